@@ -1,0 +1,149 @@
+"""``sentspace``: the GUI with no arguments, headless evaluations with a subcommand.
+
+    sentspace                                   open the app on the bundled corpus
+    sentspace eval classification --corpus msrp-grouped --encoder bow [--json [PATH]]
+    sentspace corpus info PATH
+
+Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
+status 2 and one line naming the file, line and problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.corpora import BUILTIN, DEFAULT_CORPUS, load_corpus
+from app.errors import InputError
+from app.evaluations.classification import run_classification
+from app.jobs import Progress, run_job
+from models import DEFAULT_ENCODER, ENCODERS, make_encoder
+
+EVALUATIONS = {"classification": run_classification}
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file."""
+    path = path.resolve()
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,
+                                     prefix=f".{path.name}.", delete=False) as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(handle.name, path)
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip()
+             for row in [header, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+class ProgressPrinter:
+    """One self-overwriting progress line on stderr when it is a terminal."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, progress: Progress) -> None:
+        if self.enabled:
+            print(f"\r{progress.stage}: {progress.done}/{progress.total}\033[K", end="",
+                  file=sys.stderr, flush=True)
+
+    def clear(self) -> None:
+        if self.enabled:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+
+def command_eval(args: argparse.Namespace) -> int:
+    corpus = load_corpus(args.corpus)
+    evaluation = EVALUATIONS[args.evaluation]
+    printer = ProgressPrinter()
+    results = []
+    for name in args.encoder or [DEFAULT_ENCODER]:
+        job = evaluation(corpus, make_encoder(name), seed=args.seed)
+        results.append(run_job(job, printer))
+    printer.clear()
+
+    payload = json.dumps([r.to_dict() for r in results], indent=2)
+    if args.json == "-":
+        print(payload)
+        return 0
+    if args.json:
+        write_atomic(Path(args.json), payload + "\n")
+    first = results[0].provenance
+    print(f"{args.evaluation} on {first.corpus_name} ({len(corpus)} sentences, "
+          f"corpus {first.corpus_fingerprint}), seed {args.seed}")
+    header = ["metric", *(r.provenance.encoder_name for r in results)]
+    labels = [label for label, _ in results[0].summary()]
+    rows = [[label, *(dict(r.summary())[label] for r in results)] for label in labels]
+    print(format_table(header, rows))
+    return 0
+
+
+def command_corpus_info(args: argparse.Namespace) -> int:
+    corpus = load_corpus(args.path)
+    rows = [[key, str(value)] for key, value in corpus.describe().items()]
+    rows.append(["fingerprint", corpus.fingerprint])
+    if corpus.groups is not None:
+        sizes = corpus.groups.sizes
+        rows.append([f"{corpus.groups.kind} sizes",
+                     f"{sizes.min()}-{sizes.max()} (mean {sizes.mean():.2f})"])
+    print(format_table(["property", "value"], rows))
+    for warning in corpus.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sentspace", description="Explore and evaluate sentence-embedding spaces. "
+        "With no command, opens the app.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    gui = commands.add_parser("gui", help="open the app (the default)")
+    gui.add_argument("--corpus", default=DEFAULT_CORPUS,
+                     help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
+    gui.add_argument("--encoder", default=DEFAULT_ENCODER, choices=sorted(ENCODERS))
+    gui.add_argument("--run", action="store_true", help="run the evaluation once loaded")
+
+    evaluate = commands.add_parser("eval", help="run an evaluation headless")
+    evaluate.add_argument("evaluation", choices=sorted(EVALUATIONS))
+    evaluate.add_argument("--corpus", default=DEFAULT_CORPUS,
+                          help=f"built-in corpus ({', '.join(BUILTIN)}) or path "
+                               f"(default {DEFAULT_CORPUS})")
+    evaluate.add_argument("--encoder", action="append", choices=sorted(ENCODERS),
+                          help=f"encoder; repeat to compare several (default {DEFAULT_ENCODER})")
+    evaluate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    evaluate.add_argument("--json", nargs="?", const="-", metavar="PATH",
+                          help="print JSON instead of the table, or write it to PATH")
+    evaluate.set_defaults(handler=command_eval)
+
+    corpus = commands.add_parser("corpus", help="inspect a corpus")
+    corpus_commands = corpus.add_subparsers(dest="corpus_command", required=True)
+    info = corpus_commands.add_parser("info", help="print a corpus's counts")
+    info.add_argument("path", help="built-in corpus name or path")
+    info.set_defaults(handler=command_corpus_info)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command in (None, "gui"):
+        from app.ui.main_window import launch  # Qt only when the GUI is wanted
+
+        return launch(getattr(args, "corpus", DEFAULT_CORPUS),
+                      getattr(args, "encoder", DEFAULT_ENCODER), getattr(args, "run", False))
+    try:
+        return args.handler(args)
+    except InputError as error:
+        print(f"sentspace: error: {error}", file=sys.stderr)
+        return 2

@@ -1,0 +1,189 @@
+"""The one data model every corpus loads into and every evaluation and view reads.
+
+A :class:`Corpus` holds distinct sentences (the units that get encoded) plus whatever
+structure its dataset carries: a :class:`Grouping` (paraphrase groups, SCUs, topics,
+classes) and a :class:`PairTable` (labelled or scored sentence pairs). Structure refers to
+sentences by index into ``Corpus.texts``. Everything here is immutable and Qt-free.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+
+def _hash_arrays(h: "hashlib._Hash", *arrays: np.ndarray) -> None:
+    for array in arrays:
+        contiguous = np.ascontiguousarray(array)
+        h.update(str((contiguous.dtype.str, contiguous.shape)).encode())
+        h.update(contiguous.tobytes())
+
+
+@dataclass(frozen=True, eq=False)
+class Grouping:
+    """A partition of sentences into groups, stored as membership arrays.
+
+    Parameters
+    ----------
+    kind : str
+        What a group is, for display: "paraphrase group", "SCU", "topic", "class".
+    sentence_index : ndarray of shape (n_memberships,)
+        Sentence of each membership (index into ``Corpus.texts``).
+    group_index : ndarray of shape (n_memberships,)
+        Group of each membership, in ``range(len(names))``.
+    names : tuple of str
+        The dataset's own identifier of each group.
+    """
+
+    kind: str
+    sentence_index: np.ndarray
+    group_index: np.ndarray
+    names: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        for name in ("sentence_index", "group_index"):
+            array = np.asarray(getattr(self, name), dtype=np.int64)
+            array.flags.writeable = False
+            object.__setattr__(self, name, array)
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.names)
+
+    @cached_property
+    def sizes(self) -> np.ndarray:
+        """Number of members of each group, shape (n_groups,)."""
+        return np.bincount(self.group_index, minlength=self.n_groups)
+
+    def members(self, group: int) -> np.ndarray:
+        """Sentence indices of one group, in membership order."""
+        return self.sentence_index[self.group_index == group]
+
+    def labels(self, n_sentences: int) -> np.ndarray:
+        """Group of every sentence, -1 for none, shape (n_sentences,).
+
+        Raises ValueError when a sentence belongs to several groups, since a single label
+        is then not defined.
+        """
+        if len(np.unique(self.sentence_index)) != len(self.sentence_index):
+            raise ValueError(f"some sentences belong to several {self.kind}s")
+        labels = np.full(n_sentences, -1, dtype=np.int64)
+        labels[self.sentence_index] = self.group_index
+        return labels
+
+    def restricted(self, min_size: int) -> Grouping:
+        """The groups with at least ``min_size`` members, renumbered densely in order."""
+        keep = self.sizes >= min_size
+        new_index = np.cumsum(keep) - 1
+        member_kept = keep[self.group_index]
+        return Grouping(
+            kind=self.kind,
+            sentence_index=self.sentence_index[member_kept],
+            group_index=new_index[self.group_index[member_kept]],
+            names=tuple(name for name, k in zip(self.names, keep) if k),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class PairTable:
+    """Sentence pairs with an optional binary label, score, split and subset per pair.
+
+    ``label`` is 1/0 (paraphrase or not, entailment class index...) or -1 when unlabelled;
+    ``score`` is a gold similarity or NaN when unscored.
+    """
+
+    first: np.ndarray
+    second: np.ndarray
+    label: np.ndarray
+    score: np.ndarray
+    split: tuple[str, ...]
+    subset: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        for name, dtype in (("first", np.int64), ("second", np.int64),
+                            ("label", np.int64), ("score", np.float64)):
+            array = np.asarray(getattr(self, name), dtype=dtype)
+            array.flags.writeable = False
+            object.__setattr__(self, name, array)
+        n = len(self.first)
+        if not (len(self.second) == len(self.label) == len(self.score)
+                == len(self.split) == len(self.subset) == n):
+            raise ValueError("pair columns differ in length")
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+
+@dataclass(frozen=True, eq=False)
+class Corpus:
+    """Distinct sentences plus the structure their dataset carries.
+
+    Parameters
+    ----------
+    name : str
+        Short display name ("msrp-grouped").
+    texts : tuple of str
+        The distinct sentences; what encoders encode, in a stable order.
+    ids : tuple of str
+        A stable identifier per sentence (the dataset's own where it has one).
+    language : str
+        ISO 639-1 code of the sentences' language.
+    groups, pairs : optional structure over the sentences.
+    metadata : mapping of column name to a tuple with one value per sentence
+        (source file and line, split, topic, transformation type...).
+    sources : tuple of str
+        The files the corpus was read from.
+    warnings : tuple of str
+        Lines the loader skipped or repaired, for the user to see.
+    """
+
+    name: str
+    texts: tuple[str, ...]
+    ids: tuple[str, ...]
+    language: str = "en"
+    groups: Grouping | None = None
+    pairs: PairTable | None = None
+    metadata: Mapping[str, tuple] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.ids) != len(self.texts):
+            raise ValueError("ids and texts differ in length")
+        for column, values in self.metadata.items():
+            if len(values) != len(self.texts):
+                raise ValueError(f"metadata column {column!r} differs in length from texts")
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """Content hash of the sentences and their structure (not the name or paths)."""
+        h = hashlib.sha256()
+        for text in self.texts:
+            h.update(text.encode("utf-8"))
+            h.update(b"\0")
+        if self.groups is not None:
+            h.update(b"groups")
+            _hash_arrays(h, self.groups.sentence_index, self.groups.group_index)
+        if self.pairs is not None:
+            h.update(b"pairs")
+            _hash_arrays(h, self.pairs.first, self.pairs.second, self.pairs.label,
+                         self.pairs.score)
+            h.update("\0".join(self.pairs.split).encode())
+        return h.hexdigest()[:16]
+
+    def describe(self) -> dict[str, int | str]:
+        """Headline counts for panels and ``corpus info``."""
+        counts: dict[str, int | str] = {"name": self.name, "language": self.language,
+                                        "sentences": len(self)}
+        if self.groups is not None:
+            counts["groups"] = self.groups.n_groups
+        if self.pairs is not None:
+            counts["pairs"] = len(self.pairs)
+        return counts

@@ -1,0 +1,1 @@
+"""Evaluations, one module each: a job function returning a frozen result dataclass."""

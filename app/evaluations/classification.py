@@ -1,0 +1,161 @@
+"""Semantic classification of paraphrase groups (EVALUATIONS.md section 1).
+
+Are sentences with the same meaning co-located, so that a *linear* classifier recovers
+which paraphrase group a sentence belongs to? A linear SVM (LIBLINEAR, balanced class
+weights) is scored by stratified k-fold cross-validation; encoders that learn from data
+are refitted on each training fold only.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import StratifiedKFold
+from sklearn.svm import LinearSVC
+
+from app.corpora.model import Corpus
+from app.errors import EvaluationError
+from app.jobs import Job, Progress
+from app.results import Provenance
+from models.base import Encoder
+
+NAME = "classification"
+
+
+@dataclass(frozen=True, eq=False)
+class ClassificationResult:
+    """Per-fold and mean accuracy, and the prediction for every evaluated sentence.
+
+    Attributes
+    ----------
+    sentence_index : ndarray of shape (n_evaluated,)
+        The sentences that took part (members of groups of at least ``min_group_size``).
+    true_group, predicted_group : ndarray of shape (n_evaluated,)
+        Group indices into ``group_names``.
+    fold : ndarray of shape (n_evaluated,)
+        The fold in which each sentence was a test sentence.
+    """
+
+    provenance: Provenance
+    group_names: tuple[str, ...]
+    sentence_index: np.ndarray
+    true_group: np.ndarray
+    predicted_group: np.ndarray
+    fold: np.ndarray
+    fold_accuracy: tuple[float, ...]
+
+    @property
+    def mean_accuracy(self) -> float:
+        return float(np.mean(self.fold_accuracy))
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.group_names)
+
+    @property
+    def misclassified(self) -> np.ndarray:
+        """Sentence indices (into the corpus) whose group was predicted wrong."""
+        return self.sentence_index[self.predicted_group != self.true_group]
+
+    def summary(self) -> list[tuple[str, str]]:
+        """The rows both the CLI and the GUI's metric panel show."""
+        rows = [(f"fold {k + 1} accuracy", f"{acc:.4f}")
+                for k, acc in enumerate(self.fold_accuracy)]
+        rows.append(("mean accuracy", f"{self.mean_accuracy:.4f}"))
+        rows.append(("misclassified", f"{len(self.misclassified)} of {len(self.sentence_index)}"))
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "evaluation": NAME,
+            "provenance": self.provenance.__dict__,
+            "n_sentences": int(len(self.sentence_index)),
+            "n_groups": self.n_groups,
+            "fold_accuracy": list(self.fold_accuracy),
+            "mean_accuracy": self.mean_accuracy,
+            "predictions": [
+                {"sentence": int(s), "true": self.group_names[t],
+                 "predicted": self.group_names[p], "fold": int(f)}
+                for s, t, p, f in zip(self.sentence_index, self.true_group,
+                                      self.predicted_group, self.fold)
+            ],
+        }
+
+
+def evaluable_groups(corpus: Corpus, min_group_size: int) -> tuple[np.ndarray, np.ndarray,
+                                                                   tuple[str, ...]]:
+    """(sentence indices, group labels, group names) of groups with enough members.
+
+    Raises EvaluationError, before any work, when the corpus has no groups or too few
+    groups remain.
+    """
+    if corpus.groups is None:
+        raise EvaluationError(f"classification needs paraphrase groups, and corpus "
+                              f"{corpus.name!r} has none")
+    groups = corpus.groups.restricted(min_group_size)
+    if groups.n_groups < 2:
+        raise EvaluationError(f"classification needs at least 2 groups of {min_group_size} "
+                              f"or more sentences; corpus {corpus.name!r} has "
+                              f"{groups.n_groups}")
+    order = np.argsort(groups.sentence_index, kind="stable")
+    return groups.sentence_index[order], groups.group_index[order], groups.names
+
+
+def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, seed: int = 0,
+                       min_group_size: int = 3, C: float = 1.0) -> Job[ClassificationResult]:
+    """Cross-validated linear-SVM accuracy at recovering paraphrase groups.
+
+    Parameters
+    ----------
+    corpus : Corpus with a grouping; groups smaller than ``min_group_size`` are dropped.
+    encoder : an unfitted encoder; it is cloned and fitted on each training fold when it
+        learns from data, otherwise fitted once on all evaluated sentences.
+    n_folds : folds of the stratified cross-validation (a group of 3 with 3 folds gives
+        2 training sentences and 1 test sentence).
+    seed : shuffles the folds and seeds the SVM.
+    C : SVM regularisation.
+    """
+    sentences, labels, names = evaluable_groups(corpus, min_group_size)
+    if np.bincount(labels).min() < n_folds:
+        raise EvaluationError(f"every group needs at least {n_folds} sentences for "
+                              f"{n_folds}-fold cross-validation")
+    texts = [corpus.texts[i] for i in sentences]
+    folds = list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
+                 .split(np.zeros(len(labels)), labels))
+
+    shared_embeddings = None
+    if not encoder.learns_from_data:
+        shared = encoder.clone().fit(texts) if encoder.requires_fit else encoder
+        shared_embeddings = yield from shared.iter_encode(texts)
+
+    predicted = np.empty_like(labels)
+    fold_of = np.empty_like(labels)
+    accuracies = []
+    for k, (train, test) in enumerate(folds):
+        if shared_embeddings is None:
+            fold_encoder = encoder.clone().fit([texts[i] for i in train])
+            X_train = yield from fold_encoder.iter_encode([texts[i] for i in train])
+            X_test = yield from fold_encoder.iter_encode([texts[i] for i in test])
+        else:
+            X_train, X_test = shared_embeddings[train], shared_embeddings[test]
+        classifier = LinearSVC(C=C, class_weight="balanced", random_state=seed)
+        with warnings.catch_warnings():
+            # LIBLINEAR's iteration cap is a speed/precision trade-off, not an error.
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            classifier.fit(X_train, labels[train])
+        predicted[test] = classifier.predict(X_test)
+        fold_of[test] = k
+        accuracies.append(float(np.mean(predicted[test] == labels[test])))
+        yield Progress("classifying folds", k + 1, n_folds)
+
+    return ClassificationResult(
+        provenance=Provenance.of(corpus, encoder, n_folds=n_folds, seed=seed,
+                                 min_group_size=min_group_size, C=C,
+                                 classifier="LinearSVC(class_weight='balanced')",
+                                 refit_per_fold=shared_embeddings is None),
+        group_names=names, sentence_index=sentences, true_group=labels,
+        predicted_group=predicted, fold=fold_of, fold_accuracy=tuple(accuracies))

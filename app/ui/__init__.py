@@ -1,0 +1,1 @@
+"""The Qt layer: renders core results and turns user actions into core calls."""

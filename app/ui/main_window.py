@@ -1,0 +1,392 @@
+"""The main window: corpus and encoder on the left, the projection in the middle,
+metrics and the selected group on the right. It renders core results and starts jobs;
+it computes nothing itself."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView, QApplication, QComboBox, QDockWidget, QFileDialog, QFormLayout,
+    QHeaderView, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
+    QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from app.corpora import DEFAULT_CORPUS, load_corpus
+from app.corpora.model import Corpus
+from app.errors import InputError
+from app.explore import Exploration, explore
+from app.jobs import Progress
+from app.ui.projection_view import ProjectionView
+from app.ui.workers import JobHandle, start_job
+from models import DEFAULT_ENCODER, ENCODERS, make_encoder
+
+CLASSIFICATION_HELP = """<h3>Semantic classification of paraphrase groups</h3>
+<p>Are sentences with the same meaning close together? Each sentence is encoded, and a
+linear SVM (balanced class weights) learns to predict its paraphrase group from the
+embedding. Accuracy is measured by stratified 3-fold cross-validation: a group of three
+sentences gives two for training and one for testing. Encoders that learn statistics
+from the data (TF-IDF) are refitted on each training fold, so no test sentence leaks
+into training. Groups with fewer than three sentences are left out.</p>
+<p>In the projection, colours are paraphrase groups and red rings mark the sentences the
+classifier put in the wrong group. Click a point to list its group.</p>"""
+
+
+class MainWindow(QMainWindow):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle("sentspace")
+        self.resize(1400, 860)
+        self.corpus: Corpus | None = None
+        self.exploration: Exploration | None = None
+        self.job: JobHandle | None = None
+        self._job_started = 0.0
+        self._run_when_idle = False
+
+        self.projection = ProjectionView()
+        self.projection.hovered.connect(self._show_hovered)
+        self.projection.clicked.connect(self.select_sentence)
+        self.setCentralWidget(self.projection)
+
+        self._build_corpus_panel()
+        self._build_metrics_panel()
+        self._build_group_panel()
+        self._build_menus()
+        self.statusBar().showMessage("Hover a point to read its sentence.")
+        self._set_running(False)
+
+    # --- construction -------------------------------------------------------------
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title)
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_corpus_panel(self) -> None:
+        panel = QWidget()
+        layout = QVBoxLayout(panel)
+        self.corpus_name = QLabel("Loading…")
+        self.corpus_name.setStyleSheet("font-weight: bold; font-size: 14px")
+        self.corpus_counts = QLabel()
+        self.corpus_source = QLabel()
+        self.corpus_source.setWordWrap(True)
+        self.corpus_source.setStyleSheet("color: #666")
+        self.encoder_choice = QComboBox()
+        for family, cls in ENCODERS.items():
+            self.encoder_choice.addItem(f"{cls.title} ({family})", family)
+        self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(DEFAULT_ENCODER))
+        self.encoder_choice.setToolTip("The sentence encoder (the papers call it a model)")
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Encode the corpus, project it with PCA and run the "
+                                   "classification evaluation (Ctrl+R)")
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the running job (Esc)")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.stage = QLabel()
+        self.stage.setWordWrap(True)
+        self.stage.setStyleSheet("color: #444")
+        form = QFormLayout()
+        form.addRow("Encoder", self.encoder_choice)
+        for widget in (self.corpus_name, self.corpus_counts, self.corpus_source):
+            layout.addWidget(widget)
+        layout.addSpacing(12)
+        layout.addLayout(form)
+        layout.addWidget(self.run_button)
+        layout.addWidget(self.cancel_button)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.stage)
+        layout.addStretch(1)
+        panel.setMinimumWidth(240)
+        self._dock("Corpus", panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+
+    def _build_metrics_panel(self) -> None:
+        panel = QWidget()
+        layout = QVBoxLayout(panel)
+        self.metrics_caption = QLabel("No result yet.")
+        self.metrics_caption.setWordWrap(True)
+        self.metrics = QTableWidget(0, 2)
+        self.metrics.setAccessibleName("metrics")
+        self.metrics.setHorizontalHeaderLabels(["Metric", "Value"])
+        self.metrics.verticalHeader().setVisible(False)
+        self.metrics.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.metrics.horizontalHeader().setSectionResizeMode(
+            1, QHeaderView.ResizeMode.ResizeToContents)
+        self.metrics.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        layout.addWidget(self.metrics_caption)
+        layout.addWidget(self.metrics)
+        panel.setMinimumWidth(330)
+        self._dock("Classification", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+
+    def _build_group_panel(self) -> None:
+        panel = QWidget()
+        layout = QVBoxLayout(panel)
+        self.group_caption = QLabel("Click a point to list its paraphrase group.")
+        self.group_caption.setWordWrap(True)
+        self.group_list = QListWidget()
+        self.group_list.setWordWrap(True)
+        self.group_list.setAccessibleName("group sentences")
+        layout.addWidget(self.group_caption)
+        layout.addWidget(self.group_list)
+        self._dock("Selected group", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        open_action = QAction("&Open grouped corpus…", self)
+        open_action.setShortcut(QKeySequence.StandardKey.Open)
+        open_action.triggered.connect(self._choose_corpus)
+        file_menu.addAction(open_action)
+        file_menu.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+
+        run_menu = self.menuBar().addMenu("&Run")
+        self.run_action = QAction("&Run", self)
+        self.run_action.setShortcut("Ctrl+R")
+        self.run_action.triggered.connect(self.run)
+        self.cancel_action = QAction("&Cancel", self)
+        self.cancel_action.setShortcut("Esc")
+        self.cancel_action.triggered.connect(self.cancel)
+        run_menu.addAction(self.run_action)
+        run_menu.addAction(self.cancel_action)
+
+        help_menu = self.menuBar().addMenu("&Help")
+        guide = QAction("Classification evaluation", self)
+        guide.triggered.connect(lambda: self._inform("Classification evaluation",
+                                                     CLASSIFICATION_HELP))
+        help_menu.addAction(guide)
+
+    # --- corpus -------------------------------------------------------------------
+
+    def open_corpus(self, spec: str | Path, run_when_loaded: bool = False) -> None:
+        """Load a corpus (built-in name or path) in the background; a file that cannot be
+        read leaves the current corpus in place and says why."""
+        if self.is_running:
+            return
+        self.corpus_name.setText("Loading…")
+
+        def loaded(corpus: Corpus) -> None:
+            self.set_corpus(corpus)
+            if run_when_loaded:
+                self._run_when_idle = True
+
+        self._start(lambda: load_corpus(spec), f"loading {spec}", on_result=loaded)
+
+    def _choose_corpus(self) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self, "Open a grouped corpus (folder with phrases.txt and phrase_groups.csv)")
+        if folder:
+            self.open_corpus(folder)
+
+    def set_corpus(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.exploration = None
+        self.corpus_name.setText(corpus.name)
+        counts = f"{len(corpus):,} sentences"
+        if corpus.groups is not None:
+            counts += f"\n{corpus.groups.n_groups:,} {corpus.groups.kind}s"
+        self.corpus_counts.setText(counts)
+        self.corpus_source.setText(Path(corpus.sources[0]).parent.as_posix()
+                                   if corpus.sources else "")
+        self.corpus_source.setToolTip("\n".join(corpus.sources))
+        self.projection.clear("Press Run to encode, project and evaluate the corpus.")
+        self.metrics.setRowCount(0)
+        self.metrics_caption.setText("No result yet.")
+        self.group_list.clear()
+        for warning in corpus.warnings:
+            self.statusBar().showMessage(f"{corpus.name}: {warning}")
+        self._set_running(False)
+
+    # --- jobs ---------------------------------------------------------------------
+
+    def _start(self, work, label: str, on_result) -> None:
+        self._job_started = time.monotonic()
+        self.progress.setRange(0, 0)
+        self.stage.setText(label)
+        self.job = start_job(work, label, on_progress=self._show_progress,
+                             on_result=on_result, on_error=self._job_failed,
+                             on_finished=self._job_finished)
+        self._set_running(True)
+
+    def run(self) -> None:
+        """Encode, project and evaluate the current corpus with the chosen encoder."""
+        if self.corpus is None or self.is_running:
+            return
+        encoder = make_encoder(self.encoder_choice.currentData())
+        self._start(explore(self.corpus, encoder), f"{encoder.name} on {self.corpus.name}",
+                    on_result=self.show_exploration)
+
+    def cancel(self) -> None:
+        if self.job is not None and not self.job.done:
+            self.stage.setText("Cancelling…")
+            self.job.cancel()
+
+    @property
+    def is_running(self) -> bool:
+        return self.job is not None and not self.job.done
+
+    def _set_running(self, running: bool) -> None:
+        idle = not running and self.corpus is not None
+        self.run_button.setEnabled(idle)
+        self.run_action.setEnabled(idle)
+        self.encoder_choice.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.cancel_action.setEnabled(running)
+
+    def _show_progress(self, progress: Progress) -> None:
+        self.progress.setRange(0, max(progress.total, 1))
+        self.progress.setValue(progress.done)
+        self.stage.setText(f"{progress.stage}: {progress.done:,} / {progress.total:,}")
+
+    def _job_failed(self, error: Exception) -> None:
+        self.corpus_name.setText(self.corpus.name if self.corpus else "No corpus")
+        if isinstance(error, InputError):
+            self._warn("Cannot use this input", str(error))
+        else:
+            self._warn("The job failed", f"{type(error).__name__}: {error}")
+
+    def _job_finished(self) -> None:
+        elapsed = time.monotonic() - self._job_started
+        cancelled = self.job is not None and self.job.cancelled
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0 if cancelled else 1)
+        self.stage.setText("Cancelled." if cancelled else f"Done in {elapsed:.1f} s.")
+        self._set_running(False)
+        if self._run_when_idle:
+            self._run_when_idle = False
+            self.run()
+
+    # --- results ------------------------------------------------------------------
+
+    def show_exploration(self, exploration: Exploration) -> None:
+        self.exploration = exploration
+        corpus = exploration.corpus
+        labels = (corpus.groups.labels(len(corpus)) if corpus.groups is not None
+                  else np.full(len(corpus), -1))
+        ratio = exploration.projection.explained_variance_ratio
+        axes = f" (PC 1 {ratio[0]:.1%}, PC 2 {ratio[1]:.1%} of variance)" if ratio else ""
+        legend = f"PCA of {exploration.encoder.name} embeddings{axes}. Colour: paraphrase group."
+        result = exploration.classification
+        if result is not None:
+            legend += " Red ring: misclassified."
+        self.projection.set_points(exploration.projection.coordinates, labels,
+                                   self.describe_sentence, legend)
+        if result is None:
+            self.metrics.setRowCount(0)
+            self.metrics_caption.setText(" ".join(exploration.notes) or "No evaluation.")
+            return
+        self.projection.mark(result.misclassified)
+        params = result.provenance.parameters
+        self.metrics_caption.setText(
+            f"<b>{result.provenance.encoder_name}</b> on <b>{result.provenance.corpus_name}</b>"
+            f": linear SVM, {params['n_folds']}-fold stratified CV, seed {params['seed']}, "
+            f"{len(result.sentence_index):,} sentences in {result.n_groups:,} groups.")
+        rows = result.summary()
+        self.metrics.setRowCount(len(rows))
+        for row, (label, value) in enumerate(rows):
+            self.metrics.setItem(row, 0, QTableWidgetItem(label))
+            item = QTableWidgetItem(value)
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if label == "mean accuracy":
+                font = item.font()
+                font.setBold(True)
+                item.setFont(font)
+            self.metrics.setItem(row, 1, item)
+
+    def group_of(self, index: int) -> int:
+        corpus = self.corpus
+        if corpus is None or corpus.groups is None:
+            return -1
+        memberships = np.flatnonzero(corpus.groups.sentence_index == index)
+        return int(corpus.groups.group_index[memberships[0]]) if len(memberships) else -1
+
+    def describe_sentence(self, index: int) -> str:
+        corpus = self.corpus
+        group = self.group_of(index)
+        where = (f"{corpus.groups.kind} {corpus.groups.names[group]}" if group >= 0
+                 else "no group")
+        return f"{corpus.texts[index]}\n[{corpus.ids[index]}, {where}]"
+
+    def _show_hovered(self, index: int) -> None:
+        if index >= 0:
+            self.statusBar().showMessage(self.describe_sentence(index).replace("\n", "  "))
+        else:
+            self.statusBar().clearMessage()
+
+    def select_sentence(self, index: int) -> None:
+        """List the group of sentence ``index`` and ring its members in the projection."""
+        self.group_list.clear()
+        group = self.group_of(index)
+        if index < 0 or group < 0:
+            self.projection.highlight(np.empty(0, dtype=int))
+            self.group_caption.setText("Click a point to list its paraphrase group.")
+            return
+        corpus = self.corpus
+        members = corpus.groups.members(group)
+        self.projection.highlight(members)
+        result = self.exploration.classification if self.exploration else None
+        predicted = {}
+        if result is not None:
+            predicted = dict(zip(result.sentence_index.tolist(),
+                                 result.predicted_group.tolist()))
+        self.group_caption.setText(
+            f"{corpus.groups.kind.capitalize()} {corpus.groups.names[group]}: "
+            f"{len(members)} sentences")
+        for member in members:
+            text = corpus.texts[member]
+            if member in predicted:
+                guess = predicted[member]
+                if corpus.groups.names[guess] == corpus.groups.names[group]:
+                    text = "✓ " + text
+                else:
+                    text = f"✗ {text}\n    (classified as group {corpus.groups.names[guess]})"
+            item = QListWidgetItem(text)
+            item.setData(Qt.ItemDataRole.UserRole, int(member))
+            if member == index:
+                font = item.font()
+                font.setBold(True)
+                item.setFont(font)
+            self.group_list.addItem(item)
+
+    # --- messages -----------------------------------------------------------------
+
+    def _warn(self, title: str, text: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok,
+                          self)
+        box.setObjectName("error-dialog")
+        box.open()
+
+    def _inform(self, title: str, html: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Information, title, html,
+                          QMessageBox.StandardButton.Ok, self)
+        box.open()
+
+    def closeEvent(self, event) -> None:
+        if self.is_running:
+            self.job.cancel()
+        super().closeEvent(event)
+
+
+def launch(corpus: str = DEFAULT_CORPUS, encoder: str = DEFAULT_ENCODER,
+           run: bool = False) -> int:
+    """Open the main window on ``corpus``; with ``run``, start the evaluation once loaded."""
+    app = QApplication.instance() or QApplication(sys.argv)
+    app.setApplicationName("sentspace")
+    window = MainWindow()
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(encoder))
+    window.open_corpus(corpus, run_when_loaded=run)
+    window.show()
+    return app.exec()

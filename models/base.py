@@ -1,0 +1,113 @@
+"""The encoder protocol: texts in, a float32 matrix of shape (n, dim) out.
+
+Every encoder ("model", as the papers call them) subclasses :class:`Encoder`. It has a
+``family``, constructor parameters (``params()``), a ``dim``, and a ``fingerprint()``
+that changes whenever its output could change (family, parameters, fitted state), so
+the fingerprint keys caches and results. Encoding is a job: ``iter_encode`` yields
+progress per batch and can be cancelled by closing it; ``encode`` runs it to the end.
+
+Matrices are dense ``ndarray`` or, for sparse families such as bag of words,
+``scipy.sparse.csr_array``, always float32.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar, Self
+
+import numpy as np
+import scipy.sparse as sp
+
+from app.jobs import Job, Progress, run_job
+
+Embeddings = np.ndarray | sp.csr_array
+
+
+class NotFittedError(RuntimeError):
+    """``encode`` was called on an encoder that must be fitted first."""
+
+
+class Encoder(ABC):
+    #: Short family name, also the CLI's ``--encoder`` value for the default parameters.
+    family: ClassVar[str]
+    #: Human-readable family name for menus.
+    title: ClassVar[str]
+    #: Whether ``fit`` must run before ``encode`` (a vocabulary, weights...).
+    requires_fit: ClassVar[bool] = False
+    #: Whether fitting learns statistics of the data (idf, principal axes) that would leak
+    #: test information, so evaluations must refit inside each training fold. A plain
+    #: vocabulary does not: a word seen only in a test fold gets no classifier weight.
+    learns_from_data: ClassVar[bool] = False
+    #: Sentences per progress report.
+    batch_size: ClassVar[int] = 2048
+
+    @abstractmethod
+    def params(self) -> dict[str, Any]:
+        """Constructor parameters, JSON-serialisable; ``type(self)(**params())`` clones."""
+
+    @property
+    @abstractmethod
+    def dim(self) -> int:
+        """Output dimension (known after ``fit`` for encoders that require it)."""
+
+    @abstractmethod
+    def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
+        """Encode one batch; called only when fitted."""
+
+    @property
+    def name(self) -> str:
+        """Display name: the family, with parameters that differ from the defaults."""
+        defaults = type(self)().params()
+        changed = [f"{key}={value}" for key, value in self.params().items()
+                   if defaults.get(key) != value]
+        return f"{self.family}({', '.join(changed)})" if changed else self.family
+
+    @property
+    def is_fitted(self) -> bool:
+        return not self.requires_fit or self._fitted_state() is not None
+
+    def fit(self, texts: Sequence[str]) -> Self:
+        """Learn what the encoder needs from ``texts``; returns self."""
+        return self
+
+    def clone(self) -> Self:
+        """An unfitted encoder with the same parameters."""
+        return type(self)(**self.params())
+
+    def iter_encode(self, texts: Sequence[str]) -> Job[Embeddings]:
+        """Encode ``texts`` batch by batch, yielding progress; returns the matrix."""
+        if not self.is_fitted:
+            raise NotFittedError(f"{self.name} must be fitted before encoding")
+        texts = list(texts)
+        total = len(texts)
+        blocks = []
+        for start in range(0, total, self.batch_size):
+            blocks.append(self._encode_batch(texts[start:start + self.batch_size]))
+            yield Progress(f"encoding with {self.name}", min(start + self.batch_size, total),
+                           total)
+        if not blocks:
+            return self._encode_batch([])
+        if sp.issparse(blocks[0]):
+            return sp.csr_array(sp.vstack(blocks, format="csr"), dtype=np.float32)
+        return np.vstack(blocks).astype(np.float32, copy=False)
+
+    def encode(self, texts: Sequence[str]) -> Embeddings:
+        """Encode ``texts`` in this thread; shape (len(texts), dim), float32."""
+        return run_job(self.iter_encode(texts))
+
+    def _fitted_state(self) -> str | None:
+        """A hash of what ``fit`` learned, or None before fitting."""
+        return None
+
+    def fingerprint(self) -> str:
+        """Hash of everything that determines the output: family, parameters, fit."""
+        payload = json.dumps({"family": self.family, "params": self.params(),
+                              "fitted": self._fitted_state()}, sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{key}={value!r}" for key, value in self.params().items())
+        return f"{type(self).__name__}({args})"

@@ -1,0 +1,86 @@
+"""Bag-of-words encoders built on scikit-learn's vectorisers."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any, Self
+
+import numpy as np
+from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+
+from models.base import Embeddings, Encoder
+from models.tokenize import TOKEN_PATTERN
+
+
+class _VectorizerEncoder(Encoder):
+    requires_fit = True
+
+    def __init__(self, lowercase: bool = True):
+        self.lowercase = lowercase
+        self.vectorizer_: CountVectorizer | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {"lowercase": self.lowercase}
+
+    def _make_vectorizer(self) -> CountVectorizer:
+        raise NotImplementedError
+
+    def fit(self, texts: Sequence[str]) -> Self:
+        vectorizer = self._make_vectorizer()
+        vectorizer.fit(list(texts))
+        self.vectorizer_ = vectorizer
+        return self
+
+    @property
+    def dim(self) -> int:
+        if self.vectorizer_ is None:
+            raise AttributeError("dim is known only after fit")
+        return len(self.vectorizer_.vocabulary_)
+
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        return frozenset(self.vectorizer_.vocabulary_) if self.vectorizer_ else frozenset()
+
+    def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
+        return self.vectorizer_.transform(list(texts)).tocsr().astype(np.float32)
+
+    def _fitted_state(self) -> str | None:
+        if self.vectorizer_ is None:
+            return None
+        h = hashlib.sha256("\n".join(self.vectorizer_.get_feature_names_out()).encode())
+        idf = getattr(self.vectorizer_, "idf_", None)
+        if idf is not None:
+            h.update(np.ascontiguousarray(idf).tobytes())
+        return h.hexdigest()[:16]
+
+
+class BagOfWords(_VectorizerEncoder):
+    """Token counts over the vocabulary seen in ``fit``; punctuation tokens are kept.
+
+    Fitting only collects the vocabulary, which leaks nothing: a word seen only in test
+    data gets no classifier weight. Words outside the vocabulary are dropped.
+    """
+
+    family = "bow"
+    title = "Bag of words"
+
+    def _make_vectorizer(self) -> CountVectorizer:
+        return CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
+                               dtype=np.float32)
+
+
+class TfIdf(_VectorizerEncoder):
+    """TF-IDF weighted bag of words (smoothed idf, L2-normalised rows).
+
+    The idf weights are statistics of the fitted texts, so evaluations refit it on each
+    training fold.
+    """
+
+    family = "tfidf"
+    title = "TF-IDF"
+    learns_from_data = True
+
+    def _make_vectorizer(self) -> CountVectorizer:
+        return TfidfVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
+                               dtype=np.float32)

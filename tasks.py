@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Set up the project's virtual environment and run sentspace or its tests.
+
+    python3 tasks.py app     launch the app on the bundled corpus
+    python3 tasks.py test    run the whole test suite (extra arguments go to pytest)
+
+Needs only python3. The environment lives in ``.venv`` and is (re)installed whenever
+``pyproject.toml`` changes, so both commands are safe to run on a fresh clone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".sentspace-installed"
+PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+# Shared libraries the Qt wheels expect from the system; missing on minimal Debian images.
+QT_SYSTEM_PACKAGES = [
+    "libegl1", "libgl1", "libfontconfig1", "libglib2.0-0", "libdbus-1-3",
+    "libxkbcommon0", "libxkbcommon-x11-0", "libxcb-cursor0", "libxcb-icccm4",
+    "libxcb-keysyms1", "libxcb-shape0", "libxcb-xinerama0", "libxcb-randr0",
+    "libxcb-render-util0", "libxcb-image0", "libxcb-xkb1",
+]
+
+
+def say(message: str) -> None:
+    print(f"[sentspace] {message}", flush=True)
+
+
+def can_apt() -> bool:
+    return shutil.which("apt-get") is not None and hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def apt_install(packages: list[str]) -> None:
+    say("installing system packages: " + " ".join(packages))
+    subprocess.run(["apt-get", "update", "-qq"], check=True)
+    subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True,
+                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+
+
+def create_venv() -> None:
+    say(f"creating virtual environment in {VENV}")
+    try:
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+        return
+    except (subprocess.CalledProcessError, OSError):
+        pass
+    # Debian splits ensurepip into python3-venv; a bare python3 cannot create a venv with pip.
+    package = f"python3.{sys.version_info.minor}-venv"
+    if not can_apt():
+        sys.exit(f"[sentspace] cannot create a virtual environment: install {package} "
+                 f"(sudo apt-get install {package}) and run this command again")
+    apt_install([package])
+    venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+
+
+def wanted_stamp() -> str:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    return f"{sys.version_info.major}.{sys.version_info.minor} {digest}\n"
+
+
+def ensure_environment() -> None:
+    if not PYTHON.exists():
+        create_venv()
+    stamp = wanted_stamp()
+    if STAMP.exists() and STAMP.read_text() == stamp:
+        return
+    say("installing sentspace and its dependencies into .venv")
+    pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[test]"], check=True)
+    ensure_qt_libraries()
+    STAMP.write_text(stamp)
+
+
+def ensure_qt_libraries() -> None:
+    probe = subprocess.run([str(PYTHON), "-c", "import PySide6.QtWidgets"],
+                           capture_output=True, text=True)
+    if probe.returncode == 0:
+        return
+    if ".so" not in probe.stderr:
+        sys.exit(f"[sentspace] PySide6 does not import:\n{probe.stderr}")
+    if not can_apt():
+        sys.exit("[sentspace] Qt needs system libraries that are missing:\n"
+                 f"{probe.stderr.strip().splitlines()[-1]}\n"
+                 f"install them with: sudo apt-get install {' '.join(QT_SYSTEM_PACKAGES)}")
+    apt_install(QT_SYSTEM_PACKAGES)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in {"app", "test"}:
+        print(__doc__)
+        return 2
+    ensure_environment()
+    command, rest = argv[0], argv[1:]
+    if command == "app":
+        args = [str(PYTHON), "-m", "app", *rest]
+    else:
+        args = [str(PYTHON), "-m", "pytest", *rest]
+    return subprocess.run(args, cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
