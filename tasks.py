@@ -78,20 +78,27 @@ def ensure_environment() -> None:
     pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
     subprocess.run([*pip, "-e", f"{ROOT}[test]"], check=True)
-    ensure_qt_libraries()
     STAMP.write_text(stamp)
 
 
-def ensure_qt_libraries() -> None:
-    probe = subprocess.run([str(PYTHON), "-c", "import PySide6.QtWidgets"],
-                           capture_output=True, text=True)
-    if probe.returncode == 0:
+def missing_qt_libraries(platform: str) -> list[str]:
+    """Shared libraries that Qt's ``platform`` plugin (xcb, offscreen) cannot find."""
+    probe = ("import pathlib, PySide6; print(pathlib.Path(PySide6.__file__).parent"
+             f" / 'Qt/plugins/platforms/libq{platform}.so')")
+    found = subprocess.run([str(PYTHON), "-c", probe], capture_output=True, text=True)
+    plugin = found.stdout.strip()
+    if found.returncode != 0 or not shutil.which("ldd") or not Path(plugin).exists():
+        return []
+    linked = subprocess.run(["ldd", plugin], capture_output=True, text=True).stdout
+    return [line.split()[0] for line in linked.splitlines() if "not found" in line]
+
+
+def ensure_qt_libraries(platform: str) -> None:
+    missing = missing_qt_libraries(platform)
+    if not missing:
         return
-    if ".so" not in probe.stderr:
-        sys.exit(f"[sentspace] PySide6 does not import:\n{probe.stderr}")
     if not can_apt():
-        sys.exit("[sentspace] Qt needs system libraries that are missing:\n"
-                 f"{probe.stderr.strip().splitlines()[-1]}\n"
+        sys.exit(f"[sentspace] Qt needs system libraries that are missing: {', '.join(missing)}\n"
                  f"install them with: sudo apt-get install {' '.join(QT_SYSTEM_PACKAGES)}")
     apt_install(QT_SYSTEM_PACKAGES)
 
@@ -102,6 +109,8 @@ def main(argv: list[str]) -> int:
         return 2
     ensure_environment()
     command, rest = argv[0], argv[1:]
+    headless = command == "test" or os.environ.get("QT_QPA_PLATFORM") == "offscreen"
+    ensure_qt_libraries("offscreen" if headless else "xcb")
     if command == "app":
         args = [str(PYTHON), "-m", "app", *rest]
     else:

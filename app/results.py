@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
+import numpy as np
+
 from app.corpora.model import Corpus
-from models.base import Encoder
+from models.base import Embeddings, Encoder
 
 SCHEMA_VERSION = 1
 
@@ -44,3 +47,26 @@ class Provenance:
                    encoder_name=encoder.name, encoder_family=encoder.family,
                    encoder_params=encoder.params(), encoder_fingerprint=encoder.fingerprint(),
                    parameters=dict(parameters))
+
+    @classmethod
+    def of_embeddings(cls, corpus: Corpus, embeddings: Embeddings,
+                      **parameters: Any) -> Provenance:
+        """Provenance of a run on precomputed embeddings: the encoder is named
+        "precomputed" and fingerprinted by the matrix's content."""
+        h = hashlib.sha256(str((type(embeddings).__name__, embeddings.shape)).encode())
+        parts = ((embeddings.data, embeddings.indices, embeddings.indptr)
+                 if hasattr(embeddings, "indptr") else (embeddings,))
+        for part in parts:
+            h.update(np.ascontiguousarray(part).tobytes())
+        return cls(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
+                   encoder_name="precomputed", encoder_family="precomputed",
+                   encoder_params={"shape": list(embeddings.shape)},
+                   encoder_fingerprint=h.hexdigest()[:16], parameters=dict(parameters))
+
+
+def provenance(corpus: Corpus, encoder: Encoder | None, embeddings: Embeddings,
+               **parameters: Any) -> Provenance:
+    """:meth:`Provenance.of` the encoder when known, else of the precomputed embeddings."""
+    if encoder is None:
+        return Provenance.of_embeddings(corpus, embeddings, **parameters)
+    return Provenance.of(corpus, encoder, **parameters)

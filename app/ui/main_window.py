@@ -124,6 +124,8 @@ class MainWindow(QMainWindow):
         self.metrics.horizontalHeader().setSectionResizeMode(
             1, QHeaderView.ResizeMode.ResizeToContents)
         self.metrics.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.metrics.setToolTip("Click 'misclassified' to list those sentences")
+        self.metrics.cellClicked.connect(self._metric_clicked)
         layout.addWidget(self.metrics_caption)
         layout.addWidget(self.metrics)
         panel.setMinimumWidth(330)
@@ -137,9 +139,11 @@ class MainWindow(QMainWindow):
         self.group_list = QListWidget()
         self.group_list.setWordWrap(True)
         self.group_list.setAccessibleName("group sentences")
+        self.group_list.itemClicked.connect(
+            lambda item: self.select_sentence(item.data(Qt.ItemDataRole.UserRole)))
         layout.addWidget(self.group_caption)
         layout.addWidget(self.group_list)
-        self._dock("Selected group", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._dock("Selected sentences", panel, Qt.DockWidgetArea.RightDockWidgetArea)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -305,6 +309,28 @@ class MainWindow(QMainWindow):
                 font.setBold(True)
                 item.setFont(font)
             self.metrics.setItem(row, 1, item)
+
+    def _metric_clicked(self, row: int, _column: int) -> None:
+        if self.metrics.item(row, 0).text() == "misclassified":
+            self.show_misclassified()
+
+    def show_misclassified(self) -> None:
+        """List the misclassified sentences with their true and predicted groups."""
+        result = self.exploration.classification
+        corpus = self.exploration.corpus
+        wrong = result.predicted_group != result.true_group
+        self.group_list.clear()
+        self.projection.highlight(result.misclassified)
+        self.group_caption.setText(f"{int(wrong.sum())} misclassified sentences "
+                                   "(click one to see its group)")
+        for sentence, true, guess in zip(result.sentence_index[wrong],
+                                         result.true_group[wrong],
+                                         result.predicted_group[wrong]):
+            item = QListWidgetItem(f"✗ {corpus.texts[sentence]}\n    (group "
+                                   f"{result.group_names[true]}, classified as "
+                                   f"{result.group_names[guess]})")
+            item.setData(Qt.ItemDataRole.UserRole, int(sentence))
+            self.group_list.addItem(item)
 
     def group_of(self, index: int) -> int:
         corpus = self.corpus

@@ -43,26 +43,27 @@ def start_job(
     work: Job[Any] | Callable[[], Any],
     label: str,
     *,
+    on_error: Callable[[Exception], Any],
     on_progress: Callable[[Progress], Any] | None = None,
     on_result: Callable[[Any], Any] | None = None,
-    on_error: Callable[[Exception], Any] | None = None,
     on_finished: Callable[[], Any] | None = None,
 ) -> JobHandle:
     """Run ``work`` (a job generator, or a plain callable) in a worker thread.
 
-    ``on_result`` is not called for a cancelled job; ``on_finished`` always is, last.
+    ``on_error`` receives any exception the job raises (a worker must never fail
+    silently); ``on_result`` is not called for a cancelled job; ``on_finished`` always
+    is, last.
     """
-    if inspect.isgenerator(work):
-        worker = create_worker(_drive, work, _start_thread=False)
-    else:
-        worker = create_worker(work, _start_thread=False)
-    handle = JobHandle(worker, label)
-    if on_progress is not None and hasattr(worker, "yielded"):
-        worker.yielded.connect(on_progress)
+    connections = {"errored": on_error}
+    if on_progress is not None and inspect.isgenerator(work):
+        connections["yielded"] = on_progress
     if on_result is not None:
-        worker.returned.connect(on_result)
-    if on_error is not None:
-        worker.errored.connect(on_error)
+        connections["returned"] = on_result
+    if inspect.isgenerator(work):
+        worker = create_worker(_drive, work, _start_thread=False, _connect=connections)
+    else:
+        worker = create_worker(work, _start_thread=False, _connect=connections)
+    handle = JobHandle(worker, label)  # connected first: `done` is set before on_finished
     if on_finished is not None:
         worker.finished.connect(on_finished)
     worker.start()

@@ -1,0 +1,247 @@
+"""Exact cosine geometry over embedding matrices, dense or sparse, in bounded memory.
+
+Every function here takes float32 matrices of shape (n, dim), dense ``ndarray`` or
+``scipy.sparse.csr_array``. Rows are L2-normalised once; similarities of queries against a
+pool are computed one block of queries at a time, the block height chosen so that the
+(block, n_pool) similarity block and its temporaries fit a memory budget, so the full
+n x n matrix is never built.
+
+A zero row (an encoder that knew no word of a sentence) or a non-finite row has no
+direction. Such rows are *degenerate*: they are normalised to the zero vector, so their
+cosine with anything is 0, and every function reports which rows they were, so that
+results can count them instead of silently producing NaN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from app.jobs import Job, Progress, run_job
+from app.corpora.model import Corpus
+from models.base import Embeddings, Encoder
+
+#: Default memory budget for one similarity block and its temporaries.
+DEFAULT_MEMORY_MB = 256
+#: Bytes per pool column per query row: the float32 block plus up to two boolean/float32
+#: temporaries alive at once while counting or partitioning.
+_BYTES_PER_CELL = 12
+TIES = ("pessimistic", "mid", "optimistic")
+
+
+@dataclass(frozen=True, eq=False)
+class Normalised:
+    """Row-normalised embeddings and which rows had no direction.
+
+    Attributes
+    ----------
+    matrix : float32 ndarray or csr_array of shape (n, dim)
+        Unit rows; degenerate rows are all zero.
+    degenerate : bool ndarray of shape (n,)
+        Rows whose norm was zero or not finite.
+    """
+
+    matrix: Embeddings
+    degenerate: np.ndarray
+
+    @property
+    def n_degenerate(self) -> int:
+        return int(self.degenerate.sum())
+
+
+def normalise(embeddings: Embeddings) -> Normalised:
+    """L2-normalise the rows of ``embeddings`` (shape (n, dim)), zeroing degenerate rows."""
+    if sp.issparse(embeddings):
+        matrix = sp.csr_array(embeddings, dtype=np.float32, copy=True)
+        squares = matrix.multiply(matrix).sum(axis=1)
+        norms = np.sqrt(np.asarray(squares, dtype=np.float64).ravel())
+        degenerate = ~np.isfinite(norms) | (norms == 0)
+        scale = np.where(degenerate, 0.0, 1.0 / np.where(degenerate, 1.0, norms))
+        # Scale each stored value by its row's factor; NaN entries of a degenerate row
+        # become 0 * NaN, so they are zeroed explicitly.
+        matrix.data *= np.repeat(scale, np.diff(matrix.indptr)).astype(np.float32)
+        matrix.data[np.repeat(degenerate, np.diff(matrix.indptr))] = 0.0
+        matrix.eliminate_zeros()
+        return Normalised(matrix, degenerate)
+    matrix = np.asarray(embeddings, dtype=np.float32)
+    norms = np.linalg.norm(matrix.astype(np.float64), axis=1)
+    degenerate = ~np.isfinite(norms) | (norms == 0)
+    unit = np.zeros_like(matrix)
+    unit[~degenerate] = matrix[~degenerate] / norms[~degenerate, None].astype(np.float32)
+    return Normalised(unit, degenerate)
+
+
+def pair_cosines(embeddings: Embeddings | Normalised, first: np.ndarray,
+                 second: np.ndarray) -> np.ndarray:
+    """Cosine of rows ``first[i]`` and ``second[i]``; shape (n_pairs,), float64.
+
+    A pair with a degenerate row gets 0; count such pairs with :func:`degenerate_pairs`.
+    """
+    unit = embeddings if isinstance(embeddings, Normalised) else normalise(embeddings)
+    a, b = unit.matrix[np.asarray(first)], unit.matrix[np.asarray(second)]
+    if sp.issparse(a):
+        products = np.asarray(a.multiply(b).sum(axis=1), dtype=np.float64).ravel()
+    else:
+        products = np.einsum("ij,ij->i", a.astype(np.float64), b.astype(np.float64))
+    # Rounding can push the cosine of near-identical rows a hair past 1.
+    return np.clip(products, -1.0, 1.0)
+
+
+def degenerate_pairs(unit: Normalised, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Whether each pair involves a degenerate row; bool, shape (n_pairs,)."""
+    return unit.degenerate[np.asarray(first)] | unit.degenerate[np.asarray(second)]
+
+
+def block_rows(n_pool: int, memory_mb: float = DEFAULT_MEMORY_MB) -> int:
+    """Query rows per block so that a (rows, n_pool) block with temporaries fits."""
+    return max(1, int(memory_mb * 2**20 // (max(n_pool, 1) * _BYTES_PER_CELL)))
+
+
+def _similarity_block(queries: Embeddings, pool_t: Embeddings) -> np.ndarray:
+    """Dense float32 block ``queries @ pool.T``; ``pool_t`` is the transposed pool."""
+    block = queries @ pool_t
+    if sp.issparse(block):
+        return block.toarray()
+    return np.asarray(block, dtype=np.float32)
+
+
+def _transposed(pool: Embeddings) -> Embeddings:
+    # CSC of the transpose is the CSR pool reinterpreted: no copy, fast sparse products.
+    return pool.T.tocsc() if sp.issparse(pool) else np.ascontiguousarray(pool.T)
+
+
+def iter_top_k(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
+               exclude: np.ndarray | None = None, memory_mb: float = DEFAULT_MEMORY_MB
+               ) -> Job[tuple[np.ndarray, np.ndarray]]:
+    """The ``k`` most cosine-similar pool rows of every query, exactly.
+
+    Parameters
+    ----------
+    queries : (n_queries, dim) embeddings.
+    pool : (n_pool, dim) embeddings.
+    k : neighbours per query; capped at the number of candidates.
+    exclude : int array of shape (n_queries,), optional
+        A pool row each query must not return (its own row when queries are drawn from
+        the pool); -1 excludes nothing.
+    memory_mb : budget for one similarity block.
+
+    Returns
+    -------
+    indices : int64 ndarray of shape (n_queries, k)
+        Pool rows, most similar first; equal similarities in pool order.
+    similarities : float32 ndarray of shape (n_queries, k)
+    """
+    q = queries if isinstance(queries, Normalised) else normalise(queries)
+    p = pool if isinstance(pool, Normalised) else normalise(pool)
+    n_queries, n_pool = q.matrix.shape[0], p.matrix.shape[0]
+    k = min(k, n_pool - (exclude is not None))
+    indices = np.empty((n_queries, k), dtype=np.int64)
+    similarities = np.empty((n_queries, k), dtype=np.float32)
+    pool_t = _transposed(p.matrix)
+    step = block_rows(n_pool, memory_mb)
+    for start in range(0, n_queries, step):
+        stop = min(start + step, n_queries)
+        block = _similarity_block(q.matrix[start:stop], pool_t)
+        rows = np.arange(stop - start)
+        if exclude is not None:
+            excluded = np.asarray(exclude[start:stop])
+            hit = excluded >= 0
+            block[rows[hit], excluded[hit]] = -np.inf
+        if k < n_pool:
+            candidates = np.argpartition(-block, k - 1, axis=1)[:, :k]
+        else:
+            candidates = np.broadcast_to(np.arange(n_pool), block.shape)
+        candidate_sims = np.take_along_axis(block, candidates, axis=1)
+        # Sort the k candidates by similarity, then pool index, so output is deterministic.
+        order = np.lexsort((candidates, -candidate_sims), axis=1)
+        indices[start:stop] = np.take_along_axis(candidates, order, axis=1)
+        similarities[start:stop] = np.take_along_axis(candidate_sims, order, axis=1)
+        yield Progress("nearest neighbours", stop, n_queries)
+    return indices, similarities
+
+
+def top_k(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
+          exclude: np.ndarray | None = None, memory_mb: float = DEFAULT_MEMORY_MB
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`iter_top_k` run to the end in this thread."""
+    return run_job(iter_top_k(queries, pool, k, exclude=exclude, memory_mb=memory_mb))
+
+
+def iter_target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
+                      targets: np.ndarray, *, exclude: np.ndarray | None = None,
+                      ties: str = "pessimistic", memory_mb: float = DEFAULT_MEMORY_MB
+                      ) -> Job[tuple[np.ndarray, np.ndarray]]:
+    """Rank of a given pool row among all pool rows, by cosine to each query.
+
+    Rank 1 is the most similar. Only counts are needed (how many candidates beat the
+    target), so no sort or partition is done.
+
+    Parameters
+    ----------
+    queries : (n_queries, dim) embeddings.
+    pool : (n_pool, dim) embeddings.
+    targets : int array of shape (n_queries,)
+        The pool row whose rank is wanted for each query.
+    exclude : int array of shape (n_queries,), optional
+        A pool row that is not a candidate for that query (the query's own row when
+        queries are drawn from the pool); -1 excludes nothing.
+    ties : how candidates with exactly the target's similarity count.
+        "pessimistic": all rank before the target (rank = 1 + #greater + #equal);
+        "mid": half of them do (the mean of the ranks the tied block spans);
+        "optimistic": none do (rank = 1 + #greater).
+    memory_mb : budget for one similarity block.
+
+    Returns
+    -------
+    ranks : float64 ndarray of shape (n_queries,)
+        Integers except for "mid" ties, which may end in .5.
+    target_similarity : float32 ndarray of shape (n_queries,)
+    """
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {TIES}, not {ties!r}")
+    q = queries if isinstance(queries, Normalised) else normalise(queries)
+    p = pool if isinstance(pool, Normalised) else normalise(pool)
+    targets = np.asarray(targets, dtype=np.int64)
+    n_queries, n_pool = q.matrix.shape[0], p.matrix.shape[0]
+    greater = np.empty(n_queries, dtype=np.int64)
+    equal = np.empty(n_queries, dtype=np.int64)
+    target_similarity = np.empty(n_queries, dtype=np.float32)
+    pool_t = _transposed(p.matrix)
+    step = block_rows(n_pool, memory_mb)
+    for start in range(0, n_queries, step):
+        stop = min(start + step, n_queries)
+        block = _similarity_block(q.matrix[start:stop], pool_t)
+        rows = np.arange(stop - start)
+        if exclude is not None:
+            excluded = np.asarray(exclude[start:stop])
+            hit = excluded >= 0
+            block[rows[hit], excluded[hit]] = -np.inf
+        t = block[rows, targets[start:stop]]
+        greater[start:stop] = np.count_nonzero(block > t[:, None], axis=1)
+        # The target equals itself; it is not one of its own ties.
+        equal[start:stop] = np.count_nonzero(block == t[:, None], axis=1) - 1
+        target_similarity[start:stop] = t
+        yield Progress("ranking targets", stop, n_queries)
+    share = {"pessimistic": 1.0, "mid": 0.5, "optimistic": 0.0}[ties]
+    return 1.0 + greater + share * equal, target_similarity
+
+
+def target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
+                 targets: np.ndarray, *, exclude: np.ndarray | None = None,
+                 ties: str = "pessimistic", memory_mb: float = DEFAULT_MEMORY_MB
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`iter_target_ranks` run to the end in this thread."""
+    return run_job(iter_target_ranks(queries, pool, targets, exclude=exclude, ties=ties,
+                                     memory_mb=memory_mb))
+
+
+def encode_corpus(corpus: Corpus, encoder: Encoder) -> Job[Embeddings]:
+    """Embeddings of every sentence of ``corpus``, shape (len(corpus), dim).
+
+    For evaluations that train nothing: an encoder that requires fitting is cloned and
+    fitted on the corpus's own sentences (no labels are seen, so nothing leaks).
+    """
+    fitted = encoder.clone().fit(corpus.texts) if encoder.requires_fit else encoder
+    return (yield from fitted.iter_encode(corpus.texts))

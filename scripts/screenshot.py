@@ -1,0 +1,79 @@
+"""Screenshot of the real app on a real (virtual) X display, as a user would see it.
+
+    .venv/bin/python scripts/screenshot.py [--encoder bow] [--out docs/screenshot.png]
+
+Without a DISPLAY it re-runs itself under ``xvfb-run`` (Debian: apt-get install xvfb
+xauth imagemagick). It opens the main window on the bundled corpus, runs the evaluation,
+clicks a misclassified sentence, moves the X pointer onto it so the tooltip shows, and
+captures the whole screen with ImageMagick's ``import``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--encoder", default="bow")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshot.png")
+    args = parser.parse_args()
+
+    if not os.environ.get("DISPLAY"):
+        if not shutil.which("xvfb-run"):
+            sys.exit("no DISPLAY and no xvfb-run: apt-get install xvfb xauth imagemagick")
+        return subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1440x900x24",
+                               sys.executable, *sys.argv]).returncode
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
+
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtGui import QCursor
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.main_window import MainWindow
+
+    app = QApplication(sys.argv)
+    window = MainWindow()
+    window.setGeometry(0, 0, 1440, 900)
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(args.encoder))
+    window.show()
+    window.open_corpus("msrp-grouped", run_when_loaded=True)
+
+    def when(condition, then, waited=0):
+        if condition():
+            then()
+        elif waited > 60_000:
+            sys.exit("the evaluation did not finish within 60 s")
+        else:
+            QTimer.singleShot(100, lambda: when(condition, then, waited + 100))
+
+    def point_at_a_mistake():
+        view = window.projection
+        index = int(window.exploration.classification.misclassified[0])
+        position = view.plot.mapFromScene(view.scene_position(index))
+        QTest.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton, pos=position)
+        QCursor.setPos(view.plot.viewport().mapToGlobal(position))
+        QTimer.singleShot(2000, capture)
+
+    def capture():
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["import", "-window", "root", str(args.out)], check=True)
+        print(f"saved {args.out}")
+        app.quit()
+
+    when(lambda: window.exploration is not None and not window.is_running,
+         point_at_a_mistake)
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

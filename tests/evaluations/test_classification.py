@@ -1,0 +1,92 @@
+import numpy as np
+import pytest
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.svm import LinearSVC
+
+from app.corpora import load_corpus
+from app.corpora.model import Corpus, Grouping
+from app.errors import EvaluationError
+from app.evaluations.classification import run_classification
+from app.jobs import run_job
+from models.bow import BagOfWords, TfIdf
+from models.tokenize import TOKEN_PATTERN
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus("msrp-grouped")
+
+
+def test_bow_recovers_paraphrase_groups(corpus):
+    result = run_job(run_classification(corpus, BagOfWords()))
+    assert result.mean_accuracy > 0.95
+    assert len(result.fold_accuracy) == 3
+    assert len(result.sentence_index) == 859 and result.n_groups == 274
+    # Stratified 3-fold on groups of 3-5: every group has a member in every test fold.
+    for k in range(3):
+        assert len(np.unique(result.true_group[result.fold == k])) == 274
+    wrong = result.predicted_group != result.true_group
+    assert np.array_equal(result.misclassified, result.sentence_index[wrong])
+    assert result.provenance.corpus_fingerprint == corpus.fingerprint
+    assert result.provenance.parameters["refit_per_fold"] is False
+
+
+def test_tfidf_matches_an_independent_sklearn_pipeline(corpus):
+    result = run_job(run_classification(corpus, TfIdf(), seed=3))
+    labels = corpus.groups.labels(len(corpus))
+    pipeline = make_pipeline(TfidfVectorizer(token_pattern=TOKEN_PATTERN, dtype=np.float32),
+                             LinearSVC(class_weight="balanced", random_state=3))
+    folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=3)
+    expected = cross_val_score(pipeline, list(corpus.texts), labels, cv=folds)
+    np.testing.assert_allclose(result.fold_accuracy, expected, rtol=0, atol=1e-12)
+    assert result.provenance.parameters["refit_per_fold"] is True
+
+
+def test_tfidf_is_refitted_on_training_folds_only(corpus, monkeypatch):
+    fitted_on: list[list[str]] = []
+    original_fit = TfIdf.fit
+
+    def recording_fit(self, texts):
+        fitted_on.append(list(texts))
+        return original_fit(self, texts)
+
+    monkeypatch.setattr(TfIdf, "fit", recording_fit)
+    result = run_job(run_classification(corpus, TfIdf()))
+    monkeypatch.undo()
+    assert len(fitted_on) == 3
+    for k, fit_texts in enumerate(fitted_on):
+        test_texts = {corpus.texts[i] for i in result.sentence_index[result.fold == k]}
+        train_texts = {corpus.texts[i] for i in result.sentence_index[result.fold != k]}
+        assert set(fit_texts) == train_texts
+        assert not set(fit_texts) & test_texts
+        # A word seen only in this test fold is outside the fold's fitted vocabulary.
+        vocabulary = TfIdf().fit(fit_texts).vocabulary
+        test_only = TfIdf().fit(sorted(test_texts)).vocabulary - vocabulary
+        assert test_only and not test_only & vocabulary
+
+
+def test_same_seed_same_numbers_other_seed_other_folds(corpus):
+    a = run_job(run_classification(corpus, BagOfWords(), seed=7))
+    b = run_job(run_classification(corpus, BagOfWords(), seed=7))
+    c = run_job(run_classification(corpus, BagOfWords(), seed=8))
+    assert a.fold_accuracy == b.fold_accuracy
+    assert np.array_equal(a.predicted_group, b.predicted_group)
+    assert not np.array_equal(a.fold, c.fold)
+
+
+def test_progress_is_reported_per_fold(corpus):
+    stages = [p for p in run_classification(corpus, TfIdf()) if p.stage == "classifying folds"]
+    assert [(p.done, p.total) for p in stages] == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_corpus_without_enough_groups_is_refused_before_work():
+    texts = ("a b", "a c", "d e", "d f")
+    tiny = Corpus("tiny", texts, ("1", "2", "3", "4"),
+                  groups=Grouping("paraphrase group", [0, 1, 2, 3], [0, 0, 1, 1], ("x", "y")))
+    with pytest.raises(EvaluationError, match="at least 2 groups of 3"):
+        next(run_classification(tiny, BagOfWords()))
+    ungrouped = Corpus("plain", texts, ("1", "2", "3", "4"))
+    with pytest.raises(EvaluationError, match="has none"):
+        next(run_classification(ungrouped, BagOfWords()))

@@ -1,0 +1,30 @@
+import os
+
+# GUI tests run headless unless a display is asked for explicitly.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+from app.ui.main_window import MainWindow  # noqa: E402
+
+JOB_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture
+def window(qtbot):
+    """The main window with the bundled corpus loaded."""
+    main_window = MainWindow()
+    qtbot.addWidget(main_window)
+    main_window.show()
+    main_window.open_corpus("msrp-grouped")
+    wait_for_job(qtbot, main_window)
+    assert main_window.corpus is not None
+    yield main_window
+    if main_window.is_running:
+        main_window.cancel()
+        wait_for_job(qtbot, main_window)
+
+
+def wait_for_job(qtbot, main_window):
+    """Block (running the event loop) until the window's current job has finished."""
+    qtbot.waitUntil(lambda: not main_window.is_running, timeout=JOB_TIMEOUT_MS)

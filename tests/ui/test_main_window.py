@@ -1,0 +1,117 @@
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from tests.ui.conftest import JOB_TIMEOUT_MS, wait_for_job
+
+
+def run_and_wait(qtbot, window):
+    window.run()
+    with qtbot.waitSignal(window.job.worker.finished, timeout=JOB_TIMEOUT_MS):
+        pass
+
+
+def metric(window, label):
+    for row in range(window.metrics.rowCount()):
+        if window.metrics.item(row, 0).text() == label:
+            return window.metrics.item(row, 1).text()
+    raise KeyError(label)
+
+
+def test_window_opens_on_the_bundled_corpus(window):
+    assert window.corpus_name.text() == "msrp-grouped"
+    assert "859 sentences" in window.corpus_counts.text()
+    assert "274 paraphrase groups" in window.corpus_counts.text()
+    assert window.run_button.isEnabled() and not window.cancel_button.isEnabled()
+
+
+def test_run_shows_accuracy_and_859_points(qtbot, window):
+    run_and_wait(qtbot, window)
+    result = window.exploration.classification
+    assert result.mean_accuracy > 0.95
+    assert metric(window, "mean accuracy") == f"{result.mean_accuracy:.4f}"
+    assert [metric(window, f"fold {k} accuracy") for k in (1, 2, 3)] == [
+        f"{a:.4f}" for a in result.fold_accuracy]
+    assert window.projection.point_count == 859
+    assert len(window.projection.points.data) == 859
+    assert len(window.projection.marked.data) == len(result.misclassified) > 0
+    assert window.stage.text().startswith("Done in")
+    assert window.run_button.isEnabled()
+
+
+def test_tfidf_choice_runs_tfidf(qtbot, window):
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+    run_and_wait(qtbot, window)
+    assert window.exploration.classification.provenance.encoder_family == "tfidf"
+    assert "tfidf" in window.metrics_caption.text()
+
+
+def test_cancel_stops_the_job_and_the_ui_stays_usable(qtbot, window):
+    window.run()
+    assert window.cancel_button.isEnabled() and not window.run_button.isEnabled()
+    with qtbot.waitSignal(window.job.worker.finished, timeout=JOB_TIMEOUT_MS):
+        qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+    assert window.job.cancelled
+    assert window.exploration is None
+    assert window.stage.text() == "Cancelled."
+    assert window.run_button.isEnabled() and not window.cancel_button.isEnabled()
+    run_and_wait(qtbot, window)
+    assert window.exploration is not None and window.projection.point_count == 859
+
+
+def test_hover_shows_sentence_and_click_lists_its_group(qtbot, window):
+    run_and_wait(qtbot, window)
+    qtbot.waitExposed(window)
+    qtbot.wait(100)  # let the plot's layout settle before mapping points to pixels
+    view = window.projection
+    corpus = window.corpus
+    index = int(window.exploration.classification.misclassified[0])
+    position = view.plot.mapFromScene(view.scene_position(index))
+    with qtbot.waitSignal(view.hovered, timeout=2000) as hovered:
+        qtbot.mouseMove(view.plot.viewport(), position)
+    hovered_index = hovered.args[0]
+    assert hovered_index >= 0
+    assert corpus.texts[hovered_index] in window.statusBar().currentMessage()
+
+    with qtbot.waitSignal(view.clicked, timeout=2000) as clicked:
+        qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton, pos=position)
+    selected = clicked.args[0]
+    group = window.group_of(selected)
+    members = corpus.groups.members(group)
+    assert window.group_list.count() == len(members)
+    listed = [window.group_list.item(i).text() for i in range(window.group_list.count())]
+    assert any(corpus.texts[selected] in text for text in listed)
+    assert len(view.highlighted.data) == len(members)
+    if selected == index:
+        assert any(text.startswith("✗") for text in listed)
+
+
+def test_bad_corpus_shows_a_dialog_and_keeps_the_current_one(qtbot, window, tmp_path):
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    (folder / "phrases.txt").write_bytes(b"fine\nnot \xff utf-8\n")
+    (folder / "phrase_groups.csv").write_text("phrase_index,paraphrase_group_index\n0,0\n")
+    window.open_corpus(folder)
+    wait_for_job(qtbot, window)
+    dialog = window.findChild(QMessageBox, "error-dialog")
+    assert dialog is not None and dialog.isVisible()
+    assert "phrases.txt, line 2: not valid UTF-8" in dialog.text()
+    assert window.corpus.name == "msrp-grouped"
+    assert window.corpus_name.text() == "msrp-grouped"
+    dialog.accept()
+    run_and_wait(qtbot, window)
+    assert window.projection.point_count == 859
+
+
+def test_clicking_misclassified_lists_those_sentences(qtbot, window):
+    run_and_wait(qtbot, window)
+    result = window.exploration.classification
+    row = next(r for r in range(window.metrics.rowCount())
+               if window.metrics.item(r, 0).text() == "misclassified")
+    window.metrics.cellClicked.emit(row, 1)
+    assert window.group_list.count() == len(result.misclassified)
+    assert len(window.projection.highlighted.data) == len(result.misclassified)
+    first = window.group_list.item(0)
+    sentence = first.data(Qt.ItemDataRole.UserRole)
+    window.group_list.itemClicked.emit(first)
+    group = window.group_of(sentence)
+    assert window.group_list.count() == len(window.corpus.groups.members(group))
