@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations.classification import ClassificationResult, run_classification
-from app.jobs import Job
-from app.projection import Projection, project
+from app.jobs import Job, Progress
+from app.projection import Faithfulness, Projection, faithfulness, project
 from models.base import Embeddings, Encoder
+
+#: Above this many sentences the per-point faithfulness (an exact k-NN search in the
+#: original space) is left to an explicit request instead of every projection.
+FAITHFULNESS_LIMIT = 50_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -20,21 +26,41 @@ class Exploration:
     encoder: Encoder
     embeddings: Embeddings
     projection: Projection
+    faithfulness: Faithfulness | None
     classification: ClassificationResult | None
     #: Why an evaluation was skipped (the corpus lacks what it needs).
     notes: tuple[str, ...] = ()
 
 
-def explore(corpus: Corpus, encoder: Encoder, *, seed: int = 0) -> Job[Exploration]:
-    """Fit ``encoder`` on the corpus, encode every sentence, project to 2D with PCA and,
-    when the corpus has groups, run the classification evaluation."""
+def _project(embeddings: Embeddings, method: str, seed: int,
+             parameters: dict[str, Any]) -> Job[tuple[Projection, Faithfulness | None]]:
+    projection = yield from project(embeddings, method, seed=seed, **parameters)
+    if embeddings.shape[0] > FAITHFULNESS_LIMIT:
+        return projection, None
+    yield Progress("measuring projection faithfulness", 0, 1)
+    return projection, faithfulness(embeddings, projection.coordinates)
+
+
+def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int = 0,
+            projection_parameters: dict[str, Any] | None = None) -> Job[Exploration]:
+    """Fit ``encoder`` on the corpus, encode every sentence, project to 2D and, when the
+    corpus has groups, run the classification evaluation."""
     fitted = encoder.clone().fit(corpus.texts) if encoder.requires_fit else encoder
     embeddings = yield from fitted.iter_encode(corpus.texts)
-    projection = yield from project(embeddings, "pca", seed=seed)
+    projection, faithful = yield from _project(embeddings, method, seed,
+                                               projection_parameters or {})
     classification, notes = None, ()
     if corpus.groups is not None:
         try:
             classification = yield from run_classification(corpus, encoder, seed=seed)
         except EvaluationError as error:
             notes = (f"classification skipped: {error}",)
-    return Exploration(corpus, fitted, embeddings, projection, classification, notes)
+    return Exploration(corpus, fitted, embeddings, projection, faithful, classification, notes)
+
+
+def reproject(exploration: Exploration, method: str, *, seed: int = 0,
+              **parameters: Any) -> Job[Exploration]:
+    """The same exploration with a new projection; nothing is re-encoded."""
+    projection, faithful = yield from _project(exploration.embeddings, method, seed,
+                                               parameters)
+    return dataclasses.replace(exploration, projection=projection, faithfulness=faithful)

@@ -1,4 +1,8 @@
-"""2D projections of embeddings for the scatter views."""
+"""2D projections of embeddings (PCA, UMAP, t-SNE) and how faithful they are.
+
+UMAP and t-SNE are imported lazily: ``import umap`` alone takes seconds and its first
+fit compiles with numba, so they load only inside a job, off the GUI thread.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,20 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.decomposition import PCA
+from scipy.spatial import cKDTree
+from sklearn.decomposition import PCA, TruncatedSVD
 
 from app.jobs import Job, Progress
+from app.neighbours import top_k
 from models.base import Embeddings
 
-METHODS = ("pca",)
+METHODS = ("pca", "umap", "tsne")
+#: Defaults of each method's parameters; the UI offers exactly these.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "pca": {},
+    "umap": {"n_neighbors": 15, "min_dist": 0.1, "metric": "cosine", "pca_dims": 50},
+    "tsne": {"perplexity": 30.0, "pca_dims": 50},
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -25,20 +37,114 @@ class Projection:
     #: Share of variance along each axis (PCA only).
     explained_variance_ratio: tuple[float, ...] = ()
 
+    @property
+    def axis_labels(self) -> tuple[str, str]:
+        names = {"pca": "PC", "umap": "UMAP", "tsne": "t-SNE"}
+        return f"{names[self.method]} 1", f"{names[self.method]} 2"
 
-def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0) -> Job[Projection]:
-    """Project ``embeddings`` of shape (n, dim) to 2D; sparse input stays sparse."""
+
+def _reduce(embeddings: Embeddings, dims: int | None, seed: int) -> Embeddings:
+    """Linear reduction to ``dims`` before a neighbour-graph method, when it helps.
+
+    Sparse input goes through TruncatedSVD (no centring, so it stays sparse until the
+    result); dense input through PCA. Small inputs are left as they are.
+    """
+    n, width = embeddings.shape
+    if not dims or width <= dims or n <= dims:
+        return embeddings
+    if sp.issparse(embeddings):
+        return TruncatedSVD(n_components=dims, random_state=seed).fit_transform(embeddings)
+    return PCA(n_components=dims, random_state=seed).fit_transform(embeddings)
+
+
+def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
+            **parameters: Any) -> Job[Projection]:
+    """Project ``embeddings`` of shape (n, dim) to 2D.
+
+    Parameters
+    ----------
+    method : "pca", "umap" or "tsne".
+    seed : random state of every stochastic step.
+    **parameters : the method's options (see ``DEFAULTS``); ``pca_dims`` reduces the
+        input linearly first (None to skip), which speeds UMAP and t-SNE on wide data.
+    """
     if method not in METHODS:
         raise ValueError(f"unknown projection {method!r} (known: {', '.join(METHODS)})")
+    unknown = set(parameters) - set(DEFAULTS[method])
+    if unknown:
+        raise ValueError(f"{method} takes no parameter {', '.join(sorted(unknown))}")
+    options = {**DEFAULTS[method], **parameters}
+    record = {"seed": seed, **options}
     n = embeddings.shape[0]
-    yield Progress("projecting with PCA", 0, n)
-    if n < 3:
-        coordinates = np.zeros((n, 2), dtype=np.float32)
-        return Projection(coordinates, method, {"seed": seed})
-    # ARPACK centres sparse input implicitly instead of densifying it.
-    solver = "arpack" if sp.issparse(embeddings) else "auto"
-    pca = PCA(n_components=2, svd_solver=solver, random_state=seed)
-    coordinates = pca.fit_transform(embeddings).astype(np.float32)
-    yield Progress("projecting with PCA", n, n)
-    return Projection(coordinates, method, {"seed": seed, "svd_solver": solver},
-                      tuple(float(v) for v in pca.explained_variance_ratio_))
+    stage = f"projecting with {method.upper() if method != 'tsne' else 't-SNE'}"
+    yield Progress(stage, 0, 3)
+    if n < 4:
+        return Projection(np.zeros((n, 2), dtype=np.float32), method, record)
+
+    if method == "pca":
+        # ARPACK centres sparse input implicitly instead of densifying it.
+        solver = "arpack" if sp.issparse(embeddings) else "auto"
+        pca = PCA(n_components=2, svd_solver=solver, random_state=seed)
+        coordinates = pca.fit_transform(embeddings)
+        yield Progress(stage, 3, 3)
+        return Projection(coordinates.astype(np.float32), method, record,
+                          tuple(float(v) for v in pca.explained_variance_ratio_))
+
+    reduced = _reduce(embeddings, options.pop("pca_dims"), seed)
+    yield Progress(stage, 1, 3)
+    if method == "umap":
+        import umap  # noqa: PLC0415 - seconds to import; only inside the job
+
+        yield Progress(stage + " (the first run compiles numba code)", 2, 3)
+        # n_jobs=1: a fixed random_state makes UMAP single-threaded anyway.
+        reducer = umap.UMAP(n_components=2, random_state=seed, n_jobs=1,
+                            n_neighbors=min(options["n_neighbors"], n - 1),
+                            min_dist=options["min_dist"], metric=options["metric"])
+        coordinates = reducer.fit_transform(reduced)
+    else:
+        from sklearn.manifold import TSNE  # noqa: PLC0415
+
+        yield Progress(stage, 2, 3)
+        dense = reduced.toarray() if sp.issparse(reduced) else np.asarray(reduced)
+        tsne = TSNE(n_components=2, random_state=seed, init="pca",
+                    perplexity=min(options["perplexity"], (n - 1) / 3))
+        coordinates = tsne.fit_transform(dense.astype(np.float32))
+    yield Progress(stage, 3, 3)
+    return Projection(np.asarray(coordinates, dtype=np.float32), method, record)
+
+
+@dataclass(frozen=True, eq=False)
+class Faithfulness:
+    """How well a 2D layout keeps each point's neighbours.
+
+    Attributes
+    ----------
+    k : neighbours compared per point.
+    overlap : ndarray of shape (n,)
+        Per point, the share of its k nearest neighbours in the original space (cosine)
+        that are also among its k nearest in 2D (Euclidean): 1 = the picture is honest
+        around this point, 0 = its 2D neighbours are strangers.
+    """
+
+    k: int
+    overlap: np.ndarray
+
+    @property
+    def mean_overlap(self) -> float:
+        return float(self.overlap.mean()) if len(self.overlap) else float("nan")
+
+
+def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10) -> Faithfulness:
+    """Per-point k-nearest-neighbour overlap between the original space and the layout."""
+    n = embeddings.shape[0]
+    k = min(k, n - 1)
+    if k < 1:
+        return Faithfulness(k, np.ones(n))
+    original, _ = top_k(embeddings, embeddings, k, exclude=np.arange(n))
+    # Query k + 1 in 2D and drop the point itself (not always first: duplicates tie).
+    _, in_layout = cKDTree(coordinates).query(coordinates, k + 1)
+    not_self = in_layout != np.arange(n)[:, None]
+    keep = np.argsort(~not_self, axis=1, kind="stable")[:, :k]
+    layout = np.take_along_axis(in_layout, keep, axis=1)
+    shared = (original[:, :, None] == layout[:, None, :]).any(axis=2).sum(axis=1)
+    return Faithfulness(k, shared / k)

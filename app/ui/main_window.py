@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (
 from app.corpora import DEFAULT_CORPUS, load_corpus
 from app.corpora.model import Corpus
 from app.errors import InputError
-from app.explore import Exploration, explore
+from app.explore import Exploration, explore, reproject
 from app.jobs import Progress
+from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
+from app.ui.projection_controls import COLOUR_TITLES, ProjectionControls
 from app.ui.projection_view import ProjectionView
 from app.ui.workers import JobHandle, start_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
@@ -97,6 +99,9 @@ class MainWindow(QMainWindow):
         self.stage = QLabel()
         self.stage.setWordWrap(True)
         self.stage.setStyleSheet("color: #444")
+        self.projection_controls = ProjectionControls()
+        self.projection_controls.project_requested.connect(self.project_again)
+        self.projection_controls.colour_changed.connect(lambda _: self.recolour())
         form = QFormLayout()
         form.addRow("Encoder", self.encoder_choice)
         for widget in (self.corpus_name, self.corpus_counts, self.corpus_source):
@@ -107,6 +112,11 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.cancel_button)
         layout.addWidget(self.progress)
         layout.addWidget(self.stage)
+        layout.addSpacing(12)
+        heading = QLabel("Projection")
+        heading.setStyleSheet("font-weight: bold")
+        layout.addWidget(heading)
+        layout.addWidget(self.projection_controls)
         layout.addStretch(1)
         panel.setMinimumWidth(240)
         self._dock("Corpus", panel, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -230,7 +240,20 @@ class MainWindow(QMainWindow):
         if self.corpus is None or self.is_running:
             return
         encoder = make_encoder(self.encoder_choice.currentData())
-        self._start(explore(self.corpus, encoder), f"{encoder.name} on {self.corpus.name}",
+        controls = self.projection_controls
+        job = explore(self.corpus, encoder, method=controls.selected_method(),
+                      seed=controls.seed.value(), projection_parameters=controls.parameters())
+        self._start(job, f"{encoder.name} on {self.corpus.name}",
+                    on_result=self.show_exploration)
+
+    def project_again(self) -> None:
+        """Recompute only the projection of the current embeddings."""
+        if self.exploration is None or self.is_running:
+            return
+        controls = self.projection_controls
+        job = reproject(self.exploration, controls.selected_method(),
+                        seed=controls.seed.value(), **controls.parameters())
+        self._start(job, f"projecting with {controls.method.currentText()}",
                     on_result=self.show_exploration)
 
     def cancel(self) -> None:
@@ -247,6 +270,8 @@ class MainWindow(QMainWindow):
         self.run_button.setEnabled(idle)
         self.run_action.setEnabled(idle)
         self.encoder_choice.setEnabled(not running)
+        self.projection_controls.project_button.setEnabled(
+            not running and self.exploration is not None)
         self.cancel_button.setEnabled(running)
         self.cancel_action.setEnabled(running)
 
@@ -277,22 +302,17 @@ class MainWindow(QMainWindow):
 
     def show_exploration(self, exploration: Exploration) -> None:
         self.exploration = exploration
-        corpus = exploration.corpus
-        labels = (corpus.groups.labels(len(corpus)) if corpus.groups is not None
-                  else np.full(len(corpus), -1))
-        ratio = exploration.projection.explained_variance_ratio
-        axes = f" (PC 1 {ratio[0]:.1%}, PC 2 {ratio[1]:.1%} of variance)" if ratio else ""
-        legend = f"PCA of {exploration.encoder.name} embeddings{axes}. Colour: paraphrase group."
+        colours, legend = self._colouring()
+        self.projection.set_points(exploration.projection.coordinates, colours,
+                                   self.describe_sentence,
+                                   exploration.projection.axis_labels, legend)
         result = exploration.classification
-        if result is not None:
-            legend += " Red ring: misclassified."
-        self.projection.set_points(exploration.projection.coordinates, labels,
-                                   self.describe_sentence, legend)
         if result is None:
             self.metrics.setRowCount(0)
             self.metrics_caption.setText(" ".join(exploration.notes) or "No evaluation.")
             return
         self.projection.mark(result.misclassified)
+        self.projection.highlight(np.empty(0, dtype=int))
         params = result.provenance.parameters
         self.metrics_caption.setText(
             f"<b>{result.provenance.encoder_name}</b> on <b>{result.provenance.corpus_name}</b>"
@@ -309,6 +329,39 @@ class MainWindow(QMainWindow):
                 font.setBold(True)
                 item.setFont(font)
             self.metrics.setItem(row, 1, item)
+
+    def _colouring(self) -> tuple[np.ndarray, str]:
+        """Point colours for the chosen scheme, and the legend that explains them."""
+        exploration = self.exploration
+        corpus, projection = exploration.corpus, exploration.projection
+        scheme = self.projection_controls.colour_scheme()
+        method = {"pca": "PCA", "umap": "UMAP", "tsne": "t-SNE"}[projection.method]
+        ratio = projection.explained_variance_ratio
+        legend = f"{method} of {exploration.encoder.name} embeddings"
+        if ratio:
+            legend += f" (PC 1 {ratio[0]:.1%}, PC 2 {ratio[1]:.1%} of variance)"
+        faithful = exploration.faithfulness
+        if faithful is not None:
+            legend += (f"; faithfulness {faithful.mean_overlap:.2f} (mean share of "
+                       f"{faithful.k} nearest neighbours kept in 2D)")
+        legend += f". Colour: {COLOUR_TITLES[scheme].lower()}"
+        result = exploration.classification
+        if scheme == "faithfulness" and faithful is not None:
+            return (sequential_colours(faithful.overlap),
+                    legend + " (dark: neighbours lost, yellow: kept).")
+        if scheme == "misclassified" and result is not None:
+            colours = np.full(len(corpus), "#c8c8c8", dtype=object)
+            colours[result.sentence_index] = "#4a90d9"
+            colours[result.misclassified] = MISCLASSIFIED
+            return colours, legend + " (red: misclassified, blue: right, grey: not evaluated)."
+        labels = (corpus.groups.labels(len(corpus)) if corpus.groups is not None
+                  else np.full(len(corpus), -1))
+        suffix = ". Red ring: misclassified." if result is not None else "."
+        return category_colours(labels), legend + suffix
+
+    def recolour(self) -> None:
+        if self.exploration is not None:
+            self.projection.set_colours(*self._colouring())
 
     def _metric_clicked(self, row: int, _column: int) -> None:
         if self.metrics.item(row, 0).text() == "misclassified":
@@ -344,6 +397,9 @@ class MainWindow(QMainWindow):
         group = self.group_of(index)
         where = (f"{corpus.groups.kind} {corpus.groups.names[group]}" if group >= 0
                  else "no group")
+        faithful = self.exploration.faithfulness if self.exploration else None
+        if faithful is not None:
+            where += f", faithfulness {faithful.overlap[index]:.1f}"
         return f"{corpus.texts[index]}\n[{corpus.ids[index]}, {where}]"
 
     def _show_hovered(self, index: int) -> None:

@@ -20,3 +20,13 @@ def category_colours(labels: np.ndarray) -> np.ndarray:
     palette = np.asarray(CATEGORICAL + (UNGROUPED,), dtype=object)
     index = np.where(labels < 0, len(CATEGORICAL), labels % len(CATEGORICAL))
     return palette[index]
+
+#: Ten steps of viridis, dark (low) to yellow (high), for per-point scores in [0, 1].
+SEQUENTIAL = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89",
+              "#35b779", "#6ece58", "#b5de2b", "#fde725")
+
+
+def sequential_colours(values: np.ndarray) -> np.ndarray:
+    """A hex colour per value in [0, 1], binned into the ten SEQUENTIAL steps."""
+    steps = np.clip((np.asarray(values) * len(SEQUENTIAL)).astype(int), 0, len(SEQUENTIAL) - 1)
+    return np.asarray(SEQUENTIAL, dtype=object)[steps]

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
 from scipy.spatial import cKDTree
 
-from app.ui.palette import MISCLASSIFIED, SELECTED, category_colours
+from app.ui.palette import MISCLASSIFIED, SELECTED
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.
 PICK_RADIUS_PX = 8.0
@@ -67,22 +67,34 @@ class ProjectionView(QWidget):
     def point_count(self) -> int:
         return len(self.coordinates)
 
-    def set_points(self, coordinates: np.ndarray, labels: np.ndarray,
-                   describe: Callable[[int], str], legend: str = "") -> None:
-        """Show ``coordinates`` (n, 2) coloured by ``labels`` (n,), -1 for none;
-        ``describe(i)`` gives the tooltip of point i."""
+    def set_points(self, coordinates: np.ndarray, colours: np.ndarray,
+                   describe: Callable[[int], str], axis_labels: tuple[str, str],
+                   legend: str = "") -> None:
+        """Show ``coordinates`` (n, 2) with one hex colour each; ``describe(i)`` gives
+        the tooltip of point i."""
         self.coordinates = np.asarray(coordinates, dtype=np.float32)
         self._tree = cKDTree(self.coordinates) if len(self.coordinates) else None
         self._describe = describe
-        colours = category_colours(np.asarray(labels))
-        brushes = {colour: pg.mkBrush(colour) for colour in set(colours)}
-        self.points.setData(pos=self.coordinates, brush=[brushes[c] for c in colours],
+        self.points.setData(pos=self.coordinates, brush=self._brushes(colours),
                             data=np.arange(len(self.coordinates)))
+        self.plot.setLabel("bottom", axis_labels[0])
+        self.plot.setLabel("left", axis_labels[1])
         self.marked.clear()
         self.highlighted.clear()
         self.hint.setVisible(False)
         self.legend.setText(legend)
         self.plot.autoRange()
+
+    def set_colours(self, colours: np.ndarray, legend: str) -> None:
+        """Recolour the points in place, keeping the view."""
+        self.points.setBrush(self._brushes(colours))
+        self.legend.setText(legend)
+
+    @staticmethod
+    def _brushes(colours: np.ndarray) -> list:
+        # One brush per distinct colour: pyqtgraph renders each distinct brush once.
+        brushes = {colour: pg.mkBrush(colour) for colour in set(colours)}
+        return [brushes[colour] for colour in colours]
 
     def mark(self, indices: np.ndarray) -> None:
         """Ring the given points in red (misclassified sentences)."""

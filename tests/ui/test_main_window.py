@@ -115,3 +115,33 @@ def test_clicking_misclassified_lists_those_sentences(qtbot, window):
     window.group_list.itemClicked.emit(first)
     group = window.group_of(sentence)
     assert window.group_list.count() == len(window.corpus.groups.members(group))
+
+
+def test_reproject_with_tsne_and_recolour(qtbot, window):
+    run_and_wait(qtbot, window)
+    embeddings = window.exploration.embeddings
+    controls = window.projection_controls
+    assert controls.project_button.isEnabled()
+    controls.method.setCurrentIndex(controls.method.findData("tsne"))
+    assert controls.parameters() == {"perplexity": 30.0, "pca_dims": 50}
+    assert controls.form.isRowVisible(controls.perplexity)
+    assert not controls.form.isRowVisible(controls.n_neighbors)
+    with qtbot.waitSignal(controls.project_button.clicked):
+        qtbot.mouseClick(controls.project_button, Qt.MouseButton.LeftButton)
+    wait_for_job(qtbot, window)
+    exploration = window.exploration
+    assert exploration.projection.method == "tsne"
+    assert exploration.embeddings is embeddings  # nothing re-encoded
+    assert window.projection.plot.getPlotItem().getAxis("bottom").labelText == "t-SNE 1"
+    assert window.projection.point_count == 859
+    assert "faithfulness" in window.projection.legend.text()
+
+    def distinct_brushes():
+        return {brush.color().name() for brush in window.projection.points.data["brush"]}
+
+    by_group = distinct_brushes()
+    controls.colour.setCurrentIndex(controls.colour.findData("misclassified"))
+    assert distinct_brushes() == {"#4a90d9", "#d00000"}
+    controls.colour.setCurrentIndex(controls.colour.findData("faithfulness"))
+    assert distinct_brushes() != by_group and len(distinct_brushes()) > 3
+    assert "neighbours lost" in window.projection.legend.text()

@@ -1,0 +1,54 @@
+import numpy as np
+import pytest
+
+from app.corpora import load_corpus
+from app.jobs import run_job
+from app.projection import faithfulness, project
+from models.bow import TfIdf
+
+
+@pytest.fixture(scope="module")
+def tfidf_embeddings():
+    corpus = load_corpus("msrp-grouped")
+    return TfIdf().fit(corpus.texts).encode(corpus.texts)
+
+
+def test_pca_of_sparse_embeddings_is_deterministic(tfidf_embeddings):
+    a = run_job(project(tfidf_embeddings, "pca"))
+    b = run_job(project(tfidf_embeddings, "pca"))
+    assert a.coordinates.shape == (859, 2) and a.coordinates.dtype == np.float32
+    assert np.array_equal(a.coordinates, b.coordinates)
+    assert 0 < a.explained_variance_ratio[1] <= a.explained_variance_ratio[0] < 1
+
+
+def test_neighbour_methods_keep_more_neighbours_than_pca(tfidf_embeddings):
+    """t-SNE and UMAP preserve local neighbourhoods that a linear 2D PCA loses."""
+    pca = run_job(project(tfidf_embeddings, "pca"))
+    pca_kept = faithfulness(tfidf_embeddings, pca.coordinates).mean_overlap
+    for method in ("tsne", "umap"):
+        layout = run_job(project(tfidf_embeddings, method, seed=1))
+        assert layout.coordinates.shape == (859, 2)
+        assert np.isfinite(layout.coordinates).all()
+        assert layout.parameters["seed"] == 1 and layout.parameters["pca_dims"] == 50
+        kept = faithfulness(tfidf_embeddings, layout.coordinates).mean_overlap
+        assert kept > 2 * pca_kept, (method, kept, pca_kept)
+
+
+def test_faithfulness_of_a_perfect_and_a_scrambled_layout():
+    # Points on the unit circle: cosine order in the embedding equals distance order in
+    # the plane, so the identity layout keeps every neighbour.
+    rng = np.random.default_rng(0)
+    angles = rng.uniform(0, 2 * np.pi, 300)
+    circle = np.c_[np.cos(angles), np.sin(angles)].astype(np.float32)
+    exact = faithfulness(circle, circle, k=5)
+    assert exact.overlap.shape == (300,)
+    assert exact.mean_overlap == 1.0
+    scrambled = faithfulness(circle, rng.permutation(circle), k=5)
+    assert scrambled.mean_overlap < 0.1
+
+
+def test_unknown_method_or_parameter_is_refused(tfidf_embeddings):
+    with pytest.raises(ValueError, match="unknown projection"):
+        next(project(tfidf_embeddings, "mds"))
+    with pytest.raises(ValueError, match="perplexity"):
+        next(project(tfidf_embeddings, "umap", perplexity=5))
