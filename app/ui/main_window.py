@@ -5,7 +5,6 @@ it computes nothing itself."""
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +21,7 @@ from app.corpora.model import Corpus
 from app.errors import InputError
 from app.explore import Exploration, explore, reproject
 from app.jobs import Progress
+from app.ui.jobs_panel import JobsPanel
 from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
 from app.ui.projection_controls import COLOUR_TITLES, ProjectionControls
 from app.ui.projection_view import ProjectionView
@@ -47,7 +47,6 @@ class MainWindow(QMainWindow):
         self.corpus: Corpus | None = None
         self.exploration: Exploration | None = None
         self.job: JobHandle | None = None
-        self._job_started = 0.0
         self._run_when_idle = False
 
         self.projection = ProjectionView()
@@ -58,6 +57,8 @@ class MainWindow(QMainWindow):
         self._build_corpus_panel()
         self._build_metrics_panel()
         self._build_group_panel()
+        self.jobs_panel = JobsPanel()
+        self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         self._build_menus()
         self.statusBar().showMessage("Hover a point to read its sentence.")
         self._set_running(False)
@@ -227,12 +228,12 @@ class MainWindow(QMainWindow):
     # --- jobs ---------------------------------------------------------------------
 
     def _start(self, work, label: str, on_result) -> None:
-        self._job_started = time.monotonic()
         self.progress.setRange(0, 0)
         self.stage.setText(label)
         self.job = start_job(work, label, on_progress=self._show_progress,
                              on_result=on_result, on_error=self._job_failed,
                              on_finished=self._job_finished)
+        self.jobs_panel.add(self.job)
         self._set_running(True)
 
     def run(self) -> None:
@@ -288,11 +289,11 @@ class MainWindow(QMainWindow):
             self._warn("The job failed", f"{type(error).__name__}: {error}")
 
     def _job_finished(self) -> None:
-        elapsed = time.monotonic() - self._job_started
-        cancelled = self.job is not None and self.job.cancelled
+        state = self.job.state
         self.progress.setRange(0, 1)
-        self.progress.setValue(0 if cancelled else 1)
-        self.stage.setText("Cancelled." if cancelled else f"Done in {elapsed:.1f} s.")
+        self.progress.setValue(1 if state == "done" else 0)
+        self.stage.setText({"done": f"Done in {self.job.elapsed:.1f} s.",
+                            "cancelled": "Cancelled.", "failed": "Failed."}[state])
         self._set_running(False)
         if self._run_when_idle:
             self._run_when_idle = False

@@ -8,9 +8,11 @@ so every callback runs on the GUI thread. ``cancel`` stops a job at its next ``y
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QObject, Signal
 from superqt.utils import WorkerBase, create_worker
 
 from app.jobs import Job, Progress
@@ -20,23 +22,58 @@ def _drive(job: Job[Any]) -> Job[Any]:
     return (yield from job)
 
 
-class JobHandle:
-    """A running job: its worker, and whether the user cancelled it."""
+class JobHandle(QObject):
+    """A job's worker and what the jobs panel shows of it.
+
+    ``state`` is "running", then "done", "failed" or "cancelled"; ``changed`` fires on
+    every progress report and state change.
+    """
+
+    changed = Signal()
 
     def __init__(self, worker: WorkerBase, label: str):
+        super().__init__()
         self.worker = worker
         self.label = label
+        self.state = "running"
+        self.progress: Progress | None = None
+        self.error: Exception | None = None
+        self.started = time.monotonic()
+        self.finished_at: float | None = None
         self.cancelled = False
-        self.done = False
+        if hasattr(worker, "yielded"):
+            worker.yielded.connect(self._on_progress)
+        worker.errored.connect(self._on_error)
         worker.finished.connect(self._on_finished)
 
+    @property
+    def done(self) -> bool:
+        return self.state != "running"
+
+    @property
+    def elapsed(self) -> float:
+        return (self.finished_at or time.monotonic()) - self.started
+
+    def _on_progress(self, progress: Progress) -> None:
+        self.progress = progress
+        self.changed.emit()
+
+    def _on_error(self, error: Exception) -> None:
+        self.error = error
+
     def _on_finished(self) -> None:
-        self.done = True
+        self.finished_at = time.monotonic()
+        if self.error is not None:
+            self.state = "failed"
+        else:
+            self.state = "cancelled" if self.cancelled else "done"
+        self.changed.emit()
 
     def cancel(self) -> None:
         """Ask the job to stop at its next progress report; ``finished`` still fires."""
-        self.cancelled = True
-        self.worker.quit()
+        if not self.done:
+            self.cancelled = True
+            self.worker.quit()
 
 
 def start_job(
@@ -52,18 +89,18 @@ def start_job(
 
     ``on_error`` receives any exception the job raises (a worker must never fail
     silently); ``on_result`` is not called for a cancelled job; ``on_finished`` always
-    is, last.
+    is, last, with the handle's final state already set.
     """
-    connections = {"errored": on_error}
-    if on_progress is not None and inspect.isgenerator(work):
-        connections["yielded"] = on_progress
+    generator = inspect.isgenerator(work)
+    # The handle connects first so its state is current when the callbacks run.
+    worker = (create_worker(_drive, work, _start_thread=False, _ignore_errors=True)
+              if generator else create_worker(work, _start_thread=False, _ignore_errors=True))
+    handle = JobHandle(worker, label)
+    worker.errored.connect(on_error)
+    if on_progress is not None and generator:
+        worker.yielded.connect(on_progress)
     if on_result is not None:
-        connections["returned"] = on_result
-    if inspect.isgenerator(work):
-        worker = create_worker(_drive, work, _start_thread=False, _connect=connections)
-    else:
-        worker = create_worker(work, _start_thread=False, _connect=connections)
-    handle = JobHandle(worker, label)  # connected first: `done` is set before on_finished
+        worker.returned.connect(on_result)
     if on_finished is not None:
         worker.finished.connect(on_finished)
     worker.start()

@@ -36,6 +36,9 @@ def test_run_shows_accuracy_and_859_points(qtbot, window):
     assert len(window.projection.marked.data) == len(result.misclassified) > 0
     assert window.stage.text().startswith("Done in")
     assert window.run_button.isEnabled()
+    job_row = window.jobs_panel.row_of(window.job)
+    assert job_row[:2] == ["bow on msrp-grouped", "done"]
+    assert job_row[3].endswith(" s")
 
 
 def test_tfidf_choice_runs_tfidf(qtbot, window):
@@ -53,6 +56,7 @@ def test_cancel_stops_the_job_and_the_ui_stays_usable(qtbot, window):
     assert window.job.cancelled
     assert window.exploration is None
     assert window.stage.text() == "Cancelled."
+    assert window.jobs_panel.row_of(window.job)[1] == "cancelled"
     assert window.run_button.isEnabled() and not window.cancel_button.isEnabled()
     run_and_wait(qtbot, window)
     assert window.exploration is not None and window.projection.point_count == 859
@@ -95,6 +99,8 @@ def test_bad_corpus_shows_a_dialog_and_keeps_the_current_one(qtbot, window, tmp_
     dialog = window.findChild(QMessageBox, "error-dialog")
     assert dialog is not None and dialog.isVisible()
     assert "phrases.txt, line 2: not valid UTF-8" in dialog.text()
+    state, message = window.jobs_panel.row_of(window.job)[1:3]
+    assert state == "failed" and "CorpusError" in message and "line 2" in message
     assert window.corpus.name == "msrp-grouped"
     assert window.corpus_name.text() == "msrp-grouped"
     dialog.accept()
@@ -145,3 +151,14 @@ def test_reproject_with_tsne_and_recolour(qtbot, window):
     controls.colour.setCurrentIndex(controls.colour.findData("faithfulness"))
     assert distinct_brushes() != by_group and len(distinct_brushes()) > 3
     assert "neighbours lost" in window.projection.legend.text()
+
+
+def test_jobs_panel_cancels_the_selected_job(qtbot, window):
+    window.run()
+    job = window.job
+    assert window.jobs_panel.row_of(job)[1] == "running"
+    with qtbot.waitSignal(job.worker.finished, timeout=JOB_TIMEOUT_MS):
+        window.jobs_panel.cancel_button.click()
+    assert job.state == "cancelled" and window.jobs_panel.row_of(job)[1] == "cancelled"
+    labels = [window.jobs_panel.tree.topLevelItem(i).text(0) for i in range(2)]
+    assert labels == ["bow on msrp-grouped", "loading msrp-grouped"]  # newest first

@@ -1,0 +1,80 @@
+"""Every job of the session: state, progress, elapsed time, error, and Cancel."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QHBoxLayout, QHeaderView, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.workers import JobHandle
+
+COLUMNS = ("Job", "State", "Progress", "Elapsed")
+
+
+class JobsPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(COLUMNS)
+        self.tree.setRootIsDecorated(False)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.setAccessibleName("jobs")
+        self.cancel_button = QPushButton("Cancel selected")
+        self.cancel_button.clicked.connect(self.cancel_selected)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.tree)
+        layout.addLayout(buttons)
+        self.jobs: list[JobHandle] = []
+        self._items: dict[int, QTreeWidgetItem] = {}
+        # Elapsed time moves without progress reports; refresh running rows twice a second.
+        self.clock = QTimer(self)
+        self.clock.setInterval(500)
+        self.clock.timeout.connect(self._tick)
+
+    def add(self, job: JobHandle) -> None:
+        item = QTreeWidgetItem([job.label, "", "", ""])
+        self.tree.insertTopLevelItem(0, item)
+        self.tree.setCurrentItem(item)
+        self.jobs.append(job)
+        self._items[id(job)] = item
+        job.changed.connect(lambda: self._render(job))
+        self._render(job)
+        self.clock.start()
+
+    def row_of(self, job: JobHandle) -> list[str]:
+        item = self._items[id(job)]
+        return [item.text(column) for column in range(len(COLUMNS))]
+
+    def cancel_selected(self) -> None:
+        item = self.tree.currentItem()
+        for job in self.jobs:
+            if self._items[id(job)] is item:
+                job.cancel()
+
+    def _render(self, job: JobHandle) -> None:
+        item = self._items[id(job)]
+        item.setText(1, job.state)
+        progress = job.progress
+        if progress is not None and not job.done:
+            item.setText(2, f"{progress.stage} {progress.fraction:.0%}")
+        elif job.done:
+            item.setText(2, "")
+        item.setText(3, f"{job.elapsed:.1f} s")
+        if job.error is not None:
+            message = f"{type(job.error).__name__}: {job.error}"
+            item.setToolTip(0, message)
+            item.setText(2, message)
+            item.setForeground(1, Qt.GlobalColor.red)
+
+    def _tick(self) -> None:
+        running = [job for job in self.jobs if not job.done]
+        for job in running:
+            self._render(job)
+        if not running:
+            self.clock.stop()
