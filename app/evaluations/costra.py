@@ -1,0 +1,244 @@
+"""Costra 1.1 geometric orderings (EVALUATIONS.md section 5).
+
+Does the space order Czech sentence transformations as annotators did? Each comparison
+(:func:`app.corpora.costra.costra_comparisons`) tests that one pair of sentences is
+strictly more cosine-similar than another; a class score is the share that hold, and the
+overall score the mean of the six class scores.
+
+The numbers equal those of the ``costra`` package's reference evaluator
+(``costra.costra.CostraEvaluator().evaluate``) on the same dense embeddings, bit for bit:
+cosines are computed as it does, ``dot(a, b) / (norm(a) * norm(b))`` in the embeddings'
+precision, with numpy's own dot kernel (batched ``matmul`` of row vectors runs the same
+kernel as ``np.dot``), and rounded as it rounds. It is vectorised over the distinct
+sentence pairs instead of looping over comparisons.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from app.corpora.costra import RULES, CostraComparisons, costra_comparisons
+from app.corpora.model import Corpus
+from app.errors import EvaluationError
+from app.jobs import Job, Progress
+from app.results import Provenance
+from models.base import Embeddings, Encoder
+
+NAME = "costra"
+#: Digits the reference evaluator rounds every score to.
+DIGITS = 3
+#: Sentence pairs per block of gathered rows (bounds memory to 2 x block x dim floats).
+PAIR_BLOCK = 8192
+
+
+@dataclass(frozen=True, eq=False)
+class CostraResult:
+    """Per-comparison cosines and outcomes, and the class scores they add up to.
+
+    Attributes
+    ----------
+    comparisons : CostraComparisons
+        Which sentences each comparison involves, its class, type, rule and seed group.
+    more_similar_cosine, less_similar_cosine : ndarray of shape (n_comparisons,)
+        Cosine of the pair expected to be more / less similar (NaN for a zero vector).
+    passed : ndarray of bool, shape (n_comparisons,)
+        ``more_similar_cosine > less_similar_cosine`` (ties and NaN fail).
+    n_degenerate : int
+        Compared sentences whose embedding is zero or not finite; their comparisons fail,
+        as in the reference evaluator.
+    """
+
+    provenance: Provenance
+    comparisons: CostraComparisons
+    more_similar_cosine: np.ndarray
+    less_similar_cosine: np.ndarray
+    passed: np.ndarray
+    n_degenerate: int
+
+    @property
+    def class_names(self) -> tuple[str, ...]:
+        return self.comparisons.CLASS_NAMES
+
+    @property
+    def class_total(self) -> np.ndarray:
+        """Comparisons per class, shape (n_classes,)."""
+        return np.bincount(self.comparisons.class_index, minlength=len(self.class_names))
+
+    @property
+    def class_correct(self) -> np.ndarray:
+        """Comparisons that hold per class, shape (n_classes,)."""
+        return np.bincount(self.comparisons.class_index[self.passed],
+                           minlength=len(self.class_names))
+
+    @property
+    def class_scores(self) -> dict[str, float]:
+        """Unrounded share of comparisons that hold, per class (0 for an empty class)."""
+        return {name: correct / total if total else 0.0 for name, correct, total
+                in zip(self.class_names, self.class_correct.tolist(),
+                       self.class_total.tolist())}
+
+    def reference_scores(self) -> dict[str, float]:
+        """The scores exactly as ``CostraEvaluator.evaluate`` returns them: class scores
+        rounded to 3 digits, and "costra", the rounded mean of the rounded class scores;
+        keys spelled as there ("opposite_meaning")."""
+        scores = {name.replace(" ", "_"): round(score, DIGITS)
+                  for name, score in self.class_scores.items()}
+        scores["costra"] = round(sum(scores.values()) / len(scores), DIGITS)
+        return scores
+
+    @property
+    def mean(self) -> float:
+        """The overall Costra score, as the reference evaluator computes it."""
+        return self.reference_scores()["costra"]
+
+    @property
+    def failing(self) -> np.ndarray:
+        """Indices of the comparisons that do not hold."""
+        return np.flatnonzero(~self.passed)
+
+    def summary(self) -> list[tuple[str, str]]:
+        """The rows both the CLI and the GUI's metric panel show."""
+        scores = self.reference_scores()
+        rows = [(name, f"{scores[name.replace(' ', '_')]:.3f} ({correct} of {total})")
+                for name, correct, total in zip(self.class_names, self.class_correct.tolist(),
+                                                self.class_total.tolist())]
+        rows.append(("mean", f"{scores['costra']:.3f}"))
+        if self.n_degenerate:
+            rows.append(("zero or non-finite embeddings", str(self.n_degenerate)))
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        comparisons = self.comparisons
+        return {
+            "evaluation": NAME,
+            "provenance": self.provenance.__dict__,
+            "scores": self.reference_scores(),
+            "class_scores": self.class_scores,
+            "class_correct": dict(zip(self.class_names, self.class_correct.tolist())),
+            "class_total": dict(zip(self.class_names, self.class_total.tolist())),
+            "n_degenerate": self.n_degenerate,
+            "comparisons": [
+                {"more_similar": more, "less_similar": less, "class": self.class_names[c],
+                 "type": comparisons.transformation_names[t], "rule": RULES[r],
+                 "cos_more": cm, "cos_less": cl, "passed": ok}
+                for more, less, c, t, r, cm, cl, ok in zip(
+                    comparisons.more_similar.tolist(), comparisons.less_similar.tolist(),
+                    comparisons.class_index.tolist(), comparisons.transformation.tolist(),
+                    comparisons.rule.tolist(), self.more_similar_cosine.tolist(),
+                    self.less_similar_cosine.tolist(), self.passed.tolist())
+            ],
+        }
+
+
+def _float_matrix(embeddings: Embeddings) -> Embeddings:
+    """float32 and float64 stay as they are (the precision the reference computes in)."""
+    if embeddings.dtype in (np.float32, np.float64):
+        return embeddings
+    return embeddings.astype(np.float64)
+
+
+def _row_dots(X: Embeddings, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``dot(X[first[k]], X[second[k]])`` for every k, shape (n,).
+
+    Dense: a batched (1 x d) @ (d x 1) matmul, which numpy evaluates with the same dot
+    kernel as ``np.dot`` on two vectors, so each value is bitwise what ``np.dot`` gives.
+    Sparse: row-wise products, exact for count vectors (sums of small integers).
+    """
+    if sp.issparse(X):
+        X = sp.csr_array(X)
+        sums = X[first].multiply(X[second]).sum(axis=1)
+        return np.asarray(sums, dtype=X.dtype).ravel()
+    out = np.empty(len(first), dtype=X.dtype)
+    for start in range(0, len(first), PAIR_BLOCK):
+        block = slice(start, start + PAIR_BLOCK)
+        out[block] = np.matmul(X[first[block], None, :], X[second[block], :, None])[:, 0, 0]
+    return out
+
+
+def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
+                    provenance: Provenance | None = None) -> CostraResult:
+    """Score precomputed embeddings of a Costra corpus.
+
+    Parameters
+    ----------
+    corpus : Corpus loaded by :func:`app.corpora.costra.load_costra`.
+    embeddings : ndarray or sparse matrix of shape (len(corpus), dim)
+        One row per corpus row, in corpus order (the reference evaluator's order).
+    provenance : what produced the embeddings; by default "precomputed", with a hash of
+        the matrix as encoder fingerprint.
+
+    Raises
+    ------
+    EvaluationError
+        The corpus is not Costra, or the embeddings have the wrong number of rows.
+    """
+    comparisons = costra_comparisons(corpus)
+    if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
+        raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
+                              f"got shape {embeddings.shape}")
+    X = _float_matrix(embeddings)
+    n = len(corpus)
+    # Cosine is symmetric bit for bit (dot and product commute), so each unordered pair
+    # is computed once.
+    pairs = np.concatenate([comparisons.more_similar, comparisons.less_similar])
+    low, high = pairs.min(axis=1), pairs.max(axis=1)
+    unique_keys, which = np.unique(low * n + high, return_inverse=True)
+    first, second = np.divmod(unique_keys, n)
+    used = np.unique(pairs)
+    norms = np.full(n, np.nan, dtype=X.dtype)
+    norms[used] = np.sqrt(_row_dots(X, used, used))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cosine = _row_dots(X, first, second) / (norms[first] * norms[second])
+    pair_cosine = cosine[which]
+    more, less = np.split(pair_cosine, 2)
+    # A non-finite entry makes the norm non-finite, so the norms flag every bad row.
+    degenerate = ~(np.isfinite(norms[used]) & (norms[used] > 0))
+    if provenance is None:
+        provenance = _precomputed_provenance(corpus, X)
+    return CostraResult(provenance=provenance, comparisons=comparisons,
+                        more_similar_cosine=more, less_similar_cosine=less,
+                        passed=more > less, n_degenerate=int(degenerate.sum()))
+
+
+def _precomputed_provenance(corpus: Corpus, X: Embeddings) -> Provenance:
+    h = hashlib.sha256()
+    if sp.issparse(X):
+        X = sp.csr_array(X)
+        parts = (X.data, X.indices, X.indptr)
+    else:
+        parts = (np.ascontiguousarray(X),)
+    for part in parts:
+        h.update(part.tobytes())
+    return Provenance(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
+                      encoder_name="precomputed", encoder_family="precomputed",
+                      encoder_params={"shape": list(X.shape), "dtype": str(X.dtype)},
+                      encoder_fingerprint=h.hexdigest()[:16], parameters={})
+
+
+def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
+               tokenized: bool = True) -> Job[CostraResult]:
+    """Encode a Costra corpus and score the orderings.
+
+    Parameters
+    ----------
+    corpus : Corpus loaded by :func:`app.corpora.costra.load_costra`.
+    encoder : fitted on all the encoded texts first when it requires fitting (nothing is
+        trained on labels here, so there is nothing to leak).
+    seed : recorded for reproducibility; the evaluation itself is deterministic.
+    tokenized : encode the tokenized column (Morphodita tokens, the reference's
+        ``get_sentences()`` default) rather than the raw sentences.
+    """
+    costra_comparisons(corpus)  # fails before any encoding on a corpus that is not Costra
+    texts = list(corpus.metadata["tokenized"] if tokenized else corpus.texts)
+    fitted = encoder.clone().fit(texts) if encoder.requires_fit else encoder
+    embeddings = yield from fitted.iter_encode(texts)
+    yield Progress("comparing", 0, 1)
+    result = evaluate_costra(corpus, embeddings, provenance=Provenance.of(
+        corpus, encoder, seed=seed, tokenized=tokenized))
+    yield Progress("comparing", 1, 1)
+    return result

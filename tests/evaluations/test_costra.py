@@ -1,0 +1,157 @@
+import json
+import warnings
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from app.corpora.costra import CLASSES, PARAPHRASE_CLASSES, load_costra
+from app.corpora.grouped import load_grouped
+from app.errors import EvaluationError
+from app.evaluations.costra import evaluate_costra, run_costra
+from app.jobs import Progress, run_job
+from models.bow import BagOfWords
+
+
+@pytest.fixture(scope="module")
+def costra(shared_data):
+    return load_costra(shared_data / "costra" / "data.tsv")
+
+
+@pytest.fixture(scope="module")
+def reference(shared_data):
+    """The costra package's evaluator on the same file, its comparisons collected once
+    (that pandas loop takes seconds); ``evaluate`` itself runs unchanged."""
+    pytest.importorskip("costra")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the package imports the deprecated pkg_resources
+        from costra.costra import CostraEvaluator
+    evaluator = CostraEvaluator(str(shared_data / "costra" / "data.tsv"))
+    collected = evaluator._collect_comparisons()
+    evaluator._collect_comparisons = lambda: collected
+    return evaluator
+
+
+@pytest.fixture(scope="module")
+def bow_dense(costra):
+    texts = costra.metadata["tokenized"]
+    return BagOfWords().fit(texts).encode(texts).toarray()
+
+
+@pytest.fixture(scope="module")
+def bow_result(costra, bow_dense):
+    return evaluate_costra(costra, bow_dense)
+
+
+def reference_scores(evaluator, embeddings):
+    with np.errstate(divide="ignore", invalid="ignore"):  # its zero-vector cosines
+        return evaluator.evaluate(embeddings)
+
+
+def test_comparisons_equal_the_reference_ones(costra, reference):
+    result = evaluate_costra(costra, np.eye(len(costra), 8, dtype=np.float32))
+    comparisons = result.comparisons
+    basic, advanced, _ = reference._collect_comparisons()
+    for k, (name, types) in enumerate(CLASSES.items()):
+        source = basic if name in PARAPHRASE_CLASSES else advanced
+        theirs = Counter(((int(a), int(b)), (int(c), int(d)))
+                         for t in types for (a, b), (c, d) in source[t])
+        mine = comparisons.class_index == k
+        ours = Counter((tuple(m), tuple(l)) for m, l in zip(
+            comparisons.more_similar[mine].tolist(), comparisons.less_similar[mine].tolist()))
+        assert ours == theirs, name
+
+
+def test_random_embeddings_equal_the_reference(costra, reference):
+    embeddings = np.random.default_rng(0).standard_normal((len(costra), 300),
+                                                          dtype=np.float32)
+    result = evaluate_costra(costra, embeddings)
+    assert result.reference_scores() == reference_scores(reference, embeddings)
+    assert result.reference_scores() == {
+        "basic": 0.488, "modality": 0.494, "time": 0.511, "style": 0.5,
+        "generalization": 0.498, "opposite_meaning": 0.504, "costra": 0.499}
+    assert result.class_correct.tolist() == [2148, 1357, 5315, 19130, 5041, 7495]
+    # The cosines themselves are bitwise the reference's.
+    sample = np.random.default_rng(1).choice(len(result.passed), 3000, replace=False)
+    for pairs, cosines in ((result.comparisons.more_similar, result.more_similar_cosine),
+                           (result.comparisons.less_similar, result.less_similar_cosine)):
+        theirs = [reference.cosine_similarity(embeddings[a], embeddings[b])
+                  for a, b in pairs[sample]]
+        assert np.array_equal(np.array(theirs, dtype=np.float32), cosines[sample])
+
+
+def test_float64_embeddings_equal_the_reference(costra, reference):
+    embeddings = np.random.default_rng(2).standard_normal((len(costra), 50))
+    result = evaluate_costra(costra, embeddings)
+    assert result.more_similar_cosine.dtype == np.float64
+    assert result.reference_scores() == reference_scores(reference, embeddings)
+
+
+def test_bag_of_words_equals_the_reference(reference, bow_dense, bow_result):
+    result = bow_result
+    assert result.reference_scores() == reference_scores(reference, bow_dense)
+    assert result.reference_scores() == {
+        "basic": 0.086, "modality": 0.071, "time": 0.628, "style": 0.579,
+        "generalization": 0.653, "opposite_meaning": 0.709, "costra": 0.454}
+    assert result.class_correct.tolist() == [377, 195, 6532, 22131, 6619, 10538]
+    # Identical texts give exact ties, which fail.
+    ties = result.more_similar_cosine == result.less_similar_cosine
+    assert ties.sum() == 4465 and not result.passed[ties].any()
+
+
+def test_sparse_bag_of_words_gives_the_same_cosines(costra, bow_result):
+    # run_costra encodes with the sparse matrix the encoder returns.
+    sparse = run_job(run_costra(costra, BagOfWords()))
+    assert np.array_equal(sparse.more_similar_cosine, bow_result.more_similar_cosine)
+    assert np.array_equal(sparse.less_similar_cosine, bow_result.less_similar_cosine)
+
+
+def test_zero_vectors_fail_and_are_counted(costra, reference):
+    embeddings = np.random.default_rng(3).standard_normal((len(costra), 20),
+                                                          dtype=np.float32)
+    embeddings[:40] = 0
+    result = evaluate_costra(costra, embeddings)
+    assert result.n_degenerate == 40
+    assert result.reference_scores() == reference_scores(reference, embeddings)
+    touches = (result.comparisons.more_similar < 40).any(axis=1)
+    assert touches.sum() > 0 and not result.passed[touches].any()
+    assert ("zero or non-finite embeddings", "40") in result.summary()
+
+
+def test_all_ties_score_zero(costra, reference):
+    embeddings = np.ones((len(costra), 4), dtype=np.float32)
+    result = evaluate_costra(costra, embeddings)
+    assert result.reference_scores() == reference_scores(reference, embeddings)
+    assert set(result.reference_scores().values()) == {0.0}
+
+
+def test_run_costra_encodes_fits_and_records(costra, bow_result):
+    job = run_costra(costra, BagOfWords(), seed=5)
+    stages = []
+    while True:
+        try:
+            progress = next(job)
+        except StopIteration as stop:
+            result = stop.value
+            break
+        assert isinstance(progress, Progress)
+        stages.append(progress.stage)
+    assert stages[0].startswith("encoding") and stages[-1] == "comparing"
+    assert result.provenance.parameters == {"seed": 5, "tokenized": True}
+    assert result.provenance.encoder_family == "bow"
+    assert np.array_equal(result.passed, bow_result.passed)
+    assert result.summary()[0] == ("basic", "0.086 (377 of 4406)")
+    assert result.summary()[-1] == ("mean", "0.454")
+    assert len(result.failing) == 80798 - 46392
+    record = json.loads(json.dumps(result.to_dict()))
+    assert record["scores"]["costra"] == 0.454
+    assert len(record["comparisons"]) == 80798
+    assert record["comparisons"][0]["rule"].startswith("cos(seed, paraphrase)")
+
+
+def test_bad_input_is_refused_before_work(costra, shared_data):
+    with pytest.raises(EvaluationError, match="one embedding per sentence"):
+        evaluate_costra(costra, np.zeros((10, 3), dtype=np.float32))
+    grouped = load_grouped(shared_data / "white2015-paraphrase-grouped" / "msrp_distribute")
+    with pytest.raises(EvaluationError, match="Costra"):
+        next(run_costra(grouped, BagOfWords()))
