@@ -29,6 +29,10 @@ DEFAULT_MEMORY_MB = 256
 #: temporaries alive at once while counting or partitioning.
 _BYTES_PER_CELL = 12
 TIES = ("pessimistic", "mid", "optimistic")
+#: Similarities closer than this count as tied: float32 products of unit vectors carry
+#: rounding of a few 1e-8, so sentences with exactly equal cosine in real arithmetic
+#: (bag-of-words vectors with the same counts pattern) come out a few ulps apart.
+TIE_TOLERANCE = 1e-6
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,7 +175,8 @@ def top_k(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: in
 
 def iter_target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
                       targets: np.ndarray, *, exclude: np.ndarray | None = None,
-                      ties: str = "pessimistic", memory_mb: float = DEFAULT_MEMORY_MB
+                      ties: str = "pessimistic", tie_tolerance: float = TIE_TOLERANCE,
+                      memory_mb: float = DEFAULT_MEMORY_MB
                       ) -> Job[tuple[np.ndarray, np.ndarray]]:
     """Rank of a given pool row among all pool rows, by cosine to each query.
 
@@ -187,10 +192,12 @@ def iter_target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Norma
     exclude : int array of shape (n_queries,), optional
         A pool row that is not a candidate for that query (the query's own row when
         queries are drawn from the pool); -1 excludes nothing.
-    ties : how candidates with exactly the target's similarity count.
+    ties : how candidates tied with the target (similarity within ``tie_tolerance``)
+        count.
         "pessimistic": all rank before the target (rank = 1 + #greater + #equal);
         "mid": half of them do (the mean of the ranks the tied block spans);
         "optimistic": none do (rank = 1 + #greater).
+    tie_tolerance : similarities this close to the target's are ties.
     memory_mb : budget for one similarity block.
 
     Returns
@@ -219,9 +226,10 @@ def iter_target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Norma
             hit = excluded >= 0
             block[rows[hit], excluded[hit]] = -np.inf
         t = block[rows, targets[start:stop]]
-        greater[start:stop] = np.count_nonzero(block > t[:, None], axis=1)
-        # The target equals itself; it is not one of its own ties.
-        equal[start:stop] = np.count_nonzero(block == t[:, None], axis=1) - 1
+        greater[start:stop] = np.count_nonzero(block > (t + tie_tolerance)[:, None], axis=1)
+        # The target is within tolerance of itself; it is not one of its own ties.
+        equal[start:stop] = (np.count_nonzero(block >= (t - tie_tolerance)[:, None], axis=1)
+                             - greater[start:stop] - 1)
         target_similarity[start:stop] = t
         yield Progress("ranking targets", stop, n_queries)
     share = {"pessimistic": 1.0, "mid": 0.5, "optimistic": 0.0}[ties]
@@ -230,11 +238,11 @@ def iter_target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Norma
 
 def target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
                  targets: np.ndarray, *, exclude: np.ndarray | None = None,
-                 ties: str = "pessimistic", memory_mb: float = DEFAULT_MEMORY_MB
-                 ) -> tuple[np.ndarray, np.ndarray]:
+                 ties: str = "pessimistic", tie_tolerance: float = TIE_TOLERANCE,
+                 memory_mb: float = DEFAULT_MEMORY_MB) -> tuple[np.ndarray, np.ndarray]:
     """:func:`iter_target_ranks` run to the end in this thread."""
     return run_job(iter_target_ranks(queries, pool, targets, exclude=exclude, ties=ties,
-                                     memory_mb=memory_mb))
+                                     tie_tolerance=tie_tolerance, memory_mb=memory_mb))
 
 
 def encode_corpus(corpus: Corpus, encoder: Encoder) -> Job[Embeddings]:

@@ -1,17 +1,21 @@
 """Confidence intervals and paired tests for the headline metrics of every evaluation.
 
-A *metric* here is a vectorised function ``metric(values, gold) -> (B,)`` of per-item
-values of shape (B, n) (B resamples of n items) and the matching per-item gold values
-(shape (B, n), or None for metrics that need none):
+A *metric* is a vectorised function ``metric(values, gold, weights) -> (B,)`` over n items:
 
-- :func:`mean` of per-item values: accuracy from 0/1 correctness, accuracy@k from
-  ``rank <= k``, MRR from ``1 / rank``, mean rank from ranks;
-- :func:`pearson` and :func:`spearman` of values against gold (relatedness);
-- :func:`average_precision` of scores against 0/1 gold (zero-shot detection).
+- ``values`` of shape (n,) with ``weights`` of shape (B, n): B weightings of the same
+  items; a bootstrap resample is the weighting by how often it drew each item, so the
+  items never need to be copied, sorted or ranked again per resample;
+- ``values`` of shape (B, n) with ``weights`` None: B different value rows over the same
+  items (the permutations of a paired test);
+- ``gold`` of shape (n,) or None, aligned with the items.
+
+Metrics: :func:`mean` of per-item values (accuracy from 0/1 correctness, accuracy@k from
+``rank <= k``, MRR from ``1 / rank``, mean rank); :func:`pearson` and :func:`spearman`
+of values against gold (relatedness); :func:`average_precision` of scores against 0/1 gold.
 
 :func:`bootstrap_ci` resamples items with replacement (percentile interval);
 :func:`paired_permutation_test` and :func:`mcnemar` compare two encoders on the same items.
-Resampling draws an index matrix per chunk of resamples, so memory stays bounded.
+Resamples are drawn in chunks, so memory stays bounded.
 """
 
 from __future__ import annotations
@@ -22,67 +26,114 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-Metric = Callable[[np.ndarray, np.ndarray | None], np.ndarray]
+Metric = Callable[[np.ndarray, np.ndarray | None, np.ndarray | None], np.ndarray]
 
 #: Default resamples for the intervals written into results: enough for stable 95%
 #: percentile bounds to about two digits, cheap enough to compute by default.
 DEFAULT_RESAMPLES = 1000
 #: Cells (resamples x items) drawn at once.
-_CHUNK_CELLS = 4_000_000
+_CHUNK_CELLS = 2_000_000
 
 
-def mean(values: np.ndarray, gold: np.ndarray | None = None) -> np.ndarray:
-    """Mean of each row of ``values`` (shape (B, n)) -> (B,)."""
-    return np.mean(values, axis=-1)
+def _weights_for(values: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
+    """(B, n) weights: the given ones, or ones matching 2-D values or one 1-D row."""
+    if weights is not None:
+        return weights
+    return np.ones(values.shape if values.ndim == 2 else (1, values.shape[-1]))
 
 
-def pearson(values: np.ndarray, gold: np.ndarray) -> np.ndarray:
-    """Pearson correlation of each row of ``values`` with the same row of ``gold``; NaN
-    for a constant row."""
-    x = values - values.mean(axis=-1, keepdims=True)
-    y = gold - gold.mean(axis=-1, keepdims=True)
-    denominator = np.sqrt((x * x).sum(axis=-1) * (y * y).sum(axis=-1))
+def mean(values: np.ndarray, gold: np.ndarray | None = None,
+         weights: np.ndarray | None = None) -> np.ndarray:
+    """Weighted mean of per-item values -> (B,)."""
+    if weights is None:
+        return np.atleast_2d(values).mean(axis=-1)
+    return (weights @ values) / weights.sum(axis=-1)
+
+
+def pearson(values: np.ndarray, gold: np.ndarray,
+            weights: np.ndarray | None = None) -> np.ndarray:
+    """Weighted Pearson correlation of values with gold -> (B,); NaN when constant."""
+    w = _weights_for(values, weights)
+    total = w.sum(axis=-1, keepdims=True)
+    x = values - (w * values).sum(axis=-1, keepdims=True) / total
+    y = gold - (w * gold).sum(axis=-1, keepdims=True) / total
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.clip((x * y).sum(axis=-1) / denominator, -1.0, 1.0)
+        r = (w * x * y).sum(axis=-1) / np.sqrt((w * x * x).sum(axis=-1)
+                                                * (w * y * y).sum(axis=-1))
+    return np.clip(r, -1.0, 1.0)
 
 
-def spearman(values: np.ndarray, gold: np.ndarray) -> np.ndarray:
-    """Spearman correlation per row: Pearson of average ranks (ties share their mean
-    rank, as in ``scipy.stats.spearmanr``)."""
-    return pearson(stats.rankdata(values, axis=-1), stats.rankdata(gold, axis=-1))
+def _weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Average ranks (ties share their mean rank) of the items in each weighting, as
+    ``scipy.stats.rankdata`` gives on the resampled array; shape (B, n)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    group_of_item = np.empty(len(values), dtype=np.int64)
+    group_of_item[order] = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1
+    counts = np.add.reduceat(weights[:, order], starts, axis=1)
+    ranks = np.cumsum(counts, axis=1) - counts + (counts + 1) / 2
+    return ranks[:, group_of_item]
 
 
-def average_precision(scores: np.ndarray, gold: np.ndarray) -> np.ndarray:
-    """Average precision of each row of ``scores`` for the 0/1 labels in ``gold``.
+def spearman(values: np.ndarray, gold: np.ndarray,
+             weights: np.ndarray | None = None) -> np.ndarray:
+    """Spearman correlation (Pearson of average ranks, as ``scipy.stats.spearmanr``)."""
+    if values.ndim == 2:
+        return pearson(stats.rankdata(values, axis=-1), stats.rankdata(gold))
+    w = _weights_for(values, weights)
+    return pearson(_weighted_ranks(values, w), _weighted_ranks(gold, w), w)
+
+
+def average_precision(scores: np.ndarray, gold: np.ndarray,
+                      weights: np.ndarray | None = None) -> np.ndarray:
+    """Average precision of scores for 0/1 gold labels -> (B,).
+
+    With 2-D ``scores`` (and no weights), ``gold`` may also be 2-D: one labelling per row.
 
     Equal to ``sklearn.metrics.average_precision_score``: the sum over distinct score
     thresholds of (recall step) x (precision at that threshold), so tied scores enter
-    together. NaN for a row without positives.
+    together. NaN when there is no positive.
     """
-    scores = np.atleast_2d(scores)
-    gold = np.broadcast_to(gold, scores.shape)
-    order = np.argsort(-scores, axis=-1, kind="stable")
-    sorted_scores = np.take_along_axis(scores, order, axis=-1)
-    sorted_gold = np.take_along_axis(gold, order, axis=-1).astype(np.float64)
+    if scores.ndim == 2:
+        order = np.argsort(-scores, axis=-1, kind="stable")
+        ordered = np.take_along_axis(scores, order, axis=-1)
+        labels = np.take_along_axis(np.broadcast_to(np.asarray(gold, dtype=np.float64),
+                                                    scores.shape), order, axis=-1)
+        w = np.ones(scores.shape)
+    else:
+        order = np.argsort(-scores, kind="stable")
+        ordered = scores[order][None, :]
+        labels = np.asarray(gold, dtype=np.float64)[order][None, :]
+        w = _weights_for(scores, weights)[:, order]
     n = scores.shape[-1]
-    true_positives = np.cumsum(sorted_gold, axis=-1)
-    precision = true_positives / np.arange(1, n + 1)
+    hits = w * labels
+    true_positives = np.cumsum(hits, axis=-1)
+    retrieved = np.cumsum(w, axis=-1)
     # Each positive earns the precision at the end of its block of tied scores.
-    last_of_tie = np.ones(scores.shape, dtype=bool)
-    last_of_tie[..., :-1] = sorted_scores[..., :-1] != sorted_scores[..., 1:]
+    last_of_tie = np.ones(ordered.shape, dtype=bool)
+    last_of_tie[..., :-1] = ordered[..., :-1] != ordered[..., 1:]
     end = np.where(last_of_tie, np.arange(n), n)
-    end = np.minimum.accumulate(end[..., ::-1], axis=-1)[..., ::-1]
-    precision_at_end = np.take_along_axis(precision, end, axis=-1)
+    end = np.broadcast_to(np.minimum.accumulate(end[..., ::-1], axis=-1)[..., ::-1], w.shape)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (sorted_gold * precision_at_end).sum(axis=-1) / sorted_gold.sum(axis=-1)
+        precision = (np.take_along_axis(true_positives, end, axis=-1)
+                     / np.take_along_axis(retrieved, end, axis=-1))
+        # Items a resample did not draw have weight 0 and may sit in an empty tie block.
+        earned = np.where(hits > 0, hits * precision, 0.0)
+        return earned.sum(axis=-1) / hits.sum(axis=-1)
 
 
-def _resample_chunks(n_items: int, n_resamples: int, seed: int):
-    """Index matrices of shape (chunk, n_items), drawn with replacement, seeded."""
+def _resample_weights(n_items: int, n_resamples: int, seed: int):
+    """Bootstrap weightings of shape (chunk, n_items): how often each resample drew each
+    item (n draws with replacement), seeded, in chunks."""
     rng = np.random.default_rng(seed)
     chunk = max(1, _CHUNK_CELLS // max(n_items, 1))
     for start in range(0, n_resamples, chunk):
-        yield rng.integers(0, n_items, size=(min(chunk, n_resamples - start), n_items))
+        rows = min(chunk, n_resamples - start)
+        draws = rng.integers(0, n_items, size=(rows, n_items))
+        flat = (draws + n_items * np.arange(rows)[:, None]).ravel()
+        yield np.bincount(flat, minlength=rows * n_items).reshape(rows, n_items).astype(
+            np.float64)
 
 
 def bootstrap_distribution(metric: Metric, values: np.ndarray,
@@ -92,9 +143,18 @@ def bootstrap_distribution(metric: Metric, values: np.ndarray,
     (n_resamples,). ``values`` and ``gold`` have shape (n_items,)."""
     values = np.asarray(values, dtype=np.float64)
     gold = None if gold is None else np.asarray(gold, dtype=np.float64)
-    parts = [metric(values[idx], None if gold is None else gold[idx])
-             for idx in _resample_chunks(len(values), n_resamples, seed)]
+    parts = [metric(values, gold, weights)
+             for weights in _resample_weights(len(values), n_resamples, seed)]
     return np.concatenate(parts) if parts else np.empty(0)
+
+
+def _percentiles(distribution: np.ndarray, confidence: float) -> tuple[float, float]:
+    distribution = distribution[np.isfinite(distribution)]
+    if len(distribution) == 0:
+        return (float("nan"), float("nan"))
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(distribution, [tail, 100 - tail])
+    return (float(low), float(high))
 
 
 def bootstrap_ci(metric: Metric, values: np.ndarray, gold: np.ndarray | None = None, *,
@@ -114,25 +174,31 @@ def bootstrap_ci(metric: Metric, values: np.ndarray, gold: np.ndarray | None = N
     """
     if len(values) == 0 or n_resamples <= 0:
         return (float("nan"), float("nan"))
-    distribution = bootstrap_distribution(metric, values, gold, n_resamples=n_resamples,
-                                          seed=seed)
-    distribution = distribution[np.isfinite(distribution)]
-    if len(distribution) == 0:
-        return (float("nan"), float("nan"))
-    tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(distribution, [tail, 100 - tail])
-    return (float(low), float(high))
+    return _percentiles(bootstrap_distribution(metric, values, gold, n_resamples=n_resamples,
+                                               seed=seed), confidence)
 
 
 def cis(metrics: dict[str, tuple[Metric, np.ndarray, np.ndarray | None]], *,
         n_resamples: int, confidence: float, seed: int) -> dict[str, tuple[float, float]]:
-    """:func:`bootstrap_ci` of several named metrics, all on the same resamples (one
-    seed), so their intervals are coherent; empty when ``n_resamples`` is 0."""
+    """:func:`bootstrap_ci` of several named metrics of the same items, computed on one
+    shared set of resamples (drawn once); empty when ``n_resamples`` is 0."""
     if n_resamples <= 0:
         return {}
-    return {name: bootstrap_ci(metric, values, gold, n_resamples=n_resamples,
-                               confidence=confidence, seed=seed)
-            for name, (metric, values, gold) in metrics.items()}
+    sizes = {len(values) for _, values, _ in metrics.values()}
+    if len(sizes) != 1:
+        raise ValueError("metrics given to cis() must be of the same items")
+    n_items = sizes.pop()
+    if n_items == 0:
+        return {name: (float("nan"), float("nan")) for name in metrics}
+    prepared = {name: (metric, np.asarray(values, dtype=np.float64),
+                       None if gold is None else np.asarray(gold, dtype=np.float64))
+                for name, (metric, values, gold) in metrics.items()}
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
+    for weights in _resample_weights(n_items, n_resamples, seed):
+        for name, (metric, values, gold) in prepared.items():
+            parts[name].append(metric(values, gold, weights))
+    return {name: _percentiles(np.concatenate(chunks), confidence)
+            for name, chunks in parts.items()}
 
 
 @dataclass(frozen=True)
@@ -223,18 +289,16 @@ def paired_permutation_test(metric: Metric, values_a: np.ndarray, values_b: np.n
     if a.shape != b.shape:
         raise ValueError("the two encoders were scored on different items")
     g = None if gold is None else np.asarray(gold, dtype=np.float64)
-    g_row = None if g is None else g[None, :]
-    stat_a = float(metric(a[None, :], g_row)[0])
-    stat_b = float(metric(b[None, :], g_row)[0])
+    stat_a = float(metric(a, g, None)[0])
+    stat_b = float(metric(b, g, None)[0])
     observed = stat_a - stat_b
     rng = np.random.default_rng(seed)
     chunk = max(1, _CHUNK_CELLS // max(a.size, 1))
     extreme = 0
     for start in range(0, n_resamples, chunk):
         swap = rng.random((min(chunk, n_resamples - start), a.size)) < 0.5
-        perm_a, perm_b = np.where(swap, b, a), np.where(swap, a, b)
-        gold_rows = None if g is None else np.broadcast_to(g, swap.shape)
-        differences = metric(perm_a, gold_rows) - metric(perm_b, gold_rows)
+        differences = (metric(np.where(swap, b, a), g, None)
+                       - metric(np.where(swap, a, b), g, None))
         # A relative tolerance keeps permutations equal to the observed value (e.g. the
         # identity) from being lost to rounding.
         extreme += int(np.sum(np.abs(differences) >= abs(observed) * (1 - 1e-12)))
@@ -243,14 +307,9 @@ def paired_permutation_test(metric: Metric, values_a: np.ndarray, values_b: np.n
     difference_ci = None
     if ci_resamples > 0:
         # The same resampled items for both encoders: the pairing is kept.
-        parts = [metric(a[idx], None if g is None else g[idx])
-                 - metric(b[idx], None if g is None else g[idx])
-                 for idx in _resample_chunks(a.size, ci_resamples, seed)]
-        distribution = np.concatenate(parts)
-        distribution = distribution[np.isfinite(distribution)]
-        tail = (1 - confidence) / 2 * 100
-        low, high = np.percentile(distribution, [tail, 100 - tail])
-        difference_ci = (float(low), float(high))
+        parts = [metric(a, g, weights) - metric(b, g, weights)
+                 for weights in _resample_weights(a.size, ci_resamples, seed)]
+        difference_ci = _percentiles(np.concatenate(parts), confidence)
     return PairedTest(method=f"paired permutation ({n_resamples} swaps)",
                       statistic_a=stat_a, statistic_b=stat_b, difference=observed,
                       p_value=float(p_value), n_items=int(a.size),

@@ -1,0 +1,81 @@
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.metrics import average_precision_score
+
+from app.evaluations import statistics as S
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    x = np.round(rng.random(400) * 20) / 20          # ties, as real cosines of BOW have
+    gold = np.round(x * 3 + rng.random(400) * 3) / 2
+    label = (rng.random(400) < 0.3 + 0.4 * x).astype(np.float64)
+    return x, gold, label
+
+
+def test_weighted_metrics_equal_scipy_and_sklearn_on_the_resampled_arrays(data):
+    x, gold, label = data
+    weights = next(S._resample_weights(len(x), 6, seed=1))
+    for row in weights:
+        drawn = np.repeat(np.arange(len(x)), row.astype(int))
+        w = row[None, :]
+        assert S.spearman(x, gold, w)[0] == pytest.approx(
+            stats.spearmanr(x[drawn], gold[drawn]).statistic, abs=1e-12)
+        assert S.pearson(x, gold, w)[0] == pytest.approx(
+            stats.pearsonr(x[drawn], gold[drawn]).statistic, abs=1e-12)
+        assert S.average_precision(x, label, w)[0] == pytest.approx(
+            average_precision_score(label[drawn], x[drawn]), abs=1e-12)
+        assert S.mean(x, None, w)[0] == pytest.approx(x[drawn].mean(), abs=1e-12)
+    rows = np.stack([x, gold])
+    np.testing.assert_allclose(S.spearman(rows, gold), [stats.spearmanr(x, gold).statistic, 1])
+    np.testing.assert_allclose(S.average_precision(rows, label),
+                               [average_precision_score(label, x),
+                                average_precision_score(label, gold)])
+
+
+def test_bootstrap_interval_is_seeded_and_agrees_with_scipy(data):
+    x, gold, _ = data
+    ci = S.bootstrap_ci(S.spearman, x, gold, n_resamples=2000, seed=3)
+    assert ci == S.bootstrap_ci(S.spearman, x, gold, n_resamples=2000, seed=3)
+    assert ci != S.bootstrap_ci(S.spearman, x, gold, n_resamples=2000, seed=4)
+    point = stats.spearmanr(x, gold).statistic
+    assert ci[0] < point < ci[1]
+    reference = stats.bootstrap((x, gold), lambda a, b: stats.spearmanr(a, b).statistic,
+                                paired=True, vectorized=False, n_resamples=2000,
+                                method="percentile", random_state=0).confidence_interval
+    assert ci[0] == pytest.approx(reference.low, abs=0.02)
+    assert ci[1] == pytest.approx(reference.high, abs=0.02)
+    assert S.cis({"m": (S.mean, x, None)}, n_resamples=0, confidence=0.95, seed=0) == {}
+
+
+def test_mcnemar_exact_and_chi_square():
+    a = np.array([1] * 30 + [1] * 7 + [0] * 2 + [0] * 11, dtype=bool)
+    b = np.array([1] * 30 + [0] * 7 + [1] * 2 + [0] * 11, dtype=bool)
+    test = S.mcnemar(a, b)
+    assert test.detail == {"A right, B wrong": 7, "A wrong, B right": 2}
+    assert test.p_value == pytest.approx(stats.binomtest(7, 9, 0.5).pvalue)
+    assert "exact" in test.method
+    big_a = np.r_[np.ones(40), np.zeros(20)].astype(bool)
+    big_b = np.r_[np.zeros(40), np.ones(20)].astype(bool)
+    test = S.mcnemar(big_a, big_b)
+    assert test.p_value == pytest.approx(stats.chi2.sf((20 - 1) ** 2 / 60, 1))
+    assert S.mcnemar(a, a).p_value == 1.0
+
+
+def test_paired_permutation_test(data):
+    x, gold, _ = data
+    rng = np.random.default_rng(5)
+    noisy = x + rng.normal(0, 0.5, len(x))
+    same = S.paired_permutation_test(S.spearman, x, x, gold, n_resamples=200, seed=0)
+    assert same.difference == 0 and same.p_value == 1.0
+    better = S.paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500, seed=0)
+    assert better.difference > 0 and better.p_value < 0.01
+    assert better.difference_ci[0] > 0
+    assert better == S.paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500,
+                                               seed=0)
+    ranks_a, ranks_b = rng.integers(1, 5, 300), rng.integers(1, 5, 300)
+    mrr = S.paired_permutation_test(S.mean, 1 / ranks_a, 1 / ranks_b, n_resamples=300)
+    assert mrr.statistic_a == pytest.approx(np.mean(1 / ranks_a))
+    assert mrr.p_value > 0.01
