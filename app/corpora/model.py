@@ -75,6 +75,17 @@ class Grouping:
         labels[self.sentence_index] = self.group_index
         return labels
 
+    def first_group(self, n_sentences: int) -> np.ndarray:
+        """Each sentence's first group in membership order, -1 for none; shape (n_sentences,).
+
+        Unlike :meth:`labels` this is defined when sentences belong to several groups,
+        which is what views need to colour and describe every sentence.
+        """
+        first = np.full(n_sentences, -1, dtype=np.int64)
+        # Assigning in reverse leaves each sentence's earliest membership in place.
+        first[self.sentence_index[::-1]] = self.group_index[::-1]
+        return first
+
     def restricted(self, min_size: int) -> Grouping:
         """The groups with at least ``min_size`` members, renumbered densely in order."""
         keep = self.sizes >= min_size

@@ -5,6 +5,7 @@ it computes nothing itself."""
 from __future__ import annotations
 
 import sys
+import re
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from app.corpora.model import Corpus
 from app.errors import InputError
 from app.explore import Exploration, explore, reproject
 from app.jobs import Progress
+from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
 from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
 from app.ui.projection_controls import COLOUR_TITLES, ProjectionControls
@@ -46,17 +48,25 @@ class MainWindow(QMainWindow):
         self.resize(1400, 860)
         self.corpus: Corpus | None = None
         self.exploration: Exploration | None = None
+        self.sentence_groups = np.empty(0, dtype=np.int64)
         self.job: JobHandle | None = None
         self._run_when_idle = False
 
         self.projection = ProjectionView()
         self.projection.hovered.connect(self._show_hovered)
         self.projection.clicked.connect(self.select_sentence)
+        self.projection.search.textChanged.connect(self.search)
         self.setCentralWidget(self.projection)
 
         self._build_corpus_panel()
         self._build_metrics_panel()
         self._build_group_panel()
+        self.inspector = Inspector()
+        self.inspector.sentence_chosen.connect(self.select_sentence)
+        inspector_dock = self._dock("Inspector", self.inspector,
+                                    Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.group_dock, inspector_dock)
+        self.group_dock.raise_()
         self.jobs_panel = JobsPanel()
         self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         self._build_menus()
@@ -154,7 +164,8 @@ class MainWindow(QMainWindow):
             lambda item: self.select_sentence(item.data(Qt.ItemDataRole.UserRole)))
         layout.addWidget(self.group_caption)
         layout.addWidget(self.group_list)
-        self._dock("Selected sentences", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.group_dock = self._dock("Selected sentences", panel,
+                                     Qt.DockWidgetArea.RightDockWidgetArea)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -177,6 +188,11 @@ class MainWindow(QMainWindow):
         self.cancel_action.triggered.connect(self.cancel)
         run_menu.addAction(self.run_action)
         run_menu.addAction(self.cancel_action)
+
+        find = QAction("&Find sentences", self)
+        find.setShortcut(QKeySequence.StandardKey.Find)
+        find.triggered.connect(self.projection.search.setFocus)
+        self.addAction(find)
 
         help_menu = self.menuBar().addMenu("&Help")
         guide = QAction("Classification evaluation", self)
@@ -208,6 +224,8 @@ class MainWindow(QMainWindow):
 
     def set_corpus(self, corpus: Corpus) -> None:
         self.corpus = corpus
+        self.sentence_groups = (corpus.groups.first_group(len(corpus)) if corpus.groups
+                                else np.full(len(corpus), -1, dtype=np.int64))
         self.exploration = None
         self.corpus_name.setText(corpus.name)
         counts = f"{len(corpus):,} sentences"
@@ -221,6 +239,7 @@ class MainWindow(QMainWindow):
         self.metrics.setRowCount(0)
         self.metrics_caption.setText("No result yet.")
         self.group_list.clear()
+        self.inspector.clear()
         for warning in corpus.warnings:
             self.statusBar().showMessage(f"{corpus.name}: {warning}")
         self._set_running(False)
@@ -307,13 +326,13 @@ class MainWindow(QMainWindow):
         self.projection.set_points(exploration.projection.coordinates, colours,
                                    self.describe_sentence,
                                    exploration.projection.axis_labels, legend)
+        self.search(self.projection.search.text())
         result = exploration.classification
         if result is None:
             self.metrics.setRowCount(0)
             self.metrics_caption.setText(" ".join(exploration.notes) or "No evaluation.")
             return
         self.projection.mark(result.misclassified)
-        self.projection.highlight(np.empty(0, dtype=int))
         params = result.provenance.parameters
         self.metrics_caption.setText(
             f"<b>{result.provenance.encoder_name}</b> on <b>{result.provenance.corpus_name}</b>"
@@ -355,14 +374,34 @@ class MainWindow(QMainWindow):
             colours[result.sentence_index] = "#4a90d9"
             colours[result.misclassified] = MISCLASSIFIED
             return colours, legend + " (red: misclassified, blue: right, grey: not evaluated)."
-        labels = (corpus.groups.labels(len(corpus)) if corpus.groups is not None
-                  else np.full(len(corpus), -1))
         suffix = ". Red ring: misclassified." if result is not None else "."
-        return category_colours(labels), legend + suffix
+        return category_colours(self.sentence_groups), legend + suffix
 
     def recolour(self) -> None:
         if self.exploration is not None:
             self.projection.set_colours(*self._colouring())
+
+    def search(self, pattern: str) -> np.ndarray:
+        """Mark the sentences matching ``pattern`` (a case-insensitive regular
+        expression) in the projection; returns their indices."""
+        box, result = self.projection.search, self.projection.search_result
+        found = np.empty(0, dtype=np.int64)
+        box.setStyleSheet("")
+        result.clear()
+        if pattern and self.corpus is not None:
+            try:
+                expression = re.compile(pattern, re.IGNORECASE)
+            except re.error as error:
+                box.setStyleSheet("border: 1px solid #d00000")
+                result.setText(f"invalid: {error.msg}")
+                pattern = ""
+            else:
+                found = np.fromiter((i for i, text in enumerate(self.corpus.texts)
+                                     if expression.search(text)), dtype=np.int64)
+                result.setText(f"{len(found):,} of {len(self.corpus):,}")
+        if self.exploration is not None:
+            self.projection.show_found(found)
+        return found
 
     def _metric_clicked(self, row: int, _column: int) -> None:
         if self.metrics.item(row, 0).text() == "misclassified":
@@ -387,11 +426,8 @@ class MainWindow(QMainWindow):
             self.group_list.addItem(item)
 
     def group_of(self, index: int) -> int:
-        corpus = self.corpus
-        if corpus is None or corpus.groups is None:
-            return -1
-        memberships = np.flatnonzero(corpus.groups.sentence_index == index)
-        return int(corpus.groups.group_index[memberships[0]]) if len(memberships) else -1
+        """The (first) group of sentence ``index``, -1 for none or no selection."""
+        return int(self.sentence_groups[index]) if index >= 0 else -1
 
     def describe_sentence(self, index: int) -> str:
         corpus = self.corpus
@@ -412,6 +448,9 @@ class MainWindow(QMainWindow):
     def select_sentence(self, index: int) -> None:
         """List the group of sentence ``index`` and ring its members in the projection."""
         self.group_list.clear()
+        if index >= 0:
+            embeddings = self.exploration.embeddings if self.exploration else None
+            self.inspector.show_sentence(self.corpus, index, self.sentence_groups, embeddings)
         group = self.group_of(index)
         if index < 0 or group < 0:
             self.projection.highlight(np.empty(0, dtype=int))

@@ -13,6 +13,7 @@ CATEGORICAL = (
 UNGROUPED = "#b0b0b0"
 MISCLASSIFIED = "#d00000"
 SELECTED = "#000000"
+FOUND = "#ff8c00"
 
 
 def category_colours(labels: np.ndarray) -> np.ndarray:

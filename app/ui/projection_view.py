@@ -7,10 +7,10 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolTip, QVBoxLayout, QWidget
 from scipy.spatial import cKDTree
 
-from app.ui.palette import MISCLASSIFIED, SELECTED
+from app.ui.palette import FOUND, MISCLASSIFIED, SELECTED
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.
 PICK_RADIUS_PX = 8.0
@@ -43,15 +43,26 @@ class ProjectionView(QWidget):
                                          pen=pg.mkPen(MISCLASSIFIED, width=2))
         self.highlighted = pg.ScatterPlotItem(size=15, brush=None, pxMode=True,
                                               pen=pg.mkPen(SELECTED, width=2))
-        for item in (self.points, self.marked, self.highlighted):
+        self.found = pg.ScatterPlotItem(size=11, brush=pg.mkBrush(FOUND), pxMode=True,
+                                        pen=pg.mkPen("#000000", width=1), symbol="d")
+        for item in (self.points, self.marked, self.highlighted, self.found):
             self.plot.addItem(item)
         self.hint = pg.TextItem("Press Run to encode, project and evaluate the corpus.",
                                 color="#555555", anchor=(0.5, 0.5))
         self.plot.addItem(self.hint)
         self.legend = QLabel()
         self.legend.setWordWrap(True)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search sentences (regular expression, Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("search")
+        self.search_result = QLabel()
+        search_row = QHBoxLayout()
+        search_row.addWidget(self.search, stretch=1)
+        search_row.addWidget(self.search_result)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(search_row)
         layout.addWidget(self.plot, stretch=1)
         layout.addWidget(self.legend)
 
@@ -81,6 +92,7 @@ class ProjectionView(QWidget):
         self.plot.setLabel("left", axis_labels[1])
         self.marked.clear()
         self.highlighted.clear()
+        self.found.clear()
         self.hint.setVisible(False)
         self.legend.setText(legend)
         self.plot.autoRange()
@@ -104,10 +116,14 @@ class ProjectionView(QWidget):
         """Ring the given points in black (the selected group)."""
         self.highlighted.setData(pos=self.coordinates[np.asarray(indices, dtype=int)])
 
+    def show_found(self, indices: np.ndarray) -> None:
+        """Mark the given points with orange diamonds (search matches)."""
+        self.found.setData(pos=self.coordinates[np.asarray(indices, dtype=int)])
+
     def clear(self, hint: str) -> None:
         self.coordinates = np.empty((0, 2), dtype=np.float32)
         self._tree = None
-        for item in (self.points, self.marked, self.highlighted):
+        for item in (self.points, self.marked, self.highlighted, self.found):
             item.clear()
         self.hint.setText(hint)
         self.hint.setVisible(True)

@@ -162,3 +162,39 @@ def test_jobs_panel_cancels_the_selected_job(qtbot, window):
     assert job.state == "cancelled" and window.jobs_panel.row_of(job)[1] == "cancelled"
     labels = [window.jobs_panel.tree.topLevelItem(i).text(0) for i in range(2)]
     assert labels == ["bow on msrp-grouped", "loading msrp-grouped"]  # newest first
+
+
+def test_inspector_shows_the_selected_sentence_and_its_neighbours(qtbot, window):
+    run_and_wait(qtbot, window)
+    window.select_sentence(0)
+    inspector = window.inspector
+    corpus = window.corpus
+    assert corpus.texts[0] in inspector.details.text()
+    assert "L1" in inspector.details.text() and "paraphrase group" in inspector.details.text()
+    assert inspector.neighbours.rowCount() == 10
+    cosines = [float(inspector.neighbours.item(r, 0).text()) for r in range(10)]
+    assert cosines == sorted(cosines, reverse=True) and cosines[0] <= 1.0
+    # With bag of words, the nearest neighbours of sentence 0 are its two paraphrases.
+    same_group = [inspector.neighbours.item(r, 1).text() for r in range(10)]
+    assert same_group[:2] == ["✓", "✓"]
+    assert {int(i) for i in inspector.neighbour_indices[:2]} == {1, 2}
+    nearest = int(inspector.neighbour_indices[0])
+    inspector.neighbours.cellClicked.emit(0, 2)
+    assert corpus.texts[nearest] in inspector.details.text()
+    assert 0 in inspector.neighbour_indices[:2]  # and sentence 0 is among its nearest
+
+
+def test_regex_search_marks_matching_sentences(qtbot, window):
+    run_and_wait(qtbot, window)
+    search = window.projection.search
+    qtbot.keyClicks(search, r"nasdaq|dow jones")
+    expected = [i for i, text in enumerate(window.corpus.texts)
+                if "nasdaq" in text.lower() or "dow jones" in text.lower()]
+    assert len(expected) > 5
+    assert len(window.projection.found.data) == len(expected)
+    assert window.projection.search_result.text() == f"{len(expected)} of 859"
+    search.setText("([unclosed")
+    assert window.projection.search_result.text().startswith("invalid:")
+    assert len(window.projection.found.data) == 0
+    search.clear()
+    assert window.projection.search_result.text() == ""

@@ -1,0 +1,90 @@
+"""The selected sentence: its text, id, group, metadata, and nearest neighbours."""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout,
+    QWidget,
+)
+
+from app.corpora.model import Corpus
+from app.neighbours import top_k
+from models.base import Embeddings
+
+NEIGHBOURS = 10
+
+
+def _escape(value: object) -> str:
+    return html.escape(str(value), quote=False)
+
+
+class Inspector(QWidget):
+    """Shows one sentence; clicking a neighbour selects it.
+
+    Signals
+    -------
+    sentence_chosen(int) : the user clicked a neighbour.
+    """
+
+    sentence_chosen = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.details = QLabel("Select a sentence in the projection.")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.neighbours = QTableWidget(0, 3)
+        self.neighbours.setAccessibleName("neighbours")
+        self.neighbours.setHorizontalHeaderLabels(["Cosine", "", "Nearest neighbours"])
+        self.neighbours.verticalHeader().setVisible(False)
+        header = self.neighbours.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.neighbours.setWordWrap(True)
+        self.neighbours.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.neighbours.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.neighbours.setToolTip("✓: in the same group as the selected sentence")
+        self.neighbours.cellClicked.connect(self._neighbour_clicked)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.details)
+        layout.addWidget(self.neighbours, stretch=1)
+        self.neighbour_indices = np.empty(0, dtype=np.int64)
+
+    def clear(self) -> None:
+        self.details.setText("Select a sentence in the projection.")
+        self.neighbours.setRowCount(0)
+        self.neighbour_indices = np.empty(0, dtype=np.int64)
+
+    def show_sentence(self, corpus: Corpus, index: int, groups: np.ndarray,
+                      embeddings: Embeddings | None) -> None:
+        """Describe sentence ``index``; ``groups`` is every sentence's group (-1: none)."""
+        lines = [f"<p style='font-size: 13px'>{_escape(corpus.texts[index])}</p>",
+                 f"<b>id</b> {_escape(corpus.ids[index])}"]
+        if corpus.groups is not None:
+            group = groups[index]
+            name = corpus.groups.names[group] if group >= 0 else "none"
+            lines.append(f"<b>{corpus.groups.kind}</b> {_escape(name)}")
+        for column, values in corpus.metadata.items():
+            lines.append(f"<b>{_escape(column)}</b> {_escape(values[index])}")
+        self.details.setText("<br>".join(lines))
+        self.neighbours.setRowCount(0)
+        if embeddings is None:
+            return
+        indices, similarities = top_k(embeddings[[index]], embeddings, NEIGHBOURS,
+                                      exclude=np.array([index]))
+        self.neighbour_indices = indices[0]
+        self.neighbours.setRowCount(len(indices[0]))
+        for row, (neighbour, similarity) in enumerate(zip(indices[0], similarities[0])):
+            same = groups[index] >= 0 and groups[neighbour] == groups[index]
+            cells = (f"{similarity:.3f}", "✓" if same else "", corpus.texts[neighbour])
+            for column, text in enumerate(cells):
+                self.neighbours.setItem(row, column, QTableWidgetItem(text))
+        self.neighbours.resizeRowsToContents()
+
+    def _neighbour_clicked(self, row: int, _column: int) -> None:
+        self.sentence_chosen.emit(int(self.neighbour_indices[row]))
