@@ -77,20 +77,30 @@ def normalise(embeddings: Embeddings) -> Normalised:
     return Normalised(unit, degenerate)
 
 
-def pair_cosines(embeddings: Embeddings | Normalised, first: np.ndarray,
-                 second: np.ndarray) -> np.ndarray:
+def pair_cosines(embeddings: Embeddings, first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """Cosine of rows ``first[i]`` and ``second[i]``; shape (n_pairs,), float64.
 
-    A pair with a degenerate row gets 0; count such pairs with :func:`degenerate_pairs`.
+    Computed in float64 from the raw rows and rounded to 12 decimals, so that pairs whose
+    cosines are equal in exact arithmetic (bag-of-words counts) tie exactly, which rank
+    correlations and precision-recall curves depend on. A pair with a degenerate row gets
+    0; count such pairs with :func:`degenerate_pairs`.
     """
-    unit = embeddings if isinstance(embeddings, Normalised) else normalise(embeddings)
-    a, b = unit.matrix[np.asarray(first)], unit.matrix[np.asarray(second)]
+    a, b = embeddings[np.asarray(first)], embeddings[np.asarray(second)]
     if sp.issparse(a):
-        products = np.asarray(a.multiply(b).sum(axis=1), dtype=np.float64).ravel()
+        a, b = a.astype(np.float64), b.astype(np.float64)
+        products = np.asarray(a.multiply(b).sum(axis=1)).ravel()
+        norms_a = np.sqrt(np.asarray(a.multiply(a).sum(axis=1)).ravel())
+        norms_b = np.sqrt(np.asarray(b.multiply(b).sum(axis=1)).ravel())
     else:
-        products = np.einsum("ij,ij->i", a.astype(np.float64), b.astype(np.float64))
+        a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+        products = np.einsum("ij,ij->i", a, b)
+        norms_a, norms_b = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    denominator = norms_a * norms_b
+    valid = np.isfinite(denominator) & (denominator > 0) & np.isfinite(products)
+    cosine = np.zeros(len(products))
+    cosine[valid] = products[valid] / denominator[valid]
     # Rounding can push the cosine of near-identical rows a hair past 1.
-    return np.clip(products, -1.0, 1.0)
+    return np.clip(np.round(cosine, 12), -1.0, 1.0)
 
 
 def degenerate_pairs(unit: Normalised, first: np.ndarray, second: np.ndarray) -> np.ndarray:

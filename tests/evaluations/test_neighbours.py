@@ -76,7 +76,7 @@ def test_zero_and_nan_rows_are_reported_not_nan(sparse):
     unit = normalise(matrix)
     expected_degenerate = [False, True, False, False] + ([] if sparse else [True])
     assert unit.degenerate.tolist() == expected_degenerate
-    cos = pair_cosines(unit, np.array([0, 0, 1]), np.array([2, 1, 3]))
+    cos = pair_cosines(matrix, np.array([0, 0, 1]), np.array([2, 1, 3]))
     np.testing.assert_allclose(cos, [1.0, 0.0, 0.0], atol=1e-6)
     assert np.all(np.isfinite(cos))
     # A zero query ties with everything: pessimistically last, optimistically first.

@@ -1,0 +1,185 @@
+"""Similarity and word-overlap histograms (EVALUATIONS.md section 3).
+
+Pairs are split into two sides: positive vs negative by label (MSRP) or, for pairs with
+gold scores and no 0/1 labels (SICK, STS), high vs low relatedness (score >= threshold is
+high). For each side, a histogram of the pairs' cosine similarities and one of their word
+overlap: the share of distinct words the two sentences have in common, |A & B| / |A | B|
+(Jaccard) over lowercased tokens of ``models.tokenize`` that contain a letter or digit
+(punctuation is not a word). Bin edges are fixed (not fitted to the data), so histograms
+of different encoders and datasets line up, and are recorded in the result.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from app.corpora.model import Corpus
+from app.errors import EvaluationError
+from app.jobs import Job
+from app.neighbours import degenerate_pairs, encode_corpus, normalise, pair_cosines
+from app.results import Provenance, provenance
+from models.base import Embeddings, Encoder
+from models.tokenize import tokenize
+
+NAME = "histograms"
+BY = ("auto", "label", "score")
+
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(token for token in tokenize(text) if any(ch.isalnum() for ch in token))
+
+
+def word_overlap(corpus: Corpus, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Jaccard share of distinct words in common per pair; shape (n_pairs,), in [0, 1]
+    (0 when neither sentence has a word)."""
+    words = {}
+    for i in np.unique(np.concatenate([first, second])):
+        words[i] = _word_set(corpus.texts[i])
+    overlap = np.empty(len(first))
+    for k, (a, b) in enumerate(zip(first, second)):
+        union = len(words[a] | words[b])
+        overlap[k] = len(words[a] & words[b]) / union if union else 0.0
+    return overlap
+
+
+def histogram_sides(corpus: Corpus, by: str = "auto", threshold: float | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str, float | None]:
+    """(pair indices, side per pair: 1 for positive/high, 0 for negative/low, side
+    names, the split used, the threshold). Raises EvaluationError before any work."""
+    pairs = corpus.pairs
+    if by not in BY:
+        raise EvaluationError(f"by must be one of {', '.join(BY)}, not {by!r}")
+    if pairs is None or len(pairs) == 0:
+        raise EvaluationError(f"{NAME} need sentence pairs, and corpus {corpus.name!r} "
+                              f"has none")
+    binary = np.isin(pairs.label, (0, 1))
+    labelled = np.any(pairs.label == 1) and np.any(pairs.label == 0) and not np.any(
+        pairs.label > 1)
+    scored = np.isfinite(pairs.score)
+    if by == "auto":
+        by = "label" if labelled else "score"
+    if by == "label":
+        if not labelled:
+            raise EvaluationError(f"corpus {corpus.name!r} has no pairs labelled 1 and 0")
+        keep = np.flatnonzero(binary)
+        return keep, pairs.label[keep], ("positive", "negative"), by, None
+    if not scored.any():
+        raise EvaluationError(f"corpus {corpus.name!r} has neither 0/1 labels nor scores")
+    keep = np.flatnonzero(scored)
+    if threshold is None:
+        # The midpoint of the gold scale read off the data: 3 for SICK (1-5), 2.5 for STS.
+        low, high = math.floor(pairs.score[keep].min()), math.ceil(pairs.score[keep].max())
+        threshold = (low + high) / 2
+    side = (pairs.score[keep] >= threshold).astype(np.int64)
+    return keep, side, (f"score >= {threshold:g}", f"score < {threshold:g}"), by, threshold
+
+
+@dataclass(frozen=True, eq=False)
+class HistogramResult:
+    """Counts per fixed bin, for each side, of cosine similarity and word overlap.
+
+    Attributes
+    ----------
+    pair_index : ndarray of shape (n_pairs,)
+        Pairs used (index into ``corpus.pairs``).
+    side : ndarray of shape (n_pairs,)
+        1 for the first side (positive / high), 0 for the second.
+    cosine, overlap : ndarray of shape (n_pairs,)
+    cosine_edges, overlap_edges : ndarray of shape (n_bins + 1,)
+    cosine_counts, overlap_counts : ndarray of shape (2, n_bins)
+        Row 0 counts the first side (positive / high), row 1 the second.
+    degenerate : bool ndarray of shape (n_pairs,)
+        Pairs with a zero (or non-finite) vector; their cosine is 0.
+    """
+
+    provenance: Provenance
+    side_names: tuple[str, str]
+    pair_index: np.ndarray
+    side: np.ndarray
+    cosine: np.ndarray
+    overlap: np.ndarray
+    cosine_edges: np.ndarray
+    overlap_edges: np.ndarray
+    cosine_counts: np.ndarray
+    overlap_counts: np.ndarray
+    degenerate: np.ndarray
+
+    def summary(self) -> list[tuple[str, str]]:
+        rows = []
+        for value, name in ((1, self.side_names[0]), (0, self.side_names[1])):
+            mask = self.side == value
+            rows.append((f"{name}: pairs", str(int(mask.sum()))))
+            rows.append((f"{name}: mean cosine", f"{self.cosine[mask].mean():.4f}"))
+            rows.append((f"{name}: mean word overlap", f"{self.overlap[mask].mean():.4f}"))
+        rows.append(("pairs with a zero vector (cosine 0)", str(int(self.degenerate.sum()))))
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "evaluation": NAME,
+            "provenance": self.provenance.__dict__,
+            "sides": list(self.side_names),
+            "cosine": {"edges": self.cosine_edges.tolist(),
+                       "counts": self.cosine_counts.tolist()},
+            "overlap": {"edges": self.overlap_edges.tolist(),
+                        "counts": self.overlap_counts.tolist()},
+            "n_degenerate_pairs": int(self.degenerate.sum()),
+            "pairs": [{"pair": int(p), "side": int(s), "cosine": float(c),
+                       "overlap": float(o)}
+                      for p, s, c, o in zip(self.pair_index, self.side, self.cosine,
+                                            self.overlap)],
+        }
+
+
+def _counts(values: np.ndarray, side: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    return np.stack([np.histogram(values[side == s], bins=edges)[0] for s in (1, 0)])
+
+
+def evaluate_histograms(corpus: Corpus, embeddings: Embeddings, *,
+                        encoder: Encoder | None = None, by: str = "auto",
+                        threshold: float | None = None, cosine_bins: int = 40,
+                        overlap_bins: int = 20, seed: int = 0) -> HistogramResult:
+    """Histograms from precomputed embeddings (shape (len(corpus), dim)).
+
+    Parameters
+    ----------
+    by : "label" (positive vs negative), "score" (high vs low relatedness) or "auto"
+        (label when the pairs carry 0/1 labels).
+    threshold : score at or above which a pair is "high"; None for the midpoint of the
+        gold scale, (floor(min) + ceil(max)) / 2.
+    cosine_bins : equal bins over [-1, 1].
+    overlap_bins : equal bins over [0, 1].
+    seed : unused (nothing is random); accepted so every evaluation is called alike.
+    """
+    pair_index, side, names, by, threshold = histogram_sides(corpus, by, threshold)
+    first, second = corpus.pairs.first[pair_index], corpus.pairs.second[pair_index]
+    unit = normalise(embeddings)
+    cosine = pair_cosines(embeddings, first, second)
+    overlap = word_overlap(corpus, first, second)
+    cosine_edges = np.linspace(-1.0, 1.0, cosine_bins + 1)
+    overlap_edges = np.linspace(0.0, 1.0, overlap_bins + 1)
+    return HistogramResult(
+        provenance=provenance(corpus, encoder, embeddings, by=by, threshold=threshold,
+                              cosine_bins=cosine_bins, overlap_bins=overlap_bins,
+                              overlap="Jaccard of lowercased word sets (punctuation dropped)",
+                              seed=seed),
+        side_names=names, pair_index=pair_index, side=side, cosine=cosine, overlap=overlap,
+        cosine_edges=cosine_edges, overlap_edges=overlap_edges,
+        cosine_counts=_counts(cosine, side, cosine_edges),
+        overlap_counts=_counts(overlap, side, overlap_edges),
+        degenerate=degenerate_pairs(unit, first, second))
+
+
+def run_histograms(corpus: Corpus, encoder: Encoder, *, seed: int = 0, by: str = "auto",
+                   threshold: float | None = None, cosine_bins: int = 40,
+                   overlap_bins: int = 20) -> Job[HistogramResult]:
+    """Encode the corpus and run :func:`evaluate_histograms` (same parameters)."""
+    histogram_sides(corpus, by, threshold)
+    embeddings = yield from encode_corpus(corpus, encoder)
+    return evaluate_histograms(corpus, embeddings, encoder=encoder, by=by,
+                               threshold=threshold, cosine_bins=cosine_bins,
+                               overlap_bins=overlap_bins, seed=seed)

@@ -1,0 +1,205 @@
+"""Paraphrase ranking (EVALUATIONS.md section 3).
+
+Pool = every sentence of the corpus (for MSRP, the distinct sentences of train+test). For
+each sentence S1 of a positive pair, in both directions, all other pool sentences are
+ranked by cosine to S1; the outcome is the rank of S1's partner. Metrics: accuracy@k
+(share of queries whose partner has rank <= k), mean rank of the correct paraphrase
+(MRC) and mean reciprocal rank (MRR).
+
+Ties are explicit: by default *pessimistic* (every other sentence exactly as similar as
+the partner ranks before it), so an encoder earns a rank only by separating the partner;
+"mid" (fractional ranking) and "optimistic" are parameters. A query whose vector is zero
+is as similar to everything, so it gets the worst rank under pessimistic ties.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from app.corpora.model import Corpus
+from app.errors import EvaluationError
+from app.evaluations import statistics
+from app.evaluations.statistics import format_ci
+from app.jobs import Job
+from app.neighbours import (DEFAULT_MEMORY_MB, TIE_TOLERANCE, TIES, Normalised,
+                            encode_corpus, iter_target_ranks, normalise)
+from app.results import Provenance, provenance
+from models.base import Embeddings, Encoder
+
+NAME = "ranking"
+DEFAULT_KS = (1, 10, 100)
+
+
+@dataclass(frozen=True, eq=False)
+class RankingResult:
+    """Per-query ranks of the paraphrase partner, and the metrics over them.
+
+    Attributes
+    ----------
+    pair_index : ndarray of shape (n_queries,)
+        The positive pair (index into ``corpus.pairs``) each query comes from.
+    query, target : ndarray of shape (n_queries,)
+        Sentence indices of S1 and of its partner.
+    rank : float ndarray of shape (n_queries,)
+        Rank of the partner among the other ``pool_size - 1`` sentences (1 = best).
+    similarity : ndarray of shape (n_queries,)
+        Cosine of S1 and its partner.
+    degenerate_query : bool ndarray of shape (n_queries,)
+        Queries whose S1 had a zero (or non-finite) vector.
+    ci : {metric name: (low, high)} bootstrap intervals over queries; empty when off.
+    """
+
+    provenance: Provenance
+    pool_size: int
+    ks: tuple[int, ...]
+    ties: str
+    pair_index: np.ndarray
+    query: np.ndarray
+    target: np.ndarray
+    rank: np.ndarray
+    similarity: np.ndarray
+    degenerate_query: np.ndarray
+    n_degenerate_sentences: int
+    n_self_pairs: int
+    ci: dict[str, tuple[float, float]]
+
+    def accuracy_at(self, k: int) -> float:
+        return float(np.mean(self.rank <= k))
+
+    @property
+    def mean_rank(self) -> float:
+        return float(np.mean(self.rank))
+
+    @property
+    def mrr(self) -> float:
+        return float(np.mean(1.0 / self.rank))
+
+    def metrics(self) -> dict[str, float]:
+        values = {f"accuracy@{k}": self.accuracy_at(k) for k in self.ks}
+        values["MRC"] = self.mean_rank
+        values["MRR"] = self.mrr
+        return values
+
+    def summary(self) -> list[tuple[str, str]]:
+        rows = [("queries", str(len(self.rank))), ("pool", str(self.pool_size)),
+                ("ties", self.ties)]
+        for name, value in self.metrics().items():
+            shown = f"{value:.2f}" if name == "MRC" else f"{value:.4f}"
+            rows.append((name, f"{shown} {format_ci(self.ci.get(name))}".rstrip()))
+        rows.append(("queries with a zero vector", str(int(self.degenerate_query.sum()))))
+        rows.append(("pool sentences with a zero vector", str(self.n_degenerate_sentences)))
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "evaluation": NAME,
+            "provenance": self.provenance.__dict__,
+            "pool_size": self.pool_size,
+            "n_queries": int(len(self.rank)),
+            "ties": self.ties,
+            "metrics": self.metrics(),
+            "ci": {name: list(bounds) for name, bounds in self.ci.items()},
+            "n_degenerate_queries": int(self.degenerate_query.sum()),
+            "n_degenerate_sentences": self.n_degenerate_sentences,
+            "n_self_pairs_skipped": self.n_self_pairs,
+            "queries": [{"pair": int(p), "query": int(q), "target": int(t), "rank": float(r),
+                         "similarity": float(s)}
+                        for p, q, t, r, s in zip(self.pair_index, self.query, self.target,
+                                                 self.rank, self.similarity)],
+        }
+
+
+def ranking_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(pair index, query sentence, target sentence, pairs skipped as self-pairs).
+
+    Each positive pair (a, b) gives the queries a -> b and b -> a. Raises EvaluationError,
+    before any work, when the corpus has no positive pairs or a split is unknown.
+    """
+    pairs = corpus.pairs
+    if pairs is None or not np.any(pairs.label == 1):
+        raise EvaluationError(f"{NAME} needs positive (paraphrase) pairs, and corpus "
+                              f"{corpus.name!r} has none")
+    positive = pairs.label == 1
+    if splits is not None:
+        unknown = set(splits) - set(pairs.split)
+        if unknown:
+            raise EvaluationError(f"corpus {corpus.name!r} has no split "
+                                  f"{', '.join(sorted(unknown))}")
+        positive &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
+    # A pair of one sentence with itself has no partner to rank.
+    self_pair = positive & (pairs.first == pairs.second)
+    keep = np.flatnonzero(positive & ~self_pair)
+    if len(corpus) < 2 or len(keep) == 0:
+        raise EvaluationError(f"{NAME} needs positive pairs of two distinct sentences")
+    pair_index = np.concatenate([keep, keep])
+    query = np.concatenate([pairs.first[keep], pairs.second[keep]])
+    target = np.concatenate([pairs.second[keep], pairs.first[keep]])
+    return pair_index, query, target, int(self_pair.sum())
+
+
+def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
+                          encoder: Encoder | None = None,
+                          splits: tuple[str, ...] | None = None,
+                          ks: tuple[int, ...] = DEFAULT_KS, ties: str = "pessimistic",
+                          tie_tolerance: float = TIE_TOLERANCE,
+                          memory_mb: float = DEFAULT_MEMORY_MB,
+                          n_resamples: int = statistics.DEFAULT_RESAMPLES,
+                          confidence: float = 0.95, seed: int = 0) -> Job[RankingResult]:
+    """Paraphrase ranking of precomputed embeddings (shape (len(corpus), dim)).
+
+    Parameters
+    ----------
+    encoder : the encoder the embeddings came from, for provenance only.
+    splits : pair splits whose positive pairs give queries; None for all. The pool is
+        always every sentence of the corpus.
+    ks : the k of accuracy@k.
+    ties : "pessimistic", "mid" or "optimistic" (see the module docstring).
+    tie_tolerance : cosines this close to the partner's count as ties (float32 rounding).
+    memory_mb : budget for one block of query-by-pool similarities.
+    n_resamples, confidence : bootstrap intervals over queries; 0 turns them off.
+    seed : seeds the bootstrap.
+    """
+    if ties not in TIES:
+        raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
+    pair_index, query, target, n_self = ranking_queries(corpus, splits)
+    unit = normalise(embeddings)
+    queries = Normalised(unit.matrix[query], unit.degenerate[query])
+    # The query's own row is not a candidate: ranks are among the other pool sentences.
+    rank, similarity = yield from iter_target_ranks(queries, unit, target, exclude=query,
+                                                    ties=ties, tie_tolerance=tie_tolerance,
+                                                    memory_mb=memory_mb)
+    metrics = {f"accuracy@{k}": (statistics.mean, (rank <= k).astype(np.float64), None)
+               for k in ks}
+    metrics["MRC"] = (statistics.mean, rank, None)
+    metrics["MRR"] = (statistics.mean, 1.0 / rank, None)
+    return RankingResult(
+        provenance=provenance(corpus, encoder, embeddings, splits=splits, ks=list(ks),
+                              ties=ties, tie_tolerance=tie_tolerance, memory_mb=memory_mb,
+                              n_resamples=n_resamples,
+                              confidence=confidence, seed=seed,
+                              pool="every corpus sentence except the query"),
+        pool_size=len(corpus), ks=tuple(ks), ties=ties, pair_index=pair_index, query=query,
+        target=target, rank=rank, similarity=similarity.astype(np.float64),
+        degenerate_query=unit.degenerate[query],
+        n_degenerate_sentences=unit.n_degenerate, n_self_pairs=n_self,
+        ci=statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed))
+
+
+def run_ranking(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
+                splits: tuple[str, ...] | None = None, ks: tuple[int, ...] = DEFAULT_KS,
+                ties: str = "pessimistic", tie_tolerance: float = TIE_TOLERANCE,
+                memory_mb: float = DEFAULT_MEMORY_MB, n_resamples: int = statistics.DEFAULT_RESAMPLES,
+                confidence: float = 0.95) -> Job[RankingResult]:
+    """Encode the corpus and run :func:`iter_evaluate_ranking` (same parameters)."""
+    if ties not in TIES:
+        raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
+    ranking_queries(corpus, splits)
+    embeddings = yield from encode_corpus(corpus, encoder)
+    return (yield from iter_evaluate_ranking(
+        corpus, embeddings, encoder=encoder, splits=splits, ks=ks, ties=ties,
+        tie_tolerance=tie_tolerance, memory_mb=memory_mb, n_resamples=n_resamples,
+        confidence=confidence, seed=seed))

@@ -1,0 +1,232 @@
+"""Unsupervised relatedness (EVALUATIONS.md section 2): cosine against human scores.
+
+For every scored pair, the cosine of the two sentence embeddings is correlated with the
+gold score by Spearman and Pearson (``scipy.stats``), per subset (STS 2014 headlines,
+images...) and pooled over all subsets. The MSE is taken after mapping cosine linearly
+from ``cosine_range`` onto the gold range (the standard reading: cosine's full range
+[-1, 1] onto, e.g., SICK's [1, 5]; [0, 1] suits encoders with non-negative features).
+Pairs without a gold score are skipped and counted.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from app.corpora.model import Corpus
+from app.errors import EvaluationError
+from app.evaluations import statistics
+from app.evaluations.statistics import format_ci
+from app.jobs import Job
+from app.neighbours import degenerate_pairs, encode_corpus, normalise, pair_cosines
+from app.results import Provenance, provenance
+from models.base import Embeddings, Encoder
+
+NAME = "relatedness"
+POOLED = "pooled"
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """Agreement of cosine with gold on one subset of pairs (or all of them)."""
+
+    subset: str
+    n_pairs: int
+    spearman: float
+    pearson: float
+    mse: float
+    spearman_ci: tuple[float, float] | None
+    pearson_ci: tuple[float, float] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True, eq=False)
+class RelatednessResult:
+    """Correlations per subset and pooled, and every evaluated pair's similarity.
+
+    Attributes
+    ----------
+    pair_index : ndarray of shape (n_evaluated,)
+        The scored pairs (index into ``corpus.pairs``) that were evaluated.
+    subset : tuple of str, one per evaluated pair.
+    cosine, gold, predicted : ndarray of shape (n_evaluated,)
+        Cosine similarity, gold score, and cosine mapped onto the gold range.
+    degenerate : bool ndarray of shape (n_evaluated,)
+        Pairs where a sentence had a zero (or non-finite) vector; their cosine is 0.
+    subsets : per-subset correlations, in order of first appearance.
+    pooled : the correlation over all evaluated pairs.
+    n_unscored : pairs skipped for want of a gold score.
+    n_degenerate_sentences : evaluated sentences with a zero or non-finite vector.
+    """
+
+    provenance: Provenance
+    pair_index: np.ndarray
+    subset: tuple[str, ...]
+    cosine: np.ndarray
+    gold: np.ndarray
+    predicted: np.ndarray
+    degenerate: np.ndarray
+    subsets: tuple[Correlation, ...]
+    pooled: Correlation
+    gold_range: tuple[float, float]
+    cosine_range: tuple[float, float]
+    n_unscored: int
+    n_degenerate_sentences: int
+
+    @property
+    def weighted_mean(self) -> tuple[float, float]:
+        """(Spearman, Pearson) averaged over subsets weighted by their pair counts, as
+        SentEval reports for STS years ("wmean")."""
+        weights = np.array([c.n_pairs for c in self.subsets], dtype=np.float64)
+        return (float(np.average([c.spearman for c in self.subsets], weights=weights)),
+                float(np.average([c.pearson for c in self.subsets], weights=weights)))
+
+    def summary(self) -> list[tuple[str, str]]:
+        rows = []
+        shown = self.subsets if len(self.subsets) > 1 else ()
+        for c in (*shown, self.pooled):
+            rows.append((f"{c.subset} spearman ({c.n_pairs} pairs)",
+                         f"{c.spearman:.4f} {format_ci(c.spearman_ci)}".rstrip()))
+            rows.append((f"{c.subset} pearson", f"{c.pearson:.4f} "
+                         f"{format_ci(c.pearson_ci)}".rstrip()))
+            rows.append((f"{c.subset} MSE", f"{c.mse:.4f}"))
+        if len(self.subsets) > 1:
+            spearman, pearson = self.weighted_mean
+            rows.append(("weighted mean spearman / pearson", f"{spearman:.4f} / {pearson:.4f}"))
+        rows.append(("unscored pairs skipped", str(self.n_unscored)))
+        rows.append(("pairs with a zero vector (cosine 0)", str(int(self.degenerate.sum()))))
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "evaluation": NAME,
+            "provenance": self.provenance.__dict__,
+            "gold_range": list(self.gold_range),
+            "cosine_range": list(self.cosine_range),
+            "n_pairs": int(len(self.pair_index)),
+            "n_unscored": self.n_unscored,
+            "n_degenerate_sentences": self.n_degenerate_sentences,
+            "n_degenerate_pairs": int(self.degenerate.sum()),
+            "subsets": [c.to_dict() for c in self.subsets],
+            "pooled": self.pooled.to_dict(),
+            "pairs": [{"pair": int(p), "subset": s, "cosine": float(c), "gold": float(g)}
+                      for p, s, c, g in zip(self.pair_index, self.subset, self.cosine,
+                                            self.gold)],
+        }
+
+
+def scored_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None
+                 ) -> tuple[np.ndarray, int]:
+    """(indices of the scored pairs in ``splits``, number of unscored pairs skipped).
+
+    Raises EvaluationError, before any work, when the corpus has no pairs, a split is
+    unknown, or no pair has a score.
+    """
+    pairs = corpus.pairs
+    if pairs is None or len(pairs) == 0:
+        raise EvaluationError(f"{NAME} needs scored sentence pairs, and corpus "
+                              f"{corpus.name!r} has no pairs")
+    selected = np.ones(len(pairs), dtype=bool)
+    if splits is not None:
+        unknown = set(splits) - set(pairs.split)
+        if unknown:
+            raise EvaluationError(f"corpus {corpus.name!r} has no split "
+                                  f"{', '.join(sorted(unknown))} (it has "
+                                  f"{', '.join(sorted(set(pairs.split)))})")
+        selected &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
+    scored = selected & np.isfinite(pairs.score)
+    if not scored.any():
+        raise EvaluationError(f"{NAME} needs gold similarity scores, and no selected pair "
+                              f"of corpus {corpus.name!r} has one")
+    return np.flatnonzero(scored), int(np.sum(selected & ~scored))
+
+
+def _correlation(name: str, cosine: np.ndarray, gold: np.ndarray, predicted: np.ndarray, *,
+                 n_resamples: int, confidence: float, seed: int) -> Correlation:
+    with warnings.catch_warnings():
+        # A constant input (one pair, or an encoder giving every pair the same cosine)
+        # has no correlation: scipy returns NaN, which is what is reported.
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        enough = len(cosine) >= 2
+        spearman = float(stats.spearmanr(cosine, gold).statistic) if enough else math.nan
+        pearson = float(stats.pearsonr(cosine, gold).statistic) if enough else math.nan
+    intervals = statistics.cis({"spearman": (statistics.spearman, cosine, gold),
+                                "pearson": (statistics.pearson, cosine, gold)},
+                               n_resamples=n_resamples, confidence=confidence, seed=seed)
+    return Correlation(subset=name, n_pairs=int(len(cosine)), spearman=spearman,
+                       pearson=pearson, mse=float(np.mean((predicted - gold) ** 2)),
+                       spearman_ci=intervals.get("spearman"),
+                       pearson_ci=intervals.get("pearson"))
+
+
+def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
+                         encoder: Encoder | None = None,
+                         splits: tuple[str, ...] | None = None,
+                         cosine_range: tuple[float, float] = (-1.0, 1.0),
+                         gold_range: tuple[float, float] | None = None,
+                         n_resamples: int = statistics.DEFAULT_RESAMPLES,
+                         confidence: float = 0.95, seed: int = 0) -> RelatednessResult:
+    """Relatedness of precomputed embeddings (shape (len(corpus), dim)).
+
+    Parameters
+    ----------
+    encoder : the encoder the embeddings came from, for provenance only.
+    splits : pair splits to evaluate (SICK "test" only, say); None for all pairs.
+    cosine_range : the interval of cosine mapped linearly onto ``gold_range`` for MSE.
+    gold_range : the scale of the gold scores; None reads it off the data as
+        (floor(min), ceil(max)) of the evaluated scores: (1, 5) for SICK, (0, 5) for STS.
+    n_resamples, confidence : bootstrap intervals of the correlations; 0 turns them off.
+    seed : seeds the bootstrap.
+    """
+    pair_index, n_unscored = scored_pairs(corpus, splits)
+    pairs = corpus.pairs
+    first, second = pairs.first[pair_index], pairs.second[pair_index]
+    gold = pairs.score[pair_index]
+    if gold_range is None:
+        gold_range = (float(math.floor(gold.min())), float(math.ceil(gold.max())))
+    low, high = cosine_range
+    if not high > low:
+        raise EvaluationError(f"cosine_range must be increasing, got {cosine_range}")
+    unit = normalise(embeddings)
+    cosine = pair_cosines(embeddings, first, second)
+    predicted = gold_range[0] + (cosine - low) * (gold_range[1] - gold_range[0]) / (high - low)
+    subset = tuple(pairs.subset[i] for i in pair_index)
+    subset_array = np.asarray(subset, dtype=object)
+    names = tuple(dict.fromkeys(subset))
+    options = dict(n_resamples=n_resamples, confidence=confidence, seed=seed)
+    per_subset = tuple(_correlation(name, cosine[mask], gold[mask], predicted[mask], **options)
+                       for name in names for mask in [subset_array == name])
+    pooled = _correlation(POOLED, cosine, gold, predicted, **options)
+    evaluated = np.unique(np.concatenate([first, second]))
+    return RelatednessResult(
+        provenance=provenance(corpus, encoder, embeddings, splits=splits,
+                              cosine_range=list(cosine_range), gold_range=list(gold_range),
+                              mapping="linear", n_resamples=n_resamples,
+                              confidence=confidence, seed=seed,
+                              correlations="scipy.stats spearmanr/pearsonr",
+                              zero_vectors="cosine 0, counted"),
+        pair_index=pair_index, subset=subset, cosine=cosine, gold=gold, predicted=predicted,
+        degenerate=degenerate_pairs(unit, first, second), subsets=per_subset, pooled=pooled,
+        gold_range=tuple(gold_range), cosine_range=tuple(cosine_range), n_unscored=n_unscored,
+        n_degenerate_sentences=int(unit.degenerate[evaluated].sum()))
+
+
+def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
+                    splits: tuple[str, ...] | None = None,
+                    cosine_range: tuple[float, float] = (-1.0, 1.0),
+                    gold_range: tuple[float, float] | None = None,
+                    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+                    confidence: float = 0.95) -> Job[RelatednessResult]:
+    """Encode the corpus and run :func:`evaluate_relatedness` (same parameters)."""
+    scored_pairs(corpus, splits)
+    embeddings = yield from encode_corpus(corpus, encoder)
+    return evaluate_relatedness(corpus, embeddings, encoder=encoder, splits=splits,
+                                cosine_range=cosine_range, gold_range=gold_range,
+                                n_resamples=n_resamples, confidence=confidence, seed=seed)

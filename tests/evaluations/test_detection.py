@@ -1,0 +1,57 @@
+import numpy as np
+import pytest
+from sklearn.metrics import average_precision_score, precision_recall_curve
+
+from app.corpora.model import Corpus, PairTable
+from app.errors import EvaluationError
+from app.evaluations.detection import (evaluate_detection, nested_subsets, run_detection,
+                                       run_learning_curve)
+from app.evaluations.transfer import run_transfer
+from app.jobs import run_job
+from models.bow import BagOfWords, TfIdf
+
+from ._pairs import msrp
+
+
+@pytest.fixture(scope="module")
+def msrp_small(shared_data):
+    return msrp(shared_data, n_per_file=400)
+
+
+def test_zero_shot_pr_curve_and_average_precision(msrp_small):
+    result = run_job(run_detection(msrp_small, BagOfWords(), n_resamples=200))
+    label = msrp_small.pairs.label
+    precision, recall, _ = precision_recall_curve(label, result.cosine)
+    np.testing.assert_array_equal(result.precision, precision)
+    np.testing.assert_array_equal(result.recall, recall)
+    assert result.average_precision == average_precision_score(label, result.cosine)
+    low, high = result.ci["average precision"]
+    assert low < result.average_precision < high
+    again = run_job(run_detection(msrp_small, BagOfWords(), n_resamples=200))
+    assert again.ci == result.ci
+
+
+def test_learning_curve_is_nested_and_ends_at_the_transfer_accuracy(msrp_small):
+    curve = run_job(run_learning_curve(msrp_small, TfIdf(), fractions=(0.05, 0.5, 1.0),
+                                       n_resamples=0))
+    full = run_job(run_transfer(msrp_small, TfIdf(), n_resamples=0))
+    assert curve.accuracy[-1] == pytest.approx(full.accuracy)
+    assert curve.n_train[-1] == 400 and list(curve.n_train) == sorted(curve.n_train)
+    labels = np.array([0] * 30 + [1] * 70)
+    small, large = nested_subsets(labels, (0.1, 0.5), seed=0)
+    assert set(small) <= set(large) and np.sum(labels[small] == 0) == 3
+
+
+def test_refuses_unlabelled_or_unsplit_pairs():
+    corpus = Corpus("x", ("a", "b"), ("1", "2"),
+                    pairs=PairTable([0], [1], [-1], [3.0], ("train",), ("s",)))
+    with pytest.raises(EvaluationError, match="labelled 1"):
+        next(run_detection(corpus, BagOfWords()))
+    labelled = Corpus("y", ("a", "b", "c"), ("1", "2", "3"),
+                      pairs=PairTable([0, 0], [1, 2], [1, 0], [np.nan] * 2, ("train",) * 2,
+                                      ("s",) * 2))
+    with pytest.raises(EvaluationError, match="no split test"):
+        next(run_learning_curve(labelled, BagOfWords()))
+    X = np.zeros((2, 3), dtype=np.float32)
+    with pytest.raises(EvaluationError):
+        evaluate_detection(corpus, X)

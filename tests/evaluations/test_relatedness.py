@@ -1,0 +1,93 @@
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.feature_extraction.text import CountVectorizer
+
+from app.corpora.model import Corpus, PairTable
+from app.errors import EvaluationError
+from app.evaluations.relatedness import evaluate_relatedness, run_relatedness
+from app.jobs import run_job
+from models.bow import BagOfWords
+from models.tokenize import TOKEN_PATTERN
+
+from ._pairs import sick, sts2016
+
+
+@pytest.fixture(scope="module")
+def sick300(shared_data):
+    return sick(shared_data, n_per_file=100)
+
+
+def _independent_cosines(corpus):
+    counts = CountVectorizer(token_pattern=TOKEN_PATTERN).fit_transform(corpus.texts)
+    counts = counts.toarray().astype(np.float64)
+    a, b = counts[corpus.pairs.first], counts[corpus.pairs.second]
+    # Cosines equal in exact arithmetic must tie, as Spearman's ranks depend on it.
+    return np.round((a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1), 12)
+
+
+def test_bow_correlations_equal_scipy_on_real_sick_pairs(sick300):
+    result = run_job(run_relatedness(sick300, BagOfWords(), n_resamples=200))
+    cosine = _independent_cosines(sick300)
+    gold = sick300.pairs.score
+    np.testing.assert_allclose(result.cosine, cosine, atol=1e-6)
+    assert result.pooled.n_pairs == 300 and result.n_unscored == 0
+    assert result.pooled.spearman == pytest.approx(stats.spearmanr(cosine, gold).statistic,
+                                                   abs=1e-6)
+    assert result.pooled.pearson == pytest.approx(stats.pearsonr(cosine, gold).statistic,
+                                                  abs=1e-6)
+    # Default mapping: cosine [-1, 1] onto the gold scale read off the data, [1, 5].
+    assert result.gold_range == (1.0, 5.0)
+    assert result.pooled.mse == pytest.approx(np.mean((1 + (cosine + 1) * 2 - gold) ** 2),
+                                              abs=1e-6)
+    low, high = result.pooled.spearman_ci
+    assert low < result.pooled.spearman < high
+    mapped = evaluate_relatedness(sick300, BagOfWords().fit(sick300.texts).encode(
+        sick300.texts), cosine_range=(0.0, 1.0), n_resamples=0)
+    assert mapped.pooled.mse == pytest.approx(np.mean((1 + cosine * 4 - gold) ** 2), abs=1e-6)
+    assert mapped.pooled.spearman_ci is None and mapped.provenance.encoder_name == "precomputed"
+    test_only = run_job(run_relatedness(sick300, BagOfWords(), splits=("test",),
+                                        n_resamples=0))
+    assert test_only.pooled.n_pairs == 100
+
+
+def test_sts_subsets_and_unscored_pairs(shared_data):
+    corpus = sts2016(shared_data)
+    result = run_job(run_relatedness(corpus, BagOfWords(), n_resamples=0))
+    assert result.n_unscored == 7997 and result.pooled.n_pairs == 1186
+    names = [c.subset for c in result.subsets]
+    assert names == ["answer-answer", "headlines", "plagiarism", "postediting",
+                     "question-question"]
+    headlines = result.subsets[1]
+    mask = np.array(result.subset) == "headlines"
+    assert headlines.n_pairs == 249
+    assert headlines.spearman == pytest.approx(
+        stats.spearmanr(result.cosine[mask], result.gold[mask]).statistic)
+
+
+def test_deterministic_and_zero_vectors_counted(sick300):
+    embeddings = BagOfWords().fit(sick300.texts).encode(sick300.texts).toarray()
+    embeddings[[0, 5]] = 0.0
+    first = evaluate_relatedness(sick300, embeddings, seed=7, n_resamples=100)
+    again = evaluate_relatedness(sick300, embeddings, seed=7, n_resamples=100)
+    assert first.pooled == again.pooled
+    assert first.n_degenerate_sentences == 2
+    involved = np.isin(sick300.pairs.first, [0, 5]) | np.isin(sick300.pairs.second, [0, 5])
+    assert first.degenerate.sum() == involved.sum() > 0
+    assert np.all(first.cosine[first.degenerate] == 0) and np.isfinite(first.pooled.spearman)
+
+
+class _Refuse(BagOfWords):
+    def fit(self, texts):
+        raise AssertionError("encoder used before the corpus was checked")
+
+
+def test_refuses_corpus_without_scores_before_any_work():
+    unscored = Corpus("x", ("a b", "a c"), ("1", "2"),
+                      pairs=PairTable([0], [1], [1], [np.nan], ("test",), ("s",)))
+    with pytest.raises(EvaluationError, match="gold similarity"):
+        run_job(run_relatedness(unscored, _Refuse()))
+    with pytest.raises(EvaluationError, match="no pairs"):
+        run_job(run_relatedness(Corpus("y", ("a",), ("1",)), _Refuse()))
+    with pytest.raises(EvaluationError, match="no split"):
+        run_job(run_relatedness(unscored, _Refuse(), splits=("dev",)))
