@@ -68,7 +68,11 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.group_dock, inspector_dock)
         self.group_dock.raise_()
         self.jobs_panel = JobsPanel()
-        self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        jobs_dock = self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # Side panels run full height; the jobs list sits under the projection only.
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.resizeDocks([jobs_dock], [130], Qt.Orientation.Vertical)
         self._build_menus()
         self.statusBar().showMessage("Hover a point to read its sentence.")
         self._set_running(False)
