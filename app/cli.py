@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from app.atomic import write_text_atomic
 from app.corpora import BUILTIN, DEFAULT_CORPUS, load_corpus
 from app.errors import InputError
 from app.evaluations.classification import run_classification
@@ -25,17 +24,6 @@ from app.jobs import Progress, run_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 
 EVALUATIONS = {"classification": run_classification}
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file."""
-    path = path.resolve()
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,
-                                     prefix=f".{path.name}.", delete=False) as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(handle.name, path)
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -77,7 +65,7 @@ def command_eval(args: argparse.Namespace) -> int:
         print(payload)
         return 0
     if args.json:
-        write_atomic(Path(args.json), payload + "\n")
+        write_text_atomic(Path(args.json), payload + "\n")
     first = results[0].provenance
     print(f"{args.evaluation} on {first.corpus_name} ({len(corpus)} sentences, "
           f"corpus {first.corpus_fingerprint}), seed {args.seed}")
