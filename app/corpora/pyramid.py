@@ -1,0 +1,436 @@
+"""Pyramid files (DUC/TAC ``.pyr`` XML) and the paraphrase tests derived from them.
+
+A pyramid holds the model summaries of one topic as numbered ``<line>``s and clusters
+their fragments into Summary Content Units: ``<scu uid label>`` elements whose
+``<contributor label>`` children each mark one or more ``<part label start end/>`` spans
+(character offsets into the lines joined with newlines).
+
+Contributors are the sentences. A contributor's text is its parts' labels in text order
+joined by a space: the contributor label joins discontinuous parts with "..." (an
+annotation artefact that encoders would read as punctuation), while the parts are the
+summary's own words. Identical texts within one pyramid are one sentence that belongs to
+every SCU it was marked in. Groups are the SCUs (kind "SCU"). A folder of ``.pyr`` files
+loads as one corpus; structure never crosses pyramids.
+
+:func:`pyramid_tests` derives the binary and ranking tests of EVALUATIONS.md section 4;
+the loader stores the binary pairs as the corpus's pairs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from xml.parsers import expat
+
+import numpy as np
+import scipy.sparse as sp
+
+from app.corpora.model import Corpus, Grouping, PairTable
+from app.errors import CorpusError, EvaluationError
+
+SUFFIX = ".pyr"
+
+#: Words: runs of letters and digits, keeping inner apostrophes ("children's").
+WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+#: Personal, possessive and reflexive pronouns: a fragment holding one refers outside
+#: itself, so its meaning is not in its words.
+PRONOUNS = frozenset("""
+    i me my mine myself we us our ours ourselves you your yours yourself yourselves he him
+    his himself she her hers herself it its itself they them their theirs themselves
+""".split())
+#: Function words, which do not make two fragments lexically different.
+FUNCTION_WORDS = PRONOUNS | frozenset("""
+    a an the and or but nor so yet for of in on at to from by with about as into onto
+    over under than then that this these those there here is are was were be been being
+    am do does did doing have has had having will would shall should can could may might
+    must not no if when while which who whom whose what where why how all any each both
+    some such only own same too very just also
+""".split())
+
+
+def is_pyramid(path: str | Path) -> bool:
+    """Whether ``path`` is a ``.pyr`` file, or a folder holding at least one."""
+    path = Path(path)
+    if path.is_dir():
+        return any(path.glob(f"*{SUFFIX}"))
+    return path.suffix.lower() == SUFFIX and path.is_file()
+
+
+@dataclass
+class _Contributor:
+    text: str
+    line: int
+    parts: list[tuple[str, int, int, int]] = field(default_factory=list)
+
+
+@dataclass
+class _Scu:
+    uid: str
+    label: str
+    contributors: list[_Contributor] = field(default_factory=list)
+
+
+def _required(attributes: dict[str, str], element: str, names: tuple[str, ...],
+              path: Path, line: int) -> list[str]:
+    missing = [name for name in names if name not in attributes]
+    if missing:
+        raise CorpusError(f"<{element}> lacks the attribute {missing[0]!r}", path, line)
+    return [attributes[name] for name in names]
+
+
+def _parse(path: Path) -> tuple[str, str | None, list[_Scu]]:
+    """(text, startDocumentRegEx or None, SCUs) of one pyramid file."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CorpusError(f"cannot read: {error.strerror}", path) from None
+    if not data.strip():
+        raise CorpusError("file is empty", path)
+    parser = expat.ParserCreate()
+    lines: list[str] = []
+    regex: list[str] = []
+    scus: list[_Scu] = []
+    stack: list[str] = []
+    buffer: list[str] = []
+
+    def start(name: str, attributes: dict[str, str]) -> None:
+        line = parser.CurrentLineNumber
+        if not stack and name != "pyramid":
+            raise CorpusError(f"not a pyramid: the root element is <{name}>", path, line)
+        if name == "scu":
+            uid, label = _required(attributes, name, ("uid", "label"), path, line)
+            scus.append(_Scu(uid, label))
+        elif name == "contributor":
+            if stack[-1] != "scu":
+                raise CorpusError("<contributor> outside an <scu>", path, line)
+            (label,) = _required(attributes, name, ("label",), path, line)
+            scus[-1].contributors.append(_Contributor(label, line))
+        elif name == "part":
+            if stack[-1] != "contributor":
+                raise CorpusError("<part> outside a <contributor>", path, line)
+            label, start_, end = _required(attributes, name, ("label", "start", "end"),
+                                           path, line)
+            try:
+                offsets = int(start_), int(end)
+            except ValueError:
+                raise CorpusError(f"<part> offsets must be integers, found start={start_!r} "
+                                  f"end={end!r}", path, line) from None
+            scus[-1].contributors[-1].parts.append((label, *offsets, line))
+        stack.append(name)
+        buffer.clear()
+
+    def end(name: str) -> None:
+        stack.pop()
+        if name == "line":
+            lines.append("".join(buffer))
+        elif name == "startDocumentRegEx":
+            regex.append("".join(buffer))
+        elif name == "contributor" and not scus[-1].contributors[-1].parts:
+            raise CorpusError("<contributor> without a <part>", path, parser.CurrentLineNumber)
+        elif name == "scu" and not scus[-1].contributors:
+            raise CorpusError(f"<scu uid={scus[-1].uid!r}> without a <contributor>", path,
+                              parser.CurrentLineNumber)
+
+    def refuse_entity(name: str, *_: Any) -> None:
+        # Entity declarations can expand without bound; pyramid files never need them.
+        raise CorpusError(f"entity declaration {name!r} refused", path,
+                          parser.CurrentLineNumber)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = buffer.append
+    parser.EntityDeclHandler = refuse_entity
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as error:
+        raise CorpusError(f"malformed XML: {expat.ErrorString(error.code)} (column "
+                          f"{error.offset + 1})", path, error.lineno) from None
+    if not scus:
+        raise CorpusError("no <scu> elements", path)
+    return "\n".join(lines), (regex[0] if regex else None), scus
+
+
+def _summary_starts(text: str, regex: str | None) -> tuple[list[int], list[str]]:
+    """Start offsets and names of the model summaries the header regex finds."""
+    if regex is None:
+        return [], []
+    try:
+        headers = list(re.finditer(regex, text))
+    except re.error:
+        return [], []
+    names = [next((line.strip() for line in match.group().split("\n")
+                   if line.strip().strip("-")), "") for match in headers]
+    return [match.start() for match in headers], names
+
+
+def load_pyramid(path: str | Path, name: str | None = None) -> Corpus:
+    """Load one ``.pyr`` file, or every ``.pyr`` file of a folder (sorted by name).
+
+    Returns
+    -------
+    Corpus
+        Contributors as sentences (ids ``"<pyramid>/<scu uid>/<n>"`` of their first
+        occurrence), groups = SCUs named ``"<pyramid>/<uid>"``, pairs = the binary test of
+        :func:`pyramid_tests` with default constraints, metadata "pyramid", "summary"
+        (header name of the model summary, "" when the header regex finds none), "scu
+        label" (of the first SCU) and "line" (of the first ``<contributor>`` element).
+
+    Raises
+    ------
+    CorpusError
+        No ``.pyr`` file, malformed XML (with its line), a missing attribute, a
+        non-integer offset, an offset outside the text, a contributor without parts or
+        an SCU without contributors, duplicate SCU uids.
+    """
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(path.glob(f"*{SUFFIX}"))
+        if not files:
+            raise CorpusError(f"no {SUFFIX} files in the folder", path)
+    elif path.exists():
+        files = [path]
+    else:
+        raise CorpusError("file not found", path)
+
+    texts: list[str] = []
+    ids: list[str] = []
+    columns: dict[str, list] = {"pyramid": [], "summary": [], "scu label": [], "line": []}
+    memberships: set[tuple[int, int]] = set()
+    member_sentence: list[int] = []
+    member_group: list[int] = []
+    group_names: list[str] = []
+    mismatched = 0
+    for file in files:
+        text, regex, scus = _parse(file)
+        starts, summaries = _summary_starts(text, regex)
+        sentence_of_text: dict[str, int] = {}
+        seen_uids: set[str] = set()
+        for scu in scus:
+            if scu.uid in seen_uids:
+                raise CorpusError(f"SCU uid {scu.uid!r} is used twice", file,
+                                  scu.contributors[0].line)
+            seen_uids.add(scu.uid)
+            group = len(group_names)
+            group_names.append(f"{file.stem}/{scu.uid}")
+            for number, contributor in enumerate(scu.contributors, start=1):
+                parts = sorted(contributor.parts, key=lambda part: part[1])
+                for label, start, end, line in parts:
+                    if not 0 <= start <= end <= len(text):
+                        raise CorpusError(f"<part> offsets {start}-{end} lie outside the "
+                                          f"text ({len(text)} characters)", file, line)
+                    mismatched += " ".join(text[start:end].split()) != " ".join(label.split())
+                sentence = " ".join(" ".join(label for label, *_ in parts).split())
+                if sentence not in sentence_of_text:
+                    sentence_of_text[sentence] = len(texts)
+                    texts.append(sentence)
+                    ids.append(f"{file.stem}/{scu.uid}/{number}")
+                    summary = int(np.searchsorted(starts, parts[0][1], side="right")) - 1
+                    columns["pyramid"].append(file.stem)
+                    columns["summary"].append(summaries[summary] if summary >= 0 else "")
+                    columns["scu label"].append(scu.label)
+                    columns["line"].append(contributor.line)
+                membership = (sentence_of_text[sentence], group)
+                if membership not in memberships:
+                    memberships.add(membership)
+                    member_sentence.append(membership[0])
+                    member_group.append(group)
+
+    warnings = ((f"{mismatched} <part> labels differ from the text at their offsets; "
+                 f"the labels are used",) if mismatched else ())
+    corpus = Corpus(
+        name=name or (path.name if path.is_dir() else path.stem),
+        texts=tuple(texts), ids=tuple(ids), language="en",
+        groups=Grouping(kind="SCU", sentence_index=np.asarray(member_sentence),
+                        group_index=np.asarray(member_group), names=tuple(group_names)),
+        metadata={column: tuple(values) for column, values in columns.items()},
+        sources=tuple(str(file) for file in files),
+        warnings=warnings,
+    )
+    return replace(corpus, pairs=pyramid_tests(corpus).pairs)
+
+
+@dataclass(frozen=True)
+class Funnel:
+    """Candidates of one kind and how many each constraint removed, applied in order."""
+
+    what: str
+    candidates: int
+    removed: tuple[tuple[str, int], ...]
+
+    @property
+    def kept(self) -> int:
+        return self.candidates - sum(count for _, count in self.removed)
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(label, count) rows for tables: candidates, each removal, kept."""
+        return ([(f"{self.what}: candidates", str(self.candidates))]
+                + [(f"{self.what}: removed, {why}", str(count)) for why, count in self.removed]
+                + [(f"{self.what}: kept", str(self.kept))])
+
+
+@dataclass(frozen=True, eq=False)
+class PyramidTests:
+    """The binary and ranking tests of one pyramid corpus, and what each constraint cut.
+
+    Attributes
+    ----------
+    pairs : PairTable
+        Binary test: label 1 when the two sentences share an SCU, 0 for sentences of
+        different SCUs of the same pyramid; subset = pyramid name.
+    question, answer : ndarray of shape (n_questions,)
+        Sentence indices; the answer shares an SCU with the question.
+    distractors : ndarray of shape (n_questions, n_distractors)
+        The sentences of other SCUs of the question's pyramid with the highest word
+        Jaccard similarity to the question, most similar first (ties: lower index).
+    distractor_overlap : ndarray of shape (n_questions, n_distractors)
+        That Jaccard similarity.
+    funnels : contributors, positive pairs, negative pairs, ranking questions.
+    parameters : the constraints used.
+    """
+
+    pairs: PairTable
+    question: np.ndarray
+    answer: np.ndarray
+    distractors: np.ndarray
+    distractor_overlap: np.ndarray
+    funnels: tuple[Funnel, ...]
+    parameters: dict[str, int]
+
+    def __post_init__(self) -> None:
+        for name in ("question", "answer", "distractors", "distractor_overlap"):
+            getattr(self, name).flags.writeable = False
+
+    @property
+    def n_questions(self) -> int:
+        return len(self.question)
+
+    def summary(self) -> list[tuple[str, str]]:
+        return [row for funnel in self.funnels for row in funnel.rows()]
+
+
+def _word_matrix(word_lists: list[list[str]], keep: frozenset[str] | None = None
+                 ) -> sp.csr_array:
+    """Binary sentence x word-type matrix, optionally without the words in ``keep``'s
+    complement (``keep=None``: all words)."""
+    vocabulary: dict[str, int] = {}
+    indptr, indices = [0], []
+    for words in word_lists:
+        types = {w for w in words if keep is None or w not in keep}
+        indices.extend(vocabulary.setdefault(w, len(vocabulary)) for w in types)
+        indptr.append(len(indices))
+    data = np.ones(len(indices), dtype=np.int64)
+    return sp.csr_array((data, indices, indptr), shape=(len(word_lists), len(vocabulary)))
+
+
+def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: int = 4,
+                  n_distractors: int = 3) -> PyramidTests:
+    """Derive the binary and ranking tests of EVALUATIONS.md section 4.
+
+    Constraints, applied in this order (each funnel counts what every step removed):
+    items need at least ``min_words`` words and no pronoun (:data:`PRONOUNS`); a positive
+    pair (and a question with its answer) must be lexically varied, their sets of content
+    words (words outside :data:`FUNCTION_WORDS`) differing; a negative pair must share at
+    least ``min_shared_negative`` distinct words (more than 3 by default); a question needs
+    ``n_distractors`` valid sentences from other SCUs of its pyramid. Every ordered pair of
+    valid sentences sharing an SCU is a question. Words are lowercased :data:`WORD` runs.
+
+    Raises
+    ------
+    EvaluationError
+        The corpus has no SCUs or no "pyramid" column (it was not loaded from .pyr files).
+    """
+    if corpus.groups is None or "pyramid" not in corpus.metadata:
+        raise EvaluationError(f"pyramid tests need a corpus loaded from {SUFFIX} files; "
+                              f"corpus {corpus.name!r} has no SCUs")
+    n = len(corpus)
+    words = [WORD.findall(text.lower()) for text in corpus.texts]
+    long_enough = np.array([len(w) >= min_words for w in words], dtype=bool)
+    pronoun_free = np.array([PRONOUNS.isdisjoint(w) for w in words], dtype=bool)
+    valid = long_enough & pronoun_free
+    all_words = _word_matrix(words)
+    content = _word_matrix(words, keep=FUNCTION_WORDS)
+    n_content = content.sum(axis=1)
+    membership = sp.csr_array((np.ones(len(corpus.groups.sentence_index), dtype=np.int64),
+                               (corpus.groups.sentence_index, corpus.groups.group_index)),
+                              shape=(n, corpus.groups.n_groups))
+    pyramids, pyramid_of = np.unique(np.asarray(corpus.metadata["pyramid"]),
+                                     return_inverse=True)
+
+    first, second, label, subset = [], [], [], []
+    question, answer, distractors, overlap = [], [], [], []
+    # Per funnel (positive pairs, negative pairs, questions): candidates, then removals.
+    counts = np.zeros((3, 5), dtype=np.int64)
+    for p, pyramid in enumerate(pyramids):
+        members = np.flatnonzero(pyramid_of == p)
+        shared_scu = (membership[members] @ membership[members].T).toarray() > 0
+        shared = (all_words[members] @ all_words[members].T).toarray()
+        shared_content = (content[members] @ content[members].T).toarray()
+        sizes = np.diag(shared)
+        varied = n_content[members, None] + n_content[None, members] > 2 * shared_content
+        ok = valid[members]
+        long = long_enough[members]
+
+        upper = np.triu(np.ones_like(shared_scu), k=1)
+        both_long = long[:, None] & long[None, :]
+        both_ok = ok[:, None] & ok[None, :]
+        for row, (kind, extra) in enumerate(((upper & shared_scu, varied),
+                                             (upper & ~shared_scu,
+                                              shared >= min_shared_negative))):
+            counts[row, :4] += [kind.sum(), (kind & ~both_long).sum(),
+                                    (kind & both_long & ~both_ok).sum(),
+                                    (kind & both_ok & ~extra).sum()]
+            i, j = np.nonzero(kind & both_ok & extra)
+            first.append(members[i])
+            second.append(members[j])
+            label.append(np.full(len(i), 1 - row))
+            subset.extend([str(pyramid)] * len(i))
+
+        # Distractors: the most word-overlapping valid sentences sharing no SCU.
+        union = sizes[:, None] + sizes[None, :] - shared
+        jaccard = np.where(union > 0, shared / np.maximum(union, 1), 0.0)
+        eligible = ~shared_scu & ok[None, :]
+        ranked = np.argsort(np.where(eligible, -jaccard, np.inf), axis=1, kind="stable")
+        top = ranked[:, :n_distractors]
+        enough = eligible.sum(axis=1) >= n_distractors
+        pairs = shared_scu & ~np.eye(len(members), dtype=bool)
+        counts[2] += [pairs.sum(), (pairs & ~both_long).sum(),
+                          (pairs & both_long & ~both_ok).sum(),
+                          (pairs & both_ok & ~varied).sum(),
+                          (pairs & both_ok & varied & ~enough[:, None]).sum()]
+        q, a = np.nonzero(pairs & both_ok & varied & enough[:, None])
+        question.append(members[q])
+        answer.append(members[a])
+        distractors.append(members[top[q]])
+        overlap.append(np.take_along_axis(jaccard[q], top[q], axis=1))
+
+    no_pronoun = "a sentence contains a pronoun"
+    too_short = f"a sentence has fewer than {min_words} words"
+    funnels = (
+        Funnel("contributors", n, ((f"fewer than {min_words} words", int((~long_enough).sum())),
+                                   ("contains a pronoun", int((long_enough & ~pronoun_free)
+                                                              .sum())))),
+        Funnel("positive pairs", int(counts[0, 0]),
+               ((too_short, int(counts[0, 1])), (no_pronoun, int(counts[0, 2])),
+                ("no content word differs", int(counts[0, 3])))),
+        Funnel("negative pairs", int(counts[1, 0]),
+               ((too_short, int(counts[1, 1])), (no_pronoun, int(counts[1, 2])),
+                (f"share fewer than {min_shared_negative} words", int(counts[1, 3])))),
+        Funnel("ranking questions", int(counts[2, 0]),
+               ((too_short, int(counts[2, 1])), (no_pronoun, int(counts[2, 2])),
+                ("no content word differs from the answer", int(counts[2, 3])),
+                (f"fewer than {n_distractors} distractors", int(counts[2, 4])))),
+    )
+    n_pairs = sum(map(len, first))
+    return PyramidTests(
+        pairs=PairTable(first=np.concatenate(first), second=np.concatenate(second),
+                        label=np.concatenate(label), score=np.full(n_pairs, np.nan),
+                        split=("test",) * n_pairs, subset=tuple(subset)),
+        question=np.concatenate(question), answer=np.concatenate(answer),
+        distractors=np.concatenate(distractors).reshape(-1, n_distractors),
+        distractor_overlap=np.concatenate(overlap).reshape(-1, n_distractors),
+        funnels=funnels,
+        parameters={"min_words": min_words, "min_shared_negative": min_shared_negative,
+                    "n_distractors": n_distractors},
+    )

@@ -1,0 +1,302 @@
+"""Pyramid (SCU) paraphrase tests (EVALUATIONS.md section 4).
+
+Do fragments that human annotators put in one Summary Content Unit lie closer together
+than lexically similar fragments of other SCUs? Two tests on the items that
+:func:`app.corpora.pyramid.pyramid_tests` derives:
+
+- binary: a pair is called a paraphrase when its cosine reaches a threshold; the
+  threshold maximising F1 is chosen on a random ``tune_fraction`` of the pairs (seeded),
+  and F1, precision and recall are reported on the other pairs.
+- ranking: each question's answer competes with its distractors by cosine; success rate
+  (answer ranked first) and mean reciprocal rank. Ties rank the answer below the tied
+  distractors, and a zero or non-finite embedding gives cosine -inf, so neither helps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from app.corpora.model import Corpus
+from app.corpora.pyramid import PyramidTests, pyramid_tests
+from app.errors import EvaluationError
+from app.jobs import Job, Progress
+from app.results import Provenance
+from models.base import Embeddings, Encoder
+
+NAME = "pyramid"
+
+
+@dataclass(frozen=True, eq=False)
+class BinaryOutcome:
+    """The binary test: per-pair cosine, whether it tuned the threshold, and the call.
+
+    Attributes
+    ----------
+    cosine : ndarray of shape (n_pairs,)
+        Cosine of each pair of ``PyramidTests.pairs`` (-inf for a degenerate vector).
+    in_tune : ndarray of bool, shape (n_pairs,)
+        The pairs the threshold was chosen on; metrics are on the others.
+    predicted : ndarray of bool, shape (n_pairs,)
+        ``cosine >= threshold``.
+    """
+
+    cosine: np.ndarray
+    in_tune: np.ndarray
+    predicted: np.ndarray
+    threshold: float
+    tune_f1: float
+    precision: float
+    recall: float
+    f1: float
+
+
+@dataclass(frozen=True, eq=False)
+class RankingOutcome:
+    """The ranking test: cosines of each question to its answer and distractors.
+
+    Attributes
+    ----------
+    answer_cosine : ndarray of shape (n_questions,)
+    distractor_cosine : ndarray of shape (n_questions, n_distractors)
+    rank : ndarray of shape (n_questions,)
+        1 + the number of distractors at least as similar as the answer.
+    """
+
+    answer_cosine: np.ndarray
+    distractor_cosine: np.ndarray
+    rank: np.ndarray
+
+    @property
+    def success_rate(self) -> float:
+        return float(np.mean(self.rank == 1))
+
+    @property
+    def mrr(self) -> float:
+        return float(np.mean(1.0 / self.rank))
+
+
+@dataclass(frozen=True, eq=False)
+class PyramidResult:
+    """Both pyramid tests, the items they ran on and the constraint counts."""
+
+    provenance: Provenance
+    tests: PyramidTests
+    binary: BinaryOutcome
+    ranking: RankingOutcome
+    n_degenerate: int
+
+    def summary(self) -> list[tuple[str, str]]:
+        """The rows both the CLI and the GUI's metric panel show."""
+        labels = self.tests.pairs.label
+        tune = self.binary.in_tune
+        rows = [
+            ("binary F1", f"{self.binary.f1:.4f}"),
+            ("binary precision", f"{self.binary.precision:.4f}"),
+            ("binary recall", f"{self.binary.recall:.4f}"),
+            ("binary threshold", f"{self.binary.threshold:.4f} (tune F1 "
+                                 f"{self.binary.tune_f1:.4f})"),
+            ("binary pairs", f"{int((labels == 1).sum())} positive, "
+                             f"{int((labels == 0).sum())} negative; {int(tune.sum())} tune, "
+                             f"{int((~tune).sum())} test"),
+            ("ranking success rate", f"{self.ranking.success_rate:.4f}"),
+            ("ranking MRR", f"{self.ranking.mrr:.4f}"),
+            ("ranking questions", str(self.tests.n_questions)),
+        ]
+        if self.n_degenerate:
+            rows.append(("zero or non-finite embeddings", str(self.n_degenerate)))
+        return rows + self.tests.summary()
+
+    def to_dict(self) -> dict[str, Any]:
+        pairs, tests = self.tests.pairs, self.tests
+        return {
+            "evaluation": NAME,
+            "provenance": self.provenance.__dict__,
+            "constraints": tests.parameters,
+            "funnels": [{"what": f.what, "candidates": f.candidates, "removed": dict(f.removed),
+                         "kept": f.kept} for f in tests.funnels],
+            "n_degenerate": self.n_degenerate,
+            "binary": {
+                "f1": self.binary.f1, "precision": self.binary.precision,
+                "recall": self.binary.recall, "threshold": self.binary.threshold,
+                "tune_f1": self.binary.tune_f1,
+                "pairs": [{"first": a, "second": b, "label": y, "cosine": c, "tune": t,
+                           "predicted": p}
+                          for a, b, y, c, t, p in zip(
+                              pairs.first.tolist(), pairs.second.tolist(),
+                              pairs.label.tolist(), self.binary.cosine.tolist(),
+                              self.binary.in_tune.tolist(), self.binary.predicted.tolist())],
+            },
+            "ranking": {
+                "success_rate": self.ranking.success_rate, "mrr": self.ranking.mrr,
+                "questions": [{"question": q, "answer": a, "distractors": d,
+                               "answer_cosine": ac, "distractor_cosines": dc, "rank": r}
+                              for q, a, d, ac, dc, r in zip(
+                                  tests.question.tolist(), tests.answer.tolist(),
+                                  tests.distractors.tolist(),
+                                  self.ranking.answer_cosine.tolist(),
+                                  self.ranking.distractor_cosine.tolist(),
+                                  self.ranking.rank.tolist())],
+            },
+        }
+
+
+def _unit_rows(embeddings: Embeddings) -> tuple[np.ndarray | sp.csr_array, np.ndarray]:
+    """(rows scaled to unit length in float64, mask of zero or non-finite rows)."""
+    if sp.issparse(embeddings):
+        X = sp.csr_array(embeddings, dtype=np.float64)
+        norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    else:
+        X = np.asarray(embeddings, dtype=np.float64)
+        norms = np.linalg.norm(X, axis=1)
+    bad = ~np.isfinite(norms) | (norms == 0)
+    scale = np.where(bad, 0.0, 1.0 / np.where(bad, 1.0, norms))
+    if sp.issparse(X):
+        return sp.csr_array(sp.diags_array(scale) @ X), bad
+    return X * scale[:, None], bad
+
+
+def _cosines(X: np.ndarray | sp.csr_array, bad: np.ndarray, first: np.ndarray,
+             second: np.ndarray) -> np.ndarray:
+    """Cosine of each (first[k], second[k]); -inf where either vector is degenerate."""
+    if sp.issparse(X):
+        dots = np.asarray(X[first].multiply(X[second]).sum(axis=1)).ravel()
+    else:
+        dots = np.einsum("ij,ij->i", X[first], X[second])
+    return np.where(bad[first] | bad[second], -np.inf, dots)
+
+
+def best_f1_threshold(cosine: np.ndarray, label: np.ndarray) -> tuple[float, float]:
+    """(threshold, F1) maximising F1 of ``cosine >= threshold`` against ``label``.
+
+    Every distinct cosine is a candidate; ties in F1 go to the highest threshold.
+    """
+    order = np.argsort(-cosine, kind="stable")
+    ranked, positive = cosine[order], label[order] == 1
+    # A cut is valid after the last of a run of equal cosines.
+    cut = np.flatnonzero(np.append(ranked[1:] != ranked[:-1], True))
+    true_positives = np.cumsum(positive)[cut]
+    f1 = 2 * true_positives / (cut + 1 + positive.sum())
+    best = int(np.argmax(f1))
+    return float(ranked[cut[best]]), float(f1[best])
+
+
+def _scores(predicted: np.ndarray, label: np.ndarray) -> tuple[float, float, float]:
+    """(precision, recall, F1), 0 where undefined."""
+    tp = int((predicted & (label == 1)).sum())
+    n_predicted, n_positive = int(predicted.sum()), int((label == 1).sum())
+    precision = tp / n_predicted if n_predicted else 0.0
+    recall = tp / n_positive if n_positive else 0.0
+    f1 = 2 * tp / (n_predicted + n_positive) if n_predicted + n_positive else 0.0
+    return precision, recall, f1
+
+
+def _check(tests: PyramidTests, corpus: Corpus) -> None:
+    if len(tests.pairs) < 2 or tests.n_questions == 0:
+        raise EvaluationError(f"corpus {corpus.name!r} yields {len(tests.pairs)} binary pairs "
+                              f"and {tests.n_questions} ranking questions after the "
+                              f"constraints; the pyramid tests need at least 2 and 1")
+
+
+def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
+                     tune_fraction: float = 0.1, tests: PyramidTests | None = None,
+                     provenance: Provenance | None = None) -> PyramidResult:
+    """Run both pyramid tests on precomputed embeddings.
+
+    Parameters
+    ----------
+    corpus : Corpus loaded by :func:`app.corpora.pyramid.load_pyramid`.
+    embeddings : ndarray or sparse matrix of shape (len(corpus), dim)
+    seed : draws the tune pairs.
+    tune_fraction : share of pairs (at least one, and one left for testing) on which the
+        threshold is chosen.
+    tests : the derived tests; by default :func:`pyramid_tests` with its default
+        constraints.
+    provenance : what produced the embeddings; by default "precomputed", with a hash of
+        the matrix as encoder fingerprint.
+    """
+    tests = tests if tests is not None else pyramid_tests(corpus)
+    _check(tests, corpus)
+    if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
+        raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
+                              f"got shape {embeddings.shape}")
+    X, bad = _unit_rows(embeddings)
+    pairs = tests.pairs
+
+    cosine = _cosines(X, bad, pairs.first, pairs.second)
+    n_tune = min(max(1, round(tune_fraction * len(pairs))), len(pairs) - 1)
+    in_tune = np.zeros(len(pairs), dtype=bool)
+    in_tune[np.random.default_rng(seed).permutation(len(pairs))[:n_tune]] = True
+    threshold, tune_f1 = best_f1_threshold(cosine[in_tune], pairs.label[in_tune])
+    predicted = cosine >= threshold
+    precision, recall, f1 = _scores(predicted[~in_tune], pairs.label[~in_tune])
+
+    answer_cosine = _cosines(X, bad, tests.question, tests.answer)
+    n_distractors = tests.distractors.shape[1]
+    distractor_cosine = _cosines(X, bad, np.repeat(tests.question, n_distractors),
+                                 tests.distractors.ravel()).reshape(-1, n_distractors)
+    rank = 1 + (distractor_cosine >= answer_cosine[:, None]).sum(axis=1)
+
+    used = np.unique(np.concatenate([pairs.first, pairs.second, tests.question,
+                                     tests.distractors.ravel()]))
+    if provenance is None:
+        provenance = _precomputed_provenance(corpus, embeddings, seed, tune_fraction, tests)
+    return PyramidResult(
+        provenance=provenance, tests=tests,
+        binary=BinaryOutcome(cosine=cosine, in_tune=in_tune, predicted=predicted,
+                             threshold=threshold, tune_f1=tune_f1, precision=precision,
+                             recall=recall, f1=f1),
+        ranking=RankingOutcome(answer_cosine=answer_cosine,
+                               distractor_cosine=distractor_cosine, rank=rank),
+        n_degenerate=int(bad[used].sum()))
+
+
+def _precomputed_provenance(corpus: Corpus, embeddings: Embeddings, seed: int,
+                            tune_fraction: float, tests: PyramidTests) -> Provenance:
+    h = hashlib.sha256()
+    if sp.issparse(embeddings):
+        csr = sp.csr_array(embeddings)
+        parts = (csr.data, csr.indices, csr.indptr)
+    else:
+        parts = (np.ascontiguousarray(embeddings),)
+    for part in parts:
+        h.update(part.tobytes())
+    return Provenance(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
+                      encoder_name="precomputed", encoder_family="precomputed",
+                      encoder_params={"shape": list(embeddings.shape),
+                                      "dtype": str(embeddings.dtype)},
+                      encoder_fingerprint=h.hexdigest()[:16],
+                      parameters={"seed": seed, "tune_fraction": tune_fraction,
+                                  **tests.parameters})
+
+
+def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fraction: float = 0.1,
+                min_words: int = 3, min_shared_negative: int = 4,
+                n_distractors: int = 3) -> Job[PyramidResult]:
+    """Encode the contributors of a pyramid corpus and run both tests.
+
+    Parameters
+    ----------
+    corpus : Corpus loaded by :func:`app.corpora.pyramid.load_pyramid`.
+    encoder : fitted on all contributors first when it requires fitting (no labels are
+        learnt, so nothing leaks).
+    seed, tune_fraction : see :func:`evaluate_pyramid`.
+    min_words, min_shared_negative, n_distractors : constraints of
+        :func:`app.corpora.pyramid.pyramid_tests`.
+    """
+    tests = pyramid_tests(corpus, min_words=min_words,
+                          min_shared_negative=min_shared_negative, n_distractors=n_distractors)
+    _check(tests, corpus)
+    texts = list(corpus.texts)
+    fitted = encoder.clone().fit(texts) if encoder.requires_fit else encoder
+    embeddings = yield from fitted.iter_encode(texts)
+    result = evaluate_pyramid(corpus, embeddings, seed=seed, tune_fraction=tune_fraction,
+                              tests=tests, provenance=Provenance.of(
+                                  corpus, encoder, seed=seed, tune_fraction=tune_fraction,
+                                  **tests.parameters))
+    yield Progress("scoring pyramid tests", 1, 1)
+    return result

@@ -1,0 +1,185 @@
+import shutil
+
+import numpy as np
+import pytest
+
+from app.corpora.costra import is_costra
+from app.corpora.pyramid import (FUNCTION_WORDS, PRONOUNS, WORD, is_pyramid, load_pyramid,
+                                 pyramid_tests)
+from app.errors import CorpusError, EvaluationError
+
+
+@pytest.fixture(scope="module")
+def sample(shared_data):
+    return shared_data / "pyramid-sample" / "T0001.pyr"
+
+
+@pytest.fixture(scope="module")
+def pyramid(sample):
+    return load_pyramid(sample)
+
+
+def words(text):
+    return set(WORD.findall(text.lower()))
+
+
+def edited(tmp_path, sample, old, new, name="T0001.pyr"):
+    text = sample.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def expect_error(path, *fragments):
+    with pytest.raises(CorpusError) as caught:
+        load_pyramid(path)
+    message = str(caught.value)
+    for fragment in fragments:
+        assert fragment in message, message
+    return caught.value
+
+
+def test_contributors_are_the_sentences(pyramid):
+    assert pyramid.describe() == {"name": "T0001", "language": "en", "sentences": 14,
+                                  "groups": 6, "pairs": 8}
+    assert pyramid.groups.kind == "SCU"
+    assert pyramid.groups.names[:2] == ("T0001/1", "T0001/2")
+    assert pyramid.groups.sizes.tolist() == [3, 3, 2, 2, 2, 2]
+    assert pyramid.ids[:4] == ("T0001/1/1", "T0001/1/2", "T0001/1/3", "T0001/2/1")
+    # Discontinuous parts are joined in text order, without the label's "...".
+    assert pyramid.texts[11] == "It now offers evening hours until 10 pm from Monday to Friday"
+    assert pyramid.metadata["summary"][:4] == ("T0001.M.100.A.A", "T0001.M.100.A.B",
+                                               "T0001.M.100.A.C", "T0001.M.100.A.A")
+    assert pyramid.metadata["line"][:2] == (50, 53)
+    assert pyramid.metadata["scu label"][0] == "The library reopened after a renovation"
+    assert pyramid.warnings == ()
+
+
+def test_constraint_funnels(pyramid):
+    tests = pyramid_tests(pyramid)
+    assert [(f.what, f.candidates, [n for _, n in f.removed], f.kept)
+            for f in tests.funnels] == [
+        ("contributors", 14, [0, 3], 11),
+        ("positive pairs", 10, [0, 4, 0], 6),
+        ("negative pairs", 81, [0, 32, 47], 2),
+        ("ranking questions", 20, [0, 8, 0, 0], 12),
+    ]
+    assert ("negative pairs: removed, share fewer than 4 words", "47") in tests.summary()
+    # Stricter settings remove more, and say so.
+    strict = pyramid_tests(pyramid, min_words=7, min_shared_negative=3)
+    assert [f.kept for f in strict.funnels] == [8, 3, 1, 6]
+    assert strict.funnels[0].removed[0] == ("fewer than 7 words", 3)
+
+
+def test_binary_pairs_obey_every_constraint(pyramid):
+    pairs = pyramid.pairs
+    assert (pairs.label == 1).sum() == 6 and (pairs.label == 0).sum() == 2
+    assert set(pairs.subset) == {"T0001"} and set(pairs.split) == {"test"}
+    labels = pyramid.groups.labels(len(pyramid))
+    for a, b, label in zip(pairs.first, pairs.second, pairs.label):
+        wa, wb = words(pyramid.texts[a]), words(pyramid.texts[b])
+        assert len(WORD.findall(pyramid.texts[a])) >= 3 and not (wa | wb) & PRONOUNS
+        assert label == (labels[a] == labels[b])
+        if label:
+            assert (wa - FUNCTION_WORDS) != (wb - FUNCTION_WORDS)
+        else:
+            assert len(wa & wb) > 3
+    negatives = [(pyramid.texts[a], pyramid.texts[b])
+                 for a, b in zip(pairs.first[pairs.label == 0], pairs.second[pairs.label == 0])]
+    assert negatives[0] == ("A bond approved by voters covered most of the 12 million dollar "
+                            "cost.", "The renovation cost 12 million dollars")
+
+
+def test_ranking_questions(pyramid):
+    tests = pyramid_tests(pyramid)
+    assert tests.n_questions == 12
+    labels = pyramid.groups.labels(len(pyramid))
+    assert np.all(labels[tests.question] == labels[tests.answer])
+    assert np.all(labels[tests.distractors] != labels[tests.question][:, None])
+    assert np.all(np.diff(tests.distractor_overlap, axis=1) <= 0)
+    assert tests.question[0] == 0 and tests.distractors[0].tolist() == [6, 5, 8]
+    assert tests.distractor_overlap[0, 0] == pytest.approx(2 / 15)
+
+
+def test_folder_of_pyramids_is_one_corpus(tmp_path, sample):
+    shutil.copy(sample, tmp_path / "T0001.pyr")
+    shutil.copy(sample, tmp_path / "T0002.pyr")
+    corpus = load_pyramid(tmp_path)
+    assert corpus.describe() == {"name": tmp_path.name, "language": "en", "sentences": 28,
+                                 "groups": 12, "pairs": 16}
+    assert corpus.groups.names[6] == "T0002/1" and corpus.ids[14] == "T0002/1/1"
+    # Pairs and questions never cross pyramids.
+    pyramid_of = np.asarray(corpus.metadata["pyramid"])
+    assert np.all(pyramid_of[corpus.pairs.first] == pyramid_of[corpus.pairs.second])
+    tests = pyramid_tests(corpus)
+    assert tests.n_questions == 24
+    assert np.all(pyramid_of[tests.distractors] == pyramid_of[tests.question][:, None])
+    assert is_pyramid(tmp_path) and not is_pyramid(tmp_path / "missing")
+
+
+def test_identical_contributors_are_one_sentence(tmp_path, sample):
+    path = edited(tmp_path, sample, '  <contributor label="The project went',
+                  '  <contributor label="The renovation cost 12 million dollars">\n'
+                  '   <part label="The renovation cost 12 million dollars" start="112" '
+                  'end="150"/>\n  </contributor>\n  <contributor label="The project went')
+    corpus = load_pyramid(path)
+    assert len(corpus) == 14
+    assert corpus.groups.sizes.tolist() == [3, 3, 2, 2, 2, 3]
+    assert corpus.groups.members(5).tolist() == [12, 6, 13]
+
+
+def test_detection(sample, shared_data):
+    assert is_pyramid(sample) and is_pyramid(sample.parent)
+    assert not is_pyramid(shared_data / "costra" / "data.tsv")
+    assert not is_costra(sample)
+
+
+def test_malformed_xml_names_file_and_line(tmp_path, sample):
+    lines = sample.read_text(encoding="utf-8").split("\n")
+    path = tmp_path / "cut.pyr"
+    path.write_text("\n".join(lines[:60]), encoding="utf-8")
+    error = expect_error(path, "malformed XML", "cut.pyr")
+    assert error.line is not None and error.line >= 60
+    error = expect_error(edited(tmp_path, sample, '<scu uid="2" label=', '<scu uid="2" label'),
+                         "malformed XML")
+    assert error.line == 60
+
+
+def test_structural_errors(tmp_path, sample):
+    expect_error(edited(tmp_path, sample, 'start="152" end="183"', 'end="183"'),
+                 "<part> lacks the attribute 'start'")
+    expect_error(edited(tmp_path, sample, 'start="152"', 'start="x"'),
+                 "offsets must be integers")
+    error = expect_error(edited(tmp_path, sample, 'end="903"', 'end="9030"'),
+                         "offsets 843-9030 lie outside the text (904 characters)")
+    assert error.line == 101
+    expect_error(edited(tmp_path, sample, '<scu uid="2"', '<scu uid="1"'),
+                 "SCU uid '1' is used twice")
+    expect_error(edited(tmp_path, sample, "<!ELEMENT part EMPTY>",
+                        '<!ELEMENT part EMPTY>\n <!ENTITY big "x">'), "entity declaration")
+    not_pyramid = tmp_path / "other.pyr"
+    not_pyramid.write_text("<summary><line>x</line></summary>", encoding="utf-8")
+    expect_error(not_pyramid, "the root element is <summary>")
+    empty = tmp_path / "empty.pyr"
+    empty.write_text("  \n", encoding="utf-8")
+    expect_error(empty, "file is empty")
+    folder = tmp_path / "none"
+    folder.mkdir()
+    expect_error(folder, "no .pyr files")
+
+
+def test_part_labels_differing_from_the_text_warn(tmp_path, sample):
+    path = edited(tmp_path, sample, 'part label="paid mostly by a municipal bond"',
+                  'part label="paid mostly by the municipal bond"')
+    corpus = load_pyramid(path)
+    assert corpus.texts[3] == "paid mostly by the municipal bond"
+    assert corpus.warnings == ("1 <part> labels differ from the text at their offsets; "
+                               "the labels are used",)
+
+
+def test_tests_need_a_pyramid_corpus(shared_data):
+    from app.corpora.grouped import load_grouped
+    grouped = load_grouped(shared_data / "white2015-paraphrase-grouped" / "msrp_distribute")
+    with pytest.raises(EvaluationError, match=".pyr"):
+        pyramid_tests(grouped)

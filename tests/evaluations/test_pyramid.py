@@ -1,0 +1,108 @@
+import json
+
+import numpy as np
+import pytest
+
+from app.corpora.pyramid import load_pyramid
+from app.errors import EvaluationError
+from app.evaluations.pyramid import best_f1_threshold, evaluate_pyramid, run_pyramid
+from app.jobs import run_job
+from models.bow import BagOfWords
+
+
+@pytest.fixture(scope="module")
+def pyramid(shared_data):
+    return load_pyramid(shared_data / "pyramid-sample" / "T0001.pyr")
+
+
+@pytest.fixture(scope="module")
+def bow_result(pyramid):
+    return run_job(run_pyramid(pyramid, BagOfWords()))
+
+
+def test_bag_of_words_numbers(bow_result):
+    binary, ranking = bow_result.binary, bow_result.ranking
+    assert binary.in_tune.sum() == 1 and binary.in_tune.tolist()[2]
+    assert binary.threshold == pytest.approx(0.36927447)
+    assert (binary.precision, binary.recall, binary.f1, binary.tune_f1) == pytest.approx(
+        (2 / 3, 4 / 5, 8 / 11, 1.0))
+    assert np.array_equal(binary.predicted, binary.cosine >= binary.threshold)
+    assert ranking.rank.tolist() == [1, 1, 1, 1, 4, 2, 1, 1, 1, 1, 1, 1]
+    assert ranking.success_rate == pytest.approx(10 / 12)
+    assert ranking.mrr == pytest.approx((10 + 1 / 4 + 1 / 2) / 12)
+    rows = dict(bow_result.summary())
+    assert rows["binary F1"] == "0.7273" and rows["ranking MRR"] == "0.8958"
+    assert rows["binary pairs"] == "6 positive, 2 negative; 1 tune, 7 test"
+    assert rows["ranking questions: kept"] == "12"
+    assert bow_result.provenance.parameters == {"seed": 0, "tune_fraction": 0.1,
+                                                "min_words": 3, "min_shared_negative": 4,
+                                                "n_distractors": 3}
+
+
+def test_cosines_are_cosines(pyramid, bow_result):
+    X = BagOfWords().fit(pyramid.texts).encode(pyramid.texts).toarray().astype(np.float64)
+    unit = X / np.linalg.norm(X, axis=1, keepdims=True)
+    pairs = pyramid.pairs
+    expected = np.sum(unit[pairs.first] * unit[pairs.second], axis=1)
+    assert np.allclose(bow_result.binary.cosine, expected, atol=1e-12)
+    # Dense input gives the same result as the encoder's sparse matrix.
+    dense = evaluate_pyramid(pyramid, X)
+    assert np.allclose(dense.ranking.answer_cosine, bow_result.ranking.answer_cosine)
+    assert np.array_equal(dense.ranking.rank, bow_result.ranking.rank)
+
+
+def test_best_threshold_matches_brute_force():
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        cosine = np.round(rng.random(60), 1)  # many ties
+        label = (rng.random(60) < 0.4).astype(int)
+        threshold, f1 = best_f1_threshold(cosine, label)
+        candidates = np.unique(cosine)
+        scores = [2 * ((cosine >= t) & (label == 1)).sum()
+                  / ((cosine >= t).sum() + label.sum()) for t in candidates]
+        assert f1 == pytest.approx(max(scores))
+        assert threshold == candidates[::-1][int(np.argmax(scores[::-1]))]
+
+
+def test_seed_draws_the_tune_pairs(pyramid):
+    embeddings = np.random.default_rng(0).standard_normal((len(pyramid), 16))
+    first = evaluate_pyramid(pyramid, embeddings, seed=1)
+    again = evaluate_pyramid(pyramid, embeddings, seed=1)
+    other = evaluate_pyramid(pyramid, embeddings, seed=2, tune_fraction=0.5)
+    assert np.array_equal(first.binary.in_tune, again.binary.in_tune)
+    assert first.binary.f1 == again.binary.f1
+    assert other.binary.in_tune.sum() == 4
+    assert not np.array_equal(first.binary.in_tune, other.binary.in_tune)
+
+
+def test_zero_vectors_never_win(pyramid):
+    embeddings = np.ones((len(pyramid), 4))
+    zero = 2
+    embeddings[zero] = 0
+    result = evaluate_pyramid(pyramid, embeddings)
+    tests = result.tests
+    assert result.n_degenerate == 1
+    touched = (tests.question == zero) | (tests.answer == zero)
+    assert np.all(result.ranking.answer_cosine[touched] == -np.inf)
+    # Every other cosine is 1: ties rank the answer last, a zero distractor does not count.
+    expected = np.where(touched, 4, 4 - (tests.distractors == zero).sum(axis=1))
+    assert np.array_equal(result.ranking.rank, expected) and touched.sum() == 2
+    assert ("zero or non-finite embeddings", "1") in result.summary()
+
+
+def test_result_serialises(bow_result):
+    record = json.loads(json.dumps(bow_result.to_dict()))
+    assert record["evaluation"] == "pyramid"
+    assert len(record["binary"]["pairs"]) == 8 and len(record["ranking"]["questions"]) == 12
+    assert record["funnels"][2]["removed"]["share fewer than 4 words"] == 47
+    assert record["ranking"]["questions"][4]["rank"] == 4
+
+
+def test_refused_before_work(pyramid, shared_data):
+    with pytest.raises(EvaluationError, match="0 binary pairs and 0 ranking questions"):
+        next(run_pyramid(pyramid, BagOfWords(), min_words=50))
+    with pytest.raises(EvaluationError, match="one embedding per sentence"):
+        evaluate_pyramid(pyramid, np.zeros((3, 4)))
+    from app.corpora.costra import load_costra
+    with pytest.raises(EvaluationError, match="no SCUs"):
+        next(run_pyramid(load_costra(shared_data / "costra" / "data.tsv"), BagOfWords()))
