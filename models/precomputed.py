@@ -1,0 +1,298 @@
+"""Embeddings computed elsewhere, loaded from a file and aligned to a corpus.
+
+A :class:`Precomputed` encoder is just another encoder: it encodes the corpus it was
+aligned to (and any of that corpus's sentences) by looking rows up, so every evaluation
+and view takes it. It cannot encode text it has no row for.
+
+Formats
+-------
+- ``.npy``: a 2-D array, memory-mapped (no copy).
+- ``.npz``: exactly one 2-D array.
+- The Embedding Projector pair ``vectors.tsv`` (tab-separated floats, no header) and
+  ``metadata.tsv`` beside it (one column without header, or several with a header).
+- ``.parquet``: a vector column (list or fixed-size list of floats) plus an ``id`` or
+  ``text`` column (needs pyarrow).
+
+Alignment, in this order: by an id column whose values are the corpus's sentence ids;
+by a text column whose values are the corpus's texts; by row order when the file has
+exactly one row per corpus entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.corpora.model import Corpus
+from app.errors import InputError
+from models.base import Embeddings, Encoder
+
+ID_COLUMNS = ("id", "sentence_id", "ids")
+TEXT_COLUMNS = ("text", "sentence", "texts", "sentences")
+VECTOR_COLUMNS = ("vector", "embedding", "embeddings", "vectors")
+
+
+class EmbeddingsFileError(InputError):
+    """A file of precomputed embeddings cannot be read or aligned."""
+
+
+@dataclass(frozen=True, eq=False)
+class EmbeddingsTable:
+    """Rows of a file of embeddings with whatever id/text columns it carries.
+
+    Attributes
+    ----------
+    path : the file (for the Projector pair, ``vectors.tsv``).
+    vectors : float32 ndarray of shape (n_rows, dim), possibly memory-mapped.
+    ids, texts : one value per row, when the file has such a column.
+    """
+
+    path: Path
+    vectors: np.ndarray
+    ids: tuple[str, ...] | None = None
+    texts: tuple[str, ...] | None = None
+
+
+def file_hash(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 22), b""):
+            h.update(chunk)
+    return h.hexdigest()[:16]
+
+
+def _check_vectors(vectors: np.ndarray, path: Path) -> np.ndarray:
+    if vectors.ndim != 2:
+        raise EmbeddingsFileError(f"expected a 2-D array (rows, dimensions), found shape "
+                                  f"{vectors.shape}", path)
+    if vectors.shape[0] == 0 or vectors.shape[1] == 0:
+        raise EmbeddingsFileError(f"no embeddings in the file (shape {vectors.shape})", path)
+    if not np.issubdtype(vectors.dtype, np.number):
+        raise EmbeddingsFileError(f"values are {vectors.dtype}, not numbers", path)
+    # Scan in blocks so a memory-mapped file is checked without loading it whole.
+    step = max(1, (1 << 24) // max(vectors.shape[1], 1))
+    for start in range(0, vectors.shape[0], step):
+        finite = np.isfinite(vectors[start:start + step])
+        if not finite.all():
+            row = start + int(np.flatnonzero(~finite.all(axis=1))[0])
+            raise EmbeddingsFileError(f"row {row + 1} holds NaN or infinity", path, row + 1)
+    return vectors
+
+
+def _read_npy(path: Path) -> EmbeddingsTable:
+    try:
+        vectors = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (ValueError, OSError, EOFError) as error:
+        raise EmbeddingsFileError(f"not a readable .npy array ({error})", path) from None
+    if vectors.dtype != np.float32 and np.issubdtype(vectors.dtype, np.number):
+        vectors = np.asarray(vectors, dtype=np.float32)
+    return EmbeddingsTable(path, _check_vectors(vectors, path))
+
+
+def _read_npz(path: Path) -> EmbeddingsTable:
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+    except (ValueError, OSError, EOFError) as error:
+        raise EmbeddingsFileError(f"not a readable .npz archive ({error})", path) from None
+    matrices = [name for name, array in arrays.items() if array.ndim == 2]
+    if len(matrices) != 1:
+        raise EmbeddingsFileError(f"expected exactly one 2-D array, found {len(matrices)} "
+                                  f"({', '.join(arrays) or 'none'})", path)
+    vectors = np.asarray(arrays[matrices[0]], dtype=np.float32)
+    return EmbeddingsTable(path, _check_vectors(vectors, path))
+
+
+def _read_projector(path: Path) -> EmbeddingsTable:
+    from app.corpora.textfile import read_lines  # the edge's line-accurate decoding
+
+    lines = read_lines(path)
+    width = None
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        fields = line.split("\t")
+        if width is None:
+            width = len(fields)
+        elif len(fields) != width:
+            raise EmbeddingsFileError(f"{len(fields)} values where earlier rows have {width}",
+                                      path, number)
+        try:
+            rows.append([float(value) for value in fields])
+        except ValueError:
+            raise EmbeddingsFileError("a value is not a number", path, number) from None
+    vectors = _check_vectors(np.asarray(rows, dtype=np.float32), path)
+    metadata_path = path.with_name("metadata.tsv")
+    ids = texts = None
+    if metadata_path.exists():
+        meta = read_lines(metadata_path)
+        # The Projector writes a header only when there is more than one column.
+        if "\t" in meta[0]:
+            header = meta[0].split("\t")
+            columns = list(zip(*(row.split("\t") for row in meta[1:]))) or [()] * len(header)
+            table = dict(zip(header, columns))
+        else:
+            table = {"text": tuple(meta)}
+        n_meta = len(next(iter(table.values())))
+        if n_meta != len(vectors):
+            raise EmbeddingsFileError(f"{n_meta} metadata rows for {len(vectors)} vectors",
+                                      metadata_path)
+        ids = next((tuple(table[c]) for c in ID_COLUMNS if c in table), None)
+        texts = next((tuple(table[c]) for c in TEXT_COLUMNS if c in table), None)
+    return EmbeddingsTable(path, vectors, ids, texts)
+
+
+def _read_parquet(path: Path) -> EmbeddingsTable:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise EmbeddingsFileError("reading Parquet needs pyarrow: pip install "
+                                  "'sentspace[parquet]'", path) from None
+    try:
+        table = pq.read_table(path)
+    except Exception as error:  # pyarrow raises several unrelated types for bad files
+        raise EmbeddingsFileError(f"not a readable Parquet file ({error})", path) from None
+    names = table.column_names
+    vector_column = next((c for c in VECTOR_COLUMNS if c in names), None)
+    if vector_column is None:
+        raise EmbeddingsFileError(f"no vector column (looked for {', '.join(VECTOR_COLUMNS)};"
+                                  f" found {', '.join(names)})", path)
+    column = table.column(vector_column).combine_chunks()
+    lengths = column.value_lengths().to_numpy(zero_copy_only=False)
+    if len(lengths) and (lengths != lengths[0]).any():
+        row = int(np.flatnonzero(lengths != lengths[0])[0])
+        raise EmbeddingsFileError(f"row {row + 1} has {lengths[row]} values where row 1 has "
+                                  f"{lengths[0]}", path, row + 1)
+    flat = column.flatten().to_numpy(zero_copy_only=False).astype(np.float32, copy=False)
+    vectors = _check_vectors(flat.reshape(len(column), -1), path)
+
+    def text_column(candidates):
+        name = next((c for c in candidates if c in names), None)
+        return None if name is None else tuple(str(v) for v in table.column(name).to_pylist())
+
+    return EmbeddingsTable(path, vectors, text_column(ID_COLUMNS), text_column(TEXT_COLUMNS))
+
+
+def read_embeddings(path: str | Path) -> EmbeddingsTable:
+    """Read a file of embeddings in any supported format (chosen by its name)."""
+    path = Path(path)
+    if not path.is_file():
+        raise EmbeddingsFileError("file not found", path)
+    if path.stat().st_size == 0:
+        raise EmbeddingsFileError("file is empty", path)
+    suffix = path.suffix.lower()
+    readers = {".npy": _read_npy, ".npz": _read_npz, ".tsv": _read_projector,
+               ".parquet": _read_parquet}
+    if suffix not in readers:
+        raise EmbeddingsFileError(f"unknown embeddings format {suffix!r} (known: "
+                                  f"{', '.join(readers)})", path)
+    return readers[suffix](path)
+
+
+def align_rows(table: EmbeddingsTable, corpus: Corpus) -> tuple[np.ndarray, str]:
+    """The file row of every corpus entry, and how it was found ("id", "text", "row").
+
+    Raises EmbeddingsFileError naming the first corpus entry (or file row) that cannot be
+    matched.
+    """
+    n_rows = len(table.vectors)
+    for key, values, corpus_values in (("id", table.ids, corpus.ids),
+                                       ("text", table.texts, corpus.texts)):
+        if values is None:
+            continue
+        # Each corpus entry takes the next unused file row with its key, so entries that
+        # repeat a text (Costra) align row by row in file order.
+        rows_of: dict[str, list[int]] = {}
+        for row, value in enumerate(values):
+            rows_of.setdefault(value, []).append(row)
+        used: dict[str, int] = {}
+        rows = np.empty(len(corpus), dtype=np.int64)
+        missing = []
+        for entry, value in enumerate(corpus_values):
+            candidates = rows_of.get(value)
+            if not candidates:
+                missing.append(entry)
+                continue
+            taken = used.get(value, 0)
+            rows[entry] = candidates[min(taken, len(candidates) - 1)]
+            used[value] = taken + 1
+        if not missing:
+            return rows, key
+        if len(missing) < len(corpus):
+            first = missing[0]
+            raise EmbeddingsFileError(
+                f"{len(missing)} of {len(corpus)} corpus sentences have no row with their "
+                f"{key}; the first is entry {first + 1}: {corpus_values[first][:80]!r}",
+                table.path)
+    if n_rows == len(corpus):
+        return np.arange(n_rows), "row"
+    raise EmbeddingsFileError(f"{n_rows} rows for {len(corpus)} corpus sentences, and no id "
+                              f"or text column that matches the corpus", table.path)
+
+
+class Precomputed(Encoder):
+    """Rows of a file of embeddings, aligned to one corpus.
+
+    Parameters
+    ----------
+    path : the embeddings file (see the module docstring for formats).
+    corpus : the corpus whose entries the rows are matched to.
+    """
+
+    family = "precomputed"
+    title = "Precomputed embeddings"
+
+    def __init__(self, path: str | Path, corpus: Corpus):
+        self.path = Path(path)
+        self.corpus = corpus
+        table = read_embeddings(self.path)
+        self.rows, self.aligned_by = align_rows(table, corpus)
+        self.vectors = table.vectors
+        self.file_hash = file_hash(self.path)
+        self._row_of_text = {text: int(row) for text, row in zip(corpus.texts, self.rows)}
+
+    @property
+    def name(self) -> str:
+        return f"precomputed:{self.path.name}"
+
+    def params(self) -> dict[str, Any]:
+        return {"path": str(self.path), "file_hash": self.file_hash,
+                "aligned_by": self.aligned_by}
+
+    @property
+    def dim(self) -> int:
+        return int(self.vectors.shape[1])
+
+    def clone(self) -> Precomputed:
+        """Itself: nothing is fitted, and re-reading the file would gain nothing."""
+        return self
+
+    def aligned(self) -> np.ndarray:
+        """The corpus's embeddings in corpus order; no copy when rows are in file order."""
+        if self.aligned_by == "row":
+            return self.vectors
+        return np.asarray(self.vectors[self.rows], dtype=np.float32)
+
+    def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
+        try:
+            rows = [self._row_of_text[text] for text in texts]
+        except KeyError as missing:
+            raise EmbeddingsFileError(f"no precomputed embedding for the sentence "
+                                      f"{str(missing)[:80]}", self.path) from None
+        return np.asarray(self.vectors[rows], dtype=np.float32).reshape(len(rows), self.dim)
+
+    def iter_encode(self, texts: Sequence[str]):
+        texts = list(texts)
+        if texts == list(self.corpus.texts):
+            # The whole corpus: row by row, so repeated texts keep their own rows.
+            yield from ()
+            return self.aligned()
+        return (yield from super().iter_encode(texts))
+
+    def fingerprint(self) -> str:
+        return hashlib.sha256(f"precomputed {self.file_hash} {self.aligned_by} "
+                              f"{self.corpus.fingerprint}".encode()).hexdigest()[:16]
