@@ -53,7 +53,8 @@ def main() -> None:
           f"{reference_time / ours_time:>10.1f}")
     print(f"\n{'score':<20}{'reference':>10}{'ours':>10}{'equal':>8}")
     for key, value in reference_scores.items():
-        print(f"{key:<20}{value:>10.3f}{ours_scores[key]:>10.3f}{str(value == ours_scores[key]):>8}")
+        equal = value == ours_scores[key]
+        print(f"{key:<20}{value:>10.3f}{ours_scores[key]:>10.3f}{str(equal):>8}")
     print(f"\nall scores equal: {reference_scores == ours_scores}")
 
 

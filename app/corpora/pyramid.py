@@ -147,6 +147,8 @@ def _parse(path: Path) -> tuple[str, str | None, list[_Scu]]:
     except expat.ExpatError as error:
         raise CorpusError(f"malformed XML: {expat.ErrorString(error.code)} (column "
                           f"{error.offset + 1})", path, error.lineno) from None
+    except LookupError as error:  # an XML declaration naming an unknown encoding
+        raise CorpusError(f"malformed XML: {error}", path, parser.CurrentLineNumber) from None
     if not scus:
         raise CorpusError("no <scu> elements", path)
     return "\n".join(lines), (regex[0] if regex else None), scus
