@@ -3,6 +3,7 @@
     sentspace                                   open the app on the bundled corpus
     sentspace eval classification --corpus msrp-grouped --encoder bow [--json [PATH]]
     sentspace corpus info PATH
+    sentspace encode --corpus msrp-grouped --encoder bow --out vectors.npy
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
 status 2 and one line naming the file, line and problem.
@@ -20,8 +21,16 @@ from app.atomic import write_text_atomic
 from app.corpora import BUILTIN, DEFAULT_CORPUS, load_corpus
 from app.errors import InputError
 from app.evaluations.classification import run_classification
+from app.corpora.model import Corpus
+from app.export import export_matrix
 from app.jobs import Progress, run_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
+from models.base import Encoder
+from models.precomputed import Precomputed
+
+PRECOMPUTED = "precomputed:"
+ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, or {PRECOMPUTED}PATH for embeddings "
+                "computed elsewhere (.npy, .npz, vectors.tsv, .parquet)")
 
 EVALUATIONS = {"classification": run_classification}
 
@@ -50,14 +59,24 @@ class ProgressPrinter:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
+def build_encoder(spec: str, corpus: Corpus) -> Encoder:
+    """An encoder from its CLI spelling; precomputed embeddings are aligned to ``corpus``."""
+    if spec.startswith(PRECOMPUTED):
+        return Precomputed(spec.removeprefix(PRECOMPUTED), corpus)
+    try:
+        return make_encoder(spec)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+
+
 def command_eval(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.corpus)
     evaluation = EVALUATIONS[args.evaluation]
+    encoders = [build_encoder(spec, corpus) for spec in args.encoder or [DEFAULT_ENCODER]]
     printer = ProgressPrinter()
     results = []
-    for name in args.encoder or [DEFAULT_ENCODER]:
-        job = evaluation(corpus, make_encoder(name), seed=args.seed)
-        results.append(run_job(job, printer))
+    for encoder in encoders:
+        results.append(run_job(evaluation(corpus, encoder, seed=args.seed), printer))
     printer.clear()
 
     payload = json.dumps([r.to_dict() for r in results], indent=2)
@@ -73,6 +92,22 @@ def command_eval(args: argparse.Namespace) -> int:
     labels = [label for label, _ in results[0].summary()]
     rows = [[label, *(dict(r.summary())[label] for r in results)] for label in labels]
     print(format_table(header, rows))
+    return 0
+
+
+def command_encode(args: argparse.Namespace) -> int:
+    corpus = load_corpus(args.corpus)
+    encoder = build_encoder(args.encoder, corpus)
+    if encoder.requires_fit:
+        encoder.fit(corpus.texts)
+    printer = ProgressPrinter()
+    matrix = run_job(encoder.iter_encode(corpus.texts), printer)
+    printer.clear()
+    written = export_matrix(corpus, matrix, Path(args.out), {
+        "encoder": {"name": encoder.name, "family": encoder.family,
+                    "params": encoder.params(), "fingerprint": encoder.fingerprint()}})
+    print(f"{matrix.shape[0]} x {matrix.shape[1]} embeddings of {corpus.name} by "
+          f"{encoder.name}: {', '.join(str(path) for path in written)}")
     return 0
 
 
@@ -107,12 +142,22 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--corpus", default=DEFAULT_CORPUS,
                           help=f"built-in corpus ({', '.join(BUILTIN)}) or path "
                                f"(default {DEFAULT_CORPUS})")
-    evaluate.add_argument("--encoder", action="append", choices=sorted(ENCODERS),
-                          help=f"encoder; repeat to compare several (default {DEFAULT_ENCODER})")
+    evaluate.add_argument("--encoder", action="append",
+                          help=f"{ENCODER_HELP}; repeat to compare several "
+                               f"(default {DEFAULT_ENCODER})")
     evaluate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     evaluate.add_argument("--json", nargs="?", const="-", metavar="PATH",
                           help="print JSON instead of the table, or write it to PATH")
     evaluate.set_defaults(handler=command_eval)
+
+    encode = commands.add_parser("encode", help="write a corpus's embeddings to a file")
+    encode.add_argument("--corpus", default=DEFAULT_CORPUS,
+                        help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
+    encode.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
+    encode.add_argument("--out", required=True,
+                        help="*.npy (+ JSON sidecar), *.parquet, or vectors.tsv / a folder "
+                             "(Embedding Projector pair)")
+    encode.set_defaults(handler=command_encode)
 
     corpus = commands.add_parser("corpus", help="inspect a corpus")
     corpus_commands = corpus.add_subparsers(dest="corpus_command", required=True)

@@ -52,3 +52,28 @@ def test_corpus_info(capsys):
     assert main(["corpus", "info", "msrp-grouped"]) == 0
     out = capsys.readouterr().out
     assert "859" in out and "274" in out
+
+
+def test_encode_then_evaluate_precomputed_equals_the_encoder(tmp_path, capsys):
+    target = tmp_path / "bow.parquet"
+    assert main(["encode", "--corpus", "msrp-grouped", "--encoder", "bow",
+                 "--out", str(target)]) == 0
+    assert "859 x" in capsys.readouterr().out
+    assert main(["eval", "classification", "--encoder", "bow",
+                 "--encoder", f"precomputed:{target}", "--json", "-"]) == 0
+    own, imported = json.loads(capsys.readouterr().out)
+    assert own["fold_accuracy"] == imported["fold_accuracy"]
+    assert imported["provenance"]["encoder_family"] == "precomputed"
+
+
+def test_bad_precomputed_file_exits_2_naming_it(tmp_path):
+    bad = tmp_path / "short.npy"
+    import numpy as np
+
+    np.save(bad, np.ones((10, 3), dtype=np.float32))
+    done = subprocess.run([sys.executable, "-m", "app", "eval", "classification",
+                           "--encoder", f"precomputed:{bad}"], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert "short.npy: 10 rows for 859 corpus sentences" in done.stderr
