@@ -70,10 +70,12 @@ def normalise(embeddings: Embeddings) -> Normalised:
         matrix.eliminate_zeros()
         return Normalised(matrix, degenerate)
     matrix = np.asarray(embeddings, dtype=np.float32)
-    norms = np.linalg.norm(matrix.astype(np.float64), axis=1)
+    # Row by row in float64 without a float64 copy of the matrix, and one output array,
+    # so normalising a large pool costs one extra float32 matrix.
+    norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix, dtype=np.float64))
     degenerate = ~np.isfinite(norms) | (norms == 0)
-    unit = np.zeros_like(matrix)
-    unit[~degenerate] = matrix[~degenerate] / norms[~degenerate, None].astype(np.float32)
+    unit = np.divide(matrix, norms.astype(np.float32)[:, None], out=np.zeros_like(matrix),
+                     where=~degenerate[:, None])
     return Normalised(unit, degenerate)
 
 
@@ -122,8 +124,9 @@ def _similarity_block(queries: Embeddings, pool_t: Embeddings) -> np.ndarray:
 
 
 def _transposed(pool: Embeddings) -> Embeddings:
-    # CSC of the transpose is the CSR pool reinterpreted: no copy, fast sparse products.
-    return pool.T.tocsc() if sp.issparse(pool) else np.ascontiguousarray(pool.T)
+    # A view either way: the CSR pool's transpose is CSC, and BLAS multiplies by a
+    # transposed dense matrix without copying it.
+    return pool.T.tocsc() if sp.issparse(pool) else pool.T
 
 
 def iter_top_k(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
