@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 import scipy.sparse as sp
 
+from app.errors import InputError
 from app.jobs import Job, Progress, run_job
 
 Embeddings = np.ndarray | sp.csr_array
@@ -28,6 +29,10 @@ Embeddings = np.ndarray | sp.csr_array
 
 class NotFittedError(RuntimeError):
     """``encode`` was called on an encoder that must be fitted first."""
+
+
+class ModelError(InputError):
+    """A model file or model parameter the user gave cannot be used (file and problem)."""
 
 
 class Encoder(ABC):
@@ -99,8 +104,19 @@ class Encoder(ABC):
         return run_job(self.iter_encode(texts))
 
     def _fitted_state(self) -> str | None:
-        """A hash of what ``fit`` learned, or None before fitting."""
+        """A hash of what ``fit`` learned or the weights loaded, or None before fitting."""
         return None
+
+    def report(self) -> dict[str, Any] | None:
+        """JSON-serialisable notes on the last ``encode`` (e.g. tokens not found), or None.
+
+        Caches store it beside the matrix and hand it back with :meth:`restore_report`, so
+        a cache hit tells the user what a fresh encode would have.
+        """
+        return None
+
+    def restore_report(self, report: dict[str, Any]) -> None:
+        """Take back a :meth:`report` saved with a cached matrix of the same fingerprint."""
 
     def fingerprint(self) -> str:
         """Hash of everything that determines the output: family, parameters, fit."""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 
 from models.base import Embeddings, Encoder
@@ -43,6 +44,8 @@ class _VectorizerEncoder(Encoder):
         return frozenset(self.vectorizer_.vocabulary_) if self.vectorizer_ else frozenset()
 
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
+        if not texts:   # scikit-learn's TF-IDF refuses zero rows
+            return sp.csr_array((0, self.dim), dtype=np.float32)
         return self.vectorizer_.transform(list(texts)).tocsr().astype(np.float32)
 
     def _fitted_state(self) -> str | None:

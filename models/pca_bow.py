@@ -1,0 +1,96 @@
+"""PCA over bag of words: token counts projected on their leading principal axes."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any, Self
+
+import numpy as np
+from sklearn.decomposition import PCA
+from sklearn.feature_extraction.text import CountVectorizer
+
+from models.base import Embeddings, Encoder, ModelError
+from models.tokenize import TOKEN_PATTERN
+
+
+class PcaBagOfWords(Encoder):
+    """Bag-of-words counts reduced by PCA to ``dimension`` components.
+
+    Both the vocabulary and the principal axes come from the texts given to ``fit``
+    alone, so evaluations fit it inside each training fold; words seen only later are
+    dropped. This is centred PCA, as in the papers, computed with scikit-learn's
+    ``PCA(svd_solver="arpack")``: on sparse input it centres implicitly (through a linear
+    operator), so the count matrix is never densified. ``TruncatedSVD`` would be faster
+    but does not centre, and its first axis then mostly encodes sentence length.
+
+    Parameters
+    ----------
+    dimension : int
+        Number of components wanted. ARPACK allows at most
+        ``min(n_fit_texts, n_vocabulary) - 1``, and ``dim`` reports the number used.
+    lowercase : bool
+        Lowercase before tokenising.
+    seed : int
+        Seeds ARPACK's start vector, so refitting the same texts gives the same axes.
+    """
+
+    family = "pca-bow"
+    title = "PCA over bag of words"
+    requires_fit = True
+    learns_from_data = True
+
+    def __init__(self, dimension: int = 300, lowercase: bool = True, seed: int = 0):
+        if dimension < 1:
+            raise ModelError(f"the dimension must be at least 1, not {dimension}")
+        self.dimension = int(dimension)
+        self.lowercase = lowercase
+        self.seed = int(seed)
+        self.vectorizer_: CountVectorizer | None = None
+        self.pca_: PCA | None = None
+        self._fit_hash: str | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {"dimension": self.dimension, "lowercase": self.lowercase, "seed": self.seed}
+
+    def fit(self, texts: Sequence[str]) -> Self:
+        """Learn the vocabulary and principal axes of ``texts`` (and nothing else)."""
+        texts = list(texts)
+        vectorizer = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
+                                     dtype=np.float32)
+        try:
+            counts = vectorizer.fit_transform(texts)
+        except ValueError:      # no tokens at all: scikit-learn's "empty vocabulary"
+            counts = None
+        n_components = min(self.dimension, min(counts.shape) - 1) if counts is not None else 0
+        if n_components < 1:
+            raise ModelError("PCA over bag of words needs at least two texts and two distinct "
+                             f"words to fit; got {len(texts)} texts")
+        self.pca_ = PCA(n_components, svd_solver="arpack", random_state=self.seed).fit(counts)
+        self.vectorizer_ = vectorizer
+        # The axes are a deterministic function of the fit texts and the parameters, so
+        # hashing the texts identifies the fit without depending on BLAS rounding.
+        h = hashlib.sha256()
+        for text in texts:
+            h.update(text.encode("utf-8") + b"\0")
+        self._fit_hash = h.hexdigest()[:16]
+        return self
+
+    @property
+    def dim(self) -> int:
+        if self.pca_ is None:
+            raise AttributeError("dim is known only after fit")
+        return self.pca_.n_components_
+
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        return frozenset(self.vectorizer_.vocabulary_) if self.vectorizer_ else frozenset()
+
+    def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
+        if not texts:   # scikit-learn refuses zero rows
+            return np.zeros((0, self.dim), dtype=np.float32)
+        counts = self.vectorizer_.transform(list(texts))
+        return self.pca_.transform(counts).astype(np.float32, copy=False)
+
+    def _fitted_state(self) -> str | None:
+        return self._fit_hash

@@ -1,0 +1,184 @@
+"""The battery every registered encoder passes, and every family on the grouped MSRP corpus."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from app.jobs import Progress
+from models import ENCODERS, ModelError, NotFittedError, make_encoder
+
+#: A parameter change per family that must change the fingerprint.
+CHANGED_PARAMS = {
+    "bow": {"lowercase": False},
+    "tfidf": {"lowercase": False},
+    "pca-bow": {"dimension": 10},
+    "random-bow": {"seed": 1},
+    "glove-mean": {"lowercase": False},
+    "glove-sum": {"lowercase": False},
+}
+UNICODE = ["Zürich ist schön — naïve café", "東京は大きい 🙂", "Ελληνικά; «quotes» … ½"]
+
+
+def dense(matrix) -> np.ndarray:
+    return matrix.toarray() if sp.issparse(matrix) else np.asarray(matrix)
+
+
+@pytest.fixture(scope="module")
+def fit_texts(msrp):
+    return list(msrp.texts[:120])
+
+
+@pytest.fixture(scope="module")
+def fitted(fit_texts):
+    """One fitted (where needed) encoder per family, shared by the module."""
+    encoders = {}
+    for name, cls in ENCODERS.items():
+        encoder = cls()
+        encoders[name] = encoder.fit(fit_texts) if encoder.requires_fit else encoder
+    return encoders
+
+
+def test_registry_has_every_family_of_issue_5():
+    assert {"bow", "tfidf", "pca-bow", "random-bow", "glove-mean",
+            "glove-sum"} <= set(ENCODERS)
+    assert set(CHANGED_PARAMS) == set(ENCODERS), "add the new family to CHANGED_PARAMS"
+
+
+@pytest.mark.parametrize("name", sorted(ENCODERS))
+def test_class_protocol(name):
+    cls = ENCODERS[name]
+    assert cls.family == name and cls.title
+    encoder = cls()
+    assert make_encoder(name).params() == encoder.params()
+    assert encoder.name == name
+    assert type(encoder)(**encoder.params()).params() == encoder.params()
+
+
+@pytest.mark.parametrize("name", sorted(ENCODERS))
+def test_shape_dtype_determinism(name, fitted, msrp):
+    encoder = fitted[name]
+    texts = list(msrp.texts[100:160])
+    first = encoder.encode(texts)
+    assert first.shape == (60, encoder.dim)
+    assert first.dtype == np.float32
+    assert np.array_equal(dense(first), dense(encoder.encode(texts)))
+    # Batching does not change rows.
+    assert np.array_equal(dense(first[:7]), dense(encoder.encode(texts[:7])))
+
+
+@pytest.mark.parametrize("name", sorted(ENCODERS))
+def test_fresh_instance_gives_same_output_and_fingerprint(name, fitted, fit_texts, msrp):
+    other = ENCODERS[name]()
+    if other.requires_fit:
+        other.fit(fit_texts)
+    texts = list(msrp.texts[200:230])
+    assert other.fingerprint() == fitted[name].fingerprint()
+    assert np.array_equal(dense(other.encode(texts)), dense(fitted[name].encode(texts)))
+
+
+@pytest.mark.parametrize("name", sorted(ENCODERS))
+def test_empty_and_unicode_input(name, fitted):
+    encoder = fitted[name]
+    empty = encoder.encode([])
+    assert empty.shape == (0, encoder.dim) and empty.dtype == np.float32
+    matrix = encoder.encode(UNICODE + ["", "   "])
+    assert matrix.shape == (5, encoder.dim) and matrix.dtype == np.float32
+    assert np.isfinite(dense(matrix)).all()
+
+
+@pytest.mark.parametrize("name", sorted(ENCODERS))
+def test_fingerprint_changes_with_params_and_fit(name, fitted, fit_texts, msrp):
+    encoder = fitted[name]
+    changed = ENCODERS[name](**CHANGED_PARAMS[name])
+    if changed.requires_fit:
+        changed.fit(fit_texts)
+    assert changed.fingerprint() != encoder.fingerprint()
+    if encoder.requires_fit:
+        refit = encoder.clone().fit(list(msrp.texts[300:420]))
+        assert refit.fingerprint() != encoder.fingerprint()
+
+
+@pytest.mark.parametrize("name", sorted(ENCODERS))
+def test_clone_and_fit_requirement(name, fitted):
+    clone = fitted[name].clone()
+    assert clone.params() == fitted[name].params()
+    if clone.requires_fit:
+        assert not clone.is_fitted
+        with pytest.raises(NotFittedError):
+            clone.encode(["a sentence"])
+
+
+@pytest.mark.parametrize("name", sorted(ENCODERS))
+def test_progress_per_batch_and_cancel(name, fitted, msrp, monkeypatch):
+    encoder = fitted[name]
+    monkeypatch.setattr(type(encoder), "batch_size", 100)
+    job = encoder.iter_encode(msrp.texts)
+    reports = []
+    for progress in job:
+        assert isinstance(progress, Progress)
+        reports.append(progress)
+        if len(reports) == 3:
+            job.close()     # cancelling: the generator stops at this yield
+            break
+    assert reports[-1].total == len(msrp) and reports[-1].done < len(msrp)
+
+
+@pytest.mark.parametrize("name", sorted(ENCODERS))
+def test_encodes_grouped_msrp(name, msrp):
+    encoder = make_encoder(name)
+    if encoder.requires_fit:
+        encoder.fit(msrp.texts)
+    matrix = encoder.encode(msrp.texts)
+    expected_dim = {"pca-bow": 300, "random-bow": 620, "glove-mean": 50,
+                    "glove-sum": 50}.get(name, 2842)    # BOW vocabulary of the corpus
+    assert matrix.shape == (859, expected_dim) == (len(msrp), encoder.dim)
+    values = matrix.data if sp.issparse(matrix) else matrix
+    assert np.isfinite(values).all()
+    assert (abs(matrix).sum(axis=1) > 0).all()      # every sentence has a vector
+
+
+def test_unknown_encoder_names_the_known_ones():
+    with pytest.raises(ModelError, match="unknown encoder 'nope'.*glove-mean.*path:<file>"):
+        make_encoder("nope")
+
+
+def cosines(matrix) -> np.ndarray:
+    x = dense(matrix).astype(np.float64)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    x = x / np.where(norms > 0, norms, 1)
+    return x @ x.T
+
+
+def test_sum_and_mean_give_identical_cosines(msrp):
+    mean = make_encoder("glove-mean").encode(msrp.texts)
+    total = make_encoder("glove-sum").encode(msrp.texts)
+    assert not np.allclose(mean, total)
+    np.testing.assert_allclose(cosines(mean), cosines(total), atol=1e-5)
+
+
+def nearest_neighbour_in_group(matrix, labels: np.ndarray) -> float:
+    """Share of sentences whose most cosine-similar other sentence is in their group."""
+    similarity = cosines(matrix)
+    np.fill_diagonal(similarity, -np.inf)
+    return float((labels[similarity.argmax(axis=1)] == labels).mean())
+
+
+def test_paraphrase_ranking_on_msrp(msrp):
+    """Nearest neighbour in its own paraphrase group, per sentence (chance: about 0.4%).
+
+    Issue 5 expected GloVe mean to beat random BOW here. It does not: the grouped MSRP
+    paraphrases share most of their words, so word overlap (which a 620-d random bag of
+    words preserves almost exactly) is the stronger signal than 50-d GloVe averages, as
+    White et al. (2015) found for their bag-of-words baselines on this corpus. The test
+    pins the measured numbers so a change in either encoder shows.
+    """
+    labels = msrp.groups.labels(len(msrp))
+    glove = nearest_neighbour_in_group(make_encoder("glove-mean").encode(msrp.texts), labels)
+    random_bow = nearest_neighbour_in_group(make_encoder("random-bow").encode(msrp.texts),
+                                            labels)
+    bow_encoder = make_encoder("bow").fit(msrp.texts)
+    bow = nearest_neighbour_in_group(bow_encoder.encode(msrp.texts), labels)
+    assert glove == pytest.approx(0.9546, abs=5e-4)
+    assert random_bow == pytest.approx(0.9814, abs=5e-4)
+    assert bow == pytest.approx(0.9849, abs=5e-4)
+    assert glove > 0.9      # far above chance: the vectors carry the sentences' content
