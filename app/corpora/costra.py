@@ -13,6 +13,7 @@ keep their own id and transformation type, and embeddings align row by row with 
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from importlib import resources
 from itertools import chain
@@ -227,6 +228,11 @@ class CostraComparisons:
         Index into ``RULES``.
     group : ndarray of shape (n,)
         Seed group (index into ``Corpus.groups.names``) of the sentence it is about.
+    pairs : ndarray of shape (n_pairs, 2)
+        The distinct sentence pairs compared (smaller index first); cosine is symmetric,
+        so an evaluation computes each once.
+    more_pair, less_pair : ndarray of shape (n,)
+        Row of ``pairs`` of each comparison's more / less similar pair.
     n_unscored : int
         Comparisons the data yields that no class scores, as in the reference: orderings
         of paraphrase and basic/modality rows, r3/r4 pairs of seed rows, and
@@ -239,6 +245,9 @@ class CostraComparisons:
     transformation: np.ndarray
     rule: np.ndarray
     group: np.ndarray
+    pairs: np.ndarray
+    more_pair: np.ndarray
+    less_pair: np.ndarray
     transformation_names: tuple[str, ...]
     n_unscored: int
 
@@ -246,7 +255,7 @@ class CostraComparisons:
 
     def __post_init__(self) -> None:
         for name in ("more_similar", "less_similar", "class_index", "transformation",
-                     "rule", "group"):
+                     "rule", "group", "pairs", "more_pair", "less_pair"):
             getattr(self, name).flags.writeable = False
 
     def __len__(self) -> int:
@@ -285,6 +294,10 @@ def _cross(key_a: np.ndarray, value_a: np.ndarray, key_b: np.ndarray, value_b: n
     return key_a[a], value_a[a], value_b[start_b[key_a[a]] + within]
 
 
+#: Comparisons per loaded corpus: deriving them takes longer than scoring them.
+_derived: weakref.WeakKeyDictionary[Corpus, CostraComparisons] = weakref.WeakKeyDictionary()
+
+
 def costra_comparisons(corpus: Corpus) -> CostraComparisons:
     """The comparisons of EVALUATIONS.md section 5, built as the reference evaluator does.
 
@@ -297,11 +310,19 @@ def costra_comparisons(corpus: Corpus) -> CostraComparisons:
       x (i for the first, j for the second: the reference's choice). Only the time, style,
       generalization and opposite-meaning classes score these.
 
+    Derived once per corpus object and reused.
+
     Raises
     ------
     EvaluationError
         The corpus was not loaded from Costra (no seed groups, types or id lists).
     """
+    if corpus not in _derived:
+        _derived[corpus] = _derive(corpus)
+    return _derived[corpus]
+
+
+def _derive(corpus: Corpus) -> CostraComparisons:
     needed = ("type", *REFERENCE_COLUMNS)
     if corpus.groups is None or any(column not in corpus.metadata for column in needed):
         raise EvaluationError(f"Costra comparisons need a corpus loaded from Costra's "
@@ -354,7 +375,12 @@ def costra_comparisons(corpus: Corpus) -> CostraComparisons:
     classes = type_class[types]
     ordered = (classes >= 0) & ~np.isin(classes, paraphrase_classes)
     scored = np.concatenate([scored0, ordered[len(s0):]])
+    more, less = more[scored], less[scored]
+    both = np.concatenate([more, less])
+    keys, which = np.unique(both.min(axis=1) * n + both.max(axis=1), return_inverse=True)
+    more_pair, less_pair = np.split(which, 2)
     return CostraComparisons(
-        more_similar=more[scored], less_similar=less[scored], class_index=classes[scored],
-        transformation=types[scored], rule=rule[scored], group=group[more[scored, 0]],
+        more_similar=more, less_similar=less, class_index=classes[scored],
+        transformation=types[scored], rule=rule[scored], group=group[more[:, 0]],
+        pairs=np.column_stack(np.divmod(keys, n)), more_pair=more_pair, less_pair=less_pair,
         transformation_names=tuple(type_names.tolist()), n_unscored=int((~scored).sum()))

@@ -10,7 +10,8 @@ The numbers equal those of the ``costra`` package's reference evaluator
 cosines are computed as it does, ``dot(a, b) / (norm(a) * norm(b))`` in the embeddings'
 precision, with numpy's own dot kernel (batched ``matmul`` of row vectors runs the same
 kernel as ``np.dot``), and rounded as it rounds. It is vectorised over the distinct
-sentence pairs instead of looping over comparisons.
+sentence pairs (each cosine once; dot and product commute bit for bit) instead of
+looping over comparisons.
 """
 
 from __future__ import annotations
@@ -182,20 +183,13 @@ def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
         raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
                               f"got shape {embeddings.shape}")
     X = _float_matrix(embeddings)
-    n = len(corpus)
-    # Cosine is symmetric bit for bit (dot and product commute), so each unordered pair
-    # is computed once.
-    pairs = np.concatenate([comparisons.more_similar, comparisons.less_similar])
-    low, high = pairs.min(axis=1), pairs.max(axis=1)
-    unique_keys, which = np.unique(low * n + high, return_inverse=True)
-    first, second = np.divmod(unique_keys, n)
-    used = np.unique(pairs)
-    norms = np.full(n, np.nan, dtype=X.dtype)
+    first, second = comparisons.pairs.T
+    used = np.unique(comparisons.pairs)
+    norms = np.full(len(corpus), np.nan, dtype=X.dtype)
     norms[used] = np.sqrt(_row_dots(X, used, used))
     with np.errstate(divide="ignore", invalid="ignore"):
         cosine = _row_dots(X, first, second) / (norms[first] * norms[second])
-    pair_cosine = cosine[which]
-    more, less = np.split(pair_cosine, 2)
+    more, less = cosine[comparisons.more_pair], cosine[comparisons.less_pair]
     # A non-finite entry makes the norm non-finite, so the norms flag every bad row.
     degenerate = ~(np.isfinite(norms[used]) & (norms[used] > 0))
     if provenance is None:

@@ -158,3 +158,12 @@ def test_comparisons_need_a_costra_corpus(shared_data):
     grouped = load_grouped(shared_data / "white2015-paraphrase-grouped" / "msrp_distribute")
     with pytest.raises(EvaluationError, match="Costra"):
         costra_comparisons(grouped)
+
+
+def test_distinct_pairs_index_every_comparison(costra):
+    comparisons = costra_comparisons(costra)
+    assert costra_comparisons(costra) is comparisons  # derived once per corpus
+    assert len(comparisons.pairs) == 29346
+    for pairs, which in ((comparisons.more_similar, comparisons.more_pair),
+                         (comparisons.less_similar, comparisons.less_pair)):
+        assert np.array_equal(np.sort(pairs, axis=1), comparisons.pairs[which])
