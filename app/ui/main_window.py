@@ -9,8 +9,10 @@ import re
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction, QKeySequence, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from pyqtgraph.exporters import ImageExporter
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QComboBox, QDockWidget, QFileDialog, QFormLayout,
     QHeaderView, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
@@ -21,6 +23,7 @@ from app.corpora import DEFAULT_CORPUS, load_corpus
 from app.corpora.model import Corpus
 from app.errors import InputError
 from app.explore import Exploration, explore, reproject
+from app.export import export_matrix
 from app.jobs import Progress
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
@@ -29,6 +32,10 @@ from app.ui.projection_controls import COLOUR_TITLES, ProjectionControls
 from app.ui.projection_view import ProjectionView
 from app.ui.workers import JobHandle, start_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
+from models.precomputed import Precomputed
+
+EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
+                  "Embedding Projector pair (vectors.tsv)")
 
 CLASSIFICATION_HELP = """<h3>Semantic classification of paraphrase groups</h3>
 <p>Are sentences with the same meaning close together? Each sentence is encoded, and a
@@ -102,6 +109,12 @@ class MainWindow(QMainWindow):
             self.encoder_choice.addItem(f"{cls.title} ({family})", family)
         self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(DEFAULT_ENCODER))
         self.encoder_choice.setToolTip("The sentence encoder (the papers call it a model)")
+        self.precomputed: dict[str, Precomputed] = {}
+        self.load_embeddings_button = QPushButton("Load embeddings…")
+        self.load_embeddings_button.setToolTip(
+            "Use embeddings computed elsewhere (.npy, .npz, Projector vectors.tsv, .parquet),"
+            " aligned to the corpus by id, text or row order")
+        self.load_embeddings_button.clicked.connect(self._choose_embeddings)
         self.run_button = QPushButton("Run")
         self.run_button.setToolTip("Encode the corpus, project it with PCA and run the "
                                    "classification evaluation (Ctrl+R)")
@@ -119,6 +132,7 @@ class MainWindow(QMainWindow):
         self.projection_controls.colour_changed.connect(lambda _: self.recolour())
         form = QFormLayout()
         form.addRow("Encoder", self.encoder_choice)
+        form.addRow("", self.load_embeddings_button)
         for widget in (self.corpus_name, self.corpus_counts, self.corpus_source):
             layout.addWidget(widget)
         layout.addSpacing(12)
@@ -177,6 +191,16 @@ class MainWindow(QMainWindow):
         open_action.setShortcut(QKeySequence.StandardKey.Open)
         open_action.triggered.connect(self._choose_corpus)
         file_menu.addAction(open_action)
+        file_menu.addSeparator()
+        self.export_actions = []
+        for title, handler in (("Export &embeddings…", self._choose_embeddings_target),
+                               ("Export &projection coordinates…", self._choose_projection_target),
+                               ("Export &figure…", self._choose_figure_target)):
+            action = QAction(title, self)
+            action.triggered.connect(handler)
+            action.setEnabled(False)
+            file_menu.addAction(action)
+            self.export_actions.append(action)
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -244,9 +268,102 @@ class MainWindow(QMainWindow):
         self.metrics_caption.setText("No result yet.")
         self.group_list.clear()
         self.inspector.clear()
+        # Precomputed embeddings were aligned to the previous corpus.
+        for key in self.precomputed:
+            self.encoder_choice.removeItem(self.encoder_choice.findData(key))
+        self.precomputed.clear()
         for warning in corpus.warnings:
             self.statusBar().showMessage(f"{corpus.name}: {warning}")
         self._set_running(False)
+
+    # --- embeddings in and out ---------------------------------------------------
+
+    def _choose_embeddings(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Load embeddings", "",
+            "Embeddings (*.npy *.npz *.tsv *.parquet);;All files (*)")
+        if path:
+            self.load_embeddings(path)
+
+    def load_embeddings(self, path: str | Path) -> None:
+        """Read and align a file of embeddings in the background; it becomes an encoder."""
+        if self.corpus is None or self.is_running:
+            return
+        corpus = self.corpus
+
+        def loaded(encoder: Precomputed) -> None:
+            key = f"precomputed:{encoder.path}"
+            if key not in self.precomputed:
+                self.encoder_choice.addItem(f"{encoder.name} ({encoder.dim}-d, aligned by "
+                                            f"{encoder.aligned_by})", key)
+            self.precomputed[key] = encoder
+            self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(key))
+
+        self._start(lambda: Precomputed(path, corpus), f"loading embeddings {Path(path).name}",
+                    on_result=loaded)
+
+    def _save_target(self, title: str, filters: str) -> str:
+        path, _ = QFileDialog.getSaveFileName(self, title, "", filters)
+        return path
+
+    def _choose_embeddings_target(self) -> None:
+        path = self._save_target("Export embeddings", EXPORT_FILTERS)
+        if path:
+            self.export_embeddings(path)
+
+    def _choose_projection_target(self) -> None:
+        path = self._save_target("Export projection coordinates", EXPORT_FILTERS)
+        if path:
+            self.export_projection(path)
+
+    def _choose_figure_target(self) -> None:
+        path = self._save_target("Export figure", "PNG image (*.png);;SVG drawing (*.svg)")
+        if path:
+            self.export_figure(path)
+
+    def export_embeddings(self, path: str | Path) -> None:
+        """Write the current embeddings, one row per corpus entry, in the background."""
+        exploration = self.exploration
+        encoder = exploration.encoder
+        details = {"encoder": {"name": encoder.name, "family": encoder.family,
+                               "params": encoder.params(),
+                               "fingerprint": encoder.fingerprint()}}
+        self._start(lambda: export_matrix(exploration.corpus, exploration.embeddings, path,
+                                          details),
+                    f"exporting embeddings to {Path(path).name}", on_result=self._exported)
+
+    def export_projection(self, path: str | Path) -> None:
+        """Write the 2D coordinates (x, y per sentence) in the background."""
+        exploration = self.exploration
+        projection = exploration.projection
+        details = {"projection": {"method": projection.method,
+                                  "parameters": projection.parameters,
+                                  "of_encoder": exploration.encoder.name}}
+        self._start(lambda: export_matrix(exploration.corpus, projection.coordinates, path,
+                                          details),
+                    f"exporting projection to {Path(path).name}", on_result=self._exported)
+
+    def export_figure(self, path: str | Path) -> None:
+        """Save the projection plot as PNG or SVG (by the file's extension)."""
+        path = str(path)
+        plot = self.projection.plot
+        if path.lower().endswith(".svg"):
+            # pyqtgraph's SVGExporter fails on Qt 6.8+ path syntax (pyqtgraph issue
+            # 3485); Qt's own generator paints the same scene as vectors.
+            generator = QSvgGenerator()
+            generator.setFileName(path)
+            generator.setSize(plot.size())
+            generator.setViewBox(QRect(0, 0, plot.width(), plot.height()))
+            generator.setTitle(self.projection.legend.text())
+            painter = QPainter(generator)
+            plot.render(painter)
+            painter.end()
+        else:
+            ImageExporter(plot.getPlotItem()).export(path)
+        self.statusBar().showMessage(f"Saved {path}")
+
+    def _exported(self, paths: list[Path]) -> None:
+        self.statusBar().showMessage("Saved " + ", ".join(str(p) for p in paths))
 
     # --- jobs ---------------------------------------------------------------------
 
@@ -263,7 +380,8 @@ class MainWindow(QMainWindow):
         """Encode, project and evaluate the current corpus with the chosen encoder."""
         if self.corpus is None or self.is_running:
             return
-        encoder = make_encoder(self.encoder_choice.currentData())
+        choice = self.encoder_choice.currentData()
+        encoder = self.precomputed.get(choice) or make_encoder(choice)
         controls = self.projection_controls
         job = explore(self.corpus, encoder, method=controls.selected_method(),
                       seed=controls.seed.value(), projection_parameters=controls.parameters())
@@ -296,6 +414,9 @@ class MainWindow(QMainWindow):
         self.encoder_choice.setEnabled(not running)
         self.projection_controls.project_button.setEnabled(
             not running and self.exploration is not None)
+        self.load_embeddings_button.setEnabled(idle)
+        for action in self.export_actions:
+            action.setEnabled(not running and self.exploration is not None)
         self.cancel_button.setEnabled(running)
         self.cancel_action.setEnabled(running)
 

@@ -198,3 +198,26 @@ def test_regex_search_marks_matching_sentences(qtbot, window):
     assert len(window.projection.found.data) == 0
     search.clear()
     assert window.projection.search_result.text() == ""
+
+
+def test_export_embeddings_load_them_back_and_export_figures(qtbot, window, tmp_path):
+    run_and_wait(qtbot, window)
+    bow_result = window.exploration.classification
+    window.export_embeddings(tmp_path / "bow.npy")
+    wait_for_job(qtbot, window)
+    assert (tmp_path / "bow.npy").exists() and (tmp_path / "bow.json").exists()
+    window.export_projection(tmp_path / "xy.parquet")
+    wait_for_job(qtbot, window)
+    assert (tmp_path / "xy.parquet").stat().st_size > 0
+    window.export_figure(tmp_path / "figure.png")
+    window.export_figure(tmp_path / "figure.svg")
+    assert (tmp_path / "figure.png").read_bytes()[:4] == b"\x89PNG"
+    assert b"<svg" in (tmp_path / "figure.svg").read_bytes()[:2000]
+
+    window.load_embeddings(tmp_path / "bow.npy")
+    wait_for_job(qtbot, window)
+    assert window.encoder_choice.currentText().startswith("precomputed:bow.npy")
+    run_and_wait(qtbot, window)
+    result = window.exploration.classification
+    assert result.provenance.encoder_family == "precomputed"
+    assert result.fold_accuracy == bow_result.fold_accuracy
