@@ -18,9 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from app.atomic import write_text_atomic
-from app.corpora import BUILTIN, DEFAULT_CORPUS, load_corpus
+from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
+from app.corpora.stats import corpus_stats
+from app.corpora.tabular import ROLES as MAPPING_ROLES
 from app.errors import InputError
-from app.evaluations.classification import run_classification
+from app.evaluations import EVALUATIONS
 from app.corpora.model import Corpus
 from app.export import export_matrix
 from app.jobs import Progress, run_job
@@ -32,7 +34,6 @@ PRECOMPUTED = "precomputed:"
 ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, or {PRECOMPUTED}PATH for embeddings "
                 "computed elsewhere (.npy, .npz, vectors.tsv, .parquet)")
 
-EVALUATIONS = {"classification": run_classification}
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -71,7 +72,7 @@ def build_encoder(spec: str, corpus: Corpus) -> Encoder:
 
 def command_eval(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.corpus)
-    evaluation = EVALUATIONS[args.evaluation]
+    evaluation, _ = EVALUATIONS[args.evaluation]
     encoders = [build_encoder(spec, corpus) for spec in args.encoder or [DEFAULT_ENCODER]]
     printer = ProgressPrinter()
     results = []
@@ -89,8 +90,9 @@ def command_eval(args: argparse.Namespace) -> int:
     print(f"{args.evaluation} on {first.corpus_name} ({len(corpus)} sentences, "
           f"corpus {first.corpus_fingerprint}), seed {args.seed}")
     header = ["metric", *(r.provenance.encoder_name for r in results)]
-    labels = [label for label, _ in results[0].summary()]
-    rows = [[label, *(dict(r.summary())[label] for r in results)] for label in labels]
+    summaries = [dict(r.summary()) for r in results]
+    labels = list(dict.fromkeys(label for summary in summaries for label in summary))
+    rows = [[label, *(summary.get(label, "") for summary in summaries)] for label in labels]
     print(format_table(header, rows))
     return 0
 
@@ -112,14 +114,41 @@ def command_encode(args: argparse.Namespace) -> int:
 
 
 def command_corpus_info(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args.path)
-    rows = [[key, str(value)] for key, value in corpus.describe().items()]
-    rows.append(["fingerprint", corpus.fingerprint])
-    if corpus.groups is not None:
-        sizes = corpus.groups.sizes
-        rows.append([f"{corpus.groups.kind} sizes",
-                     f"{sizes.min()}-{sizes.max()} (mean {sizes.mean():.2f})"])
+    roles = {role: getattr(args, f"{role}_column") for role in MAPPING_ROLES}
+    roles = {role: int(value) if value.isdigit() else value
+             for role, value in roles.items() if value is not None}
+    mapping = (ColumnMapping(**roles, delimiter=args.delimiter,
+                             header=False if args.no_header else None)
+               if roles or args.delimiter or args.no_header else None)
+    corpus = load_corpus(args.path, mapping)
+    stats = corpus_stats(corpus)
+    if args.json:
+        print(json.dumps({**stats.to_dict(), "fingerprint": corpus.fingerprint,
+                          "sources": list(corpus.sources),
+                          "warnings": list(corpus.warnings)}, indent=2))
+        return 0
+    rows = [[label, value] for label, value in stats.rows()]
+    rows.insert(3, ["fingerprint", corpus.fingerprint])
     print(format_table(["property", "value"], rows))
+    if len(stats.group_sizes):
+        print(f"\n{stats.group_kind} sizes")
+        print(format_table(["size", stats.groups_label],
+                           [[f"{lo}" if lo == hi else f"{lo}-{hi}", f"{n:,}"]
+                            for lo, hi, n in stats.size_histogram()]))
+    for title, table in (("split", stats.pair_splits), ("subset", stats.pair_subsets)):
+        if len(table) > 1 or (table and title == "split"):
+            print(f"\npairs by {title}")
+            print(format_table([title, "pairs", "labels"],
+                               [[name or "-", f"{n:,}", ", ".join(f"{label} {count:,}" for label, count
+                                                            in labels.items())]
+                                for name, n, labels in table]))
+    if stats.overlap_basis:
+        edges, positive, negative = stats.overlap_histogram()
+        print(f"\nword overlap (Jaccard of word sets), positive vs negative: "
+              f"{stats.overlap_basis}")
+        print(format_table(["overlap", "positive", "negative"],
+                           [[f"{lo:.1f}-{hi:.1f}", f"{p:,}", f"{n:,}"] for lo, hi, p, n
+                            in zip(edges, edges[1:], positive, negative)]))
     for warning in corpus.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return 0
@@ -138,7 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--run", action="store_true", help="run the evaluation once loaded")
 
     evaluate = commands.add_parser("eval", help="run an evaluation headless")
-    evaluate.add_argument("evaluation", choices=sorted(EVALUATIONS))
+    evaluate.add_argument("evaluation", choices=list(EVALUATIONS), metavar="EVALUATION",
+                          help="; ".join(f"{name}: {about}"
+                                         for name, (_, about) in EVALUATIONS.items()))
     evaluate.add_argument("--corpus", default=DEFAULT_CORPUS,
                           help=f"built-in corpus ({', '.join(BUILTIN)}) or path "
                                f"(default {DEFAULT_CORPUS})")
@@ -161,8 +192,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     corpus = commands.add_parser("corpus", help="inspect a corpus")
     corpus_commands = corpus.add_subparsers(dest="corpus_command", required=True)
-    info = corpus_commands.add_parser("info", help="print a corpus's counts")
+    info = corpus_commands.add_parser(
+        "info", help="print a corpus's statistics",
+        description="Counts, group sizes, vocabulary, tokens per sentence and the word "
+        "overlap of positive vs negative pairs. For your own CSV/TSV/JSONL, columns named "
+        "text/sentence, group, label, sentence1/sentence2, score are found by name; the "
+        "--*-column options name others (a header name or a 0-based index).")
     info.add_argument("path", help="built-in corpus name or path")
+    info.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    for role in MAPPING_ROLES:
+        info.add_argument(f"--{role}-column", metavar="COLUMN",
+                          help=f"column holding the {role} (name or 0-based index)")
+    info.add_argument("--delimiter", help="column separator of a table (default: by "
+                      "extension, comma for .csv, tab otherwise)")
+    info.add_argument("--no-header", action="store_true",
+                      help="the table's first row is data, not column names")
     info.set_defaults(handler=command_corpus_info)
     return parser
 
