@@ -138,10 +138,10 @@ def command_corpus_info(args: argparse.Namespace) -> int:
     for title, table in (("split", stats.pair_splits), ("subset", stats.pair_subsets)):
         if len(table) > 1 or (table and title == "split"):
             print(f"\npairs by {title}")
-            print(format_table([title, "pairs", "labels"],
-                               [[name or "-", f"{n:,}", ", ".join(f"{label} {count:,}" for label, count
-                                                            in labels.items())]
-                                for name, n, labels in table]))
+            print(format_table([title, "pairs", "labels"], [
+                [name or "-", f"{n:,}",
+                 ", ".join(f"{label} {count:,}" for label, count in labels.items())]
+                for name, n, labels in table]))
     if stats.overlap_basis:
         edges, positive, negative = stats.overlap_histogram()
         print(f"\nword overlap (Jaccard of word sets), positive vs negative: "

@@ -1,11 +1,24 @@
-"""Corpus readers, one per format, all returning :class:`~app.corpora.model.Corpus`."""
+"""Corpus readers, one per format, all returning :class:`~app.corpora.model.Corpus`.
+
+:func:`load_corpus` accepts a built-in corpus name or any path and picks the reader with
+the first matching entry of :data:`FORMATS`: specific formats (recognised by file names,
+headers or folder layout) come first, the generic table reader last.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from app.corpora.grouped import is_grouped_corpus, load_grouped
 from app.corpora.model import Corpus, Grouping, PairTable
+from app.corpora.msrp import is_msrp, load_msrp
+from app.corpora.opinosis import is_opinosis, load_opinosis
+from app.corpora.senteval import is_senteval, load_senteval
+from app.corpora.sick import is_sick, load_sick
+from app.corpora.sts import is_sts, load_sts
+from app.corpora.tabular import ColumnMapping, is_tabular, load_tabular
 from app.errors import CorpusError
 from resources import CORPORA
 
@@ -14,17 +27,56 @@ BUILTIN = {"msrp-grouped": CORPORA / "msrp-grouped"}
 DEFAULT_CORPUS = "msrp-grouped"
 
 
-def load_corpus(spec: str | Path) -> Corpus:
-    """Load a built-in corpus by name, or a corpus from a path, detecting its format."""
+class Format(NamedTuple):
+    """A corpus format: its name, whether a path holds it, and how to load it."""
+
+    name: str
+    detect: Callable[[Path], bool]
+    load: Callable[[Path], Corpus]
+
+
+#: Tried in order; the first whose ``detect`` is true loads the path. Costra
+#: (``app.corpora.costra``: ``is_costra`` / ``load_costra``) and pyramid files
+#: (``app.corpora.pyramid``: ``is_pyramid`` / ``load_pyramid``) go before "table".
+FORMATS: list[Format] = [
+    Format("MSRP", is_msrp, load_msrp),
+    Format("SICK", is_sick, load_sick),
+    Format("STS", is_sts, load_sts),
+    Format("Opinosis", is_opinosis, load_opinosis),
+    Format("SentEval", is_senteval, load_senteval),
+    Format("paraphrase-grouped", is_grouped_corpus, load_grouped),
+    Format("table", is_tabular, load_tabular),
+]
+
+
+def detect_format(path: Path) -> Format:
+    """The first format of :data:`FORMATS` that recognises ``path``."""
+    for candidate in FORMATS:
+        try:
+            if candidate.detect(path):
+                return candidate
+        except OSError as error:
+            raise CorpusError(f"cannot read: {error.strerror}", path) from None
+    names = ", ".join(f.name for f in FORMATS)
+    raise CorpusError(f"unrecognised corpus format (known: {names}; tables need a .csv, "
+                      ".tsv, .jsonl or .txt extension)", path)
+
+
+def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpus:
+    """Load a built-in corpus by name, or a corpus from a path, detecting its format.
+
+    A ``mapping`` (columns chosen by the user) means the path is read as a table.
+    """
     if str(spec) in BUILTIN:
         return load_grouped(BUILTIN[str(spec)], name=str(spec))
     path = Path(spec)
     if not path.exists():
         known = ", ".join(sorted(BUILTIN))
         raise CorpusError(f"no such file or folder, and not a built-in corpus ({known})", path)
-    if is_grouped_corpus(path):
-        return load_grouped(path)
-    raise CorpusError("unrecognised corpus format", path)
+    if mapping is not None:
+        return load_tabular(path, mapping)
+    return detect_format(path).load(path)
 
 
-__all__ = ["BUILTIN", "DEFAULT_CORPUS", "Corpus", "Grouping", "PairTable", "load_corpus"]
+__all__ = ["BUILTIN", "DEFAULT_CORPUS", "FORMATS", "ColumnMapping", "Corpus", "Format",
+           "Grouping", "PairTable", "detect_format", "load_corpus"]

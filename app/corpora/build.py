@@ -1,0 +1,275 @@
+"""Shared pieces of the corpus readers: strict reading of text files and interning sentences.
+
+Every reader goes through :func:`read_lines` (bytes -> decoded lines, with one
+:class:`~app.errors.CorpusError` naming file, line and problem for missing, empty, binary,
+mis-encoded or absurdly long input) and collects its sentences in a
+:class:`SentenceTable`, which keeps one entry per distinct key (the text, or the dataset's
+id where identical texts must stay apart) and builds the :class:`Corpus` only once the
+whole input has been read, so a failure never leaves a half-loaded corpus behind.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.sparse import coo_array
+from scipy.sparse.csgraph import connected_components
+
+from app.corpora.model import Corpus, Grouping, PairTable
+from app.corpora.textfile import line_of_offset
+from app.errors import CorpusError
+
+#: Longer lines are not sentences: the file is binary, minified or not line-based.
+MAX_LINE_CHARS = 100_000
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of ``path``; CorpusError when missing, a folder, unreadable, empty or binary."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise CorpusError("file not found", path) from None
+    except IsADirectoryError:
+        raise CorpusError("is a folder, expected a file", path) from None
+    except OSError as error:
+        raise CorpusError(f"cannot read: {error.strerror}", path) from None
+    if not data.strip():
+        raise CorpusError("file is empty", path)
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise CorpusError("binary data (NUL byte), not a text file", path,
+                          line_of_offset(data, nul))
+    return data
+
+
+def decode(path: Path, data: bytes, encoding: str = "utf-8",
+           fallback: str | None = None) -> tuple[str, tuple[int, ...]]:
+    """Decode a whole file in ``encoding``, else (when given) in ``fallback``.
+
+    Returns
+    -------
+    text : str
+        The decoded text without a leading BOM.
+    fallback_lines : tuple of int
+        1-based lines that are not valid ``encoding`` (empty when no fallback was needed).
+    """
+    try:
+        return data.decode(encoding).removeprefix("\ufeff"), ()
+    except UnicodeDecodeError as error:
+        first_bad = error.start
+    if fallback is None:
+        raise CorpusError(f"not valid {encoding.upper()} (byte 0x{data[first_bad]:02x})",
+                          path, line_of_offset(data, first_bad))
+    try:
+        text = data.decode(fallback)
+    except UnicodeDecodeError as error:
+        raise CorpusError(f"neither {encoding.upper()} nor {fallback} "
+                          f"(byte 0x{data[error.start]:02x})",
+                          path, line_of_offset(data, error.start)) from None
+    # Only lines holding non-ASCII bytes can be invalid in an ASCII-compatible encoding.
+    raw = np.frombuffer(data, dtype=np.uint8)
+    ends = np.append(np.flatnonzero(raw == 0x0A), len(data))
+    starts = np.insert(ends[:-1] + 1, 0, 0)
+    bad = [int(line) + 1 for line in np.unique(np.searchsorted(ends, np.flatnonzero(raw >= 0x80)))
+           if not _decodes(data[starts[line]:ends[line]], encoding)]
+    return text.removeprefix("\ufeff"), tuple(bad)
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def split_lines(path: Path, text: str) -> list[str]:
+    """Lines of ``text`` without LF / CRLF endings; the final newline ends, not adds, a line."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+    longest = int(lengths.argmax()) if len(lines) else 0
+    if len(lines) and lengths[longest] > MAX_LINE_CHARS:
+        raise CorpusError(f"line of {lengths[longest]:,} characters (limit "
+                          f"{MAX_LINE_CHARS:,}): not a file of sentences", path, longest + 1)
+    return [line.removesuffix("\r") for line in lines]
+
+
+def read_lines(path: Path, encoding: str = "utf-8", fallback: str | None = None,
+               warnings: list[str] | None = None) -> list[str]:
+    """Decoded lines of ``path`` (see :func:`decode` and :func:`split_lines`).
+
+    When ``fallback`` was needed, a warning naming the file and its lines is appended
+    to ``warnings``.
+    """
+    text, bad = decode(path, read_bytes(path), encoding, fallback)
+    if bad and warnings is not None:
+        warnings.append(f"{path.name}: not {encoding.upper()}, read as {fallback} "
+                        f"(line{'s' if len(bad) > 1 else ''} {format_lines(bad)})")
+    return split_lines(path, text)
+
+
+def format_lines(lines: Iterable[int], limit: int = 20) -> str:
+    """``"3, 17, 45"``, or the first ``limit`` followed by ``"... (N in all)"``."""
+    lines = list(lines)
+    shown = ", ".join(map(str, lines[:limit]))
+    return shown if len(lines) <= limit else f"{shown}... ({len(lines)} in all)"
+
+
+def split_fields(path: Path, number: int, line: str, expected: int, *,
+                 at_least: bool = False, names: str = "") -> list[str]:
+    """The tab-separated fields of one line; CorpusError unless there are ``expected``.
+
+    With ``at_least``, extra trailing fields are allowed and dropped.
+    """
+    fields = line.split("\t")
+    if len(fields) < expected or (len(fields) > expected and not at_least):
+        wanted = f"{'at least ' if at_least else ''}{expected} tab-separated columns"
+        raise CorpusError(f"expected {wanted}{f' ({names})' if names else ''}, found "
+                          f"{len(fields)}", path, number)
+    return fields[:expected]
+
+
+def parse_float(path: Path, number: int, value: str, what: str,
+                low: float = -math.inf, high: float = math.inf) -> float:
+    """``value`` as a finite float in ``[low, high]``, else CorpusError naming the line."""
+    try:
+        result = float(value)
+    except ValueError:
+        raise CorpusError(f"{what} is not a number: {value[:40]!r}", path, number) from None
+    if not low <= result <= high:  # also rejects NaN
+        raise CorpusError(f"{what} {value[:40]!r} is outside {low:g}-{high:g}", path, number)
+    return result
+
+
+def require_text(path: Path, number: int, text: str, what: str = "sentence") -> str:
+    """``text`` stripped of surrounding whitespace; CorpusError when nothing is left."""
+    text = text.strip()
+    if not text:
+        raise CorpusError(f"empty {what}", path, number)
+    return text
+
+
+class SentenceTable:
+    """Distinct sentences collected while reading, one per key, in first-seen order.
+
+    Parameters
+    ----------
+    columns : tuple of str
+        Metadata columns every :meth:`add` call gives a value for (kept from the
+        sentence's first occurrence).
+    """
+
+    def __init__(self, columns: tuple[str, ...] = ()) -> None:
+        self.columns = columns
+        self._index: dict[Hashable, int] = {}
+        self.texts: list[str] = []
+        self.ids: list[str] = []
+        self.metadata: dict[str, list] = {column: [] for column in columns}
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._index
+
+    def add(self, text: str, sentence_id: str, key: Hashable | None = None,
+            **metadata: object) -> int:
+        """Index of the sentence with ``key`` (default: the text), added if new."""
+        key = text if key is None else key
+        index = self._index.get(key)
+        if index is None:
+            index = self._index[key] = len(self.texts)
+            self.texts.append(text)
+            self.ids.append(sentence_id)
+            for column in self.columns:
+                self.metadata[column].append(metadata[column])
+        return index
+
+    def corpus(self, name: str, *, sources: Iterable[Path | str],
+               warnings: Iterable[str] = (), groups: Grouping | None = None,
+               pairs: PairTable | None = None, language: str = "en",
+               metadata: dict[str, list] | None = None) -> Corpus:
+        """The finished corpus; extra ``metadata`` columns are added to the table's own."""
+        columns = {column: tuple(values) for column, values in
+                   {**self.metadata, **(metadata or {})}.items()}
+        return Corpus(name=name, texts=tuple(self.texts), ids=tuple(self.ids),
+                      language=language, groups=groups, pairs=pairs, metadata=columns,
+                      sources=tuple(str(source) for source in sources),
+                      warnings=tuple(warnings))
+
+
+def grouping_from_labels(kind: str, sentence_index: Iterable[int],
+                         group_label: Iterable[str], names: Iterable[str] = ()) -> Grouping:
+    """A :class:`Grouping` with one membership per (sentence, label) item.
+
+    Groups are numbered in the order of ``names`` followed by labels not in it, in order
+    of first appearance.
+    """
+    order = {name: i for i, name in enumerate(names)}
+    labels = list(group_label)
+    for label in labels:
+        order.setdefault(label, len(order))
+    return Grouping(kind=kind, sentence_index=np.fromiter(sentence_index, dtype=np.int64),
+                    group_index=np.fromiter((order[label] for label in labels),
+                                            dtype=np.int64, count=len(labels)),
+                    names=tuple(order))
+
+
+def pair_components(n_sentences: int, first: np.ndarray, second: np.ndarray,
+                    min_size: int = 3, kind: str = "paraphrase group") -> Grouping:
+    """Connected components of the graph whose edges are the given pairs, as groups.
+
+    Parameters
+    ----------
+    n_sentences : int
+        Number of nodes.
+    first, second : ndarray of shape (n_edges,)
+        Sentence indices of each (undirected) edge.
+    min_size : int
+        Components with fewer sentences are dropped (a sentence in no pair is a
+        component of one).
+
+    Returns
+    -------
+    Grouping
+        Groups numbered by their lowest sentence index, members in sentence order.
+    """
+    graph = coo_array((np.ones(len(first), dtype=np.int8), (first, second)),
+                      shape=(n_sentences, n_sentences))
+    _, component = connected_components(graph, directed=False)
+    sizes = np.bincount(component)
+    members = np.flatnonzero(sizes[component] >= min_size)
+    # connected_components numbers components by their lowest node, so this keeps order.
+    _, group_index = np.unique(component[members], return_inverse=True)
+    order = np.lexsort((members, group_index))
+    n_groups = int(group_index.max()) + 1 if len(members) else 0
+    return Grouping(kind=kind, sentence_index=members[order],
+                    group_index=group_index[order],
+                    names=tuple(str(g) for g in range(n_groups)))
+
+
+@dataclass(frozen=True, eq=False)
+class LabelledPairTable(PairTable):
+    """A :class:`PairTable` whose integer labels name classes: ``label_names[label]``.
+
+    Kept here until ``PairTable`` itself carries label names; consumers read it with
+    ``getattr(pairs, "label_names", ())``.
+    """
+
+    label_names: tuple[str, ...] = ()
+
+
+def first_line(path: Path, limit: int = 4096) -> str:
+    """The first line of a file (BOM dropped, undecodable bytes replaced), for detection."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(limit)
+    except OSError:
+        return ""
+    return head.split(b"\n", 1)[0].decode("utf-8", "replace").removeprefix("\ufeff").rstrip("\r")
