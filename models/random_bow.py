@@ -33,9 +33,10 @@ def random_word_vectors(tokens: Sequence[str], dimension: int, seed: int) -> np.
 
     Each token's 64-bit key is a keyed BLAKE2b hash of the token; the key seeds a
     SplitMix64 stream whose uniforms become standard normals by Box-Muller. Written out
-    with numpy integer arithmetic (rather than a ``numpy.random.Generator`` per token) so
-    that the vectors are computed for all tokens at once and never change with the numpy
-    version, which matters because caches are keyed by the encoder's parameters.
+    with numpy integer arithmetic rather than a ``numpy.random.Generator`` per token, so
+    that all tokens are computed at once and the vectors do not depend on numpy's
+    generator streams, which may change between versions (caches are keyed by the
+    encoder's parameters, not the numpy version).
 
     Parameters
     ----------
