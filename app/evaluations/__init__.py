@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from app.evaluations import (
     classification, costra, detection, histograms, latent, pyramid, ranking, relatedness,
     transfer,
@@ -30,3 +32,38 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
     "pyramid": (pyramid.run_pyramid, "SCU binary (best-F1 threshold) and ranking tests"),
     "costra": (costra.run_costra, "Costra 1.1 geometric orderings of Czech sentences"),
 }
+
+
+def _has_pairs(corpus, labels=None, scored=False) -> bool:
+    pairs = corpus.pairs
+    if pairs is None or len(pairs) == 0:
+        return False
+    if scored and not np.isfinite(pairs.score).any():
+        return False
+    return labels is None or set(labels) <= set(np.unique(pairs.label).tolist())
+
+
+def _has_groups(corpus, kind: str | None = None) -> bool:
+    return corpus.groups is not None and (kind is None or corpus.groups.kind == kind)
+
+
+#: Whether a corpus carries what each evaluation needs; a quick structural check for
+#: menus. The evaluations themselves check precisely, before any work.
+APPLICABLE: dict[str, Callable] = {
+    "classification": lambda c: _has_groups(c) and c.groups.kind != "class",
+    "relatedness": lambda c: _has_pairs(c, scored=True),
+    "transfer": lambda c: _has_pairs(c, labels=(0, 1)) or _has_groups(c, "class"),
+    "ranking": lambda c: _has_pairs(c, labels=(1,)),
+    "detection": lambda c: _has_pairs(c, labels=(0, 1)),
+    "learning-curve": lambda c: (_has_pairs(c, labels=(0, 1))
+                                 and {"train", "test"} <= set(c.pairs.split)),
+    "histograms": lambda c: _has_pairs(c),
+    "latent": lambda c: _has_groups(c) and len(c) <= 2000,
+    "pyramid": lambda c: _has_groups(c, "SCU"),
+    "costra": lambda c: "r1" in c.metadata,
+}
+
+
+def applicable_evaluations(corpus) -> list[str]:
+    """Names of the evaluations the corpus has the structure for, in menu order."""
+    return [name for name in EVALUATIONS if APPLICABLE[name](corpus)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import re
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,8 @@ from app.errors import InputError
 from app.explore import Exploration, explore, reproject
 from app.export import export_matrix
 from app.jobs import Progress
+from app.evaluations import EVALUATIONS
+from app.ui.evaluation_panel import EvaluationPanel
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
 from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
@@ -55,6 +58,7 @@ class MainWindow(QMainWindow):
         self.resize(1400, 860)
         self.corpus: Corpus | None = None
         self.exploration: Exploration | None = None
+        self.corpus_spec = ""
         self.sentence_groups = np.empty(0, dtype=np.int64)
         self.job: JobHandle | None = None
         self._run_when_idle = False
@@ -67,6 +71,12 @@ class MainWindow(QMainWindow):
 
         self._build_corpus_panel()
         self._build_metrics_panel()
+        self.evaluation_panel = EvaluationPanel()
+        self.evaluation_panel.run_requested.connect(self.evaluate)
+        evaluations_dock = self._dock("Evaluations", self.evaluation_panel,
+                                      Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.metrics_dock, evaluations_dock)
+        self.metrics_dock.raise_()
         self._build_group_panel()
         self.inspector = Inspector()
         self.inspector.sentence_chosen.connect(self.select_sentence)
@@ -168,7 +178,8 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.metrics_caption)
         layout.addWidget(self.metrics)
         panel.setMinimumWidth(330)
-        self._dock("Classification", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.metrics_dock = self._dock("Classification", panel,
+                                       Qt.DockWidgetArea.RightDockWidgetArea)
 
     def _build_group_panel(self) -> None:
         panel = QWidget()
@@ -238,6 +249,7 @@ class MainWindow(QMainWindow):
         self.corpus_name.setText("Loading…")
 
         def loaded(corpus: Corpus) -> None:
+            self.corpus_spec = str(spec)
             self.set_corpus(corpus)
             if run_when_loaded:
                 self._run_when_idle = True
@@ -268,6 +280,7 @@ class MainWindow(QMainWindow):
         self.metrics_caption.setText("No result yet.")
         self.group_list.clear()
         self.inspector.clear()
+        self.evaluation_panel.set_corpus(corpus)
         # Precomputed embeddings were aligned to the previous corpus.
         for key in self.precomputed:
             self.encoder_choice.removeItem(self.encoder_choice.findData(key))
@@ -380,13 +393,29 @@ class MainWindow(QMainWindow):
         """Encode, project and evaluate the current corpus with the chosen encoder."""
         if self.corpus is None or self.is_running:
             return
-        choice = self.encoder_choice.currentData()
-        encoder = self.precomputed.get(choice) or make_encoder(choice)
+        _, encoder = self.chosen_encoder()
         controls = self.projection_controls
         job = explore(self.corpus, encoder, method=controls.selected_method(),
                       seed=controls.seed.value(), projection_parameters=controls.parameters())
         self._start(job, f"{encoder.name} on {self.corpus.name}",
                     on_result=self.show_exploration)
+
+    def chosen_encoder(self):
+        choice = self.encoder_choice.currentData()
+        return choice, self.precomputed.get(choice) or make_encoder(choice)
+
+    def evaluate(self, name: str) -> None:
+        """Run evaluation ``name`` on the corpus with the chosen encoder, in the background."""
+        if self.corpus is None or self.is_running:
+            return
+        spec, encoder = self.chosen_encoder()
+        seed = self.projection_controls.seed.value()
+        command = (f"sentspace eval {name} --corpus {shlex.quote(self.corpus_spec)} "
+                   f"--encoder {shlex.quote(spec)} --seed {seed}")
+        run, _ = EVALUATIONS[name]
+        self._start(run(self.corpus, encoder, seed=seed), f"{name}: {encoder.name}",
+                    on_result=lambda result: self.evaluation_panel.add_result(
+                        name, result, command))
 
     def project_again(self) -> None:
         """Recompute only the projection of the current embeddings."""
@@ -415,6 +444,7 @@ class MainWindow(QMainWindow):
         self.projection_controls.project_button.setEnabled(
             not running and self.exploration is not None)
         self.load_embeddings_button.setEnabled(idle)
+        self.evaluation_panel.set_busy(running)
         for action in self.export_actions:
             action.setEnabled(not running and self.exploration is not None)
         self.cancel_button.setEnabled(running)

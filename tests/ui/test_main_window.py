@@ -221,3 +221,23 @@ def test_export_embeddings_load_them_back_and_export_figures(qtbot, window, tmp_
     result = window.exploration.classification
     assert result.provenance.encoder_family == "precomputed"
     assert result.fold_accuracy == bow_result.fold_accuracy
+
+
+def test_evaluation_panel_runs_an_evaluation_and_shows_the_cli_numbers(qtbot, window, capsys):
+    panel = window.evaluation_panel
+    offered = [panel.choice.itemData(i) for i in range(panel.choice.count())]
+    assert offered[0] == "classification"
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+    panel.choice.setCurrentIndex(panel.choice.findData("classification"))
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    wait_for_job(qtbot, window)
+    evaluation, result, command = panel.current
+    assert evaluation == "classification" and result.provenance.encoder_family == "tfidf"
+    assert command == "sentspace eval classification --corpus msrp-grouped --encoder tfidf --seed 0"
+    shown = dict(panel.rows())
+    from app.cli import main
+
+    assert main(command.split()[1:]) == 0
+    printed = capsys.readouterr().out
+    assert shown["mean accuracy"] in printed
+    assert f"mean accuracy    {shown['mean accuracy']}" in printed
