@@ -100,6 +100,15 @@ def split_lines(path: Path, text: str) -> list[str]:
     return [line.removesuffix("\r") for line in lines]
 
 
+def read_decoded(path: Path, encoding: str = "utf-8",
+                 fallback: str | None = None) -> tuple[str, tuple[int, ...]]:
+    """:func:`read_bytes` then :func:`decode`; CorpusError when no text is left."""
+    text, bad = decode(path, read_bytes(path), encoding, fallback)
+    if not text.strip():  # whitespace other than ASCII, or a lone BOM
+        raise CorpusError("file is empty", path)
+    return text, bad
+
+
 def read_lines(path: Path, encoding: str = "utf-8", fallback: str | None = None,
                warnings: list[str] | None = None) -> list[str]:
     """Decoded lines of ``path`` (see :func:`decode` and :func:`split_lines`).
@@ -107,7 +116,7 @@ def read_lines(path: Path, encoding: str = "utf-8", fallback: str | None = None,
     When ``fallback`` was needed, a warning naming the file and its lines is appended
     to ``warnings``.
     """
-    text, bad = decode(path, read_bytes(path), encoding, fallback)
+    text, bad = read_decoded(path, encoding, fallback)
     if bad and warnings is not None:
         warnings.append(f"{path.name}: not {encoding.upper()}, read as {fallback} "
                         f"(line{'s' if len(bad) > 1 else ''} {format_lines(bad)})")

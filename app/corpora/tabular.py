@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from app.corpora.build import (LabelledPairTable, SentenceTable, decode, format_lines,
-                               grouping_from_labels, read_bytes, split_lines)
+from app.corpora.build import (LabelledPairTable, SentenceTable, format_lines,
+                               grouping_from_labels, read_decoded, split_lines)
 from app.corpora.model import Corpus
 from app.errors import CorpusError
 
@@ -235,7 +235,7 @@ def load_tabular(path: str | Path, mapping: ColumnMapping | None = None,
     path = Path(path)
     mapping = mapping or ColumnMapping()
     warnings: list[str] = []
-    text, fallback_lines = decode(path, read_bytes(path), "utf-8", "cp1252")
+    text, fallback_lines = read_decoded(path, "utf-8", "cp1252")
     if fallback_lines:
         warnings.append(f"{path.name}: not UTF-8, read as cp1252 "
                         f"(lines {format_lines(fallback_lines)})")
