@@ -74,7 +74,8 @@ def decode(path: Path, data: bytes, encoding: str = "utf-8",
     raw = np.frombuffer(data, dtype=np.uint8)
     ends = np.append(np.flatnonzero(raw == 0x0A), len(data))
     starts = np.insert(ends[:-1] + 1, 0, 0)
-    bad = [int(line) + 1 for line in np.unique(np.searchsorted(ends, np.flatnonzero(raw >= 0x80)))
+    suspect = np.unique(np.searchsorted(ends, np.flatnonzero(raw >= 0x80)))
+    bad = [int(line) + 1 for line in suspect
            if not _decodes(data[starts[line]:ends[line]], encoding)]
     return text.removeprefix("\ufeff"), tuple(bad)
 

@@ -1,6 +1,5 @@
 """Each reader answers hostile input with one CorpusError naming file, line and problem."""
 
-import shutil
 
 import pytest
 

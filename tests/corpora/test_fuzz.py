@@ -9,7 +9,6 @@ it. Nothing but CorpusError may escape, and whatever loads must be internally co
 import csv
 import io
 import json
-import shutil
 
 import numpy as np
 import pytest
