@@ -11,10 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from app.corpora.costra import is_costra, load_costra
 from app.corpora.grouped import is_grouped_corpus, load_grouped
 from app.corpora.model import Corpus, Grouping, PairTable
 from app.corpora.msrp import is_msrp, load_msrp
 from app.corpora.opinosis import is_opinosis, load_opinosis
+from app.corpora.pyramid import is_pyramid, load_pyramid
 from app.corpora.senteval import is_senteval, load_senteval
 from app.corpora.sick import is_sick, load_sick
 from app.corpora.sts import is_sts, load_sts
@@ -25,6 +27,9 @@ from resources import CORPORA
 #: Corpora shipped in ``resources/corpora``, by the name the CLI and GUI accept.
 BUILTIN = {"msrp-grouped": CORPORA / "msrp-grouped"}
 DEFAULT_CORPUS = "msrp-grouped"
+#: Corpora that installed packages provide, by name (Costra 1.1 from the ``costra``
+#: package, so users get it without a file).
+FROM_PACKAGES = {"costra": load_costra}
 
 
 class Format(NamedTuple):
@@ -35,9 +40,7 @@ class Format(NamedTuple):
     load: Callable[[Path], Corpus]
 
 
-#: Tried in order; the first whose ``detect`` is true loads the path. Costra
-#: (``app.corpora.costra``: ``is_costra`` / ``load_costra``) and pyramid files
-#: (``app.corpora.pyramid``: ``is_pyramid`` / ``load_pyramid``) go before "table".
+#: Tried in order; the first whose ``detect`` is true loads the path.
 FORMATS: list[Format] = [
     Format("MSRP", is_msrp, load_msrp),
     Format("SICK", is_sick, load_sick),
@@ -45,6 +48,8 @@ FORMATS: list[Format] = [
     Format("Opinosis", is_opinosis, load_opinosis),
     Format("SentEval", is_senteval, load_senteval),
     Format("paraphrase-grouped", is_grouped_corpus, load_grouped),
+    Format("Costra", is_costra, load_costra),
+    Format("pyramid", is_pyramid, load_pyramid),
     Format("table", is_tabular, load_tabular),
 ]
 
@@ -70,8 +75,10 @@ def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpu
     if str(spec) in BUILTIN:
         return load_grouped(BUILTIN[str(spec)], name=str(spec))
     path = Path(spec)
+    if str(spec) in FROM_PACKAGES and not path.exists():
+        return FROM_PACKAGES[str(spec)]()
     if not path.exists():
-        known = ", ".join(sorted(BUILTIN))
+        known = ", ".join(sorted({*BUILTIN, *FROM_PACKAGES}))
         raise CorpusError(f"no such file or folder, and not a built-in corpus ({known})", path)
     if mapping is not None:
         return load_tabular(path, mapping)

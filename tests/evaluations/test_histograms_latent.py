@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from app.corpora.latent import load_latent
+from app.corpora import load_corpus
 from app.corpora.model import Corpus, PairTable
-from app.errors import CorpusError, EvaluationError
+from app.errors import EvaluationError
 from app.evaluations.histograms import run_histograms, word_overlap
 from app.evaluations.latent import run_latent
 from app.jobs import run_job
@@ -40,7 +40,7 @@ def test_overlap_of_sentences_without_words_is_zero():
 
 
 def test_latent_probe_on_the_soup_sentences(shared_data):
-    corpus = load_latent(shared_data / "latent-relatedness" / "soup.tsv")
+    corpus = load_corpus(shared_data / "latent-relatedness" / "soup.tsv")
     assert len(corpus) == 6 and corpus.groups.names == ("1", "2")
     result = run_job(run_latent(corpus, BagOfWords()))
     n = 6
@@ -56,17 +56,6 @@ def test_latent_probe_on_the_soup_sentences(shared_data):
     assert 0 < result.mean_average_precision <= 1
     with pytest.raises(EvaluationError, match="groups"):
         next(run_latent(Corpus("x", ("a",), ("1",)), BagOfWords()))
-
-
-def test_latent_loader_rejects_bad_files(tmp_path):
-    bad = tmp_path / "bad.tsv"
-    bad.write_text("group\tsentence\n1\tA soup\n1 no tab here\n", encoding="utf-8")
-    with pytest.raises(CorpusError, match="line 3"):
-        load_latent(bad)
-    one = tmp_path / "one.tsv"
-    one.write_text("group\tsentence\n1\tA soup\n1\tB soup\n", encoding="utf-8")
-    with pytest.raises(CorpusError, match="two groups"):
-        load_latent(one)
 
 
 def test_histograms_refuse_pairs_without_labels_or_scores():
