@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -262,17 +261,6 @@ def pair_components(n_sentences: int, first: np.ndarray, second: np.ndarray,
     return Grouping(kind=kind, sentence_index=members[order],
                     group_index=group_index[order],
                     names=tuple(str(g) for g in range(n_groups)))
-
-
-@dataclass(frozen=True, eq=False)
-class LabelledPairTable(PairTable):
-    """A :class:`PairTable` whose integer labels name classes: ``label_names[label]``.
-
-    Kept here until ``PairTable`` itself carries label names; consumers read it with
-    ``getattr(pairs, "label_names", ())``.
-    """
-
-    label_names: tuple[str, ...] = ()
 
 
 def first_line(path: Path, limit: int = 4096) -> str:

@@ -101,10 +101,12 @@ class Grouping:
 
 @dataclass(frozen=True, eq=False)
 class PairTable:
-    """Sentence pairs with an optional binary label, score, split and subset per pair.
+    """Sentence pairs with an optional label, score, split and subset per pair.
 
-    ``label`` is 1/0 (paraphrase or not, entailment class index...) or -1 when unlabelled;
-    ``score`` is a gold similarity or NaN when unscored.
+    ``label`` is -1 when unlabelled. With no ``label_names`` it is a paraphrase judgement,
+    1 (paraphrase, positive) or 0 (not); with ``label_names`` it indexes named classes
+    (SICK's CONTRADICTION / NEUTRAL / ENTAILMENT), and evaluations that need paraphrase
+    judgements refuse it. ``score`` is a gold similarity or NaN when unscored.
     """
 
     first: np.ndarray
@@ -113,6 +115,7 @@ class PairTable:
     score: np.ndarray
     split: tuple[str, ...]
     subset: tuple[str, ...]
+    label_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name, dtype in (("first", np.int64), ("second", np.int64),
@@ -127,6 +130,12 @@ class PairTable:
 
     def __len__(self) -> int:
         return len(self.first)
+
+    @property
+    def has_paraphrase_labels(self) -> bool:
+        """Whether labels are paraphrase judgements with at least one positive pair."""
+        return not self.label_names and bool(np.any(self.label == 1)) and not bool(
+            np.any(self.label > 1))
 
 
 @dataclass(frozen=True, eq=False)

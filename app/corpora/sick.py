@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from app.corpora.build import (LabelledPairTable, SentenceTable, first_line, parse_float,
+from app.corpora.build import (SentenceTable, first_line, parse_float,
                                read_lines, require_text)
-from app.corpora.model import Corpus
+from app.corpora.model import Corpus, PairTable
 from app.errors import CorpusError
 
 FILES = {"SICK_train.txt": "train", "SICK_trial.txt": "trial",
@@ -110,7 +110,7 @@ def load_sick(path: str | Path, name: str | None = None) -> Corpus:
         raise CorpusError("no pairs after the header", files[0])
     return table.corpus(
         name or "sick", sources=files,
-        pairs=LabelledPairTable(first=np.asarray(first), second=np.asarray(second),
+        pairs=PairTable(first=np.asarray(first), second=np.asarray(second),
                                 label=np.asarray(label), score=np.asarray(score),
                                 split=tuple(split), subset=("SICK",) * len(first),
                                 label_names=ENTAILMENT_CLASSES))

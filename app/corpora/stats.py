@@ -135,7 +135,7 @@ def _mean(values: np.ndarray) -> float | None:
 
 
 def _label_counts(pairs: PairTable, mask: np.ndarray) -> dict[str, int]:
-    names = getattr(pairs, "label_names", ())
+    names = pairs.label_names
     values, counts = np.unique(pairs.label[mask], return_counts=True)
     return {("unlabelled" if v < 0 else names[v] if v < len(names) else str(v)): int(c)
             for v, c in zip(values, counts)}

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from app.corpora.build import (LabelledPairTable, SentenceTable, format_lines,
+from app.corpora.build import (SentenceTable, format_lines,
                                grouping_from_labels, read_decoded, split_lines)
-from app.corpora.model import Corpus
+from app.corpora.model import Corpus, PairTable
 from app.errors import CorpusError
 
 DELIMITERS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
@@ -320,7 +320,7 @@ def _pairs(path: Path, rows: list[tuple[int, list[str]]], columns: dict[str, int
     label_index, label_names = _number_labels(labels)
     return table.corpus(
         name or path.stem, sources=[path], warnings=warnings,
-        pairs=LabelledPairTable(first=np.asarray(first), second=np.asarray(second),
+        pairs=PairTable(first=np.asarray(first), second=np.asarray(second),
                                 label=label_index, score=np.asarray(scores),
                                 split=tuple(splits), subset=(path.stem,) * len(first),
                                 label_names=label_names))

@@ -34,13 +34,13 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
 }
 
 
-def _has_pairs(corpus, labels=None, scored=False) -> bool:
+def _has_pairs(corpus, paraphrase_labels=False, scored=False) -> bool:
     pairs = corpus.pairs
     if pairs is None or len(pairs) == 0:
         return False
     if scored and not np.isfinite(pairs.score).any():
         return False
-    return labels is None or set(labels) <= set(np.unique(pairs.label).tolist())
+    return not paraphrase_labels or pairs.has_paraphrase_labels
 
 
 def _has_groups(corpus, kind: str | None = None) -> bool:
@@ -52,10 +52,11 @@ def _has_groups(corpus, kind: str | None = None) -> bool:
 APPLICABLE: dict[str, Callable] = {
     "classification": lambda c: _has_groups(c) and c.groups.kind != "class",
     "relatedness": lambda c: _has_pairs(c, scored=True),
-    "transfer": lambda c: _has_pairs(c, labels=(0, 1)) or _has_groups(c, "class"),
-    "ranking": lambda c: _has_pairs(c, labels=(1,)),
-    "detection": lambda c: _has_pairs(c, labels=(0, 1)),
-    "learning-curve": lambda c: (_has_pairs(c, labels=(0, 1))
+    "transfer": lambda c: ((_has_pairs(c) and bool(np.any(c.pairs.label >= 0)))
+                           or _has_groups(c, "class")),
+    "ranking": lambda c: _has_pairs(c, paraphrase_labels=True),
+    "detection": lambda c: _has_pairs(c, paraphrase_labels=True),
+    "learning-curve": lambda c: (_has_pairs(c, paraphrase_labels=True)
                                  and {"train", "test"} <= set(c.pairs.split)),
     "histograms": lambda c: _has_pairs(c),
     "latent": lambda c: _has_groups(c) and len(c) <= 2000,

@@ -48,7 +48,7 @@ def binary_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None) -> np.nd
             raise EvaluationError(f"corpus {corpus.name!r} has no split "
                                   f"{', '.join(sorted(unknown))}")
         keep &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
-    if np.any(pairs.label > 1) or not (np.any(pairs.label[keep] == 1)
+    if pairs.label_names or np.any(pairs.label > 1) or not (np.any(pairs.label[keep] == 1)
                                        and np.any(pairs.label[keep] == 0)):
         raise EvaluationError(f"paraphrase detection needs pairs labelled 1 (paraphrase) "
                               f"and 0 (not), and corpus {corpus.name!r} has no such mix")

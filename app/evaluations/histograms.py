@@ -57,8 +57,7 @@ def histogram_sides(corpus: Corpus, by: str = "auto", threshold: float | None = 
         raise EvaluationError(f"{NAME} need sentence pairs, and corpus {corpus.name!r} "
                               f"has none")
     binary = np.isin(pairs.label, (0, 1))
-    labelled = np.any(pairs.label == 1) and np.any(pairs.label == 0) and not np.any(
-        pairs.label > 1)
+    labelled = pairs.has_paraphrase_labels and bool(np.any(pairs.label == 0))
     scored = np.isfinite(pairs.score)
     if by == "auto":
         by = "label" if labelled else "score"

@@ -120,7 +120,7 @@ def ranking_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
     before any work, when the corpus has no positive pairs or a split is unknown.
     """
     pairs = corpus.pairs
-    if pairs is None or not np.any(pairs.label == 1):
+    if pairs is None or not pairs.has_paraphrase_labels:
         raise EvaluationError(f"{NAME} needs positive (paraphrase) pairs, and corpus "
                               f"{corpus.name!r} has none")
     positive = pairs.label == 1

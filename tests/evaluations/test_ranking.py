@@ -1,8 +1,11 @@
 import numpy as np
 import pytest
 
+from app.corpora import load_corpus
 from app.corpora.model import Corpus, PairTable
 from app.errors import EvaluationError
+from app.evaluations import applicable_evaluations
+from app.evaluations.detection import run_detection
 from app.evaluations.ranking import iter_evaluate_ranking, run_ranking
 from app.jobs import run_job
 from models.bow import BagOfWords
@@ -62,3 +65,13 @@ def test_refuses_corpus_without_positive_pairs():
         next(run_ranking(corpus, BagOfWords()))
     with pytest.raises(EvaluationError, match="ties"):
         next(run_ranking(corpus, BagOfWords(), ties="random"))
+
+
+def test_class_labels_are_not_paraphrase_judgements(shared_data):
+    """SICK's labels name entailment classes; ranking and detection must refuse them."""
+    sick = load_corpus(shared_data / "sick" / "SICK_trial.txt")
+    assert sick.pairs.label_names and not sick.pairs.has_paraphrase_labels
+    assert "ranking" not in applicable_evaluations(sick)
+    for run in (run_ranking, run_detection):
+        with pytest.raises(EvaluationError):
+            next(run(sick, BagOfWords()))
