@@ -1,0 +1,326 @@
+"""Corrections to a corpus's annotations, as small immutable records.
+
+Every edit says who made it, when and why, names sentences by id and groups by name (so
+it reads the same in a journal, a change log and a review), and keeps the value it
+replaces where it replaces one. :func:`apply` plays a sequence of edits onto a corpus and
+returns a new :class:`~app.corpora.model.Corpus`; the original is never touched. An edit
+that does not fit the corpus (a sentence not in the group it is said to leave, a group
+that does not exist) raises :class:`EditError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import getpass
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from app.corpora.model import Corpus, Grouping, PairTable
+from app.errors import InputError
+
+#: Kind of the grouping created when a corpus without groups gets its first one.
+NEW_GROUPING_KIND = "group"
+
+
+class EditError(InputError):
+    """An edit does not fit the corpus it is applied to."""
+
+
+def now() -> str:
+    """The current UTC time as ISO 8601 with seconds, as every record stores it."""
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def current_user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name in some containers
+        return "unknown"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Edit:
+    """What every edit records besides its change: ``author``, ``time`` (ISO 8601 UTC)
+    and ``reason`` (free text, may be empty)."""
+
+    op: ClassVar[str]
+    #: Whether the edit changes the corpus (review marks and notes do not).
+    changes_corpus: ClassVar[bool] = True
+
+    author: str = dataclasses.field(default_factory=current_user)
+    time: str = dataclasses.field(default_factory=now)
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict with an ``"op"`` key that :func:`edit_from_dict` reads."""
+        return {"op": self.op, **{f.name: _jsonable(getattr(self, f.name))
+                                  for f in dataclasses.fields(self)}}
+
+    def describe(self) -> str:
+        """What the edit does, in one line for a change log."""
+        raise NotImplementedError
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveSentence(Edit):
+    """Move ``sentence`` out of group ``source`` (None: it was in no group) into group
+    ``target``, which is created when no group has that name."""
+
+    op: ClassVar[str] = "move"
+    sentence: str
+    source: str | None
+    target: str
+
+    def describe(self) -> str:
+        return f"move {self.sentence} from {self.source or 'no group'} to {self.target}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SplitGroup(Edit):
+    """Move ``members`` (sentence ids) of ``group`` into the new group ``target``."""
+
+    op: ClassVar[str] = "split"
+    group: str
+    members: tuple[str, ...]
+    target: str
+
+    def describe(self) -> str:
+        return f"split {', '.join(self.members)} off {self.group} into {self.target}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MergeGroups(Edit):
+    """Merge ``groups`` into ``target`` (one of them); the others disappear."""
+
+    op: ClassVar[str] = "merge"
+    groups: tuple[str, ...]
+    target: str
+
+    def describe(self) -> str:
+        return f"merge {', '.join(self.groups)} into {self.target}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EditPair(Edit):
+    """Set the gold ``score`` and/or ``label`` of pair ``pair`` (index into
+    ``Corpus.pairs``); None leaves a field as it is. ``old_score`` / ``old_label`` are
+    the values replaced (None for an unscored pair's NaN)."""
+
+    op: ClassVar[str] = "pair"
+    pair: int
+    score: float | None = None
+    label: int | None = None
+    old_score: float | None = None
+    old_label: int | None = None
+
+    def describe(self) -> str:
+        changes = []
+        if self.score is not None:
+            changes.append(f"score {self.old_score} -> {self.score}")
+        if self.label is not None:
+            changes.append(f"label {self.old_label} -> {self.label}")
+        return f"pair {self.pair}: {', '.join(changes)}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarkReviewed(Edit):
+    """Record that a suspicious item (a :meth:`ReviewList.key`) was looked at."""
+
+    op: ClassVar[str] = "reviewed"
+    changes_corpus: ClassVar[bool] = False
+    item: str
+
+    def describe(self) -> str:
+        return f"reviewed {self.item}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddNote(Edit):
+    """Attach a free-text note to an item (a sentence, group, pair or comparison key)."""
+
+    op: ClassVar[str] = "note"
+    changes_corpus: ClassVar[bool] = False
+    item: str
+    text: str
+
+    def describe(self) -> str:
+        return f"note on {self.item}: {self.text}"
+
+
+EDIT_TYPES: dict[str, type[Edit]] = {cls.op: cls for cls in (
+    MoveSentence, SplitGroup, MergeGroups, EditPair, MarkReviewed, AddNote)}
+
+
+def edit_from_dict(record: dict[str, Any]) -> Edit:
+    """The edit a :meth:`Edit.to_dict` record describes.
+
+    Raises
+    ------
+    EditError
+        Unknown ``op``, or fields missing or unknown.
+    """
+    record = dict(record)
+    cls = EDIT_TYPES.get(record.pop("op", None))
+    if cls is None:
+        raise EditError(f"unknown edit {record!r}")
+    for name in ("members", "groups"):
+        if isinstance(record.get(name), list):
+            record[name] = tuple(record[name])
+    try:
+        return cls(**record)
+    except TypeError as error:
+        raise EditError(f"malformed {cls.op} edit: {error}") from None
+
+
+def new_group_name(corpus: Corpus, taken: tuple[str, ...] = ()) -> str:
+    """A group name no group of ``corpus`` (nor ``taken``) has: the next integer when
+    every name is one (so grouped corpora export as they were), else ``"new-N"``."""
+    names = set(corpus.groups.names if corpus.groups is not None else ()) | set(taken)
+    if all(name.isdigit() for name in names):
+        return str(max((int(name) for name in names), default=-1) + 1)
+    number = 1
+    while f"new-{number}" in names:
+        number += 1
+    return f"new-{number}"
+
+
+class _Working:
+    """A mutable copy of a corpus's annotations that edits are played onto."""
+
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        groups = corpus.groups
+        self.kind = groups.kind if groups is not None else NEW_GROUPING_KIND
+        self.sentence = (groups.sentence_index.copy() if groups is not None
+                         else np.empty(0, dtype=np.int64))
+        self.group = (groups.group_index.copy() if groups is not None
+                      else np.empty(0, dtype=np.int64))
+        self.names = list(groups.names) if groups is not None else []
+        self.group_of_name = {name: g for g, name in enumerate(self.names)}
+        self.pairs = corpus.pairs
+        self.label = corpus.pairs.label.copy() if corpus.pairs is not None else None
+        self.score = corpus.pairs.score.copy() if corpus.pairs is not None else None
+        self.changed_groups = self.changed_pairs = False
+        self._sentence_of_id: dict[str, int] | None = None
+
+    def sentence_of(self, sentence_id: str) -> int:
+        if self._sentence_of_id is None:
+            self._sentence_of_id = {id_: i for i, id_ in enumerate(self.corpus.ids)}
+        try:
+            return self._sentence_of_id[sentence_id]
+        except KeyError:
+            raise EditError(f"no sentence has the id {sentence_id!r}") from None
+
+    def existing_group(self, name: str) -> int:
+        try:
+            return self.group_of_name[name]
+        except KeyError:
+            raise EditError(f"no {self.kind} is named {name!r}") from None
+
+    def group_for(self, name: str) -> int:
+        """The group named ``name``, created (empty) when there is none."""
+        if name not in self.group_of_name:
+            self.group_of_name[name] = len(self.names)
+            self.names.append(name)
+        return self.group_of_name[name]
+
+    def join(self, rows: np.ndarray, target: int) -> None:
+        """Reassign membership ``rows`` to group ``target``; a sentence already in
+        ``target`` keeps its one membership."""
+        self.group[rows] = target
+        keys = self.sentence * len(self.names) + self.group
+        _, first = np.unique(keys, return_index=True)
+        keep = np.zeros(len(keys), dtype=bool)
+        keep[first] = True
+        self.sentence, self.group = self.sentence[keep], self.group[keep]
+        self.changed_groups = True
+
+    def play(self, edit: Edit) -> None:
+        if isinstance(edit, MoveSentence):
+            sentence = self.sentence_of(edit.sentence)
+            target = self.group_for(edit.target)
+            if edit.source is None:
+                if np.any(self.sentence == sentence):
+                    raise EditError(f"{edit.sentence} is in a {self.kind} already; "
+                                    "say which one it leaves")
+                self.sentence = np.append(self.sentence, sentence)
+                self.group = np.append(self.group, target)
+                self.changed_groups = True
+                return
+            source = self.existing_group(edit.source)
+            rows = np.flatnonzero((self.sentence == sentence) & (self.group == source))
+            if len(rows) == 0:
+                raise EditError(f"{edit.sentence} is not in {self.kind} {edit.source}")
+            self.join(rows, target)
+        elif isinstance(edit, SplitGroup):
+            group = self.existing_group(edit.group)
+            if edit.target in self.group_of_name:
+                raise EditError(f"a {self.kind} named {edit.target!r} exists already")
+            members = np.asarray([self.sentence_of(m) for m in edit.members], dtype=np.int64)
+            rows = np.flatnonzero((self.group == group) & np.isin(self.sentence, members))
+            if len(rows) != len(set(edit.members)) or len(rows) == 0:
+                raise EditError(f"not every sentence to split off is in {self.kind} "
+                                f"{edit.group}")
+            self.join(rows, self.group_for(edit.target))
+        elif isinstance(edit, MergeGroups):
+            if edit.target not in edit.groups or len(set(edit.groups)) < 2:
+                raise EditError("a merge needs two or more groups, the target among them")
+            merged = [self.existing_group(name) for name in edit.groups]
+            self.join(np.flatnonzero(np.isin(self.group, merged)),
+                      self.existing_group(edit.target))
+        elif isinstance(edit, EditPair):
+            if self.pairs is None or not 0 <= edit.pair < len(self.pairs):
+                raise EditError(f"no pair {edit.pair}")
+            if edit.score is not None:
+                self.score[edit.pair] = edit.score
+            if edit.label is not None:
+                self.label[edit.pair] = edit.label
+            self.changed_pairs = True
+
+    def corpus_now(self) -> Corpus:
+        changes: dict[str, Any] = {}
+        if self.changed_groups:
+            # Groups left empty disappear; the rest keep their order, new ones last.
+            used = np.zeros(len(self.names), dtype=bool)
+            used[self.group] = True
+            renumber = np.cumsum(used) - 1
+            changes["groups"] = Grouping(
+                kind=self.kind, sentence_index=self.sentence, group_index=renumber[self.group],
+                names=tuple(name for name, u in zip(self.names, used) if u))
+        if self.changed_pairs:
+            pairs = self.pairs
+            changes["pairs"] = PairTable(first=pairs.first, second=pairs.second,
+                                         label=self.label, score=self.score,
+                                         split=pairs.split, subset=pairs.subset)
+        return dataclasses.replace(self.corpus, **changes) if changes else self.corpus
+
+
+def apply(corpus: Corpus, edits: list[Edit] | tuple[Edit, ...]) -> Corpus:
+    """``corpus`` with ``edits`` played in order; a new Corpus (the same object when no
+    edit changes it).
+
+    Raises
+    ------
+    EditError
+        An edit does not fit the corpus as the earlier edits left it; the message says
+        which edit (1-based) and why.
+    """
+    working = _Working(corpus)
+    for number, edit in enumerate(edits, start=1):
+        try:
+            working.play(edit)
+        except EditError as error:
+            raise EditError(f"edit {number} ({edit.describe()}): {error.problem}") from None
+    return working.corpus_now()

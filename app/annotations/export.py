@@ -1,0 +1,163 @@
+"""Writing a corrected corpus and its change log, so corrections can be shared.
+
+A paraphrase-grouped corpus is written back in its own format (``phrases.txt`` +
+``phrase_groups.csv``, readable by :func:`app.corpora.grouped.load_grouped`; unedited,
+the two files come out byte for byte as read). Every corpus can also be written as JSON
+(sentences, groups, pairs in one file) and as CSV tables. Every file is written
+atomically (:mod:`app.atomic`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from app.annotations.edits import Edit
+from app.atomic import write_text_atomic
+from app.corpora import grouped
+from app.corpora.model import Corpus
+
+FORMATS = ("original", "json", "csv")
+
+
+def has_grouped_format(corpus: Corpus) -> bool:
+    """Whether ``corpus`` fits ``phrases.txt`` + ``phrase_groups.csv``: one group per
+    sentence at most, groups named by non-negative integers."""
+    groups = corpus.groups
+    return (groups is not None and len(set(groups.sentence_index.tolist()))
+            == len(groups.sentence_index) and all(name.isdigit() for name in groups.names))
+
+
+def _csv_text(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def write_grouped(corpus: Corpus, folder: str | Path) -> list[Path]:
+    """Write ``phrases.txt`` and ``phrase_groups.csv`` (rows in sentence order)."""
+    if not has_grouped_format(corpus):
+        raise ValueError(f"{corpus.name} does not fit the grouped format")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    groups = corpus.groups
+    order = groups.sentence_index.argsort(kind="stable")
+    rows = "".join(f"{s},{groups.names[g]}\n" for s, g in zip(
+        groups.sentence_index[order].tolist(), groups.group_index[order].tolist()))
+    phrases, table = folder / grouped.PHRASES, folder / grouped.GROUPS
+    write_text_atomic(phrases, "".join(text + "\n" for text in corpus.texts))
+    write_text_atomic(table, f"{grouped.HEADER}\n{rows}")
+    return [phrases, table]
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def corpus_dict(corpus: Corpus) -> dict[str, Any]:
+    """The corpus as plain JSON data: sentences (id, text, metadata), groups (kind and
+    memberships by sentence id and group name) and pairs (by sentence id)."""
+    ids = corpus.ids
+    data: dict[str, Any] = {
+        "name": corpus.name, "language": corpus.language, "fingerprint": corpus.fingerprint,
+        "sentences": [{"id": id_, "text": text,
+                       **{column: values[i] for column, values in corpus.metadata.items()}}
+                      for i, (id_, text) in enumerate(zip(ids, corpus.texts))],
+    }
+    if corpus.groups is not None:
+        groups = corpus.groups
+        data["groups"] = {"kind": groups.kind, "names": list(groups.names), "members": [
+            [ids[s], groups.names[g]] for s, g in zip(groups.sentence_index.tolist(),
+                                                      groups.group_index.tolist())]}
+    if corpus.pairs is not None:
+        pairs = corpus.pairs
+        data["pairs"] = [
+            {"first": ids[a], "second": ids[b], "label": label, "score": _value(score),
+             "split": split, "subset": subset}
+            for a, b, label, score, split, subset in zip(
+                pairs.first.tolist(), pairs.second.tolist(), pairs.label.tolist(),
+                pairs.score.tolist(), pairs.split, pairs.subset)]
+    return data
+
+
+def write_json(corpus: Corpus, path: str | Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, json.dumps(corpus_dict(corpus), ensure_ascii=False, indent=1,
+                                       default=str) + "\n")
+    return path
+
+
+def write_csv(corpus: Corpus, folder: str | Path) -> list[Path]:
+    """``sentences.csv`` (id, text, groups joined by "|"), and ``pairs.csv`` when the
+    corpus has pairs."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    ids, groups = corpus.ids, corpus.groups
+    names_of: list[list[str]] = [[] for _ in corpus.texts]
+    if groups is not None:
+        for s, g in zip(groups.sentence_index.tolist(), groups.group_index.tolist()):
+            names_of[s].append(groups.names[g])
+    sentences = folder / "sentences.csv"
+    write_text_atomic(sentences, _csv_text(
+        ("id", "text", groups.kind if groups is not None else "group"),
+        [(id_, text, "|".join(names)) for id_, text, names
+         in zip(ids, corpus.texts, names_of)]))
+    written = [sentences]
+    if corpus.pairs is not None:
+        pairs = corpus.pairs
+        written.append(folder / "pairs.csv")
+        write_text_atomic(written[-1], _csv_text(
+            ("pair", "first", "second", "label", "score", "split", "subset"),
+            [(p, ids[a], ids[b], label, "" if score != score else score, split, subset)
+             for p, (a, b, label, score, split, subset) in enumerate(zip(
+                 pairs.first.tolist(), pairs.second.tolist(), pairs.label.tolist(),
+                 pairs.score.tolist(), pairs.split, pairs.subset))]))
+    return written
+
+
+def export_corpus(corpus: Corpus, folder: str | Path,
+                  formats: Sequence[str] = FORMATS) -> list[Path]:
+    """Write ``corpus`` into ``folder`` in each of ``formats``: "original" (the grouped
+    format, when the corpus fits it), "json" (``corpus.json``), "csv". Returns the
+    files written."""
+    folder = Path(folder)
+    written: list[Path] = []
+    if "original" in formats and has_grouped_format(corpus):
+        written += write_grouped(corpus, folder)
+    if "json" in formats:
+        written.append(write_json(corpus, folder / "corpus.json"))
+    if "csv" in formats:
+        written += write_csv(corpus, folder)
+    return written
+
+
+def change_log(edits: Sequence[Edit]) -> list[dict[str, str]]:
+    """One row per edit: number, time, author, op, what, reason."""
+    return [{"number": str(number), "time": edit.time, "author": edit.author,
+             "op": edit.op, "what": edit.describe(), "reason": edit.reason}
+            for number, edit in enumerate(edits, start=1)]
+
+
+def export_change_log(edits: Sequence[Edit], folder: str | Path) -> list[Path]:
+    """Write ``changes.csv`` (the :func:`change_log` rows) and ``changes.json`` (the
+    rows, each with its full edit record under "edit")."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = change_log(edits)
+    csv_path, json_path = folder / "changes.csv", folder / "changes.json"
+    header = ("number", "time", "author", "op", "what", "reason")
+    write_text_atomic(csv_path, _csv_text(header, [[row[h] for h in header] for row in rows]))
+    write_text_atomic(json_path, json.dumps(
+        [{**row, "edit": edit.to_dict()} for row, edit in zip(rows, edits)],
+        ensure_ascii=False, indent=1) + "\n")
+    return [csv_path, json_path]
