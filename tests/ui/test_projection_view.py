@@ -1,0 +1,154 @@
+"""The projection scatter: points when few are in view, a density image otherwise, and
+hover on the real points either way."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QColor
+
+from app.ui import projection_view
+from app.ui.palette import category_colours
+from app.ui.projection_view import PICK_RADIUS_PX, POINT_LIMIT, ProjectionView
+
+
+@pytest.fixture(scope="module")
+def million():
+    """1,000,000 points in 200 clusters, coloured by cluster."""
+    rng = np.random.default_rng(0)
+    centres = rng.normal(scale=10.0, size=(200, 2))
+    label = rng.integers(0, 200, size=1_000_000)
+    points = centres[label] + rng.normal(size=(len(label), 2))
+    return points.astype(np.float32), category_colours(label)
+
+
+@pytest.fixture
+def view(qtbot):
+    widget = ProjectionView()
+    qtbot.addWidget(widget)
+    widget.resize(900, 650)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def hover(qtbot, view, index):
+    """Move the pointer onto point ``index``; the index the view reports."""
+    position = view.plot.mapFromScene(view.scene_position(index))
+    with qtbot.waitSignal(view.hovered, timeout=2000) as hovered:
+        qtbot.mouseMove(view.plot.viewport(), position)
+    return hovered.args[0]
+
+
+def screen_distance(view, index, other):
+    a, b = view.scene_position(index), view.scene_position(other)
+    return float(np.hypot(a.x() - b.x(), a.y() - b.y()))
+
+
+def zoom_to(qtbot, view, x0, x1, y0, y1):
+    view.view_box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+    # The refresh follows the range change after a short delay.
+    qtbot.waitUntil(lambda: not view._refresh_timer.isActive(), timeout=2000)
+
+
+def test_a_million_points_load_as_a_density_image_with_hover(qtbot, view, million):
+    points, colours = million
+    view.set_points(points, colours, lambda i: f"point {i}", ("x", "y"))
+    assert view.point_count == 1_000_000
+    assert view.mode == "density"
+    assert len(view.points.data) == 0
+    image = view.density.image
+    assert image is not None and image.ndim == 3 and image.shape[2] == 4
+    # Every point is in the image: occupied bins are opaque enough to see.
+    assert (image[..., 3] > 0).sum() > 1000 and image[..., 3].max() == 255
+
+    index = 123_456
+    hovered = hover(qtbot, view, index)
+    assert hovered >= 0
+    # Where a million points overlap, the nearest under the pointer is a real one.
+    assert screen_distance(view, index, hovered) <= PICK_RADIUS_PX
+    assert np.allclose(view.hover_ring.data["x"], points[hovered, 0])
+
+
+def test_zooming_in_draws_only_the_real_points_around_the_view(qtbot, view, million):
+    points, colours = million
+    view.set_points(points, colours, str, ("x", "y"))
+    x, y = points[777].tolist()
+    zoom_to(qtbot, view, x - 0.3, x + 0.3, y - 0.2, y + 0.2)
+    assert view.mode == "points"
+    assert view.density.image is None
+    drawn = view.points.data["data"].astype(int)
+    assert 0 < len(drawn) <= POINT_LIMIT
+    # Exactly the points of the view plus its margin, each with its own colour.
+    (vx0, vx1), (vy0, vy1) = view.view_box.viewRange()
+    mx, my = (vx1 - vx0) * projection_view.MARGIN, (vy1 - vy0) * projection_view.MARGIN
+    expected = np.flatnonzero((points[:, 0] >= vx0 - mx) & (points[:, 0] <= vx1 + mx)
+                              & (points[:, 1] >= vy0 - my) & (points[:, 1] <= vy1 + my))
+    assert np.array_equal(np.sort(drawn), expected)
+    brushes = [brush.color().name() for brush in view.points.data["brush"][:50]]
+    assert brushes == list(colours[drawn[:50]])
+
+    assert hover(qtbot, view, 777) == 777
+
+    # Back out: the density image returns.
+    (x0, y0), (x1, y1) = points.min(axis=0), points.max(axis=0)
+    zoom_to(qtbot, view, float(x0), float(x1), float(y0), float(y1))
+    assert view.mode == "density" and len(view.points.data) == 0
+
+
+def test_density_bins_take_their_most_common_colour(qtbot, view):
+    rng = np.random.default_rng(1)
+    n = POINT_LIMIT * 3
+    left = rng.normal(loc=(-5, 0), scale=0.5, size=(n // 2, 2))
+    right = rng.normal(loc=(5, 0), scale=0.5, size=(n - n // 2, 2))
+    points = np.concatenate([left, right]).astype(np.float32)
+    colours = np.array(["#ff0000"] * (n // 2) + ["#0000ff"] * (n - n // 2), dtype=object)
+    # A few blue points among the red ones do not change the red bins' colour.
+    colours[: n // 20] = "#0000ff"
+    view.set_points(points, colours, str, ("x", "y"))
+    assert view.mode == "density"
+    image = view.density.image
+    occupied = image[..., 3] > 0
+    height, width = occupied.shape
+    columns = np.arange(width)[None, :].repeat(height, axis=0)
+    red_side = occupied & (columns < width // 2)
+    blue_side = occupied & (columns > width // 2)
+    assert (image[red_side][:, :3] == (255, 0, 0)).all(axis=1).mean() > 0.9
+    assert (image[blue_side][:, :3] == (0, 0, 255)).all()
+
+    view.set_colours(np.full(n, "#00aa00", dtype=object), "all green")
+    image = view.density.image
+    assert (image[image[..., 3] > 0][:, :3] == QColor("#00aa00").getRgb()[:3]).all()
+    assert view.legend.text() == "all green"
+
+
+def test_few_points_are_all_drawn_at_any_zoom(qtbot, view):
+    rng = np.random.default_rng(2)
+    points = rng.normal(size=(500, 2)).astype(np.float32)
+    colours = category_colours(np.arange(500) % 7)
+    view.set_points(points, colours, str, ("PC 1", "PC 2"))
+    assert view.mode == "points" and len(view.points.data) == 500
+    zoom_to(qtbot, view, -0.1, 0.1, -0.1, 0.1)
+    assert view.mode == "points" and len(view.points.data) == 500
+    index = int(np.argmin(np.hypot(points[:, 0], points[:, 1])))
+    assert hover(qtbot, view, index) == index
+    view.mark([1, 2, 3])
+    view.highlight([4])
+    view.show_found(np.arange(10))
+    assert (len(view.marked.data), len(view.highlighted.data), len(view.found.data)) == (
+        3, 1, 10)
+    view.clear("nothing yet")
+    assert view.point_count == 0 and view.hint.isVisible()
+    assert view.point_at(QPointF(10, 10)) == -1
+
+
+def test_a_large_overlay_is_drawn_only_around_the_view(qtbot, view, million):
+    points, colours = million
+    view.set_points(points, colours, str, ("x", "y"))
+    view.show_found(np.arange(0, 1_000_000, 2))
+    # Half a million matches in view: an even sample of them stays drawable.
+    assert len(view.found.data) == POINT_LIMIT
+    x, y = points[10].tolist()
+    zoom_to(qtbot, view, x - 0.3, x + 0.3, y - 0.2, y + 0.2)
+    shown = view.found.data["data"].astype(int)
+    assert 0 < len(shown) < POINT_LIMIT
+    assert (shown % 2 == 0).all() and 10 in shown
