@@ -81,6 +81,11 @@ class ColumnMapping:
         return {role: getattr(self, role) for role in ROLES if getattr(self, role) is not None}
 
 
+class ColumnsUnclear(CorpusError):
+    """No column can be taken for the sentences: the user must say which (the GUI then
+    offers its column-mapping dialog; the CLI its ``--*-column`` options)."""
+
+
 def _normal(name: str) -> str:
     return re.sub(r"[\s_\-#]", "", name).lower()
 
@@ -197,10 +202,32 @@ def _resolve(path: Path, header: list[str] | None, n_columns: int,
             columns["text"] = 0
         else:
             names = ", ".join(header) if header else f"{n_columns} unnamed columns"
-            raise CorpusError(f"cannot tell which column holds the sentences ({names}): "
-                              "name a text column, or sentence1 and sentence2 columns",
-                              path)
+            raise ColumnsUnclear(f"cannot tell which column holds the sentences ({names}): "
+                                 "name a text column, or sentence1 and sentence2 columns",
+                                 path)
     return columns
+
+
+def _read_rows(path: Path, mapping: ColumnMapping
+               ) -> tuple[list[str] | None, list[tuple[int, list[str]]], list[int]]:
+    """(header or None, (line, cells) rows, lines that needed cp1252) of a table file."""
+    text, fallback_lines = read_decoded(path, "utf-8", "cp1252")
+    if path.suffix.lower() in JSONL:
+        header, rows = _jsonl_rows(path, text)
+        return header, rows, fallback_lines
+    header, rows_iter = _table_rows(path, text, mapping)
+    return header, list(rows_iter), fallback_lines
+
+
+def preview_table(path: str | Path, mapping: ColumnMapping | None = None,
+                  n_rows: int = 8) -> tuple[list[str], list[list[str]]]:
+    """Column names (the header's, or "column 1"...) and the first rows, for a dialog
+    where the user picks each column's role."""
+    path = Path(path)
+    header, rows, _ = _read_rows(path, mapping or ColumnMapping())
+    width = len(header) if header is not None else max(len(cells) for _, cells in rows)
+    names = header if header is not None else [f"column {i + 1}" for i in range(width)]
+    return names, [cells for _, cells in rows[:n_rows]]
 
 
 def load_tabular(path: str | Path, mapping: ColumnMapping | None = None,
@@ -235,16 +262,10 @@ def load_tabular(path: str | Path, mapping: ColumnMapping | None = None,
     path = Path(path)
     mapping = mapping or ColumnMapping()
     warnings: list[str] = []
-    text, fallback_lines = read_decoded(path, "utf-8", "cp1252")
+    header, rows, fallback_lines = _read_rows(path, mapping)
     if fallback_lines:
         warnings.append(f"{path.name}: not UTF-8, read as cp1252 "
                         f"(lines {format_lines(fallback_lines)})")
-    if path.suffix.lower() in JSONL:
-        header, rows = _jsonl_rows(path, text)
-        rows_iter: Iterator[tuple[int, list[str]]] = iter(rows)
-    else:
-        header, rows_iter = _table_rows(path, text, mapping)
-    rows = list(rows_iter)
     if not rows:
         raise CorpusError("no rows after the header", path)
     n_columns = len(header) if header is not None else len(rows[0][1])

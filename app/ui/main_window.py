@@ -10,7 +10,7 @@ import shlex
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from pyqtgraph.exporters import ImageExporter
@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
     QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from app.corpora import DEFAULT_CORPUS, load_corpus
+from app.corpora import DEFAULT_CORPUS, ColumnMapping, load_corpus
+from app.corpora.tabular import ColumnsUnclear
 from app.corpora.model import Corpus
 from app.errors import InputError
 from app.explore import Exploration, explore, reproject
@@ -30,6 +31,7 @@ from app.evaluations import EVALUATIONS
 from app.ui.evaluation_panel import EvaluationPanel
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
+from app.ui.mapping_dialog import MappingDialog
 from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
 from app.ui.projection_controls import COLOUR_TITLES, ProjectionControls
 from app.ui.projection_view import ProjectionView
@@ -55,6 +57,7 @@ class MainWindow(QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         self.setWindowTitle("sentspace")
+        self.setAcceptDrops(True)
         self.resize(1400, 860)
         self.corpus: Corpus | None = None
         self.exploration: Exploration | None = None
@@ -79,7 +82,7 @@ class MainWindow(QMainWindow):
         self.metrics_dock.raise_()
         self._build_group_panel()
         self.inspector = Inspector()
-        self.inspector.sentence_chosen.connect(self.select_sentence)
+        self.inspector.sentence_chosen.connect(self._select_later)
         inspector_dock = self._dock("Inspector", self.inspector,
                                     Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.group_dock, inspector_dock)
@@ -189,8 +192,10 @@ class MainWindow(QMainWindow):
         self.group_list = QListWidget()
         self.group_list.setWordWrap(True)
         self.group_list.setAccessibleName("group sentences")
-        self.group_list.itemClicked.connect(
-            lambda item: self.select_sentence(item.data(Qt.ItemDataRole.UserRole)))
+        # Deferred: selecting rebuilds the list, which must not delete the clicked item
+        # while Qt is still delivering the click.
+        self.group_list.itemClicked.connect(lambda item: self._select_later(
+            item.data(Qt.ItemDataRole.UserRole)))
         layout.addWidget(self.group_caption)
         layout.addWidget(self.group_list)
         self.group_dock = self._dock("Selected sentences", panel,
@@ -198,10 +203,18 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        open_action = QAction("&Open grouped corpus…", self)
+        open_action = QAction("&Open corpus file…", self)
         open_action.setShortcut(QKeySequence.StandardKey.Open)
-        open_action.triggered.connect(self._choose_corpus)
+        open_action.setToolTip("MSRP, SICK, STS, Costra, pyramid (.pyr), SentEval, or your "
+                               "own CSV/TSV/JSONL; the format is detected")
+        open_action.triggered.connect(self._choose_corpus_file)
         file_menu.addAction(open_action)
+        open_folder = QAction("Open corpus &folder…", self)
+        open_folder.setShortcut("Ctrl+Shift+O")
+        open_folder.setToolTip("A dataset folder: MSRP, SICK, STS (any year), a grouped "
+                               "corpus, Opinosis topics, a SentEval task, pyramid files")
+        open_folder.triggered.connect(self._choose_corpus_folder)
+        file_menu.addAction(open_folder)
         file_menu.addSeparator()
         self.export_actions = []
         for title, handler in (("Export &embeddings…", self._choose_embeddings_target),
@@ -241,9 +254,11 @@ class MainWindow(QMainWindow):
 
     # --- corpus -------------------------------------------------------------------
 
-    def open_corpus(self, spec: str | Path, run_when_loaded: bool = False) -> None:
-        """Load a corpus (built-in name or path) in the background; a file that cannot be
-        read leaves the current corpus in place and says why."""
+    def open_corpus(self, spec: str | Path, run_when_loaded: bool = False,
+                    mapping: ColumnMapping | None = None) -> None:
+        """Load a corpus (built-in name or path; a table with ``mapping``) in the
+        background; a file that cannot be read leaves the current corpus in place and
+        says why."""
         if self.is_running:
             return
         self.corpus_name.setText("Loading…")
@@ -254,13 +269,37 @@ class MainWindow(QMainWindow):
             if run_when_loaded:
                 self._run_when_idle = True
 
-        self._start(lambda: load_corpus(spec), f"loading {spec}", on_result=loaded)
+        self._start(lambda: load_corpus(spec, mapping), f"loading {spec}", on_result=loaded)
 
-    def _choose_corpus(self) -> None:
-        folder = QFileDialog.getExistingDirectory(
-            self, "Open a grouped corpus (folder with phrases.txt and phrase_groups.csv)")
+    def _choose_corpus_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a corpus", "", "Corpora (*.txt *.csv *.tsv *.jsonl *.pyr *.label "
+            "*.data);;All files (*)")
+        if path:
+            self.open_corpus(path)
+
+    def _choose_corpus_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a corpus folder")
         if folder:
             self.open_corpus(folder)
+
+    def ask_columns(self, error: ColumnsUnclear) -> MappingDialog:
+        """Let the user say which columns hold what, then load the table with that."""
+        dialog = MappingDialog(error.path, str(error.problem), self)
+        dialog.accepted.connect(lambda: self.open_corpus(error.path,
+                                                         mapping=dialog.mapping()))
+        dialog.open()
+        return dialog
+
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if paths:
+            self.open_corpus(paths[0])
+            event.acceptProposedAction()
 
     def set_corpus(self, corpus: Corpus) -> None:
         self.corpus = corpus
@@ -457,6 +496,9 @@ class MainWindow(QMainWindow):
 
     def _job_failed(self, error: Exception) -> None:
         self.corpus_name.setText(self.corpus.name if self.corpus else "No corpus")
+        if isinstance(error, ColumnsUnclear):
+            self.ask_columns(error)
+            return
         if isinstance(error, InputError):
             self._warn("Cannot use this input", str(error))
         else:
@@ -599,6 +641,9 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.describe_sentence(index).replace("\n", "  "))
         else:
             self.statusBar().clearMessage()
+
+    def _select_later(self, index: int) -> None:
+        QTimer.singleShot(0, lambda: self.select_sentence(index))
 
     def select_sentence(self, index: int) -> None:
         """List the group of sentence ``index`` and ring its members in the projection."""

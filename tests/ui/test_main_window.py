@@ -120,6 +120,7 @@ def test_clicking_misclassified_lists_those_sentences(qtbot, window):
     sentence = first.data(Qt.ItemDataRole.UserRole)
     window.group_list.itemClicked.emit(first)
     group = window.group_of(sentence)
+    qtbot.waitUntil(lambda: window.group_list.count() == len(window.corpus.groups.members(group)))
     assert window.group_list.count() == len(window.corpus.groups.members(group))
 
 
@@ -180,7 +181,7 @@ def test_inspector_shows_the_selected_sentence_and_its_neighbours(qtbot, window)
     assert {int(i) for i in inspector.neighbour_indices[:2]} == {1, 2}
     nearest = int(inspector.neighbour_indices[0])
     inspector.neighbours.cellClicked.emit(0, 2)
-    assert corpus.texts[nearest] in inspector.details.text()
+    qtbot.waitUntil(lambda: corpus.texts[nearest] in inspector.details.text())
     assert 0 in inspector.neighbour_indices[:2]  # and sentence 0 is among its nearest
 
 
@@ -241,3 +242,33 @@ def test_evaluation_panel_runs_an_evaluation_and_shows_the_cli_numbers(qtbot, wi
     printed = capsys.readouterr().out
     assert shown["mean accuracy"] in printed
     assert f"mean accuracy    {shown['mean accuracy']}" in printed
+
+
+def test_open_any_format_and_map_unclear_columns(qtbot, window, shared_data, tmp_path):
+    window.open_corpus(shared_data / "sts" / "STS2014-test")
+    wait_for_job(qtbot, window)
+    assert window.corpus.pairs is not None and len(window.corpus.pairs) == 3750
+    offered = [window.evaluation_panel.choice.itemData(i)
+               for i in range(window.evaluation_panel.choice.count())]
+    assert offered == ["relatedness", "histograms"]
+
+    table = tmp_path / "mine.csv"
+    table.write_text("a,b\nThe cat sat on the mat.,x\nA cat was sitting on a mat.,x\n"
+                     "Stocks fell sharply.,y\nShares dropped a lot.,y\n")
+    window.open_corpus(table)
+    wait_for_job(qtbot, window)
+    from app.ui.mapping_dialog import MappingDialog
+
+    dialog = window.findChild(MappingDialog)
+    assert dialog is not None and dialog.isVisible()
+    assert not dialog.ok_button.isEnabled()
+    assert dialog.preview.rowCount() == 5  # no header yet: the names row shows as data
+    dialog.header.setChecked(True)
+    assert dialog.preview.rowCount() == 4
+    dialog.choose("text", 0)
+    dialog.choose("group", 1)
+    assert dialog.ok_button.isEnabled()
+    dialog.accept()
+    wait_for_job(qtbot, window)
+    assert window.corpus.name == "mine" and len(window.corpus) == 4
+    assert window.corpus.groups.n_groups == 2
