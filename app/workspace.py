@@ -1,0 +1,390 @@
+"""Workspaces: one JSON file that reopens a session exactly as it was left.
+
+A workspace records the corpora (spec as the user gave it, corpus fingerprint, sha256 of
+every file read, and the edit journal when there is one), the encoders and their
+parameters, evaluation results (``to_dict()`` and ``summary()`` rows, with what ran
+them), projection parameters, and a free ``view`` dict the GUI fills.
+
+Saving is atomic (:mod:`app.atomic`): a crash mid-save leaves the previous file. Opening
+checks the file strictly and raises :class:`~app.errors.InputError` naming the file and
+the problem (truncated, not JSON, wrong schema); :func:`verify` then says which of the
+files it refers to are missing or changed since. :func:`run_workspace` re-runs the
+saved evaluations headless, for ``sentspace run WORKSPACE``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from app.annotations.edits import apply
+from app.annotations.journal import EditJournal
+from app.atomic import write_text_atomic
+from app.corpora import BUILTIN, load_corpus
+from app.corpora.model import Corpus
+from app.errors import InputError
+from app.evaluations import EVALUATIONS
+from app.jobs import Progress, run_job
+from models import ENCODERS, make_encoder
+from models.base import Encoder
+
+FORMAT = "sentspace-workspace"
+SCHEMA = 1
+#: Overrides where the recent-workspaces list lives (tests set it).
+CONFIG_DIR_ENV = "SENTSPACE_CONFIG_DIR"
+RECENT_LIMIT = 10
+
+
+class WorkspaceError(InputError):
+    """A workspace file cannot be read or used."""
+
+
+def file_sha256(path: str | Path) -> str:
+    h = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class CorpusEntry:
+    """A corpus as the workspace refers to it.
+
+    Attributes
+    ----------
+    spec : a built-in corpus name or an absolute path, what :func:`load_corpus` takes.
+    fingerprint : :attr:`Corpus.fingerprint` when saved.
+    files : source file path -> sha256 when saved.
+    journal : path of its edit journal, or None.
+    """
+
+    spec: str
+    fingerprint: str
+    files: dict[str, str]
+    journal: str | None = None
+
+
+@dataclass(frozen=True)
+class EncoderEntry:
+    """An encoder: its CLI spec, family and constructor parameters."""
+
+    spec: str
+    family: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class EvaluationEntry:
+    """One evaluation run and its result.
+
+    Attributes
+    ----------
+    name : key of :data:`app.evaluations.EVALUATIONS`.
+    corpus, encoder : indices into the workspace's corpora and encoders.
+    seed : passed to the evaluation.
+    options : further keyword arguments it was run with.
+    corrected : run on the corpus with its journal's edits applied.
+    summary : the result's ``summary()`` rows, ``[label, value]``.
+    result : the result's ``to_dict()``.
+    """
+
+    name: str
+    corpus: int
+    encoder: int
+    seed: int
+    summary: list[list[str]]
+    result: dict[str, Any]
+    options: dict[str, Any] = field(default_factory=dict)
+    corrected: bool = False
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """Everything a workspace file holds; ``projections`` are free dicts (method, seed,
+    parameters, corpus and encoder indices) and ``view`` is the GUI's own state."""
+
+    corpora: tuple[CorpusEntry, ...] = ()
+    encoders: tuple[EncoderEntry, ...] = ()
+    evaluations: tuple[EvaluationEntry, ...] = ()
+    projections: tuple[dict[str, Any], ...] = ()
+    view: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": FORMAT, "schema": SCHEMA, **asdict(self)}
+
+
+def corpus_entry(spec: str | Path, corpus: Corpus, journal: str | Path | None = None
+                 ) -> CorpusEntry:
+    """The entry of ``corpus``, loaded from ``spec``, with the hashes of its files now."""
+    spec = str(spec) if str(spec) in BUILTIN else str(Path(spec).resolve())
+    return CorpusEntry(spec=spec, fingerprint=corpus.fingerprint,
+                       files={source: file_sha256(source) for source in corpus.sources},
+                       journal=str(Path(journal).resolve()) if journal is not None else None)
+
+
+def encoder_entry(spec: str, encoder: Encoder) -> EncoderEntry:
+    return EncoderEntry(spec=spec, family=encoder.family, params=encoder.params())
+
+
+def evaluation_entry(name: str, result: Any, *, corpus: int, encoder: int, seed: int,
+                     options: dict[str, Any] | None = None, corrected: bool = False
+                     ) -> EvaluationEntry:
+    """The entry of an evaluation ``result``; ``corpus``/``encoder`` index the
+    workspace's lists."""
+    return EvaluationEntry(name=name, corpus=corpus, encoder=encoder, seed=seed,
+                           summary=[[label, value] for label, value in result.summary()],
+                           result=json.loads(json.dumps(result.to_dict(), default=str)),
+                           options=dict(options or {}), corrected=corrected)
+
+
+# --- saving and opening -------------------------------------------------------------
+
+def save_workspace(workspace: Workspace, path: str | Path, *, remember: bool = True) -> Path:
+    """Write ``workspace`` to ``path`` atomically; with ``remember``, put it first in the
+    recent-workspaces list."""
+    path = Path(path)
+    write_text_atomic(path, json.dumps(workspace.to_dict(), indent=1, ensure_ascii=False,
+                                       default=str) + "\n")
+    if remember:
+        add_recent(path)
+    return path
+
+
+def _expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(
+            k.__name__ for k in kind)
+        raise ValueError(f"{where} should be {names}, found {type(value).__name__}")
+    return value
+
+
+def _entries(data: dict, key: str, cls: type, fields: dict[str, Any]) -> tuple:
+    """Build ``cls`` from each dict of ``data[key]``, checking each field's type."""
+    entries = []
+    for number, item in enumerate(_expect(data.get(key, []), list, key)):
+        where = f"{key}[{number}]"
+        _expect(item, dict, where)
+        unknown = set(item) - set(fields)
+        if unknown:
+            raise ValueError(f"{where} has unknown fields {sorted(unknown)}")
+        values = {}
+        for name, (kind, required) in fields.items():
+            if name not in item:
+                if required:
+                    raise ValueError(f"{where} lacks {name!r}")
+                continue
+            values[name] = _expect(item[name], kind, f"{where}.{name}")
+        entries.append(cls(**values))
+    return tuple(entries)
+
+
+def load_workspace(path: str | Path) -> Workspace:
+    """Read a workspace file, strictly.
+
+    Raises
+    ------
+    WorkspaceError
+        The file is missing or unreadable, not JSON (truncated), not a workspace, of a
+        newer schema, or a field is missing, of the wrong type or points outside its
+        list; the message names the file and the problem.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise WorkspaceError("no such workspace file", path) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise WorkspaceError(f"cannot read the workspace: {error}", path) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        problem = "the file is empty" if not text.strip() else (
+            f"not valid JSON ({error.msg}, column {error.colno}); the file may be "
+            "truncated")
+        raise WorkspaceError(problem, path, error.lineno if text.strip() else None) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise WorkspaceError("not a sentspace workspace (no \"format\": "
+                             f"\"{FORMAT}\")", path)
+    schema = data.get("schema")
+    if not isinstance(schema, int) or schema > SCHEMA:
+        raise WorkspaceError(f"workspace schema {schema!r} is not one this version reads "
+                             f"(up to {SCHEMA}); a newer sentspace wrote it?", path)
+    try:
+        workspace = Workspace(
+            corpora=_entries(data, "corpora", CorpusEntry, {
+                "spec": (str, True), "fingerprint": (str, True), "files": (dict, True),
+                "journal": ((str, type(None)), False)}),
+            encoders=_entries(data, "encoders", EncoderEntry, {
+                "spec": (str, True), "family": (str, True), "params": (dict, True)}),
+            evaluations=_entries(data, "evaluations", EvaluationEntry, {
+                "name": (str, True), "corpus": (int, True), "encoder": (int, True),
+                "seed": (int, True), "summary": (list, True), "result": (dict, True),
+                "options": (dict, False), "corrected": (bool, False)}),
+            projections=tuple(_expect(p, dict, "projections[]") for p in
+                              _expect(data.get("projections", []), list, "projections")),
+            view=_expect(data.get("view", {}), dict, "view"))
+        for number, entry in enumerate(workspace.evaluations):
+            if entry.name not in EVALUATIONS:
+                raise ValueError(f"evaluations[{number}] names an unknown evaluation "
+                                 f"{entry.name!r}")
+            if not (0 <= entry.corpus < len(workspace.corpora)
+                    and 0 <= entry.encoder < len(workspace.encoders)):
+                raise ValueError(f"evaluations[{number}] refers to a corpus or encoder "
+                                 "the workspace does not list")
+    except ValueError as error:
+        raise WorkspaceError(f"wrong schema: {error}", path) from None
+    return workspace
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """A file a workspace refers to that is not as it was saved.
+
+    ``problem`` is "missing", "hash differs" or "corpus differs" (the files load into a
+    corpus with another fingerprint, checked by :func:`load_workspace_corpus`).
+    """
+
+    path: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"
+
+
+def verify(workspace: Workspace) -> list[FileChange]:
+    """What changed on disk since the workspace was saved: each corpus file and journal
+    that is missing, each corpus file whose sha256 differs."""
+    changes = []
+    for entry in workspace.corpora:
+        for source, digest in entry.files.items():
+            if not Path(source).is_file():
+                changes.append(FileChange(source, "missing"))
+            elif file_sha256(source) != digest:
+                changes.append(FileChange(source, "hash differs"))
+        if entry.journal is not None and not Path(entry.journal).is_file():
+            changes.append(FileChange(entry.journal, "missing"))
+    return changes
+
+
+def open_workspace(path: str | Path) -> tuple[Workspace, list[FileChange]]:
+    """:func:`load_workspace` and :func:`verify`: the workspace and what changed."""
+    workspace = load_workspace(path)
+    return workspace, verify(workspace)
+
+
+def load_workspace_corpus(workspace: Workspace, index: int, path: str | Path, *,
+                          corrected: bool = False) -> Corpus:
+    """Load corpus ``index`` of the workspace saved at ``path``; with ``corrected``, with
+    its journal's edits applied.
+
+    Raises
+    ------
+    WorkspaceError
+        A file it needs no longer exists, or the files now load into another corpus.
+    """
+    entry = workspace.corpora[index]
+    missing = [source for source in entry.files if not Path(source).is_file()]
+    if entry.spec not in BUILTIN and not Path(entry.spec).exists():
+        missing.insert(0, entry.spec)
+    if missing:
+        raise WorkspaceError(f"corpus {index} refers to {missing[0]}, which no longer "
+                             "exists", path)
+    corpus = load_corpus(entry.spec)
+    if corpus.fingerprint != entry.fingerprint:
+        raise WorkspaceError(f"corpus {entry.spec} has changed since the workspace was "
+                             f"saved (fingerprint {corpus.fingerprint}, saved "
+                             f"{entry.fingerprint})", path)
+    if not corrected:
+        return corpus
+    if entry.journal is None or not Path(entry.journal).is_file():
+        raise WorkspaceError(f"the edit journal of corpus {entry.spec} "
+                             f"({entry.journal}) no longer exists", path)
+    with EditJournal(entry.journal, corpus.fingerprint) as journal:
+        edits, _ = journal.state()
+    return apply(corpus, edits)
+
+
+def make_workspace_encoder(entry: EncoderEntry) -> Encoder:
+    """The encoder an entry describes: its family with the saved parameters, or its spec
+    for encoders outside the registry (word-vector files, precomputed)."""
+    if entry.family in ENCODERS:
+        return ENCODERS[entry.family](**entry.params)
+    return make_encoder(entry.spec)
+
+
+def run_workspace(path: str | Path, on_progress: Callable[[Progress], Any] | None = None
+                  ) -> list[Any]:
+    """Re-run every evaluation of the workspace at ``path``, in order, headless.
+
+    Each runs as saved (corpus, corrected or not, encoder with its parameters, seed,
+    options); the results' ``summary()`` rows are those the workspace saved when nothing
+    has changed (compare with :func:`changed_summaries`).
+
+    Raises
+    ------
+    WorkspaceError
+        The workspace is corrupt or a file it needs is missing or changed.
+    """
+    workspace = load_workspace(path)
+    corpora: dict[tuple[int, bool], Corpus] = {}
+    results = []
+    for entry in workspace.evaluations:
+        key = (entry.corpus, entry.corrected)
+        if key not in corpora:
+            corpora[key] = load_workspace_corpus(workspace, entry.corpus, path,
+                                                 corrected=entry.corrected)
+        encoder = make_workspace_encoder(workspace.encoders[entry.encoder])
+        run, _ = EVALUATIONS[entry.name]
+        results.append(run_job(run(corpora[key], encoder, seed=entry.seed, **entry.options),
+                               on_progress))
+    return results
+
+
+def changed_summaries(workspace: Workspace, results: list[Any]
+                      ) -> list[tuple[int, list[list[str]], list[list[str]]]]:
+    """``(evaluation index, saved rows, new rows)`` for each result whose summary
+    differs from the saved one; empty when the run reproduced the workspace."""
+    return [(number, entry.summary, new) for number, (entry, result) in enumerate(
+                zip(workspace.evaluations, results))
+            if (new := [[label, value] for label, value in result.summary()]) != entry.summary]
+
+
+# --- recent workspaces ------------------------------------------------------------
+
+def config_dir() -> Path:
+    """``$SENTSPACE_CONFIG_DIR``, else the platform's user config folder for sentspace."""
+    return Path(os.environ.get(CONFIG_DIR_ENV) or platformdirs.user_config_dir("sentspace"))
+
+
+def _recent_file() -> Path:
+    return config_dir() / "recent-workspaces.json"
+
+
+def recent_workspaces() -> list[Path]:
+    """Recently saved or opened workspaces, most recent first; an unreadable list is
+    treated as empty (it is a convenience, never worth an error)."""
+    try:
+        paths = json.loads(_recent_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(paths, list):
+        return []
+    return [Path(p) for p in paths if isinstance(p, str)]
+
+
+def add_recent(path: str | Path) -> list[Path]:
+    """Put ``path`` first in the recent list (atomically), keeping
+    :data:`RECENT_LIMIT`."""
+    path = Path(path).resolve()
+    paths = [path, *(p for p in recent_workspaces() if p != path)][:RECENT_LIMIT]
+    _recent_file().parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(_recent_file(), json.dumps([str(p) for p in paths], indent=1) + "\n")
+    return paths

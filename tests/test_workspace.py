@@ -1,0 +1,167 @@
+"""Workspaces: save, reopen, detect changed files, refuse corrupt files, re-run headless."""
+
+import json
+import shutil
+
+import pytest
+
+from app.annotations.session import AnnotationSession
+from app.corpora import load_corpus
+from app.corpora.sick import load_sick
+from app.evaluations.classification import run_classification
+from app.evaluations.relatedness import run_relatedness
+from app.jobs import run_job
+from app.workspace import (
+    Workspace, WorkspaceError, add_recent, changed_summaries, corpus_entry, encoder_entry,
+    evaluation_entry, load_workspace, load_workspace_corpus, open_workspace,
+    recent_workspaces, run_workspace, save_workspace,
+)
+from models import make_encoder
+
+
+@pytest.fixture(autouse=True)
+def private_dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("SENTSPACE_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("SENTSPACE_DATA_DIR", str(tmp_path / "data"))
+
+
+def copy_grouped(folder):
+    """A private copy of the bundled grouped corpus in ``folder``, to change on disk."""
+    source = load_corpus("msrp-grouped").sources[0]
+    folder.mkdir()
+    for name in ("phrases.txt", "phrase_groups.csv"):
+        shutil.copy(source.replace("phrases.txt", name), folder / name)
+    return folder
+
+
+@pytest.fixture
+def grouped_copy(tmp_path):
+    return copy_grouped(tmp_path / "msrp-grouped")
+
+
+@pytest.fixture(scope="module")
+def saved_text(tmp_path_factory, shared_data):
+    """The text of a saved workspace, for tests that only read or damage the file."""
+    folder = tmp_path_factory.mktemp("saved")
+    workspace = make_workspace(folder, copy_grouped(folder / "msrp-grouped"), shared_data)
+    return save_workspace(workspace, folder / "study.json", remember=False).read_text()
+
+
+def make_workspace(tmp_path, folder, shared_data):
+    corpus = load_corpus(folder)
+    sick = load_sick(shared_data / "sick")
+    session = AnnotationSession.open(corpus, workspace=tmp_path / "study.json", author="ann")
+    session.move(0, "1", reason="test")
+    corrected = session.corpus
+    session.close()
+    bow, tfidf = make_encoder("bow"), make_encoder("tfidf")
+    original = run_job(run_classification(corpus, bow, seed=1))
+    fixed = run_job(run_classification(corrected, bow, seed=1))
+    related = run_job(run_relatedness(sick, tfidf, seed=0, splits=("test",)))
+    return Workspace(
+        corpora=(corpus_entry(folder, corpus, session.journal.path),
+                 corpus_entry(shared_data / "sick", sick)),
+        encoders=(encoder_entry("bow", bow), encoder_entry("tfidf", tfidf)),
+        evaluations=(
+            evaluation_entry("classification", original, corpus=0, encoder=0, seed=1),
+            evaluation_entry("classification", fixed, corpus=0, encoder=0, seed=1,
+                             corrected=True),
+            evaluation_entry("relatedness", related, corpus=1, encoder=1, seed=0,
+                             options={"splits": ["test"]})),
+        projections=({"method": "pca", "seed": 0, "corpus": 0, "encoder": 0},),
+        view={"colour": "group", "selected": [3, 4]})
+
+
+def test_save_reopen_and_rerun_headless(tmp_path, grouped_copy, shared_data):
+    workspace = make_workspace(tmp_path, grouped_copy, shared_data)
+    path = save_workspace(workspace, tmp_path / "study.json")
+    reopened, changes = open_workspace(path)
+    assert reopened == workspace and changes == []
+    assert recent_workspaces() == [path.resolve()]
+
+    results = run_workspace(path)
+    assert [r.summary() for r in results] == [
+        [tuple(row) for row in e.summary] for e in workspace.evaluations]
+    assert changed_summaries(reopened, results) == []
+    # The edit changed the evaluation: it ran on the corrected corpus.
+    saved = workspace.evaluations
+    assert saved[0].summary != saved[1].summary
+    assert dict(map(tuple, saved[0].summary))["mean accuracy"] == "0.9907"  # seed 1
+    corrected = load_workspace_corpus(reopened, 0, path, corrected=True)
+    assert corrected.groups.names[corrected.groups.labels(859)[0]] == "1"
+
+
+def test_changed_and_missing_files_are_reported(tmp_path, grouped_copy, shared_data):
+    path = save_workspace(make_workspace(tmp_path, grouped_copy, shared_data),
+                          tmp_path / "study.json")
+    with (grouped_copy / "phrase_groups.csv").open("a") as handle:
+        handle.write("\n")  # same corpus, different bytes
+    journal = tmp_path / f"study.{load_corpus(grouped_copy).fingerprint}.edits.jsonl"
+    journal.unlink()
+    _, changes = open_workspace(path)
+    assert [(c.path, c.problem) for c in changes] == [
+        (str(grouped_copy / "phrase_groups.csv"), "hash differs"),
+        (str(journal), "missing")]
+    (grouped_copy / "phrases.txt").unlink()
+    _, changes = open_workspace(path)
+    assert (str(grouped_copy / "phrases.txt"), "missing") in [(c.path, c.problem)
+                                                              for c in changes]
+    with pytest.raises(WorkspaceError, match="phrases.txt, which no longer exists"):
+        run_workspace(path)
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda text: text[: len(text) // 2], r"not valid JSON .* truncated"),
+    (lambda text: "", "the file is empty"),
+    (lambda text: "{oops", "not valid JSON"),
+    (lambda text: json.dumps([1, 2]), "not a sentspace workspace"),
+    (lambda text: text.replace('"schema": 1', '"schema": 99'), "schema 99"),
+    (lambda text: text.replace('"seed": 1', '"seed": "one"', 1),
+     r"wrong schema: evaluations\[0\].seed should be int"),
+    (lambda text: text.replace('"encoder": 1', '"encoder": 7', 1),
+     r"wrong schema: evaluations\[2\] refers to"),
+    (lambda text: text.replace('"spec": "bow"', '"spek": "bow"'),
+     r"wrong schema: encoders\[0\] has unknown fields \['spek'\]"),
+])
+def test_corrupt_workspaces_are_refused_and_left_alone(tmp_path, saved_text, damage,
+                                                       message):
+    path = tmp_path / "study.json"
+    path.write_text(saved_text)
+    assert load_workspace(path).evaluations
+    broken = damage(saved_text)
+    path.write_text(broken)
+    with pytest.raises(WorkspaceError, match=message) as caught:
+        load_workspace(path)
+    assert str(path) in str(caught.value)
+    with pytest.raises(WorkspaceError):
+        run_workspace(path)
+    assert path.read_text() == broken  # nothing overwritten
+
+
+def test_a_failed_save_leaves_the_previous_workspace(tmp_path, saved_text, monkeypatch):
+    path = tmp_path / "study.json"
+    path.write_text(saved_text)
+    save_workspace(load_workspace(path), path)
+    before = path.read_bytes()
+
+    def crash(*_args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("app.atomic.os.replace", crash)
+    with pytest.raises(OSError, match="disk full"):
+        save_workspace(Workspace(view={"new": True}), path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+
+
+def test_missing_workspace_and_recent_list(tmp_path):
+    with pytest.raises(WorkspaceError, match="no such workspace file"):
+        load_workspace(tmp_path / "nowhere.json")
+    for number in range(12):
+        add_recent(tmp_path / f"w{number}.json")
+    recent = recent_workspaces()
+    assert len(recent) == 10 and recent[0].name == "w11.json"
+    add_recent(tmp_path / "w5.json")
+    assert recent_workspaces()[:2] == [tmp_path / "w5.json", tmp_path / "w11.json"]
+    (tmp_path / "config" / "recent-workspaces.json").write_text("{broken")
+    assert recent_workspaces() == []
