@@ -74,7 +74,7 @@ def test_bow_against_tfidf_on_msrp(msrp):
         a, b = set(expected_a[i]), set(expected_b[i])
         assert change.change[i] == pytest.approx(1 - len(a & b) / len(a | b))
     # TF-IDF reweights words, so neighbourhoods move, but paraphrases stay close.
-    assert 0.1 < change.mean < 0.7
+    assert 0.5 < change.mean < 0.8
     order = change.most_changed()
     assert np.all(np.diff(change.change[order]) <= 0)
     assert change.most_changed(5).tolist() == order[:5].tolist()

@@ -366,6 +366,14 @@ class ProjectionView(QWidget):
         best = int(np.argmin(pixels))
         return int(candidates[best]) if pixels[best] <= PICK_RADIUS_PX else -1
 
+    def ring(self, index: int) -> None:
+        """Ring point ``index`` as the hovered one is ringed (-1: none); linked views
+        show the point hovered in another view this way."""
+        if index >= 0:
+            self.hover_ring.setData(pos=self.coordinates[[index]], data=[index])
+        else:
+            self.hover_ring.clear()
+
     def scene_position(self, index: int) -> QPointF:
         """Where point ``index`` is drawn, in scene coordinates."""
         x, y = self.coordinates[index]
@@ -376,12 +384,11 @@ class ProjectionView(QWidget):
         if index == self._hovered:
             return
         self._hovered = index
+        self.ring(index)
         if index >= 0:
-            self.hover_ring.setData(pos=self.coordinates[[index]])
             global_pos = self.plot.mapToGlobal(self.plot.mapFromScene(scene_pos))
             QToolTip.showText(global_pos, self._describe(index), self.plot)
         else:
-            self.hover_ring.clear()
             QToolTip.hideText()
         self.hovered.emit(index)
 

@@ -1,0 +1,107 @@
+"""Comparing bag of words with TF-IDF on grouped MSRP, side by side."""
+
+import ctypes
+import sys
+
+import numpy as np
+import PySide6
+import pytest
+from PySide6.QtCore import Qt
+
+from app.compare import compare_encoders
+from app.corpora import load_corpus
+from app.jobs import run_job
+from app.ui.compare_view import LISTED, CompareView
+from models import make_encoder
+
+if sys.version_info < (3, 12) and PySide6.__version__ == "6.12.0":
+    # PySide6 6.12.0 on Python 3.11 drops a reference to None, True or False whenever
+    # it returns one; thousands of repaints deallocate them and abort the run.
+    for singleton in (None, True, False):
+        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
+
+
+@pytest.fixture(scope="module")
+def comparison():
+    corpus = load_corpus("msrp-grouped")
+    return run_job(compare_encoders(corpus, make_encoder("bow"), make_encoder("tfidf")))
+
+
+@pytest.fixture
+def view(qtbot, comparison):
+    widget = CompareView()
+    qtbot.addWidget(widget)
+    widget.resize(1200, 800)
+    widget.show()
+    widget.show_comparison(comparison)
+    qtbot.waitExposed(widget)
+    qtbot.wait(50)  # let the plots' layout settle before mapping points to pixels
+    return widget
+
+
+def test_both_spaces_are_shown_with_b_aligned_to_a(view, comparison):
+    n = len(comparison.corpus)
+    assert view.view_a.point_count == view.view_b.point_count == n
+    assert np.array_equal(view.view_a.coordinates, comparison.projection_a.coordinates)
+    assert np.array_equal(view.view_b.coordinates, comparison.alignment.coordinates)
+    assert "bow" in view.caption.text() and "tfidf" in view.caption.text()
+    assert f"{comparison.change.mean:.2f}" in view.caption.text()
+    assert view.titles[1].text() == "B: tfidf, aligned to A"
+
+
+def test_the_list_ranks_sentences_by_neighbourhood_change(view, comparison):
+    change = comparison.change
+    assert view.changed.rowCount() == LISTED
+    scores = [float(view.changed.item(r, 0).text()) for r in range(LISTED)]
+    assert scores == sorted(scores, reverse=True)
+    first = int(view.changed.item(0, 0).data(Qt.ItemDataRole.UserRole))
+    assert first == int(change.most_changed(1)[0])
+    assert view.changed.item(0, 2).text() == comparison.corpus.texts[first]
+    shared = len(set(change.neighbours_a[first]) & set(change.neighbours_b[first]))
+    assert view.changed.item(0, 1).text() == f"{shared} of {change.k}"
+
+
+def test_clicking_a_row_selects_the_sentence_in_both_views(qtbot, view, comparison):
+    change = comparison.change
+    row = 3
+    index = int(view.changed.item(row, 0).data(Qt.ItemDataRole.UserRole))
+    with qtbot.waitSignal(view.sentence_selected) as selected:
+        view.changed.cellClicked.emit(row, 2)
+    assert selected.args == [index]
+    for pane, neighbours in zip(view.views, (change.neighbours_a, change.neighbours_b)):
+        assert pane.highlighted.data["data"].tolist() == [index]
+        assert sorted(pane.found.data["data"].tolist()) == sorted(neighbours[index].tolist())
+    assert comparison.corpus.texts[index] in view.selection.text()
+    assert view.changed.selectionModel().isRowSelected(row)
+
+
+def test_hover_in_one_view_rings_the_sentence_in_the_other(qtbot, view, comparison):
+    index = 42
+    position = view.view_a.plot.mapFromScene(view.view_a.scene_position(index))
+    with qtbot.waitSignal(view.view_a.hovered) as hovered:
+        qtbot.mouseMove(view.view_a.plot.viewport(), position)
+    hovered_index = hovered.args[0]
+    assert hovered_index >= 0
+    assert view.view_b.hover_ring.data["data"].tolist() == [hovered_index]
+    assert np.allclose(view.view_b.hover_ring.data["x"],
+                       comparison.alignment.coordinates[hovered_index, 0])
+
+    # And a click in the right-hand view selects in both.
+    index_b = 7
+    position = view.view_b.plot.mapFromScene(view.view_b.scene_position(index_b))
+    with qtbot.waitSignal(view.sentence_selected) as selected:
+        qtbot.mouseClick(view.view_b.plot.viewport(), Qt.MouseButton.LeftButton, pos=position)
+    chosen = selected.args[0]
+    assert chosen >= 0
+    assert view.view_a.highlighted.data["data"].tolist() == [chosen]
+
+
+def test_colour_by_group_or_by_change(view, comparison):
+    def distinct(pane):
+        return {brush.color().name() for brush in pane.points.data["brush"]}
+
+    by_change = distinct(view.view_a)
+    assert len(by_change) > 3
+    view.colour.setCurrentIndex(view.colour.findData("group"))
+    assert distinct(view.view_a) == distinct(view.view_b) != by_change
+    assert "paraphrase group" in view.view_b.legend.text()
