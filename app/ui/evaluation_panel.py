@@ -1,7 +1,10 @@
 """Run any evaluation on the current corpus and encoder; read its numbers.
 
 The table shows exactly the rows ``sentspace eval`` prints (``result.summary()``), so a
-number seen here can be reproduced from a shell with the command shown under it.
+number seen here can be reproduced from a shell with the command shown under it. Under
+it, the result's chart (``app.ui.charts.chart_for``) and, for metrics with confidence
+intervals, bars across the encoders evaluated the same way on the same corpus. Clicking a
+chart element emits ``items_selected`` with the sentences behind it.
 """
 
 from __future__ import annotations
@@ -9,16 +12,28 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+import numpy as np
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-    QListWidgetItem, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QListWidgetItem, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
+    QWidget,
 )
 
 from app.atomic import write_text_atomic
 from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS, applicable_evaluations
+from app.evaluations.agreement import NAME as AGREEMENT
+from app.ui.charts import ResultChart, chart_for, comparison_chart, headline_metrics
+
+
+def _discard(chart: QWidget | None) -> None:
+    """Take a chart out of view now; Qt deletes it once its events are handled."""
+    if chart is not None:
+        chart.hide()
+        chart.setParent(None)
+        chart.deleteLater()
 
 
 class EvaluationPanel(QWidget):
@@ -27,9 +42,12 @@ class EvaluationPanel(QWidget):
     Signals
     -------
     run_requested(str) : the user asked to run the named evaluation.
+    items_selected(list) : sentence indices (into the current corpus) behind a clicked
+        chart element; a pair stands for both its sentences.
     """
 
     run_requested = Signal(str)
+    items_selected = Signal(list)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -58,6 +76,21 @@ class EvaluationPanel(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(
             1, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.charts = QTabWidget()
+        self.charts.setDocumentMode(True)
+        self.charts.setVisible(False)
+        self.chart: ResultChart | None = None
+        self.metric_choice = QComboBox()
+        self.metric_choice.setToolTip("Metric compared across encoders")
+        self.metric_choice.currentIndexChanged.connect(self._show_comparison)
+        self.comparison_box = QVBoxLayout()
+        self.comparison_box.addWidget(self.metric_choice)
+        self.comparison_page = QWidget()
+        self.comparison_page.setLayout(self.comparison_box)
+        self.comparison: ResultChart | None = None
+        self.picked_caption = QLabel()
+        self.picked_caption.setWordWrap(True)
+        self.picked_caption.setStyleSheet("color: #555")
         self.copy_button = QPushButton("Copy table")
         self.copy_button.clicked.connect(self.copy_table)
         self.save_button = QPushButton("Save JSON…")
@@ -77,12 +110,16 @@ class EvaluationPanel(QWidget):
         layout.addWidget(self.history)
         layout.addWidget(self.caption)
         layout.addWidget(self.table, stretch=1)
+        layout.addWidget(self.charts, stretch=2)
+        layout.addWidget(self.picked_caption)
         layout.addLayout(buttons)
         self.results: list = []
+        self.corpus: Corpus | None = None
         self.set_corpus(None)
 
     def set_corpus(self, corpus: Corpus | None) -> None:
-        """Offer the evaluations ``corpus`` can take."""
+        """Offer the evaluations ``corpus`` can take; chart clicks select in it."""
+        self.corpus = corpus
         self.choice.clear()
         names = applicable_evaluations(corpus) if corpus is not None else []
         for name in names:
@@ -101,6 +138,11 @@ class EvaluationPanel(QWidget):
                                f"{provenance.corpus_name}")
         self.history.addItem(item)
         self.history.setCurrentItem(item)
+
+    def show_agreement(self, result, command: str = "") -> None:
+        """Keep and show a misclassification-agreement result (its heatmap under the
+        table); ``command`` reproduces it, when there is one."""
+        self.add_result(AGREEMENT, result, command)
 
     @property
     def current(self):
@@ -135,12 +177,14 @@ class EvaluationPanel(QWidget):
         self.table.setRowCount(0)
         if not 0 <= row < len(self.results):
             self.caption.clear()
+            self._show_charts(None, None)
             return
         evaluation, result, command = self.results[row]
         provenance = result.provenance
+        reproduce = (f"<br><span style='color:#555'><code>{command}</code></span>"
+                     if command else "")
         self.caption.setText(f"<b>{evaluation}</b>: {provenance.encoder_name} on "
-                             f"{provenance.corpus_name}<br><span style='color:#555'>"
-                             f"<code>{command}</code></span>")
+                             f"{provenance.corpus_name}{reproduce}")
         summary = result.summary()
         self.table.setRowCount(len(summary))
         for r, (label, value) in enumerate(summary):
@@ -148,3 +192,70 @@ class EvaluationPanel(QWidget):
             cell = QTableWidgetItem(value)
             cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(r, 1, cell)
+        self._show_charts(evaluation, result)
+
+    # --- charts -------------------------------------------------------------------
+
+    def _show_charts(self, evaluation: str, result) -> None:
+        """The result's own chart, and bars of its interval metrics across encoders;
+        none for no result."""
+        self.charts.clear()
+        for old in (self.chart, self.comparison):
+            _discard(old)
+        self.chart = self.comparison = None
+        self.picked_caption.clear()
+        self.charts.setVisible(False)
+        if result is None:
+            return
+        self.chart = chart_for(evaluation, result)
+        if self.chart is not None:
+            self.chart.picked.connect(self._chart_picked)
+            self.charts.addTab(self.chart, "Chart")
+        shown = self.metric_choice.currentData()
+        self.metric_choice.blockSignals(True)
+        self.metric_choice.clear()
+        for name in headline_metrics(result):
+            self.metric_choice.addItem(name, name)
+        # Moving between results of one evaluation keeps the metric being compared.
+        self.metric_choice.setCurrentIndex(max(0, self.metric_choice.findData(shown)))
+        self.metric_choice.blockSignals(False)
+        if self.metric_choice.count():
+            self.charts.addTab(self.comparison_page, "Across encoders")
+            self._show_comparison()
+        self.charts.setVisible(self.charts.count() > 0)
+
+    def comparable_rows(self) -> list[int]:
+        """History rows of the current evaluation on the current result's corpus, in
+        order: the bars of the comparison chart."""
+        evaluation, result, _ = self.current
+        fingerprint = result.provenance.corpus_fingerprint
+        return [row for row, (name, other, _) in enumerate(self.results)
+                if name == evaluation and other.provenance.corpus_fingerprint == fingerprint]
+
+    def _show_comparison(self) -> None:
+        metric = self.metric_choice.currentData()
+        if metric is None or self.current is None:
+            return
+        _discard(self.comparison)
+        rows = self.comparable_rows()
+        self.comparison = comparison_chart(metric, [self.results[r][1] for r in rows])
+        # A bar stands for a result: clicking it opens that result (once this click's
+        # handling is over, since opening it rebuilds the charts).
+        self.comparison.bar_clicked.connect(
+            lambda k: QTimer.singleShot(0, lambda: self.history.setCurrentRow(rows[k])))
+        self.comparison_box.addWidget(self.comparison, stretch=1)
+
+    def _chart_picked(self, kind: str, indices, description: str) -> None:
+        """Re-emit a chart's items as sentence indices of the current corpus."""
+        _, result, _ = self.current
+        corpus = self.corpus
+        if corpus is None or corpus.fingerprint != result.provenance.corpus_fingerprint:
+            self.picked_caption.setText(f"{description} (in corpus "
+                                        f"{result.provenance.corpus_name}, not loaded)")
+            return
+        indices = np.asarray(indices, dtype=np.int64)
+        if kind == "pairs":
+            indices = np.unique(np.concatenate([corpus.pairs.first[indices],
+                                                corpus.pairs.second[indices]]))
+        self.picked_caption.setText(f"{description}: {len(indices)} sentences selected")
+        self.items_selected.emit(indices.tolist())

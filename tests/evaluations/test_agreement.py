@@ -161,3 +161,15 @@ def test_too_few_encoders_is_an_error_before_work(corpus, classifications):
         run_job(run_agreement(corpus, [make_encoder("bow")]))
     with pytest.raises(EvaluationError, match="at least 2"):
         misclassification_agreement(classifications[:1])
+
+
+def test_no_shared_mistake_is_nan_not_zero(classifications):
+    bow = classifications[0]
+    perfect = replace(bow, predicted_group=bow.true_group.copy())
+    r = misclassification_agreement([bow, perfect])
+    assert r.names == ("bow #1", "bow #2")
+    assert r.mistakes.tolist() == [14, 0]
+    assert r.agreement[0, 0] == 1.0 and np.isnan(r.agreement[[0, 1, 1], [1, 0, 1]]).all()
+    assert dict(r.summary())["bow #1 vs bow #2: same wrong group"] == "0/0 (n/a)"
+    assert r.to_dict()["agreement"] == [[1.0, None], [None, None]]
+    assert r.mcnemar(0, 1).detail == {"A right, B wrong": 0, "A wrong, B right": 14}
