@@ -138,8 +138,6 @@ class ReviewList:
 
     kind: ClassVar[str]
     title: ClassVar[str]
-    #: The column that ranks the rows, and whether higher means more suspicious.
-    score_column: ClassVar[str]
 
     corpus: Corpus
     encoder_names: tuple[str, ...]
@@ -209,7 +207,6 @@ class MisgroupedSentences(ReviewList):
 
     kind: ClassVar[str] = "misgrouped"
     title: ClassVar[str] = "Sentences nearer another group"
-    score_column: ClassVar[str] = "share outside"
 
     corpus: Corpus
     encoder_names: tuple[str, ...]
@@ -400,7 +397,6 @@ class SpreadGroups(ReviewList):
 
     kind: ClassVar[str] = "split"
     title: ClassVar[str] = "Loose groups (split?)"
-    score_column: ClassVar[str] = "z"
 
     corpus: Corpus
     encoder_names: tuple[str, ...]
@@ -524,7 +520,6 @@ class CloseGroups(ReviewList):
 
     kind: ClassVar[str] = "merge"
     title: ClassVar[str] = "Close groups (merge?)"
-    score_column: ClassVar[str] = "margin"
 
     corpus: Corpus
     encoder_names: tuple[str, ...]
@@ -654,7 +649,6 @@ class GoldDisagreements(ReviewList):
 
     kind: ClassVar[str] = "gold"
     title: ClassVar[str] = "Scores that disagree with cosine"
-    score_column: ClassVar[str] = "rank gap"
 
     corpus: Corpus
     encoder_names: tuple[str, ...]
@@ -750,7 +744,6 @@ class CostraConsensusErrors(ReviewList):
 
     kind: ClassVar[str] = "costra"
     title: ClassVar[str] = "Costra orderings every encoder rejects"
-    score_column: ClassVar[str] = "best margin"
 
     corpus: Corpus
     encoder_names: tuple[str, ...]

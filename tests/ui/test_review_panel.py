@@ -1,0 +1,144 @@
+"""The review panel: lists, sorting, filtering, selection signals and edits."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from app.annotations.session import AnnotationSession
+from app.annotations.suspicious import find_suspicious
+from app.corpora import load_corpus
+from app.corpora.sick import load_sick
+from app.jobs import run_job
+from app.neighbours import encode_corpus
+from app.ui.review_panel import SORT_ROLE, ReviewPanel
+from models import make_encoder
+
+
+@pytest.fixture(scope="module")
+def msrp_lists():
+    corpus = load_corpus("msrp-grouped")
+    embeddings = {"bow": run_job(encode_corpus(corpus, make_encoder("bow")))}
+    return corpus, find_suspicious(corpus, embeddings)
+
+
+@pytest.fixture
+def panel(qtbot, msrp_lists, tmp_path):
+    corpus, lists = msrp_lists
+    widget = ReviewPanel()
+    qtbot.addWidget(widget)
+    session = AnnotationSession.open(corpus, tmp_path / "edits.jsonl", author="ann")
+    widget.set_session(session)
+    widget.set_lists(lists)
+    widget.show()
+    yield widget
+    session.close()
+
+
+def column(panel, header):
+    """The values of a column in view order."""
+    col = panel.model.headers.index(header)
+    return [panel.proxy.index(row, col).data(SORT_ROLE) for row in range(panel.proxy.rowCount())]
+
+
+def test_lists_are_sorted_by_score_and_sortable(panel):
+    assert [panel.kind.itemData(i) for i in range(panel.kind.count())] == [
+        "misgrouped", "split", "merge"]
+    assert panel.kind.itemText(0) == "Sentences nearer another group (859)"
+    shares = column(panel, "share outside")
+    assert shares[0] == 1.0 and shares == sorted(shares, reverse=True)
+    panel.table.sortByColumn(panel.model.headers.index("cos own group"),
+                             Qt.SortOrder.AscendingOrder)
+    own = column(panel, "cos own group")
+    assert own == sorted(own)
+    panel.show_kind("split")
+    z = column(panel, "z")
+    assert z == sorted(z) and z[0] == pytest.approx(-3.5285, abs=1e-4)
+
+
+def test_clicking_a_row_selects_its_sentences(panel, qtbot):
+    many, one = [], []
+    panel.sentences_selected.connect(many.append)
+    panel.sentence_selected.connect(one.append)
+    panel.select_row(0)
+    items = panel.current_list
+    assert many == [one] == [[int(items.sentence[0])]]
+    assert "nearest neighbours" in panel.why.text()
+    panel.show_kind("merge")
+    with qtbot.waitSignal(panel.sentences_selected) as blocker:
+        panel.select_row(0)
+    merge = panel.current_list
+    groups = panel.current_list.corpus.groups
+    assert sorted(blocker.args[0]) == sorted(  # the members of both groups
+        [*groups.members(merge.first[0]), *groups.members(merge.second[0])])
+
+
+def test_filter_and_hide_reviewed(panel):
+    panel.filter.setText("Rehnquist")
+    shown = panel.proxy.rowCount()
+    assert 0 < shown < 859
+    assert all("rehnquist" in text.lower() for text in column(panel, "sentence"))
+    panel.select_row(0)
+    assert panel.mark_selected_reviewed()
+    panel.hide_reviewed.setChecked(True)
+    assert panel.proxy.rowCount() == shown - 1
+    panel.hide_reviewed.setChecked(False)
+    assert panel.proxy.rowCount() == shown
+
+
+def test_move_undo_redo_emit_corpus_changed_and_journal(panel, qtbot):
+    session = panel.session
+    panel.select_row(0)
+    row = panel.selected_row()
+    items = panel.current_list
+    sentence = int(items.sentence[row])
+    likely = items.corpus.groups.names[items.likely_group[row]]
+    with qtbot.waitSignal(panel.corpus_changed):
+        assert panel.move_selected(likely, reason="neighbours agree")
+    assert session.group_names_of(sentence) == [likely]
+    assert panel.buttons["undo"].isEnabled() and not panel.buttons["redo"].isEnabled()
+    with qtbot.waitSignal(panel.corpus_changed):
+        assert panel.undo()
+    assert session.group_names_of(sentence) == [items.corpus.groups.names[items.group[row]]]
+    assert panel.buttons["redo"].isEnabled()
+    assert panel.redo() and session.group_names_of(sentence) == [likely]
+    assert "Redone: move" in panel.status.text()
+    ops = [line.split('"op": "')[1].split('"')[0]
+           for line in session.journal.path.read_text().splitlines()[1:]]
+    assert ops == ["move", "undo", "redo"]
+    assert not panel.buttons["merge"].isEnabled()  # not a list of group pairs
+
+
+def test_new_group_merge_note_and_rejection(panel):
+    session = panel.session
+    panel.show_kind("split")
+    panel.select_row(0)
+    items, row = panel.current_list, panel.selected_row()
+    assert panel.new_group(reason="off topic")
+    assert session.group_names_of(int(items.outlier[row])) == ["274"]
+    panel.show_kind("merge")
+    panel.select_row(0)
+    assert panel.merge_selected()
+    assert session.corpus.groups.n_groups == 274  # one new, one merged away
+    assert panel.note_selected("same story") and "Note: same story" not in panel.why.text()
+    panel.select_row(1)
+    panel.select_row(0)
+    assert "Note: same story" in panel.why.text()
+    # The merged group no longer exists: merging it again is refused with a reason.
+    assert not panel.merge_selected()
+    assert "Not applied" in panel.status.text()
+
+
+def test_edit_a_gold_score(qtbot, tmp_path, shared_data):
+    sick = load_sick(shared_data / "sick")
+    embeddings = {"bow": run_job(encode_corpus(sick, make_encoder("bow")))}
+    widget = ReviewPanel()
+    qtbot.addWidget(widget)
+    session = AnnotationSession.open(sick, tmp_path / "edits.jsonl")
+    widget.set_session(session)
+    widget.set_lists(find_suspicious(sick, embeddings))
+    widget.select_row(0)
+    pair = int(widget.current_list.pair[widget.selected_row()])
+    assert widget.buttons["score"].isEnabled() and not widget.buttons["move"].isEnabled()
+    assert widget.edit_selected_score(2.0, reason="not a paraphrase")
+    assert session.corpus.pairs.score[pair] == 2.0 and np.isnan(sick.pairs.score).sum() == 0
+    session.close()
