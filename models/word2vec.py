@@ -1,0 +1,521 @@
+"""Models trained on the user's text with gensim, and Word2Vec / fastText among them.
+
+:class:`GensimEncoder` holds what every trained family shares: training on the texts
+given to ``fit`` one epoch per ``train()`` call (so the job yields progress per epoch and
+cancels between epochs), the fingerprint (parameters with the seed, training-corpus hash,
+trained weights) and saving under the app's models folder with a sidecar JSON. Gensim's
+native files are pickles, which run code when loaded, so :meth:`GensimEncoder.load`
+opens only a file whose SHA-256 matches a sidecar that sentspace wrote beside it.
+
+Word2Vec and fastText then feed their word vectors to the mean/sum composition of
+:mod:`models.word_vectors` (the same sparse product, coverage report and zero-vector
+count as pretrained vectors); fastText also builds vectors for words it never saw from
+their character n-grams. Doc2Vec is in :mod:`models.doc2vec`.
+
+Training is repeatable with ``workers=1`` (the default) and a fixed ``seed``; more
+workers train faster but interleave updates nondeterministically, which the
+fingerprint follows because it hashes the trained weights.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from abc import abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from app.atomic import atomic_path, write_text_atomic
+from app.jobs import Job, Progress, run_job
+from models.base import Embeddings, Encoder, ModelError, NotFittedError
+from models.tokenize import tokenize
+from models.word_vectors import Coverage, WordVectorTable, _Tally, _WordVectorEncoder
+
+log = logging.getLogger(__name__)
+
+MODELS_DIR_ENV = "SENTSPACE_MODELS_DIR"
+#: ``format`` and ``version`` of the sidecar JSON beside a saved model.
+SIDECAR_FORMAT = "sentspace-gensim-model"
+SIDECAR_VERSION = 1
+
+
+def models_dir() -> Path:
+    """The folder of trained models (not created): ``user_data_dir("sentspace")/models``,
+    or the folder in the environment variable ``SENTSPACE_MODELS_DIR``."""
+    override = os.environ.get(MODELS_DIR_ENV)
+    if override:
+        return Path(override)
+    import platformdirs
+    return Path(platformdirs.user_data_dir("sentspace")) / "models"
+
+
+def sidecar_path(model_path: str | Path) -> Path:
+    """Where the sidecar JSON of a saved model lies: ``<model file name>.json``."""
+    model_path = Path(model_path)
+    return model_path.with_name(model_path.name + ".json")
+
+
+def read_training_text(path: str | Path) -> list[str]:
+    """The sentences of a plain UTF-8 text file, one a line (blank lines skipped).
+
+    Raises
+    ------
+    ModelError
+        The file is missing, a folder, binary, not UTF-8 (with the line) or has no
+        non-blank line.
+    """
+    path = Path(path).expanduser()
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise ModelError("is a folder, not a text file of training sentences", path) from None
+    except OSError as error:
+        raise ModelError(f"cannot read the training text: {error.strerror}", path) from None
+    if b"\0" in data[:1 << 16]:
+        raise ModelError("binary data, not a plain text file (one sentence a line)", path)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ModelError(f"not UTF-8 text (byte {error.start + 1:,} of the file)", path,
+                         data[:error.start].count(b"\n") + 1) from None
+    lines = [line.strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        raise ModelError("the file has no sentence (one sentence a line expected)", path)
+    return lines
+
+
+def corpus_digest(texts: Sequence[str]) -> str:
+    """Content hash of a list of sentences (order and boundaries included)."""
+    h = hashlib.sha256()
+    for text in texts:
+        data = text.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()[:16]
+
+
+def _file_sha256(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def train_epochs(model, corpus: list, epochs: int, stage: str) -> Job[None]:
+    """Train a gensim model whose vocabulary is built, one epoch per ``train()`` call.
+
+    Each call gets the learning rates at its epoch's ends of the linear schedule that a
+    single ``train(epochs=epochs)`` call would follow (from ``model.alpha`` down to
+    ``model.min_alpha``), and gensim draws its random numbers from the model's own
+    generator, which carries over between calls, so the weights equal a single call's
+    bit for bit (tested). Yields ``Progress(stage, epoch, epochs)`` after each epoch.
+    """
+    start, end = model.alpha, model.min_alpha
+    for epoch in range(epochs):
+        model.train(corpus, total_examples=model.corpus_count, epochs=1,
+                    start_alpha=start - (start - end) * epoch / epochs,
+                    end_alpha=start - (start - end) * (epoch + 1) / epochs)
+        yield Progress(stage, epoch + 1, epochs)
+    # train() overwrote these with the last epoch's values; later inference reads them.
+    model.alpha, model.min_alpha, model.epochs = start, end, epochs
+
+
+class GensimEncoder(Encoder):
+    """A sentence encoder trained with gensim on the texts given to ``fit``.
+
+    Subclasses create the gensim model (:meth:`_new_model`), shape the training corpus
+    and name the weight arrays that the fingerprint hashes.
+
+    Parameters
+    ----------
+    vector_size : int
+        Dimension of the trained vectors.
+    window : int
+        Context words on each side.
+    min_count : int
+        Words rarer than this in the training text get no vector.
+    epochs : int
+        Passes over the training text.
+    lowercase : bool
+        Lowercase before tokenising (training and encoding alike).
+    seed : int
+        Seeds gensim's initial weights and sampling.
+    workers : int
+        Training threads; 1 keeps training repeatable.
+    """
+
+    requires_fit = True
+    #: Trained on the data it encodes, so evaluations retrain inside each training fold.
+    learns_from_data = True
+    #: The gensim class the subclass trains, checked when a saved file is loaded.
+    gensim_class: ClassVar[str]
+
+    def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
+                 lowercase: bool, seed: int, workers: int):
+        for label, value in (("vector_size", vector_size), ("window", window),
+                             ("min_count", min_count), ("epochs", epochs),
+                             ("workers", workers)):
+            if int(value) < 1:
+                raise ModelError(f"{label} must be at least 1, not {value}")
+        self.vector_size = int(vector_size)
+        self.window = int(window)
+        self.min_count = int(min_count)
+        self.epochs = int(epochs)
+        self.lowercase = bool(lowercase)
+        self.seed = int(seed)
+        self.workers = int(workers)
+        self.model_ = None
+        #: Hash of the training sentences, and how many there were.
+        self.corpus_fingerprint_: str | None = None
+        self.n_training_sentences_ = 0
+        self.coverage_: Coverage | None = None
+        self._tally: _Tally | None = None
+        self._weights_digest: str | None = None
+
+    def _gensim_params(self) -> dict[str, Any]:
+        return {"vector_size": self.vector_size, "window": self.window,
+                "min_count": self.min_count, "epochs": self.epochs, "seed": self.seed,
+                "workers": self.workers}
+
+    def params(self) -> dict[str, Any]:
+        return {"vector_size": self.vector_size, "window": self.window,
+                "min_count": self.min_count, "epochs": self.epochs,
+                "lowercase": self.lowercase, "seed": self.seed, "workers": self.workers}
+
+    @property
+    def name(self) -> str:
+        return Encoder.name.fget(self)
+
+    @property
+    def dim(self) -> int:
+        return self.vector_size
+
+    @abstractmethod
+    def _new_model(self):
+        """An untrained gensim model with this encoder's parameters."""
+
+    def _training_corpus(self, token_lists: list[list[str]]) -> list:
+        """What gensim trains on, from the tokenised training sentences."""
+        return token_lists
+
+    @abstractmethod
+    def _weights(self) -> list[np.ndarray]:
+        """The trained arrays that determine the output (hashed into the fingerprint)."""
+
+    def _use_model(self, model) -> None:
+        """Take a trained model (just trained or loaded); subclasses derive from it."""
+        self.model_ = model
+        h = hashlib.sha256()
+        for array in self._weights():
+            h.update(np.ascontiguousarray(array).tobytes())
+        self._weights_digest = h.hexdigest()[:16]
+
+    def iter_fit(self, texts: Sequence[str]) -> Job[Self]:
+        """Train on ``texts`` with progress per epoch; closing the job stops between epochs.
+
+        The encoder stays as it was (unfitted, or with its earlier model) unless training
+        runs to the end.
+
+        Raises
+        ------
+        ModelError
+            The texts have no word, or no word occurs ``min_count`` times.
+        """
+        texts = list(texts)
+        token_lists = [tokenize(text, self.lowercase) for text in texts]
+        if not any(token_lists):
+            raise ModelError(f"the training corpus is empty: none of its {len(texts):,} "
+                             "sentences has a word")
+        yield Progress(f"building the vocabulary of {self.name}", 0, self.epochs)
+        corpus = self._training_corpus(token_lists)
+        model = self._new_model()
+        model.build_vocab(corpus)
+        if not model.wv.key_to_index:
+            raise ModelError(f"no word occurs at least min_count={self.min_count} times in "
+                             f"the {len(texts):,} training sentences")
+        yield from train_epochs(model, corpus, self.epochs,
+                                f"training {self.name} on {len(texts):,} sentences (epochs)")
+        self._use_model(model)
+        self.corpus_fingerprint_ = corpus_digest(texts)
+        self.n_training_sentences_ = len(texts)
+        return self
+
+    def fit(self, texts: Sequence[str]) -> Self:
+        """Train on ``texts`` in this thread; see :meth:`iter_fit`."""
+        return run_job(self.iter_fit(texts))
+
+    def _fitted_state(self) -> str | None:
+        if self.model_ is None:
+            return None
+        return f"{self.corpus_fingerprint_}-{self._weights_digest}"
+
+    def iter_encode(self, texts: Sequence[str]) -> Job[Embeddings]:
+        """Encode ``texts``, then set ``coverage_`` and log a warning for zero vectors."""
+        if not self.is_fitted:
+            raise NotFittedError(f"{self.name} must be fitted before encoding")
+        # One encode at a time per instance: the tally lives on self between batches.
+        self._tally = _Tally()
+        # Encoder's batching, past _WordVectorEncoder's, which loads a vector file.
+        matrix = yield from Encoder.iter_encode(self, texts)
+        self.coverage_, self._tally = self._tally.coverage(), None
+        if self.coverage_.zero_rows:
+            log.warning("%s: %s", self.name, self.coverage_.message())
+        return matrix
+
+    def report(self) -> dict[str, Any] | None:
+        return self.coverage_.to_dict() if self.coverage_ is not None else None
+
+    def restore_report(self, report: dict[str, Any]) -> None:
+        self.coverage_ = Coverage.from_dict(report)
+
+    def save(self, directory: str | Path | None = None) -> Path:
+        """Save the trained model as gensim's native file plus a sidecar JSON.
+
+        The file is ``<family>-<fingerprint>.gensim`` in ``directory`` (default
+        :func:`models_dir`); the sidecar ``<file>.json`` holds the parameters, the
+        training-corpus fingerprint, the file's SHA-256 and the gensim version.
+
+        Returns
+        -------
+        Path
+            The model file.
+        """
+        if self.model_ is None:
+            raise NotFittedError(f"{self.name} must be trained before saving")
+        import gensim
+        directory = Path(directory) if directory is not None else models_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{self.family}-{self.fingerprint()}.gensim"
+        # Remove the sidecar first: until the new one is in place, the file is refused.
+        sidecar_path(path).unlink(missing_ok=True)
+        with atomic_path(path) as temporary:
+            # One file (no separate .npy arrays), so one hash covers the whole model.
+            self.model_.save(str(temporary), separately=[])
+        sidecar = {"format": SIDECAR_FORMAT, "version": SIDECAR_VERSION,
+                   "family": self.family, "gensim_class": self.gensim_class,
+                   "params": self.params(), "fingerprint": self.fingerprint(),
+                   "corpus_fingerprint": self.corpus_fingerprint_,
+                   "n_training_sentences": self.n_training_sentences_,
+                   "file": path.name, "sha256": _file_sha256(path),
+                   "gensim": gensim.__version__, "created": time.time()}
+        write_text_atomic(sidecar_path(path), json.dumps(sidecar, indent=1))
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Self:
+        """A trained encoder from a file that :meth:`save` wrote.
+
+        Raises
+        ------
+        ModelError
+            The file has no sidecar written by sentspace, the sidecar is for another
+            file or family, or the file's SHA-256 differs from the sidecar's (the file
+            was changed). Such files are never unpickled.
+        """
+        path = Path(path).expanduser()
+        if not path.is_file():
+            raise ModelError("no such model file", path)
+        sidecar = read_sidecar(path)
+        if sidecar["family"] != cls.family or sidecar.get("gensim_class") != cls.gensim_class:
+            raise ModelError(f"the sidecar describes a {sidecar['family']} model, not "
+                             f"{cls.family}", path)
+        if _file_sha256(path) != sidecar["sha256"]:
+            raise ModelError("the file's SHA-256 differs from its sidecar's: it was changed "
+                             "after sentspace saved it, so it is not loaded", path)
+        try:
+            encoder = cls(**sidecar["params"])
+        except TypeError as error:
+            raise ModelError(f"the sidecar's parameters do not fit {cls.family}: {error}",
+                             path) from None
+        import gensim
+        if sidecar.get("gensim") != gensim.__version__:
+            log.warning("%s was saved with gensim %s; loading it with gensim %s", path,
+                        sidecar.get("gensim"), gensim.__version__)
+        gensim_class = getattr(gensim.models, cls.gensim_class)
+        try:
+            model = gensim_class.load(str(path))
+        except Exception as error:     # unpickling raises anything; the hash matched
+            raise ModelError(f"gensim cannot load the model: {error}", path) from error
+        if not isinstance(model, gensim_class):
+            raise ModelError(f"holds a {type(model).__name__}, not a {cls.gensim_class}", path)
+        encoder._use_model(model)
+        encoder.corpus_fingerprint_ = sidecar["corpus_fingerprint"]
+        encoder.n_training_sentences_ = int(sidecar["n_training_sentences"])
+        if encoder.fingerprint() != sidecar["fingerprint"]:
+            raise ModelError("the loaded model's fingerprint differs from its sidecar's", path)
+        return encoder
+
+
+def read_sidecar(model_path: str | Path) -> dict[str, Any]:
+    """The sidecar JSON of a saved model, checked to be sentspace's and for this file.
+
+    Raises
+    ------
+    ModelError
+        No sidecar, or one that sentspace did not write for this file.
+    """
+    model_path = Path(model_path)
+    path = sidecar_path(model_path)
+    try:
+        sidecar = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"no sidecar {path.name} beside the model file: sentspace loads "
+                         "only model files it saved itself (a gensim file is a pickle, "
+                         "which can run code when loaded)", model_path) from None
+    except (OSError, ValueError) as error:
+        raise ModelError(f"unreadable sidecar {path.name}: {error}", model_path) from None
+    keys = ("family", "params", "fingerprint", "corpus_fingerprint", "n_training_sentences",
+            "file", "sha256")
+    if (not isinstance(sidecar, dict) or sidecar.get("format") != SIDECAR_FORMAT
+            or not all(key in sidecar for key in keys)):
+        raise ModelError(f"{path.name} is not a sidecar written by sentspace", model_path)
+    if sidecar["version"] != SIDECAR_VERSION:
+        raise ModelError(f"sidecar version {sidecar['version']} is not supported "
+                         f"(expected {SIDECAR_VERSION})", model_path)
+    if sidecar["file"] != model_path.name:
+        raise ModelError(f"the sidecar describes {sidecar['file']!r}, not this file "
+                         "(files are loaded under the name they were saved with)", model_path)
+    return sidecar
+
+
+class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):
+    """Word vectors trained on the user's text, composed like pretrained ones.
+
+    Subclasses pick the algorithm; composition is :class:`_WordVectorEncoder`'s.
+    """
+
+    batch_size = 2048
+
+    def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
+                 composition: str, sg: bool, lowercase: bool, seed: int, workers: int):
+        if composition not in ("mean", "sum"):
+            raise ModelError(f"composition must be 'mean' or 'sum', not {composition!r}")
+        GensimEncoder.__init__(self, vector_size, window, min_count, epochs, lowercase,
+                               seed, workers)
+        self.composition = composition
+        self.sg = bool(sg)
+        self._table: WordVectorTable | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {**super().params(), "composition": self.composition, "sg": self.sg}
+
+    @property
+    def divide_by_count(self) -> bool:
+        return self.composition == "mean"
+
+    @property
+    def table(self) -> WordVectorTable:
+        return self._table
+
+    def _use_model(self, model) -> None:
+        super()._use_model(model)
+        wv = model.wv
+        self._table = WordVectorTable(wv.key_to_index, np.ascontiguousarray(wv.vectors),
+                                      self.lowercase, self._weights_digest)
+
+
+class Word2VecEncoder(_TrainedWordVectors):
+    """Mean (or sum) of Word2Vec vectors trained on the texts given to ``fit``.
+
+    Parameters
+    ----------
+    vector_size, window, min_count, epochs, lowercase, seed, workers
+        As in :class:`GensimEncoder`.
+    composition : {"mean", "sum"}
+        Compose a sentence by the mean or the sum of its known words' vectors.
+    sg : bool
+        Skip-gram (True) or CBOW (False).
+    """
+
+    family = "word2vec"
+    title = "Word2Vec trained on your text (mean of word vectors)"
+    gensim_class = "Word2Vec"
+
+    def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
+                 epochs: int = 20, composition: str = "mean", sg: bool = False,
+                 lowercase: bool = True, seed: int = 0, workers: int = 1):
+        super().__init__(vector_size, window, min_count, epochs, composition, sg,
+                         lowercase, seed, workers)
+
+    def _new_model(self):
+        from gensim.models import Word2Vec
+        return Word2Vec(sg=int(self.sg), **self._gensim_params())
+
+    def _weights(self) -> list[np.ndarray]:
+        return [self.model_.wv.vectors]
+
+
+class FastTextEncoder(_TrainedWordVectors):
+    """Mean (or sum) of fastText vectors trained on the texts given to ``fit``.
+
+    Words never seen in training get a vector from their character n-grams, so they
+    count as known in ``coverage_``.
+
+    Parameters
+    ----------
+    vector_size, window, min_count, epochs, composition, sg, lowercase, seed, workers
+        As in :class:`Word2VecEncoder`.
+    min_n, max_n : int
+        Lengths of the character n-grams.
+    buckets : int
+        Rows of the hashed n-gram table (gensim's default, 2,000,000, would take
+        ``8 * vector_size`` MB for a corpus of a few thousand sentences).
+    """
+
+    family = "fasttext"
+    title = "fastText trained on your text (mean of word vectors)"
+    gensim_class = "FastText"
+
+    def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
+                 epochs: int = 20, composition: str = "mean", sg: bool = False,
+                 min_n: int = 3, max_n: int = 6, buckets: int = 100_000,
+                 lowercase: bool = True, seed: int = 0, workers: int = 1):
+        super().__init__(vector_size, window, min_count, epochs, composition, sg,
+                         lowercase, seed, workers)
+        if not 1 <= min_n <= max_n or buckets < 1:
+            raise ModelError(f"need 1 <= min_n <= max_n and buckets >= 1, not min_n={min_n}, "
+                             f"max_n={max_n}, buckets={buckets}")
+        self.min_n, self.max_n, self.buckets = int(min_n), int(max_n), int(buckets)
+        self._vocabulary_table: WordVectorTable | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {**super().params(), "min_n": self.min_n, "max_n": self.max_n,
+                "buckets": self.buckets}
+
+    def _new_model(self):
+        from gensim.models import FastText
+        return FastText(sg=int(self.sg), min_n=self.min_n, max_n=self.max_n,
+                        bucket=self.buckets, **self._gensim_params())
+
+    def _weights(self) -> list[np.ndarray]:
+        return [self.model_.wv.vectors_vocab, self.model_.wv.vectors_ngrams]
+
+    def _use_model(self, model) -> None:
+        super()._use_model(model)
+        self._vocabulary_table = self._table
+
+    def iter_encode(self, texts: Sequence[str]) -> Job[Embeddings]:
+        """Encode ``texts``, giving their out-of-vocabulary words n-gram vectors first."""
+        if self.is_fitted:
+            texts = list(texts)
+            base = self._vocabulary_table
+            new = sorted({token for text in texts for token in tokenize(text, self.lowercase)
+                          if token not in base.index})
+            extra = self.model_.wv[new] if new else np.zeros((0, self.dim), np.float32)
+            # A word with no n-gram in the table gets a zero vector: it stays unknown.
+            has_ngrams = extra.any(axis=1)
+            new = [word for word, keep in zip(new, has_ngrams) if keep]
+            if new:
+                index = {**base.index, **{word: len(base.index) + i
+                                          for i, word in enumerate(new)}}
+                vectors = np.vstack([base.vectors, extra[has_ngrams]])
+                self._table = WordVectorTable(index, vectors, base.lowercased, base.digest)
+        try:
+            return (yield from super().iter_encode(texts))
+        finally:
+            self._table = self._vocabulary_table
