@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from app.cache import cached_encode
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations.classification import ClassificationResult, run_classification
@@ -46,13 +47,17 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
     """Fit ``encoder`` on the corpus, encode every sentence, project to 2D and, when the
     corpus has groups, run the classification evaluation."""
     fitted = encoder.clone().fit(corpus.texts) if encoder.requires_fit else encoder
-    embeddings = yield from fitted.iter_encode(corpus.texts)
+    if fitted.cacheable:
+        embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
+    else:
+        embeddings = yield from fitted.iter_encode(corpus.texts)
     projection, faithful = yield from _project(embeddings, method, seed,
                                                projection_parameters or {})
     classification, notes = None, ()
     if corpus.groups is not None:
         try:
-            classification = yield from run_classification(corpus, encoder, seed=seed)
+            classification = yield from run_classification(corpus, encoder, seed=seed,
+                                                           embeddings=embeddings)
         except EvaluationError as error:
             notes = (f"classification skipped: {error}",)
     return Exploration(corpus, fitted, embeddings, projection, faithful, classification, notes)

@@ -48,6 +48,9 @@ class Encoder(ABC):
     learns_from_data: ClassVar[bool] = False
     #: Sentences per progress report.
     batch_size: ClassVar[int] = 2048
+    #: Whether the embedding cache should keep this encoder's output; not for encoders
+    #: whose output already sits in a file (precomputed embeddings).
+    cacheable: ClassVar[bool] = True
 
     @abstractmethod
     def params(self) -> dict[str, Any]:
@@ -77,6 +80,16 @@ class Encoder(ABC):
     def fit(self, texts: Sequence[str]) -> Self:
         """Learn what the encoder needs from ``texts``; returns self."""
         return self
+
+    def iter_fit(self, texts: Sequence[str]) -> Job[Self]:
+        """:meth:`fit` as a job, so pipelines can always ``yield from`` it; returns self.
+
+        This default yields nothing; encoders with long training (the gensim families)
+        yield progress per epoch and stop between epochs when the job is closed.
+        """
+        fitted = self.fit(texts)
+        yield from ()
+        return fitted
 
     def clone(self) -> Self:
         """An unfitted encoder with the same parameters."""

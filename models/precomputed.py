@@ -245,6 +245,7 @@ class Precomputed(Encoder):
 
     family = "precomputed"
     title = "Precomputed embeddings"
+    cacheable = False
 
     def __init__(self, path: str | Path, corpus: Corpus):
         self.path = Path(path)

@@ -21,7 +21,7 @@ from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
-from models.base import Encoder
+from models.base import Embeddings, Encoder
 
 NAME = "classification"
 
@@ -106,7 +106,8 @@ def evaluable_groups(corpus: Corpus, min_group_size: int) -> tuple[np.ndarray, n
 
 
 def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, seed: int = 0,
-                       min_group_size: int = 3, C: float = 1.0) -> Job[ClassificationResult]:
+                       min_group_size: int = 3, C: float = 1.0,
+                       embeddings: Embeddings | None = None) -> Job[ClassificationResult]:
     """Cross-validated linear-SVM accuracy at recovering paraphrase groups.
 
     Parameters
@@ -118,6 +119,9 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
         2 training sentences and 1 test sentence).
     seed : shuffles the folds and seeds the SVM.
     C : SVM regularisation.
+    embeddings : (n_sentences, dim) matrix of every corpus sentence, already encoded by
+        ``encoder`` fitted on the corpus; used instead of encoding again when the encoder
+        does not learn from data (its vocabulary's extra words get no SVM weight).
     """
     sentences, labels, names = evaluable_groups(corpus, min_group_size)
     if np.bincount(labels).min() < n_folds:
@@ -129,8 +133,11 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
 
     shared_embeddings = None
     if not encoder.learns_from_data:
-        shared = encoder.clone().fit(texts) if encoder.requires_fit else encoder
-        shared_embeddings = yield from shared.iter_encode(texts)
+        if embeddings is not None:
+            shared_embeddings = embeddings[sentences]
+        else:
+            shared = encoder.clone().fit(texts) if encoder.requires_fit else encoder
+            shared_embeddings = yield from shared.iter_encode(texts)
 
     predicted = np.empty_like(labels)
     fold_of = np.empty_like(labels)

@@ -272,3 +272,21 @@ def test_open_any_format_and_map_unclear_columns(qtbot, window, shared_data, tmp
     wait_for_job(qtbot, window)
     assert window.corpus.name == "mine" and len(window.corpus) == 4
     assert window.corpus.groups.n_groups == 2
+
+
+def test_second_run_loads_embeddings_from_the_cache(qtbot, window, monkeypatch, tmp_path):
+    from app.cache import CACHE_DIR_ENV
+    from models.bow import BagOfWords
+
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
+    batches = []
+    encode_batch = BagOfWords._encode_batch
+    monkeypatch.setattr(BagOfWords, "_encode_batch",
+                        lambda self, texts: batches.append(len(texts)) or encode_batch(self, texts))
+    run_and_wait(qtbot, window)
+    assert batches == [859]  # encoded once, shared by projection and classification
+    first = window.exploration
+    run_and_wait(qtbot, window)
+    assert batches == [859]  # the second run read the cache
+    assert (first.embeddings != window.exploration.embeddings).nnz == 0
+    assert window.exploration.classification.fold_accuracy == first.classification.fold_accuracy
