@@ -1,0 +1,383 @@
+"""Costra orderings: one seed group's transformations drawn as ordered paths in the
+projection, and its comparisons with pass/fail for the current encoder."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout, QLabel, QSplitter,
+    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from app.corpora.costra import TRANSFORMATIONS
+from app.corpora.model import Corpus
+from app.evaluations.costra import CostraResult
+from app.ui.palette import CATEGORICAL, MISCLASSIFIED, SELECTED
+from app.ui.projection_view import ProjectionView
+
+#: Sentences of other seed groups, drawn as context.
+BACKGROUND = "#dddddd"
+PASSED = "#2ca02c"
+ALL_TYPES = ""
+#: Short names of ``app.corpora.costra.RULES`` for the table.
+RULE_NAMES = ("seed: paraphrase vs transformation", "r1/r2 ordering",
+              "r3/r4 too similar / dissimilar")
+COLUMNS = ("", "class", "type", "rule", "more similar", "cos", "less similar", "cos")
+
+
+def type_colour(name: str) -> str:
+    """Colour of a transformation type: the seed black, the others the categorical
+    palette in Costra's type order (unknown types grey)."""
+    if name == "seed":
+        return SELECTED
+    if name not in TRANSFORMATIONS:
+        return "#7f7f7f"
+    return CATEGORICAL[(TRANSFORMATIONS.index(name) - 1) % len(CATEGORICAL)]
+
+
+def seed_group_paths(corpus: Corpus, group: int
+                     ) -> tuple[int, dict[str, list[int]], dict[str, list[int]]]:
+    """The seed of a seed group and its transformations, by type.
+
+    Interpolations and extrapolations are stored under the type of the transformation
+    they extend, with their order in the r1/r2 id lists: each row lies between every
+    sentence of its r1 and every sentence of its r2. Which list is the seed's side is
+    read from where the seed appears (most often); each row's place on the path is then
+    the number of sentences the lists put before it, directly or through others.
+
+    Returns
+    -------
+    seed : the seed's row.
+    paths : type -> rows of that type ordered away from the seed, seed first (types
+        whose rows carry r1/r2 lists).
+    spokes : type -> rows of the other types (no order: paraphrases, basic and
+        modality transformations), in corpus order.
+    """
+    types = corpus.metadata["type"]
+    row_of_id = {sentence_id: row for row, sentence_id in enumerate(corpus.ids)}
+    members = corpus.groups.members(group).tolist()
+    seed = next(row for row in members if types[row] == "seed")
+    by_type: dict[str, list[int]] = defaultdict(list)
+    for row in members:
+        if row != seed:
+            by_type[types[row]].append(row)
+    paths, spokes = {}, {}
+    for name, rows in by_type.items():
+        sides = {column: {row: [row_of_id[i] for i in corpus.metadata[column][row]]
+                          for row in rows} for column in ("r1", "r2")}
+        if not any(sides["r1"][row] or sides["r2"][row] for row in rows):
+            spokes[name] = rows
+            continue
+        seed_in_r1 = sum(seed in sides["r1"][row] for row in rows)
+        seed_in_r2 = sum(seed in sides["r2"][row] for row in rows)
+        near, far = ((sides["r1"], sides["r2"]) if seed_in_r1 >= seed_in_r2
+                     else (sides["r2"], sides["r1"]))
+        nodes = [seed, *rows]
+        position = {row: k for k, row in enumerate(nodes)}
+        # before[a, b]: a lies between the seed and b, directly or through others.
+        before = np.zeros((len(nodes), len(nodes)), dtype=bool)
+        for row in rows:
+            for other in near[row]:
+                if other in position:
+                    before[position[other], position[row]] = True
+            for other in far[row]:
+                if other in position:
+                    before[position[row], position[other]] = True
+        for k in range(len(nodes)):
+            before |= before[:, k:k + 1] & before[k:k + 1, :]
+        place = dict(zip(nodes, before.sum(axis=0).tolist()))
+        paths[name] = [seed] + sorted(rows, key=lambda row: (place[row], row))
+    return seed, paths, spokes
+
+
+class CostraView(QWidget):
+    """One seed group of Costra at a time, in the corpus's projection.
+
+    Ordered types are drawn as arrowed paths from the seed through the interpolations
+    to the transformation and its extrapolations; unordered types as dotted spokes from
+    the seed. Red dashed lines join the pairs that a failing comparison expected to be
+    less similar than another pair. A row of the table draws its two pairs (green: the
+    pair expected to be more similar, red: the other).
+
+    Signals
+    -------
+    sentence_selected(int) : a sentence was clicked in the drawing, -1 for none.
+    sentences_selected(object) : the sentences of the comparison chosen in the table
+        (int ndarray).
+    """
+
+    sentence_selected = Signal(int)
+    sentences_selected = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.corpus: Corpus | None = None
+        self.result: CostraResult | None = None
+        self.group = -1
+        self.comparison_rows = np.empty(0, dtype=np.int64)
+
+        self.group_choice = QComboBox()
+        self.group_choice.setAccessibleName("seed group")
+        self.group_choice.setToolTip("The seed group to draw (its number in Costra, its "
+                                     "seed sentence, and how many comparisons fail)")
+        self.group_choice.currentIndexChanged.connect(
+            lambda _: self.show_group(self.group_choice.currentData()))
+        self.type_choice = QComboBox()
+        self.type_choice.setAccessibleName("transformation type")
+        self.type_choice.currentIndexChanged.connect(lambda _: self._redraw())
+        self.show_failing = QCheckBox("Failing comparisons")
+        self.show_failing.setChecked(True)
+        self.show_failing.setToolTip("Red dashed lines between the pairs the encoder put "
+                                     "at least as close as a pair expected to be closer")
+        self.show_failing.toggled.connect(lambda _: self._redraw())
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("Seed group"))
+        controls.addWidget(self.group_choice, stretch=3)
+        controls.addWidget(self.type_choice, stretch=1)
+        controls.addWidget(self.show_failing)
+
+        self.projection = ProjectionView()
+        self.projection.search.hide()
+        self.projection.search_result.hide()
+        self.projection.hint.setText("Run the Costra evaluation to draw its orderings.")
+        self.projection.clicked.connect(self.sentence_selected)
+        plot = self.projection.plot
+        plot.setAspectLocked(True)
+        self.key = plot.addLegend(offset=(10, 10), labelTextSize="9pt")
+        self.key.setBrush(pg.mkBrush(255, 255, 255, 220))
+        self.failing_lines = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(
+            QColor(MISCLASSIFIED).lighter(130), width=1, style=Qt.PenStyle.DashLine))
+        self.chosen_more = pg.PlotDataItem(pen=pg.mkPen(PASSED, width=3))
+        self.chosen_less = pg.PlotDataItem(pen=pg.mkPen(MISCLASSIFIED, width=3,
+                                                        style=Qt.PenStyle.DashLine))
+        self.group_points = pg.ScatterPlotItem(size=11, pxMode=True,
+                                               pen=pg.mkPen("#333333", width=1))
+        for z, item in enumerate((self.failing_lines, self.chosen_more, self.chosen_less,
+                                  self.group_points), start=10):
+            item.setZValue(z)
+            plot.addItem(item)
+        # Path lines and arrows of the current group, removed on every redraw.
+        self.drawn: list[pg.GraphicsObject] = []
+
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setAccessibleName("costra comparisons")
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setSortingEnabled(True)
+        # Columns are sized once per fill: sizing to contents on every inserted item
+        # is quadratic in the rows (thousands in the largest groups).
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.itemSelectionChanged.connect(self._comparison_chosen)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.projection)
+        lower = QWidget()
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.summary)
+        lower_layout.addWidget(self.table)
+        split.addWidget(lower)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addLayout(controls)
+        layout.addWidget(split, stretch=1)
+
+    # --- data ---------------------------------------------------------------------
+
+    def set_data(self, corpus: Corpus, coordinates: np.ndarray, result: CostraResult,
+                 axis_labels: tuple[str, str] = ("PC 1", "PC 2")) -> None:
+        """Show ``corpus`` (loaded by :func:`app.corpora.costra.load_costra`) at
+        ``coordinates`` (n, 2) with the comparisons of ``result`` (same corpus)."""
+        self.corpus, self.result = corpus, result
+        self.projection.set_points(coordinates, np.full(len(corpus), BACKGROUND, dtype=object),
+                                   self.describe, axis_labels,
+                                   f"{result.provenance.encoder_name}: Costra mean "
+                                   f"{result.mean:.3f}. Grey: the other seed groups.")
+        comparisons = result.comparisons
+        n_groups = corpus.groups.n_groups
+        total = np.bincount(comparisons.group, minlength=n_groups)
+        failing = np.bincount(comparisons.group[~result.passed], minlength=n_groups)
+        types = corpus.metadata["type"]
+        self.group_choice.blockSignals(True)
+        self.group_choice.clear()
+        for group, name in enumerate(corpus.groups.names):
+            seed = next(row for row in corpus.groups.members(group) if types[row] == "seed")
+            text = corpus.texts[seed]
+            text = text if len(text) <= 60 else text[:57] + "…"
+            self.group_choice.addItem(f"{name}: {text} ({failing[group]} of {total[group]} "
+                                      f"fail)", group)
+        self.group_choice.blockSignals(False)
+        self.show_group(0)
+
+    def show_group(self, group: int) -> None:
+        """Draw seed group ``group`` (index into ``corpus.groups.names``) and list its
+        comparisons."""
+        if self.corpus is None or group is None:
+            return
+        self.group = group
+        if self.group_choice.currentData() != group:
+            self.group_choice.setCurrentIndex(self.group_choice.findData(group))
+        self.seed, self.paths, self.spokes = seed_group_paths(self.corpus, group)
+        present = [name for name in TRANSFORMATIONS if name in self.paths or
+                   name in self.spokes]
+        self.type_choice.blockSignals(True)
+        self.type_choice.clear()
+        self.type_choice.addItem("All transformation types", ALL_TYPES)
+        for name in present:
+            self.type_choice.addItem(name, name)
+        self.type_choice.blockSignals(False)
+        self._redraw()
+        members = self.corpus.groups.members(group)
+        x, y = self.projection.coordinates[members].T
+        self.projection.view_box.setRange(xRange=(float(x.min()), float(x.max())),
+                                          yRange=(float(y.min()), float(y.max())),
+                                          padding=0.15)
+
+    def describe(self, index: int) -> str:
+        corpus = self.corpus
+        return (f"{corpus.texts[index]}\n[id {corpus.ids[index]}, "
+                f"{corpus.metadata['type'][index]}, seed group "
+                f"{corpus.metadata['seed group'][index]}]")
+
+    # --- drawing ------------------------------------------------------------------
+
+    def _redraw(self) -> None:
+        if self.corpus is None or self.group < 0:
+            return
+        plot = self.projection.plot
+        for item in self.drawn:
+            plot.removeItem(item)
+        self.drawn.clear()
+        self.key.clear()
+        chosen = self.type_choice.currentData() or ALL_TYPES
+        xy = self.projection.coordinates
+        shown = [self.seed]
+        for name, rows in self.paths.items():
+            if chosen in (ALL_TYPES, name):
+                self._draw_path(name, rows, xy)
+                shown += rows[1:]
+        for name, rows in self.spokes.items():
+            if chosen in (ALL_TYPES, name):
+                self._draw_spokes(name, rows, xy)
+                shown += rows
+        shown = np.array(shown)
+        types = self.corpus.metadata["type"]
+        self.group_points.setData(pos=xy[shown], data=shown,
+                                  brush=[pg.mkBrush(type_colour(types[row])) for row in shown],
+                                  size=[15 if row == self.seed else 11 for row in shown])
+        self._fill_table(chosen)
+        self._draw_failing()
+        self.chosen_more.clear()
+        self.chosen_less.clear()
+
+    def _draw_path(self, name: str, rows: list[int], xy: np.ndarray) -> None:
+        colour = type_colour(name)
+        line = pg.PlotDataItem(xy[rows], pen=pg.mkPen(colour, width=2), name=name)
+        self._add(line, 5)
+        for start, end in zip(rows, rows[1:]):
+            (x0, y0), (x1, y1) = xy[start].tolist(), xy[end].tolist()
+            if (x0, y0) == (x1, y1):
+                continue
+            # The arrow ignores the view's transform, so its angle is on screen (y down);
+            # at angle 0 it points left. The aspect is locked, so data angles hold.
+            angle = math.degrees(math.atan2(-(y1 - y0), x1 - x0)) + 180
+            arrow = pg.ArrowItem(pos=(x0 + 0.6 * (x1 - x0), y0 + 0.6 * (y1 - y0)),
+                                 angle=angle, headLen=11, tipAngle=35, tailLen=0,
+                                 pen=pg.mkPen(colour), brush=pg.mkBrush(colour))
+            self._add(arrow, 6)
+
+    def _draw_spokes(self, name: str, rows: list[int], xy: np.ndarray) -> None:
+        pairs = np.array([[self.seed, row] for row in rows]).ravel()
+        spokes = pg.PlotDataItem(xy[pairs], connect="pairs", name=f"{name} (unordered)",
+                                 pen=pg.mkPen(type_colour(name), width=1.5,
+                                              style=Qt.PenStyle.DotLine))
+        self._add(spokes, 4)
+
+    def _add(self, item: pg.GraphicsObject, z: int) -> None:
+        item.setZValue(z)
+        self.projection.plot.addItem(item)
+        self.drawn.append(item)
+
+    def _draw_failing(self) -> None:
+        rows = self.comparison_rows
+        if not self.show_failing.isChecked() or not len(rows):
+            self.failing_lines.clear()
+            return
+        failing = rows[~self.result.passed[rows]]
+        pairs = self.result.comparisons.pairs[
+            np.unique(self.result.comparisons.less_pair[failing])]
+        self.failing_lines.setData(self.projection.coordinates[pairs.ravel()])
+
+    # --- comparisons table ----------------------------------------------------------
+
+    def _fill_table(self, chosen: str) -> None:
+        result, comparisons = self.result, self.result.comparisons
+        rows = np.flatnonzero(comparisons.group == self.group)
+        if chosen != ALL_TYPES:
+            names = comparisons.transformation_names
+            rows = rows[[names[t] == chosen for t in comparisons.transformation[rows]]]
+        self.comparison_rows = rows
+        ids = self.corpus.ids
+        self.table.setSortingEnabled(False)
+        self.table.clearContents()
+        self.table.setRowCount(len(rows))
+        fail_brush = QBrush(QColor("#fde0e0"))
+        for row, k in enumerate(rows.tolist()):
+            passed = bool(result.passed[k])
+            more, less = comparisons.more_similar[k], comparisons.less_similar[k]
+            cells = ("✓" if passed else "✗",
+                     comparisons.CLASS_NAMES[comparisons.class_index[k]],
+                     comparisons.transformation_names[comparisons.transformation[k]],
+                     RULE_NAMES[comparisons.rule[k]],
+                     f"{ids[more[0]]} – {ids[more[1]]}",
+                     f"{result.more_similar_cosine[k]:.3f}",
+                     f"{ids[less[0]]} – {ids[less[1]]}",
+                     f"{result.less_similar_cosine[k]:.3f}")
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, k)
+                if column == 0:
+                    item.setForeground(QColor(PASSED if passed else MISCLASSIFIED))
+                    item.setToolTip("holds" if passed else "fails: the less similar pair "
+                                    "is at least as close")
+                if not passed:
+                    item.setBackground(fail_brush)
+                self.table.setItem(row, column, item)
+        self.table.setSortingEnabled(True)
+        self.table.resizeColumnsToContents()
+        n_failing = int((~result.passed[rows]).sum())
+        self.summary.setText(
+            f"{len(rows)} comparisons of seed group {self.corpus.groups.names[self.group]}"
+            f"{'' if chosen == ALL_TYPES else f' ({chosen})'}; <b>{n_failing} fail</b> for "
+            f"{result.provenance.encoder_name} (highlighted). Each holds when the pair in "
+            f"‘more similar’ has the higher cosine. Click a row to draw its pairs.")
+
+    def _comparison_chosen(self) -> None:
+        selected = self.table.selectedItems()
+        if not selected:
+            return
+        k = int(selected[0].data(Qt.ItemDataRole.UserRole))
+        self.choose_comparison(k)
+
+    def choose_comparison(self, k: int) -> None:
+        """Draw comparison ``k``'s two pairs and ring its sentences."""
+        comparisons = self.result.comparisons
+        more, less = comparisons.more_similar[k], comparisons.less_similar[k]
+        xy = self.projection.coordinates
+        self.chosen_more.setData(xy[more])
+        self.chosen_less.setData(xy[less])
+        sentences = np.unique(np.concatenate([more, less]))
+        self.projection.highlight(sentences)
+        self.sentences_selected.emit(sentences)

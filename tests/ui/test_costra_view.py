@@ -1,0 +1,141 @@
+"""Costra orderings drawn for a seed group, with bag-of-words comparisons."""
+
+import ctypes
+import sys
+
+import numpy as np
+import PySide6
+import pytest
+from PySide6.QtCore import Qt
+
+from app.corpora.costra import load_costra
+from app.evaluations.costra import evaluate_costra
+from app.jobs import run_job
+from app.projection import project
+from app.ui.costra_view import CostraView, seed_group_paths
+from models.bow import BagOfWords
+
+if sys.version_info < (3, 12) and PySide6.__version__ == "6.12.0":
+    # PySide6 6.12.0 on Python 3.11 drops a reference to None, True or False whenever
+    # it returns one; thousands of repaints deallocate them and abort the run.
+    for singleton in (None, True, False):
+        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
+
+
+@pytest.fixture(scope="module")
+def costra(shared_data):
+    corpus = load_costra(shared_data / "costra" / "data.tsv")
+    embeddings = BagOfWords().fit(corpus.texts).encode(corpus.texts)
+    projection = run_job(project(embeddings, "pca"))
+    return corpus, projection, evaluate_costra(corpus, embeddings)
+
+
+@pytest.fixture
+def view(qtbot, costra):
+    widget = CostraView()
+    qtbot.addWidget(widget)
+    widget.resize(1100, 900)
+    widget.show()
+    corpus, projection, result = costra
+    widget.set_data(corpus, projection.coordinates, result, projection.axis_labels)
+    qtbot.waitExposed(widget)
+    qtbot.wait(50)
+    return widget
+
+
+def rows_of(corpus, *ids):
+    return [corpus.ids.index(str(i)) for i in ids]
+
+
+def test_paths_follow_the_r1_r2_orderings(costra):
+    corpus, _, _ = costra
+    group = corpus.groups.names.index("1")
+    seed, paths, spokes = seed_group_paths(corpus, group)
+    assert corpus.ids[seed] == "68" and corpus.metadata["type"][seed] == "seed"
+    # data.tsv, seed group 1, formal sentence: 12 has only the seed in r1 and everything
+    # else in r2; 14 has every other one in r1.
+    formal = [corpus.ids[row] for row in paths["formal sentence"]]
+    assert formal[:2] == ["68", "12"] and formal[-1] == "14" and len(formal) == 10
+    # Opposite meaning keeps the seed in r2: the orientation flips; 46 lies between the
+    # seed and 47, 48, 51, and 48 between 46 and the rest.
+    opposite = [corpus.ids[row] for row in paths["opposite meaning"]]
+    assert opposite[:3] == ["68", "46", "48"] and opposite[-1] == "51"
+    assert set(spokes) == {"ban", "different meaning", "minimal change", "nonsense",
+                           "paraphrase", "possibility"}
+    every = [seed] + [r for rows in paths.values() for r in rows[1:]] + [
+        r for rows in spokes.values() for r in rows]
+    assert sorted(every) == sorted(corpus.groups.members(group).tolist())
+
+
+def test_choosing_a_seed_group_draws_it_and_lists_its_comparisons(qtbot, view, costra):
+    corpus, _, result = costra
+    assert view.group_choice.count() == corpus.groups.n_groups == 126
+    group = corpus.groups.names.index("1")
+    view.group_choice.setCurrentIndex(view.group_choice.findData(group))
+    assert view.group == group
+    members = corpus.groups.members(group)
+    assert sorted(view.group_points.data["data"].tolist()) == sorted(members.tolist())
+    in_group = np.flatnonzero(result.comparisons.group == group)
+    assert view.table.rowCount() == len(in_group)
+    failing = int((~result.passed[in_group]).sum())
+    assert failing > 0 and f"{failing} fail" in view.summary.text()
+    marks = [view.table.item(r, 0).text() for r in range(view.table.rowCount())]
+    assert marks.count("✗") == failing
+    # One red dashed segment per distinct pair that a failing comparison found too close.
+    less = result.comparisons.less_pair[in_group[~result.passed[in_group]]]
+    assert len(view.failing_lines.xData) == 2 * len(np.unique(less))
+    # The view zooms onto the group.
+    (x0, x1), (y0, y1) = view.projection.view_box.viewRange()
+    xy = view.projection.coordinates[members]
+    assert x0 <= xy[:, 0].min() and xy[:, 0].max() <= x1
+    assert legend_labels(view) >= {"formal sentence", "future", "paraphrase (unordered)"}
+
+
+def legend_labels(view):
+    return {label.text for _, label in view.key.items}
+
+
+def test_type_filter_and_choosing_a_failing_comparison(qtbot, view, costra):
+    corpus, _, result = costra
+    group = corpus.groups.names.index("1")
+    view.show_group(group)
+    view.type_choice.setCurrentIndex(view.type_choice.findData("future"))
+    assert legend_labels(view) == {"future"}
+    comparisons = result.comparisons
+    names = comparisons.transformation_names
+    shown = [int(view.table.item(r, 0).data(Qt.ItemDataRole.UserRole))
+             for r in range(view.table.rowCount())]
+    assert shown and all(names[comparisons.transformation[k]] == "future" for k in shown)
+    row = next(r for r in range(view.table.rowCount()) if view.table.item(r, 0).text() == "✗")
+    k = int(view.table.item(row, 0).data(Qt.ItemDataRole.UserRole))
+    with qtbot.waitSignal(view.sentences_selected) as selected:
+        view.table.selectRow(row)
+    expected = np.unique(np.concatenate([comparisons.more_similar[k],
+                                         comparisons.less_similar[k]]))
+    assert selected.args[0].tolist() == expected.tolist()
+    assert result.more_similar_cosine[k] <= result.less_similar_cosine[k]
+    xy = view.projection.coordinates
+    assert np.allclose(view.chosen_less.xData, xy[comparisons.less_similar[k], 0])
+    assert sorted(view.projection.highlighted.data["data"].tolist()) == expected.tolist()
+    view.show_failing.setChecked(False)
+    assert view.failing_lines.xData is None or len(view.failing_lines.xData) == 0
+
+
+def test_hover_shows_czech_sentence_id_and_type(qtbot, view, costra):
+    corpus, _, _ = costra
+    view.show_group(corpus.groups.names.index("1"))
+    qtbot.wait(50)
+    seed = rows_of(corpus, 68)[0]
+    projection = view.projection
+    position = projection.plot.mapFromScene(projection.scene_position(seed))
+    with qtbot.waitSignal(projection.hovered) as hovered:
+        qtbot.mouseMove(projection.plot.viewport(), position)
+    index = hovered.args[0]
+    assert index >= 0
+    text = view.describe(index)
+    assert corpus.texts[index] in text and f"id {corpus.ids[index]}" in text
+    assert corpus.metadata["type"][index] in text
+    assert "V bulváru píšou dobrý příběhy a dost podrobně." in view.describe(seed)
+    with qtbot.waitSignal(view.sentence_selected) as clicked:
+        qtbot.mouseClick(projection.plot.viewport(), Qt.MouseButton.LeftButton, pos=position)
+    assert clicked.args[0] == index
