@@ -4,6 +4,7 @@
     sentspace eval classification --corpus msrp-grouped --encoder bow [--json [PATH]]
     sentspace corpus info PATH
     sentspace encode --corpus msrp-grouped --encoder bow --out vectors.npy
+    sentspace run WORKSPACE
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
 status 2 and one line naming the file, line and problem.
@@ -22,7 +23,9 @@ from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.stats import corpus_stats
 from app.corpora.tabular import ROLES as MAPPING_ROLES
 from app.errors import InputError
-from app.evaluations import EVALUATIONS
+from app.evaluations import COMPARISONS, EVALUATIONS
+from app.evaluations.paired import PAIRED_TESTS, paired_test
+from app.workspace import changed_summaries, load_workspace, run_workspace
 from app.corpora.model import Corpus
 from app.export import export_matrix
 from app.jobs import Progress, run_job
@@ -72,29 +75,72 @@ def build_encoder(spec: str, corpus: Corpus) -> Encoder:
 
 def command_eval(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.corpus)
-    evaluation, _ = EVALUATIONS[args.evaluation]
-    encoders = [build_encoder(spec, corpus) for spec in args.encoder or [DEFAULT_ENCODER]]
+    specs = args.encoder or [DEFAULT_ENCODER]
+    if args.evaluation in COMPARISONS and len(specs) < 2:
+        raise InputError(f"{args.evaluation} compares encoders: give two or more --encoder")
+    encoders = [build_encoder(spec, corpus) for spec in specs]
     printer = ProgressPrinter()
-    results = []
-    for encoder in encoders:
-        results.append(run_job(evaluation(corpus, encoder, seed=args.seed), printer))
+    if args.evaluation in COMPARISONS:
+        compare, _ = COMPARISONS[args.evaluation]
+        results = [run_job(compare(corpus, encoders, seed=args.seed), printer)]
+    else:
+        evaluation, _ = EVALUATIONS[args.evaluation]
+        results = [run_job(evaluation(corpus, encoder, seed=args.seed), printer)
+                   for encoder in encoders]
     printer.clear()
+    paired = []
+    if args.evaluation in PAIRED_TESTS:
+        paired = [(results[0], other, paired_test(args.evaluation, results[0], other,
+                                                  seed=args.seed))
+                  for other in results[1:]]
 
-    payload = json.dumps([r.to_dict() for r in results], indent=2)
+    payload = {"evaluation": args.evaluation, "results": [r.to_dict() for r in results],
+               "paired_tests": [{"a": a.provenance.encoder_name,
+                                 "b": b.provenance.encoder_name, **test.__dict__}
+                                for a, b, test in paired]}
+    text = json.dumps(payload, indent=2, default=float)
     if args.json == "-":
-        print(payload)
+        print(text)
         return 0
     if args.json:
-        write_text_atomic(Path(args.json), payload + "\n")
+        write_text_atomic(Path(args.json), text + "\n")
     first = results[0].provenance
     print(f"{args.evaluation} on {first.corpus_name} ({len(corpus)} sentences, "
           f"corpus {first.corpus_fingerprint}), seed {args.seed}")
-    header = ["metric", *(r.provenance.encoder_name for r in results)]
+    print(summary_table(results))
+    if paired:
+        what = PAIRED_TESTS[args.evaluation][0]
+        print(f"\npaired tests of {what}, each encoder against "
+              f"{results[0].provenance.encoder_name}")
+        print(summary_table([test for _, _, test in paired],
+                            [b.provenance.encoder_name for _, b, _ in paired]))
+    return 0
+
+
+def summary_table(results, names: Sequence[str] | None = None) -> str:
+    """The results' ``summary()`` rows side by side, one column per result."""
+    names = names or [r.provenance.encoder_name for r in results]
     summaries = [dict(r.summary()) for r in results]
     labels = list(dict.fromkeys(label for summary in summaries for label in summary))
     rows = [[label, *(summary.get(label, "") for summary in summaries)] for label in labels]
-    print(format_table(header, rows))
-    return 0
+    return format_table(["metric", *names], rows)
+
+
+def command_run(args: argparse.Namespace) -> int:
+    workspace = load_workspace(args.workspace)
+    printer = ProgressPrinter()
+    results = run_workspace(args.workspace, printer)
+    printer.clear()
+    for entry, result in zip(workspace.evaluations, results):
+        provenance = result.provenance
+        print(f"{entry.name}: {provenance.encoder_name} on {provenance.corpus_name}"
+              f"{' (corrected)' if entry.corrected else ''}, seed {entry.seed}")
+        print(summary_table([result]) + "\n")
+    changed = changed_summaries(workspace, results)
+    for index, _, _ in changed:
+        print(f"evaluation {index + 1} ({workspace.evaluations[index].name}) differs from "
+              f"the saved result", file=sys.stderr)
+    return 1 if changed else 0
 
 
 def command_encode(args: argparse.Namespace) -> int:
@@ -167,9 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--run", action="store_true", help="run the evaluation once loaded")
 
     evaluate = commands.add_parser("eval", help="run an evaluation headless")
-    evaluate.add_argument("evaluation", choices=list(EVALUATIONS), metavar="EVALUATION",
-                          help="; ".join(f"{name}: {about}"
-                                         for name, (_, about) in EVALUATIONS.items()))
+    evaluate.add_argument("evaluation", choices=[*EVALUATIONS, *COMPARISONS],
+                          metavar="EVALUATION",
+                          help="; ".join(f"{name}: {about}" for name, (_, about)
+                                         in {**EVALUATIONS, **COMPARISONS}.items()))
     evaluate.add_argument("--corpus", default=DEFAULT_CORPUS,
                           help=f"built-in corpus ({', '.join(BUILTIN)}) or path "
                                f"(default {DEFAULT_CORPUS})")
@@ -189,6 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="*.npy (+ JSON sidecar), *.parquet, or vectors.tsv / a folder "
                              "(Embedding Projector pair)")
     encode.set_defaults(handler=command_encode)
+
+    run = commands.add_parser("run", help="re-run a saved workspace's evaluations; exits 1 "
+                              "when a number differs from the saved one")
+    run.add_argument("workspace", help="a workspace file saved by the app")
+    run.set_defaults(handler=command_run)
 
     corpus = commands.add_parser("corpus", help="inspect a corpus")
     corpus_commands = corpus.add_subparsers(dest="corpus_command", required=True)

@@ -26,8 +26,10 @@ def test_eval_json_has_results_and_provenance(tmp_path, capsys):
     target = tmp_path / "result.json"
     assert main(["eval", "classification", "--encoder", "bow", "--encoder", "tfidf",
                  "--json", str(target)]) == 0
-    results = json.loads(target.read_text())
+    payload = json.loads(target.read_text())
+    results = payload["results"]
     assert [r["provenance"]["encoder_family"] for r in results] == ["bow", "tfidf"]
+    assert payload["paired_tests"][0]["p_value"] == 0.0625
     assert all(r["mean_accuracy"] > 0.95 for r in results)
     assert len(results[0]["predictions"]) == 859
     assert "bow" in capsys.readouterr().out
@@ -61,7 +63,7 @@ def test_encode_then_evaluate_precomputed_equals_the_encoder(tmp_path, capsys):
     assert "859 x" in capsys.readouterr().out
     assert main(["eval", "classification", "--encoder", "bow",
                  "--encoder", f"precomputed:{target}", "--json", "-"]) == 0
-    own, imported = json.loads(capsys.readouterr().out)
+    own, imported = json.loads(capsys.readouterr().out)["results"]
     assert own["fold_accuracy"] == imported["fold_accuracy"]
     assert imported["provenance"]["encoder_family"] == "precomputed"
 
@@ -77,3 +79,39 @@ def test_bad_precomputed_file_exits_2_naming_it(tmp_path):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
     assert "short.npy: 10 rows for 859 corpus sentences" in done.stderr
+
+
+def test_agreement_and_paired_tests(capsys):
+    assert main(["eval", "agreement", "--encoder", "bow", "--encoder", "tfidf"]) == 0
+    out = capsys.readouterr().out
+    assert "bow vs tfidf: same wrong group  9/9 (1.0000)" in out
+    assert main(["eval", "classification", "--encoder", "bow", "--encoder", "tfidf"]) == 0
+    out = capsys.readouterr().out
+    assert "paired tests of accuracy (McNemar), each encoder against bow" in out
+    assert "A wrong, B right  5" in out and "p-value           0.0625" in out
+
+
+def test_agreement_needs_two_encoders(capsys):
+    assert main(["eval", "agreement", "--encoder", "bow"]) == 2
+    assert "give two or more --encoder" in capsys.readouterr().err
+
+
+def test_run_workspace_reprints_the_saved_numbers(tmp_path, capsys):
+    from app.workspace import (Workspace, corpus_entry, encoder_entry, evaluation_entry,
+                               save_workspace)
+
+    corpus = load_corpus("msrp-grouped")
+    encoder = TfIdf()
+    result = run_job(run_classification(corpus, encoder, seed=2))
+    workspace = Workspace(corpora=(corpus_entry("msrp-grouped", corpus),),
+                          encoders=(encoder_entry("tfidf", encoder),),
+                          evaluations=(evaluation_entry("classification", result, corpus=0,
+                                                        encoder=0, seed=2),))
+    path = save_workspace(workspace, tmp_path / "study.sentspace", remember=False)
+    assert main(["run", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "classification: tfidf on msrp-grouped, seed 2" in out
+    assert f"{result.mean_accuracy:.4f}" in out
+    path.write_text(path.read_text()[:50])
+    assert main(["run", str(path)]) == 2
+    assert "study.sentspace" in capsys.readouterr().err

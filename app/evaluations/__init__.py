@@ -9,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from app.evaluations import (
-    classification, costra, detection, histograms, latent, pyramid, ranking, relatedness,
+    agreement, classification, costra, detection, histograms, latent, pyramid, ranking, relatedness,
     transfer,
 )
 
@@ -31,6 +31,13 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
     "latent": (latent.run_latent, "each sentence ranks its own group above the other"),
     "pyramid": (pyramid.run_pyramid, "SCU binary (best-F1 threshold) and ranking tests"),
     "costra": (costra.run_costra, "Costra 1.1 geometric orderings of Czech sentences"),
+}
+
+
+#: Evaluations of several encoders at once (``sentspace eval NAME --encoder A --encoder B``).
+COMPARISONS: dict[str, tuple[Callable, str]] = {
+    "agreement": (agreement.run_agreement,
+                  "misclassification agreement of 2+ encoders on the same folds"),
 }
 
 
