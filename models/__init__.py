@@ -1,7 +1,9 @@
 """Sentence encoders ("models", as the papers call them), behind :class:`models.base.Encoder`.
 
-Heavy libraries (gensim, pyarrow) are imported only when an encoder first loads its
-vectors, so importing this package stays cheap for the GUI.
+Heavy libraries (gensim, pyarrow, torch, sentence-transformers) are imported only when an
+encoder first loads or trains its model, so importing this package stays cheap for the
+GUI. The transformer family is listed even when its optional extra is not installed:
+``SentenceTransformerEncoder.available()`` says whether it can be used.
 """
 
 from __future__ import annotations
@@ -10,15 +12,20 @@ from pathlib import Path
 
 from models.base import Embeddings, Encoder, ModelError, NotFittedError
 from models.bow import BagOfWords, TfIdf
+from models.doc2vec import Doc2VecDBOW, Doc2VecDM
 from models.pca_bow import PcaBagOfWords
 from models.random_bow import RandomBagOfWords
+from models.transformer import SentenceTransformerEncoder
+from models.word2vec import (FastTextEncoder, GensimEncoder, Word2VecEncoder,
+                             read_training_text)
 from models.word_vectors import Coverage, WordVectorMean, WordVectorSum
 
 #: Encoder families by the name the CLI's ``--encoder`` and the GUI's choice use; each
 #: class is constructible with no arguments (its default parameters).
 ENCODERS: dict[str, type[Encoder]] = {
     cls.family: cls for cls in (BagOfWords, TfIdf, PcaBagOfWords, RandomBagOfWords,
-                                WordVectorMean, WordVectorSum)}
+                                WordVectorMean, WordVectorSum, Doc2VecDM, Doc2VecDBOW,
+                                Word2VecEncoder, FastTextEncoder, SentenceTransformerEncoder)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes
@@ -27,15 +34,23 @@ PATH_PREFIXES: dict[str, type[Encoder]] = {
     cls.path_prefix: cls for cls in (WordVectorMean, WordVectorSum)}
 
 
+#: ``--encoder`` prefix that names a local sentence-transformers model folder.
+MODEL_DIR_PREFIX = SentenceTransformerEncoder.path_prefix
+
+
 def make_encoder(spec: str) -> Encoder:
-    """A new encoder from a CLI spec: a family name, or ``path:<file>`` / ``path-sum:<file>``.
+    """A new encoder from a CLI spec: a family name, ``path:<file>`` / ``path-sum:<file>``,
+    or ``st:<folder>`` (a sentence-transformers model folder).
 
     Raises
     ------
     ModelError
-        The name is unknown or the file does not exist. The file is read only when the
-        encoder is first used.
+        The name is unknown, the file does not exist, the folder is not a
+        sentence-transformers model, or the transformers extra is not installed. Files
+        are read only when the encoder is first used.
     """
+    if spec.startswith(MODEL_DIR_PREFIX):
+        return SentenceTransformerEncoder(model=spec[len(MODEL_DIR_PREFIX):])
     for prefix, cls in PATH_PREFIXES.items():
         if spec.startswith(prefix):
             path = Path(spec[len(prefix):]).expanduser()
@@ -45,9 +60,31 @@ def make_encoder(spec: str) -> Encoder:
     try:
         return ENCODERS[spec]()
     except KeyError:
-        known = ", ".join([*ENCODERS, *(f"{prefix}<file>" for prefix in PATH_PREFIXES)])
+        known = ", ".join([*ENCODERS, *(f"{prefix}<file>" for prefix in PATH_PREFIXES),
+                           f"{MODEL_DIR_PREFIX}<model folder>"])
         raise ModelError(f"unknown encoder {spec!r} (known: {known})") from None
 
 
-__all__ = ["DEFAULT_ENCODER", "ENCODERS", "PATH_PREFIXES", "Coverage", "Embeddings",
-           "Encoder", "ModelError", "NotFittedError", "make_encoder"]
+def load_trained(path: str | Path) -> GensimEncoder:
+    """A trained model that :meth:`GensimEncoder.save` wrote (Doc2Vec, Word2Vec, fastText).
+
+    Raises
+    ------
+    ModelError
+        No sentspace sidecar beside the file, or the file differs from it (see
+        :meth:`GensimEncoder.load`); such files are never unpickled.
+    """
+    from models.word2vec import read_sidecar
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise ModelError("no such model file", path)
+    cls = ENCODERS.get(read_sidecar(path)["family"])
+    if cls is None or not issubclass(cls, GensimEncoder):
+        raise ModelError("the sidecar names no trained-model family", path)
+    return cls.load(path)
+
+
+__all__ = ["DEFAULT_ENCODER", "ENCODERS", "MODEL_DIR_PREFIX", "PATH_PREFIXES", "Coverage",
+           "Embeddings", "Encoder", "GensimEncoder", "ModelError", "NotFittedError",
+           "SentenceTransformerEncoder", "load_trained", "make_encoder",
+           "read_training_text"]

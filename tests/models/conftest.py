@@ -5,8 +5,9 @@ from app.corpora import load_corpus
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path, monkeypatch):
-    """Never touch the user's embedding cache."""
+    """Never touch the user's embedding cache or trained models."""
     monkeypatch.setenv("SENTSPACE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("SENTSPACE_MODELS_DIR", str(tmp_path / "models"))
 
 
 @pytest.fixture(scope="session")
