@@ -41,8 +41,10 @@ class Alignment:
 
 
 def align_layouts(reference: np.ndarray, moving: np.ndarray) -> Alignment:
-    """Orthogonal Procrustes: the rotation, scale and shift of ``moving`` (n, 2) that best
-    match ``reference`` (n, 2) in the least-squares sense, point i to point i.
+    """Orthogonal Procrustes: the rotation (or reflection) of ``moving`` (n, 2) that best
+    matches ``reference`` (n, 2) in the least-squares sense, point i to point i, after
+    both are centred; ``moving`` is scaled to the same spread (root of the summed
+    squared distances from the centre) and shifted onto the reference's centre.
 
     Reflections are allowed: a projection's axes have no preferred sign.
     """
@@ -59,7 +61,9 @@ def align_layouts(reference: np.ndarray, moving: np.ndarray) -> Alignment:
         return Alignment(np.broadcast_to(reference_mean, moving.shape).astype(np.float32),
                          np.eye(2), 0.0, 0.0 if norm_a == norm_b else 1.0)
     rotation, singular_sum = orthogonal_procrustes(b, a)
-    scale = singular_sum / norm_b**2
+    # The spreads are matched rather than the least-squares scale taken, which shrinks
+    # a poorly matching layout towards its centre and makes it look smaller than A.
+    scale = norm_a / norm_b
     coordinates = scale * b @ rotation + reference_mean
     disparity = 1.0 - (singular_sum / (norm_a * norm_b)) ** 2
     return Alignment(coordinates.astype(np.float32), rotation, float(scale),

@@ -63,6 +63,10 @@ class CompareView(QWidget):
             column.addWidget(view, stretch=1)
             panes.addWidget(pane)
         self.view_a, self.view_b = self.views
+        # B is drawn in A's frame, so both pan and zoom together.
+        self.view_b.plot.setXLink(self.view_a.plot)
+        self.view_b.plot.setYLink(self.view_a.plot)
+        self.view_b.legend.hide()
         self.view_a.plot.setAccessibleName("projection A")
         self.view_b.plot.setAccessibleName("projection B")
 
@@ -119,7 +123,12 @@ class CompareView(QWidget):
         self.view_a.set_points(comparison.projection_a.coordinates, colours,
                                self.describe, comparison.projection_a.axis_labels, legend)
         self.view_b.set_points(alignment.coordinates, colours, self.describe,
-                               ("aligned 1", "aligned 2"), legend)
+                               (f"{comparison.projection_a.axis_labels[0]} of A",
+                                f"{comparison.projection_a.axis_labels[1]} of A"), legend)
+        # The linked views share one range: it must hold both layouts.
+        both = np.concatenate([comparison.projection_a.coordinates, alignment.coordinates])
+        (x0, y0), (x1, y1) = both.min(axis=0).tolist(), both.max(axis=0).tolist()
+        self.view_a.view_box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.05)
         self._fill_list()
         self.selection.setText("Click a point or a row to see its neighbours in both "
                                "spaces (orange diamonds).")

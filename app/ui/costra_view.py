@@ -31,14 +31,18 @@ RULE_NAMES = ("seed: paraphrase vs transformation", "r1/r2 ordering",
 COLUMNS = ("", "class", "type", "rule", "more similar", "cos", "less similar", "cos")
 
 
+#: Type colours: the categorical palette without its reds, which mark failures here.
+TYPE_PALETTE = tuple(c for c in CATEGORICAL if c not in ("#d62728", "#ff9896"))
+
+
 def type_colour(name: str) -> str:
-    """Colour of a transformation type: the seed black, the others the categorical
-    palette in Costra's type order (unknown types grey)."""
+    """Colour of a transformation type: the seed black, the others ``TYPE_PALETTE`` in
+    Costra's type order (unknown types grey)."""
     if name == "seed":
         return SELECTED
     if name not in TRANSFORMATIONS:
         return "#7f7f7f"
-    return CATEGORICAL[(TRANSFORMATIONS.index(name) - 1) % len(CATEGORICAL)]
+    return TYPE_PALETTE[(TRANSFORMATIONS.index(name) - 1) % len(TYPE_PALETTE)]
 
 
 def seed_group_paths(corpus: Corpus, group: int
@@ -151,10 +155,14 @@ class CostraView(QWidget):
         self.projection.clicked.connect(self.sentence_selected)
         plot = self.projection.plot
         plot.setAspectLocked(True)
-        self.key = plot.addLegend(offset=(10, 10), labelTextSize="9pt")
+        self.key = plot.addLegend(offset=(10, 10), labelTextSize="9pt",
+                                  labelTextColor="#222222")
         self.key.setBrush(pg.mkBrush(255, 255, 255, 220))
+        # Faint: a group can have hundreds, and the paths must stay readable.
+        faint_red = QColor(MISCLASSIFIED)
+        faint_red.setAlpha(70)
         self.failing_lines = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(
-            QColor(MISCLASSIFIED).lighter(130), width=1, style=Qt.PenStyle.DashLine))
+            faint_red, width=1, style=Qt.PenStyle.DashLine))
         self.chosen_more = pg.PlotDataItem(pen=pg.mkPen(PASSED, width=3))
         self.chosen_less = pg.PlotDataItem(pen=pg.mkPen(MISCLASSIFIED, width=3,
                                                         style=Qt.PenStyle.DashLine))
@@ -177,7 +185,6 @@ class CostraView(QWidget):
         self.table.setSortingEnabled(True)
         # Columns are sized once per fill: sizing to contents on every inserted item
         # is quadratic in the rows (thousands in the largest groups).
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._comparison_chosen)
 
         split = QSplitter(Qt.Orientation.Vertical)
@@ -348,6 +355,10 @@ class CostraView(QWidget):
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, k)
+                if column in (4, 6):
+                    pair = more if column == 4 else less
+                    item.setToolTip("\n".join(f"{ids[row]}: {self.corpus.texts[row]}"
+                                              for row in pair))
                 if column == 0:
                     item.setForeground(QColor(PASSED if passed else MISCLASSIFIED))
                     item.setToolTip("holds" if passed else "fails: the less similar pair "
