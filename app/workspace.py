@@ -32,6 +32,7 @@ from app.corpora.model import Corpus
 from app.errors import InputError
 from app.evaluations import EVALUATIONS
 from app.jobs import Progress, run_job
+from app.results import Provenance
 from models import ENCODERS, make_encoder
 from models.base import Encoder
 
@@ -119,6 +120,24 @@ class Workspace:
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "schema": SCHEMA, **asdict(self)}
+
+
+@dataclass(frozen=True, eq=False)
+class SavedResult:
+    """An evaluation result as a workspace keeps it: its summary rows and its dict, so
+    views can show it without re-running (``chart`` data is not kept)."""
+
+    entry: EvaluationEntry
+
+    @property
+    def provenance(self) -> Provenance:
+        return Provenance(**self.entry.result["provenance"])
+
+    def summary(self) -> list[tuple[str, str]]:
+        return [(label, value) for label, value in self.entry.summary]
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.entry.result
 
 
 def corpus_entry(spec: str | Path, corpus: Corpus, journal: str | Path | None = None

@@ -22,7 +22,6 @@ of a grouped corpus looks. Measured, per size:
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import sys
 import time
@@ -41,15 +40,6 @@ from app.ui.projection_view import ProjectionView  # noqa: E402
 
 ZOOMS = (1, 4, 16, 64, 256)
 SIZE = (1000, 700)
-
-
-def keep_none_alive() -> None:
-    """Work around PySide6 6.12.0 on Python 3.11, whose methods returning None or a bool
-    each drop a reference to it: thousands of repaints would deallocate None (or True)
-    and abort. From Python 3.12 these objects are immortal."""
-    if sys.version_info < (3, 12):
-        for singleton in (None, True, False):
-            ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
 
 
 def clusters(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -159,7 +149,6 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
     parser.add_argument("--frames", type=int, default=5)
     args = parser.parse_args()
-    keep_none_alive()
     app = QApplication.instance() or QApplication(sys.argv)  # noqa: F841
     print(f"platform {QApplication.platformName()}, plot {SIZE[0]}x{SIZE[1]} px, "
           f"median of {args.frames} pan frames per zoom\n")

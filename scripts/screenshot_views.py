@@ -14,7 +14,6 @@ the pointer on one of them).
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import shutil
 import subprocess
@@ -39,7 +38,6 @@ def main() -> int:
     os.environ["QT_QPA_PLATFORM"] = "xcb"
 
     import numpy as np
-    import PySide6
     from PySide6.QtCore import QTimer
     from PySide6.QtGui import QCursor
     from PySide6.QtTest import QTest
@@ -54,17 +52,11 @@ def main() -> int:
     from app.results import Provenance
     from app.ui.compare_view import CompareView
     from app.ui.costra_view import CostraView
-    from app.ui.palette import category_colours
     from app.ui.projection_view import ProjectionView
     from bench.bench_scatter import clusters
     from models import make_encoder
     from models.bow import BagOfWords
 
-    if sys.version_info < (3, 12) and PySide6.__version__ == "6.12.0":
-        # PySide6 6.12.0 on Python 3.11 drops a reference to None, True or False
-        # whenever it returns one; a long session would deallocate them and abort.
-        for singleton in (None, True, False):
-            ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
 
     app = QApplication(sys.argv)
     args.out.mkdir(parents=True, exist_ok=True)

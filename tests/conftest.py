@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -14,16 +15,20 @@ def shared_data() -> Path:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def private_cache(tmp_path_factory):
-    """Keep the tests' embedding cache out of the user's cache folder."""
-    import os
-
+def private_folders(tmp_path_factory):
+    """Keep the tests' embedding cache, edit journals and recent-workspace list out of
+    the user's folders."""
+    from app.annotations.journal import DATA_DIR_ENV
     from app.cache import CACHE_DIR_ENV
+    from app.workspace import CONFIG_DIR_ENV
 
-    previous = os.environ.get(CACHE_DIR_ENV)
-    os.environ[CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("embedding-cache"))
+    previous = {name: os.environ.get(name)
+                for name in (CACHE_DIR_ENV, DATA_DIR_ENV, CONFIG_DIR_ENV)}
+    for name in previous:
+        os.environ[name] = str(tmp_path_factory.mktemp(name.lower()))
     yield
-    if previous is None:
-        os.environ.pop(CACHE_DIR_ENV, None)
-    else:
-        os.environ[CACHE_DIR_ENV] = previous
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value

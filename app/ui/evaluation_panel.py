@@ -26,6 +26,7 @@ from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS, applicable_evaluations
 from app.evaluations.agreement import NAME as AGREEMENT
 from app.ui.charts import ResultChart, chart_for, comparison_chart, headline_metrics
+from app.workspace import SavedResult
 
 
 def _discard(chart: QWidget | None) -> None:
@@ -205,8 +206,8 @@ class EvaluationPanel(QWidget):
         self.chart = self.comparison = None
         self.picked_caption.clear()
         self.charts.setVisible(False)
-        if result is None:
-            return
+        if result is None or isinstance(result, SavedResult):
+            return  # a saved result keeps its numbers, not the arrays charts draw
         self.chart = chart_for(evaluation, result)
         if self.chart is not None:
             self.chart.picked.connect(self._chart_picked)
@@ -230,7 +231,8 @@ class EvaluationPanel(QWidget):
         evaluation, result, _ = self.current
         fingerprint = result.provenance.corpus_fingerprint
         return [row for row, (name, other, _) in enumerate(self.results)
-                if name == evaluation and other.provenance.corpus_fingerprint == fingerprint]
+                if name == evaluation and other.provenance.corpus_fingerprint == fingerprint
+                and not isinstance(other, SavedResult)]
 
     def _show_comparison(self) -> None:
         metric = self.metric_choice.currentData()

@@ -16,7 +16,7 @@ from PySide6.QtSvg import QSvgGenerator
 from pyqtgraph.exporters import ImageExporter
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QComboBox, QDockWidget, QFileDialog, QFormLayout,
-    QHeaderView, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
+    QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
     QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -27,17 +27,26 @@ from app.errors import InputError
 from app.explore import Exploration, explore, reproject
 from app.export import export_matrix
 from app.jobs import Progress
-from app.evaluations import EVALUATIONS
+from app.annotations.edits import EditError
+from app.annotations.session import AnnotationSession
+from app.annotations.suspicious import iter_find_suspicious
+from app.evaluations import APPLICABLE, EVALUATIONS
+from app.evaluations.agreement import run_agreement
 from app.ui.evaluation_panel import EvaluationPanel
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
 from app.ui.mapping_dialog import MappingDialog
+from app.ui.review_panel import ReviewPanel
 from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
 from app.ui.projection_controls import COLOUR_TITLES, ProjectionControls
 from app.ui.projection_view import ProjectionView
 from app.ui.workers import JobHandle, start_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.precomputed import Precomputed
+from app.workspace import (
+    SavedResult, Workspace, WorkspaceError, corpus_entry, encoder_entry, evaluation_entry,
+    open_workspace, recent_workspaces, save_workspace,
+)
 
 EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
                   "Embedding Projector pair (vectors.tsv)")
@@ -86,7 +95,19 @@ class MainWindow(QMainWindow):
         inspector_dock = self._dock("Inspector", self.inspector,
                                     Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.group_dock, inspector_dock)
+        self.annotations: AnnotationSession | None = None
+        self.review_panel = ReviewPanel()
+        self.review_panel.sentences_selected.connect(self.select_items)
+        self.review_panel.corpus_changed.connect(self._annotations_changed)
+        self.review_panel.recompute_requested.connect(self.find_suspicious)
+        review_dock = self._dock("Review", self.review_panel,
+                                 Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(inspector_dock, review_dock)
         self.group_dock.raise_()
+        self.evaluation_panel.items_selected.connect(self.select_items)
+        #: (evaluation, encoder spec, seed, result) of every run this session, for saving.
+        self.evaluation_runs: list[tuple[str, str, int, object]] = []
+        self.workspace_path: Path | None = None
         self.jobs_panel = JobsPanel()
         jobs_dock = self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         # Side panels run full height; the jobs list sits under the projection only.
@@ -216,6 +237,19 @@ class MainWindow(QMainWindow):
         open_folder.triggered.connect(self._choose_corpus_folder)
         file_menu.addAction(open_folder)
         file_menu.addSeparator()
+        for title, shortcut, handler in (
+                ("Open &workspace…", None, self._choose_workspace),
+                ("&Save workspace", QKeySequence.StandardKey.Save, self._save_workspace),
+                ("Save workspace &as…", QKeySequence.StandardKey.SaveAs,
+                 lambda: self._save_workspace(ask=True))):
+            action = QAction(title, self)
+            if shortcut is not None:
+                action.setShortcut(shortcut)
+            action.triggered.connect(handler)
+            file_menu.addAction(action)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addSeparator()
         self.export_actions = []
         for title, handler in (("Export &embeddings…", self._choose_embeddings_target),
                                ("Export &projection coordinates…", self._choose_projection_target),
@@ -246,6 +280,29 @@ class MainWindow(QMainWindow):
         find.triggered.connect(self.projection.search.setFocus)
         self.addAction(find)
 
+        evaluate_menu = self.menuBar().addMenu("&Evaluate")
+        self.agreement_action = QAction("Misclassification &agreement of encoders…", self)
+        self.agreement_action.setToolTip("Classify with several encoders on the same folds "
+                                         "and compare their mistakes")
+        self.agreement_action.triggered.connect(self._choose_agreement_encoders)
+        evaluate_menu.addAction(self.agreement_action)
+
+        annotations_menu = self.menuBar().addMenu("&Annotations")
+        self.suspicious_action = QAction("Find &suspicious annotations", self)
+        self.suspicious_action.setShortcut("Ctrl+Shift+A")
+        self.suspicious_action.triggered.connect(self.find_suspicious)
+        annotations_menu.addAction(self.suspicious_action)
+        for title, shortcut, handler in (
+                ("&Undo edit", QKeySequence.StandardKey.Undo, self.review_panel.undo),
+                ("&Redo edit", QKeySequence.StandardKey.Redo, self.review_panel.redo)):
+            action = QAction(title, self)
+            action.setShortcut(shortcut)
+            action.triggered.connect(handler)
+            annotations_menu.addAction(action)
+        export_corrected = QAction("&Export corrected corpus and change log…", self)
+        export_corrected.triggered.connect(self._choose_corrected_target)
+        annotations_menu.addAction(export_corrected)
+
         help_menu = self.menuBar().addMenu("&Help")
         guide = QAction("Classification evaluation", self)
         guide.triggered.connect(lambda: self._inform("Classification evaluation",
@@ -255,7 +312,8 @@ class MainWindow(QMainWindow):
     # --- corpus -------------------------------------------------------------------
 
     def open_corpus(self, spec: str | Path, run_when_loaded: bool = False,
-                    mapping: ColumnMapping | None = None) -> None:
+                    mapping: ColumnMapping | None = None, journal: str | None = None,
+                    then=None) -> None:
         """Load a corpus (built-in name or path; a table with ``mapping``) in the
         background; a file that cannot be read leaves the current corpus in place and
         says why."""
@@ -265,9 +323,11 @@ class MainWindow(QMainWindow):
 
         def loaded(corpus: Corpus) -> None:
             self.corpus_spec = str(spec)
-            self.set_corpus(corpus)
+            self.set_corpus(corpus, journal)
             if run_when_loaded:
                 self._run_when_idle = True
+            if then is not None:
+                then()
 
         self._start(lambda: load_corpus(spec, mapping), f"loading {spec}", on_result=loaded)
 
@@ -301,7 +361,20 @@ class MainWindow(QMainWindow):
             self.open_corpus(paths[0])
             event.acceptProposedAction()
 
-    def set_corpus(self, corpus: Corpus) -> None:
+    def set_corpus(self, corpus: Corpus, journal: str | Path | None = None) -> None:
+        """Show ``corpus``; its edit journal is replayed, so the corrections of an
+        earlier session (even one that was killed) are back."""
+        if self.annotations is not None:
+            self.annotations.close()
+        try:
+            self.annotations = AnnotationSession.open(corpus, journal)
+        except (EditError, OSError) as error:
+            self.annotations = None
+            self._warn("The edit journal cannot be used", str(error))
+        self.review_panel.set_session(self.annotations)
+        self.review_panel.set_lists({})
+        if self.annotations is not None:
+            corpus = self.annotations.corpus
         self.corpus = corpus
         self.sentence_groups = (corpus.groups.first_group(len(corpus)) if corpus.groups
                                 else np.full(len(corpus), -1, dtype=np.int64))
@@ -324,8 +397,14 @@ class MainWindow(QMainWindow):
         for key in self.precomputed:
             self.encoder_choice.removeItem(self.encoder_choice.findData(key))
         self.precomputed.clear()
-        for warning in corpus.warnings:
-            self.statusBar().showMessage(f"{corpus.name}: {warning}")
+        messages = [f"{corpus.name}: {warning}" for warning in corpus.warnings]
+        if self.annotations is not None:
+            messages += self.annotations.journal.warnings
+            if self.annotations.edits:
+                messages.append(f"{len(self.annotations.edits)} edits replayed from "
+                                f"{self.annotations.journal.path}")
+        if messages:
+            self.statusBar().showMessage(" · ".join(messages))
         self._set_running(False)
 
     # --- embeddings in and out ---------------------------------------------------
@@ -452,9 +531,13 @@ class MainWindow(QMainWindow):
         command = (f"sentspace eval {name} --corpus {shlex.quote(self.corpus_spec)} "
                    f"--encoder {shlex.quote(spec)} --seed {seed}")
         run, _ = EVALUATIONS[name]
+
+        def done(result) -> None:
+            self.evaluation_runs.append((name, spec, seed, result))
+            self.evaluation_panel.add_result(name, result, command)
+
         self._start(run(self.corpus, encoder, seed=seed), f"{name}: {encoder.name}",
-                    on_result=lambda result: self.evaluation_panel.add_result(
-                        name, result, command))
+                    on_result=done)
 
     def project_again(self) -> None:
         """Recompute only the projection of the current embeddings."""
@@ -484,6 +567,8 @@ class MainWindow(QMainWindow):
             not running and self.exploration is not None)
         self.load_embeddings_button.setEnabled(idle)
         self.evaluation_panel.set_busy(running)
+        self.suspicious_action.setEnabled(idle and self.annotations is not None)
+        self.agreement_action.setEnabled(idle and APPLICABLE["classification"](self.corpus))
         for action in self.export_actions:
             action.setEnabled(not running and self.exploration is not None)
         self.cancel_button.setEnabled(running)
@@ -683,6 +768,179 @@ class MainWindow(QMainWindow):
                 item.setFont(font)
             self.group_list.addItem(item)
 
+    # --- selection shared by the panels ---------------------------------------------
+
+    def select_items(self, indices: list[int]) -> None:
+        """Select the sentences behind a clicked number: the first in the inspector, all
+        of them ringed in the projection."""
+        if not len(indices):
+            return
+        self.select_sentence(int(indices[0]))
+        if self.exploration is not None:
+            self.projection.highlight(np.asarray(indices, dtype=int))
+
+    # --- comparing encoders -------------------------------------------------------
+
+    def _choose_agreement_encoders(self) -> None:
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle("Misclassification agreement")
+        dialog.setLabelText("Encoders to compare (comma-separated):")
+        dialog.setTextValue(", ".join(ENCODERS))
+        dialog.textValueSelected.connect(
+            lambda text: self.compare_encoders([s.strip() for s in text.split(",") if s.strip()]))
+        dialog.open()
+
+    def compare_encoders(self, specs: list[str]) -> None:
+        """Run the misclassification agreement of ``specs`` (2 or more) in the background."""
+        if self.corpus is None or self.is_running:
+            return
+        try:
+            encoders = [self.precomputed.get(spec) or make_encoder(spec) for spec in specs]
+        except InputError as error:
+            self._warn("Unknown encoder", str(error))
+            return
+        if len(encoders) < 2:
+            self._warn("Misclassification agreement", "Choose two or more encoders.")
+            return
+        seed = self.projection_controls.seed.value()
+        command = (f"sentspace eval agreement --corpus {shlex.quote(self.corpus_spec)} "
+                   + " ".join(f"--encoder {shlex.quote(spec)}" for spec in specs)
+                   + f" --seed {seed}")
+        self._start(run_agreement(self.corpus, encoders, seed=seed),
+                    f"agreement of {len(encoders)} encoders",
+                    on_result=lambda result: self.evaluation_panel.show_agreement(
+                        result, command))
+
+    # --- annotations --------------------------------------------------------------
+
+    def find_suspicious(self) -> None:
+        """Rank suspicious annotations of the (corrected) corpus with the chosen encoder."""
+        if self.annotations is None or self.is_running:
+            return
+        _, encoder = self.chosen_encoder()
+        self._start(iter_find_suspicious(self.annotations.corpus, [encoder]),
+                    "finding suspicious annotations", on_result=self._show_suspicious)
+
+    def _show_suspicious(self, lists) -> None:
+        self.review_panel.set_lists(lists)
+        self.review_panel.parentWidget().raise_()
+
+    def _annotations_changed(self) -> None:
+        """An edit, undo or redo: the same sentences in new groups, so the embeddings
+        and projection stay; colours, lists and evaluations use the corrected corpus."""
+        self.corpus = self.annotations.corpus
+        groups = self.corpus.groups
+        self.sentence_groups = (groups.first_group(len(self.corpus)) if groups is not None
+                                else np.full(len(self.corpus), -1, dtype=np.int64))
+        self.recolour()
+
+    def _choose_corrected_target(self) -> None:
+        if self.annotations is None:
+            return
+        folder = QFileDialog.getExistingDirectory(self, "Export the corrected corpus to")
+        if folder:
+            self.export_corrected(folder)
+
+    def export_corrected(self, folder: str | Path) -> list[Path]:
+        written = self.annotations.export(folder)
+        self.statusBar().showMessage(f"Wrote {len(written)} files to {folder}")
+        return written
+
+    # --- workspaces ---------------------------------------------------------------
+
+    def workspace(self) -> Workspace:
+        """Everything needed to come back to this session: corpus (with its journal),
+        encoders, evaluation results, projection and view settings."""
+        original = self.annotations.original if self.annotations else self.corpus
+        journal = self.annotations.journal.path if self.annotations else None
+        specs = list(dict.fromkeys([*(spec for _, spec, _, _ in self.evaluation_runs),
+                                    self.chosen_encoder()[0]]))
+        encoders = [encoder_entry(spec, self.precomputed.get(spec) or make_encoder(spec))
+                    for spec in specs]
+        evaluations = tuple(
+            evaluation_entry(name, result, corpus=0, encoder=specs.index(spec), seed=seed,
+                             corrected=result.provenance.corpus_fingerprint
+                             != original.fingerprint)
+            for name, spec, seed, result in self.evaluation_runs)
+        controls = self.projection_controls
+        projection = {"method": controls.selected_method(), "seed": controls.seed.value(),
+                      "parameters": controls.parameters()}
+        view = {"encoder": self.chosen_encoder()[0], "colour": controls.colour_scheme(),
+                "search": self.projection.search.text()}
+        return Workspace(corpora=(corpus_entry(self.corpus_spec, original, journal),),
+                         encoders=tuple(encoders), evaluations=evaluations,
+                         projections=(projection,), view=view)
+
+    def _save_workspace(self, ask: bool = False) -> None:
+        if self.corpus is None:
+            return
+        path = self.workspace_path
+        if ask or path is None:
+            chosen, _ = QFileDialog.getSaveFileName(self, "Save workspace", "",
+                                                    "sentspace workspace (*.sentspace)")
+            if not chosen:
+                return
+            path = Path(chosen)
+        self.save_workspace_to(path)
+
+    def save_workspace_to(self, path: str | Path) -> Path:
+        self.workspace_path = save_workspace(self.workspace(), path)
+        self.setWindowTitle(f"sentspace — {self.workspace_path.name}")
+        self.statusBar().showMessage(f"Saved {self.workspace_path}")
+        return self.workspace_path
+
+    def _choose_workspace(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open workspace", "",
+                                              "sentspace workspace (*.sentspace);;All files (*)")
+        if path:
+            self.open_workspace(path)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for path in recent_workspaces():
+            action = self.recent_menu.addAction(str(path))
+            action.triggered.connect(lambda _=False, p=path: self.open_workspace(p))
+        self.recent_menu.setEnabled(not self.recent_menu.isEmpty())
+
+    def open_workspace(self, path: str | Path) -> None:
+        """Open a saved workspace: its corpus with its edits, settings and saved results.
+        Files that changed since it was saved are listed; nothing is overwritten."""
+        try:
+            workspace, changes = open_workspace(path)
+        except WorkspaceError as error:
+            self._warn("Cannot open the workspace", str(error))
+            return
+        if changes:
+            self._warn("Files changed since the workspace was saved",
+                       "\n".join(str(change) for change in changes))
+        entry = workspace.corpora[0]
+
+        def restore() -> None:
+            self.workspace_path = Path(path)
+            self.setWindowTitle(f"sentspace — {self.workspace_path.name}")
+            view = workspace.view
+            index = self.encoder_choice.findData(view.get("encoder"))
+            if index >= 0:
+                self.encoder_choice.setCurrentIndex(index)
+            controls = self.projection_controls
+            if workspace.projections:
+                saved = workspace.projections[0]
+                controls.method.setCurrentIndex(controls.method.findData(saved["method"]))
+                controls.seed.setValue(saved["seed"])
+            controls.colour.setCurrentIndex(max(0, controls.colour.findData(view.get("colour"))))
+            self.projection.search.setText(view.get("search", ""))
+            for saved in workspace.evaluations:
+                spec = workspace.encoders[saved.encoder].spec
+                command = (f"sentspace eval {saved.name} --corpus "
+                           f"{shlex.quote(entry.spec)} --encoder {shlex.quote(spec)} "
+                           f"--seed {saved.seed}")
+                result = SavedResult(saved)
+                self.evaluation_runs.append((saved.name, spec, saved.seed, result))
+                self.evaluation_panel.add_result(saved.name, result, command)
+
+        self.evaluation_runs.clear()
+        self.open_corpus(entry.spec, journal=entry.journal, then=restore)
+
     # --- messages -----------------------------------------------------------------
 
     def _warn(self, title: str, text: str) -> None:
@@ -699,6 +957,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         if self.is_running:
             self.job.cancel()
+        if self.annotations is not None:
+            self.annotations.close()
         super().closeEvent(event)
 
 

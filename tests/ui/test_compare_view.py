@@ -1,10 +1,7 @@
 """Comparing bag of words with TF-IDF on grouped MSRP, side by side."""
 
-import ctypes
-import sys
 
 import numpy as np
-import PySide6
 import pytest
 from PySide6.QtCore import Qt
 
@@ -14,11 +11,6 @@ from app.jobs import run_job
 from app.ui.compare_view import LISTED, CompareView
 from models import make_encoder
 
-if sys.version_info < (3, 12) and PySide6.__version__ == "6.12.0":
-    # PySide6 6.12.0 on Python 3.11 drops a reference to None, True or False whenever
-    # it returns one; thousands of repaints deallocate them and abort the run.
-    for singleton in (None, True, False):
-        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
 
 
 @pytest.fixture(scope="module")

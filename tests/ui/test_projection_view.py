@@ -1,11 +1,8 @@
 """The projection scatter: points when few are in view, a density image otherwise, and
 hover on the real points either way."""
 
-import ctypes
-import sys
 
 import numpy as np
-import PySide6
 import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor
@@ -14,11 +11,6 @@ from app.ui import projection_view
 from app.ui.palette import category_colours
 from app.ui.projection_view import PICK_RADIUS_PX, POINT_LIMIT, ProjectionView
 
-if sys.version_info < (3, 12) and PySide6.__version__ == "6.12.0":
-    # PySide6 6.12.0 on Python 3.11 drops a reference to None, True or False whenever
-    # it returns one; thousands of repaints deallocate them and abort the run.
-    for singleton in (None, True, False):
-        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
 
 
 @pytest.fixture(scope="module")

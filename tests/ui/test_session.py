@@ -1,0 +1,98 @@
+"""Annotation review, agreement and workspaces, driven through the main window."""
+
+import json
+
+import numpy as np
+
+from app.ui.main_window import MainWindow
+from tests.ui.conftest import wait_for_job
+
+
+def test_find_fix_and_replay_after_restart(qtbot, window):
+    window.run()
+    wait_for_job(qtbot, window)
+    window.find_suspicious()
+    wait_for_job(qtbot, window)
+    panel = window.review_panel
+    assert panel.lists and panel.model.rowCount() > 0
+    moved = 5
+    old_group = window.group_of(moved)
+    target = window.corpus.groups.names[(old_group + 1) % window.corpus.groups.n_groups]
+    window.annotations.move(moved, target, reason="test")
+    panel.corpus_changed.emit()
+    assert window.corpus.groups.names[window.group_of(moved)] == target
+    brushes = window.projection.points.data["brush"]
+    assert brushes[moved].color() == brushes[window.corpus.groups.members(
+        window.group_of(moved))[0]].color()
+
+    # A new window (as after a restart) replays the journal: the move is still there.
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.open_corpus("msrp-grouped")
+    wait_for_job(qtbot, again)
+    assert again.corpus.groups.names[again.group_of(moved)] == target
+    assert "1 edits replayed" in again.statusBar().currentMessage()
+    again.annotations.undo()
+    again.review_panel.corpus_changed.emit()
+    assert again.group_of(moved) == old_group
+    again.close()
+    window.close()
+
+
+def test_agreement_from_the_menu_and_panel_selection(qtbot, window):
+    window.compare_encoders(["bow", "tfidf"])
+    wait_for_job(qtbot, window)
+    evaluation, result, command = window.evaluation_panel.current
+    assert evaluation == "agreement"
+    assert command.endswith("--encoder bow --encoder tfidf --seed 0")
+    assert result.numerator[0, 1] == 9 and result.denominator[0, 1] == 9
+    window.run()
+    wait_for_job(qtbot, window)
+    window.evaluation_panel.items_selected.emit([3, 4, 5])
+    assert len(window.projection.highlighted.data) == 3
+    assert window.corpus.texts[3] in window.inspector.details.text()
+
+
+def test_workspace_round_trip(qtbot, window, tmp_path):
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+    window.evaluate("classification")
+    wait_for_job(qtbot, window)
+    shown = window.evaluation_panel.rows()
+    path = window.save_workspace_to(tmp_path / "study.sentspace")
+    saved = json.loads(path.read_text())
+    assert saved["evaluations"][0]["summary"] == [list(row) for row in shown]
+
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.open_workspace(path)
+    wait_for_job(qtbot, reopened)
+    assert reopened.corpus.name == "msrp-grouped"
+    assert reopened.encoder_choice.currentData() == "tfidf"
+    assert reopened.evaluation_panel.rows() == shown
+    assert reopened.windowTitle().endswith("study.sentspace")
+    reopened.close()
+
+    path.write_text("{ not json")
+    broken = MainWindow()
+    qtbot.addWidget(broken)
+    broken.open_workspace(path)
+    from PySide6.QtWidgets import QMessageBox
+
+    dialog = broken.findChild(QMessageBox, "error-dialog")
+    assert dialog is not None and "study.sentspace" in dialog.text()
+    assert path.read_text() == "{ not json"
+    broken.close()
+
+
+def test_export_corrected_corpus(qtbot, window, tmp_path):
+    window.annotations.move(0, window.corpus.groups.names[1], reason="test")
+    window.review_panel.corpus_changed.emit()
+    written = window.export_corrected(tmp_path)
+    names = {p.name for p in written}
+    assert {"phrases.txt", "phrase_groups.csv", "changes.csv"} <= names
+    from app.corpora.grouped import load_grouped
+
+    exported = load_grouped(tmp_path)
+    assert exported.groups.labels(859)[0] == 1
+    assert np.array_equal(exported.groups.labels(859)[1:],
+                          window.annotations.original.groups.labels(859)[1:])
