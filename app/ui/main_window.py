@@ -16,6 +16,7 @@ from PySide6.QtSvg import QSvgGenerator
 from pyqtgraph.exporters import ImageExporter
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QComboBox, QDockWidget, QFileDialog, QFormLayout,
+    QHBoxLayout, QTabWidget,
     QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
     QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
@@ -31,7 +32,10 @@ from app.annotations.edits import EditError
 from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import iter_find_suspicious
 from app.evaluations import APPLICABLE, EVALUATIONS
+from app.compare import compare_encoders
 from app.evaluations.agreement import run_agreement
+from app.ui.compare_view import CompareView
+from app.ui.costra_view import CostraView
 from app.ui.evaluation_panel import EvaluationPanel
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
@@ -79,7 +83,23 @@ class MainWindow(QMainWindow):
         self.projection.hovered.connect(self._show_hovered)
         self.projection.clicked.connect(self.select_sentence)
         self.projection.search.textChanged.connect(self.search)
-        self.setCentralWidget(self.projection)
+        self.costra_view = CostraView()
+        self.costra_view.sentence_selected.connect(self.select_sentence)
+        self.costra_view.sentences_selected.connect(self.projection.highlight)
+        self.costra_view.projection.hovered.connect(self._show_hovered)
+        self.costra_result = None
+        self.compare_view = CompareView()
+        self.compare_view.sentence_selected.connect(self.select_sentence)
+        for view in self.compare_view.views:
+            view.hovered.connect(self._show_hovered)
+        self.views = QTabWidget()
+        self.views.setDocumentMode(True)
+        self.views.addTab(self.projection, "Projection")
+        self.views.addTab(self.costra_view, "Costra orderings")
+        self.views.addTab(self._build_compare_page(), "Compare encoders")
+        self.views.setTabToolTip(1, "Open Costra 1.1 and run its evaluation to see the "
+                                    "seed groups' orderings")
+        self.setCentralWidget(self.views)
 
         self._build_corpus_panel()
         self._build_metrics_panel()
@@ -129,6 +149,28 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
+    def _build_compare_page(self) -> QWidget:
+        page = QWidget()
+        self.compare_choice = QComboBox()
+        for family, cls in ENCODERS.items():
+            self.compare_choice.addItem(f"{cls.title} ({family})", family)
+        self.compare_choice.setCurrentIndex(self.compare_choice.findData("tfidf"))
+        self.compare_button = QPushButton("Compare")
+        self.compare_button.setToolTip("Encode with both, project both, align the second "
+                                       "layout to the first, and list the sentences whose "
+                                       "neighbours changed most")
+        self.compare_button.clicked.connect(self.compare_spaces)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Compare the chosen encoder with"))
+        row.addWidget(self.compare_choice)
+        row.addWidget(self.compare_button)
+        row.addStretch(1)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.compare_view, stretch=1)
+        return page
+
     def _build_corpus_panel(self) -> None:
         panel = QWidget()
         layout = QVBoxLayout(panel)
@@ -143,6 +185,10 @@ class MainWindow(QMainWindow):
             self.encoder_choice.addItem(f"{cls.title} ({family})", family)
         self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(DEFAULT_ENCODER))
         self.encoder_choice.setToolTip("The sentence encoder (the papers call it a model)")
+        # Long titles (file names of precomputed embeddings) must not widen the panel.
+        self.encoder_choice.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.encoder_choice.setMinimumContentsLength(14)
         self.precomputed: dict[str, Precomputed] = {}
         self.load_embeddings_button = QPushButton("Load embeddings…")
         self.load_embeddings_button.setToolTip(
@@ -388,6 +434,8 @@ class MainWindow(QMainWindow):
                                    if corpus.sources else "")
         self.corpus_source.setToolTip("\n".join(corpus.sources))
         self.projection.clear("Press Run to encode, project and evaluate the corpus.")
+        self.costra_result = None
+        self.views.setTabEnabled(1, APPLICABLE["costra"](corpus))
         self.metrics.setRowCount(0)
         self.metrics_caption.setText("No result yet.")
         self.group_list.clear()
@@ -535,6 +583,9 @@ class MainWindow(QMainWindow):
         def done(result) -> None:
             self.evaluation_runs.append((name, spec, seed, result))
             self.evaluation_panel.add_result(name, result, command)
+            if name == "costra":
+                self.costra_result = result
+                self._show_costra()
 
         self._start(run(self.corpus, encoder, seed=seed), f"{name}: {encoder.name}",
                     on_result=done)
@@ -565,6 +616,7 @@ class MainWindow(QMainWindow):
         self.encoder_choice.setEnabled(not running)
         self.projection_controls.project_button.setEnabled(
             not running and self.exploration is not None)
+        self.compare_button.setEnabled(idle)
         self.load_embeddings_button.setEnabled(idle)
         self.evaluation_panel.set_busy(running)
         self.suspicious_action.setEnabled(idle and self.annotations is not None)
@@ -609,6 +661,7 @@ class MainWindow(QMainWindow):
                                    self.describe_sentence,
                                    exploration.projection.axis_labels, legend)
         self.search(self.projection.search.text())
+        self._show_costra()
         result = exploration.classification
         if result is None:
             self.metrics.setRowCount(0)
@@ -810,6 +863,29 @@ class MainWindow(QMainWindow):
                     f"agreement of {len(encoders)} encoders",
                     on_result=lambda result: self.evaluation_panel.show_agreement(
                         result, command))
+
+    def compare_spaces(self) -> None:
+        """Two projections side by side: the chosen encoder and the one to compare with."""
+        if self.corpus is None or self.is_running:
+            return
+        _, encoder_a = self.chosen_encoder()
+        encoder_b = make_encoder(self.compare_choice.currentData())
+        controls = self.projection_controls
+        self._start(compare_encoders(self.corpus, encoder_a, encoder_b,
+                                     method=controls.selected_method(),
+                                     seed=controls.seed.value()),
+                    f"comparing {encoder_a.name} with {encoder_b.name}",
+                    on_result=self.compare_view.show_comparison)
+
+    def _show_costra(self) -> None:
+        """Draw the Costra orderings once both a projection and a Costra result of the
+        current corpus exist."""
+        result, exploration = self.costra_result, self.exploration
+        if (result is None or exploration is None or result.provenance.corpus_fingerprint
+                != exploration.corpus.fingerprint):
+            return
+        self.costra_view.set_data(exploration.corpus, exploration.projection.coordinates,
+                                  result, exploration.projection.axis_labels)
 
     # --- annotations --------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QInputDialog,
+    QAbstractItemView, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QInputDialog,
     QLabel, QLineEdit, QMenu, QPushButton, QTableView, QVBoxLayout, QWidget,
 )
 
@@ -181,17 +181,18 @@ class ReviewPanel(QWidget):
 
         top = QHBoxLayout()
         top.addWidget(self.kind, 1)
-        top.addWidget(self.filter, 1)
         top.addWidget(self.hide_reviewed)
-        edits = QHBoxLayout()
-        for name in ("move", "new", "merge", "score", "reviewed", "note"):
-            edits.addWidget(self.buttons[name])
+        # Three buttons a row, so the panel fits a side dock.
+        edits = QGridLayout()
+        for position, name in enumerate(("move", "new", "merge", "score", "reviewed", "note")):
+            edits.addWidget(self.buttons[name], position // 3, position % 3)
         history = QHBoxLayout()
         for name in ("undo", "redo", "recompute"):
             history.addWidget(self.buttons[name])
         history.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.filter)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.why)
         layout.addLayout(edits)

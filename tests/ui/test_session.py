@@ -96,3 +96,21 @@ def test_export_corrected_corpus(qtbot, window, tmp_path):
     assert exported.groups.labels(859)[0] == 1
     assert np.array_equal(exported.groups.labels(859)[1:],
                           window.annotations.original.groups.labels(859)[1:])
+
+
+def test_costra_and_compare_tabs(qtbot, window):
+    assert not window.views.isTabEnabled(1)  # not a Costra corpus
+    window.compare_choice.setCurrentIndex(window.compare_choice.findData("tfidf"))
+    window.compare_spaces()
+    wait_for_job(qtbot, window)
+    comparison = window.compare_view.comparison
+    assert comparison is not None and window.compare_view.view_b.point_count == 859
+    window.open_corpus("costra")
+    wait_for_job(qtbot, window)
+    assert window.views.isTabEnabled(1)
+    window.run()
+    wait_for_job(qtbot, window)
+    window.evaluate("costra")
+    wait_for_job(qtbot, window)
+    assert window.costra_result is not None
+    assert window.costra_view.group_choice.count() == 126
