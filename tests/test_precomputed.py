@@ -116,3 +116,30 @@ def test_text_column_matching_nothing_falls_back_and_fails_clearly(tmp_path, cor
     (folder / "metadata.tsv").write_text("text\tlabel\n" + "nothing\tx\n" * 5)
     with pytest.raises(EmbeddingsFileError, match="5 rows for 859 corpus sentences"):
         Precomputed(folder / "vectors.tsv", corpus)
+
+
+def test_costra_export_matches_the_reference_evaluator(tmp_path, shared_data, capsys):
+    """Issue 10: bag-of-words embeddings of Costra in row order, scored three ways."""
+    import warnings
+
+    pytest.importorskip("costra")
+    from app.cli import main
+
+    data = shared_data / "costra" / "data.tsv"
+    target = tmp_path / "costra-bow.npy"
+    assert main(["encode", "--corpus", str(data), "--encoder", "bow", "--out", str(target)]) == 0
+    capsys.readouterr()
+    embeddings = np.load(target)
+    assert embeddings.shape[0] == 6968
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from costra.costra import CostraEvaluator
+        with np.errstate(divide="ignore", invalid="ignore"):
+            reference = CostraEvaluator(str(data)).evaluate(embeddings)
+    printed = {}
+    for spec in (f"precomputed:{target}", "bow"):
+        assert main(["eval", "costra", "--corpus", str(data), "--encoder", spec,
+                     "--json", "-"]) == 0
+        result = json.loads(capsys.readouterr().out)["results"][0]
+        printed[spec] = result["scores"]
+    assert printed["bow"] == printed[f"precomputed:{target}"] == reference

@@ -215,7 +215,7 @@ def _precomputed_provenance(corpus: Corpus, X: Embeddings) -> Provenance:
 
 
 def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-               tokenized: bool = True) -> Job[CostraResult]:
+               tokenized: bool = False) -> Job[CostraResult]:
     """Encode a Costra corpus and score the orderings.
 
     Parameters
@@ -224,8 +224,10 @@ def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     encoder : fitted on all the encoded texts first when it requires fitting (nothing is
         trained on labels here, so there is nothing to leak).
     seed : recorded for reproducibility; the evaluation itself is deterministic.
-    tokenized : encode the tokenized column (Morphodita tokens, the reference's
-        ``get_sentences()`` default) rather than the raw sentences.
+    tokenized : encode the tokenized column (Morphodita tokens, what the reference's
+        ``get_sentences()`` hands out by default) rather than the sentences themselves.
+        Off by default so the scores, the explorer's projection and exported embeddings
+        all come from the same encoding of the same text.
     """
     costra_comparisons(corpus)  # fails before any encoding on a corpus that is not Costra
     texts = list(corpus.metadata["tokenized"] if tokenized else corpus.texts)

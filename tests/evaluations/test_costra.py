@@ -101,7 +101,7 @@ def test_bag_of_words_equals_the_reference(reference, bow_dense, bow_result):
 
 def test_sparse_bag_of_words_gives_the_same_cosines(costra, bow_result):
     # run_costra encodes with the sparse matrix the encoder returns.
-    sparse = run_job(run_costra(costra, BagOfWords()))
+    sparse = run_job(run_costra(costra, BagOfWords(), tokenized=True))
     assert np.array_equal(sparse.more_similar_cosine, bow_result.more_similar_cosine)
     assert np.array_equal(sparse.less_similar_cosine, bow_result.less_similar_cosine)
 
@@ -126,7 +126,7 @@ def test_all_ties_score_zero(costra, reference):
 
 
 def test_run_costra_encodes_fits_and_records(costra, bow_result):
-    job = run_costra(costra, BagOfWords(), seed=5)
+    job = run_costra(costra, BagOfWords(), seed=5, tokenized=True)
     stages = []
     while True:
         try:
