@@ -12,7 +12,7 @@ from app.errors import EvaluationError
 from app.evaluations.classification import ClassificationResult, run_classification
 from app.jobs import Job, Progress
 from app.projection import Faithfulness, Projection, faithfulness, project
-from models.base import Embeddings, Encoder
+from models.base import Embeddings, Encoder, fitted_copy
 
 #: Above this many sentences the per-point faithfulness (an exact k-NN search in the
 #: original space) is left to an explicit request instead of every projection.
@@ -46,7 +46,7 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
             projection_parameters: dict[str, Any] | None = None) -> Job[Exploration]:
     """Fit ``encoder`` on the corpus, encode every sentence, project to 2D and, when the
     corpus has groups, run the classification evaluation."""
-    fitted = encoder.clone().fit(corpus.texts) if encoder.requires_fit else encoder
+    fitted = yield from fitted_copy(encoder, corpus.texts)
     if fitted.cacheable:
         embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     else:

@@ -21,7 +21,7 @@ import scipy.sparse as sp
 
 from app.jobs import Job, Progress, run_job
 from app.corpora.model import Corpus
-from models.base import Embeddings, Encoder
+from models.base import Embeddings, Encoder, fitted_copy
 
 #: Default memory budget for one similarity block and its temporaries.
 DEFAULT_MEMORY_MB = 256
@@ -264,5 +264,5 @@ def encode_corpus(corpus: Corpus, encoder: Encoder) -> Job[Embeddings]:
     For evaluations that train nothing: an encoder that requires fitting is cloned and
     fitted on the corpus's own sentences (no labels are seen, so nothing leaks).
     """
-    fitted = encoder.clone().fit(corpus.texts) if encoder.requires_fit else encoder
+    fitted = yield from fitted_copy(encoder, corpus.texts)
     return (yield from fitted.iter_encode(corpus.texts))

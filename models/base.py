@@ -140,3 +140,11 @@ class Encoder(ABC):
     def __repr__(self) -> str:
         args = ", ".join(f"{key}={value!r}" for key, value in self.params().items())
         return f"{type(self).__name__}({args})"
+
+
+def fitted_copy(encoder: Encoder, texts: Sequence[str]) -> Job[Encoder]:
+    """A clone of ``encoder`` fitted on ``texts`` when it requires fitting, else the
+    encoder itself; a job, so long training reports progress and can be cancelled."""
+    if not encoder.requires_fit:
+        return encoder
+    return (yield from encoder.clone().iter_fit(texts))

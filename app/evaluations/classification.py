@@ -21,7 +21,7 @@ from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
-from models.base import Embeddings, Encoder
+from models.base import Embeddings, Encoder, fitted_copy
 
 NAME = "classification"
 
@@ -136,7 +136,7 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
         if embeddings is not None:
             shared_embeddings = embeddings[sentences]
         else:
-            shared = encoder.clone().fit(texts) if encoder.requires_fit else encoder
+            shared = yield from fitted_copy(encoder, texts)
             shared_embeddings = yield from shared.iter_encode(texts)
 
     predicted = np.empty_like(labels)
@@ -144,7 +144,7 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
     accuracies = []
     for k, (train, test) in enumerate(folds):
         if shared_embeddings is None:
-            fold_encoder = encoder.clone().fit([texts[i] for i in train])
+            fold_encoder = yield from encoder.clone().iter_fit([texts[i] for i in train])
             X_train = yield from fold_encoder.iter_encode([texts[i] for i in train])
             X_test = yield from fold_encoder.iter_encode([texts[i] for i in test])
         else:

@@ -28,7 +28,7 @@ from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
-from models.base import Embeddings, Encoder
+from models.base import Embeddings, Encoder, fitted_copy
 
 NAME = "costra"
 #: Digits the reference evaluator rounds every score to.
@@ -231,7 +231,7 @@ def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     """
     costra_comparisons(corpus)  # fails before any encoding on a corpus that is not Costra
     texts = list(corpus.metadata["tokenized"] if tokenized else corpus.texts)
-    fitted = encoder.clone().fit(texts) if encoder.requires_fit else encoder
+    fitted = yield from fitted_copy(encoder, texts)
     embeddings = yield from fitted.iter_encode(texts)
     yield Progress("comparing", 0, 1)
     result = evaluate_costra(corpus, embeddings, provenance=Provenance.of(

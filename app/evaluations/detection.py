@@ -248,7 +248,7 @@ def run_learning_curve(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
         embeddings = shared
         if embeddings is None:
             sentences = np.unique(np.concatenate([pairs.first[chosen], pairs.second[chosen]]))
-            fitted = encoder.clone().fit([corpus.texts[i] for i in sentences])
+            fitted = yield from encoder.clone().iter_fit([corpus.texts[i] for i in sentences])
             embeddings = yield from fitted.iter_encode(corpus.texts)
         classifier = fit_logistic(pair_features(embeddings, pairs.first[chosen],
                                                 pairs.second[chosen]),

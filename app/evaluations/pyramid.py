@@ -26,7 +26,7 @@ from app.corpora.pyramid import PyramidTests, pyramid_tests
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
-from models.base import Embeddings, Encoder
+from models.base import Embeddings, Encoder, fitted_copy
 
 NAME = "pyramid"
 
@@ -292,7 +292,7 @@ def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fractio
                           min_shared_negative=min_shared_negative, n_distractors=n_distractors)
     _check(tests, corpus)
     texts = list(corpus.texts)
-    fitted = encoder.clone().fit(texts) if encoder.requires_fit else encoder
+    fitted = yield from fitted_copy(encoder, texts)
     embeddings = yield from fitted.iter_encode(texts)
     result = evaluate_pyramid(corpus, embeddings, seed=seed, tune_fraction=tune_fraction,
                               tests=tests, provenance=Provenance.of(

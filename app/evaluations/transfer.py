@@ -202,9 +202,9 @@ def _encode_for(task: _Task, encoder: Encoder, train: np.ndarray) -> Job[Embeddi
     if encoder.learns_from_data:
         rows = task.first[train] if task.second is None else np.unique(
             np.concatenate([task.first[train], task.second[train]]))
-        fitted = encoder.clone().fit([task.texts[i] for i in rows])
+        fitted = yield from encoder.clone().iter_fit([task.texts[i] for i in rows])
     elif encoder.requires_fit:
-        fitted = encoder.clone().fit(task.texts)
+        fitted = yield from encoder.clone().iter_fit(task.texts)
     else:
         fitted = encoder
     return (yield from fitted.iter_encode(task.texts))
