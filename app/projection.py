@@ -148,3 +148,24 @@ def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10) -
     layout = np.take_along_axis(in_layout, keep, axis=1)
     shared = (original[:, :, None] == layout[:, None, :]).any(axis=2).sum(axis=1)
     return Faithfulness(k, shared / k)
+
+
+def points_in_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
+    """Indices of ``points`` (n, 2) inside ``polygon`` (m, 2; closed implicitly), by the
+    even-odd rule. Vectorised over points, one pass per edge, after a bounding-box cut,
+    so a lasso over a million points stays interactive."""
+    polygon = np.asarray(polygon, dtype=np.float64)
+    if len(polygon) < 3 or len(points) == 0:
+        return np.empty(0, dtype=np.int64)
+    (x0, y0), (x1, y1) = polygon.min(axis=0), polygon.max(axis=0)
+    x, y = points[:, 0], points[:, 1]
+    candidates = np.flatnonzero((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1))
+    px, py = x[candidates].astype(np.float64), y[candidates].astype(np.float64)
+    inside = np.zeros(len(candidates), dtype=bool)
+    for (ax, ay), (bx, by) in zip(polygon, np.roll(polygon, -1, axis=0)):
+        if ay == by:
+            continue  # a horizontal edge never crosses a horizontal ray
+        crosses = (ay > py) != (by > py)
+        x_cross = ax + (py - ay) * (bx - ax) / (by - ay)
+        inside ^= crosses & (px < x_cross)
+    return candidates[inside]

@@ -52,3 +52,15 @@ def test_unknown_method_or_parameter_is_refused(tfidf_embeddings):
         next(project(tfidf_embeddings, "mds"))
     with pytest.raises(ValueError, match="perplexity"):
         next(project(tfidf_embeddings, "umap", perplexity=5))
+
+
+def test_points_in_polygon_even_odd():
+    from app.projection import points_in_polygon
+
+    grid = np.stack(np.meshgrid(np.arange(10), np.arange(10)), -1).reshape(-1, 2) + 0.5
+    square = np.array([(0, 0), (5, 0), (5, 5), (0, 5)])
+    assert len(points_in_polygon(grid, square)) == 25
+    triangle = np.array([(0, 0), (10, 0), (0, 10)])
+    inside = points_in_polygon(grid, triangle)
+    assert np.all(grid[inside].sum(axis=1) < 10) and len(inside) == 45
+    assert len(points_in_polygon(grid, square[:2])) == 0

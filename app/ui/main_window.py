@@ -83,6 +83,7 @@ class MainWindow(QMainWindow):
         self.projection.hovered.connect(self._show_hovered)
         self.projection.clicked.connect(self.select_sentence)
         self.projection.search.textChanged.connect(self.search)
+        self.projection.selected.connect(self.show_selection)
         self.costra_view = CostraView()
         self.costra_view.sentence_selected.connect(self.select_sentence)
         self.costra_view.sentences_selected.connect(self.projection.highlight)
@@ -737,6 +738,18 @@ class MainWindow(QMainWindow):
         if self.exploration is not None:
             self.projection.show_found(found)
         return found
+
+    def show_selection(self, indices: np.ndarray) -> None:
+        """List the sentences a rectangle or lasso took in, and ring them."""
+        self.projection.highlight(indices)
+        self.group_list.clear()
+        self.group_caption.setText(f"{len(indices):,} selected sentences (Shift+drag: "
+                                   "rectangle, Ctrl+drag: lasso; click one to see its group)")
+        for sentence in indices[:5000]:  # a list of more would only be scrolled past
+            item = QListWidgetItem(self.describe_sentence(int(sentence)))
+            item.setData(Qt.ItemDataRole.UserRole, int(sentence))
+            self.group_list.addItem(item)
+        self.group_dock.raise_()
 
     def _metric_clicked(self, row: int, _column: int) -> None:
         if self.metrics.item(row, 0).text() == "misclassified":

@@ -16,10 +16,13 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QPainterPath
+from PySide6.QtWidgets import (
+    QGraphicsPathItem, QHBoxLayout, QLabel, QLineEdit, QToolTip, QVBoxLayout, QWidget,
+)
 from scipy.spatial import cKDTree
 
+from app.projection import points_in_polygon
 from app.ui.palette import FOUND, MISCLASSIFIED, SELECTED
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.
@@ -64,10 +67,11 @@ class ProjectionView(QWidget):
 
     hovered = Signal(int)
     clicked = Signal(int)
+    selected = Signal(object)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget(background="w", viewBox=SelectingViewBox())
         self.plot.setAccessibleName("projection")
         self.plot.getPlotItem().hideButtons()
         self.plot.setLabel("bottom", "PC 1")
@@ -131,6 +135,7 @@ class ProjectionView(QWidget):
         scene = self.plot.scene()
         scene.sigMouseMoved.connect(self._on_mouse_moved)
         scene.sigMouseClicked.connect(self._on_mouse_clicked)
+        self.view_box.drawn.connect(self.select_polygon)
 
     @property
     def point_count(self) -> int:
@@ -379,6 +384,12 @@ class ProjectionView(QWidget):
         x, y = self.coordinates[index]
         return self.view_box.mapViewToScene(QPointF(float(x), float(y)))
 
+    def select_polygon(self, polygon: np.ndarray) -> np.ndarray:
+        """Emit ``selected`` with the points inside ``polygon`` (m, 2, view coordinates)."""
+        indices = points_in_polygon(self.coordinates, polygon)
+        self.selected.emit(indices)
+        return indices
+
     def _on_mouse_moved(self, scene_pos: QPointF) -> None:
         index = self.point_at(scene_pos)
         if index == self._hovered:
@@ -395,3 +406,47 @@ class ProjectionView(QWidget):
     def _on_mouse_clicked(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(self.point_at(event.scenePos()))
+
+
+class SelectingViewBox(pg.ViewBox):
+    """Pans and zooms as usual; Shift+drag draws a rectangle and Ctrl+drag a lasso,
+    whose outline (view coordinates) is emitted as ``drawn`` on release."""
+
+    drawn = Signal(object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._outline: list[QPointF] = []
+        self._shape = QGraphicsPathItem()
+        self._shape.setPen(pg.mkPen("#ff8c00", width=1.5, style=Qt.PenStyle.DashLine))
+        self._shape.setZValue(1e6)
+        self._shape.hide()
+        self.addItem(self._shape, ignoreBounds=True)
+
+    def mouseDragEvent(self, ev, axis=None) -> None:
+        modifiers = ev.modifiers()
+        lasso = bool(modifiers & Qt.KeyboardModifier.ControlModifier)
+        rectangle = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+        if ev.button() != Qt.MouseButton.LeftButton or not (lasso or rectangle):
+            super().mouseDragEvent(ev, axis)
+            return
+        ev.accept()
+        here = self.mapSceneToView(ev.scenePos())
+        if ev.isStart():
+            self._outline = [self.mapSceneToView(ev.buttonDownScenePos())]
+        if lasso:
+            self._outline.append(here)
+        else:
+            start = self._outline[0]
+            self._outline = [start, QPointF(here.x(), start.y()), here,
+                             QPointF(start.x(), here.y())]
+        path = QPainterPath(self._outline[0])
+        for point in self._outline[1:]:
+            path.lineTo(point)
+        path.closeSubpath()
+        self._shape.setPath(path)
+        self._shape.show()
+        if ev.isFinish():
+            self._shape.hide()
+            self.drawn.emit(np.array([(p.x(), p.y()) for p in self._outline]))
+            self._outline = []

@@ -290,3 +290,47 @@ def test_second_run_loads_embeddings_from_the_cache(qtbot, window, monkeypatch, 
     assert batches == [859]  # the second run read the cache
     assert (first.embeddings != window.exploration.embeddings).nnz == 0
     assert window.exploration.classification.fold_accuracy == first.classification.fold_accuracy
+
+
+def test_rectangle_and_lasso_selection_list_the_sentences(qtbot, window):
+    import numpy as np
+
+    run_and_wait(qtbot, window)
+    xy = window.projection.coordinates
+    (x0, y0), (x1, y1) = np.percentile(xy, 30, axis=0), np.percentile(xy, 60, axis=0)
+    rectangle = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    expected = np.flatnonzero((xy[:, 0] > x0) & (xy[:, 0] < x1) & (xy[:, 1] > y0)
+                              & (xy[:, 1] < y1))
+    with qtbot.waitSignal(window.projection.selected) as selected:
+        window.projection.view_box.drawn.emit(rectangle)
+    assert np.array_equal(np.sort(selected.args[0]), expected) and len(expected) > 10
+    assert window.group_list.count() == len(expected)
+    assert len(window.projection.highlighted.data) == len(expected)
+    # A triangle (lasso) holds fewer points than its bounding box.
+    triangle = np.array([(x0, y0), (x1, y0), (x0, y1)])
+    inside = window.projection.select_polygon(triangle)
+    assert 0 < len(inside) < len(expected)
+
+
+def test_shift_drag_selects_a_rectangle_of_points(qtbot, window):
+    from PySide6.QtCore import QEvent, QPoint, QPointF
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    run_and_wait(qtbot, window)
+    qtbot.waitExposed(window)
+    qtbot.wait(100)
+    viewport = window.projection.plot.viewport()
+    start, end = QPoint(200, 150), QPoint(450, 400)
+    shift = Qt.KeyboardModifier.ShiftModifier
+    with qtbot.waitSignal(window.projection.selected) as selected:
+        qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, shift, start)
+        for step in range(1, 11):
+            point = QPointF(start + (end - start) * step / 10)
+            QApplication.sendEvent(viewport, QMouseEvent(
+                QEvent.Type.MouseMove, point, viewport.mapToGlobal(point),
+                Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton, shift))
+        qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, shift, end)
+    chosen = selected.args[0]
+    assert 0 < len(chosen) < 859
+    assert window.group_list.count() == len(chosen)
