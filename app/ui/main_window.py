@@ -5,6 +5,7 @@ it computes nothing itself."""
 from __future__ import annotations
 
 import sys
+import html
 import re
 import shlex
 from pathlib import Path
@@ -32,6 +33,7 @@ from app.annotations.edits import EditError
 from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import iter_find_suspicious
 from app.evaluations import APPLICABLE, EVALUATIONS
+from app.cache import EmbeddingCache
 from app.compare import compare_encoders
 from app.evaluations.agreement import run_agreement
 from app.ui.compare_view import CompareView
@@ -42,11 +44,12 @@ from app.ui.jobs_panel import JobsPanel
 from app.ui.mapping_dialog import MappingDialog
 from app.ui.review_panel import ReviewPanel
 from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
-from app.ui.projection_controls import COLOUR_TITLES, ProjectionControls
+from app.ui.projection_controls import COLOUR_TITLES, METADATA, ProjectionControls
 from app.ui.projection_view import ProjectionView
 from app.ui.workers import JobHandle, start_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.precomputed import Precomputed
+from models.transformer import INSTALL_HINT
 from app.workspace import (
     SavedResult, Workspace, WorkspaceError, corpus_entry, encoder_entry, evaluation_entry,
     open_workspace, recent_workspaces, save_workspace,
@@ -64,6 +67,28 @@ from the data (TF-IDF) are refitted on each training fold, so no test sentence l
 into training. Groups with fewer than three sentences are left out.</p>
 <p>In the projection, colours are paraphrase groups and red rings mark the sentences the
 classifier put in the wrong group. Click a point to list its group.</p>"""
+
+
+def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
+    """Metadata columns worth colouring by: a few distinct values, repeated."""
+    columns = []
+    for column, values in corpus.metadata.items():
+        distinct = len(set(map(str, values)))
+        if 1 < distinct <= min(most, len(corpus) // 2):
+            columns.append(column)
+    return columns
+
+
+def fill_encoder_choice(choice: QComboBox) -> None:
+    """Every registered encoder; those whose optional packages are missing are listed,
+    greyed out, with the command that installs them."""
+    for family, cls in ENCODERS.items():
+        choice.addItem(f"{cls.title} ({family})", family)
+        available = getattr(cls, "available", None)
+        if available is not None and not available():
+            item = choice.model().item(choice.count() - 1)
+            item.setEnabled(False)
+            item.setToolTip(f"not installed: {INSTALL_HINT}")
 
 
 class MainWindow(QMainWindow):
@@ -153,8 +178,7 @@ class MainWindow(QMainWindow):
     def _build_compare_page(self) -> QWidget:
         page = QWidget()
         self.compare_choice = QComboBox()
-        for family, cls in ENCODERS.items():
-            self.compare_choice.addItem(f"{cls.title} ({family})", family)
+        fill_encoder_choice(self.compare_choice)
         self.compare_choice.setCurrentIndex(self.compare_choice.findData("tfidf"))
         self.compare_button = QPushButton("Compare")
         self.compare_button.setToolTip("Encode with both, project both, align the second "
@@ -182,8 +206,7 @@ class MainWindow(QMainWindow):
         self.corpus_source.setWordWrap(True)
         self.corpus_source.setStyleSheet("color: #666")
         self.encoder_choice = QComboBox()
-        for family, cls in ENCODERS.items():
-            self.encoder_choice.addItem(f"{cls.title} ({family})", family)
+        fill_encoder_choice(self.encoder_choice)
         self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(DEFAULT_ENCODER))
         self.encoder_choice.setToolTip("The sentence encoder (the papers call it a model)")
         # Long titles (file names of precomputed embeddings) must not widen the panel.
@@ -321,6 +344,12 @@ class MainWindow(QMainWindow):
         self.cancel_action.triggered.connect(self.cancel)
         run_menu.addAction(self.run_action)
         run_menu.addAction(self.cancel_action)
+        run_menu.addSeparator()
+        clear_cache = QAction("Clear the &embedding cache", self)
+        clear_cache.setToolTip("Encoded corpora are kept on disk so a second run is "
+                               "instant; this deletes them")
+        clear_cache.triggered.connect(self.clear_embedding_cache)
+        run_menu.addAction(clear_cache)
 
         find = QAction("&Find sentences", self)
         find.setShortcut(QKeySequence.StandardKey.Find)
@@ -437,6 +466,7 @@ class MainWindow(QMainWindow):
         self.projection.clear("Press Run to encode, project and evaluate the corpus.")
         self.costra_result = None
         self.views.setTabEnabled(1, APPLICABLE["costra"](corpus))
+        self.projection_controls.set_metadata_columns(categorical_columns(corpus))
         self.metrics.setRowCount(0)
         self.metrics_caption.setText("No result yet.")
         self.group_list.clear()
@@ -566,6 +596,11 @@ class MainWindow(QMainWindow):
                       seed=controls.seed.value(), projection_parameters=controls.parameters())
         self._start(job, f"{encoder.name} on {self.corpus.name}",
                     on_result=self.show_exploration)
+
+    def clear_embedding_cache(self) -> int:
+        freed = EmbeddingCache().clear()
+        self.statusBar().showMessage(f"Cleared the embedding cache ({freed / 2**20:.1f} MiB)")
+        return freed
 
     def chosen_encoder(self):
         choice = self.encoder_choice.currentData()
@@ -700,8 +735,17 @@ class MainWindow(QMainWindow):
         if faithful is not None:
             legend += (f"; faithfulness {faithful.mean_overlap:.2f} (mean share of "
                        f"{faithful.k} nearest neighbours kept in 2D)")
-        legend += f". Colour: {COLOUR_TITLES[scheme].lower()}"
         result = exploration.classification
+        if scheme.startswith(METADATA):
+            column = scheme.removeprefix(METADATA)
+            values, codes = np.unique(np.asarray(corpus.metadata[column], dtype=str),
+                                      return_inverse=True)
+            colours = category_colours(codes)
+            key = " ".join(f"<span style='color:{colour}'>&#9632;</span> {html.escape(value)}"
+                           for value, colour in zip(values, category_colours(
+                               np.arange(len(values)))))
+            return colours, f"{legend}. Colour: {html.escape(column)}: {key}"
+        legend += f". Colour: {COLOUR_TITLES[scheme].lower()}"
         if scheme == "faithfulness" and faithful is not None:
             return (sequential_colours(faithful.overlap),
                     legend + " (dark: neighbours lost, yellow: kept).")

@@ -12,8 +12,10 @@ from PySide6.QtWidgets import (
 from app.projection import DEFAULTS
 
 METHOD_TITLES = {"pca": "PCA", "umap": "UMAP", "tsne": "t-SNE"}
+#: Prefix of the colour schemes that colour by a metadata column.
+METADATA = "metadata:"
 COLOUR_TITLES = {
-    "group": "Paraphrase group",
+    "group": "Group",
     "misclassified": "Misclassified or not",
     "faithfulness": "Projection faithfulness",
 }
@@ -97,6 +99,19 @@ class ProjectionControls(QWidget):
 
     def colour_scheme(self) -> str:
         return self.colour.currentData()
+
+    def set_metadata_columns(self, columns: list[str]) -> None:
+        """Offer colouring by each of the corpus's categorical metadata ``columns``
+        (Costra transformation type, split, topic...), replacing earlier ones."""
+        current = self.colour_scheme()
+        self.colour.blockSignals(True)
+        for index in reversed(range(self.colour.count())):
+            if str(self.colour.itemData(index)).startswith(METADATA):
+                self.colour.removeItem(index)
+        for column in columns:
+            self.colour.addItem(column.capitalize(), METADATA + column)
+        self.colour.setCurrentIndex(max(0, self.colour.findData(current)))
+        self.colour.blockSignals(False)
 
     def _show_method_options(self) -> None:
         method = self.selected_method()

@@ -334,3 +334,28 @@ def test_shift_drag_selects_a_rectangle_of_points(qtbot, window):
     chosen = selected.args[0]
     assert 0 < len(chosen) < 859
     assert window.group_list.count() == len(chosen)
+
+
+def test_missing_extra_greys_out_its_encoder(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QComboBox
+
+    from app.ui.main_window import fill_encoder_choice
+    from models.transformer import INSTALL_HINT, SentenceTransformerEncoder
+
+    monkeypatch.setattr(SentenceTransformerEncoder, "available", classmethod(lambda cls: False))
+    choice = QComboBox()
+    qtbot.addWidget(choice)
+    fill_encoder_choice(choice)
+    item = choice.model().item(choice.findData("minilm"))
+    assert not item.isEnabled() and INSTALL_HINT in item.toolTip()
+    assert choice.model().item(choice.findData("bow")).isEnabled()
+
+
+def test_clear_embedding_cache(qtbot, window, monkeypatch, tmp_path):
+    from app.cache import CACHE_DIR_ENV
+
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
+    run_and_wait(qtbot, window)
+    assert any(tmp_path.iterdir())
+    assert window.clear_embedding_cache() > 0
+    assert not any(p.suffix in (".npy", ".npz") for p in tmp_path.rglob("*"))

@@ -114,3 +114,9 @@ def test_costra_and_compare_tabs(qtbot, window):
     wait_for_job(qtbot, window)
     assert window.costra_result is not None
     assert window.costra_view.group_choice.count() == 126
+    controls = window.projection_controls
+    controls.colour.setCurrentIndex(controls.colour.findData("metadata:type"))
+    legend = window.projection.legend.text()
+    assert "Colour: type:" in legend and "opposite meaning" in legend
+    shown = {brush.color().name() for brush in window.projection.points.data["brush"]}
+    assert len(shown) == 14  # one colour per transformation type
