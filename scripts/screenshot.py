@@ -1,11 +1,13 @@
 """Screenshot of the real app on a real (virtual) X display, as a user would see it.
 
-    .venv/bin/python scripts/screenshot.py [--encoder bow] [--out docs/screenshot.png]
+    .venv/bin/python scripts/screenshot.py [--scene explorer|evaluations|review] [--out PNG]
 
 Without a DISPLAY it re-runs itself under ``xvfb-run`` (Debian: apt-get install xvfb
 xauth imagemagick). It opens the main window on the bundled corpus, runs the evaluation,
 clicks a misclassified sentence, moves the X pointer onto it so the tooltip shows, and
-captures the whole screen with ImageMagick's ``import``.
+captures the whole screen with ImageMagick's ``import``. The ``evaluations`` scene runs
+relatedness on SICK's trial pairs and shows its chart; ``review`` ranks suspicious
+annotations of the bundled corpus.
 """
 
 from __future__ import annotations
@@ -24,8 +26,13 @@ sys.path.insert(0, str(ROOT))
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--encoder", default="bow")
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshot.png")
+    parser.add_argument("--scene", choices=("explorer", "evaluations", "review"),
+                        default="explorer")
+    parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.out is None:
+        name = "screenshot" if args.scene == "explorer" else args.scene
+        args.out = ROOT / "docs" / f"{name}.png"
 
     if not os.environ.get("DISPLAY"):
         if not shutil.which("xvfb-run"):
@@ -46,7 +53,9 @@ def main() -> int:
     window.setGeometry(0, 0, 1440, 900)
     window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(args.encoder))
     window.show()
-    window.open_corpus("msrp-grouped", run_when_loaded=True)
+    corpus = (ROOT.parent / "shared" / "data" / "sick" / "SICK_trial.txt"
+              if args.scene == "evaluations" else "msrp-grouped")
+    window.open_corpus(corpus, run_when_loaded=True)
 
     def when(condition, then, waited=0):
         if condition():
@@ -70,8 +79,23 @@ def main() -> int:
         print(f"saved {args.out}")
         app.quit()
 
-    when(lambda: window.exploration is not None and not window.is_running,
-         point_at_a_mistake)
+    def idle():
+        return window.exploration is not None and not window.is_running
+
+    def evaluate():
+        window.evaluation_panel.parentWidget().raise_()
+        window.evaluate("relatedness")
+        when(lambda: not window.is_running and window.evaluation_panel.current is not None,
+             lambda: QTimer.singleShot(1000, capture))
+
+    def review():
+        window.find_suspicious()
+        when(lambda: not window.is_running and window.review_panel.lists,
+             lambda: (window.review_panel.table.selectRow(0),
+                      QTimer.singleShot(1000, capture)))
+
+    when(idle, {"explorer": point_at_a_mistake, "evaluations": evaluate,
+                "review": review}[args.scene])
     return app.exec()
 
 

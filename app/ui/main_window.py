@@ -131,7 +131,7 @@ class MainWindow(QMainWindow):
         self._build_metrics_panel()
         self.evaluation_panel = EvaluationPanel()
         self.evaluation_panel.run_requested.connect(self.evaluate)
-        evaluations_dock = self._dock("Evaluations", self.evaluation_panel,
+        self.evaluations_dock = evaluations_dock = self._dock("Evaluations", self.evaluation_panel,
                                       Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.metrics_dock, evaluations_dock)
         self.metrics_dock.raise_()
@@ -160,6 +160,10 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.resizeDocks([jobs_dock], [130], Qt.Orientation.Vertical)
+        # Charts and review tables need room: a wide right column, split evenly.
+        self.resizeDocks([self.metrics_dock], [460], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.metrics_dock, self.group_dock], [420, 420],
+                         Qt.Orientation.Vertical)
         self._build_menus()
         self.statusBar().showMessage("Hover a point to read its sentence.")
         self._set_running(False)
@@ -459,6 +463,8 @@ class MainWindow(QMainWindow):
         counts = f"{len(corpus):,} sentences"
         if corpus.groups is not None:
             counts += f"\n{corpus.groups.n_groups:,} {corpus.groups.kind}s"
+        if corpus.pairs is not None:
+            counts += f"\n{len(corpus.pairs):,} sentence pairs"
         self.corpus_counts.setText(counts)
         self.corpus_source.setText(Path(corpus.sources[0]).parent.as_posix()
                                    if corpus.sources else "")
@@ -615,6 +621,8 @@ class MainWindow(QMainWindow):
         command = (f"sentspace eval {name} --corpus {shlex.quote(self.corpus_spec)} "
                    f"--encoder {shlex.quote(spec)} --seed {seed}")
         run, _ = EVALUATIONS[name]
+
+        self.evaluations_dock.raise_()
 
         def done(result) -> None:
             self.evaluation_runs.append((name, spec, seed, result))
