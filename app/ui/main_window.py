@@ -18,7 +18,7 @@ from pyqtgraph.exporters import ImageExporter
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QComboBox, QDockWidget, QFileDialog, QFormLayout,
     QHBoxLayout, QTabWidget,
-    QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
+    QCheckBox, QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
     QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         self.exploration: Exploration | None = None
         self.corpus_spec = ""
         self.sentence_groups = np.empty(0, dtype=np.int64)
+        self.selected_group = -1
         self.job: JobHandle | None = None
         self._run_when_idle = False
 
@@ -291,7 +292,11 @@ class MainWindow(QMainWindow):
         # while Qt is still delivering the click.
         self.group_list.itemClicked.connect(lambda item: self._select_later(
             item.data(Qt.ItemDataRole.UserRole)))
+        self.group_alone = QCheckBox("Show this group alone, with lines to its centre")
+        self.group_alone.setToolTip("Grey out every other sentence of the projection")
+        self.group_alone.toggled.connect(lambda _: self._show_group_alone())
         layout.addWidget(self.group_caption)
+        layout.addWidget(self.group_alone)
         layout.addWidget(self.group_list)
         self.group_dock = self._dock("Selected sentences", panel,
                                      Qt.DockWidgetArea.RightDockWidgetArea)
@@ -769,6 +774,22 @@ class MainWindow(QMainWindow):
         if self.exploration is not None:
             self.projection.set_colours(*self._colouring())
 
+    def _show_group_alone(self) -> None:
+        """With "group alone" on, grey out all but the selected group and draw its
+        members' lines to their centroid; otherwise the normal colours."""
+        if self.exploration is None:
+            return
+        colours, legend = self._colouring()
+        group = self.selected_group if self.group_alone.isChecked() else -1
+        members = (self.corpus.groups.members(group) if group >= 0
+                   else np.empty(0, dtype=np.int64))
+        if len(members):
+            alone = np.full(len(colours), "#e4e4e4", dtype=object)
+            alone[members] = colours[members]
+            colours, legend = alone, legend + " Other sentences greyed out."
+        self.projection.set_colours(colours, legend)
+        self.projection.show_spokes(members)
+
     def search(self, pattern: str) -> np.ndarray:
         """Mark the sentences matching ``pattern`` (a case-insensitive regular
         expression) in the projection; returns their indices."""
@@ -856,12 +877,16 @@ class MainWindow(QMainWindow):
             self.inspector.show_sentence(self.corpus, index, self.sentence_groups, embeddings)
         group = self.group_of(index)
         if index < 0 or group < 0:
+            self.selected_group = -1
+            self._show_group_alone()
             self.projection.highlight(np.empty(0, dtype=int))
             self.group_caption.setText("Click a point to list its paraphrase group.")
             return
         corpus = self.corpus
         members = corpus.groups.members(group)
         self.projection.highlight(members)
+        self.selected_group = group
+        self._show_group_alone()
         result = self.exploration.classification if self.exploration else None
         predicted = {}
         if result is not None:

@@ -88,8 +88,10 @@ class ProjectionView(QWidget):
         # In density mode the hovered point is otherwise invisible.
         self.hover_ring = pg.ScatterPlotItem(size=11, brush=None, pxMode=True,
                                              pen=pg.mkPen(SELECTED, width=1.5))
-        for z, item in enumerate((self.density, self.points, self.marked, self.highlighted,
-                                  self.found, self.hover_ring)):
+        # Lines from a group's members to its centroid.
+        self.spokes = pg.PlotDataItem(pen=pg.mkPen(SELECTED, width=1))
+        for z, item in enumerate((self.density, self.spokes, self.points, self.marked,
+                                  self.highlighted, self.found, self.hover_ring)):
             item.setZValue(z)
             self.plot.addItem(item)
         self.hint = pg.TextItem("Press Run to encode, project and evaluate the corpus.",
@@ -203,6 +205,18 @@ class ProjectionView(QWidget):
         """Ring the given points in black (the selected group)."""
         self._set_overlay(self.highlighted, indices)
 
+    def show_spokes(self, indices: np.ndarray) -> None:
+        """Draw a line from each given point to their centroid; none for fewer than 2."""
+        indices = np.asarray(indices, dtype=np.int64)
+        if len(indices) < 2:
+            self.spokes.setData([], [])
+            return
+        members = self.coordinates[indices].astype(np.float64)
+        ends = np.empty((2 * len(members), 2))
+        ends[0::2] = members
+        ends[1::2] = members.mean(axis=0)
+        self.spokes.setData(ends[:, 0], ends[:, 1], connect="pairs")
+
     def show_found(self, indices: np.ndarray) -> None:
         """Mark the given points with orange diamonds (search matches)."""
         self._set_overlay(self.found, indices)
@@ -225,6 +239,7 @@ class ProjectionView(QWidget):
         item.setData(pos=self.coordinates[indices], data=indices)
 
     def clear(self, hint: str) -> None:
+        self.spokes.setData([], [])
         self.coordinates = np.empty((0, 2), dtype=np.float32)
         self._x = self._y = self.coordinates[:, 0]
         self._tree = None

@@ -359,3 +359,17 @@ def test_clear_embedding_cache(qtbot, window, monkeypatch, tmp_path):
     assert any(tmp_path.iterdir())
     assert window.clear_embedding_cache() > 0
     assert not any(p.suffix in (".npy", ".npz") for p in tmp_path.rglob("*"))
+
+
+def test_group_alone_greys_the_rest_and_draws_spokes(qtbot, window):
+    run_and_wait(qtbot, window)
+    window.group_alone.setChecked(True)
+    window.select_sentence(0)
+    colours = [brush.color().name() for brush in window.projection.points.data["brush"]]
+    members = window.corpus.groups.members(window.group_of(0))
+    assert sum(colour != "#e4e4e4" for colour in colours) == len(members) == 3
+    x, _ = window.projection.spokes.getData()
+    assert len(x) == 2 * len(members)
+    window.group_alone.setChecked(False)
+    assert window.projection.spokes.getData()[0] is None or len(
+        window.projection.spokes.getData()[0]) == 0
