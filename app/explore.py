@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from app.cache import cached_encode
@@ -43,10 +44,14 @@ def _project(embeddings: Embeddings, method: str, seed: int,
 
 
 def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int = 0,
-            projection_parameters: dict[str, Any] | None = None) -> Job[Exploration]:
-    """Fit ``encoder`` on the corpus, encode every sentence, project to 2D and, when the
-    corpus has groups, run the classification evaluation."""
-    fitted = yield from fitted_copy(encoder, corpus.texts)
+            projection_parameters: dict[str, Any] | None = None,
+            training_texts: Sequence[str] | None = None) -> Job[Exploration]:
+    """Fit ``encoder`` on ``training_texts`` (default: the corpus's sentences), encode
+    every sentence, project to 2D and, when the corpus has groups, run the
+    classification evaluation (which refits encoders that learn from data on each
+    training fold, whatever they were trained on here)."""
+    fitted = yield from fitted_copy(encoder, corpus.texts if training_texts is None
+                                    else training_texts)
     if fitted.cacheable:
         embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     else:

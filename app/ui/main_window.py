@@ -13,14 +13,14 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView, QApplication, QCheckBox, QComboBox, QDockWidget, QFileDialog,
+    QFormLayout, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget,
+    QListWidgetItem, QMainWindow, QMessageBox, QProgressBar, QPushButton, QTabWidget,
+    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
 from PySide6.QtSvg import QSvgGenerator
 from pyqtgraph.exporters import ImageExporter
-from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QComboBox, QDockWidget, QFileDialog, QFormLayout,
-    QHBoxLayout, QTabWidget,
-    QCheckBox, QHeaderView, QInputDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
-    QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
-)
 
 from app.corpora import DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.tabular import ColumnsUnclear
@@ -50,6 +50,7 @@ from app.ui.workers import JobHandle, start_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.precomputed import Precomputed
 from models.transformer import INSTALL_HINT
+from models.word2vec import read_training_text
 from app.workspace import (
     SavedResult, Workspace, WorkspaceError, corpus_entry, encoder_entry, evaluation_entry,
     open_workspace, recent_workspaces, save_workspace,
@@ -242,6 +243,16 @@ class MainWindow(QMainWindow):
         form = QFormLayout()
         form.addRow("Encoder", self.encoder_choice)
         form.addRow("", self.load_embeddings_button)
+        self.training_text = QComboBox()
+        self.training_text.addItem("this corpus", None)
+        self.training_text.addItem("a text file…", "choose")
+        self.training_text.setToolTip("What encoders that are trained (Doc2Vec, Word2Vec, "
+                                      "fastText, TF-IDF...) learn from: the corpus's own "
+                                      "sentences, or a plain text file, one sentence a line")
+        self.training_text.activated.connect(self._training_text_chosen)
+        #: Sentences of each training text file read, by path.
+        self.training_sets: dict[str, list[str]] = {}
+        form.addRow("Train on", self.training_text)
         for widget in (self.corpus_name, self.corpus_counts, self.corpus_source):
             layout.addWidget(widget)
         layout.addSpacing(12)
@@ -330,9 +341,10 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addSeparator()
         self.export_actions = []
-        for title, handler in (("Export &embeddings…", self._choose_embeddings_target),
-                               ("Export &projection coordinates…", self._choose_projection_target),
-                               ("Export &figure…", self._choose_figure_target)):
+        for title, handler in (
+                ("Export &embeddings…", self._choose_embeddings_target),
+                ("Export &projection coordinates…", self._choose_projection_target),
+                ("Export &figure…", self._choose_figure_target)):
             action = QAction(title, self)
             action.triggered.connect(handler)
             action.setEnabled(False)
@@ -523,6 +535,35 @@ class MainWindow(QMainWindow):
         self._start(lambda: Precomputed(path, corpus), f"loading embeddings {Path(path).name}",
                     on_result=loaded)
 
+    def _training_text_chosen(self, index: int) -> None:
+        if self.training_text.itemData(index) != "choose":
+            return
+        path, _ = QFileDialog.getOpenFileName(self, "Training text (one sentence a line)",
+                                              "", "Text (*.txt);;All files (*)")
+        if path:
+            self.load_training_text(path)
+        else:
+            self.training_text.setCurrentIndex(0)
+
+    def load_training_text(self, path: str | Path) -> None:
+        """Read a plain text file in the background; trained encoders learn from it."""
+        def loaded(sentences: list[str]) -> None:
+            self.training_sets[str(path)] = sentences
+            label = f"{Path(path).name} ({len(sentences):,} sentences)"
+            index = self.training_text.findData(str(path))
+            if index < 0:
+                self.training_text.insertItem(1, label, str(path))
+                index = 1
+            self.training_text.setCurrentIndex(index)
+
+        def failed_back() -> None:
+            if self.training_text.currentData() == "choose":
+                self.training_text.setCurrentIndex(0)
+
+        self._start(lambda: read_training_text(path), f"reading {Path(path).name}",
+                    on_result=loaded)
+        self.job.worker.finished.connect(failed_back)
+
     def _save_target(self, title: str, filters: str) -> str:
         path, _ = QFileDialog.getSaveFileName(self, title, "", filters)
         return path
@@ -604,7 +645,8 @@ class MainWindow(QMainWindow):
         _, encoder = self.chosen_encoder()
         controls = self.projection_controls
         job = explore(self.corpus, encoder, method=controls.selected_method(),
-                      seed=controls.seed.value(), projection_parameters=controls.parameters())
+                      seed=controls.seed.value(), projection_parameters=controls.parameters(),
+                      training_texts=self.training_sets.get(self.training_text.currentData()))
         self._start(job, f"{encoder.name} on {self.corpus.name}",
                     on_result=self.show_exploration)
 

@@ -373,3 +373,22 @@ def test_group_alone_greys_the_rest_and_draws_spokes(qtbot, window):
     window.group_alone.setChecked(False)
     assert window.projection.spokes.getData()[0] is None or len(
         window.projection.spokes.getData()[0]) == 0
+
+
+def test_doc2vec_trains_on_a_chosen_text_file(qtbot, window, tmp_path, shared_data):
+    lines = (shared_data / "msrp" / "msr_paraphrase_data.txt").read_text(
+        encoding="utf-8-sig").splitlines()[1:1500]
+    text = tmp_path / "news.txt"
+    text.write_text("\n".join(line.split("\t")[1] for line in lines) + "\n")
+    window.load_training_text(text)
+    wait_for_job(qtbot, window)
+    assert window.training_text.currentText() == "news.txt (1,499 sentences)"
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("doc2vec-dbow"))
+    window.run()
+    stages = []
+    window.job.worker.yielded.connect(lambda progress: stages.append(progress.stage))
+    wait_for_job(qtbot, window)
+    assert window.exploration is not None and window.projection.point_count == 859
+    encoder = window.exploration.encoder
+    assert encoder.family == "doc2vec-dbow"
+    assert any("epoch" in stage for stage in stages)
