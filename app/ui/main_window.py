@@ -16,7 +16,7 @@ from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QCheckBox, QComboBox, QDockWidget, QFileDialog,
     QFormLayout, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget,
-    QListWidgetItem, QMainWindow, QMessageBox, QProgressBar, QPushButton, QTabWidget,
+    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget,
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 from PySide6.QtSvg import QSvgGenerator
@@ -220,11 +220,18 @@ class MainWindow(QMainWindow):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.encoder_choice.setMinimumContentsLength(14)
         self.precomputed: dict[str, Precomputed] = {}
-        self.load_embeddings_button = QPushButton("Load embeddings…")
-        self.load_embeddings_button.setToolTip(
-            "Use embeddings computed elsewhere (.npy, .npz, Projector vectors.tsv, .parquet),"
-            " aligned to the corpus by id, text or row order")
-        self.load_embeddings_button.clicked.connect(self._choose_embeddings)
+        self.load_embeddings_button = QPushButton("Add encoder…")
+        self.load_embeddings_button.setToolTip("Embeddings computed elsewhere, your word "
+                                               "vectors, or a local sentence-transformers model")
+        add_menu = QMenu(self.load_embeddings_button)
+        add_menu.addAction("Load embeddings… (.npy, .npz, vectors.tsv, .parquet)",
+                           self._choose_embeddings)
+        add_menu.addAction("Word vectors, mean… (word2vec, GloVe, fastText file)",
+                           lambda: self._choose_encoder_file("path:"))
+        add_menu.addAction("Word vectors, sum…", lambda: self._choose_encoder_file("path-sum:"))
+        add_menu.addAction("Sentence-transformers model folder…",
+                           lambda: self._choose_encoder_file("st:"))
+        self.load_embeddings_button.setMenu(add_menu)
         self.run_button = QPushButton("Run")
         self.run_button.setToolTip("Encode the corpus, project it with PCA and run the "
                                    "classification evaluation (Ctrl+R)")
@@ -517,6 +524,28 @@ class MainWindow(QMainWindow):
             "Embeddings (*.npy *.npz *.tsv *.parquet);;All files (*)")
         if path:
             self.load_embeddings(path)
+
+    def _choose_encoder_file(self, prefix: str) -> None:
+        if prefix == "st:":
+            path = QFileDialog.getExistingDirectory(self, "A sentence-transformers model folder")
+        else:
+            path, _ = QFileDialog.getOpenFileName(
+                self, "Word vectors", "", "Word vectors (*.txt *.vec *.bin *.gz);;All files (*)")
+        if path:
+            self.add_encoder(prefix + path)
+
+    def add_encoder(self, spec: str) -> None:
+        """Offer the encoder ``spec`` (``path:FILE``, ``path-sum:FILE``, ``st:FOLDER``) in
+        the encoder choice; a bad file or folder is said at once."""
+        try:
+            encoder = make_encoder(spec)
+        except InputError as error:
+            self._warn("Cannot use this encoder", str(error))
+            return
+        if self.encoder_choice.findData(spec) < 0:
+            self.encoder_choice.addItem(f"{encoder.title}: {Path(spec.split(':', 1)[1]).name}",
+                                        spec)
+        self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(spec))
 
     def load_embeddings(self, path: str | Path) -> None:
         """Read and align a file of embeddings in the background; it becomes an encoder."""

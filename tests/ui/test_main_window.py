@@ -392,3 +392,20 @@ def test_doc2vec_trains_on_a_chosen_text_file(qtbot, window, tmp_path, shared_da
     encoder = window.exploration.encoder
     assert encoder.family == "doc2vec-dbow"
     assert any("epoch" in stage for stage in stages)
+
+
+def test_add_a_word_vector_file_as_an_encoder(qtbot, window, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    vectors = tmp_path / "tiny.vec"
+    words = ["the", "a", "of", "to", "in", "and", "said", "."]
+    vectors.write_text(f"{len(words)} 3\n" + "".join(
+        f"{word} {i % 3} {(i + 1) % 3} {i / 10}\n" for i, word in enumerate(words)))
+    window.add_encoder(f"path:{vectors}")
+    assert window.encoder_choice.currentData() == f"path:{vectors}"
+    assert window.encoder_choice.currentText().endswith("tiny.vec")
+    run_and_wait(qtbot, window)
+    assert window.exploration.embeddings.shape == (859, 3)
+    window.add_encoder(f"st:{tmp_path}")  # not a sentence-transformers folder
+    dialog = window.findChild(QMessageBox, "error-dialog")
+    assert dialog is not None and str(tmp_path) in dialog.text()
