@@ -403,6 +403,11 @@ class MainWindow(QMainWindow):
             action.setShortcut(shortcut)
             action.triggered.connect(handler)
             annotations_menu.addAction(action)
+        compare_corrected = QAction("Evaluate &original and corrected corpus", self)
+        compare_corrected.setToolTip("Run the evaluation chosen in the Evaluations panel "
+                                     "on the corpus as loaded and as corrected")
+        compare_corrected.triggered.connect(self.evaluate_before_and_after)
+        annotations_menu.addAction(compare_corrected)
         export_corrected = QAction("&Export corrected corpus and change log…", self)
         export_corrected.triggered.connect(self._choose_corrected_target)
         annotations_menu.addAction(export_corrected)
@@ -1070,6 +1075,35 @@ class MainWindow(QMainWindow):
         self.sentence_groups = (groups.first_group(len(self.corpus)) if groups is not None
                                 else np.full(len(self.corpus), -1, dtype=np.int64))
         self.recolour()
+
+    def evaluate_before_and_after(self) -> None:
+        """The chosen evaluation on the original and on the corrected corpus, both shown
+        in the Evaluations panel, so the effect of the corrections can be read off."""
+        name = self.evaluation_panel.choice.currentData()
+        if self.annotations is None or name is None or self.is_running:
+            return
+        spec, encoder = self.chosen_encoder()
+        seed = self.projection_controls.seed.value()
+        run, _ = EVALUATIONS[name]
+        original, corrected = self.annotations.original, self.annotations.corpus
+
+        def both():
+            before = yield from run(original, encoder, seed=seed)
+            after = yield from run(corrected, encoder, seed=seed)
+            return before, after
+
+        def done(results) -> None:
+            command = (f"sentspace eval {name} --corpus {shlex.quote(self.corpus_spec)} "
+                       f"--encoder {shlex.quote(spec)} --seed {seed}")
+            for label, result in zip(("original", "corrected"), results):
+                self.evaluation_runs.append((name, spec, seed, result))
+                self.evaluation_panel.add_result(f"{name} ({label})", result,
+                                                 command if label == "original" else
+                                                 f"sentspace run WORKSPACE  # {name} on the "
+                                                 "corrected corpus")
+
+        self.evaluations_dock.raise_()
+        self._start(both(), f"{name} before and after the corrections", on_result=done)
 
     def _choose_corrected_target(self) -> None:
         if self.annotations is None:

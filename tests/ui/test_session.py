@@ -120,3 +120,17 @@ def test_costra_and_compare_tabs(qtbot, window):
     assert "Colour: type:" in legend and "opposite meaning" in legend
     shown = {brush.color().name() for brush in window.projection.points.data["brush"]}
     assert len(shown) == 14  # one colour per transformation type
+
+
+def test_evaluate_original_and_corrected(qtbot, window):
+    for sentence in (0, 3, 6):  # three sentences into other groups: more mistakes
+        window.annotations.move(sentence, window.corpus.groups.names[200], reason="test")
+    window.review_panel.corpus_changed.emit()
+    panel = window.evaluation_panel
+    panel.choice.setCurrentIndex(panel.choice.findData("classification"))
+    window.evaluate_before_and_after()
+    wait_for_job(qtbot, window)
+    (name_a, before, _), (name_b, after, _) = panel.results[-2:]
+    assert (name_a, name_b) == ("classification (original)", "classification (corrected)")
+    assert before.provenance.corpus_fingerprint != after.provenance.corpus_fingerprint
+    assert after.mean_accuracy < before.mean_accuracy
