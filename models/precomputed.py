@@ -109,7 +109,7 @@ def _read_npz(path: Path) -> EmbeddingsTable:
 
 
 def _read_projector(path: Path) -> EmbeddingsTable:
-    from app.corpora.textfile import read_lines  # the edge's line-accurate decoding
+    from app.corpora.build import read_lines  # the edge's line-accurate decoding
 
     lines = read_lines(path)
     width = None

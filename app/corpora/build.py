@@ -16,14 +16,19 @@ from pathlib import Path
 
 import numpy as np
 from scipy.sparse import coo_array
-from scipy.sparse.csgraph import connected_components
+# scipy.sparse.csgraph (which pulls scipy.linalg, ~75 ms) is imported where it is used,
+# inside the corpus-loading job, so the GUI's window opens without it.
 
 from app.corpora.model import Corpus, Grouping, PairTable
-from app.corpora.textfile import line_of_offset
 from app.errors import CorpusError
 
 #: Longer lines are not sentences: the file is binary, minified or not line-based.
 MAX_LINE_CHARS = 100_000
+
+
+def line_of_offset(data: bytes, offset: int) -> int:
+    """1-based line number of byte ``offset`` in ``data``."""
+    return data.count(b"\n", 0, offset) + 1
 
 
 def read_bytes(path: Path) -> bytes:
@@ -251,6 +256,7 @@ def pair_components(n_sentences: int, first: np.ndarray, second: np.ndarray,
     """
     graph = coo_array((np.ones(len(first), dtype=np.int8), (first, second)),
                       shape=(n_sentences, n_sentences))
+    from scipy.sparse.csgraph import connected_components  # noqa: PLC0415 (lazy: slow)
     _, component = connected_components(graph, directed=False)
     sizes = np.bincount(component)
     members = np.flatnonzero(sizes[component] >= min_size)

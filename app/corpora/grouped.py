@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from app.corpora.model import Corpus, Grouping
-from app.corpora.textfile import read_lines
+from app.corpora.build import read_lines
 from app.errors import CorpusError
 
 PHRASES = "phrases.txt"
