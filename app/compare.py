@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import orthogonal_procrustes
+# scipy.linalg is imported in align_layouts: ~40 ms, not at the GUI's start.
 
 from app.corpora.model import Corpus
 from app.jobs import Job, Progress
@@ -60,6 +60,7 @@ def align_layouts(reference: np.ndarray, moving: np.ndarray) -> Alignment:
         # A layout collapsed to one point has no orientation to match.
         return Alignment(np.broadcast_to(reference_mean, moving.shape).astype(np.float32),
                          np.eye(2), 0.0, 0.0 if norm_a == norm_b else 1.0)
+    from scipy.linalg import orthogonal_procrustes  # noqa: PLC0415
     rotation, singular_sum = orthogonal_procrustes(b, a)
     # The spreads are matched rather than the least-squares scale taken, which shrinks
     # a poorly matching layout towards its centre and makes it look smaller than A.

@@ -1,6 +1,7 @@
 """2D projections of embeddings (PCA, UMAP, t-SNE) and how faithful they are.
 
-UMAP and t-SNE are imported lazily: ``import umap`` alone takes seconds and its first
+UMAP and t-SNE (and scikit-learn, whose import pulls scipy.stats and pandas, about
+1 s, and scipy.spatial) are imported lazily: ``import umap`` alone takes seconds and its first
 fit compiles with numba, so they load only inside a job, off the GUI thread.
 """
 
@@ -11,8 +12,6 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.spatial import cKDTree
-from sklearn.decomposition import PCA, TruncatedSVD
 
 from app.jobs import Job, Progress
 from app.neighbours import top_k
@@ -52,6 +51,7 @@ def _reduce(embeddings: Embeddings, dims: int | None, seed: int) -> Embeddings:
     n, width = embeddings.shape
     if not dims or width <= dims or n <= dims:
         return embeddings
+    from sklearn.decomposition import PCA, TruncatedSVD  # noqa: PLC0415
     if sp.issparse(embeddings):
         return TruncatedSVD(n_components=dims, random_state=seed).fit_transform(embeddings)
     return PCA(n_components=dims, random_state=seed).fit_transform(embeddings)
@@ -83,6 +83,7 @@ def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
 
     if method == "pca":
         # ARPACK centres sparse input implicitly instead of densifying it.
+        from sklearn.decomposition import PCA  # noqa: PLC0415
         solver = "arpack" if sp.issparse(embeddings) else "auto"
         pca = PCA(n_components=2, svd_solver=solver, random_state=seed)
         coordinates = pca.fit_transform(embeddings)
@@ -142,6 +143,7 @@ def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10) -
         return Faithfulness(k, np.ones(n))
     original, _ = top_k(embeddings, embeddings, k, exclude=np.arange(n))
     # Query k + 1 in 2D and drop the point itself (not always first: duplicates tie).
+    from scipy.spatial import cKDTree  # noqa: PLC0415 (~60 ms: not at the GUI's start)
     _, in_layout = cKDTree(coordinates).query(coordinates, k + 1)
     not_self = in_layout != np.arange(n)[:, None]
     keep = np.argsort(~not_self, axis=1, kind="stable")[:, :k]

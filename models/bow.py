@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+
+# scikit-learn is imported where a vectoriser is made: importing it pulls scipy.stats
+# and pandas (about 1 s), too slow for the GUI's start.
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import CountVectorizer
 
 from models.base import Embeddings, Encoder
 from models.tokenize import TOKEN_PATTERN
@@ -69,6 +73,7 @@ class BagOfWords(_VectorizerEncoder):
     title = "Bag of words"
 
     def _make_vectorizer(self) -> CountVectorizer:
+        from sklearn.feature_extraction.text import CountVectorizer  # noqa: PLC0415
         return CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
                                dtype=np.float32)
 
@@ -85,5 +90,6 @@ class TfIdf(_VectorizerEncoder):
     learns_from_data = True
 
     def _make_vectorizer(self) -> CountVectorizer:
+        from sklearn.feature_extraction.text import TfidfVectorizer  # noqa: PLC0415
         return TfidfVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
                                dtype=np.float32)

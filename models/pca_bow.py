@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
-from sklearn.decomposition import PCA
-from sklearn.feature_extraction.text import CountVectorizer
+
+# scikit-learn is imported in fit: importing it pulls scipy.stats and pandas (about
+# 1 s), too slow for the GUI's start.
+if TYPE_CHECKING:
+    from sklearn.decomposition import PCA
+    from sklearn.feature_extraction.text import CountVectorizer
 
 from models.base import Embeddings, Encoder, ModelError
 from models.tokenize import TOKEN_PATTERN
@@ -56,6 +60,8 @@ class PcaBagOfWords(Encoder):
     def fit(self, texts: Sequence[str]) -> Self:
         """Learn the vocabulary and principal axes of ``texts`` (and nothing else)."""
         texts = list(texts)
+        from sklearn.decomposition import PCA  # noqa: PLC0415
+        from sklearn.feature_extraction.text import CountVectorizer  # noqa: PLC0415
         vectorizer = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
                                      dtype=np.float32)
         try:

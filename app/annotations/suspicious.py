@@ -21,7 +21,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.stats import rankdata
 
 from app.corpora.costra import RULES
 from app.corpora.model import Corpus, Grouping
@@ -37,6 +36,13 @@ ROW_BLOCK = 8192
 DEFAULT_K = 10
 #: Default candidate groups per group for merge candidates.
 DEFAULT_MERGE_K = 5
+
+
+def rankdata(*args, **kwargs):
+    """``scipy.stats.rankdata``, imported on first use: scipy.stats takes about 0.4 s to
+    import, too slow for the GUI's start."""
+    from scipy.stats import rankdata as scipy_rankdata  # noqa: PLC0415
+    return scipy_rankdata(*args, **kwargs)
 
 
 # --- geometry shared by the finders ---------------------------------------------------

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import StratifiedKFold
-from sklearn.svm import LinearSVC
+
+# scikit-learn is imported inside run_classification: importing it pulls scipy.stats
+# and pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
 
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
@@ -128,6 +128,9 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
         raise EvaluationError(f"every group needs at least {n_folds} sentences for "
                               f"{n_folds}-fold cross-validation")
     texts = [corpus.texts[i] for i in sentences]
+    from sklearn.exceptions import ConvergenceWarning  # noqa: PLC0415 (lazy: slow)
+    from sklearn.model_selection import StratifiedKFold  # noqa: PLC0415 (lazy: slow)
+    from sklearn.svm import LinearSVC  # noqa: PLC0415 (lazy: slow)
     folds = list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
                  .split(np.zeros(len(labels)), labels))
 

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sklearn.metrics import average_precision_score, precision_recall_curve
+
+# scikit-learn is imported inside the functions: importing it pulls scipy.stats and
+# pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
 
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
@@ -130,6 +132,7 @@ def evaluate_detection(corpus: Corpus, embeddings: Embeddings, *,
     label = corpus.pairs.label[pair_index]
     unit = normalise(embeddings)
     cosine = pair_cosines(embeddings, first, second)
+    from sklearn.metrics import average_precision_score, precision_recall_curve  # noqa: PLC0415 (lazy: slow)
     precision, recall, thresholds = precision_recall_curve(label, cosine)
     return DetectionResult(
         provenance=provenance(corpus, encoder, embeddings, splits=splits,

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
+# scipy.stats is imported in _correlation: it takes about 0.4 s, too slow for the GUI's
+# start, which imports every evaluation.
 
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
@@ -150,6 +151,7 @@ def scored_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None
 
 def _correlation(name: str, cosine: np.ndarray, gold: np.ndarray, predicted: np.ndarray, *,
                  n_resamples: int, confidence: float, seed: int) -> Correlation:
+    from scipy import stats  # noqa: PLC0415 (lazy: slow)
     with warnings.catch_warnings():
         # A constant input (one pair, or an encoder giving every pair the same cosine)
         # has no correlation: scipy returns NaN, which is what is reported.

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+# scipy.stats is imported inside the functions that use it: it takes about 0.4 s, too
+# slow for the GUI's start, which imports every evaluation.
 
 Metric = Callable[[np.ndarray, np.ndarray | None, np.ndarray | None], np.ndarray]
 
@@ -80,6 +81,7 @@ def spearman(values: np.ndarray, gold: np.ndarray,
              weights: np.ndarray | None = None) -> np.ndarray:
     """Spearman correlation (Pearson of average ranks, as ``scipy.stats.spearmanr``)."""
     if values.ndim == 2:
+        from scipy import stats  # noqa: PLC0415 (lazy: slow)
         return pearson(stats.rankdata(values, axis=-1), stats.rankdata(gold))
     w = _weights_for(values, weights)
     return pearson(_weighted_ranks(values, w), _weighted_ranks(gold, w), w)
@@ -247,6 +249,7 @@ def mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, *,
     b + c at 0.5 (``scipy.stats.binomtest``); otherwise the chi-square statistic with
     continuity correction, (|b - c| - 1)^2 / (b + c), on one degree of freedom.
     """
+    from scipy import stats  # noqa: PLC0415 (lazy: slow)
     a = np.asarray(correct_a, dtype=bool)
     b_ = np.asarray(correct_b, dtype=bool)
     if a.shape != b_.shape:

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import f1_score
-from sklearn.model_selection import StratifiedKFold
+
+# scikit-learn is imported inside the functions: importing it pulls scipy.stats and
+# pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
+if TYPE_CHECKING:
+    from sklearn.linear_model import LogisticRegression
 
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
@@ -53,6 +54,8 @@ def pair_features(embeddings: Embeddings, first: np.ndarray,
 def fit_logistic(X: Embeddings, y: np.ndarray, *, C: float, seed: int,
                  max_iter: int) -> LogisticRegression:
     """L2 logistic regression (lbfgs; multinomial for more than two classes)."""
+    from sklearn.exceptions import ConvergenceWarning  # noqa: PLC0415 (lazy: slow)
+    from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 (lazy: slow)
     classifier = LogisticRegression(C=C, max_iter=max_iter, random_state=seed)
     with warnings.catch_warnings():
         # The iteration cap is a speed/precision trade-off, recorded in provenance.
@@ -227,6 +230,8 @@ def run_transfer(corpus: Corpus, encoder: Encoder, *, seed: int = 0, task: str =
     n_resamples, confidence : bootstrap interval of the accuracy; 0 turns it off.
     """
     spec = transfer_task(corpus, task)
+    from sklearn.metrics import f1_score  # noqa: PLC0415 (lazy: slow)
+    from sklearn.model_selection import StratifiedKFold  # noqa: PLC0415 (lazy: slow)
     labels = spec.labels
     if spec.split is not None:
         folds = [(np.flatnonzero(spec.split == "train"), np.flatnonzero(spec.split == "test"))]

@@ -12,6 +12,7 @@ click always resolve to a real point through a k-d tree of all coordinates.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
@@ -20,7 +21,11 @@ from PySide6.QtGui import QColor, QPainterPath
 from PySide6.QtWidgets import (
     QGraphicsPathItem, QHBoxLayout, QLabel, QLineEdit, QToolTip, QVBoxLayout, QWidget,
 )
-from scipy.spatial import cKDTree
+
+# scipy.spatial (~60 ms with scipy.linalg) is imported when the first points are set,
+# not at the GUI's start; by then a projection job has usually loaded it.
+if TYPE_CHECKING:
+    from scipy.spatial import cKDTree
 
 from app.projection import points_in_polygon
 from app.ui.palette import FOUND, MISCLASSIFIED, SELECTED
@@ -153,6 +158,7 @@ class ProjectionView(QWidget):
         self._x = np.ascontiguousarray(self.coordinates[:, 0])
         self._y = np.ascontiguousarray(self.coordinates[:, 1])
         # An unbalanced tree builds in half the time and answers single queries as fast.
+        from scipy.spatial import cKDTree  # noqa: PLC0415
         self._tree = (cKDTree(self.coordinates, balanced_tree=False, compact_nodes=False)
                       if len(self.coordinates) else None)
         self._describe = describe

@@ -1,0 +1,40 @@
+"""The GUI opens without the slow libraries: they load lazily, inside jobs.
+
+``import umap`` alone takes seconds, gensim and torch about as long, and scikit-learn
+pulls pandas (and pyarrow when installed); none of them may be imported by the modules
+the app's start path loads (``python -m app`` -> ``app.cli`` -> ``app.ui.main_window``).
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Must not be imported before the window is shown.
+LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescent")
+#: Slow enough (scikit-learn and what it pulls: about 1 s) to keep off the start path too.
+ALSO_LAZY = ("sklearn", "pandas", "pyarrow", "scipy.stats")
+
+
+def imported_by(statement: str) -> set[str]:
+    script = (f"import json, sys\n{statement}\n"
+              f"print(json.dumps(sorted(m for m in {LAZY + ALSO_LAZY!r} if m in sys.modules)))")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_main_window_imports_no_heavy_library():
+    loaded = imported_by("import app.ui.main_window")
+    assert not loaded & set(LAZY), loaded
+    assert not loaded & set(ALSO_LAZY), loaded
+
+
+def test_cli_start_path_imports_no_heavy_library():
+    loaded = imported_by("import app.cli, app.ui.main_window, models, app.evaluations")
+    assert not loaded, loaded
