@@ -490,7 +490,7 @@ class CorpusBrowser(QWidget):
                 del self._jobs[kind]
                 on_result(result)
 
-        handle = start_job(work, label, on_error=self._job_failed, on_result=accept)
+        handle = start_job(work, label, on_error=self._job_failed, on_result=accept, owner=self)
         self._jobs[kind] = handle
 
     def _job_failed(self, error: Exception) -> None:

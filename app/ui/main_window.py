@@ -37,17 +37,21 @@ from app.cache import EmbeddingCache
 from app.compare import compare_encoders
 from app.evaluations.agreement import run_agreement
 from app.ui.compare_view import CompareView
+from app.ui.corpus_browser import CorpusBrowser
+from app.ui.guides import GUIDES, TITLES
 from app.ui.costra_view import CostraView
 from app.ui.evaluation_panel import EvaluationPanel
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
 from app.ui.mapping_dialog import MappingDialog
+from app.ui.neighbours_view import NeighboursView
 from app.ui.review_panel import ReviewPanel
 from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
 from app.ui.projection_controls import COLOUR_TITLES, METADATA, ProjectionControls
 from app.ui.projection_view import ProjectionView
 from app.ui.workers import JobHandle, start_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
+from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed
 from models.transformer import INSTALL_HINT
 from models.word2vec import read_training_text
@@ -58,17 +62,6 @@ from app.workspace import (
 
 EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
                   "Embedding Projector pair (vectors.tsv)")
-
-CLASSIFICATION_HELP = """<h3>Semantic classification of paraphrase groups</h3>
-<p>Are sentences with the same meaning close together? Each sentence is encoded, and a
-linear SVM (balanced class weights) learns to predict its paraphrase group from the
-embedding. Accuracy is measured by stratified 3-fold cross-validation: a group of three
-sentences gives two for training and one for testing. Encoders that learn statistics
-from the data (TF-IDF) are refitted on each training fold, so no test sentence leaks
-into training. Groups with fewer than three sentences are left out.</p>
-<p>In the projection, colours are paraphrase groups and red rings mark the sentences the
-classifier put in the wrong group. Click a point to list its group.</p>"""
-
 
 def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
     """Metadata columns worth colouring by: a few distinct values, repeated."""
@@ -125,6 +118,15 @@ class MainWindow(QMainWindow):
         self.views.addTab(self.projection, "Projection")
         self.views.addTab(self.costra_view, "Costra orderings")
         self.views.addTab(self._build_compare_page(), "Compare encoders")
+        self.corpus_browser = CorpusBrowser()
+        self.corpus_browser.sentence_selected.connect(self._select_later)
+        self.views.addTab(self.corpus_browser, "Corpus")
+        self.neighbours_view = NeighboursView()
+        self.neighbours_view.sentence_selected.connect(self.select_sentence)
+        self.neighbours_view.neighbours_found.connect(self.projection.highlight)
+        self.views.addTab(self.neighbours_view, "Nearest neighbours")
+        #: Every space explored on this corpus, by encoder spec, for the neighbours view.
+        self.spaces: dict[str, tuple[str, Encoder, Embeddings]] = {}
         self.views.setTabToolTip(1, "Open Costra 1.1 and run its evaluation to see the "
                                     "seed groups' orderings")
         self.setCentralWidget(self.views)
@@ -413,10 +415,10 @@ class MainWindow(QMainWindow):
         annotations_menu.addAction(export_corrected)
 
         help_menu = self.menuBar().addMenu("&Help")
-        guide = QAction("Classification evaluation", self)
-        guide.triggered.connect(lambda: self._inform("Classification evaluation",
-                                                     CLASSIFICATION_HELP))
-        help_menu.addAction(guide)
+        for key, title in TITLES.items():
+            guide = help_menu.addAction(title)
+            guide.triggered.connect(
+                lambda _=False, k=key, t=title: self._inform(t, GUIDES[k]))
 
     # --- corpus -------------------------------------------------------------------
 
@@ -507,6 +509,9 @@ class MainWindow(QMainWindow):
         self.group_list.clear()
         self.inspector.clear()
         self.evaluation_panel.set_corpus(corpus)
+        self.corpus_browser.set_corpus(corpus)
+        self.spaces.clear()
+        self.neighbours_view.set_spaces(corpus, [])
         # Precomputed embeddings were aligned to the previous corpus.
         for key in self.precomputed:
             self.encoder_choice.removeItem(self.encoder_choice.findData(key))
@@ -668,7 +673,7 @@ class MainWindow(QMainWindow):
         self.stage.setText(label)
         self.job = start_job(work, label, on_progress=self._show_progress,
                              on_result=on_result, on_error=self._job_failed,
-                             on_finished=self._job_finished)
+                             on_finished=self._job_finished, owner=self)
         self.jobs_panel.add(self.job)
         self._set_running(True)
 
@@ -781,6 +786,10 @@ class MainWindow(QMainWindow):
 
     def show_exploration(self, exploration: Exploration) -> None:
         self.exploration = exploration
+        # Side by side in the neighbours view: every encoder explored on this corpus.
+        self.spaces[self.encoder_choice.currentData()] = (
+            exploration.encoder.name, exploration.encoder, exploration.embeddings)
+        self.neighbours_view.set_spaces(exploration.corpus, list(self.spaces.values()))
         colours, legend = self._colouring()
         self.projection.set_points(exploration.projection.coordinates, colours,
                                    self.describe_sentence,
@@ -951,6 +960,9 @@ class MainWindow(QMainWindow):
         if index >= 0:
             embeddings = self.exploration.embeddings if self.exploration else None
             self.inspector.show_sentence(self.corpus, index, self.sentence_groups, embeddings)
+            self.corpus_browser.select(index)
+            if self.spaces:
+                self.neighbours_view.query_sentence(index)
         group = self.group_of(index)
         if index < 0 or group < 0:
             self.selected_group = -1
@@ -1071,6 +1083,7 @@ class MainWindow(QMainWindow):
         """An edit, undo or redo: the same sentences in new groups, so the embeddings
         and projection stay; colours, lists and evaluations use the corrected corpus."""
         self.corpus = self.annotations.corpus
+        self.corpus_browser.set_corpus(self.corpus)
         groups = self.corpus.groups
         self.sentence_groups = (groups.first_group(len(self.corpus)) if groups is not None
                                 else np.full(len(self.corpus), -1, dtype=np.int64))

@@ -318,7 +318,8 @@ class NeighboursView(QWidget):
                 self._show(query, result[0])
 
         handle = start_job(search_neighbours(corpus, spaces, pools, query, k),
-                           "nearest neighbours", on_error=self._failed, on_result=found)
+                           "nearest neighbours", on_error=self._failed, on_result=found,
+                           owner=self)
         self.job = handle
 
     def _failed(self, error: Exception) -> None:

@@ -84,24 +84,38 @@ def start_job(
     on_progress: Callable[[Progress], Any] | None = None,
     on_result: Callable[[Any], Any] | None = None,
     on_finished: Callable[[], Any] | None = None,
+    owner: QObject | None = None,
 ) -> JobHandle:
     """Run ``work`` (a job generator, or a plain callable) in a worker thread.
 
     ``on_error`` receives any exception the job raises (a worker must never fail
     silently); ``on_result`` is not called for a cancelled job; ``on_finished`` always
-    is, last, with the handle's final state already set.
+    is, last, with the handle's final state already set. When ``owner`` (the widget the
+    callbacks belong to) is destroyed first, the job is cancelled and its callbacks are
+    no longer called: a closed view never receives a late result.
     """
     generator = inspect.isgenerator(work)
     # The handle connects first so its state is current when the callbacks run.
     worker = (create_worker(_drive, work, _start_thread=False, _ignore_errors=True)
               if generator else create_worker(work, _start_thread=False, _ignore_errors=True))
     handle = JobHandle(worker, label)
-    worker.errored.connect(on_error)
+    alive = [True]
+    if owner is not None:
+        def orphan() -> None:
+            alive[0] = False
+            handle.cancel()
+
+        owner.destroyed.connect(orphan)
+
+    def guarded(callback: Callable[..., Any]) -> Callable[..., Any]:
+        return lambda *args: callback(*args) if alive[0] else None
+
+    worker.errored.connect(guarded(on_error))
     if on_progress is not None and generator:
-        worker.yielded.connect(on_progress)
+        worker.yielded.connect(guarded(on_progress))
     if on_result is not None:
-        worker.returned.connect(on_result)
+        worker.returned.connect(guarded(on_result))
     if on_finished is not None:
-        worker.finished.connect(on_finished)
+        worker.finished.connect(guarded(on_finished))
     worker.start()
     return handle

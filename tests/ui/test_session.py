@@ -134,3 +134,21 @@ def test_evaluate_original_and_corrected(qtbot, window):
     assert (name_a, name_b) == ("classification (original)", "classification (corrected)")
     assert before.provenance.corpus_fingerprint != after.provenance.corpus_fingerprint
     assert after.mean_accuracy < before.mean_accuracy
+
+
+def test_corpus_tab_neighbours_tab_and_guides(qtbot, window):
+    from app.evaluations import EVALUATIONS
+    from app.ui.guides import GUIDES
+
+    assert window.corpus_browser.model.rowCount() == 859
+    for family in ("bow", "tfidf"):
+        window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(family))
+        window.run()
+        wait_for_job(qtbot, window)
+    assert [name for name, _, _ in window.neighbours_view.spaces] == ["bow", "tfidf"]
+    with qtbot.waitSignal(window.neighbours_view.neighbours_found, timeout=20_000) as found:
+        window.select_sentence(0)
+    assert {1, 2} <= set(found.args[0])
+    assert window.corpus_browser.selected == 0
+    titles = [action.text() for action in window.menuBar().actions()[-1].menu().actions()]
+    assert len(titles) >= len(EVALUATIONS) and set(EVALUATIONS) <= set(GUIDES)

@@ -1,0 +1,36 @@
+import time
+
+from PySide6.QtWidgets import QWidget
+
+from app.jobs import Progress
+from app.ui.workers import start_job
+
+
+def slow_job(steps=20):
+    for step in range(steps):
+        time.sleep(0.01)
+        yield Progress("working", step + 1, steps)
+    return "result"
+
+
+def test_job_reports_progress_and_result(qtbot):
+    seen, results = [], []
+    handle = start_job(slow_job(), "slow", on_error=results.append,
+                       on_progress=seen.append, on_result=results.append)
+    with qtbot.waitSignal(handle.worker.finished, timeout=5000):
+        pass
+    assert results == ["result"] and handle.state == "done"
+    qtbot.waitUntil(lambda: len(seen) == 20)
+    assert seen[-1].fraction == 1.0
+
+
+def test_destroyed_owner_cancels_and_silences_the_job(qtbot):
+    owner = QWidget()
+    results = []
+    handle = start_job(slow_job(200), "slow", on_error=results.append,
+                       on_result=results.append, on_finished=lambda: results.append("end"),
+                       owner=owner)
+    with qtbot.waitSignal(handle.worker.finished, timeout=5000):
+        owner.deleteLater()
+    assert handle.cancelled and handle.state == "cancelled"
+    assert results == []
