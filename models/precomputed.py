@@ -21,7 +21,9 @@ exactly one row per corpus entry.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,17 +58,71 @@ class EmbeddingsTable:
     vectors: np.ndarray
     ids: tuple[str, ...] | None = None
     texts: tuple[str, ...] | None = None
+    #: :func:`file_hash` of ``path`` when the reader computed it on the way.
+    digest: str | None = None
+
+
+#: The file is hashed in blocks of this size, in parallel (hashlib and os.pread release
+#: the GIL): a 1.5 GB file hashes in about half the time of one sequential SHA-256.
+HASH_BLOCK = 1 << 24
+
+
+def _scan(path: Path, data: tuple[int, np.dtype, int] | None = None
+          ) -> tuple[str, int | None]:
+    """The file's hash and, with ``data`` = (byte offset, dtype, row width) of a raw
+    row-major array in it, the first row holding NaN or infinity (None: all finite).
+
+    One pass, read with ``os.pread`` into short-lived buffers rather than through a
+    memory map, so checking a memory-mapped .npy does not map the whole file into this
+    process. The hash is the SHA-256 of the SHA-256 digests of the file's consecutive
+    ``HASH_BLOCK``-byte blocks (a tree hash, so blocks can be hashed in parallel).
+    """
+    size = path.stat().st_size
+    starts = range(0, size, HASH_BLOCK)
+    fd = os.open(path, os.O_RDONLY)
+
+    def block(start: int) -> tuple[bytes, int | None]:
+        raw = os.pread(fd, HASH_BLOCK, start)
+        digest = hashlib.sha256(raw).digest()
+        bad = None
+        if data is not None:
+            offset, dtype, width = data
+            # The data region of this block, cut to whole values.
+            first = max(offset, start)
+            first += (-(first - offset)) % dtype.itemsize
+            stop = start + len(raw)
+            stop -= (stop - offset) % dtype.itemsize
+            if stop > first:
+                values = np.frombuffer(raw, dtype=dtype, count=(stop - first) // dtype.itemsize,
+                                       offset=first - start)
+                finite = np.isfinite(values)
+                if not finite.all():
+                    index = (first - offset) // dtype.itemsize + int(np.argmin(finite))
+                    bad = index // width
+        return digest, bad
+
+    try:
+        workers = max(1, min(4, os.cpu_count() or 1, len(starts)))
+        if workers == 1:
+            results = [block(start) for start in starts]
+        else:
+            with ThreadPoolExecutor(workers) as pool:
+                results = list(pool.map(block, starts))
+    finally:
+        os.close(fd)
+    tree = hashlib.sha256()
+    for digest, _ in results:
+        tree.update(digest)
+    bad_rows = [bad for _, bad in results if bad is not None]
+    return tree.hexdigest()[:16], (min(bad_rows) if bad_rows else None)
 
 
 def file_hash(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 22), b""):
-            h.update(chunk)
-    return h.hexdigest()[:16]
+    """Content hash of a file (see :func:`_scan`), 16 hex digits."""
+    return _scan(Path(path))[0]
 
 
-def _check_vectors(vectors: np.ndarray, path: Path) -> np.ndarray:
+def _check_shape(vectors: np.ndarray, path: Path) -> None:
     if vectors.ndim != 2:
         raise EmbeddingsFileError(f"expected a 2-D array (rows, dimensions), found shape "
                                   f"{vectors.shape}", path)
@@ -74,6 +130,10 @@ def _check_vectors(vectors: np.ndarray, path: Path) -> np.ndarray:
         raise EmbeddingsFileError(f"no embeddings in the file (shape {vectors.shape})", path)
     if not np.issubdtype(vectors.dtype, np.number):
         raise EmbeddingsFileError(f"values are {vectors.dtype}, not numbers", path)
+
+
+def _check_vectors(vectors: np.ndarray, path: Path) -> np.ndarray:
+    _check_shape(vectors, path)
     # Scan in blocks so a memory-mapped file is checked without loading it whole.
     step = max(1, (1 << 24) // max(vectors.shape[1], 1))
     for start in range(0, vectors.shape[0], step):
@@ -89,6 +149,18 @@ def _read_npy(path: Path) -> EmbeddingsTable:
         vectors = np.load(path, mmap_mode="r", allow_pickle=False)
     except (ValueError, OSError, EOFError) as error:
         raise EmbeddingsFileError(f"not a readable .npy array ({error})", path) from None
+    if (isinstance(vectors, np.memmap) and vectors.dtype.kind == "f"
+            and vectors.flags.c_contiguous and vectors.ndim == 2
+            and vectors.offset % vectors.dtype.itemsize == 0):
+        # The common case (float, C order): the finite check runs in the same pass over
+        # the file as its hash (see _scan), not through the memory map.
+        _check_shape(vectors, path)
+        digest, bad = _scan(path, (int(vectors.offset), vectors.dtype, vectors.shape[1]))
+        if bad is not None:
+            raise EmbeddingsFileError(f"row {bad + 1} holds NaN or infinity", path, bad + 1)
+        if vectors.dtype != np.float32:
+            vectors = np.asarray(vectors, dtype=np.float32)
+        return EmbeddingsTable(path, vectors, digest=digest)
     if vectors.dtype != np.float32 and np.issubdtype(vectors.dtype, np.number):
         vectors = np.asarray(vectors, dtype=np.float32)
     return EmbeddingsTable(path, _check_vectors(vectors, path))
@@ -161,14 +233,20 @@ def _read_parquet(path: Path) -> EmbeddingsTable:
     if vector_column is None:
         raise EmbeddingsFileError(f"no vector column (looked for {', '.join(VECTOR_COLUMNS)};"
                                   f" found {', '.join(names)})", path)
-    column = table.column(vector_column).combine_chunks()
-    lengths = column.value_lengths().to_numpy(zero_copy_only=False)
+    # Chunk by chunk, not combine_chunks(): that copies the whole column once more
+    # (seconds at a million rows) before the one copy into a NumPy array.
+    chunks = table.column(vector_column).chunks
+    n_rows = sum(len(chunk) for chunk in chunks)
+    lengths = np.concatenate([chunk.value_lengths().to_numpy(zero_copy_only=False)
+                              for chunk in chunks]) if chunks else np.zeros(0)
     if len(lengths) and (lengths != lengths[0]).any():
         row = int(np.flatnonzero(lengths != lengths[0])[0])
         raise EmbeddingsFileError(f"row {row + 1} has {lengths[row]} values where row 1 has "
                                   f"{lengths[0]}", path, row + 1)
-    flat = column.flatten().to_numpy(zero_copy_only=False).astype(np.float32, copy=False)
-    vectors = _check_vectors(flat.reshape(len(column), -1), path)
+    flat = (np.concatenate([chunk.flatten().to_numpy(zero_copy_only=False)
+                            for chunk in chunks]) if chunks else np.zeros(0, np.float32))
+    flat = flat.astype(np.float32, copy=False)
+    vectors = _check_vectors(flat.reshape(n_rows, -1), path)
 
     def text_column(candidates):
         name = next((c for c in candidates if c in names), None)
@@ -253,8 +331,17 @@ class Precomputed(Encoder):
         table = read_embeddings(self.path)
         self.rows, self.aligned_by = align_rows(table, corpus)
         self.vectors = table.vectors
-        self.file_hash = file_hash(self.path)
-        self._row_of_text = {text: int(row) for text, row in zip(corpus.texts, self.rows)}
+        self.file_hash = table.digest or file_hash(self.path)
+        self._row_of_text_cache: dict[str, int] | None = None
+
+    @property
+    def _row_of_text(self) -> dict[str, int]:
+        """Row of each corpus text, built on first use (a second at a million rows, and
+        only needed to encode texts other than the whole corpus)."""
+        if self._row_of_text_cache is None:
+            self._row_of_text_cache = {text: int(row) for text, row
+                                       in zip(self.corpus.texts, self.rows)}
+        return self._row_of_text_cache
 
     @property
     def name(self) -> str:

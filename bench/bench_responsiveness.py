@@ -1,0 +1,197 @@
+"""Responsiveness: the GUI thread's longest stall while a job runs in the real MainWindow.
+
+    .venv/bin/python bench/bench_responsiveness.py [--sentences 10000] [--repeat 2]
+
+Runs offscreen unless QT_QPA_PLATFORM is set. The corpus is the first ``--sentences``
+distinct sentences of MSRP (``../shared/data/msrp/msr_paraphrase_data.txt``), built
+directly as a Corpus without groups (so the explorer runs no classification: only the
+job under test). A 10 ms QTimer ticks on the GUI thread; a tick that comes late means
+the event loop could not run (paint, input) for that long. Jobs, driven through the
+window as a user would:
+
+- bag of words + PCA: ``run()`` with the default PCA, the reference (a short job);
+- UMAP, cold: ``project_again()`` with UMAP (n_neighbors 15, PCA to 50 first), the
+  first in the process, so ``import umap`` and numba's compilation run in the worker;
+- UMAP, warm: the same again (compiled);
+- Doc2Vec PV-DM: ``run()`` with ``doc2vec-dm``: training (20 epochs), inference of
+  every sentence, PCA and the faithfulness measure.
+
+A first row runs the timer for 5 s with no job: the stalls the shared machine causes by
+itself. For each job: its wall time, the number of ticks, the largest gap between ticks and
+its 99th percentile (expected: 10 ms), the gaps over 100 ms, and the job stage during
+which the largest gap began (from the job's progress reports, which arrive as queued
+signals on the GUI thread; "result" = the window drawing the result). Each job runs
+``--repeat`` times (cold UMAP once); the machine is shared, so the table shows every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+from PySide6.QtCore import QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from app.corpora.model import Corpus  # noqa: E402
+from app.ui.main_window import MainWindow  # noqa: E402
+
+MSRP = ROOT.parent / "shared" / "data" / "msrp" / "msr_paraphrase_data.txt"
+TICK_MS = 10
+
+
+def msrp_corpus(n: int) -> Corpus:
+    lines = MSRP.read_text(encoding="utf-8-sig").splitlines()[1:]
+    texts, ids, seen = [], [], set()
+    for line in lines:
+        fields = line.split("\t")
+        if len(fields) < 2 or fields[1] in seen:
+            continue
+        seen.add(fields[1])
+        ids.append(fields[0])
+        texts.append(fields[1])
+        if len(texts) == n:
+            break
+    return Corpus(name=f"MSRP {len(texts):,} sentences", texts=tuple(texts), ids=tuple(ids))
+
+
+class Probe:
+    """Ticks of a 10 ms timer on the GUI thread, and the job's stage changes."""
+
+    def __init__(self) -> None:
+        self.ticks: list[float] = []
+        self.stages: list[tuple[float, str]] = []
+        self.timer = QTimer()
+        self.timer.setInterval(TICK_MS)
+        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+
+    def idle(self, seconds: float) -> dict:
+        """The same timer with no job: the machine's own scheduling noise."""
+        app = QApplication.instance()
+        self.ticks.clear()
+        self.timer.start()
+        began = time.perf_counter()
+        self.ticks.append(began)
+        while time.perf_counter() - began < seconds:
+            app.processEvents()
+            time.sleep(0.001)
+        self.timer.stop()
+        gaps = np.diff(self.ticks) * 1000
+        return {"wall": seconds, "ticks": len(self.ticks), "max": float(gaps.max()),
+                "p99": float(np.percentile(gaps, 99)), "over": int((gaps > 100).sum()),
+                "stage": "no job (scheduling noise of the shared machine)"}
+
+    def measure(self, window: MainWindow, start) -> dict:
+        app = QApplication.instance()
+        self.ticks.clear()
+        self.stages.clear()
+        self.timer.start()
+        began = time.perf_counter()
+        self.ticks.append(began)
+        # Mark when the window starts drawing the result (its on_result callback,
+        # looked up on the instance when the job starts).
+        show = MainWindow.show_exploration.__get__(window)
+
+        def show_marked(exploration):
+            self.stages.append((time.perf_counter(), "result: show_exploration"))
+            show(exploration)
+            self.stages.append((time.perf_counter(), "after the result"))
+        window.show_exploration = show_marked
+        try:
+            start()
+        finally:
+            del window.show_exploration
+        handle = window.job
+        assert handle is not None and not handle.done, "the job did not start"
+        handle.changed.connect(lambda: self.stages.append(
+            (time.perf_counter(), handle.progress.stage if handle.progress else "started")))
+        while not handle.done:
+            app.processEvents()
+            time.sleep(0.001)
+        wall = time.perf_counter() - began
+        # Let the queued result / finished callbacks run, ticking on.
+        until = time.perf_counter() + 0.2
+        while time.perf_counter() < until:
+            app.processEvents()
+            time.sleep(0.001)
+        self.timer.stop()
+        if handle.state != "done":
+            raise RuntimeError(f"job {handle.state}: {handle.error!r}")
+        ticks = np.array(self.ticks)
+        gaps = np.diff(ticks) * 1000
+        worst = int(np.argmax(gaps))
+        stage = "before any progress"
+        for at, name in self.stages:
+            if at <= ticks[worst]:
+                stage = name
+        return {"wall": wall, "ticks": len(ticks), "max": float(gaps.max()),
+                "p99": float(np.percentile(gaps, 99)), "over": int((gaps > 100).sum()),
+                "stage": stage}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sentences", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--skip", nargs="*", default=[], help="jobs to skip: umap doc2vec")
+    args = parser.parse_args()
+    app = QApplication.instance() or QApplication(sys.argv)  # noqa: F841
+    window = MainWindow()
+    window.resize(1400, 860)
+    window.show()
+    app.processEvents()
+    corpus = msrp_corpus(args.sentences)
+    window.set_corpus(corpus)
+    probe = Probe()
+    controls = window.projection_controls
+
+    def choose(encoder: str, method: str):
+        def start():
+            window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(encoder))
+            controls.method.setCurrentIndex(controls.method.findData(method))
+        return start
+
+    def run_with(encoder: str):
+        def start():
+            choose(encoder, "pca")()
+            window.run()
+        return start
+
+    def umap_again():
+        controls.method.setCurrentIndex(controls.method.findData("umap"))
+        window.project_again()
+
+    rows = [("idle, no job", probe.idle(5.0))]
+    for k in range(args.repeat):
+        rows.append(("bag of words + PCA (run)", probe.measure(window, run_with("bow"))))
+    if "umap" not in args.skip:
+        rows.append(("UMAP, cold: import + numba JIT", probe.measure(window, umap_again)))
+        for k in range(args.repeat):
+            rows.append(("UMAP, warm (project_again)", probe.measure(window, umap_again)))
+    if "doc2vec" not in args.skip:
+        for k in range(args.repeat):
+            rows.append(("Doc2Vec PV-DM (run: train+infer)",
+                         probe.measure(window, run_with("doc2vec-dm"))))
+    window.close()
+
+    print(f"platform {QApplication.platformName()}, {len(corpus):,} MSRP sentences, "
+          f"{TICK_MS} ms GUI timer; gaps in ms (a gap of {TICK_MS} = no stall)\n")
+    header = (f"{'job':<34} {'wall s':>7} {'ticks':>6} {'max gap':>8} {'p99 gap':>8} "
+              f"{'>100ms':>6}  largest gap began during")
+    print(header)
+    print("-" * len(header))
+    for label, r in rows:
+        print(f"{label:<34} {r['wall']:>7.1f} {r['ticks']:>6} {r['max']:>8.0f} "
+              f"{r['p99']:>8.0f} {r['over']:>6}  {r['stage'][:60]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
