@@ -1,6 +1,6 @@
 """Screenshot of the real app on a real (virtual) X display, as a user would see it.
 
-    .venv/bin/python scripts/screenshot.py [--scene explorer|evaluations|review] [--out PNG]
+    .venv/bin/python scripts/screenshot.py [--scene explorer|evaluations|review|corpus|neighbours]
 
 Without a DISPLAY it re-runs itself under ``xvfb-run`` (Debian: apt-get install xvfb
 xauth imagemagick). It opens the main window on the bundled corpus, runs the evaluation,
@@ -26,7 +26,8 @@ sys.path.insert(0, str(ROOT))
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--encoder", default="bow")
-    parser.add_argument("--scene", choices=("explorer", "evaluations", "review"),
+    parser.add_argument("--scene", choices=("explorer", "evaluations", "review", "corpus",
+                                            "neighbours"),
                         default="explorer")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -94,8 +95,24 @@ def main() -> int:
              lambda: (window.review_panel.table.selectRow(0),
                       QTimer.singleShot(1000, capture)))
 
-    when(idle, {"explorer": point_at_a_mistake, "evaluations": evaluate,
-                "review": review}[args.scene])
+    def corpus_tab():
+        window.views.setCurrentWidget(window.corpus_browser)
+        window.corpus_browser.filter_box.setText("percent")
+        QTimer.singleShot(3000, capture)
+
+    def neighbours():
+        window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+        window.run()
+
+        def query():
+            window.views.setCurrentWidget(window.neighbours_view)
+            window.neighbours_view.query_text("The Nasdaq composite index fell")
+            QTimer.singleShot(3000, capture)
+
+        when(idle, query)
+
+    when(idle, {"explorer": point_at_a_mistake, "evaluations": evaluate, "review": review,
+                "corpus": corpus_tab, "neighbours": neighbours}[args.scene])
     return app.exec()
 
 

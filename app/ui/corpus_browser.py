@@ -348,6 +348,7 @@ class CorpusBrowser(QWidget):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
+        splitter.setSizes([2000, 1000])  # the sentences get two thirds of the width
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addWidget(splitter)
