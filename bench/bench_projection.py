@@ -1,0 +1,124 @@
+"""UMAP and t-SNE on 10,000 sentences: app.projection.project against the libraries
+called directly, and what reducing to 50 dimensions with PCA first gains.
+
+    .venv/bin/python bench/bench_projection.py [--sentences 10000] [--encoder glove-mean]
+        [--repeat 3] [--skip-tsne]
+
+The sentences are the first ``--sentences`` distinct MSRP sentences
+(``../shared/data/msrp/msr_paraphrase_data.txt``), encoded once with ``--encoder``
+(glove-mean: dense, 300-d). Both sides get the same input and parameters
+(n_neighbors 15, min_dist 0.1, cosine, random_state 0, n_jobs 1; t-SNE perplexity 30,
+init "pca"); a first UMAP fit on each side (not timed) compiles numba's code, so the
+times exclude it. Rows:
+
+- overhead: ``project(X, "umap", pca_dims=None)`` vs ``umap.UMAP(...).fit_transform(X)``,
+  best of ``--repeat`` (target <= 1.05x);
+- PCA first: ``project`` with ``pca_dims=50`` (the UI's default) vs without, for UMAP
+  and t-SNE: time and the faithfulness of the layout (``app.projection.faithfulness``,
+  mean share of each point's 10 nearest neighbours kept in 2D).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.jobs import run_job  # noqa: E402
+from app.projection import faithfulness, project  # noqa: E402
+from models import make_encoder  # noqa: E402
+
+MSRP = ROOT.parent / "shared" / "data" / "msrp" / "msr_paraphrase_data.txt"
+
+
+def sentences(n: int) -> list[str]:
+    texts, seen = [], set()
+    for line in MSRP.read_text(encoding="utf-8-sig").splitlines()[1:]:
+        fields = line.split("\t")
+        if len(fields) > 1 and fields[1] not in seen:
+            seen.add(fields[1])
+            texts.append(fields[1])
+            if len(texts) == n:
+                break
+    return texts
+
+
+def timed(function, repeat: int) -> tuple[list[float], object]:
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - start)
+    return times, result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sentences", type=int, default=10_000)
+    parser.add_argument("--encoder", default="glove-mean")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-tsne", action="store_true")
+    args = parser.parse_args()
+    texts = sentences(args.sentences)
+    encoder = make_encoder(args.encoder)
+    encoder.fit(texts)
+    X = encoder.encode(texts)
+    X = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=np.float32)
+    print(f"{len(texts):,} MSRP sentences, {args.encoder} ({X.shape[1]}-d); best and median "
+          f"of {args.repeat}, seconds\n")
+
+    import umap
+
+    def direct():
+        return umap.UMAP(n_components=2, random_state=0, n_jobs=1, n_neighbors=15,
+                         min_dist=0.1, metric="cosine").fit_transform(X)
+
+    def ours(method, pca_dims):
+        return lambda: run_job(project(X, method, seed=0, pca_dims=pca_dims)).coordinates
+
+    start = time.perf_counter()
+    direct()
+    ours("umap", None)()
+    print(f"warm-up (numba compile + first fits): {time.perf_counter() - start:.1f} s\n")
+
+    rows = []
+    # Alternate the two sides so the shared machine's load hits both alike.
+    direct_times, ours_times = [], []
+    for _ in range(args.repeat):
+        t, direct_layout = timed(direct, 1)
+        direct_times += t
+        t, ours_layout = timed(ours("umap", None), 1)
+        ours_times += t
+    rows.append(("umap-learn directly", direct_times, direct_layout, min(direct_times)))
+    rows.append(("project(umap, no PCA)", ours_times, ours_layout, min(direct_times)))
+    t, layout = timed(ours("umap", 50), args.repeat)
+    rows.append(("project(umap, PCA to 50)", t, layout, min(ours_times)))
+    if not args.skip_tsne:
+        t_plain, layout_plain = timed(ours("tsne", None), args.repeat)
+        rows.append(("project(t-SNE, no PCA)", t_plain, layout_plain, min(t_plain)))
+        t, layout = timed(ours("tsne", 50), args.repeat)
+        rows.append(("project(t-SNE, PCA to 50)", t, layout, min(t_plain)))
+
+    header = (f"{'what':<28} {'best':>7} {'median':>7} {'spread':>7} {'ratio':>7} "
+              f"{'faithful':>9}")
+    print(header)
+    print("-" * len(header))
+    for label, times, coordinates, reference in rows:
+        kept = faithfulness(X, np.asarray(coordinates)).mean_overlap
+        print(f"{label:<28} {min(times):>7.2f} {statistics.median(times):>7.2f} "
+              f"{max(times) - min(times):>7.2f} {min(times) / reference:>6.2f}x {kept:>9.3f}")
+    print("\nratio: project / umap-learn for the first two rows; with PCA / without for the "
+          "others. faithful: mean share of 10 nearest neighbours (cosine, full space) kept "
+          "in 2D")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
