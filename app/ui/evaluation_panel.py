@@ -49,6 +49,7 @@ class EvaluationPanel(QWidget):
 
     run_requested = Signal(str)
     items_selected = Signal(list)
+    result_added = Signal(int, str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -139,6 +140,7 @@ class EvaluationPanel(QWidget):
                                f"{provenance.corpus_name}")
         self.history.addItem(item)
         self.history.setCurrentItem(item)
+        self.result_added.emit(len(self.results) - 1, item.text())
 
     def show_agreement(self, result, command: str = "") -> None:
         """Keep and show a misclassification-agreement result (its heatmap under the

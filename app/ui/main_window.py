@@ -50,6 +50,7 @@ from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
 from app.ui.projection_controls import COLOUR_TITLES, METADATA, ProjectionControls
 from app.ui.projection_view import ProjectionView
 from app.ui.workers import JobHandle, start_job
+from app.ui.workspace_panel import WorkspacePanel
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed
@@ -123,7 +124,11 @@ class MainWindow(QMainWindow):
         self.views.addTab(self.corpus_browser, "Corpus")
         self.neighbours_view = NeighboursView()
         self.neighbours_view.sentence_selected.connect(self.select_sentence)
-        self.neighbours_view.neighbours_found.connect(self.projection.highlight)
+        # Queries made in the neighbours tab ring their neighbours in the projection; a
+        # click in the projection keeps ringing the clicked sentence's group there.
+        self.neighbours_view.neighbours_found.connect(
+            lambda found: self.projection.highlight(found)
+            if self.views.currentWidget() is self.neighbours_view else None)
         self.views.addTab(self.neighbours_view, "Nearest neighbours")
         #: Every space explored on this corpus, by encoder spec, for the neighbours view.
         self.spaces: dict[str, tuple[str, Encoder, Embeddings]] = {}
@@ -132,6 +137,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.views)
 
         self._build_corpus_panel()
+        self.workspace_panel = WorkspacePanel()
+        self.workspace_panel.corpus_chosen.connect(self.open_corpus)
+        self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._build_metrics_panel()
         self.evaluation_panel = EvaluationPanel()
         self.evaluation_panel.run_requested.connect(self.evaluate)
@@ -155,6 +163,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(inspector_dock, review_dock)
         self.group_dock.raise_()
         self.evaluation_panel.items_selected.connect(self.select_items)
+        self.evaluation_panel.result_added.connect(self.workspace_panel.add_result)
+        self.workspace_panel.result_chosen.connect(self._show_result)
         #: (evaluation, encoder spec, seed, result) of every run this session, for saving.
         self.evaluation_runs: list[tuple[str, str, int, object]] = []
         self.workspace_path: Path | None = None
@@ -510,6 +520,9 @@ class MainWindow(QMainWindow):
         self.inspector.clear()
         self.evaluation_panel.set_corpus(corpus)
         self.corpus_browser.set_corpus(corpus)
+        self.workspace_panel.add_corpus(self.corpus_spec or corpus.name,
+                                        f"{corpus.name} ({len(corpus):,} sentences)")
+        self.workspace_panel.set_encoders([])
         self.spaces.clear()
         self.neighbours_view.set_spaces(corpus, [])
         # Precomputed embeddings were aligned to the previous corpus.
@@ -689,6 +702,10 @@ class MainWindow(QMainWindow):
         self._start(job, f"{encoder.name} on {self.corpus.name}",
                     on_result=self.show_exploration)
 
+    def _show_result(self, index: int) -> None:
+        self.evaluation_panel.history.setCurrentRow(index)
+        self.evaluations_dock.raise_()
+
     def clear_embedding_cache(self) -> int:
         freed = EmbeddingCache().clear()
         self.statusBar().showMessage(f"Cleared the embedding cache ({freed / 2**20:.1f} MiB)")
@@ -790,6 +807,7 @@ class MainWindow(QMainWindow):
         self.spaces[self.encoder_choice.currentData()] = (
             exploration.encoder.name, exploration.encoder, exploration.embeddings)
         self.neighbours_view.set_spaces(exploration.corpus, list(self.spaces.values()))
+        self.workspace_panel.set_encoders([name for name, _, _ in self.spaces.values()])
         colours, legend = self._colouring()
         self.projection.set_points(exploration.projection.coordinates, colours,
                                    self.describe_sentence,

@@ -10,6 +10,15 @@ from app.ui.main_window import MainWindow  # noqa: E402
 JOB_TIMEOUT_MS = 60_000
 
 
+@pytest.fixture(autouse=True)
+def fresh_journals(monkeypatch, tmp_path):
+    """Each test starts without edits: journals of corrections made by other tests are
+    replayed otherwise, as they are for a user."""
+    from app.annotations.journal import DATA_DIR_ENV
+
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "journals"))
+
+
 @pytest.fixture
 def window(qtbot):
     """The main window with the bundled corpus loaded."""

@@ -152,3 +152,25 @@ def test_corpus_tab_neighbours_tab_and_guides(qtbot, window):
     assert window.corpus_browser.selected == 0
     titles = [action.text() for action in window.menuBar().actions()[-1].menu().actions()]
     assert len(titles) >= len(EVALUATIONS) and set(EVALUATIONS) <= set(GUIDES)
+
+
+def test_workspace_panel_lists_corpora_encoders_results(qtbot, window, shared_data):
+    panel = window.workspace_panel
+    assert panel.entries("Corpora") == ["msrp-grouped (859 sentences)"]
+    window.run()
+    wait_for_job(qtbot, window)
+    assert panel.entries("Encoders") == ["bow"]
+    window.evaluate("classification")
+    wait_for_job(qtbot, window)
+    window.evaluate("latent")
+    wait_for_job(qtbot, window)
+    assert panel.entries("Results") == ["classification · bow on msrp-grouped",
+                                        "latent · bow on msrp-grouped"]
+    panel.result_chosen.emit(0)
+    assert window.evaluation_panel.current[0] == "classification"
+    window.open_corpus(shared_data / "sick" / "SICK_trial.txt")
+    wait_for_job(qtbot, window)
+    assert len(panel.entries("Corpora")) == 2 and panel.entries("Encoders") == []
+    panel.corpus_chosen.emit("msrp-grouped")
+    wait_for_job(qtbot, window)
+    assert window.corpus.name == "msrp-grouped"
