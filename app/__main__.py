@@ -2,4 +2,6 @@ import sys
 
 from app.cli import main
 
-sys.exit(main())
+# Guarded: helper processes (spawned for UMAP and t-SNE) import this module too.
+if __name__ == "__main__":
+    sys.exit(main())

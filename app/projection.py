@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from app.jobs import Job, Progress
+from app.layout_process import run_elsewhere
 from app.neighbours import top_k
 from models.base import Embeddings
 
@@ -94,24 +95,31 @@ def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
     reduced = _reduce(embeddings, options.pop("pca_dims"), seed)
     yield Progress(stage, 1, 3)
     if method == "umap":
-        import umap  # noqa: PLC0415 - seconds to import; only inside the job
+        stage += " (a first run compiles numba code)"
+    coordinates = yield from run_elsewhere(_fit_layout, (method, reduced, seed, options),
+                                           stage)
+    yield Progress(stage, 3, 3)
+    return Projection(np.asarray(coordinates, dtype=np.float32), method, record)
 
-        yield Progress(stage + " (the first run compiles numba code)", 2, 3)
+
+def _fit_layout(method: str, data: Embeddings, seed: int, options: dict[str, Any]
+                ) -> np.ndarray:
+    """UMAP or t-SNE of ``data`` to 2D; runs in :mod:`app.layout_process`."""
+    n = data.shape[0]
+    if method == "umap":
+        import umap  # noqa: PLC0415 - seconds to import; only in the layout process
+
         # n_jobs=1: a fixed random_state makes UMAP single-threaded anyway.
         reducer = umap.UMAP(n_components=2, random_state=seed, n_jobs=1,
                             n_neighbors=min(options["n_neighbors"], n - 1),
                             min_dist=options["min_dist"], metric=options["metric"])
-        coordinates = reducer.fit_transform(reduced)
-    else:
-        from sklearn.manifold import TSNE  # noqa: PLC0415
+        return reducer.fit_transform(data)
+    from sklearn.manifold import TSNE  # noqa: PLC0415
 
-        yield Progress(stage, 2, 3)
-        dense = reduced.toarray() if sp.issparse(reduced) else np.asarray(reduced)
-        tsne = TSNE(n_components=2, random_state=seed, init="pca",
-                    perplexity=min(options["perplexity"], (n - 1) / 3))
-        coordinates = tsne.fit_transform(dense.astype(np.float32))
-    yield Progress(stage, 3, 3)
-    return Projection(np.asarray(coordinates, dtype=np.float32), method, record)
+    dense = data.toarray() if sp.issparse(data) else np.asarray(data)
+    tsne = TSNE(n_components=2, random_state=seed, init="pca",
+                perplexity=min(options["perplexity"], (n - 1) / 3))
+    return tsne.fit_transform(dense.astype(np.float32))
 
 
 @dataclass(frozen=True, eq=False)

@@ -64,3 +64,19 @@ def test_points_in_polygon_even_odd():
     inside = points_in_polygon(grid, triangle)
     assert np.all(grid[inside].sum(axis=1) < 10) and len(inside) == 45
     assert len(points_in_polygon(grid, square[:2])) == 0
+
+
+def test_layouts_run_in_a_helper_process_that_cancel_kills():
+    from app import layout_process
+
+    rng = np.random.default_rng(0)
+    points = rng.normal(size=(300, 10)).astype(np.float32)
+    first = run_job(project(points, "tsne", seed=2))
+    helper = layout_process._process
+    assert helper is not None and helper.poll() is None and helper.pid != __import__("os").getpid()
+    job = project(points, "tsne", seed=2)
+    next(job), next(job), next(job)  # the fit is under way in the helper
+    job.close()
+    assert layout_process._process is None and helper.poll() is not None
+    again = run_job(project(points, "tsne", seed=2))
+    assert np.array_equal(first.coordinates, again.coordinates)
