@@ -9,6 +9,7 @@ chart element emits ``items_selected`` with the sentences behind it.
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -21,11 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.atomic import write_text_atomic
+from app.atomic import atomic_path, write_text_atomic
 from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS, applicable_evaluations
 from app.evaluations.agreement import NAME as AGREEMENT
 from app.ui.charts import ResultChart, chart_for, comparison_chart, headline_metrics
+from app.ui.figures import save_svg
 from app.workspace import SavedResult
 
 
@@ -98,6 +100,11 @@ class EvaluationPanel(QWidget):
         self.save_button = QPushButton("Save JSON…")
         self.save_button.setToolTip("Every number with its provenance and per-item outcomes")
         self.save_button.clicked.connect(self._choose_json_target)
+        self.save_table_button = QPushButton("Save CSV…")
+        self.save_table_button.clicked.connect(self._choose_csv_target)
+        self.save_chart_button = QPushButton("Save chart…")
+        self.save_chart_button.setToolTip("The chart shown, as PNG or SVG")
+        self.save_chart_button.clicked.connect(self._choose_chart_target)
 
         top = QHBoxLayout()
         top.addWidget(self.choice, stretch=1)
@@ -105,7 +112,9 @@ class EvaluationPanel(QWidget):
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.save_table_button)
         buttons.addWidget(self.save_button)
+        buttons.addWidget(self.save_chart_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.about)
@@ -163,6 +172,37 @@ class EvaluationPanel(QWidget):
     def save_json(self, path: str | Path) -> None:
         _, result, _ = self.current
         write_text_atomic(path, json.dumps(result.to_dict(), indent=2) + "\n")
+
+    def save_csv(self, path: str | Path) -> None:
+        """The table as CSV (metric, value)."""
+        with atomic_path(path) as temporary:
+            with temporary.open("w", newline="", encoding="utf-8") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(["metric", "value"])
+                writer.writerows(self.rows())
+
+    def save_chart(self, path: str | Path) -> None:
+        """The chart on show (PNG, or SVG by the extension)."""
+        chart = self.charts.currentWidget()
+        if chart is self.comparison_page:
+            chart = self.comparison
+        if str(path).lower().endswith(".svg"):
+            save_svg(chart, path)
+        else:
+            chart.export_png(str(path))
+
+    def _choose_csv_target(self) -> None:
+        if self.current is not None:
+            path, _ = QFileDialog.getSaveFileName(self, "Save table", "", "CSV (*.csv)")
+            if path:
+                self.save_csv(path)
+
+    def _choose_chart_target(self) -> None:
+        if self.charts.count():
+            path, _ = QFileDialog.getSaveFileName(self, "Save chart", "",
+                                                  "PNG image (*.png);;SVG drawing (*.svg)")
+            if path:
+                self.save_chart(path)
 
     def _choose_json_target(self) -> None:
         if self.current is None:

@@ -5,23 +5,24 @@ it computes nothing itself."""
 from __future__ import annotations
 
 import sys
+import csv
 import html
 import re
 import shlex
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QRect, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence, QPainter
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QCheckBox, QComboBox, QDockWidget, QFileDialog,
     QFormLayout, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget,
     QListWidgetItem, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget,
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
-from PySide6.QtSvg import QSvgGenerator
 from pyqtgraph.exporters import ImageExporter
 
+from app.atomic import atomic_path
 from app.corpora import DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.tabular import ColumnsUnclear
 from app.corpora.model import Corpus
@@ -41,6 +42,7 @@ from app.ui.corpus_browser import CorpusBrowser
 from app.ui.guides import GUIDES, TITLES
 from app.ui.costra_view import CostraView
 from app.ui.evaluation_panel import EvaluationPanel
+from app.ui.figures import save_svg
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
 from app.ui.mapping_dialog import MappingDialog
@@ -325,9 +327,12 @@ class MainWindow(QMainWindow):
         self.group_alone = QCheckBox("Show this group alone, with lines to its centre")
         self.group_alone.setToolTip("Grey out every other sentence of the projection")
         self.group_alone.toggled.connect(lambda _: self._show_group_alone())
+        self.export_selection_button = QPushButton("Export these sentences to CSV…")
+        self.export_selection_button.clicked.connect(self._choose_selection_target)
         layout.addWidget(self.group_caption)
         layout.addWidget(self.group_alone)
         layout.addWidget(self.group_list)
+        layout.addWidget(self.export_selection_button)
         self.group_dock = self._dock("Selected sentences", panel,
                                      Qt.DockWidgetArea.RightDockWidgetArea)
 
@@ -662,16 +667,7 @@ class MainWindow(QMainWindow):
         path = str(path)
         plot = self.projection.plot
         if path.lower().endswith(".svg"):
-            # pyqtgraph's SVGExporter fails on Qt 6.8+ path syntax (pyqtgraph issue
-            # 3485); Qt's own generator paints the same scene as vectors.
-            generator = QSvgGenerator()
-            generator.setFileName(path)
-            generator.setSize(plot.size())
-            generator.setViewBox(QRect(0, 0, plot.width(), plot.height()))
-            generator.setTitle(self.projection.legend.text())
-            painter = QPainter(generator)
-            plot.render(painter)
-            painter.end()
+            save_svg(plot, path, self.projection.legend.text())
         else:
             ImageExporter(plot.getPlotItem()).export(path)
         self.statusBar().showMessage(f"Saved {path}")
@@ -926,6 +922,29 @@ class MainWindow(QMainWindow):
             item.setData(Qt.ItemDataRole.UserRole, int(sentence))
             self.group_list.addItem(item)
         self.group_dock.raise_()
+
+    def listed_sentences(self) -> list[int]:
+        """Sentences in the selected-sentences list, in its order."""
+        return [self.group_list.item(i).data(Qt.ItemDataRole.UserRole)
+                for i in range(self.group_list.count())]
+
+    def export_selection(self, path: str | Path) -> None:
+        """The listed sentences as CSV: index, id, text, group."""
+        corpus = self.corpus
+        with atomic_path(path) as temporary:
+            with temporary.open("w", newline="", encoding="utf-8") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(["index", "id", "text", "group"])
+                for index in self.listed_sentences():
+                    group = self.group_of(index)
+                    writer.writerow([index, corpus.ids[index], corpus.texts[index],
+                                     corpus.groups.names[group] if group >= 0 else ""])
+
+    def _choose_selection_target(self) -> None:
+        if self.group_list.count():
+            path, _ = QFileDialog.getSaveFileName(self, "Export sentences", "", "CSV (*.csv)")
+            if path:
+                self.export_selection(path)
 
     def _metric_clicked(self, row: int, _column: int) -> None:
         if self.metrics.item(row, 0).text() == "misclassified":

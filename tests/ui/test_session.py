@@ -174,3 +174,30 @@ def test_workspace_panel_lists_corpora_encoders_results(qtbot, window, shared_da
     panel.corpus_chosen.emit("msrp-grouped")
     wait_for_job(qtbot, window)
     assert window.corpus.name == "msrp-grouped"
+
+
+def test_save_table_chart_and_selection(qtbot, window, tmp_path, shared_data):
+    import csv
+
+    window.open_corpus(shared_data / "sick" / "SICK_trial.txt")
+    wait_for_job(qtbot, window)
+    window.evaluate("relatedness")
+    wait_for_job(qtbot, window)
+    panel = window.evaluation_panel
+    panel.save_csv(tmp_path / "table.csv")
+    rows = list(csv.reader((tmp_path / "table.csv").open()))
+    assert rows[0] == ["metric", "value"] and rows[1:] == [list(r) for r in panel.rows()]
+    panel.save_chart(tmp_path / "chart.png")
+    panel.save_chart(tmp_path / "chart.svg")
+    assert (tmp_path / "chart.png").read_bytes()[:4] == b"\x89PNG"
+    assert b"<svg" in (tmp_path / "chart.svg").read_bytes()[:2000]
+
+    window.open_corpus("msrp-grouped")
+    wait_for_job(qtbot, window)
+    window.run()
+    wait_for_job(qtbot, window)
+    window.select_sentence(0)
+    window.export_selection(tmp_path / "group.csv")
+    rows = list(csv.reader((tmp_path / "group.csv").open()))
+    assert rows[0] == ["index", "id", "text", "group"] and len(rows) == 4
+    assert rows[1][1] == "L1" and rows[1][3] == "0"
