@@ -51,6 +51,10 @@ class Normalised:
     degenerate: np.ndarray
 
     @property
+    def shape(self) -> tuple[int, int]:
+        return self.matrix.shape
+
+    @property
     def n_degenerate(self) -> int:
         return int(self.degenerate.sum())
 
@@ -129,6 +133,25 @@ def _transposed(pool: Embeddings) -> Embeddings:
     return pool.T.tocsc() if sp.issparse(pool) else pool.T
 
 
+def _blocks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
+            exclude: np.ndarray | None, memory_mb: float):
+    """``(start, stop, block)``: cosines of query rows ``start:stop`` against the whole
+    pool, a dense float32 block sized to ``memory_mb``, excluded cells set to -inf."""
+    q = queries if isinstance(queries, Normalised) else normalise(queries)
+    p = pool if isinstance(pool, Normalised) else normalise(pool)
+    n_queries, n_pool = q.matrix.shape[0], p.matrix.shape[0]
+    pool_t = _transposed(p.matrix)
+    step = block_rows(n_pool, memory_mb)
+    for start in range(0, n_queries, step):
+        stop = min(start + step, n_queries)
+        block = _similarity_block(q.matrix[start:stop], pool_t)
+        if exclude is not None:
+            excluded = np.asarray(exclude[start:stop])
+            hit = excluded >= 0
+            block[np.arange(stop - start)[hit], excluded[hit]] = -np.inf
+        yield start, stop, block
+
+
 def iter_top_k(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
                exclude: np.ndarray | None = None, memory_mb: float = DEFAULT_MEMORY_MB
                ) -> Job[tuple[np.ndarray, np.ndarray]]:
@@ -150,22 +173,11 @@ def iter_top_k(queries: Embeddings | Normalised, pool: Embeddings | Normalised, 
         Pool rows, most similar first; equal similarities in pool order.
     similarities : float32 ndarray of shape (n_queries, k)
     """
-    q = queries if isinstance(queries, Normalised) else normalise(queries)
-    p = pool if isinstance(pool, Normalised) else normalise(pool)
-    n_queries, n_pool = q.matrix.shape[0], p.matrix.shape[0]
+    n_queries, n_pool = queries.shape[0], pool.shape[0]
     k = min(k, n_pool - (exclude is not None))
     indices = np.empty((n_queries, k), dtype=np.int64)
     similarities = np.empty((n_queries, k), dtype=np.float32)
-    pool_t = _transposed(p.matrix)
-    step = block_rows(n_pool, memory_mb)
-    for start in range(0, n_queries, step):
-        stop = min(start + step, n_queries)
-        block = _similarity_block(q.matrix[start:stop], pool_t)
-        rows = np.arange(stop - start)
-        if exclude is not None:
-            excluded = np.asarray(exclude[start:stop])
-            hit = excluded >= 0
-            block[rows[hit], excluded[hit]] = -np.inf
+    for start, stop, block in _blocks(queries, pool, exclude, memory_mb):
         if k < n_pool:
             candidates = np.argpartition(-block, k - 1, axis=1)[:, :k]
         else:
@@ -221,24 +233,13 @@ def iter_target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Norma
     """
     if ties not in TIES:
         raise ValueError(f"ties must be one of {TIES}, not {ties!r}")
-    q = queries if isinstance(queries, Normalised) else normalise(queries)
-    p = pool if isinstance(pool, Normalised) else normalise(pool)
     targets = np.asarray(targets, dtype=np.int64)
-    n_queries, n_pool = q.matrix.shape[0], p.matrix.shape[0]
+    n_queries = queries.shape[0]
     greater = np.empty(n_queries, dtype=np.int64)
     equal = np.empty(n_queries, dtype=np.int64)
     target_similarity = np.empty(n_queries, dtype=np.float32)
-    pool_t = _transposed(p.matrix)
-    step = block_rows(n_pool, memory_mb)
-    for start in range(0, n_queries, step):
-        stop = min(start + step, n_queries)
-        block = _similarity_block(q.matrix[start:stop], pool_t)
-        rows = np.arange(stop - start)
-        if exclude is not None:
-            excluded = np.asarray(exclude[start:stop])
-            hit = excluded >= 0
-            block[rows[hit], excluded[hit]] = -np.inf
-        t = block[rows, targets[start:stop]]
+    for start, stop, block in _blocks(queries, pool, exclude, memory_mb):
+        t = block[np.arange(stop - start), targets[start:stop]]
         greater[start:stop] = np.count_nonzero(block > (t + tie_tolerance)[:, None], axis=1)
         # The target is within tolerance of itself; it is not one of its own ties.
         equal[start:stop] = (np.count_nonzero(block >= (t - tie_tolerance)[:, None], axis=1)
