@@ -149,8 +149,8 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
     parser.add_argument("--frames", type=int, default=5)
     args = parser.parse_args()
-    app = QApplication.instance() or QApplication(sys.argv)  # noqa: F841
-    print(f"platform {QApplication.platformName()}, plot {SIZE[0]}x{SIZE[1]} px, "
+    app = QApplication.instance() or QApplication(sys.argv)
+    print(f"platform {app.platformName()}, plot {SIZE[0]}x{SIZE[1]} px, "
           f"median of {args.frames} pan frames per zoom\n")
     header = (f"{'points':>9}  {'what':<12} {'plain':>9} {'view':>9} {'view fps':>9} "
               f"{'plain/view':>10} {'redraw':>8}  view draws")
