@@ -259,7 +259,10 @@ class ProjectionView(QWidget):
         self.mode = "points"
         self._drawn = None
         self.hint.setText(hint)
+        self.hint.setPos(0, 0)
         self.hint.setVisible(True)
+        # An empty plot would autorange to nothing and show meaningless tiny ticks.
+        self.view_box.setRange(xRange=(-1, 1), yRange=(-1, 1), padding=0)
         self.legend.clear()
 
     # --- drawing by zoom level ----------------------------------------------------
