@@ -22,6 +22,11 @@ def test_window_opens_on_the_bundled_corpus(window):
     assert "859 sentences" in window.corpus_counts.text()
     assert "274 paraphrase groups" in window.corpus_counts.text()
     assert window.run_button.isEnabled() and not window.cancel_button.isEnabled()
+    # Before any run the plot says what to do, on a sensible range.
+    assert window.projection.hint.isVisible()
+    assert window.projection.hint.textItem.toPlainText().startswith("Press Run")
+    (x0, x1), _ = window.projection.view_box.viewRange()
+    assert (x0, x1) == (-1, 1)
 
 
 def test_run_shows_accuracy_and_859_points(qtbot, window):
