@@ -9,6 +9,7 @@ from importlib import metadata
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from app.corpora.model import Corpus
 from models.base import Embeddings, Encoder
@@ -53,14 +54,17 @@ class Provenance:
                       **parameters: Any) -> Provenance:
         """Provenance of a run on precomputed embeddings: the encoder is named
         "precomputed" and fingerprinted by the matrix's content."""
+        if sp.issparse(embeddings):
+            embeddings = sp.csr_array(embeddings)
         h = hashlib.sha256(str((type(embeddings).__name__, embeddings.shape)).encode())
         parts = ((embeddings.data, embeddings.indices, embeddings.indptr)
-                 if hasattr(embeddings, "indptr") else (embeddings,))
+                 if sp.issparse(embeddings) else (embeddings,))
         for part in parts:
             h.update(np.ascontiguousarray(part).tobytes())
         return cls(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
                    encoder_name="precomputed", encoder_family="precomputed",
-                   encoder_params={"shape": list(embeddings.shape)},
+                   encoder_params={"shape": list(embeddings.shape),
+                                   "dtype": str(embeddings.dtype)},
                    encoder_fingerprint=h.hexdigest()[:16], parameters=dict(parameters))
 
 

@@ -16,7 +16,6 @@ looping over comparisons.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,25 +192,10 @@ def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
     # A non-finite entry makes the norm non-finite, so the norms flag every bad row.
     degenerate = ~(np.isfinite(norms[used]) & (norms[used] > 0))
     if provenance is None:
-        provenance = _precomputed_provenance(corpus, X)
+        provenance = Provenance.of_embeddings(corpus, X)
     return CostraResult(provenance=provenance, comparisons=comparisons,
                         more_similar_cosine=more, less_similar_cosine=less,
                         passed=more > less, n_degenerate=int(degenerate.sum()))
-
-
-def _precomputed_provenance(corpus: Corpus, X: Embeddings) -> Provenance:
-    h = hashlib.sha256()
-    if sp.issparse(X):
-        X = sp.csr_array(X)
-        parts = (X.data, X.indices, X.indptr)
-    else:
-        parts = (np.ascontiguousarray(X),)
-    for part in parts:
-        h.update(part.tobytes())
-    return Provenance(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
-                      encoder_name="precomputed", encoder_family="precomputed",
-                      encoder_params={"shape": list(X.shape), "dtype": str(X.dtype)},
-                      encoder_fingerprint=h.hexdigest()[:16], parameters={})
 
 
 def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,

@@ -14,7 +14,6 @@ than lexically similar fragments of other SCUs? Two tests on the items that
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -244,7 +243,9 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
     used = np.unique(np.concatenate([pairs.first, pairs.second, tests.question,
                                      tests.distractors.ravel()]))
     if provenance is None:
-        provenance = _precomputed_provenance(corpus, embeddings, seed, tune_fraction, tests)
+        provenance = Provenance.of_embeddings(corpus, embeddings, seed=seed,
+                                              tune_fraction=tune_fraction,
+                                              **tests.parameters)
     return PyramidResult(
         provenance=provenance, tests=tests,
         binary=BinaryOutcome(cosine=cosine, in_tune=in_tune, predicted=predicted,
@@ -253,25 +254,6 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
         ranking=RankingOutcome(answer_cosine=answer_cosine,
                                distractor_cosine=distractor_cosine, rank=rank),
         n_degenerate=int(bad[used].sum()))
-
-
-def _precomputed_provenance(corpus: Corpus, embeddings: Embeddings, seed: int,
-                            tune_fraction: float, tests: PyramidTests) -> Provenance:
-    h = hashlib.sha256()
-    if sp.issparse(embeddings):
-        csr = sp.csr_array(embeddings)
-        parts = (csr.data, csr.indices, csr.indptr)
-    else:
-        parts = (np.ascontiguousarray(embeddings),)
-    for part in parts:
-        h.update(part.tobytes())
-    return Provenance(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
-                      encoder_name="precomputed", encoder_family="precomputed",
-                      encoder_params={"shape": list(embeddings.shape),
-                                      "dtype": str(embeddings.dtype)},
-                      encoder_fingerprint=h.hexdigest()[:16],
-                      parameters={"seed": seed, "tune_fraction": tune_fraction,
-                                  **tests.parameters})
 
 
 def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fraction: float = 0.1,
