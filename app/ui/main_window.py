@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self.corpus_spec = ""
         self.sentence_groups = np.empty(0, dtype=np.int64)
         self.selected_group = -1
+        self._alone_shown = False
         self.job: JobHandle | None = None
         self._run_when_idle = False
 
@@ -805,6 +806,7 @@ class MainWindow(QMainWindow):
         self.neighbours_view.set_spaces(exploration.corpus, list(self.spaces.values()))
         self.workspace_panel.set_encoders([name for name, _, _ in self.spaces.values()])
         colours, legend = self._colouring()
+        self._alone_shown = False
         self.projection.set_points(exploration.projection.coordinates, colours,
                                    self.describe_sentence,
                                    exploration.projection.axis_labels, legend)
@@ -872,16 +874,21 @@ class MainWindow(QMainWindow):
     def recolour(self) -> None:
         if self.exploration is not None:
             self.projection.set_colours(*self._colouring())
+            self._alone_shown = False
+            self._show_group_alone()
 
     def _show_group_alone(self) -> None:
         """With "group alone" on, grey out all but the selected group and draw its
         members' lines to their centroid; otherwise the normal colours."""
         if self.exploration is None:
             return
-        colours, legend = self._colouring()
         group = self.selected_group if self.group_alone.isChecked() else -1
         members = (self.corpus.groups.members(group) if group >= 0
                    else np.empty(0, dtype=np.int64))
+        if not len(members) and not self._alone_shown:
+            return  # the normal colours are on show: a click need not repaint every point
+        self._alone_shown = bool(len(members))
+        colours, legend = self._colouring()
         if len(members):
             alone = np.full(len(colours), "#e4e4e4", dtype=object)
             alone[members] = colours[members]
