@@ -85,6 +85,7 @@ def test_wrapper_equals_sentence_transformers_encode(minilm, msrp, msrp_minilm):
 @needs_extra
 def test_progress_per_batch_and_cancel(minilm, msrp, monkeypatch):
     monkeypatch.setattr(SentenceTransformerEncoder, "batch_size", 50)
+    monkeypatch.setattr(SentenceTransformerEncoder, "cuda_batch_size", 50)
     calls = []
     original = SentenceTransformerEncoder._run
     monkeypatch.setattr(SentenceTransformerEncoder, "_run",
