@@ -5,7 +5,8 @@
 Without a DISPLAY it re-runs itself under ``xvfb-run`` (Debian: apt-get install xvfb
 xauth imagemagick). It opens the main window on the bundled corpus, runs the evaluation,
 clicks a misclassified sentence, moves the X pointer onto it so the tooltip shows, and
-captures the whole screen with ImageMagick's ``import``. The ``evaluations`` scene runs
+captures the whole screen with ImageMagick's ``import``. The window opens as the app
+does (``app.ui.startup``: the top-level window first, the main window built in it). The ``evaluations`` scene runs
 relatedness on SICK's trial pairs and shows its chart; ``review`` ranks suspicious
 annotations of the bundled corpus.
 """
@@ -47,16 +48,16 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.main_window import MainWindow
+    from app.ui.startup import AppWindow
 
     app = QApplication(sys.argv)
-    window = MainWindow()
-    window.setGeometry(0, 0, 1440, 900)
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(args.encoder))
-    window.show()
     corpus = (ROOT.parent / "shared" / "data" / "sick" / "SICK_trial.txt"
               if args.scene == "evaluations" else "msrp-grouped")
-    window.open_corpus(corpus, run_when_loaded=True)
+    frame = AppWindow(str(corpus), args.encoder, run=True)
+    frame.setGeometry(0, 0, 1440, 900)
+    frame.show()
+    frame.load()
+    window = None   # the main window, once built inside the frame
 
     def when(condition, then, waited=0):
         if condition():
@@ -111,8 +112,14 @@ def main() -> int:
 
         when(idle, query)
 
-    when(idle, {"explorer": point_at_a_mistake, "evaluations": evaluate, "review": review,
-                "corpus": corpus_tab, "neighbours": neighbours}[args.scene])
+    def built():
+        nonlocal window
+        window = frame.main
+        when(idle, {"explorer": point_at_a_mistake, "evaluations": evaluate,
+                    "review": review, "corpus": corpus_tab,
+                    "neighbours": neighbours}[args.scene])
+
+    when(lambda: frame.main is not None, built)
     return app.exec()
 
 

@@ -115,3 +115,9 @@ def test_run_workspace_reprints_the_saved_numbers(tmp_path, capsys):
     path.write_text(path.read_text()[:50])
     assert main(["run", str(path)]) == 2
     assert "study.sentspace" in capsys.readouterr().err
+
+
+def test_the_sentspace_command_passes_arguments_to_the_cli(capsys):
+    from app.__main__ import main as sentspace
+    assert sentspace(["corpus", "info", "msrp-grouped"]) == 0
+    assert "859" in capsys.readouterr().out

@@ -2,7 +2,8 @@
 
 ``import umap`` alone takes seconds, gensim and torch about as long, and scikit-learn
 pulls pandas (and pyarrow when installed); none of them may be imported by the modules
-the app's start path loads (``python -m app`` -> ``app.cli`` -> ``app.ui.main_window``).
+the app's start path loads (``python -m app`` -> ``app.ui.startup`` -> on a thread,
+``app.ui.main_window``). Before the window shows, not even numpy or pyqtgraph is.
 """
 
 import json
@@ -19,9 +20,9 @@ LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescen
 ALSO_LAZY = ("sklearn", "pandas", "pyarrow", "scipy.stats")
 
 
-def imported_by(statement: str) -> set[str]:
+def imported_by(statement: str, watched: tuple[str, ...] = LAZY + ALSO_LAZY) -> set[str]:
     script = (f"import json, sys\n{statement}\n"
-              f"print(json.dumps(sorted(m for m in {LAZY + ALSO_LAZY!r} if m in sys.modules)))")
+              f"print(json.dumps(sorted(m for m in {watched!r} if m in sys.modules)))")
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                           text=True, env=env)
@@ -37,4 +38,12 @@ def test_main_window_imports_no_heavy_library():
 
 def test_cli_start_path_imports_no_heavy_library():
     loaded = imported_by("import app.cli, app.ui.main_window, models, app.evaluations")
+    assert not loaded, loaded
+
+
+def test_window_shows_before_numpy_and_pyqtgraph_load():
+    """What runs before the first window is shown is Qt alone (app.ui.startup)."""
+    loaded = imported_by("import app.__main__, app.ui.startup",
+                         ("numpy", "scipy", "pyqtgraph", "superqt", "app.corpora",
+                          "app.cli", "models", *LAZY))
     assert not loaded, loaded

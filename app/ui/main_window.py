@@ -4,7 +4,6 @@ it computes nothing itself."""
 
 from __future__ import annotations
 
-import sys
 import csv
 import html
 import re
@@ -15,7 +14,7 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QCheckBox, QComboBox, QDockWidget, QFileDialog,
+    QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QFileDialog,
     QFormLayout, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget,
     QListWidgetItem, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget,
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
@@ -378,7 +377,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
+        # window(): the top level, which is not this window when it is nested in one.
+        quit_action.triggered.connect(lambda: self.window().close())
         file_menu.addAction(quit_action)
 
         run_menu = self.menuBar().addMenu("&Run")
@@ -1282,21 +1282,17 @@ class MainWindow(QMainWindow):
                           QMessageBox.StandardButton.Ok, self)
         box.open()
 
+    def open_startup(self, corpus: str | None = None, encoder: str | None = None,
+                     run: bool = False) -> None:
+        """Open ``corpus`` with ``encoder`` chosen (None: the bundled defaults); with
+        ``run``, start the evaluation once loaded."""
+        self.encoder_choice.setCurrentIndex(
+            self.encoder_choice.findData(encoder or DEFAULT_ENCODER))
+        self.open_corpus(corpus or DEFAULT_CORPUS, run_when_loaded=run)
+
     def closeEvent(self, event) -> None:
         if self.is_running:
             self.job.cancel()
         if self.annotations is not None:
             self.annotations.close()
         super().closeEvent(event)
-
-
-def launch(corpus: str = DEFAULT_CORPUS, encoder: str = DEFAULT_ENCODER,
-           run: bool = False) -> int:
-    """Open the main window on ``corpus``; with ``run``, start the evaluation once loaded."""
-    app = QApplication.instance() or QApplication(sys.argv)
-    app.setApplicationName("sentspace")
-    window = MainWindow()
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(encoder))
-    window.open_corpus(corpus, run_when_loaded=run)
-    window.show()
-    return app.exec()
