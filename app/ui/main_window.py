@@ -8,6 +8,7 @@ import csv
 import html
 import re
 import shlex
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +63,23 @@ from app.workspace import (
     open_workspace, recent_workspaces, save_workspace,
 )
 
+@dataclass
+class HeldCorpus:
+    """A corpus the window holds but does not show, with what was made of it, so that
+    switching back to it is instant and loses nothing."""
+
+    corpus: Corpus
+    annotations: AnnotationSession | None
+    exploration: Exploration | None = None
+    #: The encoders explored on it, as :attr:`MainWindow.spaces`.
+    spaces: dict[str, tuple[str, Encoder, Embeddings]] = field(default_factory=dict)
+    costra_result: object = None
+    precomputed: dict[str, Precomputed] = field(default_factory=dict)
+    review_lists: dict = field(default_factory=dict)
+    #: The encoder chosen when it was left.
+    encoder: str | None = None
+
+
 EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
                   "Embedding Projector pair (vectors.tsv)")
 
@@ -96,6 +114,8 @@ class MainWindow(QMainWindow):
         self.corpus: Corpus | None = None
         self.exploration: Exploration | None = None
         self.corpus_spec = ""
+        #: The other corpora open in this window, by spec (the shown one is not in it).
+        self.held: dict[str, HeldCorpus] = {}
         self.sentence_groups = np.empty(0, dtype=np.int64)
         self.selected_group = -1
         self._alone_shown = False
@@ -140,7 +160,8 @@ class MainWindow(QMainWindow):
 
         self._build_corpus_panel()
         self.workspace_panel = WorkspacePanel()
-        self.workspace_panel.corpus_chosen.connect(self.open_corpus)
+        self.workspace_panel.corpus_chosen.connect(self.switch_corpus)
+        self.workspace_panel.corpus_closed.connect(self.close_corpus)
         self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._build_metrics_panel()
         self.evaluation_panel = EvaluationPanel()
@@ -167,8 +188,9 @@ class MainWindow(QMainWindow):
         self.evaluation_panel.items_selected.connect(self.select_items)
         self.evaluation_panel.result_added.connect(self.workspace_panel.add_result)
         self.workspace_panel.result_chosen.connect(self._show_result)
-        #: (evaluation, encoder spec, seed, result) of every run this session, for saving.
-        self.evaluation_runs: list[tuple[str, str, int, object]] = []
+        #: (corpus spec, evaluation, encoder spec, seed, result) of every run this
+        #: session, for saving.
+        self.evaluation_runs: list[tuple[str, str, str, int, object]] = []
         self.workspace_path: Path | None = None
         self.jobs_panel = JobsPanel()
         jobs_dock = self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -439,8 +461,8 @@ class MainWindow(QMainWindow):
     # --- corpus -------------------------------------------------------------------
 
     def open_corpus(self, spec: str | Path, run_when_loaded: bool = False,
-                    mapping: ColumnMapping | None = None, journal: str | None = None,
-                    then=None) -> None:
+                    mapping: ColumnMapping | None = None, journal: str | None = None
+                    ) -> None:
         """Load a corpus (built-in name or path; a table with ``mapping``) in the
         background; a file that cannot be read leaves the current corpus in place and
         says why."""
@@ -449,12 +471,9 @@ class MainWindow(QMainWindow):
         self.corpus_name.setText("Loading…")
 
         def loaded(corpus: Corpus) -> None:
-            self.corpus_spec = str(spec)
-            self.set_corpus(corpus, journal)
+            self.set_corpus(corpus, journal, spec=str(spec))
             if run_when_loaded:
                 self._run_when_idle = True
-            if then is not None:
-                then()
 
         self._start(lambda: load_corpus(spec, mapping), f"loading {spec}", on_result=loaded)
 
@@ -488,21 +507,98 @@ class MainWindow(QMainWindow):
             self.open_corpus(paths[0])
             event.acceptProposedAction()
 
-    def set_corpus(self, corpus: Corpus, journal: str | Path | None = None) -> None:
-        """Show ``corpus``; its edit journal is replayed, so the corrections of an
-        earlier session (even one that was killed) are back."""
-        if self.annotations is not None:
+    def set_corpus(self, corpus: Corpus, journal: str | Path | None = None,
+                   spec: str | None = None) -> None:
+        """Show ``corpus``, opened from ``spec`` (default: its name); its edit journal is
+        replayed, so the corrections of an earlier session (even one that was killed)
+        are back. The corpus shown before is held, to switch back to; one opened again
+        from the same spec is replaced."""
+        spec = spec or corpus.name
+        if self.corpus is not None and self.corpus_spec != spec:
+            self._hold_current()
+        elif self.annotations is not None:
             self.annotations.close()
+        replaced = self.held.pop(spec, None)
+        if replaced is not None and replaced.annotations is not None:
+            replaced.annotations.close()
+        self.corpus_spec = spec
         try:
             self.annotations = AnnotationSession.open(corpus, journal)
         except (EditError, OSError) as error:
             self.annotations = None
             self._warn("The edit journal cannot be used", str(error))
-        self.review_panel.set_session(self.annotations)
-        self.review_panel.set_lists({})
         if self.annotations is not None:
             corpus = self.annotations.corpus
         self.corpus = corpus
+        self._show_corpus()
+        messages = [f"{corpus.name}: {warning}" for warning in corpus.warnings]
+        if self.annotations is not None:
+            messages += self.annotations.journal.warnings
+            if self.annotations.edits:
+                messages.append(f"{len(self.annotations.edits)} edits replayed from "
+                                f"{self.annotations.journal.path}")
+        if messages:
+            self.statusBar().showMessage(" · ".join(messages))
+
+    def _hold_current(self) -> None:
+        self.held[self.corpus_spec] = HeldCorpus(
+            self.corpus, self.annotations, self.exploration, dict(self.spaces),
+            self.costra_result, dict(self.precomputed), dict(self.review_panel.lists),
+            self.encoder_choice.currentData())
+
+    def switch_corpus(self, spec: str) -> None:
+        """Show a corpus held in this window as it was left (projection, encoders,
+        Costra drawing, review lists); one not held is opened from ``spec``."""
+        if self.is_running or spec == self.corpus_spec:
+            return
+        entry = self.held.pop(spec, None)
+        if entry is None:
+            self.open_corpus(spec)
+            return
+        if self.corpus is not None:
+            self._hold_current()
+        self.corpus_spec = spec
+        self.corpus, self.annotations = entry.corpus, entry.annotations
+        self._show_corpus()
+        self.review_panel.set_lists(entry.review_lists)
+        for key, encoder in entry.precomputed.items():
+            self._add_precomputed(key, encoder)
+        index = self.encoder_choice.findData(entry.encoder)
+        if index >= 0:
+            self.encoder_choice.setCurrentIndex(index)
+        self.spaces = entry.spaces
+        if entry.exploration is not None:
+            self.show_exploration(entry.exploration)
+        self.costra_result = entry.costra_result
+        self._show_costra()
+        self.statusBar().showMessage(f"Switched to {self.corpus.name}")
+
+    def close_corpus(self, spec: str) -> None:
+        """Forget a held corpus (not the one shown): its results leave the workspace;
+        its edit journal stays on disk."""
+        entry = self.held.pop(spec, None)
+        if entry is None:
+            return
+        if entry.annotations is not None:
+            entry.annotations.close()
+        self.evaluation_runs = [run for run in self.evaluation_runs if run[0] != spec]
+        self.workspace_panel.remove_corpus(spec)
+
+    def _close_all(self) -> None:
+        """Close every corpus, the shown one too (a workspace opened replaces them)."""
+        for spec in list(self.held):
+            self.close_corpus(spec)
+        if self.annotations is not None:
+            self.annotations.close()
+        self.workspace_panel.remove_corpus(self.corpus_spec)
+        self.corpus, self.annotations, self.corpus_spec = None, None, ""
+        self.evaluation_runs.clear()
+
+    def _show_corpus(self) -> None:
+        """Reset every view to the current corpus, with nothing computed on it yet."""
+        corpus = self.corpus
+        self.review_panel.set_session(self.annotations)
+        self.review_panel.set_lists({})
         self.sentence_groups = (corpus.groups.first_group(len(corpus)) if corpus.groups
                                 else np.full(len(corpus), -1, dtype=np.int64))
         self.exploration = None
@@ -526,23 +622,15 @@ class MainWindow(QMainWindow):
         self.inspector.clear()
         self.evaluation_panel.set_corpus(corpus)
         self.corpus_browser.set_corpus(corpus)
-        self.workspace_panel.add_corpus(self.corpus_spec or corpus.name,
+        self.workspace_panel.add_corpus(self.corpus_spec,
                                         f"{corpus.name} ({len(corpus):,} sentences)")
         self.workspace_panel.set_encoders([])
-        self.spaces.clear()
+        self.spaces = {}
         self.neighbours_view.set_spaces(corpus, [])
-        # Precomputed embeddings were aligned to the previous corpus.
+        # Precomputed embeddings are aligned to their own corpus.
         for key in self.precomputed:
             self.encoder_choice.removeItem(self.encoder_choice.findData(key))
-        self.precomputed.clear()
-        messages = [f"{corpus.name}: {warning}" for warning in corpus.warnings]
-        if self.annotations is not None:
-            messages += self.annotations.journal.warnings
-            if self.annotations.edits:
-                messages.append(f"{len(self.annotations.edits)} edits replayed from "
-                                f"{self.annotations.journal.path}")
-        if messages:
-            self.statusBar().showMessage(" · ".join(messages))
+        self.precomputed = {}
         self._set_running(False)
 
     # --- embeddings in and out ---------------------------------------------------
@@ -584,14 +672,17 @@ class MainWindow(QMainWindow):
 
         def loaded(encoder: Precomputed) -> None:
             key = f"precomputed:{encoder.path}"
-            if key not in self.precomputed:
-                self.encoder_choice.addItem(f"{encoder.name} ({encoder.dim}-d, aligned by "
-                                            f"{encoder.aligned_by})", key)
-            self.precomputed[key] = encoder
+            self._add_precomputed(key, encoder)
             self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(key))
 
         self._start(lambda: Precomputed(path, corpus), f"loading embeddings {Path(path).name}",
                     on_result=loaded)
+
+    def _add_precomputed(self, key: str, encoder: Precomputed) -> None:
+        if key not in self.precomputed:
+            self.encoder_choice.addItem(f"{encoder.name} ({encoder.dim}-d, aligned by "
+                                        f"{encoder.aligned_by})", key)
+        self.precomputed[key] = encoder
 
     def _training_text_chosen(self, index: int) -> None:
         if self.training_text.itemData(index) != "choose":
@@ -718,14 +809,15 @@ class MainWindow(QMainWindow):
             return
         spec, encoder = self.chosen_encoder()
         seed = self.projection_controls.seed.value()
-        command = (f"sentspace eval {name} --corpus {shlex.quote(self.corpus_spec)} "
+        corpus_spec = self.corpus_spec
+        command = (f"sentspace eval {name} --corpus {shlex.quote(corpus_spec)} "
                    f"--encoder {shlex.quote(spec)} --seed {seed}")
         run, _ = EVALUATIONS[name]
 
         self.evaluations_dock.raise_()
 
         def done(result) -> None:
-            self.evaluation_runs.append((name, spec, seed, result))
+            self.evaluation_runs.append((corpus_spec, name, spec, seed, result))
             self.evaluation_panel.add_result(name, result, command)
             if name == "costra":
                 self.costra_result = result
@@ -1153,7 +1245,7 @@ class MainWindow(QMainWindow):
             command = (f"sentspace eval {name} --corpus {shlex.quote(self.corpus_spec)} "
                        f"--encoder {shlex.quote(spec)} --seed {seed}")
             for label, result in zip(("original", "corrected"), results):
-                self.evaluation_runs.append((name, spec, seed, result))
+                self.evaluation_runs.append((self.corpus_spec, name, spec, seed, result))
                 self.evaluation_panel.add_result(f"{name} ({label})", result,
                                                  command if label == "original" else
                                                  f"sentspace run WORKSPACE  # {name} on the "
@@ -1177,27 +1269,42 @@ class MainWindow(QMainWindow):
     # --- workspaces ---------------------------------------------------------------
 
     def workspace(self) -> Workspace:
-        """Everything needed to come back to this session: corpus (with its journal),
-        encoders, evaluation results, projection and view settings."""
-        original = self.annotations.original if self.annotations else self.corpus
-        journal = self.annotations.journal.path if self.annotations else None
-        specs = list(dict.fromkeys([*(spec for _, spec, _, _ in self.evaluation_runs),
+        """Everything needed to come back to this session: the corpora open (the shown
+        one first, each with its journal), encoders, evaluation results, projection and
+        view settings."""
+        sessions = {self.corpus_spec: (self.annotations, self.corpus),
+                    **{spec: (entry.annotations, entry.corpus)
+                       for spec, entry in self.held.items()}}
+        corpora, originals = [], {}
+        for spec, (annotations, corpus) in sessions.items():
+            originals[spec] = annotations.original if annotations else corpus
+            journal = annotations.journal.path if annotations else None
+            corpora.append(corpus_entry(spec, originals[spec], journal))
+        order = list(sessions)
+        runs = [run for run in self.evaluation_runs if run[0] in sessions]
+        specs = list(dict.fromkeys([*(spec for _, _, spec, _, _ in runs),
                                     self.chosen_encoder()[0]]))
-        encoders = [encoder_entry(spec, self.precomputed.get(spec) or make_encoder(spec))
+        encoders = [encoder_entry(spec, self._any_precomputed(spec) or make_encoder(spec))
                     for spec in specs]
         evaluations = tuple(
-            evaluation_entry(name, result, corpus=0, encoder=specs.index(spec), seed=seed,
+            evaluation_entry(name, result, corpus=order.index(corpus_spec),
+                             encoder=specs.index(spec), seed=seed,
                              corrected=result.provenance.corpus_fingerprint
-                             != original.fingerprint)
-            for name, spec, seed, result in self.evaluation_runs)
+                             != originals[corpus_spec].fingerprint)
+            for corpus_spec, name, spec, seed, result in runs)
         controls = self.projection_controls
         projection = {"method": controls.selected_method(), "seed": controls.seed.value(),
                       "parameters": controls.parameters()}
         view = {"encoder": self.chosen_encoder()[0], "colour": controls.colour_scheme(),
                 "search": self.projection.search.text()}
-        return Workspace(corpora=(corpus_entry(self.corpus_spec, original, journal),),
-                         encoders=tuple(encoders), evaluations=evaluations,
-                         projections=(projection,), view=view)
+        return Workspace(corpora=tuple(corpora), encoders=tuple(encoders),
+                         evaluations=evaluations, projections=(projection,), view=view)
+
+    def _any_precomputed(self, spec: str) -> Precomputed | None:
+        """The precomputed encoder ``spec`` of the shown corpus or of a held one."""
+        return self.precomputed.get(spec) or next(
+            (entry.precomputed[spec] for entry in self.held.values()
+             if spec in entry.precomputed), None)
 
     def _save_workspace(self, ask: bool = False) -> None:
         if self.corpus is None:
@@ -1231,8 +1338,11 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(not self.recent_menu.isEmpty())
 
     def open_workspace(self, path: str | Path) -> None:
-        """Open a saved workspace: its corpus with its edits, settings and saved results.
-        Files that changed since it was saved are listed; nothing is overwritten."""
+        """Open a saved workspace: its corpora with their edits (the first one shown,
+        the others held), settings and saved results. Files that changed since it was
+        saved are listed; nothing is overwritten."""
+        if self.is_running:
+            return
         try:
             workspace, changes = open_workspace(path)
         except WorkspaceError as error:
@@ -1241,9 +1351,16 @@ class MainWindow(QMainWindow):
         if changes:
             self._warn("Files changed since the workspace was saved",
                        "\n".join(str(change) for change in changes))
-        entry = workspace.corpora[0]
+        # The shown corpus is opened last, so that it is the one left showing.
+        entries = [*workspace.corpora[1:], workspace.corpora[0]]
 
-        def restore() -> None:
+        def load_all() -> list[Corpus]:
+            return [load_corpus(entry.spec) for entry in entries]
+
+        def restore(corpora: list[Corpus]) -> None:
+            self._close_all()
+            for entry, corpus in zip(entries, corpora):
+                self.set_corpus(corpus, entry.journal, spec=entry.spec)
             self.workspace_path = Path(path)
             self.setWindowTitle(f"sentspace — {self.workspace_path.name}")
             view = workspace.view
@@ -1258,16 +1375,18 @@ class MainWindow(QMainWindow):
             controls.colour.setCurrentIndex(max(0, controls.colour.findData(view.get("colour"))))
             self.projection.search.setText(view.get("search", ""))
             for saved in workspace.evaluations:
+                corpus_spec = workspace.corpora[saved.corpus].spec
                 spec = workspace.encoders[saved.encoder].spec
                 command = (f"sentspace eval {saved.name} --corpus "
-                           f"{shlex.quote(entry.spec)} --encoder {shlex.quote(spec)} "
+                           f"{shlex.quote(corpus_spec)} --encoder {shlex.quote(spec)} "
                            f"--seed {saved.seed}")
                 result = SavedResult(saved)
-                self.evaluation_runs.append((saved.name, spec, saved.seed, result))
+                self.evaluation_runs.append((corpus_spec, saved.name, spec, saved.seed,
+                                             result))
                 self.evaluation_panel.add_result(saved.name, result, command)
 
-        self.evaluation_runs.clear()
-        self.open_corpus(entry.spec, journal=entry.journal, then=restore)
+        self.corpus_name.setText("Loading…")
+        self._start(load_all, f"opening workspace {Path(path).name}", on_result=restore)
 
     # --- messages -----------------------------------------------------------------
 
@@ -1293,6 +1412,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         if self.is_running:
             self.job.cancel()
-        if self.annotations is not None:
-            self.annotations.close()
+        for annotations in [self.annotations, *(entry.annotations
+                                                for entry in self.held.values())]:
+            if annotations is not None:
+                annotations.close()
         super().closeEvent(event)

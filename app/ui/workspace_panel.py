@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 SECTIONS = ("Corpora", "Encoders", "Results")
 
@@ -13,11 +13,13 @@ class WorkspacePanel(QWidget):
 
     Signals
     -------
-    corpus_chosen(str) : a corpus (its spec) was double-clicked, to open it again.
+    corpus_chosen(str) : a corpus (its spec) was double-clicked, to switch to it.
+    corpus_closed(str) : "Close" was chosen in a corpus's context menu.
     result_chosen(int) : a result (its index in the session's runs) was clicked.
     """
 
     corpus_chosen = Signal(str)
+    corpus_closed = Signal(str)
     result_chosen = Signal(int)
 
     def __init__(self, parent: QWidget | None = None):
@@ -25,8 +27,9 @@ class WorkspacePanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
         self.tree.setAccessibleName("workspace")
-        self.tree.setToolTip("Double-click a corpus to open it again; click a result to "
-                             "show it in the Evaluations panel")
+        self.tree.setToolTip("Double-click a corpus to switch to it (its projection and "
+                             "results are kept); right-click to close it. Click a result "
+                             "to show it in the Evaluations panel")
         self.sections = {}
         for title in SECTIONS:
             section = QTreeWidgetItem([title])
@@ -34,6 +37,8 @@ class WorkspacePanel(QWidget):
             self.tree.addTopLevelItem(section)
             section.setExpanded(True)
             self.sections[title] = section
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
         self.tree.itemClicked.connect(self._clicked)
         layout = QVBoxLayout(self)
@@ -44,17 +49,41 @@ class WorkspacePanel(QWidget):
         parent = self.sections[section]
         return [parent.child(i).text(0) for i in range(parent.childCount())]
 
+    def _corpus_item(self, spec: str) -> QTreeWidgetItem | None:
+        parent = self.sections["Corpora"]
+        return next((parent.child(i) for i in range(parent.childCount())
+                     if parent.child(i).data(0, Qt.ItemDataRole.UserRole) == spec), None)
+
     def add_corpus(self, spec: str, description: str) -> None:
-        """Remember an opened corpus (once per spec; the newest description wins)."""
+        """Show an opened corpus (once per spec; the newest description wins) as the
+        current one, in bold."""
+        item = self._corpus_item(spec)
+        if item is None:
+            item = QTreeWidgetItem([description])
+            item.setData(0, Qt.ItemDataRole.UserRole, spec)
+            item.setToolTip(0, spec)
+            self.sections["Corpora"].addChild(item)
+        item.setText(0, description)
+        self.set_current_corpus(spec)
+
+    def set_current_corpus(self, spec: str) -> None:
         parent = self.sections["Corpora"]
         for i in range(parent.childCount()):
-            if parent.child(i).data(0, Qt.ItemDataRole.UserRole) == spec:
-                parent.child(i).setText(0, description)
-                return
-        item = QTreeWidgetItem([description])
-        item.setData(0, Qt.ItemDataRole.UserRole, spec)
-        item.setToolTip(0, spec)
-        parent.addChild(item)
+            item = parent.child(i)
+            font = item.font(0)
+            font.setBold(item.data(0, Qt.ItemDataRole.UserRole) == spec)
+            item.setFont(0, font)
+
+    def current_corpus(self) -> str | None:
+        parent = self.sections["Corpora"]
+        return next((parent.child(i).data(0, Qt.ItemDataRole.UserRole)
+                     for i in range(parent.childCount()) if parent.child(i).font(0).bold()),
+                    None)
+
+    def remove_corpus(self, spec: str) -> None:
+        item = self._corpus_item(spec)
+        if item is not None:
+            self.sections["Corpora"].removeChild(item)
 
     def set_encoders(self, names: list[str]) -> None:
         """The encoders explored on the current corpus."""
@@ -71,6 +100,20 @@ class WorkspacePanel(QWidget):
     def _double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         if item.parent() is self.sections["Corpora"]:
             self.corpus_chosen.emit(item.data(0, Qt.ItemDataRole.UserRole))
+
+    def _context_menu(self, position) -> None:
+        item = self.tree.itemAt(position)
+        if item is None or item.parent() is not self.sections["Corpora"]:
+            return
+        spec = item.data(0, Qt.ItemDataRole.UserRole)
+        menu = QMenu(self.tree)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        switch = menu.addAction("Switch to this corpus")
+        switch.triggered.connect(lambda: self.corpus_chosen.emit(spec))
+        close = menu.addAction("Close")
+        close.setToolTip("Forget its projection and results (its edit journal stays)")
+        close.triggered.connect(lambda: self.corpus_closed.emit(spec))
+        menu.popup(self.tree.viewport().mapToGlobal(position))
 
     def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         if item.parent() is self.sections["Results"]:

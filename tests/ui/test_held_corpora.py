@@ -1,0 +1,96 @@
+"""Several corpora open in one window: switching between them is instant and keeps what
+was computed on each; a workspace saves and reopens them all."""
+
+import json
+
+from app.ui.main_window import MainWindow
+from app.workspace import load_workspace
+from tests.ui.conftest import wait_for_job
+
+
+def corpora_listed(window) -> list[str]:
+    return window.workspace_panel.entries("Corpora")
+
+
+def open_sick_trial(qtbot, window, shared_data):
+    spec = str(shared_data / "sick" / "SICK_trial.txt")
+    window.open_corpus(spec)
+    wait_for_job(qtbot, window)
+    return spec
+
+
+def test_switching_back_restores_the_projection_results_and_edits(qtbot, window,
+                                                                  shared_data):
+    window.run()
+    wait_for_job(qtbot, window)
+    exploration = window.exploration
+    accuracy_rows = window.metrics.rowCount()
+    moved = 5
+    target = window.corpus.groups.names[(window.group_of(moved) + 1)
+                                        % window.corpus.groups.n_groups]
+    window.annotations.move(moved, target, reason="test")
+    window.review_panel.corpus_changed.emit()
+
+    sick = open_sick_trial(qtbot, window, shared_data)
+    assert len(window.corpus) == 924 and window.exploration is None
+    assert window.projection.point_count == 0
+    assert corpora_listed(window) == ["msrp-grouped (859 sentences)",
+                                      "sick (924 sentences)"]
+    assert window.workspace_panel.current_corpus() == sick
+    assert list(window.held) == ["msrp-grouped"]
+
+    jobs_before = window.jobs_panel.tree.topLevelItemCount()
+    window.switch_corpus("msrp-grouped")
+    assert not window.is_running                    # from memory: no job, no loading
+    assert window.jobs_panel.tree.topLevelItemCount() == jobs_before
+    assert window.exploration is exploration
+    assert window.projection.point_count == 859
+    assert window.metrics.rowCount() == accuracy_rows
+    assert window.corpus.groups.names[window.group_of(moved)] == target
+    assert [name for name, _, _ in window.neighbours_view.spaces] == ["bow"]
+    assert window.workspace_panel.current_corpus() == "msrp-grouped"
+    assert list(window.held) == [sick]
+
+    window.switch_corpus(sick)
+    assert len(window.corpus) == 924 and window.projection.point_count == 0
+
+
+def test_double_click_switches_and_close_forgets(qtbot, window, shared_data):
+    sick = open_sick_trial(qtbot, window, shared_data)
+    tree = window.workspace_panel.tree
+    msrp_item = window.workspace_panel.sections["Corpora"].child(0)
+    tree.itemDoubleClicked.emit(msrp_item, 0)
+    assert window.corpus.name == "msrp-grouped"
+
+    window.close_corpus("msrp-grouped")             # the shown one stays open
+    assert window.corpus.name == "msrp-grouped"
+    window.close_corpus(sick)
+    assert sick not in window.held
+    assert corpora_listed(window) == ["msrp-grouped (859 sentences)"]
+
+
+def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
+                                                                shared_data, tmp_path):
+    window.evaluate("classification")
+    wait_for_job(qtbot, window)
+    sick = open_sick_trial(qtbot, window, shared_data)
+    window.evaluate("relatedness")
+    wait_for_job(qtbot, window)
+
+    path = window.save_workspace_to(tmp_path / "two.sentspace")
+    saved = load_workspace(path)
+    assert [entry.spec for entry in saved.corpora] == [sick, "msrp-grouped"]
+    assert {(entry.name, saved.corpora[entry.corpus].spec) for entry in saved.evaluations} \
+        == {("classification", "msrp-grouped"), ("relatedness", sick)}
+    assert json.loads(path.read_text())["corpora"][0]["spec"] == sick
+
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.open_workspace(path)
+    wait_for_job(qtbot, reopened)
+    assert reopened.corpus_spec == sick and len(reopened.corpus) == 924
+    assert list(reopened.held) == ["msrp-grouped"]
+    assert reopened.evaluation_panel.history.count() == 2
+    reopened.switch_corpus("msrp-grouped")
+    assert len(reopened.corpus) == 859
+    reopened.close()
