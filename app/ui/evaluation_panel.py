@@ -58,7 +58,8 @@ class EvaluationPanel(QWidget):
         self.choice = QComboBox()
         self.choice.setToolTip("Evaluations this corpus has the structure for")
         self.run_button = QPushButton("Evaluate")
-        self.run_button.setToolTip("Run the chosen evaluation with the chosen encoder")
+        self.run_button.setToolTip("Run the chosen evaluation with the chosen encoder (after "
+                                   "the running job, if one runs)")
         self.run_button.clicked.connect(
             lambda: self.run_requested.emit(self.choice.currentData()))
         self.about = QLabel()
@@ -139,7 +140,9 @@ class EvaluationPanel(QWidget):
         self._describe_choice()
 
     def set_busy(self, busy: bool) -> None:
-        self.run_button.setEnabled(not busy and self.choice.count() > 0)
+        """While another job runs, an evaluation asked for is queued after it."""
+        self.run_button.setEnabled(self.choice.count() > 0)
+        self.run_button.setText("Queue" if busy else "Evaluate")
 
     def add_result(self, evaluation: str, result, command: str) -> None:
         """Keep ``result`` of ``evaluation`` (reproducible with the shell ``command``)."""

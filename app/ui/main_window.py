@@ -120,6 +120,8 @@ class MainWindow(QMainWindow):
         self.selected_group = -1
         self._alone_shown = False
         self.job: JobHandle | None = None
+        #: Jobs asked for while another ran, started in order as each one finishes.
+        self.queued: list[JobHandle] = []
         self._run_when_idle = False
 
         self.projection = ProjectionView()
@@ -769,14 +771,32 @@ class MainWindow(QMainWindow):
 
     # --- jobs ---------------------------------------------------------------------
 
-    def _start(self, work, label: str, on_result) -> None:
+    def _start(self, work, label: str, on_result, queue: bool = False) -> None:
+        """Run ``work`` now, or with ``queue`` after the jobs before it when one runs."""
+        waiting = queue and self.is_running
+        job = start_job(work, label, on_progress=self._show_progress, on_result=on_result,
+                        on_error=self._job_failed, on_finished=self._job_finished,
+                        owner=self, queued=waiting)
+        self.jobs_panel.add(job)
+        if waiting:
+            self.queued.append(job)
+            self.statusBar().showMessage(f"Queued: {label}")
+            return
+        self.job = job
         self.progress.setRange(0, 0)
         self.stage.setText(label)
-        self.job = start_job(work, label, on_progress=self._show_progress,
-                             on_result=on_result, on_error=self._job_failed,
-                             on_finished=self._job_finished, owner=self)
-        self.jobs_panel.add(self.job)
         self._set_running(True)
+
+    def _start_next_queued(self) -> None:
+        while self.queued and not self.is_running:
+            job = self.queued.pop(0)
+            if job.state != "queued":        # cancelled in the jobs panel
+                continue
+            self.job = job
+            self.progress.setRange(0, 0)
+            self.stage.setText(job.label)
+            self._set_running(True)
+            job.start()
 
     def run(self) -> None:
         """Encode, project and evaluate the current corpus with the chosen encoder."""
@@ -804,8 +824,9 @@ class MainWindow(QMainWindow):
         return choice, self.precomputed.get(choice) or make_encoder(choice)
 
     def evaluate(self, name: str) -> None:
-        """Run evaluation ``name`` on the corpus with the chosen encoder, in the background."""
-        if self.corpus is None or self.is_running:
+        """Run evaluation ``name`` on the corpus with the chosen encoder, in the
+        background; asked for while another job runs, it is queued after it."""
+        if self.corpus is None:
             return
         spec, encoder = self.chosen_encoder()
         seed = self.projection_controls.seed.value()
@@ -820,11 +841,14 @@ class MainWindow(QMainWindow):
             self.evaluation_runs.append((corpus_spec, name, spec, seed, result))
             self.evaluation_panel.add_result(name, result, command)
             if name == "costra":
-                self.costra_result = result
-                self._show_costra()
+                if corpus_spec == self.corpus_spec:
+                    self.costra_result = result
+                    self._show_costra()
+                elif corpus_spec in self.held:     # queued, and the corpus left since
+                    self.held[corpus_spec].costra_result = result
 
         self._start(run(self.corpus, encoder, seed=seed), f"{name}: {encoder.name}",
-                    on_result=done)
+                    on_result=done, queue=True)
 
     def project_again(self) -> None:
         """Recompute only the projection of the current embeddings."""
@@ -887,6 +911,7 @@ class MainWindow(QMainWindow):
         if self._run_when_idle:
             self._run_when_idle = False
             self.run()
+        self._start_next_queued()
 
     # --- results ------------------------------------------------------------------
 

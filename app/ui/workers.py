@@ -25,17 +25,17 @@ def _drive(job: Job[Any]) -> Job[Any]:
 class JobHandle(QObject):
     """A job's worker and what the jobs panel shows of it.
 
-    ``state`` is "running", then "done", "failed" or "cancelled"; ``changed`` fires on
-    every progress report and state change.
+    ``state`` is "queued" (until :meth:`start`) or "running", then "done", "failed" or
+    "cancelled"; ``changed`` fires on every progress report and state change.
     """
 
     changed = Signal()
 
-    def __init__(self, worker: WorkerBase, label: str):
+    def __init__(self, worker: WorkerBase, label: str, state: str = "running"):
         super().__init__()
         self.worker = worker
         self.label = label
-        self.state = "running"
+        self.state = state
         self.progress: Progress | None = None
         self.error: Exception | None = None
         self.started = time.monotonic()
@@ -48,7 +48,15 @@ class JobHandle(QObject):
 
     @property
     def done(self) -> bool:
-        return self.state != "running"
+        return self.state not in ("queued", "running")
+
+    def start(self) -> None:
+        """Start a queued job; its elapsed time counts from here."""
+        if self.state == "queued":
+            self.state = "running"
+            self.started = time.monotonic()
+            self.worker.start()
+            self.changed.emit()
 
     @property
     def elapsed(self) -> float:
@@ -70,8 +78,14 @@ class JobHandle(QObject):
         self.changed.emit()
 
     def cancel(self) -> None:
-        """Ask the job to stop at its next progress report; ``finished`` still fires."""
-        if not self.done:
+        """Ask the job to stop at its next progress report; ``finished`` still fires.
+        A queued job is dropped at once, and none of its callbacks is called."""
+        if self.state == "queued":
+            self.cancelled = True
+            self.state = "cancelled"
+            self.finished_at = self.started = time.monotonic()
+            self.changed.emit()
+        elif not self.done:
             self.cancelled = True
             self.worker.quit()
 
@@ -85,8 +99,10 @@ def start_job(
     on_result: Callable[[Any], Any] | None = None,
     on_finished: Callable[[], Any] | None = None,
     owner: QObject | None = None,
+    queued: bool = False,
 ) -> JobHandle:
-    """Run ``work`` (a job generator, or a plain callable) in a worker thread.
+    """Run ``work`` (a job generator, or a plain callable) in a worker thread; with
+    ``queued``, only when the handle's :meth:`~JobHandle.start` is called.
 
     ``on_error`` receives any exception the job raises (a worker must never fail
     silently); ``on_result`` is not called for a cancelled job; ``on_finished`` always
@@ -98,7 +114,7 @@ def start_job(
     # The handle connects first so its state is current when the callbacks run.
     worker = (create_worker(_drive, work, _start_thread=False, _ignore_errors=True)
               if generator else create_worker(work, _start_thread=False, _ignore_errors=True))
-    handle = JobHandle(worker, label)
+    handle = JobHandle(worker, label, "queued" if queued else "running")
     alive = [True]
     if owner is not None:
         def orphan() -> None:
@@ -117,5 +133,6 @@ def start_job(
         worker.returned.connect(guarded(on_result))
     if on_finished is not None:
         worker.finished.connect(guarded(on_finished))
-    worker.start()
+    if not queued:
+        worker.start()
     return handle
