@@ -97,7 +97,7 @@ def main() -> int:
                       QTimer.singleShot(1000, capture)))
 
     def corpus_tab():
-        window.views.setCurrentWidget(window.corpus_browser)
+        window.views.setCurrentWidget(window.corpus_page)
         window.corpus_browser.filter_box.setText("percent")
         QTimer.singleShot(3000, capture)
 

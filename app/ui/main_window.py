@@ -45,6 +45,7 @@ from app.ui.evaluation_panel import EvaluationPanel
 from app.ui.figures import save_svg
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
+from app.ui.lazy_page import LazyPage
 from app.ui.mapping_dialog import MappingDialog
 from app.ui.neighbours_view import NeighboursView
 from app.ui.review_panel import ReviewPanel
@@ -129,23 +130,17 @@ class MainWindow(QMainWindow):
         self.projection.clicked.connect(self.select_sentence)
         self.projection.search.textChanged.connect(self.search)
         self.projection.selected.connect(self.show_selection)
-        self.costra_view = CostraView()
-        self.costra_view.sentence_selected.connect(self.select_sentence)
-        self.costra_view.sentences_selected.connect(self.projection.highlight)
-        self.costra_view.projection.hovered.connect(self._show_hovered)
         self.costra_result = None
-        self.compare_view = CompareView()
-        self.compare_view.sentence_selected.connect(self.select_sentence)
-        for view in self.compare_view.views:
-            view.hovered.connect(self._show_hovered)
+        # Hidden tabs are built when first shown (or used), not before the window shows.
+        self.costra_page = LazyPage(self._build_costra_view)
+        self.compare_page = LazyPage(self._build_compare_view)
+        self.corpus_page = LazyPage(self._build_corpus_browser)
         self.views = QTabWidget()
         self.views.setDocumentMode(True)
         self.views.addTab(self.projection, "Projection")
-        self.views.addTab(self.costra_view, "Costra orderings")
+        self.views.addTab(self.costra_page, "Costra orderings")
         self.views.addTab(self._build_compare_page(), "Compare encoders")
-        self.corpus_browser = CorpusBrowser()
-        self.corpus_browser.sentence_selected.connect(self._select_later)
-        self.views.addTab(self.corpus_browser, "Corpus")
+        self.views.addTab(self.corpus_page, "Corpus")
         self.neighbours_view = NeighboursView()
         self.neighbours_view.sentence_selected.connect(self.select_sentence)
         # Queries made in the neighbours tab ring their neighbours in the projection; a
@@ -237,8 +232,41 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(row)
-        layout.addWidget(self.compare_view, stretch=1)
+        layout.addWidget(self.compare_page, stretch=1)
         return page
+
+    def _build_costra_view(self) -> CostraView:
+        view = CostraView()
+        view.sentence_selected.connect(self.select_sentence)
+        view.sentences_selected.connect(self.projection.highlight)
+        view.projection.hovered.connect(self._show_hovered)
+        return view
+
+    def _build_compare_view(self) -> CompareView:
+        view = CompareView()
+        view.sentence_selected.connect(self.select_sentence)
+        for side in view.views:
+            side.hovered.connect(self._show_hovered)
+        return view
+
+    def _build_corpus_browser(self) -> CorpusBrowser:
+        browser = CorpusBrowser()
+        browser.sentence_selected.connect(self._select_later)
+        if self.corpus is not None:
+            browser.set_corpus(self.corpus)
+        return browser
+
+    @property
+    def costra_view(self) -> CostraView:
+        return self.costra_page.widget
+
+    @property
+    def compare_view(self) -> CompareView:
+        return self.compare_page.widget
+
+    @property
+    def corpus_browser(self) -> CorpusBrowser:
+        return self.corpus_page.widget
 
     def _build_corpus_panel(self) -> None:
         panel = QWidget()
@@ -623,7 +651,8 @@ class MainWindow(QMainWindow):
         self.group_list.clear()
         self.inspector.clear()
         self.evaluation_panel.set_corpus(corpus)
-        self.corpus_browser.set_corpus(corpus)
+        if self.corpus_page.is_built:
+            self.corpus_browser.set_corpus(corpus)
         self.workspace_panel.add_corpus(self.corpus_spec,
                                         f"{corpus.name} ({len(corpus):,} sentences)")
         self.workspace_panel.set_encoders([])
@@ -1121,7 +1150,8 @@ class MainWindow(QMainWindow):
         if index >= 0:
             embeddings = self.exploration.embeddings if self.exploration else None
             self.inspector.show_sentence(self.corpus, index, self.sentence_groups, embeddings)
-            self.corpus_browser.select(index)
+            if self.corpus_page.is_built:
+                self.corpus_browser.select(index)
             if self.spaces:
                 self.neighbours_view.query_sentence(index)
         group = self.group_of(index)
@@ -1244,7 +1274,8 @@ class MainWindow(QMainWindow):
         """An edit, undo or redo: the same sentences in new groups, so the embeddings
         and projection stay; colours, lists and evaluations use the corrected corpus."""
         self.corpus = self.annotations.corpus
-        self.corpus_browser.set_corpus(self.corpus)
+        if self.corpus_page.is_built:
+            self.corpus_browser.set_corpus(self.corpus)
         groups = self.corpus.groups
         self.sentence_groups = (groups.first_group(len(self.corpus)) if groups is not None
                                 else np.full(len(self.corpus), -1, dtype=np.int64))
