@@ -11,33 +11,56 @@ import numpy as np
 from app.corpora.model import Corpus
 from app.jobs import Job, Progress
 from app.neighbours import encode_corpus, iter_top_k
-from app.projection import Projection, project
+from app.projection import Projection, project, project_aligned
 from models.base import Embeddings, Encoder
 
 #: Neighbours compared per sentence by default.
 DEFAULT_K = 10
+#: How B's layout is brought into A's frame (see :func:`compare_encoders`).
+ALIGNMENTS = ("procrustes", "aligned-umap")
 
 
 @dataclass(frozen=True, eq=False)
 class Alignment:
-    """A 2D layout moved onto a reference layout by rotation (or reflection), uniform
+    """A 2D layout in a reference layout's frame.
+
+    With ``method`` "procrustes" it was moved there by rotation (or reflection), uniform
     scaling and translation: ``coordinates = scale * (moving - moving_mean) @ rotation
-    + reference_mean``.
+    + reference_mean``; with "aligned-umap" it was fitted there (rotation identity,
+    scale 1).
 
     Attributes
     ----------
-    coordinates : float32 ndarray of shape (n, 2), the moved layout.
+    coordinates : float32 ndarray of shape (n, 2), the layout in the reference's frame.
     rotation : ndarray of shape (2, 2), orthogonal.
     scale : float
     disparity : float
-        Sum of squared distances between the aligned and the reference layout, both
-        centred and scaled to unit norm: 0 when they match, at most 1.
+        Sum of squared distances between the best rotation of the layout and the
+        reference layout, both centred and scaled to unit norm: 0 when they match, at
+        most 1. The same measure for both methods, so they can be compared.
+    method : "procrustes" or "aligned-umap".
     """
 
     coordinates: np.ndarray
     rotation: np.ndarray
     scale: float
     disparity: float
+    method: str = "procrustes"
+
+
+def _disparity(singular_sum: float, norm_a: float, norm_b: float) -> float:
+    """Procrustes disparity of centred layouts from the singular values of b' a."""
+    return float(max(1.0 - (singular_sum / (norm_a * norm_b)) ** 2, 0.0))
+
+
+def layout_disparity(reference: np.ndarray, layout: np.ndarray) -> float:
+    """Procrustes disparity between two (n, 2) layouts (see :class:`Alignment`)."""
+    a = reference - reference.mean(axis=0)
+    b = layout - layout.mean(axis=0)
+    norm_a, norm_b = np.linalg.norm(a), np.linalg.norm(b)
+    if norm_a == 0 or norm_b == 0:
+        return 0.0 if norm_a == norm_b else 1.0
+    return _disparity(np.linalg.svd(b.T @ a, compute_uv=False).sum(), norm_a, norm_b)
 
 
 def align_layouts(reference: np.ndarray, moving: np.ndarray) -> Alignment:
@@ -66,9 +89,8 @@ def align_layouts(reference: np.ndarray, moving: np.ndarray) -> Alignment:
     # a poorly matching layout towards its centre and makes it look smaller than A.
     scale = norm_a / norm_b
     coordinates = scale * b @ rotation + reference_mean
-    disparity = 1.0 - (singular_sum / (norm_a * norm_b)) ** 2
     return Alignment(coordinates.astype(np.float32), rotation, float(scale),
-                     float(max(disparity, 0.0)))
+                     _disparity(singular_sum, norm_a, norm_b))
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,17 +170,42 @@ class SpaceComparison:
 
 
 def compare_encoders(corpus: Corpus, encoder_a: Encoder, encoder_b: Encoder, *,
-                     method: str = "pca", seed: int = 0, k: int = DEFAULT_K
-                     ) -> Job[SpaceComparison]:
-    """Encode ``corpus`` with both encoders, project each space with ``method``, align
-    B's layout to A's and measure each sentence's neighbourhood change."""
-    embeddings, projections = [], []
+                     method: str = "pca", alignment: str = "procrustes", seed: int = 0,
+                     k: int = DEFAULT_K, **parameters) -> Job[SpaceComparison]:
+    """Encode ``corpus`` with both encoders, lay both spaces out in 2D, bring B's layout
+    into A's frame and measure each sentence's neighbourhood change.
+
+    Parameters
+    ----------
+    method : the projection of each space ("pca", "umap", "tsne").
+    alignment : "procrustes" projects each space on its own, then rotates and scales
+        B's layout onto A's; "aligned-umap" (method "umap" only) fits both UMAP layouts
+        together, so B's stays close to A's wherever the neighbourhoods agree.
+    seed : random state of the projections.
+    k : neighbours compared per sentence.
+    **parameters : the projection's options, as :func:`app.projection.project` takes
+        them.
+    """
+    if alignment not in ALIGNMENTS:
+        raise ValueError(f"unknown alignment {alignment!r} (known: {', '.join(ALIGNMENTS)})")
+    if alignment == "aligned-umap" and method != "umap":
+        raise ValueError(f"AlignedUMAP fits UMAP layouts: the method must be 'umap', not "
+                         f"{method!r}")
+    embeddings = []
     for encoder in (encoder_a, encoder_b):
-        matrix = yield from encode_corpus(corpus, encoder)
-        embeddings.append(matrix)
-        projections.append((yield from project(matrix, method, seed=seed)))
-    yield Progress("aligning the layouts", 0, 1)
-    alignment = align_layouts(projections[0].coordinates, projections[1].coordinates)
+        embeddings.append((yield from encode_corpus(corpus, encoder)))
+    if alignment == "procrustes":
+        projections = []
+        for matrix in embeddings:
+            projections.append((yield from project(matrix, method, seed=seed, **parameters)))
+        yield Progress("aligning the layouts", 0, 1)
+        aligned = align_layouts(projections[0].coordinates, projections[1].coordinates)
+    else:
+        projections = yield from project_aligned(*embeddings, seed=seed, **parameters)
+        layout = projections[1].coordinates
+        aligned = Alignment(layout, np.eye(2), 1.0,
+                            layout_disparity(projections[0].coordinates, layout),
+                            "aligned-umap")
     change = yield from iter_neighbourhood_change(*embeddings, k=k)
     return SpaceComparison(corpus, (encoder_a.name, encoder_b.name), *projections,
-                           alignment, change)
+                           aligned, change)

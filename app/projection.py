@@ -122,6 +122,58 @@ def _fit_layout(method: str, data: Embeddings, seed: int, options: dict[str, Any
     return tsne.fit_transform(dense.astype(np.float32))
 
 
+def project_aligned(first: Embeddings, second: Embeddings, *, seed: int = 0,
+                    **parameters: Any) -> Job[tuple[Projection, Projection]]:
+    """UMAP layouts of two embeddings of the same n sentences, fitted together.
+
+    umap-learn's ``AlignedUMAP`` relates sentence i of one space to sentence i of the
+    other and penalises moving it between the layouts, so the second layout keeps each
+    sentence near its place in the first unless its neighbourhood really differs.
+
+    Parameters
+    ----------
+    first, second : (n, dim_a) and (n, dim_b) embeddings, dense or sparse.
+    seed : random state.
+    **parameters : UMAP's options as :func:`project` takes them (``DEFAULTS["umap"]``).
+    """
+    unknown = set(parameters) - set(DEFAULTS["umap"])
+    if unknown:
+        raise ValueError(f"umap takes no parameter {', '.join(sorted(unknown))}")
+    n = first.shape[0]
+    if second.shape[0] != n:
+        raise ValueError(f"the spaces embed different numbers of sentences: {n} and "
+                         f"{second.shape[0]}")
+    options = {**DEFAULTS["umap"], **parameters}
+    record = {"seed": seed, **options, "alignment": "aligned-umap"}
+    stage = "projecting both spaces with AlignedUMAP"
+    yield Progress(stage, 0, 3)
+    if n < 4:
+        return tuple(Projection(np.zeros((n, 2), dtype=np.float32), "umap", record)
+                     for _ in range(2))
+    dims = options.pop("pca_dims")
+    reduced = [_reduce(first, dims, seed), _reduce(second, dims, seed)]
+    yield Progress(stage, 1, 3)
+    layouts = yield from run_elsewhere(_fit_aligned_umap, (reduced, seed, options),
+                                       stage + " (a first run compiles numba code)")
+    yield Progress(stage, 3, 3)
+    return tuple(Projection(np.asarray(layout, dtype=np.float32), "umap", record)
+                 for layout in layouts)
+
+
+def _fit_aligned_umap(datasets: list[Embeddings], seed: int, options: dict[str, Any]
+                      ) -> list[np.ndarray]:
+    """AlignedUMAP of two datasets whose rows correspond; runs in
+    :mod:`app.layout_process`."""
+    import umap  # noqa: PLC0415 - seconds to import; only in the layout process
+
+    n = datasets[0].shape[0]
+    reducer = umap.AlignedUMAP(n_components=2, random_state=seed,
+                               n_neighbors=min(options["n_neighbors"], n - 1),
+                               min_dist=options["min_dist"], metric=options["metric"])
+    reducer.fit(datasets, relations=[{i: i for i in range(n)}])
+    return list(reducer.embeddings_)
+
+
 @dataclass(frozen=True, eq=False)
 class Faithfulness:
     """How well a 2D layout keeps each point's neighbours.

@@ -81,9 +81,11 @@ def main() -> int:
     def compare_view():
         corpus = load_corpus("msrp-grouped")
         comparison = run_job(compare_encoders(corpus, make_encoder("bow"),
-                                              make_encoder("tfidf")))
+                                              make_encoder("tfidf"), method="umap",
+                                              alignment="aligned-umap"))
         view = CompareView()
         view.setWindowTitle("sentspace: compare two encoders")
+        view.alignment.setCurrentIndex(view.alignment.findData("aligned-umap"))
         view.show_comparison(comparison)
         view.changed.cellClicked.emit(0, 2)
         return view, view.view_a, int(comparison.change.most_changed(20)[-1])

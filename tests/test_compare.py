@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from app.compare import (DEFAULT_K, align_layouts, compare_encoders,
-                         iter_neighbourhood_change, jaccard_change)
+                         iter_neighbourhood_change, jaccard_change, layout_disparity)
 from app.corpora import load_corpus
 from app.jobs import run_job
 from app.neighbours import encode_corpus, top_k
@@ -80,3 +80,58 @@ def test_bow_against_tfidf_on_msrp(msrp):
     assert change.most_changed(5).tolist() == order[:5].tolist()
     alignment = comparison.alignment
     assert alignment.coordinates.shape == (n, 2) and 0 <= alignment.disparity < 1
+
+
+def test_layout_disparity_is_the_procrustes_disparity():
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(size=(80, 2)), rng.normal(size=(80, 2))
+    assert layout_disparity(a, b) == pytest.approx(align_layouts(a, b).disparity)
+    turned = 2.0 * a @ np.array([[0.0, -1.0], [1.0, 0.0]]) + 5.0
+    assert layout_disparity(a, turned) == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.fixture(scope="module")
+def umap_comparisons(msrp):
+    """bow vs tfidf on the bundled corpus, UMAP with non-default parameters, aligned
+    both ways."""
+    parameters = {"n_neighbors": 10, "min_dist": 0.2}
+    return {alignment: run_job(compare_encoders(
+                msrp, make_encoder("bow"), make_encoder("tfidf"), method="umap",
+                alignment=alignment, seed=0, **parameters))
+            for alignment in ("procrustes", "aligned-umap")}
+
+
+def test_aligned_umap_keeps_b_near_a_where_procrustes_cannot(umap_comparisons):
+    procrustes = umap_comparisons["procrustes"]
+    aligned = umap_comparisons["aligned-umap"]
+    assert aligned.alignment.method == "aligned-umap"
+    assert procrustes.alignment.method == "procrustes"
+    layout = aligned.alignment.coordinates
+    assert layout.shape == (859, 2) and layout.dtype == np.float32
+    assert np.array_equal(layout, aligned.projection_b.coordinates)
+    assert np.array_equal(aligned.alignment.rotation, np.eye(2))
+    assert aligned.alignment.scale == 1.0
+    assert aligned.alignment.disparity == pytest.approx(
+        layout_disparity(aligned.projection_a.coordinates, layout))
+    # Two UMAP layouts fitted apart differ by far more than a rotation (measured: 0.91
+    # with the default parameters); fitted together, about half of that (0.50).
+    assert 0 < aligned.alignment.disparity < 0.75 * procrustes.alignment.disparity
+    # The neighbourhoods compared are the spaces', whatever the layout.
+    assert np.array_equal(aligned.change.change, procrustes.change.change)
+
+
+def test_projection_parameters_reach_both_alignments(umap_comparisons):
+    for alignment, comparison in umap_comparisons.items():
+        for projection in (comparison.projection_a, comparison.projection_b):
+            assert projection.method == "umap"
+            assert projection.parameters["n_neighbors"] == 10
+            assert projection.parameters["min_dist"] == 0.2
+            assert projection.parameters.get("alignment", "procrustes") == alignment
+
+
+def test_alignment_is_checked_before_any_work(msrp):
+    bow, tfidf = make_encoder("bow"), make_encoder("tfidf")
+    with pytest.raises(ValueError, match="unknown alignment 'cca'"):
+        next(compare_encoders(msrp, bow, tfidf, alignment="cca"))
+    with pytest.raises(ValueError, match="method must be 'umap', not 'pca'"):
+        next(compare_encoders(msrp, bow, tfidf, method="pca", alignment="aligned-umap"))

@@ -17,6 +17,7 @@ from app.ui.projection_view import ProjectionView
 #: Rows of the most-changed list.
 LISTED = 200
 COLOURINGS = {"change": "neighbourhood change", "group": "group"}
+ALIGNMENT_TITLES = {"procrustes": "Procrustes", "aligned-umap": "AlignedUMAP"}
 
 
 class CompareView(QWidget):
@@ -45,6 +46,15 @@ class CompareView(QWidget):
         self.colour.setToolTip("Colour both projections by neighbourhood change or by "
                                "group")
         self.colour.currentIndexChanged.connect(lambda _: self._recolour())
+        self.alignment = QComboBox()
+        self.alignment.setAccessibleName("alignment")
+        for key, title in ALIGNMENT_TITLES.items():
+            self.alignment.addItem(f"Align: {title}", key)
+        self.alignment.setToolTip(
+            "Procrustes: each space is projected on its own, then B's layout is rotated "
+            "and scaled onto A's.\nAlignedUMAP: UMAP is fitted on both spaces together "
+            "(slower), so each sentence stays near its place in A unless its "
+            "neighbourhood differs; uses the UMAP parameters of the Projection panel.")
         self.views = (ProjectionView(), ProjectionView())
         self.titles = (QLabel(), QLabel())
         panes = QSplitter(Qt.Orientation.Horizontal)
@@ -101,10 +111,15 @@ class CompareView(QWidget):
         split.setStretchFactor(1, 1)
         top = QHBoxLayout()
         top.addWidget(self.caption, stretch=1)
+        top.addWidget(self.alignment)
         top.addWidget(self.colour)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, stretch=1)
+
+    def selected_alignment(self) -> str:
+        """The alignment to ask :func:`app.compare.compare_encoders` for."""
+        return self.alignment.currentData()
 
     def show_comparison(self, comparison: SpaceComparison) -> None:
         """Show a :func:`app.compare.compare_encoders` result."""
@@ -112,11 +127,14 @@ class CompareView(QWidget):
         self.selected = -1
         name_a, name_b = comparison.names
         change, alignment = comparison.change, comparison.alignment
+        how = (f"{name_b}'s layout is rotated and scaled onto {name_a}'s"
+               if alignment.method == "procrustes" else
+               "Both UMAP layouts are fitted together (AlignedUMAP)")
         self.caption.setText(
             f"<b>{name_a}</b> vs <b>{name_b}</b> on {comparison.corpus.name}: mean "
             f"neighbourhood change {change.mean:.2f} ({change.k} nearest neighbours by "
-            f"cosine; 0 = the same, 1 = none shared). {name_b}'s layout is rotated and "
-            f"scaled onto {name_a}'s (Procrustes disparity {alignment.disparity:.2f}).")
+            f"cosine; 0 = the same, 1 = none shared). {how}; disparity "
+            f"{alignment.disparity:.2f} (0 = the layouts match).")
         self.titles[0].setText(f"A: {name_a}")
         self.titles[1].setText(f"B: {name_b}, aligned to A")
         colours, legend = self._colouring()

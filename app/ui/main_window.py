@@ -1240,9 +1240,13 @@ class MainWindow(QMainWindow):
         _, encoder_a = self.chosen_encoder()
         encoder_b = make_encoder(self.compare_choice.currentData())
         controls = self.projection_controls
-        self._start(compare_encoders(self.corpus, encoder_a, encoder_b,
-                                     method=controls.selected_method(),
-                                     seed=controls.seed.value()),
+        alignment = self.compare_view.selected_alignment()
+        method = "umap" if alignment == "aligned-umap" else controls.selected_method()
+        # The panel's parameters are those of its chosen method; AlignedUMAP takes UMAP's.
+        parameters = controls.parameters() if method == controls.selected_method() else {}
+        self._start(compare_encoders(self.corpus, encoder_a, encoder_b, method=method,
+                                     alignment=alignment, seed=controls.seed.value(),
+                                     **parameters),
                     f"comparing {encoder_a.name} with {encoder_b.name}",
                     on_result=self.compare_view.show_comparison)
 

@@ -97,3 +97,46 @@ def test_colour_by_group_or_by_change(view, comparison):
     view.colour.setCurrentIndex(view.colour.findData("group"))
     assert distinct(view.view_a) == distinct(view.view_b) != by_change
     assert "paraphrase group" in view.view_b.legend.text()
+
+
+def test_alignment_choice_and_caption(view, comparison):
+    from dataclasses import replace
+
+    from app.compare import Alignment
+
+    assert view.alignment.accessibleName() == "alignment"
+    assert [view.alignment.itemData(i) for i in range(view.alignment.count())] == [
+        "procrustes", "aligned-umap"]
+    assert view.selected_alignment() == "procrustes"
+    assert "rotated and scaled" in view.caption.text()
+    view.alignment.setCurrentIndex(1)
+    assert view.selected_alignment() == "aligned-umap"
+
+    fitted = Alignment(comparison.projection_b.coordinates, np.eye(2), 1.0, 0.42,
+                       "aligned-umap")
+    view.show_comparison(replace(comparison, alignment=fitted))
+    assert "fitted together (AlignedUMAP)" in view.caption.text()
+    assert "disparity 0.42" in view.caption.text()
+
+
+def test_the_window_asks_for_the_chosen_alignment_with_umap(window, monkeypatch):
+    import app.ui.main_window as main_window
+
+    asked = {}
+
+    # What compare_spaces asks the core for; no job is started.
+    monkeypatch.setattr(main_window, "compare_encoders",
+                        lambda corpus, encoder_a, encoder_b, **options: asked.update(options))
+    monkeypatch.setattr(window, "_start", lambda work, label, on_result: None)
+    controls = window.projection_controls
+    controls.method.setCurrentIndex(controls.method.findData("umap"))
+    controls.n_neighbors.setValue(7)
+    window.compare_view.alignment.setCurrentIndex(1)
+    window.compare_spaces()
+    assert asked["alignment"] == "aligned-umap" and asked["method"] == "umap"
+    assert asked["n_neighbors"] == 7
+
+    asked.clear()
+    controls.method.setCurrentIndex(controls.method.findData("pca"))
+    window.compare_spaces()         # PCA's panel has no UMAP parameters to pass
+    assert asked == {"alignment": "aligned-umap", "method": "umap", "seed": 0}
