@@ -23,6 +23,11 @@ References, measured in the same run: reading the file once sequentially (4 MiB 
 into one buffer: the I/O floor of any full check or hash) and, for Parquet,
 ``pyarrow.parquet.read_table`` alone. Targets (issue 10): row order < 2 s with no copy,
 by id < 10 s.
+
+Last, the Embedding Projector's ``vectors.tsv`` (``--tsv-rows``, default 100,000 rows of
+the same vectors written with ``%.7g``): parsed by pyarrow's CSV reader (what
+``Precomputed`` does) against the value-by-value reader it falls back on to name the
+line of a bad value (the reference).
 """
 
 from __future__ import annotations
@@ -57,6 +62,8 @@ def status():
 
 from app.corpora.model import Corpus
 from models.precomputed import Precomputed
+from pathlib import Path
+PATH = Path(PATH)
 n = ROWS
 corpus = Corpus(name="synthetic", texts=tuple(f"sentence number {i} of the bench" for i in
                                               range(n)),
@@ -75,6 +82,15 @@ elif KIND == "read_table":
     start = time.perf_counter()
     table = pq.read_table(PATH)
     result = {"seconds": time.perf_counter() - start}
+elif KIND in ("tsv_fast", "tsv_by_line"):
+    from app.corpora.build import read_lines
+    from models.precomputed import _parse_tsv_by_line, _parse_tsv_fast
+    before = status()
+    start = time.perf_counter()
+    vectors = (_parse_tsv_fast(PATH) if KIND == "tsv_fast"
+               else _parse_tsv_by_line(PATH, read_lines(PATH)))
+    result = {"seconds": time.perf_counter() - start, "shape": list(vectors.shape),
+              "checksum": float(np.abs(vectors.astype(np.float64)).sum())}
 else:
     before = status()
     start = time.perf_counter()
@@ -127,6 +143,28 @@ def child(kind: str, path: Path, rows: int) -> dict:
     return json.loads(line[6:])
 
 
+def compare_tsv(folder: Path, npy: Path, rows: int, repeat: int) -> None:
+    tsv = folder / "vectors.tsv"
+    if not tsv.exists():
+        np.savetxt(tsv, np.load(npy, mmap_mode="r")[:rows], delimiter="\t", fmt="%.7g")
+    print(f"\nProjector vectors.tsv, {rows:,} rows ({tsv.stat().st_size / 2**20:,.0f} MiB "
+          f"of text); best and median of {repeat} fresh processes\n")
+    header = f"{'parser':<34} {'best s':>7} {'median':>7} {'ratio':>7}  rows/s"
+    print(header)
+    print("-" * len(header))
+    runs = {kind: [child(kind, tsv, rows) for _ in range(repeat)]
+            for kind in ("tsv_by_line", "tsv_fast")}
+    reference = min(r["seconds"] for r in runs["tsv_by_line"])
+    for kind, label in (("tsv_by_line", "value by value (the fallback)"),
+                        ("tsv_fast", "pyarrow CSV reader (used)")):
+        times = [r["seconds"] for r in runs[kind]]
+        best = min(times)
+        print(f"{label:<34} {best:>7.2f} {statistics.median(times):>7.2f} "
+              f"{best / reference:>6.3f}x  {rows / best:,.0f}")
+    same = runs["tsv_fast"][0]["checksum"] == runs["tsv_by_line"][0]["checksum"]
+    print(f"same values: {same}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -134,6 +172,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--dir", type=Path)
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--tsv-rows", type=int, default=100_000)
     args = parser.parse_args()
     folder = args.dir or Path(tempfile.mkdtemp(prefix="bench_precomputed_"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -175,6 +214,7 @@ def main() -> int:
                       f"{mapped:>9.0f}  {notes}")
         print(f"\ntargets: row order < 2 s, no copy (memmap, anon growth << "
               f"{size / 2**20:,.0f} MiB); by id < 10 s")
+        compare_tsv(folder, npy, min(args.tsv_rows, args.rows), args.repeat)
     finally:
         if args.dir is None and not args.keep:
             shutil.rmtree(folder, ignore_errors=True)

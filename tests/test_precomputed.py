@@ -143,3 +143,41 @@ def test_costra_export_matches_the_reference_evaluator(tmp_path, shared_data, ca
         result = json.loads(capsys.readouterr().out)["results"][0]
         printed[spec] = result["scores"]
     assert printed["bow"] == printed[f"precomputed:{target}"] == reference
+
+
+def test_projector_vectors_are_parsed_by_pyarrow_and_agree_with_the_careful_reader(
+        tmp_path, bow):
+    from app.corpora.build import read_lines
+    from models.precomputed import _parse_tsv_by_line, _parse_tsv_fast
+
+    counts = bow[1][:200].toarray()
+    # Real-valued: the bundled corpus's bag of words scaled to unit length.
+    dense = (counts / np.linalg.norm(counts, axis=1, keepdims=True))[:, :50]
+    path = tmp_path / "vectors.tsv"
+    np.savetxt(path, dense, delimiter="\t", fmt="%.7g")
+    fast = _parse_tsv_fast(path)
+    assert fast is not None and fast.dtype == np.float32 and fast.shape == (200, 50)
+    assert np.array_equal(fast, _parse_tsv_by_line(path, read_lines(path)))
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("1\t2\n\n3\t4\n", "line 2: 1 values"),
+    ("1\t2\n3\t4\n5\tabc\n", "line 3: a value is not a number"),
+    ("1\t2\n3\t\n", "line 2: a value is not a number"),
+    ("1\t2\n3\t4\t5\n", "line 2: 3 values"),
+])
+def test_projector_problems_name_their_line(tmp_path, content, problem):
+    from models.precomputed import _parse_tsv_fast
+
+    path = tmp_path / "vectors.tsv"
+    path.write_text(content)
+    assert _parse_tsv_fast(path) is None            # left to the careful reader
+    with pytest.raises(EmbeddingsFileError, match=problem):
+        read_embeddings(path)
+
+
+def test_projector_file_with_bom_and_crlf_reads(tmp_path):
+    path = tmp_path / "vectors.tsv"
+    path.write_bytes(b"\xef\xbb\xbf1.5\t2\r\n3\t-4e-3\r\n")
+    vectors = read_embeddings(path).vectors
+    assert np.array_equal(vectors, np.array([[1.5, 2], [3, -4e-3]], dtype=np.float32))
