@@ -16,7 +16,8 @@ the files are in the page cache (just written), as for a user re-opening a file.
 ``Precomputed(path, corpus)`` (read, check every value is finite, hash the file, align)
 and then ``aligned()`` (the matrix the evaluations get). Memory: the growth of the
 process's resident set over that, split into anonymous memory (copies) and file pages
-mapped in (``RssAnon`` / ``RssFile`` in ``/proc/self/status``); for the .npy, ``aligned()``
+mapped in (``RssAnon`` / ``RssFile`` in ``/proc/self/status``), and its peak (``VmHWM``
+over the resident set before); for the .npy, ``aligned()``
 must be an ``np.memmap`` and RssAnon must not grow by anything near the array's size.
 
 References, measured in the same run: reading the file once sequentially (4 MiB reads
@@ -56,7 +57,7 @@ def status():
     fields = {}
     for line in open("/proc/self/status"):
         key, _, value = line.partition(":")
-        if key in ("VmRSS", "RssAnon", "RssFile"):
+        if key in ("VmRSS", "RssAnon", "RssFile", "VmHWM"):
             fields[key] = int(value.split()[0]) * 1024
     return fields
 
@@ -102,6 +103,7 @@ else:
               "shape": list(matrix.shape)}
 after = status()
 result.update({key: after[key] - before[key] for key in after})
+result["peak"] = after["VmHWM"] - before["VmRSS"]
 print("BENCH " + json.dumps(result))
 """
 
@@ -190,7 +192,7 @@ def main() -> int:
         print(f"{args.rows:,} x {args.dim} float32 ({size / 2**30:.2f} GiB); best and "
               f"median of {args.repeat} fresh processes; memory growth in MiB\n")
         header = (f"{'alignment':<18} {'what':<26} {'best s':>7} {'median':>7} {'spread':>7} "
-                  f"{'ratio':>6} {'anon MiB':>9} {'file MiB':>9}  notes")
+                  f"{'ratio':>6} {'anon MiB':>9} {'file MiB':>9} {'peak MiB':>9}  notes")
         print(header)
         print("-" * len(header))
         for label, ref_kind, ref_path, kind, path in cases:
@@ -204,6 +206,7 @@ def main() -> int:
                 best = min(times)
                 anon = max(r["RssAnon"] for r in results) / 2**20
                 mapped = max(r["RssFile"] for r in results) / 2**20
+                peak = max(r["peak"] for r in results) / 2**20
                 notes = ""
                 if "aligned_by" in results[0]:
                     last = results[0]
@@ -211,7 +214,7 @@ def main() -> int:
                              f"constructor {min(r['load'] for r in results):.2f} s")
                 print(f"{label:<18} {what:<26} {best:>7.2f} {statistics.median(times):>7.2f} "
                       f"{max(times) - best:>7.2f} {best / ref_best:>5.2f}x {anon:>9.0f} "
-                      f"{mapped:>9.0f}  {notes}")
+                      f"{mapped:>9.0f} {peak:>9.0f}  {notes}")
         print(f"\ntargets: row order < 2 s, no copy (memmap, anon growth << "
               f"{size / 2**20:,.0f} MiB); by id < 10 s")
         compare_tsv(folder, npy, min(args.tsv_rows, args.rows), args.repeat)

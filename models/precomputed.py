@@ -253,41 +253,51 @@ def _read_projector(path: Path) -> EmbeddingsTable:
     return EmbeddingsTable(path, vectors, ids, texts)
 
 
+#: Rows of a Parquet file converted at a time: its vectors go straight into one NumPy
+#: array, batch by batch, never all held by pyarrow as well.
+PARQUET_BATCH = 65_536
+
+
 def _read_parquet(path: Path) -> EmbeddingsTable:
+    import pyarrow as pa  # noqa: PLC0415 - heavy; only when such a file is opened
+    import pyarrow.parquet as pq  # noqa: PLC0415
+
     try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise EmbeddingsFileError("reading Parquet needs pyarrow: pip install "
-                                  "'sentspace[parquet]'", path) from None
-    try:
-        table = pq.read_table(path)
+        parquet = pq.ParquetFile(path)
     except Exception as error:  # pyarrow raises several unrelated types for bad files
         raise EmbeddingsFileError(f"not a readable Parquet file ({error})", path) from None
-    names = table.column_names
+    names = parquet.schema_arrow.names
     vector_column = next((c for c in VECTOR_COLUMNS if c in names), None)
     if vector_column is None:
         raise EmbeddingsFileError(f"no vector column (looked for {', '.join(VECTOR_COLUMNS)};"
                                   f" found {', '.join(names)})", path)
-    # Chunk by chunk, not combine_chunks(): that copies the whole column once more
-    # (seconds at a million rows) before the one copy into a NumPy array.
-    chunks = table.column(vector_column).chunks
-    n_rows = sum(len(chunk) for chunk in chunks)
-    lengths = np.concatenate([chunk.value_lengths().to_numpy(zero_copy_only=False)
-                              for chunk in chunks]) if chunks else np.zeros(0)
-    if len(lengths) and (lengths != lengths[0]).any():
-        row = int(np.flatnonzero(lengths != lengths[0])[0])
-        raise EmbeddingsFileError(f"row {row + 1} has {lengths[row]} values where row 1 has "
-                                  f"{lengths[0]}", path, row + 1)
-    flat = (np.concatenate([chunk.flatten().to_numpy(zero_copy_only=False)
-                            for chunk in chunks]) if chunks else np.zeros(0, np.float32))
-    flat = flat.astype(np.float32, copy=False)
-    vectors = _check_vectors(flat.reshape(n_rows, -1), path)
+    vectors = np.zeros((0, 0), dtype=np.float32)
+    done = 0
+    try:
+        for batch in parquet.iter_batches(batch_size=PARQUET_BATCH, columns=[vector_column]):
+            column = batch.column(0)
+            lengths = column.value_lengths().to_numpy(zero_copy_only=False)
+            if done == 0:
+                width = int(lengths[0]) if len(lengths) and lengths[0] == lengths[0] else 0
+                vectors = np.empty((parquet.metadata.num_rows, width), dtype=np.float32)
+            uneven = np.flatnonzero(lengths != width)
+            if len(uneven):
+                row = done + int(uneven[0]) + 1
+                raise EmbeddingsFileError(f"row {row} has {lengths[uneven[0]]} values where "
+                                          f"row 1 has {width}", path, row)
+            flat = column.flatten().to_numpy(zero_copy_only=False)
+            vectors[done:done + len(batch)] = flat.reshape(len(batch), width)
+            done += len(batch)
 
-    def text_column(candidates):
-        name = next((c for c in candidates if c in names), None)
-        return None if name is None else tuple(str(v) for v in table.column(name).to_pylist())
+        def text_column(candidates):
+            name = next((c for c in candidates if c in names), None)
+            return None if name is None else tuple(
+                str(v) for v in parquet.read(columns=[name]).column(0).to_pylist())
 
-    return EmbeddingsTable(path, vectors, text_column(ID_COLUMNS), text_column(TEXT_COLUMNS))
+        ids, texts = text_column(ID_COLUMNS), text_column(TEXT_COLUMNS)
+    except (pa.ArrowException, OSError) as error:
+        raise EmbeddingsFileError(f"not a readable Parquet file ({error})", path) from None
+    return EmbeddingsTable(path, _check_vectors(vectors, path), ids, texts)
 
 
 def read_embeddings(path: str | Path) -> EmbeddingsTable:
