@@ -5,7 +5,8 @@ hundreds of milliseconds; in a thread of the GUI process that freezes the window
 this process they cannot, and a cancelled fit is stopped by killing it. It is started
 with ``python -m app.layout_process`` (not multiprocessing's spawn, which re-imports the
 caller's main script) and speaks pickled ``(function, arguments)`` requests and
-``(ok, value)`` replies over its standard input and output. POSIX only (``select``).
+``(ok, value)`` replies over its standard input and output. A thread waits for each
+reply (not ``select``, which Windows cannot use on pipes).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 import atexit
 import os
 import pickle
-import select
+import queue
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -61,23 +63,36 @@ def stop() -> None:
         _process = None
 
 
+def _read_reply(process: subprocess.Popen, replies: queue.Queue) -> None:
+    try:
+        replies.put(pickle.load(process.stdout))
+    except (EOFError, OSError, pickle.UnpicklingError):     # killed, or it died
+        replies.put(None)
+
+
 def run_elsewhere(function: Callable[..., Any], arguments: tuple, stage: str) -> Job[Any]:
     """Run ``function(*arguments)`` (a module-level function) in the helper process,
     yielding progress while it works; closing the job kills the process."""
     process = _started()
     pickle.dump((function, arguments), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
     process.stdin.flush()
+    replies: queue.Queue = queue.Queue(maxsize=1)
+    threading.Thread(target=_read_reply, args=(process, replies), daemon=True,
+                     name="layout-reply").start()
     try:
-        while not select.select([process.stdout], [], [], 0.2)[0]:
-            yield Progress(stage, 2, 3)
+        while True:
+            try:
+                reply = replies.get(timeout=0.2)
+                break
+            except queue.Empty:
+                yield Progress(stage, 2, 3)
     except GeneratorExit:
         stop()
         raise
-    try:
-        ok, value = pickle.load(process.stdout)
-    except EOFError:
+    if reply is None:
         stop()
-        raise RuntimeError("the layout process ended unexpectedly") from None
+        raise RuntimeError("the layout process ended unexpectedly")
+    ok, value = reply
     if not ok:
         raise value
     return value

@@ -80,3 +80,13 @@ def test_layouts_run_in_a_helper_process_that_cancel_kills():
     assert layout_process._process is None and helper.poll() is not None
     again = run_job(project(points, "tsne", seed=2))
     assert np.array_equal(first.coordinates, again.coordinates)
+
+
+def test_a_helper_process_that_dies_is_reported_and_replaced():
+    import os
+
+    from app.layout_process import run_elsewhere
+
+    with pytest.raises(RuntimeError, match="ended unexpectedly"):
+        run_job(run_elsewhere(os._exit, (3,), "dying"))
+    assert run_job(run_elsewhere(divmod, (17, 5), "arithmetic")) == (3, 2)
