@@ -494,18 +494,18 @@ class MainWindow(QMainWindow):
                     mapping: ColumnMapping | None = None, journal: str | None = None
                     ) -> None:
         """Load a corpus (built-in name or path; a table with ``mapping``) in the
-        background; a file that cannot be read leaves the current corpus in place and
-        says why."""
-        if self.is_running:
-            return
-        self.corpus_name.setText("Loading…")
+        background, after the running job if there is one; a file that cannot be read
+        leaves the current corpus in place and says why."""
+        if not self.is_running:
+            self.corpus_name.setText("Loading…")
 
         def loaded(corpus: Corpus) -> None:
             self.set_corpus(corpus, journal, spec=str(spec))
             if run_when_loaded:
                 self._run_when_idle = True
 
-        self._start(lambda: load_corpus(spec, mapping), f"loading {spec}", on_result=loaded)
+        self._start(lambda: load_corpus(spec, mapping), f"loading {spec}", on_result=loaded,
+                    queue=True)
 
     def _choose_corpus_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -579,7 +579,11 @@ class MainWindow(QMainWindow):
     def switch_corpus(self, spec: str) -> None:
         """Show a corpus held in this window as it was left (projection, encoders,
         Costra drawing, review lists); one not held is opened from ``spec``."""
-        if self.is_running or spec == self.corpus_spec:
+        if spec == self.corpus_spec:
+            return
+        if self.is_running:
+            self.statusBar().showMessage("Switch when the running job is done (or cancel "
+                                         "it): its result belongs to this corpus")
             return
         entry = self.held.pop(spec, None)
         if entry is None:
@@ -1399,10 +1403,8 @@ class MainWindow(QMainWindow):
 
     def open_workspace(self, path: str | Path) -> None:
         """Open a saved workspace: its corpora with their edits (the first one shown,
-        the others held), settings and saved results. Files that changed since it was
-        saved are listed; nothing is overwritten."""
-        if self.is_running:
-            return
+        the others held), settings and saved results, after the running job if there is
+        one. Files that changed since it was saved are listed; nothing is overwritten."""
         try:
             workspace, changes = open_workspace(path)
         except WorkspaceError as error:
@@ -1445,8 +1447,10 @@ class MainWindow(QMainWindow):
                                              result))
                 self.evaluation_panel.add_result(saved.name, result, command)
 
-        self.corpus_name.setText("Loading…")
-        self._start(load_all, f"opening workspace {Path(path).name}", on_result=restore)
+        if not self.is_running:
+            self.corpus_name.setText("Loading…")
+        self._start(load_all, f"opening workspace {Path(path).name}", on_result=restore,
+                    queue=True)
 
     # --- messages -----------------------------------------------------------------
 

@@ -94,3 +94,16 @@ def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
     reopened.switch_corpus("msrp-grouped")
     assert len(reopened.corpus) == 859
     reopened.close()
+
+
+def test_a_corpus_opened_during_a_run_loads_after_it(qtbot, window, shared_data):
+    window.run()
+    spec = str(shared_data / "sick" / "SICK_trial.txt")
+    window.open_corpus(spec)
+    assert window.corpus.name == "msrp-grouped" and len(window.queued) == 1
+    window.switch_corpus("anything")                # refused while the run goes on
+    assert "running job" in window.statusBar().currentMessage()
+    wait_for_job(qtbot, window)
+    assert window.corpus_spec == spec and len(window.corpus) == 924
+    # The run finished on the corpus it was started on, which is held with its result.
+    assert window.held["msrp-grouped"].exploration.projection.coordinates.shape == (859, 2)
