@@ -61,9 +61,9 @@ class WorkspacePanel(QWidget):
         if item is None:
             item = QTreeWidgetItem([description])
             item.setData(0, Qt.ItemDataRole.UserRole, spec)
-            item.setToolTip(0, spec)
             self.sections["Corpora"].addChild(item)
         item.setText(0, description)
+        item.setToolTip(0, f"{description}\n{spec}")
         self.set_current_corpus(spec)
 
     def set_current_corpus(self, spec: str) -> None:
