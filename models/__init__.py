@@ -2,8 +2,8 @@
 
 Heavy libraries (gensim, pyarrow, torch, sentence-transformers) are imported only when an
 encoder first loads or trains its model, so importing this package stays cheap for the
-GUI. The transformer family is listed even when its optional extra is not installed:
-``SentenceTransformerEncoder.available()`` says whether it can be used.
+GUI. The transformer and multilingual-e5 families are listed even when their optional
+extras are not installed: their ``available()`` says whether they can be used.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 from models.base import Embeddings, Encoder, ModelError, NotFittedError
 from models.bow import BagOfWords, TfIdf
 from models.doc2vec import Doc2VecDBOW, Doc2VecDM
+from models.e5 import MultilingualE5
 from models.pca_bow import PcaBagOfWords
 from models.random_bow import RandomBagOfWords
 from models.transformer import SentenceTransformerEncoder
@@ -25,7 +26,8 @@ from models.word_vectors import Coverage, WordVectorMean, WordVectorSum
 ENCODERS: dict[str, type[Encoder]] = {
     cls.family: cls for cls in (BagOfWords, TfIdf, PcaBagOfWords, RandomBagOfWords,
                                 WordVectorMean, WordVectorSum, Doc2VecDM, Doc2VecDBOW,
-                                Word2VecEncoder, FastTextEncoder, SentenceTransformerEncoder)}
+                                Word2VecEncoder, FastTextEncoder, SentenceTransformerEncoder,
+                                MultilingualE5)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes

@@ -177,6 +177,7 @@ class SentenceTransformerEncoder(Encoder):
 
     family = "minilm"
     title = "all-MiniLM-L6-v2 (sentence-transformers)"
+    install_hint = INSTALL_HINT
     #: Prefix of the CLI's ``--encoder`` value for a local model folder.
     path_prefix = "st:"
     #: Sentences per forward pass and progress report on the CPU, and on a GPU, where a

@@ -57,7 +57,6 @@ from app.ui.workspace_panel import WorkspacePanel
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed
-from models.transformer import INSTALL_HINT
 from models.word2vec import read_training_text
 from app.workspace import (
     SavedResult, Workspace, WorkspaceError, corpus_entry, encoder_entry, evaluation_entry,
@@ -103,7 +102,7 @@ def fill_encoder_choice(choice: QComboBox) -> None:
         if available is not None and not available():
             item = choice.model().item(choice.count() - 1)
             item.setEnabled(False)
-            item.setToolTip(f"not installed: {INSTALL_HINT}")
+            item.setToolTip(f"not installed: {cls.install_hint}")
 
 
 class MainWindow(QMainWindow):

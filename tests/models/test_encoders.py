@@ -5,8 +5,8 @@ import pytest
 import scipy.sparse as sp
 
 from app.jobs import Progress
-from models import (ENCODERS, ModelError, NotFittedError, SentenceTransformerEncoder,
-                    make_encoder)
+from models import (ENCODERS, ModelError, MultilingualE5, NotFittedError,
+                    SentenceTransformerEncoder, make_encoder)
 
 #: A parameter change per family that must change the fingerprint.
 CHANGED_PARAMS = {
@@ -21,19 +21,20 @@ CHANGED_PARAMS = {
     "word2vec": {"sg": True},
     "fasttext": {"min_n": 2},
     "minilm": {"pooling": "cls"},
+    "e5-small": {"prefix": "passage"},
 }
 #: Families whose rows depend on their batch by float rounding (a transformer pads each
 #: batch to its longest sentence, which changes the shapes of its matrix products).
 BATCH_TOLERANCE = {"minilm": 1e-5}
-TRANSFORMER_MISSING = not SentenceTransformerEncoder.available()
+#: Families whose optional extra is not installed here.
+MISSING = {name for name in ("minilm", "e5-small") if not ENCODERS[name].available()}
 
 
 def families():
-    """Every registered family; the transformer skips where its extra is not installed."""
-    skip = pytest.mark.skipif(TRANSFORMER_MISSING, reason="sentence_transformers is not "
-                              "importable (pip install 'sentspace[transformers]')")
-    return [pytest.param(name, marks=skip) if name == "minilm" else name
-            for name in sorted(ENCODERS)]
+    """Every registered family; those of an extra that is not installed skip."""
+    return [pytest.param(name, marks=pytest.mark.skip(
+                reason=f"not installed: {ENCODERS[name].install_hint}"))
+            if name in MISSING else name for name in sorted(ENCODERS)]
 UNICODE = ["Zürich ist schön — naïve café", "東京は大きい 🙂", "Ελληνικά; «quotes» … ½"]
 
 
@@ -51,7 +52,7 @@ def fitted(fit_texts):
     """One fitted (where needed) encoder per family, shared by the module."""
     encoders = {}
     for name, cls in ENCODERS.items():
-        if name == "minilm" and TRANSFORMER_MISSING:
+        if name in MISSING:
             continue
         encoder = cls()
         encoders[name] = encoder.fit(fit_texts) if encoder.requires_fit else encoder
@@ -152,7 +153,7 @@ def test_encodes_grouped_msrp(name, msrp):
     matrix = encoder.encode(msrp.texts)
     expected_dim = {"pca-bow": 300, "random-bow": 620, "glove-mean": 50, "glove-sum": 50,
                     "doc2vec-dm": 100, "doc2vec-dbow": 100, "word2vec": 100,
-                    "fasttext": 100, "minilm": 384,
+                    "fasttext": 100, "minilm": 384, "e5-small": 384,
                     }.get(name, 2842)    # BOW vocabulary of the corpus
     assert matrix.shape == (859, expected_dim) == (len(msrp), encoder.dim)
     values = matrix.data if sp.issparse(matrix) else matrix
