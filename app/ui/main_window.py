@@ -831,16 +831,33 @@ class MainWindow(QMainWindow):
             job.start()
 
     def run(self) -> None:
-        """Encode, project and evaluate the current corpus with the chosen encoder."""
-        if self.corpus is None or self.is_running:
+        """Encode, project and evaluate the current corpus with the chosen encoder; asked
+        for while a job runs, after it (so several encoders can be lined up)."""
+        if self.corpus is None:
             return
-        _, encoder = self.chosen_encoder()
+        key, encoder = self.chosen_encoder()
+        corpus_spec = self.corpus_spec
         controls = self.projection_controls
         job = explore(self.corpus, encoder, method=controls.selected_method(),
                       seed=controls.seed.value(), projection_parameters=controls.parameters(),
                       training_texts=self.training_sets.get(self.training_text.currentData()))
         self._start(job, f"{encoder.name} on {self.corpus.name}",
-                    on_result=self.show_exploration)
+                    on_result=lambda exploration: self._explored(corpus_spec, key,
+                                                                 exploration),
+                    queue=True)
+
+    def _explored(self, corpus_spec: str, encoder_key: str,
+                  exploration: Exploration) -> None:
+        """A run's result goes to the corpus it was run on, shown or held (a queued run
+        may finish after another corpus was opened); a closed corpus's is dropped."""
+        if corpus_spec == self.corpus_spec:
+            self.show_exploration(exploration, encoder_key)
+        elif corpus_spec in self.held:
+            entry = self.held[corpus_spec]
+            entry.exploration = exploration
+            entry.encoder = encoder_key
+            entry.spaces[encoder_key] = (exploration.encoder.name, exploration.encoder,
+                                         exploration.embeddings)
 
     def _show_result(self, index: int) -> None:
         self.evaluation_panel.history.setCurrentRow(index)
@@ -903,9 +920,10 @@ class MainWindow(QMainWindow):
 
     def _set_running(self, running: bool) -> None:
         idle = not running and self.corpus is not None
-        self.run_button.setEnabled(idle)
-        self.run_action.setEnabled(idle)
-        self.encoder_choice.setEnabled(not running)
+        # Runs queue behind a running job, so the encoder can be changed for the next.
+        self.run_button.setEnabled(self.corpus is not None)
+        self.run_button.setText("Queue run" if running else "Run")
+        self.run_action.setEnabled(self.corpus is not None)
         self.projection_controls.project_button.setEnabled(
             not running and self.exploration is not None)
         self.compare_button.setEnabled(idle)
@@ -947,10 +965,13 @@ class MainWindow(QMainWindow):
 
     # --- results ------------------------------------------------------------------
 
-    def show_exploration(self, exploration: Exploration) -> None:
+    def show_exploration(self, exploration: Exploration,
+                         encoder_key: str | None = None) -> None:
+        """Draw a run's result; ``encoder_key`` (default: the chosen encoder) names its
+        column in the neighbours view."""
         self.exploration = exploration
         # Side by side in the neighbours view: every encoder explored on this corpus.
-        self.spaces[self.encoder_choice.currentData()] = (
+        self.spaces[encoder_key or self.encoder_choice.currentData()] = (
             exploration.encoder.name, exploration.encoder, exploration.embeddings)
         self.neighbours_view.set_spaces(exploration.corpus, list(self.spaces.values()))
         self.workspace_panel.set_encoders([name for name, _, _ in self.spaces.values()])

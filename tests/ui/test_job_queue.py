@@ -38,3 +38,33 @@ def test_a_queued_job_cancelled_never_runs(qtbot, window):
     assert states(window)[-2:] == ["done", "cancelled"]
     assert window.evaluation_panel.history.count() == 0
     assert window.job is not queued
+
+
+def test_runs_line_up_and_each_lands_in_its_encoder_column(qtbot, window):
+    window.run()
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+    assert window.run_button.text() == "Queue run"
+    window.run()
+    assert len(window.queued) == 1
+    wait_for_job(qtbot, window)
+    assert window.run_button.text() == "Run"
+    assert [name for name, _, _ in window.neighbours_view.spaces] == ["bow", "tfidf"]
+    assert window.exploration.classification.provenance.encoder_family == "tfidf"
+
+
+def test_a_run_queued_before_another_corpus_opens_lands_on_its_own(qtbot, window,
+                                                                   shared_data):
+    window.evaluate("classification")                    # keeps the window busy
+    window.run()                                         # bow, on msrp-grouped
+    sick = str(shared_data / "sick" / "SICK_trial.txt")
+    window.open_corpus(sick)
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+    window.run()                                         # tfidf, still on msrp-grouped
+    wait_for_job(qtbot, window)
+    assert window.corpus_spec == sick and window.exploration is None
+    held = window.held["msrp-grouped"]
+    assert held.exploration.classification.provenance.encoder_family == "tfidf"
+    assert sorted(held.spaces) == ["bow", "tfidf"]
+    window.switch_corpus("msrp-grouped")
+    assert window.projection.point_count == 859
+    assert window.encoder_choice.currentData() == "tfidf"
