@@ -31,6 +31,7 @@ from app.explore import Exploration, explore, reproject
 from app.export import export_matrix
 from app.jobs import Progress
 from app.annotations.edits import EditError
+from app.annotations.journal import journal_path
 from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import iter_find_suspicious
 from app.evaluations import APPLICABLE, EVALUATIONS
@@ -543,6 +544,14 @@ class MainWindow(QMainWindow):
         are back. The corpus shown before is held, to switch back to; one opened again
         from the same spec is replaced."""
         spec = spec or corpus.name
+        twin = self._open_with_journal(Path(journal) if journal is not None
+                                       else journal_path(corpus))
+        if twin is not None and twin != spec:
+            # The same corpus under another name (a built-in and its folder): two
+            # sessions appending to one journal would not see each other's edits.
+            self._switch_to(twin)
+            self.statusBar().showMessage(f"{spec} is the corpus already open as {twin}")
+            return
         if self.corpus is not None and self.corpus_spec != spec:
             self._hold_current()
         elif self.annotations is not None:
@@ -575,6 +584,13 @@ class MainWindow(QMainWindow):
             self.costra_result, dict(self.precomputed), dict(self.review_panel.lists),
             self.encoder_choice.currentData())
 
+    def _open_with_journal(self, path: Path) -> str | None:
+        """The spec of the open corpus (shown or held) whose edits go to ``path``."""
+        sessions = [(self.corpus_spec, self.annotations),
+                    *((spec, entry.annotations) for spec, entry in self.held.items())]
+        return next((spec for spec, annotations in sessions
+                     if annotations is not None and annotations.journal.path == path), None)
+
     def switch_corpus(self, spec: str) -> None:
         """Show a corpus held in this window as it was left (projection, encoders,
         Costra drawing, review lists); one not held is opened from ``spec``."""
@@ -584,10 +600,15 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Switch when the running job is done (or cancel "
                                          "it): its result belongs to this corpus")
             return
-        entry = self.held.pop(spec, None)
-        if entry is None:
+        if spec not in self.held:
             self.open_corpus(spec)
             return
+        self._switch_to(spec)
+
+    def _switch_to(self, spec: str) -> None:
+        if spec == self.corpus_spec:
+            return
+        entry = self.held.pop(spec)
         if self.corpus is not None:
             self._hold_current()
         self.corpus_spec = spec

@@ -107,3 +107,14 @@ def test_a_corpus_opened_during_a_run_loads_after_it(qtbot, window, shared_data)
     assert window.corpus_spec == spec and len(window.corpus) == 924
     # The run finished on the corpus it was started on, which is held with its result.
     assert window.held["msrp-grouped"].exploration.projection.coordinates.shape == (859, 2)
+
+
+def test_the_same_corpus_under_another_name_is_not_opened_twice(qtbot, window,
+                                                                 shared_data):
+    folder = str(window.corpus.sources[0].rsplit("/", 1)[0])   # the built-in's folder
+    sick = open_sick_trial(qtbot, window, shared_data)
+    window.open_corpus(folder)
+    wait_for_job(qtbot, window)
+    assert window.corpus_spec == "msrp-grouped" and list(window.held) == [sick]
+    assert "already open as msrp-grouped" in window.statusBar().currentMessage()
+    assert corpora_listed(window) == ["msrp-grouped (859 sentences)", "sick (924 sentences)"]
