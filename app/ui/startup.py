@@ -74,8 +74,11 @@ class AppWindow(QMainWindow):
         self._importer.start()
 
     def _build(self) -> None:
-        module = sys.modules[MAIN_MODULE]
-        main = module.MainWindow()
+        try:
+            main = sys.modules[MAIN_MODULE].MainWindow()
+        except Exception:   # a slot's exception would leave "Loading…" up for good
+            self._fail(traceback.format_exc())
+            return
         # A QMainWindow nested as a plain widget keeps its menus, docks and status bar.
         main.setWindowFlags(Qt.WindowType.Widget)
         main.windowTitleChanged.connect(self.setWindowTitle)
@@ -88,8 +91,9 @@ class AppWindow(QMainWindow):
     def _fail(self, details: str) -> None:
         self.loading.setText("sentspace could not start: see the message")
         box = QMessageBox(QMessageBox.Icon.Critical, "sentspace could not start",
-                          "A library sentspace needs failed to load. Reinstalling the "
-                          "environment (python3 tasks.py app) usually fixes this.",
+                          "sentspace failed to load or build its window. Reinstalling "
+                          "the environment (python3 tasks.py app) usually fixes a "
+                          "broken library; the details say what failed.",
                           QMessageBox.StandardButton.Close, self)
         box.setDetailedText(details)
         box.finished.connect(lambda _: self.close())

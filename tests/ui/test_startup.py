@@ -71,3 +71,19 @@ def test_a_failed_import_is_reported_not_fatal(qtbot, monkeypatch):
     assert "could not start" in window.loading.text()
     box.button(QMessageBox.StandardButton.Close).click()
     qtbot.waitUntil(lambda: not window.isVisible())
+
+
+def test_a_window_that_fails_to_build_is_reported(qtbot, monkeypatch):
+    import app.ui.main_window as main_window
+
+    def broken():
+        raise RuntimeError("no display for the plots")
+
+    monkeypatch.setattr(main_window, "MainWindow", broken)
+    window = AppWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.load()
+    qtbot.waitUntil(lambda: window.findChild(QMessageBox) is not None)
+    assert "no display for the plots" in window.findChild(QMessageBox).detailedText()
+    assert window.main is None
