@@ -167,7 +167,11 @@ def _fit_aligned_umap(datasets: list[Embeddings], seed: int, options: dict[str, 
     import umap  # noqa: PLC0415 - seconds to import; only in the layout process
 
     n = datasets[0].shape[0]
-    reducer = umap.AlignedUMAP(n_components=2, random_state=seed,
+    # The joint layout is drawn from transform_seed (42 unless given); random_state only
+    # reaches the per-space UMAPs whose graphs it joins, and below 4096 points their
+    # exact neighbours ignore it. No n_jobs to pass: a random_state makes those UMAPs
+    # single-threaded.
+    reducer = umap.AlignedUMAP(n_components=2, random_state=seed, transform_seed=seed,
                                n_neighbors=min(options["n_neighbors"], n - 1),
                                min_dist=options["min_dist"], metric=options["metric"])
     reducer.fit(datasets, relations=[{i: i for i in range(n)}])
