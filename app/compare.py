@@ -48,21 +48,6 @@ class Alignment:
     method: str = "procrustes"
 
 
-def _disparity(singular_sum: float, norm_a: float, norm_b: float) -> float:
-    """Procrustes disparity of centred layouts from the singular values of b' a."""
-    return float(max(1.0 - (singular_sum / (norm_a * norm_b)) ** 2, 0.0))
-
-
-def layout_disparity(reference: np.ndarray, layout: np.ndarray) -> float:
-    """Procrustes disparity between two (n, 2) layouts (see :class:`Alignment`)."""
-    a = reference - reference.mean(axis=0)
-    b = layout - layout.mean(axis=0)
-    norm_a, norm_b = np.linalg.norm(a), np.linalg.norm(b)
-    if norm_a == 0 or norm_b == 0:
-        return 0.0 if norm_a == norm_b else 1.0
-    return _disparity(np.linalg.svd(b.T @ a, compute_uv=False).sum(), norm_a, norm_b)
-
-
 def align_layouts(reference: np.ndarray, moving: np.ndarray) -> Alignment:
     """Orthogonal Procrustes: the rotation (or reflection) of ``moving`` (n, 2) that best
     matches ``reference`` (n, 2) in the least-squares sense, point i to point i, after
@@ -89,8 +74,15 @@ def align_layouts(reference: np.ndarray, moving: np.ndarray) -> Alignment:
     # a poorly matching layout towards its centre and makes it look smaller than A.
     scale = norm_a / norm_b
     coordinates = scale * b @ rotation + reference_mean
+    disparity = 1.0 - (singular_sum / (norm_a * norm_b)) ** 2
     return Alignment(coordinates.astype(np.float32), rotation, float(scale),
-                     _disparity(singular_sum, norm_a, norm_b))
+                     float(max(disparity, 0.0)))
+
+
+def layout_disparity(reference: np.ndarray, layout: np.ndarray) -> float:
+    """Procrustes disparity between two (n, 2) layouts (see :class:`Alignment`); it does
+    not depend on which one is rotated."""
+    return align_layouts(reference, layout).disparity
 
 
 @dataclass(frozen=True, eq=False)

@@ -58,6 +58,17 @@ def _reduce(embeddings: Embeddings, dims: int | None, seed: int) -> Embeddings:
     return PCA(n_components=dims, random_state=seed).fit_transform(embeddings)
 
 
+def _options(method: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    """The method's defaults overridden by ``parameters``; ValueError for an unknown
+    method or parameter."""
+    if method not in METHODS:
+        raise ValueError(f"unknown projection {method!r} (known: {', '.join(METHODS)})")
+    unknown = set(parameters) - set(DEFAULTS[method])
+    if unknown:
+        raise ValueError(f"{method} takes no parameter {', '.join(sorted(unknown))}")
+    return {**DEFAULTS[method], **parameters}
+
+
 def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
             **parameters: Any) -> Job[Projection]:
     """Project ``embeddings`` of shape (n, dim) to 2D.
@@ -69,12 +80,7 @@ def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
     **parameters : the method's options (see ``DEFAULTS``); ``pca_dims`` reduces the
         input linearly first (None to skip), which speeds UMAP and t-SNE on wide data.
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown projection {method!r} (known: {', '.join(METHODS)})")
-    unknown = set(parameters) - set(DEFAULTS[method])
-    if unknown:
-        raise ValueError(f"{method} takes no parameter {', '.join(sorted(unknown))}")
-    options = {**DEFAULTS[method], **parameters}
+    options = _options(method, parameters)
     record = {"seed": seed, **options}
     n = embeddings.shape[0]
     stage = f"projecting with {method.upper() if method != 'tsne' else 't-SNE'}"
@@ -136,14 +142,11 @@ def project_aligned(first: Embeddings, second: Embeddings, *, seed: int = 0,
     seed : random state.
     **parameters : UMAP's options as :func:`project` takes them (``DEFAULTS["umap"]``).
     """
-    unknown = set(parameters) - set(DEFAULTS["umap"])
-    if unknown:
-        raise ValueError(f"umap takes no parameter {', '.join(sorted(unknown))}")
+    options = _options("umap", parameters)
     n = first.shape[0]
     if second.shape[0] != n:
         raise ValueError(f"the spaces embed different numbers of sentences: {n} and "
                          f"{second.shape[0]}")
-    options = {**DEFAULTS["umap"], **parameters}
     record = {"seed": seed, **options, "alignment": "aligned-umap"}
     stage = "projecting both spaces with AlignedUMAP"
     yield Progress(stage, 0, 3)

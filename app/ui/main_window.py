@@ -81,6 +81,18 @@ class HeldCorpus:
     encoder: str | None = None
 
 
+def space_of(exploration: Exploration) -> tuple[str, Encoder, Embeddings]:
+    """A run's column in the neighbours view: (name, fitted encoder, embeddings)."""
+    return exploration.encoder.name, exploration.encoder, exploration.embeddings
+
+
+def first_groups(corpus: Corpus) -> np.ndarray:
+    """Each sentence's first group, -1 for none (every sentence when ungrouped)."""
+    if corpus.groups is None:
+        return np.full(len(corpus), -1, dtype=np.int64)
+    return corpus.groups.first_group(len(corpus))
+
+
 EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
                   "Embedding Projector pair (vectors.tsv)")
 
@@ -653,8 +665,7 @@ class MainWindow(QMainWindow):
         corpus = self.corpus
         self.review_panel.set_session(self.annotations)
         self.review_panel.set_lists({})
-        self.sentence_groups = (corpus.groups.first_group(len(corpus)) if corpus.groups
-                                else np.full(len(corpus), -1, dtype=np.int64))
+        self.sentence_groups = first_groups(corpus)
         self.exploration = None
         self.corpus_name.setText(corpus.name)
         counts = f"{len(corpus):,} sentences"
@@ -834,10 +845,13 @@ class MainWindow(QMainWindow):
         if waiting:
             self.queued.append(job)
             self.statusBar().showMessage(f"Queued: {label}")
-            return
+        else:
+            self._make_current(job)
+
+    def _make_current(self, job: JobHandle) -> None:
         self.job = job
         self.progress.setRange(0, 0)
-        self.stage.setText(label)
+        self.stage.setText(job.label)
         self._set_running(True)
 
     def _start_next_queued(self) -> None:
@@ -845,10 +859,7 @@ class MainWindow(QMainWindow):
             job = self.queued.pop(0)
             if job.state != "queued":        # cancelled in the jobs panel
                 continue
-            self.job = job
-            self.progress.setRange(0, 0)
-            self.stage.setText(job.label)
-            self._set_running(True)
+            self._make_current(job)
             job.start()
 
     def run(self) -> None:
@@ -877,8 +888,7 @@ class MainWindow(QMainWindow):
             entry = self.held[corpus_spec]
             entry.exploration = exploration
             entry.encoder = encoder_key
-            entry.spaces[encoder_key] = (exploration.encoder.name, exploration.encoder,
-                                         exploration.embeddings)
+            entry.spaces[encoder_key] = space_of(exploration)
 
     def _show_result(self, index: int) -> None:
         self.evaluation_panel.history.setCurrentRow(index)
@@ -992,8 +1002,7 @@ class MainWindow(QMainWindow):
         column in the neighbours view."""
         self.exploration = exploration
         # Side by side in the neighbours view: every encoder explored on this corpus.
-        self.spaces[encoder_key or self.encoder_choice.currentData()] = (
-            exploration.encoder.name, exploration.encoder, exploration.embeddings)
+        self.spaces[encoder_key or self.encoder_choice.currentData()] = space_of(exploration)
         self.neighbours_view.set_spaces(exploration.corpus, list(self.spaces.values()))
         self.workspace_panel.set_encoders([name for name, _, _ in self.spaces.values()])
         colours, legend = self._colouring()
@@ -1325,9 +1334,7 @@ class MainWindow(QMainWindow):
         self.corpus = self.annotations.corpus
         if self.corpus_page.is_built:
             self.corpus_browser.set_corpus(self.corpus)
-        groups = self.corpus.groups
-        self.sentence_groups = (groups.first_group(len(self.corpus)) if groups is not None
-                                else np.full(len(self.corpus), -1, dtype=np.int64))
+        self.sentence_groups = first_groups(self.corpus)
         self.recolour()
 
     def evaluate_before_and_after(self) -> None:
