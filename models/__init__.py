@@ -14,6 +14,8 @@ from models.base import Embeddings, Encoder, ModelError, NotFittedError
 from models.bow import BagOfWords, TfIdf
 from models.doc2vec import Doc2VecDBOW, Doc2VecDM
 from models.e5 import MultilingualE5
+from models.fastsent import FastSent, FastSentAE
+from models.neural import NeuralEncoder
 from models.pca_bow import PcaBagOfWords
 from models.random_bow import RandomBagOfWords
 from models.transformer import SentenceTransformerEncoder
@@ -27,7 +29,7 @@ ENCODERS: dict[str, type[Encoder]] = {
     cls.family: cls for cls in (BagOfWords, TfIdf, PcaBagOfWords, RandomBagOfWords,
                                 WordVectorMean, WordVectorSum, Doc2VecDM, Doc2VecDBOW,
                                 Word2VecEncoder, FastTextEncoder, SentenceTransformerEncoder,
-                                MultilingualE5)}
+                                MultilingualE5, FastSent, FastSentAE)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes
@@ -40,9 +42,15 @@ PATH_PREFIXES: dict[str, type[Encoder]] = {
 MODEL_DIR_PREFIX = SentenceTransformerEncoder.path_prefix
 
 
+#: Families trained with PyTorch, which ``<family>:<file>`` trains on that file.
+TRAINED_ON_FILE: dict[str, type[NeuralEncoder]] = {
+    name: cls for name, cls in ENCODERS.items() if issubclass(cls, NeuralEncoder)}
+
+
 def make_encoder(spec: str) -> Encoder:
     """A new encoder from a CLI spec: a family name, ``path:<file>`` / ``path-sum:<file>``,
-    or ``st:<folder>`` (a sentence-transformers model folder).
+    ``st:<folder>`` (a sentence-transformers model folder), or ``<family>:<file>`` for a
+    family trained with PyTorch on that file (e.g. ``fastsent:speeches.txt``).
 
     Raises
     ------
@@ -53,6 +61,9 @@ def make_encoder(spec: str) -> Encoder:
     """
     if spec.startswith(MODEL_DIR_PREFIX):
         return SentenceTransformerEncoder(model=spec[len(MODEL_DIR_PREFIX):])
+    family, colon, training_file = spec.partition(":")
+    if colon and family in TRAINED_ON_FILE:
+        return TRAINED_ON_FILE[family](training_file=training_file)
     for prefix, cls in PATH_PREFIXES.items():
         if spec.startswith(prefix):
             path = Path(spec[len(prefix):]).expanduser()
@@ -63,12 +74,13 @@ def make_encoder(spec: str) -> Encoder:
         return ENCODERS[spec]()
     except KeyError:
         known = ", ".join([*ENCODERS, *(f"{prefix}<file>" for prefix in PATH_PREFIXES),
-                           f"{MODEL_DIR_PREFIX}<model folder>"])
+                           f"{MODEL_DIR_PREFIX}<model folder>", "<trained family>:<file>"])
         raise ModelError(f"unknown encoder {spec!r} (known: {known})") from None
 
 
-def load_trained(path: str | Path) -> GensimEncoder:
-    """A trained model that :meth:`GensimEncoder.save` wrote (Doc2Vec, Word2Vec, fastText).
+def load_trained(path: str | Path) -> GensimEncoder | NeuralEncoder:
+    """A trained model that :meth:`GensimEncoder.save` (Doc2Vec, Word2Vec, fastText) or
+    :meth:`NeuralEncoder.save` (the PyTorch families, ``.safetensors``) wrote.
 
     Raises
     ------
@@ -77,9 +89,15 @@ def load_trained(path: str | Path) -> GensimEncoder:
         :meth:`GensimEncoder.load`); such files are never unpickled.
     """
     from models.word2vec import read_sidecar
+    from models.neural import read_torch_sidecar
     path = Path(path).expanduser()
     if not path.is_file():
         raise ModelError("no such model file", path)
+    if path.suffix == ".safetensors":
+        cls = TRAINED_ON_FILE.get(read_torch_sidecar(path)["family"])
+        if cls is None:
+            raise ModelError("the sidecar names no trained-model family", path)
+        return cls.load(path)
     cls = ENCODERS.get(read_sidecar(path)["family"])
     if cls is None or not issubclass(cls, GensimEncoder):
         raise ModelError("the sidecar names no trained-model family", path)
@@ -87,6 +105,6 @@ def load_trained(path: str | Path) -> GensimEncoder:
 
 
 __all__ = ["DEFAULT_ENCODER", "ENCODERS", "MODEL_DIR_PREFIX", "PATH_PREFIXES", "Coverage",
-           "Embeddings", "Encoder", "GensimEncoder", "ModelError", "NotFittedError",
-           "SentenceTransformerEncoder", "load_trained", "make_encoder",
+           "Embeddings", "Encoder", "GensimEncoder", "ModelError", "NeuralEncoder", "NotFittedError",
+           "SentenceTransformerEncoder", "TRAINED_ON_FILE", "load_trained", "make_encoder",
            "read_training_text"]

@@ -61,8 +61,11 @@ def sidecar_path(model_path: str | Path) -> Path:
     return model_path.with_name(model_path.name + ".json")
 
 
-def read_training_text(path: str | Path) -> list[str]:
+def read_training_text(path: str | Path, documents: bool = False) -> list[str]:
     """The sentences of a plain UTF-8 text file, one a line (blank lines skipped).
+
+    With ``documents``, a run of blank lines between sentences stays as one empty string:
+    the end of a document, for encoders that learn from neighbouring sentences.
 
     Raises
     ------
@@ -85,7 +88,14 @@ def read_training_text(path: str | Path) -> list[str]:
         raise ModelError(f"not UTF-8 text (byte {error.start + 1:,} of the file)", path,
                          data[:error.start].count(b"\n") + 1) from None
     lines = [line.strip() for line in text.splitlines()]
-    lines = [line for line in lines if line]
+    if documents:
+        lines = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]
+        while lines and not lines[-1]:
+            lines.pop()
+        while lines and not lines[0]:
+            lines.pop(0)
+    else:
+        lines = [line for line in lines if line]
     if not lines:
         raise ModelError("the file has no sentence (one sentence a line expected)", path)
     return lines

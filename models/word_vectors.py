@@ -355,7 +355,7 @@ class _WordVectorEncoder(Encoder):
     def iter_encode(self, texts: Sequence[str]) -> Job[Embeddings]:
         """Encode ``texts``, then set ``coverage_`` and log a warning for zero vectors."""
         yield Progress(f"loading word vectors for {self.name}", 0, 1)
-        load_table(self.source)     # now, after telling the user, not in the first batch
+        self.table      # loaded now, after telling the user, not in the first batch
         # One encode at a time per instance: the tally lives on self between batches.
         self._tally = _Tally()
         matrix = yield from super().iter_encode(texts)

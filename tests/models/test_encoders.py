@@ -22,12 +22,15 @@ CHANGED_PARAMS = {
     "fasttext": {"min_n": 2},
     "minilm": {"pooling": "cls"},
     "e5-small": {"prefix": "passage"},
+    "fastsent": {"vector_size": 16},
+    "fastsent-ae": {"negatives": 3},
 }
 #: Families whose rows depend on their batch by float rounding (a transformer pads each
 #: batch to its longest sentence, which changes the shapes of its matrix products).
 BATCH_TOLERANCE = {"minilm": 1e-5}
 #: Families whose optional extra is not installed here.
-MISSING = {name for name in ("minilm", "e5-small") if not ENCODERS[name].available()}
+MISSING = {name for name, cls in ENCODERS.items()
+           if hasattr(cls, "available") and not cls.available()}
 
 
 def families():
@@ -153,7 +156,8 @@ def test_encodes_grouped_msrp(name, msrp):
     matrix = encoder.encode(msrp.texts)
     expected_dim = {"pca-bow": 300, "random-bow": 620, "glove-mean": 50, "glove-sum": 50,
                     "doc2vec-dm": 100, "doc2vec-dbow": 100, "word2vec": 100,
-                    "fasttext": 100, "minilm": 384, "e5-small": 384,
+                    "fasttext": 100, "minilm": 384, "e5-small": 384, "fastsent": 128,
+                    "fastsent-ae": 128,
                     }.get(name, 2842)    # BOW vocabulary of the corpus
     assert matrix.shape == (859, expected_dim) == (len(msrp), encoder.dim)
     values = matrix.data if sp.issparse(matrix) else matrix
@@ -163,7 +167,7 @@ def test_encodes_grouped_msrp(name, msrp):
 
 def test_unknown_encoder_names_the_known_ones():
     with pytest.raises(ModelError, match="unknown encoder 'nope'.*glove-mean.*path:<file>.*"
-                                         "st:<model folder>"):
+                                         "st:<model folder>.*<trained family>:<file>"):
         make_encoder("nope")
 
 

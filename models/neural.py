@@ -1,0 +1,525 @@
+"""What the encoders trained with PyTorch share (FastSent, DictRep, S(D)AE, SkipThought).
+
+:class:`NeuralEncoder` holds the training loop as a job (progress per batch, closing the
+job stops at the next batch and leaves the encoder as it was), the vocabulary, seeding,
+the device (CUDA when torch sees a GPU, else the CPU), the fingerprint (parameters,
+training-text hash, trained weights) and saving: the weights as safetensors (arrays
+only, nothing that runs code) plus a sidecar JSON with the parameters, the vocabulary
+and the file's SHA-256, checked on load.
+
+A family trains on the texts given to ``fit`` (the corpus, or the GUI's *Train on* text)
+or, when ``training_file`` is set (``--encoder FAMILY:FILE``), on that file, read with
+the family's own reader so errors name the file and line; an encoder with a training
+file does not learn from the corpus it encodes, so evaluations fit it once instead of
+in every fold, and a process keeps the last few such trainings (:func:`_remembered`).
+
+Repeatable: the initial weights come from ``torch.manual_seed(seed)`` inside a forked
+random state, every draw while training (batch order, negative samples, noise) from
+one ``torch.Generator`` seeded with ``seed``, and deterministic algorithms are switched
+on while training. CPU and CUDA differ by float rounding; the fingerprint hashes the
+trained weights, so it follows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import importlib.util
+import json
+import time
+from abc import abstractmethod
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from app.atomic import atomic_path, write_text_atomic
+from app.jobs import Job, Progress, run_job
+from models.base import Embeddings, Encoder, ModelError, NotFittedError
+from models.tokenize import tokenize
+from models.word2vec import corpus_digest, models_dir, read_training_text, sidecar_path
+
+INSTALL_HINT = "pip install 'sentspace[transformers]'"
+#: ``format`` and ``version`` of the sidecar JSON beside a saved model.
+SIDECAR_FORMAT = "sentspace-torch-model"
+SIDECAR_VERSION = 1
+#: Token ids every vocabulary starts with: padding, unknown word, sentence boundary.
+PAD, UNK, BOUNDARY = 0, 1, 2
+SPECIALS = ("<pad>", "<unk>", "<s>")
+
+
+def torch_available() -> bool:
+    return all(importlib.util.find_spec(name) is not None for name in ("torch", "safetensors"))
+
+
+@functools.cache
+def device() -> str:
+    """"cuda" when torch sees a GPU, else "cpu"."""
+    import torch
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+@dataclass(frozen=True, eq=False)
+class Vocabulary:
+    """Words a model has embeddings for, most frequent first, after :data:`SPECIALS`.
+
+    Parameters
+    ----------
+    words : tuple of str
+        ``words[i]`` has id ``i + len(SPECIALS)``.
+    counts : ndarray of shape (len(words),), int64
+        Training-text frequency of each word (the noise distribution of sampled losses).
+    """
+
+    words: tuple[str, ...]
+    counts: np.ndarray
+
+    @functools.cached_property
+    def index(self) -> dict[str, int]:
+        return {word: i + len(SPECIALS) for i, word in enumerate(self.words)}
+
+    def __len__(self) -> int:
+        return len(self.words) + len(SPECIALS)
+
+    @classmethod
+    def build(cls, token_lists: Sequence[Sequence[str]], min_count: int,
+              max_size: int) -> Vocabulary:
+        """The ``max_size`` most frequent words seen ``min_count`` times (ties by word)."""
+        counts = Counter(token for tokens in token_lists for token in tokens)
+        kept = sorted((item for item in counts.items() if item[1] >= min_count),
+                      key=lambda item: (-item[1], item[0]))[:max_size]
+        return cls(tuple(word for word, _ in kept),
+                   np.array([count for _, count in kept], dtype=np.int64))
+
+    def ids(self, tokens: Sequence[str], keep_unknown: bool) -> np.ndarray:
+        """Ids of ``tokens``; unknown ones become :data:`UNK`, or are dropped."""
+        get = self.index.get
+        ids = np.fromiter((get(token, UNK) for token in tokens), np.int64, len(tokens))
+        return ids if keep_unknown else ids[ids != UNK]
+
+    def noise(self, power: float = 0.75):
+        """Unigram^power distribution over the ids (zero for the specials), as a tensor."""
+        import torch
+        weights = np.zeros(len(self), dtype=np.float64)
+        weights[len(SPECIALS):] = self.counts.astype(np.float64) ** power
+        return torch.as_tensor(weights / weights.sum(), dtype=torch.float32)
+
+
+@dataclass(frozen=True)
+class Ragged:
+    """Sequences of token ids in one flat array: sequence ``i`` is
+    ``ids[offsets[i]:offsets[i + 1]]``."""
+
+    ids: np.ndarray
+    offsets: np.ndarray
+
+    @classmethod
+    def of(cls, sequences: Sequence[np.ndarray]) -> Ragged:
+        offsets = np.zeros(len(sequences) + 1, dtype=np.int64)
+        np.cumsum([len(s) for s in sequences], out=offsets[1:])
+        ids = np.concatenate(sequences) if len(sequences) else np.zeros(0, np.int64)
+        return cls(ids.astype(np.int64, copy=False), offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def take(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The ids of ``rows`` concatenated, and for each id its position in ``rows``."""
+        lengths = self.lengths[rows]
+        owner = np.repeat(np.arange(len(rows)), lengths)
+        starts = np.repeat(self.offsets[rows] - np.cumsum(lengths) + lengths, lengths)
+        return self.ids[starts + np.arange(len(owner))], owner
+
+    def padded(self, rows: np.ndarray, max_length: int | None = None) -> np.ndarray:
+        """The sequences of ``rows`` (cut to ``max_length``) as a (len(rows), longest)
+        matrix padded with :data:`PAD`."""
+        lengths = self.lengths[rows]
+        flat, owner = self.take(rows)
+        position = np.arange(len(flat)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        if max_length is not None:
+            keep = position < max_length
+            flat, owner, position = flat[keep], owner[keep], position[keep]
+        matrix = np.full((len(rows), int(position.max(initial=0)) + 1), PAD, np.int64)
+        matrix[owner, position] = flat
+        return matrix
+
+
+def read_ordered_text(path: str | Path) -> list[str]:
+    """Sentences in reading order, one a line; a blank line ends a document, which
+    stays as an empty string between the documents' sentences."""
+    return read_training_text(path, documents=True)
+
+
+def documents_of(texts: Sequence[str]) -> np.ndarray:
+    """The document of each non-empty text, where an empty text ends a document."""
+    breaks = np.array([not text.strip() for text in texts], dtype=bool)
+    return np.cumsum(breaks)[~breaks]
+
+
+@contextlib.contextmanager
+def seeded(seed: int):
+    """Deterministic torch with ``seed`` inside, the caller's random state unchanged."""
+    import torch
+    deterministic = torch.are_deterministic_algorithms_enabled()
+    with torch.random.fork_rng(devices=[torch.cuda.current_device()]
+                               if torch.cuda.is_available() else []):
+        torch.manual_seed(seed)
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        try:
+            yield
+        finally:
+            torch.use_deterministic_algorithms(deterministic)
+
+
+def sampled_softmax_loss(hidden, targets, output, bias, noise, n_noise: int, generator):
+    """Cross-entropy of ``targets`` over the batch's own target words plus ``n_noise``
+    words drawn from ``noise`` (Jean et al. 2015's sampled softmax, without the
+    sampling-probability correction: every candidate counts once).
+
+    hidden : (n, d) states; targets : (n,) ids; output : (V, d) embedding; bias : (V,).
+    """
+    import torch
+    drawn = torch.multinomial(noise, n_noise, replacement=True, generator=generator)
+    candidates, position = torch.unique(torch.cat([targets, drawn.to(targets.device)]),
+                                        return_inverse=True)
+    logits = hidden @ output[candidates].T + bias[candidates]
+    return torch.nn.functional.cross_entropy(logits, position[:len(targets)])
+
+
+@functools.lru_cache(maxsize=4)
+def _remembered(family: str, params: str, stamp: tuple[str, int, int]):
+    """A trained state per training file and parameters: evaluations clone and refit
+    an encoder that trains on a file, which would otherwise train again each time."""
+    return {}
+
+
+class NeuralEncoder(Encoder):
+    """An encoder trained with PyTorch; subclasses give the network, batches and loss.
+
+    Parameters
+    ----------
+    epochs : int
+        Passes over the training text.
+    batch_sentences : int
+        Training examples per optimiser step.
+    learning_rate : float
+        Adam's learning rate.
+    min_count, max_vocab : int
+        The vocabulary: words seen at least ``min_count`` times, at most ``max_vocab``.
+    lowercase : bool
+        Lowercase before tokenising (training and encoding alike).
+    seed : int
+        Seeds the initial weights and every draw while training.
+    training_file : str or None
+        Train on this file (read by :meth:`read_training_file`) instead of the texts
+        given to ``fit``.
+    """
+
+    requires_fit = True
+    install_hint = INSTALL_HINT
+    #: Sentences per encoding batch and progress report.
+    batch_size = 512
+    #: The sizes of the paper's model (documented; they need a GPU and a large corpus).
+    paper_params: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, epochs: int, batch_sentences: int, learning_rate: float,
+                 min_count: int, max_vocab: int, lowercase: bool, seed: int,
+                 training_file: str | None):
+        if not torch_available():
+            raise ModelError(f"{self.family} needs PyTorch and safetensors: {INSTALL_HINT}")
+        for label, value in (("epochs", epochs), ("batch_sentences", batch_sentences),
+                             ("min_count", min_count), ("max_vocab", max_vocab)):
+            if int(value) < 1:
+                raise ModelError(f"{label} must be at least 1, not {value}")
+        if not float(learning_rate) > 0:
+            raise ModelError(f"learning_rate must be positive, not {learning_rate}")
+        self.epochs = int(epochs)
+        self.batch_sentences = int(batch_sentences)
+        self.learning_rate = float(learning_rate)
+        self.min_count = int(min_count)
+        self.max_vocab = int(max_vocab)
+        self.lowercase = bool(lowercase)
+        self.seed = int(seed)
+        if training_file is not None:
+            path = Path(training_file).expanduser()
+            if not path.is_file():
+                raise ModelError("no such training file", path)
+            training_file = str(path.resolve())
+        self.training_file = training_file
+        self.module_ = None
+        self.vocab_: Vocabulary | None = None
+        #: Hash of the training texts and how many there were; the loss of every batch.
+        self.corpus_fingerprint_: str | None = None
+        self.n_training_sentences_ = 0
+        self.losses_: list[float] = []
+        self._weights_digest: str | None = None
+
+    @classmethod
+    def available(cls) -> bool:
+        """Whether torch and safetensors are installed (else :data:`INSTALL_HINT`)."""
+        return torch_available()
+
+    def params(self) -> dict[str, Any]:
+        return {"epochs": self.epochs, "batch_sentences": self.batch_sentences,
+                "learning_rate": self.learning_rate, "min_count": self.min_count,
+                "max_vocab": self.max_vocab, "lowercase": self.lowercase,
+                "seed": self.seed, "training_file": self.training_file}
+
+    @property
+    def learns_from_data(self) -> bool:
+        """Trained on the corpus it encodes, unless it trains on its own file."""
+        return self.training_file is None
+
+    @property
+    def name(self) -> str:
+        defaults = type(self)().params()
+        changed = [f"{key}={value}" for key, value in self.params().items()
+                   if key != "training_file" and defaults.get(key) != value]
+        name = (self.family if self.training_file is None
+                else f"{self.family}:{Path(self.training_file).name}")
+        return f"{name}({', '.join(changed)})" if changed else name
+
+    # What a family defines -------------------------------------------------------------
+
+    @classmethod
+    def read_training_file(cls, path: Path) -> list[str]:
+        """The training texts of ``training_file``; errors name the file and line."""
+        return read_training_text(path)
+
+    @abstractmethod
+    def _prepare(self, texts: list[str]) -> tuple[Vocabulary, Any, int]:
+        """The vocabulary, the training data and the number of training examples.
+
+        Raises ModelError when the texts give nothing to train on."""
+
+    @abstractmethod
+    def _new_module(self, vocab: Vocabulary):
+        """The untrained network (built on the CPU with the seeded random state)."""
+
+    @abstractmethod
+    def _batches(self, data: Any, generator) -> Iterator[Any]:
+        """One epoch of training batches in an order drawn from ``generator``."""
+
+    @abstractmethod
+    def _loss(self, module, batch: Any, generator):
+        """The batch's loss, a scalar tensor."""
+
+    def _use(self, module, vocab: Vocabulary) -> None:
+        """Take a trained network (just trained or loaded); subclasses derive from it."""
+        import torch
+        self.module_, self.vocab_ = module.eval(), vocab
+        h = hashlib.sha256("\n".join(vocab.words).encode("utf-8", "surrogatepass"))
+        for key, tensor in sorted(module.state_dict().items()):
+            h.update(key.encode())
+            h.update(tensor.detach().to("cpu", torch.float32).contiguous().numpy().tobytes())
+        self._weights_digest = h.hexdigest()[:16]
+
+    # Training --------------------------------------------------------------------------
+
+    def _batch_count(self, n_examples: int) -> int:
+        return -(-n_examples // self.batch_sentences)
+
+    def _order(self, n_examples: int, generator) -> Iterator[np.ndarray]:
+        """Example indices in batches, shuffled by ``generator``."""
+        import torch
+        order = torch.randperm(n_examples, generator=generator).numpy()
+        for start in range(0, n_examples, self.batch_sentences):
+            yield order[start:start + self.batch_sentences]
+
+    def iter_fit(self, texts: Sequence[str]) -> Job[Self]:
+        """Train with progress per batch; closing the job stops at the next batch and
+        leaves the encoder as it was (unfitted, or with its earlier weights).
+
+        Raises
+        ------
+        ModelError
+            The training text is unreadable or gives nothing to train on.
+        """
+        import torch
+        source = f"{len(texts):,} sentences"
+        if self.training_file is not None:
+            path = Path(self.training_file)
+            stat = path.stat()
+            memo = _remembered(self.family, json.dumps(self.params(), sort_keys=True),
+                               (str(path), stat.st_size, stat.st_mtime_ns))
+            if "state" in memo:
+                self._restore(*memo["state"])
+                return self
+            yield Progress(f"reading {path.name}", 0, 1)
+            texts = self.read_training_file(path)
+            source = path.name
+        texts = list(texts)
+        vocab, data, n_examples = self._prepare(texts)
+        with seeded(self.seed):
+            module = self._new_module(vocab).to(device())
+            generator = torch.Generator().manual_seed(self.seed)
+            optimizer = torch.optim.Adam(module.parameters(), lr=self.learning_rate)
+            total = self.epochs * self._batch_count(n_examples)
+            losses = []
+            module.train()
+            for epoch in range(self.epochs):
+                for batch in self._batches(data, generator):
+                    loss = self._loss(module, batch, generator)
+                    optimizer.zero_grad(set_to_none=True)
+                    loss.backward()
+                    optimizer.step()
+                    losses.append(loss.item())
+                    yield Progress(f"training {self.name} on {source} (epoch {epoch + 1} of "
+                                   f"{self.epochs}, loss {losses[-1]:.3f})",
+                                   len(losses), total)
+        self._use(module, vocab)
+        self.losses_ = losses
+        self.corpus_fingerprint_ = corpus_digest(texts)
+        self.n_training_sentences_ = sum(1 for text in texts if text.strip())
+        if self.training_file is not None:
+            memo["state"] = (module, vocab, self.corpus_fingerprint_,
+                             self.n_training_sentences_, losses)
+        return self
+
+    def _restore(self, module, vocab, corpus_fingerprint, n_sentences, losses) -> None:
+        self._use(module, vocab)
+        self.corpus_fingerprint_, self.n_training_sentences_ = corpus_fingerprint, n_sentences
+        self.losses_ = list(losses)
+
+    def fit(self, texts: Sequence[str]) -> Self:
+        """Train in this thread; see :meth:`iter_fit`."""
+        return run_job(self.iter_fit(texts))
+
+    def _fitted_state(self) -> str | None:
+        if self.module_ is None:
+            return None
+        return f"{self.corpus_fingerprint_}-{self._weights_digest}"
+
+    # Encoding --------------------------------------------------------------------------
+
+    def _ids(self, texts: Sequence[str], keep_unknown: bool) -> Ragged:
+        return Ragged.of([self.vocab_.ids(tokenize(text, self.lowercase), keep_unknown)
+                          for text in texts])
+
+    def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
+        import torch
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with torch.inference_mode():
+            vectors = self._encode_ids(self._ids(texts, keep_unknown=True))
+        return vectors.to("cpu", torch.float32).numpy()
+
+    def _encode_ids(self, sequences: Ragged):
+        """Sentence vectors of the id sequences, a (n, dim) tensor (used by the default
+        :meth:`_encode_batch`)."""
+        raise NotImplementedError
+
+    # Saving ----------------------------------------------------------------------------
+
+    def save(self, directory: str | Path | None = None) -> Path:
+        """Save as ``<family>-<fingerprint>.safetensors`` plus a sidecar JSON (parameters,
+        vocabulary, training-text fingerprint, the file's SHA-256) in ``directory``
+        (default :func:`models.word2vec.models_dir`); returns the weights file."""
+        if self.module_ is None:
+            raise NotFittedError(f"{self.name} must be trained before saving")
+        import torch
+        from safetensors.torch import save_file
+        directory = Path(directory) if directory is not None else models_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{self.family}-{self.fingerprint()}.safetensors"
+        sidecar_path(path).unlink(missing_ok=True)
+        tensors = {key: tensor.detach().cpu().contiguous()
+                   for key, tensor in self.module_.state_dict().items()}
+        with atomic_path(path) as temporary:
+            save_file(tensors, str(temporary))
+        sidecar = {"format": SIDECAR_FORMAT, "version": SIDECAR_VERSION,
+                   "family": self.family, "params": self.params(),
+                   "fingerprint": self.fingerprint(),
+                   "corpus_fingerprint": self.corpus_fingerprint_,
+                   "n_training_sentences": self.n_training_sentences_,
+                   "vocabulary": list(self.vocab_.words),
+                   "counts": self.vocab_.counts.tolist(), "losses": self.losses_,
+                   "file": path.name, "sha256": _file_sha256(path),
+                   "torch": torch.__version__, "created": time.time()}
+        write_text_atomic(sidecar_path(path), json.dumps(sidecar))
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Self:
+        """A trained encoder from a file that :meth:`save` wrote.
+
+        Raises
+        ------
+        ModelError
+            No sidecar written by sentspace for this file and family, a SHA-256 that
+            differs from the sidecar's, or weights that do not fit the network.
+        """
+        path = Path(path).expanduser()
+        if not path.is_file():
+            raise ModelError("no such model file", path)
+        sidecar = read_torch_sidecar(path)
+        if sidecar["family"] != cls.family:
+            raise ModelError(f"the sidecar describes a {sidecar['family']} model, not "
+                             f"{cls.family}", path)
+        if _file_sha256(path) != sidecar["sha256"]:
+            raise ModelError("the file's SHA-256 differs from its sidecar's: it was changed "
+                             "after sentspace saved it, so it is not loaded", path)
+        params = dict(sidecar["params"])
+        if params.get("training_file") and not Path(params["training_file"]).is_file():
+            params["training_file"] = None      # moved since: the weights are what counts
+        try:
+            encoder = cls(**params)
+            vocab = Vocabulary(tuple(sidecar["vocabulary"]),
+                               np.asarray(sidecar["counts"], dtype=np.int64))
+        except (TypeError, ValueError) as error:
+            raise ModelError(f"the sidecar does not fit {cls.family}: {error}", path) from None
+        from safetensors import SafetensorError
+        from safetensors.torch import load_file
+        try:
+            tensors = load_file(str(path))
+        except (SafetensorError, OSError, ValueError) as error:
+            raise ModelError(f"not a readable safetensors file: {error}", path) from None
+        with seeded(encoder.seed):
+            module = encoder._new_module(vocab)
+        try:
+            module.load_state_dict(tensors, strict=True)
+        except RuntimeError as error:
+            raise ModelError(f"the weights do not fit {cls.family}: {error}", path) from None
+        encoder._restore(module.to(device()), vocab, sidecar["corpus_fingerprint"],
+                         int(sidecar["n_training_sentences"]), sidecar.get("losses", []))
+        encoder.training_file = sidecar["params"].get("training_file")
+        if encoder.fingerprint() != sidecar["fingerprint"]:
+            raise ModelError("the loaded model's fingerprint differs from its sidecar's", path)
+        return encoder
+
+
+def _file_sha256(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def read_torch_sidecar(model_path: Path) -> dict[str, Any]:
+    """The sidecar of a saved torch model, checked to be sentspace's and for this file."""
+    path = sidecar_path(model_path)
+    try:
+        sidecar = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"no sidecar {path.name} beside the model file: sentspace loads "
+                         "only model files it saved itself", model_path) from None
+    except (OSError, ValueError) as error:
+        raise ModelError(f"unreadable sidecar {path.name}: {error}", model_path) from None
+    keys = ("family", "params", "fingerprint", "corpus_fingerprint", "n_training_sentences",
+            "vocabulary", "counts", "file", "sha256")
+    if (not isinstance(sidecar, dict) or sidecar.get("format") != SIDECAR_FORMAT
+            or not all(key in sidecar for key in keys)):
+        raise ModelError(f"{path.name} is not a sidecar written by sentspace", model_path)
+    if sidecar.get("version") != SIDECAR_VERSION:
+        raise ModelError(f"sidecar version {sidecar.get('version')} is not supported "
+                         f"(expected {SIDECAR_VERSION})", model_path)
+    if sidecar["file"] != model_path.name:
+        raise ModelError(f"the sidecar describes {sidecar['file']!r}, not this file "
+                         "(files are loaded under the name they were saved with)", model_path)
+    return sidecar
