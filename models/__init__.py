@@ -12,6 +12,7 @@ from pathlib import Path
 
 from models.base import Embeddings, Encoder, ModelError, NotFittedError
 from models.bow import BagOfWords, TfIdf
+from models.dictrep import DictRepBOW, DictRepRNN
 from models.doc2vec import Doc2VecDBOW, Doc2VecDM
 from models.e5 import MultilingualE5
 from models.fastsent import FastSent, FastSentAE
@@ -29,7 +30,8 @@ ENCODERS: dict[str, type[Encoder]] = {
     cls.family: cls for cls in (BagOfWords, TfIdf, PcaBagOfWords, RandomBagOfWords,
                                 WordVectorMean, WordVectorSum, Doc2VecDM, Doc2VecDBOW,
                                 Word2VecEncoder, FastTextEncoder, SentenceTransformerEncoder,
-                                MultilingualE5, FastSent, FastSentAE)}
+                                MultilingualE5, FastSent, FastSentAE,
+                                DictRepBOW, DictRepRNN)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes

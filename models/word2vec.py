@@ -61,17 +61,14 @@ def sidecar_path(model_path: str | Path) -> Path:
     return model_path.with_name(model_path.name + ".json")
 
 
-def read_training_text(path: str | Path, documents: bool = False) -> list[str]:
-    """The sentences of a plain UTF-8 text file, one a line (blank lines skipped).
-
-    With ``documents``, a run of blank lines between sentences stays as one empty string:
-    the end of a document, for encoders that learn from neighbouring sentences.
+def read_text_lines(path: str | Path) -> list[str]:
+    """Every line of a plain UTF-8 text file, stripped (blank ones included, so index
+    ``i`` is line ``i + 1``).
 
     Raises
     ------
     ModelError
-        The file is missing, a folder, binary, not UTF-8 (with the line) or has no
-        non-blank line.
+        The file is missing, a folder, binary or not UTF-8 (with the line).
     """
     path = Path(path).expanduser()
     try:
@@ -87,7 +84,21 @@ def read_training_text(path: str | Path, documents: bool = False) -> list[str]:
     except UnicodeDecodeError as error:
         raise ModelError(f"not UTF-8 text (byte {error.start + 1:,} of the file)", path,
                          data[:error.start].count(b"\n") + 1) from None
-    lines = [line.strip() for line in text.splitlines()]
+    return [line.strip() for line in text.splitlines()]
+
+
+def read_training_text(path: str | Path, documents: bool = False) -> list[str]:
+    """The sentences of a plain UTF-8 text file, one a line (blank lines skipped).
+
+    With ``documents``, a run of blank lines between sentences stays as one empty string:
+    the end of a document, for encoders that learn from neighbouring sentences.
+
+    Raises
+    ------
+    ModelError
+        As :func:`read_text_lines`, or the file has no non-blank line.
+    """
+    lines = read_text_lines(path)
     if documents:
         lines = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]
         while lines and not lines[-1]:
@@ -97,7 +108,8 @@ def read_training_text(path: str | Path, documents: bool = False) -> list[str]:
     else:
         lines = [line for line in lines if line]
     if not lines:
-        raise ModelError("the file has no sentence (one sentence a line expected)", path)
+        raise ModelError("the file has no sentence (one sentence a line expected)",
+                         Path(path).expanduser())
     return lines
 
 

@@ -24,10 +24,13 @@ CHANGED_PARAMS = {
     "e5-small": {"prefix": "passage"},
     "fastsent": {"vector_size": 16},
     "fastsent-ae": {"negatives": 3},
+    "dictrep-bow": {"embedding_size": 16},
+    "dictrep-rnn": {"hidden_size": 16},
 }
-#: Families whose rows depend on their batch by float rounding (a transformer pads each
-#: batch to its longest sentence, which changes the shapes of its matrix products).
-BATCH_TOLERANCE = {"minilm": 1e-5}
+#: Families whose rows depend on their batch by float rounding (a transformer, DictRep
+#: and the other networks pad each batch to its longest sentence, which changes the
+#: shapes of their matrix products).
+BATCH_TOLERANCE = {"minilm": 1e-5, "dictrep-bow": 1e-5, "dictrep-rnn": 1e-5}
 #: Families whose optional extra is not installed here.
 MISSING = {name for name, cls in ENCODERS.items()
            if hasattr(cls, "available") and not cls.available()}
@@ -39,6 +42,14 @@ def families():
                 reason=f"not installed: {ENCODERS[name].install_hint}"))
             if name in MISSING else name for name in sorted(ENCODERS)]
 UNICODE = ["Zürich ist schön — naïve café", "東京は大きい 🙂", "Ελληνικά; «quotes» … ½"]
+
+
+def train(encoder, texts):
+    """``encoder`` fitted on ``texts``; DictRep trains on (word, definition) rows, here each
+    sentence as the "definition" of its last word."""
+    if encoder.family.startswith("dictrep"):
+        texts = [f"{(text.split() or ['x'])[-1].strip('.,')}\t{text}" for text in texts]
+    return encoder.fit(texts)
 
 
 def dense(matrix) -> np.ndarray:
@@ -58,7 +69,7 @@ def fitted(fit_texts):
         if name in MISSING:
             continue
         encoder = cls()
-        encoders[name] = encoder.fit(fit_texts) if encoder.requires_fit else encoder
+        encoders[name] = train(encoder, fit_texts) if encoder.requires_fit else encoder
     return encoders
 
 
@@ -95,7 +106,7 @@ def test_shape_dtype_determinism(name, fitted, msrp):
 def test_fresh_instance_gives_same_output_and_fingerprint(name, fitted, fit_texts, msrp):
     other = ENCODERS[name]()
     if other.requires_fit:
-        other.fit(fit_texts)
+        train(other, fit_texts)
     texts = list(msrp.texts[200:230])
     assert other.fingerprint() == fitted[name].fingerprint()
     assert np.array_equal(dense(other.encode(texts)), dense(fitted[name].encode(texts)))
@@ -116,10 +127,10 @@ def test_fingerprint_changes_with_params_and_fit(name, fitted, fit_texts, msrp):
     encoder = fitted[name]
     changed = ENCODERS[name](**CHANGED_PARAMS[name])
     if changed.requires_fit:
-        changed.fit(fit_texts)
+        train(changed, fit_texts)
     assert changed.fingerprint() != encoder.fingerprint()
     if encoder.requires_fit:
-        refit = encoder.clone().fit(list(msrp.texts[300:420]))
+        refit = train(encoder.clone(), list(msrp.texts[300:420]))
         assert refit.fingerprint() != encoder.fingerprint()
 
 
@@ -152,12 +163,12 @@ def test_progress_per_batch_and_cancel(name, fitted, msrp, monkeypatch):
 def test_encodes_grouped_msrp(name, msrp):
     encoder = make_encoder(name)
     if encoder.requires_fit:
-        encoder.fit(msrp.texts)
+        train(encoder, msrp.texts)
     matrix = encoder.encode(msrp.texts)
     expected_dim = {"pca-bow": 300, "random-bow": 620, "glove-mean": 50, "glove-sum": 50,
                     "doc2vec-dm": 100, "doc2vec-dbow": 100, "word2vec": 100,
                     "fasttext": 100, "minilm": 384, "e5-small": 384, "fastsent": 128,
-                    "fastsent-ae": 128,
+                    "fastsent-ae": 128, "dictrep-bow": 50, "dictrep-rnn": 50,
                     }.get(name, 2842)    # BOW vocabulary of the corpus
     assert matrix.shape == (859, expected_dim) == (len(msrp), encoder.dim)
     values = matrix.data if sp.issparse(matrix) else matrix
