@@ -19,6 +19,8 @@ from models.fastsent import FastSent, FastSentAE
 from models.neural import NeuralEncoder
 from models.pca_bow import PcaBagOfWords
 from models.random_bow import RandomBagOfWords
+from models.sequence import (DenoisingAutoencoder, DenoisingAutoencoderGlove,
+                             SequentialAutoencoder, SkipThought)
 from models.transformer import SentenceTransformerEncoder
 from models.word2vec import (FastTextEncoder, GensimEncoder, Word2VecEncoder,
                              read_training_text)
@@ -31,7 +33,8 @@ ENCODERS: dict[str, type[Encoder]] = {
                                 WordVectorMean, WordVectorSum, Doc2VecDM, Doc2VecDBOW,
                                 Word2VecEncoder, FastTextEncoder, SentenceTransformerEncoder,
                                 MultilingualE5, FastSent, FastSentAE,
-                                DictRepBOW, DictRepRNN)}
+                                DictRepBOW, DictRepRNN, SequentialAutoencoder,
+                                DenoisingAutoencoder, DenoisingAutoencoderGlove, SkipThought)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes

@@ -312,6 +312,9 @@ class NeuralEncoder(Encoder):
     def _loss(self, module, batch: Any, generator):
         """The batch's loss, a scalar tensor."""
 
+    def _finish(self, module, vocab: Vocabulary) -> None:
+        """Derive what the weights imply once training ends (nothing, unless overridden)."""
+
     def _use(self, module, vocab: Vocabulary) -> None:
         """Take a trained network (just trained or loaded); subclasses derive from it."""
         import torch
@@ -375,6 +378,7 @@ class NeuralEncoder(Encoder):
                     yield Progress(f"training {self.name} on {source} (epoch {epoch + 1} of "
                                    f"{self.epochs}, loss {losses[-1]:.3f})",
                                    len(losses), total)
+        self._finish(module, vocab)
         self._use(module, vocab)
         self.losses_ = losses
         self.corpus_fingerprint_ = corpus_digest(texts)

@@ -26,11 +26,16 @@ CHANGED_PARAMS = {
     "fastsent-ae": {"negatives": 3},
     "dictrep-bow": {"embedding_size": 16},
     "dictrep-rnn": {"hidden_size": 16},
+    "sae": {"hidden_size": 16},
+    "sdae": {"p_delete": 0.2},
+    "sdae-embs": {"p_swap": 0.0},
+    "skipthought": {"noise_words": 64},
 }
 #: Families whose rows depend on their batch by float rounding (a transformer, DictRep
 #: and the other networks pad each batch to its longest sentence, which changes the
 #: shapes of their matrix products).
-BATCH_TOLERANCE = {"minilm": 1e-5, "dictrep-bow": 1e-5, "dictrep-rnn": 1e-5}
+BATCH_TOLERANCE = {"minilm": 1e-5, "dictrep-bow": 1e-5, "dictrep-rnn": 1e-5, "sae": 1e-5,
+                   "sdae": 1e-5, "sdae-embs": 1e-5, "skipthought": 1e-5}
 #: Families whose optional extra is not installed here.
 MISSING = {name for name, cls in ENCODERS.items()
            if hasattr(cls, "available") and not cls.available()}
@@ -169,6 +174,7 @@ def test_encodes_grouped_msrp(name, msrp):
                     "doc2vec-dm": 100, "doc2vec-dbow": 100, "word2vec": 100,
                     "fasttext": 100, "minilm": 384, "e5-small": 384, "fastsent": 128,
                     "fastsent-ae": 128, "dictrep-bow": 50, "dictrep-rnn": 50,
+                    "sae": 128, "sdae": 128, "sdae-embs": 128, "skipthought": 128,
                     }.get(name, 2842)    # BOW vocabulary of the corpus
     assert matrix.shape == (859, expected_dim) == (len(msrp), encoder.dim)
     values = matrix.data if sp.issparse(matrix) else matrix

@@ -1,0 +1,76 @@
+"""S(D)AE and SkipThought: the noise model, training on real text, vocabulary expansion."""
+
+import numpy as np
+import pytest
+
+from models import load_trained
+from models.neural import read_ordered_text
+from models.sequence import (DenoisingAutoencoder, DenoisingAutoencoderGlove,
+                             SequentialAutoencoder, SkipThought, corrupt)
+
+torch = pytest.importorskip("torch")
+
+TINY = {"embedding_size": 32, "hidden_size": 32, "noise_words": 256, "seed": 1,
+        "batch_sentences": 32}
+
+
+def test_noise_deletes_words_and_swaps_non_overlapping_bigrams():
+    ids = np.arange(10, 30)
+    generator = torch.Generator().manual_seed(0)
+    assert corrupt(ids, 0.0, 0.0, generator) is ids
+    swapped = corrupt(ids, 0.0, 1.0, generator)
+    assert swapped.tolist() == [11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25,
+                                24, 27, 26, 29, 28]
+    kept = [len(corrupt(ids, 0.1, 0.0, generator)) for _ in range(500)]
+    assert np.mean(kept) == pytest.approx(18, abs=0.2)       # 10% of 20 words deleted
+    assert len(corrupt(np.array([4]), 0.99, 0.0, torch.Generator().manual_seed(1))) == 1
+    first = [corrupt(ids, 0.1, 0.1, torch.Generator().manual_seed(5)).tolist()
+             for _ in range(2)]
+    assert first[0] == first[1]                                # seeded: repeatable
+
+
+def test_paper_noise_defaults():
+    assert (SequentialAutoencoder().p_delete, SequentialAutoencoder().p_swap) == (0, 0)
+    assert (DenoisingAutoencoder().p_delete, DenoisingAutoencoder().p_swap) == (0.1, 0.1)
+    glove = DenoisingAutoencoderGlove(**TINY)
+    assert glove.embedding_size == 50 and glove.p_delete == 0.1
+
+
+@pytest.mark.parametrize("cls", [SequentialAutoencoder, DenoisingAutoencoderGlove])
+def test_autoencoders_learn_msrp_sentences_and_round_trip(cls, msrp, tmp_path):
+    encoder = cls(**{**TINY, "epochs": 3}).fit(msrp.texts[:400])
+    losses = np.array(encoder.losses_)
+    assert losses[-5:].mean() < 0.9 * losses[:5].mean()     # about 6.4 -> 5.5
+    if cls.fixed_glove:      # the GloVe input vectors stay as they were
+        from models.word_vectors import DEFAULT_SOURCE, load_table
+        table = load_table(DEFAULT_SOURCE)
+        row = encoder.vocab_.index["the"]
+        assert np.array_equal(encoder.module_.embedding.weight[row].cpu().numpy(),
+                              table.vectors[table.index["the"]])
+    loaded = load_trained(encoder.save(tmp_path))
+    texts = list(msrp.texts[500:540])
+    assert np.array_equal(loaded.encode(texts), encoder.encode(texts))
+
+
+@pytest.fixture(scope="module")
+def skipthought(shared_data):
+    texts = read_ordered_text(shared_data / "state-union" / "sentences.txt")[:700]
+    return SkipThought(**{**TINY, "epochs": 2}).fit(texts)
+
+
+def test_skipthought_loss_falls_on_ordered_speeches(skipthought):
+    losses = np.array(skipthought.losses_)
+    assert losses[-5:].mean() < 0.85 * losses[:5].mean()
+
+
+def test_vocabulary_expansion_gives_unseen_words_their_own_vectors(skipthought, tmp_path):
+    """"Quasar" and "nebula" are not in the training text; GloVe knows them, so they read as
+    different words, where without expansion both would be the unknown word."""
+    assert "quasar" not in skipthought.vocab_.index and "nebula" not in skipthought.vocab_.index
+    assert skipthought.module_.expansion.abs().sum() > 0
+    texts = ["a quasar", "a nebula", "a qzxwvk"]
+    quasar, nebula, unknown = matrix = skipthought.encode(texts)
+    assert not np.allclose(quasar, nebula)
+    assert not np.allclose(quasar, unknown)
+    loaded = load_trained(skipthought.save(tmp_path))
+    assert np.array_equal(loaded.encode(texts), matrix)
