@@ -34,8 +34,10 @@ from models.base import Encoder
 from models.precomputed import Precomputed
 
 PRECOMPUTED = "precomputed:"
-ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, or {PRECOMPUTED}PATH for embeddings "
-                "computed elsewhere (.npy, .npz, vectors.tsv, .parquet)")
+ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, FAMILY:FILE to train a PyTorch family "
+                "(fastsent, dictrep-bow, sdae, skipthought...) on a text file, or "
+                f"{PRECOMPUTED}PATH for embeddings computed elsewhere (.npy, .npz, "
+                "vectors.tsv, .parquet)")
 
 
 

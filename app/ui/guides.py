@@ -265,6 +265,60 @@ _GUIDES: dict[str, Guide] = {
         "and evaluations that refit per fold cannot use them as a fresh encoder would; "
         "their vectors stay as computed, including any fitting on test sentences "
         "done elsewhere."),
+    "fastsent": Guide(
+        "Encoder: FastSent and FastSent+AE (fastsent, fastsent-ae)",
+        "Does a sum of word vectors, trained so that a sentence predicts the words of its "
+        "neighbours, put sentences about the same thing together (Hill et al. 2016)?",
+        "Each word has a source and a target vector. A sentence is the sum of its source "
+        "vectors, trained to predict every word of the previous and the next sentence "
+        "(+AE: and its own) by negative sampling, frequent target words subsampled. "
+        "Encoding is the sum of the trained vectors, as fast as the GloVe sum.",
+        "The loss of each batch shows in the progress line; it should fall.",
+        "Ordered text: <i>Train on</i> a text file, one sentence a line in reading "
+        "order, a blank line ending a document (or <code>--encoder fastsent:FILE</code>).",
+        "Trained on the corpus itself, shuffled paraphrases have no real neighbours: "
+        "train on running text (speeches, books, reviews in order)."),
+    "dictrep": Guide(
+        "Encoder: DictRep (dictrep-bow, dictrep-rnn)",
+        "Does a network trained to map dictionary definitions onto the defined word's "
+        "vector place sentences by meaning (Hill et al. 2016)?",
+        "Each definition is read as a mean of learned word embeddings (bow) or by an "
+        "LSTM (rnn) and mapped linearly into GloVe 50d space, with a cosine loss to the "
+        "defined word's GloVe vector. A sentence's vector is that mapped output.",
+        "Vectors live in GloVe's space: a definition lands near the word it defines.",
+        "(word, definition) rows: <i>Train on</i> a tab-separated file with those two "
+        "columns, or a table whose header names <code>word</code> and "
+        "<code>definition</code> (WordNet's definitions), or "
+        "<code>--encoder dictrep-bow:FILE</code>. Captions work the same way (CaptionRep).",
+        "Rows whose word has no GloVe vector (multi-word entries) are skipped; STS "
+        "OnWN pairs are WordNet glosses, so exclude them from training before evaluating "
+        "on them."),
+    "sdae": Guide(
+        "Encoder: sequential (denoising) autoencoders (sae, sdae, sdae-embs)",
+        "What does an LSTM that must rebuild a sentence from a damaged copy keep of it "
+        "(Hill et al. 2016)?",
+        "An LSTM reads the sentence after noise (each word deleted with probability "
+        "0.1, each non-overlapping bigram swapped with probability 0.1; none for sae); "
+        "a second LSTM, starting from the first one's final state, rebuilds the "
+        "original with a sampled softmax. The final state is the sentence vector. "
+        "sdae-embs reads fixed GloVe vectors.",
+        "The loss (cross-entropy over the sampled candidates) should fall.",
+        "Any sentences, in any order: the corpus or a text file, one sentence a line.",
+        "These spaces tend to group sentences by form (length, word order) more than by "
+        "topic, as the paper found; default sizes are small for a CPU."),
+    "skipthought": Guide(
+        "Encoder: SkipThought, uni-skip (skipthought)",
+        "Does a recurrent encoder trained to generate the surrounding sentences learn "
+        "transferable sentence vectors (Kiros et al. 2015)?",
+        "A GRU reads the sentence; two GRU decoders, starting from its final state, "
+        "generate the previous and the next sentence (sampled softmax). Words never "
+        "seen in training but known to GloVe get embeddings through a least-squares map "
+        "from GloVe space (vocabulary expansion).",
+        "The loss should fall; the sentence vector is the encoder's final state.",
+        "Ordered text, as for FastSent: one sentence a line in reading order, a blank "
+        "line ending a document.",
+        "The paper's model (2400-d, weeks on 74M sentences) is far beyond a CPU: the "
+        "default is a small model, useful for comparing spaces trained alike."),
 }
 
 #: Menu titles of the guides, in menu order.

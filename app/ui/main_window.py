@@ -55,7 +55,7 @@ from app.ui.projection_controls import COLOUR_TITLES, METADATA, ProjectionContro
 from app.ui.projection_view import ProjectionView
 from app.ui.workers import JobHandle, start_job
 from app.ui.workspace_panel import WorkspacePanel
-from models import DEFAULT_ENCODER, ENCODERS, make_encoder
+from models import DEFAULT_ENCODER, ENCODERS, TRAINED_ON_FILE, make_encoder
 from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed
 from models.word2vec import read_training_text
@@ -333,7 +333,9 @@ class MainWindow(QMainWindow):
         self.training_text.addItem("a text file…", "choose")
         self.training_text.setToolTip("What encoders that are trained (Doc2Vec, Word2Vec, "
                                       "fastText, TF-IDF...) learn from: the corpus's own "
-                                      "sentences, or a plain text file, one sentence a line")
+                                      "sentences, or a plain text file, one sentence a line "
+                                      "(FastSent, SkipThought: in reading order, a blank "
+                                      "line ending a document; DictRep: word<TAB>definition)")
         self.training_text.activated.connect(self._training_text_chosen)
         #: Sentences of each training text file read, by path.
         self.training_sets: dict[str, list[str]] = {}
@@ -867,6 +869,7 @@ class MainWindow(QMainWindow):
         for while a job runs, after it (so several encoders can be lined up)."""
         if self.corpus is None:
             return
+        self._choose_file_trained_encoder()
         key, encoder = self.chosen_encoder()
         corpus_spec = self.corpus_spec
         controls = self.projection_controls
@@ -899,6 +902,13 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Cleared the embedding cache ({freed / 2**20:.1f} MiB)")
         return freed
 
+    def _choose_file_trained_encoder(self) -> None:
+        """A PyTorch family chosen with a *Train on* file becomes ``family:file`` (its own
+        entry), so evaluations train on that file too and their command says so."""
+        family, training = self.encoder_choice.currentData(), self.training_text.currentData()
+        if family in TRAINED_ON_FILE and training not in (None, "choose"):
+            self.add_encoder(f"{family}:{training}")
+
     def chosen_encoder(self):
         choice = self.encoder_choice.currentData()
         return choice, self.precomputed.get(choice) or make_encoder(choice)
@@ -908,6 +918,7 @@ class MainWindow(QMainWindow):
         background; asked for while another job runs, it is queued after it."""
         if self.corpus is None:
             return
+        self._choose_file_trained_encoder()
         spec, encoder = self.chosen_encoder()
         seed = self.projection_controls.seed.value()
         corpus_spec = self.corpus_spec

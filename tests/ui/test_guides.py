@@ -21,6 +21,10 @@ DATA = {
     "projection": "Embeddings",
     "review": "groups, SCUs, scored pairs",
     "embeddings": "One embedding per corpus sentence",
+    "fastsent": "Ordered text",
+    "dictrep": "(word, definition) rows",
+    "sdae": "Any sentences",
+    "skipthought": "Ordered text",
 }
 SECTIONS = ("Question", "Procedure", "What the numbers mean", "Data it needs", "Pitfall")
 
@@ -31,7 +35,9 @@ def section(html, title):
 
 
 def test_every_evaluation_and_view_has_a_guide_and_a_title():
-    assert set(EVALUATIONS) | set(COMPARISONS) | {"projection", "review", "embeddings"} \
+    assert set(EVALUATIONS) | set(COMPARISONS) | {"projection", "review", "embeddings",
+                                                  "fastsent", "dictrep", "sdae",
+                                                  "skipthought"} \
         == set(GUIDES) == set(TITLES) == set(DATA)
 
 

@@ -399,6 +399,26 @@ def test_doc2vec_trains_on_a_chosen_text_file(qtbot, window, tmp_path, shared_da
     assert any("epoch" in stage for stage in stages)
 
 
+def test_fastsent_trains_on_the_chosen_ordered_text_file(qtbot, window, tmp_path,
+                                                         shared_data):
+    speeches = (shared_data / "state-union" / "sentences.txt").read_text().split("\n\n")
+    text = tmp_path / "speeches.txt"
+    text.write_text("\n\n".join(speech[:20_000] for speech in speeches[:3]) + "\n")
+    window.load_training_text(text)
+    wait_for_job(qtbot, window)
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("fastsent"))
+    window.run()
+    stages = []
+    window.job.worker.yielded.connect(lambda progress: stages.append(progress.stage))
+    wait_for_job(qtbot, window)
+    # The file-trained encoder has its own entry, so evaluations train on the file too.
+    assert window.encoder_choice.currentData() == f"fastsent:{text}"
+    encoder = window.exploration.encoder
+    assert encoder.training_file == str(text.resolve()) and encoder.n_training_sentences_ > 100
+    assert window.projection.point_count == 859
+    assert any("speeches.txt (epoch 1 of 2" in stage for stage in stages)
+
+
 def test_add_a_word_vector_file_as_an_encoder(qtbot, window, tmp_path):
     from PySide6.QtWidgets import QMessageBox
 
