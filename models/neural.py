@@ -259,6 +259,8 @@ class NeuralEncoder(Encoder):
         #: Hash of the training texts and how many there were; the loss of every batch.
         self.corpus_fingerprint_: str | None = None
         self.n_training_sentences_ = 0
+        #: Training examples per epoch (sentences with something to predict, usable rows).
+        self.n_training_examples_ = 0
         self.losses_: list[float] = []
         self._weights_digest: str | None = None
 
@@ -380,7 +382,7 @@ class NeuralEncoder(Encoder):
                                    len(losses), total)
         self._finish(module, vocab)
         self._use(module, vocab)
-        self.losses_ = losses
+        self.losses_, self.n_training_examples_ = losses, n_examples
         self.corpus_fingerprint_ = corpus_digest(texts)
         self.n_training_sentences_ = sum(1 for text in texts if text.strip())
         if self.training_file is not None:
