@@ -13,6 +13,7 @@ Run: ``python bench/bench_trained_encoders.py [--train 2000] [--encode 10000]``.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 from pathlib import Path
@@ -43,6 +44,7 @@ def main() -> None:
     parser.add_argument("--train", type=int, default=2000, help="training examples")
     parser.add_argument("--encode", type=int, default=10_000, help="sentences encoded")
     args = parser.parse_args()
+    logging.disable(logging.WARNING)    # the coverage warnings of out-of-domain text
     ordered = read_ordered_text(DATA / "state-union" / "sentences.txt")[:args.train]
     definitions = [f"{word}\t{definition}" for word, definition
                    in read_definitions(DATA / "wordnet-definitions" / "definitions.tsv")]
