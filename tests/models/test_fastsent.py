@@ -142,3 +142,19 @@ def test_clear_errors_for_text_without_neighbours():
         FastSent(min_count=1).fit(["alone here", "", "another document"])
     with pytest.raises(ModelError, match="vector_size and negatives must be at least 1"):
         FastSent(vector_size=0)
+
+
+def test_a_file_trained_encoder_is_fitted_once_per_process_and_not_per_fold(
+        state_union, tmp_path, msrp, monkeypatch):
+    """Evaluations clone and refit; an encoder trained on its own file is trained once and
+    its embeddings are shared by the folds (it learned nothing from the corpus)."""
+    from app.evaluations.classification import run_classification
+    from app.jobs import run_job
+    path = tmp_path / "speeches.txt"
+    path.write_text("\n".join(state_union[:800]) + "\n")
+    first = make_encoder(f"fastsent:{path}").fit([])
+    monkeypatch.setattr(FastSent, "_prepare", lambda *a: pytest.fail("trained again"))
+    again = make_encoder(f"fastsent:{path}").fit(["ignored"])
+    assert again.fingerprint() == first.fingerprint() and again.losses_ == first.losses_
+    result = run_job(run_classification(msrp, make_encoder(f"fastsent:{path}"), seed=0))
+    assert result.provenance.parameters["refit_per_fold"] is False
