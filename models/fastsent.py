@@ -68,7 +68,7 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
     autoencode = False
     divide_by_count = False
     batch_size = 2048
-    paper_params = {"vector_size": 100, "epochs": 1, "max_vocab": 1_000_000}
+    paper_params = {"vector_size": 100}
 
     def __init__(self, vector_size: int = 128, negatives: int = 5, sample: float = 1e-4,
                  epochs: int = 2,

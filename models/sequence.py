@@ -194,7 +194,7 @@ class SequentialAutoencoder(_SequenceEncoder):
     family = "sae"
     title = "SAE: LSTM sequential autoencoder (Hill et al. 2016)"
     default_noise = (0.0, 0.0)
-    paper_params = {"embedding_size": 100, "hidden_size": 2400, "max_vocab": 100_000}
+    paper_params = {"hidden_size": 2400}
 
     def __init__(self, p_delete: float | None = None, p_swap: float | None = None,
                  embedding_size: int = 100, hidden_size: int = 128, max_length: int = 30,
