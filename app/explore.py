@@ -12,12 +12,8 @@ from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations.classification import ClassificationResult, run_classification
 from app.jobs import Job, Progress
-from app.projection import Faithfulness, Projection, faithfulness, project
+from app.projection import Faithfulness, Projection, iter_faithfulness, project
 from models.base import Embeddings, Encoder, fitted_copy
-
-#: Above this many sentences the per-point faithfulness (an exact k-NN search in the
-#: original space) is left to an explicit request instead of every projection.
-FAITHFULNESS_LIMIT = 50_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,10 +33,9 @@ class Exploration:
 def _project(embeddings: Embeddings, method: str, seed: int,
              parameters: dict[str, Any]) -> Job[tuple[Projection, Faithfulness | None]]:
     projection = yield from project(embeddings, method, seed=seed, **parameters)
-    if embeddings.shape[0] > FAITHFULNESS_LIMIT:
-        return projection, None
     yield Progress("measuring projection faithfulness", 0, 1)
-    return projection, faithfulness(embeddings, projection.coordinates)
+    faithful = yield from iter_faithfulness(embeddings, projection.coordinates, seed=seed)
+    return projection, faithful
 
 
 def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int = 0,

@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.jobs import Job, Progress
+from app import ann
+from app.ann import Search, iter_knn
+from app.jobs import Job, Progress, run_job
 from app.layout_process import run_elsewhere
-from app.neighbours import top_k
+from app.neighbours import Normalised, normalise
 from models.base import Embeddings
 
 METHODS = ("pca", "umap", "tsne")
@@ -25,6 +27,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "umap": {"n_neighbors": 15, "min_dist": 0.1, "metric": "cosine", "pca_dims": 50},
     "tsne": {"perplexity": 30.0, "pca_dims": 50},
 }
+#: Points measured by faithfulness above the exact-search limit.
+FAITHFULNESS_SAMPLE = 10_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -191,32 +195,69 @@ class Faithfulness:
     overlap : ndarray of shape (n,)
         Per point, the share of its k nearest neighbours in the original space (cosine)
         that are also among its k nearest in 2D (Euclidean): 1 = the picture is honest
-        around this point, 0 = its 2D neighbours are strangers.
+        around this point, 0 = its 2D neighbours are strangers. NaN for points outside
+        the measured sample.
+    search : how the neighbours in the original space were found.
+    measured : int ndarray of the points measured, or None when every point was.
     """
 
     k: int
     overlap: np.ndarray
+    search: Search | None = None
+    measured: np.ndarray | None = None
 
     @property
     def mean_overlap(self) -> float:
-        return float(self.overlap.mean()) if len(self.overlap) else float("nan")
+        values = self.overlap if self.measured is None else self.overlap[self.measured]
+        return float(values.mean()) if len(values) else float("nan")
+
+    def describe(self) -> str:
+        """What the mean is over and how its neighbours were found, for a caption."""
+        n = len(self.overlap)
+        points = (f"all {n:,} points" if self.measured is None
+                  else f"a sample of {len(self.measured):,} of {n:,} points")
+        search = f", {self.search.describe()} neighbours" if self.search else ""
+        return f"on {points}{search}"
 
 
-def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10) -> Faithfulness:
-    """Per-point k-nearest-neighbour overlap between the original space and the layout."""
+def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10, *,
+                      search: str = "auto", sample: int = FAITHFULNESS_SAMPLE,
+                      limit: int | None = None, seed: int = 0) -> Job[Faithfulness]:
+    """Per-point k-nearest-neighbour overlap between the original space and the layout.
+
+    Up to ``limit`` points (default :data:`app.ann.EXACT_LIMIT`) every point is measured
+    with exact neighbours; above it a seeded sample of ``sample`` points is, with
+    neighbours found in the whole space by :func:`app.ann.iter_knn` (``search`` as there).
+    """
     n = embeddings.shape[0]
+    limit = ann.EXACT_LIMIT if limit is None else limit
     k = min(k, n - 1)
     if k < 1:
         return Faithfulness(k, np.ones(n))
-    original, _ = top_k(embeddings, embeddings, k, exclude=np.arange(n))
+    measured = (None if n <= limit else
+                np.sort(np.random.default_rng(seed).choice(n, sample, replace=False)))
+    points = np.arange(n) if measured is None else measured
+    unit = normalise(embeddings)
+    queries = unit if measured is None else Normalised(unit.matrix[points],
+                                                       unit.degenerate[points])
+    original, _, how = yield from iter_knn(queries, unit, k, exclude=points, search=search,
+                                           limit=limit, seed=seed)
     # Query k + 1 in 2D and drop the point itself (not always first: duplicates tie).
     from scipy.spatial import cKDTree  # noqa: PLC0415 (~60 ms: not at the GUI's start)
-    _, in_layout = cKDTree(coordinates).query(coordinates, k + 1)
-    not_self = in_layout != np.arange(n)[:, None]
+    _, in_layout = cKDTree(coordinates).query(coordinates[points], k + 1)
+    not_self = in_layout != points[:, None]
     keep = np.argsort(~not_self, axis=1, kind="stable")[:, :k]
     layout = np.take_along_axis(in_layout, keep, axis=1)
     shared = (original[:, :, None] == layout[:, None, :]).any(axis=2).sum(axis=1)
-    return Faithfulness(k, shared / k)
+    overlap = np.full(n, np.nan)
+    overlap[points] = shared / k
+    return Faithfulness(k, overlap, how, measured)
+
+
+def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10,
+                 **options: Any) -> Faithfulness:
+    """:func:`iter_faithfulness` run to the end in this thread."""
+    return run_job(iter_faithfulness(embeddings, coordinates, k, **options))
 
 
 def points_in_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
