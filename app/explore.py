@@ -30,9 +30,12 @@ class Exploration:
     notes: tuple[str, ...] = ()
 
 
-def _project(embeddings: Embeddings, method: str, seed: int,
+def _project(corpus: Corpus, embeddings: Embeddings, method: str, seed: int,
              parameters: dict[str, Any]) -> Job[tuple[Projection, Faithfulness | None]]:
-    projection = yield from project(embeddings, method, seed=seed, **parameters)
+    # A layout fitted on a sample of a large corpus keeps every group in the sample.
+    strata = corpus.groups.first_group(len(corpus)) if corpus.groups is not None else None
+    projection = yield from project(embeddings, method, seed=seed, strata=strata,
+                                    **parameters)
     yield Progress("measuring projection faithfulness", 0, 1)
     faithful = yield from iter_faithfulness(embeddings, projection.coordinates, seed=seed)
     return projection, faithful
@@ -51,7 +54,7 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
         embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     else:
         embeddings = yield from fitted.iter_encode(corpus.texts)
-    projection, faithful = yield from _project(embeddings, method, seed,
+    projection, faithful = yield from _project(corpus, embeddings, method, seed,
                                                projection_parameters or {})
     classification, notes = None, ()
     if corpus.groups is not None:
@@ -66,6 +69,6 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
 def reproject(exploration: Exploration, method: str, *, seed: int = 0,
               **parameters: Any) -> Job[Exploration]:
     """The same exploration with a new projection; nothing is re-encoded."""
-    projection, faithful = yield from _project(exploration.embeddings, method, seed,
-                                               parameters)
+    projection, faithful = yield from _project(exploration.corpus, exploration.embeddings,
+                                               method, seed, parameters)
     return dataclasses.replace(exploration, projection=projection, faithfulness=faithful)

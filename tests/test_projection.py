@@ -90,3 +90,39 @@ def test_a_helper_process_that_dies_is_reported_and_replaced():
     with pytest.raises(RuntimeError, match="ended unexpectedly"):
         run_job(run_elsewhere(os._exit, (3,), "dying"))
     assert run_job(run_elsewhere(divmod, (17, 5), "arithmetic")) == (3, 2)
+
+
+def test_umap_fitted_on_a_stratified_sample_places_the_rest(shared_data):
+    """MSRP's 10,944 sentences, fitted on about 1,000: every one of its 275 paraphrase
+    groups is in the fit, and the placed points keep their neighbours far better than a
+    shuffled placement would."""
+    from app.projection import stratified_sample
+    from models import make_encoder
+
+    corpus = load_corpus(shared_data / "msrp")
+    embeddings = make_encoder("glove-mean").encode(corpus.texts)
+    strata = corpus.groups.first_group(len(corpus))
+    n = len(corpus)
+    layout = run_job(project(embeddings, "umap", sample=1_000, strata=strata))
+    fitted = layout.fitted_on
+    assert np.array_equal(fitted, stratified_sample(n, 1_000, strata, 0))
+    assert abs(len(fitted) - 1_000) <= corpus.groups.n_groups
+    assert set(strata[fitted]) == set(strata)
+    assert layout.describe() == f"fitted on {len(fitted):,} of {n:,} points"
+    assert np.isfinite(layout.coordinates).all()
+    placed = np.setdiff1d(np.arange(n), fitted)
+    kept = faithfulness(embeddings, layout.coordinates).overlap[placed].mean()
+    shuffled = layout.coordinates.copy()
+    shuffled[placed] = np.random.default_rng(0).permutation(shuffled[placed])
+    baseline = faithfulness(embeddings, shuffled).overlap[placed].mean()
+    assert kept > 5 * baseline, (kept, baseline)
+    again = run_job(project(embeddings, "umap", sample=1_000, strata=strata))
+    assert np.array_equal(again.coordinates, layout.coordinates)
+
+
+def test_tsne_refuses_a_large_corpus_and_offers_umap_or_pca():
+    from app.errors import EvaluationError
+    from app.projection import TSNE_LIMIT
+
+    with pytest.raises(EvaluationError, match="Use UMAP .* or PCA"):
+        next(project(np.ones((TSNE_LIMIT + 1, 2), dtype=np.float32), "tsne"))
