@@ -16,6 +16,7 @@ from app.corpora.grouped import is_grouped_corpus, load_grouped
 from app.corpora.model import Corpus, Grouping, PairTable
 from app.corpora.msrp import is_msrp, load_msrp
 from app.corpora.opinosis import is_opinosis, load_opinosis
+from app.corpora.parquet import is_parquet, load_parquet
 from app.corpora.pyramid import is_pyramid, load_pyramid
 from app.corpora.senteval import is_senteval, load_senteval
 from app.corpora.sick import is_sick, load_sick
@@ -50,6 +51,7 @@ FORMATS: list[Format] = [
     Format("paraphrase-grouped", is_grouped_corpus, load_grouped),
     Format("Costra", is_costra, load_costra),
     Format("pyramid", is_pyramid, load_pyramid),
+    Format("Parquet", is_parquet, load_parquet),
     Format("table", is_tabular, load_tabular),
 ]
 
@@ -64,7 +66,7 @@ def detect_format(path: Path) -> Format:
             raise CorpusError(f"cannot read: {error.strerror}", path) from None
     names = ", ".join(f.name for f in FORMATS)
     raise CorpusError(f"unrecognised corpus format (known: {names}; tables need a .csv, "
-                      ".tsv, .jsonl or .txt extension)", path)
+                      ".tsv, .jsonl, .txt or .parquet extension)", path)
 
 
 def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpus:

@@ -185,9 +185,8 @@ class Corpus:
     def fingerprint(self) -> str:
         """Content hash of the sentences and their structure (not the name or paths)."""
         h = hashlib.sha256()
-        for text in self.texts:
-            h.update(text.encode("utf-8"))
-            h.update(b"\0")
+        # Each text followed by a NUL, hashed in one call (a million calls took a second).
+        h.update("".join(f"{text}\0" for text in self.texts).encode("utf-8"))
         if self.groups is not None:
             h.update(b"groups")
             _hash_arrays(h, self.groups.sentence_index, self.groups.group_index)
