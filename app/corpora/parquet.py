@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from app.corpora.build import grouping_from_labels
+from app.corpora.build import corpus_from_columns
 from app.corpora.model import Corpus
 from app.corpora.tabular import ALIASES, _normal
 from app.errors import CorpusError
@@ -27,15 +25,16 @@ def is_parquet(path: Path) -> bool:
     return path.is_file() and path.suffix.lower() in SUFFIXES
 
 
-def _strings(path: Path, table, column: str, role: str) -> list[str | None]:
-    """A column as Python strings (numbers written out), None where null."""
+def _check_type(path: Path, table, column: str, role: str) -> None:
+    """CorpusError unless the column holds text (or, for ids and labels, integers)."""
     import pyarrow as pa  # noqa: PLC0415
-    values = table.column(column)
-    if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)
-            or pa.types.is_integer(values.type) or pa.types.is_dictionary(values.type)):
-        raise CorpusError(f"{role} column {column!r} holds {values.type}, expected text"
+    kind = table.schema.field(column).type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)
+            or (role != "text" and pa.types.is_integer(kind))):
+        raise CorpusError(f"{role} column {column!r} holds {kind}, expected text"
                           f"{'' if role == 'text' else ' or integers'}", path)
-    return values.cast(pa.string()).to_pylist()
 
 
 def load_parquet(path: str | Path, name: str | None = None) -> Corpus:
@@ -70,38 +69,14 @@ def load_parquet(path: str | Path, name: str | None = None) -> Corpus:
         raise CorpusError("file not found", path) from None
     except (OSError, pa.ArrowException) as error:
         raise CorpusError(f"not a readable Parquet file ({error})", path) from None
-    texts = _strings(path, table, wanted["text"], "text")
-    ids = _strings(path, table, wanted["id"], "id") if wanted["id"] else None
+    for role, column in wanted.items():
+        if column is not None:
+            _check_type(path, table, column, role)
+    table = table.combine_chunks()
     group_role = "group" if wanted["group"] else "label" if wanted["label"] else None
-    labels = _strings(path, table, wanted[group_role], group_role) if group_role else None
-
-    index: dict[str, int] = {}
-    first_row: list[int] = []
-    id_of: dict[str, tuple[str, int]] = {}
-    sentence_of_row = np.empty(len(texts), dtype=np.int64)
-    for row, text in enumerate(texts):
-        text = text.strip() if text is not None else ""
-        if not text:
-            raise CorpusError(f"row {row + 1}: empty or missing text", path)
-        if ids is not None:
-            sentence_id = ids[row] or f"R{row + 1}"
-            first = id_of.setdefault(sentence_id, (text, row))
-            if first[0] != text:
-                raise CorpusError(f"row {row + 1}: id {sentence_id!r} has another text "
-                                  f"than row {first[1] + 1}", path)
-        sentence_of_row[row] = index.setdefault(text, len(index))
-        if sentence_of_row[row] == len(first_row):
-            first_row.append(row)
-    rows = np.asarray(first_row)
-    sentence_ids = ([ids[r] or f"R{r + 1}" for r in first_row] if ids is not None
-                    else [f"R{r + 1}" for r in first_row])
-    grouping = None
-    if labels is not None:
-        members = [row for row, label in enumerate(labels) if label]
-        if members:
-            grouping = grouping_from_labels("group" if group_role == "group" else "class",
-                                            sentence_of_row[members].tolist(),
-                                            [labels[row] for row in members])
-    return Corpus(name=name or path.stem, texts=tuple(index), ids=tuple(sentence_ids),
-                  groups=grouping, metadata={"row": tuple((rows + 1).tolist())},
-                  sources=(str(path),))
+    column = lambda role: table.column(wanted[role]).chunk(0) if len(table) else (  # noqa: E731
+        pa.array([], pa.string()))
+    return corpus_from_columns(
+        path, name or path.stem, column("text"), column("id") if wanted["id"] else None,
+        column(group_role) if group_role else None,
+        group_kind="group" if group_role == "group" else "class")

@@ -49,7 +49,7 @@ def test_parquet_text_only_and_integer_labels(tmp_path, shared_data):
     ({"text": ["fine", None]}, "row 2: empty or missing text"),
     ({"text": ["fine", "  "]}, "row 2: empty or missing text"),
     ({"text": [1.5, 2.5]}, "holds double, expected text"),
-    ({"text": ["a", "b"], "id": ["x", "x"]}, "row 2: id 'x' has another text than row 1"),
+    ({"text": ["a", "b"], "id": ["x", "x"]}, "row 2: id 'x' has another text than on row 1"),
 ])
 def test_bad_parquet_names_file_and_problem(tmp_path, table, fragment):
     path = tmp_path / "bad.parquet"
@@ -78,3 +78,38 @@ def test_plain_text_fast_path_equals_the_table_reader(shared_data):
     assert fast.texts == table.texts and fast.ids == table.ids
     assert fast.metadata == table.metadata and fast.warnings == table.warnings
     assert fast.fingerprint == table.fingerprint
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv"])
+def test_columnar_table_reader_equals_the_row_reader(tmp_path, suffix):
+    """Grouped MSRP as a table with ids and groups (sentences with commas and quotes),
+    read column by column by pyarrow and row by row: the same corpus; a blank line or a
+    bad row falls back to the row reader, which names the line."""
+    import csv
+
+    grouped = load_corpus("msrp-grouped")
+    groups = grouped.groups
+    path = tmp_path / f"msrp{suffix}"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, delimiter="," if suffix == ".csv" else "\t",
+                            quoting=csv.QUOTE_MINIMAL if suffix == ".csv" else csv.QUOTE_NONE,
+                            escapechar=None if suffix == ".csv" else "\\", lineterminator="\n")
+        writer.writerow(["id", "sentence", "group"])
+        for s, g in zip(groups.sentence_index.tolist(), groups.group_index.tolist()):
+            writer.writerow([grouped.ids[s], grouped.texts[s], groups.names[g]])
+    from app.corpora.tabular import _columnar_sentences
+    assert _columnar_sentences(path, None) is not None
+    row_by_row = lambda: load_tabular(path, ColumnMapping(header=True))  # noqa: E731
+    for corpus in (load_corpus(path), row_by_row()):
+        assert len(corpus) == 859 and corpus.groups.n_groups == 274
+    fast, slow = load_corpus(path), row_by_row()
+    assert fast.texts == slow.texts and fast.ids == slow.ids
+    assert fast.metadata == slow.metadata and fast.fingerprint == slow.fingerprint
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(lines[:5] + [""] + lines[5:]) + "\n", encoding="utf-8")
+    assert _columnar_sentences(path, None) is None
+    assert load_corpus(path).metadata == row_by_row().metadata
+    path.write_text("\n".join(lines[:5] + ["only one cell"] + lines[5:]) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(CorpusError, match=f"msrp{suffix}, line 6: expected 3 columns"):
+        load_corpus(path)
