@@ -89,8 +89,8 @@ class Search:
     def describe(self) -> str:
         if not self.approximate:
             return "exact"
-        return (f"approximate (HNSW), recall@{self.k} {self.recall:.3f} on "
-                f"{self.recall_queries:,} queries")
+        return (f"approximate (HNSW, recall@{self.k} {self.recall:.3f} on "
+                f"{self.recall_queries:,} queries)")
 
     def summary(self) -> list[tuple[str, str]]:
         return [("neighbour search", self.describe())]

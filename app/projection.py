@@ -298,7 +298,7 @@ class Faithfulness:
         n = len(self.overlap)
         points = (f"all {n:,} points" if self.measured is None
                   else f"a sample of {len(self.measured):,} of {n:,} points")
-        search = f", {self.search.describe()} neighbours" if self.search else ""
+        search = f", neighbours {self.search.describe()}" if self.search else ""
         return f"on {points}{search}"
 
 
