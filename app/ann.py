@@ -44,10 +44,12 @@ EXACT_LIMIT = 50_000
 SEARCHES = ("auto", "exact", "hnsw")
 #: Queries whose approximate neighbours are checked against the exact scan.
 RECALL_QUERIES = 1_000
-#: HNSW links per node, and candidate lists while building and searching.
-HNSW_M = 32
-EF_CONSTRUCTION = 80
-EF_SEARCH = 96
+#: HNSW links per node, and candidate lists while building and searching: on 100,000
+#: spliced real sentences (glove-mean) recall@10 0.976, against 0.978 for M=32,
+#: efConstruction=80, efSearch=96 at 1.3x the build and 1.4x the search time.
+HNSW_M = 24
+EF_CONSTRUCTION = 40
+EF_SEARCH = 64
 #: Rows added per step of the build, and queries searched per step.
 BUILD_CHUNK = 20_000
 SEARCH_CHUNK = 20_000
