@@ -59,7 +59,7 @@ SEARCH_CHUNK = 20_000
 RECALL_TOLERANCE = 1e-5
 #: Indexes kept in memory by the array they index, so that a view asking again about
 #: the same pool gets its index back without hashing the matrix.
-_RECENT_INDEXES = 4
+_RECENT_INDEXES = 2
 _recent: dict[int, tuple[weakref.ref, Any]] = {}
 #: Bump when the index layout or its parameters change; older files then simply miss.
 INDEX_VERSION = 1
@@ -193,7 +193,9 @@ def iter_build_index(unit: np.ndarray, *, cache: bool = True) -> Job[Any]:
     yield Progress(stage, n, n)
     if len(_recent) >= _RECENT_INDEXES:
         _recent.pop(next(iter(_recent)))
-    _recent[id(given)] = (weakref.ref(given), index)
+    # The index goes when its array does (an index is about as large as the rows).
+    key = id(given)
+    _recent[key] = (weakref.ref(given, lambda _, key=key: _recent.pop(key, None)), index)
     return index
 
 

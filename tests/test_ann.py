@@ -132,3 +132,16 @@ def test_suspicious_tables_with_hnsw_match_exact(msrp_glove, monkeypatch):
     assert groups.searches[0].approximate
     top = lambda t: set(zip(t.first[:50].tolist(), t.second[:50].tolist()))  # noqa: E731
     assert len(top(groups) & top(exact_groups)) >= 48
+
+
+def test_a_pool_asked_again_gets_its_index_back_until_it_is_gone(msrp_glove):
+    import gc
+
+    _, embeddings = msrp_glove
+    unit = ann.normalise(embeddings[:2_000]).matrix
+    first = run_job(ann.iter_build_index(unit, cache=False))
+    assert run_job(ann.iter_build_index(unit, cache=False)) is first
+    held = len(ann._recent)
+    del unit, first
+    gc.collect()
+    assert len(ann._recent) == held - 1
