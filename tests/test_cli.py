@@ -121,3 +121,13 @@ def test_the_sentspace_command_passes_arguments_to_the_cli(capsys):
     from app.__main__ import main as sentspace
     assert sentspace(["corpus", "info", "msrp-grouped"]) == 0
     assert "859" in capsys.readouterr().out
+
+
+def test_evaluation_options_reach_the_evaluation(shared_data, capsys):
+    sample = str(shared_data / "pyramid-sample")
+    assert main(["eval", "pyramid", "--corpus", sample, "--distractors", "question",
+                 "--negative-overlap", "types", "--json"]) == 0
+    parameters = json.loads(capsys.readouterr().out)["results"][0]["provenance"]["parameters"]
+    assert (parameters["distractors"], parameters["negative_overlap"]) == ("question", "types")
+    assert main(["eval", "classification", "--distractors", "question"]) == 2
+    assert "classification takes no --distractors" in capsys.readouterr().err
