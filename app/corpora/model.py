@@ -70,7 +70,7 @@ class Grouping:
         is then not defined.
         """
         if len(np.unique(self.sentence_index)) != len(self.sentence_index):
-            raise ValueError(f"some sentences belong to several {self.kind}s")
+            raise ValueError(f"some sentences belong to several groups of kind {self.kind!r}")
         labels = np.full(n_sentences, -1, dtype=np.int64)
         labels[self.sentence_index] = self.group_index
         return labels
