@@ -95,3 +95,11 @@ def test_cli_transfer_on_cr_whose_texts_repeat(shared_data, capsys):
                  str(shared_data / "senteval-transfer" / "CR"), "--encoder", "bow"]) == 0
     out = capsys.readouterr().out
     assert "tested items     3771" in out and "accuracy         0.79" in out
+
+
+def test_sick_entailment_classes_are_named(shared_data):
+    sick = load_corpus(shared_data / "sick")
+    result = run_job(run_transfer(sick, BagOfWords(), n_resamples=0))
+    assert result.class_names == ("CONTRADICTION", "NEUTRAL", "ENTAILMENT")
+    assert result.to_dict()["classes"] == list(result.class_names)
+    assert len(result.item_index) == 4927 and result.n_train == 4500
