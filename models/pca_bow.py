@@ -93,7 +93,9 @@ class PcaBagOfWords(Encoder):
         self.vectorizer_ = vectorizer
         # The axes are a deterministic function of the fit texts and the parameters, so
         # hashing the texts identifies the fit without depending on BLAS rounding.
-        h = hashlib.sha256()
+        # The prefix names this fitting method, so embeddings cached by the float32,
+        # uncapped fit (same texts, other vectors) are not served for this one.
+        h = hashlib.sha256(b"float64 pca, numerical rank\0")
         for text in texts:
             h.update(text.encode("utf-8") + b"\0")
         self._fit_hash = h.hexdigest()[:16]
