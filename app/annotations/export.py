@@ -20,7 +20,7 @@ from typing import Any
 from app.annotations.edits import Edit
 from app.atomic import write_text_atomic
 from app.corpora import grouped
-from app.corpora.model import Corpus
+from app.corpora.model import Corpus, PairTable
 
 FORMATS = ("original", "json", "csv")
 
@@ -81,12 +81,21 @@ def corpus_dict(corpus: Corpus) -> dict[str, Any]:
     if corpus.pairs is not None:
         pairs = corpus.pairs
         data["pairs"] = [
-            {"first": ids[a], "second": ids[b], "label": label, "score": _value(score),
-             "split": split, "subset": subset}
-            for a, b, label, score, split, subset in zip(
+            {**({"id": pairs.ids[p]} if pairs.ids else {}), "first": ids[a], "second": ids[b],
+             "label": _label_value(pairs, label), "score": _value(score), "split": split,
+             "subset": subset}
+            for p, (a, b, label, score, split, subset) in enumerate(zip(
                 pairs.first.tolist(), pairs.second.tolist(), pairs.label.tolist(),
-                pairs.score.tolist(), pairs.split, pairs.subset)]
+                pairs.score.tolist(), pairs.split, pairs.subset))]
     return data
+
+
+def _label_value(pairs: PairTable, label: int) -> str | int | None:
+    """A label as its dataset writes it: the name when labels are named (SICK's
+    NEUTRAL), else the paraphrase judgement 1 / 0; None when unlabelled."""
+    if label < 0:
+        return None
+    return pairs.label_text(label) if pairs.label_names else label
 
 
 def write_json(corpus: Corpus, path: str | Path) -> Path:
@@ -116,9 +125,13 @@ def write_csv(corpus: Corpus, folder: str | Path) -> list[Path]:
     if corpus.pairs is not None:
         pairs = corpus.pairs
         written.append(folder / "pairs.csv")
+        # The pair column holds the dataset's pair ids (SICK's pair_ID); datasets without
+        # them (MSRP) name each pair by its two sentence ids alone.
+        id_column = ("pair",) if pairs.ids else ()
         write_text_atomic(written[-1], _csv_text(
-            ("pair", "first", "second", "label", "score", "split", "subset"),
-            [(p, ids[a], ids[b], label, "" if score != score else score, split, subset)
+            (*id_column, "first", "second", "label", "score", "split", "subset"),
+            [(*((pairs.ids[p],) if pairs.ids else ()), ids[a], ids[b],
+              _label_value(pairs, label), "" if score != score else score, split, subset)
              for p, (a, b, label, score, split, subset) in enumerate(zip(
                  pairs.first.tolist(), pairs.second.tolist(), pairs.label.tolist(),
                  pairs.score.tolist(), pairs.split, pairs.subset))]))

@@ -22,7 +22,6 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.costra import RULES
 from app.corpora.model import Corpus, Grouping
 from app.errors import EvaluationError
 from app.evaluations.costra import evaluate_costra
@@ -823,6 +822,7 @@ def costra_consensus_errors(corpus: Corpus, embeddings: Mapping[str, Embeddings]
     names = results[0].class_names
     with np.errstate(all="ignore"):
         mean = np.nanmean(margin, axis=1) if len(rows) else np.empty(0)
+    from app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
     return CostraConsensusErrors(
         corpus=corpus, encoder_names=tuple(embeddings), comparison=rows,
         margin=mean[order],

@@ -17,12 +17,15 @@ looping over comparisons.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.costra import RULES, CostraComparisons, costra_comparisons
+# The Costra reader is imported where a Costra corpus is evaluated: the GUI's start path
+# imports every evaluation module (tests/test_lazy_imports.py).
+if TYPE_CHECKING:
+    from app.corpora.costra import CostraComparisons
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
@@ -113,6 +116,7 @@ class CostraResult:
         return rows
 
     def to_dict(self) -> dict[str, Any]:
+        from app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
         comparisons = self.comparisons
         return {
             "evaluation": NAME,
@@ -177,6 +181,7 @@ def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
     EvaluationError
         The corpus is not Costra, or the embeddings have the wrong number of rows.
     """
+    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     comparisons = costra_comparisons(corpus)
     if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
         raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
@@ -213,6 +218,7 @@ def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
         Off by default so the scores, the explorer's projection and exported embeddings
         all come from the same encoding of the same text.
     """
+    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     costra_comparisons(corpus)  # fails before any encoding on a corpus that is not Costra
     texts = list(corpus.metadata["tokenized"] if tokenized else corpus.texts)
     fitted = yield from fitted_copy(encoder, texts)

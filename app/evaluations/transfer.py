@@ -104,7 +104,7 @@ def transfer_task(corpus: Corpus, task: str = "auto") -> _Task:
         split = _given_split(np.asarray(pairs.split, dtype=object)[keep])
         return _Task("pair", [corpus.texts[i] for i in sentences], keep,
                      rows[:len(keep)], rows[len(keep):], labels,
-                     tuple(str(c) for c in np.unique(labels)), split)
+                     tuple(pairs.label_text(int(c)) for c in np.unique(labels)), split)
     if not has_classes:
         raise EvaluationError(f"{NAME} on sentences needs a grouping of kind 'class', and "
                               f"corpus {corpus.name!r} has none")

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from app.corpora.costra import TRANSFORMATIONS
 from app.corpora.model import Corpus
 from app.evaluations.costra import CostraResult
 from app.ui.palette import CATEGORICAL, MISCLASSIFIED, SELECTED
@@ -38,6 +37,7 @@ TYPE_PALETTE = tuple(c for c in CATEGORICAL if c not in ("#d62728", "#ff9896"))
 def type_colour(name: str) -> str:
     """Colour of a transformation type: the seed black, the others ``TYPE_PALETTE`` in
     Costra's type order (unknown types grey)."""
+    from app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
     if name == "seed":
         return SELECTED
     if name not in TRANSFORMATIONS:
@@ -237,6 +237,7 @@ class CostraView(QWidget):
         if self.group_choice.currentData() != group:
             self.group_choice.setCurrentIndex(self.group_choice.findData(group))
         self.seed, self.paths, self.spokes = seed_group_paths(self.corpus, group)
+        from app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
         present = [name for name in TRANSFORMATIONS if name in self.paths or
                    name in self.spokes]
         self.type_choice.blockSignals(True)
