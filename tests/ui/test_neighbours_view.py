@@ -4,7 +4,8 @@ from PySide6.QtCore import Qt
 
 from app.corpora import load_corpus
 from app.neighbours import top_k
-from app.ui.neighbours_view import CANNOT_ENCODE, PARTNER, SAME_GROUP, NeighboursView
+from app.neighbour_search import CANNOT_ENCODE
+from app.ui.neighbours_view import PARTNER, SAME_GROUP, NeighboursView
 from models import make_encoder
 from models.precomputed import Precomputed
 from tests.ui.conftest import JOB_TIMEOUT_MS
