@@ -13,12 +13,10 @@ status 2 and one line naming the file, line and problem.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from app.atomic import write_text_atomic
 from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.stats import corpus_stats
 from app.corpora.tabular import ROLES as MAPPING_ROLES
@@ -27,7 +25,7 @@ from app.evaluations import COMPARISONS, EVALUATIONS
 from app.evaluations.paired import PAIRED_TESTS, paired_test
 from app.workspace import changed_summaries, load_workspace, run_workspace
 from app.corpora.model import Corpus
-from app.export import export_matrix
+from app.export import export_matrix, json_text, write_json
 from app.jobs import Progress, run_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Encoder
@@ -98,12 +96,11 @@ def command_eval(args: argparse.Namespace) -> int:
                "paired_tests": [{"a": a.provenance.encoder_name,
                                  "b": b.provenance.encoder_name, **test.__dict__}
                                 for a, b, test in paired]}
-    text = json.dumps(payload, indent=2, default=float)
     if args.json == "-":
-        print(text)
+        print(json_text(payload), end="")
         return 0
     if args.json:
-        write_text_atomic(Path(args.json), text + "\n")
+        write_json(args.json, payload)
     first = results[0].provenance
     print(f"{args.evaluation} on {first.corpus_name} ({len(corpus)} sentences, "
           f"corpus {first.corpus_fingerprint}), seed {args.seed}")
@@ -169,9 +166,9 @@ def command_corpus_info(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.path, mapping)
     stats = corpus_stats(corpus)
     if args.json:
-        print(json.dumps({**stats.to_dict(), "fingerprint": corpus.fingerprint,
-                          "sources": list(corpus.sources),
-                          "warnings": list(corpus.warnings)}, indent=2))
+        print(json_text({**stats.to_dict(), "fingerprint": corpus.fingerprint,
+                         "sources": list(corpus.sources),
+                         "warnings": list(corpus.warnings)}), end="")
         return 0
     rows = [[label, value] for label, value in stats.rows()]
     rows.insert(3, ["fingerprint", corpus.fingerprint])
