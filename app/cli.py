@@ -13,6 +13,7 @@ status 2 and one line naming the file, line and problem.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,6 +36,16 @@ PRECOMPUTED = "precomputed:"
 ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, or {PRECOMPUTED}PATH for embeddings "
                 "computed elsewhere (.npy, .npz, vectors.tsv, .parquet)")
 
+
+
+def eval_command(evaluation: str, corpus: str, encoders: Sequence[str], seed: int) -> str:
+    """The shell command that reproduces ``evaluation`` of ``corpus`` (a built-in name or
+    path) by ``encoders`` (specs; several for a comparison) with ``seed``; shown beside
+    every result in the app."""
+    words = ["sentspace", "eval", evaluation, "--corpus", corpus]
+    for spec in encoders:
+        words += ["--encoder", spec]
+    return shlex.join([*words, "--seed", str(seed)])
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
