@@ -3,8 +3,8 @@ import pytest
 
 from app.corpora import load_corpus
 from app.jobs import run_job
-from app.projection import faithfulness, project
-from models.bow import TfIdf
+from app.projection import faithfulness, iter_faithfulness, project
+from models.bow import BagOfWords, TfIdf
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +45,50 @@ def test_faithfulness_of_a_perfect_and_a_scrambled_layout():
     assert exact.mean_overlap == 1.0
     scrambled = faithfulness(circle, rng.permutation(circle), k=5)
     assert scrambled.mean_overlap < 0.1
+
+
+@pytest.mark.parametrize("encoder, mean, shared, histogram", [
+    (BagOfWords, 0.11746216530849828, 1009, [327, 288, 135, 50, 23, 19, 9, 5, 2, 1, 0]),
+    (TfIdf, 0.10989522700814902, 944, [347, 268, 137, 59, 25, 14, 8, 1, 0, 0, 0]),
+])
+def test_faithfulness_of_the_bundled_corpus_as_measured_before_it_was_a_job(
+        encoder, mean, shared, histogram):
+    corpus = load_corpus("msrp-grouped")
+    embeddings = encoder().fit(corpus.texts).encode(corpus.texts)
+    pca = run_job(project(embeddings, "pca"))
+    steps = []
+    measured = run_job(iter_faithfulness(embeddings, pca.coordinates), steps.append)
+    # Neighbours kept, summed over the 859 sentences, and how many keep 0, 1, ... 10.
+    assert measured.k == 10 and round(measured.overlap.sum() * 10) == shared
+    assert np.bincount(np.round(measured.overlap * 10).astype(int), minlength=11).tolist() \
+        == histogram
+    assert measured.mean_overlap == mean
+    assert [s.stage for s in steps] == ["measuring projection faithfulness",
+                                        "nearest neighbours",
+                                        "measuring projection faithfulness"]
+    # Small blocks report more often and give the same numbers; so does the plain call.
+    blocks = run_job(iter_faithfulness(embeddings, pca.coordinates, memory_mb=1))
+    assert np.array_equal(blocks.overlap, measured.overlap)
+    assert np.array_equal(faithfulness(embeddings, pca.coordinates).overlap, measured.overlap)
+
+
+def test_cancelling_faithfulness_at_a_yield_stops_the_search(tfidf_embeddings, monkeypatch):
+    import app.neighbours
+
+    blocks = []
+    similarity_block = app.neighbours._similarity_block
+    monkeypatch.setattr(app.neighbours, "_similarity_block",
+                        lambda *args: blocks.append(1) or similarity_block(*args))
+    coordinates = run_job(project(tfidf_embeddings, "pca")).coordinates
+    # About 100 rows of 859 per block: nine blocks, a yield after each.
+    job = iter_faithfulness(tfidf_embeddings, coordinates, memory_mb=1)
+    while (step := next(job)).stage != "nearest neighbours":
+        pass
+    assert step.done < step.total == 859 and len(blocks) == 1
+    job.close()
+    with pytest.raises(StopIteration):
+        next(job)
+    assert len(blocks) == 1
 
 
 def test_unknown_method_or_parameter_is_refused(tfidf_embeddings):
