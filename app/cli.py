@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from app.cache import cached_encode
 from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.stats import corpus_stats
 from app.corpora.tabular import ROLES as MAPPING_ROLES
@@ -157,7 +158,7 @@ def command_encode(args: argparse.Namespace) -> int:
     if encoder.requires_fit:
         encoder.fit(corpus.texts)
     printer = ProgressPrinter()
-    matrix = run_job(encoder.iter_encode(corpus.texts), printer)
+    matrix = run_job(cached_encode(encoder, corpus.fingerprint, corpus.texts), printer)
     printer.clear()
     written = export_matrix(corpus, matrix, Path(args.out), {
         "encoder": {"name": encoder.name, "family": encoder.family,

@@ -51,10 +51,7 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
     training fold, whatever they were trained on here)."""
     fitted = yield from fitted_copy(encoder, corpus.texts if training_texts is None
                                     else training_texts)
-    if fitted.cacheable:
-        embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
-    else:
-        embeddings = yield from fitted.iter_encode(corpus.texts)
+    embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     projection, faithful = yield from _project(embeddings, method, seed,
                                                projection_parameters or {})
     classification, notes = None, ()

@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from app.cache import encode_corpus
 from app.corpora.costra import RULES, CostraComparisons, costra_comparisons
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
-from models.base import Embeddings, Encoder, fitted_copy
+from models.base import Embeddings, Encoder
 
 NAME = "costra"
 #: Digits the reference evaluator rounds every score to.
@@ -214,9 +215,8 @@ def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
         all come from the same encoding of the same text.
     """
     costra_comparisons(corpus)  # fails before any encoding on a corpus that is not Costra
-    texts = list(corpus.metadata["tokenized"] if tokenized else corpus.texts)
-    fitted = yield from fitted_copy(encoder, texts)
-    embeddings = yield from fitted.iter_encode(texts)
+    embeddings = yield from encode_corpus(
+        corpus, encoder, texts=list(corpus.metadata["tokenized"]) if tokenized else None)
     yield Progress("comparing", 0, 1)
     result = evaluate_costra(corpus, embeddings, provenance=Provenance.of(
         corpus, encoder, seed=seed, tokenized=tokenized))
