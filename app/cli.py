@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from app.cache import cached_encode
@@ -23,7 +23,7 @@ from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.stats import corpus_stats
 from app.corpora.tabular import ROLES as MAPPING_ROLES
 from app.errors import InputError
-from app.evaluations import COMPARISONS, EVALUATIONS
+from app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
 from app.evaluations.paired import PAIRED_TESTS, paired_test
 from app.workspace import changed_summaries, load_workspace, run_workspace
 from app.corpora.model import Corpus
@@ -39,14 +39,23 @@ ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, or {PRECOMPUTED}PATH for embed
 
 
 
-def eval_command(evaluation: str, corpus: str, encoders: Sequence[str], seed: int) -> str:
+def option_flag(name: str) -> str:
+    """The command-line flag of an evaluation option (``OPTIONS``): ``--negative-overlap``."""
+    return "--" + name.replace("_", "-")
+
+
+def eval_command(evaluation: str, corpus: str, encoders: Sequence[str], seed: int,
+                 options: Mapping[str, str] | None = None) -> str:
     """The shell command that reproduces ``evaluation`` of ``corpus`` (a built-in name or
-    path) by ``encoders`` (specs; several for a comparison) with ``seed``; shown beside
-    every result in the app."""
+    path) by ``encoders`` (specs; several for a comparison) with ``seed`` and the
+    evaluation's ``options`` (keyword: value); shown beside every result in the app."""
     words = ["sentspace", "eval", evaluation, "--corpus", corpus]
     for spec in encoders:
         words += ["--encoder", spec]
-    return shlex.join([*words, "--seed", str(seed)])
+    words += ["--seed", str(seed)]
+    for name, value in (options or {}).items():
+        words += [option_flag(name), value]
+    return shlex.join(words)
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -88,6 +97,7 @@ def command_eval(args: argparse.Namespace) -> int:
     specs = args.encoder or [DEFAULT_ENCODER]
     if args.evaluation in COMPARISONS and len(specs) < 2:
         raise InputError(f"{args.evaluation} compares encoders: give two or more --encoder")
+    options = evaluation_options(args)
     encoders = [build_encoder(spec, corpus) for spec in specs]
     printer = ProgressPrinter()
     if args.evaluation in COMPARISONS:
@@ -95,7 +105,7 @@ def command_eval(args: argparse.Namespace) -> int:
         results = [run_job(compare(corpus, encoders, seed=args.seed), printer)]
     else:
         evaluation, _ = EVALUATIONS[args.evaluation]
-        results = [run_job(evaluation(corpus, encoder, seed=args.seed), printer)
+        results = [run_job(evaluation(corpus, encoder, seed=args.seed, **options), printer)
                    for encoder in encoders]
     printer.clear()
     paired = []
@@ -124,6 +134,18 @@ def command_eval(args: argparse.Namespace) -> int:
         print(summary_table([test for _, _, test in paired],
                             [b.provenance.encoder_name for _, b, _ in paired]))
     return 0
+
+
+def evaluation_options(args: argparse.Namespace) -> dict[str, str]:
+    """The ``--option`` values given, checked against what the evaluation takes."""
+    offered = OPTIONS.get(args.evaluation, {})
+    given = {name: value for name in {n for o in OPTIONS.values() for n in o}
+             if (value := getattr(args, name)) is not None}
+    unknown = sorted(set(given) - set(offered))
+    if unknown:
+        flags = ", ".join(option_flag(name) for name in unknown)
+        raise InputError(f"{args.evaluation} takes no {flags}")
+    return given
 
 
 def summary_table(results, names: Sequence[str] | None = None) -> str:
@@ -233,6 +255,12 @@ def build_parser() -> argparse.ArgumentParser:
                           help=f"{ENCODER_HELP}; repeat to compare several "
                                f"(default {DEFAULT_ENCODER})")
     evaluate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    for name, option in {n: o for options in OPTIONS.values() for n, o in options.items()
+                         }.items():
+        evaluate.add_argument(option_flag(name), choices=list(option.choices),
+                              help=f"{option.help}: " + "; ".join(
+                                  f"{value}, {meaning}" for value, meaning
+                                  in option.choices.items()) + f" (default {option.default})")
     evaluate.add_argument("--json", nargs="?", const="-", metavar="PATH",
                           help="print JSON instead of the table, or write it to PATH")
     evaluate.set_defaults(handler=command_eval)

@@ -136,6 +136,11 @@ def test_the_command_shown_beside_a_result_reproduces_it(tmp_path, shared_data, 
     agreement = eval_command("agreement", "msrp-grouped", ["bow", "tfidf"], 3)
     args = build_parser().parse_args(shlex.split(agreement)[1:])
     assert (args.evaluation, args.encoder, args.seed) == ("agreement", ["bow", "tfidf"], 3)
+    pyramid = eval_command("pyramid", "pyramid-sample", ["bow"], 0,
+                           {"negative_overlap": "types", "distractors": "question"})
+    assert pyramid.endswith("--seed 0 --negative-overlap types --distractors question")
+    args = build_parser().parse_args(shlex.split(pyramid)[1:])
+    assert (args.negative_overlap, args.distractors) == ("types", "question")
     # A path with a space survives the shell; the command prints the core's numbers.
     folder = tmp_path / "my data"
     folder.mkdir()
@@ -146,3 +151,13 @@ def test_the_command_shown_beside_a_result_reproduces_it(tmp_path, shared_data, 
     [printed] = json.loads(capsys.readouterr().out)["results"]
     expected = run_job(run_relatedness(load_corpus(path), make_encoder("bow")))
     assert printed == json.loads(json.dumps(expected.to_dict(), default=float))
+
+
+def test_evaluation_options_reach_the_evaluation(shared_data, capsys):
+    sample = str(shared_data / "pyramid-sample")
+    assert main(["eval", "pyramid", "--corpus", sample, "--distractors", "question",
+                 "--negative-overlap", "types", "--json"]) == 0
+    parameters = json.loads(capsys.readouterr().out)["results"][0]["provenance"]["parameters"]
+    assert (parameters["distractors"], parameters["negative_overlap"]) == ("question", "types")
+    assert main(["eval", "classification", "--distractors", "question"]) == 2
+    assert "classification takes no --distractors" in capsys.readouterr().err

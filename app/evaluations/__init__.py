@@ -5,9 +5,11 @@ rows (what the CLI table and the GUI panel show) and ``to_dict()``."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
+from app.corpora.pyramid import DISTRACTORS, NEGATIVE_OVERLAP
 from app.evaluations import (
     agreement, classification, costra, detection, histograms, latent, pyramid, ranking, relatedness,
     transfer,
@@ -38,6 +40,32 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
 COMPARISONS: dict[str, tuple[Callable, str]] = {
     "agreement": (agreement.run_agreement,
                   "misclassification agreement of 2+ encoders on the same folds"),
+}
+
+
+@dataclass(frozen=True)
+class EvaluationOption:
+    """A choice an evaluation offers beyond the seed: its values, each with what it
+    means, the first being the default."""
+
+    choices: dict[str, str]
+    help: str
+
+    @property
+    def default(self) -> str:
+        return next(iter(self.choices))
+
+
+#: Options by evaluation and keyword argument; the CLI offers each as ``--name`` and the
+#: GUI as a choice beside the evaluation.
+OPTIONS: dict[str, dict[str, EvaluationOption]] = {
+    "pyramid": {
+        "distractors": EvaluationOption(
+            DISTRACTORS, "whom the ranking test's distractors resemble"),
+        "negative_overlap": EvaluationOption(
+            NEGATIVE_OVERLAP,
+            "how the words a negative pair must share are counted"),
+    },
 }
 
 

@@ -54,6 +54,13 @@ class BinaryOutcome:
     recall: float
     f1: float
 
+    @property
+    def at_edge(self) -> bool:
+        """The threshold is the lowest or highest cut the tune pairs allow: they do not
+        separate the classes, so the test F1 says little."""
+        tune = np.unique(self.cosine[self.in_tune])
+        return len(tune) < 3 or self.threshold in (tune[1], tune[-1])
+
 
 @dataclass(frozen=True, eq=False)
 class RankingOutcome:
@@ -107,6 +114,9 @@ class PyramidResult:
             ("ranking MRR", f"{self.ranking.mrr:.4f}"),
             ("ranking questions", str(self.tests.n_questions)),
         ]
+        if self.binary.at_edge:
+            rows.append(("binary threshold warning", "at the edge: the tune pairs do not "
+                                                     "separate the classes"))
         if self.n_degenerate:
             rows.append(("zero or non-finite embeddings", str(self.n_degenerate)))
         return rows + self.tests.summary()
@@ -123,7 +133,7 @@ class PyramidResult:
             "binary": {
                 "f1": self.binary.f1, "precision": self.binary.precision,
                 "recall": self.binary.recall, "threshold": self.binary.threshold,
-                "tune_f1": self.binary.tune_f1,
+                "tune_f1": self.binary.tune_f1, "at_edge": self.binary.at_edge,
                 "pairs": [{"first": a, "second": b, "label": y, "cosine": c, "tune": t,
                            "predicted": p}
                           for a, b, y, c, t, p in zip(
@@ -173,12 +183,16 @@ def _cosines(X: np.ndarray | sp.csr_array, bad: np.ndarray, first: np.ndarray,
 def best_f1_threshold(cosine: np.ndarray, label: np.ndarray) -> tuple[float, float]:
     """(threshold, F1) maximising F1 of ``cosine >= threshold`` against ``label``.
 
-    Every distinct cosine is a candidate; ties in F1 go to the highest threshold.
+    Every distinct cosine is a candidate but the lowest, which calls every pair a
+    paraphrase: with few positives that degenerate cut still has some F1 and could win,
+    telling nothing about the encoder. Ties in F1 go to the highest threshold.
     """
     order = np.argsort(-cosine, kind="stable")
     ranked, positive = cosine[order], label[order] == 1
     # A cut is valid after the last of a run of equal cosines.
     cut = np.flatnonzero(np.append(ranked[1:] != ranked[:-1], True))
+    if len(cut) > 1:
+        cut = cut[:-1]
     true_positives = np.cumsum(positive)[cut]
     f1 = 2 * true_positives / (cut + 1 + positive.sum())
     best = int(np.argmax(f1))
@@ -258,8 +272,9 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
 
 
 def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fraction: float = 0.1,
-                min_words: int = 3, min_shared_negative: int = 4,
-                n_distractors: int = 3) -> Job[PyramidResult]:
+                min_words: int = 3, min_shared_negative: int = 4, n_distractors: int = 3,
+                distractors: str = "answer", negative_overlap: str = "tokens"
+                ) -> Job[PyramidResult]:
     """Encode the contributors of a pyramid corpus and run both tests.
 
     Parameters
@@ -268,11 +283,12 @@ def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fractio
     encoder : fitted on all contributors first when it requires fitting (no labels are
         learnt, so nothing leaks).
     seed, tune_fraction : see :func:`evaluate_pyramid`.
-    min_words, min_shared_negative, n_distractors : constraints of
-        :func:`app.corpora.pyramid.pyramid_tests`.
+    min_words, min_shared_negative, n_distractors, distractors, negative_overlap :
+        how :func:`app.corpora.pyramid.pyramid_tests` builds the tests.
     """
     tests = pyramid_tests(corpus, min_words=min_words,
-                          min_shared_negative=min_shared_negative, n_distractors=n_distractors)
+                          min_shared_negative=min_shared_negative, n_distractors=n_distractors,
+                          distractors=distractors, negative_overlap=negative_overlap)
     _check(tests, corpus)
     embeddings = yield from encode_corpus(corpus, encoder)
     result = evaluate_pyramid(corpus, embeddings, seed=seed, tune_fraction=tune_fraction,
