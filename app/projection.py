@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from app.jobs import Job, Progress, run_job
 from app.layout_process import run_elsewhere
-from app.neighbours import DEFAULT_MEMORY_MB, iter_top_k
+from app.neighbours import iter_top_k
 from models.base import Embeddings
 
 METHODS = ("pca", "umap", "tsne")
@@ -202,13 +202,13 @@ class Faithfulness:
         return float(self.overlap.mean()) if len(self.overlap) else float("nan")
 
 
-def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10, *,
-                      memory_mb: float = DEFAULT_MEMORY_MB) -> Job[Faithfulness]:
+def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10
+                      ) -> Job[Faithfulness]:
     """Per-point k-nearest-neighbour overlap between the original space and the layout.
 
     A job: the exact k-NN search in the original space (the long part) reports progress
-    per block of ``memory_mb`` (see :func:`app.neighbours.iter_top_k`) and cancels
-    between blocks.
+    after each block of queries (:func:`app.neighbours.iter_top_k`) and cancels between
+    blocks.
     """
     n = embeddings.shape[0]
     k = min(k, n - 1)
@@ -216,8 +216,7 @@ def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 
         return Faithfulness(k, np.ones(n))
     stage = "measuring projection faithfulness"
     yield Progress(stage, 0, 2)
-    original, _ = yield from iter_top_k(embeddings, embeddings, k, exclude=np.arange(n),
-                                        memory_mb=memory_mb)
+    original, _ = yield from iter_top_k(embeddings, embeddings, k, exclude=np.arange(n))
     yield Progress(stage, 1, 2)
     # Query k + 1 in 2D and drop the point itself (not always first: duplicates tie).
     from scipy.spatial import cKDTree  # noqa: PLC0415 (~60 ms: not at the GUI's start)

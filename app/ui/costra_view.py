@@ -14,9 +14,9 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from app.corpora.costra import TRANSFORMATIONS, seed_group_paths
+from app.corpora.costra import TRANSFORMATIONS
 from app.corpora.model import Corpus
-from app.evaluations.costra import CostraResult
+from app.evaluations.costra import CostraResult, seed_group_paths
 from app.ui.palette import CATEGORICAL, MISCLASSIFIED, SELECTED
 from app.ui.projection_view import ProjectionView
 
