@@ -13,12 +13,12 @@ status 2 and one line naming the file, line and problem.
 from __future__ import annotations
 
 import argparse
-import json
+import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from app.atomic import write_text_atomic
+from app.cache import cached_encode
 from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.stats import corpus_stats
 from app.corpora.tabular import ROLES as MAPPING_ROLES
@@ -27,7 +27,7 @@ from app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
 from app.evaluations.paired import PAIRED_TESTS, paired_test
 from app.workspace import changed_summaries, load_workspace, run_workspace
 from app.corpora.model import Corpus
-from app.export import export_matrix
+from app.export import export_matrix, json_text, write_json
 from app.jobs import Progress, run_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Encoder
@@ -37,6 +37,25 @@ PRECOMPUTED = "precomputed:"
 ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, or {PRECOMPUTED}PATH for embeddings "
                 "computed elsewhere (.npy, .npz, vectors.tsv, .parquet)")
 
+
+
+def option_flag(name: str) -> str:
+    """The command-line flag of an evaluation option (``OPTIONS``): ``--negative-overlap``."""
+    return "--" + name.replace("_", "-")
+
+
+def eval_command(evaluation: str, corpus: str, encoders: Sequence[str], seed: int,
+                 options: Mapping[str, str] | None = None) -> str:
+    """The shell command that reproduces ``evaluation`` of ``corpus`` (a built-in name or
+    path) by ``encoders`` (specs; several for a comparison) with ``seed`` and the
+    evaluation's ``options`` (keyword: value); shown beside every result in the app."""
+    words = ["sentspace", "eval", evaluation, "--corpus", corpus]
+    for spec in encoders:
+        words += ["--encoder", spec]
+    words += ["--seed", str(seed)]
+    for name, value in (options or {}).items():
+        words += [option_flag(name), value]
+    return shlex.join(words)
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -99,12 +118,11 @@ def command_eval(args: argparse.Namespace) -> int:
                "paired_tests": [{"a": a.provenance.encoder_name,
                                  "b": b.provenance.encoder_name, **test.__dict__}
                                 for a, b, test in paired]}
-    text = json.dumps(payload, indent=2, default=float)
     if args.json == "-":
-        print(text)
+        print(json_text(payload), end="")
         return 0
     if args.json:
-        write_text_atomic(Path(args.json), text + "\n")
+        write_json(args.json, payload)
     first = results[0].provenance
     print(f"{args.evaluation} on {first.corpus_name} ({len(corpus)} sentences, "
           f"corpus {first.corpus_fingerprint}), seed {args.seed}")
@@ -125,7 +143,7 @@ def evaluation_options(args: argparse.Namespace) -> dict[str, str]:
              if (value := getattr(args, name)) is not None}
     unknown = sorted(set(given) - set(offered))
     if unknown:
-        flags = ", ".join("--" + name.replace("_", "-") for name in unknown)
+        flags = ", ".join(option_flag(name) for name in unknown)
         raise InputError(f"{args.evaluation} takes no {flags}")
     return given
 
@@ -162,7 +180,7 @@ def command_encode(args: argparse.Namespace) -> int:
     if encoder.requires_fit:
         encoder.fit(corpus.texts)
     printer = ProgressPrinter()
-    matrix = run_job(encoder.iter_encode(corpus.texts), printer)
+    matrix = run_job(cached_encode(encoder, corpus.fingerprint, corpus.texts), printer)
     printer.clear()
     written = export_matrix(corpus, matrix, Path(args.out), {
         "encoder": {"name": encoder.name, "family": encoder.family,
@@ -182,9 +200,9 @@ def command_corpus_info(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.path, mapping)
     stats = corpus_stats(corpus)
     if args.json:
-        print(json.dumps({**stats.to_dict(), "fingerprint": corpus.fingerprint,
-                          "sources": list(corpus.sources),
-                          "warnings": list(corpus.warnings)}, indent=2))
+        print(json_text({**stats.to_dict(), "fingerprint": corpus.fingerprint,
+                         "sources": list(corpus.sources),
+                         "warnings": list(corpus.warnings)}), end="")
         return 0
     rows = [[label, value] for label, value in stats.rows()]
     rows.insert(3, ["fingerprint", corpus.fingerprint])
@@ -239,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     for name, option in {n: o for options in OPTIONS.values() for n, o in options.items()
                          }.items():
-        evaluate.add_argument("--" + name.replace("_", "-"), choices=list(option.choices),
+        evaluate.add_argument(option_flag(name), choices=list(option.choices),
                               help=f"{option.help}: " + "; ".join(
                                   f"{value}, {meaning}" for value, meaning
                                   in option.choices.items()) + f" (default {option.default})")
