@@ -4,6 +4,7 @@
     sentspace eval classification --corpus msrp-grouped --encoder bow [--json [PATH]]
     sentspace corpus info PATH
     sentspace encode --corpus msrp-grouped --encoder bow --out vectors.npy
+    sentspace explain --encoder tfidf "sentence A" "sentence B"
     sentspace run WORKSPACE
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
@@ -159,6 +160,31 @@ def command_encode(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_explain(args: argparse.Namespace) -> int:
+    from app.explain import explain_pair
+
+    corpus = load_corpus(args.corpus)
+    encoder = build_encoder(args.encoder, corpus)
+    printer = ProgressPrinter()
+    result = run_job(explain_pair(args.sentence_a, args.sentence_b, encoder, corpus=corpus),
+                     printer)
+    printer.clear()
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, default=float))
+        return 0
+    print(f"cosine {result.cosine:.4f} by {encoder.name} ({result.method}"
+          f"{f', fitted on {corpus.name}' if encoder.requires_fit else ''})")
+    for side, name in ((0, "A"), (1, "B")):
+        print(f"\nwords of {name}: {result.texts[side]}")
+        print(format_table(["word", "contribution"], [
+            [word, f"{value:+.4f}"] for word, value in result.top_words(side, args.top)]))
+    if pairs := result.top_pairs(args.top):
+        print(f"\n{result.pair_label}")
+        print(format_table(["A", "B", "value"],
+                           [[a, b, f"{value:+.4f}"] for a, b, value in pairs]))
+    return 0
+
+
 def command_corpus_info(args: argparse.Namespace) -> int:
     roles = {role: getattr(args, f"{role}_column") for role in MAPPING_ROLES}
     roles = {role: int(value) if value.isdigit() else value
@@ -236,6 +262,23 @@ def build_parser() -> argparse.ArgumentParser:
                         help="*.npy (+ JSON sidecar), *.parquet, or vectors.tsv / a folder "
                              "(Embedding Projector pair)")
     encode.set_defaults(handler=command_encode)
+
+    explain = commands.add_parser(
+        "explain", help="which words make two sentences similar under an encoder",
+        description="Attribute the cosine of two sentences to their words: exactly for "
+        "additive encoders (bag of words, TF-IDF, random-bow, word-vector mean/sum), by "
+        "leave-one-word-out occlusion for the others (with the token alignment of "
+        "sentence-transformers models).")
+    explain.add_argument("sentence_a")
+    explain.add_argument("sentence_b")
+    explain.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
+    explain.add_argument("--corpus", default=DEFAULT_CORPUS,
+                         help="what encoders that need fitting (vocabulary, idf) are fitted "
+                              f"on, with the two sentences (default {DEFAULT_CORPUS})")
+    explain.add_argument("--top", type=int, default=8, help="rows per table (default 8)")
+    explain.add_argument("--json", action="store_true",
+                         help="print the whole explanation as JSON")
+    explain.set_defaults(handler=command_explain)
 
     run = commands.add_parser("run", help="re-run a saved workspace's evaluations; exits 1 "
                               "when a number differs from the saved one")
