@@ -191,11 +191,26 @@ def _cosines(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return (x * y).sum(axis=1) / (np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1))
 
 
+def _unit_rows(x: np.ndarray) -> np.ndarray:
+    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+
+
 def _occlusion(text_a: str, text_b: str, encoder: Encoder) -> Job[tuple]:
+    """Cosine, words, and each word's occlusion drop, from one encode of the pair and
+    every variant; with the token alignment from the same forward pass when the
+    encoder gives token embeddings (sentence-transformers)."""
     spans = word_spans(text_a), word_spans(text_b)
-    variants = ([without_word(text_a, span) for span in spans[0]]
-                + [without_word(text_b, span) for span in spans[1]])
-    matrix = yield from encoder.iter_encode([text_a, text_b, *variants])
+    texts = [text_a, text_b, *(without_word(text_a, span) for span in spans[0]),
+             *(without_word(text_b, span) for span in spans[1])]
+    alignment = None
+    if hasattr(encoder, "encode_with_tokens"):
+        yield Progress(f"encoding with {encoder.name}", 0, len(texts))
+        matrix, tokens = encoder.encode_with_tokens(texts)
+        (tokens_a, x), (tokens_b, y) = tokens[:2]
+        alignment = TokenAlignment(tokens_a, tokens_b,
+                                   (_unit_rows(x) @ _unit_rows(y).T).astype(np.float64))
+    else:
+        matrix = yield from encoder.iter_encode(texts)
     matrix = _dense64(matrix)
     u, v = matrix[0], matrix[1]
     cosine = float(_cosines(u[None], v[None])[0])
@@ -204,17 +219,7 @@ def _occlusion(text_a: str, text_b: str, encoder: Encoder) -> Job[tuple]:
     dropped_b = _cosines(matrix[2 + n_a:], np.broadcast_to(u, (len(spans[1]), len(u))))
     words = tuple(tuple(text[s:e] for s, e in side) for text, side
                   in zip((text_a, text_b), spans))
-    return cosine, words, cosine - dropped_a, cosine - dropped_b
-
-
-def _alignment(text_a: str, text_b: str, encoder: Encoder) -> TokenAlignment | None:
-    token_embeddings = getattr(encoder, "token_embeddings", None)
-    if token_embeddings is None:
-        return None
-    (tokens_a, x), (tokens_b, y) = token_embeddings([text_a, text_b])
-    x = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
-    y = y / np.maximum(np.linalg.norm(y, axis=1, keepdims=True), 1e-12)
-    return TokenAlignment(tokens_a, tokens_b, (x @ y.T).astype(np.float64))
+    return cosine, words, cosine - dropped_a, cosine - dropped_b, alignment
 
 
 def explain_pair(text_a: str, text_b: str, encoder: Encoder, *,
@@ -246,13 +251,13 @@ def explain_pair(text_a: str, text_b: str, encoder: Encoder, *,
             contribution_a=pairs.sum(axis=1), contribution_b=pairs.sum(axis=0),
             pair_contribution=pairs, known_a=parts_a.known, known_b=parts_b.known)
     else:
-        cosine, (words_a, words_b), drop_a, drop_b = yield from _occlusion(
+        cosine, (words_a, words_b), drop_a, drop_b, alignment = yield from _occlusion(
             text_a, text_b, fitted)
         result = PairExplanation(
             provenance=provenance, texts=(text_a, text_b), cosine=cosine, method=OCCLUSION,
             tokens_a=words_a, tokens_b=words_b, contribution_a=drop_a,
             contribution_b=drop_b, pair_contribution=None,
             known_a=np.ones(len(words_a), bool), known_b=np.ones(len(words_b), bool),
-            alignment=_alignment(text_a, text_b, fitted))
+            alignment=alignment)
     yield Progress("explaining", 1, 1)
     return result

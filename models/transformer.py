@@ -264,23 +264,33 @@ class SentenceTransformerEncoder(Encoder):
         return model.encode(texts, batch_size=len(texts), convert_to_numpy=True,
                             show_progress_bar=False).astype(np.float32, copy=False)
 
-    def token_embeddings(self, texts: Sequence[str]) -> list[tuple[tuple[str, ...], np.ndarray]]:
-        """The model's contextual embedding of each sub-word token of each text (special
-        tokens such as [CLS] left out): a list of (tokens, float32 array (k, dim))."""
+    def encode_with_tokens(self, texts: Sequence[str]
+                           ) -> tuple[np.ndarray, list[tuple[tuple[str, ...], np.ndarray]]]:
+        """One forward pass giving both the sentence embeddings (as ``encode``) and the
+        contextual embedding of each sub-word token of each text, special tokens such as
+        [CLS] left out.
+
+        Returns
+        -------
+        matrix : float32 ndarray of shape (len(texts), dim)
+        tokens : list of (tokens, float32 ndarray of shape (k, token_dim)), one per text
+        """
         model = self._model()
         texts = list(texts)
-        outputs = model.encode(texts, output_value="token_embeddings",
-                               batch_size=max(len(texts), 1), show_progress_bar=False)
+        outputs = model.encode(texts, output_value=None, batch_size=max(len(texts), 1),
+                               show_progress_bar=False)
         encoded = model.tokenizer(texts, truncation=True, max_length=model.max_seq_length,
                                   return_special_tokens_mask=True)
-        result = []
-        for ids, special, states in zip(encoded["input_ids"], encoded["special_tokens_mask"],
-                                        outputs):
+        matrix = np.zeros((len(texts), self.dim), dtype=np.float32)
+        tokens = []
+        for row, (ids, special, output) in enumerate(zip(
+                encoded["input_ids"], encoded["special_tokens_mask"], outputs)):
+            matrix[row] = output["sentence_embedding"].float().cpu().numpy()
             keep = np.flatnonzero(np.asarray(special) == 0)
-            tokens = model.tokenizer.convert_ids_to_tokens([ids[i] for i in keep])
-            vectors = states.float().cpu().numpy()[keep]
-            result.append((tuple(tokens), vectors.astype(np.float32, copy=False)))
-        return result
+            states = output["token_embeddings"].float().cpu().numpy()[keep]
+            tokens.append((tuple(model.tokenizer.convert_ids_to_tokens(
+                [ids[i] for i in keep])), states.astype(np.float32, copy=False)))
+        return matrix, tokens
 
     def report(self) -> dict[str, Any] | None:
         return {"device": self.device_} if self.device_ is not None else None
