@@ -1,0 +1,80 @@
+"""Costra transformations as directions, on the real Costra 1.1 file."""
+
+import numpy as np
+import pytest
+
+from app.cli import main
+from app.corpora.costra import load_costra
+from app.corpora import load_corpus
+from app.errors import EvaluationError
+from app.evaluations.costra_offsets import (evaluate_costra_offsets,
+                                            run_costra_offsets)
+from app.jobs import run_job
+from models import make_encoder
+
+
+@pytest.fixture(scope="module")
+def costra(shared_data):
+    return load_costra(shared_data / "costra" / "data.tsv")
+
+
+@pytest.fixture(scope="module")
+def bow_result(costra):
+    return run_job(run_costra_offsets(costra, make_encoder("bow")))
+
+
+def offsets_of(costra, embeddings, kind):
+    types = np.asarray(costra.metadata["type"])
+    group = costra.groups.labels(len(costra))
+    seeds = {g: i for i, g in enumerate(group) if types[i] == "seed"}
+    rows = np.flatnonzero(types == kind)
+    return embeddings[rows] - embeddings[[seeds[g] for g in group[rows]]], group[rows]
+
+
+def test_consistency_is_the_mean_cosine_of_offsets_from_different_groups(costra, bow_result):
+    embeddings = make_encoder("bow").fit(costra.texts).encode(costra.texts).toarray()
+    offsets, groups = offsets_of(costra, embeddings.astype(np.float64), "ban")
+    norms = np.linalg.norm(offsets, axis=1)
+    offsets, groups = offsets[norms > 0] / norms[norms > 0, None], groups[norms > 0]
+    cosine = offsets @ offsets.T
+    different = groups[:, None] != groups[None, :]
+    ban = bow_result.type_names.index("ban")
+    assert bow_result.consistency[ban] == pytest.approx(cosine[different].mean(), abs=1e-9)
+
+
+def test_bag_of_words_directions_above_the_shuffled_baseline(bow_result):
+    result = bow_result
+    assert len(result.type_names) == 13 and "seed" not in result.type_names
+    assert result.n_offsets.sum() == 6968 - 126
+    head = result.headline
+    assert head["consistency"] > 5 * head["baseline"]
+    # Modality adds the same words in every group ("nesmí", "může"): clear directions;
+    # a paraphrase has no direction.
+    for kind in ("ban", "possibility"):
+        index = result.type_names.index(kind)
+        assert result.consistency[index] > 0.05 > 10 * result.baseline[index]
+    assert abs(result.consistency[result.type_names.index("paraphrase")]) < 0.005
+    assert len(result.cell_rank) == 1630
+    assert head["accuracy"] > 1 / 13 and 0 < head["mrr"] < 1
+    assert (result.cell_rank >= 1).all()
+
+
+def test_random_bow_agrees_with_bow_and_is_seeded(costra):
+    first = run_job(run_costra_offsets(costra, make_encoder("random-bow"), seed=3))
+    again = run_job(run_costra_offsets(costra, make_encoder("random-bow"), seed=3))
+    np.testing.assert_array_equal(first.baseline, again.baseline)
+    assert first.headline["consistency"] > 5 * first.headline["baseline"]
+    assert first.summary()[-1][0].startswith("offsets of zero")
+
+
+def test_not_costra_is_refused(shared_data):
+    corpus = load_corpus("msrp-grouped")
+    with pytest.raises(EvaluationError):
+        evaluate_costra_offsets(corpus, np.zeros((len(corpus), 3)))
+
+
+def test_cli(shared_data, capsys):
+    assert main(["eval", "costra-offsets", "--corpus",
+                 str(shared_data / "costra" / "data.tsv"), "--encoder", "random-bow"]) == 0
+    out = capsys.readouterr().out
+    assert "mean consistency" in out and "analogy MRR" in out
