@@ -1,8 +1,9 @@
 """Chart of a Costra offsets result: how consistent each transformation's direction is.
 
-One horizontal bar per transformation type (offset consistency), with the shuffled-type
-baseline as a thin grey bar inside it and the analogy MRR as a marker, so a type that is
-a direction stands out from its baseline at a glance. Clicking a bar emits
+Left, one horizontal bar per transformation type (offset consistency) with the
+shuffled-type baseline as a thin grey bar inside it, so a type that is a direction stands
+out from its baseline at a glance; right, the analogy test's MRR and accuracy of the same
+type. Clicking a consistency bar emits
 :attr:`CostraOffsetsChart.type_clicked` with the type's name.
 """
 
@@ -36,19 +37,28 @@ class CostraOffsetsChart(ResultChart):
         y = np.arange(len(names), dtype=np.float64)
         self.consistency = np.nan_to_num(result.consistency)
         baseline = np.nan_to_num(result.baseline)
-        self.plot = self._plot("Transformations as directions",
-                               "mean cosine of offsets (consistency); marker: analogy MRR",
-                               "")
+        self.plot = self._plot("Offset consistency (grey: types shuffled)",
+                               "mean cosine of offsets from different seed groups", "",
+                               row=0, col=0)
+        self.analogy = self._plot("Analogy: seed + mean offset of the other groups",
+                                  "MRR (bar), accuracy (diamond)", "", row=0, col=1)
+        self.analogy.setYLink(self.plot)
+        self.analogy.getAxis("left").setTicks([list(zip(y.tolist(), [""] * len(names)))])
         self.bars = pg.BarGraphItem(x0=0, y=y, height=0.6, width=self.consistency,
                                     brush=pg.mkBrush(POSITIVE), pen=None)
         self.baseline_bars = pg.BarGraphItem(x0=0, y=y, height=0.2, width=baseline,
                                              brush=pg.mkBrush(UNGROUPED), pen=None)
-        self.mrr = pg.ScatterPlotItem(x=np.nan_to_num(result.mrr), y=y, symbol="d", size=9,
-                                      brush=pg.mkBrush(SELECTED), pen=None)
-        for item in (self.bars, self.baseline_bars, self.mrr):
+        for item in (self.bars, self.baseline_bars):
             self.plot.addItem(item)
+        self.mrr = pg.BarGraphItem(x0=0, y=y, height=0.6, width=np.nan_to_num(result.mrr),
+                                   brush=pg.mkBrush(UNGROUPED), pen=None)
+        self.accuracy = pg.ScatterPlotItem(x=np.nan_to_num(result.accuracy), y=y, symbol="d",
+                                           size=9, brush=pg.mkBrush(SELECTED), pen=None)
+        self.analogy.addItem(self.mrr)
+        self.analogy.addItem(self.accuracy)
+        self.analogy.setXRange(0, 1, padding=0.02)
         self.plot.getAxis("left").setTicks([list(zip(y.tolist(), names))])
-        shown = np.concatenate([self.consistency, baseline, np.nan_to_num(result.mrr)])
+        shown = np.concatenate([self.consistency, baseline])
         self.plot.setXRange(*_padded(min(0.0, float(shown.min())), float(shown.max())),
                             padding=0)
         self.plot.setYRange(-0.6, len(names) - 0.4, padding=0)
