@@ -41,7 +41,8 @@ def main() -> None:
     from sklearn.cluster import HDBSCAN
     reference_layout = blobs(args.sizes[0], rng)
     start = time.perf_counter()
-    HDBSCAN(min_cluster_size=max(5, round(0.005 * args.sizes[0])), copy=True).fit(reference_layout)
+    HDBSCAN(min_cluster_size=max(5, round(0.005 * args.sizes[0])),
+            copy=True).fit(reference_layout)
     reference = time.perf_counter() - start
     print(f"reference: HDBSCAN alone on {args.sizes[0]:,} points, {reference:.2f} s\n")
     print(f"{'points':>10}{'clustered':>11}{'clusters':>10}{'time (s)':>10}{'ratio':>8}")

@@ -12,7 +12,8 @@ transformation type:
   seed_g + (mean offset of type t over the *other* groups) is compared by cosine with
   g's non-seed sentences (the seed itself excluded, as word analogies exclude the query
   words). The rank is 1 + the number of sentences of other types at least as similar as
-  the best sentence of type t (ties count against it); accuracy is the share ranked first, MRR the mean of 1/rank.
+  the best sentence of type t (ties count against it); accuracy is the share ranked
+  first, MRR the mean of 1/rank.
 
 Both are computed with one-hot membership matrices and sparse products, so bag-of-words
 spaces stay sparse until a single group's vectors are compared.
@@ -223,7 +224,8 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
         members = np.flatnonzero(groups == g)
         t = cell_type[asked]
         others = np.maximum(m_type[t] - m_cell[cell_ids[asked]], 1)[:, None]
-        mean_offset = (_dense_rows(type_sum, t) - _dense_rows(cell_sum, cell_ids[asked])) / others
+        mean_offset = ((_dense_rows(type_sum, t) - _dense_rows(cell_sum, cell_ids[asked]))
+                       / others)
         predicted = _dense_rows(X, seed_of_group[[g]]) + mean_offset
         candidates = _dense_rows(X, rows[members])
         with np.errstate(invalid="ignore", divide="ignore"):
