@@ -25,6 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from app.corpora.model import Corpus
+from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
 from models.base import Encoder, WordParts, fitted_copy
@@ -233,7 +234,15 @@ def explain_pair(text_a: str, text_b: str, encoder: Encoder, *,
         otherwise a copy is fitted on ``corpus``'s texts and the two sentences.
     corpus : what the explanation is about (provenance) and what an unfitted encoder
         learns from; by default a corpus of the two sentences alone.
+
+    Raises
+    ------
+    EvaluationError
+        Precomputed embeddings: they cannot encode a sentence with a word left out.
     """
+    if encoder.family == "precomputed":
+        raise EvaluationError("precomputed embeddings cannot encode the sentences with a "
+                              "word left out; explain with the encoder that made them")
     if corpus is None:
         corpus = Corpus(name="pair", texts=(text_a, text_b), ids=("A", "B"))
     yield Progress("explaining", 0, 1)

@@ -25,6 +25,7 @@ from app.atomic import write_text_atomic
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
+from app.results import Provenance
 from app.results import provenance as make_provenance
 from models.base import Embeddings, Encoder
 
@@ -62,7 +63,7 @@ class Regions:
         Sentences HDBSCAN saw (all of them, or the sample).
     """
 
-    provenance: Any
+    provenance: Provenance
     labels: np.ndarray
     keywords: tuple[tuple[str, ...], ...]
     scores: tuple[tuple[float, ...], ...]

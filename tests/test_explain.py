@@ -105,6 +105,17 @@ def test_tfidf_weighting_and_mean_versus_sum(sick):
     np.testing.assert_allclose(mean.contribution_a, total.contribution_a, atol=1e-6)
 
 
+def test_precomputed_embeddings_are_refused(tmp_path):
+    from app.corpora.model import Corpus
+    from app.errors import EvaluationError
+    from models.precomputed import Precomputed
+
+    corpus = Corpus(name="two", texts=("a cat", "a dog"), ids=("1", "2"))
+    np.save(tmp_path / "vectors.npy", np.eye(2, dtype=np.float32))
+    with pytest.raises(EvaluationError, match="precomputed"):
+        run_job(explain_pair("a cat", "a dog", Precomputed(tmp_path / "vectors.npy", corpus)))
+
+
 def test_without_word_joins_the_rest():
     assert without_word("A man, playing.", (2, 5)) == "A , playing."
     assert without_word("guitar", (0, 6)) == ""
