@@ -30,6 +30,8 @@ import scipy.sparse as sp
 from app.corpora.costra import costra_comparisons
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
+from app.evaluations import statistics
+from app.evaluations.statistics import format_ci
 from app.jobs import Job, Progress
 from app.results import Provenance
 from models.base import Embeddings, Encoder, fitted_copy
@@ -58,6 +60,8 @@ class CostraOffsetsResult:
         into ``Corpus.groups.names``) and the type (index into ``type_names``).
     cell_rank : ndarray of int, shape (n_cells,)
         Rank of the best sentence of the true type among the group's non-seed sentences.
+    ci : {metric name: (low, high)}
+        Bootstrap intervals of the analogy accuracy and MRR over questions; empty when off.
     """
 
     provenance: Provenance
@@ -69,6 +73,7 @@ class CostraOffsetsResult:
     cell_group: np.ndarray
     cell_type: np.ndarray
     cell_rank: np.ndarray
+    ci: dict[str, tuple[float, float]]
 
     def _per_type(self, values: np.ndarray) -> np.ndarray:
         counts = np.bincount(self.cell_type, minlength=len(self.type_names))
@@ -86,32 +91,29 @@ class CostraOffsetsResult:
         """Mean reciprocal rank of the analogy questions, per type."""
         return self._per_type(1.0 / self.cell_rank)
 
-    @property
-    def headline(self) -> dict[str, float]:
+    def metrics(self) -> dict[str, float]:
         """Means over types (consistency, baseline) and over all questions (analogy)."""
-        return {"consistency": float(np.nanmean(self.consistency)),
-                "baseline": float(np.nanmean(self.baseline)),
-                "accuracy": float(np.mean(self.cell_rank == 1)),
-                "mrr": float(np.mean(1.0 / self.cell_rank))}
+        return {"mean consistency": float(np.nanmean(self.consistency)),
+                "mean shuffled baseline": float(np.nanmean(self.baseline)),
+                "analogy accuracy": float(np.mean(self.cell_rank == 1)),
+                "analogy MRR": float(np.mean(1.0 / self.cell_rank))}
 
     def summary(self) -> list[tuple[str, str]]:
         rows = [(name, f"consistency {c:.3f} (shuffled {b:.3f}); analogy acc {a:.3f}, "
                        f"MRR {r:.3f}")
                 for name, c, b, a, r in zip(self.type_names, self.consistency, self.baseline,
                                             self.accuracy, self.mrr)]
-        head = self.headline
-        rows += [("mean consistency", f"{head['consistency']:.3f}"),
-                 ("mean shuffled baseline", f"{head['baseline']:.3f}"),
-                 ("analogy accuracy", f"{head['accuracy']:.3f} ({len(self.cell_rank)} "
-                                      "questions)"),
-                 ("analogy MRR", f"{head['mrr']:.3f}")]
+        rows += [(name, f"{value:.3f} {format_ci(self.ci.get(name))}".rstrip())
+                 for name, value in self.metrics().items()]
+        rows.append(("analogy questions", str(len(self.cell_rank))))
         if self.n_zero.any():
             rows.append(("offsets of zero (same vector as the seed)", str(self.n_zero.sum())))
         return rows
 
     def to_dict(self) -> dict[str, Any]:
         return {"evaluation": NAME, "provenance": self.provenance.__dict__,
-                "headline": self.headline,
+                "metrics": self.metrics(),
+                "ci": {name: list(bounds) for name, bounds in self.ci.items()},
                 "types": [{"type": name, "offsets": int(n), "zero offsets": int(z),
                            "consistency": float(c), "baseline": float(b),
                            "accuracy": float(a), "mrr": float(r)}
@@ -171,8 +173,13 @@ def _dense_rows(X: Embeddings, rows: np.ndarray) -> np.ndarray:
 
 def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
                             n_shuffles: int = N_SHUFFLES,
+                            n_resamples: int = statistics.DEFAULT_RESAMPLES,
+                            confidence: float = 0.95,
                             provenance: Provenance | None = None) -> CostraOffsetsResult:
     """Offset consistency and analogies of precomputed embeddings of a Costra corpus.
+
+    ``seed`` seeds the type shuffles and the bootstrap of the analogy metrics over
+    questions (``n_resamples`` of them, 0 for none).
 
     Raises
     ------
@@ -240,16 +247,22 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
 
     if provenance is None:
         provenance = Provenance.of_embeddings(corpus, embeddings, seed=seed,
-                                              n_shuffles=n_shuffles)
+                                              n_shuffles=n_shuffles, n_resamples=n_resamples)
     return CostraOffsetsResult(
         provenance=provenance, type_names=tuple(type_names.tolist()),
         n_offsets=m_type, n_zero=np.bincount(types[~nonzero], minlength=n_types),
         consistency=consistency, baseline=baseline, cell_group=cell_group,
-        cell_type=cell_type, cell_rank=ranks)
+        cell_type=cell_type, cell_rank=ranks,
+        ci=statistics.cis({"analogy accuracy": (statistics.mean,
+                                                (ranks == 1).astype(np.float64), None),
+                           "analogy MRR": (statistics.mean, 1.0 / ranks, None)},
+                          n_resamples=n_resamples, confidence=confidence, seed=seed))
 
 
 def run_costra_offsets(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-                       n_shuffles: int = N_SHUFFLES) -> Job[CostraOffsetsResult]:
+                       n_shuffles: int = N_SHUFFLES,
+                       n_resamples: int = statistics.DEFAULT_RESAMPLES
+                       ) -> Job[CostraOffsetsResult]:
     """Encode a Costra corpus (fitting the encoder on its texts when it needs fitting,
     as the orderings evaluation does) and measure its transformation offsets."""
     costra_comparisons(corpus)      # fails before any encoding on a corpus that is not Costra
@@ -257,8 +270,9 @@ def run_costra_offsets(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     fitted = yield from fitted_copy(encoder, texts)
     embeddings = yield from fitted.iter_encode(texts)
     yield Progress("measuring offsets", 0, 1)
-    result = evaluate_costra_offsets(corpus, embeddings, seed=seed, n_shuffles=n_shuffles,
-                                     provenance=Provenance.of(corpus, encoder, seed=seed,
-                                                              n_shuffles=n_shuffles))
+    result = evaluate_costra_offsets(
+        corpus, embeddings, seed=seed, n_shuffles=n_shuffles, n_resamples=n_resamples,
+        provenance=Provenance.of(corpus, encoder, seed=seed, n_shuffles=n_shuffles,
+                                 n_resamples=n_resamples))
     yield Progress("measuring offsets", 1, 1)
     return result

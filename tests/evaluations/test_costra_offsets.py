@@ -46,8 +46,8 @@ def test_bag_of_words_directions_above_the_shuffled_baseline(bow_result):
     result = bow_result
     assert len(result.type_names) == 13 and "seed" not in result.type_names
     assert result.n_offsets.sum() == 6968 - 126
-    head = result.headline
-    assert head["consistency"] > 5 * head["baseline"]
+    head = result.metrics()
+    assert head["mean consistency"] > 5 * head["mean shuffled baseline"]
     # Modality adds the same words in every group ("nesmí", "může"): clear directions;
     # a paraphrase has no direction.
     for kind in ("ban", "possibility"):
@@ -55,15 +55,19 @@ def test_bag_of_words_directions_above_the_shuffled_baseline(bow_result):
         assert result.consistency[index] > 0.05 > 10 * result.baseline[index]
     assert abs(result.consistency[result.type_names.index("paraphrase")]) < 0.005
     assert len(result.cell_rank) == 1630
-    assert head["accuracy"] > 1 / 13 and 0 < head["mrr"] < 1
+    assert head["analogy accuracy"] > 1 / 13 and 0 < head["analogy MRR"] < 1
     assert (result.cell_rank >= 1).all()
+    low, high = result.ci["analogy MRR"]
+    assert low < head["analogy MRR"] < high
 
 
 def test_random_bow_agrees_with_bow_and_is_seeded(costra):
     first = run_job(run_costra_offsets(costra, make_encoder("random-bow"), seed=3))
     again = run_job(run_costra_offsets(costra, make_encoder("random-bow"), seed=3))
     np.testing.assert_array_equal(first.baseline, again.baseline)
-    assert first.headline["consistency"] > 5 * first.headline["baseline"]
+    np.testing.assert_array_equal(first.ci["analogy accuracy"], again.ci["analogy accuracy"])
+    metrics = first.metrics()
+    assert metrics["mean consistency"] > 5 * metrics["mean shuffled baseline"]
     assert first.summary()[-1][0].startswith("offsets of zero")
 
 
@@ -104,4 +108,5 @@ def test_e5_small_makes_modality_and_tense_directions(shared_data, tmp_path):
     for kind in ("ban", "possibility", "past", "future"):
         index = result.type_names.index(kind)
         assert result.consistency[index] > 0.1 > 5 * result.baseline[index]
-    assert result.headline["consistency"] > 5 * result.headline["baseline"]
+    metrics = result.metrics()
+    assert metrics["mean consistency"] > 5 * metrics["mean shuffled baseline"]
