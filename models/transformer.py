@@ -279,17 +279,19 @@ class SentenceTransformerEncoder(Encoder):
         texts = list(texts)
         outputs = model.encode(texts, output_value=None, batch_size=max(len(texts), 1),
                                show_progress_bar=False)
-        encoded = model.tokenizer(texts, truncation=True, max_length=model.max_seq_length,
-                                  return_special_tokens_mask=True)
+        tokenizer = model.tokenizer
         matrix = np.zeros((len(texts), self.dim), dtype=np.float32)
         tokens = []
-        for row, (ids, special, output) in enumerate(zip(
-                encoded["input_ids"], encoded["special_tokens_mask"], outputs)):
+        for row, output in enumerate(outputs):
             matrix[row] = output["sentence_embedding"].float().cpu().numpy()
-            keep = np.flatnonzero(np.asarray(special) == 0)
+            # The ids the model saw (padded in a batch): keep real, non-special tokens.
+            ids = output["input_ids"].tolist()
+            special = tokenizer.get_special_tokens_mask(ids, already_has_special_tokens=True)
+            keep = np.flatnonzero((output["attention_mask"].cpu().numpy() > 0)
+                                  & (np.asarray(special) == 0))
             states = output["token_embeddings"].float().cpu().numpy()[keep]
-            tokens.append((tuple(model.tokenizer.convert_ids_to_tokens(
-                [ids[i] for i in keep])), states.astype(np.float32, copy=False)))
+            tokens.append((tuple(tokenizer.convert_ids_to_tokens([ids[i] for i in keep])),
+                           states.astype(np.float32, copy=False)))
         return matrix, tokens
 
     def report(self) -> dict[str, Any] | None:
