@@ -162,15 +162,15 @@ def decompose(parts_a: WordParts, parts_b: WordParts) -> tuple[float, np.ndarray
         (zeros when the cosine is NaN).
     """
     a, b = parts_a.parts, parts_b.parts
+    if sp.issparse(a):
+        a, b = sp.csr_array(a, dtype=np.float64), sp.csr_array(b, dtype=np.float64)
+    else:
+        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     u = _dense64(a.sum(axis=0)).ravel()
     v = _dense64(b.sum(axis=0)).ravel()
     scale = np.linalg.norm(u) * np.linalg.norm(v)
     if a.shape[0] == 0 or b.shape[0] == 0 or scale == 0:
         return float("nan"), np.zeros((a.shape[0], b.shape[0]))
-    if sp.issparse(a):
-        a, b = sp.csr_array(a, dtype=np.float64), sp.csr_array(b, dtype=np.float64)
-    else:
-        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     pairs = _dense64(a @ b.T) / scale
     return float(u @ v / scale), pairs
 
