@@ -33,3 +33,17 @@ def test_bars_per_type_and_click(qtbot, result):
         qtbot.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton,
                          pos=chart.mapFromScene(chart.scene_position_of(ban)))
     assert signal.args == ["ban"]
+
+
+def test_evaluation_panel_offers_and_shows_it(qtbot, shared_data, result):
+    from app.ui.evaluation_panel import EvaluationPanel
+
+    panel = EvaluationPanel()
+    qtbot.addWidget(panel)
+    panel.set_corpus(load_costra(shared_data / "costra" / "data.tsv"))
+    assert panel.choice.findData("costra-offsets") >= 0
+    panel.add_result("costra-offsets", result, "sentspace eval costra-offsets")
+    assert ("analogy MRR", f"{result.metrics()['analogy MRR']:.3f} "
+            f"[{result.ci['analogy MRR'][0]:.4f}, {result.ci['analogy MRR'][1]:.4f}]") \
+        in panel.rows()
+    assert isinstance(panel.chart, CostraOffsetsChart)
