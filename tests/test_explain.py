@@ -90,6 +90,19 @@ def test_contributions_sum_to_the_encoders_cosine(spec, dataset, request, cased_
         assert (unknown > 0) == spec.startswith("path")
 
 
+@pytest.mark.parametrize("spec", ["word2vec", "fasttext"])
+def test_trained_word_vectors_decompose_exactly(spec, sick):
+    """Trained on SICK (fastText also gives unseen words their n-gram vectors)."""
+    encoder = make_encoder(spec).fit(sick.texts)
+    pairs = real_pairs(sick, 20) + [("A zxqwv is sleeping.", "The cat sleeps.")]
+    for (a, b), cosine in zip(pairs, encoder_cosines(encoder, pairs)):
+        result = run_job(explain_pair(a, b, encoder, corpus=sick))
+        assert result.method == EXACT
+        assert result.contribution_a.sum() == pytest.approx(cosine, abs=1e-6)
+        assert result.contribution_b.sum() == pytest.approx(cosine, abs=1e-6)
+    assert result.known_a[1] == (spec == "fasttext")     # "zxqwv": n-grams or nothing
+
+
 def test_tfidf_weighting_and_mean_versus_sum(sick):
     a, b = real_pairs(sick)[0]
     tfidf = make_encoder("tfidf").fit(sick.texts)
