@@ -1,7 +1,7 @@
 """Why are two sentences close? Similarity attribution for one pair.
 
-Additive encoders (bag of words, TF-IDF, random bag of words, word-vector mean and sum)
-build a sentence vector as a sum of token parts, u = sum_w e_w (``Encoder.word_parts``,
+Additive encoders (bag of words, TF-IDF, random bag of words, word-vector mean and sum,
+trained Word2Vec and fastText) build a sentence vector as a sum of token parts, u = sum_w e_w (``Encoder.word_parts``,
 with the encoder's own tokeniser and weighting). The cosine then splits exactly:
 
     cos(u, v) = sum_{w in A, w' in B} (e_w . e_w') / (|u| |v|)
