@@ -4,6 +4,8 @@
     sentspace eval classification --corpus msrp-grouped --encoder bow [--json [PATH]]
     sentspace corpus info PATH
     sentspace encode --corpus msrp-grouped --encoder bow --out vectors.npy
+    sentspace explain --encoder tfidf "sentence A" "sentence B"
+    sentspace regions --corpus msrp-grouped --encoder tfidf --csv regions.csv
     sentspace run WORKSPACE
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
@@ -190,6 +192,55 @@ def command_encode(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_explain(args: argparse.Namespace) -> int:
+    from app.explain import explain_pair
+
+    corpus = load_corpus(args.corpus)
+    encoder = build_encoder(args.encoder, corpus)
+    printer = ProgressPrinter()
+    result = run_job(explain_pair(args.sentence_a, args.sentence_b, encoder, corpus=corpus),
+                     printer)
+    printer.clear()
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, default=float))
+        return 0
+    print(f"cosine {result.cosine:.4f} by {encoder.name} ({result.method}"
+          f"{f', fitted on {corpus.name}' if encoder.requires_fit else ''})")
+    for side, name in ((0, "A"), (1, "B")):
+        print(f"\nwords of {name}: {result.texts[side]}")
+        print(format_table(["word", "contribution"], [
+            [word, f"{value:+.4f}"] for word, value in result.top_words(side, args.top)]))
+    if pairs := result.top_pairs(args.top):
+        print(f"\n{result.pair_label}")
+        print(format_table(["A", "B", "value"],
+                           [[a, b, f"{value:+.4f}"] for a, b, value in pairs]))
+    return 0
+
+
+def command_regions(args: argparse.Namespace) -> int:
+    from app.projection import project
+    from app.regions import find_regions
+
+    corpus = load_corpus(args.corpus)
+    encoder = build_encoder(args.encoder, corpus)
+    printer = ProgressPrinter()
+    fitted = encoder.fit(corpus.texts) if encoder.requires_fit else encoder
+    embeddings = run_job(fitted.iter_encode(corpus.texts), printer)
+    layout = run_job(project(embeddings, args.layout, seed=args.seed), printer)
+    regions = run_job(find_regions(corpus, layout.coordinates, embeddings=embeddings,
+                                   encoder=encoder, on=args.on,
+                                   min_cluster_size=args.min_cluster_size, seed=args.seed),
+                      printer)
+    printer.clear()
+    print(f"regions of {corpus.name} ({len(corpus)} sentences) by {encoder.name}, "
+          f"{args.layout.upper()} layout, clustered on the {args.on}")
+    print(summary_table([regions]))
+    if args.csv:
+        regions.export_csv(corpus.texts, Path(args.csv))
+        print(f"sentence, cluster, label written to {args.csv}")
+    return 0
+
+
 def command_corpus_info(args: argparse.Namespace) -> int:
     roles = {role: getattr(args, f"{role}_column") for role in MAPPING_ROLES}
     roles = {role: int(value) if value.isdigit() else value
@@ -273,6 +324,39 @@ def build_parser() -> argparse.ArgumentParser:
                         help="*.npy (+ JSON sidecar), *.parquet, or vectors.tsv / a folder "
                              "(Embedding Projector pair)")
     encode.set_defaults(handler=command_encode)
+
+    explain = commands.add_parser(
+        "explain", help="which words make two sentences similar under an encoder",
+        description="Attribute the cosine of two sentences to their words: exactly for "
+        "additive encoders (bag of words, TF-IDF, random-bow, word-vector mean/sum), by "
+        "leave-one-word-out occlusion for the others (with the token alignment of "
+        "sentence-transformers models).")
+    explain.add_argument("sentence_a")
+    explain.add_argument("sentence_b")
+    explain.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
+    explain.add_argument("--corpus", default=DEFAULT_CORPUS,
+                         help="what encoders that need fitting (vocabulary, idf) are fitted "
+                              f"on, with the two sentences (default {DEFAULT_CORPUS})")
+    explain.add_argument("--top", type=int, default=8, help="rows per table (default 8)")
+    explain.add_argument("--json", action="store_true",
+                         help="print the whole explanation as JSON")
+    explain.set_defaults(handler=command_explain)
+
+    regions = commands.add_parser(
+        "regions", help="cluster a layout and label each cluster with its keywords",
+        description="HDBSCAN clusters of the 2D layout (or of the embeddings), each "
+        "labelled by class-based TF-IDF against the rest of the corpus.")
+    regions.add_argument("--corpus", default=DEFAULT_CORPUS,
+                         help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
+    regions.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
+    regions.add_argument("--layout", default="pca", choices=("pca", "umap", "tsne"))
+    regions.add_argument("--on", default="layout", choices=("layout", "embeddings"),
+                         help="cluster the 2D layout (default) or the embeddings")
+    regions.add_argument("--min-cluster-size", type=int,
+                         help="HDBSCAN's (default: 0.5%% of the sentences, at least 5)")
+    regions.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    regions.add_argument("--csv", metavar="PATH", help="write sentence, cluster, label")
+    regions.set_defaults(handler=command_regions)
 
     run = commands.add_parser("run", help="re-run a saved workspace's evaluations; exits 1 "
                               "when a number differs from the saved one")
