@@ -11,7 +11,7 @@ from app.cache import cached_encode
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations.classification import ClassificationResult, run_classification
-from app.jobs import Job, Progress
+from app.jobs import Job
 from app.projection import Faithfulness, Projection, iter_faithfulness, project
 from models.base import Embeddings, Encoder, fitted_copy
 
@@ -36,9 +36,8 @@ def _project(corpus: Corpus, embeddings: Embeddings, method: str, seed: int,
     strata = corpus.groups.first_group(len(corpus)) if corpus.groups is not None else None
     projection = yield from project(embeddings, method, seed=seed, strata=strata,
                                     **parameters)
-    yield Progress("measuring projection faithfulness", 0, 1)
-    faithful = yield from iter_faithfulness(embeddings, projection.coordinates, seed=seed)
-    return projection, faithful
+    return projection, (yield from iter_faithfulness(embeddings, projection.coordinates,
+                                                     seed=seed))
 
 
 def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int = 0,
@@ -50,10 +49,7 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
     training fold, whatever they were trained on here)."""
     fitted = yield from fitted_copy(encoder, corpus.texts if training_texts is None
                                     else training_texts)
-    if fitted.cacheable:
-        embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
-    else:
-        embeddings = yield from fitted.iter_encode(corpus.texts)
+    embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     projection, faithful = yield from _project(corpus, embeddings, method, seed,
                                                projection_parameters or {})
     classification, notes = None, ()

@@ -310,12 +310,16 @@ def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 
     Up to ``limit`` points (default :data:`app.ann.EXACT_LIMIT`) every point is measured
     with exact neighbours; above it a seeded sample of ``sample`` points is, with
     neighbours found in the whole space by :func:`app.ann.iter_knn` (``search`` as there).
+    A job: the k-NN search in the original space (the long part) reports progress after
+    each block of queries and cancels between blocks.
     """
     n = embeddings.shape[0]
     limit = ann.EXACT_LIMIT if limit is None else limit
     k = min(k, n - 1)
     if k < 1:
         return Faithfulness(k, np.ones(n))
+    stage = "measuring projection faithfulness"
+    yield Progress(stage, 0, 2)
     measured = (None if n <= limit else
                 np.sort(np.random.default_rng(seed).choice(n, sample, replace=False)))
     points = np.arange(n) if measured is None else measured
@@ -324,6 +328,7 @@ def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 
                                                        unit.degenerate[points])
     original, _, how = yield from iter_knn(queries, unit, k, exclude=points, search=search,
                                            limit=limit, seed=seed)
+    yield Progress(stage, 1, 2)
     # Query k + 1 in 2D and drop the point itself (not always first: duplicates tie).
     from scipy.spatial import cKDTree  # noqa: PLC0415 (~60 ms: not at the GUI's start)
     _, in_layout = cKDTree(coordinates).query(coordinates[points], k + 1)

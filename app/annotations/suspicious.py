@@ -23,13 +23,13 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.costra import RULES
+from app.cache import encode_corpus
 from app.corpora.model import Corpus, Grouping
 from app.errors import EvaluationError
 from app.evaluations.costra import evaluate_costra
 from app.jobs import Job, Progress
 from app.ann import Search, knn
-from app.neighbours import Normalised, encode_corpus, normalise, pair_cosines
+from app.neighbours import Normalised, normalise, pair_cosines
 from models.base import Embeddings, Encoder
 
 #: Memberships per block when gathering rows for row-wise products.
@@ -837,6 +837,7 @@ def costra_consensus_errors(corpus: Corpus, embeddings: Mapping[str, Embeddings]
     names = results[0].class_names
     with np.errstate(all="ignore"):
         mean = np.nanmean(margin, axis=1) if len(rows) else np.empty(0)
+    from app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
     return CostraConsensusErrors(
         corpus=corpus, encoder_names=tuple(embeddings), comparison=rows,
         margin=mean[order],

@@ -7,11 +7,11 @@ headers or folder layout) come first, the generic table reader last.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from app.corpora.costra import is_costra, load_costra
 from app.corpora.grouped import is_grouped_corpus, load_grouped
 from app.corpora.model import Corpus, Grouping, PairTable
 from app.corpora.msrp import is_msrp, load_msrp
@@ -25,6 +25,17 @@ from app.corpora.tabular import ColumnMapping, is_tabular, load_tabular
 from app.errors import CorpusError
 from resources import CORPORA
 
+
+def _imported_on_call(module: str, function: str) -> Callable:
+    """``module.function``, imported when first called: keeps a reader that the GUI's
+    start path never needs off it (tests/test_lazy_imports.py)."""
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(module), function)(*args, **kwargs)
+    return call
+
+
+is_costra = _imported_on_call("app.corpora.costra", "is_costra")
+load_costra = _imported_on_call("app.corpora.costra", "load_costra")
 #: Corpora shipped in ``resources/corpora``, by the name the CLI and GUI accept.
 BUILTIN = {"msrp-grouped": CORPORA / "msrp-grouped"}
 DEFAULT_CORPUS = "msrp-grouped"

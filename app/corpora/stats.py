@@ -136,10 +136,8 @@ def _mean(values: np.ndarray) -> float | None:
 
 
 def _label_counts(pairs: PairTable, mask: np.ndarray) -> dict[str, int]:
-    names = pairs.label_names
     values, counts = np.unique(pairs.label[mask], return_counts=True)
-    return {("unlabelled" if v < 0 else names[v] if v < len(names) else str(v)): int(c)
-            for v, c in zip(values, counts)}
+    return {pairs.label_text(int(v)): int(c) for v, c in zip(values, counts)}
 
 
 def _by(pairs: PairTable, column: tuple[str, ...]) -> tuple[tuple[str, int, dict], ...]:

@@ -9,8 +9,6 @@ chart element emits ``items_selected`` with the sentences behind it.
 
 from __future__ import annotations
 
-import csv
-import json
 from pathlib import Path
 
 import numpy as np
@@ -22,10 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.atomic import atomic_path, write_text_atomic
 from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS, applicable_evaluations
 from app.evaluations.agreement import NAME as AGREEMENT
+from app.export import write_csv, write_json
 from app.ui.charts import ResultChart, chart_for, comparison_chart, headline_metrics
 from app.ui.figures import save_svg
 from app.workspace import SavedResult
@@ -174,15 +172,11 @@ class EvaluationPanel(QWidget):
 
     def save_json(self, path: str | Path) -> None:
         _, result, _ = self.current
-        write_text_atomic(path, json.dumps(result.to_dict(), indent=2) + "\n")
+        write_json(path, result.to_dict())
 
     def save_csv(self, path: str | Path) -> None:
         """The table as CSV (metric, value)."""
-        with atomic_path(path) as temporary:
-            with temporary.open("w", newline="", encoding="utf-8") as handle:
-                writer = csv.writer(handle)
-                writer.writerow(["metric", "value"])
-                writer.writerows(self.rows())
+        write_csv(path, ("metric", "value"), self.rows())
 
     def save_chart(self, path: str | Path) -> None:
         """The chart on show (PNG, or SVG by the extension)."""

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget,
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
-from pyqtgraph.exporters import ImageExporter
 
 from app.atomic import atomic_path
 from app.corpora import DEFAULT_CORPUS, ColumnMapping, load_corpus
@@ -827,6 +826,7 @@ class MainWindow(QMainWindow):
         if path.lower().endswith(".svg"):
             save_svg(plot, path, self.projection.legend.text())
         else:
+            from pyqtgraph.exporters import ImageExporter  # noqa: PLC0415 (lazy: start)
             ImageExporter(plot.getPlotItem()).export(path)
         self.statusBar().showMessage(f"Saved {path}")
 

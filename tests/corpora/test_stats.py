@@ -32,7 +32,8 @@ def test_small_corpus_stats():
     assert stats.vocabulary_size == 9
     assert stats.overlap_basis == "label 1 vs label 0"
     assert stats.overlap_positive.tolist() == [1.0] and stats.overlap_negative.tolist() == [0.0]
-    assert stats.pair_splits == (("train", 1, {"1": 1}), ("test", 1, {"0": 1}))
+    assert stats.pair_splits == (("train", 1, {"paraphrase": 1}),
+                                 ("test", 1, {"not paraphrase": 1}))
     json.dumps(stats.to_dict())
 
 
