@@ -202,7 +202,7 @@ def command_explain(args: argparse.Namespace) -> int:
                      printer)
     printer.clear()
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, default=float))
+        print(json_text(result.to_dict()), end="")
         return 0
     print(f"cosine {result.cosine:.4f} by {encoder.name} ({result.method}"
           f"{f', fitted on {corpus.name}' if encoder.requires_fit else ''})")

@@ -13,21 +13,22 @@ million points cost a sample's clustering plus one pass of distances to the cent
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from app.atomic import write_text_atomic
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
+from app.export import csv_text, write_csv
 from app.jobs import Job, Progress
 from app.results import Provenance
 from app.results import provenance as make_provenance
 from models.base import Embeddings, Encoder
+
+#: Columns of the CSV export, one row per sentence.
+CSV_HEADER = ("sentence", "cluster", "label")
 
 NAME = "regions"
 ON = ("layout", "embeddings")
@@ -101,18 +102,16 @@ class Regions:
                                  self.centres.tolist()))],
                 "n_clustered": self.n_clustered}
 
+    def _rows(self, texts: tuple[str, ...]):
+        names = [self.label(k) for k in range(self.n_clusters)] + [""]
+        return zip(texts, self.labels.tolist(), (names[k] for k in self.labels.tolist()))
+
     def to_csv(self, texts: tuple[str, ...]) -> str:
         """One row per sentence: sentence, cluster, label."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["sentence", "cluster", "label"])
-        names = [self.label(k) for k in range(self.n_clusters)] + [""]
-        writer.writerows(zip(texts, self.labels.tolist(),
-                             (names[k] for k in self.labels.tolist())))
-        return out.getvalue()
+        return csv_text(CSV_HEADER, self._rows(texts))
 
     def export_csv(self, texts: tuple[str, ...], path) -> None:
-        write_text_atomic(path, self.to_csv(texts))
+        write_csv(path, CSV_HEADER, self._rows(texts))
 
 
 def _clustering_space(coordinates: np.ndarray, embeddings: Embeddings | None, on: str,

@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.costra import costra_comparisons
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations import statistics
@@ -186,6 +185,8 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
     EvaluationError
         The corpus is not Costra, or the embeddings do not have one row per sentence.
     """
+    # Imported here: the GUI's start path imports every evaluation module.
+    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     costra_comparisons(corpus)      # the same check as the orderings evaluation
     if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
         raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
@@ -265,6 +266,7 @@ def run_costra_offsets(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
                        ) -> Job[CostraOffsetsResult]:
     """Encode a Costra corpus (fitting the encoder on its texts when it needs fitting,
     as the orderings evaluation does) and measure its transformation offsets."""
+    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     costra_comparisons(corpus)      # fails before any encoding on a corpus that is not Costra
     texts = list(corpus.texts)
     fitted = yield from fitted_copy(encoder, texts)
