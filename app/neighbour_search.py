@@ -3,7 +3,8 @@
 A space is a name, a fitted encoder and the corpus's embeddings under it. A query is a
 corpus sentence (its own row is looked up, and it is excluded from its neighbours) or
 typed text, which each encoder encodes on the fly. The top k by cosine in the original
-space (:func:`app.neighbours.iter_top_k`) are found for every space in one job; each
+space (:func:`app.ann.iter_knn`: exact, or HNSW above its size limit, which the column's
+note then says with its recall) are found for every space in one job; each
 neighbour says whether it shares a group with the query sentence and whether it is the
 query's paraphrase partner (a positive pair).
 """
@@ -17,7 +18,8 @@ import numpy as np
 
 from app.corpora.model import Corpus
 from app.jobs import Job, Progress
-from app.neighbours import Normalised, iter_top_k, normalise
+from app.ann import iter_knn
+from app.neighbours import Normalised, normalise
 from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed
 
@@ -113,7 +115,9 @@ def search_neighbours(corpus: Corpus, spaces: Sequence[Space],
         if unit.n_degenerate:
             note = (f"The query has no direction in {name} (e.g. no word the encoder "
                     "knows): every cosine is 0, so the order below means nothing.")
-        indices, similarities = yield from iter_top_k(unit, pool, k, exclude=exclude)
+        indices, similarities, search = yield from iter_knn(unit, pool, k, exclude=exclude)
+        if search.approximate:
+            note = " ".join(filter(None, [note, f"Found {search.describe()}."]))
         indices, similarities = indices[0], similarities[0]
         answers.append(Neighbours(indices, similarities, np.isin(indices, same),
                                   np.isin(indices, partners), note))

@@ -97,3 +97,24 @@ def test_spaces_must_be_fitted_and_one_row_per_sentence(grouped, spaces):
         check_spaces(grouped, [("tfidf", make_encoder("tfidf"), spaces[1][2])])
     with pytest.raises(ValueError, match="3 embeddings for 859 sentences"):
         check_spaces(grouped, [("bow", spaces[0][1], spaces[0][2][:3])])
+
+
+def test_above_the_exact_limit_a_query_says_it_was_approximate(shared_data, monkeypatch):
+    """All of MSRP (10,944) with glove-mean, HNSW forced by a low limit: a sentence and a
+    typed query get the exact answer's neighbours, and a note with the index's recall."""
+    from app import ann
+
+    corpus = load_corpus(shared_data / "msrp")
+    encoder = make_encoder("glove-mean")
+    glove = [("glove-mean", encoder, encoder.encode(corpus.texts))]
+    exact, pools = search(corpus, glove, Query(NASDAQ))
+    assert exact[0].note == ""
+    monkeypatch.setattr(ann, "EXACT_LIMIT", 1_000)
+    for query in (Query(NASDAQ), Query(corpus.texts[5], 5)):
+        [answer], _ = search(corpus, glove, query, pools=pools)
+        assert 5 not in answer.indices
+        assert answer.note.startswith("Found approximate (HNSW, recall@10 ")
+        recall = float(answer.note.split("recall@10 ")[1].split()[0])
+        assert recall >= 0.95
+    [typed], _ = search(corpus, glove, Query(NASDAQ), pools=pools)
+    assert len(set(typed.indices) & set(exact[0].indices)) >= 9
