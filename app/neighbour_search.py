@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.ann import iter_knn
 from app.corpora.model import Corpus
 from app.jobs import Job, Progress
-from app.ann import iter_knn
 from app.neighbours import Normalised, normalise
 from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed

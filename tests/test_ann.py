@@ -123,14 +123,14 @@ def test_suspicious_tables_with_hnsw_match_exact(msrp_glove, monkeypatch):
     approximate = misgrouped(corpus, spaces)
     [search] = approximate.searches
     assert search.approximate and search.recall >= 0.95
-    by_row = lambda t: dict(zip(zip(t.sentence.tolist(), t.group.tolist()),  # noqa: E731
+    by_row = lambda t: dict(zip(zip(t.sentence.tolist(), t.group.tolist()),
                                 t.share_outside.tolist()))
     exact_share, approximate_share = by_row(exact_sentences), by_row(approximate)
     differing = sum(exact_share[key] != approximate_share[key] for key in exact_share)
     assert differing / len(exact_share) < 0.02
     groups = close_groups(corpus, spaces)
     assert groups.searches[0].approximate
-    top = lambda t: set(zip(t.first[:50].tolist(), t.second[:50].tolist()))  # noqa: E731
+    top = lambda t: set(zip(t.first[:50].tolist(), t.second[:50].tolist()))
     assert len(top(groups) & top(exact_groups)) >= 48
 
 

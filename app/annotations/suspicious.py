@@ -23,12 +23,12 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
+from app.ann import Search, knn
 from app.cache import encode_corpus
 from app.corpora.model import Corpus, Grouping
 from app.errors import EvaluationError
 from app.evaluations.costra import evaluate_costra
 from app.jobs import Job, Progress
-from app.ann import Search, knn
 from app.neighbours import Normalised, normalise, pair_cosines
 from models.base import Embeddings, Encoder
 

@@ -69,13 +69,17 @@ def load_parquet(path: str | Path, name: str | None = None) -> Corpus:
         raise CorpusError("file not found", path) from None
     except (OSError, pa.ArrowException) as error:
         raise CorpusError(f"not a readable Parquet file ({error})", path) from None
-    for role, column in wanted.items():
-        if column is not None:
-            _check_type(path, table, column, role)
+    for role, header in wanted.items():
+        if header is not None:
+            _check_type(path, table, header, role)
+    if not len(table):
+        raise CorpusError("no rows", path)
     table = table.combine_chunks()
     group_role = "group" if wanted["group"] else "label" if wanted["label"] else None
-    column = lambda role: table.column(wanted[role]).chunk(0) if len(table) else (  # noqa: E731
-        pa.array([], pa.string()))
+
+    def column(role: str):
+        return table.column(wanted[role]).chunk(0)
+
     return corpus_from_columns(
         path, name or path.stem, column("text"), column("id") if wanted["id"] else None,
         column(group_role) if group_role else None,

@@ -27,7 +27,7 @@ def test_parquet_with_text_id_and_group_is_the_grouped_corpus(tmp_path):
     assert len(corpus) == 859 and corpus.groups.n_groups == 274
     assert corpus.groups.kind == "group"
     assert set(corpus.texts) == set(grouped.texts)
-    as_sets = lambda c: {frozenset(c.texts[s] for s in c.groups.sentence_index[  # noqa: E731
+    as_sets = lambda c: {frozenset(c.texts[s] for s in c.groups.sentence_index[
         c.groups.group_index == g].tolist()) for g in range(c.groups.n_groups)}
     assert as_sets(corpus) == as_sets(grouped)
     assert dict(zip(corpus.texts, corpus.ids)) == dict(zip(grouped.texts, grouped.ids))
@@ -46,6 +46,7 @@ def test_parquet_text_only_and_integer_labels(tmp_path, shared_data):
 
 @pytest.mark.parametrize("table, fragment", [
     ({"words": ["a b"]}, "no text column (columns: words)"),
+    ({"text": pa.array([], pa.string())}, "no rows"),
     ({"text": ["fine", None]}, "row 2: empty or missing text"),
     ({"text": ["fine", "  "]}, "row 2: empty or missing text"),
     ({"text": [1.5, 2.5]}, "holds double, expected text"),
@@ -99,7 +100,7 @@ def test_columnar_table_reader_equals_the_row_reader(tmp_path, suffix):
             writer.writerow([grouped.ids[s], grouped.texts[s], groups.names[g]])
     from app.corpora.tabular import _columnar_sentences
     assert _columnar_sentences(path, None) is not None
-    row_by_row = lambda: load_tabular(path, ColumnMapping(header=True))  # noqa: E731
+    row_by_row = lambda: load_tabular(path, ColumnMapping(header=True))
     for corpus in (load_corpus(path), row_by_row()):
         assert len(corpus) == 859 and corpus.groups.n_groups == 274
     fast, slow = load_corpus(path), row_by_row()
