@@ -22,6 +22,7 @@ import numpy as np
 from app.annotations.journal import journal_path
 from app.annotations.session import AnnotationSession
 from app.corpora.model import Corpus
+from app.evaluations import EVALUATIONS
 from app.explore import Exploration
 from app.jobs import Job, Progress
 from app.workspace import (
@@ -325,7 +326,8 @@ class Session:
                      "view": state.view, "selection": state.selection}
             journal = state.annotations.journal.path if state.annotations else None
             corpora.append(corpus_entry(state.spec, state.original, journal, state=extra))
-            for run in state.evaluations:
+            # Agreement compares several encoders and is not re-run from a workspace.
+            for run in (run for run in state.evaluations if run.name in EVALUATIONS):
                 evaluations.append(evaluation_entry(
                     run.name, run.result, corpus=number,
                     encoder=encoder_index(state, run.encoder), seed=run.seed,

@@ -144,12 +144,29 @@ class EvaluationPanel(QWidget):
         self.run_button.setEnabled(self.choice.count() > 0)
         self.run_button.setText("Queue" if busy else "Evaluate")
 
+    def set_results(self, results: list[tuple[str, object, str]]) -> None:
+        """Show the results of the corpus shown: ``(evaluation, result, command)`` each,
+        the last one selected; none clears the table and chart."""
+        self.history.blockSignals(True)
+        self.history.clear()
+        self.results = []
+        for evaluation, result, command in results:
+            self.results.append((evaluation, result, command))
+            self.history.addItem(self.describe(result, evaluation))
+        self.history.blockSignals(False)
+        self.history.setCurrentRow(len(self.results) - 1)
+        self._show_row(len(self.results) - 1)
+
+    @staticmethod
+    def describe(result, evaluation: str) -> str:
+        """A result's line in the results list."""
+        provenance = result.provenance
+        return f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
+
     def add_result(self, evaluation: str, result, command: str) -> None:
         """Keep ``result`` of ``evaluation`` (reproducible with the shell ``command``)."""
         self.results.append((evaluation, result, command))
-        provenance = result.provenance
-        item = QListWidgetItem(f"{evaluation} · {provenance.encoder_name} on "
-                               f"{provenance.corpus_name}")
+        item = QListWidgetItem(self.describe(result, evaluation))
         self.history.addItem(item)
         self.history.setCurrentItem(item)
         self.result_added.emit(len(self.results) - 1, item.text())
