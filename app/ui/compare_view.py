@@ -109,6 +109,11 @@ class CompareView(QWidget):
         split.addWidget(lower)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
+        for choice in (self.alignment, self.colour):
+            # The view shares the main area with the task panels: stay narrow.
+            choice.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            choice.setMinimumContentsLength(10)
         top = QHBoxLayout()
         top.addWidget(self.caption, stretch=1)
         top.addWidget(self.alignment)

@@ -195,8 +195,8 @@ class CostraView(QWidget):
         lower_layout.addWidget(self.summary)
         lower_layout.addWidget(self.table)
         split.addWidget(lower)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        # Half and half: the comparison table keeps 8 rows or more at 1280x800.
+        split.setSizes([1000, 1000])
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
         layout.addWidget(split, stretch=1)

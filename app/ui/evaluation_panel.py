@@ -17,9 +17,9 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-    QListWidgetItem, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
-    QWidget,
+    QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget,
+    QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
+    QVBoxLayout, QWidget,
 )
 
 from app.atomic import atomic_path, write_text_atomic
@@ -29,6 +29,10 @@ from app.evaluations.agreement import NAME as AGREEMENT
 from app.ui.charts import ResultChart, chart_for, comparison_chart, headline_metrics
 from app.ui.figures import save_svg
 from app.workspace import SavedResult
+
+
+#: Rows of the metrics table kept in view when a chart shares the panel with it.
+TABLE_ROWS = 8
 
 
 def _discard(chart: QWidget | None) -> None:
@@ -68,7 +72,7 @@ class EvaluationPanel(QWidget):
         self.choice.currentIndexChanged.connect(self._describe_choice)
         self.history = QListWidget()
         self.history.setAccessibleName("results")
-        self.history.setMaximumHeight(110)
+        self.history.setMaximumHeight(70)
         self.history.currentRowChanged.connect(self._show_row)
         self.caption = QLabel()
         self.caption.setWordWrap(True)
@@ -110,19 +114,25 @@ class EvaluationPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.choice, stretch=1)
         top.addWidget(self.run_button)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.copy_button)
-        buttons.addWidget(self.save_table_button)
-        buttons.addWidget(self.save_button)
-        buttons.addWidget(self.save_chart_button)
+        # Two a row, so the panel stays narrow beside the views.
+        buttons = QGridLayout()
+        for position, button in enumerate((self.copy_button, self.save_table_button,
+                                           self.save_button, self.save_chart_button)):
+            buttons.addWidget(button, position // 2, position % 2)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.about)
         layout.addWidget(self.history)
         layout.addWidget(self.caption)
-        layout.addWidget(self.table, stretch=1)
-        layout.addWidget(self.charts, stretch=2)
+        # The table and its chart share the rest; the user moves the line between them.
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.setObjectName("evaluation-split")
+        self.split.addWidget(self.table)
+        self.split.addWidget(self.charts)
+        self.split.setChildrenCollapsible(False)
+        self.charts.setMinimumHeight(120)
+        self._split_placed = False
+        layout.addWidget(self.split, stretch=1)
         layout.addWidget(self.picked_caption)
         layout.addLayout(buttons)
         self.results: list = []
@@ -286,6 +296,22 @@ class EvaluationPanel(QWidget):
             self.charts.addTab(self.comparison_page, "Across encoders")
             self._show_comparison()
         self.charts.setVisible(self.charts.count() > 0)
+        if self.charts.count() and not self._split_placed:
+            # Once the panel has its size with the chart in it.
+            QTimer.singleShot(0, self._place_split)
+
+    def _place_split(self) -> None:
+        """The first chart shown: the table keeps room for ``TABLE_ROWS`` rows and the
+        chart takes the rest; after that the line stays where the user puts it."""
+        total = sum(self.split.sizes())
+        if self._split_placed or not self.charts.isVisible():
+            return
+        table = (self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
+                 # One row more: a horizontal scroll bar may take its place.
+                 + (TABLE_ROWS + 1) * self.table.verticalHeader().defaultSectionSize())
+        if total > table:
+            self.split.setSizes([table, total - table])
+            self._split_placed = True
 
     def comparable_rows(self) -> list[int]:
         """History rows of the current evaluation on the current result's corpus, in

@@ -12,13 +12,13 @@ import shlex
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QFileDialog,
     QFormLayout, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget,
-    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget,
-    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QSplitter,
+    QTabWidget, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 from pyqtgraph.exporters import ImageExporter
 
@@ -89,6 +89,12 @@ def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
     return columns
 
 
+def narrow_choice(choice: QComboBox, length: int = 14) -> None:
+    """Long titles (file names of precomputed embeddings) must not widen a panel."""
+    choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    choice.setMinimumContentsLength(length)
+
+
 def fill_encoder_choice(choice: QComboBox) -> None:
     """Every registered encoder; those whose optional packages are missing are listed,
     greyed out, with the command that installs them."""
@@ -114,6 +120,8 @@ class MainWindow(QMainWindow):
         self.selected_group = -1
         #: Whether the session changed since it was last saved or opened.
         self.unsaved = False
+        #: Jobs (by id) whose end the progress area does not announce: loading.
+        self._quiet_jobs: set[int] = set()
         self._alone_shown = False
         self.job: JobHandle | None = None
         #: Jobs asked for while another ran, started in order as each one finishes.
@@ -147,51 +155,59 @@ class MainWindow(QMainWindow):
         self.views.addTab(self.neighbours_view, "Nearest neighbours")
         self.views.setTabToolTip(1, "Open Costra 1.1 and run its evaluation to see the "
                                     "seed groups' orderings")
-        self.setCentralWidget(self.views)
 
-        self._build_corpus_panel()
-        self.workspace_panel = WorkspacePanel()
-        self.workspace_panel.corpus_chosen.connect(self.switch_corpus)
-        self.workspace_panel.corpus_closed.connect(self.close_corpus)
-        self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self._build_metrics_panel()
+        # The tasks with tables and charts (evaluations, review, classification) share
+        # the main area with the views, in a splitter the user can move.
         self.evaluation_panel = EvaluationPanel()
         self.evaluation_panel.run_requested.connect(self.evaluate)
-        self.evaluations_dock = evaluations_dock = self._dock("Evaluations", self.evaluation_panel,
-                                      Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.metrics_dock, evaluations_dock)
-        self.metrics_dock.raise_()
-        self._build_group_panel()
-        self.inspector = Inspector()
-        self.inspector.sentence_chosen.connect(self._select_later)
-        inspector_dock = self._dock("Inspector", self.inspector,
-                                    Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.group_dock, inspector_dock)
         self.review_panel = ReviewPanel()
         self.review_panel.sentences_selected.connect(
             lambda indices: self.select_items(indices, "review"))
         self.review_panel.corpus_changed.connect(
             lambda: self.session.corpus_edited(self.corpus_spec))
         self.review_panel.recompute_requested.connect(self.find_suspicious)
-        review_dock = self._dock("Review", self.review_panel,
-                                 Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(inspector_dock, review_dock)
+        self.tasks = QTabWidget()
+        self.tasks.setObjectName("tasks")
+        self.tasks.setDocumentMode(True)
+        self.tasks.addTab(self._build_metrics_panel(), "Classification")
+        self.tasks.addTab(self.evaluation_panel, "Evaluations")
+        self.tasks.addTab(self.review_panel, "Review")
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.setObjectName("main-split")
+        self.main_split.addWidget(self.views)
+        self.main_split.addWidget(self.tasks)
+        self.main_split.setStretchFactor(0, 3)
+        self.main_split.setStretchFactor(1, 2)
+        self.main_split.setChildrenCollapsible(False)
+        self.setCentralWidget(self.main_split)
+
+        self._build_corpus_panel()
+        self.workspace_panel = WorkspacePanel()
+        self.workspace_panel.corpus_chosen.connect(self.switch_corpus)
+        self.workspace_panel.corpus_closed.connect(self.close_corpus)
+        workspace_dock = self._dock("Workspace", self.workspace_panel,
+                                    Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.jobs_panel = JobsPanel()
+        jobs_dock = self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.tabifyDockWidget(workspace_dock, jobs_dock)
+        workspace_dock.raise_()
+        self._build_group_panel()
+        self.inspector = Inspector()
+        self.inspector.sentence_chosen.connect(self._select_later)
+        inspector_dock = self._dock("Inspector", self.inspector,
+                                    Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.group_dock, inspector_dock)
         self.group_dock.raise_()
         self.evaluation_panel.items_selected.connect(
             lambda indices: self.select_items(indices, "chart"))
         self.evaluation_panel.result_added.connect(self.workspace_panel.add_result)
         self.workspace_panel.result_chosen.connect(self._show_result)
         self.workspace_path: Path | None = None
-        self.jobs_panel = JobsPanel()
-        jobs_dock = self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
-        # Side panels run full height; the jobs list sits under the projection only.
-        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.resizeDocks([jobs_dock], [130], Qt.Orientation.Vertical)
-        # Charts and review tables need room: a wide right column, split evenly.
-        self.resizeDocks([self.metrics_dock], [460], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.metrics_dock, self.group_dock], [420, 420],
-                         Qt.Orientation.Vertical)
+        self.resizeDocks([self.group_dock], [300], Qt.Orientation.Horizontal)
+        self.main_split.setSizes([560, 440])
+        #: The layout as built, for View > Reset layout.
+        self.default_layout = self.layout_state()
+        self._layout_remembered = False
         self._build_menus()
         self.statusBar().showMessage("Hover a point to read its sentence.")
         self.session.current_changed.connect(self._show_state)
@@ -251,10 +267,49 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
+    # --- layout -------------------------------------------------------------------
+
+    def layout_state(self) -> dict[str, QByteArray]:
+        """Where the docks are and how the splitters are set."""
+        return {"docks": self.saveState(), "main-split": self.main_split.saveState()}
+
+    def set_layout_state(self, state: dict) -> None:
+        if state.get("docks") is not None:
+            self.restoreState(state["docks"])
+        if state.get("main-split") is not None:
+            self.main_split.restoreState(state["main-split"])
+
+    def reset_layout(self) -> None:
+        """The layout as first built (View > Reset layout)."""
+        self.set_layout_state(self.default_layout)
+        for dock in self.findChildren(QDockWidget):
+            dock.show()
+
+    @staticmethod
+    def layout_settings() -> QSettings:
+        from app.workspace import config_dir
+
+        return QSettings(str(config_dir() / "layout.ini"), QSettings.Format.IniFormat)
+
+    def restore_layout(self) -> None:
+        """Bring back the layout the user left (the app calls this; tests keep the
+        built one), and remember it on quit."""
+        settings = self.layout_settings()
+        self.set_layout_state({key: settings.value(key) for key in self.default_layout})
+        self._layout_remembered = True
+
+    def _remember_layout(self) -> None:
+        if self._layout_remembered:
+            settings = self.layout_settings()
+            for key, value in self.layout_state().items():
+                settings.setValue(key, value)
+            settings.sync()
+
     def _build_compare_page(self) -> QWidget:
         page = QWidget()
         self.compare_choice = QComboBox()
         fill_encoder_choice(self.compare_choice)
+        narrow_choice(self.compare_choice)
         self.compare_choice.setCurrentIndex(self.compare_choice.findData("tfidf"))
         self.compare_button = QPushButton("Compare")
         self.compare_button.setToolTip("Encode with both, project both, align the second "
@@ -262,7 +317,7 @@ class MainWindow(QMainWindow):
                                        "neighbours changed most")
         self.compare_button.clicked.connect(self.compare_spaces)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Compare the chosen encoder with"))
+        row.addWidget(QLabel("Compare with"))
         row.addWidget(self.compare_choice)
         row.addWidget(self.compare_button)
         row.addStretch(1)
@@ -274,6 +329,9 @@ class MainWindow(QMainWindow):
 
     def _build_costra_view(self) -> CostraView:
         view = CostraView()
+        # Seed sentences are long: the choices must not widen the window.
+        narrow_choice(view.group_choice, 10)
+        narrow_choice(view.type_choice, 6)
         view.sentence_selected.connect(lambda index: self._select_later(index, "costra"))
         view.sentences_selected.connect(lambda indices: self.select_items(indices, "costra"))
         view.projection.hovered.connect(self._show_hovered)
@@ -320,10 +378,7 @@ class MainWindow(QMainWindow):
         fill_encoder_choice(self.encoder_choice)
         self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(DEFAULT_ENCODER))
         self.encoder_choice.setToolTip("The sentence encoder (the papers call it a model)")
-        # Long titles (file names of precomputed embeddings) must not widen the panel.
-        self.encoder_choice.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.encoder_choice.setMinimumContentsLength(14)
+        narrow_choice(self.encoder_choice)
         self.load_embeddings_button = QPushButton("Add encoder…")
         self.load_embeddings_button.setToolTip("Embeddings computed elsewhere, your word "
                                                "vectors, or a local sentence-transformers model")
@@ -381,7 +436,7 @@ class MainWindow(QMainWindow):
         panel.setMinimumWidth(240)
         self._dock("Corpus", panel, Qt.DockWidgetArea.LeftDockWidgetArea)
 
-    def _build_metrics_panel(self) -> None:
+    def _build_metrics_panel(self) -> QWidget:
         panel = QWidget()
         layout = QVBoxLayout(panel)
         self.metrics_caption = QLabel("No result yet.")
@@ -398,9 +453,7 @@ class MainWindow(QMainWindow):
         self.metrics.cellClicked.connect(self._metric_clicked)
         layout.addWidget(self.metrics_caption)
         layout.addWidget(self.metrics)
-        panel.setMinimumWidth(330)
-        self.metrics_dock = self._dock("Classification", panel,
-                                       Qt.DockWidgetArea.RightDockWidgetArea)
+        return panel
 
     def _build_group_panel(self) -> None:
         panel = QWidget()
@@ -414,10 +467,12 @@ class MainWindow(QMainWindow):
         # while Qt is still delivering the click.
         self.group_list.itemClicked.connect(lambda item: self._select_later(
             item.data(Qt.ItemDataRole.UserRole)))
-        self.group_alone = QCheckBox("Show this group alone, with lines to its centre")
-        self.group_alone.setToolTip("Grey out every other sentence of the projection")
+        self.group_alone = QCheckBox("Show this group alone")
+        self.group_alone.setToolTip("Grey out every other sentence of the projection and "
+                                    "draw lines from the group's sentences to its centre")
         self.group_alone.toggled.connect(lambda _: self._show_group_alone())
-        self.export_selection_button = QPushButton("Export these sentences to CSV…")
+        self.export_selection_button = QPushButton("Export to CSV…")
+        self.export_selection_button.setToolTip("The listed sentences: index, id, text, group")
         self.export_selection_button.clicked.connect(self._choose_selection_target)
         layout.addWidget(self.group_caption)
         layout.addWidget(self.group_alone)
@@ -492,6 +547,12 @@ class MainWindow(QMainWindow):
         find.triggered.connect(self.projection.search.setFocus)
         self.addAction(find)
 
+        view_menu = self.menuBar().addMenu("&View")
+        reset_layout = QAction("&Reset layout", self)
+        reset_layout.setToolTip("Put every panel and splitter back where it started")
+        reset_layout.triggered.connect(self.reset_layout)
+        view_menu.addAction(reset_layout)
+
         evaluate_menu = self.menuBar().addMenu("&Evaluate")
         self.agreement_action = QAction("Misclassification &agreement of encoders…", self)
         self.agreement_action.setToolTip("Classify with several encoders on the same folds "
@@ -543,7 +604,7 @@ class MainWindow(QMainWindow):
                 self._run_when_idle = True
 
         self._start(lambda: load_corpus(spec, mapping), f"loading {spec}", on_result=loaded,
-                    queue=True)
+                    queue=True, quiet=True)
 
     def _choose_corpus_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -739,7 +800,7 @@ class MainWindow(QMainWindow):
             self.compare_view.show_comparison(state.comparison)
         elif what == "review":
             self.review_panel.set_lists(state.review_lists)
-            self.review_panel.parentWidget().raise_()
+            self.tasks.setCurrentWidget(self.review_panel)
         elif what == "corpus":
             self._annotations_changed()
         elif what == "precomputed":
@@ -883,12 +944,16 @@ class MainWindow(QMainWindow):
 
     # --- jobs ---------------------------------------------------------------------
 
-    def _start(self, work, label: str, on_result, queue: bool = False) -> None:
-        """Run ``work`` now, or with ``queue`` after the jobs before it when one runs."""
+    def _start(self, work, label: str, on_result, queue: bool = False,
+               quiet: bool = False) -> None:
+        """Run ``work`` now, or with ``queue`` after the jobs before it when one runs;
+        a ``quiet`` one (loading) leaves nothing in the progress area when it is done."""
         waiting = queue and self.is_running
         job = start_job(work, label, on_progress=self._show_progress, on_result=on_result,
                         on_error=self._job_failed, on_finished=self._job_finished,
                         owner=self, queued=waiting)
+        if quiet:
+            self._quiet_jobs.add(id(job))
         self.jobs_panel.add(job)
         if waiting:
             self.queued.append(job)
@@ -933,7 +998,7 @@ class MainWindow(QMainWindow):
         self._show_evaluations()
 
     def _show_evaluations(self) -> None:
-        self.evaluations_dock.raise_()
+        self.tasks.setCurrentWidget(self.evaluation_panel)
 
     def clear_embedding_cache(self) -> int:
         freed = EmbeddingCache().clear()
@@ -984,6 +1049,8 @@ class MainWindow(QMainWindow):
 
     def _set_running(self, running: bool) -> None:
         idle = not running and self.corpus is not None
+        # Idle, the bar would only repeat the last job's end (or say 100% of nothing).
+        self.progress.setVisible(running)
         # Runs queue behind a running job, so the encoder can be changed for the next.
         self.run_button.setEnabled(self.corpus is not None)
         self.run_button.setText("Queue run" if running else "Run")
@@ -1019,8 +1086,12 @@ class MainWindow(QMainWindow):
         state = self.job.state
         self.progress.setRange(0, 1)
         self.progress.setValue(1 if state == "done" else 0)
-        self.stage.setText({"done": f"Done in {self.job.elapsed:.1f} s.",
-                            "cancelled": "Cancelled.", "failed": "Failed."}[state])
+        quiet = id(self.job) in self._quiet_jobs and state == "done"
+        self._quiet_jobs.discard(id(self.job))
+        self.stage.setText("" if quiet else {
+            "done": f"Done in {self.job.elapsed:.1f} s.", "cancelled": "Cancelled.",
+            "failed": f"Failed: {self.job.error}"}[state])
+        self.stage.setToolTip(self.stage.text())
         self._set_running(False)
         if self._run_when_idle:
             self._run_when_idle = False
@@ -1527,7 +1598,7 @@ class MainWindow(QMainWindow):
         if not self.is_running:
             self.corpus_name.setText("Loading…")
         self._start(restore_session(workspace, path), f"opening workspace {Path(path).name}",
-                    on_result=restore, queue=True)
+                    on_result=restore, queue=True, quiet=True)
 
     # --- messages -----------------------------------------------------------------
 
@@ -1558,6 +1629,7 @@ class MainWindow(QMainWindow):
             return
         if self.is_running:
             self.job.cancel()
+        self._remember_layout()
         self.session.close_all()
         super().closeEvent(event)
 
