@@ -31,7 +31,7 @@ from app.ui.figures import save_svg
 from app.workspace import SavedResult
 
 
-#: Rows of the metrics table kept in view when a chart shares the panel with it.
+#: Rows of the metrics table kept in view (at most) when a chart shares the panel.
 TABLE_ROWS = 8
 
 
@@ -131,7 +131,9 @@ class EvaluationPanel(QWidget):
         self.split.addWidget(self.charts)
         self.split.setChildrenCollapsible(False)
         self.charts.setMinimumHeight(120)
-        self._split_placed = False
+        #: Whether the user moved the line between table and chart (then it stays).
+        self._split_moved = False
+        self.split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
         layout.addWidget(self.split, stretch=1)
         layout.addWidget(self.picked_caption)
         layout.addLayout(buttons)
@@ -296,22 +298,24 @@ class EvaluationPanel(QWidget):
             self.charts.addTab(self.comparison_page, "Across encoders")
             self._show_comparison()
         self.charts.setVisible(self.charts.count() > 0)
-        if self.charts.count() and not self._split_placed:
+        if self.charts.count() and not self._split_moved:
             # Once the panel has its size with the chart in it.
             QTimer.singleShot(0, self._place_split)
 
     def _place_split(self) -> None:
-        """The first chart shown: the table keeps room for ``TABLE_ROWS`` rows and the
-        chart takes the rest; after that the line stays where the user puts it."""
-        total = sum(self.split.sizes())
-        if self._split_placed or not self.charts.isVisible():
+        """The table keeps room for its rows (``TABLE_ROWS`` at most) and the chart
+        takes the rest, until the user moves the line between them."""
+        if self._split_moved or not self.charts.isVisible():
             return
+        total = sum(self.split.sizes())
+        rows = min(max(self.table.rowCount(), 1), TABLE_ROWS)
         table = (self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
                  # One row more: a horizontal scroll bar may take its place.
-                 + (TABLE_ROWS + 1) * self.table.verticalHeader().defaultSectionSize())
+                 + (rows + 1) * self.table.verticalHeader().defaultSectionSize())
         if total > table:
+            self.split.blockSignals(True)
             self.split.setSizes([table, total - table])
-            self._split_placed = True
+            self.split.blockSignals(False)
 
     def comparable_rows(self) -> list[int]:
         """History rows of the current evaluation on the current result's corpus, in

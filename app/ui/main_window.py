@@ -203,7 +203,7 @@ class MainWindow(QMainWindow):
         self.evaluation_panel.result_added.connect(self.workspace_panel.add_result)
         self.workspace_panel.result_chosen.connect(self._show_result)
         self.workspace_path: Path | None = None
-        self.resizeDocks([self.group_dock], [300], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.group_dock], [230], Qt.Orientation.Horizontal)
         self.main_split.setSizes([560, 440])
         #: The layout as built, for View > Reset layout.
         self.default_layout = self.layout_state()
@@ -211,6 +211,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.statusBar().showMessage("Hover a point to read its sentence.")
         self.session.current_changed.connect(self._show_state)
+        self.session.corpus_opened.connect(lambda state: self.workspace_panel.add_corpus(
+            state.spec, f"{state.corpus.name} ({len(state.corpus):,} sentences)"))
         self.session.corpus_closed.connect(self.workspace_panel.remove_corpus)
         self.session.changed.connect(self._state_changed)
         self.selection.changed.connect(self._show_selection)
@@ -766,8 +768,7 @@ class MainWindow(QMainWindow):
                                           for run in state.evaluations])
         if self.corpus_page.is_built:
             self.corpus_browser.set_corpus(corpus)
-        self.workspace_panel.add_corpus(state.spec,
-                                        f"{corpus.name} ({len(corpus):,} sentences)")
+        self.workspace_panel.set_current_corpus(state.spec)
         for key, encoder in state.precomputed.items():
             self._offer_precomputed(key, encoder)
         self._apply_view(state)

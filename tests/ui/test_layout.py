@@ -14,6 +14,10 @@ def visible_rows(table: QAbstractItemView) -> float:
     return table.viewport().height() / table.verticalHeader().defaultSectionSize()
 
 
+def shows_8_rows_or_all(table: QAbstractItemView) -> bool:
+    return visible_rows(table) >= min(8, table.model().rowCount())
+
+
 def shown_at_1280x800(qtbot, window):
     window.resize(SIZE)
     qtbot.waitExposed(window)
@@ -32,6 +36,7 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     wait_for_job(qtbot, window)
     qtbot.wait(50)
     assert window.review_panel.isVisible() and window.size() == SIZE
+    assert window.review_panel.table.model().rowCount() > 8
     assert visible_rows(window.review_panel.table) >= 8
 
     window.open_corpus(shared_data / "sick" / "SICK_trial.txt")
@@ -42,7 +47,11 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     panel = window.evaluation_panel
     assert panel.isVisible() and panel.charts.isVisible()
     assert window.size() == SIZE
-    assert visible_rows(panel.table) >= 8
+    assert shows_8_rows_or_all(panel.table) and panel.chart.height() > 150
+    window.evaluate("histograms")
+    wait_for_job(qtbot, window)
+    qtbot.wait(50)
+    assert shows_8_rows_or_all(panel.table) and window.size() == SIZE
 
     window.open_corpus("costra")
     wait_for_job(qtbot, window)
@@ -53,6 +62,7 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     window.views.setCurrentIndex(1)
     qtbot.wait(50)
     assert window.size() == SIZE
+    assert window.costra_view.table.rowCount() > 8
     assert visible_rows(window.costra_view.table) >= 8
 
 

@@ -189,6 +189,8 @@ def test_a_workspace_reopens_with_charts_review_list_and_every_encoder(qtbot, wi
     reopened.open_workspace(path)
     wait_for_job(qtbot, reopened)
     assert reopened.evaluation_panel.chart is not None          # relatedness, on SICK
+    assert reopened.workspace_panel.entries("Corpora") == ["sick (924 sentences)",
+                                                           "msrp-grouped (859 sentences)"]
     reopened.switch_corpus("msrp-grouped")
     assert [name for name, _, _ in reopened.neighbours_view.spaces] == ["bow", "tfidf"]
     assert reopened.encoder_choice.currentData() == "tfidf"
