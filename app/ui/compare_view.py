@@ -107,8 +107,8 @@ class CompareView(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(panes)
         split.addWidget(lower)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
+        # The list keeps about a third: 8 rows or more at 1280x800.
+        split.setSizes([2000, 1000])
         for choice in (self.alignment, self.colour):
             # The view shares the main area with the task panels: stay narrow.
             choice.setSizeAdjustPolicy(

@@ -302,6 +302,11 @@ class EvaluationPanel(QWidget):
             # Once the panel has its size with the chart in it.
             QTimer.singleShot(0, self._place_split)
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        # A result shown while the panel was hidden (a workspace opened) is placed now.
+        QTimer.singleShot(0, self._place_split)
+
     def _place_split(self) -> None:
         """The table keeps room for its rows (``TABLE_ROWS`` at most) and the chart
         takes the rest, until the user moves the line between them."""

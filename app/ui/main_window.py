@@ -1255,7 +1255,8 @@ class MainWindow(QMainWindow):
             self._list_misclassified()
         elif len(indices):
             self.group_caption.setText(
-                f"{len(indices):,} selected sentences ({SOURCES.get(selection.source, '')}"
+                f"{len(indices):,} selected sentence{'s' if len(indices) != 1 else ''} "
+                f"({SOURCES.get(selection.source, '')}"
                 "Shift+drag: rectangle, Ctrl+drag: lasso; click one to see its group)")
             for sentence in indices[:5000]:  # a list of more would only be scrolled past
                 item = QListWidgetItem(self.describe_sentence(int(sentence)))
