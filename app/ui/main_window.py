@@ -381,6 +381,8 @@ class MainWindow(QMainWindow):
         self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(DEFAULT_ENCODER))
         self.encoder_choice.setToolTip("The sentence encoder (the papers call it a model)")
         narrow_choice(self.encoder_choice)
+        # The Inspector's neighbours come from the encoder chosen.
+        self.encoder_choice.currentIndexChanged.connect(lambda _: self._inspect_focus())
         self.load_embeddings_button = QPushButton("Add encoder…")
         self.load_embeddings_button.setToolTip("Embeddings computed elsewhere, your word "
                                                "vectors, or a local sentence-transformers model")
@@ -1238,15 +1240,12 @@ class MainWindow(QMainWindow):
         self._draw_selection()
         if self.compare_page.is_built:
             self.compare_view.show_selected(focus)
+        self._inspect_focus()
         if focus >= 0 and self.corpus is not None:
-            self.inspector.show_sentence(self.corpus, focus, self.sentence_groups,
-                                         self._inspected_embeddings())
             if self.corpus_page.is_built:
                 self.corpus_browser.select(focus)
             if self.spaces and selection.source != "neighbours":
                 self.neighbours_view.query_sentence(focus)
-        else:
-            self.inspector.clear()
         self.group_list.clear()
         self.selected_group = -1
         if selection.source == "point" and self.group_of(focus) >= 0:
@@ -1267,6 +1266,16 @@ class MainWindow(QMainWindow):
         else:
             self.group_caption.setText("Click a point to list its paraphrase group.")
         self._show_group_alone()
+
+    def _inspect_focus(self) -> None:
+        """The Inspector shows the focus sentence, its neighbours from the current
+        encoder's run."""
+        focus = self.selection.focus
+        if focus >= 0 and self.corpus is not None:
+            self.inspector.show_sentence(self.corpus, focus, self.sentence_groups,
+                                         self._inspected_embeddings())
+        else:
+            self.inspector.clear()
 
     def _draw_selection(self) -> None:
         if self.exploration is not None:
