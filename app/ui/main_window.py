@@ -153,8 +153,8 @@ class MainWindow(QMainWindow):
             lambda found: self.projection.highlight(found)
             if self.views.currentWidget() is self.neighbours_view else None)
         self.views.addTab(self.neighbours_view, "Nearest neighbours")
-        self.views.setTabToolTip(1, "Open Costra 1.1 and run its evaluation to see the "
-                                    "seed groups' orderings")
+        self.views.setTabToolTip(1, "Open Costra 1.1 to see the seed groups' orderings")
+        self.views.currentChanged.connect(lambda _: self._costra_shown())
 
         # The tasks with tables and charts (evaluations, review, classification) share
         # the main area with the views, in a splitter the user can move.
@@ -1012,9 +1012,10 @@ class MainWindow(QMainWindow):
         choice = self.encoder_choice.currentData()
         return choice, self.precomputed.get(choice) or make_encoder(choice)
 
-    def evaluate(self, name: str) -> None:
+    def evaluate(self, name: str, show: bool = True) -> None:
         """Run evaluation ``name`` on the corpus with the chosen encoder, in the
-        background; asked for while another job runs, it is queued after it."""
+        background; asked for while another job runs, it is queued after it. With
+        ``show``, the Evaluations tab comes forward."""
         if self.corpus is None:
             return
         spec, encoder = self.chosen_encoder()
@@ -1022,7 +1023,8 @@ class MainWindow(QMainWindow):
         corpus_spec = self.corpus_spec
         command = eval_command(name, corpus_spec, spec, seed)
         run, _ = EVALUATIONS[name]
-        self._show_evaluations()
+        if show:
+            self._show_evaluations()
         self._start(run(self.corpus, encoder, seed=seed), f"{name}: {encoder.name}",
                     on_result=lambda result: self.session.add_evaluation(
                         corpus_spec, EvaluationRun(name, spec, seed, result, command)),
@@ -1462,6 +1464,23 @@ class MainWindow(QMainWindow):
                     f"comparing {encoder_a.name} with {encoder_b.name}",
                     on_result=lambda comparison: self.session.set_comparison(spec,
                                                                              comparison))
+
+    def _costra_shown(self) -> None:
+        """The Costra tab needs a projection and the Costra evaluation: shown without
+        them, it runs what is missing (a few seconds) instead of staying blank."""
+        if (self.views.currentWidget() is not self.costra_page or self.corpus is None
+                or self.is_running):
+            return
+        missing = []
+        if self.exploration is None:
+            missing.append("run")
+            self.run()
+        if self.costra_result is None:
+            missing.append("evaluation")
+            self.evaluate("costra", show=False)
+        if missing:
+            self.statusBar().showMessage("Running the Costra " + " and ".join(missing)
+                                         + " to draw the orderings…")
 
     def _show_costra(self) -> None:
         """Draw the Costra orderings once both a projection and a Costra result of the

@@ -197,3 +197,16 @@ def test_a_workspace_reopens_with_charts_review_list_and_every_encoder(qtbot, wi
     assert reopened.projection.point_count == 859
     assert list(reopened.review_panel.lists) == kinds and reopened.review_panel.model
     reopened.close()
+
+
+def test_the_costra_tab_runs_what_it_needs_and_lists_seed_groups_by_number(qtbot, window):
+    window.open_corpus("costra")
+    wait_for_job(qtbot, window)
+    assert window.exploration is None and window.costra_result is None
+    window.views.setCurrentIndex(1)                      # nothing run yet: it runs both
+    assert "Running the Costra run and evaluation" in window.statusBar().currentMessage()
+    wait_for_job(qtbot, window)
+    choice = window.costra_view.group_choice
+    assert choice.count() == 126 and window.costra_view.projection.point_count > 0
+    numbers = [int(choice.itemText(i).split(":")[0]) for i in range(choice.count())]
+    assert numbers == sorted(numbers) and window.costra_view.group == choice.currentData()
