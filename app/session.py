@@ -141,6 +141,8 @@ class CorpusState:
     costra_result: Any = None
     #: The last Compare encoders result (app.compare.SpaceComparison).
     comparison: Any = None
+    #: The spaces Compare encoded, by encoder spec, as :attr:`spaces` gives them.
+    compared: dict[str, tuple[str, Encoder, Embeddings]] = field(default_factory=dict)
     #: Suspicious-annotation tables, by kind.
     review_lists: dict[str, Any] = field(default_factory=dict)
     #: Embeddings loaded from files, aligned to this corpus, by encoder spec.
@@ -162,7 +164,8 @@ class CorpusState:
 
     @property
     def spaces(self) -> dict[str, tuple[str, Encoder, Embeddings]]:
-        return {spec: run.space for spec, run in self.runs.items()}
+        """Every encoder space of this corpus: its runs', then those Compare encoded."""
+        return {**self.compared, **{spec: run.space for spec, run in self.runs.items()}}
 
     def close(self) -> None:
         if self.annotations is not None:
@@ -272,9 +275,14 @@ class Session:
             state.costra_result = run.result
         self._changed(spec, "evaluation")
 
-    def set_comparison(self, spec: str, comparison: Any) -> None:
+    def set_comparison(self, spec: str, comparison: Any,
+                       spaces: dict[str, tuple[str, Encoder, Embeddings]] | None = None
+                       ) -> None:
+        """A Compare result, with the two spaces it encoded (by encoder spec)."""
         if spec in self.states:
-            self.states[spec].comparison = comparison
+            state = self.states[spec]
+            state.comparison = comparison
+            state.compared.update(spaces or {})
             self._changed(spec, "comparison")
 
     def set_review_lists(self, spec: str, lists: dict[str, Any]) -> None:
@@ -337,6 +345,30 @@ class Session:
                          encoders=tuple(encoder_entry(spec, encoder)
                                         for spec, encoder in encoders.items()),
                          evaluations=tuple(evaluations), view=dict(view or {}))
+
+
+def encoded_space(corpus: Corpus, encoder: Encoder
+                  ) -> Job[tuple[str, Encoder, Embeddings]]:
+    """(name, fitted encoder, embeddings) of ``corpus``, through the embedding cache."""
+    from app.cache import cached_encode
+
+    fitted = yield from fitted_copy(encoder, corpus.texts)
+    embeddings = yield from (cached_encode(fitted, corpus.fingerprint, corpus.texts)
+                             if fitted.cacheable else fitted.iter_encode(corpus.texts))
+    return fitted.name, fitted, embeddings
+
+
+def compare_with_spaces(corpus: Corpus, encoders: dict[str, Encoder], **options: Any
+                        ) -> Job[tuple[Any, dict[str, tuple[str, Encoder, Embeddings]]]]:
+    """:func:`app.compare.compare_encoders` of the two ``encoders`` (by spec), with the
+    spaces it compared, so the neighbours view and Inspector can use them too."""
+    from app.compare import compare_encoders
+
+    spaces = {}
+    for spec, encoder in encoders.items():
+        spaces[spec] = yield from encoded_space(corpus, encoder)
+    comparison = yield from compare_encoders(corpus, *encoders.values(), **options)
+    return comparison, spaces
 
 
 def make_workspace_encoder_spec(spec: str) -> Encoder:

@@ -35,7 +35,6 @@ from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import iter_find_suspicious
 from app.evaluations import APPLICABLE, EVALUATIONS
 from app.cache import EmbeddingCache
-from app.compare import compare_encoders
 from app.evaluations.agreement import run_agreement
 from app.ui.compare_view import CompareView
 from app.ui.corpus_browser import CorpusBrowser
@@ -58,7 +57,9 @@ from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed
 from models.word2vec import read_training_text
-from app.session import CorpusState, EvaluationRun, Session, eval_command, restore_session
+from app.session import (
+    CorpusState, EvaluationRun, Session, compare_with_spaces, eval_command, restore_session,
+)
 from app.workspace import (
     EXTENSION, Workspace, WorkspaceError, open_workspace, recent_workspaces, save_workspace,
 )
@@ -801,6 +802,8 @@ class MainWindow(QMainWindow):
                 self._show_costra()
         elif what == "comparison":
             self.compare_view.show_comparison(state.comparison)
+            self.neighbours_view.set_spaces(state.corpus, list(state.spaces.values()))
+            self.workspace_panel.set_encoders([name for name, _, _ in state.spaces.values()])
         elif what == "review":
             self.review_panel.set_lists(state.review_lists)
             self.tasks.setCurrentWidget(self.review_panel)
@@ -1285,10 +1288,10 @@ class MainWindow(QMainWindow):
 
     def _inspected_embeddings(self):
         """The embeddings the Inspector's neighbours come from: the current encoder's
-        run on this corpus, else the run shown."""
-        state = self.current
-        run = state.runs.get(self.encoder_choice.currentData()) or state.runs.get(state.shown)
-        return run.exploration.embeddings if run is not None else None
+        space on this corpus (a run's or Compare's), else the run shown."""
+        spaces, state = self.spaces, self.current
+        space = spaces.get(self.encoder_choice.currentData()) or spaces.get(state.shown)
+        return space[2] if space is not None else None
 
     def listed_sentences(self) -> list[int]:
         """Sentences in the selected-sentences list, in its order."""
@@ -1450,20 +1453,20 @@ class MainWindow(QMainWindow):
         """Two projections side by side: the chosen encoder and the one to compare with."""
         if self.corpus is None or self.is_running:
             return
-        _, encoder_a = self.chosen_encoder()
-        encoder_b = make_encoder(self.compare_choice.currentData())
+        spec_a, encoder_a = self.chosen_encoder()
+        spec_b = self.compare_choice.currentData()
+        encoder_b = make_encoder(spec_b)
         controls = self.projection_controls
         alignment = self.compare_view.selected_alignment()
         method = "umap" if alignment == "aligned-umap" else controls.selected_method()
         # The panel's parameters are those of its chosen method; AlignedUMAP takes UMAP's.
         parameters = controls.parameters() if method == controls.selected_method() else {}
         spec = self.corpus_spec
-        self._start(compare_encoders(self.corpus, encoder_a, encoder_b, method=method,
-                                     alignment=alignment, seed=controls.seed.value(),
-                                     **parameters),
+        self._start(compare_with_spaces(self.corpus, {spec_a: encoder_a, spec_b: encoder_b},
+                                        method=method, alignment=alignment,
+                                        seed=controls.seed.value(), **parameters),
                     f"comparing {encoder_a.name} with {encoder_b.name}",
-                    on_result=lambda comparison: self.session.set_comparison(spec,
-                                                                             comparison))
+                    on_result=lambda result: self.session.set_comparison(spec, *result))
 
     def _costra_shown(self) -> None:
         """The Costra tab needs a projection and the Costra evaluation: shown without

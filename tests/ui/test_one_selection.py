@@ -119,6 +119,9 @@ def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
     assert reopened.listed_sentences() == [index]
     assert reopened.corpus.texts[index] in reopened.inspector.details.text()
     assert len(reopened.compare_view.view_a.highlighted.data) == 1
+    # The two spaces Compare encoded serve the neighbours tab and the Inspector too.
+    assert [name for name, _, _ in reopened.neighbours_view.spaces] == ["bow", "tfidf"]
+    assert reopened.inspector.neighbours.rowCount() == 10
     reopened.unsaved = False
 
 
