@@ -6,7 +6,6 @@ results it hands to the session; it computes nothing itself."""
 from __future__ import annotations
 
 import csv
-import html
 import re
 import shlex
 from pathlib import Path
@@ -48,8 +47,8 @@ from app.ui.lazy_page import LazyPage
 from app.ui.mapping_dialog import MappingDialog
 from app.ui.neighbours_view import NeighboursView
 from app.ui.review_panel import ReviewPanel
-from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
-from app.ui.projection_controls import COLOUR_TITLES, METADATA, ProjectionControls
+from app.ui.colouring import categorical_columns, point_colours
+from app.ui.projection_controls import ProjectionControls
 from app.ui.projection_view import ProjectionView
 from app.ui.workers import JobHandle, start_job
 from app.ui.workspace_panel import WorkspacePanel
@@ -79,16 +78,6 @@ SOURCES = {"region": "", "chart": "behind the chart element; ",
 
 EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
                   "Embedding Projector pair (vectors.tsv)")
-
-def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
-    """Metadata columns worth colouring by: a few distinct values, repeated."""
-    columns = []
-    for column, values in corpus.metadata.items():
-        distinct = len(set(map(str, values)))
-        if 1 < distinct <= min(most, len(corpus) // 2):
-            columns.append(column)
-    return columns
-
 
 def narrow_choice(choice: QComboBox, length: int = 14) -> None:
     """Long titles (file names of precomputed embeddings) must not widen a panel."""
@@ -1146,39 +1135,8 @@ class MainWindow(QMainWindow):
 
     def _colouring(self) -> tuple[np.ndarray, str]:
         """Point colours for the chosen scheme, and the legend that explains them."""
-        exploration = self.exploration
-        corpus, projection = exploration.corpus, exploration.projection
-        scheme = self.projection_controls.colour_scheme()
-        method = {"pca": "PCA", "umap": "UMAP", "tsne": "t-SNE"}[projection.method]
-        ratio = projection.explained_variance_ratio
-        legend = f"{method} of {exploration.encoder.name} embeddings"
-        if ratio:
-            legend += f" (PC 1 {ratio[0]:.1%}, PC 2 {ratio[1]:.1%} of variance)"
-        faithful = exploration.faithfulness
-        if faithful is not None:
-            legend += (f"; faithfulness {faithful.mean_overlap:.2f} (mean share of "
-                       f"{faithful.k} nearest neighbours kept in 2D)")
-        result = exploration.classification
-        if scheme.startswith(METADATA):
-            column = scheme.removeprefix(METADATA)
-            values, codes = np.unique(np.asarray(corpus.metadata[column], dtype=str),
-                                      return_inverse=True)
-            colours = category_colours(codes)
-            key = " ".join(f"<span style='color:{colour}'>&#9632;</span> {html.escape(value)}"
-                           for value, colour in zip(values, category_colours(
-                               np.arange(len(values)))))
-            return colours, f"{legend}. Colour: {html.escape(column)}: {key}"
-        legend += f". Colour: {COLOUR_TITLES[scheme].lower()}"
-        if scheme == "faithfulness" and faithful is not None:
-            return (sequential_colours(faithful.overlap),
-                    legend + " (dark: neighbours lost, yellow: kept).")
-        if scheme == "misclassified" and result is not None:
-            colours = np.full(len(corpus), "#c8c8c8", dtype=object)
-            colours[result.sentence_index] = "#4a90d9"
-            colours[result.misclassified] = MISCLASSIFIED
-            return colours, legend + " (red: misclassified, blue: right, grey: not evaluated)."
-        suffix = ". Red ring: misclassified." if result is not None else "."
-        return category_colours(self.sentence_groups), legend + suffix
+        return point_colours(self.exploration, self.projection_controls.colour_scheme(),
+                             self.sentence_groups)
 
     def recolour(self) -> None:
         if self.exploration is not None:
