@@ -29,6 +29,7 @@ from app.workspace import (
     SavedResult, Workspace, corpus_entry, decode_state, encode_state, encoder_entry,
     evaluation_entry, load_workspace_corpus, make_workspace_encoder,
 )
+from models import make_encoder
 from models.base import Embeddings, Encoder, fitted_copy
 
 
@@ -316,7 +317,7 @@ class Session:
                           ) -> int:
             if spec not in encoders:
                 encoders[spec] = (encoder or state.precomputed.get(spec)
-                                  or make_workspace_encoder_spec(spec))
+                                  or make_encoder(spec))
             return list(encoders).index(spec)
 
         corpora, evaluations = [], []
@@ -369,12 +370,6 @@ def compare_with_spaces(corpus: Corpus, encoders: dict[str, Encoder], **options:
         spaces[spec] = yield from encoded_space(corpus, encoder)
     comparison = yield from compare_encoders(corpus, *encoders.values(), **options)
     return comparison, spaces
-
-
-def make_workspace_encoder_spec(spec: str) -> Encoder:
-    from models import make_encoder
-
-    return make_encoder(spec)
 
 
 def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:

@@ -72,9 +72,8 @@ def first_groups(corpus: Corpus) -> np.ndarray:
 
 
 #: How Selected sentences says where a selection came from.
-SOURCES = {"region": "", "chart": "behind the chart element; ",
-           "review": "of the review row; ", "costra": "of the Costra comparison; ",
-           "search": "matching the search; ", "compare": "", "neighbours": ""}
+SOURCES = {"chart": "behind the chart element; ", "review": "of the review row; ",
+           "costra": "of the Costra comparison; ", "search": "matching the search; "}
 
 EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
                   "Embedding Projector pair (vectors.tsv)")
@@ -1190,10 +1189,6 @@ class MainWindow(QMainWindow):
                                      if expression.search(text)), dtype=np.int64)
                 result.setText(f"{len(found):,} of {len(self.corpus):,}")
         return found
-
-    def show_selection(self, indices: np.ndarray) -> None:
-        """Select the sentences a rectangle or lasso took in."""
-        self.selection.select(indices, source="region")
 
     def _show_selection(self, selection) -> None:
         """Every view shows the one selection: the projection rings it, Selected
