@@ -180,7 +180,7 @@ class Session:
     ------
     corpus_opened(state), corpus_closed(spec), current_changed(state or None),
     changed(state, what) : something of ``state`` changed; ``what`` is "run", "evaluation",
-        "costra", "comparison", "review", "corpus" (edits) or "precomputed".
+        "comparison", "review", "corpus" (edits) or "precomputed".
     """
 
     def __init__(self) -> None:
@@ -243,8 +243,22 @@ class Session:
         self.corpus_closed.emit(spec)
 
     def close_all(self) -> None:
+        """Forget every corpus; none is current."""
         for spec in list(self.states):
-            self.close(spec)
+            self._forget(spec)
+        self.current = None
+        self.selection.clear()
+        self.current_changed.emit(None)
+
+    def replace_with(self, other: Session) -> None:
+        """Hold what ``other`` holds instead (a workspace opened), its current corpus
+        current with its selection."""
+        self.close_all()
+        for spec, state in other.states.items():
+            self.states[spec] = state
+            self.corpus_opened.emit(state)
+        if other.current is not None:
+            self.switch(other.current.spec)
 
     # --- results, routed to the corpus they were asked for ---------------------------
 

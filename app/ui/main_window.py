@@ -734,6 +734,10 @@ class MainWindow(QMainWindow):
             self.corpus_name.setText("No corpus")
             self.evaluation_panel.set_corpus(None)
             self.evaluation_panel.set_results([])
+            self.review_panel.set_session(None)
+            self.review_panel.set_lists({})
+            self.workspace_panel.set_encoders([])
+            self.workspace_panel.set_results([])
             self._set_running(self.is_running)
             return
         corpus = state.corpus
@@ -1568,15 +1572,7 @@ class MainWindow(QMainWindow):
                        "\n".join(str(change) for change in changes))
 
         def restore(restored: Session) -> None:
-            self.session.close_all()
-            self.evaluation_panel.set_results([])
-            for spec, state in restored.states.items():
-                self.session.states[spec] = state
-                self.session.corpus_opened.emit(state)
-            if restored.current is not None:
-                selection = restored.current.selection
-                self.session.switch(restored.current.spec)
-                self.selection.restore(selection)
+            self.session.replace_with(restored)
             self.workspace_path = Path(path)
             self.unsaved = False
             self.setWindowTitle(f"sentspace — {self.workspace_path.name}")
