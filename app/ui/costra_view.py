@@ -139,8 +139,8 @@ class CostraView(QWidget):
         lower_layout.addWidget(self.summary)
         lower_layout.addWidget(self.table)
         split.addWidget(lower)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        # Half and half: the comparison table keeps 8 rows or more at 1280x800.
+        split.setSizes([1000, 1000])
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
         layout.addWidget(split, stretch=1)
@@ -163,14 +163,20 @@ class CostraView(QWidget):
         types = corpus.metadata["type"]
         self.group_choice.blockSignals(True)
         self.group_choice.clear()
-        for group, name in enumerate(corpus.groups.names):
+        names = corpus.groups.names
+        # By number, as Costra numbers them: 1, 2, ... 10, not 1, 10, 100.
+        order = sorted(range(len(names)), key=lambda g: (not names[g].isdigit(),
+                                                          int(names[g]) if names[g].isdigit()
+                                                          else 0, names[g]))
+        for group in order:
+            name = names[group]
             seed = next(row for row in corpus.groups.members(group) if types[row] == "seed")
             text = corpus.texts[seed]
             text = text if len(text) <= 60 else text[:57] + "…"
             self.group_choice.addItem(f"{name}: {text} ({failing[group]} of {total[group]} "
                                       f"fail)", group)
         self.group_choice.blockSignals(False)
-        self.show_group(0)
+        self.show_group(order[0])
 
     def show_group(self, group: int) -> None:
         """Draw seed group ``group`` (index into ``corpus.groups.names``) and list its
