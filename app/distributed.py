@@ -282,6 +282,7 @@ def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
         # One block per shard, one row per encoder batch: each actor call encodes exactly
         # the batches a direct encode would (see the module docstring).
         size = encoder.batch_size
+        actors = min(actors, sum(-(-shard.rows // size) for shard in shards))
         blocks = [pa.table({"start": list(range(shard.start, shard.stop, size)),
                             "texts": [list(corpus.texts[start:min(start + size, shard.stop)])
                                       for start in range(shard.start, shard.stop, size)]})

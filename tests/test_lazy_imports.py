@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Must not be imported before the window is shown.
-LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescent")
+LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescent", "ray")
 #: Slow enough (scikit-learn and what it pulls: about 1 s) to keep off the start path too.
 ALSO_LAZY = ("sklearn", "pandas", "pyarrow", "scipy.stats")
 
