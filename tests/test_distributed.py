@@ -141,7 +141,8 @@ def test_a_killed_encode_resumes_without_redoing_finished_shards(shared_data, ms
 def test_ray_engine_equals_the_direct_encode(msrp, glove_direct, glove_shards, tmp_path):
     """A local 2-CPU Ray instance, two actors: the same bits as the direct encode, for a
     pretrained encoder and for one fitted on the driver; Ray shut down after."""
-    ray = pytest.importorskip("ray")
+    import ray  # the ray extra is in the default environment (tasks.py)
+
     corpus = load_corpus("msrp-grouped")
     bow = make_encoder("bow").fit(corpus.texts).encode(corpus.texts).toarray()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
