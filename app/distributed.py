@@ -134,9 +134,15 @@ class Manifest:
             saved = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             raise ModelError(f"not a readable manifest ({error})", self.path) from None
-        for key in ("format", "encoder", "corpus", "shard_rows"):
-            if saved.get(key) != self.header[key]:
-                raise ModelError(f"the folder holds another encoding ({key} differs); "
+        same = {"format": saved.get("format") == self.header["format"],
+                "encoder": (saved.get("encoder") or {}).get("fingerprint")
+                == self.header["encoder"]["fingerprint"],
+                "corpus": (saved.get("corpus") or {}).get("fingerprint")
+                == self.header["corpus"]["fingerprint"],
+                "shard size": saved.get("shard_rows") == self.header["shard_rows"]}
+        for what, matches in same.items():
+            if not matches:
+                raise ModelError(f"the folder holds another encoding ({what} differs); "
                                  f"choose another output folder", self.path)
         for entry in saved.get("shards", []):
             file = out_dir / entry["file"]
@@ -272,21 +278,24 @@ def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
     try:
         resources = ray.cluster_resources()
         gpus, cpus = int(resources.get("GPU", 0)), float(resources.get("CPU", 1))
+        # One block per shard, one row per encoder batch: each actor call encodes exactly
+        # the batches a direct encode would (see the module docstring); on GPUs, a
+        # transformer's larger GPU batch.
         if gpus:
             actors = workers or gpus
             placement = {"num_gpus": 1}
+            size = getattr(encoder, "cuda_batch_size", encoder.batch_size)
         else:
             actors = workers or max(1, int(cpus))
             # A little under the cluster's CPUs, so Ray Data's own tasks still schedule.
             placement = {"num_cpus": min(1.0, 0.9 * cpus / actors)}
-        # One block per shard, one row per encoder batch: each actor call encodes exactly
-        # the batches a direct encode would (see the module docstring).
-        size = encoder.batch_size
+            size = encoder.batch_size
         actors = min(actors, sum(-(-shard.rows // size) for shard in shards))
-        blocks = [pa.table({"start": list(range(shard.start, shard.stop, size)),
-                            "texts": [list(corpus.texts[start:min(start + size, shard.stop)])
-                                      for start in range(shard.start, shard.stop, size)]})
-                  for shard in shards]
+        blocks = []
+        for shard in shards:
+            starts = range(shard.start, shard.stop, size)
+            blocks.append(pa.table({"start": list(starts), "texts": [
+                list(corpus.texts[start:min(start + size, shard.stop)]) for start in starts]}))
         vectors = ray.data.from_arrow(blocks).map_batches(
             EncodeBatch, fn_constructor_kwargs={"encoder": encoder}, batch_size=1,
             batch_format="numpy", compute=ray.data.ActorPoolStrategy(size=actors),
