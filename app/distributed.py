@@ -22,12 +22,13 @@ Engines:
 The corpus is read once, on the driver, by the one reader that gives it its ids, so the
 shards' ids are exactly the ids ``precomputed:DIR`` will align to. Encoders that must be
 fitted (bag of words...) are fitted on the whole corpus first and shipped to the workers
-fitted. Shards hold whole encoder batches and every engine encodes exactly the batches a
-direct encode does (rows ``k * batch_size`` onwards), so the shards hold the same bits
-as a direct encode even where a batch's rounding depends on its other sentences
-(word-vector sums add a sentence's words in the batch's order of first occurrence). A
-transformer's direct encode sorts the whole corpus by length into batches, the engines
-each shard, so there shards and direct encode differ by rounding.
+fitted. Both engines encode the same batches: a shard is whole encoder batches, and each
+batch (``batch_size`` rows from row ``k * batch_size``) is encoded by one ``encode``
+call, as a direct encode does. So the shards are the same bits whichever engine wrote
+them, on the same kind of device, and the same bits as a direct encode for encoders
+whose direct encode batches that way (all but the transformers, whose direct encode
+sorts the whole corpus by length into batches: there shards differ by rounding). On
+GPUs the ray engine gives a transformer its larger GPU batch.
 """
 
 from __future__ import annotations
@@ -161,14 +162,9 @@ class Manifest:
              "shards": [self.shards[index] for index in sorted(self.shards)]}, indent=1))
 
 
-def _rows_progress(job: Job, stage: str, done: int, total: int) -> Job:
-    """Run an encoding job of one shard, reporting rows of the whole corpus."""
-    while True:
-        try:
-            progress = next(job)
-        except StopIteration as stop:
-            return stop.value
-        yield Progress(stage, done + (progress.done if progress.total else 0), total)
+def _encode_batch(encoder: Encoder, texts: Sequence[str]) -> np.ndarray:
+    """One encoder batch, as both engines encode it."""
+    return _dense(encoder.encode(texts))
 
 
 def encode_shards(corpus_source: str | Path | Corpus, encoder_spec: str | Encoder,
@@ -232,13 +228,16 @@ def _stage(encoder: Encoder, shards: Sequence[Shard]) -> tuple[str, int]:
 def _encode_local(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
                   store: Callable[[Shard, np.ndarray], None]) -> Job[None]:
     stage, total = _stage(encoder, shards)
+    size = encoder.batch_size
     done = 0
     for shard in shards:
-        vectors = yield from _rows_progress(
-            encoder.iter_encode(corpus.texts[shard.start:shard.stop]), stage, done, total)
-        store(shard, _dense(vectors))
+        parts = []
+        for start in range(shard.start, shard.stop, size):
+            stop = min(start + size, shard.stop)
+            parts.append(_encode_batch(encoder, corpus.texts[start:stop]))
+            yield Progress(stage, done + stop - shard.start, total)
+        store(shard, np.concatenate(parts))
         done += shard.rows
-        yield Progress(stage, done, total)
 
 
 class EncodeBatch:
@@ -252,7 +251,7 @@ class EncodeBatch:
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         starts, vectors = [], []
         for start, texts in zip(batch["start"], batch["texts"]):
-            vectors.append(_dense(self.encoder.encode([str(text) for text in texts])))
+            vectors.append(_encode_batch(self.encoder, [str(text) for text in texts]))
             starts.append(np.arange(start, start + len(texts)))
         return {"row": np.concatenate(starts), "vector": np.concatenate(vectors)}
 
