@@ -436,6 +436,10 @@ class Precomputed(Encoder):
         table = read_embeddings(self.path)
         self.rows, self.aligned_by = align_rows(table, corpus)
         self.vectors = table.vectors
+        # Rows already in corpus order (a folder of shards, most files with ids): the
+        # corpus's embeddings are the file's, with no aligned copy.
+        self.in_order = len(self.vectors) == len(corpus) and bool(
+            np.array_equal(self.rows, np.arange(len(corpus))))
         self.file_hash = table.digest or file_hash(self.path)
         self._row_of_text_cache: dict[str, int] | None = None
 
@@ -466,7 +470,7 @@ class Precomputed(Encoder):
 
     def aligned(self) -> np.ndarray:
         """The corpus's embeddings in corpus order; no copy when rows are in file order."""
-        if self.aligned_by == "row":
+        if self.in_order:
             return self.vectors
         return np.asarray(self.vectors[self.rows], dtype=np.float32)
 

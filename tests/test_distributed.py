@@ -57,6 +57,7 @@ def test_local_shards_equal_the_direct_encode(msrp, glove_direct, glove_shards):
     assert saved["encoder"]["fingerprint"] == make_encoder("glove-mean").fingerprint()
     precomputed = Precomputed(out, msrp)
     assert precomputed.aligned_by == "id"
+    assert precomputed.aligned() is precomputed.vectors  # in corpus order: no copy
     np.testing.assert_array_equal(precomputed.encode(msrp.texts), glove_direct)
 
 
