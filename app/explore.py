@@ -11,8 +11,8 @@ from app.cache import cached_encode
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations.classification import ClassificationResult, run_classification
-from app.jobs import Job, Progress
-from app.projection import Faithfulness, Projection, faithfulness, project
+from app.jobs import Job
+from app.projection import Faithfulness, Projection, iter_faithfulness, project
 from models.base import Embeddings, Encoder, fitted_copy
 
 #: Above this many sentences the per-point faithfulness (an exact k-NN search in the
@@ -39,8 +39,7 @@ def _project(embeddings: Embeddings, method: str, seed: int,
     projection = yield from project(embeddings, method, seed=seed, **parameters)
     if embeddings.shape[0] > FAITHFULNESS_LIMIT:
         return projection, None
-    yield Progress("measuring projection faithfulness", 0, 1)
-    return projection, faithfulness(embeddings, projection.coordinates)
+    return projection, (yield from iter_faithfulness(embeddings, projection.coordinates))
 
 
 def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int = 0,
@@ -52,10 +51,7 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
     training fold, whatever they were trained on here)."""
     fitted = yield from fitted_copy(encoder, corpus.texts if training_texts is None
                                     else training_texts)
-    if fitted.cacheable:
-        embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
-    else:
-        embeddings = yield from fitted.iter_encode(corpus.texts)
+    embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     projection, faithful = yield from _project(embeddings, method, seed,
                                                projection_parameters or {})
     classification, notes = None, ()

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.jobs import Job, Progress
+from app.jobs import Job, Progress, run_job
 from app.layout_process import run_elsewhere
-from app.neighbours import top_k
+from app.neighbours import iter_top_k
 from models.base import Embeddings
 
 METHODS = ("pca", "umap", "tsne")
@@ -202,13 +202,22 @@ class Faithfulness:
         return float(self.overlap.mean()) if len(self.overlap) else float("nan")
 
 
-def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10) -> Faithfulness:
-    """Per-point k-nearest-neighbour overlap between the original space and the layout."""
+def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10
+                      ) -> Job[Faithfulness]:
+    """Per-point k-nearest-neighbour overlap between the original space and the layout.
+
+    A job: the exact k-NN search in the original space (the long part) reports progress
+    after each block of queries (:func:`app.neighbours.iter_top_k`) and cancels between
+    blocks.
+    """
     n = embeddings.shape[0]
     k = min(k, n - 1)
     if k < 1:
         return Faithfulness(k, np.ones(n))
-    original, _ = top_k(embeddings, embeddings, k, exclude=np.arange(n))
+    stage = "measuring projection faithfulness"
+    yield Progress(stage, 0, 2)
+    original, _ = yield from iter_top_k(embeddings, embeddings, k, exclude=np.arange(n))
+    yield Progress(stage, 1, 2)
     # Query k + 1 in 2D and drop the point itself (not always first: duplicates tie).
     from scipy.spatial import cKDTree  # noqa: PLC0415 (~60 ms: not at the GUI's start)
     _, in_layout = cKDTree(coordinates).query(coordinates, k + 1)
@@ -217,6 +226,11 @@ def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10) -
     layout = np.take_along_axis(in_layout, keep, axis=1)
     shared = (original[:, :, None] == layout[:, None, :]).any(axis=2).sum(axis=1)
     return Faithfulness(k, shared / k)
+
+
+def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10) -> Faithfulness:
+    """:func:`iter_faithfulness` run to the end in this thread."""
+    return run_job(iter_faithfulness(embeddings, coordinates, k))
 
 
 def points_in_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:

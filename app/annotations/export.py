@@ -9,8 +9,6 @@ atomically (:mod:`app.atomic`).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Sequence
@@ -21,6 +19,7 @@ from app.annotations.edits import Edit
 from app.atomic import write_text_atomic
 from app.corpora import grouped
 from app.corpora.model import Corpus, PairTable
+from app.export import csv_text
 
 FORMATS = ("original", "json", "csv")
 
@@ -31,14 +30,6 @@ def has_grouped_format(corpus: Corpus) -> bool:
     groups = corpus.groups
     return (groups is not None and len(set(groups.sentence_index.tolist()))
             == len(groups.sentence_index) and all(name.isdigit() for name in groups.names))
-
-
-def _csv_text(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue()
 
 
 def write_grouped(corpus: Corpus, folder: str | Path) -> list[Path]:
@@ -117,7 +108,7 @@ def write_csv(corpus: Corpus, folder: str | Path) -> list[Path]:
         for s, g in zip(groups.sentence_index.tolist(), groups.group_index.tolist()):
             names_of[s].append(groups.names[g])
     sentences = folder / "sentences.csv"
-    write_text_atomic(sentences, _csv_text(
+    write_text_atomic(sentences, csv_text(
         ("id", "text", groups.kind if groups is not None else "group"),
         [(id_, text, "|".join(names)) for id_, text, names
          in zip(ids, corpus.texts, names_of)]))
@@ -128,7 +119,7 @@ def write_csv(corpus: Corpus, folder: str | Path) -> list[Path]:
         # The pair column holds the dataset's pair ids (SICK's pair_ID); datasets without
         # them (MSRP) name each pair by its two sentence ids alone.
         id_column = ("pair",) if pairs.ids else ()
-        write_text_atomic(written[-1], _csv_text(
+        write_text_atomic(written[-1], csv_text(
             (*id_column, "first", "second", "label", "score", "split", "subset"),
             [(*((pairs.ids[p],) if pairs.ids else ()), ids[a], ids[b],
               _label_value(pairs, label), "" if score != score else score, split, subset)
@@ -169,7 +160,7 @@ def export_change_log(edits: Sequence[Edit], folder: str | Path) -> list[Path]:
     rows = change_log(edits)
     csv_path, json_path = folder / "changes.csv", folder / "changes.json"
     header = ("number", "time", "author", "op", "what", "reason")
-    write_text_atomic(csv_path, _csv_text(header, [[row[h] for h in header] for row in rows]))
+    write_text_atomic(csv_path, csv_text(header, [[row[h] for h in header] for row in rows]))
     write_text_atomic(json_path, json.dumps(
         [{**row, "edit": edit.to_dict()} for row, edit in zip(rows, edits)],
         ensure_ascii=False, indent=1) + "\n")

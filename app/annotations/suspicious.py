@@ -22,11 +22,12 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus, Grouping
 from app.errors import EvaluationError
 from app.evaluations.costra import evaluate_costra
 from app.jobs import Job, Progress
-from app.neighbours import Normalised, encode_corpus, normalise, pair_cosines, top_k
+from app.neighbours import Normalised, normalise, pair_cosines, top_k
 from models.base import Embeddings, Encoder
 
 #: Memberships per block when gathering rows for row-wise products.

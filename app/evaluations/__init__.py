@@ -11,8 +11,8 @@ import numpy as np
 
 from app.corpora.pyramid import DISTRACTORS, NEGATIVE_OVERLAP
 from app.evaluations import (
-    agreement, classification, costra, detection, histograms, latent, pyramid, ranking, relatedness,
-    transfer,
+    agreement, classification, costra, costra_offsets, detection, histograms, latent, pyramid,
+    ranking, relatedness, transfer,
 )
 
 #: Every evaluation by the name ``sentspace eval NAME`` takes, with a one-line description.
@@ -33,6 +33,8 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
     "latent": (latent.run_latent, "each sentence ranks its own group above the other"),
     "pyramid": (pyramid.run_pyramid, "SCU binary (best-F1 threshold) and ranking tests"),
     "costra": (costra.run_costra, "Costra 1.1 geometric orderings of Czech sentences"),
+    "costra-offsets": (costra_offsets.run_costra_offsets,
+                       "Costra transformations as directions: offset consistency, analogies"),
 }
 
 
@@ -97,6 +99,7 @@ APPLICABLE: dict[str, Callable] = {
     "latent": lambda c: _has_groups(c) and len(c) <= 2000,
     "pyramid": lambda c: _has_groups(c, "SCU"),
     "costra": lambda c: "r1" in c.metadata,
+    "costra-offsets": lambda c: "r1" in c.metadata,
 }
 
 

@@ -20,12 +20,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.corpora.pyramid import PyramidTests, pyramid_tests
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
-from models.base import Embeddings, Encoder, fitted_copy
+from models.base import Embeddings, Encoder
 
 NAME = "pyramid"
 
@@ -289,9 +290,7 @@ def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fractio
                           min_shared_negative=min_shared_negative, n_distractors=n_distractors,
                           distractors=distractors, negative_overlap=negative_overlap)
     _check(tests, corpus)
-    texts = list(corpus.texts)
-    fitted = yield from fitted_copy(encoder, texts)
-    embeddings = yield from fitted.iter_encode(texts)
+    embeddings = yield from encode_corpus(corpus, encoder)
     result = evaluate_pyramid(corpus, embeddings, seed=seed, tune_fraction=tune_fraction,
                               tests=tests, provenance=Provenance.of(
                                   corpus, encoder, seed=seed, tune_fraction=tune_fraction,

@@ -29,6 +29,7 @@ import scipy.sparse as sp
 if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations import statistics
@@ -200,16 +201,11 @@ def _features(task: _Task, embeddings: Embeddings, items: np.ndarray) -> Embeddi
 
 
 def _encode_for(task: _Task, encoder: Encoder, train: np.ndarray) -> Job[Embeddings]:
-    """Embeddings of all the task's sentences, the encoder fitted on the sentences of the
-    ``train`` items when it learns from data, else on all of them."""
-    if encoder.learns_from_data:
-        rows = task.first[train] if task.second is None else np.unique(
-            np.concatenate([task.first[train], task.second[train]]))
-        fitted = yield from encoder.clone().iter_fit([task.texts[i] for i in rows])
-    elif encoder.requires_fit:
-        fitted = yield from encoder.clone().iter_fit(task.texts)
-    else:
-        fitted = encoder
+    """Embeddings of all the task's sentences by an encoder that learns from data, fitted
+    on the sentences of the ``train`` items."""
+    rows = task.first[train] if task.second is None else np.unique(
+        np.concatenate([task.first[train], task.second[train]]))
+    fitted = yield from encoder.clone().iter_fit([task.texts[i] for i in rows])
     return (yield from fitted.iter_encode(task.texts))
 
 
@@ -246,7 +242,8 @@ def run_transfer(corpus: Corpus, encoder: Encoder, *, seed: int = 0, task: str =
 
     shared = None
     if not encoder.learns_from_data:
-        shared = yield from _encode_for(spec, encoder, np.arange(len(labels)))
+        # Encoders that only collect a vocabulary are fitted on all evaluated sentences.
+        shared = yield from encode_corpus(corpus, encoder, texts=spec.texts)
     tested, predicted, fold_of, accuracies = [], [], [], []
     for k, (train, test) in enumerate(folds):
         embeddings = shared if shared is not None else (

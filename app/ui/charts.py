@@ -492,5 +492,7 @@ CHARTS: dict[str, type[ResultChart]] = {
 
 def chart_for(evaluation: str, result) -> ResultChart | None:
     """The chart that shows ``result`` of ``evaluation``, or None when it has none."""
-    chart = CHARTS.get(evaluation)
+    # Imported here: that chart's module builds on this one.
+    from app.ui.costra_offsets_chart import CostraOffsetsChart  # noqa: PLC0415
+    chart = {**CHARTS, "costra-offsets": CostraOffsetsChart}.get(evaluation)
     return chart(result) if chart is not None else None

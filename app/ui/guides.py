@@ -209,6 +209,23 @@ _GUIDES: dict[str, Guide] = {
         "encoders (GloVe, MiniLM) see Czech as rare tokens: <code>e5-small</code> "
         "(multilingual-e5-small) was trained on Czech (mean 0.512 against bag of "
         "words' 0.454 here)."),
+    "costra-offsets": Guide(
+        "Costra transformations as directions",
+        "Is a transformation such as <i>past tense</i> or <i>ban</i> one direction in "
+        "the space, as word analogies (king - man + woman) suggest?",
+        "Every non-seed sentence's offset is its embedding minus its seed's. "
+        "Consistency of a type: the mean cosine between its offsets from different seed "
+        "groups (zero offsets left out); the baseline shuffles the types within each "
+        "seed group 20 times. Analogy: seed + the mean offset of the type over the "
+        "<i>other</i> seed groups is compared with the group's non-seed sentences.",
+        "Consistency near the baseline: the type is no direction. Analogy accuracy is "
+        "the share of (group, type) questions whose true sentence ranks first (ties "
+        "count against it); MRR the mean of 1/rank. Chance is about 1 in 13.",
+        "The Costra 1.1 corpus (<code>costra/data.tsv</code>), with its seed groups "
+        "and transformation types.",
+        "In bag-of-words spaces an offset is the words changed, so only types that "
+        "add the same words (ban, possibility) look consistent; English-only encoders "
+        "see most Czech words as unknown and give many zero offsets."),
     "agreement": Guide(
         "Misclassification agreement of encoders",
         "When two encoders both misclassify a sentence, do they make the <i>same</i> "

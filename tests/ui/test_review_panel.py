@@ -6,10 +6,10 @@ from PySide6.QtCore import Qt
 
 from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import find_suspicious
+from app.cache import encode_corpus
 from app.corpora import load_corpus
 from app.corpora.sick import load_sick
 from app.jobs import run_job
-from app.neighbours import encode_corpus
 from app.ui.review_panel import SORT_ROLE, ReviewPanel
 from models import make_encoder
 
