@@ -29,6 +29,7 @@ from app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
 from app.evaluations.paired import PAIRED_TESTS, paired_test
 from app.workspace import changed_summaries, load_workspace, run_workspace
 from app.corpora.model import Corpus
+from app.distributed import DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards
 from app.export import export_matrix, json_text, write_json
 from app.jobs import Progress, run_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
@@ -37,7 +38,8 @@ from models.precomputed import Precomputed
 
 PRECOMPUTED = "precomputed:"
 ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, or {PRECOMPUTED}PATH for embeddings "
-                "computed elsewhere (.npy, .npz, vectors.tsv, .parquet)")
+                "computed elsewhere (.npy, .npz, vectors.tsv, .parquet, or a folder of "
+                "shards)")
 
 
 
@@ -177,6 +179,8 @@ def command_run(args: argparse.Namespace) -> int:
 
 
 def command_encode(args: argparse.Namespace) -> int:
+    if args.engine:
+        return command_encode_shards(args)
     corpus = load_corpus(args.corpus)
     encoder = build_encoder(args.encoder, corpus)
     if encoder.requires_fit:
@@ -189,6 +193,18 @@ def command_encode(args: argparse.Namespace) -> int:
                     "params": encoder.params(), "fingerprint": encoder.fingerprint()}})
     print(f"{matrix.shape[0]} x {matrix.shape[1]} embeddings of {corpus.name} by "
           f"{encoder.name}: {', '.join(str(path) for path in written)}")
+    return 0
+
+
+def command_encode_shards(args: argparse.Namespace) -> int:
+    printer = ProgressPrinter()
+    done = run_job(encode_shards(args.corpus, args.encoder, args.out,
+                                 shard_rows=args.shard_rows, engine=args.engine,
+                                 address=args.address, num_cpus=args.num_cpus,
+                                 workers=args.workers), printer)
+    printer.clear()
+    print(f"{done.rows} x {done.dim} embeddings in {done.shards} shards ({done.written} "
+          f"encoded by {done.engine}, {done.reused} kept from an earlier run): {done.out_dir}")
     return 0
 
 
@@ -322,7 +338,20 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
     encode.add_argument("--out", required=True,
                         help="*.npy (+ JSON sidecar), *.parquet, or vectors.tsv / a folder "
-                             "(Embedding Projector pair)")
+                             "(Embedding Projector pair); with --engine, a folder of "
+                             "Parquet shards and manifest.json (precomputed:DIR reads it)")
+    encode.add_argument("--engine", choices=ENGINES,
+                        help="encode in shards, resumable: in this process (local) or on "
+                             "Ray Data (ray; needs the ray extra)")
+    encode.add_argument("--address", help="with --engine ray: the Ray cluster to join "
+                        "(auto, ray://HOST:10001, HOST:6379); default: start a local one")
+    encode.add_argument("--num-cpus", type=int, default=DEFAULT_RAY_CPUS,
+                        help=f"CPUs of the local Ray instance (default {DEFAULT_RAY_CPUS})")
+    encode.add_argument("--workers", type=int,
+                        help="Ray actors (default: one per GPU, else one per CPU)")
+    encode.add_argument("--shard-rows", type=int, default=DEFAULT_SHARD_ROWS,
+                        help=f"sentences per shard, rounded up to whole encoder batches "
+                             f"(default {DEFAULT_SHARD_ROWS})")
     encode.set_defaults(handler=command_encode)
 
     explain = commands.add_parser(

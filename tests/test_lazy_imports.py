@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Must not be imported before the window is shown.
-LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescent", "faiss")
+LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescent", "faiss",
+        "ray")
 #: Slow enough (scikit-learn and what it pulls: about 1 s) to keep off the start path too.
 ALSO_LAZY = ("sklearn", "pandas", "pyarrow", "scipy.stats")
 
