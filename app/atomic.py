@@ -4,24 +4,37 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Iterator
 from pathlib import Path
+
+
+def _create_beside(path: Path) -> Path:
+    """A new empty file beside ``path``, created with mode 0666 so the kernel applies the
+    user's umask, as editors do (``tempfile.mkstemp`` would force 0600)."""
+    while True:
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")
+        try:
+            os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return temporary
 
 
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """A temporary path beside ``path``; on success it is fsync'd and renamed onto
-    ``path``, on error removed."""
+    ``path``, on error removed. The file gets the mode of the file it replaces, else the
+    user's default (0666 less the umask)."""
     path = Path(path).resolve()
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
-                                         suffix=".partial")
-    os.close(handle)
-    temporary = Path(temporary)
+    temporary = _create_beside(path)
     try:
         yield temporary
         with temporary.open("rb+") as written:
             os.fsync(written.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)

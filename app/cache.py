@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from app.corpora.model import Corpus
 from app.jobs import Job, Progress
-from models.base import Embeddings, Encoder, NotFittedError
+from models.base import Embeddings, Encoder, NotFittedError, fitted_copy
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,8 @@ def clear() -> int:
 
 def cached_encode(encoder: Encoder, corpus_fingerprint: str, texts: Sequence[str],
                   cache: EmbeddingCache | None = None) -> Job[Embeddings]:
-    """Encode ``texts`` (the sentences of the corpus with that fingerprint), via the cache.
+    """Encode ``texts`` (the sentences of the corpus with that fingerprint) by a fitted
+    encoder, via the cache (encoders that are not ``cacheable`` just encode).
 
     On a hit the matrix comes from disk and the encoder's :meth:`~Encoder.report` (e.g.
     word-vector coverage) is restored; on a miss the encoder runs and the result is
@@ -246,6 +248,8 @@ def cached_encode(encoder: Encoder, corpus_fingerprint: str, texts: Sequence[str
     if not encoder.is_fitted:
         # Unfitted encoders share one fingerprint, so a lookup could return another fit.
         raise NotFittedError(f"{encoder.name} must be fitted before encoding")
+    if not encoder.cacheable:
+        return (yield from encoder.iter_encode(texts))
     cache = cache if cache is not None else EmbeddingCache()
     yield Progress(f"looking for cached {encoder.name} embeddings", 0, 1)
     key = cache.key(encoder.fingerprint(), corpus_fingerprint)
@@ -264,3 +268,30 @@ def cached_encode(encoder: Encoder, corpus_fingerprint: str, texts: Sequence[str
     except OSError as error:
         log.warning("could not cache %s embeddings in %s: %s", encoder.name, cache.root, error)
     return matrix
+
+
+def encode_corpus(corpus: Corpus, encoder: Encoder, *, texts: Sequence[str] | None = None,
+                  cache: EmbeddingCache | None = None) -> Job[Embeddings]:
+    """Embeddings of every sentence of ``corpus``, or of ``texts`` drawn from it (some of
+    its sentences, a tokenised column), through the cache: shape (len(texts), dim).
+
+    For work that trains nothing on labels: an encoder that requires fitting is cloned
+    and fitted on the texts it encodes (no labels are seen, so nothing leaks). To keep
+    the fitted encoder, fit it with :func:`models.base.fitted_copy` and call
+    :func:`cached_encode`, as the explorer does.
+    """
+    if texts is None:
+        texts, fingerprint = corpus.texts, corpus.fingerprint
+    else:
+        fingerprint = texts_fingerprint(texts)
+    fitted = yield from fitted_copy(encoder, texts)
+    return (yield from cached_encode(fitted, fingerprint, texts, cache))
+
+
+def texts_fingerprint(texts: Sequence[str]) -> str:
+    """Content hash of a list of sentences, in the form of ``Corpus.fingerprint``."""
+    h = hashlib.sha256(b"texts")
+    for text in texts:
+        h.update(text.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()[:16]

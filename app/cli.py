@@ -4,6 +4,8 @@
     sentspace eval classification --corpus msrp-grouped --encoder bow [--json [PATH]]
     sentspace corpus info PATH
     sentspace encode --corpus msrp-grouped --encoder bow --out vectors.npy
+    sentspace explain --encoder tfidf "sentence A" "sentence B"
+    sentspace regions --corpus msrp-grouped --encoder tfidf --csv regions.csv
     sentspace run WORKSPACE
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
@@ -13,21 +15,22 @@ status 2 and one line naming the file, line and problem.
 from __future__ import annotations
 
 import argparse
-import json
+import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from app.atomic import write_text_atomic
+from app.cache import cached_encode
 from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.stats import corpus_stats
 from app.corpora.tabular import ROLES as MAPPING_ROLES
 from app.errors import InputError
-from app.evaluations import COMPARISONS, EVALUATIONS
+from app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
 from app.evaluations.paired import PAIRED_TESTS, paired_test
 from app.workspace import changed_summaries, load_workspace, run_workspace
 from app.corpora.model import Corpus
-from app.export import export_matrix
+from app.distributed import DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards
+from app.export import export_matrix, json_text, write_json
 from app.jobs import Progress, run_job
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Encoder
@@ -37,8 +40,27 @@ PRECOMPUTED = "precomputed:"
 ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, FAMILY:FILE to train a PyTorch family "
                 "(fastsent, dictrep-bow, sdae, skipthought...) on a text file, or "
                 f"{PRECOMPUTED}PATH for embeddings computed elsewhere (.npy, .npz, "
-                "vectors.tsv, .parquet)")
+                "vectors.tsv, .parquet, or a folder of shards)")
 
+
+
+def option_flag(name: str) -> str:
+    """The command-line flag of an evaluation option (``OPTIONS``): ``--negative-overlap``."""
+    return "--" + name.replace("_", "-")
+
+
+def eval_command(evaluation: str, corpus: str, encoders: Sequence[str], seed: int,
+                 options: Mapping[str, str] | None = None) -> str:
+    """The shell command that reproduces ``evaluation`` of ``corpus`` (a built-in name or
+    path) by ``encoders`` (specs; several for a comparison) with ``seed`` and the
+    evaluation's ``options`` (keyword: value); shown beside every result in the app."""
+    words = ["sentspace", "eval", evaluation, "--corpus", corpus]
+    for spec in encoders:
+        words += ["--encoder", spec]
+    words += ["--seed", str(seed)]
+    for name, value in (options or {}).items():
+        words += [option_flag(name), value]
+    return shlex.join(words)
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -80,6 +102,7 @@ def command_eval(args: argparse.Namespace) -> int:
     specs = args.encoder or [DEFAULT_ENCODER]
     if args.evaluation in COMPARISONS and len(specs) < 2:
         raise InputError(f"{args.evaluation} compares encoders: give two or more --encoder")
+    options = evaluation_options(args)
     encoders = [build_encoder(spec, corpus) for spec in specs]
     printer = ProgressPrinter()
     if args.evaluation in COMPARISONS:
@@ -87,7 +110,7 @@ def command_eval(args: argparse.Namespace) -> int:
         results = [run_job(compare(corpus, encoders, seed=args.seed), printer)]
     else:
         evaluation, _ = EVALUATIONS[args.evaluation]
-        results = [run_job(evaluation(corpus, encoder, seed=args.seed), printer)
+        results = [run_job(evaluation(corpus, encoder, seed=args.seed, **options), printer)
                    for encoder in encoders]
     printer.clear()
     paired = []
@@ -100,12 +123,11 @@ def command_eval(args: argparse.Namespace) -> int:
                "paired_tests": [{"a": a.provenance.encoder_name,
                                  "b": b.provenance.encoder_name, **test.__dict__}
                                 for a, b, test in paired]}
-    text = json.dumps(payload, indent=2, default=float)
     if args.json == "-":
-        print(text)
+        print(json_text(payload), end="")
         return 0
     if args.json:
-        write_text_atomic(Path(args.json), text + "\n")
+        write_json(args.json, payload)
     first = results[0].provenance
     print(f"{args.evaluation} on {first.corpus_name} ({len(corpus)} sentences, "
           f"corpus {first.corpus_fingerprint}), seed {args.seed}")
@@ -117,6 +139,18 @@ def command_eval(args: argparse.Namespace) -> int:
         print(summary_table([test for _, _, test in paired],
                             [b.provenance.encoder_name for _, b, _ in paired]))
     return 0
+
+
+def evaluation_options(args: argparse.Namespace) -> dict[str, str]:
+    """The ``--option`` values given, checked against what the evaluation takes."""
+    offered = OPTIONS.get(args.evaluation, {})
+    given = {name: value for name in {n for o in OPTIONS.values() for n in o}
+             if (value := getattr(args, name)) is not None}
+    unknown = sorted(set(given) - set(offered))
+    if unknown:
+        flags = ", ".join(option_flag(name) for name in unknown)
+        raise InputError(f"{args.evaluation} takes no {flags}")
+    return given
 
 
 def summary_table(results, names: Sequence[str] | None = None) -> str:
@@ -146,18 +180,81 @@ def command_run(args: argparse.Namespace) -> int:
 
 
 def command_encode(args: argparse.Namespace) -> int:
+    if args.engine:
+        return command_encode_shards(args)
     corpus = load_corpus(args.corpus)
     encoder = build_encoder(args.encoder, corpus)
     if encoder.requires_fit:
         encoder.fit(corpus.texts)
     printer = ProgressPrinter()
-    matrix = run_job(encoder.iter_encode(corpus.texts), printer)
+    matrix = run_job(cached_encode(encoder, corpus.fingerprint, corpus.texts), printer)
     printer.clear()
     written = export_matrix(corpus, matrix, Path(args.out), {
         "encoder": {"name": encoder.name, "family": encoder.family,
                     "params": encoder.params(), "fingerprint": encoder.fingerprint()}})
     print(f"{matrix.shape[0]} x {matrix.shape[1]} embeddings of {corpus.name} by "
           f"{encoder.name}: {', '.join(str(path) for path in written)}")
+    return 0
+
+
+def command_encode_shards(args: argparse.Namespace) -> int:
+    printer = ProgressPrinter()
+    done = run_job(encode_shards(args.corpus, args.encoder, args.out,
+                                 shard_rows=args.shard_rows, engine=args.engine,
+                                 address=args.address, num_cpus=args.num_cpus,
+                                 workers=args.workers), printer)
+    printer.clear()
+    print(f"{done.rows} x {done.dim} embeddings in {done.shards} shards ({done.written} "
+          f"encoded by {done.engine}, {done.reused} kept from an earlier run): {done.out_dir}")
+    return 0
+
+
+def command_explain(args: argparse.Namespace) -> int:
+    from app.explain import explain_pair
+
+    corpus = load_corpus(args.corpus)
+    encoder = build_encoder(args.encoder, corpus)
+    printer = ProgressPrinter()
+    result = run_job(explain_pair(args.sentence_a, args.sentence_b, encoder, corpus=corpus),
+                     printer)
+    printer.clear()
+    if args.json:
+        print(json_text(result.to_dict()), end="")
+        return 0
+    print(f"cosine {result.cosine:.4f} by {encoder.name} ({result.method}"
+          f"{f', fitted on {corpus.name}' if encoder.requires_fit else ''})")
+    for side, name in ((0, "A"), (1, "B")):
+        print(f"\nwords of {name}: {result.texts[side]}")
+        print(format_table(["word", "contribution"], [
+            [word, f"{value:+.4f}"] for word, value in result.top_words(side, args.top)]))
+    if pairs := result.top_pairs(args.top):
+        print(f"\n{result.pair_label}")
+        print(format_table(["A", "B", "value"],
+                           [[a, b, f"{value:+.4f}"] for a, b, value in pairs]))
+    return 0
+
+
+def command_regions(args: argparse.Namespace) -> int:
+    from app.projection import project
+    from app.regions import find_regions
+
+    corpus = load_corpus(args.corpus)
+    encoder = build_encoder(args.encoder, corpus)
+    printer = ProgressPrinter()
+    fitted = encoder.fit(corpus.texts) if encoder.requires_fit else encoder
+    embeddings = run_job(fitted.iter_encode(corpus.texts), printer)
+    layout = run_job(project(embeddings, args.layout, seed=args.seed), printer)
+    regions = run_job(find_regions(corpus, layout.coordinates, embeddings=embeddings,
+                                   encoder=encoder, on=args.on,
+                                   min_cluster_size=args.min_cluster_size, seed=args.seed),
+                      printer)
+    printer.clear()
+    print(f"regions of {corpus.name} ({len(corpus)} sentences) by {encoder.name}, "
+          f"{args.layout.upper()} layout, clustered on the {args.on}")
+    print(summary_table([regions]))
+    if args.csv:
+        regions.export_csv(corpus.texts, Path(args.csv))
+        print(f"sentence, cluster, label written to {args.csv}")
     return 0
 
 
@@ -171,9 +268,9 @@ def command_corpus_info(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.path, mapping)
     stats = corpus_stats(corpus)
     if args.json:
-        print(json.dumps({**stats.to_dict(), "fingerprint": corpus.fingerprint,
-                          "sources": list(corpus.sources),
-                          "warnings": list(corpus.warnings)}, indent=2))
+        print(json_text({**stats.to_dict(), "fingerprint": corpus.fingerprint,
+                         "sources": list(corpus.sources),
+                         "warnings": list(corpus.warnings)}), end="")
         return 0
     rows = [[label, value] for label, value in stats.rows()]
     rows.insert(3, ["fingerprint", corpus.fingerprint])
@@ -226,6 +323,12 @@ def build_parser() -> argparse.ArgumentParser:
                           help=f"{ENCODER_HELP}; repeat to compare several "
                                f"(default {DEFAULT_ENCODER})")
     evaluate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    for name, option in {n: o for options in OPTIONS.values() for n, o in options.items()
+                         }.items():
+        evaluate.add_argument(option_flag(name), choices=list(option.choices),
+                              help=f"{option.help}: " + "; ".join(
+                                  f"{value}, {meaning}" for value, meaning
+                                  in option.choices.items()) + f" (default {option.default})")
     evaluate.add_argument("--json", nargs="?", const="-", metavar="PATH",
                           help="print JSON instead of the table, or write it to PATH")
     evaluate.set_defaults(handler=command_eval)
@@ -236,8 +339,54 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
     encode.add_argument("--out", required=True,
                         help="*.npy (+ JSON sidecar), *.parquet, or vectors.tsv / a folder "
-                             "(Embedding Projector pair)")
+                             "(Embedding Projector pair); with --engine, a folder of "
+                             "Parquet shards and manifest.json (precomputed:DIR reads it)")
+    encode.add_argument("--engine", choices=ENGINES,
+                        help="encode in shards, resumable: in this process (local) or on "
+                             "Ray Data (ray; needs the ray extra)")
+    encode.add_argument("--address", help="with --engine ray: the Ray cluster to join "
+                        "(auto, ray://HOST:10001, HOST:6379); default: start a local one")
+    encode.add_argument("--num-cpus", type=int, default=DEFAULT_RAY_CPUS,
+                        help=f"CPUs of the local Ray instance (default {DEFAULT_RAY_CPUS})")
+    encode.add_argument("--workers", type=int,
+                        help="Ray actors (default: one per GPU, else one per CPU)")
+    encode.add_argument("--shard-rows", type=int, default=DEFAULT_SHARD_ROWS,
+                        help=f"sentences per shard, rounded up to whole encoder batches "
+                             f"(default {DEFAULT_SHARD_ROWS})")
     encode.set_defaults(handler=command_encode)
+
+    explain = commands.add_parser(
+        "explain", help="which words make two sentences similar under an encoder",
+        description="Attribute the cosine of two sentences to their words: exactly for "
+        "additive encoders (bag of words, TF-IDF, random-bow, word-vector mean/sum), by "
+        "leave-one-word-out occlusion for the others (with the token alignment of "
+        "sentence-transformers models).")
+    explain.add_argument("sentence_a")
+    explain.add_argument("sentence_b")
+    explain.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
+    explain.add_argument("--corpus", default=DEFAULT_CORPUS,
+                         help="what encoders that need fitting (vocabulary, idf) are fitted "
+                              f"on, with the two sentences (default {DEFAULT_CORPUS})")
+    explain.add_argument("--top", type=int, default=8, help="rows per table (default 8)")
+    explain.add_argument("--json", action="store_true",
+                         help="print the whole explanation as JSON")
+    explain.set_defaults(handler=command_explain)
+
+    regions = commands.add_parser(
+        "regions", help="cluster a layout and label each cluster with its keywords",
+        description="HDBSCAN clusters of the 2D layout (or of the embeddings), each "
+        "labelled by class-based TF-IDF against the rest of the corpus.")
+    regions.add_argument("--corpus", default=DEFAULT_CORPUS,
+                         help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
+    regions.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
+    regions.add_argument("--layout", default="pca", choices=("pca", "umap", "tsne"))
+    regions.add_argument("--on", default="layout", choices=("layout", "embeddings"),
+                         help="cluster the 2D layout (default) or the embeddings")
+    regions.add_argument("--min-cluster-size", type=int,
+                         help="HDBSCAN's (default: 0.5%% of the sentences, at least 5)")
+    regions.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    regions.add_argument("--csv", metavar="PATH", help="write sentence, cluster, label")
+    regions.set_defaults(handler=command_regions)
 
     run = commands.add_parser("run", help="re-run a saved workspace's evaluations; exits 1 "
                               "when a number differs from the saved one")

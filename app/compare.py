@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 # scipy.linalg is imported in align_layouts: ~40 ms, not at the GUI's start.
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.jobs import Job, Progress
-from app.neighbours import encode_corpus, iter_top_k
+from app.neighbours import iter_top_k
 from app.projection import Projection, project, project_aligned
 from models.base import Embeddings, Encoder
 

@@ -11,13 +11,9 @@ from app.cache import cached_encode
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations.classification import ClassificationResult, run_classification
-from app.jobs import Job, Progress
-from app.projection import Faithfulness, Projection, faithfulness, project
+from app.jobs import Job
+from app.projection import Faithfulness, Projection, iter_faithfulness, project
 from models.base import Embeddings, Encoder, fitted_copy
-
-#: Above this many sentences the per-point faithfulness (an exact k-NN search in the
-#: original space) is left to an explicit request instead of every projection.
-FAITHFULNESS_LIMIT = 50_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,13 +30,14 @@ class Exploration:
     notes: tuple[str, ...] = ()
 
 
-def _project(embeddings: Embeddings, method: str, seed: int,
+def _project(corpus: Corpus, embeddings: Embeddings, method: str, seed: int,
              parameters: dict[str, Any]) -> Job[tuple[Projection, Faithfulness | None]]:
-    projection = yield from project(embeddings, method, seed=seed, **parameters)
-    if embeddings.shape[0] > FAITHFULNESS_LIMIT:
-        return projection, None
-    yield Progress("measuring projection faithfulness", 0, 1)
-    return projection, faithfulness(embeddings, projection.coordinates)
+    # A layout fitted on a sample of a large corpus keeps every group in the sample.
+    strata = corpus.groups.first_group(len(corpus)) if corpus.groups is not None else None
+    projection = yield from project(embeddings, method, seed=seed, strata=strata,
+                                    **parameters)
+    return projection, (yield from iter_faithfulness(embeddings, projection.coordinates,
+                                                     seed=seed))
 
 
 def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int = 0,
@@ -52,11 +49,8 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
     training fold, whatever they were trained on here)."""
     fitted = yield from fitted_copy(encoder, corpus.texts if training_texts is None
                                     else training_texts)
-    if fitted.cacheable:
-        embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
-    else:
-        embeddings = yield from fitted.iter_encode(corpus.texts)
-    projection, faithful = yield from _project(embeddings, method, seed,
+    embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
+    projection, faithful = yield from _project(corpus, embeddings, method, seed,
                                                projection_parameters or {})
     classification, notes = None, ()
     if corpus.groups is not None:
@@ -71,6 +65,6 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
 def reproject(exploration: Exploration, method: str, *, seed: int = 0,
               **parameters: Any) -> Job[Exploration]:
     """The same exploration with a new projection; nothing is re-encoded."""
-    projection, faithful = yield from _project(exploration.embeddings, method, seed,
-                                               parameters)
+    projection, faithful = yield from _project(exploration.corpus, exploration.embeddings,
+                                               method, seed, parameters)
     return dataclasses.replace(exploration, projection=projection, faithfulness=faithful)

@@ -1,19 +1,25 @@
-"""Writing a corpus's embeddings (or its 2D projection) for use elsewhere.
+"""Every table and JSON file the app writes for use elsewhere, written atomically.
 
-One row per corpus entry, in corpus order (the file order of the source, repeated
-sentences included). Formats, chosen by the target's name:
+Results and tables: :func:`write_json` (a result's ``to_dict()``, the CLI's ``--json``),
+:func:`write_csv` (a metric table, a change log), :func:`export_sentences` (chosen
+sentences with their ids and groups).
+
+A corpus's embeddings (or its 2D projection), :func:`export_matrix`: one row per corpus
+entry, in corpus order (the file order of the source, repeated sentences included).
+Formats, chosen by the target's name:
 
 - ``*.npy``: the matrix, plus a JSON sidecar ``*.json`` saying what it is;
 - ``vectors.tsv`` (or a folder): the Embedding Projector pair ``vectors.tsv`` +
   ``metadata.tsv`` (id, text, group and any metadata columns, with a header row);
 - ``*.parquet``: columns id, text, vector (fixed-size list of float32; needs pyarrow).
-
-Every file is written atomically.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,13 +51,56 @@ def _single_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def json_text(payload: Any) -> str:
+    """``payload`` as indented JSON ending in a newline; numpy scalars become floats."""
+    return json.dumps(payload, indent=2, default=float) + "\n"
+
+
+def write_json(path: str | Path, payload: Any) -> Path:
+    """Write :func:`json_text` of ``payload`` to ``path``."""
+    write_text_atomic(path, json_text(payload))
+    return Path(path)
+
+
+def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A header row and ``rows`` as CSV, one ``\\n``-terminated line each."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence[Any]]
+              ) -> Path:
+    """Write :func:`csv_text` of the header and rows to ``path``."""
+    write_text_atomic(path, csv_text(header, rows))
+    return Path(path)
+
+
+def first_group_names(corpus: Corpus) -> list[str] | None:
+    """Each entry's first group name, "" for none; None for an ungrouped corpus."""
+    if corpus.groups is None:
+        return None
+    names = corpus.groups.names
+    return [names[g] if g >= 0 else "" for g in corpus.groups.first_group(len(corpus))]
+
+
+def export_sentences(corpus: Corpus, indices: Iterable[int], path: str | Path) -> Path:
+    """Write the sentences ``indices`` (in that order) to ``path`` as CSV: index, id,
+    text and first group ("" for none)."""
+    groups = first_group_names(corpus)
+    return write_csv(path, ("index", "id", "text", "group"), (
+        (index, corpus.ids[index], corpus.texts[index], groups[index] if groups else "")
+        for index in map(int, indices)))
+
+
 def metadata_columns(corpus: Corpus) -> dict[str, list[str]]:
     """Per-entry columns that describe each row: id, text, group and metadata."""
     columns = {"id": list(corpus.ids), "text": list(corpus.texts)}
-    if corpus.groups is not None:
-        first = corpus.groups.first_group(len(corpus))
-        names = corpus.groups.names
-        columns["group"] = [names[g] if g >= 0 else "" for g in first]
+    groups = first_group_names(corpus)
+    if groups is not None:
+        columns["group"] = groups
     for name, values in corpus.metadata.items():
         columns.setdefault(name, [str(v) for v in values])
     return columns
@@ -76,12 +125,12 @@ def export_matrix(corpus: Corpus, matrix: Embeddings, target: str | Path,
         with atomic_path(target) as temporary:
             with temporary.open("wb") as handle:
                 np.save(handle, dense)
-        write_text_atomic(sidecar, json.dumps({
+        write_json(sidecar, {
             "rows": int(dense.shape[0]), "dim": int(dense.shape[1]),
             "row_order": "corpus entries in source file order",
             "corpus": {"name": corpus.name, "fingerprint": corpus.fingerprint,
                        "sources": list(corpus.sources)},
-            **provenance, "sentspace_version": package_version()}, indent=2) + "\n")
+            **provenance, "sentspace_version": package_version()})
         return [target, sidecar]
     if kind == "projector":
         folder = target if target.is_dir() else target.parent

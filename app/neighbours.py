@@ -20,8 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from app.jobs import Job, Progress, run_job
-from app.corpora.model import Corpus
-from models.base import Embeddings, Encoder, fitted_copy
+from models.base import Embeddings
 
 #: Default memory budget for one similarity block and its temporaries.
 DEFAULT_MEMORY_MB = 256
@@ -257,13 +256,3 @@ def target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Normalised
     """:func:`iter_target_ranks` run to the end in this thread."""
     return run_job(iter_target_ranks(queries, pool, targets, exclude=exclude, ties=ties,
                                      tie_tolerance=tie_tolerance, memory_mb=memory_mb))
-
-
-def encode_corpus(corpus: Corpus, encoder: Encoder) -> Job[Embeddings]:
-    """Embeddings of every sentence of ``corpus``, shape (len(corpus), dim).
-
-    For evaluations that train nothing: an encoder that requires fitting is cloned and
-    fitted on the corpus's own sentences (no labels are seen, so nothing leaks).
-    """
-    fitted = yield from fitted_copy(encoder, corpus.texts)
-    return (yield from fitted.iter_encode(corpus.texts))

@@ -1,5 +1,11 @@
 """2D projections of embeddings (PCA, UMAP, t-SNE) and how faithful they are.
 
+Above ``sample`` points (default 50,000) UMAP is fitted on a seeded sample, stratified
+by group when strata are given, and every other point is placed at the similarity-
+weighted mean of the 2D positions of its nearest sample points (an HNSW search, chunk by
+chunk): umap-learn's ``transform`` of the rest took about 13 minutes per million points
+on 2 cores. t-SNE, which has no such shortcut, refuses above :data:`TSNE_LIMIT` points.
+
 UMAP and t-SNE (and scikit-learn, whose import pulls scipy.stats and pandas, about
 1 s, and scipy.spatial) are imported lazily: ``import umap`` alone takes seconds and its first
 fit compiles with numba, so they load only inside a job, off the GUI thread.
@@ -13,18 +19,28 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.jobs import Job, Progress
+from app import ann
+from app.ann import Search, iter_knn
+from app.errors import EvaluationError
+from app.jobs import Job, Progress, run_job
 from app.layout_process import run_elsewhere
-from app.neighbours import top_k
+from app.neighbours import Normalised, normalise
 from models.base import Embeddings
 
 METHODS = ("pca", "umap", "tsne")
 #: Defaults of each method's parameters; the UI offers exactly these.
 DEFAULTS: dict[str, dict[str, Any]] = {
     "pca": {},
-    "umap": {"n_neighbors": 15, "min_dist": 0.1, "metric": "cosine", "pca_dims": 50},
+    "umap": {"n_neighbors": 15, "min_dist": 0.1, "metric": "cosine", "pca_dims": 50,
+             "sample": 50_000},
     "tsne": {"perplexity": 30.0, "pca_dims": 50},
 }
+#: Points measured by faithfulness above the exact-search limit.
+FAITHFULNESS_SAMPLE = 10_000
+#: t-SNE fits every point (hours at a million); above this it refuses.
+TSNE_LIMIT = 50_000
+#: Nearest sample points whose 2D positions place a point UMAP was not fitted on.
+PLACEMENT_NEIGHBOURS = 10
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,6 +52,14 @@ class Projection:
     parameters: dict[str, Any] = field(default_factory=dict)
     #: Share of variance along each axis (PCA only).
     explained_variance_ratio: tuple[float, ...] = ()
+    #: Points the layout was fitted on when it was a sample (the rest were placed).
+    fitted_on: np.ndarray | None = None
+
+    def describe(self) -> str:
+        """"fitted on N of M points" for a caption; empty when fitted on all."""
+        if self.fitted_on is None:
+            return ""
+        return f"fitted on {len(self.fitted_on):,} of {len(self.coordinates):,} points"
 
     @property
     def axis_labels(self) -> tuple[str, str]:
@@ -70,19 +94,32 @@ def _options(method: str, parameters: dict[str, Any]) -> dict[str, Any]:
 
 
 def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
-            **parameters: Any) -> Job[Projection]:
+            strata: np.ndarray | None = None, **parameters: Any) -> Job[Projection]:
     """Project ``embeddings`` of shape (n, dim) to 2D.
 
     Parameters
     ----------
     method : "pca", "umap" or "tsne".
     seed : random state of every stochastic step.
+    strata : int array of shape (n,), optional
+        A group per point (-1: none) that UMAP's sample is stratified by.
     **parameters : the method's options (see ``DEFAULTS``); ``pca_dims`` reduces the
-        input linearly first (None to skip), which speeds UMAP and t-SNE on wide data.
+        input linearly first (None to skip), which speeds UMAP and t-SNE on wide data;
+        UMAP's ``sample`` is how many points it is fitted on (the rest are placed).
+
+    Raises
+    ------
+    EvaluationError
+        t-SNE asked of more than :data:`TSNE_LIMIT` points.
     """
     options = _options(method, parameters)
     record = {"seed": seed, **options}
     n = embeddings.shape[0]
+    if method == "tsne" and n > TSNE_LIMIT:
+        raise EvaluationError(
+            f"t-SNE fits every point and would take hours on {n:,}; it is offered up to "
+            f"{TSNE_LIMIT:,}. Use UMAP (fitted on a sample of {DEFAULTS['umap']['sample']:,},"
+            f" the rest placed beside their nearest sample points) or PCA.")
     stage = f"projecting with {method.upper() if method != 'tsne' else 't-SNE'}"
     yield Progress(stage, 0, 3)
     if n < 4:
@@ -100,12 +137,61 @@ def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
 
     reduced = _reduce(embeddings, options.pop("pca_dims"), seed)
     yield Progress(stage, 1, 3)
+    fitted = None
     if method == "umap":
         stage += " (a first run compiles numba code)"
-    coordinates = yield from run_elsewhere(_fit_layout, (method, reduced, seed, options),
-                                           stage)
+        size = options.pop("sample")
+        if size and n > size:
+            fitted = stratified_sample(n, size, strata, seed)
+            stage += f", fitted on {len(fitted):,} of {n:,} points"
+    data = reduced if fitted is None else reduced[fitted]
+    coordinates = yield from run_elsewhere(_fit_layout, (method, data, seed, options), stage)
+    coordinates = np.asarray(coordinates, dtype=np.float32)
+    if fitted is not None:
+        coordinates = yield from place_by_neighbours(reduced, fitted, coordinates)
     yield Progress(stage, 3, 3)
-    return Projection(np.asarray(coordinates, dtype=np.float32), method, record)
+    return Projection(coordinates, method, record, fitted_on=fitted)
+
+
+def stratified_sample(n: int, size: int, strata: np.ndarray | None, seed: int
+                      ) -> np.ndarray:
+    """About ``size`` of ``n`` points drawn with ``seed``, sorted.
+
+    With ``strata`` (a group per point, -1 for none, which is a stratum of its own) each
+    stratum keeps its share of the sample, rounded, and at least one point, so a small
+    group is in the layout's fit too.
+    """
+    rng = np.random.default_rng(seed)
+    if strata is None:
+        return np.sort(rng.choice(n, size, replace=False))
+    _, stratum, counts = np.unique(strata, return_inverse=True, return_counts=True)
+    quota = np.maximum(1, np.round(counts * (size / n))).astype(np.int64)
+    order = np.lexsort((rng.random(n), stratum))      # shuffled within each stratum
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n) - starts[stratum[order]]
+    return np.flatnonzero(rank < quota[stratum])
+
+
+def place_by_neighbours(data: Embeddings, fitted: np.ndarray, layout: np.ndarray,
+                        k: int = PLACEMENT_NEIGHBOURS) -> Job[np.ndarray]:
+    """2D positions for every row of ``data`` (n, dim): the ``fitted`` rows keep their
+    ``layout`` positions, every other row goes to the mean of the positions of its ``k``
+    most cosine-similar fitted rows, weighted by 1 / (1 - cosine) so that a near
+    duplicate lands on its twin."""
+    dense = data.toarray() if sp.issparse(data) else np.asarray(data, dtype=np.float32)
+    unit = normalise(dense).matrix
+    index = yield from ann.iter_build_index(unit[fitted], cache=False)
+    rest = np.setdiff1d(np.arange(len(unit)), fitted)
+    coordinates = np.empty((len(unit), 2), dtype=np.float32)
+    coordinates[fitted] = layout
+    nearest, similarity = yield from ann.iter_search_index(index, unit[rest],
+                                                          min(k, len(fitted)))
+    weights = 1.0 / np.maximum(1.0 - similarity, 1e-3)
+    weights[nearest < 0] = 0.0
+    coordinates[rest] = (np.einsum("ij,ijd->id", weights, layout[np.maximum(nearest, 0)])
+                         / weights.sum(axis=1, keepdims=True))
+    return coordinates
 
 
 def _fit_layout(method: str, data: Embeddings, seed: int, options: dict[str, Any]
@@ -191,32 +277,74 @@ class Faithfulness:
     overlap : ndarray of shape (n,)
         Per point, the share of its k nearest neighbours in the original space (cosine)
         that are also among its k nearest in 2D (Euclidean): 1 = the picture is honest
-        around this point, 0 = its 2D neighbours are strangers.
+        around this point, 0 = its 2D neighbours are strangers. NaN for points outside
+        the measured sample.
+    search : how the neighbours in the original space were found.
+    measured : int ndarray of the points measured, or None when every point was.
     """
 
     k: int
     overlap: np.ndarray
+    search: Search | None = None
+    measured: np.ndarray | None = None
 
     @property
     def mean_overlap(self) -> float:
-        return float(self.overlap.mean()) if len(self.overlap) else float("nan")
+        values = self.overlap if self.measured is None else self.overlap[self.measured]
+        return float(values.mean()) if len(values) else float("nan")
+
+    def describe(self) -> str:
+        """What the mean is over and how its neighbours were found, for a caption."""
+        n = len(self.overlap)
+        points = (f"all {n:,} points" if self.measured is None
+                  else f"a sample of {len(self.measured):,} of {n:,} points")
+        search = f", neighbours {self.search.describe()}" if self.search else ""
+        return f"on {points}{search}"
 
 
-def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10) -> Faithfulness:
-    """Per-point k-nearest-neighbour overlap between the original space and the layout."""
+def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10, *,
+                      search: str = "auto", sample: int = FAITHFULNESS_SAMPLE,
+                      limit: int | None = None, seed: int = 0) -> Job[Faithfulness]:
+    """Per-point k-nearest-neighbour overlap between the original space and the layout.
+
+    Up to ``limit`` points (default :data:`app.ann.EXACT_LIMIT`) every point is measured
+    with exact neighbours; above it a seeded sample of ``sample`` points is, with
+    neighbours found in the whole space by :func:`app.ann.iter_knn` (``search`` as there).
+    A job: the k-NN search in the original space (the long part) reports progress after
+    each block of queries and cancels between blocks.
+    """
     n = embeddings.shape[0]
+    limit = ann.EXACT_LIMIT if limit is None else limit
     k = min(k, n - 1)
     if k < 1:
         return Faithfulness(k, np.ones(n))
-    original, _ = top_k(embeddings, embeddings, k, exclude=np.arange(n))
+    stage = "measuring projection faithfulness"
+    yield Progress(stage, 0, 2)
+    measured = (None if n <= limit else
+                np.sort(np.random.default_rng(seed).choice(n, sample, replace=False)))
+    points = np.arange(n) if measured is None else measured
+    unit = normalise(embeddings)
+    queries = unit if measured is None else Normalised(unit.matrix[points],
+                                                       unit.degenerate[points])
+    original, _, how = yield from iter_knn(queries, unit, k, exclude=points, search=search,
+                                           limit=limit, seed=seed)
+    yield Progress(stage, 1, 2)
     # Query k + 1 in 2D and drop the point itself (not always first: duplicates tie).
     from scipy.spatial import cKDTree  # noqa: PLC0415 (~60 ms: not at the GUI's start)
-    _, in_layout = cKDTree(coordinates).query(coordinates, k + 1)
-    not_self = in_layout != np.arange(n)[:, None]
+    _, in_layout = cKDTree(coordinates).query(coordinates[points], k + 1)
+    not_self = in_layout != points[:, None]
     keep = np.argsort(~not_self, axis=1, kind="stable")[:, :k]
     layout = np.take_along_axis(in_layout, keep, axis=1)
     shared = (original[:, :, None] == layout[:, None, :]).any(axis=2).sum(axis=1)
-    return Faithfulness(k, shared / k)
+    overlap = np.full(n, np.nan)
+    overlap[points] = shared / k
+    return Faithfulness(k, overlap, how, measured)
+
+
+def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10,
+                 **options: Any) -> Faithfulness:
+    """:func:`iter_faithfulness` run to the end in this thread."""
+    return run_job(iter_faithfulness(embeddings, coordinates, k, **options))
 
 
 def points_in_polygon(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:

@@ -3,7 +3,13 @@
 A workspace records the corpora (spec as the user gave it, corpus fingerprint, sha256 of
 every file read, and the edit journal when there is one), the encoders and their
 parameters, evaluation results (``to_dict()`` and ``summary()`` rows, with what ran
-them), projection parameters, and a free ``view`` dict the GUI fills.
+them, and the whole result as :func:`encode_state` writes it, so charts come back),
+projection parameters, and a free ``view`` dict the GUI fills. Each corpus entry's
+``state`` holds what the session made of it (:mod:`app.session`).
+
+Paths are kept as the user chose them (made absolute, symbolic links left alone), so a
+workspace still names ``../shared/data/...`` when ``../shared`` is a link; they are
+resolved only to tell whether two paths are the same file.
 
 Saving is atomic (:mod:`app.atomic`): a crash mid-save leaves the previous file. Opening
 checks the file strictly and raises :class:`~app.errors.InputError` naming the file and
@@ -14,7 +20,10 @@ saved evaluations headless, for ``sentspace run WORKSPACE``.
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import hashlib
+import importlib
 import json
 import os
 from collections.abc import Callable
@@ -22,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import platformdirs
 
 from app.annotations.edits import apply
@@ -37,7 +47,10 @@ from models import ENCODERS, make_encoder
 from models.base import Encoder
 
 FORMAT = "sentspace-workspace"
-SCHEMA = 1
+#: 2 added each corpus's ``state`` and each evaluation's ``state`` and ``label``.
+SCHEMA = 2
+#: What a workspace file is called when the user types a bare name.
+EXTENSION = ".sentspace"
 #: Overrides where the recent-workspaces list lives (tests set it).
 CONFIG_DIR_ENV = "SENTSPACE_CONFIG_DIR"
 RECENT_LIMIT = 10
@@ -65,12 +78,15 @@ class CorpusEntry:
     fingerprint : :attr:`Corpus.fingerprint` when saved.
     files : source file path -> sha256 when saved.
     journal : path of its edit journal, or None.
+    state : what the session made of it (runs, review lists, view), see
+        :meth:`app.session.Session.to_workspace`.
     """
 
     spec: str
     fingerprint: str
     files: dict[str, str]
     journal: str | None = None
+    state: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +111,9 @@ class EvaluationEntry:
     corrected : run on the corpus with its journal's edits applied.
     summary : the result's ``summary()`` rows, ``[label, value]``.
     result : the result's ``to_dict()``.
+    state : the whole result as :func:`encode_state` writes it (None: only the
+        summary and dict were saved, as by schema 1).
+    label : its name in the results list when not ``name``.
     """
 
     name: str
@@ -105,6 +124,8 @@ class EvaluationEntry:
     result: dict[str, Any]
     options: dict[str, Any] = field(default_factory=dict)
     corrected: bool = False
+    state: dict[str, Any] | None = None
+    label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -124,8 +145,8 @@ class Workspace:
 
 @dataclass(frozen=True, eq=False)
 class SavedResult:
-    """An evaluation result as a workspace keeps it: its summary rows and its dict, so
-    views can show it without re-running (``chart`` data is not kept)."""
+    """An evaluation result of a schema-1 workspace: its summary rows and its dict, so
+    views can show it without re-running (the arrays charts draw were not kept)."""
 
     entry: EvaluationEntry
 
@@ -140,13 +161,25 @@ class SavedResult:
         return self.entry.result
 
 
-def corpus_entry(spec: str | Path, corpus: Corpus, journal: str | Path | None = None
-                 ) -> CorpusEntry:
+def chosen_path(path: str | Path) -> str:
+    """``path`` as the user chose it, made absolute; symbolic links are kept, so the
+    workspace names what the user named."""
+    return os.path.abspath(os.path.expanduser(path))
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name the same file or folder (through any links)."""
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def corpus_entry(spec: str | Path, corpus: Corpus, journal: str | Path | None = None, *,
+                 state: dict[str, Any] | None = None) -> CorpusEntry:
     """The entry of ``corpus``, loaded from ``spec``, with the hashes of its files now."""
-    spec = str(spec) if str(spec) in BUILTIN else str(Path(spec).resolve())
+    spec = str(spec) if str(spec) in BUILTIN else chosen_path(spec)
     return CorpusEntry(spec=spec, fingerprint=corpus.fingerprint,
                        files={source: file_sha256(source) for source in corpus.sources},
-                       journal=str(Path(journal).resolve()) if journal is not None else None)
+                       journal=chosen_path(journal) if journal is not None else None,
+                       state=state)
 
 
 def encoder_entry(spec: str, encoder: Encoder) -> EncoderEntry:
@@ -154,22 +187,125 @@ def encoder_entry(spec: str, encoder: Encoder) -> EncoderEntry:
 
 
 def evaluation_entry(name: str, result: Any, *, corpus: int, encoder: int, seed: int,
-                     options: dict[str, Any] | None = None, corrected: bool = False
-                     ) -> EvaluationEntry:
+                     options: dict[str, Any] | None = None, corrected: bool = False,
+                     label: str | None = None) -> EvaluationEntry:
     """The entry of an evaluation ``result``; ``corpus``/``encoder`` index the
     workspace's lists."""
+    state = result.entry.state if isinstance(result, SavedResult) else encode_state(result)
     return EvaluationEntry(name=name, corpus=corpus, encoder=encoder, seed=seed,
                            summary=[[label, value] for label, value in result.summary()],
                            result=json.loads(json.dumps(result.to_dict(), default=str)),
-                           options=dict(options or {}), corrected=corrected)
+                           options=dict(options or {}), corrected=corrected, state=state,
+                           label=label if label not in (None, name) else None)
+
+
+# --- results as JSON ---------------------------------------------------------------
+
+#: Modules whose dataclasses a workspace may hold: results, projections, review lists.
+#: Opening a workspace builds only these (never code named by the file).
+STATE_MODULES = ("app.evaluations.", "app.results", "app.projection", "app.compare",
+                 "app.annotations.suspicious")
+
+
+def encode_state(value: Any) -> Any:
+    """``value`` (a result dataclass, arrays, tuples, dicts...) as JSON-ready data that
+    :func:`decode_state` turns back into an equal value. Arrays keep dtype and shape
+    exactly (numbers as base64 bytes); a :class:`Corpus` field is written as a
+    reference to the corpus it belongs to."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+        return value.item() if isinstance(value, np.generic) else value
+    if isinstance(value, Corpus):
+        return {"__corpus__": value.fingerprint}
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "biuf":
+            return {"__array__": value.dtype.str, "shape": list(value.shape),
+                    "bytes": base64.b64encode(np.ascontiguousarray(value).tobytes()).decode()}
+        return {"__array__": value.dtype.str if value.dtype.kind == "U" else "object",
+                "shape": list(value.shape), "items": value.ravel().tolist()}
+    if isinstance(value, tuple):
+        return {"__tuple__": [encode_state(item) for item in value]}
+    if isinstance(value, list):
+        return [encode_state(item) for item in value]
+    if isinstance(value, dict):
+        if all(isinstance(key, str) and not key.startswith("__") for key in value):
+            return {key: encode_state(item) for key, item in value.items()}
+        return {"__items__": [[encode_state(k), encode_state(v)] for k, v in value.items()]}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        kind = type(value)
+        name = f"{kind.__module__}.{kind.__qualname__}"
+        if not name.startswith(STATE_MODULES):
+            raise TypeError(f"a workspace cannot hold a {name}")
+        return {"__dataclass__": name,
+                "fields": {f.name: encode_state(getattr(value, f.name))
+                           for f in dataclasses.fields(value)}}
+    raise TypeError(f"a workspace cannot hold a {type(value).__name__}")
+
+
+def decode_state(data: Any, corpus: Corpus | None = None) -> Any:
+    """The value :func:`encode_state` wrote; ``corpus`` stands for its corpus fields.
+
+    Raises
+    ------
+    ValueError
+        The data names a class outside :data:`STATE_MODULES` or is malformed.
+    """
+    if isinstance(data, list):
+        return [decode_state(item, corpus) for item in data]
+    if not isinstance(data, dict):
+        return data
+    if "__corpus__" in data:
+        return corpus
+    if "__tuple__" in data:
+        return tuple(decode_state(item, corpus) for item in data["__tuple__"])
+    if "__items__" in data:
+        return {decode_state(k, corpus): decode_state(v, corpus) for k, v in data["__items__"]}
+    if "__array__" in data:
+        shape = tuple(data["shape"])
+        if "bytes" in data:
+            return np.frombuffer(base64.b64decode(data["bytes"]),
+                                 dtype=np.dtype(data["__array__"])).reshape(shape).copy()
+        dtype = object if data["__array__"] == "object" else np.dtype(data["__array__"])
+        items = np.empty(len(data["items"]), dtype=dtype)
+        items[:] = data["items"]
+        return items.reshape(shape)
+    if "__dataclass__" in data:
+        return _build_dataclass(data["__dataclass__"], {
+            name: decode_state(item, corpus) for name, item in data["fields"].items()})
+    return {key: decode_state(item, corpus) for key, item in data.items()}
+
+
+def _build_dataclass(name: str, values: dict[str, Any]) -> Any:
+    if not name.startswith(STATE_MODULES):
+        raise ValueError(f"a workspace may not build a {name}")
+    module_name, _, class_name = name.rpartition(".")
+    kind = getattr(importlib.import_module(module_name), class_name, None)
+    if kind is None or not dataclasses.is_dataclass(kind):
+        raise ValueError(f"{name} is not a result this version knows")
+    fields = {f.name: f for f in dataclasses.fields(kind)}
+    if set(values) != set(fields):
+        raise ValueError(f"{name} has fields {sorted(values)}, expected {sorted(fields)}")
+    instance = kind(**{k: v for k, v in values.items() if fields[k].init})
+    for key, value in values.items():
+        if not fields[key].init:
+            object.__setattr__(instance, key, value)
+    return instance
 
 
 # --- saving and opening -------------------------------------------------------------
 
-def save_workspace(workspace: Workspace, path: str | Path, *, remember: bool = True) -> Path:
-    """Write ``workspace`` to ``path`` atomically; with ``remember``, put it first in the
-    recent-workspaces list."""
+def with_extension(path: str | Path) -> Path:
+    """``path``, with :data:`EXTENSION` added when the name has no extension (a bare
+    name typed in a save dialog)."""
     path = Path(path)
+    return path if path.suffix else path.with_name(path.name + EXTENSION)
+
+
+def save_workspace(workspace: Workspace, path: str | Path, *, remember: bool = True) -> Path:
+    """Write ``workspace`` to ``path`` (:data:`EXTENSION` added to a bare name)
+    atomically; with ``remember``, put it first in the recent-workspaces list."""
+    path = with_extension(path)
     write_text_atomic(path, json.dumps(workspace.to_dict(), indent=1, ensure_ascii=False,
                                        default=str) + "\n")
     if remember:
@@ -240,13 +376,15 @@ def load_workspace(path: str | Path) -> Workspace:
         workspace = Workspace(
             corpora=_entries(data, "corpora", CorpusEntry, {
                 "spec": (str, True), "fingerprint": (str, True), "files": (dict, True),
-                "journal": ((str, type(None)), False)}),
+                "journal": ((str, type(None)), False),
+                "state": ((dict, type(None)), False)}),
             encoders=_entries(data, "encoders", EncoderEntry, {
                 "spec": (str, True), "family": (str, True), "params": (dict, True)}),
             evaluations=_entries(data, "evaluations", EvaluationEntry, {
                 "name": (str, True), "corpus": (int, True), "encoder": (int, True),
                 "seed": (int, True), "summary": (list, True), "result": (dict, True),
-                "options": (dict, False), "corrected": (bool, False)}),
+                "options": (dict, False), "corrected": (bool, False),
+                "state": ((dict, type(None)), False), "label": ((str, type(None)), False)}),
             projections=tuple(_expect(p, dict, "projections[]") for p in
                               _expect(data.get("projections", []), list, "projections")),
             view=_expect(data.get("view", {}), dict, "view"))
@@ -402,8 +540,9 @@ def recent_workspaces() -> list[Path]:
 def add_recent(path: str | Path) -> list[Path]:
     """Put ``path`` first in the recent list (atomically), keeping
     :data:`RECENT_LIMIT`."""
-    path = Path(path).resolve()
-    paths = [path, *(p for p in recent_workspaces() if p != path)][:RECENT_LIMIT]
+    path = Path(chosen_path(path))
+    paths = [path, *(p for p in recent_workspaces()
+                     if not (p == path or p.exists() and same_file(p, path)))][:RECENT_LIMIT]
     _recent_file().parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(_recent_file(), json.dumps([str(p) for p in paths], indent=1) + "\n")
     return paths

@@ -16,6 +16,7 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -33,6 +34,27 @@ class NotFittedError(RuntimeError):
 
 class ModelError(InputError):
     """A model file or model parameter the user gave cannot be used (file and problem)."""
+
+
+@dataclass(frozen=True, eq=False)
+class WordParts:
+    """A sentence vector split exactly into one part per token of the encoder's own
+    tokenisation: ``parts.sum(axis=0)`` is the vector ``encode`` gives (up to float
+    rounding).
+
+    Attributes
+    ----------
+    tokens : tuple of str, length k
+        The tokens as the encoder sees them (lowercased when it lowercases).
+    parts : ndarray or csr_array of shape (k, dim)
+        Each token's share of the sentence vector; zero for a token the encoder ignores.
+    known : ndarray of bool, shape (k,)
+        Whether the encoder has a vector for the token (out-of-vocabulary tokens: False).
+    """
+
+    tokens: tuple[str, ...]
+    parts: Embeddings
+    known: np.ndarray
 
 
 class Encoder(ABC):
@@ -118,6 +140,12 @@ class Encoder(ABC):
 
     def _fitted_state(self) -> str | None:
         """A hash of what ``fit`` learned or the weights loaded, or None before fitting."""
+        return None
+
+    def word_parts(self, text: str) -> WordParts | None:
+        """``text``'s vector split exactly into its tokens' parts, for encoders that
+        compose a sentence additively from word vectors; None for the others (the
+        default), which similarity attribution explains by occlusion instead."""
         return None
 
     def report(self) -> dict[str, Any] | None:

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 if TYPE_CHECKING:
     from sklearn.feature_extraction.text import CountVectorizer
 
-from models.base import Embeddings, Encoder
+from models.base import Embeddings, Encoder, NotFittedError, WordParts
 from models.tokenize import TOKEN_PATTERN
 
 
@@ -51,6 +51,24 @@ class _VectorizerEncoder(Encoder):
         if not texts:   # scikit-learn's TF-IDF refuses zero rows
             return sp.csr_array((0, self.dim), dtype=np.float32)
         return self.vectorizer_.transform(list(texts)).tocsr().astype(np.float32)
+
+    def word_parts(self, text: str) -> WordParts:
+        """Each token of the vectoriser's own analyser gets its column's value in the
+        encoded row (TF-IDF weighting and normalisation included), shared equally among
+        the occurrences of that column."""
+        if self.vectorizer_ is None:
+            raise NotFittedError(f"{self.name} must be fitted before explaining")
+        tokens = self.vectorizer_.build_analyzer()(text)
+        row = self._encode_batch([text]).toarray()[0]
+        vocabulary = self.vectorizer_.vocabulary_
+        columns = np.array([vocabulary.get(token, -1) for token in tokens], dtype=np.int64)
+        known = columns >= 0
+        occurrences = np.bincount(columns[known], minlength=self.dim)
+        values = row[columns[known]] / occurrences[columns[known]]
+        parts = sp.csr_array((values.astype(np.float32),
+                              (np.flatnonzero(known), columns[known])),
+                             shape=(len(tokens), self.dim))
+        return WordParts(tuple(tokens), parts, known)
 
     def _fitted_state(self) -> str | None:
         if self.vectorizer_ is None:

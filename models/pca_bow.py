@@ -11,7 +11,6 @@ import numpy as np
 # scikit-learn is imported in fit: importing it pulls scipy.stats and pandas (about
 # 1 s), too slow for the GUI's start.
 if TYPE_CHECKING:
-    from sklearn.decomposition import PCA
     from sklearn.feature_extraction.text import CountVectorizer
 
 from models.base import Embeddings, Encoder, ModelError
@@ -28,11 +27,18 @@ class PcaBagOfWords(Encoder):
     operator), so the count matrix is never densified. ``TruncatedSVD`` would be faster
     but does not centre, and its first axis then mostly encodes sentence length.
 
+    Same seed, same vectors on any machine: the fit runs in float64 (ARPACK in float32
+    differs in the last bits from run to run and with the BLAS thread count), components
+    beyond the data's numerical rank are dropped (ARPACK returns arbitrary directions of
+    the null space for them, different on every machine), and each component's sign is
+    scikit-learn's ``svd_flip`` convention (its largest loading is positive).
+
     Parameters
     ----------
     dimension : int
-        Number of components wanted. ARPACK allows at most
-        ``min(n_fit_texts, n_vocabulary) - 1``, and ``dim`` reports the number used.
+        Number of components wanted. At most ``min(n_fit_texts, n_vocabulary) - 1`` (an
+        ARPACK limit) and the numerical rank of the centred counts are kept; ``dim``
+        reports the number kept.
     lowercase : bool
         Lowercase before tokenising.
     seed : int
@@ -51,7 +57,8 @@ class PcaBagOfWords(Encoder):
         self.lowercase = lowercase
         self.seed = int(seed)
         self.vectorizer_: CountVectorizer | None = None
-        self.pca_: PCA | None = None
+        self.components_: np.ndarray | None = None   # (dim, n_vocabulary), float64
+        self._offset: np.ndarray | None = None       # mean @ components_.T, (dim,)
         self._fit_hash: str | None = None
 
     def params(self) -> dict[str, Any]:
@@ -62,8 +69,9 @@ class PcaBagOfWords(Encoder):
         texts = list(texts)
         from sklearn.decomposition import PCA  # noqa: PLC0415
         from sklearn.feature_extraction.text import CountVectorizer  # noqa: PLC0415
+        from sklearn.utils.sparsefuncs import mean_variance_axis  # noqa: PLC0415
         vectorizer = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
-                                     dtype=np.float32)
+                                     dtype=np.float64)
         try:
             counts = vectorizer.fit_transform(texts)
         except ValueError:      # no tokens at all: scikit-learn's "empty vocabulary"
@@ -72,11 +80,22 @@ class PcaBagOfWords(Encoder):
         if n_components < 1:
             raise ModelError("PCA over bag of words needs at least two texts and two distinct "
                              f"words to fit; got {len(texts)} texts")
-        self.pca_ = PCA(n_components, svd_solver="arpack", random_state=self.seed).fit(counts)
+        if not mean_variance_axis(counts, axis=0)[1].any():   # ARPACK fails on all zeros
+            raise ModelError("PCA over bag of words needs texts that differ in their words; "
+                             f"all {len(texts)} fit texts have the same counts")
+        pca = PCA(n_components, svd_solver="arpack", random_state=self.seed).fit(counts)
+        # numpy.linalg.matrix_rank's tolerance; singular values are sorted descending.
+        singular = pca.singular_values_
+        tolerance = singular[0] * max(counts.shape) * np.finfo(np.float64).eps
+        rank = int(np.sum(singular > tolerance))
+        self.components_ = pca.components_[:rank]
+        self._offset = pca.mean_ @ self.components_.T
         self.vectorizer_ = vectorizer
         # The axes are a deterministic function of the fit texts and the parameters, so
         # hashing the texts identifies the fit without depending on BLAS rounding.
-        h = hashlib.sha256()
+        # The prefix names this fitting method, so embeddings cached by the float32,
+        # uncapped fit (same texts, other vectors) are not served for this one.
+        h = hashlib.sha256(b"float64 pca, numerical rank\0")
         for text in texts:
             h.update(text.encode("utf-8") + b"\0")
         self._fit_hash = h.hexdigest()[:16]
@@ -84,9 +103,9 @@ class PcaBagOfWords(Encoder):
 
     @property
     def dim(self) -> int:
-        if self.pca_ is None:
+        if self.components_ is None:
             raise AttributeError("dim is known only after fit")
-        return self.pca_.n_components_
+        return len(self.components_)
 
     @property
     def vocabulary(self) -> frozenset[str]:
@@ -96,7 +115,7 @@ class PcaBagOfWords(Encoder):
         if not texts:   # scikit-learn refuses zero rows
             return np.zeros((0, self.dim), dtype=np.float32)
         counts = self.vectorizer_.transform(list(texts))
-        return self.pca_.transform(counts).astype(np.float32, copy=False)
+        return (counts @ self.components_.T - self._offset).astype(np.float32)
 
     def _fitted_state(self) -> str | None:
         return self._fit_hash

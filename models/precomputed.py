@@ -12,6 +12,9 @@ Formats
   ``metadata.tsv`` beside it (one column without header, or several with a header).
 - ``.parquet``: a vector column (list or fixed-size list of floats) plus an ``id`` or
   ``text`` column (needs pyarrow).
+- A folder of shards that ``sentspace encode --engine`` wrote (:mod:`app.distributed`):
+  ``manifest.json`` plus Parquet shards, each checked against its SHA-256 in the manifest
+  and read one after another into one preallocated array.
 
 Alignment, in this order: by an id column whose values are the corpus's sentence ids;
 by a text column whose values are the corpus's texts; by row order when the file has
@@ -21,6 +24,7 @@ exactly one row per corpus entry.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,16 +35,26 @@ from typing import Any
 import numpy as np
 
 from app.corpora.model import Corpus
-from app.errors import InputError
-from models.base import Embeddings, Encoder
+from models.base import Embeddings, Encoder, ModelError
 
 ID_COLUMNS = ("id", "sentence_id", "ids")
 TEXT_COLUMNS = ("text", "sentence", "texts", "sentences")
 VECTOR_COLUMNS = ("vector", "embedding", "embeddings", "vectors")
 
 
-class EmbeddingsFileError(InputError):
+class EmbeddingsFileError(ModelError):
     """A file of precomputed embeddings cannot be read or aligned."""
+
+
+#: The manifest of a folder of shards, and the format it declares.
+SHARD_MANIFEST = "manifest.json"
+SHARD_FORMAT = "sentspace-shards/1"
+
+
+def sha256_file(path: Path) -> str:
+    """The SHA-256 of a file, hex (the checksum of shards in their manifest)."""
+    with open(path, "rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
 
 
 @dataclass(frozen=True, eq=False)
@@ -300,9 +314,55 @@ def _read_parquet(path: Path) -> EmbeddingsTable:
     return EmbeddingsTable(path, _check_vectors(vectors, path), ids, texts)
 
 
+def _read_shards(folder: Path) -> EmbeddingsTable:
+    """A folder of shards as one array, shard by shard, each checked against the
+    manifest (complete, same SHA-256, same rows and width)."""
+    manifest_path = folder / SHARD_MANIFEST
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        shards, n_shards = manifest["shards"], manifest["n_shards"]
+        n_rows, dim = manifest["corpus"]["rows"], manifest["dim"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise EmbeddingsFileError(f"not a readable shard manifest ({error})",
+                                  manifest_path) from None
+    if manifest.get("format") != SHARD_FORMAT:
+        raise EmbeddingsFileError(f"not a {SHARD_FORMAT} manifest", manifest_path)
+    if len(shards) != n_shards:
+        raise EmbeddingsFileError(f"{n_shards - len(shards)} of {n_shards} shards are not "
+                                  f"encoded yet: rerun the same sentspace encode to finish",
+                                  manifest_path)
+    vectors = np.empty((n_rows, dim), dtype=np.float32)
+    ids: list[str] = []
+    for entry in shards:
+        path = folder / entry["file"]
+        if not path.is_file():
+            raise EmbeddingsFileError("shard file missing: rerun sentspace encode to "
+                                      "encode it again", path)
+        if sha256_file(path) != entry["sha256"]:
+            raise EmbeddingsFileError("the shard differs from its SHA-256 in the manifest "
+                                      "(changed or damaged): delete it and rerun sentspace "
+                                      "encode", path)
+        shard = _read_parquet(path)
+        start, rows = entry["start"], entry["rows"]
+        if shard.vectors.shape != (rows, dim) or shard.ids is None or len(ids) != start:
+            raise EmbeddingsFileError(f"shard of shape {shard.vectors.shape} where the "
+                                      f"manifest says ({rows}, {dim}) from row {start + 1}",
+                                      path)
+        vectors[start:start + rows] = shard.vectors
+        ids.extend(shard.ids)
+    digest = hashlib.sha256(manifest_path.read_bytes()).hexdigest()[:16]
+    return EmbeddingsTable(folder, vectors, tuple(ids), digest=digest)
+
+
 def read_embeddings(path: str | Path) -> EmbeddingsTable:
-    """Read a file of embeddings in any supported format (chosen by its name)."""
+    """Read a file of embeddings in any supported format (chosen by its name), or a
+    folder of shards."""
     path = Path(path)
+    if path.is_dir():
+        if not (path / SHARD_MANIFEST).is_file():
+            raise EmbeddingsFileError(f"a folder, but not one of encoded shards (no "
+                                      f"{SHARD_MANIFEST})", path)
+        return _read_shards(path)
     if not path.is_file():
         raise EmbeddingsFileError("file not found", path)
     if path.stat().st_size == 0:
@@ -376,6 +436,10 @@ class Precomputed(Encoder):
         table = read_embeddings(self.path)
         self.rows, self.aligned_by = align_rows(table, corpus)
         self.vectors = table.vectors
+        # Rows already in corpus order (a folder of shards, most files with ids): the
+        # corpus's embeddings are the file's, with no aligned copy.
+        self.in_order = len(self.vectors) == len(corpus) and bool(
+            np.array_equal(self.rows, np.arange(len(corpus))))
         self.file_hash = table.digest or file_hash(self.path)
         self._row_of_text_cache: dict[str, int] | None = None
 
@@ -406,7 +470,7 @@ class Precomputed(Encoder):
 
     def aligned(self) -> np.ndarray:
         """The corpus's embeddings in corpus order; no copy when rows are in file order."""
-        if self.aligned_by == "row":
+        if self.in_order:
             return self.vectors
         return np.asarray(self.vectors[self.rows], dtype=np.float32)
 

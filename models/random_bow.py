@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from models.base import Embeddings, Encoder, ModelError
-from models.tokenize import count_matrix
+from models.base import Embeddings, Encoder, ModelError, WordParts
+from models.tokenize import count_matrix, tokenize
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -100,3 +100,11 @@ class RandomBagOfWords(Encoder):
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
         counts, types = count_matrix(texts, self.lowercase)
         return counts @ random_word_vectors(types, self.dimension, self.seed)
+
+    def word_parts(self, text: str) -> WordParts:
+        """Each token's part is its random vector (the sentence is their sum)."""
+        tokens = tokenize(text, self.lowercase)
+        types, index = np.unique(np.array(tokens, dtype=object), return_inverse=True)
+        parts = random_word_vectors(types.tolist(), self.dimension, self.seed)[index]
+        return WordParts(tuple(tokens), parts.reshape(len(tokens), self.dimension),
+                         np.ones(len(tokens), dtype=bool))

@@ -264,6 +264,36 @@ class SentenceTransformerEncoder(Encoder):
         return model.encode(texts, batch_size=len(texts), convert_to_numpy=True,
                             show_progress_bar=False).astype(np.float32, copy=False)
 
+    def encode_with_tokens(self, texts: Sequence[str]
+                           ) -> tuple[np.ndarray, list[tuple[tuple[str, ...], np.ndarray]]]:
+        """One forward pass giving both the sentence embeddings (as ``encode``) and the
+        contextual embedding of each sub-word token of each text, special tokens such as
+        [CLS] left out.
+
+        Returns
+        -------
+        matrix : float32 ndarray of shape (len(texts), dim)
+        tokens : list of (tokens, float32 ndarray of shape (k, token_dim)), one per text
+        """
+        model = self._model()
+        texts = list(texts)
+        outputs = model.encode(texts, output_value=None, batch_size=max(len(texts), 1),
+                               show_progress_bar=False)
+        tokenizer = model.tokenizer
+        matrix = np.zeros((len(texts), self.dim), dtype=np.float32)
+        tokens = []
+        for row, output in enumerate(outputs):
+            matrix[row] = output["sentence_embedding"].float().cpu().numpy()
+            # The ids the model saw (padded in a batch): keep real, non-special tokens.
+            ids = output["input_ids"].tolist()
+            special = tokenizer.get_special_tokens_mask(ids, already_has_special_tokens=True)
+            keep = np.flatnonzero((output["attention_mask"].cpu().numpy() > 0)
+                                  & (np.asarray(special) == 0))
+            states = output["token_embeddings"].float().cpu().numpy()[keep]
+            tokens.append((tuple(tokenizer.convert_ids_to_tokens([ids[i] for i in keep])),
+                           states.astype(np.float32, copy=False)))
+        return matrix, tokens
+
     def report(self) -> dict[str, Any] | None:
         return {"device": self.device_} if self.device_ is not None else None
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from app.atomic import atomic_path, write_text_atomic
 from app.jobs import Job, Progress, run_job
-from models.base import Embeddings, Encoder, ModelError, NotFittedError
+from models.base import Embeddings, Encoder, ModelError, NotFittedError, WordParts
 from models.tokenize import tokenize
 from models.word_vectors import Coverage, WordVectorTable, _Tally, _WordVectorEncoder
 
@@ -521,23 +521,36 @@ class FastTextEncoder(_TrainedWordVectors):
         super()._use_model(model)
         self._vocabulary_table = self._table
 
+    def _add_ngram_vectors(self, texts: Sequence[str]) -> None:
+        """Give the out-of-vocabulary words of ``texts`` their n-gram vectors in the
+        table, until it is reset to ``_vocabulary_table``."""
+        base = self._vocabulary_table
+        new = sorted({token for text in texts for token in tokenize(text, self.lowercase)
+                      if token not in base.index})
+        extra = self.model_.wv[new] if new else np.zeros((0, self.dim), np.float32)
+        # A word with no n-gram in the table gets a zero vector: it stays unknown.
+        has_ngrams = extra.any(axis=1)
+        new = [word for word, keep in zip(new, has_ngrams) if keep]
+        if new:
+            index = {**base.index, **{word: len(base.index) + i
+                                      for i, word in enumerate(new)}}
+            vectors = np.vstack([base.vectors, extra[has_ngrams]])
+            self._table = WordVectorTable(index, vectors, base.lowercased, base.digest)
+
     def iter_encode(self, texts: Sequence[str]) -> Job[Embeddings]:
         """Encode ``texts``, giving their out-of-vocabulary words n-gram vectors first."""
         if self.is_fitted:
             texts = list(texts)
-            base = self._vocabulary_table
-            new = sorted({token for text in texts for token in tokenize(text, self.lowercase)
-                          if token not in base.index})
-            extra = self.model_.wv[new] if new else np.zeros((0, self.dim), np.float32)
-            # A word with no n-gram in the table gets a zero vector: it stays unknown.
-            has_ngrams = extra.any(axis=1)
-            new = [word for word, keep in zip(new, has_ngrams) if keep]
-            if new:
-                index = {**base.index, **{word: len(base.index) + i
-                                          for i, word in enumerate(new)}}
-                vectors = np.vstack([base.vectors, extra[has_ngrams]])
-                self._table = WordVectorTable(index, vectors, base.lowercased, base.digest)
+            self._add_ngram_vectors(texts)
         try:
             return (yield from super().iter_encode(texts))
+        finally:
+            self._table = self._vocabulary_table
+
+    def word_parts(self, text: str) -> WordParts:
+        """As for other word vectors, with n-gram vectors for out-of-vocabulary words."""
+        self._add_ngram_vectors([text])
+        try:
+            return super().word_parts(text)
         finally:
             self._table = self._vocabulary_table

@@ -24,8 +24,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from app.jobs import Job, Progress
-from models.base import Embeddings, Encoder, ModelError
-from models.tokenize import count_matrix
+from models.base import Embeddings, Encoder, ModelError, WordParts
+from models.tokenize import count_matrix, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -364,10 +364,12 @@ class _WordVectorEncoder(Encoder):
             log.warning("%s: %s", self.name, self.coverage_.message())
         return matrix
 
+    def _lowercase(self, table: WordVectorTable) -> bool:
+        return table.lowercased if self.lowercase is None else self.lowercase
+
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
         table = self.table
-        lowercase = table.lowercased if self.lowercase is None else self.lowercase
-        counts, types = count_matrix(texts, lowercase)
+        counts, types = count_matrix(texts, self._lowercase(table))
         rows = table.rows(types)
         known = rows >= 0
         type_vectors = np.zeros((len(types), table.dim), dtype=np.float32)
@@ -380,6 +382,19 @@ class _WordVectorEncoder(Encoder):
             nonzero = n_known > 0
             matrix[nonzero] /= n_known[nonzero, None]
         return matrix
+
+    def word_parts(self, text: str) -> WordParts:
+        """Each known token's part is its word vector (divided by the number of known
+        tokens for the mean); unknown tokens have none, as in ``encode``."""
+        table = self.table
+        tokens = tokenize(text, self._lowercase(table))
+        rows = table.rows(tokens)
+        known = rows >= 0
+        parts = np.zeros((len(tokens), table.dim), dtype=np.float32)
+        parts[known] = table.vectors[rows[known]]
+        if self.divide_by_count and known.any():
+            parts /= known.sum()
+        return WordParts(tuple(tokens), parts, known)
 
     def report(self) -> dict[str, Any] | None:
         return self.coverage_.to_dict() if self.coverage_ is not None else None

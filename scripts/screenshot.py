@@ -85,7 +85,7 @@ def main() -> int:
         return window.exploration is not None and not window.is_running
 
     def evaluate():
-        window.evaluation_panel.parentWidget().raise_()
+        window.tasks.setCurrentWidget(window.evaluation_panel)
         window.evaluate("relatedness")
         when(lambda: not window.is_running and window.evaluation_panel.current is not None,
              lambda: QTimer.singleShot(1000, capture))

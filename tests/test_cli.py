@@ -121,3 +121,46 @@ def test_the_sentspace_command_passes_arguments_to_the_cli(capsys):
     from app.__main__ import main as sentspace
     assert sentspace(["corpus", "info", "msrp-grouped"]) == 0
     assert "859" in capsys.readouterr().out
+
+
+def test_the_command_shown_beside_a_result_reproduces_it(tmp_path, shared_data, capsys):
+    import shlex
+    import shutil
+
+    from app.cli import build_parser, eval_command
+    from app.evaluations.relatedness import run_relatedness
+    from models import make_encoder
+
+    assert (eval_command("classification", "msrp-grouped", ["tfidf"], 0)
+            == "sentspace eval classification --corpus msrp-grouped --encoder tfidf --seed 0")
+    agreement = eval_command("agreement", "msrp-grouped", ["bow", "tfidf"], 3)
+    args = build_parser().parse_args(shlex.split(agreement)[1:])
+    assert (args.evaluation, args.encoder, args.seed) == ("agreement", ["bow", "tfidf"], 3)
+    pyramid = eval_command("pyramid", "pyramid-sample", ["bow"], 0,
+                           {"negative_overlap": "types", "distractors": "question"})
+    assert pyramid.endswith("--seed 0 --negative-overlap types --distractors question")
+    args = build_parser().parse_args(shlex.split(pyramid)[1:])
+    assert (args.negative_overlap, args.distractors) == ("types", "question")
+    # A path with a space survives the shell; the command prints the core's numbers.
+    folder = tmp_path / "my data"
+    folder.mkdir()
+    path = shutil.copy(shared_data / "sick" / "SICK_trial.txt", folder)
+    command = eval_command("relatedness", str(path), ["bow"], 0)
+    assert f"--corpus '{path}'" in command
+    assert main([*shlex.split(command)[1:], "--json", "-"]) == 0
+    [printed] = json.loads(capsys.readouterr().out)["results"]
+    expected = json.loads(json.dumps(run_job(run_relatedness(
+        load_corpus(path), make_encoder("bow"))).to_dict(), default=float))
+    for result in (printed, expected):
+        del result["provenance"]["created"]  # the second each run ended
+    assert printed == expected
+
+
+def test_evaluation_options_reach_the_evaluation(shared_data, capsys):
+    sample = str(shared_data / "pyramid-sample")
+    assert main(["eval", "pyramid", "--corpus", sample, "--distractors", "question",
+                 "--negative-overlap", "types", "--json"]) == 0
+    parameters = json.loads(capsys.readouterr().out)["results"][0]["provenance"]["parameters"]
+    assert (parameters["distractors"], parameters["negative_overlap"]) == ("question", "types")
+    assert main(["eval", "classification", "--distractors", "question"]) == 2
+    assert "classification takes no --distractors" in capsys.readouterr().err

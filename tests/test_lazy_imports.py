@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Must not be imported before the window is shown.
-LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescent")
+LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescent", "faiss",
+        "ray")
 #: Slow enough (scikit-learn and what it pulls: about 1 s) to keep off the start path too.
 ALSO_LAZY = ("sklearn", "pandas", "pyarrow", "scipy.stats")
 
@@ -47,3 +48,12 @@ def test_window_shows_before_numpy_and_pyqtgraph_load():
                          ("numpy", "scipy", "pyqtgraph", "superqt", "app.corpora",
                           "app.cli", "models", *LAZY))
     assert not loaded, loaded
+
+
+def test_figure_export_and_costra_load_only_when_used():
+    """Saving a figure needs pyqtgraph's exporters, opening Costra its reader; the main
+    window's start path needs neither."""
+    watched = ("pyqtgraph.exporters", "app.corpora.costra")
+    assert not imported_by("import app.ui.main_window", watched)
+    assert imported_by("import app.corpora; app.corpora.load_corpus('costra')",
+                       watched) == {"app.corpora.costra"}

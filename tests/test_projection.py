@@ -3,8 +3,8 @@ import pytest
 
 from app.corpora import load_corpus
 from app.jobs import run_job
-from app.projection import faithfulness, project
-from models.bow import TfIdf
+from app.projection import faithfulness, iter_faithfulness, project
+from models.bow import BagOfWords, TfIdf
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +45,56 @@ def test_faithfulness_of_a_perfect_and_a_scrambled_layout():
     assert exact.mean_overlap == 1.0
     scrambled = faithfulness(circle, rng.permutation(circle), k=5)
     assert scrambled.mean_overlap < 0.1
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Exact neighbour searches in blocks of 100 query rows, so a job over the bundled
+    corpus yields several times; returns the list of blocks computed."""
+    import app.neighbours
+
+    computed = []
+    similarity_block = app.neighbours._similarity_block
+    monkeypatch.setattr(app.neighbours, "block_rows", lambda n_pool, memory_mb: 100)
+    monkeypatch.setattr(app.neighbours, "_similarity_block",
+                        lambda *args: computed.append(1) or similarity_block(*args))
+    return computed
+
+
+@pytest.mark.parametrize("encoder, mean, shared, histogram", [
+    (BagOfWords, 0.11746216530849828, 1009, [327, 288, 135, 50, 23, 19, 9, 5, 2, 1, 0]),
+    (TfIdf, 0.10989522700814902, 944, [347, 268, 137, 59, 25, 14, 8, 1, 0, 0, 0]),
+])
+def test_faithfulness_of_the_bundled_corpus_as_measured_before_it_was_a_job(
+        encoder, mean, shared, histogram):
+    corpus = load_corpus("msrp-grouped")
+    embeddings = encoder().fit(corpus.texts).encode(corpus.texts)
+    pca = run_job(project(embeddings, "pca"))
+    measured = run_job(iter_faithfulness(embeddings, pca.coordinates))
+    # Neighbours kept, summed over the 859 sentences, and how many keep 0, 1, ... 10.
+    assert measured.k == 10 and round(measured.overlap.sum() * 10) == shared
+    assert np.bincount(np.round(measured.overlap * 10).astype(int), minlength=11).tolist() \
+        == histogram
+    assert measured.mean_overlap == mean
+    assert np.array_equal(faithfulness(embeddings, pca.coordinates).overlap, measured.overlap)
+
+
+def test_faithfulness_reports_progress_and_cancels_at_a_yield(tfidf_embeddings,
+                                                              small_blocks):
+    coordinates = run_job(project(tfidf_embeddings, "pca")).coordinates
+    steps = []
+    whole = run_job(iter_faithfulness(tfidf_embeddings, coordinates), steps.append)
+    searched = [(s.done, s.total) for s in steps if s.stage == "nearest neighbours"]
+    assert searched == [(min(stop, 859), 859) for stop in range(100, 1000, 100)]
+    assert len(small_blocks) == 9 and whole.mean_overlap == 0.10989522700814902
+    small_blocks.clear()
+    job = iter_faithfulness(tfidf_embeddings, coordinates)
+    while next(job).stage != "nearest neighbours":
+        pass
+    job.close()      # what the GUI's Cancel does
+    with pytest.raises(StopIteration):
+        next(job)
+    assert len(small_blocks) == 1    # no block was computed after the cancel
 
 
 def test_unknown_method_or_parameter_is_refused(tfidf_embeddings):
@@ -90,3 +140,39 @@ def test_a_helper_process_that_dies_is_reported_and_replaced():
     with pytest.raises(RuntimeError, match="ended unexpectedly"):
         run_job(run_elsewhere(os._exit, (3,), "dying"))
     assert run_job(run_elsewhere(divmod, (17, 5), "arithmetic")) == (3, 2)
+
+
+def test_umap_fitted_on_a_stratified_sample_places_the_rest(shared_data):
+    """MSRP's 10,944 sentences, fitted on about 1,000: every one of its 275 paraphrase
+    groups is in the fit, and the placed points keep their neighbours far better than a
+    shuffled placement would."""
+    from app.projection import stratified_sample
+    from models import make_encoder
+
+    corpus = load_corpus(shared_data / "msrp")
+    embeddings = make_encoder("glove-mean").encode(corpus.texts)
+    strata = corpus.groups.first_group(len(corpus))
+    n = len(corpus)
+    layout = run_job(project(embeddings, "umap", sample=1_000, strata=strata))
+    fitted = layout.fitted_on
+    assert np.array_equal(fitted, stratified_sample(n, 1_000, strata, 0))
+    assert abs(len(fitted) - 1_000) <= corpus.groups.n_groups
+    assert set(strata[fitted]) == set(strata)
+    assert layout.describe() == f"fitted on {len(fitted):,} of {n:,} points"
+    assert np.isfinite(layout.coordinates).all()
+    placed = np.setdiff1d(np.arange(n), fitted)
+    kept = faithfulness(embeddings, layout.coordinates).overlap[placed].mean()
+    shuffled = layout.coordinates.copy()
+    shuffled[placed] = np.random.default_rng(0).permutation(shuffled[placed])
+    baseline = faithfulness(embeddings, shuffled).overlap[placed].mean()
+    assert kept > 5 * baseline, (kept, baseline)
+    again = run_job(project(embeddings, "umap", sample=1_000, strata=strata))
+    assert np.array_equal(again.coordinates, layout.coordinates)
+
+
+def test_tsne_refuses_a_large_corpus_and_offers_umap_or_pca():
+    from app.errors import EvaluationError
+    from app.projection import TSNE_LIMIT
+
+    with pytest.raises(EvaluationError, match="Use UMAP .* or PCA"):
+        next(project(np.ones((TSNE_LIMIT + 1, 2), dtype=np.float32), "tsne"))

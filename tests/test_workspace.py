@@ -12,7 +12,7 @@ from app.evaluations.classification import run_classification
 from app.evaluations.relatedness import run_relatedness
 from app.jobs import run_job
 from app.workspace import (
-    Workspace, WorkspaceError, add_recent, changed_summaries, corpus_entry, encoder_entry,
+    SCHEMA, Workspace, WorkspaceError, add_recent, changed_summaries, corpus_entry, encoder_entry,
     evaluation_entry, load_workspace, load_workspace_corpus, open_workspace,
     recent_workspaces, run_workspace, save_workspace,
 )
@@ -115,7 +115,7 @@ def test_changed_and_missing_files_are_reported(tmp_path, grouped_copy, shared_d
     (lambda text: "", "the file is empty"),
     (lambda text: "{oops", "not valid JSON"),
     (lambda text: json.dumps([1, 2]), "not a sentspace workspace"),
-    (lambda text: text.replace('"schema": 1', '"schema": 99'), "schema 99"),
+    (lambda text: text.replace(f'"schema": {SCHEMA}', '"schema": 99'), "schema 99"),
     (lambda text: text.replace('"seed": 1', '"seed": "one"', 1),
      r"wrong schema: evaluations\[0\].seed should be int"),
     (lambda text: text.replace('"encoder": 1', '"encoder": 7', 1),
@@ -165,3 +165,20 @@ def test_missing_workspace_and_recent_list(tmp_path):
     assert recent_workspaces()[:2] == [tmp_path / "w5.json", tmp_path / "w11.json"]
     (tmp_path / "config" / "recent-workspaces.json").write_text("{broken")
     assert recent_workspaces() == []
+
+
+def test_a_workspace_keeps_the_path_the_user_chose_through_a_link(shared_data, tmp_path):
+    """../shared may be a symbolic link: the workspace names the link, as the user did,
+    and still opens the corpus behind it."""
+    link = tmp_path / "shared-link"
+    link.symlink_to(shared_data / "sick", target_is_directory=True)
+    spec = str(link / "SICK_trial.txt")
+    corpus = load_corpus(spec)
+    entry = corpus_entry(spec, corpus, tmp_path / "journal.jsonl")
+    assert entry.spec == spec and entry.journal == str(tmp_path / "journal.jsonl")
+    path = save_workspace(Workspace(corpora=(entry,)), tmp_path / "linked",
+                          remember=False)
+    assert path.name == "linked.sentspace"
+    assert load_workspace(path).corpora[0].spec == spec
+    assert load_workspace_corpus(load_workspace(path), 0, path).fingerprint \
+        == corpus.fingerprint

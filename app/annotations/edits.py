@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from app.corpora.model import Corpus, Grouping, PairTable
+from app.corpora.model import Corpus, Grouping, label_text
 from app.errors import InputError
 
 #: Kind of the grouping created when a corpus without groups gets its first one.
@@ -116,7 +116,9 @@ class MergeGroups(Edit):
 class EditPair(Edit):
     """Set the gold ``score`` and/or ``label`` of pair ``pair`` (index into
     ``Corpus.pairs``); None leaves a field as it is. ``old_score`` / ``old_label`` are
-    the values replaced (None for an unscored pair's NaN)."""
+    the values replaced (None for an unscored pair's NaN). ``pair_id`` (the dataset's id
+    of the pair) and ``label_names`` are for the change log, which names, not numbers,
+    what changed."""
 
     op: ClassVar[str] = "pair"
     pair: int
@@ -124,14 +126,17 @@ class EditPair(Edit):
     label: int | None = None
     old_score: float | None = None
     old_label: int | None = None
+    pair_id: str = ""
+    label_names: tuple[str, ...] = ()
 
     def describe(self) -> str:
         changes = []
         if self.score is not None:
             changes.append(f"score {self.old_score} -> {self.score}")
         if self.label is not None:
-            changes.append(f"label {self.old_label} -> {self.label}")
-        return f"pair {self.pair}: {', '.join(changes)}"
+            changes.append(f"label {label_text(self.old_label, self.label_names)} -> "
+                           f"{label_text(self.label, self.label_names)}")
+        return f"pair {self.pair_id or self.pair}: {', '.join(changes)}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,7 +180,7 @@ def edit_from_dict(record: dict[str, Any]) -> Edit:
     cls = EDIT_TYPES.get(record.pop("op", None))
     if cls is None:
         raise EditError(f"unknown edit {record!r}")
-    for name in ("members", "groups"):
+    for name in ("members", "groups", "label_names"):
         if isinstance(record.get(name), list):
             record[name] = tuple(record[name])
     try:
@@ -300,10 +305,9 @@ class _Working:
                 kind=self.kind, sentence_index=self.sentence, group_index=renumber[self.group],
                 names=tuple(name for name, u in zip(self.names, used) if u))
         if self.changed_pairs:
-            pairs = self.pairs
-            changes["pairs"] = PairTable(first=pairs.first, second=pairs.second,
-                                         label=self.label, score=self.score,
-                                         split=pairs.split, subset=pairs.subset)
+            # replace() keeps what edits do not touch: label names, the dataset's ids.
+            changes["pairs"] = dataclasses.replace(self.pairs, label=self.label,
+                                                   score=self.score)
         return dataclasses.replace(self.corpus, **changes) if changes else self.corpus
 
 

@@ -9,8 +9,6 @@ atomically (:mod:`app.atomic`).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Sequence
@@ -20,7 +18,8 @@ from typing import Any
 from app.annotations.edits import Edit
 from app.atomic import write_text_atomic
 from app.corpora import grouped
-from app.corpora.model import Corpus
+from app.corpora.model import Corpus, PairTable
+from app.export import csv_text
 
 FORMATS = ("original", "json", "csv")
 
@@ -31,14 +30,6 @@ def has_grouped_format(corpus: Corpus) -> bool:
     groups = corpus.groups
     return (groups is not None and len(set(groups.sentence_index.tolist()))
             == len(groups.sentence_index) and all(name.isdigit() for name in groups.names))
-
-
-def _csv_text(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue()
 
 
 def write_grouped(corpus: Corpus, folder: str | Path) -> list[Path]:
@@ -81,12 +72,21 @@ def corpus_dict(corpus: Corpus) -> dict[str, Any]:
     if corpus.pairs is not None:
         pairs = corpus.pairs
         data["pairs"] = [
-            {"first": ids[a], "second": ids[b], "label": label, "score": _value(score),
-             "split": split, "subset": subset}
-            for a, b, label, score, split, subset in zip(
+            {**({"id": pairs.ids[p]} if pairs.ids else {}), "first": ids[a], "second": ids[b],
+             "label": _label_value(pairs, label), "score": _value(score), "split": split,
+             "subset": subset}
+            for p, (a, b, label, score, split, subset) in enumerate(zip(
                 pairs.first.tolist(), pairs.second.tolist(), pairs.label.tolist(),
-                pairs.score.tolist(), pairs.split, pairs.subset)]
+                pairs.score.tolist(), pairs.split, pairs.subset))]
     return data
+
+
+def _label_value(pairs: PairTable, label: int) -> str | int | None:
+    """A label as its dataset writes it: the name when labels are named (SICK's
+    NEUTRAL), else the paraphrase judgement 1 / 0; None when unlabelled."""
+    if label < 0:
+        return None
+    return pairs.label_text(label) if pairs.label_names else label
 
 
 def write_json(corpus: Corpus, path: str | Path) -> Path:
@@ -108,7 +108,7 @@ def write_csv(corpus: Corpus, folder: str | Path) -> list[Path]:
         for s, g in zip(groups.sentence_index.tolist(), groups.group_index.tolist()):
             names_of[s].append(groups.names[g])
     sentences = folder / "sentences.csv"
-    write_text_atomic(sentences, _csv_text(
+    write_text_atomic(sentences, csv_text(
         ("id", "text", groups.kind if groups is not None else "group"),
         [(id_, text, "|".join(names)) for id_, text, names
          in zip(ids, corpus.texts, names_of)]))
@@ -116,9 +116,13 @@ def write_csv(corpus: Corpus, folder: str | Path) -> list[Path]:
     if corpus.pairs is not None:
         pairs = corpus.pairs
         written.append(folder / "pairs.csv")
-        write_text_atomic(written[-1], _csv_text(
-            ("pair", "first", "second", "label", "score", "split", "subset"),
-            [(p, ids[a], ids[b], label, "" if score != score else score, split, subset)
+        # The pair column holds the dataset's pair ids (SICK's pair_ID); datasets without
+        # them (MSRP) name each pair by its two sentence ids alone.
+        id_column = ("pair",) if pairs.ids else ()
+        write_text_atomic(written[-1], csv_text(
+            (*id_column, "first", "second", "label", "score", "split", "subset"),
+            [(*((pairs.ids[p],) if pairs.ids else ()), ids[a], ids[b],
+              _label_value(pairs, label), "" if score != score else score, split, subset)
              for p, (a, b, label, score, split, subset) in enumerate(zip(
                  pairs.first.tolist(), pairs.second.tolist(), pairs.label.tolist(),
                  pairs.score.tolist(), pairs.split, pairs.subset))]))
@@ -156,7 +160,7 @@ def export_change_log(edits: Sequence[Edit], folder: str | Path) -> list[Path]:
     rows = change_log(edits)
     csv_path, json_path = folder / "changes.csv", folder / "changes.json"
     header = ("number", "time", "author", "op", "what", "reason")
-    write_text_atomic(csv_path, _csv_text(header, [[row[h] for h in header] for row in rows]))
+    write_text_atomic(csv_path, csv_text(header, [[row[h] for h in header] for row in rows]))
     write_text_atomic(json_path, json.dumps(
         [{**row, "edit": edit.to_dict()} for row, edit in zip(rows, edits)],
         ensure_ascii=False, indent=1) + "\n")

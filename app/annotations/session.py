@@ -135,7 +135,8 @@ class AnnotationSession:
         return self.record(EditPair(
             pair=pair, score=score, label=label,
             old_score=old_score if old_score == old_score else None,
-            old_label=int(pairs.label[pair]), **self._stamp(reason)))
+            old_label=int(pairs.label[pair]), pair_id=pairs.ids[pair] if pairs.ids else "",
+            label_names=pairs.label_names, **self._stamp(reason)))
 
     def mark_reviewed(self, item: str, *, reason: str = "") -> Edit:
         return self.record(MarkReviewed(item=item, **self._stamp(reason)))

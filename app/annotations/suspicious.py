@@ -9,7 +9,8 @@ Everything is computed from unit rows (:func:`app.neighbours.normalise`) and gro
 of them, so within- and between-group mean cosines cost one product per membership
 instead of one per pair: for a group with unit-row sum ``S`` and ``m`` members, the mean
 cosine over its ``m (m - 1)`` ordered member pairs is ``(|S|^2 - m) / (m (m - 1))``.
-Nearest neighbours come from :func:`app.neighbours.top_k`, blocked to a memory budget.
+Nearest neighbours come from :func:`app.ann.iter_knn`: the exact scan, blocked to a memory
+budget, or HNSW above its size limit (the tables then carry the measured recall).
 Degenerate rows (zero or non-finite) have cosine 0 with everything, as elsewhere.
 """
 
@@ -22,12 +23,13 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.costra import RULES
+from app.ann import Search, knn
+from app.cache import encode_corpus
 from app.corpora.model import Corpus, Grouping
 from app.errors import EvaluationError
 from app.evaluations.costra import evaluate_costra
 from app.jobs import Job, Progress
-from app.neighbours import Normalised, encode_corpus, normalise, pair_cosines, top_k
+from app.neighbours import Normalised, normalise, pair_cosines
 from models.base import Embeddings, Encoder
 
 #: Memberships per block when gathering rows for row-wise products.
@@ -147,6 +149,9 @@ class ReviewList:
 
     corpus: Corpus
     encoder_names: tuple[str, ...]
+    #: How the nearest neighbours behind the table were found, one per encoder; empty
+    #: for tables that look at no neighbours.
+    searches = ()
 
     def __len__(self) -> int:
         raise NotImplementedError
@@ -227,6 +232,8 @@ class MisgroupedSentences(ReviewList):
     own_cosine_by_encoder: np.ndarray
     likely_cosine: np.ndarray
     likely_cosine_by_encoder: np.ndarray
+    #: How each encoder's neighbours were found (approximate ones carry their recall).
+    searches: tuple[Search, ...] = ()
 
     def __len__(self) -> int:
         return len(self.sentence)
@@ -324,12 +331,15 @@ def _misgrouped(table: type[MisgroupedSentences], corpus: Corpus,
     counts_total = sp.csr_array((rows, groups.n_groups), dtype=np.float32)
     counts_by_encoder = []
     geometries = []
+    searches = []
     for e, matrix in enumerate(embeddings.values()):
         geometry = _GroupGeometry.of(matrix, groups)
         geometries.append(geometry)
         unit = geometry.unit
         subset = lambda index: Normalised(unit.matrix[index], unit.degenerate[index])  # noqa: E731
-        neighbours, _ = top_k(subset(queries), subset(pool), k_top, exclude=position[queries])
+        neighbours, _, search = knn(subset(queries), subset(pool), k_top,
+                                    exclude=position[queries])
+        searches.append(search)
         neighbours = pool[neighbours[query_of_row]]
         # Row i keeps its first k[i] neighbours; counts[i, g] = how many are in group g.
         taken = np.arange(neighbours.shape[1]) < k[:, None]
@@ -367,7 +377,7 @@ def _misgrouped(table: type[MisgroupedSentences], corpus: Corpus,
                  likely_share=likely_share[order], own_cosine=own[order],
                  own_cosine_by_encoder=own_by_encoder[order],
                  likely_cosine=likely_cos[order],
-                 likely_cosine_by_encoder=likely_by_encoder[order])
+                 likely_cosine_by_encoder=likely_by_encoder[order], searches=tuple(searches))
 
 
 def _member_of(groups: Grouping, sentences: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -538,6 +548,8 @@ class CloseGroups(ReviewList):
     margin: np.ndarray
     margin_by_encoder: np.ndarray
     centroid_cosine: np.ndarray
+    #: How each encoder's nearest groups were found.
+    searches: tuple[Search, ...] = ()
 
     def __len__(self) -> int:
         return len(self.first)
@@ -598,9 +610,10 @@ def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     if n_groups < 2:
         raise EvaluationError(f"{corpus.name} has fewer than two {groups.kind}s")
     geometries = [_GroupGeometry.of(matrix, groups) for matrix in embeddings.values()]
-    candidates = []
+    candidates, searches = [], []
     for geometry in geometries:
-        nearest, _ = top_k(geometry.sums, geometry.sums, k, exclude=np.arange(n_groups))
+        nearest, _, search = knn(geometry.sums, geometry.sums, k, exclude=np.arange(n_groups))
+        searches.append(search)
         a = np.repeat(np.arange(n_groups), nearest.shape[1])
         b = nearest.ravel()
         candidates.append(np.minimum(a, b) * n_groups + np.maximum(a, b))
@@ -629,7 +642,8 @@ def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
         cross_cosine_by_encoder=cross[order],
         cohesion_first=np.mean(cohesion_a, axis=0)[order],
         cohesion_second=np.mean(cohesion_b, axis=0)[order], margin=margin_mean[order],
-        margin_by_encoder=margin[order], centroid_cosine=np.mean(centroid, axis=0)[order])
+        margin_by_encoder=margin[order], centroid_cosine=np.mean(centroid, axis=0)[order],
+        searches=tuple(searches))
 
 
 @dataclass(frozen=True, eq=False)
@@ -823,6 +837,7 @@ def costra_consensus_errors(corpus: Corpus, embeddings: Mapping[str, Embeddings]
     names = results[0].class_names
     with np.errstate(all="ignore"):
         mean = np.nanmean(margin, axis=1) if len(rows) else np.empty(0)
+    from app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
     return CostraConsensusErrors(
         corpus=corpus, encoder_names=tuple(embeddings), comparison=rows,
         margin=mean[order],

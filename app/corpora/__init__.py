@@ -7,15 +7,16 @@ headers or folder layout) come first, the generic table reader last.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from app.corpora.costra import is_costra, load_costra
 from app.corpora.grouped import is_grouped_corpus, load_grouped
 from app.corpora.model import Corpus, Grouping, PairTable
 from app.corpora.msrp import is_msrp, load_msrp
 from app.corpora.opinosis import is_opinosis, load_opinosis
+from app.corpora.parquet import is_parquet, load_parquet
 from app.corpora.pyramid import is_pyramid, load_pyramid
 from app.corpora.senteval import is_senteval, load_senteval
 from app.corpora.sick import is_sick, load_sick
@@ -24,6 +25,17 @@ from app.corpora.tabular import ColumnMapping, is_tabular, load_tabular
 from app.errors import CorpusError
 from resources import CORPORA
 
+
+def _imported_on_call(module: str, function: str) -> Callable:
+    """``module.function``, imported when first called: keeps a reader that the GUI's
+    start path never needs off it (tests/test_lazy_imports.py)."""
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(module), function)(*args, **kwargs)
+    return call
+
+
+is_costra = _imported_on_call("app.corpora.costra", "is_costra")
+load_costra = _imported_on_call("app.corpora.costra", "load_costra")
 #: Corpora shipped in ``resources/corpora``, by the name the CLI and GUI accept.
 BUILTIN = {"msrp-grouped": CORPORA / "msrp-grouped"}
 DEFAULT_CORPUS = "msrp-grouped"
@@ -50,6 +62,7 @@ FORMATS: list[Format] = [
     Format("paraphrase-grouped", is_grouped_corpus, load_grouped),
     Format("Costra", is_costra, load_costra),
     Format("pyramid", is_pyramid, load_pyramid),
+    Format("Parquet", is_parquet, load_parquet),
     Format("table", is_tabular, load_tabular),
 ]
 
@@ -64,7 +77,7 @@ def detect_format(path: Path) -> Format:
             raise CorpusError(f"cannot read: {error.strerror}", path) from None
     names = ", ".join(f.name for f in FORMATS)
     raise CorpusError(f"unrecognised corpus format (known: {names}; tables need a .csv, "
-                      ".tsv, .jsonl or .txt extension)", path)
+                      ".tsv, .jsonl, .txt or .parquet extension)", path)
 
 
 def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpus:

@@ -277,3 +277,82 @@ def first_line(path: Path, limit: int = 4096) -> str:
     except OSError:
         return ""
     return head.split(b"\n", 1)[0].decode("utf-8", "replace").removeprefix("\ufeff").rstrip("\r")
+
+
+def corpus_from_columns(path: Path, name: str, texts, ids=None, labels=None, *,
+                        group_kind: str = "group", numbers: np.ndarray | None = None,
+                        where: str = "row", warnings: Iterable[str] = ()) -> Corpus:
+    """A corpus of sentences from whole columns (pyarrow arrays, one value per row),
+    without a Python step per row: what the table reader makes of the same rows.
+
+    Parameters
+    ----------
+    texts, ids, labels : pyarrow arrays of strings (ids and labels optional; null or
+        empty cells mean none).
+    group_kind : the kind of the groups the labels make.
+    numbers : int array, optional
+        The file's number of each row (its line); default 1, 2, ...
+    where : "line" or "row": what ``numbers`` count, in ids (``"L12"``), metadata and
+        error messages.
+
+    Raises
+    ------
+    CorpusError
+        An empty or missing text, or an id repeated with another text, at the first
+        offending row.
+    """
+    import pyarrow as pa  # noqa: PLC0415 - not on the GUI's start path
+    import pyarrow.compute as pc  # noqa: PLC0415
+
+    n = len(texts)
+    numbers = np.arange(1, n + 1) if numbers is None else np.asarray(numbers)
+
+    def fail(row: int, problem: str) -> CorpusError:
+        if where == "line":
+            return CorpusError(problem, path, int(numbers[row]))
+        return CorpusError(f"row {numbers[row]}: {problem}", path)
+
+    stripped = pc.utf8_trim_whitespace(texts.cast(pa.string()))
+    empty = pc.fill_null(pc.equal(pc.utf8_length(stripped), 0), True).to_numpy(
+        zero_copy_only=False)
+    if empty.any():
+        raise fail(int(empty.argmax()), "empty or missing text")
+    # Codes in order of first appearance: identical texts are one sentence.
+    encoded = pc.dictionary_encode(stripped)
+    sentence_of_row = encoded.indices.to_numpy().astype(np.int64)
+    _, first_row = np.unique(sentence_of_row, return_index=True)
+    positional = np.char.add("L" if where == "line" else "R",
+                             numbers[first_row].astype(str)).tolist()
+    if ids is not None:
+        id_text = pc.utf8_trim_whitespace(ids.cast(pa.string()))
+        given = pc.fill_null(pc.greater(pc.utf8_length(id_text), 0), False).to_numpy(
+            zero_copy_only=False)
+        id_codes = pc.dictionary_encode(id_text).indices.to_numpy(zero_copy_only=False)
+        rows = np.flatnonzero(given)
+        _, first_of_id = np.unique(id_codes[rows], return_index=True)
+        first_text = np.empty(int(id_codes[rows].max(initial=-1)) + 1, dtype=np.int64)
+        first_text[id_codes[rows][first_of_id]] = sentence_of_row[rows][first_of_id]
+        clash = rows[sentence_of_row[rows] != first_text[id_codes[rows]]]
+        if len(clash):
+            row = int(clash[0])
+            first = int(rows[np.flatnonzero(id_codes[rows] == id_codes[row])[0]])
+            raise fail(row, f"id {id_text[row].as_py()!r} has another text than on "
+                            f"{where} {numbers[first]}")
+        id_values = id_text.take(pa.array(first_row)).to_pylist()
+        sentence_ids = [value or fallback for value, fallback in zip(id_values, positional)]
+    else:
+        sentence_ids = positional
+    groups = None
+    if labels is not None:
+        label_text = pc.utf8_trim_whitespace(labels.cast(pa.string()))
+        members = np.flatnonzero(pc.fill_null(pc.greater(pc.utf8_length(label_text), 0),
+                                              False).to_numpy(zero_copy_only=False))
+        if len(members):
+            named = pc.dictionary_encode(label_text.take(pa.array(members)))
+            groups = Grouping(group_kind, sentence_of_row[members],
+                              named.indices.to_numpy().astype(np.int64),
+                              tuple(named.dictionary.to_pylist()))
+    return Corpus(name=name, texts=tuple(encoded.dictionary.to_pylist()),
+                  ids=tuple(sentence_ids), groups=groups,
+                  metadata={where: tuple(numbers[first_row].tolist())},
+                  sources=(str(path),), warnings=tuple(warnings))

@@ -32,6 +32,19 @@ from app.errors import CorpusError, EvaluationError
 
 SUFFIX = ".pyr"
 
+#: Whom the ranking test's distractors resemble (:func:`pyramid_tests`).
+DISTRACTORS = {
+    "answer": "distractors resemble the answer (the paper's construction)",
+    "question": "distractors resemble the question (adversarial for lexical encoders)",
+}
+#: How a negative pair's shared words are counted.
+NEGATIVE_OVERLAP = {
+    "tokens": "counted with repetition",
+    "types": "distinct words",
+}
+#: Baumel et al. (2016) over DUC 2005-2007, to read a funnel's counts against.
+PAPER_COUNTS = {"positive pairs": 8390, "negative pairs": 189229, "ranking questions": 8755}
+
 #: Words: runs of letters and digits, keeping inner apostrophes ("children's").
 WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 #: Personal, possessive and reflexive pronouns: a fragment holding one refers outside
@@ -266,10 +279,13 @@ class Funnel:
         return self.candidates - sum(count for _, count in self.removed)
 
     def rows(self) -> list[tuple[str, str]]:
-        """(label, count) rows for tables: candidates, each removal, kept."""
+        """(label, count) rows for tables: candidates, each removal, kept (beside the
+        paper's total where it gives one)."""
+        paper = PAPER_COUNTS.get(self.what)
+        kept = str(self.kept) + (f" (paper, DUC 2005-2007: {paper:,})" if paper else "")
         return ([(f"{self.what}: candidates", str(self.candidates))]
                 + [(f"{self.what}: removed, {why}", str(count)) for why, count in self.removed]
-                + [(f"{self.what}: kept", str(self.kept))])
+                + [(f"{self.what}: kept", kept)])
 
 
 @dataclass(frozen=True, eq=False)
@@ -284,8 +300,9 @@ class PyramidTests:
     question, answer : ndarray of shape (n_questions,)
         Sentence indices; the answer shares an SCU with the question.
     distractors : ndarray of shape (n_questions, n_distractors)
-        The sentences of other SCUs of the question's pyramid with the highest word
-        Jaccard similarity to the question, most similar first (ties: lower index).
+        Sentences of the question's pyramid sharing an SCU with neither the question nor
+        the answer, with the highest word Jaccard similarity to the answer (or to the
+        question: ``parameters["distractors"]``), most similar first (ties: lower index).
     distractor_overlap : ndarray of shape (n_questions, n_distractors)
         That Jaccard similarity.
     funnels : contributors, positive pairs, negative pairs, ranking questions.
@@ -298,7 +315,7 @@ class PyramidTests:
     distractors: np.ndarray
     distractor_overlap: np.ndarray
     funnels: tuple[Funnel, ...]
-    parameters: dict[str, int]
+    parameters: dict[str, int | str]
 
     def __post_init__(self) -> None:
         for name in ("question", "answer", "distractors", "distractor_overlap"):
@@ -309,50 +326,88 @@ class PyramidTests:
         return len(self.question)
 
     def summary(self) -> list[tuple[str, str]]:
-        return [row for funnel in self.funnels for row in funnel.rows()]
+        positive, negative = PAPER_COUNTS["positive pairs"], PAPER_COUNTS["negative pairs"]
+        share = float(np.mean(self.pairs.label == 1)) if len(self.pairs) else 0.0
+        return ([row for funnel in self.funnels for row in funnel.rows()]
+                + [("binary pairs: positive share", f"{share:.1%} (paper: "
+                    f"{positive / (positive + negative):.1%})"),
+                   ("ranking distractors", DISTRACTORS[str(self.parameters["distractors"])])])
 
 
 def _word_matrix(word_lists: list[list[str]], keep: frozenset[str] | None = None
                  ) -> sp.csr_array:
-    """Binary sentence x word-type matrix, optionally without the words in ``keep``'s
-    complement (``keep=None``: all words)."""
+    """Sentence x word-type matrix of word counts, optionally without the words in
+    ``keep``'s complement (``keep=None``: all words)."""
     vocabulary: dict[str, int] = {}
     indptr, indices = [0], []
     for words in word_lists:
-        types = {w for w in words if keep is None or w not in keep}
-        indices.extend(vocabulary.setdefault(w, len(vocabulary)) for w in types)
+        indices.extend(vocabulary.setdefault(w, len(vocabulary)) for w in words
+                       if keep is None or w not in keep)
         indptr.append(len(indices))
     data = np.ones(len(indices), dtype=np.int64)
-    return sp.csr_array((data, indices, indptr), shape=(len(word_lists), len(vocabulary)))
+    counts = sp.csr_array((data, indices, indptr), shape=(len(word_lists), len(vocabulary)))
+    counts.sum_duplicates()
+    return counts
+
+
+def _shared_words(counts: sp.csr_array, reading: str) -> np.ndarray:
+    """Words each pair of rows shares: distinct words ("types") or words counted with
+    repetition ("tokens": the sum over words of the smaller count)."""
+    if reading == "types":
+        present = (counts > 0).astype(np.int64)
+        return (present @ present.T).toarray()
+    # min(a, b) = the number of k >= 1 with a >= k and b >= k.
+    shared = np.zeros((counts.shape[0],) * 2, dtype=np.int64)
+    for k in range(1, int(counts.data.max(initial=0)) + 1):
+        at_least = (counts >= k).astype(np.int64)
+        shared += (at_least @ at_least.T).toarray()
+    return shared
 
 
 def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: int = 4,
-                  n_distractors: int = 3) -> PyramidTests:
+                  n_distractors: int = 3, distractors: str = "answer",
+                  negative_overlap: str = "tokens") -> PyramidTests:
     """Derive the binary and ranking tests of EVALUATIONS.md section 4.
 
     Constraints, applied in this order (each funnel counts what every step removed):
     items need at least ``min_words`` words and no pronoun (:data:`PRONOUNS`); a positive
     pair (and a question with its answer) must be lexically varied, their sets of content
     words (words outside :data:`FUNCTION_WORDS`) differing; a negative pair must share at
-    least ``min_shared_negative`` distinct words (more than 3 by default); a question needs
-    ``n_distractors`` valid sentences from other SCUs of its pyramid. Every ordered pair of
-    valid sentences sharing an SCU is a question. Words are lowercased :data:`WORD` runs.
+    least ``min_shared_negative`` words (the paper's "more than 3"), counted by
+    ``negative_overlap`` (:data:`NEGATIVE_OVERLAP`); a question needs ``n_distractors``
+    valid sentences sharing an SCU with neither the question nor its answer. Every ordered
+    pair of valid sentences sharing an SCU is a question. Words are lowercased
+    :data:`WORD` runs.
+
+    Distractors are the eligible sentences with the highest word Jaccard similarity to
+    the answer (``distractors="answer"``, as in the paper's Figure 3: each distractor
+    resembles the answer, so the test asks whether the encoder sees which of several
+    look-alikes means what the question means), or to the question
+    (``distractors="question"``: adversarial for lexical encoders, whose cosine is
+    close to the very similarity that chose the distractors).
 
     Raises
     ------
     EvaluationError
-        The corpus has no SCUs or no "pyramid" column (it was not loaded from .pyr files).
+        The corpus has no SCUs or no "pyramid" column (it was not loaded from .pyr
+        files), or an option has an unknown value.
     """
     if corpus.groups is None or "pyramid" not in corpus.metadata:
         raise EvaluationError(f"pyramid tests need a corpus loaded from {SUFFIX} files; "
                               f"corpus {corpus.name!r} has no SCUs")
+    for option, value, allowed in (("distractors", distractors, DISTRACTORS),
+                                   ("negative_overlap", negative_overlap, NEGATIVE_OVERLAP)):
+        if value not in allowed:
+            raise EvaluationError(f"{option} must be one of {', '.join(allowed)}; "
+                                  f"got {value!r}")
     n = len(corpus)
     words = [WORD.findall(text.lower()) for text in corpus.texts]
     long_enough = np.array([len(w) >= min_words for w in words], dtype=bool)
     pronoun_free = np.array([PRONOUNS.isdisjoint(w) for w in words], dtype=bool)
     valid = long_enough & pronoun_free
-    all_words = _word_matrix(words)
-    content = _word_matrix(words, keep=FUNCTION_WORDS)
+    word_counts = _word_matrix(words)
+    all_words = (word_counts > 0).astype(np.int64)
+    content = (_word_matrix(words, keep=FUNCTION_WORDS) > 0).astype(np.int64)
     n_content = content.sum(axis=1)
     membership = sp.csr_array((np.ones(len(corpus.groups.sentence_index), dtype=np.int64),
                                (corpus.groups.sentence_index, corpus.groups.group_index)),
@@ -361,13 +416,14 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
                                      return_inverse=True)
 
     first, second, label, subset = [], [], [], []
-    question, answer, distractors, overlap = [], [], [], []
+    question, answer, chosen, overlap = [], [], [], []
     # Per funnel (positive pairs, negative pairs, questions): candidates, then removals.
     counts = np.zeros((3, 5), dtype=np.int64)
     for p, pyramid in enumerate(pyramids):
         members = np.flatnonzero(pyramid_of == p)
         shared_scu = (membership[members] @ membership[members].T).toarray() > 0
         shared = (all_words[members] @ all_words[members].T).toarray()
+        shared_negative = _shared_words(word_counts[members], negative_overlap)
         shared_content = (content[members] @ content[members].T).toarray()
         sizes = np.diag(shared)
         varied = n_content[members, None] + n_content[None, members] > 2 * shared_content
@@ -379,7 +435,7 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
         both_ok = ok[:, None] & ok[None, :]
         for row, (kind, extra) in enumerate(((upper & shared_scu, varied),
                                              (upper & ~shared_scu,
-                                              shared >= min_shared_negative))):
+                                              shared_negative >= min_shared_negative))):
             counts[row, :4] += [kind.sum(), (kind & ~both_long).sum(),
                                     (kind & both_long & ~both_ok).sum(),
                                     (kind & both_ok & ~extra).sum()]
@@ -389,23 +445,25 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
             label.append(np.full(len(i), 1 - row))
             subset.extend([str(pyramid)] * len(i))
 
-        # Distractors: the most word-overlapping valid sentences sharing no SCU.
+        pairs = shared_scu & ~np.eye(len(members), dtype=bool)
+        counts[2, :4] += [pairs.sum(), (pairs & ~both_long).sum(),
+                          (pairs & both_long & ~both_ok).sum(),
+                          (pairs & both_ok & ~varied).sum()]
+        q, a = np.nonzero(pairs & both_ok & varied)
+        # Distractors: the valid sentences sharing an SCU with neither, most word-
+        # overlapping (Jaccard) with the answer or the question first.
         union = sizes[:, None] + sizes[None, :] - shared
         jaccard = np.where(union > 0, shared / np.maximum(union, 1), 0.0)
-        eligible = ~shared_scu & ok[None, :]
-        ranked = np.argsort(np.where(eligible, -jaccard, np.inf), axis=1, kind="stable")
+        similarity = jaccard[a if distractors == "answer" else q]
+        eligible = ~shared_scu[q] & ~shared_scu[a] & ok[None, :]
+        ranked = np.argsort(np.where(eligible, -similarity, np.inf), axis=1, kind="stable")
         top = ranked[:, :n_distractors]
         enough = eligible.sum(axis=1) >= n_distractors
-        pairs = shared_scu & ~np.eye(len(members), dtype=bool)
-        counts[2] += [pairs.sum(), (pairs & ~both_long).sum(),
-                          (pairs & both_long & ~both_ok).sum(),
-                          (pairs & both_ok & ~varied).sum(),
-                          (pairs & both_ok & varied & ~enough[:, None]).sum()]
-        q, a = np.nonzero(pairs & both_ok & varied & enough[:, None])
-        question.append(members[q])
-        answer.append(members[a])
-        distractors.append(members[top[q]])
-        overlap.append(np.take_along_axis(jaccard[q], top[q], axis=1))
+        counts[2, 4] += int((~enough).sum())
+        question.append(members[q[enough]])
+        answer.append(members[a[enough]])
+        chosen.append(members[top[enough]])
+        overlap.append(np.take_along_axis(similarity[enough], top[enough], axis=1))
 
     no_pronoun = "a sentence contains a pronoun"
     too_short = f"a sentence has fewer than {min_words} words"
@@ -418,7 +476,8 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
                 ("no content word differs", int(counts[0, 3])))),
         Funnel("negative pairs", int(counts[1, 0]),
                ((too_short, int(counts[1, 1])), (no_pronoun, int(counts[1, 2])),
-                (f"share fewer than {min_shared_negative} words", int(counts[1, 3])))),
+                (f"share fewer than {min_shared_negative} words "
+                 f"({NEGATIVE_OVERLAP[negative_overlap]})", int(counts[1, 3])))),
         Funnel("ranking questions", int(counts[2, 0]),
                ((too_short, int(counts[2, 1])), (no_pronoun, int(counts[2, 2])),
                 ("no content word differs from the answer", int(counts[2, 3])),
@@ -430,9 +489,10 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
                         label=np.concatenate(label), score=np.full(n_pairs, np.nan),
                         split=("test",) * n_pairs, subset=tuple(subset)),
         question=np.concatenate(question), answer=np.concatenate(answer),
-        distractors=np.concatenate(distractors).reshape(-1, n_distractors),
+        distractors=np.concatenate(chosen).reshape(-1, n_distractors),
         distractor_overlap=np.concatenate(overlap).reshape(-1, n_distractors),
         funnels=funnels,
         parameters={"min_words": min_words, "min_shared_negative": min_shared_negative,
-                    "n_distractors": n_distractors},
+                    "n_distractors": n_distractors, "distractors": distractors,
+                    "negative_overlap": negative_overlap},
     )

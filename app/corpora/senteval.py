@@ -7,17 +7,17 @@ which use the same names): MR ``rt-polarity.{pos,neg}``, CR ``custrev.{pos,neg}`
 ``COARSE:fine question``. Files are decoded as UTF-8, falling back to cp1252 (binary
 tasks) or ISO-8859-1 (TREC) with a warning naming the lines.
 
-Samples are lines: each line is one membership of its class, so a sentence repeated in a
-file counts as often as SentEval counts it (MPQA repeats many short phrases), while the
-sentence itself is encoded once; a sentence found in both classes (98 in MPQA) belongs to
-both. Blank lines are skipped with a warning: SentEval keeps them as empty samples (CR and
-MPQA have a few), but an empty text has no meaningful embedding, and it would be one
-sentence labelled with both classes.
+Samples are lines, as in SentEval: every non-blank line is its own sentence (id
+``file:line``), so a text repeated in a file (MPQA repeats many short phrases, CR and
+TREC's training file a few lines) or found in both classes (98 texts in MPQA) is one
+sample per line with that line's class, as Costra keeps one entry per row. Merging them would count them once and give one sentence
+two classes, which a classifier cannot be trained or scored on. Blank lines are skipped
+with a warning: SentEval keeps them as empty samples (CR has 4, MPQA 3, so SentEval counts
+3,775 and 10,606 where sentspace counts 3,771 and 10,603), but an empty text has no
+meaningful embedding.
 
-TREC keeps its given split, which must be a property of the sentence; 10 test questions
-also occur in training, so for TREC a sentence is a (split, text) pair and those 10 texts
-appear twice, once per split (metadata ``split``). The coarse class is the group; the fine
-label is metadata ``fine`` (``|``-joined where a repeated question carries several).
+TREC keeps its given split (metadata ``split``): 5,452 training and 500 test questions.
+The coarse class is the group; the fine label is metadata ``fine``.
 """
 
 from __future__ import annotations
@@ -88,9 +88,9 @@ def load_senteval(path: str | Path, task: str | None = None,
     Returns
     -------
     Corpus
-        ``groups``: kind "class", one membership per non-blank line; names ("negative",
-        "positive"), ("objective", "subjective") or the TREC coarse classes. Metadata
-        ``source`` (file:line of the first occurrence) and, for TREC, ``split`` and
+        One sentence per non-blank line, id ``file:line``; ``groups``: kind "class", one
+        membership per sentence; names ("negative", "positive"), ("objective",
+        "subjective") or the TREC coarse classes. Metadata, for TREC, ``split`` and
         ``fine``.
 
     Raises
@@ -125,7 +125,7 @@ def load_senteval(path: str | Path, task: str | None = None,
 
 
 def _load_binary(folder: Path, task: BinaryTask, name: str) -> Corpus:
-    table = SentenceTable(("source",))
+    table = SentenceTable()
     members: list[int] = []
     classes: list[str] = []
     warnings: list[str] = []
@@ -138,8 +138,8 @@ def _load_binary(folder: Path, task: BinaryTask, name: str) -> Corpus:
             if not text:
                 blank.append(number)
                 continue
-            members.append(table.add(text, f"{file.name}:{number}",
-                                     source=f"{file.name}:{number}"))
+            line_id = f"{file.name}:{number}"
+            members.append(table.add(text, line_id, key=line_id))
             classes.append(label)
         if blank:
             warnings.append(f"{file.name}: skipped blank line{'s' if len(blank) > 1 else ''} "
@@ -152,10 +152,9 @@ def _load_trec(folder: Path, name: str) -> Corpus:
     names = next((files for files in TREC_FILES
                   if all((folder / f).is_file() for f in files)), TREC_FILES[0])
     files = [folder / f for f in names]
-    table = SentenceTable(("source", "split"))
+    table = SentenceTable(("split", "fine"))
     members: list[int] = []
     classes: list[str] = []
-    fine: dict[int, list[str]] = {}
     warnings: list[str] = []
     for file, split in zip(files, ("train", "test")):
         blank = []
@@ -171,16 +170,12 @@ def _load_trec(folder: Path, name: str) -> Corpus:
                 raise CorpusError(f"expected 'COARSE:fine question' with COARSE one of "
                                   f"{', '.join(TREC_CLASSES)}, found {line[:60]!r}",
                                   file, number)
-            index = table.add(question, f"{split}:{number}", key=(split, question),
-                              source=f"{file.name}:{number}", split=split)
-            labels = fine.setdefault(index, [])
-            if fine_label not in labels:
-                labels.append(fine_label)
-            members.append(index)
+            line_id = f"{file.name}:{number}"
+            members.append(table.add(question, line_id, key=line_id, split=split,
+                                     fine=fine_label))
             classes.append(coarse)
         if blank:
             warnings.append(f"{file.name}: skipped blank line{'s' if len(blank) > 1 else ''} "
                             f"{format_lines(blank)}")
     return table.corpus(name, sources=files, warnings=warnings,
-                        groups=grouping_from_labels("class", members, classes, TREC_CLASSES),
-                        metadata={"fine": ["|".join(fine[i]) for i in range(len(table))]})
+                        groups=grouping_from_labels("class", members, classes, TREC_CLASSES))

@@ -66,7 +66,7 @@ def load_sick(path: str | Path, name: str | None = None) -> Corpus:
         files = [path]
 
     table = SentenceTable(("source",))
-    first, second, label, score, split = [], [], [], [], []
+    first, second, label, score, split, pair_ids = [], [], [], [], [], []
     seen_pairs: dict[str, tuple[str, int]] = {}
     for file in files:
         lines = read_lines(file)
@@ -90,6 +90,7 @@ def load_sick(path: str | Path, name: str | None = None) -> Corpus:
                 raise CorpusError(f"pair_ID {pair_id} repeats {where[0]} line {where[1]}",
                                   file, number)
             seen_pairs[pair_id] = (file.name, number)
+            pair_ids.append(pair_id)
             judgment = fields[label_at].strip().upper()
             if judgment not in ENTAILMENT_CLASSES:
                 raise CorpusError(f"entailment_judgment must be one of "
@@ -113,4 +114,4 @@ def load_sick(path: str | Path, name: str | None = None) -> Corpus:
         pairs=PairTable(first=np.asarray(first), second=np.asarray(second),
                                 label=np.asarray(label), score=np.asarray(score),
                                 split=tuple(split), subset=("SICK",) * len(first),
-                                label_names=ENTAILMENT_CLASSES))
+                                label_names=ENTAILMENT_CLASSES, ids=tuple(pair_ids)))

@@ -28,8 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from app.corpora.build import (SentenceTable, format_lines,
-                               grouping_from_labels, read_decoded, split_lines)
+from app.corpora.build import (MAX_LINE_CHARS, SentenceTable, corpus_from_columns,
+                               first_line, format_lines, grouping_from_labels,
+                               read_decoded, split_lines)
 from app.corpora.model import Corpus, PairTable
 from app.errors import CorpusError
 
@@ -262,6 +263,12 @@ def load_tabular(path: str | Path, mapping: ColumnMapping | None = None,
     path = Path(path)
     mapping = mapping or ColumnMapping()
     warnings: list[str] = []
+    if path.suffix.lower() in PLAIN and mapping == ColumnMapping():
+        return _plain_text(path, name, warnings)
+    if path.suffix.lower() in DELIMITERS and mapping == ColumnMapping():
+        fast = _columnar_sentences(path, name)
+        if fast is not None:
+            return fast
     header, rows, fallback_lines = _read_rows(path, mapping)
     if fallback_lines:
         warnings.append(f"{path.name}: not UTF-8, read as cp1252 "
@@ -278,6 +285,93 @@ def load_tabular(path: str | Path, mapping: ColumnMapping | None = None,
     if {"sentence1", "sentence2"} <= columns.keys():
         return _pairs(path, rows, columns, name, warnings)
     return _sentences(path, rows, columns, name, warnings)
+
+
+def _plain_text(path: Path, name: str | None, warnings: list[str]) -> Corpus:
+    """A text file of one sentence a line, read without a row-by-row table: what
+    :func:`_sentences` makes of it, at a million lines a second."""
+    text, fallback_lines = read_decoded(path, "utf-8", "cp1252")
+    if fallback_lines:
+        warnings.append(f"{path.name}: not UTF-8, read as cp1252 "
+                        f"(lines {format_lines(fallback_lines)})")
+    lines = [line.strip() for line in split_lines(path, text)]
+    distinct = dict.fromkeys(lines)         # in order of first appearance
+    distinct.pop("", None)
+    if not distinct:
+        raise CorpusError("no rows", path)
+    # Reversed, so each sentence keeps the number of its first line.
+    first_line = dict(zip(reversed(lines), range(len(lines), 0, -1)))
+    texts = list(distinct)
+    numbers = [first_line[text] for text in texts]
+    return Corpus(name=name or path.stem, texts=tuple(texts),
+                  ids=tuple(f"L{number}" for number in numbers),
+                  metadata={"line": tuple(numbers)}, sources=(str(path),),
+                  warnings=tuple(warnings))
+
+
+def _columnar_sentences(path: Path, name: str | None) -> Corpus | None:
+    """A CSV/TSV of sentences (with id, group or label columns) read by pyarrow's CSV
+    reader, column by column: what the row-by-row reader makes of the same file, ten
+    times faster. None when the file is anything but plain (no header, pairs, invalid
+    UTF-8, blank or multi-line rows, a row pyarrow rejects): the row-by-row reader then
+    reads it, and names the line of any problem."""
+    import pyarrow as pa  # noqa: PLC0415 - not on the GUI's start path
+    import pyarrow.compute as pc  # noqa: PLC0415
+    import pyarrow.csv as pv  # noqa: PLC0415
+
+    delimiter = DELIMITERS[path.suffix.lower()]
+    quoted = path.suffix.lower() == ".csv"
+    try:
+        header = next(csv.reader([first_line(path)], delimiter=delimiter,
+                                 quoting=csv.QUOTE_MINIMAL if quoted else csv.QUOTE_NONE))
+    except (csv.Error, StopIteration):
+        return None
+    header = [cell.strip() for cell in header]
+    known = {alias for aliases in ALIASES.values() for alias in aliases}
+    if len(set(header)) != len(header) or not any(_normal(c) in known for c in header):
+        return None
+    try:
+        columns = _resolve(path, header, len(header), ColumnMapping())
+    except CorpusError:
+        return None
+    if "text" not in columns:
+        return None
+    group_role = "group" if "group" in columns else "label" if "label" in columns else None
+    wanted = {role: header[columns[role]] for role in ("text", "id", group_role)
+              if role in columns}
+    try:
+        table = pv.read_csv(
+            path, read_options=pv.ReadOptions(column_names=header, skip_rows=1),
+            parse_options=pv.ParseOptions(delimiter=delimiter,
+                                          quote_char='"' if quoted else False),
+            convert_options=pv.ConvertOptions(
+                include_columns=list(wanted.values()),
+                column_types={column: pa.string() for column in header},
+                strings_can_be_null=False, quoted_strings_can_be_null=False))
+        data = path.read_bytes()
+    except (OSError, pa.ArrowException):
+        return None
+    # NUL bytes (binary), and quotes the csv module is stricter about than pyarrow: an
+    # unclosed one, or text right after a closing one. The row reader says where.
+    if b"\0" in data or (quoted and (data.count(b'"') % 2 or re.search(
+            rb'[^,\n\r"]"[^,\n\r"]', data))):
+        return None
+    lines, size, ends_with_newline = data.count(b"\n"), len(data), data.endswith(b"\n")
+    del data
+    # A blank line or a quoted newline would shift the line numbers the ids are made of.
+    if not len(table) or not size or len(table) != lines - ends_with_newline:
+        return None
+    table = table.combine_chunks()
+    column = lambda role: table.column(wanted[role]).chunk(0) if role else None  # noqa: E731
+    if pc.max(pc.utf8_length(column("text"))).as_py() > MAX_LINE_CHARS:
+        return None
+    try:
+        return corpus_from_columns(
+            path, name or path.stem, column("text"), column("id" if "id" in wanted else None),
+            column(group_role), group_kind="group" if group_role == "group" else "class",
+            numbers=np.arange(2, len(table) + 2), where="line")
+    except CorpusError:
+        return None
 
 
 def _cell(row: list[str], columns: dict[str, int], role: str) -> str:

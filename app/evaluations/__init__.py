@@ -5,12 +5,14 @@ rows (what the CLI table and the GUI panel show) and ``to_dict()``."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
+from app.corpora.pyramid import DISTRACTORS, NEGATIVE_OVERLAP
 from app.evaluations import (
-    agreement, classification, costra, detection, histograms, latent, pyramid, ranking, relatedness,
-    transfer,
+    agreement, classification, costra, costra_offsets, detection, histograms, latent, pyramid,
+    ranking, relatedness, transfer,
 )
 
 #: Every evaluation by the name ``sentspace eval NAME`` takes, with a one-line description.
@@ -31,6 +33,8 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
     "latent": (latent.run_latent, "each sentence ranks its own group above the other"),
     "pyramid": (pyramid.run_pyramid, "SCU binary (best-F1 threshold) and ranking tests"),
     "costra": (costra.run_costra, "Costra 1.1 geometric orderings of Czech sentences"),
+    "costra-offsets": (costra_offsets.run_costra_offsets,
+                       "Costra transformations as directions: offset consistency, analogies"),
 }
 
 
@@ -38,6 +42,32 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
 COMPARISONS: dict[str, tuple[Callable, str]] = {
     "agreement": (agreement.run_agreement,
                   "misclassification agreement of 2+ encoders on the same folds"),
+}
+
+
+@dataclass(frozen=True)
+class EvaluationOption:
+    """A choice an evaluation offers beyond the seed: its values, each with what it
+    means, the first being the default."""
+
+    choices: dict[str, str]
+    help: str
+
+    @property
+    def default(self) -> str:
+        return next(iter(self.choices))
+
+
+#: Options by evaluation and keyword argument; the CLI offers each as ``--name`` and the
+#: GUI as a choice beside the evaluation.
+OPTIONS: dict[str, dict[str, EvaluationOption]] = {
+    "pyramid": {
+        "distractors": EvaluationOption(
+            DISTRACTORS, "whom the ranking test's distractors resemble"),
+        "negative_overlap": EvaluationOption(
+            NEGATIVE_OVERLAP,
+            "how the words a negative pair must share are counted"),
+    },
 }
 
 
@@ -69,6 +99,7 @@ APPLICABLE: dict[str, Callable] = {
     "latent": lambda c: _has_groups(c) and len(c) <= 2000,
     "pyramid": lambda c: _has_groups(c, "SCU"),
     "costra": lambda c: "r1" in c.metadata,
+    "costra-offsets": lambda c: "r1" in c.metadata,
 }
 
 

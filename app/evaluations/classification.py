@@ -17,11 +17,12 @@ import numpy as np
 # scikit-learn is imported inside run_classification: importing it pulls scipy.stats
 # and pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
-from models.base import Embeddings, Encoder, fitted_copy
+from models.base import Embeddings, Encoder
 
 NAME = "classification"
 
@@ -139,8 +140,7 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
         if embeddings is not None:
             shared_embeddings = embeddings[sentences]
         else:
-            shared = yield from fitted_copy(encoder, texts)
-            shared_embeddings = yield from shared.iter_encode(texts)
+            shared_embeddings = yield from encode_corpus(corpus, encoder, texts=texts)
 
     predicted = np.empty_like(labels)
     fold_of = np.empty_like(labels)

@@ -17,17 +17,21 @@ looping over comparisons.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.costra import RULES, CostraComparisons, costra_comparisons
+from app.cache import encode_corpus
+# The Costra reader is imported where a Costra corpus is evaluated: the GUI's start path
+# imports every evaluation module (tests/test_lazy_imports.py).
+if TYPE_CHECKING:
+    from app.corpora.costra import CostraComparisons
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
-from models.base import Embeddings, Encoder, fitted_copy
+from models.base import Embeddings, Encoder
 
 NAME = "costra"
 #: Digits the reference evaluator rounds every score to.
@@ -113,6 +117,7 @@ class CostraResult:
         return rows
 
     def to_dict(self) -> dict[str, Any]:
+        from app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
         comparisons = self.comparisons
         return {
             "evaluation": NAME,
@@ -177,6 +182,7 @@ def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
     EvaluationError
         The corpus is not Costra, or the embeddings have the wrong number of rows.
     """
+    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     comparisons = costra_comparisons(corpus)
     if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
         raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
@@ -213,12 +219,67 @@ def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
         Off by default so the scores, the explorer's projection and exported embeddings
         all come from the same encoding of the same text.
     """
+    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     costra_comparisons(corpus)  # fails before any encoding on a corpus that is not Costra
-    texts = list(corpus.metadata["tokenized"] if tokenized else corpus.texts)
-    fitted = yield from fitted_copy(encoder, texts)
-    embeddings = yield from fitted.iter_encode(texts)
+    embeddings = yield from encode_corpus(
+        corpus, encoder, texts=list(corpus.metadata["tokenized"]) if tokenized else None)
     yield Progress("comparing", 0, 1)
     result = evaluate_costra(corpus, embeddings, provenance=Provenance.of(
         corpus, encoder, seed=seed, tokenized=tokenized))
     yield Progress("comparing", 1, 1)
     return result
+
+
+def seed_group_paths(corpus: Corpus, group: int
+                     ) -> tuple[int, dict[str, list[int]], dict[str, list[int]]]:
+    """The seed of a seed group and its transformations, by type.
+
+    Interpolations and extrapolations are stored under the type of the transformation
+    they extend, with their order in the r1/r2 id lists: each row lies between every
+    sentence of its r1 and every sentence of its r2. Which list is the seed's side is
+    read from where the seed appears (most often); each row's place on the path is then
+    the number of sentences the lists put before it, directly or through others.
+
+    Returns
+    -------
+    seed : the seed's row.
+    paths : type -> rows of that type ordered away from the seed, seed first (types
+        whose rows carry r1/r2 lists).
+    spokes : type -> rows of the other types (no order: paraphrases, basic and
+        modality transformations), in corpus order.
+    """
+    types = corpus.metadata["type"]
+    row_of_id = {sentence_id: row for row, sentence_id in enumerate(corpus.ids)}
+    members = corpus.groups.members(group).tolist()
+    seed = next(row for row in members if types[row] == "seed")
+    by_type: dict[str, list[int]] = {}
+    for row in members:
+        if row != seed:
+            by_type.setdefault(types[row], []).append(row)
+    paths, spokes = {}, {}
+    for name, rows in by_type.items():
+        sides = {column: {row: [row_of_id[i] for i in corpus.metadata[column][row]]
+                          for row in rows} for column in ("r1", "r2")}
+        if not any(sides["r1"][row] or sides["r2"][row] for row in rows):
+            spokes[name] = rows
+            continue
+        seed_in_r1 = sum(seed in sides["r1"][row] for row in rows)
+        seed_in_r2 = sum(seed in sides["r2"][row] for row in rows)
+        near, far = ((sides["r1"], sides["r2"]) if seed_in_r1 >= seed_in_r2
+                     else (sides["r2"], sides["r1"]))
+        nodes = [seed, *rows]
+        position = {row: k for k, row in enumerate(nodes)}
+        # before[a, b]: a lies between the seed and b, directly or through others.
+        before = np.zeros((len(nodes), len(nodes)), dtype=bool)
+        for row in rows:
+            for other in near[row]:
+                if other in position:
+                    before[position[other], position[row]] = True
+            for other in far[row]:
+                if other in position:
+                    before[position[row], position[other]] = True
+        for k in range(len(nodes)):
+            before |= before[:, k:k + 1] & before[k:k + 1, :]
+        place = dict(zip(nodes, before.sum(axis=0).tolist()))
+        paths[name] = [seed] + sorted(rows, key=lambda row: (place[row], row))
+    return seed, paths, spokes

@@ -21,13 +21,14 @@ import numpy as np
 # scikit-learn is imported inside the functions: importing it pulls scipy.stats and
 # pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations import statistics
 from app.evaluations.statistics import format_ci
 from app.evaluations.transfer import fit_logistic, pair_features
 from app.jobs import Job, Progress
-from app.neighbours import degenerate_pairs, encode_corpus, normalise, pair_cosines
+from app.neighbours import degenerate_pairs, normalise, pair_cosines
 from app.results import Provenance, provenance
 from models.base import Embeddings, Encoder
 

@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job
-from app.neighbours import degenerate_pairs, encode_corpus, normalise, pair_cosines
+from app.neighbours import degenerate_pairs, normalise, pair_cosines
 from app.results import Provenance, provenance
 from models.base import Embeddings, Encoder
 from models.tokenize import tokenize

@@ -19,11 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations import statistics
 from app.jobs import Job
-from app.neighbours import encode_corpus, normalise
+from app.neighbours import normalise
 from app.results import Provenance, provenance
 from models.base import Embeddings, Encoder
 

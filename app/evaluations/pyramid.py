@@ -20,12 +20,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.corpora.pyramid import PyramidTests, pyramid_tests
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.results import Provenance
-from models.base import Embeddings, Encoder, fitted_copy
+from models.base import Embeddings, Encoder
 
 NAME = "pyramid"
 
@@ -52,6 +53,13 @@ class BinaryOutcome:
     precision: float
     recall: float
     f1: float
+
+    @property
+    def at_edge(self) -> bool:
+        """The threshold is the lowest or highest cut the tune pairs allow: they do not
+        separate the classes, so the test F1 says little."""
+        tune = np.unique(self.cosine[self.in_tune])
+        return len(tune) < 3 or self.threshold in (tune[1], tune[-1])
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +114,9 @@ class PyramidResult:
             ("ranking MRR", f"{self.ranking.mrr:.4f}"),
             ("ranking questions", str(self.tests.n_questions)),
         ]
+        if self.binary.at_edge:
+            rows.append(("binary threshold warning", "at the edge: the tune pairs do not "
+                                                     "separate the classes"))
         if self.n_degenerate:
             rows.append(("zero or non-finite embeddings", str(self.n_degenerate)))
         return rows + self.tests.summary()
@@ -122,7 +133,7 @@ class PyramidResult:
             "binary": {
                 "f1": self.binary.f1, "precision": self.binary.precision,
                 "recall": self.binary.recall, "threshold": self.binary.threshold,
-                "tune_f1": self.binary.tune_f1,
+                "tune_f1": self.binary.tune_f1, "at_edge": self.binary.at_edge,
                 "pairs": [{"first": a, "second": b, "label": y, "cosine": c, "tune": t,
                            "predicted": p}
                           for a, b, y, c, t, p in zip(
@@ -172,12 +183,16 @@ def _cosines(X: np.ndarray | sp.csr_array, bad: np.ndarray, first: np.ndarray,
 def best_f1_threshold(cosine: np.ndarray, label: np.ndarray) -> tuple[float, float]:
     """(threshold, F1) maximising F1 of ``cosine >= threshold`` against ``label``.
 
-    Every distinct cosine is a candidate; ties in F1 go to the highest threshold.
+    Every distinct cosine is a candidate but the lowest, which calls every pair a
+    paraphrase: with few positives that degenerate cut still has some F1 and could win,
+    telling nothing about the encoder. Ties in F1 go to the highest threshold.
     """
     order = np.argsort(-cosine, kind="stable")
     ranked, positive = cosine[order], label[order] == 1
     # A cut is valid after the last of a run of equal cosines.
     cut = np.flatnonzero(np.append(ranked[1:] != ranked[:-1], True))
+    if len(cut) > 1:
+        cut = cut[:-1]
     true_positives = np.cumsum(positive)[cut]
     f1 = 2 * true_positives / (cut + 1 + positive.sum())
     best = int(np.argmax(f1))
@@ -257,8 +272,9 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
 
 
 def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fraction: float = 0.1,
-                min_words: int = 3, min_shared_negative: int = 4,
-                n_distractors: int = 3) -> Job[PyramidResult]:
+                min_words: int = 3, min_shared_negative: int = 4, n_distractors: int = 3,
+                distractors: str = "answer", negative_overlap: str = "tokens"
+                ) -> Job[PyramidResult]:
     """Encode the contributors of a pyramid corpus and run both tests.
 
     Parameters
@@ -267,15 +283,14 @@ def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fractio
     encoder : fitted on all contributors first when it requires fitting (no labels are
         learnt, so nothing leaks).
     seed, tune_fraction : see :func:`evaluate_pyramid`.
-    min_words, min_shared_negative, n_distractors : constraints of
-        :func:`app.corpora.pyramid.pyramid_tests`.
+    min_words, min_shared_negative, n_distractors, distractors, negative_overlap :
+        how :func:`app.corpora.pyramid.pyramid_tests` builds the tests.
     """
     tests = pyramid_tests(corpus, min_words=min_words,
-                          min_shared_negative=min_shared_negative, n_distractors=n_distractors)
+                          min_shared_negative=min_shared_negative, n_distractors=n_distractors,
+                          distractors=distractors, negative_overlap=negative_overlap)
     _check(tests, corpus)
-    texts = list(corpus.texts)
-    fitted = yield from fitted_copy(encoder, texts)
-    embeddings = yield from fitted.iter_encode(texts)
+    embeddings = yield from encode_corpus(corpus, encoder)
     result = evaluate_pyramid(corpus, embeddings, seed=seed, tune_fraction=tune_fraction,
                               tests=tests, provenance=Provenance.of(
                                   corpus, encoder, seed=seed, tune_fraction=tune_fraction,

@@ -19,13 +19,14 @@ from typing import Any
 
 import numpy as np
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations import statistics
 from app.evaluations.statistics import format_ci
 from app.jobs import Job
 from app.neighbours import (DEFAULT_MEMORY_MB, TIE_TOLERANCE, TIES, Normalised,
-                            encode_corpus, iter_target_ranks, normalise)
+                            iter_target_ranks, normalise)
 from app.results import Provenance, provenance
 from models.base import Embeddings, Encoder
 

@@ -19,12 +19,13 @@ import numpy as np
 # scipy.stats is imported in _correlation: it takes about 0.4 s, too slow for the GUI's
 # start, which imports every evaluation.
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations import statistics
 from app.evaluations.statistics import format_ci
 from app.jobs import Job
-from app.neighbours import degenerate_pairs, encode_corpus, normalise, pair_cosines
+from app.neighbours import degenerate_pairs, normalise, pair_cosines
 from app.results import Provenance, provenance
 from models.base import Embeddings, Encoder
 

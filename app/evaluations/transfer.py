@@ -29,6 +29,7 @@ import scipy.sparse as sp
 if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression
 
+from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations import statistics
@@ -104,7 +105,7 @@ def transfer_task(corpus: Corpus, task: str = "auto") -> _Task:
         split = _given_split(np.asarray(pairs.split, dtype=object)[keep])
         return _Task("pair", [corpus.texts[i] for i in sentences], keep,
                      rows[:len(keep)], rows[len(keep):], labels,
-                     tuple(str(c) for c in np.unique(labels)), split)
+                     tuple(pairs.label_text(int(c)) for c in np.unique(labels)), split)
     if not has_classes:
         raise EvaluationError(f"{NAME} on sentences needs a grouping of kind 'class', and "
                               f"corpus {corpus.name!r} has none")
@@ -200,16 +201,11 @@ def _features(task: _Task, embeddings: Embeddings, items: np.ndarray) -> Embeddi
 
 
 def _encode_for(task: _Task, encoder: Encoder, train: np.ndarray) -> Job[Embeddings]:
-    """Embeddings of all the task's sentences, the encoder fitted on the sentences of the
-    ``train`` items when it learns from data, else on all of them."""
-    if encoder.learns_from_data:
-        rows = task.first[train] if task.second is None else np.unique(
-            np.concatenate([task.first[train], task.second[train]]))
-        fitted = yield from encoder.clone().iter_fit([task.texts[i] for i in rows])
-    elif encoder.requires_fit:
-        fitted = yield from encoder.clone().iter_fit(task.texts)
-    else:
-        fitted = encoder
+    """Embeddings of all the task's sentences by an encoder that learns from data, fitted
+    on the sentences of the ``train`` items."""
+    rows = task.first[train] if task.second is None else np.unique(
+        np.concatenate([task.first[train], task.second[train]]))
+    fitted = yield from encoder.clone().iter_fit([task.texts[i] for i in rows])
     return (yield from fitted.iter_encode(task.texts))
 
 
@@ -246,7 +242,8 @@ def run_transfer(corpus: Corpus, encoder: Encoder, *, seed: int = 0, task: str =
 
     shared = None
     if not encoder.learns_from_data:
-        shared = yield from _encode_for(spec, encoder, np.arange(len(labels)))
+        # Encoders that only collect a vocabulary are fitted on all evaluated sentences.
+        shared = yield from encode_corpus(corpus, encoder, texts=spec.texts)
     tested, predicted, fold_of, accuracies = [], [], [], []
     for k, (train, test) in enumerate(folds):
         embeddings = shared if shared is not None else (

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from pyqtgraph.exporters import ImageExporter
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
@@ -56,6 +55,8 @@ class ResultChart(pg.GraphicsLayoutWidget):
 
     def export_png(self, path: str, width: int | None = None) -> None:
         """Render the whole chart to a PNG file (``width`` pixels; default: on screen)."""
+        # Lazy: only saving a figure needs the exporters (tests/test_lazy_imports.py).
+        from pyqtgraph.exporters import ImageExporter  # noqa: PLC0415
         exporter = ImageExporter(self.scene())
         if width is not None:
             exporter.parameters()["width"] = width
@@ -491,5 +492,7 @@ CHARTS: dict[str, type[ResultChart]] = {
 
 def chart_for(evaluation: str, result) -> ResultChart | None:
     """The chart that shows ``result`` of ``evaluation``, or None when it has none."""
-    chart = CHARTS.get(evaluation)
+    # Imported here: that chart's module builds on this one.
+    from app.ui.costra_offsets_chart import CostraOffsetsChart  # noqa: PLC0415
+    chart = {**CHARTS, "costra-offsets": CostraOffsetsChart}.get(evaluation)
     return chart(result) if chart is not None else None

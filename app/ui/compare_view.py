@@ -107,8 +107,13 @@ class CompareView(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(panes)
         split.addWidget(lower)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
+        # The list keeps about a third: 8 rows or more at 1280x800.
+        split.setSizes([2000, 1000])
+        for choice in (self.alignment, self.colour):
+            # The view shares the main area with the task panels: stay narrow.
+            choice.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            choice.setMinimumContentsLength(10)
         top = QHBoxLayout()
         top.addWidget(self.caption, stretch=1)
         top.addWidget(self.alignment)
@@ -197,9 +202,27 @@ class CompareView(QWidget):
                 f"{change.change[index]:.2f}: {self.shared(index)} of {change.k} "
                 f"neighbours shared]")
 
+    def clear(self) -> None:
+        """Show nothing: the corpus shown has no comparison yet."""
+        self.comparison = None
+        self.selected = -1
+        for view, title in zip(self.views, self.titles):
+            view.clear("")
+            title.clear()
+        self.changed.setRowCount(0)
+        self.selection.clear()
+        self.caption.setText("Choose two encoders and press Compare.")
+
     def select(self, index: int) -> None:
-        """Select sentence ``index`` (-1: none) in both views and the list."""
+        """Select sentence ``index`` (-1: none): shown here, and said to the window."""
         if self.comparison is None:
+            return
+        self.show_selected(index)
+        self.sentence_selected.emit(index)
+
+    def show_selected(self, index: int) -> None:
+        """Show sentence ``index`` (-1: none) selected in both views and the list."""
+        if self.comparison is None or index == self.selected:
             return
         self.selected = index
         change = self.comparison.change
@@ -218,4 +241,3 @@ class CompareView(QWidget):
                 f"<b>{self.comparison.corpus.texts[index]}</b> — change "
                 f"{change.change[index]:.2f}, {self.shared(index)} of {change.k} nearest "
                 f"neighbours shared. Orange diamonds: its neighbours in each space.")
-        self.sentence_selected.emit(index)

@@ -4,7 +4,6 @@ projection, and its comparisons with pass/fail for the current encoder."""
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 
 import numpy as np
 import pyqtgraph as pg
@@ -15,9 +14,8 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from app.corpora.costra import TRANSFORMATIONS
 from app.corpora.model import Corpus
-from app.evaluations.costra import CostraResult
+from app.evaluations.costra import CostraResult, seed_group_paths
 from app.ui.palette import CATEGORICAL, MISCLASSIFIED, SELECTED
 from app.ui.projection_view import ProjectionView
 
@@ -38,66 +36,12 @@ TYPE_PALETTE = tuple(c for c in CATEGORICAL if c not in ("#d62728", "#ff9896"))
 def type_colour(name: str) -> str:
     """Colour of a transformation type: the seed black, the others ``TYPE_PALETTE`` in
     Costra's type order (unknown types grey)."""
+    from app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
     if name == "seed":
         return SELECTED
     if name not in TRANSFORMATIONS:
         return "#7f7f7f"
     return TYPE_PALETTE[(TRANSFORMATIONS.index(name) - 1) % len(TYPE_PALETTE)]
-
-
-def seed_group_paths(corpus: Corpus, group: int
-                     ) -> tuple[int, dict[str, list[int]], dict[str, list[int]]]:
-    """The seed of a seed group and its transformations, by type.
-
-    Interpolations and extrapolations are stored under the type of the transformation
-    they extend, with their order in the r1/r2 id lists: each row lies between every
-    sentence of its r1 and every sentence of its r2. Which list is the seed's side is
-    read from where the seed appears (most often); each row's place on the path is then
-    the number of sentences the lists put before it, directly or through others.
-
-    Returns
-    -------
-    seed : the seed's row.
-    paths : type -> rows of that type ordered away from the seed, seed first (types
-        whose rows carry r1/r2 lists).
-    spokes : type -> rows of the other types (no order: paraphrases, basic and
-        modality transformations), in corpus order.
-    """
-    types = corpus.metadata["type"]
-    row_of_id = {sentence_id: row for row, sentence_id in enumerate(corpus.ids)}
-    members = corpus.groups.members(group).tolist()
-    seed = next(row for row in members if types[row] == "seed")
-    by_type: dict[str, list[int]] = defaultdict(list)
-    for row in members:
-        if row != seed:
-            by_type[types[row]].append(row)
-    paths, spokes = {}, {}
-    for name, rows in by_type.items():
-        sides = {column: {row: [row_of_id[i] for i in corpus.metadata[column][row]]
-                          for row in rows} for column in ("r1", "r2")}
-        if not any(sides["r1"][row] or sides["r2"][row] for row in rows):
-            spokes[name] = rows
-            continue
-        seed_in_r1 = sum(seed in sides["r1"][row] for row in rows)
-        seed_in_r2 = sum(seed in sides["r2"][row] for row in rows)
-        near, far = ((sides["r1"], sides["r2"]) if seed_in_r1 >= seed_in_r2
-                     else (sides["r2"], sides["r1"]))
-        nodes = [seed, *rows]
-        position = {row: k for k, row in enumerate(nodes)}
-        # before[a, b]: a lies between the seed and b, directly or through others.
-        before = np.zeros((len(nodes), len(nodes)), dtype=bool)
-        for row in rows:
-            for other in near[row]:
-                if other in position:
-                    before[position[other], position[row]] = True
-            for other in far[row]:
-                if other in position:
-                    before[position[row], position[other]] = True
-        for k in range(len(nodes)):
-            before |= before[:, k:k + 1] & before[k:k + 1, :]
-        place = dict(zip(nodes, before.sum(axis=0).tolist()))
-        paths[name] = [seed] + sorted(rows, key=lambda row: (place[row], row))
-    return seed, paths, spokes
 
 
 class CostraView(QWidget):
@@ -195,8 +139,8 @@ class CostraView(QWidget):
         lower_layout.addWidget(self.summary)
         lower_layout.addWidget(self.table)
         split.addWidget(lower)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        # Half and half: the comparison table keeps 8 rows or more at 1280x800.
+        split.setSizes([1000, 1000])
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
         layout.addWidget(split, stretch=1)
@@ -219,14 +163,20 @@ class CostraView(QWidget):
         types = corpus.metadata["type"]
         self.group_choice.blockSignals(True)
         self.group_choice.clear()
-        for group, name in enumerate(corpus.groups.names):
+        names = corpus.groups.names
+        # By number, as Costra numbers them: 1, 2, ... 10, not 1, 10, 100.
+        order = sorted(range(len(names)), key=lambda g: (not names[g].isdigit(),
+                                                          int(names[g]) if names[g].isdigit()
+                                                          else 0, names[g]))
+        for group in order:
+            name = names[group]
             seed = next(row for row in corpus.groups.members(group) if types[row] == "seed")
             text = corpus.texts[seed]
             text = text if len(text) <= 60 else text[:57] + "…"
             self.group_choice.addItem(f"{name}: {text} ({failing[group]} of {total[group]} "
                                       f"fail)", group)
         self.group_choice.blockSignals(False)
-        self.show_group(0)
+        self.show_group(order[0])
 
     def show_group(self, group: int) -> None:
         """Draw seed group ``group`` (index into ``corpus.groups.names``) and list its
@@ -237,6 +187,7 @@ class CostraView(QWidget):
         if self.group_choice.currentData() != group:
             self.group_choice.setCurrentIndex(self.group_choice.findData(group))
         self.seed, self.paths, self.spokes = seed_group_paths(self.corpus, group)
+        from app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
         present = [name for name in TRANSFORMATIONS if name in self.paths or
                    name in self.spokes]
         self.type_choice.blockSignals(True)

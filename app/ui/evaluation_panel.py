@@ -9,26 +9,28 @@ chart element emits ``items_selected`` with the sentences behind it.
 
 from __future__ import annotations
 
-import csv
-import json
 from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-    QListWidgetItem, QPushButton, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
-    QWidget,
+    QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget,
+    QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
+    QVBoxLayout, QWidget,
 )
 
-from app.atomic import atomic_path, write_text_atomic
 from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS, applicable_evaluations
 from app.evaluations.agreement import NAME as AGREEMENT
+from app.export import write_csv, write_json
 from app.ui.charts import ResultChart, chart_for, comparison_chart, headline_metrics
 from app.ui.figures import save_svg
 from app.workspace import SavedResult
+
+
+#: Rows of the metrics table kept in view (at most) when a chart shares the panel.
+TABLE_ROWS = 8
 
 
 def _discard(chart: QWidget | None) -> None:
@@ -68,7 +70,7 @@ class EvaluationPanel(QWidget):
         self.choice.currentIndexChanged.connect(self._describe_choice)
         self.history = QListWidget()
         self.history.setAccessibleName("results")
-        self.history.setMaximumHeight(110)
+        self.history.setMaximumHeight(70)
         self.history.currentRowChanged.connect(self._show_row)
         self.caption = QLabel()
         self.caption.setWordWrap(True)
@@ -110,19 +112,27 @@ class EvaluationPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.choice, stretch=1)
         top.addWidget(self.run_button)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.copy_button)
-        buttons.addWidget(self.save_table_button)
-        buttons.addWidget(self.save_button)
-        buttons.addWidget(self.save_chart_button)
+        # Two a row, so the panel stays narrow beside the views.
+        buttons = QGridLayout()
+        for position, button in enumerate((self.copy_button, self.save_table_button,
+                                           self.save_button, self.save_chart_button)):
+            buttons.addWidget(button, position // 2, position % 2)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.about)
         layout.addWidget(self.history)
         layout.addWidget(self.caption)
-        layout.addWidget(self.table, stretch=1)
-        layout.addWidget(self.charts, stretch=2)
+        # The table and its chart share the rest; the user moves the line between them.
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.setObjectName("evaluation-split")
+        self.split.addWidget(self.table)
+        self.split.addWidget(self.charts)
+        self.split.setChildrenCollapsible(False)
+        self.charts.setMinimumHeight(120)
+        #: Whether the user moved the line between table and chart (then it stays).
+        self._split_moved = False
+        self.split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
+        layout.addWidget(self.split, stretch=1)
         layout.addWidget(self.picked_caption)
         layout.addLayout(buttons)
         self.results: list = []
@@ -144,12 +154,29 @@ class EvaluationPanel(QWidget):
         self.run_button.setEnabled(self.choice.count() > 0)
         self.run_button.setText("Queue" if busy else "Evaluate")
 
+    def set_results(self, results: list[tuple[str, object, str]]) -> None:
+        """Show the results of the corpus shown: ``(evaluation, result, command)`` each,
+        the last one selected; none clears the table and chart."""
+        self.history.blockSignals(True)
+        self.history.clear()
+        self.results = []
+        for evaluation, result, command in results:
+            self.results.append((evaluation, result, command))
+            self.history.addItem(self.describe(result, evaluation))
+        self.history.blockSignals(False)
+        self.history.setCurrentRow(len(self.results) - 1)
+        self._show_row(len(self.results) - 1)
+
+    @staticmethod
+    def describe(result, evaluation: str) -> str:
+        """A result's line in the results list."""
+        provenance = result.provenance
+        return f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
+
     def add_result(self, evaluation: str, result, command: str) -> None:
         """Keep ``result`` of ``evaluation`` (reproducible with the shell ``command``)."""
         self.results.append((evaluation, result, command))
-        provenance = result.provenance
-        item = QListWidgetItem(f"{evaluation} · {provenance.encoder_name} on "
-                               f"{provenance.corpus_name}")
+        item = QListWidgetItem(self.describe(result, evaluation))
         self.history.addItem(item)
         self.history.setCurrentItem(item)
         self.result_added.emit(len(self.results) - 1, item.text())
@@ -174,15 +201,11 @@ class EvaluationPanel(QWidget):
 
     def save_json(self, path: str | Path) -> None:
         _, result, _ = self.current
-        write_text_atomic(path, json.dumps(result.to_dict(), indent=2) + "\n")
+        write_json(path, result.to_dict())
 
     def save_csv(self, path: str | Path) -> None:
         """The table as CSV (metric, value)."""
-        with atomic_path(path) as temporary:
-            with temporary.open("w", newline="", encoding="utf-8") as handle:
-                writer = csv.writer(handle)
-                writer.writerow(["metric", "value"])
-                writer.writerows(self.rows())
+        write_csv(path, ("metric", "value"), self.rows())
 
     def save_chart(self, path: str | Path) -> None:
         """The chart on show (PNG, or SVG by the extension)."""
@@ -269,6 +292,29 @@ class EvaluationPanel(QWidget):
             self.charts.addTab(self.comparison_page, "Across encoders")
             self._show_comparison()
         self.charts.setVisible(self.charts.count() > 0)
+        if self.charts.count() and not self._split_moved:
+            # Once the panel has its size with the chart in it.
+            QTimer.singleShot(0, self._place_split)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        # A result shown while the panel was hidden (a workspace opened) is placed now.
+        QTimer.singleShot(0, self._place_split)
+
+    def _place_split(self) -> None:
+        """The table keeps room for its rows (``TABLE_ROWS`` at most) and the chart
+        takes the rest, until the user moves the line between them."""
+        if self._split_moved or not self.charts.isVisible():
+            return
+        total = sum(self.split.sizes())
+        rows = min(max(self.table.rowCount(), 1), TABLE_ROWS)
+        table = (self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
+                 # One row more: a horizontal scroll bar may take its place.
+                 + (rows + 1) * self.table.verticalHeader().defaultSectionSize())
+        if total > table:
+            self.split.blockSignals(True)
+            self.split.setSizes([table, total - table])
+            self.split.blockSignals(False)
 
     def comparable_rows(self) -> list[int]:
         """History rows of the current evaluation on the current result's corpus, in

@@ -167,18 +167,26 @@ _GUIDES: dict[str, Guide] = {
         "together than lexically similar fragments of other SCUs?",
         "Items are contributors of 3 or more words with no pronoun. Binary test: "
         "positive pairs come from the same SCU and differ in a content word, negative "
-        "pairs from different SCUs of one pyramid sharing more than 3 words; the cosine "
-        "threshold maximising F1 is chosen on a random 10% of the pairs (seeded) and "
-        "F1, precision and recall are reported on the other 90%. Ranking test: a "
-        "contributor asks for another of its SCU among 3 lexically closest distractors "
-        "from other SCUs.",
+        "pairs from different SCUs of one pyramid sharing more than 3 words (counted "
+        "with repetition by default, or as distinct words); the cosine threshold "
+        "maximising F1 is chosen on a random 10% of the pairs (seeded; never the cut "
+        "that calls every pair positive) and F1, precision and recall are reported on "
+        "the other 90%. Ranking test: a contributor asks for another of its SCU among "
+        "3 distractors from other SCUs. By default the distractors are the fragments "
+        "most like the <i>answer</i> (the paper's construction: can the encoder tell "
+        "which of several look-alikes means what the question means?); "
+        "<code>--distractors question</code> picks those most like the question, which "
+        "is adversarial for lexical encoders, whose cosine is nearly the similarity "
+        "that chose them.",
         "Binary F1 / precision / recall on the held-out pairs; ranking success rate "
         "(answer first of 4) and MRR. Ties rank the answer below tied distractors. "
         "Counts of questions and pairs say how much data survived the constraints.",
         "A pyramid corpus: DUC/TAC <code>.pyr</code> files, whose groups are "
         "SCUs.",
-        "The constraints keep few items of a small pyramid; check the counts before "
-        "reading a score from a dozen pairs."),
+        "The constraints keep few items of a small pyramid; check the counts (shown "
+        "beside the paper's totals over DUC 2005-2007) before reading a score from a "
+        "dozen pairs. A threshold at the edge of the tune pairs' cosines is flagged: "
+        "those pairs do not separate the classes."),
     "costra": Guide(
         "Costra 1.1 geometric orderings (Czech)",
         "Does the space order Czech sentence transformations the way annotators did: "
@@ -201,6 +209,23 @@ _GUIDES: dict[str, Guide] = {
         "encoders (GloVe, MiniLM) see Czech as rare tokens: <code>e5-small</code> "
         "(multilingual-e5-small) was trained on Czech (mean 0.512 against bag of "
         "words' 0.454 here)."),
+    "costra-offsets": Guide(
+        "Costra transformations as directions",
+        "Is a transformation such as <i>past tense</i> or <i>ban</i> one direction in "
+        "the space, as word analogies (king - man + woman) suggest?",
+        "Every non-seed sentence's offset is its embedding minus its seed's. "
+        "Consistency of a type: the mean cosine between its offsets from different seed "
+        "groups (zero offsets left out); the baseline shuffles the types within each "
+        "seed group 20 times. Analogy: seed + the mean offset of the type over the "
+        "<i>other</i> seed groups is compared with the group's non-seed sentences.",
+        "Consistency near the baseline: the type is no direction. Analogy accuracy is "
+        "the share of (group, type) questions whose true sentence ranks first (ties "
+        "count against it); MRR the mean of 1/rank. Chance is about 1 in 13.",
+        "The Costra 1.1 corpus (<code>costra/data.tsv</code>), with its seed groups "
+        "and transformation types.",
+        "In bag-of-words spaces an offset is the words changed, so only types that "
+        "add the same words (ban, possibility) look consistent; English-only encoders "
+        "see most Czech words as unknown and give many zero offsets."),
     "agreement": Guide(
         "Misclassification agreement of encoders",
         "When two encoders both misclassify a sentence, do they make the <i>same</i> "

@@ -68,7 +68,9 @@ class JobsPanel(QWidget):
         item.setText(3, f"{job.elapsed:.1f} s")
         if job.error is not None:
             message = f"{type(job.error).__name__}: {job.error}"
-            item.setToolTip(0, message)
+            # Whole wherever the pointer rests: the columns cut it.
+            for column in range(len(COLUMNS)):
+                item.setToolTip(column, message)
             item.setText(2, message)
             item.setForeground(1, Qt.GlobalColor.red)
 

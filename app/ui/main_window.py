@@ -1,26 +1,24 @@
 """The main window: corpus and encoder on the left, the projection in the middle,
-metrics and the selected group on the right. It renders core results and starts jobs;
-it computes nothing itself."""
+metrics and the selected group on the right. It renders the :class:`app.session.Session`
+(the open corpora, what was made of each, and the one selection) and starts jobs whose
+results it hands to the session; it computes nothing itself."""
 
 from __future__ import annotations
 
 import csv
-import html
 import re
 import shlex
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QFileDialog,
     QFormLayout, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget,
-    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget,
-    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QSplitter,
+    QTabWidget, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
-from pyqtgraph.exporters import ImageExporter
 
 from app.atomic import atomic_path
 from app.corpora import DEFAULT_CORPUS, ColumnMapping, load_corpus
@@ -31,12 +29,10 @@ from app.explore import Exploration, explore, reproject
 from app.export import export_matrix
 from app.jobs import Progress
 from app.annotations.edits import EditError
-from app.annotations.journal import journal_path
 from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import iter_find_suspicious
 from app.evaluations import APPLICABLE, EVALUATIONS
 from app.cache import EmbeddingCache
-from app.compare import compare_encoders
 from app.evaluations.agreement import run_agreement
 from app.ui.compare_view import CompareView
 from app.ui.corpus_browser import CorpusBrowser
@@ -50,8 +46,8 @@ from app.ui.lazy_page import LazyPage
 from app.ui.mapping_dialog import MappingDialog
 from app.ui.neighbours_view import NeighboursView
 from app.ui.review_panel import ReviewPanel
-from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
-from app.ui.projection_controls import COLOUR_TITLES, METADATA, ProjectionControls
+from app.ui.colouring import categorical_columns, point_colours
+from app.ui.projection_controls import ProjectionControls
 from app.ui.projection_view import ProjectionView
 from app.ui.workers import JobHandle, start_job
 from app.ui.workspace_panel import WorkspacePanel
@@ -59,31 +55,12 @@ from models import DEFAULT_ENCODER, ENCODERS, TRAINED_ON_FILE, make_encoder
 from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed
 from models.word2vec import read_training_text
-from app.workspace import (
-    SavedResult, Workspace, WorkspaceError, corpus_entry, encoder_entry, evaluation_entry,
-    open_workspace, recent_workspaces, save_workspace,
+from app.session import (
+    CorpusState, EvaluationRun, Session, compare_with_spaces, eval_command, restore_session,
 )
-
-@dataclass
-class HeldCorpus:
-    """A corpus the window holds but does not show, with what was made of it, so that
-    switching back to it is instant and loses nothing."""
-
-    corpus: Corpus
-    annotations: AnnotationSession | None
-    exploration: Exploration | None = None
-    #: The encoders explored on it, as :attr:`MainWindow.spaces`.
-    spaces: dict[str, tuple[str, Encoder, Embeddings]] = field(default_factory=dict)
-    costra_result: object = None
-    precomputed: dict[str, Precomputed] = field(default_factory=dict)
-    review_lists: dict = field(default_factory=dict)
-    #: The encoder chosen when it was left.
-    encoder: str | None = None
-
-
-def space_of(exploration: Exploration) -> tuple[str, Encoder, Embeddings]:
-    """A run's column in the neighbours view: (name, fitted encoder, embeddings)."""
-    return exploration.encoder.name, exploration.encoder, exploration.embeddings
+from app.workspace import (
+    EXTENSION, Workspace, WorkspaceError, open_workspace, recent_workspaces, save_workspace,
+)
 
 
 def first_groups(corpus: Corpus) -> np.ndarray:
@@ -93,17 +70,17 @@ def first_groups(corpus: Corpus) -> np.ndarray:
     return corpus.groups.first_group(len(corpus))
 
 
+#: How Selected sentences says where a selection came from.
+SOURCES = {"chart": "behind the chart element; ", "review": "of the review row; ",
+           "costra": "of the Costra comparison; ", "search": "matching the search; "}
+
 EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
                   "Embedding Projector pair (vectors.tsv)")
 
-def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
-    """Metadata columns worth colouring by: a few distinct values, repeated."""
-    columns = []
-    for column, values in corpus.metadata.items():
-        distinct = len(set(map(str, values)))
-        if 1 < distinct <= min(most, len(corpus) // 2):
-            columns.append(column)
-    return columns
+def narrow_choice(choice: QComboBox, length: int = 14) -> None:
+    """Long titles (file names of precomputed embeddings) must not widen a panel."""
+    choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    choice.setMinimumContentsLength(length)
 
 
 def fill_encoder_choice(choice: QComboBox) -> None:
@@ -124,13 +101,15 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("sentspace")
         self.setAcceptDrops(True)
         self.resize(1400, 860)
-        self.corpus: Corpus | None = None
-        self.exploration: Exploration | None = None
-        self.corpus_spec = ""
-        #: The other corpora open in this window, by spec (the shown one is not in it).
-        self.held: dict[str, HeldCorpus] = {}
+        #: The open corpora, what was made of each, and the selection: what views show.
+        self.session = Session()
+        self.selection = self.session.selection
         self.sentence_groups = np.empty(0, dtype=np.int64)
         self.selected_group = -1
+        #: Whether the session changed since it was last saved or opened.
+        self.unsaved = False
+        #: Jobs (by id) whose end the progress area does not announce: loading.
+        self._quiet_jobs: set[int] = set()
         self._alone_shown = False
         self.job: JobHandle | None = None
         #: Jobs asked for while another ran, started in order as each one finishes.
@@ -141,8 +120,8 @@ class MainWindow(QMainWindow):
         self.projection.hovered.connect(self._show_hovered)
         self.projection.clicked.connect(self.select_sentence)
         self.projection.search.textChanged.connect(self.search)
-        self.projection.selected.connect(self.show_selection)
-        self.costra_result = None
+        self.projection.selected.connect(
+            lambda indices: self.selection.select(indices, source="region"))
         # Hidden tabs are built when first shown (or used), not before the window shows.
         self.costra_page = LazyPage(self._build_costra_view)
         self.compare_page = LazyPage(self._build_compare_view)
@@ -154,66 +133,118 @@ class MainWindow(QMainWindow):
         self.views.addTab(self._build_compare_page(), "Compare encoders")
         self.views.addTab(self.corpus_page, "Corpus")
         self.neighbours_view = NeighboursView()
-        self.neighbours_view.sentence_selected.connect(self.select_sentence)
+        self.neighbours_view.sentence_selected.connect(
+            lambda index: self._select_later(index, "neighbours"))
         # Queries made in the neighbours tab ring their neighbours in the projection; a
         # click in the projection keeps ringing the clicked sentence's group there.
         self.neighbours_view.neighbours_found.connect(
             lambda found: self.projection.highlight(found)
             if self.views.currentWidget() is self.neighbours_view else None)
         self.views.addTab(self.neighbours_view, "Nearest neighbours")
-        #: Every space explored on this corpus, by encoder spec, for the neighbours view.
-        self.spaces: dict[str, tuple[str, Encoder, Embeddings]] = {}
-        self.views.setTabToolTip(1, "Open Costra 1.1 and run its evaluation to see the "
-                                    "seed groups' orderings")
-        self.setCentralWidget(self.views)
+        self.views.setTabToolTip(1, "Open Costra 1.1 to see the seed groups' orderings")
+        self.views.currentChanged.connect(lambda _: self._costra_shown())
+
+        # The tasks with tables and charts (evaluations, review, classification) share
+        # the main area with the views, in a splitter the user can move.
+        self.evaluation_panel = EvaluationPanel()
+        self.evaluation_panel.run_requested.connect(self.evaluate)
+        self.review_panel = ReviewPanel()
+        self.review_panel.sentences_selected.connect(
+            lambda indices: self.select_items(indices, "review"))
+        self.review_panel.corpus_changed.connect(
+            lambda: self.session.corpus_edited(self.corpus_spec))
+        self.review_panel.recompute_requested.connect(self.find_suspicious)
+        self.tasks = QTabWidget()
+        self.tasks.setObjectName("tasks")
+        self.tasks.setDocumentMode(True)
+        self.tasks.addTab(self._build_metrics_panel(), "Classification")
+        self.tasks.addTab(self.evaluation_panel, "Evaluations")
+        self.tasks.addTab(self.review_panel, "Review")
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.setObjectName("main-split")
+        self.main_split.addWidget(self.views)
+        self.main_split.addWidget(self.tasks)
+        self.main_split.setStretchFactor(0, 3)
+        self.main_split.setStretchFactor(1, 2)
+        self.main_split.setChildrenCollapsible(False)
+        self.setCentralWidget(self.main_split)
 
         self._build_corpus_panel()
         self.workspace_panel = WorkspacePanel()
         self.workspace_panel.corpus_chosen.connect(self.switch_corpus)
         self.workspace_panel.corpus_closed.connect(self.close_corpus)
-        self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self._build_metrics_panel()
-        self.evaluation_panel = EvaluationPanel()
-        self.evaluation_panel.run_requested.connect(self.evaluate)
-        self.evaluations_dock = evaluations_dock = self._dock("Evaluations", self.evaluation_panel,
-                                      Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.metrics_dock, evaluations_dock)
-        self.metrics_dock.raise_()
+        workspace_dock = self._dock("Workspace", self.workspace_panel,
+                                    Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.jobs_panel = JobsPanel()
+        jobs_dock = self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.tabifyDockWidget(workspace_dock, jobs_dock)
+        workspace_dock.raise_()
         self._build_group_panel()
         self.inspector = Inspector()
         self.inspector.sentence_chosen.connect(self._select_later)
         inspector_dock = self._dock("Inspector", self.inspector,
                                     Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.group_dock, inspector_dock)
-        self.annotations: AnnotationSession | None = None
-        self.review_panel = ReviewPanel()
-        self.review_panel.sentences_selected.connect(self.select_items)
-        self.review_panel.corpus_changed.connect(self._annotations_changed)
-        self.review_panel.recompute_requested.connect(self.find_suspicious)
-        review_dock = self._dock("Review", self.review_panel,
-                                 Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(inspector_dock, review_dock)
         self.group_dock.raise_()
-        self.evaluation_panel.items_selected.connect(self.select_items)
+        self.evaluation_panel.items_selected.connect(
+            lambda indices: self.select_items(indices, "chart"))
         self.evaluation_panel.result_added.connect(self.workspace_panel.add_result)
         self.workspace_panel.result_chosen.connect(self._show_result)
-        #: (corpus spec, evaluation, encoder spec, seed, result) of every run this
-        #: session, for saving.
-        self.evaluation_runs: list[tuple[str, str, str, int, object]] = []
         self.workspace_path: Path | None = None
-        self.jobs_panel = JobsPanel()
-        jobs_dock = self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
-        # Side panels run full height; the jobs list sits under the projection only.
-        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.resizeDocks([jobs_dock], [130], Qt.Orientation.Vertical)
-        # Charts and review tables need room: a wide right column, split evenly.
-        self.resizeDocks([self.metrics_dock], [460], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.metrics_dock, self.group_dock], [420, 420],
-                         Qt.Orientation.Vertical)
+        self.resizeDocks([self.group_dock], [230], Qt.Orientation.Horizontal)
+        self.main_split.setSizes([560, 440])
+        #: The layout as built, for View > Reset layout.
+        self.default_layout = self.layout_state()
+        self._layout_remembered = False
         self._build_menus()
         self.statusBar().showMessage("Hover a point to read its sentence.")
+        self.session.current_changed.connect(self._show_state)
+        self.session.corpus_opened.connect(lambda state: self.workspace_panel.add_corpus(
+            state.spec, f"{state.corpus.name} ({len(state.corpus):,} sentences)"))
+        self.session.corpus_closed.connect(self.workspace_panel.remove_corpus)
+        self.session.changed.connect(self._state_changed)
+        self.selection.changed.connect(self._show_selection)
         self._set_running(False)
+
+    # --- what the session holds, for the corpus shown ------------------------------
+
+    @property
+    def current(self) -> CorpusState | None:
+        return self.session.current
+
+    @property
+    def corpus(self) -> Corpus | None:
+        return self.current.corpus if self.current is not None else None
+
+    @property
+    def corpus_spec(self) -> str:
+        return self.current.spec if self.current is not None else ""
+
+    @property
+    def annotations(self) -> AnnotationSession | None:
+        return self.current.annotations if self.current is not None else None
+
+    @property
+    def exploration(self) -> Exploration | None:
+        return self.current.exploration if self.current is not None else None
+
+    @property
+    def spaces(self) -> dict[str, tuple[str, Encoder, Embeddings]]:
+        return self.current.spaces if self.current is not None else {}
+
+    @property
+    def costra_result(self):
+        return self.current.costra_result if self.current is not None else None
+
+    @property
+    def precomputed(self) -> dict[str, Precomputed]:
+        return self.current.precomputed if self.current is not None else {}
+
+    @property
+    def held(self) -> dict[str, CorpusState]:
+        """The open corpora not shown, by spec."""
+        return {spec: state for spec, state in self.session.states.items()
+                if state is not self.current}
 
     # --- construction -------------------------------------------------------------
 
@@ -226,10 +257,49 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
+    # --- layout -------------------------------------------------------------------
+
+    def layout_state(self) -> dict[str, QByteArray]:
+        """Where the docks are and how the splitters are set."""
+        return {"docks": self.saveState(), "main-split": self.main_split.saveState()}
+
+    def set_layout_state(self, state: dict) -> None:
+        if state.get("docks") is not None:
+            self.restoreState(state["docks"])
+        if state.get("main-split") is not None:
+            self.main_split.restoreState(state["main-split"])
+
+    def reset_layout(self) -> None:
+        """The layout as first built (View > Reset layout)."""
+        self.set_layout_state(self.default_layout)
+        for dock in self.findChildren(QDockWidget):
+            dock.show()
+
+    @staticmethod
+    def layout_settings() -> QSettings:
+        from app.workspace import config_dir
+
+        return QSettings(str(config_dir() / "layout.ini"), QSettings.Format.IniFormat)
+
+    def restore_layout(self) -> None:
+        """Bring back the layout the user left (the app calls this; tests keep the
+        built one), and remember it on quit."""
+        settings = self.layout_settings()
+        self.set_layout_state({key: settings.value(key) for key in self.default_layout})
+        self._layout_remembered = True
+
+    def _remember_layout(self) -> None:
+        if self._layout_remembered:
+            settings = self.layout_settings()
+            for key, value in self.layout_state().items():
+                settings.setValue(key, value)
+            settings.sync()
+
     def _build_compare_page(self) -> QWidget:
         page = QWidget()
         self.compare_choice = QComboBox()
         fill_encoder_choice(self.compare_choice)
+        narrow_choice(self.compare_choice)
         self.compare_choice.setCurrentIndex(self.compare_choice.findData("tfidf"))
         self.compare_button = QPushButton("Compare")
         self.compare_button.setToolTip("Encode with both, project both, align the second "
@@ -237,7 +307,7 @@ class MainWindow(QMainWindow):
                                        "neighbours changed most")
         self.compare_button.clicked.connect(self.compare_spaces)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Compare the chosen encoder with"))
+        row.addWidget(QLabel("Compare with"))
         row.addWidget(self.compare_choice)
         row.addWidget(self.compare_button)
         row.addStretch(1)
@@ -249,21 +319,26 @@ class MainWindow(QMainWindow):
 
     def _build_costra_view(self) -> CostraView:
         view = CostraView()
-        view.sentence_selected.connect(self.select_sentence)
-        view.sentences_selected.connect(self.projection.highlight)
+        # Seed sentences are long: the choices must not widen the window.
+        narrow_choice(view.group_choice, 10)
+        narrow_choice(view.type_choice, 6)
+        view.sentence_selected.connect(lambda index: self._select_later(index, "costra"))
+        view.sentences_selected.connect(lambda indices: self.select_items(indices, "costra"))
         view.projection.hovered.connect(self._show_hovered)
         return view
 
     def _build_compare_view(self) -> CompareView:
         view = CompareView()
-        view.sentence_selected.connect(self.select_sentence)
+        view.sentence_selected.connect(lambda index: self._select_later(index, "compare"))
         for side in view.views:
             side.hovered.connect(self._show_hovered)
+        if self.current is not None and self.current.comparison is not None:
+            view.show_comparison(self.current.comparison)
         return view
 
     def _build_corpus_browser(self) -> CorpusBrowser:
         browser = CorpusBrowser()
-        browser.sentence_selected.connect(self._select_later)
+        browser.sentence_selected.connect(lambda index: self._select_later(index, "corpus"))
         if self.corpus is not None:
             browser.set_corpus(self.corpus)
         return browser
@@ -293,11 +368,9 @@ class MainWindow(QMainWindow):
         fill_encoder_choice(self.encoder_choice)
         self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(DEFAULT_ENCODER))
         self.encoder_choice.setToolTip("The sentence encoder (the papers call it a model)")
-        # Long titles (file names of precomputed embeddings) must not widen the panel.
-        self.encoder_choice.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.encoder_choice.setMinimumContentsLength(14)
-        self.precomputed: dict[str, Precomputed] = {}
+        narrow_choice(self.encoder_choice)
+        # The Inspector's neighbours come from the encoder chosen.
+        self.encoder_choice.currentIndexChanged.connect(lambda _: self._inspect_focus())
         self.load_embeddings_button = QPushButton("Add encoder…")
         self.load_embeddings_button.setToolTip("Embeddings computed elsewhere, your word "
                                                "vectors, or a local sentence-transformers model")
@@ -357,7 +430,7 @@ class MainWindow(QMainWindow):
         panel.setMinimumWidth(240)
         self._dock("Corpus", panel, Qt.DockWidgetArea.LeftDockWidgetArea)
 
-    def _build_metrics_panel(self) -> None:
+    def _build_metrics_panel(self) -> QWidget:
         panel = QWidget()
         layout = QVBoxLayout(panel)
         self.metrics_caption = QLabel("No result yet.")
@@ -374,9 +447,7 @@ class MainWindow(QMainWindow):
         self.metrics.cellClicked.connect(self._metric_clicked)
         layout.addWidget(self.metrics_caption)
         layout.addWidget(self.metrics)
-        panel.setMinimumWidth(330)
-        self.metrics_dock = self._dock("Classification", panel,
-                                       Qt.DockWidgetArea.RightDockWidgetArea)
+        return panel
 
     def _build_group_panel(self) -> None:
         panel = QWidget()
@@ -390,10 +461,12 @@ class MainWindow(QMainWindow):
         # while Qt is still delivering the click.
         self.group_list.itemClicked.connect(lambda item: self._select_later(
             item.data(Qt.ItemDataRole.UserRole)))
-        self.group_alone = QCheckBox("Show this group alone, with lines to its centre")
-        self.group_alone.setToolTip("Grey out every other sentence of the projection")
+        self.group_alone = QCheckBox("Show this group alone")
+        self.group_alone.setToolTip("Grey out every other sentence of the projection and "
+                                    "draw lines from the group's sentences to its centre")
         self.group_alone.toggled.connect(lambda _: self._show_group_alone())
-        self.export_selection_button = QPushButton("Export these sentences to CSV…")
+        self.export_selection_button = QPushButton("Export to CSV…")
+        self.export_selection_button.setToolTip("The listed sentences: index, id, text, group")
         self.export_selection_button.clicked.connect(self._choose_selection_target)
         layout.addWidget(self.group_caption)
         layout.addWidget(self.group_alone)
@@ -468,6 +541,12 @@ class MainWindow(QMainWindow):
         find.triggered.connect(self.projection.search.setFocus)
         self.addAction(find)
 
+        view_menu = self.menuBar().addMenu("&View")
+        reset_layout = QAction("&Reset layout", self)
+        reset_layout.setToolTip("Put every panel and splitter back where it started")
+        reset_layout.triggered.connect(self.reset_layout)
+        view_menu.addAction(reset_layout)
+
         evaluate_menu = self.menuBar().addMenu("&Evaluate")
         self.agreement_action = QAction("Misclassification &agreement of encoders…", self)
         self.agreement_action.setToolTip("Classify with several encoders on the same folds "
@@ -519,7 +598,7 @@ class MainWindow(QMainWindow):
                 self._run_when_idle = True
 
         self._start(lambda: load_corpus(spec, mapping), f"loading {spec}", on_result=loaded,
-                    queue=True)
+                    queue=True, quiet=True)
 
     def _choose_corpus_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -555,120 +634,117 @@ class MainWindow(QMainWindow):
                    spec: str | None = None) -> None:
         """Show ``corpus``, opened from ``spec`` (default: its name); its edit journal is
         replayed, so the corrections of an earlier session (even one that was killed)
-        are back. The corpus shown before is held, to switch back to; one opened again
-        from the same spec is replaced."""
+        are back. The corpus shown before stays open, to switch back to; one opened
+        again from the same spec is replaced."""
         spec = spec or corpus.name
-        twin = self._open_with_journal(Path(journal) if journal is not None
-                                       else journal_path(corpus))
+        twin = self.session.twin_of(corpus, journal)
         if twin is not None and twin != spec:
             # The same corpus under another name (a built-in and its folder): two
             # sessions appending to one journal would not see each other's edits.
             self._switch_to(twin)
             self.statusBar().showMessage(f"{spec} is the corpus already open as {twin}")
             return
-        if self.corpus is not None and self.corpus_spec != spec:
-            self._hold_current()
-        elif self.annotations is not None:
-            self.annotations.close()
-        replaced = self.held.pop(spec, None)
-        if replaced is not None and replaced.annotations is not None:
-            replaced.annotations.close()
-        self.corpus_spec = spec
+        if spec in self.session.states:
+            # Opened again from the same spec: the old session lets go of its journal
+            # before the new one opens it.
+            self.session.close(spec)
         try:
-            self.annotations = AnnotationSession.open(corpus, journal)
+            annotations = AnnotationSession.open(corpus, journal)
         except (EditError, OSError) as error:
-            self.annotations = None
+            annotations = None
             self._warn("The edit journal cannot be used", str(error))
-        if self.annotations is not None:
-            corpus = self.annotations.corpus
-        self.corpus = corpus
-        self._show_corpus()
+        self._remember_view()
+        self.session.open(spec, corpus, annotations)
         messages = [f"{corpus.name}: {warning}" for warning in corpus.warnings]
-        if self.annotations is not None:
-            messages += self.annotations.journal.warnings
-            if self.annotations.edits:
-                messages.append(f"{len(self.annotations.edits)} edits replayed from "
-                                f"{self.annotations.journal.path}")
+        if annotations is not None:
+            messages += annotations.journal.warnings
+            if annotations.edits:
+                messages.append(f"{len(annotations.edits)} edits replayed from "
+                                f"{annotations.journal.path}")
         if messages:
             self.statusBar().showMessage(" · ".join(messages))
 
-    def _hold_current(self) -> None:
-        self.held[self.corpus_spec] = HeldCorpus(
-            self.corpus, self.annotations, self.exploration, dict(self.spaces),
-            self.costra_result, dict(self.precomputed), dict(self.review_panel.lists),
-            self.encoder_choice.currentData())
-
-    def _open_with_journal(self, path: Path) -> str | None:
-        """The spec of the open corpus (shown or held) whose edits go to ``path``."""
-        sessions = [(self.corpus_spec, self.annotations),
-                    *((spec, entry.annotations) for spec, entry in self.held.items())]
-        return next((spec for spec, annotations in sessions
-                     if annotations is not None and annotations.journal.path == path), None)
-
     def switch_corpus(self, spec: str) -> None:
-        """Show a corpus held in this window as it was left (projection, encoders,
-        Costra drawing, review lists); one not held is opened from ``spec``."""
+        """Show a corpus open in this window as it was left (projection, encoders,
+        results, Costra drawing, review lists, selection); one not open is opened from
+        ``spec``."""
         if spec == self.corpus_spec:
             return
         if self.is_running:
             self.statusBar().showMessage("Switch when the running job is done (or cancel "
                                          "it): its result belongs to this corpus")
             return
-        if spec not in self.held:
+        if spec not in self.session.states:
             self.open_corpus(spec)
             return
         self._switch_to(spec)
-
-    def _switch_to(self, spec: str) -> None:
-        if spec == self.corpus_spec:
-            return
-        entry = self.held.pop(spec)
-        if self.corpus is not None:
-            self._hold_current()
-        self.corpus_spec = spec
-        self.corpus, self.annotations = entry.corpus, entry.annotations
-        self._show_corpus()
-        self.review_panel.set_lists(entry.review_lists)
-        for key, encoder in entry.precomputed.items():
-            self._add_precomputed(key, encoder)
-        index = self.encoder_choice.findData(entry.encoder)
-        if index >= 0:
-            self.encoder_choice.setCurrentIndex(index)
-        self.spaces = entry.spaces
-        if entry.exploration is not None:
-            self.show_exploration(entry.exploration)
-        self.costra_result = entry.costra_result
-        self._show_costra()
         self.statusBar().showMessage(f"Switched to {self.corpus.name}")
 
-    def close_corpus(self, spec: str) -> None:
-        """Forget a held corpus (not the one shown): its results leave the workspace;
-        its edit journal stays on disk."""
-        entry = self.held.pop(spec, None)
-        if entry is None:
+    def _switch_to(self, spec: str) -> None:
+        if spec != self.corpus_spec:
+            self._remember_view()
+            self.session.switch(spec)
+
+    def _remember_view(self) -> None:
+        """Keep the shown corpus's encoder choice and view settings, to restore them
+        when it is shown again."""
+        state = self.current
+        if state is None:
             return
-        if entry.annotations is not None:
-            entry.annotations.close()
-        self.evaluation_runs = [run for run in self.evaluation_runs if run[0] != spec]
-        self.workspace_panel.remove_corpus(spec)
+        controls = self.projection_controls
+        state.encoder = self.encoder_choice.currentData()
+        state.view = {"method": controls.selected_method(), "seed": controls.seed.value(),
+                      "parameters": controls.parameters(),
+                      "colour": controls.colour_scheme(),
+                      "search": self.projection.search.text()}
 
-    def _close_all(self) -> None:
-        """Close every corpus, the shown one too (a workspace opened replaces them)."""
-        for spec in list(self.held):
-            self.close_corpus(spec)
-        if self.annotations is not None:
-            self.annotations.close()
-        self.workspace_panel.remove_corpus(self.corpus_spec)
-        self.corpus, self.annotations, self.corpus_spec = None, None, ""
-        self.evaluation_runs.clear()
+    def _apply_view(self, state: CorpusState) -> None:
+        controls, view = self.projection_controls, state.view
+        if "method" in view:
+            controls.method.setCurrentIndex(max(0, controls.method.findData(view["method"])))
+            controls.seed.setValue(view.get("seed", 0))
+        if "colour" in view:
+            controls.colour.setCurrentIndex(max(0, controls.colour.findData(view["colour"])))
+        self.projection.search.blockSignals(True)
+        self.projection.search.setText(view.get("search", ""))
+        self.projection.search.blockSignals(False)
+        index = self.encoder_choice.findData(state.encoder)
+        if index >= 0:
+            self.encoder_choice.setCurrentIndex(index)
 
-    def _show_corpus(self) -> None:
-        """Reset every view to the current corpus, with nothing computed on it yet."""
-        corpus = self.corpus
-        self.review_panel.set_session(self.annotations)
-        self.review_panel.set_lists({})
+    def close_corpus(self, spec: str) -> None:
+        """Forget an open corpus that is not shown: its results leave the workspace;
+        its edit journal stays on disk."""
+        if spec != self.corpus_spec:
+            self.session.close(spec)
+
+    def _show_state(self, state: CorpusState | None) -> None:
+        """Show the current corpus and everything made of it: every view switches."""
+        for key in [self.encoder_choice.itemData(i) for i in range(self.encoder_choice.count())]:
+            if isinstance(key, str) and key.startswith("precomputed:"):
+                # Precomputed embeddings are aligned to their own corpus.
+                self.encoder_choice.removeItem(self.encoder_choice.findData(key))
+        self.projection.clear("Press Run to encode, project and evaluate the corpus.")
+        self.metrics.setRowCount(0)
+        self.metrics_caption.setText("No result yet.")
+        self.group_list.clear()
+        self.inspector.clear()
+        if self.compare_page.is_built:
+            self.compare_view.clear()
+        if state is None:
+            self.corpus_name.setText("No corpus")
+            self.evaluation_panel.set_corpus(None)
+            self.evaluation_panel.set_results([])
+            self.review_panel.set_session(None)
+            self.review_panel.set_lists({})
+            self.workspace_panel.set_encoders([])
+            self.workspace_panel.set_results([])
+            self._set_running(self.is_running)
+            return
+        corpus = state.corpus
+        self.review_panel.set_session(state.annotations)
+        self.review_panel.set_lists(state.review_lists)
         self.sentence_groups = first_groups(corpus)
-        self.exploration = None
         self.corpus_name.setText(corpus.name)
         counts = f"{len(corpus):,} sentences"
         if corpus.groups is not None:
@@ -679,27 +755,57 @@ class MainWindow(QMainWindow):
         self.corpus_source.setText(Path(corpus.sources[0]).parent.as_posix()
                                    if corpus.sources else "")
         self.corpus_source.setToolTip("\n".join(corpus.sources))
-        self.projection.clear("Press Run to encode, project and evaluate the corpus.")
-        self.costra_result = None
         self.views.setTabEnabled(1, APPLICABLE["costra"](corpus))
         self.projection_controls.set_metadata_columns(categorical_columns(corpus))
-        self.metrics.setRowCount(0)
-        self.metrics_caption.setText("No result yet.")
-        self.group_list.clear()
-        self.inspector.clear()
         self.evaluation_panel.set_corpus(corpus)
+        self.evaluation_panel.set_results([(run.label, run.result, run.command)
+                                           for run in state.evaluations])
+        self.workspace_panel.set_results([self.evaluation_panel.describe(run.result, run.label)
+                                          for run in state.evaluations])
         if self.corpus_page.is_built:
             self.corpus_browser.set_corpus(corpus)
-        self.workspace_panel.add_corpus(self.corpus_spec,
-                                        f"{corpus.name} ({len(corpus):,} sentences)")
-        self.workspace_panel.set_encoders([])
-        self.spaces = {}
-        self.neighbours_view.set_spaces(corpus, [])
-        # Precomputed embeddings are aligned to their own corpus.
-        for key in self.precomputed:
-            self.encoder_choice.removeItem(self.encoder_choice.findData(key))
-        self.precomputed = {}
-        self._set_running(False)
+        self.workspace_panel.set_current_corpus(state.spec)
+        for key, encoder in state.precomputed.items():
+            self._offer_precomputed(key, encoder)
+        self._apply_view(state)
+        self.workspace_panel.set_encoders([name for name, _, _ in state.spaces.values()])
+        self.neighbours_view.set_spaces(corpus, list(state.spaces.values()))
+        if state.exploration is not None:
+            self.show_exploration(state.exploration)
+        if state.comparison is not None and self.compare_page.is_built:
+            self.compare_view.show_comparison(state.comparison)
+        self._set_running(self.is_running)
+
+    def _state_changed(self, state: CorpusState, what: str) -> None:
+        """A result reached ``state``'s corpus: drawn now when it is the one shown (else
+        when it is switched to)."""
+        if what != "precomputed":
+            self.unsaved = True
+        if state is not self.current:
+            return
+        if what == "run":
+            index = self.encoder_choice.findData(state.encoder)
+            if index >= 0:
+                self.encoder_choice.setCurrentIndex(index)
+            self.show_exploration(state.exploration)
+        elif what == "evaluation":
+            run = state.evaluations[-1]
+            self.evaluation_panel.add_result(run.label, run.result, run.command)
+            if run.result is state.costra_result:
+                self._show_costra()
+        elif what == "comparison":
+            self.compare_view.show_comparison(state.comparison)
+            self.neighbours_view.set_spaces(state.corpus, list(state.spaces.values()))
+            self.workspace_panel.set_encoders([name for name, _, _ in state.spaces.values()])
+        elif what == "review":
+            self.review_panel.set_lists(state.review_lists)
+            self.tasks.setCurrentWidget(self.review_panel)
+        elif what == "corpus":
+            self._annotations_changed()
+        elif what == "precomputed":
+            for key, encoder in state.precomputed.items():
+                self._offer_precomputed(key, encoder)
+        self._set_running(self.is_running)
 
     # --- embeddings in and out ---------------------------------------------------
 
@@ -736,21 +842,21 @@ class MainWindow(QMainWindow):
         """Read and align a file of embeddings in the background; it becomes an encoder."""
         if self.corpus is None or self.is_running:
             return
-        corpus = self.corpus
+        corpus, spec = self.corpus, self.corpus_spec
 
         def loaded(encoder: Precomputed) -> None:
             key = f"precomputed:{encoder.path}"
-            self._add_precomputed(key, encoder)
-            self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(key))
+            self.session.add_precomputed(spec, key, encoder)
+            if spec == self.corpus_spec:
+                self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(key))
 
         self._start(lambda: Precomputed(path, corpus), f"loading embeddings {Path(path).name}",
                     on_result=loaded)
 
-    def _add_precomputed(self, key: str, encoder: Precomputed) -> None:
-        if key not in self.precomputed:
+    def _offer_precomputed(self, key: str, encoder: Precomputed) -> None:
+        if self.encoder_choice.findData(key) < 0:
             self.encoder_choice.addItem(f"{encoder.name} ({encoder.dim}-d, aligned by "
                                         f"{encoder.aligned_by})", key)
-        self.precomputed[key] = encoder
 
     def _training_text_chosen(self, index: int) -> None:
         if self.training_text.itemData(index) != "choose":
@@ -829,6 +935,7 @@ class MainWindow(QMainWindow):
         if path.lower().endswith(".svg"):
             save_svg(plot, path, self.projection.legend.text())
         else:
+            from pyqtgraph.exporters import ImageExporter  # noqa: PLC0415 (lazy: start)
             ImageExporter(plot.getPlotItem()).export(path)
         self.statusBar().showMessage(f"Saved {path}")
 
@@ -837,12 +944,16 @@ class MainWindow(QMainWindow):
 
     # --- jobs ---------------------------------------------------------------------
 
-    def _start(self, work, label: str, on_result, queue: bool = False) -> None:
-        """Run ``work`` now, or with ``queue`` after the jobs before it when one runs."""
+    def _start(self, work, label: str, on_result, queue: bool = False,
+               quiet: bool = False) -> None:
+        """Run ``work`` now, or with ``queue`` after the jobs before it when one runs;
+        a ``quiet`` one (loading) leaves nothing in the progress area when it is done."""
         waiting = queue and self.is_running
         job = start_job(work, label, on_progress=self._show_progress, on_result=on_result,
                         on_error=self._job_failed, on_finished=self._job_finished,
                         owner=self, queued=waiting)
+        if quiet:
+            self._quiet_jobs.add(id(job))
         self.jobs_panel.add(job)
         if waiting:
             self.queued.append(job)
@@ -873,29 +984,22 @@ class MainWindow(QMainWindow):
         key, encoder = self.chosen_encoder()
         corpus_spec = self.corpus_spec
         controls = self.projection_controls
+        training = self.training_text.currentData()
         job = explore(self.corpus, encoder, method=controls.selected_method(),
                       seed=controls.seed.value(), projection_parameters=controls.parameters(),
-                      training_texts=self.training_sets.get(self.training_text.currentData()))
+                      training_texts=self.training_sets.get(training))
+        # The session routes the result to the corpus it was run on, shown or not (a
+        # queued run may finish after another corpus was opened).
         self._start(job, f"{encoder.name} on {self.corpus.name}",
-                    on_result=lambda exploration: self._explored(corpus_spec, key,
-                                                                 exploration),
-                    queue=True)
-
-    def _explored(self, corpus_spec: str, encoder_key: str,
-                  exploration: Exploration) -> None:
-        """A run's result goes to the corpus it was run on, shown or held (a queued run
-        may finish after another corpus was opened); a closed corpus's is dropped."""
-        if corpus_spec == self.corpus_spec:
-            self.show_exploration(exploration, encoder_key)
-        elif corpus_spec in self.held:
-            entry = self.held[corpus_spec]
-            entry.exploration = exploration
-            entry.encoder = encoder_key
-            entry.spaces[encoder_key] = space_of(exploration)
+                    on_result=lambda exploration: self.session.add_run(
+                        corpus_spec, key, exploration, training), queue=True)
 
     def _show_result(self, index: int) -> None:
         self.evaluation_panel.history.setCurrentRow(index)
-        self.evaluations_dock.raise_()
+        self._show_evaluations()
+
+    def _show_evaluations(self) -> None:
+        self.tasks.setCurrentWidget(self.evaluation_panel)
 
     def clear_embedding_cache(self) -> int:
         freed = EmbeddingCache().clear()
@@ -913,43 +1017,37 @@ class MainWindow(QMainWindow):
         choice = self.encoder_choice.currentData()
         return choice, self.precomputed.get(choice) or make_encoder(choice)
 
-    def evaluate(self, name: str) -> None:
+    def evaluate(self, name: str, show: bool = True) -> None:
         """Run evaluation ``name`` on the corpus with the chosen encoder, in the
-        background; asked for while another job runs, it is queued after it."""
+        background; asked for while another job runs, it is queued after it. With
+        ``show``, the Evaluations tab comes forward."""
         if self.corpus is None:
             return
         self._choose_file_trained_encoder()
         spec, encoder = self.chosen_encoder()
         seed = self.projection_controls.seed.value()
         corpus_spec = self.corpus_spec
-        command = (f"sentspace eval {name} --corpus {shlex.quote(corpus_spec)} "
-                   f"--encoder {shlex.quote(spec)} --seed {seed}")
+        command = eval_command(name, corpus_spec, spec, seed)
         run, _ = EVALUATIONS[name]
-
-        self.evaluations_dock.raise_()
-
-        def done(result) -> None:
-            self.evaluation_runs.append((corpus_spec, name, spec, seed, result))
-            self.evaluation_panel.add_result(name, result, command)
-            if name == "costra":
-                if corpus_spec == self.corpus_spec:
-                    self.costra_result = result
-                    self._show_costra()
-                elif corpus_spec in self.held:     # queued, and the corpus left since
-                    self.held[corpus_spec].costra_result = result
-
+        if show:
+            self._show_evaluations()
         self._start(run(self.corpus, encoder, seed=seed), f"{name}: {encoder.name}",
-                    on_result=done, queue=True)
+                    on_result=lambda result: self.session.add_evaluation(
+                        corpus_spec, EvaluationRun(name, spec, seed, result, command)),
+                    queue=True)
 
     def project_again(self) -> None:
         """Recompute only the projection of the current embeddings."""
         if self.exploration is None or self.is_running:
             return
         controls = self.projection_controls
-        job = reproject(self.exploration, controls.selected_method(),
+        state = self.current
+        job = reproject(state.exploration, controls.selected_method(),
                         seed=controls.seed.value(), **controls.parameters())
+        shown, training = state.shown, state.runs[state.shown].training_text
         self._start(job, f"projecting with {controls.method.currentText()}",
-                    on_result=self.show_exploration)
+                    on_result=lambda exploration: self.session.add_run(
+                        state.spec, shown, exploration, training))
 
     def cancel(self) -> None:
         if self.job is not None and not self.job.done:
@@ -962,6 +1060,8 @@ class MainWindow(QMainWindow):
 
     def _set_running(self, running: bool) -> None:
         idle = not running and self.corpus is not None
+        # Idle, the bar would only repeat the last job's end (or say 100% of nothing).
+        self.progress.setVisible(running)
         # Runs queue behind a running job, so the encoder can be changed for the next.
         self.run_button.setEnabled(self.corpus is not None)
         self.run_button.setText("Queue run" if running else "Run")
@@ -997,8 +1097,12 @@ class MainWindow(QMainWindow):
         state = self.job.state
         self.progress.setRange(0, 1)
         self.progress.setValue(1 if state == "done" else 0)
-        self.stage.setText({"done": f"Done in {self.job.elapsed:.1f} s.",
-                            "cancelled": "Cancelled.", "failed": "Failed."}[state])
+        quiet = id(self.job) in self._quiet_jobs and state == "done"
+        self._quiet_jobs.discard(id(self.job))
+        self.stage.setText("" if quiet else {
+            "done": f"Done in {self.job.elapsed:.1f} s.", "cancelled": "Cancelled.",
+            "failed": f"Failed: {self.job.error}"}[state])
+        self.stage.setToolTip(self.stage.text())
         self._set_running(False)
         if self._run_when_idle:
             self._run_when_idle = False
@@ -1007,21 +1111,18 @@ class MainWindow(QMainWindow):
 
     # --- results ------------------------------------------------------------------
 
-    def show_exploration(self, exploration: Exploration,
-                         encoder_key: str | None = None) -> None:
-        """Draw a run's result; ``encoder_key`` (default: the chosen encoder) names its
-        column in the neighbours view."""
-        self.exploration = exploration
+    def show_exploration(self, exploration: Exploration) -> None:
+        """Draw the shown run of the current corpus, with the selection on it."""
         # Side by side in the neighbours view: every encoder explored on this corpus.
-        self.spaces[encoder_key or self.encoder_choice.currentData()] = space_of(exploration)
-        self.neighbours_view.set_spaces(exploration.corpus, list(self.spaces.values()))
+        self.neighbours_view.set_spaces(self.corpus, list(self.spaces.values()))
         self.workspace_panel.set_encoders([name for name, _, _ in self.spaces.values()])
         colours, legend = self._colouring()
         self._alone_shown = False
         self.projection.set_points(exploration.projection.coordinates, colours,
                                    self.describe_sentence,
                                    exploration.projection.axis_labels, legend)
-        self.search(self.projection.search.text())
+        self.projection.show_found(self._found(self.projection.search.text()))
+        self._draw_selection()
         self._show_costra()
         result = exploration.classification
         if result is None:
@@ -1048,39 +1149,8 @@ class MainWindow(QMainWindow):
 
     def _colouring(self) -> tuple[np.ndarray, str]:
         """Point colours for the chosen scheme, and the legend that explains them."""
-        exploration = self.exploration
-        corpus, projection = exploration.corpus, exploration.projection
-        scheme = self.projection_controls.colour_scheme()
-        method = {"pca": "PCA", "umap": "UMAP", "tsne": "t-SNE"}[projection.method]
-        ratio = projection.explained_variance_ratio
-        legend = f"{method} of {exploration.encoder.name} embeddings"
-        if ratio:
-            legend += f" (PC 1 {ratio[0]:.1%}, PC 2 {ratio[1]:.1%} of variance)"
-        faithful = exploration.faithfulness
-        if faithful is not None:
-            legend += (f"; faithfulness {faithful.mean_overlap:.2f} (mean share of "
-                       f"{faithful.k} nearest neighbours kept in 2D)")
-        result = exploration.classification
-        if scheme.startswith(METADATA):
-            column = scheme.removeprefix(METADATA)
-            values, codes = np.unique(np.asarray(corpus.metadata[column], dtype=str),
-                                      return_inverse=True)
-            colours = category_colours(codes)
-            key = " ".join(f"<span style='color:{colour}'>&#9632;</span> {html.escape(value)}"
-                           for value, colour in zip(values, category_colours(
-                               np.arange(len(values)))))
-            return colours, f"{legend}. Colour: {html.escape(column)}: {key}"
-        legend += f". Colour: {COLOUR_TITLES[scheme].lower()}"
-        if scheme == "faithfulness" and faithful is not None:
-            return (sequential_colours(faithful.overlap),
-                    legend + " (dark: neighbours lost, yellow: kept).")
-        if scheme == "misclassified" and result is not None:
-            colours = np.full(len(corpus), "#c8c8c8", dtype=object)
-            colours[result.sentence_index] = "#4a90d9"
-            colours[result.misclassified] = MISCLASSIFIED
-            return colours, legend + " (red: misclassified, blue: right, grey: not evaluated)."
-        suffix = ". Red ring: misclassified." if result is not None else "."
-        return category_colours(self.sentence_groups), legend + suffix
+        return point_colours(self.exploration, self.projection_controls.colour_scheme(),
+                             self.sentence_groups)
 
     def recolour(self) -> None:
         if self.exploration is not None:
@@ -1108,8 +1178,17 @@ class MainWindow(QMainWindow):
         self.projection.show_spokes(members)
 
     def search(self, pattern: str) -> np.ndarray:
-        """Mark the sentences matching ``pattern`` (a case-insensitive regular
-        expression) in the projection; returns their indices."""
+        """Select the sentences matching ``pattern`` (a case-insensitive regular
+        expression) and mark them in the projection; returns their indices."""
+        found = self._found(pattern)
+        if self.exploration is not None:
+            self.projection.show_found(found)
+        if len(found) or self.selection.source == "search":
+            self.selection.select(found, source="search")
+        return found
+
+    def _found(self, pattern: str) -> np.ndarray:
+        """The sentences matching ``pattern``, said beside the search box."""
         box, result = self.projection.search, self.projection.search_result
         found = np.empty(0, dtype=np.int64)
         box.setStyleSheet("")
@@ -1120,26 +1199,67 @@ class MainWindow(QMainWindow):
             except re.error as error:
                 box.setStyleSheet("border: 1px solid #d00000")
                 result.setText(f"invalid: {error.msg}")
-                pattern = ""
             else:
                 found = np.fromiter((i for i, text in enumerate(self.corpus.texts)
                                      if expression.search(text)), dtype=np.int64)
                 result.setText(f"{len(found):,} of {len(self.corpus):,}")
-        if self.exploration is not None:
-            self.projection.show_found(found)
         return found
 
-    def show_selection(self, indices: np.ndarray) -> None:
-        """List the sentences a rectangle or lasso took in, and ring them."""
-        self.projection.highlight(indices)
+    def _show_selection(self, selection) -> None:
+        """Every view shows the one selection: the projection rings it, Selected
+        sentences lists it (a clicked point: its group), the Inspector shows its focus
+        with its neighbours, the corpus table, Compare and the neighbours tab follow."""
+        focus, indices = selection.focus, selection.indices
+        self._draw_selection()
+        if self.compare_page.is_built:
+            self.compare_view.show_selected(focus)
+        self._inspect_focus()
+        if focus >= 0 and self.corpus is not None:
+            if self.corpus_page.is_built:
+                self.corpus_browser.select(focus)
+            if self.spaces and selection.source != "neighbours":
+                self.neighbours_view.query_sentence(focus)
         self.group_list.clear()
-        self.group_caption.setText(f"{len(indices):,} selected sentences (Shift+drag: "
-                                   "rectangle, Ctrl+drag: lasso; click one to see its group)")
-        for sentence in indices[:5000]:  # a list of more would only be scrolled past
-            item = QListWidgetItem(self.describe_sentence(int(sentence)))
-            item.setData(Qt.ItemDataRole.UserRole, int(sentence))
-            self.group_list.addItem(item)
-        self.group_dock.raise_()
+        self.selected_group = -1
+        if selection.source == "point" and self.group_of(focus) >= 0:
+            self._list_group(focus)
+        elif selection.source == "misclassified":
+            self._list_misclassified()
+        elif len(indices):
+            self.group_caption.setText(
+                f"{len(indices):,} selected sentence{'s' if len(indices) != 1 else ''} "
+                f"({SOURCES.get(selection.source, '')}"
+                "Shift+drag: rectangle, Ctrl+drag: lasso; click one to see its group)")
+            for sentence in indices[:5000]:  # a list of more would only be scrolled past
+                item = QListWidgetItem(self.describe_sentence(int(sentence)))
+                item.setData(Qt.ItemDataRole.UserRole, int(sentence))
+                self.group_list.addItem(item)
+            if selection.source in ("region", "chart", "costra", "search", "review"):
+                self.group_dock.raise_()
+        else:
+            self.group_caption.setText("Click a point to list its paraphrase group.")
+        self._show_group_alone()
+
+    def _inspect_focus(self) -> None:
+        """The Inspector shows the focus sentence, its neighbours from the current
+        encoder's run."""
+        focus = self.selection.focus
+        if focus >= 0 and self.corpus is not None:
+            self.inspector.show_sentence(self.corpus, focus, self.sentence_groups,
+                                         self._inspected_embeddings())
+        else:
+            self.inspector.clear()
+
+    def _draw_selection(self) -> None:
+        if self.exploration is not None:
+            self.projection.highlight(self.selection.indices)
+
+    def _inspected_embeddings(self):
+        """The embeddings the Inspector's neighbours come from: the current encoder's
+        space on this corpus (a run's or Compare's), else the run shown."""
+        spaces, state = self.spaces, self.current
+        space = spaces.get(self.encoder_choice.currentData()) or spaces.get(state.shown)
+        return space[2] if space is not None else None
 
     def listed_sentences(self) -> list[int]:
         """Sentences in the selected-sentences list, in its order."""
@@ -1169,12 +1289,15 @@ class MainWindow(QMainWindow):
             self.show_misclassified()
 
     def show_misclassified(self) -> None:
-        """List the misclassified sentences with their true and predicted groups."""
+        """Select the misclassified sentences; they are listed with their true and
+        predicted groups."""
+        result = self.exploration.classification
+        self.selection.select(result.misclassified, focus=-1, source="misclassified")
+
+    def _list_misclassified(self) -> None:
         result = self.exploration.classification
         corpus = self.exploration.corpus
         wrong = result.predicted_group != result.true_group
-        self.group_list.clear()
-        self.projection.highlight(result.misclassified)
         self.group_caption.setText(f"{int(wrong.sum())} misclassified sentences "
                                    "(click one to see its group)")
         for sentence, true, guess in zip(result.sentence_index[wrong],
@@ -1206,31 +1329,28 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().clearMessage()
 
-    def _select_later(self, index: int) -> None:
-        QTimer.singleShot(0, lambda: self.select_sentence(index))
+    def _select_later(self, index: int, source: str = "point") -> None:
+        # Deferred: selecting rebuilds lists, which must not delete the clicked item
+        # while Qt is still delivering the click.
+        QTimer.singleShot(0, lambda: self.select_sentence(index, source))
 
-    def select_sentence(self, index: int) -> None:
-        """List the group of sentence ``index`` and ring its members in the projection."""
-        self.group_list.clear()
-        if index >= 0:
-            embeddings = self.exploration.embeddings if self.exploration else None
-            self.inspector.show_sentence(self.corpus, index, self.sentence_groups, embeddings)
-            if self.corpus_page.is_built:
-                self.corpus_browser.select(index)
-            if self.spaces:
-                self.neighbours_view.query_sentence(index)
-        group = self.group_of(index)
-        if index < 0 or group < 0:
-            self.selected_group = -1
-            self._show_group_alone()
-            self.projection.highlight(np.empty(0, dtype=int))
-            self.group_caption.setText("Click a point to list its paraphrase group.")
+    def select_sentence(self, index: int, source: str = "point") -> None:
+        """Select sentence ``index`` (-1: nothing); clicked in the projection or the
+        Selected sentences list, with its group."""
+        if index < 0:
+            self.selection.clear()
             return
+        group = self.group_of(index)
+        members = (self.corpus.groups.members(group) if source == "point" and group >= 0
+                   else [index])
+        self.selection.select(members, focus=index, source=source)
+
+    def _list_group(self, index: int) -> None:
+        """List the group of sentence ``index``, with how each member was classified."""
         corpus = self.corpus
+        group = self.group_of(index)
         members = corpus.groups.members(group)
-        self.projection.highlight(members)
         self.selected_group = group
-        self._show_group_alone()
         result = self.exploration.classification if self.exploration else None
         predicted = {}
         if result is not None:
@@ -1257,14 +1377,11 @@ class MainWindow(QMainWindow):
 
     # --- selection shared by the panels ---------------------------------------------
 
-    def select_items(self, indices: list[int]) -> None:
-        """Select the sentences behind a clicked number: the first in the inspector, all
-        of them ringed in the projection."""
-        if not len(indices):
-            return
-        self.select_sentence(int(indices[0]))
-        if self.exploration is not None:
-            self.projection.highlight(np.asarray(indices, dtype=int))
+    def select_items(self, indices: list[int], source: str = "chart") -> None:
+        """Select the sentences behind a clicked number, chart element, review row or
+        Costra comparison; the first is the focus."""
+        if len(indices):
+            self.selection.select(indices, source=source)
 
     # --- comparing encoders -------------------------------------------------------
 
@@ -1293,27 +1410,48 @@ class MainWindow(QMainWindow):
         command = (f"sentspace eval agreement --corpus {shlex.quote(self.corpus_spec)} "
                    + " ".join(f"--encoder {shlex.quote(spec)}" for spec in specs)
                    + f" --seed {seed}")
+        corpus_spec = self.corpus_spec
         self._start(run_agreement(self.corpus, encoders, seed=seed),
                     f"agreement of {len(encoders)} encoders",
-                    on_result=lambda result: self.evaluation_panel.show_agreement(
-                        result, command))
+                    on_result=lambda result: self.session.add_evaluation(
+                        corpus_spec, EvaluationRun("agreement", ",".join(specs), seed,
+                                                   result, command)))
 
     def compare_spaces(self) -> None:
         """Two projections side by side: the chosen encoder and the one to compare with."""
         if self.corpus is None or self.is_running:
             return
-        _, encoder_a = self.chosen_encoder()
-        encoder_b = make_encoder(self.compare_choice.currentData())
+        spec_a, encoder_a = self.chosen_encoder()
+        spec_b = self.compare_choice.currentData()
+        encoder_b = make_encoder(spec_b)
         controls = self.projection_controls
         alignment = self.compare_view.selected_alignment()
         method = "umap" if alignment == "aligned-umap" else controls.selected_method()
         # The panel's parameters are those of its chosen method; AlignedUMAP takes UMAP's.
         parameters = controls.parameters() if method == controls.selected_method() else {}
-        self._start(compare_encoders(self.corpus, encoder_a, encoder_b, method=method,
-                                     alignment=alignment, seed=controls.seed.value(),
-                                     **parameters),
+        spec = self.corpus_spec
+        self._start(compare_with_spaces(self.corpus, {spec_a: encoder_a, spec_b: encoder_b},
+                                        method=method, alignment=alignment,
+                                        seed=controls.seed.value(), **parameters),
                     f"comparing {encoder_a.name} with {encoder_b.name}",
-                    on_result=self.compare_view.show_comparison)
+                    on_result=lambda result: self.session.set_comparison(spec, *result))
+
+    def _costra_shown(self) -> None:
+        """The Costra tab needs a projection and the Costra evaluation: shown without
+        them, it runs what is missing (a few seconds) instead of staying blank."""
+        if (self.views.currentWidget() is not self.costra_page or self.corpus is None
+                or self.is_running):
+            return
+        missing = []
+        if self.exploration is None:
+            missing.append("run")
+            self.run()
+        if self.costra_result is None:
+            missing.append("evaluation")
+            self.evaluate("costra", show=False)
+        if missing:
+            self.statusBar().showMessage("Running the Costra " + " and ".join(missing)
+                                         + " to draw the orderings…")
 
     def _show_costra(self) -> None:
         """Draw the Costra orderings once both a projection and a Costra result of the
@@ -1332,17 +1470,14 @@ class MainWindow(QMainWindow):
         if self.annotations is None or self.is_running:
             return
         _, encoder = self.chosen_encoder()
+        spec = self.corpus_spec
         self._start(iter_find_suspicious(self.annotations.corpus, [encoder]),
-                    "finding suspicious annotations", on_result=self._show_suspicious)
-
-    def _show_suspicious(self, lists) -> None:
-        self.review_panel.set_lists(lists)
-        self.review_panel.parentWidget().raise_()
+                    "finding suspicious annotations",
+                    on_result=lambda lists: self.session.set_review_lists(spec, lists))
 
     def _annotations_changed(self) -> None:
         """An edit, undo or redo: the same sentences in new groups, so the embeddings
         and projection stay; colours, lists and evaluations use the corrected corpus."""
-        self.corpus = self.annotations.corpus
         if self.corpus_page.is_built:
             self.corpus_browser.set_corpus(self.corpus)
         self.sentence_groups = first_groups(self.corpus)
@@ -1364,17 +1499,18 @@ class MainWindow(QMainWindow):
             after = yield from run(corrected, encoder, seed=seed)
             return before, after
 
-        def done(results) -> None:
-            command = (f"sentspace eval {name} --corpus {shlex.quote(self.corpus_spec)} "
-                       f"--encoder {shlex.quote(spec)} --seed {seed}")
-            for label, result in zip(("original", "corrected"), results):
-                self.evaluation_runs.append((self.corpus_spec, name, spec, seed, result))
-                self.evaluation_panel.add_result(f"{name} ({label})", result,
-                                                 command if label == "original" else
-                                                 f"sentspace run WORKSPACE  # {name} on the "
-                                                 "corrected corpus")
+        corpus_spec = self.corpus_spec
 
-        self.evaluations_dock.raise_()
+        def done(results) -> None:
+            command = eval_command(name, corpus_spec, spec, seed)
+            for label, result in zip(("original", "corrected"), results):
+                self.session.add_evaluation(corpus_spec, EvaluationRun(
+                    name, spec, seed, result,
+                    command if label == "original" else
+                    f"sentspace run WORKSPACE  # {name} on the corrected corpus",
+                    f"{name} ({label})"))
+
+        self._show_evaluations()
         self._start(both(), f"{name} before and after the corrections", on_result=done)
 
     def _choose_corrected_target(self) -> None:
@@ -1392,57 +1528,29 @@ class MainWindow(QMainWindow):
     # --- workspaces ---------------------------------------------------------------
 
     def workspace(self) -> Workspace:
-        """Everything needed to come back to this session: the corpora open (the shown
-        one first, each with its journal), encoders, evaluation results, projection and
-        view settings."""
-        sessions = {self.corpus_spec: (self.annotations, self.corpus),
-                    **{spec: (entry.annotations, entry.corpus)
-                       for spec, entry in self.held.items()}}
-        corpora, originals = [], {}
-        for spec, (annotations, corpus) in sessions.items():
-            originals[spec] = annotations.original if annotations else corpus
-            journal = annotations.journal.path if annotations else None
-            corpora.append(corpus_entry(spec, originals[spec], journal))
-        order = list(sessions)
-        runs = [run for run in self.evaluation_runs if run[0] in sessions]
-        specs = list(dict.fromkeys([*(spec for _, _, spec, _, _ in runs),
-                                    self.chosen_encoder()[0]]))
-        encoders = [encoder_entry(spec, self._any_precomputed(spec) or make_encoder(spec))
-                    for spec in specs]
-        evaluations = tuple(
-            evaluation_entry(name, result, corpus=order.index(corpus_spec),
-                             encoder=specs.index(spec), seed=seed,
-                             corrected=result.provenance.corpus_fingerprint
-                             != originals[corpus_spec].fingerprint)
-            for corpus_spec, name, spec, seed, result in runs)
-        controls = self.projection_controls
-        projection = {"method": controls.selected_method(), "seed": controls.seed.value(),
-                      "parameters": controls.parameters()}
-        view = {"encoder": self.chosen_encoder()[0], "colour": controls.colour_scheme(),
-                "search": self.projection.search.text()}
-        return Workspace(corpora=tuple(corpora), encoders=tuple(encoders),
-                         evaluations=evaluations, projections=(projection,), view=view)
-
-    def _any_precomputed(self, spec: str) -> Precomputed | None:
-        """The precomputed encoder ``spec`` of the shown corpus or of a held one."""
-        return self.precomputed.get(spec) or next(
-            (entry.precomputed[spec] for entry in self.held.values()
-             if spec in entry.precomputed), None)
+        """Everything needed to come back to this session (see
+        :meth:`app.session.Session.to_workspace`): the current corpus first."""
+        self._remember_view()
+        return self.session.to_workspace()
 
     def _save_workspace(self, ask: bool = False) -> None:
         if self.corpus is None:
             return
         path = self.workspace_path
         if ask or path is None:
-            chosen, _ = QFileDialog.getSaveFileName(self, "Save workspace", "",
-                                                    "sentspace workspace (*.sentspace)")
-            if not chosen:
+            dialog = QFileDialog(self, "Save workspace", "",
+                                 f"sentspace workspace (*{EXTENSION})")
+            dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+            dialog.setDefaultSuffix(EXTENSION.lstrip("."))
+            if not dialog.exec():
                 return
-            path = Path(chosen)
+            path = Path(dialog.selectedFiles()[0])
         self.save_workspace_to(path)
 
     def save_workspace_to(self, path: str | Path) -> Path:
+        """Save the session to ``path`` (``.sentspace`` added to a bare name)."""
         self.workspace_path = save_workspace(self.workspace(), path)
+        self.unsaved = False
         self.setWindowTitle(f"sentspace — {self.workspace_path.name}")
         self.statusBar().showMessage(f"Saved {self.workspace_path}")
         return self.workspace_path
@@ -1461,9 +1569,10 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(not self.recent_menu.isEmpty())
 
     def open_workspace(self, path: str | Path) -> None:
-        """Open a saved workspace: its corpora with their edits (the first one shown,
-        the others held), settings and saved results, after the running job if there is
-        one. Files that changed since it was saved are listed; nothing is overwritten."""
+        """Open a saved workspace in place of the open corpora: each corpus with its
+        edits, runs (the saved layouts), results with their charts, review lists, view
+        settings and selection, after the running job if there is one. Files that
+        changed since it was saved are listed; nothing is overwritten."""
         try:
             workspace, changes = open_workspace(path)
         except WorkspaceError as error:
@@ -1472,44 +1581,17 @@ class MainWindow(QMainWindow):
         if changes:
             self._warn("Files changed since the workspace was saved",
                        "\n".join(str(change) for change in changes))
-        # The shown corpus is opened last, so that it is the one left showing.
-        entries = [*workspace.corpora[1:], workspace.corpora[0]]
 
-        def load_all() -> list[Corpus]:
-            return [load_corpus(entry.spec) for entry in entries]
-
-        def restore(corpora: list[Corpus]) -> None:
-            self._close_all()
-            for entry, corpus in zip(entries, corpora):
-                self.set_corpus(corpus, entry.journal, spec=entry.spec)
+        def restore(restored: Session) -> None:
+            self.session.replace_with(restored)
             self.workspace_path = Path(path)
+            self.unsaved = False
             self.setWindowTitle(f"sentspace — {self.workspace_path.name}")
-            view = workspace.view
-            index = self.encoder_choice.findData(view.get("encoder"))
-            if index >= 0:
-                self.encoder_choice.setCurrentIndex(index)
-            controls = self.projection_controls
-            if workspace.projections:
-                saved = workspace.projections[0]
-                controls.method.setCurrentIndex(controls.method.findData(saved["method"]))
-                controls.seed.setValue(saved["seed"])
-            controls.colour.setCurrentIndex(max(0, controls.colour.findData(view.get("colour"))))
-            self.projection.search.setText(view.get("search", ""))
-            for saved in workspace.evaluations:
-                corpus_spec = workspace.corpora[saved.corpus].spec
-                spec = workspace.encoders[saved.encoder].spec
-                command = (f"sentspace eval {saved.name} --corpus "
-                           f"{shlex.quote(corpus_spec)} --encoder {shlex.quote(spec)} "
-                           f"--seed {saved.seed}")
-                result = SavedResult(saved)
-                self.evaluation_runs.append((corpus_spec, saved.name, spec, saved.seed,
-                                             result))
-                self.evaluation_panel.add_result(saved.name, result, command)
 
         if not self.is_running:
             self.corpus_name.setText("Loading…")
-        self._start(load_all, f"opening workspace {Path(path).name}", on_result=restore,
-                    queue=True)
+        self._start(restore_session(workspace, path), f"opening workspace {Path(path).name}",
+                    on_result=restore, queue=True, quiet=True)
 
     # --- messages -----------------------------------------------------------------
 
@@ -1533,10 +1615,35 @@ class MainWindow(QMainWindow):
         self.open_corpus(corpus or DEFAULT_CORPUS, run_when_loaded=run)
 
     def closeEvent(self, event) -> None:
+        if self.unsaved:
+            # Results not in a workspace would be lost (edits are in their journals).
+            event.ignore()
+            self._offer_to_save()
+            return
         if self.is_running:
             self.job.cancel()
-        for annotations in [self.annotations, *(entry.annotations
-                                                for entry in self.held.values())]:
-            if annotations is not None:
-                annotations.close()
+        self._remember_layout()
+        self.session.close_all()
         super().closeEvent(event)
+
+    def _offer_to_save(self) -> QMessageBox:
+        buttons = QMessageBox.StandardButton
+        box = QMessageBox(QMessageBox.Icon.Question, "Save the workspace?",
+                          "This session has results that are not saved in a workspace. "
+                          "Save them before quitting?",
+                          buttons.Save | buttons.Discard | buttons.Cancel, self)
+        box.setObjectName("save-dialog")
+        box.setDefaultButton(buttons.Save)
+
+        def answered() -> None:
+            choice = box.standardButton(box.clickedButton())
+            if choice == buttons.Save:
+                self._save_workspace()
+            elif choice == buttons.Discard:
+                self.unsaved = False
+            if not self.unsaved:
+                self.window().close()
+
+        box.finished.connect(lambda _: answered())
+        box.open()
+        return box

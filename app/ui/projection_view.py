@@ -236,6 +236,8 @@ class ProjectionView(QWidget):
         within ``region`` (a boolean mask over all points; None before it is known),
         and of those, when still too many, an evenly spread ``POINT_LIMIT``."""
         indices = self._overlays[item]
+        # Sentences of a corpus not drawn (yet) here: nothing to mark.
+        indices = indices[(indices >= 0) & (indices < len(self.coordinates))]
         if len(indices) > POINT_LIMIT:
             if region is None:
                 region = self._region_mask(self._drawn_region())

@@ -28,6 +28,7 @@ from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import (
     CloseGroups, GoldDisagreements, MisgroupedSentences, ReviewList, SpreadGroups,
 )
+from app.ui.pair_dialog import PairEditDialog
 
 #: Role that carries a cell's raw value (number or text), which the proxy sorts by.
 SORT_ROLE = Qt.ItemDataRole.UserRole
@@ -137,6 +138,7 @@ class ReviewPanel(QWidget):
         super().__init__()
         self.session: AnnotationSession | None = None
         self.lists: dict[str, ReviewList] = {}
+        self.pair_dialog: PairEditDialog | None = None
         self.model: ReviewTableModel | None = None
         self.proxy = ReviewFilter()
 
@@ -170,7 +172,7 @@ class ReviewPanel(QWidget):
         for name, title, handler in (
                 ("move", "Move to group…", self._ask_move), ("new", "New group", self.new_group),
                 ("merge", "Merge", self.merge_selected),
-                ("score", "Edit score…", self._ask_score),
+                ("score", "Edit score or label…", self._ask_pair),
                 ("reviewed", "Mark reviewed", self.mark_selected_reviewed),
                 ("note", "Note…", self._ask_note), ("undo", "Undo", self.undo),
                 ("redo", "Redo", self.redo),
@@ -338,9 +340,11 @@ class ReviewPanel(QWidget):
         groups = [names[items.first[row]], names[items.second[row]]]
         return self._edit(lambda: self.session.merge(groups, reason=reason))
 
-    def edit_selected_score(self, score: float, reason: str = "") -> bool:
-        items, row = self.model.items, self.selected_row()
-        return self._edit(lambda: self.session.edit_pair(int(items.pair[row]), score=score,
+    def edit_selected_pair(self, score: float | None = None, label: int | None = None,
+                           reason: str = "") -> bool:
+        """Set the selected pair's gold score and/or label (None leaves it)."""
+        pair = int(self.model.items.pair[self.selected_row()])
+        return self._edit(lambda: self.session.edit_pair(pair, score=score, label=label,
                                                          reason=reason))
 
     def mark_selected_reviewed(self, reason: str = "") -> bool:
@@ -369,12 +373,19 @@ class ReviewPanel(QWidget):
         if ok and target.strip():
             self.move_selected(target.strip())
 
-    def _ask_score(self) -> None:
-        items, row = self.model.items, self.selected_row()
-        score, ok = QInputDialog.getDouble(self, "Edit gold score", "New score:",
-                                           float(items.gold[row]), -1e6, 1e6, 2)
-        if ok:
-            self.edit_selected_score(score)
+    def _ask_pair(self) -> None:
+        """Open :class:`PairEditDialog` on the selected pair as it is now (``pair_dialog``
+        while open); OK applies what changed, with the reason."""
+        pair = int(self.model.items.pair[self.selected_row()])
+        self.pair_dialog = PairEditDialog(self.session.corpus, pair, self)
+
+        def apply() -> None:
+            score, label, reason = self.pair_dialog.changes()
+            if score is not None or label is not None:
+                self.edit_selected_pair(score, label, reason)
+
+        self.pair_dialog.accepted.connect(apply)
+        self.pair_dialog.open()
 
     def _ask_note(self) -> None:
         text, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this item:")

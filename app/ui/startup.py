@@ -16,7 +16,8 @@ import sys
 import threading
 import traceback
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QSize, Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox
 
 #: The module the window needs, imported off the GUI thread.
@@ -58,7 +59,10 @@ class AppWindow(QMainWindow):
                  run: bool = False):
         super().__init__()
         self.setWindowTitle("sentspace")
-        self.resize(1400, 860)      # MainWindow's own size, so nothing jumps
+        # MainWindow's own size, so nothing jumps; never more than the screen holds.
+        screen = QGuiApplication.primaryScreen()
+        room = screen.availableSize() if screen is not None else QSize(1400, 860)
+        self.resize(min(1400, room.width()), min(860, room.height()))
         self.main = None
         self._request = (corpus, encoder, run)
         self.loading = QLabel("Loading sentspace…")
@@ -86,6 +90,7 @@ class AppWindow(QMainWindow):
         self.setCentralWidget(main)
         self.loading = None
         self.main = main
+        main.restore_layout()
         main.open_startup(*self._request)
 
     def _fail(self, details: str) -> None:

@@ -92,6 +92,12 @@ class WorkspacePanel(QWidget):
         for name in names:
             parent.addChild(QTreeWidgetItem([name]))
 
+    def set_results(self, descriptions: list[str]) -> None:
+        """The results of the corpus shown, in order."""
+        self.sections["Results"].takeChildren()
+        for index, description in enumerate(descriptions):
+            self.add_result(index, description)
+
     def add_result(self, index: int, description: str) -> None:
         item = QTreeWidgetItem([description])
         item.setData(0, Qt.ItemDataRole.UserRole, index)

@@ -9,6 +9,7 @@ from app.annotations.suspicious import (
     close_groups, costra_consensus_errors, find_suspicious, gold_disagreements,
     iter_find_suspicious, misgrouped, scu_outliers, spread_groups,
 )
+from app.cache import encode_corpus
 from app.corpora import load_corpus
 from app.corpora.costra import load_costra
 from app.corpora.pyramid import load_pyramid
@@ -16,7 +17,6 @@ from app.corpora.sick import load_sick
 from app.errors import EvaluationError
 from app.evaluations.costra import evaluate_costra
 from app.jobs import run_job
-from app.neighbours import encode_corpus
 from models import make_encoder
 
 

@@ -34,49 +34,57 @@ def test_opinosis_single_topic(shared_data):
     assert corpus.groups.names == ("accuracy_garmin_nuvi_255W_gps",) and len(corpus) == 67
 
 
-@pytest.mark.parametrize("task, sizes, sentences, blank", [
+# One sentence per non-blank line, as SentEval counts samples. SOURCE.txt counts lines incl.
+# blanks (CR 2,407 + 1,368 = 3,775; MPQA 3,312 + 7,294 = 10,606): the blank ones are
+# skipped and listed, since an empty text has no embedding.
+@pytest.mark.parametrize("task, sizes, distinct_texts, blank", [
     ("MR", {"negative": 5331, "positive": 5331}, 10662, 0),
     ("CR", {"negative": 1366, "positive": 2405}, 3765, 4),
     ("SUBJ", {"objective": 5000, "subjective": 5000}, 10000, 0),
     ("MPQA", {"negative": 7292, "positive": 3311}, 8240, 3),
 ])
-def test_binary_tasks(shared_data, task, sizes, sentences, blank):
+def test_binary_tasks_keep_one_sentence_per_line(shared_data, task, sizes, distinct_texts,
+                                                 blank):
     corpus = load_corpus(shared_data / "senteval-transfer" / task)
     groups = corpus.groups
     assert groups.kind == "class"
     assert dict(zip(groups.names, groups.sizes.tolist())) == sizes
-    assert len(corpus) == sentences
-    # SOURCE.txt counts lines incl. blanks (CR 2,407 + 1,368; MPQA 3,312 + 7,294): the
-    # blank ones are skipped and listed.
+    assert len(corpus) == sum(sizes.values()) and len(set(corpus.texts)) == distinct_texts
+    assert len(set(corpus.ids)) == len(corpus)
+    assert (groups.labels(len(corpus)) >= 0).all()  # every line is one sample of one class
     skipped = sum(len(w.split("line")[1].split(",")) for w in corpus.warnings
                   if "skipped blank" in w)
     assert skipped == blank
 
 
-def test_mpqa_sentence_in_both_classes_has_two_memberships(shared_data):
+def test_mpqa_text_in_both_classes_is_one_sample_per_line(shared_data):
     corpus = load_senteval(shared_data / "senteval-transfer" / "MPQA")
+    labels = corpus.groups.labels(len(corpus))
     classes_of = collections.defaultdict(set)
-    for s, g in zip(corpus.groups.sentence_index, corpus.groups.group_index):
-        classes_of[s].add(g)
+    for text, label in zip(corpus.texts, labels):
+        classes_of[text].add(label)
     assert sum(len(c) == 2 for c in classes_of.values()) == 98
+    first = corpus.texts.index("not")
+    assert corpus.ids[first].startswith("mpqa.neg:")
 
 
 def test_trec(shared_data):
     corpus = load_corpus(shared_data / "senteval-transfer" / "TREC")
     groups = corpus.groups
     assert groups.names == TREC_CLASSES
-    assert groups.sizes.sum() == 5452 + 500
+    assert len(corpus) == groups.sizes.sum() == 5452 + 500
     split = np.asarray(corpus.metadata["split"])
-    per_split = collections.Counter(split[groups.sentence_index])
-    assert per_split == {"train": 5452, "test": 500}
-    assert collections.Counter(split) == {"train": 5381, "test": 500}
-    test_sizes = collections.Counter(groups.names[g] for s, g in
-                                     zip(groups.sentence_index, groups.group_index)
-                                     if split[s] == "test")
+    assert collections.Counter(split) == {"train": 5452, "test": 500}
+    labels = groups.labels(len(corpus))
+    test_sizes = collections.Counter(groups.names[g] for g in labels[split == "test"])
     assert test_sizes == {"DESC": 138, "NUM": 113, "ENTY": 94, "LOC": 81, "HUM": 65,
                           "ABBR": 9}
     assert corpus.warnings == ("train_5500.label: not UTF-8, read as latin-1 (line 66)",)
-    assert "count|other" in corpus.metadata["fine"]
+    # "What are the twin cities ?" is DESC in training and LOC in the test file.
+    twin = [i for i, text in enumerate(corpus.texts)
+            if text.lower() == "what are the twin cities ?"]
+    assert sorted((split[i], groups.names[labels[i]]) for i in twin) == [
+        ("test", "LOC"), ("train", "DESC")]
 
 
 def test_raw_harvardnlp_needs_a_task(shared_data):

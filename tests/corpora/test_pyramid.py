@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from app.corpora.costra import is_costra
+from app.corpora.model import Corpus, Grouping
 from app.corpora.pyramid import (FUNCTION_WORDS, PRONOUNS, WORD, is_pyramid, load_pyramid,
                                  pyramid_tests)
 from app.errors import CorpusError, EvaluationError
@@ -65,7 +66,11 @@ def test_constraint_funnels(pyramid):
         ("negative pairs", 81, [0, 32, 47], 2),
         ("ranking questions", 20, [0, 8, 0, 0], 12),
     ]
-    assert ("negative pairs: removed, share fewer than 4 words", "47") in tests.summary()
+    rows = tests.summary()
+    assert ("negative pairs: removed, share fewer than 4 words (counted with repetition)",
+            "47") in rows
+    assert ("negative pairs: kept", "2 (paper, DUC 2005-2007: 189,229)") in rows
+    assert ("binary pairs: positive share", "75.0% (paper: 4.2%)") in rows
     # Stricter settings remove more, and say so.
     strict = pyramid_tests(pyramid, min_words=7, min_shared_negative=3)
     assert [f.kept for f in strict.funnels] == [8, 3, 1, 6]
@@ -91,15 +96,56 @@ def test_binary_pairs_obey_every_constraint(pyramid):
                             "cost.", "The renovation cost 12 million dollars")
 
 
-def test_ranking_questions(pyramid):
-    tests = pyramid_tests(pyramid)
+def jaccard(a, b):
+    return len(a & b) / len(a | b)
+
+
+@pytest.mark.parametrize("resembling", ["answer", "question"])
+def test_distractors_are_the_look_alikes_of_the_answer_or_the_question(pyramid, resembling):
+    tests = pyramid_tests(pyramid, distractors=resembling)
     assert tests.n_questions == 12
     labels = pyramid.groups.labels(len(pyramid))
     assert np.all(labels[tests.question] == labels[tests.answer])
     assert np.all(labels[tests.distractors] != labels[tests.question][:, None])
-    assert np.all(np.diff(tests.distractor_overlap, axis=1) <= 0)
-    assert tests.question[0] == 0 and tests.distractors[0].tolist() == [6, 5, 8]
-    assert tests.distractor_overlap[0, 0] == pytest.approx(2 / 15)
+    valid = [i for i, text in enumerate(pyramid.texts)
+             if len(WORD.findall(text)) >= 3 and not words(text) & PRONOUNS]
+    for q, a, chosen, overlap in zip(tests.question, tests.answer, tests.distractors,
+                                     tests.distractor_overlap):
+        target = words(pyramid.texts[a if resembling == "answer" else q])
+        # Brute force: every valid sentence of another SCU, by Jaccard to the target,
+        # ties broken by index.
+        candidates = sorted((-jaccard(target, words(pyramid.texts[c])), c) for c in valid
+                            if labels[c] not in (labels[q], labels[a]))
+        assert chosen.tolist() == [c for _, c in candidates[:3]]
+        assert overlap == pytest.approx([-j for j, _ in candidates[:3]])
+    expected = {"answer": [7, 6, 12], "question": [6, 5, 8]}[resembling]
+    assert tests.question[0] == 0 and tests.distractors[0].tolist() == expected
+    assert dict(tests.summary())["ranking distractors"].startswith(
+        f"distractors resemble the {resembling}")
+
+
+def test_negative_pairs_share_words_by_either_reading():
+    # Two SCUs; the cross-SCU pair (0, 2) shares "the" three times and "of" once: four
+    # words counted with repetition, two distinct ones.
+    texts = ("the big cat sat by the old door of the house",
+             "a large cat was sitting near an old door",
+             "the small dog ran to the new car of the man",
+             "a little dog was running towards a new car")
+    corpus = Corpus(name="toy", texts=texts, ids=tuple(map(str, range(4))), language="en",
+                    groups=Grouping(kind="SCU", sentence_index=np.arange(4),
+                                    group_index=np.array([0, 0, 1, 1]),
+                                    names=("toy/1", "toy/2")),
+                    metadata={"pyramid": ("toy",) * 4})
+    by_tokens = pyramid_tests(corpus, n_distractors=1)
+    by_types = pyramid_tests(corpus, n_distractors=1, negative_overlap="types")
+    negatives = lambda tests: list(zip(tests.pairs.first[tests.pairs.label == 0].tolist(),
+                                       tests.pairs.second[tests.pairs.label == 0].tolist()))
+    assert negatives(by_tokens) == [(0, 2)]
+    assert negatives(by_types) == []
+    assert by_types.funnels[2].removed[-1] == ("share fewer than 4 words (distinct words)", 4)
+    assert by_tokens.parameters["negative_overlap"] == "tokens"
+    with pytest.raises(EvaluationError, match="negative_overlap must be one of tokens, types"):
+        pyramid_tests(corpus, negative_overlap="lemmas")
 
 
 def test_folder_of_pyramids_is_one_corpus(tmp_path, sample):

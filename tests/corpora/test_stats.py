@@ -32,7 +32,8 @@ def test_small_corpus_stats():
     assert stats.vocabulary_size == 9
     assert stats.overlap_basis == "label 1 vs label 0"
     assert stats.overlap_positive.tolist() == [1.0] and stats.overlap_negative.tolist() == [0.0]
-    assert stats.pair_splits == (("train", 1, {"1": 1}), ("test", 1, {"0": 1}))
+    assert stats.pair_splits == (("train", 1, {"paraphrase": 1}),
+                                 ("test", 1, {"not paraphrase": 1}))
     json.dumps(stats.to_dict())
 
 
@@ -66,3 +67,25 @@ def test_cli_corpus_info_bad_file_exits_2(tmp_path, capsys):
     assert main(["corpus", "info", str(table)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "mine.tsv" in err[0]
+
+
+def test_token_table_is_tokenize_on_every_sentence(shared_data):
+    """All at once, the tokens are those of models.tokenize.tokenize one sentence at a
+    time: on the full STS and Costra (Czech) files, and on characters past ASCII."""
+    from app.corpora.stats import token_table
+    from models.tokenize import tokenize
+
+    odd = ("Ünïcode — dash… “quoted” 𝔘𝔫 ǅ x_y", "", "  ", "İstanbul ΣΑΣ café",
+           "a\u00a0b\u2003c\u2028d", "tab\there")
+    for texts in (load_corpus(shared_data / "sts").texts, load_corpus("costra").texts, odd):
+        lengths, sentence_of, type_of, is_word, n_types = token_table(texts)
+        expected = [tokenize(text) for text in texts]
+        assert lengths.tolist() == [len(tokens) for tokens in expected]
+        types: dict[str, int] = {}
+        flat = [types.setdefault(token, len(types)) for tokens in expected for token in tokens]
+        assert n_types == len(types)
+        # The same tokens fall in the same types, and words are the \w-runs.
+        assert len(set(zip(flat, type_of.tolist()))) == n_types
+        assert is_word.tolist() == [token[0].isalnum() or token[0] == "_"
+                                    for tokens in expected for token in tokens]
+        assert np.array_equal(sentence_of, np.repeat(np.arange(len(texts)), lengths))

@@ -8,7 +8,7 @@ import pytest
 from app.corpora.costra import CLASSES, PARAPHRASE_CLASSES, load_costra
 from app.corpora.grouped import load_grouped
 from app.errors import EvaluationError
-from app.evaluations.costra import evaluate_costra, run_costra
+from app.evaluations.costra import evaluate_costra, run_costra, seed_group_paths
 from app.jobs import Progress, run_job
 from models.bow import BagOfWords
 
@@ -136,7 +136,8 @@ def test_run_costra_encodes_fits_and_records(costra, bow_result):
             break
         assert isinstance(progress, Progress)
         stages.append(progress.stage)
-    assert stages[0].startswith("encoding") and stages[-1] == "comparing"
+    # Through the embedding cache: looked up (encoded on a miss), then compared.
+    assert stages[0] == "looking for cached bow embeddings" and stages[-1] == "comparing"
     assert result.provenance.parameters == {"seed": 5, "tokenized": True}
     assert result.provenance.encoder_family == "bow"
     assert np.array_equal(result.passed, bow_result.passed)
@@ -155,3 +156,22 @@ def test_bad_input_is_refused_before_work(costra, shared_data):
     grouped = load_grouped(shared_data / "white2015-paraphrase-grouped" / "msrp_distribute")
     with pytest.raises(EvaluationError, match="Costra"):
         next(run_costra(grouped, BagOfWords()))
+
+
+def test_paths_follow_the_r1_r2_orderings(costra):
+    group = costra.groups.names.index("1")
+    seed, paths, spokes = seed_group_paths(costra, group)
+    assert costra.ids[seed] == "68" and costra.metadata["type"][seed] == "seed"
+    # data.tsv, seed group 1, formal sentence: 12 has only the seed in r1 and everything
+    # else in r2; 14 has every other one in r1.
+    formal = [costra.ids[row] for row in paths["formal sentence"]]
+    assert formal[:2] == ["68", "12"] and formal[-1] == "14" and len(formal) == 10
+    # Opposite meaning keeps the seed in r2: the orientation flips; 46 lies between the
+    # seed and 47, 48, 51, and 48 between 46 and the rest.
+    opposite = [costra.ids[row] for row in paths["opposite meaning"]]
+    assert opposite[:3] == ["68", "46", "48"] and opposite[-1] == "51"
+    assert set(spokes) == {"ban", "different meaning", "minimal change", "nonsense",
+                           "paraphrase", "possibility"}
+    every = [seed] + [r for rows in paths.values() for r in rows[1:]] + [
+        r for rows in spokes.values() for r in rows]
+    assert sorted(every) == sorted(costra.groups.members(group).tolist())

@@ -27,16 +27,26 @@ def test_bag_of_words_numbers(bow_result):
     assert (binary.precision, binary.recall, binary.f1, binary.tune_f1) == pytest.approx(
         (2 / 3, 4 / 5, 8 / 11, 1.0))
     assert np.array_equal(binary.predicted, binary.cosine >= binary.threshold)
-    assert ranking.rank.tolist() == [1, 1, 1, 1, 4, 2, 1, 1, 1, 1, 1, 1]
-    assert ranking.success_rate == pytest.approx(10 / 12)
-    assert ranking.mrr == pytest.approx((10 + 1 / 4 + 1 / 2) / 12)
+    assert ranking.rank.tolist() == [1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1]
+    assert ranking.success_rate == pytest.approx(11 / 12)
+    assert ranking.mrr == pytest.approx((11 + 1 / 2) / 12)
     rows = dict(bow_result.summary())
-    assert rows["binary F1"] == "0.7273" and rows["ranking MRR"] == "0.8958"
+    assert rows["binary F1"] == "0.7273" and rows["ranking MRR"] == "0.9583"
     assert rows["binary pairs"] == "6 positive, 2 negative; 1 tune, 7 test"
-    assert rows["ranking questions: kept"] == "12"
-    assert bow_result.provenance.parameters == {"seed": 0, "tune_fraction": 0.1,
-                                                "min_words": 3, "min_shared_negative": 4,
-                                                "n_distractors": 3}
+    assert rows["ranking questions: kept"] == "12 (paper, DUC 2005-2007: 8,755)"
+    # One tune pair cannot separate anything, and the result says so.
+    assert binary.at_edge and "binary threshold warning" in rows
+    assert bow_result.provenance.parameters == {
+        "seed": 0, "tune_fraction": 0.1, "min_words": 3, "min_shared_negative": 4,
+        "n_distractors": 3, "distractors": "answer", "negative_overlap": "tokens"}
+
+
+def test_distractors_resembling_the_question_are_harder_for_bag_of_words(pyramid,
+                                                                          bow_result):
+    adversarial = run_job(run_pyramid(pyramid, BagOfWords(), distractors="question"))
+    assert adversarial.ranking.rank.tolist() == [1, 1, 1, 1, 4, 2, 1, 1, 1, 1, 1, 1]
+    assert adversarial.ranking.success_rate < bow_result.ranking.success_rate
+    assert adversarial.provenance.parameters["distractors"] == "question"
 
 
 def test_cosines_are_cosines(pyramid, bow_result):
@@ -57,11 +67,22 @@ def test_best_threshold_matches_brute_force():
         cosine = np.round(rng.random(60), 1)  # many ties
         label = (rng.random(60) < 0.4).astype(int)
         threshold, f1 = best_f1_threshold(cosine, label)
-        candidates = np.unique(cosine)
+        # Every cut but the lowest, which calls every pair positive.
+        candidates = np.unique(cosine)[1:]
         scores = [2 * ((cosine >= t) & (label == 1)).sum()
                   / ((cosine >= t).sum() + label.sum()) for t in candidates]
         assert f1 == pytest.approx(max(scores))
         assert threshold == candidates[::-1][int(np.argmax(scores[::-1]))]
+
+
+def test_calling_everything_a_paraphrase_cannot_win():
+    # 4% positives, all at the lowest cosines: calling every pair positive would have the
+    # best F1 (0.077), and says nothing about the encoder.
+    cosine = np.random.default_rng(0).permutation(1000) / 1000
+    label = (cosine < 0.04).astype(int)
+    all_positive = 2 * label.sum() / (len(label) + label.sum())
+    threshold, f1 = best_f1_threshold(cosine, label)
+    assert threshold > cosine.min() and f1 < all_positive
 
 
 def test_seed_draws_the_tune_pairs(pyramid):
@@ -94,8 +115,10 @@ def test_result_serialises(bow_result):
     record = json.loads(json.dumps(bow_result.to_dict()))
     assert record["evaluation"] == "pyramid"
     assert len(record["binary"]["pairs"]) == 8 and len(record["ranking"]["questions"]) == 12
-    assert record["funnels"][2]["removed"]["share fewer than 4 words"] == 47
-    assert record["ranking"]["questions"][4]["rank"] == 4
+    assert record["funnels"][2]["removed"][
+        "share fewer than 4 words (counted with repetition)"] == 47
+    assert record["binary"]["at_edge"] is True
+    assert record["ranking"]["questions"][4]["rank"] == 2
 
 
 def test_refused_before_work(pyramid, shared_data):

@@ -7,6 +7,8 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 
+from app.cli import main
+from app.corpora import load_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.evaluations.transfer import run_transfer
@@ -65,3 +67,39 @@ def test_given_sentence_split_and_three_way_pairs(shared_data):
 def test_refuses_corpus_without_labels():
     with pytest.raises(EvaluationError, match="class"):
         next(run_transfer(Corpus("x", ("a", "b"), ("1", "2")), BagOfWords()))
+
+
+# The five SentEval tasks on their full files, one sample per non-blank line (SentEval's
+# counts include CR's 4 and MPQA's 3 blank lines: 3,775 and 10,606), with the accuracy of
+# bag of words measured with seed 0 (the same as `sentspace eval transfer`). A flipped
+# prediction moves an accuracy by 1e-4 to 3e-4, so BLAS differences stay inside 0.002.
+@pytest.mark.parametrize("task, tested, accuracy", [
+    ("MR", 10662, 0.7696), ("CR", 3771, 0.7998), ("SUBJ", 10000, 0.9116),
+    ("MPQA", 10603, 0.8414), ("TREC", 500, 0.8500),
+])
+def test_full_senteval_tasks_one_sample_per_line(shared_data, task, tested, accuracy):
+    corpus = load_corpus(shared_data / "senteval-transfer" / task)
+    result = run_job(run_transfer(corpus, BagOfWords(), seed=0, n_resamples=0))
+    assert len(result.item_index) == tested
+    if task == "TREC":
+        assert len(corpus) == 5452 + 500 and result.n_train == 5452
+        assert result.protocol == "given split"
+    else:
+        assert len(corpus) == tested and result.protocol == "10-fold CV"
+    assert result.accuracy == pytest.approx(accuracy, abs=0.002)
+
+
+def test_cli_transfer_on_cr_whose_texts_repeat(shared_data, capsys):
+    # CR repeats a few lines, MPQA also has 98 texts in both classes: both used to exit 2.
+    assert main(["eval", "transfer", "--corpus",
+                 str(shared_data / "senteval-transfer" / "CR"), "--encoder", "bow"]) == 0
+    out = capsys.readouterr().out
+    assert "tested items     3771" in out and "accuracy         0.79" in out
+
+
+def test_sick_entailment_classes_are_named(shared_data):
+    sick = load_corpus(shared_data / "sick")
+    result = run_job(run_transfer(sick, BagOfWords(), n_resamples=0))
+    assert result.class_names == ("CONTRADICTION", "NEUTRAL", "ENTAILMENT")
+    assert result.to_dict()["classes"] == list(result.class_names)
+    assert len(result.item_index) == 4927 and result.n_train == 4500

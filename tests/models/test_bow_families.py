@@ -1,5 +1,10 @@
 """PCA over bag of words and random bag of words."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -37,7 +42,7 @@ def test_pca_bow_fitted_on_a_subset_never_sees_the_rest(halves):
     np.testing.assert_array_equal(both[:len(train)], encoder.encode(train))
     # The axes are a function of the fit texts alone ...
     again = PcaBagOfWords().fit(train)
-    np.testing.assert_array_equal(again.pca_.components_, encoder.pca_.components_)
+    np.testing.assert_array_equal(again.components_, encoder.components_)
     # ... and they do change when the rest is included.
     everything = PcaBagOfWords().fit(train + rest)
     assert everything.vocabulary > encoder.vocabulary
@@ -57,6 +62,48 @@ def test_pca_bow_dimension_is_capped_by_the_data():
     encoder = PcaBagOfWords().fit(texts)
     assert encoder.dim == 4 == encoder.encode(texts).shape[1]   # min(5 texts, vocab) - 1
     assert PcaBagOfWords(dimension=2).fit(texts).dim == 2
+
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Fits PCA-BOW on the first N bundled MSRP sentences and saves their vectors.
+FIT_AND_SAVE = """
+import sys, numpy as np
+from app.corpora import load_corpus
+from models.pca_bow import PcaBagOfWords
+texts = list(load_corpus("msrp-grouped").texts)
+for n in (120, len(texts)):
+    encoder = PcaBagOfWords(seed=0).fit(texts[:n])
+    np.save(f"{sys.argv[1]}-{n}.npy", encoder.encode(texts))
+"""
+
+
+def test_pca_bow_same_vectors_with_any_blas_thread_count(tmp_path):
+    # The first 120 sentences span 118 dimensions once centred: the 119th component ARPACK
+    # returned was an arbitrary null-space direction, different with the thread count.
+    # The fit is float64, so a thread count changes its rounding by about 1e-15, which
+    # moves a few float32 outputs by a rounding step (8 of 257,700 values when fitted on
+    # all 859 sentences, by at most 7.5e-9): values reach 10, so 1e-6 is a few float32
+    # steps, and a different null-space direction would differ by whole units.
+    for threads in ("1", "2"):
+        env = {**os.environ, "OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads,
+               "MKL_NUM_THREADS": threads}
+        subprocess.run([sys.executable, "-c", FIT_AND_SAVE, str(tmp_path / threads)],
+                       cwd=ROOT, env=env, check=True)
+    for n in (120, 859):
+        one, two = np.load(tmp_path / f"1-{n}.npy"), np.load(tmp_path / f"2-{n}.npy")
+        assert one.shape == (859, 118 if n == 120 else 300)
+        np.testing.assert_allclose(one, two, rtol=0, atol=1e-6)
+
+
+def test_pca_bow_keeps_the_numerical_rank_and_svd_flip_signs(msrp):
+    encoder = PcaBagOfWords().fit(list(msrp.texts[:120]))
+    assert encoder.dim == 118 == encoder.encode(["a"]).shape[1]   # not min(120, 737) - 1
+    largest = np.abs(encoder.components_).argmax(axis=1)
+    assert (encoder.components_[np.arange(encoder.dim), largest] > 0).all()
+    duplicated = PcaBagOfWords().fit(["the cat sat", "a dog ran", "the cat sat", "a b"])
+    assert duplicated.dim == 2
+    with pytest.raises(ModelError, match="differ in their words"):
+        PcaBagOfWords().fit(["same words", "words same"])
 
 
 @pytest.mark.parametrize("texts", [[], ["only one"], ["", "   "]])

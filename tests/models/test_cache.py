@@ -8,9 +8,10 @@ import pytest
 import scipy.sparse as sp
 
 import app.cache
-from app.cache import EmbeddingCache, cache_dir, cached_encode
+from app.cache import EmbeddingCache, cache_dir, cached_encode, encode_corpus
 from app.jobs import run_job
 from models import NotFittedError, make_encoder
+from models.precomputed import Precomputed
 
 
 class Counting:
@@ -155,3 +156,35 @@ def test_metadata_describes_the_entry(msrp):
     assert meta["encoder_fingerprint"] == encoder.fingerprint()
     assert meta["format"] == "npy" and len(meta["sha256"]) == 64
     assert meta["report"]["n_unknown"] == 39
+
+
+def test_encode_corpus_fits_a_copy_and_goes_through_the_cache(msrp, monkeypatch):
+    encoder = make_encoder("tfidf")
+    batches = []
+    encode_batch = type(encoder)._encode_batch
+    monkeypatch.setattr(type(encoder), "_encode_batch",
+                        lambda self, texts: batches.append(1) or encode_batch(self, texts))
+    computed = run_job(encode_corpus(msrp, encoder))
+    assert not encoder.is_fitted and len(batches) == 1
+    fitted = make_encoder("tfidf").fit(msrp.texts)
+    assert (computed != fitted.encode(msrp.texts)).nnz == 0
+    assert EmbeddingCache().load(EmbeddingCache.key(fitted.fingerprint(), msrp.fingerprint))
+    batches.clear()
+    again = run_job(encode_corpus(msrp, encoder))
+    assert not batches and (again != computed).nnz == 0
+    # Texts drawn from the corpus (here its first 100 sentences) are fitted on and keyed
+    # by themselves: TF-IDF weights of the subset, not of the corpus.
+    subset = list(msrp.texts[:100])
+    part = run_job(encode_corpus(msrp, make_encoder("tfidf"), texts=subset))
+    own = make_encoder("tfidf").fit(subset).encode(subset)
+    assert part.shape == own.shape and (part != own).nnz == 0
+    assert part.shape[1] < computed.shape[1]
+
+
+def test_precomputed_embeddings_are_not_cached_again(msrp, tmp_path):
+    path = tmp_path / "glove.npy"
+    np.save(path, make_encoder("glove-mean").encode(msrp.texts))
+    stored = run_job(encode_corpus(msrp, Precomputed(path, msrp)))
+    np.testing.assert_array_equal(stored, np.load(path))
+    assert EmbeddingCache().entries() == []
+

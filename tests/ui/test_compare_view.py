@@ -125,8 +125,8 @@ def test_the_window_asks_for_the_chosen_alignment_with_umap(window, monkeypatch)
     asked = {}
 
     # What compare_spaces asks the core for; no job is started.
-    monkeypatch.setattr(main_window, "compare_encoders",
-                        lambda corpus, encoder_a, encoder_b, **options: asked.update(options))
+    monkeypatch.setattr(main_window, "compare_with_spaces",
+                        lambda corpus, encoders, **options: asked.update(options))
     monkeypatch.setattr(window, "_start", lambda work, label, on_result: None)
     controls = window.projection_controls
     controls.method.setCurrentIndex(controls.method.findData("umap"))

@@ -149,3 +149,32 @@ def test_msrp_pairs_of_a_sentence(qtbot, browser, msrp):
     busiest = int(np.argmax(counts))
     browser.select(busiest)
     assert browser.pairs.rowCount() == counts[busiest] > 1
+
+
+def test_sick_labels_shown_as_words_after_an_edit(qtbot, browser, shared_data, tmp_path):
+    from app.annotations.session import AnnotationSession
+
+    session = AnnotationSession.open(load_corpus(shared_data / "sick"), tmp_path / "j.jsonl")
+    session.edit_pair(0, score=4.0)     # an edited corpus used to lose its label names
+    sick = session.corpus
+    open_corpus(qtbot, browser, sick)
+    statistics = {browser.stats_table.item(r, 0).text(): browser.stats_table.item(r, 1).text()
+                  for r in range(browser.stats_table.rowCount())}
+    assert statistics["pairs in split train"] == (
+        "4,500 (CONTRADICTION 665, NEUTRAL 2,536, ENTAILMENT 1,299)")
+    # Click the row of "1A" (SICK pair 1, NEUTRAL) and of the first ENTAILMENT pair's A.
+    entailment = int(np.flatnonzero(sick.pairs.label == 2)[0])
+    for pair, word in ((0, "NEUTRAL"), (entailment, "ENTAILMENT")):
+        sentence = int(sick.pairs.first[pair])
+        index = browser.model.index(browser.row_of(sentence), 2)
+        browser.table.scrollTo(index)
+        rect = browser.table.visualRect(index)
+        with qtbot.waitSignal(browser.sentence_selected):
+            qtbot.mouseClick(browser.table.viewport(), Qt.MouseButton.LeftButton,
+                             pos=rect.center())
+        partner = sick.texts[int(sick.pairs.second[pair])]
+        rows = [browser.pair_row(r) for r in range(browser.pairs.rowCount())]
+        assert [r[0] for r in rows if r[3] == partner] == [word]
+        row = [r[3] for r in rows].index(partner)
+        assert browser.pairs.item(row, 0).toolTip() == f"pair {sick.pairs.ids[pair]}"
+    session.close()

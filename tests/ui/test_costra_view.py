@@ -9,7 +9,7 @@ from app.corpora.costra import load_costra
 from app.evaluations.costra import evaluate_costra
 from app.jobs import run_job
 from app.projection import project
-from app.ui.costra_view import CostraView, seed_group_paths
+from app.ui.costra_view import CostraView
 from models.bow import BagOfWords
 
 
@@ -37,26 +37,6 @@ def view(qtbot, costra):
 
 def rows_of(corpus, *ids):
     return [corpus.ids.index(str(i)) for i in ids]
-
-
-def test_paths_follow_the_r1_r2_orderings(costra):
-    corpus, _, _ = costra
-    group = corpus.groups.names.index("1")
-    seed, paths, spokes = seed_group_paths(corpus, group)
-    assert corpus.ids[seed] == "68" and corpus.metadata["type"][seed] == "seed"
-    # data.tsv, seed group 1, formal sentence: 12 has only the seed in r1 and everything
-    # else in r2; 14 has every other one in r1.
-    formal = [corpus.ids[row] for row in paths["formal sentence"]]
-    assert formal[:2] == ["68", "12"] and formal[-1] == "14" and len(formal) == 10
-    # Opposite meaning keeps the seed in r2: the orientation flips; 46 lies between the
-    # seed and 47, 48, 51, and 48 between 46 and the rest.
-    opposite = [corpus.ids[row] for row in paths["opposite meaning"]]
-    assert opposite[:3] == ["68", "46", "48"] and opposite[-1] == "51"
-    assert set(spokes) == {"ban", "different meaning", "minimal change", "nonsense",
-                           "paraphrase", "possibility"}
-    every = [seed] + [r for rows in paths.values() for r in rows[1:]] + [
-        r for rows in spokes.values() for r in rows]
-    assert sorted(every) == sorted(corpus.groups.members(group).tolist())
 
 
 def test_choosing_a_seed_group_draws_it_and_lists_its_comparisons(qtbot, view, costra):

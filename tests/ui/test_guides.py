@@ -17,6 +17,7 @@ DATA = {
     "latent": "at least two groups",
     "pyramid": ".pyr",
     "costra": "Costra 1.1",
+    "costra-offsets": "seed groups",
     "agreement": "two or more encoders",
     "projection": "Embeddings",
     "review": "groups, SCUs, scored pairs",

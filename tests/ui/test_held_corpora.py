@@ -90,9 +90,13 @@ def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
     wait_for_job(qtbot, reopened)
     assert reopened.corpus_spec == sick and len(reopened.corpus) == 924
     assert list(reopened.held) == ["msrp-grouped"]
-    assert reopened.evaluation_panel.history.count() == 2
+    # Each corpus shows its own results; the relatedness chart comes back.
+    panel = reopened.evaluation_panel
+    assert [name for name, _, _ in panel.results] == ["relatedness"]
+    assert panel.chart is not None and not panel.charts.isHidden()
     reopened.switch_corpus("msrp-grouped")
     assert len(reopened.corpus) == 859
+    assert [name for name, _, _ in panel.results] == ["classification"]
     reopened.close()
 
 

@@ -6,10 +6,10 @@ from PySide6.QtCore import Qt
 
 from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import find_suspicious
+from app.cache import encode_corpus
 from app.corpora import load_corpus
 from app.corpora.sick import load_sick
 from app.jobs import run_job
-from app.neighbours import encode_corpus
 from app.ui.review_panel import SORT_ROLE, ReviewPanel
 from models import make_encoder
 
@@ -139,6 +139,49 @@ def test_edit_a_gold_score(qtbot, tmp_path, shared_data):
     widget.select_row(0)
     pair = int(widget.current_list.pair[widget.selected_row()])
     assert widget.buttons["score"].isEnabled() and not widget.buttons["move"].isEnabled()
-    assert widget.edit_selected_score(2.0, reason="not a paraphrase")
+    assert widget.edit_selected_pair(2.0, reason="not a paraphrase")
     assert session.corpus.pairs.score[pair] == 2.0 and np.isnan(sick.pairs.score).sum() == 0
+    session.close()
+
+
+def test_pair_dialog_shows_the_pair_and_its_reason_reaches_the_change_log(
+        qtbot, tmp_path, shared_data):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from app.annotations.export import change_log
+
+    sick = load_sick(shared_data / "sick")
+    embeddings = {"bow": run_job(encode_corpus(sick, make_encoder("bow")))}
+    widget = ReviewPanel()
+    qtbot.addWidget(widget)
+    session = AnnotationSession.open(sick, tmp_path / "edits.jsonl")
+    widget.set_session(session)
+    widget.set_lists(find_suspicious(sick, embeddings))
+    widget.show()
+    widget.select_row(0)
+    pair = int(widget.current_list.pair[widget.selected_row()])
+    pairs = sick.pairs
+    qtbot.mouseClick(widget.buttons["score"], Qt.MouseButton.LeftButton)
+    dialog = widget.pair_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    shown = dialog.shown.text()
+    for sentence in (pairs.first[pair], pairs.second[pair]):
+        assert sick.ids[sentence] in shown
+    old_label = pairs.label_text(int(pairs.label[pair]))
+    assert f"Now: score {pairs.score[pair]:g}, label {old_label}" in shown
+    assert dialog.windowTitle() == f"Edit pair {pairs.ids[pair]}"
+    assert [dialog.label.itemText(i) for i in range(3)] == [
+        "CONTRADICTION", "NEUTRAL", "ENTAILMENT"]
+    down = int(pairs.label[pair]) < 2
+    new_label = int(pairs.label[pair]) + (1 if down else -1)
+    qtbot.keyClick(dialog.label, Qt.Key.Key_Down if down else Qt.Key.Key_Up)
+    qtbot.keyClicks(dialog.reason, "annotator misread B")
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok),
+                     Qt.MouseButton.LeftButton)
+    assert session.corpus.pairs.label[pair] == new_label
+    assert session.corpus.pairs.score[pair] == pairs.score[pair]   # untouched
+    entry, = change_log(session.edits)
+    assert entry["reason"] == "annotator misread B"
+    assert entry["what"] == (f"pair {pairs.ids[pair]}: label {old_label} -> "
+                             f"{pairs.label_names[new_label]}")
     session.close()

@@ -201,3 +201,42 @@ def test_save_table_chart_and_selection(qtbot, window, tmp_path, shared_data):
     rows = list(csv.reader((tmp_path / "group.csv").open()))
     assert rows[0] == ["index", "id", "text", "group"] and len(rows) == 4
     assert rows[1][1] == "L1" and rows[1][3] == "0"
+
+
+def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    assert not window.unsaved and window.close()            # nothing made yet: closes
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.open_corpus("msrp-grouped")
+    wait_for_job(qtbot, window)
+    window.run()
+    wait_for_job(qtbot, window)
+    window.save_workspace_to(tmp_path / "kept")            # a bare name: .sentspace added
+    assert (tmp_path / "kept.sentspace").is_file() and not window.unsaved
+    window.evaluate("latent")
+    wait_for_job(qtbot, window)
+    assert window.unsaved and window.close() is False       # asked, not closed
+    dialog = window.findChild(QMessageBox, "save-dialog")
+    assert dialog is not None and window.isVisible()
+    qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Save), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.isVisible())
+    saved = json.loads((tmp_path / "kept.sentspace").read_text())
+    assert [entry["name"] for entry in saved["evaluations"]] == ["latent"]
+
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.show()
+    again.open_workspace(tmp_path / "kept.sentspace")
+    wait_for_job(qtbot, again)
+    again.evaluate("latent")
+    wait_for_job(qtbot, again)
+    assert again.close() is False
+    dialog = again.findChild(QMessageBox, "save-dialog")
+    qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Discard),
+                     Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not again.isVisible())
+    assert len(json.loads((tmp_path / "kept.sentspace").read_text())["evaluations"]) == 1

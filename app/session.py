@@ -1,0 +1,446 @@
+"""The session: every corpus open in the window, what was made of each, and the one
+selection every view shows. Qt-free (napari's ``components`` idea): the views subscribe
+to plain callback events and turn clicks into calls here.
+
+A :class:`Session` holds one :class:`CorpusState` per open corpus, keyed by the spec it
+was opened from, and which one is ``current``. Results are routed by the session to the
+corpus they were asked for (a queued job may finish after another corpus was shown), and
+only the current corpus's changes reach the views. :meth:`Session.to_workspace` and
+:func:`restore_session` save and restore all of it.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.annotations.journal import journal_path
+from app.annotations.session import AnnotationSession
+from app.corpora.model import Corpus
+from app.evaluations import EVALUATIONS
+from app.explore import Exploration
+from app.jobs import Job, Progress
+from app.workspace import (
+    SavedResult, Workspace, corpus_entry, decode_state, encode_state, encoder_entry,
+    evaluation_entry, load_workspace_corpus, make_workspace_encoder,
+)
+from models import make_encoder
+from models.base import Embeddings, Encoder, fitted_copy
+
+
+class Event:
+    """A list of callbacks called in order with the emitted arguments."""
+
+    def __init__(self) -> None:
+        self._callbacks: list[Callable[..., Any]] = []
+
+    def connect(self, callback: Callable[..., Any]) -> Callable[..., Any]:
+        self._callbacks.append(callback)
+        return callback
+
+    def disconnect(self, callback: Callable[..., Any]) -> None:
+        self._callbacks.remove(callback)
+
+    def emit(self, *args: Any) -> None:
+        for callback in list(self._callbacks):
+            callback(*args)
+
+
+class Selection:
+    """The sentences selected, in the corpus shown: ``indices`` (sorted, unique), the
+    ``focus`` sentence the Inspector shows (-1: none) and the ``source`` that set them
+    ("point", "rectangle", "lasso", "search", "chart", "review", "costra", "compare",
+    "neighbours"...). ``changed`` is emitted with the selection after each change."""
+
+    def __init__(self) -> None:
+        self.indices = np.empty(0, dtype=np.int64)
+        self.focus = -1
+        self.source = ""
+        self.changed = Event()
+
+    def select(self, indices: Sequence[int] | np.ndarray, *, focus: int | None = None,
+               source: str = "") -> None:
+        """Select ``indices``; the focus is ``focus``, by default the first of them."""
+        indices = np.asarray(indices, dtype=np.int64).reshape(-1)
+        self.focus = int(focus) if focus is not None else (int(indices[0]) if len(indices)
+                                                            else -1)
+        self.indices = np.unique(indices if self.focus < 0
+                                 else np.append(indices, self.focus))
+        self.source = source
+        self.changed.emit(self)
+
+    def clear(self) -> None:
+        self.select([], focus=-1, source="")
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"indices": self.indices.tolist(), "focus": self.focus, "source": self.source}
+
+    def restore(self, snapshot: dict[str, Any] | None) -> None:
+        snapshot = snapshot or {}
+        self.select(snapshot.get("indices", []), focus=snapshot.get("focus", -1),
+                    source=snapshot.get("source", ""))
+
+
+@dataclass(eq=False)
+class EncoderRun:
+    """An encoder run on a corpus: its spec, its exploration (fitted encoder, embeddings,
+    projection, faithfulness, classification) and the training text file it learnt from
+    (None: the corpus itself)."""
+
+    spec: str
+    exploration: Exploration
+    training_text: str | None = None
+
+    @property
+    def space(self) -> tuple[str, Encoder, Embeddings]:
+        """Its column in the neighbours view: (name, fitted encoder, embeddings)."""
+        exploration = self.exploration
+        return exploration.encoder.name, exploration.encoder, exploration.embeddings
+
+
+@dataclass(eq=False)
+class EvaluationRun:
+    """An evaluation asked for on a corpus, and its result."""
+
+    name: str
+    encoder: str
+    seed: int
+    result: Any
+    command: str = ""
+    #: The name shown in the results list ("classification (corrected)").
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        self.label = self.label or self.name
+
+
+def eval_command(name: str, corpus_spec: str, encoder_spec: str, seed: int) -> str:
+    """The shell command that reproduces an evaluation."""
+    return (f"sentspace eval {name} --corpus {shlex.quote(corpus_spec)} "
+            f"--encoder {shlex.quote(encoder_spec)} --seed {seed}")
+
+
+@dataclass(eq=False)
+class CorpusState:
+    """One open corpus and everything made of it in this session."""
+
+    spec: str
+    original: Corpus
+    annotations: AnnotationSession | None = None
+    #: Every encoder run on it, by encoder spec, in the order run.
+    runs: dict[str, EncoderRun] = field(default_factory=dict)
+    #: The run the projection shows (the last one made), by encoder spec.
+    shown: str | None = None
+    #: The encoder chosen when it was left.
+    encoder: str | None = None
+    evaluations: list[EvaluationRun] = field(default_factory=list)
+    costra_result: Any = None
+    #: The last Compare encoders result (app.compare.SpaceComparison).
+    comparison: Any = None
+    #: The spaces Compare encoded, by encoder spec, as :attr:`spaces` gives them.
+    compared: dict[str, tuple[str, Encoder, Embeddings]] = field(default_factory=dict)
+    #: Suspicious-annotation tables, by kind.
+    review_lists: dict[str, Any] = field(default_factory=dict)
+    #: Embeddings loaded from files, aligned to this corpus, by encoder spec.
+    precomputed: dict[str, Any] = field(default_factory=dict)
+    #: The view's settings (colour scheme, search, projection method, seed, parameters).
+    view: dict[str, Any] = field(default_factory=dict)
+    #: The selection when it was left.
+    selection: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def corpus(self) -> Corpus:
+        """The corpus with its edits applied."""
+        return self.annotations.corpus if self.annotations is not None else self.original
+
+    @property
+    def exploration(self) -> Exploration | None:
+        run = self.runs.get(self.shown) if self.shown is not None else None
+        return run.exploration if run is not None else None
+
+    @property
+    def spaces(self) -> dict[str, tuple[str, Encoder, Embeddings]]:
+        """Every encoder space of this corpus: its runs', then those Compare encoded."""
+        return {**self.compared, **{spec: run.space for spec, run in self.runs.items()}}
+
+    def close(self) -> None:
+        if self.annotations is not None:
+            self.annotations.close()
+
+
+class Session:
+    """The open corpora, the current one, and the selection in it.
+
+    Events (plain callbacks, no Qt)
+    ------
+    corpus_opened(state), corpus_closed(spec), current_changed(state or None),
+    changed(state, what) : something of ``state`` changed; ``what`` is "run", "evaluation",
+        "comparison", "review", "corpus" (edits) or "precomputed".
+    """
+
+    def __init__(self) -> None:
+        self.states: dict[str, CorpusState] = {}
+        self.current: CorpusState | None = None
+        self.selection = Selection()
+        self.corpus_opened = Event()
+        self.corpus_closed = Event()
+        self.current_changed = Event()
+        self.changed = Event()
+
+    # --- corpora ------------------------------------------------------------------
+
+    def twin_of(self, corpus: Corpus, journal: str | Path | None = None) -> str | None:
+        """The spec of the open corpus whose edits go to the journal ``corpus`` would use
+        (the same corpus under another name: a built-in and its folder)."""
+        path = Path(journal) if journal is not None else journal_path(corpus)
+        return next((spec for spec, state in self.states.items()
+                     if state.annotations is not None and state.annotations.journal.path
+                     == path), None)
+
+    def open(self, spec: str, corpus: Corpus, annotations: AnnotationSession | None
+             ) -> CorpusState:
+        """Hold ``corpus`` (opened from ``spec``, with its edit session) and make it
+        current; one opened again from the same spec replaces the old one."""
+        if spec in self.states:
+            self._forget(spec)
+        state = CorpusState(spec, corpus, annotations)
+        self.states[spec] = state
+        self.corpus_opened.emit(state)
+        self.switch(spec)
+        return state
+
+    def switch(self, spec: str) -> CorpusState:
+        """Make the corpus opened from ``spec`` current, with its selection as left."""
+        state = self.states[spec]
+        if self.current is not None and self.current is not state:
+            self.current.selection = self.selection.snapshot()
+        self.current = state
+        self.current_changed.emit(state)
+        self.selection.restore(state.selection)
+        return state
+
+    def close(self, spec: str) -> None:
+        """Forget a corpus and what was made of it (its edit journal stays on disk);
+        closing the current one shows the first one left, or none."""
+        if spec not in self.states:
+            return
+        self._forget(spec)
+        if self.current is not None and self.current.spec == spec:
+            self.current = None
+            if self.states:
+                self.switch(next(iter(self.states)))
+            else:
+                self.selection.clear()
+                self.current_changed.emit(None)
+
+    def _forget(self, spec: str) -> None:
+        self.states.pop(spec).close()
+        self.corpus_closed.emit(spec)
+
+    def close_all(self) -> None:
+        """Forget every corpus; none is current."""
+        for spec in list(self.states):
+            self._forget(spec)
+        self.current = None
+        self.selection.clear()
+        self.current_changed.emit(None)
+
+    def replace_with(self, other: Session) -> None:
+        """Hold what ``other`` holds instead (a workspace opened), its current corpus
+        current with its selection."""
+        self.close_all()
+        for spec, state in other.states.items():
+            self.states[spec] = state
+            self.corpus_opened.emit(state)
+        if other.current is not None:
+            self.switch(other.current.spec)
+
+    # --- results, routed to the corpus they were asked for ---------------------------
+
+    def state(self, spec: str) -> CorpusState | None:
+        return self.states.get(spec)
+
+    def _changed(self, spec: str, what: str) -> CorpusState | None:
+        state = self.states.get(spec)
+        if state is not None:
+            self.changed.emit(state, what)
+        return state
+
+    def add_run(self, spec: str, encoder: str, exploration: Exploration,
+                training_text: str | None = None) -> None:
+        """A run's result, to the corpus it was run on (dropped if it was closed)."""
+        state = self.states.get(spec)
+        if state is None:
+            return
+        state.runs[encoder] = EncoderRun(encoder, exploration, training_text)
+        state.shown = state.encoder = encoder
+        self._changed(spec, "run")
+
+    def add_evaluation(self, spec: str, run: EvaluationRun) -> None:
+        state = self.states.get(spec)
+        if state is None:
+            return
+        state.evaluations.append(run)
+        if run.name == "costra" and run.label == run.name:
+            state.costra_result = run.result
+        self._changed(spec, "evaluation")
+
+    def set_comparison(self, spec: str, comparison: Any,
+                       spaces: dict[str, tuple[str, Encoder, Embeddings]] | None = None
+                       ) -> None:
+        """A Compare result, with the two spaces it encoded (by encoder spec)."""
+        if spec in self.states:
+            state = self.states[spec]
+            state.comparison = comparison
+            state.compared.update(spaces or {})
+            self._changed(spec, "comparison")
+
+    def set_review_lists(self, spec: str, lists: dict[str, Any]) -> None:
+        if spec in self.states:
+            self.states[spec].review_lists = dict(lists)
+            self._changed(spec, "review")
+
+    def add_precomputed(self, spec: str, key: str, encoder: Any) -> None:
+        if spec in self.states:
+            self.states[spec].precomputed[key] = encoder
+            self._changed(spec, "precomputed")
+
+    def corpus_edited(self, spec: str) -> None:
+        """An edit, undo or redo of the corpus's annotations."""
+        self._changed(spec, "corpus")
+
+    # --- workspaces ---------------------------------------------------------------
+
+    def to_workspace(self, view: dict[str, Any] | None = None) -> Workspace:
+        """Everything needed to come back: the corpora (the current one first, each with
+        its journal), the encoders, every evaluation result with what its charts draw,
+        each corpus's runs (projection layout, faithfulness, classification), Costra
+        result, review lists, chosen encoder, view settings and selection; ``view`` is
+        the window's own state."""
+        states = sorted(self.states.values(), key=lambda state: state is not self.current)
+        if self.current is not None:
+            self.current.selection = self.selection.snapshot()
+        encoders: dict[str, Encoder] = {}
+
+        def encoder_index(state: CorpusState, spec: str, encoder: Encoder | None = None
+                          ) -> int:
+            if spec not in encoders:
+                encoders[spec] = (encoder or state.precomputed.get(spec)
+                                  or make_encoder(spec))
+            return list(encoders).index(spec)
+
+        corpora, evaluations = [], []
+        for number, state in enumerate(states):
+            runs = [{"encoder": encoder_index(state, spec, run.exploration.encoder),
+                     "training_text": run.training_text,
+                     "exploration": encode_state(
+                         {"projection": run.exploration.projection,
+                          "faithfulness": run.exploration.faithfulness,
+                          "classification": run.exploration.classification,
+                          "notes": run.exploration.notes})}
+                    for spec, run in state.runs.items()]
+            extra = {"runs": runs, "shown": state.shown, "encoder": state.encoder,
+                     "review_lists": encode_state(state.review_lists),
+                     "view": state.view, "selection": state.selection}
+            journal = state.annotations.journal.path if state.annotations else None
+            corpora.append(corpus_entry(state.spec, state.original, journal, state=extra))
+            # Agreement compares several encoders and is not re-run from a workspace.
+            for run in (run for run in state.evaluations if run.name in EVALUATIONS):
+                evaluations.append(evaluation_entry(
+                    run.name, run.result, corpus=number,
+                    encoder=encoder_index(state, run.encoder), seed=run.seed,
+                    corrected=run.result.provenance.corpus_fingerprint
+                    != state.original.fingerprint, label=run.label))
+        return Workspace(corpora=tuple(corpora),
+                         encoders=tuple(encoder_entry(spec, encoder)
+                                        for spec, encoder in encoders.items()),
+                         evaluations=tuple(evaluations), view=dict(view or {}))
+
+
+def encoded_space(corpus: Corpus, encoder: Encoder
+                  ) -> Job[tuple[str, Encoder, Embeddings]]:
+    """(name, fitted encoder, embeddings) of ``corpus``, through the embedding cache."""
+    from app.cache import cached_encode
+
+    fitted = yield from fitted_copy(encoder, corpus.texts)
+    embeddings = yield from (cached_encode(fitted, corpus.fingerprint, corpus.texts)
+                             if fitted.cacheable else fitted.iter_encode(corpus.texts))
+    return fitted.name, fitted, embeddings
+
+
+def compare_with_spaces(corpus: Corpus, encoders: dict[str, Encoder], **options: Any
+                        ) -> Job[tuple[Any, dict[str, tuple[str, Encoder, Embeddings]]]]:
+    """:func:`app.compare.compare_encoders` of the two ``encoders`` (by spec), with the
+    spaces it compared, so the neighbours view and Inspector can use them too."""
+    from app.compare import compare_encoders
+
+    spaces = {}
+    for spec, encoder in encoders.items():
+        spaces[spec] = yield from encoded_space(corpus, encoder)
+    comparison = yield from compare_encoders(corpus, *encoders.values(), **options)
+    return comparison, spaces
+
+
+def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
+    """The session a workspace saved (:meth:`Session.to_workspace`), as a job: each
+    corpus is loaded and its journal replayed, each run's embeddings come back through
+    the embedding cache (the saved layout is kept, not recomputed), and results are
+    restored with the arrays their charts draw. The first corpus is current."""
+    from app.cache import cached_encode
+    from app.corpora import load_corpus
+    from models.precomputed import Precomputed
+    from models.word2vec import read_training_text
+
+    session = Session()
+    entries = workspace.corpora
+    for number, entry in enumerate(entries):
+        yield Progress(f"opening {entry.spec}", number, len(entries))
+        original = (load_workspace_corpus(workspace, number, path) if entry.files
+                    else load_corpus(entry.spec))
+        annotations = AnnotationSession.open(original, entry.journal)
+        state = CorpusState(entry.spec, original, annotations)
+        saved = entry.state or {}
+        corpus = state.corpus
+        for run in saved.get("runs", []):
+            encoder_entry_ = workspace.encoders[run["encoder"]]
+            spec = encoder_entry_.spec
+            if encoder_entry_.family == "precomputed":
+                encoder = Precomputed(encoder_entry_.params["path"], corpus)
+                state.precomputed[spec] = encoder
+            else:
+                encoder = make_workspace_encoder(encoder_entry_)
+            training = run.get("training_text")
+            texts = (read_training_text(training) if training and Path(training).is_file()
+                     else corpus.texts)
+            fitted = yield from fitted_copy(encoder, texts)
+            embeddings = (yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
+                          if fitted.cacheable else fitted.iter_encode(corpus.texts))
+            parts = decode_state(run["exploration"], corpus)
+            state.runs[spec] = EncoderRun(spec, Exploration(
+                corpus, fitted, embeddings, parts["projection"], parts["faithfulness"],
+                parts["classification"], tuple(parts["notes"])), training)
+        state.shown, state.encoder = saved.get("shown"), saved.get("encoder")
+        state.review_lists = decode_state(saved.get("review_lists", {}), corpus)
+        state.view = dict(saved.get("view", {}))
+        state.selection = dict(saved.get("selection", {}))
+        session.states[entry.spec] = state
+    for saved in workspace.evaluations:
+        state = session.states[entries[saved.corpus].spec]
+        spec = workspace.encoders[saved.encoder].spec
+        result = (decode_state(saved.state, state.corpus) if saved.state is not None
+                  else SavedResult(saved))
+        run = EvaluationRun(saved.name, spec, saved.seed, result,
+                            eval_command(saved.name, state.spec, spec, saved.seed),
+                            saved.label or saved.name)
+        state.evaluations.append(run)
+        if run.name == "costra" and run.label == run.name:
+            state.costra_result = result
+    if entries:
+        session.current = session.states[entries[0].spec]
+        session.selection.restore(session.current.selection)
+    return session

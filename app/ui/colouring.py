@@ -1,0 +1,61 @@
+"""Colours of a projection's points, by the scheme chosen in the Projection panel, and
+the legend that explains them."""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from app.corpora.model import Corpus
+from app.explore import Exploration
+from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
+from app.ui.projection_controls import COLOUR_TITLES, METADATA
+
+METHOD_TITLES = {"pca": "PCA", "umap": "UMAP", "tsne": "t-SNE"}
+
+
+def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
+    """Metadata columns worth colouring by: a few distinct values, repeated."""
+    columns = []
+    for column, values in corpus.metadata.items():
+        distinct = len(set(map(str, values)))
+        if 1 < distinct <= min(most, len(corpus) // 2):
+            columns.append(column)
+    return columns
+
+
+def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray
+                  ) -> tuple[np.ndarray, str]:
+    """One colour per sentence for ``scheme`` (a key of ``COLOUR_TITLES`` or
+    ``METADATA + column``), and the legend; ``groups`` is each sentence's group (-1:
+    none) in the corpus as edited."""
+    corpus, projection = exploration.corpus, exploration.projection
+    ratio = projection.explained_variance_ratio
+    legend = f"{METHOD_TITLES[projection.method]} of {exploration.encoder.name} embeddings"
+    if ratio:
+        legend += f" (PC 1 {ratio[0]:.1%}, PC 2 {ratio[1]:.1%} of variance)"
+    faithful = exploration.faithfulness
+    if faithful is not None:
+        legend += (f"; faithfulness {faithful.mean_overlap:.2f} (mean share of "
+                   f"{faithful.k} nearest neighbours kept in 2D)")
+    result = exploration.classification
+    if scheme.startswith(METADATA):
+        column = scheme.removeprefix(METADATA)
+        values, codes = np.unique(np.asarray(corpus.metadata[column], dtype=str),
+                                  return_inverse=True)
+        key = " ".join(f"<span style='color:{colour}'>&#9632;</span> {html.escape(value)}"
+                       for value, colour in zip(values, category_colours(
+                           np.arange(len(values)))))
+        return category_colours(codes), f"{legend}. Colour: {html.escape(column)}: {key}"
+    legend += f". Colour: {COLOUR_TITLES[scheme].lower()}"
+    if scheme == "faithfulness" and faithful is not None:
+        return (sequential_colours(faithful.overlap),
+                legend + " (dark: neighbours lost, yellow: kept).")
+    if scheme == "misclassified" and result is not None:
+        colours = np.full(len(corpus), "#c8c8c8", dtype=object)
+        colours[result.sentence_index] = "#4a90d9"
+        colours[result.misclassified] = MISCLASSIFIED
+        return colours, legend + " (red: misclassified, blue: right, grey: not evaluated)."
+    suffix = ". Red ring: misclassified." if result is not None else "."
+    return category_colours(groups), legend + suffix

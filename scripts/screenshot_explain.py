@@ -1,0 +1,92 @@
+"""Pictures of the three "explain the space" widgets with real data.
+
+    .venv/bin/python scripts/screenshot_explain.py [--out docs]
+
+Widgets are rendered with ``QWidget.grab``, so no display is needed (Qt's offscreen
+platform unless QT_QPA_PLATFORM says otherwise). Writes docs/explain.png (a SICK
+pair explained by MiniLM: occlusion and token alignment), docs/regions.png (grouped
+MSRP, TF-IDF, PCA layout coloured by region with its labels) and docs/costra-offsets.png
+(bag of words on Costra 1.1), each grabbed from its own window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SIZE = (1100, 700)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs")
+    args = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from app.corpora import load_corpus
+    from app.corpora.costra import load_costra
+    from app.evaluations.costra_offsets import run_costra_offsets
+    from app.explain import explain_pair
+    from app.jobs import run_job
+    from app.projection import project
+    from app.regions import find_regions
+    from app.ui.costra_offsets_chart import CostraOffsetsChart
+    from app.ui.explain_view import ExplainView
+    from app.ui.projection_view import ProjectionView
+    from app.ui.region_labels import RegionLabels, cluster_colours
+    from models import make_encoder
+
+    app = QApplication(sys.argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    data = ROOT.parent / "shared" / "data"
+
+    def explain_view():
+        sick = load_corpus(data / "sick")
+        a, b = sick.texts[sick.pairs.first[3]], sick.texts[sick.pairs.second[3]]
+        view = ExplainView()
+        view.set_explanation(run_job(explain_pair(a, b, make_encoder("minilm"))))
+        return view, None
+
+    def regions_view():
+        corpus = load_corpus("msrp-grouped")
+        encoder = make_encoder("tfidf").fit(corpus.texts)
+        embeddings = encoder.encode(corpus.texts)
+        projection = run_job(project(embeddings, "pca"))
+        regions = run_job(find_regions(corpus, projection.coordinates, encoder=encoder))
+        view = ProjectionView()
+        view.set_points(projection.coordinates, cluster_colours(regions),
+                        lambda i: corpus.texts[i], projection.axis_labels,
+                        f"{regions.n_clusters} regions (HDBSCAN on the layout), labelled "
+                        "by class-based TF-IDF; grey: in no region. Zoom in for more "
+                        "labels.")
+        return view, RegionLabels(view.plot.getPlotItem(), regions)
+
+    def offsets_chart():
+        corpus = load_costra(data / "costra" / "data.tsv")
+        return CostraOffsetsChart(run_job(run_costra_offsets(corpus, make_encoder("bow")))), None
+
+    for name, build in (("explain.png", explain_view), ("regions.png", regions_view),
+                        ("costra-offsets.png", offsets_chart)):
+        view, keep = build()
+        view.resize(*SIZE)
+        view.show()
+        QTest.qWaitForWindowExposed(view)
+        QTest.qWait(800)
+        path = args.out / name
+        view.grab().save(str(path))
+        print(f"saved {path}")
+        view.close()
+        del keep
+    app.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Approximate neighbours on the full MSRP pool (10,944 sentences) with GloVe means."""
+
+import numpy as np
+import pytest
+
+from app import ann
+from app.jobs import run_job
+from app.neighbours import top_k
+
+
+@pytest.fixture(scope="module")
+def msrp_glove(shared_data):
+    from app.corpora import load_corpus
+    from models import make_encoder
+
+    corpus = load_corpus(shared_data / "msrp")
+    assert len(corpus) == 10_944
+    return corpus, make_encoder("glove-mean").encode(corpus.texts)
+
+
+def test_hnsw_finds_the_exact_neighbours_and_says_how_well(msrp_glove):
+    _, embeddings = msrp_glove
+    n = len(embeddings)
+    itself = np.arange(n)
+    indices, similarities, search = ann.knn(embeddings, embeddings, 10, exclude=itself,
+                                            search="hnsw", cache=False)
+    assert search.method == "hnsw" and search.approximate
+    assert search.recall_queries == ann.RECALL_QUERIES
+    assert search.recall >= 0.95
+    assert "recall@10" in search.describe()
+    assert indices.shape == (n, 10) and not (indices == itself[:, None]).any()
+    assert (np.diff(similarities, axis=1) <= 1e-6).all()
+    # The recall on 1,000 sampled queries is what all 10,944 queries get.
+    _, exact = top_k(embeddings, embeddings, 10, exclude=itself)
+    everyone = (similarities >= exact[:, -1:] - ann.RECALL_TOLERANCE).mean()
+    assert abs(everyone - search.recall) < 0.01
+
+
+def test_same_neighbours_whatever_the_thread_count(msrp_glove):
+    import faiss
+
+    _, embeddings = msrp_glove
+    answers = []
+    for threads in (1, 2):
+        faiss.omp_set_num_threads(threads)
+        answers.append(ann.knn(embeddings, embeddings, 10, search="hnsw", cache=False))
+    assert np.array_equal(answers[0][0], answers[1][0])
+    assert np.array_equal(answers[0][1], answers[1][1])
+    assert answers[0][2] == answers[1][2]
+
+
+def test_auto_is_exact_below_the_limit_and_for_sparse_rows(msrp_glove):
+    _, embeddings = msrp_glove
+    assert ann.choose(embeddings) == "exact"
+    assert ann.choose(embeddings, limit=1_000) == "hnsw"
+    import scipy.sparse as sp
+    sparse = sp.csr_array(embeddings[:100])
+    assert ann.choose(sparse, limit=10) == "exact"
+    with pytest.raises(ValueError, match="dense"):
+        ann.choose(sparse, "hnsw")
+    with pytest.raises(ValueError, match="unknown"):
+        ann.choose(embeddings, "annoy")
+    _, _, search = ann.knn(embeddings[:500], embeddings, 5)
+    assert search == ann.Search("exact", 5) and search.describe() == "exact"
+
+
+def test_index_is_cached_and_a_damaged_file_is_rebuilt(msrp_glove):
+    _, embeddings = msrp_glove
+    pool = embeddings[:3_000]
+    first = ann.knn(pool, pool, 10, search="hnsw")
+    [stored] = ann.index_dir().glob(f"{ann.index_key(ann.normalise(pool).matrix)}.faiss")
+    assert stored.with_suffix(".json").is_file()
+    assert np.array_equal(ann.knn(pool, pool, 10, search="hnsw")[0], first[0])
+    data = bytearray(stored.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    stored.write_bytes(bytes(data))
+    again = ann.knn(pool, pool, 10, search="hnsw")
+    assert np.array_equal(again[0], first[0])
+    assert stored.read_bytes() != bytes(data)
+
+
+def test_cancelled_build_leaves_no_index(msrp_glove):
+    _, embeddings = msrp_glove
+    unit = ann.normalise(embeddings[::-1]).matrix     # rows no other test indexes
+    job = ann.iter_build_index(unit)
+    next(job), next(job)        # the first chunk is in
+    job.close()
+    assert not list(ann.index_dir().glob(f"{ann.index_key(unit)}*"))
+    index = run_job(ann.iter_build_index(unit, cache=False))
+    assert index.ntotal == len(unit)
+
+
+# --- consumers forced to HNSW by a low limit give the exact answers, and say so ----------
+
+def test_faithfulness_on_a_sample_with_hnsw_matches_exact(msrp_glove, monkeypatch):
+    from app.projection import faithfulness, project
+
+    _, embeddings = msrp_glove
+    layout = run_job(project(embeddings, "pca")).coordinates
+    exact = faithfulness(embeddings, layout)
+    assert exact.measured is None and not exact.search.approximate
+    assert not np.isnan(exact.overlap).any()
+    monkeypatch.setattr(ann, "EXACT_LIMIT", 1_000)
+    sampled = faithfulness(embeddings, layout, sample=2_000)
+    assert sampled.search.approximate and sampled.search.recall >= 0.95
+    assert len(sampled.measured) == 2_000 and np.isnan(sampled.overlap).sum() == 8_944
+    assert "a sample of 2,000 of 10,944 points" in sampled.describe()
+    same_points = exact.overlap[sampled.measured]
+    assert np.abs(sampled.overlap[sampled.measured] - same_points).mean() < 0.01
+    assert abs(sampled.mean_overlap - exact.mean_overlap) < 0.02
+
+
+def test_suspicious_tables_with_hnsw_match_exact(msrp_glove, monkeypatch):
+    from app.annotations.suspicious import close_groups, misgrouped
+
+    corpus, embeddings = msrp_glove
+    spaces = {"glove-mean": embeddings}
+    exact_sentences = misgrouped(corpus, spaces)
+    exact_groups = close_groups(corpus, spaces)
+    assert [s.method for s in exact_sentences.searches] == ["exact"]
+    # MSRP's 275 paraphrase groups hold 862 sentences.
+    monkeypatch.setattr(ann, "EXACT_LIMIT", 100)
+    approximate = misgrouped(corpus, spaces)
+    [search] = approximate.searches
+    assert search.approximate and search.recall >= 0.95
+    by_row = lambda t: dict(zip(zip(t.sentence.tolist(), t.group.tolist()),
+                                t.share_outside.tolist()))
+    exact_share, approximate_share = by_row(exact_sentences), by_row(approximate)
+    differing = sum(exact_share[key] != approximate_share[key] for key in exact_share)
+    assert differing / len(exact_share) < 0.02
+    groups = close_groups(corpus, spaces)
+    assert groups.searches[0].approximate
+    top = lambda t: set(zip(t.first[:50].tolist(), t.second[:50].tolist()))
+    assert len(top(groups) & top(exact_groups)) >= 48
+
+
+def test_a_pool_asked_again_gets_its_index_back_until_it_is_gone(msrp_glove):
+    import gc
+
+    _, embeddings = msrp_glove
+    unit = ann.normalise(embeddings[:2_000]).matrix
+    first = run_job(ann.iter_build_index(unit, cache=False))
+    assert run_job(ann.iter_build_index(unit, cache=False)) is first
+    held = len(ann._recent)
+    del unit, first
+    gc.collect()
+    assert len(ann._recent) == held - 1

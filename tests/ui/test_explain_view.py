@@ -1,0 +1,47 @@
+"""The explanation view on a real SICK pair: shading, legend, pairs, and word clicks."""
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.corpora import load_corpus
+from app.explain import explain_pair
+from app.jobs import run_job
+from app.ui.explain_view import ExplainView, diverging_colour
+from models import make_encoder
+
+
+@pytest.fixture(scope="module")
+def explanation(shared_data):
+    sick = load_corpus(shared_data / "sick")
+    a, b = sick.texts[sick.pairs.first[0]], sick.texts[sick.pairs.second[0]]
+    return run_job(explain_pair(a, b, make_encoder("tfidf").fit(sick.texts), corpus=sick))
+
+
+def test_words_are_shaded_by_contribution_and_clickable(qtbot, explanation):
+    view = ExplainView()
+    qtbot.addWidget(view)
+    view.set_explanation(explanation)
+    view.show()
+    qtbot.waitExposed(view)
+    assert f"{explanation.cosine:.4f}" in view.heading.text()
+    assert [chip.word for chip in view.chips[0]] == list(explanation.tokens_a)
+    best_word, best = explanation.top_words(0, 1)[0]
+    chip = next(chip for chip in view.chips[0] if chip.word == best_word)
+    assert diverging_colour(best, best) in chip.styleSheet()     # full red
+    unshared = next(c for c in view.chips[0] if c.value == 0)
+    assert "#ffffff" in unshared.styleSheet()
+    assert view.pairs.rowCount() == len(explanation.top_pairs(10)) > 0
+    assert view.pairs.item(0, 0).text() == explanation.top_pairs(1)[0][0]
+    with qtbot.waitSignal(view.word_clicked) as signal:
+        qtbot.mouseClick(chip, Qt.MouseButton.LeftButton)
+    assert signal.args == [best_word]
+    # A second explanation replaces the chips.
+    view.set_explanation(explanation)
+    assert len(view.chips[1]) == len(explanation.tokens_b)
+
+
+def test_diverging_scale():
+    assert diverging_colour(0.0, 1.0) == "#ffffff"
+    assert diverging_colour(2.0, 1.0) == "#b2182b"
+    assert diverging_colour(-1.0, 1.0) == "#2166ac"
+    assert diverging_colour(0.5, 0.0) == "#ffffff"

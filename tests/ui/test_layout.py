@@ -1,0 +1,90 @@
+"""Room for each task at 1280x800: the review list, evaluation results and Costra
+comparisons show 8 rows or more, and the window never resizes itself."""
+
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import QAbstractItemView
+
+from app.ui.main_window import MainWindow
+from tests.ui.conftest import wait_for_job
+
+SIZE = QSize(1280, 800)
+
+
+def visible_rows(table: QAbstractItemView) -> float:
+    return table.viewport().height() / table.verticalHeader().defaultSectionSize()
+
+
+def shows_8_rows_or_all(table: QAbstractItemView) -> bool:
+    return visible_rows(table) >= min(8, table.model().rowCount())
+
+
+def shown_at_1280x800(qtbot, window):
+    window.resize(SIZE)
+    qtbot.waitExposed(window)
+    qtbot.wait(50)
+    assert window.size() == SIZE
+
+
+def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, shared_data):
+    shown_at_1280x800(qtbot, window)
+    # Before anything runs, the progress area says nothing.
+    assert window.stage.text() == "" and not window.progress.isVisible()
+
+    window.run()
+    wait_for_job(qtbot, window)
+    window.find_suspicious()
+    wait_for_job(qtbot, window)
+    qtbot.wait(50)
+    assert window.review_panel.isVisible() and window.size() == SIZE
+    assert window.review_panel.table.model().rowCount() > 8
+    assert visible_rows(window.review_panel.table) >= 8
+
+    window.open_corpus(shared_data / "sick" / "SICK_trial.txt")
+    wait_for_job(qtbot, window)
+    window.evaluate("relatedness")                 # a table and a chart appear
+    wait_for_job(qtbot, window)
+    qtbot.wait(50)
+    panel = window.evaluation_panel
+    assert panel.isVisible() and panel.charts.isVisible()
+    assert window.size() == SIZE
+    assert shows_8_rows_or_all(panel.table) and panel.chart.height() > 150
+    window.evaluate("histograms")
+    wait_for_job(qtbot, window)
+    qtbot.wait(50)
+    assert shows_8_rows_or_all(panel.table) and window.size() == SIZE
+
+    window.open_corpus("costra")
+    wait_for_job(qtbot, window)
+    window.run()
+    wait_for_job(qtbot, window)
+    window.evaluate("costra")
+    wait_for_job(qtbot, window)
+    window.views.setCurrentIndex(1)
+    qtbot.wait(50)
+    assert window.size() == SIZE
+    assert window.costra_view.table.rowCount() > 8
+    assert visible_rows(window.costra_view.table) >= 8
+
+
+def test_layout_is_remembered_and_reset(qtbot, window):
+    window.restore_layout()
+    window.resize(SIZE)
+    qtbot.waitExposed(window)
+    built = window.main_split.sizes()
+    window.main_split.setSizes([built[0] - 20, built[1] + 20])
+    moved = window.main_split.sizes()
+    assert moved != built
+    assert window.close()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.resize(SIZE)
+    again.show()
+    qtbot.waitExposed(again)
+    again.restore_layout()
+    assert again.main_split.sizes() == moved
+    reset = next(action for action in again.menuBar().actions()
+                 if action.text() == "&View").menu().actions()[0]
+    reset.trigger()
+    assert again.main_split.sizes() != moved
+    again.reset_layout()
+    again._layout_remembered = False

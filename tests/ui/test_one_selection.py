@@ -1,0 +1,215 @@
+"""Issue 14's bugs, driven with the mouse: one session under the window, so switching
+corpus switches every view, and every way of selecting sets the one selection that the
+projection, Selected sentences and the Inspector show."""
+
+import numpy as np
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+
+from app.ui.main_window import MainWindow
+from tests.ui.conftest import wait_for_job
+
+LEFT = Qt.MouseButton.LeftButton
+
+
+def settle(qtbot, window):
+    qtbot.waitExposed(window)
+    qtbot.wait(100)  # let docks and plots take their size before mapping to pixels
+
+
+def double_click_corpus(qtbot, window, spec):
+    """Switch corpus as a user does: double-click it in the Workspace panel."""
+    tree = window.workspace_panel.tree
+    item = window.workspace_panel._corpus_item(spec)
+    position = tree.visualItemRect(item).center()
+    # A double click is a click and a double-click event (Qt's item views need both).
+    qtbot.mouseClick(tree.viewport(), LEFT, pos=position)
+    qtbot.mouseDClick(tree.viewport(), LEFT, pos=position)
+
+
+def click_row(qtbot, table, row, column=0):
+    table.scrollToItem(table.item(row, column))
+    qtbot.mouseClick(table.viewport(), LEFT,
+                     pos=table.visualItemRect(table.item(row, column)).center())
+
+
+def shift_drag(qtbot, viewport, start, end):
+    shift = Qt.KeyboardModifier.ShiftModifier
+    qtbot.mousePress(viewport, LEFT, shift, start)
+    for step in range(1, 11):
+        point = QPointF(start + (end - start) * step / 10)
+        QApplication.sendEvent(viewport, QMouseEvent(
+            QEvent.Type.MouseMove, point, viewport.mapToGlobal(point),
+            Qt.MouseButton.NoButton, LEFT, shift))
+    qtbot.mouseRelease(viewport, LEFT, shift, end)
+
+
+def open_sick(qtbot, window, shared_data, encoder="tfidf"):
+    spec = str(shared_data / "sick" / "SICK_trial.txt")
+    window.open_corpus(spec)
+    wait_for_job(qtbot, window)
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(encoder))
+    return spec
+
+
+def test_switching_corpus_switches_the_evaluations_panel(qtbot, window, shared_data):
+    sick = open_sick(qtbot, window, shared_data)
+    window.evaluate("relatedness")
+    wait_for_job(qtbot, window)
+    panel = window.evaluation_panel
+    assert "relatedness" in panel.caption.text() and panel.table.rowCount() > 0
+    settle(qtbot, window)
+
+    double_click_corpus(qtbot, window, "msrp-grouped")
+    assert window.corpus.name == "msrp-grouped"
+    assert "relatedness" not in panel.caption.text() and "sick" not in panel.caption.text()
+    assert panel.results == [] and panel.table.rowCount() == 0 and panel.chart is None
+    assert window.workspace_panel.entries("Results") == []
+
+    double_click_corpus(qtbot, window, sick)
+    assert [name for name, _, _ in panel.results] == ["relatedness"]
+    assert "relatedness" in panel.caption.text() and panel.chart is not None
+
+
+def test_a_selection_stays_with_its_corpus(qtbot, window, shared_data):
+    window.run()
+    wait_for_job(qtbot, window)
+    settle(qtbot, window)
+    with qtbot.waitSignal(window.projection.selected):
+        shift_drag(qtbot, window.projection.plot.viewport(), QPoint(150, 120),
+                   QPoint(450, 400))
+    chosen = window.selection.indices.tolist()
+    assert 0 < len(chosen) < 859 and window.group_list.count() == len(chosen)
+    assert f"{len(chosen):,} selected sentences" in window.group_caption.text()
+
+    sick = open_sick(qtbot, window, shared_data)
+    assert "selected sentences" not in window.group_caption.text()
+    assert window.group_list.count() == 0 and not len(window.selection.indices)
+    assert window.inspector.neighbours.rowCount() == 0
+
+    double_click_corpus(qtbot, window, "msrp-grouped")   # as it was left
+    assert window.selection.indices.tolist() == chosen
+    assert window.group_list.count() == len(chosen)
+    assert len(window.projection.highlighted.data) == len(chosen)
+    double_click_corpus(qtbot, window, sick)
+    assert window.group_list.count() == 0
+
+
+def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
+    """Compare on a workspace's corpus that was not run: clicking a row of the most
+    changed list raised IndexError in the projection and selected nothing."""
+    path = window.save_workspace_to(tmp_path / "plain.sentspace")
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.show()
+    reopened.open_workspace(path)
+    wait_for_job(qtbot, reopened)
+    assert reopened.corpus.name == "msrp-grouped" and reopened.exploration is None
+    reopened.views.setCurrentIndex(2)
+    reopened.compare_choice.setCurrentIndex(reopened.compare_choice.findData("tfidf"))
+    reopened.compare_spaces()
+    wait_for_job(qtbot, reopened)
+    settle(qtbot, reopened)
+    table = reopened.compare_view.changed
+    index = int(table.item(3, 0).data(Qt.ItemDataRole.UserRole))
+    click_row(qtbot, table, 3, column=2)
+    qtbot.waitUntil(lambda: reopened.selection.focus == index)
+    assert reopened.selection.source == "compare"
+    assert reopened.listed_sentences() == [index]
+    assert reopened.corpus.texts[index] in reopened.inspector.details.text()
+    assert len(reopened.compare_view.view_a.highlighted.data) == 1
+    # The two spaces Compare encoded serve the neighbours tab and the Inspector too.
+    assert [name for name, _, _ in reopened.neighbours_view.spaces] == ["bow", "tfidf"]
+    assert reopened.inspector.neighbours.rowCount() == 10
+    reopened.unsaved = False
+
+
+def test_a_chart_point_lists_its_pair_with_neighbours(qtbot, window, shared_data):
+    open_sick(qtbot, window, shared_data)
+    window.run()                                         # tfidf embeddings of SICK
+    wait_for_job(qtbot, window)
+    window.evaluate("relatedness")
+    wait_for_job(qtbot, window)
+    settle(qtbot, window)
+    chart = window.evaluation_panel.chart
+    result = window.evaluation_panel.current[1]
+    k = int(np.argmax(result.gold - result.cosine * 5))  # far from the diagonal's crowd
+    (x0, x1), (y0, y1) = chart.plot.viewRange()
+    chart.plot.setRange(xRange=(result.gold[k] - 0.05, result.gold[k] + 0.05),
+                        yRange=(result.cosine[k] - 0.01, result.cosine[k] + 0.01), padding=0)
+    qtbot.wait(50)
+    position = chart.mapFromScene(chart.plot.vb.mapViewToScene(
+        QPointF(result.gold[k], result.cosine[k])))
+    qtbot.mouseClick(chart.viewport(), LEFT, pos=position)
+    pair = int(result.pair_index[k])
+    pairs = window.corpus.pairs
+    both = sorted({int(pairs.first[pair]), int(pairs.second[pair])})
+    assert window.selection.source == "chart"
+    assert sorted(window.listed_sentences()) == both
+    assert window.corpus.texts[window.selection.focus] in window.inspector.details.text()
+    assert window.inspector.neighbours.rowCount() == 10   # from the tfidf run
+
+
+def test_a_failing_costra_comparison_lists_its_sentences(qtbot, window):
+    window.open_corpus("costra")
+    wait_for_job(qtbot, window)
+    window.run()
+    wait_for_job(qtbot, window)
+    window.evaluate("costra")
+    wait_for_job(qtbot, window)
+    window.views.setCurrentIndex(1)
+    settle(qtbot, window)
+    view = window.costra_view
+    row = next(r for r in range(view.table.rowCount()) if view.table.item(r, 0).text() == "✗")
+    k = int(view.table.item(row, 0).data(Qt.ItemDataRole.UserRole))
+    click_row(qtbot, view.table, row)
+    comparisons = window.costra_result.comparisons
+    expected = np.unique(np.concatenate([comparisons.more_similar[k],
+                                         comparisons.less_similar[k]]))
+    assert window.selection.source == "costra"
+    assert window.listed_sentences() == expected.tolist()
+    assert window.corpus.texts[int(expected[0])] in window.inspector.details.text()
+
+
+def test_a_workspace_reopens_with_charts_review_list_and_every_encoder(qtbot, window,
+                                                                       shared_data, tmp_path):
+    for family in ("bow", "tfidf"):
+        window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(family))
+        window.run()
+        wait_for_job(qtbot, window)
+    window.find_suspicious()
+    wait_for_job(qtbot, window)
+    kinds = list(window.review_panel.lists)
+    open_sick(qtbot, window, shared_data)
+    window.evaluate("relatedness")
+    wait_for_job(qtbot, window)
+    path = window.save_workspace_to(tmp_path / "study")
+    assert path.name == "study.sentspace"
+
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.open_workspace(path)
+    wait_for_job(qtbot, reopened)
+    assert reopened.evaluation_panel.chart is not None          # relatedness, on SICK
+    assert reopened.workspace_panel.entries("Corpora") == ["sick (924 sentences)",
+                                                           "msrp-grouped (859 sentences)"]
+    reopened.switch_corpus("msrp-grouped")
+    assert [name for name, _, _ in reopened.neighbours_view.spaces] == ["bow", "tfidf"]
+    assert reopened.encoder_choice.currentData() == "tfidf"
+    assert reopened.projection.point_count == 859
+    assert list(reopened.review_panel.lists) == kinds and reopened.review_panel.model
+    reopened.close()
+
+
+def test_the_costra_tab_runs_what_it_needs_and_lists_seed_groups_by_number(qtbot, window):
+    window.open_corpus("costra")
+    wait_for_job(qtbot, window)
+    assert window.exploration is None and window.costra_result is None
+    window.views.setCurrentIndex(1)                      # nothing run yet: it runs both
+    assert "Running the Costra run and evaluation" in window.statusBar().currentMessage()
+    wait_for_job(qtbot, window)
+    choice = window.costra_view.group_choice
+    assert choice.count() == 126 and window.costra_view.projection.point_count > 0
+    numbers = [int(choice.itemText(i).split(":")[0]) for i in range(choice.count())]
+    assert numbers == sorted(numbers) and window.costra_view.group == choice.currentData()
