@@ -11,7 +11,6 @@ only the current corpus's changes reach the views. :meth:`Session.to_workspace` 
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ import numpy as np
 
 from app.annotations.journal import journal_path
 from app.annotations.session import AnnotationSession
+from app.commands import eval_command
 from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS
 from app.explore import Exploration
@@ -114,15 +114,11 @@ class EvaluationRun:
     command: str = ""
     #: The name shown in the results list ("classification (corrected)").
     label: str = ""
+    #: The evaluation's options (``app.evaluations.OPTIONS``) it was run with.
+    options: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.label = self.label or self.name
-
-
-def eval_command(name: str, corpus_spec: str, encoder_spec: str, seed: int) -> str:
-    """The shell command that reproduces an evaluation."""
-    return (f"sentspace eval {name} --corpus {shlex.quote(corpus_spec)} "
-            f"--encoder {shlex.quote(encoder_spec)} --seed {seed}")
 
 
 @dataclass(eq=False)
@@ -354,6 +350,7 @@ class Session:
                 evaluations.append(evaluation_entry(
                     run.name, run.result, corpus=number,
                     encoder=encoder_index(state, run.encoder), seed=run.seed,
+                    options=run.options,
                     corrected=run.result.provenance.corpus_fingerprint
                     != state.original.fingerprint, label=run.label))
         return Workspace(corpora=tuple(corpora),
@@ -434,9 +431,10 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         spec = workspace.encoders[saved.encoder].spec
         result = (decode_state(saved.state, state.corpus) if saved.state is not None
                   else SavedResult(saved))
+        options = {name: str(value) for name, value in saved.options.items()}
         run = EvaluationRun(saved.name, spec, saved.seed, result,
-                            eval_command(saved.name, state.spec, spec, saved.seed),
-                            saved.label or saved.name)
+                            eval_command(saved.name, state.spec, [spec], saved.seed, options),
+                            saved.label or saved.name, options)
         state.evaluations.append(run)
         if run.name == "costra" and run.label == run.name:
             state.costra_result = result

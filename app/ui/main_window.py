@@ -5,9 +5,7 @@ results it hands to the session; it computes nothing itself."""
 
 from __future__ import annotations
 
-import csv
 import re
-import shlex
 from pathlib import Path
 
 import numpy as np
@@ -20,13 +18,13 @@ from PySide6.QtWidgets import (
     QTabWidget, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from app.atomic import atomic_path
 from app.corpora import DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.tabular import ColumnsUnclear
+from app.corpora.browse import match_sentences
 from app.corpora.model import Corpus
 from app.errors import InputError
 from app.explore import Exploration, explore, reproject
-from app.export import export_matrix
+from app.export import export_matrix, export_sentences
 from app.jobs import Progress
 from app.annotations.edits import EditError
 from app.annotations.session import AnnotationSession
@@ -55,8 +53,9 @@ from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed
 from models.word2vec import read_training_text
+from app.commands import eval_command
 from app.session import (
-    CorpusState, EvaluationRun, Session, compare_with_spaces, eval_command, restore_session,
+    CorpusState, EvaluationRun, Session, compare_with_spaces, restore_session,
 )
 from app.workspace import (
     EXTENSION, Workspace, WorkspaceError, open_workspace, recent_workspaces, save_workspace,
@@ -147,7 +146,8 @@ class MainWindow(QMainWindow):
         # The tasks with tables and charts (evaluations, review, classification) share
         # the main area with the views, in a splitter the user can move.
         self.evaluation_panel = EvaluationPanel()
-        self.evaluation_panel.run_requested.connect(self.evaluate)
+        self.evaluation_panel.run_requested.connect(
+            lambda name, options: self.evaluate(name, options=options))
         self.review_panel = ReviewPanel()
         self.review_panel.sentences_selected.connect(
             lambda indices: self.select_items(indices, "review"))
@@ -1007,22 +1007,25 @@ class MainWindow(QMainWindow):
         choice = self.encoder_choice.currentData()
         return choice, self.precomputed.get(choice) or make_encoder(choice)
 
-    def evaluate(self, name: str, show: bool = True) -> None:
-        """Run evaluation ``name`` on the corpus with the chosen encoder, in the
-        background; asked for while another job runs, it is queued after it. With
-        ``show``, the Evaluations tab comes forward."""
+    def evaluate(self, name: str, show: bool = True,
+                 options: dict[str, str] | None = None) -> None:
+        """Run evaluation ``name`` on the corpus with the chosen encoder and ``options``
+        (``app.evaluations.OPTIONS``), in the background; asked for while another job
+        runs, it is queued after it. With ``show``, the Evaluations tab comes forward."""
         if self.corpus is None:
             return
         spec, encoder = self.chosen_encoder()
         seed = self.projection_controls.seed.value()
         corpus_spec = self.corpus_spec
-        command = eval_command(name, corpus_spec, spec, seed)
+        options = dict(options or {})
+        command = eval_command(name, corpus_spec, [spec], seed, options)
         run, _ = EVALUATIONS[name]
         if show:
             self._show_evaluations()
-        self._start(run(self.corpus, encoder, seed=seed), f"{name}: {encoder.name}",
+        self._start(run(self.corpus, encoder, seed=seed, **options), f"{name}: {encoder.name}",
                     on_result=lambda result: self.session.add_evaluation(
-                        corpus_spec, EvaluationRun(name, spec, seed, result, command)),
+                        corpus_spec, EvaluationRun(name, spec, seed, result, command,
+                                                   options=options)),
                     queue=True)
 
     def project_again(self) -> None:
@@ -1189,8 +1192,7 @@ class MainWindow(QMainWindow):
                 box.setStyleSheet("border: 1px solid #d00000")
                 result.setText(f"invalid: {error.msg}")
             else:
-                found = np.fromiter((i for i, text in enumerate(self.corpus.texts)
-                                     if expression.search(text)), dtype=np.int64)
+                found = np.flatnonzero(match_sentences(self.corpus.texts, expression))
                 result.setText(f"{len(found):,} of {len(self.corpus):,}")
         return found
 
@@ -1257,15 +1259,7 @@ class MainWindow(QMainWindow):
 
     def export_selection(self, path: str | Path) -> None:
         """The listed sentences as CSV: index, id, text, group."""
-        corpus = self.corpus
-        with atomic_path(path) as temporary:
-            with temporary.open("w", newline="", encoding="utf-8") as handle:
-                writer = csv.writer(handle)
-                writer.writerow(["index", "id", "text", "group"])
-                for index in self.listed_sentences():
-                    group = self.group_of(index)
-                    writer.writerow([index, corpus.ids[index], corpus.texts[index],
-                                     corpus.groups.names[group] if group >= 0 else ""])
+        export_sentences(self.corpus, self.listed_sentences(), path)
 
     def _choose_selection_target(self) -> None:
         if self.group_list.count():
@@ -1396,9 +1390,7 @@ class MainWindow(QMainWindow):
             self._warn("Misclassification agreement", "Choose two or more encoders.")
             return
         seed = self.projection_controls.seed.value()
-        command = (f"sentspace eval agreement --corpus {shlex.quote(self.corpus_spec)} "
-                   + " ".join(f"--encoder {shlex.quote(spec)}" for spec in specs)
-                   + f" --seed {seed}")
+        command = eval_command("agreement", self.corpus_spec, specs, seed)
         corpus_spec = self.corpus_spec
         self._start(run_agreement(self.corpus, encoders, seed=seed),
                     f"agreement of {len(encoders)} encoders",
@@ -1480,24 +1472,25 @@ class MainWindow(QMainWindow):
             return
         spec, encoder = self.chosen_encoder()
         seed = self.projection_controls.seed.value()
+        options = self.evaluation_panel.option_values()
         run, _ = EVALUATIONS[name]
         original, corrected = self.annotations.original, self.annotations.corpus
 
         def both():
-            before = yield from run(original, encoder, seed=seed)
-            after = yield from run(corrected, encoder, seed=seed)
+            before = yield from run(original, encoder, seed=seed, **options)
+            after = yield from run(corrected, encoder, seed=seed, **options)
             return before, after
 
         corpus_spec = self.corpus_spec
 
         def done(results) -> None:
-            command = eval_command(name, corpus_spec, spec, seed)
+            command = eval_command(name, corpus_spec, [spec], seed, options)
             for label, result in zip(("original", "corrected"), results):
                 self.session.add_evaluation(corpus_spec, EvaluationRun(
                     name, spec, seed, result,
                     command if label == "original" else
                     f"sentspace run WORKSPACE  # {name} on the corrected corpus",
-                    f"{name} ({label})"))
+                    f"{name} ({label})", options))
 
         self._show_evaluations()
         self._start(both(), f"{name} before and after the corrections", on_result=done)
