@@ -37,6 +37,7 @@ from app.ui.corpus_browser import CorpusBrowser
 from app.ui.guides import GUIDES, TITLES
 from app.ui.costra_view import CostraView
 from app.ui.evaluation_panel import EvaluationPanel
+from app.ui.explaining import Explaining
 from app.ui.figures import save_svg
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
@@ -160,6 +161,8 @@ class MainWindow(QMainWindow):
         self.tasks.addTab(self._build_metrics_panel(), "Classification")
         self.tasks.addTab(self.evaluation_panel, "Evaluations")
         self.tasks.addTab(self.review_panel, "Review")
+        self.explaining = Explaining(self)
+        self.tasks.addTab(self.explaining.view, "Explain")
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("main-split")
         self.main_split.addWidget(self.views)
@@ -540,6 +543,7 @@ class MainWindow(QMainWindow):
         self.addAction(find)
 
         view_menu = self.menuBar().addMenu("&View")
+        view_menu.addAction(self.explaining.action)
         reset_layout = QAction("&Reset layout", self)
         reset_layout.setToolTip("Put every panel and splitter back where it started")
         reset_layout.triggered.connect(self.reset_layout)

@@ -1,0 +1,75 @@
+"""*Explain similarity* (Ctrl+E): the pair of sentences the selection names, explained
+word by word (``app.explain.explain_pair``) by the current run's encoder, in the Explain
+tab. A pair is two selected sentences (two points, a review pair, a group of two), a
+neighbours row with its query, or the more-similar pair of a Costra comparison."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtGui import QAction
+
+from app.explain import explain_pair
+from app.ui.explain_view import ExplainView
+
+
+class Explaining:
+    """The action, the view and the job that joins them, for ``window`` (a MainWindow)."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        self.view = ExplainView()
+        self.view.word_clicked.connect(self.search_word)
+        self.action = QAction("&Explain similarity", window)
+        self.action.setShortcut("Ctrl+E")
+        self.action.setToolTip("Which words make two sentences close: select two sentences "
+                               "(or a neighbours row, a review pair, a Costra comparison)")
+        self.action.triggered.connect(self.explain)
+        self.action.setEnabled(False)
+        window.selection.changed.connect(lambda _: self.action.setEnabled(
+            self.pair() is not None))
+
+    def pair(self) -> tuple[str, str] | None:
+        """The two texts the selection names (the focus first), or None."""
+        window = self.window
+        corpus, selection = window.corpus, window.selection
+        if corpus is None or selection.focus < 0:
+            return None
+        focus, texts = selection.focus, corpus.texts
+        if selection.source == "neighbours" and window.neighbours_view.query is not None:
+            query = window.neighbours_view.query
+            return (query.text, texts[focus]) if query.index != focus else None
+        if selection.source == "costra" and window.costra_page.is_built:
+            chosen = window.costra_view.chosen_comparison
+            if chosen is not None:
+                first, second = window.costra_view.result.comparisons.more_similar[chosen]
+                return texts[int(first)], texts[int(second)]
+        if len(selection.indices) == 2:
+            other = int(selection.indices[selection.indices != focus][0])
+            return texts[focus], texts[other]
+        return None
+
+    def encoder(self):
+        """The encoder of the current run (fitted), else the one chosen (fitted on the
+        corpus by the job)."""
+        window = self.window
+        space = window.spaces.get(window.encoder_choice.currentData())
+        if space is not None:
+            return space[1]
+        if window.exploration is not None:
+            return window.exploration.encoder
+        return window.chosen_encoder()[1]
+
+    def explain(self) -> None:
+        pair = self.pair()
+        if pair is None:
+            return
+        window, encoder = self.window, self.encoder()
+        window.tasks.setCurrentWidget(self.view)
+        window._start(explain_pair(*pair, encoder, corpus=window.corpus),
+                      f"explaining with {encoder.name}",
+                      on_result=self.view.set_explanation, queue=True)
+
+    def search_word(self, word: str) -> None:
+        """Find the word's sentences in the corpus (the search box, as a whole word)."""
+        self.window.projection.search.setText(rf"\b{re.escape(word)}\b")

@@ -1,0 +1,76 @@
+"""Explain similarity (Ctrl+E) from the window, with the mouse: the two sentences of a
+clicked chart point, a neighbours row; a word chip searches the corpus for its word."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+
+from tests.ui.conftest import wait_for_job
+from tests.ui.test_one_selection import click_row, open_sick, settle
+
+LEFT = Qt.MouseButton.LeftButton
+
+
+def cosine(embeddings, a, b):
+    x, y = (np.asarray(embeddings[[i]].todense() if hasattr(embeddings, "todense")
+                       else embeddings[[i]], dtype=np.float64).ravel() for i in (a, b))
+    return float(x @ y / np.linalg.norm(x) / np.linalg.norm(y))
+
+
+def test_explain_two_clicked_sentences_and_a_neighbours_row(qtbot, window, shared_data):
+    open_sick(qtbot, window, shared_data)                # tfidf
+    window.run()
+    wait_for_job(qtbot, window)
+    action = window.explaining.action
+    assert not action.isEnabled()
+    window.evaluate("relatedness")
+    wait_for_job(qtbot, window)
+    settle(qtbot, window)
+    # A point of the relatedness chart selects its pair's two sentences.
+    chart = window.evaluation_panel.chart
+    result = window.evaluation_panel.current[1]
+    k = int(np.argmax(result.gold - result.cosine * 5))  # far from the diagonal's crowd
+    chart.plot.setRange(xRange=(result.gold[k] - 0.05, result.gold[k] + 0.05),
+                        yRange=(result.cosine[k] - 0.01, result.cosine[k] + 0.01), padding=0)
+    qtbot.wait(50)
+    qtbot.mouseClick(chart.viewport(), LEFT, pos=chart.mapFromScene(
+        chart.plot.vb.mapViewToScene(QPointF(result.gold[k], result.cosine[k]))))
+    assert len(window.selection.indices) == 2
+    focus = window.selection.focus
+    other = int(window.selection.indices[window.selection.indices != focus][0])
+    assert action.isEnabled()
+
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    wait_for_job(qtbot, window)
+    explanation = window.explaining.view.explanation
+    assert window.tasks.currentWidget() is window.explaining.view
+    texts = window.corpus.texts
+    assert explanation.texts == (texts[focus], texts[other])
+    assert explanation.provenance.encoder_name == window.exploration.encoder.name
+    # TF-IDF is additive: the words' parts sum to the cosine of the run's embeddings.
+    embeddings = window.exploration.embeddings
+    assert explanation.cosine == pytest.approx(cosine(embeddings, focus, other), abs=1e-5)
+    assert explanation.contribution_a.sum() == pytest.approx(explanation.cosine, abs=1e-5)
+
+    # A word chip searches the corpus for that word.
+    chip = max(window.explaining.view.chips[0], key=lambda c: len(c.word))
+    qtbot.mouseClick(chip, LEFT)
+    assert window.selection.source == "search"
+    found = window.selection.indices
+    assert focus in found
+    assert all(chip.word.lower() in texts[i].lower() for i in found)
+
+    # A neighbours row: the query and the clicked neighbour.
+    window.views.setCurrentWidget(window.neighbours_view)
+    with qtbot.waitSignal(window.neighbours_view.neighbours_found, timeout=20_000):
+        window.select_sentence(focus)
+    table = window.neighbours_view.columns[0].table
+    neighbour = int(window.neighbours_view.columns[0].indices[1])
+    click_row(qtbot, table, 1, column=3)
+    qtbot.waitUntil(lambda: window.selection.source == "neighbours")
+    assert action.isEnabled()
+    assert window.explaining.pair() == (texts[focus], texts[neighbour])
+    action.trigger()
+    wait_for_job(qtbot, window)
+    assert window.explaining.view.explanation.texts == (texts[focus], texts[neighbour])
