@@ -148,6 +148,8 @@ class CorpusState:
     view: dict[str, Any] = field(default_factory=dict)
     #: The selection when it was left.
     selection: dict[str, Any] = field(default_factory=dict)
+    #: Regions (app.regions.Regions) found on the layout shown; a new layout drops them.
+    regions: Any = None
 
     @property
     def corpus(self) -> Corpus:
@@ -275,7 +277,17 @@ class Session:
             return
         state.runs[encoder] = EncoderRun(encoder, exploration, training_text)
         state.shown = state.encoder = encoder
+        state.regions = None
         self._changed(spec, "run")
+
+    def set_regions(self, spec: str, exploration: Exploration, regions: Any) -> None:
+        """Regions found on ``exploration``'s layout; dropped when another layout was
+        shown on that corpus meanwhile."""
+        state = self.states.get(spec)
+        if state is None or state.exploration is not exploration:
+            return
+        state.regions = regions
+        self._changed(spec, "regions")
 
     def add_evaluation(self, spec: str, run: EvaluationRun) -> None:
         state = self.states.get(spec)
@@ -342,7 +354,8 @@ class Session:
                     for spec, run in state.runs.items()]
             extra = {"runs": runs, "shown": state.shown, "encoder": state.encoder,
                      "review_lists": encode_state(state.review_lists),
-                     "view": state.view, "selection": state.selection}
+                     "view": state.view, "selection": state.selection,
+                     "regions": encode_state(state.regions)}
             journal = state.annotations.journal.path if state.annotations else None
             corpora.append(corpus_entry(state.spec, state.original, journal, state=extra))
             # Agreement compares several encoders and is not re-run from a workspace.
@@ -425,6 +438,7 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         state.review_lists = decode_state(saved.get("review_lists", {}), corpus)
         state.view = dict(saved.get("view", {}))
         state.selection = dict(saved.get("selection", {}))
+        state.regions = decode_state(saved.get("regions"), corpus)
         session.states[entry.spec] = state
     for saved in workspace.evaluations:
         state = session.states[entries[saved.corpus].spec]

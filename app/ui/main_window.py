@@ -38,6 +38,7 @@ from app.ui.guides import GUIDES, TITLES
 from app.ui.costra_view import CostraView
 from app.ui.evaluation_panel import EvaluationPanel
 from app.ui.explaining import Explaining
+from app.ui.regioning import Regioning
 from app.ui.figures import save_svg
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
@@ -72,7 +73,8 @@ def first_groups(corpus: Corpus) -> np.ndarray:
 
 #: How Selected sentences says where a selection came from.
 SOURCES = {"chart": "behind the chart element; ", "review": "of the review row; ",
-           "costra": "of the Costra comparison; ", "search": "matching the search; "}
+           "costra": "of the Costra comparison; ", "search": "matching the search; ",
+           "cluster": "of the clicked region; "}
 
 EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
                   "Embedding Projector pair (vectors.tsv)")
@@ -162,6 +164,7 @@ class MainWindow(QMainWindow):
         self.tasks.addTab(self.evaluation_panel, "Evaluations")
         self.tasks.addTab(self.review_panel, "Review")
         self.explaining = Explaining(self)
+        self.regioning = Regioning(self)
         self.tasks.addTab(self.explaining.view, "Explain")
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("main-split")
@@ -514,6 +517,7 @@ class MainWindow(QMainWindow):
             action.setEnabled(False)
             file_menu.addAction(action)
             self.export_actions.append(action)
+        file_menu.addAction(self.regioning.export_action)
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -544,6 +548,8 @@ class MainWindow(QMainWindow):
 
         view_menu = self.menuBar().addMenu("&View")
         view_menu.addAction(self.explaining.action)
+        view_menu.addAction(self.regioning.find_action)
+        view_menu.addSeparator()
         reset_layout = QAction("&Reset layout", self)
         reset_layout.setToolTip("Put every panel and splitter back where it started")
         reset_layout.triggered.connect(self.reset_layout)
@@ -727,6 +733,7 @@ class MainWindow(QMainWindow):
                 # Precomputed embeddings are aligned to their own corpus.
                 self.encoder_choice.removeItem(self.encoder_choice.findData(key))
         self.projection.clear("Press Run to encode, project and evaluate the corpus.")
+        self.regioning.show()
         self.metrics.setRowCount(0)
         self.metrics_caption.setText("No result yet.")
         self.group_list.clear()
@@ -804,6 +811,9 @@ class MainWindow(QMainWindow):
             self.tasks.setCurrentWidget(self.review_panel)
         elif what == "corpus":
             self._annotations_changed()
+        elif what == "regions":
+            self.regioning.show()
+            self.recolour()
         elif what == "precomputed":
             for key, encoder in state.precomputed.items():
                 self._offer_precomputed(key, encoder)
@@ -1118,6 +1128,7 @@ class MainWindow(QMainWindow):
                                    self.describe_sentence,
                                    exploration.projection.axis_labels, legend)
         self.projection.show_found(self._found(self.projection.search.text()))
+        self.regioning.show()
         self._draw_selection()
         self._show_costra()
         result = exploration.classification
@@ -1146,7 +1157,7 @@ class MainWindow(QMainWindow):
     def _colouring(self) -> tuple[np.ndarray, str]:
         """Point colours for the chosen scheme, and the legend that explains them."""
         return point_colours(self.exploration, self.projection_controls.colour_scheme(),
-                             self.sentence_groups)
+                             self.sentence_groups, self.current.regions)
 
     def recolour(self) -> None:
         if self.exploration is not None:
@@ -1229,7 +1240,7 @@ class MainWindow(QMainWindow):
                 item = QListWidgetItem(self.describe_sentence(int(sentence)))
                 item.setData(Qt.ItemDataRole.UserRole, int(sentence))
                 self.group_list.addItem(item)
-            if selection.source in ("region", "chart", "costra", "search", "review"):
+            if selection.source in ("region", "chart", "costra", "search", "review", "cluster"):
                 self.group_dock.raise_()
         else:
             self.group_caption.setText("Click a point to list its paraphrase group.")
