@@ -308,6 +308,13 @@ class Session:
             state.compared.update(spaces or {})
             self._changed(spec, "comparison")
 
+    def add_space(self, spec: str, encoder: str,
+                  space: tuple[str, Encoder, Embeddings]) -> None:
+        """A space encoded for the Inspector and the neighbours view (no run needed)."""
+        if spec in self.states:
+            self.states[spec].compared[encoder] = space
+            self._changed(spec, "spaces")
+
     def set_review_lists(self, spec: str, lists: dict[str, Any]) -> None:
         if spec in self.states:
             self.states[spec].review_lists = dict(lists)

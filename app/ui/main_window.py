@@ -57,7 +57,8 @@ from models.precomputed import Precomputed
 from models.word2vec import read_training_text
 from app.commands import eval_command
 from app.session import (
-    CorpusState, EvaluationRun, Session, compare_with_spaces, restore_session,
+    CorpusState, EvaluationRun, Session, compare_with_spaces, encoded_space,
+    restore_session,
 )
 from app.workspace import (
     EXTENSION, Workspace, WorkspaceError, open_workspace, recent_workspaces, save_workspace,
@@ -117,6 +118,8 @@ class MainWindow(QMainWindow):
         #: Jobs asked for while another ran, started in order as each one finishes.
         self.queued: list[JobHandle] = []
         self._run_when_idle = False
+        #: (corpus spec, encoder spec) being encoded for the Inspector.
+        self._encoding_for_inspector: set[tuple[str, str]] = set()
 
         self.projection = ProjectionView()
         self.projection.hovered.connect(self._show_hovered)
@@ -802,6 +805,10 @@ class MainWindow(QMainWindow):
             self.evaluation_panel.add_result(run.label, run.result, run.command)
             if run.result is state.costra_result:
                 self._show_costra()
+        elif what == "spaces":
+            self.neighbours_view.set_spaces(state.corpus, list(state.spaces.values()))
+            self.workspace_panel.set_encoders([name for name, _, _ in state.spaces.values()])
+            self._inspect_focus()
         elif what == "comparison":
             self.compare_view.show_comparison(state.comparison)
             self.neighbours_view.set_spaces(state.corpus, list(state.spaces.values()))
@@ -1250,11 +1257,31 @@ class MainWindow(QMainWindow):
         """The Inspector shows the focus sentence, its neighbours from the current
         encoder's run."""
         focus = self.selection.focus
-        if focus >= 0 and self.corpus is not None:
-            self.inspector.show_sentence(self.corpus, focus, self.sentence_groups,
-                                         self._inspected_embeddings())
-        else:
+        if focus < 0 or self.corpus is None:
             self.inspector.clear()
+            return
+        embeddings = self._inspected_embeddings()
+        self.inspector.show_sentence(self.corpus, focus, self.sentence_groups, embeddings)
+        if embeddings is None:
+            self._encode_for_inspector()
+
+    def _encode_for_inspector(self) -> None:
+        """A corpus not run yet: its neighbours come from the chosen encoder, encoded
+        (through the cache) by a job."""
+        spec, encoder = self.chosen_encoder()
+        key = (self.corpus_spec, spec)
+        self.inspector.note.setText(f"Encoding the corpus with {encoder.name} for the "
+                                    "neighbours… (Run also projects and evaluates it)")
+        if key in self._encoding_for_inspector:
+            return
+        self._encoding_for_inspector.add(key)
+
+        def encoded(space) -> None:
+            self._encoding_for_inspector.discard(key)
+            self.session.add_space(key[0], spec, space)
+
+        self._start(encoded_space(self.corpus, encoder), f"encoding for the Inspector: "
+                    f"{encoder.name}", on_result=encoded, queue=True)
 
     def _draw_selection(self) -> None:
         if self.exploration is not None:

@@ -3,10 +3,12 @@ clicked chart point, a neighbours row; a word chip searches the corpus for its w
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import Qt
 
 from tests.ui.conftest import wait_for_job
-from tests.ui.test_one_selection import click_row, open_sick, settle
+from tests.ui.test_one_selection import (
+    click_relatedness_point, click_row, open_sick, settle,
+)
 
 LEFT = Qt.MouseButton.LeftButton
 
@@ -26,15 +28,7 @@ def test_explain_two_clicked_sentences_and_a_neighbours_row(qtbot, window, share
     window.evaluate("relatedness")
     wait_for_job(qtbot, window)
     settle(qtbot, window)
-    # A point of the relatedness chart selects its pair's two sentences.
-    chart = window.evaluation_panel.chart
-    result = window.evaluation_panel.current[1]
-    k = int(np.argmax(result.gold - result.cosine * 5))  # far from the diagonal's crowd
-    chart.plot.setRange(xRange=(result.gold[k] - 0.05, result.gold[k] + 0.05),
-                        yRange=(result.cosine[k] - 0.01, result.cosine[k] + 0.01), padding=0)
-    qtbot.wait(50)
-    qtbot.mouseClick(chart.viewport(), LEFT, pos=chart.mapFromScene(
-        chart.plot.vb.mapViewToScene(QPointF(result.gold[k], result.cosine[k]))))
+    click_relatedness_point(qtbot, window)   # a chart point: its pair's two sentences
     assert len(window.selection.indices) == 2
     focus = window.selection.focus
     other = int(window.selection.indices[window.selection.indices != focus][0])
