@@ -550,13 +550,13 @@ class MainWindow(QMainWindow):
         self.addAction(find)
 
         view_menu = self.menuBar().addMenu("&View")
-        view_menu.addAction(self.explaining.action)
-        view_menu.addAction(self.regioning.find_action)
-        view_menu.addSeparator()
         reset_layout = QAction("&Reset layout", self)
         reset_layout.setToolTip("Put every panel and splitter back where it started")
         reset_layout.triggered.connect(self.reset_layout)
         view_menu.addAction(reset_layout)
+        view_menu.addSeparator()
+        view_menu.addAction(self.explaining.action)
+        view_menu.addAction(self.regioning.find_action)
 
         evaluate_menu = self.menuBar().addMenu("&Evaluate")
         self.agreement_action = QAction("Misclassification &agreement of encoders…", self)
