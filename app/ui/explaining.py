@@ -1,7 +1,8 @@
 """*Explain similarity* (Ctrl+E): the pair of sentences the selection names, explained
 word by word (``app.explain.explain_pair``) by the current run's encoder, in the Explain
-tab. A pair is two selected sentences (two points, a review pair, a group of two), a
-neighbours row with its query, or the more-similar pair of a Costra comparison."""
+tab. A pair is two selected sentences (a chart point, a review pair, a group of two), a
+neighbours row with its query, the more-similar pair of a Costra comparison, or else
+the last two sentences clicked (a click in a projection selects a whole group)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,20 @@ class Explaining:
         self.view.word_clicked.connect(self.search_word)
         self.action = QAction("&Explain similarity", window)
         self.action.setShortcut("Ctrl+E")
-        self.action.setToolTip("Which words make two sentences close: select two sentences "
-                               "(or a neighbours row, a review pair, a Costra comparison)")
+        self.action.setToolTip("Which words make two sentences close: the two selected, "
+                               "a neighbours row, a review pair, a Costra comparison, or "
+                               "the last two clicked")
         self.action.triggered.connect(self.explain)
         self.action.setEnabled(False)
-        window.selection.changed.connect(lambda _: self.action.setEnabled(
-            self.pair() is not None))
+        #: The last two focus sentences, (corpus spec, index) each, the latest last.
+        self.foci: list[tuple[str, int]] = []
+        window.selection.changed.connect(self._selection_changed)
+
+    def _selection_changed(self, selection) -> None:
+        focus = (self.window.corpus_spec, selection.focus)
+        if selection.focus >= 0 and focus not in self.foci[-1:]:
+            self.foci = [*self.foci[-1:], focus]
+        self.action.setEnabled(self.pair() is not None)
 
     def pair(self) -> tuple[str, str] | None:
         """The two texts the selection names (the focus first), or None."""
@@ -47,6 +56,9 @@ class Explaining:
         if len(selection.indices) == 2:
             other = int(selection.indices[selection.indices != focus][0])
             return texts[focus], texts[other]
+        if len(self.foci) == 2 and self.foci[0][0] == self.foci[1][0] == window.corpus_spec \
+                and self.foci[1][1] == focus:
+            return texts[self.foci[0][1]], texts[focus]
         return None
 
     def encoder(self):

@@ -68,3 +68,26 @@ def test_explain_two_clicked_sentences_and_a_neighbours_row(qtbot, window, share
     action.trigger()
     wait_for_job(qtbot, window)
     assert window.explaining.view.explanation.texts == (texts[focus], texts[neighbour])
+
+
+def test_explain_the_last_two_points_clicked(qtbot, window):
+    """A click in msrp-grouped's projection selects a whole group (three or more):
+    the pair is the last two sentences clicked."""
+    window.run()
+    wait_for_job(qtbot, window)
+    settle(qtbot, window)
+    view, corpus = window.projection, window.corpus
+    first, second = (int(i) for i in window.exploration.classification.misclassified[:2])
+    clicked = []
+    for index in (first, second):
+        with qtbot.waitSignal(view.clicked, timeout=2000) as signal:
+            qtbot.mouseClick(view.plot.viewport(), LEFT,
+                             pos=view.plot.mapFromScene(view.scene_position(index)))
+        clicked.append(signal.args[0])
+        qtbot.wait(10)
+    assert len(window.selection.indices) > 2
+    assert window.explaining.pair() == (corpus.texts[clicked[0]], corpus.texts[clicked[1]])
+    window.explaining.action.trigger()
+    wait_for_job(qtbot, window)
+    assert window.explaining.view.explanation.texts == (corpus.texts[clicked[0]],
+                                                        corpus.texts[clicked[1]])
