@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QScrollArea
 
 from app.explain import explain_pair
 from app.ui.explain_view import ExplainView
@@ -20,6 +21,11 @@ class Explaining:
     def __init__(self, window) -> None:
         self.window = window
         self.view = ExplainView()
+        # Scrolled: a long sentence's rows of word chips must not widen the window.
+        self.page = QScrollArea()
+        self.page.setWidget(self.view)
+        self.page.setWidgetResizable(True)
+        self.page.setFrameShape(QScrollArea.Shape.NoFrame)
         self.view.word_clicked.connect(self.search_word)
         self.action = QAction("&Explain similarity", window)
         self.action.setShortcut("Ctrl+E")
@@ -77,7 +83,7 @@ class Explaining:
         if pair is None:
             return
         window, encoder = self.window, self.encoder()
-        window.tasks.setCurrentWidget(self.view)
+        window.tasks.setCurrentWidget(self.page)
         window._start(explain_pair(*pair, encoder, corpus=window.corpus),
                       f"explaining with {encoder.name}",
                       on_result=self.view.set_explanation, queue=True)

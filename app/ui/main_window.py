@@ -168,7 +168,7 @@ class MainWindow(QMainWindow):
         self.tasks.addTab(self.review_panel, "Review")
         self.explaining = Explaining(self)
         self.regioning = Regioning(self)
-        self.tasks.addTab(self.explaining.view, "Explain")
+        self.tasks.addTab(self.explaining.page, "Explain")
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("main-split")
         self.main_split.addWidget(self.views)
