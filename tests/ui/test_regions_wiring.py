@@ -24,6 +24,12 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     assert regions is not None and regions.n_clusters >= 2
     assert len(labels.items) == regions.n_clusters and labels.shown
     assert window.regioning.export_action.isEnabled()
+    # No label is cut by the plot's edge.
+    box = labels.plot.vb.mapRectToScene(labels.plot.vb.boundingRect())
+    for k in labels.shown:
+        item = labels.items[k]
+        rect = item.mapRectToScene(item.boundingRect())
+        assert box.adjusted(-1, -1, 1, 1).contains(rect), (k, rect, box)
 
     controls = window.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("cluster"))
