@@ -56,7 +56,7 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
                 legend + " (dark: neighbours lost, yellow: kept).")
     if scheme == "cluster" and regions is not None:
         return (cluster_colours(regions),
-                legend + f" ({regions.n_clusters} regions; grey: in none).")
+                legend + f" ({regions.n_clusters} found by View > Find regions; grey: in none).")
     if scheme == "cluster":
         legend += " (View > Find regions first; meanwhile by group)"
     if scheme == "misclassified" and result is not None:

@@ -18,7 +18,7 @@ COLOUR_TITLES = {
     "group": "Group",
     "misclassified": "Misclassified or not",
     "faithfulness": "Projection faithfulness",
-    "cluster": "Region (View > Find regions)",
+    "cluster": "Region",
 }
 
 
