@@ -85,8 +85,11 @@ class EvaluationPanel(QWidget):
         self.table.setHorizontalHeaderLabels(["Metric", "Value"])
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Sized in _fit_values: a long value (a warning) wraps instead of pushing the
+        # column out of view.
         self.table.horizontalHeader().setSectionResizeMode(
-            1, QHeaderView.ResizeMode.ResizeToContents)
+            1, QHeaderView.ResizeMode.Interactive)
+        self.table.setWordWrap(True)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.charts = QTabWidget()
         self.charts.setDocumentMode(True)
@@ -291,8 +294,22 @@ class EvaluationPanel(QWidget):
             self.table.setItem(r, 0, QTableWidgetItem(label))
             cell = QTableWidgetItem(value)
             cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            cell.setToolTip(value)
             self.table.setItem(r, 1, cell)
+        self._fit_values()
         self._show_charts(evaluation, result)
+
+    def _fit_values(self) -> None:
+        """The value column as wide as its values, at most half the table; longer
+        values wrap onto more lines."""
+        width = self.table.viewport().width()
+        self.table.setColumnWidth(1, min(self.table.sizeHintForColumn(1) + 8,
+                                         max(80, width // 2)))
+        self.table.resizeRowsToContents()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_values()
 
     # --- charts -------------------------------------------------------------------
 

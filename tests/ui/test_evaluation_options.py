@@ -1,7 +1,7 @@
 """An evaluation's options (``app.evaluations.OPTIONS``) chosen in the Evaluations panel
 reach the run, its shown command, the session and a saved workspace."""
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 
 from app.evaluations import OPTIONS
 from app.ui.main_window import MainWindow
@@ -33,6 +33,15 @@ def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_p
     assert evaluation == "pyramid"
     assert result.provenance.parameters["distractors"] == "question"
     assert "--distractors question --negative-overlap tokens" in command
+    # Every value is in view: a long one (the threshold warning) wraps, not cut.
+    table = panel.table
+    assert table.columnWidth(0) + table.columnWidth(1) <= table.viewport().width()
+    warning = next(r for r in range(table.rowCount())
+                   if table.item(r, 0).text() == "binary threshold warning")
+    value = table.item(warning, 1).text()
+    needed = table.fontMetrics().boundingRect(
+        QRect(0, 0, table.columnWidth(1) - 8, 10_000), Qt.TextFlag.TextWordWrap, value)
+    assert table.rowHeight(warning) >= needed.height()
     run = window.session.current.evaluations[-1]
     assert run.options == {"distractors": "question", "negative_overlap": "tokens"}
 
