@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget,
@@ -90,6 +90,7 @@ class EvaluationPanel(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(
             1, QHeaderView.ResizeMode.Interactive)
         self.table.setWordWrap(True)
+        self.table.viewport().installEventFilter(self)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.charts = QTabWidget()
         self.charts.setDocumentMode(True)
@@ -307,9 +308,11 @@ class EvaluationPanel(QWidget):
                                          max(80, width // 2)))
         self.table.resizeRowsToContents()
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._fit_values()
+    def eventFilter(self, watched, event) -> bool:
+        # The table's viewport takes its width when the panel is first shown or resized.
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_values()
+        return super().eventFilter(watched, event)
 
     # --- charts -------------------------------------------------------------------
 

@@ -55,5 +55,13 @@ def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_p
     assert again.options == run.options
     assert again.result.provenance.parameters["distractors"] == "question"
     assert "--distractors question" in reopened.evaluation_panel.current[2]
+    # Shown after the result was put in it, the table still fits its values.
+    reopened.show()
+    reopened.tasks.setCurrentWidget(reopened.evaluation_panel)
+    qtbot.waitExposed(reopened)
+    qtbot.wait(50)
+    table = reopened.evaluation_panel.table
+    assert table.columnWidth(0) + table.columnWidth(1) <= table.viewport().width()
+    assert table.columnWidth(0) >= table.columnWidth(1)
     reopened.close()
     window.close()
