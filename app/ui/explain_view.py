@@ -21,8 +21,9 @@ from app.explain import EXACT, PairExplanation
 NEGATIVE_RGB = np.array([33, 102, 172])
 POSITIVE_RGB = np.array([178, 24, 43])
 WHITE_RGB = np.array([255, 255, 255])
-#: Word chips per row before wrapping.
-WORDS_PER_ROW = 10
+#: Word chips per row before wrapping (six fit the tasks panel, ~340 px at 1280x800;
+#: the Explain tab scrolls sideways for longer words).
+WORDS_PER_ROW = 6
 TOP_PAIRS = 10
 
 

@@ -94,3 +94,24 @@ def test_explain_the_last_two_points_clicked(qtbot, window):
     wait_for_job(qtbot, window)
     assert window.explaining.view.explanation.texts == (corpus.texts[clicked[0]],
                                                         corpus.texts[clicked[1]])
+
+
+def test_explain_a_costra_comparison(qtbot, window):
+    """A clicked Costra comparison is explained by its more-similar pair."""
+    window.open_corpus("costra")
+    wait_for_job(qtbot, window)
+    window.run()
+    wait_for_job(qtbot, window)
+    window.evaluate("costra")
+    wait_for_job(qtbot, window)
+    window.views.setCurrentIndex(1)
+    settle(qtbot, window)
+    view = window.costra_view
+    click_row(qtbot, view.table, 0)
+    k = int(view.table.item(0, 0).data(Qt.ItemDataRole.UserRole))
+    first, second = window.costra_result.comparisons.more_similar[k]
+    texts = window.corpus.texts
+    assert window.selection.source == "costra" and window.explaining.action.isEnabled()
+    window.explaining.action.trigger()
+    wait_for_job(qtbot, window)
+    assert window.explaining.view.explanation.texts == (texts[int(first)], texts[int(second)])
