@@ -15,12 +15,12 @@ status 2 and one line naming the file, line and problem.
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from app.cache import cached_encode
+from app.commands import option_flag
 from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from app.corpora.stats import corpus_stats
 from app.corpora.tabular import ROLES as MAPPING_ROLES
@@ -41,26 +41,6 @@ ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, FAMILY:FILE to train a PyTorch
                 "(fastsent, dictrep-bow, sdae, skipthought...) on a text file, or "
                 f"{PRECOMPUTED}PATH for embeddings computed elsewhere (.npy, .npz, "
                 "vectors.tsv, .parquet, or a folder of shards)")
-
-
-
-def option_flag(name: str) -> str:
-    """The command-line flag of an evaluation option (``OPTIONS``): ``--negative-overlap``."""
-    return "--" + name.replace("_", "-")
-
-
-def eval_command(evaluation: str, corpus: str, encoders: Sequence[str], seed: int,
-                 options: Mapping[str, str] | None = None) -> str:
-    """The shell command that reproduces ``evaluation`` of ``corpus`` (a built-in name or
-    path) by ``encoders`` (specs; several for a comparison) with ``seed`` and the
-    evaluation's ``options`` (keyword: value); shown beside every result in the app."""
-    words = ["sentspace", "eval", evaluation, "--corpus", corpus]
-    for spec in encoders:
-        words += ["--encoder", spec]
-    words += ["--seed", str(seed)]
-    for name, value in (options or {}).items():
-        words += [option_flag(name), value]
-    return shlex.join(words)
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

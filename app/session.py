@@ -11,7 +11,6 @@ only the current corpus's changes reach the views. :meth:`Session.to_workspace` 
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ import numpy as np
 
 from app.annotations.journal import journal_path
 from app.annotations.session import AnnotationSession
+from app.commands import eval_command
 from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS
 from app.explore import Exploration
@@ -114,15 +114,11 @@ class EvaluationRun:
     command: str = ""
     #: The name shown in the results list ("classification (corrected)").
     label: str = ""
+    #: The evaluation's options (``app.evaluations.OPTIONS``) it was run with.
+    options: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.label = self.label or self.name
-
-
-def eval_command(name: str, corpus_spec: str, encoder_spec: str, seed: int) -> str:
-    """The shell command that reproduces an evaluation."""
-    return (f"sentspace eval {name} --corpus {shlex.quote(corpus_spec)} "
-            f"--encoder {shlex.quote(encoder_spec)} --seed {seed}")
 
 
 @dataclass(eq=False)
@@ -152,6 +148,8 @@ class CorpusState:
     view: dict[str, Any] = field(default_factory=dict)
     #: The selection when it was left.
     selection: dict[str, Any] = field(default_factory=dict)
+    #: Regions (app.regions.Regions) found on the layout shown; a new layout drops them.
+    regions: Any = None
 
     @property
     def corpus(self) -> Corpus:
@@ -279,7 +277,17 @@ class Session:
             return
         state.runs[encoder] = EncoderRun(encoder, exploration, training_text)
         state.shown = state.encoder = encoder
+        state.regions = None
         self._changed(spec, "run")
+
+    def set_regions(self, spec: str, exploration: Exploration, regions: Any) -> None:
+        """Regions found on ``exploration``'s layout; dropped when another layout was
+        shown on that corpus meanwhile."""
+        state = self.states.get(spec)
+        if state is None or state.exploration is not exploration:
+            return
+        state.regions = regions
+        self._changed(spec, "regions")
 
     def add_evaluation(self, spec: str, run: EvaluationRun) -> None:
         state = self.states.get(spec)
@@ -299,6 +307,13 @@ class Session:
             state.comparison = comparison
             state.compared.update(spaces or {})
             self._changed(spec, "comparison")
+
+    def add_space(self, spec: str, encoder: str,
+                  space: tuple[str, Encoder, Embeddings]) -> None:
+        """A space encoded for the Inspector and the neighbours view (no run needed)."""
+        if spec in self.states:
+            self.states[spec].compared[encoder] = space
+            self._changed(spec, "spaces")
 
     def set_review_lists(self, spec: str, lists: dict[str, Any]) -> None:
         if spec in self.states:
@@ -346,7 +361,8 @@ class Session:
                     for spec, run in state.runs.items()]
             extra = {"runs": runs, "shown": state.shown, "encoder": state.encoder,
                      "review_lists": encode_state(state.review_lists),
-                     "view": state.view, "selection": state.selection}
+                     "view": state.view, "selection": state.selection,
+                     "regions": encode_state(state.regions)}
             journal = state.annotations.journal.path if state.annotations else None
             corpora.append(corpus_entry(state.spec, state.original, journal, state=extra))
             # Agreement compares several encoders and is not re-run from a workspace.
@@ -354,6 +370,7 @@ class Session:
                 evaluations.append(evaluation_entry(
                     run.name, run.result, corpus=number,
                     encoder=encoder_index(state, run.encoder), seed=run.seed,
+                    options=run.options,
                     corrected=run.result.provenance.corpus_fingerprint
                     != state.original.fingerprint, label=run.label))
         return Workspace(corpora=tuple(corpora),
@@ -428,15 +445,17 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         state.review_lists = decode_state(saved.get("review_lists", {}), corpus)
         state.view = dict(saved.get("view", {}))
         state.selection = dict(saved.get("selection", {}))
+        state.regions = decode_state(saved.get("regions"), corpus)
         session.states[entry.spec] = state
     for saved in workspace.evaluations:
         state = session.states[entries[saved.corpus].spec]
         spec = workspace.encoders[saved.encoder].spec
         result = (decode_state(saved.state, state.corpus) if saved.state is not None
                   else SavedResult(saved))
+        options = {name: str(value) for name, value in saved.options.items()}
         run = EvaluationRun(saved.name, spec, saved.seed, result,
-                            eval_command(saved.name, state.spec, spec, saved.seed),
-                            saved.label or saved.name)
+                            eval_command(saved.name, state.spec, [spec], saved.seed, options),
+                            saved.label or saved.name, options)
         state.evaluations.append(run)
         if run.name == "costra" and run.label == run.name:
             state.costra_result = result

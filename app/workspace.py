@@ -203,8 +203,10 @@ def evaluation_entry(name: str, result: Any, *, corpus: int, encoder: int, seed:
 
 #: Modules whose dataclasses a workspace may hold: results, projections, review lists.
 #: Opening a workspace builds only these (never code named by the file).
-STATE_MODULES = ("app.evaluations.", "app.results", "app.projection", "app.compare", "app.ann",
-                 "app.regions", "app.annotations.suspicious")
+STATE_MODULES = ("app.evaluations.", "app.results", "app.projection", "app.compare", "app.ann.",
+                 "app.annotations.suspicious", "app.regions.",
+                 # The pyramid result keeps its tests (pairs, questions, funnels).
+                 "app.corpora.pyramid.", "app.corpora.model.PairTable")
 
 
 def encode_state(value: Any) -> Any:

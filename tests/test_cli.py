@@ -127,7 +127,8 @@ def test_the_command_shown_beside_a_result_reproduces_it(tmp_path, shared_data, 
     import shlex
     import shutil
 
-    from app.cli import build_parser, eval_command
+    from app.cli import build_parser
+    from app.commands import eval_command
     from app.evaluations.relatedness import run_relatedness
     from models import make_encoder
 

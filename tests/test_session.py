@@ -9,12 +9,13 @@ import scipy.sparse as sp
 
 from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import iter_find_suspicious
+from app.commands import eval_command
 from app.corpora import load_corpus
 from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS
 from app.explore import explore, reproject
 from app.jobs import run_job
-from app.session import EvaluationRun, Session, eval_command, restore_session
+from app.session import EvaluationRun, Session, restore_session
 from app.workspace import decode_state, encode_state, load_workspace, save_workspace
 from models import make_encoder
 
@@ -51,7 +52,7 @@ def evaluate(session, spec, name, encoder_spec, seed=0):
     result = run_job(EVALUATIONS[name][0](state.corpus, make_encoder(encoder_spec),
                                           seed=seed))
     session.add_evaluation(spec, EvaluationRun(name, encoder_spec, seed, result,
-                                               eval_command(name, spec, encoder_spec, seed)))
+                                               eval_command(name, spec, [encoder_spec], seed)))
     return result
 
 

@@ -282,8 +282,10 @@ class RelatednessScatter(ResultChart):
         super().__init__(parent)
         self.result = result
         pooled = result.pooled
-        self.plot = self._plot(f"cosine vs gold: Spearman {pooled.spearman:.4f}, "
-                               f"Pearson {pooled.pearson:.4f}", "gold score", "cosine")
+        # Short: the panel beside the views is ~320 px wide at 1280x800; the axes
+        # already say what is plotted, and the table gives the digits.
+        self.plot = self._plot(f"Spearman {pooled.spearman:.3f}, Pearson {pooled.pearson:.3f}",
+                               "gold score", "cosine")
         self.points = pg.ScatterPlotItem(x=result.gold, y=result.cosine,
                                          data=result.pair_index, size=6, pen=None,
                                          brush=pg.mkBrush(POSITIVE + "99"), hoverable=True,

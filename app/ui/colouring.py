@@ -10,7 +10,9 @@ import numpy as np
 from app.corpora.model import Corpus
 from app.explore import Exploration
 from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
+from app.regions import Regions
 from app.ui.projection_controls import COLOUR_TITLES, METADATA
+from app.ui.region_labels import cluster_colours
 
 METHOD_TITLES = {"pca": "PCA", "umap": "UMAP", "tsne": "t-SNE"}
 
@@ -25,11 +27,11 @@ def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
     return columns
 
 
-def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray
-                  ) -> tuple[np.ndarray, str]:
+def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
+                  regions: Regions | None = None) -> tuple[np.ndarray, str]:
     """One colour per sentence for ``scheme`` (a key of ``COLOUR_TITLES`` or
     ``METADATA + column``), and the legend; ``groups`` is each sentence's group (-1:
-    none) in the corpus as edited."""
+    none) in the corpus as edited; ``regions`` those found on this layout, if any."""
     corpus, projection = exploration.corpus, exploration.projection
     ratio = projection.explained_variance_ratio
     legend = f"{METHOD_TITLES[projection.method]} of {exploration.encoder.name} embeddings"
@@ -52,6 +54,11 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray
     if scheme == "faithfulness" and faithful is not None:
         return (sequential_colours(faithful.overlap),
                 legend + " (dark: neighbours lost, yellow: kept).")
+    if scheme == "cluster" and regions is not None:
+        return (cluster_colours(regions),
+                legend + f" ({regions.n_clusters} found by View > Find regions; grey: in none).")
+    if scheme == "cluster":
+        legend += " (View > Find regions first; meanwhile by group)"
     if scheme == "misclassified" and result is not None:
         colours = np.full(len(corpus), "#c8c8c8", dtype=object)
         colours[result.sentence_index] = "#4a90d9"

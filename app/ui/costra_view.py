@@ -67,6 +67,8 @@ class CostraView(QWidget):
         super().__init__(parent)
         self.corpus: Corpus | None = None
         self.result: CostraResult | None = None
+        #: The comparison last clicked (drawn), if any.
+        self.chosen_comparison: int | None = None
         self.group = -1
         self.comparison_rows = np.empty(0, dtype=np.int64)
 
@@ -152,6 +154,7 @@ class CostraView(QWidget):
         """Show ``corpus`` (loaded by :func:`app.corpora.costra.load_costra`) at
         ``coordinates`` (n, 2) with the comparisons of ``result`` (same corpus)."""
         self.corpus, self.result = corpus, result
+        self.chosen_comparison = None
         self.projection.set_points(coordinates, np.full(len(corpus), BACKGROUND, dtype=object),
                                    self.describe, axis_labels,
                                    f"{result.provenance.encoder_name}: Costra mean "
@@ -335,6 +338,7 @@ class CostraView(QWidget):
 
     def choose_comparison(self, k: int) -> None:
         """Draw comparison ``k``'s two pairs and ring its sentences."""
+        self.chosen_comparison = k
         comparisons = self.result.comparisons
         more, less = comparisons.more_similar[k], comparisons.less_similar[k]
         xy = self.projection.coordinates

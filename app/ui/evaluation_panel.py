@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget,
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.corpora.model import Corpus
-from app.evaluations import EVALUATIONS, applicable_evaluations
+from app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
 from app.evaluations.agreement import NAME as AGREEMENT
 from app.export import write_csv, write_json
 from app.ui.charts import ResultChart, chart_for, comparison_chart, headline_metrics
@@ -46,12 +46,13 @@ class EvaluationPanel(QWidget):
 
     Signals
     -------
-    run_requested(str) : the user asked to run the named evaluation.
+    run_requested(str, dict) : the user asked to run the named evaluation with these
+        options (keyword: value, ``app.evaluations.OPTIONS``).
     items_selected(list) : sentence indices (into the current corpus) behind a clicked
         chart element; a pair stands for both its sentences.
     """
 
-    run_requested = Signal(str)
+    run_requested = Signal(str, dict)
     items_selected = Signal(list)
     result_added = Signal(int, str)
 
@@ -63,11 +64,15 @@ class EvaluationPanel(QWidget):
         self.run_button.setToolTip("Run the chosen evaluation with the chosen encoder (after "
                                    "the running job, if one runs)")
         self.run_button.clicked.connect(
-            lambda: self.run_requested.emit(self.choice.currentData()))
+            lambda: self.run_requested.emit(self.choice.currentData(), self.option_values()))
+        #: One combo per option of the chosen evaluation, by keyword.
+        self.option_choices: dict[str, QComboBox] = {}
+        self.options_row = QHBoxLayout()
         self.about = QLabel()
         self.about.setWordWrap(True)
         self.about.setStyleSheet("color: #555")
         self.choice.currentIndexChanged.connect(self._describe_choice)
+        self.choice.currentIndexChanged.connect(self._offer_options)
         self.history = QListWidget()
         self.history.setAccessibleName("results")
         self.history.setMaximumHeight(70)
@@ -80,8 +85,12 @@ class EvaluationPanel(QWidget):
         self.table.setHorizontalHeaderLabels(["Metric", "Value"])
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Sized in _fit_values: a long value (a warning) wraps instead of pushing the
+        # column out of view.
         self.table.horizontalHeader().setSectionResizeMode(
-            1, QHeaderView.ResizeMode.ResizeToContents)
+            1, QHeaderView.ResizeMode.Interactive)
+        self.table.setWordWrap(True)
+        self.table.viewport().installEventFilter(self)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.charts = QTabWidget()
         self.charts.setDocumentMode(True)
@@ -119,6 +128,7 @@ class EvaluationPanel(QWidget):
             buttons.addWidget(button, position // 2, position % 2)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addLayout(self.options_row)
         layout.addWidget(self.about)
         layout.addWidget(self.history)
         layout.addWidget(self.caption)
@@ -242,6 +252,31 @@ class EvaluationPanel(QWidget):
         self.about.setText(EVALUATIONS[name][1] if name else
                            "This corpus has no structure an evaluation needs.")
 
+    def _offer_options(self) -> None:
+        """A combo per option of the chosen evaluation, its default first; each value's
+        meaning is its tooltip."""
+        while self.options_row.count():
+            widget = self.options_row.takeAt(0).widget()
+            widget.setParent(None)
+            widget.deleteLater()
+        self.option_choices = {}
+        for keyword, option in OPTIONS.get(self.choice.currentData(), {}).items():
+            label = QLabel(keyword.replace("_", " ") + ":")
+            combo = QComboBox()
+            combo.setAccessibleName(keyword)
+            combo.setToolTip(option.help)
+            for value, meaning in option.choices.items():
+                combo.addItem(value, value)
+                combo.setItemData(combo.count() - 1, meaning, Qt.ItemDataRole.ToolTipRole)
+            label.setBuddy(combo)
+            self.options_row.addWidget(label)
+            self.options_row.addWidget(combo, stretch=1)
+            self.option_choices[keyword] = combo
+
+    def option_values(self) -> dict[str, str]:
+        """The chosen evaluation's options as chosen (keyword: value)."""
+        return {keyword: combo.currentData() for keyword, combo in self.option_choices.items()}
+
     def _show_row(self, row: int) -> None:
         self.table.setRowCount(0)
         if not 0 <= row < len(self.results):
@@ -260,8 +295,24 @@ class EvaluationPanel(QWidget):
             self.table.setItem(r, 0, QTableWidgetItem(label))
             cell = QTableWidgetItem(value)
             cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            cell.setToolTip(value)
             self.table.setItem(r, 1, cell)
+        self._fit_values()
         self._show_charts(evaluation, result)
+
+    def _fit_values(self) -> None:
+        """The value column as wide as its values, at most half the table; longer
+        values wrap onto more lines."""
+        width = self.table.viewport().width()
+        self.table.setColumnWidth(1, min(self.table.sizeHintForColumn(1) + 8,
+                                         max(80, width // 2)))
+        self.table.resizeRowsToContents()
+
+    def eventFilter(self, watched, event) -> bool:
+        # The table's viewport takes its width when the panel is first shown or resized.
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_values()
+        return super().eventFilter(watched, event)
 
     # --- charts -------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QTableWidget,
+from PySide6.QtWidgets import (QGridLayout, QLabel, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.explain import EXACT, PairExplanation
@@ -21,8 +21,9 @@ from app.explain import EXACT, PairExplanation
 NEGATIVE_RGB = np.array([33, 102, 172])
 POSITIVE_RGB = np.array([178, 24, 43])
 WHITE_RGB = np.array([255, 255, 255])
-#: Word chips per row before wrapping.
-WORDS_PER_ROW = 10
+#: Word chips per row before wrapping (six fit the tasks panel, ~340 px at 1280x800;
+#: the Explain tab scrolls sideways for longer words).
+WORDS_PER_ROW = 6
 TOP_PAIRS = 10
 
 

@@ -37,6 +37,10 @@ class Inspector(QWidget):
         self.details = QLabel("Select a sentence in the projection.")
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        #: Where the neighbours come from when none are shown (what is being encoded).
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: #555")
         self.neighbours = QTableWidget(0, 3)
         self.neighbours.setAccessibleName("neighbours")
         self.neighbours.setHorizontalHeaderLabels(["Cosine", "", "Nearest neighbours"])
@@ -52,11 +56,13 @@ class Inspector(QWidget):
         self.neighbours.cellClicked.connect(self._neighbour_clicked)
         layout = QVBoxLayout(self)
         layout.addWidget(self.details)
+        layout.addWidget(self.note)
         layout.addWidget(self.neighbours, stretch=1)
         self.neighbour_indices = np.empty(0, dtype=np.int64)
 
     def clear(self) -> None:
         self.details.setText("Select a sentence in the projection.")
+        self.note.clear()
         self.neighbours.setRowCount(0)
         self.neighbour_indices = np.empty(0, dtype=np.int64)
 
@@ -72,6 +78,7 @@ class Inspector(QWidget):
         for column, values in corpus.metadata.items():
             lines.append(f"<b>{_escape(column)}</b> {_escape(values[index])}")
         self.details.setText("<br>".join(lines))
+        self.note.clear()
         self.neighbours.setRowCount(0)
         if embeddings is None:
             return

@@ -5,97 +5,55 @@ results it hands to the session; it computes nothing itself."""
 
 from __future__ import annotations
 
-import csv
 import re
-import shlex
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QFileDialog,
-    QFormLayout, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QListWidget,
-    QListWidgetItem, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, QSplitter,
-    QTabWidget, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QListWidgetItem, QMainWindow, QMessageBox, QSplitter,
+    QTabWidget, QTableWidgetItem,
 )
 
-from app.atomic import atomic_path
 from app.corpora import DEFAULT_CORPUS, ColumnMapping, load_corpus
-from app.corpora.tabular import ColumnsUnclear
+from app.corpora.browse import match_sentences
 from app.corpora.model import Corpus
-from app.errors import InputError
 from app.explore import Exploration, explore, reproject
-from app.export import export_matrix
-from app.jobs import Progress
 from app.annotations.edits import EditError
 from app.annotations.session import AnnotationSession
-from app.annotations.suspicious import iter_find_suspicious
 from app.evaluations import APPLICABLE, EVALUATIONS
 from app.cache import EmbeddingCache
-from app.evaluations.agreement import run_agreement
-from app.ui.compare_view import CompareView
-from app.ui.corpus_browser import CorpusBrowser
-from app.ui.guides import GUIDES, TITLES
-from app.ui.costra_view import CostraView
 from app.ui.evaluation_panel import EvaluationPanel
-from app.ui.figures import save_svg
+from app.ui.explaining import Explaining
+from app.ui.regioning import Regioning
 from app.ui.inspector import Inspector
 from app.ui.jobs_panel import JobsPanel
 from app.ui.lazy_page import LazyPage
-from app.ui.mapping_dialog import MappingDialog
 from app.ui.neighbours_view import NeighboursView
 from app.ui.review_panel import ReviewPanel
 from app.ui.colouring import categorical_columns, point_colours
-from app.ui.projection_controls import ProjectionControls
 from app.ui.projection_view import ProjectionView
-from app.ui.workers import JobHandle, start_job
+from app.ui.workers import JobHandle
 from app.ui.workspace_panel import WorkspacePanel
-from models import DEFAULT_ENCODER, ENCODERS, TRAINED_ON_FILE, make_encoder
+from models import DEFAULT_ENCODER, TRAINED_ON_FILE, make_encoder
 from models.base import Embeddings, Encoder
 from models.precomputed import Precomputed
-from models.word2vec import read_training_text
+from app.commands import eval_command
 from app.session import (
-    CorpusState, EvaluationRun, Session, compare_with_spaces, eval_command, restore_session,
+    CorpusState, EvaluationRun, Session, encoded_space,
 )
-from app.workspace import (
-    EXTENSION, Workspace, WorkspaceError, open_workspace, recent_workspaces, save_workspace,
+from app.ui.window_analyses import AnalysesMixin
+from app.ui.window_files import FilesMixin
+from app.ui.window_jobs import JobsMixin
+from app.ui.window_menus import MenusMixin
+from app.ui.window_panels import PanelsMixin
+from app.ui.window_helpers import (
+    SOURCES, first_groups,
 )
 
 
-def first_groups(corpus: Corpus) -> np.ndarray:
-    """Each sentence's first group, -1 for none (every sentence when ungrouped)."""
-    if corpus.groups is None:
-        return np.full(len(corpus), -1, dtype=np.int64)
-    return corpus.groups.first_group(len(corpus))
-
-
-#: How Selected sentences says where a selection came from.
-SOURCES = {"chart": "behind the chart element; ", "review": "of the review row; ",
-           "costra": "of the Costra comparison; ", "search": "matching the search; "}
-
-EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
-                  "Embedding Projector pair (vectors.tsv)")
-
-def narrow_choice(choice: QComboBox, length: int = 14) -> None:
-    """Long titles (file names of precomputed embeddings) must not widen a panel."""
-    choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    choice.setMinimumContentsLength(length)
-
-
-def fill_encoder_choice(choice: QComboBox) -> None:
-    """Every registered encoder; those whose optional packages are missing are listed,
-    greyed out, with the command that installs them."""
-    for family, cls in ENCODERS.items():
-        choice.addItem(f"{cls.title} ({family})", family)
-        available = getattr(cls, "available", None)
-        if available is not None and not available():
-            item = choice.model().item(choice.count() - 1)
-            item.setEnabled(False)
-            item.setToolTip(f"not installed: {cls.install_hint}")
-
-
-class MainWindow(QMainWindow):
+class MainWindow(PanelsMixin, MenusMixin, JobsMixin, FilesMixin, AnalysesMixin,
+                 QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         self.setWindowTitle("sentspace")
@@ -115,6 +73,8 @@ class MainWindow(QMainWindow):
         #: Jobs asked for while another ran, started in order as each one finishes.
         self.queued: list[JobHandle] = []
         self._run_when_idle = False
+        #: (corpus spec, encoder spec) being encoded for the Inspector.
+        self._encoding_for_inspector: set[tuple[str, str]] = set()
 
         self.projection = ProjectionView()
         self.projection.hovered.connect(self._show_hovered)
@@ -147,7 +107,8 @@ class MainWindow(QMainWindow):
         # The tasks with tables and charts (evaluations, review, classification) share
         # the main area with the views, in a splitter the user can move.
         self.evaluation_panel = EvaluationPanel()
-        self.evaluation_panel.run_requested.connect(self.evaluate)
+        self.evaluation_panel.run_requested.connect(
+            lambda name, options: self.evaluate(name, options=options))
         self.review_panel = ReviewPanel()
         self.review_panel.sentences_selected.connect(
             lambda indices: self.select_items(indices, "review"))
@@ -160,6 +121,9 @@ class MainWindow(QMainWindow):
         self.tasks.addTab(self._build_metrics_panel(), "Classification")
         self.tasks.addTab(self.evaluation_panel, "Evaluations")
         self.tasks.addTab(self.review_panel, "Review")
+        self.explaining = Explaining(self)
+        self.regioning = Regioning(self)
+        self.tasks.addTab(self.explaining.page, "Explain")
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("main-split")
         self.main_split.addWidget(self.views)
@@ -248,338 +212,7 @@ class MainWindow(QMainWindow):
 
     # --- construction -------------------------------------------------------------
 
-    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(title)
-        dock.setWidget(widget)
-        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-        self.addDockWidget(area, dock)
-        return dock
-
     # --- layout -------------------------------------------------------------------
-
-    def layout_state(self) -> dict[str, QByteArray]:
-        """Where the docks are and how the splitters are set."""
-        return {"docks": self.saveState(), "main-split": self.main_split.saveState()}
-
-    def set_layout_state(self, state: dict) -> None:
-        if state.get("docks") is not None:
-            self.restoreState(state["docks"])
-        if state.get("main-split") is not None:
-            self.main_split.restoreState(state["main-split"])
-
-    def reset_layout(self) -> None:
-        """The layout as first built (View > Reset layout)."""
-        self.set_layout_state(self.default_layout)
-        for dock in self.findChildren(QDockWidget):
-            dock.show()
-
-    @staticmethod
-    def layout_settings() -> QSettings:
-        from app.workspace import config_dir
-
-        return QSettings(str(config_dir() / "layout.ini"), QSettings.Format.IniFormat)
-
-    def restore_layout(self) -> None:
-        """Bring back the layout the user left (the app calls this; tests keep the
-        built one), and remember it on quit."""
-        settings = self.layout_settings()
-        self.set_layout_state({key: settings.value(key) for key in self.default_layout})
-        self._layout_remembered = True
-
-    def _remember_layout(self) -> None:
-        if self._layout_remembered:
-            settings = self.layout_settings()
-            for key, value in self.layout_state().items():
-                settings.setValue(key, value)
-            settings.sync()
-
-    def _build_compare_page(self) -> QWidget:
-        page = QWidget()
-        self.compare_choice = QComboBox()
-        fill_encoder_choice(self.compare_choice)
-        narrow_choice(self.compare_choice)
-        self.compare_choice.setCurrentIndex(self.compare_choice.findData("tfidf"))
-        self.compare_button = QPushButton("Compare")
-        self.compare_button.setToolTip("Encode with both, project both, align the second "
-                                       "layout to the first, and list the sentences whose "
-                                       "neighbours changed most")
-        self.compare_button.clicked.connect(self.compare_spaces)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Compare with"))
-        row.addWidget(self.compare_choice)
-        row.addWidget(self.compare_button)
-        row.addStretch(1)
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(0, 4, 0, 0)
-        layout.addLayout(row)
-        layout.addWidget(self.compare_page, stretch=1)
-        return page
-
-    def _build_costra_view(self) -> CostraView:
-        view = CostraView()
-        # Seed sentences are long: the choices must not widen the window.
-        narrow_choice(view.group_choice, 10)
-        narrow_choice(view.type_choice, 6)
-        view.sentence_selected.connect(lambda index: self._select_later(index, "costra"))
-        view.sentences_selected.connect(lambda indices: self.select_items(indices, "costra"))
-        view.projection.hovered.connect(self._show_hovered)
-        return view
-
-    def _build_compare_view(self) -> CompareView:
-        view = CompareView()
-        view.sentence_selected.connect(lambda index: self._select_later(index, "compare"))
-        for side in view.views:
-            side.hovered.connect(self._show_hovered)
-        if self.current is not None and self.current.comparison is not None:
-            view.show_comparison(self.current.comparison)
-        return view
-
-    def _build_corpus_browser(self) -> CorpusBrowser:
-        browser = CorpusBrowser()
-        browser.sentence_selected.connect(lambda index: self._select_later(index, "corpus"))
-        if self.corpus is not None:
-            browser.set_corpus(self.corpus)
-        return browser
-
-    @property
-    def costra_view(self) -> CostraView:
-        return self.costra_page.widget
-
-    @property
-    def compare_view(self) -> CompareView:
-        return self.compare_page.widget
-
-    @property
-    def corpus_browser(self) -> CorpusBrowser:
-        return self.corpus_page.widget
-
-    def _build_corpus_panel(self) -> None:
-        panel = QWidget()
-        layout = QVBoxLayout(panel)
-        self.corpus_name = QLabel("Loading…")
-        self.corpus_name.setStyleSheet("font-weight: bold; font-size: 14px")
-        self.corpus_counts = QLabel()
-        self.corpus_source = QLabel()
-        self.corpus_source.setWordWrap(True)
-        self.corpus_source.setStyleSheet("color: #666")
-        self.encoder_choice = QComboBox()
-        fill_encoder_choice(self.encoder_choice)
-        self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(DEFAULT_ENCODER))
-        self.encoder_choice.setToolTip("The sentence encoder (the papers call it a model)")
-        narrow_choice(self.encoder_choice)
-        # The Inspector's neighbours come from the encoder chosen.
-        self.encoder_choice.currentIndexChanged.connect(lambda _: self._inspect_focus())
-        self.load_embeddings_button = QPushButton("Add encoder…")
-        self.load_embeddings_button.setToolTip("Embeddings computed elsewhere, your word "
-                                               "vectors, or a local sentence-transformers model")
-        add_menu = QMenu(self.load_embeddings_button)
-        add_menu.addAction("Load embeddings… (.npy, .npz, vectors.tsv, .parquet)",
-                           self._choose_embeddings)
-        add_menu.addAction("Word vectors, mean… (word2vec, GloVe, fastText file)",
-                           lambda: self._choose_encoder_file("path:"))
-        add_menu.addAction("Word vectors, sum…", lambda: self._choose_encoder_file("path-sum:"))
-        add_menu.addAction("Sentence-transformers model folder…",
-                           lambda: self._choose_encoder_file("st:"))
-        self.load_embeddings_button.setMenu(add_menu)
-        self.run_button = QPushButton("Run")
-        self.run_button.setToolTip("Encode the corpus, project it with PCA and run the "
-                                   "classification evaluation (Ctrl+R)")
-        self.run_button.clicked.connect(self.run)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop the running job (Esc)")
-        self.cancel_button.clicked.connect(self.cancel)
-        self.progress = QProgressBar()
-        self.progress.setTextVisible(True)
-        self.stage = QLabel()
-        self.stage.setWordWrap(True)
-        self.stage.setStyleSheet("color: #444")
-        self.projection_controls = ProjectionControls()
-        self.projection_controls.project_requested.connect(self.project_again)
-        self.projection_controls.colour_changed.connect(lambda _: self.recolour())
-        form = QFormLayout()
-        form.addRow("Encoder", self.encoder_choice)
-        form.addRow("", self.load_embeddings_button)
-        self.training_text = QComboBox()
-        self.training_text.addItem("this corpus", None)
-        self.training_text.addItem("a text file…", "choose")
-        self.training_text.setToolTip("What encoders that are trained (Doc2Vec, Word2Vec, "
-                                      "fastText, TF-IDF...) learn from: the corpus's own "
-                                      "sentences, or a plain text file, one sentence a line "
-                                      "(FastSent, SkipThought: in reading order, a blank "
-                                      "line ending a document; DictRep: word<TAB>definition)")
-        self.training_text.activated.connect(self._training_text_chosen)
-        #: Sentences of each training text file read, by path.
-        self.training_sets: dict[str, list[str]] = {}
-        form.addRow("Train on", self.training_text)
-        for widget in (self.corpus_name, self.corpus_counts, self.corpus_source):
-            layout.addWidget(widget)
-        layout.addSpacing(12)
-        layout.addLayout(form)
-        layout.addWidget(self.run_button)
-        layout.addWidget(self.cancel_button)
-        layout.addWidget(self.progress)
-        layout.addWidget(self.stage)
-        layout.addSpacing(12)
-        heading = QLabel("Projection")
-        heading.setStyleSheet("font-weight: bold")
-        layout.addWidget(heading)
-        layout.addWidget(self.projection_controls)
-        layout.addStretch(1)
-        panel.setMinimumWidth(240)
-        self._dock("Corpus", panel, Qt.DockWidgetArea.LeftDockWidgetArea)
-
-    def _build_metrics_panel(self) -> QWidget:
-        panel = QWidget()
-        layout = QVBoxLayout(panel)
-        self.metrics_caption = QLabel("No result yet.")
-        self.metrics_caption.setWordWrap(True)
-        self.metrics = QTableWidget(0, 2)
-        self.metrics.setAccessibleName("metrics")
-        self.metrics.setHorizontalHeaderLabels(["Metric", "Value"])
-        self.metrics.verticalHeader().setVisible(False)
-        self.metrics.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.metrics.horizontalHeader().setSectionResizeMode(
-            1, QHeaderView.ResizeMode.ResizeToContents)
-        self.metrics.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.metrics.setToolTip("Click 'misclassified' to list those sentences")
-        self.metrics.cellClicked.connect(self._metric_clicked)
-        layout.addWidget(self.metrics_caption)
-        layout.addWidget(self.metrics)
-        return panel
-
-    def _build_group_panel(self) -> None:
-        panel = QWidget()
-        layout = QVBoxLayout(panel)
-        self.group_caption = QLabel("Click a point to list its paraphrase group.")
-        self.group_caption.setWordWrap(True)
-        self.group_list = QListWidget()
-        self.group_list.setWordWrap(True)
-        self.group_list.setAccessibleName("group sentences")
-        # Deferred: selecting rebuilds the list, which must not delete the clicked item
-        # while Qt is still delivering the click.
-        self.group_list.itemClicked.connect(lambda item: self._select_later(
-            item.data(Qt.ItemDataRole.UserRole)))
-        self.group_alone = QCheckBox("Show this group alone")
-        self.group_alone.setToolTip("Grey out every other sentence of the projection and "
-                                    "draw lines from the group's sentences to its centre")
-        self.group_alone.toggled.connect(lambda _: self._show_group_alone())
-        self.export_selection_button = QPushButton("Export to CSV…")
-        self.export_selection_button.setToolTip("The listed sentences: index, id, text, group")
-        self.export_selection_button.clicked.connect(self._choose_selection_target)
-        layout.addWidget(self.group_caption)
-        layout.addWidget(self.group_alone)
-        layout.addWidget(self.group_list)
-        layout.addWidget(self.export_selection_button)
-        self.group_dock = self._dock("Selected sentences", panel,
-                                     Qt.DockWidgetArea.RightDockWidgetArea)
-
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        open_action = QAction("&Open corpus file…", self)
-        open_action.setShortcut(QKeySequence.StandardKey.Open)
-        open_action.setToolTip("MSRP, SICK, STS, Costra, pyramid (.pyr), SentEval, or your "
-                               "own CSV/TSV/JSONL; the format is detected")
-        open_action.triggered.connect(self._choose_corpus_file)
-        file_menu.addAction(open_action)
-        open_folder = QAction("Open corpus &folder…", self)
-        open_folder.setShortcut("Ctrl+Shift+O")
-        open_folder.setToolTip("A dataset folder: MSRP, SICK, STS (any year), a grouped "
-                               "corpus, Opinosis topics, a SentEval task, pyramid files")
-        open_folder.triggered.connect(self._choose_corpus_folder)
-        file_menu.addAction(open_folder)
-        file_menu.addSeparator()
-        for title, shortcut, handler in (
-                ("Open &workspace…", None, self._choose_workspace),
-                ("&Save workspace", QKeySequence.StandardKey.Save, self._save_workspace),
-                ("Save workspace &as…", QKeySequence.StandardKey.SaveAs,
-                 lambda: self._save_workspace(ask=True))):
-            action = QAction(title, self)
-            if shortcut is not None:
-                action.setShortcut(shortcut)
-            action.triggered.connect(handler)
-            file_menu.addAction(action)
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        file_menu.addSeparator()
-        self.export_actions = []
-        for title, handler in (
-                ("Export &embeddings…", self._choose_embeddings_target),
-                ("Export &projection coordinates…", self._choose_projection_target),
-                ("Export &figure…", self._choose_figure_target)):
-            action = QAction(title, self)
-            action.triggered.connect(handler)
-            action.setEnabled(False)
-            file_menu.addAction(action)
-            self.export_actions.append(action)
-        file_menu.addSeparator()
-        quit_action = QAction("&Quit", self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        # window(): the top level, which is not this window when it is nested in one.
-        quit_action.triggered.connect(lambda: self.window().close())
-        file_menu.addAction(quit_action)
-
-        run_menu = self.menuBar().addMenu("&Run")
-        self.run_action = QAction("&Run", self)
-        self.run_action.setShortcut("Ctrl+R")
-        self.run_action.triggered.connect(self.run)
-        self.cancel_action = QAction("&Cancel", self)
-        self.cancel_action.setShortcut("Esc")
-        self.cancel_action.triggered.connect(self.cancel)
-        run_menu.addAction(self.run_action)
-        run_menu.addAction(self.cancel_action)
-        run_menu.addSeparator()
-        clear_cache = QAction("Clear the &embedding cache", self)
-        clear_cache.setToolTip("Encoded corpora are kept on disk so a second run is "
-                               "instant; this deletes them")
-        clear_cache.triggered.connect(self.clear_embedding_cache)
-        run_menu.addAction(clear_cache)
-
-        find = QAction("&Find sentences", self)
-        find.setShortcut(QKeySequence.StandardKey.Find)
-        find.triggered.connect(self.projection.search.setFocus)
-        self.addAction(find)
-
-        view_menu = self.menuBar().addMenu("&View")
-        reset_layout = QAction("&Reset layout", self)
-        reset_layout.setToolTip("Put every panel and splitter back where it started")
-        reset_layout.triggered.connect(self.reset_layout)
-        view_menu.addAction(reset_layout)
-
-        evaluate_menu = self.menuBar().addMenu("&Evaluate")
-        self.agreement_action = QAction("Misclassification &agreement of encoders…", self)
-        self.agreement_action.setToolTip("Classify with several encoders on the same folds "
-                                         "and compare their mistakes")
-        self.agreement_action.triggered.connect(self._choose_agreement_encoders)
-        evaluate_menu.addAction(self.agreement_action)
-
-        annotations_menu = self.menuBar().addMenu("&Annotations")
-        self.suspicious_action = QAction("Find &suspicious annotations", self)
-        self.suspicious_action.setShortcut("Ctrl+Shift+A")
-        self.suspicious_action.triggered.connect(self.find_suspicious)
-        annotations_menu.addAction(self.suspicious_action)
-        for title, shortcut, handler in (
-                ("&Undo edit", QKeySequence.StandardKey.Undo, self.review_panel.undo),
-                ("&Redo edit", QKeySequence.StandardKey.Redo, self.review_panel.redo)):
-            action = QAction(title, self)
-            action.setShortcut(shortcut)
-            action.triggered.connect(handler)
-            annotations_menu.addAction(action)
-        compare_corrected = QAction("Evaluate &original and corrected corpus", self)
-        compare_corrected.setToolTip("Run the evaluation chosen in the Evaluations panel "
-                                     "on the corpus as loaded and as corrected")
-        compare_corrected.triggered.connect(self.evaluate_before_and_after)
-        annotations_menu.addAction(compare_corrected)
-        export_corrected = QAction("&Export corrected corpus and change log…", self)
-        export_corrected.triggered.connect(self._choose_corrected_target)
-        annotations_menu.addAction(export_corrected)
-
-        help_menu = self.menuBar().addMenu("&Help")
-        for key, title in TITLES.items():
-            guide = help_menu.addAction(title)
-            guide.triggered.connect(
-                lambda _=False, k=key, t=title: self._inform(t, GUIDES[k]))
 
     # --- corpus -------------------------------------------------------------------
 
@@ -599,36 +232,6 @@ class MainWindow(QMainWindow):
 
         self._start(lambda: load_corpus(spec, mapping), f"loading {spec}", on_result=loaded,
                     queue=True, quiet=True)
-
-    def _choose_corpus_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Open a corpus", "", "Corpora (*.txt *.csv *.tsv *.jsonl *.pyr *.label "
-            "*.data);;All files (*)")
-        if path:
-            self.open_corpus(path)
-
-    def _choose_corpus_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Open a corpus folder")
-        if folder:
-            self.open_corpus(folder)
-
-    def ask_columns(self, error: ColumnsUnclear) -> MappingDialog:
-        """Let the user say which columns hold what, then load the table with that."""
-        dialog = MappingDialog(error.path, str(error.problem), self)
-        dialog.accepted.connect(lambda: self.open_corpus(error.path,
-                                                         mapping=dialog.mapping()))
-        dialog.open()
-        return dialog
-
-    def dragEnterEvent(self, event) -> None:
-        if event.mimeData().hasUrls():
-            event.acceptProposedAction()
-
-    def dropEvent(self, event) -> None:
-        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
-        if paths:
-            self.open_corpus(paths[0])
-            event.acceptProposedAction()
 
     def set_corpus(self, corpus: Corpus, journal: str | Path | None = None,
                    spec: str | None = None) -> None:
@@ -725,6 +328,7 @@ class MainWindow(QMainWindow):
                 # Precomputed embeddings are aligned to their own corpus.
                 self.encoder_choice.removeItem(self.encoder_choice.findData(key))
         self.projection.clear("Press Run to encode, project and evaluate the corpus.")
+        self.regioning.show()
         self.metrics.setRowCount(0)
         self.metrics_caption.setText("No result yet.")
         self.group_list.clear()
@@ -793,6 +397,10 @@ class MainWindow(QMainWindow):
             self.evaluation_panel.add_result(run.label, run.result, run.command)
             if run.result is state.costra_result:
                 self._show_costra()
+        elif what == "spaces":
+            self.neighbours_view.set_spaces(state.corpus, list(state.spaces.values()))
+            self.workspace_panel.set_encoders([name for name, _, _ in state.spaces.values()])
+            self._inspect_focus()
         elif what == "comparison":
             self.compare_view.show_comparison(state.comparison)
             self.neighbours_view.set_spaces(state.corpus, list(state.spaces.values()))
@@ -802,6 +410,9 @@ class MainWindow(QMainWindow):
             self.tasks.setCurrentWidget(self.review_panel)
         elif what == "corpus":
             self._annotations_changed()
+        elif what == "regions":
+            self.regioning.show()
+            self.recolour()
         elif what == "precomputed":
             for key, encoder in state.precomputed.items():
                 self._offer_precomputed(key, encoder)
@@ -809,171 +420,7 @@ class MainWindow(QMainWindow):
 
     # --- embeddings in and out ---------------------------------------------------
 
-    def _choose_embeddings(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Load embeddings", "",
-            "Embeddings (*.npy *.npz *.tsv *.parquet);;All files (*)")
-        if path:
-            self.load_embeddings(path)
-
-    def _choose_encoder_file(self, prefix: str) -> None:
-        if prefix == "st:":
-            path = QFileDialog.getExistingDirectory(self, "A sentence-transformers model folder")
-        else:
-            path, _ = QFileDialog.getOpenFileName(
-                self, "Word vectors", "", "Word vectors (*.txt *.vec *.bin *.gz);;All files (*)")
-        if path:
-            self.add_encoder(prefix + path)
-
-    def add_encoder(self, spec: str) -> None:
-        """Offer the encoder ``spec`` (``path:FILE``, ``path-sum:FILE``, ``st:FOLDER``) in
-        the encoder choice; a bad file or folder is said at once."""
-        try:
-            encoder = make_encoder(spec)
-        except InputError as error:
-            self._warn("Cannot use this encoder", str(error))
-            return
-        if self.encoder_choice.findData(spec) < 0:
-            self.encoder_choice.addItem(f"{encoder.title}: {Path(spec.split(':', 1)[1]).name}",
-                                        spec)
-        self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(spec))
-
-    def load_embeddings(self, path: str | Path) -> None:
-        """Read and align a file of embeddings in the background; it becomes an encoder."""
-        if self.corpus is None or self.is_running:
-            return
-        corpus, spec = self.corpus, self.corpus_spec
-
-        def loaded(encoder: Precomputed) -> None:
-            key = f"precomputed:{encoder.path}"
-            self.session.add_precomputed(spec, key, encoder)
-            if spec == self.corpus_spec:
-                self.encoder_choice.setCurrentIndex(self.encoder_choice.findData(key))
-
-        self._start(lambda: Precomputed(path, corpus), f"loading embeddings {Path(path).name}",
-                    on_result=loaded)
-
-    def _offer_precomputed(self, key: str, encoder: Precomputed) -> None:
-        if self.encoder_choice.findData(key) < 0:
-            self.encoder_choice.addItem(f"{encoder.name} ({encoder.dim}-d, aligned by "
-                                        f"{encoder.aligned_by})", key)
-
-    def _training_text_chosen(self, index: int) -> None:
-        if self.training_text.itemData(index) != "choose":
-            return
-        path, _ = QFileDialog.getOpenFileName(self, "Training text (one sentence a line)",
-                                              "", "Text (*.txt);;All files (*)")
-        if path:
-            self.load_training_text(path)
-        else:
-            self.training_text.setCurrentIndex(0)
-
-    def load_training_text(self, path: str | Path) -> None:
-        """Read a plain text file in the background; trained encoders learn from it."""
-        def loaded(sentences: list[str]) -> None:
-            self.training_sets[str(path)] = sentences
-            label = f"{Path(path).name} ({len(sentences):,} sentences)"
-            index = self.training_text.findData(str(path))
-            if index < 0:
-                self.training_text.insertItem(1, label, str(path))
-                index = 1
-            self.training_text.setCurrentIndex(index)
-
-        def failed_back() -> None:
-            if self.training_text.currentData() == "choose":
-                self.training_text.setCurrentIndex(0)
-
-        self._start(lambda: read_training_text(path), f"reading {Path(path).name}",
-                    on_result=loaded)
-        self.job.worker.finished.connect(failed_back)
-
-    def _save_target(self, title: str, filters: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self, title, "", filters)
-        return path
-
-    def _choose_embeddings_target(self) -> None:
-        path = self._save_target("Export embeddings", EXPORT_FILTERS)
-        if path:
-            self.export_embeddings(path)
-
-    def _choose_projection_target(self) -> None:
-        path = self._save_target("Export projection coordinates", EXPORT_FILTERS)
-        if path:
-            self.export_projection(path)
-
-    def _choose_figure_target(self) -> None:
-        path = self._save_target("Export figure", "PNG image (*.png);;SVG drawing (*.svg)")
-        if path:
-            self.export_figure(path)
-
-    def export_embeddings(self, path: str | Path) -> None:
-        """Write the current embeddings, one row per corpus entry, in the background."""
-        exploration = self.exploration
-        encoder = exploration.encoder
-        details = {"encoder": {"name": encoder.name, "family": encoder.family,
-                               "params": encoder.params(),
-                               "fingerprint": encoder.fingerprint()}}
-        self._start(lambda: export_matrix(exploration.corpus, exploration.embeddings, path,
-                                          details),
-                    f"exporting embeddings to {Path(path).name}", on_result=self._exported)
-
-    def export_projection(self, path: str | Path) -> None:
-        """Write the 2D coordinates (x, y per sentence) in the background."""
-        exploration = self.exploration
-        projection = exploration.projection
-        details = {"projection": {"method": projection.method,
-                                  "parameters": projection.parameters,
-                                  "of_encoder": exploration.encoder.name}}
-        self._start(lambda: export_matrix(exploration.corpus, projection.coordinates, path,
-                                          details),
-                    f"exporting projection to {Path(path).name}", on_result=self._exported)
-
-    def export_figure(self, path: str | Path) -> None:
-        """Save the projection plot as PNG or SVG (by the file's extension)."""
-        path = str(path)
-        plot = self.projection.plot
-        if path.lower().endswith(".svg"):
-            save_svg(plot, path, self.projection.legend.text())
-        else:
-            from pyqtgraph.exporters import ImageExporter  # noqa: PLC0415 (lazy: start)
-            ImageExporter(plot.getPlotItem()).export(path)
-        self.statusBar().showMessage(f"Saved {path}")
-
-    def _exported(self, paths: list[Path]) -> None:
-        self.statusBar().showMessage("Saved " + ", ".join(str(p) for p in paths))
-
     # --- jobs ---------------------------------------------------------------------
-
-    def _start(self, work, label: str, on_result, queue: bool = False,
-               quiet: bool = False) -> None:
-        """Run ``work`` now, or with ``queue`` after the jobs before it when one runs;
-        a ``quiet`` one (loading) leaves nothing in the progress area when it is done."""
-        waiting = queue and self.is_running
-        job = start_job(work, label, on_progress=self._show_progress, on_result=on_result,
-                        on_error=self._job_failed, on_finished=self._job_finished,
-                        owner=self, queued=waiting)
-        if quiet:
-            self._quiet_jobs.add(id(job))
-        self.jobs_panel.add(job)
-        if waiting:
-            self.queued.append(job)
-            self.statusBar().showMessage(f"Queued: {label}")
-        else:
-            self._make_current(job)
-
-    def _make_current(self, job: JobHandle) -> None:
-        self.job = job
-        self.progress.setRange(0, 0)
-        self.stage.setText(job.label)
-        self._set_running(True)
-
-    def _start_next_queued(self) -> None:
-        while self.queued and not self.is_running:
-            job = self.queued.pop(0)
-            if job.state != "queued":        # cancelled in the jobs panel
-                continue
-            self._make_current(job)
-            job.start()
 
     def run(self) -> None:
         """Encode, project and evaluate the current corpus with the chosen encoder; asked
@@ -1017,23 +464,26 @@ class MainWindow(QMainWindow):
         choice = self.encoder_choice.currentData()
         return choice, self.precomputed.get(choice) or make_encoder(choice)
 
-    def evaluate(self, name: str, show: bool = True) -> None:
-        """Run evaluation ``name`` on the corpus with the chosen encoder, in the
-        background; asked for while another job runs, it is queued after it. With
-        ``show``, the Evaluations tab comes forward."""
+    def evaluate(self, name: str, show: bool = True,
+                 options: dict[str, str] | None = None) -> None:
+        """Run evaluation ``name`` on the corpus with the chosen encoder and ``options``
+        (``app.evaluations.OPTIONS``), in the background; asked for while another job
+        runs, it is queued after it. With ``show``, the Evaluations tab comes forward."""
         if self.corpus is None:
             return
         self._choose_file_trained_encoder()
         spec, encoder = self.chosen_encoder()
         seed = self.projection_controls.seed.value()
         corpus_spec = self.corpus_spec
-        command = eval_command(name, corpus_spec, spec, seed)
+        options = dict(options or {})
+        command = eval_command(name, corpus_spec, [spec], seed, options)
         run, _ = EVALUATIONS[name]
         if show:
             self._show_evaluations()
-        self._start(run(self.corpus, encoder, seed=seed), f"{name}: {encoder.name}",
+        self._start(run(self.corpus, encoder, seed=seed, **options), f"{name}: {encoder.name}",
                     on_result=lambda result: self.session.add_evaluation(
-                        corpus_spec, EvaluationRun(name, spec, seed, result, command)),
+                        corpus_spec, EvaluationRun(name, spec, seed, result, command,
+                                                   options=options)),
                     queue=True)
 
     def project_again(self) -> None:
@@ -1049,66 +499,6 @@ class MainWindow(QMainWindow):
                     on_result=lambda exploration: self.session.add_run(
                         state.spec, shown, exploration, training))
 
-    def cancel(self) -> None:
-        if self.job is not None and not self.job.done:
-            self.stage.setText("Cancelling…")
-            self.job.cancel()
-
-    @property
-    def is_running(self) -> bool:
-        return self.job is not None and not self.job.done
-
-    def _set_running(self, running: bool) -> None:
-        idle = not running and self.corpus is not None
-        # Idle, the bar would only repeat the last job's end (or say 100% of nothing).
-        self.progress.setVisible(running)
-        # Runs queue behind a running job, so the encoder can be changed for the next.
-        self.run_button.setEnabled(self.corpus is not None)
-        self.run_button.setText("Queue run" if running else "Run")
-        self.run_action.setEnabled(self.corpus is not None)
-        self.projection_controls.project_button.setEnabled(
-            not running and self.exploration is not None)
-        self.compare_button.setEnabled(idle)
-        self.load_embeddings_button.setEnabled(idle)
-        self.evaluation_panel.set_busy(running)
-        self.suspicious_action.setEnabled(idle and self.annotations is not None)
-        self.agreement_action.setEnabled(idle and APPLICABLE["classification"](self.corpus))
-        for action in self.export_actions:
-            action.setEnabled(not running and self.exploration is not None)
-        self.cancel_button.setEnabled(running)
-        self.cancel_action.setEnabled(running)
-
-    def _show_progress(self, progress: Progress) -> None:
-        self.progress.setRange(0, max(progress.total, 1))
-        self.progress.setValue(progress.done)
-        self.stage.setText(f"{progress.stage}: {progress.done:,} / {progress.total:,}")
-
-    def _job_failed(self, error: Exception) -> None:
-        self.corpus_name.setText(self.corpus.name if self.corpus else "No corpus")
-        if isinstance(error, ColumnsUnclear):
-            self.ask_columns(error)
-            return
-        if isinstance(error, InputError):
-            self._warn("Cannot use this input", str(error))
-        else:
-            self._warn("The job failed", f"{type(error).__name__}: {error}")
-
-    def _job_finished(self) -> None:
-        state = self.job.state
-        self.progress.setRange(0, 1)
-        self.progress.setValue(1 if state == "done" else 0)
-        quiet = id(self.job) in self._quiet_jobs and state == "done"
-        self._quiet_jobs.discard(id(self.job))
-        self.stage.setText("" if quiet else {
-            "done": f"Done in {self.job.elapsed:.1f} s.", "cancelled": "Cancelled.",
-            "failed": f"Failed: {self.job.error}"}[state])
-        self.stage.setToolTip(self.stage.text())
-        self._set_running(False)
-        if self._run_when_idle:
-            self._run_when_idle = False
-            self.run()
-        self._start_next_queued()
-
     # --- results ------------------------------------------------------------------
 
     def show_exploration(self, exploration: Exploration) -> None:
@@ -1122,6 +512,7 @@ class MainWindow(QMainWindow):
                                    self.describe_sentence,
                                    exploration.projection.axis_labels, legend)
         self.projection.show_found(self._found(self.projection.search.text()))
+        self.regioning.show()
         self._draw_selection()
         self._show_costra()
         result = exploration.classification
@@ -1150,7 +541,7 @@ class MainWindow(QMainWindow):
     def _colouring(self) -> tuple[np.ndarray, str]:
         """Point colours for the chosen scheme, and the legend that explains them."""
         return point_colours(self.exploration, self.projection_controls.colour_scheme(),
-                             self.sentence_groups)
+                             self.sentence_groups, self.current.regions)
 
     def recolour(self) -> None:
         if self.exploration is not None:
@@ -1200,8 +591,7 @@ class MainWindow(QMainWindow):
                 box.setStyleSheet("border: 1px solid #d00000")
                 result.setText(f"invalid: {error.msg}")
             else:
-                found = np.fromiter((i for i, text in enumerate(self.corpus.texts)
-                                     if expression.search(text)), dtype=np.int64)
+                found = np.flatnonzero(match_sentences(self.corpus.texts, expression))
                 result.setText(f"{len(found):,} of {len(self.corpus):,}")
         return found
 
@@ -1234,7 +624,7 @@ class MainWindow(QMainWindow):
                 item = QListWidgetItem(self.describe_sentence(int(sentence)))
                 item.setData(Qt.ItemDataRole.UserRole, int(sentence))
                 self.group_list.addItem(item)
-            if selection.source in ("region", "chart", "costra", "search", "review"):
+            if selection.source in ("region", "chart", "costra", "search", "review", "cluster"):
                 self.group_dock.raise_()
         else:
             self.group_caption.setText("Click a point to list its paraphrase group.")
@@ -1244,11 +634,31 @@ class MainWindow(QMainWindow):
         """The Inspector shows the focus sentence, its neighbours from the current
         encoder's run."""
         focus = self.selection.focus
-        if focus >= 0 and self.corpus is not None:
-            self.inspector.show_sentence(self.corpus, focus, self.sentence_groups,
-                                         self._inspected_embeddings())
-        else:
+        if focus < 0 or self.corpus is None:
             self.inspector.clear()
+            return
+        embeddings = self._inspected_embeddings()
+        self.inspector.show_sentence(self.corpus, focus, self.sentence_groups, embeddings)
+        if embeddings is None:
+            self._encode_for_inspector()
+
+    def _encode_for_inspector(self) -> None:
+        """A corpus not run yet: its neighbours come from the chosen encoder, encoded
+        (through the cache) by a job."""
+        spec, encoder = self.chosen_encoder()
+        key = (self.corpus_spec, spec)
+        self.inspector.note.setText(f"Encoding the corpus with {encoder.name} for the "
+                                    "neighbours… (Run also projects and evaluates it)")
+        if key in self._encoding_for_inspector:
+            return
+        self._encoding_for_inspector.add(key)
+
+        def encoded(space) -> None:
+            self._encoding_for_inspector.discard(key)
+            self.session.add_space(key[0], spec, space)
+
+        self._start(encoded_space(self.corpus, encoder), f"encoding for the Inspector: "
+                    f"{encoder.name}", on_result=encoded, queue=True)
 
     def _draw_selection(self) -> None:
         if self.exploration is not None:
@@ -1265,24 +675,6 @@ class MainWindow(QMainWindow):
         """Sentences in the selected-sentences list, in its order."""
         return [self.group_list.item(i).data(Qt.ItemDataRole.UserRole)
                 for i in range(self.group_list.count())]
-
-    def export_selection(self, path: str | Path) -> None:
-        """The listed sentences as CSV: index, id, text, group."""
-        corpus = self.corpus
-        with atomic_path(path) as temporary:
-            with temporary.open("w", newline="", encoding="utf-8") as handle:
-                writer = csv.writer(handle)
-                writer.writerow(["index", "id", "text", "group"])
-                for index in self.listed_sentences():
-                    group = self.group_of(index)
-                    writer.writerow([index, corpus.ids[index], corpus.texts[index],
-                                     corpus.groups.names[group] if group >= 0 else ""])
-
-    def _choose_selection_target(self) -> None:
-        if self.group_list.count():
-            path, _ = QFileDialog.getSaveFileName(self, "Export sentences", "", "CSV (*.csv)")
-            if path:
-                self.export_selection(path)
 
     def _metric_clicked(self, row: int, _column: int) -> None:
         if self.metrics.item(row, 0).text() == "misclassified":
@@ -1385,213 +777,9 @@ class MainWindow(QMainWindow):
 
     # --- comparing encoders -------------------------------------------------------
 
-    def _choose_agreement_encoders(self) -> None:
-        dialog = QInputDialog(self)
-        dialog.setWindowTitle("Misclassification agreement")
-        dialog.setLabelText("Encoders to compare (comma-separated):")
-        dialog.setTextValue(", ".join(ENCODERS))
-        dialog.textValueSelected.connect(
-            lambda text: self.compare_encoders([s.strip() for s in text.split(",") if s.strip()]))
-        dialog.open()
-
-    def compare_encoders(self, specs: list[str]) -> None:
-        """Run the misclassification agreement of ``specs`` (2 or more) in the background."""
-        if self.corpus is None or self.is_running:
-            return
-        try:
-            encoders = [self.precomputed.get(spec) or make_encoder(spec) for spec in specs]
-        except InputError as error:
-            self._warn("Unknown encoder", str(error))
-            return
-        if len(encoders) < 2:
-            self._warn("Misclassification agreement", "Choose two or more encoders.")
-            return
-        seed = self.projection_controls.seed.value()
-        command = (f"sentspace eval agreement --corpus {shlex.quote(self.corpus_spec)} "
-                   + " ".join(f"--encoder {shlex.quote(spec)}" for spec in specs)
-                   + f" --seed {seed}")
-        corpus_spec = self.corpus_spec
-        self._start(run_agreement(self.corpus, encoders, seed=seed),
-                    f"agreement of {len(encoders)} encoders",
-                    on_result=lambda result: self.session.add_evaluation(
-                        corpus_spec, EvaluationRun("agreement", ",".join(specs), seed,
-                                                   result, command)))
-
-    def compare_spaces(self) -> None:
-        """Two projections side by side: the chosen encoder and the one to compare with."""
-        if self.corpus is None or self.is_running:
-            return
-        spec_a, encoder_a = self.chosen_encoder()
-        spec_b = self.compare_choice.currentData()
-        encoder_b = make_encoder(spec_b)
-        controls = self.projection_controls
-        alignment = self.compare_view.selected_alignment()
-        method = "umap" if alignment == "aligned-umap" else controls.selected_method()
-        # The panel's parameters are those of its chosen method; AlignedUMAP takes UMAP's.
-        parameters = controls.parameters() if method == controls.selected_method() else {}
-        spec = self.corpus_spec
-        self._start(compare_with_spaces(self.corpus, {spec_a: encoder_a, spec_b: encoder_b},
-                                        method=method, alignment=alignment,
-                                        seed=controls.seed.value(), **parameters),
-                    f"comparing {encoder_a.name} with {encoder_b.name}",
-                    on_result=lambda result: self.session.set_comparison(spec, *result))
-
-    def _costra_shown(self) -> None:
-        """The Costra tab needs a projection and the Costra evaluation: shown without
-        them, it runs what is missing (a few seconds) instead of staying blank."""
-        if (self.views.currentWidget() is not self.costra_page or self.corpus is None
-                or self.is_running):
-            return
-        missing = []
-        if self.exploration is None:
-            missing.append("run")
-            self.run()
-        if self.costra_result is None:
-            missing.append("evaluation")
-            self.evaluate("costra", show=False)
-        if missing:
-            self.statusBar().showMessage("Running the Costra " + " and ".join(missing)
-                                         + " to draw the orderings…")
-
-    def _show_costra(self) -> None:
-        """Draw the Costra orderings once both a projection and a Costra result of the
-        current corpus exist."""
-        result, exploration = self.costra_result, self.exploration
-        if (result is None or exploration is None or result.provenance.corpus_fingerprint
-                != exploration.corpus.fingerprint):
-            return
-        self.costra_view.set_data(exploration.corpus, exploration.projection.coordinates,
-                                  result, exploration.projection.axis_labels)
-
     # --- annotations --------------------------------------------------------------
 
-    def find_suspicious(self) -> None:
-        """Rank suspicious annotations of the (corrected) corpus with the chosen encoder."""
-        if self.annotations is None or self.is_running:
-            return
-        _, encoder = self.chosen_encoder()
-        spec = self.corpus_spec
-        self._start(iter_find_suspicious(self.annotations.corpus, [encoder]),
-                    "finding suspicious annotations",
-                    on_result=lambda lists: self.session.set_review_lists(spec, lists))
-
-    def _annotations_changed(self) -> None:
-        """An edit, undo or redo: the same sentences in new groups, so the embeddings
-        and projection stay; colours, lists and evaluations use the corrected corpus."""
-        if self.corpus_page.is_built:
-            self.corpus_browser.set_corpus(self.corpus)
-        self.sentence_groups = first_groups(self.corpus)
-        self.recolour()
-
-    def evaluate_before_and_after(self) -> None:
-        """The chosen evaluation on the original and on the corrected corpus, both shown
-        in the Evaluations panel, so the effect of the corrections can be read off."""
-        name = self.evaluation_panel.choice.currentData()
-        if self.annotations is None or name is None or self.is_running:
-            return
-        spec, encoder = self.chosen_encoder()
-        seed = self.projection_controls.seed.value()
-        run, _ = EVALUATIONS[name]
-        original, corrected = self.annotations.original, self.annotations.corpus
-
-        def both():
-            before = yield from run(original, encoder, seed=seed)
-            after = yield from run(corrected, encoder, seed=seed)
-            return before, after
-
-        corpus_spec = self.corpus_spec
-
-        def done(results) -> None:
-            command = eval_command(name, corpus_spec, spec, seed)
-            for label, result in zip(("original", "corrected"), results):
-                self.session.add_evaluation(corpus_spec, EvaluationRun(
-                    name, spec, seed, result,
-                    command if label == "original" else
-                    f"sentspace run WORKSPACE  # {name} on the corrected corpus",
-                    f"{name} ({label})"))
-
-        self._show_evaluations()
-        self._start(both(), f"{name} before and after the corrections", on_result=done)
-
-    def _choose_corrected_target(self) -> None:
-        if self.annotations is None:
-            return
-        folder = QFileDialog.getExistingDirectory(self, "Export the corrected corpus to")
-        if folder:
-            self.export_corrected(folder)
-
-    def export_corrected(self, folder: str | Path) -> list[Path]:
-        written = self.annotations.export(folder)
-        self.statusBar().showMessage(f"Wrote {len(written)} files to {folder}")
-        return written
-
     # --- workspaces ---------------------------------------------------------------
-
-    def workspace(self) -> Workspace:
-        """Everything needed to come back to this session (see
-        :meth:`app.session.Session.to_workspace`): the current corpus first."""
-        self._remember_view()
-        return self.session.to_workspace()
-
-    def _save_workspace(self, ask: bool = False) -> None:
-        if self.corpus is None:
-            return
-        path = self.workspace_path
-        if ask or path is None:
-            dialog = QFileDialog(self, "Save workspace", "",
-                                 f"sentspace workspace (*{EXTENSION})")
-            dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-            dialog.setDefaultSuffix(EXTENSION.lstrip("."))
-            if not dialog.exec():
-                return
-            path = Path(dialog.selectedFiles()[0])
-        self.save_workspace_to(path)
-
-    def save_workspace_to(self, path: str | Path) -> Path:
-        """Save the session to ``path`` (``.sentspace`` added to a bare name)."""
-        self.workspace_path = save_workspace(self.workspace(), path)
-        self.unsaved = False
-        self.setWindowTitle(f"sentspace — {self.workspace_path.name}")
-        self.statusBar().showMessage(f"Saved {self.workspace_path}")
-        return self.workspace_path
-
-    def _choose_workspace(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open workspace", "",
-                                              "sentspace workspace (*.sentspace);;All files (*)")
-        if path:
-            self.open_workspace(path)
-
-    def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        for path in recent_workspaces():
-            action = self.recent_menu.addAction(str(path))
-            action.triggered.connect(lambda _=False, p=path: self.open_workspace(p))
-        self.recent_menu.setEnabled(not self.recent_menu.isEmpty())
-
-    def open_workspace(self, path: str | Path) -> None:
-        """Open a saved workspace in place of the open corpora: each corpus with its
-        edits, runs (the saved layouts), results with their charts, review lists, view
-        settings and selection, after the running job if there is one. Files that
-        changed since it was saved are listed; nothing is overwritten."""
-        try:
-            workspace, changes = open_workspace(path)
-        except WorkspaceError as error:
-            self._warn("Cannot open the workspace", str(error))
-            return
-        if changes:
-            self._warn("Files changed since the workspace was saved",
-                       "\n".join(str(change) for change in changes))
-
-        def restore(restored: Session) -> None:
-            self.session.replace_with(restored)
-            self.workspace_path = Path(path)
-            self.unsaved = False
-            self.setWindowTitle(f"sentspace — {self.workspace_path.name}")
-
-        if not self.is_running:
-            self.corpus_name.setText("Loading…")
-        self._start(restore_session(workspace, path), f"opening workspace {Path(path).name}",
-                    on_result=restore, queue=True, quiet=True)
 
     # --- messages -----------------------------------------------------------------
 
@@ -1614,36 +802,3 @@ class MainWindow(QMainWindow):
             self.encoder_choice.findData(encoder or DEFAULT_ENCODER))
         self.open_corpus(corpus or DEFAULT_CORPUS, run_when_loaded=run)
 
-    def closeEvent(self, event) -> None:
-        if self.unsaved:
-            # Results not in a workspace would be lost (edits are in their journals).
-            event.ignore()
-            self._offer_to_save()
-            return
-        if self.is_running:
-            self.job.cancel()
-        self._remember_layout()
-        self.session.close_all()
-        super().closeEvent(event)
-
-    def _offer_to_save(self) -> QMessageBox:
-        buttons = QMessageBox.StandardButton
-        box = QMessageBox(QMessageBox.Icon.Question, "Save the workspace?",
-                          "This session has results that are not saved in a workspace. "
-                          "Save them before quitting?",
-                          buttons.Save | buttons.Discard | buttons.Cancel, self)
-        box.setObjectName("save-dialog")
-        box.setDefaultButton(buttons.Save)
-
-        def answered() -> None:
-            choice = box.standardButton(box.clickedButton())
-            if choice == buttons.Save:
-                self._save_workspace()
-            elif choice == buttons.Discard:
-                self.unsaved = False
-            if not self.unsaved:
-                self.window().close()
-
-        box.finished.connect(lambda _: answered())
-        box.open()
-        return box

@@ -18,6 +18,7 @@ COLOUR_TITLES = {
     "group": "Group",
     "misclassified": "Misclassified or not",
     "faithfulness": "Projection faithfulness",
+    "cluster": "Region",
 }
 
 

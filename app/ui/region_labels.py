@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QRectF, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, Signal
 
 from app.regions import Regions
 from app.ui.palette import category_colours
@@ -74,6 +74,7 @@ class RegionLabels(QObject):
     def relayout(self, *_) -> None:
         view = self.plot.vb
         view_rect = view.viewRect()
+        frame = view.mapRectToScene(view.boundingRect())
         taken: list[QRectF] = []
         for k in self.order.tolist():
             item = self.items[k]
@@ -86,6 +87,13 @@ class RegionLabels(QObject):
             box = QRectF(centre.x() - size.width() / 2 - MARGIN_PX,
                          centre.y() - size.height() / 2 - MARGIN_PX,
                          size.width() + 2 * MARGIN_PX, size.height() + 2 * MARGIN_PX)
+            # A label near the plot's edge moves inside it rather than being cut.
+            shift = QPointF(max(0.0, frame.left() - box.left())
+                            - max(0.0, box.right() - frame.right()),
+                            max(0.0, frame.top() - box.top())
+                            - max(0.0, box.bottom() - frame.bottom()))
+            box.translate(shift)
+            item.setPos(view.mapSceneToView(centre + shift))
             visible = not any(box.intersects(other) for other in taken)
             item.setVisible(visible)
             if visible:

@@ -190,6 +190,13 @@ def test_relatedness_scatter(qtbot, sick, tmp_path):
             QPointF(result.gold[k], result.cosine[k])))
     assert clicked.args == [int(result.pair_index[k])]
     assert_png(chart, tmp_path / "relatedness.png")
+    # The title fits over the plot at the Evaluations panel's width at 1280x800.
+    chart.resize(320, 300)
+    qtbot.wait(50)
+    title = chart.plot.titleLabel
+    assert "Pearson" in title.text
+    assert title.item.boundingRect().width() <= chart.plot.width()
+    assert title.item.mapRectToScene(title.item.boundingRect()).right() <= chart.width()
 
 
 def test_agreement_heatmap(qtbot, agreement, tmp_path):

@@ -120,12 +120,12 @@ def test_alignment_choice_and_caption(view, comparison):
 
 
 def test_the_window_asks_for_the_chosen_alignment_with_umap(window, monkeypatch):
-    import app.ui.main_window as main_window
+    import app.ui.window_analyses as window_analyses
 
     asked = {}
 
     # What compare_spaces asks the core for; no job is started.
-    monkeypatch.setattr(main_window, "compare_with_spaces",
+    monkeypatch.setattr(window_analyses, "compare_with_spaces",
                         lambda corpus, encoders, **options: asked.update(options))
     monkeypatch.setattr(window, "_start", lambda work, label, on_result: None)
     controls = window.projection_controls

@@ -344,7 +344,7 @@ def test_shift_drag_selects_a_rectangle_of_points(qtbot, window):
 def test_missing_extra_greys_out_its_encoder(qtbot, monkeypatch):
     from PySide6.QtWidgets import QComboBox
 
-    from app.ui.main_window import fill_encoder_choice
+    from app.ui.window_helpers import fill_encoder_choice
     from models.transformer import INSTALL_HINT, SentenceTransformerEncoder
 
     monkeypatch.setattr(SentenceTransformerEncoder, "available", classmethod(lambda cls: False))

@@ -125,6 +125,20 @@ def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
     reopened.unsaved = False
 
 
+def click_relatedness_point(qtbot, window):
+    """Click a point of the relatedness chart shown (one pair); (result, its row)."""
+    chart = window.evaluation_panel.chart
+    result = window.evaluation_panel.current[1]
+    k = int(np.argmax(result.gold - result.cosine * 5))  # far from the diagonal's crowd
+    chart.plot.setRange(xRange=(result.gold[k] - 0.05, result.gold[k] + 0.05),
+                        yRange=(result.cosine[k] - 0.01, result.cosine[k] + 0.01), padding=0)
+    qtbot.wait(50)
+    position = chart.mapFromScene(chart.plot.vb.mapViewToScene(
+        QPointF(result.gold[k], result.cosine[k])))
+    qtbot.mouseClick(chart.viewport(), LEFT, pos=position)
+    return result, k
+
+
 def test_a_chart_point_lists_its_pair_with_neighbours(qtbot, window, shared_data):
     open_sick(qtbot, window, shared_data)
     window.run()                                         # tfidf embeddings of SICK
@@ -132,16 +146,7 @@ def test_a_chart_point_lists_its_pair_with_neighbours(qtbot, window, shared_data
     window.evaluate("relatedness")
     wait_for_job(qtbot, window)
     settle(qtbot, window)
-    chart = window.evaluation_panel.chart
-    result = window.evaluation_panel.current[1]
-    k = int(np.argmax(result.gold - result.cosine * 5))  # far from the diagonal's crowd
-    (x0, x1), (y0, y1) = chart.plot.viewRange()
-    chart.plot.setRange(xRange=(result.gold[k] - 0.05, result.gold[k] + 0.05),
-                        yRange=(result.cosine[k] - 0.01, result.cosine[k] + 0.01), padding=0)
-    qtbot.wait(50)
-    position = chart.mapFromScene(chart.plot.vb.mapViewToScene(
-        QPointF(result.gold[k], result.cosine[k])))
-    qtbot.mouseClick(chart.viewport(), LEFT, pos=position)
+    result, k = click_relatedness_point(qtbot, window)
     pair = int(result.pair_index[k])
     pairs = window.corpus.pairs
     both = sorted({int(pairs.first[pair]), int(pairs.second[pair])})
@@ -213,3 +218,20 @@ def test_the_costra_tab_runs_what_it_needs_and_lists_seed_groups_by_number(qtbot
     assert choice.count() == 126 and window.costra_view.projection.point_count > 0
     numbers = [int(choice.itemText(i).split(":")[0]) for i in range(choice.count())]
     assert numbers == sorted(numbers) and window.costra_view.group == choice.currentData()
+
+
+def test_the_inspector_of_a_corpus_never_run_encodes_for_its_neighbours(qtbot, window,
+                                                                      shared_data):
+    open_sick(qtbot, window, shared_data)                # tfidf, not run
+    window.evaluate("relatedness")
+    wait_for_job(qtbot, window)
+    settle(qtbot, window)
+    click_relatedness_point(qtbot, window)
+    assert len(window.selection.indices) == 2
+    assert "Encoding the corpus with tfidf" in window.inspector.note.text()
+    wait_for_job(qtbot, window)
+    assert not window.current.runs and "tfidf" in window.current.spaces
+    assert window.inspector.neighbours.rowCount() == 10
+    assert window.inspector.note.text() == ""
+    # The neighbours tab has the space too.
+    assert [name for name, _, _ in window.neighbours_view.spaces] == ["tfidf"]

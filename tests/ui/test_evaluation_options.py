@@ -1,0 +1,67 @@
+"""An evaluation's options (``app.evaluations.OPTIONS``) chosen in the Evaluations panel
+reach the run, its shown command, the session and a saved workspace."""
+
+from PySide6.QtCore import QRect, Qt
+
+from app.evaluations import OPTIONS
+from app.ui.main_window import MainWindow
+from tests.ui.conftest import wait_for_job
+
+
+def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_path):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.open_corpus(str(shared_data / "pyramid-sample"))
+    wait_for_job(qtbot, window)
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("bow"))
+    panel = window.evaluation_panel
+    window.tasks.setCurrentWidget(panel)
+    panel.choice.setCurrentIndex(panel.choice.findData("pyramid"))
+    # One combo per option, its default first, each value's meaning as its tooltip.
+    assert set(panel.option_choices) == set(OPTIONS["pyramid"])
+    distractors = panel.option_choices["distractors"]
+    assert distractors.currentData() == "answer"
+    question = distractors.findData("question")
+    assert (distractors.itemData(question, Qt.ItemDataRole.ToolTipRole)
+            == OPTIONS["pyramid"]["distractors"].choices["question"])
+    distractors.setCurrentIndex(question)
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    wait_for_job(qtbot, window)
+
+    evaluation, result, command = panel.current
+    assert evaluation == "pyramid"
+    assert result.provenance.parameters["distractors"] == "question"
+    assert "--distractors question --negative-overlap tokens" in command
+    # Every value is in view: a long one (the threshold warning) wraps, not cut.
+    table = panel.table
+    assert table.columnWidth(0) + table.columnWidth(1) <= table.viewport().width()
+    warning = next(r for r in range(table.rowCount())
+                   if table.item(r, 0).text() == "binary threshold warning")
+    value = table.item(warning, 1).text()
+    needed = table.fontMetrics().boundingRect(
+        QRect(0, 0, table.columnWidth(1) - 8, 10_000), Qt.TextFlag.TextWordWrap, value)
+    assert table.rowHeight(warning) >= needed.height()
+    run = window.session.current.evaluations[-1]
+    assert run.options == {"distractors": "question", "negative_overlap": "tokens"}
+
+    path = window.save_workspace_to(tmp_path / "pyramid.sentspace")
+    assert window.workspace().evaluations[0].options["distractors"] == "question"
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.open_workspace(path)
+    wait_for_job(qtbot, reopened)
+    again = reopened.session.current.evaluations[-1]
+    assert again.options == run.options
+    assert again.result.provenance.parameters["distractors"] == "question"
+    assert "--distractors question" in reopened.evaluation_panel.current[2]
+    # Shown after the result was put in it, the table still fits its values.
+    reopened.show()
+    reopened.tasks.setCurrentWidget(reopened.evaluation_panel)
+    qtbot.waitExposed(reopened)
+    qtbot.wait(50)
+    table = reopened.evaluation_panel.table
+    assert table.columnWidth(0) + table.columnWidth(1) <= table.viewport().width()
+    assert table.columnWidth(0) >= table.columnWidth(1)
+    reopened.close()
+    window.close()

@@ -1,0 +1,75 @@
+"""View > Find regions in the window: labels over the layout, the cluster colours, a
+label click selecting its sentences, the CSV, and regions that stay with their corpus
+and layout."""
+
+import csv
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt
+
+from app.ui.region_labels import cluster_colours
+from tests.ui.conftest import wait_for_job
+from tests.ui.test_one_selection import double_click_corpus, open_sick, settle
+
+
+def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tmp_path):
+    window.run()
+    wait_for_job(qtbot, window)
+    settle(qtbot, window)
+    assert not window.regioning.export_action.isEnabled()
+    window.regioning.find_action.trigger()
+    wait_for_job(qtbot, window)
+    regions = window.current.regions
+    labels = window.regioning.labels
+    assert regions is not None and regions.n_clusters >= 2
+    assert len(labels.items) == regions.n_clusters and labels.shown
+    assert window.regioning.export_action.isEnabled()
+    # No label is cut by the plot's edge.
+    box = labels.plot.vb.mapRectToScene(labels.plot.vb.boundingRect())
+    for k in labels.shown:
+        item = labels.items[k]
+        rect = item.mapRectToScene(item.boundingRect())
+        assert box.adjusted(-1, -1, 1, 1).contains(rect), (k, rect, box)
+
+    controls = window.projection_controls
+    controls.colour.setCurrentIndex(controls.colour.findData("cluster"))
+    brushes = window.projection.points.data["brush"]
+    expected = cluster_colours(regions)
+    assert [brushes[i].color().name() for i in range(0, len(expected), 97)] == \
+        [str(expected[i]).lower() for i in range(0, len(expected), 97)]
+
+    cluster = labels.shown[0]
+    view = window.projection
+    centre = QPointF(*map(float, regions.centres[cluster]))
+    qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.plot.mapFromScene(view.plot.getPlotItem().vb.mapViewToScene(centre)))
+    qtbot.waitUntil(lambda: window.selection.source == "cluster")
+    members = np.flatnonzero(regions.labels == cluster)
+    assert window.selection.indices.tolist() == members.tolist()
+    assert window.group_list.count() == len(members)
+
+    path = tmp_path / "regions.csv"
+    window.regioning.export_csv(path)
+    rows = list(csv.reader(path.open(encoding="utf-8")))
+    assert len(rows) == len(window.corpus) + 1
+    assert rows[1 + members[0]][2] == regions.label(cluster)
+
+    # Another corpus shows no labels of this one; back again, they are there.
+    open_sick(qtbot, window, shared_data)
+    assert window.regioning.labels is None and not window.regioning.export_action.isEnabled()
+    double_click_corpus(qtbot, window, "msrp-grouped")
+    assert window.regioning.labels is not None
+    assert len(window.regioning.labels.items) == regions.n_clusters
+    # A workspace keeps them with their layout.
+    from app.ui.main_window import MainWindow
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.open_workspace(window.save_workspace_to(tmp_path / "regions.sentspace"))
+    wait_for_job(qtbot, reopened)
+    assert np.array_equal(reopened.current.regions.labels, regions.labels)
+    assert len(reopened.regioning.labels.items) == regions.n_clusters
+    reopened.close()
+    # A new layout drops them.
+    window.project_again()
+    wait_for_job(qtbot, window)
+    assert window.current.regions is None and window.regioning.labels is None
