@@ -101,7 +101,7 @@ class PairExplanation:
         return [(tokens[i], float(values[i])) for i in order]
 
     def top_pairs(self, n: int = TOP) -> list[tuple[str, str, float]]:
-        """The ``n`` token pairs that contribute most (exact), or the most aligned
+        """The ``n`` word pairs that contribute most (exact), or the most aligned
         sub-word pairs (transformers); empty otherwise."""
         if self.pair_contribution is not None:
             tokens_a, tokens_b, matrix = self.tokens_a, self.tokens_b, self.pair_contribution
@@ -112,10 +112,22 @@ class PairExplanation:
             return []
         if matrix.size == 0:
             return []
-        order = np.argsort(-matrix, axis=None, kind="stable")[:n]
-        rows, columns = np.unravel_index(order, matrix.shape)
-        return [(tokens_a[i], tokens_b[j], float(matrix[i, j]))
-                for i, j in zip(rows.tolist(), columns.tolist()) if matrix[i, j] != 0]
+        # One row per pair of words, not per pair of occurrences: exact contributions of
+        # a repeated word add up ("." and "." four times is one row); alignments keep
+        # the best-aligned occurrence.
+        types_a, index_a = np.unique(np.asarray(tokens_a, dtype=object), return_inverse=True)
+        types_b, index_b = np.unique(np.asarray(tokens_b, dtype=object), return_inverse=True)
+        rows_of, columns_of = np.meshgrid(index_a, index_b, indexing="ij")
+        if self.pair_contribution is not None:
+            by_type = np.zeros((len(types_a), len(types_b)))
+            np.add.at(by_type, (rows_of, columns_of), matrix)
+        else:
+            by_type = np.full((len(types_a), len(types_b)), -np.inf)
+            np.maximum.at(by_type, (rows_of, columns_of), matrix)
+        order = np.argsort(-by_type, axis=None, kind="stable")[:n]
+        rows, columns = np.unravel_index(order, by_type.shape)
+        return [(str(types_a[i]), str(types_b[j]), float(by_type[i, j]))
+                for i, j in zip(rows.tolist(), columns.tolist()) if by_type[i, j] != 0]
 
     @property
     def pair_label(self) -> str:

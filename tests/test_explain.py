@@ -160,6 +160,19 @@ def test_minilm_occlusion_finds_the_content_word(sick, msrp, minilm):
         assert best[2] > 0.7
 
 
+def test_word_pairs_add_up_over_repeated_words(msrp):
+    bow = make_encoder("bow").fit(msrp.texts)
+    a = "The stock rose $2.11, or about 11 percent, to close at $21.51 on the exchange."
+    b = "The shares jumped 8 percent to $21.03 on the New York Stock Exchange on Friday."
+    result = run_job(explain_pair(a, b, bow))
+    pairs = result.top_pairs(10_000)
+    # One row per pair of words ("." appears twice in A and once in B: one row) ...
+    assert len({(x, y) for x, y, _ in pairs}) == len(pairs)
+    assert ("the", "the") in {(x, y) for x, y, _ in pairs}
+    # ... and the rows still sum exactly to the cosine.
+    assert sum(value for _, _, value in pairs) == pytest.approx(result.cosine, abs=1e-6)
+
+
 def test_cli_explain_prints_words_and_cosine(capsys):
     a, b = "The cat sat on the mat.", "A cat was sitting on a rug."
     assert main(["explain", "--encoder", "bow", a, b]) == 0
