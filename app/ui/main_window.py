@@ -712,7 +712,9 @@ class MainWindow(PanelsMixin, MenusMixin, JobsMixin, FilesMixin, AnalysesMixin,
                  else "no group")
         faithful = self.exploration.faithfulness if self.exploration else None
         if faithful is not None:
-            where += f", faithfulness {faithful.overlap[index]:.1f}"
+            overlap = faithful.overlap[index]
+            where += (", faithfulness not measured" if np.isnan(overlap)
+                      else f", faithfulness {overlap:.1f}")
         return f"{corpus.texts[index]}\n[{corpus.ids[index]}, {where}]"
 
     def _show_hovered(self, index: int) -> None:

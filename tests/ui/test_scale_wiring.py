@@ -1,0 +1,60 @@
+"""What the window says about work done at scale: a layout fitted on a sample,
+faithfulness measured on a sample with approximate neighbours, points left unmeasured.
+Low limits keep the real bundled corpus "large"."""
+
+import dataclasses
+
+import numpy as np
+import scipy.sparse as sp
+
+from app.projection import faithfulness
+from app.ui.palette import UNGROUPED
+from app.workspace import decode_state, encode_state
+from tests.ui.test_main_window import run_and_wait
+
+
+def show(window, exploration):
+    window.current.runs[window.current.shown].exploration = exploration
+    window.show_exploration(exploration)
+
+
+def sampled(window):
+    """The window's run as if its corpus were above the limits: faithfulness on 300 of
+    859 points with HNSW neighbours, the layout fitted on the first 400."""
+    exploration = window.exploration
+    dense = exploration.embeddings
+    dense = dense.toarray() if sp.issparse(dense) else dense
+    coordinates = exploration.projection.coordinates
+    faithful = faithfulness(dense, coordinates, limit=200, sample=300)
+    projection = dataclasses.replace(exploration.projection, fitted_on=np.arange(400))
+    return dataclasses.replace(exploration, projection=projection, faithfulness=faithful)
+
+
+def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtbot, window):
+    run_and_wait(qtbot, window)
+    exploration = sampled(window)
+    faithful = exploration.faithfulness
+    assert faithful.search.approximate
+    show(window, exploration)
+    legend = window.projection.legend.text()
+    assert "fitted on 400 of 859 points" in legend
+    assert faithful.describe() in legend and "approximate (HNSW, recall@10" in legend
+    controls = window.projection_controls
+    controls.colour.setCurrentIndex(controls.colour.findData("faithfulness"))
+    brushes = np.array([b.color().name() for b in window.projection.points.data["brush"]])
+    unmeasured = np.isnan(faithful.overlap)
+    assert unmeasured.sum() == 859 - 300
+    assert set(brushes[unmeasured]) == {UNGROUPED}
+    assert UNGROUPED not in set(brushes[~unmeasured])
+    assert "grey: not measured" in window.projection.legend.text()
+    outside, inside = int(np.flatnonzero(unmeasured)[0]), int(faithful.measured[0])
+    assert "faithfulness not measured" in window.describe_sentence(outside)
+    assert f"faithfulness {faithful.overlap[inside]:.1f}" in window.describe_sentence(inside)
+
+
+def test_a_layout_fitted_on_a_sample_keeps_it_through_a_workspace(qtbot, window):
+    run_and_wait(qtbot, window)
+    projection = sampled(window).projection
+    restored = decode_state(encode_state(projection))
+    assert np.array_equal(restored.fitted_on, projection.fitted_on)
+    assert restored.describe() == "fitted on 400 of 859 points"
