@@ -11,8 +11,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ann import iter_knn
 from app.corpora.model import Corpus
-from app.neighbours import top_k
+from app.jobs import run_job
+from app.neighbours import Normalised, normalise
 from models.base import Embeddings
 
 NEIGHBOURS = 10
@@ -59,6 +61,9 @@ class Inspector(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(self.neighbours, stretch=1)
         self.neighbour_indices = np.empty(0, dtype=np.int64)
+        # The normalised rows of the embeddings last shown: normalising a large corpus
+        # on every click would cost more than the search itself.
+        self._pool: tuple[Embeddings, Normalised] | None = None
 
     def clear(self) -> None:
         self.details.setText("Select a sentence in the projection.")
@@ -82,8 +87,14 @@ class Inspector(QWidget):
         self.neighbours.setRowCount(0)
         if embeddings is None:
             return
-        indices, similarities = top_k(embeddings[[index]], embeddings, NEIGHBOURS,
-                                      exclude=np.array([index]))
+        pool = self._normalised(embeddings)
+        query = Normalised(pool.matrix[[index]], pool.degenerate[[index]])
+        # Exact below app.ann.EXACT_LIMIT; above it HNSW, whose index is built once per
+        # pool (then kept in memory and on disk).
+        indices, similarities, search = run_job(iter_knn(query, pool, NEIGHBOURS,
+                                                         exclude=np.array([index])))
+        if search.approximate:
+            self.note.setText(f"Neighbours {search.describe()}.")
         self.neighbour_indices = indices[0]
         self.neighbours.setRowCount(len(indices[0]))
         for row, (neighbour, similarity) in enumerate(zip(indices[0], similarities[0])):
@@ -92,6 +103,11 @@ class Inspector(QWidget):
             for column, text in enumerate(cells):
                 self.neighbours.setItem(row, column, QTableWidgetItem(text))
         self.neighbours.resizeRowsToContents()
+
+    def _normalised(self, embeddings: Embeddings) -> Normalised:
+        if self._pool is None or self._pool[0] is not embeddings:
+            self._pool = (embeddings, normalise(embeddings))
+        return self._pool[1]
 
     def _neighbour_clicked(self, row: int, _column: int) -> None:
         self.sentence_chosen.emit(int(self.neighbour_indices[row]))

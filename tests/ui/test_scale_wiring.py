@@ -58,3 +58,25 @@ def test_a_layout_fitted_on_a_sample_keeps_it_through_a_workspace(qtbot, window)
     restored = decode_state(encode_state(projection))
     assert np.array_equal(restored.fitted_on, projection.fitted_on)
     assert restored.describe() == "fitted on 400 of 859 points"
+
+
+def test_inspector_neighbours_exact_below_the_limit_and_hnsw_above(qtbot, window, monkeypatch):
+    import app.ann
+    from app.neighbours import top_k
+    from app.ui.inspector import NEIGHBOURS, Inspector
+    run_and_wait(qtbot, window)
+    corpus, groups = window.corpus, window.sentence_groups
+    dense = window.exploration.embeddings.toarray()
+    inspector = Inspector()
+    qtbot.addWidget(inspector)
+    inspector.show_sentence(corpus, 0, groups, dense)
+    exact, _ = top_k(dense[[0]], dense, NEIGHBOURS, exclude=np.array([0]))
+    assert np.array_equal(inspector.neighbour_indices, exact[0])
+    assert not inspector.note.text()
+    pool = inspector._pool[1]
+    inspector.show_sentence(corpus, 5, groups, dense)
+    assert inspector._pool[1] is pool  # normalised once, not on every click
+    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)
+    inspector.show_sentence(corpus, 0, groups, dense)
+    assert "approximate (HNSW, recall@10" in inspector.note.text()
+    assert len(set(inspector.neighbour_indices) & set(exact[0])) >= 8
