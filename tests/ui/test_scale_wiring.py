@@ -10,6 +10,7 @@ import scipy.sparse as sp
 from app.projection import faithfulness
 from app.ui.palette import UNGROUPED
 from app.workspace import decode_state, encode_state
+from tests.ui.conftest import wait_for_job
 from tests.ui.test_main_window import run_and_wait
 
 
@@ -80,3 +81,42 @@ def test_inspector_neighbours_exact_below_the_limit_and_hnsw_above(qtbot, window
     inspector.show_sentence(corpus, 0, groups, dense)
     assert "approximate (HNSW, recall@10" in inspector.note.text()
     assert len(set(inspector.neighbour_indices) & set(exact[0])) >= 8
+
+
+def test_open_corpus_dialog_offers_parquet_and_opens_one(qtbot, window, monkeypatch,
+                                                          tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from PySide6.QtWidgets import QFileDialog
+    corpus = window.corpus
+    path = tmp_path / "msrp.parquet"
+    pq.write_table(pa.table({"id": list(corpus.ids), "text": list(corpus.texts)}), path)
+    offered = []
+
+    def choose(parent, caption, folder, filters):
+        offered.append(filters)
+        return str(path), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
+    window._choose_corpus_file()
+    wait_for_job(qtbot, window)
+    assert "*.parquet" in offered[0]
+    assert window.corpus.name == "msrp" and len(window.corpus) == len(corpus)
+
+
+def test_tsne_refused_above_its_limit_says_why_whole(qtbot, window, monkeypatch):
+    import app.projection
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+    run_and_wait(qtbot, window)
+    monkeypatch.setattr(app.projection, "TSNE_LIMIT", 500)
+    controls = window.projection_controls
+    controls.method.setCurrentIndex(controls.method.findData("tsne"))
+    qtbot.mouseClick(controls.project_button, Qt.MouseButton.LeftButton)
+    wait_for_job(qtbot, window)
+    dialog = window.findChild(QMessageBox, "error-dialog")
+    assert dialog is not None and dialog.windowTitle() == "Cannot use this input"
+    assert "t-SNE fits every point" in dialog.text() and "Use UMAP" in dialog.text()
+    state, message = window.jobs_panel.row_of(window.job)[1:3]
+    assert state == "failed" and "offered up to 500" in message and "Use UMAP" in message
+    assert window.exploration.projection.method == "pca"  # the layout shown is kept
