@@ -9,7 +9,6 @@ import scipy.sparse as sp
 
 from app.projection import faithfulness
 from app.ui.palette import UNGROUPED
-from app.workspace import decode_state, encode_state
 from tests.ui.conftest import wait_for_job
 from tests.ui.test_main_window import run_and_wait
 
@@ -53,12 +52,25 @@ def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtb
     assert f"faithfulness {faithful.overlap[inside]:.1f}" in window.describe_sentence(inside)
 
 
-def test_a_layout_fitted_on_a_sample_keeps_it_through_a_workspace(qtbot, window):
+def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, window,
+                                                                        tmp_path):
+    from app.ui.main_window import MainWindow
     run_and_wait(qtbot, window)
-    projection = sampled(window).projection
-    restored = decode_state(encode_state(projection))
-    assert np.array_equal(restored.fitted_on, projection.fitted_on)
-    assert restored.describe() == "fitted on 400 of 859 points"
+    exploration = sampled(window)
+    show(window, exploration)
+    path = window.save_workspace_to(tmp_path / "large.sentspace")
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.open_workspace(path)
+    wait_for_job(qtbot, reopened)
+    restored = reopened.exploration
+    assert np.array_equal(restored.projection.fitted_on, np.arange(400))
+    assert np.array_equal(restored.faithfulness.measured, exploration.faithfulness.measured)
+    assert restored.faithfulness.search == exploration.faithfulness.search
+    legend = reopened.projection.legend.text()
+    assert "fitted on 400 of 859 points" in legend
+    assert exploration.faithfulness.describe() in legend
+    reopened.close()
 
 
 def test_inspector_neighbours_exact_below_the_limit_and_hnsw_above(qtbot, window, monkeypatch):
