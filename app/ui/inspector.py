@@ -11,9 +11,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ann import iter_knn
+from app.ann import Search, choose, iter_knn
 from app.corpora.model import Corpus
-from app.jobs import run_job
+from app.jobs import Job, run_job
 from app.neighbours import Normalised, normalise
 from models.base import Embeddings
 
@@ -64,6 +64,8 @@ class Inspector(QWidget):
         # The normalised rows of the embeddings last shown: normalising a large corpus
         # on every click would cost more than the search itself.
         self._pool: tuple[Embeddings, Normalised] | None = None
+        #: Embeddings whose HNSW index (above app.ann.EXACT_LIMIT) is built, by id.
+        self._indexed: int | None = None
 
     def clear(self) -> None:
         self.details.setText("Select a sentence in the projection.")
@@ -87,12 +89,11 @@ class Inspector(QWidget):
         self.neighbours.setRowCount(0)
         if embeddings is None:
             return
-        pool = self._normalised(embeddings)
-        query = Normalised(pool.matrix[[index]], pool.degenerate[[index]])
-        # Exact below app.ann.EXACT_LIMIT; above it HNSW, whose index is built once per
-        # pool (then kept in memory and on disk).
-        indices, similarities, search = run_job(iter_knn(query, pool, NEIGHBOURS,
-                                                         exclude=np.array([index])))
+        if not self.searchable(embeddings):
+            self.note.setText(f"Building the neighbour index of {embeddings.shape[0]:,} "
+                              "points (once per encoder); the neighbours follow.")
+            return
+        indices, similarities, search = run_job(self._knn(embeddings, index))
         if search.approximate:
             self.note.setText(f"Neighbours {search.describe()}.")
         self.neighbour_indices = indices[0]
@@ -104,9 +105,36 @@ class Inspector(QWidget):
                 self.neighbours.setItem(row, column, QTableWidgetItem(text))
         self.neighbours.resizeRowsToContents()
 
+    def searchable(self, embeddings: Embeddings) -> bool:
+        """Whether a click can search ``embeddings`` at once: exactly (below
+        app.ann.EXACT_LIMIT rows), or by an HNSW index :meth:`index_job` built."""
+        return (self._indexed == id(embeddings)
+                or choose(self._normalised(embeddings)) == "exact")
+
+    def index_job(self, embeddings: Embeddings) -> Job[Embeddings]:
+        """Builds the HNSW index over ``embeddings`` and measures its recall (minutes
+        at a million rows: a worker's job, not a click's); :meth:`mark_indexed` after."""
+        search = self._knn(embeddings, 0)  # normalised here, in the GUI thread
+
+        def build() -> Job[Embeddings]:
+            yield from search
+            return embeddings
+        return build()
+
+    def mark_indexed(self, embeddings: Embeddings) -> None:
+        self._indexed = id(embeddings) if self._pool and self._pool[0] is embeddings else None
+
+    def _knn(self, embeddings: Embeddings, index: int
+             ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
+        # Exact below app.ann.EXACT_LIMIT; above it HNSW, whose index and recall are
+        # kept (in memory, by the pool's array, and on disk) once made.
+        pool = self._normalised(embeddings)
+        query = Normalised(pool.matrix[[index]], pool.degenerate[[index]])
+        return iter_knn(query, pool, NEIGHBOURS, exclude=np.array([index]))
+
     def _normalised(self, embeddings: Embeddings) -> Normalised:
         if self._pool is None or self._pool[0] is not embeddings:
-            self._pool = (embeddings, normalise(embeddings))
+            self._pool, self._indexed = (embeddings, normalise(embeddings)), None
         return self._pool[1]
 
     def _neighbour_clicked(self, row: int, _column: int) -> None:

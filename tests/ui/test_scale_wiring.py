@@ -7,9 +7,10 @@ import dataclasses
 import numpy as np
 import scipy.sparse as sp
 
+from app.jobs import run_job
 from app.projection import faithfulness
 from app.ui.palette import UNGROUPED
-from tests.ui.conftest import wait_for_job
+from tests.ui.conftest import JOB_TIMEOUT_MS, wait_for_job
 from tests.ui.test_main_window import run_and_wait
 
 
@@ -90,9 +91,34 @@ def test_inspector_neighbours_exact_below_the_limit_and_hnsw_above(qtbot, window
     inspector.show_sentence(corpus, 5, groups, dense)
     assert inspector._pool[1] is pool  # normalised once, not on every click
     monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)
+    # Above the limit a click does not build the index: a job does, once.
+    inspector.show_sentence(corpus, 0, groups, dense)
+    assert "Building the neighbour index of 859 points" in inspector.note.text()
+    assert inspector.neighbours.rowCount() == 0
+    inspector.mark_indexed(run_job(inspector.index_job(dense)))
     inspector.show_sentence(corpus, 0, groups, dense)
     assert "approximate (HNSW, recall@10" in inspector.note.text()
     assert len(set(inspector.neighbour_indices) & set(exact[0])) >= 8
+
+
+def test_window_builds_the_inspector_index_in_a_job_above_the_limit(qtbot, window,
+                                                                     monkeypatch):
+    import app.ann
+    run_and_wait(qtbot, window)
+    exploration = window.exploration
+    show(window, dataclasses.replace(exploration,
+                                     embeddings=exploration.embeddings.toarray()))
+    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)
+    window.select_sentence(3)
+    inspector = window.inspector
+    qtbot.waitUntil(lambda: inspector.neighbours.rowCount() == 10, timeout=JOB_TIMEOUT_MS)
+    assert "approximate (HNSW" in inspector.note.text()
+    jobs = [window.jobs_panel.tree.topLevelItem(i).text(0)
+            for i in range(window.jobs_panel.tree.topLevelItemCount())]
+    assert jobs.count("building the neighbour index for the Inspector") == 1
+    window.select_sentence(4)  # the index is kept: found at once, no second job
+    assert inspector.neighbours.rowCount() == 10
+    assert window.jobs_panel.tree.topLevelItemCount() == len(jobs)
 
 
 def test_open_corpus_dialog_offers_parquet_and_opens_one(qtbot, window, monkeypatch,
@@ -117,9 +143,10 @@ def test_open_corpus_dialog_offers_parquet_and_opens_one(qtbot, window, monkeypa
 
 
 def test_tsne_refused_above_its_limit_says_why_whole(qtbot, window, monkeypatch):
-    import app.projection
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
+
+    import app.projection
     run_and_wait(qtbot, window)
     monkeypatch.setattr(app.projection, "TSNE_LIMIT", 500)
     controls = window.projection_controls
