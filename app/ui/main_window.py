@@ -75,8 +75,8 @@ class MainWindow(PanelsMixin, MenusMixin, JobsMixin, FilesMixin, AnalysesMixin,
         self._run_when_idle = False
         #: (corpus spec, encoder spec) being encoded for the Inspector.
         self._encoding_for_inspector: set[tuple[str, str]] = set()
-        #: Embeddings (by id) whose neighbour index a job is building for the Inspector.
-        self._indexing_for_inspector: set[int] = set()
+        #: The job building a neighbour index for the Inspector, and for which embeddings.
+        self._indexing_for_inspector: tuple[int, JobHandle] | None = None
 
         self.projection = ProjectionView()
         self.projection.hovered.connect(self._show_hovered)
@@ -649,17 +649,18 @@ class MainWindow(PanelsMixin, MenusMixin, JobsMixin, FilesMixin, AnalysesMixin,
     def _index_for_inspector(self, embeddings) -> None:
         """A space above app.ann.EXACT_LIMIT: its neighbour index is built by a job,
         then the Inspector shows the focus's neighbours."""
-        if id(embeddings) in self._indexing_for_inspector:
+        building = self._indexing_for_inspector
+        if building is not None and building[0] == id(embeddings) and not building[1].done:
             return
-        self._indexing_for_inspector.add(id(embeddings))
 
         def indexed(space) -> None:
-            self._indexing_for_inspector.discard(id(space))
             self.inspector.mark_indexed(space)
             self._inspect_focus()
 
-        self._start(self.inspector.index_job(embeddings), "building the neighbour index "
-                    "for the Inspector", on_result=indexed, queue=True, quiet=True)
+        # A cancelled or failed build is started again by the next click.
+        self._indexing_for_inspector = (id(embeddings), self._start(
+            self.inspector.index_job(embeddings), "building the neighbour index for the "
+            "Inspector", on_result=indexed, queue=True, quiet=True))
 
     def _encode_for_inspector(self) -> None:
         """A corpus not run yet: its neighbours come from the chosen encoder, encoded
