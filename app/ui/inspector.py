@@ -122,7 +122,8 @@ class Inspector(QWidget):
         return build()
 
     def mark_indexed(self, embeddings: Embeddings) -> None:
-        self._indexed = id(embeddings) if self._pool and self._pool[0] is embeddings else None
+        if self._pool is not None and self._pool[0] is embeddings:  # still the one shown
+            self._indexed = id(embeddings)
 
     def _knn(self, embeddings: Embeddings, index: int
              ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
