@@ -9,7 +9,8 @@ import numpy as np
 
 from app.corpora.model import Corpus
 from app.explore import Exploration
-from app.ui.palette import MISCLASSIFIED, category_colours, sequential_colours
+from app.ui.palette import (MISCLASSIFIED, UNGROUPED, category_colours,
+                            sequential_colours)
 from app.regions import Regions
 from app.ui.projection_controls import COLOUR_TITLES, METADATA
 from app.ui.region_labels import cluster_colours
@@ -35,12 +36,14 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
     corpus, projection = exploration.corpus, exploration.projection
     ratio = projection.explained_variance_ratio
     legend = f"{METHOD_TITLES[projection.method]} of {exploration.encoder.name} embeddings"
+    if projection.fitted_on is not None:
+        legend += f" ({projection.describe()}, the rest placed by their nearest)"
     if ratio:
         legend += f" (PC 1 {ratio[0]:.1%}, PC 2 {ratio[1]:.1%} of variance)"
     faithful = exploration.faithfulness
     if faithful is not None:
         legend += (f"; faithfulness {faithful.mean_overlap:.2f} (mean share of "
-                   f"{faithful.k} nearest neighbours kept in 2D)")
+                   f"{faithful.k} nearest neighbours kept in 2D, {faithful.describe()})")
     result = exploration.classification
     if scheme.startswith(METADATA):
         column = scheme.removeprefix(METADATA)
@@ -52,8 +55,12 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
         return category_colours(codes), f"{legend}. Colour: {html.escape(column)}: {key}"
     legend += f". Colour: {COLOUR_TITLES[scheme].lower()}"
     if scheme == "faithfulness" and faithful is not None:
-        return (sequential_colours(faithful.overlap),
-                legend + " (dark: neighbours lost, yellow: kept).")
+        # Points outside the measured sample are NaN: grey, not the colour of 0.
+        unmeasured = np.isnan(faithful.overlap)
+        colours = sequential_colours(np.nan_to_num(faithful.overlap))
+        colours[unmeasured] = UNGROUPED
+        grey = "; grey: not measured" if unmeasured.any() else ""
+        return colours, legend + f" (dark: neighbours lost, yellow: kept{grey})."
     if scheme == "cluster" and regions is not None:
         return (cluster_colours(regions),
                 legend + f" ({regions.n_clusters} found by View > Find regions; grey: in none).")

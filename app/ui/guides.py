@@ -250,7 +250,9 @@ _GUIDES: dict[str, Guide] = {
         "in 2D.",
         "Axis labels give PCA's explained variance. Faithfulness runs from 0 (its 2D "
         "neighbours are strangers) to 1 (the picture is honest around this point); "
-        "colour by it to see where, and read the corpus mean in the legend.",
+        "colour by it to see where, and read the corpus mean in the legend. Above "
+        "50,000 points UMAP is fitted on a sample (the legend says how many) and "
+        "faithfulness is measured on 10,000 points (the rest grey, not measured).",
         "Embeddings of any corpus: run an encoder, or load your own embeddings.",
         "UMAP and t-SNE distances between clusters, and cluster sizes, mean nothing; "
         "only the neighbourhoods faithfulness measures are kept. Compare encoders on "

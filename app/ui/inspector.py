@@ -11,8 +11,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ann import Search, choose, iter_knn
 from app.corpora.model import Corpus
-from app.neighbours import top_k
+from app.jobs import Job, run_job
+from app.neighbours import Normalised, normalise
 from models.base import Embeddings
 
 NEIGHBOURS = 10
@@ -59,6 +61,11 @@ class Inspector(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(self.neighbours, stretch=1)
         self.neighbour_indices = np.empty(0, dtype=np.int64)
+        # The normalised rows of the embeddings last shown: normalising a large corpus
+        # on every click would cost more than the search itself.
+        self._pool: tuple[Embeddings, Normalised] | None = None
+        #: Embeddings whose HNSW index (above app.ann.EXACT_LIMIT) is built, by id.
+        self._indexed: int | None = None
 
     def clear(self) -> None:
         self.details.setText("Select a sentence in the projection.")
@@ -82,8 +89,13 @@ class Inspector(QWidget):
         self.neighbours.setRowCount(0)
         if embeddings is None:
             return
-        indices, similarities = top_k(embeddings[[index]], embeddings, NEIGHBOURS,
-                                      exclude=np.array([index]))
+        if not self.searchable(embeddings):
+            self.note.setText(f"Building the neighbour index of {embeddings.shape[0]:,} "
+                              "points (once per encoder); the neighbours follow.")
+            return
+        indices, similarities, search = run_job(self._knn(embeddings, index))
+        if search.approximate:
+            self.note.setText(f"Neighbours {search.describe()}.")
         self.neighbour_indices = indices[0]
         self.neighbours.setRowCount(len(indices[0]))
         for row, (neighbour, similarity) in enumerate(zip(indices[0], similarities[0])):
@@ -92,6 +104,39 @@ class Inspector(QWidget):
             for column, text in enumerate(cells):
                 self.neighbours.setItem(row, column, QTableWidgetItem(text))
         self.neighbours.resizeRowsToContents()
+
+    def searchable(self, embeddings: Embeddings) -> bool:
+        """Whether a click can search ``embeddings`` at once: exactly (below
+        app.ann.EXACT_LIMIT rows), or by an HNSW index :meth:`index_job` built."""
+        return (self._indexed == id(embeddings)
+                or choose(self._normalised(embeddings)) == "exact")
+
+    def index_job(self, embeddings: Embeddings) -> Job[Embeddings]:
+        """Builds the HNSW index over ``embeddings`` and measures its recall (minutes
+        at a million rows: a worker's job, not a click's); :meth:`mark_indexed` after."""
+        search = self._knn(embeddings, 0)  # normalised here, in the GUI thread
+
+        def build() -> Job[Embeddings]:
+            yield from search
+            return embeddings
+        return build()
+
+    def mark_indexed(self, embeddings: Embeddings) -> None:
+        if self._pool is not None and self._pool[0] is embeddings:  # still the one shown
+            self._indexed = id(embeddings)
+
+    def _knn(self, embeddings: Embeddings, index: int
+             ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
+        # Exact below app.ann.EXACT_LIMIT; above it HNSW, whose index and recall are
+        # kept (in memory, by the pool's array, and on disk) once made.
+        pool = self._normalised(embeddings)
+        query = Normalised(pool.matrix[[index]], pool.degenerate[[index]])
+        return iter_knn(query, pool, NEIGHBOURS, exclude=np.array([index]))
+
+    def _normalised(self, embeddings: Embeddings) -> Normalised:
+        if self._pool is None or self._pool[0] is not embeddings:
+            self._pool, self._indexed = (embeddings, normalise(embeddings)), None
+        return self._pool[1]
 
     def _neighbour_clicked(self, row: int, _column: int) -> None:
         self.sentence_chosen.emit(int(self.neighbour_indices[row]))

@@ -75,6 +75,8 @@ class MainWindow(PanelsMixin, MenusMixin, JobsMixin, FilesMixin, AnalysesMixin,
         self._run_when_idle = False
         #: (corpus spec, encoder spec) being encoded for the Inspector.
         self._encoding_for_inspector: set[tuple[str, str]] = set()
+        #: The job building a neighbour index for the Inspector, and for which embeddings.
+        self._indexing_for_inspector: tuple[int, JobHandle] | None = None
 
         self.projection = ProjectionView()
         self.projection.hovered.connect(self._show_hovered)
@@ -641,6 +643,24 @@ class MainWindow(PanelsMixin, MenusMixin, JobsMixin, FilesMixin, AnalysesMixin,
         self.inspector.show_sentence(self.corpus, focus, self.sentence_groups, embeddings)
         if embeddings is None:
             self._encode_for_inspector()
+        elif not self.inspector.searchable(embeddings):
+            self._index_for_inspector(embeddings)
+
+    def _index_for_inspector(self, embeddings) -> None:
+        """A space above app.ann.EXACT_LIMIT: its neighbour index is built by a job,
+        then the Inspector shows the focus's neighbours."""
+        building = self._indexing_for_inspector
+        if building is not None and building[0] == id(embeddings) and not building[1].done:
+            return
+
+        def indexed(space) -> None:
+            self.inspector.mark_indexed(space)
+            self._inspect_focus()
+
+        # A cancelled or failed build is started again by the next click.
+        self._indexing_for_inspector = (id(embeddings), self._start(
+            self.inspector.index_job(embeddings), "building the neighbour index for the "
+            "Inspector", on_result=indexed, queue=True, quiet=True))
 
     def _encode_for_inspector(self) -> None:
         """A corpus not run yet: its neighbours come from the chosen encoder, encoded
@@ -712,7 +732,9 @@ class MainWindow(PanelsMixin, MenusMixin, JobsMixin, FilesMixin, AnalysesMixin,
                  else "no group")
         faithful = self.exploration.faithfulness if self.exploration else None
         if faithful is not None:
-            where += f", faithfulness {faithful.overlap[index]:.1f}"
+            overlap = faithful.overlap[index]
+            where += (", faithfulness not measured" if np.isnan(overlap)
+                      else f", faithfulness {overlap:.1f}")
         return f"{corpus.texts[index]}\n[{corpus.ids[index]}, {where}]"
 
     def _show_hovered(self, index: int) -> None:

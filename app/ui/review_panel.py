@@ -167,6 +167,10 @@ class ReviewPanel(QWidget):
         self.why.setWordWrap(True)
         self.status = QLabel()
         self.status.setWordWrap(True)
+        # Said only when the table's neighbours were found approximately (large corpora).
+        self.search_note = QLabel()
+        self.search_note.setWordWrap(True)
+        self.search_note.setStyleSheet("color: #666")
 
         self.buttons: dict[str, QPushButton] = {}
         for name, title, handler in (
@@ -196,6 +200,7 @@ class ReviewPanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.filter)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.search_note)
         layout.addWidget(self.why)
         layout.addLayout(edits)
         layout.addLayout(history)
@@ -240,7 +245,16 @@ class ReviewPanel(QWidget):
                 if header in ("sentence", "first", "second", "farthest member", "A", "B"):
                     self.table.setColumnWidth(col, 320)
         self.why.setText("")
+        self._show_search(items)
         self._update_buttons()
+
+    def _show_search(self, items: ReviewList | None) -> None:
+        approximate = [f"{name}: {search.describe()}" for name, search in
+                       zip(items.encoder_names, items.searches) if search.approximate
+                       ] if items is not None else []
+        self.search_note.setText("Neighbours found approximately, so a few rows may be "
+                                 "missing: " + "; ".join(approximate) if approximate else "")
+        self.search_note.setVisible(bool(approximate))
 
     # --- selection ------------------------------------------------------------------
 

@@ -32,15 +32,16 @@ from models import make_encoder
 from models.precomputed import Precomputed
 from models.word2vec import read_training_text
 
+CORPUS_FILTER = ("Corpora (*.txt *.csv *.tsv *.jsonl *.parquet *.pq *.pyr *.label *.data);;"
+                 "Parquet (*.parquet *.pq);;All files (*)")
+
 
 class FilesMixin:
     """Part of :class:`app.ui.main_window.MainWindow`: files in and out; corpora,
     encoders, exports and workspaces."""
 
     def _choose_corpus_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Open a corpus", "", "Corpora (*.txt *.csv *.tsv *.jsonl *.pyr *.label "
-            "*.data);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open a corpus", "", CORPUS_FILTER)
         if path:
             self.open_corpus(path)
 

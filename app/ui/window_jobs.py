@@ -15,7 +15,7 @@ class JobsMixin:
     time, those asked for meanwhile wait in order."""
 
     def _start(self, work, label: str, on_result, queue: bool = False,
-               quiet: bool = False) -> None:
+               quiet: bool = False) -> JobHandle:
         """Run ``work`` now, or with ``queue`` after the jobs before it when one runs;
         a ``quiet`` one (loading) leaves nothing in the progress area when it is done."""
         waiting = queue and self.is_running
@@ -30,6 +30,7 @@ class JobsMixin:
             self.statusBar().showMessage(f"Queued: {label}")
         else:
             self._make_current(job)
+        return job
 
     def _make_current(self, job: JobHandle) -> None:
         self.job = job

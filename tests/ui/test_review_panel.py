@@ -185,3 +185,23 @@ def test_pair_dialog_shows_the_pair_and_its_reason_reaches_the_change_log(
     assert entry["what"] == (f"pair {pairs.ids[pair]}: label {old_label} -> "
                              f"{pairs.label_names[new_label]}")
     session.close()
+
+
+def test_tables_found_exactly_say_nothing_of_their_search(panel):
+    assert panel.search_note.isHidden() and not panel.search_note.text()
+
+
+def test_tables_found_approximately_say_so_with_their_recall(qtbot, msrp_lists, monkeypatch):
+    import app.ann
+    corpus, _ = msrp_lists
+    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)  # HNSW on the 859 sentences
+    dense = run_job(encode_corpus(corpus, make_encoder("bow"))).toarray()
+    lists = find_suspicious(corpus, {"bow": dense})
+    widget = ReviewPanel()
+    qtbot.addWidget(widget)
+    widget.set_lists(lists)
+    search = lists["misgrouped"].searches[0]
+    assert search.approximate
+    assert not widget.search_note.isHidden()
+    assert f"bow: {search.describe()}" in widget.search_note.text()
+    assert "recall@" in widget.search_note.text()

@@ -1,0 +1,161 @@
+"""What the window says about work done at scale: a layout fitted on a sample,
+faithfulness measured on a sample with approximate neighbours, points left unmeasured.
+Low limits keep the real bundled corpus "large"."""
+
+import dataclasses
+
+import numpy as np
+import scipy.sparse as sp
+
+from app.jobs import run_job
+from app.projection import faithfulness
+from app.ui.palette import UNGROUPED
+from tests.ui.conftest import JOB_TIMEOUT_MS, wait_for_job
+from tests.ui.test_main_window import run_and_wait
+
+
+def show(window, exploration):
+    window.current.runs[window.current.shown].exploration = exploration
+    window.show_exploration(exploration)
+
+
+def sampled(window):
+    """The window's run as if its corpus were above the limits: faithfulness on 300 of
+    859 points with HNSW neighbours, the layout fitted on the first 400."""
+    exploration = window.exploration
+    dense = exploration.embeddings
+    dense = dense.toarray() if sp.issparse(dense) else dense
+    coordinates = exploration.projection.coordinates
+    faithful = faithfulness(dense, coordinates, limit=200, sample=300)
+    projection = dataclasses.replace(exploration.projection, fitted_on=np.arange(400))
+    return dataclasses.replace(exploration, projection=projection, faithfulness=faithful)
+
+
+def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtbot, window):
+    run_and_wait(qtbot, window)
+    exploration = sampled(window)
+    faithful = exploration.faithfulness
+    assert faithful.search.approximate
+    show(window, exploration)
+    legend = window.projection.legend.text()
+    assert "fitted on 400 of 859 points" in legend
+    assert faithful.describe() in legend and "approximate (HNSW, recall@10" in legend
+    controls = window.projection_controls
+    controls.colour.setCurrentIndex(controls.colour.findData("faithfulness"))
+    brushes = np.array([b.color().name() for b in window.projection.points.data["brush"]])
+    unmeasured = np.isnan(faithful.overlap)
+    assert unmeasured.sum() == 859 - 300
+    assert set(brushes[unmeasured]) == {UNGROUPED}
+    assert UNGROUPED not in set(brushes[~unmeasured])
+    assert "grey: not measured" in window.projection.legend.text()
+    outside, inside = int(np.flatnonzero(unmeasured)[0]), int(faithful.measured[0])
+    assert "faithfulness not measured" in window.describe_sentence(outside)
+    assert f"faithfulness {faithful.overlap[inside]:.1f}" in window.describe_sentence(inside)
+
+
+def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, window,
+                                                                        tmp_path):
+    from app.ui.main_window import MainWindow
+    run_and_wait(qtbot, window)
+    exploration = sampled(window)
+    show(window, exploration)
+    path = window.save_workspace_to(tmp_path / "large.sentspace")
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.open_workspace(path)
+    wait_for_job(qtbot, reopened)
+    restored = reopened.exploration
+    assert np.array_equal(restored.projection.fitted_on, np.arange(400))
+    assert np.array_equal(restored.faithfulness.measured, exploration.faithfulness.measured)
+    assert restored.faithfulness.search == exploration.faithfulness.search
+    legend = reopened.projection.legend.text()
+    assert "fitted on 400 of 859 points" in legend
+    assert exploration.faithfulness.describe() in legend
+    reopened.close()
+
+
+def test_inspector_neighbours_exact_below_the_limit_and_hnsw_above(qtbot, window, monkeypatch):
+    import app.ann
+    from app.neighbours import top_k
+    from app.ui.inspector import NEIGHBOURS, Inspector
+    run_and_wait(qtbot, window)
+    corpus, groups = window.corpus, window.sentence_groups
+    dense = window.exploration.embeddings.toarray()
+    inspector = Inspector()
+    qtbot.addWidget(inspector)
+    inspector.show_sentence(corpus, 0, groups, dense)
+    exact, _ = top_k(dense[[0]], dense, NEIGHBOURS, exclude=np.array([0]))
+    assert np.array_equal(inspector.neighbour_indices, exact[0])
+    assert not inspector.note.text()
+    pool = inspector._pool[1]
+    inspector.show_sentence(corpus, 5, groups, dense)
+    assert inspector._pool[1] is pool  # normalised once, not on every click
+    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)
+    # Above the limit a click does not build the index: a job does, once.
+    inspector.show_sentence(corpus, 0, groups, dense)
+    assert "Building the neighbour index of 859 points" in inspector.note.text()
+    assert inspector.neighbours.rowCount() == 0
+    inspector.mark_indexed(run_job(inspector.index_job(dense)))
+    inspector.show_sentence(corpus, 0, groups, dense)
+    assert "approximate (HNSW, recall@10" in inspector.note.text()
+    assert len(set(inspector.neighbour_indices) & set(exact[0])) >= 8
+
+
+def test_window_builds_the_inspector_index_in_a_job_above_the_limit(qtbot, window,
+                                                                     monkeypatch):
+    import app.ann
+    run_and_wait(qtbot, window)
+    exploration = window.exploration
+    show(window, dataclasses.replace(exploration,
+                                     embeddings=exploration.embeddings.toarray()))
+    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)
+    window.select_sentence(3)
+    inspector = window.inspector
+    qtbot.waitUntil(lambda: inspector.neighbours.rowCount() == 10, timeout=JOB_TIMEOUT_MS)
+    assert "approximate (HNSW" in inspector.note.text()
+    jobs = [window.jobs_panel.tree.topLevelItem(i).text(0)
+            for i in range(window.jobs_panel.tree.topLevelItemCount())]
+    assert jobs.count("building the neighbour index for the Inspector") == 1
+    window.select_sentence(4)  # the index is kept: found at once, no second job
+    assert inspector.neighbours.rowCount() == 10
+    assert window.jobs_panel.tree.topLevelItemCount() == len(jobs)
+
+
+def test_open_corpus_dialog_offers_parquet_and_opens_one(qtbot, window, monkeypatch,
+                                                          tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from PySide6.QtWidgets import QFileDialog
+    corpus = window.corpus
+    path = tmp_path / "msrp.parquet"
+    pq.write_table(pa.table({"id": list(corpus.ids), "text": list(corpus.texts)}), path)
+    offered = []
+
+    def choose(parent, caption, folder, filters):
+        offered.append(filters)
+        return str(path), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
+    window._choose_corpus_file()
+    wait_for_job(qtbot, window)
+    assert "*.parquet" in offered[0]
+    assert window.corpus.name == "msrp" and len(window.corpus) == len(corpus)
+
+
+def test_tsne_refused_above_its_limit_says_why_whole(qtbot, window, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    import app.projection
+    run_and_wait(qtbot, window)
+    monkeypatch.setattr(app.projection, "TSNE_LIMIT", 500)
+    controls = window.projection_controls
+    controls.method.setCurrentIndex(controls.method.findData("tsne"))
+    qtbot.mouseClick(controls.project_button, Qt.MouseButton.LeftButton)
+    wait_for_job(qtbot, window)
+    dialog = window.findChild(QMessageBox, "error-dialog")
+    assert dialog is not None and dialog.windowTitle() == "Cannot use this input"
+    assert "t-SNE fits every point" in dialog.text() and "Use UMAP" in dialog.text()
+    state, message = window.jobs_panel.row_of(window.job)[1:3]
+    assert state == "failed" and "offered up to 500" in message and "Use UMAP" in message
+    assert window.exploration.projection.method == "pca"  # the layout shown is kept
