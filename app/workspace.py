@@ -286,7 +286,12 @@ def _build_dataclass(name: str, values: dict[str, Any]) -> Any:
     if kind is None or not dataclasses.is_dataclass(kind):
         raise ValueError(f"{name} is not a result this version knows")
     fields = {f.name: f for f in dataclasses.fields(kind)}
-    if set(values) != set(fields):
+    # A field added since the workspace was saved takes its default; any other mismatch
+    # means the file describes something else.
+    missing = {key for key, f in fields.items() if key not in values
+               and f.default is dataclasses.MISSING
+               and f.default_factory is dataclasses.MISSING}
+    if missing or set(values) - set(fields):
         raise ValueError(f"{name} has fields {sorted(values)}, expected {sorted(fields)}")
     instance = kind(**{k: v for k, v in values.items() if fields[k].init})
     for key, value in values.items():

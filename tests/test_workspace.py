@@ -3,6 +3,7 @@
 import json
 import shutil
 
+import numpy as np
 import pytest
 
 from app.annotations.session import AnnotationSession
@@ -11,9 +12,10 @@ from app.corpora.sick import load_sick
 from app.evaluations.classification import run_classification
 from app.evaluations.relatedness import run_relatedness
 from app.jobs import run_job
+from app.projection import Projection
 from app.workspace import (
-    SCHEMA, Workspace, WorkspaceError, add_recent, changed_summaries, corpus_entry, encoder_entry,
-    evaluation_entry, load_workspace, load_workspace_corpus, open_workspace,
+    SCHEMA, Workspace, WorkspaceError, add_recent, changed_summaries, corpus_entry, decode_state,
+    encode_state, encoder_entry, evaluation_entry, load_workspace, load_workspace_corpus, open_workspace,
     recent_workspaces, run_workspace, save_workspace,
 )
 from models import make_encoder
@@ -182,3 +184,15 @@ def test_a_workspace_keeps_the_path_the_user_chose_through_a_link(shared_data, t
     assert load_workspace(path).corpora[0].spec == spec
     assert load_workspace_corpus(load_workspace(path), 0, path).fingerprint \
         == corpus.fingerprint
+
+
+def test_a_result_saved_before_a_field_existed_takes_its_default():
+    projection = Projection(np.arange(6, dtype=np.float32).reshape(3, 2), "pca", {"seed": 0})
+    saved = encode_state(projection)
+    del saved["fields"]["fitted_on"]          # as written before layouts were sampled
+    restored = decode_state(saved)
+    assert restored.fitted_on is None and np.array_equal(restored.coordinates,
+                                                         projection.coordinates)
+    saved["fields"]["invented"] = 1
+    with pytest.raises(ValueError, match="has fields"):
+        decode_state(saved)
