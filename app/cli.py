@@ -29,6 +29,7 @@ from app.workspace import changed_summaries, load_workspace, run_workspace
 from app.corpora.model import Corpus
 from app.export import export_matrix
 from app.jobs import Progress, run_job
+from app.neighbours import fitted_on_training_side
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Encoder
 from models.precomputed import Precomputed
@@ -145,10 +146,9 @@ def command_run(args: argparse.Namespace) -> int:
 
 def command_encode(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.corpus)
-    encoder = build_encoder(args.encoder, corpus)
-    if encoder.requires_fit:
-        encoder.fit(corpus.texts)
     printer = ProgressPrinter()
+    encoder = run_job(fitted_on_training_side(build_encoder(args.encoder, corpus), corpus,
+                                              corpus.texts, None), printer)
     matrix = run_job(encoder.iter_encode(corpus.texts), printer)
     printer.clear()
     written = export_matrix(corpus, matrix, Path(args.out), {

@@ -14,6 +14,7 @@ from app.evaluations.classification import ClassificationResult, run_classificat
 from app.jobs import Job, Progress
 from app.projection import Faithfulness, Projection, faithfulness, project
 from models.base import Embeddings, Encoder, fitted_copy
+from models.pairs import corpus_pairs
 
 #: Above this many sentences the per-point faithfulness (an exact k-NN search in the
 #: original space) is left to an explicit request instead of every projection.
@@ -50,8 +51,9 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
     every sentence, project to 2D and, when the corpus has groups, run the
     classification evaluation (which refits encoders that learn from data on each
     training fold, whatever they were trained on here)."""
-    fitted = yield from fitted_copy(encoder, corpus.texts if training_texts is None
-                                    else training_texts)
+    fitted = yield from fitted_copy(
+        encoder, corpus.texts if training_texts is None else training_texts,
+        corpus_pairs(corpus) if encoder.learns_from_pairs else None)
     if fitted.cacheable:
         embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     else:

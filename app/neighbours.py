@@ -14,6 +14,7 @@ results can count them instead of silently producing NaN.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +22,9 @@ import scipy.sparse as sp
 
 from app.jobs import Job, Progress, run_job
 from app.corpora.model import Corpus
+from app.errors import EvaluationError
 from models.base import Embeddings, Encoder, fitted_copy
+from models.pairs import corpus_pairs
 
 #: Default memory budget for one similarity block and its temporaries.
 DEFAULT_MEMORY_MB = 256
@@ -259,11 +262,48 @@ def target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Normalised
                                      tie_tolerance=tie_tolerance, memory_mb=memory_mb))
 
 
-def encode_corpus(corpus: Corpus, encoder: Encoder) -> Job[Embeddings]:
+def encode_corpus(corpus: Corpus, encoder: Encoder,
+                  training_pairs: np.ndarray | None = None) -> Job[Embeddings]:
     """Embeddings of every sentence of ``corpus``, shape (len(corpus), dim).
 
     For evaluations that train nothing: an encoder that requires fitting is cloned and
-    fitted on the corpus's own sentences (no labels are seen, so nothing leaks).
+    fitted on the corpus's own sentences (no labels are seen, so nothing leaks); one
+    that learns from labelled pairs on the pairs ``training_pairs`` (indices into
+    ``corpus.pairs``; default: the "train" split, or every pair without one), which
+    must hold no evaluated pair (:func:`held_out_pairs`).
     """
-    fitted = yield from fitted_copy(encoder, corpus.texts)
+    fitted = yield from fitted_on_training_side(encoder, corpus, corpus.texts, training_pairs)
     return (yield from fitted.iter_encode(corpus.texts))
+
+
+def fitted_on_training_side(encoder: Encoder, corpus: Corpus, texts: Sequence[str],
+                            training_pairs: np.ndarray | None) -> Job[Encoder]:
+    """``encoder`` fitted (a clone, where it requires fitting) on the training side:
+    the sentences ``texts`` or, when it learns from labelled pairs, the pairs
+    ``training_pairs`` of ``corpus`` (None: its "train" split, or every pair)."""
+    pairs = corpus_pairs(corpus, training_pairs) if encoder.learns_from_pairs else None
+    return (yield from fitted_copy(encoder, texts, pairs))
+
+
+def held_out_pairs(corpus: Corpus, encoder: Encoder, splits: tuple[str, ...] | None,
+                   evaluation: str) -> tuple[tuple[str, ...] | None, np.ndarray | None]:
+    """(the pair splits to evaluate, the pairs to train on) for evaluations of pairs.
+
+    An encoder that learns from labelled pairs trains on the pairs outside the
+    evaluated splits, so it never sees an evaluated pair; with no ``splits`` those are
+    every split but "train". Other encoders: (``splits``, None).
+
+    Raises EvaluationError, before any work, when no pair is left to train on.
+    """
+    if not encoder.learns_from_pairs or corpus.pairs is None:
+        return splits, None
+    split = np.asarray(corpus.pairs.split, dtype=object)
+    if splits is None:
+        splits = tuple(sorted(set(split.tolist()) - {"train"}))
+    training = np.flatnonzero(~np.isin(split, list(splits)))
+    if not len(training) or not splits:
+        raise EvaluationError(f"{evaluation} with {encoder.name}, which trains on labelled "
+                              f"pairs, needs a train split apart from the evaluated pairs, "
+                              f"and corpus {corpus.name!r} has none: evaluate a test split "
+                              f"or train on a pairs file ({encoder.family}:FILE)")
+    return splits, training

@@ -17,6 +17,7 @@ from models.doc2vec import Doc2VecDBOW, Doc2VecDM
 from models.e5 import MultilingualE5
 from models.fastsent import FastSent, FastSentAE
 from models.neural import NeuralEncoder
+from models.pairs import PairBOW, PairRNN
 from models.pca_bow import PcaBagOfWords
 from models.random_bow import RandomBagOfWords
 from models.transformer import SentenceTransformerEncoder
@@ -31,7 +32,7 @@ ENCODERS: dict[str, type[Encoder]] = {
                                 WordVectorMean, WordVectorSum, Doc2VecDM, Doc2VecDBOW,
                                 Word2VecEncoder, FastTextEncoder, SentenceTransformerEncoder,
                                 MultilingualE5, FastSent, FastSentAE,
-                                DictRepBOW, DictRepRNN)}
+                                DictRepBOW, DictRepRNN, PairBOW, PairRNN)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes
