@@ -21,6 +21,7 @@ DATA = {
     "projection": "Embeddings",
     "review": "groups, SCUs, scored pairs",
     "embeddings": "One embedding per corpus sentence",
+    "pair-trained": "labelled or scored pairs",
 }
 SECTIONS = ("Question", "Procedure", "What the numbers mean", "Data it needs", "Pitfall")
 
@@ -31,7 +32,8 @@ def section(html, title):
 
 
 def test_every_evaluation_and_view_has_a_guide_and_a_title():
-    assert set(EVALUATIONS) | set(COMPARISONS) | {"projection", "review", "embeddings"} \
+    assert set(EVALUATIONS) | set(COMPARISONS) | {"projection", "review", "embeddings",
+                                                    "pair-trained"} \
         == set(GUIDES) == set(TITLES) == set(DATA)
 
 
