@@ -102,7 +102,9 @@ class PairFinetune(Encoder):
     def _fitted_state(self) -> str | None:
         if self.tuned_ is None:
             return None
-        return f"{self.corpus_fingerprint_}-{self.tuned_.fingerprint()}"
+        # The folder's content, not its path: the same training gives the same encoder
+        # wherever the models folder is.
+        return f"{self.corpus_fingerprint_}-{self.tuned_._fitted_state()}"
 
     def fit(self, texts: Sequence[str]) -> Self:
         """Train on pair rows (:meth:`models.pairs.TrainingPairs.rows`)."""
