@@ -31,7 +31,7 @@ import scipy.sparse as sp
 
 from app.corpora.model import Corpus
 from app.jobs import Job, Progress
-from models.base import Embeddings, Encoder, NotFittedError, fitted_copy
+from models.base import Embeddings, Encoder, NotFittedError
 
 log = logging.getLogger(__name__)
 
@@ -271,20 +271,26 @@ def cached_encode(encoder: Encoder, corpus_fingerprint: str, texts: Sequence[str
 
 
 def encode_corpus(corpus: Corpus, encoder: Encoder, *, texts: Sequence[str] | None = None,
+                  training_pairs: np.ndarray | None = None,
                   cache: EmbeddingCache | None = None) -> Job[Embeddings]:
     """Embeddings of every sentence of ``corpus``, or of ``texts`` drawn from it (some of
     its sentences, a tokenised column), through the cache: shape (len(texts), dim).
 
     For work that trains nothing on labels: an encoder that requires fitting is cloned
-    and fitted on the texts it encodes (no labels are seen, so nothing leaks). To keep
-    the fitted encoder, fit it with :func:`models.base.fitted_copy` and call
+    and fitted on the texts it encodes (no labels are seen, so nothing leaks); one that
+    learns from labelled pairs on the pairs ``training_pairs`` (indices into
+    ``corpus.pairs``; default: the "train" split, or every pair without one), which
+    must hold no evaluated pair (:func:`app.neighbours.held_out_pairs`). To keep the
+    fitted encoder, fit it with :func:`models.base.fitted_copy` and call
     :func:`cached_encode`, as the explorer does.
     """
+    from app.neighbours import fitted_on_training_side  # noqa: PLC0415 (models.pairs)
+
     if texts is None:
         texts, fingerprint = corpus.texts, corpus.fingerprint
     else:
         fingerprint = texts_fingerprint(texts)
-    fitted = yield from fitted_copy(encoder, texts)
+    fitted = yield from fitted_on_training_side(encoder, corpus, texts, training_pairs)
     return (yield from cached_encode(fitted, fingerprint, texts, cache))
 
 

@@ -32,6 +32,7 @@ from app.corpora.model import Corpus
 from app.distributed import DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards
 from app.export import export_matrix, json_text, write_json
 from app.jobs import Progress, run_job
+from app.neighbours import fitted_on_training_side
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Encoder
 from models.precomputed import Precomputed
@@ -163,10 +164,9 @@ def command_encode(args: argparse.Namespace) -> int:
     if args.engine:
         return command_encode_shards(args)
     corpus = load_corpus(args.corpus)
-    encoder = build_encoder(args.encoder, corpus)
-    if encoder.requires_fit:
-        encoder.fit(corpus.texts)
     printer = ProgressPrinter()
+    encoder = run_job(fitted_on_training_side(build_encoder(args.encoder, corpus), corpus,
+                                              corpus.texts, None), printer)
     matrix = run_job(cached_encode(encoder, corpus.fingerprint, corpus.texts), printer)
     printer.clear()
     written = export_matrix(corpus, matrix, Path(args.out), {

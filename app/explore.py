@@ -14,6 +14,7 @@ from app.evaluations.classification import ClassificationResult, run_classificat
 from app.jobs import Job
 from app.projection import Faithfulness, Projection, iter_faithfulness, project
 from models.base import Embeddings, Encoder, fitted_copy
+from models.pairs import corpus_pairs
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,8 +48,9 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
     every sentence, project to 2D and, when the corpus has groups, run the
     classification evaluation (which refits encoders that learn from data on each
     training fold, whatever they were trained on here)."""
-    fitted = yield from fitted_copy(encoder, corpus.texts if training_texts is None
-                                    else training_texts)
+    fitted = yield from fitted_copy(
+        encoder, corpus.texts if training_texts is None else training_texts,
+        corpus_pairs(corpus) if encoder.learns_from_pairs else None)
     embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     projection, faithful = yield from _project(corpus, embeddings, method, seed,
                                                projection_parameters or {})

@@ -14,13 +14,17 @@ results can count them instead of silently producing NaN.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
 from app.jobs import Job, Progress, run_job
-from models.base import Embeddings
+from app.corpora.model import Corpus
+from app.errors import EvaluationError
+from models.base import Embeddings, Encoder, fitted_copy
+from models.pairs import corpus_pairs
 
 #: Default memory budget for one similarity block and its temporaries.
 DEFAULT_MEMORY_MB = 256
@@ -256,3 +260,36 @@ def target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Normalised
     """:func:`iter_target_ranks` run to the end in this thread."""
     return run_job(iter_target_ranks(queries, pool, targets, exclude=exclude, ties=ties,
                                      tie_tolerance=tie_tolerance, memory_mb=memory_mb))
+
+
+def fitted_on_training_side(encoder: Encoder, corpus: Corpus, texts: Sequence[str],
+                            training_pairs: np.ndarray | None) -> Job[Encoder]:
+    """``encoder`` fitted (a clone, where it requires fitting) on the training side:
+    the sentences ``texts`` or, when it learns from labelled pairs, the pairs
+    ``training_pairs`` of ``corpus`` (None: its "train" split, or every pair)."""
+    pairs = corpus_pairs(corpus, training_pairs) if encoder.learns_from_pairs else None
+    return (yield from fitted_copy(encoder, texts, pairs))
+
+
+def held_out_pairs(corpus: Corpus, encoder: Encoder, splits: tuple[str, ...] | None,
+                   evaluation: str) -> tuple[tuple[str, ...] | None, np.ndarray | None]:
+    """(the pair splits to evaluate, the pairs to train on) for evaluations of pairs.
+
+    An encoder that learns from labelled pairs trains on the pairs outside the
+    evaluated splits, so it never sees an evaluated pair; with no ``splits`` those are
+    every split but "train". Other encoders: (``splits``, None).
+
+    Raises EvaluationError, before any work, when no pair is left to train on.
+    """
+    if not encoder.learns_from_pairs or corpus.pairs is None:
+        return splits, None
+    split = np.asarray(corpus.pairs.split, dtype=object)
+    if splits is None:
+        splits = tuple(sorted(set(split.tolist()) - {"train"}))
+    training = np.flatnonzero(~np.isin(split, list(splits)))
+    if not len(training) or not splits:
+        raise EvaluationError(f"{evaluation} with {encoder.name}, which trains on labelled "
+                              f"pairs, needs a train split apart from the evaluated pairs, "
+                              f"and corpus {corpus.name!r} has none: evaluate a test split "
+                              f"or train on a pairs file ({encoder.family}:FILE)")
+    return splits, training

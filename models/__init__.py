@@ -17,6 +17,8 @@ from models.doc2vec import Doc2VecDBOW, Doc2VecDM
 from models.e5 import MultilingualE5
 from models.fastsent import FastSent, FastSentAE
 from models.neural import NeuralEncoder
+from models.pair_finetune import PairFinetune
+from models.pairs import PairBOW, PairRNN
 from models.pca_bow import PcaBagOfWords
 from models.random_bow import RandomBagOfWords
 from models.sequence import (DenoisingAutoencoder, DenoisingAutoencoderGlove,
@@ -34,7 +36,8 @@ ENCODERS: dict[str, type[Encoder]] = {
                                 Word2VecEncoder, FastTextEncoder, SentenceTransformerEncoder,
                                 MultilingualE5, FastSent, FastSentAE,
                                 DictRepBOW, DictRepRNN, SequentialAutoencoder,
-                                DenoisingAutoencoder, DenoisingAutoencoderGlove, SkipThought)}
+                                DenoisingAutoencoder, DenoisingAutoencoderGlove, SkipThought,
+                                PairBOW, PairRNN, PairFinetune)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes
@@ -66,6 +69,8 @@ def make_encoder(spec: str) -> Encoder:
     """
     if spec.startswith(MODEL_DIR_PREFIX):
         return SentenceTransformerEncoder(model=spec[len(MODEL_DIR_PREFIX):])
+    if spec.startswith(PairFinetune.path_prefix):
+        return PairFinetune(base=spec[len(PairFinetune.path_prefix):])
     family, colon, training_file = spec.partition(":")
     if colon and family in TRAINED_ON_FILE:
         return TRAINED_ON_FILE[family](training_file=training_file)

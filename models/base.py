@@ -68,6 +68,9 @@ class Encoder(ABC):
     #: test information, so evaluations must refit inside each training fold. A plain
     #: vocabulary does not: a word seen only in a test fold gets no classifier weight.
     learns_from_data: ClassVar[bool] = False
+    #: Whether fitting needs labelled sentence pairs (``models.pairs``): evaluations then
+    #: fit it with :meth:`iter_fit_pairs` on their training pairs only.
+    learns_from_pairs: ClassVar[bool] = False
     #: Sentences per progress report.
     batch_size: ClassVar[int] = 2048
     #: Whether the embedding cache should keep this encoder's output; not for encoders
@@ -112,6 +115,11 @@ class Encoder(ABC):
         fitted = self.fit(texts)
         yield from ()
         return fitted
+
+    def iter_fit_pairs(self, pairs) -> Job[Self]:
+        """Train on ``pairs`` (a :class:`models.pairs.TrainingPairs`); only for encoders
+        that learn from pairs."""
+        raise NotImplementedError(f"{self.family} does not learn from sentence pairs")
 
     def clone(self) -> Self:
         """An unfitted encoder with the same parameters."""
@@ -170,9 +178,24 @@ class Encoder(ABC):
         return f"{type(self).__name__}({args})"
 
 
-def fitted_copy(encoder: Encoder, texts: Sequence[str]) -> Job[Encoder]:
-    """A clone of ``encoder`` fitted on ``texts`` when it requires fitting, else the
-    encoder itself; a job, so long training reports progress and can be cancelled."""
+def fitted_copy(encoder: Encoder, texts: Sequence[str], pairs=None) -> Job[Encoder]:
+    """A clone of ``encoder`` fitted on ``texts`` (on ``pairs``, a
+    :class:`models.pairs.TrainingPairs`, when it learns from pairs) when it requires
+    fitting, else the encoder itself; a job, so long training reports progress and can
+    be cancelled.
+
+    Raises
+    ------
+    ModelError
+        The encoder learns from pairs and ``pairs`` is None or empty.
+    """
     if not encoder.requires_fit:
         return encoder
+    if encoder.learns_from_pairs:
+        if not pairs:
+            raise ModelError(f"{encoder.name} trains on labelled sentence pairs, and there "
+                             "are none to train on here: use a corpus with labelled or "
+                             f"scored pairs (SICK, MSRP, STS) or a pairs file "
+                             f"({encoder.family}:FILE)")
+        return (yield from encoder.clone().iter_fit_pairs(pairs))
     return (yield from encoder.clone().iter_fit(texts))

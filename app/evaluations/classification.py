@@ -21,6 +21,7 @@ from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
+from app.neighbours import fitted_on_training_side
 from app.results import Provenance
 from models.base import Embeddings, Encoder
 
@@ -106,6 +107,14 @@ def evaluable_groups(corpus: Corpus, min_group_size: int) -> tuple[np.ndarray, n
     return groups.sentence_index[order], groups.group_index[order], groups.names
 
 
+def _pairs_within(corpus: Corpus, sentences: np.ndarray) -> np.ndarray:
+    """The corpus's pairs whose two sentences are both among ``sentences``."""
+    pairs = corpus.pairs
+    if pairs is None:
+        return np.zeros(0, np.int64)
+    return np.flatnonzero(np.isin(pairs.first, sentences) & np.isin(pairs.second, sentences))
+
+
 def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, seed: int = 0,
                        min_group_size: int = 3, C: float = 1.0,
                        embeddings: Embeddings | None = None) -> Job[ClassificationResult]:
@@ -147,7 +156,9 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
     accuracies = []
     for k, (train, test) in enumerate(folds):
         if shared_embeddings is None:
-            fold_encoder = yield from encoder.clone().iter_fit([texts[i] for i in train])
+            fold_encoder = yield from fitted_on_training_side(
+                encoder, corpus, [texts[i] for i in train],
+                _pairs_within(corpus, sentences[train]) if encoder.learns_from_pairs else None)
             X_train = yield from fold_encoder.iter_encode([texts[i] for i in train])
             X_test = yield from fold_encoder.iter_encode([texts[i] for i in test])
         else:

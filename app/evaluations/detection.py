@@ -28,7 +28,8 @@ from app.evaluations import statistics
 from app.evaluations.statistics import format_ci
 from app.evaluations.transfer import fit_logistic, pair_features
 from app.jobs import Job, Progress
-from app.neighbours import degenerate_pairs, normalise, pair_cosines
+from app.neighbours import (degenerate_pairs, fitted_on_training_side, held_out_pairs,
+                            normalise, pair_cosines)
 from app.results import Provenance, provenance
 from models.base import Embeddings, Encoder
 
@@ -152,9 +153,13 @@ def run_detection(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
                   splits: tuple[str, ...] | None = None,
                   n_resamples: int = statistics.DEFAULT_RESAMPLES,
                   confidence: float = 0.95) -> Job[DetectionResult]:
-    """Encode the corpus and run :func:`evaluate_detection` (same parameters)."""
+    """Encode the corpus and run :func:`evaluate_detection` (same parameters); an encoder
+    that learns from labelled pairs trains on the pairs outside ``splits`` (default: on
+    "train", the other splits evaluated)."""
     binary_pairs(corpus, splits)
-    embeddings = yield from encode_corpus(corpus, encoder)
+    splits, training = held_out_pairs(corpus, encoder, splits, NAME)
+    binary_pairs(corpus, splits)
+    embeddings = yield from encode_corpus(corpus, encoder, training_pairs=training)
     return evaluate_detection(corpus, embeddings, encoder=encoder, splits=splits,
                               n_resamples=n_resamples, confidence=confidence, seed=seed)
 
@@ -245,14 +250,15 @@ def run_learning_curve(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
 
     shared = None
     if not encoder.learns_from_data:
-        shared = yield from encode_corpus(corpus, encoder)
+        shared = yield from encode_corpus(corpus, encoder, training_pairs=train_pairs)
     accuracy, correct = [], []
     for k, subset in enumerate(subsets):
         chosen = train_pairs[subset]
         embeddings = shared
         if embeddings is None:
             sentences = np.unique(np.concatenate([pairs.first[chosen], pairs.second[chosen]]))
-            fitted = yield from encoder.clone().iter_fit([corpus.texts[i] for i in sentences])
+            fitted = yield from fitted_on_training_side(
+                encoder, corpus, [corpus.texts[i] for i in sentences], chosen)
             embeddings = yield from fitted.iter_encode(corpus.texts)
         classifier = fit_logistic(pair_features(embeddings, pairs.first[chosen],
                                                 pairs.second[chosen]),

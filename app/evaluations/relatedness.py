@@ -25,7 +25,7 @@ from app.errors import EvaluationError
 from app.evaluations import statistics
 from app.evaluations.statistics import format_ci
 from app.jobs import Job
-from app.neighbours import degenerate_pairs, normalise, pair_cosines
+from app.neighbours import degenerate_pairs, held_out_pairs, normalise, pair_cosines
 from app.results import Provenance, provenance
 from models.base import Embeddings, Encoder
 
@@ -227,9 +227,13 @@ def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
                     gold_range: tuple[float, float] | None = None,
                     n_resamples: int = statistics.DEFAULT_RESAMPLES,
                     confidence: float = 0.95) -> Job[RelatednessResult]:
-    """Encode the corpus and run :func:`evaluate_relatedness` (same parameters)."""
+    """Encode the corpus and run :func:`evaluate_relatedness` (same parameters); an
+    encoder that learns from labelled pairs trains on the pairs outside ``splits``
+    (default: it trains on "train" and the other splits are evaluated)."""
     scored_pairs(corpus, splits)
-    embeddings = yield from encode_corpus(corpus, encoder)
+    splits, training = held_out_pairs(corpus, encoder, splits, NAME)
+    scored_pairs(corpus, splits)
+    embeddings = yield from encode_corpus(corpus, encoder, training_pairs=training)
     return evaluate_relatedness(corpus, embeddings, encoder=encoder, splits=splits,
                                 cosine_range=cosine_range, gold_range=gold_range,
                                 n_resamples=n_resamples, confidence=confidence, seed=seed)

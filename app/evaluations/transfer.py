@@ -35,6 +35,7 @@ from app.errors import EvaluationError
 from app.evaluations import statistics
 from app.evaluations.statistics import format_ci
 from app.jobs import Job, Progress
+from app.neighbours import fitted_on_training_side
 from app.results import Provenance
 from models.base import Embeddings, Encoder
 
@@ -200,12 +201,21 @@ def _features(task: _Task, embeddings: Embeddings, items: np.ndarray) -> Embeddi
     return pair_features(embeddings, task.first[items], task.second[items])
 
 
-def _encode_for(task: _Task, encoder: Encoder, train: np.ndarray) -> Job[Embeddings]:
-    """Embeddings of all the task's sentences by an encoder that learns from data, fitted
-    on the sentences of the ``train`` items."""
-    rows = task.first[train] if task.second is None else np.unique(
-        np.concatenate([task.first[train], task.second[train]]))
-    fitted = yield from encoder.clone().iter_fit([task.texts[i] for i in rows])
+def _encode_for(corpus: Corpus, task: _Task, encoder: Encoder,
+                train: np.ndarray) -> Job[Embeddings]:
+    """Embeddings of all the task's sentences, the encoder fitted on the sentences (or,
+    when it learns from pairs, the pairs) of the ``train`` items when it learns from
+    data, else on all of them."""
+    if encoder.learns_from_data:
+        rows = task.first[train] if task.second is None else np.unique(
+            np.concatenate([task.first[train], task.second[train]]))
+        fitted = yield from fitted_on_training_side(
+            encoder, corpus, [task.texts[i] for i in rows],
+            task.item_index[train] if task.kind == "pair" else np.zeros(0, np.int64))
+    elif encoder.requires_fit:
+        fitted = yield from encoder.clone().iter_fit(task.texts)
+    else:
+        fitted = encoder
     return (yield from fitted.iter_encode(task.texts))
 
 
@@ -247,7 +257,7 @@ def run_transfer(corpus: Corpus, encoder: Encoder, *, seed: int = 0, task: str =
     tested, predicted, fold_of, accuracies = [], [], [], []
     for k, (train, test) in enumerate(folds):
         embeddings = shared if shared is not None else (
-            yield from _encode_for(spec, encoder, train))
+            yield from _encode_for(corpus, spec, encoder, train))
         classifier = fit_logistic(_features(spec, embeddings, train), labels[train], C=C,
                                   seed=seed, max_iter=max_iter)
         prediction = classifier.predict(_features(spec, embeddings, test))

@@ -346,6 +346,25 @@ _GUIDES: dict[str, Guide] = {
         "line ending a document.",
         "The paper's model (2400-d, weeks on 74M sentences) is far beyond a CPU: the "
         "default is a small model, useful for comparing spaces trained alike."),
+    "pair-trained": Guide(
+        "Pair-trained encoders (pair-bow, pair-rnn, pair-finetune)",
+        "What does a space look like when it is trained to tell entailment, paraphrase "
+        "or relatedness apart (Triantafillou et al. 2016; InferSent; Sentence-BERT)?",
+        "pair-bow (mean of word embeddings) or pair-rnn (a GRU) is trained with a "
+        "classifier on [u, v, |u-v|, u*v] of the two sentences of each labelled pair "
+        "(softmax over the classes), and scored pairs by regressing cos(u, v) onto the "
+        "score; pair-finetune:BASE fine-tunes a sentence-transformers model (the "
+        "bundled MiniLM) with SoftmaxLoss and CosineSimilarityLoss. Training shows "
+        "progress per batch and can be cancelled.",
+        "The sentence vector is the encoder's output; the classifier only trains it. "
+        "Compare against bow or minilm on the same test split.",
+        "A corpus with labelled or scored pairs (SICK, MSRP, STS), whose \"train\" "
+        "split they learn from, or a pairs file (CSV/TSV with sentence1, sentence2, "
+        "label and/or score): --encoder pair-bow:FILE. Evaluations train them on the "
+        "training pairs only; relatedness with no split named evaluates the others.",
+        "SICK repeats sentences (and 49 whole pairs) across its splits, so a "
+        "pair-trained encoder has seen many test sentences, though never a test pair's "
+        "gold. Fine-tuning MiniLM takes minutes per thousand pairs on a CPU."),
 }
 
 #: Menu titles of the guides, in menu order.

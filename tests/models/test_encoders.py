@@ -7,6 +7,7 @@ import scipy.sparse as sp
 from app.jobs import Progress
 from models import (ENCODERS, ModelError, MultilingualE5, NotFittedError,
                     SentenceTransformerEncoder, make_encoder)
+from models.pairs import TrainingPairs
 
 #: A parameter change per family that must change the fingerprint.
 CHANGED_PARAMS = {
@@ -30,12 +31,16 @@ CHANGED_PARAMS = {
     "sdae": {"p_delete": 0.2},
     "sdae-embs": {"p_swap": 0.0},
     "skipthought": {"noise_words": 64},
+    "pair-bow": {"embedding_size": 16},
+    "pair-rnn": {"hidden_size": 16},
+    "pair-finetune": {"seed": 1},
 }
 #: Families whose rows depend on their batch by float rounding (a transformer, DictRep
 #: and the other networks pad each batch to its longest sentence, which changes the
 #: shapes of their matrix products).
 BATCH_TOLERANCE = {"minilm": 1e-5, "dictrep-bow": 1e-5, "dictrep-rnn": 1e-5, "sae": 1e-5,
-                   "sdae": 1e-5, "sdae-embs": 1e-5, "skipthought": 1e-5}
+                   "sdae": 1e-5, "sdae-embs": 1e-5, "skipthought": 1e-5, "pair-bow": 1e-5,
+                   "pair-rnn": 1e-5, "pair-finetune": 1e-5}
 #: Families whose optional extra is not installed here.
 MISSING = {name for name, cls in ENCODERS.items()
            if hasattr(cls, "available") and not cls.available()}
@@ -51,7 +56,13 @@ UNICODE = ["Zürich ist schön — naïve café", "東京は大きい 🙂", "Ε
 
 def train(encoder, texts):
     """``encoder`` fitted on ``texts``; DictRep trains on (word, definition) rows, here each
-    sentence as the "definition" of its last word."""
+    sentence as the "definition" of its last word; pair-trained ones on consecutive
+    sentences as pairs labelled alternately 0 and 1 (one batch for fine-tuning MiniLM)."""
+    if encoder.learns_from_pairs:
+        texts = texts[:17] if encoder.family == "pair-finetune" else texts
+        return encoder.fit(TrainingPairs(tuple(texts[:-1]), tuple(texts[1:]),
+                                         tuple(str(i % 2) for i in range(len(texts) - 1)),
+                                         np.full(len(texts) - 1, np.nan)).rows())
     if encoder.family.startswith("dictrep"):
         texts = [f"{(text.split() or ['x'])[-1].strip('.,')}\t{text}" for text in texts]
     return encoder.fit(texts)
@@ -175,6 +186,7 @@ def test_encodes_grouped_msrp(name, msrp):
                     "fasttext": 100, "minilm": 384, "e5-small": 384, "fastsent": 128,
                     "fastsent-ae": 128, "dictrep-bow": 50, "dictrep-rnn": 50,
                     "sae": 128, "sdae": 128, "sdae-embs": 128, "skipthought": 128,
+                    "pair-bow": 300, "pair-rnn": 256, "pair-finetune": 384,
                     }.get(name, 2842)    # BOW vocabulary of the corpus
     assert matrix.shape == (859, expected_dim) == (len(msrp), encoder.dim)
     values = matrix.data if sp.issparse(matrix) else matrix

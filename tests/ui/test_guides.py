@@ -26,6 +26,7 @@ DATA = {
     "dictrep": "(word, definition) rows",
     "sdae": "Any sentences",
     "skipthought": "Ordered text",
+    "pair-trained": "labelled or scored pairs",
 }
 SECTIONS = ("Question", "Procedure", "What the numbers mean", "Data it needs", "Pitfall")
 
@@ -38,7 +39,7 @@ def section(html, title):
 def test_every_evaluation_and_view_has_a_guide_and_a_title():
     assert set(EVALUATIONS) | set(COMPARISONS) | {"projection", "review", "embeddings",
                                                   "fastsent", "dictrep", "sdae",
-                                                  "skipthought"} \
+                                                  "skipthought", "pair-trained"} \
         == set(GUIDES) == set(TITLES) == set(DATA)
 
 

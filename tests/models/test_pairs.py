@@ -1,0 +1,118 @@
+"""Pair-trained encoders: the pairs file, training on SICK, and evaluations that train
+them on training pairs only."""
+
+import numpy as np
+import pytest
+
+from app.corpora import load_corpus
+from app.evaluations.classification import run_classification
+from app.evaluations.relatedness import run_relatedness
+from app.evaluations.transfer import run_transfer
+from app.jobs import run_job
+from models import ModelError, load_trained, make_encoder
+from models.pairs import PairBOW, PairRNN, TrainingPairs, corpus_pairs, read_pairs_file
+
+pytest.importorskip("torch")
+
+#: Sizes small enough for a test to train in seconds on 2 cores.
+SMALL = dict(embedding_size=16, hidden_size=16, classifier_size=16, batch_sentences=256)
+
+
+@pytest.fixture(scope="module")
+def sick(shared_data):
+    return load_corpus(shared_data / "sick")
+
+
+def test_pairs_file_and_its_errors(tmp_path):
+    path = tmp_path / "pairs.csv"
+    path.write_text('sentence1,sentence2,label\nA dog runs.,"A dog, running.",yes\n'
+                    "A cat sleeps.,Nobody sleeps.,no\n")
+    pairs = read_pairs_file(path)
+    assert pairs.first == ("A dog runs.", "A cat sleeps.")
+    assert pairs.second[0] == "A dog, running." and pairs.label == ("yes", "no")
+    assert np.isnan(pairs.score).all()
+    path.write_text("sentence1,sentence2,score\nA,B,4.5\nC,D,high\n")
+    with pytest.raises(ModelError, match=r"pairs.csv, line 3: score 'high' is not a number"):
+        read_pairs_file(path)
+    path.write_text("sentence1,sentence2,score\nA,B,4.5\n\nC,D\n")
+    with pytest.raises(ModelError, match=r"pairs.csv, line 4: 2 fields where the header has 3"):
+        read_pairs_file(path)
+    path.write_text("first,second,label\nA,B,1\n")
+    with pytest.raises(ModelError, match=r"pairs.csv, line 1: the header must name sentence1"):
+        read_pairs_file(path)
+    tsv = tmp_path / "pairs.tsv"
+    tsv.write_text("sentence1\tsentence2\tlabel\tscore\nA\tB\t\t\n")
+    with pytest.raises(ModelError, match=r"pairs.tsv, line 2: neither a label nor a score"):
+        read_pairs_file(tsv)
+    tsv.write_text("sentence1\tsentence2\tlabel\tscore\nA\tB\tyes\t\n")
+    assert read_pairs_file(tsv).label == ("yes",)
+    with pytest.raises(ModelError, match="training row 1: .*not single sentences"):
+        PairBOW().fit(["A sentence of the corpus, not a pair."])
+
+
+def test_trains_on_sick_train_and_round_trips(sick, tmp_path):
+    """SICK train's entailment labels and relatedness scores: the loss falls, and the
+    saved model encodes exactly as the trained one."""
+    pairs = corpus_pairs(sick)
+    assert len(pairs) == 4_500 and set(pairs.label) == {"CONTRADICTION", "NEUTRAL",
+                                                         "ENTAILMENT"}
+    encoder = run_job(PairBOW(epochs=3, **SMALL).iter_fit_pairs(pairs))
+    losses = np.array(encoder.losses_)
+    assert encoder.classes_ == ("CONTRADICTION", "ENTAILMENT", "NEUTRAL")
+    assert losses[-6:].mean() < 0.9 * losses[:6].mean()
+    texts = list(sick.texts[:50])
+    loaded = load_trained(encoder.save(tmp_path))
+    assert loaded.fingerprint() == encoder.fingerprint()
+    assert np.array_equal(loaded.encode(texts), encoder.encode(texts))
+
+
+def test_rnn_trains_from_a_pairs_file(sick, tmp_path):
+    """``pair-rnn:FILE`` trains on the file's pairs (here 300 SICK train pairs)."""
+    pairs = corpus_pairs(sick)
+    path = tmp_path / "sick.tsv"
+    rows = ["sentence1\tsentence2\tlabel\tscore"] + pairs.rows()[:300]
+    path.write_text("\n".join(rows) + "\n")
+    encoder = make_encoder(f"pair-rnn:{path}")
+    assert not encoder.learns_from_pairs and not encoder.learns_from_data
+    encoder = PairRNN(epochs=2, training_file=str(path), **SMALL).fit([])
+    assert encoder.n_training_sentences_ == 300 and encoder.encode(["A dog."]).shape == (1, 16)
+
+
+class Recording(PairBOW):
+    """A small pair-bow that keeps every pair it was trained on."""
+
+    seen: list[TrainingPairs] = []
+
+    def __init__(self, **params):
+        super().__init__(**{**SMALL, "epochs": 1, **params})
+
+    def iter_fit_pairs(self, pairs):
+        Recording.seen.append(pairs)
+        return (yield from super().iter_fit_pairs(pairs))
+
+
+def test_evaluations_train_on_training_pairs_only(sick):
+    """Relatedness on SICK test and SICK-E transfer train on exactly the pairs of the
+    other splits, so no evaluated pair's gold is seen. (SICK itself repeats text across
+    its splits: 49 test pairs have the same two sentences as a train pair, 45 more the
+    same two reversed, and 3,743 of the test's 5,007 distinct sentences occur in train
+    pairs; those are the dataset's, not a leak.)"""
+    split = np.asarray(sick.pairs.split, dtype=object)
+    Recording.seen.clear()
+    result = run_job(run_relatedness(sick, Recording(), splits=("test",), n_resamples=0))
+    assert result.pooled.n_pairs == 4_927
+    run_job(run_transfer(sick, Recording(), n_resamples=0))
+    relatedness_pairs, transfer_pairs = Recording.seen
+    assert relatedness_pairs.rows() == corpus_pairs(sick, np.flatnonzero(split != "test")).rows()
+    assert transfer_pairs.rows() == corpus_pairs(sick, np.flatnonzero(split == "train")).rows()
+    # With no split named, relatedness trains on "train" and evaluates the others.
+    default = run_job(run_relatedness(sick, Recording(), n_resamples=0))
+    assert default.pooled.n_pairs == 4_927 + 500
+    assert Recording.seen[-1].rows() == transfer_pairs.rows()
+
+
+def test_pair_encoder_without_pairs_says_what_to_do(msrp):
+    """Grouped MSRP has paraphrase groups but no pairs to train on."""
+    assert msrp.pairs is None
+    with pytest.raises(ModelError, match="trains on labelled sentence pairs.*pair-bow:FILE"):
+        run_job(run_classification(msrp, PairBOW()))
