@@ -11,6 +11,25 @@ JOB_TIMEOUT_MS = 60_000
 
 
 @pytest.fixture(autouse=True)
+def no_window_outlives_its_test(qapp):
+    """A window holding unsaved results refuses pytest-qt's close and asks to save; left
+    open, it and its question would sit over the next tests' widgets and take their
+    mouse events. Discard and close them once the test is over."""
+    yield
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, MainWindow):
+            widget.unsaved = False
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, QMessageBox) and widget.isVisible():
+            widget.reject()
+        elif isinstance(widget, MainWindow) and widget.isVisible():
+            widget.close()
+    QApplication.processEvents()
+
+
+@pytest.fixture(autouse=True)
 def fresh_journals(monkeypatch, tmp_path):
     """Each test starts without edits: journals of corrections made by other tests are
     replayed otherwise, as they are for a user."""

@@ -36,9 +36,7 @@ def view(qtbot):
 def hover(qtbot, view, index):
     """Move the pointer onto point ``index``; the index the view reports."""
     position = view.plot.mapFromScene(view.scene_position(index))
-    # Generous: the first hover builds the k-d tree of a million points (seconds on a
-    # loaded machine); the test is about which point, not how fast.
-    with qtbot.waitSignal(view.hovered, timeout=15_000) as hovered:
+    with qtbot.waitSignal(view.hovered, timeout=2000) as hovered:
         qtbot.mouseMove(view.plot.viewport(), position)
     return hovered.args[0]
 
@@ -51,7 +49,7 @@ def screen_distance(view, index, other):
 def zoom_to(qtbot, view, x0, x1, y0, y1):
     view.view_box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
     # The refresh follows the range change after a short delay.
-    qtbot.waitUntil(lambda: not view._refresh_timer.isActive(), timeout=15_000)
+    qtbot.waitUntil(lambda: not view._refresh_timer.isActive(), timeout=2000)
 
 
 def test_a_million_points_load_as_a_density_image_with_hover(qtbot, view, million):
