@@ -30,7 +30,7 @@ from app.atomic import write_text_atomic
 from app.jobs import Job, Progress, run_job
 from models.base import Embeddings, Encoder, ModelError, NotFittedError
 from models.neural import seeded
-from models.pairs import OBJECTIVES, TrainingPairs
+from models.pairs import OBJECTIVES, TrainingPairs, training_targets
 from models.transformer import (_OFFLINE, BUNDLED_MODEL, INSTALL_HINT,
                                 SentenceTransformerEncoder, _device, model_dir_digest)
 from models.word2vec import corpus_digest, models_dir
@@ -131,22 +131,7 @@ class PairFinetune(Encoder):
                 CosineSimilarityLoss, SoftmaxLoss)
         except ImportError:         # sentence-transformers < 6
             from sentence_transformers.losses import CosineSimilarityLoss, SoftmaxLoss
-        use_labels = self.objective in ("auto", "labels")
-        classes = sorted({label for label in pairs.label if label}) if use_labels else []
-        labels = np.array([classes.index(label) if label in classes and len(classes) > 1
-                           else -1 for label in pairs.label], np.int64)
-        scores = pairs.score if self.objective in ("auto", "scores") else np.full(
-            len(pairs), np.nan)
-        finite = np.isfinite(scores)
-        if finite.any():
-            low, high = scores[finite].min(), scores[finite].max()
-            scores = (scores - low) / (high - low) if high > low else np.where(finite, 1.0,
-                                                                                  np.nan)
-        examples = np.flatnonzero((labels >= 0) | np.isfinite(scores))
-        if not len(examples):
-            raise ModelError(f"none of the {len(pairs):,} training pairs has what objective="
-                             f"{self.objective!r} trains on (labels of 2 or more classes, "
-                             "or scores)")
+        classes, labels, scores, examples = training_targets(pairs, self.objective)
         yield Progress(f"loading {self._base.name}", 0, 1)
         with seeded(self.seed):
             model = SentenceTransformer(str(self._base.directory), device=_device(),

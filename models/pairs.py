@@ -204,6 +204,40 @@ def _network(vocab_size: int, embedding_size: int, hidden_size: int, recurrent: 
     return PairNetwork()
 
 
+def training_targets(pairs: TrainingPairs, objective: str
+                     ) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
+    """What a pair-trained model learns from: ``(classes, labels, scores, examples)``.
+
+    ``labels`` index ``classes`` (-1: no label, or fewer than two classes, which
+    cannot be told apart); ``scores`` are rescaled to [0, 1] (NaN: none); ``examples``
+    are the pairs with either. ``objective`` ("auto", "labels", "scores") says which
+    gold to use.
+
+    Raises
+    ------
+    ModelError
+        No pair has what the objective trains on.
+    """
+    classes = (tuple(sorted({label for label in pairs.label if label}))
+               if objective in ("auto", "labels") else ())
+    if len(classes) < 2:
+        classes = ()
+    index = {name: i for i, name in enumerate(classes)}
+    labels = np.array([index.get(label, -1) for label in pairs.label], np.int64)
+    scores = (pairs.score if objective in ("auto", "scores")
+              else np.full(len(pairs), np.nan))
+    finite = np.isfinite(scores)
+    if finite.any():
+        low, high = scores[finite].min(), scores[finite].max()
+        scores = (scores - low) / (high - low) if high > low else np.where(finite, 1.0,
+                                                                              np.nan)
+    examples = np.flatnonzero((labels >= 0) | np.isfinite(scores))
+    if not len(examples):
+        raise ModelError(f"none of the {len(pairs):,} training pairs has what objective="
+                         f"{objective!r} trains on (labels of 2 or more classes, or scores)")
+    return classes, labels, scores, examples
+
+
 class PairBOW(NeuralEncoder):
     """Mean of word embeddings trained on labelled pairs through [u, v, |u-v|, u*v].
 
@@ -274,24 +308,7 @@ class PairBOW(NeuralEncoder):
     def _prepare(self, texts: list[str]):
         import torch
         pairs = TrainingPairs.parse(texts)
-        use_labels = self.objective in ("auto", "labels")
-        use_scores = self.objective in ("auto", "scores")
-        classes = tuple(sorted({label for label in pairs.label if label})) if use_labels else ()
-        if len(classes) < 2:
-            classes = ()
-        index = {name: i for i, name in enumerate(classes)}
-        labels = np.array([index.get(label, -1) for label in pairs.label], np.int64)
-        scores = pairs.score if use_scores else np.full(len(pairs), np.nan)
-        finite = np.isfinite(scores)
-        if finite.any():
-            low, high = scores[finite].min(), scores[finite].max()
-            scores = (scores - low) / (high - low) if high > low else np.where(finite, 1.0,
-                                                                                  np.nan)
-        examples = np.flatnonzero((labels >= 0) | np.isfinite(scores))
-        if not len(examples):
-            raise ModelError(f"none of the {len(pairs):,} training pairs has what objective="
-                             f"{self.objective!r} trains on (labels of 2 or more classes, "
-                             "or scores)")
+        classes, labels, scores, examples = training_targets(pairs, self.objective)
         first = [tokenize(text, self.lowercase)[:self.max_length] for text in pairs.first]
         second = [tokenize(text, self.lowercase)[:self.max_length] for text in pairs.second]
         vocab = Vocabulary.build([first[i] for i in examples] + [second[i] for i in examples],
