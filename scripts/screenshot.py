@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+SIZE = (1280, 800)   # the layout the README pictures and issue 14 promise
 
 
 def main() -> int:
@@ -39,7 +40,7 @@ def main() -> int:
     if not os.environ.get("DISPLAY"):
         if not shutil.which("xvfb-run"):
             sys.exit("no DISPLAY and no xvfb-run: apt-get install xvfb xauth imagemagick")
-        return subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1440x900x24",
+        return subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {SIZE[0]}x{SIZE[1]}x24",
                                sys.executable, *sys.argv]).returncode
     os.environ["QT_QPA_PLATFORM"] = "xcb"
 
@@ -54,7 +55,7 @@ def main() -> int:
     corpus = (ROOT.parent / "shared" / "data" / "sick" / "SICK_trial.txt"
               if args.scene == "evaluations" else "msrp-grouped")
     frame = AppWindow(str(corpus), args.encoder, run=True)
-    frame.setGeometry(0, 0, 1440, 900)
+    frame.setGeometry(0, 0, *SIZE)
     frame.show()
     frame.load()
     window = None   # the main window, once built inside the frame
@@ -79,7 +80,8 @@ def main() -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(["import", "-window", "root", str(args.out)], check=True)
         print(f"saved {args.out}")
-        app.quit()
+        # exit, not quit: Qt 6's quit() closes the window first, and its close asks to save the workspace
+        app.exit(0)
 
     def idle():
         return window.exploration is not None and not window.is_running

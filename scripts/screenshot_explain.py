@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-SIZE = (1100, 700)
+SIZE = (1280, 800)
 
 
 def main() -> int:

@@ -4,7 +4,7 @@
     .venv/bin/python scripts/screenshot_views.py [--out docs]
 
 Without a DISPLAY it re-runs itself under ``xvfb-run`` (Debian: apt-get install xvfb
-xauth imagemagick). Each view is built in its own window at 1400x900 and captured with
+xauth imagemagick). Each view is built in its own window at 1280x800 and captured with
 ImageMagick's ``import``: docs/costra.png (Costra seed group 1 with bag of words),
 docs/compare.png (bag of words vs TF-IDF on grouped MSRP, one sentence selected and
 another hovered), docs/scatter-1m.png (1,000,000 clustered points as a density image,
@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-SIZE = (1400, 900)
+SIZE = (1280, 800)
 
 
 def main() -> int:
