@@ -21,7 +21,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSplitter,
-    QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from app.corpora.browse import (SentenceColumns, browser_index, match_sentences, pairs_of,
@@ -226,15 +226,15 @@ class CorpusBrowser(QWidget):
         for widget in (self.stats_table, self.size_chart, self.overlap_chart):
             right.addWidget(widget)
         right.setSizes([300, 200, 200])
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([2000, 1000])  # the sentences get two thirds of the width
+        # Sentences and statistics each get the whole width: side by side, the text
+        # column of a 1280-pixel window was a few characters wide.
+        self.pages = QTabWidget()
+        self.pages.setDocumentMode(True)
+        self.pages.addTab(left, "Sentences")
+        self.pages.addTab(right, "Statistics")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
-        layout.addWidget(splitter)
+        layout.addWidget(self.pages)
         self._show_pairs_of(-1)
 
     @staticmethod
