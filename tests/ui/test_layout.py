@@ -28,11 +28,11 @@ def shown_at_1280x800(qtbot, window):
 def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, shared_data):
     shown_at_1280x800(qtbot, window)
     # Before anything runs, the progress area says nothing.
-    assert window.stage.text() == "" and not window.progress.isVisible()
+    assert window.jobs.stage.text() == "" and not window.jobs.progress.isVisible()
 
     window.run()
     wait_for_job(qtbot, window)
-    window.find_suspicious()
+    window.analyses.find_suspicious()
     wait_for_job(qtbot, window)
     qtbot.wait(50)
     assert window.review_panel.isVisible() and window.size() == SIZE
@@ -67,7 +67,7 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
 
 
 def test_layout_is_remembered_and_reset(qtbot, window):
-    window.restore_layout()
+    window.docks.restore()
     window.resize(SIZE)
     qtbot.waitExposed(window)
     built = window.main_split.sizes()
@@ -80,11 +80,11 @@ def test_layout_is_remembered_and_reset(qtbot, window):
     again.resize(SIZE)
     again.show()
     qtbot.waitExposed(again)
-    again.restore_layout()
+    again.docks.restore()
     assert again.main_split.sizes() == moved
     reset = next(action for action in again.menuBar().actions()
                  if action.text() == "&View").menu().actions()[0]
     reset.trigger()
     assert again.main_split.sizes() != moved
-    again.reset_layout()
-    again._layout_remembered = False
+    again.docks.reset()
+    again.docks.remembered = False
