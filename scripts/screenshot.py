@@ -99,8 +99,8 @@ def main() -> int:
                       QTimer.singleShot(1000, capture)))
 
     def corpus_tab():
-        window.views.setCurrentWidget(window.corpus_page)
-        window.corpus_browser.filter_box.setText("percent")
+        window.views.setCurrentWidget(window.views.corpus_page)
+        window.views.corpus_browser.filter_box.setText("percent")
         QTimer.singleShot(3000, capture)
 
     def neighbours():

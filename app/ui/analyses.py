@@ -185,7 +185,7 @@ class Analyses:
         spec_b = self.compare_choice.currentData()
         encoder_b = make_encoder(spec_b)
         controls = self.controls
-        alignment = self.window.compare_view.selected_alignment()
+        alignment = self.window.views.compare_view.selected_alignment()
         method = "umap" if alignment == "aligned-umap" else controls.selected_method()
         # The panel's parameters are those of its chosen method; AlignedUMAP takes UMAP's.
         parameters = controls.parameters() if method == controls.selected_method() else {}
@@ -200,7 +200,8 @@ class Analyses:
         """The Costra tab needs a projection and the Costra evaluation: shown without
         them, it runs what is missing (a few seconds) instead of staying blank."""
         state = self.state
-        if self.window.views.currentWidget() is not self.window.costra_page or self._busy():
+        views = self.window.views
+        if views.currentWidget() is not views.costra_page or self._busy():
             return
         missing = []
         if state.exploration is None:
@@ -220,8 +221,9 @@ class Analyses:
         if (result is None or exploration is None or result.provenance.corpus_fingerprint
                 != exploration.corpus.fingerprint):
             return
-        self.window.costra_view.set_data(exploration.corpus, exploration.projection.coordinates,
-                                         result, exploration.projection.axis_labels)
+        self.window.views.costra_view.set_data(exploration.corpus,
+                                               exploration.projection.coordinates, result,
+                                               exploration.projection.axis_labels)
 
     def find_suspicious(self) -> None:
         """Rank suspicious annotations of the (corrected) corpus with the chosen encoder."""

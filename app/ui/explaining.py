@@ -54,10 +54,10 @@ class Explaining:
         if selection.source == "neighbours" and window.neighbours_view.query is not None:
             query = window.neighbours_view.query
             return (query.text, texts[focus]) if query.index != focus else None
-        if selection.source == "costra" and window.costra_page.is_built:
-            chosen = window.costra_view.chosen_comparison
-            if chosen is not None:
-                first, second = window.costra_view.result.comparisons.more_similar[chosen]
+        if selection.source == "costra" and window.views.costra_page.is_built:
+            costra = window.views.costra_view
+            if costra.chosen_comparison is not None:
+                first, second = costra.result.comparisons.more_similar[costra.chosen_comparison]
                 return texts[int(first)], texts[int(second)]
         if len(selection.indices) == 2:
             other = int(selection.indices[selection.indices != focus][0])

@@ -29,25 +29,20 @@ from app.evaluations import APPLICABLE
 from app.session import CorpusState, Session
 from app.ui.analyses import Analyses
 from app.ui.classification_panel import ClassificationPanel
-from app.ui.compare_view import CompareView
-from app.ui.corpus_browser import CorpusBrowser
 from app.ui.corpus_panel import CorpusPanel
-from app.ui.costra_view import CostraView
 from app.ui.docking import Docks
 from app.ui.evaluation_panel import EvaluationPanel
 from app.ui.explaining import Explaining
 from app.ui.files import Files
 from app.ui.inspecting import Inspecting
 from app.ui.job_queue import JobQueue
-from app.ui.lazy_page import LazyPage
 from app.ui.menus import build_menus
-from app.ui.neighbours_view import NeighboursView
 from app.ui.projection_view import ProjectionView
 from app.ui.regioning import Regioning
 from app.ui.review_panel import ReviewPanel
 from app.ui.selecting import Selecting
 from app.ui.showing import Showing
-from app.ui.widgets import narrow_choice
+from app.ui.views import Views
 from app.ui.workspace_panel import WorkspacePanel
 from models import DEFAULT_ENCODER
 
@@ -75,22 +70,9 @@ class MainWindow(QMainWindow):
         self.analyses = Analyses(self, self.jobs, self.corpus_panel)
         self.files = Files(self)
 
-        # Hidden tabs are built when first shown (or used), not before the window shows.
-        self.costra_page = LazyPage(self._build_costra_view)
-        self.compare_page = LazyPage(self._build_compare_view)
-        self.corpus_page = LazyPage(self._build_corpus_browser)
-        self.neighbours_view = NeighboursView()
-        self.views = QTabWidget()
-        self.views.setDocumentMode(True)
-        for page, title in ((self.projection, "Projection"), (self.costra_page, "Costra"),
-                            (self.analyses.compare_page(self.compare_page), "Compare"),
-                            (self.corpus_page, "Corpus"),
-                            (self.neighbours_view, "Neighbours")):
-            self.views.addTab(page, title)
-        self.views.setTabToolTip(1, "Costra orderings: open Costra 1.1 to see the seed "
-                                 "groups' orderings")
-        self.views.setTabToolTip(2, "Compare encoders")
-        self.views.setTabToolTip(4, "Nearest neighbours")
+        self.views = Views(self.session, self.projection, self.selecting,
+                           self.analyses.compare_page)
+        self.neighbours_view = self.views.neighbours_view
 
         # The tasks with tables and charts share the main area with the views, in a
         # splitter the user can move.
@@ -140,13 +122,6 @@ class MainWindow(QMainWindow):
         selecting = self.selecting
         self.jobs.failed.connect(self._job_failed)
         self.jobs.running_changed.connect(self.enable_actions)
-        self.neighbours_view.sentence_selected.connect(
-            lambda index: selecting.select_later(index, "neighbours"))
-        # Queries made in the neighbours tab ring their neighbours in the projection; a
-        # click in the projection keeps ringing the clicked sentence's group there.
-        self.neighbours_view.neighbours_found.connect(
-            lambda found: self.projection.highlight(found)
-            if self.views.currentWidget() is self.neighbours_view else None)
         self.views.currentChanged.connect(lambda _: self.analyses.costra_shown())
         self.classification.misclassified_clicked.connect(selecting.show_misclassified)
         self.evaluation_panel.run_requested.connect(
@@ -167,62 +142,8 @@ class MainWindow(QMainWindow):
             state.spec, f"{state.corpus.name} ({len(state.corpus):,} sentences)"))
         self.session.corpus_closed.connect(self.workspace_panel.remove_corpus)
         self.selection.changed.connect(selecting.show)
-        self.selection.changed.connect(self._follow_selection)
-
-    def _follow_selection(self, selection) -> None:
-        """The Inspector, the corpus table, Compare and the neighbours tab follow the
-        selection's focus."""
-        focus = selection.focus
-        if self.compare_page.is_built:
-            self.compare_view.show_selected(focus)
-        self.inspecting.show_focus()
-        if focus >= 0 and self.corpus is not None:
-            if self.corpus_page.is_built:
-                self.corpus_browser.select(focus)
-            if self.spaces and selection.source != "neighbours":
-                self.neighbours_view.query_sentence(focus)
-
-    def _build_costra_view(self) -> CostraView:
-        view = CostraView()
-        # Seed sentences are long: the choices must not widen the window.
-        narrow_choice(view.group_choice, 10)
-        narrow_choice(view.type_choice, 6)
-        view.sentence_selected.connect(lambda index: self.selecting.select_later(index,
-                                                                                 "costra"))
-        view.sentences_selected.connect(lambda indices: self.selecting.select_items(indices,
-                                                                                    "costra"))
-        view.projection.hovered.connect(self.selecting.show_hovered)
-        return view
-
-    def _build_compare_view(self) -> CompareView:
-        view = CompareView()
-        view.sentence_selected.connect(lambda index: self.selecting.select_later(index,
-                                                                                 "compare"))
-        for side in view.views:
-            side.hovered.connect(self.selecting.show_hovered)
-        if self.current is not None and self.current.comparison is not None:
-            view.show_comparison(self.current.comparison)
-        return view
-
-    def _build_corpus_browser(self) -> CorpusBrowser:
-        browser = CorpusBrowser()
-        browser.sentence_selected.connect(lambda index: self.selecting.select_later(index,
-                                                                                    "corpus"))
-        if self.corpus is not None:
-            browser.set_corpus(self.corpus)
-        return browser
-
-    @property
-    def costra_view(self) -> CostraView:
-        return self.costra_page.widget
-
-    @property
-    def compare_view(self) -> CompareView:
-        return self.compare_page.widget
-
-    @property
-    def corpus_browser(self) -> CorpusBrowser:
-        return self.corpus_page.widget
+        self.selection.changed.connect(lambda _: self.inspecting.show_focus())
+        self.selection.changed.connect(self.views.follow)
 
     # --- what the session holds, for the corpus shown ------------------------------
 

@@ -122,8 +122,8 @@ class Showing:
         w.classification.clear()
         w.selecting.set_corpus(state.corpus if state is not None else None)
         w.inspecting.inspector.clear()
-        if w.compare_page.is_built:
-            w.compare_view.clear()
+        if w.views.compare_page.is_built:
+            w.views.compare_view.clear()
         w.review_panel.set_session(state.annotations if state is not None else None)
         w.review_panel.set_lists(state.review_lists if state is not None else {})
         corpus = state.corpus if state is not None else None
@@ -135,8 +135,8 @@ class Showing:
                                        for run in evaluations])
         if state is not None:
             w.views.setTabEnabled(1, APPLICABLE["costra"](corpus))
-            if w.corpus_page.is_built:
-                w.corpus_browser.set_corpus(corpus)
+            if w.views.corpus_page.is_built:
+                w.views.corpus_browser.set_corpus(corpus)
             w.workspace_panel.set_current_corpus(state.spec)
             w.corpus_panel.apply_view(state)
             w.projection.search.blockSignals(True)
@@ -144,8 +144,8 @@ class Showing:
             w.projection.search.blockSignals(False)
             if state.exploration is not None:
                 self.show_exploration(state.exploration)
-            if state.comparison is not None and w.compare_page.is_built:
-                w.compare_view.show_comparison(state.comparison)
+            if state.comparison is not None and w.views.compare_page.is_built:
+                w.views.compare_view.show_comparison(state.comparison)
         self._show_spaces(state)
         w.enable_actions(w.jobs.is_running)
 
@@ -174,7 +174,7 @@ class Showing:
                 w.analyses.show_costra()
         elif what in ("spaces", "comparison"):
             if what == "comparison":
-                w.compare_view.show_comparison(state.comparison)
+                w.views.compare_view.show_comparison(state.comparison)
             self._show_spaces(state)
             w.inspecting.show_focus()
         elif what == "review":
@@ -183,8 +183,8 @@ class Showing:
         elif what == "corpus":
             # An edit, undo or redo: the same sentences in new groups, so the embeddings
             # and projection stay; colours, lists and evaluations use the corrected corpus.
-            if w.corpus_page.is_built:
-                w.corpus_browser.set_corpus(state.corpus)
+            if w.views.corpus_page.is_built:
+                w.views.corpus_browser.set_corpus(state.corpus)
             w.selecting.sentence_groups = first_groups(state.corpus)
             w.selecting.recolour()
         elif what == "regions":

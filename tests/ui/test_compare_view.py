@@ -131,7 +131,7 @@ def test_the_window_asks_for_the_chosen_alignment_with_umap(window, monkeypatch)
     controls = window.corpus_panel.projection_controls
     controls.method.setCurrentIndex(controls.method.findData("umap"))
     controls.n_neighbors.setValue(7)
-    window.compare_view.alignment.setCurrentIndex(1)
+    window.views.compare_view.alignment.setCurrentIndex(1)
     window.analyses.compare_spaces()
     assert asked["alignment"] == "aligned-umap" and asked["method"] == "umap"
     assert asked["n_neighbors"] == 7

@@ -62,8 +62,8 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     window.views.setCurrentIndex(1)
     qtbot.wait(50)
     assert window.size() == SIZE
-    assert window.costra_view.table.rowCount() > 8
-    assert visible_rows(window.costra_view.table) >= 8
+    assert window.views.costra_view.table.rowCount() > 8
+    assert visible_rows(window.views.costra_view.table) >= 8
 
 
 def test_layout_is_remembered_and_reset(qtbot, window):

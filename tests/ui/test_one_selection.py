@@ -111,14 +111,14 @@ def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
     reopened.analyses.compare_spaces()
     wait_for_job(qtbot, reopened)
     settle(qtbot, reopened)
-    table = reopened.compare_view.changed
+    table = reopened.views.compare_view.changed
     index = int(table.item(3, 0).data(Qt.ItemDataRole.UserRole))
     click_row(qtbot, table, 3, column=2)
     qtbot.waitUntil(lambda: reopened.selection.focus == index)
     assert reopened.selection.source == "compare"
     assert reopened.selecting.listed_sentences() == [index]
     assert reopened.corpus.texts[index] in reopened.inspecting.inspector.details.text()
-    assert len(reopened.compare_view.view_a.highlighted.data) == 1
+    assert len(reopened.views.compare_view.view_a.highlighted.data) == 1
     # The two spaces Compare encoded serve the neighbours tab and the Inspector too.
     assert [name for name, _, _ in reopened.neighbours_view.spaces] == ["bow", "tfidf"]
     assert reopened.inspecting.inspector.neighbours.rowCount() == 10
@@ -165,7 +165,7 @@ def test_a_failing_costra_comparison_lists_its_sentences(qtbot, window):
     wait_for_job(qtbot, window)
     window.views.setCurrentIndex(1)
     settle(qtbot, window)
-    view = window.costra_view
+    view = window.views.costra_view
     row = next(r for r in range(view.table.rowCount()) if view.table.item(r, 0).text() == "✗")
     k = int(view.table.item(row, 0).data(Qt.ItemDataRole.UserRole))
     click_row(qtbot, view.table, row)
@@ -214,10 +214,10 @@ def test_the_costra_tab_runs_what_it_needs_and_lists_seed_groups_by_number(qtbot
     window.views.setCurrentIndex(1)                      # nothing run yet: it runs both
     assert "Running the Costra run and evaluation" in window.statusBar().currentMessage()
     wait_for_job(qtbot, window)
-    choice = window.costra_view.group_choice
-    assert choice.count() == 126 and window.costra_view.projection.point_count > 0
+    choice = window.views.costra_view.group_choice
+    assert choice.count() == 126 and window.views.costra_view.projection.point_count > 0
     numbers = [int(choice.itemText(i).split(":")[0]) for i in range(choice.count())]
-    assert numbers == sorted(numbers) and window.costra_view.group == choice.currentData()
+    assert numbers == sorted(numbers) and window.views.costra_view.group == choice.currentData()
 
 
 def test_the_inspector_of_a_corpus_never_run_encodes_for_its_neighbours(qtbot, window,

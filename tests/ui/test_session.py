@@ -103,8 +103,8 @@ def test_costra_and_compare_tabs(qtbot, window):
     window.analyses.compare_choice.setCurrentIndex(window.analyses.compare_choice.findData("tfidf"))
     window.analyses.compare_spaces()
     wait_for_job(qtbot, window)
-    comparison = window.compare_view.comparison
-    assert comparison is not None and window.compare_view.view_b.point_count == 859
+    comparison = window.views.compare_view.comparison
+    assert comparison is not None and window.views.compare_view.view_b.point_count == 859
     window.open_corpus("costra")
     wait_for_job(qtbot, window)
     assert window.views.isTabEnabled(1)
@@ -113,7 +113,7 @@ def test_costra_and_compare_tabs(qtbot, window):
     window.evaluate("costra")
     wait_for_job(qtbot, window)
     assert window.costra_result is not None
-    assert window.costra_view.group_choice.count() == 126
+    assert window.views.costra_view.group_choice.count() == 126
     controls = window.corpus_panel.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("metadata:type"))
     legend = window.projection.legend.text()
@@ -140,7 +140,7 @@ def test_corpus_tab_neighbours_tab_and_guides(qtbot, window):
     from app.evaluations import EVALUATIONS
     from app.ui.guides import GUIDES
 
-    assert window.corpus_browser.model.rowCount() == 859
+    assert window.views.corpus_browser.model.rowCount() == 859
     for family in ("bow", "tfidf"):
         window.corpus_panel.choose(family)
         window.run()
@@ -149,7 +149,7 @@ def test_corpus_tab_neighbours_tab_and_guides(qtbot, window):
     with qtbot.waitSignal(window.neighbours_view.neighbours_found, timeout=20_000) as found:
         window.select_sentence(0)
     assert {1, 2} <= set(found.args[0])
-    assert window.corpus_browser.selected == 0
+    assert window.views.corpus_browser.selected == 0
     titles = [action.text() for action in window.menuBar().actions()[-1].menu().actions()]
     assert len(titles) >= len(EVALUATIONS) and set(EVALUATIONS) <= set(GUIDES)
 
