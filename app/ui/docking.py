@@ -4,7 +4,16 @@ and put back by View > Reset layout."""
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
+
+#: Screens narrower than this get one dock column, so the views and tasks get the width.
+COMPACT_BELOW = 1600
+
+
+def small_screen() -> bool:
+    screen = QGuiApplication.primaryScreen()
+    return screen is None or screen.availableGeometry().width() < COMPACT_BELOW
 
 
 class Docks:
@@ -24,6 +33,12 @@ class Docks:
                          | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.window.addDockWidget(area, dock)
         return dock
+
+    def one_column(self, under: QDockWidget, docks: list[QDockWidget]) -> None:
+        """Tab ``docks`` with ``under`` (in the left column), the first in front."""
+        for dock in docks:
+            self.window.tabifyDockWidget(under, dock)
+        docks[0].raise_()
 
     def built(self) -> None:
         """The window is assembled: its layout is the one Reset layout goes back to."""

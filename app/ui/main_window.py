@@ -30,7 +30,7 @@ from app.session import CorpusState, Session
 from app.ui.analyses import Analyses
 from app.ui.classification_panel import ClassificationPanel
 from app.ui.corpus_panel import CorpusPanel
-from app.ui.docking import Docks
+from app.ui.docking import Docks, small_screen
 from app.ui.evaluation_panel import EvaluationPanel
 from app.ui.explaining import Explaining
 from app.ui.files import Files
@@ -105,11 +105,16 @@ class MainWindow(QMainWindow):
         workspace_dock.raise_()
         self.group_dock = self.selecting.dock = self.docks.add(
             "Selected sentences", self.selecting.widget, RIGHT)
-        self.tabifyDockWidget(self.group_dock,
-                              self.docks.add("Inspector", self.inspecting.inspector, RIGHT))
-        self.group_dock.raise_()
-        self.resizeDocks([self.group_dock], [230], Qt.Orientation.Horizontal)
-        self.main_split.setSizes([560, 440])
+        inspector_dock = self.docks.add("Inspector", self.inspecting.inspector, RIGHT)
+        if small_screen():
+            # At 1280 px two dock columns leave the views ~420 px: one column instead.
+            self.docks.one_column(workspace_dock, [self.group_dock, inspector_dock])
+            self.selecting.raised_by += ("point", "misclassified")
+        else:
+            self.tabifyDockWidget(self.group_dock, inspector_dock)
+            self.group_dock.raise_()
+            self.resizeDocks([self.group_dock], [230], Qt.Orientation.Horizontal)
+        self.main_split.setSizes([640, 400])
         self.docks.built()
         build_menus(self)
         self.showing = Showing(self)

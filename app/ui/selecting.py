@@ -29,7 +29,8 @@ from app.ui.projection_controls import ProjectionControls
 from app.ui.projection_view import ProjectionView
 
 #: Sources whose selection brings Selected sentences forward (a click in the
-#: projection or a list is seen where it was made).
+#: projection or a list is seen where it was made, with the Selected sentences dock
+#: beside the views).
 RAISED_BY = ("region", "chart", "costra", "search", "review", "cluster")
 
 
@@ -65,8 +66,10 @@ class Selecting:
         layout = QVBoxLayout(self.widget)
         for widget in (self.caption, self.alone, self.list, self.export_button):
             layout.addWidget(widget)
-        #: Set by the window: brings the Selected sentences dock forward.
+        #: Set by the window: the Selected sentences dock, brought forward by a
+        #: selection from ``raised_by``.
         self.dock = None
+        self.raised_by = RAISED_BY
         projection.hovered.connect(self.show_hovered)
         projection.clicked.connect(self.select_sentence)
         projection.search.textChanged.connect(self.search)
@@ -227,10 +230,10 @@ class Selecting:
             self._list(selection_caption(corpus, len(indices), selection.source),
                        [Row(self.describe_sentence(int(sentence)), int(sentence))
                         for sentence in indices[:5000]])
-            if selection.source in RAISED_BY and self.dock is not None:
-                self.dock.raise_()
         else:
             self.caption.setText(prompt(corpus))
+        if len(indices) and selection.source in self.raised_by and self.dock is not None:
+            self.dock.raise_()
         self.show_group_alone()
 
     def _list(self, heading: str, rows: list[Row]) -> None:

@@ -1,7 +1,7 @@
 """Room for each task at 1280x800: the review list, evaluation results and Costra
 comparisons show 8 rows or more, and the window never resizes itself."""
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView
 
 from app.ui.main_window import MainWindow
@@ -88,3 +88,24 @@ def test_layout_is_remembered_and_reset(qtbot, window):
     assert again.main_split.sizes() != moved
     again.docks.reset()
     again.docks.remembered = False
+
+
+def test_the_views_get_the_width_and_neighbours_read_as_sentences(qtbot, window):
+    """At 1280x800 the docks share one column, so the centre is not squeezed between
+    two; nearest neighbours of two encoders stack rather than wrap a few words a line."""
+    shown_at_1280x800(qtbot, window)
+    for encoder in ("bow", "tfidf"):
+        window.corpus_panel.choose(encoder)
+        window.run()
+        wait_for_job(qtbot, window)
+    assert not window.group_dock.isFloating()
+    assert window.dockWidgetArea(window.group_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert window.views.width() >= 540                   # ~420 between two dock columns
+    window.views.setCurrentWidget(window.neighbours_view)
+    window.select_sentence(0)
+    columns = window.neighbours_view.columns
+    qtbot.waitUntil(lambda: all(column.table.rowCount() for column in columns))
+    assert len(columns) == 2
+    for column in columns:
+        assert column.table.columnWidth(3) >= 400        # the sentence's column
+    assert window.size() == SIZE
