@@ -15,9 +15,9 @@ import numpy as np
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-    QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
-    QVBoxLayout, QWidget,
+    QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
+    QListWidget, QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
+    QTabWidget, QVBoxLayout, QWidget,
 )
 
 from app.corpora.model import Corpus
@@ -301,11 +301,12 @@ class EvaluationPanel(QWidget):
         self._show_charts(evaluation, result)
 
     def _fit_values(self) -> None:
-        """The value column as wide as its values, at most half the table; longer
-        values wrap onto more lines."""
+        """The value column as wide as its values and its heading (the heading alone
+        when empty), at most half the table; longer values wrap onto more lines."""
         width = self.table.viewport().width()
-        self.table.setColumnWidth(1, min(self.table.sizeHintForColumn(1) + 8,
-                                         max(80, width // 2)))
+        wanted = max(self.table.sizeHintForColumn(1),
+                     self.table.horizontalHeader().sectionSizeHint(1))
+        self.table.setColumnWidth(1, min(wanted + 8, max(80, width // 2)))
         self.table.resizeRowsToContents()
 
     def eventFilter(self, watched, event) -> bool:

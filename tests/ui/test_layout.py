@@ -109,3 +109,28 @@ def test_the_views_get_the_width_and_neighbours_read_as_sentences(qtbot, window)
     for column in columns:
         assert column.table.columnWidth(3) >= 400        # the sentence's column
     assert window.size() == SIZE
+
+
+def test_nothing_is_cut_at_1280x800(qtbot, window, shared_data):
+    """Headings of empty tables, Compare's choices and Colour by's offer fit the corpus."""
+    shown_at_1280x800(qtbot, window)
+    for page, table in ((window.classification, window.classification.metrics),
+                        (window.evaluation_panel, window.evaluation_panel.table)):
+        window.tasks.setCurrentWidget(page)
+        qtbot.wait(20)
+        header = table.horizontalHeader()
+        assert table.rowCount() == 0
+        assert header.sectionSize(1) >= header.sectionSizeHint(1)     # "Value" whole
+
+    colours = window.corpus_panel.projection_controls.colour
+    offered = lambda: [colours.itemData(i) for i in range(colours.count())]  # noqa: E731
+    assert "group" in offered() and "misclassified" in offered()
+    window.open_corpus(shared_data / "sick" / "SICK_trial.txt")
+    wait_for_job(qtbot, window)
+    assert "group" not in offered() and "misclassified" not in offered()   # SICK has none
+
+    window.views.setCurrentIndex(2)
+    qtbot.wait(20)
+    compare = window.views.compare_view
+    for choice in (compare.alignment, compare.colour, window.analyses.compare_choice):
+        assert choice.isVisible() and choice.width() >= choice.sizeHint().width()
