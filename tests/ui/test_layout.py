@@ -52,6 +52,10 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     wait_for_job(qtbot, window)
     qtbot.wait(50)
     assert shows_8_rows_or_all(panel.table) and window.size() == SIZE
+    # The chart is shown whole (its axis titles were cut off below and at the right).
+    chart = panel.chart
+    assert chart.height() >= chart.minimumHeight()
+    assert chart.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() <= chart.width()
 
     window.open_corpus("costra")
     wait_for_job(qtbot, window)
