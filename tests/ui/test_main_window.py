@@ -1,13 +1,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from tests.ui.conftest import JOB_TIMEOUT_MS, wait_for_job
-
-
-def run_and_wait(qtbot, window):
-    window.run()
-    with qtbot.waitSignal(window.jobs.job.worker.finished, timeout=JOB_TIMEOUT_MS):
-        pass
+from tests.ui.conftest import JOB_TIMEOUT_MS, run_and_wait, wait_for_job
 
 
 def metric(window, label):
