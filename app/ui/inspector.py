@@ -105,6 +105,12 @@ class Inspector(QWidget):
                 self.neighbours.setItem(row, column, QTableWidgetItem(text))
         self.neighbours.resizeRowsToContents()
 
+    def resizeEvent(self, event) -> None:
+        # Rows sized while the Inspector was hidden (a tab behind another) are as tall
+        # as their text wrapped to no width: size them again at the width shown.
+        super().resizeEvent(event)
+        self.neighbours.resizeRowsToContents()
+
     def searchable(self, embeddings: Embeddings) -> bool:
         """Whether a click can search ``embeddings`` at once: exactly (below
         app.ann.EXACT_LIMIT rows), or by an HNSW index :meth:`index_job` built."""
