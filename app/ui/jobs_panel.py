@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout, QHeaderView, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from app.ui.workers import JobHandle
 
@@ -59,6 +60,8 @@ class JobsPanel(QWidget):
 
     def _render(self, job: JobHandle) -> None:
         item = self._items[id(job)]
+        if not isValid(item):
+            return  # the window closed while the job was still being cancelled
         item.setText(1, job.state)
         progress = job.progress
         if progress is not None and not job.done:

@@ -116,6 +116,7 @@ class Showing:
     def show_state(self, state: CorpusState | None) -> None:
         """Show the current corpus and everything made of it: every view switches."""
         w = self.window
+        w.statusBar().clearMessage()   # a hovered sentence of the corpus shown before
         w.corpus_panel.show_corpus(state)
         w.projection.clear("Press Run to encode, project and evaluate the corpus.")
         w.regioning.show()
