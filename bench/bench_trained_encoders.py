@@ -28,16 +28,7 @@ from models import TRAINED_ON_FILE, make_encoder  # noqa: E402
 from models.dictrep import read_definitions  # noqa: E402
 from models.fastsent import FastSent  # noqa: E402
 from models.neural import device, read_ordered_text  # noqa: E402
-
-
-def best_time(function, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
+from timing import best_of  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -52,7 +43,7 @@ def main() -> None:
     texts = bench_texts()[:args.encode]
     glove = make_encoder("glove-mean")
     glove.encode(texts[:10])
-    reference = best_time(lambda: glove.encode(texts))
+    reference = best_of(lambda: glove.encode(texts))
     print(f"device: {device()}; {len(texts):,} sentences encoded; glove-mean "
           f"{len(texts) / reference:,.0f} sentences/s\n")
     print(f"{'family':<13} {'train examples/s':>17} {'encode sentences/s':>19} "
@@ -65,7 +56,7 @@ def main() -> None:
         trained = time.perf_counter() - start
         encoder.encode(texts[:10])
         # Best of three for the sums of word vectors (milliseconds), one run for networks.
-        seconds = best_time(lambda: encoder.encode(texts),
+        seconds = best_of(lambda: encoder.encode(texts),
                             repeats=3 if isinstance(encoder, FastSent) else 1)
         print(f"{family:<13} {encoder.n_training_examples_ / trained:>17,.0f} "
               f"{len(texts) / seconds:>19,.0f} "
