@@ -68,7 +68,7 @@ class Settings:
     autoencoder_sentences: int  # of those, for S(D)AE and SkipThought
     definitions: int            # WordNet (word, definition) rows, every k-th
     pair_epochs: int
-    recurrent_epochs: int       # S(D)AE, SkipThought, DictRep-RNN, pair-rnn
+    recurrent_epochs: int       # S(D)AE, SkipThought, DictRep-RNN
     hidden_size: int            # recurrent networks' state
     vector_size: int            # FastSent's and the BOW families' word vectors
 
@@ -77,8 +77,7 @@ class Settings:
                 f"(2 epochs), first {self.autoencoder_sentences:,} for S(D)AE and SkipThought "
                 f"({self.recurrent_epochs} epoch(s)); WordNet: {self.definitions:,} definitions "
                 f"(every k-th row; DictRep-BOW 2 epochs, DictRep-RNN {self.recurrent_epochs}); "
-                f"SICK train: 4,500 pairs (pair-bow {self.pair_epochs} epochs, pair-rnn "
-                f"{self.recurrent_epochs}); recurrent state {self.hidden_size}-d, word vectors "
+                f"SICK train: 4,500 pairs ({self.pair_epochs} epoch(s)); recurrent state {self.hidden_size}-d, word vectors "
                 f"{self.vector_size}-d")
 
 
@@ -129,7 +128,8 @@ ROWS = (
         "WordNet definitions → GloVe"),
     Row("pair-bow", trained("pair-bow", "pairs", embedding_size="vector_size",
                             epochs="pair_epochs"), "SICK train pairs"),
-    Row("pair-rnn", trained("pair-rnn", "pairs", **RECURRENT), "SICK train pairs"),
+    Row("pair-rnn", trained("pair-rnn", "pairs", hidden_size="hidden_size",
+                            epochs="pair_epochs"), "SICK train pairs"),
     Row("bow", reference("bow"), "vocabulary of the evaluated text", costra=None),
     Row("glove-mean", reference("glove-mean"), "pretrained (GloVe 6B 50d)"),
     Row("minilm", reference("minilm"), "pretrained (all-MiniLM-L6-v2)"),
@@ -217,10 +217,8 @@ def pair_finetune_cells(corpora: dict, seed: int) -> tuple[dict[str, str], float
             "mr": why, "costra": f"{DASH} ({ENGLISH_ONLY})", "length": DASH}, seconds
 
 
-def markdown(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
+def markdown_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
 def main() -> None:
@@ -232,6 +230,7 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated row labels to run")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    started = time.perf_counter()
     logging.disable(logging.WARNING)    # the coverage warnings of out-of-domain text
     settings = QUICK if args.quick else FULL
     rows = [row for row in ROWS if not args.only or row.label in args.only.split(",")]
@@ -244,7 +243,8 @@ def main() -> None:
           f"seed {args.seed}, device {device()})\n\n{settings.describe()}.\n", flush=True)
     header = ["encoder", "trained on", "training", "MSRP grouped acc", "SICK test ρ / r",
               "MR acc", "Costra", "NN same length (SICK)"]
-    table = []
+    # Rows print as they finish, so a long run's log holds every finished row.
+    print(markdown_row(header) + "\n|" + "---|" * len(header), flush=True)
     for row in rows:
         encoder = row.make(settings, files)
         start = time.perf_counter()
@@ -254,16 +254,16 @@ def main() -> None:
         else:
             training = DASH
         cells = evaluate(row, encoder, corpora, args.seed)
-        table.append([row.label, row.trained_on, training, cells["msrp"], cells["sick"],
-                      cells["mr"], cells["costra"], cells["length"]])
+        print(markdown_row([row.label, row.trained_on, training, cells["msrp"], cells["sick"],
+                            cells["mr"], cells["costra"], cells["length"]]), flush=True)
         print(f"{row.label}: done ({time.perf_counter() - start:.0f} s in all)",
               file=sys.stderr, flush=True)
     if args.pair_finetune:
         cells, seconds = pair_finetune_cells(corpora, args.seed)
-        table.append(["pair-finetune", "SICK train pairs (MiniLM, 1 epoch)", f"{seconds:.0f} s",
-                      cells["msrp"], cells["sick"], cells["mr"], cells["costra"],
-                      cells["length"]])
-    print(markdown(header, table))
+        print(markdown_row(["pair-finetune", "SICK train pairs (MiniLM, 1 epoch)",
+                            f"{seconds:.0f} s", cells["msrp"], cells["sick"], cells["mr"],
+                            cells["costra"], cells["length"]]), flush=True)
+    print(f"\nWhole run: {(time.perf_counter() - started) / 60:.1f} min.")
     print(f"\nCostra is Czech: {DASH} marks encoders whose vocabulary or training is "
           "English-only (every trained family here was trained on English text; GloVe "
           "and all-MiniLM-L6-v2 are English), so a number would measure unknown-word "
