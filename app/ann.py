@@ -1,20 +1,25 @@
-"""Approximate nearest neighbours (faiss HNSW) for pools too large to scan exactly.
+"""Approximate nearest neighbours (faiss) for pools too large to scan exactly.
 
-:func:`iter_knn` is what every k-nearest-neighbour consumer calls: below
-:data:`EXACT_LIMIT` pool rows (or for sparse embeddings, which HNSW cannot index) it is
-:func:`app.neighbours.iter_top_k`, the exact scan; above it, an HNSW graph over the
-L2-normalised rows, searched by inner product (= cosine). Exact search is always
-selectable (``search="exact"``). Every approximate answer comes with its measured
-recall@k against the exact scan on a seeded sample of its own queries (:class:`Search`),
-so a result computed approximately says so, and how approximately.
+:func:`iter_knn` is what every k-nearest-neighbour consumer calls, with one switch,
+``search``: "exact" always scans (:func:`app.neighbours.iter_top_k`), "ann" always
+searches an index, and "auto" (the default) scans up to :data:`EXACT_LIMIT` pool rows
+and searches an index above it. Sparse embeddings (bag of words), which faiss cannot
+index, are always scanned. The index is over the L2-normalised rows, searched by inner
+product (= cosine), and its kind goes by size: an HNSW graph up to :data:`HNSW_LIMIT`
+rows, an inverted file of 8-bit scalar-quantised rows (IVF-SQ8, a quarter of the memory,
+its coarse centroids trained on a seeded sample) above. Every approximate answer comes
+with its measured recall@k against the exact scan on a seeded sample of its own queries
+(:class:`Search`), so a result computed approximately says so, and how approximately.
 
 The index is built one chunk of rows at a time (a job: progress, cancel between chunks)
 on one thread: HNSW's parallel insertion links nodes in whatever order the threads reach
 them, so only a single-threaded build gives the same graph, and the same neighbours, on
-every machine. Searching is parallel; each query's search is independent of the others,
-so its answer does not depend on the thread count. Built indexes are cached on disk in
-the embedding cache's folder (``ann/``), keyed by a digest of the normalised matrix and
-the index parameters, and checked against a SHA-256 before faiss reads them.
+every machine (the IVF's k-means likewise). Only the building thread is held to one
+OpenMP thread, and only while faiss works, never across a yield. Searching is parallel;
+each query's search is independent of the others, so its answer does not depend on the
+thread count. Built indexes are cached on disk in the embedding cache's folder
+(``ann/``), keyed by a digest of the normalised matrix, the index kind and its
+parameters, and checked against a SHA-256 before faiss reads them.
 
 faiss is imported inside the functions that need it.
 """
@@ -25,6 +30,8 @@ import hashlib
 import json
 import logging
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +48,12 @@ log = logging.getLogger(__name__)
 
 #: Pool size above which ``search="auto"`` goes approximate.
 EXACT_LIMIT = 50_000
-SEARCHES = ("auto", "exact", "hnsw")
+#: "auto": exact up to the limit, an index above it; "exact"; "ann" (an index always).
+SEARCHES = ("auto", "exact", "ann")
+#: Index kinds, and the pool size above which an IVF-SQ8 replaces HNSW (whose graph and
+#: float32 rows take about 1.2 KB a row at 384 dimensions, against 0.4 KB).
+KINDS = {"hnsw": "HNSW", "ivf-sq8": "IVF-SQ8"}
+HNSW_LIMIT = 2_000_000
 #: Queries whose approximate neighbours are checked against the exact scan.
 RECALL_QUERIES = 1_000
 #: HNSW links per node, and candidate lists while building and searching: on 100,000
@@ -50,6 +62,13 @@ RECALL_QUERIES = 1_000
 HNSW_M = 24
 EF_CONSTRUCTION = 40
 EF_SEARCH = 64
+#: IVF lists: about 4 sqrt(n) (faiss's guideline), trained by k-means on a seeded sample
+#: of TRAIN_PER_LIST rows per list; NPROBE lists searched per query. On MSRP (glove-mean,
+#: 171 lists) recall@10 is 0.876 at nprobe 8, 0.926 at 16, 0.941 at 32.
+IVF_LISTS_PER_SQRT = 4
+TRAIN_PER_LIST = 64
+NPROBE = 32
+TRAIN_SEED = 0
 #: Rows added per step of the build, and queries searched per step.
 BUILD_CHUNK = 20_000
 SEARCH_CHUNK = 20_000
@@ -60,7 +79,7 @@ RECALL_TOLERANCE = 1e-5
 #: Indexes kept in memory by the array they index, so that a view asking again about
 #: the same pool gets its index back without hashing the matrix.
 _RECENT_INDEXES = 2
-_recent: dict[int, tuple[weakref.ref, Any, dict[int, Search]]] = {}
+_recent: dict[tuple[int, str], tuple[weakref.ref, Any, dict[int, Search]]] = {}
 #: Bump when the index layout or its parameters change; older files then simply miss.
 INDEX_VERSION = 1
 
@@ -71,10 +90,10 @@ class Search:
 
     Attributes
     ----------
-    method : "exact" or "hnsw".
+    method : "exact" or the index kind ("hnsw", "ivf-sq8").
     k : neighbours per query.
     recall : float or None
-        For "hnsw": mean share of the exact k nearest neighbours that the approximate
+        When approximate: mean share of the exact k nearest neighbours that the approximate
         search found, over ``recall_queries`` sampled queries (ties count as found).
     recall_queries : how many queries the recall was measured on.
     """
@@ -91,7 +110,7 @@ class Search:
     def describe(self) -> str:
         if not self.approximate:
             return "exact"
-        return (f"approximate (HNSW, recall@{self.k} {self.recall:.3f} on "
+        return (f"approximate ({KINDS[self.method]}, recall@{self.k} {self.recall:.3f} on "
                 f"{self.recall_queries:,} queries)")
 
     def summary(self) -> list[tuple[str, str]]:
@@ -104,20 +123,28 @@ class Search:
 
 
 def choose(pool: Embeddings | Normalised, search: str = "auto", *,
-           limit: int | None = None) -> str:
-    """"exact" or "hnsw" for searching ``pool``; ValueError for an unknown search or
-    HNSW asked of sparse rows. ``limit`` defaults to :data:`EXACT_LIMIT` as it is when
-    called."""
+           limit: int | None = None, kind: str | None = None) -> str:
+    """"exact" or the index kind for searching ``pool``; ValueError for an unknown search
+    or kind, or an index asked of sparse rows. ``limit`` defaults to :data:`EXACT_LIMIT`
+    as it is when called; ``kind`` to the one for the pool's size."""
     limit = EXACT_LIMIT if limit is None else limit
     if search not in SEARCHES:
         raise ValueError(f"unknown neighbour search {search!r} (known: {', '.join(SEARCHES)})")
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"unknown index kind {kind!r} (known: {', '.join(KINDS)})")
     matrix = pool.matrix if isinstance(pool, Normalised) else pool
-    if search == "hnsw" and sp.issparse(matrix):
-        raise ValueError("HNSW needs dense embeddings; sparse ones (bag of words, TF-IDF) "
-                         "are searched exactly")
-    if search == "auto":
-        return "hnsw" if matrix.shape[0] > limit and not sp.issparse(matrix) else "exact"
-    return search
+    if search == "ann" and sp.issparse(matrix):
+        raise ValueError("an approximate index needs dense embeddings; sparse ones (bag of "
+                         "words, TF-IDF) are searched exactly")
+    n = matrix.shape[0]
+    if search == "exact" or (search == "auto" and (n <= limit or sp.issparse(matrix))):
+        return "exact"
+    return kind or ("hnsw" if n <= HNSW_LIMIT else "ivf-sq8")
+
+
+def ivf_lists(n: int) -> int:
+    """Inverted lists of an IVF index over ``n`` rows."""
+    return max(1, min(n // TRAIN_PER_LIST or 1, int(IVF_LISTS_PER_SQRT * np.sqrt(n))))
 
 
 def index_dir() -> Path:
@@ -131,11 +158,13 @@ def _digest_file(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def index_key(unit: np.ndarray) -> str:
-    """The cache name of an HNSW index over the unit rows ``unit``."""
+def index_key(unit: np.ndarray, kind: str = "hnsw") -> str:
+    """The cache name of an index of ``kind`` over the unit rows ``unit``."""
     digest = hashlib.blake2b(np.ascontiguousarray(unit).data, digest_size=16)
     digest.update(repr(unit.shape).encode())
-    return f"{digest.hexdigest()}-hnsw-m{HNSW_M}-ef{EF_CONSTRUCTION}-v{INDEX_VERSION}"
+    parameters = (f"m{HNSW_M}-ef{EF_CONSTRUCTION}" if kind == "hnsw" else
+                  f"l{ivf_lists(unit.shape[0])}-t{TRAIN_PER_LIST}-s{TRAIN_SEED}")
+    return f"{digest.hexdigest()}-{kind}-{parameters}-v{INDEX_VERSION}"
 
 
 def _load_cached(path: Path, n: int):
@@ -171,50 +200,82 @@ def _store(index, path: Path) -> None:
         log.warning("could not cache the neighbour index in %s: %s", path.parent, error)
 
 
-def iter_build_index(unit: np.ndarray, *, cache: bool = True) -> Job[Any]:
-    """An HNSW inner-product index over the unit rows ``unit`` (float32, (n, dim)).
+def iter_build_index(unit: np.ndarray, *, cache: bool = True,
+                     kind: str | None = None) -> Job[Any]:
+    """An inner-product index over the unit rows ``unit`` (float32, (n, dim)): of
+    ``kind``, by default the one :func:`choose` picks for ``n`` rows.
 
     Loaded from the cache when an index over the same rows was built before; otherwise
     built single-threaded, a chunk of rows per progress step, and cached.
     """
     n = unit.shape[0]
-    stage = f"building the neighbour index of {n:,} points"
+    kind = kind or choose(unit, "ann")
+    stage = f"building the neighbour index of {n:,} points ({KINDS[kind]})"
     yield Progress(stage, 0, n)
-    owner, recent, _ = _recent.get(id(unit), (None, None, None))
+    key = (id(unit), kind)
+    owner, recent, _ = _recent.get(key, (None, None, None))
     if owner is not None and owner() is unit:
         return recent
     given, unit = unit, np.ascontiguousarray(unit, dtype=np.float32)
-    path = index_dir() / f"{index_key(unit)}.faiss" if cache else None
+    path = index_dir() / f"{index_key(unit, kind)}.faiss" if cache else None
     index = _load_cached(path, n) if path is not None else None
     if index is None:
-        index = yield from _built(unit, stage)
+        index = yield from (_built_hnsw if kind == "hnsw" else _built_ivf)(unit, stage)
         if path is not None:
             _store(index, path)
     yield Progress(stage, n, n)
     if len(_recent) >= _RECENT_INDEXES:
         _recent.pop(next(iter(_recent)))
     # The index goes when its array does (an index is about as large as the rows).
-    key = id(given)
     _recent[key] = (weakref.ref(given, lambda _, key=key: _recent.pop(key, None)), index, {})
     return index
 
 
-def _built(unit: np.ndarray, stage: str) -> Job[Any]:
-    import faiss  # noqa: PLC0415 - about 0.2 s; only when an index is needed
-    n, dim = unit.shape
-    index = faiss.IndexHNSWFlat(dim, HNSW_M, faiss.METRIC_INNER_PRODUCT)
-    index.hnsw.efConstruction = EF_CONSTRUCTION
+@contextmanager
+def single_threaded() -> Iterator[None]:
+    """This thread's faiss calls on one OpenMP thread, its own count restored after, so
+    other threads' searches, and this thread's after a yield, keep theirs."""
+    import faiss  # noqa: PLC0415
     threads = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)
     try:
-        for start in range(0, n, BUILD_CHUNK):
-            # Set on every step: the GUI runs this between other jobs' faiss calls.
-            faiss.omp_set_num_threads(1)
-            index.add(unit[start:start + BUILD_CHUNK])
-            faiss.omp_set_num_threads(threads)
-            yield Progress(stage, min(start + BUILD_CHUNK, n), n)
+        yield
     finally:
         faiss.omp_set_num_threads(threads)
+
+
+def _added_in_chunks(index, unit: np.ndarray, stage: str) -> Job[Any]:
+    n = unit.shape[0]
+    for start in range(0, n, BUILD_CHUNK):
+        with single_threaded():
+            index.add(unit[start:start + BUILD_CHUNK])
+        yield Progress(stage, min(start + BUILD_CHUNK, n), n)
     return index
+
+
+def _built_hnsw(unit: np.ndarray, stage: str) -> Job[Any]:
+    import faiss  # noqa: PLC0415 - about 0.2 s; only when an index is needed
+    index = faiss.IndexHNSWFlat(unit.shape[1], HNSW_M, faiss.METRIC_INNER_PRODUCT)
+    index.hnsw.efConstruction = EF_CONSTRUCTION
+    return (yield from _added_in_chunks(index, unit, stage))
+
+
+def _built_ivf(unit: np.ndarray, stage: str) -> Job[Any]:
+    """IVF-SQ8: k-means centroids and the quantiser's ranges trained on a seeded sample
+    of :data:`TRAIN_PER_LIST` rows per list, then every row added."""
+    import faiss  # noqa: PLC0415
+    n, dim = unit.shape
+    lists = ivf_lists(n)
+    index = faiss.IndexIVFScalarQuantizer(faiss.IndexFlatIP(dim), dim, lists,
+                                          faiss.ScalarQuantizer.QT_8bit,
+                                          faiss.METRIC_INNER_PRODUCT)
+    index.cp.seed = TRAIN_SEED
+    sample = np.random.default_rng(TRAIN_SEED).choice(n, min(n, lists * TRAIN_PER_LIST),
+                                                      replace=False)
+    with single_threaded():
+        index.train(unit[np.sort(sample)])
+    yield Progress(stage, 0, n)
+    return (yield from _added_in_chunks(index, unit, stage))
 
 
 def iter_search_index(index, queries: np.ndarray, k: int, *,
@@ -228,7 +289,10 @@ def iter_search_index(index, queries: np.ndarray, k: int, *,
     queries = np.ascontiguousarray(queries, dtype=np.float32)
     n_queries = queries.shape[0]
     wanted = k + (exclude is not None)
-    index.hnsw.efSearch = max(EF_SEARCH, wanted)
+    if hasattr(index, "hnsw"):
+        index.hnsw.efSearch = max(EF_SEARCH, wanted)
+    else:
+        index.nprobe = min(NPROBE, index.nlist)
     indices = np.empty((n_queries, k), dtype=np.int64)
     similarities = np.empty((n_queries, k), dtype=np.float32)
     stage = "searching the neighbour index"
@@ -248,11 +312,29 @@ def iter_search_index(index, queries: np.ndarray, k: int, *,
     return indices, similarities
 
 
+def _rescored(queries: np.ndarray, pool: np.ndarray, indices: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """``indices`` with their exact cosines, re-sorted (similarity, then pool row): an
+    8-bit quantised index returns approximate ones, which recall and ranks compare
+    with exact cosines."""
+    similarities = np.full(indices.shape, -np.inf, dtype=np.float32)
+    for start in range(0, len(indices), SEARCH_CHUNK):
+        rows = indices[start:start + SEARCH_CHUNK]
+        found = rows >= 0
+        dots = np.einsum("ijk,ik->ij", pool[np.where(found, rows, 0)],
+                         queries[start:start + SEARCH_CHUNK])
+        similarities[start:start + SEARCH_CHUNK] = np.where(found, dots, -np.inf)
+    order = np.lexsort((indices, -similarities), axis=1)
+    return (np.take_along_axis(indices, order, axis=1),
+            np.take_along_axis(similarities, order, axis=1))
+
+
 def measure_recall(queries: Normalised, pool: Normalised, approximate: np.ndarray,
                    k: int, *, exclude: np.ndarray | None = None, seed: int = 0,
-                   sample: int = RECALL_QUERIES) -> Job[Search]:
-    """Recall@k of approximate cosines ``approximate`` ((n_queries, k), best first)
-    against the exact scan, on ``sample`` queries drawn with ``seed``."""
+                   sample: int = RECALL_QUERIES, method: str = "hnsw") -> Job[Search]:
+    """Recall@k of cosines ``approximate`` ((n_queries, k), best first) found by an
+    index of kind ``method``, against the exact scan, on ``sample`` queries drawn with
+    ``seed``."""
     n_queries = queries.matrix.shape[0]
     rows = np.sort(np.random.default_rng(seed).choice(n_queries, min(sample, n_queries),
                                                       replace=False))
@@ -260,22 +342,23 @@ def measure_recall(queries: Normalised, pool: Normalised, approximate: np.ndarra
     _, exact = yield from iter_top_k(subset, pool, k,
                                      exclude=None if exclude is None else exclude[rows])
     hits = approximate[rows] >= exact[:, -1:] - RECALL_TOLERANCE
-    return Search("hnsw", k, float(hits.mean()) if hits.size else 1.0, len(rows))
+    return Search(method, k, float(hits.mean()) if hits.size else 1.0, len(rows))
 
 
 def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
              exclude: np.ndarray | None = None, search: str = "auto",
-             limit: int | None = None, seed: int = 0, cache: bool = True
-             ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
-    """The ``k`` most cosine-similar pool rows of every query, exactly or by HNSW.
+             limit: int | None = None, seed: int = 0, cache: bool = True,
+             kind: str | None = None) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
+    """The ``k`` most cosine-similar pool rows of every query, exactly or by an index.
 
     Parameters
     ----------
     queries, pool, k, exclude : as :func:`app.neighbours.iter_top_k`.
-    search : "auto" (HNSW when the pool has more than ``limit`` rows, default
-        :data:`EXACT_LIMIT`, and is dense), "exact" or "hnsw".
+    search : "auto" (an index when the pool has more than ``limit`` rows, default
+        :data:`EXACT_LIMIT`, and is dense), "exact" or "ann".
     seed : draws the queries the recall of an approximate search is measured on.
     cache : keep a built index on disk (and use one built before).
+    kind : the index kind ("hnsw", "ivf-sq8"); default by the pool's size.
 
     Returns
     -------
@@ -283,7 +366,7 @@ def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k:
     similarities : float32 (n_queries, k).
     search : how they were found, with the measured recall when approximate.
     """
-    method = choose(pool, search, limit=limit)
+    method = choose(pool, search, limit=limit, kind=kind)
     k = min(k, pool.shape[0] - (exclude is not None))
     if method == "exact":
         indices, similarities = yield from iter_top_k(queries, pool, k, exclude=exclude)
@@ -291,18 +374,20 @@ def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k:
     unit_pool = pool if isinstance(pool, Normalised) else normalise(pool)
     unit_queries = (unit_pool if queries is pool else
                     queries if isinstance(queries, Normalised) else normalise(queries))
-    index = yield from iter_build_index(unit_pool.matrix, cache=cache)
+    index = yield from iter_build_index(unit_pool.matrix, cache=cache, kind=method)
     indices, similarities = yield from iter_search_index(index, unit_queries.matrix, k,
                                                          exclude=exclude)
+    if method == "ivf-sq8":
+        indices, similarities = _rescored(unit_queries.matrix, unit_pool.matrix, indices)
     if unit_queries.matrix.shape[0] >= RECALL_QUERIES:
         report = yield from measure_recall(unit_queries, unit_pool, similarities, k,
-                                           exclude=exclude, seed=seed)
+                                           exclude=exclude, seed=seed, method=method)
     else:
-        report = yield from _index_recall(index, unit_pool, k)
+        report = yield from _index_recall(index, unit_pool, k, method)
     return indices, similarities, report
 
 
-def _index_recall(index, pool: Normalised, k: int) -> Job[Search]:
+def _index_recall(index, pool: Normalised, k: int, method: str) -> Job[Search]:
     """Recall@k of ``index`` on 1,000 of its own rows (drawn with seed 0) as queries,
     for answers to a few queries (a typed sentence), whose own recall would be 0 or 1;
     measured once per index and k, so a second query costs no exact scan."""
@@ -313,13 +398,15 @@ def _index_recall(index, pool: Normalised, k: int) -> Job[Search]:
                                                        replace=False))
         queries = Normalised(pool.matrix[rows], pool.degenerate[rows])
         _, found = yield from iter_search_index(index, queries.matrix, k, exclude=rows)
-        recalls[k] = yield from measure_recall(queries, pool, found, k, exclude=rows)
+        recalls[k] = yield from measure_recall(queries, pool, found, k, exclude=rows,
+                                               method=method)
     return recalls[k]
 
 
 def knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
         exclude: np.ndarray | None = None, search: str = "auto", limit: int | None = None,
-        seed: int = 0, cache: bool = True) -> tuple[np.ndarray, np.ndarray, Search]:
+        seed: int = 0, cache: bool = True, kind: str | None = None
+        ) -> tuple[np.ndarray, np.ndarray, Search]:
     """:func:`iter_knn` run to the end in this thread."""
     return run_job(iter_knn(queries, pool, k, exclude=exclude, search=search, limit=limit,
-                            seed=seed, cache=cache))
+                            seed=seed, cache=cache, kind=kind))

@@ -128,15 +128,15 @@ def main() -> None:
                       lambda: top_k(unit.matrix[queries], unit, 10, exclude=queries))
     del reference
     _, _, search = timed("ANN build + 10-NN of every point",
-                         lambda: knn(unit, unit, 10, exclude=np.arange(n), search="hnsw"))
+                         lambda: knn(unit, unit, 10, exclude=np.arange(n), search="ann"))
     timings[-1] = (*timings[-1][:2], search.describe(), timings[-1][3])
     layout = timed("UMAP: sample fit + placement", lambda: run_job(project(embeddings, "umap")))
     timings[-1] = (*timings[-1][:2], layout.describe(), timings[-1][3])
     query = encoder.encode(["the president spoke to congress about the economy"])
     timed("one neighbour query (index built)",
-          lambda: run_job(iter_knn(query, unit, 10, search="hnsw")))
+          lambda: run_job(iter_knn(query, unit, 10, search="ann")))
     faithful = timed("faithfulness", lambda: faithfulness(embeddings, layout.coordinates,
-                                                         search="hnsw"))
+                                                         search="ann"))
     timings[-1] = (*timings[-1][:2], f"{faithful.mean_overlap:.3f} {faithful.describe()}",
                    timings[-1][3])
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.ann import EXACT_LIMIT
 from app.corpora.pyramid import DISTRACTORS, NEGATIVE_OVERLAP
 from app.neighbours import SPLIT_CHOICES
 from app.evaluations import (
@@ -64,6 +65,12 @@ class EvaluationOption:
 OPTIONS: dict[str, dict[str, EvaluationOption]] = {
     "relatedness": {
         "split": EvaluationOption(SPLIT_CHOICES, "which pairs are evaluated"),
+    },
+    "ranking": {
+        "search": EvaluationOption(
+            {"auto": f"exact up to {EXACT_LIMIT:,} sentences, an approximate index above",
+             "exact": "scan the whole pool", "ann": "an approximate index always"},
+            "how each query's nearest sentences are found"),
     },
     "pyramid": {
         "distractors": EvaluationOption(
