@@ -116,12 +116,12 @@ class Probe:
             self.stages.append((time.perf_counter(), "result: show_exploration"))
             show(exploration)
             self.stages.append((time.perf_counter(), "after the result"))
-        window.show_exploration = show_marked
+        window.showing.show_exploration = show_marked
         try:
             start()
         finally:
-            del window.show_exploration
-        handle = window.job
+            del window.showing.show_exploration
+        handle = window.jobs.job
         assert handle is not None and not handle.done, "the job did not start"
         handle.changed.connect(lambda: self.stages.append(
             (time.perf_counter(), handle.progress.stage if handle.progress else "started")))
@@ -165,13 +165,13 @@ def main() -> int:
     window.show()
     app.processEvents()
     corpus = make_corpus(args.sentences)
-    window.set_corpus(corpus)
+    window.showing.set_corpus(corpus)
     probe = Probe()
-    controls = window.projection_controls
+    controls = window.corpus_panel.projection_controls
 
     def choose(encoder: str, method: str):
         def start():
-            window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(encoder))
+            window.corpus_panel.choose(encoder)
             controls.method.setCurrentIndex(controls.method.findData(method))
         return start
 
@@ -183,7 +183,7 @@ def main() -> int:
 
     def umap_again():
         controls.method.setCurrentIndex(controls.method.findData("umap"))
-        window.project_again()
+        window.analyses.project_again()
 
     rows = [("idle, no job", probe.idle(5.0))]
     for k in range(args.repeat):

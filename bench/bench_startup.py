@@ -101,7 +101,7 @@ def poll():
     if main is None:
         return
     seen.setdefault("built", now - T0)
-    if main.corpus is not None and not main.is_running and main.run_button.isEnabled():
+    if main.corpus is not None and not main.is_running and main.corpus_panel.run_button.isEnabled():
         seen["usable"] = now - T0
         seen["lazy_loaded_usable"] = sorted(m for m in LAZY if m in sys.modules)
         print("BENCH " + json.dumps(seen), flush=True)

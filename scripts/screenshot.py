@@ -93,18 +93,18 @@ def main() -> int:
              lambda: QTimer.singleShot(1000, capture))
 
     def review():
-        window.find_suspicious()
+        window.analyses.find_suspicious()
         when(lambda: not window.is_running and window.review_panel.lists,
              lambda: (window.review_panel.table.selectRow(0),
                       QTimer.singleShot(1000, capture)))
 
     def corpus_tab():
-        window.views.setCurrentWidget(window.corpus_page)
-        window.corpus_browser.filter_box.setText("percent")
+        window.views.setCurrentWidget(window.views.corpus_page)
+        window.views.corpus_browser.filter_box.setText("percent")
         QTimer.singleShot(3000, capture)
 
     def neighbours():
-        window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+        window.corpus_panel.choose("tfidf")
         window.run()
 
         def query():

@@ -54,10 +54,10 @@ class Explaining:
         if selection.source == "neighbours" and window.neighbours_view.query is not None:
             query = window.neighbours_view.query
             return (query.text, texts[focus]) if query.index != focus else None
-        if selection.source == "costra" and window.costra_page.is_built:
-            chosen = window.costra_view.chosen_comparison
-            if chosen is not None:
-                first, second = window.costra_view.result.comparisons.more_similar[chosen]
+        if selection.source == "costra" and window.views.costra_page.is_built:
+            costra = window.views.costra_view
+            if costra.chosen_comparison is not None:
+                first, second = costra.result.comparisons.more_similar[costra.chosen_comparison]
                 return texts[int(first)], texts[int(second)]
         if len(selection.indices) == 2:
             other = int(selection.indices[selection.indices != focus][0])
@@ -71,12 +71,12 @@ class Explaining:
         """The encoder of the current run (fitted), else the one chosen (fitted on the
         corpus by the job)."""
         window = self.window
-        space = window.spaces.get(window.encoder_choice.currentData())
+        space = window.spaces.get(window.corpus_panel.encoder_choice.currentData())
         if space is not None:
             return space[1]
         if window.exploration is not None:
             return window.exploration.encoder
-        return window.chosen_encoder()[1]
+        return window.corpus_panel.chosen_encoder()[1]
 
     def explain(self) -> None:
         pair = self.pair()
@@ -84,9 +84,9 @@ class Explaining:
             return
         window, encoder = self.window, self.encoder()
         window.tasks.setCurrentWidget(self.page)
-        window._start(explain_pair(*pair, encoder, corpus=window.corpus),
-                      f"explaining with {encoder.name}",
-                      on_result=self.view.set_explanation, queue=True)
+        window.jobs.start(explain_pair(*pair, encoder, corpus=window.corpus),
+                          f"explaining with {encoder.name}",
+                          on_result=self.view.set_explanation, queue=True)
 
     def search_word(self, word: str) -> None:
         """Find the word's sentences in the corpus (the search box, as a whole word)."""

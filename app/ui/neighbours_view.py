@@ -82,6 +82,10 @@ class NeighbourColumn(QWidget):
         return tuple(self.table.item(row, column).text() for column in range(4))
 
 
+#: The narrowest a column of neighbours is shown side by side with the others.
+COLUMN_WIDTH = 360
+
+
 class NeighboursView(QWidget):
     """Query box, k, and one column of nearest neighbours per registered space.
 
@@ -124,6 +128,7 @@ class NeighboursView(QWidget):
         row.addWidget(self.k)
         row.addWidget(self.find_button)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(row)
@@ -158,6 +163,7 @@ class NeighboursView(QWidget):
             column.table.cellClicked.connect(
                 lambda row, _c, column=column: self._neighbour_clicked(column, row))
             self.splitter.addWidget(column)
+        self._arrange()
         self._rerun()
 
     def query_sentence(self, index: int) -> None:
@@ -186,6 +192,17 @@ class NeighboursView(QWidget):
     @property
     def is_running(self) -> bool:
         return self.job is not None and not self.job.done
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """Columns side by side when each gets room for its sentences, else one above
+        the other (a narrow view would wrap them to a few words a line)."""
+        side_by_side = self.width() >= COLUMN_WIDTH * max(len(self.columns), 1)
+        self.splitter.setOrientation(Qt.Orientation.Horizontal if side_by_side
+                                     else Qt.Orientation.Vertical)
 
     # --- search ---------------------------------------------------------------------
 

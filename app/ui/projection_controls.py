@@ -20,6 +20,8 @@ COLOUR_TITLES = {
     "faithfulness": "Projection faithfulness",
     "cluster": "Region",
 }
+#: Schemes that colour by the corpus's groups.
+NEEDS_GROUPS = ("group", "misclassified")
 
 
 class ProjectionControls(QWidget):
@@ -101,14 +103,16 @@ class ProjectionControls(QWidget):
     def colour_scheme(self) -> str:
         return self.colour.currentData()
 
-    def set_metadata_columns(self, columns: list[str]) -> None:
-        """Offer colouring by each of the corpus's categorical metadata ``columns``
-        (Costra transformation type, split, topic...), replacing earlier ones."""
+    def set_corpus(self, grouped: bool, columns: list[str]) -> None:
+        """Offer the schemes that apply to a corpus: Group and Misclassified only when it
+        has groups, and each of its categorical metadata ``columns`` (Costra
+        transformation type, split, topic...). The scheme chosen stays when it applies."""
         current = self.colour_scheme()
         self.colour.blockSignals(True)
-        for index in reversed(range(self.colour.count())):
-            if str(self.colour.itemData(index)).startswith(METADATA):
-                self.colour.removeItem(index)
+        self.colour.clear()
+        for key, title in COLOUR_TITLES.items():
+            if grouped or key not in NEEDS_GROUPS:
+                self.colour.addItem(title, key)
         for column in columns:
             self.colour.addItem(column.capitalize(), METADATA + column)
         self.colour.setCurrentIndex(max(0, self.colour.findData(current)))

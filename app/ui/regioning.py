@@ -42,12 +42,12 @@ class Regioning:
             window.statusBar().showMessage("Press Run first: regions are found on the layout")
             return
         exploration, spec = state.exploration, state.spec
-        window._start(find_regions(state.corpus, exploration.projection.coordinates,
-                                   encoder=exploration.encoder,
-                                   seed=window.projection_controls.seed.value()),
-                      "finding regions", queue=True,
-                      on_result=lambda regions: window.session.set_regions(
-                          spec, exploration, regions))
+        seed = window.corpus_panel.projection_controls.seed.value()
+        window.jobs.start(find_regions(state.corpus, exploration.projection.coordinates,
+                                       encoder=exploration.encoder, seed=seed),
+                          "finding regions", queue=True,
+                          on_result=lambda regions: window.session.set_regions(
+                              spec, exploration, regions))
 
     def show(self) -> None:
         """Draw the current corpus's regions over its layout (none: take labels off)."""

@@ -90,7 +90,7 @@ class AppWindow(QMainWindow):
         self.setCentralWidget(main)
         self.loading = None
         self.main = main
-        main.restore_layout()
+        main.docks.restore()
         main.open_startup(*self._request)
 
     def _fail(self, details: str) -> None:

@@ -120,23 +120,23 @@ def test_alignment_choice_and_caption(view, comparison):
 
 
 def test_the_window_asks_for_the_chosen_alignment_with_umap(window, monkeypatch):
-    import app.ui.window_analyses as window_analyses
+    import app.ui.analyses as analyses
 
     asked = {}
 
     # What compare_spaces asks the core for; no job is started.
-    monkeypatch.setattr(window_analyses, "compare_with_spaces",
+    monkeypatch.setattr(analyses, "compare_with_spaces",
                         lambda corpus, encoders, **options: asked.update(options))
-    monkeypatch.setattr(window, "_start", lambda work, label, on_result: None)
-    controls = window.projection_controls
+    monkeypatch.setattr(window.jobs, "start", lambda work, label, on_result: None)
+    controls = window.corpus_panel.projection_controls
     controls.method.setCurrentIndex(controls.method.findData("umap"))
     controls.n_neighbors.setValue(7)
-    window.compare_view.alignment.setCurrentIndex(1)
-    window.compare_spaces()
+    window.views.compare_view.alignment.setCurrentIndex(1)
+    window.analyses.compare_spaces()
     assert asked["alignment"] == "aligned-umap" and asked["method"] == "umap"
     assert asked["n_neighbors"] == 7
 
     asked.clear()
     controls.method.setCurrentIndex(controls.method.findData("pca"))
-    window.compare_spaces()         # PCA's panel has no UMAP parameters to pass
+    window.analyses.compare_spaces()         # PCA's panel has no UMAP parameters to pass
     assert asked == {"alignment": "aligned-umap", "method": "umap", "seed": 0}

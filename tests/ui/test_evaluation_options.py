@@ -14,7 +14,7 @@ def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_p
     window.show()
     window.open_corpus(str(shared_data / "pyramid-sample"))
     wait_for_job(qtbot, window)
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("bow"))
+    window.corpus_panel.choose("bow")
     panel = window.evaluation_panel
     window.tasks.setCurrentWidget(panel)
     panel.choice.setCurrentIndex(panel.choice.findData("pyramid"))
@@ -45,11 +45,11 @@ def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_p
     run = window.session.current.evaluations[-1]
     assert run.options == {"distractors": "question", "negative_overlap": "tokens"}
 
-    path = window.save_workspace_to(tmp_path / "pyramid.sentspace")
-    assert window.workspace().evaluations[0].options["distractors"] == "question"
+    path = window.files.save_workspace_to(tmp_path / "pyramid.sentspace")
+    assert window.files.workspace().evaluations[0].options["distractors"] == "question"
     reopened = MainWindow()
     qtbot.addWidget(reopened)
-    reopened.open_workspace(path)
+    reopened.files.open_workspace(path)
     wait_for_job(qtbot, reopened)
     again = reopened.session.current.evaluations[-1]
     assert again.options == run.options

@@ -106,7 +106,7 @@ def test_explain_a_costra_comparison(qtbot, window):
     wait_for_job(qtbot, window)
     window.views.setCurrentIndex(1)
     settle(qtbot, window)
-    view = window.costra_view
+    view = window.views.costra_view
     click_row(qtbot, view.table, 0)
     k = int(view.table.item(0, 0).data(Qt.ItemDataRole.UserRole))
     first, second = window.costra_result.comparisons.more_similar[k]

@@ -24,9 +24,9 @@ def test_switching_back_restores_the_projection_results_and_edits(qtbot, window,
     window.run()
     wait_for_job(qtbot, window)
     exploration = window.exploration
-    accuracy_rows = window.metrics.rowCount()
+    accuracy_rows = window.classification.metrics.rowCount()
     moved = 5
-    target = window.corpus.groups.names[(window.group_of(moved) + 1)
+    target = window.corpus.groups.names[(window.selecting.group_of(moved) + 1)
                                         % window.corpus.groups.n_groups]
     window.annotations.move(moved, target, reason="test")
     window.review_panel.corpus_changed.emit()
@@ -39,19 +39,19 @@ def test_switching_back_restores_the_projection_results_and_edits(qtbot, window,
     assert window.workspace_panel.current_corpus() == sick
     assert list(window.held) == ["msrp-grouped"]
 
-    jobs_before = window.jobs_panel.tree.topLevelItemCount()
-    window.switch_corpus("msrp-grouped")
+    jobs_before = window.jobs.panel.tree.topLevelItemCount()
+    window.showing.switch_corpus("msrp-grouped")
     assert not window.is_running                    # from memory: no job, no loading
-    assert window.jobs_panel.tree.topLevelItemCount() == jobs_before
+    assert window.jobs.panel.tree.topLevelItemCount() == jobs_before
     assert window.exploration is exploration
     assert window.projection.point_count == 859
-    assert window.metrics.rowCount() == accuracy_rows
-    assert window.corpus.groups.names[window.group_of(moved)] == target
+    assert window.classification.metrics.rowCount() == accuracy_rows
+    assert window.corpus.groups.names[window.selecting.group_of(moved)] == target
     assert [name for name, _, _ in window.neighbours_view.spaces] == ["bow"]
     assert window.workspace_panel.current_corpus() == "msrp-grouped"
     assert list(window.held) == [sick]
 
-    window.switch_corpus(sick)
+    window.showing.switch_corpus(sick)
     assert len(window.corpus) == 924 and window.projection.point_count == 0
 
 
@@ -62,9 +62,9 @@ def test_double_click_switches_and_close_forgets(qtbot, window, shared_data):
     tree.itemDoubleClicked.emit(msrp_item, 0)
     assert window.corpus.name == "msrp-grouped"
 
-    window.close_corpus("msrp-grouped")             # the shown one stays open
+    window.showing.close_corpus("msrp-grouped")             # the shown one stays open
     assert window.corpus.name == "msrp-grouped"
-    window.close_corpus(sick)
+    window.showing.close_corpus(sick)
     assert sick not in window.held
     assert corpora_listed(window) == ["msrp-grouped (859 sentences)"]
 
@@ -77,7 +77,7 @@ def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
     window.evaluate("relatedness")
     wait_for_job(qtbot, window)
 
-    path = window.save_workspace_to(tmp_path / "two.sentspace")
+    path = window.files.save_workspace_to(tmp_path / "two.sentspace")
     saved = load_workspace(path)
     assert [entry.spec for entry in saved.corpora] == [sick, "msrp-grouped"]
     assert {(entry.name, saved.corpora[entry.corpus].spec) for entry in saved.evaluations} \
@@ -86,7 +86,7 @@ def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
 
     reopened = MainWindow()
     qtbot.addWidget(reopened)
-    reopened.open_workspace(path)
+    reopened.files.open_workspace(path)
     wait_for_job(qtbot, reopened)
     assert reopened.corpus_spec == sick and len(reopened.corpus) == 924
     assert list(reopened.held) == ["msrp-grouped"]
@@ -94,7 +94,7 @@ def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
     panel = reopened.evaluation_panel
     assert [name for name, _, _ in panel.results] == ["relatedness"]
     assert panel.chart is not None and not panel.charts.isHidden()
-    reopened.switch_corpus("msrp-grouped")
+    reopened.showing.switch_corpus("msrp-grouped")
     assert len(reopened.corpus) == 859
     assert [name for name, _, _ in panel.results] == ["classification"]
     reopened.close()
@@ -104,8 +104,8 @@ def test_a_corpus_opened_during_a_run_loads_after_it(qtbot, window, shared_data)
     window.run()
     spec = str(shared_data / "sick" / "SICK_trial.txt")
     window.open_corpus(spec)
-    assert window.corpus.name == "msrp-grouped" and len(window.queued) == 1
-    window.switch_corpus("anything")                # refused while the run goes on
+    assert window.corpus.name == "msrp-grouped" and len(window.jobs.queued) == 1
+    window.showing.switch_corpus("anything")                # refused while the run goes on
     assert "running job" in window.statusBar().currentMessage()
     wait_for_job(qtbot, window)
     assert window.corpus_spec == spec and len(window.corpus) == 924

@@ -5,7 +5,7 @@ from tests.ui.conftest import wait_for_job
 
 def states(window) -> list[str]:
     """The jobs panel's State column, oldest job first."""
-    tree = window.jobs_panel.tree
+    tree = window.jobs.panel.tree
     return [tree.topLevelItem(i).text(1) for i in reversed(range(tree.topLevelItemCount()))]
 
 
@@ -14,7 +14,7 @@ def test_an_evaluation_asked_for_during_a_run_is_queued_then_runs(qtbot, window)
     assert window.is_running
     assert window.evaluation_panel.run_button.text() == "Queue"
     window.evaluate("classification")
-    assert len(window.queued) == 1
+    assert len(window.jobs.queued) == 1
     assert states(window)[-2:] == ["running", "queued"]
     assert "Queued: classification" in window.statusBar().currentMessage()
 
@@ -30,24 +30,24 @@ def test_an_evaluation_asked_for_during_a_run_is_queued_then_runs(qtbot, window)
 def test_a_queued_job_cancelled_never_runs(qtbot, window):
     window.run()
     window.evaluate("classification")
-    queued = window.queued[0]
-    window.jobs_panel.tree.setCurrentItem(window.jobs_panel.tree.topLevelItem(0))
-    window.jobs_panel.cancel_selected()
+    queued = window.jobs.queued[0]
+    window.jobs.panel.tree.setCurrentItem(window.jobs.panel.tree.topLevelItem(0))
+    window.jobs.panel.cancel_selected()
     assert queued.state == "cancelled"
     wait_for_job(qtbot, window)
     assert states(window)[-2:] == ["done", "cancelled"]
     assert window.evaluation_panel.history.count() == 0
-    assert window.job is not queued
+    assert window.jobs.job is not queued
 
 
 def test_runs_line_up_and_each_lands_in_its_encoder_column(qtbot, window):
     window.run()
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
-    assert window.run_button.text() == "Queue run"
+    window.corpus_panel.choose("tfidf")
+    assert window.corpus_panel.run_button.text() == "Queue run"
     window.run()
-    assert len(window.queued) == 1
+    assert len(window.jobs.queued) == 1
     wait_for_job(qtbot, window)
-    assert window.run_button.text() == "Run"
+    assert window.corpus_panel.run_button.text() == "Run"
     assert [name for name, _, _ in window.neighbours_view.spaces] == ["bow", "tfidf"]
     assert window.exploration.classification.provenance.encoder_family == "tfidf"
 
@@ -58,13 +58,13 @@ def test_a_run_queued_before_another_corpus_opens_lands_on_its_own(qtbot, window
     window.run()                                         # bow, on msrp-grouped
     sick = str(shared_data / "sick" / "SICK_trial.txt")
     window.open_corpus(sick)
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+    window.corpus_panel.choose("tfidf")
     window.run()                                         # tfidf, still on msrp-grouped
     wait_for_job(qtbot, window)
     assert window.corpus_spec == sick and window.exploration is None
     held = window.held["msrp-grouped"]
     assert held.exploration.classification.provenance.encoder_family == "tfidf"
     assert sorted(held.spaces) == ["bow", "tfidf"]
-    window.switch_corpus("msrp-grouped")
+    window.showing.switch_corpus("msrp-grouped")
     assert window.projection.point_count == 859
-    assert window.encoder_choice.currentData() == "tfidf"
+    assert window.corpus_panel.encoder_choice.currentData() == "tfidf"

@@ -1,7 +1,7 @@
 """Room for each task at 1280x800: the review list, evaluation results and Costra
 comparisons show 8 rows or more, and the window never resizes itself."""
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView
 
 from app.ui.main_window import MainWindow
@@ -28,11 +28,11 @@ def shown_at_1280x800(qtbot, window):
 def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, shared_data):
     shown_at_1280x800(qtbot, window)
     # Before anything runs, the progress area says nothing.
-    assert window.stage.text() == "" and not window.progress.isVisible()
+    assert window.jobs.stage.text() == "" and not window.jobs.progress.isVisible()
 
     window.run()
     wait_for_job(qtbot, window)
-    window.find_suspicious()
+    window.analyses.find_suspicious()
     wait_for_job(qtbot, window)
     qtbot.wait(50)
     assert window.review_panel.isVisible() and window.size() == SIZE
@@ -62,12 +62,12 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     window.views.setCurrentIndex(1)
     qtbot.wait(50)
     assert window.size() == SIZE
-    assert window.costra_view.table.rowCount() > 8
-    assert visible_rows(window.costra_view.table) >= 8
+    assert window.views.costra_view.table.rowCount() > 8
+    assert visible_rows(window.views.costra_view.table) >= 8
 
 
 def test_layout_is_remembered_and_reset(qtbot, window):
-    window.restore_layout()
+    window.docks.restore()
     window.resize(SIZE)
     qtbot.waitExposed(window)
     built = window.main_split.sizes()
@@ -80,11 +80,32 @@ def test_layout_is_remembered_and_reset(qtbot, window):
     again.resize(SIZE)
     again.show()
     qtbot.waitExposed(again)
-    again.restore_layout()
+    again.docks.restore()
     assert again.main_split.sizes() == moved
     reset = next(action for action in again.menuBar().actions()
                  if action.text() == "&View").menu().actions()[0]
     reset.trigger()
     assert again.main_split.sizes() != moved
-    again.reset_layout()
-    again._layout_remembered = False
+    again.docks.reset()
+    again.docks.remembered = False
+
+
+def test_the_views_get_the_width_and_neighbours_read_as_sentences(qtbot, window):
+    """At 1280x800 the docks share one column, so the centre is not squeezed between
+    two; nearest neighbours of two encoders stack rather than wrap a few words a line."""
+    shown_at_1280x800(qtbot, window)
+    for encoder in ("bow", "tfidf"):
+        window.corpus_panel.choose(encoder)
+        window.run()
+        wait_for_job(qtbot, window)
+    assert not window.group_dock.isFloating()
+    assert window.dockWidgetArea(window.group_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert window.views.width() >= 540                   # ~420 between two dock columns
+    window.views.setCurrentWidget(window.neighbours_view)
+    window.select_sentence(0)
+    columns = window.neighbours_view.columns
+    qtbot.waitUntil(lambda: all(column.table.rowCount() for column in columns))
+    assert len(columns) == 2
+    for column in columns:
+        assert column.table.columnWidth(3) >= 400        # the sentence's column
+    assert window.size() == SIZE

@@ -6,22 +6,23 @@ from tests.ui.conftest import JOB_TIMEOUT_MS, wait_for_job
 
 def run_and_wait(qtbot, window):
     window.run()
-    with qtbot.waitSignal(window.job.worker.finished, timeout=JOB_TIMEOUT_MS):
+    with qtbot.waitSignal(window.jobs.job.worker.finished, timeout=JOB_TIMEOUT_MS):
         pass
 
 
 def metric(window, label):
-    for row in range(window.metrics.rowCount()):
-        if window.metrics.item(row, 0).text() == label:
-            return window.metrics.item(row, 1).text()
+    for row in range(window.classification.metrics.rowCount()):
+        if window.classification.metrics.item(row, 0).text() == label:
+            return window.classification.metrics.item(row, 1).text()
     raise KeyError(label)
 
 
 def test_window_opens_on_the_bundled_corpus(window):
-    assert window.corpus_name.text() == "msrp-grouped"
-    assert "859 sentences" in window.corpus_counts.text()
-    assert "274 paraphrase groups" in window.corpus_counts.text()
-    assert window.run_button.isEnabled() and not window.cancel_button.isEnabled()
+    assert window.corpus_panel.corpus_name.text() == "msrp-grouped"
+    assert "859 sentences" in window.corpus_panel.corpus_counts.text()
+    assert "274 paraphrase groups" in window.corpus_panel.corpus_counts.text()
+    panel = window.corpus_panel
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     # Before any run the plot says what to do, on a sensible range.
     assert window.projection.hint.isVisible()
     assert window.projection.hint.textItem.toPlainText().startswith("Press Run")
@@ -39,30 +40,31 @@ def test_run_shows_accuracy_and_859_points(qtbot, window):
     assert window.projection.point_count == 859
     assert len(window.projection.points.data) == 859
     assert len(window.projection.marked.data) == len(result.misclassified) > 0
-    assert window.stage.text().startswith("Done in")
-    assert window.run_button.isEnabled()
-    job_row = window.jobs_panel.row_of(window.job)
+    assert window.jobs.stage.text().startswith("Done in")
+    assert window.corpus_panel.run_button.isEnabled()
+    job_row = window.jobs.panel.row_of(window.jobs.job)
     assert job_row[:2] == ["bow on msrp-grouped", "done"]
     assert job_row[3].endswith(" s")
 
 
 def test_tfidf_choice_runs_tfidf(qtbot, window):
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+    window.corpus_panel.choose("tfidf")
     run_and_wait(qtbot, window)
     assert window.exploration.classification.provenance.encoder_family == "tfidf"
-    assert "tfidf" in window.metrics_caption.text()
+    assert "tfidf" in window.classification.caption.text()
 
 
 def test_cancel_stops_the_job_and_the_ui_stays_usable(qtbot, window):
     window.run()
-    assert window.cancel_button.isEnabled() and window.run_button.text() == "Queue run"
-    with qtbot.waitSignal(window.job.worker.finished, timeout=JOB_TIMEOUT_MS):
-        qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
-    assert window.job.cancelled
+    panel = window.corpus_panel
+    assert panel.cancel_button.isEnabled() and panel.run_button.text() == "Queue run"
+    with qtbot.waitSignal(window.jobs.job.worker.finished, timeout=JOB_TIMEOUT_MS):
+        qtbot.mouseClick(window.corpus_panel.cancel_button, Qt.MouseButton.LeftButton)
+    assert window.jobs.job.cancelled
     assert window.exploration is None
-    assert window.stage.text() == "Cancelled."
-    assert window.jobs_panel.row_of(window.job)[1] == "cancelled"
-    assert window.run_button.isEnabled() and not window.cancel_button.isEnabled()
+    assert window.jobs.stage.text() == "Cancelled."
+    assert window.jobs.panel.row_of(window.jobs.job)[1] == "cancelled"
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     run_and_wait(qtbot, window)
     assert window.exploration is not None and window.projection.point_count == 859
 
@@ -84,10 +86,10 @@ def test_hover_shows_sentence_and_click_lists_its_group(qtbot, window):
     with qtbot.waitSignal(view.clicked, timeout=2000) as clicked:
         qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton, pos=position)
     selected = clicked.args[0]
-    group = window.group_of(selected)
+    group = window.selecting.group_of(selected)
     members = corpus.groups.members(group)
-    assert window.group_list.count() == len(members)
-    listed = [window.group_list.item(i).text() for i in range(window.group_list.count())]
+    assert window.selecting.list.count() == len(members)
+    listed = [window.selecting.list.item(i).text() for i in range(window.selecting.list.count())]
     assert any(corpus.texts[selected] in text for text in listed)
     assert len(view.highlighted.data) == len(members)
     if selected == index:
@@ -104,10 +106,10 @@ def test_bad_corpus_shows_a_dialog_and_keeps_the_current_one(qtbot, window, tmp_
     dialog = window.findChild(QMessageBox, "error-dialog")
     assert dialog is not None and dialog.isVisible()
     assert "phrases.txt, line 2: not valid UTF-8" in dialog.text()
-    state, message = window.jobs_panel.row_of(window.job)[1:3]
+    state, message = window.jobs.panel.row_of(window.jobs.job)[1:3]
     assert state == "failed" and "CorpusError" in message and "line 2" in message
     assert window.corpus.name == "msrp-grouped"
-    assert window.corpus_name.text() == "msrp-grouped"
+    assert window.corpus_panel.corpus_name.text() == "msrp-grouped"
     dialog.accept()
     run_and_wait(qtbot, window)
     assert window.projection.point_count == 859
@@ -116,23 +118,24 @@ def test_bad_corpus_shows_a_dialog_and_keeps_the_current_one(qtbot, window, tmp_
 def test_clicking_misclassified_lists_those_sentences(qtbot, window):
     run_and_wait(qtbot, window)
     result = window.exploration.classification
-    row = next(r for r in range(window.metrics.rowCount())
-               if window.metrics.item(r, 0).text() == "misclassified")
-    window.metrics.cellClicked.emit(row, 1)
-    assert window.group_list.count() == len(result.misclassified)
+    row = next(r for r in range(window.classification.metrics.rowCount())
+               if window.classification.metrics.item(r, 0).text() == "misclassified")
+    window.classification.metrics.cellClicked.emit(row, 1)
+    assert window.selecting.list.count() == len(result.misclassified)
     assert len(window.projection.highlighted.data) == len(result.misclassified)
-    first = window.group_list.item(0)
+    first = window.selecting.list.item(0)
     sentence = first.data(Qt.ItemDataRole.UserRole)
-    window.group_list.itemClicked.emit(first)
-    group = window.group_of(sentence)
-    qtbot.waitUntil(lambda: window.group_list.count() == len(window.corpus.groups.members(group)))
-    assert window.group_list.count() == len(window.corpus.groups.members(group))
+    window.selecting.list.itemClicked.emit(first)
+    group = window.selecting.group_of(sentence)
+    members = window.corpus.groups.members(group)
+    qtbot.waitUntil(lambda: window.selecting.list.count() == len(members))
+    assert window.selecting.list.count() == len(window.corpus.groups.members(group))
 
 
 def test_reproject_with_tsne_and_recolour(qtbot, window):
     run_and_wait(qtbot, window)
     embeddings = window.exploration.embeddings
-    controls = window.projection_controls
+    controls = window.corpus_panel.projection_controls
     assert controls.project_button.isEnabled()
     controls.method.setCurrentIndex(controls.method.findData("tsne"))
     assert controls.parameters() == {"perplexity": 30.0, "pca_dims": 50}
@@ -161,19 +164,19 @@ def test_reproject_with_tsne_and_recolour(qtbot, window):
 
 def test_jobs_panel_cancels_the_selected_job(qtbot, window):
     window.run()
-    job = window.job
-    assert window.jobs_panel.row_of(job)[1] == "running"
+    job = window.jobs.job
+    assert window.jobs.panel.row_of(job)[1] == "running"
     with qtbot.waitSignal(job.worker.finished, timeout=JOB_TIMEOUT_MS):
-        window.jobs_panel.cancel_button.click()
-    assert job.state == "cancelled" and window.jobs_panel.row_of(job)[1] == "cancelled"
-    labels = [window.jobs_panel.tree.topLevelItem(i).text(0) for i in range(2)]
+        window.jobs.panel.cancel_button.click()
+    assert job.state == "cancelled" and window.jobs.panel.row_of(job)[1] == "cancelled"
+    labels = [window.jobs.panel.tree.topLevelItem(i).text(0) for i in range(2)]
     assert labels == ["bow on msrp-grouped", "loading msrp-grouped"]  # newest first
 
 
 def test_inspector_shows_the_selected_sentence_and_its_neighbours(qtbot, window):
     run_and_wait(qtbot, window)
     window.select_sentence(0)
-    inspector = window.inspector
+    inspector = window.inspecting.inspector
     corpus = window.corpus
     assert corpus.texts[0] in inspector.details.text()
     assert "L1" in inspector.details.text() and "paraphrase group" in inspector.details.text()
@@ -209,20 +212,20 @@ def test_regex_search_marks_matching_sentences(qtbot, window):
 def test_export_embeddings_load_them_back_and_export_figures(qtbot, window, tmp_path):
     run_and_wait(qtbot, window)
     bow_result = window.exploration.classification
-    window.export_embeddings(tmp_path / "bow.npy")
+    window.files.export_embeddings(tmp_path / "bow.npy")
     wait_for_job(qtbot, window)
     assert (tmp_path / "bow.npy").exists() and (tmp_path / "bow.json").exists()
-    window.export_projection(tmp_path / "xy.parquet")
+    window.files.export_projection(tmp_path / "xy.parquet")
     wait_for_job(qtbot, window)
     assert (tmp_path / "xy.parquet").stat().st_size > 0
-    window.export_figure(tmp_path / "figure.png")
-    window.export_figure(tmp_path / "figure.svg")
+    window.files.export_figure(tmp_path / "figure.png")
+    window.files.export_figure(tmp_path / "figure.svg")
     assert (tmp_path / "figure.png").read_bytes()[:4] == b"\x89PNG"
     assert b"<svg" in (tmp_path / "figure.svg").read_bytes()[:2000]
 
-    window.load_embeddings(tmp_path / "bow.npy")
+    window.corpus_panel.load_embeddings(tmp_path / "bow.npy")
     wait_for_job(qtbot, window)
-    assert window.encoder_choice.currentText().startswith("precomputed:bow.npy")
+    assert window.corpus_panel.encoder_choice.currentText().startswith("precomputed:bow.npy")
     run_and_wait(qtbot, window)
     result = window.exploration.classification
     assert result.provenance.encoder_family == "precomputed"
@@ -233,7 +236,7 @@ def test_evaluation_panel_runs_an_evaluation_and_shows_the_cli_numbers(qtbot, wi
     panel = window.evaluation_panel
     offered = [panel.choice.itemData(i) for i in range(panel.choice.count())]
     assert offered[0] == "classification"
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+    window.corpus_panel.choose("tfidf")
     panel.choice.setCurrentIndex(panel.choice.findData("classification"))
     qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
     wait_for_job(qtbot, window)
@@ -309,7 +312,7 @@ def test_rectangle_and_lasso_selection_list_the_sentences(qtbot, window):
     with qtbot.waitSignal(window.projection.selected) as selected:
         window.projection.view_box.drawn.emit(rectangle)
     assert np.array_equal(np.sort(selected.args[0]), expected) and len(expected) > 10
-    assert window.group_list.count() == len(expected)
+    assert window.selecting.list.count() == len(expected)
     assert len(window.projection.highlighted.data) == len(expected)
     # A triangle (lasso) holds fewer points than its bounding box.
     triangle = np.array([(x0, y0), (x1, y0), (x0, y1)])
@@ -338,13 +341,13 @@ def test_shift_drag_selects_a_rectangle_of_points(qtbot, window):
         qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, shift, end)
     chosen = selected.args[0]
     assert 0 < len(chosen) < 859
-    assert window.group_list.count() == len(chosen)
+    assert window.selecting.list.count() == len(chosen)
 
 
 def test_missing_extra_greys_out_its_encoder(qtbot, monkeypatch):
     from PySide6.QtWidgets import QComboBox
 
-    from app.ui.window_helpers import fill_encoder_choice
+    from app.ui.widgets import fill_encoder_choice
     from models.transformer import INSTALL_HINT, SentenceTransformerEncoder
 
     monkeypatch.setattr(SentenceTransformerEncoder, "available", classmethod(lambda cls: False))
@@ -362,20 +365,20 @@ def test_clear_embedding_cache(qtbot, window, monkeypatch, tmp_path):
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
     run_and_wait(qtbot, window)
     assert any(tmp_path.iterdir())
-    assert window.clear_embedding_cache() > 0
+    assert window.analyses.clear_embedding_cache() > 0
     assert not any(p.suffix in (".npy", ".npz") for p in tmp_path.rglob("*"))
 
 
 def test_group_alone_greys_the_rest_and_draws_spokes(qtbot, window):
     run_and_wait(qtbot, window)
-    window.group_alone.setChecked(True)
+    window.selecting.alone.setChecked(True)
     window.select_sentence(0)
     colours = [brush.color().name() for brush in window.projection.points.data["brush"]]
-    members = window.corpus.groups.members(window.group_of(0))
+    members = window.corpus.groups.members(window.selecting.group_of(0))
     assert sum(colour != "#e4e4e4" for colour in colours) == len(members) == 3
     x, _ = window.projection.spokes.getData()
     assert len(x) == 2 * len(members)
-    window.group_alone.setChecked(False)
+    window.selecting.alone.setChecked(False)
     assert window.projection.spokes.getData()[0] is None or len(
         window.projection.spokes.getData()[0]) == 0
 
@@ -385,13 +388,13 @@ def test_doc2vec_trains_on_a_chosen_text_file(qtbot, window, tmp_path, shared_da
         encoding="utf-8-sig").splitlines()[1:1500]
     text = tmp_path / "news.txt"
     text.write_text("\n".join(line.split("\t")[1] for line in lines) + "\n")
-    window.load_training_text(text)
+    window.corpus_panel.load_training_text(text)
     wait_for_job(qtbot, window)
-    assert window.training_text.currentText() == "news.txt (1,499 sentences)"
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("doc2vec-dbow"))
+    assert window.corpus_panel.training_text.currentText() == "news.txt (1,499 sentences)"
+    window.corpus_panel.choose("doc2vec-dbow")
     window.run()
     stages = []
-    window.job.worker.yielded.connect(lambda progress: stages.append(progress.stage))
+    window.jobs.job.worker.yielded.connect(lambda progress: stages.append(progress.stage))
     wait_for_job(qtbot, window)
     assert window.exploration is not None and window.projection.point_count == 859
     encoder = window.exploration.encoder
@@ -404,15 +407,15 @@ def test_fastsent_trains_on_the_chosen_ordered_text_file(qtbot, window, tmp_path
     speeches = (shared_data / "state-union" / "sentences.txt").read_text().split("\n\n")
     text = tmp_path / "speeches.txt"
     text.write_text("\n\n".join(speech[:20_000] for speech in speeches[:3]) + "\n")
-    window.load_training_text(text)
+    window.corpus_panel.load_training_text(text)
     wait_for_job(qtbot, window)
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("fastsent"))
+    window.corpus_panel.choose("fastsent")
     window.run()
     stages = []
-    window.job.worker.yielded.connect(lambda progress: stages.append(progress.stage))
+    window.jobs.job.worker.yielded.connect(lambda progress: stages.append(progress.stage))
     wait_for_job(qtbot, window)
     # The file-trained encoder has its own entry, so evaluations train on the file too.
-    assert window.encoder_choice.currentData() == f"fastsent:{text}"
+    assert window.corpus_panel.encoder_choice.currentData() == f"fastsent:{text}"
     encoder = window.exploration.encoder
     assert encoder.training_file == str(text.resolve()) and encoder.n_training_sentences_ > 100
     assert window.projection.point_count == 859
@@ -426,11 +429,11 @@ def test_add_a_word_vector_file_as_an_encoder(qtbot, window, tmp_path):
     words = ["the", "a", "of", "to", "in", "and", "said", "."]
     vectors.write_text(f"{len(words)} 3\n" + "".join(
         f"{word} {i % 3} {(i + 1) % 3} {i / 10}\n" for i, word in enumerate(words)))
-    window.add_encoder(f"path:{vectors}")
-    assert window.encoder_choice.currentData() == f"path:{vectors}"
-    assert window.encoder_choice.currentText().endswith("tiny.vec")
+    window.corpus_panel.add_encoder(f"path:{vectors}")
+    assert window.corpus_panel.encoder_choice.currentData() == f"path:{vectors}"
+    assert window.corpus_panel.encoder_choice.currentText().endswith("tiny.vec")
     run_and_wait(qtbot, window)
     assert window.exploration.embeddings.shape == (859, 3)
-    window.add_encoder(f"st:{tmp_path}")  # not a sentence-transformers folder
+    window.corpus_panel.add_encoder(f"st:{tmp_path}")  # not a sentence-transformers folder
     dialog = window.findChild(QMessageBox, "error-dialog")
     assert dialog is not None and str(tmp_path) in dialog.text()

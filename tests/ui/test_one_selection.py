@@ -49,7 +49,7 @@ def open_sick(qtbot, window, shared_data, encoder="tfidf"):
     spec = str(shared_data / "sick" / "SICK_trial.txt")
     window.open_corpus(spec)
     wait_for_job(qtbot, window)
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(encoder))
+    window.corpus_panel.choose(encoder)
     return spec
 
 
@@ -80,48 +80,48 @@ def test_a_selection_stays_with_its_corpus(qtbot, window, shared_data):
         shift_drag(qtbot, window.projection.plot.viewport(), QPoint(150, 120),
                    QPoint(450, 400))
     chosen = window.selection.indices.tolist()
-    assert 0 < len(chosen) < 859 and window.group_list.count() == len(chosen)
-    assert f"{len(chosen):,} selected sentences" in window.group_caption.text()
+    assert 0 < len(chosen) < 859 and window.selecting.list.count() == len(chosen)
+    assert f"{len(chosen):,} selected sentences" in window.selecting.caption.text()
 
     sick = open_sick(qtbot, window, shared_data)
-    assert "selected sentences" not in window.group_caption.text()
-    assert window.group_list.count() == 0 and not len(window.selection.indices)
-    assert window.inspector.neighbours.rowCount() == 0
+    assert "selected sentences" not in window.selecting.caption.text()
+    assert window.selecting.list.count() == 0 and not len(window.selection.indices)
+    assert window.inspecting.inspector.neighbours.rowCount() == 0
 
     double_click_corpus(qtbot, window, "msrp-grouped")   # as it was left
     assert window.selection.indices.tolist() == chosen
-    assert window.group_list.count() == len(chosen)
+    assert window.selecting.list.count() == len(chosen)
     assert len(window.projection.highlighted.data) == len(chosen)
     double_click_corpus(qtbot, window, sick)
-    assert window.group_list.count() == 0
+    assert window.selecting.list.count() == 0
 
 
 def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
     """Compare on a workspace's corpus that was not run: clicking a row of the most
     changed list raised IndexError in the projection and selected nothing."""
-    path = window.save_workspace_to(tmp_path / "plain.sentspace")
+    path = window.files.save_workspace_to(tmp_path / "plain.sentspace")
     reopened = MainWindow()
     qtbot.addWidget(reopened)
     reopened.show()
-    reopened.open_workspace(path)
+    reopened.files.open_workspace(path)
     wait_for_job(qtbot, reopened)
     assert reopened.corpus.name == "msrp-grouped" and reopened.exploration is None
     reopened.views.setCurrentIndex(2)
-    reopened.compare_choice.setCurrentIndex(reopened.compare_choice.findData("tfidf"))
-    reopened.compare_spaces()
+    reopened.analyses.compare_choice.setCurrentIndex(reopened.analyses.compare_choice.findData("tfidf"))
+    reopened.analyses.compare_spaces()
     wait_for_job(qtbot, reopened)
     settle(qtbot, reopened)
-    table = reopened.compare_view.changed
+    table = reopened.views.compare_view.changed
     index = int(table.item(3, 0).data(Qt.ItemDataRole.UserRole))
     click_row(qtbot, table, 3, column=2)
     qtbot.waitUntil(lambda: reopened.selection.focus == index)
     assert reopened.selection.source == "compare"
-    assert reopened.listed_sentences() == [index]
-    assert reopened.corpus.texts[index] in reopened.inspector.details.text()
-    assert len(reopened.compare_view.view_a.highlighted.data) == 1
+    assert reopened.selecting.listed_sentences() == [index]
+    assert reopened.corpus.texts[index] in reopened.inspecting.inspector.details.text()
+    assert len(reopened.views.compare_view.view_a.highlighted.data) == 1
     # The two spaces Compare encoded serve the neighbours tab and the Inspector too.
     assert [name for name, _, _ in reopened.neighbours_view.spaces] == ["bow", "tfidf"]
-    assert reopened.inspector.neighbours.rowCount() == 10
+    assert reopened.inspecting.inspector.neighbours.rowCount() == 10
     reopened.unsaved = False
 
 
@@ -151,9 +151,9 @@ def test_a_chart_point_lists_its_pair_with_neighbours(qtbot, window, shared_data
     pairs = window.corpus.pairs
     both = sorted({int(pairs.first[pair]), int(pairs.second[pair])})
     assert window.selection.source == "chart"
-    assert sorted(window.listed_sentences()) == both
-    assert window.corpus.texts[window.selection.focus] in window.inspector.details.text()
-    assert window.inspector.neighbours.rowCount() == 10   # from the tfidf run
+    assert sorted(window.selecting.listed_sentences()) == both
+    assert window.corpus.texts[window.selection.focus] in window.inspecting.inspector.details.text()
+    assert window.inspecting.inspector.neighbours.rowCount() == 10   # from the tfidf run
 
 
 def test_a_failing_costra_comparison_lists_its_sentences(qtbot, window):
@@ -165,7 +165,7 @@ def test_a_failing_costra_comparison_lists_its_sentences(qtbot, window):
     wait_for_job(qtbot, window)
     window.views.setCurrentIndex(1)
     settle(qtbot, window)
-    view = window.costra_view
+    view = window.views.costra_view
     row = next(r for r in range(view.table.rowCount()) if view.table.item(r, 0).text() == "✗")
     k = int(view.table.item(row, 0).data(Qt.ItemDataRole.UserRole))
     click_row(qtbot, view.table, row)
@@ -173,35 +173,35 @@ def test_a_failing_costra_comparison_lists_its_sentences(qtbot, window):
     expected = np.unique(np.concatenate([comparisons.more_similar[k],
                                          comparisons.less_similar[k]]))
     assert window.selection.source == "costra"
-    assert window.listed_sentences() == expected.tolist()
-    assert window.corpus.texts[int(expected[0])] in window.inspector.details.text()
+    assert window.selecting.listed_sentences() == expected.tolist()
+    assert window.corpus.texts[int(expected[0])] in window.inspecting.inspector.details.text()
 
 
 def test_a_workspace_reopens_with_charts_review_list_and_every_encoder(qtbot, window,
                                                                        shared_data, tmp_path):
     for family in ("bow", "tfidf"):
-        window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(family))
+        window.corpus_panel.choose(family)
         window.run()
         wait_for_job(qtbot, window)
-    window.find_suspicious()
+    window.analyses.find_suspicious()
     wait_for_job(qtbot, window)
     kinds = list(window.review_panel.lists)
     open_sick(qtbot, window, shared_data)
     window.evaluate("relatedness")
     wait_for_job(qtbot, window)
-    path = window.save_workspace_to(tmp_path / "study")
+    path = window.files.save_workspace_to(tmp_path / "study")
     assert path.name == "study.sentspace"
 
     reopened = MainWindow()
     qtbot.addWidget(reopened)
-    reopened.open_workspace(path)
+    reopened.files.open_workspace(path)
     wait_for_job(qtbot, reopened)
     assert reopened.evaluation_panel.chart is not None          # relatedness, on SICK
     assert reopened.workspace_panel.entries("Corpora") == ["sick (924 sentences)",
                                                            "msrp-grouped (859 sentences)"]
-    reopened.switch_corpus("msrp-grouped")
+    reopened.showing.switch_corpus("msrp-grouped")
     assert [name for name, _, _ in reopened.neighbours_view.spaces] == ["bow", "tfidf"]
-    assert reopened.encoder_choice.currentData() == "tfidf"
+    assert reopened.corpus_panel.encoder_choice.currentData() == "tfidf"
     assert reopened.projection.point_count == 859
     assert list(reopened.review_panel.lists) == kinds and reopened.review_panel.model
     reopened.close()
@@ -214,10 +214,10 @@ def test_the_costra_tab_runs_what_it_needs_and_lists_seed_groups_by_number(qtbot
     window.views.setCurrentIndex(1)                      # nothing run yet: it runs both
     assert "Running the Costra run and evaluation" in window.statusBar().currentMessage()
     wait_for_job(qtbot, window)
-    choice = window.costra_view.group_choice
-    assert choice.count() == 126 and window.costra_view.projection.point_count > 0
+    choice = window.views.costra_view.group_choice
+    assert choice.count() == 126 and window.views.costra_view.projection.point_count > 0
     numbers = [int(choice.itemText(i).split(":")[0]) for i in range(choice.count())]
-    assert numbers == sorted(numbers) and window.costra_view.group == choice.currentData()
+    assert numbers == sorted(numbers) and window.views.costra_view.group == choice.currentData()
 
 
 def test_the_inspector_of_a_corpus_never_run_encodes_for_its_neighbours(qtbot, window,
@@ -228,10 +228,10 @@ def test_the_inspector_of_a_corpus_never_run_encodes_for_its_neighbours(qtbot, w
     settle(qtbot, window)
     click_relatedness_point(qtbot, window)
     assert len(window.selection.indices) == 2
-    assert "Encoding the corpus with tfidf" in window.inspector.note.text()
+    assert "Encoding the corpus with tfidf" in window.inspecting.inspector.note.text()
     wait_for_job(qtbot, window)
     assert not window.current.runs and "tfidf" in window.current.spaces
-    assert window.inspector.neighbours.rowCount() == 10
-    assert window.inspector.note.text() == ""
+    assert window.inspecting.inspector.neighbours.rowCount() == 10
+    assert window.inspecting.inspector.note.text() == ""
     # The neighbours tab has the space too.
     assert [name for name, _, _ in window.neighbours_view.spaces] == ["tfidf"]

@@ -31,7 +31,7 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
         rect = item.mapRectToScene(item.boundingRect())
         assert box.adjusted(-1, -1, 1, 1).contains(rect), (k, rect, box)
 
-    controls = window.projection_controls
+    controls = window.corpus_panel.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("cluster"))
     brushes = window.projection.points.data["brush"]
     expected = cluster_colours(regions)
@@ -46,7 +46,7 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     qtbot.waitUntil(lambda: window.selection.source == "cluster")
     members = np.flatnonzero(regions.labels == cluster)
     assert window.selection.indices.tolist() == members.tolist()
-    assert window.group_list.count() == len(members)
+    assert window.selecting.list.count() == len(members)
 
     path = tmp_path / "regions.csv"
     window.regioning.export_csv(path)
@@ -64,12 +64,12 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     from app.ui.main_window import MainWindow
     reopened = MainWindow()
     qtbot.addWidget(reopened)
-    reopened.open_workspace(window.save_workspace_to(tmp_path / "regions.sentspace"))
+    reopened.files.open_workspace(window.files.save_workspace_to(tmp_path / "regions.sentspace"))
     wait_for_job(qtbot, reopened)
     assert np.array_equal(reopened.current.regions.labels, regions.labels)
     assert len(reopened.regioning.labels.items) == regions.n_clusters
     reopened.close()
     # A new layout drops them.
-    window.project_again()
+    window.analyses.project_again()
     wait_for_job(qtbot, window)
     assert window.current.regions is None and window.regioning.labels is None

@@ -16,7 +16,7 @@ from tests.ui.test_main_window import run_and_wait
 
 def show(window, exploration):
     window.current.runs[window.current.shown].exploration = exploration
-    window.show_exploration(exploration)
+    window.showing.show_exploration(exploration)
 
 
 def sampled(window):
@@ -40,7 +40,7 @@ def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtb
     legend = window.projection.legend.text()
     assert "fitted on 400 of 859 points" in legend
     assert faithful.describe() in legend and "approximate (HNSW, recall@10" in legend
-    controls = window.projection_controls
+    controls = window.corpus_panel.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("faithfulness"))
     brushes = np.array([b.color().name() for b in window.projection.points.data["brush"]])
     unmeasured = np.isnan(faithful.overlap)
@@ -49,8 +49,9 @@ def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtb
     assert UNGROUPED not in set(brushes[~unmeasured])
     assert "grey: not measured" in window.projection.legend.text()
     outside, inside = int(np.flatnonzero(unmeasured)[0]), int(faithful.measured[0])
-    assert "faithfulness not measured" in window.describe_sentence(outside)
-    assert f"faithfulness {faithful.overlap[inside]:.1f}" in window.describe_sentence(inside)
+    assert "faithfulness not measured" in window.selecting.describe_sentence(outside)
+    described = window.selecting.describe_sentence(inside)
+    assert f"faithfulness {faithful.overlap[inside]:.1f}" in described
 
 
 def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, window,
@@ -59,10 +60,10 @@ def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, wi
     run_and_wait(qtbot, window)
     exploration = sampled(window)
     show(window, exploration)
-    path = window.save_workspace_to(tmp_path / "large.sentspace")
+    path = window.files.save_workspace_to(tmp_path / "large.sentspace")
     reopened = MainWindow()
     qtbot.addWidget(reopened)
-    reopened.open_workspace(path)
+    reopened.files.open_workspace(path)
     wait_for_job(qtbot, reopened)
     restored = reopened.exploration
     assert np.array_equal(restored.projection.fitted_on, np.arange(400))
@@ -79,7 +80,7 @@ def test_inspector_neighbours_exact_below_the_limit_and_hnsw_above(qtbot, window
     from app.neighbours import top_k
     from app.ui.inspector import NEIGHBOURS, Inspector
     run_and_wait(qtbot, window)
-    corpus, groups = window.corpus, window.sentence_groups
+    corpus, groups = window.corpus, window.selecting.sentence_groups
     dense = window.exploration.embeddings.toarray()
     inspector = Inspector()
     qtbot.addWidget(inspector)
@@ -110,15 +111,15 @@ def test_window_builds_the_inspector_index_in_a_job_above_the_limit(qtbot, windo
                                      embeddings=exploration.embeddings.toarray()))
     monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)
     window.select_sentence(3)
-    inspector = window.inspector
+    inspector = window.inspecting.inspector
     qtbot.waitUntil(lambda: inspector.neighbours.rowCount() == 10, timeout=JOB_TIMEOUT_MS)
     assert "approximate (HNSW" in inspector.note.text()
-    jobs = [window.jobs_panel.tree.topLevelItem(i).text(0)
-            for i in range(window.jobs_panel.tree.topLevelItemCount())]
+    jobs = [window.jobs.panel.tree.topLevelItem(i).text(0)
+            for i in range(window.jobs.panel.tree.topLevelItemCount())]
     assert jobs.count("building the neighbour index for the Inspector") == 1
     window.select_sentence(4)  # the index is kept: found at once, no second job
     assert inspector.neighbours.rowCount() == 10
-    assert window.jobs_panel.tree.topLevelItemCount() == len(jobs)
+    assert window.jobs.panel.tree.topLevelItemCount() == len(jobs)
 
 
 def test_open_corpus_dialog_offers_parquet_and_opens_one(qtbot, window, monkeypatch,
@@ -136,7 +137,7 @@ def test_open_corpus_dialog_offers_parquet_and_opens_one(qtbot, window, monkeypa
         return str(path), ""
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
-    window._choose_corpus_file()
+    window.files.choose_corpus_file()
     wait_for_job(qtbot, window)
     assert "*.parquet" in offered[0]
     assert window.corpus.name == "msrp" and len(window.corpus) == len(corpus)
@@ -149,13 +150,13 @@ def test_tsne_refused_above_its_limit_says_why_whole(qtbot, window, monkeypatch)
     import app.projection
     run_and_wait(qtbot, window)
     monkeypatch.setattr(app.projection, "TSNE_LIMIT", 500)
-    controls = window.projection_controls
+    controls = window.corpus_panel.projection_controls
     controls.method.setCurrentIndex(controls.method.findData("tsne"))
     qtbot.mouseClick(controls.project_button, Qt.MouseButton.LeftButton)
     wait_for_job(qtbot, window)
     dialog = window.findChild(QMessageBox, "error-dialog")
     assert dialog is not None and dialog.windowTitle() == "Cannot use this input"
     assert "t-SNE fits every point" in dialog.text() and "Use UMAP" in dialog.text()
-    state, message = window.jobs_panel.row_of(window.job)[1:3]
+    state, message = window.jobs.panel.row_of(window.jobs.job)[1:3]
     assert state == "failed" and "offered up to 500" in message and "Use UMAP" in message
     assert window.exploration.projection.method == "pca"  # the layout shown is kept

@@ -11,36 +11,36 @@ from tests.ui.conftest import wait_for_job
 def test_find_fix_and_replay_after_restart(qtbot, window):
     window.run()
     wait_for_job(qtbot, window)
-    window.find_suspicious()
+    window.analyses.find_suspicious()
     wait_for_job(qtbot, window)
     panel = window.review_panel
     assert panel.lists and panel.model.rowCount() > 0
     moved = 5
-    old_group = window.group_of(moved)
+    old_group = window.selecting.group_of(moved)
     target = window.corpus.groups.names[(old_group + 1) % window.corpus.groups.n_groups]
     window.annotations.move(moved, target, reason="test")
     panel.corpus_changed.emit()
-    assert window.corpus.groups.names[window.group_of(moved)] == target
+    assert window.corpus.groups.names[window.selecting.group_of(moved)] == target
     brushes = window.projection.points.data["brush"]
     assert brushes[moved].color() == brushes[window.corpus.groups.members(
-        window.group_of(moved))[0]].color()
+        window.selecting.group_of(moved))[0]].color()
 
     # A new window (as after a restart) replays the journal: the move is still there.
     again = MainWindow()
     qtbot.addWidget(again)
     again.open_corpus("msrp-grouped")
     wait_for_job(qtbot, again)
-    assert again.corpus.groups.names[again.group_of(moved)] == target
+    assert again.corpus.groups.names[again.selecting.group_of(moved)] == target
     assert "1 edits replayed" in again.statusBar().currentMessage()
     again.annotations.undo()
     again.review_panel.corpus_changed.emit()
-    assert again.group_of(moved) == old_group
+    assert again.selecting.group_of(moved) == old_group
     again.close()
     window.close()
 
 
 def test_agreement_from_the_menu_and_panel_selection(qtbot, window):
-    window.compare_encoders(["bow", "tfidf"])
+    window.analyses.compare_encoders(["bow", "tfidf"])
     wait_for_job(qtbot, window)
     evaluation, result, command = window.evaluation_panel.current
     assert evaluation == "agreement"
@@ -50,24 +50,24 @@ def test_agreement_from_the_menu_and_panel_selection(qtbot, window):
     wait_for_job(qtbot, window)
     window.evaluation_panel.items_selected.emit([3, 4, 5])
     assert len(window.projection.highlighted.data) == 3
-    assert window.corpus.texts[3] in window.inspector.details.text()
+    assert window.corpus.texts[3] in window.inspecting.inspector.details.text()
 
 
 def test_workspace_round_trip(qtbot, window, tmp_path):
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("tfidf"))
+    window.corpus_panel.choose("tfidf")
     window.evaluate("classification")
     wait_for_job(qtbot, window)
     shown = window.evaluation_panel.rows()
-    path = window.save_workspace_to(tmp_path / "study.sentspace")
+    path = window.files.save_workspace_to(tmp_path / "study.sentspace")
     saved = json.loads(path.read_text())
     assert saved["evaluations"][0]["summary"] == [list(row) for row in shown]
 
     reopened = MainWindow()
     qtbot.addWidget(reopened)
-    reopened.open_workspace(path)
+    reopened.files.open_workspace(path)
     wait_for_job(qtbot, reopened)
     assert reopened.corpus.name == "msrp-grouped"
-    assert reopened.encoder_choice.currentData() == "tfidf"
+    assert reopened.corpus_panel.encoder_choice.currentData() == "tfidf"
     assert reopened.evaluation_panel.rows() == shown
     assert reopened.windowTitle().endswith("study.sentspace")
     reopened.close()
@@ -75,7 +75,7 @@ def test_workspace_round_trip(qtbot, window, tmp_path):
     path.write_text("{ not json")
     broken = MainWindow()
     qtbot.addWidget(broken)
-    broken.open_workspace(path)
+    broken.files.open_workspace(path)
     from PySide6.QtWidgets import QMessageBox
 
     dialog = broken.findChild(QMessageBox, "error-dialog")
@@ -87,7 +87,7 @@ def test_workspace_round_trip(qtbot, window, tmp_path):
 def test_export_corrected_corpus(qtbot, window, tmp_path):
     window.annotations.move(0, window.corpus.groups.names[1], reason="test")
     window.review_panel.corpus_changed.emit()
-    written = window.export_corrected(tmp_path)
+    written = window.files.export_corrected(tmp_path)
     names = {p.name for p in written}
     assert {"phrases.txt", "phrase_groups.csv", "changes.csv"} <= names
     from app.corpora.grouped import load_grouped
@@ -100,11 +100,11 @@ def test_export_corrected_corpus(qtbot, window, tmp_path):
 
 def test_costra_and_compare_tabs(qtbot, window):
     assert not window.views.isTabEnabled(1)  # not a Costra corpus
-    window.compare_choice.setCurrentIndex(window.compare_choice.findData("tfidf"))
-    window.compare_spaces()
+    window.analyses.compare_choice.setCurrentIndex(window.analyses.compare_choice.findData("tfidf"))
+    window.analyses.compare_spaces()
     wait_for_job(qtbot, window)
-    comparison = window.compare_view.comparison
-    assert comparison is not None and window.compare_view.view_b.point_count == 859
+    comparison = window.views.compare_view.comparison
+    assert comparison is not None and window.views.compare_view.view_b.point_count == 859
     window.open_corpus("costra")
     wait_for_job(qtbot, window)
     assert window.views.isTabEnabled(1)
@@ -113,8 +113,8 @@ def test_costra_and_compare_tabs(qtbot, window):
     window.evaluate("costra")
     wait_for_job(qtbot, window)
     assert window.costra_result is not None
-    assert window.costra_view.group_choice.count() == 126
-    controls = window.projection_controls
+    assert window.views.costra_view.group_choice.count() == 126
+    controls = window.corpus_panel.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("metadata:type"))
     legend = window.projection.legend.text()
     assert "Colour: type:" in legend and "opposite meaning" in legend
@@ -128,7 +128,7 @@ def test_evaluate_original_and_corrected(qtbot, window):
     window.review_panel.corpus_changed.emit()
     panel = window.evaluation_panel
     panel.choice.setCurrentIndex(panel.choice.findData("classification"))
-    window.evaluate_before_and_after()
+    window.analyses.evaluate_before_and_after()
     wait_for_job(qtbot, window)
     (name_a, before, _), (name_b, after, _) = panel.results[-2:]
     assert (name_a, name_b) == ("classification (original)", "classification (corrected)")
@@ -140,16 +140,16 @@ def test_corpus_tab_neighbours_tab_and_guides(qtbot, window):
     from app.evaluations import EVALUATIONS
     from app.ui.guides import GUIDES
 
-    assert window.corpus_browser.model.rowCount() == 859
+    assert window.views.corpus_browser.model.rowCount() == 859
     for family in ("bow", "tfidf"):
-        window.encoder_choice.setCurrentIndex(window.encoder_choice.findData(family))
+        window.corpus_panel.choose(family)
         window.run()
         wait_for_job(qtbot, window)
     assert [name for name, _, _ in window.neighbours_view.spaces] == ["bow", "tfidf"]
     with qtbot.waitSignal(window.neighbours_view.neighbours_found, timeout=20_000) as found:
         window.select_sentence(0)
     assert {1, 2} <= set(found.args[0])
-    assert window.corpus_browser.selected == 0
+    assert window.views.corpus_browser.selected == 0
     titles = [action.text() for action in window.menuBar().actions()[-1].menu().actions()]
     assert len(titles) >= len(EVALUATIONS) and set(EVALUATIONS) <= set(GUIDES)
 
@@ -197,7 +197,7 @@ def test_save_table_chart_and_selection(qtbot, window, tmp_path, shared_data):
     window.run()
     wait_for_job(qtbot, window)
     window.select_sentence(0)
-    window.export_selection(tmp_path / "group.csv")
+    window.selecting.export_selection(tmp_path / "group.csv")
     rows = list(csv.reader((tmp_path / "group.csv").open()))
     assert rows[0] == ["index", "id", "text", "group"] and len(rows) == 4
     assert rows[1][1] == "L1" and rows[1][3] == "0"
@@ -215,7 +215,7 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     wait_for_job(qtbot, window)
     window.run()
     wait_for_job(qtbot, window)
-    window.save_workspace_to(tmp_path / "kept")            # a bare name: .sentspace added
+    window.files.save_workspace_to(tmp_path / "kept")            # a bare name: .sentspace added
     assert (tmp_path / "kept.sentspace").is_file() and not window.unsaved
     window.evaluate("latent")
     wait_for_job(qtbot, window)
@@ -230,7 +230,7 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     again = MainWindow()
     qtbot.addWidget(again)
     again.show()
-    again.open_workspace(tmp_path / "kept.sentspace")
+    again.files.open_workspace(tmp_path / "kept.sentspace")
     wait_for_job(qtbot, again)
     again.evaluate("latent")
     wait_for_job(qtbot, again)

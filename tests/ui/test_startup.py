@@ -31,8 +31,8 @@ def test_main_window_is_built_inside_and_opens_the_request(app_window):
     assert not main.isWindow() and main.isVisible()
     assert main.window() is app_window
     assert len(main.corpus.texts) == 859
-    assert main.encoder_choice.currentData() == "tfidf"
-    assert main.run_button.isEnabled()
+    assert main.corpus_panel.encoder_choice.currentData() == "tfidf"
+    assert main.corpus_panel.run_button.isEnabled()
 
 
 def test_title_follows_the_main_window(app_window):
@@ -50,7 +50,7 @@ def test_quit_closes_the_top_level_window(app_window, qtbot):
 
 def test_closing_the_window_cancels_the_running_job(app_window, qtbot):
     main = app_window.main
-    main.run_button.click()
+    main.corpus_panel.run_button.click()
     assert main.is_running
     app_window.close()
     wait_for_job(qtbot, main)

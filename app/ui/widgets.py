@@ -1,28 +1,10 @@
-"""Small helpers the main window's parts share."""
+"""Small helpers for the window's combo boxes."""
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtWidgets import QComboBox
 
-from app.corpora.model import Corpus
 from models import ENCODERS
-
-
-def first_groups(corpus: Corpus) -> np.ndarray:
-    """Each sentence's first group, -1 for none (every sentence when ungrouped)."""
-    if corpus.groups is None:
-        return np.full(len(corpus), -1, dtype=np.int64)
-    return corpus.groups.first_group(len(corpus))
-
-
-#: How Selected sentences says where a selection came from.
-SOURCES = {"chart": "behind the chart element; ", "review": "of the review row; ",
-           "costra": "of the Costra comparison; ", "search": "matching the search; ",
-           "cluster": "of the clicked region; "}
-
-EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
-                  "Embedding Projector pair (vectors.tsv)")
 
 
 def narrow_choice(choice: QComboBox, length: int = 14) -> None:

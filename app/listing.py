@@ -1,0 +1,99 @@
+"""What the window's Selected sentences panel and status bar say about sentences:
+Qt-free, so the words are tested without a window. Each corpus is described with its
+own noun for a group ("paraphrase group", "SCU", "seed group", "class")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.corpora.model import Corpus
+
+#: How Selected sentences says where a selection came from.
+SOURCES = {"chart": "behind the chart element; ", "review": "of the review row; ",
+           "costra": "of the Costra comparison; ", "search": "matching the search; ",
+           "cluster": "of the clicked region; "}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of Selected sentences: its text, the sentence it names, and whether it
+    is the clicked one (shown bold)."""
+
+    text: str
+    sentence: int
+    focus: bool = False
+
+
+def first_groups(corpus: Corpus) -> np.ndarray:
+    """Each sentence's first group, -1 for none (every sentence when ungrouped)."""
+    if corpus.groups is None:
+        return np.full(len(corpus), -1, dtype=np.int64)
+    return corpus.groups.first_group(len(corpus))
+
+
+def describe_sentence(corpus: Corpus, index: int, groups: np.ndarray,
+                      faithfulness=None) -> str:
+    """The sentence, then its id, group and (when measured) faithfulness."""
+    group = int(groups[index])
+    where = (f"{corpus.groups.kind} {corpus.groups.names[group]}" if group >= 0
+             else "no group")
+    if faithfulness is not None:
+        overlap = faithfulness.overlap[index]
+        where += (", faithfulness not measured" if np.isnan(overlap)
+                  else f", faithfulness {overlap:.1f}")
+    return f"{corpus.texts[index]}\n[{corpus.ids[index]}, {where}]"
+
+
+def prompt(corpus: Corpus | None) -> str:
+    """What Selected sentences says before anything is selected."""
+    if corpus is None or corpus.groups is None:
+        return "Click a point to see its sentence; Shift+drag selects a rectangle."
+    return f"Click a point to list its {corpus.groups.kind}."
+
+
+def selection_caption(corpus: Corpus, count: int, source: str) -> str:
+    """The heading of a list of ``count`` sentences selected from ``source``."""
+    click = (f"click one to see its {corpus.groups.kind}" if corpus.groups is not None
+             else "click one to inspect it")
+    return (f"{count:,} selected sentence{'s' if count != 1 else ''} "
+            f"({SOURCES.get(source, '')}Shift+drag: rectangle, Ctrl+drag: lasso; {click})")
+
+
+def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
+               classification=None) -> tuple[str, list[Row]]:
+    """The heading and rows listing the group of sentence ``index``; with a
+    classification result, each member is marked as classified right or wrong."""
+    group = int(groups[index])
+    members = corpus.groups.members(group)
+    names = corpus.groups.names
+    predicted = {}
+    if classification is not None:
+        predicted = dict(zip(classification.sentence_index.tolist(),
+                             classification.predicted_group.tolist()))
+    rows = []
+    for member in members:
+        text = corpus.texts[member]
+        if member in predicted:
+            guess = predicted[member]
+            text = ("✓ " + text if names[guess] == names[group] else
+                    f"✗ {text}\n    (classified as {corpus.groups.kind} {names[guess]})")
+        rows.append(Row(text, int(member), int(member) == index))
+    heading = f"{corpus.groups.kind[:1].upper()}{corpus.groups.kind[1:]} {names[group]}: " \
+              f"{len(members)} sentences"
+    return heading, rows
+
+
+def misclassified_rows(corpus: Corpus, classification) -> tuple[str, list[Row]]:
+    """The heading and rows listing the misclassified sentences with their true and
+    predicted groups."""
+    kind = corpus.groups.kind
+    wrong = classification.predicted_group != classification.true_group
+    names = classification.group_names
+    rows = [Row(f"✗ {corpus.texts[sentence]}\n    ({kind} {names[true]}, classified as "
+                f"{names[guess]})", int(sentence))
+            for sentence, true, guess in zip(classification.sentence_index[wrong],
+                                             classification.true_group[wrong],
+                                             classification.predicted_group[wrong])]
+    return f"{len(rows)} misclassified sentences (click one to see its {kind})", rows

@@ -1,0 +1,103 @@
+"""The window's job queue: one job runs at a time, those asked for meanwhile wait in
+order. It owns the progress bar and stage line, and fills the Jobs panel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
+
+from app.jobs import Progress
+from app.ui.jobs_panel import JobsPanel
+from app.ui.workers import JobHandle, start_job
+
+
+class JobQueue(QObject):
+    """``running_changed(bool)`` after a job starts or ends; ``failed(error)`` when one
+    raises (the window says why)."""
+
+    running_changed = Signal(bool)
+    failed = Signal(object)
+
+    def __init__(self, owner: QObject, status: QStatusBar) -> None:
+        super().__init__(owner)
+        self.owner, self.status = owner, status
+        self.panel = JobsPanel()
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        # Idle, the bar would only repeat the last job's end (or say 100% of nothing).
+        self.progress.setVisible(False)
+        self.stage = QLabel()
+        self.stage.setWordWrap(True)
+        self.stage.setStyleSheet("color: #444")
+        self.job: JobHandle | None = None
+        #: Jobs asked for while another ran, started in order as each one finishes.
+        self.queued: list[JobHandle] = []
+        #: Jobs (by id) whose end the progress area does not announce: loading.
+        self._quiet: set[int] = set()
+        #: Called once when the running job ends (a run asked for while loading).
+        self._when_idle: list[Callable[[], None]] = []
+
+    @property
+    def is_running(self) -> bool:
+        return self.job is not None and not self.job.done
+
+    def start(self, work, label: str, on_result, queue: bool = False,
+              quiet: bool = False) -> JobHandle:
+        """Run ``work`` now, or with ``queue`` after the jobs before it when one runs;
+        a ``quiet`` one (loading) leaves nothing in the progress area when it is done."""
+        waiting = queue and self.is_running
+        job = start_job(work, label, on_progress=self._show_progress, on_result=on_result,
+                        on_error=self.failed.emit, on_finished=self._finished,
+                        owner=self.owner, queued=waiting)
+        if quiet:
+            self._quiet.add(id(job))
+        self.panel.add(job)
+        if waiting:
+            self.queued.append(job)
+            self.status.showMessage(f"Queued: {label}")
+        else:
+            self._make_current(job)
+        return job
+
+    def when_idle(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` when the running job has ended."""
+        self._when_idle.append(callback)
+
+    def cancel(self) -> None:
+        if self.is_running:
+            self.stage.setText("Cancelling…")
+            self.job.cancel()
+
+    def _make_current(self, job: JobHandle) -> None:
+        self.job = job
+        self.progress.setRange(0, 0)
+        self.progress.setVisible(True)
+        self.stage.setText(job.label)
+        self.running_changed.emit(True)
+
+    def _show_progress(self, progress: Progress) -> None:
+        self.progress.setRange(0, max(progress.total, 1))
+        self.progress.setValue(progress.done)
+        self.stage.setText(f"{progress.stage}: {progress.done:,} / {progress.total:,}")
+
+    def _finished(self) -> None:
+        state = self.job.state
+        self.progress.setVisible(False)
+        quiet = id(self.job) in self._quiet and state == "done"
+        self._quiet.discard(id(self.job))
+        self.stage.setText("" if quiet else {
+            "done": f"Done in {self.job.elapsed:.1f} s.", "cancelled": "Cancelled.",
+            "failed": f"Failed: {self.job.error}"}[state])
+        self.stage.setToolTip(self.stage.text())
+        self.running_changed.emit(False)
+        callbacks, self._when_idle = self._when_idle, []
+        for callback in callbacks:
+            callback()
+        while self.queued and not self.is_running:
+            job = self.queued.pop(0)
+            if job.state != "queued":        # cancelled in the jobs panel
+                continue
+            self._make_current(job)
+            job.start()

@@ -1,0 +1,101 @@
+"""The centre's views, one tab each: the projection, the Costra orderings, Compare
+encoders, the corpus table and the nearest neighbours. Hidden ones are built when first
+shown (or used), not before the window shows; each selects through ``selecting`` and
+follows the selection's focus."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTabWidget, QWidget
+
+from app.session import Session
+from app.ui.compare_view import CompareView
+from app.ui.corpus_browser import CorpusBrowser
+from app.ui.costra_view import CostraView
+from app.ui.lazy_page import LazyPage
+from app.ui.neighbours_view import NeighboursView
+from app.ui.projection_view import ProjectionView
+from app.ui.selecting import Selecting
+from app.ui.widgets import narrow_choice
+
+#: Short titles, so the tabs fit a narrow centre; the tooltips say them whole.
+TABS = (("Projection", ""), ("Costra", "Costra orderings: open Costra 1.1 to see the seed "
+                                       "groups' orderings"),
+        ("Compare", "Compare encoders"), ("Corpus", "The corpus's sentences and statistics"),
+        ("Neighbours", "Nearest neighbours of a sentence or a query, per encoder"))
+
+
+class Views(QTabWidget):
+    def __init__(self, session: Session, projection: ProjectionView, selecting: Selecting,
+                 compare_header) -> None:
+        """``compare_header(view)``: Compare's choices above its view (a page)."""
+        super().__init__()
+        self.session, self.projection, self.selecting = session, projection, selecting
+        self.setDocumentMode(True)
+        self.costra_page = LazyPage(self._build_costra_view)
+        self.compare_page = LazyPage(self._build_compare_view)
+        self.corpus_page = LazyPage(self._build_corpus_browser)
+        self.neighbours_view = NeighboursView()
+        self.neighbours_view.sentence_selected.connect(
+            lambda index: selecting.select_later(index, "neighbours"))
+        # Queries made in the neighbours tab ring their neighbours in the projection; a
+        # click in the projection keeps ringing the clicked sentence's group there.
+        self.neighbours_view.neighbours_found.connect(
+            lambda found: projection.highlight(found)
+            if self.currentWidget() is self.neighbours_view else None)
+        pages: tuple[QWidget, ...] = (projection, self.costra_page,
+                                      compare_header(self.compare_page), self.corpus_page,
+                                      self.neighbours_view)
+        for page, (title, tip) in zip(pages, TABS):
+            self.setTabToolTip(self.addTab(page, title), tip)
+
+    @property
+    def costra_view(self) -> CostraView:
+        return self.costra_page.widget
+
+    @property
+    def compare_view(self) -> CompareView:
+        return self.compare_page.widget
+
+    @property
+    def corpus_browser(self) -> CorpusBrowser:
+        return self.corpus_page.widget
+
+    def _build_costra_view(self) -> CostraView:
+        view, selecting = CostraView(), self.selecting
+        # Seed sentences are long: the choices must not widen the window.
+        narrow_choice(view.group_choice, 10)
+        narrow_choice(view.type_choice, 6)
+        view.sentence_selected.connect(lambda index: selecting.select_later(index, "costra"))
+        view.sentences_selected.connect(lambda indices: selecting.select_items(indices,
+                                                                               "costra"))
+        view.projection.hovered.connect(selecting.show_hovered)
+        return view
+
+    def _build_compare_view(self) -> CompareView:
+        view, current = CompareView(), self.session.current
+        view.sentence_selected.connect(lambda index: self.selecting.select_later(index,
+                                                                                 "compare"))
+        for side in view.views:
+            side.hovered.connect(self.selecting.show_hovered)
+        if current is not None and current.comparison is not None:
+            view.show_comparison(current.comparison)
+        return view
+
+    def _build_corpus_browser(self) -> CorpusBrowser:
+        browser, current = CorpusBrowser(), self.session.current
+        browser.sentence_selected.connect(lambda index: self.selecting.select_later(index,
+                                                                                    "corpus"))
+        if current is not None:
+            browser.set_corpus(current.corpus)
+        return browser
+
+    def follow(self, selection) -> None:
+        """The corpus table, Compare and the neighbours tab follow the selection's focus."""
+        focus, current = selection.focus, self.session.current
+        if self.compare_page.is_built:
+            self.compare_view.show_selected(focus)
+        if focus >= 0 and current is not None:
+            if self.corpus_page.is_built:
+                self.corpus_browser.select(focus)
+            if current.spaces and selection.source != "neighbours":
+                self.neighbours_view.query_sentence(focus)

@@ -1,0 +1,47 @@
+"""What Selected sentences says, without a window: each corpus's own noun for a group."""
+
+import numpy as np
+import pytest
+
+from app.corpora import load_corpus
+from app.listing import (describe_sentence, first_groups, group_rows, misclassified_rows,
+                         prompt, selection_caption)
+
+
+@pytest.fixture(scope="module")
+def pyramid(shared_data):
+    return load_corpus(shared_data / "pyramid-sample")
+
+
+def test_a_pyramid_group_is_called_an_scu_not_a_paraphrase_group(pyramid):
+    groups = first_groups(pyramid)
+    grouped = int(np.flatnonzero(groups >= 0)[0])
+    heading, rows = group_rows(pyramid, grouped, groups)
+    assert heading.startswith(f"SCU {pyramid.groups.names[groups[grouped]]}: ")
+    assert "paraphrase" not in heading + prompt(pyramid) + selection_caption(pyramid, 3, "search")
+    assert "its SCU" in prompt(pyramid)
+    assert [row.sentence for row in rows] == pyramid.groups.members(groups[grouped]).tolist()
+    assert [row.focus for row in rows].count(True) == 1
+    assert "[" in describe_sentence(pyramid, grouped, groups) and "SCU" in \
+        describe_sentence(pyramid, grouped, groups)
+
+
+def test_an_ungrouped_corpus_lists_no_group(shared_data):
+    sick = load_corpus(shared_data / "sick")
+    groups = first_groups(sick)
+    assert (groups == -1).all()
+    assert describe_sentence(sick, 0, groups).endswith(", no group]")
+    assert "group" not in prompt(sick) and "group" not in selection_caption(sick, 1, "chart")
+    assert selection_caption(sick, 1, "chart").startswith("1 selected sentence (behind the chart")
+
+
+def test_misclassified_rows_name_true_and_predicted_groups():
+    from types import SimpleNamespace
+
+    corpus = load_corpus("msrp-grouped")
+    result = SimpleNamespace(sentence_index=np.array([0, 1, 2]), true_group=np.array([0, 0, 1]),
+                             predicted_group=np.array([0, 1, 1]), group_names=["a", "b"])
+    heading, rows = misclassified_rows(corpus, result)
+    assert heading.startswith("1 misclassified sentences")
+    assert [row.sentence for row in rows] == [1]
+    assert rows[0].text.endswith("(paraphrase group a, classified as b)")
