@@ -24,6 +24,7 @@ from models.random_bow import RandomBagOfWords
 from models.sequence import (DenoisingAutoencoder, DenoisingAutoencoderGlove,
                              SequentialAutoencoder, SkipThought)
 from models.transformer import SentenceTransformerEncoder
+from models.urae import URAE
 from models.word2vec import (FastTextEncoder, GensimEncoder, Word2VecEncoder,
                              read_training_text)
 from models.word_vectors import Coverage, WordVectorMean, WordVectorSum
@@ -37,7 +38,7 @@ ENCODERS: dict[str, type[Encoder]] = {
                                 MultilingualE5, FastSent, FastSentAE,
                                 DictRepBOW, DictRepRNN, SequentialAutoencoder,
                                 DenoisingAutoencoder, DenoisingAutoencoderGlove, SkipThought,
-                                PairBOW, PairRNN, PairFinetune)}
+                                PairBOW, PairRNN, PairFinetune, URAE)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes
