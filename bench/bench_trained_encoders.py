@@ -48,7 +48,7 @@ def main() -> None:
     reference = best_of(lambda: glove.encode(texts))
     print(f"device: {device()}; {len(texts):,} sentences encoded; glove-mean "
           f"{len(texts) / reference:,.0f} sentences/s\n")
-    print(f"{'family':<13} {'train examples/s':>17} {'encode sentences/s':>19} "
+    print(f"{'family':<20} {'train examples/s':>17} {'encode sentences/s':>19} "
           f"{'encode time / glove-mean':>25}")
     for family, cls in TRAINED_ON_FILE.items():
         if args.family and family not in args.family:
@@ -62,7 +62,7 @@ def main() -> None:
         # Best of three for the sums of word vectors (milliseconds), one run for networks.
         seconds = best_of(lambda: encoder.encode(texts),
                             repeats=3 if isinstance(encoder, FastSent) else 1)
-        print(f"{family:<13} {encoder.n_training_examples_ / trained:>17,.0f} "
+        print(f"{family:<20} {encoder.n_training_examples_ / trained:>17,.0f} "
               f"{len(texts) / seconds:>19,.0f} "
               f"{seconds / reference:>25.2f}")
 

@@ -21,7 +21,7 @@ from models.pair_finetune import PairFinetune
 from models.pairs import PairBOW, PairRNN
 from models.pca_bow import PcaBagOfWords
 from models.random_bow import RandomBagOfWords
-from models.sequence import (DenoisingAutoencoder, DenoisingAutoencoderGlove,
+from models.sequence import (CombineSkip, DenoisingAutoencoder, DenoisingAutoencoderGlove,
                              SequentialAutoencoder, SkipThought)
 from models.transformer import SentenceTransformerEncoder
 from models.urae import URAE
@@ -38,7 +38,7 @@ ENCODERS: dict[str, type[Encoder]] = {
                                 MultilingualE5, FastSent, FastSentAE,
                                 DictRepBOW, DictRepRNN, SequentialAutoencoder,
                                 DenoisingAutoencoder, DenoisingAutoencoderGlove, SkipThought,
-                                PairBOW, PairRNN, PairFinetune, URAE)}
+                                CombineSkip, PairBOW, PairRNN, PairFinetune, URAE)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes

@@ -334,14 +334,18 @@ _GUIDES: dict[str, Guide] = {
         "These spaces tend to group sentences by form (length, word order) more than by "
         "topic, as the paper found; default sizes are small for a CPU."),
     "skipthought": Guide(
-        "Encoder: SkipThought, uni-skip (skipthought)",
+        "Encoder: SkipThought, uni-skip and combine-skip (skipthought, "
+        "skipthought-combine)",
         "Does a recurrent encoder trained to generate the surrounding sentences learn "
         "transferable sentence vectors (Kiros et al. 2015)?",
         "A GRU reads the sentence; two GRU decoders, starting from its final state, "
         "generate the previous and the next sentence (sampled softmax). Words never "
         "seen in training but known to GloVe get embeddings through a least-squares map "
-        "from GloVe space (vocabulary expansion).",
-        "The loss should fall; the sentence vector is the encoder's final state.",
+        "from GloVe space (vocabulary expansion). skipthought-combine adds a "
+        "bidirectional GRU (each direction half the size) whose state starts the same "
+        "decoders (combine-skip).",
+        "The loss should fall; the sentence vector is the encoder's final state "
+        "(combine-skip: the two encoders' states concatenated, twice the size).",
         "Ordered text, as for FastSent: one sentence a line in reading order, a blank "
         "line ending a document.",
         "The paper's model (2400-d, weeks on 74M sentences) is far beyond a CPU: the "
