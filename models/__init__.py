@@ -99,8 +99,8 @@ def load_trained(path: str | Path) -> GensimEncoder | NeuralEncoder:
         No sentspace sidecar beside the file, or the file differs from it (see
         :meth:`GensimEncoder.load`); such files are never unpickled.
     """
-    from models.word2vec import read_sidecar
     from models.neural import read_torch_sidecar
+    from models.word2vec import read_gensim_sidecar
     path = Path(path).expanduser()
     if not path.is_file():
         raise ModelError("no such model file", path)
@@ -109,7 +109,7 @@ def load_trained(path: str | Path) -> GensimEncoder | NeuralEncoder:
         if cls is None:
             raise ModelError("the sidecar names no trained-model family", path)
         return cls.load(path)
-    cls = ENCODERS.get(read_sidecar(path)["family"])
+    cls = ENCODERS.get(read_gensim_sidecar(path)["family"])
     if cls is None or not issubclass(cls, GensimEncoder):
         raise ModelError("the sidecar names no trained-model family", path)
     return cls.load(path)
