@@ -83,3 +83,20 @@ def test_bad_parameters_and_texts_are_refused():
         URAE(vector="leaves")
     with pytest.raises(ModelError, match="nothing to compose"):
         URAE().fit(["qzxv", "hello", ""])
+
+
+def test_leaves_from_a_word_vector_file(tmp_path):
+    """A ``source`` file gives the leaves (and the dimension); they are saved with the
+    weights, so the model reloads identically."""
+    words = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran"]
+    rng = np.random.default_rng(0)
+    vectors = tmp_path / "vectors.txt"
+    vectors.write_text(f"{len(words)} 6\n" + "".join(
+        f"{word} {' '.join(f'{x:.4f}' for x in rng.normal(size=6))}\n" for word in words))
+    texts = ["the cat sat on the mat", "a dog ran", "the dog sat on a cat", "a cat ran"] * 8
+    encoder = URAE(source=str(vectors), epochs=1, batch_sentences=8).fit(texts)
+    assert encoder.dim == 6 and len(encoder.vocab_.words) == 8
+    matrix = encoder.encode(["the cat sat", "an unknown zebra"])
+    assert matrix.shape == (2, 6) and not matrix[1].any()
+    loaded = load_trained(encoder.save(tmp_path))
+    assert np.array_equal(loaded.encode(["the cat sat"]), matrix[:1])
