@@ -2,12 +2,12 @@
 
 Each family trains one epoch at its default sizes on ``--train`` examples of real text:
 ordered State of the Union sentences (``../shared/data/state-union``) for FastSent,
-S(D)AE and SkipThought, WordNet (word, definition) rows for DictRep. Training speed is
+S(D)AE, SkipThought and URAE, WordNet (word, definition) rows for DictRep. Training speed is
 training examples per second. Each then encodes ``--encode`` sentences of the shared
 datasets (``bench_encoders.bench_texts``); the ratio is its encoding time over
 glove-mean's on the same sentences in this process (FastSent must stay within 2x: both
 are sums of word vectors). Runs on CUDA when torch sees a GPU.
-Run: ``python bench/bench_trained_encoders.py [--train 2000] [--encode 10000]``.
+Run: ``python bench/bench_trained_encoders.py [--train 2000] [--encode 10000] [--family F]``.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--train", type=int, default=2000, help="training examples")
     parser.add_argument("--encode", type=int, default=10_000, help="sentences encoded")
+    parser.add_argument("--family", action="append", choices=list(TRAINED_ON_FILE),
+                        help="bench only this family (repeatable; default: all)")
     args = parser.parse_args()
     logging.disable(logging.WARNING)    # the coverage warnings of out-of-domain text
     ordered = read_ordered_text(DATA / "state-union" / "sentences.txt")[:args.train]
@@ -46,9 +48,11 @@ def main() -> None:
     reference = best_of(lambda: glove.encode(texts))
     print(f"device: {device()}; {len(texts):,} sentences encoded; glove-mean "
           f"{len(texts) / reference:,.0f} sentences/s\n")
-    print(f"{'family':<13} {'train examples/s':>17} {'encode sentences/s':>19} "
+    print(f"{'family':<20} {'train examples/s':>17} {'encode sentences/s':>19} "
           f"{'encode time / glove-mean':>25}")
     for family, cls in TRAINED_ON_FILE.items():
+        if args.family and family not in args.family:
+            continue
         encoder = cls(epochs=1)
         training = definitions if family.startswith("dictrep") else ordered
         start = time.perf_counter()
@@ -58,7 +62,7 @@ def main() -> None:
         # Best of three for the sums of word vectors (milliseconds), one run for networks.
         seconds = best_of(lambda: encoder.encode(texts),
                             repeats=3 if isinstance(encoder, FastSent) else 1)
-        print(f"{family:<13} {encoder.n_training_examples_ / trained:>17,.0f} "
+        print(f"{family:<20} {encoder.n_training_examples_ / trained:>17,.0f} "
               f"{len(texts) / seconds:>19,.0f} "
               f"{seconds / reference:>25.2f}")
 
