@@ -89,7 +89,7 @@ RECALL_TOLERANCE = 1e-5
 #: Indexes kept in memory by the array they index, so that a view asking again about
 #: the same pool gets its index back without hashing the matrix.
 _RECENT_INDEXES = 2
-_recent: dict[tuple[int, str], tuple[weakref.ref, Any, dict[int, Search]]] = {}
+_recent: dict[tuple[int, str], tuple[weakref.ref, Any, dict[int, Search], str | None]] = {}
 #: Bump when the index layout or its parameters change; older files then simply miss.
 INDEX_VERSION = 2
 
@@ -215,30 +215,36 @@ def iter_build_index(unit: np.ndarray, *, cache: bool = True,
     """An inner-product index over the unit rows ``unit`` (float32, (n, dim)): of
     ``kind``, by default the one :func:`choose` picks for ``n`` rows.
 
-    Loaded from the cache when an index over the same rows was built before; otherwise
-    built single-threaded, a chunk of rows per progress step, and cached.
+    Loaded from the cache when an index over the same rows was built before (and one
+    in memory over an equal array, say the same embeddings normalised again, is shared
+    rather than loaded twice); otherwise built single-threaded, a chunk of rows per
+    progress step, and cached.
     """
     n = unit.shape[0]
     kind = kind or choose(unit, "ann")
     stage = f"building the neighbour index of {n:,} points ({KINDS[kind]})"
     yield Progress(stage, 0, n)
     key = (id(unit), kind)
-    owner, recent, _ = _recent.get(key, (None, None, None))
+    owner, recent, _, _ = _recent.get(key, (None, None, None, None))
     if owner is not None and owner() is unit:
         return recent
     given, unit = unit, np.ascontiguousarray(unit, dtype=np.float32)
-    path = index_dir() / f"{index_key(unit, kind)}.faiss" if cache else None
-    index = _load_cached(path, n) if path is not None else None
+    name = index_key(unit, kind) if cache else None
+    index, recalls = next(((i, r) for _, i, r, other in list(_recent.values())
+                           if name is not None and other == name), (None, {}))
+    if index is None and name is not None:
+        index = _load_cached(index_dir() / f"{name}.faiss", n)
     if index is None:
         index = yield from (_built_hnsw if kind == "hnsw" else _built_ivf)(unit, stage)
         yield from _tune(index, unit, kind)
-        if path is not None:
-            _store(index, path)
+        if name is not None:
+            _store(index, index_dir() / f"{name}.faiss")
     yield Progress(stage, n, n)
     if len(_recent) >= _RECENT_INDEXES:
         _recent.pop(next(iter(_recent)))
     # The index goes when its array does (an index is about as large as the rows).
-    _recent[key] = (weakref.ref(given, lambda _, key=key: _recent.pop(key, None)), index, {})
+    _recent[key] = (weakref.ref(given, lambda _, key=key: _recent.pop(key, None)), index,
+                    recalls, name)
     return index
 
 
@@ -434,7 +440,7 @@ def _index_recall(index, pool: Normalised, k: int, method: str) -> Job[Search]:
     """Recall@k of ``index`` on 1,000 of its own rows (drawn with seed 0) as queries,
     for answers to a few queries (a typed sentence), whose own recall would be 0 or 1;
     measured once per index and k, so a second query costs no exact scan."""
-    recalls = next((r for _, i, r in _recent.values() if i is index), {})
+    recalls = next((r for _, i, r, _ in _recent.values() if i is index), {})
     if k not in recalls:
         n = pool.matrix.shape[0]
         rows = np.sort(np.random.default_rng(0).choice(n, min(RECALL_QUERIES, n),

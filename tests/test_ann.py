@@ -221,6 +221,15 @@ def test_suspicious_tables_with_hnsw_match_exact(msrp_glove, monkeypatch):
     assert len(top(groups) & top(exact_groups)) >= 48
 
 
+def test_the_same_rows_normalised_again_share_the_index_in_memory(msrp_glove):
+    _, embeddings = msrp_glove
+    pool = embeddings[:2_500]
+    held = ann.normalise(pool).matrix       # as the Inspector keeps its pool
+    first = run_job(ann.iter_build_index(held))
+    again = ann.normalise(pool).matrix      # another array, equal to the first
+    assert run_job(ann.iter_build_index(again)) is first
+
+
 def test_a_pool_asked_again_gets_its_index_back_until_it_is_gone(msrp_glove):
     import gc
 
