@@ -197,6 +197,14 @@ def _load_cached(path: Path, n: int):
         return None
 
 
+def store_index(index, unit: np.ndarray, kind: str) -> Path:
+    """Put ``index`` (of ``kind``, over the unit rows ``unit``) in the cache where
+    :func:`iter_build_index` looks for it; returns the file."""
+    path = index_dir() / f"{index_key(np.ascontiguousarray(unit, np.float32), kind)}.faiss"
+    _store(index, path)
+    return path
+
+
 def _store(index, path: Path) -> None:
     import faiss  # noqa: PLC0415
     try:
@@ -236,7 +244,7 @@ def iter_build_index(unit: np.ndarray, *, cache: bool = True,
         index = _load_cached(index_dir() / f"{name}.faiss", n)
     if index is None:
         index = yield from (_built_hnsw if kind == "hnsw" else _built_ivf)(unit, stage)
-        yield from _tune(index, unit, kind)
+        recalls[10] = yield from tune(index, unit, kind)
         if name is not None:
             _store(index, index_dir() / f"{name}.faiss")
     yield Progress(stage, n, n)
@@ -277,9 +285,11 @@ def _built_hnsw(unit: np.ndarray, stage: str) -> Job[Any]:
     return (yield from _added_in_chunks(index, unit, stage))
 
 
-def _built_ivf(unit: np.ndarray, stage: str) -> Job[Any]:
-    """IVF-SQ8: k-means centroids and the quantiser's ranges trained on a seeded sample
-    of :data:`TRAIN_PER_LIST` rows per list, then every row added."""
+def trained_ivf(unit: np.ndarray):
+    """An empty IVF-SQ8 index for the unit rows ``unit``: k-means centroids and the
+    quantiser's ranges trained on a seeded sample of :data:`TRAIN_PER_LIST` rows per
+    list. Rows added to it in order, at once or in parts merged in order
+    (:mod:`app.distributed`), give the same index."""
     import faiss  # noqa: PLC0415
     n, dim = unit.shape
     lists = ivf_lists(n)
@@ -291,7 +301,12 @@ def _built_ivf(unit: np.ndarray, stage: str) -> Job[Any]:
                                                       replace=False)
     with single_threaded():
         index.train(unit[np.sort(sample)])
-    yield Progress(stage, 0, n)
+    return index
+
+
+def _built_ivf(unit: np.ndarray, stage: str) -> Job[Any]:
+    index = trained_ivf(unit)
+    yield Progress(stage, 0, unit.shape[0])
     return (yield from _added_in_chunks(index, unit, stage))
 
 
@@ -299,9 +314,10 @@ def _breadth(index) -> int:
     return index.hnsw.efSearch if hasattr(index, "hnsw") else index.nprobe
 
 
-def _tune(index, unit: np.ndarray, kind: str) -> Job[None]:
+def tune(index, unit: np.ndarray, kind: str) -> Job[Search]:
     """Leave on ``index`` the first breadth of :data:`BREADTHS` whose recall@10 on
-    :data:`RECALL_QUERIES` of its rows (drawn with seed 0) reaches the target."""
+    :data:`RECALL_QUERIES` of its rows (drawn with seed 0) reaches the target; returns
+    that recall (what :func:`_index_recall` measures for k=10)."""
     n = unit.shape[0]
     rows = np.sort(np.random.default_rng(0).choice(n, min(RECALL_QUERIES, n), replace=False))
     pool = Normalised(unit, ~unit.any(axis=1))
@@ -315,8 +331,10 @@ def _tune(index, unit: np.ndarray, kind: str) -> Job[None]:
             index.nprobe = min(breadth, index.nlist)
         _, found = yield from iter_search_index(index, queries.matrix, k, pool=pool.matrix,
                                                 exclude=rows)
-        if (found >= exact[:, -1:] - RECALL_TOLERANCE).mean() >= TARGET_RECALL:
+        recall = float((found >= exact[:, -1:] - RECALL_TOLERANCE).mean())
+        if recall >= TARGET_RECALL:
             break
+    return Search(kind, k, recall, len(rows))
 
 
 def iter_search_index(index, queries: np.ndarray, k: int, *, pool: np.ndarray,
