@@ -9,7 +9,11 @@ product (= cosine), and its kind goes by size: an HNSW graph up to :data:`HNSW_L
 rows, an inverted file of 8-bit scalar-quantised rows (IVF-SQ8, a quarter of the memory,
 its coarse centroids trained on a seeded sample) above. Every approximate answer comes
 with its measured recall@k against the exact scan on a seeded sample of its own queries
-(:class:`Search`), so a result computed approximately says so, and how approximately.
+(:class:`Search`), so a result computed approximately says so, and how approximately. A new index is
+tuned once, as it is built: the narrowest search breadth of :data:`BREADTHS` (HNSW's
+efSearch, the IVF's nprobe) whose recall@10 on 1,000 of its own rows reaches
+:data:`TARGET_RECALL` is kept with it (a wider one costs more per query, so the smallest
+that suffices: recall at fixed parameters falls as the pool grows).
 
 The index is built one chunk of rows at a time (a job: progress, cancel between chunks)
 on one thread: HNSW's parallel insertion links nodes in whatever order the threads reach
@@ -61,14 +65,20 @@ RECALL_QUERIES = 1_000
 #: efConstruction=80, efSearch=96 at 1.3x the build and 1.4x the search time.
 HNSW_M = 24
 EF_CONSTRUCTION = 40
-EF_SEARCH = 64
 #: IVF lists: about 4 sqrt(n) (faiss's guideline), trained by k-means on a seeded sample
-#: of TRAIN_PER_LIST rows per list; NPROBE lists searched per query. On MSRP (glove-mean,
-#: 171 lists) recall@10 is 0.876 at nprobe 8, 0.926 at 16, 0.941 at 32.
+#: of TRAIN_PER_LIST rows per list; the lists searched per query are tuned (BREADTHS).
+#: On MSRP (glove-mean, 171 lists) recall@10 is 0.887 at nprobe 8 with the quantised
+#: cosines, 0.921 with REFINE x the candidates rescored exactly, over 0.97 at nprobe 16.
 IVF_LISTS_PER_SQRT = 4
 TRAIN_PER_LIST = 64
-NPROBE = 32
 TRAIN_SEED = 0
+#: An IVF-SQ8 search takes this many times the candidates asked for, rescored exactly.
+REFINE = 4
+#: Search breadths tried in turn by kind (efSearch, nprobe), and the recall@10 the first
+#: one kept must reach (the last is kept when none does). At 1,000,000 spliced
+#: sentences (glove-mean) efSearch 64 gave recall@10 0.940.
+BREADTHS = {"hnsw": (64, 128, 256, 512), "ivf-sq8": (32, 64, 128, 256)}
+TARGET_RECALL = 0.95
 #: Rows added per step of the build, and queries searched per step.
 BUILD_CHUNK = 20_000
 SEARCH_CHUNK = 20_000
@@ -79,9 +89,9 @@ RECALL_TOLERANCE = 1e-5
 #: Indexes kept in memory by the array they index, so that a view asking again about
 #: the same pool gets its index back without hashing the matrix.
 _RECENT_INDEXES = 2
-_recent: dict[tuple[int, str], tuple[weakref.ref, Any, dict[int, Search]]] = {}
+_recent: dict[tuple[int, str], tuple[weakref.ref, Any, dict[int, Search], str | None]] = {}
 #: Bump when the index layout or its parameters change; older files then simply miss.
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -187,6 +197,14 @@ def _load_cached(path: Path, n: int):
         return None
 
 
+def store_index(index, unit: np.ndarray, kind: str) -> Path:
+    """Put ``index`` (of ``kind``, over the unit rows ``unit``) in the cache where
+    :func:`iter_build_index` looks for it; returns the file."""
+    path = index_dir() / f"{index_key(np.ascontiguousarray(unit, np.float32), kind)}.faiss"
+    _store(index, path)
+    return path
+
+
 def _store(index, path: Path) -> None:
     import faiss  # noqa: PLC0415
     try:
@@ -205,29 +223,36 @@ def iter_build_index(unit: np.ndarray, *, cache: bool = True,
     """An inner-product index over the unit rows ``unit`` (float32, (n, dim)): of
     ``kind``, by default the one :func:`choose` picks for ``n`` rows.
 
-    Loaded from the cache when an index over the same rows was built before; otherwise
-    built single-threaded, a chunk of rows per progress step, and cached.
+    Loaded from the cache when an index over the same rows was built before (and one
+    in memory over an equal array, say the same embeddings normalised again, is shared
+    rather than loaded twice); otherwise built single-threaded, a chunk of rows per
+    progress step, and cached.
     """
     n = unit.shape[0]
     kind = kind or choose(unit, "ann")
     stage = f"building the neighbour index of {n:,} points ({KINDS[kind]})"
     yield Progress(stage, 0, n)
     key = (id(unit), kind)
-    owner, recent, _ = _recent.get(key, (None, None, None))
+    owner, recent, _, _ = _recent.get(key, (None, None, None, None))
     if owner is not None and owner() is unit:
         return recent
     given, unit = unit, np.ascontiguousarray(unit, dtype=np.float32)
-    path = index_dir() / f"{index_key(unit, kind)}.faiss" if cache else None
-    index = _load_cached(path, n) if path is not None else None
+    name = index_key(unit, kind) if cache else None
+    index, recalls = next(((i, r) for _, i, r, other in list(_recent.values())
+                           if name is not None and other == name), (None, {}))
+    if index is None and name is not None:
+        index = _load_cached(index_dir() / f"{name}.faiss", n)
     if index is None:
         index = yield from (_built_hnsw if kind == "hnsw" else _built_ivf)(unit, stage)
-        if path is not None:
-            _store(index, path)
+        recalls[10] = yield from tune(index, unit, kind)
+        if name is not None:
+            _store(index, index_dir() / f"{name}.faiss")
     yield Progress(stage, n, n)
     if len(_recent) >= _RECENT_INDEXES:
         _recent.pop(next(iter(_recent)))
     # The index goes when its array does (an index is about as large as the rows).
-    _recent[key] = (weakref.ref(given, lambda _, key=key: _recent.pop(key, None)), index, {})
+    _recent[key] = (weakref.ref(given, lambda _, key=key: _recent.pop(key, None)), index,
+                    recalls, name)
     return index
 
 
@@ -260,9 +285,11 @@ def _built_hnsw(unit: np.ndarray, stage: str) -> Job[Any]:
     return (yield from _added_in_chunks(index, unit, stage))
 
 
-def _built_ivf(unit: np.ndarray, stage: str) -> Job[Any]:
-    """IVF-SQ8: k-means centroids and the quantiser's ranges trained on a seeded sample
-    of :data:`TRAIN_PER_LIST` rows per list, then every row added."""
+def trained_ivf(unit: np.ndarray):
+    """An empty IVF-SQ8 index for the unit rows ``unit``: k-means centroids and the
+    quantiser's ranges trained on a seeded sample of :data:`TRAIN_PER_LIST` rows per
+    list. Rows added to it in order, at once or in parts merged in order
+    (:mod:`app.distributed`), give the same index."""
     import faiss  # noqa: PLC0415
     n, dim = unit.shape
     lists = ivf_lists(n)
@@ -274,31 +301,71 @@ def _built_ivf(unit: np.ndarray, stage: str) -> Job[Any]:
                                                       replace=False)
     with single_threaded():
         index.train(unit[np.sort(sample)])
-    yield Progress(stage, 0, n)
+    return index
+
+
+def _built_ivf(unit: np.ndarray, stage: str) -> Job[Any]:
+    index = trained_ivf(unit)
+    yield Progress(stage, 0, unit.shape[0])
     return (yield from _added_in_chunks(index, unit, stage))
 
 
-def iter_search_index(index, queries: np.ndarray, k: int, *,
+def _breadth(index) -> int:
+    return index.hnsw.efSearch if hasattr(index, "hnsw") else index.nprobe
+
+
+def tune(index, unit: np.ndarray, kind: str) -> Job[Search]:
+    """Leave on ``index`` the first breadth of :data:`BREADTHS` whose recall@10 on
+    :data:`RECALL_QUERIES` of its rows (drawn with seed 0) reaches the target; returns
+    that recall (what :func:`_index_recall` measures for k=10)."""
+    n = unit.shape[0]
+    rows = np.sort(np.random.default_rng(0).choice(n, min(RECALL_QUERIES, n), replace=False))
+    pool = Normalised(unit, ~unit.any(axis=1))
+    queries = Normalised(unit[rows], pool.degenerate[rows])
+    k = min(10, n - 1)
+    _, exact = yield from iter_top_k(queries, pool, k, exclude=rows)
+    for breadth in BREADTHS[kind]:
+        if kind == "hnsw":
+            index.hnsw.efSearch = breadth
+        else:
+            index.nprobe = min(breadth, index.nlist)
+        _, found = yield from iter_search_index(index, queries.matrix, k, pool=pool.matrix,
+                                                exclude=rows)
+        recall = float((found >= exact[:, -1:] - RECALL_TOLERANCE).mean())
+        if recall >= TARGET_RECALL:
+            break
+    return Search(kind, k, recall, len(rows))
+
+
+def iter_search_index(index, queries: np.ndarray, k: int, *, pool: np.ndarray,
                       exclude: np.ndarray | None = None) -> Job[tuple[np.ndarray, np.ndarray]]:
     """The ``k`` approximate nearest pool rows of each unit query row, best first.
 
-    ``exclude`` as in :func:`app.neighbours.iter_top_k`: a pool row per query that must
-    not be returned (-1: none). Returns int64 indices and float32 cosines, (n_queries, k);
-    a row the graph could not fill ends in index -1, similarity -inf.
+    ``pool`` is the unit rows the index holds: an IVF-SQ8's :data:`REFINE` times as many
+    candidates are rescored by their exact cosines (its own are of 8-bit rows), and the
+    best kept. ``exclude`` as in :func:`app.neighbours.iter_top_k`: a pool row per query
+    that must not be returned (-1: none). Returns int64 indices and float32 cosines,
+    (n_queries, k); a row the index could not fill ends in index -1, similarity -inf.
     """
+    import faiss  # noqa: PLC0415
     queries = np.ascontiguousarray(queries, dtype=np.float32)
     n_queries = queries.shape[0]
     wanted = k + (exclude is not None)
-    if hasattr(index, "hnsw"):
-        index.hnsw.efSearch = max(EF_SEARCH, wanted)
-    else:
-        index.nprobe = min(NPROBE, index.nlist)
+    quantised = not hasattr(index, "hnsw")
+    # The index's own (tuned) breadth, or at least the candidates asked for.
+    params = (faiss.SearchParametersHNSW(efSearch=max(_breadth(index), wanted))
+              if hasattr(index, "hnsw") else faiss.SearchParametersIVF(nprobe=index.nprobe))
     indices = np.empty((n_queries, k), dtype=np.int64)
     similarities = np.empty((n_queries, k), dtype=np.float32)
     stage = "searching the neighbour index"
     for start in range(0, n_queries, SEARCH_CHUNK):
         stop = min(start + SEARCH_CHUNK, n_queries)
-        found_sims, found = index.search(queries[start:stop], wanted)
+        found_sims, found = index.search(queries[start:stop],
+                                         wanted * REFINE if quantised else wanted,
+                                         params=params)
+        if quantised:
+            found, found_sims = _rescored(queries[start:stop], pool, found)
+            found, found_sims = found[:, :wanted], found_sims[:, :wanted]
         found_sims[found < 0] = -np.inf
         if exclude is not None:
             # Drop the excluded row where it was found, else the last (k + 1-th) one.
@@ -317,13 +384,15 @@ def _rescored(queries: np.ndarray, pool: np.ndarray, indices: np.ndarray
     """``indices`` with their exact cosines, re-sorted (similarity, then pool row): an
     8-bit quantised index returns approximate ones, which recall and ranks compare
     with exact cosines."""
+    found = indices >= 0
     similarities = np.full(indices.shape, -np.inf, dtype=np.float32)
-    for start in range(0, len(indices), SEARCH_CHUNK):
-        rows = indices[start:start + SEARCH_CHUNK]
-        found = rows >= 0
-        dots = np.einsum("ijk,ik->ij", pool[np.where(found, rows, 0)],
-                         queries[start:start + SEARCH_CHUNK])
-        similarities[start:start + SEARCH_CHUNK] = np.where(found, dots, -np.inf)
+    # Gathered candidate rows in blocks of about 64 MB.
+    step = max(1, 2**24 // (indices.shape[1] * pool.shape[1]))
+    for start in range(0, len(indices), step):
+        rows = slice(start, start + step)
+        dots = np.einsum("ijk,ik->ij", pool[np.where(found[rows], indices[rows], 0)],
+                         queries[rows])
+        similarities[rows] = np.where(found[rows], dots, -np.inf)
     order = np.lexsort((indices, -similarities), axis=1)
     return (np.take_along_axis(indices, order, axis=1),
             np.take_along_axis(similarities, order, axis=1))
@@ -375,10 +444,8 @@ def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k:
     unit_queries = (unit_pool if queries is pool else
                     queries if isinstance(queries, Normalised) else normalise(queries))
     index = yield from iter_build_index(unit_pool.matrix, cache=cache, kind=method)
-    indices, similarities = yield from iter_search_index(index, unit_queries.matrix, k,
-                                                         exclude=exclude)
-    if method == "ivf-sq8":
-        indices, similarities = _rescored(unit_queries.matrix, unit_pool.matrix, indices)
+    indices, similarities = yield from iter_search_index(
+        index, unit_queries.matrix, k, pool=unit_pool.matrix, exclude=exclude)
     if unit_queries.matrix.shape[0] >= RECALL_QUERIES:
         report = yield from measure_recall(unit_queries, unit_pool, similarities, k,
                                            exclude=exclude, seed=seed, method=method)
@@ -391,13 +458,14 @@ def _index_recall(index, pool: Normalised, k: int, method: str) -> Job[Search]:
     """Recall@k of ``index`` on 1,000 of its own rows (drawn with seed 0) as queries,
     for answers to a few queries (a typed sentence), whose own recall would be 0 or 1;
     measured once per index and k, so a second query costs no exact scan."""
-    recalls = next((r for _, i, r in _recent.values() if i is index), {})
+    recalls = next((r for _, i, r, _ in _recent.values() if i is index), {})
     if k not in recalls:
         n = pool.matrix.shape[0]
         rows = np.sort(np.random.default_rng(0).choice(n, min(RECALL_QUERIES, n),
                                                        replace=False))
         queries = Normalised(pool.matrix[rows], pool.degenerate[rows])
-        _, found = yield from iter_search_index(index, queries.matrix, k, exclude=rows)
+        _, found = yield from iter_search_index(index, queries.matrix, k, pool=pool.matrix,
+                                                exclude=rows)
         recalls[k] = yield from measure_recall(queries, pool, found, k, exclude=rows,
                                                method=method)
     return recalls[k]

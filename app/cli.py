@@ -8,6 +8,7 @@
     sentspace regions --corpus msrp-grouped --encoder tfidf --csv regions.csv
     sentspace neighbours --corpus msrp --encoder glove-mean [--search ann] "a sentence"
     sentspace suspicious --corpus msrp-grouped --encoder tfidf [--search exact]
+    sentspace index DIR --engine local|ray      (DIR written by encode --engine)
     sentspace run WORKSPACE
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
@@ -32,7 +33,8 @@ from app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
 from app.evaluations.paired import PAIRED_TESTS, paired_test
 from app.workspace import changed_summaries, load_workspace, run_workspace
 from app.corpora.model import Corpus
-from app.distributed import DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards
+from app.distributed import (DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards,
+                              index_shards)
 from app.export import export_matrix, json_text, write_json
 from app.jobs import Progress, run_job
 from app.neighbours import fitted_on_training_side
@@ -189,6 +191,16 @@ def command_encode_shards(args: argparse.Namespace) -> int:
     printer.clear()
     print(f"{done.rows} x {done.dim} embeddings in {done.shards} shards ({done.written} "
           f"encoded by {done.engine}, {done.reused} kept from an earlier run): {done.out_dir}")
+    return 0
+
+
+def command_index(args: argparse.Namespace) -> int:
+    printer = ProgressPrinter()
+    built = run_job(index_shards(args.folder, engine=args.engine, address=args.address,
+                                 num_cpus=args.num_cpus), printer)
+    printer.clear()
+    print(f"IVF-SQ8 index of {built.rows:,} rows ({built.lists} lists, {built.shards} "
+          f"shards added by {built.engine}), {built.search.describe()}: {built.path}")
     return 0
 
 
@@ -388,6 +400,18 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"sentences per shard, rounded up to whole encoder batches "
                              f"(default {DEFAULT_SHARD_ROWS})")
     encode.set_defaults(handler=command_encode)
+
+    index = commands.add_parser(
+        "index", help="build the approximate neighbour index of a folder of shards",
+        description="An IVF-SQ8 index trained on a seeded sample of the shards' rows, each "
+        "shard's rows added in this process (local) or in a Ray task (ray), kept in the "
+        "cache where searching precomputed:FOLDER approximately finds it.")
+    index.add_argument("folder", help="a folder written by sentspace encode --engine")
+    index.add_argument("--engine", choices=ENGINES, default="local")
+    index.add_argument("--address", help="with --engine ray: the Ray cluster to join")
+    index.add_argument("--num-cpus", type=int, default=DEFAULT_RAY_CPUS,
+                       help=f"CPUs of the local Ray instance (default {DEFAULT_RAY_CPUS})")
+    index.set_defaults(handler=command_index)
 
     explain = commands.add_parser(
         "explain", help="which words make two sentences similar under an encoder",

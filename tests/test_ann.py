@@ -56,13 +56,34 @@ def test_ivf_sq8_forced_on_msrp_says_so_with_its_recall(msrp_glove):
     indices, similarities, search = ann.knn(embeddings, embeddings, 10, exclude=itself,
                                             search="ann", kind="ivf-sq8", cache=False)
     assert search.method == "ivf-sq8" and search.recall_queries == ann.RECALL_QUERIES
-    # At the default nprobe (32 of MSRP's 171 lists).
+    # At the nprobe its tuning chose (of MSRP's 171 lists).
     assert search.recall >= 0.9
     assert "IVF-SQ8, recall@10" in search.describe()
     assert indices.shape == (n, 10) and not (indices == itself[:, None]).any()
     again = ann.knn(embeddings, embeddings, 10, exclude=itself, search="ann",
                     kind="ivf-sq8", cache=False)
     assert np.array_equal(again[0], indices) and again[2] == search
+
+
+def test_a_new_index_keeps_the_narrowest_search_breadth_reaching_the_target(
+        msrp_glove, monkeypatch):
+    _, embeddings = msrp_glove
+    unit = ann.normalise(embeddings).matrix
+    monkeypatch.setattr(ann, "BREADTHS", {"hnsw": (1, 16, 32, 64), "ivf-sq8": (1, 16, 32)})
+    # One list of 171 finds too few; 16 reach 0.95 on MSRP.
+    index = run_job(ann.iter_build_index(unit.copy(), cache=False, kind="ivf-sq8"))
+    assert ann._breadth(index) == 16
+    # HNSW always searches at least k + 1 candidates, which find 0.97 on MSRP; 0.99
+    # needs 32.
+    monkeypatch.setattr(ann, "TARGET_RECALL", 0.99)
+    index = run_job(ann.iter_build_index(unit.copy(), cache=False, kind="hnsw"))
+    assert ann._breadth(index) == 32
+    monkeypatch.setattr(ann, "TARGET_RECALL", 0.0)
+    index = run_job(ann.iter_build_index(unit.copy(), cache=False, kind="hnsw"))
+    assert ann._breadth(index) == 1
+    # A search asking for more candidates than the breadth gets them.
+    indices, _ = run_job(ann.iter_search_index(index, unit[:5], 20, pool=unit))
+    assert (indices >= 0).all() and index.hnsw.efSearch == 1
 
 
 def test_the_index_kind_goes_by_size(msrp_glove, monkeypatch):
@@ -198,6 +219,15 @@ def test_suspicious_tables_with_hnsw_match_exact(msrp_glove, monkeypatch):
     assert groups.searches[0].approximate
     top = lambda t: set(zip(t.first[:50].tolist(), t.second[:50].tolist()))
     assert len(top(groups) & top(exact_groups)) >= 48
+
+
+def test_the_same_rows_normalised_again_share_the_index_in_memory(msrp_glove):
+    _, embeddings = msrp_glove
+    pool = embeddings[:2_500]
+    held = ann.normalise(pool).matrix       # as the Inspector keeps its pool
+    first = run_job(ann.iter_build_index(held))
+    again = ann.normalise(pool).matrix      # another array, equal to the first
+    assert run_job(ann.iter_build_index(again)) is first
 
 
 def test_a_pool_asked_again_gets_its_index_back_until_it_is_gone(msrp_glove):
