@@ -64,15 +64,17 @@ class Selection:
         self.changed = Event()
 
     def select(self, indices: Sequence[int] | np.ndarray, *, focus: int | None = None,
-               source: str = "") -> None:
-        """Select ``indices``; the focus is ``focus``, by default the first of them."""
+               source: str = "", emit: bool = True) -> None:
+        """Select ``indices``; the focus is ``focus``, by default the first of them.
+        Without ``emit``, nobody is told (yet)."""
         indices = np.asarray(indices, dtype=np.int64).reshape(-1)
         self.focus = int(focus) if focus is not None else (int(indices[0]) if len(indices)
                                                             else -1)
         self.indices = np.unique(indices if self.focus < 0
                                  else np.append(indices, self.focus))
         self.source = source
-        self.changed.emit(self)
+        if emit:
+            self.changed.emit(self)
 
     def clear(self) -> None:
         self.select([], focus=-1, source="")
@@ -80,10 +82,10 @@ class Selection:
     def snapshot(self) -> dict[str, Any]:
         return {"indices": self.indices.tolist(), "focus": self.focus, "source": self.source}
 
-    def restore(self, snapshot: dict[str, Any] | None) -> None:
+    def restore(self, snapshot: dict[str, Any] | None, emit: bool = True) -> None:
         snapshot = snapshot or {}
         self.select(snapshot.get("indices", []), focus=snapshot.get("focus", -1),
-                    source=snapshot.get("source", ""))
+                    source=snapshot.get("source", ""), emit=emit)
 
 
 @dataclass(eq=False)
@@ -218,8 +220,11 @@ class Session:
         if self.current is not None and self.current is not state:
             self.current.selection = self.selection.snapshot()
         self.current = state
+        # The selection is the new corpus's before anyone hears of the switch: a view
+        # showing the new corpus must not read the old one's sentence numbers.
+        self.selection.restore(state.selection, emit=False)
         self.current_changed.emit(state)
-        self.selection.restore(state.selection)
+        self.selection.changed.emit(self.selection)
         return state
 
     def close(self, spec: str) -> None:

@@ -14,15 +14,13 @@ annotations of the bundled corpus.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-SIZE = (1280, 800)   # the layout the README pictures and issue 14 promise
+from scripts.xdisplay import SIZE, rerun_on_x_display  # noqa: E402
 
 
 def main() -> int:
@@ -37,12 +35,9 @@ def main() -> int:
         name = "screenshot" if args.scene == "explorer" else args.scene
         args.out = ROOT / "docs" / f"{name}.png"
 
-    if not os.environ.get("DISPLAY"):
-        if not shutil.which("xvfb-run"):
-            sys.exit("no DISPLAY and no xvfb-run: apt-get install xvfb xauth imagemagick")
-        return subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {SIZE[0]}x{SIZE[1]}x24",
-                               sys.executable, *sys.argv]).returncode
-    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    rerun = rerun_on_x_display()
+    if rerun is not None:
+        return rerun
 
     from PySide6.QtCore import Qt, QTimer
     from PySide6.QtGui import QCursor

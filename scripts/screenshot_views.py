@@ -14,15 +14,13 @@ the pointer on one of them).
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-SIZE = (1280, 800)
+from scripts.xdisplay import SIZE, rerun_on_x_display  # noqa: E402
 
 
 def main() -> int:
@@ -30,12 +28,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
     args = parser.parse_args()
 
-    if not os.environ.get("DISPLAY"):
-        if not shutil.which("xvfb-run"):
-            sys.exit("no DISPLAY and no xvfb-run: apt-get install xvfb xauth imagemagick")
-        return subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {SIZE[0]}x{SIZE[1]}x24",
-                               sys.executable, *sys.argv]).returncode
-    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    rerun = rerun_on_x_display()
+    if rerun is not None:
+        return rerun
 
     import numpy as np
     from PySide6.QtCore import QTimer

@@ -84,8 +84,17 @@ def test_results_go_to_the_corpus_they_were_asked_for(shared_data, tmp_path):
     assert session.state("msrp-grouped").exploration is exploration
     assert events == [("msrp-grouped", "run")]
 
+    # Views hear of the switch with the new corpus's selection already in place (they
+    # read its sentence numbers against the new corpus), then of the selection.
+    heard = []
+    switched = session.current_changed.connect(lambda state: heard.append(
+        (state.spec, session.selection.indices.tolist())))
+    selected = session.selection.changed.connect(lambda selection: heard.append(
+        ("selection", selection.indices.tolist())))
     session.switch("msrp-grouped")                          # its selection as left
-    assert session.selection.indices.tolist() == [1, 2]
+    assert heard == [("msrp-grouped", [1, 2]), ("selection", [1, 2])]
+    session.current_changed.disconnect(switched)
+    session.selection.changed.disconnect(selected)
     session.close(sick_spec)
     session.add_run(sick_spec, "bow", exploration)          # closed: dropped
     assert list(session.states) == ["msrp-grouped"]

@@ -32,7 +32,7 @@ class Analyses:
         self.controls = panel.projection_controls
         self.compare_choice = QComboBox()
         fill_encoder_choice(self.compare_choice)
-        narrow_choice(self.compare_choice)
+        narrow_choice(self.compare_choice, 24)
         self.compare_choice.setCurrentIndex(self.compare_choice.findData("tfidf"))
         self.compare_button = QPushButton("Compare")
         self.compare_button.setToolTip("Encode with both, project both, align the second "

@@ -36,6 +36,11 @@ def _padded(low: float, high: float, share: float = 0.05) -> tuple[float, float]
     return low - share * span, high + share * span
 
 
+#: Room for a title, the plot, its tick labels and axis titles (a chart squeezed
+#: below it would be cut, not shrunk).
+MIN_HEIGHT = 170
+
+
 class ResultChart(pg.GraphicsLayoutWidget):
     """Base of the charts: white background, PNG export, and the ``picked`` signal.
 
@@ -50,7 +55,7 @@ class ResultChart(pg.GraphicsLayoutWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent, show=False, size=None, title=None)
         self.setBackground("w")
-        self.setMinimumHeight(220)
+        self.setMinimumHeight(MIN_HEIGHT)
         self.scene().sigMouseClicked.connect(self._scene_clicked)
 
     def export_png(self, path: str, width: int | None = None) -> None:
@@ -71,7 +76,7 @@ class ResultChart(pg.GraphicsLayoutWidget):
     def click_at(self, scene_position: QPointF) -> None:
         """Handle a left click at a scene position; nothing by default."""
 
-    def _plot(self, title: str, x_label: str, y_label: str, **where) -> pg.PlotItem:
+    def _plot(self, title: str | None, x_label: str, y_label: str, **where) -> pg.PlotItem:
         plot = self.addPlot(title=title, **where)
         plot.setLabel("bottom", x_label)
         plot.setLabel("left", y_label)
@@ -217,7 +222,8 @@ class HistogramChart(ResultChart):
                                                 ("overlap", "word overlap (Jaccard)"))):
             edges = getattr(result, f"{name}_edges")
             counts = getattr(result, f"{name}_counts")
-            plot = self._plot(label, label, "pairs", row=0, col=column)
+            # No title: it would repeat the axis title and widen the plot past the panel.
+            plot = self._plot(None, label, "pairs", row=0, col=column)
             legend = plot.addLegend(offset=(5, 5)) if column == 0 else None
             bars = []
             for side, colour in enumerate((POSITIVE, NEGATIVE)):

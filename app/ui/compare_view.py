@@ -109,17 +109,14 @@ class CompareView(QWidget):
         split.addWidget(lower)
         # The list keeps about a third: 8 rows or more at 1280x800.
         split.setSizes([2000, 1000])
-        for choice in (self.alignment, self.colour):
-            # The view shares the main area with the task panels: stay narrow.
-            choice.setSizeAdjustPolicy(
-                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            choice.setMinimumContentsLength(10)
-        top = QHBoxLayout()
-        top.addWidget(self.caption, stretch=1)
-        top.addWidget(self.alignment)
-        top.addWidget(self.colour)
+        # The choices get a row of their own, whole; the caption the width below them.
+        choices = QHBoxLayout()
+        choices.addWidget(self.alignment)
+        choices.addWidget(self.colour)
+        choices.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.addLayout(top)
+        layout.addLayout(choices)
+        layout.addWidget(self.caption)
         layout.addWidget(split, stretch=1)
 
     def selected_alignment(self) -> str:

@@ -17,8 +17,13 @@ from app.ui.job_queue import JobQueue
 from app.ui.projection_controls import ProjectionControls
 from app.ui.widgets import fill_encoder_choice, narrow_choice
 from models import DEFAULT_ENCODER, TRAINED_ON_FILE, make_encoder
+from models.pairs import PairBOW, read_pairs_file
 from models.precomputed import Precomputed
 from models.word2vec import read_training_text
+
+#: Families trained on labelled pairs: a *Train on* pairs file is theirs.
+PAIR_FAMILIES = frozenset(family for family, cls in TRAINED_ON_FILE.items()
+                          if issubclass(cls, PairBOW))
 
 
 class CorpusPanel:
@@ -60,14 +65,20 @@ class CorpusPanel:
         self.training_text = QComboBox()
         self.training_text.addItem("this corpus", None)
         self.training_text.addItem("a text file…", "choose")
+        self.training_text.addItem("a pairs file…", "choose-pairs")
         self.training_text.setToolTip("What encoders that are trained (Doc2Vec, Word2Vec, "
                                       "fastText, TF-IDF...) learn from: the corpus's own "
                                       "sentences, or a plain text file, one sentence a line "
                                       "(FastSent, SkipThought: in reading order, a blank "
-                                      "line ending a document; DictRep: word<TAB>definition)")
+                                      "line ending a document; DictRep: word<TAB>definition)"
+                                      "; pair-bow and pair-rnn: the corpus's training pairs, "
+                                      "or a CSV/TSV pairs file with sentence1, sentence2 and "
+                                      "label and/or score")
         self.training_text.activated.connect(self._training_text_chosen)
         #: Sentences of each training text file read, by path.
         self.training_sets: dict[str, list[str]] = {}
+        #: Pairs files read (for the families in PAIR_FAMILIES only).
+        self.pairs_files: set[str] = set()
         self.widget = self._lay_out()
 
     def _lay_out(self) -> QWidget:
@@ -152,7 +163,9 @@ class CorpusPanel:
         becomes ``family:file``, its own entry, so evaluations train on that file too
         and their command says so."""
         family, training = self.encoder_choice.currentData(), self.training_text.currentData()
-        if family in TRAINED_ON_FILE and training not in (None, "choose"):
+        if family in TRAINED_ON_FILE and (training in self.training_sets and family
+                                          not in PAIR_FAMILIES or training in self.pairs_files
+                                          and family in PAIR_FAMILIES):
             self.add_encoder(f"{family}:{training}")
         choice = self.encoder_choice.currentData()
         current = self.window.session.current
@@ -160,9 +173,10 @@ class CorpusPanel:
         return choice, precomputed.get(choice) or make_encoder(choice)
 
     def training(self) -> tuple[str | None, list[str] | None]:
-        """The training text file chosen (None: the corpus) and its sentences."""
+        """The training text file chosen (None: the corpus, also when a pairs file is:
+        the encoder trained on it names it) and its sentences."""
         path = self.training_text.currentData()
-        return path, self.training_sets.get(path)
+        return (path, self.training_sets[path]) if path in self.training_sets else (None, None)
 
     def add_encoder(self, spec: str) -> None:
         """Offer the encoder ``spec`` (``path:FILE``, ``path-sum:FILE``, ``st:FOLDER``,
@@ -219,13 +233,16 @@ class CorpusPanel:
                                             f"{encoder.aligned_by})", key)
 
     def _training_text_chosen(self, index: int) -> None:
-        if self.training_text.itemData(index) != "choose":
+        choice = self.training_text.itemData(index)
+        if choice not in ("choose", "choose-pairs"):
             return
-        path, _ = QFileDialog.getOpenFileName(self.widget,
-                                              "Training text (one sentence a line)",
-                                              "", "Text (*.txt);;All files (*)")
+        pairs = choice == "choose-pairs"
+        path, _ = QFileDialog.getOpenFileName(
+            self.widget, "Training pairs (sentence1, sentence2, label and/or score)" if pairs
+            else "Training text (one sentence a line)", "",
+            "Pairs (*.csv *.tsv);;All files (*)" if pairs else "Text (*.txt);;All files (*)")
         if path:
-            self.load_training_text(path)
+            (self.load_training_pairs if pairs else self.load_training_text)(path)
         else:
             self.training_text.setCurrentIndex(0)
 
@@ -233,17 +250,30 @@ class CorpusPanel:
         """Read a plain text file in the background; trained encoders learn from it."""
         def loaded(sentences: list[str]) -> None:
             self.training_sets[str(path)] = sentences
-            label = f"{Path(path).name} ({len(sentences):,} sentences)"
-            index = self.training_text.findData(str(path))
-            if index < 0:
-                self.training_text.insertItem(1, label, str(path))
-                index = 1
-            self.training_text.setCurrentIndex(index)
+            self._offer_training(path, f"{len(sentences):,} sentences")
 
+        self._read(lambda: read_training_text(path), path, loaded)
+
+    def load_training_pairs(self, path: str | Path) -> None:
+        """Read a pairs file in the background (a bad row is said with its line);
+        pair-bow and pair-rnn learn from it instead of the corpus's training pairs."""
+        def loaded(pairs) -> None:
+            self.pairs_files.add(str(path))
+            self._offer_training(path, f"{len(pairs):,} pairs")
+
+        self._read(lambda: read_pairs_file(path), path, loaded)
+
+    def _read(self, read, path: str | Path, loaded) -> None:
         def failed_back() -> None:
-            if self.training_text.currentData() == "choose":
+            if self.training_text.currentData() in ("choose", "choose-pairs"):
                 self.training_text.setCurrentIndex(0)
 
-        job = self.jobs.start(lambda: read_training_text(path), f"reading {Path(path).name}",
-                              on_result=loaded)
+        job = self.jobs.start(read, f"reading {Path(path).name}", on_result=loaded)
         job.worker.finished.connect(failed_back)
+
+    def _offer_training(self, path: str | Path, size: str) -> None:
+        index = self.training_text.findData(str(path))
+        if index < 0:
+            self.training_text.insertItem(1, f"{Path(path).name} ({size})", str(path))
+            index = 1
+        self.training_text.setCurrentIndex(index)

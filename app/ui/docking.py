@@ -9,6 +9,8 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
 
 #: Screens narrower than this get one dock column, so the views and tasks get the width.
 COMPACT_BELOW = 1600
+#: The one dock column's width: the Corpus panel's controls and a short sentence list.
+LEFT_WIDTH = 300
 
 
 def small_screen() -> bool:
@@ -34,11 +36,15 @@ class Docks:
         self.window.addDockWidget(area, dock)
         return dock
 
-    def one_column(self, under: QDockWidget, docks: list[QDockWidget]) -> None:
-        """Tab ``docks`` with ``under`` (in the left column), the first in front."""
-        for dock in docks:
+    def one_column(self, under: QDockWidget, docks: dict[QDockWidget, str]) -> None:
+        """Tab ``docks`` with ``under`` (in the left column) under their short titles
+        (so four tabs fit), the first in front."""
+        for dock, title in docks.items():
+            dock.setWindowTitle(title)
             self.window.tabifyDockWidget(under, dock)
+        docks = list(docks)
         docks[0].raise_()
+        self.window.resizeDocks([under], [LEFT_WIDTH], Qt.Orientation.Horizontal)
 
     def built(self) -> None:
         """The window is assembled: its layout is the one Reset layout goes back to."""

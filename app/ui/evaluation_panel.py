@@ -15,9 +15,9 @@ import numpy as np
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-    QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
-    QVBoxLayout, QWidget,
+    QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
+    QListWidget, QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
+    QTabWidget, QVBoxLayout, QWidget,
 )
 
 from app.corpora.model import Corpus
@@ -75,7 +75,7 @@ class EvaluationPanel(QWidget):
         self.choice.currentIndexChanged.connect(self._offer_options)
         self.history = QListWidget()
         self.history.setAccessibleName("results")
-        self.history.setMaximumHeight(70)
+        self.history.setMaximumHeight(56)
         self.history.currentRowChanged.connect(self._show_row)
         self.caption = QLabel()
         self.caption.setWordWrap(True)
@@ -100,6 +100,7 @@ class EvaluationPanel(QWidget):
         self.metric_choice.setToolTip("Metric compared across encoders")
         self.metric_choice.currentIndexChanged.connect(self._show_comparison)
         self.comparison_box = QVBoxLayout()
+        self.comparison_box.setContentsMargins(0, 4, 0, 0)
         self.comparison_box.addWidget(self.metric_choice)
         self.comparison_page = QWidget()
         self.comparison_page.setLayout(self.comparison_box)
@@ -138,7 +139,6 @@ class EvaluationPanel(QWidget):
         self.split.addWidget(self.table)
         self.split.addWidget(self.charts)
         self.split.setChildrenCollapsible(False)
-        self.charts.setMinimumHeight(120)
         #: Whether the user moved the line between table and chart (then it stays).
         self._split_moved = False
         self.split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
@@ -301,11 +301,12 @@ class EvaluationPanel(QWidget):
         self._show_charts(evaluation, result)
 
     def _fit_values(self) -> None:
-        """The value column as wide as its values, at most half the table; longer
-        values wrap onto more lines."""
+        """The value column as wide as its values and its heading (the heading alone
+        when empty), at most half the table; longer values wrap onto more lines."""
         width = self.table.viewport().width()
-        self.table.setColumnWidth(1, min(self.table.sizeHintForColumn(1) + 8,
-                                         max(80, width // 2)))
+        wanted = max(self.table.sizeHintForColumn(1),
+                     self.table.horizontalHeader().sectionSizeHint(1))
+        self.table.setColumnWidth(1, min(wanted + 8, max(80, width // 2)))
         self.table.resizeRowsToContents()
 
     def eventFilter(self, watched, event) -> bool:
@@ -362,6 +363,8 @@ class EvaluationPanel(QWidget):
         table = (self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
                  # One row more: a horizontal scroll bar may take its place.
                  + (rows + 1) * self.table.verticalHeader().defaultSectionSize())
+        # The chart keeps the height it needs to show its axes whole.
+        table = min(table, total - self.charts.minimumSizeHint().height())
         if total > table:
             self.split.blockSignals(True)
             self.split.setSizes([table, total - table])

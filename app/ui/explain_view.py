@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QGridLayout, QLabel, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from app.explain import EXACT, PairExplanation
+from app.ui.flow_layout import FlowLayout
 
 #: Ends of the diverging scale (ColorBrewer RdBu): negative, positive.
 NEGATIVE_RGB = np.array([33, 102, 172])
 POSITIVE_RGB = np.array([178, 24, 43])
 WHITE_RGB = np.array([255, 255, 255])
-#: Word chips per row before wrapping (six fit the tasks panel, ~340 px at 1280x800;
-#: the Explain tab scrolls sideways for longer words).
-WORDS_PER_ROW = 6
 TOP_PAIRS = 10
 
 
@@ -84,7 +81,7 @@ class ExplainView(QWidget):
         layout.addWidget(self.heading)
         for name, sentence in zip("AB", self.sentences):
             layout.addWidget(QLabel(f"<b>{name}</b>"))
-            QGridLayout(sentence).setSpacing(2)
+            FlowLayout(sentence)  # chips wrap at the panel's width
             layout.addWidget(sentence)
         layout.addWidget(self.legend)
         layout.addWidget(self.pairs, stretch=1)
@@ -103,16 +100,15 @@ class ExplainView(QWidget):
         for side, (tokens, values, known) in enumerate((
                 (explanation.tokens_a, explanation.contribution_a, explanation.known_a),
                 (explanation.tokens_b, explanation.contribution_b, explanation.known_b))):
-            grid = self.sentences[side].layout()
+            flow = self.sentences[side].layout()
             for chip in self.chips[side]:
-                grid.removeWidget(chip)
+                flow.removeWidget(chip)
                 chip.deleteLater()
             self.chips[side] = []
-            for k, (token, value, has_vector) in enumerate(zip(tokens, values.tolist(),
-                                                                known.tolist())):
+            for token, value, has_vector in zip(tokens, values.tolist(), known.tolist()):
                 chip = WordChip(token, value, scale, has_vector)
                 chip.clicked.connect(self.word_clicked)
-                grid.addWidget(chip, k // WORDS_PER_ROW, k % WORDS_PER_ROW)
+                flow.addWidget(chip)
                 self.chips[side].append(chip)
         self.legend.setText(
             f"<span style='background:{diverging_colour(-scale, scale)}'>&nbsp;"

@@ -108,7 +108,8 @@ class MainWindow(QMainWindow):
         inspector_dock = self.docks.add("Inspector", self.inspecting.inspector, RIGHT)
         if small_screen():
             # At 1280 px two dock columns leave the views ~420 px: one column instead.
-            self.docks.one_column(workspace_dock, [self.group_dock, inspector_dock])
+            self.docks.one_column(workspace_dock, {self.group_dock: "Selected",
+                                                   inspector_dock: "Inspector"})
             self.selecting.raised_by += ("point", "misclassified")
         else:
             self.tabifyDockWidget(self.group_dock, inspector_dock)

@@ -4,10 +4,12 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 
 from app.ui.main_window import MainWindow  # noqa: E402
 
 JOB_TIMEOUT_MS = 60_000
+LEFT = Qt.MouseButton.LeftButton
 
 
 @pytest.fixture(autouse=True)
@@ -56,3 +58,106 @@ def window(qtbot):
 def wait_for_job(qtbot, main_window):
     """Block (running the event loop) until the window's current job has finished."""
     qtbot.waitUntil(lambda: not main_window.is_running, timeout=JOB_TIMEOUT_MS)
+
+
+# --- steps the window tests share: what a user does, as a user does it ------------
+
+
+
+def settle(qtbot, window):
+    qtbot.waitExposed(window)
+    qtbot.wait(100)  # let docks and plots take their size before mapping to pixels
+
+
+def run_and_wait(qtbot, window):
+    """Run (encode, project, classify) with the encoder chosen, to the end."""
+    window.run()
+    wait_for_job(qtbot, window)
+
+
+def evaluate_and_wait(qtbot, window, name):
+    window.evaluate(name)
+    wait_for_job(qtbot, window)
+
+
+def open_and_wait(qtbot, window, spec):
+    window.open_corpus(spec)
+    wait_for_job(qtbot, window)
+    return str(spec)
+
+
+def open_sick(qtbot, window, shared_data, encoder="tfidf"):
+    """SICK's trial pairs opened, ``encoder`` chosen (None: left as it was); its spec."""
+    spec = open_and_wait(qtbot, window, shared_data / "sick" / "SICK_trial.txt")
+    if encoder is not None:
+        window.corpus_panel.choose(encoder)
+    return spec
+
+
+def costra_shown(qtbot, window):
+    """Costra run and evaluated, its orderings tab shown; the Costra view."""
+    open_and_wait(qtbot, window, "costra")
+    run_and_wait(qtbot, window)
+    evaluate_and_wait(qtbot, window, "costra")
+    window.views.setCurrentIndex(1)
+    settle(qtbot, window)
+    return window.views.costra_view
+
+
+def double_click_corpus(qtbot, window, spec):
+    """Switch corpus as a user does: double-click it in the Workspace panel."""
+    tree = window.workspace_panel.tree
+    item = window.workspace_panel._corpus_item(spec)
+    position = tree.visualItemRect(item).center()
+    # A double click is a click and a double-click event (Qt's item views need both).
+    qtbot.mouseClick(tree.viewport(), LEFT, pos=position)
+    qtbot.mouseDClick(tree.viewport(), LEFT, pos=position)
+
+
+def click_row(qtbot, table, row, column=0):
+    table.scrollToItem(table.item(row, column))
+    qtbot.mouseClick(table.viewport(), LEFT,
+                     pos=table.visualItemRect(table.item(row, column)).center())
+
+
+def shift_drag(qtbot, viewport, start, end):
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    shift = Qt.KeyboardModifier.ShiftModifier
+    qtbot.mousePress(viewport, LEFT, shift, start)
+    for step in range(1, 11):
+        point = QPointF(start + (end - start) * step / 10)
+        QApplication.sendEvent(viewport, QMouseEvent(
+            QEvent.Type.MouseMove, point, viewport.mapToGlobal(point),
+            Qt.MouseButton.NoButton, LEFT, shift))
+    qtbot.mouseRelease(viewport, LEFT, shift, end)
+
+
+def click_relatedness_point(qtbot, window):
+    """Click a point of the relatedness chart shown (one pair); (result, its row)."""
+    import numpy as np
+    from PySide6.QtCore import QPointF
+
+    chart = window.evaluation_panel.chart
+    result = window.evaluation_panel.current[1]
+    k = int(np.argmax(result.gold - result.cosine * 5))  # far from the diagonal's crowd
+    chart.plot.setRange(xRange=(result.gold[k] - 0.05, result.gold[k] + 0.05),
+                        yRange=(result.cosine[k] - 0.01, result.cosine[k] + 0.01), padding=0)
+    qtbot.wait(50)
+    position = chart.mapFromScene(chart.plot.vb.mapViewToScene(
+        QPointF(result.gold[k], result.cosine[k])))
+    qtbot.mouseClick(chart.viewport(), LEFT, pos=position)
+    return result, k
+
+
+def sick_pair_clicked(qtbot, window, shared_data, run=True):
+    """SICK with TF-IDF (run first, or not), relatedness evaluated and a point of its
+    chart clicked; (result, its row)."""
+    open_sick(qtbot, window, shared_data)
+    if run:
+        run_and_wait(qtbot, window)
+    evaluate_and_wait(qtbot, window, "relatedness")
+    settle(qtbot, window)
+    return click_relatedness_point(qtbot, window)

@@ -45,3 +45,31 @@ def test_diverging_scale():
     assert diverging_colour(2.0, 1.0) == "#b2182b"
     assert diverging_colour(-1.0, 1.0) == "#2166ac"
     assert diverging_colour(0.5, 0.0) == "#ffffff"
+
+
+def test_a_long_sentence_wraps_its_words_instead_of_scrolling_sideways(qtbot, shared_data):
+    from PySide6.QtWidgets import QScrollArea
+
+    sick = load_corpus(shared_data / "sick")
+    longest = max(range(len(sick)), key=lambda i: len(sick.texts[i]))
+    text = sick.texts[longest]
+    explanation = run_job(explain_pair(text, text + " " + text,
+                                       make_encoder("tfidf").fit(sick.texts), corpus=sick))
+    view = ExplainView()
+    page = QScrollArea()                         # as the Explain tab holds it
+    page.setWidget(view)
+    page.setWidgetResizable(True)
+    qtbot.addWidget(page)
+    page.resize(340, 600)                        # the tasks panel at 1280x800
+    page.show()
+    view.set_explanation(explanation)
+    qtbot.waitExposed(page)
+    qtbot.wait(50)
+    chips = view.chips[1]
+    assert len(chips) > 30
+    assert not page.horizontalScrollBar().isVisible()
+    assert all(chip.geometry().right() < view.width() for chip in chips)
+    assert len({chip.y() for chip in chips}) >= 4              # on several lines
+    # The lines take the height they need: the word pairs come after the last chip.
+    last = max(chip.mapTo(view, chip.rect().bottomLeft()).y() for chip in chips)
+    assert view.legend.y() > last

@@ -5,12 +5,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.ui.conftest import wait_for_job
-from tests.ui.test_one_selection import (
-    click_relatedness_point, click_row, open_sick, settle,
+from tests.ui.conftest import (
+    LEFT, click_row, costra_shown, run_and_wait, settle, sick_pair_clicked, wait_for_job,
 )
-
-LEFT = Qt.MouseButton.LeftButton
 
 
 def cosine(embeddings, a, b):
@@ -20,15 +17,9 @@ def cosine(embeddings, a, b):
 
 
 def test_explain_two_clicked_sentences_and_a_neighbours_row(qtbot, window, shared_data):
-    open_sick(qtbot, window, shared_data)                # tfidf
-    window.run()
-    wait_for_job(qtbot, window)
     action = window.explaining.action
     assert not action.isEnabled()
-    window.evaluate("relatedness")
-    wait_for_job(qtbot, window)
-    settle(qtbot, window)
-    click_relatedness_point(qtbot, window)   # a chart point: its pair's two sentences
+    sick_pair_clicked(qtbot, window, shared_data)   # a chart point: its pair's two sentences
     assert len(window.selection.indices) == 2
     focus = window.selection.focus
     other = int(window.selection.indices[window.selection.indices != focus][0])
@@ -76,8 +67,7 @@ def test_explain_two_clicked_sentences_and_a_neighbours_row(qtbot, window, share
 def test_explain_the_last_two_points_clicked(qtbot, window):
     """A click in msrp-grouped's projection selects a whole group (three or more):
     the pair is the last two sentences clicked."""
-    window.run()
-    wait_for_job(qtbot, window)
+    run_and_wait(qtbot, window)
     settle(qtbot, window)
     view, corpus = window.projection, window.corpus
     first, second = (int(i) for i in window.exploration.classification.misclassified[:2])
@@ -98,15 +88,7 @@ def test_explain_the_last_two_points_clicked(qtbot, window):
 
 def test_explain_a_costra_comparison(qtbot, window):
     """A clicked Costra comparison is explained by its more-similar pair."""
-    window.open_corpus("costra")
-    wait_for_job(qtbot, window)
-    window.run()
-    wait_for_job(qtbot, window)
-    window.evaluate("costra")
-    wait_for_job(qtbot, window)
-    window.views.setCurrentIndex(1)
-    settle(qtbot, window)
-    view = window.views.costra_view
+    view = costra_shown(qtbot, window)
     click_row(qtbot, view.table, 0)
     k = int(view.table.item(0, 0).data(Qt.ItemDataRole.UserRole))
     first, second = window.costra_result.comparisons.more_similar[k]

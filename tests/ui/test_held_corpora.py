@@ -5,18 +5,11 @@ import json
 
 from app.ui.main_window import MainWindow
 from app.workspace import load_workspace
-from tests.ui.conftest import wait_for_job
+from tests.ui.conftest import open_sick, wait_for_job
 
 
 def corpora_listed(window) -> list[str]:
     return window.workspace_panel.entries("Corpora")
-
-
-def open_sick_trial(qtbot, window, shared_data):
-    spec = str(shared_data / "sick" / "SICK_trial.txt")
-    window.open_corpus(spec)
-    wait_for_job(qtbot, window)
-    return spec
 
 
 def test_switching_back_restores_the_projection_results_and_edits(qtbot, window,
@@ -31,7 +24,7 @@ def test_switching_back_restores_the_projection_results_and_edits(qtbot, window,
     window.annotations.move(moved, target, reason="test")
     window.review_panel.corpus_changed.emit()
 
-    sick = open_sick_trial(qtbot, window, shared_data)
+    sick = open_sick(qtbot, window, shared_data, encoder=None)
     assert len(window.corpus) == 924 and window.exploration is None
     assert window.projection.point_count == 0
     assert corpora_listed(window) == ["msrp-grouped (859 sentences)",
@@ -56,7 +49,7 @@ def test_switching_back_restores_the_projection_results_and_edits(qtbot, window,
 
 
 def test_double_click_switches_and_close_forgets(qtbot, window, shared_data):
-    sick = open_sick_trial(qtbot, window, shared_data)
+    sick = open_sick(qtbot, window, shared_data, encoder=None)
     tree = window.workspace_panel.tree
     msrp_item = window.workspace_panel.sections["Corpora"].child(0)
     tree.itemDoubleClicked.emit(msrp_item, 0)
@@ -73,7 +66,7 @@ def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
                                                                 shared_data, tmp_path):
     window.evaluate("classification")
     wait_for_job(qtbot, window)
-    sick = open_sick_trial(qtbot, window, shared_data)
+    sick = open_sick(qtbot, window, shared_data, encoder=None)
     window.evaluate("relatedness")
     wait_for_job(qtbot, window)
 
@@ -116,7 +109,7 @@ def test_a_corpus_opened_during_a_run_loads_after_it(qtbot, window, shared_data)
 def test_the_same_corpus_under_another_name_is_not_opened_twice(qtbot, window,
                                                                  shared_data):
     folder = str(window.corpus.sources[0].rsplit("/", 1)[0])   # the built-in's folder
-    sick = open_sick_trial(qtbot, window, shared_data)
+    sick = open_sick(qtbot, window, shared_data, encoder=None)
     window.open_corpus(folder)
     wait_for_job(qtbot, window)
     assert window.corpus_spec == "msrp-grouped" and list(window.held) == [sick]

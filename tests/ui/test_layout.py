@@ -5,7 +5,9 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView
 
 from app.ui.main_window import MainWindow
-from tests.ui.conftest import wait_for_job
+from tests.ui.conftest import (
+    costra_shown, evaluate_and_wait, open_sick, run_and_wait, wait_for_job,
+)
 
 SIZE = QSize(1280, 800)
 
@@ -30,8 +32,7 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     # Before anything runs, the progress area says nothing.
     assert window.jobs.stage.text() == "" and not window.jobs.progress.isVisible()
 
-    window.run()
-    wait_for_job(qtbot, window)
+    run_and_wait(qtbot, window)
     window.analyses.find_suspicious()
     wait_for_job(qtbot, window)
     qtbot.wait(50)
@@ -39,31 +40,24 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     assert window.review_panel.table.model().rowCount() > 8
     assert visible_rows(window.review_panel.table) >= 8
 
-    window.open_corpus(shared_data / "sick" / "SICK_trial.txt")
-    wait_for_job(qtbot, window)
-    window.evaluate("relatedness")                 # a table and a chart appear
-    wait_for_job(qtbot, window)
+    open_sick(qtbot, window, shared_data, encoder=None)
+    evaluate_and_wait(qtbot, window, "relatedness")       # a table and a chart appear
     qtbot.wait(50)
     panel = window.evaluation_panel
     assert panel.isVisible() and panel.charts.isVisible()
     assert window.size() == SIZE
     assert shows_8_rows_or_all(panel.table) and panel.chart.height() > 150
-    window.evaluate("histograms")
-    wait_for_job(qtbot, window)
+    evaluate_and_wait(qtbot, window, "histograms")
     qtbot.wait(50)
     assert shows_8_rows_or_all(panel.table) and window.size() == SIZE
+    # The chart is shown whole (its axis titles were cut off below and at the right).
+    chart = panel.chart
+    assert chart.height() >= chart.minimumHeight()
+    assert chart.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() <= chart.width()
 
-    window.open_corpus("costra")
-    wait_for_job(qtbot, window)
-    window.run()
-    wait_for_job(qtbot, window)
-    window.evaluate("costra")
-    wait_for_job(qtbot, window)
-    window.views.setCurrentIndex(1)
-    qtbot.wait(50)
+    costra = costra_shown(qtbot, window)
     assert window.size() == SIZE
-    assert window.views.costra_view.table.rowCount() > 8
-    assert visible_rows(window.views.costra_view.table) >= 8
+    assert costra.table.rowCount() > 8 and visible_rows(costra.table) >= 8
 
 
 def test_layout_is_remembered_and_reset(qtbot, window):
@@ -96,8 +90,7 @@ def test_the_views_get_the_width_and_neighbours_read_as_sentences(qtbot, window)
     shown_at_1280x800(qtbot, window)
     for encoder in ("bow", "tfidf"):
         window.corpus_panel.choose(encoder)
-        window.run()
-        wait_for_job(qtbot, window)
+        run_and_wait(qtbot, window)
     assert not window.group_dock.isFloating()
     assert window.dockWidgetArea(window.group_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
     assert window.views.width() >= 540                   # ~420 between two dock columns
@@ -109,3 +102,27 @@ def test_the_views_get_the_width_and_neighbours_read_as_sentences(qtbot, window)
     for column in columns:
         assert column.table.columnWidth(3) >= 400        # the sentence's column
     assert window.size() == SIZE
+
+
+def test_nothing_is_cut_at_1280x800(qtbot, window, shared_data):
+    """Headings of empty tables, Compare's choices and Colour by's offer fit the corpus."""
+    shown_at_1280x800(qtbot, window)
+    for page, table in ((window.classification, window.classification.metrics),
+                        (window.evaluation_panel, window.evaluation_panel.table)):
+        window.tasks.setCurrentWidget(page)
+        qtbot.wait(20)
+        header = table.horizontalHeader()
+        assert table.rowCount() == 0
+        assert header.sectionSize(1) >= header.sectionSizeHint(1)     # "Value" whole
+
+    colours = window.corpus_panel.projection_controls.colour
+    offered = lambda: [colours.itemData(i) for i in range(colours.count())]  # noqa: E731
+    assert "group" in offered() and "misclassified" in offered()
+    open_sick(qtbot, window, shared_data)
+    assert "group" not in offered() and "misclassified" not in offered()   # SICK has none
+
+    window.views.setCurrentIndex(2)
+    qtbot.wait(20)
+    compare = window.views.compare_view
+    for choice in (compare.alignment, compare.colour, window.analyses.compare_choice):
+        assert choice.isVisible() and choice.width() >= choice.sizeHint().width()

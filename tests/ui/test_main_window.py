@@ -1,13 +1,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from tests.ui.conftest import JOB_TIMEOUT_MS, wait_for_job
-
-
-def run_and_wait(qtbot, window):
-    window.run()
-    with qtbot.waitSignal(window.jobs.job.worker.finished, timeout=JOB_TIMEOUT_MS):
-        pass
+from tests.ui.conftest import JOB_TIMEOUT_MS, run_and_wait, wait_for_job
 
 
 def metric(window, label):
@@ -437,3 +431,35 @@ def test_add_a_word_vector_file_as_an_encoder(qtbot, window, tmp_path):
     window.corpus_panel.add_encoder(f"st:{tmp_path}")  # not a sentence-transformers folder
     dialog = window.findChild(QMessageBox, "error-dialog")
     assert dialog is not None and str(tmp_path) in dialog.text()
+
+
+def test_pair_bow_trains_on_a_chosen_pairs_file(qtbot, window, tmp_path, shared_data):
+    """Grouped MSRP has no pairs to train pair-bow on: a pairs file chosen in *Train on*
+    (SICK's first 300 training pairs) is what it learns from, evaluations included."""
+    from PySide6.QtWidgets import QMessageBox
+
+    rows = (shared_data / "sick" / "SICK_train.txt").read_text(
+        encoding="utf-8").splitlines()[1:301]
+    pairs = tmp_path / "sick-pairs.tsv"
+    pairs.write_text("sentence1\tsentence2\tscore\tlabel\n" + "".join(
+        "\t".join(row.split("\t")[1:5]) + "\n" for row in rows))
+    window.corpus_panel.load_training_pairs(pairs)
+    wait_for_job(qtbot, window)
+    panel = window.corpus_panel
+    assert panel.training_text.currentText() == "sick-pairs.tsv (300 pairs)"
+    panel.choose("bow")                       # not trained on pairs: the corpus, as before
+    assert panel.chosen_encoder()[0] == "bow" and panel.training() == (None, None)
+    panel.choose("pair-bow")
+    run_and_wait(qtbot, window)
+    assert panel.encoder_choice.currentData() == f"pair-bow:{pairs}"
+    encoder = window.exploration.encoder
+    assert encoder.family == "pair-bow" and encoder.training_file == str(pairs.resolve())
+    assert window.projection.point_count == 859
+
+    broken = tmp_path / "broken.csv"
+    broken.write_text("sentence1,sentence2,label\nA man walks.,A man is walking.\n")
+    window.corpus_panel.load_training_pairs(broken)
+    wait_for_job(qtbot, window)
+    dialog = window.findChild(QMessageBox, "error-dialog")
+    assert "broken.csv" in dialog.text() and "line 2" in dialog.text()
+    assert panel.training_text.currentText() == "sick-pairs.tsv (300 pairs)"

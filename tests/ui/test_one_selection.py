@@ -3,60 +3,18 @@ corpus switches every view, and every way of selecting sets the one selection th
 projection, Selected sentences and the Inspector show."""
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QPoint, Qt
 
 from app.ui.main_window import MainWindow
-from tests.ui.conftest import wait_for_job
-
-LEFT = Qt.MouseButton.LeftButton
-
-
-def settle(qtbot, window):
-    qtbot.waitExposed(window)
-    qtbot.wait(100)  # let docks and plots take their size before mapping to pixels
-
-
-def double_click_corpus(qtbot, window, spec):
-    """Switch corpus as a user does: double-click it in the Workspace panel."""
-    tree = window.workspace_panel.tree
-    item = window.workspace_panel._corpus_item(spec)
-    position = tree.visualItemRect(item).center()
-    # A double click is a click and a double-click event (Qt's item views need both).
-    qtbot.mouseClick(tree.viewport(), LEFT, pos=position)
-    qtbot.mouseDClick(tree.viewport(), LEFT, pos=position)
-
-
-def click_row(qtbot, table, row, column=0):
-    table.scrollToItem(table.item(row, column))
-    qtbot.mouseClick(table.viewport(), LEFT,
-                     pos=table.visualItemRect(table.item(row, column)).center())
-
-
-def shift_drag(qtbot, viewport, start, end):
-    shift = Qt.KeyboardModifier.ShiftModifier
-    qtbot.mousePress(viewport, LEFT, shift, start)
-    for step in range(1, 11):
-        point = QPointF(start + (end - start) * step / 10)
-        QApplication.sendEvent(viewport, QMouseEvent(
-            QEvent.Type.MouseMove, point, viewport.mapToGlobal(point),
-            Qt.MouseButton.NoButton, LEFT, shift))
-    qtbot.mouseRelease(viewport, LEFT, shift, end)
-
-
-def open_sick(qtbot, window, shared_data, encoder="tfidf"):
-    spec = str(shared_data / "sick" / "SICK_trial.txt")
-    window.open_corpus(spec)
-    wait_for_job(qtbot, window)
-    window.corpus_panel.choose(encoder)
-    return spec
+from tests.ui.conftest import (
+    click_row, costra_shown, double_click_corpus, evaluate_and_wait, open_sick,
+    run_and_wait, settle, shift_drag, sick_pair_clicked, wait_for_job,
+)
 
 
 def test_switching_corpus_switches_the_evaluations_panel(qtbot, window, shared_data):
     sick = open_sick(qtbot, window, shared_data)
-    window.evaluate("relatedness")
-    wait_for_job(qtbot, window)
+    evaluate_and_wait(qtbot, window, "relatedness")
     panel = window.evaluation_panel
     assert "relatedness" in panel.caption.text() and panel.table.rowCount() > 0
     settle(qtbot, window)
@@ -73,8 +31,7 @@ def test_switching_corpus_switches_the_evaluations_panel(qtbot, window, shared_d
 
 
 def test_a_selection_stays_with_its_corpus(qtbot, window, shared_data):
-    window.run()
-    wait_for_job(qtbot, window)
+    run_and_wait(qtbot, window)
     settle(qtbot, window)
     with qtbot.waitSignal(window.projection.selected):
         shift_drag(qtbot, window.projection.plot.viewport(), QPoint(150, 120),
@@ -125,28 +82,8 @@ def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
     reopened.unsaved = False
 
 
-def click_relatedness_point(qtbot, window):
-    """Click a point of the relatedness chart shown (one pair); (result, its row)."""
-    chart = window.evaluation_panel.chart
-    result = window.evaluation_panel.current[1]
-    k = int(np.argmax(result.gold - result.cosine * 5))  # far from the diagonal's crowd
-    chart.plot.setRange(xRange=(result.gold[k] - 0.05, result.gold[k] + 0.05),
-                        yRange=(result.cosine[k] - 0.01, result.cosine[k] + 0.01), padding=0)
-    qtbot.wait(50)
-    position = chart.mapFromScene(chart.plot.vb.mapViewToScene(
-        QPointF(result.gold[k], result.cosine[k])))
-    qtbot.mouseClick(chart.viewport(), LEFT, pos=position)
-    return result, k
-
-
 def test_a_chart_point_lists_its_pair_with_neighbours(qtbot, window, shared_data):
-    open_sick(qtbot, window, shared_data)
-    window.run()                                         # tfidf embeddings of SICK
-    wait_for_job(qtbot, window)
-    window.evaluate("relatedness")
-    wait_for_job(qtbot, window)
-    settle(qtbot, window)
-    result, k = click_relatedness_point(qtbot, window)
+    result, k = sick_pair_clicked(qtbot, window, shared_data)   # tfidf embeddings of SICK
     pair = int(result.pair_index[k])
     pairs = window.corpus.pairs
     both = sorted({int(pairs.first[pair]), int(pairs.second[pair])})
@@ -157,15 +94,7 @@ def test_a_chart_point_lists_its_pair_with_neighbours(qtbot, window, shared_data
 
 
 def test_a_failing_costra_comparison_lists_its_sentences(qtbot, window):
-    window.open_corpus("costra")
-    wait_for_job(qtbot, window)
-    window.run()
-    wait_for_job(qtbot, window)
-    window.evaluate("costra")
-    wait_for_job(qtbot, window)
-    window.views.setCurrentIndex(1)
-    settle(qtbot, window)
-    view = window.views.costra_view
+    view = costra_shown(qtbot, window)
     row = next(r for r in range(view.table.rowCount()) if view.table.item(r, 0).text() == "✗")
     k = int(view.table.item(row, 0).data(Qt.ItemDataRole.UserRole))
     click_row(qtbot, view.table, row)
@@ -181,14 +110,12 @@ def test_a_workspace_reopens_with_charts_review_list_and_every_encoder(qtbot, wi
                                                                        shared_data, tmp_path):
     for family in ("bow", "tfidf"):
         window.corpus_panel.choose(family)
-        window.run()
-        wait_for_job(qtbot, window)
+        run_and_wait(qtbot, window)
     window.analyses.find_suspicious()
     wait_for_job(qtbot, window)
     kinds = list(window.review_panel.lists)
     open_sick(qtbot, window, shared_data)
-    window.evaluate("relatedness")
-    wait_for_job(qtbot, window)
+    evaluate_and_wait(qtbot, window, "relatedness")
     path = window.files.save_workspace_to(tmp_path / "study")
     assert path.name == "study.sentspace"
 
@@ -222,11 +149,7 @@ def test_the_costra_tab_runs_what_it_needs_and_lists_seed_groups_by_number(qtbot
 
 def test_the_inspector_of_a_corpus_never_run_encodes_for_its_neighbours(qtbot, window,
                                                                       shared_data):
-    open_sick(qtbot, window, shared_data)                # tfidf, not run
-    window.evaluate("relatedness")
-    wait_for_job(qtbot, window)
-    settle(qtbot, window)
-    click_relatedness_point(qtbot, window)
+    sick_pair_clicked(qtbot, window, shared_data, run=False)   # tfidf, not run
     assert len(window.selection.indices) == 2
     assert "Encoding the corpus with tfidf" in window.inspecting.inspector.note.text()
     wait_for_job(qtbot, window)

@@ -8,8 +8,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, Qt
 
 from app.ui.region_labels import cluster_colours
-from tests.ui.conftest import wait_for_job
-from tests.ui.test_one_selection import double_click_corpus, open_sick, settle
+from tests.ui.conftest import double_click_corpus, open_sick, settle, wait_for_job
 
 
 def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tmp_path):

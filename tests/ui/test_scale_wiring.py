@@ -10,8 +10,7 @@ import scipy.sparse as sp
 from app.jobs import run_job
 from app.projection import faithfulness
 from app.ui.palette import UNGROUPED
-from tests.ui.conftest import JOB_TIMEOUT_MS, wait_for_job
-from tests.ui.test_main_window import run_and_wait
+from tests.ui.conftest import JOB_TIMEOUT_MS, run_and_wait, wait_for_job
 
 
 def show(window, exploration):
