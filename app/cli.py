@@ -6,6 +6,9 @@
     sentspace encode --corpus msrp-grouped --encoder bow --out vectors.npy
     sentspace explain --encoder tfidf "sentence A" "sentence B"
     sentspace regions --corpus msrp-grouped --encoder tfidf --csv regions.csv
+    sentspace neighbours --corpus msrp --encoder glove-mean [--search ann] "a sentence"
+    sentspace suspicious --corpus msrp-grouped --encoder tfidf [--search exact]
+    sentspace index DIR --engine local|ray      (DIR written by encode --engine)
     sentspace run WORKSPACE
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
@@ -19,6 +22,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from app.ann import EXACT_LIMIT, SEARCHES
 from app.cache import cached_encode
 from app.commands import option_flag
 from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
@@ -29,7 +33,8 @@ from app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
 from app.evaluations.paired import PAIRED_TESTS, paired_test
 from app.workspace import changed_summaries, load_workspace, run_workspace
 from app.corpora.model import Corpus
-from app.distributed import DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards
+from app.distributed import (DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards,
+                              index_shards)
 from app.export import export_matrix, json_text, write_json
 from app.jobs import Progress, run_job
 from app.neighbours import fitted_on_training_side
@@ -189,6 +194,16 @@ def command_encode_shards(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_index(args: argparse.Namespace) -> int:
+    printer = ProgressPrinter()
+    built = run_job(index_shards(args.folder, engine=args.engine, address=args.address,
+                                 num_cpus=args.num_cpus), printer)
+    printer.clear()
+    print(f"IVF-SQ8 index of {built.rows:,} rows ({built.lists} lists, {built.shards} "
+          f"shards added by {built.engine}), {built.search.describe()}: {built.path}")
+    return 0
+
+
 def command_explain(args: argparse.Namespace) -> int:
     from app.explain import explain_pair
 
@@ -235,6 +250,57 @@ def command_regions(args: argparse.Namespace) -> int:
     if args.csv:
         regions.export_csv(corpus.texts, Path(args.csv))
         print(f"sentence, cluster, label written to {args.csv}")
+    return 0
+
+
+def command_neighbours(args: argparse.Namespace) -> int:
+    from app.neighbour_search import Query, search_neighbours
+
+    corpus = load_corpus(args.corpus)
+    if args.index is not None and not 0 <= args.index < len(corpus):
+        raise InputError(f"--index {args.index} is not a sentence of {corpus.name} "
+                         f"(0 to {len(corpus) - 1})")
+    if (args.index is None) == (args.query is None):
+        raise InputError("give a query sentence or --index N, not both")
+    printer = ProgressPrinter()
+    encoder = run_job(fitted_on_training_side(build_encoder(args.encoder, corpus), corpus,
+                                              corpus.texts, None), printer)
+    embeddings = run_job(cached_encode(encoder, corpus.fingerprint, corpus.texts), printer)
+    query = (Query(args.query) if args.index is None
+             else Query(corpus.texts[args.index], args.index))
+    [answer], _ = run_job(search_neighbours(corpus, [(encoder.name, encoder, embeddings)],
+                                            [None], query, args.k, search=args.search),
+                          printer)
+    printer.clear()
+    print(f"nearest {len(answer.indices)} of {query.text!r} in {corpus.name} "
+          f"({len(corpus):,} sentences) by {encoder.name}")
+    print(format_table(["rank", "cosine", "sentence", "index"], [
+        [str(rank), f"{similarity:.4f}", corpus.texts[index], str(index)]
+        for rank, (index, similarity) in enumerate(zip(answer.indices.tolist(),
+                                                       answer.similarities.tolist()), 1)]))
+    print(answer.note or "Found exactly.")
+    return 0
+
+
+def command_suspicious(args: argparse.Namespace) -> int:
+    from app.annotations.suspicious import iter_find_suspicious
+
+    corpus = load_corpus(args.corpus)
+    encoders = [build_encoder(spec, corpus) for spec in args.encoder or [DEFAULT_ENCODER]]
+    printer = ProgressPrinter()
+    tables = run_job(iter_find_suspicious(corpus, encoders, search=args.search), printer)
+    printer.clear()
+    if not tables:
+        raise InputError(f"corpus {corpus.name!r} has no groups, scored pairs or Costra "
+                         "orderings to check")
+    for table in tables.values():
+        print(f"{table.title}: {len(table):,} (first {min(args.top, len(table))})")
+        for search in table.searches:
+            print(f"neighbour search: {search.describe()}")
+        columns = table.columns()
+        print(format_table([header for header, _ in columns], [
+            [f"{values[row]:.3f}" if isinstance(values[row], float) else str(values[row])
+             for _, values in columns] for row in range(min(args.top, len(table)))]) + "\n")
     return 0
 
 
@@ -335,6 +401,18 @@ def build_parser() -> argparse.ArgumentParser:
                              f"(default {DEFAULT_SHARD_ROWS})")
     encode.set_defaults(handler=command_encode)
 
+    index = commands.add_parser(
+        "index", help="build the approximate neighbour index of a folder of shards",
+        description="An IVF-SQ8 index trained on a seeded sample of the shards' rows, each "
+        "shard's rows added in this process (local) or in a Ray task (ray), kept in the "
+        "cache where searching precomputed:FOLDER approximately finds it.")
+    index.add_argument("folder", help="a folder written by sentspace encode --engine")
+    index.add_argument("--engine", choices=ENGINES, default="local")
+    index.add_argument("--address", help="with --engine ray: the Ray cluster to join")
+    index.add_argument("--num-cpus", type=int, default=DEFAULT_RAY_CPUS,
+                       help=f"CPUs of the local Ray instance (default {DEFAULT_RAY_CPUS})")
+    index.set_defaults(handler=command_index)
+
     explain = commands.add_parser(
         "explain", help="which words make two sentences similar under an encoder",
         description="Attribute the cosine of two sentences to their words: exactly for "
@@ -367,6 +445,32 @@ def build_parser() -> argparse.ArgumentParser:
     regions.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     regions.add_argument("--csv", metavar="PATH", help="write sentence, cluster, label")
     regions.set_defaults(handler=command_regions)
+
+    search_help = ("how nearest neighbours are found: auto (exact up to "
+                   f"{EXACT_LIMIT:,} sentences, "
+                   "an approximate index above; the default), exact, or ann (an index "
+                   "always; the output gives its measured recall)")
+    neighbours = commands.add_parser(
+        "neighbours", help="the nearest sentences of a query sentence or a corpus sentence")
+    neighbours.add_argument("query", nargs="?", help="a sentence (or give --index)")
+    neighbours.add_argument("--index", type=int, help="query corpus sentence N (0-based)")
+    neighbours.add_argument("--corpus", default=DEFAULT_CORPUS,
+                            help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
+    neighbours.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
+    neighbours.add_argument("--k", type=int, default=10, help="neighbours (default 10)")
+    neighbours.add_argument("--search", choices=SEARCHES, default="auto", help=search_help)
+    neighbours.set_defaults(handler=command_neighbours)
+
+    suspicious = commands.add_parser(
+        "suspicious", help="annotations the embedding space disagrees with, for review")
+    suspicious.add_argument("--corpus", default=DEFAULT_CORPUS,
+                            help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
+    suspicious.add_argument("--encoder", action="append",
+                            help=f"{ENCODER_HELP}; repeat for several (default "
+                                 f"{DEFAULT_ENCODER})")
+    suspicious.add_argument("--search", choices=SEARCHES, default="auto", help=search_help)
+    suspicious.add_argument("--top", type=int, default=10, help="rows per table (default 10)")
+    suspicious.set_defaults(handler=command_suspicious)
 
     run = commands.add_parser("run", help="re-run a saved workspace's evaluations; exits 1 "
                               "when a number differs from the saved one")

@@ -321,3 +321,103 @@ def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
     finally:
         if started:
             ray.shutdown()
+
+
+@dataclass(frozen=True)
+class ShardedIndex:
+    """What :func:`index_shards` built: an IVF-SQ8 over a shard folder's unit rows,
+    stored where :func:`app.ann.iter_build_index` finds it."""
+
+    path: Path
+    rows: int
+    lists: int
+    shards: int
+    engine: str
+    search: Any  # app.ann.Search: the tuned breadth's recall@10
+
+
+def index_shards(folder: str | Path, *, engine: str = "local", address: str | None = None,
+                 num_cpus: int = DEFAULT_RAY_CPUS) -> Job[ShardedIndex]:
+    """The approximate neighbour index of a folder of shards (``sentspace encode
+    --engine``), built shard by shard; a job.
+
+    The IVF-SQ8 is trained on a seeded sample of all the unit rows (on the driver), then
+    each shard's rows are added to a copy of the trained, empty index, in this process
+    (local) or in a Ray task per shard (ray), and the parts are merged in shard order:
+    the same index, bit for bit, as adding every row at once. It is tuned and cached
+    like any index (:mod:`app.ann`), so ``precomputed:FOLDER`` searched approximately
+    with this kind finds it instead of building one.
+    """
+    from app import ann  # noqa: PLC0415 - faiss only when an index is built
+    from app.neighbours import normalise  # noqa: PLC0415
+    from models.precomputed import read_embeddings  # noqa: PLC0415
+
+    if engine not in ENGINES:
+        raise ModelError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    folder = Path(folder)
+    manifest = json.loads((folder / SHARD_MANIFEST).read_text(encoding="utf-8")) \
+        if (folder / SHARD_MANIFEST).is_file() else None
+    if manifest is None:
+        raise ModelError(f"{folder}: not a folder of shards (no {SHARD_MANIFEST}); write "
+                         "one with sentspace encode --engine local|ray")
+    unit = normalise(read_embeddings(folder).vectors).matrix
+    shards = [(entry["start"], entry["rows"]) for entry in manifest["shards"]]
+    stage = f"indexing {len(shards)} shards ({engine})"
+    yield Progress(stage, 0, len(shards))
+    index = ann.trained_ivf(unit)
+    add = _index_local if engine == "local" else _index_ray
+    parts = add(index, unit, shards, address=address, num_cpus=num_cpus)
+    try:
+        for done, (start, part) in enumerate(parts, 1):
+            index.merge_from(part, start)
+            yield Progress(stage, done, len(shards))
+    finally:
+        parts.close()
+    search = yield from ann.tune(index, unit, "ivf-sq8")
+    path = ann.store_index(index, unit, "ivf-sq8")
+    return ShardedIndex(path, len(unit), index.nlist, len(shards), engine, search)
+
+
+def _index_part(serialized: np.ndarray, rows: np.ndarray):
+    """``rows`` added to the trained index ``serialized`` (faiss.serialize_index)."""
+    import faiss  # noqa: PLC0415
+
+    from app.ann import single_threaded  # noqa: PLC0415
+    part = faiss.deserialize_index(serialized)
+    with single_threaded():
+        part.add(rows)
+    return part
+
+
+def _index_local(index, unit: np.ndarray, shards, **_):
+    import faiss  # noqa: PLC0415
+    trained = faiss.serialize_index(index)
+    for start, rows in shards:
+        yield start, _index_part(trained, unit[start:start + rows])
+
+
+def _index_ray(index, unit: np.ndarray, shards, *, address: str | None, num_cpus: int):
+    try:
+        import ray  # noqa: PLC0415 - the optional extra, only for this engine
+    except ImportError:
+        raise ModelError("the ray engine needs the ray extra: "
+                         "pip install 'sentspace[ray]'") from None
+    import faiss  # noqa: PLC0415
+
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+    try:
+        # Parts travel back serialised (faiss indexes do not pickle).
+        add = ray.remote(num_cpus=1)(
+            lambda trained, rows: faiss.serialize_index(_index_part(trained, rows)))
+        trained = ray.put(faiss.serialize_index(index))
+        pending = [add.remote(trained, unit[start:start + rows]) for start, rows in shards]
+        for (start, _), ref in zip(shards, pending):
+            yield start, faiss.deserialize_index(ray.get(ref))
+    finally:
+        if started:
+            ray.shutdown()

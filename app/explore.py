@@ -32,20 +32,23 @@ class Exploration:
 
 
 def _project(corpus: Corpus, embeddings: Embeddings, method: str, seed: int,
-             parameters: dict[str, Any]) -> Job[tuple[Projection, Faithfulness | None]]:
+             parameters: dict[str, Any], search: str
+             ) -> Job[tuple[Projection, Faithfulness | None]]:
     # A layout fitted on a sample of a large corpus keeps every group in the sample.
     strata = corpus.groups.first_group(len(corpus)) if corpus.groups is not None else None
     projection = yield from project(embeddings, method, seed=seed, strata=strata,
                                     **parameters)
     return projection, (yield from iter_faithfulness(embeddings, projection.coordinates,
-                                                     seed=seed))
+                                                     seed=seed, search=search))
 
 
 def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int = 0,
             projection_parameters: dict[str, Any] | None = None,
-            training_texts: Sequence[str] | None = None) -> Job[Exploration]:
+            training_texts: Sequence[str] | None = None,
+            search: str = "auto") -> Job[Exploration]:
     """Fit ``encoder`` on ``training_texts`` (default: the corpus's sentences), encode
-    every sentence, project to 2D and, when the corpus has groups, run the
+    every sentence, project to 2D (faithfulness's neighbours found as ``search`` says,
+    :func:`app.ann.iter_knn`) and, when the corpus has groups, run the
     classification evaluation (which refits encoders that learn from data on each
     training fold, whatever they were trained on here)."""
     fitted = yield from fitted_copy(
@@ -53,7 +56,7 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
         corpus_pairs(corpus) if encoder.learns_from_pairs else None)
     embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     projection, faithful = yield from _project(corpus, embeddings, method, seed,
-                                               projection_parameters or {})
+                                               projection_parameters or {}, search)
     classification, notes = None, ()
     if corpus.groups is not None:
         try:
@@ -65,8 +68,8 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
 
 
 def reproject(exploration: Exploration, method: str, *, seed: int = 0,
-              **parameters: Any) -> Job[Exploration]:
+              search: str = "auto", **parameters: Any) -> Job[Exploration]:
     """The same exploration with a new projection; nothing is re-encoded."""
     projection, faithful = yield from _project(exploration.corpus, exploration.embeddings,
-                                               method, seed, parameters)
+                                               method, seed, parameters, search)
     return dataclasses.replace(exploration, projection=projection, faithfulness=faithful)

@@ -3,8 +3,8 @@
 A space is a name, a fitted encoder and the corpus's embeddings under it. A query is a
 corpus sentence (its own row is looked up, and it is excluded from its neighbours) or
 typed text, which each encoder encodes on the fly. The top k by cosine in the original
-space (:func:`app.ann.iter_knn`: exact, or HNSW above its size limit, which the column's
-note then says with its recall) are found for every space in one job; each
+space (:func:`app.ann.iter_knn` with ``search``: exact, or an index above its size limit,
+which the column's note then says with its recall) are found for every space in one job; each
 neighbour says whether it shares a group with the query sentence and whether it is the
 query's paraphrase partner (a positive pair).
 """
@@ -90,9 +90,11 @@ def _related(corpus: Corpus, index: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def search_neighbours(corpus: Corpus, spaces: Sequence[Space],
-                      pools: Sequence[Normalised | None], query: Query, k: int
+                      pools: Sequence[Normalised | None], query: Query, k: int, *,
+                      search: str = "auto"
                       ) -> Job[tuple[list[Neighbours], list[Normalised]]]:
-    """The ``k`` nearest corpus sentences of ``query`` in every space.
+    """The ``k`` nearest corpus sentences of ``query`` in every space, found as
+    ``search`` says ("auto", "exact", "ann"; :func:`app.ann.iter_knn`).
 
     ``pools`` holds each space's row-normalised embeddings when already computed (None
     otherwise); they are returned, completed, so the caller normalises each space once.
@@ -115,9 +117,10 @@ def search_neighbours(corpus: Corpus, spaces: Sequence[Space],
         if unit.n_degenerate:
             note = (f"The query has no direction in {name} (e.g. no word the encoder "
                     "knows): every cosine is 0, so the order below means nothing.")
-        indices, similarities, search = yield from iter_knn(unit, pool, k, exclude=exclude)
-        if search.approximate:
-            note = " ".join(filter(None, [note, f"Found {search.describe()}."]))
+        indices, similarities, how = yield from iter_knn(unit, pool, k, exclude=exclude,
+                                                         search=search)
+        if how.approximate:
+            note = " ".join(filter(None, [note, f"Found {how.describe()}."]))
         indices, similarities = indices[0], similarities[0]
         answers.append(Neighbours(indices, similarities, np.isin(indices, same),
                                   np.isin(indices, partners), note))

@@ -271,6 +271,43 @@ def fitted_on_training_side(encoder: Encoder, corpus: Corpus, texts: Sequence[st
     return (yield from fitted_copy(encoder, texts, pairs))
 
 
+#: The pairs an evaluation of pairs reads, by the name its ``split`` option takes
+#: (``app.evaluations.OPTIONS``); the first is the default.
+SPLIT_CHOICES = {
+    "auto": "encoders trained on pairs: the test split only, training on the other "
+            "splits; other encoders: every pair",
+    "test": "the test split only, for every encoder",
+    "not-train": "every split but train (encoders trained on pairs train on train)",
+    "all": "every pair (an encoder trained on pairs then needs a pairs file, FAMILY:FILE)",
+}
+
+
+def chosen_splits(corpus: Corpus, encoder: Encoder, split: str) -> tuple[str, ...] | None:
+    """The pair splits that the ``split`` option (a key of :data:`SPLIT_CHOICES`) names
+    on ``corpus``, for :func:`held_out_pairs`; None: every pair, or for an encoder that
+    learns from pairs, every split but "train"."""
+    if split not in SPLIT_CHOICES:
+        raise EvaluationError(f"unknown split choice {split!r} (known: "
+                              f"{', '.join(SPLIT_CHOICES)})")
+    names = set(corpus.pairs.split) if corpus.pairs is not None else set()
+    if split == "auto":
+        return ("test",) if encoder.learns_from_pairs and "test" in names else None
+    if split == "test":
+        return ("test",)
+    if split == "not-train":
+        if not names - {"train"}:
+            raise EvaluationError(f"corpus {corpus.name!r} has no pairs outside a train split")
+        return tuple(sorted(names - {"train"}))
+    return tuple(sorted(names))
+
+
+def describe_pairs(corpus: Corpus, pair_index: np.ndarray) -> str:
+    """The pairs ``pair_index`` by split, for a result's summary: "train 4,500 + trial 500"."""
+    names, counts = np.unique(np.asarray(corpus.pairs.split, dtype=object)[pair_index],
+                              return_counts=True)
+    return " + ".join(f"{name or 'no split'} {count:,}" for name, count in zip(names, counts))
+
+
 def held_out_pairs(corpus: Corpus, encoder: Encoder, splits: tuple[str, ...] | None,
                    evaluation: str) -> tuple[tuple[str, ...] | None, np.ndarray | None]:
     """(the pair splits to evaluate, the pairs to train on) for evaluations of pairs.

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -26,18 +25,9 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from app.corpora.model import Corpus  # noqa: E402
 from app.neighbours import top_k  # noqa: E402
 from app.ui.inspector import NEIGHBOURS, Inspector  # noqa: E402
+from timing import best_of  # noqa: E402
 
 ROWS, DIM = 50_000, 384
-
-
-def best(run, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
 
 def main() -> None:
     app = QApplication.instance() or QApplication([])  # noqa: F841 (widgets need it)
@@ -46,10 +36,10 @@ def main() -> None:
                     ids=tuple(f"S{i}" for i in range(ROWS)))
     groups = np.full(ROWS, -1)
     inspector = Inspector()
-    before = best(lambda: top_k(embeddings[[7]], embeddings, NEIGHBOURS,
-                                exclude=np.array([7])))
+    before = best_of(lambda: top_k(embeddings[[7]], embeddings, NEIGHBOURS,
+                                   exclude=np.array([7])), repeats=5)
     inspector.show_sentence(corpus, 7, groups, embeddings)  # the first click normalises
-    now = best(lambda: inspector.show_sentence(corpus, 7, groups, embeddings))
+    now = best_of(lambda: inspector.show_sentence(corpus, 7, groups, embeddings), repeats=5)
     exact, _ = top_k(embeddings[[7]], embeddings, NEIGHBOURS, exclude=np.array([7]))
     assert np.array_equal(inspector.neighbour_indices, exact[0])
     print(f"| {ROWS:,} x {DIM} | before (s) | now (s) | ratio |")

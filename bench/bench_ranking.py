@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.corpora.model import Corpus, PairTable  # noqa: E402
 from app.evaluations.ranking import iter_evaluate_ranking, ranking_queries  # noqa: E402
 from app.jobs import run_job  # noqa: E402
+from timing import best_of  # noqa: E402
 
 
 def msrp_pairs(data: Path) -> Corpus:
@@ -49,16 +50,6 @@ def msrp_pairs(data: Path) -> Corpus:
     n = len(first)
     return Corpus("msrp", tuple(texts), tuple(index), pairs=PairTable(
         first, second, label, [np.nan] * n, tuple(split), ("MSRP",) * n))
-
-
-def best_of(function, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
 
 def bare(embeddings: np.ndarray, query: np.ndarray) -> None:
     unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)

@@ -1,15 +1,20 @@
 """Responsiveness: the GUI thread's longest stall while a job runs in the real MainWindow.
 
     .venv/bin/python bench/bench_responsiveness.py [--sentences 10000] [--repeat 2]
+    .venv/bin/python bench/bench_responsiveness.py --sentences 1000000 \
+        --encoder glove-mean --repeat 1 --skip umap-warm doc2vec
 
 Runs offscreen unless QT_QPA_PLATFORM is set. The corpus is the first ``--sentences``
-distinct sentences of MSRP (``../shared/data/msrp/msr_paraphrase_data.txt``), built
-directly as a Corpus without groups (so the explorer runs no classification: only the
-job under test). A 10 ms QTimer ticks on the GUI thread; a tick that comes late means
+distinct sentences of MSRP (``../shared/data/msrp/msr_paraphrase_data.txt``), or, for
+more than MSRP has, sentences spliced from real ones as ``bench_scale.py`` makes them,
+built directly as a Corpus without groups (so the explorer runs no classification:
+only the job under test). The embedding cache is a temporary folder. A 10 ms QTimer ticks on the GUI thread; a tick that comes late means
 the event loop could not run (paint, input) for that long. Jobs, driven through the
 window as a user would:
 
-- bag of words + PCA: ``run()`` with the default PCA, the reference (a short job);
+- ``--encoder`` (bag of words) + PCA: ``run()`` with the default PCA, the reference
+  (a short job at 10,000 sentences; at a million, encoding, PCA and faithfulness with
+  its neighbour index);
 - UMAP, cold: ``project_again()`` with UMAP (n_neighbors 15, PCA to 50 first), the
   first in the process, so ``import umap`` and numba's compilation run in the worker;
 - UMAP, warm: the same again (compiled);
@@ -29,12 +34,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
@@ -47,7 +54,8 @@ MSRP = ROOT.parent / "shared" / "data" / "msrp" / "msr_paraphrase_data.txt"
 TICK_MS = 10
 
 
-def msrp_corpus(n: int) -> Corpus:
+def make_corpus(n: int) -> Corpus:
+    """MSRP's first ``n`` distinct sentences, or ``n`` spliced ones beyond its size."""
     lines = MSRP.read_text(encoding="utf-8-sig").splitlines()[1:]
     texts, ids, seen = [], [], set()
     for line in lines:
@@ -59,6 +67,11 @@ def msrp_corpus(n: int) -> Corpus:
         texts.append(fields[1])
         if len(texts) == n:
             break
+    if len(texts) < n:
+        from bench_scale import make_sentences
+        texts = make_sentences(n)
+        return Corpus(name=f"{n:,} spliced sentences", texts=tuple(texts),
+                      ids=tuple(map(str, range(n))))
     return Corpus(name=f"MSRP {len(texts):,} sentences", texts=tuple(texts), ids=tuple(ids))
 
 
@@ -140,14 +153,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--skip", nargs="*", default=[], help="jobs to skip: umap doc2vec")
+    parser.add_argument("--encoder", default="bow", help="the run job's encoder (default bow)")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        help="jobs to skip: umap umap-warm doc2vec")
     args = parser.parse_args()
+    cache = tempfile.TemporaryDirectory()
+    os.environ["SENTSPACE_CACHE_DIR"] = cache.name
     app = QApplication.instance() or QApplication(sys.argv)  # noqa: F841
     window = MainWindow()
     window.resize(1400, 860)
     window.show()
     app.processEvents()
-    corpus = msrp_corpus(args.sentences)
+    corpus = make_corpus(args.sentences)
     window.showing.set_corpus(corpus)
     probe = Probe()
     controls = window.corpus_panel.projection_controls
@@ -170,10 +187,11 @@ def main() -> int:
 
     rows = [("idle, no job", probe.idle(5.0))]
     for k in range(args.repeat):
-        rows.append(("bag of words + PCA (run)", probe.measure(window, run_with("bow"))))
+        rows.append((f"{args.encoder} + PCA (run)",
+                     probe.measure(window, run_with(args.encoder))))
     if "umap" not in args.skip:
         rows.append(("UMAP, cold: import + numba JIT", probe.measure(window, umap_again)))
-        for k in range(args.repeat):
+        for k in range(0 if "umap-warm" in args.skip else args.repeat):
             rows.append(("UMAP, warm (project_again)", probe.measure(window, umap_again)))
     if "doc2vec" not in args.skip:
         for k in range(args.repeat):
@@ -181,7 +199,7 @@ def main() -> int:
                          probe.measure(window, run_with("doc2vec-dm"))))
     window.close()
 
-    print(f"platform {QApplication.platformName()}, {len(corpus):,} MSRP sentences, "
+    print(f"platform {QApplication.platformName()}, {corpus.name}, "
           f"{TICK_MS} ms GUI timer; gaps in ms (a gap of {TICK_MS} = no stall)\n")
     header = (f"{'job':<34} {'wall s':>7} {'ticks':>6} {'max gap':>8} {'p99 gap':>8} "
               f"{'>100ms':>6}  largest gap began during")
@@ -190,6 +208,8 @@ def main() -> int:
     for label, r in rows:
         print(f"{label:<34} {r['wall']:>7.1f} {r['ticks']:>6} {r['max']:>8.0f} "
               f"{r['p99']:>8.0f} {r['over']:>6}  {r['stage'][:60]}")
+    print(f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on "
+          f"{os.cpu_count()} cores")
     return 0
 
 

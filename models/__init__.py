@@ -21,9 +21,10 @@ from models.pair_finetune import PairFinetune
 from models.pairs import PairBOW, PairRNN
 from models.pca_bow import PcaBagOfWords
 from models.random_bow import RandomBagOfWords
-from models.sequence import (DenoisingAutoencoder, DenoisingAutoencoderGlove,
+from models.sequence import (CombineSkip, DenoisingAutoencoder, DenoisingAutoencoderGlove,
                              SequentialAutoencoder, SkipThought)
 from models.transformer import SentenceTransformerEncoder
+from models.urae import URAE
 from models.word2vec import (FastTextEncoder, GensimEncoder, Word2VecEncoder,
                              read_training_text)
 from models.word_vectors import Coverage, WordVectorMean, WordVectorSum
@@ -37,7 +38,7 @@ ENCODERS: dict[str, type[Encoder]] = {
                                 MultilingualE5, FastSent, FastSentAE,
                                 DictRepBOW, DictRepRNN, SequentialAutoencoder,
                                 DenoisingAutoencoder, DenoisingAutoencoderGlove, SkipThought,
-                                PairBOW, PairRNN, PairFinetune)}
+                                CombineSkip, PairBOW, PairRNN, PairFinetune, URAE)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes
@@ -98,8 +99,8 @@ def load_trained(path: str | Path) -> GensimEncoder | NeuralEncoder:
         No sentspace sidecar beside the file, or the file differs from it (see
         :meth:`GensimEncoder.load`); such files are never unpickled.
     """
-    from models.word2vec import read_sidecar
     from models.neural import read_torch_sidecar
+    from models.word2vec import read_gensim_sidecar
     path = Path(path).expanduser()
     if not path.is_file():
         raise ModelError("no such model file", path)
@@ -108,7 +109,7 @@ def load_trained(path: str | Path) -> GensimEncoder | NeuralEncoder:
         if cls is None:
             raise ModelError("the sidecar names no trained-model family", path)
         return cls.load(path)
-    cls = ENCODERS.get(read_sidecar(path)["family"])
+    cls = ENCODERS.get(read_gensim_sidecar(path)["family"])
     if cls is None or not issubclass(cls, GensimEncoder):
         raise ModelError("the sidecar names no trained-model family", path)
     return cls.load(path)

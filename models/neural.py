@@ -27,7 +27,6 @@ import functools
 import hashlib
 import importlib.util
 import json
-import time
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -37,11 +36,12 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from app.atomic import atomic_path, write_text_atomic
+from app.atomic import atomic_path
 from app.jobs import Job, Progress, run_job
 from models.base import Embeddings, Encoder, ModelError, NotFittedError
 from models.tokenize import tokenize
-from models.word2vec import corpus_digest, models_dir, read_training_text, sidecar_path
+from models.sidecar import check_model_file, read_sidecar, sidecar_path, write_sidecar
+from models.word2vec import corpus_digest, models_dir, read_training_text
 
 INSTALL_HINT = "pip install 'sentspace[transformers]'"
 #: ``format`` and ``version`` of the sidecar JSON beside a saved model.
@@ -194,6 +194,24 @@ def sampled_softmax_loss(hidden, targets, output, bias, noise, n_noise: int, gen
     return torch.nn.functional.cross_entropy(logits, position[:len(targets)])
 
 
+@contextlib.contextmanager
+def cpu_threads(count: int | None):
+    """torch's intra-op threads set to ``count`` inside, on the CPU (None: unchanged).
+
+    A network of thousands of tiny operations per batch (URAE's tree steps) runs several
+    times faster on one thread than on two that wait for each other on a busy machine."""
+    import torch
+    if count is None or device() != "cpu":
+        yield
+        return
+    previous = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
+
+
 @functools.lru_cache(maxsize=4)
 def _remembered(family: str, params: str, stamp: tuple[str, int, int]):
     """A trained state per training file and parameters: evaluations clone and refit
@@ -229,6 +247,8 @@ class NeuralEncoder(Encoder):
     batch_size = 512
     #: The sizes of the paper's model (documented; they need a GPU and a large corpus).
     paper_params: ClassVar[dict[str, Any]] = {}
+    #: torch's intra-op threads per training batch on the CPU (None: torch's default).
+    cpu_threads: ClassVar[int | None] = None
 
     def __init__(self, epochs: int, batch_sentences: int, learning_rate: float,
                  min_count: int, max_vocab: int, lowercase: bool, seed: int,
@@ -372,10 +392,11 @@ class NeuralEncoder(Encoder):
             module.train()
             for epoch in range(self.epochs):
                 for batch in self._batches(data, generator):
-                    loss = self._loss(module, batch, generator)
-                    optimizer.zero_grad(set_to_none=True)
-                    loss.backward()
-                    optimizer.step()
+                    with cpu_threads(self.cpu_threads):
+                        loss = self._loss(module, batch, generator)
+                        optimizer.zero_grad(set_to_none=True)
+                        loss.backward()
+                        optimizer.step()
                     losses.append(loss.item())
                     yield Progress(f"training {self.name} on {source} (epoch {epoch + 1} of "
                                    f"{self.epochs}, loss {losses[-1]:.3f})",
@@ -441,16 +462,14 @@ class NeuralEncoder(Encoder):
                    for key, tensor in self.module_.state_dict().items()}
         with atomic_path(path) as temporary:
             save_file(tensors, str(temporary))
-        sidecar = {"format": SIDECAR_FORMAT, "version": SIDECAR_VERSION,
-                   "family": self.family, "params": self.params(),
-                   "fingerprint": self.fingerprint(),
-                   "corpus_fingerprint": self.corpus_fingerprint_,
-                   "n_training_sentences": self.n_training_sentences_,
-                   "vocabulary": list(self.vocab_.words),
-                   "counts": self.vocab_.counts.tolist(), "losses": self.losses_,
-                   "file": path.name, "sha256": _file_sha256(path),
-                   "torch": torch.__version__, "created": time.time()}
-        write_text_atomic(sidecar_path(path), json.dumps(sidecar))
+        write_sidecar(path, SIDECAR_FORMAT, SIDECAR_VERSION,
+                      {"family": self.family, "params": self.params(),
+                       "fingerprint": self.fingerprint(),
+                       "corpus_fingerprint": self.corpus_fingerprint_,
+                       "n_training_sentences": self.n_training_sentences_,
+                       "vocabulary": list(self.vocab_.words),
+                       "counts": self.vocab_.counts.tolist(), "losses": self.losses_,
+                       "torch": torch.__version__})
         return path
 
     @classmethod
@@ -467,12 +486,7 @@ class NeuralEncoder(Encoder):
         if not path.is_file():
             raise ModelError("no such model file", path)
         sidecar = read_torch_sidecar(path)
-        if sidecar["family"] != cls.family:
-            raise ModelError(f"the sidecar describes a {sidecar['family']} model, not "
-                             f"{cls.family}", path)
-        if _file_sha256(path) != sidecar["sha256"]:
-            raise ModelError("the file's SHA-256 differs from its sidecar's: it was changed "
-                             "after sentspace saved it, so it is not loaded", path)
+        check_model_file(path, sidecar, cls.family)
         params = dict(sidecar["params"])
         if params.get("training_file") and not Path(params["training_file"]).is_file():
             params["training_file"] = None      # moved since: the weights are what counts
@@ -502,30 +516,8 @@ class NeuralEncoder(Encoder):
         return encoder
 
 
-def _file_sha256(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
-
-
 def read_torch_sidecar(model_path: Path) -> dict[str, Any]:
-    """The sidecar of a saved torch model, checked to be sentspace's and for this file."""
-    path = sidecar_path(model_path)
-    try:
-        sidecar = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ModelError(f"no sidecar {path.name} beside the model file: sentspace loads "
-                         "only model files it saved itself", model_path) from None
-    except (OSError, ValueError) as error:
-        raise ModelError(f"unreadable sidecar {path.name}: {error}", model_path) from None
-    keys = ("family", "params", "fingerprint", "corpus_fingerprint", "n_training_sentences",
-            "vocabulary", "counts", "file", "sha256")
-    if (not isinstance(sidecar, dict) or sidecar.get("format") != SIDECAR_FORMAT
-            or not all(key in sidecar for key in keys)):
-        raise ModelError(f"{path.name} is not a sidecar written by sentspace", model_path)
-    if sidecar.get("version") != SIDECAR_VERSION:
-        raise ModelError(f"sidecar version {sidecar.get('version')} is not supported "
-                         f"(expected {SIDECAR_VERSION})", model_path)
-    if sidecar["file"] != model_path.name:
-        raise ModelError(f"the sidecar describes {sidecar['file']!r}, not this file "
-                         "(files are loaded under the name they were saved with)", model_path)
-    return sidecar
+    """The sidecar of a saved torch model (:func:`models.sidecar.read_sidecar`)."""
+    return read_sidecar(model_path, SIDECAR_FORMAT, SIDECAR_VERSION,
+                        ("params", "fingerprint", "corpus_fingerprint",
+                         "n_training_sentences", "vocabulary", "counts"))

@@ -21,7 +21,9 @@ vector, and train decoders that start from that state to produce sentences word 
   every decoder step; here it is the decoders' initial state. Words outside the training
   vocabulary that GloVe knows get an embedding through a linear map from GloVe space to
   the encoder's word space, fitted by least squares on the words both know (Kiros et
-  al.'s vocabulary expansion).
+  al.'s vocabulary expansion). ``skipthought-combine`` (combine-skip) adds a bidirectional
+  GRU encoder (bi-skip, each direction half the size) whose state starts the same
+  decoders; its sentence vector is [uni; bi].
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from models.word_vectors import DEFAULT_SOURCE, load_table
 
 
 def _network(cell: str, vocab_size: int, embedding_size: int, hidden_size: int,
-             n_decoders: int, fixed_embeddings: np.ndarray | None, expansion_from: int):
+             n_decoders: int, fixed_embeddings: np.ndarray | None, expansion_from: int,
+             bidirectional: bool = False):
     import torch
     rnn = torch.nn.LSTM if cell == "lstm" else torch.nn.GRU
 
@@ -52,6 +55,11 @@ def _network(cell: str, vocab_size: int, embedding_size: int, hidden_size: int,
                 self.embedding.weight.data.copy_(torch.as_tensor(fixed_embeddings))
                 self.embedding.weight.requires_grad_(False)
             self.encoder = rnn(embedding_size, hidden_size, batch_first=True)
+            if bidirectional:
+                # Bi-skip: each direction half the size, so that [forward; backward]
+                # starts the same decoders.
+                self.bi_encoder = rnn(embedding_size, hidden_size // 2, batch_first=True,
+                                      bidirectional=True)
             self.decoders = torch.nn.ModuleList(
                 rnn(embedding_size, hidden_size, batch_first=True) for _ in range(n_decoders))
             self.output = torch.nn.Embedding(vocab_size, hidden_size)
@@ -62,10 +70,18 @@ def _network(cell: str, vocab_size: int, embedding_size: int, hidden_size: int,
 
         def encode(self, embedded, lengths):
             """Final state (LSTM: (h, c)) of the encoder over padded embedded inputs."""
-            packed = torch.nn.utils.rnn.pack_padded_sequence(
-                embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
-            _, state = self.encoder(packed)
+            _, state = self.encoder(self._packed(embedded, lengths))
             return state
+
+        def encode_bidirectional(self, embedded, lengths):
+            """The bi-skip encoder's final forward and backward states concatenated,
+            shaped as a one-layer GRU state (1, n, hidden)."""
+            _, state = self.bi_encoder(self._packed(embedded, lengths))
+            return torch.cat([state[0], state[1]], dim=1).unsqueeze(0)
+
+        def _packed(self, embedded, lengths):
+            return torch.nn.utils.rnn.pack_padded_sequence(
+                embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
 
     return EncoderDecoder()
 
@@ -97,6 +113,9 @@ class _SequenceEncoder(NeuralEncoder):
     fixed_glove = False
     #: Map GloVe vectors of words outside the vocabulary into the word space.
     expands_vocabulary = False
+    #: Combine-skip: a bidirectional encoder beside the unidirectional one, trained with
+    #: the same decoders; the sentence vector is both final states concatenated.
+    combine = False
     batch_size = 256
 
     def __init__(self, embedding_size: int, hidden_size: int, max_length: int,
@@ -109,6 +128,9 @@ class _SequenceEncoder(NeuralEncoder):
                              ("max_length", max_length), ("noise_words", noise_words)):
             if int(value) < 1:
                 raise ModelError(f"{label} must be at least 1, not {value}")
+        if self.combine and int(hidden_size) % 2:
+            raise ModelError(f"{self.family} splits hidden_size between the two directions "
+                             f"of its bidirectional encoder: it must be even, not {hidden_size}")
         if self.fixed_glove and int(embedding_size) != load_table(DEFAULT_SOURCE).dim:
             raise ModelError(f"{self.family} reads the bundled GloVe vectors, so "
                              f"embedding_size is {load_table(DEFAULT_SOURCE).dim}")
@@ -122,7 +144,7 @@ class _SequenceEncoder(NeuralEncoder):
 
     @property
     def dim(self) -> int:
-        return self.hidden_size
+        return 2 * self.hidden_size if self.combine else self.hidden_size
 
     def _sentences(self, texts: list[str]) -> tuple[Vocabulary, Ragged]:
         token_lists = [tokenize(text, self.lowercase)[:self.max_length]
@@ -143,7 +165,8 @@ class _SequenceEncoder(NeuralEncoder):
             fixed[len(SPECIALS):][rows >= 0] = table.vectors[rows[rows >= 0]]
         return _network(self.cell, len(vocab), self.embedding_size, self.hidden_size,
                         self.n_decoders, fixed,
-                        load_table(DEFAULT_SOURCE).dim if self.expands_vocabulary else 0)
+                        load_table(DEFAULT_SOURCE).dim if self.expands_vocabulary else 0,
+                        self.combine)
 
     def _embed(self, module, ids: np.ndarray):
         import torch
@@ -154,7 +177,7 @@ class _SequenceEncoder(NeuralEncoder):
         import torch
         source, source_lengths, targets, noise = batch
         device = module.output_bias.device
-        state = module.encode(self._embed(module, source),
+        states = self._states(module, self._embed(module, source),
                               torch.as_tensor(np.maximum(source_lengths, 1)))
         losses = []
         for decoder, target in zip(module.decoders, targets):
@@ -164,19 +187,35 @@ class _SequenceEncoder(NeuralEncoder):
             lengths = (target != PAD).sum(1)
             outputs = np.concatenate([target, np.full((len(target), 1), PAD)], axis=1)
             outputs[np.arange(len(target)), lengths] = BOUNDARY
-            hidden, _ = decoder(self._embed(module, inputs), state)
+            embedded = self._embed(module, inputs)
             mask = torch.as_tensor(outputs != PAD, device=device)
-            losses.append(sampled_softmax_loss(
-                hidden[mask], torch.as_tensor(outputs, device=device)[mask],
-                module.output.weight, module.output_bias, noise, self.noise_words, generator))
+            for state in states:
+                hidden, _ = decoder(embedded, state)
+                losses.append(sampled_softmax_loss(
+                    hidden[mask], torch.as_tensor(outputs, device=device)[mask],
+                    module.output.weight, module.output_bias, noise, self.noise_words,
+                    generator))
         return torch.stack(losses).mean()
+
+    def _states(self, module, embedded, lengths) -> list:
+        """The encoders' final states, each of which starts the decoders."""
+        states = [module.encode(embedded, lengths)]
+        if self.combine:
+            states.append(module.encode_bidirectional(embedded, lengths))
+        return states
+
+    def _vectors(self, module, embedded, lengths):
+        """Sentence vectors: the final hidden states of the encoders, concatenated."""
+        import torch
+        return torch.cat([_hidden(state) for state in self._states(module, embedded, lengths)],
+                         dim=1)
 
     def _encode_ids(self, sequences: Ragged):
         import torch
         rows = np.arange(len(sequences))
         lengths = np.maximum(np.minimum(sequences.lengths, self.max_length), 1)
         embedded = self._embed(self.module_, sequences.padded(rows, self.max_length))
-        return _hidden(self.module_.encode(embedded, torch.as_tensor(lengths)))
+        return self._vectors(self.module_, embedded, torch.as_tensor(lengths))
 
 
 class SequentialAutoencoder(_SequenceEncoder):
@@ -358,5 +397,16 @@ class SkipThought(_SequenceEncoder):
                                           device=embedded.device)
                 embedded[expanded] = vectors @ module.expansion
             lengths = torch.as_tensor(np.maximum(sequences.lengths, 1))
-            vectors = _hidden(module.encode(embedded, lengths))
+            vectors = self._vectors(module, embedded, lengths)
         return vectors.to("cpu", torch.float32).numpy()
+
+
+class CombineSkip(SkipThought):
+    """Combine-skip SkipThought (Kiros et al. 2015): the uni-skip GRU and a bidirectional
+    GRU (bi-skip, each direction ``hidden_size / 2``) read the sentence; both final states
+    start the same two decoders, and the sentence vector is [uni; bi], ``2 * hidden_size``
+    dimensions."""
+
+    family = "skipthought-combine"
+    title = "SkipThought, combine-skip: uni-skip + bi-skip GRUs (Kiros et al. 2015)"
+    combine = True

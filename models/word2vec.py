@@ -20,10 +20,8 @@ fingerprint follows because it hashes the trained weights.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
-import time
 from abc import abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,9 +29,10 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from app.atomic import atomic_path, write_text_atomic
+from app.atomic import atomic_path
 from app.jobs import Job, Progress, run_job
 from models.base import Embeddings, Encoder, ModelError, NotFittedError, WordParts
+from models.sidecar import check_model_file, read_sidecar, sidecar_path, write_sidecar
 from models.tokenize import tokenize
 from models.word_vectors import Coverage, WordVectorTable, _Tally, _WordVectorEncoder
 
@@ -53,12 +52,6 @@ def models_dir() -> Path:
         return Path(override)
     import platformdirs
     return Path(platformdirs.user_data_dir("sentspace")) / "models"
-
-
-def sidecar_path(model_path: str | Path) -> Path:
-    """Where the sidecar JSON of a saved model lies: ``<model file name>.json``."""
-    model_path = Path(model_path)
-    return model_path.with_name(model_path.name + ".json")
 
 
 def read_text_lines(path: str | Path) -> list[str]:
@@ -121,11 +114,6 @@ def corpus_digest(texts: Sequence[str]) -> str:
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()[:16]
-
-
-def _file_sha256(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def train_epochs(model, corpus: list, epochs: int, stage: str) -> Job[None]:
@@ -318,14 +306,12 @@ class GensimEncoder(Encoder):
         with atomic_path(path) as temporary:
             # One file (no separate .npy arrays), so one hash covers the whole model.
             self.model_.save(str(temporary), separately=[])
-        sidecar = {"format": SIDECAR_FORMAT, "version": SIDECAR_VERSION,
-                   "family": self.family, "gensim_class": self.gensim_class,
-                   "params": self.params(), "fingerprint": self.fingerprint(),
-                   "corpus_fingerprint": self.corpus_fingerprint_,
-                   "n_training_sentences": self.n_training_sentences_,
-                   "file": path.name, "sha256": _file_sha256(path),
-                   "gensim": gensim.__version__, "created": time.time()}
-        write_text_atomic(sidecar_path(path), json.dumps(sidecar, indent=1))
+        write_sidecar(path, SIDECAR_FORMAT, SIDECAR_VERSION,
+                      {"family": self.family, "gensim_class": self.gensim_class,
+                       "params": self.params(), "fingerprint": self.fingerprint(),
+                       "corpus_fingerprint": self.corpus_fingerprint_,
+                       "n_training_sentences": self.n_training_sentences_,
+                       "gensim": gensim.__version__}, indent=1)
         return path
 
     @classmethod
@@ -342,13 +328,11 @@ class GensimEncoder(Encoder):
         path = Path(path).expanduser()
         if not path.is_file():
             raise ModelError("no such model file", path)
-        sidecar = read_sidecar(path)
-        if sidecar["family"] != cls.family or sidecar.get("gensim_class") != cls.gensim_class:
-            raise ModelError(f"the sidecar describes a {sidecar['family']} model, not "
-                             f"{cls.family}", path)
-        if _file_sha256(path) != sidecar["sha256"]:
-            raise ModelError("the file's SHA-256 differs from its sidecar's: it was changed "
-                             "after sentspace saved it, so it is not loaded", path)
+        sidecar = read_gensim_sidecar(path)
+        check_model_file(path, sidecar, cls.family)
+        if sidecar.get("gensim_class") != cls.gensim_class:
+            raise ModelError(f"the sidecar describes a {sidecar.get('gensim_class')} model, "
+                             f"not {cls.gensim_class}", path)
         try:
             encoder = cls(**sidecar["params"])
         except TypeError as error:
@@ -373,36 +357,12 @@ class GensimEncoder(Encoder):
         return encoder
 
 
-def read_sidecar(model_path: str | Path) -> dict[str, Any]:
-    """The sidecar JSON of a saved model, checked to be sentspace's and for this file.
-
-    Raises
-    ------
-    ModelError
-        No sidecar, or one that sentspace did not write for this file.
-    """
-    model_path = Path(model_path)
-    path = sidecar_path(model_path)
-    try:
-        sidecar = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ModelError(f"no sidecar {path.name} beside the model file: sentspace loads "
-                         "only model files it saved itself (a gensim file is a pickle, "
-                         "which can run code when loaded)", model_path) from None
-    except (OSError, ValueError) as error:
-        raise ModelError(f"unreadable sidecar {path.name}: {error}", model_path) from None
-    keys = ("family", "params", "fingerprint", "corpus_fingerprint", "n_training_sentences",
-            "file", "sha256")
-    if (not isinstance(sidecar, dict) or sidecar.get("format") != SIDECAR_FORMAT
-            or not all(key in sidecar for key in keys)):
-        raise ModelError(f"{path.name} is not a sidecar written by sentspace", model_path)
-    if sidecar["version"] != SIDECAR_VERSION:
-        raise ModelError(f"sidecar version {sidecar['version']} is not supported "
-                         f"(expected {SIDECAR_VERSION})", model_path)
-    if sidecar["file"] != model_path.name:
-        raise ModelError(f"the sidecar describes {sidecar['file']!r}, not this file "
-                         "(files are loaded under the name they were saved with)", model_path)
-    return sidecar
+def read_gensim_sidecar(model_path: str | Path) -> dict[str, Any]:
+    """The sidecar of a saved gensim model (:func:`models.sidecar.read_sidecar`)."""
+    return read_sidecar(model_path, SIDECAR_FORMAT, SIDECAR_VERSION,
+                        ("params", "fingerprint", "corpus_fingerprint",
+                         "n_training_sentences"),
+                        " (a gensim file is a pickle, which can run code when loaded)")
 
 
 class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):

@@ -23,7 +23,7 @@ def test_hnsw_finds_the_exact_neighbours_and_says_how_well(msrp_glove):
     n = len(embeddings)
     itself = np.arange(n)
     indices, similarities, search = ann.knn(embeddings, embeddings, 10, exclude=itself,
-                                            search="hnsw", cache=False)
+                                            search="ann", cache=False)
     assert search.method == "hnsw" and search.approximate
     assert search.recall_queries == ann.RECALL_QUERIES
     assert search.recall >= 0.95
@@ -43,10 +43,97 @@ def test_same_neighbours_whatever_the_thread_count(msrp_glove):
     answers = []
     for threads in (1, 2):
         faiss.omp_set_num_threads(threads)
-        answers.append(ann.knn(embeddings, embeddings, 10, search="hnsw", cache=False))
+        answers.append(ann.knn(embeddings, embeddings, 10, search="ann", cache=False))
     assert np.array_equal(answers[0][0], answers[1][0])
     assert np.array_equal(answers[0][1], answers[1][1])
     assert answers[0][2] == answers[1][2]
+
+
+def test_ivf_sq8_forced_on_msrp_says_so_with_its_recall(msrp_glove):
+    _, embeddings = msrp_glove
+    n = len(embeddings)
+    itself = np.arange(n)
+    indices, similarities, search = ann.knn(embeddings, embeddings, 10, exclude=itself,
+                                            search="ann", kind="ivf-sq8", cache=False)
+    assert search.method == "ivf-sq8" and search.recall_queries == ann.RECALL_QUERIES
+    # At the nprobe its tuning chose (of MSRP's 171 lists).
+    assert search.recall >= 0.9
+    assert "IVF-SQ8, recall@10" in search.describe()
+    assert indices.shape == (n, 10) and not (indices == itself[:, None]).any()
+    again = ann.knn(embeddings, embeddings, 10, exclude=itself, search="ann",
+                    kind="ivf-sq8", cache=False)
+    assert np.array_equal(again[0], indices) and again[2] == search
+
+
+def test_a_new_index_keeps_the_narrowest_search_breadth_reaching_the_target(
+        msrp_glove, monkeypatch):
+    _, embeddings = msrp_glove
+    unit = ann.normalise(embeddings).matrix
+    monkeypatch.setattr(ann, "BREADTHS", {"hnsw": (1, 16, 32, 64), "ivf-sq8": (1, 16, 32)})
+    # One list of 171 finds too few; 16 reach 0.95 on MSRP.
+    index = run_job(ann.iter_build_index(unit.copy(), cache=False, kind="ivf-sq8"))
+    assert ann._breadth(index) == 16
+    # HNSW always searches at least k + 1 candidates, which find 0.97 on MSRP; 0.99
+    # needs 32.
+    monkeypatch.setattr(ann, "TARGET_RECALL", 0.99)
+    index = run_job(ann.iter_build_index(unit.copy(), cache=False, kind="hnsw"))
+    assert ann._breadth(index) == 32
+    monkeypatch.setattr(ann, "TARGET_RECALL", 0.0)
+    index = run_job(ann.iter_build_index(unit.copy(), cache=False, kind="hnsw"))
+    assert ann._breadth(index) == 1
+    # A search asking for more candidates than the breadth gets them.
+    indices, _ = run_job(ann.iter_search_index(index, unit[:5], 20, pool=unit))
+    assert (indices >= 0).all() and index.hnsw.efSearch == 1
+
+
+def test_the_index_kind_goes_by_size(msrp_glove, monkeypatch):
+    _, embeddings = msrp_glove
+    assert ann.choose(embeddings, "ann") == "hnsw"
+    monkeypatch.setattr(ann, "HNSW_LIMIT", 10_000)
+    assert ann.choose(embeddings, "ann") == "ivf-sq8"
+    assert ann.choose(embeddings, "ann", kind="hnsw") == "hnsw"
+    assert ann.choose(embeddings, "exact", kind="hnsw") == "exact"
+    with pytest.raises(ValueError, match="unknown index kind"):
+        ann.choose(embeddings, "ann", kind="pq")
+
+
+@pytest.mark.parametrize("kind", ["hnsw", "ivf-sq8"])
+def test_a_build_holds_only_its_own_thread_to_one_openmp_thread(msrp_glove, kind):
+    """Another thread's faiss keeps its thread count while an index builds, and the
+    building thread keeps its own between steps (another job may set it there) and
+    gets it back after a build and after a cancelled one."""
+    import threading
+
+    import faiss
+
+    _, embeddings = msrp_glove
+    unit = ann.normalise(embeddings).matrix
+    faiss.omp_set_num_threads(2)
+    seen_here, seen_there, building = [], [], threading.Event()
+
+    def build():
+        faiss.omp_set_num_threads(2)
+        job = ann.iter_build_index(unit, cache=False, kind=kind)
+        next(job), next(job)
+        building.set()
+        seen_there.append(faiss.omp_get_max_threads())
+        faiss.omp_set_num_threads(3)    # as another job in this thread might
+        run_job(job)
+        seen_there.append(faiss.omp_get_max_threads())
+        faiss.omp_set_num_threads(2)
+        job = ann.iter_build_index(unit[::-1], cache=False, kind=kind)
+        next(job), next(job)
+        job.close()
+        seen_there.append(faiss.omp_get_max_threads())
+
+    worker = threading.Thread(target=build)
+    worker.start()
+    building.wait()
+    while worker.is_alive():
+        seen_here.append(faiss.omp_get_max_threads())
+    worker.join()
+    assert seen_here and set(seen_here) == {2}
+    assert seen_there == [2, 3, 2]
 
 
 def test_auto_is_exact_below_the_limit_and_for_sparse_rows(msrp_glove):
@@ -57,7 +144,7 @@ def test_auto_is_exact_below_the_limit_and_for_sparse_rows(msrp_glove):
     sparse = sp.csr_array(embeddings[:100])
     assert ann.choose(sparse, limit=10) == "exact"
     with pytest.raises(ValueError, match="dense"):
-        ann.choose(sparse, "hnsw")
+        ann.choose(sparse, "ann")
     with pytest.raises(ValueError, match="unknown"):
         ann.choose(embeddings, "annoy")
     _, _, search = ann.knn(embeddings[:500], embeddings, 5)
@@ -67,14 +154,14 @@ def test_auto_is_exact_below_the_limit_and_for_sparse_rows(msrp_glove):
 def test_index_is_cached_and_a_damaged_file_is_rebuilt(msrp_glove):
     _, embeddings = msrp_glove
     pool = embeddings[:3_000]
-    first = ann.knn(pool, pool, 10, search="hnsw")
+    first = ann.knn(pool, pool, 10, search="ann")
     [stored] = ann.index_dir().glob(f"{ann.index_key(ann.normalise(pool).matrix)}.faiss")
     assert stored.with_suffix(".json").is_file()
-    assert np.array_equal(ann.knn(pool, pool, 10, search="hnsw")[0], first[0])
+    assert np.array_equal(ann.knn(pool, pool, 10, search="ann")[0], first[0])
     data = bytearray(stored.read_bytes())
     data[len(data) // 2] ^= 0xFF
     stored.write_bytes(bytes(data))
-    again = ann.knn(pool, pool, 10, search="hnsw")
+    again = ann.knn(pool, pool, 10, search="ann")
     assert np.array_equal(again[0], first[0])
     assert stored.read_bytes() != bytes(data)
 
@@ -132,6 +219,15 @@ def test_suspicious_tables_with_hnsw_match_exact(msrp_glove, monkeypatch):
     assert groups.searches[0].approximate
     top = lambda t: set(zip(t.first[:50].tolist(), t.second[:50].tolist()))
     assert len(top(groups) & top(exact_groups)) >= 48
+
+
+def test_the_same_rows_normalised_again_share_the_index_in_memory(msrp_glove):
+    _, embeddings = msrp_glove
+    pool = embeddings[:2_500]
+    held = ann.normalise(pool).matrix       # as the Inspector keeps its pool
+    first = run_job(ann.iter_build_index(held))
+    again = ann.normalise(pool).matrix      # another array, equal to the first
+    assert run_job(ann.iter_build_index(again)) is first
 
 
 def test_a_pool_asked_again_gets_its_index_back_until_it_is_gone(msrp_glove):

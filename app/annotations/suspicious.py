@@ -9,8 +9,9 @@ Everything is computed from unit rows (:func:`app.neighbours.normalise`) and gro
 of them, so within- and between-group mean cosines cost one product per membership
 instead of one per pair: for a group with unit-row sum ``S`` and ``m`` members, the mean
 cosine over its ``m (m - 1)`` ordered member pairs is ``(|S|^2 - m) / (m (m - 1))``.
-Nearest neighbours come from :func:`app.ann.iter_knn`: the exact scan, blocked to a memory
-budget, or HNSW above its size limit (the tables then carry the measured recall).
+Nearest neighbours come from :func:`app.ann.iter_knn` with the finders' ``search``
+("auto", "exact", "ann"): the exact scan, blocked to a memory budget, or an index above
+its size limit (the tables then carry the measured recall).
 Degenerate rows (zero or non-finite) have cosine 0 with everything, as elsewhere.
 """
 
@@ -285,7 +286,7 @@ class ScuOutliers(MisgroupedSentences):
 
 
 def misgrouped(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-               k: int = DEFAULT_K) -> MisgroupedSentences:
+               k: int = DEFAULT_K, search: str = "auto") -> MisgroupedSentences:
     """Rank the group members whose ``k`` nearest grouped sentences are mostly elsewhere.
 
     Parameters
@@ -293,24 +294,26 @@ def misgrouped(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     corpus : Corpus with groups (a sentence may belong to several).
     embeddings : encoder name -> matrix of shape (len(corpus), dim).
     k : most neighbours looked at per sentence (capped at its group size - 1).
+    search : how neighbours are found (:func:`app.ann.iter_knn`).
 
     Raises
     ------
     EvaluationError
         No groups, or embeddings of the wrong shape.
     """
-    return _misgrouped(MisgroupedSentences, corpus, embeddings, k)
+    return _misgrouped(MisgroupedSentences, corpus, embeddings, k, search)
 
 
 def scu_outliers(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-                 k: int = DEFAULT_K) -> ScuOutliers:
+                 k: int = DEFAULT_K, search: str = "auto") -> ScuOutliers:
     """:func:`misgrouped` for the SCUs of a pyramid corpus (groups of kind "SCU")."""
     _require_groups(corpus, "SCU")
-    return _misgrouped(ScuOutliers, corpus, embeddings, k)
+    return _misgrouped(ScuOutliers, corpus, embeddings, k, search)
 
 
 def _misgrouped(table: type[MisgroupedSentences], corpus: Corpus,
-                embeddings: Mapping[str, Embeddings], k_max: int) -> MisgroupedSentences:
+                embeddings: Mapping[str, Embeddings], k_max: int,
+                search: str) -> MisgroupedSentences:
     groups = _require_groups(corpus)
     _check_embeddings(corpus, embeddings)
     n, sizes = len(corpus), groups.sizes
@@ -337,9 +340,9 @@ def _misgrouped(table: type[MisgroupedSentences], corpus: Corpus,
         geometries.append(geometry)
         unit = geometry.unit
         subset = lambda index: Normalised(unit.matrix[index], unit.degenerate[index])  # noqa: E731
-        neighbours, _, search = knn(subset(queries), subset(pool), k_top,
-                                    exclude=position[queries])
-        searches.append(search)
+        neighbours, _, how = knn(subset(queries), subset(pool), k_top,
+                                 exclude=position[queries], search=search)
+        searches.append(how)
         neighbours = pool[neighbours[query_of_row]]
         # Row i keeps its first k[i] neighbours; counts[i, g] = how many are in group g.
         taken = np.arange(neighbours.shape[1]) < k[:, None]
@@ -589,7 +592,7 @@ class CloseGroups(ReviewList):
 
 
 def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-                 k: int = DEFAULT_MERGE_K) -> CloseGroups:
+                 k: int = DEFAULT_MERGE_K, search: str = "auto") -> CloseGroups:
     """Rank candidate pairs of groups by how much closer they are to each other than to
     themselves.
 
@@ -598,6 +601,7 @@ def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     corpus : Corpus with two or more groups.
     embeddings : encoder name -> matrix of shape (len(corpus), dim).
     k : nearest groups (by centroid cosine) considered per group and encoder.
+    search : how nearest groups are found (:func:`app.ann.iter_knn`).
 
     Raises
     ------
@@ -612,8 +616,9 @@ def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     geometries = [_GroupGeometry.of(matrix, groups) for matrix in embeddings.values()]
     candidates, searches = [], []
     for geometry in geometries:
-        nearest, _, search = knn(geometry.sums, geometry.sums, k, exclude=np.arange(n_groups))
-        searches.append(search)
+        nearest, _, how = knn(geometry.sums, geometry.sums, k, exclude=np.arange(n_groups),
+                              search=search)
+        searches.append(how)
         a = np.repeat(np.arange(n_groups), nearest.shape[1])
         b = nearest.ravel()
         candidates.append(np.minimum(a, b) * n_groups + np.maximum(a, b))
@@ -865,15 +870,21 @@ FINDERS = {
 }
 
 
-def find_suspicious(corpus: Corpus, embeddings: Mapping[str, Embeddings]
-                    ) -> dict[str, ReviewList]:
-    """Every table the corpus has the structure for, by kind, in :data:`FINDERS` order."""
-    return {kind: find(corpus, embeddings) for kind, (find, applies) in FINDERS.items()
-            if applies(corpus)}
+#: The finders that look for nearest neighbours, and so take ``search``.
+SEARCHING = frozenset({"misgrouped", "merge", "scu"})
 
 
-def iter_find_suspicious(corpus: Corpus, encoders: Sequence[Encoder]
-                         ) -> Job[dict[str, ReviewList]]:
+def find_suspicious(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
+                    search: str = "auto") -> dict[str, ReviewList]:
+    """Every table the corpus has the structure for, by kind, in :data:`FINDERS` order;
+    neighbours found as ``search`` says (:func:`app.ann.iter_knn`)."""
+    return {kind: find(corpus, embeddings, **({"search": search} if kind in SEARCHING
+                                              else {}))
+            for kind, (find, applies) in FINDERS.items() if applies(corpus)}
+
+
+def iter_find_suspicious(corpus: Corpus, encoders: Sequence[Encoder], *,
+                         search: str = "auto") -> Job[dict[str, ReviewList]]:
     """Encode the corpus with every encoder (fitting those that need it on the corpus),
     then :func:`find_suspicious`; a job for the GUI and CLI."""
     embeddings: dict[str, Embeddings] = {}
@@ -883,6 +894,6 @@ def iter_find_suspicious(corpus: Corpus, encoders: Sequence[Encoder]
             name += "'"
         embeddings[name] = yield from encode_corpus(corpus, encoder)
     yield Progress("finding suspicious annotations", 0, 1)
-    found = find_suspicious(corpus, embeddings)
+    found = find_suspicious(corpus, embeddings, search=search)
     yield Progress("finding suspicious annotations", 1, 1)
     return found

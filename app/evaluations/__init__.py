@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.ann import EXACT_LIMIT
 from app.corpora.pyramid import DISTRACTORS, NEGATIVE_OVERLAP
+from app.neighbours import SPLIT_CHOICES
 from app.evaluations import (
     agreement, classification, costra, costra_offsets, detection, histograms, latent, pyramid,
     ranking, relatedness, transfer,
@@ -61,6 +63,15 @@ class EvaluationOption:
 #: Options by evaluation and keyword argument; the CLI offers each as ``--name`` and the
 #: GUI as a choice beside the evaluation.
 OPTIONS: dict[str, dict[str, EvaluationOption]] = {
+    "relatedness": {
+        "split": EvaluationOption(SPLIT_CHOICES, "which pairs are evaluated"),
+    },
+    "ranking": {
+        "search": EvaluationOption(
+            {"auto": f"exact up to {EXACT_LIMIT:,} sentences, an approximate index above",
+             "exact": "scan the whole pool", "ann": "an approximate index always"},
+            "how each query's nearest sentences are found"),
+    },
     "pyramid": {
         "distractors": EvaluationOption(
             DISTRACTORS, "whom the ranking test's distractors resemble"),

@@ -10,6 +10,15 @@ Ties are explicit: by default *pessimistic* (every other sentence exactly as sim
 the partner ranks before it), so an encoder earns a rank only by separating the partner;
 "mid" (fractional ranking) and "optimistic" are parameters. A query whose vector is zero
 is as similar to everything, so it gets the worst rank under pessimistic ties.
+
+Above :data:`app.ann.EXACT_LIMIT` sentences (``search="auto"``, or always with
+``search="ann"``) the ranks come from each query's ``max(ks)`` + 1 nearest neighbours in
+an approximate index (:func:`app.ann.iter_knn`) instead of a scan of the whole pool: a
+partner's rank is counted among those neighbours, the same way, when they reach past
+its similarity (and its ties); otherwise it is beyond ``max(ks)`` (rank inf). So
+accuracy@k is measured for every k asked, MRR counts ranks beyond ``max(ks)`` as 0 (it
+is at most 1/``max(ks)`` lower than the exact MRR, per such query), and MRC, which
+needs every rank, is left out. The result says so, with the index's measured recall.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from app.ann import Search, choose, iter_knn
 from app.cache import encode_corpus
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
@@ -51,6 +61,8 @@ class RankingResult:
     degenerate_query : bool ndarray of shape (n_queries,)
         Queries whose S1 had a zero (or non-finite) vector.
     ci : {metric name: (low, high)} bootstrap intervals over queries; empty when off.
+    search : how the ranks were found; when approximate, ranks beyond ``max(ks)`` are
+        inf (see the module docstring).
     """
 
     provenance: Provenance
@@ -66,6 +78,11 @@ class RankingResult:
     n_degenerate_sentences: int
     n_self_pairs: int
     ci: dict[str, tuple[float, float]]
+    search: Search | None = None
+
+    @property
+    def approximate(self) -> bool:
+        return self.search is not None and self.search.approximate
 
     def accuracy_at(self, k: int) -> float:
         return float(np.mean(self.rank <= k))
@@ -80,7 +97,8 @@ class RankingResult:
 
     def metrics(self) -> dict[str, float]:
         values = {f"accuracy@{k}": self.accuracy_at(k) for k in self.ks}
-        values["MRC"] = self.mean_rank
+        if not self.approximate:
+            values["MRC"] = self.mean_rank
         values["MRR"] = self.mrr
         return values
 
@@ -92,6 +110,11 @@ class RankingResult:
             rows.append((name, f"{shown} {format_ci(self.ci.get(name))}".rstrip()))
         rows.append(("queries with a zero vector", str(int(self.degenerate_query.sum()))))
         rows.append(("pool sentences with a zero vector", str(self.n_degenerate_sentences)))
+        if self.approximate:
+            beyond = int(np.isinf(self.rank).sum())
+            rows.append((f"partners beyond rank {max(self.ks)}",
+                         f"{beyond} (0 in MRR; MRC needs exact search)"))
+            rows += self.search.summary()
         return rows
 
     def to_dict(self) -> dict[str, Any]:
@@ -106,7 +129,10 @@ class RankingResult:
             "n_degenerate_queries": int(self.degenerate_query.sum()),
             "n_degenerate_sentences": self.n_degenerate_sentences,
             "n_self_pairs_skipped": self.n_self_pairs,
-            "queries": [{"pair": int(p), "query": int(q), "target": int(t), "rank": float(r),
+            "search": None if self.search is None else self.search.to_dict(),
+            # None: beyond max(ks), in an approximate search.
+            "queries": [{"pair": int(p), "query": int(q), "target": int(t),
+                         "rank": float(r) if np.isfinite(r) else None,
                          "similarity": float(s)}
                         for p, q, t, r, s in zip(self.pair_index, self.query, self.target,
                                                  self.rank, self.similarity)],
@@ -149,7 +175,8 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
                           tie_tolerance: float = TIE_TOLERANCE,
                           memory_mb: float = DEFAULT_MEMORY_MB,
                           n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                          confidence: float = 0.95, seed: int = 0) -> Job[RankingResult]:
+                          confidence: float = 0.95, seed: int = 0,
+                          search: str = "auto") -> Job[RankingResult]:
     """Paraphrase ranking of precomputed embeddings (shape (len(corpus), dim)).
 
     Parameters
@@ -162,7 +189,10 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     tie_tolerance : cosines this close to the partner's count as ties (float32 rounding).
     memory_mb : budget for one block of query-by-pool similarities.
     n_resamples, confidence : bootstrap intervals over queries; 0 turns them off.
-    seed : seeds the bootstrap.
+    seed : seeds the bootstrap and the queries an approximate search's recall is
+        measured on.
+    search : "auto", "exact" or "ann" (:func:`app.ann.iter_knn`; see the module
+        docstring for what an approximate ranking measures).
     """
     if ties not in TIES:
         raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
@@ -170,12 +200,18 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     unit = normalise(embeddings)
     queries = Normalised(unit.matrix[query], unit.degenerate[query])
     # The query's own row is not a candidate: ranks are among the other pool sentences.
-    rank, similarity = yield from iter_target_ranks(queries, unit, target, exclude=query,
-                                                    ties=ties, tie_tolerance=tie_tolerance,
-                                                    memory_mb=memory_mb)
+    if choose(unit, search) == "exact":
+        rank, similarity = yield from iter_target_ranks(
+            queries, unit, target, exclude=query, ties=ties, tie_tolerance=tie_tolerance,
+            memory_mb=memory_mb)
+        how = Search("exact", max(ks))
+    else:
+        rank, similarity, how = yield from _approximate_ranks(
+            queries, unit, query, target, max(ks), ties, tie_tolerance, search, seed)
     metrics = {f"accuracy@{k}": (statistics.mean, (rank <= k).astype(np.float64), None)
                for k in ks}
-    metrics["MRC"] = (statistics.mean, rank, None)
+    if not how.approximate:
+        metrics["MRC"] = (statistics.mean, rank, None)
     metrics["MRR"] = (statistics.mean, 1.0 / rank, None)
     return RankingResult(
         provenance=provenance(corpus, encoder, embeddings, splits=splits, ks=list(ks),
@@ -187,14 +223,34 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
         target=target, rank=rank, similarity=similarity.astype(np.float64),
         degenerate_query=unit.degenerate[query],
         n_degenerate_sentences=unit.n_degenerate, n_self_pairs=n_self,
-        ci=statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed))
+        ci=statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed),
+        search=how)
+
+
+def _approximate_ranks(queries: Normalised, unit: Normalised, query: np.ndarray,
+                       target: np.ndarray, depth: int, ties: str, tie_tolerance: float,
+                       search: str, seed: int) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
+    """Partner ranks counted among each query's ``depth`` + 1 approximate neighbours,
+    inf where those do not reach below the partner's similarity and its ties."""
+    indices, found, how = yield from iter_knn(queries, unit, depth + 1, exclude=query,
+                                              search=search, seed=seed)
+    similarity = np.einsum("ij,ij->i", queries.matrix, unit.matrix[target])
+    greater = np.count_nonzero(found > (similarity + tie_tolerance)[:, None], axis=1)
+    # The partner, where the index found it, is within tolerance of itself: not a tie.
+    at_least = np.count_nonzero(found >= (similarity - tie_tolerance)[:, None], axis=1)
+    equal = at_least - greater - (indices == target[:, None]).any(axis=1)
+    share = {"pessimistic": 1.0, "mid": 0.5, "optimistic": 0.0}[ties]
+    rank = 1.0 + greater + share * equal
+    # Counted only when the last neighbour found is below the partner's tie band.
+    rank[found[:, -1] >= similarity - tie_tolerance] = np.inf
+    return rank, similarity, how
 
 
 def run_ranking(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
                 splits: tuple[str, ...] | None = None, ks: tuple[int, ...] = DEFAULT_KS,
                 ties: str = "pessimistic", tie_tolerance: float = TIE_TOLERANCE,
                 memory_mb: float = DEFAULT_MEMORY_MB, n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                confidence: float = 0.95) -> Job[RankingResult]:
+                confidence: float = 0.95, search: str = "auto") -> Job[RankingResult]:
     """Encode the corpus and run :func:`iter_evaluate_ranking` (same parameters)."""
     if ties not in TIES:
         raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
@@ -203,4 +259,4 @@ def run_ranking(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     return (yield from iter_evaluate_ranking(
         corpus, embeddings, encoder=encoder, splits=splits, ks=ks, ties=ties,
         tie_tolerance=tie_tolerance, memory_mb=memory_mb, n_resamples=n_resamples,
-        confidence=confidence, seed=seed))
+        confidence=confidence, seed=seed, search=search))

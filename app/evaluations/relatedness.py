@@ -25,7 +25,8 @@ from app.errors import EvaluationError
 from app.evaluations import statistics
 from app.evaluations.statistics import format_ci
 from app.jobs import Job
-from app.neighbours import degenerate_pairs, held_out_pairs, normalise, pair_cosines
+from app.neighbours import (chosen_splits, degenerate_pairs, describe_pairs, held_out_pairs,
+                            normalise, pair_cosines)
 from app.results import Provenance, provenance
 from models.base import Embeddings, Encoder
 
@@ -66,6 +67,9 @@ class RelatednessResult:
     pooled : the correlation over all evaluated pairs.
     n_unscored : pairs skipped for want of a gold score.
     n_degenerate_sentences : evaluated sentences with a zero or non-finite vector.
+    evaluated : the evaluated pairs by split ("test 4,927").
+    trained_on : the pairs an encoder that learns from pairs trained on, by split
+        ("train 4,500 + trial 500"); "" for other encoders.
     """
 
     provenance: Provenance
@@ -81,6 +85,8 @@ class RelatednessResult:
     cosine_range: tuple[float, float]
     n_unscored: int
     n_degenerate_sentences: int
+    evaluated: str = ""
+    trained_on: str = ""
 
     @property
     def weighted_mean(self) -> tuple[float, float]:
@@ -91,7 +97,9 @@ class RelatednessResult:
                 float(np.average([c.pearson for c in self.subsets], weights=weights)))
 
     def summary(self) -> list[tuple[str, str]]:
-        rows = []
+        rows = [("pairs evaluated", self.evaluated)]
+        if self.trained_on:
+            rows.append(("encoder trained on pairs", self.trained_on))
         shown = self.subsets if len(self.subsets) > 1 else ()
         for c in (*shown, self.pooled):
             rows.append((f"{c.subset} spearman ({c.n_pairs} pairs)",
@@ -113,6 +121,8 @@ class RelatednessResult:
             "gold_range": list(self.gold_range),
             "cosine_range": list(self.cosine_range),
             "n_pairs": int(len(self.pair_index)),
+            "evaluated": self.evaluated,
+            "trained_on": self.trained_on,
             "n_unscored": self.n_unscored,
             "n_degenerate_sentences": self.n_degenerate_sentences,
             "n_degenerate_pairs": int(self.degenerate.sum()),
@@ -172,6 +182,7 @@ def _correlation(name: str, cosine: np.ndarray, gold: np.ndarray, predicted: np.
 def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
                          encoder: Encoder | None = None,
                          splits: tuple[str, ...] | None = None,
+                         training_pairs: np.ndarray | None = None,
                          cosine_range: tuple[float, float] = (-1.0, 1.0),
                          gold_range: tuple[float, float] | None = None,
                          n_resamples: int = statistics.DEFAULT_RESAMPLES,
@@ -182,6 +193,8 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
     ----------
     encoder : the encoder the embeddings came from, for provenance only.
     splits : pair splits to evaluate (SICK "test" only, say); None for all pairs.
+    training_pairs : the pairs (indices into ``corpus.pairs``) the encoder trained on,
+        when it learns from pairs; reported, not used.
     cosine_range : the interval of cosine mapped linearly onto ``gold_range`` for MSE.
     gold_range : the scale of the gold scores; None reads it off the data as
         (floor(min), ceil(max)) of the evaluated scores: (1, 5) for SICK, (0, 5) for STS.
@@ -208,8 +221,10 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
                        for name in names for mask in [subset_array == name])
     pooled = _correlation(POOLED, cosine, gold, predicted, **options)
     evaluated = np.unique(np.concatenate([first, second]))
+    trained_on = describe_pairs(corpus, training_pairs) if training_pairs is not None else ""
     return RelatednessResult(
         provenance=provenance(corpus, encoder, embeddings, splits=splits,
+                              trained_on_pairs=trained_on or None,
                               cosine_range=list(cosine_range), gold_range=list(gold_range),
                               mapping="linear", n_resamples=n_resamples,
                               confidence=confidence, seed=seed,
@@ -218,22 +233,28 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
         pair_index=pair_index, subset=subset, cosine=cosine, gold=gold, predicted=predicted,
         degenerate=degenerate_pairs(unit, first, second), subsets=per_subset, pooled=pooled,
         gold_range=tuple(gold_range), cosine_range=tuple(cosine_range), n_unscored=n_unscored,
-        n_degenerate_sentences=int(unit.degenerate[evaluated].sum()))
+        n_degenerate_sentences=int(unit.degenerate[evaluated].sum()),
+        evaluated=describe_pairs(corpus, pair_index), trained_on=trained_on)
 
 
 def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-                    splits: tuple[str, ...] | None = None,
+                    split: str = "auto", splits: tuple[str, ...] | None = None,
                     cosine_range: tuple[float, float] = (-1.0, 1.0),
                     gold_range: tuple[float, float] | None = None,
                     n_resamples: int = statistics.DEFAULT_RESAMPLES,
                     confidence: float = 0.95) -> Job[RelatednessResult]:
-    """Encode the corpus and run :func:`evaluate_relatedness` (same parameters); an
-    encoder that learns from labelled pairs trains on the pairs outside ``splits``
-    (default: it trains on "train" and the other splits are evaluated)."""
+    """Encode the corpus and run :func:`evaluate_relatedness` (same parameters) on the
+    pairs of ``splits`` or, when None, of the ``split`` choice
+    (:data:`app.neighbours.SPLIT_CHOICES`: by default SICK test for an encoder that
+    learns from labelled pairs, every pair for the others). Such an encoder trains on
+    the pairs outside the evaluated splits, so it never sees an evaluated pair."""
+    if splits is None:
+        scored_pairs(corpus)
+        splits = chosen_splits(corpus, encoder, split)
     scored_pairs(corpus, splits)
     splits, training = held_out_pairs(corpus, encoder, splits, NAME)
     scored_pairs(corpus, splits)
     embeddings = yield from encode_corpus(corpus, encoder, training_pairs=training)
     return evaluate_relatedness(corpus, embeddings, encoder=encoder, splits=splits,
-                                cosine_range=cosine_range, gold_range=gold_range,
+                                training_pairs=training, cosine_range=cosine_range, gold_range=gold_range,
                                 n_resamples=n_resamples, confidence=confidence, seed=seed)

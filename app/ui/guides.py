@@ -334,14 +334,18 @@ _GUIDES: dict[str, Guide] = {
         "These spaces tend to group sentences by form (length, word order) more than by "
         "topic, as the paper found; default sizes are small for a CPU."),
     "skipthought": Guide(
-        "Encoder: SkipThought, uni-skip (skipthought)",
+        "Encoder: SkipThought, uni-skip and combine-skip (skipthought, "
+        "skipthought-combine)",
         "Does a recurrent encoder trained to generate the surrounding sentences learn "
         "transferable sentence vectors (Kiros et al. 2015)?",
         "A GRU reads the sentence; two GRU decoders, starting from its final state, "
         "generate the previous and the next sentence (sampled softmax). Words never "
         "seen in training but known to GloVe get embeddings through a least-squares map "
-        "from GloVe space (vocabulary expansion).",
-        "The loss should fall; the sentence vector is the encoder's final state.",
+        "from GloVe space (vocabulary expansion). skipthought-combine adds a "
+        "bidirectional GRU (each direction half the size) whose state starts the same "
+        "decoders (combine-skip).",
+        "The loss should fall; the sentence vector is the encoder's final state "
+        "(combine-skip: the two encoders' states concatenated, twice the size).",
         "Ordered text, as for FastSent: one sentence a line in reading order, a blank "
         "line ending a document.",
         "The paper's model (2400-d, weeks on 74M sentences) is far beyond a CPU: the "
@@ -365,6 +369,23 @@ _GUIDES: dict[str, Guide] = {
         "SICK repeats sentences (and 49 whole pairs) across its splits, so a "
         "pair-trained encoder has seen many test sentences, though never a test pair's "
         "gold. Fine-tuning MiniLM takes minutes per thousand pairs on a CPU."),
+    "urae": Guide(
+        "Encoder: recursive autoencoder (urae)",
+        "What does composing word vectors up a binary tree, trained only to rebuild "
+        "them, keep of a sentence (Socher et al. 2011; White et al. 2015)?",
+        "Leaves are fixed GloVe 50d vectors (or a path: word-vector file) of unit length. "
+        "Adjacent nodes merge greedily, the pair the decoder rebuilds best first, into a "
+        "unit-length parent tanh(W[c1; c2] + b), until one root is left; no parser. "
+        "Training lowers each parent's error in rebuilding its two children, weighted by "
+        "their numbers of leaves, plus the root's error in rebuilding every leaf down "
+        "the same tree.",
+        "The sentence vector is the root (or, with vector=mean, the mean of every node). "
+        "The loss should fall; a trained root finds a paraphrase of its sentence far "
+        "more often than an untrained one, but far less often than the GloVe mean.",
+        "Any sentences, in any order: the corpus or a text file, one sentence a line. "
+        "Words without a word vector are left out.",
+        "Better rebuilding does not mean a better space: on MSRP the root ranks "
+        "paraphrases best after about one epoch on a thousand sentences, then worse."),
 }
 
 #: Menu titles of the guides, in menu order.

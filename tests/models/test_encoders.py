@@ -31,16 +31,19 @@ CHANGED_PARAMS = {
     "sdae": {"p_delete": 0.2},
     "sdae-embs": {"p_swap": 0.0},
     "skipthought": {"noise_words": 64},
+    "skipthought-combine": {"hidden_size": 64},
     "pair-bow": {"embedding_size": 16},
     "pair-rnn": {"hidden_size": 16},
     "pair-finetune": {"seed": 1},
+    "urae": {"vector": "mean"},
 }
 #: Families whose rows depend on their batch by float rounding (a transformer, DictRep
 #: and the other networks pad each batch to its longest sentence, which changes the
 #: shapes of their matrix products).
 BATCH_TOLERANCE = {"minilm": 1e-5, "dictrep-bow": 1e-5, "dictrep-rnn": 1e-5, "sae": 1e-5,
-                   "sdae": 1e-5, "sdae-embs": 1e-5, "skipthought": 1e-5, "pair-bow": 1e-5,
-                   "pair-rnn": 1e-5, "pair-finetune": 1e-5}
+                   "sdae": 1e-5, "sdae-embs": 1e-5, "skipthought": 1e-5,
+                   "skipthought-combine": 1e-5, "pair-bow": 1e-5,
+                   "pair-rnn": 1e-5, "pair-finetune": 1e-5, "urae": 1e-5}
 #: Families whose optional extra is not installed here.
 MISSING = {name for name, cls in ENCODERS.items()
            if hasattr(cls, "available") and not cls.available()}
@@ -186,8 +189,9 @@ def test_encodes_grouped_msrp(name, msrp):
                     "fasttext": 100, "minilm": 384, "e5-small": 384, "fastsent": 128,
                     "fastsent-ae": 128, "dictrep-bow": 50, "dictrep-rnn": 50,
                     "sae": 128, "sdae": 128, "sdae-embs": 128, "skipthought": 128,
+                    "skipthought-combine": 256,
                     "pair-bow": 300, "pair-rnn": 256, "pair-finetune": 384,
-                    }.get(name, 2842)    # BOW vocabulary of the corpus
+                    "urae": 50}.get(name, 2842)    # BOW vocabulary of the corpus
     assert matrix.shape == (859, expected_dim) == (len(msrp), encoder.dim)
     values = matrix.data if sp.issparse(matrix) else matrix
     assert np.isfinite(values).all()

@@ -105,10 +105,48 @@ def test_evaluations_train_on_training_pairs_only(sick):
     relatedness_pairs, transfer_pairs = Recording.seen
     assert relatedness_pairs.rows() == corpus_pairs(sick, np.flatnonzero(split != "test")).rows()
     assert transfer_pairs.rows() == corpus_pairs(sick, np.flatnonzero(split == "train")).rows()
-    # With no split named, relatedness trains on "train" and evaluates the others.
-    default = run_job(run_relatedness(sick, Recording(), n_resamples=0))
-    assert default.pooled.n_pairs == 4_927 + 500
+    # "not-train" evaluates trial and test, training on train alone.
+    held_out = run_job(run_relatedness(sick, Recording(), split="not-train", n_resamples=0))
+    assert held_out.pooled.n_pairs == 4_927 + 500
+    assert held_out.trained_on == "train 4,500"
     assert Recording.seen[-1].rows() == transfer_pairs.rows()
+
+
+def test_cli_evaluates_a_pair_trained_encoder_on_the_held_out_split(sick, shared_data,
+                                                                  monkeypatch, capsys):
+    """``sentspace eval relatedness --encoder pair-bow`` evaluates SICK test only and says
+    which pairs it trained on; ``--split`` chooses otherwise, and "all" (nothing left to
+    train on) is refused before any training."""
+    import json
+
+    import models
+    from app.cli import main
+
+    monkeypatch.setitem(models.ENCODERS, "pair-bow", Recording)
+    Recording.seen.clear()
+    corpus = str(shared_data / "sick")
+    assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "pair-bow",
+                 "--json"]) == 0
+    [result] = json.loads(capsys.readouterr().out)["results"]
+    assert (result["evaluated"], result["trained_on"]) == ("test 4,927", "train 4,500 + trial 500")
+    assert result["pooled"]["n_pairs"] == 4_927
+    assert result["provenance"]["parameters"]["splits"] == ["test"]
+    [pairs] = Recording.seen
+    assert pairs.rows() == corpus_pairs(
+        sick, np.flatnonzero(np.asarray(sick.pairs.split, dtype=object) != "test")).rows()
+    assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "pair-bow"]) == 0
+    printed = capsys.readouterr().out
+    assert "pairs evaluated                      test 4,927" in printed
+    assert "encoder trained on pairs             train 4,500 + trial 500" in printed
+    assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "pair-bow",
+                 "--split", "all"]) == 2
+    assert "needs a train split apart from the evaluated pairs" in capsys.readouterr().err
+    assert len(Recording.seen) == 2
+    # Other encoders keep every pair unless a split is asked for.
+    assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "bow", "--split",
+                 "test", "--json"]) == 0
+    [bow] = json.loads(capsys.readouterr().out)["results"]
+    assert (bow["evaluated"], bow["trained_on"]) == ("test 4,927", "")
 
 
 def test_pair_encoder_without_pairs_says_what_to_do(msrp):

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from models import load_trained
-from models.neural import read_ordered_text
-from models.sequence import (DenoisingAutoencoder, DenoisingAutoencoderGlove,
+from models import ModelError, load_trained
+from models.neural import UNK, read_ordered_text
+from models.sequence import (CombineSkip, DenoisingAutoencoder, DenoisingAutoencoderGlove,
                              SequentialAutoencoder, SkipThought, corrupt)
 
 torch = pytest.importorskip("torch")
@@ -74,3 +74,33 @@ def test_vocabulary_expansion_gives_unseen_words_their_own_vectors(skipthought, 
     assert not np.allclose(quasar, unknown)
     loaded = load_trained(skipthought.save(tmp_path))
     assert np.array_equal(loaded.encode(texts), matrix)
+
+
+def test_combine_skip_concatenates_uni_and_bi_skip_and_round_trips(shared_data, tmp_path):
+    """[uni-skip GRU's final state; bi-skip's forward final state; its backward final
+    state], each direction half the size, so 2 x hidden_size dimensions."""
+    texts = read_ordered_text(shared_data / "state-union" / "sentences.txt")[:400]
+    combine = CombineSkip(**TINY).fit(texts)
+    assert combine.dim == 64 and combine.module_.bi_encoder.hidden_size == 16
+    assert combine.losses_[-1] < combine.losses_[0]
+    with pytest.raises(ModelError, match="must be even"):
+        CombineSkip(hidden_size=33)
+    # Sentences read as they are: every word in the vocabulary (none expanded), none cut.
+    sequences = combine._ids(texts, keep_unknown=True)
+    probe = [text for text, ids in zip(texts, np.split(sequences.ids, sequences.offsets[1:-1]))
+             if 0 < len(ids) <= combine.max_length and (ids != UNK).all()][:6]
+    matrix = combine.encode(probe)
+    assert matrix.shape == (6, 64)
+    module = combine.module_
+    for text, row in zip(probe, matrix):        # one at a time: no padding
+        ids = combine._ids([text], keep_unknown=True).padded(np.arange(1))
+        with torch.inference_mode():
+            embedded = module.embedding(torch.as_tensor(ids))
+            _, uni = module.encoder(embedded)
+            both, _ = module.bi_encoder(embedded)
+        np.testing.assert_allclose(row[:32], uni[0, 0].numpy(), atol=1e-5)
+        np.testing.assert_allclose(row[32:48], both[0, -1, :16].numpy(), atol=1e-5)
+        np.testing.assert_allclose(row[48:], both[0, 0, 16:].numpy(), atol=1e-5)
+    loaded = load_trained(combine.save(tmp_path))
+    assert type(loaded) is CombineSkip and loaded.fingerprint() == combine.fingerprint()
+    assert np.array_equal(loaded.encode(probe), matrix)

@@ -27,6 +27,7 @@ DATA = {
     "sdae": "Any sentences",
     "skipthought": "Ordered text",
     "pair-trained": "labelled or scored pairs",
+    "urae": "Any sentences",
 }
 SECTIONS = ("Question", "Procedure", "What the numbers mean", "Data it needs", "Pitfall")
 
@@ -39,7 +40,7 @@ def section(html, title):
 def test_every_evaluation_and_view_has_a_guide_and_a_title():
     assert set(EVALUATIONS) | set(COMPARISONS) | {"projection", "review", "embeddings",
                                                   "fastsent", "dictrep", "sdae",
-                                                  "skipthought", "pair-trained"} \
+                                                  "skipthought", "pair-trained", "urae"} \
         == set(GUIDES) == set(TITLES) == set(DATA)
 
 

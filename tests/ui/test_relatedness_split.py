@@ -1,0 +1,35 @@
+"""Relatedness's split choice (``app.neighbours.SPLIT_CHOICES``) in the Evaluations panel:
+offered as a combo, it reaches the run, the result's rows and the shown command."""
+
+from PySide6.QtCore import Qt
+
+from app.neighbours import SPLIT_CHOICES
+from app.ui.main_window import MainWindow
+from tests.ui.conftest import wait_for_job
+
+
+def test_relatedness_on_sick_test_only(qtbot, shared_data):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.open_corpus(str(shared_data / "sick"))
+    wait_for_job(qtbot, window)
+    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("bow"))
+    panel = window.evaluation_panel
+    window.tasks.setCurrentWidget(panel)
+    panel.choice.setCurrentIndex(panel.choice.findData("relatedness"))
+    split = panel.option_choices["split"]
+    assert [split.itemData(i) for i in range(split.count())] == list(SPLIT_CHOICES)
+    assert split.currentData() == "auto"
+    split.setCurrentIndex(split.findData("test"))
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    wait_for_job(qtbot, window)
+
+    evaluation, result, command = panel.current
+    assert evaluation == "relatedness" and "--split test" in command
+    assert result.pooled.n_pairs == 4_927 and result.evaluated == "test 4,927"
+    rows = {panel.table.item(r, 0).text(): panel.table.item(r, 1).text()
+            for r in range(panel.table.rowCount())}
+    assert rows["pairs evaluated"] == "test 4,927"
+    assert window.session.current.evaluations[-1].options == {"split": "test"}
+    window.close()
