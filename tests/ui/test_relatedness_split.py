@@ -14,7 +14,7 @@ def test_relatedness_on_sick_test_only(qtbot, shared_data):
     window.show()
     window.open_corpus(str(shared_data / "sick"))
     wait_for_job(qtbot, window)
-    window.encoder_choice.setCurrentIndex(window.encoder_choice.findData("bow"))
+    window.corpus_panel.choose("bow")
     panel = window.evaluation_panel
     window.tasks.setCurrentWidget(panel)
     panel.choice.setCurrentIndex(panel.choice.findData("relatedness"))
