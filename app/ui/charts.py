@@ -38,7 +38,7 @@ def _padded(low: float, high: float, share: float = 0.05) -> tuple[float, float]
 
 #: Room for a title, the plot, its tick labels and axis titles (a chart squeezed
 #: below it would be cut, not shrunk).
-MIN_HEIGHT = 170
+MIN_HEIGHT = 150
 
 
 class ResultChart(pg.GraphicsLayoutWidget):
