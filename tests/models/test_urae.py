@@ -5,7 +5,6 @@ import pytest
 
 from app.corpora.msrp import load_msrp
 from models import ModelError, load_trained
-from models.neural import seeded
 from models.urae import URAE
 
 torch = pytest.importorskip("torch")
@@ -20,14 +19,6 @@ def msrp_sentences(shared_data):
 @pytest.fixture(scope="module")
 def trained(msrp_sentences):
     return URAE(epochs=1).fit(msrp_sentences)
-
-
-def untrained_like(encoder: URAE) -> URAE:
-    """The same network and vocabulary with its seeded initial weights."""
-    untrained = URAE(**encoder.params())
-    with seeded(untrained.seed):
-        untrained._use(untrained._new_module(encoder.vocab_), encoder.vocab_)
-    return untrained
 
 
 def nearest_in_group(matrix: np.ndarray, labels: np.ndarray) -> float:
@@ -59,7 +50,7 @@ def test_training_lowers_the_loss_and_ranks_paraphrases_better(trained, msrp):
     losses = np.array(trained.losses_)
     assert losses[-3:].mean() < 0.6 * losses[:3].mean()       # about 3.6 -> 1.7
     labels = msrp.groups.labels(len(msrp))
-    before = nearest_in_group(untrained_like(trained).encode(msrp.texts), labels)
+    before = nearest_in_group(trained.untrained().encode(msrp.texts), labels)
     after = nearest_in_group(trained.encode(msrp.texts), labels)
     assert after > before + 0.15, (before, after)
 
