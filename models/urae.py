@@ -203,7 +203,7 @@ class URAE(NeuralEncoder):
 
     def __init__(self, vector: str = "root", source: str = DEFAULT_SOURCE,
                  max_length: int = 40, epochs: int = 2, batch_sentences: int = 64,
-                 learning_rate: float = 0.003, min_count: int = 1, max_vocab: int = 100_000,
+                 learning_rate: float = 0.001, min_count: int = 1, max_vocab: int = 100_000,
                  lowercase: bool = True, seed: int = 0, training_file: str | None = None):
         super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
                          lowercase, seed, training_file)
