@@ -411,6 +411,17 @@ class NeuralEncoder(Encoder):
                              self.n_training_sentences_, losses)
         return self
 
+    def untrained(self) -> Self:
+        """A copy of this trained encoder with its network's seeded initial weights: the
+        baseline that shows what training achieved."""
+        if self.module_ is None:
+            raise NotFittedError(f"{self.name} must be trained first (for its vocabulary)")
+        copy = self.clone()
+        with seeded(self.seed):
+            module = self._new_module(self.vocab_)
+        copy._restore(module.to(device()), self.vocab_, None, 0, [])
+        return copy
+
     def _restore(self, module, vocab, corpus_fingerprint, n_sentences, losses) -> None:
         self._use(module, vocab)
         self.corpus_fingerprint_, self.n_training_sentences_ = corpus_fingerprint, n_sentences

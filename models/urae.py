@@ -19,8 +19,10 @@ reconstructs are targets, not inputs: the error does not flow back into them, wh
 let the network make the inner nodes easy to reconstruct instead of informative.
 
 The sentence vector is the root, or with ``vector="mean"`` the mean of the tree's nodes
-(leaves and non-terminals). Each merge step of a batch is one batched matrix product over
-every sentence, so a batch costs a few passes of (longest sentence) small products.
+(leaves and non-terminals). Each merge step is batched over the sentences of a batch; it
+rescores only the two pairs beside the new parent, so building the trees of a batch costs
+(longest sentence) small products, and training replays the merges with gradient and
+unfolds the root in as many more.
 """
 
 from __future__ import annotations
@@ -84,17 +86,33 @@ def _network(leaves: np.ndarray):
                 columns = torch.arange(width, device=ids.device)
                 rows = torch.arange(n, device=ids.device)
                 merges, total = [], nodes.sum(1)
+                # The error of merging each adjacent pair; a merge changes only the two
+                # pairs next to the new parent, the others shift with the nodes.
+                error, _ = self.errors(nodes[:, :-1], nodes[:, 1:], sizes[:, :-1],
+                                       sizes[:, 1:])
                 for _ in range(width - 1):
-                    error, parents = self.errors(nodes[:, :-1], nodes[:, 1:], sizes[:, :-1],
-                                                 sizes[:, 1:])
                     error[columns[:-1].unsqueeze(0) >= (count - 1).unsqueeze(1)] = np.inf
                     active = count > 1
                     best = torch.where(active, error.argmin(1), -1)
                     at = best.clamp(min=0)
-                    total = total + parents[rows, at] * active.unsqueeze(1)
-                    nodes = _merged(nodes, parents[rows, at], best, columns)
-                    sizes = _merged(sizes.unsqueeze(2), (sizes[rows, at] + sizes[rows, at + 1])
-                                    .unsqueeze(1), best, columns).squeeze(2)
+                    parent = self.compose(nodes[rows, at], nodes[rows, at + 1])
+                    total = total + parent * active.unsqueeze(1)
+                    merged = sizes[rows, at] + sizes[rows, at + 1]
+                    nodes = _merged(nodes, parent, best, columns)
+                    sizes = _merged(sizes.unsqueeze(2), merged.unsqueeze(1), best,
+                                    columns).squeeze(2)
+                    error = _merged(error.unsqueeze(2), error[rows, at].unsqueeze(1), best,
+                                    columns[:-1]).squeeze(2)
+                    before, after = (at - 1).clamp(min=0), (at + 1).clamp(max=width - 1)
+                    left_error, _ = self.errors(nodes[rows, before], parent, sizes[rows, before],
+                                                merged)
+                    right_error, _ = self.errors(parent, nodes[rows, after], merged,
+                                                 sizes[rows, after])
+                    column = columns[:-1].unsqueeze(0)
+                    error = torch.where((column == best.unsqueeze(1) - 1) & active.unsqueeze(1),
+                                        left_error.unsqueeze(1), error)
+                    error = torch.where((column == best.unsqueeze(1)) & active.unsqueeze(1),
+                                        right_error.unsqueeze(1), error)
                     merges.append(best)
                     count = count - active.long()
                 return merges, nodes, total
@@ -185,7 +203,7 @@ class URAE(NeuralEncoder):
 
     def __init__(self, vector: str = "root", source: str = DEFAULT_SOURCE,
                  max_length: int = 40, epochs: int = 2, batch_sentences: int = 64,
-                 learning_rate: float = 0.003, min_count: int = 1, max_vocab: int = 100_000,
+                 learning_rate: float = 0.001, min_count: int = 1, max_vocab: int = 100_000,
                  lowercase: bool = True, seed: int = 0, training_file: str | None = None):
         super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
                          lowercase, seed, training_file)

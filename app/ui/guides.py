@@ -385,7 +385,7 @@ _GUIDES: dict[str, Guide] = {
         "Any sentences, in any order: the corpus or a text file, one sentence a line. "
         "Words without a word vector are left out.",
         "Better rebuilding does not mean a better space: on MSRP the root ranks "
-        "paraphrases best after about one epoch on a thousand sentences, then worse."),
+        "paraphrases best after about two epochs on a thousand sentences, then worse."),
 }
 
 #: Menu titles of the guides, in menu order.
