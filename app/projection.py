@@ -181,12 +181,13 @@ def place_by_neighbours(data: Embeddings, fitted: np.ndarray, layout: np.ndarray
     duplicate lands on its twin."""
     dense = data.toarray() if sp.issparse(data) else np.asarray(data, dtype=np.float32)
     unit = normalise(dense).matrix
-    index = yield from ann.iter_build_index(unit[fitted], cache=False)
+    sample = unit[fitted]
+    index = yield from ann.iter_build_index(sample, cache=False)
     rest = np.setdiff1d(np.arange(len(unit)), fitted)
     coordinates = np.empty((len(unit), 2), dtype=np.float32)
     coordinates[fitted] = layout
     nearest, similarity = yield from ann.iter_search_index(index, unit[rest],
-                                                          min(k, len(fitted)))
+                                                          min(k, len(fitted)), pool=sample)
     weights = 1.0 / np.maximum(1.0 - similarity, 1e-3)
     weights[nearest < 0] = 0.0
     coordinates[rest] = (np.einsum("ij,ijd->id", weights, layout[np.maximum(nearest, 0)])

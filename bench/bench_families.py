@@ -84,8 +84,8 @@ class Settings:
                 f"{self.vector_size}-d; MR: {self.transfer_folds}-fold CV")
 
 
-FULL = Settings(ordered_sentences=17_122, fastsent_epochs=1, autoencoder_sentences=3_000,
-                definitions=10_000, pair_epochs=2, recurrent_epochs=1, hidden_size=128,
+FULL = Settings(ordered_sentences=17_122, fastsent_epochs=2, autoencoder_sentences=6_000,
+                definitions=20_000, pair_epochs=3, recurrent_epochs=1, hidden_size=128,
                 vector_size=128, transfer_folds=5)
 QUICK = Settings(ordered_sentences=600, fastsent_epochs=2, autoencoder_sentences=300,
                  definitions=600, pair_epochs=1, recurrent_epochs=1, hidden_size=32,

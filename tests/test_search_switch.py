@@ -92,3 +92,14 @@ def test_ranking_through_the_index_matches_exact(shared_data):
     summary = dict(approximate.summary())
     assert summary["partners beyond rank 100"].startswith(f"{(~counted).sum()} ")
     assert summary["neighbour search"].startswith("approximate (HNSW, recall@101")
+
+
+def test_neighbours_of_a_corpus_sentence_and_bad_queries(capsys):
+    assert main(["neighbours", "--corpus", "msrp-grouped", "--encoder", "tfidf",
+                 "--index", "0", "--k", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") >= 6 and "Found exactly." in out
+    assert main(["neighbours", "--corpus", "msrp-grouped", "--index", "859"]) == 2
+    assert "--index 859 is not a sentence" in capsys.readouterr().err
+    assert main(["neighbours", "--corpus", "msrp-grouped", "--index", "1", "text"]) == 2
+    assert "not both" in capsys.readouterr().err

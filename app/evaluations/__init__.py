@@ -11,11 +11,11 @@ import numpy as np
 
 from app.ann import EXACT_LIMIT
 from app.corpora.pyramid import DISTRACTORS, NEGATIVE_OVERLAP
-from app.neighbours import SPLIT_CHOICES
 from app.evaluations import (
     agreement, classification, costra, costra_offsets, detection, histograms, latent, pyramid,
     ranking, relatedness, transfer,
 )
+from app.neighbours import SPLIT_CHOICES
 
 #: Every evaluation by the name ``sentspace eval NAME`` takes, with a one-line description.
 EVALUATIONS: dict[str, tuple[Callable, str]] = {

@@ -256,5 +256,6 @@ def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     scored_pairs(corpus, splits)
     embeddings = yield from encode_corpus(corpus, encoder, training_pairs=training)
     return evaluate_relatedness(corpus, embeddings, encoder=encoder, splits=splits,
-                                training_pairs=training, cosine_range=cosine_range, gold_range=gold_range,
-                                n_resamples=n_resamples, confidence=confidence, seed=seed)
+                                training_pairs=training, cosine_range=cosine_range,
+                                gold_range=gold_range, n_resamples=n_resamples,
+                                confidence=confidence, seed=seed)
