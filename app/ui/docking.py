@@ -11,6 +11,9 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
 COMPACT_BELOW = 1600
 #: The one dock column's width: the Corpus panel's controls and a short sentence list.
 LEFT_WIDTH = 300
+#: Raised whenever the built layout changes, so that a layout remembered from an older
+#: version (docks that no longer exist or sit elsewhere) is not put back over the new one.
+LAYOUT_VERSION = 2
 
 
 def small_screen() -> bool:
@@ -76,7 +79,8 @@ class Docks:
         """Bring back the layout the user left (the app calls this; tests keep the
         built one), and remember it on quit."""
         settings = self.settings()
-        self.set_state({key: settings.value(key) for key in self.default})
+        if settings.value("version") == str(LAYOUT_VERSION):
+            self.set_state({key: settings.value(key) for key in self.default})
         self.remembered = True
 
     def remember(self) -> None:
@@ -84,4 +88,5 @@ class Docks:
             settings = self.settings()
             for key, value in self.state().items():
                 settings.setValue(key, value)
+            settings.setValue("version", str(LAYOUT_VERSION))
             settings.sync()

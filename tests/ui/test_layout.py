@@ -4,6 +4,7 @@ comparisons show 8 rows or more, and the window never resizes itself."""
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView
 
+from app.ui.docking import LAYOUT_VERSION, Docks
 from app.ui.main_window import MainWindow
 from tests.ui.conftest import (
     costra_shown, evaluate_and_wait, open_sick, run_and_wait, wait_for_job,
@@ -81,6 +82,27 @@ def test_layout_is_remembered_and_reset(qtbot, window):
     reset.trigger()
     assert again.main_split.sizes() != moved
     again.docks.reset()
+    again.docks.remembered = False
+
+
+def test_a_layout_remembered_by_an_older_version_is_not_put_back(qtbot, window):
+    """A layout saved before the docks moved would put them back where they were."""
+    window.resize(SIZE)
+    qtbot.waitExposed(window)
+    built = window.main_split.sizes()
+    window.docks.restore()
+    window.main_split.setSizes([built[0] - 20, built[1] + 20])
+    assert window.close()
+    settings = Docks.settings()
+    settings.setValue("version", str(LAYOUT_VERSION - 1))
+    settings.sync()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.resize(SIZE)
+    again.show()
+    qtbot.waitExposed(again)
+    again.docks.restore()
+    assert again.main_split.sizes() == built
     again.docks.remembered = False
 
 
