@@ -9,7 +9,7 @@ import numpy as np
 
 from app.corpora.model import Corpus
 from app.explore import Exploration
-from app.ui.palette import (MISCLASSIFIED, UNGROUPED, category_colours,
+from app.ui.palette import (MISCLASSIFIED, UNGROUPED, PointColours, category_colours,
                             sequential_colours)
 from app.regions import Regions
 from app.ui.projection_controls import COLOUR_TITLES, METADATA
@@ -29,7 +29,7 @@ def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
 
 
 def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
-                  regions: Regions | None = None) -> tuple[np.ndarray, str]:
+                  regions: Regions | None = None) -> tuple[PointColours, str]:
     """One colour per sentence for ``scheme`` (a key of ``COLOUR_TITLES`` or
     ``METADATA + column``), and the legend; ``groups`` is each sentence's group (-1:
     none) in the corpus as edited; ``regions`` those found on this layout, if any."""
@@ -57,8 +57,8 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
     if scheme == "faithfulness" and faithful is not None:
         # Points outside the measured sample are NaN: grey, not the colour of 0.
         unmeasured = np.isnan(faithful.overlap)
-        colours = sequential_colours(np.nan_to_num(faithful.overlap))
-        colours[unmeasured] = UNGROUPED
+        colours = sequential_colours(np.nan_to_num(faithful.overlap)).where(
+            unmeasured, UNGROUPED)
         grey = "; grey: not measured" if unmeasured.any() else ""
         return colours, legend + f" (dark: neighbours lost, yellow: kept{grey})."
     if scheme == "cluster" and regions is not None:
@@ -67,9 +67,9 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
     if scheme == "cluster":
         legend += " (View > Find regions first; meanwhile by group)"
     if scheme == "misclassified" and result is not None:
-        colours = np.full(len(corpus), "#c8c8c8", dtype=object)
-        colours[result.sentence_index] = "#4a90d9"
-        colours[result.misclassified] = MISCLASSIFIED
+        colours = (PointColours.uniform(len(corpus), "#c8c8c8")
+                   .where(result.sentence_index, "#4a90d9")
+                   .where(result.misclassified, MISCLASSIFIED))
         return colours, legend + " (red: misclassified, blue: right, grey: not evaluated)."
     suffix = ". Red ring: misclassified." if result is not None else "."
     return category_colours(groups), legend + suffix

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.compare import SpaceComparison
-from app.ui.palette import category_colours, sequential_colours
+from app.ui.palette import PointColours, category_colours, sequential_colours
 from app.ui.projection_view import ProjectionView
 
 #: Rows of the most-changed list.
@@ -153,7 +153,7 @@ class CompareView(QWidget):
         self.selection.setText("Click a point or a row to see its neighbours in both "
                                "spaces (orange diamonds).")
 
-    def _colouring(self) -> tuple[np.ndarray, str]:
+    def _colouring(self) -> tuple[PointColours, str]:
         comparison = self.comparison
         n = len(comparison.corpus)
         groups = comparison.corpus.groups

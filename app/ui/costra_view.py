@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from app.corpora.model import Corpus
 from app.evaluations.costra import CostraResult, seed_group_paths
-from app.ui.palette import CATEGORICAL, MISCLASSIFIED, SELECTED
+from app.ui.palette import CATEGORICAL, MISCLASSIFIED, SELECTED, PointColours
 from app.ui.projection_view import ProjectionView
 
 #: Sentences of other seed groups, drawn as context.
@@ -155,7 +155,7 @@ class CostraView(QWidget):
         ``coordinates`` (n, 2) with the comparisons of ``result`` (same corpus)."""
         self.corpus, self.result = corpus, result
         self.chosen_comparison = None
-        self.projection.set_points(coordinates, np.full(len(corpus), BACKGROUND, dtype=object),
+        self.projection.set_points(coordinates, PointColours.uniform(len(corpus), BACKGROUND),
                                    self.describe, axis_labels,
                                    f"{result.provenance.encoder_name}: Costra mean "
                                    f"{result.mean:.3f}. Grey: the other seed groups.")

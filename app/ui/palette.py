@@ -1,6 +1,8 @@
-"""Colours for categorical data (paraphrase groups, labels)."""
+"""Colours for categorical data (paraphrase groups, labels) and per-point scores."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -16,18 +18,51 @@ SELECTED = "#000000"
 FOUND = "#ff8c00"
 
 
-def category_colours(labels: np.ndarray) -> np.ndarray:
-    """A hex colour per item: label k gets CATEGORICAL[k % 20]; -1 (none) is grey."""
-    palette = np.asarray(CATEGORICAL + (UNGROUPED,), dtype=object)
-    index = np.where(labels < 0, len(CATEGORICAL), labels % len(CATEGORICAL))
-    return palette[index]
+@dataclass(frozen=True, eq=False)
+class PointColours:
+    """A colour per point, as an index into a short palette of hex colours.
+
+    Views draw one brush per palette entry; a million points cost one integer array
+    rather than a million strings to build and sort on the GUI thread.
+    """
+
+    codes: np.ndarray
+    palette: tuple[str, ...]
+
+    @classmethod
+    def uniform(cls, n: int, colour: str) -> PointColours:
+        return cls(np.zeros(n, dtype=np.int32), (colour,))
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, index) -> np.ndarray | str:
+        """The hex colour of a point, or an array of them for several."""
+        return np.asarray(self.palette, dtype=object)[self.codes[index]]
+
+    def __iter__(self):
+        return iter(self[:])
+
+    def where(self, points: np.ndarray, colour: str) -> PointColours:
+        """A copy with ``points`` (indices or a mask) in ``colour``."""
+        palette = self.palette if colour in self.palette else (*self.palette, colour)
+        codes = self.codes.copy()
+        codes[points] = palette.index(colour)
+        return PointColours(codes, palette)
+
+
+def category_colours(labels: np.ndarray) -> PointColours:
+    """A colour per item: label k gets CATEGORICAL[k % 20]; -1 (none) is grey."""
+    labels = np.asarray(labels)
+    codes = np.where(labels < 0, len(CATEGORICAL), labels % len(CATEGORICAL))
+    return PointColours(codes.astype(np.int32), CATEGORICAL + (UNGROUPED,))
 
 #: Ten steps of viridis, dark (low) to yellow (high), for per-point scores in [0, 1].
 SEQUENTIAL = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89",
               "#35b779", "#6ece58", "#b5de2b", "#fde725")
 
 
-def sequential_colours(values: np.ndarray) -> np.ndarray:
-    """A hex colour per value in [0, 1], binned into the ten SEQUENTIAL steps."""
+def sequential_colours(values: np.ndarray) -> PointColours:
+    """A colour per value in [0, 1], binned into the ten SEQUENTIAL steps."""
     steps = np.clip((np.asarray(values) * len(SEQUENTIAL)).astype(int), 0, len(SEQUENTIAL) - 1)
-    return np.asarray(SEQUENTIAL, dtype=object)[steps]
+    return PointColours(steps.astype(np.int32), SEQUENTIAL)

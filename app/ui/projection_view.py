@@ -6,12 +6,16 @@ per frame at 1M), so the view aggregates by zoom level: while more than
 one pixel block per few screen pixels, coloured by the most common point colour in the
 block and shaded by how many points it holds; zoomed in further it draws the real points
 of that region only. Both are recomputed shortly after the view range changes. Hover and
-click always resolve to a real point through a k-d tree of all coordinates.
+click always resolve to a real point through a k-d tree of all coordinates, built on a
+background thread (scipy releases the GIL while building; 0.15 s at 1M) so that showing
+a layout does not stall the window; the first hover waits for it if it is not ready.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,13 +26,13 @@ from PySide6.QtWidgets import (
     QGraphicsPathItem, QHBoxLayout, QLabel, QLineEdit, QToolTip, QVBoxLayout, QWidget,
 )
 
-# scipy.spatial (~60 ms with scipy.linalg) is imported when the first points are set,
-# not at the GUI's start; by then a projection job has usually loaded it.
+# scipy.spatial (~60-160 ms) is imported by the tree-building thread when the first
+# points are set, not at the GUI's start.
 if TYPE_CHECKING:
     from scipy.spatial import cKDTree
 
 from app.projection import points_in_polygon
-from app.ui.palette import FOUND, MISCLASSIFIED, SELECTED
+from app.ui.palette import FOUND, MISCLASSIFIED, SELECTED, PointColours
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.
 PICK_RADIUS_PX = 8.0
@@ -47,6 +51,17 @@ REFRESH_MS = 30
 DOMINANT_LIMIT = 64
 #: Opacity of a bin holding one point; the densest bin is opaque (log scale between).
 SPARSE_ALPHA = 0.45
+
+
+@functools.cache
+def _tree_builder() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="kd-tree")
+
+
+def _kd_tree(coordinates: np.ndarray) -> cKDTree:
+    from scipy.spatial import cKDTree  # noqa: PLC0415
+    # An unbalanced tree builds in half the time and answers single queries as fast.
+    return cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
 
 
 class ProjectionView(QWidget):
@@ -121,7 +136,7 @@ class ProjectionView(QWidget):
         self.coordinates = np.empty((0, 2), dtype=np.float32)
         self.mode = "points"
         self._x = self._y = np.empty(0, dtype=np.float32)
-        self._tree: cKDTree | None = None
+        self._tree: Future[cKDTree] | None = None
         self._describe: Callable[[int], str] = str
         self._codes = np.empty(0, dtype=np.int32)
         self._brushes = np.empty(0, dtype=object)
@@ -148,18 +163,16 @@ class ProjectionView(QWidget):
     def point_count(self) -> int:
         return len(self.coordinates)
 
-    def set_points(self, coordinates: np.ndarray, colours: np.ndarray,
+    def set_points(self, coordinates: np.ndarray, colours: PointColours,
                    describe: Callable[[int], str], axis_labels: tuple[str, str],
                    legend: str = "") -> None:
-        """Show ``coordinates`` (n, 2) with one hex colour each; ``describe(i)`` gives
-        the tooltip of point i."""
+        """Show ``coordinates`` (n, 2) in ``colours``; ``describe(i)`` gives the
+        tooltip of point i."""
         self.coordinates = np.asarray(coordinates, dtype=np.float32)
         # Contiguous columns: the per-refresh visibility test reads them whole.
         self._x = np.ascontiguousarray(self.coordinates[:, 0])
         self._y = np.ascontiguousarray(self.coordinates[:, 1])
-        # An unbalanced tree builds in half the time and answers single queries as fast.
-        from scipy.spatial import cKDTree  # noqa: PLC0415
-        self._tree = (cKDTree(self.coordinates, balanced_tree=False, compact_nodes=False)
+        self._tree = (_tree_builder().submit(_kd_tree, self.coordinates)
                       if len(self.coordinates) else None)
         self._describe = describe
         self._hovered = -1
@@ -174,22 +187,19 @@ class ProjectionView(QWidget):
         self.legend.setText(legend)
         self._show_everything()
 
-    def set_colours(self, colours: np.ndarray, legend: str) -> None:
+    def set_colours(self, colours: PointColours, legend: str) -> None:
         """Recolour the points in place, keeping the view."""
         self._set_colour_table(colours)
         self.legend.setText(legend)
         self.refresh()
 
-    def _set_colour_table(self, colours: np.ndarray) -> None:
-        """Code each point by its colour: drawing needs one brush (points) or one RGB
-        triple (density) per distinct colour, not per point."""
-        table: dict[str, int] = {}
-        codes = np.fromiter((table.setdefault(colour, len(table)) for colour in colours),
-                            dtype=np.int32, count=len(colours))
-        self._codes = codes
-        self._brushes = np.empty(len(table), dtype=object)
-        self._brushes[:] = [pg.mkBrush(colour) for colour in table]
-        self._rgb = np.array([QColor(colour).getRgb()[:3] for colour in table],
+    def _set_colour_table(self, colours: PointColours) -> None:
+        """Drawing needs one brush (points) or one RGB triple (density) per palette
+        colour, not per point."""
+        self._codes = np.asarray(colours.codes, dtype=np.int32)
+        self._brushes = np.empty(len(colours.palette), dtype=object)
+        self._brushes[:] = [pg.mkBrush(colour) for colour in colours.palette]
+        self._rgb = np.array([QColor(colour).getRgb()[:3] for colour in colours.palette],
                              dtype=np.uint8).reshape(-1, 3)
         self._drawn = None
 
@@ -386,7 +396,7 @@ class ProjectionView(QWidget):
             return -1
         target = view_box.mapSceneToView(scene_pos)
         k = min(8, len(self.coordinates))
-        _, candidates = self._tree.query([target.x(), target.y()], k=k)
+        _, candidates = self._tree.result().query([target.x(), target.y()], k=k)
         candidates = np.atleast_1d(candidates)
         candidates = candidates[candidates < len(self.coordinates)]
         if not len(candidates):

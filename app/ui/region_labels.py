@@ -16,13 +16,13 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF, Signal
 
 from app.regions import Regions
-from app.ui.palette import category_colours
+from app.ui.palette import PointColours, category_colours
 
 #: Pixels kept free around each label.
 MARGIN_PX = 4
 
 
-def cluster_colours(regions: Regions) -> np.ndarray:
+def cluster_colours(regions: Regions) -> PointColours:
     """A hex colour per sentence by its cluster (the categorical palette; noise grey)."""
     return category_colours(regions.labels)
 

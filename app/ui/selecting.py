@@ -25,6 +25,7 @@ from app.listing import (
 )
 from app.session import Session
 from app.ui.colouring import point_colours
+from app.ui.palette import PointColours
 from app.ui.projection_controls import ProjectionControls
 from app.ui.projection_view import ProjectionView
 
@@ -95,7 +96,7 @@ class Selecting:
 
     # --- colours ----------------------------------------------------------------
 
-    def colouring(self) -> tuple[np.ndarray, str]:
+    def colouring(self) -> tuple[PointColours, str]:
         """Point colours for the chosen scheme, and the legend that explains them."""
         return point_colours(self.exploration, self.controls.colour_scheme(),
                              self.sentence_groups, self.session.current.regions)
@@ -129,9 +130,10 @@ class Selecting:
         self._alone_shown = bool(len(members))
         colours, legend = self.colouring()
         if len(members):
-            alone = np.full(len(colours), "#e4e4e4", dtype=object)
-            alone[members] = colours[members]
-            colours, legend = alone, legend + " Other sentences greyed out."
+            others = np.ones(len(colours), dtype=bool)
+            others[members] = False
+            colours = colours.where(others, "#e4e4e4")
+            legend += " Other sentences greyed out."
         self.projection.set_colours(colours, legend)
         self.projection.show_spokes(members)
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor
 
 from app.ui import projection_view
-from app.ui.palette import category_colours
+from app.ui.palette import PointColours, category_colours
 from app.ui.projection_view import PICK_RADIUS_PX, POINT_LIMIT, ProjectionView
 
 
@@ -103,9 +103,9 @@ def test_density_bins_take_their_most_common_colour(qtbot, view):
     left = rng.normal(loc=(-5, 0), scale=0.5, size=(n // 2, 2))
     right = rng.normal(loc=(5, 0), scale=0.5, size=(n - n // 2, 2))
     points = np.concatenate([left, right]).astype(np.float32)
-    colours = np.array(["#ff0000"] * (n // 2) + ["#0000ff"] * (n - n // 2), dtype=object)
     # A few blue points among the red ones do not change the red bins' colour.
-    colours[: n // 20] = "#0000ff"
+    blue = (np.arange(n) >= n // 2) | (np.arange(n) < n // 20)
+    colours = PointColours(blue.astype(np.int32), ("#ff0000", "#0000ff"))
     view.set_points(points, colours, str, ("x", "y"))
     assert view.mode == "density"
     image = view.density.image
@@ -117,7 +117,7 @@ def test_density_bins_take_their_most_common_colour(qtbot, view):
     assert (image[red_side][:, :3] == (255, 0, 0)).all(axis=1).mean() > 0.9
     assert (image[blue_side][:, :3] == (0, 0, 255)).all()
 
-    view.set_colours(np.full(n, "#00aa00", dtype=object), "all green")
+    view.set_colours(PointColours.uniform(n, "#00aa00"), "all green")
     image = view.density.image
     assert (image[image[..., 3] > 0][:, :3] == QColor("#00aa00").getRgb()[:3]).all()
     assert view.legend.text() == "all green"
