@@ -43,8 +43,9 @@ from models.base import Encoder
 from models.precomputed import Precomputed
 
 PRECOMPUTED = "precomputed:"
-ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, FAMILY:FILE to train a PyTorch family "
-                "(fastsent, dictrep-bow, sdae, skipthought...) on a text file, or "
+ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, FAMILY:FILE to train a family "
+                "(word2vec, doc2vec-dbow, fastsent, dictrep-bow, sdae, skipthought...) on a "
+                "text file, or "
                 f"{PRECOMPUTED}PATH for embeddings computed elsewhere (.npy, .npz, "
                 "vectors.tsv, .parquet, or a folder of shards)")
 

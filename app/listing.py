@@ -42,7 +42,7 @@ def describe_sentence(corpus: Corpus, index: int, groups: np.ndarray,
     if faithfulness is not None:
         overlap = faithfulness.overlap[index]
         where += (", faithfulness not measured" if np.isnan(overlap)
-                  else f", faithfulness {overlap:.1f}")
+                  else f", faithfulness {faithfulness.share(overlap)}")
     return f"{corpus.texts[index]}\n[{corpus.ids[index]}, {where}]"
 
 

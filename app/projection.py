@@ -294,6 +294,12 @@ class Faithfulness:
         values = self.overlap if self.measured is None else self.overlap[self.measured]
         return float(values.mean()) if len(values) else float("nan")
 
+    @staticmethod
+    def share(value: float) -> str:
+        """A share of neighbours kept, to 3 significant digits: a UMAP of a million
+        points keeps a few thousandths, which two decimals would show as a broken 0.00."""
+        return f"{value:.3g}"
+
     def describe(self) -> str:
         """What the mean is over and how its neighbours were found, for a caption."""
         n = len(self.overlap)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.base import Embeddings, Encoder, ModelError, NotFittedError
+from models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
 from models.bow import BagOfWords, TfIdf
 from models.dictrep import DictRepBOW, DictRepRNN
 from models.doc2vec import Doc2VecDBOW, Doc2VecDM
@@ -51,15 +51,16 @@ PATH_PREFIXES: dict[str, type[Encoder]] = {
 MODEL_DIR_PREFIX = SentenceTransformerEncoder.path_prefix
 
 
-#: Families trained with PyTorch, which ``<family>:<file>`` trains on that file.
-TRAINED_ON_FILE: dict[str, type[NeuralEncoder]] = {
-    name: cls for name, cls in ENCODERS.items() if issubclass(cls, NeuralEncoder)}
+#: Trained families (PyTorch and gensim) that ``<family>:<file>`` trains on that file.
+TRAINED_ON_FILE: dict[str, type[TrainsOnFile]] = {
+    name: cls for name, cls in ENCODERS.items() if issubclass(cls, TrainsOnFile)}
 
 
 def make_encoder(spec: str) -> Encoder:
     """A new encoder from a CLI spec: a family name, ``path:<file>`` / ``path-sum:<file>``,
     ``st:<folder>`` (a sentence-transformers model folder), or ``<family>:<file>`` for a
-    family trained with PyTorch on that file (e.g. ``fastsent:speeches.txt``).
+    trained family (PyTorch or gensim) trained on that file (e.g. ``fastsent:speeches.txt``,
+    ``word2vec:speeches.txt``).
 
     Raises
     ------
@@ -106,7 +107,7 @@ def load_trained(path: str | Path) -> GensimEncoder | NeuralEncoder:
         raise ModelError("no such model file", path)
     if path.suffix == ".safetensors":
         cls = TRAINED_ON_FILE.get(read_torch_sidecar(path)["family"])
-        if cls is None:
+        if cls is None or not issubclass(cls, NeuralEncoder):
             raise ModelError("the sidecar names no trained-model family", path)
         return cls.load(path)
     cls = ENCODERS.get(read_gensim_sidecar(path)["family"])

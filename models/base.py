@@ -17,6 +17,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -94,9 +95,13 @@ class Encoder(ABC):
     def name(self) -> str:
         """Display name: the family, with parameters that differ from the defaults."""
         defaults = type(self)().params()
-        changed = [f"{key}={value}" for key, value in self.params().items()
+        params = self.params()
+        training_file = params.pop("training_file", None)
+        changed = [f"{key}={value}" for key, value in params.items()
                    if defaults.get(key) != value]
-        return f"{self.family}({', '.join(changed)})" if changed else self.family
+        name = (self.family if training_file is None
+                else f"{self.family}:{Path(training_file).name}")
+        return f"{name}({', '.join(changed)})" if changed else name
 
     @property
     def is_fitted(self) -> bool:
@@ -176,6 +181,38 @@ class Encoder(ABC):
     def __repr__(self) -> str:
         args = ", ".join(f"{key}={value!r}" for key, value in self.params().items())
         return f"{type(self).__name__}({args})"
+
+
+class TrainsOnFile:
+    """A trained family that can train on a text file (``FAMILY:FILE``, *Train on* a
+    file) instead of the texts given to ``fit``. It then learns nothing from the corpus
+    it encodes, so evaluations fit it once instead of in every training fold; the
+    fingerprint follows the file through the fitted state (the hash of its sentences).
+    Put it before :class:`Encoder` among the bases."""
+
+    training_file: str | None = None
+
+    def _take_training_file(self, training_file: str | None) -> None:
+        """Keep ``training_file`` as an absolute path, checked to exist."""
+        if training_file is not None:
+            path = Path(training_file).expanduser()
+            if not path.is_file():
+                raise ModelError("no such training file", path)
+            training_file = str(path.resolve())
+        self.training_file = training_file
+
+    @property
+    def learns_from_data(self) -> bool:
+        """Trained on the corpus it encodes, unless it trains on its own file."""
+        return self.training_file is None
+
+    @classmethod
+    def _from_saved_params(cls, params: dict[str, Any]) -> Self:
+        """An encoder with a saved model's ``params``; a training file moved or deleted
+        since is still named (the saved weights are what counts)."""
+        encoder = cls(**{**params, "training_file": None})
+        encoder.training_file = params.get("training_file")
+        return encoder
 
 
 def fitted_copy(encoder: Encoder, texts: Sequence[str], pairs=None) -> Job[Encoder]:

@@ -33,7 +33,7 @@ class _Doc2VecEncoder(GensimEncoder):
 
     Parameters
     ----------
-    vector_size, window, min_count, epochs, lowercase, seed, workers
+    vector_size, window, min_count, epochs, lowercase, seed, workers, training_file
         As in :class:`~models.word2vec.GensimEncoder`.
     infer_epochs : int
         Inference steps per sentence (the learning rate falls linearly from the model's
@@ -45,8 +45,10 @@ class _Doc2VecEncoder(GensimEncoder):
     batch_size = 256
 
     def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
-                 infer_epochs: int, lowercase: bool, seed: int, workers: int):
-        super().__init__(vector_size, window, min_count, epochs, lowercase, seed, workers)
+                 infer_epochs: int, lowercase: bool, seed: int, workers: int,
+                 training_file: str | None):
+        super().__init__(vector_size, window, min_count, epochs, lowercase, seed, workers,
+                         training_file)
         if infer_epochs < 1:
             raise ModelError(f"infer_epochs must be at least 1, not {infer_epochs}")
         self.infer_epochs = int(infer_epochs)
@@ -109,7 +111,8 @@ class Doc2VecDM(_Doc2VecEncoder):
 
     Parameters
     ----------
-    vector_size, window, min_count, epochs, infer_epochs, lowercase, seed, workers
+    vector_size, window, min_count, epochs, infer_epochs, lowercase, seed, workers,
+    training_file
         As in :class:`_Doc2VecEncoder`.
     dm_concat : bool
         Concatenate the paragraph vector and the ``2 * window`` context word vectors
@@ -121,9 +124,10 @@ class Doc2VecDM(_Doc2VecEncoder):
 
     def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
                  epochs: int = 20, dm_concat: bool = False, infer_epochs: int = 20,
-                 lowercase: bool = True, seed: int = 0, workers: int = 1):
+                 lowercase: bool = True, seed: int = 0, workers: int = 1,
+                 training_file: str | None = None):
         super().__init__(vector_size, window, min_count, epochs, infer_epochs, lowercase,
-                         seed, workers)
+                         seed, workers, training_file)
         self.dm_concat = bool(dm_concat)
 
     def params(self) -> dict[str, Any]:
@@ -140,7 +144,8 @@ class Doc2VecDBOW(_Doc2VecEncoder):
 
     Parameters
     ----------
-    vector_size, window, min_count, epochs, infer_epochs, lowercase, seed, workers
+    vector_size, window, min_count, epochs, infer_epochs, lowercase, seed, workers,
+    training_file
         As in :class:`_Doc2VecEncoder` (``window`` matters only with ``dbow_words``).
     dbow_words : bool
         Also train skip-gram word vectors alongside (slower; often better vectors).
@@ -151,9 +156,10 @@ class Doc2VecDBOW(_Doc2VecEncoder):
 
     def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
                  epochs: int = 20, dbow_words: bool = False, infer_epochs: int = 20,
-                 lowercase: bool = True, seed: int = 0, workers: int = 1):
+                 lowercase: bool = True, seed: int = 0, workers: int = 1,
+                 training_file: str | None = None):
         super().__init__(vector_size, window, min_count, epochs, infer_epochs, lowercase,
-                         seed, workers)
+                         seed, workers, training_file)
         self.dbow_words = bool(dbow_words)
 
     def params(self) -> dict[str, Any]:

@@ -38,7 +38,7 @@ import numpy as np
 
 from app.atomic import atomic_path
 from app.jobs import Job, Progress, run_job
-from models.base import Embeddings, Encoder, ModelError, NotFittedError
+from models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
 from models.tokenize import tokenize
 from models.sidecar import check_model_file, read_sidecar, sidecar_path, write_sidecar
 from models.word2vec import corpus_digest, models_dir, read_training_text
@@ -219,7 +219,7 @@ def _remembered(family: str, params: str, stamp: tuple[str, int, int]):
     return {}
 
 
-class NeuralEncoder(Encoder):
+class NeuralEncoder(TrainsOnFile, Encoder):
     """An encoder trained with PyTorch; subclasses give the network, batches and loss.
 
     Parameters
@@ -268,12 +268,7 @@ class NeuralEncoder(Encoder):
         self.max_vocab = int(max_vocab)
         self.lowercase = bool(lowercase)
         self.seed = int(seed)
-        if training_file is not None:
-            path = Path(training_file).expanduser()
-            if not path.is_file():
-                raise ModelError("no such training file", path)
-            training_file = str(path.resolve())
-        self.training_file = training_file
+        self._take_training_file(training_file)
         self.module_ = None
         self.vocab_: Vocabulary | None = None
         #: Hash of the training texts and how many there were; the loss of every batch.
@@ -294,20 +289,6 @@ class NeuralEncoder(Encoder):
                 "learning_rate": self.learning_rate, "min_count": self.min_count,
                 "max_vocab": self.max_vocab, "lowercase": self.lowercase,
                 "seed": self.seed, "training_file": self.training_file}
-
-    @property
-    def learns_from_data(self) -> bool:
-        """Trained on the corpus it encodes, unless it trains on its own file."""
-        return self.training_file is None
-
-    @property
-    def name(self) -> str:
-        defaults = type(self)().params()
-        changed = [f"{key}={value}" for key, value in self.params().items()
-                   if key != "training_file" and defaults.get(key) != value]
-        name = (self.family if self.training_file is None
-                else f"{self.family}:{Path(self.training_file).name}")
-        return f"{name}({', '.join(changed)})" if changed else name
 
     # What a family defines -------------------------------------------------------------
 
@@ -498,11 +479,8 @@ class NeuralEncoder(Encoder):
             raise ModelError("no such model file", path)
         sidecar = read_torch_sidecar(path)
         check_model_file(path, sidecar, cls.family)
-        params = dict(sidecar["params"])
-        if params.get("training_file") and not Path(params["training_file"]).is_file():
-            params["training_file"] = None      # moved since: the weights are what counts
         try:
-            encoder = cls(**params)
+            encoder = cls._from_saved_params(sidecar["params"])
             vocab = Vocabulary(tuple(sidecar["vocabulary"]),
                                np.asarray(sidecar["counts"], dtype=np.int64))
         except (TypeError, ValueError) as error:
@@ -521,7 +499,6 @@ class NeuralEncoder(Encoder):
             raise ModelError(f"the weights do not fit {cls.family}: {error}", path) from None
         encoder._restore(module.to(device()), vocab, sidecar["corpus_fingerprint"],
                          int(sidecar["n_training_sentences"]), sidecar.get("losses", []))
-        encoder.training_file = sidecar["params"].get("training_file")
         if encoder.fingerprint() != sidecar["fingerprint"]:
             raise ModelError("the loaded model's fingerprint differs from its sidecar's", path)
         return encoder

@@ -31,7 +31,8 @@ import numpy as np
 
 from app.atomic import atomic_path
 from app.jobs import Job, Progress, run_job
-from models.base import Embeddings, Encoder, ModelError, NotFittedError, WordParts
+from models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
+                         WordParts)
 from models.sidecar import check_model_file, read_sidecar, sidecar_path, write_sidecar
 from models.tokenize import tokenize
 from models.word_vectors import Coverage, WordVectorTable, _Tally, _WordVectorEncoder
@@ -135,8 +136,9 @@ def train_epochs(model, corpus: list, epochs: int, stage: str) -> Job[None]:
     model.alpha, model.min_alpha, model.epochs = start, end, epochs
 
 
-class GensimEncoder(Encoder):
-    """A sentence encoder trained with gensim on the texts given to ``fit``.
+class GensimEncoder(TrainsOnFile, Encoder):
+    """A sentence encoder trained with gensim on the texts given to ``fit``, or on
+    ``training_file``.
 
     Subclasses create the gensim model (:meth:`_new_model`), shape the training corpus
     and name the weight arrays that the fingerprint hashes.
@@ -157,16 +159,18 @@ class GensimEncoder(Encoder):
         Seeds gensim's initial weights and sampling.
     workers : int
         Training threads; 1 keeps training repeatable.
+    training_file : str or None
+        Train on this text file's sentences, one a line (:func:`read_training_text`),
+        instead of the texts given to ``fit``; evaluations then fit it once, not in each
+        training fold.
     """
 
     requires_fit = True
-    #: Trained on the data it encodes, so evaluations retrain inside each training fold.
-    learns_from_data = True
     #: The gensim class the subclass trains, checked when a saved file is loaded.
     gensim_class: ClassVar[str]
 
     def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
-                 lowercase: bool, seed: int, workers: int):
+                 lowercase: bool, seed: int, workers: int, training_file: str | None):
         for label, value in (("vector_size", vector_size), ("window", window),
                              ("min_count", min_count), ("epochs", epochs),
                              ("workers", workers)):
@@ -179,6 +183,7 @@ class GensimEncoder(Encoder):
         self.lowercase = bool(lowercase)
         self.seed = int(seed)
         self.workers = int(workers)
+        self._take_training_file(training_file)
         self.model_ = None
         #: Hash of the training sentences, and how many there were.
         self.corpus_fingerprint_: str | None = None
@@ -195,7 +200,8 @@ class GensimEncoder(Encoder):
     def params(self) -> dict[str, Any]:
         return {"vector_size": self.vector_size, "window": self.window,
                 "min_count": self.min_count, "epochs": self.epochs,
-                "lowercase": self.lowercase, "seed": self.seed, "workers": self.workers}
+                "lowercase": self.lowercase, "seed": self.seed, "workers": self.workers,
+                "training_file": self.training_file}
 
     @property
     def name(self) -> str:
@@ -226,7 +232,8 @@ class GensimEncoder(Encoder):
         self._weights_digest = h.hexdigest()[:16]
 
     def iter_fit(self, texts: Sequence[str]) -> Job[Self]:
-        """Train on ``texts`` with progress per epoch; closing the job stops between epochs.
+        """Train on ``texts`` (on ``training_file``'s sentences when set) with progress per
+        epoch; closing the job stops between epochs.
 
         The encoder stays as it was (unfitted, or with its earlier model) unless training
         runs to the end.
@@ -234,8 +241,14 @@ class GensimEncoder(Encoder):
         Raises
         ------
         ModelError
-            The texts have no word, or no word occurs ``min_count`` times.
+            The training file is unreadable, the texts have no word, or no word occurs
+            ``min_count`` times.
         """
+        source = f"{len(texts):,} sentences"
+        if self.training_file is not None:
+            yield Progress(f"reading {Path(self.training_file).name}", 0, 1)
+            texts = read_training_text(self.training_file)
+            source = f"{Path(self.training_file).name} ({len(texts):,} sentences)"
         texts = list(texts)
         token_lists = [tokenize(text, self.lowercase) for text in texts]
         if not any(token_lists):
@@ -249,7 +262,7 @@ class GensimEncoder(Encoder):
             raise ModelError(f"no word occurs at least min_count={self.min_count} times in "
                              f"the {len(texts):,} training sentences")
         yield from train_epochs(model, corpus, self.epochs,
-                                f"training {self.name} on {len(texts):,} sentences (epochs)")
+                                f"training {self.name} on {source} (epochs)")
         self._use_model(model)
         self.corpus_fingerprint_ = corpus_digest(texts)
         self.n_training_sentences_ = len(texts)
@@ -334,7 +347,7 @@ class GensimEncoder(Encoder):
             raise ModelError(f"the sidecar describes a {sidecar.get('gensim_class')} model, "
                              f"not {cls.gensim_class}", path)
         try:
-            encoder = cls(**sidecar["params"])
+            encoder = cls._from_saved_params(sidecar["params"])
         except TypeError as error:
             raise ModelError(f"the sidecar's parameters do not fit {cls.family}: {error}",
                              path) from None
@@ -374,11 +387,12 @@ class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):
     batch_size = 2048
 
     def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
-                 composition: str, sg: bool, lowercase: bool, seed: int, workers: int):
+                 composition: str, sg: bool, lowercase: bool, seed: int, workers: int,
+                 training_file: str | None):
         if composition not in ("mean", "sum"):
             raise ModelError(f"composition must be 'mean' or 'sum', not {composition!r}")
         GensimEncoder.__init__(self, vector_size, window, min_count, epochs, lowercase,
-                               seed, workers)
+                               seed, workers, training_file)
         self.composition = composition
         self.sg = bool(sg)
         self._table: WordVectorTable | None = None
@@ -406,7 +420,7 @@ class Word2VecEncoder(_TrainedWordVectors):
 
     Parameters
     ----------
-    vector_size, window, min_count, epochs, lowercase, seed, workers
+    vector_size, window, min_count, epochs, lowercase, seed, workers, training_file
         As in :class:`GensimEncoder`.
     composition : {"mean", "sum"}
         Compose a sentence by the mean or the sum of its known words' vectors.
@@ -420,9 +434,10 @@ class Word2VecEncoder(_TrainedWordVectors):
 
     def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
                  epochs: int = 20, composition: str = "mean", sg: bool = False,
-                 lowercase: bool = True, seed: int = 0, workers: int = 1):
+                 lowercase: bool = True, seed: int = 0, workers: int = 1,
+                 training_file: str | None = None):
         super().__init__(vector_size, window, min_count, epochs, composition, sg,
-                         lowercase, seed, workers)
+                         lowercase, seed, workers, training_file)
 
     def _new_model(self):
         from gensim.models import Word2Vec
@@ -440,7 +455,8 @@ class FastTextEncoder(_TrainedWordVectors):
 
     Parameters
     ----------
-    vector_size, window, min_count, epochs, composition, sg, lowercase, seed, workers
+    vector_size, window, min_count, epochs, composition, sg, lowercase, seed, workers,
+    training_file
         As in :class:`Word2VecEncoder`.
     min_n, max_n : int
         Lengths of the character n-grams.
@@ -456,9 +472,10 @@ class FastTextEncoder(_TrainedWordVectors):
     def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
                  epochs: int = 20, composition: str = "mean", sg: bool = False,
                  min_n: int = 3, max_n: int = 6, buckets: int = 100_000,
-                 lowercase: bool = True, seed: int = 0, workers: int = 1):
+                 lowercase: bool = True, seed: int = 0, workers: int = 1,
+                 training_file: str | None = None):
         super().__init__(vector_size, window, min_count, epochs, composition, sg,
-                         lowercase, seed, workers)
+                         lowercase, seed, workers, training_file)
         if not 1 <= min_n <= max_n or buckets < 1:
             raise ModelError(f"need 1 <= min_n <= max_n and buckets >= 1, not min_n={min_n}, "
                              f"max_n={max_n}, buckets={buckets}")

@@ -47,6 +47,28 @@ def test_faithfulness_of_a_perfect_and_a_scrambled_layout():
     assert scrambled.mean_overlap < 0.1
 
 
+def test_a_small_faithfulness_reads_with_its_digits_not_as_zero():
+    """A scrambled layout of 5,000 points keeps about 10 in 5,000 neighbours, as a UMAP of
+    a million points keeps a few thousandths: "0.00" would read as broken."""
+    from app.listing import describe_sentence
+    rng = np.random.default_rng(0)
+    angles = rng.uniform(0, 2 * np.pi, 5000)
+    circle = np.c_[np.cos(angles), np.sin(angles)].astype(np.float32)
+    scrambled = faithfulness(circle, rng.permutation(circle), k=10)
+    mean = scrambled.mean_overlap
+    assert 0 < mean < 0.005
+    assert scrambled.share(mean) == f"{mean:.3g}" and scrambled.share(mean) != "0.00"
+    assert float(scrambled.share(mean)) == pytest.approx(mean, rel=5e-3)
+    assert scrambled.share(0.123456) == "0.123" and scrambled.share(1.0) == "1"
+    # Per point, a share of k = 15 neighbours is said to three digits too.
+    fifteen = faithfulness(circle[:859], rng.permutation(circle[:859]), k=15)
+    index = int(np.flatnonzero(fifteen.overlap == 1 / 15)[0])
+    msrp = load_corpus("msrp-grouped")
+    groups = np.full(len(msrp), -1)
+    assert describe_sentence(msrp, index, groups, fifteen).endswith(
+        ", no group, faithfulness 0.0667]")
+
+
 @pytest.fixture
 def small_blocks(monkeypatch):
     """Exact neighbour searches in blocks of 100 query rows, so a job over the bundled

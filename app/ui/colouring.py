@@ -42,7 +42,7 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
         legend += f" (PC 1 {ratio[0]:.1%}, PC 2 {ratio[1]:.1%} of variance)"
     faithful = exploration.faithfulness
     if faithful is not None:
-        legend += (f"; faithfulness {faithful.mean_overlap:.2f} (mean share of "
+        legend += (f"; faithfulness {faithful.share(faithful.mean_overlap)} (mean share of "
                    f"{faithful.k} nearest neighbours kept in 2D, {faithful.describe()})")
     result = exploration.classification
     if scheme.startswith(METADATA):

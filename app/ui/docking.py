@@ -3,9 +3,10 @@ and put back by View > Reset layout."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+import shiboken6
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
+from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QSplitter, QWidget
 
 #: Screens narrower than this get one dock column, so the views and tasks get the width.
 COMPACT_BELOW = 1600
@@ -13,12 +14,32 @@ COMPACT_BELOW = 1600
 LEFT_WIDTH = 300
 #: Raised whenever the built layout changes, so that a layout remembered from an older
 #: version (docks that no longer exist or sit elsewhere) is not put back over the new one.
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
+#: The share of the one column's height left to the Corpus panel while the Inspector is in
+#: front (its corpus, encoder, Train on and Run stay in sight; the rest scrolls).
+CORPUS_SHARE_BESIDE_INSPECTOR = 0.4
 
 
 def small_screen() -> bool:
     screen = QGuiApplication.primaryScreen()
     return screen is None or screen.availableGeometry().width() < COMPACT_BELOW
+
+
+class _Scrolling(QScrollArea):
+    """Its widget, whole, until ``squeezable``: then it may get less, and scrolls."""
+
+    squeezable = False
+
+    def sizeHint(self):
+        return self.widget().sizeHint()
+
+    def minimumSizeHint(self):
+        return super().minimumSizeHint() if self.squeezable else self.widget().minimumSizeHint()
+
+    def eventFilter(self, watched, event):
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()          # the widget's minimum is ours: pass it on
+        return super().eventFilter(watched, event)
 
 
 class Docks:
@@ -29,6 +50,8 @@ class Docks:
         #: The layout as built, for View > Reset layout (set by :meth:`built`).
         self.default: dict[str, QByteArray] = {}
         self.remembered = False
+        #: The Corpus dock's height in the one column before the Inspector came forward.
+        self._top_before: int | None = None
 
     def add(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self.window)
@@ -39,15 +62,44 @@ class Docks:
         self.window.addDockWidget(area, dock)
         return dock
 
-    def one_column(self, under: QDockWidget, docks: dict[QDockWidget, str]) -> None:
-        """Tab ``docks`` with ``under`` (in the left column) under their short titles
-        (so four tabs fit), the first in front."""
+    def one_column(self, top: QDockWidget, under: QDockWidget, docks: dict[QDockWidget, str],
+                   roomy: QDockWidget) -> None:
+        """Tab ``docks`` with ``under`` (below ``top`` in the left column) under their short
+        titles (so four tabs fit), the first in front. ``top`` (the Corpus panel) scrolls,
+        so that while ``roomy`` (the Inspector, whose neighbours need rows) is in front,
+        the tabs take most of the column; another tab in front gives ``top`` its height
+        back."""
+        scroll = _Scrolling()
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(top.widget())
+        top.setWidget(scroll)
         for dock, title in docks.items():
             dock.setWindowTitle(title)
             self.window.tabifyDockWidget(under, dock)
         docks = list(docks)
         docks[0].raise_()
         self.window.resizeDocks([under], [LEFT_WIDTH], Qt.Orientation.Horizontal)
+        roomy.visibilityChanged.connect(lambda shown: self._share_column(top, under, shown))
+
+    def _share_column(self, top: QDockWidget, tabs: QDockWidget, roomy_shown: bool) -> None:
+        if not shiboken6.isValid(self.window):     # hidden as the window is deleted
+            return
+        top.widget().squeezable = roomy_shown
+        top.widget().updateGeometry()
+        # The column is as tall as the central widget (no top or bottom docks).
+        column = self.window.centralWidget().height()
+        if roomy_shown:
+            self._top_before = top.height()
+            height = min(top.widget().widget().minimumSizeHint().height(),
+                         int(column * CORPUS_SHARE_BESIDE_INSPECTOR))
+        elif self._top_before is not None:
+            height, self._top_before = self._top_before, None
+        else:
+            return
+        # resizeDocks shares the column in proportion to the sizes: give both.
+        QTimer.singleShot(0, self.window, lambda: self.window.resizeDocks(
+            [top, tabs], [height, column - height], Qt.Orientation.Vertical))
 
     def built(self) -> None:
         """The window is assembled: its layout is the one Reset layout goes back to."""

@@ -51,12 +51,18 @@ class Inspector(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.neighbours.setWordWrap(True)
+        # One line a neighbour (the whole sentence in its tooltip and, once clicked, above),
+        # so the table shows its ten rows in a dock a few hundred pixels tall.
+        self.neighbours.setWordWrap(False)
+        rows = self.neighbours.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.neighbours.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.neighbours.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.neighbours.setToolTip("✓: in the same group as the selected sentence")
         self.neighbours.cellClicked.connect(self._neighbour_clicked)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.details)
         layout.addWidget(self.note)
         layout.addWidget(self.neighbours, stretch=1)
@@ -75,16 +81,18 @@ class Inspector(QWidget):
 
     def show_sentence(self, corpus: Corpus, index: int, groups: np.ndarray,
                       embeddings: Embeddings | None) -> None:
-        """Describe sentence ``index``; ``groups`` is every sentence's group (-1: none)."""
-        lines = [f"<p style='font-size: 13px'>{_escape(corpus.texts[index])}</p>",
-                 f"<b>id</b> {_escape(corpus.ids[index])}"]
+        """Describe sentence ``index``; ``groups`` is every sentence's group (-1: none).
+        The sentence, then its id, group and metadata on one line: the room below is the
+        neighbours'."""
+        fields = [f"<b>id</b> {_escape(corpus.ids[index])}"]
         if corpus.groups is not None:
             group = groups[index]
             name = corpus.groups.names[group] if group >= 0 else "none"
-            lines.append(f"<b>{corpus.groups.kind}</b> {_escape(name)}")
+            fields.append(f"<b>{corpus.groups.kind}</b> {_escape(name)}")
         for column, values in corpus.metadata.items():
-            lines.append(f"<b>{_escape(column)}</b> {_escape(values[index])}")
-        self.details.setText("<br>".join(lines))
+            fields.append(f"<b>{_escape(column)}</b> {_escape(values[index])}")
+        self.details.setText(f"<span style='font-size: 13px'>{_escape(corpus.texts[index])}"
+                             f"</span><br>{' · '.join(fields)}")
         self.note.clear()
         self.neighbours.setRowCount(0)
         if embeddings is None:
@@ -102,14 +110,9 @@ class Inspector(QWidget):
             same = groups[index] >= 0 and groups[neighbour] == groups[index]
             cells = (f"{similarity:.3f}", "✓" if same else "", corpus.texts[neighbour])
             for column, text in enumerate(cells):
-                self.neighbours.setItem(row, column, QTableWidgetItem(text))
-        self.neighbours.resizeRowsToContents()
-
-    def resizeEvent(self, event) -> None:
-        # Rows sized while the Inspector was hidden (a tab behind another) are as tall
-        # as their text wrapped to no width: size them again at the width shown.
-        super().resizeEvent(event)
-        self.neighbours.resizeRowsToContents()
+                item = QTableWidgetItem(text)
+                item.setToolTip(corpus.texts[neighbour])
+                self.neighbours.setItem(row, column, item)
 
     def searchable(self, embeddings: Embeddings) -> bool:
         """Whether a click can search ``embeddings`` at once: exactly (below

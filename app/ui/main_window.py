@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.main_split)
 
         self.docks = Docks(self, self.main_split)
-        self.docks.add("Corpus", self.corpus_panel.widget, LEFT)
+        corpus_dock = self.docks.add("Corpus", self.corpus_panel.widget, LEFT)
         self.workspace_panel = WorkspacePanel()
         workspace_dock = self.docks.add("Workspace", self.workspace_panel, LEFT)
         self.tabifyDockWidget(workspace_dock, self.docks.add("Jobs", self.jobs.panel, LEFT))
@@ -108,8 +108,9 @@ class MainWindow(QMainWindow):
         inspector_dock = self.docks.add("Inspector", self.inspecting.inspector, RIGHT)
         if small_screen():
             # At 1280 px two dock columns leave the views ~420 px: one column instead.
-            self.docks.one_column(workspace_dock, {self.group_dock: "Selected",
-                                                   inspector_dock: "Inspector"})
+            self.docks.one_column(corpus_dock, workspace_dock,
+                                  {self.group_dock: "Selected", inspector_dock: "Inspector"},
+                                  roomy=inspector_dock)
             self.selecting.raised_by += ("point", "misclassified")
         else:
             self.tabifyDockWidget(self.group_dock, inspector_dock)

@@ -215,3 +215,49 @@ def test_trains_on_a_plain_text_file(shared_data, tmp_path):
     encoder = Doc2VecDBOW(**SMALL).fit(texts)
     assert encoder.n_training_sentences_ == len(texts)
     assert np.isfinite(encoder.encode(texts[:20])).all()
+
+
+def test_word2vec_trained_on_a_text_file_is_not_refitted_inside_folds(shared_data, msrp,
+                                                                      tmp_path, monkeypatch):
+    """``word2vec:FILE`` trains on the State of the Union sentences, not on the corpus it
+    encodes: classification on grouped MSRP fits it once and shares its embeddings across
+    the folds, its provenance names the file, and it survives a save/reload."""
+    from app.evaluations.classification import run_classification
+    from app.jobs import run_job
+    from models import make_encoder
+    path = shared_data / "state-union" / "sentences.txt"
+    fits, fit = [], Word2VecEncoder.iter_fit
+
+    def counted_fit(self, texts):
+        fits.append(len(texts))
+        return (yield from fit(self, texts))
+
+    monkeypatch.setattr(Word2VecEncoder, "iter_fit", counted_fit)
+    encoder = make_encoder(f"word2vec:{path}")
+    encoder.epochs = 3                  # the property tested does not depend on epochs
+    assert not encoder.learns_from_data and make_encoder("word2vec").learns_from_data
+    result = run_job(run_classification(msrp, encoder, seed=0))
+    assert len(fits) == 1                                   # once, not once per fold
+    assert result.provenance.parameters["refit_per_fold"] is False
+    assert result.provenance.encoder_name == "word2vec:sentences.txt(epochs=3)"
+    assert result.provenance.encoder_params["training_file"] == str(path.resolve())
+    assert result.mean_accuracy > 0.3                       # 274 groups: chance < 0.01
+
+    fitted = encoder.clone().fit(["never seen: the file is the training text"])
+    assert fitted.n_training_sentences_ == len(read_training_text(path)) == 17_122
+    assert fitted.fingerprint() != Word2VecEncoder(epochs=3).fit(msrp.texts).fingerprint()
+    reloaded = load_trained(fitted.save(tmp_path))
+    assert reloaded.name == "word2vec:sentences.txt(epochs=3)"
+    assert reloaded.fingerprint() == fitted.fingerprint()
+    assert np.array_equal(reloaded.encode(msrp.texts[:50]), fitted.encode(msrp.texts[:50]))
+
+
+def test_the_file_s_sentences_enter_the_fingerprint(tmp_path):
+    path = tmp_path / "text.txt"
+    path.write_text("the cat sat on the mat\nthe dog sat on the log\n" * 20)
+    encoder = Doc2VecDBOW(**SMALL, training_file=str(path))
+    first = encoder.clone().fit([])
+    path.write_text("the cat sat on the log\nthe dog sat on the mat\n" * 20)
+    assert encoder.clone().fit([]).fingerprint() != first.fingerprint()
+    with pytest.raises(ModelError, match="nope.txt: no such training file"):
+        Word2VecEncoder(training_file=str(tmp_path / "nope.txt"))

@@ -148,3 +148,30 @@ def test_nothing_is_cut_at_1280x800(qtbot, window, shared_data):
     compare = window.views.compare_view
     for choice in (compare.alignment, compare.colour, window.analyses.compare_choice):
         assert choice.isVisible() and choice.width() >= choice.sizeHint().width()
+
+
+def click_dock_tab(qtbot, window, title):
+    from PySide6.QtWidgets import QTabBar
+    bar, index = next((bar, i) for bar in window.findChildren(QTabBar)
+                      for i in range(bar.count()) if bar.tabText(i) == title)
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
+    qtbot.wait(50)
+
+
+def test_the_inspector_shows_8_neighbours_in_the_one_column(qtbot, window):
+    """At 1280x800 the Inspector is a tab under the Corpus panel: in front, it takes most
+    of the column (the panel scrolls) and shows its neighbours one line each; another tab
+    in front gives the panel its height back."""
+    shown_at_1280x800(qtbot, window)
+    run_and_wait(qtbot, window)
+    corpus_scroll = window.corpus_panel.widget.parentWidget().parentWidget()
+    window.select_sentence(61)
+    click_dock_tab(qtbot, window, "Inspector")
+    inspector = window.inspecting.inspector
+    qtbot.waitUntil(lambda: inspector.neighbours.rowCount() == 10)
+    assert inspector.isVisible() and visible_rows(inspector.neighbours) >= 8
+    assert window.corpus_panel.run_button.visibleRegion().boundingRect().height() \
+        == window.corpus_panel.run_button.height()          # Run stays in sight
+    click_dock_tab(qtbot, window, "Selected")
+    qtbot.waitUntil(lambda: not corpus_scroll.verticalScrollBar().isVisible())
+    assert window.size() == SIZE

@@ -392,8 +392,22 @@ def test_doc2vec_trains_on_a_chosen_text_file(qtbot, window, tmp_path, shared_da
     wait_for_job(qtbot, window)
     assert window.exploration is not None and window.projection.point_count == 859
     encoder = window.exploration.encoder
-    assert encoder.family == "doc2vec-dbow"
-    assert any("epoch" in stage for stage in stages)
+    assert encoder.family == "doc2vec-dbow" and encoder.training_file == str(text.resolve())
+    assert encoder.n_training_sentences_ == 1499
+    assert any("news.txt" in stage and "epoch" in stage for stage in stages)
+
+    # The evaluation asked for from its panel trains on the file too, once, not per fold.
+    panel = window.evaluation_panel
+    window.show_evaluations()
+    panel.choice.setCurrentIndex(panel.choice.findData("classification"))
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    wait_for_job(qtbot, window)
+    evaluation = window.session.current.evaluations[-1]
+    assert evaluation.encoder == f"doc2vec-dbow:{text}" and str(text) in evaluation.command
+    provenance = evaluation.result.provenance
+    assert provenance.encoder_name == "doc2vec-dbow:news.txt"
+    assert provenance.encoder_params["training_file"] == str(text.resolve())
+    assert provenance.parameters["refit_per_fold"] is False
 
 
 def test_fastsent_trains_on_the_chosen_ordered_text_file(qtbot, window, tmp_path,
