@@ -206,10 +206,14 @@ class ProjectionView(QWidget):
     def _show_everything(self) -> None:
         """Fit the view to all points and draw at once (no refresh delay)."""
         if len(self.coordinates):
-            finite = self.coordinates[np.isfinite(self.coordinates).all(axis=1)]
+            # Ranges of the contiguous columns: no (n, 2) temporaries at a million points.
+            x, y = self._x, self._y
+            if not (np.isfinite(x.min() + x.max()) and np.isfinite(y.min() + y.max())):
+                finite = np.isfinite(x) & np.isfinite(y)
+                x, y = x[finite], y[finite]
             # Python floats: pyqtgraph compares ranges with float64 limits near 1e307.
-            (x0, y0), (x1, y1) = ((finite.min(axis=0).tolist(), finite.max(axis=0).tolist())
-                                  if len(finite) else ((0.0, 0.0), (1.0, 1.0)))
+            x0, x1, y0, y1 = ((float(x.min()), float(x.max()), float(y.min()), float(y.max()))
+                              if len(x) else (0.0, 1.0, 0.0, 1.0))
             self.view_box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.05)
         self.refresh()
 

@@ -154,3 +154,10 @@ def test_a_large_overlay_is_drawn_only_around_the_view(qtbot, view, million):
     shown = view.found.data["data"].astype(int)
     assert 0 < len(shown) < POINT_LIMIT
     assert (shown % 2 == 0).all() and 10 in shown
+
+
+def test_the_view_fits_the_finite_points_only(qtbot, view):
+    points = np.array([[0, 0], [1, 2], [np.nan, 5], [np.inf, 0], [4, -1]], dtype=np.float32)
+    view.set_points(points, category_colours(np.zeros(5, dtype=int)), str, ("x", "y"))
+    (x0, x1), (y0, y1) = view.view_box.viewRange()
+    assert x0 < 0 < 4 < x1 < 5 and y0 < -1 < 2 < y1 < 4
