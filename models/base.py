@@ -174,7 +174,12 @@ class Encoder(ABC):
 
     def fingerprint(self) -> str:
         """Hash of everything that determines the output: family, parameters, fit."""
-        payload = json.dumps({"family": self.family, "params": self.params(),
+        params = self.params()
+        if params.get("training_file"):
+            # The file's content is in the fitted state (the hash of its sentences);
+            # the folder it sits in, or is reached through, must not change the key.
+            params["training_file"] = Path(params["training_file"]).name
+        payload = json.dumps({"family": self.family, "params": params,
                               "fitted": self._fitted_state()}, sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
@@ -193,12 +198,13 @@ class TrainsOnFile:
     training_file: str | None = None
 
     def _take_training_file(self, training_file: str | None) -> None:
-        """Keep ``training_file`` as an absolute path, checked to exist."""
+        """Keep ``training_file`` as an absolute path (links kept, as the user named
+        it), checked to exist."""
         if training_file is not None:
             path = Path(training_file).expanduser()
             if not path.is_file():
                 raise ModelError("no such training file", path)
-            training_file = str(path.resolve())
+            training_file = str(path.absolute())
         self.training_file = training_file
 
     @property

@@ -261,3 +261,14 @@ def test_the_file_s_sentences_enter_the_fingerprint(tmp_path):
     assert encoder.clone().fit([]).fingerprint() != first.fingerprint()
     with pytest.raises(ModelError, match="nope.txt: no such training file"):
         Word2VecEncoder(training_file=str(tmp_path / "nope.txt"))
+
+
+def test_where_the_training_file_lives_does_not_change_the_fingerprint(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "text.txt").write_text("the cat sat on the mat\nthe dog sat on the log\n" * 20)
+    (tmp_path / "link").symlink_to(real)
+    through_link = Doc2VecDBOW(**SMALL, training_file=str(tmp_path / "link" / "text.txt"))
+    direct = Doc2VecDBOW(**SMALL, training_file=str(real / "text.txt"))
+    assert through_link.training_file == str(tmp_path / "link" / "text.txt")
+    assert through_link.fit([]).fingerprint() == direct.fit([]).fingerprint()
