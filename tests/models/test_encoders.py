@@ -5,8 +5,8 @@ import pytest
 import scipy.sparse as sp
 
 from app.jobs import Progress
-from models import (ENCODERS, ModelError, MultilingualE5, NotFittedError,
-                    SentenceTransformerEncoder, make_encoder)
+from models import (ENCODERS, ModelError, NotFittedError,
+                    make_encoder)
 from models.pairs import TrainingPairs
 
 #: A parameter change per family that must change the fingerprint.
