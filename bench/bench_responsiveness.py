@@ -108,9 +108,9 @@ class Probe:
         self.timer.start()
         began = time.perf_counter()
         self.ticks.append(began)
-        # Mark when the window starts drawing the result (its on_result callback,
-        # looked up on the instance when the job starts).
-        show = MainWindow.show_exploration.__get__(window)
+        # Mark when the window starts drawing the result: the session's change event
+        # calls showing.show_exploration, looked up on the instance.
+        show = window.showing.show_exploration
 
         def show_marked(exploration):
             self.stages.append((time.perf_counter(), "result: show_exploration"))
@@ -119,21 +119,22 @@ class Probe:
         window.showing.show_exploration = show_marked
         try:
             start()
+            handle = window.jobs.job
+            assert handle is not None and not handle.done, "the job did not start"
+            handle.changed.connect(lambda: self.stages.append(
+                (time.perf_counter(),
+                 handle.progress.stage if handle.progress else "started")))
+            while not handle.done:
+                app.processEvents()
+                time.sleep(0.001)
+            wall = time.perf_counter() - began
+            # Let the queued result / finished callbacks run, ticking on.
+            until = time.perf_counter() + 0.2
+            while time.perf_counter() < until:
+                app.processEvents()
+                time.sleep(0.001)
         finally:
             del window.showing.show_exploration
-        handle = window.jobs.job
-        assert handle is not None and not handle.done, "the job did not start"
-        handle.changed.connect(lambda: self.stages.append(
-            (time.perf_counter(), handle.progress.stage if handle.progress else "started")))
-        while not handle.done:
-            app.processEvents()
-            time.sleep(0.001)
-        wall = time.perf_counter() - began
-        # Let the queued result / finished callbacks run, ticking on.
-        until = time.perf_counter() + 0.2
-        while time.perf_counter() < until:
-            app.processEvents()
-            time.sleep(0.001)
         self.timer.stop()
         if handle.state != "done":
             raise RuntimeError(f"job {handle.state}: {handle.error!r}")
