@@ -136,16 +136,24 @@ class Encoder(ABC):
             raise NotFittedError(f"{self.name} must be fitted before encoding")
         texts = list(texts)
         total = len(texts)
-        blocks = []
+        dense, sparse_blocks = None, []
         for start in range(0, total, self.batch_size):
-            blocks.append(self._encode_batch(texts[start:start + self.batch_size]))
+            block = self._encode_batch(texts[start:start + self.batch_size])
+            if sp.issparse(block):
+                sparse_blocks.append(block)
+            else:
+                # Filled batch by batch: stacking a million rows at the end holds the
+                # GIL long enough (~0.1 s) to stall the window.
+                if dense is None:
+                    dense = np.empty((total, block.shape[1]), dtype=np.float32)
+                dense[start:start + len(block)] = block
             yield Progress(f"encoding with {self.name}", min(start + self.batch_size, total),
                            total)
-        if not blocks:
+        if dense is not None:
+            return dense
+        if not sparse_blocks:
             return self._encode_batch([])
-        if sp.issparse(blocks[0]):
-            return sp.csr_array(sp.vstack(blocks, format="csr"), dtype=np.float32)
-        return np.vstack(blocks).astype(np.float32, copy=False)
+        return sp.csr_array(sp.vstack(sparse_blocks, format="csr"), dtype=np.float32)
 
     def encode(self, texts: Sequence[str]) -> Embeddings:
         """Encode ``texts`` in this thread; shape (len(texts), dim), float32."""
