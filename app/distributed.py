@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -256,18 +257,15 @@ class EncodeBatch:
         return {"row": np.concatenate(starts), "vector": np.concatenate(vectors)}
 
 
-def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
-                store: Callable[[Shard, np.ndarray], None], *, address: str | None,
-                num_cpus: int, workers: int | None) -> Job[None]:
+@contextmanager
+def _ray(address: str | None, num_cpus: int):
+    """The ray module, connected to ``address`` or to a local instance of ``num_cpus``
+    CPUs; an instance started here is shut down on leaving."""
     try:
         import ray  # noqa: PLC0415 - the optional extra, only for this engine
     except ImportError:
         raise ModelError("the ray engine needs the ray extra: "
                          "pip install 'sentspace[ray]'") from None
-    import pyarrow as pa  # noqa: PLC0415
-
-    stage, total = _stage(encoder, shards)
-    yield Progress(f"starting Ray ({address or f'local, {num_cpus} CPUs'})", 0, total)
     started = not ray.is_initialized()
     if started:
         if address:
@@ -275,6 +273,20 @@ def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
         else:
             ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
     try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
+                store: Callable[[Shard, np.ndarray], None], *, address: str | None,
+                num_cpus: int, workers: int | None) -> Job[None]:
+    import pyarrow as pa  # noqa: PLC0415
+
+    stage, total = _stage(encoder, shards)
+    yield Progress(f"starting Ray ({address or f'local, {num_cpus} CPUs'})", 0, total)
+    with _ray(address, num_cpus) as ray:
         resources = ray.cluster_resources()
         gpus, cpus = int(resources.get("GPU", 0)), float(resources.get("CPU", 1))
         # One block per shard, one row per encoder batch: each actor call encodes exactly
@@ -318,9 +330,6 @@ def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
                     store(shard, buffers.pop(position))
             done += len(rows)
             yield Progress(stage, done, total)
-    finally:
-        if started:
-            ray.shutdown()
 
 
 @dataclass(frozen=True)
@@ -397,20 +406,9 @@ def _index_local(index, unit: np.ndarray, shards, **_):
 
 
 def _index_ray(index, unit: np.ndarray, shards, *, address: str | None, num_cpus: int):
-    try:
-        import ray  # noqa: PLC0415 - the optional extra, only for this engine
-    except ImportError:
-        raise ModelError("the ray engine needs the ray extra: "
-                         "pip install 'sentspace[ray]'") from None
     import faiss  # noqa: PLC0415
 
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
-    try:
+    with _ray(address, num_cpus) as ray:
         # Parts travel back serialised (faiss indexes do not pickle).
         add = ray.remote(num_cpus=1)(
             lambda trained, rows: faiss.serialize_index(_index_part(trained, rows)))
@@ -418,6 +416,3 @@ def _index_ray(index, unit: np.ndarray, shards, *, address: str | None, num_cpus
         pending = [add.remote(trained, unit[start:start + rows]) for start, rows in shards]
         for (start, _), ref in zip(shards, pending):
             yield start, faiss.deserialize_index(ray.get(ref))
-    finally:
-        if started:
-            ray.shutdown()
