@@ -196,6 +196,13 @@ class Encoder(ABC):
         return f"{type(self).__name__}({args})"
 
 
+def require_at_least_one(**counts: int) -> None:
+    """ModelError naming the first of ``counts`` (sizes, epochs...) below 1."""
+    for label, value in counts.items():
+        if int(value) < 1:
+            raise ModelError(f"{label} must be at least 1, not {value}")
+
+
 class TrainsOnFile:
     """A trained family that can train on a text file (``FAMILY:FILE``, *Train on* a
     file) instead of the texts given to ``fit``. It then learns nothing from the corpus

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from models.base import ModelError
+from models.base import ModelError, require_at_least_one
 from models.neural import NeuralEncoder, Ragged, Vocabulary
 from models.tokenize import tokenize
 from models.word2vec import read_text_lines
@@ -130,10 +130,8 @@ class DictRepBOW(NeuralEncoder):
                  lowercase: bool = True, seed: int = 0, training_file: str | None = None):
         super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
                          lowercase, seed, training_file)
-        for label, value in (("embedding_size", embedding_size),
-                             ("hidden_size", hidden_size), ("max_length", max_length)):
-            if int(value) < 1:
-                raise ModelError(f"{label} must be at least 1, not {value}")
+        require_at_least_one(embedding_size=embedding_size, hidden_size=hidden_size,
+                             max_length=max_length)
         self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
         self.max_length = int(max_length)
         #: Training rows skipped because the word has no GloVe vector.

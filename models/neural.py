@@ -38,7 +38,8 @@ import numpy as np
 
 from app.atomic import atomic_path
 from app.jobs import Job, Progress, run_job
-from models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
+from models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
+                         require_at_least_one)
 from models.tokenize import tokenize
 from models.sidecar import check_model_file, read_sidecar, sidecar_path, write_sidecar
 from models.word2vec import corpus_digest, models_dir, read_training_text
@@ -255,10 +256,8 @@ class NeuralEncoder(TrainsOnFile, Encoder):
                  training_file: str | None):
         if not torch_available():
             raise ModelError(f"{self.family} needs PyTorch and safetensors: {INSTALL_HINT}")
-        for label, value in (("epochs", epochs), ("batch_sentences", batch_sentences),
-                             ("min_count", min_count), ("max_vocab", max_vocab)):
-            if int(value) < 1:
-                raise ModelError(f"{label} must be at least 1, not {value}")
+        require_at_least_one(epochs=epochs, batch_sentences=batch_sentences,
+                             min_count=min_count, max_vocab=max_vocab)
         if not float(learning_rate) > 0:
             raise ModelError(f"learning_rate must be positive, not {learning_rate}")
         self.epochs = int(epochs)

@@ -29,7 +29,7 @@ from typing import Any, Self
 import numpy as np
 
 from app.jobs import Job
-from models.base import ModelError
+from models.base import ModelError, require_at_least_one
 from models.neural import NeuralEncoder, Ragged, Vocabulary
 from models.tokenize import tokenize
 from models.word2vec import read_text_lines
@@ -270,10 +270,8 @@ class PairBOW(NeuralEncoder):
                  seed: int = 0, training_file: str | None = None):
         super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
                          lowercase, seed, training_file)
-        for label, value in (("embedding_size", embedding_size), ("hidden_size", hidden_size),
-                             ("classifier_size", classifier_size), ("max_length", max_length)):
-            if int(value) < 1:
-                raise ModelError(f"{label} must be at least 1, not {value}")
+        require_at_least_one(embedding_size=embedding_size, hidden_size=hidden_size,
+                             classifier_size=classifier_size, max_length=max_length)
         if objective not in OBJECTIVES:
             raise ModelError(f"objective must be one of {', '.join(OBJECTIVES)}, "
                              f"not {objective!r}")

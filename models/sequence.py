@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from models.base import ModelError
+from models.base import ModelError, require_at_least_one
 from models.neural import (BOUNDARY, PAD, SPECIALS, UNK, NeuralEncoder, Ragged, Vocabulary,
                            documents_of, read_ordered_text, sampled_softmax_loss)
 from models.tokenize import tokenize
@@ -124,10 +124,8 @@ class _SequenceEncoder(NeuralEncoder):
                  training_file: str | None):
         super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
                          lowercase, seed, training_file)
-        for label, value in (("embedding_size", embedding_size), ("hidden_size", hidden_size),
-                             ("max_length", max_length), ("noise_words", noise_words)):
-            if int(value) < 1:
-                raise ModelError(f"{label} must be at least 1, not {value}")
+        require_at_least_one(embedding_size=embedding_size, hidden_size=hidden_size,
+                             max_length=max_length, noise_words=noise_words)
         if self.combine and int(hidden_size) % 2:
             raise ModelError(f"{self.family} splits hidden_size between the two directions "
                              f"of its bidirectional encoder: it must be even, not {hidden_size}")

@@ -32,7 +32,7 @@ import numpy as np
 from app.atomic import atomic_path
 from app.jobs import Job, Progress, run_job
 from models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
-                         WordParts)
+                         WordParts, require_at_least_one)
 from models.sidecar import check_model_file, read_sidecar, sidecar_path, write_sidecar
 from models.tokenize import tokenize
 from models.word_vectors import Coverage, WordVectorTable, _Tally, _WordVectorEncoder
@@ -171,11 +171,8 @@ class GensimEncoder(TrainsOnFile, Encoder):
 
     def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
                  lowercase: bool, seed: int, workers: int, training_file: str | None):
-        for label, value in (("vector_size", vector_size), ("window", window),
-                             ("min_count", min_count), ("epochs", epochs),
-                             ("workers", workers)):
-            if int(value) < 1:
-                raise ModelError(f"{label} must be at least 1, not {value}")
+        require_at_least_one(vector_size=vector_size, window=window, min_count=min_count,
+                             epochs=epochs, workers=workers)
         self.vector_size = int(vector_size)
         self.window = int(window)
         self.min_count = int(min_count)
