@@ -61,6 +61,17 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     assert costra.table.rowCount() > 8 and visible_rows(costra.table) >= 8
 
 
+def reopened(qtbot) -> MainWindow:
+    """A new window at 1280x800 with the layout the last one left."""
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.resize(SIZE)
+    again.show()
+    qtbot.waitExposed(again)
+    again.docks.restore()
+    return again
+
+
 def test_layout_is_remembered_and_reset(qtbot, window):
     window.docks.restore()
     window.resize(SIZE)
@@ -70,12 +81,7 @@ def test_layout_is_remembered_and_reset(qtbot, window):
     moved = window.main_split.sizes()
     assert moved != built
     assert window.close()
-    again = MainWindow()
-    qtbot.addWidget(again)
-    again.resize(SIZE)
-    again.show()
-    qtbot.waitExposed(again)
-    again.docks.restore()
+    again = reopened(qtbot)
     assert again.main_split.sizes() == moved
     reset = next(action for action in again.menuBar().actions()
                  if action.text() == "&View").menu().actions()[0]
@@ -96,12 +102,7 @@ def test_a_layout_remembered_by_an_older_version_is_not_put_back(qtbot, window):
     settings = Docks.settings()
     settings.setValue("version", str(LAYOUT_VERSION - 1))
     settings.sync()
-    again = MainWindow()
-    qtbot.addWidget(again)
-    again.resize(SIZE)
-    again.show()
-    qtbot.waitExposed(again)
-    again.docks.restore()
+    again = reopened(qtbot)
     assert again.main_split.sizes() == built
     again.docks.remembered = False
 
