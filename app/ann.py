@@ -5,25 +5,34 @@
 searches an index, and "auto" (the default) scans up to :data:`EXACT_LIMIT` pool rows
 and searches an index above it. Sparse embeddings (bag of words), which faiss cannot
 index, are always scanned. The index is over the L2-normalised rows, searched by inner
-product (= cosine), and its kind goes by size: an HNSW graph up to :data:`HNSW_LIMIT`
-rows, an inverted file of 8-bit scalar-quantised rows (IVF-SQ8, a quarter of the memory,
-its coarse centroids trained on a seeded sample) above. Every approximate answer comes
-with its measured recall@k against the exact scan on a seeded sample of its own queries
-(:class:`Search`), so a result computed approximately says so, and how approximately. A new index is
-tuned once, as it is built: the narrowest search breadth of :data:`BREADTHS` (HNSW's
-efSearch, the IVF's nprobe) whose recall@10 on 1,000 of its own rows reaches
-:data:`TARGET_RECALL` is kept with it (a wider one costs more per query, so the smallest
-that suffices: recall at fixed parameters falls as the pool grows).
+product (= cosine): an inverted file of 8-bit scalar-quantised rows (IVF-SQ8, a quarter
+of the rows' memory), its coarse centroids trained by k-means on a seeded sample, and
+the candidates it returns rescored exactly from the unit rows. Every approximate answer
+comes with its measured recall@k against the exact scan on a seeded sample of its own
+queries (:class:`Search`), so a result computed approximately says so, and how
+approximately. An index is tuned once per number of neighbours k asked of it (k=10 as
+it is built): the narrowest search breadth (lists probed, nprobe) of :data:`BREADTHS`
+whose recall@k on 1,000 of its own rows reaches :data:`TARGET_RECALL` is kept with it,
+with that recall (a ranking's 101 neighbours need more lists than 10 do).
+
+Why this index: at 1,000,000 spliced real sentences (glove-mean, 50-d, 2 cores) a
+single-threaded HNSW graph took 89 s to build and 122 s to search every point at
+recall@10 0.974; the IVF-SQ8 builds in 16 s and searches every point in about 80 s at
+0.96, in a quarter of the memory (HNSW keeps a float32 copy of the rows and its graph).
+Its rows are padded with zeros to a multiple of :data:`SQ_WIDTH` dimensions, which
+leaves every inner product as it was and lets faiss use its SIMD code (at 50-d, 4.5x
+faster); queries are searched in the order of their nearest list, so that the lists
+they probe are still in the cache (results do not depend on the order).
 
 The index is built one chunk of rows at a time (a job: progress, cancel between chunks)
-on one thread: HNSW's parallel insertion links nodes in whatever order the threads reach
-them, so only a single-threaded build gives the same graph, and the same neighbours, on
-every machine (the IVF's k-means likewise). Only the building thread is held to one
-OpenMP thread, and only while faiss works, never across a yield. Searching is parallel;
-each query's search is independent of the others, so its answer does not depend on the
-thread count. Built indexes are cached on disk in the embedding cache's folder
-(``ann/``), keyed by a digest of the normalised matrix, the index kind and its
-parameters, and checked against a SHA-256 before faiss reads them.
+on one thread: k-means run on several threads sums in whatever order they finish, so
+only a single-threaded build gives the same centroids, and the same neighbours, on every
+machine. Only the building thread is held to one OpenMP thread, and only while faiss
+works, never across a yield. Searching is parallel; each query's search is independent
+of the others, so its answer does not depend on the thread count. Built indexes are
+cached on disk in the embedding cache's folder (``ann/``) with their tuned recall,
+keyed by a digest of the normalised matrix and the index's parameters, and checked
+against a SHA-256 before faiss reads them.
 
 faiss is imported inside the functions that need it.
 """
@@ -54,33 +63,27 @@ log = logging.getLogger(__name__)
 EXACT_LIMIT = 50_000
 #: "auto": exact up to the limit, an index above it; "exact"; "ann" (an index always).
 SEARCHES = ("auto", "exact", "ann")
-#: Index kinds, and the pool size above which an IVF-SQ8 replaces HNSW (whose graph and
-#: float32 rows take about 1.2 KB a row at 384 dimensions, against 0.4 KB).
-KINDS = {"hnsw": "HNSW", "ivf-sq8": "IVF-SQ8"}
-HNSW_LIMIT = 2_000_000
+#: The index kind (:attr:`Search.method` of an approximate search).
+INDEX_KIND = "ivf-sq8"
 #: Queries whose approximate neighbours are checked against the exact scan.
 RECALL_QUERIES = 1_000
-#: HNSW links per node, and candidate lists while building and searching: on 100,000
-#: spliced real sentences (glove-mean) recall@10 0.976, against 0.978 for M=32,
-#: efConstruction=80, efSearch=96 at 1.3x the build and 1.4x the search time.
-HNSW_M = 24
-EF_CONSTRUCTION = 40
 #: IVF lists: about 4 sqrt(n) (faiss's guideline), trained by k-means on a seeded sample
 #: of TRAIN_PER_LIST rows per list; the lists searched per query are tuned (BREADTHS).
-#: On MSRP (glove-mean, 171 lists) recall@10 is 0.887 at nprobe 8 with the quantised
-#: cosines, 0.921 with REFINE x the candidates rescored exactly, over 0.97 at nprobe 16.
 IVF_LISTS_PER_SQRT = 4
 TRAIN_PER_LIST = 64
 TRAIN_SEED = 0
-#: An IVF-SQ8 search takes this many times the candidates asked for, rescored exactly.
+#: A search takes this many times the candidates asked for, rescored exactly: at
+#: 1,000,000 sentences (glove-mean, nprobe 64) recall@10 0.946 with 2x, 0.963 with 4x.
 REFINE = 4
-#: Search breadths tried in turn by kind (efSearch, nprobe), and the recall@10 the first
-#: one kept must reach (the last is kept when none does). At 1,000,000 spliced
-#: sentences (glove-mean) efSearch 64 gave recall@10 0.940.
-BREADTHS = {"hnsw": (64, 128, 256, 512), "ivf-sq8": (32, 64, 128, 256)}
+#: faiss scores 8-bit rows with SIMD only when their width is a multiple of this.
+SQ_WIDTH = 8
+#: Lists probed per query, tried in turn, and the recall@10 the first one kept must
+#: reach (the last is kept when none does). At 1,000,000 spliced sentences (glove-mean,
+#: 4,000 lists) nprobe 48 gave 0.947 and 64 gave 0.963.
+BREADTHS = (16, 32, 48, 64, 96, 128, 256)
 TARGET_RECALL = 0.95
 #: Rows added per step of the build, and queries searched per step.
-BUILD_CHUNK = 20_000
+BUILD_CHUNK = 50_000
 SEARCH_CHUNK = 20_000
 #: A neighbour whose cosine is within this of the exact k-th neighbour's is a hit when
 #: measuring recall (as ann-benchmarks counts by distance), so that ties broken in a
@@ -89,9 +92,13 @@ RECALL_TOLERANCE = 1e-5
 #: Indexes kept in memory by the array they index, so that a view asking again about
 #: the same pool gets its index back without hashing the matrix.
 _RECENT_INDEXES = 2
-_recent: dict[tuple[int, str], tuple[weakref.ref, Any, dict[int, Search], str | None]] = {}
+_recent: dict[int, tuple[weakref.ref, Any, Tuning, str | None]] = {}
 #: Bump when the index layout or its parameters change; older files then simply miss.
-INDEX_VERSION = 2
+INDEX_VERSION = 3
+
+
+#: Per k: the lists to probe and the recall@k that breadth reached.
+Tuning = dict[int, tuple[int, "Search"]]
 
 
 @dataclass(frozen=True)
@@ -100,7 +107,7 @@ class Search:
 
     Attributes
     ----------
-    method : "exact" or the index kind ("hnsw", "ivf-sq8").
+    method : "exact" or the index kind (:data:`INDEX_KIND`).
     k : neighbours per query.
     recall : float or None
         When approximate: mean share of the exact k nearest neighbours that the approximate
@@ -120,8 +127,8 @@ class Search:
     def describe(self) -> str:
         if not self.approximate:
             return "exact"
-        return (f"approximate ({KINDS[self.method]}, recall@{self.k} {self.recall:.3f} on "
-                f"{self.recall_queries:,} queries)")
+        return (f"approximate ({self.method.upper()}, recall@{self.k} {self.recall:.3f} "
+                f"on {self.recall_queries:,} queries)")
 
     def summary(self) -> list[tuple[str, str]]:
         return [("neighbour search", self.describe())]
@@ -131,17 +138,14 @@ class Search:
                 "recall_queries": self.recall_queries}
 
 
-
 def choose(pool: Embeddings | Normalised, search: str = "auto", *,
-           limit: int | None = None, kind: str | None = None) -> str:
-    """"exact" or the index kind for searching ``pool``; ValueError for an unknown search
-    or kind, or an index asked of sparse rows. ``limit`` defaults to :data:`EXACT_LIMIT`
-    as it is when called; ``kind`` to the one for the pool's size."""
+           limit: int | None = None) -> str:
+    """"exact" or :data:`INDEX_KIND` for searching ``pool``; ValueError for an unknown
+    search or an index asked of sparse rows. ``limit`` defaults to :data:`EXACT_LIMIT`
+    as it is when called."""
     limit = EXACT_LIMIT if limit is None else limit
     if search not in SEARCHES:
         raise ValueError(f"unknown neighbour search {search!r} (known: {', '.join(SEARCHES)})")
-    if kind is not None and kind not in KINDS:
-        raise ValueError(f"unknown index kind {kind!r} (known: {', '.join(KINDS)})")
     matrix = pool.matrix if isinstance(pool, Normalised) else pool
     if search == "ann" and sp.issparse(matrix):
         raise ValueError("an approximate index needs dense embeddings; sparse ones (bag of "
@@ -149,11 +153,11 @@ def choose(pool: Embeddings | Normalised, search: str = "auto", *,
     n = matrix.shape[0]
     if search == "exact" or (search == "auto" and (n <= limit or sp.issparse(matrix))):
         return "exact"
-    return kind or ("hnsw" if n <= HNSW_LIMIT else "ivf-sq8")
+    return INDEX_KIND
 
 
 def ivf_lists(n: int) -> int:
-    """Inverted lists of an IVF index over ``n`` rows."""
+    """Inverted lists of an index over ``n`` rows."""
     return max(1, min(n // TRAIN_PER_LIST or 1, int(IVF_LISTS_PER_SQRT * np.sqrt(n))))
 
 
@@ -168,16 +172,15 @@ def _digest_file(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def index_key(unit: np.ndarray, kind: str = "hnsw") -> str:
-    """The cache name of an index of ``kind`` over the unit rows ``unit``."""
+def index_key(unit: np.ndarray) -> str:
+    """The cache name of an index over the unit rows ``unit``."""
     digest = hashlib.blake2b(np.ascontiguousarray(unit).data, digest_size=16)
     digest.update(repr(unit.shape).encode())
-    parameters = (f"m{HNSW_M}-ef{EF_CONSTRUCTION}" if kind == "hnsw" else
-                  f"l{ivf_lists(unit.shape[0])}-t{TRAIN_PER_LIST}-s{TRAIN_SEED}")
-    return f"{digest.hexdigest()}-{kind}-{parameters}-v{INDEX_VERSION}"
+    parameters = f"l{ivf_lists(unit.shape[0])}-t{TRAIN_PER_LIST}-s{TRAIN_SEED}"
+    return f"{digest.hexdigest()}-{INDEX_KIND}-{parameters}-v{INDEX_VERSION}"
 
 
-def _load_cached(path: Path, n: int):
+def _load_cached(path: Path, n: int) -> tuple[Any, Tuning] | None:
     import faiss  # noqa: PLC0415
     meta_path = path.with_suffix(".json")
     try:
@@ -187,72 +190,79 @@ def _load_cached(path: Path, n: int):
         index = faiss.read_index(str(path))
         if index.ntotal != n:
             raise ValueError(f"holds {index.ntotal} rows, not {n}")
-        return index
+        return index, {int(k): (nprobe, Search(**search))
+                       for k, (nprobe, search) in meta["tuning"].items()}
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, RuntimeError) as error:
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as error:
         log.warning("cached index %s is damaged (%s); rebuilding", path.name, error)
         meta_path.unlink(missing_ok=True)
         path.unlink(missing_ok=True)
         return None
 
 
-def store_index(index, unit: np.ndarray, kind: str) -> Path:
-    """Put ``index`` (of ``kind``, over the unit rows ``unit``) in the cache where
-    :func:`iter_build_index` looks for it; returns the file."""
-    path = index_dir() / f"{index_key(np.ascontiguousarray(unit, np.float32), kind)}.faiss"
-    _store(index, path)
+def store_index(index, unit: np.ndarray, tuning: Tuning) -> Path:
+    """Put ``index`` (over the unit rows ``unit``, with its ``tuning``) in the cache
+    where :func:`iter_build_index` looks for it; returns the file."""
+    path = index_dir() / f"{index_key(np.ascontiguousarray(unit, np.float32))}.faiss"
+    _store(index, path, tuning)
     return path
 
 
-def _store(index, path: Path) -> None:
+def _store(index, path: Path, tuning: Tuning) -> None:
     import faiss  # noqa: PLC0415
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.with_suffix(".json").unlink(missing_ok=True)
         with atomic_path(path) as temporary:
             faiss.write_index(index, str(temporary))
-        write_text_atomic(path.with_suffix(".json"),
-                          json.dumps({"sha256": _digest_file(path), "rows": index.ntotal}))
+        _store_tuning(path, tuning, _digest_file(path))
     except OSError as error:
         log.warning("could not cache the neighbour index in %s: %s", path.parent, error)
 
 
-def iter_build_index(unit: np.ndarray, *, cache: bool = True,
-                     kind: str | None = None) -> Job[Any]:
-    """An inner-product index over the unit rows ``unit`` (float32, (n, dim)): of
-    ``kind``, by default the one :func:`choose` picks for ``n`` rows.
+def _store_tuning(path: Path, tuning: Tuning, sha256: str) -> None:
+    write_text_atomic(path.with_suffix(".json"), json.dumps(
+        {"sha256": sha256, "tuning": {k: (nprobe, search.to_dict())
+                                      for k, (nprobe, search) in tuning.items()}}))
+
+
+def iter_build_index(unit: np.ndarray, *, cache: bool = True) -> Job[Any]:
+    """An inner-product index over the unit rows ``unit`` (float32, (n, dim)).
 
     Loaded from the cache when an index over the same rows was built before (and one
     in memory over an equal array, say the same embeddings normalised again, is shared
-    rather than loaded twice); otherwise built single-threaded, a chunk of rows per
-    progress step, and cached.
+    rather than loaded twice); otherwise trained and built single-threaded, a chunk of
+    rows per progress step, tuned, and cached.
     """
     n = unit.shape[0]
-    kind = kind or choose(unit, "ann")
-    stage = f"building the neighbour index of {n:,} points ({KINDS[kind]})"
+    stage = f"building the neighbour index of {n:,} points (IVF-SQ8)"
     yield Progress(stage, 0, n)
-    key = (id(unit), kind)
-    owner, recent, _, _ = _recent.get(key, (None, None, None, None))
+    owner, recent, _, _ = _recent.get(id(unit), (None, None, None, None))
     if owner is not None and owner() is unit:
         return recent
     given, unit = unit, np.ascontiguousarray(unit, dtype=np.float32)
-    name = index_key(unit, kind) if cache else None
-    index, recalls = next(((i, r) for _, i, r, other in list(_recent.values())
-                           if name is not None and other == name), (None, {}))
+    name = index_key(unit) if cache else None
+    index, tuning = next(((i, t) for _, i, t, other in list(_recent.values())
+                          if name is not None and other == name), (None, {}))
     if index is None and name is not None:
-        index = _load_cached(index_dir() / f"{name}.faiss", n)
+        index, tuning = _load_cached(index_dir() / f"{name}.faiss", n) or (None, {})
     if index is None:
-        index = yield from (_built_hnsw if kind == "hnsw" else _built_ivf)(unit, stage)
-        recalls[10] = yield from tune(index, unit, kind)
+        index = trained_ivf(unit)
+        for start in range(0, n, BUILD_CHUNK):
+            add_rows(index, unit[start:start + BUILD_CHUNK])
+            yield Progress(stage, min(start + BUILD_CHUNK, n), n)
+        k = min(10, n - 1)
+        tuning = {k: (yield from tune(index, unit, k))}
         if name is not None:
-            _store(index, index_dir() / f"{name}.faiss")
+            _store(index, index_dir() / f"{name}.faiss", tuning)
     yield Progress(stage, n, n)
     if len(_recent) >= _RECENT_INDEXES:
         _recent.pop(next(iter(_recent)))
     # The index goes when its array does (an index is about as large as the rows).
+    key = id(given)
     _recent[key] = (weakref.ref(given, lambda _, key=key: _recent.pop(key, None)), index,
-                    recalls, name)
+                    tuning, name)
     return index
 
 
@@ -269,121 +279,136 @@ def single_threaded() -> Iterator[None]:
         faiss.omp_set_num_threads(threads)
 
 
-def _added_in_chunks(index, unit: np.ndarray, stage: str) -> Job[Any]:
-    n = unit.shape[0]
-    for start in range(0, n, BUILD_CHUNK):
-        with single_threaded():
-            index.add(unit[start:start + BUILD_CHUNK])
-        yield Progress(stage, min(start + BUILD_CHUNK, n), n)
-    return index
-
-
-def _built_hnsw(unit: np.ndarray, stage: str) -> Job[Any]:
-    import faiss  # noqa: PLC0415 - about 0.2 s; only when an index is needed
-    index = faiss.IndexHNSWFlat(unit.shape[1], HNSW_M, faiss.METRIC_INNER_PRODUCT)
-    index.hnsw.efConstruction = EF_CONSTRUCTION
-    return (yield from _added_in_chunks(index, unit, stage))
+def padded(rows: np.ndarray) -> np.ndarray:
+    """``rows`` (float32) widened with zero columns to a multiple of :data:`SQ_WIDTH`,
+    as the index holds them (the rows themselves when already that wide)."""
+    rows = np.ascontiguousarray(rows, dtype=np.float32)
+    extra = -rows.shape[1] % SQ_WIDTH
+    return np.pad(rows, ((0, 0), (0, extra))) if extra else rows
 
 
 def trained_ivf(unit: np.ndarray):
     """An empty IVF-SQ8 index for the unit rows ``unit``: k-means centroids and the
     quantiser's ranges trained on a seeded sample of :data:`TRAIN_PER_LIST` rows per
-    list. Rows added to it in order, at once or in parts merged in order
-    (:mod:`app.distributed`), give the same index."""
-    import faiss  # noqa: PLC0415
+    list, on one thread. Rows added to it in order (:func:`add_rows`), at once or in
+    parts merged in order (:mod:`app.distributed`), give the same index."""
+    import faiss  # noqa: PLC0415 - about 0.2 s; only when an index is needed
     n, dim = unit.shape
+    width = dim + -dim % SQ_WIDTH
     lists = ivf_lists(n)
-    index = faiss.IndexIVFScalarQuantizer(faiss.IndexFlatIP(dim), dim, lists,
+    index = faiss.IndexIVFScalarQuantizer(faiss.IndexFlatIP(width), width, lists,
                                           faiss.ScalarQuantizer.QT_8bit,
                                           faiss.METRIC_INNER_PRODUCT)
     index.cp.seed = TRAIN_SEED
     sample = np.random.default_rng(TRAIN_SEED).choice(n, min(n, lists * TRAIN_PER_LIST),
                                                       replace=False)
     with single_threaded():
-        index.train(unit[np.sort(sample)])
+        index.train(padded(unit[np.sort(sample)]))
     return index
 
 
-def _built_ivf(unit: np.ndarray, stage: str) -> Job[Any]:
-    index = trained_ivf(unit)
-    yield Progress(stage, 0, unit.shape[0])
-    return (yield from _added_in_chunks(index, unit, stage))
+def add_rows(index, rows: np.ndarray) -> None:
+    """Add the unit ``rows`` to ``index`` on one thread (the order lists are filled in
+    must not depend on the thread count)."""
+    rows = padded(rows)
+    with single_threaded():
+        index.add(rows)
 
 
-def _breadth(index) -> int:
-    return index.hnsw.efSearch if hasattr(index, "hnsw") else index.nprobe
-
-
-def tune(index, unit: np.ndarray, kind: str) -> Job[Search]:
-    """Leave on ``index`` the first breadth of :data:`BREADTHS` whose recall@10 on
-    :data:`RECALL_QUERIES` of its rows (drawn with seed 0) reaches the target; returns
-    that recall (what :func:`_index_recall` measures for k=10)."""
+def tune(index, unit: np.ndarray, k: int = 10) -> Job[tuple[int, Search]]:
+    """The first breadth (lists probed) of :data:`BREADTHS` whose recall@k on
+    :data:`RECALL_QUERIES` of the index's unit rows ``unit`` (drawn with seed 0) reaches
+    the target, and that recall (the widest breadth, all lists at most, when none
+    does)."""
     n = unit.shape[0]
     rows = np.sort(np.random.default_rng(0).choice(n, min(RECALL_QUERIES, n), replace=False))
     pool = Normalised(unit, ~unit.any(axis=1))
     queries = Normalised(unit[rows], pool.degenerate[rows])
-    k = min(10, n - 1)
     _, exact = yield from iter_top_k(queries, pool, k, exclude=rows)
-    for breadth in BREADTHS[kind]:
-        if kind == "hnsw":
-            index.hnsw.efSearch = breadth
-        else:
-            index.nprobe = min(breadth, index.nlist)
+    for breadth in BREADTHS:
+        nprobe = min(breadth, index.nlist)
         _, found = yield from iter_search_index(index, queries.matrix, k, pool=pool.matrix,
-                                                exclude=rows)
+                                                exclude=rows, nprobe=nprobe)
         recall = float((found >= exact[:, -1:] - RECALL_TOLERANCE).mean())
-        if recall >= TARGET_RECALL:
+        if recall >= TARGET_RECALL or nprobe == index.nlist:
             break
-    return Search(kind, k, recall, len(rows))
+    return nprobe, Search(INDEX_KIND, k, recall, len(rows))
+
+
+def tuned(index, pool: np.ndarray, k: int) -> Job[tuple[int, Search]]:
+    """The breadth ``index`` (over the unit rows ``pool``) is searched with for ``k``
+    neighbours, and its recall@k: as tuned before (kept in memory and in the cache),
+    else tuned now (:func:`tune`) and kept."""
+    tuning, name = next(((t, other) for _, i, t, other in list(_recent.values())
+                         if i is index), ({}, None))
+    if k not in tuning:
+        tuning[k] = yield from tune(index, pool, k)
+        path = index_dir() / f"{name}.faiss"
+        if name is not None and path.is_file():
+            meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+            _store_tuning(path, tuning, meta["sha256"])
+    return tuning[k]
 
 
 def iter_search_index(index, queries: np.ndarray, k: int, *, pool: np.ndarray,
-                      exclude: np.ndarray | None = None) -> Job[tuple[np.ndarray, np.ndarray]]:
+                      exclude: np.ndarray | None = None, nprobe: int | None = None
+                      ) -> Job[tuple[np.ndarray, np.ndarray]]:
     """The ``k`` approximate nearest pool rows of each unit query row, best first.
 
-    ``pool`` is the unit rows the index holds: an IVF-SQ8's :data:`REFINE` times as many
-    candidates are rescored by their exact cosines (its own are of 8-bit rows), and the
+    ``pool`` is the unit rows the index holds: :data:`REFINE` times as many candidates
+    are rescored by their exact cosines (the index's own are of 8-bit rows), and the
     best kept. ``exclude`` as in :func:`app.neighbours.iter_top_k`: a pool row per query
-    that must not be returned (-1: none). Returns int64 indices and float32 cosines,
+    that must not be returned (-1: none). ``nprobe``: lists probed per query, by default
+    the breadth :func:`tuned` for ``k``. Returns int64 indices and float32 cosines,
     (n_queries, k); a row the index could not fill ends in index -1, similarity -inf.
     """
     import faiss  # noqa: PLC0415
-    queries = np.ascontiguousarray(queries, dtype=np.float32)
+    if nprobe is None:
+        nprobe, _ = yield from tuned(index, pool, k)
+    # Per search, not on the index, which other threads may be searching.
+    params = faiss.SearchParametersIVF(nprobe=nprobe)
     n_queries = queries.shape[0]
     wanted = k + (exclude is not None)
-    quantised = not hasattr(index, "hnsw")
-    # The index's own (tuned) breadth, or at least the candidates asked for.
-    params = (faiss.SearchParametersHNSW(efSearch=max(_breadth(index), wanted))
-              if hasattr(index, "hnsw") else faiss.SearchParametersIVF(nprobe=index.nprobe))
     indices = np.empty((n_queries, k), dtype=np.int64)
     similarities = np.empty((n_queries, k), dtype=np.float32)
     stage = "searching the neighbour index"
+    order = (yield from _by_nearest_list(index, queries)) if n_queries > SEARCH_CHUNK \
+        else np.arange(n_queries)
     for start in range(0, n_queries, SEARCH_CHUNK):
-        stop = min(start + SEARCH_CHUNK, n_queries)
-        found_sims, found = index.search(queries[start:stop],
-                                         wanted * REFINE if quantised else wanted,
-                                         params=params)
-        if quantised:
-            found, found_sims = _rescored(queries[start:stop], pool, found)
-            found, found_sims = found[:, :wanted], found_sims[:, :wanted]
-        found_sims[found < 0] = -np.inf
+        chunk = order[start:start + SEARCH_CHUNK]
+        mine = queries[chunk]
+        _, found = index.search(padded(mine), wanted * REFINE, params=params)
+        found, found_sims = _rescored(mine, pool, found)
+        found, found_sims = found[:, :wanted], found_sims[:, :wanted]
         if exclude is not None:
             # Drop the excluded row where it was found, else the last (k + 1-th) one.
-            dropped = found == np.asarray(exclude[start:stop])[:, None]
+            dropped = found == np.asarray(exclude)[chunk, None]
             dropped[~dropped.any(axis=1), -1] = True
             keep = np.argsort(dropped, axis=1, kind="stable")[:, :k]
             found = np.take_along_axis(found, keep, axis=1)
             found_sims = np.take_along_axis(found_sims, keep, axis=1)
-        indices[start:stop], similarities[start:stop] = found, found_sims
-        yield Progress(stage, stop, n_queries)
+        indices[chunk], similarities[chunk] = found, found_sims
+        yield Progress(stage, start + len(chunk), n_queries)
     return indices, similarities
+
+
+def _by_nearest_list(index, queries: np.ndarray) -> Job[np.ndarray]:
+    """The queries' rows in the order of their nearest inverted list, so that queries
+    searched one after another probe mostly the same lists, still in the cache."""
+    nearest = np.empty(len(queries), dtype=np.int64)
+    stage = "ordering the queries by their nearest list"
+    for start in range(0, len(queries), SEARCH_CHUNK):
+        stop = min(start + SEARCH_CHUNK, len(queries))
+        nearest[start:stop] = index.quantizer.search(padded(queries[start:stop]), 1)[1][:, 0]
+        yield Progress(stage, stop, len(queries))
+    return np.argsort(nearest, kind="stable")
 
 
 def _rescored(queries: np.ndarray, pool: np.ndarray, indices: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray]:
-    """``indices`` with their exact cosines, re-sorted (similarity, then pool row): an
+    """``indices`` with their exact cosines, re-sorted (similarity, then pool row): the
     8-bit quantised index returns approximate ones, which recall and ranks compare
-    with exact cosines."""
+    with exact cosines. Missing candidates (-1) get -inf and sort last."""
     found = indices >= 0
     similarities = np.full(indices.shape, -np.inf, dtype=np.float32)
     # Gathered candidate rows in blocks of about 64 MB.
@@ -400,10 +425,9 @@ def _rescored(queries: np.ndarray, pool: np.ndarray, indices: np.ndarray
 
 def measure_recall(queries: Normalised, pool: Normalised, approximate: np.ndarray,
                    k: int, *, exclude: np.ndarray | None = None, seed: int = 0,
-                   sample: int = RECALL_QUERIES, method: str = "hnsw") -> Job[Search]:
-    """Recall@k of cosines ``approximate`` ((n_queries, k), best first) found by an
-    index of kind ``method``, against the exact scan, on ``sample`` queries drawn with
-    ``seed``."""
+                   sample: int = RECALL_QUERIES) -> Job[Search]:
+    """Recall@k of approximate cosines ``approximate`` ((n_queries, k), best first)
+    against the exact scan, on ``sample`` queries drawn with ``seed``."""
     n_queries = queries.matrix.shape[0]
     rows = np.sort(np.random.default_rng(seed).choice(n_queries, min(sample, n_queries),
                                                       replace=False))
@@ -411,13 +435,13 @@ def measure_recall(queries: Normalised, pool: Normalised, approximate: np.ndarra
     _, exact = yield from iter_top_k(subset, pool, k,
                                      exclude=None if exclude is None else exclude[rows])
     hits = approximate[rows] >= exact[:, -1:] - RECALL_TOLERANCE
-    return Search(method, k, float(hits.mean()) if hits.size else 1.0, len(rows))
+    return Search(INDEX_KIND, k, float(hits.mean()) if hits.size else 1.0, len(rows))
 
 
 def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
              exclude: np.ndarray | None = None, search: str = "auto",
              limit: int | None = None, seed: int = 0, cache: bool = True,
-             kind: str | None = None) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
+             ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
     """The ``k`` most cosine-similar pool rows of every query, exactly or by an index.
 
     Parameters
@@ -427,7 +451,6 @@ def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k:
         :data:`EXACT_LIMIT`, and is dense), "exact" or "ann".
     seed : draws the queries the recall of an approximate search is measured on.
     cache : keep a built index on disk (and use one built before).
-    kind : the index kind ("hnsw", "ivf-sq8"); default by the pool's size.
 
     Returns
     -------
@@ -435,7 +458,7 @@ def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k:
     similarities : float32 (n_queries, k).
     search : how they were found, with the measured recall when approximate.
     """
-    method = choose(pool, search, limit=limit, kind=kind)
+    method = choose(pool, search, limit=limit)
     k = min(k, pool.shape[0] - (exclude is not None))
     if method == "exact":
         indices, similarities = yield from iter_top_k(queries, pool, k, exclude=exclude)
@@ -443,38 +466,21 @@ def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k:
     unit_pool = pool if isinstance(pool, Normalised) else normalise(pool)
     unit_queries = (unit_pool if queries is pool else
                     queries if isinstance(queries, Normalised) else normalise(queries))
-    index = yield from iter_build_index(unit_pool.matrix, cache=cache, kind=method)
+    index = yield from iter_build_index(unit_pool.matrix, cache=cache)
+    nprobe, index_recall = yield from tuned(index, unit_pool.matrix, k)
     indices, similarities = yield from iter_search_index(
-        index, unit_queries.matrix, k, pool=unit_pool.matrix, exclude=exclude)
+        index, unit_queries.matrix, k, pool=unit_pool.matrix, exclude=exclude, nprobe=nprobe)
+    # A few queries (a typed sentence) get the index's recall: their own would be 0 or 1.
+    report = index_recall
     if unit_queries.matrix.shape[0] >= RECALL_QUERIES:
         report = yield from measure_recall(unit_queries, unit_pool, similarities, k,
-                                           exclude=exclude, seed=seed, method=method)
-    else:
-        report = yield from _index_recall(index, unit_pool, k, method)
+                                           exclude=exclude, seed=seed)
     return indices, similarities, report
-
-
-def _index_recall(index, pool: Normalised, k: int, method: str) -> Job[Search]:
-    """Recall@k of ``index`` on 1,000 of its own rows (drawn with seed 0) as queries,
-    for answers to a few queries (a typed sentence), whose own recall would be 0 or 1;
-    measured once per index and k, so a second query costs no exact scan."""
-    recalls = next((r for _, i, r, _ in _recent.values() if i is index), {})
-    if k not in recalls:
-        n = pool.matrix.shape[0]
-        rows = np.sort(np.random.default_rng(0).choice(n, min(RECALL_QUERIES, n),
-                                                       replace=False))
-        queries = Normalised(pool.matrix[rows], pool.degenerate[rows])
-        _, found = yield from iter_search_index(index, queries.matrix, k, pool=pool.matrix,
-                                                exclude=rows)
-        recalls[k] = yield from measure_recall(queries, pool, found, k, exclude=rows,
-                                               method=method)
-    return recalls[k]
 
 
 def knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
         exclude: np.ndarray | None = None, search: str = "auto", limit: int | None = None,
-        seed: int = 0, cache: bool = True, kind: str | None = None
-        ) -> tuple[np.ndarray, np.ndarray, Search]:
+        seed: int = 0, cache: bool = True) -> tuple[np.ndarray, np.ndarray, Search]:
     """:func:`iter_knn` run to the end in this thread."""
     return run_job(iter_knn(queries, pool, k, exclude=exclude, search=search, limit=limit,
-                            seed=seed, cache=cache, kind=kind))
+                            seed=seed, cache=cache))

@@ -355,7 +355,7 @@ def index_shards(folder: str | Path, *, engine: str = "local", address: str | No
     (local) or in a Ray task per shard (ray), and the parts are merged in shard order:
     the same index, bit for bit, as adding every row at once. It is tuned and cached
     like any index (:mod:`app.ann`), so ``precomputed:FOLDER`` searched approximately
-    with this kind finds it instead of building one.
+    finds it instead of building one.
     """
     from app import ann  # noqa: PLC0415 - faiss only when an index is built
     from app.neighbours import normalise  # noqa: PLC0415
@@ -382,8 +382,8 @@ def index_shards(folder: str | Path, *, engine: str = "local", address: str | No
             yield Progress(stage, done, len(shards))
     finally:
         parts.close()
-    search = yield from ann.tune(index, unit, "ivf-sq8")
-    path = ann.store_index(index, unit, "ivf-sq8")
+    nprobe, search = yield from ann.tune(index, unit, min(10, len(unit) - 1))
+    path = ann.store_index(index, unit, {search.k: (nprobe, search)})
     return ShardedIndex(path, len(unit), index.nlist, len(shards), engine, search)
 
 
@@ -391,10 +391,9 @@ def _index_part(serialized: np.ndarray, rows: np.ndarray):
     """``rows`` added to the trained index ``serialized`` (faiss.serialize_index)."""
     import faiss  # noqa: PLC0415
 
-    from app.ann import single_threaded  # noqa: PLC0415
+    from app.ann import add_rows  # noqa: PLC0415
     part = faiss.deserialize_index(serialized)
-    with single_threaded():
-        part.add(rows)
+    add_rows(part, rows)
     return part
 
 

@@ -2,7 +2,7 @@
 
 Above ``sample`` points (default 50,000) UMAP is fitted on a seeded sample, stratified
 by group when strata are given, and every other point is placed at the similarity-
-weighted mean of the 2D positions of its nearest sample points (an HNSW search, chunk by
+weighted mean of the 2D positions of its nearest sample points (an index search, chunk by
 chunk): umap-learn's ``transform`` of the rest took about 13 minutes per million points
 on 2 cores. t-SNE, which has no such shortcut, refuses above :data:`TSNE_LIMIT` points.
 

@@ -77,6 +77,9 @@ class Encoder(ABC):
     #: Whether the embedding cache should keep this encoder's output; not for encoders
     #: whose output already sits in a file (precomputed embeddings).
     cacheable: ClassVar[bool] = True
+    #: Parameters naming a file whose content the fitted state hashes: only the file's
+    #: name goes into the fingerprint.
+    file_params: ClassVar[tuple[str, ...]] = ("training_file",)
 
     @abstractmethod
     def params(self) -> dict[str, Any]:
@@ -183,10 +186,11 @@ class Encoder(ABC):
     def fingerprint(self) -> str:
         """Hash of everything that determines the output: family, parameters, fit."""
         params = self.params()
-        if params.get("training_file"):
-            # The file's content is in the fitted state (the hash of its sentences);
-            # the folder it sits in, or is reached through, must not change the key.
-            params["training_file"] = Path(params["training_file"]).name
+        for key in self.file_params:
+            if params.get(key):
+                # The file's content is in the fitted state (a hash of what was read);
+                # the folder it sits in, or is reached through, must not change the key.
+                params[key] = Path(params[key]).name
         payload = json.dumps({"family": self.family, "params": params,
                               "fitted": self._fitted_state()}, sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]

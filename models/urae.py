@@ -197,6 +197,7 @@ class URAE(NeuralEncoder):
     """
 
     family = "urae"
+    file_params = ("training_file", "source")
     title = "URAE: recursive autoencoder on greedy trees of GloVe vectors (Socher et al. 2011)"
     batch_size = 256
     cpu_threads = 1
@@ -213,7 +214,7 @@ class URAE(NeuralEncoder):
             raise ModelError(f"max_length must be at least 2, not {max_length}")
         self.vector, self.max_length = vector, int(max_length)
         self.source = (source if source == DEFAULT_SOURCE
-                       else str(Path(source).expanduser().resolve()))
+                       else str(Path(source).expanduser().absolute()))
 
     def params(self) -> dict[str, Any]:
         return {"vector": self.vector, "source": self.source, "max_length": self.max_length,

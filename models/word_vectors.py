@@ -323,11 +323,12 @@ class _WordVectorEncoder(Encoder):
 
     #: Prefix of the CLI's ``--encoder`` value for a user's file.
     path_prefix: ClassVar[str]
+    file_params = ("source",)
     divide_by_count: ClassVar[bool]
 
     def __init__(self, source: str = DEFAULT_SOURCE, lowercase: bool | None = None):
         self.source = (source if source == DEFAULT_SOURCE
-                       else str(Path(source).expanduser().resolve()))
+                       else str(Path(source).expanduser().absolute()))
         self.lowercase = lowercase
         self.coverage_: Coverage | None = None
         self._tally: _Tally | None = None

@@ -227,15 +227,14 @@ def test_an_index_built_shard_by_shard_on_ray_is_the_one_built_at_once(
     by_ray = faiss.read_index(str(ann.index_dir() / out.rsplit(": ", 1)[1].strip()))
     local = run_job(index_shards(folder))
     assert local.search.recall >= 0.95 and local.search.method == "ivf-sq8"
-    at_once = run_job(ann.iter_build_index(ann.normalise(glove_direct).matrix, cache=False,
-                                           kind="ivf-sq8"))
+    at_once = run_job(ann.iter_build_index(ann.normalise(glove_direct).matrix, cache=False))
     expected = faiss.serialize_index(at_once)
     assert np.array_equal(faiss.serialize_index(faiss.read_index(str(local.path))), expected)
     assert np.array_equal(faiss.serialize_index(by_ray), expected)
 
     def refuse(*args):
         raise AssertionError("an index was built")
-    monkeypatch.setattr(ann, "_built_ivf", refuse)
+    monkeypatch.setattr(ann, "trained_ivf", refuse)
     embeddings = Precomputed(folder, msrp).encode(msrp.texts)
-    _, _, search = ann.knn(embeddings, embeddings, 10, search="ann", kind="ivf-sq8")
+    _, _, search = ann.knn(embeddings, embeddings, 10, search="ann")
     assert search.method == "ivf-sq8" and search.recall >= 0.95

@@ -100,7 +100,7 @@ def test_spaces_must_be_fitted_and_one_row_per_sentence(grouped, spaces):
 
 
 def test_above_the_exact_limit_a_query_says_it_was_approximate(shared_data, monkeypatch):
-    """All of MSRP (10,944) with glove-mean, HNSW forced by a low limit: a sentence and a
+    """All of MSRP (10,944) with glove-mean, the index forced by a low limit: a sentence and a
     typed query get the exact answer's neighbours, and a note with the index's recall."""
     from app import ann
 
@@ -113,7 +113,7 @@ def test_above_the_exact_limit_a_query_says_it_was_approximate(shared_data, monk
     for query in (Query(NASDAQ), Query(corpus.texts[5], 5)):
         [answer], _ = search(corpus, glove, query, pools=pools)
         assert 5 not in answer.indices
-        assert answer.note.startswith("Found approximate (HNSW, recall@10 ")
+        assert answer.note.startswith("Found approximate (IVF-SQ8, recall@10 ")
         recall = float(answer.note.split("recall@10 ")[1].split()[0])
         assert recall >= 0.95
     [typed], _ = search(corpus, glove, Query(NASDAQ), pools=pools)

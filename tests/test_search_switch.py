@@ -54,15 +54,15 @@ def test_ann_forced_on_msrp_reports_its_recall(shared_data, capsys):
     assert main(["neighbours", "--corpus", msrp, "--encoder", "glove-mean",
                  "--search", "ann", "--k", "5", QUERY]) == 0
     out = capsys.readouterr().out
-    assert "Found approximate (HNSW, recall@5" in out and "on 1,000 queries" in out
+    assert "Found approximate (IVF-SQ8, recall@5" in out and "on 1,000 queries" in out
     assert main(["suspicious", "--corpus", "msrp-grouped", "--encoder", "glove-mean",
                  "--search", "ann", "--top", "2"]) == 0
     out = capsys.readouterr().out
-    assert out.count("neighbour search: approximate (HNSW, recall@") == 2
+    assert out.count("neighbour search: approximate (IVF-SQ8, recall@") == 2
     assert main(["eval", "ranking", "--corpus", msrp, "--encoder", "glove-mean",
                  "--search", "ann"]) == 0
     out = capsys.readouterr().out
-    assert "approximate (HNSW, recall@101" in out and "\nMRC " not in out
+    assert "approximate (IVF-SQ8, recall@101" in out and "\nMRC " not in out
     assert main(["eval", "classification", "--search", "ann"]) == 2
     assert "classification takes no --search" in capsys.readouterr().err
 
@@ -91,7 +91,7 @@ def test_ranking_through_the_index_matches_exact(shared_data):
     assert (approximate.rank[counted] != exact.rank[counted]).mean() < 0.01
     summary = dict(approximate.summary())
     assert summary["partners beyond rank 100"].startswith(f"{(~counted).sum()} ")
-    assert summary["neighbour search"].startswith("approximate (HNSW, recall@101")
+    assert summary["neighbour search"].startswith("approximate (IVF-SQ8, recall@101")
 
 
 def test_neighbours_of_a_corpus_sentence_and_bad_queries(capsys):

@@ -24,12 +24,12 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from app.ann import Search, knn
+from app.ann import Search, iter_knn
 from app.cache import encode_corpus
 from app.corpora.model import Corpus, Grouping
 from app.errors import EvaluationError
 from app.evaluations.costra import evaluate_costra
-from app.jobs import Job, Progress
+from app.jobs import Job, Progress, run_job
 from app.neighbours import Normalised, normalise, pair_cosines
 from models.base import Embeddings, Encoder
 
@@ -301,19 +301,31 @@ def misgrouped(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     EvaluationError
         No groups, or embeddings of the wrong shape.
     """
-    return _misgrouped(MisgroupedSentences, corpus, embeddings, k, search)
+    return run_job(iter_misgrouped(corpus, embeddings, k=k, search=search))
+
+
+def iter_misgrouped(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
+                    k: int = DEFAULT_K, search: str = "auto") -> Job[MisgroupedSentences]:
+    """:func:`misgrouped` as a job (progress and cancel while neighbours are found)."""
+    return _iter_misgrouped(MisgroupedSentences, corpus, embeddings, k, search)
 
 
 def scu_outliers(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
                  k: int = DEFAULT_K, search: str = "auto") -> ScuOutliers:
     """:func:`misgrouped` for the SCUs of a pyramid corpus (groups of kind "SCU")."""
+    return run_job(iter_scu_outliers(corpus, embeddings, k=k, search=search))
+
+
+def iter_scu_outliers(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
+                      k: int = DEFAULT_K, search: str = "auto") -> Job[ScuOutliers]:
+    """:func:`scu_outliers` as a job."""
     _require_groups(corpus, "SCU")
-    return _misgrouped(ScuOutliers, corpus, embeddings, k, search)
+    return _iter_misgrouped(ScuOutliers, corpus, embeddings, k, search)
 
 
-def _misgrouped(table: type[MisgroupedSentences], corpus: Corpus,
-                embeddings: Mapping[str, Embeddings], k_max: int,
-                search: str) -> MisgroupedSentences:
+def _iter_misgrouped(table: type[MisgroupedSentences], corpus: Corpus,
+                     embeddings: Mapping[str, Embeddings], k_max: int,
+                     search: str) -> Job[MisgroupedSentences]:
     groups = _require_groups(corpus)
     _check_embeddings(corpus, embeddings)
     n, sizes = len(corpus), groups.sizes
@@ -339,9 +351,14 @@ def _misgrouped(table: type[MisgroupedSentences], corpus: Corpus,
         geometry = _GroupGeometry.of(matrix, groups)
         geometries.append(geometry)
         unit = geometry.unit
-        subset = lambda index: Normalised(unit.matrix[index], unit.degenerate[index])  # noqa: E731
-        neighbours, _, how = knn(subset(queries), subset(pool), k_top,
-                                 exclude=position[queries], search=search)
+        # Sorted unique rows: as many as the whole is the whole (no copy of a million
+        # rows, and queries that are the pool search it as such).
+        subset = lambda index, whole: (whole if len(index) == whole.shape[0] else  # noqa: E731
+                                       Normalised(whole.matrix[index], whole.degenerate[index]))
+        pooled = subset(pool, unit)
+        neighbours, _, how = yield from iter_knn(subset(np.searchsorted(pool, queries), pooled),
+                                                 pooled, k_top, exclude=position[queries],
+                                                 search=search)
         searches.append(how)
         neighbours = pool[neighbours[query_of_row]]
         # Row i keeps its first k[i] neighbours; counts[i, g] = how many are in group g.
@@ -608,6 +625,12 @@ def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     EvaluationError
         Fewer than two groups, or embeddings of the wrong shape.
     """
+    return run_job(iter_close_groups(corpus, embeddings, k=k, search=search))
+
+
+def iter_close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
+                      k: int = DEFAULT_MERGE_K, search: str = "auto") -> Job[CloseGroups]:
+    """:func:`close_groups` as a job (progress and cancel while neighbours are found)."""
     groups = _require_groups(corpus)
     _check_embeddings(corpus, embeddings)
     n_groups, sizes = groups.n_groups, groups.sizes
@@ -616,8 +639,8 @@ def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     geometries = [_GroupGeometry.of(matrix, groups) for matrix in embeddings.values()]
     candidates, searches = [], []
     for geometry in geometries:
-        nearest, _, how = knn(geometry.sums, geometry.sums, k, exclude=np.arange(n_groups),
-                              search=search)
+        nearest, _, how = yield from iter_knn(geometry.sums, geometry.sums, k,
+                                               exclude=np.arange(n_groups), search=search)
         searches.append(how)
         a = np.repeat(np.arange(n_groups), nearest.shape[1])
         b = nearest.ravel()
@@ -857,30 +880,56 @@ def costra_consensus_errors(corpus: Corpus, embeddings: Mapping[str, Embeddings]
 
 # --- all of them ---------------------------------------------------------------------
 
-#: Every finder by the kind its table reports, with whether a corpus has what it needs.
+def _at_once(find):
+    """A finder that needs no neighbour search, as a job like the others."""
+    def job(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> Job[ReviewList]:
+        yield from ()
+        return find(corpus, embeddings)
+    return job
+
+
+#: Every finder, as a job, by the kind its table reports, with whether a corpus has
+#: what it needs.
 FINDERS = {
-    "misgrouped": (misgrouped, lambda c: c.groups is not None and c.groups.kind != "SCU"),
-    "split": (spread_groups, lambda c: c.groups is not None and bool(
+    "misgrouped": (iter_misgrouped,
+                   lambda c: c.groups is not None and c.groups.kind != "SCU"),
+    "split": (_at_once(spread_groups), lambda c: c.groups is not None and bool(
         (c.groups.sizes >= 2).any())),
-    "merge": (close_groups, lambda c: c.groups is not None and c.groups.n_groups >= 2),
-    "gold": (gold_disagreements, lambda c: c.pairs is not None and bool(
+    "merge": (iter_close_groups, lambda c: c.groups is not None and c.groups.n_groups >= 2),
+    "gold": (_at_once(gold_disagreements), lambda c: c.pairs is not None and bool(
         np.isfinite(c.pairs.score).any())),
-    "scu": (scu_outliers, lambda c: c.groups is not None and c.groups.kind == "SCU"),
-    "costra": (costra_consensus_errors, lambda c: "r1" in c.metadata),
+    "scu": (iter_scu_outliers, lambda c: c.groups is not None and c.groups.kind == "SCU"),
+    "costra": (_at_once(costra_consensus_errors), lambda c: "r1" in c.metadata),
 }
-
-
 #: The finders that look for nearest neighbours, and so take ``search``.
 SEARCHING = frozenset({"misgrouped", "merge", "scu"})
+#: What the progress says while each table is made.
+STAGES = {"misgrouped": "sentences that may be in the wrong group",
+          "split": "groups that may need splitting", "merge": "groups that may need merging",
+          "gold": "gold scores the space disagrees with", "scu": "SCU contributors that may "
+          "not belong", "costra": "Costra comparisons every encoder gets wrong"}
 
 
 def find_suspicious(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
                     search: str = "auto") -> dict[str, ReviewList]:
     """Every table the corpus has the structure for, by kind, in :data:`FINDERS` order;
     neighbours found as ``search`` says (:func:`app.ann.iter_knn`)."""
-    return {kind: find(corpus, embeddings, **({"search": search} if kind in SEARCHING
-                                              else {}))
-            for kind, (find, applies) in FINDERS.items() if applies(corpus)}
+    return run_job(iter_suspicious_tables(corpus, embeddings, search=search))
+
+
+def iter_suspicious_tables(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
+                           search: str = "auto") -> Job[dict[str, ReviewList]]:
+    """:func:`find_suspicious` as a job: a stage per table, with the neighbour
+    searches' own progress inside (minutes at a million sentences), cancellable at
+    each step."""
+    kinds = [kind for kind, (_, applies) in FINDERS.items() if applies(corpus)]
+    tables: dict[str, ReviewList] = {}
+    for done, kind in enumerate(kinds):
+        yield Progress(f"finding {STAGES[kind]}", done, len(kinds))
+        find = FINDERS[kind][0]
+        tables[kind] = yield from find(corpus, embeddings, **(
+            {"search": search} if kind in SEARCHING else {}))
+    return tables
 
 
 def iter_find_suspicious(corpus: Corpus, encoders: Sequence[Encoder], *,
@@ -893,7 +942,4 @@ def iter_find_suspicious(corpus: Corpus, encoders: Sequence[Encoder], *,
         while name in embeddings:  # two encoders of one family with default names
             name += "'"
         embeddings[name] = yield from encode_corpus(corpus, encoder)
-    yield Progress("finding suspicious annotations", 0, 1)
-    found = find_suspicious(corpus, embeddings, search=search)
-    yield Progress("finding suspicious annotations", 1, 1)
-    return found
+    return (yield from iter_suspicious_tables(corpus, embeddings, search=search))

@@ -70,7 +70,7 @@ class Inspector(QWidget):
         # The normalised rows of the embeddings last shown: normalising a large corpus
         # on every click would cost more than the search itself.
         self._pool: tuple[Embeddings, Normalised] | None = None
-        #: Embeddings whose HNSW index (above app.ann.EXACT_LIMIT) is built, by id.
+        #: Embeddings whose neighbour index (above app.ann.EXACT_LIMIT) is built, by id.
         self._indexed: int | None = None
 
     def clear(self) -> None:
@@ -116,12 +116,12 @@ class Inspector(QWidget):
 
     def searchable(self, embeddings: Embeddings) -> bool:
         """Whether a click can search ``embeddings`` at once: exactly (below
-        app.ann.EXACT_LIMIT rows), or by an HNSW index :meth:`index_job` built."""
+        app.ann.EXACT_LIMIT rows), or by an index :meth:`index_job` built."""
         return (self._indexed == id(embeddings)
                 or choose(self._normalised(embeddings)) == "exact")
 
     def index_job(self, embeddings: Embeddings) -> Job[Embeddings]:
-        """Builds the HNSW index over ``embeddings`` and measures its recall (minutes
+        """Builds the neighbour index over ``embeddings`` and measures its recall (minutes
         at a million rows: a worker's job, not a click's); :meth:`mark_indexed` after."""
         search = self._knn(embeddings, 0)  # normalised here, in the GUI thread
 
@@ -136,7 +136,7 @@ class Inspector(QWidget):
 
     def _knn(self, embeddings: Embeddings, index: int
              ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
-        # Exact below app.ann.EXACT_LIMIT; above it HNSW, whose index and recall are
+        # Exact below app.ann.EXACT_LIMIT; above it an index, whose recall is
         # kept (in memory, by the pool's array, and on disk) once made.
         pool = self._normalised(embeddings)
         query = Normalised(pool.matrix[[index]], pool.degenerate[[index]])

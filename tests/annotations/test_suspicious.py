@@ -172,3 +172,40 @@ def test_find_suspicious_runs_what_applies_with_several_encoders(msrp):
     assert "share outside [tfidf]" in headers
     assert all(len(values) == len(table) for _, values in table.columns())
     assert find_suspicious(corpus, {"bow": encode(corpus, "bow")}).keys() == found.keys()
+
+
+def test_the_tables_report_progress_inside_the_neighbour_search_and_cancel(monkeypatch):
+    """What a million sentences need in the GUI: each table is a stage, the index build
+    and search report their own progress, and closing the job at any of those steps
+    stops it (grouped MSRP with glove-mean, the index forced by a low limit)."""
+    from app import ann
+    from app.jobs import Progress
+
+    corpus = load_corpus("msrp-grouped")
+    glove = {"glove-mean": encode(corpus, "glove-mean")}
+    monkeypatch.setattr(ann, "EXACT_LIMIT", 100)
+    monkeypatch.setattr(ann, "BUILD_CHUNK", 200)
+    job = iter_find_suspicious(corpus, [make_encoder("glove-mean")])
+    stages = []
+    for step in job:
+        assert isinstance(step, Progress)
+        stages.append(step.stage)
+        if step.stage.startswith("building the neighbour index") and step.done:
+            job.close()         # as Cancel does, between two chunks of the build
+            break
+    assert "finding sentences that may be in the wrong group" in stages
+    with pytest.raises(StopIteration):
+        next(job)
+    stages = [step.stage for step in _steps(iter_find_suspicious(
+        corpus, [make_encoder("glove-mean")]))]
+    assert stages.index("finding groups that may need merging") > stages.index(
+        "searching the neighbour index")
+    assert find_suspicious(corpus, glove)["merge"].searches[0].approximate
+
+
+def _steps(job):
+    while True:
+        try:
+            yield next(job)
+        except StopIteration:
+            return

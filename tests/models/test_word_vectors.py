@@ -105,6 +105,19 @@ def test_path_sum_and_fingerprint_follow_the_file(tmp_path):
     assert total.fingerprint() != fingerprint      # new content, new fingerprint
 
 
+def test_the_folder_a_vector_file_is_reached_through_changes_nothing(tmp_path):
+    """The same file through a linked folder: the path kept as named, the same
+    fingerprint (so the same cache entry), vectors and name."""
+    (tmp_path / "real").mkdir()
+    path = write_text(tmp_path / "real" / "v.vec")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    direct = make_encoder(f"path:{path}")
+    linked = make_encoder(f"path:{tmp_path / 'link' / 'v.vec'}")
+    assert linked.source == str(tmp_path / "link" / "v.vec")
+    assert linked.fingerprint() == direct.fingerprint() and linked.name == "path:v.vec"
+    np.testing.assert_array_equal(linked.encode(["the cat"]), direct.encode(["the cat"]))
+
+
 def test_missing_file_and_folder(tmp_path):
     with pytest.raises(ModelError, match="no such word-vector file"):
         make_encoder(f"path:{tmp_path / 'missing.vec'}")

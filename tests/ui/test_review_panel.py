@@ -194,7 +194,7 @@ def test_tables_found_exactly_say_nothing_of_their_search(panel):
 def test_tables_found_approximately_say_so_with_their_recall(qtbot, msrp_lists, monkeypatch):
     import app.ann
     corpus, _ = msrp_lists
-    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)  # HNSW on the 859 sentences
+    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)  # an index on the 859 sentences
     dense = run_job(encode_corpus(corpus, make_encoder("bow"))).toarray()
     lists = find_suspicious(corpus, {"bow": dense})
     widget = ReviewPanel()

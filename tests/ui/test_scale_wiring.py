@@ -20,7 +20,7 @@ def show(window, exploration):
 
 def sampled(window):
     """The window's run as if its corpus were above the limits: faithfulness on 300 of
-    859 points with HNSW neighbours, the layout fitted on the first 400."""
+    859 points with indexed neighbours, the layout fitted on the first 400."""
     exploration = window.exploration
     dense = exploration.embeddings
     dense = dense.toarray() if sp.issparse(dense) else dense
@@ -38,7 +38,7 @@ def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtb
     show(window, exploration)
     legend = window.projection.legend.text()
     assert "fitted on 400 of 859 points" in legend
-    assert faithful.describe() in legend and "approximate (HNSW, recall@10" in legend
+    assert faithful.describe() in legend and "approximate (IVF-SQ8, recall@10" in legend
     controls = window.corpus_panel.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("faithfulness"))
     brushes = np.array([b.color().name() for b in window.projection.points.data["brush"]])
@@ -74,7 +74,7 @@ def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, wi
     reopened.close()
 
 
-def test_inspector_neighbours_exact_below_the_limit_and_hnsw_above(qtbot, window, monkeypatch):
+def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, window, monkeypatch):
     import app.ann
     from app.neighbours import top_k
     from app.ui.inspector import NEIGHBOURS, Inspector
@@ -97,7 +97,7 @@ def test_inspector_neighbours_exact_below_the_limit_and_hnsw_above(qtbot, window
     assert inspector.neighbours.rowCount() == 0
     inspector.mark_indexed(run_job(inspector.index_job(dense)))
     inspector.show_sentence(corpus, 0, groups, dense)
-    assert "approximate (HNSW, recall@10" in inspector.note.text()
+    assert "approximate (IVF-SQ8, recall@10" in inspector.note.text()
     assert len(set(inspector.neighbour_indices) & set(exact[0])) >= 8
 
 
@@ -112,7 +112,7 @@ def test_window_builds_the_inspector_index_in_a_job_above_the_limit(qtbot, windo
     window.select_sentence(3)
     inspector = window.inspecting.inspector
     qtbot.waitUntil(lambda: inspector.neighbours.rowCount() == 10, timeout=JOB_TIMEOUT_MS)
-    assert "approximate (HNSW" in inspector.note.text()
+    assert "approximate (IVF-SQ8" in inspector.note.text()
     jobs = [window.jobs.panel.tree.topLevelItem(i).text(0)
             for i in range(window.jobs.panel.tree.topLevelItemCount())]
     assert jobs.count("building the neighbour index for the Inspector") == 1
