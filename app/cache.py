@@ -110,9 +110,10 @@ class EmbeddingCache:
             if _digest(data) != meta["sha256"]:
                 return self._discard(key, "content hash mismatch")
             if meta["format"] == "npy":
-                # A plain ndarray view of the read-only map, not an np.memmap, whose
-                # reductions would return 0-d memmaps.
-                matrix = np.asarray(np.load(data, mmap_mode="r", allow_pickle=False))
+                # A plain ndarray view of the map, not an np.memmap, whose reductions
+                # would return 0-d memmaps. Copy-on-write, so it is writeable and
+                # scikit-learn (PCA) does not copy it whole, yet the file never changes.
+                matrix = np.asarray(np.load(data, mmap_mode="c", allow_pickle=False))
             else:
                 matrix = sp.csr_array(sp.load_npz(data))
             if list(matrix.shape) != meta["shape"] or matrix.dtype != np.float32:

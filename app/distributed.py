@@ -373,7 +373,7 @@ def index_shards(folder: str | Path, *, engine: str = "local", address: str | No
     shards = [(entry["start"], entry["rows"]) for entry in manifest["shards"]]
     stage = f"indexing {len(shards)} shards ({engine})"
     yield Progress(stage, 0, len(shards))
-    index = ann.trained_ivf(unit)
+    index = yield from ann.iter_trained_ivf(unit)
     add = _index_local if engine == "local" else _index_ray
     parts = add(index, unit, shards, address=address, num_cpus=num_cpus)
     try:

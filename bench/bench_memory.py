@@ -13,7 +13,7 @@ precomputed embeddings, printing its resident set (VmRSS; it counts the pages of
 memory-mapped file read so far, which the kernel can drop), its anonymous part
 (RssAnon: the memory the process owns) and its peak so far (VmHWM) after each:
 
-- open: ``np.load(mmap_mode="r")``, as ``precomputed:`` reads a ``.npy``;
+- open: ``np.load(mmap_mode="c")``, as ``precomputed:`` reads a ``.npy``;
 - normalise: the unit rows every neighbour search uses;
 - neighbour index (the kind ``search="auto"`` picks at this size) + 10-NN of the 10,000
   faithfulness sample and of one query, with the recall measured;
@@ -99,7 +99,7 @@ def main() -> None:
         print("  " + "  ".join(rows[-1]), flush=True)
 
     stage("imports")
-    embeddings = np.load(path, mmap_mode="r")
+    embeddings = np.load(path, mmap_mode="c")
     matrix_mb = embeddings.nbytes / 2**20
     stage("open (memory-mapped)")
     unit = normalise(embeddings)

@@ -160,7 +160,9 @@ def _check_vectors(vectors: np.ndarray, path: Path) -> np.ndarray:
 
 def _read_npy(path: Path) -> EmbeddingsTable:
     try:
-        vectors = np.load(path, mmap_mode="r", allow_pickle=False)
+        # Copy-on-write: writeable, so scikit-learn (PCA) does not copy it whole, yet
+        # the file never changes.
+        vectors = np.load(path, mmap_mode="c", allow_pickle=False)
     except (ValueError, OSError, EOFError) as error:
         raise EmbeddingsFileError(f"not a readable .npy array ({error})", path) from None
     if (isinstance(vectors, np.memmap) and vectors.dtype.kind == "f"

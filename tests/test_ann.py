@@ -260,3 +260,17 @@ def test_a_pool_asked_again_gets_its_index_back_until_it_is_gone(msrp_glove):
     del unit, first
     gc.collect()
     assert len(ann._recent) == held - 1
+
+
+def test_one_matrix_normalised_twice_shares_its_unit_rows_while_they_are_used(msrp_glove):
+    import gc
+
+    _, embeddings = msrp_glove
+    held = ann.normalise(embeddings)        # as the Inspector keeps its pool
+    assert ann.normalise(embeddings) is held
+    assert ann.normalise(embeddings.copy()) is not held
+    matrix = held.matrix.copy()
+    del held
+    gc.collect()
+    again = ann.normalise(embeddings)       # nobody held the first: made anew, equal
+    assert np.array_equal(again.matrix, matrix)

@@ -234,7 +234,7 @@ def test_an_index_built_shard_by_shard_on_ray_is_the_one_built_at_once(
 
     def refuse(*args):
         raise AssertionError("an index was built")
-    monkeypatch.setattr(ann, "trained_ivf", refuse)
+    monkeypatch.setattr(ann, "iter_trained_ivf", refuse)
     embeddings = Precomputed(folder, msrp).encode(msrp.texts)
     _, _, search = ann.knn(embeddings, embeddings, 10, search="ann")
     assert search.method == "ivf-sq8" and search.recall >= 0.95

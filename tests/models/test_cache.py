@@ -53,7 +53,13 @@ def test_hit_returns_identical_arrays_without_encoding(name, msrp, monkeypatch):
         assert (cached != computed).nnz == 0
     else:
         np.testing.assert_array_equal(cached, computed)
-        assert not cached.flags.writeable          # memory-mapped read-only
+        # Memory-mapped copy-on-write: writeable (scikit-learn does not copy it), and
+        # writing changes the array, never the cached file.
+        assert cached.flags.writeable and not cached.flags.owndata
+        cached[0] = 0
+        np.testing.assert_array_equal(encode(make_encoder(name).fit(msrp.texts)
+                                             if second.requires_fit else make_encoder(name),
+                                             msrp), computed)
     if name == "glove-mean":
         assert second.coverage_ == first.coverage_     # the report comes back too
 
