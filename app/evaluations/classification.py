@@ -88,6 +88,12 @@ class ClassificationResult:
         }
 
 
+#: Largest groups x sentences classified: one-vs-rest fits one SVM per group over every
+#: training sentence, so the cost grows with their product (Opinosis: 51 x 7,086;
+#: a million sentences in 290,000 groups: about 6e10, days).
+SVM_LIMIT = 200_000_000
+
+
 def evaluable_groups(corpus: Corpus, min_group_size: int) -> tuple[np.ndarray, np.ndarray,
                                                                    tuple[str, ...]]:
     """(sentence indices, group labels, group names) of groups with enough members.
@@ -103,6 +109,12 @@ def evaluable_groups(corpus: Corpus, min_group_size: int) -> tuple[np.ndarray, n
         raise EvaluationError(f"classification needs at least 2 groups of {min_group_size} "
                               f"or more sentences; corpus {corpus.name!r} has "
                               f"{groups.n_groups}")
+    size = groups.n_groups * len(groups.sentence_index)
+    if size > SVM_LIMIT:
+        raise EvaluationError(
+            f"classification fits one linear SVM per group: {groups.n_groups:,} groups of "
+            f"{len(groups.sentence_index):,} sentences would take hours (it is offered up "
+            f"to {SVM_LIMIT:,} groups x sentences); evaluate a subset of the groups")
     order = np.argsort(groups.sentence_index, kind="stable")
     return groups.sentence_index[order], groups.group_index[order], groups.names
 

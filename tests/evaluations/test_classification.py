@@ -90,3 +90,16 @@ def test_corpus_without_enough_groups_is_refused_before_work():
     ungrouped = Corpus("plain", texts, ("1", "2", "3", "4"))
     with pytest.raises(EvaluationError, match="has none"):
         next(run_classification(ungrouped, BagOfWords()))
+
+
+def test_too_many_groups_for_one_svm_each_are_refused_before_work(corpus, monkeypatch):
+    """A million sentences in 290,000 groups would fit an SVM per group for days: the
+    evaluation says so at once (the explorer then notes it skipped), here with the limit
+    lowered below grouped MSRP's 274 groups x 859 sentences."""
+    from app.evaluations import classification
+
+    monkeypatch.setattr(classification, "SVM_LIMIT", 274 * 859 - 1)
+    with pytest.raises(EvaluationError, match="274 groups of 859 sentences would take"):
+        next(run_classification(corpus, BagOfWords()))
+    monkeypatch.setattr(classification, "SVM_LIMIT", 274 * 859)
+    assert next(run_classification(corpus, BagOfWords())) is not None
