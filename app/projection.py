@@ -173,6 +173,14 @@ def stratified_sample(n: int, size: int, strata: np.ndarray | None, seed: int
     return np.flatnonzero(rank < quota[stratum])
 
 
+def _marked(n: int, rows: np.ndarray) -> np.ndarray:
+    """A boolean mask of ``n`` with ``rows`` set: ``np.setdiff1d`` of a million rows
+    sorts while holding the GIL (~75 ms, a visible stall in the window)."""
+    mask = np.zeros(n, dtype=bool)
+    mask[rows] = True
+    return mask
+
+
 def place_by_neighbours(data: Embeddings, fitted: np.ndarray, layout: np.ndarray,
                         k: int = PLACEMENT_NEIGHBOURS) -> Job[np.ndarray]:
     """2D positions for every row of ``data`` (n, dim): the ``fitted`` rows keep their
@@ -183,7 +191,7 @@ def place_by_neighbours(data: Embeddings, fitted: np.ndarray, layout: np.ndarray
     unit = normalise(dense).matrix
     sample = unit[fitted]
     index = yield from ann.iter_build_index(sample, cache=False)
-    rest = np.setdiff1d(np.arange(len(unit)), fitted)
+    rest = np.flatnonzero(~_marked(len(unit), fitted))
     coordinates = np.empty((len(unit), 2), dtype=np.float32)
     coordinates[fitted] = layout
     nearest, similarity = yield from ann.iter_search_index(index, unit[rest],
