@@ -223,7 +223,7 @@ def test_an_index_built_shard_by_shard_on_ray_is_the_one_built_at_once(
     folder, _ = glove_shards
     assert main(["index", str(folder), "--engine", "ray", "--num-cpus", "2"]) == 0
     out = capsys.readouterr().out
-    assert "IVF-SQ8 index of 10,944 rows (171 lists, 6 shards added by ray)" in out
+    assert "IVF-SQ8 index of 10,944 rows (280 lists, 6 shards added by ray)" in out
     by_ray = faiss.read_index(str(ann.index_dir() / out.rsplit(": ", 1)[1].strip()))
     local = run_job(index_shards(folder))
     assert local.search.recall >= 0.95 and local.search.method == "ivf-sq8"
