@@ -101,3 +101,9 @@ class JobQueue(QObject):
                 continue
             self._make_current(job)
             job.start()
+        # The status bar says what still waits, not what has started since.
+        waiting = [job.label for job in self.queued if job.state == "queued"]
+        if waiting:
+            self.status.showMessage(f"Queued: {', '.join(waiting)}")
+        elif self.status.currentMessage().startswith("Queued: "):
+            self.status.clearMessage()

@@ -20,6 +20,7 @@ def test_an_evaluation_asked_for_during_a_run_is_queued_then_runs(qtbot, window)
 
     wait_for_job(qtbot, window)
     assert states(window)[-2:] == ["done", "done"]
+    assert "Queued" not in window.statusBar().currentMessage()   # nothing waits now
     assert window.exploration is not None
     evaluation, result, command = window.evaluation_panel.current
     assert evaluation == "classification" and 0.98 < result.mean_accuracy < 0.99
