@@ -17,7 +17,7 @@ with that recall (a ranking's 101 neighbours need more lists than 10 do).
 
 Why this index: at 1,000,000 spliced real sentences (glove-mean, 50-d, 2 cores) a
 single-threaded HNSW graph took 89 s to build and 122 s to search every point at
-recall@10 0.974; the IVF-SQ8 builds in 16 s and searches every point in about 80 s at
+recall@10 0.974; the IVF-SQ8 builds in 12 s and searches every point in about 100 s at
 0.96, in a quarter of the memory (HNSW keeps a float32 copy of the rows and its graph).
 Its rows are padded with zeros to a multiple of :data:`SQ_WIDTH` dimensions, which
 leaves every inner product as it was and lets faiss use its SIMD code (at 50-d, 4.5x
