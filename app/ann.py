@@ -361,8 +361,7 @@ def tuned(index, pool: np.ndarray, k: int) -> Job[tuple[int, Search]]:
                          if i is index), ({}, None))
     if k not in tuning:
         tuning[k] = yield from tune(index, pool, k)
-        path = index_dir() / f"{name}.faiss"
-        if name is not None and path.is_file():
+        if name is not None and (path := index_dir() / f"{name}.faiss").is_file():
             meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
             _store_tuning(path, tuning, meta["sha256"])
     return tuning[k]

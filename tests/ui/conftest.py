@@ -86,6 +86,20 @@ def open_and_wait(qtbot, window, spec):
     return str(spec)
 
 
+def evaluation_chosen(qtbot, spec, encoder, evaluation):
+    """A new window with the corpus ``spec`` open, ``encoder`` chosen and
+    ``evaluation`` picked in the Evaluations panel, shown; (window, panel)."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    open_and_wait(qtbot, window, spec)
+    window.corpus_panel.choose(encoder)
+    panel = window.evaluation_panel
+    window.tasks.setCurrentWidget(panel)
+    panel.choice.setCurrentIndex(panel.choice.findData(evaluation))
+    return window, panel
+
+
 def open_sick(qtbot, window, shared_data, encoder="tfidf"):
     """SICK's trial pairs opened, ``encoder`` chosen (None: left as it was); its spec."""
     spec = open_and_wait(qtbot, window, shared_data / "sick" / "SICK_trial.txt")

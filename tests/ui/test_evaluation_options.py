@@ -5,19 +5,12 @@ from PySide6.QtCore import QRect, Qt
 
 from app.evaluations import OPTIONS
 from app.ui.main_window import MainWindow
-from tests.ui.conftest import wait_for_job
+from tests.ui.conftest import evaluation_chosen, wait_for_job
 
 
 def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_path):
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.show()
-    window.open_corpus(str(shared_data / "pyramid-sample"))
-    wait_for_job(qtbot, window)
-    window.corpus_panel.choose("bow")
-    panel = window.evaluation_panel
-    window.tasks.setCurrentWidget(panel)
-    panel.choice.setCurrentIndex(panel.choice.findData("pyramid"))
+    window, panel = evaluation_chosen(qtbot, shared_data / "pyramid-sample", "bow",
+                                      "pyramid")
     # One combo per option, its default first, each value's meaning as its tooltip.
     assert set(panel.option_choices) == set(OPTIONS["pyramid"])
     distractors = panel.option_choices["distractors"]

@@ -4,20 +4,11 @@ offered as a combo, it reaches the run, the result's rows and the shown command.
 from PySide6.QtCore import Qt
 
 from app.neighbours import SPLIT_CHOICES
-from app.ui.main_window import MainWindow
-from tests.ui.conftest import wait_for_job
+from tests.ui.conftest import evaluation_chosen, wait_for_job
 
 
 def test_relatedness_on_sick_test_only(qtbot, shared_data):
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.show()
-    window.open_corpus(str(shared_data / "sick"))
-    wait_for_job(qtbot, window)
-    window.corpus_panel.choose("bow")
-    panel = window.evaluation_panel
-    window.tasks.setCurrentWidget(panel)
-    panel.choice.setCurrentIndex(panel.choice.findData("relatedness"))
+    window, panel = evaluation_chosen(qtbot, shared_data / "sick", "bow", "relatedness")
     split = panel.option_choices["split"]
     assert [split.itemData(i) for i in range(split.count())] == list(SPLIT_CHOICES)
     assert split.currentData() == "auto"
