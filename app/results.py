@@ -36,6 +36,9 @@ class Provenance:
     encoder_fingerprint: str
     parameters: dict[str, Any]
     version: str = field(default_factory=package_version)
+    #: Edits applied to the corpus as loaded when this was computed (Corpus.edits); a
+    #: result whose fingerprint is not the corpus's now is from another version.
+    corpus_edits: int = 0
     schema: int = SCHEMA_VERSION
     created: str = field(default_factory=lambda: _dt.datetime.now(_dt.UTC)
                          .isoformat(timespec="seconds"))
@@ -45,7 +48,7 @@ class Provenance:
         """Provenance of a run; the encoder's fingerprint is of its unfitted form when the
         evaluation fits it itself, so it names the recipe, not one fold's state."""
         return cls(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
-                   encoder_name=encoder.name, encoder_family=encoder.family,
+                   corpus_edits=corpus.edits, encoder_name=encoder.name, encoder_family=encoder.family,
                    encoder_params=encoder.params(), encoder_fingerprint=encoder.fingerprint(),
                    parameters=dict(parameters))
 
@@ -62,7 +65,7 @@ class Provenance:
         for part in parts:
             h.update(np.ascontiguousarray(part).tobytes())
         return cls(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
-                   encoder_name="precomputed", encoder_family="precomputed",
+                   corpus_edits=corpus.edits, encoder_name="precomputed", encoder_family="precomputed",
                    encoder_params={"shape": list(embeddings.shape),
                                    "dtype": str(embeddings.dtype)},
                    encoder_fingerprint=h.hexdigest()[:16], parameters=dict(parameters))

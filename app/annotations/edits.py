@@ -294,7 +294,8 @@ class _Working:
                 self.label[edit.pair] = edit.label
             self.changed_pairs = True
 
-    def corpus_now(self) -> Corpus:
+    def corpus_now(self, edits: int) -> Corpus:
+        """The corpus as the edits left it; ``edits`` of them changed it."""
         changes: dict[str, Any] = {}
         if self.changed_groups:
             # Groups left empty disappear; the rest keep their order, new ones last.
@@ -308,7 +309,9 @@ class _Working:
             # replace() keeps what edits do not touch: label names, the dataset's ids.
             changes["pairs"] = dataclasses.replace(self.pairs, label=self.label,
                                                    score=self.score)
-        return dataclasses.replace(self.corpus, **changes) if changes else self.corpus
+        if not changes:
+            return self.corpus
+        return dataclasses.replace(self.corpus, **changes, edits=self.corpus.edits + edits)
 
 
 def apply(corpus: Corpus, edits: list[Edit] | tuple[Edit, ...]) -> Corpus:
@@ -327,4 +330,4 @@ def apply(corpus: Corpus, edits: list[Edit] | tuple[Edit, ...]) -> Corpus:
             working.play(edit)
         except EditError as error:
             raise EditError(f"edit {number} ({edit.describe()}): {error.problem}") from None
-    return working.corpus_now()
+    return working.corpus_now(sum(edit.changes_corpus for edit in edits))

@@ -177,6 +177,9 @@ class Corpus:
         The files the corpus was read from.
     warnings : tuple of str
         Lines the loader skipped or repaired, for the user to see.
+    edits : int
+        How many edits that change it were applied to the corpus as loaded (0: as
+        loaded); with :attr:`fingerprint` it names the version a result describes.
     """
 
     name: str
@@ -188,6 +191,7 @@ class Corpus:
     metadata: Mapping[str, tuple] = field(default_factory=dict)
     sources: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    edits: int = 0
 
     def __post_init__(self) -> None:
         if len(self.ids) != len(self.texts):

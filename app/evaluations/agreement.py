@@ -231,7 +231,7 @@ def misclassification_agreement(results: Sequence[ClassificationResult],
     provenance = Provenance(
         corpus_name=first.provenance.corpus_name,
         corpus_fingerprint=first.provenance.corpus_fingerprint,
-        encoder_name=", ".join(labels), encoder_family=NAME,
+        corpus_edits=first.provenance.corpus_edits, encoder_name=", ".join(labels), encoder_family=NAME,
         encoder_params={label: p.encoder_params for label, p in zip(labels, encoders)},
         encoder_fingerprint=fingerprint,
         parameters={**parameters, "condition": "both wrong",
