@@ -1,0 +1,112 @@
+"""``params()`` read from each family's constructor: the same dictionaries as the
+hand-written methods it replaced, so fingerprints, cached embeddings and saved
+workspaces keep their keys."""
+
+import pytest
+
+from models import ENCODERS, make_encoder
+from tests.models.test_encoders import CHANGED_PARAMS
+
+#: ``params()`` of every family's default encoder, as the hand-written methods gave it.
+DEFAULT_PARAMS = {
+    "bow": {"lowercase": True},
+    "tfidf": {"lowercase": True},
+    "pca-bow": {"dimension": 300, "lowercase": True, "seed": 0},
+    "random-bow": {"dimension": 620, "seed": 0, "lowercase": True},
+    "glove-mean": {"source": "glove-6b-50d", "lowercase": None},
+    "glove-sum": {"source": "glove-6b-50d", "lowercase": None},
+    "doc2vec-dm": {"vector_size": 100, "window": 5, "min_count": 2, "epochs": 20,
+                   "lowercase": True, "seed": 0, "workers": 1, "training_file": None,
+                   "infer_epochs": 20, "dm_concat": False},
+    "doc2vec-dbow": {"vector_size": 100, "window": 5, "min_count": 2, "epochs": 20,
+                     "lowercase": True, "seed": 0, "workers": 1, "training_file": None,
+                     "infer_epochs": 20, "dbow_words": False},
+    "word2vec": {"vector_size": 100, "window": 5, "min_count": 2, "epochs": 20,
+                 "lowercase": True, "seed": 0, "workers": 1, "training_file": None,
+                 "composition": "mean", "sg": False},
+    "fasttext": {"vector_size": 100, "window": 5, "min_count": 2, "epochs": 20,
+                 "lowercase": True, "seed": 0, "workers": 1, "training_file": None,
+                 "composition": "mean", "sg": False, "min_n": 3, "max_n": 6, "buckets":
+                 100000},
+    "minilm": {"model": "all-MiniLM-L6-v2", "pooling": None},
+    "e5-small": {"prefix": "query"},
+    "fastsent": {"vector_size": 128, "negatives": 5, "sample": 0.0001, "epochs": 2,
+                 "batch_sentences": 128, "learning_rate": 0.01, "min_count": 2,
+                 "max_vocab": 50000, "lowercase": True, "seed": 0, "training_file": None},
+    "fastsent-ae": {"vector_size": 128, "negatives": 5, "sample": 0.0001, "epochs": 2,
+                    "batch_sentences": 128, "learning_rate": 0.01, "min_count": 2,
+                    "max_vocab": 50000, "lowercase": True, "seed": 0, "training_file":
+                    None},
+    "dictrep-bow": {"embedding_size": 256, "hidden_size": 256, "max_length": 40, "epochs":
+                    2, "batch_sentences": 128, "learning_rate": 0.003, "min_count": 2,
+                    "max_vocab": 50000, "lowercase": True, "seed": 0, "training_file":
+                    None},
+    "dictrep-rnn": {"embedding_size": 128, "hidden_size": 128, "max_length": 40, "epochs":
+                    2, "batch_sentences": 128, "learning_rate": 0.003, "min_count": 2,
+                    "max_vocab": 50000, "lowercase": True, "seed": 0, "training_file":
+                    None},
+    "sae": {"p_delete": 0.0, "p_swap": 0.0, "embedding_size": 100, "hidden_size": 128,
+            "max_length": 30, "noise_words": 1024, "epochs": 1, "batch_sentences": 64,
+            "learning_rate": 0.003, "min_count": 2, "max_vocab": 20000, "lowercase": True,
+            "seed": 0, "training_file": None},
+    "sdae": {"p_delete": 0.1, "p_swap": 0.1, "embedding_size": 100, "hidden_size": 128,
+             "max_length": 30, "noise_words": 1024, "epochs": 1, "batch_sentences": 64,
+             "learning_rate": 0.003, "min_count": 2, "max_vocab": 20000, "lowercase":
+             True, "seed": 0, "training_file": None},
+    "sdae-embs": {"p_delete": 0.1, "p_swap": 0.1, "embedding_size": 50, "hidden_size":
+                  128, "max_length": 30, "noise_words": 1024, "epochs": 1,
+                  "batch_sentences": 64, "learning_rate": 0.003, "min_count": 2,
+                  "max_vocab": 20000, "lowercase": True, "seed": 0, "training_file":
+                  None},
+    "skipthought": {"embedding_size": 100, "hidden_size": 128, "max_length": 30,
+                    "noise_words": 1024, "epochs": 1, "batch_sentences": 64,
+                    "learning_rate": 0.003, "min_count": 2, "max_vocab": 20000,
+                    "lowercase": True, "seed": 0, "training_file": None},
+    "skipthought-combine": {"embedding_size": 100, "hidden_size": 128, "max_length": 30,
+                            "noise_words": 1024, "epochs": 1, "batch_sentences": 64,
+                            "learning_rate": 0.003, "min_count": 2, "max_vocab": 20000,
+                            "lowercase": True, "seed": 0, "training_file": None},
+    "pair-bow": {"embedding_size": 300, "hidden_size": 512, "classifier_size": 512,
+                 "objective": "auto", "max_length": 50, "epochs": 10, "batch_sentences":
+                 64, "learning_rate": 0.001, "min_count": 1, "max_vocab": 50000,
+                 "lowercase": True, "seed": 0, "training_file": None},
+    "pair-rnn": {"embedding_size": 128, "hidden_size": 256, "classifier_size": 512,
+                 "objective": "auto", "max_length": 50, "epochs": 5, "batch_sentences":
+                 64, "learning_rate": 0.001, "min_count": 1, "max_vocab": 50000,
+                 "lowercase": True, "seed": 0, "training_file": None},
+    "pair-finetune": {"base": "all-MiniLM-L6-v2", "epochs": 1, "batch_pairs": 16,
+                      "learning_rate": 2e-05, "objective": "auto", "seed": 0},
+    "urae": {"vector": "root", "source": "glove-6b-50d", "max_length": 40, "epochs": 2,
+             "batch_sentences": 64, "learning_rate": 0.001, "min_count": 1, "max_vocab":
+             100000, "lowercase": True, "seed": 0, "training_file": None},
+}
+
+
+def _construct(family, **params):
+    cls = ENCODERS[family]
+    if hasattr(cls, "available") and not cls.available():
+        pytest.skip(f"{family}: its optional extra is not installed")
+    return cls(**params)
+
+
+def test_every_family_is_pinned():
+    assert set(DEFAULT_PARAMS) == set(ENCODERS)
+
+
+@pytest.mark.parametrize("family", sorted(DEFAULT_PARAMS))
+def test_default_params_are_unchanged(family):
+    assert _construct(family).params() == DEFAULT_PARAMS[family]
+
+
+@pytest.mark.parametrize("family", sorted(CHANGED_PARAMS))
+def test_changed_params_read_back_and_clone(family):
+    encoder = _construct(family, **CHANGED_PARAMS[family])
+    assert encoder.params() == {**DEFAULT_PARAMS[family], **CHANGED_PARAMS[family]}
+    assert encoder.clone().params() == encoder.params()
+
+
+def test_params_hold_the_value_the_constructor_stored(tmp_path):
+    """The attribute, not the argument: a training file is kept as an absolute path."""
+    (tmp_path / "train.txt").write_text("a b\n", encoding="utf-8")
+    encoder = make_encoder(f"word2vec:{tmp_path / 'train.txt'}")
+    assert encoder.params()["training_file"] == str((tmp_path / "train.txt").absolute())
