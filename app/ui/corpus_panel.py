@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QFormLayout, QLabel, QMenu, QPushButton, QVBoxLayout, QWidget,
+    QComboBox, QFormLayout, QLabel, QMenu, QPushButton, QVBoxLayout, QWidget,
 )
 
 from app.errors import InputError
 from app.session import CorpusState
 from app.ui.colouring import categorical_columns
+from app.ui.file_dialogs import open_file, open_folder
 from app.ui.job_queue import JobQueue
 from app.ui.projection_controls import ProjectionControls
 from app.ui.widgets import fill_encoder_choice, narrow_choice
@@ -193,19 +194,16 @@ class CorpusPanel:
 
     def _choose_encoder_file(self, prefix: str) -> None:
         if prefix == "st:":
-            path = QFileDialog.getExistingDirectory(self.widget,
-                                                    "A sentence-transformers model folder")
+            path = open_folder(self.widget, "A sentence-transformers model folder")
         else:
-            path, _ = QFileDialog.getOpenFileName(
-                self.widget, "Word vectors", "",
-                "Word vectors (*.txt *.vec *.bin *.gz);;All files (*)")
+            path = open_file(self.widget, "Word vectors",
+                             "Word vectors (*.txt *.vec *.bin *.gz);;All files (*)")
         if path:
             self.add_encoder(prefix + path)
 
     def _choose_embeddings(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self.widget, "Load embeddings", "",
-            "Embeddings (*.npy *.npz *.tsv *.parquet);;All files (*)")
+        path = open_file(self.widget, "Load embeddings",
+                         "Embeddings (*.npy *.npz *.tsv *.parquet);;All files (*)")
         if path:
             self.load_embeddings(path)
 
@@ -237,9 +235,9 @@ class CorpusPanel:
         if choice not in ("choose", "choose-pairs"):
             return
         pairs = choice == "choose-pairs"
-        path, _ = QFileDialog.getOpenFileName(
+        path = open_file(
             self.widget, "Training pairs (sentence1, sentence2, label and/or score)" if pairs
-            else "Training text (one sentence a line)", "",
+            else "Training text (one sentence a line)",
             "Pairs (*.csv *.tsv);;All files (*)" if pairs else "Text (*.txt);;All files (*)")
         if path:
             (self.load_training_pairs if pairs else self.load_training_text)(path)

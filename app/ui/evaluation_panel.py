@@ -15,7 +15,7 @@ import numpy as np
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
+    QAbstractItemView, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
     QListWidget, QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
     QTabWidget, QVBoxLayout, QWidget,
 )
@@ -26,6 +26,7 @@ from app.evaluations.agreement import NAME as AGREEMENT
 from app.export import write_csv, write_json
 from app.ui.charts import ResultChart, chart_for, comparison_chart, headline_metrics
 from app.ui.figures import save_svg
+from app.ui.file_dialogs import save_file
 from app.workspace import SavedResult
 
 
@@ -229,21 +230,20 @@ class EvaluationPanel(QWidget):
 
     def _choose_csv_target(self) -> None:
         if self.current is not None:
-            path, _ = QFileDialog.getSaveFileName(self, "Save table", "", "CSV (*.csv)")
+            path = save_file(self, "Save table", "CSV (*.csv)")
             if path:
                 self.save_csv(path)
 
     def _choose_chart_target(self) -> None:
         if self.charts.count():
-            path, _ = QFileDialog.getSaveFileName(self, "Save chart", "",
-                                                  "PNG image (*.png);;SVG drawing (*.svg)")
+            path = save_file(self, "Save chart", "PNG image (*.png);;SVG drawing (*.svg)")
             if path:
                 self.save_chart(path)
 
     def _choose_json_target(self) -> None:
         if self.current is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Save result", "", "JSON (*.json)")
+        path = save_file(self, "Save result", "JSON (*.json)")
         if path:
             self.save_json(path)
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from app.corpora.tabular import ColumnsUnclear
 from app.export import export_matrix
 from app.session import Session, restore_session
 from app.ui.figures import save_svg
+from app.ui.file_dialogs import open_file, open_folder, save_file
 from app.ui.mapping_dialog import MappingDialog
 from app.workspace import (
     EXTENSION, Workspace, WorkspaceError, open_workspace, recent_workspaces, save_workspace,
@@ -40,12 +41,12 @@ class Files:
         menu.setEnabled(not menu.isEmpty())
 
     def choose_corpus_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open a corpus", "", CORPUS_FILTER)
+        path = open_file(self.window, "Open a corpus", CORPUS_FILTER)
         if path:
             self.window.open_corpus(path)
 
     def choose_corpus_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self.window, "Open a corpus folder")
+        folder = open_folder(self.window, "Open a corpus folder")
         if folder:
             self.window.open_corpus(folder)
 
@@ -57,22 +58,18 @@ class Files:
         dialog.open()
         return dialog
 
-    def _save_target(self, title: str, filters: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self.window, title, "", filters)
-        return path
-
     def choose_embeddings_target(self) -> None:
-        path = self._save_target("Export embeddings", EXPORT_FILTERS)
+        path = save_file(self.window, "Export embeddings", EXPORT_FILTERS)
         if path:
             self.export_embeddings(path)
 
     def choose_projection_target(self) -> None:
-        path = self._save_target("Export projection coordinates", EXPORT_FILTERS)
+        path = save_file(self.window, "Export projection coordinates", EXPORT_FILTERS)
         if path:
             self.export_projection(path)
 
     def choose_figure_target(self) -> None:
-        path = self._save_target("Export figure", "PNG image (*.png);;SVG drawing (*.svg)")
+        path = save_file(self.window, "Export figure", "PNG image (*.png);;SVG drawing (*.svg)")
         if path:
             self.export_figure(path)
 
@@ -115,7 +112,7 @@ class Files:
     def choose_corrected_target(self) -> None:
         if self.window.annotations is None:
             return
-        folder = QFileDialog.getExistingDirectory(self.window, "Export the corrected corpus to")
+        folder = open_folder(self.window, "Export the corrected corpus to")
         if folder:
             self.export_corrected(folder)
 
@@ -135,13 +132,11 @@ class Files:
             return
         path = self.workspace_path
         if ask or path is None:
-            dialog = QFileDialog(self.window, "Save workspace", "",
-                                 f"sentspace workspace (*{EXTENSION})")
-            dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-            dialog.setDefaultSuffix(EXTENSION.lstrip("."))
-            if not dialog.exec():
+            chosen = save_file(self.window, "Save workspace",
+                               f"sentspace workspace (*{EXTENSION})")
+            if not chosen:
                 return
-            path = Path(dialog.selectedFiles()[0])
+            path = Path(chosen)
         self.save_workspace_to(path)
 
     def save_workspace_to(self, path: str | Path) -> Path:
@@ -153,8 +148,8 @@ class Files:
         return self.workspace_path
 
     def choose_workspace(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open workspace", "",
-                                              "sentspace workspace (*.sentspace);;All files (*)")
+        path = open_file(self.window, "Open workspace",
+                         f"sentspace workspace (*{EXTENSION});;All files (*)")
         if path:
             self.open_workspace(path)
 

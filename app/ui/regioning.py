@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog
 
 from app.regions import find_regions
+from app.ui.file_dialogs import save_file
 from app.ui.region_labels import RegionLabels
 
 
@@ -72,7 +72,6 @@ class Regioning:
 
     def _choose_csv_target(self) -> None:
         if self.regions is not None:
-            path, _ = QFileDialog.getSaveFileName(self.window, "Export regions", "",
-                                                  "CSV (*.csv)")
+            path = save_file(self.window, "Export regions", "CSV (*.csv)")
             if path:
                 self.export_csv(path)

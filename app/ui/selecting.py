@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
-    QCheckBox, QFileDialog, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
+    QCheckBox, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
     QWidget,
 )
 
@@ -25,6 +25,7 @@ from app.listing import (
 )
 from app.session import Session
 from app.ui.colouring import point_colours
+from app.ui.file_dialogs import save_file
 from app.ui.palette import PointColours
 from app.ui.projection_controls import ProjectionControls
 from app.ui.projection_view import ProjectionView
@@ -260,7 +261,6 @@ class Selecting:
 
     def _choose_export_target(self) -> None:
         if self.list.count():
-            path, _ = QFileDialog.getSaveFileName(self.widget, "Export sentences", "",
-                                                  "CSV (*.csv)")
+            path = save_file(self.widget, "Export sentences", "CSV (*.csv)")
             if path:
                 self.export_selection(path)

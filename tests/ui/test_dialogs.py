@@ -1,0 +1,56 @@
+"""Dialogs behave as users expect: file dialogs start where the last one ended and
+complete bare names; closing a corpus with results asks; a non-workspace says so."""
+
+import numpy as np
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from app.workspace import load_workspace
+from tests.ui.conftest import open_sick, run_and_wait, wait_for_job
+
+
+def answer_save(monkeypatch, asked, path, chosen):
+    """Save dialogs answer ``path`` typed under filter ``chosen``; the folders they
+    started in go to ``asked``."""
+    def dialog(parent, title, folder, filters):
+        asked.append(folder)
+        return str(path), chosen
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
+
+
+def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder(
+        qtbot, window, monkeypatch, tmp_path):
+    asked = []
+    answer_save(monkeypatch, asked, tmp_path / "picked", "CSV (*.csv)")
+    window.selection.select([0, 1, 2], source="search")
+    window.selecting._choose_export_target()
+    assert (tmp_path / "picked.csv").is_file() and not (tmp_path / "picked").exists()
+
+    run_and_wait(qtbot, window)
+    answer_save(monkeypatch, asked, tmp_path / "glove", "NumPy array + JSON sidecar (*.npy)")
+    window.files.choose_embeddings_target()
+    wait_for_job(qtbot, window)
+    assert np.load(tmp_path / "glove.npy").shape[0] == len(window.corpus)
+
+    answer_save(monkeypatch, asked, tmp_path / "rel-glove.v2", "sentspace workspace "
+                "(*.sentspace)")
+    window.files.save_workspace(ask=True)
+    assert load_workspace(tmp_path / "rel-glove.v2.sentspace").corpora
+    assert asked[1:] == [str(tmp_path)] * 2
+
+    opened = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        lambda parent, title, folder, filters: (opened.append(folder)
+                                                                or ("", "")))
+    window.files.choose_workspace()
+    assert opened == [str(tmp_path)]
+
+
+def test_a_completed_name_that_exists_is_not_replaced_unasked(window, monkeypatch,
+                                                              tmp_path):
+    (tmp_path / "picked.csv").write_text("keep me\n")
+    answer_save(monkeypatch, [], tmp_path / "picked", "CSV (*.csv)")
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *args: QMessageBox.StandardButton.No)
+    window.selection.select([0, 1, 2], source="search")
+    window.selecting._choose_export_target()
+    assert (tmp_path / "picked.csv").read_text() == "keep me\n"
