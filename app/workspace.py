@@ -26,6 +26,7 @@ import hashlib
 import importlib
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -348,6 +349,27 @@ def _entries(data: dict, key: str, cls: type, fields: dict[str, Any]) -> tuple:
     return tuple(entries)
 
 
+NOT_A_WORKSPACE = "not a sentspace workspace"
+#: How every workspace begins (``Workspace.to_dict`` puts the format first).
+_WORKSPACE_START = re.compile(r'\s*\{\s*"format"\s*:\s*"' + re.escape(FORMAT) + '"')
+
+
+def _unreadable(text: str, error: json.JSONDecodeError, path: Path) -> WorkspaceError:
+    """Why ``text`` (not JSON) is no workspace: empty; another kind of file (a corpus
+    chosen by mistake); or a workspace cut short (the parser ran out of text: an
+    unterminated string or nothing left where a value was due) or damaged inside."""
+    if not text.strip():
+        return WorkspaceError("the file is empty", path)
+    if not _WORKSPACE_START.match(text):
+        return WorkspaceError(NOT_A_WORKSPACE + " (not JSON)", path)
+    where = f"{error.msg}, column {error.colno}"
+    if error.msg.startswith("Unterminated string") or error.pos >= len(text.rstrip()):
+        return WorkspaceError(f"the workspace is truncated: it ends inside its JSON "
+                              f"({where})", path, error.lineno)
+    return WorkspaceError(f"the workspace is damaged: not valid JSON ({where})", path,
+                          error.lineno)
+
+
 def load_workspace(path: str | Path) -> Workspace:
     """Read a workspace file, strictly.
 
@@ -363,17 +385,16 @@ def load_workspace(path: str | Path) -> Workspace:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise WorkspaceError("no such workspace file", path) from None
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError:
+        raise WorkspaceError(NOT_A_WORKSPACE + " (not a text file)", path) from None
+    except OSError as error:
         raise WorkspaceError(f"cannot read the workspace: {error}", path) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        problem = "the file is empty" if not text.strip() else (
-            f"not valid JSON ({error.msg}, column {error.colno}); the file may be "
-            "truncated")
-        raise WorkspaceError(problem, path, error.lineno if text.strip() else None) from None
+        raise _unreadable(text, error, path) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise WorkspaceError("not a sentspace workspace (no \"format\": "
+        raise WorkspaceError(NOT_A_WORKSPACE + " (a JSON file without \"format\": "
                              f"\"{FORMAT}\")", path)
     schema = data.get("schema")
     if not isinstance(schema, int) or schema > SCHEMA:

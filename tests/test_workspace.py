@@ -115,10 +115,14 @@ def test_changed_and_missing_files_are_reported(tmp_path, grouped_copy, shared_d
 
 
 @pytest.mark.parametrize("damage, message", [
-    (lambda text: text[: len(text) // 2], r"not valid JSON .* truncated"),
+    (lambda text: text[: len(text) // 2], "the workspace is truncated"),
+    (lambda text: text[: text.index('"seed"') + 7], "the workspace is truncated"),
+    (lambda text: text.replace('"seed": 1,', '"seed": 1', 1),
+     r"the workspace is damaged: not valid JSON \(Expecting ',' delimiter"),
     (lambda text: "", "the file is empty"),
-    (lambda text: "{oops", "not valid JSON"),
-    (lambda text: json.dumps([1, 2]), "not a sentspace workspace"),
+    (lambda text: "{oops", r"not a sentspace workspace \(not JSON\)"),
+    (lambda text: "id,text\n1,a cat sits\n", r"not a sentspace workspace \(not JSON\)"),
+    (lambda text: json.dumps([1, 2]), r"not a sentspace workspace \(a JSON file without"),
     (lambda text: text.replace(f'"schema": {SCHEMA}', '"schema": 99'), "schema 99"),
     (lambda text: text.replace('"seed": 1', '"seed": "one"', 1),
      r"wrong schema: evaluations\[0\].seed should be int"),
@@ -140,6 +144,13 @@ def test_corrupt_workspaces_are_refused_and_left_alone(tmp_path, saved_text, dam
     with pytest.raises(WorkspaceError):
         run_workspace(path)
     assert path.read_text() == broken  # nothing overwritten
+
+
+def test_a_binary_file_is_no_workspace(tmp_path):
+    path = tmp_path / "vectors.npy"
+    path.write_bytes(b"\x93NUMPY\x01\x00\xff\xfe")
+    with pytest.raises(WorkspaceError, match=r"not a sentspace workspace \(not a text"):
+        load_workspace(path)
 
 
 def test_a_failed_save_leaves_the_previous_workspace(tmp_path, saved_text, monkeypatch):
