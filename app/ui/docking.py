@@ -4,7 +4,7 @@ and put back by View > Reset layout."""
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QSplitter, QWidget
 
@@ -18,6 +18,9 @@ LAYOUT_VERSION = 3
 #: The share of the one column's height left to the Corpus panel while the Inspector is in
 #: front (its corpus, encoder, Train on and Run stay in sight; the rest scrolls).
 CORPUS_SHARE_BESIDE_INSPECTOR = 0.4
+#: The most of the screen's height the Corpus panel asks for in the one column; the rest
+#: is the window's bars and the tabs below it.
+SCREEN_SHARE = 0.6
 
 
 def small_screen() -> bool:
@@ -26,7 +29,9 @@ def small_screen() -> bool:
 
 
 class _Scrolling(QScrollArea):
-    """Its widget, whole, until ``squeezable``: then it may get less, and scrolls."""
+    """Its widget, whole, until ``squeezable``: then it may get less, and scrolls. Whole
+    or not, it asks for no more than ``SCREEN_SHARE`` of the screen's height: UMAP's
+    settings and the progress bar made it push the window past a 1280x800 screen."""
 
     squeezable = False
 
@@ -34,7 +39,11 @@ class _Scrolling(QScrollArea):
         return self.widget().sizeHint()
 
     def minimumSizeHint(self):
-        return super().minimumSizeHint() if self.squeezable else self.widget().minimumSizeHint()
+        if self.squeezable:
+            return super().minimumSizeHint()
+        whole = self.widget().minimumSizeHint()
+        most = int(self.screen().availableGeometry().height() * SCREEN_SHARE)
+        return whole.boundedTo(QSize(whole.width(), most))
 
     def eventFilter(self, watched, event):
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:

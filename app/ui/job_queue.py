@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
+from PySide6.QtWidgets import QProgressBar, QStatusBar
 
 from app.jobs import Progress
 from app.ui.jobs_panel import JobsPanel
+from app.ui.widgets import ElidedLabel
 from app.ui.workers import JobHandle, start_job
 
 
@@ -28,8 +29,7 @@ class JobQueue(QObject):
         self.progress.setTextVisible(True)
         # Idle, the bar would only repeat the last job's end (or say 100% of nothing).
         self.progress.setVisible(False)
-        self.stage = QLabel()
-        self.stage.setWordWrap(True)
+        self.stage = ElidedLabel()
         self.stage.setStyleSheet("color: #444")
         self.job: JobHandle | None = None
         #: Jobs asked for while another ran, started in order as each one finishes.
@@ -90,7 +90,6 @@ class JobQueue(QObject):
         self.stage.setText("" if quiet else {
             "done": f"Done in {self.job.elapsed:.1f} s.", "cancelled": "Cancelled.",
             "failed": f"Failed: {self.job.error}"}[state])
-        self.stage.setToolTip(self.stage.text())
         self.running_changed.emit(False)
         callbacks, self._when_idle = self._when_idle, []
         for callback in callbacks:

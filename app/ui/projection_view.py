@@ -96,6 +96,10 @@ class ProjectionView(QWidget):
         self.plot.getPlotItem().hideButtons()
         self.plot.setLabel("bottom", "PC 1")
         self.plot.setLabel("left", "PC 2")
+        for side in ("bottom", "left"):
+            # Coordinates are unitless: "PC 1 (x1e-06)" reads as a unit.
+            self.plot.getAxis(side).enableAutoSIPrefix(False)
+        self._show_axes(False)
         self.view_box = self.plot.getPlotItem().getViewBox()
         self.density = pg.ImageItem(axisOrder="row-major")
         self.points = pg.ScatterPlotItem(size=7, pen=None, pxMode=True)
@@ -183,6 +187,7 @@ class ProjectionView(QWidget):
             self._overlays[item] = np.empty(0, dtype=np.int64)
             item.clear()
         self.hint.setVisible(False)
+        self._show_axes(True)
         self._set_colour_table(colours)
         self.legend.setText(legend)
         self._show_everything()
@@ -277,9 +282,15 @@ class ProjectionView(QWidget):
         self.hint.setText(hint)
         self.hint.setPos(0, 0)
         self.hint.setVisible(True)
+        self._show_axes(False)
         # An empty plot would autorange to nothing and show meaningless tiny ticks.
         self.view_box.setRange(xRange=(-1, 1), yRange=(-1, 1), padding=0)
         self.legend.clear()
+
+    def _show_axes(self, shown: bool) -> None:
+        """Axes only around points: an empty plot's ticks read "-1e-302"."""
+        for side in ("bottom", "left"):
+            self.plot.getPlotItem().showAxis(side, shown)
 
     # --- drawing by zoom level ----------------------------------------------------
 

@@ -1,8 +1,10 @@
-"""Small helpers for the window's combo boxes."""
+"""Small helpers for the window's combo boxes and labels."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QComboBox, QLabel
 
 from models import ENCODERS
 
@@ -23,3 +25,31 @@ def fill_encoder_choice(choice: QComboBox) -> None:
             item = choice.model().item(choice.count() - 1)
             item.setEnabled(False)
             item.setToolTip(f"not installed: {cls.install_hint}")
+
+
+class ElidedLabel(QLabel):
+    """One line, elided (``mode``) to its width, whole in its tooltip: a long job name or
+    message neither widens nor heightens the panel it is in."""
+
+    def __init__(self, text: str = "", mode=Qt.TextElideMode.ElideRight, parent=None):
+        super().__init__(text, parent)
+        self.mode = mode
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(text)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(0, super().sizeHint().height())
+
+    def paintEvent(self, _event) -> None:
+        self.style().drawItemText(QPainter(self), self.contentsRect(), int(self.alignment()),
+                                  self.palette(), self.isEnabled(), self.shown_text(),
+                                  self.foregroundRole())
+
+    def shown_text(self) -> str:
+        """The text as painted at the label's width."""
+        return self.fontMetrics().elidedText(self.text(), self.mode, self.contentsRect().width())

@@ -176,3 +176,22 @@ def test_the_inspector_shows_8_neighbours_in_the_one_column(qtbot, window):
     click_dock_tab(qtbot, window, "Selected")
     qtbot.waitUntil(lambda: not corpus_scroll.verticalScrollBar().isVisible())
     assert window.size() == SIZE
+
+
+def test_the_window_never_grows_past_the_screen(qtbot, window):
+    """UMAP's settings, the progress bar and long job names and messages: the Corpus
+    panel scrolls rather than grow the window (it grew to 1280x827, hiding the status
+    bar), and the stage line keeps one line, elided, whole in its tooltip."""
+    shown_at_1280x800(qtbot, window)
+    screen = window.screen().availableGeometry()
+    controls = window.corpus_panel.projection_controls
+    controls.method.setCurrentIndex(controls.method.findData("umap"))
+    long = "UMAP of Doc2Vec (dm, 300 dimensions, trained on a-very-long-file-name.txt) " * 3
+    window.jobs.progress.setVisible(True)           # as while a job runs
+    stage = window.jobs.stage
+    stage.setText(f"Failed: {long}")
+    qtbot.wait(100)
+    assert window.height() <= screen.height() and window.size() == SIZE
+    assert window.statusBar().isVisible()
+    assert stage.height() < 2 * stage.fontMetrics().height()      # one line
+    assert stage.toolTip() == f"Failed: {long}"

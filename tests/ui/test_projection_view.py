@@ -161,3 +161,19 @@ def test_the_view_fits_the_finite_points_only(qtbot, view):
     view.set_points(points, category_colours(np.zeros(5, dtype=int)), str, ("x", "y"))
     (x0, x1), (y0, y1) = view.view_box.viewRange()
     assert x0 < 0 < 4 < x1 < 5 and y0 < -1 < 2 < y1 < 4
+
+
+def test_axes_say_what_is_plotted_and_nothing_when_empty(qtbot, view):
+    """An empty plot hides its axes (they read "-1e-302"); tiny coordinates keep their
+    titles ("PC 1", not "PC 1 (x1e-06)")."""
+    axes = [view.plot.getAxis(side) for side in ("bottom", "left")]
+    assert not any(axis.isVisible() for axis in axes)
+    rng = np.random.default_rng(0)
+    view.set_points(rng.normal(scale=1e-6, size=(50, 2)), category_colours(np.zeros(50, int)),
+                    str, ("PC 1", "PC 2"))
+    qtbot.wait(50)
+    assert all(axis.isVisible() for axis in axes)
+    assert "x1e" not in axes[0].labelString() and "PC 1" in axes[0].labelString()
+    assert "x1e" not in axes[1].labelString() and "PC 2" in axes[1].labelString()
+    view.clear("Nothing to show.")
+    assert not any(axis.isVisible() for axis in axes)
