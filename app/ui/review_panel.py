@@ -28,6 +28,7 @@ from app.annotations.session import AnnotationSession
 from app.annotations.suspicious import (
     CloseGroups, GoldDisagreements, MisgroupedSentences, ReviewList, SpreadGroups,
 )
+from app.ui.move_dialog import MoveDialog
 from app.ui.pair_dialog import PairEditDialog
 
 #: Role that carries a cell's raw value (number or text), which the proxy sorts by.
@@ -378,14 +379,21 @@ class ReviewPanel(QWidget):
     # --- dialogs --------------------------------------------------------------------
 
     def _ask_move(self) -> None:
+        """Open :class:`MoveDialog` on the selected sentence (``move_dialog`` while open),
+        the likeliest group offered; OK moves it there, with the reason."""
         items, row = self.model.items, self.selected_row()
         likely = items.likely_group[row]
         suggestion = items.corpus.groups.names[likely] if likely >= 0 else ""
-        target, ok = QInputDialog.getText(self, "Move sentence",
-                                          f"Move into {items.corpus.groups.kind}:",
-                                          text=suggestion)
-        if ok and target.strip():
-            self.move_selected(target.strip())
+        self.move_dialog = MoveDialog(self.session.corpus, items.sentences_of(row)[0],
+                                      suggestion, self)
+
+        def apply() -> None:
+            target, reason = self.move_dialog.choice()
+            if target:
+                self.move_selected(target, reason)
+
+        self.move_dialog.accepted.connect(apply)
+        self.move_dialog.open()
 
     def _ask_pair(self) -> None:
         """Open :class:`PairEditDialog` on the selected pair as it is now (``pair_dialog``

@@ -1,5 +1,8 @@
 """Dialogs behave as users expect: file dialogs start where the last one ended and
-complete bare names; closing a corpus with results asks; a non-workspace says so."""
+complete bare names; Move to group takes a reason; closing a corpus with results asks;
+Agreement offers the encoders already run."""
+
+import html
 
 import numpy as np
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -54,3 +57,43 @@ def test_a_completed_name_that_exists_is_not_replaced_unasked(window, monkeypatc
     window.selection.select([0, 1, 2], source="search")
     window.selecting._choose_export_target()
     assert (tmp_path / "picked.csv").read_text() == "keep me\n"
+
+
+def test_move_to_group_shows_the_sentence_and_keeps_the_reason(qtbot, tmp_path):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from app.annotations.export import change_log
+    from app.annotations.session import AnnotationSession
+    from app.annotations.suspicious import find_suspicious
+    from app.cache import encode_corpus
+    from app.corpora import load_corpus
+    from app.jobs import run_job
+    from app.ui.review_panel import ReviewPanel
+    from models import make_encoder
+
+    corpus = load_corpus("msrp-grouped")
+    panel = ReviewPanel()
+    qtbot.addWidget(panel)
+    session = AnnotationSession.open(corpus, tmp_path / "edits.jsonl")
+    panel.set_session(session)
+    panel.set_lists(find_suspicious(
+        corpus, {"bow": run_job(encode_corpus(corpus, make_encoder("bow")))}))
+    panel.show()
+    panel.select_row(0)
+    items, row = panel.current_list, panel.selected_row()
+    sentence = int(items.sentence[row])
+    likely = corpus.groups.names[items.likely_group[row]]
+    qtbot.mouseClick(panel.buttons["move"], Qt.MouseButton.LeftButton)
+    dialog = panel.move_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    assert dialog.windowTitle() == f"Move sentence {corpus.ids[sentence]}"
+    assert html.escape(corpus.texts[sentence]) in dialog.shown.text()
+    assert dialog.target.currentText() == likely
+    qtbot.keyClicks(dialog.reason, "same story as its neighbours")
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok),
+                     Qt.MouseButton.LeftButton)
+    assert session.group_names_of(sentence) == [likely]
+    entry, = change_log(session.edits)
+    assert entry["reason"] == "same story as its neighbours"
+    session.close()
