@@ -6,7 +6,8 @@ high). For each side, a histogram of the pairs' cosine similarities and one of t
 overlap: the share of distinct words the two sentences have in common, |A & B| / |A | B|
 (Jaccard) over lowercased tokens of ``models.tokenize`` that contain a letter or digit
 (punctuation is not a word). Bin edges are fixed (not fitted to the data), so histograms
-of different encoders and datasets line up, and are recorded in the result.
+of different encoders and datasets line up, and are recorded in the result; the window's
+chart bins the values' own range (:func:`data_bins`), where their shape shows.
 """
 
 from __future__ import annotations
@@ -137,6 +138,16 @@ class HistogramResult:
 
 def _counts(values: np.ndarray, side: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return np.stack([np.histogram(values[side == s], bins=edges)[0] for s in (1, 0)])
+
+
+def data_bins(result: HistogramResult, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Edges and counts (as ``result``'s) of histogram ``name`` ("cosine" or "overlap")
+    in as many equal bins over its values' own range: the fixed bins put the cosines of
+    an encoder whose pairs all lie near 0.98 into one bar."""
+    values = getattr(result, name)
+    bins = len(getattr(result, f"{name}_edges")) - 1
+    edges = np.histogram_bin_edges(values, bins=bins)
+    return edges, _counts(values, result.side, edges)
 
 
 def evaluate_histograms(corpus: Corpus, embeddings: Embeddings, *,

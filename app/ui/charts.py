@@ -20,6 +20,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
+from app.evaluations.histograms import data_bins
 from app.ui.palette import CATEGORICAL, SELECTED
 
 POSITIVE, NEGATIVE = CATEGORICAL[0], CATEGORICAL[1]
@@ -218,13 +219,19 @@ class HistogramChart(ResultChart):
         self.result = result
         self.plots: dict[str, pg.PlotItem] = {}
         self.bars: dict[str, list[pg.BarGraphItem]] = {}
+        #: Edges and counts drawn, by histogram: bins over the values' own range.
+        self.edges: dict[str, np.ndarray] = {}
+        self.counts: dict[str, np.ndarray] = {}
+        # Above the plots, not in one: inside, it covered half of a ~160 px plot and was
+        # cut at its edge.
+        self.legend = pg.LegendItem(colCount=2)
+        self.addItem(self.legend, row=0, col=0, colspan=2)
         for column, (name, label) in enumerate((("cosine", "cosine similarity"),
                                                 ("overlap", "word overlap (Jaccard)"))):
-            edges = getattr(result, f"{name}_edges")
-            counts = getattr(result, f"{name}_counts")
+            edges, counts = data_bins(result, name)
             # No title: it would repeat the axis title and widen the plot past the panel.
-            plot = self._plot(None, label, "pairs", row=0, col=column)
-            legend = plot.addLegend(offset=(5, 5)) if column == 0 else None
+            plot = self._plot(None, label, "pairs", row=1, col=column)
+            legend = self.legend if column == 0 else None
             bars = []
             for side, colour in enumerate((POSITIVE, NEGATIVE)):
                 brush = pg.mkColor(colour)
@@ -239,6 +246,7 @@ class HistogramChart(ResultChart):
             plot.setXRange(float(edges[0]), float(edges[-1]), padding=0.02)
             plot.setYRange(0, max(1, int(counts.max())) * 1.05, padding=0)
             self.plots[name], self.bars[name] = plot, bars
+            self.edges[name], self.counts[name] = edges, counts
 
     def bar_count(self, name: str) -> int:
         """Bars drawn in histogram ``name`` over both sides."""
@@ -248,8 +256,7 @@ class HistogramChart(ResultChart):
         """Emit the pairs in bin ``bin_index`` of histogram ``name``: of the sides whose
         bar reaches height ``y`` (both sides when None)."""
         result = self.result
-        edges = getattr(result, f"{name}_edges")
-        counts = getattr(result, f"{name}_counts")
+        edges, counts = self.edges[name], self.counts[name]
         values = getattr(result, name)
         # As np.histogram bins: [edge_b, edge_b+1), the last bin closed.
         bins = np.clip(np.searchsorted(edges, values, side="right") - 1, 0, len(edges) - 2)
@@ -267,7 +274,7 @@ class HistogramChart(ResultChart):
             if not plot.vb.sceneBoundingRect().contains(scene_position):
                 continue
             point = plot.vb.mapSceneToView(scene_position)
-            edges = getattr(self.result, f"{name}_edges")
+            edges = self.edges[name]
             if edges[0] <= point.x() <= edges[-1] and point.y() > 0:
                 bin_index = min(int(np.searchsorted(edges, point.x(), side="right")) - 1,
                                 len(edges) - 2)

@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QFontMetrics, QImage
 
 from app.corpora import load_corpus
 from app.corpora.msrp import load_msrp
@@ -13,6 +13,7 @@ from app.corpora.sick import load_sick
 from app.evaluations.agreement import misclassification_agreement, run_agreement
 from app.evaluations.classification import run_classification
 from app.evaluations.detection import run_detection, run_learning_curve
+from app.evaluations import histograms
 from app.evaluations.histograms import run_histograms
 from app.evaluations.relatedness import run_relatedness
 from app.jobs import run_job
@@ -153,15 +154,15 @@ def test_histogram_chart(qtbot, msrp, tmp_path):
     chart = shown(qtbot, charts.chart_for("histograms", result))
     assert chart.bar_count("cosine") == 2 * 40 and chart.bar_count("overlap") == 2 * 20
     for name in ("cosine", "overlap"):
+        values, edges, counts = getattr(result, name), chart.edges[name], chart.counts[name]
+        assert (edges[0], edges[-1]) == (values.min(), values.max())    # the data's range
         for side, bars in enumerate(chart.bars[name]):
-            np.testing.assert_array_equal(bars.opts["height"],
-                                          getattr(result, f"{name}_counts")[side])
-        edges = getattr(result, f"{name}_edges")
-        assert view_contains(chart.plots[name], edges,
-                             [0, getattr(result, f"{name}_counts").max()])
+            np.testing.assert_array_equal(bars.opts["height"], counts[side])
+            assert counts[side].sum() == getattr(result, f"{name}_counts")[side].sum()
+        assert view_contains(chart.plots[name], edges, [0, counts.max()])
 
     # Inside the positive bar, above the negative one: that bin's positive pairs only.
-    counts, edges = result.cosine_counts, result.cosine_edges
+    counts, edges = chart.counts["cosine"], chart.edges["cosine"]
     b = int(np.argmax(counts[0] - counts[1]))
     y = (counts[0, b] + counts[1, b]) / 2
     plot = chart.plots["cosine"]
@@ -175,6 +176,27 @@ def test_histogram_chart(qtbot, msrp, tmp_path):
     assert np.all(result.side[chosen] == 1)
     assert np.all((result.cosine[chosen] >= edges[b]) & (result.cosine[chosen] <= edges[b + 1]))
     assert_png(chart, tmp_path / "histograms.png")
+
+
+def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, msrp):
+    """Cosines all near 0.98 (a fixed [-1, 1] put them in one bar) spread over the bins;
+    the legend sits above the plots, whole, covering neither."""
+    result = run_job(run_histograms(msrp, make_encoder("bow")))
+    near = 0.97 + 0.02 * np.random.default_rng(0).random(len(result.cosine))
+    result = replace(result, cosine=near,
+                     cosine_counts=histograms._counts(near, result.side, result.cosine_edges))
+    chart = shown(qtbot, charts.chart_for("histograms", result))
+    chart.resize(320, 260)                        # the tasks' width at 1280x800
+    qtbot.wait(50)
+    assert np.count_nonzero(chart.counts["cosine"].sum(axis=0)) >= 30
+    legend = chart.legend.sceneBoundingRect()
+    assert legend.left() >= 0 and legend.right() <= chart.viewport().width()
+    for plot in chart.plots.values():
+        assert not legend.intersects(plot.vb.sceneBoundingRect())
+    for _sample, label in chart.legend.items:
+        metrics = QFontMetrics(label.item.font())
+        assert label.item.boundingRect().width() >= metrics.horizontalAdvance(label.text)
+        assert legend.contains(label.sceneBoundingRect())
 
 
 def test_relatedness_scatter(qtbot, sick, tmp_path):
