@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
 
         self.docks = Docks(self, self.main_split)
         corpus_dock = self.docks.add("Corpus", self.corpus_panel.widget, LEFT)
-        self.workspace_panel = WorkspacePanel()
+        self.workspace_panel = WorkspacePanel(self.session)
         workspace_dock = self.docks.add("Workspace", self.workspace_panel, LEFT)
         self.tabifyDockWidget(workspace_dock, self.docks.add("Jobs", self.jobs.panel, LEFT))
         workspace_dock.raise_()

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QMenu, QMessageBox, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+)
+
+from app.session import CorpusState, Session
 
 SECTIONS = ("Corpora", "Encoders", "Results")
 
@@ -14,7 +18,8 @@ class WorkspacePanel(QWidget):
     Signals
     -------
     corpus_chosen(str) : a corpus (its spec) was double-clicked, to switch to it.
-    corpus_closed(str) : "Close" was chosen in a corpus's context menu.
+    corpus_closed(str) : "Close" was chosen in a corpus's context menu (and confirmed,
+        when the corpus has runs or results).
     result_chosen(int) : a result (its index in the session's runs) was clicked.
     """
 
@@ -22,8 +27,9 @@ class WorkspacePanel(QWidget):
     corpus_closed = Signal(str)
     result_chosen = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, session: Session | None = None, parent: QWidget | None = None):
         super().__init__(parent)
+        self.session = session
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
         self.tree.setAccessibleName("workspace")
@@ -118,9 +124,40 @@ class WorkspacePanel(QWidget):
         switch.triggered.connect(lambda: self.corpus_chosen.emit(spec))
         close = menu.addAction("Close")
         close.setToolTip("Forget its projection and results (its edit journal stays)")
-        close.triggered.connect(lambda: self.corpus_closed.emit(spec))
+        close.triggered.connect(lambda: self.ask_close(spec))
         menu.popup(self.tree.viewport().mapToGlobal(position))
+
+    def ask_close(self, spec: str) -> QMessageBox | None:
+        """Close the corpus opened from ``spec``; one with runs or results is asked about
+        first (the question, open), since they go with it."""
+        state = self.session.states.get(spec) if self.session is not None else None
+        held = _held(state) if state is not None else ""
+        if not held:
+            self.corpus_closed.emit(spec)
+            return None
+        buttons = QMessageBox.StandardButton
+        box = QMessageBox(QMessageBox.Icon.Question, "Close the corpus?",
+                          f"{state.corpus.name} has {held}. Closing it forgets them "
+                          "(its edits stay in their journal).",
+                          buttons.Close | buttons.Cancel, self)
+        box.setObjectName("close-corpus-dialog")
+        box.setDefaultButton(buttons.Cancel)
+
+        def answered() -> None:
+            if box.standardButton(box.clickedButton()) == buttons.Close:
+                self.corpus_closed.emit(spec)
+
+        box.finished.connect(lambda _: answered())
+        box.open()
+        return box
 
     def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         if item.parent() is self.sections["Results"]:
             self.result_chosen.emit(item.data(0, Qt.ItemDataRole.UserRole))
+
+
+def _held(state: CorpusState) -> str:
+    """What closing ``state`` loses, in words ("2 encoder runs and 1 result"); "" for
+    nothing."""
+    counts = [(len(state.runs), "encoder run"), (len(state.evaluations), "result")]
+    return " and ".join(f"{n} {word}{'s' if n > 1 else ''}" for n, word in counts if n)

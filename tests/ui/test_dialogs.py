@@ -97,3 +97,24 @@ def test_move_to_group_shows_the_sentence_and_keeps_the_reason(qtbot, tmp_path):
     entry, = change_log(session.edits)
     assert entry["reason"] == "same story as its neighbours"
     session.close()
+
+
+def test_closing_a_corpus_with_results_asks_first(qtbot, window, shared_data):
+    from PySide6.QtCore import Qt
+
+    panel = window.workspace_panel
+    run_and_wait(qtbot, window)
+    sick = open_sick(qtbot, window, shared_data, encoder=None)
+    box = panel.ask_close("msrp-grouped")
+    assert box.objectName() == "close-corpus-dialog" and "1 encoder run" in box.text()
+    assert "msrp-grouped" in window.held
+    qtbot.mouseClick(box.button(QMessageBox.StandardButton.Cancel), Qt.MouseButton.LeftButton)
+    assert "msrp-grouped" in window.held
+    box = panel.ask_close("msrp-grouped")
+    qtbot.mouseClick(box.button(QMessageBox.StandardButton.Close), Qt.MouseButton.LeftButton)
+    assert "msrp-grouped" not in window.held
+    assert panel.entries("Corpora") == ["sick (924 sentences)"]
+
+    window.open_corpus("msrp-grouped")              # SICK, with nothing made, goes unasked
+    wait_for_job(qtbot, window)
+    assert panel.ask_close(sick) is None and sick not in window.held
