@@ -271,3 +271,15 @@ def run_agreement(corpus: Corpus, encoders: Sequence[Encoder], *, seed: int = 0,
             C=C)))
         yield Progress("agreement: encoders classified", k + 1, len(encoders))
     return misclassification_agreement(results)
+
+
+def default_encoders(run: Sequence[str], loaded: Sequence[str], chosen: str | None
+                     ) -> list[str]:
+    """The encoders an agreement on a corpus starts from: those already run on it and the
+    embeddings loaded for it (their spaces exist; other families may need training);
+    with fewer than two, the chosen encoder, then TF-IDF and bag of words, make up two."""
+    picked = list(dict.fromkeys([*run, *loaded]))
+    for spec in (chosen, "tfidf", "bow"):
+        if len(picked) < 2 and spec and spec not in picked:
+            picked.append(spec)
+    return picked

@@ -6,21 +6,22 @@ annotations."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QLabel, QPushButton, \
-    QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, \
+    QWidget
 
 from app.annotations.suspicious import iter_find_suspicious
 from app.cache import EmbeddingCache
 from app.commands import eval_command
 from app.errors import InputError
 from app.evaluations import EVALUATIONS
-from app.evaluations.agreement import run_agreement
+from app.evaluations.agreement import default_encoders, run_agreement
 from app.explore import explore, reproject
 from app.session import EvaluationRun, compare_with_spaces
 from app.ui.corpus_panel import CorpusPanel
+from app.ui.encoder_checklist import EncoderChecklist
 from app.ui.job_queue import JobQueue
 from app.ui.widgets import fill_encoder_choice, narrow_choice
-from models import ENCODERS, make_encoder
+from models import make_encoder
 
 
 class Analyses:
@@ -146,14 +147,22 @@ class Analyses:
         self.window.show_evaluations()
         self.jobs.start(both(), f"{name} before and after the corrections", on_result=done)
 
-    def choose_agreement_encoders(self) -> None:
-        dialog = QInputDialog(self.window)
-        dialog.setWindowTitle("Misclassification agreement")
-        dialog.setLabelText("Encoders to compare (comma-separated):")
-        dialog.setTextValue(", ".join(ENCODERS))
-        dialog.textValueSelected.connect(
-            lambda text: self.compare_encoders([s.strip() for s in text.split(",") if s.strip()]))
+    def choose_agreement_encoders(self) -> EncoderChecklist | None:
+        """Ask which encoders to compare (the dialog, open), those already run on this
+        corpus ticked (:func:`default_encoders`); OK runs the agreement."""
+        state = self.state
+        if state is None:
+            return None
+        named = {spec: f"{run.exploration.encoder.name} (run on this corpus)"
+                 for spec, run in state.runs.items()}
+        named.update({spec: f"{encoder.name} (loaded embeddings)"
+                      for spec, encoder in state.precomputed.items()})
+        dialog = EncoderChecklist("Misclassification agreement", named, default_encoders(
+            list(state.runs), list(state.precomputed),
+            self.panel.encoder_choice.currentData()), self.window)
+        dialog.accepted.connect(lambda: self.compare_encoders(dialog.checked()))
         dialog.open()
+        return dialog
 
     def compare_encoders(self, specs: list[str]) -> None:
         """Run the misclassification agreement of ``specs`` (2 or more) in the background."""

@@ -173,3 +173,13 @@ def test_no_shared_mistake_is_nan_not_zero(classifications):
     assert dict(r.summary())["bow #1 vs bow #2: same wrong group"] == "0/0 (n/a)"
     assert r.to_dict()["agreement"] == [[1.0, None], [None, None]]
     assert r.mcnemar(0, 1).detail == {"A right, B wrong": 0, "A wrong, B right": 14}
+
+
+def test_default_encoders_are_those_run_then_the_chosen_and_tfidf():
+    from app.evaluations.agreement import default_encoders
+
+    assert default_encoders(["bow", "glove:/v.txt"], ["precomputed:/e.npy"], "sbert") == [
+        "bow", "glove:/v.txt", "precomputed:/e.npy"]
+    assert default_encoders(["sbert"], [], "sbert") == ["sbert", "tfidf"]
+    assert default_encoders([], [], "fasttext") == ["fasttext", "tfidf"]
+    assert default_encoders([], [], "tfidf") == ["tfidf", "bow"]

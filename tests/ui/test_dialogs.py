@@ -118,3 +118,27 @@ def test_closing_a_corpus_with_results_asks_first(qtbot, window, shared_data):
     window.open_corpus("msrp-grouped")              # SICK, with nothing made, goes unasked
     wait_for_job(qtbot, window)
     assert panel.ask_close(sick) is None and sick not in window.held
+
+
+def test_agreement_ticks_the_encoders_run_on_this_corpus(qtbot, window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from models import ENCODERS
+
+    run_and_wait(qtbot, window)
+    assert list(window.current.runs) == ["bow"]
+    dialog = window.analyses.choose_agreement_encoders()
+    qtbot.waitUntil(dialog.isVisible)
+    assert dialog.list.count() == len(ENCODERS)          # every family, none twice
+    assert dialog.list.item(0).text() == "bow (run on this corpus)"
+    assert dialog.checked() == ["bow", "tfidf"]          # the run, then TF-IDF
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    tfidf = dialog.list.findItems("TF-IDF", Qt.MatchFlag.MatchStartsWith)[0]
+    tfidf.setCheckState(Qt.CheckState.Unchecked)
+    assert not ok.isEnabled()                            # one encoder compares nothing
+    tfidf.setCheckState(Qt.CheckState.Checked)
+    qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+    wait_for_job(qtbot, window)
+    last = window.current.evaluations[-1]
+    assert (last.name, last.encoder) == ("agreement", "bow,tfidf")
