@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
-from app.results import Provenance
+from app.results import Provenance, Result
 from models.base import Encoder, WordParts, fitted_copy
 
 NAME = "explain"
@@ -56,7 +56,7 @@ class TokenAlignment:
 
 
 @dataclass(frozen=True, eq=False)
-class PairExplanation:
+class PairExplanation(Result):
     """Which words make two sentences similar under an encoder.
 
     Attributes
@@ -80,7 +80,7 @@ class PairExplanation:
         Sentence-transformers models only.
     """
 
-    provenance: Provenance
+    evaluation = NAME
     texts: tuple[str, str]
     cosine: float
     method: str
@@ -144,9 +144,8 @@ class PairExplanation:
                 f"{a}~{b} {value:+.4f}" for a, b, value in pairs)))
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
-        data = {"evaluation": NAME, "provenance": self.provenance.__dict__,
-                "texts": list(self.texts), "cosine": self.cosine, "method": self.method,
+    def body(self) -> dict[str, Any]:
+        data = {"texts": list(self.texts), "cosine": self.cosine, "method": self.method,
                 "tokens_a": list(self.tokens_a), "tokens_b": list(self.tokens_b),
                 "contribution_a": self.contribution_a.tolist(),
                 "contribution_b": self.contribution_b.tolist(),

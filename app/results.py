@@ -1,12 +1,14 @@
-"""What every result records about how it was produced, so it can be reproduced."""
+"""What every result records about how it was produced, so it can be reproduced, and
+the :class:`Result` base every evaluation result builds on."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import hashlib
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -77,3 +79,62 @@ def provenance(corpus: Corpus, encoder: Encoder | None, embeddings: Embeddings,
     if encoder is None:
         return Provenance.of_embeddings(corpus, embeddings, **parameters)
     return Provenance.of(corpus, encoder, **parameters)
+
+
+#: The columns of a result's scores as a table (:meth:`Result.score_rows`).
+SCORE_COLUMNS = ("metric", "value", "ci_low", "ci_high", "n")
+
+
+@dataclass(frozen=True)
+class Score:
+    """One number a result reports: its value, bootstrap interval when there is one,
+    and how many items it is over when that is known."""
+
+    name: str
+    value: float
+    ci: tuple[float, float] | None = None
+    n: int | None = None
+
+    def row(self) -> tuple[str, float, float | None, float | None, int | None]:
+        low, high = (float(x) for x in self.ci) if self.ci is not None else (None, None)
+        return self.name, float(self.value), low, high, None if self.n is None else int(self.n)
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """Base of every evaluation result: its provenance, the numbers it reports
+    (:meth:`scores`) and the header every ``to_dict`` starts with.
+
+    A subclass sets ``evaluation`` (the name ``sentspace eval`` takes) and gives
+    ``summary()`` (the rows the CLI and the GUI show), ``scores()`` and ``body()`` (the
+    rest of its dict). Per-item outcomes name sentences and pairs by the dataset's ids.
+    """
+
+    evaluation: ClassVar[str]
+    provenance: Provenance
+
+    def summary(self) -> list[tuple[str, str]]:
+        raise NotImplementedError
+
+    def scores(self) -> list[Score]:
+        """The numbers the result reports, with intervals where it has them."""
+        return []
+
+    def body(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"evaluation": self.evaluation,
+                "provenance": dataclasses.asdict(self.provenance),
+                "metric_table": [dict(zip(SCORE_COLUMNS, score.row()))
+                                 for score in self.scores()],
+                **self.body()}
+
+    def intervals(self) -> dict[str, tuple[float, tuple[float, float]]]:
+        """{name: (value, (low, high))} of the scores that have an interval."""
+        return {score.name: (score.value, score.ci) for score in self.scores()
+                if score.ci is not None}
+
+    def score_rows(self) -> list[tuple[str, float, float | None, float | None, int | None]]:
+        """:meth:`scores` as rows of :data:`SCORE_COLUMNS` (a CSV of numbers)."""
+        return [score.row() for score in self.scores()]

@@ -161,6 +161,10 @@ class SavedResult:
     def to_dict(self) -> dict[str, Any]:
         return self.entry.result
 
+    def score_rows(self) -> list[tuple[Any, ...]]:
+        """None: a schema-1 file kept the summary's text, not ``Result.score_rows``."""
+        return []
+
 
 def chosen_path(path: str | Path) -> str:
     """``path`` as the user chose it, made absolute; symbolic links are kept, so the

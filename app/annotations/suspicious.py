@@ -716,7 +716,7 @@ class GoldDisagreements(ReviewList):
     def columns(self) -> list[tuple[str, Sequence[Any]]]:
         pairs, texts = self.corpus.pairs, self.corpus.texts
         return [
-            ("pair", self.pair),
+            ("pair", pairs.names(self.corpus.ids, self.pair)),
             ("first", [texts[s] for s in pairs.first[self.pair].tolist()]),
             ("second", [texts[s] for s in pairs.second[self.pair].tolist()]),
             ("gold", self.gold),

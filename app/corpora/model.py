@@ -149,6 +149,16 @@ class PairTable:
         """What a label value means, wherever one is shown (:func:`label_text`)."""
         return label_text(label, self.label_names)
 
+    def names(self, sentence_ids: tuple[str, ...], pairs: np.ndarray) -> np.ndarray:
+        """How the dataset names each of ``pairs`` (indices into this table), as a str
+        array: its own pair id (SICK's pair_ID), else its sentences' ids "first/second"
+        (MSRP names a pair by its two sentence ids)."""
+        pairs = np.asarray(pairs, dtype=np.int64)
+        if self.ids:
+            return np.asarray(self.ids, dtype=str)[pairs]
+        ids = np.asarray(sentence_ids, dtype=str)
+        return np.char.add(np.char.add(ids[self.first[pairs]], "/"), ids[self.second[pairs]])
+
     @property
     def has_paraphrase_labels(self) -> bool:
         """Whether labels are paraphrase judgements with at least one positive pair."""

@@ -16,6 +16,7 @@ per-sentence correctness (``app.evaluations.statistics.mcnemar``).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from app.evaluations import statistics
 from app.evaluations.classification import (ClassificationResult, evaluable_groups,
                                             run_classification)
 from app.jobs import Job, Progress
-from app.results import Provenance
+from app.results import Provenance, Result, Score
 from models.base import Encoder
 
 NAME = "agreement"
@@ -49,7 +50,7 @@ def _labels(names: Sequence[str]) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class AgreementResult:
+class AgreementResult(Result):
     """The N x N misclassification-agreement matrix of N encoders on the same folds.
 
     Attributes
@@ -61,6 +62,8 @@ class AgreementResult:
     group_names : the paraphrase groups, as in ``ClassificationResult``.
     sentence_index : ndarray of shape (n,)
         The evaluated sentences (index into the corpus).
+    sentence_id : str ndarray of shape (n,)
+        Their ids in the dataset.
     true_group : ndarray of shape (n,)
     fold : ndarray of shape (n,)
         The fold in which each sentence was tested, shared by every encoder.
@@ -72,11 +75,12 @@ class AgreementResult:
         Sentences both encoders got wrong; the diagonal is each encoder's mistakes.
     """
 
-    provenance: Provenance
+    evaluation = NAME
     encoders: tuple[Provenance, ...]
     names: tuple[str, ...]
     group_names: tuple[str, ...]
     sentence_index: np.ndarray
+    sentence_id: np.ndarray
     true_group: np.ndarray
     fold: np.ndarray
     predicted_group: np.ndarray
@@ -142,12 +146,22 @@ class AgreementResult:
             rows.append((f"{pair}: McNemar p", f"{self.mcnemar(i, j).p_value:.4g}"))
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        n = len(self.sentence_index)
+        agreement = self.agreement
+        scores = [Score(f"{name}: mistakes", float(m), None, n)
+                  for name, m in zip(self.names, self.mistakes)]
+        for i, j in self.pairs():
+            pair = f"{self.names[i]} vs {self.names[j]}"
+            scores += [Score(f"{pair}: same wrong group", float(agreement[i, j]), None,
+                             int(self.denominator[i, j])),
+                       Score(f"{pair}: McNemar p", self.mcnemar(i, j).p_value, None, n)]
+        return scores
+
+    def body(self) -> dict[str, Any]:
         agreement = self.agreement
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
-            "encoders": [p.__dict__ for p in self.encoders],
+            "encoders": [dataclasses.asdict(p) for p in self.encoders],
             "names": list(self.names),
             "n_sentences": int(len(self.sentence_index)),
             "mistakes": self.mistakes.tolist(),
@@ -157,11 +171,14 @@ class AgreementResult:
                           for row in agreement],
             "mcnemar": [{"a": self.names[i], "b": self.names[j],
                          **self.mcnemar(i, j).__dict__} for i, j in self.pairs()],
+            # "sentence" is the dataset's id; "row" indexes the corpus's sentences.
             "predictions": [
-                {"sentence": int(s), "true": self.group_names[t], "fold": int(f),
+                {"sentence": s, "row": row, "true": self.group_names[t], "fold": f,
                  "predicted": [self.group_names[p] for p in column]}
-                for s, t, f, column in zip(self.sentence_index, self.true_group, self.fold,
-                                           self.predicted_group.T)],
+                for s, row, t, f, column in zip(
+                    self.sentence_id.tolist(), self.sentence_index.tolist(),
+                    self.true_group.tolist(), self.fold.tolist(),
+                    self.predicted_group.T.tolist())],
         }
 
 
@@ -240,6 +257,7 @@ def misclassification_agreement(results: Sequence[ClassificationResult],
     return AgreementResult(
         provenance=provenance, encoders=encoders, names=labels,
         group_names=first.group_names, sentence_index=first.sentence_index,
+        sentence_id=first.sentence_id,
         true_group=first.true_group, fold=first.fold, predicted_group=predicted,
         numerator=numerator, denominator=denominator)
 

@@ -22,29 +22,32 @@ from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
 from app.neighbours import fitted_on_training_side
-from app.results import Provenance
+from app.results import Provenance, Result, Score
 from models.base import Embeddings, Encoder
 
 NAME = "classification"
 
 
 @dataclass(frozen=True, eq=False)
-class ClassificationResult:
+class ClassificationResult(Result):
     """Per-fold and mean accuracy, and the prediction for every evaluated sentence.
 
     Attributes
     ----------
     sentence_index : ndarray of shape (n_evaluated,)
         The sentences that took part (members of groups of at least ``min_group_size``).
+    sentence_id : str ndarray of shape (n_evaluated,)
+        Their ids in the dataset.
     true_group, predicted_group : ndarray of shape (n_evaluated,)
         Group indices into ``group_names``.
     fold : ndarray of shape (n_evaluated,)
         The fold in which each sentence was a test sentence.
     """
 
-    provenance: Provenance
+    evaluation = NAME
     group_names: tuple[str, ...]
     sentence_index: np.ndarray
+    sentence_id: np.ndarray
     true_group: np.ndarray
     predicted_group: np.ndarray
     fold: np.ndarray
@@ -71,19 +74,25 @@ class ClassificationResult:
         rows.append(("misclassified", f"{len(self.misclassified)} of {len(self.sentence_index)}"))
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        n = len(self.sentence_index)
+        return [Score("mean accuracy", self.mean_accuracy, None, n),
+                Score("misclassified", float(len(self.misclassified)), None, n)]
+
+    def body(self) -> dict[str, Any]:
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
             "n_sentences": int(len(self.sentence_index)),
             "n_groups": self.n_groups,
             "fold_accuracy": list(self.fold_accuracy),
             "mean_accuracy": self.mean_accuracy,
+            # "sentence" is the dataset's id; "row" indexes the corpus's sentences.
             "predictions": [
-                {"sentence": int(s), "true": self.group_names[t],
-                 "predicted": self.group_names[p], "fold": int(f)}
-                for s, t, p, f in zip(self.sentence_index, self.true_group,
-                                      self.predicted_group, self.fold)
+                {"sentence": s, "row": row, "true": self.group_names[t],
+                 "predicted": self.group_names[p], "fold": f}
+                for s, row, t, p, f in zip(
+                    self.sentence_id.tolist(), self.sentence_index.tolist(),
+                    self.true_group.tolist(), self.predicted_group.tolist(),
+                    self.fold.tolist())
             ],
         }
 
@@ -190,5 +199,6 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
                                  min_group_size=min_group_size, C=C,
                                  classifier="LinearSVC(class_weight='balanced')",
                                  refit_per_fold=shared_embeddings is None),
-        group_names=names, sentence_index=sentences, true_group=labels,
+        group_names=names, sentence_index=sentences,
+        sentence_id=np.asarray(corpus.ids, dtype=str)[sentences], true_group=labels,
         predicted_group=predicted, fold=fold_of, fold_accuracy=tuple(accuracies))

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
-from app.results import Provenance
+from app.results import Provenance, Result, Score
 from models.base import Embeddings, Encoder
 
 NAME = "costra"
@@ -41,13 +41,14 @@ PAIR_BLOCK = 8192
 
 
 @dataclass(frozen=True, eq=False)
-class CostraResult:
+class CostraResult(Result):
     """Per-comparison cosines and outcomes, and the class scores they add up to.
 
     Attributes
     ----------
     comparisons : CostraComparisons
         Which sentences each comparison involves, its class, type, rule and seed group.
+    sentence_ids : the corpus's sentence ids, which name the compared sentences.
     more_similar_cosine, less_similar_cosine : ndarray of shape (n_comparisons,)
         Cosine of the pair expected to be more / less similar (NaN for a zero vector).
     passed : ndarray of bool, shape (n_comparisons,)
@@ -57,8 +58,9 @@ class CostraResult:
         as in the reference evaluator.
     """
 
-    provenance: Provenance
+    evaluation = NAME
     comparisons: CostraComparisons
+    sentence_ids: tuple[str, ...]
     more_similar_cosine: np.ndarray
     less_similar_cosine: np.ndarray
     passed: np.ndarray
@@ -116,22 +118,31 @@ class CostraResult:
             rows.append(("zero or non-finite embeddings", str(self.n_degenerate)))
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        scores = self.reference_scores()
+        return [*(Score(name, scores[name.replace(" ", "_")], None, total)
+                  for name, total in zip(self.class_names, self.class_total.tolist())),
+                Score("mean", scores["costra"], None, len(self.passed))]
+
+    def body(self) -> dict[str, Any]:
         from app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
         comparisons = self.comparisons
+        ids = np.asarray(self.sentence_ids, dtype=str)
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
             "scores": self.reference_scores(),
             "class_scores": self.class_scores,
             "class_correct": dict(zip(self.class_names, self.class_correct.tolist())),
             "class_total": dict(zip(self.class_names, self.class_total.tolist())),
             "n_degenerate": self.n_degenerate,
+            # Sentences by the dataset's ids; "rows" index the corpus's sentences.
             "comparisons": [
-                {"more_similar": more, "less_similar": less, "class": self.class_names[c],
+                {"more_similar": more, "less_similar": less,
+                 "rows": {"more_similar": more_rows, "less_similar": less_rows}, "class": self.class_names[c],
                  "type": comparisons.transformation_names[t], "rule": RULES[r],
                  "cos_more": cm, "cos_less": cl, "passed": ok}
-                for more, less, c, t, r, cm, cl, ok in zip(
+                for more, less, more_rows, less_rows, c, t, r, cm, cl, ok in zip(
+                    ids[comparisons.more_similar].tolist(),
+                    ids[comparisons.less_similar].tolist(),
                     comparisons.more_similar.tolist(), comparisons.less_similar.tolist(),
                     comparisons.class_index.tolist(), comparisons.transformation.tolist(),
                     comparisons.rule.tolist(), self.more_similar_cosine.tolist(),
@@ -200,6 +211,7 @@ def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
     if provenance is None:
         provenance = Provenance.of_embeddings(corpus, X)
     return CostraResult(provenance=provenance, comparisons=comparisons,
+                        sentence_ids=corpus.ids,
                         more_similar_cosine=more, less_similar_cosine=less,
                         passed=more > less, n_degenerate=int(degenerate.sum()))
 

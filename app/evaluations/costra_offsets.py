@@ -32,7 +32,7 @@ from app.errors import EvaluationError
 from app.evaluations import statistics
 from app.evaluations.statistics import format_ci
 from app.jobs import Job, Progress
-from app.results import Provenance
+from app.results import Provenance, Result, Score
 from models.base import Embeddings, Encoder, fitted_copy
 
 NAME = "costra-offsets"
@@ -41,7 +41,7 @@ N_SHUFFLES = 20
 
 
 @dataclass(frozen=True, eq=False)
-class CostraOffsetsResult:
+class CostraOffsetsResult(Result):
     """Offset consistency and the analogy test per transformation type.
 
     Attributes
@@ -61,9 +61,10 @@ class CostraOffsetsResult:
         Rank of the best sentence of the true type among the group's non-seed sentences.
     ci : {metric name: (low, high)}
         Bootstrap intervals of the analogy accuracy and MRR over questions; empty when off.
+    group_names : the corpus's seed groups, as its dataset names them.
     """
 
-    provenance: Provenance
+    evaluation = NAME
     type_names: tuple[str, ...]
     n_offsets: np.ndarray
     n_zero: np.ndarray
@@ -73,6 +74,7 @@ class CostraOffsetsResult:
     cell_type: np.ndarray
     cell_rank: np.ndarray
     ci: dict[str, tuple[float, float]]
+    group_names: tuple[str, ...]
 
     def _per_type(self, values: np.ndarray) -> np.ndarray:
         counts = np.bincount(self.cell_type, minlength=len(self.type_names))
@@ -109,9 +111,14 @@ class CostraOffsetsResult:
             rows.append(("offsets of zero (same vector as the seed)", str(self.n_zero.sum())))
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"evaluation": NAME, "provenance": self.provenance.__dict__,
-                "metrics": self.metrics(),
+    def scores(self) -> list[Score]:
+        n_types, n_questions = len(self.type_names), len(self.cell_rank)
+        return [Score(name, value, self.ci.get(name),
+                      n_questions if name.startswith("analogy") else n_types)
+                for name, value in self.metrics().items()]
+
+    def body(self) -> dict[str, Any]:
+        return {"metrics": self.metrics(),
                 "ci": {name: list(bounds) for name, bounds in self.ci.items()},
                 "types": [{"type": name, "offsets": int(n), "zero offsets": int(z),
                            "consistency": float(c), "baseline": float(b),
@@ -119,7 +126,9 @@ class CostraOffsetsResult:
                           for name, n, z, c, b, a, r in zip(
                               self.type_names, self.n_offsets, self.n_zero,
                               self.consistency, self.baseline, self.accuracy, self.mrr)],
-                "questions": [{"group": int(g), "type": self.type_names[t], "rank": int(r)}
+                # "group" is the seed group's name; "group_row" indexes corpus.groups.
+                "questions": [{"group": self.group_names[g], "group_row": g,
+                               "type": self.type_names[t], "rank": r}
                               for g, t, r in zip(self.cell_group.tolist(),
                                                  self.cell_type.tolist(),
                                                  self.cell_rank.tolist())]}
@@ -257,7 +266,8 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
         ci=statistics.cis({"analogy accuracy": (statistics.mean,
                                                 (ranks == 1).astype(np.float64), None),
                            "analogy MRR": (statistics.mean, 1.0 / ranks, None)},
-                          n_resamples=n_resamples, confidence=confidence, seed=seed))
+                          n_resamples=n_resamples, confidence=confidence, seed=seed),
+        group_names=corpus.groups.names)
 
 
 def run_costra_offsets(corpus: Corpus, encoder: Encoder, *, seed: int = 0,

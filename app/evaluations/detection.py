@@ -30,7 +30,7 @@ from app.evaluations.transfer import fit_logistic, pair_features
 from app.jobs import Job, Progress
 from app.neighbours import (degenerate_pairs, fitted_on_training_side, held_out_pairs,
                             normalise, pair_cosines)
-from app.results import Provenance, provenance
+from app.results import Provenance, Result, Score, provenance
 from models.base import Embeddings, Encoder
 
 NAME = "detection"
@@ -60,13 +60,15 @@ def binary_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None) -> np.nd
 
 
 @dataclass(frozen=True, eq=False)
-class DetectionResult:
+class DetectionResult(Result):
     """Zero-shot detection by cosine threshold: the PR curve and average precision.
 
     Attributes
     ----------
     pair_index : ndarray of shape (n_pairs,)
         Evaluated pairs (index into ``corpus.pairs``).
+    pair_id : str ndarray of shape (n_pairs,)
+        Each evaluated pair as its dataset names it (:meth:`PairTable.names`).
     cosine, label : ndarray of shape (n_pairs,)
     degenerate : bool ndarray of shape (n_pairs,)
         Pairs with a zero (or non-finite) vector; their cosine is 0.
@@ -75,8 +77,9 @@ class DetectionResult:
         As returned by ``sklearn.metrics.precision_recall_curve``.
     """
 
-    provenance: Provenance
+    evaluation = NAME
     pair_index: np.ndarray
+    pair_id: np.ndarray
     cosine: np.ndarray
     label: np.ndarray
     degenerate: np.ndarray
@@ -104,19 +107,28 @@ class DetectionResult:
                 ("positive-rate baseline", f"{self.label.mean():.4f}"),
                 ("pairs with a zero vector (cosine 0)", str(int(self.degenerate.sum())))]
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        f1, _ = self.best_f1
+        n = len(self.label)
+        return [Score("average precision", self.average_precision,
+                      self.ci.get("average precision"), n),
+                Score("best F1", f1, None, n),
+                Score("positive-rate baseline", float(self.label.mean()), None, n)]
+
+    def body(self) -> dict[str, Any]:
         f1, threshold = self.best_f1
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
             "average_precision": self.average_precision,
             "ci": {name: list(bounds) for name, bounds in self.ci.items()},
             "best_f1": f1, "best_f1_threshold": threshold,
             "n_degenerate_pairs": int(self.degenerate.sum()),
             "curve": {"precision": self.precision.tolist(), "recall": self.recall.tolist(),
                       "thresholds": self.thresholds.tolist()},
-            "pairs": [{"pair": int(p), "cosine": float(c), "label": int(y)}
-                      for p, c, y in zip(self.pair_index, self.cosine, self.label)],
+            # "pair" is the dataset's name; "row" indexes corpus.pairs.
+            "pairs": [{"pair": name, "row": row, "cosine": c, "label": y}
+                      for name, row, c, y in zip(self.pair_id.tolist(),
+                                                 self.pair_index.tolist(),
+                                                 self.cosine.tolist(), self.label.tolist())],
         }
 
 
@@ -140,7 +152,8 @@ def evaluate_detection(corpus: Corpus, embeddings: Embeddings, *,
         provenance=provenance(corpus, encoder, embeddings, splits=splits,
                               n_resamples=n_resamples, confidence=confidence, seed=seed,
                               score="cosine", zero_vectors="cosine 0, counted"),
-        pair_index=pair_index, cosine=cosine, label=label,
+        pair_index=pair_index, pair_id=corpus.pairs.names(corpus.ids, pair_index),
+        cosine=cosine, label=label,
         degenerate=degenerate_pairs(unit, first, second), precision=precision,
         recall=recall, thresholds=thresholds,
         average_precision=float(average_precision_score(label, cosine)),
@@ -165,7 +178,7 @@ def run_detection(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
 
 
 @dataclass(frozen=True, eq=False)
-class LearningCurveResult:
+class LearningCurveResult(Result):
     """Test accuracy of the pair classifier per share of the training split.
 
     Attributes
@@ -176,16 +189,19 @@ class LearningCurveResult:
     accuracy : ndarray of shape (n_fractions,)
     test_pair_index : ndarray of shape (n_test,)
         Test pairs (index into ``corpus.pairs``).
+    test_pair_id : str ndarray of shape (n_test,)
+        Each test pair as its dataset names it (:meth:`PairTable.names`).
     correct : bool ndarray of shape (n_fractions, n_test)
         Whether each test pair was classified right at each share.
     ci : one (low, high) bootstrap interval of the accuracy per share; empty when off.
     """
 
-    provenance: Provenance
+    evaluation = LEARNING_CURVE
     fractions: tuple[float, ...]
     n_train: np.ndarray
     accuracy: np.ndarray
     test_pair_index: np.ndarray
+    test_pair_id: np.ndarray
     correct: np.ndarray
     ci: tuple[tuple[float, float], ...]
 
@@ -198,15 +214,20 @@ class LearningCurveResult:
         rows.append(("test pairs", str(len(self.test_pair_index))))
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        n_test = len(self.test_pair_index)
+        return [Score(f"accuracy at {f:.0%} of train", float(a),
+                      self.ci[k] if self.ci else None, n_test)
+                for k, (f, a) in enumerate(zip(self.fractions, self.accuracy))]
+
+    def body(self) -> dict[str, Any]:
         return {
-            "evaluation": LEARNING_CURVE,
-            "provenance": self.provenance.__dict__,
             "points": [{"fraction": f, "n_train": int(n), "accuracy": float(a),
                         "ci": list(self.ci[k]) if self.ci else None}
                        for k, (f, n, a) in enumerate(zip(self.fractions, self.n_train,
                                                          self.accuracy))],
-            "test_pairs": self.test_pair_index.tolist(),
+            "test_pairs": self.test_pair_id.tolist(),
+            "test_pair_rows": self.test_pair_index.tolist(),
             "correct": self.correct.astype(int).tolist(),
         }
 
@@ -282,5 +303,6 @@ def run_learning_curve(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
                                  refit_on_training_side=encoder.learns_from_data,
                                  n_resamples=n_resamples, confidence=confidence),
         fractions=tuple(fractions), n_train=np.array([len(s) for s in subsets]),
-        accuracy=np.array(accuracy), test_pair_index=test_pairs, correct=correct_matrix,
+        accuracy=np.array(accuracy), test_pair_index=test_pairs,
+        test_pair_id=pairs.names(corpus.ids, test_pairs), correct=correct_matrix,
         ci=intervals)

@@ -23,7 +23,7 @@ from app.corpora.model import Corpus
 from app.errors import EvaluationError
 from app.jobs import Job
 from app.neighbours import degenerate_pairs, normalise, pair_cosines
-from app.results import Provenance, provenance
+from app.results import Result, Score, provenance
 from models.base import Embeddings, Encoder
 from models.tokenize import tokenize
 
@@ -80,13 +80,15 @@ def histogram_sides(corpus: Corpus, by: str = "auto", threshold: float | None = 
 
 
 @dataclass(frozen=True, eq=False)
-class HistogramResult:
+class HistogramResult(Result):
     """Counts per fixed bin, for each side, of cosine similarity and word overlap.
 
     Attributes
     ----------
     pair_index : ndarray of shape (n_pairs,)
         Pairs used (index into ``corpus.pairs``).
+    pair_id : str ndarray of shape (n_pairs,)
+        Each pair as its dataset names it (:meth:`PairTable.names`).
     side : ndarray of shape (n_pairs,)
         1 for the first side (positive / high), 0 for the second.
     cosine, overlap : ndarray of shape (n_pairs,)
@@ -97,9 +99,10 @@ class HistogramResult:
         Pairs with a zero (or non-finite) vector; their cosine is 0.
     """
 
-    provenance: Provenance
+    evaluation = NAME
     side_names: tuple[str, str]
     pair_index: np.ndarray
+    pair_id: np.ndarray
     side: np.ndarray
     cosine: np.ndarray
     overlap: np.ndarray
@@ -119,20 +122,29 @@ class HistogramResult:
         rows.append(("pairs with a zero vector (cosine 0)", str(int(self.degenerate.sum()))))
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        scores = []
+        for value, name in ((1, self.side_names[0]), (0, self.side_names[1])):
+            mask = self.side == value
+            n = int(mask.sum())
+            scores += [Score(f"{name}: mean cosine", float(self.cosine[mask].mean()), None, n),
+                       Score(f"{name}: mean word overlap", float(self.overlap[mask].mean()),
+                             None, n)]
+        return scores
+
+    def body(self) -> dict[str, Any]:
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
             "sides": list(self.side_names),
             "cosine": {"edges": self.cosine_edges.tolist(),
                        "counts": self.cosine_counts.tolist()},
             "overlap": {"edges": self.overlap_edges.tolist(),
                         "counts": self.overlap_counts.tolist()},
             "n_degenerate_pairs": int(self.degenerate.sum()),
-            "pairs": [{"pair": int(p), "side": int(s), "cosine": float(c),
-                       "overlap": float(o)}
-                      for p, s, c, o in zip(self.pair_index, self.side, self.cosine,
-                                            self.overlap)],
+            # "pair" is the dataset's name; "row" indexes corpus.pairs.
+            "pairs": [{"pair": name, "row": row, "side": s, "cosine": c, "overlap": o}
+                      for name, row, s, c, o in zip(
+                          self.pair_id.tolist(), self.pair_index.tolist(),
+                          self.side.tolist(), self.cosine.tolist(), self.overlap.tolist())],
         }
 
 
@@ -178,7 +190,8 @@ def evaluate_histograms(corpus: Corpus, embeddings: Embeddings, *,
                               cosine_bins=cosine_bins, overlap_bins=overlap_bins,
                               overlap="Jaccard of lowercased word sets (punctuation dropped)",
                               seed=seed),
-        side_names=names, pair_index=pair_index, side=side, cosine=cosine, overlap=overlap,
+        side_names=names, pair_index=pair_index,
+        pair_id=corpus.pairs.names(corpus.ids, pair_index), side=side, cosine=cosine, overlap=overlap,
         cosine_edges=cosine_edges, overlap_edges=overlap_edges,
         cosine_counts=_counts(cosine, side, cosine_edges),
         overlap_counts=_counts(overlap, side, overlap_edges),

@@ -25,7 +25,7 @@ from app.errors import EvaluationError
 from app.evaluations import statistics
 from app.jobs import Job
 from app.neighbours import normalise
-from app.results import Provenance, provenance
+from app.results import Result, Score, provenance
 from models.base import Embeddings, Encoder
 
 NAME = "latent"
@@ -54,13 +54,15 @@ def probe_members(corpus: Corpus, max_sentences: int) -> tuple[np.ndarray, np.nd
 
 
 @dataclass(frozen=True, eq=False)
-class LatentResult:
+class LatentResult(Result):
     """Per-anchor ranks, similarities, average precision and separation gap.
 
     Attributes
     ----------
     sentence_index : ndarray of shape (n,)
         The probe's sentences (index into the corpus), in corpus order.
+    sentence_id : str ndarray of shape (n,)
+        Their ids in the dataset.
     group : ndarray of shape (n,)
         Group of each sentence, index into ``group_names``.
     similarity : ndarray of shape (n, n)
@@ -77,9 +79,10 @@ class LatentResult:
         Sentences with a zero (or non-finite) vector (cosine 0 with everything).
     """
 
-    provenance: Provenance
+    evaluation = NAME
     group_names: tuple[str, ...]
     sentence_index: np.ndarray
+    sentence_id: np.ndarray
     group: np.ndarray
     similarity: np.ndarray
     rank: np.ndarray
@@ -105,19 +108,26 @@ class LatentResult:
                 ("mean gap", f"{self.gap.mean():+.4f}"),
                 ("sentences with a zero vector", str(int(self.degenerate.sum())))]
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        n = len(self.sentence_index)
+        return [Score("mean average precision", self.mean_average_precision, None, n),
+                Score("anchors separating their group", float(self.separated.sum()), None, n),
+                Score("smallest gap", float(self.gap.min()), None, n),
+                Score("mean gap", float(self.gap.mean()), None, n)]
+
+    def body(self) -> dict[str, Any]:
         similarity = np.where(np.isnan(self.similarity), None, self.similarity)
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
             "groups": list(self.group_names),
             "mean_average_precision": self.mean_average_precision,
             "n_degenerate": int(self.degenerate.sum()),
-            "anchors": [{"sentence": int(s), "group": self.group_names[g],
+            # "sentence" is the dataset's id, "row" indexes the corpus's sentences; ranks
+            # and similarities are in the order of "anchors".
+            "anchors": [{"sentence": s, "row": int(row), "group": self.group_names[g],
                          "average_precision": float(ap), "gap": float(gap),
                          "ranks": self.rank[k].tolist(), "similarities": similarity[k].tolist()}
-                        for k, (s, g, ap, gap) in enumerate(zip(
-                            self.sentence_index, self.group, self.average_precision,
+                        for k, (s, row, g, ap, gap) in enumerate(zip(
+                            self.sentence_id.tolist(), self.sentence_index, self.group, self.average_precision,
                             self.gap))],
         }
 
@@ -150,7 +160,8 @@ def evaluate_latent(corpus: Corpus, embeddings: Embeddings, *, encoder: Encoder 
     return LatentResult(
         provenance=provenance(corpus, encoder, embeddings, max_sentences=max_sentences,
                               ties="pessimistic", seed=seed),
-        group_names=corpus.groups.names, sentence_index=sentences, group=group,
+        group_names=corpus.groups.names, sentence_index=sentences,
+        sentence_id=np.asarray(corpus.ids, dtype=str)[sentences], group=group,
         similarity=np.where(diagonal, np.nan, similarity), rank=rank,
         average_precision=average_precision, gap=gap, degenerate=unit.degenerate)
 

@@ -25,7 +25,7 @@ from app.corpora.model import Corpus
 from app.corpora.pyramid import PyramidTests, pyramid_tests
 from app.errors import EvaluationError
 from app.jobs import Job, Progress
-from app.results import Provenance
+from app.results import Provenance, Result, Score
 from models.base import Embeddings, Encoder
 
 NAME = "pyramid"
@@ -88,14 +88,16 @@ class RankingOutcome:
 
 
 @dataclass(frozen=True, eq=False)
-class PyramidResult:
-    """Both pyramid tests, the items they ran on and the constraint counts."""
+class PyramidResult(Result):
+    """Both pyramid tests, the items they ran on and the constraint counts;
+    ``sentence_ids`` (the corpus's) name the sentences the tests index."""
 
-    provenance: Provenance
+    evaluation = NAME
     tests: PyramidTests
     binary: BinaryOutcome
     ranking: RankingOutcome
     n_degenerate: int
+    sentence_ids: tuple[str, ...]
 
     def summary(self) -> list[tuple[str, str]]:
         """The rows both the CLI and the GUI's metric panel show."""
@@ -121,11 +123,21 @@ class PyramidResult:
             rows.append(("zero or non-finite embeddings", str(self.n_degenerate)))
         return rows + self.tests.summary()
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        n_test, n_questions = int((~self.binary.in_tune).sum()), self.tests.n_questions
+        return [Score("binary F1", self.binary.f1, None, n_test),
+                Score("binary precision", self.binary.precision, None, n_test),
+                Score("binary recall", self.binary.recall, None, n_test),
+                Score("binary threshold", self.binary.threshold, None,
+                      int(self.binary.in_tune.sum())),
+                Score("ranking success rate", self.ranking.success_rate, None, n_questions),
+                Score("ranking MRR", self.ranking.mrr, None, n_questions)]
+
+    def body(self) -> dict[str, Any]:
         pairs, tests = self.tests.pairs, self.tests
+        # Sentences by the dataset's ids.
+        ids = np.asarray(self.sentence_ids, dtype=str)
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
             "constraints": tests.parameters,
             "funnels": [{"what": f.what, "candidates": f.candidates, "removed": dict(f.removed),
                          "kept": f.kept} for f in tests.funnels],
@@ -137,7 +149,7 @@ class PyramidResult:
                 "pairs": [{"first": a, "second": b, "label": y, "cosine": c, "tune": t,
                            "predicted": p}
                           for a, b, y, c, t, p in zip(
-                              pairs.first.tolist(), pairs.second.tolist(),
+                              ids[pairs.first].tolist(), ids[pairs.second].tolist(),
                               pairs.label.tolist(), self.binary.cosine.tolist(),
                               self.binary.in_tune.tolist(), self.binary.predicted.tolist())],
             },
@@ -146,8 +158,8 @@ class PyramidResult:
                 "questions": [{"question": q, "answer": a, "distractors": d,
                                "answer_cosine": ac, "distractor_cosines": dc, "rank": r}
                               for q, a, d, ac, dc, r in zip(
-                                  tests.question.tolist(), tests.answer.tolist(),
-                                  tests.distractors.tolist(),
+                                  ids[tests.question].tolist(), ids[tests.answer].tolist(),
+                                  ids[tests.distractors].tolist(),
                                   self.ranking.answer_cosine.tolist(),
                                   self.ranking.distractor_cosine.tolist(),
                                   self.ranking.rank.tolist())],
@@ -268,7 +280,7 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
                              recall=recall, f1=f1),
         ranking=RankingOutcome(answer_cosine=answer_cosine,
                                distractor_cosine=distractor_cosine, rank=rank),
-        n_degenerate=int(bad[used].sum()))
+        n_degenerate=int(bad[used].sum()), sentence_ids=corpus.ids)
 
 
 def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fraction: float = 0.1,

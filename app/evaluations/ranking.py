@@ -23,6 +23,7 @@ needs every rank, is left out. The result says so, with the index's measured rec
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +38,7 @@ from app.evaluations.statistics import format_ci
 from app.jobs import Job
 from app.neighbours import (DEFAULT_MEMORY_MB, TIE_TOLERANCE, TIES, Normalised,
                             iter_target_ranks, normalise)
-from app.results import Provenance, provenance
+from app.results import Result, Score, provenance
 from models.base import Embeddings, Encoder
 
 NAME = "ranking"
@@ -45,7 +46,7 @@ DEFAULT_KS = (1, 10, 100)
 
 
 @dataclass(frozen=True, eq=False)
-class RankingResult:
+class RankingResult(Result):
     """Per-query ranks of the paraphrase partner, and the metrics over them.
 
     Attributes
@@ -54,6 +55,9 @@ class RankingResult:
         The positive pair (index into ``corpus.pairs``) each query comes from.
     query, target : ndarray of shape (n_queries,)
         Sentence indices of S1 and of its partner.
+    pair_id, query_id, target_id : str ndarray of shape (n_queries,)
+        The pair as its dataset names it (:meth:`PairTable.names`), and the ids of S1 and
+        of its partner.
     rank : float ndarray of shape (n_queries,)
         Rank of the partner among the other ``pool_size - 1`` sentences (1 = best).
     similarity : ndarray of shape (n_queries,)
@@ -65,13 +69,16 @@ class RankingResult:
         inf (see the module docstring).
     """
 
-    provenance: Provenance
+    evaluation = NAME
     pool_size: int
     ks: tuple[int, ...]
     ties: str
     pair_index: np.ndarray
     query: np.ndarray
     target: np.ndarray
+    pair_id: np.ndarray
+    query_id: np.ndarray
+    target_id: np.ndarray
     rank: np.ndarray
     similarity: np.ndarray
     degenerate_query: np.ndarray
@@ -117,10 +124,12 @@ class RankingResult:
             rows += self.search.summary()
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        return [Score(name, value, self.ci.get(name), len(self.rank))
+                for name, value in self.metrics().items()]
+
+    def body(self) -> dict[str, Any]:
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
             "pool_size": self.pool_size,
             "n_queries": int(len(self.rank)),
             "ties": self.ties,
@@ -130,12 +139,14 @@ class RankingResult:
             "n_degenerate_sentences": self.n_degenerate_sentences,
             "n_self_pairs_skipped": self.n_self_pairs,
             "search": None if self.search is None else self.search.to_dict(),
-            # None: beyond max(ks), in an approximate search.
-            "queries": [{"pair": int(p), "query": int(q), "target": int(t),
-                         "rank": float(r) if np.isfinite(r) else None,
-                         "similarity": float(s)}
-                        for p, q, t, r, s in zip(self.pair_index, self.query, self.target,
-                                                 self.rank, self.similarity)],
+            # "pair", "query", "target": the dataset's names; "row" indexes corpus.pairs.
+            # A rank of None: beyond max(ks), in an approximate search.
+            "queries": [{"pair": p, "row": row, "query": q, "target": t,
+                         "rank": r if math.isfinite(r) else None, "similarity": s}
+                        for p, row, q, t, r, s in zip(
+                            self.pair_id.tolist(), self.pair_index.tolist(),
+                            self.query_id.tolist(), self.target_id.tolist(),
+                            self.rank.tolist(), self.similarity.tolist())],
         }
 
 
@@ -213,6 +224,7 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     if not how.approximate:
         metrics["MRC"] = (statistics.mean, rank, None)
     metrics["MRR"] = (statistics.mean, 1.0 / rank, None)
+    ids = np.asarray(corpus.ids, dtype=str)
     return RankingResult(
         provenance=provenance(corpus, encoder, embeddings, splits=splits, ks=list(ks),
                               ties=ties, tie_tolerance=tie_tolerance, memory_mb=memory_mb,
@@ -220,7 +232,8 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
                               confidence=confidence, seed=seed,
                               pool="every corpus sentence except the query"),
         pool_size=len(corpus), ks=tuple(ks), ties=ties, pair_index=pair_index, query=query,
-        target=target, rank=rank, similarity=similarity.astype(np.float64),
+        target=target, pair_id=corpus.pairs.names(corpus.ids, pair_index),
+        query_id=ids[query], target_id=ids[target], rank=rank, similarity=similarity.astype(np.float64),
         degenerate_query=unit.degenerate[query],
         n_degenerate_sentences=unit.n_degenerate, n_self_pairs=n_self,
         ci=statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed),

@@ -27,7 +27,7 @@ from app.evaluations.statistics import format_ci
 from app.jobs import Job
 from app.neighbours import (chosen_splits, degenerate_pairs, describe_pairs, held_out_pairs,
                             normalise, pair_cosines)
-from app.results import Provenance, provenance
+from app.results import Result, Score, provenance
 from models.base import Embeddings, Encoder
 
 NAME = "relatedness"
@@ -51,13 +51,15 @@ class Correlation:
 
 
 @dataclass(frozen=True, eq=False)
-class RelatednessResult:
+class RelatednessResult(Result):
     """Correlations per subset and pooled, and every evaluated pair's similarity.
 
     Attributes
     ----------
     pair_index : ndarray of shape (n_evaluated,)
         The scored pairs (index into ``corpus.pairs``) that were evaluated.
+    pair_id : str ndarray of shape (n_evaluated,)
+        Each evaluated pair as its dataset names it (:meth:`PairTable.names`).
     subset : tuple of str, one per evaluated pair.
     cosine, gold, predicted : ndarray of shape (n_evaluated,)
         Cosine similarity, gold score, and cosine mapped onto the gold range.
@@ -72,8 +74,9 @@ class RelatednessResult:
         ("train 4,500 + trial 500"); "" for other encoders.
     """
 
-    provenance: Provenance
+    evaluation = NAME
     pair_index: np.ndarray
+    pair_id: np.ndarray
     subset: tuple[str, ...]
     cosine: np.ndarray
     gold: np.ndarray
@@ -114,10 +117,14 @@ class RelatednessResult:
         rows.append(("pairs with a zero vector (cosine 0)", str(int(self.degenerate.sum()))))
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        return [score for c in (*self.subsets, self.pooled) for score in (
+            Score(f"{c.subset} spearman", c.spearman, c.spearman_ci, c.n_pairs),
+            Score(f"{c.subset} pearson", c.pearson, c.pearson_ci, c.n_pairs),
+            Score(f"{c.subset} MSE", c.mse, None, c.n_pairs))]
+
+    def body(self) -> dict[str, Any]:
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
             "gold_range": list(self.gold_range),
             "cosine_range": list(self.cosine_range),
             "n_pairs": int(len(self.pair_index)),
@@ -128,9 +135,11 @@ class RelatednessResult:
             "n_degenerate_pairs": int(self.degenerate.sum()),
             "subsets": [c.to_dict() for c in self.subsets],
             "pooled": self.pooled.to_dict(),
-            "pairs": [{"pair": int(p), "subset": s, "cosine": float(c), "gold": float(g)}
-                      for p, s, c, g in zip(self.pair_index, self.subset, self.cosine,
-                                            self.gold)],
+            # "pair" is the dataset's name; "row" indexes corpus.pairs.
+            "pairs": [{"pair": name, "row": row, "subset": s, "cosine": c, "gold": g}
+                      for name, row, s, c, g in zip(
+                          self.pair_id.tolist(), self.pair_index.tolist(), self.subset,
+                          self.cosine.tolist(), self.gold.tolist())],
         }
 
 
@@ -230,7 +239,8 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
                               confidence=confidence, seed=seed,
                               correlations="scipy.stats spearmanr/pearsonr",
                               zero_vectors="cosine 0, counted"),
-        pair_index=pair_index, subset=subset, cosine=cosine, gold=gold, predicted=predicted,
+        pair_index=pair_index, pair_id=pairs.names(corpus.ids, pair_index), subset=subset,
+        cosine=cosine, gold=gold, predicted=predicted,
         degenerate=degenerate_pairs(unit, first, second), subsets=per_subset, pooled=pooled,
         gold_range=tuple(gold_range), cosine_range=tuple(cosine_range), n_unscored=n_unscored,
         n_degenerate_sentences=int(unit.degenerate[evaluated].sum()),

@@ -36,7 +36,7 @@ from app.evaluations import statistics
 from app.evaluations.statistics import format_ci
 from app.jobs import Job, Progress
 from app.neighbours import fitted_on_training_side
-from app.results import Provenance
+from app.results import Provenance, Result, Score
 from models.base import Embeddings, Encoder
 
 NAME = "transfer"
@@ -124,7 +124,7 @@ def transfer_task(corpus: Corpus, task: str = "auto") -> _Task:
 
 
 @dataclass(frozen=True, eq=False)
-class TransferResult:
+class TransferResult(Result):
     """Test predictions of every evaluated item and the accuracy (and F1) over them.
 
     Attributes
@@ -133,6 +133,8 @@ class TransferResult:
     protocol : "given split" or "k-fold CV".
     item_index : ndarray of shape (n_test,)
         Tested sentences (sentence task) or pairs (pair task), indices into the corpus.
+    item_id : str ndarray of shape (n_test,)
+        Their names in the dataset: sentence ids, or pairs as :meth:`PairTable.names`.
     true_label, predicted_label : ndarray of shape (n_test,)
         Class indices (into ``class_names``; for pairs, the ``PairTable.label`` values).
     fold : ndarray of shape (n_test,)
@@ -142,11 +144,12 @@ class TransferResult:
     ci : {"accuracy": (low, high)} bootstrap interval over tested items; empty when off.
     """
 
-    provenance: Provenance
+    evaluation = NAME
     task: str
     protocol: str
     class_names: tuple[str, ...]
     item_index: np.ndarray
+    item_id: np.ndarray
     true_label: np.ndarray
     predicted_label: np.ndarray
     fold: np.ndarray
@@ -176,10 +179,15 @@ class TransferResult:
             rows.append(("fold accuracies", " ".join(f"{a:.3f}" for a in self.fold_accuracy)))
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
+    def scores(self) -> list[Score]:
+        n = len(self.item_index)
+        scores = [Score("accuracy", self.accuracy, self.ci.get("accuracy"), n)]
+        if self.f1 is not None:
+            scores.append(Score("F1", self.f1, None, n))
+        return scores
+
+    def body(self) -> dict[str, Any]:
         return {
-            "evaluation": NAME,
-            "provenance": self.provenance.__dict__,
             "task": self.task,
             "protocol": self.protocol,
             "classes": list(self.class_names),
@@ -188,11 +196,21 @@ class TransferResult:
             "fold_accuracy": list(self.fold_accuracy),
             "n_train": self.n_train,
             "ci": {name: list(bounds) for name, bounds in self.ci.items()},
-            "predictions": [{"item": int(i), "true": int(t), "predicted": int(p),
-                             "fold": int(f)}
-                            for i, t, p, f in zip(self.item_index, self.true_label,
-                                                  self.predicted_label, self.fold)],
+            # "item" is the dataset's name of the sentence or pair; "row" indexes the
+            # corpus's sentences or pairs.
+            "predictions": [{"item": i, "row": row, "true": t, "predicted": p, "fold": f}
+                            for i, row, t, p, f in zip(
+                                self.item_id.tolist(), self.item_index.tolist(),
+                                self.true_label.tolist(), self.predicted_label.tolist(),
+                                self.fold.tolist())],
         }
+
+
+def _item_names(corpus: Corpus, kind: str, items: np.ndarray) -> np.ndarray:
+    """The dataset's names of tested sentences or pairs (``kind``)."""
+    if kind == "pair":
+        return corpus.pairs.names(corpus.ids, items)
+    return np.asarray(corpus.ids, dtype=str)[items]
 
 
 def _features(task: _Task, embeddings: Embeddings, items: np.ndarray) -> Embeddings:
@@ -279,7 +297,8 @@ def run_transfer(corpus: Corpus, encoder: Encoder, *, seed: int = 0, task: str =
                                  refit_on_training_side=encoder.learns_from_data,
                                  n_resamples=n_resamples, confidence=confidence),
         task=spec.kind, protocol=protocol, class_names=spec.class_names,
-        item_index=spec.item_index[test], true_label=labels[test],
+        item_index=spec.item_index[test],
+        item_id=_item_names(corpus, spec.kind, spec.item_index[test]), true_label=labels[test],
         predicted_label=prediction, fold=np.concatenate(fold_of),
         fold_accuracy=tuple(accuracies), n_train=int(np.mean([len(f[0]) for f in folds])),
         f1=float(f1_score(labels[test], prediction)) if binary else None,

@@ -6,8 +6,9 @@ clicked: ``("sentences", indices into the corpus, description)`` or ``("pairs", 
 into corpus.pairs, description)``. The evaluation panel turns pairs into their sentences
 and re-emits them for the other views.
 
-:func:`chart_for` picks the chart of a result; :func:`headline_metrics` and
-:class:`MetricBars` compare one metric, with its bootstrap interval, across encoders.
+:func:`chart_for` picks the chart of a result; :func:`comparison_chart` draws one of
+its metrics with a bootstrap interval (``Result.intervals``) across encoders. Text names
+pairs and sentences by the dataset's ids, never by row.
 """
 
 from __future__ import annotations
@@ -299,10 +300,12 @@ class RelatednessScatter(ResultChart):
         # already say what is plotted, and the table gives the digits.
         self.plot = self._plot(f"Spearman {pooled.spearman:.3f}, Pearson {pooled.pearson:.3f}",
                                "gold score", "cosine")
-        self.points = pg.ScatterPlotItem(x=result.gold, y=result.cosine,
-                                         data=result.pair_index, size=6, pen=None,
-                                         brush=pg.mkBrush(POSITIVE + "99"), hoverable=True,
-                                         tip="gold {x:.2f}, cosine {y:.3f}".format)
+        # Each point's data is its position in the result, so its text names the pair
+        # by the dataset's id.
+        self.points = pg.ScatterPlotItem(
+            x=result.gold, y=result.cosine, data=np.arange(len(result.pair_index)), size=6,
+            pen=None, brush=pg.mkBrush(POSITIVE + "99"), hoverable=True,
+            tip=lambda x, y, data: f"pair {result.pair_id[data]}: gold {x:.2f}, cosine {y:.3f}")
         self.points.sigClicked.connect(self._points_clicked)
         self.plot.addItem(self.points)
         low, high = result.gold_range
@@ -319,12 +322,12 @@ class RelatednessScatter(ResultChart):
         self.pair_clicked.emit(pair)
         k = int(np.flatnonzero(self.result.pair_index == pair)[0])
         self.picked.emit("pairs", np.array([pair]),
-                         f"pair {pair}: gold {self.result.gold[k]:.2f}, "
+                         f"pair {self.result.pair_id[k]}: gold {self.result.gold[k]:.2f}, "
                          f"cosine {self.result.cosine[k]:.4f}")
 
     def _points_clicked(self, _item, points, _event) -> None:
         if len(points):
-            self.pick_pair(int(points[0].data()))
+            self.pick_pair(int(self.result.pair_index[points[0].data()]))
 
 
 class AgreementHeatmap(ResultChart):
@@ -468,29 +471,9 @@ class MetricBars(ResultChart):
             self.bar_clicked.emit(k)
 
 
-def headline_metrics(result) -> dict[str, tuple[float, tuple[float, float]]]:
-    """{metric name: (value, (low, high))} of a result's metrics that have a bootstrap
-    interval; empty for results without one (or with intervals turned off)."""
-    ci = getattr(result, "ci", None)
-    if isinstance(ci, dict):
-        values = result.metrics() if hasattr(result, "metrics") else {}
-        return {name: (float(values[name]) if name in values
-                       else float(getattr(result, name.replace(" ", "_"))), tuple(bounds))
-                for name, bounds in ci.items()}
-    if isinstance(ci, tuple) and ci:  # learning curve: one interval per training share
-        return {f"accuracy at {f:.0%} of train": (float(a), tuple(bounds))
-                for f, a, bounds in zip(result.fractions, result.accuracy, ci)}
-    pooled = getattr(result, "pooled", None)
-    if pooled is not None and pooled.spearman_ci is not None:
-        return {"spearman": (pooled.spearman, pooled.spearman_ci),
-                "pearson": (pooled.pearson, pooled.pearson_ci)}
-    return {}
-
-
 def comparison_chart(metric: str, results: Sequence) -> MetricBars:
     """Bars of ``metric`` for each result (one per encoder), labelled by encoder."""
-    metrics = [headline_metrics(result).get(metric, (math.nan, NO_INTERVAL))
-               for result in results]
+    metrics = [result.intervals().get(metric, (math.nan, NO_INTERVAL)) for result in results]
     return MetricBars(metric, [r.provenance.encoder_name for r in results],
                       [value for value, _ in metrics], [bounds for _, bounds in metrics])
 

@@ -24,7 +24,8 @@ from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
 from app.evaluations.agreement import NAME as AGREEMENT
 from app.export import write_csv, write_json
-from app.ui.charts import ResultChart, chart_for, comparison_chart, headline_metrics
+from app.results import SCORE_COLUMNS
+from app.ui.charts import ResultChart, chart_for, comparison_chart
 from app.ui.figures import save_svg
 from app.ui.file_dialogs import save_file
 from app.workspace import SavedResult
@@ -215,8 +216,10 @@ class EvaluationPanel(QWidget):
         write_json(path, result.to_dict())
 
     def save_csv(self, path: str | Path) -> None:
-        """The table as CSV (metric, value)."""
-        write_csv(path, ("metric", "value"), self.rows())
+        """The result's metrics as numbers (``app.results.SCORE_COLUMNS``: metric, value,
+        interval bounds, items), empty where it has none."""
+        _, result, _ = self.current
+        write_csv(path, SCORE_COLUMNS, result.score_rows())
 
     def save_chart(self, path: str | Path) -> None:
         """The chart on show (PNG, or SVG by the extension)."""
@@ -335,7 +338,7 @@ class EvaluationPanel(QWidget):
         shown = self.metric_choice.currentData()
         self.metric_choice.blockSignals(True)
         self.metric_choice.clear()
-        for name in headline_metrics(result):
+        for name in result.intervals():
             self.metric_choice.addItem(name, name)
         # Moving between results of one evaluation keeps the metric being compared.
         self.metric_choice.setCurrentIndex(max(0, self.metric_choice.findData(shown)))

@@ -141,6 +141,10 @@ def test_gold_disagreements_on_sick(shared_data):
     assert found.cosine[0] == pytest.approx(0.33541, abs=1e-5)
     assert found.disagreement[0] == pytest.approx(0.8776, abs=1e-4)
     assert np.all(np.diff(found.disagreement) <= 0)
+    # The pair column names SICK's pair_ID, not the row in corpus.pairs.
+    shown = dict(found.columns())["pair"]
+    assert list(shown) == [corpus.pairs.ids[p] for p in found.pair.tolist()]
+    assert shown[0] != str(top)
 
 
 def test_scu_outliers_and_costra_consensus(shared_data):

@@ -1,7 +1,11 @@
+import csv
+import json
+
 import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, precision_recall_curve
 
+from app.corpora import load_corpus
 from app.corpora.model import Corpus, PairTable
 from app.errors import EvaluationError
 from app.evaluations.detection import (evaluate_detection, nested_subsets, run_detection,
@@ -55,3 +59,24 @@ def test_refuses_unlabelled_or_unsplit_pairs():
     X = np.zeros((2, 3), dtype=np.float32)
     with pytest.raises(EvaluationError):
         evaluate_detection(corpus, X)
+
+
+def test_json_names_msrp_pairs_by_their_two_sentence_ids(shared_data):
+    """MSRP gives no pair ids: a pair is named "#1 ID/#2 ID" by its sentences' ids,
+    beside its row; the release files name the same pairs, except where a sentence is one
+    of the 4 texts that occur under two ids (the corpus keeps one id for each)."""
+    corpus = load_corpus(shared_data / "msrp")
+    released = []
+    for name in ("msr_paraphrase_train.txt", "msr_paraphrase_test.txt"):
+        with (shared_data / "msrp" / name).open(encoding="utf-8-sig", newline="") as handle:
+            released += [f'{row["#1 ID"]}/{row["#2 ID"]}' for row in csv.DictReader(
+                handle, delimiter="\t", quoting=csv.QUOTE_NONE)]
+    result = run_job(run_detection(corpus, BagOfWords(), n_resamples=0))
+    pairs = json.loads(json.dumps(result.to_dict()))["pairs"]
+    assert len(pairs) == len(released) == 5801
+    for entry in pairs:
+        row = entry["row"]
+        assert entry["pair"] == (f"{corpus.ids[corpus.pairs.first[row]]}/"
+                                 f"{corpus.ids[corpus.pairs.second[row]]}")
+    renamed = [entry["pair"] for entry in pairs if entry["pair"] != released[entry["row"]]]
+    assert len(renamed) == 4

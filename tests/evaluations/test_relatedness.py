@@ -1,8 +1,12 @@
+import csv
+import json
+
 import numpy as np
 import pytest
 from scipy import stats
 from sklearn.feature_extraction.text import CountVectorizer
 
+from app.corpora import load_corpus
 from app.corpora.model import Corpus, PairTable
 from app.errors import EvaluationError
 from app.evaluations.relatedness import evaluate_relatedness, run_relatedness
@@ -91,3 +95,33 @@ def test_refuses_corpus_without_scores_before_any_work():
         run_job(run_relatedness(Corpus("y", ("a",), ("1",)), _Refuse()))
     with pytest.raises(EvaluationError, match="no split"):
         run_job(run_relatedness(unscored, _Refuse(), splits=("dev",)))
+
+
+def _sick_rows(folder) -> dict[str, tuple[str, str]]:
+    """pair_ID -> (sentence_A, sentence_B), read straight from the release files
+    (trailing spaces dropped, as the reader does)."""
+    rows = {}
+    for path in sorted(folder.glob("SICK_*.txt")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            for record in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
+                rows[record["pair_ID"]] = (record["sentence_A"].strip(),
+                                           record["sentence_B"].strip())
+    return rows
+
+
+def test_json_names_every_pair_by_its_sick_pair_id(shared_data):
+    """The JSON names each pair by SICK's pair_ID, and that pair's sentences in the
+    release files are the ones the row points at (row numbers and ids differ)."""
+    corpus = load_corpus(shared_data / "sick")
+    released = _sick_rows(shared_data / "sick")
+    result = run_job(run_relatedness(corpus, BagOfWords(), n_resamples=0))
+    pairs = json.loads(json.dumps(result.to_dict()))["pairs"]
+    assert len(pairs) == len(released) == len(corpus.pairs)
+    assert sum(entry["pair"] != str(entry["row"]) for entry in pairs) > 9000
+    for entry in pairs:
+        row = entry["row"]
+        assert released[entry["pair"]] == (corpus.texts[corpus.pairs.first[row]],
+                                           corpus.texts[corpus.pairs.second[row]])
+    table = {row["metric"]: row for row in result.to_dict()["metric_table"]}
+    assert table["pooled spearman"]["value"] == result.pooled.spearman
+    assert table["pooled spearman"]["n"] == len(released)

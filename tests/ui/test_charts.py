@@ -1,5 +1,6 @@
 """Charts of real results: what they draw, what a click on them emits, and PNG export."""
 
+import csv
 from dataclasses import replace
 
 import numpy as np
@@ -199,11 +200,10 @@ def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, msrp):
         assert legend.contains(label.sceneBoundingRect())
 
 
-def test_relatedness_scatter(qtbot, sick, tmp_path):
+def test_relatedness_scatter(qtbot, sick, pair_files, tmp_path):
     result = run_job(run_relatedness(sick, make_encoder("bow"), n_resamples=200))
     chart = shown(qtbot, charts.chart_for("relatedness", result))
     assert chart.point_count == len(result.pair_index) == 300
-    np.testing.assert_array_equal(chart.points.data["data"], result.pair_index)
     assert view_contains(chart.plot, result.gold, result.cosine)
 
     k = isolated(chart.plot, result.gold, result.cosine)
@@ -212,6 +212,14 @@ def test_relatedness_scatter(qtbot, sick, tmp_path):
             QPointF(result.gold[k], result.cosine[k])))
     assert clicked.args == [int(result.pair_index[k])]
     assert_png(chart, tmp_path / "relatedness.png")
+    # Text names the pair by SICK's pair_ID (the trial file's row k + 1), never its row.
+    released = (pair_files / "SICK_trial.txt").read_text(encoding="utf-8").splitlines()
+    pair_id = released[int(result.pair_index[k]) + 1].split("\t")[0]
+    assert pair_id != str(result.pair_index[k])
+    assert picked.args[2].startswith(f"pair {pair_id}: gold {result.gold[k]:.2f}")
+    tip = chart.points.opts["tip"](x=result.gold[k], y=result.cosine[k],
+                                   data=chart.points.data["data"][k])
+    assert tip.startswith(f"pair {pair_id}: ")
     # The title fits over the plot at the Evaluations panel's width at 1280x800.
     chart.resize(320, 300)
     qtbot.wait(50)
@@ -249,7 +257,7 @@ def test_agreement_heatmap(qtbot, agreement, tmp_path):
 def test_metric_bars_across_encoders(qtbot, msrp, detection, tmp_path):
     random_bow = run_job(run_detection(msrp, RandomBagOfWords()))
     results = [detection, random_bow]
-    assert set(charts.headline_metrics(detection)) == {"average precision"}
+    assert set(detection.intervals()) == {"average precision"}
     chart = shown(qtbot, charts.comparison_chart("average precision", results))
     assert chart.bar_count == 2
     values = [r.average_precision for r in results]
@@ -275,6 +283,26 @@ def test_a_metric_without_an_interval_gets_no_error_bar(qtbot):
 
 
 def test_panel_shows_charts_and_selects_sentences(qtbot, msrp, grouped, detection, agreement):
+def test_panel_csv_has_numbers_and_intervals_in_columns(qtbot, msrp, detection, tmp_path):
+    panel = EvaluationPanel()
+    qtbot.addWidget(panel)
+    panel.set_corpus(msrp)
+    panel.add_result("detection", detection, "")
+    panel.save_csv(tmp_path / "detection.csv")
+    with (tmp_path / "detection.csv").open(newline="") as handle:
+        rows = {row["metric"]: row for row in csv.DictReader(handle)}
+    assert list(rows["average precision"]) == ["metric", "value", "ci_low", "ci_high", "n"]
+    average_precision = rows["average precision"]
+    assert float(average_precision["value"]) == detection.average_precision
+    assert (float(average_precision["ci_low"]), float(average_precision["ci_high"])) \
+        == detection.ci["average precision"]
+    assert int(average_precision["n"]) == len(detection.label) == 450
+    # A metric without an interval leaves its bounds empty.
+    best_f1 = rows["best F1"]
+    assert float(best_f1["value"]) == detection.best_f1[0]
+    assert best_f1["ci_low"] == best_f1["ci_high"] == ""
+
+
     panel = EvaluationPanel()
     qtbot.addWidget(panel)
     panel.resize(520, 900)
