@@ -55,13 +55,23 @@ class Selection:
     """The sentences selected, in the corpus shown: ``indices`` (sorted, unique), the
     ``focus`` sentence the Inspector shows (-1: none) and the ``source`` that set them
     ("point", "rectangle", "lasso", "search", "chart", "review", "costra", "compare",
-    "neighbours"...). ``changed`` is emitted with the selection after each change."""
+    "neighbours"...). ``corpus`` is the spec of the corpus its numbers index and
+    ``version`` that corpus's fingerprint (its edits) when they were chosen, so a view
+    can tell a selection of another corpus or version from its own. ``changed`` is
+    emitted with the selection after each change."""
 
     def __init__(self) -> None:
         self.indices = np.empty(0, dtype=np.int64)
         self.focus = -1
         self.source = ""
+        self.corpus = ""
+        self.version = ""
         self.changed = Event()
+
+    def belongs_to(self, state: CorpusState | None) -> bool:
+        """Whether the selection's numbers index ``state``'s corpus as it is now."""
+        return (state is not None and self.corpus == state.spec
+                and self.version == state.corpus.fingerprint)
 
     def select(self, indices: Sequence[int] | np.ndarray, *, focus: int | None = None,
                source: str = "", emit: bool = True) -> None:
@@ -122,6 +132,34 @@ class EvaluationRun:
     def __post_init__(self) -> None:
         self.label = self.label or self.name
 
+    def same_as(self, other: EvaluationRun) -> bool:
+        """Whether ``other`` asks the same thing of the same version of the corpus."""
+        return ((self.name, self.encoder, self.seed, self.options, self.label)
+                == (other.name, other.encoder, other.seed, other.options, other.label)
+                and self.result.provenance.corpus_fingerprint
+                == other.result.provenance.corpus_fingerprint)
+
+
+def edits_since(result: Any, corpus: Corpus) -> int | None:
+    """How many edits ``corpus`` has that ``result`` was computed before: 0 when it
+    describes ``corpus`` as it is now, None when it describes another version that is
+    not an earlier one (edits taken back since)."""
+    provenance = result.provenance
+    if provenance.corpus_fingerprint == corpus.fingerprint:
+        return 0
+    behind = corpus.edits - getattr(provenance, "corpus_edits", 0)
+    return behind if behind > 0 else None
+
+
+def version_note(result: Any, corpus: Corpus) -> str:
+    """"" for a result of ``corpus`` as it is now, else which version it describes."""
+    behind = edits_since(result, corpus)
+    if behind == 0:
+        return ""
+    if behind is None:
+        return "on another version of the corpus"
+    return f"before {behind} edit{'s' if behind > 1 else ''}"
+
 
 @dataclass(eq=False)
 class CorpusState:
@@ -152,6 +190,10 @@ class CorpusState:
     selection: dict[str, Any] = field(default_factory=dict)
     #: Regions (app.regions.Regions) found on the layout shown; a new layout drops them.
     regions: Any = None
+    #: The last pair explained (app.explain.PairExplanation).
+    explanation: Any = None
+    #: How the last job asked for on it ended ("Done in 2.1 s.", "Failed: ...").
+    status: str = ""
 
     @property
     def corpus(self) -> Corpus:
@@ -176,11 +218,17 @@ class CorpusState:
 class Session:
     """The open corpora, the current one, and the selection in it.
 
-    Events (plain callbacks, no Qt)
+    Events (plain callbacks, no Qt), each called with the state concerned
     ------
-    corpus_opened(state), corpus_closed(spec), current_changed(state or None),
-    changed(state, what) : something of ``state`` changed; ``what`` is "run", "evaluation",
-        "comparison", "review", "corpus" (edits) or "precomputed".
+    corpus_opened(state), corpus_closed(spec), current_changed(state or None);
+    ran (a run's exploration), evaluated (a result added or replaced), compared (a
+    Compare result), spaces (an encoder space for the neighbours), reviewed (review
+    lists), edited (an edit, undo or redo: a new version), regions, explained,
+    precomputed (embeddings loaded), viewed(state, key) (a setting of ``state.view``),
+    status (how its last job ended); ``modified(state)`` after any change worth saving.
+
+    A view subscribes with :meth:`on_current` to hear only of the corpus shown, and
+    redraws from ``session.current`` when ``current_changed`` fires.
     """
 
     def __init__(self) -> None:
@@ -190,7 +238,17 @@ class Session:
         self.corpus_opened = Event()
         self.corpus_closed = Event()
         self.current_changed = Event()
-        self.changed = Event()
+        self.ran, self.evaluated, self.compared = Event(), Event(), Event()
+        self.spaces, self.reviewed, self.edited = Event(), Event(), Event()
+        self.regions, self.explained, self.precomputed = Event(), Event(), Event()
+        self.viewed, self.status = Event(), Event()
+        self.modified = Event()
+
+    def on_current(self, event: Event, callback: Callable[..., Any]) -> None:
+        """Call ``callback`` with ``event``'s arguments when it concerns the corpus
+        shown; a change to another corpus is drawn when that one is switched to."""
+        event.connect(lambda state, *rest: callback(state, *rest)
+                      if state is self.current else None)
 
     # --- corpora ------------------------------------------------------------------
 
@@ -223,6 +281,7 @@ class Session:
         # The selection is the new corpus's before anyone hears of the switch: a view
         # showing the new corpus must not read the old one's sentence numbers.
         self.selection.restore(state.selection, emit=False)
+        self._own_selection()
         self.current_changed.emit(state)
         self.selection.changed.emit(self.selection)
         return state
@@ -239,7 +298,14 @@ class Session:
                 self.switch(next(iter(self.states)))
             else:
                 self.selection.clear()
+                self.selection.corpus = self.selection.version = ""
                 self.current_changed.emit(None)
+
+    def _own_selection(self) -> None:
+        """The selection indexes the current corpus as it is now."""
+        current = self.current
+        self.selection.corpus = current.spec if current is not None else ""
+        self.selection.version = current.corpus.fingerprint if current is not None else ""
 
     def _forget(self, spec: str) -> None:
         self.states.pop(spec).close()
@@ -251,6 +317,7 @@ class Session:
             self._forget(spec)
         self.current = None
         self.selection.clear()
+        self._own_selection()
         self.current_changed.emit(None)
 
     def replace_with(self, other: Session) -> None:
@@ -268,10 +335,13 @@ class Session:
     def state(self, spec: str) -> CorpusState | None:
         return self.states.get(spec)
 
-    def _changed(self, spec: str, what: str) -> CorpusState | None:
+    def _tell(self, event: Event, spec: str, *rest: Any, saved: bool = True
+              ) -> CorpusState | None:
         state = self.states.get(spec)
         if state is not None:
-            self.changed.emit(state, what)
+            event.emit(state, *rest)
+            if saved:
+                self.modified.emit(state)
         return state
 
     def add_run(self, spec: str, encoder: str, exploration: Exploration,
@@ -283,7 +353,7 @@ class Session:
         state.runs[encoder] = EncoderRun(encoder, exploration, training_text)
         state.shown = state.encoder = encoder
         state.regions = None
-        self._changed(spec, "run")
+        self._tell(self.ran, spec)
 
     def set_regions(self, spec: str, exploration: Exploration, regions: Any) -> None:
         """Regions found on ``exploration``'s layout; dropped when another layout was
@@ -292,16 +362,19 @@ class Session:
         if state is None or state.exploration is not exploration:
             return
         state.regions = regions
-        self._changed(spec, "regions")
+        self._tell(self.regions, spec)
 
     def add_evaluation(self, spec: str, run: EvaluationRun) -> None:
+        """A result, to the corpus it was asked for; one asking the same thing of the
+        same version as an earlier one replaces it (no two identical bars)."""
         state = self.states.get(spec)
         if state is None:
             return
+        state.evaluations = [old for old in state.evaluations if not old.same_as(run)]
         state.evaluations.append(run)
         if run.name == "costra" and run.label == run.name:
             state.costra_result = run.result
-        self._changed(spec, "evaluation")
+        self._tell(self.evaluated, spec, run)
 
     def set_comparison(self, spec: str, comparison: Any,
                        spaces: dict[str, tuple[str, Encoder, Embeddings]] | None = None
@@ -311,28 +384,51 @@ class Session:
             state = self.states[spec]
             state.comparison = comparison
             state.compared.update(spaces or {})
-            self._changed(spec, "comparison")
+            self._tell(self.compared, spec)
 
     def add_space(self, spec: str, encoder: str,
                   space: tuple[str, Encoder, Embeddings]) -> None:
         """A space encoded for the Inspector and the neighbours view (no run needed)."""
         if spec in self.states:
             self.states[spec].compared[encoder] = space
-            self._changed(spec, "spaces")
+            self._tell(self.spaces, spec)
 
     def set_review_lists(self, spec: str, lists: dict[str, Any]) -> None:
         if spec in self.states:
             self.states[spec].review_lists = dict(lists)
-            self._changed(spec, "review")
+            self._tell(self.reviewed, spec)
 
     def add_precomputed(self, spec: str, key: str, encoder: Any) -> None:
         if spec in self.states:
             self.states[spec].precomputed[key] = encoder
-            self._changed(spec, "precomputed")
+            self._tell(self.precomputed, spec, saved=False)
+
+    def set_explanation(self, spec: str, explanation: Any) -> None:
+        """The pair explained last on the corpus ``spec``."""
+        if spec in self.states:
+            self.states[spec].explanation = explanation
+            self._tell(self.explained, spec)
+
+    def set_view(self, spec: str, key: str, value: Any) -> None:
+        """A setting the user made on the corpus ``spec`` (search, corpus filter,
+        neighbours query, Costra comparison...), kept with it and saved."""
+        state = self.states.get(spec)
+        if state is not None and state.view.get(key) != value:
+            state.view[key] = value
+            self._tell(self.viewed, spec, key, saved=False)
+
+    def set_status(self, spec: str, status: str) -> None:
+        """How the last job asked for on the corpus ``spec`` ended."""
+        if spec in self.states:
+            self.states[spec].status = status
+            self._tell(self.status, spec, saved=False)
 
     def corpus_edited(self, spec: str) -> None:
-        """An edit, undo or redo of the corpus's annotations."""
-        self._changed(spec, "corpus")
+        """An edit, undo or redo of the corpus's annotations: a new version, which the
+        selection of that corpus now indexes (edits keep the sentences)."""
+        if self.current is not None and self.current.spec == spec:
+            self._own_selection()
+        self._tell(self.edited, spec)
 
     # --- workspaces ---------------------------------------------------------------
 
@@ -367,7 +463,8 @@ class Session:
             extra = {"runs": runs, "shown": state.shown, "encoder": state.encoder,
                      "review_lists": encode_state(state.review_lists),
                      "view": state.view, "selection": state.selection,
-                     "regions": encode_state(state.regions)}
+                     "regions": encode_state(state.regions),
+                     "explanation": encode_state(state.explanation)}
             journal = state.annotations.journal.path if state.annotations else None
             corpora.append(corpus_entry(state.spec, state.original, journal, state=extra))
             # Agreement compares several encoders and is not re-run from a workspace.
@@ -451,6 +548,7 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         state.view = dict(saved.get("view", {}))
         state.selection = dict(saved.get("selection", {}))
         state.regions = decode_state(saved.get("regions"), corpus)
+        state.explanation = decode_state(saved.get("explanation"), corpus)
         session.states[entry.spec] = state
     for saved in workspace.evaluations:
         state = session.states[entries[saved.corpus].spec]
@@ -467,4 +565,5 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
     if entries:
         session.current = session.states[entries[0].spec]
         session.selection.restore(session.current.selection)
+        session._own_selection()
     return session

@@ -209,7 +209,7 @@ def evaluation_entry(name: str, result: Any, *, corpus: int, encoder: int, seed:
 #: Modules whose dataclasses a workspace may hold: results, projections, review lists.
 #: Opening a workspace builds only these (never code named by the file).
 STATE_MODULES = ("app.evaluations.", "app.results", "app.projection", "app.compare", "app.ann.",
-                 "app.annotations.suspicious", "app.regions.",
+                 "app.annotations.suspicious", "app.regions.", "app.explain.",
                  # The pyramid result keeps its tests (pairs, questions, funnels).
                  "app.corpora.pyramid.", "app.corpora.model.PairTable")
 

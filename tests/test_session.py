@@ -69,8 +69,9 @@ def test_selection_emits_plain_events_and_keeps_the_focus():
 
 def test_results_go_to_the_corpus_they_were_asked_for(shared_data, tmp_path):
     session = Session()
-    events = []
-    session.changed.connect(lambda state, what: events.append((state.spec, what)))
+    events, shown = [], []
+    session.ran.connect(lambda state: events.append((state.spec, "run")))
+    session.on_current(session.ran, lambda state: shown.append(state.spec))
     msrp = load_corpus("msrp-grouped")
     sick_spec = str(shared_data / "sick" / "SICK_trial.txt")
     session.open("msrp-grouped", msrp, AnnotationSession.open(msrp, tmp_path / "a.jsonl"))
@@ -83,6 +84,7 @@ def test_results_go_to_the_corpus_they_were_asked_for(shared_data, tmp_path):
     assert session.current.spec == sick_spec and not session.current.runs
     assert session.state("msrp-grouped").exploration is exploration
     assert events == [("msrp-grouped", "run")]
+    assert shown == []               # not the corpus shown: drawn when switched to
 
     # Views hear of the switch with the new corpus's selection already in place (they
     # read its sentence numbers against the new corpus), then of the selection.
@@ -98,6 +100,8 @@ def test_results_go_to_the_corpus_they_were_asked_for(shared_data, tmp_path):
     session.close(sick_spec)
     session.add_run(sick_spec, "bow", exploration)          # closed: dropped
     assert list(session.states) == ["msrp-grouped"]
+    session.add_run("msrp-grouped", "bow", exploration)
+    assert shown == ["msrp-grouped"]
     session.close_all()
 
 

@@ -117,6 +117,30 @@ class Analyses:
                                                       options=options)),
                         queue=True)
 
+    def rerun(self, row: int) -> None:
+        """Run the evaluation of results row ``row`` again, as it was asked for (its
+        encoder, seed and options), on the corpus as it is now."""
+        state = self.state
+        if state is None or not 0 <= row < len(state.evaluations):
+            return
+        old = state.evaluations[row]
+        if old.name not in EVALUATIONS:      # agreement: asked again from its dialog
+            self.compare_encoders(old.encoder.split(","))
+            return
+        try:
+            encoder = state.precomputed.get(old.encoder) or make_encoder(old.encoder)
+        except InputError as error:
+            self.window.warn("Cannot re-run this result", str(error))
+            return
+        run, _ = EVALUATIONS[old.name]
+        command = eval_command(old.name, state.spec, [old.encoder], old.seed, old.options)
+        self.jobs.start(run(state.corpus, encoder, seed=old.seed, **old.options),
+                        f"{old.name}: {encoder.name} (re-run)",
+                        on_result=lambda result: self.session.add_evaluation(
+                            state.spec, EvaluationRun(old.name, old.encoder, old.seed, result,
+                                                      command, options=old.options)),
+                        queue=True)
+
     def evaluate_before_and_after(self) -> None:
         """The chosen evaluation on the original and on the corrected corpus, both shown
         in the Evaluations panel, so the effect of the corrections can be read off."""
@@ -222,17 +246,6 @@ class Analyses:
         if missing:
             self.window.statusBar().showMessage("Running the Costra " + " and ".join(missing)
                                                 + " to draw the orderings…")
-
-    def show_costra(self) -> None:
-        """Draw the Costra orderings once both a projection and a Costra result of the
-        current corpus exist."""
-        result, exploration = self.state.costra_result, self.state.exploration
-        if (result is None or exploration is None or result.provenance.corpus_fingerprint
-                != exploration.corpus.fingerprint):
-            return
-        self.window.views.costra_view.set_data(exploration.corpus,
-                                               exploration.projection.coordinates, result,
-                                               exploration.projection.axis_labels)
 
     def find_suspicious(self) -> None:
         """Rank suspicious annotations of the (corrected) corpus with the chosen encoder."""

@@ -138,9 +138,11 @@ class CorpusPanel:
             return
         controls = self.projection_controls
         state.encoder = self.encoder_choice.currentData()
-        state.view = {"method": controls.selected_method(), "seed": controls.seed.value(),
-                      "parameters": controls.parameters(),
-                      "colour": controls.colour_scheme(), "search": search}
+        # Updated, not replaced: the view also holds what other views keep for it.
+        state.view.update({"method": controls.selected_method(),
+                           "seed": controls.seed.value(),
+                           "parameters": controls.parameters(),
+                           "colour": controls.colour_scheme(), "search": search})
 
     def apply_view(self, state: CorpusState) -> None:
         controls, view = self.projection_controls, state.view

@@ -3,6 +3,7 @@ projection, and its comparisons with pass/fail for the current encoder."""
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -44,6 +45,30 @@ def type_colour(name: str) -> str:
     return TYPE_PALETTE[(TRANSFORMATIONS.index(name) - 1) % len(TYPE_PALETTE)]
 
 
+class PathKey:
+    """The key of the paths drawn, as a line of text in ``label`` under the plot: a
+    legend inside the plot covered half the group, and beside it took a third of the
+    width at 1280x800."""
+
+    def __init__(self, label: QLabel) -> None:
+        self.label = label
+        #: Each entry's name, in the order drawn.
+        self.names: list[str] = []
+        self._entries: list[str] = []
+
+    def add(self, name: str, colour: str, line: str) -> None:
+        self.names.append(name)
+        self._entries.append(f'<span style="color:{colour}">{line}</span>&nbsp;'
+                             f"{html.escape(name)}")
+
+    def show_entries(self) -> None:
+        self.label.setText(" &nbsp; ".join(self._entries))
+
+    def clear(self) -> None:
+        self.names, self._entries = [], []
+        self.label.clear()
+
+
 class CostraView(QWidget):
     """One seed group of Costra at a time, in the corpus's projection.
 
@@ -62,6 +87,8 @@ class CostraView(QWidget):
 
     sentence_selected = Signal(int)
     sentences_selected = Signal(object)
+    #: The seed group drawn (index into the corpus's groups), kept with the corpus.
+    group_shown = Signal(int)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -101,9 +128,7 @@ class CostraView(QWidget):
         self.projection.clicked.connect(self.sentence_selected)
         plot = self.projection.plot
         plot.setAspectLocked(True)
-        self.key = plot.addLegend(offset=(10, 10), labelTextSize="9pt",
-                                  labelTextColor="#222222")
-        self.key.setBrush(pg.mkBrush(255, 255, 255, 220))
+        self.key = PathKey(self.projection.legend)
         # Faint: a group can have hundreds, and the paths must stay readable.
         faint_red = QColor(MISCLASSIFIED)
         faint_red.setAlpha(70)
@@ -149,10 +174,33 @@ class CostraView(QWidget):
 
     # --- data ---------------------------------------------------------------------
 
+    def clear(self) -> None:
+        """Nothing drawn: the corpus shown has no Costra orderings (yet)."""
+        self.corpus = self.result = None
+        self.chosen_comparison = None
+        self.group = -1
+        self.comparison_rows = np.empty(0, dtype=np.int64)
+        self.projection.clear("Run the Costra evaluation to draw its orderings.")
+        for item in (self.failing_lines, self.chosen_more, self.chosen_less,
+                     self.group_points):
+            item.setData([], [])
+        for item in self.drawn:
+            self.projection.plot.removeItem(item)
+        self.drawn = []
+        self.key.clear()
+        for choice in (self.group_choice, self.type_choice):
+            choice.blockSignals(True)
+            choice.clear()
+            choice.blockSignals(False)
+        self.table.setRowCount(0)
+        self.summary.clear()
+
     def set_data(self, corpus: Corpus, coordinates: np.ndarray, result: CostraResult,
-                 axis_labels: tuple[str, str] = ("PC 1", "PC 2")) -> None:
+                 axis_labels: tuple[str, str] = ("PC 1", "PC 2"), group: int | None = None
+                 ) -> None:
         """Show ``corpus`` (loaded by :func:`app.corpora.costra.load_costra`) at
-        ``coordinates`` (n, 2) with the comparisons of ``result`` (same corpus)."""
+        ``coordinates`` (n, 2) with the comparisons of ``result`` (same corpus), seed
+        group ``group`` drawn (default: the first)."""
         self.corpus, self.result = corpus, result
         self.chosen_comparison = None
         self.projection.set_points(coordinates, PointColours.uniform(len(corpus), BACKGROUND),
@@ -179,7 +227,7 @@ class CostraView(QWidget):
             self.group_choice.addItem(f"{name}: {text} ({failing[group]} of {total[group]} "
                                       f"fail)", group)
         self.group_choice.blockSignals(False)
-        self.show_group(order[0])
+        self.show_group(group if group is not None and 0 <= group < n_groups else order[0])
 
     def show_group(self, group: int) -> None:
         """Draw seed group ``group`` (index into ``corpus.groups.names``) and list its
@@ -205,6 +253,7 @@ class CostraView(QWidget):
         self.projection.view_box.setRange(xRange=(float(x.min()), float(x.max())),
                                           yRange=(float(y.min()), float(y.max())),
                                           padding=0.15)
+        self.group_shown.emit(group)
 
     def describe(self, index: int) -> str:
         corpus = self.corpus
@@ -238,6 +287,7 @@ class CostraView(QWidget):
         self.group_points.setData(pos=xy[shown], data=shown,
                                   brush=[pg.mkBrush(type_colour(types[row])) for row in shown],
                                   size=[15 if row == self.seed else 11 for row in shown])
+        self.key.show_entries()
         self._fill_table(chosen)
         self._draw_failing()
         self.chosen_more.clear()
@@ -245,8 +295,9 @@ class CostraView(QWidget):
 
     def _draw_path(self, name: str, rows: list[int], xy: np.ndarray) -> None:
         colour = type_colour(name)
-        line = pg.PlotDataItem(xy[rows], pen=pg.mkPen(colour, width=2), name=name)
+        line = pg.PlotDataItem(xy[rows], pen=pg.mkPen(colour, width=2))
         self._add(line, 5)
+        self.key.add(name, colour, "━━")
         for start, end in zip(rows, rows[1:]):
             (x0, y0), (x1, y1) = xy[start].tolist(), xy[end].tolist()
             if (x0, y0) == (x1, y1):
@@ -261,10 +312,11 @@ class CostraView(QWidget):
 
     def _draw_spokes(self, name: str, rows: list[int], xy: np.ndarray) -> None:
         pairs = np.array([[self.seed, row] for row in rows]).ravel()
-        spokes = pg.PlotDataItem(xy[pairs], connect="pairs", name=f"{name} (unordered)",
+        spokes = pg.PlotDataItem(xy[pairs], connect="pairs",
                                  pen=pg.mkPen(type_colour(name), width=1.5,
                                               style=Qt.PenStyle.DotLine))
         self._add(spokes, 4)
+        self.key.add(f"{name} (unordered)", type_colour(name), "┅┅")
 
     def _add(self, item: pg.GraphicsObject, z: int) -> None:
         item.setZValue(z)

@@ -16,14 +16,14 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
-    QListWidget, QListWidgetItem, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
+    QListWidget, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
     QTabWidget, QVBoxLayout, QWidget,
 )
 
 from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
-from app.evaluations.agreement import NAME as AGREEMENT
 from app.export import write_csv, write_json
+from app.session import version_note
 from app.results import SCORE_COLUMNS
 from app.ui.charts import ResultChart, chart_for, comparison_chart
 from app.ui.figures import save_svg
@@ -56,7 +56,8 @@ class EvaluationPanel(QWidget):
 
     run_requested = Signal(str, dict)
     items_selected = Signal(list)
-    result_added = Signal(int, str)
+    #: The result shown was computed before edits: run it again (its row).
+    rerun_requested = Signal(int)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -82,6 +83,12 @@ class EvaluationPanel(QWidget):
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.rerun_button = QPushButton()
+        self.rerun_button.setToolTip("This result describes the corpus before later edits: "
+                                     "run the same evaluation again on it as it is now")
+        self.rerun_button.setVisible(False)
+        self.rerun_button.clicked.connect(
+            lambda: self.rerun_requested.emit(self.history.currentRow()))
         self.table = QTableWidget(0, 2)
         self.table.setAccessibleName("evaluation metrics")
         self.table.setHorizontalHeaderLabels(["Metric", "Value"])
@@ -135,6 +142,7 @@ class EvaluationPanel(QWidget):
         layout.addWidget(self.about)
         layout.addWidget(self.history)
         layout.addWidget(self.caption)
+        layout.addWidget(self.rerun_button)
         # The table and its chart share the rest; the user moves the line between them.
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setObjectName("evaluation-split")
@@ -152,14 +160,23 @@ class EvaluationPanel(QWidget):
         self.set_corpus(None)
 
     def set_corpus(self, corpus: Corpus | None) -> None:
-        """Offer the evaluations ``corpus`` can take; chart clicks select in it."""
+        """Offer the evaluations ``corpus`` can take (the one chosen stays chosen);
+        chart clicks select in it, and results of other versions of it say so."""
         self.corpus = corpus
+        chosen = self.choice.currentData()
+        self.choice.blockSignals(True)
         self.choice.clear()
         names = applicable_evaluations(corpus) if corpus is not None else []
         for name in names:
             self.choice.addItem(name, name)
+        self.choice.setCurrentIndex(max(0, self.choice.findData(chosen)))
+        self.choice.blockSignals(False)
         self.run_button.setEnabled(bool(names))
         self._describe_choice()
+        self._offer_options()
+        for row, (evaluation, result, _) in enumerate(self.results):
+            self.history.item(row).setText(self.describe(result, evaluation, corpus))
+        self._show_version(self.history.currentRow())
 
     def set_busy(self, busy: bool) -> None:
         """While another job runs, an evaluation asked for is queued after it."""
@@ -174,29 +191,24 @@ class EvaluationPanel(QWidget):
         self.results = []
         for evaluation, result, command in results:
             self.results.append((evaluation, result, command))
-            self.history.addItem(self.describe(result, evaluation))
+            self.history.addItem(self.describe(result, evaluation, self.corpus))
         self.history.blockSignals(False)
         self.history.setCurrentRow(len(self.results) - 1)
         self._show_row(len(self.results) - 1)
 
     @staticmethod
-    def describe(result, evaluation: str) -> str:
-        """A result's line in the results list."""
+    def describe(result, evaluation: str, corpus: Corpus | None = None) -> str:
+        """A result's line in the results list; one computed before later edits of
+        ``corpus`` says so."""
         provenance = result.provenance
-        return f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
+        note = version_note(result, corpus) if corpus is not None else ""
+        return (f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
+                + (f" · {note}" if note else ""))
 
     def add_result(self, evaluation: str, result, command: str) -> None:
-        """Keep ``result`` of ``evaluation`` (reproducible with the shell ``command``)."""
-        self.results.append((evaluation, result, command))
-        item = QListWidgetItem(self.describe(result, evaluation))
-        self.history.addItem(item)
-        self.history.setCurrentItem(item)
-        self.result_added.emit(len(self.results) - 1, item.text())
-
-    def show_agreement(self, result, command: str = "") -> None:
-        """Keep and show a misclassification-agreement result (its heatmap under the
-        table); ``command`` reproduces it, when there is one."""
-        self.add_result(AGREEMENT, result, command)
+        """Show ``result`` of ``evaluation`` (reproducible with the shell ``command``)
+        after those shown: a panel used on its own, outside a window's session."""
+        self.set_results([*self.results, (evaluation, result, command)])
 
     @property
     def current(self):
@@ -292,6 +304,11 @@ class EvaluationPanel(QWidget):
                      if command else "")
         self.caption.setText(f"<b>{evaluation}</b>: {provenance.encoder_name} on "
                              f"{provenance.corpus_name}{reproduce}")
+        self._show_version(row)
+        # The selector names the kind of result shown, to run it again or another way.
+        kind = self.choice.findData(evaluation.split(" (")[0])
+        if kind >= 0:
+            self.choice.setCurrentIndex(kind)
         summary = result.summary()
         self.table.setRowCount(len(summary))
         for r, (label, value) in enumerate(summary):
@@ -302,6 +319,14 @@ class EvaluationPanel(QWidget):
             self.table.setItem(r, 1, cell)
         self._fit_values()
         self._show_charts(evaluation, result)
+
+    def _show_version(self, row: int) -> None:
+        """Offer to re-run a result shown that describes another version."""
+        note = (version_note(self.results[row][1], self.corpus)
+                if 0 <= row < len(self.results) and self.corpus is not None else "")
+        self.rerun_button.setVisible(bool(note))
+        if note:
+            self.rerun_button.setText(f"Computed {note}: re-run on the corpus as it is")
 
     def _fit_values(self) -> None:
         """The value column as wide as its values and its heading (the heading alone

@@ -55,6 +55,9 @@ class WordChip(QLabel):
         super().mousePressEvent(event)
 
 
+HINT = "Select two sentences and choose Explain similarity."
+
+
 class ExplainView(QWidget):
     """An explanation of one pair, or a hint when there is none.
 
@@ -68,7 +71,7 @@ class ExplainView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.explanation: PairExplanation | None = None
-        self.heading = QLabel("Select two sentences and choose Explain similarity.")
+        self.heading = QLabel(HINT)
         self.heading.setWordWrap(True)
         self.sentences = [QWidget(), QWidget()]
         self.chips: list[list[WordChip]] = [[], []]
@@ -86,7 +89,32 @@ class ExplainView(QWidget):
         layout.addWidget(self.legend)
         layout.addWidget(self.pairs, stretch=1)
 
-    def set_explanation(self, explanation: PairExplanation) -> None:
+    def clear(self) -> None:
+        """The hint alone: the corpus shown has no pair explained."""
+        self.explanation = None
+        self.heading.setText(HINT)
+        self._set_chips([[], []], 0.0)
+        self.legend.clear()
+        self.pairs.setRowCount(0)
+
+    def _set_chips(self, sides, scale: float) -> None:
+        """Word chips for each side: (tokens, values, known) each."""
+        for side, words in enumerate(sides):
+            flow = self.sentences[side].layout()
+            for chip in self.chips[side]:
+                flow.removeWidget(chip)
+                chip.deleteLater()
+            self.chips[side] = []
+            for token, value, has_vector in words:
+                chip = WordChip(token, value, scale, has_vector)
+                chip.clicked.connect(self.word_clicked)
+                flow.addWidget(chip)
+                self.chips[side].append(chip)
+
+    def set_explanation(self, explanation: PairExplanation | None) -> None:
+        if explanation is None:
+            self.clear()
+            return
         self.explanation = explanation
         contributions = (explanation.contribution_a, explanation.contribution_b)
         finite = np.concatenate(contributions)
@@ -97,19 +125,11 @@ class ExplainView(QWidget):
                    else "cosine lost when the word is removed")
         self.heading.setText(f"cosine <b>{explanation.cosine:.4f}</b> by "
                              f"{provenance.encoder_name} ({explanation.method}; {meaning})")
-        for side, (tokens, values, known) in enumerate((
-                (explanation.tokens_a, explanation.contribution_a, explanation.known_a),
-                (explanation.tokens_b, explanation.contribution_b, explanation.known_b))):
-            flow = self.sentences[side].layout()
-            for chip in self.chips[side]:
-                flow.removeWidget(chip)
-                chip.deleteLater()
-            self.chips[side] = []
-            for token, value, has_vector in zip(tokens, values.tolist(), known.tolist()):
-                chip = WordChip(token, value, scale, has_vector)
-                chip.clicked.connect(self.word_clicked)
-                flow.addWidget(chip)
-                self.chips[side].append(chip)
+        self._set_chips([zip(tokens, values.tolist(), known.tolist()) for tokens, values, known
+                         in ((explanation.tokens_a, explanation.contribution_a,
+                              explanation.known_a),
+                             (explanation.tokens_b, explanation.contribution_b,
+                              explanation.known_b))], scale)
         self.legend.setText(
             f"<span style='background:{diverging_colour(-scale, scale)}'>&nbsp;"
             f"{-scale:+.3f}&nbsp;</span> further apart &nbsp; "

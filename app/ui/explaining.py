@@ -37,6 +37,11 @@ class Explaining:
         #: The last two focus sentences, (corpus spec, index) each, the latest last.
         self.foci: list[tuple[str, int]] = []
         window.selection.changed.connect(self._selection_changed)
+        session = window.session
+        session.current_changed.connect(
+            lambda state: self.view.set_explanation(state.explanation if state else None))
+        session.on_current(session.explained,
+                           lambda state: self.view.set_explanation(state.explanation))
 
     def _selection_changed(self, selection) -> None:
         focus = (self.window.corpus_spec, selection.focus)
@@ -84,9 +89,11 @@ class Explaining:
             return
         window, encoder = self.window, self.encoder()
         window.tasks.setCurrentWidget(self.page)
+        spec = window.corpus_spec
         window.jobs.start(explain_pair(*pair, encoder, corpus=window.corpus),
                           f"explaining with {encoder.name}",
-                          on_result=self.view.set_explanation, queue=True)
+                          on_result=lambda explanation: window.session.set_explanation(
+                              spec, explanation), queue=True)
 
     def search_word(self, word: str) -> None:
         """Find the word's sentences in the corpus (the search box, as a whole word)."""

@@ -13,10 +13,8 @@ from app.ui.workers import JobHandle
 
 
 class Inspecting:
-    def __init__(self, session: Session, jobs: JobQueue, panel: CorpusPanel,
-                 groups_of) -> None:
-        """``groups_of()``: each sentence's first group in the corpus shown."""
-        self.session, self.jobs, self.panel, self.groups_of = session, jobs, panel, groups_of
+    def __init__(self, session: Session, jobs: JobQueue, panel: CorpusPanel) -> None:
+        self.session, self.jobs, self.panel = session, jobs, panel
         self.inspector = Inspector()
         #: (corpus spec, encoder spec) being encoded for the Inspector.
         self._encoding: set[tuple[str, str]] = set()
@@ -40,7 +38,7 @@ class Inspecting:
             self.inspector.clear()
             return
         embeddings = self.embeddings()
-        self.inspector.show_sentence(state.corpus, focus, self.groups_of(), embeddings)
+        self.inspector.show_sentence(state.corpus, focus, embeddings)
         if embeddings is None:
             self._encode()
         elif not self.inspector.searchable(embeddings):
@@ -57,7 +55,7 @@ class Inspecting:
 
         # A cancelled or failed build is started again by the next click.
         self._indexing = (id(embeddings), self.jobs.start(
-            self.inspector.index_job(embeddings), "building the neighbour index for the "
+            self.inspector.index_job(self.session.current.corpus, embeddings), "building the neighbour index for the "
             "Inspector", on_result=indexed, queue=True, quiet=True))
 
     def _encode(self) -> None:

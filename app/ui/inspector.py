@@ -11,10 +11,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ann import Search, choose, iter_knn
+from app.ann import choose
 from app.corpora.model import Corpus
 from app.jobs import Job, run_job
+from app.neighbour_search import Neighbours, Query, search_neighbours
 from app.neighbours import Normalised, normalise
+from app.ui.neighbours_view import PARTNER, SAME_GROUP
 from models.base import Embeddings
 
 NEIGHBOURS = 10
@@ -59,7 +61,8 @@ class Inspector(QWidget):
         rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.neighbours.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.neighbours.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.neighbours.setToolTip("✓: in the same group as the selected sentence")
+        self.neighbours.setToolTip(f"{SAME_GROUP}: in a group of the selected sentence   "
+                                   f"{PARTNER}: its paraphrase partner")
         self.neighbours.cellClicked.connect(self._neighbour_clicked)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -79,16 +82,16 @@ class Inspector(QWidget):
         self.neighbours.setRowCount(0)
         self.neighbour_indices = np.empty(0, dtype=np.int64)
 
-    def show_sentence(self, corpus: Corpus, index: int, groups: np.ndarray,
-                      embeddings: Embeddings | None) -> None:
-        """Describe sentence ``index``; ``groups`` is every sentence's group (-1: none).
-        The sentence, then its id, group and metadata on one line: the room below is the
-        neighbours'."""
+    def show_sentence(self, corpus: Corpus, index: int, embeddings: Embeddings | None
+                      ) -> None:
+        """Describe sentence ``index`` of ``corpus`` (as edited): the sentence, then its
+        id, groups and metadata on one line (the room below is the neighbours'), and
+        its neighbours in ``embeddings`` marked as the neighbours tab marks them."""
         fields = [f"<b>id</b> {_escape(corpus.ids[index])}"]
         if corpus.groups is not None:
-            group = groups[index]
-            name = corpus.groups.names[group] if group >= 0 else "none"
-            fields.append(f"<b>{corpus.groups.kind}</b> {_escape(name)}")
+            groups = corpus.groups
+            names = [groups.names[g] for g in groups.group_index[groups.sentence_index == index]]
+            fields.append(f"<b>{groups.kind}</b> {_escape(', '.join(names) or 'none')}")
         for column, values in corpus.metadata.items():
             fields.append(f"<b>{_escape(column)}</b> {_escape(values[index])}")
         self.details.setText(f"<span style='font-size: 13px'>{_escape(corpus.texts[index])}"
@@ -101,14 +104,14 @@ class Inspector(QWidget):
             self.note.setText(f"Building the neighbour index of {embeddings.shape[0]:,} "
                               "points (once per encoder); the neighbours follow.")
             return
-        indices, similarities, search = run_job(self._knn(embeddings, index))
-        if search.approximate:
-            self.note.setText(f"Neighbours {search.describe()}.")
-        self.neighbour_indices = indices[0]
-        self.neighbours.setRowCount(len(indices[0]))
-        for row, (neighbour, similarity) in enumerate(zip(indices[0], similarities[0])):
-            same = groups[index] >= 0 and groups[neighbour] == groups[index]
-            cells = (f"{similarity:.3f}", "✓" if same else "", corpus.texts[neighbour])
+        found = run_job(self._knn(corpus, embeddings, index))
+        self.note.setText(found.note)
+        self.neighbour_indices = found.indices
+        self.neighbours.setRowCount(len(found.indices))
+        for row, (neighbour, similarity, same, partner) in enumerate(zip(
+                found.indices, found.similarities, found.same_group, found.partner)):
+            marks = (SAME_GROUP if same else "") + (PARTNER if partner else "")
+            cells = (f"{similarity:.3f}", marks, corpus.texts[neighbour])
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(corpus.texts[neighbour])
@@ -120,10 +123,10 @@ class Inspector(QWidget):
         return (self._indexed == id(embeddings)
                 or choose(self._normalised(embeddings)) == "exact")
 
-    def index_job(self, embeddings: Embeddings) -> Job[Embeddings]:
+    def index_job(self, corpus: Corpus, embeddings: Embeddings) -> Job[Embeddings]:
         """Builds the neighbour index over ``embeddings`` and measures its recall (minutes
         at a million rows: a worker's job, not a click's); :meth:`mark_indexed` after."""
-        search = self._knn(embeddings, 0)  # normalised here, in the GUI thread
+        search = self._knn(corpus, embeddings, 0)  # normalised here, in the GUI thread
 
         def build() -> Job[Embeddings]:
             yield from search
@@ -134,13 +137,14 @@ class Inspector(QWidget):
         if self._pool is not None and self._pool[0] is embeddings:  # still the one shown
             self._indexed = id(embeddings)
 
-    def _knn(self, embeddings: Embeddings, index: int
-             ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
-        # Exact below app.ann.EXACT_LIMIT; above it an index, whose recall is
-        # kept (in memory, by the pool's array, and on disk) once made.
+    def _knn(self, corpus: Corpus, embeddings: Embeddings, index: int) -> Job[Neighbours]:
+        """The neighbours tab's search (exact below app.ann.EXACT_LIMIT, else an index
+        whose recall is kept once made) on one space, the normalised pool kept."""
         pool = self._normalised(embeddings)
-        query = Normalised(pool.matrix[[index]], pool.degenerate[[index]])
-        return iter_knn(query, pool, NEIGHBOURS, exclude=np.array([index]))
+        answers, _ = yield from search_neighbours(
+            corpus, [("", None, embeddings)], [pool], Query(corpus.texts[index], index),
+            NEIGHBOURS)
+        return answers[0]
 
     def _normalised(self, embeddings: Embeddings) -> Normalised:
         if self._pool is None or self._pool[0] is not embeddings:

@@ -1,5 +1,7 @@
 """The window's job queue: one job runs at a time, those asked for meanwhile wait in
-order. It owns the progress bar and stage line, and fills the Jobs panel."""
+order. It owns the progress bar and stage line, and fills the Jobs panel. How a job
+ended is kept with the corpus it was asked for on (``Session.set_status``), so the line
+under Run never speaks of another corpus's job."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QProgressBar, QStatusBar
 
 from app.jobs import Progress
+from app.session import Session
 from app.ui.jobs_panel import JobsPanel
 from app.ui.widgets import ElidedLabel
 from app.ui.workers import JobHandle, start_job
@@ -21,9 +24,9 @@ class JobQueue(QObject):
     running_changed = Signal(bool)
     failed = Signal(object)
 
-    def __init__(self, owner: QObject, status: QStatusBar) -> None:
+    def __init__(self, owner: QObject, status: QStatusBar, session: Session) -> None:
         super().__init__(owner)
-        self.owner, self.status = owner, status
+        self.owner, self.status, self.session = owner, status, session
         self.panel = JobsPanel()
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
@@ -38,6 +41,8 @@ class JobQueue(QObject):
         self._quiet: set[int] = set()
         #: Called once when the running job ends (a run asked for while loading).
         self._when_idle: list[Callable[[], None]] = []
+        #: The spec of the corpus shown when each job (by id) was asked for.
+        self._corpus_of: dict[int, str] = {}
 
     @property
     def is_running(self) -> bool:
@@ -53,6 +58,8 @@ class JobQueue(QObject):
                         owner=self.owner, queued=waiting)
         if quiet:
             self._quiet.add(id(job))
+        current = self.session.current
+        self._corpus_of[id(job)] = current.spec if current is not None else ""
         self.panel.add(job)
         if waiting:
             self.queued.append(job)
@@ -77,6 +84,12 @@ class JobQueue(QObject):
         self.stage.setText(job.label)
         self.running_changed.emit(True)
 
+    def show_status(self, status: str) -> None:
+        """The line under Run when no job runs: how the shown corpus's last job ended."""
+        if not self.is_running:
+            self.stage.setText(status)
+            self.stage.setToolTip(status)
+
     def _show_progress(self, progress: Progress) -> None:
         self.progress.setRange(0, max(progress.total, 1))
         self.progress.setValue(progress.done)
@@ -87,9 +100,14 @@ class JobQueue(QObject):
         self.progress.setVisible(False)
         quiet = id(self.job) in self._quiet and state == "done"
         self._quiet.discard(id(self.job))
-        self.stage.setText("" if quiet else {
+        ended = "" if quiet else {
             "done": f"Done in {self.job.elapsed:.1f} s.", "cancelled": "Cancelled.",
-            "failed": f"Failed: {self.job.error}"}[state])
+            "failed": f"Failed: {self.job.error}"}[state]
+        spec = self._corpus_of.pop(id(self.job), "")
+        if spec in self.session.states:
+            self.session.set_status(spec, ended)
+        self.show_status(self.session.current.status if self.session.current is not None
+                         else ended)
         self.running_changed.emit(False)
         callbacks, self._when_idle = self._when_idle, []
         for callback in callbacks:

@@ -60,13 +60,12 @@ class MainWindow(QMainWindow):
         self.selection = self.session.selection
         #: Whether the session changed since it was last saved or opened.
         self.unsaved = False
-        self.jobs = JobQueue(self, self.statusBar())
+        self.jobs = JobQueue(self, self.statusBar(), self.session)
         self.corpus_panel = CorpusPanel(self, self.jobs)
         self.projection = ProjectionView()
         self.selecting = Selecting(self.session, self.projection,
                                    self.corpus_panel.projection_controls, self.statusBar())
-        self.inspecting = Inspecting(self.session, self.jobs, self.corpus_panel,
-                                     lambda: self.selecting.sentence_groups)
+        self.inspecting = Inspecting(self.session, self.jobs, self.corpus_panel)
         self.analyses = Analyses(self, self.jobs, self.corpus_panel)
         self.files = Files(self)
 
@@ -135,7 +134,7 @@ class MainWindow(QMainWindow):
             lambda name, options: self.evaluate(name, options=options))
         self.evaluation_panel.items_selected.connect(
             lambda indices: selecting.select_items(indices, "chart"))
-        self.evaluation_panel.result_added.connect(self.workspace_panel.add_result)
+        self.evaluation_panel.rerun_requested.connect(self.analyses.rerun)
         self.review_panel.sentences_selected.connect(
             lambda indices: selecting.select_items(indices, "review"))
         self.review_panel.corpus_changed.connect(

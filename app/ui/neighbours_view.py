@@ -97,6 +97,8 @@ class NeighboursView(QWidget):
 
     sentence_selected = Signal(int)
     neighbours_found = Signal(list)
+    #: The query asked (a Query), kept by the window with the corpus.
+    queried = Signal(object)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -137,9 +139,10 @@ class NeighboursView(QWidget):
 
     # --- public API -----------------------------------------------------------------
 
-    def set_spaces(self, corpus: Corpus, spaces: Sequence[Space]) -> None:
+    def set_spaces(self, corpus: Corpus, spaces: Sequence[Space],
+                   query: Query | None = None) -> None:
         """Show one column per (name, fitted encoder, embeddings of every corpus
-        sentence under it); the current query is asked again of the new spaces.
+        sentence under it), and ``query``'s neighbours in them (none: no query).
 
         Raises
         ------
@@ -147,8 +150,8 @@ class NeighboursView(QWidget):
             An encoder is not fitted or its embeddings are not one row per sentence.
         """
         check_spaces(corpus, spaces)
-        if corpus is not self.corpus:
-            self.query = None
+        self.query = query
+        self.query_box.setText(query.text if query is not None else "")
         if self.job is not None:
             # Its answers and normalised pools belong to the old spaces.
             self.job.cancel()
@@ -164,6 +167,19 @@ class NeighboursView(QWidget):
                 lambda row, _c, column=column: self._neighbour_clicked(column, row))
             self.splitter.addWidget(column)
         self._arrange()
+        self._rerun()
+
+    def clear(self) -> None:
+        """No corpus: no columns, no query."""
+        if self.job is not None:
+            self.job.cancel()
+            self.job = None
+        self.corpus, self.spaces, self.query, self._pools = None, [], None, []
+        self.query_box.clear()
+        for column in self.columns:
+            column.setParent(None)
+            column.deleteLater()
+        self.columns = []
         self._rerun()
 
     def query_sentence(self, index: int) -> None:
@@ -216,7 +232,9 @@ class NeighboursView(QWidget):
                                  "neighbours in each space.")
 
     def _search(self, query: Query) -> None:
-        self.query = query
+        if query != self.query:
+            self.query = query
+            self.queried.emit(query)
         if self.corpus is None or not self.spaces:
             return
         if self.job is not None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
-    QCheckBox, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
+    QCheckBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
     QWidget,
 )
 
@@ -29,6 +29,7 @@ from app.ui.file_dialogs import save_file
 from app.ui.palette import PointColours
 from app.ui.projection_controls import ProjectionControls
 from app.ui.projection_view import ProjectionView
+from app.ui.widgets import OneLineDelegate
 
 #: Sources whose selection brings Selected sentences forward (a click in the
 #: projection or a list is seen where it was made, with the Selected sentences dock
@@ -51,7 +52,10 @@ class Selecting:
         self.caption = QLabel(prompt(None))
         self.caption.setWordWrap(True)
         self.list = QListWidget()
-        self.list.setWordWrap(True)
+        # One line a sentence (whole in its tooltip): wrapped, the one-column layout at
+        # 1280x800 showed three or four.
+        self.list.setItemDelegate(OneLineDelegate(self.list))
+        self.list.setUniformItemSizes(True)
         self.list.setAccessibleName("group sentences")
         # Deferred: selecting rebuilds the list, which must not delete the clicked item
         # while Qt is still delivering the click.
@@ -66,8 +70,14 @@ class Selecting:
         self.export_button.clicked.connect(self._choose_export_target)
         self.widget = QWidget()
         layout = QVBoxLayout(self.widget)
-        for widget in (self.caption, self.alone, self.list, self.export_button):
-            layout.addWidget(widget)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.list)
+        # One row under the list: the list keeps the height.
+        below = QHBoxLayout()
+        below.addWidget(self.alone)
+        below.addStretch(1)
+        below.addWidget(self.export_button)
+        layout.addLayout(below)
         #: Set by the window: the Selected sentences dock, brought forward by a
         #: selection from ``raised_by``.
         self.dock = None
@@ -75,6 +85,9 @@ class Selecting:
         projection.hovered.connect(self.show_hovered)
         projection.clicked.connect(self.select_sentence)
         projection.search.textChanged.connect(self.search)
+        projection.search.textChanged.connect(
+            lambda text: session.current is not None and session.set_view(
+                session.current.spec, "search", text))
         projection.selected.connect(lambda indices: self.selection.select(indices,
                                                                           source="region"))
         controls.colour_changed.connect(lambda _: self.recolour())
@@ -139,6 +152,15 @@ class Selecting:
         self.projection.show_spokes(members)
 
     # --- search -----------------------------------------------------------------
+
+    def show_search(self, pattern: str) -> None:
+        """The search of the corpus switched to, as it was left, said beside the box
+        (its selection was restored with the corpus)."""
+        box = self.projection.search
+        box.blockSignals(True)
+        box.setText(pattern)
+        box.blockSignals(False)
+        self.found(pattern)
 
     def search(self, pattern: str) -> np.ndarray:
         """Select the sentences matching ``pattern`` (a case-insensitive regular
@@ -242,7 +264,8 @@ class Selecting:
     def _list(self, heading: str, rows: list[Row]) -> None:
         self.caption.setText(heading)
         for row in rows:
-            item = QListWidgetItem(row.text)
+            item = QListWidgetItem(row.text.replace("\n", "  "))
+            item.setToolTip(row.text)
             item.setData(Qt.ItemDataRole.UserRole, row.sentence)
             if row.focus:
                 font = item.font()

@@ -10,7 +10,6 @@ from app.annotations.edits import EditError
 from app.annotations.session import AnnotationSession
 from app.corpora import ColumnMapping, load_corpus
 from app.corpora.model import Corpus
-from app.evaluations import APPLICABLE
 from app.listing import first_groups
 from app.session import CorpusState
 
@@ -21,7 +20,7 @@ class Showing:
     def __init__(self, window) -> None:
         self.window, self.session = window, window.session
         self.session.current_changed.connect(self.show_state)
-        self.session.changed.connect(self.state_changed)
+        self._subscribe()
 
     @property
     def spec(self) -> str:
@@ -114,7 +113,8 @@ class Showing:
             self.session.close(spec)
 
     def show_state(self, state: CorpusState | None) -> None:
-        """Show the current corpus and everything made of it: every view switches."""
+        """Show the current corpus and what was made of it in the panels this
+        controller owns (the centre's tabs follow the session themselves)."""
         w = self.window
         w.statusBar().clearMessage()   # a hovered sentence of the corpus shown before
         w.corpus_panel.show_corpus(state)
@@ -123,85 +123,82 @@ class Showing:
         w.classification.clear()
         w.selecting.set_corpus(state.corpus if state is not None else None)
         w.inspecting.inspector.clear()
-        if w.views.compare_page.is_built:
-            w.views.compare_view.clear()
         w.review_panel.set_session(state.annotations if state is not None else None)
         w.review_panel.set_lists(state.review_lists if state is not None else {})
-        corpus = state.corpus if state is not None else None
-        w.evaluation_panel.set_corpus(corpus)
+        w.evaluation_panel.set_corpus(state.corpus if state is not None else None)
+        self._show_evaluations(state)
+        w.jobs.show_status(state.status if state is not None else "")
+        if state is not None:
+            w.workspace_panel.set_current_corpus(state.spec)
+            w.corpus_panel.apply_view(state)
+            w.selecting.show_search(state.view.get("search", ""))
+            if state.exploration is not None:
+                self.show_exploration(state.exploration)
+        self._list_spaces(state)
+        w.enable_actions(w.jobs.is_running)
+
+    def _show_evaluations(self, state: CorpusState | None) -> None:
+        w = self.window
         evaluations = state.evaluations if state is not None else []
         w.evaluation_panel.set_results([(run.label, run.result, run.command)
                                         for run in evaluations])
-        w.workspace_panel.set_results([w.evaluation_panel.describe(run.result, run.label)
+        w.workspace_panel.set_results([w.evaluation_panel.describe(run.result, run.label,
+                                                                   state.corpus)
                                        for run in evaluations])
-        if state is not None:
-            w.views.setTabEnabled(1, APPLICABLE["costra"](corpus))
-            if w.views.corpus_page.is_built:
-                w.views.corpus_browser.set_corpus(corpus)
-            w.workspace_panel.set_current_corpus(state.spec)
-            w.corpus_panel.apply_view(state)
-            w.projection.search.blockSignals(True)
-            w.projection.search.setText(state.view.get("search", ""))
-            w.projection.search.blockSignals(False)
-            if state.exploration is not None:
-                self.show_exploration(state.exploration)
-            if state.comparison is not None and w.views.compare_page.is_built:
-                w.views.compare_view.show_comparison(state.comparison)
-        self._show_spaces(state)
-        w.enable_actions(w.jobs.is_running)
 
-    def _show_spaces(self, state: CorpusState | None) -> None:
-        """Every encoder explored on the corpus, side by side in the neighbours view."""
-        spaces = list(state.spaces.values()) if state is not None else []
-        if state is not None:
-            self.window.neighbours_view.set_spaces(state.corpus, spaces)
-        self.window.workspace_panel.set_encoders([name for name, _, _ in spaces])
+    def _list_spaces(self, state: CorpusState | None) -> None:
+        self.window.workspace_panel.set_encoders(
+            [name for name, _, _ in state.spaces.values()] if state is not None else [])
 
-    def state_changed(self, state: CorpusState, what: str) -> None:
-        """A result reached ``state``'s corpus: drawn now when it is the one shown (else
-        when it is switched to)."""
+    def _subscribe(self) -> None:
+        """Draw what reaches the corpus shown; another corpus's is drawn when it is
+        switched to."""
+        session, w = self.session, self.window
+        on = session.on_current
+        session.modified.connect(lambda _: setattr(w, "unsaved", True))
+        on(session.ran, self._ran)
+        on(session.evaluated, lambda state, run: self._evaluated(state))
+        on(session.spaces, lambda state: (self._list_spaces(state),
+                                          w.inspecting.show_focus()))
+        on(session.compared, lambda state: (self._list_spaces(state),
+                                            w.inspecting.show_focus()))
+        on(session.reviewed, self._reviewed)
+        on(session.edited, self._edited)
+        on(session.regions, lambda state: (w.regioning.show(), w.selecting.recolour()))
+        on(session.precomputed, w.corpus_panel.offer_precomputed)
+        on(session.status, lambda state: w.jobs.show_status(state.status))
+        for event in (session.ran, session.evaluated, session.edited):
+            on(event, lambda *_: w.enable_actions(w.jobs.is_running))
+
+    def _ran(self, state: CorpusState) -> None:
+        self.window.corpus_panel.choose(state.encoder)
+        self.show_exploration(state.exploration)
+
+    def _evaluated(self, state: CorpusState) -> None:
+        self._show_evaluations(state)
+
+    def _reviewed(self, state: CorpusState) -> None:
         w = self.window
-        if what != "precomputed":
-            w.unsaved = True
-        if state is not self.session.current:
-            return
-        if what == "run":
-            w.corpus_panel.choose(state.encoder)
-            self.show_exploration(state.exploration)
-        elif what == "evaluation":
-            run = state.evaluations[-1]
-            w.evaluation_panel.add_result(run.label, run.result, run.command)
-            if run.result is state.costra_result:
-                w.analyses.show_costra()
-        elif what in ("spaces", "comparison"):
-            if what == "comparison":
-                w.views.compare_view.show_comparison(state.comparison)
-            self._show_spaces(state)
-            w.inspecting.show_focus()
-        elif what == "review":
-            w.review_panel.set_lists(state.review_lists)
-            w.tasks.setCurrentWidget(w.review_panel)
-        elif what == "corpus":
-            # An edit, undo or redo: the same sentences in new groups, so the embeddings
-            # and projection stay; colours, lists and evaluations use the corrected corpus.
-            if w.views.corpus_page.is_built:
-                w.views.corpus_browser.set_corpus(state.corpus)
-            w.selecting.sentence_groups = first_groups(state.corpus)
-            w.selecting.recolour()
-        elif what == "regions":
-            w.regioning.show()
-            w.selecting.recolour()
-        elif what == "precomputed":
-            w.corpus_panel.offer_precomputed(state)
-        w.enable_actions(w.jobs.is_running)
+        w.review_panel.set_lists(state.review_lists)
+        w.tasks.setCurrentWidget(w.review_panel)
+
+    def _edited(self, state: CorpusState) -> None:
+        """An edit, undo or redo: the same sentences in new groups, so the embeddings
+        and projection stay; colours, lists, marks and result notes follow the new
+        version."""
+        w = self.window
+        w.selecting.sentence_groups = first_groups(state.corpus)
+        w.selecting.recolour()
+        w.evaluation_panel.set_corpus(state.corpus)
+        self._show_evaluations(state)
+        w.inspecting.show_focus()
 
     def show_exploration(self, exploration) -> None:
         """Draw the shown run of the current corpus, with the selection on it."""
         w = self.window
-        self._show_spaces(self.session.current)
+        self._list_spaces(self.session.current)
         w.selecting.draw(exploration)
         w.regioning.show()
-        w.analyses.show_costra()
         w.classification.show_exploration(exploration)
         if exploration.classification is not None:
             w.projection.mark(exploration.classification.misclassified)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTabWidget, QWidget
 
+from app.evaluations import APPLICABLE
+from app.neighbour_search import Query
 from app.session import Session
 from app.ui.compare_view import CompareView
 from app.ui.corpus_browser import CorpusBrowser
@@ -47,6 +49,74 @@ class Views(QTabWidget):
                                       self.neighbours_view)
         for page, (title, tip) in zip(pages, TABS):
             self.setTabToolTip(self.addTab(page, title), tip)
+        # Each tab draws the corpus shown, from the session only.
+        self.neighbours_view.queried.connect(self._remember_query)
+        session.current_changed.connect(self._show_state)
+        for event in (session.ran, session.evaluated):
+            session.on_current(event, lambda state, *_: self.show_costra(state))
+        for event in (session.ran, session.spaces, session.compared):
+            session.on_current(event, lambda state: self.show_spaces(state))
+        session.on_current(session.compared, lambda state: self.compare_page.is_built
+                           and self.compare_view.show_comparison(state.comparison))
+        session.on_current(session.edited, self._edited)
+
+    def _show_state(self, state) -> None:
+        """Every tab shows the corpus switched to, as it was left (or nothing)."""
+        self.setTabEnabled(1, state is not None and APPLICABLE["costra"](state.corpus))
+        self.show_costra(state)
+        if self.compare_page.is_built:
+            if state is not None and state.comparison is not None:
+                self.compare_view.show_comparison(state.comparison)
+            else:
+                self.compare_view.clear()
+        if self.corpus_page.is_built and state is not None:
+            self.browse(state)
+        self.show_spaces(state)
+
+    def _edited(self, state) -> None:
+        """A new version of the corpus: the same sentences in new groups or scores,
+        so the browser's group column and the neighbours' marks follow."""
+        if self.corpus_page.is_built:
+            self.browse(state)
+        self.show_spaces(state)
+
+    def browse(self, state, browser: CorpusBrowser | None = None) -> None:
+        """The corpus table of ``state``, filtered as it was left."""
+        browser = browser or self.corpus_browser
+        browser.set_corpus(state.corpus)
+        browser.filter_box.setText(state.view.get("filter", ""))
+
+    def show_spaces(self, state) -> None:
+        """Every encoder space of the corpus, side by side in the neighbours tab, asked
+        the corpus's own last query."""
+        if state is None:
+            self.neighbours_view.clear()
+            return
+        asked = state.view.get("neighbours")
+        query = Query(asked["text"], asked["index"]) if asked else None
+        self.neighbours_view.set_spaces(state.corpus, list(state.spaces.values()), query)
+
+    def _remember_query(self, query) -> None:
+        current = self.session.current
+        if current is not None:
+            self.session.set_view(current.spec, "neighbours", None if query is None else
+                                  {"text": query.text, "index": query.index})
+
+    def show_costra(self, state, view: CostraView | None = None) -> None:
+        """The Costra orderings of ``state``'s corpus once it has both a projection and
+        a Costra result of the same version; otherwise nothing of another corpus."""
+        if view is None and not self.costra_page.is_built:
+            return
+        view = view or self.costra_view
+        result = state.costra_result if state is not None else None
+        exploration = state.exploration if state is not None else None
+        if (result is None or exploration is None or result.provenance.corpus_fingerprint
+                != exploration.corpus.fingerprint):
+            view.clear()
+            return
+        view.set_data(exploration.corpus, exploration.projection.coordinates,
+                                  result, exploration.projection.axis_labels,
+                                  group=state.view.get("costra_group"))
 
     @property
     def costra_view(self) -> CostraView:
@@ -69,6 +139,10 @@ class Views(QTabWidget):
         view.sentences_selected.connect(lambda indices: selecting.select_items(indices,
                                                                                "costra"))
         view.projection.hovered.connect(selecting.show_hovered)
+        view.group_shown.connect(lambda group: self.session.current is not None
+                                 and self.session.set_view(self.session.current.spec,
+                                                           "costra_group", group))
+        self.show_costra(self.session.current, view)
         return view
 
     def _build_compare_view(self) -> CompareView:
@@ -85,8 +159,11 @@ class Views(QTabWidget):
         browser, current = CorpusBrowser(), self.session.current
         browser.sentence_selected.connect(lambda index: self.selecting.select_later(index,
                                                                                     "corpus"))
+        browser.filter_box.textChanged.connect(
+            lambda text: self.session.current is not None and self.session.set_view(
+                self.session.current.spec, "filter", text))
         if current is not None:
-            browser.set_corpus(current.corpus)
+            self.browse(current, browser)
         return browser
 
     def follow(self, selection) -> None:

@@ -207,11 +207,11 @@ def test_relatedness_scatter(qtbot, sick, pair_files, tmp_path):
     assert view_contains(chart.plot, result.gold, result.cosine)
 
     k = isolated(chart.plot, result.gold, result.cosine)
-    with qtbot.waitSignal(chart.pair_clicked) as clicked:
+    with qtbot.waitSignal(chart.pair_clicked) as clicked, \
+            qtbot.waitSignal(chart.picked) as picked:
         click(qtbot, chart, chart.plot.vb.mapViewToScene(
             QPointF(result.gold[k], result.cosine[k])))
     assert clicked.args == [int(result.pair_index[k])]
-    assert_png(chart, tmp_path / "relatedness.png")
     # Text names the pair by SICK's pair_ID (the trial file's row k + 1), never its row.
     released = (pair_files / "SICK_trial.txt").read_text(encoding="utf-8").splitlines()
     pair_id = released[int(result.pair_index[k]) + 1].split("\t")[0]
@@ -220,6 +220,7 @@ def test_relatedness_scatter(qtbot, sick, pair_files, tmp_path):
     tip = chart.points.opts["tip"](x=result.gold[k], y=result.cosine[k],
                                    data=chart.points.data["data"][k])
     assert tip.startswith(f"pair {pair_id}: ")
+    assert_png(chart, tmp_path / "relatedness.png")
     # The title fits over the plot at the Evaluations panel's width at 1280x800.
     chart.resize(320, 300)
     qtbot.wait(50)
@@ -282,7 +283,6 @@ def test_a_metric_without_an_interval_gets_no_error_bar(qtbot):
     np.testing.assert_array_equal(chart.error_bars.opts["x"], [0.0])
 
 
-def test_panel_shows_charts_and_selects_sentences(qtbot, msrp, grouped, detection, agreement):
 def test_panel_csv_has_numbers_and_intervals_in_columns(qtbot, msrp, detection, tmp_path):
     panel = EvaluationPanel()
     qtbot.addWidget(panel)
@@ -303,6 +303,7 @@ def test_panel_csv_has_numbers_and_intervals_in_columns(qtbot, msrp, detection, 
     assert best_f1["ci_low"] == best_f1["ci_high"] == ""
 
 
+def test_panel_shows_charts_and_selects_sentences(qtbot, msrp, grouped, detection, agreement):
     panel = EvaluationPanel()
     qtbot.addWidget(panel)
     panel.resize(520, 900)
@@ -332,7 +333,7 @@ def test_panel_csv_has_numbers_and_intervals_in_columns(qtbot, msrp, detection, 
     assert panel.current[1] is detection
 
     # Agreement on another corpus: no selection until that corpus is loaded.
-    panel.show_agreement(agreement)
+    panel.add_result("agreement", agreement, "")
     assert isinstance(panel.chart, charts.AgreementHeatmap)
     assert panel.charts.count() == 1 and panel.rows()[0] == ("sentences", "859 in 274 groups")
     with qtbot.assertNotEmitted(panel.items_selected):

@@ -79,24 +79,24 @@ def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, win
     from app.neighbours import top_k
     from app.ui.inspector import NEIGHBOURS, Inspector
     run_and_wait(qtbot, window)
-    corpus, groups = window.corpus, window.selecting.sentence_groups
+    corpus = window.corpus
     dense = window.exploration.embeddings.toarray()
     inspector = Inspector()
     qtbot.addWidget(inspector)
-    inspector.show_sentence(corpus, 0, groups, dense)
+    inspector.show_sentence(corpus, 0, dense)
     exact, _ = top_k(dense[[0]], dense, NEIGHBOURS, exclude=np.array([0]))
     assert np.array_equal(inspector.neighbour_indices, exact[0])
     assert not inspector.note.text()
     pool = inspector._pool[1]
-    inspector.show_sentence(corpus, 5, groups, dense)
+    inspector.show_sentence(corpus, 5, dense)
     assert inspector._pool[1] is pool  # normalised once, not on every click
     monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)
     # Above the limit a click does not build the index: a job does, once.
-    inspector.show_sentence(corpus, 0, groups, dense)
+    inspector.show_sentence(corpus, 0, dense)
     assert "Building the neighbour index of 859 points" in inspector.note.text()
     assert inspector.neighbours.rowCount() == 0
-    inspector.mark_indexed(run_job(inspector.index_job(dense)))
-    inspector.show_sentence(corpus, 0, groups, dense)
+    inspector.mark_indexed(run_job(inspector.index_job(corpus, dense)))
+    inspector.show_sentence(corpus, 0, dense)
     assert "approximate (IVF-SQ8, recall@10" in inspector.note.text()
     assert len(set(inspector.neighbour_indices) & set(exact[0])) >= 8
 
