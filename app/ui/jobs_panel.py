@@ -1,10 +1,12 @@
-"""Every job of the session: state, progress, elapsed time, error, and Cancel."""
+"""Every job of the session: state, progress, elapsed time, error, and Cancel. Names
+are elided in the middle (their ends tell jobs apart); the selected job's name and error
+are shown whole under the list."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
-    QHBoxLayout, QHeaderView, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+    QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
     QWidget,
 )
 from shiboken6 import isValid
@@ -21,6 +23,11 @@ class JobsPanel(QWidget):
         self.tree.setHeaderLabels(COLUMNS)
         self.tree.setRootIsDecorated(False)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.tree.currentItemChanged.connect(lambda *_: self._show_detail())
+        self.detail = QLabel()
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.tree.setAccessibleName("jobs")
         self.cancel_button = QPushButton("Cancel selected")
         self.cancel_button.clicked.connect(self.cancel_selected)
@@ -30,6 +37,7 @@ class JobsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.tree)
+        layout.addWidget(self.detail)
         layout.addLayout(buttons)
         self.jobs: list[JobHandle] = []
         self._items: dict[int, QTreeWidgetItem] = {}
@@ -52,11 +60,20 @@ class JobsPanel(QWidget):
         item = self._items[id(job)]
         return [item.text(column) for column in range(len(COLUMNS))]
 
-    def cancel_selected(self) -> None:
+    def selected_job(self) -> JobHandle | None:
         item = self.tree.currentItem()
-        for job in self.jobs:
-            if self._items[id(job)] is item:
-                job.cancel()
+        return next((job for job in self.jobs if self._items[id(job)] is item), None)
+
+    def cancel_selected(self) -> None:
+        job = self.selected_job()
+        if job is not None:
+            job.cancel()
+
+    def _show_detail(self) -> None:
+        job = self.selected_job()
+        error = "" if job is None or job.error is None else \
+            f"\n{type(job.error).__name__}: {job.error}"
+        self.detail.setText("" if job is None else job.label + error)
 
     def _render(self, job: JobHandle) -> None:
         item = self._items[id(job)]
@@ -76,6 +93,8 @@ class JobsPanel(QWidget):
                 item.setToolTip(column, message)
             item.setText(2, message)
             item.setForeground(1, Qt.GlobalColor.red)
+        if item is self.tree.currentItem():
+            self._show_detail()
 
     def _tick(self) -> None:
         running = [job for job in self.jobs if not job.done]

@@ -186,8 +186,10 @@ class ReviewPanel(QWidget):
             button.clicked.connect(lambda _=False, h=handler: h())
             self.buttons[name] = button
 
+        # The list's title on a row of its own: beside Hide reviewed it was cut to
+        # "Costra orderings every encoder rejects (8".
         top = QHBoxLayout()
-        top.addWidget(self.kind, 1)
+        top.addWidget(self.filter, 1)
         top.addWidget(self.hide_reviewed)
         # Three buttons a row, so the panel fits a side dock.
         edits = QGridLayout()
@@ -198,8 +200,8 @@ class ReviewPanel(QWidget):
             history.addWidget(self.buttons[name])
         history.addStretch(1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.kind)
         layout.addLayout(top)
-        layout.addWidget(self.filter)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.search_note)
         layout.addWidget(self.why)

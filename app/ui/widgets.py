@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QComboBox, QLabel
+from PySide6.QtWidgets import QComboBox, QLabel, QStyledItemDelegate
 
 from models import ENCODERS
 
@@ -53,3 +53,11 @@ class ElidedLabel(QLabel):
     def shown_text(self) -> str:
         """The text as painted at the label's width."""
         return self.fontMetrics().elidedText(self.text(), self.mode, self.contentsRect().width())
+
+
+class OneLineDelegate(QStyledItemDelegate):
+    """Rows as wide as their list, so long text is elided instead of widening every row
+    past the viewport (a list sizes its rows to the widest text)."""
+
+    def sizeHint(self, option, index) -> QSize:
+        return QSize(0, super().sizeHint(option, index).height())

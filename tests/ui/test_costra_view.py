@@ -64,7 +64,7 @@ def test_choosing_a_seed_group_draws_it_and_lists_its_comparisons(qtbot, view, c
 
 
 def legend_labels(view):
-    return {label.text for _, label in view.key.items}
+    return set(view.key.names)
 
 
 def test_type_filter_and_choosing_a_failing_comparison(qtbot, view, costra):
@@ -111,3 +111,17 @@ def test_hover_shows_czech_sentence_id_and_type(qtbot, view, costra):
     with qtbot.waitSignal(view.sentence_selected) as clicked:
         qtbot.mouseClick(projection.plot.viewport(), Qt.MouseButton.LeftButton, pos=position)
     assert clicked.args[0] == index
+
+
+
+def test_the_key_is_under_the_plot_whole(qtbot, view, costra):
+    """At the views' size at 1280x800 the key of the paths is a line under the plot,
+    whole, covering none of it (inside, it covered half the group)."""
+    view.resize(620, 690)
+    view.show_group(costra[0].groups.names.index("1"))
+    qtbot.wait(100)
+    key, plot = view.key.label, view.projection.plot
+    assert len(view.key.names) >= 3 and all(name in key.text() for name in view.key.names)
+    assert key.isVisible() and key.height() >= key.heightForWidth(key.width())
+    assert key.geometry().top() >= plot.geometry().bottom()
+    assert key.height() <= plot.height() / 3

@@ -2,7 +2,7 @@
 comparisons show 8 rows or more, and the window never resizes itself."""
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyleOptionComboBox
 
 from app.ui.docking import LAYOUT_VERSION, Docks
 from app.ui.main_window import MainWindow
@@ -195,3 +195,52 @@ def test_the_window_never_grows_past_the_screen(qtbot, window):
     assert window.statusBar().isVisible()
     assert stage.height() < 2 * stage.fontMetrics().height()      # one line
     assert stage.toolTip() == f"Failed: {long}"
+
+
+def test_jobs_are_named_whole_somewhere_and_8_selected_sentences_show(qtbot, window):
+    """Job names are elided in the middle in the list and shown whole, with the error,
+    under it; the Selected sentences list shows 8 rows or more."""
+    shown_at_1280x800(qtbot, window)
+    click_dock_tab(qtbot, window, "Jobs")
+    name = "evaluation of " + "a-corpus-with-a-very-long-file-name-" * 4 + "end.txt"
+    message = "the file ends in the middle of a row: " + "row 12 has 3 fields, " * 10
+
+    def failing():
+        raise ValueError(message)
+        yield
+
+    window.jobs.start(failing(), name, lambda _: None)
+    wait_for_job(qtbot, window)
+    qtbot.wait(50)
+    panel = window.jobs.panel
+    assert panel.tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert panel.detail.text() == f"{name}\nValueError: {message}"
+    assert panel.detail.isVisible()
+    assert panel.detail.height() >= panel.detail.heightForWidth(panel.detail.width())
+    assert window.size() == SIZE
+
+    click_dock_tab(qtbot, window, "Selected")
+    window.selecting.select_items(list(range(40)), "chart")       # a chart's bin
+    qtbot.wait(50)
+    listed = window.selecting.list
+    assert listed.count() >= 8
+    rows = [listed.visualItemRect(listed.item(i)) for i in range(listed.count())]
+    assert sum(0 <= row.top() and row.bottom() < listed.viewport().height() and
+               row.right() < listed.viewport().width() for row in rows) >= 8
+    assert window.size() == SIZE
+
+
+def test_the_review_list_title_is_whole(qtbot, window):
+    """The chosen list's title, its count included, fits its box at 1280x800."""
+    shown_at_1280x800(qtbot, window)
+    run_and_wait(qtbot, window)
+    window.analyses.find_suspicious()
+    wait_for_job(qtbot, window)
+    qtbot.wait(50)
+    kind = window.review_panel.kind
+    option = QStyleOptionComboBox()
+    kind.initStyleOption(option)
+    field = kind.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                        QStyle.SubControl.SC_ComboBoxEditField, kind)
+    for i in range(kind.count()):
+        assert kind.fontMetrics().horizontalAdvance(kind.itemText(i)) <= field.width()
