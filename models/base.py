@@ -13,6 +13,7 @@ Matrices are dense ``ndarray`` or, for sparse families such as bag of words,
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -81,9 +82,16 @@ class Encoder(ABC):
     #: name goes into the fingerprint.
     file_params: ClassVar[tuple[str, ...]] = ("training_file",)
 
-    @abstractmethod
     def params(self) -> dict[str, Any]:
-        """Constructor parameters, JSON-serialisable; ``type(self)(**params())`` clones."""
+        """Constructor parameters, JSON-serialisable; ``type(self)(**params())`` clones.
+
+        Read from ``__init__``'s signature: each argument's value as the constructor
+        stored it under the argument's own name (scikit-learn's ``get_params``).
+        """
+        names = [name for name, parameter
+                 in inspect.signature(type(self).__init__).parameters.items()
+                 if name != "self" and parameter.kind is parameter.POSITIONAL_OR_KEYWORD]
+        return {name: getattr(self, name) for name in names}
 
     @property
     @abstractmethod

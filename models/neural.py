@@ -283,12 +283,6 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         """Whether torch and safetensors are installed (else :data:`INSTALL_HINT`)."""
         return torch_available()
 
-    def params(self) -> dict[str, Any]:
-        return {"epochs": self.epochs, "batch_sentences": self.batch_sentences,
-                "learning_rate": self.learning_rate, "min_count": self.min_count,
-                "max_vocab": self.max_vocab, "lowercase": self.lowercase,
-                "seed": self.seed, "training_file": self.training_file}
-
     # What a family defines -------------------------------------------------------------
 
     @classmethod

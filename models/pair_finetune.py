@@ -22,7 +22,7 @@ import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
 
 import numpy as np
 
@@ -89,11 +89,6 @@ class PairFinetune(Encoder):
     @classmethod
     def available(cls) -> bool:
         return SentenceTransformerEncoder.available()
-
-    def params(self) -> dict[str, Any]:
-        return {"base": self.base, "epochs": self.epochs, "batch_pairs": self.batch_pairs,
-                "learning_rate": self.learning_rate, "objective": self.objective,
-                "seed": self.seed}
 
     @property
     def dim(self) -> int:

@@ -281,11 +281,6 @@ class PairBOW(NeuralEncoder):
         #: The label classes of the last training (the classifier's outputs).
         self.classes_: tuple[str, ...] = ()
 
-    def params(self) -> dict[str, Any]:
-        return {"embedding_size": self.embedding_size, "hidden_size": self.hidden_size,
-                "classifier_size": self.classifier_size, "objective": self.objective,
-                "max_length": self.max_length, **super().params()}
-
     @property
     def learns_from_pairs(self) -> bool:
         """Trained on the corpus's pairs, unless it trains on its own pairs file."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Self
 
 import numpy as np
 
@@ -60,9 +60,6 @@ class PcaBagOfWords(Encoder):
         self.components_: np.ndarray | None = None   # (dim, n_vocabulary), float64
         self._offset: np.ndarray | None = None       # mean @ components_.T, (dim,)
         self._fit_hash: str | None = None
-
-    def params(self) -> dict[str, Any]:
-        return {"dimension": self.dimension, "lowercase": self.lowercase, "seed": self.seed}
 
     def fit(self, texts: Sequence[str]) -> Self:
         """Learn the vocabulary and principal axes of ``texts`` (and nothing else)."""

@@ -459,6 +459,8 @@ class Precomputed(Encoder):
         return f"precomputed:{self.path.name}"
 
     def params(self) -> dict[str, Any]:
+        # Not the constructor's: the corpus is not a parameter (the file's rows are
+        # aligned to it), and the file's hash and how rows were aligned key the output.
         return {"path": str(self.path), "file_hash": self.file_hash,
                 "aligned_by": self.aligned_by}
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -89,9 +88,6 @@ class RandomBagOfWords(Encoder):
         self.dimension = int(dimension)
         self.seed = int(seed)
         self.lowercase = lowercase
-
-    def params(self) -> dict[str, Any]:
-        return {"dimension": self.dimension, "seed": self.seed, "lowercase": self.lowercase}
 
     @property
     def dim(self) -> int:

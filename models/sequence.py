@@ -135,11 +135,6 @@ class _SequenceEncoder(NeuralEncoder):
         self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
         self.max_length, self.noise_words = int(max_length), int(noise_words)
 
-    def params(self) -> dict[str, Any]:
-        return {"embedding_size": self.embedding_size, "hidden_size": self.hidden_size,
-                "max_length": self.max_length, "noise_words": self.noise_words,
-                **super().params()}
-
     @property
     def dim(self) -> int:
         return 2 * self.hidden_size if self.combine else self.hidden_size
@@ -249,9 +244,6 @@ class SequentialAutoencoder(_SequenceEncoder):
             raise ModelError(f"need 0 <= p_delete < 1 and 0 <= p_swap <= 1, not {p_delete} "
                              f"and {p_swap}")
         self.p_delete, self.p_swap = p_delete, p_swap
-
-    def params(self) -> dict[str, Any]:
-        return {"p_delete": self.p_delete, "p_swap": self.p_swap, **super().params()}
 
     def _prepare(self, texts: list[str]):
         vocab, sentences = self._sentences(texts)

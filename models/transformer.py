@@ -212,9 +212,6 @@ class SentenceTransformerEncoder(Encoder):
     def directory(self) -> Path:
         return bundled_model_dir() if self.model == BUNDLED_MODEL else Path(self.model)
 
-    def params(self) -> dict[str, Any]:
-        return {"model": self.model, "pooling": self.pooling}
-
     @property
     def name(self) -> str:
         if self.model == BUNDLED_MODEL:

@@ -216,10 +216,6 @@ class URAE(NeuralEncoder):
         self.source = (source if source == DEFAULT_SOURCE
                        else str(Path(source).expanduser().absolute()))
 
-    def params(self) -> dict[str, Any]:
-        return {"vector": self.vector, "source": self.source, "max_length": self.max_length,
-                **super().params()}
-
     @property
     def dim(self) -> int:
         if self.module_ is not None:

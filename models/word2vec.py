@@ -194,12 +194,6 @@ class GensimEncoder(TrainsOnFile, Encoder):
                 "min_count": self.min_count, "epochs": self.epochs, "seed": self.seed,
                 "workers": self.workers}
 
-    def params(self) -> dict[str, Any]:
-        return {"vector_size": self.vector_size, "window": self.window,
-                "min_count": self.min_count, "epochs": self.epochs,
-                "lowercase": self.lowercase, "seed": self.seed, "workers": self.workers,
-                "training_file": self.training_file}
-
     @property
     def name(self) -> str:
         return Encoder.name.fget(self)
@@ -394,9 +388,6 @@ class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):
         self.sg = bool(sg)
         self._table: WordVectorTable | None = None
 
-    def params(self) -> dict[str, Any]:
-        return {**super().params(), "composition": self.composition, "sg": self.sg}
-
     @property
     def divide_by_count(self) -> bool:
         return self.composition == "mean"
@@ -478,10 +469,6 @@ class FastTextEncoder(_TrainedWordVectors):
                              f"max_n={max_n}, buckets={buckets}")
         self.min_n, self.max_n, self.buckets = int(min_n), int(max_n), int(buckets)
         self._vocabulary_table: WordVectorTable | None = None
-
-    def params(self) -> dict[str, Any]:
-        return {**super().params(), "min_n": self.min_n, "max_n": self.max_n,
-                "buckets": self.buckets}
 
     def _new_model(self):
         from gensim.models import FastText

@@ -333,9 +333,6 @@ class _WordVectorEncoder(Encoder):
         self.coverage_: Coverage | None = None
         self._tally: _Tally | None = None
 
-    def params(self) -> dict[str, Any]:
-        return {"source": self.source, "lowercase": self.lowercase}
-
     @property
     def name(self) -> str:
         if self.source == DEFAULT_SOURCE:
