@@ -107,10 +107,19 @@ class Showing:
                                                self.window.projection.search.text())
 
     def close_corpus(self, spec: str) -> None:
-        """Forget an open corpus that is not shown: its results leave the workspace;
-        its edit journal stays on disk."""
-        if spec != self.spec:
-            self.session.close(spec)
+        """Forget an open corpus: its results leave the workspace; its edit journal
+        stays on disk. The one shown gives way to the first other one left, once no job
+        runs (its result would belong to it); the last one open stays."""
+        if spec == self.spec:
+            if len(self.session.states) < 2:
+                self.window.statusBar().showMessage("The only corpus open stays open: "
+                                                    "open another one first")
+                return
+            if self.window.jobs.is_running:
+                self.window.statusBar().showMessage("Close it when the running job is "
+                                                    "done (or cancel it)")
+                return
+        self.session.close(spec)
 
     def show_state(self, state: CorpusState | None) -> None:
         """Show the current corpus and what was made of it in the panels this

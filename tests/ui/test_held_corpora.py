@@ -55,11 +55,18 @@ def test_double_click_switches_and_close_forgets(qtbot, window, shared_data):
     tree.itemDoubleClicked.emit(msrp_item, 0)
     assert window.corpus.name == "msrp-grouped"
 
-    window.showing.close_corpus("msrp-grouped")             # the shown one stays open
-    assert window.corpus.name == "msrp-grouped"
     window.showing.close_corpus(sick)
     assert sick not in window.held
     assert corpora_listed(window) == ["msrp-grouped (859 sentences)"]
+    window.showing.close_corpus("msrp-grouped")             # the last one stays open
+    assert window.corpus.name == "msrp-grouped"
+
+    # The one shown, closed, gives way to the other one open.
+    sick = open_sick(qtbot, window, shared_data, encoder=None)
+    window.showing.close_corpus(sick)
+    assert window.corpus.name == "msrp-grouped"
+    assert corpora_listed(window) == ["msrp-grouped (859 sentences)"]
+    assert window.workspace_panel.current_corpus() == "msrp-grouped"
 
 
 def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
