@@ -13,6 +13,7 @@ pairs and sentences by the dataset's ids, never by row.
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 
@@ -241,8 +242,9 @@ class HistogramChart(ResultChart):
                                        brush=brush, pen=pg.mkPen(colour))
                 plot.addItem(item)
                 if legend is not None:
-                    legend.addItem(item, f"{result.side_names[side]} "
-                                         f"({int(counts[side].sum())})")
+                    # Labels are HTML: "score < 3" lost all after its "<".
+                    legend.addItem(item, html.escape(f"{result.side_names[side]} "
+                                                     f"({int(counts[side].sum())})"))
                 bars.append(item)
             plot.setXRange(float(edges[0]), float(edges[-1]), padding=0.02)
             plot.setYRange(0, max(1, int(counts.max())) * 1.05, padding=0)

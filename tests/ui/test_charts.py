@@ -179,10 +179,10 @@ def test_histogram_chart(qtbot, msrp, tmp_path):
     assert_png(chart, tmp_path / "histograms.png")
 
 
-def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, msrp):
+def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, sick):
     """Cosines all near 0.98 (a fixed [-1, 1] put them in one bar) spread over the bins;
-    the legend sits above the plots, whole, covering neither."""
-    result = run_job(run_histograms(msrp, make_encoder("bow")))
+    the legend sits above the plots, whole ("score < 3" too), covering neither."""
+    result = run_job(run_histograms(sick, make_encoder("bow")))
     near = 0.97 + 0.02 * np.random.default_rng(0).random(len(result.cosine))
     result = replace(result, cosine=near,
                      cosine_counts=histograms._counts(near, result.side, result.cosine_edges))
@@ -194,9 +194,13 @@ def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, msrp):
     assert legend.left() >= 0 and legend.right() <= chart.viewport().width()
     for plot in chart.plots.values():
         assert not legend.intersects(plot.vb.sceneBoundingRect())
+    assert [label.item.toPlainText() for _sample, label in chart.legend.items] == [
+        f"{name} ({int(count)})"
+        for name, count in zip(result.side_names, result.cosine_counts.sum(axis=1))]
     for _sample, label in chart.legend.items:
         metrics = QFontMetrics(label.item.font())
-        assert label.item.boundingRect().width() >= metrics.horizontalAdvance(label.text)
+        assert label.item.boundingRect().width() >= metrics.horizontalAdvance(
+            label.item.toPlainText())
         assert legend.contains(label.sceneBoundingRect())
 
 
