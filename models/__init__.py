@@ -90,29 +90,22 @@ def make_encoder(spec: str) -> Encoder:
         raise ModelError(f"unknown encoder {spec!r} (known: {known})") from None
 
 
-def load_trained(path: str | Path) -> GensimEncoder | NeuralEncoder:
-    """A trained model that :meth:`GensimEncoder.save` (Doc2Vec, Word2Vec, fastText) or
-    :meth:`NeuralEncoder.save` (the PyTorch families, ``.safetensors``) wrote.
+def load_trained(path: str | Path) -> Encoder:
+    """A trained model that :meth:`Encoder.save` wrote, of the family its sidecar names.
 
     Raises
     ------
     ModelError
         No sentspace sidecar beside the file, or the file differs from it (see
-        :meth:`GensimEncoder.load`); such files are never unpickled.
+        :meth:`Encoder.load`); model files are never unpickled.
     """
-    from models.neural import read_torch_sidecar
-    from models.word2vec import read_gensim_sidecar
+    from models.sidecar import read_sidecar
     path = Path(path).expanduser()
     if not path.is_file():
         raise ModelError("no such model file", path)
-    if path.suffix == ".safetensors":
-        cls = TRAINED_ON_FILE.get(read_torch_sidecar(path)["family"])
-        if cls is None or not issubclass(cls, NeuralEncoder):
-            raise ModelError("the sidecar names no trained-model family", path)
-        return cls.load(path)
-    cls = ENCODERS.get(read_gensim_sidecar(path)["family"])
-    if cls is None or not issubclass(cls, GensimEncoder):
-        raise ModelError("the sidecar names no trained-model family", path)
+    cls = ENCODERS.get(read_sidecar(path)["family"])
+    if cls is None:
+        raise ModelError("the sidecar names no sentspace family", path)
     return cls.load(path)
 
 

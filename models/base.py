@@ -191,6 +191,41 @@ class Encoder(ABC):
     def restore_report(self, report: dict[str, Any]) -> None:
         """Take back a :meth:`report` saved with a cached matrix of the same fingerprint."""
 
+    def save(self, directory: str | Path | None = None) -> Path:
+        """Save the fitted state as ``<family>-<fingerprint>.npz`` (arrays only, loaded
+        without pickle) plus a hash-checked sidecar JSON in ``directory`` (default
+        :func:`models.sidecar.models_dir`); returns the file. Families that save give
+        ``_saved_state`` and ``_restore_saved``."""
+        from models.sidecar import save_model
+        return save_model(self, directory)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Self:
+        """An encoder from a file that :meth:`save` wrote.
+
+        Raises
+        ------
+        ModelError
+            No sidecar written by sentspace for this file and family, a SHA-256 that
+            differs from the sidecar's, or a saved state that does not fit the family.
+        """
+        from models.sidecar import load_model
+        return load_model(path, cls)
+
+    def _saved_state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """The fitted state for :meth:`save`: named arrays, and JSON fields for the
+        sidecar."""
+        raise NotImplementedError(f"{self.family} models are not saved")
+
+    def _restore_saved(self, arrays: dict[str, np.ndarray], fields: dict[str, Any]) -> None:
+        """Take back what :meth:`_saved_state` gave (``fields``: the whole sidecar)."""
+        raise NotImplementedError(f"{self.family} models are not saved")
+
+    @classmethod
+    def _from_saved_params(cls, params: dict[str, Any]) -> Self:
+        """An encoder with a saved model's ``params``."""
+        return cls(**params)
+
     def fingerprint(self) -> str:
         """Hash of everything that determines the output: family, parameters, fit."""
         params = self.params()

@@ -39,7 +39,8 @@ class _Doc2VecEncoder(GensimEncoder):
         ``alpha`` to ``min_alpha`` over them).
     """
 
-    gensim_class = "Doc2Vec"
+    #: The output layer and its negative-sampling table: inference runs through them.
+    saved_arrays = ("wv.vectors", "syn1neg", "cum_table")
     #: Sentences per progress report (inference runs about 2,000 sentences a second).
     batch_size = 256
 

@@ -3,9 +3,8 @@
 :class:`NeuralEncoder` holds the training loop as a job (progress per batch, closing the
 job stops at the next batch and leaves the encoder as it was), the vocabulary, seeding,
 the device (CUDA when torch sees a GPU, else the CPU), the fingerprint (parameters,
-training-text hash, trained weights) and saving: the weights as safetensors (arrays
-only, nothing that runs code) plus a sidecar JSON with the parameters, the vocabulary
-and the file's SHA-256, checked on load.
+training-text hash, trained weights) and what saving needs (the weights as arrays, the
+vocabulary as sidecar fields; :mod:`models.sidecar` writes and checks them).
 
 A family trains on the texts given to ``fit`` (the corpus, or the GUI's *Train on* text)
 or, when ``training_file`` is set (``--encoder FAMILY:FILE``), on that file, read with
@@ -36,25 +35,20 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from app.atomic import atomic_path
 from app.jobs import Job, Progress, run_job
 from models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
                          require_at_least_one)
 from models.tokenize import tokenize
-from models.sidecar import check_model_file, read_sidecar, sidecar_path, write_sidecar
-from models.word2vec import corpus_digest, models_dir, read_training_text
+from models.word2vec import corpus_digest, read_training_text
 
 INSTALL_HINT = "pip install 'sentspace[transformers]'"
-#: ``format`` and ``version`` of the sidecar JSON beside a saved model.
-SIDECAR_FORMAT = "sentspace-torch-model"
-SIDECAR_VERSION = 1
 #: Token ids every vocabulary starts with: padding, unknown word, sentence boundary.
 PAD, UNK, BOUNDARY = 0, 1, 2
 SPECIALS = ("<pad>", "<unk>", "<s>")
 
 
 def torch_available() -> bool:
-    return all(importlib.util.find_spec(name) is not None for name in ("torch", "safetensors"))
+    return importlib.util.find_spec("torch") is not None
 
 
 @functools.cache
@@ -255,7 +249,7 @@ class NeuralEncoder(TrainsOnFile, Encoder):
                  min_count: int, max_vocab: int, lowercase: bool, seed: int,
                  training_file: str | None):
         if not torch_available():
-            raise ModelError(f"{self.family} needs PyTorch and safetensors: {INSTALL_HINT}")
+            raise ModelError(f"{self.family} needs PyTorch: {INSTALL_HINT}")
         require_at_least_one(epochs=epochs, batch_sentences=batch_sentences,
                              min_count=min_count, max_vocab=max_vocab)
         if not float(learning_rate) > 0:
@@ -280,7 +274,7 @@ class NeuralEncoder(TrainsOnFile, Encoder):
 
     @classmethod
     def available(cls) -> bool:
-        """Whether torch and safetensors are installed (else :data:`INSTALL_HINT`)."""
+        """Whether torch is installed (else :data:`INSTALL_HINT`)."""
         return torch_available()
 
     # What a family defines -------------------------------------------------------------
@@ -429,76 +423,25 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         :meth:`_encode_batch`)."""
         raise NotImplementedError
 
-    # Saving ----------------------------------------------------------------------------
+    # Saving (models.sidecar) ----------------------------------------------------------
 
-    def save(self, directory: str | Path | None = None) -> Path:
-        """Save as ``<family>-<fingerprint>.safetensors`` plus a sidecar JSON (parameters,
-        vocabulary, training-text fingerprint, the file's SHA-256) in ``directory``
-        (default :func:`models.word2vec.models_dir`); returns the weights file."""
-        if self.module_ is None:
-            raise NotFittedError(f"{self.name} must be trained before saving")
+    def _saved_state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         import torch
-        from safetensors.torch import save_file
-        directory = Path(directory) if directory is not None else models_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"{self.family}-{self.fingerprint()}.safetensors"
-        sidecar_path(path).unlink(missing_ok=True)
-        tensors = {key: tensor.detach().cpu().contiguous()
-                   for key, tensor in self.module_.state_dict().items()}
-        with atomic_path(path) as temporary:
-            save_file(tensors, str(temporary))
-        write_sidecar(path, SIDECAR_FORMAT, SIDECAR_VERSION,
-                      {"family": self.family, "params": self.params(),
-                       "fingerprint": self.fingerprint(),
-                       "corpus_fingerprint": self.corpus_fingerprint_,
-                       "n_training_sentences": self.n_training_sentences_,
-                       "vocabulary": list(self.vocab_.words),
-                       "counts": self.vocab_.counts.tolist(), "losses": self.losses_,
-                       "torch": torch.__version__})
-        return path
+        arrays = {key: tensor.detach().cpu().numpy()
+                  for key, tensor in self.module_.state_dict().items()}
+        return arrays, {"corpus_fingerprint": self.corpus_fingerprint_,
+                        "n_training_sentences": self.n_training_sentences_,
+                        "vocabulary": list(self.vocab_.words),
+                        "counts": self.vocab_.counts.tolist(), "losses": self.losses_,
+                        "torch": torch.__version__}
 
-    @classmethod
-    def load(cls, path: str | Path) -> Self:
-        """A trained encoder from a file that :meth:`save` wrote.
-
-        Raises
-        ------
-        ModelError
-            No sidecar written by sentspace for this file and family, a SHA-256 that
-            differs from the sidecar's, or weights that do not fit the network.
-        """
-        path = Path(path).expanduser()
-        if not path.is_file():
-            raise ModelError("no such model file", path)
-        sidecar = read_torch_sidecar(path)
-        check_model_file(path, sidecar, cls.family)
-        try:
-            encoder = cls._from_saved_params(sidecar["params"])
-            vocab = Vocabulary(tuple(sidecar["vocabulary"]),
-                               np.asarray(sidecar["counts"], dtype=np.int64))
-        except (TypeError, ValueError) as error:
-            raise ModelError(f"the sidecar does not fit {cls.family}: {error}", path) from None
-        from safetensors import SafetensorError
-        from safetensors.torch import load_file
-        try:
-            tensors = load_file(str(path))
-        except (SafetensorError, OSError, ValueError) as error:
-            raise ModelError(f"not a readable safetensors file: {error}", path) from None
-        with seeded(encoder.seed):
-            module = encoder._new_module(vocab)
-        try:
-            module.load_state_dict(tensors, strict=True)
-        except RuntimeError as error:
-            raise ModelError(f"the weights do not fit {cls.family}: {error}", path) from None
-        encoder._restore(module.to(device()), vocab, sidecar["corpus_fingerprint"],
-                         int(sidecar["n_training_sentences"]), sidecar.get("losses", []))
-        if encoder.fingerprint() != sidecar["fingerprint"]:
-            raise ModelError("the loaded model's fingerprint differs from its sidecar's", path)
-        return encoder
-
-
-def read_torch_sidecar(model_path: Path) -> dict[str, Any]:
-    """The sidecar of a saved torch model (:func:`models.sidecar.read_sidecar`)."""
-    return read_sidecar(model_path, SIDECAR_FORMAT, SIDECAR_VERSION,
-                        ("params", "fingerprint", "corpus_fingerprint",
-                         "n_training_sentences", "vocabulary", "counts"))
+    def _restore_saved(self, arrays: dict[str, np.ndarray], fields: dict[str, Any]) -> None:
+        import torch
+        vocab = Vocabulary(tuple(fields["vocabulary"]),
+                           np.asarray(fields["counts"], dtype=np.int64))
+        with seeded(self.seed):
+            module = self._new_module(vocab)
+        module.load_state_dict({key: torch.from_numpy(array) for key, array in arrays.items()},
+                               strict=True)
+        self._restore(module.to(device()), vocab, fields["corpus_fingerprint"],
+                      int(fields["n_training_sentences"]), fields.get("losses", []))

@@ -10,7 +10,7 @@ at the next batch. Pairs come as :class:`models.pairs.TrainingPairs` from the co
 (training pairs only inside evaluations).
 
 The fine-tuned model is saved by ``SentenceTransformer.save`` (weights as safetensors,
-never a pickle) in its own folder under :func:`models.word2vec.models_dir`, beside a
+never a pickle) in its own folder under :func:`models.sidecar.models_dir`, beside a
 sidecar JSON with the parameters and the folder's digest, checked on load; encoding is
 :class:`models.transformer.SentenceTransformerEncoder`'s on that folder, offline.
 """
@@ -33,7 +33,8 @@ from models.neural import seeded
 from models.pairs import OBJECTIVES, TrainingPairs, training_targets
 from models.transformer import (_OFFLINE, BUNDLED_MODEL, INSTALL_HINT,
                                 SentenceTransformerEncoder, _device, model_dir_digest)
-from models.word2vec import corpus_digest, models_dir
+from models.sidecar import models_dir
+from models.word2vec import corpus_digest
 
 SIDECAR_NAME = "sentspace-pair-finetune.json"
 

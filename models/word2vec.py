@@ -3,9 +3,9 @@
 :class:`GensimEncoder` holds what every trained family shares: training on the texts
 given to ``fit`` one epoch per ``train()`` call (so the job yields progress per epoch and
 cancels between epochs), the fingerprint (parameters with the seed, training-corpus hash,
-trained weights) and saving under the app's models folder with a sidecar JSON. Gensim's
-native files are pickles, which run code when loaded, so :meth:`GensimEncoder.load`
-opens only a file whose SHA-256 matches a sidecar that sentspace wrote beside it.
+trained weights) and what saving needs: the arrays that encoding reads and the
+vocabulary, through :mod:`models.sidecar`, never gensim's native files (pickles, which
+run code when loaded).
 
 Word2Vec and fastText then feed their word vectors to the mean/sum composition of
 :mod:`models.word_vectors` (the same sparse product, coverage report and zero-vector
@@ -21,38 +21,21 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 from abc import abstractmethod
 from collections.abc import Sequence
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from app.atomic import atomic_path
 from app.jobs import Job, Progress, run_job
 from models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
                          WordParts, require_at_least_one)
-from models.sidecar import check_model_file, read_sidecar, sidecar_path, write_sidecar
 from models.tokenize import tokenize
 from models.word_vectors import Coverage, WordVectorTable, _Tally, _WordVectorEncoder
 
 log = logging.getLogger(__name__)
-
-MODELS_DIR_ENV = "SENTSPACE_MODELS_DIR"
-#: ``format`` and ``version`` of the sidecar JSON beside a saved model.
-SIDECAR_FORMAT = "sentspace-gensim-model"
-SIDECAR_VERSION = 1
-
-
-def models_dir() -> Path:
-    """The folder of trained models (not created): ``user_data_dir("sentspace")/models``,
-    or the folder in the environment variable ``SENTSPACE_MODELS_DIR``."""
-    override = os.environ.get(MODELS_DIR_ENV)
-    if override:
-        return Path(override)
-    import platformdirs
-    return Path(platformdirs.user_data_dir("sentspace")) / "models"
 
 
 def read_text_lines(path: str | Path) -> list[str]:
@@ -166,8 +149,9 @@ class GensimEncoder(TrainsOnFile, Encoder):
     """
 
     requires_fit = True
-    #: The gensim class the subclass trains, checked when a saved file is loaded.
-    gensim_class: ClassVar[str]
+    #: The trained model's arrays that encoding reads (attribute paths), saved by
+    #: :meth:`save` with the vocabulary.
+    saved_arrays: ClassVar[tuple[str, ...]] = ("wv.vectors",)
 
     def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
                  lowercase: bool, seed: int, workers: int, training_file: str | None):
@@ -287,86 +271,36 @@ class GensimEncoder(TrainsOnFile, Encoder):
     def restore_report(self, report: dict[str, Any]) -> None:
         self.coverage_ = Coverage.from_dict(report)
 
-    def save(self, directory: str | Path | None = None) -> Path:
-        """Save the trained model as gensim's native file plus a sidecar JSON.
+    # Saving (models.sidecar): the arrays that encoding reads, never gensim's own file,
+    # which is a pickle and would run code when loaded.
 
-        The file is ``<family>-<fingerprint>.gensim`` in ``directory`` (default
-        :func:`models_dir`); the sidecar ``<file>.json`` holds the parameters, the
-        training-corpus fingerprint, the file's SHA-256 and the gensim version.
-
-        Returns
-        -------
-        Path
-            The model file.
-        """
-        if self.model_ is None:
-            raise NotFittedError(f"{self.name} must be trained before saving")
+    def _saved_state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         import gensim
-        directory = Path(directory) if directory is not None else models_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"{self.family}-{self.fingerprint()}.gensim"
-        # Remove the sidecar first: until the new one is in place, the file is refused.
-        sidecar_path(path).unlink(missing_ok=True)
-        with atomic_path(path) as temporary:
-            # One file (no separate .npy arrays), so one hash covers the whole model.
-            self.model_.save(str(temporary), separately=[])
-        write_sidecar(path, SIDECAR_FORMAT, SIDECAR_VERSION,
-                      {"family": self.family, "gensim_class": self.gensim_class,
-                       "params": self.params(), "fingerprint": self.fingerprint(),
-                       "corpus_fingerprint": self.corpus_fingerprint_,
-                       "n_training_sentences": self.n_training_sentences_,
-                       "gensim": gensim.__version__}, indent=1)
-        return path
+        wv = self.model_.wv
+        arrays = {name: attrgetter(name)(self.model_) for name in self.saved_arrays}
+        # Per-word counts and downsampling thresholds (Doc2Vec's inference reads them).
+        arrays.update({f"wv.expandos.{key}": value for key, value in wv.expandos.items()})
+        return arrays, {"words": list(wv.index_to_key),
+                        "corpus_fingerprint": self.corpus_fingerprint_,
+                        "n_training_sentences": self.n_training_sentences_,
+                        "gensim": gensim.__version__}
 
-    @classmethod
-    def load(cls, path: str | Path) -> Self:
-        """A trained encoder from a file that :meth:`save` wrote.
-
-        Raises
-        ------
-        ModelError
-            The file has no sidecar written by sentspace, the sidecar is for another
-            file or family, or the file's SHA-256 differs from the sidecar's (the file
-            was changed). Such files are never unpickled.
-        """
-        path = Path(path).expanduser()
-        if not path.is_file():
-            raise ModelError("no such model file", path)
-        sidecar = read_gensim_sidecar(path)
-        check_model_file(path, sidecar, cls.family)
-        if sidecar.get("gensim_class") != cls.gensim_class:
-            raise ModelError(f"the sidecar describes a {sidecar.get('gensim_class')} model, "
-                             f"not {cls.gensim_class}", path)
-        try:
-            encoder = cls._from_saved_params(sidecar["params"])
-        except TypeError as error:
-            raise ModelError(f"the sidecar's parameters do not fit {cls.family}: {error}",
-                             path) from None
-        import gensim
-        if sidecar.get("gensim") != gensim.__version__:
-            log.warning("%s was saved with gensim %s; loading it with gensim %s", path,
-                        sidecar.get("gensim"), gensim.__version__)
-        gensim_class = getattr(gensim.models, cls.gensim_class)
-        try:
-            model = gensim_class.load(str(path))
-        except Exception as error:     # unpickling raises anything; the hash matched
-            raise ModelError(f"gensim cannot load the model: {error}", path) from error
-        if not isinstance(model, gensim_class):
-            raise ModelError(f"holds a {type(model).__name__}, not a {cls.gensim_class}", path)
-        encoder._use_model(model)
-        encoder.corpus_fingerprint_ = sidecar["corpus_fingerprint"]
-        encoder.n_training_sentences_ = int(sidecar["n_training_sentences"])
-        if encoder.fingerprint() != sidecar["fingerprint"]:
-            raise ModelError("the loaded model's fingerprint differs from its sidecar's", path)
-        return encoder
-
-
-def read_gensim_sidecar(model_path: str | Path) -> dict[str, Any]:
-    """The sidecar of a saved gensim model (:func:`models.sidecar.read_sidecar`)."""
-    return read_sidecar(model_path, SIDECAR_FORMAT, SIDECAR_VERSION,
-                        ("params", "fingerprint", "corpus_fingerprint",
-                         "n_training_sentences"),
-                        " (a gensim file is a pickle, which can run code when loaded)")
+    def _restore_saved(self, arrays: dict[str, np.ndarray], fields: dict[str, Any]) -> None:
+        model = self._new_model()
+        words = [str(word) for word in fields["words"]]
+        model.wv.index_to_key = words
+        model.wv.key_to_index = {word: i for i, word in enumerate(words)}
+        for name in self.saved_arrays:
+            owner, _, attribute = name.rpartition(".")
+            setattr(attrgetter(owner)(model) if owner else model, attribute, arrays[name])
+        model.wv.expandos = {name.removeprefix("wv.expandos."): array
+                             for name, array in arrays.items()
+                             if name.startswith("wv.expandos.")}
+        if len(model.wv.vectors) != len(words):
+            raise ValueError(f"{len(model.wv.vectors)} word vectors for {len(words)} words")
+        self._use_model(model)
+        self.corpus_fingerprint_ = fields["corpus_fingerprint"]
+        self.n_training_sentences_ = int(fields["n_training_sentences"])
 
 
 class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):
@@ -418,7 +352,6 @@ class Word2VecEncoder(_TrainedWordVectors):
 
     family = "word2vec"
     title = "Word2Vec trained on your text (mean of word vectors)"
-    gensim_class = "Word2Vec"
 
     def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
                  epochs: int = 20, composition: str = "mean", sg: bool = False,
@@ -455,7 +388,7 @@ class FastTextEncoder(_TrainedWordVectors):
 
     family = "fasttext"
     title = "fastText trained on your text (mean of word vectors)"
-    gensim_class = "FastText"
+    saved_arrays = ("wv.vectors", "wv.vectors_vocab", "wv.vectors_ngrams")
 
     def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
                  epochs: int = 20, composition: str = "mean", sg: bool = False,

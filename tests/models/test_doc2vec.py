@@ -9,7 +9,8 @@ import pytest
 from app.jobs import Progress
 from models import ModelError, NotFittedError, load_trained, read_training_text
 from models.doc2vec import Doc2VecDBOW, Doc2VecDM
-from models.word2vec import FastTextEncoder, Word2VecEncoder, sidecar_path, train_epochs
+from models.sidecar import file_sha256, sidecar_path
+from models.word2vec import FastTextEncoder, Word2VecEncoder, train_epochs
 
 #: Small and quick: the properties tested do not depend on size.
 SMALL = {"vector_size": 24, "epochs": 4, "workers": 1, "seed": 7}
@@ -99,7 +100,7 @@ def test_iter_fit_reports_every_epoch(msrp):
 def test_save_and_load_round_trip(cls, extra, msrp, tmp_path):
     encoder = cls(**SMALL, **extra).fit(msrp.texts)
     path = encoder.save(tmp_path)
-    assert path.parent == tmp_path and path.name == f"{cls.family}-{encoder.fingerprint()}.gensim"
+    assert path.parent == tmp_path and path.name == f"{cls.family}-{encoder.fingerprint()}.npz"
     sidecar = json.loads(sidecar_path(path).read_text())
     assert sidecar["params"] == encoder.params()
     assert sidecar["corpus_fingerprint"] == encoder.corpus_fingerprint_
@@ -140,12 +141,40 @@ def test_model_file_without_our_sidecar_is_never_unpickled(msrp, tmp_path, monke
     # A genuine sidecar copied beside another file names its own file.
     path = Doc2VecDM(**SMALL).fit(msrp.texts[:200]).save(tmp_path)
     sidecar_path(stranger).write_text(sidecar_path(path).read_text())
-    with pytest.raises(ModelError, match="describes 'doc2vec-dm-.*gensim', not this file"):
+    with pytest.raises(ModelError, match="describes 'doc2vec-dm-.*npz', not this file"):
         load_trained(stranger)
     # A sidecar of one family does not load through another's class.
     with pytest.raises(ModelError, match="describes a doc2vec-dm model, not doc2vec-dbow"):
         Doc2VecDBOW.load(path)
     assert unpickled == []
+
+
+def test_a_pickle_is_refused_even_with_a_matching_sidecar(msrp, tmp_path, monkeypatch):
+    """Someone who writes both files gets no code run: saved models are read with
+    ``allow_pickle=False``, and gensim's old native files (pickles) are refused."""
+    import pickle
+    unpickled = []
+    monkeypatch.setattr(pickle, "load", lambda *a, **k: unpickled.append(1))
+    monkeypatch.setattr(pickle, "loads", lambda *a, **k: unpickled.append(1))
+    path = Doc2VecDM(**SMALL).fit(msrp.texts[:200]).save(tmp_path)
+    sidecar = json.loads(sidecar_path(path).read_text())
+    with open(path, "wb") as f:
+        np.savez(f, **{"wv.vectors": np.array([object()], dtype=object)})
+    sidecar_path(path).write_text(json.dumps({**sidecar, "sha256": file_sha256(path)}))
+    with pytest.raises(ModelError, match="npz: not a readable array file.*allow_pickle"):
+        load_trained(path)
+    sidecar_path(path).write_text(json.dumps({**sidecar, "format": "sentspace-gensim-model"}))
+    with pytest.raises(ModelError, match="earlier sentspace.*train it again"):
+        load_trained(path)
+    assert unpickled == []
+
+
+def test_a_saved_state_that_does_not_fit_the_family_is_refused(msrp, tmp_path):
+    path = Word2VecEncoder(**SMALL).fit(msrp.texts[:200]).save(tmp_path)
+    sidecar = json.loads(sidecar_path(path).read_text())
+    sidecar_path(path).write_text(json.dumps({**sidecar, "words": sidecar["words"][:-1]}))
+    with pytest.raises(ModelError, match="does not fit word2vec: .* word vectors for"):
+        load_trained(path)
 
 
 def test_empty_training_corpus_and_vocabulary_are_clear_errors():

@@ -1,5 +1,5 @@
 """FastSent / FastSent+AE, and what every PyTorch-trained family shares (models/neural.py):
-repeatable training, progress per batch and cancel, safetensors round trip, refusing files
+repeatable training, progress per batch and cancel, save/load round trip, refusing files
 sentspace did not save, ordered training text."""
 
 import json
@@ -11,7 +11,7 @@ from app.jobs import Progress
 from models import ModelError, NotFittedError, load_trained, make_encoder
 from models.fastsent import FastSent, FastSentAE
 from models.neural import Ragged, documents_of, read_ordered_text, seeded
-from models.word2vec import sidecar_path
+from models.sidecar import sidecar_path
 
 pytest.importorskip("torch")
 
@@ -98,7 +98,7 @@ def test_progress_per_batch_and_cancel_keeps_the_encoder_unfitted(state_union):
 def test_save_and_load_round_trip(state_union, tmp_path):
     encoder = FastSentAE(**SMALL).fit(state_union[:1500])
     path = encoder.save(tmp_path)
-    assert path.name == f"fastsent-ae-{encoder.fingerprint()}.safetensors"
+    assert path.name == f"fastsent-ae-{encoder.fingerprint()}.npz"
     sidecar = json.loads(sidecar_path(path).read_text())
     assert sidecar["params"] == encoder.params() and sidecar["n_training_sentences"] == 1498  # two blank lines
     loaded = load_trained(path)
@@ -112,7 +112,7 @@ def test_changed_or_foreign_model_files_are_refused(state_union, tmp_path):
     data = bytearray(path.read_bytes())
     data[-3] ^= 0xFF
     path.write_bytes(bytes(data))
-    with pytest.raises(ModelError, match=r"\.safetensors: the file's SHA-256 differs"):
+    with pytest.raises(ModelError, match=r"\.npz: the file's SHA-256 differs"):
         load_trained(path)
     stranger = tmp_path / "downloaded.safetensors"
     stranger.write_bytes(b"not weights")
