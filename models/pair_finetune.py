@@ -33,10 +33,8 @@ from models.neural import seeded
 from models.pairs import OBJECTIVES, TrainingPairs, training_targets
 from models.transformer import (_OFFLINE, BUNDLED_MODEL, INSTALL_HINT,
                                 SentenceTransformerEncoder, _device, model_dir_digest)
-from models.sidecar import models_dir
+from models.sidecar import models_dir, sidecar_path
 from models.word2vec import corpus_digest
-
-SIDECAR_NAME = "sentspace-pair-finetune.json"
 
 
 class PairFinetune(Encoder):
@@ -193,7 +191,7 @@ class PairFinetune(Encoder):
         sidecar = {"format": "sentspace-pair-finetune", "version": 1, "family": self.family,
                    "params": self.params(), "corpus_fingerprint": corpus_fingerprint,
                    "digest": digest, "losses": losses}
-        write_text_atomic(folder.parent / f"{folder.name}.json", json.dumps(sidecar))
+        write_text_atomic(sidecar_path(folder), json.dumps(sidecar))
         self._restore(folder, corpus_fingerprint, losses)
 
     def _restore(self, folder: Path, corpus_fingerprint: str, losses: list[float]) -> None:
@@ -212,7 +210,7 @@ class PairFinetune(Encoder):
         """The fine-tuned encoder saved in ``folder``; ModelError when its sidecar is
         missing or the folder's files differ from the digest the sidecar recorded."""
         folder = Path(folder).expanduser().resolve()
-        path = folder.parent / f"{folder.name}.json"
+        path = sidecar_path(folder)
         try:
             sidecar = json.loads(path.read_text(encoding="utf-8"))
             params, digest = sidecar["params"], sidecar["digest"]
