@@ -469,8 +469,12 @@ class CorpusBrowser(QWidget):
             self.size_chart.addItem(pg.BarGraphItem(
                 x0=[lo - 0.4 for lo, _, _ in bins], x1=[hi + 0.4 for _, hi, _ in bins],
                 height=[n for _, _, n in bins], brush=POSITIVE, pen=pg.mkPen(POSITIVE)))
-            self.size_chart.getAxis("bottom").setTicks([[
-                ((lo + hi) / 2, str(lo) if lo == hi else f"{lo}-{hi}") for lo, hi, _ in bins]])
+            # Each bar's smallest size under its left end, and the largest size at the end:
+            # "50-92", "93-136"... under each of 12 bars overlapped at 1280x800.
+            ticks = [(lo, str(lo)) for lo, _, _ in bins]
+            if bins[-1][1] != bins[-1][0]:
+                ticks.append((bins[-1][1], str(bins[-1][1])))
+            self.size_chart.getAxis("bottom").setTicks([ticks])
 
         self.overlap_chart.setVisible(bool(stats.overlap_basis))
         if stats.overlap_basis:

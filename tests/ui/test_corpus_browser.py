@@ -178,3 +178,25 @@ def test_sick_labels_shown_as_words_after_an_edit(qtbot, browser, shared_data, t
         row = [r[3] for r in rows].index(partner)
         assert browser.pairs.item(row, 0).toolTip() == f"pair {sick.pairs.ids[pair]}"
     session.close()
+
+
+def test_group_size_ticks_do_not_overlap(qtbot, browser, shared_data):
+    """Opinosis's 51 topics of 50 to 575 sentences fall in ranged bars: at the views'
+    width at 1280x800 their tick labels stand apart ("50-92 93-136 ..." overlapped)."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QFontMetrics
+
+    open_corpus(qtbot, browser, load_corpus(shared_data / "opinosis" / "topics"))
+    browser.resize(500, 700)
+    browser.pages.setCurrentIndex(1)
+    qtbot.wait(100)
+    chart = browser.size_chart
+    axis = chart.getAxis("bottom")
+    metrics = QFontMetrics(axis.style["tickFont"] or chart.font())
+    spans = []
+    for value, label in axis._tickLevels[0]:
+        x = chart.getPlotItem().vb.mapViewToScene(QPointF(value, 0)).x()
+        half = metrics.horizontalAdvance(label) / 2
+        spans.append((x - half, x + half))
+    assert len(spans) >= 10
+    assert all(left[1] < right[0] for left, right in zip(spans, spans[1:]))
