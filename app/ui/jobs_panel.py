@@ -14,6 +14,8 @@ from shiboken6 import isValid
 from app.ui.workers import JobHandle
 
 COLUMNS = ("Job", "State", "Progress", "Elapsed")
+#: Room for "encoding 100%"; a longer stage or an error is elided (whole under the list).
+PROGRESS_WIDTH = 90
 
 
 class JobsPanel(QWidget):
@@ -22,7 +24,14 @@ class JobsPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(COLUMNS)
         self.tree.setRootIsDecorated(False)
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # The name takes what the others leave: at their default 100 px each, the one
+        # column at 1280x800 left it "fi…ns".
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.resizeSection(2, PROGRESS_WIDTH)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.currentItemChanged.connect(lambda *_: self._show_detail())
         self.detail = QLabel()

@@ -214,6 +214,8 @@ def test_jobs_are_named_whole_somewhere_and_8_selected_sentences_show(qtbot, win
     qtbot.wait(50)
     panel = window.jobs.panel
     assert panel.tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert panel.tree.header().sectionSize(0) >= panel.tree.viewport().width() / 3
+    assert not panel.tree.horizontalScrollBar().isVisible()
     assert panel.detail.text() == f"{name}\nValueError: {message}"
     assert panel.detail.isVisible()
     assert panel.detail.height() >= panel.detail.heightForWidth(panel.detail.width())
