@@ -464,10 +464,16 @@ class Session:
                      "review_lists": encode_state(state.review_lists),
                      "view": state.view, "selection": state.selection,
                      "regions": encode_state(state.regions),
-                     "explanation": encode_state(state.explanation)}
+                     "explanation": encode_state(state.explanation),
+                     # Agreement compares several encoders, which one workspace
+                     # evaluation entry cannot name: kept whole with its corpus.
+                     "agreements": [
+                         {"position": position, "encoders": run.encoder, "seed": run.seed,
+                          "command": run.command, "result": encode_state(run.result)}
+                         for position, run in enumerate(state.evaluations)
+                         if run.name not in EVALUATIONS]}
             journal = state.annotations.journal.path if state.annotations else None
             corpora.append(corpus_entry(state.spec, state.original, journal, state=extra))
-            # Agreement compares several encoders and is not re-run from a workspace.
             for run in (run for run in state.evaluations if run.name in EVALUATIONS):
                 evaluations.append(evaluation_entry(
                     run.name, run.result, corpus=number,
@@ -562,6 +568,12 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         state.evaluations.append(run)
         if run.name == "costra" and run.label == run.name:
             state.costra_result = result
+    for entry in entries:
+        state = session.states[entry.spec]
+        for saved in (entry.state or {}).get("agreements", []):
+            state.evaluations.insert(saved["position"], EvaluationRun(
+                "agreement", saved["encoders"], saved["seed"],
+                decode_state(saved["result"], state.corpus), saved["command"]))
     if entries:
         session.current = session.states[entries[0].spec]
         session.selection.restore(session.current.selection)

@@ -13,6 +13,8 @@ from app.commands import eval_command
 from app.corpora import load_corpus
 from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS
+from app.evaluations.agreement import run_agreement
+from app.explain import explain_pair
 from app.explore import explore, reproject
 from app.jobs import run_job
 from app.session import EvaluationRun, Session, restore_session
@@ -121,7 +123,13 @@ def saved_session(shared_data, tmp_path_factory):
     session.add_run("msrp-grouped", "bow", run_job(reproject(bow, "umap", seed=3,
                                                              n_neighbors=10)))
     session.add_run("msrp-grouped", "tfidf", run_job(explore(corpus, make_encoder("tfidf"))))
+    agreement = run_job(run_agreement(corpus, [make_encoder("bow"), make_encoder("tfidf")]))
+    session.add_evaluation("msrp-grouped", EvaluationRun(
+        "agreement", "bow,tfidf", 0, agreement,
+        eval_command("agreement", "msrp-grouped", ["bow", "tfidf"], 0)))
     evaluate(session, "msrp-grouped", "classification", "tfidf")
+    session.set_explanation("msrp-grouped", run_job(explain_pair(
+        corpus.texts[0], corpus.texts[1], bow.encoder)))
     session.set_review_lists("msrp-grouped", run_job(iter_find_suspicious(
         corpus, [make_encoder("bow")])))
     session.current.encoder = "bow"
@@ -172,6 +180,7 @@ def test_a_workspace_restores_everything_the_session_holds(saved_session):
             for mine, theirs in zip(before.evaluations, after.evaluations):
                 same(mine.result, theirs.result, f"{spec} {mine.name}")
             same(before.review_lists, after.review_lists, f"{spec} review lists")
+            same(before.explanation, after.explanation, f"{spec} explanation")
         msrp = restored.states["msrp-grouped"]
         assert msrp.runs["bow"].exploration.projection.method == "umap"
         assert msrp.review_lists and msrp.annotations.corpus.groups.names[

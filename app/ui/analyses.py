@@ -82,6 +82,13 @@ class Analyses:
                         on_result=lambda exploration: self.session.add_run(
                             state.spec, key, exploration, training), queue=True)
 
+    def run_shown(self) -> None:
+        """Run the encoder of the run shown again (on the corpus as edited since)."""
+        state = self.state
+        if state is not None and state.shown is not None:
+            self.panel.choose(state.shown)
+            self.run()
+
     def project_again(self) -> None:
         """Recompute only the projection of the current embeddings."""
         state = self.state
@@ -203,6 +210,7 @@ class Analyses:
             return
         seed = self.controls.seed.value()
         command = eval_command("agreement", state.spec, specs, seed)
+        self.window.show_evaluations()
         self.jobs.start(run_agreement(state.corpus, encoders, seed=seed),
                         f"agreement of {len(encoders)} encoders",
                         on_result=lambda result: self.session.add_evaluation(

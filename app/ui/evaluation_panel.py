@@ -159,6 +159,15 @@ class EvaluationPanel(QWidget):
         self.corpus: Corpus | None = None
         self.set_corpus(None)
 
+    def show(self, corpus: Corpus | None, results: list[tuple[str, object, str]]) -> None:
+        """Show ``corpus`` (as edited) and its results, the last one selected."""
+        self.history.blockSignals(True)
+        self.history.clear()
+        self.history.blockSignals(False)
+        self.results = []
+        self.set_corpus(corpus)
+        self.set_results(results)
+
     def set_corpus(self, corpus: Corpus | None) -> None:
         """Offer the evaluations ``corpus`` can take (the one chosen stays chosen);
         chart clicks select in it, and results of other versions of it say so."""

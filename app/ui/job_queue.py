@@ -104,7 +104,8 @@ class JobQueue(QObject):
             "done": f"Done in {self.job.elapsed:.1f} s.", "cancelled": "Cancelled.",
             "failed": f"Failed: {self.job.error}"}[state]
         spec = self._corpus_of.pop(id(self.job), "")
-        if spec in self.session.states:
+        # A corpus loaded quietly leaves the corpus shown before it as it was.
+        if spec in self.session.states and not quiet:
             self.session.set_status(spec, ended)
         self.show_status(self.session.current.status if self.session.current is not None
                          else ended)

@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
         self.jobs.running_changed.connect(self.enable_actions)
         self.views.currentChanged.connect(lambda _: self.analyses.costra_shown())
         self.classification.misclassified_clicked.connect(selecting.show_misclassified)
+        self.classification.run_requested.connect(self.analyses.run_shown)
         self.evaluation_panel.run_requested.connect(
             lambda name, options: self.evaluate(name, options=options))
         self.evaluation_panel.items_selected.connect(

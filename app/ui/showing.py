@@ -75,7 +75,8 @@ class Showing:
         if annotations is not None:
             messages += annotations.journal.warnings
             if annotations.edits:
-                messages.append(f"{len(annotations.edits)} edits replayed from "
+                count = len(annotations.edits)
+                messages.append(f"{count} edit{'s' if count > 1 else ''} replayed from "
                                 f"{annotations.journal.path}")
         if messages:
             status.showMessage(" · ".join(messages))
@@ -134,7 +135,6 @@ class Showing:
         w.inspecting.inspector.clear()
         w.review_panel.set_session(state.annotations if state is not None else None)
         w.review_panel.set_lists(state.review_lists if state is not None else {})
-        w.evaluation_panel.set_corpus(state.corpus if state is not None else None)
         self._show_evaluations(state)
         w.jobs.show_status(state.status if state is not None else "")
         if state is not None:
@@ -149,8 +149,8 @@ class Showing:
     def _show_evaluations(self, state: CorpusState | None) -> None:
         w = self.window
         evaluations = state.evaluations if state is not None else []
-        w.evaluation_panel.set_results([(run.label, run.result, run.command)
-                                        for run in evaluations])
+        w.evaluation_panel.show(state.corpus if state is not None else None,
+                                [(run.label, run.result, run.command) for run in evaluations])
         w.workspace_panel.set_results([w.evaluation_panel.describe(run.result, run.label,
                                                                    state.corpus)
                                        for run in evaluations])
@@ -198,8 +198,9 @@ class Showing:
         w = self.window
         w.selecting.sentence_groups = first_groups(state.corpus)
         w.selecting.recolour()
-        w.evaluation_panel.set_corpus(state.corpus)
         self._show_evaluations(state)
+        if state.exploration is not None:
+            w.classification.show_exploration(state.exploration, state.corpus)
         w.inspecting.show_focus()
 
     def show_exploration(self, exploration) -> None:
@@ -208,6 +209,6 @@ class Showing:
         self._list_spaces(self.session.current)
         w.selecting.draw(exploration)
         w.regioning.show()
-        w.classification.show_exploration(exploration)
+        w.classification.show_exploration(exploration, self.session.current.corpus)
         if exploration.classification is not None:
             w.projection.mark(exploration.classification.misclassified)

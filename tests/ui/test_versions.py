@@ -5,7 +5,7 @@ versions, and the neighbours' marks follow the edit."""
 from __future__ import annotations
 
 from app.ui.neighbours_view import SAME_GROUP
-from tests.ui.conftest import evaluate_and_wait, run_and_wait, wait_for_job
+from tests.ui.conftest import evaluate_and_wait, open_sick, run_and_wait, wait_for_job
 
 
 def edit_group_of(window, sentence: int, target: str) -> None:
@@ -63,3 +63,30 @@ def test_the_neighbours_marks_follow_an_edit(qtbot, window):
     row = list(column.indices).index(neighbour)
     assert SAME_GROUP not in column.row(row)[2]
     assert view.query_box.text() == window.corpus.texts[query]
+
+
+def test_the_run_and_its_status_follow_the_corpus_they_belong_to(qtbot, window,
+                                                                 shared_data):
+    run_and_wait(qtbot, window)
+    evaluate_and_wait(qtbot, window, "classification")
+    stage = window.jobs.stage
+    assert stage.text().startswith("Done in")
+    sick = open_sick(qtbot, window, shared_data)
+    # SICK has no results: nothing offers to re-run MSRP's.
+    assert not window.evaluation_panel.rerun_button.isVisibleTo(window.classification)
+    assert window.evaluation_panel.history.count() == 0 and stage.text() == ""
+    window.showing.switch_corpus("msrp-grouped")
+    assert stage.text().startswith("Done in")          # its own, not lost to SICK's load
+    assert not window.classification.rerun_button.isVisibleTo(window.classification)
+
+    # An edit leaves the run's classification of the version before it: it says so.
+    names = window.corpus.groups.names
+    edit_group_of(window, 5, names[7])
+    button = window.classification.rerun_button
+    assert button.isVisibleTo(window.classification) and "before 1 edit" in button.text()
+    button.click()
+    wait_for_job(qtbot, window)
+    assert not button.isVisibleTo(window.classification)
+    assert window.exploration.classification.provenance.corpus_edits == 1
+    window.showing.switch_corpus(sick)
+    assert not window.classification.rerun_button.isVisibleTo(window.classification)
