@@ -58,8 +58,9 @@ class PathKey:
 
     def add(self, name: str, colour: str, line: str) -> None:
         self.names.append(name)
+        # Non-breaking spaces: the line wraps between entries, not inside one.
         self._entries.append(f'<span style="color:{colour}">{line}</span>&nbsp;'
-                             f"{html.escape(name)}")
+                             + html.escape(name).replace(" ", "&nbsp;"))
 
     def show_entries(self) -> None:
         self.label.setText(" &nbsp; ".join(self._entries))
