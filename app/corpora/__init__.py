@@ -36,12 +36,17 @@ def _imported_on_call(module: str, function: str) -> Callable:
 
 is_costra = _imported_on_call("app.corpora.costra", "is_costra")
 load_costra = _imported_on_call("app.corpora.costra", "load_costra")
+_MULTI30K = "app.corpora.multi30k"
 #: Corpora shipped in ``resources/corpora``, by the name the CLI and GUI accept.
 BUILTIN = {"msrp-grouped": CORPORA / "msrp-grouped"}
 DEFAULT_CORPUS = "msrp-grouped"
 #: Corpora that installed packages provide, by name (Costra 1.1 from the ``costra``
 #: package, so users get it without a file).
 FROM_PACKAGES = {"costra": load_costra}
+#: Corpora read from the shared data folder, by name; ``NAME:PART:PART`` picks a
+#: language or split (``multi30k-captions:de:val``), given to the loader as "de:val".
+FROM_DATA = {"multi30k-captions": _imported_on_call(_MULTI30K, "load_captions_spec"),
+             "multi30k-parallel": _imported_on_call(_MULTI30K, "load_parallel_spec")}
 
 
 class Format(NamedTuple):
@@ -62,6 +67,10 @@ FORMATS: list[Format] = [
     Format("paraphrase-grouped", is_grouped_corpus, load_grouped),
     Format("Costra", is_costra, load_costra),
     Format("pyramid", is_pyramid, load_pyramid),
+    Format("Multi30K captions", _imported_on_call(_MULTI30K, "is_multi30k_captions"),
+           _imported_on_call(_MULTI30K, "load_multi30k_captions")),
+    Format("Multi30K parallel", _imported_on_call(_MULTI30K, "is_multi30k_parallel"),
+           _imported_on_call(_MULTI30K, "load_multi30k_parallel")),
     Format("Parquet", is_parquet, load_parquet),
     Format("table", is_tabular, load_tabular),
 ]
@@ -90,13 +99,16 @@ def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpu
     path = Path(spec)
     if str(spec) in FROM_PACKAGES and not path.exists():
         return FROM_PACKAGES[str(spec)]()
+    name, _, parts = str(spec).partition(":")
+    if name in FROM_DATA and not path.exists():
+        return FROM_DATA[name](parts)
     if not path.exists():
-        known = ", ".join(sorted({*BUILTIN, *FROM_PACKAGES}))
+        known = ", ".join(sorted({*BUILTIN, *FROM_PACKAGES, *FROM_DATA}))
         raise CorpusError(f"no such file or folder, and not a built-in corpus ({known})", path)
     if mapping is not None:
         return load_tabular(path, mapping)
     return detect_format(path).load(path)
 
 
-__all__ = ["BUILTIN", "DEFAULT_CORPUS", "FORMATS", "ColumnMapping", "Corpus", "Format",
-           "Grouping", "PairTable", "detect_format", "load_corpus"]
+__all__ = ["BUILTIN", "DEFAULT_CORPUS", "FORMATS", "FROM_DATA", "ColumnMapping", "Corpus",
+           "Format", "Grouping", "PairTable", "detect_format", "load_corpus"]
