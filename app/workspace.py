@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 import platformdirs
 
-from app.annotations.edits import apply
-from app.annotations.journal import EditJournal
+from app.annotations.history import History
+from app.annotations.journal import read_journal
 from app.atomic import write_text_atomic
 from app.corpora import BUILTIN, load_corpus
 from app.corpora.model import Corpus
@@ -496,9 +496,9 @@ def load_workspace_corpus(workspace: Workspace, index: int, path: str | Path, *,
     if entry.journal is None or not Path(entry.journal).is_file():
         raise WorkspaceError(f"the edit journal of corpus {entry.spec} "
                              f"({entry.journal}) no longer exists", path)
-    with EditJournal(entry.journal, corpus.fingerprint) as journal:
-        edits, _ = journal.state()
-    return apply(corpus, edits)
+    history = History(corpus)
+    history.feed(read_journal(entry.journal, corpus.fingerprint)[1])
+    return history.corpus
 
 
 def make_workspace_encoder(entry: EncoderEntry) -> Encoder:

@@ -6,6 +6,11 @@ replaces where it replaces one. :func:`apply` plays a sequence of edits onto a c
 returns a new :class:`~app.corpora.model.Corpus`; the original is never touched. An edit
 that does not fit the corpus (a sentence not in the group it is said to leave, a group
 that does not exist) raises :class:`EditError` and changes nothing.
+
+Each edit has an ``id`` (a uuid4 hex) that undo and redo records name. When several
+people edit one corpus, an edit can meet a state its author did not see;
+:func:`replay_edits` plays edits leniently and lists such meetings as :class:`Conflict`
+(see :meth:`Working.replay` for the rules).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import dataclasses
 import datetime as _dt
 import getpass
 import math
+import uuid
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -35,6 +41,10 @@ def now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
 def current_user() -> str:
     try:
         return getpass.getuser()
@@ -44,8 +54,8 @@ def current_user() -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class Edit:
-    """What every edit records besides its change: ``author``, ``time`` (ISO 8601 UTC)
-    and ``reason`` (free text, may be empty)."""
+    """What every edit records besides its change: ``author``, ``time`` (ISO 8601 UTC),
+    ``reason`` (free text, may be empty) and ``id`` (unique; undo and redo name it)."""
 
     op: ClassVar[str]
     #: Whether the edit changes the corpus (review marks and notes do not).
@@ -54,6 +64,7 @@ class Edit:
     author: str = dataclasses.field(default_factory=current_user)
     time: str = dataclasses.field(default_factory=now)
     reason: str = ""
+    id: str = dataclasses.field(default_factory=new_id)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict with an ``"op"`` key that :func:`edit_from_dict` reads."""
@@ -189,6 +200,36 @@ def edit_from_dict(record: dict[str, Any]) -> Edit:
         raise EditError(f"malformed {cls.op} edit: {error}") from None
 
 
+@dataclass(frozen=True)
+class Conflict:
+    """An edit (or undo/redo record) that met a state its author did not see.
+
+    ``problem`` says what was found; ``applied``: whether it still took effect (the
+    later edit wins) or was skipped; ``against``: the edit in effect that last changed
+    what it concerns (whose author to show), None when no edit did.
+    """
+
+    record: Any
+    problem: str
+    applied: bool
+    against: Edit | None = None
+
+    def describe(self) -> str:
+        what = getattr(self.record, "describe", lambda: self.record.op)()
+        after = (f" (after {self.against.author}'s {self.against.describe()})"
+                 if self.against is not None else "")
+        return (f"{self.record.author}'s {what}: {self.problem}{after}; "
+                f"{'applied anyway' if self.applied else 'skipped'}")
+
+
+def _same(recorded: float | int | None, current: float | int) -> bool:
+    """Whether a recorded value equals the current one (None: NaN for a score, -1 for
+    a label; scores compare to float32 precision)."""
+    if recorded is None:
+        return current != current or current == -1
+    return math.isclose(recorded, current, rel_tol=1e-6)
+
+
 def new_group_name(corpus: Corpus, taken: tuple[str, ...] = ()) -> str:
     """A group name no group of ``corpus`` (nor ``taken``) has: the next integer when
     every name is one (so grouped corpora export as they were), else ``"new-N"``."""
@@ -201,7 +242,7 @@ def new_group_name(corpus: Corpus, taken: tuple[str, ...] = ()) -> str:
     return f"new-{number}"
 
 
-class _Working:
+class Working:
     """A mutable copy of a corpus's annotations that edits are played onto."""
 
     def __init__(self, corpus: Corpus):
@@ -219,6 +260,10 @@ class _Working:
         self.score = corpus.pairs.score.copy() if corpus.pairs is not None else None
         self.changed_groups = self.changed_pairs = False
         self._sentence_of_id: dict[str, int] | None = None
+        #: Item key ("sentence:L1", "group:5", "pair:3") -> (order, the edit that last
+        #: changed it), to name the other side of a conflict.
+        self.last: dict[str, tuple[int, Edit]] = {}
+        self.applied = 0
 
     def sentence_of(self, sentence_id: str) -> int:
         if self._sentence_of_id is None:
@@ -253,6 +298,15 @@ class _Working:
         self.changed_groups = True
 
     def play(self, edit: Edit) -> None:
+        keys = self._keys(edit)
+        if isinstance(edit, MergeGroups):  # its sentences change group too
+            merged = np.isin(self.group, [self.group_of_name.get(n, -1) for n in edit.groups])
+            keys += [f"sentence:{self.corpus.ids[s]}" for s in self.sentence[merged].tolist()]
+        self._play(edit)
+        if edit.changes_corpus:
+            self._changed(edit, keys)
+
+    def _play(self, edit: Edit) -> None:
         if isinstance(edit, MoveSentence):
             sentence = self.sentence_of(edit.sentence)
             target = self.group_for(edit.target)
@@ -294,6 +348,69 @@ class _Working:
                 self.label[edit.pair] = edit.label
             self.changed_pairs = True
 
+    def replay(self, edit: Edit) -> Conflict | None:
+        """Play ``edit`` as recorded by someone who may not have seen the current state.
+
+        An edit whose recorded "before" no longer holds is a conflict: a move whose
+        sentence is no longer in ``source`` (nor already in ``target``) still moves it
+        from the one group it is in now; a pair edit whose ``old_score`` / ``old_label``
+        differ from the current value (and its new value too) still sets it. An edit
+        that does not fit at all (a group gone, a split whose members left, a sentence in
+        several groups) is skipped. Both are returned as a :class:`Conflict`; nothing
+        raises.
+        """
+        against = max((self.last[key] for key in self._keys(edit) if key in self.last),
+                      default=(0, None), key=lambda entry: entry[0])[1]
+        problem = ""
+        try:
+            if isinstance(edit, MoveSentence):
+                now_in = [self.names[g] for g in
+                          self.group[self.sentence == self.sentence_of(edit.sentence)]]
+                expected = [edit.source] if edit.source is not None else []
+                if edit.target in now_in and edit.source not in now_in:
+                    return None  # already where this edit puts it: no disagreement
+                if now_in != expected and edit.source not in now_in:
+                    problem = (f"{edit.sentence} was in {edit.source or 'no ' + self.kind} "
+                               f"and is now in {', '.join(now_in) or 'no ' + self.kind}")
+                    if len(now_in) > 1:
+                        raise EditError(problem)
+                    edit = dataclasses.replace(edit, source=now_in[0] if now_in else None)
+            elif isinstance(edit, EditPair) and self.pairs is not None and (
+                    0 <= edit.pair < len(self.pairs)):
+                stale = []
+                if edit.score is not None and not _same(edit.old_score, self.score[edit.pair]) \
+                        and not _same(edit.score, self.score[edit.pair]):
+                    stale.append(f"score was {edit.old_score}, is {self.score[edit.pair]}")
+                if edit.label is not None and edit.old_label is not None and not _same(
+                        edit.old_label, self.label[edit.pair]) and not _same(
+                        edit.label, self.label[edit.pair]):
+                    stale.append(f"label was {label_text(edit.old_label, edit.label_names)}, "
+                                 f"is {label_text(self.label[edit.pair], edit.label_names)}")
+                problem = "; ".join(stale)
+            self.play(edit)
+        except EditError as error:
+            return Conflict(edit, error.problem, applied=False, against=against)
+        return Conflict(edit, problem, applied=True, against=against) if problem else None
+
+    def _keys(self, edit: Edit) -> list[str]:
+        """The items ``edit`` concerns, as keys of :attr:`last`."""
+        if isinstance(edit, MoveSentence):
+            return [f"sentence:{edit.sentence}", f"group:{edit.target}",
+                    *([f"group:{edit.source}"] if edit.source is not None else [])]
+        if isinstance(edit, SplitGroup):
+            return [f"group:{edit.group}", f"group:{edit.target}",
+                    *(f"sentence:{m}" for m in edit.members)]
+        if isinstance(edit, MergeGroups):
+            return [f"group:{name}" for name in edit.groups]
+        if isinstance(edit, EditPair):
+            return [f"pair:{edit.pair}"]
+        return []
+
+    def _changed(self, edit: Edit, keys: list[str]) -> None:
+        self.applied += edit.changes_corpus
+        for key in keys:
+            self.last[key] = (self.applied, edit)
+
     def corpus_now(self, edits: int) -> Corpus:
         """The corpus as the edits left it; ``edits`` of them changed it."""
         changes: dict[str, Any] = {}
@@ -324,10 +441,19 @@ def apply(corpus: Corpus, edits: list[Edit] | tuple[Edit, ...]) -> Corpus:
         An edit does not fit the corpus as the earlier edits left it; the message says
         which edit (1-based) and why.
     """
-    working = _Working(corpus)
+    working = Working(corpus)
     for number, edit in enumerate(edits, start=1):
         try:
             working.play(edit)
         except EditError as error:
             raise EditError(f"edit {number} ({edit.describe()}): {error.problem}") from None
     return working.corpus_now(sum(edit.changes_corpus for edit in edits))
+
+
+def replay_edits(corpus: Corpus, edits: list[Edit] | tuple[Edit, ...]
+                 ) -> tuple[Corpus, list[Conflict]]:
+    """``corpus`` with ``edits`` replayed leniently (:meth:`Working.replay`), and the
+    conflicts met, in order; never raises for an edit that does not fit."""
+    working = Working(corpus)
+    conflicts = [c for c in map(working.replay, edits) if c is not None]
+    return working.corpus_now(working.applied), conflicts

@@ -1,28 +1,42 @@
 """An append-only journal of edits on disk: one JSON line per record, fsync'd.
 
 The first line names the corpus (by fingerprint) the edits apply to; every later line is
-an edit (:meth:`Edit.to_dict`) or an ``{"op": "undo"}`` / ``{"op": "redo"}`` record, so
-replaying the file reproduces the exact state, undo and redo stacks included. A record
-is written with one ``write`` to a file opened for appending and fsync'd before
-:meth:`EditJournal.append` returns: once it returns, a crash or kill cannot lose it.
+an edit (:meth:`Edit.to_dict`) or an ``{"op": "undo"|"redo", "edit": ID}`` record naming
+the edit it undoes or redoes, so replaying the file (:class:`~app.annotations.history.
+History`) reproduces the exact state. Every record has an ``id``; lines written before
+ids existed get a stable one derived from their line number and bytes, and their undo /
+redo records (which meant "the last one" of a single writer) are resolved to the edit
+they undid when read.
 
-A crash in the middle of a write can leave a torn last line. Opening the journal detects
-it, warns, and cuts it off, so the next record starts on a line of its own; every
+Several writers (windows, processes, people on a shared folder) may append to one
+journal. Each append holds an inter-process lock (``filelock``, on ``<journal>.lock``)
+while it reads what others appended since, and writes its line with one ``write`` to the
+file opened with O_APPEND, fsync'd before :meth:`EditJournal.append` returns: once it
+returns, a crash or kill cannot lose it, and no two records interleave.
+
+A crash in the middle of a write can leave a torn last line. Reading under the lock
+detects it, warns, and cuts it off, so the next record starts on a line of its own; every
 earlier line is kept. A bad line anywhere else is corruption and raises
-:class:`~app.annotations.edits.EditError`.
+:class:`~app.annotations.edits.EditError` naming the file and line.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import heapq
 import json
 import os
 import warnings
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import filelock
 import platformdirs
 
-from app.annotations.edits import Edit, EditError, current_user, edit_from_dict, now
+from app.annotations.edits import Edit, EditError, current_user, edit_from_dict, new_id, now
+from app.atomic import write_text_atomic
 from app.corpora.model import Corpus
 
 FORMAT = "sentspace-edit-journal"
@@ -30,6 +44,8 @@ VERSION = 1
 #: Overrides where journals live when no workspace is given (tests set it).
 DATA_DIR_ENV = "SENTSPACE_DATA_DIR"
 STACK_OPS = ("undo", "redo")
+#: Seconds to wait for another writer's lock before giving up (appends hold it briefly).
+LOCK_TIMEOUT = 30.0
 
 
 def data_dir() -> Path:
@@ -49,35 +65,176 @@ def journal_path(corpus: Corpus, workspace: str | Path | None = None) -> Path:
 
 @dataclass(frozen=True)
 class StackRecord:
-    """An undo or redo, journaled like an edit."""
+    """An undo or redo of the edit whose id is ``edit``, journaled like an edit."""
 
     op: str
+    edit: str
     author: str = field(default_factory=current_user)
     time: str = field(default_factory=now)
+    id: str = field(default_factory=new_id)
 
     def to_dict(self) -> dict[str, str]:
-        return {"op": self.op, "author": self.author, "time": self.time}
+        return {"op": self.op, "edit": self.edit, "author": self.author, "time": self.time,
+                "id": self.id}
 
 
 Record = Edit | StackRecord
 
 
-def replay(records: list[Record]) -> tuple[list[Edit], list[Edit]]:
-    """The edits in effect and the redo stack (next redo last) after ``records``.
+def legacy_id(line: int, raw: bytes) -> str:
+    """The id of a record written before records had ids: stable, and the same in every
+    copy of the journal (so merging copies keeps one)."""
+    return hashlib.blake2b(b"%d\n%s" % (line, raw), digest_size=16).hexdigest()
 
-    An undo with nothing to undo, or a redo with nothing to redo, changes nothing.
-    """
-    done: list[Edit] = []
-    undone: list[Edit] = []
-    for record in records:
-        if isinstance(record, StackRecord):
-            source, target = (done, undone) if record.op == "undo" else (undone, done)
-            if source:
-                target.append(source.pop())
+
+class _Reader:
+    """Turns a journal's lines, in order, into records, checking each; keeps what later
+    lines need (the ids seen, the single-writer stacks that resolve legacy undo/redo)."""
+
+    def __init__(self, path: Path, corpus_fingerprint: str | None):
+        self.path = path
+        self.corpus_fingerprint = corpus_fingerprint
+        self.line = 0
+        self.edit_ids: set[str] = set()
+        self.ids: set[str] = set()
+        self._done: list[str] = []
+        self._undone: list[str] = []
+
+    def parse(self, raw: bytes) -> Record | None:
+        """The record on the next line (None for the header and for a legacy undo/redo
+        that had nothing to undo/redo)."""
+        self.line += 1
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise EditError("not a JSON line; the journal is corrupt", self.path,
+                            self.line) from None
+        if self.line == 1:
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                raise EditError("not a sentspace edit journal (bad first line)", self.path, 1)
+            self.corpus_fingerprint = self.corpus_fingerprint or data.get("corpus")
+            if data.get("corpus") != self.corpus_fingerprint:
+                raise EditError(f"the journal is for corpus {data.get('corpus')}, not "
+                                f"{self.corpus_fingerprint}", self.path, 1)
+            return None
+        try:
+            return self._record(data, raw)
+        except (EditError, TypeError) as error:
+            problem = error.problem if isinstance(error, EditError) else str(error)
+            raise EditError(problem, self.path, self.line) from None
+
+    def _record(self, data: object, raw: bytes) -> Record | None:
+        if not isinstance(data, dict):
+            raise EditError(f"expected an object, found {data!r}")
+        data.setdefault("id", legacy_id(self.line, raw))
+        if data["id"] in self.ids:
+            raise EditError(f"a second record with the id {data['id']}")
+        if data.get("op") in STACK_OPS:
+            undo = data["op"] == "undo"
+            source, target = (self._done, self._undone) if undo else (self._undone, self._done)
+            if "edit" not in data:  # legacy: the last one of a single writer
+                if not source:
+                    return None
+                data["edit"] = source[-1]
+            record: Record = StackRecord(**data)
+            if record.edit not in self.edit_ids:
+                raise EditError(f"{record.op} of {record.edit}, which no earlier line holds")
+            if record.edit in source:
+                source.remove(record.edit)
+            target.append(record.edit)
         else:
-            done.append(record)
-            undone.clear()
-    return done, undone
+            record = edit_from_dict(data)
+            self.edit_ids.add(record.id)
+            self._done.append(record.id)
+            self._undone.clear()
+        self.ids.add(record.id)
+        return record
+
+    def parse_all(self, data: bytes) -> tuple[list[Record], int, str]:
+        """The records of ``data`` (whole lines), the number of bytes they take, and a
+        warning when a torn last line (no newline, or a last line that is not JSON) was
+        left out."""
+        lines = data.split(b"\n")
+        complete, tail = lines[:-1], lines[-1]
+        records: list[Record] = []
+        used = 0
+        for number, line in enumerate(complete):
+            try:
+                record = self.parse(line)
+            except EditError as error:
+                # A last line that is not JSON is a torn write too.
+                if (number < len(complete) - 1 or tail
+                        or not error.problem.startswith("not a JSON line")):
+                    raise
+                self.line -= 1
+                tail = line
+                break
+            used += len(line) + 1
+            if record is not None:
+                records.append(record)
+        warning = (f"{self.path}: ignored a torn last line ({len(tail)} bytes) left by an "
+                   "interrupted write" if tail else "")
+        return records, used, warning
+
+
+def read_journal(path: str | Path, corpus_fingerprint: str | None = None
+                 ) -> tuple[str, list[Record]]:
+    """The corpus fingerprint and the records of the journal at ``path``, read only (no
+    lock, no repair: a torn last line is left out with a warning)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise EditError(f"cannot read the journal: {error.strerror}", path) from None
+    if not data:
+        raise EditError("empty file, not a sentspace edit journal", path)
+    reader = _Reader(path, corpus_fingerprint)
+    records, _, warning = reader.parse_all(data)
+    if warning:
+        warnings.warn(warning, stacklevel=2)
+    return reader.corpus_fingerprint, records
+
+
+def header(corpus_fingerprint: str) -> dict[str, object]:
+    return {"format": FORMAT, "version": VERSION, "corpus": corpus_fingerprint,
+            "created": now()}
+
+
+def write_journal(path: str | Path, corpus_fingerprint: str,
+                  records: Iterable[Record]) -> Path:
+    """Write a new journal holding ``records`` (atomically: the old file or the new)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [header(corpus_fingerprint), *(record.to_dict() for record in records)]
+    write_text_atomic(path, "".join(json.dumps(line, ensure_ascii=False) + "\n"
+                                    for line in lines))
+    return path
+
+
+def merge_journals(paths: Iterable[str | Path]) -> tuple[str, list[Record]]:
+    """The records of several journals of one corpus as one sequence: ordered by time,
+    each journal's own order kept (equal times: the earlier journal first), a record
+    present in several (a shared start, a journal merged before) kept once.
+
+    Raises
+    ------
+    EditError
+        A journal is unreadable, or is for another corpus than the first.
+    """
+    fingerprint: str | None = None
+    sequences = []
+    for path in paths:
+        fingerprint, records = read_journal(path, fingerprint)
+        sequences.append(records)
+    if fingerprint is None:
+        raise EditError("no journal to merge")
+    merged: list[Record] = []
+    seen: set[str] = set()
+    for record in heapq.merge(*sequences, key=lambda record: record.time):
+        if record.id not in seen:
+            seen.add(record.id)
+            merged.append(record)
+    return fingerprint, merged
 
 
 def _fsync_folder(folder: Path) -> None:
@@ -95,7 +252,8 @@ def _fsync_folder(folder: Path) -> None:
 
 
 class EditJournal:
-    """The journal file of one corpus's edits, open for appending.
+    """The journal file of one corpus's edits, open for appending, shared with any
+    number of other writers.
 
     Parameters
     ----------
@@ -105,9 +263,13 @@ class EditJournal:
     Attributes
     ----------
     records : list of Edit or StackRecord
-        Every record in the file, in order.
+        Every record read or written so far, in file order; :meth:`read_new` adds those
+        other writers appended since.
+    lock : filelock.FileLock
+        Held around every read and append; :meth:`locked` around :meth:`read_new`, a
+        check and :meth:`append` makes the three one step.
     warnings : list of str
-        What opening repaired (a torn last line).
+        What reading repaired (a torn last line).
 
     Raises
     ------
@@ -121,79 +283,74 @@ class EditJournal:
         self.corpus_fingerprint = corpus_fingerprint
         self.records: list[Record] = []
         self.warnings: list[str] = []
+        self.lock = filelock.FileLock(self.path.with_name(self.path.name + ".lock"),
+                                      timeout=LOCK_TIMEOUT)
+        self._reader = _Reader(self.path, corpus_fingerprint)
+        self._offset = 0
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        created = not self.path.exists()
-        self._handle = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            self._read()
-        except BaseException:
-            os.close(self._handle)
-            raise
+        with self.locked():
+            created = not self.path.exists()
+            self._handle = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                self.read_new()
+                if self._offset == 0:
+                    self._write(header(corpus_fingerprint))
+                    self._reader.parse(json.dumps(header(corpus_fingerprint)).encode())
+            except BaseException:
+                os.close(self._handle)
+                raise
         if created:
             _fsync_folder(self.path.parent)
 
-    def _read(self) -> None:
-        data = self.path.read_bytes()
-        lines = data.split(b"\n")
-        # Everything after the last newline is a torn write (empty when there is none).
-        complete, tail = lines[:-1], lines[-1]
-        parsed = []
-        for number, line in enumerate(complete, start=1):
-            try:
-                parsed.append(json.loads(line))
-            except (json.JSONDecodeError, UnicodeDecodeError):
-                if number < len(complete) or tail:
-                    raise EditError("not a JSON line; the journal is corrupt", self.path,
-                                    number) from None
-                # A last line that is not JSON is also a torn write.
-                tail = line
-                complete = complete[:-1]
-        if tail:
-            kept = sum(len(line) + 1 for line in complete)
-            self.warnings.append(f"{self.path}: ignored a torn last line "
-                                 f"({len(tail)} bytes) left by an interrupted write")
-            warnings.warn(self.warnings[-1], stacklevel=3)
-            os.ftruncate(self._handle, kept)
-            os.fsync(self._handle)
-        if not parsed:
-            self._write({"format": FORMAT, "version": VERSION,
-                         "corpus": self.corpus_fingerprint, "created": now()})
-            return
-        header = parsed[0]
-        if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise EditError("not a sentspace edit journal (bad first line)", self.path, 1)
-        if header.get("corpus") != self.corpus_fingerprint:
-            raise EditError(f"the journal is for corpus {header.get('corpus')}, not "
-                            f"{self.corpus_fingerprint}", self.path, 1)
-        for number, record in enumerate(parsed[1:], start=2):
-            try:
-                if not isinstance(record, dict):
-                    raise EditError(f"expected an object, found {record!r}")
-                if record.get("op") in STACK_OPS:
-                    self.records.append(StackRecord(**record))
-                else:
-                    self.records.append(edit_from_dict(record))
-            except (EditError, TypeError) as error:
-                problem = error.problem if isinstance(error, EditError) else str(error)
-                raise EditError(problem, self.path, number) from None
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the journal's inter-process lock (reentrant); a writer holding it too
+        long is an error naming the lock file."""
+        try:
+            self.lock.acquire()
+        except filelock.Timeout:
+            raise EditError(f"another process has held the lock {self.lock.lock_file} "
+                            f"for over {LOCK_TIMEOUT:.0f} s", self.path) from None
+        try:
+            yield
+        finally:
+            self.lock.release()
+
+    def read_new(self) -> list[Record]:
+        """Read the records other writers appended since the last read (also kept in
+        :attr:`records`); a torn last line left by a writer that died is cut off."""
+        with self.locked():
+            size = os.fstat(self._handle).st_size
+            data = os.pread(self._handle, size - self._offset, self._offset)
+            records, used, warning = self._reader.parse_all(data)
+            self._offset += used
+            if warning:
+                # Under the lock nobody is writing: the tail is a dead writer's.
+                self.warnings.append(warning)
+                warnings.warn(warning, stacklevel=3)
+                os.ftruncate(self._handle, self._offset)
+                os.fsync(self._handle)
+        self.records += records
+        return records
 
     def _write(self, record: dict) -> None:
         line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
         # One write to an O_APPEND file: the line lands whole at the end or, after a
-        # crash, as a torn tail that the next open cuts off.
+        # crash, as a torn tail that the next read under the lock cuts off.
         written = os.write(self._handle, line)
         if written != len(line):
             raise OSError(f"short write to {self.path}")
         os.fsync(self._handle)
+        self._offset += len(line)
 
     def append(self, record: Record) -> None:
-        """Write ``record`` and fsync it; when this returns the record is durable."""
-        self._write(record.to_dict())
+        """Write ``record`` after whatever others appended (read first, into
+        :attr:`records`) and fsync it; when this returns the record is durable."""
+        with self.locked():
+            self.read_new()
+            self._write(record.to_dict())
+            self._reader.parse(json.dumps(record.to_dict()).encode())
         self.records.append(record)
-
-    def state(self) -> tuple[list[Edit], list[Edit]]:
-        """:func:`replay` of the records: the edits in effect and the redo stack."""
-        return replay(self.records)
 
     def close(self) -> None:
         if self._handle >= 0:

@@ -1,24 +1,49 @@
 """One linguist's correction session on one corpus: edits, undo/redo, the journal.
 
 :class:`AnnotationSession` is what the review panel calls. Every method that edits
-validates the edit against the current corrected corpus, journals it (durably), then
-updates the state; a rejected edit raises :class:`~app.annotations.edits.EditError`
-and is neither journaled nor applied. Opening a session on a corpus whose journal has
-records replays them, so closing and reopening the app loses nothing.
+takes the journal's lock, reads what other writers appended, validates the edit against
+that fresh state, journals it (durably), then updates the state; an edit that no longer
+fits raises :class:`~app.annotations.edits.EditError` and is neither journaled nor
+applied. An edit made on a stale view (its "before" no longer holds) is journaled, takes
+effect, and is listed in :attr:`AnnotationSession.conflicts`. Opening a session replays
+the journal, so closing and reopening the app loses nothing; :meth:`refresh` replays
+what other writers appended since, for a window that follows the file live.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from app.annotations.edits import (
-    AddNote, Edit, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence,
-    SplitGroup, apply, current_user, new_group_name,
+    AddNote, Conflict, Edit, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence,
+    SplitGroup, apply, current_user, new_group_name, replay_edits,
 )
 from app.annotations.export import FORMATS, export_change_log, export_corpus
-from app.annotations.journal import EditJournal, StackRecord, journal_path
+from app.annotations.history import History
+from app.annotations.journal import EditJournal, Record, StackRecord, journal_path
 from app.corpora.model import Corpus
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What other writers appended to the journal since the last :meth:`refresh`.
+
+    ``records``: their edits and undo/redo records, in journal order; ``conflicts``: the
+    conflicts in effect now that were not before.
+    """
+
+    records: tuple[Record, ...]
+    conflicts: tuple[Conflict, ...]
+    corpus_changed: bool
+
+    def __bool__(self) -> bool:
+        return bool(self.records)
+
+    @property
+    def authors(self) -> list[str]:
+        return sorted({record.author for record in self.records})
 
 
 class AnnotationSession:
@@ -42,8 +67,13 @@ class AnnotationSession:
         self.original = original
         self.journal = journal
         self.author = author or current_user()
-        self.edits, self._redo = journal.state()
-        self.corpus = apply(original, self.edits)
+        self.history = History(original)
+        self.history.feed(journal.records)
+        self._fed = len(journal.records)
+        self._own: set[str] = set()  # ids this session wrote
+        self._unreported: list[Record] = []  # read from others, not yet refreshed
+        self._reported_conflicts = set(map(_conflict_key, self.history.conflicts))
+        self._reported_corpus = self.history.corpus
 
     @classmethod
     def open(cls, original: Corpus, path: str | Path | None = None, *,
@@ -57,15 +87,58 @@ class AnnotationSession:
     def close(self) -> None:
         self.journal.close()
 
+    @property
+    def corpus(self) -> Corpus:
+        """The corrected corpus: the journal's edits in effect, replayed."""
+        return self.history.corpus
+
+    @property
+    def edits(self) -> list[Edit]:
+        """The edits in effect, in the order they (re)applied."""
+        return self.history.edits
+
+    @property
+    def conflicts(self) -> list[Conflict]:
+        """Every conflict of the edits in effect (see :mod:`app.annotations.history`)."""
+        return self.history.conflicts
+
+    def _sync(self) -> None:
+        """Replay what other writers appended since we last read."""
+        self.journal.read_new()
+        new = self.journal.records[self._fed:]
+        self._fed = len(self.journal.records)
+        self.history.feed(new)
+        self._unreported += [record for record in new if record.id not in self._own]
+
+    def refresh(self) -> Changes:
+        """Read and replay the records other writers appended since the last refresh
+        (also those read while journaling an edit); what changed, with its authors.
+        A window calls it when the journal file changes."""
+        with self.journal.locked():
+            self._sync()
+        records, self._unreported = tuple(self._unreported), []
+        conflicts = tuple(c for c in self.conflicts
+                          if _conflict_key(c) not in self._reported_conflicts)
+        self._reported_conflicts |= set(map(_conflict_key, conflicts))
+        corpus = self.corpus
+        changed, self._reported_corpus = corpus is not self._reported_corpus, corpus
+        return Changes(records, conflicts, changed)
+
+    def _append(self, record: Record) -> None:
+        self.journal.append(record)
+        self._own.add(record.id)
+        self._fed += 1
+        self.history.feed([record])
+
     # --- state ------------------------------------------------------------------
 
     @property
     def can_undo(self) -> bool:
-        return bool(self.edits)
+        return self.history.undo_target(self.author) is not None
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return self.history.redo_target(self.author) is not None
 
     @property
     def reviewed(self) -> set[str]:
@@ -90,13 +163,21 @@ class AnnotationSession:
 
     # --- editing ------------------------------------------------------------------
 
-    def record(self, edit: Edit) -> Edit:
-        """Validate ``edit`` against the corrected corpus, journal it, apply it."""
-        corrected = apply(self.corpus, [edit]) if edit.changes_corpus else self.corpus
-        self.journal.append(edit)
-        self.edits.append(edit)
-        self._redo.clear()
-        self.corpus = corrected
+    def record(self, edit: Edit, view: Corpus | None = None) -> Edit:
+        """Check ``edit`` against ``view`` (the corrected corpus as this session showed
+        it; by default now), then journal it after what others appended, if it still
+        fits there; apply it."""
+        view = view if view is not None else self.corpus
+        if edit.changes_corpus:
+            apply(view, [edit])  # a mistake, not a conflict: refused
+        with self.journal.locked():
+            self._sync()
+            if edit.changes_corpus and self.corpus is not view:
+                _, conflicts = replay_edits(self.corpus, [edit])
+                if conflicts and not conflicts[0].applied:
+                    raise EditError(f"{conflicts[0].problem} since this window last "
+                                    "showed it", self.journal.path)
+            self._append(edit)
         return edit
 
     def _stamp(self, reason: str) -> dict[str, str]:
@@ -105,20 +186,31 @@ class AnnotationSession:
     def move(self, sentence: int, target: str | None = None, *, source: str | None = None,
              reason: str = "") -> Edit:
         """Move sentence ``sentence`` (index) into group ``target`` (a new group when
-        None), out of ``source`` (by default its only or first group)."""
+        None), out of ``source`` (by default its only or first group as this session
+        last saw it: if another writer moved it since, the move is a conflict)."""
         if source is None:
             current = self.group_names_of(sentence)
             source = current[0] if current else None
-        return self.record(MoveSentence(
-            sentence=self.original.ids[sentence], source=source,
-            target=target if target is not None else new_group_name(self.corpus),
-            **self._stamp(reason)))
+        view = self.corpus
+        with self.journal.locked():
+            self._sync()  # a new group's name must be new to every writer
+            return self.record(MoveSentence(
+                sentence=self.original.ids[sentence], source=source,
+                target=target if target is not None else self._new_group_name(view),
+                **self._stamp(reason)), view)
 
     def split(self, group: str, sentences: Sequence[int], *, reason: str = "") -> Edit:
         """Move ``sentences`` (indices, members of ``group``) into a new group."""
-        return self.record(SplitGroup(
-            group=group, members=tuple(self.original.ids[s] for s in sentences),
-            target=new_group_name(self.corpus), **self._stamp(reason)))
+        view = self.corpus
+        with self.journal.locked():
+            self._sync()
+            return self.record(SplitGroup(
+                group=group, members=tuple(self.original.ids[s] for s in sentences),
+                target=self._new_group_name(view), **self._stamp(reason)), view)
+
+    def _new_group_name(self, view: Corpus) -> str:
+        """A group name new both to ``view`` and to the journal's latest state."""
+        return new_group_name(self.corpus, view.groups.names if view.groups else ())
 
     def merge(self, groups: Sequence[str], *, reason: str = "") -> Edit:
         """Merge ``groups`` into the first of them."""
@@ -145,23 +237,21 @@ class AnnotationSession:
         return self.record(AddNote(item=item, text=text, author=self.author))
 
     def undo(self) -> Edit | None:
-        """Undo the latest edit in effect (journaled); the edit undone, or None."""
-        if not self.edits:
-            return None
-        self.journal.append(StackRecord("undo", author=self.author))
-        edit = self.edits.pop()
-        self._redo.append(edit)
-        self.corpus = apply(self.original, self.edits)
-        return edit
+        """Undo this author's latest edit in effect (journaled by its id); the edit
+        undone, or None."""
+        return self._stack("undo", self.history.undo_target)
 
     def redo(self) -> Edit | None:
-        """Redo the latest undone edit (journaled); the edit redone, or None."""
-        if not self._redo:
-            return None
-        self.journal.append(StackRecord("redo", author=self.author))
-        edit = self._redo.pop()
-        self.edits.append(edit)
-        self.corpus = apply(self.corpus, [edit]) if edit.changes_corpus else self.corpus
+        """Redo this author's latest undone edit (journaled by its id); the edit redone,
+        or None."""
+        return self._stack("redo", self.history.redo_target)
+
+    def _stack(self, op: str, target_of) -> Edit | None:
+        with self.journal.locked():
+            self._sync()
+            edit = target_of(self.author)
+            if edit is not None:
+                self._append(StackRecord(op, edit=edit.id, author=self.author))
         return edit
 
     # --- sharing ------------------------------------------------------------------
@@ -171,3 +261,7 @@ class AnnotationSession:
         the change log of the edits in effect into ``folder``; the files written."""
         return [*export_corpus(self.corpus, folder, formats),
                 *export_change_log(self.edits, folder)]
+
+
+def _conflict_key(conflict: Conflict) -> tuple[str, str]:
+    return conflict.record.id, conflict.problem

@@ -1,0 +1,129 @@
+"""The state a journal's records give, built record by record.
+
+Records replay in file order (the order the journal's lock gave the writers):
+
+- an edit goes into effect, played onto the corpus as its author may not have seen it
+  (:meth:`~app.annotations.edits.Working.replay`: a stale "before" is a conflict, the
+  later edit applying where it still fits, skipped where it does not);
+- ``undo X`` takes edit X out of effect: the corpus is replayed without it, so edits
+  after X that relied on it may now conflict, and are listed;
+- ``redo X`` puts X back into effect *at that point*, played onto the state as it is
+  then (it may conflict with what others did meanwhile).
+
+An undo of an edit not in effect, or a redo of one in effect, changes nothing and is
+listed. Each author has an undo stack (their edits in effect, latest (re)applied last)
+and a redo stack (their undone edits, cleared by their next edit), so one person's undo
+never takes back another's edit; two windows with the same author share one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.annotations.edits import Conflict, Edit, Working
+from app.annotations.journal import Record, StackRecord
+from app.corpora.model import Corpus
+
+
+class History:
+    """Edits in effect, undo/redo stacks per author, conflicts and the corrected corpus
+    of ``original`` after the records fed so far.
+
+    Attributes
+    ----------
+    edits : list of Edit
+        The edits in effect, in the order they (re)applied.
+    by_id : dict of str to Edit
+        Every edit fed, in effect or not.
+    """
+
+    def __init__(self, original: Corpus):
+        self.original = original
+        self.edits: list[Edit] = []
+        self._in_effect: set[str] = set()
+        self.by_id: dict[str, Edit] = {}
+        self._done: dict[str, list[str]] = {}
+        self._undone: dict[str, list[str]] = {}
+        self._stack_conflicts: list[Conflict] = []
+        self._working = Working(original)
+        self._played: list[Conflict] = []
+        self._stale = False  # an undo took an edit from the middle: replay from the start
+        self._corpus: Corpus | None = original
+
+    def feed(self, records: Iterable[Record]) -> None:
+        for record in records:
+            if isinstance(record, StackRecord):
+                self._stack(record)
+                continue
+            self.by_id[record.id] = record
+            self.edits.append(record)
+            self._in_effect.add(record.id)
+            self._done.setdefault(record.author, []).append(record.id)
+            self._undone.pop(record.author, None)
+            self._play(record)
+
+    def _stack(self, record: StackRecord) -> None:
+        edit = self.by_id[record.edit]
+        in_effect = edit.id in self._in_effect
+        if (record.op == "undo") != in_effect:
+            self._stack_conflicts.append(Conflict(record, (
+                f"{edit.describe()} was {'not ' if record.op == 'undo' else ''}in effect "
+                "already"), applied=False, against=edit))
+            return
+        done = self._done.setdefault(edit.author, [])
+        undone = self._undone.setdefault(edit.author, [])
+        if record.op == "undo":
+            self.edits.remove(edit)
+            self._in_effect.discard(edit.id)
+            if edit.id in done:
+                done.remove(edit.id)
+            undone.append(edit.id)
+            self._stale = True
+            self._corpus = None
+        else:
+            if edit.id in undone:
+                undone.remove(edit.id)
+            done.append(edit.id)
+            self.edits.append(edit)
+            self._in_effect.add(edit.id)
+            self._play(edit)
+
+    def _play(self, edit: Edit) -> None:
+        if self._stale:
+            return
+        conflict = self._working.replay(edit)
+        if conflict is not None:
+            self._played.append(conflict)
+        if edit.changes_corpus:
+            self._corpus = None
+
+    def _settle(self) -> None:
+        if self._stale:
+            self._working, self._played, self._stale = Working(self.original), [], False
+            for edit in self.edits:
+                self._play(edit)
+
+    @property
+    def corpus(self) -> Corpus:
+        """The corrected corpus."""
+        self._settle()
+        if self._corpus is None:
+            self._corpus = self._working.corpus_now(self._working.applied)
+        return self._corpus
+
+    @property
+    def conflicts(self) -> list[Conflict]:
+        """The conflicts of the edits in effect (in the order they played), then the
+        undo/redo records that found nothing to do."""
+        self._settle()
+        return [*self._played, *self._stack_conflicts]
+
+    def undo_target(self, author: str) -> Edit | None:
+        """``author``'s latest edit in effect: what their undo takes back."""
+        done = self._done.get(author)
+        return self.by_id[done[-1]] if done else None
+
+    def redo_target(self, author: str) -> Edit | None:
+        """``author``'s latest undone edit, unless they edited since."""
+        undone = self._undone.get(author)
+        return self.by_id[undone[-1]] if undone else None
