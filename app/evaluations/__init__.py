@@ -12,8 +12,8 @@ import numpy as np
 from app.ann import EXACT_LIMIT
 from app.corpora.pyramid import DISTRACTORS, NEGATIVE_OVERLAP
 from app.evaluations import (
-    agreement, classification, costra, costra_offsets, detection, histograms, latent, pyramid,
-    ranking, relatedness, transfer,
+    agreement, bitext, classification, costra, costra_offsets, detection, histograms, latent,
+    pyramid, ranking, relatedness, transfer,
 )
 from app.neighbours import SPLIT_CHOICES
 
@@ -37,6 +37,8 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
     "costra": (costra.run_costra, "Costra 1.1 geometric orderings of Czech sentences"),
     "costra-offsets": (costra_offsets.run_costra_offsets,
                        "Costra transformations as directions: offset consistency, analogies"),
+    "bitext": (bitext.run_bitext,
+               "find each sentence's translation among the other language (MTEB bitext)"),
 }
 
 
@@ -60,17 +62,21 @@ class EvaluationOption:
         return next(iter(self.choices))
 
 
+_SEARCH = EvaluationOption(
+    {"auto": f"exact up to {EXACT_LIMIT:,} sentences, an approximate index above",
+     "exact": "scan the whole pool", "ann": "an approximate index always"},
+    "how each query's nearest sentences are found")
 #: Options by evaluation and keyword argument; the CLI offers each as ``--name`` and the
 #: GUI as a choice beside the evaluation.
 OPTIONS: dict[str, dict[str, EvaluationOption]] = {
     "relatedness": {
         "split": EvaluationOption(SPLIT_CHOICES, "which pairs are evaluated"),
     },
-    "ranking": {
-        "search": EvaluationOption(
-            {"auto": f"exact up to {EXACT_LIMIT:,} sentences, an approximate index above",
-             "exact": "scan the whole pool", "ann": "an approximate index always"},
-            "how each query's nearest sentences are found"),
+    "ranking": {"search": _SEARCH},
+    "bitext": {
+        "languages": EvaluationOption(bitext.LANGUAGE_PAIRS,
+                                      "whose sentences find their translations in whose"),
+        "search": _SEARCH,
     },
     "pyramid": {
         "distractors": EvaluationOption(
@@ -111,6 +117,7 @@ APPLICABLE: dict[str, Callable] = {
     "pyramid": lambda c: _has_groups(c, "SCU"),
     "costra": lambda c: "r1" in c.metadata,
     "costra-offsets": lambda c: "r1" in c.metadata,
+    "bitext": lambda c: "language" in c.metadata and _has_pairs(c, paraphrase_labels=True),
 }
 
 

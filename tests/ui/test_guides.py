@@ -3,7 +3,7 @@ import re
 import pytest
 
 from app.evaluations import COMPARISONS, EVALUATIONS
-from app.ui.guides import GUIDES, TITLES
+from app.guides import GUIDES, TITLES
 
 #: A phrase each guide's "Data it needs" section must contain.
 DATA = {
@@ -18,6 +18,7 @@ DATA = {
     "pyramid": ".pyr",
     "costra": "Costra 1.1",
     "costra-offsets": "seed groups",
+    "bitext": "translations as positive pairs",
     "agreement": "two or more encoders",
     "projection": "Embeddings",
     "review": "groups, SCUs, scored pairs",

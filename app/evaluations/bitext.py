@@ -1,0 +1,315 @@
+"""Bitext retrieval (MTEB's BitextMining, Tatoeba style) on a parallel corpus.
+
+The corpus gives each sentence a ``language`` (metadata) and links translations as
+positive pairs (``multi30k-parallel``). For languages A and B, every sentence of A that
+has a translation in B is a query, answered by the most cosine-similar sentence among
+*all* sentences of B (:func:`app.ann.iter_knn`); then the same from B to A. Per query:
+the prediction, and the exact rank of the true translation among all of B
+(:func:`app.neighbours.iter_target_ranks`, ties pessimistic as in ranking).
+
+Metrics, per direction and over both:
+
+- accuracy: the prediction is the translation (MTEB's ``accuracy``; among sentences
+  tied for the top the search returns one, as MTEB's top-k does);
+- MRR: mean reciprocal rank of the translation;
+- F1 as MTEB computes it: ``sklearn.metrics.f1_score(gold, predicted,
+  average="weighted")``, each target sentence a class. With one query per target this
+  is the mean over queries of ``2 / (1 + c)`` for a correct query whose target ``c``
+  queries predicted, 0 for a wrong one, so a "hub" sentence that many queries pick
+  costs F1 but not accuracy. Over both directions the classes of the two directions
+  are distinct sentences, so F1 is the mean of the two directions'.
+
+Bootstrap intervals resample queries (:mod:`app.evaluations.statistics`); F1 is
+recomputed on each resample as sklearn would on the resampled lists (:func:`mteb_f1`
+takes the resample's weights). The paired test across encoders is a permutation test
+of F1 (:mod:`app.evaluations.paired`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from app.ann import Search, iter_knn
+from app.cache import encode_corpus
+from app.corpora.model import Corpus
+from app.errors import EvaluationError
+from app.evaluations import statistics
+from app.evaluations.statistics import format_ci
+from app.jobs import Job
+from app.neighbours import Normalised, iter_target_ranks, normalise
+from app.results import Result, Score, provenance
+from models.base import Embeddings, Encoder
+
+NAME = "bitext"
+METRICS = ("accuracy", "MRR", "F1")
+#: The language pairs offered as the ``languages`` option (any "xx-yy" is accepted).
+LANGUAGE_PAIRS = {"en-de": "English and German", "en-fr": "English and French",
+                  "en-cs": "English and Czech", "de-fr": "German and French",
+                  "de-cs": "German and Czech", "fr-cs": "French and Czech"}
+
+
+def mteb_f1(predicted: np.ndarray, gold: np.ndarray,
+            weights: np.ndarray | None = None) -> np.ndarray:
+    """MTEB's bitext F1 (sklearn's support-weighted F1 over target classes) -> (B,).
+
+    A :data:`statistics.Metric`: ``predicted`` (n,) with ``weights`` (B, n), or (B, n)
+    rows of predictions; ``gold`` (n,) holds distinct targets, one per query. For class
+    ``g_i``: support ``w_i``, predicted ``C`` times (the weights of the queries that
+    predicted it), so its F1 is ``2 w_i [correct] / (C + w_i)`` and the weighted mean is
+    ``sum_i w_i * that / sum w``.
+    """
+    gold = np.asarray(gold).astype(np.int64)
+    predicted = np.atleast_2d(np.asarray(predicted)).astype(np.int64)
+    n = gold.shape[0]
+    w = (np.ones(predicted.shape) if weights is None else np.asarray(weights, dtype=np.float64))
+    predicted = np.broadcast_to(predicted, w.shape)
+    # Only predictions of some query's target count: classes are numbered by query.
+    class_of = np.full(max(int(gold.max(initial=-1)), int(predicted.max(initial=-1))) + 1,
+                       -1, dtype=np.int64)
+    class_of[gold] = np.arange(n)
+    cls = class_of[predicted]
+    rows = np.arange(w.shape[0])[:, None]
+    counted = cls >= 0
+    times = np.bincount((rows * n + np.where(counted, cls, 0))[counted],
+                        weights=w[counted], minlength=w.shape[0] * n).reshape(w.shape)
+    correct = predicted == gold
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_class = np.where(correct & (w > 0), 2 * w / (times + w), 0.0)
+        return (w * per_class).sum(axis=-1) / w.sum(axis=-1)
+
+
+@dataclass(frozen=True, eq=False)
+class BitextResult(Result):
+    """Per-query retrieval of the translation, and the metrics over them.
+
+    Attributes
+    ----------
+    languages : (A, B).
+    pool_sizes : sentences of A and of B (each direction searches all of the other).
+    direction : int ndarray of shape (n_queries,)
+        0 for A -> B, 1 for B -> A; queries of A -> B come first.
+    pair_index : ndarray (n_queries,): the translation pair (row of ``corpus.pairs``).
+    query, target, prediction : ndarray (n_queries,): sentence indices of the query, its
+        translation and the sentence retrieved.
+    pair_id, query_id, target_id, prediction_id : str ndarrays: the dataset's names.
+    rank : float ndarray: rank of the translation among the other language (1 = best).
+    similarity, predicted_similarity : cosine of the query with its translation and with
+        the sentence retrieved.
+    degenerate_query : bool ndarray: queries with a zero (or non-finite) vector.
+    ci : {metric name: (low, high)} bootstrap intervals; empty when off.
+    search : how each direction's nearest sentence was found.
+    """
+
+    evaluation = NAME
+    languages: tuple[str, str]
+    pool_sizes: tuple[int, int]
+    direction: np.ndarray
+    pair_index: np.ndarray
+    query: np.ndarray
+    target: np.ndarray
+    prediction: np.ndarray
+    pair_id: np.ndarray
+    query_id: np.ndarray
+    target_id: np.ndarray
+    prediction_id: np.ndarray
+    rank: np.ndarray
+    similarity: np.ndarray
+    predicted_similarity: np.ndarray
+    degenerate_query: np.ndarray
+    ci: dict[str, tuple[float, float]]
+    search: tuple[Search, Search]
+
+    @property
+    def directions(self) -> tuple[str, str]:
+        a, b = self.languages
+        return f"{a}->{b}", f"{b}->{a}"
+
+    def _subsets(self) -> list[tuple[str, np.ndarray]]:
+        """(metric name prefix, queries): both directions, then each."""
+        return [("", np.ones(len(self.rank), dtype=bool)), *(
+            (f"{name} ", self.direction == d) for d, name in enumerate(self.directions))]
+
+    def metrics(self) -> dict[str, float]:
+        """Each metric over both directions, then per direction ("en->de F1")."""
+        return {name: value for label, chosen in self._subsets()
+                for name, value in _metric_values(self.prediction[chosen],
+                                                  self.target[chosen], self.rank[chosen],
+                                                  label).items()}
+
+    def summary(self) -> list[tuple[str, str]]:
+        a, b = self.languages
+        rows = [("languages", f"{a}-{b}"),
+                ("queries", f"{int(np.sum(self.direction == 0))} + "
+                            f"{int(np.sum(self.direction == 1))}"),
+                ("pool", f"{self.pool_sizes[0]} {a}, {self.pool_sizes[1]} {b}")]
+        rows += [(name, f"{value:.4f} {format_ci(self.ci.get(name))}".rstrip())
+                 for name, value in self.metrics().items()]
+        rows.append(("queries with a zero vector", str(int(self.degenerate_query.sum()))))
+        if any(search.approximate for search in self.search):
+            rows += [(f"{name} search", search.describe())
+                     for name, search in zip(self.directions, self.search)]
+        return rows
+
+    def scores(self) -> list[Score]:
+        return [Score(name, value, self.ci.get(name), int(chosen.sum()))
+                for label, chosen in self._subsets()
+                for name, value in _metric_values(self.prediction[chosen],
+                                                  self.target[chosen], self.rank[chosen],
+                                                  label).items()]
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "languages": list(self.languages),
+            "pool_sizes": list(self.pool_sizes),
+            "n_queries": int(len(self.rank)),
+            "metrics": self.metrics(),
+            "ci": {name: list(bounds) for name, bounds in self.ci.items()},
+            "n_degenerate_queries": int(self.degenerate_query.sum()),
+            "search": [search.to_dict() for search in self.search],
+            # Sentences and pairs by the dataset's names; "row" indexes corpus.pairs.
+            "queries": [{"direction": self.directions[d], "pair": p, "row": row,
+                         "query": q, "target": t, "prediction": pr, "rank": r,
+                         "similarity": s, "predicted_similarity": ps}
+                        for d, p, row, q, t, pr, r, s, ps in zip(
+                            self.direction.tolist(), self.pair_id.tolist(),
+                            self.pair_index.tolist(), self.query_id.tolist(),
+                            self.target_id.tolist(), self.prediction_id.tolist(),
+                            self.rank.tolist(), self.similarity.tolist(),
+                            self.predicted_similarity.tolist())],
+        }
+
+
+def _metric_values(prediction: np.ndarray, target: np.ndarray, rank: np.ndarray,
+                   label: str = "") -> dict[str, float]:
+    return {f"{label}accuracy": float(np.mean(prediction == target)),
+            f"{label}MRR": float(np.mean(1.0 / rank)),
+            f"{label}F1": float(mteb_f1(prediction, target)[0])}
+
+
+def _metric_inputs(prediction: np.ndarray, target: np.ndarray, rank: np.ndarray,
+                   label: str = "") -> dict[str, tuple]:
+    """What :func:`statistics.cis` resamples for each metric of :func:`_metric_values`."""
+    return {f"{label}accuracy": (statistics.mean, (prediction == target).astype(float), None),
+            f"{label}MRR": (statistics.mean, 1.0 / rank, None),
+            f"{label}F1": (mteb_f1, prediction, target)}
+
+
+def parse_languages(languages: str) -> tuple[str, str]:
+    """("en", "de") from "en-de"; EvaluationError for anything else."""
+    parts = languages.split("-")
+    if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
+        raise EvaluationError(f"{NAME} takes two different languages as 'en-de', "
+                              f"not {languages!r}")
+    return parts[0], parts[1]
+
+
+def bitext_queries(corpus: Corpus, languages: str
+                   ) -> tuple[tuple[str, str], np.ndarray, np.ndarray, np.ndarray]:
+    """((A, B), pair index, sentence of A, its translation in B), one row per
+    translation pair of A and B, in pair order.
+
+    Raises EvaluationError, before any work, when the corpus has no language per
+    sentence, lacks either language, has no translation of A in B, or gives a sentence
+    two translations in the other language (its answer would not be one sentence).
+    """
+    a, b = parse_languages(languages)
+    if "language" not in corpus.metadata:
+        raise EvaluationError(f"{NAME} needs a language per sentence (metadata "
+                              f"'language'), and corpus {corpus.name!r} has none")
+    language = np.asarray(corpus.metadata["language"], dtype=str)
+    missing = [code for code in (a, b) if not np.any(language == code)]
+    if missing:
+        raise EvaluationError(f"corpus {corpus.name!r} has no sentence in "
+                              f"{', '.join(missing)} (it has "
+                              f"{', '.join(dict.fromkeys(language.tolist()))})")
+    pairs = corpus.pairs
+    if pairs is None or pairs.label_names:
+        raise EvaluationError(f"{NAME} needs translations as positive pairs, and corpus "
+                              f"{corpus.name!r} has none")
+    first, second = language[pairs.first], language[pairs.second]
+    forward = (pairs.label == 1) & (first == a) & (second == b)
+    backward = (pairs.label == 1) & (first == b) & (second == a)
+    pair_index = np.flatnonzero(forward | backward)
+    if len(pair_index) == 0:
+        raise EvaluationError(f"corpus {corpus.name!r} has no {a}-{b} translation pairs")
+    swap = backward[pair_index]
+    a_side = np.where(swap, pairs.second[pair_index], pairs.first[pair_index])
+    b_side = np.where(swap, pairs.first[pair_index], pairs.second[pair_index])
+    for side in (a_side, b_side):
+        values, counts = np.unique(side, return_counts=True)
+        if np.any(counts > 1):
+            raise EvaluationError(f"sentence {corpus.ids[values[counts > 1][0]]} has "
+                                  f"{counts.max()} translations in the other language; "
+                                  f"{NAME} needs one")
+    return (a, b), pair_index, a_side, b_side
+
+
+def iter_evaluate_bitext(corpus: Corpus, embeddings: Embeddings, *,
+                         encoder: Encoder | None = None, languages: str = "en-de",
+                         n_resamples: int = statistics.DEFAULT_RESAMPLES,
+                         confidence: float = 0.95, seed: int = 0,
+                         search: str = "auto") -> Job[BitextResult]:
+    """Bitext retrieval of precomputed embeddings (shape (len(corpus), dim)).
+
+    Parameters
+    ----------
+    encoder : the encoder the embeddings came from, for provenance only.
+    languages : "A-B", codes of the corpus's ``language`` metadata.
+    n_resamples, confidence : bootstrap intervals over queries; 0 turns them off.
+    seed : seeds the bootstrap (and an approximate search's recall sample).
+    search : how the nearest sentence is found (:func:`app.ann.iter_knn`: exact up to
+        :data:`app.ann.EXACT_LIMIT` sentences of a language; ranks are always exact).
+    """
+    (a, b), pair_index, a_side, b_side = bitext_queries(corpus, languages)
+    language = np.asarray(corpus.metadata["language"], dtype=str)
+    unit = normalise(embeddings)
+    pools = {code: np.flatnonzero(language == code) for code in (a, b)}
+    parts = []
+    for queries, targets, pool in ((a_side, b_side, pools[b]), (b_side, a_side, pools[a])):
+        pool_rows = Normalised(unit.matrix[pool], unit.degenerate[pool])
+        query_rows = Normalised(unit.matrix[queries], unit.degenerate[queries])
+        found, found_similarity, how = yield from iter_knn(query_rows, pool_rows, 1,
+                                                           search=search, seed=seed)
+        rank, similarity = yield from iter_target_ranks(
+            query_rows, pool_rows, np.searchsorted(pool, targets))
+        parts.append((pool[found[:, 0]], found_similarity[:, 0], rank, similarity, how))
+    prediction = np.concatenate([parts[0][0], parts[1][0]])
+    query = np.concatenate([a_side, b_side])
+    target = np.concatenate([b_side, a_side])
+    rank = np.concatenate([parts[0][2], parts[1][2]])
+    direction = np.repeat([0, 1], len(pair_index))
+    metrics = _metric_inputs(prediction, target, rank)
+    ci = statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    for d, name in enumerate((f"{a}->{b}", f"{b}->{a}")):
+        chosen = direction == d
+        ci.update(statistics.cis(
+            _metric_inputs(prediction[chosen], target[chosen], rank[chosen], f"{name} "),
+            n_resamples=n_resamples, confidence=confidence, seed=seed))
+    ids = np.asarray(corpus.ids, dtype=str)
+    both_pairs = np.concatenate([pair_index, pair_index])
+    return BitextResult(
+        provenance=provenance(corpus, encoder, embeddings, languages=f"{a}-{b}",
+                              n_resamples=n_resamples, confidence=confidence, seed=seed,
+                              search=search, ties="pessimistic",
+                              pool="every sentence of the other language"),
+        languages=(a, b), pool_sizes=(len(pools[a]), len(pools[b])), direction=direction,
+        pair_index=both_pairs, query=query, target=target, prediction=prediction,
+        pair_id=corpus.pairs.names(corpus.ids, both_pairs), query_id=ids[query],
+        target_id=ids[target], prediction_id=ids[prediction], rank=rank,
+        similarity=np.concatenate([parts[0][3], parts[1][3]]).astype(np.float64),
+        predicted_similarity=np.concatenate([parts[0][1], parts[1][1]]).astype(np.float64),
+        degenerate_query=unit.degenerate[query], ci=ci, search=(parts[0][4], parts[1][4]))
+
+
+def run_bitext(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
+               languages: str = "en-de", n_resamples: int = statistics.DEFAULT_RESAMPLES,
+               confidence: float = 0.95, search: str = "auto") -> Job[BitextResult]:
+    """Encode the corpus and run :func:`iter_evaluate_bitext` (same parameters)."""
+    bitext_queries(corpus, languages)
+    embeddings = yield from encode_corpus(corpus, encoder)
+    return (yield from iter_evaluate_bitext(
+        corpus, embeddings, encoder=encoder, languages=languages, n_resamples=n_resamples,
+        confidence=confidence, seed=seed, search=search))

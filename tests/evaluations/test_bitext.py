@@ -1,0 +1,147 @@
+import json
+
+import numpy as np
+import pytest
+from sklearn.metrics import f1_score
+
+from app.cli import main
+from app.corpora import load_corpus
+from app.corpora.model import Corpus, PairTable
+from app.corpora.multi30k import DATA_ENV
+from app.errors import EvaluationError
+from app.evaluations.bitext import iter_evaluate_bitext, mteb_f1, run_bitext
+from app.evaluations.paired import paired_test
+from app.jobs import run_job
+from app.workspace import decode_state, encode_state
+from models.bow import BagOfWords, TfIdf
+from tests.printed import printed_number
+
+
+def test_f1_is_mtebs_weighted_f1_on_a_hand_checked_case():
+    # Queries 0 and 2 are right, but each shares its answer with a wrong query: classes
+    # 0 and 2 have precision 1/2, recall 1, F1 2/3; classes 1 and 3 F1 0; weighted by
+    # support (one each) F1 = (2/3 + 2/3) / 4 = 1/3. Accuracy is 1/2.
+    gold, predicted = np.array([0, 1, 2, 3]), np.array([0, 0, 2, 2])
+    assert mteb_f1(predicted, gold)[0] == pytest.approx(1 / 3)
+    # MTEB's evaluator: f1_score(labels, predictions, average="weighted", zero_division=0)
+    assert f1_score(gold, predicted, average="weighted", zero_division=0) == pytest.approx(
+        1 / 3)
+    # No hub: F1 equals accuracy.
+    assert mteb_f1(np.array([0, 1, 7, 8]), gold)[0] == pytest.approx(0.5)
+
+
+def test_f1_of_a_bootstrap_resample_is_sklearns_on_the_resampled_lists():
+    rng = np.random.default_rng(0)
+    gold = rng.permutation(300)[:80] + 5
+    predicted = np.where(rng.random(80) < 0.5, gold, rng.choice(np.r_[gold, 400], 80))
+    draws = rng.integers(0, 80, size=(6, 80))
+    weights = np.stack([np.bincount(row, minlength=80) for row in draws]).astype(float)
+    expected = [f1_score(gold[row], predicted[row], average="weighted", zero_division=0)
+                for row in draws]
+    np.testing.assert_allclose(mteb_f1(predicted, gold, weights), expected, rtol=1e-12)
+    # Rows of predictions (a permutation test's swaps) with no weights.
+    rows = np.stack([predicted, gold, np.roll(gold, 1)])
+    np.testing.assert_allclose(mteb_f1(rows, gold), [
+        f1_score(gold, row, average="weighted", zero_division=0) for row in rows])
+
+
+def toy():
+    """Two English and three German sentences; en:2's translation is de:2, but de:3 (no
+    translation) is nearer to both English sentences."""
+    texts = ("a", "b", "x", "y", "z")
+    corpus = Corpus(name="toy", texts=texts, ids=("en:1", "en:2", "de:1", "de:2", "de:3"),
+                    metadata={"language": ("en", "en", "de", "de", "de")},
+                    pairs=PairTable(first=[0, 3], second=[2, 1], label=[1, 1],
+                                    score=[np.nan] * 2, split=("test",) * 2,
+                                    subset=("en-de",) * 2))
+    X = np.array([[1, 0, 0], [0, 1, 0], [1, 0.1, 0], [0.2, 0.6, 0.8], [0.9, 0.9, 0]],
+                 dtype=np.float32)
+    return corpus, X
+
+
+def test_toy_predictions_ranks_and_metrics_by_hand():
+    corpus, X = toy()
+    result = run_job(iter_evaluate_bitext(corpus, X, n_resamples=0))
+    assert result.pool_sizes == (2, 3) and list(result.direction) == [0, 0, 1, 1]
+    assert list(result.query_id) == ["en:1", "en:2", "de:1", "de:2"]
+    assert list(result.target_id) == ["de:1", "de:2", "en:1", "en:2"]
+    # en:1 finds de:1; en:2 finds de:3 (cos .71 > .59); both German find theirs.
+    assert list(result.prediction_id) == ["de:1", "de:3", "en:1", "en:2"]
+    np.testing.assert_array_equal(result.rank, [1, 2, 1, 1])
+    assert list(result.pair_id) == ["en:1/de:1", "de:2/en:2", "en:1/de:1", "de:2/en:2"]
+    metrics = result.metrics()
+    assert metrics["en->de accuracy"] == 0.5 and metrics["de->en accuracy"] == 1.0
+    assert metrics["en->de MRR"] == 0.75 and metrics["MRR"] == 0.875
+    assert metrics["en->de F1"] == 0.5 and metrics["F1"] == 0.75
+    kept = decode_state(json.loads(json.dumps(encode_state(result))), corpus)
+    assert kept.summary() == result.summary() and kept.search == result.search
+    reverse = run_job(iter_evaluate_bitext(corpus, X, languages="de-en", n_resamples=0))
+    assert reverse.metrics()["de->en F1"] == 1.0
+    with pytest.raises(EvaluationError, match="no sentence in fr"):
+        run_job(iter_evaluate_bitext(corpus, X, languages="en-fr"))
+    with pytest.raises(EvaluationError, match="two different languages"):
+        run_job(iter_evaluate_bitext(corpus, X, languages="ende"))
+
+
+def test_a_corpus_without_languages_is_refused_before_encoding():
+    corpus = load_corpus("msrp-grouped")
+    with pytest.raises(EvaluationError, match="needs a language per sentence"):
+        run_job(run_bitext(corpus, BagOfWords()))
+
+
+@pytest.fixture(scope="module")
+def test_2016(shared_data):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(DATA_ENV, str(shared_data / "multi30k"))
+        return load_corpus("multi30k-parallel")
+
+
+@pytest.fixture(scope="module")
+def bow_en_de(test_2016):
+    return run_job(run_bitext(test_2016, BagOfWords(), languages="en-de"))
+
+
+def test_bow_finds_translations_far_above_chance_on_test_2016(test_2016, bow_en_de):
+    result = bow_en_de
+    assert len(result.rank) == 2000 and result.pool_sizes == (1000, 1000)
+    assert np.all(np.isin(result.prediction[result.direction == 0],
+                          np.flatnonzero(np.asarray(test_2016.metadata["language"]) == "de")))
+    metrics = result.metrics()
+    # Chance is 1/1000; shared names, numbers and cognates give bow 0.0755 (measured).
+    assert 0.06 <= metrics["accuracy"] <= 0.09
+    assert 0.10 <= metrics["MRR"] <= 0.13
+    assert 0.045 <= metrics["F1"] <= metrics["accuracy"]
+    assert metrics["F1"] == pytest.approx((metrics["en->de F1"] + metrics["de->en F1"]) / 2)
+    for name, (low, high) in result.ci.items():
+        assert low <= metrics[name] <= high, name
+    assert {score.name: score.n for score in result.scores()}["en->de F1"] == 1000
+
+
+def test_ranks_equal_a_full_float64_scan(test_2016, bow_en_de):
+    X = BagOfWords().fit(test_2016.texts).encode(test_2016.texts).toarray().astype(float)
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    language = np.asarray(test_2016.metadata["language"])
+    german = np.flatnonzero(language == "de")
+    forward = bow_en_de.direction == 0
+    cosines = X[bow_en_de.query[forward]] @ X[german].T
+    gold = np.einsum("ij,ij->i", X[bow_en_de.query[forward]], X[bow_en_de.target[forward]])
+    expected = (cosines >= gold[:, None] - 1e-9).sum(axis=1)      # pessimistic ties
+    np.testing.assert_array_equal(bow_en_de.rank[forward], expected)
+    top = cosines.max(axis=1)
+    np.testing.assert_allclose(bow_en_de.predicted_similarity[forward], top, atol=1e-6)
+
+
+def test_paired_f1_test_and_the_cli(test_2016, bow_en_de, shared_data, monkeypatch, capsys):
+    tfidf = run_job(run_bitext(test_2016, TfIdf(), languages="en-de", n_resamples=0))
+    test = paired_test("bitext", tfidf, bow_en_de, seed=0)
+    assert test.n_items == 2000 and test.statistic_b == pytest.approx(
+        bow_en_de.metrics()["F1"])
+    assert test.statistic_a > test.statistic_b and test.p_value < 0.01
+    monkeypatch.setenv(DATA_ENV, str(shared_data / "multi30k"))
+    assert main(["eval", "bitext", "--corpus", "multi30k-parallel", "--encoder", "bow",
+                 "--languages", "en-cs"]) == 0
+    out = capsys.readouterr().out
+    # Czech shares fewer words with English: MRR 0.0253 measured; chance is
+    # H(1000)/1000, about 0.0075.
+    assert 0.015 <= printed_number(out, "MRR") <= 0.04
+    assert "pool                        1000 en, 1000 cs" in out
