@@ -361,7 +361,7 @@ class Working:
         """
         against = max((self.last[key] for key in self._keys(edit) if key in self.last),
                       default=(0, None), key=lambda entry: entry[0])[1]
-        problem = ""
+        problem, recorded = "", edit
         try:
             if isinstance(edit, MoveSentence):
                 now_in = [self.names[g] for g in
@@ -389,8 +389,8 @@ class Working:
                 problem = "; ".join(stale)
             self.play(edit)
         except EditError as error:
-            return Conflict(edit, error.problem, applied=False, against=against)
-        return Conflict(edit, problem, applied=True, against=against) if problem else None
+            return Conflict(recorded, error.problem, applied=False, against=against)
+        return Conflict(recorded, problem, applied=True, against=against) if problem else None
 
     def _keys(self, edit: Edit) -> list[str]:
         """The items ``edit`` concerns, as keys of :attr:`last`."""
@@ -424,8 +424,9 @@ class Working:
                 names=tuple(name for name, u in zip(self.names, used) if u))
         if self.changed_pairs:
             # replace() keeps what edits do not touch: label names, the dataset's ids.
-            changes["pairs"] = dataclasses.replace(self.pairs, label=self.label,
-                                                   score=self.score)
+            # Copies: the table freezes its arrays, and a History plays on after this.
+            changes["pairs"] = dataclasses.replace(self.pairs, label=self.label.copy(),
+                                                   score=self.score.copy())
         if not changes:
             return self.corpus
         return dataclasses.replace(self.corpus, **changes, edits=self.corpus.edits + edits)

@@ -211,7 +211,8 @@ def write_journal(path: str | Path, corpus_fingerprint: str,
     return path
 
 
-def merge_journals(paths: Iterable[str | Path]) -> tuple[str, list[Record]]:
+def merge_journals(paths: Iterable[str | Path], corpus_fingerprint: str | None = None
+                   ) -> tuple[str, list[Record]]:
     """The records of several journals of one corpus as one sequence: ordered by time,
     each journal's own order kept (equal times: the earlier journal first), a record
     present in several (a shared start, a journal merged before) kept once.
@@ -219,9 +220,10 @@ def merge_journals(paths: Iterable[str | Path]) -> tuple[str, list[Record]]:
     Raises
     ------
     EditError
-        A journal is unreadable, or is for another corpus than the first.
+        A journal is unreadable, or is for another corpus than ``corpus_fingerprint``
+        (by default the first journal's).
     """
-    fingerprint: str | None = None
+    fingerprint = corpus_fingerprint
     sequences = []
     for path in paths:
         fingerprint, records = read_journal(path, fingerprint)
