@@ -10,6 +10,8 @@
     sentspace suspicious --corpus msrp-grouped --encoder tfidf [--search exact]
     sentspace index DIR --engine local|ray      (DIR written by encode --engine)
     sentspace run WORKSPACE
+    sentspace annotations agreement JOURNAL... [--corpus SPEC]
+    sentspace annotations merge JOURNAL... --out FILE [--corpus SPEC]
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
 status 2 and one line naming the file, line and problem.
@@ -305,6 +307,53 @@ def command_suspicious(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_annotations_agreement(args: argparse.Namespace) -> int:
+    from app.annotations.agreement import agreement, author_pairs
+    from app.annotations.journal import merge_journals
+
+    corpus = load_corpus(args.corpus)
+    _, records = merge_journals(args.journals, corpus.fingerprint)
+    result = agreement(corpus, records)
+    if not result.kinds:
+        raise InputError("no item was decided by two or more authors in "
+                         f"{', '.join(args.journals)}")
+    print(f"{corpus.name}: decisions of {', '.join(result.authors)}")
+    for kind in result.kinds:
+        value = "undefined" if kind.value != kind.value else f"{kind.value:.3f}"
+        print(f"\n{kind.kind} decisions: {kind.statistic} {value} over {kind.n_items} "
+              f"items ({len(kind.decisions)} decided by two or more)")
+        for first, second in author_pairs(kind) if kind.kind != "score" else ():
+            categories, matrix = kind.confusion(first, second)
+            print(f"confusion: rows {first}, columns {second}")
+            print(format_table([f"{first} \\ {second}", *map(str, categories)],
+                               [[str(c), *map(str, row)]
+                                for c, row in zip(categories, matrix.tolist())]))
+        disagreements = kind.disagreements()
+        print(f"disagreements: {len(disagreements)}")
+        if disagreements:
+            print(format_table(["item", *kind.authors], [
+                [item, *(str(by.get(author, "")) for author in kind.authors)]
+                for item, by in disagreements]))
+    return 0
+
+
+def command_annotations_merge(args: argparse.Namespace) -> int:
+    from app.annotations.history import History
+    from app.annotations.journal import merge_journals, write_journal
+
+    corpus = load_corpus(args.corpus)
+    fingerprint, records = merge_journals(args.journals, corpus.fingerprint)
+    write_journal(args.out, fingerprint, records)
+    history = History(corpus)
+    history.feed(records)
+    print(f"{len(records)} records ({len(history.edits)} edits in effect) from "
+          f"{len(args.journals)} journals written to {args.out}")
+    print(f"conflicts: {len(history.conflicts)}")
+    for conflict in history.conflicts:
+        print(f"- {conflict.describe()}")
+    return 0
+
+
 def command_corpus_info(args: argparse.Namespace) -> int:
     roles = {role: getattr(args, f"{role}_column") for role in MAPPING_ROLES}
     roles = {role: int(value) if value.isdigit() else value
@@ -472,6 +521,28 @@ def build_parser() -> argparse.ArgumentParser:
     suspicious.add_argument("--search", choices=SEARCHES, default="auto", help=search_help)
     suspicious.add_argument("--top", type=int, default=10, help="rows per table (default 10)")
     suspicious.set_defaults(handler=command_suspicious)
+
+    annotations = commands.add_parser("annotations", help="annotation journals of a team")
+    annotations_commands = annotations.add_subparsers(dest="annotations_command",
+                                                      required=True)
+    agreement = annotations_commands.add_parser(
+        "agreement", help="how much the authors of edit journals agree",
+        description="Over the items two or more authors decided (sentences moved or "
+        "marked reviewed, pairs labelled, scored or marked reviewed): Cohen's kappa (two "
+        "authors) or Fleiss' kappa (more) for group and label decisions, Krippendorff's "
+        "alpha (interval) for scores, a confusion table and the disagreements.")
+    agreement.add_argument("journals", nargs="+", metavar="JOURNAL")
+    merge = annotations_commands.add_parser(
+        "merge", help="merge several edit journals of one corpus into one",
+        description="Every record of every journal, once (by id), ordered by time; the "
+        "conflicts of the merged edits are listed.")
+    merge.add_argument("journals", nargs="+", metavar="JOURNAL")
+    merge.add_argument("--out", required=True, help="the merged journal to write")
+    for command, handler in ((agreement, command_annotations_agreement),
+                             (merge, command_annotations_merge)):
+        command.add_argument("--corpus", default=DEFAULT_CORPUS,
+                             help=f"the corpus the journals edit (default {DEFAULT_CORPUS})")
+        command.set_defaults(handler=handler)
 
     run = commands.add_parser("run", help="re-run a saved workspace's evaluations; exits 1 "
                               "when a number differs from the saved one")

@@ -165,3 +165,57 @@ def test_evaluation_options_reach_the_evaluation(shared_data, capsys):
     assert (parameters["distractors"], parameters["negative_overlap"]) == ("question", "types")
     assert main(["eval", "classification", "--distractors", "question"]) == 2
     assert "classification takes no --distractors" in capsys.readouterr().err
+
+
+def test_annotations_agreement_and_merge(tmp_path, capsys):
+    """Two people decide sentences 0-9 of MSRP grouped, each in their own journal."""
+    from app.annotations.history import History
+    from app.annotations.journal import read_journal
+    from app.annotations.session import AnnotationSession
+    from sklearn.metrics import cohen_kappa_score
+
+    corpus = load_corpus("msrp-grouped")
+    moves = {"A": {0: "200", 3: "200", 6: "200", 9: "300"},
+             "B": {0: "200", 3: "200", 7: "200", 9: "301"}}
+    journals = []
+    for author, moved in moves.items():
+        journals.append(str(tmp_path / f"{author}.jsonl"))
+        session = AnnotationSession.open(corpus, journals[-1], author=author)
+        for i in range(10):
+            if i in moved:
+                session.move(i, moved[i])
+            else:
+                session.mark_reviewed(f"sentence:{corpus.ids[i]}")
+        session.close()
+    labels = corpus.groups.labels(len(corpus))
+    decided = {author: [moved.get(i, corpus.groups.names[labels[i]]) for i in range(10)]
+               for author, moved in moves.items()}
+    kappa = cohen_kappa_score(decided["A"], decided["B"])
+    assert main(["annotations", "agreement", *journals]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines()]
+    assert f"group decisions: Cohen's kappa {kappa:.3f} over 10 items" in out
+    assert "confusion: rows A, columns B" in out and "disagreements: 3" in out
+    assert ["sentence:L7", "200", decided["B"][6]] in rows
+    assert ["sentence:L8", decided["A"][7], "200"] in rows
+    assert ["sentence:L10", "300", "301"] in rows
+
+    merged = tmp_path / "merged.jsonl"
+    assert main(["annotations", "merge", *journals, "--out", str(merged)]) == 0
+    out = capsys.readouterr().out
+    assert "20 records (20 edits in effect) from 2 journals" in out
+    # L1 and L4 both moved into 200 agree; L10 moved by both, to different groups.
+    group = corpus.groups.names[labels[9]]
+    assert (f"conflicts: 1\n- B's move L10 from {group} to 301: L10 was in {group} and is "
+            f"now in 300 (after A's move L10 from {group} to 300); applied anyway") in out
+    _, records = read_journal(merged)
+    assert {r.id for r in records} == {r.id for j in journals for r in read_journal(j)[1]}
+    history = History(corpus)
+    history.feed(records)
+    assert history.corpus.groups.names[history.corpus.groups.labels(len(corpus))[9]] == "301"
+
+    assert main(["annotations", "merge", journals[0], str(tmp_path / "B.jsonl"),
+                 str(merged), "--out", str(merged)]) == 0  # merging again adds nothing
+    assert "20 records" in capsys.readouterr().out
+    assert main(["annotations", "agreement", journals[0]]) == 2
+    assert "no item was decided by two or more authors" in capsys.readouterr().err
