@@ -9,7 +9,7 @@ from app.corpora import load_corpus
 from app.corpora.model import Corpus, PairTable
 from app.corpora.multi30k import DATA_ENV
 from app.errors import EvaluationError
-from app.evaluations.bitext import iter_evaluate_bitext, mteb_f1, run_bitext
+from app.evaluations.bitext import f1_shares, iter_evaluate_bitext, run_bitext
 from app.evaluations.paired import paired_test
 from app.jobs import run_job
 from app.workspace import decode_state, encode_state
@@ -22,27 +22,21 @@ def test_f1_is_mtebs_weighted_f1_on_a_hand_checked_case():
     # 0 and 2 have precision 1/2, recall 1, F1 2/3; classes 1 and 3 F1 0; weighted by
     # support (one each) F1 = (2/3 + 2/3) / 4 = 1/3. Accuracy is 1/2.
     gold, predicted = np.array([0, 1, 2, 3]), np.array([0, 0, 2, 2])
-    assert mteb_f1(predicted, gold)[0] == pytest.approx(1 / 3)
+    np.testing.assert_allclose(f1_shares(predicted, gold), [2 / 3, 0, 2 / 3, 0])
     # MTEB's evaluator: f1_score(labels, predictions, average="weighted", zero_division=0)
     assert f1_score(gold, predicted, average="weighted", zero_division=0) == pytest.approx(
         1 / 3)
-    # No hub: F1 equals accuracy.
-    assert mteb_f1(np.array([0, 1, 7, 8]), gold)[0] == pytest.approx(0.5)
+    # No hub: F1 equals accuracy, whatever the wrong answers are (here not targets).
+    np.testing.assert_array_equal(f1_shares(np.array([0, 1, 7, 8]), gold), [1, 1, 0, 0])
 
 
-def test_f1_of_a_bootstrap_resample_is_sklearns_on_the_resampled_lists():
+def test_f1_shares_average_to_sklearns_weighted_f1():
     rng = np.random.default_rng(0)
     gold = rng.permutation(300)[:80] + 5
-    predicted = np.where(rng.random(80) < 0.5, gold, rng.choice(np.r_[gold, 400], 80))
-    draws = rng.integers(0, 80, size=(6, 80))
-    weights = np.stack([np.bincount(row, minlength=80) for row in draws]).astype(float)
-    expected = [f1_score(gold[row], predicted[row], average="weighted", zero_division=0)
-                for row in draws]
-    np.testing.assert_allclose(mteb_f1(predicted, gold, weights), expected, rtol=1e-12)
-    # Rows of predictions (a permutation test's swaps) with no weights.
-    rows = np.stack([predicted, gold, np.roll(gold, 1)])
-    np.testing.assert_allclose(mteb_f1(rows, gold), [
-        f1_score(gold, row, average="weighted", zero_division=0) for row in rows])
+    for _ in range(5):
+        predicted = np.where(rng.random(80) < 0.5, gold, rng.choice(np.r_[gold, 400], 80))
+        assert f1_shares(predicted, gold).mean() == pytest.approx(
+            f1_score(gold, predicted, average="weighted", zero_division=0), abs=1e-12)
 
 
 def toy():
@@ -115,6 +109,13 @@ def test_bow_finds_translations_far_above_chance_on_test_2016(test_2016, bow_en_
     for name, (low, high) in result.ci.items():
         assert low <= metrics[name] <= high, name
     assert {score.name: score.n for score in result.scores()}["en->de F1"] == 1000
+    forward = result.direction == 0
+    assert metrics["en->de F1"] == pytest.approx(f1_score(
+        result.target[forward], result.prediction[forward], average="weighted",
+        zero_division=0))
+    # Queries that found a sentence other queries also chose get less than 1 (hubs).
+    assert 0 < np.sum((result.f1_share > 0) & (result.f1_share < 1)) < np.sum(
+        result.prediction == result.target)
 
 
 def test_ranks_equal_a_full_float64_scan(test_2016, bow_en_de):
@@ -137,6 +138,7 @@ def test_paired_f1_test_and_the_cli(test_2016, bow_en_de, shared_data, monkeypat
     assert test.n_items == 2000 and test.statistic_b == pytest.approx(
         bow_en_de.metrics()["F1"])
     assert test.statistic_a > test.statistic_b and test.p_value < 0.01
+    assert test.difference_ci[0] <= test.difference <= test.difference_ci[1]
     monkeypatch.setenv(DATA_ENV, str(shared_data / "multi30k"))
     assert main(["eval", "bitext", "--corpus", "multi30k-parallel", "--encoder", "bow",
                  "--languages", "en-cs"]) == 0
