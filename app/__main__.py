@@ -1,7 +1,7 @@
 """``python -m app`` and the ``sentspace`` command.
 
 With no arguments (the usual launch) the window opens straight from
-:mod:`app.ui.startup`, which imports only Qt first; the command line, whose parser needs
+:mod:`app.ui.window.startup`, which imports only Qt first; the command line, whose parser needs
 the corpora, evaluations and encoders, is imported only for commands.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:
-        from app.ui.startup import launch
+        from app.ui.window.startup import launch
         return launch()
     from app.cli import main as run_command
     return run_command(argv)

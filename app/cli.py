@@ -574,7 +574,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command in (None, "gui"):
-        from app.ui.startup import launch  # Qt only when the GUI is wanted
+        from app.ui.window.startup import launch  # Qt only when the GUI is wanted
 
         return launch(getattr(args, "corpus", DEFAULT_CORPUS),
                       getattr(args, "encoder", DEFAULT_ENCODER), getattr(args, "run", False))

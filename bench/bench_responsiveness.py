@@ -48,7 +48,7 @@ from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.corpora.model import Corpus  # noqa: E402
-from app.ui.main_window import MainWindow  # noqa: E402
+from app.ui.window.main_window import MainWindow  # noqa: E402
 
 MSRP = ROOT.parent / "shared" / "data" / "msrp" / "msr_paraphrase_data.txt"
 TICK_MS = 10

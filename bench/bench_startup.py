@@ -14,7 +14,7 @@ the child, and the child reports how long after that it reached each point:
 - floor: the same plus the libraries the window cannot open without (numpy, scipy.sparse,
   pyqtgraph with a PlotWidget as the central widget, superqt for the job workers);
 - sentspace: the app's own start path (``python -m app`` = ``app.__main__.main([])`` ->
-  ``app.ui.startup.launch()``). The child creates the QApplication first (launch
+  ``app.ui.window.startup.launch()``). The child creates the QApplication first (launch
   reuses it) only to install a 5 ms poll; "window" is when the top-level window is
   exposed (with its loading message: only Qt is imported by then), "built" when the
   main window with its menus, docks and views is in it (numpy, pyqtgraph and the

@@ -30,6 +30,7 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    from app.colouring import cluster_colours
     from app.corpora import load_corpus
     from app.corpora.costra import load_costra
     from app.evaluations.costra_offsets import run_costra_offsets
@@ -37,10 +38,10 @@ def main() -> int:
     from app.jobs import run_job
     from app.projection import project
     from app.regions import find_regions
-    from app.ui.costra_offsets_chart import CostraOffsetsChart
-    from app.ui.explain_view import ExplainView
-    from app.ui.projection_view import ProjectionView
-    from app.ui.region_labels import RegionLabels, cluster_colours
+    from app.ui.charts.costra_offsets import CostraOffsetsChart
+    from app.ui.views.explain_view import ExplainView
+    from app.ui.views.projection_view import ProjectionView
+    from app.ui.views.region_labels import RegionLabels
     from models import make_encoder
 
     app = QApplication(sys.argv)

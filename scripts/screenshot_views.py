@@ -45,9 +45,9 @@ def main() -> int:
     from app.jobs import run_job
     from app.projection import project
     from app.results import Provenance
-    from app.ui.compare_view import CompareView
-    from app.ui.costra_view import CostraView
-    from app.ui.projection_view import ProjectionView
+    from app.ui.views.compare_view import CompareView
+    from app.ui.views.costra_view import CostraView
+    from app.ui.views.projection_view import ProjectionView
     from bench.bench_scatter import clusters
     from models import make_encoder
     from models.bow import BagOfWords

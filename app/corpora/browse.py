@@ -1,6 +1,6 @@
 """What the corpus browser shows, computed without Qt: each sentence's groups and pair
 count, sort orders, the filter's search text and matches, and the pairs of a sentence
-with their labels in words (:meth:`PairTable.label_text`). ``app/ui/corpus_browser.py``
+with their labels in words (:meth:`PairTable.label_text`). ``app/ui/views/corpus_browser.py``
 only renders these.
 """
 

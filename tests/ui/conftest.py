@@ -6,7 +6,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
-from app.ui.main_window import MainWindow  # noqa: E402
+from app.ui.window.main_window import MainWindow  # noqa: E402
 
 JOB_TIMEOUT_MS = 60_000
 LEFT = Qt.MouseButton.LeftButton

@@ -11,15 +11,15 @@ from PySide6.QtGui import QFontMetrics, QImage
 from app.corpora import load_corpus
 from app.corpora.msrp import load_msrp
 from app.corpora.sick import load_sick
+from app.evaluations import histograms
 from app.evaluations.agreement import misclassification_agreement, run_agreement
 from app.evaluations.classification import run_classification
 from app.evaluations.detection import run_detection, run_learning_curve
-from app.evaluations import histograms
 from app.evaluations.histograms import run_histograms
 from app.evaluations.relatedness import run_relatedness
 from app.jobs import run_job
 from app.ui import charts
-from app.ui.evaluation_panel import EvaluationPanel
+from app.ui.panels.evaluation_panel import EvaluationPanel
 from models import RandomBagOfWords, make_encoder
 
 SIZE = (640, 420)

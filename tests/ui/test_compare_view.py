@@ -8,9 +8,8 @@ from PySide6.QtCore import Qt
 from app.compare import compare_encoders
 from app.corpora import load_corpus
 from app.jobs import run_job
-from app.ui.compare_view import LISTED, CompareView
+from app.ui.views.compare_view import LISTED, CompareView
 from models import make_encoder
-
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +119,7 @@ def test_alignment_choice_and_caption(view, comparison):
 
 
 def test_the_window_asks_for_the_chosen_alignment_with_umap(window, monkeypatch):
-    import app.ui.analyses as analyses
+    import app.ui.window.analyses as analyses
 
     asked = {}
 

@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.corpora import load_corpus
-from app.ui.corpus_browser import CorpusBrowser
+from app.ui.views.corpus_browser import CorpusBrowser
 from tests.ui.conftest import JOB_TIMEOUT_MS
 
 

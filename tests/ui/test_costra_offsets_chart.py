@@ -8,7 +8,7 @@ from app.corpora.costra import load_costra
 from app.evaluations.costra_offsets import run_costra_offsets
 from app.jobs import run_job
 from app.ui.charts import chart_for
-from app.ui.costra_offsets_chart import CostraOffsetsChart
+from app.ui.charts.costra_offsets import CostraOffsetsChart
 from models import RandomBagOfWords
 
 
@@ -36,7 +36,7 @@ def test_bars_per_type_and_click(qtbot, result):
 
 
 def test_evaluation_panel_offers_and_shows_it(qtbot, shared_data, result):
-    from app.ui.evaluation_panel import EvaluationPanel
+    from app.ui.panels.evaluation_panel import EvaluationPanel
 
     panel = EvaluationPanel()
     qtbot.addWidget(panel)

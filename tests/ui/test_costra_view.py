@@ -10,9 +10,8 @@ from app.corpora.costra import load_costra
 from app.evaluations.costra import evaluate_costra
 from app.jobs import run_job
 from app.projection import project
-from app.ui.costra_view import CostraView
+from app.ui.views.costra_view import CostraView
 from models.bow import BagOfWords
-
 
 
 @pytest.fixture(scope="module")

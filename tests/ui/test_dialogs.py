@@ -69,7 +69,7 @@ def test_move_to_group_shows_the_sentence_and_keeps_the_reason(qtbot, tmp_path):
     from app.cache import encode_corpus
     from app.corpora import load_corpus
     from app.jobs import run_job
-    from app.ui.review_panel import ReviewPanel
+    from app.ui.panels.review_panel import ReviewPanel
     from models import make_encoder
 
     corpus = load_corpus("msrp-grouped")

@@ -4,7 +4,7 @@ reach the run, its shown command, the session and a saved workspace."""
 from PySide6.QtCore import QRect, Qt
 
 from app.evaluations import OPTIONS
-from app.ui.main_window import MainWindow
+from app.ui.window.main_window import MainWindow
 from tests.ui.conftest import evaluation_chosen, wait_for_job
 
 

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from app.corpora import load_corpus
 from app.explain import explain_pair
 from app.jobs import run_job
-from app.ui.explain_view import ExplainView, diverging_colour
+from app.ui.views.explain_view import ExplainView, diverging_colour
 from models import make_encoder
 
 

@@ -6,7 +6,13 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.ui.conftest import (
-    LEFT, click_row, costra_shown, run_and_wait, settle, sick_pair_clicked, wait_for_job,
+    LEFT,
+    click_row,
+    costra_shown,
+    run_and_wait,
+    settle,
+    sick_pair_clicked,
+    wait_for_job,
 )
 
 

@@ -4,10 +4,14 @@ comparisons show 8 rows or more, and the window never resizes itself."""
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyleOptionComboBox
 
-from app.ui.docking import LAYOUT_VERSION, Docks
-from app.ui.main_window import MainWindow
+from app.ui.window.docking import LAYOUT_VERSION, Docks
+from app.ui.window.main_window import MainWindow
 from tests.ui.conftest import (
-    costra_shown, evaluate_and_wait, open_sick, run_and_wait, wait_for_job,
+    costra_shown,
+    evaluate_and_wait,
+    open_sick,
+    run_and_wait,
+    wait_for_job,
 )
 
 SIZE = QSize(1280, 800)

@@ -259,7 +259,7 @@ def test_open_any_format_and_map_unclear_columns(qtbot, window, shared_data, tmp
                      "Stocks fell sharply.,y\nShares dropped a lot.,y\n")
     window.open_corpus(table)
     wait_for_job(qtbot, window)
-    from app.ui.mapping_dialog import MappingDialog
+    from app.ui.panels.mapping_dialog import MappingDialog
 
     dialog = window.findChild(MappingDialog)
     assert dialog is not None and dialog.isVisible()
@@ -341,7 +341,7 @@ def test_shift_drag_selects_a_rectangle_of_points(qtbot, window):
 def test_missing_extra_greys_out_its_encoder(qtbot, monkeypatch):
     from PySide6.QtWidgets import QComboBox
 
-    from app.ui.widgets import fill_encoder_choice
+    from app.ui.kit.widgets import fill_encoder_choice
     from models.transformer import INSTALL_HINT, SentenceTransformerEncoder
 
     monkeypatch.setattr(SentenceTransformerEncoder, "available", classmethod(lambda cls: False))

@@ -3,11 +3,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.corpora import load_corpus
-from app.neighbours import top_k
 from app.neighbour_search import CANNOT_ENCODE
-from app.ui.neighbours_view import PARTNER, SAME_GROUP, NeighboursView
+from app.neighbours import top_k
+from app.ui.views.neighbours_view import PARTNER, SAME_GROUP, NeighboursView
 from models import make_encoder
 from models.precomputed import Precomputed
+
 # The bundled corpus and its bow and tfidf spaces, as the core's tests query them.
 from tests.test_neighbour_search import grouped, spaces  # noqa: F401
 from tests.ui.conftest import JOB_TIMEOUT_MS

@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import re
 
-import pytest
 import pyqtgraph as pg
+import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
-    QAbstractButton, QAbstractItemView, QComboBox, QLabel, QLineEdit, QPlainTextEdit,
+    QAbstractButton,
+    QAbstractItemView,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QTextEdit,
 )
 
 from app.corpora import load_corpus
-from app.ui.main_window import MainWindow
+from app.ui.window.main_window import MainWindow
 from tests.ui.conftest import open_and_wait, run_and_wait, settle, wait_for_job
 
 #: Rows read from each item view: enough to hold what a view lists at once.

@@ -5,10 +5,18 @@ projection, Selected sentences and the Inspector show."""
 import numpy as np
 from PySide6.QtCore import QPoint, Qt
 
-from app.ui.main_window import MainWindow
+from app.ui.window.main_window import MainWindow
 from tests.ui.conftest import (
-    click_row, costra_shown, double_click_corpus, evaluate_and_wait, open_sick,
-    run_and_wait, settle, shift_drag, sick_pair_clicked, wait_for_job,
+    click_row,
+    costra_shown,
+    double_click_corpus,
+    evaluate_and_wait,
+    open_sick,
+    run_and_wait,
+    settle,
+    shift_drag,
+    sick_pair_clicked,
+    wait_for_job,
 )
 
 

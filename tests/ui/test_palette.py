@@ -1,7 +1,12 @@
 import numpy as np
 
-from app.ui.palette import (CATEGORICAL, UNGROUPED, PointColours, category_colours,
-                            sequential_colours)
+from app.palette import (
+    CATEGORICAL,
+    UNGROUPED,
+    PointColours,
+    category_colours,
+    sequential_colours,
+)
 
 
 def test_colours_are_codes_into_a_short_palette():

@@ -7,10 +7,9 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor
 
-from app.ui import projection_view
-from app.ui.palette import PointColours, category_colours
-from app.ui.projection_view import PICK_RADIUS_PX, POINT_LIMIT, ProjectionView
-
+from app.palette import PointColours, category_colours
+from app.ui.views import projection_view
+from app.ui.views.projection_view import PICK_RADIUS_PX, POINT_LIMIT, ProjectionView
 
 
 @pytest.fixture(scope="module")

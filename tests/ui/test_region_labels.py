@@ -6,12 +6,13 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
+from app.colouring import cluster_colours
 from app.corpora import load_corpus
 from app.jobs import run_job
+from app.palette import UNGROUPED
 from app.projection import project
 from app.regions import find_regions
-from app.ui.palette import UNGROUPED
-from app.ui.region_labels import RegionLabels, cluster_colours
+from app.ui.views.region_labels import RegionLabels
 from models import make_encoder
 
 

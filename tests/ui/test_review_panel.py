@@ -10,7 +10,7 @@ from app.cache import encode_corpus
 from app.corpora import load_corpus
 from app.corpora.sick import load_sick
 from app.jobs import run_job
-from app.ui.review_panel import SORT_ROLE, ReviewPanel
+from app.ui.panels.review_panel import SORT_ROLE, ReviewPanel
 from models import make_encoder
 
 

@@ -8,8 +8,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from app.jobs import run_job
+from app.palette import UNGROUPED
 from app.projection import faithfulness
-from app.ui.palette import UNGROUPED
 from tests.ui.conftest import JOB_TIMEOUT_MS, run_and_wait, wait_for_job
 
 
@@ -55,7 +55,7 @@ def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtb
 
 def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, window,
                                                                         tmp_path):
-    from app.ui.main_window import MainWindow
+    from app.ui.window.main_window import MainWindow
     run_and_wait(qtbot, window)
     exploration = sampled(window)
     show(window, exploration)
@@ -77,7 +77,7 @@ def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, wi
 def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, window, monkeypatch):
     import app.ann
     from app.neighbours import top_k
-    from app.ui.inspector import NEIGHBOURS, Inspector
+    from app.ui.views.inspector import NEIGHBOURS, Inspector
     run_and_wait(qtbot, window)
     corpus = window.corpus
     dense = window.exploration.embeddings.toarray()

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from app.ui.main_window import MainWindow
+from app.ui.window.main_window import MainWindow
 from tests.ui.conftest import wait_for_job
 
 
@@ -31,7 +31,7 @@ def test_find_fix_and_replay_after_restart(qtbot, window):
     again.open_corpus("msrp-grouped")
     wait_for_job(qtbot, again)
     assert again.corpus.groups.names[again.selecting.group_of(moved)] == target
-    assert "1 edits replayed" in again.statusBar().currentMessage()
+    assert "1 edit replayed" in again.statusBar().currentMessage()
     again.annotations.undo()
     again.review_panel.corpus_changed.emit()
     assert again.selecting.group_of(moved) == old_group
@@ -138,7 +138,7 @@ def test_evaluate_original_and_corrected(qtbot, window):
 
 def test_corpus_tab_neighbours_tab_and_guides(qtbot, window):
     from app.evaluations import EVALUATIONS
-    from app.ui.guides import GUIDES
+    from app.guides import GUIDES
 
     assert window.views.corpus_browser.model.rowCount() == 859
     for family in ("bow", "tfidf"):
@@ -186,7 +186,10 @@ def test_save_table_chart_and_selection(qtbot, window, tmp_path, shared_data):
     panel = window.evaluation_panel
     panel.save_csv(tmp_path / "table.csv")
     rows = list(csv.reader((tmp_path / "table.csv").open()))
-    assert rows[0] == ["metric", "value"] and rows[1:] == [list(r) for r in panel.rows()]
+    # Numbers and their intervals in columns of their own, as numbers.
+    assert rows[0] == ["metric", "value", "ci_low", "ci_high", "n"] and len(rows) > 1
+    for metric, value, low, high, n in rows[1:]:
+        assert float(value) == float(value) and (low == "" or float(low) <= float(high))
     panel.save_chart(tmp_path / "chart.png")
     panel.save_chart(tmp_path / "chart.svg")
     assert (tmp_path / "chart.png").read_bytes()[:4] == b"\x89PNG"

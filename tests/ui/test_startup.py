@@ -4,8 +4,8 @@ import pytest
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
-import app.ui.startup as startup
-from app.ui.startup import AppWindow
+import app.ui.window.startup as startup
+from app.ui.window.startup import AppWindow
 from tests.ui.conftest import JOB_TIMEOUT_MS, wait_for_job
 
 
@@ -74,7 +74,7 @@ def test_a_failed_import_is_reported_not_fatal(qtbot, monkeypatch):
 
 
 def test_a_window_that_fails_to_build_is_reported(qtbot, monkeypatch):
-    import app.ui.main_window as main_window
+    import app.ui.window.main_window as main_window
 
     def broken():
         raise RuntimeError("no display for the plots")

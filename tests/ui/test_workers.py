@@ -3,7 +3,7 @@ import time
 from PySide6.QtWidgets import QWidget
 
 from app.jobs import Progress
-from app.ui.workers import start_job
+from app.ui.kit.workers import start_job
 
 
 def slow_job(steps=20):

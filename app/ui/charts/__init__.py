@@ -1,0 +1,39 @@
+"""pyqtgraph charts of evaluation results, each a click away from the items behind it.
+
+:func:`chart_for` picks the chart of a result (``results`` holds those of the
+evaluations, ``costra_offsets`` Costra's offsets; both build on ``base``);
+:func:`comparison_chart` draws one metric across encoders. ``figures`` saves SVG.
+"""
+
+from __future__ import annotations
+
+from app.ui.charts.base import NEGATIVE, NO_INTERVAL, POSITIVE, ResultChart
+from app.ui.charts.costra_offsets import CostraOffsetsChart
+from app.ui.charts.results import (
+    AgreementHeatmap,
+    HistogramChart,
+    LearningCurveChart,
+    MetricBars,
+    PrecisionRecallChart,
+    RelatednessScatter,
+    comparison_chart,
+)
+
+__all__ = ["NEGATIVE", "NO_INTERVAL", "POSITIVE", "AgreementHeatmap", "MetricBars",
+           "PrecisionRecallChart", "ResultChart", "chart_for", "comparison_chart"]
+
+#: The chart of each evaluation's result, by evaluation name.
+CHARTS: dict[str, type[ResultChart]] = {
+    "detection": PrecisionRecallChart,
+    "learning-curve": LearningCurveChart,
+    "histograms": HistogramChart,
+    "relatedness": RelatednessScatter,
+    "agreement": AgreementHeatmap,
+    "costra-offsets": CostraOffsetsChart,
+}
+
+
+def chart_for(evaluation: str, result) -> ResultChart | None:
+    """The chart that shows ``result`` of ``evaluation``, or None when it has none."""
+    chart = CHARTS.get(evaluation)
+    return chart(result) if chart is not None else None

@@ -1,0 +1,76 @@
+"""The base of every result chart (white, exportable, ``picked`` when clicked) and
+the colours and helpers the charts share."""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtWidgets import QWidget
+
+from app.palette import CATEGORICAL
+
+POSITIVE, NEGATIVE = CATEGORICAL[0], CATEGORICAL[1]
+#: The interval of a metric that has none; MetricBars draws no error bar for it.
+NO_INTERVAL = (math.nan, math.nan)
+
+
+def shortened(text: str, limit: int = 20) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def padded(low: float, high: float, share: float = 0.05) -> tuple[float, float]:
+    span = (high - low) or 1.0
+    return low - share * span, high + share * span
+
+
+#: Room for a title, the plot, its tick labels and axis titles (a chart squeezed
+#: below it would be cut, not shrunk).
+MIN_HEIGHT = 150
+
+
+class ResultChart(pg.GraphicsLayoutWidget):
+    """Base of the charts: white background, PNG export, and the ``picked`` signal.
+
+    Signals
+    -------
+    picked(str, object, str) : ``"sentences"`` or ``"pairs"``, an int ndarray of indices
+        (into the corpus or its pairs), and a one-line description of what they are.
+    """
+
+    picked = Signal(str, object, str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, show=False, size=None, title=None)
+        self.setBackground("w")
+        self.setMinimumHeight(MIN_HEIGHT)
+        self.scene().sigMouseClicked.connect(self._scene_clicked)
+
+    def export_png(self, path: str, width: int | None = None) -> None:
+        """Render the whole chart to a PNG file (``width`` pixels; default: on screen)."""
+        # Lazy: only saving a figure needs the exporters (tests/test_lazy_imports.py).
+        from pyqtgraph.exporters import ImageExporter  # noqa: PLC0415
+        exporter = ImageExporter(self.scene())
+        if width is not None:
+            exporter.parameters()["width"] = width
+        exporter.export(str(path))
+
+    def _scene_clicked(self, event) -> None:
+        """Charts whose items are not clickable themselves (bars, image cells) map the
+        click's scene position here."""
+        if not event.isAccepted() and event.button() == Qt.MouseButton.LeftButton:
+            self.click_at(event.scenePos())
+
+    def click_at(self, scene_position: QPointF) -> None:
+        """Handle a left click at a scene position; nothing by default."""
+
+    def _plot(self, title: str | None, x_label: str, y_label: str, **where) -> pg.PlotItem:
+        plot = self.addPlot(title=title, **where)
+        plot.setLabel("bottom", x_label)
+        plot.setLabel("left", y_label)
+        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.setMenuEnabled(False)
+        for axis in ("bottom", "left"):
+            plot.getAxis(axis).enableAutoSIPrefix(False)  # accuracy is no "x0.001"
+        return plot

@@ -1,0 +1,77 @@
+"""Chart of a Costra offsets result: how consistent each transformation's direction is.
+
+Left, one horizontal bar per transformation type (offset consistency) with the
+shuffled-type baseline as a thin grey bar inside it, so a type that is a direction stands
+out from its baseline at a glance; right, the analogy test's MRR and accuracy of the same
+type. Clicking a consistency bar emits
+:attr:`CostraOffsetsChart.type_clicked` with the type's name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Signal
+from PySide6.QtWidgets import QWidget
+
+from app.evaluations.costra_offsets import CostraOffsetsResult
+from app.palette import SELECTED, UNGROUPED
+from app.ui.charts.base import POSITIVE, ResultChart, padded
+
+
+class CostraOffsetsChart(ResultChart):
+    """Offset consistency per transformation type, with its baseline and analogy MRR.
+
+    Signals
+    -------
+    type_clicked(str) : the transformation type whose bar was clicked.
+    """
+
+    type_clicked = Signal(str)
+
+    def __init__(self, result: CostraOffsetsResult, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.result = result
+        self.setMinimumHeight(320)
+        names = result.type_names
+        y = np.arange(len(names), dtype=np.float64)
+        self.consistency = np.nan_to_num(result.consistency)
+        baseline = np.nan_to_num(result.baseline)
+        self.plot = self._plot("Offset consistency (grey: types shuffled)",
+                               "mean cosine of offsets from different seed groups", "",
+                               row=0, col=0)
+        self.analogy = self._plot("Analogy: seed + mean offset of the other groups",
+                                  "MRR (bar), accuracy (diamond)", "", row=0, col=1)
+        self.analogy.setYLink(self.plot)
+        self.analogy.getAxis("left").setTicks([list(zip(y.tolist(), [""] * len(names)))])
+        self.bars = pg.BarGraphItem(x0=0, y=y, height=0.6, width=self.consistency,
+                                    brush=pg.mkBrush(POSITIVE), pen=None)
+        self.baseline_bars = pg.BarGraphItem(x0=0, y=y, height=0.2, width=baseline,
+                                             brush=pg.mkBrush(UNGROUPED), pen=None)
+        for item in (self.bars, self.baseline_bars):
+            self.plot.addItem(item)
+        self.mrr = pg.BarGraphItem(x0=0, y=y, height=0.6, width=np.nan_to_num(result.mrr),
+                                   brush=pg.mkBrush(UNGROUPED), pen=None)
+        self.accuracy = pg.ScatterPlotItem(x=np.nan_to_num(result.accuracy), y=y, symbol="d",
+                                           size=9, brush=pg.mkBrush(SELECTED), pen=None)
+        self.analogy.addItem(self.mrr)
+        self.analogy.addItem(self.accuracy)
+        self.analogy.setXRange(0, 1, padding=0.02)
+        self.plot.getAxis("left").setTicks([list(zip(y.tolist(), names))])
+        shown = np.concatenate([self.consistency, baseline])
+        self.plot.setXRange(*padded(min(0.0, float(shown.min())), float(shown.max())),
+                            padding=0)
+        self.plot.setYRange(-0.6, len(names) - 0.4, padding=0)
+
+    def scene_position_of(self, k: int) -> QPointF:
+        """Scene position of the middle of type ``k``'s bar."""
+        return self.plot.vb.mapViewToScene(QPointF(self.consistency[k] / 2, k))
+
+    def click_at(self, scene_position: QPointF) -> None:
+        if not self.plot.vb.sceneBoundingRect().contains(scene_position):
+            return
+        point = self.plot.vb.mapSceneToView(scene_position)
+        k = int(round(point.y()))
+        if 0 <= k < len(self.consistency) and abs(point.y() - k) <= 0.3 \
+                and min(0.0, self.consistency[k]) <= point.x() <= max(0.0, self.consistency[k]):
+            self.type_clicked.emit(self.result.type_names[k])

@@ -1,0 +1,424 @@
+"""pyqtgraph charts of evaluation results, each a click away from the items behind it.
+
+Every chart renders a finished core result (no computation beyond layout and picking the
+items under a click) and emits :attr:`ResultChart.picked` with the items behind what was
+clicked: ``("sentences", indices into the corpus, description)`` or ``("pairs", indices
+into corpus.pairs, description)``. The evaluation panel turns pairs into their sentences
+and re-emits them for the other views.
+
+:func:`chart_for` picks the chart of a result; :func:`comparison_chart` draws one of
+its metrics with a bootstrap interval (``Result.intervals``) across encoders. Text names
+pairs and sentences by the dataset's ids, never by row.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtWidgets import QWidget
+
+from app.evaluations.histograms import data_bins
+from app.palette import SELECTED
+from app.ui.charts.base import (
+    NEGATIVE,
+    NO_INTERVAL,
+    POSITIVE,
+    ResultChart,
+    padded,
+    shortened,
+)
+
+
+class PrecisionRecallChart(ResultChart):
+    """Zero-shot detection: precision against recall over every cosine threshold.
+
+    Clicking a point of the curve picks the pairs predicted paraphrase at its threshold
+    (the pairs its precision is computed over).
+
+    Signals
+    -------
+    point_clicked(int) : index of the clicked point into ``result.precision``.
+    """
+
+    point_clicked = Signal(int)
+
+    def __init__(self, result, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.result = result
+        f1, threshold = result.best_f1
+        self.plot = self._plot(f"PR curve, AP {result.average_precision:.4f}", "recall",
+                               "precision")
+        dashed = pg.mkPen("#888888", style=Qt.PenStyle.DashLine)
+        self.baseline = pg.InfiniteLine(pos=float(result.label.mean()), angle=0, pen=dashed)
+        self.plot.addItem(self.baseline)
+        self.curve = pg.PlotDataItem(result.recall, result.precision,
+                                     pen=pg.mkPen(POSITIVE, width=2), symbol="o",
+                                     symbolSize=5, symbolPen=None, symbolBrush=POSITIVE)
+        self.curve.sigPointsClicked.connect(self._points_clicked)
+        self.plot.addItem(self.curve)
+        best = int(np.flatnonzero(result.thresholds == threshold)[0])
+        self.best = pg.ScatterPlotItem([result.recall[best]], [result.precision[best]],
+                                       size=12, brush=None, pen=pg.mkPen(SELECTED, width=2))
+        self.plot.addItem(self.best)
+        self.plot.setToolTip(f"best F1 {f1:.4f} at cosine >= {threshold:.4f} (ringed); "
+                             "dashed: positive rate. Click a point for its predicted pairs.")
+        self.plot.setXRange(*padded(0.0, 1.0, 0.02), padding=0)
+        self.plot.setYRange(*padded(0.0, 1.0, 0.02), padding=0)
+
+    @property
+    def point_count(self) -> int:
+        return len(self.curve.xData)
+
+    def pick_point(self, k: int) -> None:
+        """Emit the pairs predicted positive at point ``k``'s threshold."""
+        self.point_clicked.emit(k)
+        result = self.result
+        if k >= len(result.thresholds):  # the curve's end point (recall 0) has none
+            self.picked.emit("pairs", np.empty(0, dtype=np.int64), "no pair (end point)")
+            return
+        chosen = result.cosine >= result.thresholds[k]
+        hits = int(result.label[chosen].sum())
+        self.picked.emit("pairs", result.pair_index[chosen],
+                         f"{int(chosen.sum())} pairs with cosine >= "
+                         f"{result.thresholds[k]:.4f} ({hits} paraphrases)")
+
+    def _points_clicked(self, _item, points, _event) -> None:
+        if len(points):
+            self.pick_point(int(points[0].index()))
+
+
+class LearningCurveChart(ResultChart):
+    """Test accuracy against training pairs (log scale), with bootstrap intervals.
+
+    Clicking a point picks the test pairs classified wrong at that training size.
+
+    Signals
+    -------
+    point_clicked(int) : index of the clicked training share.
+    """
+
+    point_clicked = Signal(int)
+
+    def __init__(self, result, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.result = result
+        self.plot = self._plot("learning curve", "training pairs", "test accuracy")
+        x = np.log10(result.n_train.astype(np.float64))
+        accuracy = np.asarray(result.accuracy, dtype=np.float64)
+        # With intervals turned off none is drawn (a zero-length one reads as certainty).
+        drawn = slice(None) if result.ci else slice(0)
+        low, high = (np.array(result.ci, dtype=np.float64).T if result.ci
+                     else (accuracy, accuracy))
+        self.error_bars = pg.ErrorBarItem(x=x[drawn], y=accuracy[drawn],
+                                          top=(high - accuracy)[drawn],
+                                          bottom=(accuracy - low)[drawn], beam=0.03,
+                                          pen=pg.mkPen("#555555"))
+        self.plot.addItem(self.error_bars)
+        self.curve = pg.PlotDataItem(x, accuracy, pen=pg.mkPen(POSITIVE, width=2),
+                                     symbol="o", symbolSize=8, symbolBrush=POSITIVE)
+        self.curve.sigPointsClicked.connect(self._points_clicked)
+        self.plot.addItem(self.curve)
+        # Ticks at the sizes actually trained on: log-spaced, labelled in pairs.
+        self.plot.getAxis("bottom").setTicks(
+            [[(float(v), f"{n:,}") for v, n in zip(x, result.n_train)]])
+        self.plot.setXRange(*padded(float(x.min()), float(x.max())), padding=0)
+        self.plot.setYRange(*padded(float(np.nanmin(low)), float(np.nanmax(high))),
+                            padding=0)
+
+    @property
+    def point_count(self) -> int:
+        return len(self.curve.xData)
+
+    def pick_point(self, k: int) -> None:
+        """Emit the test pairs misclassified at training share ``k``."""
+        self.point_clicked.emit(k)
+        result = self.result
+        wrong = result.test_pair_index[~result.correct[k]]
+        self.picked.emit("pairs", wrong, f"{len(wrong)} test pairs misclassified after "
+                         f"training on {result.n_train[k]:,} pairs")
+
+    def _points_clicked(self, _item, points, _event) -> None:
+        if len(points):
+            self.pick_point(int(points[0].index()))
+
+
+class HistogramChart(ResultChart):
+    """Cosine and word-overlap histograms, the two sides of the pairs overlaid.
+
+    Clicking inside a bar picks the pairs of that bin on the side(s) whose bar is under
+    the cursor.
+
+    Signals
+    -------
+    bin_clicked(str, int) : ``"cosine"`` or ``"overlap"``, and the bin index.
+    """
+
+    bin_clicked = Signal(str, int)
+
+    def __init__(self, result, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.result = result
+        self.plots: dict[str, pg.PlotItem] = {}
+        self.bars: dict[str, list[pg.BarGraphItem]] = {}
+        #: Edges and counts drawn, by histogram: bins over the values' own range.
+        self.edges: dict[str, np.ndarray] = {}
+        self.counts: dict[str, np.ndarray] = {}
+        # Above the plots, not in one: inside, it covered half of a ~160 px plot and was
+        # cut at its edge.
+        self.legend = pg.LegendItem(colCount=2)
+        self.addItem(self.legend, row=0, col=0, colspan=2)
+        for column, (name, label) in enumerate((("cosine", "cosine similarity"),
+                                                ("overlap", "word overlap (Jaccard)"))):
+            edges, counts = data_bins(result, name)
+            # No title: it would repeat the axis title and widen the plot past the panel.
+            plot = self._plot(None, label, "pairs", row=1, col=column)
+            legend = self.legend if column == 0 else None
+            bars = []
+            for side, colour in enumerate((POSITIVE, NEGATIVE)):
+                brush = pg.mkColor(colour)
+                brush.setAlpha(120)
+                item = pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts[side],
+                                       brush=brush, pen=pg.mkPen(colour))
+                plot.addItem(item)
+                if legend is not None:
+                    # Labels are HTML: "score < 3" lost all after its "<".
+                    legend.addItem(item, html.escape(f"{result.side_names[side]} "
+                                                     f"({int(counts[side].sum())})"))
+                bars.append(item)
+            plot.setXRange(float(edges[0]), float(edges[-1]), padding=0.02)
+            plot.setYRange(0, max(1, int(counts.max())) * 1.05, padding=0)
+            self.plots[name], self.bars[name] = plot, bars
+            self.edges[name], self.counts[name] = edges, counts
+
+    def bar_count(self, name: str) -> int:
+        """Bars drawn in histogram ``name`` over both sides."""
+        return sum(len(item.opts["height"]) for item in self.bars[name])
+
+    def pick_bin(self, name: str, bin_index: int, y: float | None = None) -> None:
+        """Emit the pairs in bin ``bin_index`` of histogram ``name``: of the sides whose
+        bar reaches height ``y`` (both sides when None)."""
+        result = self.result
+        edges, counts = self.edges[name], self.counts[name]
+        values = getattr(result, name)
+        # As np.histogram bins: [edge_b, edge_b+1), the last bin closed.
+        bins = np.clip(np.searchsorted(edges, values, side="right") - 1, 0, len(edges) - 2)
+        rows = [row for row in (0, 1) if y is None or counts[row, bin_index] >= y]
+        sides = [1 - row for row in rows]  # row 0 counts side 1 (positive / high)
+        chosen = (bins == bin_index) & np.isin(result.side, sides)
+        self.bin_clicked.emit(name, bin_index)
+        names = " and ".join(result.side_names[row] for row in rows) or "no side"
+        self.picked.emit("pairs", result.pair_index[chosen],
+                         f"{int(chosen.sum())} {names} pairs with {name} in "
+                         f"[{edges[bin_index]:.3f}, {edges[bin_index + 1]:.3f}]")
+
+    def click_at(self, scene_position: QPointF) -> None:
+        for name, plot in self.plots.items():
+            if not plot.vb.sceneBoundingRect().contains(scene_position):
+                continue
+            point = plot.vb.mapSceneToView(scene_position)
+            edges = self.edges[name]
+            if edges[0] <= point.x() <= edges[-1] and point.y() > 0:
+                bin_index = min(int(np.searchsorted(edges, point.x(), side="right")) - 1,
+                                len(edges) - 2)
+                self.pick_bin(name, bin_index, point.y())
+
+
+class RelatednessScatter(ResultChart):
+    """Cosine against gold score, one point per pair; clicking a point picks its pair.
+
+    Signals
+    -------
+    pair_clicked(int) : index of the clicked pair into ``corpus.pairs``.
+    """
+
+    pair_clicked = Signal(int)
+
+    def __init__(self, result, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.result = result
+        pooled = result.pooled
+        # Short: the panel beside the views is ~320 px wide at 1280x800; the axes
+        # already say what is plotted, and the table gives the digits.
+        self.plot = self._plot(f"Spearman {pooled.spearman:.3f}, Pearson {pooled.pearson:.3f}",
+                               "gold score", "cosine")
+        # Each point's data is its position in the result, so its text names the pair
+        # by the dataset's id.
+        self.points = pg.ScatterPlotItem(
+            x=result.gold, y=result.cosine, data=np.arange(len(result.pair_index)), size=6,
+            pen=None, brush=pg.mkBrush(POSITIVE + "99"), hoverable=True,
+            tip=lambda x, y, data: f"pair {result.pair_id[data]}: gold {x:.2f}, cosine {y:.3f}")
+        self.points.sigClicked.connect(self._points_clicked)
+        self.plot.addItem(self.points)
+        low, high = result.gold_range
+        self.plot.setXRange(*padded(min(low, float(result.gold.min())),
+                                     max(high, float(result.gold.max()))), padding=0)
+        self.plot.setYRange(*padded(float(result.cosine.min()), float(result.cosine.max())),
+                            padding=0)
+
+    @property
+    def point_count(self) -> int:
+        return len(self.points.data)
+
+    def pick_pair(self, pair: int) -> None:
+        self.pair_clicked.emit(pair)
+        k = int(np.flatnonzero(self.result.pair_index == pair)[0])
+        self.picked.emit("pairs", np.array([pair]),
+                         f"pair {self.result.pair_id[k]}: gold {self.result.gold[k]:.2f}, "
+                         f"cosine {self.result.cosine[k]:.4f}")
+
+    def _points_clicked(self, _item, points, _event) -> None:
+        if len(points):
+            self.pick_pair(int(self.result.pair_index[points[0].data()]))
+
+
+class AgreementHeatmap(ResultChart):
+    """The misclassification-agreement matrix: colour is the agreement, each cell reads
+    "numerator/denominator", each axis label carries the encoder's mistakes.
+
+    Clicking cell (i, j) picks the sentences both encoders got wrong the same way (on the
+    diagonal: the encoder's mistakes).
+
+    Signals
+    -------
+    cell_clicked(int, int) : row and column of the clicked cell.
+    """
+
+    cell_clicked = Signal(int, int)
+
+    def __init__(self, result, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.result = result
+        n = result.n_encoders
+        # The colour bar names the quantity: a title would widen the chart past narrow
+        # docks.
+        self.plot = self.addPlot()
+        self.plot.setMenuEnabled(False)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.invertY(True)  # row 0 at the top, as in a table
+        colour_map = pg.colormap.get("viridis")
+        self.image = pg.ImageItem(result.agreement, axisOrder="row-major",
+                                  levels=(0.0, 1.0))
+        self.image.setRect(0, 0, n, n)
+        self.plot.addItem(self.image)
+        self.colour_bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=colour_map,
+                                          interactive=False,
+                                          label="P(same wrong group | both wrong)")
+        self.colour_bar.setImageItem(self.image, insert_in=self.plot)
+        self.cell_text: list[list[pg.TextItem]] = []
+        agreement = result.agreement
+        for i in range(n):
+            row = []
+            for j in range(n):
+                # Light text on the dark (low) end of viridis, dark text on the bright end.
+                dark = np.isnan(agreement[i, j]) or agreement[i, j] > 0.6
+                text = pg.TextItem(f"{result.numerator[i, j]}/{result.denominator[i, j]}",
+                                   color="#000000" if dark else "#ffffff", anchor=(0.5, 0.5))
+                text.setPos(j + 0.5, i + 0.5)
+                self.plot.addItem(text)
+                row.append(text)
+            self.cell_text.append(row)
+        # Rows carry the (shortened) names and mistake totals, columns just the numbers,
+        # so long encoder names neither collide under the matrix nor squeeze it.
+        self.plot.getAxis("left").setTicks([[
+            (k + 0.5, f"{k + 1}. {shortened(name)} ({int(m)})")
+            for k, (name, m) in enumerate(zip(result.names, result.mistakes))]])
+        self.plot.getAxis("bottom").setTicks([[(k + 0.5, str(k + 1)) for k in range(n)]])
+        self.plot.setLabel("left", "encoder (mistakes)")
+        self.plot.setToolTip("\n".join(f"{k + 1}. {name}: {int(m)} mistakes"
+                                        for k, (name, m) in enumerate(zip(result.names,
+                                                                          result.mistakes))))
+        self.plot.setXRange(0, n, padding=0.02)
+        self.plot.setYRange(0, n, padding=0.02)
+
+    def cell_at(self, scene_position: QPointF) -> tuple[int, int] | None:
+        """(row, column) of the cell under a scene position, or None outside the matrix."""
+        point = self.plot.vb.mapSceneToView(scene_position)
+        n = self.result.n_encoders
+        if not (0 <= point.x() < n and 0 <= point.y() < n):
+            return None
+        return int(point.y()), int(point.x())
+
+    def scene_position_of(self, i: int, j: int) -> QPointF:
+        """Scene position of the centre of cell (i, j)."""
+        return self.plot.vb.mapViewToScene(QPointF(j + 0.5, i + 0.5))
+
+    def pick_cell(self, i: int, j: int) -> None:
+        """Emit the sentences behind cell (i, j)'s numerator."""
+        self.cell_clicked.emit(i, j)
+        result = self.result
+        names = result.names
+        what = (f"{names[i]}'s {result.denominator[i, j]} mistakes" if i == j else
+                f"{result.numerator[i, j]} of {result.denominator[i, j]} sentences both "
+                f"{names[i]} and {names[j]} got wrong, in the same wrong group")
+        self.picked.emit("sentences", result.same_mistake(i, j), what)
+
+    def click_at(self, scene_position: QPointF) -> None:
+        cell = self.cell_at(scene_position)
+        if cell is not None:
+            self.pick_cell(*cell)
+
+
+class MetricBars(ResultChart):
+    """One metric across encoders: a bar each, with its confidence interval.
+
+    Signals
+    -------
+    bar_clicked(int) : index of the clicked bar (into ``labels``).
+    """
+
+    bar_clicked = Signal(int)
+
+    def __init__(self, metric: str, labels: Sequence[str], values: Sequence[float],
+                 intervals: Sequence[tuple[float, float]], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.metric, self.labels = metric, tuple(labels)
+        self.values = np.asarray(values, dtype=np.float64)
+        self.intervals = np.asarray(intervals, dtype=np.float64).reshape(-1, 2)
+        x = np.arange(len(self.values), dtype=np.float64)
+        self.plot = self._plot(f"{metric} (95% bootstrap CI)", "", metric)
+        self.bars = pg.BarGraphItem(x=x, height=self.values, width=0.6,
+                                    brush=pg.mkBrush(POSITIVE), pen=None)
+        self.plot.addItem(self.bars)
+        # Error bars only where an interval exists: a zero-length one would read as
+        # certainty.
+        known = np.isfinite(self.intervals).all(axis=1)
+        low, high = self.intervals[known, 0], self.intervals[known, 1]
+        self.error_bars = pg.ErrorBarItem(x=x[known], y=self.values[known],
+                                          top=high - self.values[known],
+                                          bottom=self.values[known] - low, beam=0.25,
+                                          pen=pg.mkPen("#000000", width=1.5))
+        self.plot.addItem(self.error_bars)
+        self.plot.getAxis("bottom").setTicks([list(zip(x.tolist(), self.labels))])
+        self.plot.setXRange(-0.5, len(x) - 0.5, padding=0.02)
+        shown = np.concatenate([self.values, low, high])
+        self.plot.setYRange(*padded(min(0.0, float(np.nanmin(shown))),
+                                     max(0.0, float(np.nanmax(shown)))), padding=0)
+
+    @property
+    def bar_count(self) -> int:
+        return len(self.bars.opts["height"])
+
+    def scene_position_of(self, k: int) -> QPointF:
+        """Scene position of the middle of bar ``k``."""
+        return self.plot.vb.mapViewToScene(QPointF(k, self.values[k] / 2))
+
+    def click_at(self, scene_position: QPointF) -> None:
+        if not self.plot.vb.sceneBoundingRect().contains(scene_position):
+            return
+        point = self.plot.vb.mapSceneToView(scene_position)
+        k = int(round(point.x()))
+        if 0 <= k < len(self.values) and abs(point.x() - k) <= 0.3 \
+                and min(0.0, self.values[k]) <= point.y() <= max(0.0, self.values[k]):
+            self.bar_clicked.emit(k)
+
+
+def comparison_chart(metric: str, results: Sequence) -> MetricBars:
+    """Bars of ``metric`` for each result (one per encoder), labelled by encoder."""
+    metrics = [result.intervals().get(metric, (math.nan, NO_INTERVAL)) for result in results]
+    return MetricBars(metric, [r.provenance.encoder_name for r in results],
+                      [value for value, _ in metrics], [bounds for _, bounds in metrics])

@@ -1,0 +1,456 @@
+"""Run any evaluation on the current corpus and encoder; read its numbers.
+
+The table shows exactly the rows ``sentspace eval`` prints (``result.summary()``), so a
+number seen here can be reproduced from a shell with the command shown under it. Under
+it, the result's chart (``app.ui.charts.chart_for``) and, for metrics with confidence
+intervals, bars across the encoders evaluated the same way on the same corpus. Clicking a
+chart element emits ``items_selected`` with the sentences behind it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.corpora.model import Corpus
+from app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
+from app.export import write_csv, write_json
+from app.results import SCORE_COLUMNS
+from app.session import version_note
+from app.ui.charts import ResultChart, chart_for, comparison_chart
+from app.ui.charts.figures import save_svg
+from app.ui.kit.file_dialogs import save_file
+from app.workspace import SavedResult
+
+#: Rows of the metrics table kept in view (at most) when a chart shares the panel.
+TABLE_ROWS = 8
+
+
+def _discard(chart: QWidget | None) -> None:
+    """Take a chart out of view now; Qt deletes it once its events are handled."""
+    if chart is not None:
+        chart.hide()
+        chart.setParent(None)
+        chart.deleteLater()
+
+
+class EvaluationPanel(QWidget):
+    """Choose an evaluation, run it, and browse the results of this session.
+
+    Signals
+    -------
+    run_requested(str, dict) : the user asked to run the named evaluation with these
+        options (keyword: value, ``app.evaluations.OPTIONS``).
+    items_selected(list) : sentence indices (into the current corpus) behind a clicked
+        chart element; a pair stands for both its sentences.
+    """
+
+    run_requested = Signal(str, dict)
+    items_selected = Signal(list)
+    #: The result shown was computed before edits: run it again (its row).
+    rerun_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.choice = QComboBox()
+        self.choice.setToolTip("Evaluations this corpus has the structure for")
+        self.run_button = QPushButton("Evaluate")
+        self.run_button.setToolTip("Run the chosen evaluation with the chosen encoder (after "
+                                   "the running job, if one runs)")
+        self.run_button.clicked.connect(
+            lambda: self.run_requested.emit(self.choice.currentData(), self.option_values()))
+        #: One combo per option of the chosen evaluation, by keyword.
+        self.option_choices: dict[str, QComboBox] = {}
+        self.options_row = QHBoxLayout()
+        self.about = QLabel()
+        self.about.setWordWrap(True)
+        self.about.setStyleSheet("color: #555")
+        self.choice.currentIndexChanged.connect(self._describe_choice)
+        self.choice.currentIndexChanged.connect(self._offer_options)
+        self.history = QListWidget()
+        self.history.setAccessibleName("results")
+        self.history.setMaximumHeight(56)
+        self.history.currentRowChanged.connect(self._show_row)
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.rerun_button = QPushButton()
+        self.rerun_button.setToolTip("This result describes the corpus before later edits: "
+                                     "run the same evaluation again on it as it is now")
+        self.rerun_button.setVisible(False)
+        self.rerun_button.clicked.connect(
+            lambda: self.rerun_requested.emit(self.history.currentRow()))
+        self.table = QTableWidget(0, 2)
+        self.table.setAccessibleName("evaluation metrics")
+        self.table.setHorizontalHeaderLabels(["Metric", "Value"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Sized in _fit_values: a long value (a warning) wraps instead of pushing the
+        # column out of view.
+        self.table.horizontalHeader().setSectionResizeMode(
+            1, QHeaderView.ResizeMode.Interactive)
+        self.table.setWordWrap(True)
+        self.table.viewport().installEventFilter(self)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.charts = QTabWidget()
+        self.charts.setDocumentMode(True)
+        self.charts.setVisible(False)
+        self.chart: ResultChart | None = None
+        self.metric_choice = QComboBox()
+        self.metric_choice.setToolTip("Metric compared across encoders")
+        self.metric_choice.currentIndexChanged.connect(self._show_comparison)
+        self.comparison_box = QVBoxLayout()
+        self.comparison_box.setContentsMargins(0, 4, 0, 0)
+        self.comparison_box.addWidget(self.metric_choice)
+        self.comparison_page = QWidget()
+        self.comparison_page.setLayout(self.comparison_box)
+        self.comparison: ResultChart | None = None
+        self.picked_caption = QLabel()
+        self.picked_caption.setWordWrap(True)
+        self.picked_caption.setStyleSheet("color: #555")
+        self.copy_button = QPushButton("Copy table")
+        self.copy_button.clicked.connect(self.copy_table)
+        self.save_button = QPushButton("Save JSON…")
+        self.save_button.setToolTip("Every number with its provenance and per-item outcomes")
+        self.save_button.clicked.connect(self._choose_json_target)
+        self.save_table_button = QPushButton("Save CSV…")
+        self.save_table_button.clicked.connect(self._choose_csv_target)
+        self.save_chart_button = QPushButton("Save chart…")
+        self.save_chart_button.setToolTip("The chart shown, as PNG or SVG")
+        self.save_chart_button.clicked.connect(self._choose_chart_target)
+
+        top = QHBoxLayout()
+        top.addWidget(self.choice, stretch=1)
+        top.addWidget(self.run_button)
+        # Two a row, so the panel stays narrow beside the views.
+        buttons = QGridLayout()
+        for position, button in enumerate((self.copy_button, self.save_table_button,
+                                           self.save_button, self.save_chart_button)):
+            buttons.addWidget(button, position // 2, position % 2)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(self.options_row)
+        layout.addWidget(self.about)
+        layout.addWidget(self.history)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.rerun_button)
+        # The table and its chart share the rest; the user moves the line between them.
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.setObjectName("evaluation-split")
+        self.split.addWidget(self.table)
+        self.split.addWidget(self.charts)
+        self.split.setChildrenCollapsible(False)
+        #: Whether the user moved the line between table and chart (then it stays).
+        self._split_moved = False
+        self.split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
+        layout.addWidget(self.split, stretch=1)
+        layout.addWidget(self.picked_caption)
+        layout.addLayout(buttons)
+        self.results: list = []
+        self.corpus: Corpus | None = None
+        self.set_corpus(None)
+
+    def show_results(self, corpus: Corpus | None, results: list[tuple[str, object, str]]
+                     ) -> None:
+        """Show ``corpus`` (as edited) and its results, the last one selected."""
+        self.history.blockSignals(True)
+        self.history.clear()
+        self.history.blockSignals(False)
+        self.results = []
+        self.set_corpus(corpus)
+        self.set_results(results)
+
+    def set_corpus(self, corpus: Corpus | None) -> None:
+        """Offer the evaluations ``corpus`` can take (the one chosen stays chosen);
+        chart clicks select in it, and results of other versions of it say so."""
+        self.corpus = corpus
+        chosen = self.choice.currentData()
+        self.choice.blockSignals(True)
+        self.choice.clear()
+        names = applicable_evaluations(corpus) if corpus is not None else []
+        for name in names:
+            self.choice.addItem(name, name)
+        self.choice.setCurrentIndex(max(0, self.choice.findData(chosen)))
+        self.choice.blockSignals(False)
+        self.run_button.setEnabled(bool(names))
+        self._describe_choice()
+        self._offer_options()
+        for row, (evaluation, result, _) in enumerate(self.results):
+            self.history.item(row).setText(self.describe(result, evaluation, corpus))
+        self._show_version(self.history.currentRow())
+
+    def set_busy(self, busy: bool) -> None:
+        """While another job runs, an evaluation asked for is queued after it."""
+        self.run_button.setEnabled(self.choice.count() > 0)
+        self.run_button.setText("Queue" if busy else "Evaluate")
+
+    def set_results(self, results: list[tuple[str, object, str]]) -> None:
+        """Show the results of the corpus shown: ``(evaluation, result, command)`` each,
+        the last one selected; none clears the table and chart."""
+        self.history.blockSignals(True)
+        self.history.clear()
+        self.results = []
+        for evaluation, result, command in results:
+            self.results.append((evaluation, result, command))
+            self.history.addItem(self.describe(result, evaluation, self.corpus))
+        self.history.blockSignals(False)
+        self.history.setCurrentRow(len(self.results) - 1)
+        self._show_row(len(self.results) - 1)
+
+    @staticmethod
+    def describe(result, evaluation: str, corpus: Corpus | None = None) -> str:
+        """A result's line in the results list; one computed before later edits of
+        ``corpus`` says so."""
+        provenance = result.provenance
+        note = version_note(result, corpus) if corpus is not None else ""
+        return (f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
+                + (f" · {note}" if note else ""))
+
+    def add_result(self, evaluation: str, result, command: str) -> None:
+        """Show ``result`` of ``evaluation`` (reproducible with the shell ``command``)
+        after those shown: a panel used on its own, outside a window's session."""
+        self.set_results([*self.results, (evaluation, result, command)])
+
+    @property
+    def current(self):
+        row = self.history.currentRow()
+        return self.results[row] if 0 <= row < len(self.results) else None
+
+    def rows(self) -> list[tuple[str, str]]:
+        return [(self.table.item(r, 0).text(), self.table.item(r, 1).text())
+                for r in range(self.table.rowCount())]
+
+    def copy_table(self) -> None:
+        """Put the table on the clipboard as tab-separated text (pastes into a sheet)."""
+        QGuiApplication.clipboard().setText("\n".join("\t".join(row) for row in self.rows()))
+
+    def save_json(self, path: str | Path) -> None:
+        _, result, _ = self.current
+        write_json(path, result.to_dict())
+
+    def save_csv(self, path: str | Path) -> None:
+        """The result's metrics as numbers (``app.results.SCORE_COLUMNS``: metric, value,
+        interval bounds, items), empty where it has none."""
+        _, result, _ = self.current
+        write_csv(path, SCORE_COLUMNS, result.score_rows())
+
+    def save_chart(self, path: str | Path) -> None:
+        """The chart on show (PNG, or SVG by the extension)."""
+        chart = self.charts.currentWidget()
+        if chart is self.comparison_page:
+            chart = self.comparison
+        if str(path).lower().endswith(".svg"):
+            save_svg(chart, path)
+        else:
+            chart.export_png(str(path))
+
+    def _choose_csv_target(self) -> None:
+        if self.current is not None:
+            path = save_file(self, "Save table", "CSV (*.csv)")
+            if path:
+                self.save_csv(path)
+
+    def _choose_chart_target(self) -> None:
+        if self.charts.count():
+            path = save_file(self, "Save chart", "PNG image (*.png);;SVG drawing (*.svg)")
+            if path:
+                self.save_chart(path)
+
+    def _choose_json_target(self) -> None:
+        if self.current is None:
+            return
+        path = save_file(self, "Save result", "JSON (*.json)")
+        if path:
+            self.save_json(path)
+
+    def _describe_choice(self) -> None:
+        name = self.choice.currentData()
+        self.about.setText(EVALUATIONS[name][1] if name else
+                           "This corpus has no structure an evaluation needs.")
+
+    def _offer_options(self) -> None:
+        """A combo per option of the chosen evaluation, its default first; each value's
+        meaning is its tooltip."""
+        while self.options_row.count():
+            widget = self.options_row.takeAt(0).widget()
+            widget.setParent(None)
+            widget.deleteLater()
+        self.option_choices = {}
+        for keyword, option in OPTIONS.get(self.choice.currentData(), {}).items():
+            label = QLabel(keyword.replace("_", " ") + ":")
+            combo = QComboBox()
+            combo.setAccessibleName(keyword)
+            combo.setToolTip(option.help)
+            for value, meaning in option.choices.items():
+                combo.addItem(value, value)
+                combo.setItemData(combo.count() - 1, meaning, Qt.ItemDataRole.ToolTipRole)
+            label.setBuddy(combo)
+            self.options_row.addWidget(label)
+            self.options_row.addWidget(combo, stretch=1)
+            self.option_choices[keyword] = combo
+
+    def option_values(self) -> dict[str, str]:
+        """The chosen evaluation's options as chosen (keyword: value)."""
+        return {keyword: combo.currentData() for keyword, combo in self.option_choices.items()}
+
+    def _show_row(self, row: int) -> None:
+        self.table.setRowCount(0)
+        if not 0 <= row < len(self.results):
+            self.caption.clear()
+            self._show_charts(None, None)
+            return
+        evaluation, result, command = self.results[row]
+        provenance = result.provenance
+        reproduce = (f"<br><span style='color:#555'><code>{command}</code></span>"
+                     if command else "")
+        self.caption.setText(f"<b>{evaluation}</b>: {provenance.encoder_name} on "
+                             f"{provenance.corpus_name}{reproduce}")
+        self._show_version(row)
+        # The selector names the kind of result shown, to run it again or another way.
+        kind = self.choice.findData(evaluation.split(" (")[0])
+        if kind >= 0:
+            self.choice.setCurrentIndex(kind)
+        summary = result.summary()
+        self.table.setRowCount(len(summary))
+        for r, (label, value) in enumerate(summary):
+            self.table.setItem(r, 0, QTableWidgetItem(label))
+            cell = QTableWidgetItem(value)
+            cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            cell.setToolTip(value)
+            self.table.setItem(r, 1, cell)
+        self._fit_values()
+        self._show_charts(evaluation, result)
+
+    def _show_version(self, row: int) -> None:
+        """Offer to re-run a result shown that describes another version."""
+        note = (version_note(self.results[row][1], self.corpus)
+                if 0 <= row < len(self.results) and self.corpus is not None else "")
+        self.rerun_button.setVisible(bool(note))
+        if note:
+            self.rerun_button.setText(f"Computed {note}: re-run on the corpus as it is")
+
+    def _fit_values(self) -> None:
+        """The value column as wide as its values and its heading (the heading alone
+        when empty), at most half the table; longer values wrap onto more lines."""
+        width = self.table.viewport().width()
+        wanted = max(self.table.sizeHintForColumn(1),
+                     self.table.horizontalHeader().sectionSizeHint(1))
+        self.table.setColumnWidth(1, min(wanted + 8, max(80, width // 2)))
+        self.table.resizeRowsToContents()
+
+    def eventFilter(self, watched, event) -> bool:
+        # The table's viewport takes its width when the panel is first shown or resized.
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_values()
+        return super().eventFilter(watched, event)
+
+    # --- charts -------------------------------------------------------------------
+
+    def _show_charts(self, evaluation: str, result) -> None:
+        """The result's own chart, and bars of its interval metrics across encoders;
+        none for no result."""
+        self.charts.clear()
+        for old in (self.chart, self.comparison):
+            _discard(old)
+        self.chart = self.comparison = None
+        self.picked_caption.clear()
+        self.charts.setVisible(False)
+        if result is None or isinstance(result, SavedResult):
+            return  # a saved result keeps its numbers, not the arrays charts draw
+        self.chart = chart_for(evaluation, result)
+        if self.chart is not None:
+            self.chart.picked.connect(self._chart_picked)
+            self.charts.addTab(self.chart, "Chart")
+        shown = self.metric_choice.currentData()
+        self.metric_choice.blockSignals(True)
+        self.metric_choice.clear()
+        for name in result.intervals():
+            self.metric_choice.addItem(name, name)
+        # Moving between results of one evaluation keeps the metric being compared.
+        self.metric_choice.setCurrentIndex(max(0, self.metric_choice.findData(shown)))
+        self.metric_choice.blockSignals(False)
+        if self.metric_choice.count():
+            self.charts.addTab(self.comparison_page, "Across encoders")
+            self._show_comparison()
+        self.charts.setVisible(self.charts.count() > 0)
+        if self.charts.count() and not self._split_moved:
+            # Once the panel has its size with the chart in it.
+            QTimer.singleShot(0, self._place_split)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        # A result shown while the panel was hidden (a workspace opened) is placed now.
+        QTimer.singleShot(0, self._place_split)
+
+    def _place_split(self) -> None:
+        """The table keeps room for its rows (``TABLE_ROWS`` at most) and the chart
+        takes the rest, until the user moves the line between them."""
+        if self._split_moved or not self.charts.isVisible():
+            return
+        total = sum(self.split.sizes())
+        rows = min(max(self.table.rowCount(), 1), TABLE_ROWS)
+        table = (self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
+                 # One row more: a horizontal scroll bar may take its place.
+                 + (rows + 1) * self.table.verticalHeader().defaultSectionSize())
+        # The chart keeps the height it needs to show its axes whole.
+        table = min(table, total - self.charts.minimumSizeHint().height())
+        if total > table:
+            self.split.blockSignals(True)
+            self.split.setSizes([table, total - table])
+            self.split.blockSignals(False)
+
+    def comparable_rows(self) -> list[int]:
+        """History rows of the current evaluation on the current result's corpus, in
+        order: the bars of the comparison chart."""
+        evaluation, result, _ = self.current
+        fingerprint = result.provenance.corpus_fingerprint
+        return [row for row, (name, other, _) in enumerate(self.results)
+                if name == evaluation and other.provenance.corpus_fingerprint == fingerprint
+                and not isinstance(other, SavedResult)]
+
+    def _show_comparison(self) -> None:
+        metric = self.metric_choice.currentData()
+        if metric is None or self.current is None:
+            return
+        _discard(self.comparison)
+        rows = self.comparable_rows()
+        self.comparison = comparison_chart(metric, [self.results[r][1] for r in rows])
+        # A bar stands for a result: clicking it opens that result (once this click's
+        # handling is over, since opening it rebuilds the charts).
+        self.comparison.bar_clicked.connect(
+            lambda k: QTimer.singleShot(0, lambda: self.history.setCurrentRow(rows[k])))
+        self.comparison_box.addWidget(self.comparison, stretch=1)
+
+    def _chart_picked(self, kind: str, indices, description: str) -> None:
+        """Re-emit a chart's items as sentence indices of the current corpus."""
+        _, result, _ = self.current
+        corpus = self.corpus
+        if corpus is None or corpus.fingerprint != result.provenance.corpus_fingerprint:
+            self.picked_caption.setText(f"{description} (in corpus "
+                                        f"{result.provenance.corpus_name}, not loaded)")
+            return
+        indices = np.asarray(indices, dtype=np.int64)
+        if kind == "pairs":
+            indices = np.unique(np.concatenate([corpus.pairs.first[indices],
+                                                corpus.pairs.second[indices]]))
+        self.picked_caption.setText(f"{description}: {len(indices)} sentences selected")
+        self.items_selected.emit(indices.tolist())

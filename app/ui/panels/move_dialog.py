@@ -1,0 +1,66 @@
+"""The dialog that moves one sentence into another group: like the pair dialog, it shows
+what is edited (the sentence's id, text and groups now) and takes an optional reason,
+which the change log keeps."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.corpora.model import Corpus
+
+
+class MoveDialog(QDialog):
+    """Move sentence ``sentence`` of ``corpus`` (its state now, edits included) into a
+    group, ``suggestion`` offered first. After ``accepted``, :meth:`choice` gives
+    (group name, reason)."""
+
+    def __init__(self, corpus: Corpus, sentence: int, suggestion: str = "",
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        groups = corpus.groups
+        self.setWindowTitle(f"Move sentence {corpus.ids[sentence]}")
+        now = [groups.names[g] for g in groups.group_index[groups.sentence_index == sentence]]
+        self.shown = QLabel(f"<p><b>{html.escape(corpus.ids[sentence])}</b>: "
+                            f"{html.escape(corpus.texts[sentence])}</p>"
+                            f"<p>Now in {groups.kind} {html.escape(', '.join(now) or 'none')}"
+                            "</p>")
+        self.shown.setWordWrap(True)
+        self.shown.setAccessibleName("the sentence being moved")
+
+        # Editable: a name not in the list makes a new group.
+        self.target = QComboBox()
+        self.target.setEditable(True)
+        self.target.setAccessibleName("target group")
+        self.target.addItems(list(groups.names))
+        self.target.setCurrentText(suggestion)
+        self.reason = QLineEdit()
+        self.reason.setAccessibleName("reason")
+        self.reason.setPlaceholderText("optional; kept in the change log")
+        form = QFormLayout()
+        form.addRow(f"Move into {groups.kind}:", self.target)
+        form.addRow("Reason:", self.reason)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.buttons = buttons
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.shown)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(480)
+
+    def choice(self) -> tuple[str, str]:
+        """(target group, reason), stripped; an empty target moves nowhere."""
+        return self.target.currentText().strip(), self.reason.text().strip()

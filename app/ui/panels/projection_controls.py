@@ -1,0 +1,122 @@
+"""Choice of projection method, its main parameters, and what colours the points."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from app.colouring import COLOUR_TITLES, METADATA, METHOD_TITLES, NEEDS_GROUPS
+from app.projection import DEFAULTS
+
+
+class ProjectionControls(QWidget):
+    """Method, parameters and seed of the projection, and the colour scheme.
+
+    Signals
+    -------
+    project_requested : the user pressed Project.
+    colour_changed(str) : a key of COLOUR_TITLES.
+    """
+
+    project_requested = Signal()
+    colour_changed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.method = QComboBox()
+        for key, title in METHOD_TITLES.items():
+            self.method.addItem(title, key)
+        self.method.setToolTip("PCA is instant and linear; UMAP and t-SNE keep local "
+                               "neighbourhoods but distort distances")
+        umap, tsne = DEFAULTS["umap"], DEFAULTS["tsne"]
+        self.n_neighbors = QSpinBox(minimum=2, maximum=200, value=umap["n_neighbors"])
+        self.n_neighbors.setToolTip("UMAP: neighbours per point; larger keeps more global "
+                                    "structure")
+        self.min_dist = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05,
+                                       value=umap["min_dist"])
+        self.min_dist.setToolTip("UMAP: how tightly points may pack")
+        self.metric = QComboBox()
+        self.metric.addItems(["cosine", "euclidean"])
+        self.perplexity = QDoubleSpinBox(minimum=2.0, maximum=200.0, value=tsne["perplexity"])
+        self.perplexity.setToolTip("t-SNE: effective number of neighbours")
+        self.pca_first = QCheckBox("PCA to 50 dimensions first")
+        self.pca_first.setChecked(True)
+        self.pca_first.setToolTip("Reduce linearly before UMAP/t-SNE: faster on wide "
+                                  "embeddings such as bag of words")
+        self.seed = QSpinBox(minimum=0, maximum=2**31 - 1, value=0)
+        self.seed.setToolTip("Random seed of the projection and of the evaluation's folds")
+        self.project_button = QPushButton("Project")
+        self.project_button.setToolTip("Recompute the projection of the current embeddings "
+                                       "(nothing is re-encoded)")
+        self.project_button.clicked.connect(self.project_requested)
+        self.colour = QComboBox()
+        for key, title in COLOUR_TITLES.items():
+            self.colour.addItem(title, key)
+        self.colour.setToolTip("Faithfulness: share of each point's 10 nearest neighbours "
+                               "in the embedding space that are also its neighbours in 2D")
+        self.colour.currentIndexChanged.connect(
+            lambda: self.colour_changed.emit(self.colour.currentData()))
+
+        self.form = QFormLayout(self)
+        self.form.setContentsMargins(0, 0, 0, 0)
+        self.form.addRow("Method", self.method)
+        self.form.addRow("Neighbours", self.n_neighbors)
+        self.form.addRow("Min. distance", self.min_dist)
+        self.form.addRow("Metric", self.metric)
+        self.form.addRow("Perplexity", self.perplexity)
+        self.form.addRow(self.pca_first)
+        self.form.addRow("Seed", self.seed)
+        self.form.addRow(self.project_button)
+        self.form.addRow("Colour by", self.colour)
+        self.method.currentIndexChanged.connect(self._show_method_options)
+        self._show_method_options()
+
+    def selected_method(self) -> str:
+        return self.method.currentData()
+
+    def parameters(self) -> dict[str, Any]:
+        """The chosen method's parameters, as ``app.projection.project`` takes them."""
+        method = self.selected_method()
+        pca_dims = 50 if self.pca_first.isChecked() else None
+        if method == "umap":
+            return {"n_neighbors": self.n_neighbors.value(), "min_dist": self.min_dist.value(),
+                    "metric": self.metric.currentText(), "pca_dims": pca_dims}
+        if method == "tsne":
+            return {"perplexity": self.perplexity.value(), "pca_dims": pca_dims}
+        return {}
+
+    def colour_scheme(self) -> str:
+        return self.colour.currentData()
+
+    def set_corpus(self, grouped: bool, columns: list[str]) -> None:
+        """Offer the schemes that apply to a corpus: Group and Misclassified only when it
+        has groups, and each of its categorical metadata ``columns`` (Costra
+        transformation type, split, topic...). The scheme chosen stays when it applies."""
+        current = self.colour_scheme()
+        self.colour.blockSignals(True)
+        self.colour.clear()
+        for key, title in COLOUR_TITLES.items():
+            if grouped or key not in NEEDS_GROUPS:
+                self.colour.addItem(title, key)
+        for column in columns:
+            self.colour.addItem(column.capitalize(), METADATA + column)
+        self.colour.setCurrentIndex(max(0, self.colour.findData(current)))
+        self.colour.blockSignals(False)
+
+    def _show_method_options(self) -> None:
+        method = self.selected_method()
+        shown = {self.n_neighbors: method == "umap", self.min_dist: method == "umap",
+                 self.metric: method == "umap", self.perplexity: method == "tsne",
+                 self.pca_first: method in ("umap", "tsne")}
+        for widget, visible in shown.items():
+            self.form.setRowVisible(widget, visible)

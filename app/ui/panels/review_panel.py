@@ -1,0 +1,438 @@
+"""The review panel: suspicious annotations in sortable, filterable tables, and the
+edits that fix them.
+
+It renders :class:`~app.annotations.suspicious.ReviewList` tables (one per kind, picked
+in a selector) and turns clicks into calls on an
+:class:`~app.annotations.session.AnnotationSession`; it computes nothing itself.
+Clicking a row emits ``sentences_selected`` (the row's sentences, main one first) and
+``sentence_selected`` (the main one); every edit emits ``corpus_changed``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelection,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.annotations.edits import EditError
+from app.annotations.session import AnnotationSession
+from app.annotations.suspicious import (
+    CloseGroups,
+    GoldDisagreements,
+    MisgroupedSentences,
+    ReviewList,
+    SpreadGroups,
+)
+from app.ui.panels.move_dialog import MoveDialog
+from app.ui.panels.pair_dialog import PairEditDialog
+
+#: Role that carries a cell's raw value (number or text), which the proxy sorts by.
+SORT_ROLE = Qt.ItemDataRole.UserRole
+REVIEWED_COLOUR = QColor("#9a9a9a")
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class ReviewTableModel(QAbstractTableModel):
+    """One :class:`ReviewList` as a table, after a "rank" column (the list's own order,
+    1 = most suspicious); rows marked reviewed are greyed."""
+
+    def __init__(self, items: ReviewList, reviewed: set[str]):
+        super().__init__()
+        self.items = items
+        self.reviewed = reviewed
+        columns = [("rank", range(1, len(items) + 1)), *items.columns()]
+        self.headers = [header for header, _ in columns]
+        self.values = [values.tolist() if isinstance(values, np.ndarray) else list(values)
+                       for _, values in columns]
+        self.keys = [items.key(row) for row in range(len(items))]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.keys)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.headers[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        value = self.values[index.column()][index.row()]
+        if role == SORT_ROLE:
+            # NaN sorts as the lowest number, not as an incomparable value.
+            return -np.inf if isinstance(value, float) and value != value else value
+        if role == Qt.ItemDataRole.DisplayRole:
+            if isinstance(value, float):
+                return "" if value != value else f"{value:.3f}"
+            return str(value)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.items.why(index.row())
+        if role == Qt.ItemDataRole.ForegroundRole and self.keys[index.row()] in self.reviewed:
+            return REVIEWED_COLOUR
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float)):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def set_reviewed(self, reviewed: set[str]) -> None:
+        self.reviewed = reviewed
+        if self.keys:
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(len(self.keys) - 1, len(self.headers) - 1))
+
+
+class ReviewFilter(QSortFilterProxyModel):
+    """Sorts by raw values; keeps rows whose text matches the filter (any column,
+    case-insensitive) and, when asked, hides reviewed rows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setSortRole(SORT_ROLE)
+        self.setFilterKeyColumn(-1)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.hide_reviewed = False
+
+    def set_hide_reviewed(self, hide: bool) -> None:
+        self.hide_reviewed = hide
+        self.refilter()
+
+    def refilter(self) -> None:
+        """Filter again after the review marks or ``hide_reviewed`` changed."""
+        if hasattr(self, "beginFilterChange"):  # Qt 6.9+, where invalidateFilter is deprecated
+            self.beginFilterChange()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self.invalidateFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        model = self.sourceModel()
+        if self.hide_reviewed and model.keys[source_row] in model.reviewed:
+            return False
+        return super().filterAcceptsRow(source_row, source_parent)
+
+
+class ReviewPanel(QWidget):
+    """Suspicious items by kind, with the edits that fix them.
+
+    Signals
+    -------
+    sentence_selected(int) : the main sentence of the clicked row.
+    sentences_selected(list) : every sentence of the clicked row, main one first.
+    corpus_changed() : an edit, undo or redo changed the session's corrected corpus.
+    recompute_requested() : the user asked for the lists on the corrected corpus.
+    """
+
+    sentence_selected = Signal(int)
+    sentences_selected = Signal(list)
+    corpus_changed = Signal()
+    recompute_requested = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.session: AnnotationSession | None = None
+        self.lists: dict[str, ReviewList] = {}
+        self.pair_dialog: PairEditDialog | None = None
+        self.model: ReviewTableModel | None = None
+        self.proxy = ReviewFilter()
+
+        self.kind = QComboBox()
+        self.kind.setAccessibleName("kind of suspicious item")
+        self.kind.currentIndexChanged.connect(self._show_kind)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter (any column)")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.hide_reviewed = QCheckBox("Hide reviewed")
+        self.hide_reviewed.toggled.connect(self.proxy.set_hide_reviewed)
+        self.table = QTableView()
+        self.table.setAccessibleName("suspicious items")
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.why = QLabel("Compute the suspicious items to review them here.")
+        self.why.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        # Said only when the table's neighbours were found approximately (large corpora).
+        self.search_note = QLabel()
+        self.search_note.setWordWrap(True)
+        self.search_note.setStyleSheet("color: #666")
+
+        self.buttons: dict[str, QPushButton] = {}
+        for name, title, handler in (
+                ("move", "Move to group…", self._ask_move), ("new", "New group", self.new_group),
+                ("merge", "Merge", self.merge_selected),
+                ("score", "Edit score or label…", self._ask_pair),
+                ("reviewed", "Mark reviewed", self.mark_selected_reviewed),
+                ("note", "Note…", self._ask_note), ("undo", "Undo", self.undo),
+                ("redo", "Redo", self.redo),
+                ("recompute", "Recompute", self.recompute_requested.emit)):
+            button = QPushButton(title)
+            button.clicked.connect(lambda _=False, h=handler: h())
+            self.buttons[name] = button
+
+        # The list's title on a row of its own: beside Hide reviewed it was cut to
+        # "Costra orderings every encoder rejects (8".
+        top = QHBoxLayout()
+        top.addWidget(self.filter, 1)
+        top.addWidget(self.hide_reviewed)
+        # Three buttons a row, so the panel fits a side dock.
+        edits = QGridLayout()
+        for position, name in enumerate(("move", "new", "merge", "score", "reviewed", "note")):
+            edits.addWidget(self.buttons[name], position // 3, position % 3)
+        history = QHBoxLayout()
+        for name in ("undo", "redo", "recompute"):
+            history.addWidget(self.buttons[name])
+        history.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.kind)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.search_note)
+        layout.addWidget(self.why)
+        layout.addLayout(edits)
+        layout.addLayout(history)
+        layout.addWidget(self.status)
+        self._update_buttons()
+
+    # --- inputs -------------------------------------------------------------------
+
+    def set_session(self, session: AnnotationSession | None) -> None:
+        """The session edits go to (None: read-only)."""
+        self.session = session
+        self._refresh_reviewed()
+        self._update_buttons()
+
+    def set_lists(self, lists: dict[str, ReviewList]) -> None:
+        """Show freshly computed tables, by kind (as :func:`find_suspicious` returns)."""
+        self.lists = dict(lists)
+        self.kind.blockSignals(True)
+        self.kind.clear()
+        for kind, items in self.lists.items():
+            self.kind.addItem(f"{items.title} ({len(items):,})", kind)
+        self.kind.blockSignals(False)
+        self.status.setText("")
+        self._show_kind()
+
+    def show_kind(self, kind: str) -> None:
+        self.kind.setCurrentIndex(self.kind.findData(kind))
+
+    @property
+    def current_list(self) -> ReviewList | None:
+        return self.model.items if self.model is not None else None
+
+    def _show_kind(self) -> None:
+        items = self.lists.get(self.kind.currentData())
+        reviewed = self.session.reviewed if self.session is not None else set()
+        self.model = ReviewTableModel(items, reviewed) if items is not None else None
+        self.proxy.setSourceModel(self.model)
+        if self.model is not None:
+            self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+            self.table.resizeColumnsToContents()
+            for col, header in enumerate(self.model.headers):
+                if header in ("sentence", "first", "second", "farthest member", "A", "B"):
+                    self.table.setColumnWidth(col, 320)
+        self.why.setText("")
+        self._show_search(items)
+        self._update_buttons()
+
+    def _show_search(self, items: ReviewList | None) -> None:
+        approximate = [f"{name}: {search.describe()}" for name, search in
+                       zip(items.encoder_names, items.searches) if search.approximate
+                       ] if items is not None else []
+        self.search_note.setText("Neighbours found approximately, so a few rows may be "
+                                 "missing: " + "; ".join(approximate) if approximate else "")
+        self.search_note.setVisible(bool(approximate))
+
+    # --- selection ------------------------------------------------------------------
+
+    def selected_row(self) -> int | None:
+        """The selected row of the current list (its row in the list, not the view)."""
+        rows = self.table.selectionModel().selectedRows()
+        if not rows or self.model is None:
+            return None
+        return self.proxy.mapToSource(rows[0]).row()
+
+    def select_row(self, view_row: int) -> None:
+        """Select the row shown at ``view_row`` (as a click does)."""
+        self.table.selectRow(view_row)
+
+    def _selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection
+                           ) -> None:
+        row = self.selected_row()
+        self._update_buttons()
+        if row is None:
+            return
+        items = self.model.items
+        sentences = items.sentences_of(row)
+        notes = self.session.notes.get(items.key(row), []) if self.session else []
+        self.why.setText(items.why(row) + "".join(f"\nNote: {note}" for note in notes))
+        self.sentences_selected.emit(sentences)
+        self.sentence_selected.emit(sentences[0])
+
+    def _update_buttons(self) -> None:
+        row = self.selected_row()
+        items = self.current_list
+        editing = self.session is not None and row is not None
+        regroup = isinstance(items, MisgroupedSentences)
+        self.buttons["move"].setEnabled(editing and regroup)
+        self.buttons["new"].setEnabled(editing and (regroup or isinstance(items, SpreadGroups)))
+        self.buttons["merge"].setEnabled(editing and isinstance(items, CloseGroups))
+        self.buttons["score"].setEnabled(editing and isinstance(items, GoldDisagreements))
+        self.buttons["reviewed"].setEnabled(editing)
+        self.buttons["note"].setEnabled(editing)
+        self.buttons["undo"].setEnabled(self.session is not None and self.session.can_undo)
+        self.buttons["redo"].setEnabled(self.session is not None and self.session.can_redo)
+        self.buttons["recompute"].setEnabled(self.session is not None)
+
+    def _context_menu(self, position) -> None:
+        menu = QMenu(self)
+        for name in ("move", "new", "merge", "score", "reviewed", "note"):
+            button = self.buttons[name]
+            if button.isEnabled():
+                menu.addAction(button.text(), button.click)
+        if not menu.isEmpty():
+            menu.popup(self.table.viewport().mapToGlobal(position))
+
+    # --- edits --------------------------------------------------------------------
+
+    def _edit(self, make_edit, done: str = "Done") -> bool:
+        """Run one session call (it returns the edit it made, undid or redid); report a
+        rejected edit instead of raising."""
+        try:
+            edit = make_edit()
+        except EditError as error:
+            self.status.setStyleSheet("color: #b00000")
+            self.status.setText(f"Not applied: {error.problem}")
+            return False
+        if edit is None:
+            return False
+        self.status.setStyleSheet("color: #666")
+        self.status.setText(f"{done}: {edit.describe()}. The lists show the corpus as it "
+                            "was when computed; Recompute to refresh them.")
+        self._refresh_reviewed()
+        self._update_buttons()
+        self.corpus_changed.emit()
+        return True
+
+    def _refresh_reviewed(self) -> None:
+        if self.model is not None:
+            self.model.set_reviewed(self.session.reviewed if self.session else set())
+            self.proxy.refilter()
+
+    def move_selected(self, target: str | None, reason: str = "") -> bool:
+        """Move the selected row's sentence into group ``target`` (None: a new group)."""
+        row = self.selected_row()
+        sentence = self.model.items.sentences_of(row)[0]
+        return self._edit(lambda: self.session.move(sentence, target, reason=reason))
+
+    def new_group(self, reason: str = "") -> bool:
+        """A mis-grouped sentence into a new group, or a loose group's farthest member
+        split off into one."""
+        items, row = self.model.items, self.selected_row()
+        if isinstance(items, SpreadGroups):
+            group = items.corpus.groups.names[items.group[row]]
+            return self._edit(lambda: self.session.split(group, [int(items.outlier[row])],
+                                                         reason=reason))
+        return self.move_selected(None, reason)
+
+    def merge_selected(self, reason: str = "") -> bool:
+        items, row = self.model.items, self.selected_row()
+        names = items.corpus.groups.names
+        groups = [names[items.first[row]], names[items.second[row]]]
+        return self._edit(lambda: self.session.merge(groups, reason=reason))
+
+    def edit_selected_pair(self, score: float | None = None, label: int | None = None,
+                           reason: str = "") -> bool:
+        """Set the selected pair's gold score and/or label (None leaves it)."""
+        pair = int(self.model.items.pair[self.selected_row()])
+        return self._edit(lambda: self.session.edit_pair(pair, score=score, label=label,
+                                                         reason=reason))
+
+    def mark_selected_reviewed(self, reason: str = "") -> bool:
+        key = self.model.items.key(self.selected_row())
+        return self._edit(lambda: self.session.mark_reviewed(key, reason=reason))
+
+    def note_selected(self, text: str) -> bool:
+        key = self.model.items.key(self.selected_row())
+        return self._edit(lambda: self.session.note(key, text))
+
+    def undo(self) -> bool:
+        return self._edit(self.session.undo, "Undone")
+
+    def redo(self) -> bool:
+        return self._edit(self.session.redo, "Redone")
+
+    # --- dialogs --------------------------------------------------------------------
+
+    def _ask_move(self) -> None:
+        """Open :class:`MoveDialog` on the selected sentence (``move_dialog`` while open),
+        the likeliest group offered; OK moves it there, with the reason."""
+        items, row = self.model.items, self.selected_row()
+        likely = items.likely_group[row]
+        suggestion = items.corpus.groups.names[likely] if likely >= 0 else ""
+        self.move_dialog = MoveDialog(self.session.corpus, items.sentences_of(row)[0],
+                                      suggestion, self)
+
+        def apply() -> None:
+            target, reason = self.move_dialog.choice()
+            if target:
+                self.move_selected(target, reason)
+
+        self.move_dialog.accepted.connect(apply)
+        self.move_dialog.open()
+
+    def _ask_pair(self) -> None:
+        """Open :class:`PairEditDialog` on the selected pair as it is now (``pair_dialog``
+        while open); OK applies what changed, with the reason."""
+        pair = int(self.model.items.pair[self.selected_row()])
+        self.pair_dialog = PairEditDialog(self.session.corpus, pair, self)
+
+        def apply() -> None:
+            score, label, reason = self.pair_dialog.changes()
+            if score is not None or label is not None:
+                self.edit_selected_pair(score, label, reason)
+
+        self.pair_dialog.accepted.connect(apply)
+        self.pair_dialog.open()
+
+    def _ask_note(self) -> None:
+        text, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this item:")
+        if ok and text.strip():
+            self.note_selected(text.strip())

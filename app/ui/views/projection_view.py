@@ -1,0 +1,513 @@
+"""The 2D scatter of a projection: colour by group, hover, click, highlighted subsets.
+
+Drawing a million points one by one is too slow for pyqtgraph (2.6 s to set and 0.26 s
+per frame at 1M), so the view aggregates by zoom level: while more than
+``POINT_LIMIT`` points fall in (and around) the visible region it draws a density image,
+one pixel block per few screen pixels, coloured by the most common point colour in the
+block and shaded by how many points it holds; zoomed in further it draws the real points
+of that region only. Both are recomputed shortly after the view range changes. Hover and
+click always resolve to a real point through a k-d tree of all coordinates, built on a
+background thread (scipy releases the GIL while building; 0.15 s at 1M) so that showing
+a layout does not stall the window; the first hover waits for it if it is not ready.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainterPath
+from PySide6.QtWidgets import (
+    QGraphicsPathItem,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+# scipy.spatial (~60-160 ms) is imported by the tree-building thread when the first
+# points are set, not at the GUI's start.
+if TYPE_CHECKING:
+    from scipy.spatial import cKDTree
+
+from app.palette import FOUND, MISCLASSIFIED, SELECTED, PointColours
+from app.projection import points_in_polygon
+
+#: How close (in screen pixels) the pointer must be to a point to hover or click it.
+PICK_RADIUS_PX = 8.0
+#: At most this many points are drawn as points; above it, the density image.
+POINT_LIMIT = 20_000
+#: Side of one density-image bin, in screen pixels.
+BIN_PX = 2
+#: The region drawn extends this share of the view's width / height beyond each edge,
+#: so a pan shows data at once instead of waiting for the next refresh.
+MARGIN = 0.25
+#: Delay between a view-range change and redrawing for it: changes during a drag are
+#: folded into one refresh per interval.
+REFRESH_MS = 30
+#: Up to this many distinct colours, a density bin shows its most common colour; with
+#: more (a continuous scale), the mean colour of its points.
+DOMINANT_LIMIT = 64
+#: Opacity of a bin holding one point; the densest bin is opaque (log scale between).
+SPARSE_ALPHA = 0.45
+
+
+@functools.cache
+def _tree_builder() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="kd-tree")
+
+
+def _kd_tree(coordinates: np.ndarray) -> cKDTree:
+    from scipy.spatial import cKDTree  # noqa: PLC0415
+    # An unbalanced tree builds in half the time and answers single queries as fast.
+    return cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
+
+
+class ProjectionView(QWidget):
+    """Scatter plot of one projection.
+
+    Points are looked up through a k-d tree of their coordinates, so hover and click stay
+    instant however many points there are.
+
+    Attributes
+    ----------
+    mode : "points" or "density", how the points are drawn at the current zoom.
+    points : ScatterPlotItem
+        The real points drawn (all of them, or those around the view when there are more
+        than ``POINT_LIMIT``); its ``data["data"]`` holds each one's index.
+    density : ImageItem
+        The density image shown instead of ``points`` when too many are in view.
+
+    Signals
+    -------
+    hovered(int) : the point under the pointer, -1 when none.
+    clicked(int) : a point was clicked, -1 for empty space.
+    """
+
+    hovered = Signal(int)
+    clicked = Signal(int)
+    selected = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.plot = pg.PlotWidget(background="w", viewBox=SelectingViewBox())
+        self.plot.setAccessibleName("projection")
+        self.plot.getPlotItem().hideButtons()
+        self.plot.setLabel("bottom", "PC 1")
+        self.plot.setLabel("left", "PC 2")
+        for side in ("bottom", "left"):
+            # Coordinates are unitless: "PC 1 (x1e-06)" reads as a unit.
+            self.plot.getAxis(side).enableAutoSIPrefix(False)
+        self._show_axes(False)
+        self.view_box = self.plot.getPlotItem().getViewBox()
+        self.density = pg.ImageItem(axisOrder="row-major")
+        self.points = pg.ScatterPlotItem(size=7, pen=None, pxMode=True)
+        self.marked = pg.ScatterPlotItem(size=13, brush=None, pxMode=True,
+                                         pen=pg.mkPen(MISCLASSIFIED, width=2))
+        self.highlighted = pg.ScatterPlotItem(size=15, brush=None, pxMode=True,
+                                              pen=pg.mkPen(SELECTED, width=2))
+        self.found = pg.ScatterPlotItem(size=11, brush=pg.mkBrush(FOUND), pxMode=True,
+                                        pen=pg.mkPen("#000000", width=1), symbol="d")
+        # In density mode the hovered point is otherwise invisible.
+        self.hover_ring = pg.ScatterPlotItem(size=11, brush=None, pxMode=True,
+                                             pen=pg.mkPen(SELECTED, width=1.5))
+        # Lines from a group's members to its centroid.
+        self.spokes = pg.PlotDataItem(pen=pg.mkPen(SELECTED, width=1))
+        for z, item in enumerate((self.density, self.spokes, self.points, self.marked,
+                                  self.highlighted, self.found, self.hover_ring)):
+            item.setZValue(z)
+            self.plot.addItem(item)
+        self.hint = pg.TextItem("Press Run to encode, project and evaluate the corpus.",
+                                color="#555555", anchor=(0.5, 0.5))
+        self.plot.addItem(self.hint)
+        self.legend = QLabel()
+        self.legend.setWordWrap(True)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search sentences (regular expression, Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("search")
+        self.search_result = QLabel()
+        search_row = QHBoxLayout()
+        search_row.addWidget(self.search, stretch=1)
+        search_row.addWidget(self.search_result)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(search_row)
+        layout.addWidget(self.plot, stretch=1)
+        layout.addWidget(self.legend)
+
+        self.coordinates = np.empty((0, 2), dtype=np.float32)
+        self.mode = "points"
+        self._x = self._y = np.empty(0, dtype=np.float32)
+        self._tree: Future[cKDTree] | None = None
+        self._describe: Callable[[int], str] = str
+        self._codes = np.empty(0, dtype=np.int32)
+        self._brushes = np.empty(0, dtype=object)
+        self._rgb = np.empty((0, 3), dtype=np.uint8)
+        self._overlays = {item: np.empty(0, dtype=np.int64)
+                          for item in (self.marked, self.highlighted, self.found)}
+        self._hovered = -1
+        #: (x0, x1, y0, y1) of the region drawn; None when points or colours changed.
+        self._drawn: tuple[float, float, float, float] | None = None
+        #: Width and height of a density bin, in data units.
+        self._bin_size = (1.0, 1.0)
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(REFRESH_MS)
+        self._refresh_timer.timeout.connect(self.refresh)
+        self.view_box.sigRangeChanged.connect(self._schedule_refresh)
+        self.view_box.sigResized.connect(self._schedule_refresh)
+        scene = self.plot.scene()
+        scene.sigMouseMoved.connect(self._on_mouse_moved)
+        scene.sigMouseClicked.connect(self._on_mouse_clicked)
+        self.view_box.drawn.connect(self.select_polygon)
+
+    @property
+    def point_count(self) -> int:
+        return len(self.coordinates)
+
+    def set_points(self, coordinates: np.ndarray, colours: PointColours,
+                   describe: Callable[[int], str], axis_labels: tuple[str, str],
+                   legend: str = "") -> None:
+        """Show ``coordinates`` (n, 2) in ``colours``; ``describe(i)`` gives the
+        tooltip of point i."""
+        self.coordinates = np.asarray(coordinates, dtype=np.float32)
+        # Contiguous columns: the per-refresh visibility test reads them whole.
+        self._x = np.ascontiguousarray(self.coordinates[:, 0])
+        self._y = np.ascontiguousarray(self.coordinates[:, 1])
+        self._tree = (_tree_builder().submit(_kd_tree, self.coordinates)
+                      if len(self.coordinates) else None)
+        self._describe = describe
+        self._hovered = -1
+        self.hover_ring.clear()
+        self.plot.setLabel("bottom", axis_labels[0])
+        self.plot.setLabel("left", axis_labels[1])
+        for item in self._overlays:
+            self._overlays[item] = np.empty(0, dtype=np.int64)
+            item.clear()
+        self.hint.setVisible(False)
+        self._show_axes(True)
+        self._set_colour_table(colours)
+        self.legend.setText(legend)
+        self._show_everything()
+
+    def set_colours(self, colours: PointColours, legend: str) -> None:
+        """Recolour the points in place, keeping the view."""
+        self._set_colour_table(colours)
+        self.legend.setText(legend)
+        self.refresh()
+
+    def _set_colour_table(self, colours: PointColours) -> None:
+        """Drawing needs one brush (points) or one RGB triple (density) per palette
+        colour, not per point."""
+        self._codes = np.asarray(colours.codes, dtype=np.int32)
+        self._brushes = np.empty(len(colours.palette), dtype=object)
+        self._brushes[:] = [pg.mkBrush(colour) for colour in colours.palette]
+        self._rgb = np.array([QColor(colour).getRgb()[:3] for colour in colours.palette],
+                             dtype=np.uint8).reshape(-1, 3)
+        self._drawn = None
+
+    def _show_everything(self) -> None:
+        """Fit the view to all points and draw at once (no refresh delay)."""
+        if len(self.coordinates):
+            # Ranges of the contiguous columns: no (n, 2) temporaries at a million points.
+            x, y = self._x, self._y
+            if not (np.isfinite(x.min() + x.max()) and np.isfinite(y.min() + y.max())):
+                finite = np.isfinite(x) & np.isfinite(y)
+                x, y = x[finite], y[finite]
+            # Python floats: pyqtgraph compares ranges with float64 limits near 1e307.
+            x0, x1, y0, y1 = ((float(x.min()), float(x.max()), float(y.min()), float(y.max()))
+                              if len(x) else (0.0, 1.0, 0.0, 1.0))
+            self.view_box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.05)
+        self.refresh()
+
+    def mark(self, indices: np.ndarray) -> None:
+        """Ring the given points in red (misclassified sentences)."""
+        self._set_overlay(self.marked, indices)
+
+    def highlight(self, indices: np.ndarray) -> None:
+        """Ring the given points in black (the selected group)."""
+        self._set_overlay(self.highlighted, indices)
+
+    def show_spokes(self, indices: np.ndarray) -> None:
+        """Draw a line from each given point to their centroid; none for fewer than 2."""
+        indices = np.asarray(indices, dtype=np.int64)
+        if len(indices) < 2:
+            self.spokes.setData([], [])
+            return
+        members = self.coordinates[indices].astype(np.float64)
+        ends = np.empty((2 * len(members), 2))
+        ends[0::2] = members
+        ends[1::2] = members.mean(axis=0)
+        self.spokes.setData(ends[:, 0], ends[:, 1], connect="pairs")
+
+    def show_found(self, indices: np.ndarray) -> None:
+        """Mark the given points with orange diamonds (search matches)."""
+        self._set_overlay(self.found, indices)
+
+    def _set_overlay(self, item: pg.ScatterPlotItem, indices: np.ndarray) -> None:
+        self._overlays[item] = np.asarray(indices, dtype=np.int64)
+        self._draw_overlay(item, None)
+
+    def _draw_overlay(self, item: pg.ScatterPlotItem, region: np.ndarray | None) -> None:
+        """Draw an overlay's points; of one larger than ``POINT_LIMIT``, only those
+        within ``region`` (a boolean mask over all points; None before it is known),
+        and of those, when still too many, an evenly spread ``POINT_LIMIT``."""
+        indices = self._overlays[item]
+        # Sentences of a corpus not drawn (yet) here: nothing to mark.
+        indices = indices[(indices >= 0) & (indices < len(self.coordinates))]
+        if len(indices) > POINT_LIMIT:
+            if region is None:
+                region = self._region_mask(self._drawn_region())
+            indices = indices[region[indices]]
+            if len(indices) > POINT_LIMIT:
+                indices = indices[np.linspace(0, len(indices) - 1, POINT_LIMIT).astype(int)]
+        item.setData(pos=self.coordinates[indices], data=indices)
+
+    def clear(self, hint: str) -> None:
+        self.spokes.setData([], [])
+        self.coordinates = np.empty((0, 2), dtype=np.float32)
+        self._x = self._y = self.coordinates[:, 0]
+        self._tree = None
+        self._codes = np.empty(0, dtype=np.int32)
+        self._hovered = -1
+        for item in self._overlays:
+            self._overlays[item] = np.empty(0, dtype=np.int64)
+        for item in (self.points, self.marked, self.highlighted, self.found, self.hover_ring):
+            item.clear()
+        self.density.clear()
+        self.mode = "points"
+        self._drawn = None
+        self.hint.setText(hint)
+        self.hint.setPos(0, 0)
+        self.hint.setVisible(True)
+        self._show_axes(False)
+        # An empty plot would autorange to nothing and show meaningless tiny ticks.
+        self.view_box.setRange(xRange=(-1, 1), yRange=(-1, 1), padding=0)
+        self.legend.clear()
+
+    def _show_axes(self, shown: bool) -> None:
+        """Axes only around points: an empty plot's ticks read "-1e-302"."""
+        item = self.plot.getPlotItem()
+        for side in ("bottom", "left"):
+            item.showAxis(side, shown)
+        # Now, not at the next layout pass: the range set next must fit the view box's
+        # size with the axes (a hover mapped before the pass missed by the axes' width).
+        item.layout.activate()
+
+    # --- drawing by zoom level ----------------------------------------------------
+
+    def _schedule_refresh(self) -> None:
+        # Not restarted while pending: a continuous drag still redraws every interval.
+        if not self._refresh_timer.isActive():
+            self._refresh_timer.start()
+
+    def _drawn_region(self) -> tuple[float, float, float, float]:
+        """(x0, x1, y0, y1): the view range extended by ``MARGIN`` on every side."""
+        (x0, x1), (y0, y1) = self.view_box.viewRange()
+        dx, dy = (x1 - x0) * MARGIN, (y1 - y0) * MARGIN
+        return x0 - dx, x1 + dx, y0 - dy, y1 + dy
+
+    def _region_mask(self, region: tuple[float, float, float, float]) -> np.ndarray:
+        x0, x1, y0, y1 = region
+        x, y = self._x, self._y
+        return (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
+
+    def refresh(self, force: bool = False) -> None:
+        """Redraw for the current view range: every point when there are few, else the
+        real points around the view when few enough are there, else the density image.
+
+        Skipped, unless ``force``, while what is drawn still covers the view: the points
+        of a region holding the view, or a density image of such a region whose bins are
+        still about ``BIN_PX`` on screen.
+        """
+        self._refresh_timer.stop()
+        n = len(self.coordinates)
+        if n <= POINT_LIMIT:
+            # Few points: set once; pyqtgraph culls those out of view when painting.
+            if self._drawn is None or force:
+                self.mode = "points"
+                self.density.clear()
+                self._draw_points(np.arange(n))
+                self._drawn = (-np.inf, np.inf, -np.inf, np.inf)
+            return
+        if not force and self._covers_view():
+            return
+        region = self._drawn_region()
+        inside = self._region_mask(region)
+        if np.count_nonzero(inside) <= POINT_LIMIT:
+            self.mode = "points"
+            self.density.clear()
+            self._draw_points(np.flatnonzero(inside))
+        else:
+            self.mode = "density"
+            self.points.clear()
+            self._draw_density(region, inside)
+        self._drawn = region
+        for item, indices in self._overlays.items():
+            if len(indices) > POINT_LIMIT:
+                self._draw_overlay(item, inside)
+
+    def _covers_view(self) -> bool:
+        if self._drawn is None:
+            return False
+        (vx0, vx1), (vy0, vy1) = self.view_box.viewRange()
+        x0, x1, y0, y1 = self._drawn
+        if not (x0 <= vx0 and vx1 <= x1 and y0 <= vy0 and vy1 <= y1):
+            return False
+        if self.mode == "points":
+            return True
+        pixel_w, pixel_h = self.view_box.viewPixelSize()
+        bin_w, bin_h = self._bin_size
+        return bin_w / pixel_w <= 1.5 * BIN_PX and bin_h / pixel_h <= 1.5 * BIN_PX
+
+    def _draw_points(self, indices: np.ndarray) -> None:
+        self.points.setData(x=self._x[indices], y=self._y[indices],
+                            brush=self._brushes[self._codes[indices]], data=indices)
+
+    def _draw_density(self, region: tuple[float, float, float, float],
+                      inside: np.ndarray) -> None:
+        """A 2D histogram of the points in ``region`` at ``BIN_PX`` screen pixels per
+        bin, as an RGBA image placed over that region."""
+        x0, x1, y0, y1 = region
+        width_px = max(self.view_box.width(), 64.0) * (1 + 2 * MARGIN)
+        height_px = max(self.view_box.height(), 64.0) * (1 + 2 * MARGIN)
+        nx, ny = int(np.ceil(width_px / BIN_PX)), int(np.ceil(height_px / BIN_PX))
+        x, y, codes = self._x[inside], self._y[inside], self._codes[inside]
+        column = np.minimum(((x - x0) * (nx / (x1 - x0))).astype(np.int32), nx - 1)
+        row = np.minimum(((y - y0) * (ny / (y1 - y0))).astype(np.int32), ny - 1)
+        cell = row * nx + column
+        counts = np.bincount(cell, minlength=nx * ny)
+        k = len(self._rgb)
+        if k <= DOMINANT_LIMIT:
+            per_colour = np.bincount(cell * k + codes, minlength=nx * ny * k)
+            rgb = self._rgb[per_colour.reshape(nx * ny, k).argmax(axis=1)]
+        else:
+            point_rgb = self._rgb[codes].astype(np.float64)
+            sums = np.stack([np.bincount(cell, weights=point_rgb[:, c], minlength=nx * ny)
+                             for c in range(3)], axis=1)
+            rgb = (sums / np.maximum(counts, 1)[:, None]).astype(np.uint8)
+        occupied = counts > 0
+        alpha = np.zeros(nx * ny)
+        # Log scale: one point must still show next to a bin of thousands.
+        alpha[occupied] = SPARSE_ALPHA + (1 - SPARSE_ALPHA) * (
+            np.log(counts[occupied]) / max(np.log(counts.max()), 1e-9))
+        image = np.empty((ny, nx, 4), dtype=np.uint8)
+        image[..., :3] = rgb.reshape(ny, nx, 3)
+        image[..., 3] = (alpha * 255).reshape(ny, nx)
+        self._bin_size = ((x1 - x0) / nx, (y1 - y0) / ny)
+        self.density.setImage(image, autoLevels=False)
+        self.density.setRect(x0, y0, x1 - x0, y1 - y0)
+
+    # --- picking ------------------------------------------------------------------
+
+    def point_at(self, scene_pos: QPointF) -> int:
+        """Index of the point within PICK_RADIUS_PX of ``scene_pos``, or -1.
+
+        The tree finds candidates by distance in data units; the nearest on screen
+        among them wins, since the axes may be scaled differently.
+        """
+        if self._tree is None:
+            return -1
+        view_box = self.view_box
+        if not view_box.sceneBoundingRect().contains(scene_pos):
+            return -1
+        target = view_box.mapSceneToView(scene_pos)
+        k = min(8, len(self.coordinates))
+        _, candidates = self._tree.result().query([target.x(), target.y()], k=k)
+        candidates = np.atleast_1d(candidates)
+        candidates = candidates[candidates < len(self.coordinates)]
+        if not len(candidates):
+            return -1
+        pixel_w, pixel_h = view_box.viewPixelSize()
+        offsets = self.coordinates[candidates] - (target.x(), target.y())
+        pixels = np.hypot(offsets[:, 0] / pixel_w, offsets[:, 1] / pixel_h)
+        best = int(np.argmin(pixels))
+        return int(candidates[best]) if pixels[best] <= PICK_RADIUS_PX else -1
+
+    def ring(self, index: int) -> None:
+        """Ring point ``index`` as the hovered one is ringed (-1: none); linked views
+        show the point hovered in another view this way."""
+        if index >= 0:
+            self.hover_ring.setData(pos=self.coordinates[[index]], data=[index])
+        else:
+            self.hover_ring.clear()
+
+    def scene_position(self, index: int) -> QPointF:
+        """Where point ``index`` is drawn, in scene coordinates."""
+        x, y = self.coordinates[index]
+        return self.view_box.mapViewToScene(QPointF(float(x), float(y)))
+
+    def select_polygon(self, polygon: np.ndarray) -> np.ndarray:
+        """Emit ``selected`` with the points inside ``polygon`` (m, 2, view coordinates)."""
+        indices = points_in_polygon(self.coordinates, polygon)
+        self.selected.emit(indices)
+        return indices
+
+    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        index = self.point_at(scene_pos)
+        if index == self._hovered:
+            return
+        self._hovered = index
+        self.ring(index)
+        if index >= 0:
+            global_pos = self.plot.mapToGlobal(self.plot.mapFromScene(scene_pos))
+            QToolTip.showText(global_pos, self._describe(index), self.plot)
+        else:
+            QToolTip.hideText()
+        self.hovered.emit(index)
+
+    def _on_mouse_clicked(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(self.point_at(event.scenePos()))
+
+
+class SelectingViewBox(pg.ViewBox):
+    """Pans and zooms as usual; Shift+drag draws a rectangle and Ctrl+drag a lasso,
+    whose outline (view coordinates) is emitted as ``drawn`` on release."""
+
+    drawn = Signal(object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._outline: list[QPointF] = []
+        self._shape = QGraphicsPathItem()
+        self._shape.setPen(pg.mkPen("#ff8c00", width=1.5, style=Qt.PenStyle.DashLine))
+        self._shape.setZValue(1e6)
+        self._shape.hide()
+        self.addItem(self._shape, ignoreBounds=True)
+
+    def mouseDragEvent(self, ev, axis=None) -> None:
+        modifiers = ev.modifiers()
+        lasso = bool(modifiers & Qt.KeyboardModifier.ControlModifier)
+        rectangle = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+        if ev.button() != Qt.MouseButton.LeftButton or not (lasso or rectangle):
+            super().mouseDragEvent(ev, axis)
+            return
+        ev.accept()
+        here = self.mapSceneToView(ev.scenePos())
+        if ev.isStart():
+            self._outline = [self.mapSceneToView(ev.buttonDownScenePos())]
+        if lasso:
+            self._outline.append(here)
+        else:
+            start = self._outline[0]
+            self._outline = [start, QPointF(here.x(), start.y()), here,
+                             QPointF(start.x(), here.y())]
+        path = QPainterPath(self._outline[0])
+        for point in self._outline[1:]:
+            path.lineTo(point)
+        path.closeSubpath()
+        self._shape.setPath(path)
+        self._shape.show()
+        if ev.isFinish():
+            self._shape.hide()
+            self.drawn.emit(np.array([(p.x(), p.y()) for p in self._outline]))
+            self._outline = []

@@ -1,0 +1,279 @@
+"""What the window computes on the corpus shown, each as a job whose result the
+session routes to the corpus it was asked for: Run (encode, project, classify), a new
+projection, evaluations (also before and after the corrections), the misclassification
+agreement of encoders, Compare encoders, the Costra orderings and suspicious
+annotations."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.annotations.suspicious import iter_find_suspicious
+from app.cache import EmbeddingCache
+from app.commands import eval_command
+from app.errors import InputError
+from app.evaluations import EVALUATIONS
+from app.evaluations.agreement import default_encoders, run_agreement
+from app.explore import explore, reproject
+from app.session import EvaluationRun, compare_with_spaces
+from app.ui.kit.widgets import fill_encoder_choice, narrow_choice
+from app.ui.panels.corpus_panel import CorpusPanel
+from app.ui.panels.encoder_checklist import EncoderChecklist
+from app.ui.window.job_queue import JobQueue
+from models import make_encoder
+
+
+class Analyses:
+    """Started from ``window``'s buttons and menus, run by ``jobs`` with the encoder
+    and settings chosen in ``panel``."""
+
+    def __init__(self, window, jobs: JobQueue, panel: CorpusPanel) -> None:
+        self.window, self.session, self.jobs, self.panel = window, window.session, jobs, panel
+        self.controls = panel.projection_controls
+        self.compare_choice = QComboBox()
+        fill_encoder_choice(self.compare_choice)
+        narrow_choice(self.compare_choice, 24)
+        self.compare_choice.setCurrentIndex(self.compare_choice.findData("tfidf"))
+        self.compare_button = QPushButton("Compare")
+        self.compare_button.setToolTip("Encode with both, project both, align the second "
+                                       "layout to the first, and list the sentences whose "
+                                       "neighbours changed most")
+        self.compare_button.clicked.connect(self.compare_spaces)
+        panel.run_button.clicked.connect(self.run)
+        self.controls.project_requested.connect(self.project_again)
+
+    def compare_page(self, view: QWidget) -> QWidget:
+        """Compare's choice and button above ``view``."""
+        page = QWidget()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Compare with"))
+        row.addWidget(self.compare_choice)
+        row.addWidget(self.compare_button)
+        row.addStretch(1)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(view, stretch=1)
+        return page
+
+    @property
+    def state(self):
+        return self.session.current
+
+    def _busy(self) -> bool:
+        return self.state is None or self.jobs.is_running
+
+    def run(self) -> None:
+        """Encode, project and evaluate the current corpus with the chosen encoder; asked
+        for while a job runs, after it (so several encoders can be lined up)."""
+        state = self.state
+        if state is None:
+            return
+        key, encoder = self.panel.chosen_encoder()
+        training, texts = self.panel.training()
+        controls = self.controls
+        job = explore(state.corpus, encoder, method=controls.selected_method(),
+                      seed=controls.seed.value(), projection_parameters=controls.parameters(),
+                      training_texts=texts)
+        # The session routes the result to the corpus it was run on, shown or not (a
+        # queued run may finish after another corpus was opened).
+        self.jobs.start(job, f"{encoder.name} on {state.corpus.name}",
+                        on_result=lambda exploration: self.session.add_run(
+                            state.spec, key, exploration, training), queue=True)
+
+    def run_shown(self) -> None:
+        """Run the encoder of the run shown again (on the corpus as edited since)."""
+        state = self.state
+        if state is not None and state.shown is not None:
+            self.panel.choose(state.shown)
+            self.run()
+
+    def project_again(self) -> None:
+        """Recompute only the projection of the current embeddings."""
+        state = self.state
+        if self._busy() or state.exploration is None:
+            return
+        controls = self.controls
+        job = reproject(state.exploration, controls.selected_method(),
+                        seed=controls.seed.value(), **controls.parameters())
+        shown, training = state.shown, state.runs[state.shown].training_text
+        self.jobs.start(job, f"projecting with {controls.method.currentText()}",
+                        on_result=lambda exploration: self.session.add_run(
+                            state.spec, shown, exploration, training))
+
+    def evaluate(self, name: str, show: bool = True,
+                 options: dict[str, str] | None = None) -> None:
+        """Run evaluation ``name`` on the corpus with the chosen encoder and ``options``
+        (``app.evaluations.OPTIONS``), in the background; asked for while another job
+        runs, it is queued after it. With ``show``, the Evaluations tab comes forward."""
+        state = self.state
+        if state is None:
+            return
+        spec, encoder = self.panel.chosen_encoder()
+        seed = self.controls.seed.value()
+        options = dict(options or {})
+        command = eval_command(name, state.spec, [spec], seed, options)
+        run, _ = EVALUATIONS[name]
+        if show:
+            self.window.show_evaluations()
+        self.jobs.start(run(state.corpus, encoder, seed=seed, **options),
+                        f"{name}: {encoder.name}",
+                        on_result=lambda result: self.session.add_evaluation(
+                            state.spec, EvaluationRun(name, spec, seed, result, command,
+                                                      options=options)),
+                        queue=True)
+
+    def rerun(self, row: int) -> None:
+        """Run the evaluation of results row ``row`` again, as it was asked for (its
+        encoder, seed and options), on the corpus as it is now."""
+        state = self.state
+        if state is None or not 0 <= row < len(state.evaluations):
+            return
+        old = state.evaluations[row]
+        if old.name not in EVALUATIONS:      # agreement: asked again from its dialog
+            self.compare_encoders(old.encoder.split(","))
+            return
+        try:
+            encoder = state.precomputed.get(old.encoder) or make_encoder(old.encoder)
+        except InputError as error:
+            self.window.warn("Cannot re-run this result", str(error))
+            return
+        run, _ = EVALUATIONS[old.name]
+        command = eval_command(old.name, state.spec, [old.encoder], old.seed, old.options)
+        self.jobs.start(run(state.corpus, encoder, seed=old.seed, **old.options),
+                        f"{old.name}: {encoder.name} (re-run)",
+                        on_result=lambda result: self.session.add_evaluation(
+                            state.spec, EvaluationRun(old.name, old.encoder, old.seed, result,
+                                                      command, options=old.options)),
+                        queue=True)
+
+    def evaluate_before_and_after(self) -> None:
+        """The chosen evaluation on the original and on the corrected corpus, both shown
+        in the Evaluations panel, so the effect of the corrections can be read off."""
+        state = self.state
+        name = self.window.evaluation_panel.choice.currentData()
+        if self._busy() or state.annotations is None or name is None:
+            return
+        spec, encoder = self.panel.chosen_encoder()
+        seed = self.controls.seed.value()
+        options = self.window.evaluation_panel.option_values()
+        run, _ = EVALUATIONS[name]
+        original, corrected = state.annotations.original, state.annotations.corpus
+
+        def both():
+            before = yield from run(original, encoder, seed=seed, **options)
+            after = yield from run(corrected, encoder, seed=seed, **options)
+            return before, after
+
+        def done(results) -> None:
+            command = eval_command(name, state.spec, [spec], seed, options)
+            for label, result in zip(("original", "corrected"), results):
+                self.session.add_evaluation(state.spec, EvaluationRun(
+                    name, spec, seed, result,
+                    command if label == "original" else
+                    f"sentspace run WORKSPACE  # {name} on the corrected corpus",
+                    f"{name} ({label})", options))
+
+        self.window.show_evaluations()
+        self.jobs.start(both(), f"{name} before and after the corrections", on_result=done)
+
+    def choose_agreement_encoders(self) -> EncoderChecklist | None:
+        """Ask which encoders to compare (the dialog, open), those already run on this
+        corpus ticked (:func:`default_encoders`); OK runs the agreement."""
+        state = self.state
+        if state is None:
+            return None
+        named = {spec: f"{run.exploration.encoder.name} (run on this corpus)"
+                 for spec, run in state.runs.items()}
+        named.update({spec: f"{encoder.name} (loaded embeddings)"
+                      for spec, encoder in state.precomputed.items()})
+        dialog = EncoderChecklist("Misclassification agreement", named, default_encoders(
+            list(state.runs), list(state.precomputed),
+            self.panel.encoder_choice.currentData()), self.window)
+        dialog.accepted.connect(lambda: self.compare_encoders(dialog.checked()))
+        dialog.open()
+        return dialog
+
+    def compare_encoders(self, specs: list[str]) -> None:
+        """Run the misclassification agreement of ``specs`` (2 or more) in the background."""
+        state = self.state
+        if self._busy():
+            return
+        try:
+            encoders = [state.precomputed.get(spec) or make_encoder(spec) for spec in specs]
+        except InputError as error:
+            self.window.warn("Unknown encoder", str(error))
+            return
+        if len(encoders) < 2:
+            self.window.warn("Misclassification agreement", "Choose two or more encoders.")
+            return
+        seed = self.controls.seed.value()
+        command = eval_command("agreement", state.spec, specs, seed)
+        self.window.show_evaluations()
+        self.jobs.start(run_agreement(state.corpus, encoders, seed=seed),
+                        f"agreement of {len(encoders)} encoders",
+                        on_result=lambda result: self.session.add_evaluation(
+                            state.spec, EvaluationRun("agreement", ",".join(specs), seed,
+                                                      result, command)))
+
+    def compare_spaces(self) -> None:
+        """Two projections side by side: the chosen encoder and the one to compare with."""
+        state = self.state
+        if self._busy():
+            return
+        spec_a, encoder_a = self.panel.chosen_encoder()
+        spec_b = self.compare_choice.currentData()
+        encoder_b = make_encoder(spec_b)
+        controls = self.controls
+        alignment = self.window.views.compare_view.selected_alignment()
+        method = "umap" if alignment == "aligned-umap" else controls.selected_method()
+        # The panel's parameters are those of its chosen method; AlignedUMAP takes UMAP's.
+        parameters = controls.parameters() if method == controls.selected_method() else {}
+        self.jobs.start(compare_with_spaces(state.corpus, {spec_a: encoder_a, spec_b: encoder_b},
+                                            method=method, alignment=alignment,
+                                            seed=controls.seed.value(), **parameters),
+                        f"comparing {encoder_a.name} with {encoder_b.name}",
+                        on_result=lambda result: self.session.set_comparison(state.spec,
+                                                                             *result))
+
+    def costra_shown(self) -> None:
+        """The Costra tab needs a projection and the Costra evaluation: shown without
+        them, it runs what is missing (a few seconds) instead of staying blank."""
+        state = self.state
+        views = self.window.views
+        if views.currentWidget() is not views.costra_page or self._busy():
+            return
+        missing = []
+        if state.exploration is None:
+            missing.append("run")
+            self.run()
+        if state.costra_result is None:
+            missing.append("evaluation")
+            self.evaluate("costra", show=False)
+        if missing:
+            self.window.statusBar().showMessage("Running the Costra " + " and ".join(missing)
+                                                + " to draw the orderings…")
+
+    def find_suspicious(self) -> None:
+        """Rank suspicious annotations of the (corrected) corpus with the chosen encoder."""
+        state = self.state
+        if self._busy() or state.annotations is None:
+            return
+        _, encoder = self.panel.chosen_encoder()
+        self.jobs.start(iter_find_suspicious(state.annotations.corpus, [encoder]),
+                        "finding suspicious annotations",
+                        on_result=lambda lists: self.session.set_review_lists(state.spec,
+                                                                              lists))
+
+    def clear_embedding_cache(self) -> int:
+        freed = EmbeddingCache().clear()
+        self.window.statusBar().showMessage(
+            f"Cleared the embedding cache ({freed / 2**20:.1f} MiB)")
+        return freed

@@ -1,0 +1,77 @@
+"""The Inspector dock: the focus sentence of the selection with its nearest
+neighbours from the encoder chosen. A corpus never run is encoded for it (a job,
+through the cache); a space above ``app.ann.EXACT_LIMIT`` gets its neighbour index
+built by a job first."""
+
+from __future__ import annotations
+
+from app.session import Session, encoded_space
+from app.ui.kit.workers import JobHandle
+from app.ui.panels.corpus_panel import CorpusPanel
+from app.ui.views.inspector import Inspector
+from app.ui.window.job_queue import JobQueue
+
+
+class Inspecting:
+    def __init__(self, session: Session, jobs: JobQueue, panel: CorpusPanel) -> None:
+        self.session, self.jobs, self.panel = session, jobs, panel
+        self.inspector = Inspector()
+        #: (corpus spec, encoder spec) being encoded for the Inspector.
+        self._encoding: set[tuple[str, str]] = set()
+        #: The job building a neighbour index, and for which embeddings.
+        self._indexing: tuple[int, JobHandle] | None = None
+        # The neighbours come from the encoder chosen.
+        panel.encoder_choice.currentIndexChanged.connect(lambda _: self.show_focus())
+
+    def embeddings(self):
+        """The embeddings the neighbours come from: the chosen encoder's space on this
+        corpus (a run's or Compare's), else the run shown."""
+        state = self.session.current
+        spaces = state.spaces
+        space = spaces.get(self.panel.encoder_choice.currentData()) or spaces.get(state.shown)
+        return space[2] if space is not None else None
+
+    def show_focus(self) -> None:
+        """Show the selection's focus sentence with its neighbours."""
+        focus, state = self.session.selection.focus, self.session.current
+        if focus < 0 or state is None:
+            self.inspector.clear()
+            return
+        embeddings = self.embeddings()
+        self.inspector.show_sentence(state.corpus, focus, embeddings)
+        if embeddings is None:
+            self._encode()
+        elif not self.inspector.searchable(embeddings):
+            self._index(embeddings)
+
+    def _index(self, embeddings) -> None:
+        building = self._indexing
+        if building is not None and building[0] == id(embeddings) and not building[1].done:
+            return
+
+        def indexed(space) -> None:
+            self.inspector.mark_indexed(space)
+            self.show_focus()
+
+        # A cancelled or failed build is started again by the next click.
+        self._indexing = (id(embeddings), self.jobs.start(
+            self.inspector.index_job(self.session.current.corpus, embeddings), "building the neighbour index for the "
+            "Inspector", on_result=indexed, queue=True, quiet=True))
+
+    def _encode(self) -> None:
+        """A corpus not run yet: its neighbours come from the chosen encoder."""
+        spec, encoder = self.panel.chosen_encoder()
+        state = self.session.current
+        key = (state.spec, spec)
+        self.inspector.note.setText(f"Encoding the corpus with {encoder.name} for the "
+                                    "neighbours… (Run also projects and evaluates it)")
+        if key in self._encoding:
+            return
+        self._encoding.add(key)
+
+        def encoded(space) -> None:
+            self._encoding.discard(key)
+            self.session.add_space(key[0], spec, space)
+
+        self.jobs.start(encoded_space(state.corpus, encoder), f"encoding for the Inspector: "
+                        f"{encoder.name}", on_result=encoded, queue=True)

@@ -1,0 +1,275 @@
+"""The main window: corpus and encoder on the left, the views and the tasks (tables and
+charts) in the middle, the selection and the Inspector on the right. It renders the
+:class:`app.session.Session` (the open corpora, what was made of each, and the one
+selection) and only assembles: each concern is a controller built here and wired to
+the others' signals.
+
+- :class:`~app.ui.window.job_queue.JobQueue` runs one job at a time, the rest queued;
+- :class:`~app.ui.panels.corpus_panel.CorpusPanel` chooses the encoder and what it trains on;
+- :class:`~app.ui.window.showing.Showing` opens, switches and shows corpora;
+- :class:`~app.ui.window.selecting.Selecting` shows the selection (projection, Selected
+  sentences, search, colours); :class:`~app.ui.window.inspecting.Inspecting` its focus;
+- :class:`~app.ui.window.analyses.Analyses` runs, evaluates and compares;
+- :class:`~app.ui.window.files.Files` reads and writes files and workspaces;
+- :class:`~app.ui.window.docking.Docks` keeps the layout; ``Explaining`` and ``Regioning``
+  the Explain tab and the regions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QTabWidget
+
+from app.corpora import DEFAULT_CORPUS
+from app.corpora.tabular import ColumnsUnclear
+from app.errors import InputError
+from app.evaluations import APPLICABLE
+from app.session import CorpusState, Session
+from app.ui.panels.classification_panel import ClassificationPanel
+from app.ui.panels.corpus_panel import CorpusPanel
+from app.ui.panels.evaluation_panel import EvaluationPanel
+from app.ui.panels.review_panel import ReviewPanel
+from app.ui.panels.workspace_panel import WorkspacePanel
+from app.ui.views.projection_view import ProjectionView
+from app.ui.window.analyses import Analyses
+from app.ui.window.docking import Docks, small_screen
+from app.ui.window.explaining import Explaining
+from app.ui.window.files import Files
+from app.ui.window.inspecting import Inspecting
+from app.ui.window.job_queue import JobQueue
+from app.ui.window.menus import build_menus
+from app.ui.window.regioning import Regioning
+from app.ui.window.selecting import Selecting
+from app.ui.window.showing import Showing
+from app.ui.window.tabs import Views
+from models import DEFAULT_ENCODER
+
+LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+
+
+class MainWindow(QMainWindow):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle("sentspace")
+        self.setAcceptDrops(True)
+        self.resize(1400, 860)
+        #: The open corpora, what was made of each, and the selection: what views show.
+        self.session = Session()
+        self.selection = self.session.selection
+        #: Whether the session changed since it was last saved or opened.
+        self.unsaved = False
+        self.jobs = JobQueue(self, self.statusBar(), self.session)
+        self.corpus_panel = CorpusPanel(self, self.jobs)
+        self.projection = ProjectionView()
+        self.selecting = Selecting(self.session, self.projection,
+                                   self.corpus_panel.projection_controls, self.statusBar())
+        self.inspecting = Inspecting(self.session, self.jobs, self.corpus_panel)
+        self.analyses = Analyses(self, self.jobs, self.corpus_panel)
+        self.files = Files(self)
+
+        self.views = Views(self.session, self.projection, self.selecting,
+                           self.analyses.compare_page)
+        self.neighbours_view = self.views.neighbours_view
+
+        # The tasks with tables and charts share the main area with the views, in a
+        # splitter the user can move.
+        self.classification = ClassificationPanel()
+        self.evaluation_panel = EvaluationPanel()
+        self.review_panel = ReviewPanel()
+        self.explaining = Explaining(self)
+        self.regioning = Regioning(self)
+        self.tasks = QTabWidget()
+        self.tasks.setObjectName("tasks")
+        self.tasks.setDocumentMode(True)
+        for page, title in ((self.classification, "Classification"),
+                            (self.evaluation_panel, "Evaluations"),
+                            (self.review_panel, "Review"), (self.explaining.page, "Explain")):
+            self.tasks.addTab(page, title)
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.setObjectName("main-split")
+        self.main_split.addWidget(self.views)
+        self.main_split.addWidget(self.tasks)
+        self.main_split.setStretchFactor(0, 3)
+        self.main_split.setStretchFactor(1, 2)
+        self.main_split.setChildrenCollapsible(False)
+        self.setCentralWidget(self.main_split)
+
+        self.docks = Docks(self, self.main_split)
+        corpus_dock = self.docks.add("Corpus", self.corpus_panel.widget, LEFT)
+        self.workspace_panel = WorkspacePanel(self.session)
+        workspace_dock = self.docks.add("Workspace", self.workspace_panel, LEFT)
+        self.tabifyDockWidget(workspace_dock, self.docks.add("Jobs", self.jobs.panel, LEFT))
+        workspace_dock.raise_()
+        self.group_dock = self.selecting.dock = self.docks.add(
+            "Selected sentences", self.selecting.widget, RIGHT)
+        inspector_dock = self.docks.add("Inspector", self.inspecting.inspector, RIGHT)
+        if small_screen():
+            # At 1280 px two dock columns leave the views ~420 px: one column instead.
+            self.docks.one_column(corpus_dock, workspace_dock,
+                                  {self.group_dock: "Selected", inspector_dock: "Inspector"},
+                                  roomy=inspector_dock)
+            self.selecting.raised_by += ("point", "misclassified")
+        else:
+            self.tabifyDockWidget(self.group_dock, inspector_dock)
+            self.group_dock.raise_()
+            self.resizeDocks([self.group_dock], [230], Qt.Orientation.Horizontal)
+        self.main_split.setSizes([640, 400])
+        self.docks.built()
+        build_menus(self)
+        self.showing = Showing(self)
+        self._wire()
+        self.statusBar().showMessage("Hover a point to read its sentence.")
+        self.enable_actions(False)
+
+    def _wire(self) -> None:
+        """Views tell the session; the session's events reach the views."""
+        selecting = self.selecting
+        self.jobs.failed.connect(self._job_failed)
+        self.jobs.running_changed.connect(self.enable_actions)
+        self.views.currentChanged.connect(lambda _: self.analyses.costra_shown())
+        self.classification.misclassified_clicked.connect(selecting.show_misclassified)
+        self.classification.run_requested.connect(self.analyses.run_shown)
+        self.evaluation_panel.run_requested.connect(
+            lambda name, options: self.evaluate(name, options=options))
+        self.evaluation_panel.items_selected.connect(
+            lambda indices: selecting.select_items(indices, "chart"))
+        self.evaluation_panel.rerun_requested.connect(self.analyses.rerun)
+        self.review_panel.sentences_selected.connect(
+            lambda indices: selecting.select_items(indices, "review"))
+        self.review_panel.corpus_changed.connect(
+            lambda: self.session.corpus_edited(self.corpus_spec))
+        self.review_panel.recompute_requested.connect(self.analyses.find_suspicious)
+        self.inspecting.inspector.sentence_chosen.connect(selecting.select_later)
+        self.workspace_panel.corpus_chosen.connect(self.showing.switch_corpus)
+        self.workspace_panel.corpus_closed.connect(self.showing.close_corpus)
+        self.workspace_panel.result_chosen.connect(self._show_result)
+        self.session.corpus_opened.connect(lambda state: self.workspace_panel.add_corpus(
+            state.spec, f"{state.corpus.name} ({len(state.corpus):,} sentences)"))
+        self.session.corpus_closed.connect(self.workspace_panel.remove_corpus)
+        self.selection.changed.connect(selecting.show)
+        self.selection.changed.connect(lambda _: self.inspecting.show_focus())
+        self.selection.changed.connect(self.views.follow)
+
+    # --- what the session holds, for the corpus shown ------------------------------
+
+    @property
+    def current(self) -> CorpusState | None:
+        return self.session.current
+
+    def _current(self, name: str, empty=None):
+        return getattr(self.current, name) if self.current is not None else empty
+
+    corpus = property(lambda self: self._current("corpus"))
+    corpus_spec = property(lambda self: self._current("spec", ""))
+    annotations = property(lambda self: self._current("annotations"))
+    exploration = property(lambda self: self._current("exploration"))
+    costra_result = property(lambda self: self._current("costra_result"))
+    spaces = property(lambda self: self._current("spaces", {}))
+    precomputed = property(lambda self: self._current("precomputed", {}))
+
+    @property
+    def held(self) -> dict[str, CorpusState]:
+        """The open corpora not shown, by spec."""
+        return {spec: state for spec, state in self.session.states.items()
+                if state is not self.current}
+
+    # --- what tests, scripts and the menus ask of the window -----------------------
+
+    @property
+    def is_running(self) -> bool:
+        return self.jobs.is_running
+
+    def open_corpus(self, spec: str | Path, run_when_loaded: bool = False, **options) -> None:
+        self.showing.open_corpus(spec, run_when_loaded, **options)
+
+    def run(self) -> None:
+        self.analyses.run()
+
+    def evaluate(self, name: str, show: bool = True, options: dict | None = None) -> None:
+        self.analyses.evaluate(name, show, options)
+
+    def select_sentence(self, index: int, source: str = "point") -> None:
+        self.selecting.select_sentence(index, source)
+
+    def cancel(self) -> None:
+        self.jobs.cancel()
+
+    def open_startup(self, corpus: str | None = None, encoder: str | None = None,
+                     run: bool = False) -> None:
+        """Open ``corpus`` with ``encoder`` chosen (None: the bundled defaults); with
+        ``run``, start the evaluation once loaded."""
+        self.corpus_panel.choose(encoder or DEFAULT_ENCODER)
+        self.open_corpus(corpus or DEFAULT_CORPUS, run_when_loaded=run)
+
+    def show_evaluations(self) -> None:
+        self.tasks.setCurrentWidget(self.evaluation_panel)
+
+    def _show_result(self, index: int) -> None:
+        self.evaluation_panel.history.setCurrentRow(index)
+        self.show_evaluations()
+
+    def enable_actions(self, running: bool) -> None:
+        """What can be asked for while a job runs (or none) on the corpus shown."""
+        has_corpus, explored = self.corpus is not None, self.exploration is not None
+        idle = not running and has_corpus
+        panel = self.corpus_panel
+        # Runs queue behind a running job, so the encoder can be changed for the next.
+        panel.run_button.setEnabled(has_corpus)
+        panel.run_button.setText("Queue run" if running else "Run")
+        self.run_action.setEnabled(has_corpus)
+        panel.projection_controls.project_button.setEnabled(not running and explored)
+        self.analyses.compare_button.setEnabled(idle)
+        panel.load_embeddings_button.setEnabled(idle)
+        self.evaluation_panel.set_busy(running)
+        self.suspicious_action.setEnabled(idle and self.annotations is not None)
+        self.agreement_action.setEnabled(idle and APPLICABLE["classification"](self.corpus))
+        for action in self.files.export_actions:
+            action.setEnabled(not running and explored)
+        panel.cancel_button.setEnabled(running)
+        self.cancel_action.setEnabled(running)
+
+    # --- messages -----------------------------------------------------------------
+
+    def _job_failed(self, error: Exception) -> None:
+        self.corpus_panel.corpus_name.setText(self.corpus.name if self.corpus else "No corpus")
+        if isinstance(error, ColumnsUnclear):
+            self.files.ask_columns(error)
+        elif isinstance(error, InputError):
+            self.warn("Cannot use this input", str(error))
+        else:
+            self.warn("The job failed", f"{type(error).__name__}: {error}")
+
+    def warn(self, title: str, text: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok,
+                          self)
+        box.setObjectName("error-dialog")
+        box.open()
+
+    def inform(self, title: str, html: str) -> None:
+        QMessageBox(QMessageBox.Icon.Information, title, html,
+                    QMessageBox.StandardButton.Ok, self).open()
+
+    # --- window events ------------------------------------------------------------
+
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if paths:
+            self.open_corpus(paths[0])
+            event.acceptProposedAction()
+
+    def closeEvent(self, event) -> None:
+        if self.unsaved:
+            # Results not in a workspace would be lost (edits are in their journals).
+            event.ignore()
+            self.files.offer_to_save()
+            return
+        self.jobs.cancel()
+        self.docks.remember()
+        self.session.close_all()
+        super().closeEvent(event)

@@ -1,0 +1,77 @@
+"""*View > Find regions*: clusters of the layout shown (``app.regions.find_regions``),
+named by their keywords over the projection (``RegionLabels``), a "cluster" colour
+scheme, a click on a label selecting its sentences, and *Export regions CSV*. The
+regions belong to the corpus state in the session, so another corpus or a new layout
+never shows them."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QAction
+
+from app.regions import find_regions
+from app.ui.kit.file_dialogs import save_file
+from app.ui.views.region_labels import RegionLabels
+
+
+class Regioning:
+    """The actions and the labels drawn, for ``window`` (a MainWindow)."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        self.labels: RegionLabels | None = None
+        self.find_action = QAction("Find &regions", window)
+        self.find_action.setToolTip("Cluster the layout shown and name each cluster by its "
+                                    "keywords; click a name to select its sentences")
+        self.find_action.triggered.connect(self.find)
+        self.export_action = QAction("Export &regions CSV…", window)
+        self.export_action.setToolTip("One row per sentence: sentence, cluster, label")
+        self.export_action.triggered.connect(self._choose_csv_target)
+        self.export_action.setEnabled(False)
+
+    @property
+    def regions(self):
+        current = self.window.current
+        return current.regions if current is not None else None
+
+    def find(self) -> None:
+        window = self.window
+        state = window.current
+        if state is None or state.exploration is None:
+            window.statusBar().showMessage("Press Run first: regions are found on the layout")
+            return
+        exploration, spec = state.exploration, state.spec
+        seed = window.corpus_panel.projection_controls.seed.value()
+        window.jobs.start(find_regions(state.corpus, exploration.projection.coordinates,
+                                       encoder=exploration.encoder, seed=seed),
+                          "finding regions", queue=True,
+                          on_result=lambda regions: window.session.set_regions(
+                              spec, exploration, regions))
+
+    def show(self) -> None:
+        """Draw the current corpus's regions over its layout (none: take labels off)."""
+        if self.labels is not None:
+            self.labels.remove()
+            self.labels.deleteLater()
+            self.labels = None
+        regions, window = self.regions, self.window
+        self.export_action.setEnabled(regions is not None)
+        if regions is not None and window.exploration is not None:
+            self.labels = RegionLabels(window.projection.plot.getPlotItem(), regions)
+            self.labels.region_clicked.connect(self.select_region)
+
+    def select_region(self, cluster: int) -> None:
+        indices = np.flatnonzero(self.regions.labels == cluster)
+        # Deferred: selecting may redraw the plot whose label is being clicked.
+        QTimer.singleShot(0, lambda: self.window.selection.select(indices, source="cluster"))
+
+    def export_csv(self, path) -> None:
+        self.regions.export_csv(self.window.corpus.texts, path)
+        self.window.statusBar().showMessage(f"Saved {path}")
+
+    def _choose_csv_target(self) -> None:
+        if self.regions is not None:
+            path = save_file(self.window, "Export regions", "CSV (*.csv)")
+            if path:
+                self.export_csv(path)

@@ -1,0 +1,300 @@
+"""The one selection as the projection and the Selected sentences dock show it: the
+projection rings it and colours its points by the scheme chosen (a group alone greys
+out the rest), the regex search selects what matches, and Selected sentences lists
+the selection (a clicked point: its group, marked as classified). Every way of
+selecting ends in :meth:`app.session.Selection.select`; the words come from
+:mod:`app.listing`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.colouring import point_colours
+from app.corpora.browse import match_sentences
+from app.export import export_sentences
+from app.listing import (
+    Row,
+    describe_sentence,
+    first_groups,
+    group_rows,
+    misclassified_rows,
+    prompt,
+    selection_caption,
+)
+from app.palette import PointColours
+from app.session import Session
+from app.ui.kit.file_dialogs import save_file
+from app.ui.kit.widgets import OneLineDelegate
+from app.ui.panels.projection_controls import ProjectionControls
+from app.ui.views.projection_view import ProjectionView
+
+#: Sources whose selection brings Selected sentences forward (a click in the
+#: projection or a list is seen where it was made, with the Selected sentences dock
+#: beside the views).
+RAISED_BY = ("region", "chart", "costra", "search", "review", "cluster")
+
+
+class Selecting:
+    """For ``session``, shown in ``projection`` coloured as ``controls`` say; ``status``
+    is the status bar hovered sentences are read in."""
+
+    def __init__(self, session: Session, projection: ProjectionView,
+                 controls: ProjectionControls, status) -> None:
+        self.session, self.selection = session, session.selection
+        self.projection, self.controls, self.status = projection, controls, status
+        #: Each sentence's first group (-1: none) in the corpus shown, as edited.
+        self.sentence_groups = np.empty(0, dtype=np.int64)
+        self.selected_group = -1
+        self._alone_shown = False
+        self.caption = QLabel(prompt(None))
+        self.caption.setWordWrap(True)
+        self.list = QListWidget()
+        # One line a sentence (whole in its tooltip): wrapped, the one-column layout at
+        # 1280x800 showed three or four.
+        self.list.setItemDelegate(OneLineDelegate(self.list))
+        self.list.setUniformItemSizes(True)
+        self.list.setAccessibleName("group sentences")
+        # Deferred: selecting rebuilds the list, which must not delete the clicked item
+        # while Qt is still delivering the click.
+        self.list.itemClicked.connect(lambda item: self.select_later(
+            item.data(Qt.ItemDataRole.UserRole)))
+        self.alone = QCheckBox("Show this group alone")
+        self.alone.setToolTip("Grey out every other sentence of the projection and draw "
+                              "lines from the group's sentences to its centre")
+        self.alone.toggled.connect(lambda _: self.show_group_alone())
+        self.export_button = QPushButton("Export to CSV…")
+        self.export_button.setToolTip("The listed sentences: index, id, text, group")
+        self.export_button.clicked.connect(self._choose_export_target)
+        self.widget = QWidget()
+        layout = QVBoxLayout(self.widget)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.list)
+        # One row under the list: the list keeps the height.
+        below = QHBoxLayout()
+        below.addWidget(self.alone)
+        below.addStretch(1)
+        below.addWidget(self.export_button)
+        layout.addLayout(below)
+        #: Set by the window: the Selected sentences dock, brought forward by a
+        #: selection from ``raised_by``.
+        self.dock = None
+        self.raised_by = RAISED_BY
+        projection.hovered.connect(self.show_hovered)
+        projection.clicked.connect(self.select_sentence)
+        projection.search.textChanged.connect(self.search)
+        projection.search.textChanged.connect(
+            lambda text: session.current is not None and session.set_view(
+                session.current.spec, "search", text))
+        projection.selected.connect(lambda indices: self.selection.select(indices,
+                                                                          source="region"))
+        controls.colour_changed.connect(lambda _: self.recolour())
+
+    @property
+    def corpus(self):
+        return self.session.current.corpus if self.session.current is not None else None
+
+    @property
+    def exploration(self):
+        return self.session.current.exploration if self.session.current is not None else None
+
+    def set_corpus(self, corpus) -> None:
+        """The corpus shown (or edited): its groups, and nothing listed yet."""
+        self.sentence_groups = (first_groups(corpus) if corpus is not None
+                                else np.empty(0, dtype=np.int64))
+        self.list.clear()
+        self.caption.setText(prompt(corpus))
+        self.alone.setVisible(corpus is not None and corpus.groups is not None)
+
+    # --- colours ----------------------------------------------------------------
+
+    def colouring(self) -> tuple[PointColours, str]:
+        """Point colours for the chosen scheme, and the legend that explains them."""
+        return point_colours(self.exploration, self.controls.colour_scheme(),
+                             self.sentence_groups, self.session.current.regions)
+
+    def draw(self, exploration) -> None:
+        """Draw the layout of ``exploration`` with its colours, search and selection."""
+        colours, legend = self.colouring()
+        self._alone_shown = False
+        self.projection.set_points(exploration.projection.coordinates, colours,
+                                   self.describe_sentence,
+                                   exploration.projection.axis_labels, legend)
+        self.projection.show_found(self.found(self.projection.search.text()))
+        self.projection.highlight(self.selection.indices)
+
+    def recolour(self) -> None:
+        if self.exploration is not None:
+            self.projection.set_colours(*self.colouring())
+            self._alone_shown = False
+            self.show_group_alone()
+
+    def show_group_alone(self) -> None:
+        """With "group alone" on, grey out all but the selected group and draw its
+        members' lines to their centroid; otherwise the normal colours."""
+        if self.exploration is None:
+            return
+        group = self.selected_group if self.alone.isChecked() else -1
+        members = (self.corpus.groups.members(group) if group >= 0
+                   else np.empty(0, dtype=np.int64))
+        if not len(members) and not self._alone_shown:
+            return  # the normal colours are on show: a click need not repaint every point
+        self._alone_shown = bool(len(members))
+        colours, legend = self.colouring()
+        if len(members):
+            others = np.ones(len(colours), dtype=bool)
+            others[members] = False
+            colours = colours.where(others, "#e4e4e4")
+            legend += " Other sentences greyed out."
+        self.projection.set_colours(colours, legend)
+        self.projection.show_spokes(members)
+
+    # --- search -----------------------------------------------------------------
+
+    def show_search(self, pattern: str) -> None:
+        """The search of the corpus switched to, as it was left, said beside the box
+        (its selection was restored with the corpus)."""
+        box = self.projection.search
+        box.blockSignals(True)
+        box.setText(pattern)
+        box.blockSignals(False)
+        self.found(pattern)
+
+    def search(self, pattern: str) -> np.ndarray:
+        """Select the sentences matching ``pattern`` (a case-insensitive regular
+        expression) and mark them in the projection; returns their indices."""
+        found = self.found(pattern)
+        if self.exploration is not None:
+            self.projection.show_found(found)
+        if len(found) or self.selection.source == "search":
+            self.selection.select(found, source="search")
+        return found
+
+    def found(self, pattern: str) -> np.ndarray:
+        """The sentences matching ``pattern``, said beside the search box."""
+        box, result = self.projection.search, self.projection.search_result
+        found = np.empty(0, dtype=np.int64)
+        box.setStyleSheet("")
+        result.clear()
+        if pattern and self.corpus is not None:
+            try:
+                expression = re.compile(pattern, re.IGNORECASE)
+            except re.error as error:
+                box.setStyleSheet("border: 1px solid #d00000")
+                result.setText(f"invalid: {error.msg}")
+            else:
+                found = np.flatnonzero(match_sentences(self.corpus.texts, expression))
+                result.setText(f"{len(found):,} of {len(self.corpus):,}")
+        return found
+
+    # --- selecting --------------------------------------------------------------
+
+    def select_later(self, index: int, source: str = "point") -> None:
+        # Deferred: selecting rebuilds lists, which must not delete the clicked item
+        # while Qt is still delivering the click.
+        QTimer.singleShot(0, lambda: self.select_sentence(index, source))
+
+    def select_sentence(self, index: int, source: str = "point") -> None:
+        """Select sentence ``index`` (-1: nothing); a point clicked in the projection
+        selects its group."""
+        if index < 0:
+            self.selection.clear()
+            return
+        group = self.group_of(index)
+        members = (self.corpus.groups.members(group) if source == "point" and group >= 0
+                   else [index])
+        self.selection.select(members, focus=index, source=source)
+
+    def select_items(self, indices: list[int], source: str = "chart") -> None:
+        """Select the sentences behind a clicked number, chart element, review row or
+        Costra comparison; the first is the focus."""
+        if len(indices):
+            self.selection.select(indices, source=source)
+
+    def show_misclassified(self) -> None:
+        """Select the misclassified sentences; they are listed with their true and
+        predicted groups."""
+        result = self.exploration.classification
+        self.selection.select(result.misclassified, focus=-1, source="misclassified")
+
+    def group_of(self, index: int) -> int:
+        """The (first) group of sentence ``index``, -1 for none or no selection."""
+        return int(self.sentence_groups[index]) if index >= 0 else -1
+
+    def describe_sentence(self, index: int) -> str:
+        exploration = self.exploration
+        return describe_sentence(self.corpus, index, self.sentence_groups,
+                                 exploration.faithfulness if exploration else None)
+
+    def show_hovered(self, index: int) -> None:
+        if index >= 0:
+            self.status.showMessage(self.describe_sentence(index).replace("\n", "  "))
+        else:
+            self.status.clearMessage()
+
+    # --- Selected sentences -----------------------------------------------------
+
+    def show(self, selection) -> None:
+        """Ring the selection in the projection and list it (a clicked point: its
+        group; the misclassified: with their groups)."""
+        focus, indices, corpus = selection.focus, selection.indices, self.corpus
+        if self.exploration is not None:
+            self.projection.highlight(indices)
+        self.list.clear()
+        self.selected_group = -1
+        if selection.source == "point" and self.group_of(focus) >= 0:
+            self.selected_group = self.group_of(focus)
+            classification = self.exploration.classification if self.exploration else None
+            self._list(*group_rows(corpus, focus, self.sentence_groups, classification))
+        elif selection.source == "misclassified":
+            self._list(*misclassified_rows(corpus, self.exploration.classification))
+        elif len(indices):
+            # A list of more than 5,000 would only be scrolled past.
+            self._list(selection_caption(corpus, len(indices), selection.source),
+                       [Row(self.describe_sentence(int(sentence)), int(sentence))
+                        for sentence in indices[:5000]])
+        else:
+            self.caption.setText(prompt(corpus))
+        if len(indices) and selection.source in self.raised_by and self.dock is not None:
+            self.dock.raise_()
+        self.show_group_alone()
+
+    def _list(self, heading: str, rows: list[Row]) -> None:
+        self.caption.setText(heading)
+        for row in rows:
+            item = QListWidgetItem(row.text.replace("\n", "  "))
+            item.setToolTip(row.text)
+            item.setData(Qt.ItemDataRole.UserRole, row.sentence)
+            if row.focus:
+                font = item.font()
+                font.setBold(True)
+                item.setFont(font)
+            self.list.addItem(item)
+
+    def listed_sentences(self) -> list[int]:
+        """Sentences in the selected-sentences list, in its order."""
+        return [self.list.item(i).data(Qt.ItemDataRole.UserRole)
+                for i in range(self.list.count())]
+
+    def export_selection(self, path: str | Path) -> None:
+        """The listed sentences as CSV: index, id, text, group."""
+        export_sentences(self.corpus, self.listed_sentences(), path)
+
+    def _choose_export_target(self) -> None:
+        if self.list.count():
+            path = save_file(self.widget, "Export sentences", "CSV (*.csv)")
+            if path:
+                self.export_selection(path)

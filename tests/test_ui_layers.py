@@ -1,0 +1,66 @@
+"""``app/ui`` is in layers, each building only on those below it, with no import circle:
+kit < charts < views < panels < window. The core (``app`` outside ``app/ui``) imports
+nothing of ``app.ui`` (tests/test_core_is_qt_free.py checks it has no Qt at all)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+UI = Path(__file__).resolve().parents[1] / "app" / "ui"
+LAYERS = ("kit", "charts", "views", "panels", "window")
+
+
+def ui_imports() -> dict[str, set[str]]:
+    """Every app.ui module and the app.ui modules it imports (anywhere in it, not
+    only at the top: a late import still makes a circle; a type named under
+    ``if TYPE_CHECKING`` is not imported)."""
+    graph = {}
+    for path in UI.rglob("*.py"):
+        parts = path.relative_to(UI.parent.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+                node.body = []
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        graph[module] = {name for name in found if name.startswith("app.ui.")}
+    return graph
+
+
+def layer(module: str) -> int:
+    return LAYERS.index(module.split(".")[2])
+
+
+def test_every_ui_module_is_in_a_layer_and_builds_only_on_lower_ones():
+    graph = ui_imports()
+    assert {module.split(".")[2] for module in graph if module != "app.ui"} == set(LAYERS)
+    upward = [(module, imported) for module, imports in graph.items() if module != "app.ui"
+              for imported in imports if layer(imported) > layer(module)]
+    assert upward == []
+
+
+def test_no_import_circle():
+    graph = ui_imports()
+    circles, done, path = [], set(), []
+
+    def visit(module: str) -> None:
+        if module in path:
+            circles.append(path[path.index(module):] + [module])
+            return
+        if module in done:
+            return
+        path.append(module)
+        for imported in sorted(graph.get(module, ())):
+            visit(imported)
+        path.pop()
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module)
+    assert circles == []
