@@ -151,6 +151,15 @@ def edits_since(result: Any, corpus: Corpus) -> int | None:
     return behind if behind > 0 else None
 
 
+def describe_result(result: Any, evaluation: str, corpus: Corpus | None = None) -> str:
+    """A result's line in a results list; one computed before later edits of
+    ``corpus`` says so."""
+    provenance = result.provenance
+    note = version_note(result, corpus) if corpus is not None else ""
+    return (f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
+            + (f" · {note}" if note else ""))
+
+
 def version_note(result: Any, corpus: Corpus) -> str:
     """"" for a result of ``corpus`` as it is now, else which version it describes."""
     behind = edits_since(result, corpus)

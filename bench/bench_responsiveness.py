@@ -108,15 +108,15 @@ class Probe:
         self.timer.start()
         began = time.perf_counter()
         self.ticks.append(began)
-        # Mark when the window starts drawing the result: the session's change event
-        # calls showing.show_exploration, looked up on the instance.
-        show = window.showing.show_exploration
+        # Mark when the window starts drawing the result: the session's ``ran`` event
+        # calls selecting.draw, looked up on the instance.
+        show = window.selecting.draw
 
         def show_marked(exploration):
-            self.stages.append((time.perf_counter(), "result: show_exploration"))
+            self.stages.append((time.perf_counter(), "result: draw"))
             show(exploration)
             self.stages.append((time.perf_counter(), "after the result"))
-        window.showing.show_exploration = show_marked
+        window.selecting.draw = show_marked
         try:
             start()
             handle = window.jobs.job
@@ -134,7 +134,7 @@ class Probe:
                 app.processEvents()
                 time.sleep(0.001)
         finally:
-            del window.showing.show_exploration
+            del window.selecting.draw
         self.timer.stop()
         if handle.state != "done":
             raise RuntimeError(f"job {handle.state}: {handle.error!r}")

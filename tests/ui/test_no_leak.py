@@ -60,7 +60,11 @@ def shown_strings(window: MainWindow) -> dict[str, list[str]]:
     strings: dict[str, list[str]] = {}
 
     def keep(widget, values) -> None:
-        name = f"{type(widget).__name__}:{widget.objectName() or widget.accessibleName()}"
+        named = widget
+        while named is not None and not (named.objectName() or named.accessibleName()):
+            named = named.parentWidget()     # a header or viewport: its view's name
+        label = (named.objectName() or named.accessibleName()) if named is not None else ""
+        name = f"{type(widget).__name__}:{label}"
         strings.setdefault(name, []).extend(v for v in values if v)
 
     for widget in [window, *window.findChildren(QLabel), *window.findChildren(QLineEdit),
@@ -190,8 +194,11 @@ def test_no_string_of_one_corpus_is_shown_on_another(qtbot, shared_data, tmp_pat
     wait_for_job(qtbot, window)
     window.showing.switch_corpus(a)
     settle(qtbot, window)
-    # The neighbours tab asks A's query again of A's spaces, in a job of its own.
+    # The neighbours tab asks A's query again of A's spaces, and the corpus table
+    # filters A's sentences again, each in a job of its own.
     qtbot.waitUntil(lambda: not window.neighbours_view.is_running, timeout=30_000)
+    browser = window.views.corpus_browser
+    qtbot.waitUntil(lambda: browser.model.rowCount() < len(a_corpus), timeout=30_000)
     again = shown_strings(window)
     for widget, values in on_a.items():
         if widget.startswith(("QStatusBar", "JobsPanel", "QTreeWidget:jobs")):

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.corpora.model import Corpus
-from app.session import version_note
+from app.session import CorpusState, Session, version_note
 
 
 class ClassificationPanel(QWidget):
@@ -49,6 +49,19 @@ class ClassificationPanel(QWidget):
         layout.addWidget(self.caption)
         layout.addWidget(self.rerun_button)
         layout.addWidget(self.metrics)
+
+    def follow(self, session: Session) -> None:
+        """Show the classification of the run shown on the corpus shown; an edit says
+        whether it still describes the corpus."""
+        session.current_changed.connect(self._show_state)
+        for event in (session.ran, session.edited):
+            session.on_current(event, self._show_state)
+
+    def _show_state(self, state: CorpusState | None) -> None:
+        if state is None or state.exploration is None:
+            self.clear()
+        else:
+            self.show_exploration(state.exploration, state.corpus)
 
     def clear(self, caption: str = "No result yet.") -> None:
         self.metrics.setRowCount(0)

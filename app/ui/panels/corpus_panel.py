@@ -116,6 +116,18 @@ class CorpusPanel:
 
     # --- the corpus shown ---------------------------------------------------------
 
+    def follow(self, session) -> None:
+        """The corpus shown with its encoder and projection settings as left; a run
+        chooses its encoder; embeddings loaded for it are offered."""
+        session.current_changed.connect(self._show_state)
+        session.on_current(session.ran, lambda state: self.choose(state.encoder))
+        session.on_current(session.precomputed, self.offer_precomputed)
+
+    def _show_state(self, state: CorpusState | None) -> None:
+        self.show_corpus(state)
+        if state is not None:
+            self.apply_view(state)
+
     def show_corpus(self, state: CorpusState | None) -> None:
         """Name, counts and source of the corpus shown; its own precomputed embeddings
         are offered (another corpus's are aligned to that corpus, so they go)."""
@@ -159,7 +171,10 @@ class CorpusPanel:
             controls.method.setCurrentIndex(max(0, controls.method.findData(view["method"])))
             controls.seed.setValue(view.get("seed", 0))
         if "colour" in view:
+            # Restored, not chosen: the projection is drawn with it next, not recoloured.
+            controls.colour.blockSignals(True)
             controls.colour.setCurrentIndex(max(0, controls.colour.findData(view["colour"])))
+            controls.colour.blockSignals(False)
         self.choose(state.encoder)
 
     def choose(self, spec: str | None) -> None:

@@ -35,7 +35,7 @@ from app.corpora.model import Corpus
 from app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
 from app.export import write_csv, write_json
 from app.results import SCORE_COLUMNS
-from app.session import version_note
+from app.session import CorpusState, Session, describe_result, version_note
 from app.ui.charts import ResultChart, chart_for, comparison_chart
 from app.ui.charts.figures import save_svg
 from app.ui.kit.file_dialogs import save_file
@@ -195,7 +195,7 @@ class EvaluationPanel(QWidget):
         self._describe_choice()
         self._offer_options()
         for row, (evaluation, result, _) in enumerate(self.results):
-            self.history.item(row).setText(self.describe(result, evaluation, corpus))
+            self.history.item(row).setText(describe_result(result, evaluation, corpus))
         self._show_version(self.history.currentRow())
 
     def set_busy(self, busy: bool) -> None:
@@ -211,19 +211,21 @@ class EvaluationPanel(QWidget):
         self.results = []
         for evaluation, result, command in results:
             self.results.append((evaluation, result, command))
-            self.history.addItem(self.describe(result, evaluation, self.corpus))
+            self.history.addItem(describe_result(result, evaluation, self.corpus))
         self.history.blockSignals(False)
         self.history.setCurrentRow(len(self.results) - 1)
         self._show_row(len(self.results) - 1)
 
-    @staticmethod
-    def describe(result, evaluation: str, corpus: Corpus | None = None) -> str:
-        """A result's line in the results list; one computed before later edits of
-        ``corpus`` says so."""
-        provenance = result.provenance
-        note = version_note(result, corpus) if corpus is not None else ""
-        return (f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
-                + (f" · {note}" if note else ""))
+    def follow(self, session: Session) -> None:
+        """Show the results of the corpus shown, as they come and as it is edited."""
+        session.current_changed.connect(self._show_state)
+        for event in (session.evaluated, session.edited):
+            session.on_current(event, lambda state, *_: self._show_state(state))
+
+    def _show_state(self, state: CorpusState | None) -> None:
+        self.show_results(state.corpus if state is not None else None,
+                          [(run.label, run.result, run.command)
+                           for run in (state.evaluations if state is not None else [])])
 
     def add_result(self, evaluation: str, result, command: str) -> None:
         """Show ``result`` of ``evaluation`` (reproducible with the shell ``command``)

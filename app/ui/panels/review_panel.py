@@ -233,6 +233,14 @@ class ReviewPanel(QWidget):
 
     # --- inputs -------------------------------------------------------------------
 
+    def follow(self, session) -> None:
+        """Show the review lists and edits of the corpus shown (``session``: the
+        window's :class:`app.session.Session`)."""
+        session.current_changed.connect(lambda state: (
+            self.set_session(state.annotations if state is not None else None),
+            self.set_lists(state.review_lists if state is not None else {})))
+        session.on_current(session.reviewed, lambda state: self.set_lists(state.review_lists))
+
     def set_session(self, session: AnnotationSession | None) -> None:
         """The session edits go to (None: read-only)."""
         self.session = session

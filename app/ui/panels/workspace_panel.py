@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.session import CorpusState, Session
+from app.session import CorpusState, Session, describe_result
 
 SECTIONS = ("Corpora", "Encoders", "Results")
 
@@ -33,6 +33,7 @@ class WorkspacePanel(QWidget):
     result_chosen = Signal(int)
 
     def __init__(self, session: Session | None = None, parent: QWidget | None = None):
+        """With ``session``, it lists what the session holds as it changes."""
         super().__init__(parent)
         self.session = session
         self.tree = QTreeWidget()
@@ -55,6 +56,32 @@ class WorkspacePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tree)
+        if session is not None:
+            self._follow(session)
+
+    def _follow(self, session: Session) -> None:
+        session.corpus_opened.connect(lambda state: self.add_corpus(
+            state.spec, f"{state.corpus.name} ({len(state.corpus):,} sentences)"))
+        session.corpus_closed.connect(self.remove_corpus)
+        session.current_changed.connect(self._show_state)
+        for event in (session.evaluated, session.edited):
+            session.on_current(event, lambda state, *_: self._list_results(state))
+        for event in (session.ran, session.spaces, session.compared):
+            session.on_current(event, self._list_encoders)
+
+    def _show_state(self, state: CorpusState | None) -> None:
+        if state is not None:
+            self.set_current_corpus(state.spec)
+        self._list_results(state)
+        self._list_encoders(state)
+
+    def _list_results(self, state: CorpusState | None) -> None:
+        self.set_results([describe_result(run.result, run.label, state.corpus)
+                          for run in (state.evaluations if state is not None else [])])
+
+    def _list_encoders(self, state: CorpusState | None) -> None:
+        self.set_encoders([name for name, _, _ in state.spaces.values()]
+                          if state is not None else [])
 
     def entries(self, section: str) -> list[str]:
         parent = self.sections[section]

@@ -37,6 +37,9 @@ class Files:
         self.window = window
         self.workspace_path: Path | None = None
         self.export_actions: list[QAction] = []
+        #: Whether the session changed since it was last saved or opened.
+        self.unsaved = False
+        window.session.modified.connect(lambda _: setattr(self, "unsaved", True))
 
     def fill_recent_menu(self, menu) -> None:
         menu.clear()
@@ -147,7 +150,7 @@ class Files:
     def save_workspace_to(self, path: str | Path) -> Path:
         """Save the session to ``path`` (``.sentspace`` added to a bare name)."""
         self.workspace_path = save_workspace(self.workspace(), path)
-        self.window.unsaved = False
+        self.unsaved = False
         self.window.setWindowTitle(f"sentspace — {self.workspace_path.name}")
         self.window.statusBar().showMessage(f"Saved {self.workspace_path}")
         return self.workspace_path
@@ -175,7 +178,7 @@ class Files:
         def restore(restored: Session) -> None:
             self.window.session.replace_with(restored)
             self.workspace_path = Path(path)
-            self.window.unsaved = False
+            self.unsaved = False
             self.window.setWindowTitle(f"sentspace — {self.workspace_path.name}")
 
         if not self.window.jobs.is_running:
@@ -198,8 +201,8 @@ class Files:
             if choice == buttons.Save:
                 self.save_workspace()
             elif choice == buttons.Discard:
-                self.window.unsaved = False
-            if not self.window.unsaved:
+                self.unsaved = False
+            if not self.unsaved:
                 self.window.window().close()
 
         box.finished.connect(lambda _: answered())

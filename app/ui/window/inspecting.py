@@ -20,8 +20,12 @@ class Inspecting:
         self._encoding: set[tuple[str, str]] = set()
         #: The job building a neighbour index, and for which embeddings.
         self._indexing: tuple[int, JobHandle] | None = None
-        # The neighbours come from the encoder chosen.
+        # The neighbours come from the encoder chosen, in the spaces of the corpus shown
+        # as it is now.
         panel.encoder_choice.currentIndexChanged.connect(lambda _: self.show_focus())
+        session.current_changed.connect(lambda _: self.inspector.clear())
+        for event in (session.spaces, session.compared, session.edited):
+            session.on_current(event, lambda _: self.show_focus())
 
     def embeddings(self):
         """The embeddings the neighbours come from: the chosen encoder's space on this

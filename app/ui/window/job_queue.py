@@ -43,6 +43,9 @@ class JobQueue(QObject):
         self._when_idle: list[Callable[[], None]] = []
         #: The spec of the corpus shown when each job (by id) was asked for.
         self._corpus_of: dict[int, str] = {}
+        session.current_changed.connect(
+            lambda state: self.show_status(state.status if state is not None else ""))
+        session.on_current(session.status, lambda state: self.show_status(state.status))
 
     @property
     def is_running(self) -> bool:

@@ -58,8 +58,6 @@ class MainWindow(QMainWindow):
         #: The open corpora, what was made of each, and the selection: what views show.
         self.session = Session()
         self.selection = self.session.selection
-        #: Whether the session changed since it was last saved or opened.
-        self.unsaved = False
         self.jobs = JobQueue(self, self.statusBar(), self.session)
         self.corpus_panel = CorpusPanel(self, self.jobs)
         self.projection = ProjectionView()
@@ -118,14 +116,27 @@ class MainWindow(QMainWindow):
         self.main_split.setSizes([640, 400])
         self.docks.built()
         build_menus(self)
-        self.showing = Showing(self)
+        self.showing = Showing(self.session, self.jobs, self.corpus_panel, self.statusBar(),
+                               self.projection.search, self.warn, self.analyses.run)
         self._wire()
         self.statusBar().showMessage("Hover a point to read its sentence.")
         self.enable_actions(False)
 
     def _wire(self) -> None:
-        """Views tell the session; the session's events reach the views."""
-        selecting = self.selecting
+        """Views tell the session; the session's events reach the views. The panels
+        follow it in this order: the settings of the corpus shown are back before the
+        projection is drawn with them, and the regions' labels go over the drawing."""
+        session, selecting = self.session, self.selecting
+        self.corpus_panel.follow(session)
+        selecting.follow()
+        self.regioning.follow()
+        for panel in (self.classification, self.evaluation_panel, self.review_panel):
+            panel.follow(session)
+        session.on_current(session.reviewed,
+                           lambda _: self.tasks.setCurrentWidget(self.review_panel))
+        for event in (session.current_changed, session.ran, session.evaluated,
+                      session.edited):
+            event.connect(lambda *_: self.enable_actions(self.jobs.is_running))
         self.jobs.failed.connect(self._job_failed)
         self.jobs.running_changed.connect(self.enable_actions)
         self.views.currentChanged.connect(lambda _: self.analyses.costra_shown())
@@ -145,9 +156,6 @@ class MainWindow(QMainWindow):
         self.workspace_panel.corpus_chosen.connect(self.showing.switch_corpus)
         self.workspace_panel.corpus_closed.connect(self.showing.close_corpus)
         self.workspace_panel.result_chosen.connect(self._show_result)
-        self.session.corpus_opened.connect(lambda state: self.workspace_panel.add_corpus(
-            state.spec, f"{state.corpus.name} ({len(state.corpus):,} sentences)"))
-        self.session.corpus_closed.connect(self.workspace_panel.remove_corpus)
         self.selection.changed.connect(selecting.show)
         self.selection.changed.connect(lambda _: self.inspecting.show_focus())
         self.selection.changed.connect(self.views.follow)
@@ -157,6 +165,15 @@ class MainWindow(QMainWindow):
     @property
     def current(self) -> CorpusState | None:
         return self.session.current
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether the session changed since it was last saved or opened (Files')."""
+        return self.files.unsaved
+
+    @unsaved.setter
+    def unsaved(self, value: bool) -> None:
+        self.files.unsaved = value
 
     def _current(self, name: str, empty=None):
         return getattr(self.current, name) if self.current is not None else empty

@@ -30,6 +30,13 @@ class Regioning:
         self.export_action.triggered.connect(self._choose_csv_target)
         self.export_action.setEnabled(False)
 
+    def follow(self) -> None:
+        """Draw the regions of the corpus shown over its layout, once it is drawn."""
+        session = self.window.session
+        session.current_changed.connect(lambda _: self.show())
+        for event in (session.ran, session.regions):
+            session.on_current(event, lambda _: self.show())
+
     @property
     def regions(self):
         current = self.window.current

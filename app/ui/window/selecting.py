@@ -111,6 +111,29 @@ class Selecting:
     def exploration(self):
         return self.session.current.exploration if self.session.current is not None else None
 
+    def follow(self) -> None:
+        """Draw the corpus shown: its layout as run, its search as left, its groups as
+        edited, its regions' colours."""
+        session, on = self.session, self.session.on_current
+        session.current_changed.connect(self._show_state)
+        on(session.ran, lambda state: self.draw(state.exploration))
+        on(session.edited, self._edited)
+        on(session.regions, lambda state: self.recolour())
+
+    def _show_state(self, state) -> None:
+        self.status.clearMessage()   # a hovered sentence of the corpus shown before
+        self.projection.clear("Press Run to encode, project and evaluate the corpus.")
+        self.set_corpus(state.corpus if state is not None else None)
+        if state is not None:
+            self.show_search(state.view.get("search", ""))
+            if state.exploration is not None:
+                self.draw(state.exploration)
+
+    def _edited(self, state) -> None:
+        """The same sentences in new groups: the layout stays, the colours follow."""
+        self.sentence_groups = first_groups(state.corpus)
+        self.recolour()
+
     def set_corpus(self, corpus) -> None:
         """The corpus shown (or edited): its groups, and nothing listed yet."""
         self.sentence_groups = (first_groups(corpus) if corpus is not None
@@ -135,6 +158,8 @@ class Selecting:
                                    exploration.projection.axis_labels, legend)
         self.projection.show_found(self.found(self.projection.search.text()))
         self.projection.highlight(self.selection.indices)
+        if exploration.classification is not None:
+            self.projection.mark(exploration.classification.misclassified)
 
     def recolour(self) -> None:
         if self.exploration is not None:

@@ -1,26 +1,34 @@
 """Which corpus the window shows: opening one (in a job, its edit journal replayed),
-switching between those open, closing one, and showing the current corpus's state in
-every view when it is switched to or when a result reaches it."""
+switching between those open, and closing one. What the corpus shown holds is drawn by
+each view and panel, which follow the session themselves."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+
+from PySide6.QtWidgets import QLineEdit
 
 from app.annotations.edits import EditError
 from app.annotations.session import AnnotationSession
 from app.corpora import ColumnMapping, load_corpus
 from app.corpora.model import Corpus
-from app.listing import first_groups
-from app.session import CorpusState
+from app.session import Session
+from app.ui.panels.corpus_panel import CorpusPanel
+from app.ui.window.job_queue import JobQueue
 
 
 class Showing:
-    """The session's corpora as ``window`` shows them."""
+    """Opens, switches and closes the corpora of ``session``; jobs run on ``jobs``,
+    ``panel`` says a corpus is loading and keeps the settings of the one left,
+    ``status`` is the status bar, ``warn(title, text)`` says what went wrong and
+    ``run`` runs the corpus just opened when asked to."""
 
-    def __init__(self, window) -> None:
-        self.window, self.session = window, window.session
-        self.session.current_changed.connect(self.show_state)
-        self._subscribe()
+    def __init__(self, session: Session, jobs: JobQueue, panel: CorpusPanel, status,
+                 search: QLineEdit, warn: Callable[[str, str], None],
+                 run: Callable[[], None]) -> None:
+        self.session, self.jobs, self.panel, self.status = session, jobs, panel, status
+        self.search, self.warn, self.run = search, warn, run
 
     @property
     def spec(self) -> str:
@@ -33,16 +41,15 @@ class Showing:
         """Load a corpus (built-in name or path; a table with ``mapping``) in the
         background, after the running job if there is one; a file that cannot be read
         leaves the current corpus in place and says why."""
-        window = self.window
-        if not window.jobs.is_running:
-            window.corpus_panel.corpus_name.setText("Loading…")
+        if not self.jobs.is_running:
+            self.panel.corpus_name.setText("Loading…")
 
         def loaded(corpus: Corpus) -> None:
             self.set_corpus(corpus, journal, spec=str(spec))
             if run_when_loaded:
-                window.jobs.when_idle(window.analyses.run)
+                self.jobs.when_idle(self.run)
 
-        window.jobs.start(lambda: load_corpus(spec, mapping), f"loading {spec}",
+        self.jobs.start(lambda: load_corpus(spec, mapping), f"loading {spec}",
                           on_result=loaded, queue=True, quiet=True)
 
     def set_corpus(self, corpus: Corpus, journal: str | Path | None = None,
@@ -52,7 +59,7 @@ class Showing:
         are back. The corpus shown before stays open, to switch back to; one opened
         again from the same spec is replaced."""
         spec = spec or corpus.name
-        status = self.window.statusBar()
+        status = self.status
         twin = self.session.twin_of(corpus, journal)
         if twin is not None and twin != spec:
             # The same corpus under another name (a built-in and its folder): two
@@ -68,7 +75,7 @@ class Showing:
             annotations = AnnotationSession.open(corpus, journal)
         except (EditError, OSError) as error:
             annotations = None
-            self.window.warn("The edit journal cannot be used", str(error))
+            self.warn("The edit journal cannot be used", str(error))
         self.remember_view()
         self.session.open(spec, corpus, annotations)
         messages = [f"{corpus.name}: {warning}" for warning in corpus.warnings]
@@ -87,8 +94,8 @@ class Showing:
         ``spec``."""
         if spec == self.spec:
             return
-        status = self.window.statusBar()
-        if self.window.jobs.is_running:
+        status = self.status
+        if self.jobs.is_running:
             status.showMessage("Switch when the running job is done (or cancel it): its "
                                "result belongs to this corpus")
             return
@@ -104,8 +111,7 @@ class Showing:
             self.session.switch(spec)
 
     def remember_view(self) -> None:
-        self.window.corpus_panel.remember_view(self.session.current,
-                                               self.window.projection.search.text())
+        self.panel.remember_view(self.session.current, self.search.text())
 
     def close_corpus(self, spec: str) -> None:
         """Forget an open corpus: its results leave the workspace; its edit journal
@@ -113,102 +119,11 @@ class Showing:
         runs (its result would belong to it); the last one open stays."""
         if spec == self.spec:
             if len(self.session.states) < 2:
-                self.window.statusBar().showMessage("The only corpus open stays open: "
-                                                    "open another one first")
+                self.status.showMessage("The only corpus open stays open: open another one "
+                                        "first")
                 return
-            if self.window.jobs.is_running:
-                self.window.statusBar().showMessage("Close it when the running job is "
-                                                    "done (or cancel it)")
+            if self.jobs.is_running:
+                self.status.showMessage("Close it when the running job is done (or cancel "
+                                        "it)")
                 return
         self.session.close(spec)
-
-    def show_state(self, state: CorpusState | None) -> None:
-        """Show the current corpus and what was made of it in the panels this
-        controller owns (the centre's tabs follow the session themselves)."""
-        w = self.window
-        w.statusBar().clearMessage()   # a hovered sentence of the corpus shown before
-        w.corpus_panel.show_corpus(state)
-        w.projection.clear("Press Run to encode, project and evaluate the corpus.")
-        w.regioning.show()
-        w.classification.clear()
-        w.selecting.set_corpus(state.corpus if state is not None else None)
-        w.inspecting.inspector.clear()
-        w.review_panel.set_session(state.annotations if state is not None else None)
-        w.review_panel.set_lists(state.review_lists if state is not None else {})
-        self._show_evaluations(state)
-        w.jobs.show_status(state.status if state is not None else "")
-        if state is not None:
-            w.workspace_panel.set_current_corpus(state.spec)
-            w.corpus_panel.apply_view(state)
-            w.selecting.show_search(state.view.get("search", ""))
-            if state.exploration is not None:
-                self.show_exploration(state.exploration)
-        self._list_spaces(state)
-        w.enable_actions(w.jobs.is_running)
-
-    def _show_evaluations(self, state: CorpusState | None) -> None:
-        w = self.window
-        evaluations = state.evaluations if state is not None else []
-        w.evaluation_panel.show_results(state.corpus if state is not None else None,
-                                [(run.label, run.result, run.command) for run in evaluations])
-        w.workspace_panel.set_results([w.evaluation_panel.describe(run.result, run.label,
-                                                                   state.corpus)
-                                       for run in evaluations])
-
-    def _list_spaces(self, state: CorpusState | None) -> None:
-        self.window.workspace_panel.set_encoders(
-            [name for name, _, _ in state.spaces.values()] if state is not None else [])
-
-    def _subscribe(self) -> None:
-        """Draw what reaches the corpus shown; another corpus's is drawn when it is
-        switched to."""
-        session, w = self.session, self.window
-        on = session.on_current
-        session.modified.connect(lambda _: setattr(w, "unsaved", True))
-        on(session.ran, self._ran)
-        on(session.evaluated, lambda state, run: self._evaluated(state))
-        on(session.spaces, lambda state: (self._list_spaces(state),
-                                          w.inspecting.show_focus()))
-        on(session.compared, lambda state: (self._list_spaces(state),
-                                            w.inspecting.show_focus()))
-        on(session.reviewed, self._reviewed)
-        on(session.edited, self._edited)
-        on(session.regions, lambda state: (w.regioning.show(), w.selecting.recolour()))
-        on(session.precomputed, w.corpus_panel.offer_precomputed)
-        on(session.status, lambda state: w.jobs.show_status(state.status))
-        for event in (session.ran, session.evaluated, session.edited):
-            on(event, lambda *_: w.enable_actions(w.jobs.is_running))
-
-    def _ran(self, state: CorpusState) -> None:
-        self.window.corpus_panel.choose(state.encoder)
-        self.show_exploration(state.exploration)
-
-    def _evaluated(self, state: CorpusState) -> None:
-        self._show_evaluations(state)
-
-    def _reviewed(self, state: CorpusState) -> None:
-        w = self.window
-        w.review_panel.set_lists(state.review_lists)
-        w.tasks.setCurrentWidget(w.review_panel)
-
-    def _edited(self, state: CorpusState) -> None:
-        """An edit, undo or redo: the same sentences in new groups, so the embeddings
-        and projection stay; colours, lists, marks and result notes follow the new
-        version."""
-        w = self.window
-        w.selecting.sentence_groups = first_groups(state.corpus)
-        w.selecting.recolour()
-        self._show_evaluations(state)
-        if state.exploration is not None:
-            w.classification.show_exploration(state.exploration, state.corpus)
-        w.inspecting.show_focus()
-
-    def show_exploration(self, exploration) -> None:
-        """Draw the shown run of the current corpus, with the selection on it."""
-        w = self.window
-        self._list_spaces(self.session.current)
-        w.selecting.draw(exploration)
-        w.regioning.show()
-        w.classification.show_exploration(exploration, self.session.current.corpus)
-        if exploration.classification is not None:
-            w.projection.mark(exploration.classification.misclassified)
