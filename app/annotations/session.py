@@ -26,6 +26,21 @@ from app.annotations.journal import EditJournal, Record, StackRecord, journal_pa
 from app.corpora.model import Corpus
 
 
+def item_keys(edit: Edit) -> tuple[str, ...]:
+    """The review-list keys (:meth:`ReviewList.key`) an edit decides."""
+    if isinstance(edit, (MarkReviewed, AddNote)):
+        return (edit.item,)
+    if isinstance(edit, MoveSentence):
+        return (f"sentence:{edit.sentence}",)
+    if isinstance(edit, SplitGroup):
+        return (f"group:{edit.group}", *(f"sentence:{member}" for member in edit.members))
+    if isinstance(edit, MergeGroups):
+        return tuple(f"group:{group}" for group in edit.groups)
+    if isinstance(edit, EditPair):
+        return (f"pair:{edit.pair}",)
+    return ()
+
+
 @dataclass(frozen=True)
 class Changes:
     """What other writers appended to the journal since the last :meth:`refresh`.
@@ -139,6 +154,17 @@ class AnnotationSession:
     @property
     def can_redo(self) -> bool:
         return self.history.redo_target(self.author) is not None
+
+    @property
+    def deciders(self) -> dict[str, tuple[str, ...]]:
+        """Who decided each item, by review-list key ("sentence:L12", "group:57",
+        "pair:3"...), in the order they first did: every edit in effect that marks,
+        notes, moves, splits, merges or re-scores it."""
+        found: dict[str, dict[str, None]] = {}
+        for edit in self.edits:
+            for key in item_keys(edit):
+                found.setdefault(key, {})[edit.author] = None
+        return {key: tuple(authors) for key, authors in found.items()}
 
     @property
     def reviewed(self) -> set[str]:

@@ -10,6 +10,8 @@ Clicking a row emits ``sentences_selected`` (the row's sentences, main one first
 
 from __future__ import annotations
 
+import html
+
 from typing import Any
 
 import numpy as np
@@ -49,9 +51,14 @@ from app.annotations.suspicious import (
     ReviewList,
     SpreadGroups,
 )
+from app.palette import CATEGORICAL
 from app.ui.panels.move_dialog import MoveDialog
 from app.ui.panels.pair_dialog import PairEditDialog
 
+#: The column naming who decided each item; the author filter reads it.
+DECIDED_BY = "decided by"
+#: The author filter's choices besides each author.
+EVERYONE, UNDECIDED = "Everyone", "Nobody yet"
 #: Role that carries a cell's raw value (number or text), which the proxy sorts by.
 SORT_ROLE = Qt.ItemDataRole.UserRole
 REVIEWED_COLOUR = QColor("#9a9a9a")
@@ -60,17 +67,19 @@ _Index = QModelIndex | QPersistentModelIndex
 
 class ReviewTableModel(QAbstractTableModel):
     """One :class:`ReviewList` as a table, after a "rank" column (the list's own order,
-    1 = most suspicious); rows marked reviewed are greyed."""
+    1 = most suspicious) and before a "decided by" column (the authors of the edits and
+    marks on each item, tinted by its first author); rows marked reviewed are greyed."""
 
-    def __init__(self, items: ReviewList, reviewed: set[str]):
+    def __init__(self, items: ReviewList, reviewed: set[str],
+                 deciders: dict[str, tuple[str, ...]] | None = None):
         super().__init__()
         self.items = items
-        self.reviewed = reviewed
-        columns = [("rank", range(1, len(items) + 1)), *items.columns()]
-        self.headers = [header for header, _ in columns]
-        self.values = [values.tolist() if isinstance(values, np.ndarray) else list(values)
-                       for _, values in columns]
         self.keys = [items.key(row) for row in range(len(items))]
+        columns = [("rank", range(1, len(items) + 1)), *items.columns()]
+        self.headers = [header for header, _ in columns] + [DECIDED_BY]
+        self.values = [values.tolist() if isinstance(values, np.ndarray) else list(values)
+                       for _, values in columns] + [[""] * len(self.keys)]
+        self.set_reviewed(reviewed, deciders or {})
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.keys)
@@ -99,12 +108,21 @@ class ReviewTableModel(QAbstractTableModel):
             return self.items.why(index.row())
         if role == Qt.ItemDataRole.ForegroundRole and self.keys[index.row()] in self.reviewed:
             return REVIEWED_COLOUR
+        if role == Qt.ItemDataRole.BackgroundRole:
+            authors = self.deciders.get(self.keys[index.row()])
+            return self.tints[authors[0]] if authors else None
         if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float)):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def set_reviewed(self, reviewed: set[str]) -> None:
-        self.reviewed = reviewed
+    def set_reviewed(self, reviewed: set[str],
+                     deciders: dict[str, tuple[str, ...]]) -> None:
+        """Items marked reviewed, and who decided each item (by key)."""
+        self.reviewed, self.deciders = reviewed, deciders
+        self.values[-1] = [", ".join(deciders.get(key, ())) for key in self.keys]
+        authors = sorted({author for names in deciders.values() for author in names})
+        self.tints = {author: QColor(CATEGORICAL[k % len(CATEGORICAL)]).lighter(185)
+                      for k, author in enumerate(authors)}
         if self.keys:
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(len(self.keys) - 1, len(self.headers) - 1))
@@ -112,7 +130,8 @@ class ReviewTableModel(QAbstractTableModel):
 
 class ReviewFilter(QSortFilterProxyModel):
     """Sorts by raw values; keeps rows whose text matches the filter (any column,
-    case-insensitive) and, when asked, hides reviewed rows."""
+    case-insensitive), decided by ``author`` (or by nobody yet) and, when asked, hides
+    reviewed rows."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -120,6 +139,11 @@ class ReviewFilter(QSortFilterProxyModel):
         self.setFilterKeyColumn(-1)
         self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.hide_reviewed = False
+        self.author = EVERYONE
+
+    def set_author(self, author: str) -> None:
+        self.author = author
+        self.refilter()
 
     def set_hide_reviewed(self, hide: bool) -> None:
         self.hide_reviewed = hide
@@ -135,8 +159,13 @@ class ReviewFilter(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()
-        if self.hide_reviewed and model.keys[source_row] in model.reviewed:
+        key = model.keys[source_row]
+        if self.hide_reviewed and key in model.reviewed:
             return False
+        if self.author != EVERYONE:
+            authors = model.deciders.get(key, ())
+            if (authors if self.author == UNDECIDED else self.author not in authors):
+                return False
         return super().filterAcceptsRow(source_row, source_parent)
 
 
@@ -173,6 +202,12 @@ class ReviewPanel(QWidget):
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
         self.hide_reviewed = QCheckBox("Hide reviewed")
         self.hide_reviewed.toggled.connect(self.proxy.set_hide_reviewed)
+        self.author = QComboBox()
+        self.author.setAccessibleName("decided by")
+        self.author.setToolTip("The items one annotator decided (edited, noted or marked "
+                               "reviewed), or those nobody has")
+        self.author.currentTextChanged.connect(
+            lambda text: self.proxy.set_author(text or EVERYONE))
         self.table = QTableView()
         self.table.setAccessibleName("suspicious items")
         self.table.setModel(self.proxy)
@@ -190,6 +225,11 @@ class ReviewPanel(QWidget):
         self.status = QLabel()
         self.status.setWordWrap(True)
         # Said only when the table's neighbours were found approximately (large corpora).
+        #: The conflicts among the edits in effect (two annotators on one item).
+        self.conflicts = QLabel()
+        self.conflicts.setWordWrap(True)
+        self.conflicts.setStyleSheet("color: #b00000")
+        self.conflicts.setVisible(False)
         self.search_note = QLabel()
         self.search_note.setWordWrap(True)
         self.search_note.setStyleSheet("color: #666")
@@ -211,6 +251,7 @@ class ReviewPanel(QWidget):
         # "Costra orderings every encoder rejects (8".
         top = QHBoxLayout()
         top.addWidget(self.filter, 1)
+        top.addWidget(self.author)
         top.addWidget(self.hide_reviewed)
         # Three buttons a row, so the panel fits a side dock.
         edits = QGridLayout()
@@ -225,6 +266,7 @@ class ReviewPanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.search_note)
+        layout.addWidget(self.conflicts)
         layout.addWidget(self.why)
         layout.addLayout(edits)
         layout.addLayout(history)
@@ -240,6 +282,10 @@ class ReviewPanel(QWidget):
             self.set_session(state.annotations if state is not None else None),
             self.set_lists(state.review_lists if state is not None else {})))
         session.on_current(session.reviewed, lambda state: self.set_lists(state.review_lists))
+        # An edit made elsewhere (another window, another annotator): marks, authors,
+        # conflicts and what can be undone follow.
+        session.on_current(session.edited, lambda _: (self._refresh_reviewed(),
+                                                     self._update_buttons()))
 
     def set_session(self, session: AnnotationSession | None) -> None:
         """The session edits go to (None: read-only)."""
@@ -268,7 +314,10 @@ class ReviewPanel(QWidget):
     def _show_kind(self) -> None:
         items = self.lists.get(self.kind.currentData())
         reviewed = self.session.reviewed if self.session is not None else set()
-        self.model = ReviewTableModel(items, reviewed) if items is not None else None
+        deciders = self.session.deciders if self.session is not None else {}
+        self.model = (ReviewTableModel(items, reviewed, deciders) if items is not None
+                      else None)
+        self._offer_authors(deciders)
         self.proxy.setSourceModel(self.model)
         if self.model is not None:
             self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
@@ -360,9 +409,33 @@ class ReviewPanel(QWidget):
         return True
 
     def _refresh_reviewed(self) -> None:
+        deciders = self.session.deciders if self.session else {}
         if self.model is not None:
-            self.model.set_reviewed(self.session.reviewed if self.session else set())
+            self.model.set_reviewed(self.session.reviewed if self.session else set(),
+                                    deciders)
             self.proxy.refilter()
+        self._offer_authors(deciders)
+        conflicts = self.session.conflicts if self.session is not None else []
+        self.conflicts.setVisible(bool(conflicts))
+        self.conflicts.setText(
+            f"<b>{len(conflicts)} conflicting edit{'s' if len(conflicts) > 1 else ''}</b> "
+            "(two people on one item; the later one is in effect where it fits):<br>"
+            + "<br>".join(html.escape(conflict.describe(), quote=False)
+                          for conflict in conflicts[:5])
+            + (f"<br>and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""))
+
+    def _offer_authors(self, deciders: dict[str, tuple[str, ...]]) -> None:
+        """Everyone, each author who decided an item, and nobody yet; the one chosen
+        stays chosen."""
+        chosen = self.author.currentText() or EVERYONE
+        authors = sorted({author for names in deciders.values() for author in names})
+        choices = [EVERYONE, *authors, UNDECIDED]
+        self.author.blockSignals(True)
+        self.author.clear()
+        self.author.addItems(choices)
+        self.author.setCurrentText(chosen if chosen in choices else EVERYONE)
+        self.author.blockSignals(False)
+        self.proxy.set_author(self.author.currentText())
 
     def move_selected(self, target: str | None, reason: str = "") -> bool:
         """Move the selected row's sentence into group ``target`` (None: a new group)."""

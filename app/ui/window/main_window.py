@@ -37,6 +37,7 @@ from app.ui.window.analyses import Analyses
 from app.ui.window.docking import Docks, small_screen
 from app.ui.window.explaining import Explaining
 from app.ui.window.files import Files
+from app.ui.window.following import Following
 from app.ui.window.inspecting import Inspecting
 from app.ui.window.job_queue import JobQueue
 from app.ui.window.menus import build_menus
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self.main_split.setSizes([640, 400])
         self.docks.built()
         build_menus(self)
+        self.following = Following(self.session, self.statusBar().showMessage, self)
         self.showing = Showing(self.session, self.jobs, self.corpus_panel, self.statusBar(),
                                self.projection.search, self.warn, self.analyses.run)
         self._wire()

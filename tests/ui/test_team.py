@@ -1,0 +1,69 @@
+"""Two windows on one corpus: each follows the other's edits live (the journal is
+watched), says who made them, shows conflicts, and the Review panel tells and filters
+items by who decided them."""
+
+from __future__ import annotations
+
+from app.ui.panels.review_panel import DECIDED_BY, EVERYONE, UNDECIDED
+from app.ui.window.main_window import MainWindow
+from tests.ui.conftest import open_and_wait, wait_for_job
+
+JOURNAL_MS = 10_000
+
+
+def second_window(qtbot):
+    other = MainWindow()
+    qtbot.addWidget(other)
+    other.show()
+    open_and_wait(qtbot, other, "msrp-grouped")
+    return other
+
+
+def group_of(window, sentence: int) -> str:
+    groups = window.corpus.groups
+    return groups.names[groups.first_group(len(window.corpus))[sentence]]
+
+
+def test_a_window_follows_another_annotators_edits_and_conflicts(qtbot, window):
+    other = second_window(qtbot)
+    assert other.annotations.journal.path == window.annotations.journal.path
+    window.annotations.author, other.annotations.author = "ann", "ben"
+    names = window.corpus.groups.names
+    target = names[7] if group_of(window, 5) != names[7] else names[8]
+
+    other.annotations.move(5, target, reason="ben thinks so")
+    other.review_panel.corpus_changed.emit()
+    qtbot.waitUntil(lambda: group_of(window, 5) == target, timeout=JOURNAL_MS)
+    message = window.statusBar().currentMessage()
+    assert "ben: move L" in message and f"to {target}" in message
+
+    # Both move one sentence without seeing the other's move: a conflict, shown.
+    first, second = names[20], names[21]
+    window.annotations.move(6, first, reason="ann")
+    other.annotations.move(6, second, reason="ben")   # ben has not refreshed yet
+    other.review_panel.corpus_changed.emit()
+    qtbot.waitUntil(lambda: group_of(window, 6) == second, timeout=JOURNAL_MS)
+    assert "conflict" in window.statusBar().currentMessage()
+    review = window.review_panel
+    assert review.conflicts.isVisibleTo(review)
+    assert "ben's move L" in review.conflicts.text() and "ann's move" in review.conflicts.text()
+
+
+def test_review_items_say_and_filter_who_decided_them(qtbot, window):
+    window.analyses.find_suspicious()
+    wait_for_job(qtbot, window)
+    review = window.review_panel
+    window.annotations.author = "ann"
+    review.select_row(0)
+    assert review.mark_selected_reviewed("looked")
+    model, proxy = review.model, review.proxy
+    column = model.headers.index(DECIDED_BY)
+    key = model.keys[0]
+    assert model.values[column][0] == "ann" and model.deciders[key] == ("ann",)
+    assert model.data(model.index(0, 1), role=8) is not None        # tinted (Background)
+    assert [review.author.itemText(i) for i in range(review.author.count())] == [
+        EVERYONE, "ann", UNDECIDED]
+    review.author.setCurrentText("ann")
+    assert proxy.rowCount() == 1
+    review.author.setCurrentText(UNDECIDED)
+    assert proxy.rowCount() == len(model.keys) - 1
