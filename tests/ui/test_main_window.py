@@ -477,3 +477,16 @@ def test_pair_bow_trains_on_a_chosen_pairs_file(qtbot, window, tmp_path, shared_
     dialog = window.findChild(QMessageBox, "error-dialog")
     assert "broken.csv" in dialog.text() and "line 2" in dialog.text()
     assert panel.training_text.currentText() == "sick-pairs.tsv (300 pairs)"
+
+
+def test_every_named_corpus_is_in_the_open_dataset_menu(qtbot, window):
+    from app.corpora import BUILTIN, FROM_DATA, FROM_PACKAGES
+    from app.ui.window.menus import NAMED_CORPORA
+
+    assert set(NAMED_CORPORA) == {*BUILTIN, *FROM_PACKAGES, *FROM_DATA}
+    menu = next(action.menu() for action in window.menuBar().actions()[0].menu().actions()
+                if action.menu() is not None and "dataset" in action.text())
+    next(action for action in menu.actions() if action.text() == "multi30k-parallel").trigger()
+    wait_for_job(qtbot, window)
+    assert window.corpus.name.startswith("multi30k") and len(window.corpus) == 4000
+    assert len(window.corpus.pairs) == 6000

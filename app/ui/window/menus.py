@@ -6,6 +6,17 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from app.guides import GUIDES, TITLES
 
+#: The corpora opened by name (bundled, from a package, from the shared data folder),
+#: and what each is.
+NAMED_CORPORA = {
+    "msrp-grouped": "MSRP paraphrases grouped (White et al. 2015): 859 sentences, bundled",
+    "costra": "Costra 1.1: Czech sentences transformed in 15 ways, from the costra package",
+    "multi30k-captions": "Multi30K: five English descriptions per image, 145,000 sentences "
+                         "in 29,000 groups (also :de, :de:val...)",
+    "multi30k-parallel": "Multi30K test 2016: one sentence in English, German, French "
+                         "and Czech, the translations as pairs",
+}
+
 
 def build_menus(window) -> None:
     """The menu bar of ``window`` (a MainWindow, its controllers built); the actions
@@ -23,6 +34,12 @@ def build_menus(window) -> None:
                            "corpus, Opinosis topics, a SentEval task, pyramid files")
     open_folder.triggered.connect(window.files.choose_corpus_folder)
     file_menu.addAction(open_folder)
+    named = file_menu.addMenu("Open &dataset")
+    named.setToolTipsVisible(True)
+    for name, tip in NAMED_CORPORA.items():
+        action = named.addAction(name)
+        action.setToolTip(tip)
+        action.triggered.connect(lambda _=False, spec=name: window.open_corpus(spec))
     file_menu.addSeparator()
     for title, shortcut, handler in (
             ("Open &workspace…", None, window.files.choose_workspace),
