@@ -42,6 +42,14 @@ NEGATIVE_OVERLAP = {
     "tokens": "counted with repetition",
     "types": "distinct words",
 }
+#: What the binary test pairs: the paper's own examples ("Countries worldwide sent
+#: Equipment" / "... sent Relief Workers") read like SCU labels, not contributors.
+ITEMS = {
+    "contributors": "contributor texts: same SCU positive, different SCUs negative",
+    "labels": "SCU labels: a contributor with its SCU's label positive, two SCUs' labels "
+              "negative",
+    "both": "contributors and SCU labels together: same SCU positive, else negative",
+}
 #: Baumel et al. (2016) over DUC 2005-2007, to read a funnel's counts against.
 PAPER_COUNTS = {"positive pairs": 8390, "negative pairs": 189229, "ranking questions": 8755}
 
@@ -305,8 +313,12 @@ class PyramidTests:
         question: ``parameters["distractors"]``), most similar first (ties: lower index).
     distractor_overlap : ndarray of shape (n_questions, n_distractors)
         That Jaccard similarity.
-    funnels : contributors, positive pairs, negative pairs, ranking questions.
+    funnels : contributors, positive pairs, negative pairs, ranking questions (and SCU
+        labels when the binary items include them).
     parameters : the constraints used.
+    label_texts, label_ids : the SCU labels among the binary test's items (``items``
+        "labels" or "both"): item ``len(corpus) + k`` is label ``k``, named
+        ``"<pyramid>/<uid>/label"``; empty for contributors alone.
     """
 
     pairs: PairTable
@@ -316,6 +328,8 @@ class PyramidTests:
     distractor_overlap: np.ndarray
     funnels: tuple[Funnel, ...]
     parameters: dict[str, int | str]
+    label_texts: tuple[str, ...] = ()
+    label_ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("question", "answer", "distractors", "distractor_overlap"):
@@ -364,9 +378,28 @@ def _shared_words(counts: sp.csr_array, reading: str) -> np.ndarray:
     return shared
 
 
+def _scu_labels(corpus: Corpus) -> tuple[list[str], list[str], list[int], list[str]]:
+    """(texts, ids, SCU, pyramid) of each SCU's label, read from the "scu label" of a
+    member sentence first seen in that SCU (its id starts with the SCU's name); an SCU
+    none of whose sentences was first seen there keeps no label."""
+    texts, ids, groups, pyramids = [], [], [], []
+    labelled: set[int] = set()
+    for sentence, group in zip(corpus.groups.sentence_index.tolist(),
+                               corpus.groups.group_index.tolist()):
+        name = corpus.groups.names[group]
+        if group not in labelled and corpus.ids[sentence].startswith(name + "/"):
+            labelled.add(group)
+            texts.append(" ".join(str(corpus.metadata["scu label"][sentence]).split()))
+            ids.append(f"{name}/label")
+            groups.append(group)
+            pyramids.append(corpus.metadata["pyramid"][sentence])
+    return texts, ids, groups, pyramids
+
+
 def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: int = 4,
                   n_distractors: int = 3, distractors: str = "answer",
-                  negative_overlap: str = "tokens") -> PyramidTests:
+                  negative_overlap: str = "tokens", items: str = "contributors"
+                  ) -> PyramidTests:
     """Derive the binary and ranking tests of EVALUATIONS.md section 4.
 
     Constraints, applied in this order (each funnel counts what every step removed):
@@ -377,7 +410,9 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
     ``negative_overlap`` (:data:`NEGATIVE_OVERLAP`); a question needs ``n_distractors``
     valid sentences sharing an SCU with neither the question nor its answer. Every ordered
     pair of valid sentences sharing an SCU is a question. Words are lowercased
-    :data:`WORD` runs.
+    :data:`WORD` runs. ``items`` (:data:`ITEMS`) says what the binary test pairs:
+    contributors, SCU labels (each positive pair a contributor with its SCU's label), or
+    both; the ranking test always asks about contributors.
 
     Distractors are the eligible sentences with the highest word Jaccard similarity to
     the answer (``distractors="answer"``, as in the paper's Figure 3: each distractor
@@ -396,12 +431,18 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
         raise EvaluationError(f"pyramid tests need a corpus loaded from {SUFFIX} files; "
                               f"corpus {corpus.name!r} has no SCUs")
     for option, value, allowed in (("distractors", distractors, DISTRACTORS),
-                                   ("negative_overlap", negative_overlap, NEGATIVE_OVERLAP)):
+                                   ("negative_overlap", negative_overlap, NEGATIVE_OVERLAP),
+                                   ("items", items, ITEMS)):
         if value not in allowed:
             raise EvaluationError(f"{option} must be one of {', '.join(allowed)}; "
                                   f"got {value!r}")
     n = len(corpus)
-    words = [WORD.findall(text.lower()) for text in corpus.texts]
+    label_texts, label_ids, label_groups, label_pyramids = (
+        _scu_labels(corpus) if items != "contributors" else ([], [], [], []))
+    m = len(label_texts)
+    # Items: the corpus's sentences, then the SCU labels (label k is item n + k).
+    words = [WORD.findall(text.lower()) for text in [*corpus.texts, *label_texts]]
+    is_label = np.arange(n + m) >= n
     long_enough = np.array([len(w) >= min_words for w in words], dtype=bool)
     pronoun_free = np.array([PRONOUNS.isdisjoint(w) for w in words], dtype=bool)
     valid = long_enough & pronoun_free
@@ -409,11 +450,13 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
     all_words = (word_counts > 0).astype(np.int64)
     content = (_word_matrix(words, keep=FUNCTION_WORDS) > 0).astype(np.int64)
     n_content = content.sum(axis=1)
-    membership = sp.csr_array((np.ones(len(corpus.groups.sentence_index), dtype=np.int64),
-                               (corpus.groups.sentence_index, corpus.groups.group_index)),
-                              shape=(n, corpus.groups.n_groups))
-    pyramids, pyramid_of = np.unique(np.asarray(corpus.metadata["pyramid"]),
-                                     return_inverse=True)
+    membership = sp.csr_array(
+        (np.ones(len(corpus.groups.sentence_index) + m, dtype=np.int64),
+         (np.concatenate([corpus.groups.sentence_index, n + np.arange(m)]),
+          np.concatenate([corpus.groups.group_index, np.asarray(label_groups, np.int64)]))),
+        shape=(n + m, corpus.groups.n_groups))
+    pyramids, pyramid_of = np.unique(
+        np.asarray([*corpus.metadata["pyramid"], *label_pyramids]), return_inverse=True)
 
     first, second, label, subset = [], [], [], []
     question, answer, chosen, overlap = [], [], [], []
@@ -429,12 +472,21 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
         varied = n_content[members, None] + n_content[None, members] > 2 * shared_content
         ok = valid[members]
         long = long_enough[members]
+        label_row = is_label[members][:, None]
+        label_column = is_label[members][None, :]
+        contributors = ~label_row & ~label_column
+        if items == "contributors":
+            positive_items, negative_items = contributors, contributors
+        elif items == "labels":
+            positive_items, negative_items = label_row != label_column, label_row & label_column
+        else:
+            positive_items = negative_items = np.ones_like(contributors)
 
         upper = np.triu(np.ones_like(shared_scu), k=1)
         both_long = long[:, None] & long[None, :]
         both_ok = ok[:, None] & ok[None, :]
-        for row, (kind, extra) in enumerate(((upper & shared_scu, varied),
-                                             (upper & ~shared_scu,
+        for row, (kind, extra) in enumerate(((upper & shared_scu & positive_items, varied),
+                                             (upper & ~shared_scu & negative_items,
                                               shared_negative >= min_shared_negative))):
             counts[row, :4] += [kind.sum(), (kind & ~both_long).sum(),
                                     (kind & both_long & ~both_ok).sum(),
@@ -445,7 +497,8 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
             label.append(np.full(len(i), 1 - row))
             subset.extend([str(pyramid)] * len(i))
 
-        pairs = shared_scu & ~np.eye(len(members), dtype=bool)
+        # The ranking test asks about contributors only, whatever the binary items.
+        pairs = shared_scu & ~np.eye(len(members), dtype=bool) & contributors
         counts[2, :4] += [pairs.sum(), (pairs & ~both_long).sum(),
                           (pairs & both_long & ~both_ok).sum(),
                           (pairs & both_ok & ~varied).sum()]
@@ -455,7 +508,7 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
         union = sizes[:, None] + sizes[None, :] - shared
         jaccard = np.where(union > 0, shared / np.maximum(union, 1), 0.0)
         similarity = jaccard[a if distractors == "answer" else q]
-        eligible = ~shared_scu[q] & ~shared_scu[a] & ok[None, :]
+        eligible = ~shared_scu[q] & ~shared_scu[a] & (ok & ~is_label[members])[None, :]
         ranked = np.argsort(np.where(eligible, -similarity, np.inf), axis=1, kind="stable")
         top = ranked[:, :n_distractors]
         enough = eligible.sum(axis=1) >= n_distractors
@@ -467,10 +520,16 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
 
     no_pronoun = "a sentence contains a pronoun"
     too_short = f"a sentence has fewer than {min_words} words"
+    contributor = ~is_label
     funnels = (
-        Funnel("contributors", n, ((f"fewer than {min_words} words", int((~long_enough).sum())),
-                                   ("contains a pronoun", int((long_enough & ~pronoun_free)
-                                                              .sum())))),
+        Funnel("contributors", n,
+               ((f"fewer than {min_words} words", int((~long_enough & contributor).sum())),
+                ("contains a pronoun", int((long_enough & ~pronoun_free & contributor)
+                                           .sum())))),
+        *((Funnel("SCU labels", m,
+                  ((f"fewer than {min_words} words", int((~long_enough & is_label).sum())),
+                   ("contains a pronoun", int((long_enough & ~pronoun_free & is_label)
+                                              .sum())))),) if m else ()),
         Funnel("positive pairs", int(counts[0, 0]),
                ((too_short, int(counts[0, 1])), (no_pronoun, int(counts[0, 2])),
                 ("no content word differs", int(counts[0, 3])))),
@@ -494,5 +553,6 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
         funnels=funnels,
         parameters={"min_words": min_words, "min_shared_negative": min_shared_negative,
                     "n_distractors": n_distractors, "distractors": distractors,
-                    "negative_overlap": negative_overlap},
+                    "negative_overlap": negative_overlap, "items": items},
+        label_texts=tuple(label_texts), label_ids=tuple(label_ids),
     )

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.ann import EXACT_LIMIT
-from app.corpora.pyramid import DISTRACTORS, NEGATIVE_OVERLAP
+from app.corpora.pyramid import DISTRACTORS, ITEMS, NEGATIVE_OVERLAP
 from app.evaluations import (
     agreement, bitext, classification, costra, costra_offsets, detection, histograms, latent,
     pyramid, ranking, relatedness, transfer,
@@ -84,6 +84,7 @@ OPTIONS: dict[str, dict[str, EvaluationOption]] = {
         "negative_overlap": EvaluationOption(
             NEGATIVE_OVERLAP,
             "how the words a negative pair must share are counted"),
+        "items": EvaluationOption(ITEMS, "what the binary test pairs"),
     },
 }
 

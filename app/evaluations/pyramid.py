@@ -90,7 +90,8 @@ class RankingOutcome:
 @dataclass(frozen=True, eq=False)
 class PyramidResult(Result):
     """Both pyramid tests, the items they ran on and the constraint counts;
-    ``sentence_ids`` (the corpus's) name the sentences the tests index."""
+    ``sentence_ids`` (the corpus's, then the SCU labels' when the binary test pairs them) name
+    the items the tests index."""
 
     evaluation = NAME
     tests: PyramidTests
@@ -236,7 +237,8 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
     Parameters
     ----------
     corpus : Corpus loaded by :func:`app.corpora.pyramid.load_pyramid`.
-    embeddings : ndarray or sparse matrix of shape (len(corpus), dim)
+    embeddings : ndarray or sparse matrix of shape (len(corpus) + len(tests.label_texts),
+        dim): the sentences, then the SCU labels when the binary test pairs them.
     seed : draws the tune pairs.
     tune_fraction : share of pairs (at least one, and one left for testing) on which the
         threshold is chosen.
@@ -247,9 +249,10 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
     """
     tests = tests if tests is not None else pyramid_tests(corpus)
     _check(tests, corpus)
-    if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
-        raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
-                              f"got shape {embeddings.shape}")
+    n_items = len(corpus) + len(tests.label_texts)
+    if embeddings.ndim != 2 or embeddings.shape[0] != n_items:
+        raise EvaluationError(f"expected one embedding per sentence (and SCU label), "
+                              f"{n_items} rows; got shape {embeddings.shape}")
     X, bad = _unit_rows(embeddings)
     pairs = tests.pairs
 
@@ -280,13 +283,13 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
                              recall=recall, f1=f1),
         ranking=RankingOutcome(answer_cosine=answer_cosine,
                                distractor_cosine=distractor_cosine, rank=rank),
-        n_degenerate=int(bad[used].sum()), sentence_ids=corpus.ids)
+        n_degenerate=int(bad[used].sum()), sentence_ids=corpus.ids + tests.label_ids)
 
 
 def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fraction: float = 0.1,
                 min_words: int = 3, min_shared_negative: int = 4, n_distractors: int = 3,
-                distractors: str = "answer", negative_overlap: str = "tokens"
-                ) -> Job[PyramidResult]:
+                distractors: str = "answer", negative_overlap: str = "tokens",
+                items: str = "contributors") -> Job[PyramidResult]:
     """Encode the contributors of a pyramid corpus and run both tests.
 
     Parameters
@@ -295,14 +298,17 @@ def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fractio
     encoder : fitted on all contributors first when it requires fitting (no labels are
         learnt, so nothing leaks).
     seed, tune_fraction : see :func:`evaluate_pyramid`.
-    min_words, min_shared_negative, n_distractors, distractors, negative_overlap :
-        how :func:`app.corpora.pyramid.pyramid_tests` builds the tests.
+    min_words, min_shared_negative, n_distractors, distractors, negative_overlap, items :
+        how :func:`app.corpora.pyramid.pyramid_tests` builds the tests; with SCU labels
+        among the binary items, the labels are encoded after the sentences.
     """
     tests = pyramid_tests(corpus, min_words=min_words,
                           min_shared_negative=min_shared_negative, n_distractors=n_distractors,
-                          distractors=distractors, negative_overlap=negative_overlap)
+                          distractors=distractors, negative_overlap=negative_overlap,
+                          items=items)
     _check(tests, corpus)
-    embeddings = yield from encode_corpus(corpus, encoder)
+    embeddings = yield from encode_corpus(
+        corpus, encoder, texts=corpus.texts + tests.label_texts if tests.label_texts else None)
     result = evaluate_pyramid(corpus, embeddings, seed=seed, tune_fraction=tune_fraction,
                               tests=tests, provenance=Provenance.of(
                                   corpus, encoder, seed=seed, tune_fraction=tune_fraction,

@@ -5,7 +5,7 @@ import pytest
 
 from app.corpora.costra import is_costra
 from app.corpora.model import Corpus, Grouping
-from app.corpora.pyramid import (FUNCTION_WORDS, PRONOUNS, WORD, is_pyramid, load_pyramid,
+from app.corpora.pyramid import (FUNCTION_WORDS, ITEMS, PRONOUNS, WORD, is_pyramid, load_pyramid,
                                  pyramid_tests)
 from app.errors import CorpusError, EvaluationError
 
@@ -229,3 +229,28 @@ def test_tests_need_a_pyramid_corpus(shared_data):
     grouped = load_grouped(shared_data / "white2015-paraphrase-grouped" / "msrp_distribute")
     with pytest.raises(EvaluationError, match=".pyr"):
         pyramid_tests(grouped)
+
+
+def test_binary_items_readings_on_the_sample(pyramid):
+    """Contributors, SCU labels, or both as the binary test's items: each reading's funnel
+    on the sample (the README's table); the ranking test is the same in all three."""
+    kept = {}
+    for items in ITEMS:
+        tests = pyramid_tests(pyramid, items=items)
+        funnels = {f.what: f for f in tests.funnels}
+        kept[items] = (funnels["positive pairs"].kept, funnels["negative pairs"].kept,
+                       tests.n_questions)
+        first, second = tests.pairs.first, tests.pairs.second
+        label_item = np.concatenate([first, second]) >= len(pyramid)
+        assert label_item.any() == (items != "contributors")
+        assert len(tests.label_texts) == (0 if items == "contributors" else 6)
+    assert kept == {"contributors": (6, 2, 12), "labels": (8, 0, 12), "both": (14, 3, 12)}
+    labels = pyramid_tests(pyramid, items="labels")
+    assert labels.label_ids[0] == "T0001/1/label"
+    assert labels.label_texts[0] == "The library reopened after a renovation"
+    # Under "labels" a positive pair is a contributor with its own SCU's label.
+    n = len(pyramid)
+    positive = labels.pairs.label == 1
+    assert np.all((labels.pairs.first[positive] >= n) != (labels.pairs.second[positive] >= n))
+    with pytest.raises(EvaluationError, match="items must be one of"):
+        pyramid_tests(pyramid, items="scus")

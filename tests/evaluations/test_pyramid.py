@@ -38,7 +38,8 @@ def test_bag_of_words_numbers(bow_result):
     assert binary.at_edge and "binary threshold warning" in rows
     assert bow_result.provenance.parameters == {
         "seed": 0, "tune_fraction": 0.1, "min_words": 3, "min_shared_negative": 4,
-        "n_distractors": 3, "distractors": "answer", "negative_overlap": "tokens"}
+        "n_distractors": 3, "distractors": "answer", "negative_overlap": "tokens",
+            "items": "contributors"}
 
 
 def test_distractors_resembling_the_question_are_harder_for_bag_of_words(pyramid,
@@ -129,3 +130,15 @@ def test_refused_before_work(pyramid, shared_data):
     from app.corpora.costra import load_costra
     with pytest.raises(EvaluationError, match="no SCUs"):
         next(run_pyramid(load_costra(shared_data / "costra" / "data.tsv"), BagOfWords()))
+
+
+def test_scu_labels_are_encoded_after_the_sentences(pyramid):
+    """With labels among the binary items, they are encoded after the sentences and named
+    in the JSON; the ranking test is the contributors' own."""
+    contributors = run_job(run_pyramid(pyramid, BagOfWords()))
+    both = run_job(run_pyramid(pyramid, BagOfWords(), items="both"))
+    assert len(both.tests.pairs) == 17 and len(both.sentence_ids) == len(pyramid) + 6
+    assert np.array_equal(both.ranking.rank, contributors.ranking.rank)
+    named = {name for pair in json.loads(json.dumps(both.to_dict()))["binary"]["pairs"]
+             for name in (pair["first"], pair["second"])}
+    assert "T0001/1/label" in named

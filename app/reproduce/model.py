@@ -1,0 +1,189 @@
+"""What a paper's published tables are, as data: each printed number (a :class:`Cell`)
+with the sentspace run that re-computes it (:class:`Run`) and how faithful that run is
+(its mark), the counts the paper states (:class:`Count`) and its main claims
+(:class:`Finding`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.corpora.model import Corpus
+
+#: The marks of a row: how the re-run relates to the paper's setting.
+SAME = "same setting"
+SUBSTITUTE = "substitute"
+NEEDS = "needs"
+MARKS = (SAME, SUBSTITUTE, NEEDS)
+
+#: Environment variables naming the data a reproduction reads; the defaults are the
+#: shared data folder beside the repository. DUC pyramids are under the NIST licence
+#: and never shipped, so the pyramid rows fall back to the shared sample without it.
+DATA_ENV = "SENTSPACE_DATA"
+DUC_ENV = "SENTSPACE_DUC"
+
+
+def data_root() -> Path:
+    """``$SENTSPACE_DATA``, else ``shared/data`` beside the repository."""
+    return Path(os.environ.get(DATA_ENV) or
+                Path(__file__).resolve().parents[3] / "shared" / "data")
+
+
+def duc_folder() -> Path | None:
+    """The folder of DUC 2005-2007 ``.pyr`` files a user supplied (``$SENTSPACE_DUC``)."""
+    value = os.environ.get(DUC_ENV)
+    return Path(value) if value else None
+
+
+@dataclass(frozen=True)
+class Run:
+    """One ``sentspace eval`` invocation: evaluation, corpus spec (``{data}`` stands for
+    :func:`data_root`), encoder spec and evaluation options (``OPTIONS``)."""
+
+    evaluation: str
+    corpus: str
+    encoder: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    def corpus_spec(self) -> str:
+        """The spec with ``{data}`` resolved, and ``{duc}`` as the DUC folder or, when
+        none is supplied, the shared pyramid sample."""
+        duc = duc_folder() or data_root() / "pyramid-sample"
+        return self.corpus.replace("{data}", str(data_root())).replace("{duc}", str(duc))
+
+    @property
+    def label(self) -> str:
+        return f"{self.evaluation} {self.encoder} on {Path(self.corpus).name}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One published number and how sentspace re-computes it.
+
+    Attributes
+    ----------
+    table, row, column : where the paper prints it (its own row and column names).
+    printed : the number exactly as printed (garbled OCR kept, see PAPER-TABLES.md).
+    published : the number on sentspace's scale (a share in 0-1, a rank, a correlation);
+        None when the printed text cannot be read as one.
+    run : what re-computes it; None when nothing here can. A ``NEEDS`` row may still
+        have one: what runs once the need is supplied, or on a stand-in meanwhile (the
+        pyramid sample for DUC), as its note says.
+    metric : the :class:`~app.results.Score` name of the run's result, or a key of
+        ``app.reproduce.runner.EXTRACTORS``.
+    mark, note : one of :data:`MARKS`, and what was substituted, what is needed, and
+        which unstated setting took sentspace's default.
+    quick : re-run by ``--quick`` (otherwise only by ``--full``).
+    """
+
+    table: str
+    row: str
+    column: str
+    printed: str
+    published: float | None
+    run: Run | None
+    metric: str
+    mark: str
+    note: str = ""
+    quick: bool = False
+
+    def __post_init__(self) -> None:
+        if self.mark not in MARKS:
+            raise ValueError(f"mark must be one of {MARKS}, not {self.mark!r}")
+        if self.run is None and self.mark != NEEDS:
+            raise ValueError(f"{self.table} {self.row} {self.column}: a cell without a run "
+                             "is one that needs something")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A published table: its id (``sentspace reproduce PAPER ID``), title and setting."""
+
+    id: str
+    title: str
+    setting: str
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Count:
+    """A count the paper states, measured on the corpus sentspace reads."""
+
+    what: str
+    paper: str
+    corpus: str
+    measure: Callable[[Corpus], str]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A main claim of the paper, decided on the re-run's values.
+
+    ``decide`` gets a lookup ``value(table, row, column) -> float | None`` of sentspace's
+    values and returns (supported: bool | None, the numbers that decide); None when the
+    cells it needs were not re-run.
+    """
+
+    claim: str
+    decide: Callable[[Callable[[str, str, str], float | None]], tuple[bool | None, str]]
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper: its short name (``sentspace reproduce NAME``), citation, tables, counts
+    and findings; ``full_time`` says how long ``--full`` takes."""
+
+    name: str
+    title: str
+    tables: tuple[Table, ...]
+    counts: tuple[Count, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    full_time: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+    def table(self, table_id: str) -> Table:
+        for table in self.tables:
+            if table.id == table_id:
+                return table
+        raise KeyError(table_id)
+
+
+def cell_grid(table: str, rows: dict[str, tuple[Run | None, str, str]],
+              columns: dict[str, tuple[str, Callable[[str], float | None] | None]],
+              printed: dict[str, tuple[str, ...]], *, quick: frozenset[str] = frozenset(),
+              column_runs: Callable[[Run, str], Run] | None = None,
+              column_notes: dict[str, str] | None = None) -> tuple[Cell, ...]:
+    """Cells of a table printed as models x columns.
+
+    ``rows``: model -> (run of its first column or None, mark, note); ``columns``: column
+    -> (metric, parse of the printed text to sentspace's scale); ``printed``: model ->
+    the row's printed strings in column order; ``column_runs(run, column)`` gives the run
+    of another column (another corpus or option); models in ``quick`` are re-run by
+    ``--quick``.
+    """
+    cells = []
+    for model, (run, mark, note) in rows.items():
+        for (column, (metric, parse)), text in zip(columns.items(), printed[model], strict=True):
+            this_run = run if run is None or column_runs is None else column_runs(run, column)
+            extra = (column_notes or {}).get(column, "")
+            cells.append(Cell(table, model, column, text, parse(text) if parse else None,
+                              this_run, metric, mark, "; ".join(n for n in (note, extra) if n),
+                              model in quick))
+    return tuple(cells)
+
+
+def number(text: str, scale: float = 1.0) -> float | None:
+    """A printed number on sentspace's scale (``"98.37%"`` with scale 0.01 -> 0.9837;
+    ``".52"`` -> 0.52); None for text that is not a number as printed (OCR damage)."""
+    cleaned = text.strip().rstrip("%").strip()
+    try:
+        return round(float(cleaned) * scale, 10)
+    except ValueError:
+        return None
+
+
+def percent(text: str) -> float | None:
+    return number(text, 0.01)
