@@ -12,6 +12,7 @@
     sentspace run WORKSPACE
     sentspace annotations agreement JOURNAL... [--corpus SPEC]
     sentspace annotations merge JOURNAL... --out FILE [--corpus SPEC]
+    sentspace reproduce PAPER [TABLE] [--quick|--full] [--out DIR]
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
 status 2 and one line naming the file, line and problem.
@@ -39,6 +40,7 @@ from app.distributed import (DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, enco
                               index_shards)
 from app.export import export_matrix, json_text, write_json
 from app.jobs import Progress, run_job
+from app.reproduce import FULL, PAPERS, QUICK, run_reproduction
 from app.neighbours import fitted_on_training_side
 from models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from models.base import Encoder
@@ -354,6 +356,34 @@ def command_annotations_merge(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_reproduce(args: argparse.Namespace) -> int:
+    from app.reproduce.report import COLUMNS, by_table, cells, header, write_report
+
+    paper = PAPERS[args.paper]
+    if args.table and args.table not in {table.id for table in paper.tables}:
+        raise InputError(f"{args.paper} has no table {args.table!r} (tables: "
+                         f"{', '.join(table.id for table in paper.tables)})")
+    printer = ProgressPrinter()
+    report = run_job(run_reproduction(paper, [args.table] if args.table else None,
+                                      variant=FULL if args.full else QUICK, seed=args.seed),
+                     printer)
+    printer.clear()
+    print("\n".join(header(report)))
+    for table_id, title, rows in by_table(report):
+        print(f"\n{table_id}: {title}")
+        print(format_table(COLUMNS, [cells(row) for row in rows]))
+    if report.counts:
+        print("\ncounts stated in the paper")
+        print(format_table(["what", "paper", "sentspace"],
+                           [[c.what, c.paper, c.ours] for c in report.counts]))
+    print("\nfindings")
+    for finding in report.findings:
+        print(f"- {finding.claim}: {finding.verdict}. {finding.evidence}")
+    written = write_report(report, args.out)
+    print(f"\nreport: {', '.join(str(path) for path in written)}")
+    return 0
+
+
 def command_corpus_info(args: argparse.Namespace) -> int:
     roles = {role: getattr(args, f"{role}_column") for role in MAPPING_ROLES}
     roles = {role: int(value) if value.isdigit() else value
@@ -543,6 +573,24 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--corpus", default=DEFAULT_CORPUS,
                              help=f"the corpus the journals edit (default {DEFAULT_CORPUS})")
         command.set_defaults(handler=handler)
+
+    reproduce = commands.add_parser(
+        "reproduce", help="re-run a paper's published tables beside its numbers",
+        description="Each published cell re-run with sentspace (same setting, a named "
+        "substitute, or what a user must supply), with its 95%% interval, the difference "
+        "and the sentspace eval command; the paper's counts and main claims checked. "
+        "Writes PAPER.md, PAPER.html and PAPER.json.")
+    reproduce.add_argument("paper", choices=list(PAPERS))
+    reproduce.add_argument("table", nargs="?", help="one table id (default: all)")
+    variant = reproduce.add_mutually_exclusive_group()
+    variant.add_argument("--quick", action="store_true",
+                         help="a subset of encoders on the full data (the default)")
+    variant.add_argument("--full", action="store_true",
+                         help="every encoder sentspace can run (each paper states its time)")
+    reproduce.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    reproduce.add_argument("--out", default="reproduce",
+                           help="folder for the report (default ./reproduce)")
+    reproduce.set_defaults(handler=command_reproduce)
 
     run = commands.add_parser("run", help="re-run a saved workspace's evaluations; exits 1 "
                               "when a number differs from the saved one")
