@@ -174,6 +174,20 @@ def _statistic(kind: str, authors: tuple[str, ...], shared: dict[str, dict[str, 
         return "Fleiss' kappa", float(fleiss_kappa(table)), len(everyone)
 
 
+def item_sentences(corpus: Corpus, item: str) -> list[int]:
+    """The sentences (indices into ``corpus``) an item key names: "sentence:ID",
+    "pair:N" (its two sentences) or "group:NAME" (its members); none for another key."""
+    kind, _, name = item.partition(":")
+    if kind == "sentence" and name in corpus.ids:
+        return [corpus.ids.index(name)]
+    if kind == "pair" and corpus.pairs is not None and name.isdigit() \
+            and int(name) < len(corpus.pairs):
+        return [int(corpus.pairs.first[int(name)]), int(corpus.pairs.second[int(name)])]
+    if kind == "group" and corpus.groups is not None and name in corpus.groups.names:
+        return corpus.groups.members(corpus.groups.names.index(name)).tolist()
+    return []
+
+
 def author_pairs(kind: KindAgreement) -> list[tuple[str, str]]:
     """The pairs of authors a confusion table is shown for."""
     return list(itertools.combinations(kind.authors, 2))

@@ -67,3 +67,33 @@ def test_review_items_say_and_filter_who_decided_them(qtbot, window):
     assert proxy.rowCount() == 1
     review.author.setCurrentText(UNDECIDED)
     assert proxy.rowCount() == len(model.keys) - 1
+
+
+def test_the_agreement_of_annotators_and_their_disagreements(qtbot, window):
+    from app.annotations.agreement import agreement
+    from app.annotations.journal import read_journal
+
+    other = second_window(qtbot)
+    window.annotations.author, other.annotations.author = "ann", "ben"
+    names = window.corpus.groups.names
+    # Both decide sentences 10-13; they agree on 10 and 11 (kept where they are).
+    for sentence in (10, 11):
+        for person in (window, other):
+            person.annotations.mark_reviewed(f"sentence:{person.corpus.ids[sentence]}")
+    window.annotations.move(12, names[30])
+    other.annotations.mark_reviewed(f"sentence:{window.corpus.ids[12]}")
+    other.annotations.move(13, names[31])
+    window.annotations.mark_reviewed(f"sentence:{window.corpus.ids[13]}")
+
+    dialog = window.analyses.annotator_agreement()
+    qtbot.addWidget(dialog)
+    _, records = read_journal(window.annotations.journal.path)
+    expected = next(kind for kind in agreement(window.current.original, records).kinds
+                    if kind.kind == "group")
+    rows = {dialog.statistics.item(r, 0).text(): dialog.statistics.item(r, 2).text()
+            for r in range(dialog.statistics.rowCount())}
+    assert rows["group"] == f"{expected.value:.3f}" and "ann, ben" in dialog.caption.text()
+    assert dialog.disagreements.rowCount() == 2
+    with qtbot.waitSignal(dialog.sentences_selected) as picked:
+        dialog.disagreements.cellClicked.emit(0, 0)
+    assert picked.args[0] and set(picked.args[0]) <= {12, 13}

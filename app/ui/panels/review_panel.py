@@ -178,12 +178,14 @@ class ReviewPanel(QWidget):
     sentences_selected(list) : every sentence of the clicked row, main one first.
     corpus_changed() : an edit, undo or redo changed the session's corrected corpus.
     recompute_requested() : the user asked for the lists on the corrected corpus.
+    agreement_requested() : the user asked how much the annotators agree.
     """
 
     sentence_selected = Signal(int)
     sentences_selected = Signal(list)
     corpus_changed = Signal()
     recompute_requested = Signal()
+    agreement_requested = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -242,7 +244,8 @@ class ReviewPanel(QWidget):
                 ("reviewed", "Mark reviewed", self.mark_selected_reviewed),
                 ("note", "Note…", self._ask_note), ("undo", "Undo", self.undo),
                 ("redo", "Redo", self.redo),
-                ("recompute", "Recompute", self.recompute_requested.emit)):
+                ("recompute", "Recompute", self.recompute_requested.emit),
+                ("agreement", "Agreement…", self.agreement_requested.emit)):
             button = QPushButton(title)
             button.clicked.connect(lambda _=False, h=handler: h())
             self.buttons[name] = button
@@ -258,7 +261,7 @@ class ReviewPanel(QWidget):
         for position, name in enumerate(("move", "new", "merge", "score", "reviewed", "note")):
             edits.addWidget(self.buttons[name], position // 3, position % 3)
         history = QHBoxLayout()
-        for name in ("undo", "redo", "recompute"):
+        for name in ("undo", "redo", "recompute", "agreement"):
             history.addWidget(self.buttons[name])
         history.addStretch(1)
         layout = QVBoxLayout(self)
@@ -377,6 +380,7 @@ class ReviewPanel(QWidget):
         self.buttons["undo"].setEnabled(self.session is not None and self.session.can_undo)
         self.buttons["redo"].setEnabled(self.session is not None and self.session.can_redo)
         self.buttons["recompute"].setEnabled(self.session is not None)
+        self.buttons["agreement"].setEnabled(self.session is not None)
 
     def _context_menu(self, position) -> None:
         menu = QMenu(self)

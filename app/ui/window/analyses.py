@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.annotations.agreement import agreement
+from app.annotations.journal import merge_journals
 from app.annotations.suspicious import iter_find_suspicious
 from app.cache import EmbeddingCache
 from app.commands import eval_command
@@ -23,7 +25,9 @@ from app.evaluations import EVALUATIONS
 from app.evaluations.agreement import default_encoders, run_agreement
 from app.explore import explore, reproject
 from app.session import EvaluationRun, compare_with_spaces
+from app.ui.kit.file_dialogs import open_file
 from app.ui.kit.widgets import fill_encoder_choice, narrow_choice
+from app.ui.panels.annotator_agreement import AnnotatorAgreementDialog
 from app.ui.panels.corpus_panel import CorpusPanel
 from app.ui.panels.encoder_checklist import EncoderChecklist
 from app.ui.window.job_queue import JobQueue
@@ -260,6 +264,27 @@ class Analyses:
         if missing:
             self.window.statusBar().showMessage("Running the Costra " + " and ".join(missing)
                                                 + " to draw the orderings…")
+
+    def annotator_agreement(self) -> AnnotatorAgreementDialog | None:
+        """How much the annotators of the corpus shown agree, over its journal and the
+        journals the user adds (the dialog, open)."""
+        state = self.state
+        if state is None or state.annotations is None:
+            return None
+        original, own = state.original, state.annotations.journal.path
+
+        def compute(journals: list[str]):
+            _, records = merge_journals([own, *journals], original.fingerprint)
+            return agreement(original, records)
+
+        dialog = AnnotatorAgreementDialog(
+            state.corpus, compute,
+            lambda: open_file(self.window, "Add an annotator's journal",
+                              "Edit journals (*.jsonl);;All files (*)"), self.window)
+        dialog.sentences_selected.connect(
+            lambda indices: self.session.selection.select(indices, source="review"))
+        dialog.open()
+        return dialog
 
     def find_suspicious(self) -> None:
         """Rank suspicious annotations of the (corrected) corpus with the chosen encoder."""

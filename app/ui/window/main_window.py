@@ -154,6 +154,7 @@ class MainWindow(QMainWindow):
         self.review_panel.corpus_changed.connect(
             lambda: self.session.corpus_edited(self.corpus_spec))
         self.review_panel.recompute_requested.connect(self.analyses.find_suspicious)
+        self.review_panel.agreement_requested.connect(self.analyses.annotator_agreement)
         self.inspecting.inspector.sentence_chosen.connect(selecting.select_later)
         self.workspace_panel.corpus_chosen.connect(self.showing.switch_corpus)
         self.workspace_panel.corpus_closed.connect(self.showing.close_corpus)
