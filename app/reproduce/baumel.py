@@ -6,8 +6,19 @@ from __future__ import annotations
 
 from app.corpora.pyramid import PAPER_COUNTS, pyramid_tests
 from app.reproduce.findings import beats
-from app.reproduce.model import (NEEDS, SAME, SUBSTITUTE, Cell, Count, Finding, Paper, Run,
-                                 Table, number, percent)
+from app.reproduce.model import (
+    NEEDS,
+    SAME,
+    SUBSTITUTE,
+    Cell,
+    Count,
+    Finding,
+    Paper,
+    Run,
+    Table,
+    number,
+    percent,
+)
 
 DUC = "{duc}"
 #: The binary test's items (app.corpora.pyramid.ITEMS): the paper's example pairs read

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from app.corpora.costra import CLASSES
 from app.reproduce.findings import Decision, Lookup, all_below
-from app.reproduce.model import NEEDS, SAME, SUBSTITUTE, Cell, Count, Finding, Paper, Run, Table, number
+from app.reproduce.model import (
+    NEEDS,
+    SAME,
+    SUBSTITUTE,
+    Cell,
+    Count,
+    Finding,
+    Paper,
+    Run,
+    Table,
+    number,
+)
 
 COSTRA = "costra"
 #: Paper column -> sentspace's Score name.

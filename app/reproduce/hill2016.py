@@ -7,8 +7,18 @@ from __future__ import annotations
 import re
 
 from app.reproduce.findings import beats
-from app.reproduce.model import (NEEDS, SAME, SUBSTITUTE, Cell, Count, Finding, Paper, Run,
-                                 Table, number)
+from app.reproduce.model import (
+    NEEDS,
+    SAME,
+    SUBSTITUTE,
+    Cell,
+    Count,
+    Finding,
+    Paper,
+    Run,
+    Table,
+    number,
+)
 
 STATE_UNION = "{data}/state-union/sentences.txt"
 WORDNET = "{data}/wordnet-definitions/definitions.tsv"

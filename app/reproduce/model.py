@@ -50,12 +50,22 @@ class Run:
     def corpus_spec(self) -> str:
         """The spec with ``{data}`` resolved, and ``{duc}`` as the DUC folder or, when
         none is supplied, the shared pyramid sample."""
-        duc = duc_folder() or data_root() / "pyramid-sample"
-        return self.corpus.replace("{data}", str(data_root())).replace("{duc}", str(duc))
+        return _resolved(self.corpus)
+
+    def encoder_spec(self) -> str:
+        """The encoder spec with ``{data}`` resolved (a training file)."""
+        return _resolved(self.encoder)
 
     @property
     def label(self) -> str:
-        return f"{self.evaluation} {self.encoder} on {Path(self.corpus).name}"
+        family, _, training = self.encoder.partition(":")
+        trained = f" trained on {Path(training).name}" if training else ""
+        return f"{self.evaluation} {family}{trained} on {Path(self.corpus).name}"
+
+
+def _resolved(spec: str) -> str:
+    duc = duc_folder() or data_root() / "pyramid-sample"
+    return spec.replace("{data}", str(data_root())).replace("{duc}", str(duc))
 
 
 @dataclass(frozen=True)

@@ -213,7 +213,7 @@ def run_reproduction(paper: Paper, tables: Sequence[str] | None = None, *,
             spec = run.corpus_spec()
             if spec not in corpora:
                 corpora[spec] = load_corpus(spec)
-            encoder = make_encoder(run.encoder)
+            encoder = make_encoder(run.encoder_spec())
             results[run] = yield from _relabelled(
                 evaluation(corpora[spec], encoder, seed=seed, **dict(run.options)),
                 f"{paper.name} [{k + 1}/{len(runs)}] {run.label}")
@@ -233,8 +233,8 @@ def _row(cell: Cell, results: dict[Run, Result], errors: dict[Run, str], variant
          seed: int) -> Row:
     if cell.run is None:
         return Row(cell, skipped=f"{NEEDS}: {cell.note}")
-    command = eval_command(cell.run.evaluation, cell.run.corpus_spec(), [cell.run.encoder],
-                           seed, dict(cell.run.options))
+    command = eval_command(cell.run.evaluation, cell.run.corpus_spec(),
+                           [cell.run.encoder_spec()], seed, dict(cell.run.options))
     if cell.run in errors:
         return Row(cell, command=command, error=errors[cell.run])
     if cell.run not in results:

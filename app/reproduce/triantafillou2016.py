@@ -4,7 +4,18 @@ embeddings": Tables 1-8."""
 from __future__ import annotations
 
 from app.reproduce.findings import Decision, Lookup, beats
-from app.reproduce.model import NEEDS, SAME, SUBSTITUTE, Cell, Count, Finding, Paper, Run, Table, number
+from app.reproduce.model import (
+    NEEDS,
+    SAME,
+    SUBSTITUTE,
+    Cell,
+    Count,
+    Finding,
+    Paper,
+    Run,
+    Table,
+    number,
+)
 
 STATE_UNION = "{data}/state-union/sentences.txt"
 MSRP = "{data}/msrp"

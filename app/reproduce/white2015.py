@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from app.evaluations.classification import evaluable_groups
 from app.reproduce.findings import beats, best_of, every_lower, within
-from app.reproduce.model import (SAME, SUBSTITUTE, Cell, Count, Finding, Paper, Run, Table,
-                                 percent)
+from app.reproduce.model import (
+    SAME,
+    SUBSTITUTE,
+    Cell,
+    Count,
+    Finding,
+    Paper,
+    Run,
+    Table,
+    percent,
+)
 
 MSRP = "msrp-grouped"
 OPINOSIS = "{data}/white2015-paraphrase-grouped/opinosis_distribute"
