@@ -114,7 +114,7 @@ def main(argv: list[str]) -> int:
     headless = command == "test" or os.environ.get("QT_QPA_PLATFORM") == "offscreen"
     ensure_qt_libraries("offscreen" if headless else "xcb")
     if command == "app":
-        args = [str(PYTHON), "-m", "app", *rest]
+        args = [str(PYTHON), "-m", "sentspace", *rest]
     else:
         args = [str(PYTHON), "-m", "pytest", *rest]
     return subprocess.run(args, cwd=ROOT).returncode

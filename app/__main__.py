@@ -1,7 +1,7 @@
-"""``python -m app`` and the ``sentspace`` command.
+"""``python -m sentspace`` and the ``sentspace`` command.
 
 With no arguments (the usual launch) the window opens straight from
-:mod:`app.ui.window.startup`, which imports only Qt first; the command line, whose parser needs
+:mod:`sentspace.app.ui.window.startup`, which imports only Qt first; the command line, whose parser needs
 the corpora, evaluations and encoders, is imported only for commands.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:
-        from app.ui.window.startup import launch
+        from sentspace.app.ui.window.startup import launch
         return launch()
-    from app.cli import main as run_command
+    from sentspace.app.cli import main as run_command
     return run_command(argv)
 
 

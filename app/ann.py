@@ -1,7 +1,7 @@
 """Approximate nearest neighbours (faiss) for pools too large to scan exactly.
 
 :func:`iter_knn` is what every k-nearest-neighbour consumer calls, with one switch,
-``search``: "exact" always scans (:func:`app.neighbours.iter_top_k`), "ann" always
+``search``: "exact" always scans (:func:`sentspace.app.neighbours.iter_top_k`), "ann" always
 searches an index, and "auto" (the default) scans up to :data:`EXACT_LIMIT` pool rows
 and searches an index above it. Sparse embeddings (bag of words), which faiss cannot
 index, are always scanned. The index is over the L2-normalised rows, searched by inner
@@ -52,10 +52,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.atomic import atomic_path, write_text_atomic
-from app.jobs import Job, Progress, run_job
-from app.neighbours import Normalised, iter_top_k, normalise
-from models.base import Embeddings
+from sentspace.app.atomic import atomic_path, write_text_atomic
+from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.app.neighbours import Normalised, iter_top_k, normalise
+from sentspace.models.base import Embeddings
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +169,7 @@ def ivf_lists(n: int) -> int:
 
 def index_dir() -> Path:
     """Where built indexes are cached: beside the embeddings."""
-    from app.cache import cache_dir  # noqa: PLC0415 - platformdirs only when needed
+    from sentspace.app.cache import cache_dir  # noqa: PLC0415 - platformdirs only when needed
     return cache_dir() / "ann"
 
 
@@ -297,7 +297,7 @@ def iter_trained_ivf(unit: np.ndarray) -> Job[Any]:
     """An empty IVF-SQ8 index for the unit rows ``unit``; a job. Spherical k-means
     centroids, then the 8-bit quantiser's ranges, trained on a seeded sample of
     :data:`TRAIN_PER_LIST` rows per list on one thread. Rows added to it in order
-    (:func:`add_rows`), at once or in parts merged in order (:mod:`app.distributed`),
+    (:func:`add_rows`), at once or in parts merged in order (:mod:`sentspace.app.distributed`),
     give the same index."""
     import faiss  # noqa: PLC0415 - about 0.2 s; only when an index is needed
     n, dim = unit.shape
@@ -374,7 +374,7 @@ def iter_search_index(index, queries: np.ndarray, k: int, *, pool: np.ndarray,
 
     ``pool`` is the unit rows the index holds: :data:`REFINE` times as many candidates
     are rescored by their exact cosines (the index's own are of 8-bit rows), and the
-    best kept. ``exclude`` as in :func:`app.neighbours.iter_top_k`: a pool row per query
+    best kept. ``exclude`` as in :func:`sentspace.app.neighbours.iter_top_k`: a pool row per query
     that must not be returned (-1: none). ``nprobe``: lists probed per query, by default
     the breadth :func:`tuned` for ``k``. Returns int64 indices and float32 cosines,
     (n_queries, k); a row the index could not fill ends in index -1, similarity -inf.
@@ -463,7 +463,7 @@ def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k:
 
     Parameters
     ----------
-    queries, pool, k, exclude : as :func:`app.neighbours.iter_top_k`.
+    queries, pool, k, exclude : as :func:`sentspace.app.neighbours.iter_top_k`.
     search : "auto" (an index when the pool has more than ``limit`` rows, default
         :data:`EXACT_LIMIT`, and is dense), "exact" or "ann".
     seed : draws the queries the recall of an approximate search is measured on.

@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.model import Corpus
-from app.jobs import Job, Progress
-from models.base import Embeddings, Encoder, NotFittedError
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.jobs import Job, Progress
+from sentspace.models.base import Embeddings, Encoder, NotFittedError
 
 log = logging.getLogger(__name__)
 
@@ -281,11 +281,11 @@ def encode_corpus(corpus: Corpus, encoder: Encoder, *, texts: Sequence[str] | No
     and fitted on the texts it encodes (no labels are seen, so nothing leaks); one that
     learns from labelled pairs on the pairs ``training_pairs`` (indices into
     ``corpus.pairs``; default: the "train" split, or every pair without one), which
-    must hold no evaluated pair (:func:`app.neighbours.held_out_pairs`). To keep the
-    fitted encoder, fit it with :func:`models.base.fitted_copy` and call
+    must hold no evaluated pair (:func:`sentspace.app.neighbours.held_out_pairs`). To keep the
+    fitted encoder, fit it with :func:`sentspace.models.base.fitted_copy` and call
     :func:`cached_encode`, as the explorer does.
     """
-    from app.neighbours import fitted_on_training_side  # noqa: PLC0415 (models.pairs)
+    from sentspace.app.neighbours import fitted_on_training_side  # noqa: PLC0415 (models.pairs)
 
     if texts is None:
         texts, fingerprint = corpus.texts, corpus.fingerprint

@@ -25,26 +25,26 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from app.ann import EXACT_LIMIT, SEARCHES
-from app.cache import cached_encode
-from app.commands import option_flag
-from app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
-from app.corpora.stats import corpus_stats
-from app.corpora.tabular import ROLES as MAPPING_ROLES
-from app.errors import InputError
-from app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
-from app.evaluations.paired import PAIRED_TESTS, paired_test
-from app.workspace import changed_summaries, load_workspace, run_workspace
-from app.corpora.model import Corpus
-from app.distributed import (DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards,
+from sentspace.app.ann import EXACT_LIMIT, SEARCHES
+from sentspace.app.cache import cached_encode
+from sentspace.app.commands import option_flag
+from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
+from sentspace.app.corpora.stats import corpus_stats
+from sentspace.app.corpora.tabular import ROLES as MAPPING_ROLES
+from sentspace.app.errors import InputError
+from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
+from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test
+from sentspace.app.workspace import changed_summaries, load_workspace, run_workspace
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.distributed import (DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards,
                               index_shards)
-from app.export import export_matrix, json_text, write_json
-from app.jobs import Progress, run_job
-from app.reproduce import FULL, PAPERS, QUICK, run_reproduction
-from app.neighbours import fitted_on_training_side
-from models import DEFAULT_ENCODER, ENCODERS, make_encoder
-from models.base import Encoder
-from models.precomputed import Precomputed
+from sentspace.app.export import export_matrix, json_text, write_json
+from sentspace.app.jobs import Progress, run_job
+from sentspace.app.reproduce import FULL, PAPERS, QUICK, run_reproduction
+from sentspace.app.neighbours import fitted_on_training_side
+from sentspace.models import DEFAULT_ENCODER, ENCODERS, make_encoder
+from sentspace.models.base import Encoder
+from sentspace.models.precomputed import Precomputed
 
 PRECOMPUTED = "precomputed:"
 ENCODER_HELP = (f"encoder: {', '.join(ENCODERS)}, FAMILY:FILE to train a family "
@@ -210,7 +210,7 @@ def command_index(args: argparse.Namespace) -> int:
 
 
 def command_explain(args: argparse.Namespace) -> int:
-    from app.explain import explain_pair
+    from sentspace.app.explain import explain_pair
 
     corpus = load_corpus(args.corpus)
     encoder = build_encoder(args.encoder, corpus)
@@ -235,8 +235,8 @@ def command_explain(args: argparse.Namespace) -> int:
 
 
 def command_regions(args: argparse.Namespace) -> int:
-    from app.projection import project
-    from app.regions import find_regions
+    from sentspace.app.projection import project
+    from sentspace.app.regions import find_regions
 
     corpus = load_corpus(args.corpus)
     encoder = build_encoder(args.encoder, corpus)
@@ -259,7 +259,7 @@ def command_regions(args: argparse.Namespace) -> int:
 
 
 def command_neighbours(args: argparse.Namespace) -> int:
-    from app.neighbour_search import Query, search_neighbours
+    from sentspace.app.neighbour_search import Query, search_neighbours
 
     corpus = load_corpus(args.corpus)
     if args.index is not None and not 0 <= args.index < len(corpus):
@@ -288,7 +288,7 @@ def command_neighbours(args: argparse.Namespace) -> int:
 
 
 def command_suspicious(args: argparse.Namespace) -> int:
-    from app.annotations.suspicious import iter_find_suspicious
+    from sentspace.app.annotations.suspicious import iter_find_suspicious
 
     corpus = load_corpus(args.corpus)
     encoders = [build_encoder(spec, corpus) for spec in args.encoder or [DEFAULT_ENCODER]]
@@ -310,8 +310,8 @@ def command_suspicious(args: argparse.Namespace) -> int:
 
 
 def command_annotations_agreement(args: argparse.Namespace) -> int:
-    from app.annotations.agreement import agreement, author_pairs
-    from app.annotations.journal import merge_journals
+    from sentspace.app.annotations.agreement import agreement, author_pairs
+    from sentspace.app.annotations.journal import merge_journals
 
     corpus = load_corpus(args.corpus)
     _, records = merge_journals(args.journals, corpus.fingerprint)
@@ -340,8 +340,8 @@ def command_annotations_agreement(args: argparse.Namespace) -> int:
 
 
 def command_annotations_merge(args: argparse.Namespace) -> int:
-    from app.annotations.history import History
-    from app.annotations.journal import merge_journals, write_journal
+    from sentspace.app.annotations.history import History
+    from sentspace.app.annotations.journal import merge_journals, write_journal
 
     corpus = load_corpus(args.corpus)
     fingerprint, records = merge_journals(args.journals, corpus.fingerprint)
@@ -357,7 +357,7 @@ def command_annotations_merge(args: argparse.Namespace) -> int:
 
 
 def command_reproduce(args: argparse.Namespace) -> int:
-    from app.reproduce.report import COLUMNS, by_table, cells, header, write_report
+    from sentspace.app.reproduce.report import COLUMNS, by_table, cells, header, write_report
 
     paper = PAPERS[args.paper]
     if args.table and args.table not in {table.id for table in paper.tables}:
@@ -622,7 +622,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command in (None, "gui"):
-        from app.ui.window.startup import launch  # Qt only when the GUI is wanted
+        from sentspace.app.ui.window.startup import launch  # Qt only when the GUI is wanted
 
         return launch(getattr(args, "corpus", DEFAULT_CORPUS),
                       getattr(args, "encoder", DEFAULT_ENCODER), getattr(args, "run", False))

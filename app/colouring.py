@@ -7,16 +7,16 @@ import html
 
 import numpy as np
 
-from app.corpora.model import Corpus
-from app.explore import Exploration
-from app.palette import (
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.explore import Exploration
+from sentspace.app.palette import (
     MISCLASSIFIED,
     UNGROUPED,
     PointColours,
     category_colours,
     sequential_colours,
 )
-from app.regions import Regions
+from sentspace.app.regions import Regions
 
 #: Prefix of the colour schemes that colour by a metadata column.
 METADATA = "metadata:"

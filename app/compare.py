@@ -8,12 +8,12 @@ from dataclasses import dataclass
 import numpy as np
 # scipy.linalg is imported in align_layouts: ~40 ms, not at the GUI's start.
 
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.jobs import Job, Progress
-from app.neighbours import iter_top_k
-from app.projection import Projection, project, project_aligned
-from models.base import Embeddings, Encoder
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.neighbours import iter_top_k
+from sentspace.app.projection import Projection, project, project_aligned
+from sentspace.models.base import Embeddings, Encoder
 
 #: Neighbours compared per sentence by default.
 DEFAULT_K = 10
@@ -176,7 +176,7 @@ def compare_encoders(corpus: Corpus, encoder_a: Encoder, encoder_b: Encoder, *,
         together, so B's stays close to A's wherever the neighbourhoods agree.
     seed : random state of the projections.
     k : neighbours compared per sentence.
-    **parameters : the projection's options, as :func:`app.projection.project` takes
+    **parameters : the projection's options, as :func:`sentspace.app.projection.project` takes
         them.
     """
     if alignment not in ALIGNMENTS:

@@ -6,7 +6,7 @@ fixed_size_list<float32>) and entered in ``manifest.json`` (encoder spec, parame
 and fingerprint, corpus fingerprint, dim, each shard's rows, id range and SHA-256), so a
 crash or a killed worker loses only the shards in flight: a rerun keeps every shard the
 manifest lists whose file still hashes the same, and encodes the rest.
-``precomputed:DIR`` (:mod:`models.precomputed`) opens such a folder as one array
+``precomputed:DIR`` (:mod:`sentspace.models.precomputed`) opens such a folder as one array
 aligned to the corpus by id.
 
 Engines:
@@ -43,13 +43,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.atomic import atomic_path, write_text_atomic
-from app.corpora import load_corpus
-from app.corpora.model import Corpus
-from app.jobs import Job, Progress
-from models import make_encoder
-from models.base import Encoder, ModelError, fitted_copy
-from models.precomputed import SHARD_FORMAT, SHARD_MANIFEST, sha256_file
+from sentspace.app.atomic import atomic_path, write_text_atomic
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.jobs import Job, Progress
+from sentspace.models import make_encoder
+from sentspace.models.base import Encoder, ModelError, fitted_copy
+from sentspace.models.precomputed import SHARD_FORMAT, SHARD_MANIFEST, sha256_file
 
 ENGINES = ("local", "ray")
 #: A multiple of every encoder's batch size (64, 512, 2048).
@@ -335,7 +335,7 @@ def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
 @dataclass(frozen=True)
 class ShardedIndex:
     """What :func:`index_shards` built: an IVF-SQ8 over a shard folder's unit rows,
-    stored where :func:`app.ann.iter_build_index` finds it."""
+    stored where :func:`sentspace.app.ann.iter_build_index` finds it."""
 
     path: Path
     rows: int
@@ -354,12 +354,12 @@ def index_shards(folder: str | Path, *, engine: str = "local", address: str | No
     each shard's rows are added to a copy of the trained, empty index, in this process
     (local) or in a Ray task per shard (ray), and the parts are merged in shard order:
     the same index, bit for bit, as adding every row at once. It is tuned and cached
-    like any index (:mod:`app.ann`), so ``precomputed:FOLDER`` searched approximately
+    like any index (:mod:`sentspace.app.ann`), so ``precomputed:FOLDER`` searched approximately
     finds it instead of building one.
     """
-    from app import ann  # noqa: PLC0415 - faiss only when an index is built
-    from app.neighbours import normalise  # noqa: PLC0415
-    from models.precomputed import read_embeddings  # noqa: PLC0415
+    from sentspace.app import ann  # noqa: PLC0415 - faiss only when an index is built
+    from sentspace.app.neighbours import normalise  # noqa: PLC0415
+    from sentspace.models.precomputed import read_embeddings  # noqa: PLC0415
 
     if engine not in ENGINES:
         raise ModelError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
@@ -391,7 +391,7 @@ def _index_part(serialized: np.ndarray, rows: np.ndarray):
     """``rows`` added to the trained index ``serialized`` (faiss.serialize_index)."""
     import faiss  # noqa: PLC0415
 
-    from app.ann import add_rows  # noqa: PLC0415
+    from sentspace.app.ann import add_rows  # noqa: PLC0415
     part = faiss.deserialize_index(serialized)
     add_rows(part, rows)
     return part

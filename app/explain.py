@@ -24,11 +24,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.jobs import Job, Progress
-from app.results import Provenance, Result
-from models.base import Encoder, WordParts, fitted_copy
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.results import Provenance, Result
+from sentspace.models.base import Encoder, WordParts, fitted_copy
 
 NAME = "explain"
 EXACT = "exact decomposition"

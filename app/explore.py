@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from collections.abc import Sequence
 from typing import Any
 
-from app.cache import cached_encode
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.evaluations.classification import ClassificationResult, run_classification
-from app.jobs import Job
-from app.projection import Faithfulness, Projection, iter_faithfulness, project
-from models.base import Embeddings, Encoder, fitted_copy
-from models.pairs import corpus_pairs
+from sentspace.app.cache import cached_encode
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations.classification import ClassificationResult, run_classification
+from sentspace.app.jobs import Job
+from sentspace.app.projection import Faithfulness, Projection, iter_faithfulness, project
+from sentspace.models.base import Embeddings, Encoder, fitted_copy
+from sentspace.models.pairs import corpus_pairs
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,7 +48,7 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
             search: str = "auto") -> Job[Exploration]:
     """Fit ``encoder`` on ``training_texts`` (default: the corpus's sentences), encode
     every sentence, project to 2D (faithfulness's neighbours found as ``search`` says,
-    :func:`app.ann.iter_knn`) and, when the corpus has groups, run the
+    :func:`sentspace.app.ann.iter_knn`) and, when the corpus has groups, run the
     classification evaluation (which refits encoders that learn from data on each
     training fold, whatever they were trained on here)."""
     fitted = yield from fitted_copy(

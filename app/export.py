@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.atomic import atomic_path, write_text_atomic
-from app.corpora.model import Corpus
-from app.errors import InputError
-from app.results import package_version
-from models.base import Embeddings
+from sentspace.app.atomic import atomic_path, write_text_atomic
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import InputError
+from sentspace.app.results import package_version
+from sentspace.models.base import Embeddings
 
 FORMATS = ("npy", "projector", "parquet")
 

@@ -3,7 +3,7 @@ annotations, and embeddings brought in or exported.
 
 Each guide says what question it answers, the procedure as the code runs it, what the
 numbers mean, what data it needs and one pitfall. ``GUIDES`` maps a key (the evaluation's
-name in ``app.evaluations.EVALUATIONS`` / ``COMPARISONS``, or "projection", "review",
+name in ``sentspace.app.evaluations.EVALUATIONS`` / ``COMPARISONS``, or "projection", "review",
 "embeddings") to the guide as HTML for a message box or text browser; ``TITLES`` gives
 the menu entry of each.
 """

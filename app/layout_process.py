@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from app.jobs import Job, Progress
+from sentspace.app.jobs import Job, Progress
 
 _process: subprocess.Popen | None = None
 
@@ -48,7 +48,7 @@ def _serve() -> None:
 def _started() -> subprocess.Popen:
     global _process
     if _process is None or _process.poll() is not None:
-        _process = subprocess.Popen([sys.executable, "-m", "app.layout_process"],
+        _process = subprocess.Popen([sys.executable, "-m", "sentspace.app.layout_process"],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         atexit.register(stop)
     return _process

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.corpora.model import Corpus
+from sentspace.app.corpora.model import Corpus
 
 #: How Selected sentences says where a selection came from.
 SOURCES = {"chart": "behind the chart element; ", "review": "of the review row; ",

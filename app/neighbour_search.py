@@ -3,7 +3,7 @@
 A space is a name, a fitted encoder and the corpus's embeddings under it. A query is a
 corpus sentence (its own row is looked up, and it is excluded from its neighbours) or
 typed text, which each encoder encodes on the fly. The top k by cosine in the original
-space (:func:`app.ann.iter_knn` with ``search``: exact, or an index above its size limit,
+space (:func:`sentspace.app.ann.iter_knn` with ``search``: exact, or an index above its size limit,
 which the column's note then says with its recall) are found for every space in one job; each
 neighbour says whether it shares a group with the query sentence and whether it is the
 query's paraphrase partner (a positive pair).
@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.ann import iter_knn
-from app.corpora.model import Corpus
-from app.jobs import Job, Progress
-from app.neighbours import Normalised, normalise
-from models.base import Embeddings, Encoder
-from models.precomputed import Precomputed
+from sentspace.app.ann import iter_knn
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.neighbours import Normalised, normalise
+from sentspace.models.base import Embeddings, Encoder
+from sentspace.models.precomputed import Precomputed
 
 CANNOT_ENCODE = ("Precomputed embeddings cannot encode new text: they only hold the "
                  "corpus's sentences. Query a corpus sentence instead.")
@@ -94,7 +94,7 @@ def search_neighbours(corpus: Corpus, spaces: Sequence[Space],
                       search: str = "auto"
                       ) -> Job[tuple[list[Neighbours], list[Normalised]]]:
     """The ``k`` nearest corpus sentences of ``query`` in every space, found as
-    ``search`` says ("auto", "exact", "ann"; :func:`app.ann.iter_knn`).
+    ``search`` says ("auto", "exact", "ann"; :func:`sentspace.app.ann.iter_knn`).
 
     ``pools`` holds each space's row-normalised embeddings when already computed (None
     otherwise); they are returned, completed, so the caller normalises each space once.

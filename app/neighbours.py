@@ -21,11 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from app.jobs import Job, Progress, run_job
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from models.base import Embeddings, Encoder, fitted_copy
-from models.pairs import corpus_pairs
+from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.models.base import Embeddings, Encoder, fitted_copy
+from sentspace.models.pairs import corpus_pairs
 
 #: Default memory budget for one similarity block and its temporaries.
 DEFAULT_MEMORY_MB = 256
@@ -297,7 +297,7 @@ def fitted_on_training_side(encoder: Encoder, corpus: Corpus, texts: Sequence[st
 
 
 #: The pairs an evaluation of pairs reads, by the name its ``split`` option takes
-#: (``app.evaluations.OPTIONS``); the first is the default.
+#: (``sentspace.app.evaluations.OPTIONS``); the first is the default.
 SPLIT_CHOICES = {
     "auto": "encoders trained on pairs: the test split only, training on the other "
             "splits; other encoders: every pair",

@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app import ann
-from app.ann import Search, iter_knn
-from app.errors import EvaluationError
-from app.jobs import Job, Progress, run_job
-from app.layout_process import run_elsewhere
-from app.neighbours import Normalised, normalise
-from models.base import Embeddings
+from sentspace.app import ann
+from sentspace.app.ann import Search, iter_knn
+from sentspace.app.errors import EvaluationError
+from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.app.layout_process import run_elsewhere
+from sentspace.app.neighbours import Normalised, normalise
+from sentspace.models.base import Embeddings
 
 METHODS = ("pca", "umap", "tsne")
 #: Defaults of each method's parameters; the UI offers exactly these.
@@ -205,7 +205,7 @@ def place_by_neighbours(data: Embeddings, fitted: np.ndarray, layout: np.ndarray
 
 def _fit_layout(method: str, data: Embeddings, seed: int, options: dict[str, Any]
                 ) -> np.ndarray:
-    """UMAP or t-SNE of ``data`` to 2D; runs in :mod:`app.layout_process`."""
+    """UMAP or t-SNE of ``data`` to 2D; runs in :mod:`sentspace.app.layout_process`."""
     n = data.shape[0]
     if method == "umap":
         import umap  # noqa: PLC0415 - seconds to import; only in the layout process
@@ -261,7 +261,7 @@ def project_aligned(first: Embeddings, second: Embeddings, *, seed: int = 0,
 def _fit_aligned_umap(datasets: list[Embeddings], seed: int, options: dict[str, Any]
                       ) -> list[np.ndarray]:
     """AlignedUMAP of two datasets whose rows correspond; runs in
-    :mod:`app.layout_process`."""
+    :mod:`sentspace.app.layout_process`."""
     import umap  # noqa: PLC0415 - seconds to import; only in the layout process
 
     n = datasets[0].shape[0]
@@ -322,9 +322,9 @@ def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 
                       limit: int | None = None, seed: int = 0) -> Job[Faithfulness]:
     """Per-point k-nearest-neighbour overlap between the original space and the layout.
 
-    Up to ``limit`` points (default :data:`app.ann.EXACT_LIMIT`) every point is measured
+    Up to ``limit`` points (default :data:`sentspace.app.ann.EXACT_LIMIT`) every point is measured
     with exact neighbours; above it a seeded sample of ``sample`` points is, with
-    neighbours found in the whole space by :func:`app.ann.iter_knn` (``search`` as there).
+    neighbours found in the whole space by :func:`sentspace.app.ann.iter_knn` (``search`` as there).
     A job: the k-NN search in the original space (the long part) reports progress after
     each block of queries and cancels between blocks.
     """

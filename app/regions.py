@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.export import csv_text, write_csv
-from app.jobs import Job, Progress
-from app.results import Provenance
-from app.results import provenance as make_provenance
-from models.base import Embeddings, Encoder
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.export import csv_text, write_csv
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.results import Provenance
+from sentspace.app.results import provenance as make_provenance
+from sentspace.models.base import Embeddings, Encoder
 
 #: Columns of the CSV export, one row per sentence.
 CSV_HEADER = ("sentence", "cluster", "label")
@@ -118,7 +118,7 @@ def _clustering_space(coordinates: np.ndarray, embeddings: Embeddings | None, on
                       seed: int) -> np.ndarray:
     if on == "layout":
         return np.asarray(coordinates, dtype=np.float64)
-    from app.projection import _reduce  # the projection's own linear reduction
+    from sentspace.app.projection import _reduce  # the projection's own linear reduction
     from sklearn.preprocessing import normalize  # noqa: PLC0415
     reduced = _reduce(embeddings, EMBEDDING_DIMS, seed)
     reduced = reduced.toarray() if sp.issparse(reduced) else np.asarray(reduced)

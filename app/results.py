@@ -13,8 +13,8 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.model import Corpus
-from models.base import Embeddings, Encoder
+from sentspace.app.corpora.model import Corpus
+from sentspace.models.base import Embeddings, Encoder
 
 SCHEMA_VERSION = 1
 

@@ -18,19 +18,19 @@ from typing import Any
 
 import numpy as np
 
-from app.annotations.journal import journal_path
-from app.annotations.session import AnnotationSession
-from app.commands import eval_command
-from app.corpora.model import Corpus
-from app.evaluations import EVALUATIONS
-from app.explore import Exploration
-from app.jobs import Job, Progress
-from app.workspace import (
+from sentspace.app.annotations.journal import journal_path
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.commands import eval_command
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.evaluations import EVALUATIONS
+from sentspace.app.explore import Exploration
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.workspace import (
     SavedResult, Workspace, corpus_entry, decode_state, encode_state, encoder_entry,
     evaluation_entry, load_workspace_corpus, make_workspace_encoder,
 )
-from models import make_encoder
-from models.base import Embeddings, Encoder, fitted_copy
+from sentspace.models import make_encoder
+from sentspace.models.base import Embeddings, Encoder, fitted_copy
 
 
 class Event:
@@ -126,7 +126,7 @@ class EvaluationRun:
     command: str = ""
     #: The name shown in the results list ("classification (corrected)").
     label: str = ""
-    #: The evaluation's options (``app.evaluations.OPTIONS``) it was run with.
+    #: The evaluation's options (``sentspace.app.evaluations.OPTIONS``) it was run with.
     options: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -499,7 +499,7 @@ class Session:
 def encoded_space(corpus: Corpus, encoder: Encoder
                   ) -> Job[tuple[str, Encoder, Embeddings]]:
     """(name, fitted encoder, embeddings) of ``corpus``, through the embedding cache."""
-    from app.cache import cached_encode
+    from sentspace.app.cache import cached_encode
 
     fitted = yield from fitted_copy(encoder, corpus.texts)
     embeddings = yield from (cached_encode(fitted, corpus.fingerprint, corpus.texts)
@@ -509,9 +509,9 @@ def encoded_space(corpus: Corpus, encoder: Encoder
 
 def compare_with_spaces(corpus: Corpus, encoders: dict[str, Encoder], **options: Any
                         ) -> Job[tuple[Any, dict[str, tuple[str, Encoder, Embeddings]]]]:
-    """:func:`app.compare.compare_encoders` of the two ``encoders`` (by spec), with the
+    """:func:`sentspace.app.compare.compare_encoders` of the two ``encoders`` (by spec), with the
     spaces it compared, so the neighbours view and Inspector can use them too."""
-    from app.compare import compare_encoders
+    from sentspace.app.compare import compare_encoders
 
     spaces = {}
     for spec, encoder in encoders.items():
@@ -525,10 +525,10 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
     corpus is loaded and its journal replayed, each run's embeddings come back through
     the embedding cache (the saved layout is kept, not recomputed), and results are
     restored with the arrays their charts draw. The first corpus is current."""
-    from app.cache import cached_encode
-    from app.corpora import load_corpus
-    from models.precomputed import Precomputed
-    from models.word2vec import read_training_text
+    from sentspace.app.cache import cached_encode
+    from sentspace.app.corpora import load_corpus
+    from sentspace.models.precomputed import Precomputed
+    from sentspace.models.word2vec import read_training_text
 
     session = Session()
     entries = workspace.corpora

@@ -5,14 +5,14 @@ every file read, and the edit journal when there is one), the encoders and their
 parameters, evaluation results (``to_dict()`` and ``summary()`` rows, with what ran
 them, and the whole result as :func:`encode_state` writes it, so charts come back),
 projection parameters, and a free ``view`` dict the GUI fills. Each corpus entry's
-``state`` holds what the session made of it (:mod:`app.session`).
+``state`` holds what the session made of it (:mod:`sentspace.app.session`).
 
 Paths are kept as the user chose them (made absolute, symbolic links left alone), so a
 workspace still names ``../shared/data/...`` when ``../shared`` is a link; they are
 resolved only to tell whether two paths are the same file.
 
-Saving is atomic (:mod:`app.atomic`): a crash mid-save leaves the previous file. Opening
-checks the file strictly and raises :class:`~app.errors.InputError` naming the file and
+Saving is atomic (:mod:`sentspace.app.atomic`): a crash mid-save leaves the previous file. Opening
+checks the file strictly and raises :class:`~sentspace.app.errors.InputError` naming the file and
 the problem (truncated, not JSON, wrong schema); :func:`verify` then says which of the
 files it refers to are missing or changed since. :func:`run_workspace` re-runs the
 saved evaluations headless, for ``sentspace run WORKSPACE``.
@@ -35,17 +35,17 @@ from typing import Any
 import numpy as np
 import platformdirs
 
-from app.annotations.history import History
-from app.annotations.journal import read_journal
-from app.atomic import write_text_atomic
-from app.corpora import BUILTIN, load_corpus
-from app.corpora.model import Corpus
-from app.errors import InputError
-from app.evaluations import EVALUATIONS
-from app.jobs import Progress, run_job
-from app.results import Provenance
-from models import ENCODERS, make_encoder
-from models.base import Encoder
+from sentspace.app.annotations.history import History
+from sentspace.app.annotations.journal import read_journal
+from sentspace.app.atomic import write_text_atomic
+from sentspace.app.corpora import BUILTIN, load_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import InputError
+from sentspace.app.evaluations import EVALUATIONS
+from sentspace.app.jobs import Progress, run_job
+from sentspace.app.results import Provenance
+from sentspace.models import ENCODERS, make_encoder
+from sentspace.models.base import Encoder
 
 FORMAT = "sentspace-workspace"
 #: 2 added each corpus's ``state`` and each evaluation's ``state`` and ``label``.
@@ -80,7 +80,7 @@ class CorpusEntry:
     files : source file path -> sha256 when saved.
     journal : path of its edit journal, or None.
     state : what the session made of it (runs, review lists, view), see
-        :meth:`app.session.Session.to_workspace`.
+        :meth:`sentspace.app.session.Session.to_workspace`.
     """
 
     spec: str
@@ -105,7 +105,7 @@ class EvaluationEntry:
 
     Attributes
     ----------
-    name : key of :data:`app.evaluations.EVALUATIONS`.
+    name : key of :data:`sentspace.app.evaluations.EVALUATIONS`.
     corpus, encoder : indices into the workspace's corpora and encoders.
     seed : passed to the evaluation.
     options : further keyword arguments it was run with.
@@ -208,10 +208,13 @@ def evaluation_entry(name: str, result: Any, *, corpus: int, encoder: int, seed:
 
 #: Modules whose dataclasses a workspace may hold: results, projections, review lists.
 #: Opening a workspace builds only these (never code named by the file).
-STATE_MODULES = ("app.evaluations.", "app.results", "app.projection", "app.compare", "app.ann.",
-                 "app.annotations.suspicious", "app.regions.", "app.explain.",
-                 # The pyramid result keeps its tests (pairs, questions, funnels).
-                 "app.corpora.pyramid.", "app.corpora.model.PairTable")
+STATE_MODULES = tuple(f"sentspace.app.{name}" for name in (
+    "evaluations.", "results", "projection", "compare", "ann.", "annotations.suspicious",
+    "regions.", "explain.",
+    # The pyramid result keeps its tests (pairs, questions, funnels).
+    "corpora.pyramid.", "corpora.model.PairTable"))
+#: What workspaces written before the code was imported as sentspace.app called it.
+OLD_PREFIX, PREFIX = "app.", "sentspace.app."
 
 
 def encode_state(value: Any) -> Any:
@@ -284,6 +287,8 @@ def decode_state(data: Any, corpus: Corpus | None = None) -> Any:
 
 
 def _build_dataclass(name: str, values: dict[str, Any]) -> Any:
+    if name.startswith(OLD_PREFIX):
+        name = PREFIX + name.removeprefix(OLD_PREFIX)
     if not name.startswith(STATE_MODULES):
         raise ValueError(f"a workspace may not build a {name}")
     module_name, _, class_name = name.rpartition(".")

@@ -21,12 +21,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.corpora import load_corpus  # noqa: E402
-from app.evaluations.agreement import (agreement_counts,  # noqa: E402
+from sentspace.app.corpora import load_corpus  # noqa: E402
+from sentspace.app.evaluations.agreement import (agreement_counts,  # noqa: E402
                                        misclassification_agreement)
-from app.evaluations.classification import run_classification  # noqa: E402
-from app.jobs import run_job  # noqa: E402
-from models import BagOfWords, PcaBagOfWords, RandomBagOfWords, TfIdf  # noqa: E402
+from sentspace.app.evaluations.classification import run_classification  # noqa: E402
+from sentspace.app.jobs import run_job  # noqa: E402
+from sentspace.models import BagOfWords, PcaBagOfWords, RandomBagOfWords, TfIdf  # noqa: E402
 from timing import best_of  # noqa: E402
 
 ENCODERS = [BagOfWords(), TfIdf(), PcaBagOfWords(dimension=300), PcaBagOfWords(dimension=50),

@@ -58,7 +58,7 @@ def _peak_mib() -> float:
 
 def run_one(name: str) -> dict:
     """Fit or load, then time encoding; runs inside the subprocess."""
-    from models import make_encoder
+    from sentspace.models import make_encoder
     texts = bench_texts()
     encoder = make_encoder(name)
     start = time.perf_counter()
@@ -81,7 +81,7 @@ def run_one(name: str) -> dict:
 
 def run_cache_hit() -> dict:
     """Store then load a 100,000 x 384 float32 matrix through the embedding cache."""
-    from app.cache import EmbeddingCache
+    from sentspace.app.cache import EmbeddingCache
     matrix = np.random.default_rng(0).standard_normal((N_SENTENCES, 384), dtype=np.float32)
     with tempfile.TemporaryDirectory() as folder:
         cache = EmbeddingCache(Path(folder))

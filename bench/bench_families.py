@@ -5,7 +5,7 @@ the same trained model): FastSent, FastSent+AE and SkipThought on the ordered St
 the Union sentences, S(D)AE on the same sentences, DictRep on WordNet's definitions,
 pair-bow and pair-rnn on SICK's train pairs (written to a pairs file). bow, glove-mean
 and MiniLM are the reference rows. Every number comes from the evaluations the app and
-the CLI run (``app.evaluations``), through the embedding cache:
+the CLI run (``sentspace.app.evaluations``), through the embedding cache:
 
 - classification of grouped MSRP (white2015-paraphrase-grouped; 3-fold linear SVM),
 - SICK relatedness on the test split (Spearman / Pearson of cosine; no encoder here
@@ -42,19 +42,19 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.cache import cache_dir, cached_encode, encode_corpus  # noqa: E402
-from app.corpora import load_corpus  # noqa: E402
-from app.evaluations.classification import run_classification  # noqa: E402
-from app.evaluations.costra import run_costra  # noqa: E402
-from app.evaluations.relatedness import evaluate_relatedness, run_relatedness  # noqa: E402
-from app.evaluations.transfer import run_transfer  # noqa: E402
-from app.jobs import run_job  # noqa: E402
-from app.neighbours import top_k  # noqa: E402
-from models import ENCODERS, make_encoder  # noqa: E402
-from models.base import Encoder  # noqa: E402
-from models.neural import device  # noqa: E402
-from models.pairs import corpus_pairs  # noqa: E402
-from models.tokenize import tokenize  # noqa: E402
+from sentspace.app.cache import cache_dir, cached_encode, encode_corpus  # noqa: E402
+from sentspace.app.corpora import load_corpus  # noqa: E402
+from sentspace.app.evaluations.classification import run_classification  # noqa: E402
+from sentspace.app.evaluations.costra import run_costra  # noqa: E402
+from sentspace.app.evaluations.relatedness import evaluate_relatedness, run_relatedness  # noqa: E402
+from sentspace.app.evaluations.transfer import run_transfer  # noqa: E402
+from sentspace.app.jobs import run_job  # noqa: E402
+from sentspace.app.neighbours import top_k  # noqa: E402
+from sentspace.models import ENCODERS, make_encoder  # noqa: E402
+from sentspace.models.base import Encoder  # noqa: E402
+from sentspace.models.neural import device  # noqa: E402
+from sentspace.models.pairs import corpus_pairs  # noqa: E402
+from sentspace.models.tokenize import tokenize  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 ENGLISH_ONLY = "English-only"

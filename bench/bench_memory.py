@@ -41,7 +41,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.cli import format_table  # noqa: E402
+from sentspace.app.cli import format_table  # noqa: E402
 
 
 def status_mb(field: str) -> float:
@@ -84,10 +84,10 @@ def main() -> None:
     subprocess.run([sys.executable, __file__, "--rows", str(args.rows), "--dim",
                     str(args.dim), "--make", path], check=True)
 
-    from app.ann import iter_knn
-    from app.jobs import run_job
-    from app.neighbours import Normalised, normalise
-    from app.projection import FAITHFULNESS_SAMPLE, iter_faithfulness, project
+    from sentspace.app.ann import iter_knn
+    from sentspace.app.jobs import run_job
+    from sentspace.app.neighbours import Normalised, normalise
+    from sentspace.app.projection import FAITHFULNESS_SAMPLE, iter_faithfulness, project
 
     rows: list[list[str]] = []
     began = time.perf_counter()

@@ -61,8 +61,8 @@ def status():
             fields[key] = int(value.split()[0]) * 1024
     return fields
 
-from app.corpora.model import Corpus
-from models.precomputed import Precomputed
+from sentspace.app.corpora.model import Corpus
+from sentspace.models.precomputed import Precomputed
 from pathlib import Path
 PATH = Path(PATH)
 n = ROWS
@@ -84,8 +84,8 @@ elif KIND == "read_table":
     table = pq.read_table(PATH)
     result = {"seconds": time.perf_counter() - start}
 elif KIND in ("tsv_fast", "tsv_by_line"):
-    from app.corpora.build import read_lines
-    from models.precomputed import _parse_tsv_by_line, _parse_tsv_fast
+    from sentspace.app.corpora.build import read_lines
+    from sentspace.models.precomputed import _parse_tsv_by_line, _parse_tsv_fast
     before = status()
     start = time.perf_counter()
     vectors = (_parse_tsv_fast(PATH) if KIND == "tsv_fast"

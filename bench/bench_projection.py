@@ -14,7 +14,7 @@ times exclude it. Rows:
 - overhead: ``project(X, "umap", pca_dims=None)`` vs ``umap.UMAP(...).fit_transform(X)``,
   best of ``--repeat`` (target <= 1.05x);
 - PCA first: ``project`` with ``pca_dims=50`` (the UI's default) vs without, for UMAP
-  and t-SNE: time and the faithfulness of the layout (``app.projection.faithfulness``,
+  and t-SNE: time and the faithfulness of the layout (``sentspace.app.projection.faithfulness``,
   mean share of each point's 10 nearest neighbours kept in 2D).
 """
 
@@ -31,9 +31,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.jobs import run_job  # noqa: E402
-from app.projection import faithfulness, project  # noqa: E402
-from models import make_encoder  # noqa: E402
+from sentspace.app.jobs import run_job  # noqa: E402
+from sentspace.app.projection import faithfulness, project  # noqa: E402
+from sentspace.models import make_encoder  # noqa: E402
 
 MSRP = ROOT.parent / "shared" / "data" / "msrp" / "msr_paraphrase_data.txt"
 

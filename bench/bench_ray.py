@@ -26,10 +26,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_encoders import bench_texts  # noqa: E402
 
-from app.corpora.model import Corpus  # noqa: E402
-from app.distributed import encode_shards  # noqa: E402
-from app.jobs import run_job  # noqa: E402
-from models.precomputed import SHARD_MANIFEST  # noqa: E402
+from sentspace.app.corpora.model import Corpus  # noqa: E402
+from sentspace.app.distributed import encode_shards  # noqa: E402
+from sentspace.app.jobs import run_job  # noqa: E402
+from sentspace.models.precomputed import SHARD_MANIFEST  # noqa: E402
 
 
 def timed(corpus: Corpus, encoder: str, out: Path, shard_rows: int, **engine) -> float:

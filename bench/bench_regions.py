@@ -18,10 +18,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.corpora import load_corpus  # noqa: E402
-from app.corpora.model import Corpus  # noqa: E402
-from app.jobs import run_job  # noqa: E402
-from app.regions import find_regions  # noqa: E402
+from sentspace.app.corpora import load_corpus  # noqa: E402
+from sentspace.app.corpora.model import Corpus  # noqa: E402
+from sentspace.app.jobs import run_job  # noqa: E402
+from sentspace.app.regions import find_regions  # noqa: E402
 
 N_BLOBS = 40
 

@@ -47,8 +47,8 @@ import numpy as np  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from app.corpora.model import Corpus  # noqa: E402
-from app.ui.window.main_window import MainWindow  # noqa: E402
+from sentspace.app.corpora.model import Corpus  # noqa: E402
+from sentspace.app.ui.window.main_window import MainWindow  # noqa: E402
 
 MSRP = ROOT.parent / "shared" / "data" / "msrp" / "msr_paraphrase_data.txt"
 TICK_MS = 10

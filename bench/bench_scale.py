@@ -39,7 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.cli import format_table  # noqa: E402
+from sentspace.app.cli import format_table  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 SOURCES = ("state-union/sentences.txt", "senteval-transfer/MR/rt-polarity.pos",
@@ -55,7 +55,7 @@ def real_sentences() -> list[str]:
     definitions = (DATA / "wordnet-definitions" / "definitions.tsv").read_text(
         encoding="utf-8").splitlines()[1:]
     lines += [row.rsplit("\t", 1)[-1] for row in definitions]
-    from app.corpora import load_corpus
+    from sentspace.app.corpora import load_corpus
     lines += load_corpus(DATA / "msrp").texts
     return sorted({line.strip() for line in lines if len(line.split()) >= 3})
 
@@ -91,13 +91,13 @@ def main() -> None:
     folder = tempfile.TemporaryDirectory()
     os.environ["SENTSPACE_CACHE_DIR"] = str(Path(folder.name) / "cache")
 
-    from app.ann import iter_knn, knn
-    from app.corpora import load_corpus
-    from app.corpora.stats import corpus_stats
-    from app.jobs import run_job
-    from app.neighbours import normalise, top_k
-    from app.projection import faithfulness, project
-    from models import make_encoder
+    from sentspace.app.ann import iter_knn, knn
+    from sentspace.app.corpora import load_corpus
+    from sentspace.app.corpora.stats import corpus_stats
+    from sentspace.app.jobs import run_job
+    from sentspace.app.neighbours import normalise, top_k
+    from sentspace.app.projection import faithfulness, project
+    from sentspace.models import make_encoder
 
     n = args.sentences
     start = time.perf_counter()
@@ -163,8 +163,8 @@ def transform_check(embeddings: np.ndarray, size: int = 5_000) -> None:
     points and by umap-learn's transform: seconds and faithfulness of the placed ones."""
     import umap
 
-    from app.jobs import run_job
-    from app.projection import faithfulness, place_by_neighbours
+    from sentspace.app.jobs import run_job
+    from sentspace.app.projection import faithfulness, place_by_neighbours
 
     rng = np.random.default_rng(1)
     chosen = np.sort(rng.choice(len(embeddings), 2 * size, replace=False))

@@ -13,8 +13,8 @@ the child, and the child reports how long after that it reached each point:
   shown; done when its native window is exposed and the event loop is idle;
 - floor: the same plus the libraries the window cannot open without (numpy, scipy.sparse,
   pyqtgraph with a PlotWidget as the central widget, superqt for the job workers);
-- sentspace: the app's own start path (``python -m app`` = ``app.__main__.main([])`` ->
-  ``app.ui.window.startup.launch()``). The child creates the QApplication first (launch
+- sentspace: the app's own start path (``python -m app`` = ``sentspace.app.__main__.main([])`` ->
+  ``sentspace.app.ui.window.startup.launch()``). The child creates the QApplication first (launch
   reuses it) only to install a 5 ms poll; "window" is when the top-level window is
   exposed (with its loading message: only Qt is imported by then), "built" when the
   main window with its menus, docks and views is in it (numpy, pyqtgraph and the
@@ -109,7 +109,7 @@ def poll():
         app.quit()
 timer = QTimer(); timer.timeout.connect(poll); timer.start(5)
 sys.argv = ["sentspace"]
-from app.__main__ import main
+from sentspace.app.__main__ import main
 main([])
 """ % (LAZY,)
 

@@ -24,10 +24,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_encoders import DATA, bench_texts  # noqa: E402
 
-from models import TRAINED_ON_FILE, make_encoder  # noqa: E402
-from models.dictrep import read_definitions  # noqa: E402
-from models.fastsent import FastSent  # noqa: E402
-from models.neural import device, read_ordered_text  # noqa: E402
+from sentspace.models import TRAINED_ON_FILE, make_encoder  # noqa: E402
+from sentspace.models.dictrep import read_definitions  # noqa: E402
+from sentspace.models.fastsent import FastSent  # noqa: E402
+from sentspace.models.neural import device, read_ordered_text  # noqa: E402
 from timing import best_of  # noqa: E402
 
 def main() -> None:

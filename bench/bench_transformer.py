@@ -56,7 +56,7 @@ def _peak_mib() -> float:
 def run_one(kind: str, n: int, batch: int, model_dir: str, data: str) -> dict:
     """Load, warm up, encode ``n`` sentences once; runs inside the subprocess."""
     texts = msrp_sentences(Path(data), n)
-    from models.transformer import BUNDLED_MODEL, SentenceTransformerEncoder
+    from sentspace.models.transformer import BUNDLED_MODEL, SentenceTransformerEncoder
     encoder = SentenceTransformerEncoder(model_dir or BUNDLED_MODEL)
     encoder.batch_size = encoder.cuda_batch_size = batch
     if kind == "wrapper":
@@ -87,7 +87,7 @@ def run_one(kind: str, n: int, batch: int, model_dir: str, data: str) -> dict:
 
 def run_cache() -> dict:
     """Store then load a 100,000 x 384 matrix through the embedding cache."""
-    from app.cache import EmbeddingCache
+    from sentspace.app.cache import EmbeddingCache
     matrix = np.random.default_rng(0).standard_normal((CACHE_ROWS, CACHE_DIM), np.float32)
     with tempfile.TemporaryDirectory() as folder:
         cache = EmbeddingCache(Path(folder))

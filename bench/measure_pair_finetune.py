@@ -4,12 +4,12 @@ relatedness Spearman. Usage: python bench/measure_pair_finetune.py SICK_FOLDER [
 import sys
 import time
 
-from app.corpora import load_corpus
-from app.evaluations.relatedness import evaluate_relatedness, run_relatedness
-from app.jobs import run_job
-from models import make_encoder
-from models.pair_finetune import PairFinetune
-from models.pairs import corpus_pairs
+from sentspace.app.corpora import load_corpus
+from sentspace.app.evaluations.relatedness import evaluate_relatedness, run_relatedness
+from sentspace.app.jobs import run_job
+from sentspace.models import make_encoder
+from sentspace.models.pair_finetune import PairFinetune
+from sentspace.models.pairs import corpus_pairs
 
 
 def main() -> None:

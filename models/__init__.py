@@ -1,4 +1,4 @@
-"""Sentence encoders ("models", as the papers call them), behind :class:`models.base.Encoder`.
+"""Sentence encoders ("models", as the papers call them), behind :class:`sentspace.models.base.Encoder`.
 
 Heavy libraries (gensim, pyarrow, torch, sentence-transformers) are imported only when an
 encoder first loads or trains its model, so importing this package stays cheap for the
@@ -10,24 +10,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
-from models.bow import BagOfWords, TfIdf
-from models.dictrep import DictRepBOW, DictRepRNN
-from models.doc2vec import Doc2VecDBOW, Doc2VecDM
-from models.e5 import MultilingualE5
-from models.fastsent import FastSent, FastSentAE
-from models.neural import NeuralEncoder
-from models.pair_finetune import PairFinetune
-from models.pairs import PairBOW, PairRNN
-from models.pca_bow import PcaBagOfWords
-from models.random_bow import RandomBagOfWords
-from models.sequence import (CombineSkip, DenoisingAutoencoder, DenoisingAutoencoderGlove,
+from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
+from sentspace.models.bow import BagOfWords, TfIdf
+from sentspace.models.dictrep import DictRepBOW, DictRepRNN
+from sentspace.models.doc2vec import Doc2VecDBOW, Doc2VecDM
+from sentspace.models.e5 import MultilingualE5
+from sentspace.models.fastsent import FastSent, FastSentAE
+from sentspace.models.neural import NeuralEncoder
+from sentspace.models.pair_finetune import PairFinetune
+from sentspace.models.pairs import PairBOW, PairRNN
+from sentspace.models.pca_bow import PcaBagOfWords
+from sentspace.models.random_bow import RandomBagOfWords
+from sentspace.models.sequence import (CombineSkip, DenoisingAutoencoder, DenoisingAutoencoderGlove,
                              SequentialAutoencoder, SkipThought)
-from models.transformer import SentenceTransformerEncoder
-from models.urae import URAE
-from models.word2vec import (FastTextEncoder, GensimEncoder, Word2VecEncoder,
+from sentspace.models.transformer import SentenceTransformerEncoder
+from sentspace.models.urae import URAE
+from sentspace.models.word2vec import (FastTextEncoder, GensimEncoder, Word2VecEncoder,
                              read_training_text)
-from models.word_vectors import Coverage, WordVectorMean, WordVectorSum
+from sentspace.models.word_vectors import Coverage, WordVectorMean, WordVectorSum
 
 #: Encoder families by the name the CLI's ``--encoder`` and the GUI's choice use; each
 #: class is constructible with no arguments (its default parameters).
@@ -99,7 +99,7 @@ def load_trained(path: str | Path) -> Encoder:
         No sentspace sidecar beside the file, or the file differs from it (see
         :meth:`Encoder.load`); model files are never unpickled.
     """
-    from models.sidecar import read_sidecar
+    from sentspace.models.sidecar import read_sidecar
     path = Path(path).expanduser()
     if not path.is_file():
         raise ModelError("no such model file", path)

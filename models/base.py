@@ -24,8 +24,8 @@ from typing import Any, ClassVar, Self
 import numpy as np
 import scipy.sparse as sp
 
-from app.errors import InputError
-from app.jobs import Job, Progress, run_job
+from sentspace.app.errors import InputError
+from sentspace.app.jobs import Job, Progress, run_job
 
 Embeddings = np.ndarray | sp.csr_array
 
@@ -70,7 +70,7 @@ class Encoder(ABC):
     #: test information, so evaluations must refit inside each training fold. A plain
     #: vocabulary does not: a word seen only in a test fold gets no classifier weight.
     learns_from_data: ClassVar[bool] = False
-    #: Whether fitting needs labelled sentence pairs (``models.pairs``): evaluations then
+    #: Whether fitting needs labelled sentence pairs (``sentspace.models.pairs``): evaluations then
     #: fit it with :meth:`iter_fit_pairs` on their training pairs only.
     learns_from_pairs: ClassVar[bool] = False
     #: Sentences per progress report.
@@ -133,7 +133,7 @@ class Encoder(ABC):
         return fitted
 
     def iter_fit_pairs(self, pairs) -> Job[Self]:
-        """Train on ``pairs`` (a :class:`models.pairs.TrainingPairs`); only for encoders
+        """Train on ``pairs`` (a :class:`sentspace.models.pairs.TrainingPairs`); only for encoders
         that learn from pairs."""
         raise NotImplementedError(f"{self.family} does not learn from sentence pairs")
 
@@ -194,9 +194,9 @@ class Encoder(ABC):
     def save(self, directory: str | Path | None = None) -> Path:
         """Save the fitted state as ``<family>-<fingerprint>.npz`` (arrays only, loaded
         without pickle) plus a hash-checked sidecar JSON in ``directory`` (default
-        :func:`models.sidecar.models_dir`); returns the file. Families that save give
+        :func:`sentspace.models.sidecar.models_dir`); returns the file. Families that save give
         ``_saved_state`` and ``_restore_saved``."""
-        from models.sidecar import save_model
+        from sentspace.models.sidecar import save_model
         return save_model(self, directory)
 
     @classmethod
@@ -209,7 +209,7 @@ class Encoder(ABC):
             No sidecar written by sentspace for this file and family, a SHA-256 that
             differs from the sidecar's, or a saved state that does not fit the family.
         """
-        from models.sidecar import load_model
+        from sentspace.models.sidecar import load_model
         return load_model(path, cls)
 
     def _saved_state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -285,7 +285,7 @@ class TrainsOnFile:
 
 def fitted_copy(encoder: Encoder, texts: Sequence[str], pairs=None) -> Job[Encoder]:
     """A clone of ``encoder`` fitted on ``texts`` (on ``pairs``, a
-    :class:`models.pairs.TrainingPairs`, when it learns from pairs) when it requires
+    :class:`sentspace.models.pairs.TrainingPairs`, when it learns from pairs) when it requires
     fitting, else the encoder itself; a job, so long training reports progress and can
     be cancelled.
 

@@ -14,8 +14,8 @@ import scipy.sparse as sp
 if TYPE_CHECKING:
     from sklearn.feature_extraction.text import CountVectorizer
 
-from models.base import Embeddings, Encoder, NotFittedError, WordParts
-from models.tokenize import TOKEN_PATTERN
+from sentspace.models.base import Embeddings, Encoder, NotFittedError, WordParts
+from sentspace.models.tokenize import TOKEN_PATTERN
 
 
 class _VectorizerEncoder(Encoder):

@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from models.base import ModelError, require_at_least_one
-from models.neural import NeuralEncoder, Ragged, Vocabulary
-from models.tokenize import tokenize
-from models.word2vec import read_text_lines
-from models.word_vectors import DEFAULT_SOURCE, load_table
+from sentspace.models.base import ModelError, require_at_least_one
+from sentspace.models.neural import NeuralEncoder, Ragged, Vocabulary
+from sentspace.models.tokenize import tokenize
+from sentspace.models.word2vec import read_text_lines
+from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
 
 COLUMNS = ("word", "definition")
 
@@ -116,7 +116,7 @@ class DictRepBOW(NeuralEncoder):
         Tokens of a definition read (training and encoding alike).
     epochs, batch_sentences, learning_rate, min_count, max_vocab, lowercase, seed,
     training_file
-        As in :class:`models.neural.NeuralEncoder`; the texts given to ``fit`` are
+        As in :class:`sentspace.models.neural.NeuralEncoder`; the texts given to ``fit`` are
         ``word<TAB>definition`` rows.
     """
 

@@ -3,7 +3,7 @@
 Two families: PV-DM (``doc2vec-dm``: a paragraph vector plus context words predict the
 next word; context averaged or concatenated) and PV-DBOW (``doc2vec-dbow``: the paragraph
 vector alone predicts its words). Training, fingerprint and saving are
-:class:`models.word2vec.GensimEncoder`'s.
+:class:`sentspace.models.word2vec.GensimEncoder`'s.
 
 Sentence vectors, the training sentences' included, are inferred with frozen weights,
 so a sentence's vector does not depend on whether it was in the training text or on
@@ -22,9 +22,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.base import Embeddings, ModelError
-from models.tokenize import count_matrix, tokenize
-from models.word2vec import GensimEncoder
+from sentspace.models.base import Embeddings, ModelError
+from sentspace.models.tokenize import count_matrix, tokenize
+from sentspace.models.word2vec import GensimEncoder
 
 
 class _Doc2VecEncoder(GensimEncoder):
@@ -33,7 +33,7 @@ class _Doc2VecEncoder(GensimEncoder):
     Parameters
     ----------
     vector_size, window, min_count, epochs, lowercase, seed, workers, training_file
-        As in :class:`~models.word2vec.GensimEncoder`.
+        As in :class:`~sentspace.models.word2vec.GensimEncoder`.
     infer_epochs : int
         Inference steps per sentence (the learning rate falls linearly from the model's
         ``alpha`` to ``min_alpha`` over them).

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.base import Embeddings, Encoder, ModelError
+from sentspace.models.base import Embeddings, Encoder, ModelError
 
 INSTALL_HINT = "pip install 'sentspace[multilingual]'"
 #: The model's input prefixes: "query" for symmetric tasks (paraphrase, similarity),

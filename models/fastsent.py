@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from models.base import ModelError, NotFittedError
-from models.neural import (SPECIALS, NeuralEncoder, Ragged, Vocabulary, documents_of,
+from sentspace.models.base import ModelError, NotFittedError
+from sentspace.models.neural import (SPECIALS, NeuralEncoder, Ragged, Vocabulary, documents_of,
                            read_ordered_text)
-from models.tokenize import tokenize
-from models.word_vectors import WordVectorTable, _WordVectorEncoder
+from sentspace.models.tokenize import tokenize
+from sentspace.models.word_vectors import WordVectorTable, _WordVectorEncoder
 
 #: Noise words drawn per training batch and shared by its sentences.
 NOISE_PER_BATCH = 1024
@@ -59,7 +59,7 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
         word2vec's subsampling threshold for frequent target words (0: keep all).
     epochs, batch_sentences, learning_rate, min_count, max_vocab, lowercase, seed,
     training_file
-        As in :class:`models.neural.NeuralEncoder`.
+        As in :class:`sentspace.models.neural.NeuralEncoder`.
     """
 
     family = "fastsent"

@@ -4,7 +4,7 @@
 job stops at the next batch and leaves the encoder as it was), the vocabulary, seeding,
 the device (CUDA when torch sees a GPU, else the CPU), the fingerprint (parameters,
 training-text hash, trained weights) and what saving needs (the weights as arrays, the
-vocabulary as sidecar fields; :mod:`models.sidecar` writes and checks them).
+vocabulary as sidecar fields; :mod:`sentspace.models.sidecar` writes and checks them).
 
 A family trains on the texts given to ``fit`` (the corpus, or the GUI's *Train on* text)
 or, when ``training_file`` is set (``--encoder FAMILY:FILE``), on that file, read with
@@ -35,11 +35,11 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from app.jobs import Job, Progress, run_job
-from models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
+from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
                          require_at_least_one)
-from models.tokenize import tokenize
-from models.word2vec import corpus_digest, read_training_text
+from sentspace.models.tokenize import tokenize
+from sentspace.models.word2vec import corpus_digest, read_training_text
 
 INSTALL_HINT = "pip install 'sentspace[transformers]'"
 #: Token ids every vocabulary starts with: padding, unknown word, sentence boundary.

@@ -6,13 +6,13 @@ scored pairs through ``CosineSimilarityLoss`` (cosine regressed onto the score r
 to [0, 1]); with ``objective="auto"`` a batch adds both losses where it has both golds
 (SICK), as ``pair-bow`` does. The training loop is written here rather than
 ``SentenceTransformer.fit`` so that progress comes per batch and closing the job stops
-at the next batch. Pairs come as :class:`models.pairs.TrainingPairs` from the corpus
+at the next batch. Pairs come as :class:`sentspace.models.pairs.TrainingPairs` from the corpus
 (training pairs only inside evaluations).
 
 The fine-tuned model is saved by ``SentenceTransformer.save`` (weights as safetensors,
-never a pickle) in its own folder under :func:`models.sidecar.models_dir`, beside a
+never a pickle) in its own folder under :func:`sentspace.models.sidecar.models_dir`, beside a
 sidecar JSON with the parameters and the folder's digest, checked on load; encoding is
-:class:`models.transformer.SentenceTransformerEncoder`'s on that folder, offline.
+:class:`sentspace.models.transformer.SentenceTransformerEncoder`'s on that folder, offline.
 """
 
 from __future__ import annotations
@@ -26,15 +26,15 @@ from typing import Self
 
 import numpy as np
 
-from app.atomic import write_text_atomic
-from app.jobs import Job, Progress, run_job
-from models.base import Embeddings, Encoder, ModelError, NotFittedError
-from models.neural import seeded
-from models.pairs import OBJECTIVES, TrainingPairs, training_targets
-from models.transformer import (_OFFLINE, BUNDLED_MODEL, INSTALL_HINT,
+from sentspace.app.atomic import write_text_atomic
+from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError
+from sentspace.models.neural import seeded
+from sentspace.models.pairs import OBJECTIVES, TrainingPairs, training_targets
+from sentspace.models.transformer import (_OFFLINE, BUNDLED_MODEL, INSTALL_HINT,
                                 SentenceTransformerEncoder, _device, model_dir_digest)
-from models.sidecar import models_dir, sidecar_path
-from models.word2vec import corpus_digest
+from sentspace.models.sidecar import models_dir, sidecar_path
+from sentspace.models.word2vec import corpus_digest
 
 
 class PairFinetune(Encoder):
@@ -43,7 +43,7 @@ class PairFinetune(Encoder):
     Parameters
     ----------
     base : str
-        The model to start from: :data:`models.transformer.BUNDLED_MODEL` (MiniLM) or a
+        The model to start from: :data:`sentspace.models.transformer.BUNDLED_MODEL` (MiniLM) or a
         local sentence-transformers folder.
     epochs : int
         Passes over the training pairs.
@@ -53,7 +53,7 @@ class PairFinetune(Encoder):
         AdamW's learning rate (warm-up over the first 10% of steps, as
         sentence-transformers' own training does).
     objective : {"auto", "labels", "scores"}
-        As in :class:`models.pairs.PairBOW`.
+        As in :class:`sentspace.models.pairs.PairBOW`.
     seed : int
         Seeds the classifier head, dropout and the batch order.
     """
@@ -101,7 +101,7 @@ class PairFinetune(Encoder):
         return f"{self.corpus_fingerprint_}-{self.tuned_._fitted_state()}"
 
     def fit(self, texts: Sequence[str]) -> Self:
-        """Train on pair rows (:meth:`models.pairs.TrainingPairs.rows`)."""
+        """Train on pair rows (:meth:`sentspace.models.pairs.TrainingPairs.rows`)."""
         return run_job(self.iter_fit(texts))
 
     def iter_fit(self, texts: Sequence[str]) -> Job[Self]:

@@ -14,7 +14,7 @@ The pairs come from the corpus (evaluations give the training pairs only, see
 naming ``sentence1``, ``sentence2`` and ``label`` and/or ``score``; errors name the
 file and line. Inside the encoder, pairs travel as tab-separated rows
 (:meth:`TrainingPairs.rows`), so training, fingerprint and the training-file cache are
-:class:`models.neural.NeuralEncoder`'s.
+:class:`sentspace.models.neural.NeuralEncoder`'s.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from typing import Any, Self
 
 import numpy as np
 
-from app.jobs import Job
-from models.base import ModelError, require_at_least_one
-from models.neural import NeuralEncoder, Ragged, Vocabulary
-from models.tokenize import tokenize
-from models.word2vec import read_text_lines
+from sentspace.app.jobs import Job
+from sentspace.models.base import ModelError, require_at_least_one
+from sentspace.models.neural import NeuralEncoder, Ragged, Vocabulary
+from sentspace.models.tokenize import tokenize
+from sentspace.models.word2vec import read_text_lines
 
 OBJECTIVES = ("auto", "labels", "scores")
 FILE_COLUMNS = ("sentence1", "sentence2", "label", "score")
@@ -255,7 +255,7 @@ class PairBOW(NeuralEncoder):
         Tokens of a sentence read (training and encoding alike).
     epochs, batch_sentences, learning_rate, min_count, max_vocab, lowercase, seed,
     training_file
-        As in :class:`models.neural.NeuralEncoder`; ``batch_sentences`` counts pairs and
+        As in :class:`sentspace.models.neural.NeuralEncoder`; ``batch_sentences`` counts pairs and
         ``training_file`` is a pairs file (:func:`read_pairs_file`).
     """
 

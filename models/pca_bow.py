@@ -13,8 +13,8 @@ import numpy as np
 if TYPE_CHECKING:
     from sklearn.feature_extraction.text import CountVectorizer
 
-from models.base import Embeddings, Encoder, ModelError
-from models.tokenize import TOKEN_PATTERN
+from sentspace.models.base import Embeddings, Encoder, ModelError
+from sentspace.models.tokenize import TOKEN_PATTERN
 
 
 class PcaBagOfWords(Encoder):

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.base import Embeddings, Encoder, ModelError, WordParts
-from models.tokenize import count_matrix, tokenize
+from sentspace.models.base import Embeddings, Encoder, ModelError, WordParts
+from sentspace.models.tokenize import count_matrix, tokenize
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -8,7 +8,7 @@ Default sizes are small (100-d words, 128-d states) so that a 2-core CPU trains 
 Both read a sentence with a recurrent encoder whose final hidden state is the sentence
 vector, and train decoders that start from that state to produce sentences word by word
 (teacher forcing). The softmax over the vocabulary is a sampled softmax
-(:func:`models.neural.sampled_softmax_loss`): each batch scores its own target words and
+(:func:`sentspace.models.neural.sampled_softmax_loss`): each batch scores its own target words and
 ``noise_words`` words drawn from the unigram^0.75 distribution.
 
 - ``sae`` / ``sdae`` (LSTM): the decoder reproduces the sentence from a noisy copy,
@@ -34,11 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from models.base import ModelError, require_at_least_one
-from models.neural import (BOUNDARY, PAD, SPECIALS, UNK, NeuralEncoder, Ragged, Vocabulary,
+from sentspace.models.base import ModelError, require_at_least_one
+from sentspace.models.neural import (BOUNDARY, PAD, SPECIALS, UNK, NeuralEncoder, Ragged, Vocabulary,
                            documents_of, read_ordered_text, sampled_softmax_loss)
-from models.tokenize import tokenize
-from models.word_vectors import DEFAULT_SOURCE, load_table
+from sentspace.models.tokenize import tokenize
+from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
 
 
 def _network(cell: str, vocab_size: int, embedding_size: int, hidden_size: int,
@@ -105,7 +105,7 @@ class _SequenceEncoder(NeuralEncoder):
         Words drawn per batch for the sampled softmax.
     epochs, batch_sentences, learning_rate, min_count, max_vocab, lowercase, seed,
     training_file
-        As in :class:`models.neural.NeuralEncoder`.
+        As in :class:`sentspace.models.neural.NeuralEncoder`.
     """
 
     cell = "lstm"

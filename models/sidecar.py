@@ -1,12 +1,12 @@
 """Saving and loading trained models: one path for every family that saves.
 
-:meth:`models.base.Encoder.save` writes the fitted state that the family gives
+:meth:`sentspace.models.base.Encoder.save` writes the fitted state that the family gives
 (``_saved_state``: named arrays and JSON fields) as ``<family>-<fingerprint>.npz``, read
 back with ``allow_pickle=False``, so opening a model file never runs code. Beside it lies
 a JSON sidecar that says what the file holds (format, family, parameters, fingerprint,
 the family's fields) and records the file's name and SHA-256: a file is loaded only when
 sentspace wrote it and nothing changed it since, since weights that differ from what was
-saved would silently change every result. :meth:`models.base.Encoder.load` checks all
+saved would silently change every result. :meth:`sentspace.models.base.Encoder.load` checks all
 that and hands the arrays and fields to the family (``_restore_saved``).
 """
 
@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.atomic import atomic_path, write_text_atomic
-from models.base import ModelError, NotFittedError
+from sentspace.app.atomic import atomic_path, write_text_atomic
+from sentspace.models.base import ModelError, NotFittedError
 
 if TYPE_CHECKING:
-    from models.base import Encoder
+    from sentspace.models.base import Encoder
 
 MODELS_DIR_ENV = "SENTSPACE_MODELS_DIR"
 #: ``format`` and ``version`` of the sidecar JSON beside a saved model.

@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from app.jobs import Job, Progress
-from models.base import Embeddings, Encoder, ModelError, NotFittedError
+from sentspace.app.jobs import Job, Progress
+from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError
 
 #: ``model`` value naming the bundled all-MiniLM-L6-v2.
 BUNDLED_MODEL = "all-MiniLM-L6-v2"

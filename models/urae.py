@@ -2,7 +2,7 @@
 (Socher et al. 2011; the unfolding variant is what White et al. 2015 evaluate).
 
 Leaves are pretrained word vectors (the bundled GloVe 6B 50d, or any file
-:func:`models.word_vectors.load_table` reads), scaled to unit length and kept fixed; words
+:func:`sentspace.models.word_vectors.load_table` reads), scaled to unit length and kept fixed; words
 without a vector are left out. A parent is p = tanh(W_e [c1; c2] + b_e) scaled to unit
 length (Socher et al.'s normalisation: without it the network shrinks the parents towards
 zero, which the children's reconstruction then fits trivially), and the decoder gives back
@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from models.base import ModelError
-from models.neural import SPECIALS, NeuralEncoder, Ragged, Vocabulary, cpu_threads
-from models.tokenize import tokenize
-from models.word_vectors import DEFAULT_SOURCE, load_table
+from sentspace.models.base import ModelError
+from sentspace.models.neural import SPECIALS, NeuralEncoder, Ragged, Vocabulary, cpu_threads
+from sentspace.models.tokenize import tokenize
+from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
 
 VECTORS = ("root", "mean")
 
@@ -186,13 +186,13 @@ class URAE(NeuralEncoder):
     vector : {"root", "mean"}
         The sentence vector: the tree's root, or the mean of all its nodes.
     source : str
-        The leaves' word vectors: :data:`models.word_vectors.DEFAULT_SOURCE` (the bundled
+        The leaves' word vectors: :data:`sentspace.models.word_vectors.DEFAULT_SOURCE` (the bundled
         GloVe 6B 50d) or a word2vec / GloVe / fastText text file.
     max_length : int
         Words with a vector used per sentence (training and encoding alike).
     epochs, batch_sentences, learning_rate, min_count, max_vocab, lowercase, seed,
     training_file
-        As in :class:`models.neural.NeuralEncoder` (the vocabulary keeps only words
+        As in :class:`sentspace.models.neural.NeuralEncoder` (the vocabulary keeps only words
         that have a vector).
     """
 

@@ -4,13 +4,13 @@
 given to ``fit`` one epoch per ``train()`` call (so the job yields progress per epoch and
 cancels between epochs), the fingerprint (parameters with the seed, training-corpus hash,
 trained weights) and what saving needs: the arrays that encoding reads and the
-vocabulary, through :mod:`models.sidecar`, never gensim's native files (pickles, which
+vocabulary, through :mod:`sentspace.models.sidecar`, never gensim's native files (pickles, which
 run code when loaded).
 
 Word2Vec and fastText then feed their word vectors to the mean/sum composition of
-:mod:`models.word_vectors` (the same sparse product, coverage report and zero-vector
+:mod:`sentspace.models.word_vectors` (the same sparse product, coverage report and zero-vector
 count as pretrained vectors); fastText also builds vectors for words it never saw from
-their character n-grams. Doc2Vec is in :mod:`models.doc2vec`.
+their character n-grams. Doc2Vec is in :mod:`sentspace.models.doc2vec`.
 
 Training is repeatable with ``workers=1`` (the default) and a fixed ``seed``; more
 workers train faster but interleave updates nondeterministically, which the
@@ -29,11 +29,11 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from app.jobs import Job, Progress, run_job
-from models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
+from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
                          WordParts, require_at_least_one)
-from models.tokenize import tokenize
-from models.word_vectors import Coverage, WordVectorTable, _Tally, _WordVectorEncoder
+from sentspace.models.tokenize import tokenize
+from sentspace.models.word_vectors import Coverage, WordVectorTable, _Tally, _WordVectorEncoder
 
 log = logging.getLogger(__name__)
 

@@ -23,9 +23,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from app.jobs import Job, Progress
-from models.base import Embeddings, Encoder, ModelError, WordParts
-from models.tokenize import count_matrix, tokenize
+from sentspace.app.jobs import Job, Progress
+from sentspace.models.base import Embeddings, Encoder, ModelError, WordParts
+from sentspace.models.tokenize import count_matrix, tokenize
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ Without a DISPLAY it re-runs itself under ``xvfb-run`` (Debian: apt-get install 
 xauth imagemagick). It opens the main window on the bundled corpus, runs the evaluation,
 clicks a misclassified sentence, moves the X pointer onto it so the tooltip shows, and
 captures the whole screen with ImageMagick's ``import``. The window opens as the app
-does (``app.ui.window.startup``: the top-level window first, the main window built in it). The ``evaluations`` scene runs
+does (``sentspace.app.ui.window.startup``: the top-level window first, the main window built in it). The ``evaluations`` scene runs
 relatedness on SICK's trial pairs and shows its chart; ``review`` ranks suspicious
 annotations of the bundled corpus.
 """
@@ -44,7 +44,7 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.window.startup import AppWindow
+    from sentspace.app.ui.window.startup import AppWindow
 
     app = QApplication(sys.argv)
     corpus = (ROOT.parent / "shared" / "data" / "sick" / "SICK_trial.txt"

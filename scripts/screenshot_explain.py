@@ -30,19 +30,19 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from app.colouring import cluster_colours
-    from app.corpora import load_corpus
-    from app.corpora.costra import load_costra
-    from app.evaluations.costra_offsets import run_costra_offsets
-    from app.explain import explain_pair
-    from app.jobs import run_job
-    from app.projection import project
-    from app.regions import find_regions
-    from app.ui.charts.costra_offsets import CostraOffsetsChart
-    from app.ui.views.explain_view import ExplainView
-    from app.ui.views.projection_view import ProjectionView
-    from app.ui.views.region_labels import RegionLabels
-    from models import make_encoder
+    from sentspace.app.colouring import cluster_colours
+    from sentspace.app.corpora import load_corpus
+    from sentspace.app.corpora.costra import load_costra
+    from sentspace.app.evaluations.costra_offsets import run_costra_offsets
+    from sentspace.app.explain import explain_pair
+    from sentspace.app.jobs import run_job
+    from sentspace.app.projection import project
+    from sentspace.app.regions import find_regions
+    from sentspace.app.ui.charts.costra_offsets import CostraOffsetsChart
+    from sentspace.app.ui.views.explain_view import ExplainView
+    from sentspace.app.ui.views.projection_view import ProjectionView
+    from sentspace.app.ui.views.region_labels import RegionLabels
+    from sentspace.models import make_encoder
 
     app = QApplication(sys.argv)
     args.out.mkdir(parents=True, exist_ok=True)

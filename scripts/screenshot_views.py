@@ -38,19 +38,19 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from app.compare import compare_encoders
-    from app.corpora import load_corpus
-    from app.corpora.costra import load_costra
-    from app.evaluations.costra import evaluate_costra
-    from app.jobs import run_job
-    from app.projection import project
-    from app.results import Provenance
-    from app.ui.views.compare_view import CompareView
-    from app.ui.views.costra_view import CostraView
-    from app.ui.views.projection_view import ProjectionView
+    from sentspace.app.compare import compare_encoders
+    from sentspace.app.corpora import load_corpus
+    from sentspace.app.corpora.costra import load_costra
+    from sentspace.app.evaluations.costra import evaluate_costra
+    from sentspace.app.jobs import run_job
+    from sentspace.app.projection import project
+    from sentspace.app.results import Provenance
+    from sentspace.app.ui.views.compare_view import CompareView
+    from sentspace.app.ui.views.costra_view import CostraView
+    from sentspace.app.ui.views.projection_view import ProjectionView
     from bench.bench_scatter import clusters
-    from models import make_encoder
-    from models.bow import BagOfWords
+    from sentspace.models import make_encoder
+    from sentspace.models.bow import BagOfWords
 
 
     app = QApplication(sys.argv)

@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 
-from app import ann
-from app.jobs import run_job
-from app.neighbours import top_k
+from sentspace.app import ann
+from sentspace.app.jobs import run_job
+from sentspace.app.neighbours import top_k
 
 
 @pytest.fixture(scope="module")
 def msrp_glove(shared_data):
-    from app.corpora import load_corpus
-    from models import make_encoder
+    from sentspace.app.corpora import load_corpus
+    from sentspace.models import make_encoder
 
     corpus = load_corpus(shared_data / "msrp")
     assert len(corpus) == 10_944
@@ -199,7 +199,7 @@ def test_cancelled_build_leaves_no_index(msrp_glove):
 # --- consumers forced to the index by a low limit give the exact answers, and say so ----------
 
 def test_faithfulness_on_a_sample_with_the_index_matches_exact(msrp_glove, monkeypatch):
-    from app.projection import faithfulness, project
+    from sentspace.app.projection import faithfulness, project
 
     _, embeddings = msrp_glove
     layout = run_job(project(embeddings, "pca")).coordinates
@@ -217,7 +217,7 @@ def test_faithfulness_on_a_sample_with_the_index_matches_exact(msrp_glove, monke
 
 
 def test_suspicious_tables_with_the_index_match_exact(msrp_glove, monkeypatch):
-    from app.annotations.suspicious import close_groups, misgrouped
+    from sentspace.app.annotations.suspicious import close_groups, misgrouped
 
     corpus, embeddings = msrp_glove
     spaces = {"glove-mean": embeddings}

@@ -3,11 +3,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app.cli import main
-from app.corpora import load_corpus
-from app.evaluations.classification import run_classification
-from app.jobs import run_job
-from models.bow import TfIdf
+from sentspace.app.cli import main
+from sentspace.app.corpora import load_corpus
+from sentspace.app.evaluations.classification import run_classification
+from sentspace.app.jobs import run_job
+from sentspace.models.bow import TfIdf
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,7 +40,7 @@ def test_bad_corpus_exits_2_with_one_line(tmp_path):
     folder.mkdir()
     (folder / "phrases.txt").write_text("one\ntwo\n")
     (folder / "phrase_groups.csv").write_text("phrase_index,paraphrase_group_index\n0,0\n5,0\n")
-    done = subprocess.run([sys.executable, "-m", "app", "eval", "classification",
+    done = subprocess.run([sys.executable, "-m", "sentspace", "eval", "classification",
                            "--corpus", str(folder)], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stdout == ""
@@ -73,7 +73,7 @@ def test_bad_precomputed_file_exits_2_naming_it(tmp_path):
     import numpy as np
 
     np.save(bad, np.ones((10, 3), dtype=np.float32))
-    done = subprocess.run([sys.executable, "-m", "app", "eval", "classification",
+    done = subprocess.run([sys.executable, "-m", "sentspace", "eval", "classification",
                            "--encoder", f"precomputed:{bad}"], cwd=ROOT, capture_output=True,
                           text=True)
     assert done.returncode == 2
@@ -97,7 +97,7 @@ def test_agreement_needs_two_encoders(capsys):
 
 
 def test_run_workspace_reprints_the_saved_numbers(tmp_path, capsys):
-    from app.workspace import (Workspace, corpus_entry, encoder_entry, evaluation_entry,
+    from sentspace.app.workspace import (Workspace, corpus_entry, encoder_entry, evaluation_entry,
                                save_workspace)
 
     corpus = load_corpus("msrp-grouped")
@@ -118,7 +118,7 @@ def test_run_workspace_reprints_the_saved_numbers(tmp_path, capsys):
 
 
 def test_the_sentspace_command_passes_arguments_to_the_cli(capsys):
-    from app.__main__ import main as sentspace
+    from sentspace.app.__main__ import main as sentspace
     assert sentspace(["corpus", "info", "msrp-grouped"]) == 0
     assert "859" in capsys.readouterr().out
 
@@ -127,10 +127,10 @@ def test_the_command_shown_beside_a_result_reproduces_it(tmp_path, shared_data, 
     import shlex
     import shutil
 
-    from app.cli import build_parser
-    from app.commands import eval_command
-    from app.evaluations.relatedness import run_relatedness
-    from models import make_encoder
+    from sentspace.app.cli import build_parser
+    from sentspace.app.commands import eval_command
+    from sentspace.app.evaluations.relatedness import run_relatedness
+    from sentspace.models import make_encoder
 
     assert (eval_command("classification", "msrp-grouped", ["tfidf"], 0)
             == "sentspace eval classification --corpus msrp-grouped --encoder tfidf --seed 0")
@@ -169,9 +169,9 @@ def test_evaluation_options_reach_the_evaluation(shared_data, capsys):
 
 def test_annotations_agreement_and_merge(tmp_path, capsys):
     """Two people decide sentences 0-9 of MSRP grouped, each in their own journal."""
-    from app.annotations.history import History
-    from app.annotations.journal import read_journal
-    from app.annotations.session import AnnotationSession
+    from sentspace.app.annotations.history import History
+    from sentspace.app.annotations.journal import read_journal
+    from sentspace.app.annotations.session import AnnotationSession
     from sklearn.metrics import cohen_kappa_score
 
     corpus = load_corpus("msrp-grouped")

@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from app.cache import encode_corpus
-from app.compare import (DEFAULT_K, align_layouts, compare_encoders,
+from sentspace.app.cache import encode_corpus
+from sentspace.app.compare import (DEFAULT_K, align_layouts, compare_encoders,
                          iter_neighbourhood_change, jaccard_change, layout_disparity)
-from app.corpora import load_corpus
-from app.corpora.model import Corpus
-from app.jobs import run_job
-from app.neighbours import top_k
-from models import make_encoder
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.jobs import run_job
+from sentspace.app.neighbours import top_k
+from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")

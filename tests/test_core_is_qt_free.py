@@ -11,15 +11,16 @@ ROOT = Path(__file__).resolve().parents[1]
 def core_modules() -> list[str]:
     names = []
     for package in ("app", "models"):
-        for info in pkgutil.walk_packages([str(ROOT / package)], prefix=f"{package}."):
-            if not info.name.startswith("app.ui") and info.name != "app.__main__":
+        for info in pkgutil.walk_packages([str(ROOT / package)],
+                                          prefix=f"sentspace.{package}."):
+            if not info.name.startswith("sentspace.app.ui") and info.name != "sentspace.app.__main__":
                 names.append(info.name)
     return names
 
 
 def test_core_imports_without_qt():
     modules = core_modules()
-    assert "app.evaluations.classification" in modules and "models.bow" in modules
+    assert "sentspace.app.evaluations.classification" in modules and "sentspace.models.bow" in modules
     script = (
         "import sys\n"
         "for blocked in ('PySide6', 'PyQt5', 'PyQt6', 'pyqtgraph', 'superqt'):\n"

@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.cli import main
-from app.corpora import load_corpus
-from app.distributed import encode_shards
-from app.jobs import run_job
-from models import make_encoder
-from models.base import ModelError
-from models.bow import BagOfWords
-from models.precomputed import SHARD_MANIFEST, Precomputed
+from sentspace.app.cli import main
+from sentspace.app.corpora import load_corpus
+from sentspace.app.distributed import encode_shards
+from sentspace.app.jobs import run_job
+from sentspace.models import make_encoder
+from sentspace.models.base import ModelError
+from sentspace.models.bow import BagOfWords
+from sentspace.models.precomputed import SHARD_MANIFEST, Precomputed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -130,7 +130,7 @@ def test_cli_encodes_shards_that_evaluate_as_the_encoder(tmp_path, capsys):
 #: (encoded, not yet written), so the kill lands at the same point on any machine.
 KILLED_ENCODE = """
 import os, signal, sys
-from app.distributed import encode_shards
+from sentspace.app.distributed import encode_shards
 for progress in encode_shards(sys.argv[1], "glove-mean", sys.argv[2], shard_rows=2048):
     if progress.done > 2048:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -218,8 +218,8 @@ def test_an_index_built_shard_by_shard_on_ray_is_the_one_built_at_once(
     row at once; stored where searching the precomputed embeddings finds it."""
     import faiss
 
-    from app import ann
-    from app.distributed import index_shards
+    from sentspace.app import ann
+    from sentspace.app.distributed import index_shards
 
     folder, _ = glove_shards
     assert main(["index", str(folder), "--engine", "ray", "--num-cpus", "2"]) == 0

@@ -6,13 +6,13 @@ import json
 import numpy as np
 import pytest
 
-from app.cli import main
-from app.corpora import load_corpus
-from app.explain import EXACT, OCCLUSION, explain_pair, without_word
-from app.jobs import run_job
-from models import make_encoder
-from models.tokenize import tokenize
-from models.word_vectors import load_table
+from sentspace.app.cli import main
+from sentspace.app.corpora import load_corpus
+from sentspace.app.explain import EXACT, OCCLUSION, explain_pair, without_word
+from sentspace.app.jobs import run_job
+from sentspace.models import make_encoder
+from sentspace.models.tokenize import tokenize
+from sentspace.models.word_vectors import load_table
 
 N_PAIRS = 40
 
@@ -119,9 +119,9 @@ def test_tfidf_weighting_and_mean_versus_sum(sick):
 
 
 def test_precomputed_embeddings_are_refused(tmp_path):
-    from app.corpora.model import Corpus
-    from app.errors import EvaluationError
-    from models.precomputed import Precomputed
+    from sentspace.app.corpora.model import Corpus
+    from sentspace.app.errors import EvaluationError
+    from sentspace.models.precomputed import Precomputed
 
     corpus = Corpus(name="two", texts=("a cat", "a dog"), ids=("1", "2"))
     np.save(tmp_path / "vectors.npy", np.eye(2, dtype=np.float32))

@@ -3,11 +3,11 @@
 import csv
 import json
 
-from app.corpora import load_corpus
-from app.evaluations.relatedness import run_relatedness
-from app.export import export_sentences, write_csv, write_json
-from app.jobs import run_job
-from models import make_encoder
+from sentspace.app.corpora import load_corpus
+from sentspace.app.evaluations.relatedness import run_relatedness
+from sentspace.app.export import export_sentences, write_csv, write_json
+from sentspace.app.jobs import run_job
+from sentspace.models import make_encoder
 
 
 def read_csv(path):

@@ -2,8 +2,8 @@
 
 ``import umap`` alone takes seconds, gensim and torch about as long, and scikit-learn
 pulls pandas (and pyarrow when installed); none of them may be imported by the modules
-the app's start path loads (``python -m app`` -> ``app.ui.window.startup`` -> on a thread,
-``app.ui.window.main_window``). Before the window shows, not even numpy or pyqtgraph is.
+the app's start path loads (``python -m sentspace`` -> ``sentspace.app.ui.window.startup`` -> on a thread,
+``sentspace.app.ui.window.main_window``). Before the window shows, not even numpy or pyqtgraph is.
 """
 
 import json
@@ -32,28 +32,29 @@ def imported_by(statement: str, watched: tuple[str, ...] = LAZY + ALSO_LAZY) -> 
 
 
 def test_main_window_imports_no_heavy_library():
-    loaded = imported_by("import app.ui.window.main_window")
+    loaded = imported_by("import sentspace.app.ui.window.main_window")
     assert not loaded & set(LAZY), loaded
     assert not loaded & set(ALSO_LAZY), loaded
 
 
 def test_cli_start_path_imports_no_heavy_library():
-    loaded = imported_by("import app.cli, app.ui.window.main_window, models, app.evaluations")
+    loaded = imported_by("import sentspace.app.cli, sentspace.app.ui.window.main_window, "
+                         "sentspace.models, sentspace.app.evaluations")
     assert not loaded, loaded
 
 
 def test_window_shows_before_numpy_and_pyqtgraph_load():
     """What runs before the first window is shown is Qt alone (app.ui.window.startup)."""
-    loaded = imported_by("import app.__main__, app.ui.window.startup",
-                         ("numpy", "scipy", "pyqtgraph", "superqt", "app.corpora",
-                          "app.cli", "models", *LAZY))
+    loaded = imported_by("import sentspace.app.__main__, sentspace.app.ui.window.startup",
+                         ("numpy", "scipy", "pyqtgraph", "superqt", "sentspace.app.corpora",
+                          "sentspace.app.cli", "sentspace.models", *LAZY))
     assert not loaded, loaded
 
 
 def test_figure_export_and_costra_load_only_when_used():
     """Saving a figure needs pyqtgraph's exporters, opening Costra its reader; the main
     window's start path needs neither."""
-    watched = ("pyqtgraph.exporters", "app.corpora.costra")
-    assert not imported_by("import app.ui.window.main_window", watched)
-    assert imported_by("import app.corpora; app.corpora.load_corpus('costra')",
-                       watched) == {"app.corpora.costra"}
+    watched = ("pyqtgraph.exporters", "sentspace.app.corpora.costra")
+    assert not imported_by("import sentspace.app.ui.window.main_window", watched)
+    assert imported_by("import sentspace.app.corpora as corpora; corpora.load_corpus('costra')",
+                       watched) == {"sentspace.app.corpora.costra"}

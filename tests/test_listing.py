@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.listing import (describe_sentence, first_groups, group_rows, misclassified_rows,
+from sentspace.app.corpora import load_corpus
+from sentspace.app.listing import (describe_sentence, first_groups, group_rows, misclassified_rows,
                          prompt, selection_caption)
 
 

@@ -5,12 +5,12 @@ import json
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.evaluations.classification import run_classification
-from app.export import export_matrix, metadata_columns
-from app.jobs import run_job
-from models.bow import BagOfWords
-from models.precomputed import EmbeddingsFileError, Precomputed, read_embeddings
+from sentspace.app.corpora import load_corpus
+from sentspace.app.evaluations.classification import run_classification
+from sentspace.app.export import export_matrix, metadata_columns
+from sentspace.app.jobs import run_job
+from sentspace.models.bow import BagOfWords
+from sentspace.models.precomputed import EmbeddingsFileError, Precomputed, read_embeddings
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +123,7 @@ def test_costra_export_matches_the_reference_evaluator(tmp_path, shared_data, ca
     import warnings
 
     pytest.importorskip("costra")
-    from app.cli import main
+    from sentspace.app.cli import main
 
     data = shared_data / "costra" / "data.tsv"
     target = tmp_path / "costra-bow.npy"
@@ -147,8 +147,8 @@ def test_costra_export_matches_the_reference_evaluator(tmp_path, shared_data, ca
 
 def test_projector_vectors_are_parsed_by_pyarrow_and_agree_with_the_careful_reader(
         tmp_path, bow):
-    from app.corpora.build import read_lines
-    from models.precomputed import _parse_tsv_by_line, _parse_tsv_fast
+    from sentspace.app.corpora.build import read_lines
+    from sentspace.models.precomputed import _parse_tsv_by_line, _parse_tsv_fast
 
     counts = bow[1][:200].toarray()
     # Real-valued: the bundled corpus's bag of words scaled to unit length.
@@ -167,7 +167,7 @@ def test_projector_vectors_are_parsed_by_pyarrow_and_agree_with_the_careful_read
     ("1\t2\n3\t4\t5\n", "line 2: 3 values"),
 ])
 def test_projector_problems_name_their_line(tmp_path, content, problem):
-    from models.precomputed import _parse_tsv_fast
+    from sentspace.models.precomputed import _parse_tsv_fast
 
     path = tmp_path / "vectors.tsv"
     path.write_text(content)

@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.jobs import run_job
-from app.projection import faithfulness, iter_faithfulness, project
-from models.bow import BagOfWords, TfIdf
+from sentspace.app.corpora import load_corpus
+from sentspace.app.jobs import run_job
+from sentspace.app.projection import faithfulness, iter_faithfulness, project
+from sentspace.models.bow import BagOfWords, TfIdf
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_faithfulness_of_a_perfect_and_a_scrambled_layout():
 def test_a_small_faithfulness_reads_with_its_digits_not_as_zero():
     """A scrambled layout of 5,000 points keeps about 10 in 5,000 neighbours, as a UMAP of
     a million points keeps a few thousandths: "0.00" would read as broken."""
-    from app.listing import describe_sentence
+    from sentspace.app.listing import describe_sentence
     rng = np.random.default_rng(0)
     angles = rng.uniform(0, 2 * np.pi, 5000)
     circle = np.c_[np.cos(angles), np.sin(angles)].astype(np.float32)
@@ -73,12 +73,11 @@ def test_a_small_faithfulness_reads_with_its_digits_not_as_zero():
 def small_blocks(monkeypatch):
     """Exact neighbour searches in blocks of 100 query rows, so a job over the bundled
     corpus yields several times; returns the list of blocks computed."""
-    import app.neighbours
-
+    import sentspace.app.neighbours
     computed = []
-    similarity_block = app.neighbours._similarity_block
-    monkeypatch.setattr(app.neighbours, "block_rows", lambda n_pool, memory_mb: 100)
-    monkeypatch.setattr(app.neighbours, "_similarity_block",
+    similarity_block = sentspace.app.neighbours._similarity_block
+    monkeypatch.setattr(sentspace.app.neighbours, "block_rows", lambda n_pool, memory_mb: 100)
+    monkeypatch.setattr(sentspace.app.neighbours, "_similarity_block",
                         lambda *args: computed.append(1) or similarity_block(*args))
     return computed
 
@@ -128,7 +127,7 @@ def test_unknown_method_or_parameter_is_refused(tfidf_embeddings):
 
 
 def test_points_in_polygon_even_odd():
-    from app.projection import points_in_polygon
+    from sentspace.app.projection import points_in_polygon
 
     grid = np.stack(np.meshgrid(np.arange(10), np.arange(10)), -1).reshape(-1, 2) + 0.5
     square = np.array([(0, 0), (5, 0), (5, 5), (0, 5)])
@@ -140,7 +139,7 @@ def test_points_in_polygon_even_odd():
 
 
 def test_layouts_run_in_a_helper_process_that_cancel_kills():
-    from app import layout_process
+    from sentspace.app import layout_process
 
     rng = np.random.default_rng(0)
     points = rng.normal(size=(300, 10)).astype(np.float32)
@@ -158,7 +157,7 @@ def test_layouts_run_in_a_helper_process_that_cancel_kills():
 def test_a_helper_process_that_dies_is_reported_and_replaced():
     import os
 
-    from app.layout_process import run_elsewhere
+    from sentspace.app.layout_process import run_elsewhere
 
     with pytest.raises(RuntimeError, match="ended unexpectedly"):
         run_job(run_elsewhere(os._exit, (3,), "dying"))
@@ -169,8 +168,8 @@ def test_umap_fitted_on_a_stratified_sample_places_the_rest(shared_data):
     """MSRP's 10,944 sentences, fitted on about 1,000: every one of its 275 paraphrase
     groups is in the fit, and the placed points keep their neighbours far better than a
     shuffled placement would."""
-    from app.projection import stratified_sample
-    from models import make_encoder
+    from sentspace.app.projection import stratified_sample
+    from sentspace.models import make_encoder
 
     corpus = load_corpus(shared_data / "msrp")
     embeddings = make_encoder("glove-mean").encode(corpus.texts)
@@ -194,8 +193,8 @@ def test_umap_fitted_on_a_stratified_sample_places_the_rest(shared_data):
 
 
 def test_tsne_refuses_a_large_corpus_and_offers_umap_or_pca():
-    from app.errors import EvaluationError
-    from app.projection import TSNE_LIMIT
+    from sentspace.app.errors import EvaluationError
+    from sentspace.app.projection import TSNE_LIMIT
 
     with pytest.raises(EvaluationError, match="Use UMAP .* or PCA"):
         next(project(np.ones((TSNE_LIMIT + 1, 2), dtype=np.float32), "tsne"))

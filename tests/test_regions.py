@@ -6,12 +6,12 @@ import re
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.errors import EvaluationError
-from app.jobs import run_job
-from app.projection import project
-from app.regions import NOISE, find_regions
-from models import make_encoder
+from sentspace.app.corpora import load_corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.jobs import run_job
+from sentspace.app.projection import project
+from sentspace.app.regions import NOISE, find_regions
+from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +83,7 @@ def test_bad_input_is_refused(msrp):
 
 
 def test_cli_regions_writes_the_csv(tmp_path, capsys):
-    from app.cli import main
+    from sentspace.app.cli import main
 
     path = tmp_path / "out.csv"
     assert main(["regions", "--encoder", "tfidf", "--on", "embeddings",

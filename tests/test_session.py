@@ -7,19 +7,19 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from app.annotations.session import AnnotationSession
-from app.annotations.suspicious import iter_find_suspicious
-from app.commands import eval_command
-from app.corpora import load_corpus
-from app.corpora.model import Corpus
-from app.evaluations import EVALUATIONS
-from app.evaluations.agreement import run_agreement
-from app.explain import explain_pair
-from app.explore import explore, reproject
-from app.jobs import run_job
-from app.session import EvaluationRun, Session, restore_session
-from app.workspace import decode_state, encode_state, load_workspace, save_workspace
-from models import make_encoder
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.annotations.suspicious import iter_find_suspicious
+from sentspace.app.commands import eval_command
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.evaluations import EVALUATIONS
+from sentspace.app.evaluations.agreement import run_agreement
+from sentspace.app.explain import explain_pair
+from sentspace.app.explore import explore, reproject
+from sentspace.app.jobs import run_job
+from sentspace.app.session import EvaluationRun, Session, restore_session
+from sentspace.app.workspace import decode_state, encode_state, load_workspace, save_workspace
+from sentspace.models import make_encoder
 
 
 def same(a, b, where="value"):

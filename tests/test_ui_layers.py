@@ -1,6 +1,6 @@
 """``app/ui`` is in layers, each building only on those below it, with no import circle:
 kit < charts < views < panels < window. The core (``app`` outside ``app/ui``) imports
-nothing of ``app.ui`` (tests/test_core_is_qt_free.py checks it has no Qt at all)."""
+nothing of ``sentspace.app.ui`` (tests/test_core_is_qt_free.py checks it has no Qt at all)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def ui_imports() -> dict[str, set[str]]:
     ``if TYPE_CHECKING`` is not imported)."""
     graph = {}
     for path in UI.rglob("*.py"):
-        parts = path.relative_to(UI.parent.parent).with_suffix("").parts
+        parts = ("sentspace", *path.relative_to(UI.parent.parent).with_suffix("").parts)
         module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -29,19 +29,20 @@ def ui_imports() -> dict[str, set[str]]:
                 found.add(node.module)
             elif isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
-        graph[module] = {name for name in found if name.startswith("app.ui.")}
+        graph[module] = {name for name in found if name.startswith("sentspace.app.ui.")}
     return graph
 
 
 def layer(module: str) -> int:
-    return LAYERS.index(module.split(".")[2])
+    return LAYERS.index(module.split(".")[3])
 
 
 def test_every_ui_module_is_in_a_layer_and_builds_only_on_lower_ones():
     graph = ui_imports()
-    assert {module.split(".")[2] for module in graph if module != "app.ui"} == set(LAYERS)
-    upward = [(module, imported) for module, imports in graph.items() if module != "app.ui"
-              for imported in imports if layer(imported) > layer(module)]
+    layered = [module for module in graph if module != "sentspace.app.ui"]
+    assert {module.split(".")[3] for module in layered} == set(LAYERS)
+    upward = [(module, imported) for module in layered for imported in graph[module]
+              if layer(imported) > layer(module)]
     assert upward == []
 
 

@@ -6,19 +6,19 @@ import shutil
 import numpy as np
 import pytest
 
-from app.annotations.session import AnnotationSession
-from app.corpora import load_corpus
-from app.corpora.sick import load_sick
-from app.evaluations.classification import run_classification
-from app.evaluations.relatedness import run_relatedness
-from app.jobs import run_job
-from app.projection import Projection
-from app.workspace import (
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.sick import load_sick
+from sentspace.app.evaluations.classification import run_classification
+from sentspace.app.evaluations.relatedness import run_relatedness
+from sentspace.app.jobs import run_job
+from sentspace.app.projection import Projection
+from sentspace.app.workspace import (
     SCHEMA, Workspace, WorkspaceError, add_recent, changed_summaries, corpus_entry, decode_state,
     encode_state, encoder_entry, evaluation_entry, load_workspace, load_workspace_corpus, open_workspace,
     recent_workspaces, run_workspace, save_workspace,
 )
-from models import make_encoder
+from sentspace.models import make_encoder
 
 
 @pytest.fixture(autouse=True)
@@ -162,7 +162,7 @@ def test_a_failed_save_leaves_the_previous_workspace(tmp_path, saved_text, monke
     def crash(*_args):
         raise OSError("disk full")
 
-    monkeypatch.setattr("app.atomic.os.replace", crash)
+    monkeypatch.setattr("sentspace.app.atomic.os.replace", crash)
     with pytest.raises(OSError, match="disk full"):
         save_workspace(Workspace(view={"new": True}), path)
     assert path.read_bytes() == before

@@ -23,17 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import krippendorff
 import numpy as np
-from sklearn.metrics import cohen_kappa_score
-from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-from app.annotations.edits import (
+from sentspace.app.annotations.edits import (
     EditPair, MarkReviewed, MergeGroups, MoveSentence, SplitGroup, replay_edits,
 )
-from app.annotations.history import History
-from app.annotations.journal import Record
-from app.corpora.model import Corpus
+from sentspace.app.annotations.history import History
+from sentspace.app.annotations.journal import Record
+from sentspace.app.corpora.model import Corpus
 
 KINDS = ("group", "label", "score")
 
@@ -133,7 +130,7 @@ def _groups_of(corpus: Corpus) -> dict[int, tuple[str, ...]]:
 
 def agreement(original: Corpus, records: Sequence[Record]) -> Agreement:
     """The agreement of the authors of ``records`` (one journal, or several merged with
-    :func:`~app.annotations.journal.merge_journals`) on ``original``'s annotations; a
+    :func:`~sentspace.app.annotations.journal.merge_journals`) on ``original``'s annotations; a
     kind appears when two or more authors decided one of its items."""
     kinds = []
     for kind, items in decisions(original, records).items():
@@ -147,6 +144,11 @@ def agreement(original: Corpus, records: Sequence[Record]) -> Agreement:
 
 def _statistic(kind: str, authors: tuple[str, ...], shared: dict[str, dict[str, Any]]
                ) -> tuple[str, float, int]:
+    # Lazy: the window imports this module, and these libraries take a second to load.
+    import krippendorff  # noqa: PLC0415
+    from sklearn.metrics import cohen_kappa_score  # noqa: PLC0415
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa  # noqa: PLC0415
+
     with warnings.catch_warnings():
         # One category only: the libraries warn and give NaN, which is the answer.
         warnings.simplefilter("ignore")

@@ -3,7 +3,7 @@
 Every edit says who made it, when and why, names sentences by id and groups by name (so
 it reads the same in a journal, a change log and a review), and keeps the value it
 replaces where it replaces one. :func:`apply` plays a sequence of edits onto a corpus and
-returns a new :class:`~app.corpora.model.Corpus`; the original is never touched. An edit
+returns a new :class:`~sentspace.app.corpora.model.Corpus`; the original is never touched. An edit
 that does not fit the corpus (a sentence not in the group it is said to leave, a group
 that does not exist) raises :class:`EditError` and changes nothing.
 
@@ -25,8 +25,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from app.corpora.model import Corpus, Grouping, label_text
-from app.errors import InputError
+from sentspace.app.corpora.model import Corpus, Grouping, label_text
+from sentspace.app.errors import InputError
 
 #: Kind of the grouping created when a corpus without groups gets its first one.
 NEW_GROUPING_KIND = "group"

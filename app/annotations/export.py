@@ -1,10 +1,10 @@
 """Writing a corrected corpus and its change log, so corrections can be shared.
 
 A paraphrase-grouped corpus is written back in its own format (``phrases.txt`` +
-``phrase_groups.csv``, readable by :func:`app.corpora.grouped.load_grouped`; unedited,
+``phrase_groups.csv``, readable by :func:`sentspace.app.corpora.grouped.load_grouped`; unedited,
 the two files come out byte for byte as read). Every corpus can also be written as JSON
 (sentences, groups, pairs in one file) and as CSV tables. Every file is written
-atomically (:mod:`app.atomic`).
+atomically (:mod:`sentspace.app.atomic`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from app.annotations.edits import Edit
-from app.atomic import write_text_atomic
-from app.corpora import grouped
-from app.corpora.model import Corpus, PairTable
-from app.export import csv_text
+from sentspace.app.annotations.edits import Edit
+from sentspace.app.atomic import write_text_atomic
+from sentspace.app.corpora import grouped
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.export import csv_text
 
 FORMATS = ("original", "json", "csv")
 

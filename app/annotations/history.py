@@ -3,7 +3,7 @@
 Records replay in file order (the order the journal's lock gave the writers):
 
 - an edit goes into effect, played onto the corpus as its author may not have seen it
-  (:meth:`~app.annotations.edits.Working.replay`: a stale "before" is a conflict, the
+  (:meth:`~sentspace.app.annotations.edits.Working.replay`: a stale "before" is a conflict, the
   later edit applying where it still fits, skipped where it does not);
 - ``undo X`` takes edit X out of effect: the corpus is replayed without it, so edits
   after X that relied on it may now conflict, and are listed;
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.annotations.edits import Conflict, Edit, Working
-from app.annotations.journal import Record, StackRecord
-from app.corpora.model import Corpus
+from sentspace.app.annotations.edits import Conflict, Edit, Working
+from sentspace.app.annotations.journal import Record, StackRecord
+from sentspace.app.corpora.model import Corpus
 
 
 class History:

@@ -2,7 +2,7 @@
 
 The first line names the corpus (by fingerprint) the edits apply to; every later line is
 an edit (:meth:`Edit.to_dict`) or an ``{"op": "undo"|"redo", "edit": ID}`` record naming
-the edit it undoes or redoes, so replaying the file (:class:`~app.annotations.history.
+the edit it undoes or redoes, so replaying the file (:class:`~sentspace.app.annotations.history.
 History`) reproduces the exact state. Every record has an ``id``; lines written before
 ids existed get a stable one derived from their line number and bytes, and their undo /
 redo records (which meant "the last one" of a single writer) are resolved to the edit
@@ -17,7 +17,7 @@ returns, a crash or kill cannot lose it, and no two records interleave.
 A crash in the middle of a write can leave a torn last line. Reading under the lock
 detects it, warns, and cuts it off, so the next record starts on a line of its own; every
 earlier line is kept. A bad line anywhere else is corruption and raises
-:class:`~app.annotations.edits.EditError` naming the file and line.
+:class:`~sentspace.app.annotations.edits.EditError` naming the file and line.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from pathlib import Path
 import filelock
 import platformdirs
 
-from app.annotations.edits import Edit, EditError, current_user, edit_from_dict, new_id, now
-from app.atomic import write_text_atomic
-from app.corpora.model import Corpus
+from sentspace.app.annotations.edits import Edit, EditError, current_user, edit_from_dict, new_id, now
+from sentspace.app.atomic import write_text_atomic
+from sentspace.app.corpora.model import Corpus
 
 FORMAT = "sentspace-edit-journal"
 VERSION = 1

@@ -3,7 +3,7 @@
 :class:`AnnotationSession` is what the review panel calls. Every method that edits
 takes the journal's lock, reads what other writers appended, validates the edit against
 that fresh state, journals it (durably), then updates the state; an edit that no longer
-fits raises :class:`~app.annotations.edits.EditError` and is neither journaled nor
+fits raises :class:`~sentspace.app.annotations.edits.EditError` and is neither journaled nor
 applied. An edit made on a stale view (its "before" no longer holds) is journaled, takes
 effect, and is listed in :attr:`AnnotationSession.conflicts`. Opening a session replays
 the journal, so closing and reopening the app loses nothing; :meth:`refresh` replays
@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.annotations.edits import (
+from sentspace.app.annotations.edits import (
     AddNote, Conflict, Edit, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence,
     SplitGroup, apply, current_user, new_group_name, replay_edits,
 )
-from app.annotations.export import FORMATS, export_change_log, export_corpus
-from app.annotations.history import History
-from app.annotations.journal import EditJournal, Record, StackRecord, journal_path
-from app.corpora.model import Corpus
+from sentspace.app.annotations.export import FORMATS, export_change_log, export_corpus
+from sentspace.app.annotations.history import History
+from sentspace.app.annotations.journal import EditJournal, Record, StackRecord, journal_path
+from sentspace.app.corpora.model import Corpus
 
 
 def item_keys(edit: Edit) -> tuple[str, ...]:
@@ -95,7 +95,7 @@ class AnnotationSession:
              workspace: str | Path | None = None, author: str | None = None
              ) -> AnnotationSession:
         """Open (or start) the journal of ``original`` at ``path``, by default
-        :func:`~app.annotations.journal.journal_path` (beside ``workspace`` if given)."""
+        :func:`~sentspace.app.annotations.journal.journal_path` (beside ``workspace`` if given)."""
         path = Path(path) if path is not None else journal_path(original, workspace)
         return cls(original, EditJournal(path, original.fingerprint), author)
 
@@ -114,7 +114,7 @@ class AnnotationSession:
 
     @property
     def conflicts(self) -> list[Conflict]:
-        """Every conflict of the edits in effect (see :mod:`app.annotations.history`)."""
+        """Every conflict of the edits in effect (see :mod:`sentspace.app.annotations.history`)."""
         return self.history.conflicts
 
     def _sync(self) -> None:
@@ -283,7 +283,7 @@ class AnnotationSession:
     # --- sharing ------------------------------------------------------------------
 
     def export(self, folder: str | Path, formats: Sequence[str] = FORMATS) -> list[Path]:
-        """Write the corrected corpus (:func:`~app.annotations.export.export_corpus`) and
+        """Write the corrected corpus (:func:`~sentspace.app.annotations.export.export_corpus`) and
         the change log of the edits in effect into ``folder``; the files written."""
         return [*export_corpus(self.corpus, folder, formats),
                 *export_change_log(self.edits, folder)]

@@ -5,11 +5,11 @@ shape (len(corpus), dim)), and returns a frozen table of items, most suspicious 
 with the numbers that explain each flag: the mean over encoders, and the per-encoder
 values (one column per encoder) so that a flag only one encoder raises is visible.
 
-Everything is computed from unit rows (:func:`app.neighbours.normalise`) and group sums
+Everything is computed from unit rows (:func:`sentspace.app.neighbours.normalise`) and group sums
 of them, so within- and between-group mean cosines cost one product per membership
 instead of one per pair: for a group with unit-row sum ``S`` and ``m`` members, the mean
 cosine over its ``m (m - 1)`` ordered member pairs is ``(|S|^2 - m) / (m (m - 1))``.
-Nearest neighbours come from :func:`app.ann.iter_knn` with the finders' ``search``
+Nearest neighbours come from :func:`sentspace.app.ann.iter_knn` with the finders' ``search``
 ("auto", "exact", "ann"): the exact scan, blocked to a memory budget, or an index above
 its size limit (the tables then carry the measured recall).
 Degenerate rows (zero or non-finite) have cosine 0 with everything, as elsewhere.
@@ -24,14 +24,14 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from app.ann import Search, iter_knn
-from app.cache import encode_corpus
-from app.corpora.model import Corpus, Grouping
-from app.errors import EvaluationError
-from app.evaluations.costra import evaluate_costra
-from app.jobs import Job, Progress, run_job
-from app.neighbours import Normalised, normalise, pair_cosines
-from models.base import Embeddings, Encoder
+from sentspace.app.ann import Search, iter_knn
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus, Grouping
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations.costra import evaluate_costra
+from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.app.neighbours import Normalised, normalise, pair_cosines
+from sentspace.models.base import Embeddings, Encoder
 
 #: Memberships per block when gathering rows for row-wise products.
 ROW_BLOCK = 8192
@@ -294,7 +294,7 @@ def misgrouped(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     corpus : Corpus with groups (a sentence may belong to several).
     embeddings : encoder name -> matrix of shape (len(corpus), dim).
     k : most neighbours looked at per sentence (capped at its group size - 1).
-    search : how neighbours are found (:func:`app.ann.iter_knn`).
+    search : how neighbours are found (:func:`sentspace.app.ann.iter_knn`).
 
     Raises
     ------
@@ -618,7 +618,7 @@ def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     corpus : Corpus with two or more groups.
     embeddings : encoder name -> matrix of shape (len(corpus), dim).
     k : nearest groups (by centroid cosine) considered per group and encoder.
-    search : how nearest groups are found (:func:`app.ann.iter_knn`).
+    search : how nearest groups are found (:func:`sentspace.app.ann.iter_knn`).
 
     Raises
     ------
@@ -781,7 +781,7 @@ class CostraConsensusErrors(ReviewList):
     Attributes
     ----------
     comparison : ndarray of shape (n,)
-        Index into :func:`app.corpora.costra.costra_comparisons`'s comparisons.
+        Index into :func:`sentspace.app.corpora.costra.costra_comparisons`'s comparisons.
     margin : ndarray of shape (n,)
         Mean over encoders of ``cos(more similar pair) - cos(less similar pair)``
         (negative: the comparison fails); NaN for a degenerate embedding.
@@ -865,7 +865,7 @@ def costra_consensus_errors(corpus: Corpus, embeddings: Mapping[str, Embeddings]
     names = results[0].class_names
     with np.errstate(all="ignore"):
         mean = np.nanmean(margin, axis=1) if len(rows) else np.empty(0)
-    from app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
+    from sentspace.app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
     return CostraConsensusErrors(
         corpus=corpus, encoder_names=tuple(embeddings), comparison=rows,
         margin=mean[order],
@@ -913,7 +913,7 @@ STAGES = {"misgrouped": "sentences that may be in the wrong group",
 def find_suspicious(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
                     search: str = "auto") -> dict[str, ReviewList]:
     """Every table the corpus has the structure for, by kind, in :data:`FINDERS` order;
-    neighbours found as ``search`` says (:func:`app.ann.iter_knn`)."""
+    neighbours found as ``search`` says (:func:`sentspace.app.ann.iter_knn`)."""
     return run_job(iter_suspicious_tables(corpus, embeddings, search=search))
 
 

@@ -1,4 +1,4 @@
-"""Corpus readers, one per format, all returning :class:`~app.corpora.model.Corpus`.
+"""Corpus readers, one per format, all returning :class:`~sentspace.app.corpora.model.Corpus`.
 
 :func:`load_corpus` accepts a built-in corpus name or any path and picks the reader with
 the first matching entry of :data:`FORMATS`: specific formats (recognised by file names,
@@ -12,18 +12,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from app.corpora.grouped import is_grouped_corpus, load_grouped
-from app.corpora.model import Corpus, Grouping, PairTable
-from app.corpora.msrp import is_msrp, load_msrp
-from app.corpora.opinosis import is_opinosis, load_opinosis
-from app.corpora.parquet import is_parquet, load_parquet
-from app.corpora.pyramid import is_pyramid, load_pyramid
-from app.corpora.senteval import is_senteval, load_senteval
-from app.corpora.sick import is_sick, load_sick
-from app.corpora.sts import is_sts, load_sts
-from app.corpora.tabular import ColumnMapping, is_tabular, load_tabular
-from app.errors import CorpusError
-from resources import CORPORA
+from sentspace.app.corpora.grouped import is_grouped_corpus, load_grouped
+from sentspace.app.corpora.model import Corpus, Grouping, PairTable
+from sentspace.app.corpora.msrp import is_msrp, load_msrp
+from sentspace.app.corpora.opinosis import is_opinosis, load_opinosis
+from sentspace.app.corpora.parquet import is_parquet, load_parquet
+from sentspace.app.corpora.pyramid import is_pyramid, load_pyramid
+from sentspace.app.corpora.senteval import is_senteval, load_senteval
+from sentspace.app.corpora.sick import is_sick, load_sick
+from sentspace.app.corpora.sts import is_sts, load_sts
+from sentspace.app.corpora.tabular import ColumnMapping, is_tabular, load_tabular
+from sentspace.app.errors import CorpusError
+from sentspace.resources import CORPORA
 
 
 def _imported_on_call(module: str, function: str) -> Callable:
@@ -34,9 +34,9 @@ def _imported_on_call(module: str, function: str) -> Callable:
     return call
 
 
-is_costra = _imported_on_call("app.corpora.costra", "is_costra")
-load_costra = _imported_on_call("app.corpora.costra", "load_costra")
-_MULTI30K = "app.corpora.multi30k"
+is_costra = _imported_on_call("sentspace.app.corpora.costra", "is_costra")
+load_costra = _imported_on_call("sentspace.app.corpora.costra", "load_costra")
+_MULTI30K = "sentspace.app.corpora.multi30k"
 #: Corpora shipped in ``resources/corpora``, by the name the CLI and GUI accept.
 BUILTIN = {"msrp-grouped": CORPORA / "msrp-grouped"}
 DEFAULT_CORPUS = "msrp-grouped"

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.corpora.model import Corpus
-from app.corpora.stats import CorpusStats, corpus_stats
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.corpora.stats import CorpusStats, corpus_stats
 
 _DIGITS = re.compile(r"(\d+)")
 

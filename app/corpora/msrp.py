@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from app.corpora.build import (SentenceTable, first_line, pair_components, read_lines,
+from sentspace.app.corpora.build import (SentenceTable, first_line, pair_components, read_lines,
                                require_text, split_fields)
-from app.corpora.model import Corpus, PairTable
-from app.errors import CorpusError
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.errors import CorpusError
 
 TRAIN, TEST, DATA = ("msr_paraphrase_train.txt", "msr_paraphrase_test.txt",
                      "msr_paraphrase_data.txt")

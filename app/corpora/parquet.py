@@ -1,7 +1,7 @@
 """Parquet corpora: a ``text`` column, and optional ``id``, ``group`` and ``label`` ones.
 
 Columns are found by the header names the table reader knows (``ALIASES`` of
-:mod:`app.corpora.tabular`: ``sentence`` for the text, ``cluster`` or ``topic`` for the
+:mod:`sentspace.app.corpora.tabular`: ``sentence`` for the text, ``cluster`` or ``topic`` for the
 group...). Only those columns are read, with pyarrow, so a million sentences open in about
 a second. As with the other tables, identical texts are one sentence (its id and row are
 those of its first row) and every row with a group or label is a membership.
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.corpora.build import corpus_from_columns
-from app.corpora.model import Corpus
-from app.corpora.tabular import ALIASES, _normal
-from app.errors import CorpusError
+from sentspace.app.corpora.build import corpus_from_columns
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.corpora.tabular import ALIASES, _normal
+from sentspace.app.errors import CorpusError
 
 SUFFIXES = {".parquet", ".pq"}
 ROLES = ("text", "id", "group", "label")

@@ -25,10 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.corpora.build import (SentenceTable, format_lines, grouping_from_labels,
+from sentspace.app.corpora.build import (SentenceTable, format_lines, grouping_from_labels,
                                read_lines)
-from app.corpora.model import Corpus
-from app.errors import CorpusError
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import CorpusError
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from app.corpora.build import (SentenceTable, first_line, parse_float,
+from sentspace.app.corpora.build import (SentenceTable, first_line, parse_float,
                                read_lines, require_text)
-from app.corpora.model import Corpus, PairTable
-from app.errors import CorpusError
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.errors import CorpusError
 
 FILES = {"SICK_train.txt": "train", "SICK_trial.txt": "trial",
          "SICK_test_annotated.txt": "test"}

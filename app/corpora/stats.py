@@ -1,7 +1,7 @@
 """Descriptive statistics of a corpus, for ``sentspace corpus info`` and the corpus browser.
 
 Counts (sentences, groups, pairs by split and subset), the group-size histogram, the
-vocabulary and tokens per sentence (``models.tokenize.tokenize``, lowercased, punctuation
+vocabulary and tokens per sentence (``sentspace.models.tokenize.tokenize``, lowercased, punctuation
 counted), and for pair corpora the word overlap of positive versus negative pairs: how
 much a dataset rewards bag-of-words models.
 
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from scipy.sparse import csr_array
 
-from app.corpora.model import Corpus, PairTable
+from sentspace.app.corpora.model import Corpus, PairTable
 
 
 @dataclass(frozen=True, eq=False)
@@ -239,7 +239,7 @@ def _character_classes(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
 
 def token_table(texts: tuple[str, ...] | list[str]
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """The tokens of ``models.tokenize.tokenize`` for every text, found all at once.
+    """The tokens of ``sentspace.models.tokenize.tokenize`` for every text, found all at once.
 
     Returns
     -------

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from app.corpora.build import (SentenceTable, parse_float, read_lines, require_text,
+from sentspace.app.corpora.build import (SentenceTable, parse_float, read_lines, require_text,
                                split_fields)
-from app.corpora.model import Corpus, PairTable
-from app.errors import CorpusError
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.errors import CorpusError
 
 _INPUT = re.compile(r"^STS(?:\d{4})?\.input\.(?P<subset>.+)\.txt$")
 _GOLD = re.compile(r"^STS(?:\d{4})?\.gs\.(?P<subset>.+)\.txt$")

@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-from app.corpora.build import (MAX_LINE_CHARS, SentenceTable, corpus_from_columns,
+from sentspace.app.corpora.build import (MAX_LINE_CHARS, SentenceTable, corpus_from_columns,
                                first_line, format_lines, grouping_from_labels,
                                read_decoded, split_lines)
-from app.corpora.model import Corpus, PairTable
-from app.errors import CorpusError
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.errors import CorpusError
 
 DELIMITERS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
 JSONL = {".jsonl", ".ndjson"}

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.ann import EXACT_LIMIT
-from app.corpora.pyramid import DISTRACTORS, ITEMS, NEGATIVE_OVERLAP
-from app.evaluations import (
+from sentspace.app.ann import EXACT_LIMIT
+from sentspace.app.corpora.pyramid import DISTRACTORS, ITEMS, NEGATIVE_OVERLAP
+from sentspace.app.evaluations import (
     agreement, bitext, classification, costra, costra_offsets, detection, histograms, latent,
     pyramid, ranking, relatedness, transfer,
 )
-from app.neighbours import SPLIT_CHOICES
+from sentspace.app.neighbours import SPLIT_CHOICES
 
 #: Every evaluation by the name ``sentspace eval NAME`` takes, with a one-line description.
 EVALUATIONS: dict[str, tuple[Callable, str]] = {

@@ -11,7 +11,7 @@ denominators are the matrix product W @ W.T of the mistake matrix W, the numerat
 row sums of (P_i == P_j) & W_i & W_j over the prediction matrix P. The diagonal holds
 each encoder's total mistakes in both (a mistake agrees with itself), so its agreement
 is 1 whenever the encoder made a mistake. McNemar's test compares any two encoders'
-per-sentence correctness (``app.evaluations.statistics.mcnemar``).
+per-sentence correctness (``sentspace.app.evaluations.statistics.mcnemar``).
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.evaluations.classification import (ClassificationResult, evaluable_groups,
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.classification import (ClassificationResult, evaluable_groups,
                                             run_classification)
-from app.jobs import Job, Progress
-from app.results import Provenance, Result, Score
-from models.base import Encoder
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.results import Provenance, Result, Score
+from sentspace.models.base import Encoder
 
 NAME = "agreement"
 #: Classification parameters that must be equal for results to share their folds.
@@ -275,7 +275,7 @@ def run_agreement(corpus: Corpus, encoders: Sequence[Encoder], *, seed: int = 0,
                   C: float = 1.0) -> Job[AgreementResult]:
     """Classify with each encoder on the same folds, then compute the agreement matrix.
 
-    Parameters are those of :func:`app.evaluations.classification.run_classification`,
+    Parameters are those of :func:`sentspace.app.evaluations.classification.run_classification`,
     shared by every encoder so that the folds are the same.
     """
     if len(encoders) < 2:

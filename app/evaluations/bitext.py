@@ -3,9 +3,9 @@
 The corpus gives each sentence a ``language`` (metadata) and links translations as
 positive pairs (``multi30k-parallel``). For languages A and B, every sentence of A that
 has a translation in B is a query, answered by the most cosine-similar sentence among
-*all* sentences of B (:func:`app.ann.iter_knn`); then the same from B to A. Per query:
+*all* sentences of B (:func:`sentspace.app.ann.iter_knn`); then the same from B to A. Per query:
 the prediction, and the exact rank of the true translation among all of B
-(:func:`app.neighbours.iter_target_ranks`, ties pessimistic as in ranking).
+(:func:`sentspace.app.neighbours.iter_target_ranks`, ties pessimistic as in ranking).
 
 Metrics, per direction and over both:
 
@@ -20,8 +20,8 @@ Metrics, per direction and over both:
   are distinct sentences, so F1 is the mean of the two directions'.
 
 F1 is the mean of each query's share of it (:func:`f1_shares`, "how many predicted it"
-counted over all queries), so bootstrap intervals (:mod:`app.evaluations.statistics`)
-and the paired permutation test across encoders (:mod:`app.evaluations.paired`)
+counted over all queries), so bootstrap intervals (:mod:`sentspace.app.evaluations.statistics`)
+and the paired permutation test across encoders (:mod:`sentspace.app.evaluations.paired`)
 resample and swap those shares like any per-query value. Recounting hubs on each
 resample instead (sklearn on the resampled lists) would drop about a third of the
 queries and with them most collisions, so F1 would run high and the interval sit mostly
@@ -35,16 +35,16 @@ from typing import Any
 
 import numpy as np
 
-from app.ann import Search, iter_knn
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.evaluations.statistics import format_ci
-from app.jobs import Job
-from app.neighbours import Normalised, iter_target_ranks, normalise
-from app.results import Result, Score, provenance
-from models.base import Embeddings, Encoder
+from sentspace.app.ann import Search, iter_knn
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.statistics import format_ci
+from sentspace.app.jobs import Job
+from sentspace.app.neighbours import Normalised, iter_target_ranks, normalise
+from sentspace.app.results import Result, Score, provenance
+from sentspace.models.base import Embeddings, Encoder
 
 NAME = "bitext"
 #: The language pairs offered as the ``languages`` option (any "xx-yy" is accepted).
@@ -245,8 +245,8 @@ def iter_evaluate_bitext(corpus: Corpus, embeddings: Embeddings, *,
     languages : "A-B", codes of the corpus's ``language`` metadata.
     n_resamples, confidence : bootstrap intervals over queries; 0 turns them off.
     seed : seeds the bootstrap (and an approximate search's recall sample).
-    search : how the nearest sentence is found (:func:`app.ann.iter_knn`: exact up to
-        :data:`app.ann.EXACT_LIMIT` sentences of a language; ranks are always exact).
+    search : how the nearest sentence is found (:func:`sentspace.app.ann.iter_knn`: exact up to
+        :data:`sentspace.app.ann.EXACT_LIMIT` sentences of a language; ranks are always exact).
     """
     (a, b), pair_index, a_side, b_side = bitext_queries(corpus, languages)
     language = np.asarray(corpus.metadata["language"], dtype=str)

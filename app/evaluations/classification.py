@@ -17,13 +17,13 @@ import numpy as np
 # scikit-learn is imported inside run_classification: importing it pulls scipy.stats
 # and pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
 
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.jobs import Job, Progress
-from app.neighbours import fitted_on_training_side
-from app.results import Provenance, Result, Score
-from models.base import Embeddings, Encoder
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.neighbours import fitted_on_training_side
+from sentspace.app.results import Provenance, Result, Score
+from sentspace.models.base import Embeddings, Encoder
 
 NAME = "classification"
 

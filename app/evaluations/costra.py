@@ -1,7 +1,7 @@
 """Costra 1.1 geometric orderings (EVALUATIONS.md section 5).
 
 Does the space order Czech sentence transformations as annotators did? Each comparison
-(:func:`app.corpora.costra.costra_comparisons`) tests that one pair of sentences is
+(:func:`sentspace.app.corpora.costra.costra_comparisons`) tests that one pair of sentences is
 strictly more cosine-similar than another; a class score is the share that hold, and the
 overall score the mean of the six class scores.
 
@@ -22,16 +22,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.cache import encode_corpus
+from sentspace.app.cache import encode_corpus
 # The Costra reader is imported where a Costra corpus is evaluated: the GUI's start path
 # imports every evaluation module (tests/test_lazy_imports.py).
 if TYPE_CHECKING:
-    from app.corpora.costra import CostraComparisons
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.jobs import Job, Progress
-from app.results import Provenance, Result, Score
-from models.base import Embeddings, Encoder
+    from sentspace.app.corpora.costra import CostraComparisons
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.results import Provenance, Result, Score
+from sentspace.models.base import Embeddings, Encoder
 
 NAME = "costra"
 #: Digits the reference evaluator rounds every score to.
@@ -125,7 +125,7 @@ class CostraResult(Result):
                 Score("mean", scores["costra"], None, len(self.passed))]
 
     def body(self) -> dict[str, Any]:
-        from app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
+        from sentspace.app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
         comparisons = self.comparisons
         ids = np.asarray(self.sentence_ids, dtype=str)
         return {
@@ -182,7 +182,7 @@ def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
 
     Parameters
     ----------
-    corpus : Corpus loaded by :func:`app.corpora.costra.load_costra`.
+    corpus : Corpus loaded by :func:`sentspace.app.corpora.costra.load_costra`.
     embeddings : ndarray or sparse matrix of shape (len(corpus), dim)
         One row per corpus row, in corpus order (the reference evaluator's order).
     provenance : what produced the embeddings; by default "precomputed", with a hash of
@@ -193,7 +193,7 @@ def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
     EvaluationError
         The corpus is not Costra, or the embeddings have the wrong number of rows.
     """
-    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
+    from sentspace.app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     comparisons = costra_comparisons(corpus)
     if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
         raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
@@ -222,7 +222,7 @@ def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
 
     Parameters
     ----------
-    corpus : Corpus loaded by :func:`app.corpora.costra.load_costra`.
+    corpus : Corpus loaded by :func:`sentspace.app.corpora.costra.load_costra`.
     encoder : fitted on all the encoded texts first when it requires fitting (nothing is
         trained on labels here, so there is nothing to leak).
     seed : recorded for reproducibility; the evaluation itself is deterministic.
@@ -231,7 +231,7 @@ def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
         Off by default so the scores, the explorer's projection and exported embeddings
         all come from the same encoding of the same text.
     """
-    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
+    from sentspace.app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     costra_comparisons(corpus)  # fails before any encoding on a corpus that is not Costra
     embeddings = yield from encode_corpus(
         corpus, encoder, texts=list(corpus.metadata["tokenized"]) if tokenized else None)

@@ -27,13 +27,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.evaluations.statistics import format_ci
-from app.jobs import Job, Progress
-from app.results import Provenance, Result, Score
-from models.base import Embeddings, Encoder, fitted_copy
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.statistics import format_ci
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.results import Provenance, Result, Score
+from sentspace.models.base import Embeddings, Encoder, fitted_copy
 
 NAME = "costra-offsets"
 #: Shuffles of the type labels averaged into the baseline.
@@ -195,7 +195,7 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
         The corpus is not Costra, or the embeddings do not have one row per sentence.
     """
     # Imported here: the GUI's start path imports every evaluation module.
-    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
+    from sentspace.app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     costra_comparisons(corpus)      # the same check as the orderings evaluation
     if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
         raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
@@ -276,7 +276,7 @@ def run_costra_offsets(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
                        ) -> Job[CostraOffsetsResult]:
     """Encode a Costra corpus (fitting the encoder on its texts when it needs fitting,
     as the orderings evaluation does) and measure its transformation offsets."""
-    from app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
+    from sentspace.app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
     costra_comparisons(corpus)      # fails before any encoding on a corpus that is not Costra
     texts = list(corpus.texts)
     fitted = yield from fitted_copy(encoder, texts)

@@ -21,17 +21,17 @@ import numpy as np
 # scikit-learn is imported inside the functions: importing it pulls scipy.stats and
 # pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
 
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.evaluations.statistics import format_ci
-from app.evaluations.transfer import fit_logistic, pair_features
-from app.jobs import Job, Progress
-from app.neighbours import (degenerate_pairs, fitted_on_training_side, held_out_pairs,
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.statistics import format_ci
+from sentspace.app.evaluations.transfer import fit_logistic, pair_features
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.neighbours import (degenerate_pairs, fitted_on_training_side, held_out_pairs,
                             normalise, pair_cosines)
-from app.results import Provenance, Result, Score, provenance
-from models.base import Embeddings, Encoder
+from sentspace.app.results import Provenance, Result, Score, provenance
+from sentspace.models.base import Embeddings, Encoder
 
 NAME = "detection"
 LEARNING_CURVE = "learning-curve"

@@ -4,7 +4,7 @@ Pairs are split into two sides: positive vs negative by label (MSRP) or, for pai
 gold scores and no 0/1 labels (SICK, STS), high vs low relatedness (score >= threshold is
 high). For each side, a histogram of the pairs' cosine similarities and one of their word
 overlap: the share of distinct words the two sentences have in common, |A & B| / |A | B|
-(Jaccard) over lowercased tokens of ``models.tokenize`` that contain a letter or digit
+(Jaccard) over lowercased tokens of ``sentspace.models.tokenize`` that contain a letter or digit
 (punctuation is not a word). Bin edges are fixed (not fitted to the data), so histograms
 of different encoders and datasets line up, and are recorded in the result; the window's
 chart bins the values' own range (:func:`data_bins`), where their shape shows.
@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.jobs import Job
-from app.neighbours import degenerate_pairs, normalise, pair_cosines
-from app.results import Result, Score, provenance
-from models.base import Embeddings, Encoder
-from models.tokenize import tokenize
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.jobs import Job
+from sentspace.app.neighbours import degenerate_pairs, normalise, pair_cosines
+from sentspace.app.results import Result, Score, provenance
+from sentspace.models.base import Embeddings, Encoder
+from sentspace.models.tokenize import tokenize
 
 NAME = "histograms"
 BY = ("auto", "label", "score")

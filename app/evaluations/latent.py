@@ -19,14 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.jobs import Job
-from app.neighbours import normalise
-from app.results import Result, Score, provenance
-from models.base import Embeddings, Encoder
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.jobs import Job
+from sentspace.app.neighbours import normalise
+from sentspace.app.results import Result, Score, provenance
+from sentspace.models.base import Embeddings, Encoder
 
 NAME = "latent"
 

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.evaluations.agreement import compare_classifications
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.agreement import compare_classifications
 
 
 def _same_items(a_items: np.ndarray, b_items: np.ndarray) -> None:

@@ -2,7 +2,7 @@
 
 Do fragments that human annotators put in one Summary Content Unit lie closer together
 than lexically similar fragments of other SCUs? Two tests on the items that
-:func:`app.corpora.pyramid.pyramid_tests` derives:
+:func:`sentspace.app.corpora.pyramid.pyramid_tests` derives:
 
 - binary: a pair is called a paraphrase when its cosine reaches a threshold; the
   threshold maximising F1 is chosen on a random ``tune_fraction`` of the pairs (seeded),
@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.corpora.pyramid import PyramidTests, pyramid_tests
-from app.errors import EvaluationError
-from app.jobs import Job, Progress
-from app.results import Provenance, Result, Score
-from models.base import Embeddings, Encoder
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.corpora.pyramid import PyramidTests, pyramid_tests
+from sentspace.app.errors import EvaluationError
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.results import Provenance, Result, Score
+from sentspace.models.base import Embeddings, Encoder
 
 NAME = "pyramid"
 
@@ -236,7 +236,7 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
 
     Parameters
     ----------
-    corpus : Corpus loaded by :func:`app.corpora.pyramid.load_pyramid`.
+    corpus : Corpus loaded by :func:`sentspace.app.corpora.pyramid.load_pyramid`.
     embeddings : ndarray or sparse matrix of shape (len(corpus) + len(tests.label_texts),
         dim): the sentences, then the SCU labels when the binary test pairs them.
     seed : draws the tune pairs.
@@ -294,12 +294,12 @@ def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fractio
 
     Parameters
     ----------
-    corpus : Corpus loaded by :func:`app.corpora.pyramid.load_pyramid`.
+    corpus : Corpus loaded by :func:`sentspace.app.corpora.pyramid.load_pyramid`.
     encoder : fitted on all contributors first when it requires fitting (no labels are
         learnt, so nothing leaks).
     seed, tune_fraction : see :func:`evaluate_pyramid`.
     min_words, min_shared_negative, n_distractors, distractors, negative_overlap, items :
-        how :func:`app.corpora.pyramid.pyramid_tests` builds the tests; with SCU labels
+        how :func:`sentspace.app.corpora.pyramid.pyramid_tests` builds the tests; with SCU labels
         among the binary items, the labels are encoded after the sentences.
     """
     tests = pyramid_tests(corpus, min_words=min_words,

@@ -11,9 +11,9 @@ the partner ranks before it), so an encoder earns a rank only by separating the 
 "mid" (fractional ranking) and "optimistic" are parameters. A query whose vector is zero
 is as similar to everything, so it gets the worst rank under pessimistic ties.
 
-Above :data:`app.ann.EXACT_LIMIT` sentences (``search="auto"``, or always with
+Above :data:`sentspace.app.ann.EXACT_LIMIT` sentences (``search="auto"``, or always with
 ``search="ann"``) the ranks come from each query's ``max(ks)`` + 1 nearest neighbours in
-an approximate index (:func:`app.ann.iter_knn`) instead of a scan of the whole pool: a
+an approximate index (:func:`sentspace.app.ann.iter_knn`) instead of a scan of the whole pool: a
 partner's rank is counted among those neighbours, the same way, when they reach past
 its similarity (and its ties); otherwise it is beyond ``max(ks)`` (rank inf). So
 accuracy@k is measured for every k asked, MRR counts ranks beyond ``max(ks)`` as 0 (it
@@ -29,17 +29,17 @@ from typing import Any
 
 import numpy as np
 
-from app.ann import Search, choose, iter_knn
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.evaluations.statistics import format_ci
-from app.jobs import Job
-from app.neighbours import (DEFAULT_MEMORY_MB, TIE_TOLERANCE, TIES, Normalised,
+from sentspace.app.ann import Search, choose, iter_knn
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.statistics import format_ci
+from sentspace.app.jobs import Job
+from sentspace.app.neighbours import (DEFAULT_MEMORY_MB, TIE_TOLERANCE, TIES, Normalised,
                             iter_target_ranks, normalise)
-from app.results import Result, Score, provenance
-from models.base import Embeddings, Encoder
+from sentspace.app.results import Result, Score, provenance
+from sentspace.models.base import Embeddings, Encoder
 
 NAME = "ranking"
 DEFAULT_KS = (1, 10, 100)
@@ -202,7 +202,7 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     n_resamples, confidence : bootstrap intervals over queries; 0 turns them off.
     seed : seeds the bootstrap and the queries an approximate search's recall is
         measured on.
-    search : "auto", "exact" or "ann" (:func:`app.ann.iter_knn`; see the module
+    search : "auto", "exact" or "ann" (:func:`sentspace.app.ann.iter_knn`; see the module
         docstring for what an approximate ranking measures).
     """
     if ties not in TIES:

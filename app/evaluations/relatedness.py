@@ -19,16 +19,16 @@ import numpy as np
 # scipy.stats is imported in _correlation: it takes about 0.4 s, too slow for the GUI's
 # start, which imports every evaluation.
 
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.evaluations.statistics import format_ci
-from app.jobs import Job
-from app.neighbours import (chosen_splits, degenerate_pairs, describe_pairs, held_out_pairs,
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.statistics import format_ci
+from sentspace.app.jobs import Job
+from sentspace.app.neighbours import (chosen_splits, degenerate_pairs, describe_pairs, held_out_pairs,
                             normalise, pair_cosines)
-from app.results import Result, Score, provenance
-from models.base import Embeddings, Encoder
+from sentspace.app.results import Result, Score, provenance
+from sentspace.models.base import Embeddings, Encoder
 
 NAME = "relatedness"
 POOLED = "pooled"
@@ -255,7 +255,7 @@ def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
                     confidence: float = 0.95) -> Job[RelatednessResult]:
     """Encode the corpus and run :func:`evaluate_relatedness` (same parameters) on the
     pairs of ``splits`` or, when None, of the ``split`` choice
-    (:data:`app.neighbours.SPLIT_CHOICES`: by default SICK test for an encoder that
+    (:data:`sentspace.app.neighbours.SPLIT_CHOICES`: by default SICK test for an encoder that
     learns from labelled pairs, every pair for the others). Such an encoder trains on
     the pairs outside the evaluated splits, so it never sees an evaluated pair."""
     if splits is None:

@@ -29,15 +29,15 @@ import scipy.sparse as sp
 if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression
 
-from app.cache import encode_corpus
-from app.corpora.model import Corpus
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.evaluations.statistics import format_ci
-from app.jobs import Job, Progress
-from app.neighbours import fitted_on_training_side
-from app.results import Provenance, Result, Score
-from models.base import Embeddings, Encoder
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.statistics import format_ci
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.neighbours import fitted_on_training_side
+from sentspace.app.results import Provenance, Result, Score
+from sentspace.models.base import Embeddings, Encoder
 
 NAME = "transfer"
 TASKS = ("auto", "sentence", "pair")

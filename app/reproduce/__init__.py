@@ -9,9 +9,9 @@ and JSON.
 
 from __future__ import annotations
 
-from app.reproduce import baumel, costra, hill2016, triantafillou2016, white2015
-from app.reproduce.model import Paper
-from app.reproduce.runner import FULL, QUICK, Report, Row, run_reproduction
+from sentspace.app.reproduce import baumel, costra, hill2016, triantafillou2016, white2015
+from sentspace.app.reproduce.model import Paper
+from sentspace.app.reproduce.runner import FULL, QUICK, Report, Row, run_reproduction
 
 #: Every paper by the name ``sentspace reproduce`` takes.
 PAPERS: dict[str, Paper] = {module.PAPER.name: module.PAPER for module in (

@@ -4,9 +4,9 @@ Table 1, on DUC pyramids a user supplies (``$SENTSPACE_DUC``), else on the share
 
 from __future__ import annotations
 
-from app.corpora.pyramid import PAPER_COUNTS, pyramid_tests
-from app.reproduce.findings import beats
-from app.reproduce.model import (
+from sentspace.app.corpora.pyramid import PAPER_COUNTS, pyramid_tests
+from sentspace.app.reproduce.findings import beats
+from sentspace.app.reproduce.model import (
     NEEDS,
     SAME,
     SUBSTITUTE,

@@ -3,9 +3,9 @@ spaces": Table 1, scored exactly as the ``costra`` package's reference evaluator
 
 from __future__ import annotations
 
-from app.corpora.costra import CLASSES
-from app.reproduce.findings import Decision, Lookup, all_below
-from app.reproduce.model import (
+from sentspace.app.corpora.costra import CLASSES
+from sentspace.app.reproduce.findings import Decision, Lookup, all_below
+from sentspace.app.reproduce.model import (
     NEEDS,
     SAME,
     SUBSTITUTE,

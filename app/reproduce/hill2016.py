@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from app.reproduce.findings import beats
-from app.reproduce.model import (
+from sentspace.app.reproduce.findings import beats
+from sentspace.app.reproduce.model import (
     NEEDS,
     SAME,
     SUBSTITUTE,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.corpora.model import Corpus
+from sentspace.app.corpora.model import Corpus
 
 #: The marks of a row: how the re-run relates to the paper's setting.
 SAME = "same setting"
@@ -81,8 +81,8 @@ class Cell:
     run : what re-computes it; None when nothing here can. A ``NEEDS`` row may still
         have one: what runs once the need is supplied, or on a stand-in meanwhile (the
         pyramid sample for DUC), as its note says.
-    metric : the :class:`~app.results.Score` name of the run's result, or a key of
-        ``app.reproduce.runner.EXTRACTORS``.
+    metric : the :class:`~sentspace.app.results.Score` name of the run's result, or a key of
+        ``sentspace.app.reproduce.runner.EXTRACTORS``.
     mark, note : one of :data:`MARKS`, and what was substituted, what is needed, and
         which unstated setting took sentspace's default.
     quick : re-run by ``--quick`` (otherwise only by ``--full``).

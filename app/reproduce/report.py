@@ -1,4 +1,4 @@
-"""A :class:`~app.reproduce.runner.Report` as text tables (CLI), Markdown, a
+"""A :class:`~sentspace.app.reproduce.runner.Report` as text tables (CLI), Markdown, a
 self-contained HTML page (inline SVG charts, no network) and JSON."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from app.atomic import write_text_atomic
-from app.export import write_json
-from app.reproduce.runner import Report, Row
+from sentspace.app.atomic import write_text_atomic
+from sentspace.app.export import write_json
+from sentspace.app.reproduce.runner import Report, Row
 
 COLUMNS = ("row", "column", "published", "sentspace [95% CI]", "difference", "mark")
 

@@ -1,5 +1,5 @@
 """Re-running a paper's cells: the job that runs each distinct :class:`Run` once through
-``app.evaluations.EVALUATIONS`` (encodings through the on-disk cache, so a rerun reuses
+``sentspace.app.evaluations.EVALUATIONS`` (encodings through the on-disk cache, so a rerun reuses
 them), and the :class:`Report` of one row per published cell."""
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from app.commands import eval_command
-from app.corpora import load_corpus
-from app.corpora.model import Corpus
-from app.errors import CorpusError, EvaluationError, InputError
-from app.evaluations import EVALUATIONS, statistics
-from app.jobs import Job, Progress
-from app.reproduce.model import NEEDS, Cell, Paper, Run
-from app.results import Result
-from models import make_encoder
-from models.base import ModelError
+from sentspace.app.commands import eval_command
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import CorpusError, EvaluationError, InputError
+from sentspace.app.evaluations import EVALUATIONS, statistics
+from sentspace.app.jobs import Job, Progress
+from sentspace.app.reproduce.model import NEEDS, Cell, Paper, Run
+from sentspace.app.results import Result
+from sentspace.models import make_encoder
+from sentspace.models.base import ModelError
 
 QUICK, FULL = "quick", "full"
 #: Bootstrap resamples of the intervals computed here from per-item outcomes (for

@@ -3,8 +3,8 @@ embeddings": Tables 1-8."""
 
 from __future__ import annotations
 
-from app.reproduce.findings import Decision, Lookup, beats
-from app.reproduce.model import (
+from sentspace.app.reproduce.findings import Decision, Lookup, beats
+from sentspace.app.reproduce.model import (
     NEEDS,
     SAME,
     SUBSTITUTE,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from app.evaluations.classification import evaluable_groups
-from app.reproduce.findings import beats, best_of, every_lower, within
-from app.reproduce.model import (
+from sentspace.app.evaluations.classification import evaluable_groups
+from sentspace.app.reproduce.findings import beats, best_of, every_lower, within
+from sentspace.app.reproduce.model import (
     SAME,
     SUBSTITUTE,
     Cell,
@@ -65,7 +65,7 @@ def _groups(corpus) -> str:
 
 
 def _bow_dimension(corpus) -> str:
-    from models.bow import BagOfWords  # noqa: PLC0415 (only when counting)
+    from sentspace.models.bow import BagOfWords  # noqa: PLC0415 (only when counting)
     return f"{BagOfWords().fit(list(corpus.texts)).dim:,}"
 
 

@@ -9,10 +9,10 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-from app.annotations.agreement import agreement
-from app.annotations.journal import merge_journals
-from app.annotations.session import AnnotationSession
-from app.corpora import load_corpus
+from sentspace.app.annotations.agreement import agreement
+from sentspace.app.annotations.journal import merge_journals
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
 
 #: Which of sentences 0-19 each author moves into group "100" (the rest they mark
 #: reviewed, keeping them where they are).

@@ -6,16 +6,16 @@ import json
 import numpy as np
 import pytest
 
-from app.annotations.edits import (
+from sentspace.app.annotations.edits import (
     AddNote, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence, SplitGroup,
     apply, edit_from_dict, new_group_name,
 )
-from app.annotations.export import export_corpus, has_grouped_format
-from app.annotations.journal import EditJournal, journal_path
-from app.annotations.session import AnnotationSession
-from app.corpora import BUILTIN, load_corpus
-from app.corpora.grouped import load_grouped
-from app.corpora.sick import load_sick
+from sentspace.app.annotations.export import export_corpus, has_grouped_format
+from sentspace.app.annotations.journal import EditJournal, journal_path
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import BUILTIN, load_corpus
+from sentspace.app.corpora.grouped import load_grouped
+from sentspace.app.corpora.sick import load_sick
 
 
 @pytest.fixture(scope="module")

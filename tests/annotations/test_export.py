@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from app.annotations.session import AnnotationSession
-from app.atomic import write_text_atomic
-from app.corpora import load_corpus
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.atomic import write_text_atomic
+from sentspace.app.corpora import load_corpus
 
 
 @pytest.fixture(scope="module")

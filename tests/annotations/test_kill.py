@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from app.annotations.edits import MoveSentence
-from app.annotations.session import AnnotationSession
-from app.corpora import load_corpus
+from sentspace.app.annotations.edits import MoveSentence
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Moves every sentence i (L{i+1}) of groups 0-199 into the next group, one edit at a
 #: time, reporting each edit after the session returned it.
 EDITING = """
 import sys
-from app.annotations.session import AnnotationSession
-from app.corpora import load_corpus
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
 corpus = load_corpus("msrp-grouped")
 session = AnnotationSession.open(corpus, sys.argv[1], author="killed")
 for i in range(600):

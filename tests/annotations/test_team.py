@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from app.annotations.history import History
-from app.annotations.journal import EditJournal, legacy_id, merge_journals, read_journal
-from app.annotations.session import AnnotationSession
-from app.corpora import load_corpus
+from sentspace.app.annotations.history import History
+from sentspace.app.annotations.journal import EditJournal, legacy_id, merge_journals, read_journal
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A writer driven line by line on stdin, so the test sets the exact interleaving; it
 #: answers each command with the edit's id and what its session sees.
 WRITER = """
 import json, sys
-from app.annotations.session import AnnotationSession
-from app.corpora import load_corpus
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
 corpus = load_corpus(sys.argv[1])
 session = AnnotationSession.open(corpus, sys.argv[2], author=sys.argv[3])
 for line in sys.stdin:
@@ -150,8 +150,8 @@ def test_a_pair_rescored_twice_concurrently(shared_data, tmp_path):
 #: after it returned; then waits for a line on stdin, refreshes and prints what it sees.
 LOOP = """
 import os, sys, time
-from app.annotations.session import AnnotationSession
-from app.corpora import load_corpus
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
 _, journal, go, author, start, count, undo = sys.argv
 session = AnnotationSession.open(load_corpus("msrp-grouped"), journal, author=author)
 print("ready", flush=True)

@@ -3,9 +3,9 @@
 
 import pytest
 
-from app.corpora import load_corpus
-from app.corpora.build import MAX_LINE_CHARS
-from app.errors import CorpusError
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.build import MAX_LINE_CHARS
+from sentspace.app.errors import CorpusError
 
 PNG = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10"
 

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from app.annotations.session import AnnotationSession
-from app.corpora import load_corpus
-from app.corpora.browse import (SentenceColumns, pairs_of, sentence_order, stats_rows)
-from app.corpora.stats import corpus_stats
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.browse import (SentenceColumns, pairs_of, sentence_order, stats_rows)
+from sentspace.app.corpora.stats import corpus_stats
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 import pytest
 
-from app.corpora import detect_format, load_corpus
-from app.corpora.model import Corpus
+from sentspace.app.corpora import detect_format, load_corpus
+from sentspace.app.corpora.model import Corpus
 
 
 @pytest.mark.parametrize("relative, expected", [

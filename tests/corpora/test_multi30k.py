@@ -5,11 +5,11 @@ import time
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.corpora.multi30k import DATA_ENV
-from app.errors import CorpusError
-from app.evaluations import applicable_evaluations
-from app.neighbour_search import _related
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.multi30k import DATA_ENV
+from sentspace.app.errors import CorpusError
+from sentspace.app.evaluations import applicable_evaluations
+from sentspace.app.neighbour_search import _related
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from app.corpora import ColumnMapping, load_corpus
-from app.corpora.tabular import load_tabular
-from app.errors import CorpusError
+from sentspace.app.corpora import ColumnMapping, load_corpus
+from sentspace.app.corpora.tabular import load_tabular
+from sentspace.app.errors import CorpusError
 
 
 def test_parquet_with_text_id_and_group_is_the_grouped_corpus(tmp_path):
@@ -98,7 +98,7 @@ def test_columnar_table_reader_equals_the_row_reader(tmp_path, suffix):
         writer.writerow(["id", "sentence", "group"])
         for s, g in zip(groups.sentence_index.tolist(), groups.group_index.tolist()):
             writer.writerow([grouped.ids[s], grouped.texts[s], groups.names[g]])
-    from app.corpora.tabular import _columnar_sentences
+    from sentspace.app.corpora.tabular import _columnar_sentences
     assert _columnar_sentences(path, None) is not None
     row_by_row = lambda: load_tabular(path, ColumnMapping(header=True))
     for corpus in (load_corpus(path), row_by_row()):

@@ -3,11 +3,11 @@ import shutil
 import numpy as np
 import pytest
 
-from app.corpora.costra import is_costra
-from app.corpora.model import Corpus, Grouping
-from app.corpora.pyramid import (FUNCTION_WORDS, ITEMS, PRONOUNS, WORD, is_pyramid, load_pyramid,
+from sentspace.app.corpora.costra import is_costra
+from sentspace.app.corpora.model import Corpus, Grouping
+from sentspace.app.corpora.pyramid import (FUNCTION_WORDS, ITEMS, PRONOUNS, WORD, is_pyramid, load_pyramid,
                                  pyramid_tests)
-from app.errors import CorpusError, EvaluationError
+from sentspace.app.errors import CorpusError, EvaluationError
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +225,7 @@ def test_part_labels_differing_from_the_text_warn(tmp_path, sample):
 
 
 def test_tests_need_a_pyramid_corpus(shared_data):
-    from app.corpora.grouped import load_grouped
+    from sentspace.app.corpora.grouped import load_grouped
     grouped = load_grouped(shared_data / "white2015-paraphrase-grouped" / "msrp_distribute")
     with pytest.raises(EvaluationError, match=".pyr"):
         pyramid_tests(grouped)

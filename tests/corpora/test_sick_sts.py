@@ -3,10 +3,10 @@ import collections
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.corpora.sick import ENTAILMENT_CLASSES, load_sick
-from app.corpora.sts import load_sts
-from app.errors import CorpusError
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.sick import ENTAILMENT_CLASSES, load_sick
+from sentspace.app.corpora.sts import load_sts
+from sentspace.app.errors import CorpusError
 
 STS_SUBSETS = {
     "2012": {"MSRpar": 750, "MSRvid": 750, "SMTeuroparl": 459, "surprise.OnWN": 750,

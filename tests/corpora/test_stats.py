@@ -3,10 +3,10 @@ import json
 import numpy as np
 from scipy.sparse import csr_array
 
-from app.cli import main
-from app.corpora import load_corpus
-from app.corpora.model import Corpus, Grouping, PairTable
-from app.corpora.stats import corpus_stats, word_overlap
+from sentspace.app.cli import main
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus, Grouping, PairTable
+from sentspace.app.corpora.stats import corpus_stats, word_overlap
 
 
 def test_word_overlap_is_jaccard_of_word_sets():
@@ -72,8 +72,8 @@ def test_cli_corpus_info_bad_file_exits_2(tmp_path, capsys):
 def test_token_table_is_tokenize_on_every_sentence(shared_data):
     """All at once, the tokens are those of models.tokenize.tokenize one sentence at a
     time: on the full STS and Costra (Czech) files, and on characters past ASCII."""
-    from app.corpora.stats import token_table
-    from models.tokenize import tokenize
+    from sentspace.app.corpora.stats import token_table
+    from sentspace.models.tokenize import tokenize
 
     odd = ("Ünïcode — dash… “quoted” 𝔘𝔫 ǅ x_y", "", "  ", "İstanbul ΣΑΣ café",
            "a\u00a0b\u2003c\u2028d", "tab\there")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.corpora.model import Corpus, Grouping, PairTable
+from sentspace.app.corpora.model import Corpus, Grouping, PairTable
 
 ENTAILMENT = ("NEUTRAL", "ENTAILMENT", "CONTRADICTION")
 

@@ -4,14 +4,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.errors import EvaluationError
-from app.evaluations import statistics
-from app.evaluations.agreement import (compare_classifications, misclassification_agreement,
+from sentspace.app.corpora import load_corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.agreement import (compare_classifications, misclassification_agreement,
                                        run_agreement)
-from app.evaluations.classification import run_classification
-from app.jobs import Progress, run_job
-from models import RandomBagOfWords, make_encoder
+from sentspace.app.evaluations.classification import run_classification
+from sentspace.app.jobs import Progress, run_job
+from sentspace.models import RandomBagOfWords, make_encoder
 
 ENCODERS = ("bow", "tfidf", "random-bow")
 
@@ -176,7 +176,7 @@ def test_no_shared_mistake_is_nan_not_zero(classifications):
 
 
 def test_default_encoders_are_those_run_then_the_chosen_and_tfidf():
-    from app.evaluations.agreement import default_encoders
+    from sentspace.app.evaluations.agreement import default_encoders
 
     assert default_encoders(["bow", "glove:/v.txt"], ["precomputed:/e.npy"], "sbert") == [
         "bow", "glove:/v.txt", "precomputed:/e.npy"]

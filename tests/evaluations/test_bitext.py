@@ -4,16 +4,16 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
-from app.cli import main
-from app.corpora import load_corpus
-from app.corpora.model import Corpus, PairTable
-from app.corpora.multi30k import DATA_ENV
-from app.errors import EvaluationError
-from app.evaluations.bitext import f1_shares, iter_evaluate_bitext, run_bitext
-from app.evaluations.paired import paired_test
-from app.jobs import run_job
-from app.workspace import decode_state, encode_state
-from models.bow import BagOfWords, TfIdf
+from sentspace.app.cli import main
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.corpora.multi30k import DATA_ENV
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations.bitext import f1_shares, iter_evaluate_bitext, run_bitext
+from sentspace.app.evaluations.paired import paired_test
+from sentspace.app.jobs import run_job
+from sentspace.app.workspace import decode_state, encode_state
+from sentspace.models.bow import BagOfWords, TfIdf
 from tests.printed import printed_number
 
 

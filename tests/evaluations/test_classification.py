@@ -5,13 +5,13 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
 
-from app.corpora import load_corpus
-from app.corpora.model import Corpus, Grouping
-from app.errors import EvaluationError
-from app.evaluations.classification import run_classification
-from app.jobs import run_job
-from models.bow import BagOfWords, TfIdf
-from models.tokenize import TOKEN_PATTERN
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus, Grouping
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations.classification import run_classification
+from sentspace.app.jobs import run_job
+from sentspace.models.bow import BagOfWords, TfIdf
+from sentspace.models.tokenize import TOKEN_PATTERN
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def test_too_many_groups_for_one_svm_each_are_refused_before_work(corpus, monkey
     """A million sentences in 290,000 groups would fit an SVM per group for days: the
     evaluation says so at once (the explorer then notes it skipped), here with the limit
     lowered below grouped MSRP's 274 groups x 859 sentences."""
-    from app.evaluations import classification
+    from sentspace.app.evaluations import classification
 
     monkeypatch.setattr(classification, "SVM_LIMIT", 274 * 859 - 1)
     with pytest.raises(EvaluationError, match="274 groups of 859 sentences would take"):

@@ -5,12 +5,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from app.corpora.costra import CLASSES, PARAPHRASE_CLASSES, load_costra
-from app.corpora.grouped import load_grouped
-from app.errors import EvaluationError
-from app.evaluations.costra import evaluate_costra, run_costra, seed_group_paths
-from app.jobs import Progress, run_job
-from models.bow import BagOfWords
+from sentspace.app.corpora.costra import CLASSES, PARAPHRASE_CLASSES, load_costra
+from sentspace.app.corpora.grouped import load_grouped
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations.costra import evaluate_costra, run_costra, seed_group_paths
+from sentspace.app.jobs import Progress, run_job
+from sentspace.models.bow import BagOfWords
 
 
 @pytest.fixture(scope="module")

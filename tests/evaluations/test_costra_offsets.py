@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from app.cli import main
-from app.corpora.costra import load_costra
-from app.corpora import load_corpus
-from app.errors import EvaluationError
-from app.evaluations.costra_offsets import (evaluate_costra_offsets,
+from sentspace.app.cli import main
+from sentspace.app.corpora.costra import load_costra
+from sentspace.app.corpora import load_corpus
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations.costra_offsets import (evaluate_costra_offsets,
                                             run_costra_offsets)
-from app.jobs import run_job
-from models import make_encoder
+from sentspace.app.jobs import run_job
+from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def first_groups_file(source, destination, n_groups):
 
 
 def test_e5_small_makes_modality_and_tense_directions(shared_data, tmp_path):
-    from models import MultilingualE5
+    from sentspace.models import MultilingualE5
 
     if not MultilingualE5.available():
         pytest.skip("the multilingual extra is not installed")

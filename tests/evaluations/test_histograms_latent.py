@@ -1,13 +1,13 @@
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.corpora.model import Corpus, PairTable
-from app.errors import EvaluationError
-from app.evaluations.histograms import run_histograms, word_overlap
-from app.evaluations.latent import run_latent
-from app.jobs import run_job
-from models.bow import BagOfWords
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations.histograms import run_histograms, word_overlap
+from sentspace.app.evaluations.latent import run_latent
+from sentspace.app.jobs import run_job
+from sentspace.models.bow import BagOfWords
 
 from ._pairs import msrp, sick
 

@@ -3,11 +3,11 @@ import json
 import numpy as np
 import pytest
 
-from app.corpora.pyramid import load_pyramid
-from app.errors import EvaluationError
-from app.evaluations.pyramid import best_f1_threshold, evaluate_pyramid, run_pyramid
-from app.jobs import run_job
-from models.bow import BagOfWords
+from sentspace.app.corpora.pyramid import load_pyramid
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations.pyramid import best_f1_threshold, evaluate_pyramid, run_pyramid
+from sentspace.app.jobs import run_job
+from sentspace.models.bow import BagOfWords
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +127,7 @@ def test_refused_before_work(pyramid, shared_data):
         next(run_pyramid(pyramid, BagOfWords(), min_words=50))
     with pytest.raises(EvaluationError, match="one embedding per sentence"):
         evaluate_pyramid(pyramid, np.zeros((3, 4)))
-    from app.corpora.costra import load_costra
+    from sentspace.app.corpora.costra import load_costra
     with pytest.raises(EvaluationError, match="no SCUs"):
         next(run_pyramid(load_costra(shared_data / "costra" / "data.tsv"), BagOfWords()))
 

@@ -1,14 +1,14 @@
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.corpora.model import Corpus, PairTable
-from app.errors import EvaluationError
-from app.evaluations import applicable_evaluations
-from app.evaluations.detection import run_detection
-from app.evaluations.ranking import iter_evaluate_ranking, run_ranking
-from app.jobs import run_job
-from models.bow import BagOfWords
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import applicable_evaluations
+from sentspace.app.evaluations.detection import run_detection
+from sentspace.app.evaluations.ranking import iter_evaluate_ranking, run_ranking
+from sentspace.app.jobs import run_job
+from sentspace.models.bow import BagOfWords
 
 from ._pairs import msrp
 

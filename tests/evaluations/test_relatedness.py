@@ -6,13 +6,13 @@ import pytest
 from scipy import stats
 from sklearn.feature_extraction.text import CountVectorizer
 
-from app.corpora import load_corpus
-from app.corpora.model import Corpus, PairTable
-from app.errors import EvaluationError
-from app.evaluations.relatedness import evaluate_relatedness, run_relatedness
-from app.jobs import run_job
-from models.bow import BagOfWords
-from models.tokenize import TOKEN_PATTERN
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations.relatedness import evaluate_relatedness, run_relatedness
+from sentspace.app.jobs import run_job
+from sentspace.models.bow import BagOfWords
+from sentspace.models.tokenize import TOKEN_PATTERN
 
 from ._pairs import sick, sts2016
 

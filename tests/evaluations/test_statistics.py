@@ -3,7 +3,7 @@ import pytest
 from scipy import stats
 from sklearn.metrics import average_precision_score
 
-from app.evaluations import statistics as S
+from sentspace.app.evaluations import statistics as S
 
 
 @pytest.fixture(scope="module")

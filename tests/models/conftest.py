@@ -1,6 +1,6 @@
 import pytest
 
-from app.corpora import load_corpus
+from sentspace.app.corpora import load_corpus
 
 
 @pytest.fixture(autouse=True)

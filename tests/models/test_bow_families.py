@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models import ModelError
-from models.pca_bow import PcaBagOfWords
-from models.random_bow import RandomBagOfWords, random_word_vectors
-from models.tokenize import count_matrix, tokenize
+from sentspace.models import ModelError
+from sentspace.models.pca_bow import PcaBagOfWords
+from sentspace.models.random_bow import RandomBagOfWords, random_word_vectors
+from sentspace.models.tokenize import count_matrix, tokenize
 
 
 def test_count_matrix_counts_types_per_text():
@@ -68,8 +68,8 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Fits PCA-BOW on the first N bundled MSRP sentences and saves their vectors.
 FIT_AND_SAVE = """
 import sys, numpy as np
-from app.corpora import load_corpus
-from models.pca_bow import PcaBagOfWords
+from sentspace.app.corpora import load_corpus
+from sentspace.models.pca_bow import PcaBagOfWords
 texts = list(load_corpus("msrp-grouped").texts)
 for n in (120, len(texts)):
     encoder = PcaBagOfWords(seed=0).fit(texts[:n])

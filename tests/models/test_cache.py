@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-import app.cache
-from app.cache import EmbeddingCache, cache_dir, cached_encode, encode_corpus
-from app.jobs import run_job
-from models import NotFittedError, make_encoder
-from models.precomputed import Precomputed
+import sentspace.app.cache
+from sentspace.app.cache import EmbeddingCache, cache_dir, cached_encode, encode_corpus
+from sentspace.app.jobs import run_job
+from sentspace.models import NotFittedError, make_encoder
+from sentspace.models.precomputed import Precomputed
 
 
 class Counting:
@@ -143,7 +143,7 @@ def test_entry_bigger_than_the_limit_is_not_kept(tmp_path):
 def test_module_clear_empties_the_default_cache(msrp):
     encode(make_encoder("random-bow"), msrp)
     assert EmbeddingCache().size() > 0
-    assert app.cache.clear() > 0
+    assert sentspace.app.cache.clear() > 0
     assert EmbeddingCache().size() == 0
 
 

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from models import ModelError, load_trained, make_encoder
-from models.dictrep import DictRepBOW, DictRepRNN, read_definitions
-from models.word_vectors import DEFAULT_SOURCE, load_table
+from sentspace.models import ModelError, load_trained, make_encoder
+from sentspace.models.dictrep import DictRepBOW, DictRepRNN, read_definitions
+from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
 
 pytest.importorskip("torch")
 

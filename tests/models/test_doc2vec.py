@@ -6,11 +6,11 @@ import json
 import numpy as np
 import pytest
 
-from app.jobs import Progress
-from models import ModelError, NotFittedError, load_trained, read_training_text
-from models.doc2vec import Doc2VecDBOW, Doc2VecDM
-from models.sidecar import file_sha256, sidecar_path
-from models.word2vec import FastTextEncoder, Word2VecEncoder, train_epochs
+from sentspace.app.jobs import Progress
+from sentspace.models import ModelError, NotFittedError, load_trained, read_training_text
+from sentspace.models.doc2vec import Doc2VecDBOW, Doc2VecDM
+from sentspace.models.sidecar import file_sha256, sidecar_path
+from sentspace.models.word2vec import FastTextEncoder, Word2VecEncoder, train_epochs
 
 #: Small and quick: the properties tested do not depend on size.
 SMALL = {"vector_size": 24, "epochs": 4, "workers": 1, "seed": 7}
@@ -251,9 +251,9 @@ def test_word2vec_trained_on_a_text_file_is_not_refitted_inside_folds(shared_dat
     """``word2vec:FILE`` trains on the State of the Union sentences, not on the corpus it
     encodes: classification on grouped MSRP fits it once and shares its embeddings across
     the folds, its provenance names the file, and it survives a save/reload."""
-    from app.evaluations.classification import run_classification
-    from app.jobs import run_job
-    from models import make_encoder
+    from sentspace.app.evaluations.classification import run_classification
+    from sentspace.app.jobs import run_job
+    from sentspace.models import make_encoder
     path = shared_data / "state-union" / "sentences.txt"
     fits, fit = [], Word2VecEncoder.iter_fit
 

@@ -4,8 +4,8 @@ together, and the encoder is what the registry and the CLI name."""
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from models import ENCODERS, ModelError, MultilingualE5, make_encoder
+from sentspace.app.corpora import load_corpus
+from sentspace.models import ENCODERS, ModelError, MultilingualE5, make_encoder
 
 pytestmark = pytest.mark.skipif(not MultilingualE5.available(),
                                 reason=f"not installed: {MultilingualE5.install_hint}")

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from app.jobs import Progress
-from models import (ENCODERS, ModelError, NotFittedError,
+from sentspace.app.jobs import Progress
+from sentspace.models import (ENCODERS, ModelError, NotFittedError,
                     make_encoder)
-from models.pairs import TrainingPairs
+from sentspace.models.pairs import TrainingPairs
 
 #: A parameter change per family that must change the fingerprint.
 CHANGED_PARAMS = {

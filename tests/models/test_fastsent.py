@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from app.jobs import Progress
-from models import ModelError, NotFittedError, load_trained, make_encoder
-from models.fastsent import FastSent, FastSentAE
-from models.neural import Ragged, documents_of, read_ordered_text, seeded
-from models.sidecar import sidecar_path
+from sentspace.app.jobs import Progress
+from sentspace.models import ModelError, NotFittedError, load_trained, make_encoder
+from sentspace.models.fastsent import FastSent, FastSentAE
+from sentspace.models.neural import Ragged, documents_of, read_ordered_text, seeded
+from sentspace.models.sidecar import sidecar_path
 
 pytest.importorskip("torch")
 
@@ -148,8 +148,8 @@ def test_a_file_trained_encoder_is_fitted_once_per_process_and_not_per_fold(
         state_union, tmp_path, msrp, monkeypatch):
     """Evaluations clone and refit; an encoder trained on its own file is trained once and
     its embeddings are shared by the folds (it learned nothing from the corpus)."""
-    from app.evaluations.classification import run_classification
-    from app.jobs import run_job
+    from sentspace.app.evaluations.classification import run_classification
+    from sentspace.app.jobs import run_job
     path = tmp_path / "speeches.txt"
     path.write_text("\n".join(state_union[:800]) + "\n")
     first = make_encoder(f"fastsent:{path}").fit([])

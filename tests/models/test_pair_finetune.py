@@ -4,11 +4,11 @@ losses, saved as safetensors in a folder and loaded back offline."""
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.jobs import Progress
-from models import ModelError, make_encoder
-from models.pair_finetune import PairFinetune
-from models.pairs import TrainingPairs, corpus_pairs
+from sentspace.app.corpora import load_corpus
+from sentspace.app.jobs import Progress
+from sentspace.models import ModelError, make_encoder
+from sentspace.models.pair_finetune import PairFinetune
+from sentspace.models.pairs import TrainingPairs, corpus_pairs
 
 pytest.importorskip("sentence_transformers")
 

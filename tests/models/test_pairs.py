@@ -4,13 +4,13 @@ them on training pairs only."""
 import numpy as np
 import pytest
 
-from app.corpora import load_corpus
-from app.evaluations.classification import run_classification
-from app.evaluations.relatedness import run_relatedness
-from app.evaluations.transfer import run_transfer
-from app.jobs import run_job
-from models import ModelError, load_trained, make_encoder
-from models.pairs import PairBOW, PairRNN, TrainingPairs, corpus_pairs, read_pairs_file
+from sentspace.app.corpora import load_corpus
+from sentspace.app.evaluations.classification import run_classification
+from sentspace.app.evaluations.relatedness import run_relatedness
+from sentspace.app.evaluations.transfer import run_transfer
+from sentspace.app.jobs import run_job
+from sentspace.models import ModelError, load_trained, make_encoder
+from sentspace.models.pairs import PairBOW, PairRNN, TrainingPairs, corpus_pairs, read_pairs_file
 
 pytest.importorskip("torch")
 
@@ -119,10 +119,10 @@ def test_cli_evaluates_a_pair_trained_encoder_on_the_held_out_split(sick, shared
     train on) is refused before any training."""
     import json
 
-    import models
-    from app.cli import main
+    import sentspace.models
+    from sentspace.app.cli import main
 
-    monkeypatch.setitem(models.ENCODERS, "pair-bow", Recording)
+    monkeypatch.setitem(sentspace.models.ENCODERS, "pair-bow", Recording)
     Recording.seen.clear()
     corpus = str(shared_data / "sick")
     assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "pair-bow",

@@ -4,7 +4,7 @@ workspaces keep their keys."""
 
 import pytest
 
-from models import ENCODERS, make_encoder
+from sentspace.models import ENCODERS, make_encoder
 from tests.models.test_encoders import CHANGED_PARAMS
 
 #: ``params()`` of every family's default encoder, as the hand-written methods gave it.

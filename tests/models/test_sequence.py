@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from models import ModelError, load_trained
-from models.neural import UNK, read_ordered_text
-from models.sequence import (CombineSkip, DenoisingAutoencoder, DenoisingAutoencoderGlove,
+from sentspace.models import ModelError, load_trained
+from sentspace.models.neural import UNK, read_ordered_text
+from sentspace.models.sequence import (CombineSkip, DenoisingAutoencoder, DenoisingAutoencoderGlove,
                              SequentialAutoencoder, SkipThought, corrupt)
 
 torch = pytest.importorskip("torch")
@@ -42,7 +42,7 @@ def test_autoencoders_learn_msrp_sentences_and_round_trip(cls, msrp, tmp_path):
     losses = np.array(encoder.losses_)
     assert losses[-5:].mean() < 0.9 * losses[:5].mean()     # about 6.4 -> 5.5
     if cls.fixed_glove:      # the GloVe input vectors stay as they were
-        from models.word_vectors import DEFAULT_SOURCE, load_table
+        from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
         table = load_table(DEFAULT_SOURCE)
         row = encoder.vocab_.index["the"]
         assert np.array_equal(encoder.module_.embedding.weight[row].cpu().numpy(),

@@ -6,14 +6,14 @@ corpus it encodes) and give the same vectors."""
 import numpy as np
 import pytest
 
-from app.cache import encode_corpus
-from app.cli import main
-from app.compare import compare_encoders
-from app.explore import explore
-from app.jobs import run_job
-from app.neighbour_search import Query, search_neighbours
-from app.neighbours import top_k
-from models import make_encoder
+from sentspace.app.cache import encode_corpus
+from sentspace.app.cli import main
+from sentspace.app.compare import compare_encoders
+from sentspace.app.explore import explore
+from sentspace.app.jobs import run_job
+from sentspace.app.neighbour_search import Query, search_neighbours
+from sentspace.app.neighbours import top_k
+from sentspace.models import make_encoder
 
 pytest.importorskip("torch")
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models import ModelError, make_encoder
-from models import transformer as tf
-from models.transformer import SentenceTransformerEncoder, bundled_model_dir
+from sentspace.models import ModelError, make_encoder
+from sentspace.models import transformer as tf
+from sentspace.models.transformer import SentenceTransformerEncoder, bundled_model_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_extra = pytest.mark.skipif(
@@ -179,7 +179,7 @@ def test_missing_extra_names_the_install_command(monkeypatch):
 @needs_extra
 def test_import_and_fingerprint_need_no_torch():
     """Listing the family and keying the cache never import torch (a cache hit is cheap)."""
-    code = ("import sys; from models import make_encoder; e = make_encoder('minilm'); "
+    code = ("import sys; from sentspace.models import make_encoder; e = make_encoder('minilm'); "
             "print(e.fingerprint()); assert 'torch' not in sys.modules, 'torch imported'")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from app.corpora.msrp import load_msrp
-from models import ModelError, load_trained
-from models.urae import URAE
+from sentspace.app.corpora.msrp import load_msrp
+from sentspace.models import ModelError, load_trained
+from sentspace.models.urae import URAE
 
 torch = pytest.importorskip("torch")
 

@@ -5,8 +5,8 @@ import logging
 import numpy as np
 import pytest
 
-from models import ModelError, make_encoder
-from models.word_vectors import (DEFAULT_SOURCE, WordVectorMean, WordVectorSum,
+from sentspace.models import ModelError, make_encoder
+from sentspace.models.word_vectors import (DEFAULT_SOURCE, WordVectorMean, WordVectorSum,
                                  load_table)
 
 WORDS = {"the": [1, 0, 0, 0], "cat": [0, 1, 0, 0], "Dog": [0, 0, 1, 0], "sat": [0, 0, 0, 2]}
@@ -47,7 +47,7 @@ def test_coverage_on_msrp(msrp):
 
 def test_sentences_without_known_words_are_counted_and_logged(caplog):
     encoder = make_encoder("glove-sum")
-    with caplog.at_level(logging.WARNING, logger="models.word_vectors"):
+    with caplog.at_level(logging.WARNING, logger="sentspace.models.word_vectors"):
         matrix = encoder.encode(["the cat", "", "qzxwvk vbnmqz", "qzxwvk the"])
     assert encoder.coverage_.zero_rows == (1, 2)
     assert not matrix[[1, 2]].any() and matrix[[0, 3]].any(axis=1).all()

@@ -6,7 +6,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
-from app.ui.window.main_window import MainWindow  # noqa: E402
+from sentspace.app.ui.window.main_window import MainWindow  # noqa: E402
 
 JOB_TIMEOUT_MS = 60_000
 LEFT = Qt.MouseButton.LeftButton
@@ -35,7 +35,7 @@ def no_window_outlives_its_test(qapp):
 def fresh_journals(monkeypatch, tmp_path):
     """Each test starts without edits: journals of corrections made by other tests are
     replayed otherwise, as they are for a user."""
-    from app.annotations.journal import DATA_DIR_ENV
+    from sentspace.app.annotations.journal import DATA_DIR_ENV
 
     monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "journals"))
 

@@ -8,19 +8,19 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFontMetrics, QImage
 
-from app.corpora import load_corpus
-from app.corpora.msrp import load_msrp
-from app.corpora.sick import load_sick
-from app.evaluations import histograms
-from app.evaluations.agreement import misclassification_agreement, run_agreement
-from app.evaluations.classification import run_classification
-from app.evaluations.detection import run_detection, run_learning_curve
-from app.evaluations.histograms import run_histograms
-from app.evaluations.relatedness import run_relatedness
-from app.jobs import run_job
-from app.ui import charts
-from app.ui.panels.evaluation_panel import EvaluationPanel
-from models import RandomBagOfWords, make_encoder
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.msrp import load_msrp
+from sentspace.app.corpora.sick import load_sick
+from sentspace.app.evaluations import histograms
+from sentspace.app.evaluations.agreement import misclassification_agreement, run_agreement
+from sentspace.app.evaluations.classification import run_classification
+from sentspace.app.evaluations.detection import run_detection, run_learning_curve
+from sentspace.app.evaluations.histograms import run_histograms
+from sentspace.app.evaluations.relatedness import run_relatedness
+from sentspace.app.jobs import run_job
+from sentspace.app.ui import charts
+from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
+from sentspace.models import RandomBagOfWords, make_encoder
 
 SIZE = (640, 420)
 

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app.compare import compare_encoders
-from app.corpora import load_corpus
-from app.jobs import run_job
-from app.ui.views.compare_view import LISTED, CompareView
-from models import make_encoder
+from sentspace.app.compare import compare_encoders
+from sentspace.app.corpora import load_corpus
+from sentspace.app.jobs import run_job
+from sentspace.app.ui.views.compare_view import LISTED, CompareView
+from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +101,7 @@ def test_colour_by_group_or_by_change(view, comparison):
 def test_alignment_choice_and_caption(view, comparison):
     from dataclasses import replace
 
-    from app.compare import Alignment
+    from sentspace.app.compare import Alignment
 
     assert view.alignment.accessibleName() == "alignment"
     assert [view.alignment.itemData(i) for i in range(view.alignment.count())] == [
@@ -119,7 +119,7 @@ def test_alignment_choice_and_caption(view, comparison):
 
 
 def test_the_window_asks_for_the_chosen_alignment_with_umap(window, monkeypatch):
-    import app.ui.window.analyses as analyses
+    import sentspace.app.ui.window.analyses as analyses
 
     asked = {}
 

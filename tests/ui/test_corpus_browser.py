@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app.corpora import load_corpus
-from app.ui.views.corpus_browser import CorpusBrowser
+from sentspace.app.corpora import load_corpus
+from sentspace.app.ui.views.corpus_browser import CorpusBrowser
 from tests.ui.conftest import JOB_TIMEOUT_MS
 
 
@@ -152,7 +152,7 @@ def test_msrp_pairs_of_a_sentence(qtbot, browser, msrp):
 
 
 def test_sick_labels_shown_as_words_after_an_edit(qtbot, browser, shared_data, tmp_path):
-    from app.annotations.session import AnnotationSession
+    from sentspace.app.annotations.session import AnnotationSession
 
     session = AnnotationSession.open(load_corpus(shared_data / "sick"), tmp_path / "j.jsonl")
     session.edit_pair(0, score=4.0)     # an edited corpus used to lose its label names

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app.corpora.costra import load_costra
-from app.evaluations.costra_offsets import run_costra_offsets
-from app.jobs import run_job
-from app.ui.charts import chart_for
-from app.ui.charts.costra_offsets import CostraOffsetsChart
-from models import RandomBagOfWords
+from sentspace.app.corpora.costra import load_costra
+from sentspace.app.evaluations.costra_offsets import run_costra_offsets
+from sentspace.app.jobs import run_job
+from sentspace.app.ui.charts import chart_for
+from sentspace.app.ui.charts.costra_offsets import CostraOffsetsChart
+from sentspace.models import RandomBagOfWords
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def test_bars_per_type_and_click(qtbot, result):
 
 
 def test_evaluation_panel_offers_and_shows_it(qtbot, shared_data, result):
-    from app.ui.panels.evaluation_panel import EvaluationPanel
+    from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
 
     panel = EvaluationPanel()
     qtbot.addWidget(panel)

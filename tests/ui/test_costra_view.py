@@ -6,12 +6,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocumentFragment
 
-from app.corpora.costra import load_costra
-from app.evaluations.costra import evaluate_costra
-from app.jobs import run_job
-from app.projection import project
-from app.ui.views.costra_view import CostraView
-from models.bow import BagOfWords
+from sentspace.app.corpora.costra import load_costra
+from sentspace.app.evaluations.costra import evaluate_costra
+from sentspace.app.jobs import run_job
+from sentspace.app.projection import project
+from sentspace.app.ui.views.costra_view import CostraView
+from sentspace.models.bow import BagOfWords
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import html
 import numpy as np
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from app.workspace import load_workspace
+from sentspace.app.workspace import load_workspace
 from tests.ui.conftest import open_sick, run_and_wait, wait_for_job
 
 
@@ -63,14 +63,14 @@ def test_move_to_group_shows_the_sentence_and_keeps_the_reason(qtbot, tmp_path):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from app.annotations.export import change_log
-    from app.annotations.session import AnnotationSession
-    from app.annotations.suspicious import find_suspicious
-    from app.cache import encode_corpus
-    from app.corpora import load_corpus
-    from app.jobs import run_job
-    from app.ui.panels.review_panel import ReviewPanel
-    from models import make_encoder
+    from sentspace.app.annotations.export import change_log
+    from sentspace.app.annotations.session import AnnotationSession
+    from sentspace.app.annotations.suspicious import find_suspicious
+    from sentspace.app.cache import encode_corpus
+    from sentspace.app.corpora import load_corpus
+    from sentspace.app.jobs import run_job
+    from sentspace.app.ui.panels.review_panel import ReviewPanel
+    from sentspace.models import make_encoder
 
     corpus = load_corpus("msrp-grouped")
     panel = ReviewPanel()
@@ -124,7 +124,7 @@ def test_agreement_ticks_the_encoders_run_on_this_corpus(qtbot, window):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from models import ENCODERS
+    from sentspace.models import ENCODERS
 
     run_and_wait(qtbot, window)
     assert list(window.current.runs) == ["bow"]

@@ -1,10 +1,10 @@
-"""An evaluation's options (``app.evaluations.OPTIONS``) chosen in the Evaluations panel
+"""An evaluation's options (``sentspace.app.evaluations.OPTIONS``) chosen in the Evaluations panel
 reach the run, its shown command, the session and a saved workspace."""
 
 from PySide6.QtCore import QRect, Qt
 
-from app.evaluations import OPTIONS
-from app.ui.window.main_window import MainWindow
+from sentspace.app.evaluations import OPTIONS
+from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import evaluation_chosen, wait_for_job
 
 

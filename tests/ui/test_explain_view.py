@@ -3,11 +3,11 @@
 import pytest
 from PySide6.QtCore import Qt
 
-from app.corpora import load_corpus
-from app.explain import explain_pair
-from app.jobs import run_job
-from app.ui.views.explain_view import ExplainView, diverging_colour
-from models import make_encoder
+from sentspace.app.corpora import load_corpus
+from sentspace.app.explain import explain_pair
+from sentspace.app.jobs import run_job
+from sentspace.app.ui.views.explain_view import ExplainView, diverging_colour
+from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@ was computed on each; a workspace saves and reopens them all."""
 
 import json
 
-from app.ui.window.main_window import MainWindow
-from app.workspace import load_workspace
+from sentspace.app.ui.window.main_window import MainWindow
+from sentspace.app.workspace import load_workspace
 from tests.ui.conftest import open_sick, wait_for_job
 
 

@@ -4,8 +4,8 @@ comparisons show 8 rows or more, and the window never resizes itself."""
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyleOptionComboBox
 
-from app.ui.window.docking import LAYOUT_VERSION, Docks
-from app.ui.window.main_window import MainWindow
+from sentspace.app.ui.window.docking import LAYOUT_VERSION, Docks
+from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import (
     costra_shown,
     evaluate_and_wait,

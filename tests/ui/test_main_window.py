@@ -238,7 +238,7 @@ def test_evaluation_panel_runs_an_evaluation_and_shows_the_cli_numbers(qtbot, wi
     assert evaluation == "classification" and result.provenance.encoder_family == "tfidf"
     assert command == "sentspace eval classification --corpus msrp-grouped --encoder tfidf --seed 0"
     shown = dict(panel.rows())
-    from app.cli import main
+    from sentspace.app.cli import main
 
     assert main(command.split()[1:]) == 0
     printed = capsys.readouterr().out
@@ -259,7 +259,7 @@ def test_open_any_format_and_map_unclear_columns(qtbot, window, shared_data, tmp
                      "Stocks fell sharply.,y\nShares dropped a lot.,y\n")
     window.open_corpus(table)
     wait_for_job(qtbot, window)
-    from app.ui.panels.mapping_dialog import MappingDialog
+    from sentspace.app.ui.panels.mapping_dialog import MappingDialog
 
     dialog = window.findChild(MappingDialog)
     assert dialog is not None and dialog.isVisible()
@@ -277,8 +277,8 @@ def test_open_any_format_and_map_unclear_columns(qtbot, window, shared_data, tmp
 
 
 def test_second_run_loads_embeddings_from_the_cache(qtbot, window, monkeypatch, tmp_path):
-    from app.cache import CACHE_DIR_ENV
-    from models.bow import BagOfWords
+    from sentspace.app.cache import CACHE_DIR_ENV
+    from sentspace.models.bow import BagOfWords
 
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
     batches = []
@@ -341,8 +341,8 @@ def test_shift_drag_selects_a_rectangle_of_points(qtbot, window):
 def test_missing_extra_greys_out_its_encoder(qtbot, monkeypatch):
     from PySide6.QtWidgets import QComboBox
 
-    from app.ui.kit.widgets import fill_encoder_choice
-    from models.transformer import INSTALL_HINT, SentenceTransformerEncoder
+    from sentspace.app.ui.kit.widgets import fill_encoder_choice
+    from sentspace.models.transformer import INSTALL_HINT, SentenceTransformerEncoder
 
     monkeypatch.setattr(SentenceTransformerEncoder, "available", classmethod(lambda cls: False))
     choice = QComboBox()
@@ -354,7 +354,7 @@ def test_missing_extra_greys_out_its_encoder(qtbot, monkeypatch):
 
 
 def test_clear_embedding_cache(qtbot, window, monkeypatch, tmp_path):
-    from app.cache import CACHE_DIR_ENV
+    from sentspace.app.cache import CACHE_DIR_ENV
 
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
     run_and_wait(qtbot, window)
@@ -480,8 +480,8 @@ def test_pair_bow_trains_on_a_chosen_pairs_file(qtbot, window, tmp_path, shared_
 
 
 def test_every_named_corpus_is_in_the_open_dataset_menu(qtbot, window):
-    from app.corpora import BUILTIN, FROM_DATA, FROM_PACKAGES
-    from app.ui.window.menus import NAMED_CORPORA
+    from sentspace.app.corpora import BUILTIN, FROM_DATA, FROM_PACKAGES
+    from sentspace.app.ui.window.menus import NAMED_CORPORA
 
     assert set(NAMED_CORPORA) == {*BUILTIN, *FROM_PACKAGES, *FROM_DATA}
     menu = next(action.menu() for action in window.menuBar().actions()[0].menu().actions()

@@ -2,12 +2,12 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app.corpora import load_corpus
-from app.neighbour_search import CANNOT_ENCODE
-from app.neighbours import top_k
-from app.ui.views.neighbours_view import PARTNER, SAME_GROUP, NeighboursView
-from models import make_encoder
-from models.precomputed import Precomputed
+from sentspace.app.corpora import load_corpus
+from sentspace.app.neighbour_search import CANNOT_ENCODE
+from sentspace.app.neighbours import top_k
+from sentspace.app.ui.views.neighbours_view import PARTNER, SAME_GROUP, NeighboursView
+from sentspace.models import make_encoder
+from sentspace.models.precomputed import Precomputed
 
 # The bundled corpus and its bow and tfidf spaces, as the core's tests query them.
 from tests.test_neighbour_search import grouped, spaces  # noqa: F401

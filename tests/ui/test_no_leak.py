@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QTextEdit,
 )
 
-from app.corpora import load_corpus
-from app.ui.window.main_window import MainWindow
+from sentspace.app.corpora import load_corpus
+from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import open_and_wait, run_and_wait, settle, wait_for_job
 
 #: Rows read from each item view: enough to hold what a view lists at once.

@@ -5,7 +5,7 @@ projection, Selected sentences and the Inspector show."""
 import numpy as np
 from PySide6.QtCore import QPoint, Qt
 
-from app.ui.window.main_window import MainWindow
+from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import (
     click_row,
     costra_shown,

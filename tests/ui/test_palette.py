@@ -1,6 +1,6 @@
 import numpy as np
 
-from app.palette import (
+from sentspace.app.palette import (
     CATEGORICAL,
     UNGROUPED,
     PointColours,

@@ -7,9 +7,9 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor
 
-from app.palette import PointColours, category_colours
-from app.ui.views import projection_view
-from app.ui.views.projection_view import PICK_RADIUS_PX, POINT_LIMIT, ProjectionView
+from sentspace.app.palette import PointColours, category_colours
+from sentspace.app.ui.views import projection_view
+from sentspace.app.ui.views.projection_view import PICK_RADIUS_PX, POINT_LIMIT, ProjectionView
 
 
 @pytest.fixture(scope="module")

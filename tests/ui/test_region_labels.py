@@ -6,14 +6,14 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
-from app.colouring import cluster_colours
-from app.corpora import load_corpus
-from app.jobs import run_job
-from app.palette import UNGROUPED
-from app.projection import project
-from app.regions import find_regions
-from app.ui.views.region_labels import RegionLabels
-from models import make_encoder
+from sentspace.app.colouring import cluster_colours
+from sentspace.app.corpora import load_corpus
+from sentspace.app.jobs import run_job
+from sentspace.app.palette import UNGROUPED
+from sentspace.app.projection import project
+from sentspace.app.regions import find_regions
+from sentspace.app.ui.views.region_labels import RegionLabels
+from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")

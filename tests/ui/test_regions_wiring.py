@@ -7,7 +7,7 @@ import csv
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
 
-from app.colouring import cluster_colours
+from sentspace.app.colouring import cluster_colours
 from tests.ui.conftest import double_click_corpus, open_sick, settle, wait_for_job
 
 
@@ -60,7 +60,7 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     assert window.regioning.labels is not None
     assert len(window.regioning.labels.items) == regions.n_clusters
     # A workspace keeps them with their layout.
-    from app.ui.window.main_window import MainWindow
+    from sentspace.app.ui.window.main_window import MainWindow
     reopened = MainWindow()
     qtbot.addWidget(reopened)
     reopened.files.open_workspace(window.files.save_workspace_to(tmp_path / "regions.sentspace"))

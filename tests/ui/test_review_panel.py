@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app.annotations.session import AnnotationSession
-from app.annotations.suspicious import find_suspicious
-from app.cache import encode_corpus
-from app.corpora import load_corpus
-from app.corpora.sick import load_sick
-from app.jobs import run_job
-from app.ui.panels.review_panel import SORT_ROLE, ReviewPanel
-from models import make_encoder
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.annotations.suspicious import find_suspicious
+from sentspace.app.cache import encode_corpus
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.sick import load_sick
+from sentspace.app.jobs import run_job
+from sentspace.app.ui.panels.review_panel import SORT_ROLE, ReviewPanel
+from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +148,7 @@ def test_pair_dialog_shows_the_pair_and_its_reason_reaches_the_change_log(
         qtbot, tmp_path, shared_data):
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from app.annotations.export import change_log
+    from sentspace.app.annotations.export import change_log
 
     sick = load_sick(shared_data / "sick")
     embeddings = {"bow": run_job(encode_corpus(sick, make_encoder("bow")))}
@@ -192,9 +192,9 @@ def test_tables_found_exactly_say_nothing_of_their_search(panel):
 
 
 def test_tables_found_approximately_say_so_with_their_recall(qtbot, msrp_lists, monkeypatch):
-    import app.ann
+    import sentspace.app.ann
     corpus, _ = msrp_lists
-    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)  # an index on the 859 sentences
+    monkeypatch.setattr(sentspace.app.ann, "EXACT_LIMIT", 200)  # an index on the 859 sentences
     dense = run_job(encode_corpus(corpus, make_encoder("bow"))).toarray()
     lists = find_suspicious(corpus, {"bow": dense})
     widget = ReviewPanel()

@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import scipy.sparse as sp
 
-from app.jobs import run_job
-from app.palette import UNGROUPED
-from app.projection import faithfulness
+from sentspace.app.jobs import run_job
+from sentspace.app.palette import UNGROUPED
+from sentspace.app.projection import faithfulness
 from tests.ui.conftest import JOB_TIMEOUT_MS, run_and_wait, wait_for_job
 
 
@@ -55,7 +55,7 @@ def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtb
 
 def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, window,
                                                                         tmp_path):
-    from app.ui.window.main_window import MainWindow
+    from sentspace.app.ui.window.main_window import MainWindow
     run_and_wait(qtbot, window)
     exploration = sampled(window)
     show(window, exploration)
@@ -75,9 +75,9 @@ def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, wi
 
 
 def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, window, monkeypatch):
-    import app.ann
-    from app.neighbours import top_k
-    from app.ui.views.inspector import NEIGHBOURS, Inspector
+    import sentspace.app.ann
+    from sentspace.app.neighbours import top_k
+    from sentspace.app.ui.views.inspector import NEIGHBOURS, Inspector
     run_and_wait(qtbot, window)
     corpus = window.corpus
     dense = window.exploration.embeddings.toarray()
@@ -90,7 +90,7 @@ def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, win
     pool = inspector._pool[1]
     inspector.show_sentence(corpus, 5, dense)
     assert inspector._pool[1] is pool  # normalised once, not on every click
-    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)
+    monkeypatch.setattr(sentspace.app.ann, "EXACT_LIMIT", 200)
     # Above the limit a click does not build the index: a job does, once.
     inspector.show_sentence(corpus, 0, dense)
     assert "Building the neighbour index of 859 points" in inspector.note.text()
@@ -103,12 +103,12 @@ def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, win
 
 def test_window_builds_the_inspector_index_in_a_job_above_the_limit(qtbot, window,
                                                                      monkeypatch):
-    import app.ann
+    import sentspace.app.ann
     run_and_wait(qtbot, window)
     exploration = window.exploration
     show(window, dataclasses.replace(exploration,
                                      embeddings=exploration.embeddings.toarray()))
-    monkeypatch.setattr(app.ann, "EXACT_LIMIT", 200)
+    monkeypatch.setattr(sentspace.app.ann, "EXACT_LIMIT", 200)
     window.select_sentence(3)
     inspector = window.inspecting.inspector
     qtbot.waitUntil(lambda: inspector.neighbours.rowCount() == 10, timeout=JOB_TIMEOUT_MS)
@@ -146,9 +146,9 @@ def test_tsne_refused_above_its_limit_says_why_whole(qtbot, window, monkeypatch)
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
-    import app.projection
+    import sentspace.app.projection
     run_and_wait(qtbot, window)
-    monkeypatch.setattr(app.projection, "TSNE_LIMIT", 500)
+    monkeypatch.setattr(sentspace.app.projection, "TSNE_LIMIT", 500)
     controls = window.corpus_panel.projection_controls
     controls.method.setCurrentIndex(controls.method.findData("tsne"))
     qtbot.mouseClick(controls.project_button, Qt.MouseButton.LeftButton)

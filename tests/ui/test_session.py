@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from app.ui.window.main_window import MainWindow
+from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import wait_for_job
 
 
@@ -90,7 +90,7 @@ def test_export_corrected_corpus(qtbot, window, tmp_path):
     written = window.files.export_corrected(tmp_path)
     names = {p.name for p in written}
     assert {"phrases.txt", "phrase_groups.csv", "changes.csv"} <= names
-    from app.corpora.grouped import load_grouped
+    from sentspace.app.corpora.grouped import load_grouped
 
     exported = load_grouped(tmp_path)
     assert exported.groups.labels(859)[0] == 1
@@ -137,8 +137,8 @@ def test_evaluate_original_and_corrected(qtbot, window):
 
 
 def test_corpus_tab_neighbours_tab_and_guides(qtbot, window):
-    from app.evaluations import EVALUATIONS
-    from app.guides import GUIDES
+    from sentspace.app.evaluations import EVALUATIONS
+    from sentspace.app.guides import GUIDES
 
     assert window.views.corpus_browser.model.rowCount() == 859
     for family in ("bow", "tfidf"):

@@ -4,8 +4,8 @@ import pytest
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
-import app.ui.window.startup as startup
-from app.ui.window.startup import AppWindow
+import sentspace.app.ui.window.startup as startup
+from sentspace.app.ui.window.startup import AppWindow
 from tests.ui.conftest import JOB_TIMEOUT_MS, wait_for_job
 
 
@@ -59,14 +59,14 @@ def test_closing_the_window_cancels_the_running_job(app_window, qtbot):
 
 
 def test_a_failed_import_is_reported_not_fatal(qtbot, monkeypatch):
-    monkeypatch.setattr(startup, "MAIN_MODULE", "app.ui.no_such_module")
+    monkeypatch.setattr(startup, "MAIN_MODULE", "sentspace.app.ui.no_such_module")
     window = AppWindow()
     qtbot.addWidget(window)
     window.show()
     window.load()
     qtbot.waitUntil(lambda: window.findChild(QMessageBox) is not None)
     box = window.findChild(QMessageBox)
-    assert "No module named 'app.ui.no_such_module'" in box.detailedText()
+    assert "No module named 'sentspace.app.ui.no_such_module'" in box.detailedText()
     assert window.main is None
     assert "could not start" in window.loading.text()
     box.button(QMessageBox.StandardButton.Close).click()
@@ -74,7 +74,7 @@ def test_a_failed_import_is_reported_not_fatal(qtbot, monkeypatch):
 
 
 def test_a_window_that_fails_to_build_is_reported(qtbot, monkeypatch):
-    import app.ui.window.main_window as main_window
+    import sentspace.app.ui.window.main_window as main_window
 
     def broken():
         raise RuntimeError("no display for the plots")

@@ -4,8 +4,8 @@ items by who decided them."""
 
 from __future__ import annotations
 
-from app.ui.panels.review_panel import DECIDED_BY, EVERYONE, UNDECIDED
-from app.ui.window.main_window import MainWindow
+from sentspace.app.ui.panels.review_panel import DECIDED_BY, EVERYONE, UNDECIDED
+from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import open_and_wait, wait_for_job
 
 JOURNAL_MS = 10_000
@@ -70,8 +70,8 @@ def test_review_items_say_and_filter_who_decided_them(qtbot, window):
 
 
 def test_the_agreement_of_annotators_and_their_disagreements(qtbot, window):
-    from app.annotations.agreement import agreement
-    from app.annotations.journal import read_journal
+    from sentspace.app.annotations.agreement import agreement
+    from sentspace.app.annotations.journal import read_journal
 
     other = second_window(qtbot)
     window.annotations.author, other.annotations.author = "ann", "ben"

@@ -4,7 +4,7 @@ versions, and the neighbours' marks follow the edit."""
 
 from __future__ import annotations
 
-from app.ui.views.neighbours_view import SAME_GROUP
+from sentspace.app.ui.views.neighbours_view import SAME_GROUP
 from tests.ui.conftest import evaluate_and_wait, open_sick, run_and_wait, wait_for_job
 
 

@@ -2,8 +2,8 @@ import time
 
 from PySide6.QtWidgets import QWidget
 
-from app.jobs import Progress
-from app.ui.kit.workers import start_job
+from sentspace.app.jobs import Progress
+from sentspace.app.ui.kit.workers import start_job
 
 
 def slow_job(steps=20):

@@ -7,9 +7,9 @@ evaluations, ``costra_offsets`` Costra's offsets; both build on ``base``);
 
 from __future__ import annotations
 
-from app.ui.charts.base import NEGATIVE, NO_INTERVAL, POSITIVE, ResultChart
-from app.ui.charts.costra_offsets import CostraOffsetsChart
-from app.ui.charts.results import (
+from sentspace.app.ui.charts.base import NEGATIVE, NO_INTERVAL, POSITIVE, ResultChart
+from sentspace.app.ui.charts.costra_offsets import CostraOffsetsChart
+from sentspace.app.ui.charts.results import (
     AgreementHeatmap,
     HistogramChart,
     LearningCurveChart,

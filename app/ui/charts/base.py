@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.palette import CATEGORICAL
+from sentspace.app.palette import CATEGORICAL
 
 POSITIVE, NEGATIVE = CATEGORICAL[0], CATEGORICAL[1]
 #: The interval of a metric that has none; MetricBars draws no error bar for it.

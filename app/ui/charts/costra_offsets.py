@@ -14,9 +14,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.evaluations.costra_offsets import CostraOffsetsResult
-from app.palette import SELECTED, UNGROUPED
-from app.ui.charts.base import POSITIVE, ResultChart, padded
+from sentspace.app.evaluations.costra_offsets import CostraOffsetsResult
+from sentspace.app.palette import SELECTED, UNGROUPED
+from sentspace.app.ui.charts.base import POSITIVE, ResultChart, padded
 
 
 class CostraOffsetsChart(ResultChart):

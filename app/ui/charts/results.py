@@ -22,9 +22,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.evaluations.histograms import data_bins
-from app.palette import SELECTED
-from app.ui.charts.base import (
+from sentspace.app.evaluations.histograms import data_bins
+from sentspace.app.palette import SELECTED
+from sentspace.app.ui.charts.base import (
     NEGATIVE,
     NO_INTERVAL,
     POSITIVE,

@@ -1,6 +1,6 @@
 """Every file dialog of the window goes through here: each starts in the folder the user
 last chose a file or folder in (any dialog, kept across sessions), and a save dialog's
-bare name gets the chosen filter's extension (:func:`app.file_names.completed_name`)."""
+bare name gets the chosen filter's extension (:func:`sentspace.app.file_names.completed_name`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from app.file_names import completed_name
-from app.workspace import config_dir
+from sentspace.app.file_names import completed_name
+from sentspace.app.workspace import config_dir
 
 FOLDER_KEY = "last-folder"
 

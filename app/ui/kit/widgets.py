@@ -6,7 +6,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QComboBox, QLabel, QStyledItemDelegate
 
-from models import ENCODERS
+from sentspace.models import ENCODERS
 
 
 def narrow_choice(choice: QComboBox, length: int = 14) -> None:

@@ -1,5 +1,5 @@
 """*Agreement between annotators…*: how much the people who decided the same items
-agree (``app.annotations.agreement``: Cohen's or Fleiss' kappa for groups and labels,
+agree (``sentspace.app.annotations.agreement``: Cohen's or Fleiss' kappa for groups and labels,
 Krippendorff's alpha for scores, each computed by its library), a confusion table of
 two annotators' decisions, and their disagreements, each a click away from its
 sentences. Other annotators' journals of the corpus can be added."""
@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.annotations.agreement import Agreement, author_pairs, item_sentences
-from app.corpora.model import Corpus
-from app.errors import InputError
+from sentspace.app.annotations.agreement import Agreement, author_pairs, item_sentences
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import InputError
 
 
 def _fill(table: QTableWidget, headers: Sequence[str], rows: Sequence[Sequence[object]]

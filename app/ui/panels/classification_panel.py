@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.corpora.model import Corpus
-from app.session import CorpusState, Session, version_note
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.session import CorpusState, Session, version_note
 
 
 class ClassificationPanel(QWidget):

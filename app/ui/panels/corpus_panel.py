@@ -17,19 +17,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.colouring import categorical_columns
-from app.errors import InputError
-from app.session import CorpusState
-from app.ui.kit.file_dialogs import open_file, open_folder
-from app.ui.kit.widgets import fill_encoder_choice, narrow_choice
-from app.ui.panels.projection_controls import ProjectionControls
-from models import DEFAULT_ENCODER, TRAINED_ON_FILE, make_encoder
-from models.pairs import PairBOW, read_pairs_file
-from models.precomputed import Precomputed
-from models.word2vec import read_training_text
+from sentspace.app.colouring import categorical_columns
+from sentspace.app.errors import InputError
+from sentspace.app.session import CorpusState
+from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
+from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
+from sentspace.app.ui.panels.projection_controls import ProjectionControls
+from sentspace.models import DEFAULT_ENCODER, TRAINED_ON_FILE, make_encoder
+from sentspace.models.pairs import PairBOW, read_pairs_file
+from sentspace.models.precomputed import Precomputed
+from sentspace.models.word2vec import read_training_text
 
 if TYPE_CHECKING:  # a panel builds on no controller: the type alone
-    from app.ui.window.job_queue import JobQueue
+    from sentspace.app.ui.window.job_queue import JobQueue
 
 #: Families trained on labelled pairs: a *Train on* pairs file is theirs.
 PAIR_FAMILIES = frozenset(family for family, cls in TRAINED_ON_FILE.items()

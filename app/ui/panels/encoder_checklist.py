@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models import ENCODERS
+from sentspace.models import ENCODERS
 
 
 class EncoderChecklist(QDialog):

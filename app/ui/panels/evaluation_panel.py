@@ -2,7 +2,7 @@
 
 The table shows exactly the rows ``sentspace eval`` prints (``result.summary()``), so a
 number seen here can be reproduced from a shell with the command shown under it. Under
-it, the result's chart (``app.ui.charts.chart_for``) and, for metrics with confidence
+it, the result's chart (``sentspace.app.ui.charts.chart_for``) and, for metrics with confidence
 intervals, bars across the encoders evaluated the same way on the same corpus. Clicking a
 chart element emits ``items_selected`` with the sentences behind it.
 """
@@ -31,15 +31,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.corpora.model import Corpus
-from app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
-from app.export import write_csv, write_json
-from app.results import SCORE_COLUMNS
-from app.session import CorpusState, Session, describe_result, version_note
-from app.ui.charts import ResultChart, chart_for, comparison_chart
-from app.ui.charts.figures import save_svg
-from app.ui.kit.file_dialogs import save_file
-from app.workspace import SavedResult
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
+from sentspace.app.export import write_csv, write_json
+from sentspace.app.results import SCORE_COLUMNS
+from sentspace.app.session import CorpusState, Session, describe_result, version_note
+from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
+from sentspace.app.ui.charts.figures import save_svg
+from sentspace.app.ui.kit.file_dialogs import save_file
+from sentspace.app.workspace import SavedResult
 
 #: Rows of the metrics table kept in view (at most) when a chart shares the panel.
 TABLE_ROWS = 8
@@ -59,7 +59,7 @@ class EvaluationPanel(QWidget):
     Signals
     -------
     run_requested(str, dict) : the user asked to run the named evaluation with these
-        options (keyword: value, ``app.evaluations.OPTIONS``).
+        options (keyword: value, ``sentspace.app.evaluations.OPTIONS``).
     items_selected(list) : sentence indices (into the current corpus) behind a clicked
         chart element; a pair stands for both its sentences.
     """
@@ -250,7 +250,7 @@ class EvaluationPanel(QWidget):
         write_json(path, result.to_dict())
 
     def save_csv(self, path: str | Path) -> None:
-        """The result's metrics as numbers (``app.results.SCORE_COLUMNS``: metric, value,
+        """The result's metrics as numbers (``sentspace.app.results.SCORE_COLUMNS``: metric, value,
         interval bounds, items), empty where it has none."""
         _, result, _ = self.current
         write_csv(path, SCORE_COLUMNS, result.score_rows())

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from app.ui.kit.workers import JobHandle
+from sentspace.app.ui.kit.workers import JobHandle
 
 COLUMNS = ("Job", "State", "Progress", "Elapsed")
 #: Room for "encoding 100%"; a longer stage or an error is elided (whole under the list).

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.corpora.tabular import ROLES, ColumnMapping, preview_table
+from sentspace.app.corpora.tabular import ROLES, ColumnMapping, preview_table
 
 ROLE_TITLES = {
     "text": "Sentence", "sentence1": "First sentence of a pair",

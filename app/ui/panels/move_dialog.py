@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.corpora.model import Corpus
+from sentspace.app.corpora.model import Corpus
 
 
 class MoveDialog(QDialog):

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.corpora.model import Corpus
+from sentspace.app.corpora.model import Corpus
 
 
 def _label_values(corpus: Corpus) -> list[int]:

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.colouring import COLOUR_TITLES, METADATA, METHOD_TITLES, NEEDS_GROUPS
-from app.projection import DEFAULTS
+from sentspace.app.colouring import COLOUR_TITLES, METADATA, METHOD_TITLES, NEEDS_GROUPS
+from sentspace.app.projection import DEFAULTS
 
 
 class ProjectionControls(QWidget):
@@ -85,7 +85,7 @@ class ProjectionControls(QWidget):
         return self.method.currentData()
 
     def parameters(self) -> dict[str, Any]:
-        """The chosen method's parameters, as ``app.projection.project`` takes them."""
+        """The chosen method's parameters, as ``sentspace.app.projection.project`` takes them."""
         method = self.selected_method()
         pca_dims = 50 if self.pca_first.isChecked() else None
         if method == "umap":

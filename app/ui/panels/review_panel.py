@@ -1,9 +1,9 @@
 """The review panel: suspicious annotations in sortable, filterable tables, and the
 edits that fix them.
 
-It renders :class:`~app.annotations.suspicious.ReviewList` tables (one per kind, picked
+It renders :class:`~sentspace.app.annotations.suspicious.ReviewList` tables (one per kind, picked
 in a selector) and turns clicks into calls on an
-:class:`~app.annotations.session.AnnotationSession`; it computes nothing itself.
+:class:`~sentspace.app.annotations.session.AnnotationSession`; it computes nothing itself.
 Clicking a row emits ``sentences_selected`` (the row's sentences, main one first) and
 ``sentence_selected`` (the main one); every edit emits ``corpus_changed``.
 """
@@ -42,18 +42,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.annotations.edits import EditError
-from app.annotations.session import AnnotationSession
-from app.annotations.suspicious import (
+from sentspace.app.annotations.edits import EditError
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.annotations.suspicious import (
     CloseGroups,
     GoldDisagreements,
     MisgroupedSentences,
     ReviewList,
     SpreadGroups,
 )
-from app.palette import CATEGORICAL
-from app.ui.panels.move_dialog import MoveDialog
-from app.ui.panels.pair_dialog import PairEditDialog
+from sentspace.app.palette import CATEGORICAL
+from sentspace.app.ui.panels.move_dialog import MoveDialog
+from sentspace.app.ui.panels.pair_dialog import PairEditDialog
 
 #: The column naming who decided each item; the author filter reads it.
 DECIDED_BY = "decided by"
@@ -280,7 +280,7 @@ class ReviewPanel(QWidget):
 
     def follow(self, session) -> None:
         """Show the review lists and edits of the corpus shown (``session``: the
-        window's :class:`app.session.Session`)."""
+        window's :class:`sentspace.app.session.Session`)."""
         session.current_changed.connect(lambda state: (
             self.set_session(state.annotations if state is not None else None),
             self.set_lists(state.review_lists if state is not None else {})))

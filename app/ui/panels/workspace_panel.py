@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.session import CorpusState, Session, describe_result
+from sentspace.app.session import CorpusState, Session, describe_result
 
 SECTIONS = ("Corpora", "Encoders", "Results")
 

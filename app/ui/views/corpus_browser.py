@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.corpora.browse import (
+from sentspace.app.corpora.browse import (
     SentenceColumns,
     browser_index,
     match_sentences,
@@ -43,10 +43,10 @@ from app.corpora.browse import (
     sentence_order,
     stats_rows,
 )
-from app.corpora.model import Corpus
-from app.corpora.stats import CorpusStats
-from app.ui.charts import NEGATIVE, POSITIVE
-from app.ui.kit.workers import JobHandle, start_job
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.corpora.stats import CorpusStats
+from sentspace.app.ui.charts import NEGATIVE, POSITIVE
+from sentspace.app.ui.kit.workers import JobHandle, start_job
 
 #: Milliseconds the filter waits for typing to pause before it runs.
 FILTER_DELAY_MS = 150

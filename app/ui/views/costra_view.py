@@ -23,16 +23,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.corpora.model import Corpus
-from app.evaluations.costra import CostraResult, seed_group_paths
-from app.palette import CATEGORICAL, MISCLASSIFIED, SELECTED, PointColours
-from app.ui.views.projection_view import ProjectionView
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.evaluations.costra import CostraResult, seed_group_paths
+from sentspace.app.palette import CATEGORICAL, MISCLASSIFIED, SELECTED, PointColours
+from sentspace.app.ui.views.projection_view import ProjectionView
 
 #: Sentences of other seed groups, drawn as context.
 BACKGROUND = "#dddddd"
 PASSED = "#2ca02c"
 ALL_TYPES = ""
-#: Short names of ``app.corpora.costra.RULES`` for the table.
+#: Short names of ``sentspace.app.corpora.costra.RULES`` for the table.
 RULE_NAMES = ("seed: paraphrase vs transformation", "r1/r2 ordering",
               "r3/r4 too similar / dissimilar")
 COLUMNS = ("", "class", "type", "rule", "more similar", "cos", "less similar", "cos")
@@ -45,7 +45,7 @@ TYPE_PALETTE = tuple(c for c in CATEGORICAL if c not in ("#d62728", "#ff9896"))
 def type_colour(name: str) -> str:
     """Colour of a transformation type: the seed black, the others ``TYPE_PALETTE`` in
     Costra's type order (unknown types grey)."""
-    from app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
+    from sentspace.app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
     if name == "seed":
         return SELECTED
     if name not in TRANSFORMATIONS:
@@ -207,7 +207,7 @@ class CostraView(QWidget):
     def set_data(self, corpus: Corpus, coordinates: np.ndarray, result: CostraResult,
                  axis_labels: tuple[str, str] = ("PC 1", "PC 2"), group: int | None = None
                  ) -> None:
-        """Show ``corpus`` (loaded by :func:`app.corpora.costra.load_costra`) at
+        """Show ``corpus`` (loaded by :func:`sentspace.app.corpora.costra.load_costra`) at
         ``coordinates`` (n, 2) with the comparisons of ``result`` (same corpus), seed
         group ``group`` drawn (default: the first)."""
         self.corpus, self.result = corpus, result
@@ -247,7 +247,7 @@ class CostraView(QWidget):
         if self.group_choice.currentData() != group:
             self.group_choice.setCurrentIndex(self.group_choice.findData(group))
         self.seed, self.paths, self.spokes = seed_group_paths(self.corpus, group)
-        from app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
+        from sentspace.app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
         present = [name for name in TRANSFORMATIONS if name in self.paths or
                    name in self.spokes]
         self.type_choice.blockSignals(True)

@@ -16,13 +16,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ann import choose
-from app.corpora.model import Corpus
-from app.jobs import Job, run_job
-from app.neighbour_search import Neighbours, Query, search_neighbours
-from app.neighbours import Normalised, normalise
-from app.ui.views.neighbours_view import PARTNER, SAME_GROUP
-from models.base import Embeddings
+from sentspace.app.ann import choose
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.jobs import Job, run_job
+from sentspace.app.neighbour_search import Neighbours, Query, search_neighbours
+from sentspace.app.neighbours import Normalised, normalise
+from sentspace.app.ui.views.neighbours_view import PARTNER, SAME_GROUP
+from sentspace.models.base import Embeddings
 
 NEIGHBOURS = 10
 

@@ -37,8 +37,8 @@ from PySide6.QtWidgets import (
 if TYPE_CHECKING:
     from scipy.spatial import cKDTree
 
-from app.palette import FOUND, MISCLASSIFIED, SELECTED, PointColours
-from app.projection import points_in_polygon
+from sentspace.app.palette import FOUND, MISCLASSIFIED, SELECTED, PointColours
+from sentspace.app.projection import points_in_polygon
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.
 PICK_RADIUS_PX = 8.0

@@ -1,11 +1,11 @@
 """Cluster labels drawn over a pyqtgraph plot: fewer when zoomed out, more when zoomed in.
 
 :class:`RegionLabels` puts one text item at each cluster centre of an
-:class:`app.regions.Regions` and, whenever the view changes, shows the labels greedily
+:class:`sentspace.app.regions.Regions` and, whenever the view changes, shows the labels greedily
 by cluster size, skipping any whose on-screen box would overlap a label already shown
 or whose centre is out of view. Zoomed out, centres crowd together and only the largest
 clusters are named; zooming in spreads them apart and smaller ones appear (the
-behaviour of Embedding Atlas and Latent Scope). :func:`app.colouring.cluster_colours` colours points
+behaviour of Embedding Atlas and Latent Scope). :func:`sentspace.app.colouring.cluster_colours` colours points
 by cluster, noise grey.
 """
 
@@ -15,7 +15,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRectF, Signal
 
-from app.regions import Regions
+from sentspace.app.regions import Regions
 
 #: Pixels kept free around each label.
 MARGIN_PX = 4

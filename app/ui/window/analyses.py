@@ -15,23 +15,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.annotations.agreement import agreement
-from app.annotations.journal import merge_journals
-from app.annotations.suspicious import iter_find_suspicious
-from app.cache import EmbeddingCache
-from app.commands import eval_command
-from app.errors import InputError
-from app.evaluations import EVALUATIONS
-from app.evaluations.agreement import default_encoders, run_agreement
-from app.explore import explore, reproject
-from app.session import EvaluationRun, compare_with_spaces
-from app.ui.kit.file_dialogs import open_file
-from app.ui.kit.widgets import fill_encoder_choice, narrow_choice
-from app.ui.panels.annotator_agreement import AnnotatorAgreementDialog
-from app.ui.panels.corpus_panel import CorpusPanel
-from app.ui.panels.encoder_checklist import EncoderChecklist
-from app.ui.window.job_queue import JobQueue
-from models import make_encoder
+from sentspace.app.annotations.agreement import agreement
+from sentspace.app.annotations.journal import merge_journals
+from sentspace.app.annotations.suspicious import iter_find_suspicious
+from sentspace.app.cache import EmbeddingCache
+from sentspace.app.commands import eval_command
+from sentspace.app.errors import InputError
+from sentspace.app.evaluations import EVALUATIONS
+from sentspace.app.evaluations.agreement import default_encoders, run_agreement
+from sentspace.app.explore import explore, reproject
+from sentspace.app.session import EvaluationRun, compare_with_spaces
+from sentspace.app.ui.kit.file_dialogs import open_file
+from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
+from sentspace.app.ui.panels.annotator_agreement import AnnotatorAgreementDialog
+from sentspace.app.ui.panels.corpus_panel import CorpusPanel
+from sentspace.app.ui.panels.encoder_checklist import EncoderChecklist
+from sentspace.app.ui.window.job_queue import JobQueue
+from sentspace.models import make_encoder
 
 
 class Analyses:
@@ -115,7 +115,7 @@ class Analyses:
     def evaluate(self, name: str, show: bool = True,
                  options: dict[str, str] | None = None) -> None:
         """Run evaluation ``name`` on the corpus with the chosen encoder and ``options``
-        (``app.evaluations.OPTIONS``), in the background; asked for while another job
+        (``sentspace.app.evaluations.OPTIONS``), in the background; asked for while another job
         runs, it is queued after it. With ``show``, the Evaluations tab comes forward."""
         state = self.state
         if state is None:

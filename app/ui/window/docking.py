@@ -139,7 +139,7 @@ class Docks:
 
     @staticmethod
     def settings() -> QSettings:
-        from app.workspace import config_dir
+        from sentspace.app.workspace import config_dir
 
         return QSettings(str(config_dir() / "layout.ini"), QSettings.Format.IniFormat)
 

@@ -9,13 +9,13 @@ from pathlib import Path
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
-from app.corpora.tabular import ColumnsUnclear
-from app.export import export_matrix
-from app.session import Session, restore_session
-from app.ui.charts.figures import save_svg
-from app.ui.kit.file_dialogs import open_file, open_folder, save_file
-from app.ui.panels.mapping_dialog import MappingDialog
-from app.workspace import (
+from sentspace.app.corpora.tabular import ColumnsUnclear
+from sentspace.app.export import export_matrix
+from sentspace.app.session import Session, restore_session
+from sentspace.app.ui.charts.figures import save_svg
+from sentspace.app.ui.kit.file_dialogs import open_file, open_folder, save_file
+from sentspace.app.ui.panels.mapping_dialog import MappingDialog
+from sentspace.app.workspace import (
     EXTENSION,
     Workspace,
     WorkspaceError,
@@ -131,7 +131,7 @@ class Files:
 
     def workspace(self) -> Workspace:
         """Everything needed to come back to this session (see
-        :meth:`app.session.Session.to_workspace`): the current corpus first."""
+        :meth:`sentspace.app.session.Session.to_workspace`): the current corpus first."""
         self.window.showing.remember_view()
         return self.window.session.to_workspace()
 

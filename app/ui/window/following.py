@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QFileSystemWatcher, QObject
 
-from app.session import CorpusState, Session
+from sentspace.app.session import CorpusState, Session
 
 #: Records named one by one in the status bar; more are counted.
 NAMED = 3

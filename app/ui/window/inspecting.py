@@ -1,15 +1,15 @@
 """The Inspector dock: the focus sentence of the selection with its nearest
 neighbours from the encoder chosen. A corpus never run is encoded for it (a job,
-through the cache); a space above ``app.ann.EXACT_LIMIT`` gets its neighbour index
+through the cache); a space above ``sentspace.app.ann.EXACT_LIMIT`` gets its neighbour index
 built by a job first."""
 
 from __future__ import annotations
 
-from app.session import Session, encoded_space
-from app.ui.kit.workers import JobHandle
-from app.ui.panels.corpus_panel import CorpusPanel
-from app.ui.views.inspector import Inspector
-from app.ui.window.job_queue import JobQueue
+from sentspace.app.session import Session, encoded_space
+from sentspace.app.ui.kit.workers import JobHandle
+from sentspace.app.ui.panels.corpus_panel import CorpusPanel
+from sentspace.app.ui.views.inspector import Inspector
+from sentspace.app.ui.window.job_queue import JobQueue
 
 
 class Inspecting:

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QProgressBar, QStatusBar
 
-from app.jobs import Progress
-from app.session import Session
-from app.ui.kit.widgets import ElidedLabel
-from app.ui.kit.workers import JobHandle, start_job
-from app.ui.panels.jobs_panel import JobsPanel
+from sentspace.app.jobs import Progress
+from sentspace.app.session import Session
+from sentspace.app.ui.kit.widgets import ElidedLabel
+from sentspace.app.ui.kit.workers import JobHandle, start_job
+from sentspace.app.ui.panels.jobs_panel import JobsPanel
 
 
 class JobQueue(QObject):

@@ -1,17 +1,17 @@
 """The main window: corpus and encoder on the left, the views and the tasks (tables and
 charts) in the middle, the selection and the Inspector on the right. It renders the
-:class:`app.session.Session` (the open corpora, what was made of each, and the one
+:class:`sentspace.app.session.Session` (the open corpora, what was made of each, and the one
 selection) and only assembles: each concern is a controller built here and wired to
 the others' signals.
 
-- :class:`~app.ui.window.job_queue.JobQueue` runs one job at a time, the rest queued;
-- :class:`~app.ui.panels.corpus_panel.CorpusPanel` chooses the encoder and what it trains on;
-- :class:`~app.ui.window.showing.Showing` opens, switches and shows corpora;
-- :class:`~app.ui.window.selecting.Selecting` shows the selection (projection, Selected
-  sentences, search, colours); :class:`~app.ui.window.inspecting.Inspecting` its focus;
-- :class:`~app.ui.window.analyses.Analyses` runs, evaluates and compares;
-- :class:`~app.ui.window.files.Files` reads and writes files and workspaces;
-- :class:`~app.ui.window.docking.Docks` keeps the layout; ``Explaining`` and ``Regioning``
+- :class:`~sentspace.app.ui.window.job_queue.JobQueue` runs one job at a time, the rest queued;
+- :class:`~sentspace.app.ui.panels.corpus_panel.CorpusPanel` chooses the encoder and what it trains on;
+- :class:`~sentspace.app.ui.window.showing.Showing` opens, switches and shows corpora;
+- :class:`~sentspace.app.ui.window.selecting.Selecting` shows the selection (projection, Selected
+  sentences, search, colours); :class:`~sentspace.app.ui.window.inspecting.Inspecting` its focus;
+- :class:`~sentspace.app.ui.window.analyses.Analyses` runs, evaluates and compares;
+- :class:`~sentspace.app.ui.window.files.Files` reads and writes files and workspaces;
+- :class:`~sentspace.app.ui.window.docking.Docks` keeps the layout; ``Explaining`` and ``Regioning``
   the Explain tab and the regions.
 """
 
@@ -22,30 +22,30 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QTabWidget
 
-from app.corpora import DEFAULT_CORPUS
-from app.corpora.tabular import ColumnsUnclear
-from app.errors import InputError
-from app.evaluations import APPLICABLE
-from app.session import CorpusState, Session
-from app.ui.panels.classification_panel import ClassificationPanel
-from app.ui.panels.corpus_panel import CorpusPanel
-from app.ui.panels.evaluation_panel import EvaluationPanel
-from app.ui.panels.review_panel import ReviewPanel
-from app.ui.panels.workspace_panel import WorkspacePanel
-from app.ui.views.projection_view import ProjectionView
-from app.ui.window.analyses import Analyses
-from app.ui.window.docking import Docks, small_screen
-from app.ui.window.explaining import Explaining
-from app.ui.window.files import Files
-from app.ui.window.following import Following
-from app.ui.window.inspecting import Inspecting
-from app.ui.window.job_queue import JobQueue
-from app.ui.window.menus import build_menus
-from app.ui.window.regioning import Regioning
-from app.ui.window.selecting import Selecting
-from app.ui.window.showing import Showing
-from app.ui.window.tabs import Views
-from models import DEFAULT_ENCODER
+from sentspace.app.corpora import DEFAULT_CORPUS
+from sentspace.app.corpora.tabular import ColumnsUnclear
+from sentspace.app.errors import InputError
+from sentspace.app.evaluations import APPLICABLE
+from sentspace.app.session import CorpusState, Session
+from sentspace.app.ui.panels.classification_panel import ClassificationPanel
+from sentspace.app.ui.panels.corpus_panel import CorpusPanel
+from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
+from sentspace.app.ui.panels.review_panel import ReviewPanel
+from sentspace.app.ui.panels.workspace_panel import WorkspacePanel
+from sentspace.app.ui.views.projection_view import ProjectionView
+from sentspace.app.ui.window.analyses import Analyses
+from sentspace.app.ui.window.docking import Docks, small_screen
+from sentspace.app.ui.window.explaining import Explaining
+from sentspace.app.ui.window.files import Files
+from sentspace.app.ui.window.following import Following
+from sentspace.app.ui.window.inspecting import Inspecting
+from sentspace.app.ui.window.job_queue import JobQueue
+from sentspace.app.ui.window.menus import build_menus
+from sentspace.app.ui.window.regioning import Regioning
+from sentspace.app.ui.window.selecting import Selecting
+from sentspace.app.ui.window.showing import Showing
+from sentspace.app.ui.window.tabs import Views
+from sentspace.models import DEFAULT_ENCODER
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 

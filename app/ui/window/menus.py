@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
 
-from app.guides import GUIDES, TITLES
+from sentspace.app.guides import GUIDES, TITLES
 
 #: The corpora opened by name (bundled, from a package, from the shared data folder),
 #: and what each is.

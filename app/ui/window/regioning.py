@@ -1,4 +1,4 @@
-"""*View > Find regions*: clusters of the layout shown (``app.regions.find_regions``),
+"""*View > Find regions*: clusters of the layout shown (``sentspace.app.regions.find_regions``),
 named by their keywords over the projection (``RegionLabels``), a "cluster" colour
 scheme, a click on a label selecting its sentences, and *Export regions CSV*. The
 regions belong to the corpus state in the session, so another corpus or a new layout
@@ -10,9 +10,9 @@ import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
 
-from app.regions import find_regions
-from app.ui.kit.file_dialogs import save_file
-from app.ui.views.region_labels import RegionLabels
+from sentspace.app.regions import find_regions
+from sentspace.app.ui.kit.file_dialogs import save_file
+from sentspace.app.ui.views.region_labels import RegionLabels
 
 
 class Regioning:

@@ -2,8 +2,8 @@
 projection rings it and colours its points by the scheme chosen (a group alone greys
 out the rest), the regex search selects what matches, and Selected sentences lists
 the selection (a clicked point: its group, marked as classified). Every way of
-selecting ends in :meth:`app.session.Selection.select`; the words come from
-:mod:`app.listing`."""
+selecting ends in :meth:`sentspace.app.session.Selection.select`; the words come from
+:mod:`sentspace.app.listing`."""
 
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.colouring import point_colours
-from app.corpora.browse import match_sentences
-from app.export import export_sentences
-from app.listing import (
+from sentspace.app.colouring import point_colours
+from sentspace.app.corpora.browse import match_sentences
+from sentspace.app.export import export_sentences
+from sentspace.app.listing import (
     Row,
     describe_sentence,
     first_groups,
@@ -35,12 +35,12 @@ from app.listing import (
     prompt,
     selection_caption,
 )
-from app.palette import PointColours
-from app.session import Session
-from app.ui.kit.file_dialogs import save_file
-from app.ui.kit.widgets import OneLineDelegate
-from app.ui.panels.projection_controls import ProjectionControls
-from app.ui.views.projection_view import ProjectionView
+from sentspace.app.palette import PointColours
+from sentspace.app.session import Session
+from sentspace.app.ui.kit.file_dialogs import save_file
+from sentspace.app.ui.kit.widgets import OneLineDelegate
+from sentspace.app.ui.panels.projection_controls import ProjectionControls
+from sentspace.app.ui.views.projection_view import ProjectionView
 
 #: Sources whose selection brings Selected sentences forward (a click in the
 #: projection or a list is seen where it was made, with the Selected sentences dock

@@ -9,13 +9,13 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QLineEdit
 
-from app.annotations.edits import EditError
-from app.annotations.session import AnnotationSession
-from app.corpora import ColumnMapping, load_corpus
-from app.corpora.model import Corpus
-from app.session import Session
-from app.ui.panels.corpus_panel import CorpusPanel
-from app.ui.window.job_queue import JobQueue
+from sentspace.app.annotations.edits import EditError
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import ColumnMapping, load_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.session import Session
+from sentspace.app.ui.panels.corpus_panel import CorpusPanel
+from sentspace.app.ui.window.job_queue import JobQueue
 
 
 class Showing:

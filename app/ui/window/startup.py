@@ -3,9 +3,9 @@
 A bare PySide6 window is on screen 0.1 s after launch here, but numpy, pyqtgraph and
 superqt, which every view is built on, take another 0.4-0.5 s to import, and our own
 modules more. So this module, which imports nothing but Qt, shows the top-level window
-at once with a loading message, imports :mod:`app.ui.window.main_window` on a background thread
+at once with a loading message, imports :mod:`sentspace.app.ui.window.main_window` on a background thread
 while the event loop keeps the window painting, moving and resizing, then builds the
-:class:`~app.ui.window.main_window.MainWindow` inside it. The corpus then loads in a job, as
+:class:`~sentspace.app.ui.window.main_window.MainWindow` inside it. The corpus then loads in a job, as
 ever.
 """
 
@@ -21,7 +21,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox
 
 #: The module the window needs, imported off the GUI thread.
-MAIN_MODULE = "app.ui.window.main_window"
+MAIN_MODULE = "sentspace.app.ui.window.main_window"
 
 
 class _Importer(QObject):
@@ -52,7 +52,7 @@ class AppWindow(QMainWindow):
 
     Attributes
     ----------
-    main : the :class:`~app.ui.window.main_window.MainWindow` inside, None while loading.
+    main : the :class:`~sentspace.app.ui.window.main_window.MainWindow` inside, None while loading.
     """
 
     def __init__(self, corpus: str | None = None, encoder: str | None = None,

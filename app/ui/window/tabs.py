@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from app.evaluations import APPLICABLE
-from app.neighbour_search import Query
-from app.session import Session
-from app.ui.kit.lazy_page import LazyPage
-from app.ui.kit.widgets import narrow_choice
-from app.ui.views.compare_view import CompareView
-from app.ui.views.corpus_browser import CorpusBrowser
-from app.ui.views.costra_view import CostraView
-from app.ui.views.neighbours_view import NeighboursView
-from app.ui.views.projection_view import ProjectionView
-from app.ui.window.selecting import Selecting
+from sentspace.app.evaluations import APPLICABLE
+from sentspace.app.neighbour_search import Query
+from sentspace.app.session import Session
+from sentspace.app.ui.kit.lazy_page import LazyPage
+from sentspace.app.ui.kit.widgets import narrow_choice
+from sentspace.app.ui.views.compare_view import CompareView
+from sentspace.app.ui.views.corpus_browser import CorpusBrowser
+from sentspace.app.ui.views.costra_view import CostraView
+from sentspace.app.ui.views.neighbours_view import NeighboursView
+from sentspace.app.ui.views.projection_view import ProjectionView
+from sentspace.app.ui.window.selecting import Selecting
 
 #: Short titles, so the tabs fit a narrow centre; the tooltips say them whole.
 TABS = (("Projection", ""), ("Costra", "Costra orderings: open Costra 1.1 to see the seed "
