@@ -30,6 +30,8 @@ QT_SYSTEM_PACKAGES = [
     "libxcb-keysyms1", "libxcb-shape0", "libxcb-xinerama0", "libxcb-randr0",
     "libxcb-render-util0", "libxcb-image0", "libxcb-xkb1",
 ]
+# The browser that tests the exported web map (tests/test_web_map.py), driven by selenium.
+CHROMIUM_PACKAGES = ["chromium", "chromium-driver"]
 
 
 def say(message: str) -> None:
@@ -105,6 +107,18 @@ def ensure_qt_libraries(platform: str) -> None:
     apt_install(QT_SYSTEM_PACKAGES)
 
 
+def ensure_chromium() -> None:
+    """Debian's chromium and its driver, for the web map's browser tests (skipped, saying
+    why, when they are missing)."""
+    if shutil.which("chromium") and shutil.which("chromedriver"):
+        return
+    if can_apt():
+        apt_install(CHROMIUM_PACKAGES)
+    else:
+        say("no chromium: the web map's browser tests will skip (install them with: "
+            f"sudo apt-get install {' '.join(CHROMIUM_PACKAGES)})")
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"app", "test"}:
         print(__doc__)
@@ -113,6 +127,8 @@ def main(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     headless = command == "test" or os.environ.get("QT_QPA_PLATFORM") == "offscreen"
     ensure_qt_libraries("offscreen" if headless else "xcb")
+    if command == "test":
+        ensure_chromium()
     if command == "app":
         args = [str(PYTHON), "-m", "sentspace", *rest]
     else:

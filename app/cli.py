@@ -258,6 +258,27 @@ def command_regions(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_export_map(args: argparse.Namespace) -> int:
+    from sentspace.app.explore import explore
+    from sentspace.app.regions import find_regions
+    from sentspace.app.web_map import export_map
+
+    corpus = load_corpus(args.corpus)
+    encoder = build_encoder(args.encoder, corpus)
+    printer = ProgressPrinter()
+    exploration = run_job(explore(corpus, encoder, method=args.method, seed=args.seed,
+                                  search=args.search), printer)
+    regions = (run_job(find_regions(corpus, exploration.projection.coordinates,
+                                    encoder=exploration.encoder, seed=args.seed), printer)
+               if args.regions else None)
+    printer.clear()
+    path = export_map(exploration, args.out, regions=regions)
+    print(f"map of {corpus.name} ({len(corpus):,} sentences) by {encoder.name}, "
+          f"{args.method.upper()} layout, written to {path} "
+          f"({path.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
 def command_neighbours(args: argparse.Namespace) -> int:
     from sentspace.app.neighbour_search import Query, search_neighbours
 
@@ -525,6 +546,23 @@ def build_parser() -> argparse.ArgumentParser:
     regions.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     regions.add_argument("--csv", metavar="PATH", help="write sentence, cluster, label")
     regions.set_defaults(handler=command_regions)
+
+    export = commands.add_parser(
+        "export-map", help="write a projection as one self-contained web page",
+        description="One HTML file (plotly.js inline, WebGL): hover text, colour by group, "
+        "region, label or metadata column with a legend, search, click-to-list a group, "
+        "region labels and the run's provenance. Opens from disk in any browser.")
+    export.add_argument("--corpus", default=DEFAULT_CORPUS,
+                        help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
+    export.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
+    export.add_argument("--method", default="pca", choices=("pca", "umap", "tsne"))
+    export.add_argument("--regions", action="store_true",
+                        help="find regions on the layout and label them on the map")
+    export.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    export.add_argument("--search", choices=SEARCHES, default="auto",
+                        help="how faithfulness finds neighbours (default auto)")
+    export.add_argument("--out", required=True, metavar="PATH", help="the .html to write")
+    export.set_defaults(handler=command_export_map)
 
     search_help = ("how nearest neighbours are found: auto (exact up to "
                    f"{EXACT_LIMIT:,} sentences, "

@@ -5,8 +5,10 @@ hundreds of milliseconds; in a thread of the GUI process that freezes the window
 this process they cannot, and a cancelled fit is stopped by killing it. It is started
 with ``python -m app.layout_process`` (not multiprocessing's spawn, which re-imports the
 caller's main script) and speaks pickled ``(function, arguments)`` requests and
-``(ok, value)`` replies over its standard input and output. A thread waits for each
-reply (not ``select``, which Windows cannot use on pipes).
+``(kind, value)`` replies over its standard input and output: any number of
+``("progress", Progress)`` that the function sends with :func:`report`, then one
+``("ok", result)`` or ``("error", exception)``. A thread reads the replies (not
+``select``, which Windows cannot use on pipes).
 """
 
 from __future__ import annotations
@@ -24,13 +26,28 @@ from typing import Any
 from sentspace.app.jobs import Job, Progress
 
 _process: subprocess.Popen | None = None
+#: The reply stream while serving in the helper process; None elsewhere.
+_replies: Any = None
+
+
+def _send(kind: str, value: Any) -> None:
+    pickle.dump((kind, value), _replies, protocol=pickle.HIGHEST_PROTOCOL)
+    _replies.flush()
+
+
+def report(stage: str, done: int, total: int) -> None:
+    """Progress of the function running in the helper process, shown by the job that
+    waits for it; does nothing when the function runs anywhere else."""
+    if _replies is not None:
+        _send("progress", Progress(stage, done, total))
 
 
 def _serve() -> None:
+    global _replies
     requests = sys.stdin.buffer
     # Replies get the real stdout; anything the libraries print (even from C) goes to
     # stderr instead of corrupting the reply stream.
-    replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    _replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     while True:
         try:
@@ -38,11 +55,11 @@ def _serve() -> None:
         except EOFError:
             return
         try:
-            reply = (True, function(*arguments))
+            result = function(*arguments)
         except Exception as error:  # the caller re-raises it
-            reply = (False, error)
-        pickle.dump(reply, replies, protocol=pickle.HIGHEST_PROTOCOL)
-        replies.flush()
+            _send("error", error)
+        else:
+            _send("ok", result)
 
 
 def _started() -> subprocess.Popen:
@@ -63,40 +80,54 @@ def stop() -> None:
         _process = None
 
 
-def _read_reply(process: subprocess.Popen, replies: queue.Queue) -> None:
+def _read_replies(process: subprocess.Popen, replies: queue.Queue) -> None:
+    """Queue the replies to one request, up to its result; None when the process died."""
     try:
-        replies.put(pickle.load(process.stdout))
+        while True:
+            reply = pickle.load(process.stdout)
+            replies.put(reply)
+            if reply[0] != "progress":
+                return
     except (EOFError, OSError, pickle.UnpicklingError):     # killed, or it died
         replies.put(None)
 
 
 def run_elsewhere(function: Callable[..., Any], arguments: tuple, stage: str) -> Job[Any]:
     """Run ``function(*arguments)`` (a module-level function) in the helper process,
-    yielding progress while it works; closing the job kills the process."""
+    yielding what it :func:`report`s (``Progress(stage, 2, 3)`` until it does) at least
+    every 0.2 s; closing the job kills the process."""
     process = _started()
     pickle.dump((function, arguments), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
     process.stdin.flush()
-    replies: queue.Queue = queue.Queue(maxsize=1)
-    threading.Thread(target=_read_reply, args=(process, replies), daemon=True,
+    replies: queue.Queue = queue.Queue()
+    threading.Thread(target=_read_replies, args=(process, replies), daemon=True,
                      name="layout-reply").start()
+    progress = Progress(stage, 2, 3)
     try:
         while True:
             try:
                 reply = replies.get(timeout=0.2)
-                break
             except queue.Empty:
-                yield Progress(stage, 2, 3)
+                yield progress
+                continue
+            if reply is None or reply[0] != "progress":
+                break
+            progress = reply[1]
+            yield progress
     except GeneratorExit:
         stop()
         raise
     if reply is None:
         stop()
         raise RuntimeError("the layout process ended unexpectedly")
-    ok, value = reply
-    if not ok:
+    kind, value = reply
+    if kind == "error":
         raise value
     return value
 
 
 if __name__ == "__main__":
-    _serve()
+    # Serve from the module as imported, whose ``report`` the layouts call.
+    from sentspace.app import layout_process
+
+    layout_process._serve()

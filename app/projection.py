@@ -1,18 +1,21 @@
 """2D projections of embeddings (PCA, UMAP, t-SNE) and how faithful they are.
 
-Above ``sample`` points (default 50,000) UMAP is fitted on a seeded sample, stratified
-by group when strata are given, and every other point is placed at the similarity-
-weighted mean of the 2D positions of its nearest sample points (an index search, chunk by
-chunk): umap-learn's ``transform`` of the rest took about 13 minutes per million points
-on 2 cores. t-SNE, which has no such shortcut, refuses above :data:`TSNE_LIMIT` points.
+Above ``sample`` points UMAP (default 50,000) and t-SNE (200,000) are fitted on a seeded
+sample, stratified by group when strata are given, and every other point is placed. UMAP
+places it at the similarity-weighted mean of the 2D positions of its nearest sample
+points (an index search, chunk by chunk): umap-learn's ``transform`` of the rest took
+about 13 minutes per million points on 2 cores. t-SNE is openTSNE's (FFT-accelerated
+gradients, on :data:`TSNE_THREADS` threads), whose ``transform`` places the rest by
+optimising each new point against the fixed layout.
 
-UMAP and t-SNE (and scikit-learn, whose import pulls scipy.stats and pandas, about
+umap-learn and openTSNE (and scikit-learn, whose import pulls scipy.stats and pandas, about
 1 s, and scipy.spatial) are imported lazily: ``import umap`` alone takes seconds and its first
 fit compiles with numba, so they load only inside a job, off the GUI thread.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,9 +24,8 @@ import scipy.sparse as sp
 
 from sentspace.app import ann
 from sentspace.app.ann import Search, iter_knn
-from sentspace.app.errors import EvaluationError
 from sentspace.app.jobs import Job, Progress, run_job
-from sentspace.app.layout_process import run_elsewhere
+from sentspace.app.layout_process import report, run_elsewhere
 from sentspace.app.neighbours import Normalised, normalise
 from sentspace.models.base import Embeddings
 
@@ -33,12 +35,14 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "pca": {},
     "umap": {"n_neighbors": 15, "min_dist": 0.1, "metric": "cosine", "pca_dims": 50,
              "sample": 50_000},
-    "tsne": {"perplexity": 30.0, "pca_dims": 50},
+    "tsne": {"perplexity": 30.0, "pca_dims": 50, "sample": 200_000},
 }
 #: Points measured by faithfulness above the exact-search limit.
 FAITHFULNESS_SAMPLE = 10_000
-#: t-SNE fits every point (hours at a million); above this it refuses.
-TSNE_LIMIT = 50_000
+#: openTSNE's threads, whatever the cores: its layout depends on their number.
+TSNE_THREADS = 2
+#: Iterations of openTSNE's ``transform`` that place the points t-SNE was not fitted on.
+TSNE_PLACEMENT_ITERATIONS = 250
 #: Nearest sample points whose 2D positions place a point UMAP was not fitted on.
 PLACEMENT_NEIGHBOURS = 10
 
@@ -105,21 +109,12 @@ def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
         A group per point (-1: none) that UMAP's sample is stratified by.
     **parameters : the method's options (see ``DEFAULTS``); ``pca_dims`` reduces the
         input linearly first (None to skip), which speeds UMAP and t-SNE on wide data;
-        UMAP's ``sample`` is how many points it is fitted on (the rest are placed).
-
-    Raises
-    ------
-    EvaluationError
-        t-SNE asked of more than :data:`TSNE_LIMIT` points.
+        UMAP's and t-SNE's ``sample`` is how many points they are fitted on (the rest
+        are placed).
     """
     options = _options(method, parameters)
     record = {"seed": seed, **options}
     n = embeddings.shape[0]
-    if method == "tsne" and n > TSNE_LIMIT:
-        raise EvaluationError(
-            f"t-SNE fits every point and would take hours on {n:,}; it is offered up to "
-            f"{TSNE_LIMIT:,}. Use UMAP (fitted on a sample of {DEFAULTS['umap']['sample']:,},"
-            f" the rest placed beside their nearest sample points) or PCA.")
     stage = f"projecting with {method.upper() if method != 'tsne' else 't-SNE'}"
     yield Progress(stage, 0, 3)
     if n < 4:
@@ -138,17 +133,20 @@ def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
     reduced = _reduce(embeddings, options.pop("pca_dims"), seed)
     yield Progress(stage, 1, 3)
     fitted = None
+    size = options.pop("sample")
+    if size and n > size:
+        fitted = stratified_sample(n, size, strata, seed)
+        stage += f", fitted on {len(fitted):,} of {n:,} points"
     if method == "umap":
-        stage += " (a first run compiles numba code)"
-        size = options.pop("sample")
-        if size and n > size:
-            fitted = stratified_sample(n, size, strata, seed)
-            stage += f", fitted on {len(fitted):,} of {n:,} points"
-    data = reduced if fitted is None else reduced[fitted]
-    coordinates = yield from run_elsewhere(_fit_layout, (method, data, seed, options), stage)
-    coordinates = np.asarray(coordinates, dtype=np.float32)
-    if fitted is not None:
-        coordinates = yield from place_by_neighbours(reduced, fitted, coordinates)
+        data = reduced if fitted is None else reduced[fitted]
+        coordinates = yield from run_elsewhere(
+            _fit_umap, (data, seed, options), stage + " (a first run compiles numba code)")
+        coordinates = np.asarray(coordinates, dtype=np.float32)
+        if fitted is not None:
+            coordinates = yield from place_by_neighbours(reduced, fitted, coordinates)
+    else:
+        coordinates = yield from run_elsewhere(_fit_tsne, (reduced, fitted, seed, options),
+                                               stage)
     yield Progress(stage, 3, 3)
     return Projection(coordinates, method, record, fitted_on=fitted)
 
@@ -203,24 +201,55 @@ def place_by_neighbours(data: Embeddings, fitted: np.ndarray, layout: np.ndarray
     return coordinates
 
 
-def _fit_layout(method: str, data: Embeddings, seed: int, options: dict[str, Any]
-                ) -> np.ndarray:
-    """UMAP or t-SNE of ``data`` to 2D; runs in :mod:`sentspace.app.layout_process`."""
-    n = data.shape[0]
-    if method == "umap":
-        import umap  # noqa: PLC0415 - seconds to import; only in the layout process
+def _fit_umap(data: Embeddings, seed: int, options: dict[str, Any]) -> np.ndarray:
+    """UMAP of ``data`` to 2D; runs in :mod:`sentspace.app.layout_process`."""
+    import umap  # noqa: PLC0415 - seconds to import; only in the layout process
 
-        # n_jobs=1: a fixed random_state makes UMAP single-threaded anyway.
-        reducer = umap.UMAP(n_components=2, random_state=seed, n_jobs=1,
-                            n_neighbors=min(options["n_neighbors"], n - 1),
-                            min_dist=options["min_dist"], metric=options["metric"])
-        return reducer.fit_transform(data)
-    from sklearn.manifold import TSNE  # noqa: PLC0415
+    # n_jobs=1: a fixed random_state makes UMAP single-threaded anyway.
+    reducer = umap.UMAP(n_components=2, random_state=seed, n_jobs=1,
+                        n_neighbors=min(options["n_neighbors"], data.shape[0] - 1),
+                        min_dist=options["min_dist"], metric=options["metric"])
+    return reducer.fit_transform(data)
+
+
+class _Iterations:
+    """openTSNE's callback: reports each iteration of the current stage."""
+
+    def start(self, stage: str, total: int) -> None:
+        self.stage, self.total, self.steps = stage, total, itertools.count(1)
+
+    def __call__(self, *_: Any) -> None:
+        report(self.stage, next(self.steps), self.total)
+
+
+def _fit_tsne(data: Embeddings, fitted: np.ndarray | None, seed: int,
+              options: dict[str, Any]) -> np.ndarray:
+    """openTSNE's layout of ``data`` (n, dim) as float32 (n, 2): fitted on the rows
+    ``fitted`` (None: all) and the rest placed by ``TSNEEmbedding.transform``. Reports
+    every iteration (:func:`sentspace.app.layout_process.report`); runs in that process."""
+    import openTSNE  # noqa: PLC0415
 
     dense = data.toarray() if sp.issparse(data) else np.asarray(data)
-    tsne = TSNE(n_components=2, random_state=seed, init="pca",
-                perplexity=min(options["perplexity"], (n - 1) / 3))
-    return tsne.fit_transform(dense.astype(np.float32))
+    dense = dense.astype(np.float32, copy=False)
+    train = dense if fitted is None else dense[fitted]
+    iterations = _Iterations()
+    # The callback also runs in ``transform``, which inherits the fit's settings.
+    tsne = openTSNE.TSNE(perplexity=min(options["perplexity"], (len(train) - 1) / 3),
+                         metric="cosine", n_jobs=TSNE_THREADS, random_state=seed,
+                         callbacks=iterations, callbacks_every_iters=1)
+    iterations.start(f"t-SNE of {len(train):,} points: iterations",
+                     tsne.early_exaggeration_iter + tsne.n_iter)
+    embedding = tsne.fit(train)
+    if fitted is None:
+        return np.asarray(embedding, dtype=np.float32)
+    rest = ~_marked(len(dense), fitted)
+    iterations.start(f"placing {rest.sum():,} points on the t-SNE layout",
+                     TSNE_PLACEMENT_ITERATIONS)
+    # ``transform`` centres ``embedding`` in place before placing.
+    placed = embedding.transform(dense[rest], n_iter=TSNE_PLACEMENT_ITERATIONS)
+    coordinates = np.empty((len(dense), 2), dtype=np.float32)
+    coordinates[fitted], coordinates[rest] = embedding, placed
+    return coordinates
 
 
 def project_aligned(first: Embeddings, second: Embeddings, *, seed: int = 0,

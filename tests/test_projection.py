@@ -192,9 +192,25 @@ def test_umap_fitted_on_a_stratified_sample_places_the_rest(shared_data):
     assert np.array_equal(again.coordinates, layout.coordinates)
 
 
-def test_tsne_refuses_a_large_corpus_and_offers_umap_or_pca():
-    from sentspace.app.errors import EvaluationError
-    from sentspace.app.projection import TSNE_LIMIT
-
-    with pytest.raises(EvaluationError, match="Use UMAP .* or PCA"):
-        next(project(np.ones((TSNE_LIMIT + 1, 2), dtype=np.float32), "tsne"))
+def test_tsne_reports_each_iteration_and_places_the_rest_of_a_sample():
+    """openTSNE fitted on 400 of 600 points (two separated blobs), the other 200 placed
+    by its ``transform``: progress comes per iteration of the fit and of the placement,
+    the placed points land beside their neighbours, and a rerun gives the same layout."""
+    rng = np.random.default_rng(0)
+    points = rng.normal(size=(600, 10)).astype(np.float32)
+    points[::2, 0] += 8
+    steps = []
+    layout = run_job(project(points, "tsne", seed=3, sample=400), steps.append)
+    assert layout.describe() == "fitted on 400 of 600 points"
+    assert layout.coordinates.shape == (600, 2) and np.isfinite(layout.coordinates).all()
+    fit = [s.done for s in steps if s.stage == "t-SNE of 400 points: iterations"]
+    placing = [s.done for s in steps if s.stage == "placing 200 points on the t-SNE layout"]
+    assert sorted(set(fit)) == list(range(1, 751)) and steps[-1].done == steps[-1].total
+    assert sorted(set(placing)) == list(range(1, 251))
+    placed = np.setdiff1d(np.arange(600), layout.fitted_on)
+    kept = faithfulness(points, layout.coordinates).overlap[placed].mean()
+    shuffled = layout.coordinates.copy()
+    shuffled[placed] = rng.permutation(shuffled[placed])
+    assert kept > 3 * faithfulness(points, shuffled).overlap[placed].mean()
+    again = run_job(project(points, "tsne", seed=3, sample=400))
+    assert np.array_equal(again.coordinates, layout.coordinates)

@@ -140,22 +140,3 @@ def test_open_corpus_dialog_offers_parquet_and_opens_one(qtbot, window, monkeypa
     wait_for_job(qtbot, window)
     assert "*.parquet" in offered[0]
     assert window.corpus.name == "msrp" and len(window.corpus) == len(corpus)
-
-
-def test_tsne_refused_above_its_limit_says_why_whole(qtbot, window, monkeypatch):
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QMessageBox
-
-    import sentspace.app.projection
-    run_and_wait(qtbot, window)
-    monkeypatch.setattr(sentspace.app.projection, "TSNE_LIMIT", 500)
-    controls = window.corpus_panel.projection_controls
-    controls.method.setCurrentIndex(controls.method.findData("tsne"))
-    qtbot.mouseClick(controls.project_button, Qt.MouseButton.LeftButton)
-    wait_for_job(qtbot, window)
-    dialog = window.findChild(QMessageBox, "error-dialog")
-    assert dialog is not None and dialog.windowTitle() == "Cannot use this input"
-    assert "t-SNE fits every point" in dialog.text() and "Use UMAP" in dialog.text()
-    state, message = window.jobs.panel.row_of(window.jobs.job)[1:3]
-    assert state == "failed" and "offered up to 500" in message and "Use UMAP" in message
-    assert window.exploration.projection.method == "pca"  # the layout shown is kept
