@@ -25,11 +25,12 @@ from sentspace.app.evaluations import EVALUATIONS
 from sentspace.app.evaluations.agreement import default_encoders, run_agreement
 from sentspace.app.explore import explore, reproject
 from sentspace.app.session import EvaluationRun, compare_with_spaces
-from sentspace.app.ui.kit.file_dialogs import open_file
+from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
 from sentspace.app.ui.panels.annotator_agreement import AnnotatorAgreementDialog
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.panels.encoder_checklist import EncoderChecklist
+from sentspace.app.ui.panels.reproduce_dialog import ReproduceDialog
 from sentspace.app.ui.window.job_queue import JobQueue
 from sentspace.models import make_encoder
 
@@ -285,6 +286,45 @@ class Analyses:
             lambda indices: self.session.selection.select(indices, source="review"))
         dialog.open()
         return dialog
+
+    def reproduce(self) -> ReproduceDialog:
+        """*Help > Reproduce a paper…*: the dialog, open; its runs are jobs like any."""
+        from sentspace.app.reproduce import PAPERS  # noqa: PLC0415 (lazy: the tables)
+        from sentspace.app.reproduce.report import COLUMNS, cells  # noqa: PLC0415
+
+        dialog = ReproduceDialog({name: paper.title for name, paper in PAPERS.items()},
+                                 cells, COLUMNS, self.window)
+        dialog.run_requested.connect(lambda name, variant: self._reproduce(dialog, name,
+                                                                           variant))
+        dialog.save_requested.connect(lambda: self._save_reproduction(dialog))
+        dialog.open()
+        return dialog
+
+    def _reproduce(self, dialog: ReproduceDialog, name: str, variant: str) -> None:
+        from sentspace.app.reproduce import PAPERS, run_reproduction  # noqa: PLC0415
+        from sentspace.app.reproduce.report import by_table, header  # noqa: PLC0415
+
+        seed = self.controls.seed.value()
+        dialog.set_running(True)
+        handle = self.jobs.start(
+            run_reproduction(PAPERS[name], variant=variant, seed=seed),
+            f"reproducing {name} ({variant})", queue=True,
+            on_result=lambda report: dialog.show_report(report, header(report),
+                                                        by_table(report)))
+        # Failed or cancelled, the dialog may run again.
+        handle.changed.connect(lambda: dialog.set_running(False) if handle.done
+                               and handle.state != "done" else None)
+
+    def _save_reproduction(self, dialog: ReproduceDialog) -> list | None:
+        from sentspace.app.reproduce.report import write_report  # noqa: PLC0415
+
+        folder = open_folder(self.window, "Save the report in a folder")
+        if not folder or dialog.report is None:
+            return None
+        written = write_report(dialog.report, folder)
+        self.window.statusBar().showMessage(
+            "Wrote " + ", ".join(path.name for path in written) + f" in {folder}")
+        return written
 
     def find_suspicious(self) -> None:
         """Rank suspicious annotations of the (corrected) corpus with the chosen encoder."""

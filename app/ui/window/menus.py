@@ -130,6 +130,10 @@ def build_menus(window) -> None:
     annotations_menu.addAction(export_corrected)
 
     help_menu = window.menuBar().addMenu("&Help")
+    reproduce = help_menu.addAction("Reproduce a &paper…")
+    reproduce.setToolTip("Re-run a paper's published tables beside its numbers")
+    reproduce.triggered.connect(window.analyses.reproduce)
+    help_menu.addSeparator()
     for key, title in TITLES.items():
         guide = help_menu.addAction(title)
         guide.triggered.connect(
