@@ -8,7 +8,7 @@ import numpy as np
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from sentspace.app.workspace import load_workspace
-from tests.ui.conftest import open_sick, run_and_wait, wait_for_job
+from tests.ui.conftest import evaluate_and_wait, open_sick, run_and_wait, wait_for_job
 
 
 def answer_save(monkeypatch, asked, path, chosen):
@@ -142,3 +142,24 @@ def test_agreement_ticks_the_encoders_run_on_this_corpus(qtbot, window):
     wait_for_job(qtbot, window)
     last = window.current.evaluations[-1]
     assert (last.name, last.encoder) == ("agreement", "bow,tfidf")
+
+
+def test_the_map_exports_as_one_web_page_with_the_runs_provenance(qtbot, window, tmp_path,
+                                                                  monkeypatch):
+    import json
+    import re
+
+    import sentspace.app.ui.window.files as files
+
+    run_and_wait(qtbot, window)
+    evaluate_and_wait(qtbot, window, "classification")
+    action = next(a for a in window.files.export_actions if "web page" in a.text())
+    assert action.isEnabled()
+    monkeypatch.setattr(files, "save_file", lambda *_: str(tmp_path / "msrp-map.html"))
+    action.trigger()
+    page = (tmp_path / "msrp-map.html").read_text()
+    assert "<script" in page and "http://" not in page.split("<script")[0]
+    data = json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
+                                r"(.*?)</script>", page, re.S).group(1))
+    rows = dict(map(tuple, data["provenance"]))
+    assert len(data["texts"]) == 859 and "mean accuracy" in rows["Classification"]

@@ -81,6 +81,27 @@ class Files:
         if path:
             self.export_figure(path)
 
+    def choose_map_target(self) -> None:
+        path = save_file(self.window, "Export map as web page", "Web page (*.html)")
+        if path:
+            self.export_map(path)
+
+    def export_map(self, path: str | Path) -> Path:
+        """The projection shown as one self-contained web page: the groups as edited,
+        its regions, and the corpus's results of this version in its provenance."""
+        from sentspace.app.results import Result  # noqa: PLC0415
+        from sentspace.app.web_map import export_map  # noqa: PLC0415 (lazy: plotly.js)
+
+        state = self.window.current
+        # A saved result of an old workspace keeps its rows, not the scores a map shows.
+        results = [run.result for run in state.evaluations if isinstance(run.result, Result)
+                   and run.result.provenance.corpus_fingerprint == state.corpus.fingerprint]
+        written = export_map(state.exploration, path,
+                             groups=self.window.selecting.sentence_groups,
+                             regions=state.regions, results=results)
+        self.window.statusBar().showMessage(f"Wrote the map to {written}")
+        return written
+
     def export_embeddings(self, path: str | Path) -> None:
         """Write the current embeddings, one row per corpus entry, in the background."""
         exploration = self.window.exploration

@@ -57,7 +57,8 @@ def build_menus(window) -> None:
     for title, handler in (
             ("Export &embeddings…", window.files.choose_embeddings_target),
             ("Export &projection coordinates…", window.files.choose_projection_target),
-            ("Export &figure…", window.files.choose_figure_target)):
+            ("Export &figure…", window.files.choose_figure_target),
+            ("Export &map as web page…", window.files.choose_map_target)):
         action = QAction(title, window)
         action.triggered.connect(handler)
         action.setEnabled(False)
