@@ -17,6 +17,7 @@ from sentspace.models.doc2vec import Doc2VecDBOW, Doc2VecDM
 from sentspace.models.e5 import MultilingualE5
 from sentspace.models.fastsent import FastSent, FastSentAE
 from sentspace.models.neural import NeuralEncoder
+from sentspace.models.nmt import NMT
 from sentspace.models.pair_finetune import PairFinetune
 from sentspace.models.pairs import PairBOW, PairRNN
 from sentspace.models.pca_bow import PcaBagOfWords
@@ -38,7 +39,7 @@ ENCODERS: dict[str, type[Encoder]] = {
                                 MultilingualE5, FastSent, FastSentAE,
                                 DictRepBOW, DictRepRNN, SequentialAutoencoder,
                                 DenoisingAutoencoder, DenoisingAutoencoderGlove, SkipThought,
-                                CombineSkip, PairBOW, PairRNN, PairFinetune, URAE)}
+                                CombineSkip, PairBOW, PairRNN, PairFinetune, URAE, NMT)}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes

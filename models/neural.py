@@ -336,20 +336,24 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         ModelError
             The training text is unreadable or gives nothing to train on.
         """
+        if self.training_file is None:
+            return (yield from self._train(list(texts), f"{len(texts):,} sentences"))
+        path = Path(self.training_file)
+        stat = path.stat()
+        memo = _remembered(self.family, json.dumps(self.params(), sort_keys=True),
+                           (str(path), stat.st_size, stat.st_mtime_ns))
+        if "state" in memo:
+            self._restore(*memo["state"])
+            return self
+        yield Progress(f"reading {path.name}", 0, 1)
+        yield from self._train(self.read_training_file(path), path.name)
+        memo["state"] = (self.module_, self.vocab_, self.corpus_fingerprint_,
+                         self.n_training_sentences_, self.losses_)
+        return self
+
+    def _train(self, texts: list[str], source: str) -> Job[Self]:
+        """Train on ``texts`` (``source`` names them in the progress); see :meth:`iter_fit`."""
         import torch
-        source = f"{len(texts):,} sentences"
-        if self.training_file is not None:
-            path = Path(self.training_file)
-            stat = path.stat()
-            memo = _remembered(self.family, json.dumps(self.params(), sort_keys=True),
-                               (str(path), stat.st_size, stat.st_mtime_ns))
-            if "state" in memo:
-                self._restore(*memo["state"])
-                return self
-            yield Progress(f"reading {path.name}", 0, 1)
-            texts = self.read_training_file(path)
-            source = path.name
-        texts = list(texts)
         vocab, data, n_examples = self._prepare(texts)
         with seeded(self.seed):
             module = self._new_module(vocab).to(device())
@@ -374,10 +378,22 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         self.losses_, self.n_training_examples_ = losses, n_examples
         self.corpus_fingerprint_ = corpus_digest(texts)
         self.n_training_sentences_ = sum(1 for text in texts if text.strip())
-        if self.training_file is not None:
-            memo["state"] = (module, vocab, self.corpus_fingerprint_,
-                             self.n_training_sentences_, losses)
         return self
+
+    def held_out_loss(self, texts: Sequence[str]) -> float:
+        """The mean training loss over ``texts``, read with the trained vocabulary and
+        batches drawn from this encoder's seed: below :meth:`untrained`'s on text never
+        trained on, what the network learnt generalises (the learning tests' outcome
+        for families whose embedding has no cheap held-out probe)."""
+        import torch
+        if self.module_ is None:
+            raise NotFittedError(f"{self.name} must be trained first")
+        _, data, _ = self._prepare(list(texts), self.vocab_)
+        generator = torch.Generator().manual_seed(self.seed)
+        with torch.inference_mode(), cpu_threads(self.cpu_threads):
+            losses = [float(self._loss(self.module_, batch, generator))
+                      for batch in self._batches(data, generator)]
+        return float(np.mean(losses))
 
     def untrained(self) -> Self:
         """A copy of this trained encoder with its network's seeded initial weights: the

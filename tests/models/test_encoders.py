@@ -36,6 +36,7 @@ CHANGED_PARAMS = {
     "pair-rnn": {"hidden_size": 16},
     "pair-finetune": {"seed": 1},
     "urae": {"vector": "mean"},
+    "nmt": {"hidden_size": 16},
 }
 #: Families whose rows depend on their batch by float rounding (a transformer, DictRep
 #: and the other networks pad each batch to its longest sentence, which changes the
@@ -43,7 +44,7 @@ CHANGED_PARAMS = {
 BATCH_TOLERANCE = {"minilm": 1e-5, "dictrep-bow": 1e-5, "dictrep-rnn": 1e-5, "sae": 1e-5,
                    "sdae": 1e-5, "sdae-embs": 1e-5, "skipthought": 1e-5,
                    "skipthought-combine": 1e-5, "pair-bow": 1e-5,
-                   "pair-rnn": 1e-5, "pair-finetune": 1e-5, "urae": 1e-5}
+                   "pair-rnn": 1e-5, "pair-finetune": 1e-5, "urae": 1e-5, "nmt": 1e-5}
 #: Families whose optional extra is not installed here.
 MISSING = {name for name, cls in ENCODERS.items()
            if hasattr(cls, "available") and not cls.available()}
@@ -68,6 +69,8 @@ def train(encoder, texts):
                                          np.full(len(texts) - 1, np.nan)).rows())
     if encoder.family.startswith("dictrep"):
         texts = [f"{(text.split() or ['x'])[-1].strip('.,')}\t{text}" for text in texts]
+    if encoder.family == "nmt":     # source<TAB>target rows: each sentence to the next
+        texts = [f"{source}\t{target}" for source, target in zip(texts, texts[1:])]
     return encoder.fit(texts)
 
 
@@ -191,7 +194,7 @@ def test_encodes_grouped_msrp(name, msrp):
                     "sae": 128, "sdae": 128, "sdae-embs": 128, "skipthought": 128,
                     "skipthought-combine": 256,
                     "pair-bow": 300, "pair-rnn": 256, "pair-finetune": 384,
-                    "urae": 50}.get(name, 2842)    # BOW vocabulary of the corpus
+                    "urae": 50, "nmt": 256}.get(name, 2842)    # BOW vocabulary of the corpus
     assert matrix.shape == (859, expected_dim) == (len(msrp), encoder.dim)
     values = matrix.data if sp.issparse(matrix) else matrix
     assert np.isfinite(values).all()

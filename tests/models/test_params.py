@@ -79,6 +79,10 @@ DEFAULT_PARAMS = {
     "urae": {"vector": "root", "source": "glove-6b-50d", "max_length": 40, "epochs": 2,
              "batch_sentences": 64, "learning_rate": 0.001, "min_count": 1, "max_vocab":
              100000, "lowercase": True, "seed": 0, "training_file": None},
+    "nmt": {"pair": None, "training_file": None, "target_file": None, "embedding_size": 100,
+            "hidden_size": 256, "max_length": 30, "epochs": 2, "batch_sentences": 64,
+            "learning_rate": 0.003, "min_count": 2, "max_vocab": 20000, "lowercase": True,
+            "seed": 0},
 }
 
 
