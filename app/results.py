@@ -138,3 +138,12 @@ class Result:
     def score_rows(self) -> list[tuple[str, float, float | None, float | None, int | None]]:
         """:meth:`scores` as rows of :data:`SCORE_COLUMNS` (a CSV of numbers)."""
         return [score.row() for score in self.scores()]
+
+    def to_frame(self):
+        """:meth:`scores` as a pandas DataFrame with the columns :data:`SCORE_COLUMNS`
+        (no interval or count: NaN). pandas is imported here, for notebooks: the core
+        needs none."""
+        import pandas as pd  # noqa: PLC0415
+
+        return pd.DataFrame(self.score_rows(), columns=list(SCORE_COLUMNS)).astype(
+            {"value": float, "ci_low": float, "ci_high": float, "n": "Int64"})

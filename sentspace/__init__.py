@@ -1,17 +1,42 @@
 """sentspace: explore and evaluate sentence-embedding spaces.
 
+From Python (a notebook, a script)::
+
+    import sentspace
+    corpus = sentspace.load_corpus("msrp-grouped")
+    results = sentspace.evaluate("classification", corpus, encoders=["bow", "tfidf"])
+    results.to_frame()                     # pandas: encoder, metric, value, ci_low, ...
+    sentspace.show(corpus, sentspace.encode(corpus, "tfidf"))   # the window, aside
+
+The names in ``__all__`` are the stable surface (``sentspace._api``); everything else
+may change. They load on first use, so ``python -m sentspace`` still opens the window
+before numpy is imported.
+
 The code lives in the repository's ``app/`` (the application and its Qt-free core),
 ``models/`` (the encoders) and ``resources/`` (bundled data), imported as
 ``sentspace.app``, ``sentspace.models`` and ``sentspace.resources``: under one name of
 its own, a user's ``app.py`` or ``models.py`` beside a notebook shadows nothing.
 """
 
-from __future__ import annotations
+from pathlib import Path as _Path
 
-from pathlib import Path
-
-_SOURCE = Path(__file__).resolve().parent.parent
+_SOURCE = _Path(__file__).resolve().parent.parent
 # Run from a checkout (tests, ``python -m sentspace``), the three folders sit beside
 # this one; an installed wheel has them inside it, where ``__path__`` finds them already.
 if (_SOURCE / "pyproject.toml").is_file() and (_SOURCE / "app" / "__init__.py").is_file():
     __path__.append(str(_SOURCE))
+
+__all__ = ["load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
+           "explain", "show"]
+
+
+def __getattr__(name: str):
+    if name in __all__:
+        from sentspace import _api
+
+        return getattr(_api, name)
+    raise AttributeError(f"module 'sentspace' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
