@@ -31,7 +31,7 @@ from sentspace.app.commands import option_flag
 from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from sentspace.app.corpora.stats import corpus_stats
 from sentspace.app.corpora.tabular import ROLES as MAPPING_ROLES
-from sentspace.app.errors import InputError
+from sentspace.app.errors import EvaluationError, InputError
 from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
 from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test
 from sentspace.app.workspace import changed_summaries, load_workspace, run_workspace
@@ -41,7 +41,7 @@ from sentspace.app.distributed import (DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENG
 from sentspace.app.export import export_matrix, json_text, write_json
 from sentspace.app.jobs import Progress, run_job
 from sentspace.app.reproduce import FULL, PAPERS, QUICK, run_reproduction
-from sentspace.app.neighbours import fitted_on_training_side
+from sentspace.app.neighbours import fitted_on_training_side, run_split
 from sentspace.models import DEFAULT_ENCODER, ENCODERS, make_encoder
 from sentspace.models.base import Encoder
 from sentspace.models.precomputed import Precomputed
@@ -95,6 +95,9 @@ def command_eval(args: argparse.Namespace) -> int:
         raise InputError(f"{args.evaluation} compares encoders: give two or more --encoder")
     options = evaluation_options(args)
     encoders = [build_encoder(spec, corpus) for spec in specs]
+    note = ""
+    if "split" in OPTIONS.get(args.evaluation, {}):
+        options["split"], note = run_split(corpus, encoders, options.get("split", "auto"))
     printer = ProgressPrinter()
     if args.evaluation in COMPARISONS:
         compare, _ = COMPARISONS[args.evaluation]
@@ -104,24 +107,36 @@ def command_eval(args: argparse.Namespace) -> int:
         results = [run_job(evaluation(corpus, encoder, seed=args.seed, **options), printer)
                    for encoder in encoders]
     printer.clear()
-    paired = []
-    if args.evaluation in PAIRED_TESTS:
-        paired = [(results[0], other, paired_test(args.evaluation, results[0], other,
-                                                  seed=args.seed))
-                  for other in results[1:]]
+    paired, unpaired = [], []
+    for other in results[1:] if args.evaluation in PAIRED_TESTS else ():
+        try:
+            paired.append((results[0], other, paired_test(args.evaluation, results[0],
+                                                          other, seed=args.seed)))
+        except EvaluationError as error:
+            # The results stand on their own: print them, then why no test was made.
+            unpaired.append((results[0], other, str(error)))
 
     payload = {"evaluation": args.evaluation, "results": [r.to_dict() for r in results],
                "paired_tests": [{"a": a.provenance.encoder_name,
                                  "b": b.provenance.encoder_name, **test.__dict__}
-                                for a, b, test in paired]}
+                                for a, b, test in paired]
+               + [{"a": a.provenance.encoder_name, "b": b.provenance.encoder_name,
+                   "error": reason} for a, b, reason in unpaired]}
+    status = 2 if unpaired else 0
+    reasons = "".join(f"sentspace: error: no paired test of {b.provenance.encoder_name} "
+                      f"against {a.provenance.encoder_name}: {reason}\n"
+                      for a, b, reason in unpaired)
     if args.json == "-":
         print(json_text(payload), end="")
-        return 0
+        print(reasons, end="", file=sys.stderr)
+        return status
     if args.json:
         write_json(args.json, payload)
     first = results[0].provenance
     print(f"{args.evaluation} on {first.corpus_name} ({len(corpus)} sentences, "
           f"corpus {first.corpus_fingerprint}), seed {args.seed}")
+    if note:
+        print(note)
     print(summary_table(results))
     if paired:
         what = PAIRED_TESTS[args.evaluation][0]
@@ -129,7 +144,8 @@ def command_eval(args: argparse.Namespace) -> int:
               f"{results[0].provenance.encoder_name}")
         print(summary_table([test for _, _, test in paired],
                             [b.provenance.encoder_name for _, b, _ in paired]))
-    return 0
+    print(reasons, end="", file=sys.stderr)
+    return status
 
 
 def evaluation_options(args: argparse.Namespace) -> dict[str, str]:

@@ -326,6 +326,21 @@ def chosen_splits(corpus: Corpus, encoder: Encoder, split: str) -> tuple[str, ..
     return tuple(sorted(names))
 
 
+def run_split(corpus: Corpus, encoders: Sequence[Encoder], split: str) -> tuple[str, str]:
+    """(the split choice, a note saying why, or "") that evaluates every encoder of one
+    run on the same pairs, so they can be compared pair by pair: "auto", when any of
+    them learns from pairs, becomes for all of them what it is for those ("test" where
+    the corpus has a test split, else "not-train"); any other choice is kept."""
+    trained = [encoder.name for encoder in encoders if encoder.learns_from_pairs]
+    if split != "auto" or not trained or len(encoders) < 2:
+        return split, ""
+    names = set(corpus.pairs.split) if corpus.pairs is not None else set()
+    split, pairs = (("test", "the test split") if "test" in names
+                    else ("not-train", "every split but train"))
+    return split, (f"split auto: every encoder evaluated on {pairs}, as "
+                   f"{', '.join(trained)} trains on the other pairs")
+
+
 def describe_pairs(corpus: Corpus, pair_index: np.ndarray) -> str:
     """The pairs ``pair_index`` by split, for a result's summary: "train 4,500 + trial 500"."""
     names, counts = np.unique(np.asarray(corpus.pairs.split, dtype=object)[pair_index],

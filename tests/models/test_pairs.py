@@ -1,6 +1,8 @@
 """Pair-trained encoders: the pairs file, training on SICK, and evaluations that train
 them on training pairs only."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -154,3 +156,28 @@ def test_pair_encoder_without_pairs_says_what_to_do(msrp):
     assert msrp.pairs is None
     with pytest.raises(ModelError, match="trains on labelled sentence pairs.*pair-bow:FILE"):
         run_job(run_classification(msrp, PairBOW()))
+
+
+def test_cli_compares_every_encoder_on_the_pairs_a_pair_trained_one_leaves_out(
+        sick, shared_data, monkeypatch, capsys):
+    """One run of bow beside pair-bow on SICK with the default split evaluates both on
+    SICK test (and says so), so the paired test is made; detection on MSRP, which has
+    no split option, evaluates bow on every pair and pair-bow on test: both results are
+    printed, then why no paired test was made (exit 2)."""
+    import sentspace.models
+    from sentspace.app.cli import main
+
+    monkeypatch.setitem(sentspace.models.ENCODERS, "pair-bow", Recording)
+    assert main(["eval", "relatedness", "--corpus", str(shared_data / "sick"), "--encoder",
+                 "bow", "--encoder", "pair-bow"]) == 0
+    printed = capsys.readouterr().out
+    assert ("split auto: every encoder evaluated on the test split, as pair-bow trains on "
+            "the other pairs") in printed
+    assert re.search(r"pairs evaluated +test 4,927 +test 4,927\n", printed)
+    assert "paired tests of pooled Spearman" in printed
+    assert main(["eval", "detection", "--corpus", str(shared_data / "msrp"), "--encoder",
+                 "bow", "--encoder", "pair-bow"]) == 2
+    out, err = capsys.readouterr()
+    assert "average precision" in out and "paired tests" not in out
+    assert err.startswith("sentspace: error: no paired test of pair-bow against bow: the two "
+                          "results were computed on different items")
