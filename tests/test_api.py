@@ -11,6 +11,7 @@ import pytest
 import sentspace
 from sentspace.app.evaluations.classification import ClassificationResult
 from sentspace.app.export import json_text
+from sentspace.app.jobs import Progress
 from sentspace.app.results import SCORE_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,8 +101,10 @@ def test_a_list_of_texts_is_a_corpus_and_encodes_row_by_row():
     texts = ["the cat sat", "a dog ran", "the cat ran"]
     corpus = sentspace.load_corpus(texts)
     assert corpus.texts == tuple(texts) and corpus.ids == ("0", "1", "2")
-    embeddings = sentspace.encode(texts, "bow")
+    seen = []
+    embeddings = sentspace.encode(texts, "bow", progress=seen.append)
     assert embeddings.shape[0] == 3
+    assert seen and all(isinstance(step, Progress) for step in seen)
     cat_sat, _, cat_ran = embeddings.toarray()
     assert cat_sat @ cat_ran == 2     # "the" and "cat"
 
