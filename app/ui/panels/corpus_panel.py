@@ -4,6 +4,7 @@ Cancel, the progress of the running job, and the projection's settings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from sentspace.app.colouring import categorical_columns
 from sentspace.app.errors import InputError
-from sentspace.app.session import CorpusState
+from sentspace.app.session import CorpusState, Session
 from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
 from sentspace.app.ui.panels.projection_controls import ProjectionControls
@@ -37,11 +38,12 @@ PAIR_FAMILIES = frozenset(family for family, cls in TRAINED_ON_FILE.items()
 
 
 class CorpusPanel:
-    """The panel's widgets and the encoder they choose, for ``window`` (its session,
-    status bar and warnings) with jobs run by ``jobs``."""
+    """The panel's widgets and the encoder they choose, for the corpora of ``session``,
+    with jobs run by ``jobs``; ``warn(title, text)`` says what cannot be used."""
 
-    def __init__(self, window, jobs: JobQueue) -> None:
-        self.window, self.jobs = window, jobs
+    def __init__(self, session: Session, jobs: JobQueue,
+                 warn: Callable[[str, str], None]) -> None:
+        self.session, self.jobs, self.warn = session, jobs, warn
         self.corpus_name = QLabel("Loading…")
         self.corpus_name.setStyleSheet("font-weight: bold; font-size: 14px")
         self.corpus_counts = QLabel()
@@ -195,7 +197,7 @@ class CorpusPanel:
                                           and family in PAIR_FAMILIES):
             self.add_encoder(f"{family}:{training}")
         choice = self.encoder_choice.currentData()
-        current = self.window.session.current
+        current = self.session.current
         precomputed = current.precomputed if current is not None else {}
         return choice, precomputed.get(choice) or make_encoder(choice)
 
@@ -211,7 +213,7 @@ class CorpusPanel:
         try:
             encoder = make_encoder(spec)
         except InputError as error:
-            self.window.warn("Cannot use this encoder", str(error))
+            self.warn("Cannot use this encoder", str(error))
             return
         if self.encoder_choice.findData(spec) < 0:
             self.encoder_choice.addItem(f"{encoder.title}: {Path(spec.split(':', 1)[1]).name}",
@@ -236,7 +238,7 @@ class CorpusPanel:
     def load_embeddings(self, path: str | Path) -> None:
         """Read and align a file of embeddings in the background; it becomes an encoder
         of the current corpus."""
-        session = self.window.session
+        session = self.session
         if session.current is None or self.jobs.is_running:
             return
         corpus, spec = session.current.corpus, session.current.spec

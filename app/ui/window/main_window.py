@@ -60,7 +60,7 @@ class MainWindow(QMainWindow):
         self.session = Session()
         self.selection = self.session.selection
         self.jobs = JobQueue(self, self.statusBar(), self.session)
-        self.corpus_panel = CorpusPanel(self, self.jobs)
+        self.corpus_panel = CorpusPanel(self.session, self.jobs, self.warn)
         self.projection = ProjectionView()
         self.selecting = Selecting(self.session, self.projection,
                                    self.corpus_panel.projection_controls, self.statusBar())
@@ -77,11 +77,14 @@ class MainWindow(QMainWindow):
         self.classification = ClassificationPanel()
         self.evaluation_panel = EvaluationPanel()
         self.review_panel = ReviewPanel()
-        self.explaining = Explaining(self)
-        self.regioning = Regioning(self)
         self.tasks = QTabWidget()
         self.tasks.setObjectName("tasks")
         self.tasks.setDocumentMode(True)
+        self.explaining = Explaining(self.session, self.jobs, self.corpus_panel, self.views,
+                                     self.tasks, self.projection.search, self)
+        self.regioning = Regioning(self.session, self.jobs, self.projection,
+                                   self.corpus_panel.projection_controls, self.statusBar(),
+                                   self)
         for page, title in ((self.classification, "Classification"),
                             (self.evaluation_panel, "Evaluations"),
                             (self.review_panel, "Review"), (self.explaining.page, "Explain")):

@@ -9,51 +9,59 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QWidget
 
 from sentspace.app.regions import find_regions
+from sentspace.app.session import Session
 from sentspace.app.ui.kit.file_dialogs import save_file
+from sentspace.app.ui.panels.projection_controls import ProjectionControls
+from sentspace.app.ui.views.projection_view import ProjectionView
 from sentspace.app.ui.views.region_labels import RegionLabels
+from sentspace.app.ui.window.job_queue import JobQueue
 
 
 class Regioning:
-    """The actions and the labels drawn, for ``window`` (a MainWindow)."""
+    """The actions and the labels drawn over ``projection`` for the corpus shown in
+    ``session``; regions are found by ``jobs`` with ``controls``' seed; ``status`` is the
+    status bar; ``parent`` owns the actions and dialogs."""
 
-    def __init__(self, window) -> None:
-        self.window = window
+    def __init__(self, session: Session, jobs: JobQueue, projection: ProjectionView,
+                 controls: ProjectionControls, status, parent: QWidget) -> None:
+        self.session, self.jobs, self.projection = session, jobs, projection
+        self.controls, self.status, self.parent = controls, status, parent
         self.labels: RegionLabels | None = None
-        self.find_action = QAction("Find &regions", window)
+        self.find_action = QAction("Find &regions", parent)
         self.find_action.setToolTip("Cluster the layout shown and name each cluster by its "
                                     "keywords; click a name to select its sentences")
         self.find_action.triggered.connect(self.find)
-        self.export_action = QAction("Export &regions CSV…", window)
+        self.export_action = QAction("Export &regions CSV…", parent)
         self.export_action.setToolTip("One row per sentence: sentence, cluster, label")
         self.export_action.triggered.connect(self._choose_csv_target)
         self.export_action.setEnabled(False)
 
     def follow(self) -> None:
         """Draw the regions of the corpus shown over its layout, once it is drawn."""
-        session = self.window.session
+        session = self.session
         session.current_changed.connect(lambda _: self.show())
         for event in (session.ran, session.regions):
             session.on_current(event, lambda _: self.show())
 
     @property
     def regions(self):
-        current = self.window.current
+        current = self.session.current
         return current.regions if current is not None else None
 
     def find(self) -> None:
-        window = self.window
-        state = window.current
+        state = self.session.current
         if state is None or state.exploration is None:
-            window.statusBar().showMessage("Press Run first: regions are found on the layout")
+            self.status.showMessage("Press Run first: regions are found on the layout")
             return
         exploration, spec = state.exploration, state.spec
-        seed = window.corpus_panel.projection_controls.seed.value()
-        window.jobs.start(find_regions(state.corpus, exploration.projection.coordinates,
+        seed = self.controls.seed.value()
+        self.jobs.start(find_regions(state.corpus, exploration.projection.coordinates,
                                        encoder=exploration.encoder, seed=seed),
                           "finding regions", queue=True,
-                          on_result=lambda regions: window.session.set_regions(
+                          on_result=lambda regions: self.session.set_regions(
                               spec, exploration, regions))
 
     def show(self) -> None:
@@ -62,23 +70,23 @@ class Regioning:
             self.labels.remove()
             self.labels.deleteLater()
             self.labels = None
-        regions, window = self.regions, self.window
+        regions, current = self.regions, self.session.current
         self.export_action.setEnabled(regions is not None)
-        if regions is not None and window.exploration is not None:
-            self.labels = RegionLabels(window.projection.plot.getPlotItem(), regions)
+        if regions is not None and current.exploration is not None:
+            self.labels = RegionLabels(self.projection.plot.getPlotItem(), regions)
             self.labels.region_clicked.connect(self.select_region)
 
     def select_region(self, cluster: int) -> None:
         indices = np.flatnonzero(self.regions.labels == cluster)
         # Deferred: selecting may redraw the plot whose label is being clicked.
-        QTimer.singleShot(0, lambda: self.window.selection.select(indices, source="cluster"))
+        QTimer.singleShot(0, lambda: self.session.selection.select(indices, source="cluster"))
 
     def export_csv(self, path) -> None:
-        self.regions.export_csv(self.window.corpus.texts, path)
-        self.window.statusBar().showMessage(f"Saved {path}")
+        self.regions.export_csv(self.session.current.corpus.texts, path)
+        self.status.showMessage(f"Saved {path}")
 
     def _choose_csv_target(self) -> None:
         if self.regions is not None:
-            path = save_file(self.window, "Export regions", "CSV (*.csv)")
+            path = save_file(self.parent, "Export regions", "CSV (*.csv)")
             if path:
                 self.export_csv(path)
