@@ -124,6 +124,8 @@ def do_everything(qtbot, window, evaluation: str, word: str) -> None:
     window.explaining.explain()
     wait_for_job(qtbot, window)
     assert window.explaining.view.explanation is not None
+    assert window.review_panel.filter.text() == (word if a_corpus.groups is not None
+                                                 else "")
     window.analyses.compare_spaces()
     wait_for_job(qtbot, window)
     view = window.neighbours_view
@@ -141,6 +143,7 @@ def do_everything(qtbot, window, evaluation: str, word: str) -> None:
         wait_for_job(qtbot, window)
         window.analyses.find_suspicious()
         wait_for_job(qtbot, window)
+        window.review_panel.filter.setText(word)
     if window.views.isTabEnabled(1):
         window.views.setCurrentIndex(1)
         settle(qtbot, window)

@@ -49,6 +49,28 @@ def test_a_window_follows_another_annotators_edits_and_conflicts(qtbot, window):
     assert "ben's move L" in review.conflicts.text() and "ann's move" in review.conflicts.text()
 
 
+def test_a_move_of_a_sentence_moved_meanwhile_is_refused_and_said(qtbot, window):
+    window.analyses.find_suspicious()
+    wait_for_job(qtbot, window)
+    review = window.review_panel
+    review.select_row(0)
+    sentence = review.model.items.sentences_of(review.selected_row())[0]
+    seen = window.annotations.group_names_of(sentence)[0]     # the dialog opens on it
+    other = second_window(qtbot)
+    other.annotations.author = "ben"
+    names = window.corpus.groups.names
+    elsewhere = next(name for name in names if name != seen)
+    other.annotations.move(sentence, elsewhere)
+    other.review_panel.corpus_changed.emit()
+    qtbot.waitUntil(lambda: group_of(window, sentence) == elsewhere, timeout=JOURNAL_MS)
+    records = len(window.annotations.journal.records)
+    target = next(name for name in names if name not in (seen, elsewhere))
+    assert not review.move_selected(target, "mine", seen=seen)
+    assert f"was moved from {seen} to {elsewhere} meanwhile (by ben)" in review.status.text()
+    assert len(window.annotations.journal.records) == records and \
+        group_of(window, sentence) == elsewhere
+
+
 def test_review_items_say_and_filter_who_decided_them(qtbot, window):
     window.analyses.find_suspicious()
     wait_for_job(qtbot, window)

@@ -283,7 +283,11 @@ class ReviewPanel(QWidget):
         window's :class:`sentspace.app.session.Session`)."""
         session.current_changed.connect(lambda state: (
             self.set_session(state.annotations if state is not None else None),
-            self.set_lists(state.review_lists if state is not None else {})))
+            self.set_lists(state.review_lists if state is not None else {}),
+            self.filter.setText(state.view.get("review filter", "") if state else "")))
+        self.filter.textChanged.connect(lambda text: session.current is not None
+                                        and session.set_view(session.current.spec,
+                                                             "review filter", text))
         session.on_current(session.reviewed, lambda state: self.set_lists(state.review_lists))
         # An edit made elsewhere (another window, another annotator): marks, authors,
         # conflicts and what can be undone follow.
@@ -441,11 +445,26 @@ class ReviewPanel(QWidget):
         self.author.blockSignals(False)
         self.proxy.set_author(self.author.currentText())
 
-    def move_selected(self, target: str | None, reason: str = "") -> bool:
-        """Move the selected row's sentence into group ``target`` (None: a new group)."""
+    def move_selected(self, target: str | None, reason: str = "",
+                      seen: str | None = None) -> bool:
+        """Move the selected row's sentence into group ``target`` (None: a new group)
+        out of group ``seen``, the one the user saw it in (default: its group now); an
+        edit from elsewhere that moved it meanwhile makes the move refused and said,
+        not silently stacked on a group the user never saw."""
         row = self.selected_row()
         sentence = self.model.items.sentences_of(row)[0]
-        return self._edit(lambda: self.session.move(sentence, target, reason=reason))
+        now = self.session.group_names_of(sentence)
+        if seen is not None and seen not in now:
+            sentence_id = self.session.corpus.ids[sentence]
+            by = ", ".join(self.session.deciders.get(f"sentence:{sentence_id}", ()))
+            self.status.setStyleSheet("color: #b00000")
+            self.status.setText(f"Not applied: {sentence_id} was moved from {seen} to "
+                                f"{', '.join(now) or 'no group'} meanwhile"
+                                f"{f' (by {by})' if by else ''}; look again, and move it if "
+                                "you still want to.")
+            return False
+        return self._edit(lambda: self.session.move(sentence, target, source=seen,
+                                                    reason=reason))
 
     def new_group(self, reason: str = "") -> bool:
         """A mis-grouped sentence into a new group, or a loose group's farthest member
@@ -492,13 +511,14 @@ class ReviewPanel(QWidget):
         items, row = self.model.items, self.selected_row()
         likely = items.likely_group[row]
         suggestion = items.corpus.groups.names[likely] if likely >= 0 else ""
-        self.move_dialog = MoveDialog(self.session.corpus, items.sentences_of(row)[0],
-                                      suggestion, self)
+        sentence = items.sentences_of(row)[0]
+        seen = self.session.group_names_of(sentence)
+        self.move_dialog = MoveDialog(self.session.corpus, sentence, suggestion, self)
 
         def apply() -> None:
             target, reason = self.move_dialog.choice()
             if target:
-                self.move_selected(target, reason)
+                self.move_selected(target, reason, seen[0] if seen else None)
 
         self.move_dialog.accepted.connect(apply)
         self.move_dialog.open()
