@@ -75,10 +75,12 @@ class ReviewTableModel(QAbstractTableModel):
         super().__init__()
         self.items = items
         self.keys = [items.key(row) for row in range(len(items))]
-        columns = [("rank", range(1, len(items) + 1)), *items.columns()]
-        self.headers = [header for header, _ in columns] + [DECIDED_BY]
+        # Who decided beside the rank, in view however wide the sentences are.
+        columns = [("rank", range(1, len(items) + 1)), (DECIDED_BY, [""] * len(self.keys)),
+                   *items.columns()]
+        self.headers = [header for header, _ in columns]
         self.values = [values.tolist() if isinstance(values, np.ndarray) else list(values)
-                       for _, values in columns] + [[""] * len(self.keys)]
+                       for _, values in columns]
         self.set_reviewed(reviewed, deciders or {})
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
@@ -119,7 +121,8 @@ class ReviewTableModel(QAbstractTableModel):
                      deciders: dict[str, tuple[str, ...]]) -> None:
         """Items marked reviewed, and who decided each item (by key)."""
         self.reviewed, self.deciders = reviewed, deciders
-        self.values[-1] = [", ".join(deciders.get(key, ())) for key in self.keys]
+        self.values[self.headers.index(DECIDED_BY)] = [", ".join(deciders.get(key, ()))
+                                                      for key in self.keys]
         authors = sorted({author for names in deciders.values() for author in names})
         self.tints = {author: QColor(CATEGORICAL[k % len(CATEGORICAL)]).lighter(185)
                       for k, author in enumerate(authors)}

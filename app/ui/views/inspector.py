@@ -52,7 +52,7 @@ class Inspector(QWidget):
         self.note.setStyleSheet("color: #555")
         self.neighbours = QTableWidget(0, 3)
         self.neighbours.setAccessibleName("neighbours")
-        self.neighbours.setHorizontalHeaderLabels(["Cosine", "", "Nearest neighbours"])
+        self.neighbours.setHorizontalHeaderLabels(["Cosine", "Mark", "Nearest neighbours"])
         self.neighbours.verticalHeader().setVisible(False)
         header = self.neighbours.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)

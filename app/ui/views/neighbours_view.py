@@ -56,7 +56,7 @@ class NeighbourColumn(QWidget):
         self.note.hide()
         self.table = QTableWidget(0, 4)
         self.table.setAccessibleName(f"neighbours in {name}")
-        self.table.setHorizontalHeaderLabels(["#", "cosine", "", "text"])
+        self.table.setHorizontalHeaderLabels(["#", "cosine", "mark", "text"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
