@@ -25,7 +25,7 @@ def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_p
     evaluation, result, command = panel.current
     assert evaluation == "pyramid"
     assert result.provenance.parameters["distractors"] == "question"
-    assert "--distractors question --negative-overlap tokens" in command
+    assert "--distractors question" in command and "--negative-overlap tokens" in command
     # Every value is in view: a long one (the threshold warning) wraps, not cut.
     table = panel.table
     assert table.columnWidth(0) + table.columnWidth(1) <= table.viewport().width()
@@ -36,7 +36,8 @@ def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_p
         QRect(0, 0, table.columnWidth(1) - 8, 10_000), Qt.TextFlag.TextWordWrap, value)
     assert table.rowHeight(warning) >= needed.height()
     run = window.session.current.evaluations[-1]
-    assert run.options == {"distractors": "question", "negative_overlap": "tokens"}
+    assert run.options == {"distractors": "question", "negative_overlap": "tokens",
+                           "items": "contributors"}
 
     path = window.files.save_workspace_to(tmp_path / "pyramid.sentspace")
     assert window.files.workspace().evaluations[0].options["distractors"] == "question"

@@ -6,6 +6,8 @@ annotations."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -24,23 +26,34 @@ from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS
 from sentspace.app.evaluations.agreement import default_encoders, run_agreement
 from sentspace.app.explore import explore, reproject
-from sentspace.app.session import EvaluationRun, compare_with_spaces
+from sentspace.app.session import EvaluationRun, Session, compare_with_spaces
 from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
 from sentspace.app.ui.panels.annotator_agreement import AnnotatorAgreementDialog
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.panels.encoder_checklist import EncoderChecklist
+from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
 from sentspace.app.ui.panels.reproduce_dialog import ReproduceDialog
 from sentspace.app.ui.window.job_queue import JobQueue
+from sentspace.app.ui.window.tabs import Views
 from sentspace.models import make_encoder
 
 
 class Analyses:
-    """Started from ``window``'s buttons and menus, run by ``jobs`` with the encoder
-    and settings chosen in ``panel``."""
+    """What is computed on the corpus shown in ``session``: run by ``jobs`` with the
+    encoder and settings chosen in ``panel``; ``evaluations`` is the Evaluations panel
+    (its choice and options; ``show_evaluations()`` brings it forward); ``status`` is the
+    status bar, ``warn(title, text)`` says what cannot be done, ``parent`` owns the
+    dialogs. ``tabs`` (the centre's views: Compare's alignment, the Costra tab) is set
+    once they are built, since they show Compare's choice built here."""
 
-    def __init__(self, window, jobs: JobQueue, panel: CorpusPanel) -> None:
-        self.window, self.session, self.jobs, self.panel = window, window.session, jobs, panel
+    def __init__(self, session: Session, jobs: JobQueue, panel: CorpusPanel,
+                 evaluations: EvaluationPanel, show_evaluations: Callable[[], None],
+                 status, warn: Callable[[str, str], None], parent: QWidget) -> None:
+        self.session, self.jobs, self.panel = session, jobs, panel
+        self.evaluations, self.show_evaluations = evaluations, show_evaluations
+        self.status, self.warn, self.parent = status, warn, parent
+        self.tabs: Views | None = None
         self.controls = panel.projection_controls
         self.compare_choice = QComboBox()
         fill_encoder_choice(self.compare_choice)
@@ -127,7 +140,7 @@ class Analyses:
         command = eval_command(name, state.spec, [spec], seed, options)
         run, _ = EVALUATIONS[name]
         if show:
-            self.window.show_evaluations()
+            self.show_evaluations()
         self.jobs.start(run(state.corpus, encoder, seed=seed, **options),
                         f"{name}: {encoder.name}",
                         on_result=lambda result: self.session.add_evaluation(
@@ -148,7 +161,7 @@ class Analyses:
         try:
             encoder = state.precomputed.get(old.encoder) or make_encoder(old.encoder)
         except InputError as error:
-            self.window.warn("Cannot re-run this result", str(error))
+            self.warn("Cannot re-run this result", str(error))
             return
         run, _ = EVALUATIONS[old.name]
         command = eval_command(old.name, state.spec, [old.encoder], old.seed, old.options)
@@ -163,12 +176,12 @@ class Analyses:
         """The chosen evaluation on the original and on the corrected corpus, both shown
         in the Evaluations panel, so the effect of the corrections can be read off."""
         state = self.state
-        name = self.window.evaluation_panel.choice.currentData()
+        name = self.evaluations.choice.currentData()
         if self._busy() or state.annotations is None or name is None:
             return
         spec, encoder = self.panel.chosen_encoder()
         seed = self.controls.seed.value()
-        options = self.window.evaluation_panel.option_values()
+        options = self.evaluations.option_values()
         run, _ = EVALUATIONS[name]
         original, corrected = state.annotations.original, state.annotations.corpus
 
@@ -186,7 +199,7 @@ class Analyses:
                     f"sentspace run WORKSPACE  # {name} on the corrected corpus",
                     f"{name} ({label})", options))
 
-        self.window.show_evaluations()
+        self.show_evaluations()
         self.jobs.start(both(), f"{name} before and after the corrections", on_result=done)
 
     def choose_agreement_encoders(self) -> EncoderChecklist | None:
@@ -201,7 +214,7 @@ class Analyses:
                       for spec, encoder in state.precomputed.items()})
         dialog = EncoderChecklist("Misclassification agreement", named, default_encoders(
             list(state.runs), list(state.precomputed),
-            self.panel.encoder_choice.currentData()), self.window)
+            self.panel.encoder_choice.currentData()), self.parent)
         dialog.accepted.connect(lambda: self.compare_encoders(dialog.checked()))
         dialog.open()
         return dialog
@@ -214,14 +227,14 @@ class Analyses:
         try:
             encoders = [state.precomputed.get(spec) or make_encoder(spec) for spec in specs]
         except InputError as error:
-            self.window.warn("Unknown encoder", str(error))
+            self.warn("Unknown encoder", str(error))
             return
         if len(encoders) < 2:
-            self.window.warn("Misclassification agreement", "Choose two or more encoders.")
+            self.warn("Misclassification agreement", "Choose two or more encoders.")
             return
         seed = self.controls.seed.value()
         command = eval_command("agreement", state.spec, specs, seed)
-        self.window.show_evaluations()
+        self.show_evaluations()
         self.jobs.start(run_agreement(state.corpus, encoders, seed=seed),
                         f"agreement of {len(encoders)} encoders",
                         on_result=lambda result: self.session.add_evaluation(
@@ -237,7 +250,7 @@ class Analyses:
         spec_b = self.compare_choice.currentData()
         encoder_b = make_encoder(spec_b)
         controls = self.controls
-        alignment = self.window.views.compare_view.selected_alignment()
+        alignment = self.tabs.compare_view.selected_alignment()
         method = "umap" if alignment == "aligned-umap" else controls.selected_method()
         # The panel's parameters are those of its chosen method; AlignedUMAP takes UMAP's.
         parameters = controls.parameters() if method == controls.selected_method() else {}
@@ -252,7 +265,7 @@ class Analyses:
         """The Costra tab needs a projection and the Costra evaluation: shown without
         them, it runs what is missing (a few seconds) instead of staying blank."""
         state = self.state
-        views = self.window.views
+        views = self.tabs
         if views.currentWidget() is not views.costra_page or self._busy():
             return
         missing = []
@@ -263,7 +276,7 @@ class Analyses:
             missing.append("evaluation")
             self.evaluate("costra", show=False)
         if missing:
-            self.window.statusBar().showMessage("Running the Costra " + " and ".join(missing)
+            self.status.showMessage("Running the Costra " + " and ".join(missing)
                                                 + " to draw the orderings…")
 
     def annotator_agreement(self) -> AnnotatorAgreementDialog | None:
@@ -280,8 +293,8 @@ class Analyses:
 
         dialog = AnnotatorAgreementDialog(
             state.corpus, compute,
-            lambda: open_file(self.window, "Add an annotator's journal",
-                              "Edit journals (*.jsonl);;All files (*)"), self.window)
+            lambda: open_file(self.parent, "Add an annotator's journal",
+                              "Edit journals (*.jsonl);;All files (*)"), self.parent)
         dialog.sentences_selected.connect(
             lambda indices: self.session.selection.select(indices, source="review"))
         dialog.open()
@@ -293,7 +306,7 @@ class Analyses:
         from sentspace.app.reproduce.report import COLUMNS, cells  # noqa: PLC0415
 
         dialog = ReproduceDialog({name: paper.title for name, paper in PAPERS.items()},
-                                 cells, COLUMNS, self.window)
+                                 cells, COLUMNS, self.parent)
         dialog.run_requested.connect(lambda name, variant: self._reproduce(dialog, name,
                                                                            variant))
         dialog.save_requested.connect(lambda: self._save_reproduction(dialog))
@@ -318,11 +331,11 @@ class Analyses:
     def _save_reproduction(self, dialog: ReproduceDialog) -> list | None:
         from sentspace.app.reproduce.report import write_report  # noqa: PLC0415
 
-        folder = open_folder(self.window, "Save the report in a folder")
+        folder = open_folder(self.parent, "Save the report in a folder")
         if not folder or dialog.report is None:
             return None
         written = write_report(dialog.report, folder)
-        self.window.statusBar().showMessage(
+        self.status.showMessage(
             "Wrote " + ", ".join(path.name for path in written) + f" in {folder}")
         return written
 
@@ -339,6 +352,6 @@ class Analyses:
 
     def clear_embedding_cache(self) -> int:
         freed = EmbeddingCache().clear()
-        self.window.statusBar().showMessage(
+        self.status.showMessage(
             f"Cleared the embedding cache ({freed / 2**20:.1f} MiB)")
         return freed

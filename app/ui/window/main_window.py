@@ -65,18 +65,20 @@ class MainWindow(QMainWindow):
         self.selecting = Selecting(self.session, self.projection,
                                    self.corpus_panel.projection_controls, self.statusBar())
         self.inspecting = Inspecting(self.session, self.jobs, self.corpus_panel)
-        self.analyses = Analyses(self, self.jobs, self.corpus_panel)
-        self.files = Files(self)
-
-        self.views = Views(self.session, self.projection, self.selecting,
-                           self.analyses.compare_page)
-        self.neighbours_view = self.views.neighbours_view
-
         # The tasks with tables and charts share the main area with the views, in a
         # splitter the user can move.
         self.classification = ClassificationPanel()
         self.evaluation_panel = EvaluationPanel()
         self.review_panel = ReviewPanel()
+        self.analyses = Analyses(self.session, self.jobs, self.corpus_panel,
+                                 self.evaluation_panel, self.show_evaluations,
+                                 self.statusBar(), self.warn, self)
+        self.files = Files(self)
+
+        self.views = Views(self.session, self.projection, self.selecting,
+                           self.analyses.compare_page)
+        self.analyses.tabs = self.views
+        self.neighbours_view = self.views.neighbours_view
         self.tasks = QTabWidget()
         self.tasks.setObjectName("tasks")
         self.tasks.setDocumentMode(True)
