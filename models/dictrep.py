@@ -145,15 +145,16 @@ class DictRepBOW(NeuralEncoder):
     def read_training_file(cls, path: Path) -> list[str]:
         return [f"{word}\t{definition}" for word, definition in read_definitions(path)]
 
-    def _prepare(self, texts: list[str]):
+    def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
         import torch
         pairs = parse_definitions(texts)
         table = load_table(DEFAULT_SOURCE)
         rows = table.rows([word.lower() for word, _ in pairs])
         known = np.flatnonzero(rows >= 0)
-        self.skipped_rows_ = len(pairs) - len(known)
         token_lists = [tokenize(pairs[i][1], self.lowercase)[:self.max_length] for i in known]
-        vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
+        if vocab is None:       # training (else held_out_loss reading other rows)
+            self.skipped_rows_ = len(pairs) - len(known)
+            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
         definitions = Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
         examples = np.flatnonzero(definitions.lengths > 0)
         if not vocab.words or not len(examples):

@@ -109,11 +109,12 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
     def read_training_file(cls, path: Path) -> list[str]:
         return read_ordered_text(path)
 
-    def _prepare(self, texts: list[str]):
+    def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
         import torch
         documents = documents_of(texts)
         token_lists = [tokenize(text, self.lowercase) for text in texts if text.strip()]
-        vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
+        if vocab is None:
+            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
         if not vocab.words:
             raise ModelError(f"no word occurs at least min_count={self.min_count} times in "
                              f"the {len(token_lists):,} training sentences")

@@ -285,8 +285,10 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         return read_training_text(path)
 
     @abstractmethod
-    def _prepare(self, texts: list[str]) -> tuple[Vocabulary, Any, int]:
-        """The vocabulary, the training data and the number of training examples.
+    def _prepare(self, texts: list[str], vocab: Vocabulary | None = None
+                 ) -> tuple[Vocabulary, Any, int]:
+        """The vocabulary (``vocab`` when given, else built from ``texts``), the training
+        data and the number of training examples.
 
         Raises ModelError when the texts give nothing to train on."""
 

@@ -139,10 +139,12 @@ class _SequenceEncoder(NeuralEncoder):
     def dim(self) -> int:
         return 2 * self.hidden_size if self.combine else self.hidden_size
 
-    def _sentences(self, texts: list[str]) -> tuple[Vocabulary, Ragged]:
+    def _sentences(self, texts: list[str], vocab: Vocabulary | None
+                   ) -> tuple[Vocabulary, Ragged]:
         token_lists = [tokenize(text, self.lowercase)[:self.max_length]
                        for text in texts if text.strip()]
-        vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
+        if vocab is None:
+            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
         if not vocab.words:
             raise ModelError(f"no word occurs at least min_count={self.min_count} times in "
                              f"the {len(token_lists):,} training sentences")
@@ -245,8 +247,8 @@ class SequentialAutoencoder(_SequenceEncoder):
                              f"and {p_swap}")
         self.p_delete, self.p_swap = p_delete, p_swap
 
-    def _prepare(self, texts: list[str]):
-        vocab, sentences = self._sentences(texts)
+    def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
+        vocab, sentences = self._sentences(texts, vocab)
         examples = np.flatnonzero(sentences.lengths > 0)
         return vocab, (sentences, examples, vocab.noise()), len(examples)
 
@@ -325,9 +327,9 @@ class SkipThought(_SequenceEncoder):
     def read_training_file(cls, path: Path) -> list[str]:
         return read_ordered_text(path)
 
-    def _prepare(self, texts: list[str]):
+    def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
         documents = documents_of(texts)
-        vocab, sentences = self._sentences(texts)
+        vocab, sentences = self._sentences(texts, vocab)
         n = len(sentences)
         middle = np.arange(1, n - 1)
         lengths = sentences.lengths

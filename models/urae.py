@@ -222,7 +222,7 @@ class URAE(NeuralEncoder):
             return int(self.module_.leaves.shape[1])
         return load_table(self.source).dim
 
-    def _prepare(self, texts: list[str]):
+    def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
         table = load_table(self.source)
         token_lists = []
         for text in texts:
@@ -230,7 +230,8 @@ class URAE(NeuralEncoder):
                 tokens = tokenize(text, self.lowercase)
                 token_lists.append([token for token, row in zip(tokens, table.rows(tokens))
                                     if row >= 0][:self.max_length])
-        vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
+        if vocab is None:
+            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
         sentences = Ragged.of([vocab.ids(tokens, keep_unknown=False)
                                for tokens in token_lists])
         examples = np.flatnonzero(sentences.lengths >= 2)
