@@ -5,7 +5,7 @@ sample, stratified by group when strata are given, and every other point is plac
 places it at the similarity-weighted mean of the 2D positions of its nearest sample
 points (an index search, chunk by chunk): umap-learn's ``transform`` of the rest took
 about 13 minutes per million points on 2 cores. t-SNE is openTSNE's (FFT-accelerated
-gradients, on :data:`TSNE_THREADS` threads), whose ``transform`` places the rest by
+gradients, on :func:`tsne_threads` threads), whose ``transform`` places the rest by
 optimising each new point against the fixed layout.
 
 umap-learn and openTSNE (and scikit-learn, whose import pulls scipy.stats and pandas, about
@@ -39,8 +39,15 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 }
 #: Points measured by faithfulness above the exact-search limit.
 FAITHFULNESS_SAMPLE = 10_000
-#: openTSNE's threads, whatever the cores: its layout depends on their number.
-TSNE_THREADS = 2
+#: openTSNE's threads from this many points (one below, where its Barnes-Hut gradients
+#: gain little from a second thread and lose much on a busy machine).
+TSNE_PARALLEL_FROM = 10_000
+
+
+def tsne_threads(n: int) -> int:
+    """openTSNE's threads for ``n`` points, whatever the cores: its layout depends on
+    their number (Annoy's trees, the FFT gradients' sums), so it is fixed by ``n``."""
+    return 2 if n >= TSNE_PARALLEL_FROM else 1
 #: Iterations of openTSNE's ``transform`` that place the points t-SNE was not fitted on.
 TSNE_PLACEMENT_ITERATIONS = 250
 #: Nearest sample points whose 2D positions place a point UMAP was not fitted on.
@@ -235,7 +242,8 @@ def _fit_tsne(data: Embeddings, fitted: np.ndarray | None, seed: int,
     iterations = _Iterations()
     # The callback also runs in ``transform``, which inherits the fit's settings.
     tsne = openTSNE.TSNE(perplexity=min(options["perplexity"], (len(train) - 1) / 3),
-                         metric="cosine", n_jobs=TSNE_THREADS, random_state=seed,
+                         metric="cosine", n_jobs=tsne_threads(len(train)),
+                         random_state=seed,
                          callbacks=iterations, callbacks_every_iters=1)
     iterations.start(f"t-SNE of {len(train):,} points: iterations",
                      tsne.early_exaggeration_iter + tsne.n_iter)
