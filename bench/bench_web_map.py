@@ -8,7 +8,7 @@ seeded) and by sentence length. Prints the file's size, the time to write it, an
 Debian's headless chromium (SwiftShader WebGL, as the tests run it), the best of
 ``--repeat`` loads: from ``driver.get`` to the page's ready mark (plotly.js parsed, the
 data decoded, the WebGL scatter drawn and the legend filled), then a search over every
-sentence and a switch of colouring (until the page shows them).
+sentence, a switch of colouring and a zoom step (until the page shows them).
 """
 
 from __future__ import annotations
@@ -28,6 +28,20 @@ from bench_scale import make_sentences  # noqa: E402
 from sentspace.app.web_map import Colouring, write_map  # noqa: E402
 from sentspace.models import make_encoder  # noqa: E402
 from tests.browser import chromium, open_page  # noqa: E402
+
+
+# Ten zoom steps in (as a wheel would make), each waited for until redrawn.
+ZOOM = """
+const done = arguments[arguments.length - 1], plot = document.getElementById("map");
+let [x0, x1] = plot._fullLayout.xaxis.range, step = 0;
+function next() {
+  if (step++ === 10) return done();
+  const middle = (x0 + x1) / 2, half = (x1 - x0) * 0.45;
+  [x0, x1] = [middle - half, middle + half];
+  Plotly.relayout(plot, {"xaxis.range": [x0, x1]}).then(next);
+}
+next();
+"""
 
 
 def main() -> int:
@@ -55,7 +69,7 @@ def main() -> int:
           f"(texts {text_mb:.1f} MB, plotly.js 4.8 MB), written in {written:.2f} s")
 
     browser = chromium()
-    loads, searches, switches = [], [], []
+    loads, searches, switches, zooms = [], [], [], []
     try:
         for _ in range(args.repeat):
             browser.get("about:blank")
@@ -68,13 +82,17 @@ def main() -> int:
             start = time.perf_counter()
             browser.execute_script("colourBy(1)")
             switches.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            browser.execute_async_script(ZOOM)
+            zooms.append((time.perf_counter() - start) / 10)
         found = browser.find_element("id", "matches").text
     finally:
         browser.quit()
     print(f"load to drawn: best {min(loads):.2f} s, worst {max(loads):.2f} s "
           f"(of {args.repeat})")
     print(f"search 'the president' ({found}): best {min(searches):.2f} s; "
-          f"switch colouring: best {min(switches):.2f} s")
+          f"switch colouring: best {min(switches):.2f} s; a zoom step redrawn: best "
+          f"{min(zooms) * 1000:.0f} ms")
     return 0
 
 
