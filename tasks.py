@@ -30,6 +30,7 @@ QT_SYSTEM_PACKAGES = [
     "libxcb-keysyms1", "libxcb-shape0", "libxcb-xinerama0", "libxcb-randr0",
     "libxcb-render-util0", "libxcb-image0", "libxcb-xkb1",
 ]
+
 # The browser that tests the exported web map (tests/test_web_map.py), driven by selenium.
 CHROMIUM_PACKAGES = ["chromium", "chromium-driver"]
 
