@@ -3,11 +3,11 @@ with sentence-transformers' own losses (Reimers & Gurevych 2019).
 
 Labelled pairs train through ``SoftmaxLoss`` (a classifier on [u, v, |u - v|, u * v]),
 scored pairs through ``CosineSimilarityLoss`` (cosine regressed onto the score rescaled
-to [0, 1]); with ``objective="auto"`` a batch adds both losses where it has both golds
-(SICK), as ``pair-bow`` does. The training loop is written here rather than
-``SentenceTransformer.fit`` so that progress comes per batch and closing the job stops
-at the next batch. Pairs come as :class:`sentspace.models.pairs.TrainingPairs` from the corpus
-(training pairs only inside evaluations).
+to [0, 1]); ``objective`` orders them as
+:func:`sentspace.models.pairs.training_targets` says. The training loop is written here
+rather than ``SentenceTransformer.fit`` so that progress comes per batch and closing the
+job stops at the next batch. Pairs come as :class:`sentspace.models.pairs.TrainingPairs`
+from the corpus (training pairs only inside evaluations).
 
 The fine-tuned model is saved by ``SentenceTransformer.save`` (weights as safetensors,
 never a pickle) in its own folder under :func:`sentspace.models.sidecar.models_dir`, beside a
@@ -30,7 +30,7 @@ from sentspace.app.atomic import write_text_atomic
 from sentspace.app.jobs import Job, Progress, run_job
 from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError
 from sentspace.models.neural import seeded
-from sentspace.models.pairs import OBJECTIVES, TrainingPairs, training_targets
+from sentspace.models.pairs import TrainingPairs, resolved_objective, training_targets
 from sentspace.models.transformer import (_OFFLINE, BUNDLED_MODEL, INSTALL_HINT,
                                 SentenceTransformerEncoder, _device, model_dir_digest)
 from sentspace.models.sidecar import models_dir, sidecar_path
@@ -52,7 +52,7 @@ class PairFinetune(Encoder):
     learning_rate : float
         AdamW's learning rate (warm-up over the first 10% of steps, as
         sentence-transformers' own training does).
-    objective : {"auto", "labels", "scores"}
+    objective : {"auto", "labels-then-scores", "both", "labels", "scores"}
         As in :class:`sentspace.models.pairs.PairBOW`.
     seed : int
         Seeds the classifier head, dropout and the batch order.
@@ -76,9 +76,7 @@ class PairFinetune(Encoder):
                              f"{batch_pairs}")
         if not float(learning_rate) > 0:
             raise ModelError(f"learning_rate must be positive, not {learning_rate}")
-        if objective not in OBJECTIVES:
-            raise ModelError(f"objective must be one of {', '.join(OBJECTIVES)}, "
-                             f"not {objective!r}")
+        resolved_objective(objective)
         self.base, self.epochs, self.batch_pairs = self._base.model, int(epochs), int(batch_pairs)
         self.learning_rate, self.objective, self.seed = float(learning_rate), objective, int(seed)
         self.tuned_: SentenceTransformerEncoder | None = None
@@ -125,7 +123,8 @@ class PairFinetune(Encoder):
                 CosineSimilarityLoss, SoftmaxLoss)
         except ImportError:         # sentence-transformers < 6
             from sentence_transformers.losses import CosineSimilarityLoss, SoftmaxLoss
-        classes, labels, scores, examples = training_targets(pairs, self.objective)
+        classes, passes = training_targets(
+            pairs, resolved_objective(self.objective))
         yield Progress(f"loading {self._base.name}", 0, 1)
         with seeded(self.seed):
             model = SentenceTransformer(str(self._base.directory), device=_device(),
@@ -134,45 +133,49 @@ class PairFinetune(Encoder):
                              or model.get_sentence_embedding_dimension)())
             softmax = (SoftmaxLoss(model, dimension, len(classes),
                                    concatenation_sent_multiplication=True)
-                       if (labels >= 0).any() else None)
-            cosine = CosineSimilarityLoss(model) if np.isfinite(scores).any() else None
+                       if any((p.labels >= 0).any() for p in passes) else None)
+            cosine = (CosineSimilarityLoss(model)
+                      if any(np.isfinite(p.scores).any() for p in passes) else None)
             trained = [p for loss in (softmax, cosine) if loss is not None
                        for p in loss.parameters()]
             optimizer = torch.optim.AdamW(list({id(p): p for p in trained}.values()),
                                           lr=self.learning_rate)
-            total = self.epochs * -(-len(examples) // self.batch_pairs)
+            total = self.epochs * sum(-(-len(p.examples) // self.batch_pairs) for p in passes)
             warmup = max(1, total // 10)
             schedule = torch.optim.lr_scheduler.LambdaLR(
                 optimizer, lambda step: min(1.0, (step + 1) / warmup))
             # sentence-transformers 6 renamed tokenize to preprocess.
             tokenize = getattr(model, "preprocess", None) or model.tokenize
-            heads = ((softmax, labels >= 0, labels, torch.long),
-                     (cosine, np.isfinite(scores), scores, torch.float32))
             generator = torch.Generator().manual_seed(self.seed)
+            n_pairs = len(np.unique(np.concatenate([p.examples for p in passes])))
             losses = []
             model.train()
             for epoch in range(self.epochs):
-                order = examples[torch.randperm(len(examples), generator=generator).numpy()]
-                for start in range(0, len(order), self.batch_pairs):
-                    rows = order[start:start + self.batch_pairs]
-                    loss = 0.0
-                    for head, has_gold, gold, dtype in heads:
-                        keep = rows[has_gold[rows]]
-                        if head is None or not len(keep):
-                            continue
-                        features = [_to(tokenize([side[i] for i in keep]), model.device)
-                                    for side in (pairs.first, pairs.second)]
-                        loss = loss + head(features, torch.as_tensor(
-                            gold[keep], dtype=dtype, device=model.device))
-                    optimizer.zero_grad(set_to_none=True)
-                    loss.backward()
-                    torch.nn.utils.clip_grad_norm_(trained, 1.0)
-                    optimizer.step()
-                    schedule.step()
-                    losses.append(float(loss.item()))
-                    yield Progress(f"fine-tuning {self._base.name} on {len(examples):,} pairs "
-                                   f"(epoch {epoch + 1} of {self.epochs}, loss "
-                                   f"{losses[-1]:.3f})", len(losses), total)
+                for step in passes:
+                    heads = ((softmax, step.labels >= 0, step.labels, torch.long),
+                             (cosine, np.isfinite(step.scores), step.scores, torch.float32))
+                    order = step.examples[torch.randperm(len(step.examples),
+                                                         generator=generator).numpy()]
+                    for start in range(0, len(order), self.batch_pairs):
+                        rows = order[start:start + self.batch_pairs]
+                        loss = 0.0
+                        for head, has_gold, gold, dtype in heads:
+                            keep = rows[has_gold[rows]]
+                            if head is None or not len(keep):
+                                continue
+                            features = [_to(tokenize([side[i] for i in keep]), model.device)
+                                        for side in (pairs.first, pairs.second)]
+                            loss = loss + head(features, torch.as_tensor(
+                                gold[keep], dtype=dtype, device=model.device))
+                        optimizer.zero_grad(set_to_none=True)
+                        loss.backward()
+                        torch.nn.utils.clip_grad_norm_(trained, 1.0)
+                        optimizer.step()
+                        schedule.step()
+                        losses.append(float(loss.item()))
+                        yield Progress(f"fine-tuning {self._base.name} on {n_pairs:,} pairs "
+                                       f"(epoch {epoch + 1} of {self.epochs}, loss "
+                                       f"{losses[-1]:.3f})", len(losses), total)
         model.eval()
         corpus_fingerprint = corpus_digest(pairs.rows())
         self._save(model, corpus_fingerprint, losses)

@@ -6,8 +6,10 @@ the two sentence vectors and predicts the pair's label with a softmax over its c
 (SICK's entailment classes, MSRP's paraphrase / not). Scored pairs (STS, SICK
 relatedness) train by regression of cos(u, v) onto the score rescaled to [0, 1] (as
 sentence-transformers' CosineSimilarityLoss; Tai et al.'s binned distribution needs a
-second head and gains little for a cosine evaluation). With ``objective="auto"`` a pair
-contributes every loss it has gold for (SICK: both); "labels" or "scores" keeps one.
+second head and gains little for a cosine evaluation). ``objective`` says how pairs
+with both golds (SICK) train: "both" sums the two losses on the same batches,
+"labels-then-scores" makes a pass on the labels and then one on the scores every epoch
+(SBERT's recipe; "auto"), "labels" or "scores" keeps one.
 
 The pairs come from the corpus (evaluations give the training pairs only, see
 :class:`TrainingPairs`) or from a file, ``pair-bow:FILE``: CSV or TSV with a header
@@ -34,7 +36,11 @@ from sentspace.models.neural import NeuralEncoder, Ragged, Vocabulary
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
 
-OBJECTIVES = ("auto", "labels", "scores")
+#: What a pair-trained encoder learns (its ``objective``; see :func:`training_targets`).
+OBJECTIVES = ("auto", "labels-then-scores", "both", "labels", "scores")
+#: What "auto" trains, measured on SICK (bench/measure_pair_finetune.py, README): the
+#: labels' pass then the scores' gains on relatedness where "both" gained nothing.
+AUTO_OBJECTIVE = "labels-then-scores"
 FILE_COLUMNS = ("sentence1", "sentence2", "label", "score")
 
 
@@ -204,14 +210,36 @@ def _network(vocab_size: int, embedding_size: int, hidden_size: int, recurrent: 
     return PairNetwork()
 
 
-def training_targets(pairs: TrainingPairs, objective: str
-                     ) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
-    """What a pair-trained model learns from: ``(classes, labels, scores, examples)``.
+@dataclass(frozen=True, eq=False)
+class Pass:
+    """One pass of an epoch over ``examples`` (pair indices), learning ``labels`` (-1:
+    none) and ``scores`` (NaN: none), both indexed by pair."""
 
-    ``labels`` index ``classes`` (-1: no label, or fewer than two classes, which
-    cannot be told apart); ``scores`` are rescaled to [0, 1] (NaN: none); ``examples``
-    are the pairs with either. ``objective`` ("auto", "labels", "scores") says which
-    gold to use.
+    examples: np.ndarray
+    labels: np.ndarray
+    scores: np.ndarray
+
+
+def resolved_objective(objective: str) -> str:
+    """``objective``, :data:`AUTO_OBJECTIVE` for "auto"; ModelError when unknown."""
+    if objective not in OBJECTIVES:
+        raise ModelError(f"objective must be one of {', '.join(OBJECTIVES)}, "
+                         f"not {objective!r}")
+    return AUTO_OBJECTIVE if objective == "auto" else objective
+
+
+def training_targets(pairs: TrainingPairs, objective: str
+                     ) -> tuple[tuple[str, ...], tuple[Pass, ...]]:
+    """What a pair-trained model learns from, and in which order: ``(classes, passes)``.
+
+    ``objective`` is a resolved name of :data:`OBJECTIVES` (not "auto"). Every epoch
+    makes the passes in order; a pass holds the pairs it visits, their labels indexing
+    ``classes`` (-1: not learnt in this pass, no label, or fewer than two classes, which
+    cannot be told apart) and their scores rescaled to [0, 1] (NaN: not learnt here).
+    "both" learns both golds from the same batches; "labels-then-scores" learns the
+    labels in a pass of their own, then the scores (SBERT's recipe, NLI then STS:
+    summed on the same batches, the classifier's loss swamps the cosine's and SICK
+    relatedness gains nothing).
 
     Raises
     ------
@@ -219,23 +247,28 @@ def training_targets(pairs: TrainingPairs, objective: str
         No pair has what the objective trains on.
     """
     classes = (tuple(sorted({label for label in pairs.label if label}))
-               if objective in ("auto", "labels") else ())
+               if objective != "scores" else ())
     if len(classes) < 2:
         classes = ()
     index = {name: i for i, name in enumerate(classes)}
     labels = np.array([index.get(label, -1) for label in pairs.label], np.int64)
-    scores = (pairs.score if objective in ("auto", "scores")
-              else np.full(len(pairs), np.nan))
+    scores = pairs.score if objective != "labels" else np.full(len(pairs), np.nan)
     finite = np.isfinite(scores)
     if finite.any():
         low, high = scores[finite].min(), scores[finite].max()
         scores = (scores - low) / (high - low) if high > low else np.where(finite, 1.0,
                                                                               np.nan)
-    examples = np.flatnonzero((labels >= 0) | np.isfinite(scores))
-    if not len(examples):
+    if objective == "labels-then-scores":
+        no_labels, no_scores = np.full_like(labels, -1), np.full_like(scores, np.nan)
+        passes = (Pass(np.flatnonzero(labels >= 0), labels, no_scores),
+                  Pass(np.flatnonzero(np.isfinite(scores)), no_labels, scores))
+    else:
+        passes = (Pass(np.flatnonzero((labels >= 0) | np.isfinite(scores)), labels, scores),)
+    passes = tuple(p for p in passes if len(p.examples))
+    if not passes:
         raise ModelError(f"none of the {len(pairs):,} training pairs has what objective="
                          f"{objective!r} trains on (labels of 2 or more classes, or scores)")
-    return classes, labels, scores, examples
+    return classes, passes
 
 
 class PairBOW(NeuralEncoder):
@@ -249,8 +282,8 @@ class PairBOW(NeuralEncoder):
         GRU state size, the sentence vector of ``pair-rnn``.
     classifier_size : int
         Hidden layer of the pair classifier (used only while training).
-    objective : {"auto", "labels", "scores"}
-        What trains: every gold a pair has, its label only, or its score only.
+    objective : {"auto", "labels-then-scores", "both", "labels", "scores"}
+        What trains (:func:`training_targets`): "auto" is :data:`AUTO_OBJECTIVE`.
     max_length : int
         Tokens of a sentence read (training and encoding alike).
     epochs, batch_sentences, learning_rate, min_count, max_vocab, lowercase, seed,
@@ -272,14 +305,14 @@ class PairBOW(NeuralEncoder):
                          lowercase, seed, training_file)
         require_at_least_one(embedding_size=embedding_size, hidden_size=hidden_size,
                              classifier_size=classifier_size, max_length=max_length)
-        if objective not in OBJECTIVES:
-            raise ModelError(f"objective must be one of {', '.join(OBJECTIVES)}, "
-                             f"not {objective!r}")
+        resolved_objective(objective)
         self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
         self.classifier_size, self.objective = int(classifier_size), objective
         self.max_length = int(max_length)
         #: The label classes of the last training (the classifier's outputs).
         self.classes_: tuple[str, ...] = ()
+        #: Pairs in each pass of an epoch of the last training (training_targets).
+        self._pass_sizes: tuple[int, ...] = ()
 
     @property
     def learns_from_pairs(self) -> bool:
@@ -301,9 +334,11 @@ class PairBOW(NeuralEncoder):
     def _prepare(self, texts: list[str]):
         import torch
         pairs = TrainingPairs.parse(texts)
-        classes, labels, scores, examples = training_targets(pairs, self.objective)
+        classes, passes = training_targets(
+            pairs, resolved_objective(self.objective))
         first = [tokenize(text, self.lowercase)[:self.max_length] for text in pairs.first]
         second = [tokenize(text, self.lowercase)[:self.max_length] for text in pairs.second]
+        examples = np.unique(np.concatenate([p.examples for p in passes]))
         vocab = Vocabulary.build([first[i] for i in examples] + [second[i] for i in examples],
                                  self.min_count, self.max_vocab)
         if not vocab.words:
@@ -312,8 +347,10 @@ class PairBOW(NeuralEncoder):
         self.classes_ = classes
         sides = tuple(Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in side])
                       for side in (first, second))
-        gold = (torch.as_tensor(labels), torch.as_tensor(scores, dtype=torch.float32))
-        return vocab, (sides, examples, gold), len(examples)
+        gold = tuple((p.examples, torch.as_tensor(p.labels),
+                      torch.as_tensor(p.scores, dtype=torch.float32)) for p in passes)
+        self._pass_sizes = tuple(len(p.examples) for p in passes)
+        return vocab, (sides, gold), sum(self._pass_sizes)
 
     def _new_module(self, vocab: Vocabulary):
         return _network(len(vocab), self.embedding_size, self.hidden_size, self.recurrent,
@@ -324,12 +361,17 @@ class PairBOW(NeuralEncoder):
         module.classifier = None
         super()._use(module, vocab)
 
+    def _batch_count(self, n_examples: int) -> int:
+        count = super()._batch_count
+        return sum(count(size) for size in self._pass_sizes)
+
     def _batches(self, data, generator) -> Iterator[Any]:
-        sides, examples, (labels, scores) = data
-        for batch in self._order(len(examples), generator):
-            rows = examples[batch]
-            yield ([(side.padded(rows), side.lengths[rows]) for side in sides],
-                   labels[rows], scores[rows])
+        sides, passes = data
+        for examples, labels, scores in passes:
+            for batch in self._order(len(examples), generator):
+                rows = examples[batch]
+                yield ([(side.padded(rows), side.lengths[rows]) for side in sides],
+                       labels[rows], scores[rows])
 
     def _forward(self, module, ids: np.ndarray, lengths: np.ndarray):
         import torch

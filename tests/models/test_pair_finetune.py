@@ -14,9 +14,10 @@ pytest.importorskip("sentence_transformers")
 
 
 def test_fine_tunes_on_sick_pairs_and_round_trips(shared_data, tmp_path):
-    """32 SICK train pairs (entailment labels and relatedness scores), 2 batches: every
-    batch reports progress, the model moves away from the base, and the saved folder
-    (safetensors, no pickle) encodes identically; a changed file is refused."""
+    """32 SICK train pairs (entailment labels and relatedness scores): the default
+    objective makes 2 batches on the labels, then 2 on the scores; every batch reports
+    progress, the model moves away from the base, and the saved folder (safetensors, no
+    pickle) encodes identically; a changed file is refused."""
     sick = load_corpus(shared_data / "sick")
     pairs = corpus_pairs(sick)
     subset = TrainingPairs(pairs.first[:32], pairs.second[:32], pairs.label[:32],
@@ -29,8 +30,8 @@ def test_fine_tunes_on_sick_pairs_and_round_trips(shared_data, tmp_path):
             reports.append(next(job))
         except StopIteration:
             break
-    assert [r.done for r in reports if isinstance(r, Progress)][-2:] == [1, 2]
-    assert len(encoder.losses_) == 2 and all(np.isfinite(encoder.losses_))
+    assert [r.done for r in reports if isinstance(r, Progress)][-4:] == [1, 2, 3, 4]
+    assert len(encoder.losses_) == 4 and all(np.isfinite(encoder.losses_))
     texts = list(sick.texts[:20])
     tuned = encoder.encode(texts)
     base = make_encoder("minilm").encode(texts)

@@ -12,7 +12,8 @@ from sentspace.app.evaluations.relatedness import run_relatedness
 from sentspace.app.evaluations.transfer import run_transfer
 from sentspace.app.jobs import run_job
 from sentspace.models import ModelError, load_trained, make_encoder
-from sentspace.models.pairs import PairBOW, PairRNN, TrainingPairs, corpus_pairs, read_pairs_file
+from sentspace.models.pairs import (PairBOW, PairRNN, TrainingPairs, corpus_pairs, read_pairs_file,
+                                   resolved_objective, training_targets)
 
 pytest.importorskip("torch")
 
@@ -50,6 +51,25 @@ def test_pairs_file_and_its_errors(tmp_path):
     assert read_pairs_file(tsv).label == ("yes",)
     with pytest.raises(ModelError, match="training row 1: .*not single sentences"):
         PairBOW().fit(["A sentence of the corpus, not a pair."])
+
+
+def test_objectives_say_what_trains_and_in_which_order():
+    """"both" learns labels and scores from the same batches; "labels-then-scores" makes
+    a pass on the labelled pairs, then one on the scored pairs (SBERT's recipe)."""
+    pairs = TrainingPairs(("a", "b", "c"), ("x", "y", "z"), ("yes", "no", ""),
+                          np.array([1.0, np.nan, 3.0]))
+    classes, [both] = training_targets(pairs, "both")
+    assert classes == ("no", "yes") and both.examples.tolist() == [0, 1, 2]
+    assert both.labels.tolist() == [1, 0, -1]
+    np.testing.assert_array_equal(both.scores, [0.0, np.nan, 1.0])
+    _, (labels, scores) = training_targets(pairs, "labels-then-scores")
+    assert labels.examples.tolist() == [0, 1] and np.isnan(labels.scores).all()
+    assert scores.examples.tolist() == [0, 2] and (scores.labels == -1).all()
+    assert training_targets(pairs, "scores")[0] == ()
+    assert [p.examples.tolist() for p in training_targets(pairs, "labels")[1]] == [[0, 1]]
+    assert resolved_objective("auto") == "labels-then-scores"
+    with pytest.raises(ModelError, match="objective must be one of auto, "):
+        PairBOW(objective="mixed")
 
 
 def test_trains_on_sick_train_and_round_trips(sick, tmp_path):
