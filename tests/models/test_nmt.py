@@ -89,7 +89,7 @@ def test_same_seed_same_weights_and_a_process_trains_a_file_once(multi30k_en_de,
     assert next(job, None) is None      # remembered: no reading, no training
 
 
-def test_cancelling_leaves_the_encoder_untrained(multi30k_en_de):
+def test_cancelling_leaves_the_encoder_untrained():
     rows = [f"a dog runs {i}\tein hund läuft {i}" for i in range(200)]
     encoder = NMT(embedding_size=8, hidden_size=8, batch_sentences=16)
     job = encoder.iter_fit(rows)
@@ -99,7 +99,7 @@ def test_cancelling_leaves_the_encoder_untrained(multi30k_en_de):
     assert not encoder.is_fitted and encoder.translation_ is None
 
 
-def test_specs_name_a_multi30k_pair_a_tsv_or_two_aligned_files(tmp_path):
+def test_specs_name_a_multi30k_pair_a_tsv_or_two_aligned_files(tmp_path, shared_data):
     cs_en = make_encoder("nmt:cs-en")
     assert (cs_en.pair, cs_en.training_file, cs_en.name) == ("cs-en", None, "nmt:cs-en")
     assert not cs_en.learns_from_data and NMT().learns_from_data
