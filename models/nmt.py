@@ -344,12 +344,15 @@ class NMT(NeuralEncoder):
     def _tokens(self, text: str) -> list[str]:
         return tokenize(text, self.lowercase)[:self.max_length]
 
-    def _prepare(self, texts: list[str]):
+    def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
+        """Source<TAB>target rows as ids; with ``vocab`` (the trained source vocabulary)
+        the trained target vocabulary reads the targets too."""
         pairs = [line.split("\t") for line in texts]
         sources = [self._tokens(source) for source, _ in pairs]
         targets = [self._tokens(target) for _, target in pairs]
-        vocab = Vocabulary.build(sources, self.min_count, self.max_vocab)
-        self.target_vocab_ = Vocabulary.build(targets, self.min_count, self.max_vocab)
+        if vocab is None:
+            vocab = Vocabulary.build(sources, self.min_count, self.max_vocab)
+            self.target_vocab_ = Vocabulary.build(targets, self.min_count, self.max_vocab)
         if not vocab.words or not self.target_vocab_.words:
             raise ModelError(f"no word occurs at least min_count={self.min_count} times on "
                              f"both sides of the {len(texts):,} training pairs")

@@ -54,6 +54,8 @@ def test_learns_to_translate_beyond_copying_and_its_untrained_network(trained,
     assert score.copy_bleu < 1.5 and score.bleu > score.copy_bleu + 1
     assert score.accuracy > max(3 * score.copy_accuracy, untrained.accuracy + 0.2)
     assert untrained.bleu < score.copy_bleu
+    rows = [f"{source}\t{target}" for source, target in zip(english, german)]
+    assert encoder.held_out_loss(rows) < encoder.untrained().held_out_loss(rows) - 2
     assert untrained.copy_bleu == score.copy_bleu
     translations = encoder.translate(["A man is riding a bike."])
     assert translations[0][:2] == ["ein", "mann"]
