@@ -67,7 +67,8 @@ def create_venv() -> None:
 
 
 def wanted_stamp() -> str:
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    digest = hashlib.sha256(b"".join((ROOT / name).read_bytes()
+                                     for name in ("pyproject.toml", "setup.py"))).hexdigest()
     return f"{sys.version_info.major}.{sys.version_info.minor} {digest}\n"
 
 

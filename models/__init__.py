@@ -8,6 +8,12 @@ extras are not installed: their ``available()`` says whether they can be used.
 
 from __future__ import annotations
 
+if __name__ == "models":
+    # Imported by its folder's name (from the repository's root): the code imports itself
+    # as sentspace.models, and two copies of one module would disagree.
+    raise ImportError("sentspace's models is imported as sentspace.models, e.g. "
+                      "`from sentspace.models import make_encoder`")
+
 from pathlib import Path
 
 from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
