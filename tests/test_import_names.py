@@ -24,9 +24,10 @@ def test_a_users_app_and_models_modules_shadow_nothing(tmp_path):
 
 
 def test_the_folders_refuse_their_own_names():
-    done = subprocess.run([sys.executable, "-c", "import app"], cwd=ROOT,
-                          capture_output=True, text=True)
-    assert done.returncode != 0 and "imported as sentspace.app" in done.stderr
+    for name in ("app", "models", "resources"):
+        done = subprocess.run([sys.executable, "-c", f"import {name}"], cwd=ROOT,
+                              capture_output=True, text=True)
+        assert done.returncode != 0 and f"imported as sentspace.{name}" in done.stderr
 
 
 def test_a_wheel_puts_the_folders_inside_the_sentspace_package(tmp_path):
