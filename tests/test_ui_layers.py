@@ -65,3 +65,18 @@ def test_no_import_circle():
     for module in sorted(graph):
         visit(module)
     assert circles == []
+
+
+def test_no_controller_takes_the_main_window():
+    """Controllers take typed collaborators: a parameter named ``window`` must be a Qt
+    window class (the docks of a QMainWindow), never the MainWindow with everything."""
+    untyped = []
+    for path in (UI / "window").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+                for argument in node.args.args[1:]:
+                    annotation = ast.unparse(argument.annotation) if argument.annotation else ""
+                    if "MainWindow" in annotation.replace("QMainWindow", "") or (
+                            argument.arg in ("window", "owner_window") and not annotation):
+                        untyped.append(f"{path.name}: {argument.arg}")
+    assert untyped == []

@@ -153,7 +153,7 @@ def test_the_map_exports_as_one_web_page_with_the_runs_provenance(qtbot, window,
 
     run_and_wait(qtbot, window)
     evaluate_and_wait(qtbot, window, "classification")
-    action = next(a for a in window.files.export_actions if "web page" in a.text())
+    action = next(a for a in window.actions.exports if "web page" in a.text())
     assert action.isEnabled()
     monkeypatch.setattr(files, "save_file", lambda *_: str(tmp_path / "msrp-map.html"))
     action.trigger()

@@ -11,6 +11,7 @@ the others' signals.
   sentences, search, colours); :class:`~sentspace.app.ui.window.inspecting.Inspecting` its focus;
 - :class:`~sentspace.app.ui.window.analyses.Analyses` runs, evaluates and compares;
 - :class:`~sentspace.app.ui.window.files.Files` reads and writes files and workspaces;
+- :class:`~sentspace.app.ui.window.enabling.Enabling` enables what can be asked for now;
 - :class:`~sentspace.app.ui.window.docking.Docks` keeps the layout; ``Explaining`` and ``Regioning``
   the Explain tab and the regions.
 """
@@ -25,7 +26,6 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QTabWidget
 from sentspace.app.corpora import DEFAULT_CORPUS
 from sentspace.app.corpora.tabular import ColumnsUnclear
 from sentspace.app.errors import InputError
-from sentspace.app.evaluations import APPLICABLE
 from sentspace.app.session import CorpusState, Session
 from sentspace.app.ui.panels.classification_panel import ClassificationPanel
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
@@ -35,6 +35,7 @@ from sentspace.app.ui.panels.workspace_panel import WorkspacePanel
 from sentspace.app.ui.views.projection_view import ProjectionView
 from sentspace.app.ui.window.analyses import Analyses
 from sentspace.app.ui.window.docking import Docks, small_screen
+from sentspace.app.ui.window.enabling import Enabling
 from sentspace.app.ui.window.explaining import Explaining
 from sentspace.app.ui.window.files import Files
 from sentspace.app.ui.window.following import Following
@@ -73,7 +74,10 @@ class MainWindow(QMainWindow):
         self.analyses = Analyses(self.session, self.jobs, self.corpus_panel,
                                  self.evaluation_panel, self.show_evaluations,
                                  self.statusBar(), self.warn, self)
-        self.files = Files(self)
+        self.showing = Showing(self.session, self.jobs, self.corpus_panel, self.statusBar(),
+                               self.projection.search, self.warn, self.analyses.run)
+        self.files = Files(self.session, self.jobs, self.showing, self.projection,
+                           self.statusBar().showMessage, self.warn, self)
 
         self.views = Views(self.session, self.projection, self.selecting,
                            self.analyses.compare_page)
@@ -121,13 +125,13 @@ class MainWindow(QMainWindow):
             self.resizeDocks([self.group_dock], [230], Qt.Orientation.Horizontal)
         self.main_split.setSizes([640, 400])
         self.docks.built()
-        build_menus(self)
+        self.actions = build_menus(self)
+        self.enabling = Enabling(self.session, self.jobs, self.corpus_panel,
+                                 self.analyses.compare_button, self.evaluation_panel,
+                                 self.actions)
         self.following = Following(self.session, self.statusBar().showMessage, self)
-        self.showing = Showing(self.session, self.jobs, self.corpus_panel, self.statusBar(),
-                               self.projection.search, self.warn, self.analyses.run)
         self._wire()
         self.statusBar().showMessage("Hover a point to read its sentence.")
-        self.enable_actions(False)
 
     def _wire(self) -> None:
         """Views tell the session; the session's events reach the views. The panels
@@ -141,11 +145,8 @@ class MainWindow(QMainWindow):
             panel.follow(session)
         session.on_current(session.reviewed,
                            lambda _: self.tasks.setCurrentWidget(self.review_panel))
-        for event in (session.current_changed, session.ran, session.evaluated,
-                      session.edited):
-            event.connect(lambda *_: self.enable_actions(self.jobs.is_running))
+        self.enabling.follow()
         self.jobs.failed.connect(self._job_failed)
-        self.jobs.running_changed.connect(self.enable_actions)
         self.views.currentChanged.connect(lambda _: self.analyses.costra_shown())
         self.classification.misclassified_clicked.connect(selecting.show_misclassified)
         self.classification.run_requested.connect(self.analyses.run_shown)
@@ -234,26 +235,6 @@ class MainWindow(QMainWindow):
     def _show_result(self, index: int) -> None:
         self.evaluation_panel.history.setCurrentRow(index)
         self.show_evaluations()
-
-    def enable_actions(self, running: bool) -> None:
-        """What can be asked for while a job runs (or none) on the corpus shown."""
-        has_corpus, explored = self.corpus is not None, self.exploration is not None
-        idle = not running and has_corpus
-        panel = self.corpus_panel
-        # Runs queue behind a running job, so the encoder can be changed for the next.
-        panel.run_button.setEnabled(has_corpus)
-        panel.run_button.setText("Queue run" if running else "Run")
-        self.run_action.setEnabled(has_corpus)
-        panel.projection_controls.project_button.setEnabled(not running and explored)
-        self.analyses.compare_button.setEnabled(idle)
-        panel.load_embeddings_button.setEnabled(idle)
-        self.evaluation_panel.set_busy(running)
-        self.suspicious_action.setEnabled(idle and self.annotations is not None)
-        self.agreement_action.setEnabled(idle and APPLICABLE["classification"](self.corpus))
-        for action in self.files.export_actions:
-            action.setEnabled(not running and explored)
-        panel.cancel_button.setEnabled(running)
-        self.cancel_action.setEnabled(running)
 
     # --- messages -----------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QAction, QKeySequence
 
 from sentspace.app.guides import GUIDES, TITLES
+from sentspace.app.ui.window.enabling import StatefulActions
 
 #: The corpora opened by name (bundled, from a package, from the shared data folder),
 #: and what each is.
@@ -18,9 +19,9 @@ NAMED_CORPORA = {
 }
 
 
-def build_menus(window) -> None:
-    """The menu bar of ``window`` (a MainWindow, its controllers built); the actions
-    enabled by state are kept on it (``run_action``, ``suspicious_action``...)."""
+def build_menus(window) -> StatefulActions:
+    """The menu bar of ``window`` (a MainWindow, its controllers built), each action
+    calling the controller that owns it; returns the actions enabled by state."""
     file_menu = window.menuBar().addMenu("&File")
     open_action = QAction("&Open corpus file…", window)
     open_action.setShortcut(QKeySequence.StandardKey.Open)
@@ -54,6 +55,7 @@ def build_menus(window) -> None:
     recent_menu = file_menu.addMenu("Open &recent")
     recent_menu.aboutToShow.connect(lambda: window.files.fill_recent_menu(recent_menu))
     file_menu.addSeparator()
+    exports = []
     for title, handler in (
             ("Export &embeddings…", window.files.choose_embeddings_target),
             ("Export &projection coordinates…", window.files.choose_projection_target),
@@ -63,7 +65,7 @@ def build_menus(window) -> None:
         action.triggered.connect(handler)
         action.setEnabled(False)
         file_menu.addAction(action)
-        window.files.export_actions.append(action)
+        exports.append(action)
     file_menu.addAction(window.regioning.export_action)
     file_menu.addSeparator()
     quit_action = QAction("&Quit", window)
@@ -73,14 +75,14 @@ def build_menus(window) -> None:
     file_menu.addAction(quit_action)
 
     run_menu = window.menuBar().addMenu("&Run")
-    window.run_action = QAction("&Run", window)
-    window.run_action.setShortcut("Ctrl+R")
-    window.run_action.triggered.connect(window.analyses.run)
-    window.cancel_action = QAction("&Cancel", window)
-    window.cancel_action.setShortcut("Esc")
-    window.cancel_action.triggered.connect(window.jobs.cancel)
-    run_menu.addAction(window.run_action)
-    run_menu.addAction(window.cancel_action)
+    run_action = QAction("&Run", window)
+    run_action.setShortcut("Ctrl+R")
+    run_action.triggered.connect(window.analyses.run)
+    cancel_action = QAction("&Cancel", window)
+    cancel_action.setShortcut("Esc")
+    cancel_action.triggered.connect(window.jobs.cancel)
+    run_menu.addAction(run_action)
+    run_menu.addAction(cancel_action)
     run_menu.addSeparator()
     clear_cache = QAction("Clear the &embedding cache", window)
     clear_cache.setToolTip("Encoded corpora are kept on disk so a second run is "
@@ -103,17 +105,17 @@ def build_menus(window) -> None:
     view_menu.addAction(window.regioning.find_action)
 
     evaluate_menu = window.menuBar().addMenu("&Evaluate")
-    window.agreement_action = QAction("Misclassification &agreement of encoders…", window)
-    window.agreement_action.setToolTip("Classify with several encoders on the same folds "
-                                     "and compare their mistakes")
-    window.agreement_action.triggered.connect(window.analyses.choose_agreement_encoders)
-    evaluate_menu.addAction(window.agreement_action)
+    agreement_action = QAction("Misclassification &agreement of encoders…", window)
+    agreement_action.setToolTip("Classify with several encoders on the same folds "
+                                "and compare their mistakes")
+    agreement_action.triggered.connect(window.analyses.choose_agreement_encoders)
+    evaluate_menu.addAction(agreement_action)
 
     annotations_menu = window.menuBar().addMenu("&Annotations")
-    window.suspicious_action = QAction("Find &suspicious annotations", window)
-    window.suspicious_action.setShortcut("Ctrl+Shift+A")
-    window.suspicious_action.triggered.connect(window.analyses.find_suspicious)
-    annotations_menu.addAction(window.suspicious_action)
+    suspicious_action = QAction("Find &suspicious annotations", window)
+    suspicious_action.setShortcut("Ctrl+Shift+A")
+    suspicious_action.triggered.connect(window.analyses.find_suspicious)
+    annotations_menu.addAction(suspicious_action)
     for title, shortcut, handler in (
             ("&Undo edit", QKeySequence.StandardKey.Undo, window.review_panel.undo),
             ("&Redo edit", QKeySequence.StandardKey.Redo, window.review_panel.redo)):
@@ -139,3 +141,5 @@ def build_menus(window) -> None:
         guide = help_menu.addAction(title)
         guide.triggered.connect(
             lambda _=False, k=key, t=title: window.inform(t, GUIDES[k]))
+    return StatefulActions(run_action, cancel_action, agreement_action, suspicious_action,
+                           exports)

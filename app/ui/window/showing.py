@@ -41,8 +41,7 @@ class Showing:
         """Load a corpus (built-in name or path; a table with ``mapping``) in the
         background, after the running job if there is one; a file that cannot be read
         leaves the current corpus in place and says why."""
-        if not self.jobs.is_running:
-            self.panel.corpus_name.setText("Loading…")
+        self.say_loading()
 
         def loaded(corpus: Corpus) -> None:
             self.set_corpus(corpus, journal, spec=str(spec))
@@ -51,6 +50,11 @@ class Showing:
 
         self.jobs.start(lambda: load_corpus(spec, mapping), f"loading {spec}",
                           on_result=loaded, queue=True, quiet=True)
+
+    def say_loading(self) -> None:
+        """Name the corpus "Loading…" unless a job runs first (it still belongs there)."""
+        if not self.jobs.is_running:
+            self.panel.corpus_name.setText("Loading…")
 
     def set_corpus(self, corpus: Corpus, journal: str | Path | None = None,
                    spec: str | None = None) -> None:
