@@ -11,7 +11,11 @@ Paths are kept as the user chose them (made absolute, symbolic links left alone)
 workspace still names ``../shared/data/...`` when ``../shared`` is a link; they are
 resolved only to tell whether two paths are the same file.
 
-Saving is atomic (:mod:`sentspace.app.atomic`): a crash mid-save leaves the previous file. Opening
+Saving is atomic (:mod:`sentspace.app.atomic`): a crash mid-save leaves the previous file.
+A window remembers the file's :class:`Stamp` when it opens or saves it; saving with
+``expect=`` that stamp raises :class:`WorkspaceChanged` instead of overwriting a file
+another window saved since (the window then offers to reload, save as, or overwrite).
+Opening
 checks the file strictly and raises :class:`~sentspace.app.errors.InputError` naming the file and
 the problem (truncated, not JSON, wrong schema); :func:`verify` then says which of the
 files it refers to are missing or changed since. :func:`run_workspace` re-runs the
@@ -59,6 +63,54 @@ RECENT_LIMIT = 10
 
 class WorkspaceError(InputError):
     """A workspace file cannot be read or used."""
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What a workspace file was when a window opened or saved it: size, modification
+    time (ns) and sha256 of its bytes."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+
+
+def stamp(path: str | Path) -> Stamp | None:
+    """The :class:`Stamp` of the file at ``path`` now; None when there is none."""
+    try:
+        data = Path(path).read_bytes()
+        status = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return Stamp(len(data), status.st_mtime_ns, hashlib.sha256(data).hexdigest())
+
+
+class WorkspaceChanged(WorkspaceError):
+    """The workspace file changed on disk since it was opened or saved (another window
+    saved it): saving would overwrite that. ``then`` and ``now`` are its stamps."""
+
+    def __init__(self, path: str | Path, then: Stamp, now: Stamp):
+        self.then, self.now = then, now
+        super().__init__("changed on disk since this window opened or saved it (another "
+                         "window or program saved it)", path)
+
+
+def check_unchanged(path: str | Path, expect: Stamp | None) -> None:
+    """Raise :class:`WorkspaceChanged` when the file at ``path`` is not what ``expect``
+    stamps. A file with the same bytes (touched, or saved the same) is unchanged; one
+    that is gone is too (saving overwrites nothing); so is any when ``expect`` is None
+    (no file there when the window last looked)."""
+    if expect is None:
+        return
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return
+    if (status.st_size, status.st_mtime_ns) == (expect.size, expect.mtime_ns):
+        return
+    now = stamp(path)
+    if now is not None and now.sha256 != expect.sha256:
+        raise WorkspaceChanged(path, expect, now)
 
 
 def file_sha256(path: str | Path) -> str:
@@ -319,10 +371,14 @@ def with_extension(path: str | Path) -> Path:
     return path if path.suffix else path.with_name(path.name + EXTENSION)
 
 
-def save_workspace(workspace: Workspace, path: str | Path, *, remember: bool = True) -> Path:
+def save_workspace(workspace: Workspace, path: str | Path, *, remember: bool = True,
+                   expect: Stamp | None = None) -> Path:
     """Write ``workspace`` to ``path`` (:data:`EXTENSION` added to a bare name)
-    atomically; with ``remember``, put it first in the recent-workspaces list."""
+    atomically; with ``remember``, put it first in the recent-workspaces list. With
+    ``expect`` (the file's :class:`Stamp` when this window opened or last saved it), a
+    file changed since is not overwritten: :class:`WorkspaceChanged`."""
     path = with_extension(path)
+    check_unchanged(path, expect)
     write_text_atomic(path, json.dumps(workspace.to_dict(), indent=1, ensure_ascii=False,
                                        default=str) + "\n")
     if remember:

@@ -4,7 +4,9 @@ A paraphrase-grouped corpus is written back in its own format (``phrases.txt`` +
 ``phrase_groups.csv``, readable by :func:`sentspace.app.corpora.grouped.load_grouped`; unedited,
 the two files come out byte for byte as read). Every corpus can also be written as JSON
 (sentences, groups, pairs in one file) and as CSV tables. Every file is written
-atomically (:mod:`sentspace.app.atomic`).
+atomically (:mod:`sentspace.app.atomic`): a write that fails (a full disk) leaves the
+file of that name as it was. :func:`export_all` raises :class:`ExportError` naming the
+file it could not write, why, and the files it wrote before.
 """
 
 from __future__ import annotations
@@ -19,9 +21,34 @@ from sentspace.app.annotations.edits import Edit
 from sentspace.app.atomic import write_text_atomic
 from sentspace.app.corpora import grouped
 from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.errors import InputError
 from sentspace.app.export import csv_text
 
 FORMATS = ("original", "json", "csv")
+
+
+class ExportError(InputError):
+    """An export that stopped part way: ``path`` could not be written (``reason``);
+    ``written`` are the files written whole before it. The file at ``path`` and those
+    after it were not touched."""
+
+    def __init__(self, reason: str, path: str | Path, written: Sequence[Path] = ()):
+        self.reason, self.written = reason, list(written)
+        done = (f"; written before it stopped: {', '.join(p.name for p in self.written)}"
+                if self.written else "; nothing was written")
+        super().__init__(f"not exported: {reason}{done}", path)
+
+
+def _write_text(path: Path, text: str, written: list[Path] | None) -> Path:
+    """:func:`write_text_atomic`, adding ``path`` to ``written`` once it is whole; an
+    OSError names ``path`` (not the temporary file beside it)."""
+    try:
+        write_text_atomic(path, text)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror or str(error), str(path)) from error
+    if written is not None:
+        written.append(path)
+    return path
 
 
 def has_grouped_format(corpus: Corpus) -> bool:
@@ -32,7 +59,8 @@ def has_grouped_format(corpus: Corpus) -> bool:
             == len(groups.sentence_index) and all(name.isdigit() for name in groups.names))
 
 
-def write_grouped(corpus: Corpus, folder: str | Path) -> list[Path]:
+def write_grouped(corpus: Corpus, folder: str | Path,
+                  written: list[Path] | None = None) -> list[Path]:
     """Write ``phrases.txt`` and ``phrase_groups.csv`` (rows in sentence order)."""
     if not has_grouped_format(corpus):
         raise ValueError(f"{corpus.name} does not fit the grouped format")
@@ -43,8 +71,8 @@ def write_grouped(corpus: Corpus, folder: str | Path) -> list[Path]:
     rows = "".join(f"{s},{groups.names[g]}\n" for s, g in zip(
         groups.sentence_index[order].tolist(), groups.group_index[order].tolist()))
     phrases, table = folder / grouped.PHRASES, folder / grouped.GROUPS
-    write_text_atomic(phrases, "".join(text + "\n" for text in corpus.texts))
-    write_text_atomic(table, f"{grouped.HEADER}\n{rows}")
+    _write_text(phrases, "".join(text + "\n" for text in corpus.texts), written)
+    _write_text(table, f"{grouped.HEADER}\n{rows}", written)
     return [phrases, table]
 
 
@@ -89,15 +117,16 @@ def _label_value(pairs: PairTable, label: int) -> str | int | None:
     return pairs.label_text(label) if pairs.label_names else label
 
 
-def write_json(corpus: Corpus, path: str | Path) -> Path:
+def write_json(corpus: Corpus, path: str | Path, written: list[Path] | None = None
+               ) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(path, json.dumps(corpus_dict(corpus), ensure_ascii=False, indent=1,
-                                       default=str) + "\n")
-    return path
+    return _write_text(path, json.dumps(corpus_dict(corpus), ensure_ascii=False, indent=1,
+                                        default=str) + "\n", written)
 
 
-def write_csv(corpus: Corpus, folder: str | Path) -> list[Path]:
+def write_csv(corpus: Corpus, folder: str | Path, written: list[Path] | None = None
+              ) -> list[Path]:
     """``sentences.csv`` (id, text, groups joined by "|"), and ``pairs.csv`` when the
     corpus has pairs."""
     folder = Path(folder)
@@ -108,41 +137,40 @@ def write_csv(corpus: Corpus, folder: str | Path) -> list[Path]:
         for s, g in zip(groups.sentence_index.tolist(), groups.group_index.tolist()):
             names_of[s].append(groups.names[g])
     sentences = folder / "sentences.csv"
-    write_text_atomic(sentences, csv_text(
+    files = [_write_text(sentences, csv_text(
         ("id", "text", groups.kind if groups is not None else "group"),
         [(id_, text, "|".join(names)) for id_, text, names
-         in zip(ids, corpus.texts, names_of)]))
-    written = [sentences]
+         in zip(ids, corpus.texts, names_of)]), written)]
     if corpus.pairs is not None:
         pairs = corpus.pairs
-        written.append(folder / "pairs.csv")
         # The pair column holds the dataset's pair ids (SICK's pair_ID); datasets without
         # them (MSRP) name each pair by its two sentence ids alone.
         id_column = ("pair",) if pairs.ids else ()
-        write_text_atomic(written[-1], csv_text(
+        files.append(_write_text(folder / "pairs.csv", csv_text(
             (*id_column, "first", "second", "label", "score", "split", "subset"),
             [(*((pairs.ids[p],) if pairs.ids else ()), ids[a], ids[b],
               _label_value(pairs, label), "" if score != score else score, split, subset)
              for p, (a, b, label, score, split, subset) in enumerate(zip(
                  pairs.first.tolist(), pairs.second.tolist(), pairs.label.tolist(),
-                 pairs.score.tolist(), pairs.split, pairs.subset))]))
-    return written
+                 pairs.score.tolist(), pairs.split, pairs.subset))]), written))
+    return files
 
 
 def export_corpus(corpus: Corpus, folder: str | Path,
-                  formats: Sequence[str] = FORMATS) -> list[Path]:
+                  formats: Sequence[str] = FORMATS, written: list[Path] | None = None
+                  ) -> list[Path]:
     """Write ``corpus`` into ``folder`` in each of ``formats``: "original" (the grouped
     format, when the corpus fits it), "json" (``corpus.json``), "csv". Returns the
-    files written."""
+    files written (each also added to ``written`` once whole)."""
     folder = Path(folder)
-    written: list[Path] = []
+    files: list[Path] = []
     if "original" in formats and has_grouped_format(corpus):
-        written += write_grouped(corpus, folder)
+        files += write_grouped(corpus, folder, written)
     if "json" in formats:
-        written.append(write_json(corpus, folder / "corpus.json"))
+        files.append(write_json(corpus, folder / "corpus.json", written))
     if "csv" in formats:
-        written += write_csv(corpus, folder)
-    return written
+        files += write_csv(corpus, folder, written)
+    return files
 
 
 def change_log(edits: Sequence[Edit]) -> list[dict[str, str]]:
@@ -152,7 +180,8 @@ def change_log(edits: Sequence[Edit]) -> list[dict[str, str]]:
             for number, edit in enumerate(edits, start=1)]
 
 
-def export_change_log(edits: Sequence[Edit], folder: str | Path) -> list[Path]:
+def export_change_log(edits: Sequence[Edit], folder: str | Path,
+                      written: list[Path] | None = None) -> list[Path]:
     """Write ``changes.csv`` (the :func:`change_log` rows) and ``changes.json`` (the
     rows, each with its full edit record under "edit")."""
     folder = Path(folder)
@@ -160,8 +189,31 @@ def export_change_log(edits: Sequence[Edit], folder: str | Path) -> list[Path]:
     rows = change_log(edits)
     csv_path, json_path = folder / "changes.csv", folder / "changes.json"
     header = ("number", "time", "author", "op", "what", "reason")
-    write_text_atomic(csv_path, csv_text(header, [[row[h] for h in header] for row in rows]))
-    write_text_atomic(json_path, json.dumps(
+    _write_text(csv_path, csv_text(header, [[row[h] for h in header] for row in rows]),
+                written)
+    _write_text(json_path, json.dumps(
         [{**row, "edit": edit.to_dict()} for row, edit in zip(rows, edits)],
-        ensure_ascii=False, indent=1) + "\n")
+        ensure_ascii=False, indent=1) + "\n", written)
     return [csv_path, json_path]
+
+
+def export_all(corpus: Corpus, edits: Sequence[Edit], folder: str | Path,
+               formats: Sequence[str] = FORMATS) -> list[Path]:
+    """:func:`export_corpus` and :func:`export_change_log` into ``folder``; the files
+    written.
+
+    Raises
+    ------
+    ExportError
+        A file could not be written (a full disk, a folder that cannot be made): it
+        names the file, the reason and the files written whole before it.
+    """
+    written: list[Path] = []
+    folder = Path(folder)
+    try:
+        export_corpus(corpus, folder, formats, written)
+        export_change_log(edits, folder, written)
+    except OSError as error:
+        raise ExportError(error.strerror or str(error), error.filename or folder,
+                          written) from None
+    return written

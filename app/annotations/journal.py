@@ -18,11 +18,20 @@ A crash in the middle of a write can leave a torn last line. Reading under the l
 detects it, warns, and cuts it off, so the next record starts on a line of its own; every
 earlier line is kept. A bad line anywhere else is corruption and raises
 :class:`~sentspace.app.annotations.edits.EditError` naming the file and line.
+
+A write that fails (a full disk, a network drive gone, an fsync that reports an error)
+raises :class:`JournalUnavailable` with the reason after cutting the file back to where
+it ended, so no partial line is left and the record is not in :attr:`EditJournal.records`:
+what a journal holds in memory is what is on disk. Before taking the lock a journal checks
+that its path still names the file it has open: a folder that is gone (``filelock`` would
+create it again, empty) is :class:`JournalUnavailable`; a file that came back as another
+inode (a drive mounted again) is opened again if it begins with every byte read so far.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import heapq
 import json
@@ -46,6 +55,23 @@ DATA_DIR_ENV = "SENTSPACE_DATA_DIR"
 STACK_OPS = ("undo", "redo")
 #: Seconds to wait for another writer's lock before giving up (appends hold it briefly).
 LOCK_TIMEOUT = 30.0
+
+
+class JournalUnavailable(EditError):
+    """The journal cannot be read or written now: the disk is full, its folder is gone,
+    the file was replaced. Nothing was written (the file ends where it did); the record
+    may be written later. ``reason`` says why in a few words, ``errno`` is the
+    operating system's error number when there is one."""
+
+    def __init__(self, reason: str, path: str | Path | None = None,
+                 error_number: int | None = None):
+        self.reason, self.errno = reason, error_number
+        super().__init__(f"not saved: {reason}", path)
+
+
+def _reason(error: OSError) -> str:
+    """An OSError in a few words: "No space left on device" (no path, no errno)."""
+    return error.strerror or str(error) or type(error).__name__
 
 
 def data_dir() -> Path:
@@ -289,17 +315,28 @@ class EditJournal:
                                       timeout=LOCK_TIMEOUT)
         self._reader = _Reader(self.path, corpus_fingerprint)
         self._offset = 0
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        #: SHA-256 of the file's first ``_offset`` bytes: a file that comes back (a drive
+        #: mounted again) is taken only if it begins with them.
+        self._digest = hashlib.sha256()
+        self._handle = -1
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise JournalUnavailable(_reason(error), self.path, error.errno) from None
         with self.locked():
             created = not self.path.exists()
-            self._handle = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                self._handle = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT,
+                                       0o644)
+            except OSError as error:
+                raise JournalUnavailable(_reason(error), self.path, error.errno) from None
             try:
                 self.read_new()
                 if self._offset == 0:
                     self._write(header(corpus_fingerprint))
                     self._reader.parse(json.dumps(header(corpus_fingerprint)).encode())
             except BaseException:
-                os.close(self._handle)
+                self.close()
                 raise
         if created:
             _fsync_folder(self.path.parent)
@@ -307,31 +344,91 @@ class EditJournal:
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the journal's inter-process lock (reentrant); a writer holding it too
-        long is an error naming the lock file."""
+        long is an error naming the lock file. First the path must still name the file
+        this journal has open (:class:`JournalUnavailable` when its folder is gone)."""
+        self._check_file()
         try:
             self.lock.acquire()
         except filelock.Timeout:
             raise EditError(f"another process has held the lock {self.lock.lock_file} "
                             f"for over {LOCK_TIMEOUT:.0f} s", self.path) from None
+        except OSError as error:
+            raise JournalUnavailable(f"cannot take the lock {self.lock.lock_file}: "
+                                     f"{_reason(error)}", self.path, error.errno) from None
         try:
             yield
         finally:
-            self.lock.release()
+            with contextlib.suppress(OSError):  # a lock on a drive gone is gone with it
+                self.lock.release()
+
+    def _check_file(self) -> None:
+        """Refuse a journal whose file is gone, before ``filelock`` creates its folder
+        again (empty, where a network drive was); open a file that came back as another
+        inode again, if it begins with what was read."""
+        if self._handle < 0:
+            return
+        try:
+            on_disk = os.stat(self.path)
+        except FileNotFoundError:
+            where = "file" if self.path.parent.is_dir() else "folder"
+            raise JournalUnavailable(f"the journal's {where} is gone (a drive away?)",
+                                     self.path, errno.ENOENT) from None
+        except OSError as error:
+            raise JournalUnavailable(_reason(error), self.path, error.errno) from None
+        try:
+            mine = os.fstat(self._handle)
+        except OSError:
+            mine = None
+        if mine is None or (mine.st_dev, mine.st_ino) != (on_disk.st_dev, on_disk.st_ino):
+            self._reopen()
+
+    def _reopen(self) -> None:
+        """Open the file now at :attr:`path` in place of the one open, if its first bytes
+        are those read so far (the same journal, back); otherwise refuse."""
+        try:
+            handle = os.open(self.path, os.O_RDWR | os.O_APPEND)
+        except OSError as error:
+            raise JournalUnavailable(_reason(error), self.path, error.errno) from None
+        try:
+            digest, done = hashlib.sha256(), 0
+            while done < self._offset:
+                block = os.pread(handle, min(1 << 20, self._offset - done), done)
+                if not block:
+                    break
+                digest.update(block)
+                done += len(block)
+        except OSError as error:
+            os.close(handle)
+            raise JournalUnavailable(_reason(error), self.path, error.errno) from None
+        if done < self._offset or digest.digest() != self._digest.digest():
+            os.close(handle)
+            raise JournalUnavailable(
+                "the journal was replaced by a file that does not hold what this window "
+                "read; reopen the corpus to use it", self.path)
+        with contextlib.suppress(OSError):
+            os.close(self._handle)
+        self._handle = handle
 
     def read_new(self) -> list[Record]:
         """Read the records other writers appended since the last read (also kept in
         :attr:`records`); a torn last line left by a writer that died is cut off."""
         with self.locked():
-            size = os.fstat(self._handle).st_size
-            data = os.pread(self._handle, size - self._offset, self._offset)
+            try:
+                size = os.fstat(self._handle).st_size
+                data = os.pread(self._handle, size - self._offset, self._offset)
+            except OSError as error:
+                raise JournalUnavailable(f"cannot read the journal: {_reason(error)}",
+                                         self.path, error.errno) from None
             records, used, warning = self._reader.parse_all(data)
             self._offset += used
+            self._digest.update(data[:used])
             if warning:
                 # Under the lock nobody is writing: the tail is a dead writer's.
                 self.warnings.append(warning)
                 warnings.warn(warning, stacklevel=3)
-                os.ftruncate(self._handle, self._offset)
-                os.fsync(self._handle)
+                with contextlib.suppress(OSError):  # cut again by the next read if not
+                    os.ftruncate(self._handle, self._offset)
+                    os.fsync(self._handle)
         self.records += records
         return records
 
@@ -339,11 +436,21 @@ class EditJournal:
         line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
         # One write to an O_APPEND file: the line lands whole at the end or, after a
         # crash, as a torn tail that the next read under the lock cuts off.
-        written = os.write(self._handle, line)
-        if written != len(line):
-            raise OSError(f"short write to {self.path}")
-        os.fsync(self._handle)
+        try:
+            written = os.write(self._handle, line)
+            if written != len(line):
+                raise OSError(errno.ENOSPC, f"only {written} of {len(line)} bytes were "
+                              "written (is the disk full?)")
+            os.fsync(self._handle)
+        except OSError as error:
+            # Not saved: take back whatever part of the line landed (a line written but
+            # not fsync'd too), so the file ends where it did and holds no partial line.
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._handle, self._offset)
+                os.fsync(self._handle)
+            raise JournalUnavailable(_reason(error), self.path, error.errno) from None
         self._offset += len(line)
+        self._digest.update(line)
 
     def append(self, record: Record) -> None:
         """Write ``record`` after whatever others appended (read first, into

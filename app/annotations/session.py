@@ -8,21 +8,30 @@ applied. An edit made on a stale view (its "before" no longer holds) is journale
 effect, and is listed in :attr:`AnnotationSession.conflicts`. Opening a session replays
 the journal, so closing and reopening the app loses nothing; :meth:`refresh` replays
 what other writers appended since, for a window that follows the file live.
+
+An edit that cannot be journaled now (a full disk, the journal's folder gone: the
+journal raises :class:`~sentspace.app.annotations.journal.JournalUnavailable` and leaves
+the file as it was) is not applied: the session's state stays what the journal holds,
+and the edit is kept in :attr:`AnnotationSession.pending` with the reason.
+:meth:`AnnotationSession.save_pending` writes the kept edits in the order they were made
+(the next edit, undo or redo tries that first); :meth:`discard_pending` drops them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sentspace.app.annotations.edits import (
     AddNote, Conflict, Edit, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence,
     SplitGroup, apply, current_user, new_group_name, replay_edits,
 )
-from sentspace.app.annotations.export import FORMATS, export_change_log, export_corpus
+from sentspace.app.annotations.export import FORMATS, export_all
 from sentspace.app.annotations.history import History
-from sentspace.app.annotations.journal import EditJournal, Record, StackRecord, journal_path
+from sentspace.app.annotations.journal import (
+    EditJournal, JournalUnavailable, Record, StackRecord, journal_path,
+)
 from sentspace.app.corpora.model import Corpus
 
 
@@ -61,6 +70,31 @@ class Changes:
         return sorted({record.author for record in self.records})
 
 
+@dataclass(frozen=True)
+class Pending:
+    """An edit made while the journal could not be written: not in effect, kept until
+    it is saved or discarded. ``view`` is the corrected corpus as the window showed it
+    (the edit is checked against it again when saved), ``reason`` why the last try
+    failed, ``new_target`` whether its target names a new group (named afresh when
+    saved if another writer took the name meanwhile)."""
+
+    edit: Edit
+    view: Corpus
+    reason: str
+    new_target: bool = False
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What :meth:`AnnotationSession.save_pending` did: the edits it wrote, those it
+    dropped because they no longer fit (with why), and the error that stopped it (the
+    rest stay pending) or None."""
+
+    saved: tuple[Edit, ...] = ()
+    dropped: tuple[tuple[Edit, str], ...] = ()
+    error: JournalUnavailable | None = None
+
+
 class AnnotationSession:
     """The original corpus, its journal, and the corrected corpus the edits give.
 
@@ -76,6 +110,12 @@ class AnnotationSession:
         The corrected corpus: ``apply(original, edits)``.
     edits : list of Edit
         The edits in effect, oldest first.
+    pending : list of Pending
+        Edits not saved yet (the journal could not be written), oldest first; not in
+        effect.
+    dropped : list of (Edit, str)
+        Kept edits that no longer fitted when saved, with why; the window says so and
+        clears it.
     """
 
     def __init__(self, original: Corpus, journal: EditJournal, author: str | None = None):
@@ -89,6 +129,8 @@ class AnnotationSession:
         self._unreported: list[Record] = []  # read from others, not yet refreshed
         self._reported_conflicts = set(map(_conflict_key, self.history.conflicts))
         self._reported_corpus = self.history.corpus
+        self.pending: list[Pending] = []
+        self.dropped: list[tuple[Edit, str]] = []
 
     @classmethod
     def open(cls, original: Corpus, path: str | Path | None = None, *,
@@ -189,15 +231,44 @@ class AnnotationSession:
 
     # --- editing ------------------------------------------------------------------
 
-    def record(self, edit: Edit, view: Corpus | None = None) -> Edit:
+    def record(self, edit: Edit, view: Corpus | None = None, *,
+               new_target: bool = False) -> Edit:
         """Check ``edit`` against ``view`` (the corrected corpus as this session showed
         it; by default now), then journal it after what others appended, if it still
-        fits there; apply it."""
+        fits there; apply it. ``new_target``: the edit's target is a new group's name,
+        named afresh if another writer took it.
+
+        Raises
+        ------
+        EditError
+            The edit does not fit: refused, not kept.
+        JournalUnavailable
+            The journal cannot be written now: the edit is kept in :attr:`pending`
+            (after any kept before), not applied.
+        """
         view = view if view is not None else self.corpus
         if edit.changes_corpus:
             apply(view, [edit])  # a mistake, not a conflict: refused
+        if self.pending:
+            saved = self.save_pending()  # the edits kept earlier go first, in order
+            if saved.error is not None:
+                self._keep(edit, view, saved.error, new_target)
+                raise saved.error
+        try:
+            return self._write(edit, view, new_target)
+        except JournalUnavailable as error:
+            self._keep(edit, view, error, new_target)
+            raise
+
+    def _write(self, edit: Edit, view: Corpus, new_target: bool) -> Edit:
+        """Journal ``edit`` (made on ``view``) after what others appended, if it still
+        fits; the edit written (renamed when its new group's name was taken)."""
         with self.journal.locked():
             self._sync()
+            if edit.id in self.history.by_id:
+                return edit  # a write reported as failed had landed after all
+            if new_target and edit.target in self._names(self.corpus):
+                edit = replace(edit, target=self._new_group_name(view))
             if edit.changes_corpus and self.corpus is not view:
                 _, conflicts = replay_edits(self.corpus, [edit])
                 if conflicts and not conflicts[0].applied:
@@ -205,6 +276,42 @@ class AnnotationSession:
                                     "showed it", self.journal.path)
             self._append(edit)
         return edit
+
+    @staticmethod
+    def _names(corpus: Corpus) -> tuple[str, ...]:
+        return tuple(corpus.groups.names) if corpus.groups is not None else ()
+
+    def _keep(self, edit: Edit, view: Corpus, error: JournalUnavailable,
+              new_target: bool) -> None:
+        self.pending.append(Pending(edit, view, error.reason, new_target))
+        self._own.add(edit.id)  # if it landed after all, it is not another writer's
+
+    def save_pending(self) -> Saved:
+        """Write the edits kept while the journal could not be written, oldest first,
+        each checked again against what others did meanwhile (one that no longer fits
+        is dropped and listed in :attr:`dropped`). Stops at the first that cannot be
+        written: it and the rest stay pending."""
+        saved: list[Edit] = []
+        dropped: list[tuple[Edit, str]] = []
+        while self.pending:
+            item = self.pending[0]
+            try:
+                saved.append(self._write(item.edit, item.view, item.new_target))
+            except JournalUnavailable as error:
+                self.pending[0] = replace(item, reason=error.reason)
+                self.dropped += dropped
+                return Saved(tuple(saved), tuple(dropped), error)
+            except EditError as error:
+                dropped.append((item.edit, error.problem))
+            self.pending.pop(0)
+        self.dropped += dropped
+        return Saved(tuple(saved), tuple(dropped))
+
+    def discard_pending(self) -> list[Edit]:
+        """Forget the edits not saved; those forgotten."""
+        edits = [item.edit for item in self.pending]
+        self.pending.clear()
+        return edits
 
     def _stamp(self, reason: str) -> dict[str, str]:
         return {"author": self.author, "reason": reason}
@@ -218,21 +325,20 @@ class AnnotationSession:
             current = self.group_names_of(sentence)
             source = current[0] if current else None
         view = self.corpus
-        with self.journal.locked():
-            self._sync()  # a new group's name must be new to every writer
-            return self.record(MoveSentence(
-                sentence=self.original.ids[sentence], source=source,
-                target=target if target is not None else self._new_group_name(view),
-                **self._stamp(reason)), view)
+        # A new group's name must be new to every writer: record() names it again, under
+        # the journal's lock, if another took it.
+        return self.record(MoveSentence(
+            sentence=self.original.ids[sentence], source=source,
+            target=target if target is not None else self._new_group_name(view),
+            **self._stamp(reason)), view, new_target=target is None)
 
     def split(self, group: str, sentences: Sequence[int], *, reason: str = "") -> Edit:
         """Move ``sentences`` (indices, members of ``group``) into a new group."""
         view = self.corpus
-        with self.journal.locked():
-            self._sync()
-            return self.record(SplitGroup(
-                group=group, members=tuple(self.original.ids[s] for s in sentences),
-                target=self._new_group_name(view), **self._stamp(reason)), view)
+        return self.record(SplitGroup(
+            group=group, members=tuple(self.original.ids[s] for s in sentences),
+            target=self._new_group_name(view), **self._stamp(reason)), view,
+            new_target=True)
 
     def _new_group_name(self, view: Corpus) -> str:
         """A group name new both to ``view`` and to the journal's latest state."""
@@ -273,6 +379,13 @@ class AnnotationSession:
         return self._stack("redo", self.history.redo_target)
 
     def _stack(self, op: str, target_of) -> Edit | None:
+        """Journal an undo or redo; the kept edits are saved first (the latest of them
+        is what an undo takes back). Not kept itself: :class:`JournalUnavailable` means
+        nothing was undone or redone."""
+        if self.pending:
+            saved = self.save_pending()
+            if saved.error is not None:
+                raise saved.error
         with self.journal.locked():
             self._sync()
             edit = target_of(self.author)
@@ -284,9 +397,10 @@ class AnnotationSession:
 
     def export(self, folder: str | Path, formats: Sequence[str] = FORMATS) -> list[Path]:
         """Write the corrected corpus (:func:`~sentspace.app.annotations.export.export_corpus`) and
-        the change log of the edits in effect into ``folder``; the files written."""
-        return [*export_corpus(self.corpus, folder, formats),
-                *export_change_log(self.edits, folder)]
+        the change log of the edits in effect into ``folder``; the files written.
+        :class:`~sentspace.app.annotations.export.ExportError` says which file could not
+        be written (a full disk) and which were."""
+        return export_all(self.corpus, self.edits, folder, formats)
 
 
 def _conflict_key(conflict: Conflict) -> tuple[str, str]:
