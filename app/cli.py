@@ -12,6 +12,7 @@
     sentspace run WORKSPACE
     sentspace annotations agreement JOURNAL... [--corpus SPEC]
     sentspace annotations merge JOURNAL... --out FILE [--corpus SPEC]
+    sentspace annotations batches WORKSPACE_OR_CORPUS --people N --out DIR [--copies K]
     sentspace reproduce PAPER [TABLE] [--quick|--full] [--out DIR]
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
@@ -348,10 +349,10 @@ def command_suspicious(args: argparse.Namespace) -> int:
 
 def command_annotations_agreement(args: argparse.Namespace) -> int:
     from sentspace.app.annotations.agreement import agreement, author_pairs
-    from sentspace.app.annotations.journal import merge_journals
+    from sentspace.app.annotations.batches import gather
 
     corpus = load_corpus(args.corpus)
-    _, records = merge_journals(args.journals, corpus.fingerprint)
+    _, records = gather(args.journals, corpus.fingerprint)
     result = agreement(corpus, records)
     if not result.kinds:
         raise InputError("no item was decided by two or more authors in "
@@ -377,11 +378,12 @@ def command_annotations_agreement(args: argparse.Namespace) -> int:
 
 
 def command_annotations_merge(args: argparse.Namespace) -> int:
+    from sentspace.app.annotations.batches import gather
     from sentspace.app.annotations.history import History
-    from sentspace.app.annotations.journal import merge_journals, write_journal
+    from sentspace.app.annotations.journal import write_journal
 
     corpus = load_corpus(args.corpus)
-    fingerprint, records = merge_journals(args.journals, corpus.fingerprint)
+    fingerprint, records = gather(args.journals, corpus.fingerprint)
     write_journal(args.out, fingerprint, records)
     history = History(corpus)
     history.feed(records)
@@ -390,6 +392,62 @@ def command_annotations_merge(args: argparse.Namespace) -> int:
     print(f"conflicts: {len(history.conflicts)}")
     for conflict in history.conflicts:
         print(f"- {conflict.describe()}")
+    return 0
+
+
+def command_annotations_batches(args: argparse.Namespace) -> int:
+    from sentspace.app.annotations.batches import export_batches, split_batches
+    from sentspace.app.annotations.history import History
+    from sentspace.app.annotations.journal import read_journal
+    from sentspace.app.annotations.suspicious import iter_find_suspicious
+    from sentspace.app.workspace import EXTENSION, decode_state, load_workspace_corpus
+
+    source = Path(args.source)
+    records: list = []
+    if source.suffix == EXTENSION and source.is_file():
+        # The review lists a workspace saved, on the corpus as its journal left it.
+        workspace = load_workspace(source)
+        number = next((n for n, entry in enumerate(workspace.corpora)
+                       if (entry.state or {}).get("review_lists")), None)
+        if number is None:
+            raise InputError("the workspace holds no review lists; find the suspicious "
+                             "annotations in it first, or give a corpus", source)
+        entry = workspace.corpora[number]
+        spec = entry.spec
+        original = load_workspace_corpus(workspace, number, source)
+        if entry.journal is not None and Path(entry.journal).is_file():
+            records = read_journal(entry.journal, original.fingerprint)[1]
+        history = History(original)
+        history.feed(records)
+        lists = decode_state(entry.state["review_lists"], history.corpus)
+    else:
+        spec, original = args.source, load_corpus(args.source)
+        if args.journal:
+            records = read_journal(args.journal, original.fingerprint)[1]
+        history = History(original)
+        history.feed(records)
+        corpus = history.corpus
+        encoders = [build_encoder(name, corpus) for name in args.encoder or [DEFAULT_ENCODER]]
+        printer = ProgressPrinter()
+        lists = run_job(iter_find_suspicious(corpus, encoders, search=args.search), printer)
+        printer.clear()
+        if not lists:
+            raise InputError(f"corpus {corpus.name!r} has no groups, scored pairs or "
+                             "Costra orderings to check")
+    names = [name for name in (args.names or "").split(",") if name.strip()]
+    batches = split_batches(lists, args.people, copies=args.copies, top=args.top,
+                            names=names)
+    written = export_batches(spec, original, lists, batches, args.out, records=records,
+                             named=bool(names))
+    print(f"{original.name}: {', '.join(f'{len(items):,} {kind}' for kind, items in lists.items())}"
+          f" suspicious rows{f' (the first {args.top} of each)' if args.top else ''}, "
+          f"split among {args.people} ({args.copies} per item)")
+    print(format_table(["batch", "person", *lists, "workspace"], [
+        [str(batch.number), batch.person, *(str(batch.counts()[kind]) for kind in lists),
+         str(path)] for batch, path in zip(batches, written)]))
+    print(f"Each person opens their workspace (File > Open workspace); bring their "
+          f"decisions back with Review > Bring back… or: sentspace annotations merge "
+          f"{args.out} --out team.jsonl")
     return 0
 
 
@@ -627,6 +685,34 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--corpus", default=DEFAULT_CORPUS,
                              help=f"the corpus the journals edit (default {DEFAULT_CORPUS})")
         command.set_defaults(handler=handler)
+    journals_help = (" A JOURNAL may also be a folder written by 'annotations batches' "
+                     "(every batch's journal), one batch's folder, or a workspace.")
+    agreement.description += journals_help
+    merge.description += journals_help
+    batches = annotations_commands.add_parser(
+        "batches", help="split the suspicious-annotation lists among N reviewers",
+        description="The suspicious-annotation lists (those a workspace saved, or found "
+        "on a corpus with --encoder) dealt item by item, in rank order, into one batch "
+        "per person, stratified by list; each batch is written as a folder holding a "
+        "workspace with its rows as the review lists and its own journal. Bring the "
+        "decisions back with 'annotations merge DIR' or the Review panel's Bring back.")
+    batches.add_argument("source", metavar="WORKSPACE_OR_CORPUS",
+                         help="a .sentspace workspace with review lists, or a corpus "
+                              f"(built-in: {', '.join(BUILTIN)}, or a path)")
+    batches.add_argument("--people", type=int, required=True, help="how many reviewers")
+    batches.add_argument("--out", required=True, help="the folder to write (new or empty)")
+    batches.add_argument("--copies", type=int, default=1,
+                         help="reviewers per item (default 1; 2 for a double review)")
+    batches.add_argument("--top", type=int, help="only the N most suspicious rows of "
+                                                 "each list (default all)")
+    batches.add_argument("--names", help="the reviewers' names, comma-separated")
+    batches.add_argument("--journal", help="a corpus's edit journal: the lists are found "
+                                           "on the corpus it corrects")
+    batches.add_argument("--encoder", action="append",
+                         help=f"{ENCODER_HELP}; repeat for several (default "
+                              f"{DEFAULT_ENCODER}; a corpus only)")
+    batches.add_argument("--search", choices=SEARCHES, default="auto", help=search_help)
+    batches.set_defaults(handler=command_annotations_batches)
 
     reproduce = commands.add_parser(
         "reproduce", help="re-run a paper's published tables beside its numbers",

@@ -81,8 +81,9 @@ def decisions(original: Corpus, records: Sequence[Record]
     history = History(original)
     history.feed(records)
     by_kind: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in KINDS}
-    for author in sorted({edit.author for edit in history.edits}):
-        edits = [edit for edit in history.edits if edit.author == author]
+    # What each author decided, also where a resolution overruled them since.
+    for author in sorted({edit.author for edit in history.decided}):
+        edits = [edit for edit in history.decided if edit.author == author]
         corrected, _ = replay_edits(original, edits)
         for kind, item, value in _decided(original, corrected, edits):
             by_kind[kind].setdefault(item, {})[author] = value

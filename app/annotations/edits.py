@@ -175,8 +175,28 @@ class AddNote(Edit):
         return f"note on {self.item}: {self.text}"
 
 
+@dataclass(frozen=True, kw_only=True)
+class ResolveConflict(Edit):
+    """Settle a conflict: the decision whose id is ``stands`` stays in effect and the
+    other edits of ``settles`` (the records in conflict) are overruled, taken out of
+    effect as long as this resolution is (undoing it puts them back); ``stands`` ""
+    overrules them all, or, for a conflict of undo/redo records (nothing to overrule),
+    acknowledges it. The ``reason`` is required. ``items`` (review-list keys) and
+    ``decision`` (what stands, in words) are for the change log and the Review panel."""
+
+    op: ClassVar[str] = "resolve"
+    changes_corpus: ClassVar[bool] = False
+    settles: tuple[str, ...]
+    stands: str = ""
+    items: tuple[str, ...] = ()
+    decision: str = ""
+
+    def describe(self) -> str:
+        return f"resolve the conflict on {', '.join(self.items) or 'an item'}: {self.decision}"
+
+
 EDIT_TYPES: dict[str, type[Edit]] = {cls.op: cls for cls in (
-    MoveSentence, SplitGroup, MergeGroups, EditPair, MarkReviewed, AddNote)}
+    MoveSentence, SplitGroup, MergeGroups, EditPair, MarkReviewed, AddNote, ResolveConflict)}
 
 
 def edit_from_dict(record: dict[str, Any]) -> Edit:
@@ -191,7 +211,7 @@ def edit_from_dict(record: dict[str, Any]) -> Edit:
     cls = EDIT_TYPES.get(record.pop("op", None))
     if cls is None:
         raise EditError(f"unknown edit {record!r}")
-    for name in ("members", "groups", "label_names"):
+    for name in ("members", "groups", "label_names", "settles", "items"):
         if isinstance(record.get(name), list):
             record[name] = tuple(record[name])
     try:
@@ -359,8 +379,15 @@ class Working:
         several groups) is skipped. Both are returned as a :class:`Conflict`; nothing
         raises.
         """
-        against = max((self.last[key] for key in self._keys(edit) if key in self.last),
-                      default=(0, None), key=lambda entry: entry[0])[1]
+        # The other side: the edit that last changed the sentence or pair itself, else
+        # the last to change a group it concerns.
+        keys = self._keys(edit)
+        against = None
+        for candidates in ([k for k in keys if k.startswith(("sentence:", "pair:"))], keys):
+            against = max((self.last[key] for key in candidates if key in self.last),
+                          default=(0, None), key=lambda entry: entry[0])[1]
+            if against is not None:
+                break
         problem, recorded = "", edit
         try:
             if isinstance(edit, MoveSentence):

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from sentspace.app.annotations.edits import (
     AddNote, Conflict, Edit, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence,
-    SplitGroup, apply, current_user, new_group_name, replay_edits,
+    ResolveConflict, SplitGroup, apply, current_user, new_group_name, replay_edits,
 )
 from sentspace.app.annotations.export import FORMATS, export_all
 from sentspace.app.annotations.history import History
@@ -47,7 +47,30 @@ def item_keys(edit: Edit) -> tuple[str, ...]:
         return tuple(f"group:{group}" for group in edit.groups)
     if isinstance(edit, EditPair):
         return (f"pair:{edit.pair}",)
+    if isinstance(edit, ResolveConflict):
+        return edit.items
     return ()
+
+
+def conflict_items(conflict: Conflict) -> tuple[str, ...]:
+    """The review-list keys a conflict is about: those its record and the edit it met
+    decide (an undo/redo record: the edit it names)."""
+    keys = [key for edit in (conflict.record, conflict.against) if isinstance(edit, Edit)
+            for key in item_keys(edit)]
+    return tuple(dict.fromkeys(keys))
+
+
+def decisions_of(conflict: Conflict) -> list[Edit]:
+    """The competing decisions of a conflict, the earlier first: the edit it met (when
+    one did) and its own record (when an edit); one of them may stand."""
+    return [edit for edit in (conflict.against, conflict.record) if isinstance(edit, Edit)]
+
+
+def same_conflict(a: Conflict, b: Conflict) -> bool:
+    """Whether two conflicts are the same meeting of the same records (a conflict is
+    found again, as a new object, on every replay)."""
+    return a.record.id == b.record.id and (a.against.id if a.against else None) == (
+        b.against.id if b.against else None)
 
 
 @dataclass(frozen=True)
@@ -174,9 +197,11 @@ class AnnotationSession:
         with self.journal.locked():
             self._sync()
         records, self._unreported = tuple(self._unreported), []
-        conflicts = tuple(c for c in self.conflicts
+        current = self.conflicts
+        conflicts = tuple(c for c in current
                           if _conflict_key(c) not in self._reported_conflicts)
-        self._reported_conflicts |= set(map(_conflict_key, conflicts))
+        # A conflict settled and back (its resolution undone) is new again.
+        self._reported_conflicts = set(map(_conflict_key, current))
         corpus = self.corpus
         changed, self._reported_corpus = corpus is not self._reported_corpus, corpus
         return Changes(records, conflicts, changed)
@@ -367,6 +392,66 @@ class AnnotationSession:
 
     def note(self, item: str, text: str) -> Edit:
         return self.record(AddNote(item=item, text=text, author=self.author))
+
+    def resolve(self, conflict: Conflict, stands: Edit | None, reason: str
+                ) -> ResolveConflict:
+        """Settle ``conflict`` (one of :attr:`conflicts`): the decision ``stands`` (one
+        of :func:`decisions_of`; None: neither, or for an undo/redo record, acknowledged)
+        stays, the other is overruled; journaled with this author and ``reason``
+        (required). Undone like any edit.
+
+        Raises
+        ------
+        EditError
+            No reason; ``stands`` is not one of its decisions; or the conflict is no
+            longer listed (someone resolved it meanwhile, or an undo made it go away).
+        """
+        if not reason.strip():
+            raise EditError("say why: a resolution needs a reason")
+        decisions = decisions_of(conflict)
+        if stands is not None and stands.id not in {edit.id for edit in decisions}:
+            raise EditError(f"{stands.describe()} is not a decision of this conflict")
+        with self.journal.locked():
+            self._sync()
+            if not any(same_conflict(conflict, c) for c in self.conflicts):
+                by = [edit for edit in self.edits if isinstance(edit, ResolveConflict)
+                      and conflict.record.id in edit.settles]
+                raise EditError(
+                    f"resolved meanwhile by {by[-1].author} ({by[-1].decision})" if by
+                    else "no longer a conflict (an edit in it was undone meanwhile)",
+                    self.journal.path)
+            overruled = [edit for edit in decisions if edit is not stands]
+            if stands is not None:
+                decision = f"{stands.author}'s {stands.describe()} stands" + "".join(
+                    f" over {edit.author}'s {edit.describe()}" for edit in overruled)
+            elif decisions:
+                decision = "neither stands: " + " and ".join(
+                    f"{edit.author}'s {edit.describe()}" for edit in decisions) + " overruled"
+            else:
+                decision = f"acknowledged: {conflict.describe()}"
+            settles = tuple(dict.fromkeys(
+                record.id for record in (conflict.record, conflict.against)
+                if record is not None))
+            resolution = ResolveConflict(
+                settles=settles, stands=stands.id if stands is not None else "",
+                items=conflict_items(conflict), decision=decision,
+                **self._stamp(reason.strip()))
+            self._append(resolution)
+        return resolution
+
+    def take_in(self, records: Sequence[Record]) -> Changes:
+        """Append the ``records`` (other people's, e.g. from their journals: see
+        :func:`~sentspace.app.annotations.journal.merge_journals`) that this journal does not
+        hold yet (by id), in their order, after what others appended; then replay them
+        as :meth:`refresh` does: what changed, with its authors and new conflicts."""
+        with self.journal.locked():
+            self._sync()
+            held = {record.id for record in self.journal.records}
+            for record in records:
+                if record.id not in held:
+                    self.journal.append(record)
+                    held.add(record.id)
+            return self.refresh()
 
     def undo(self) -> Edit | None:
         """Undo this author's latest edit in effect (journaled by its id); the edit

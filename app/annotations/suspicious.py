@@ -17,6 +17,7 @@ Degenerate rows (zero or non-finite) have cosine 0 with everything, as elsewhere
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -138,6 +139,10 @@ def _require_groups(corpus: Corpus, kind: str | None = None) -> Grouping:
 
 # --- the tables ----------------------------------------------------------------------
 
+#: Fields of every table that are not one value per row.
+_NOT_PER_ROW = frozenset({"corpus", "encoder_names", "searches"})
+
+
 class ReviewList:
     """What every finder's table shows: rows, display columns, and what a row is about.
 
@@ -147,6 +152,8 @@ class ReviewList:
 
     kind: ClassVar[str]
     title: ClassVar[str]
+    #: Array fields that are not one value per row (:meth:`take` keeps them whole).
+    not_per_row: ClassVar[frozenset[str]] = frozenset()
 
     corpus: Corpus
     encoder_names: tuple[str, ...]
@@ -174,6 +181,24 @@ class ReviewList:
     def why(self, row: int) -> str:
         """One sentence explaining the flag with its numbers."""
         raise NotImplementedError
+
+    def take(self, rows: Sequence[int] | np.ndarray) -> ReviewList:
+        """The same table with only ``rows`` (indices, in the order given): every
+        per-row array and tuple is indexed, the rest kept (a batch of a list for one
+        reviewer)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        n, changes = len(self), {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in _NOT_PER_ROW or f.name in self.not_per_row or not isinstance(
+                    value, (np.ndarray, tuple)):
+                continue
+            if len(value) != n:
+                raise ValueError(f"{type(self).__name__}.{f.name} has {len(value)} values "
+                                 f"for {n} rows")
+            changes[f.name] = (value[rows] if isinstance(value, np.ndarray)
+                               else tuple(value[r] for r in rows.tolist()))
+        return dataclasses.replace(self, **changes)
 
     def _per_encoder(self, header: str, values: np.ndarray) -> list[tuple[str, np.ndarray]]:
         """One column per encoder, when there is more than one."""
@@ -433,6 +458,7 @@ class SpreadGroups(ReviewList):
 
     kind: ClassVar[str] = "split"
     title: ClassVar[str] = "Loose groups (split?)"
+    not_per_row: ClassVar[frozenset[str]] = frozenset({"corpus_cosine"})
 
     corpus: Corpus
     encoder_names: tuple[str, ...]
