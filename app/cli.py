@@ -2,6 +2,7 @@
 
     sentspace                                   open the app on the bundled corpus
     sentspace eval classification --corpus msrp-grouped --encoder bow [--json [PATH]]
+    sentspace eval relatedness --corpus STS-FOLDER --encoder minilm --compare mteb-results/
     sentspace corpus info PATH
     sentspace encode --corpus msrp-grouped --encoder bow --out vectors.npy
     sentspace explain --encoder tfidf "sentence A" "sentence B"
@@ -41,6 +42,8 @@ from sentspace.app.distributed import (DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENG
                               index_shards)
 from sentspace.app.export import export_matrix, json_text, write_json
 from sentspace.app.jobs import Progress, run_job
+from sentspace.app.mteb_results import (IMPORTED, TASKS, MtebImport, beside, read_mteb_results,
+                                        same_model)
 from sentspace.app.reproduce import FULL, PAPERS, QUICK, run_reproduction
 from sentspace.app.neighbours import fitted_on_training_side, run_split
 from sentspace.models import DEFAULT_ENCODER, ENCODERS, make_encoder
@@ -96,6 +99,12 @@ def command_eval(args: argparse.Namespace) -> int:
         raise InputError(f"{args.evaluation} compares encoders: give two or more --encoder")
     options = evaluation_options(args)
     encoders = [build_encoder(spec, corpus) for spec in specs]
+    imported = None
+    if args.compare:
+        if args.evaluation != "relatedness":
+            raise InputError(f"--compare reads MTEB's STS results, which compare with "
+                             f"relatedness, not {args.evaluation}")
+        imported = read_mteb_results(args.compare)   # before any work: a bad file stops here
     note = ""
     if "split" in OPTIONS.get(args.evaluation, {}):
         options["split"], note = run_split(corpus, encoders, options.get("split", "auto"))
@@ -123,6 +132,15 @@ def command_eval(args: argparse.Namespace) -> int:
                                 for a, b, test in paired]
                + [{"a": a.provenance.encoder_name, "b": b.provenance.encoder_name,
                    "error": reason} for a, b, reason in unpaired]}
+    if imported is not None:
+        payload["imported"] = [
+            {**score.to_dict(), "label": score.label,
+             "beside": [{"encoder": result.provenance.encoder_name,
+                         "spearman": found.spearman, "n_pairs": found.n_pairs,
+                         "metrics": list(found.metrics),
+                         "same_model": same_model(score, result.provenance)}
+                        for result, found in beside(score, results)]}
+            for score in imported.results]
     status = 2 if unpaired else 0
     reasons = "".join(f"sentspace: error: no paired test of {b.provenance.encoder_name} "
                       f"against {a.provenance.encoder_name}: {reason}\n"
@@ -145,8 +163,43 @@ def command_eval(args: argparse.Namespace) -> int:
               f"{results[0].provenance.encoder_name}")
         print(summary_table([test for _, _, test in paired],
                             [b.provenance.encoder_name for _, b, _ in paired]))
+    if imported is not None:
+        print()
+        print(imported_table(imported, results, args.compare))
     print(reasons, end="", file=sys.stderr)
     return status
+
+
+def imported_table(imported: MtebImport, results, source: str) -> str:
+    """MTEB's published scores, a row each, beside each run's Spearman over the same
+    task's pairs ("-" where the run did not evaluate exactly those pairs)."""
+    names = [r.provenance.encoder_name for r in results]
+    rows, missing = [], []
+    for score in imported.results:
+        found = {id(result): (result, counterpart) for result, counterpart
+                 in beside(score, results)}
+        cells = []
+        for result in results:
+            if id(result) not in found:
+                cells.append("-")
+                continue
+            cells.append(f"{found[id(result)][1].spearman:.4f}"
+                         + (" (same model)" if same_model(score, result.provenance) else ""))
+        if not found:
+            missing.append(score.task)
+        task = TASKS[score.task]
+        rows.append([score.task, f"{score.split} {task.n_pairs:,}", score.label,
+                     f"{score.main_score:.4f}", "per cent /100" if score.per_cent else "0-1",
+                     *cells])
+    lines = [f"Imported from {source}: {imported.describe()}. MTEB's published cosine "
+             f"Spearman ({IMPORTED}): no interval, in no paired test",
+             format_table(["MTEB task", "pairs", "model", "MTEB", "file scale", *names], rows)]
+    for name in dict.fromkeys(missing):
+        task = TASKS[name]
+        lines.append(f"-: no run evaluated exactly {name}'s pairs ({task.about}, "
+                     f"{task.n_pairs:,}; sentspace reads them from {task.corpus}"
+                     + (f" with --split {task.split}" if task.split else "") + ")")
+    return "\n".join(lines)
 
 
 def evaluation_options(args: argparse.Namespace) -> dict[str, str]:
@@ -552,6 +605,11 @@ def build_parser() -> argparse.ArgumentParser:
                                   in option.choices.items()) + f" (default {option.default})")
     evaluate.add_argument("--json", nargs="?", const="-", metavar="PATH",
                           help="print JSON instead of the table, or write it to PATH")
+    evaluate.add_argument("--compare", metavar="PATH",
+                          help="relatedness: MTEB result files to show beside the run, "
+                               "labelled imported: one <Task>.json or a results folder "
+                               "(<model>/<revision>/<Task>.json); STSBenchmark, SICK-R, "
+                               "STS12-STS16")
     evaluate.set_defaults(handler=command_eval)
 
     encode = commands.add_parser("encode", help="write a corpus's embeddings to a file")

@@ -111,6 +111,9 @@ class Result:
     """
 
     evaluation: ClassVar[str]
+    #: A score read from elsewhere (``app.mteb_results``): drawn beside runs, with no
+    #: per-item outcomes, so never in a paired test.
+    imported: ClassVar[bool] = False
     provenance: Provenance
 
     def summary(self) -> list[tuple[str, str]]:

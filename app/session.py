@@ -203,6 +203,9 @@ class CorpusState:
     explanation: Any = None
     #: How the last job asked for on it ended ("Done in 2.1 s.", "Failed: ...").
     status: str = ""
+    #: Published scores read from MTEB's result files (app.mteb_results.ImportedResult),
+    #: drawn beside this corpus's results of the same task; never in a paired test.
+    imported: tuple[Any, ...] = ()
 
     @property
     def corpus(self) -> Corpus:
@@ -234,7 +237,8 @@ class Session:
     Compare result), spaces (an encoder space for the neighbours), reviewed (review
     lists), edited (an edit, undo or redo: a new version), regions, explained,
     precomputed (embeddings loaded), viewed(state, key) (a setting of ``state.view``),
-    status (how its last job ended); ``modified(state)`` after any change worth saving.
+    status (how its last job ended), imported (MTEB scores read); ``modified(state)``
+    after any change worth saving.
 
     A view subscribes with :meth:`on_current` to hear only of the corpus shown, and
     redraws from ``session.current`` when ``current_changed`` fires.
@@ -250,7 +254,7 @@ class Session:
         self.ran, self.evaluated, self.compared = Event(), Event(), Event()
         self.spaces, self.reviewed, self.edited = Event(), Event(), Event()
         self.regions, self.explained, self.precomputed = Event(), Event(), Event()
-        self.viewed, self.status = Event(), Event()
+        self.viewed, self.status, self.imported = Event(), Event(), Event()
         self.modified = Event()
 
     def on_current(self, event: Event, callback: Callable[..., Any]) -> None:
@@ -385,6 +389,29 @@ class Session:
             state.costra_result = run.result
         self._tell(self.evaluated, spec, run)
 
+    def add_imported(self, spec: str, results: Sequence[Any]) -> None:
+        """MTEB scores read from files (``app.mteb_results``), kept with the corpus
+        ``spec``; one of the same model, revision, task and split as an earlier one
+        replaces it."""
+        state = self.states.get(spec)
+        if state is None:
+            return
+
+        def key(result: Any) -> tuple[str, ...]:
+            return result.model, result.model_revision, result.task, result.split
+
+        new = {key(result) for result in results}
+        state.imported = (*(old for old in state.imported if key(old) not in new),
+                          *results)
+        self._tell(self.imported, spec)
+
+    def clear_imported(self, spec: str) -> None:
+        """Forget the MTEB scores imported on the corpus ``spec``."""
+        state = self.states.get(spec)
+        if state is not None and state.imported:
+            state.imported = ()
+            self._tell(self.imported, spec)
+
     def set_comparison(self, spec: str, comparison: Any,
                        spaces: dict[str, tuple[str, Encoder, Embeddings]] | None = None
                        ) -> None:
@@ -474,6 +501,7 @@ class Session:
                      "view": state.view, "selection": state.selection,
                      "regions": encode_state(state.regions),
                      "explanation": encode_state(state.explanation),
+                     "imported": encode_state(state.imported),
                      # Agreement compares several encoders, which one workspace
                      # evaluation entry cannot name: kept whole with its corpus.
                      "agreements": [
@@ -564,6 +592,7 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         state.selection = dict(saved.get("selection", {}))
         state.regions = decode_state(saved.get("regions"), corpus)
         state.explanation = decode_state(saved.get("explanation"), corpus)
+        state.imported = tuple(decode_state(saved.get("imported"), corpus) or ())
         session.states[entry.spec] = state
     for saved in workspace.evaluations:
         state = session.states[entries[saved.corpus].spec]

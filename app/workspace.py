@@ -262,7 +262,7 @@ def evaluation_entry(name: str, result: Any, *, corpus: int, encoder: int, seed:
 #: Opening a workspace builds only these (never code named by the file).
 STATE_MODULES = tuple(f"sentspace.app.{name}" for name in (
     "evaluations.", "results", "projection", "compare", "ann.", "annotations.suspicious",
-    "regions.", "explain.",
+    "regions.", "explain.", "mteb_results.",
     # The pyramid result keeps its tests (pairs, questions, funnels).
     "corpora.pyramid.", "corpora.model.PairTable"))
 #: What workspaces written before the code was imported as sentspace.app called it.

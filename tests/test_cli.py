@@ -219,3 +219,48 @@ def test_annotations_agreement_and_merge(tmp_path, capsys):
     assert "20 records" in capsys.readouterr().out
     assert main(["annotations", "agreement", journals[0]]) == 2
     assert "no item was decided by two or more authors" in capsys.readouterr().err
+
+
+def test_eval_compare_shows_mteb_results_beside_the_run(shared_data, tmp_path, capsys):
+    """MTEB's published STS-B score of all-MiniLM-L6-v2 beside sentspace's MiniLM on the
+    same 1,379 test pairs (both 0.8203), and bag of words beside it; never paired."""
+    folder = tmp_path / "mteb-results" / "sentence-transformers__all-MiniLM-L6-v2" / "8b32"
+    folder.mkdir(parents=True)
+    (folder / "model_meta.json").write_text(
+        json.dumps({"name": "sentence-transformers/all-MiniLM-L6-v2", "revision": "8b32"}))
+    (folder / "STSBenchmark.json").write_text(json.dumps({
+        "dataset_revision": "b0fddb56ed78048fa8b90373c8a3cfc37b684831",
+        "task_name": "STSBenchmark", "mteb_version": "1.12.75", "evaluation_time": 1.2,
+        "scores": {"test": [{"main_score": 0.8203247283076371,
+                             "cosine_spearman": 0.8203247283076371,
+                             "cosine_pearson": 0.8274064239694425, "hf_subset": "default",
+                             "languages": ["eng-Latn"]}]}}))
+    corpus = str(shared_data / "sts" / "STSBenchmark" / "sts-test.csv")
+    target = tmp_path / "out.json"
+    assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "minilm",
+                 "--encoder", "bow", "--compare", str(tmp_path / "mteb-results"),
+                 "--json", str(target)]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("STSBenchmark "))
+    cells = row.split()
+    assert cells[:6] == ["STSBenchmark", "test", "1,379", "all-MiniLM-L6-v2", "(MTEB,",
+                         "imported)"]
+    assert cells[6:11] == ["0.8203", "0-1", "0.8203", "(same", "model)"]
+    payload = json.loads(target.read_text())
+    (imported,) = payload["imported"]
+    minilm, bow = imported["beside"]
+    assert (minilm["encoder"], minilm["same_model"], minilm["n_pairs"]) == ("minilm", True,
+                                                                            1379)
+    assert abs(minilm["spearman"] - 0.8203247) < 5e-4       # MTEB's number, to 4 places
+    assert bow["same_model"] is False and float(cells[11]) == round(bow["spearman"], 4)
+    assert [(t["a"], t["b"]) for t in payload["paired_tests"]] == [("minilm", "bow")]
+
+
+def test_eval_compare_errors_name_the_file(tmp_path, capsys):
+    bad = tmp_path / "STSBenchmark.json"
+    bad.write_text('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": "x"}]}}')
+    assert main(["eval", "relatedness", "--encoder", "bow", "--compare", str(bad)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"sentspace: error: {bad}: scores.test[0].main_score is 'x', not a number")
+    assert main(["eval", "classification", "--compare", str(bad)]) == 2
+    assert "--compare reads MTEB's STS results" in capsys.readouterr().err

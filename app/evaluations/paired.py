@@ -55,4 +55,8 @@ def paired_test(evaluation: str, a, b, *, seed: int = 0) -> statistics.PairedTes
     when the evaluation has no paired test or the items differ."""
     if evaluation not in PAIRED_TESTS:
         raise EvaluationError(f"no paired test for {evaluation}")
+    for result in (a, b):
+        if getattr(result, "imported", False):
+            raise EvaluationError(f"{result.provenance.encoder_name} is an imported score "
+                                  "with no per-item outcomes: it has no paired test")
     return PAIRED_TESTS[evaluation][1](a, b, seed)

@@ -1,0 +1,250 @@
+"""MTEB's result files read beside sentspace's runs (app/mteb_results.py): the file mteb
+itself writes, the schema it documents (and its form before 1.11), per-cent scores, bad
+files named with their problem, the same task's pairs found in a relatedness result,
+and imported scores kept out of paired tests and kept in workspaces."""
+
+import json
+
+import numpy as np
+import pytest
+
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
+from sentspace.app.errors import EvaluationError, InputError
+from sentspace.app.evaluations.paired import paired_test
+from sentspace.app.evaluations.relatedness import evaluate_relatedness
+from sentspace.app.jobs import run_job
+from sentspace.app.mteb_results import (TASKS, ImportedResult, counterpart, read_mteb_file,
+                                        read_mteb_results, same_model)
+from sentspace.app.results import Provenance
+from sentspace.app.session import Session, restore_session
+from sentspace.app.workspace import decode_state, encode_state, load_workspace, save_workspace
+
+MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+REVISION = "8b3219a92973c328a8e22fadcfa821b5dc75636a"
+#: MTEB's published STSBenchmark entry of all-MiniLM-L6-v2 (mteb 1.12.75), as its
+#: results repository holds it: lists beside the numbers, keys in alphabetical order.
+PUBLISHED = {
+    "dataset_revision": "b0fddb56ed78048fa8b90373c8a3cfc37b684831",
+    "evaluation_time": 1.2171757221221924, "kg_co2_emissions": 0.00018667650466967732,
+    "mteb_version": "1.12.75",
+    "scores": {"test": [{
+        "cosine_pearson": 0.8274064239694425, "cosine_spearman": 0.8203247283076371,
+        "euclidean_pearson": 0.8255616730069724, "euclidean_spearman": 0.8203247273691797,
+        "hf_subset": "default", "languages": ["eng-Latn"],
+        "main_score": 0.8203247283076371, "manhattan_pearson": 0.8249144382439639,
+        "manhattan_spearman": 0.8194552517480638, "pearson": [0.8274064200542519, 0.0],
+        "spearman": [0.8203246151241224, 0.0]}]},
+    "task_name": "STSBenchmark"}
+
+
+def mteb_layout(root, task, data, model=MINILM, revision=REVISION):
+    """``data`` as ``root/results/<model>/<revision>/<task>.json`` with its model_meta.json,
+    as mteb's ResultCache lays them out."""
+    folder = root / "results" / model.replace("/", "__") / revision
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "model_meta.json").write_text(json.dumps({"name": model, "revision": revision}))
+    path = folder / f"{task}.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_reads_the_result_files_mteb_writes(tmp_path):
+    mteb = pytest.importorskip("mteb", reason="the optional mteb extra writes the file")
+    from mteb.cache import ResultCache
+
+    task = mteb.get_task("STSBenchmark")                   # metadata ships with mteb
+    result = mteb.TaskResult.from_task_results(task, {"test": {"default": {
+        "main_score": 0.8203247283076371, "cosine_spearman": 0.8203247283076371,
+        "cosine_pearson": 0.8274064239694425}}}, evaluation_time=1.2)
+    ResultCache(tmp_path).save_to_cache(result, mteb.get_model_meta(MINILM))
+    assert task.metadata.n_samples == {"test": TASKS["STSBenchmark"].n_pairs}
+
+    found = read_mteb_results(tmp_path)                    # the whole cache folder
+    (imported,) = found.results
+    assert isinstance(imported, ImportedResult) and imported.imported
+    assert imported.label == "all-MiniLM-L6-v2 (MTEB, imported)"
+    assert (imported.model, imported.model_revision) == (MINILM, REVISION)
+    assert (imported.task, imported.split, imported.hf_subset) == ("STSBenchmark", "test",
+                                                                   "default")
+    assert imported.main_score == pytest.approx(0.820325, abs=1e-6)   # rounded by mteb
+    assert imported.metrics["cosine_pearson"] == pytest.approx(0.827406, abs=1e-6)
+    assert not imported.per_cent and imported.mteb_version == mteb.__version__
+    assert dict(imported.summary())["scale"] == "0-1, as in the file"
+
+
+def test_reads_the_published_schema_without_mteb(tmp_path):
+    path = mteb_layout(tmp_path, "STSBenchmark", PUBLISHED)
+    imported = read_mteb_file(path)
+    assert imported.main_score == 0.8203247283076371 and not imported.per_cent
+    assert imported.mteb_version == "1.12.75" and imported.model == MINILM
+    # The lists ("pearson": [value, p]) are not correlations of their own.
+    assert set(imported.metrics) == {"cosine_pearson", "cosine_spearman", "euclidean_pearson",
+                                     "euclidean_spearman", "manhattan_pearson",
+                                     "manhattan_spearman"}
+    summary = dict(imported.summary())
+    assert summary["main score (cosine spearman)"] == "0.8203"
+    assert summary["MTEB task"] == "STSBenchmark test (1,379 pairs: STS Benchmark test pairs)"
+    # A lone file outside MTEB's layout: the model is unnamed, the score the same.
+    lone = tmp_path / "STSBenchmark.json"
+    lone.write_text(json.dumps(PUBLISHED))
+    assert read_mteb_file(lone).label == "unnamed model (MTEB, imported)"
+
+
+def test_per_cent_scores_are_read_on_0_to_1(tmp_path):
+    """The old leaderboard's numbers (and files copied from it) are per cent."""
+    data = json.loads(json.dumps(PUBLISHED))
+    entry = data["scores"]["test"][0]
+    for key in ("main_score", "cosine_spearman", "cosine_pearson"):
+        entry[key] = round(entry[key] * 100, 2)
+    found = read_mteb_results(mteb_layout(tmp_path, "STSBenchmark", data))
+    (imported,) = found.results
+    assert imported.per_cent
+    assert imported.main_score == pytest.approx(0.8203)
+    assert imported.metrics["cosine_pearson"] == pytest.approx(0.8274)
+    assert dict(imported.summary())["scale"] == "per cent in the file, divided by 100"
+    assert "read as per cent (divided by 100)" in found.describe()
+
+
+def test_reads_results_written_before_mteb_1_11(tmp_path):
+    path = tmp_path / "SICK-R.json"
+    path.write_text(json.dumps({
+        "dataset_revision": "a6ea5a8cab320b040a23452cc28066d9beae2cee",
+        "mteb_dataset_name": "SICK-R", "mteb_version": "1.0.3.dev0",
+        "test": {"cos_sim": {"pearson": 0.8391, "spearman": 0.7758},
+                 "euclidean": {"pearson": 0.8078, "spearman": 0.7758},
+                 "evaluation_time": 6.87}}))
+    imported = read_mteb_file(path)
+    assert (imported.task, imported.main_score) == ("SICK-R", 0.7758)
+    assert imported.metrics == {"cosine_pearson": 0.8391, "cosine_spearman": 0.7758,
+                                "euclidean_pearson": 0.8078, "euclidean_spearman": 0.7758}
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    ('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": 0.8,}]}}',
+     r"STSBenchmark\.json, line 1: not valid JSON: Expecting property name"),
+    ("[1, 2]", r"STSBenchmark\.json: expected a JSON object \(MTEB's TaskResult\), "
+               "found a list"),
+    ('{"scores": {}}', r"STSBenchmark\.json: no task_name: not an MTEB result file"),
+    ('{"task_name": "STSBenchmark", "scores": {"dev": [{"main_score": 0.8}]}}',
+     r"STSBenchmark\.json: no 'test' scores \(MTEB scores STSBenchmark on its test split; "
+     "the file has 'dev'\\)"),
+    ('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": "high"}]}}',
+     r"STSBenchmark\.json: scores\.test\[0\]\.main_score is 'high', not a number"),
+    ('{"task_name": "STSBenchmark", "scores": {"test": [{"cosine_spearman": 0.8}]}}',
+     r"STSBenchmark\.json: scores\.test\[0\]\.main_score is missing, not a number"),
+    ('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": 8203}]}}',
+     r"STSBenchmark\.json: scores\.test\[0\]\.main_score 8203 is not a correlation"),
+    ('{"task_name": "Banking77Classification", "scores": {"test": []}}',
+     r"STSBenchmark\.json: MTEB task 'Banking77Classification' is not one sentspace "
+     "evaluates"),
+])
+def test_a_bad_file_is_named_with_its_problem(tmp_path, content, problem):
+    path = tmp_path / "STSBenchmark.json"
+    path.write_text(content)
+    with pytest.raises(InputError, match=problem) as raised:
+        read_mteb_results(path)
+    assert raised.value.path == path
+
+
+def test_a_folder_skips_other_tasks_and_names_a_bad_file(tmp_path):
+    mteb_layout(tmp_path, "STSBenchmark", PUBLISHED)
+    mteb_layout(tmp_path, "Banking77Classification",
+                {"task_name": "Banking77Classification", "scores": {"test": [{}]}})
+    found = read_mteb_results(tmp_path)
+    assert [r.task for r in found.results] == ["STSBenchmark"]
+    assert [name.rsplit("/", 1)[-1] for name in found.skipped] == [
+        "Banking77Classification.json"]
+    bad = mteb_layout(tmp_path, "STS12", PUBLISHED)
+    bad.write_text('{"task_name": "STS12", "scores": {"test": [{"main_score": }]}}')
+    with pytest.raises(InputError, match="STS12.json, line 1: not valid JSON") as raised:
+        read_mteb_results(tmp_path)
+    assert raised.value.path == bad
+    other = tmp_path / "other"
+    mteb_layout(other, "Banking77Classification",
+                {"task_name": "Banking77Classification", "scores": {"test": [{}]}})
+    with pytest.raises(InputError, match="none of its 1 MTEB result files is of a task"):
+        read_mteb_results(other)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(InputError, match="no MTEB result files"):
+        read_mteb_results(empty)
+
+
+def random_relatedness(corpus, splits):
+    embeddings = np.random.default_rng(0).standard_normal((len(corpus), 8)).astype(np.float32)
+    return evaluate_relatedness(corpus, embeddings, splits=splits, n_resamples=0)
+
+
+def test_finds_the_task_pairs_in_a_relatedness_result(shared_data, tmp_path):
+    imported = read_mteb_file(mteb_layout(tmp_path, "STSBenchmark", PUBLISHED))
+    benchmark = load_corpus(str(shared_data / "sts" / "STSBenchmark"))
+    test = random_relatedness(benchmark, ("test",))
+    found = counterpart(imported, test)
+    assert found.metrics == ("pooled spearman", "STSBenchmark spearman")
+    assert (found.spearman, found.n_pairs) == (test.pooled.spearman, 1379)
+    # Every split of STS-B, or its dev split, are not MTEB's pairs.
+    assert counterpart(imported, random_relatedness(benchmark, None)) is None
+    assert counterpart(imported, random_relatedness(benchmark, ("dev",))) is None
+    # The whole sts/ folder's test split: STS-B is one subset among the years.
+    everything = load_corpus(str(shared_data / "sts"))
+    years = random_relatedness(everything, ("test",))
+    found = counterpart(imported, years)
+    subset = next(c for c in years.subsets if c.subset == "STSBenchmark")
+    assert found.metrics == ("STSBenchmark spearman",)
+    assert found.spearman == pytest.approx(subset.spearman, abs=1e-12)
+    # STS 2012 is five subsets there: no one score of the result, but its Spearman.
+    sts12 = json.loads(json.dumps(PUBLISHED).replace("STSBenchmark", "STS12"))
+    found = counterpart(read_mteb_file(mteb_layout(tmp_path, "STS12", sts12)), years)
+    mask = np.array([s.startswith("2012/") for s in years.subset])
+    from scipy import stats
+    assert found.metrics == () and found.n_pairs == 3108 == mask.sum()
+    assert found.spearman == pytest.approx(
+        stats.spearmanr(years.cosine[mask], years.gold[mask]).statistic, abs=1e-12)
+    assert counterpart(imported, imported) is None         # never an imported one
+
+
+def test_same_model_is_the_sentence_transformers_model_of_that_name(tmp_path):
+    imported = read_mteb_file(mteb_layout(tmp_path, "STSBenchmark", PUBLISHED))
+
+    def provenance(family, **params):
+        return Provenance("c", "f", family, family, params, "e", {})
+
+    assert same_model(imported, provenance("minilm", model="all-MiniLM-L6-v2", pooling=None))
+    assert same_model(imported, provenance("minilm", model="/models/all-MiniLM-L6-v2",
+                                           pooling=None))
+    assert not same_model(imported, provenance("minilm", model="all-MiniLM-L6-v2",
+                                               pooling="cls"))
+    assert not same_model(imported, provenance("minilm", model="/models/e5", pooling=None))
+    assert not same_model(imported, provenance("bow"))
+
+
+def test_an_imported_score_has_no_paired_test(tmp_path):
+    imported = read_mteb_file(mteb_layout(tmp_path, "STSBenchmark", PUBLISHED))
+    with pytest.raises(EvaluationError, match="imported score with no per-item outcomes"):
+        paired_test("relatedness", imported, imported)
+
+
+def test_imported_scores_are_kept_in_the_workspace(tmp_path):
+    first = read_mteb_file(mteb_layout(tmp_path, "STSBenchmark", PUBLISHED))
+    again = read_mteb_file(mteb_layout(tmp_path / "again", "STSBenchmark", PUBLISHED))
+    sick = read_mteb_file(mteb_layout(tmp_path, "SICK-R", dict(PUBLISHED, task_name="SICK-R")))
+    assert decode_state(encode_state(first)).to_dict() == first.to_dict()
+    session = Session()
+    heard = []
+    session.imported.connect(lambda state: heard.append(state.spec))
+    corpus = load_corpus("msrp-grouped")
+    session.open("msrp-grouped", corpus,
+                 AnnotationSession.open(corpus, tmp_path / "msrp.edits.jsonl"))
+    session.add_imported("msrp-grouped", [first, sick])
+    session.add_imported("msrp-grouped", [again])          # the same score read again
+    assert session.current.imported == (sick, again) and heard == ["msrp-grouped"] * 2
+    path = save_workspace(session.to_workspace(), tmp_path / "study", remember=False)
+    restored = run_job(restore_session(load_workspace(path), path))
+    try:
+        kept = restored.current.imported
+        assert [r.to_dict() for r in kept] == [r.to_dict() for r in (sick, again)]
+        assert all(isinstance(r, ImportedResult) for r in kept)
+    finally:
+        restored.close_all()
+        session.close_all()
