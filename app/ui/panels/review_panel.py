@@ -6,6 +6,11 @@ in a selector) and turns clicks into calls on an
 :class:`~sentspace.app.annotations.session.AnnotationSession`; it computes nothing itself.
 Clicking a row emits ``sentences_selected`` (the row's sentences, main one first) and
 ``sentence_selected`` (the main one); every edit emits ``corpus_changed``.
+
+An edit the journal cannot take (a full disk, its folder gone) is not applied: the
+panel says "Not saved" with the reason, and a red box lists the edits kept unsaved
+(:attr:`AnnotationSession.pending`) with *Retry saving* and *Discard* until they are
+written or dropped.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from sentspace.app.annotations.edits import EditError
+from sentspace.app.annotations.journal import JournalUnavailable
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.annotations.suspicious import (
     CloseGroups,
@@ -62,6 +68,8 @@ EVERYONE, UNDECIDED = "Everyone", "Nobody yet"
 #: Role that carries a cell's raw value (number or text), which the proxy sorts by.
 SORT_ROLE = Qt.ItemDataRole.UserRole
 REVIEWED_COLOUR = QColor("#9a9a9a")
+#: Unsaved edits named one by one in the red box; more are counted.
+UNSAVED_NAMED = 5
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -238,6 +246,30 @@ class ReviewPanel(QWidget):
         self.search_note = QLabel()
         self.search_note.setWordWrap(True)
         self.search_note.setStyleSheet("color: #666")
+        #: The edits the journal could not take, with why, and what can be done.
+        self.unsaved = QLabel()
+        self.unsaved.setWordWrap(True)
+        self.unsaved.setAccessibleName("edits not saved")
+        self.unsaved_box = QWidget()
+        self.unsaved_box.setObjectName("unsaved-edits")
+        self.unsaved_box.setStyleSheet(
+            "#unsaved-edits { border: 2px solid #b00000; background: #fff0f0; }"
+            " QLabel { color: #b00000; }")
+        self.retry_button = QPushButton("Retry saving")
+        self.retry_button.setToolTip("Write the edits not saved to the journal, in the "
+                                     "order they were made")
+        self.retry_button.clicked.connect(lambda: self.retry())
+        self.discard_button = QPushButton("Discard them")
+        self.discard_button.setToolTip("Forget the edits not saved")
+        self.discard_button.clicked.connect(lambda: self.discard())
+        unsaved_layout = QVBoxLayout(self.unsaved_box)
+        unsaved_layout.addWidget(self.unsaved)
+        unsaved_buttons = QHBoxLayout()
+        unsaved_buttons.addWidget(self.retry_button)
+        unsaved_buttons.addWidget(self.discard_button)
+        unsaved_buttons.addStretch(1)
+        unsaved_layout.addLayout(unsaved_buttons)
+        self.unsaved_box.setVisible(False)
 
         self.buttons: dict[str, QPushButton] = {}
         for name, title, handler in (
@@ -277,6 +309,7 @@ class ReviewPanel(QWidget):
         layout.addLayout(edits)
         layout.addLayout(history)
         layout.addWidget(self.status)
+        layout.addWidget(self.unsaved_box)
         self._update_buttons()
 
     # --- inputs -------------------------------------------------------------------
@@ -295,13 +328,15 @@ class ReviewPanel(QWidget):
         # An edit made elsewhere (another window, another annotator): marks, authors,
         # conflicts and what can be undone follow.
         session.on_current(session.edited, lambda _: (self._refresh_reviewed(),
-                                                     self._update_buttons()))
+                                                     self._update_buttons(),
+                                                     self._show_unsaved()))
 
     def set_session(self, session: AnnotationSession | None) -> None:
         """The session edits go to (None: read-only)."""
         self.session = session
         self._refresh_reviewed()
         self._update_buttons()
+        self._show_unsaved()
 
     def set_lists(self, lists: dict[str, ReviewList]) -> None:
         """Show freshly computed tables, by kind (as :func:`find_suspicious` returns)."""
@@ -402,22 +437,95 @@ class ReviewPanel(QWidget):
 
     def _edit(self, make_edit, done: str = "Done") -> bool:
         """Run one session call (it returns the edit it made, undid or redid); report a
-        rejected edit instead of raising."""
+        rejected edit, or one the journal could not take (kept, shown unsaved), instead
+        of raising."""
+        had = len(self.session.pending)
         try:
             edit = make_edit()
+        except JournalUnavailable as error:
+            kept = len(self.session.pending) > had
+            what = (f"{self.session.pending[-1].edit.describe()} is kept, not applied, "
+                    "until it can be written" if kept else "nothing changed")
+            self._say_error(f"Not saved: {error.reason} ({what}).")
+            self._after_saving(had)
+            return False
         except EditError as error:
-            self.status.setStyleSheet("color: #b00000")
-            self.status.setText(f"Not applied: {error.problem}")
+            self._say_error(f"Not applied: {error.problem}")
+            self._after_saving(had)
             return False
         if edit is None:
             return False
         self.status.setStyleSheet("color: #666")
-        self.status.setText(f"{done}: {edit.describe()}. The lists show the corpus as it "
-                            "was when computed; Recompute to refresh them.")
-        self._refresh_reviewed()
-        self._update_buttons()
-        self.corpus_changed.emit()
+        self.status.setText(f"{done}: {edit.describe()}"
+                            + (f" (after the {had} edits not saved before)" if had > 1 else
+                               " (after the edit not saved before)" if had else "")
+                            + ". The lists show the corpus as it was when computed; "
+                            "Recompute to refresh them.")
+        self._after_saving(had, changed=True)
         return True
+
+    def _say_error(self, text: str) -> None:
+        self.status.setStyleSheet("color: #b00000")
+        self.status.setText(text)
+
+    def _after_saving(self, had: int, changed: bool = False) -> None:
+        """Show what the journal now holds and what is still unsaved; the kept edits
+        written on the way change the corpus too."""
+        if changed or len(self.session.pending) < had:
+            self._refresh_reviewed()
+            self._update_buttons()
+            self.corpus_changed.emit()
+        self._show_unsaved()
+
+    def _show_unsaved(self) -> None:
+        """The red box: each edit not saved and why, or nothing; kept edits dropped
+        when saved (they no longer fitted) are said once."""
+        pending = self.session.pending if self.session is not None else []
+        dropped = self.session.dropped if self.session is not None else []
+        self.unsaved_box.setVisible(bool(pending or dropped))
+        lines = []
+        if pending:
+            count = (f"{len(pending)} edits are" if len(pending) > 1 else "1 edit is")
+            lines.append(f"<b>{count} not saved</b>: {html.escape(pending[-1].reason)} "
+                         f"(journal {html.escape(str(self.session.journal.path))}). "
+                         "Not applied; kept here until written:")
+            lines += [html.escape(f"{item.edit.author}'s {item.edit.describe()}")
+                      for item in pending[:UNSAVED_NAMED]]
+            if len(pending) > UNSAVED_NAMED:
+                lines.append(f"and {len(pending) - UNSAVED_NAMED} more")
+        if dropped:
+            lines.append("<b>Dropped when saved</b> (no longer fitted): " + "; ".join(
+                html.escape(f"{edit.describe()}: {why}") for edit, why in dropped))
+            self.session.dropped.clear()
+        self.unsaved.setText("<br>".join(lines))
+        self.retry_button.setVisible(bool(pending))
+        self.discard_button.setVisible(bool(pending))
+
+    def retry(self) -> bool:
+        """Write the edits not saved, in order; whether all were."""
+        if self.session is None or not self.session.pending:
+            return True
+        had = len(self.session.pending)
+        saved = self.session.save_pending()
+        if saved.error is not None:
+            self._say_error(f"Still not saved: {saved.error.reason}.")
+        else:
+            self.status.setStyleSheet("color: #666")
+            self.status.setText(f"Saved {len(saved.saved)} edit"
+                                f"{'s' if len(saved.saved) != 1 else ''} to the journal.")
+        self._after_saving(had)
+        return saved.error is None
+
+    def discard(self) -> list:
+        """Forget the edits not saved; those forgotten."""
+        if self.session is None:
+            return []
+        dropped = self.session.discard_pending()
+        self.status.setStyleSheet("color: #666")
+        self.status.setText(f"Discarded {len(dropped)} edit{'s' if len(dropped) != 1 else ''}"
+                            " not saved.")
+        self._show_unsaved()
+        return dropped
 
     def _refresh_reviewed(self) -> None:
         deciders = self.session.deciders if self.session else {}

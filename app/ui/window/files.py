@@ -1,6 +1,11 @@
 """Files in and out of the window: corpora opened by dialog, exports (embeddings,
 projection, figure, the corrected corpus) and workspaces (save, open, recent, the
-offer to save on quitting)."""
+offer to save on quitting).
+
+A workspace's :class:`~sentspace.app.workspace.Stamp` is taken when it is opened or
+saved; a save over a file another window saved since asks first (*Reload*, *Save as…*,
+*Overwrite*). A save or export that fails (a full disk) says why and what was written;
+edits the journal could not take are offered for saving before the window closes."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
+from sentspace.app.annotations.export import ExportError
 from sentspace.app.corpora.tabular import ColumnsUnclear
 from sentspace.app.export import export_matrix
 from sentspace.app.listing import first_groups
@@ -21,11 +27,16 @@ from sentspace.app.ui.window.job_queue import JobQueue
 from sentspace.app.ui.window.showing import Showing
 from sentspace.app.workspace import (
     EXTENSION,
+    Stamp,
     Workspace,
+    WorkspaceChanged,
     WorkspaceError,
     open_workspace,
     recent_workspaces,
+    same_file,
     save_workspace,
+    stamp,
+    with_extension,
 )
 
 CORPUS_FILTER = ("Corpora (*.txt *.csv *.tsv *.jsonl *.parquet *.pq *.pyr *.label *.data);;"
@@ -46,12 +57,19 @@ class Files:
         self.session, self.jobs, self.showing = session, jobs, showing
         self.projection, self.status, self.warn, self.parent = projection, status, warn, parent
         self.workspace_path: Path | None = None
+        #: The workspace file as this window last opened or saved it (None: no file).
+        self.workspace_stamp: Stamp | None = None
         #: Whether the session changed since it was last saved or opened.
         self.unsaved = False
+        #: The question asked when the workspace changed on disk (while it is open).
+        self.changed_box: QMessageBox | None = None
         session.modified.connect(lambda _: setattr(self, "unsaved", True))
 
-    def _titled(self, path: Path) -> None:
+    def _titled(self, path: Path, opened: Stamp | None = None) -> None:
+        """``path`` is this window's workspace now, as ``opened`` stamps it (by default
+        the file as it is now, just saved)."""
         self.workspace_path = Path(path)
+        self.workspace_stamp = opened if opened is not None else stamp(path)
         self.unsaved = False
         self.parent.setWindowTitle(f"sentspace — {self.workspace_path.name}")
 
@@ -159,7 +177,17 @@ class Files:
             self.export_corrected(folder)
 
     def export_corrected(self, folder: str | Path) -> list[Path]:
-        written = self.session.current.annotations.export(folder)
+        """Write the corrected corpus and its change log into ``folder``; the files
+        written. One that cannot be written (a full disk) is said with those that were."""
+        try:
+            written = self.session.current.annotations.export(folder)
+        except ExportError as error:
+            self.warn("The corrected corpus is not exported",
+                      f"{error}.\n\nEach file is written whole or not at all: a file of "
+                      "the same name from before is kept as it was. The edits are in "
+                      "their journal; export again when there is room.")
+            self.status(f"Not exported: {error.reason}")
+            return error.written
         self.status(f"Wrote {len(written)} files to {folder}")
         return written
 
@@ -181,11 +209,60 @@ class Files:
             path = Path(chosen)
         self.save_workspace_to(path)
 
-    def save_workspace_to(self, path: str | Path) -> Path:
-        """Save the session to ``path`` (``.sentspace`` added to a bare name)."""
-        self._titled(save_workspace(self.workspace(), path))
+    def save_workspace_to(self, path: str | Path, overwrite: bool = False) -> Path | None:
+        """Save the session to ``path`` (``.sentspace`` added to a bare name); the path,
+        or None when not saved. This window's workspace changed on disk since it was
+        opened or saved (another window saved it) is not overwritten unless
+        ``overwrite``: the user is asked (:meth:`offer_changed`). A save that fails (a
+        full disk) leaves the file as it was and says why."""
+        path = with_extension(path)
+        mine = self.workspace_path is not None and same_file(path, self.workspace_path)
+        try:
+            saved = save_workspace(self.workspace(), path, expect=None if overwrite or not mine
+                                   else self.workspace_stamp)
+        except WorkspaceChanged as error:
+            self.offer_changed(path, error)
+            return None
+        except OSError as error:
+            self.warn("The workspace is not saved",
+                      f"{path}: {error.strerror or error}. The file is as it was before.")
+            self.status(f"Not saved: {error.strerror or error}")
+            return None
+        self._titled(saved)
         self.status(f"Saved {self.workspace_path}")
         return self.workspace_path
+
+    def offer_changed(self, path: Path, error: WorkspaceChanged) -> QMessageBox:
+        """Ask what to do with a workspace another window saved since this one opened or
+        saved it: *Reload* it (this window's results not saved are dropped; edits are in
+        their journals and come back), *Save as…* another file, or *Overwrite* it."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "The workspace changed on disk",
+                          f"{path.name} was saved by another window or program since this "
+                          "window opened or saved it. Saving now would overwrite what it "
+                          "saved.\n\nReload: open it as it is now (results of this window "
+                          "that are not saved are dropped; edits are kept in their "
+                          "journals). Save as: save this window's session to another "
+                          "file. Overwrite: replace it with this window's session.",
+                          QMessageBox.StandardButton.Cancel, self.parent)
+        box.setObjectName("workspace-changed")
+        box.reload = box.addButton("Reload", QMessageBox.ButtonRole.ActionRole)
+        box.save_as = box.addButton("Save as…", QMessageBox.ButtonRole.ActionRole)
+        box.overwrite = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+
+        def answered() -> None:
+            clicked = box.clickedButton()
+            if clicked is box.reload:
+                self.open_workspace(path)
+            elif clicked is box.save_as:
+                self.save_workspace(ask=True)
+            elif clicked is box.overwrite:
+                self.save_workspace_to(path, overwrite=True)
+
+        box.finished.connect(lambda _: answered())
+        self.changed_box = box
+        box.open()
+        return box
 
     def choose_workspace(self) -> None:
         path = open_file(self.parent, "Open workspace",
@@ -198,6 +275,12 @@ class Files:
         edits, runs (the saved layouts), results with their charts, review lists, view
         settings and selection, after the running job if there is one. Files that
         changed since it was saved are listed; nothing is overwritten."""
+        if self.unsaved_edits():
+            self.warn("Edits not saved", f"{self.unsaved_edits()} edits are not saved yet "
+                      "(their journal could not be written): Retry saving or Discard them "
+                      "in Review before opening a workspace.")
+            return
+        opened = stamp(path)  # before reading: a save after it is a change
         try:
             workspace, changes = open_workspace(path)
         except WorkspaceError as error:
@@ -209,12 +292,58 @@ class Files:
 
         def restore(restored: Session) -> None:
             self.session.replace_with(restored)
-            self._titled(path)
+            self._titled(path, opened)
 
         self.showing.say_loading()
         self.jobs.start(restore_session(workspace, path),
                         f"opening workspace {Path(path).name}",
                         on_result=restore, queue=True, quiet=True)
+
+    def unsaved_edits(self) -> int:
+        """How many edits of the open corpora their journals could not take yet."""
+        return sum(len(state.annotations.pending) for state in self.session.states.values()
+                   if state.annotations is not None)
+
+    def offer_to_save_edits(self) -> QMessageBox:
+        """Before the window closes with edits not saved: *Retry* writing them (the
+        window closes if all are written), *Discard* them and close, or *Cancel*."""
+        buttons = QMessageBox.StandardButton
+        reasons = sorted({item.reason for state in self.session.states.values()
+                          if state.annotations is not None
+                          for item in state.annotations.pending})
+        count = self.unsaved_edits()
+        box = QMessageBox(QMessageBox.Icon.Warning, "Edits not saved",
+                          f"{count} edit{'s are' if count > 1 else ' is'} not saved: their "
+                          f"journal could not be written ({'; '.join(reasons)}). Closing "
+                          "loses them.",
+                          buttons.Retry | buttons.Discard | buttons.Cancel, self.parent)
+        box.setObjectName("unsaved-edits-dialog")
+        box.setDefaultButton(buttons.Retry)
+
+        def answered() -> None:
+            choice = box.standardButton(box.clickedButton())
+            states = [state for state in self.session.states.values()
+                      if state.annotations is not None and state.annotations.pending]
+            if choice == buttons.Retry:
+                for state in states:
+                    state.annotations.save_pending()
+                    self.session.corpus_edited(state.spec)
+                left = self.unsaved_edits()
+                if left:
+                    self.status(f"{left} edits still not saved: the journal cannot be "
+                                "written")
+                    return
+            elif choice == buttons.Discard:
+                for state in states:
+                    state.annotations.discard_pending()
+                    self.session.corpus_edited(state.spec)
+            else:
+                return
+            self.parent.window().close()
+
+        box.finished.connect(lambda _: answered())
+        box.open()
+        return box
 
     def offer_to_save(self) -> QMessageBox:
         buttons = QMessageBox.StandardButton

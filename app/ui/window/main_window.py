@@ -270,6 +270,11 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def closeEvent(self, event) -> None:
+        if self.files.unsaved_edits():
+            # Edits their journal could not take (a full disk) live only in memory.
+            event.ignore()
+            self.files.offer_to_save_edits()
+            return
         if self.unsaved:
             # Results not in a workspace would be lost (edits are in their journals).
             event.ignore()

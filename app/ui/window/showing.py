@@ -120,7 +120,14 @@ class Showing:
     def close_corpus(self, spec: str) -> None:
         """Forget an open corpus: its results leave the workspace; its edit journal
         stays on disk. The one shown gives way to the first other one left, once no job
-        runs (its result would belong to it); the last one open stays."""
+        runs (its result would belong to it); the last one open stays, and so does one
+        holding edits its journal could not take yet."""
+        state = self.session.states.get(spec)
+        if state is not None and state.annotations is not None and state.annotations.pending:
+            self.status.showMessage(f"{state.corpus.name} has edits not saved (the journal "
+                                    "could not be written): Retry saving or Discard them in "
+                                    "Review first")
+            return
         if spec == self.spec:
             if len(self.session.states) < 2:
                 self.status.showMessage("The only corpus open stays open: open another one "
