@@ -9,15 +9,14 @@ import html
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
-    QLineEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.ui.kit.reason_form import ReasonForm
 
 
 class MoveDialog(QDialog):
@@ -44,21 +43,16 @@ class MoveDialog(QDialog):
         self.target.setAccessibleName("target group")
         self.target.addItems(list(groups.names))
         self.target.setCurrentText(suggestion)
-        self.reason = QLineEdit()
-        self.reason.setAccessibleName("reason")
-        self.reason.setPlaceholderText("optional; kept in the change log")
+        self.reason_form = ReasonForm(self)
+        self.reason = self.reason_form.reason
         form = QFormLayout()
         form.addRow(f"Move into {groups.kind}:", self.target)
         form.addRow("Reason:", self.reason)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        self.buttons = buttons
+        self.buttons = self.reason_form.buttons
         layout = QVBoxLayout(self)
         layout.addWidget(self.shown)
         layout.addLayout(form)
-        layout.addWidget(buttons)
+        layout.addWidget(self.buttons)
         self.setMinimumWidth(480)
 
     def choice(self) -> tuple[str, str]:

@@ -11,16 +11,15 @@ import numpy as np
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
-    QLineEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.ui.kit.reason_form import ReasonForm
 
 
 def _label_values(corpus: Corpus) -> list[int]:
@@ -77,19 +76,14 @@ class PairEditDialog(QDialog):
             self.label.setCurrentIndex(self._labels.index(self._label))
         if self._labels:
             form.addRow("Label:", self.label)
-        self.reason = QLineEdit()
-        self.reason.setAccessibleName("reason")
-        self.reason.setPlaceholderText("optional; kept in the change log")
+        self.reason_form = ReasonForm(self)
+        self.reason = self.reason_form.reason
         form.addRow("Reason:", self.reason)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        self.buttons = buttons
+        self.buttons = self.reason_form.buttons
         layout = QVBoxLayout(self)
         layout.addWidget(self.shown)
         layout.addLayout(form)
-        layout.addWidget(buttons)
+        layout.addWidget(self.buttons)
         self.setMinimumWidth(480)
 
     def changes(self) -> tuple[float | None, int | None, str]:

@@ -190,6 +190,9 @@ class ReviewPanel(QWidget):
     corpus_changed() : an edit, undo or redo changed the session's corrected corpus.
     recompute_requested() : the user asked for the lists on the corrected corpus.
     agreement_requested() : the user asked how much the annotators agree.
+    conflicts_requested() : the user asked to resolve the conflicts.
+    batches_requested() : the user asked to split the lists into batches for people.
+    bring_back_requested() : the user asked to bring reviewers' batches back.
     """
 
     sentence_selected = Signal(int)
@@ -197,6 +200,9 @@ class ReviewPanel(QWidget):
     corpus_changed = Signal()
     recompute_requested = Signal()
     agreement_requested = Signal()
+    conflicts_requested = Signal()
+    batches_requested = Signal()
+    bring_back_requested = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -280,7 +286,10 @@ class ReviewPanel(QWidget):
                 ("note", "Note…", self._ask_note), ("undo", "Undo", self.undo),
                 ("redo", "Redo", self.redo),
                 ("recompute", "Recompute", self.recompute_requested.emit),
-                ("agreement", "Agreement…", self.agreement_requested.emit)):
+                ("agreement", "Agreement…", self.agreement_requested.emit),
+                ("resolve", "Resolve conflicts…", self.conflicts_requested.emit),
+                ("batches", "Split into batches…", self.batches_requested.emit),
+                ("bring back", "Bring back…", self.bring_back_requested.emit)):
             button = QPushButton(title)
             button.clicked.connect(lambda _=False, h=handler: h())
             self.buttons[name] = button
@@ -295,6 +304,14 @@ class ReviewPanel(QWidget):
         edits = QGridLayout()
         for position, name in enumerate(("move", "new", "merge", "score", "reviewed", "note")):
             edits.addWidget(self.buttons[name], position // 3, position % 3)
+        # The team's row: conflicts to resolve, batches out to reviewers and back.
+        for column, name in enumerate(("resolve", "batches", "bring back")):
+            edits.addWidget(self.buttons[name], 2, column)
+        self.buttons["batches"].setToolTip("Split the lists among N people, stratified by "
+                                           "list; each gets a workspace of their rows")
+        self.buttons["bring back"].setToolTip("Merge reviewers' batches (their folder) "
+                                              "into this corpus's journal")
+        self.conflicts.linkActivated.connect(lambda _: self.conflicts_requested.emit())
         history = QHBoxLayout()
         for name in ("undo", "redo", "recompute", "agreement"):
             history.addWidget(self.buttons[name])
@@ -423,6 +440,10 @@ class ReviewPanel(QWidget):
         self.buttons["redo"].setEnabled(self.session is not None and self.session.can_redo)
         self.buttons["recompute"].setEnabled(self.session is not None)
         self.buttons["agreement"].setEnabled(self.session is not None)
+        self.buttons["resolve"].setEnabled(self.session is not None
+                                           and bool(self.session.conflicts))
+        self.buttons["batches"].setEnabled(self.session is not None and bool(self.lists))
+        self.buttons["bring back"].setEnabled(self.session is not None)
 
     def _context_menu(self, position) -> None:
         menu = QMenu(self)
@@ -538,7 +559,8 @@ class ReviewPanel(QWidget):
         self.conflicts.setVisible(bool(conflicts))
         self.conflicts.setText(
             f"<b>{len(conflicts)} conflicting edit{'s' if len(conflicts) > 1 else ''}</b> "
-            "(two people on one item; the later one is in effect where it fits):<br>"
+            "(two people on one item; the later one is in effect where it fits) "
+            '<a href="resolve">Resolve…</a><br>'
             + "<br>".join(html.escape(conflict.describe(), quote=False)
                           for conflict in conflicts[:5])
             + (f"<br>and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""))

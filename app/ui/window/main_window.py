@@ -46,6 +46,7 @@ from sentspace.app.ui.window.regioning import Regioning
 from sentspace.app.ui.window.selecting import Selecting
 from sentspace.app.ui.window.showing import Showing
 from sentspace.app.ui.window.tabs import Views
+from sentspace.app.ui.window.teamwork import Teamwork
 from sentspace.models import DEFAULT_ENCODER
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
                                self.projection.search, self.warn, self.analyses.run)
         self.files = Files(self.session, self.jobs, self.showing, self.projection,
                            self.statusBar().showMessage, self.warn, self)
+        self.teamwork = Teamwork(self.session, self.statusBar(), self.warn, self)
 
         self.views = Views(self.session, self.projection, self.selecting,
                            self.analyses.compare_page)
@@ -161,6 +163,9 @@ class MainWindow(QMainWindow):
             lambda: self.session.corpus_edited(self.corpus_spec))
         self.review_panel.recompute_requested.connect(self.analyses.find_suspicious)
         self.review_panel.agreement_requested.connect(self.analyses.annotator_agreement)
+        self.review_panel.conflicts_requested.connect(self.teamwork.resolve_conflicts)
+        self.review_panel.batches_requested.connect(self.teamwork.split_into_batches)
+        self.review_panel.bring_back_requested.connect(lambda: self.teamwork.bring_back())
         self.inspecting.inspector.sentence_chosen.connect(selecting.select_later)
         self.workspace_panel.corpus_chosen.connect(self.showing.switch_corpus)
         self.workspace_panel.corpus_closed.connect(self.showing.close_corpus)

@@ -128,6 +128,15 @@ def build_menus(window) -> StatefulActions:
                                  "on the corpus as loaded and as corrected")
     compare_corrected.triggered.connect(window.analyses.evaluate_before_and_after)
     annotations_menu.addAction(compare_corrected)
+    annotations_menu.addSeparator()
+    for title, handler in (
+            ("Resolve &conflicts…", window.teamwork.resolve_conflicts),
+            ("Split the review into &batches…", window.teamwork.split_into_batches),
+            ("&Bring back review batches…", lambda: window.teamwork.bring_back())):
+        action = QAction(title, window)
+        action.triggered.connect(handler)
+        annotations_menu.addAction(action)
+    annotations_menu.addSeparator()
     export_corrected = QAction("&Export corrected corpus and change log…", window)
     export_corrected.triggered.connect(window.files.choose_corrected_target)
     annotations_menu.addAction(export_corrected)
