@@ -44,6 +44,7 @@ import numpy as np
 
 from sentspace.app.errors import InputError
 from sentspace.app.evaluations.relatedness import NAME as RELATEDNESS, POOLED
+from sentspace.app.jobs import Job, Progress, run_job
 from sentspace.app.results import Provenance, Result, Score
 
 #: How an imported result is labelled ("all-MiniLM-L6-v2 (MTEB, imported)").
@@ -194,9 +195,15 @@ def label_of(model: str) -> str:
 # --- reading ---------------------------------------------------------------------------
 
 def read_mteb_results(path: str | Path) -> MtebImport:
-    """The MTEB results in ``path``: one result file, or a folder read recursively
-    (MTEB's ``results/<model>/<revision>/<Task>.json`` layout, or any folder of result
-    files). Files of tasks not in :data:`TASKS` are skipped in a folder.
+    """:func:`iter_read_mteb_results` run here."""
+    return run_job(iter_read_mteb_results(path))
+
+
+def iter_read_mteb_results(path: str | Path) -> Job[MtebImport]:
+    """The MTEB results in ``path``, as a job: one result file, or a folder read
+    recursively (MTEB's ``results/<model>/<revision>/<Task>.json`` layout). In a folder,
+    MTEB names each file by its task: files of tasks not in :data:`TASKS` are skipped
+    unread (a clone of MTEB's results repository holds hundreds of thousands).
 
     Raises
     ------
@@ -210,19 +217,26 @@ def read_mteb_results(path: str | Path) -> MtebImport:
         raise InputError("no such file or folder", path)
     if path.is_file():
         return MtebImport((read_mteb_file(path),))
+    yield Progress("finding MTEB result files", 0, 1)
     files = sorted(p for p in path.rglob("*.json") if p.name != MODEL_META and p.is_file())
     if not files:
         raise InputError("no MTEB result files (<Task>.json) here or in the folders below",
                          path)
     results, skipped = [], []
-    for file in files:
+    for number, file in enumerate(files):
+        if number % 100 == 0:
+            yield Progress("reading MTEB results", number, len(files))
         try:
+            if file.stem not in TASKS:
+                raise UnknownTask(f"MTEB task {file.stem!r} is not one sentspace evaluates",
+                                  file)
             results.append(read_mteb_file(file))
         except UnknownTask:
             skipped.append(str(file.relative_to(path)))
     if not results:
         raise InputError(f"none of its {len(files)} MTEB result files is of a task "
-                         f"sentspace evaluates ({KNOWN})", path)
+                         f"sentspace evaluates ({KNOWN}; MTEB names each file by its "
+                         "task, STSBenchmark.json...)", path)
     return MtebImport(tuple(results), tuple(skipped))
 
 
@@ -423,3 +437,60 @@ def beside(imported: ImportedResult, results: Sequence[Any]) -> list[tuple[Any, 
     with its :class:`Counterpart`, in order."""
     return [(result, found) for result in results
             if (found := counterpart(imported, result)) is not None]
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """The bars of one metric across encoders with the imported scores among them:
+    ``order`` holds ("run", index into the runs) and ("imported", index into the
+    imported scores), each imported bar right after the run of the same model; ``notes``
+    say what each imported bar is beside, and why others are not drawn."""
+
+    order: tuple[tuple[str, int], ...]
+    notes: tuple[str, ...]
+
+
+def arrange(metric: str, current: Any, runs: Sequence[Any],
+            imported: Sequence[ImportedResult]) -> Arrangement:
+    """Where the imported scores go among ``runs`` (results of one evaluation of one
+    corpus) when the chart shows ``metric`` of ``current``: those whose task pairs are
+    exactly the pairs ``metric`` is computed over, a bar each without an interval."""
+    order: list[tuple[str, int]] = [("run", k) for k in range(len(runs))]
+    notes, elsewhere = [], []
+    for number, score in enumerate(imported):
+        found = counterpart(score, current)
+        if found is None:
+            elsewhere.append(score)
+            continue
+        if metric not in found.metrics:
+            notes.append(f"{score.label} ({score.task}): MTEB's score is a Spearman of "
+                         f"these pairs; choose {found.metrics[0]!r} to see it"
+                         if found.metrics else
+                         f"{score.label} ({score.task}): its pairs are part of a subset "
+                         f"here, with no score of their own")
+            continue
+        same = [(k, mine) for k, run in enumerate(runs)
+                if same_model(score, run.provenance)
+                and (mine := counterpart(score, run)) is not None]
+        at = next((position for position, (kind, k) in enumerate(order)
+                   if kind == "run" and same and k == same[-1][0]), len(order) - 1)
+        while at + 1 < len(order) and order[at + 1][0] == "imported":
+            at += 1
+        order.insert(at + 1, ("imported", number))
+        scale = ", per cent in the file" if score.per_cent else ""
+        note = (f"{score.label}: {score.main_score:.4f} on MTEB's {score.task} "
+                f"{score.split} ({found.n_pairs:,} pairs{scale})")
+        if same:
+            run, mine = runs[same[-1][0]], same[-1][1]
+            note += (f"; sentspace's {run.provenance.encoder_name} on the same pairs: "
+                     f"{mine.spearman:.4f}")
+        else:
+            note += "; no sentspace run of this model on these pairs"
+        notes.append(note)
+    if elsewhere:
+        tasks = ", ".join(dict.fromkeys(f"{score.task} ({score.mteb_task.about}, "
+                                        f"{score.mteb_task.n_pairs:,} pairs)"
+                                        for score in elsewhere))
+        notes.append(f"{len(elsewhere)} imported MTEB score"
+                     f"{'s are' if len(elsewhere) > 1 else ' is'} of other pairs: {tasks}")
+    return Arrangement(tuple(order), tuple(notes))

@@ -3,6 +3,7 @@ itself writes, the schema it documents (and its form before 1.11), per-cent scor
 files named with their problem, the same task's pairs found in a relatedness result,
 and imported scores kept out of paired tests and kept in workspaces."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -14,8 +15,8 @@ from sentspace.app.errors import EvaluationError, InputError
 from sentspace.app.evaluations.paired import paired_test
 from sentspace.app.evaluations.relatedness import evaluate_relatedness
 from sentspace.app.jobs import run_job
-from sentspace.app.mteb_results import (TASKS, ImportedResult, counterpart, read_mteb_file,
-                                        read_mteb_results, same_model)
+from sentspace.app.mteb_results import (TASKS, ImportedResult, arrange, counterpart,
+                                        read_mteb_file, read_mteb_results, same_model)
 from sentspace.app.results import Provenance
 from sentspace.app.session import Session, restore_session
 from sentspace.app.workspace import decode_state, encode_state, load_workspace, save_workspace
@@ -202,6 +203,28 @@ def test_finds_the_task_pairs_in_a_relatedness_result(shared_data, tmp_path):
     assert found.spearman == pytest.approx(
         stats.spearmanr(years.cosine[mask], years.gold[mask]).statistic, abs=1e-12)
     assert counterpart(imported, imported) is None         # never an imported one
+
+
+def test_an_imported_bar_goes_right_after_the_run_of_its_model(shared_data, tmp_path):
+    """What Across encoders draws (app/ui/panels/evaluation_panel.py), decided here."""
+    imported = read_mteb_file(mteb_layout(tmp_path, "STSBenchmark", PUBLISHED))
+    sick = read_mteb_file(mteb_layout(tmp_path, "SICK-R", dict(PUBLISHED, task_name="SICK-R")))
+    test_file = load_corpus(str(shared_data / "sts" / "STSBenchmark" / "sts-test.csv"))
+    bow = random_relatedness(test_file, None)
+    minilm = dataclasses.replace(bow, provenance=dataclasses.replace(
+        bow.provenance, encoder_name="minilm", encoder_family="minilm",
+        encoder_params={"model": "all-MiniLM-L6-v2", "pooling": None}))
+    placed = arrange("pooled spearman", bow, [bow, minilm, bow], [imported, sick])
+    assert placed.order == (("run", 0), ("run", 1), ("imported", 0), ("run", 2))
+    assert placed.notes == (
+        "all-MiniLM-L6-v2 (MTEB, imported): 0.8203 on MTEB's STSBenchmark test (1,379 "
+        f"pairs); sentspace's minilm on the same pairs: {bow.pooled.spearman:.4f}",
+        "1 imported MTEB score is of other pairs: SICK-R (every SICK pair, 9,927 pairs)")
+    alone = arrange("STSBenchmark spearman", bow, [bow], [imported])
+    assert alone.order == (("run", 0), ("imported", 0))
+    assert alone.notes[0].endswith("; no sentspace run of this model on these pairs")
+    pearson = arrange("pooled pearson", bow, [bow], [imported])
+    assert pearson.order == (("run", 0),) and "choose 'pooled spearman'" in pearson.notes[0]
 
 
 def test_same_model_is_the_sentence_transformers_model_of_that_name(tmp_path):

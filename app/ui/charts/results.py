@@ -20,9 +20,11 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QWidget
 
 from sentspace.app.evaluations.histograms import data_bins
+from sentspace.app.mteb_results import same_model
 from sentspace.app.palette import SELECTED
 from sentspace.app.ui.charts.base import (
     NEGATIVE,
@@ -363,8 +365,16 @@ class AgreementHeatmap(ResultChart):
             self.pick_cell(*cell)
 
 
+#: Imported scores (MTEB's, published elsewhere): grey and hatched, no interval.
+IMPORTED_COLOUR = "#6f6f6f"
+
+
 class MetricBars(ResultChart):
     """One metric across encoders: a bar each, with its confidence interval.
+
+    ``imported`` marks bars of scores read from elsewhere (grey, hatched, no interval);
+    ``labelled`` bars carry their value above them (imported ones and the runs of the
+    same model beside them).
 
     Signals
     -------
@@ -374,16 +384,39 @@ class MetricBars(ResultChart):
     bar_clicked = Signal(int)
 
     def __init__(self, metric: str, labels: Sequence[str], values: Sequence[float],
-                 intervals: Sequence[tuple[float, float]], parent: QWidget | None = None):
+                 intervals: Sequence[tuple[float, float]], parent: QWidget | None = None,
+                 imported: Sequence[bool] = (), labelled: Sequence[bool] = ()):
         super().__init__(parent)
         self.metric, self.labels = metric, tuple(labels)
         self.values = np.asarray(values, dtype=np.float64)
         self.intervals = np.asarray(intervals, dtype=np.float64).reshape(-1, 2)
-        x = np.arange(len(self.values), dtype=np.float64)
-        self.plot = self._plot(f"{metric} (95% bootstrap CI)", "", metric)
-        self.bars = pg.BarGraphItem(x=x, height=self.values, width=0.6,
-                                    brush=pg.mkBrush(POSITIVE), pen=None)
+        count = len(self.values)
+        self.imported = np.asarray(imported, dtype=bool).reshape(-1) if len(imported) \
+            else np.zeros(count, dtype=bool)
+        labelled = np.asarray(labelled, dtype=bool).reshape(-1) if len(labelled) \
+            else np.zeros(count, dtype=bool)
+        x = np.arange(count, dtype=np.float64)
+        title = f"{metric} (95% bootstrap CI)"
+        if self.imported.any():
+            title += "; grey: MTEB, imported"
+        self.plot = self._plot(title, "", metric)
+        hatched = QBrush(QColor(IMPORTED_COLOUR), Qt.BrushStyle.BDiagPattern)
+        self.bars = pg.BarGraphItem(
+            x=x, height=self.values, width=0.6,
+            brushes=[hatched if imported else pg.mkBrush(POSITIVE)
+                     for imported in self.imported],
+            pens=[pg.mkPen(IMPORTED_COLOUR, width=1.5) if imported else pg.mkPen(None)
+                  for imported in self.imported])
         self.plot.addItem(self.bars)
+        #: The values written above the labelled bars.
+        self.value_labels: list[pg.TextItem] = []
+        for k in np.flatnonzero(labelled | self.imported):
+            if np.isfinite(self.values[k]):
+                text = pg.TextItem(f"{self.values[k]:.4f}", color="#000000",
+                                   anchor=(0.5, 1.0 if self.values[k] >= 0 else 0.0))
+                text.setPos(float(k), float(self.values[k]))
+                self.plot.addItem(text)
+                self.value_labels.append(text)
         # Error bars only where an interval exists: a zero-length one would read as
         # certainty.
         known = np.isfinite(self.intervals).all(axis=1)
@@ -418,7 +451,17 @@ class MetricBars(ResultChart):
 
 
 def comparison_chart(metric: str, results: Sequence) -> MetricBars:
-    """Bars of ``metric`` for each result (one per encoder), labelled by encoder."""
-    metrics = [result.intervals().get(metric, (math.nan, NO_INTERVAL)) for result in results]
+    """Bars of ``metric`` for each result (one per encoder), labelled by encoder. An
+    imported result (``app.mteb_results.ImportedResult``, placed by
+    ``app.mteb_results.arrange``) is a bar of its main score with no interval; it and
+    the runs of the same model carry their values."""
+    imported = [getattr(result, "imported", False) for result in results]
+    metrics = [(result.main_score, NO_INTERVAL) if outside
+               else result.intervals().get(metric, (math.nan, NO_INTERVAL))
+               for result, outside in zip(results, imported)]
+    scores = [result for result, outside in zip(results, imported) if outside]
+    labelled = [outside or any(same_model(score, result.provenance) for score in scores)
+                for result, outside in zip(results, imported)]
     return MetricBars(metric, [r.provenance.encoder_name for r in results],
-                      [value for value, _ in metrics], [bounds for _, bounds in metrics])
+                      [value for value, _ in metrics], [bounds for _, bounds in metrics],
+                      imported=imported, labelled=labelled)

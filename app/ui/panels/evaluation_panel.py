@@ -3,8 +3,10 @@
 The table shows exactly the rows ``sentspace eval`` prints (``result.summary()``), so a
 number seen here can be reproduced from a shell with the command shown under it. Under
 it, the result's chart (``sentspace.app.ui.charts.chart_for``) and, for metrics with confidence
-intervals, bars across the encoders evaluated the same way on the same corpus. Clicking a
-chart element emits ``items_selected`` with the sentences behind it.
+intervals, bars across the encoders evaluated the same way on the same corpus, with the
+MTEB scores imported on the corpus (``sentspace.app.mteb_results``) of the same pairs
+beside them. Clicking a chart element emits ``items_selected`` with the sentences behind
+it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QListWidget,
+    QMenu,
     QPushButton,
     QSplitter,
     QTableWidget,
@@ -34,11 +37,12 @@ from PySide6.QtWidgets import (
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
 from sentspace.app.export import write_csv, write_json
+from sentspace.app.mteb_results import arrange
 from sentspace.app.results import SCORE_COLUMNS
 from sentspace.app.session import CorpusState, Session, describe_result, version_note
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
 from sentspace.app.ui.charts.figures import save_svg
-from sentspace.app.ui.kit.file_dialogs import save_file
+from sentspace.app.ui.kit.file_dialogs import open_file, open_folder, save_file
 from sentspace.app.workspace import SavedResult
 
 #: Rows of the metrics table kept in view (at most) when a chart shares the panel.
@@ -62,10 +66,13 @@ class EvaluationPanel(QWidget):
         options (keyword: value, ``sentspace.app.evaluations.OPTIONS``).
     items_selected(list) : sentence indices (into the current corpus) behind a clicked
         chart element; a pair stands for both its sentences.
+    import_requested(str) : read the MTEB result file or results folder at this path
+        and keep its scores with the corpus shown.
     """
 
     run_requested = Signal(str, dict)
     items_selected = Signal(list)
+    import_requested = Signal(str)
     #: The result shown was computed before edits: run it again (its row).
     rerun_requested = Signal(int)
 
@@ -118,12 +125,37 @@ class EvaluationPanel(QWidget):
         self.metric_choice = QComboBox()
         self.metric_choice.setToolTip("Metric compared across encoders")
         self.metric_choice.currentIndexChanged.connect(self._show_comparison)
+        self.import_button = QPushButton("Import MTEB results…")
+        self.import_button.setToolTip("Published MTEB scores (STSBenchmark, SICK-R, STS12-16) "
+                                      "beside this corpus's runs of the same pairs, "
+                                      "labelled imported")
+        self.import_menu = QMenu(self.import_button)
+        self.import_file_action = self.import_menu.addAction(
+            "Result file (<Task>.json)…", self.choose_mteb_file)
+        self.import_folder_action = self.import_menu.addAction(
+            "Results folder (<model>/<revision>/)…", self.choose_mteb_folder)
+        self.import_button.setMenu(self.import_menu)
+        self.imported_note = QLabel()
+        self.imported_note.setWordWrap(True)
+        self.imported_note.setStyleSheet("color: #555")
+        self.imported_note.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse)
+        choices = QHBoxLayout()
+        choices.addWidget(self.metric_choice, stretch=1)
+        choices.addWidget(self.import_button)
+        #: Where the comparison chart goes, between the choices and the note.
+        self.comparison_chart_box = QVBoxLayout()
         self.comparison_box = QVBoxLayout()
         self.comparison_box.setContentsMargins(0, 4, 0, 0)
-        self.comparison_box.addWidget(self.metric_choice)
+        self.comparison_box.addLayout(choices)
+        self.comparison_box.addLayout(self.comparison_chart_box, stretch=1)
+        self.comparison_box.addWidget(self.imported_note)
         self.comparison_page = QWidget()
         self.comparison_page.setLayout(self.comparison_box)
         self.comparison: ResultChart | None = None
+        #: The MTEB scores imported on the corpus shown (its state's ``imported``), as
+        #: last drawn.
+        self.imported: tuple = ()
         self.picked_caption = QLabel()
         self.picked_caption.setWordWrap(True)
         self.picked_caption.setStyleSheet("color: #555")
@@ -221,8 +253,27 @@ class EvaluationPanel(QWidget):
         session.current_changed.connect(self._show_state)
         for event in (session.evaluated, session.edited):
             session.on_current(event, lambda state, *_: self._show_state(state))
+        session.on_current(session.imported, lambda state, *_: self.show_imported(
+            state.imported))
+
+    def show_imported(self, imported) -> None:
+        """Draw ``imported`` (MTEB scores) beside the runs of the same pairs."""
+        self.imported = tuple(imported)
+        if self.comparison is not None:
+            self._show_comparison()
+
+    def choose_mteb_file(self) -> None:
+        path = open_file(self, "Import an MTEB result file", "MTEB result (*.json)")
+        if path:
+            self.import_requested.emit(path)
+
+    def choose_mteb_folder(self) -> None:
+        path = open_folder(self, "Import an MTEB results folder")
+        if path:
+            self.import_requested.emit(path)
 
     def _show_state(self, state: CorpusState | None) -> None:
+        self.imported = tuple(state.imported) if state is not None else ()
         self.show_results(state.corpus if state is not None else None,
                           [(run.label, run.result, run.command)
                            for run in (state.evaluations if state is not None else [])])
@@ -375,6 +426,7 @@ class EvaluationPanel(QWidget):
             _discard(old)
         self.chart = self.comparison = None
         self.picked_caption.clear()
+        self.imported_note.clear()
         self.charts.setVisible(False)
         if result is None or isinstance(result, SavedResult):
             return  # a saved result keeps its numbers, not the arrays charts draw
@@ -435,12 +487,21 @@ class EvaluationPanel(QWidget):
             return
         _discard(self.comparison)
         rows = self.comparable_rows()
-        self.comparison = comparison_chart(metric, [self.results[r][1] for r in rows])
+        runs = [self.results[r][1] for r in rows]
+        # Imported MTEB scores of exactly the pairs of this metric, beside their model's run.
+        placed = arrange(metric, self.current[1], runs, self.imported)
+        bars = [runs[k] if kind == "run" else self.imported[k] for kind, k in placed.order]
+        targets = [rows[k] if kind == "run" else None for kind, k in placed.order]
+        self.imported_note.setText("\n".join(placed.notes))
+        self.imported_note.setVisible(bool(placed.notes))
+        self.comparison = comparison_chart(metric, bars)
         # A bar stands for a result: clicking it opens that result (once this click's
-        # handling is over, since opening it rebuilds the charts).
+        # handling is over, since opening it rebuilds the charts); an imported one has
+        # no row.
         self.comparison.bar_clicked.connect(
-            lambda k: QTimer.singleShot(0, lambda: self.history.setCurrentRow(rows[k])))
-        self.comparison_box.addWidget(self.comparison, stretch=1)
+            lambda k: targets[k] is not None and QTimer.singleShot(
+                0, lambda: self.history.setCurrentRow(targets[k])))
+        self.comparison_chart_box.addWidget(self.comparison, stretch=1)
 
     def _chart_picked(self, kind: str, indices, description: str) -> None:
         """Re-emit a chart's items as sentence indices of the current corpus."""

@@ -26,6 +26,7 @@ from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS
 from sentspace.app.evaluations.agreement import default_encoders, run_agreement
 from sentspace.app.explore import explore, reproject
+from sentspace.app.mteb_results import iter_read_mteb_results
 from sentspace.app.session import EvaluationRun, Session, compare_with_spaces
 from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
@@ -66,6 +67,7 @@ class Analyses:
         self.compare_button.clicked.connect(self.compare_spaces)
         panel.run_button.clicked.connect(self.run)
         self.controls.project_requested.connect(self.project_again)
+        evaluations.import_requested.connect(self.import_mteb)
 
     def compare_page(self, view: QWidget) -> QWidget:
         """Compare's choice and button above ``view``."""
@@ -147,6 +149,26 @@ class Analyses:
                             state.spec, EvaluationRun(name, spec, seed, result, command,
                                                       options=options)),
                         queue=True)
+
+    def import_mteb(self, path: str) -> None:
+        """Read MTEB's result file or results folder at ``path`` (a job: a results
+        repository is large) and keep its scores with the corpus shown, where *Across
+        encoders* draws them beside the runs of the same pairs. A bad file is named in
+        a dialog."""
+        state = self.state
+        if state is None:
+            self.warn("Import MTEB results", "Open a corpus first: imported scores are "
+                      "kept with it, beside its relatedness results.")
+            return
+
+        def done(found) -> None:
+            self.session.add_imported(state.spec, found.results)
+            # Once the queue has said how the job ended.
+            self.jobs.when_idle(lambda: self.status.showMessage(f"Imported {found.describe()}."))
+
+        self.show_evaluations()
+        self.jobs.start(iter_read_mteb_results(path), f"importing MTEB results from {path}",
+                        on_result=done, queue=True)
 
     def rerun(self, row: int) -> None:
         """Run the evaluation of results row ``row`` again, as it was asked for (its

@@ -110,6 +110,14 @@ def build_menus(window) -> StatefulActions:
                                 "and compare their mistakes")
     agreement_action.triggered.connect(window.analyses.choose_agreement_encoders)
     evaluate_menu.addAction(agreement_action)
+    evaluate_menu.addSeparator()
+    panel = window.evaluation_panel
+    for action in (panel.import_file_action, panel.import_folder_action):
+        shown = QAction(f"Import MTEB {action.text()[0].lower()}{action.text()[1:]}", window)
+        shown.setToolTip("Published MTEB scores beside this corpus's runs of the same "
+                         "pairs (Evaluations > Across encoders)")
+        shown.triggered.connect(action.trigger)
+        evaluate_menu.addAction(shown)
 
     annotations_menu = window.menuBar().addMenu("&Annotations")
     suspicious_action = QAction("Find &suspicious annotations", window)
