@@ -435,12 +435,17 @@ class EditJournal:
     def _write(self, record: dict) -> None:
         line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
         # One write to an O_APPEND file: the line lands whole at the end or, after a
-        # crash, as a torn tail that the next read under the lock cuts off.
+        # crash, as a torn tail that the next read under the lock cuts off. A short
+        # write (a disk filling up) goes on with the rest, still under the lock, so the
+        # error that stops it is the one said ("No space left on device").
         try:
-            written = os.write(self._handle, line)
-            if written != len(line):
-                raise OSError(errno.ENOSPC, f"only {written} of {len(line)} bytes were "
-                              "written (is the disk full?)")
+            written = 0
+            while written < len(line):
+                done = os.write(self._handle, line[written:])
+                if done == 0:
+                    raise OSError(errno.ENOSPC, f"only {written} of {len(line)} bytes "
+                                  "could be written")
+                written += done
             os.fsync(self._handle)
         except OSError as error:
             # Not saved: take back whatever part of the line landed (a line written but

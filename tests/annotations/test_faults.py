@@ -91,7 +91,12 @@ def test_a_write_that_fails_part_way_leaves_no_partial_line(corpus, tmp_path, mo
     real_write, real_fsync = os.write, os.fsync
 
     def half(handle, data):  # a disk that fills in the middle of the line
+        if half.done:
+            raise FULL
+        half.done = True
         return real_write(handle, data[:len(data) // 2])
+
+    half.done = False
 
     def failing_fsync(handle):
         raise OSError(errno.EIO, os.strerror(errno.EIO))
@@ -109,8 +114,8 @@ def test_a_write_that_fails_part_way_leaves_no_partial_line(corpus, tmp_path, mo
         session.mark_reviewed("sentence:L2", reason="late")
     monkeypatch.undo()
     assert len(session.pending) == 1 and "sentence:L2" not in session.reviewed
-    if fault == "short write":
-        assert "only" in caught.value.reason and "bytes were written" in caught.value.reason
+    if fault == "short write":  # the error that stopped it, not the short count
+        assert half.done and caught.value.reason == "No space left on device"
     if fault != "fsync and truncate":
         assert path.read_bytes() == before  # the partial or unsynced line taken back
         same_state(session, path)
@@ -120,6 +125,25 @@ def test_a_write_that_fails_part_way_leaves_no_partial_line(corpus, tmp_path, mo
     assert sum(b'"sentence:L2"' in line for line in path.read_bytes().splitlines()) == 1
     same_state(session, path)
     assert session.reviewed == {"sentence:L1", "sentence:L2"}
+    session.close()
+
+
+def test_a_short_write_the_disk_then_takes_is_saved_whole(corpus, tmp_path, monkeypatch):
+    path = tmp_path / "edits.jsonl"
+    session = AnnotationSession.open(corpus, path, author="ann")
+    real_write = os.write
+    calls = []
+
+    def short_once(handle, data):
+        calls.append(len(data))
+        return real_write(handle, data[:10] if len(calls) == 1 else data)
+
+    monkeypatch.setattr(journal_module.os, "write", short_once)
+    session.mark_reviewed("sentence:L1")
+    monkeypatch.undo()
+    assert len(calls) == 2 and session.pending == []
+    same_state(session, path)
+    assert fresh(corpus, path).reviewed == {"sentence:L1"}
     session.close()
 
 
