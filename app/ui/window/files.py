@@ -313,9 +313,9 @@ class Files:
                           for item in state.annotations.pending})
         count = self.unsaved_edits()
         box = QMessageBox(QMessageBox.Icon.Warning, "Edits not saved",
-                          f"{count} edit{'s are' if count > 1 else ' is'} not saved: their "
+                          f"{count} edit{'s are' if count > 1 else ' is'} not saved: the "
                           f"journal could not be written ({'; '.join(reasons)}). Closing "
-                          "loses them.",
+                          f"now loses {'them' if count > 1 else 'it'}.",
                           buttons.Retry | buttons.Discard | buttons.Cancel, self.parent)
         box.setObjectName("unsaved-edits-dialog")
         box.setDefaultButton(buttons.Retry)
@@ -330,8 +330,8 @@ class Files:
                     self.session.corpus_edited(state.spec)
                 left = self.unsaved_edits()
                 if left:
-                    self.status(f"{left} edits still not saved: the journal cannot be "
-                                "written")
+                    self.status(f"{left} edit{'s' if left > 1 else ''} still not saved: "
+                                "the journal cannot be written")
                     return
             elif choice == buttons.Discard:
                 for state in states:
