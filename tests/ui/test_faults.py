@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
-from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -86,7 +85,7 @@ def test_an_edit_on_a_full_disk_is_shown_not_saved_and_retried(qtbot, window, mo
 
 
 def test_closing_with_unsaved_edits_can_discard_them(qtbot, window, monkeypatch):
-    review, key = reviewing(qtbot, window)
+    review, _ = reviewing(qtbot, window)
     full_disk(monkeypatch)
     review.mark_selected_reviewed()
     window.close()
