@@ -38,8 +38,9 @@ from sentspace.models.word2vec import read_text_lines
 
 #: What a pair-trained encoder learns (its ``objective``; see :func:`training_targets`).
 OBJECTIVES = ("auto", "labels-then-scores", "both", "labels", "scores")
-#: What "auto" trains, measured on SICK (bench/measure_pair_finetune.py, README): the
-#: labels' pass then the scores' gains on relatedness where "both" gained nothing.
+#: What "auto" trains for a network trained from scratch (pair-bow, pair-rnn): the
+#: labels' pass then the scores', which gains on relatedness where "both" gained
+#: nothing and keeps the entailment a scores-only network loses (README, SICK).
 AUTO_OBJECTIVE = "labels-then-scores"
 FILE_COLUMNS = ("sentence1", "sentence2", "label", "score")
 
@@ -220,12 +221,18 @@ class Pass:
     scores: np.ndarray
 
 
-def resolved_objective(objective: str) -> str:
-    """``objective``, :data:`AUTO_OBJECTIVE` for "auto"; ModelError when unknown."""
+def resolved_objective(objective: str, pairs: TrainingPairs | None = None,
+                       auto: str = AUTO_OBJECTIVE) -> str:
+    """``objective``, or for "auto" the family's ``auto``; an ``auto`` of "scores" trains
+    on the labels where ``pairs`` have no score (MSRP). ModelError when unknown."""
     if objective not in OBJECTIVES:
         raise ModelError(f"objective must be one of {', '.join(OBJECTIVES)}, "
                          f"not {objective!r}")
-    return AUTO_OBJECTIVE if objective == "auto" else objective
+    if objective != "auto":
+        return objective
+    if auto == "scores" and pairs is not None and not np.isfinite(pairs.score).any():
+        return "labels"
+    return auto
 
 
 def training_targets(pairs: TrainingPairs, objective: str

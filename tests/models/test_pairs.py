@@ -68,6 +68,10 @@ def test_objectives_say_what_trains_and_in_which_order():
     assert training_targets(pairs, "scores")[0] == ()
     assert [p.examples.tolist() for p in training_targets(pairs, "labels")[1]] == [[0, 1]]
     assert resolved_objective("auto") == "labels-then-scores"
+    assert resolved_objective("auto", pairs, auto="scores") == "scores"
+    unscored = TrainingPairs(pairs.first, pairs.second, pairs.label,
+                             np.full(len(pairs), np.nan))
+    assert resolved_objective("auto", unscored, auto="scores") == "labels"
     with pytest.raises(ModelError, match="objective must be one of auto, "):
         PairBOW(objective="mixed")
 
