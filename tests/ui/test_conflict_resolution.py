@@ -44,6 +44,9 @@ def test_a_conflict_is_resolved_in_the_window_with_a_reason(qtbot, window):
     dialog = window.teamwork.conflict_dialog
     qtbot.waitExposed(dialog)
     assert dialog.list.count() == 1 and "sentence:L1" in dialog.list.item(0).text()
+    assert dialog.problem.text() == (
+        "Found when ben's edit was replayed: L1 was in 0 and is now in 5. It applied "
+        "anyway: the later decision is in effect now.")
     options = [button.text() for button in dialog.choices.buttons()]
     assert options[0].startswith("ann, 20") and "move L1 from 0 to 5 — “same event”" in \
         options[0]

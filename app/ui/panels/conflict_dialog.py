@@ -8,8 +8,6 @@ nothing itself."""
 
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -73,6 +71,7 @@ class ConflictDialog(QDialog):
         self.list.currentRowChanged.connect(lambda _: self._show_conflict())
 
         self.problem = QLabel()
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b00000")
         self.choices = QButtonGroup(self)
@@ -89,6 +88,7 @@ class ConflictDialog(QDialog):
                                on_ok=self.resolve)
         self.reason = self.form.reason
         self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
 
         layout = QVBoxLayout(self)
@@ -152,8 +152,11 @@ class ConflictDialog(QDialog):
             self.problem.setText("")
             self._update()
             return
-        self.problem.setText(html.escape(f"{conflict.problem or 'conflict'}; "
-                                         f"{'applied' if conflict.applied else 'skipped'}"))
+        self.problem.setText(
+            f"Found when {conflict.record.author}'s edit was replayed: "
+            f"{conflict.problem or 'a conflict'}. "
+            + ("It applied anyway: the later decision is in effect now." if conflict.applied
+               else "It was skipped."))
         options: list[tuple[str, Edit | None]] = [(decision_text(edit), edit)
                                                   for edit in decisions_of(conflict)]
         if isinstance(conflict.record, Edit):
