@@ -30,7 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from sentspace.app.annotations.journal import (
-    Record, journal_path, merge_journals, read_journal, write_journal,
+    Record,
+    journal_path,
+    merge_journals,
+    read_journal,
+    write_journal,
 )
 from sentspace.app.annotations.session import AnnotationSession, Changes
 from sentspace.app.annotations.suspicious import ReviewList
@@ -138,7 +142,12 @@ def export_batches(spec: str, original: Corpus, lists: Mapping[str, ReviewList],
     InputError
         ``folder`` holds batches already (a reviewer's journal would be overwritten).
     """
-    from sentspace.app.workspace import Workspace, corpus_entry, encode_state, save_workspace
+    from sentspace.app.workspace import (
+        Workspace,
+        corpus_entry,
+        encode_state,
+        save_workspace,
+    )
 
     folder = Path(folder)
     if (folder / INDEX).exists() or any(

@@ -24,9 +24,8 @@ never takes back another's edit; two windows with the same author share one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import bisect
+from collections.abc import Iterable
 
 from sentspace.app.annotations.edits import Conflict, Edit, ResolveConflict, Working
 from sentspace.app.annotations.journal import Record, StackRecord

@@ -7,9 +7,13 @@ from collections import Counter
 
 import numpy as np
 import pytest
-
 from sentspace.app.annotations.batches import (
-    INDEX, MANIFEST, batch_journals, bring_back, export_batches, split_batches,
+    INDEX,
+    MANIFEST,
+    batch_journals,
+    bring_back,
+    export_batches,
+    split_batches,
 )
 from sentspace.app.annotations.journal import read_journal
 from sentspace.app.annotations.session import AnnotationSession, decisions_of
@@ -34,7 +38,7 @@ def keys_of(lists, batch):
 
 
 def test_batches_are_stratified_by_list_and_hold_whole_items(msrp):
-    corpus, lists = msrp
+    _, lists = msrp
     assert {kind: len(items) for kind, items in lists.items()} == {
         "misgrouped": 859, "split": 274, "merge": len(lists["merge"])}
     batches = split_batches(lists, 3)
@@ -61,7 +65,7 @@ def test_batches_are_stratified_by_list_and_hold_whole_items(msrp):
 
 
 def test_a_sentence_in_two_rows_stays_in_one_batch(msrp):
-    corpus, lists = msrp
+    _, lists = msrp
     items = lists["misgrouped"]
     # The same key twice in a list (a sentence listed in two of its groups).
     doubled = items.take([0, 1, 0, 2, 3])
@@ -70,7 +74,7 @@ def test_a_sentence_in_two_rows_stays_in_one_batch(msrp):
 
 
 def test_take_keeps_each_list_row_for_row(msrp):
-    corpus, lists = msrp
+    _, lists = msrp
     for items in lists.values():
         rows = [5, 0, 3]
         part = items.take(rows)
@@ -133,7 +137,7 @@ def test_batches_open_as_workspaces_and_come_back_with_their_conflicts(msrp, tmp
 
 
 def test_cli_batches_and_merge_of_their_folder(msrp, tmp_path, capsys):
-    corpus, lists = msrp
+    corpus, _ = msrp
     out = tmp_path / "out"
     assert main(["annotations", "batches", "msrp-grouped", "--encoder", "bow",
                  "--people", "2", "--top", "3", "--names", "ann,ben",

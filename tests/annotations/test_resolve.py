@@ -8,12 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from sentspace.app.annotations.agreement import agreement
 from sentspace.app.annotations.edits import EditError, ResolveConflict
 from sentspace.app.annotations.journal import read_journal
 from sentspace.app.annotations.session import (
-    AnnotationSession, conflict_items, decisions_of, same_conflict,
+    AnnotationSession,
+    conflict_items,
+    decisions_of,
+    same_conflict,
 )
 from sentspace.app.corpora import load_corpus
 
@@ -55,8 +57,8 @@ def test_a_resolution_keeps_one_move_and_is_journaled_with_its_reason(corpus, tm
     assert ann.conflicts == [] and ann.group_names_of(0) == ["5"]
     assert [e.describe() for e in ann.edits] == [
         "move L1 from 0 to 5",
-        "resolve the conflict on sentence:L1: ann's move L1 from 0 to 5 stands over ben's "
-        "move L1 from 0 to 7"]
+        ("resolve the conflict on sentence:L1: ann's move L1 from 0 to 5 stands over ben's "
+        "move L1 from 0 to 7")]
     last = json.loads(journal.read_text().splitlines()[-1])
     assert last["op"] == "resolve" and last["author"] == "ann"
     assert last["reason"] == "the event, not the company"
@@ -209,10 +211,10 @@ def test_two_processes_resolve_and_decide_and_end_seeing_the_same(corpus, tmp_pa
     ben("move 1 8")
     conflicts = ann("move 1 9")["conflicts"]    # nor ann ben's: one on L2
     assert conflicts == [
-        "ben's move L1 from 0 to 7: L1 was in 0 and is now in 5 (after ann's move L1 from "
-        "0 to 5); applied anyway",
-        "ann's move L2 from 0 to 9: L2 was in 0 and is now in 8 (after ben's move L2 from "
-        "0 to 8); applied anyway"]
+        ("ben's move L1 from 0 to 7: L1 was in 0 and is now in 5 (after ann's move L1 from "
+        "0 to 5); applied anyway"),
+        ("ann's move L2 from 0 to 9: L2 was in 0 and is now in 8 (after ben's move L2 from "
+        "0 to 8); applied anyway")]
     assert ben("refresh")["conflicts"] == conflicts
     # Both resolve the conflict on L1 at once: the first to take the lock wins, the
     # other is refused and says who resolved it.

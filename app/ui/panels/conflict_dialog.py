@@ -21,11 +21,13 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
 from sentspace.app.annotations.agreement import item_sentences
 from sentspace.app.annotations.edits import Conflict, Edit, EditError
 from sentspace.app.annotations.session import (
-    AnnotationSession, conflict_items, decisions_of, same_conflict,
+    AnnotationSession,
+    conflict_items,
+    decisions_of,
+    same_conflict,
 )
 from sentspace.app.ui.kit.reason_form import ReasonForm
 from sentspace.app.ui.kit.widgets import OneLineDelegate
