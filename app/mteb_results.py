@@ -478,19 +478,15 @@ def arrange(metric: str, current: Any, runs: Sequence[Any],
             at += 1
         order.insert(at + 1, ("imported", number))
         scale = ", per cent in the file" if score.per_cent else ""
-        note = (f"{score.label}: {score.main_score:.4f} on MTEB's {score.task} "
-                f"{score.split} ({found.n_pairs:,} pairs{scale})")
+        note = (f"{score.label} {score.main_score:.4f}{scale}; ")
         if same:
             run, mine = runs[same[-1][0]], same[-1][1]
-            note += (f"; sentspace's {run.provenance.encoder_name} on the same pairs: "
-                     f"{mine.spearman:.4f}")
+            note += f"sentspace's {run.provenance.encoder_name} {mine.spearman:.4f}, on "
         else:
-            note += "; no sentspace run of this model on these pairs"
-        notes.append(note)
+            note += "no sentspace run of this model on "
+        notes.append(note + f"MTEB's {found.n_pairs:,} {score.task} {score.split} pairs")
     if elsewhere:
-        tasks = ", ".join(dict.fromkeys(f"{score.task} ({score.mteb_task.about}, "
-                                        f"{score.mteb_task.n_pairs:,} pairs)"
-                                        for score in elsewhere))
+        tasks = ", ".join(dict.fromkeys(score.task for score in elsewhere))
         notes.append(f"{len(elsewhere)} imported MTEB score"
                      f"{'s are' if len(elsewhere) > 1 else ' is'} of other pairs: {tasks}")
     return Arrangement(tuple(order), tuple(notes))

@@ -20,13 +20,14 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from sentspace.app.evaluations.histograms import data_bins
 from sentspace.app.mteb_results import same_model
 from sentspace.app.palette import SELECTED
 from sentspace.app.ui.charts.base import (
+    MIN_HEIGHT,
     NEGATIVE,
     NO_INTERVAL,
     POSITIVE,
@@ -396,10 +397,9 @@ class MetricBars(ResultChart):
         labelled = np.asarray(labelled, dtype=bool).reshape(-1) if len(labelled) \
             else np.zeros(count, dtype=bool)
         x = np.arange(count, dtype=np.float64)
-        title = f"{metric} (95% bootstrap CI)"
-        if self.imported.any():
-            title += "; grey: MTEB, imported"
-        self.plot = self._plot(title, "", metric)
+        # The metric names the axis: a title repeating it was wider than the panel
+        # beside the views (~370 px at 1280x800) and pushed the last bars out of view.
+        self.plot = self._plot("95% bootstrap CI", "", metric)
         hatched = QBrush(QColor(IMPORTED_COLOUR), Qt.BrushStyle.BDiagPattern)
         self.bars = pg.BarGraphItem(
             x=x, height=self.values, width=0.6,
@@ -411,10 +411,14 @@ class MetricBars(ResultChart):
         #: The values written above the labelled bars.
         self.value_labels: list[pg.TextItem] = []
         for k in np.flatnonzero(labelled | self.imported):
-            if np.isfinite(self.values[k]):
-                text = pg.TextItem(f"{self.values[k]:.4f}", color="#000000",
-                                   anchor=(0.5, 1.0 if self.values[k] >= 0 else 0.0))
-                text.setPos(float(k), float(self.values[k]))
+            value = self.values[k]
+            if np.isfinite(value):
+                # Beyond the end of the bar's interval, which it would cover.
+                ends = self.intervals[k][np.isfinite(self.intervals[k])]
+                end = max([value, *ends]) if value >= 0 else min([value, *ends])
+                text = pg.TextItem(f"{value:.4f}", color="#000000",
+                                   anchor=(0.5, 1.0 if value >= 0 else 0.0))
+                text.setPos(float(k), float(end))
                 self.plot.addItem(text)
                 self.value_labels.append(text)
         # Error bars only where an interval exists: a zero-length one would read as
@@ -426,11 +430,23 @@ class MetricBars(ResultChart):
                                           bottom=self.values[known] - low, beam=0.25,
                                           pen=pg.mkPen("#000000", width=1.5))
         self.plot.addItem(self.error_bars)
-        self.plot.getAxis("bottom").setTicks([list(zip(x.tolist(), self.labels))])
+        # An imported bar's name on two lines: "all-MiniLM-L6-v2" over "(MTEB, imported)",
+        # with the height the second line takes.
+        if self.imported.any():
+            self.setMinimumHeight(MIN_HEIGHT + 16)
+            bottom = self.plot.getAxis("bottom")
+            bottom.setHeight(bottom.height() + QFontMetrics(
+                bottom.style["tickFont"] or QFont()).height())
+        ticks = [label.replace(" (", "\n(", 1) if outside else label
+                 for label, outside in zip(self.labels, self.imported)]
+        self.plot.getAxis("bottom").setTicks([list(zip(x.tolist(), ticks))])
         self.plot.setXRange(-0.5, len(x) - 0.5, padding=0.02)
         shown = np.concatenate([self.values, low, high])
-        self.plot.setYRange(*padded(min(0.0, float(np.nanmin(shown))),
-                                     max(0.0, float(np.nanmax(shown)))), padding=0)
+        bottom, top = padded(min(0.0, float(np.nanmin(shown))),
+                             max(0.0, float(np.nanmax(shown))))
+        if self.value_labels:                       # room for the values above the bars
+            top += 0.3 * (top - bottom)
+        self.plot.setYRange(bottom, top, padding=0)
 
     @property
     def bar_count(self) -> int:

@@ -261,6 +261,7 @@ class EvaluationPanel(QWidget):
         self.imported = tuple(imported)
         if self.comparison is not None:
             self._show_comparison()
+            QTimer.singleShot(0, self._place_split)   # room for the note under the chart
 
     def choose_mteb_file(self) -> None:
         path = open_file(self, "Import an MTEB result file", "MTEB result (*.json)")
@@ -486,6 +487,7 @@ class EvaluationPanel(QWidget):
         if metric is None or self.current is None:
             return
         _discard(self.comparison)
+        self.comparison = None
         rows = self.comparable_rows()
         runs = [self.results[r][1] for r in rows]
         # Imported MTEB scores of exactly the pairs of this metric, beside their model's run.
@@ -494,6 +496,10 @@ class EvaluationPanel(QWidget):
         targets = [rows[k] if kind == "run" else None for kind, k in placed.order]
         self.imported_note.setText("\n".join(placed.notes))
         self.imported_note.setVisible(bool(placed.notes))
+        # Its lines at the width it has, so the splitter leaves them room under the chart.
+        self.imported_note.setMinimumHeight(
+            self.imported_note.heightForWidth(max(self.imported_note.width(), 200))
+            if placed.notes else 0)
         self.comparison = comparison_chart(metric, bars)
         # A bar stands for a result: clicking it opens that result (once this click's
         # handling is over, since opening it rebuilds the charts); an imported one has
