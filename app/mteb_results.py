@@ -143,8 +143,7 @@ class ImportedResult(Result):
     def summary(self) -> list[tuple[str, str]]:
         task = self.mteb_task
         return [("imported from", self.source),
-                ("MTEB task", f"{self.task} {self.split} ({task.n_pairs:,} pairs: "
-                              f"{task.about})"),
+                ("MTEB task", f"{self.task} {self.split} ({task.n_pairs:,} pairs: {task.about})"),
                 ("model", self.model + (f" @ {self.model_revision[:12]}"
                                         if self.model_revision else "")),
                 ("main score (cosine spearman)", f"{self.main_score:.4f}"),

@@ -124,12 +124,12 @@ def test_reads_results_written_before_mteb_1_11(tmp_path):
 @pytest.mark.parametrize(("content", "problem"), [
     ('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": 0.8,}]}}',
      r"STSBenchmark\.json, line 1: not valid JSON: Expecting property name"),
-    ("[1, 2]", r"STSBenchmark\.json: expected a JSON object \(MTEB's TaskResult\), "
-               "found a list"),
+    ("[1, 2]", (r"STSBenchmark\.json: expected a JSON object \(MTEB's TaskResult\), "
+                "found a list")),
     ('{"scores": {}}', r"STSBenchmark\.json: no task_name: not an MTEB result file"),
     ('{"task_name": "STSBenchmark", "scores": {"dev": [{"main_score": 0.8}]}}',
-     r"STSBenchmark\.json: no 'test' scores \(MTEB scores STSBenchmark on its test split; "
-     "the file has 'dev'\\)"),
+     (r"STSBenchmark\.json: no 'test' scores \(MTEB scores STSBenchmark on its test split; "
+      "the file has 'dev'\\)")),
     ('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": "high"}]}}',
      r"STSBenchmark\.json: scores\.test\[0\]\.main_score is 'high', not a number"),
     ('{"task_name": "STSBenchmark", "scores": {"test": [{"cosine_spearman": 0.8}]}}',
@@ -137,8 +137,8 @@ def test_reads_results_written_before_mteb_1_11(tmp_path):
     ('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": 8203}]}}',
      r"STSBenchmark\.json: scores\.test\[0\]\.main_score 8203 is not a correlation"),
     ('{"task_name": "Banking77Classification", "scores": {"test": []}}',
-     r"STSBenchmark\.json: MTEB task 'Banking77Classification' is not one sentspace "
-     "evaluates"),
+     (r"STSBenchmark\.json: MTEB task 'Banking77Classification' is not one sentspace "
+      "evaluates")),
 ])
 def test_a_bad_file_is_named_with_its_problem(tmp_path, content, problem):
     path = tmp_path / "STSBenchmark.json"
@@ -217,8 +217,8 @@ def test_an_imported_bar_goes_right_after_the_run_of_its_model(shared_data, tmp_
     placed = arrange("pooled spearman", bow, [bow, minilm, bow], [imported, sick])
     assert placed.order == (("run", 0), ("run", 1), ("imported", 0), ("run", 2))
     assert placed.notes == (
-        f"all-MiniLM-L6-v2 (MTEB, imported) 0.8203; sentspace's minilm "
-        f"{bow.pooled.spearman:.4f}, on MTEB's 1,379 STSBenchmark test pairs",
+        (f"all-MiniLM-L6-v2 (MTEB, imported) 0.8203; sentspace's minilm "
+         f"{bow.pooled.spearman:.4f}, on MTEB's 1,379 STSBenchmark test pairs"),
         "1 imported MTEB score is of other pairs: SICK-R")
     alone = arrange("STSBenchmark spearman", bow, [bow], [imported])
     assert alone.order == (("run", 0), ("imported", 0))
