@@ -197,8 +197,8 @@ def imported_table(imported: MtebImport, results, source: str) -> str:
     for name in dict.fromkeys(missing):
         task = TASKS[name]
         lines.append(f"-: no run evaluated exactly {name}'s pairs ({task.about}, "
-                     f"{task.n_pairs:,}; sentspace reads them from {task.corpus}"
-                     + (f" with --split {task.split}" if task.split else "") + ")")
+                     f"{task.n_pairs:,}: the {task.corpus}/ folder with --split "
+                     f"{task.split or 'all'})")
     return "\n".join(lines)
 
 
