@@ -299,8 +299,9 @@ def fitted_on_training_side(encoder: Encoder, corpus: Corpus, texts: Sequence[st
 #: The pairs an evaluation of pairs reads, by the name its ``split`` option takes
 #: (``sentspace.app.evaluations.OPTIONS``); the first is the default.
 SPLIT_CHOICES = {
-    "auto": "encoders trained on pairs: the test split only, training on the other "
-            "splits; other encoders: every pair",
+    "auto": "the test split where the corpus has one (SICK, STS-B: as SentEval, MTEB and "
+            "the papers report), encoders trained on pairs training on the others; "
+            "elsewhere every pair (encoders trained on pairs: every split but train)",
     "test": "the test split only, for every encoder",
     "not-train": "every split but train (encoders trained on pairs train on train)",
     "all": "every pair (an encoder trained on pairs then needs a pairs file, FAMILY:FILE)",
@@ -316,7 +317,7 @@ def chosen_splits(corpus: Corpus, encoder: Encoder, split: str) -> tuple[str, ..
                               f"{', '.join(SPLIT_CHOICES)})")
     names = set(corpus.pairs.split) if corpus.pairs is not None else set()
     if split == "auto":
-        return ("test",) if encoder.learns_from_pairs and "test" in names else None
+        return ("test",) if "test" in names else None
     if split == "test":
         return ("test",)
     if split == "not-train":
@@ -327,18 +328,20 @@ def chosen_splits(corpus: Corpus, encoder: Encoder, split: str) -> tuple[str, ..
 
 
 def run_split(corpus: Corpus, encoders: Sequence[Encoder], split: str) -> tuple[str, str]:
-    """(the split choice, a note saying why, or "") that evaluates every encoder of one
-    run on the same pairs, so they can be compared pair by pair: "auto", when any of
-    them learns from pairs, becomes for all of them what it is for those ("test" where
-    the corpus has a test split, else "not-train"); any other choice is kept."""
+    """(the split choice, a note saying which pairs, or "") that evaluates every encoder
+    of one run on the same pairs, so they can be compared pair by pair: "auto", when any of
+    them learns from pairs on a corpus without a test split (where "auto" is the test
+    split for every encoder already), becomes "not-train" for all of them, as it is for
+    those; any other choice is kept."""
     trained = [encoder.name for encoder in encoders if encoder.learns_from_pairs]
+    names = set(corpus.pairs.split) if corpus.pairs is not None else set()
+    if split == "auto" and "test" in names:
+        return split, ("split auto: the test split, as SentEval, MTEB and the papers report "
+                       "it (--split all for every pair)")
     if split != "auto" or not trained or len(encoders) < 2:
         return split, ""
-    names = set(corpus.pairs.split) if corpus.pairs is not None else set()
-    split, pairs = (("test", "the test split") if "test" in names
-                    else ("not-train", "every split but train"))
-    return split, (f"split auto: every encoder evaluated on {pairs}, as "
-                   f"{', '.join(trained)} trains on the other pairs")
+    return "not-train", (f"split auto: every encoder evaluated on every split but train, "
+                         f"as {', '.join(trained)} trains on the train pairs")
 
 
 def describe_pairs(corpus: Corpus, pair_index: np.ndarray) -> str:

@@ -255,8 +255,9 @@ def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
                     confidence: float = 0.95) -> Job[RelatednessResult]:
     """Encode the corpus and run :func:`evaluate_relatedness` (same parameters) on the
     pairs of ``splits`` or, when None, of the ``split`` choice
-    (:data:`sentspace.app.neighbours.SPLIT_CHOICES`: by default SICK test for an encoder that
-    learns from labelled pairs, every pair for the others). Such an encoder trains on
+    (:data:`sentspace.app.neighbours.SPLIT_CHOICES`: by default the test split where the
+    corpus has one, as SICK and STS-B, else every pair). An encoder that learns from
+    labelled pairs trains on
     the pairs outside the evaluated splits, so it never sees an evaluated pair."""
     if splits is None:
         scored_pairs(corpus)

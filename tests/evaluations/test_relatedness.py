@@ -31,7 +31,7 @@ def _independent_cosines(corpus):
 
 
 def test_bow_correlations_equal_scipy_on_real_sick_pairs(sick300):
-    result = run_job(run_relatedness(sick300, BagOfWords(), n_resamples=200))
+    result = run_job(run_relatedness(sick300, BagOfWords(), split="all", n_resamples=200))
     cosine = _independent_cosines(sick300)
     gold = sick300.pairs.score
     np.testing.assert_allclose(result.cosine, cosine, atol=1e-6)
@@ -114,7 +114,7 @@ def test_json_names_every_pair_by_its_sick_pair_id(shared_data):
     release files are the ones the row points at (row numbers and ids differ)."""
     corpus = load_corpus(shared_data / "sick")
     released = _sick_rows(shared_data / "sick")
-    result = run_job(run_relatedness(corpus, BagOfWords(), n_resamples=0))
+    result = run_job(run_relatedness(corpus, BagOfWords(), split="all", n_resamples=0))
     pairs = json.loads(json.dumps(result.to_dict()))["pairs"]
     assert len(pairs) == len(released) == len(corpus.pairs)
     assert sum(entry["pair"] != str(entry["row"]) for entry in pairs) > 9000
