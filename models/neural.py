@@ -244,6 +244,8 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     paper_params: ClassVar[dict[str, Any]] = {}
     #: torch's intra-op threads per training batch on the CPU (None: torch's default).
     cpu_threads: ClassVar[int | None] = None
+    #: What one training row is, in the progress ("5,000 pairs").
+    training_rows: ClassVar[str] = "sentences"
 
     def __init__(self, epochs: int, batch_sentences: int, learning_rate: float,
                  min_count: int, max_vocab: int, lowercase: bool, seed: int,
@@ -339,7 +341,7 @@ class NeuralEncoder(TrainsOnFile, Encoder):
             The training text is unreadable or gives nothing to train on.
         """
         if self.training_file is None:
-            return (yield from self._train(list(texts), f"{len(texts):,} sentences"))
+            return (yield from self._train(list(texts), f"{len(texts):,} {self.training_rows}"))
         path = Path(self.training_file)
         stat = path.stat()
         memo = _remembered(self.family, json.dumps(self.params(), sort_keys=True),

@@ -60,7 +60,7 @@ class PairFinetune(Encoder):
     """
 
     family = "pair-finetune"
-    title = "Fine-tuned sentence-transformer on labelled pairs (sentence-transformers losses)"
+    title = "Fine-tuned sentence-transformer on scored or labelled pairs (sentence-transformers losses)"
     install_hint = INSTALL_HINT
     requires_fit = True
     learns_from_data = True

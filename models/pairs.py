@@ -301,6 +301,7 @@ class PairBOW(NeuralEncoder):
 
     family = "pair-bow"
     title = "Pair-trained bag of words (labelled pairs; Triantafillou et al. 2016)"
+    training_rows = "pairs"
     recurrent = False
 
     def __init__(self, embedding_size: int = 300, hidden_size: int = 512,
