@@ -148,3 +148,33 @@ def test_review_batches_go_out_and_come_back_with_their_conflicts(qtbot, window,
     qtbot.keyClicks(conflicts.reason, "ben is right")
     qtbot.keyClick(conflicts.reason, Qt.Key.Key_Return)    # Enter resolves too
     assert conflicts.list.count() == 0 and group_of(window, sentence) == ["7"]
+
+
+def test_review_batches_deal_only_the_lists_chosen(qtbot, window, tmp_path):
+    """A double review of the misgrouped sentences alone: every item of the batch is a
+    sentence, which agreement counts (reviewed groups and group pairs it does not)."""
+    window.analyses.find_suspicious()
+    wait_for_job(qtbot, window)
+    lists = window.current.review_lists
+    assert len(lists) > 1 and "misgrouped" in lists
+    window.review_panel.buttons["batches"].click()
+    dialog = window.teamwork.batches_dialog
+    qtbot.waitExposed(dialog)
+    write = dialog.buttons.buttons()[0]
+    assert all(box.isChecked() for box in dialog.chosen.values())
+    dialog.copies.setValue(2)
+    dialog.top.setValue(4)
+    dialog.names.setText("ann, ben")
+    dialog.target.setText(str(tmp_path / "batches"))
+    for box in dialog.chosen.values():
+        box.setChecked(False)
+    assert not write.isEnabled() and "choose one list" in dialog.preview.text()
+    dialog.chosen["misgrouped"].setChecked(True)
+    assert write.isEnabled()
+    assert dialog.preview.text().splitlines() == [
+        "batch 1 for ann: 4 rows (4 misgrouped)", "batch 2 for ben: 4 rows (4 misgrouped)"]
+    dialog.accept()
+    manifest = json.loads((tmp_path / "batches" / "batch-2-ben" / "batch.json").read_text())
+    assert list(manifest["items"]) == ["misgrouped"]
+    assert manifest["items"]["misgrouped"] == list(dict.fromkeys(
+        lists["misgrouped"].key(row) for row in range(4)))

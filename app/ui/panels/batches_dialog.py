@@ -1,13 +1,16 @@
 """*Split into batches…*: the review lists shown, split among N people
 (:func:`sentspace.app.annotations.batches.split_batches`: stratified by list, in rank order), with
-how many people see each item, how many rows of each list, the people's names and the
-folder to write; what each batch would hold is shown as the numbers change."""
+which lists to deal (all by default; one alone, such as the misgrouped sentences, for a
+double review whose every item agreement counts), how many people see each item, how
+many rows of each list, the people's names and the folder to write; what each batch
+would hold is shown as the numbers change."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -35,11 +38,19 @@ class BatchesDialog(QDialog):
         self.setWindowTitle("Split the review into batches")
         self.lists, self.choose_folder = dict(lists), choose_folder
         self.batches: list[Batch] = []
-        sizes = ", ".join(f"{items.title} {len(items):,}" for items in self.lists.values())
-        caption = QLabel(f"Each person gets a folder with a workspace of their rows "
-                         f"(dealt in rank order, list by list) and their own journal. "
-                         f"Lists: {sizes}.")
+        caption = QLabel("Each person gets a folder with a workspace of their rows "
+                         "(dealt in rank order, list by list) and their own journal.")
         caption.setWordWrap(True)
+        #: One box per list (by kind), checked: the lists dealt.
+        self.chosen: dict[str, QCheckBox] = {}
+        chosen = QVBoxLayout()
+        for kind, items in self.lists.items():
+            box = QCheckBox(f"{items.title} ({len(items):,})")
+            box.setAccessibleName(f"deal {items.title}")
+            box.setChecked(True)
+            box.toggled.connect(lambda _: self._update())
+            self.chosen[kind] = box
+            chosen.addWidget(box)
         self.people = QSpinBox()
         self.people.setAccessibleName("people")
         self.people.setRange(1, 100)
@@ -65,6 +76,7 @@ class BatchesDialog(QDialog):
         where.addWidget(self.target, 1)
         where.addWidget(browse)
         form = QFormLayout()
+        form.addRow("Lists:", chosen)
         form.addRow("People:", self.people)
         form.addRow("People per item:", self.copies)
         form.addRow("Rows of each list:", self.top)
@@ -93,6 +105,11 @@ class BatchesDialog(QDialog):
     def name_list(self) -> list[str]:
         return [name.strip() for name in self.names.text().split(",") if name.strip()]
 
+    def chosen_lists(self) -> dict[str, ReviewList]:
+        """The lists checked, to deal (kind -> table)."""
+        return {kind: items for kind, items in self.lists.items()
+                if self.chosen[kind].isChecked()}
+
     def folder(self) -> str:
         return self.target.text().strip()
 
@@ -104,8 +121,11 @@ class BatchesDialog(QDialog):
     def _update(self) -> None:
         self.copies.setMaximum(self.people.value())
         problem = ""
+        chosen = self.chosen_lists()
         try:
-            self.batches = split_batches(self.lists, self.people.value(),
+            if not chosen:
+                raise InputError("choose one list or more to deal")
+            self.batches = split_batches(chosen, self.people.value(),
                                          copies=self.copies.value(),
                                          top=self.top.value() or None,
                                          names=self.name_list())
