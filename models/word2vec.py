@@ -19,8 +19,10 @@ fingerprint follows because it hashes the trained weights.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import logging
+import zlib
 from abc import abstractmethod
 from collections.abc import Sequence
 from operator import attrgetter
@@ -40,12 +42,14 @@ log = logging.getLogger(__name__)
 
 def read_text_lines(path: str | Path) -> list[str]:
     """Every line of a plain UTF-8 text file, stripped (blank ones included, so index
-    ``i`` is line ``i + 1``).
+    ``i`` is line ``i + 1``). A gzip file (known by its magic bytes, whatever its name,
+    as Multi30K's ``train.cs.gz``) is read decompressed.
 
     Raises
     ------
     ModelError
-        The file is missing, a folder, binary or not UTF-8 (with the line).
+        The file is missing, a folder, a broken gzip file, binary or not UTF-8 (with the
+        line).
     """
     path = Path(path).expanduser()
     try:
@@ -54,6 +58,11 @@ def read_text_lines(path: str | Path) -> list[str]:
         raise ModelError("is a folder, not a text file of training sentences", path) from None
     except OSError as error:
         raise ModelError(f"cannot read the training text: {error.strerror}", path) from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ModelError(f"not a readable gzip file ({error})", path) from None
     if b"\0" in data[:1 << 16]:
         raise ModelError("binary data, not a plain text file (one sentence a line)", path)
     try:

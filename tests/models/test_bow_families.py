@@ -14,6 +14,16 @@ from sentspace.models.random_bow import RandomBagOfWords, random_word_vectors
 from sentspace.models.tokenize import count_matrix, tokenize
 
 
+def test_tokenize_keeps_czech_diacritics():
+    """Czech words stay whole, with their háčky and čárky, lowercased (Costra, Multi30K cs)."""
+    assert tokenize("Žena v ČERVENÉ košili řídí kůň, dítě čte.") == [
+        "žena", "v", "červené", "košili", "řídí", "kůň", ",", "dítě", "čte", "."]
+    assert tokenize("Úžasný", lowercase=False) == ["Úžasný"]
+    counts, types = count_matrix(["Muž řídí.", "muž neřídí"])
+    assert types == ["muž", "řídí", ".", "neřídí"]
+    assert counts.toarray().tolist() == [[1, 1, 1, 0], [1, 0, 0, 1]]
+
+
 def test_count_matrix_counts_types_per_text():
     counts, types = count_matrix(["A b a .", "", "b C"])
     assert types == ["a", "b", ".", "c"]

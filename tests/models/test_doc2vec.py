@@ -238,6 +238,23 @@ def test_read_training_text(tmp_path):
         read_training_text(tmp_path)
 
 
+def test_training_text_reads_multi30k_czech_gzip_directly(shared_data, tmp_path):
+    """``FAMILY:train.cs.gz`` trains on Multi30K's Czech side as distributed: every one
+    of the 29,000 captions, diacritics intact, in file order (no blank line, so FastSent
+    sees one document); a truncated gzip file is refused by name."""
+    from sentspace.models.neural import read_ordered_text
+    from sentspace.models.word2vec import read_text_lines
+    path = shared_data / "multi30k" / "task1" / "raw" / "train.cs.gz"
+    lines = read_text_lines(path)
+    assert len(lines) == 29_000
+    assert read_training_text(path) == lines == read_ordered_text(path)
+    assert lines[0] == "Dva mladí bílí muži jsou venku poblíž mnoha keřů."
+    assert lines[-1] and all(lines)
+    (tmp_path / "cut.txt.gz").write_bytes(path.read_bytes()[:2000])
+    with pytest.raises(ModelError, match="cut.txt.gz: not a readable gzip file"):
+        read_training_text(tmp_path / "cut.txt.gz")
+
+
 def test_trains_on_a_plain_text_file(shared_data, tmp_path):
     texts = read_training_text(shared_data / "senteval-transfer" / "MR" / "rt-polarity.pos")
     assert len(texts) > 5000
