@@ -4,7 +4,9 @@ Each family trains once on real text through ``FAMILY:FILE`` (so every evaluatio
 the same trained model): FastSent, FastSent+AE and SkipThought on the ordered State of
 the Union sentences, S(D)AE on the same sentences, DictRep on WordNet's definitions,
 URAE and the gensim families (Word2Vec, fastText, Doc2Vec) on the same sentences,
-pair-bow and pair-rnn on SICK's train pairs (written to a pairs file). bow, glove-mean
+pair-bow and pair-rnn on SICK's train pairs (written to a pairs file), and the NMT
+encoders (``nmt:en-de``, ``nmt:en-fr``: Hill et al.'s encoder of a GRU encoder-decoder
+trained to translate) on Multi30K task 1 train (29,000 caption pairs). bow, glove-mean
 and MiniLM are the reference rows. Every number comes from the evaluations the app and
 the CLI run (``sentspace.app.evaluations``), through the embedding cache:
 
@@ -15,6 +17,9 @@ the CLI run (``sentspace.app.evaluations``), through the embedding cache:
   SentEval uses 10, to fit a shared 2-core machine),
 - Costra 1.1 (Czech), only for encoders that can read Czech: the trained families, GloVe
   and MiniLM are English-only, so their cell is "—",
+- "captions NN same image": Multi30K task 2 val, English (5,070 descriptions written
+  independently, five per image, 1,014 images): the share of descriptions whose nearest
+  neighbour (cosine) describes the same image, against chance (4 of the 5,069 others),
 - "NN same length": the share of SICK sentences whose nearest neighbour (cosine) has the
   same number of tokens, against chance (a crude probe of spaces grouped by form rather
   than meaning, as Hill et al. report for SDAE),
@@ -24,7 +29,10 @@ the CLI run (``sentspace.app.evaluations``), through the embedding cache:
   words of the same size for the gensim families; MiniLM for pair-finetune). The tests
   in tests/models/test_learning.py guard each family's own outcome at a small budget.
 
-Run: ``python bench/bench_families.py [--quick] [--pair-finetune] [--only fastsent,bow]``.
+Run: ``python bench/bench_families.py [--quick] [--pair-finetune] [--only fastsent,bow]``
+(``--only`` takes row labels, e.g. ``nmt:en-de,nmt:en-fr,fastsent,sdae,skipthought,dictrep-bow,bow``
+for Hill et al.'s comparison). The NMT rows train at their default sizes in both settings
+(about 15-20 min a pair on 2 cores).
 ``--quick`` trains on a few hundred examples with small networks (minutes);
 ``--pair-finetune`` adds MiniLM fine-tuned as ``sentspace eval relatedness --split test``
 fine-tunes it, on SICK train + trial (about 4 minutes on a quiet 2-core CPU; its row has
@@ -153,6 +161,8 @@ ROWS = (
                             epochs="pair_epochs"), "SICK train pairs"),
     Row("pair-rnn", trained("pair-rnn", "pairs", hidden_size="hidden_size",
                             epochs="pair_epochs"), "SICK train pairs"),
+    Row("nmt:en-de", reference("nmt:en-de"), "Multi30K task 1 train, En→De (29,000 pairs)"),
+    Row("nmt:en-fr", reference("nmt:en-fr"), "Multi30K task 1 train, En→Fr (29,000 pairs)"),
     Row("bow", reference("bow"), "vocabulary of the evaluated text", costra=None),
     Row("glove-mean", reference("glove-mean"), "pretrained (GloVe 6B 50d)"),
     Row("minilm", reference("minilm"), "pretrained (all-MiniLM-L6-v2)"),
@@ -205,6 +215,18 @@ def same_length_share(corpus, embeddings) -> tuple[float, float]:
     return share, chance
 
 
+def same_group_share(corpus, embeddings) -> tuple[float, float]:
+    """(share of sentences whose nearest neighbour is in the same group, chance share)."""
+    groups = np.full(len(corpus.texts), -1)
+    groups[corpus.groups.sentence_index] = corpus.groups.group_index
+    neighbours, _ = top_k(embeddings, embeddings, 1, exclude=np.arange(len(groups)))
+    grouped = groups >= 0
+    share = float(np.mean(groups[neighbours[grouped, 0]] == groups[grouped]))
+    sizes = np.bincount(groups[grouped])
+    chance = float(np.sum(sizes * (sizes - 1)) / (grouped.sum() * (len(groups) - 1)))
+    return share, chance
+
+
 def evaluate(row: Row, encoder: Encoder, corpora: dict, settings: Settings,
              seed: int) -> dict[str, str]:
     cells = {}
@@ -225,6 +247,9 @@ def evaluate(row: Row, encoder: Encoder, corpora: dict, settings: Settings,
     embeddings = run_job(encode_corpus(corpora["sick"], encoder))
     share, chance = same_length_share(corpora["sick"], embeddings)
     cells["length"] = f"{share:.3f} ({share / chance:.1f}x chance)"
+    captions = run_job(encode_corpus(corpora["captions"], encoder))
+    share, chance = same_group_share(corpora["captions"], captions)
+    cells["captions"] = f"{share:.3f} ({share / chance:.0f}x chance)"
     return cells
 
 
@@ -263,7 +288,8 @@ def pair_finetune_cells(corpora: dict, seed: int) -> tuple[dict[str, str], float
     why = f"{DASH} (trains on the evaluated corpus's pairs; it has none)"
     return {"msrp": why, "sick": f"{related.pooled.spearman:.3f} / {related.pooled.pearson:.3f}",
             "mr": why, "costra": f"{DASH} ({ENGLISH_ONLY})", "length": DASH,
-            "gain": f"{related.pooled.spearman - base:+.3f} (from {base:.3f}, MiniLM)"}, seconds
+            "gain": f"{related.pooled.spearman - base:+.3f} (from {base:.3f}, MiniLM)",
+            "captions": DASH}, seconds
 
 
 def markdown_row(cells: list[str]) -> str:
@@ -287,24 +313,27 @@ def main() -> None:
     corpora = {"msrp": load_corpus(DATA / "white2015-paraphrase-grouped" / "msrp_distribute"),
                "sick": load_corpus(DATA / "sick"),
                "mr": load_corpus(DATA / "senteval-transfer" / "MR"),
-               "costra": load_corpus("costra")}
+               "costra": load_corpus("costra"),
+               "captions": load_corpus("multi30k-captions:en:val")}
     print(f"# Encoder families side by side ({'quick' if args.quick else 'full'} settings, "
           f"seed {args.seed}, device {device()})\n\n{settings.describe()}.\n", flush=True)
     header = ["encoder", "trained on", "training", "MSRP grouped acc", "SICK test ρ / r",
-              "SICK ρ gain over untrained", "MR acc", "Costra", "NN same length (SICK)"]
+              "SICK ρ gain over untrained", "MR acc", "Costra", "NN same length (SICK)",
+              "captions NN same image"]
     # Rows print as they finish, so a long run's log holds every finished row.
     print(markdown_row(header) + "\n|" + "---|" * len(header), flush=True)
     for row in rows:
         encoder = row.make(settings, files)
         start = time.perf_counter()
-        if encoder.requires_fit and getattr(encoder, "training_file", None):
-            encoder.fit([])   # trains on its file once; the evaluations reuse the training
+        if encoder.requires_fit and (getattr(encoder, "training_file", None)
+                                     or getattr(encoder, "pair", None)):
+            encoder.fit([])   # trains on its file (or pair) once; the evaluations reuse it
             training = f"{time.perf_counter() - start:.0f} s"
         else:
             training = DASH
         cells = evaluate(row, encoder, corpora, settings, args.seed)
         print(markdown_row([row.label, row.trained_on, training, cells["msrp"], cells["sick"],
-                            cells["gain"], cells["mr"], cells["costra"], cells["length"]]),
+                            cells["gain"], cells["mr"], cells["costra"], cells["length"], cells["captions"]]),
               flush=True)
         print(f"{row.label}: done ({time.perf_counter() - start:.0f} s in all)",
               file=sys.stderr, flush=True)
@@ -312,7 +341,7 @@ def main() -> None:
         cells, seconds = pair_finetune_cells(corpora, args.seed)
         print(markdown_row(["pair-finetune", "SICK train + trial pairs (MiniLM, 1 epoch)",
                             f"{seconds:.0f} s", cells["msrp"], cells["sick"], cells["gain"],
-                            cells["mr"], cells["costra"], cells["length"]]), flush=True)
+                            cells["mr"], cells["costra"], cells["length"], cells["captions"]]), flush=True)
     print(f"\nWhole run: {(time.perf_counter() - started) / 60:.1f} min.")
     print(f"\nCostra is Czech: {DASH} marks encoders whose vocabulary or training is "
           "English-only (every trained family here was trained on English text; GloVe "

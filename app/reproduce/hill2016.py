@@ -24,6 +24,12 @@ STATE_UNION = "{data}/state-union/sentences.txt"
 WORDNET = "{data}/wordnet-definitions/definitions.tsv"
 ON_SOTU = ("trained here on the State of the Union (17,122 ordered sentences, default "
            "small sizes, CPU) instead of 70M Toronto Books sentences")
+ON_MULTI30K = ("trained here on Multi30K task 1 train (29,000 {pair} pairs of image "
+               "captions) instead of WMT 2015 {pair} (millions of news and web pairs); "
+               "256-d GRU encoder-decoder without attention, 2 epochs, CPU; the encoder's "
+               "final state")
+CAPTION_FEATURES = ("image feature vectors for captioned images (COCO in the paper; e.g. "
+                    "pooled CNN vectors of Multi30K's Flickr30k images): not here")
 #: Model -> (encoder spec or None, mark, what differs or what is needed).
 MODELS: dict[str, tuple[str | None, str, str]] = {
     "SAE": ("sae:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d LSTM, not 2400-d"),
@@ -43,10 +49,10 @@ MODELS: dict[str, tuple[str | None, str, str]] = {
     "SkipThought": ("skipthought:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d GRU"),
     "FastSent": ("fastsent:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d"),
     "FastSent+AE": ("fastsent-ae:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d"),
-    "NMT En to Fr": (None, NEEDS, "an NMT encoder trained on WMT 2015 En-Fr (a GPU preset)"),
-    "NMT En to De": (None, NEEDS, "an NMT encoder trained on WMT 2015 En-De (a GPU preset)"),
-    "CaptionRep BOW": (None, NEEDS, "COCO captions with CNN image features"),
-    "CaptionRep RNN": (None, NEEDS, "COCO captions with CNN image features"),
+    "NMT En to Fr": ("nmt:en-fr", SUBSTITUTE, ON_MULTI30K.format(pair="En-Fr")),
+    "NMT En to De": ("nmt:en-de", SUBSTITUTE, ON_MULTI30K.format(pair="En-De")),
+    "CaptionRep BOW": (None, NEEDS, CAPTION_FEATURES),
+    "CaptionRep RNN": (None, NEEDS, CAPTION_FEATURES),
     "DictRep BOW": ("dictrep-bow:" + WORDNET, SUBSTITUTE,
                     "trained here on WordNet's 185,152 definitions mapped onto GloVe 50d, "
                     "not Hill et al. 2015a's dictionaries onto word2vec"),
@@ -262,6 +268,15 @@ PAPER = Paper(
                 "STS 2014 overall",
                 lambda value: beats(value, "table4", "All (STS) Spearman",
                                     ("FastSent", "CBOW"), ("SAE", "SDAE", "SkipThought"))),
+        Finding("NMT encoders are weak on unsupervised similarity: below FastSent and "
+                "DictRep on SICK",
+                lambda value: beats(value, "table4", "SICK Test + Train Spearman",
+                                    ("FastSent", "DictRep BOW"),
+                                    ("NMT En to Fr", "NMT En to De"))),
+        Finding("NMT En to Fr does better on supervised transfer (MR) than ParagraphVec "
+                "and the SAE",
+                lambda value: beats(value, "table3", "MR", ("NMT En to Fr",),
+                                    ("ParagraphVec DBOW", "ParagraphVec DM", "SAE"))),
         Finding("SkipThought leads supervised transfer on MR",
                 lambda value: beats(value, "table3", "MR", ("SkipThought",),
                                     ("FastSent", "CBOW", "SDAE"))),

@@ -19,3 +19,27 @@ def test_minilm_stsb_equals_mteb(shared_data):
     report = reproduced(hill2016.PAPER, ["mteb-stsb"])
     stsb = row(report, "mteb-stsb", "all-MiniLM-L6-v2", "STS-B test Spearman")
     assert stsb.n == 1379 and abs(stsb.difference) < 0.0005, stsb.value
+
+
+def test_nmt_rows_are_multi30k_substitutes_run_by_full_only():
+    # Checked on the plan: nothing trains here (nmt:en-de takes minutes per pair).
+    from sentspace.app.reproduce.model import NEEDS, SUBSTITUTE
+    from sentspace.app.reproduce.runner import FULL, QUICK, planned_runs
+
+    for model, spec in (("NMT En to Fr", "nmt:en-fr"), ("NMT En to De", "nmt:en-de")):
+        cells = [c for table in ("table3", "table4")
+                 for c in hill2016.PAPER.table(table).cells if c.row == model]
+        assert len(cells) == 7 + 16
+        for cell in cells:
+            assert cell.mark == SUBSTITUTE and not cell.quick
+            assert cell.run.encoder_spec() == spec
+            assert "Multi30K task 1" in cell.note and "WMT" in cell.note
+    nmt = {r for r in planned_runs(hill2016.PAPER, variant=FULL)
+           if r.encoder.startswith("nmt:")}
+    # 6 transfer tasks + STS 2014 + SICK, for each pair.
+    assert len(nmt) == 2 * 8
+    assert not [r for r in planned_runs(hill2016.PAPER, variant=QUICK)
+                if r.encoder.startswith("nmt:")]
+    caption = [c for c in hill2016.PAPER.table("table3").cells if c.row.startswith("Caption")]
+    assert all(c.mark == NEEDS and c.run is None and "image feature" in c.note
+               for c in caption)
