@@ -401,6 +401,8 @@ def command_suspicious(args: argparse.Namespace) -> int:
 
 
 def command_annotations_agreement(args: argparse.Namespace) -> int:
+    import math
+
     from sentspace.app.annotations.agreement import agreement, author_pairs
     from sentspace.app.annotations.batches import gather
 
@@ -417,6 +419,10 @@ def command_annotations_agreement(args: argparse.Namespace) -> int:
               f"items ({len(kind.decisions)} decided by two or more)")
         for first, second in author_pairs(kind) if kind.kind != "score" else ():
             categories, matrix = kind.confusion(first, second)
+            statistic, value, items = kind.pairwise(first, second)
+            print(f"{first} and {second}: {statistic} "
+                  f"{'undefined' if math.isnan(value) else f'{value:.3f}'} over the {items} "
+                  f"item{'s' if items != 1 else ''} both decided")
             print(f"confusion: rows {first}, columns {second}")
             print(format_table([f"{first} \\ {second}", *map(str, categories)],
                                [[str(c), *map(str, row)]

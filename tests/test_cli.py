@@ -196,6 +196,7 @@ def test_annotations_agreement_and_merge(tmp_path, capsys):
     rows = [line.split() for line in out.splitlines()]
     assert f"group decisions: Cohen's kappa {kappa:.3f} over 10 items" in out
     assert "confusion: rows A, columns B" in out and "disagreements: 3" in out
+    assert f"A and B: Cohen's kappa {kappa:.3f} over the 10 items both decided" in out
     assert ["sentence:L7", "200", decided["B"][6]] in rows
     assert ["sentence:L8", decided["A"][7], "200"] in rows
     assert ["sentence:L10", "300", "301"] in rows

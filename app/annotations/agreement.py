@@ -56,6 +56,17 @@ class KindAgreement:
         return [(item, by) for item, by in self.decisions.items()
                 if len(set(by.values())) > 1]
 
+    def pairwise(self, first: str, second: str) -> tuple[str, float, int]:
+        """The statistic, its value and the items it is over for ``first`` and
+        ``second`` alone, over the items both decided: Cohen's kappa (groups, labels) or
+        Krippendorff's alpha (scores). With three authors or more, the kind's own value
+        is over the items *every* author decided, which a third person who decided a
+        few items (a lead settling disagreements by moving sentences) cuts down to those
+        few; the pair's value keeps the double review's."""
+        both = {item: {first: by[first], second: by[second]}
+                for item, by in self.decisions.items() if first in by and second in by}
+        return _statistic(self.kind, (first, second), both)
+
     def confusion(self, first: str, second: str) -> tuple[list[Any], np.ndarray]:
         """The categories and the count matrix (rows: ``first``'s decision, columns:
         ``second``'s) over the items both decided."""
@@ -163,6 +174,8 @@ def _statistic(kind: str, authors: tuple[str, ...], shared: dict[str, dict[str, 
                 value = math.nan
             return "Krippendorff's alpha (interval)", float(value), len(shared)
         everyone = [by for by in shared.values() if len(by) == len(authors)]
+        if len(authors) == 2 and not everyone:
+            return "Cohen's kappa", math.nan, 0
         if len(authors) == 2:
             first, second = authors
             value = cohen_kappa_score([by[first] for by in everyone],

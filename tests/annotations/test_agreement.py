@@ -70,6 +70,24 @@ def test_three_authors_fleiss_kappa(corpus, tmp_path):
     assert len(groups.confusion("A", "C")[0]) > 1
 
 
+def test_a_lead_who_decided_one_item_leaves_the_pair_its_kappa(corpus, tmp_path):
+    """A double review (A, B: 20 items), then a lead moves one sentence they disagreed
+    on: the kind's Fleiss' kappa is over the one item all three decided, the pair's own
+    Cohen's kappa still over the 20 both decided."""
+    paths = group_journals(corpus, tmp_path, "AB")
+    lead = AnnotationSession.open(corpus, tmp_path / "lead.jsonl", author="lead")
+    lead.move(12, "100", reason="settled")
+    lead.close()
+    records = merge_journals([*paths, tmp_path / "lead.jsonl"])[1]
+    [groups] = agreement(corpus, records).kinds
+    assert groups.statistic == "Fleiss' kappa" and groups.n_items == 1
+    a, b = expected_groups(corpus, "A"), expected_groups(corpus, "B")
+    statistic, value, items = groups.pairwise("A", "B")
+    assert (statistic, items) == ("Cohen's kappa", 20)
+    assert value == pytest.approx(cohen_kappa_score(a, b), abs=1e-12)
+    assert groups.pairwise("A", "lead")[2] == 1
+
+
 def test_labels_and_scores_on_sick(shared_data, tmp_path):
     sick = load_corpus(str(shared_data / "sick"))
     decided = {"A": ([4.5, 3.0, 1.0, 2.5, 4.0, 5.0], [2, 1, 1, 0, 2, 2]),

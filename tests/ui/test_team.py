@@ -119,3 +119,39 @@ def test_the_agreement_of_annotators_and_their_disagreements(qtbot, window):
     with qtbot.waitSignal(dialog.sentences_selected) as picked:
         dialog.disagreements.cellClicked.emit(0, 0)
     assert picked.args[0] and set(picked.args[0]) <= {12, 13}
+
+
+def test_a_lead_settling_a_disagreement_keeps_the_pairs_kappa_in_view(qtbot, window):
+    """ann and ben decide sentences 10-13 and disagree on 12; the lead moves 12: the
+    kind's Fleiss' kappa is over the one item all three decided, and the dialog says the
+    chosen pair's Cohen's kappa over the four both decided."""
+    from sentspace.app.annotations.agreement import agreement
+    from sentspace.app.annotations.journal import read_journal
+
+    session, ids, names = window.annotations, window.corpus.ids, window.corpus.groups.names
+    for author in ("ann", "ben"):
+        session.author = author
+        for sentence in (10, 11, 13):
+            session.mark_reviewed(f"sentence:{ids[sentence]}")
+    session.author = "ann"
+    session.mark_reviewed(f"sentence:{ids[12]}")
+    kept = group_of(window, 12)
+    session.author = "ben"
+    session.move(12, names[30])
+    session.author = "lead"
+    session.move(12, kept, reason="ann is right")
+    assert group_of(window, 12) == kept
+
+    dialog = window.analyses.annotator_agreement()
+    qtbot.addWidget(dialog)
+    _, records = read_journal(session.journal.path)
+    [groups] = [kind for kind in agreement(window.current.original, records).kinds
+                if kind.kind == "group"]
+    assert groups.statistic == "Fleiss' kappa" and groups.n_items == 1
+    assert dialog.statistics.item(0, 3).text() == "1"
+    assert dialog.pair.currentText() == "ann vs ben"
+    _, value, items = groups.pairwise("ann", "ben")
+    assert items == 4 and dialog.pair_value.text() == (
+        f"ann and ben: Cohen's kappa {value:.3f} over the 4 items both decided")
+    dialog.pair.setCurrentIndex(dialog.pair.findText("ann vs lead"))
+    assert dialog.pair_value.text().endswith("over the 1 item both decided")

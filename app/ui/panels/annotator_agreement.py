@@ -7,6 +7,7 @@ sentences. Other annotators' journals of the corpus can be added."""
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Signal
@@ -74,6 +75,10 @@ class AnnotatorAgreementDialog(QDialog):
         self.pair = QComboBox()
         self.pair.setAccessibleName("annotator pair")
         self.pair.currentIndexChanged.connect(lambda _: self._show_confusion())
+        #: The chosen pair's own statistic, over the items both decided.
+        self.pair_value = QLabel()
+        self.pair_value.setAccessibleName("agreement of the pair")
+        self.pair_value.setWordWrap(True)
         self.confusion = _table("confusion of decisions")
         self.disagreements = _table("disagreements")
         self.disagreements.cellClicked.connect(self._disagreement_clicked)
@@ -91,6 +96,7 @@ class AnnotatorAgreementDialog(QDialog):
         layout.addWidget(self.statistics)
         layout.addWidget(QLabel("Confusion of two annotators' decisions (rows: the first):"))
         layout.addWidget(self.pair)
+        layout.addWidget(self.pair_value)
         layout.addWidget(self.confusion)
         layout.addWidget(QLabel("Disagreements (click one to select its sentences):"))
         layout.addWidget(self.disagreements, stretch=1)
@@ -142,7 +148,13 @@ class AnnotatorAgreementDialog(QDialog):
         kind, pair = self.kind, self.pair.currentData()
         if kind is None or pair is None:
             _fill(self.confusion, [], [])
+            self.pair_value.setText("")
             return
+        statistic, value, items = kind.pairwise(*pair)
+        self.pair_value.setText(
+            f"{pair[0]} and {pair[1]}: {statistic} "
+            f"{'undefined' if math.isnan(value) else f'{value:.3f}'} over the "
+            f"{items} item{'s' if items != 1 else ''} both decided")
         categories, matrix = kind.confusion(*pair)
         _fill(self.confusion, [f"{pair[0]} \\ {pair[1]}", *categories],
               [(category, *row) for category, row in zip(categories, matrix.tolist())])
