@@ -10,7 +10,8 @@ from sentspace.app.cache import encode_corpus
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.sick import load_sick
 from sentspace.app.jobs import run_job
-from sentspace.app.ui.panels.review_panel import SORT_ROLE, ReviewPanel
+from sentspace.app.palette import CATEGORICAL
+from sentspace.app.ui.panels.review_panel import SORT_ROLE, ReviewPanel, author_tint
 from sentspace.models import make_encoder
 
 
@@ -205,3 +206,25 @@ def test_tables_found_approximately_say_so_with_their_recall(qtbot, msrp_lists, 
     assert not widget.search_note.isHidden()
     assert f"bow: {search.describe()}" in widget.search_note.text()
     assert "recall@" in widget.search_note.text()
+
+
+def test_a_review_mark_says_no_recompute_and_tints_its_row_palely(panel):
+    """Marking a row reviewed changes no list, so the panel does not ask to recompute
+    (a move does); the row is tinted by its author, pale for every author's colour, so
+    it does not read as the selection."""
+    panel.select_row(0)
+    assert panel.mark_selected_reviewed()
+    assert panel.status.text().startswith("Done: reviewed sentence:")
+    assert "Recompute" not in panel.status.text()
+    panel.select_row(1)
+    row = panel.selected_row()
+    items = panel.current_list
+    assert panel.move_selected(items.corpus.groups.names[items.likely_group[row]])
+    assert "Recompute to refresh them" in panel.status.text()
+    tint = panel.model.data(panel.model.index(0, 0), Qt.ItemDataRole.BackgroundRole)
+    assert tint == author_tint(CATEGORICAL[0])
+    selection = panel.table.palette().highlight().color()
+    for colour in CATEGORICAL:
+        pale = author_tint(colour)
+        assert pale.lightnessF() > 0.85
+        assert pale.lightnessF() - selection.lightnessF() > 0.25
