@@ -34,7 +34,7 @@ from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_c
 from sentspace.app.corpora.stats import corpus_stats
 from sentspace.app.corpora.tabular import ROLES as MAPPING_ROLES
 from sentspace.app.errors import EvaluationError, InputError
-from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS
+from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS, bitext
 from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test
 from sentspace.app.workspace import changed_summaries, load_workspace, run_workspace
 from sentspace.app.corpora.model import Corpus
@@ -157,6 +157,11 @@ def command_eval(args: argparse.Namespace) -> int:
     if note:
         print(note)
     print(summary_table(results))
+    if args.evaluation == bitext.NAME:
+        title, header, rows = bitext.length_table(
+            results, [r.provenance.encoder_name for r in results])
+        print(f"\n{title}")
+        print(format_table(header, rows))
     if paired:
         what = PAIRED_TESTS[args.evaluation][0]
         print(f"\npaired tests of {what}, each encoder against "

@@ -4,8 +4,10 @@ The corpus gives each sentence a ``language`` (metadata) and links translations 
 positive pairs (``multi30k-parallel``). For languages A and B, every sentence of A that
 has a translation in B is a query, answered by the most cosine-similar sentence among
 *all* sentences of B (:func:`sentspace.app.ann.iter_knn`); then the same from B to A. Per query:
-the prediction, and the exact rank of the true translation among all of B
-(:func:`sentspace.app.neighbours.iter_target_ranks`, ties pessimistic as in ranking).
+the prediction, the exact rank of the true translation among all of B
+(:func:`sentspace.app.neighbours.iter_target_ranks`, ties pessimistic as in ranking) and
+the query's length in tokens (:func:`sentspace.models.tokenize.tokenize`, punctuation
+counted, as ``corpus info`` counts them; not an encoder's subwords).
 
 Metrics, per direction and over both:
 
@@ -26,10 +28,16 @@ resample and swap those shares like any per-query value. Recounting hubs on each
 resample instead (sklearn on the resampled lists) would drop about a third of the
 queries and with them most collisions, so F1 would run high and the interval sit mostly
 above the value.
+
+:func:`length_bins` groups the queries by length (fixed bins of 5 tokens, the thinly
+filled ends merged into their neighbours) and gives each bin's count, accuracy and median
+rank: the table ``eval bitext`` prints after its metrics and the line the window's chart
+draws over the ranks.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +53,7 @@ from sentspace.app.jobs import Job
 from sentspace.app.neighbours import Normalised, iter_target_ranks, normalise
 from sentspace.app.results import Result, Score, provenance
 from sentspace.models.base import Embeddings, Encoder
+from sentspace.models.tokenize import tokenize
 
 NAME = "bitext"
 #: The language pairs offered as the ``languages`` option (any "xx-yy" is accepted).
@@ -89,6 +98,10 @@ class BitextResult(Result):
     degenerate_query : bool ndarray: queries with a zero (or non-finite) vector.
     ci : {metric name: (low, high)} bootstrap intervals; empty when off.
     search : how each direction's nearest sentence was found.
+    query_length : int ndarray: tokens of each query (:func:`query_lengths`); None in a
+        result saved before it was kept.
+
+    The arrays are read-only.
     """
 
     evaluation = NAME
@@ -110,6 +123,15 @@ class BitextResult(Result):
     degenerate_query: np.ndarray
     ci: dict[str, tuple[float, float]]
     search: tuple[Search, Search]
+    query_length: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, np.ndarray):
+                value = np.array(value)       # a copy of its own, so no caller can write it
+                value.flags.writeable = False
+                object.__setattr__(self, field.name, value)
 
     @property
     def directions(self) -> tuple[str, str]:
@@ -154,17 +176,158 @@ class BitextResult(Result):
             "ci": {name: list(bounds) for name, bounds in self.ci.items()},
             "n_degenerate_queries": int(self.degenerate_query.sum()),
             "search": [search.to_dict() for search in self.search],
-            # Sentences and pairs by the dataset's names; "row" indexes corpus.pairs.
+            # Sentences and pairs by the dataset's names; "row" indexes corpus.pairs;
+            # "tokens" is the query's length.
             "queries": [{"direction": self.directions[d], "pair": p, "row": row,
                          "query": q, "target": t, "prediction": pr, "rank": r,
-                         "similarity": s, "predicted_similarity": ps, "f1_share": f}
-                        for d, p, row, q, t, pr, r, s, ps, f in zip(
+                         "tokens": n, "similarity": s, "predicted_similarity": ps,
+                         "f1_share": f}
+                        for d, p, row, q, t, pr, r, n, s, ps, f in zip(
                             self.direction.tolist(), self.pair_id.tolist(),
                             self.pair_index.tolist(), self.query_id.tolist(),
                             self.target_id.tolist(), self.prediction_id.tolist(),
-                            self.rank.tolist(), self.similarity.tolist(),
-                            self.predicted_similarity.tolist(), self.f1_share.tolist())],
+                            self.rank.tolist(), self._lengths_or_none(),
+                            self.similarity.tolist(), self.predicted_similarity.tolist(),
+                            self.f1_share.tolist())],
+            "length_bins": ([] if self.query_length is None
+                            else length_bins(self).to_rows()),
         }
+
+    def _lengths_or_none(self) -> list:
+        return ([None] * len(self.rank) if self.query_length is None
+                else self.query_length.tolist())
+
+
+#: Width of a length bin, in tokens, and the fewest queries a bin keeps (:func:`length_bins`).
+BIN_WIDTH, MIN_BIN_COUNT = 5, 20
+
+
+@dataclass(frozen=True, eq=False)
+class LengthBins:
+    """Queries grouped by their length in tokens, with how well each group is retrieved.
+
+    Attributes
+    ----------
+    low, high : int ndarrays (n_bins,): the bin's lengths, both ends included, within
+        the lengths present (a first bin "5-10": no query is shorter than 5).
+    count : int ndarray: queries in the bin.
+    accuracy : float ndarray: share of them whose retrieved sentence is the translation
+        (accuracy@1, as the result's accuracy counts it, so the count-weighted mean of the
+        bins is that accuracy).
+    median_rank : float ndarray: median rank of the translation (ties pessimistic).
+    bin_of : int ndarray (n_queries,): each query's bin; -1 for a query not counted (the
+        other direction, when the bins are of one).
+    direction : the direction binned ("en->de"), or "" for both.
+    """
+
+    low: np.ndarray
+    high: np.ndarray
+    count: np.ndarray
+    accuracy: np.ndarray
+    median_rank: np.ndarray
+    bin_of: np.ndarray
+    direction: str = ""
+
+    def __post_init__(self) -> None:
+        for name in ("low", "high", "count", "accuracy", "median_rank", "bin_of"):
+            value = np.array(getattr(self, name))
+            value.flags.writeable = False
+            object.__setattr__(self, name, value)
+
+    def __len__(self) -> int:
+        return len(self.count)
+
+    def label(self, k: int) -> str:
+        low, high = int(self.low[k]), int(self.high[k])
+        return str(low) if low == high else f"{low}-{high}"
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """One dict per bin, for JSON."""
+        return [{"tokens": self.label(k), "low": int(self.low[k]), "high": int(self.high[k]),
+                 "queries": int(self.count[k]), "accuracy": float(self.accuracy[k]),
+                 "median_rank": float(self.median_rank[k])} for k in range(len(self))]
+
+
+def query_lengths(texts) -> np.ndarray:
+    """Tokens of each text (:func:`sentspace.models.tokenize.tokenize`), int64."""
+    return np.fromiter((len(tokenize(text)) for text in texts), dtype=np.int64,
+                       count=len(texts))
+
+
+def bin_edges(lengths: np.ndarray, width: int = BIN_WIDTH,
+              min_count: int = MIN_BIN_COUNT) -> np.ndarray:
+    """Upper ends (inclusive) of fixed bins of ``width`` tokens, 1-5, 6-10, ..., that hold
+    ``lengths``; a bin at either end with fewer than ``min_count`` of them is merged into
+    its neighbour (so "5-10" and "26-33" rather than bins of a handful of queries)."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if width < 1:
+        raise ValueError(f"bins are at least 1 token wide, not {width}")
+    if lengths.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    first = (max(int(lengths.min()), 1) - 1) // width
+    last = (int(lengths.max()) - 1) // width
+    highs = [(k + 1) * width for k in range(first, last + 1)]
+    highs[-1] = int(lengths.max())                # the last ends at the longest
+    counts = np.diff(np.searchsorted(np.sort(lengths), highs, side="right"),
+                     prepend=0).tolist()
+    while len(highs) > 1 and counts[0] < min_count:          # the short end, upwards
+        moved = counts.pop(0)
+        counts[0] += moved
+        highs.pop(0)
+    while len(highs) > 1 and counts[-1] < min_count:         # the long end, downwards
+        moved = counts.pop()
+        counts[-1] += moved
+        highs.pop(-2)
+    # An empty bin inside joins the next one.
+    return np.asarray([h for h, c in zip(highs, counts) if c], dtype=np.int64)
+
+
+def length_bins(result: BitextResult, direction: int | None = None, *,
+                width: int = BIN_WIDTH, min_count: int = MIN_BIN_COUNT) -> LengthBins:
+    """The queries of ``result`` (of one direction, 0 or 1, or both when None) by length
+    in tokens (:func:`bin_edges`), with each bin's count, accuracy@1 and median rank.
+
+    Raises EvaluationError for a result saved before lengths were kept.
+    """
+    if result.query_length is None:
+        raise EvaluationError("this bitext result was saved without the queries' lengths; "
+                              "run it again")
+    chosen = (np.ones(len(result.rank), dtype=bool) if direction is None
+              else result.direction == direction)
+    lengths = result.query_length[chosen]
+    highs = bin_edges(lengths, width, min_count)
+    bin_of = np.full(len(result.rank), -1, dtype=np.int64)
+    bin_of[chosen] = np.minimum(np.searchsorted(highs, lengths), len(highs) - 1)
+    correct = result.prediction == result.target
+    members = [bin_of == k for k in range(len(highs))]     # none is empty (bin_edges)
+    low = np.concatenate([[lengths.min()], highs[:-1] + 1]) if len(highs) else highs
+    return LengthBins(low=low.astype(np.int64), high=highs,
+                      count=np.array([m.sum() for m in members], dtype=np.int64),
+                      accuracy=np.array([correct[m].mean() for m in members], dtype=np.float64),
+                      median_rank=np.array([np.median(result.rank[m]) for m in members],
+                                           dtype=np.float64), bin_of=bin_of,
+                      direction="" if direction is None else result.directions[direction])
+
+
+def length_table(results, names) -> tuple[str, list[str], list[list[str]]]:
+    """A title, header and rows of text: the queries by length (:func:`length_bins`,
+    both directions), with accuracy@1 and median rank of each result (one encoder each,
+    on the same queries: ``names`` heads their columns), for ``eval bitext``."""
+    binned = [length_bins(result) for result in results]
+    first = binned[0]
+    for other in binned[1:]:
+        if not np.array_equal(other.bin_of, first.bin_of):
+            raise EvaluationError("the results' queries differ: no table of them by length")
+    header = ["tokens", "queries"]
+    for name in names:
+        header += [f"{name} acc@1", f"{name} median rank"]
+    rows = [[first.label(k), str(int(first.count[k])),
+             *(cell for bins in binned for cell in (f"{bins.accuracy[k]:.3f}",
+                                                     f"{bins.median_rank[k]:g}"))]
+            for k in range(len(first))]
+    a, b = results[0].languages
+    return (f"by query length (tokens), {a}->{b} and {b}->{a}; rank 1 = found", header,
+            rows)
 
 
 def _metric_values(result: BitextResult, chosen: np.ndarray, label: str = ""
@@ -291,7 +454,8 @@ def iter_evaluate_bitext(corpus: Corpus, embeddings: Embeddings, *,
         similarity=np.concatenate([parts[0][3], parts[1][3]]).astype(np.float64),
         predicted_similarity=np.concatenate([parts[0][1], parts[1][1]]).astype(np.float64),
         f1_share=share,
-        degenerate_query=unit.degenerate[query], ci=ci, search=(parts[0][4], parts[1][4]))
+        degenerate_query=unit.degenerate[query], ci=ci, search=(parts[0][4], parts[1][4]),
+        query_length=query_lengths([corpus.texts[i] for i in query.tolist()]))
 
 
 def run_bitext(corpus: Corpus, encoder: Encoder, *, seed: int = 0,

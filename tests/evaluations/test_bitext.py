@@ -9,11 +9,19 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.corpora.multi30k import DATA_ENV
 from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.bitext import f1_shares, iter_evaluate_bitext, run_bitext
+from sentspace.app.evaluations.bitext import (
+    MIN_BIN_COUNT,
+    bin_edges,
+    f1_shares,
+    iter_evaluate_bitext,
+    length_bins,
+    run_bitext,
+)
 from sentspace.app.evaluations.paired import paired_test
 from sentspace.app.jobs import run_job
 from sentspace.app.workspace import decode_state, encode_state
 from sentspace.models.bow import BagOfWords, TfIdf
+from sentspace.models.tokenize import tokenize
 from tests.printed import printed_number
 
 
@@ -69,12 +77,34 @@ def test_toy_predictions_ranks_and_metrics_by_hand():
     assert metrics["en->de F1"] == 0.5 and metrics["F1"] == 0.75
     kept = decode_state(json.loads(json.dumps(encode_state(result))), corpus)
     assert kept.summary() == result.summary() and kept.search == result.search
+    np.testing.assert_array_equal(kept.query_length, [1, 1, 1, 1])
+    # A result saved before lengths were kept opens, without them.
+    saved = encode_state(result)
+    del saved["fields"]["query_length"]
+    old = decode_state(json.loads(json.dumps(saved)), corpus)
+    assert old.query_length is None and old.to_dict()["length_bins"] == []
+    with pytest.raises(EvaluationError, match="without the queries' lengths"):
+        length_bins(old)
     reverse = run_job(iter_evaluate_bitext(corpus, X, languages="de-en", n_resamples=0))
     assert reverse.metrics()["de->en F1"] == 1.0
     with pytest.raises(EvaluationError, match="no sentence in fr"):
         run_job(iter_evaluate_bitext(corpus, X, languages="en-fr"))
     with pytest.raises(EvaluationError, match="two different languages"):
         run_job(iter_evaluate_bitext(corpus, X, languages="ende"))
+
+
+def test_length_bins_are_fixed_with_thin_ends_merged():
+    # 1-5: 3, 6-10: 30, 11-15: 40, 16-20 and 21-25 empty, 26-30: 25, 31-35: 2.
+    lengths = np.repeat([5, 7, 12, 30, 33], [3, 30, 40, 25, 2])
+    # The 3 short ones join 6-10; the 2 long ones join 26-30, which the empty bins
+    # before it join too.
+    np.testing.assert_array_equal(bin_edges(lengths, min_count=20), [10, 15, 33])
+    np.testing.assert_array_equal(bin_edges(lengths, min_count=1), [5, 10, 15, 30, 33])
+    # The last bin ends at the longest.
+    np.testing.assert_array_equal(bin_edges(lengths, width=10, min_count=1), [10, 20, 30, 33])
+    np.testing.assert_array_equal(bin_edges(lengths, width=10, min_count=3), [10, 20, 33])
+    np.testing.assert_array_equal(bin_edges(np.array([4, 4])), [4])
+    assert len(bin_edges(np.array([], dtype=np.int64))) == 0
 
 
 def test_a_corpus_without_languages_is_refused_before_encoding():
@@ -118,6 +148,51 @@ def test_bow_finds_translations_far_above_chance_on_test_2016(test_2016, bow_en_
         result.prediction == result.target)
 
 
+def test_rank_and_length_per_query_by_length_bin_on_test_2016(test_2016, bow_en_de):
+    result = bow_en_de
+    texts = np.asarray(test_2016.texts, dtype=object)
+    np.testing.assert_array_equal(result.query_length,
+                                  [len(tokenize(text)) for text in texts[result.query]])
+    for name in ("rank", "query_length", "query", "query_id"):
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(result, name)[0] = 0
+    # Saved by the dataset's ids, each query with its rank and length.
+    saved = json.loads(json.dumps(result.to_dict()))
+    first, last = saved["queries"][0], saved["queries"][-1]
+    assert (first["direction"], first["query"], first["target"]) == ("en->de", "en:1", "de:1")
+    assert (last["direction"], last["query"], last["target"]) == ("de->en", "de:1000", "en:1000")
+    assert first["tokens"] == len(tokenize(test_2016.texts[test_2016.ids.index("en:1")]))
+    assert [q["rank"] for q in saved["queries"]] == result.rank.tolist()
+
+    bins = length_bins(result)
+    assert saved["length_bins"] == bins.to_rows()
+    # Fixed bins of 5 tokens over both directions' queries (counted in the files): the 9
+    # of 5 tokens (2 English, 7 German) join 6-10, the 3 of 31-35 join 26-30's 24.
+    assert [bins.label(k) for k in range(len(bins))] == [
+        "5-10", "11-15", "16-20", "21-25", "26-35"]
+    assert bins.count.tolist() == [667, 927, 304, 75, 27]
+    assert bins.count.sum() == 2000 and np.all(bins.count >= MIN_BIN_COUNT)
+    assert np.all(bins.low[1:] == bins.high[:-1] + 1)
+    correct = result.prediction == result.target
+    for k in range(len(bins)):
+        inside = (result.query_length >= bins.low[k]) & (result.query_length <= bins.high[k])
+        np.testing.assert_array_equal(bins.bin_of == k, inside)
+        assert bins.accuracy[k] == pytest.approx(correct[inside].mean())
+        assert bins.median_rank[k] == np.median(result.rank[inside])
+    # The bins' accuracies average, by count, to the result's accuracy.
+    assert np.average(bins.accuracy, weights=bins.count) == pytest.approx(
+        result.metrics()["accuracy"])
+    # Measured: bow finds long queries (21-25 tokens: 0.147, median rank 106) more
+    # often than the most common ones (11-15: 0.058, median 328); longer sentences
+    # carry more of the names and numbers bow matches on.
+    assert bins.accuracy[3] > 2 * bins.accuracy[1]
+    assert bins.median_rank[3] < bins.median_rank[1] / 2
+    for d, name in enumerate(("en->de", "de->en")):
+        one = length_bins(result, d)
+        assert one.direction == name and one.count.sum() == 1000
+        assert np.all(one.bin_of[result.direction != d] == -1)
+
+
 def test_ranks_equal_a_full_float64_scan(test_2016, bow_en_de):
     X = BagOfWords().fit(test_2016.texts).encode(test_2016.texts).toarray().astype(float)
     X /= np.linalg.norm(X, axis=1, keepdims=True)
@@ -147,3 +222,13 @@ def test_paired_f1_test_and_the_cli(test_2016, bow_en_de, shared_data, monkeypat
     # H(1000)/1000, about 0.0075.
     assert 0.015 <= printed_number(out, "MRR") <= 0.04
     assert "pool                        1000 en, 1000 cs" in out
+    # After the metrics, the queries by length: 31 of 4-5 tokens (29 of them Czech)
+    # keep a bin of their own; the 3 Czech and 16 English queries over 25 tokens join
+    # 21-25.
+    table = out[out.index("by query length"):]
+    assert out.index("by query length") > out.index("MRR")
+    assert table.splitlines()[1].split() == ["tokens", "queries", "bow", "acc@1", "bow",
+                                             "median", "rank"]
+    assert printed_number(table, "4-5") == 31
+    assert sum(printed_number(table, label) for label in
+               ("4-5", "6-10", "11-15", "16-20", "21-33")) == 2000
