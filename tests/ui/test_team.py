@@ -155,3 +155,10 @@ def test_a_lead_settling_a_disagreement_keeps_the_pairs_kappa_in_view(qtbot, win
         f"ann and ben: Cohen's kappa {value:.3f} over the 4 items both decided")
     dialog.pair.setCurrentIndex(dialog.pair.findText("ann vs lead"))
     assert dialog.pair_value.text().endswith("over the 1 item both decided")
+    # The one-row statistics table leaves the disagreements their room.
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    rows = dialog.disagreements
+    assert rows.rowCount() == 1
+    assert dialog.statistics.height() < 3 * dialog.statistics.rowHeight(0) + 40
+    assert rows.viewport().height() >= 3 * rows.rowHeight(0)

@@ -119,6 +119,13 @@ class AnnotatorAgreementDialog(QDialog):
             (kind.kind, kind.statistic,
              "undefined" if kind.value != kind.value else f"{kind.value:.3f}", kind.n_items)
             for kind in result.kinds])
+        # As tall as its rows (three kinds at most): the room below is the confusion's
+        # and the disagreements'.
+        table = self.statistics
+        table.setMaximumHeight(table.horizontalHeader().sizeHint().height()
+                               + 2 * table.frameWidth() + 2
+                               + table.verticalHeader().defaultSectionSize()
+                               * max(1, table.rowCount()))
         if result.kinds:
             self.statistics.selectRow(0)
         else:
