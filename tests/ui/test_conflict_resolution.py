@@ -178,3 +178,26 @@ def test_review_batches_deal_only_the_lists_chosen(qtbot, window, tmp_path):
     assert list(manifest["items"]) == ["misgrouped"]
     assert manifest["items"]["misgrouped"] == list(dict.fromkeys(
         lists["misgrouped"].key(row) for row in range(4)))
+
+
+def test_a_reviewer_opening_their_batch_sees_its_rows(qtbot, window, tmp_path):
+    """A batch's workspace holds review lists and no run: opening it shows the Review
+    tab with the batch's rows (not the empty projection's "Press Run")."""
+    from sentspace.app.annotations.batches import export_batches, split_batches
+    from sentspace.app.ui.window.main_window import MainWindow
+
+    window.analyses.find_suspicious()
+    wait_for_job(qtbot, window)
+    state = window.current
+    lists = {"misgrouped": state.review_lists["misgrouped"]}
+    [workspace] = export_batches(state.spec, state.original, lists,
+                                 split_batches(lists, 1, top=5), tmp_path / "batches")
+    reviewer = MainWindow()
+    qtbot.addWidget(reviewer)
+    reviewer.tasks.setCurrentIndex(0)
+    assert reviewer.tasks.currentWidget() is not reviewer.review_panel
+    reviewer.files.open_workspace(workspace)
+    wait_for_job(qtbot, reviewer)
+    assert reviewer.tasks.currentWidget() is reviewer.review_panel
+    assert reviewer.review_panel.proxy.rowCount() == 5
+    reviewer.close()

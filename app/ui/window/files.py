@@ -293,6 +293,11 @@ class Files:
         def restore(restored: Session) -> None:
             self.session.replace_with(restored)
             self._titled(path, opened)
+            state = self.session.current
+            if state is not None and state.review_lists and not state.runs:
+                # Review lists and nothing run (a review batch): their rows are what
+                # there is to see, in the Review tab, not "Press Run".
+                self.session.reviewed.emit(state)
 
         self.showing.say_loading()
         self.jobs.start(restore_session(workspace, path),
