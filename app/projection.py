@@ -48,6 +48,10 @@ def tsne_threads(n: int) -> int:
     """openTSNE's threads for ``n`` points, whatever the cores: its layout depends on
     their number (Annoy's trees, the FFT gradients' sums), so it is fixed by ``n``."""
     return 2 if n >= TSNE_PARALLEL_FROM else 1
+#: openTSNE's iterations per progress report: it evaluates the KL divergence at every
+#: callback (a quarter of the time at 10,000 points when every iteration reports), and
+#: Cancel kills the layout process, so it stops at once whatever the interval.
+TSNE_PROGRESS_EVERY = 10
 #: Iterations of openTSNE's ``transform`` that place the points t-SNE was not fitted on.
 TSNE_PLACEMENT_ITERATIONS = 250
 #: Nearest sample points whose 2D positions place a point UMAP was not fitted on.
@@ -220,20 +224,22 @@ def _fit_umap(data: Embeddings, seed: int, options: dict[str, Any]) -> np.ndarra
 
 
 class _Iterations:
-    """openTSNE's callback: reports each iteration of the current stage."""
+    """openTSNE's callback: reports the iterations done in the current stage, every
+    :data:`TSNE_PROGRESS_EVERY` (openTSNE counts each of its phases from 1)."""
 
     def start(self, stage: str, total: int) -> None:
-        self.stage, self.total, self.steps = stage, total, itertools.count(1)
+        self.stage, self.total, self.calls = stage, total, itertools.count(1)
 
     def __call__(self, *_: Any) -> None:
-        report(self.stage, next(self.steps), self.total)
+        report(self.stage, min(next(self.calls) * TSNE_PROGRESS_EVERY, self.total), self.total)
 
 
 def _fit_tsne(data: Embeddings, fitted: np.ndarray | None, seed: int,
               options: dict[str, Any]) -> np.ndarray:
     """openTSNE's layout of ``data`` (n, dim) as float32 (n, 2): fitted on the rows
     ``fitted`` (None: all) and the rest placed by ``TSNEEmbedding.transform``. Reports
-    every iteration (:func:`sentspace.app.layout_process.report`); runs in that process."""
+    every :data:`TSNE_PROGRESS_EVERY` iterations
+    (:func:`sentspace.app.layout_process.report`); runs in that process."""
     import openTSNE  # noqa: PLC0415
 
     dense = data.toarray() if sp.issparse(data) else np.asarray(data)
@@ -244,7 +250,7 @@ def _fit_tsne(data: Embeddings, fitted: np.ndarray | None, seed: int,
     tsne = openTSNE.TSNE(perplexity=min(options["perplexity"], (len(train) - 1) / 3),
                          metric="cosine", n_jobs=tsne_threads(len(train)),
                          random_state=seed,
-                         callbacks=iterations, callbacks_every_iters=1)
+                         callbacks=iterations, callbacks_every_iters=TSNE_PROGRESS_EVERY)
     iterations.start(f"t-SNE of {len(train):,} points: iterations",
                      tsne.early_exaggeration_iter + tsne.n_iter)
     embedding = tsne.fit(train)
