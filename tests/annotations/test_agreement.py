@@ -19,11 +19,6 @@ from sentspace.app.corpora import load_corpus
 MOVES = {"A": {0, 4, 8, 12, 16}, "B": {0, 4, 8, 13, 17, 19}, "C": {0, 4, 9, 12}}
 
 
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus("msrp-grouped")
-
-
 def group_journals(corpus, folder, authors):
     paths = []
     for author in authors:

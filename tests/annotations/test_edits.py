@@ -13,14 +13,9 @@ from sentspace.app.annotations.edits import (
 from sentspace.app.annotations.export import export_corpus, has_grouped_format
 from sentspace.app.annotations.journal import EditJournal, journal_path
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.corpora import BUILTIN, load_corpus
+from sentspace.app.corpora import BUILTIN
 from sentspace.app.corpora.grouped import load_grouped
 from sentspace.app.corpora.sick import load_sick
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus("msrp-grouped")
 
 
 def membership(corpus):

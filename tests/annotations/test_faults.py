@@ -19,14 +19,8 @@ from sentspace.app.annotations import journal as journal_module
 from sentspace.app.annotations.export import ExportError
 from sentspace.app.annotations.journal import JournalUnavailable
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.corpora import load_corpus
 
 FULL = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus("msrp-grouped")
 
 
 def fresh(corpus, path: Path) -> AnnotationSession:

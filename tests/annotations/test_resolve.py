@@ -18,19 +18,9 @@ from sentspace.app.annotations.session import (
     same_conflict,
 )
 from sentspace.app.corpora import load_corpus
+from tests.annotations.conftest import reopened
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus("msrp-grouped")
-
-
-def reopened(corpus, journal):
-    session = AnnotationSession.open(corpus, journal, author="reader")
-    session.close()
-    return session
 
 
 def two_moves(corpus, journal):

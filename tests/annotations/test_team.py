@@ -15,6 +15,7 @@ from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import EditJournal, legacy_id, merge_journals, read_journal
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.corpora import load_corpus
+from tests.annotations.conftest import reopened
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A writer driven line by line on stdin, so the test sets the exact interleaving; it
@@ -63,17 +64,6 @@ class Writer:
     def close(self) -> None:
         self.process.stdin.close()
         assert self.process.wait(timeout=60) == 0
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus("msrp-grouped")
-
-
-def reopened(corpus, journal):
-    session = AnnotationSession.open(corpus, journal, author="reader")
-    session.close()
-    return session
 
 
 def test_the_interleaving_of_issue_25(corpus, tmp_path):
