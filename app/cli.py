@@ -383,17 +383,23 @@ def command_neighbours(args: argparse.Namespace) -> int:
     return 0
 
 
-def command_suspicious(args: argparse.Namespace) -> int:
+def suspicious_lists(corpus, encoder_specs: list[str] | None, search: str) -> dict:
+    """The suspicious-annotation lists of ``corpus`` by the encoders named (default:
+    the default encoder), with a progress bar; InputError when it has nothing to check."""
     from sentspace.app.annotations.suspicious import iter_find_suspicious
 
-    corpus = load_corpus(args.corpus)
-    encoders = [build_encoder(spec, corpus) for spec in args.encoder or [DEFAULT_ENCODER]]
+    encoders = [build_encoder(spec, corpus) for spec in encoder_specs or [DEFAULT_ENCODER]]
     printer = ProgressPrinter()
-    tables = run_job(iter_find_suspicious(corpus, encoders, search=args.search), printer)
+    tables = run_job(iter_find_suspicious(corpus, encoders, search=search), printer)
     printer.clear()
     if not tables:
         raise InputError(f"corpus {corpus.name!r} has no groups, scored pairs or Costra "
                          "orderings to check")
+    return tables
+
+
+def command_suspicious(args: argparse.Namespace) -> int:
+    tables = suspicious_lists(load_corpus(args.corpus), args.encoder, args.search)
     for table in tables.values():
         print(f"{table.title}: {len(table):,} (first {min(args.top, len(table))})")
         for search in table.searches:
@@ -463,7 +469,6 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
     from sentspace.app.annotations.batches import export_batches, split_batches
     from sentspace.app.annotations.history import History
     from sentspace.app.annotations.journal import read_journal
-    from sentspace.app.annotations.suspicious import iter_find_suspicious
     from sentspace.app.workspace import EXTENSION, decode_state, load_workspace_corpus
 
     source = Path(args.source)
@@ -490,14 +495,7 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
             records = read_journal(args.journal, original.fingerprint)[1]
         history = History(original)
         history.feed(records)
-        corpus = history.corpus
-        encoders = [build_encoder(name, corpus) for name in args.encoder or [DEFAULT_ENCODER]]
-        printer = ProgressPrinter()
-        lists = run_job(iter_find_suspicious(corpus, encoders, search=args.search), printer)
-        printer.clear()
-        if not lists:
-            raise InputError(f"corpus {corpus.name!r} has no groups, scored pairs or "
-                             "Costra orderings to check")
+        lists = suspicious_lists(history.corpus, args.encoder, args.search)
     names = [name for name in (args.names or "").split(",") if name.strip()]
     batches = split_batches(lists, args.people, copies=args.copies, top=args.top,
                             names=names)
