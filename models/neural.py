@@ -26,6 +26,7 @@ import functools
 import hashlib
 import importlib.util
 import json
+import os
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -54,6 +55,9 @@ def torch_available() -> bool:
 @functools.cache
 def device() -> str:
     """"cuda" when torch sees a GPU, else "cpu"."""
+    # cuBLAS repeats its sums only with a fixed workspace, which must be set before its
+    # first handle exists (PyTorch's "Reproducibility" notes); torch reads it from here.
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
     import torch
     return "cuda" if torch.cuda.is_available() else "cpu"
 
