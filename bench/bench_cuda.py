@@ -185,7 +185,7 @@ def main() -> None:
     nmt_on_cuda(args.data)
     print(f"\ntraining speed, examples/s over {args.batches} batches (CPU: torch on 2 "
           "threads, this machine)")
-    print(f"| family | batch | CUDA | CPU, 2 threads | ratio | one epoch on CUDA |")
+    print("| family | batch | CUDA | CPU, 2 threads | ratio | one epoch on CUDA |")
     print("|---|---|---|---|---|---|")
     for spec in FAMILIES:
         cuda = training_rate(spec, args.data, args.batches)

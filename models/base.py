@@ -115,6 +115,12 @@ class Encoder(ABC):
         return f"{name}({', '.join(changed)})" if changed else name
 
     @property
+    def training_report(self) -> str | None:
+        """What training achieved, in a line the window shows beside the run (None: this
+        encoder has nothing to report, or is not trained)."""
+        return None
+
+    @property
     def is_fitted(self) -> bool:
         return not self.requires_fit or self._fitted_state() is not None
 

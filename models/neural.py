@@ -388,6 +388,14 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         self.n_training_sentences_ = sum(1 for text in texts if text.strip())
         return self
 
+    @property
+    def training_report(self) -> str | None:
+        if self.module_ is None or not self.losses_:
+            return None
+        return (f"trained on {self.n_training_sentences_:,} {self.training_rows}, "
+                f"{self.epochs} epoch{'s' if self.epochs != 1 else ''}, loss "
+                f"{self.losses_[0]:.2f} \N{RIGHTWARDS ARROW} {self.losses_[-1]:.2f}")
+
     def held_out_loss(self, texts: Sequence[str]) -> float:
         """The mean training loss over ``texts``, read with the trained vocabulary and
         batches drawn from this encoder's seed: below :meth:`untrained`'s on text never

@@ -194,6 +194,7 @@ class NMT(NeuralEncoder):
     batch_size = 256
     paper_params = {"embedding_size": 620, "hidden_size": 1000, "max_vocab": 30_000}
     file_params = ("training_file", "target_file")
+    training_rows = "pairs"
     #: A GRU step of one batch is a few small products: two threads on two shared cores
     #: wait for each other (on a busy 2-core machine: 4.5 s a training batch against
     #: 1.1 s, 5,000 sentences encoded in 25-41 s against 2.4 s). Training, translating
@@ -473,6 +474,13 @@ class NMT(NeuralEncoder):
         return TranslationScore(held_out, len(sources), round(bleu(hypotheses), 2),
                                 round(bleu(copies), 2), correct / max(n_words, 1),
                                 copied / max(n_words, 1))
+
+    @property
+    def training_report(self) -> str | None:
+        trained = super().training_report
+        parts = [part for part in (trained, self.translation_ and self.translation_.message())
+                 if part]
+        return "; ".join(parts) or None
 
     # Saving -----------------------------------------------------------------------------
 

@@ -46,6 +46,10 @@ def test_learns_to_translate_beyond_copying_and_its_untrained_network(trained,
     assert (score.held_out, score.n_pairs) == ("the last 600 pairs of train.en,train.de", 600)
     assert encoder.n_training_sentences_ == N_LINES - 600
     assert stages[-1] == score.message()           # what the window shows last
+    assert encoder.training_report == (
+        f"trained on {N_LINES - 600:,} pairs, {encoder.epochs} epochs, loss "
+        f"{encoder.losses_[0]:.2f} \N{RIGHTWARDS ARROW} {encoder.losses_[-1]:.2f}; "
+        f"{score.message()}")
     english = multi30k_en_de[0].read_text(encoding="utf-8").splitlines()[-600:]
     german = multi30k_en_de[1].read_text(encoding="utf-8").splitlines()[-600:]
     untrained = run_job(encoder.untrained().iter_score(english, german))
@@ -68,6 +72,7 @@ def test_saved_model_reloads_bit_identically(trained, tmp_path):
     assert np.array_equal(loaded.encode(texts), encoder.encode(texts))
     assert loaded.translate(texts) == encoder.translate(texts)
     assert loaded.translation_ == encoder.translation_
+    assert loaded.training_report == encoder.training_report
     assert (loaded.name, loaded.fingerprint()) == (encoder.name, encoder.fingerprint())
 
 

@@ -1,7 +1,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from tests.ui.conftest import JOB_TIMEOUT_MS, run_and_wait, wait_for_job
+from tests.ui.conftest import JOB_TIMEOUT_MS, open_sick, run_and_wait, wait_for_job
 
 
 def metric(window, label):
@@ -490,3 +490,15 @@ def test_every_named_corpus_is_in_the_open_dataset_menu(qtbot, window):
     wait_for_job(qtbot, window)
     assert window.corpus.name.startswith("multi30k") and len(window.corpus) == 4000
     assert len(window.corpus.pairs) == 6000
+
+
+def test_a_run_without_groups_says_why_and_what_training_achieved(qtbot, window,
+                                                                  shared_data):
+    open_sick(qtbot, window, shared_data, encoder="sdae")
+    run_and_wait(qtbot, window)
+    caption = window.classification.caption.text()
+    assert "needs paraphrase groups" in caption and "Evaluations tab" in caption
+    encoder = window.exploration.encoder
+    assert encoder.training_report.startswith(
+        f"trained on {encoder.n_training_sentences_:,} sentences, 1 epoch, loss ")
+    assert encoder.training_report in caption

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,6 +30,7 @@ class ClassificationPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.caption = QLabel("No result yet.")
+        self.caption.setTextFormat(Qt.TextFormat.RichText)
         self.caption.setWordWrap(True)
         self.metrics = QTableWidget(0, 2)
         self.metrics.setAccessibleName("metrics")
@@ -72,18 +75,21 @@ class ClassificationPanel(QWidget):
         """The run's classification result, or why there is none; one computed before
         later edits of ``corpus`` (the corpus as it is now) says so."""
         result = exploration.classification
-        if result is None:
-            self.clear(" ".join(exploration.notes) or "No evaluation.")
-            return
         corpus = corpus if corpus is not None else exploration.corpus
+        trained = _training_line(exploration.encoder)
+        if result is None:
+            self.clear((html.escape(" ".join(exploration.notes)) or _why_none(corpus))
+                       + trained)
+            return
         params = result.provenance.parameters
         used = len(result.sentence_index)
         left_out = (f" (of {len(corpus):,}: {len(corpus) - used:,} in groups of fewer than "
                     f"{params['min_group_size']} left out)" if used < len(corpus) else "")
         self.caption.setText(
-            f"<b>{result.provenance.encoder_name}</b> on <b>{result.provenance.corpus_name}</b>"
+            f"<b>{html.escape(result.provenance.encoder_name)}</b> on "
+            f"<b>{html.escape(result.provenance.corpus_name)}</b>"
             f": linear SVM, {params['n_folds']}-fold stratified CV, seed {params['seed']}, "
-            f"{used:,} sentences{left_out} in {result.n_groups:,} groups.")
+            f"{used:,} sentences{left_out} in {result.n_groups:,} groups.{trained}")
         note = version_note(result, corpus)
         self.rerun_button.setVisible(bool(note))
         self.rerun_button.setText(f"Computed {note}: run again on the corpus as it is")
@@ -102,3 +108,17 @@ class ClassificationPanel(QWidget):
     def _clicked(self, row: int, _column: int) -> None:
         if self.metrics.item(row, 0).text() == "misclassified":
             self.misclassified_clicked.emit()
+
+
+def _why_none(corpus: Corpus) -> str:
+    if corpus.groups is None:
+        return (f"Classification needs paraphrase groups, and {html.escape(corpus.name)} "
+                "has none: its own evaluations are in the Evaluations tab.")
+    return "No evaluation."
+
+
+def _training_line(encoder) -> str:
+    """The run's encoder's training report (an NMT encoder's translation score) as a
+    line of the caption, or nothing."""
+    report = encoder.training_report
+    return f"<br><span style='color:#444'>{html.escape(report)}</span>" if report else ""
