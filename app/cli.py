@@ -507,9 +507,9 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
     print(format_table(["batch", "person", *lists, "workspace"], [
         [str(batch.number), batch.person, *(str(batch.counts()[kind]) for kind in lists),
          str(path)] for batch, path in zip(batches, written)]))
-    print(f"Each person opens their workspace (File > Open workspace); bring their "
-          f"decisions back with Review > Bring back… or: sentspace annotations merge "
-          f"{args.out} --out team.jsonl")
+    print("Each person opens their workspace (File > Open workspace); bring their "
+          "decisions back with Annotations > Bring back review batches… or: sentspace "
+          f"annotations merge {args.out} --out team.jsonl")
     return 0
 
 

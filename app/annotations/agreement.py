@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -72,7 +73,7 @@ class KindAgreement:
         ``second``'s) over the items both decided."""
         both = [(by[first], by[second]) for by in self.decisions.values()
                 if first in by and second in by]
-        categories = sorted({value for pair in both for value in pair}, key=str)
+        categories = sorted({value for pair in both for value in pair}, key=_natural)
         index = {category: i for i, category in enumerate(categories)}
         matrix = np.zeros((len(categories), len(categories)), dtype=np.int64)
         for a, b in both:
@@ -152,6 +153,11 @@ def agreement(original: Corpus, records: Sequence[Record]) -> Agreement:
         authors = tuple(sorted({author for by in shared.values() for author in by}))
         kinds.append(KindAgreement(kind, authors, shared, *_statistic(kind, authors, shared)))
     return Agreement(tuple(sorted({a for k in kinds for a in k.authors})), tuple(kinds))
+
+
+def _natural(value: Any) -> list[Any]:
+    """Sort key reading the digits of a name as a number: group 2 before group 10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(value))]
 
 
 def _statistic(kind: str, authors: tuple[str, ...], shared: dict[str, dict[str, Any]]

@@ -52,6 +52,9 @@ def test_two_authors_cohen_kappa_confusion_and_disagreements(corpus, tmp_path):
     categories, matrix = groups.confusion("A", "B")
     assert matrix.sum() == 20 and np.trace(matrix) == 15
     assert matrix[categories.index("100"), categories.index("100")] == 3
+    # Group names in numeric order, as a reader scans the table ("9" before "100").
+    numbers = [int(name) for name in categories]
+    assert numbers == sorted(numbers) and categories[-1] == "100"
 
 
 def test_three_authors_fleiss_kappa(corpus, tmp_path):

@@ -122,3 +122,27 @@ def test_the_same_corpus_under_another_name_is_not_opened_twice(qtbot, window,
     assert window.corpus_spec == "msrp-grouped" and list(window.held) == [sick]
     assert "already open as msrp-grouped" in window.statusBar().currentMessage()
     assert corpora_listed(window) == ["msrp-grouped (859 sentences)", "sick (924 sentences)"]
+
+
+def test_each_corpus_comes_back_on_the_tab_it_was_left_on(qtbot, window, shared_data,
+                                                          tmp_path):
+    def shown(main_window):
+        return main_window.views.tabText(main_window.views.currentIndex())
+
+    window.views.setCurrentIndex(4)                        # msrp-grouped: Neighbours
+    sick = open_sick(qtbot, window, shared_data, encoder=None)
+    window.views.setCurrentIndex(3)                        # SICK: Corpus
+    window.showing.switch_corpus("msrp-grouped")
+    assert shown(window) == "Neighbours"
+    window.showing.switch_corpus(sick)
+    assert shown(window) == "Corpus"
+
+    path = window.files.save_workspace_to(tmp_path / "tabs.sentspace")
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.files.open_workspace(path)
+    wait_for_job(qtbot, reopened)
+    assert reopened.corpus_spec == sick and shown(reopened) == "Corpus"
+    reopened.showing.switch_corpus("msrp-grouped")
+    assert shown(reopened) == "Neighbours"
+    reopened.close()

@@ -521,5 +521,6 @@ class EvaluationPanel(QWidget):
         if kind == "pairs":
             indices = np.unique(np.concatenate([corpus.pairs.first[indices],
                                                 corpus.pairs.second[indices]]))
-        self.picked_caption.setText(f"{description}: {len(indices)} sentences selected")
+        self.picked_caption.setText(f"{description}: {len(indices):,} sentence"
+                                    f"{'' if len(indices) == 1 else 's'} selected")
         self.items_selected.emit(indices.tolist())

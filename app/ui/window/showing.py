@@ -126,7 +126,7 @@ class Showing:
         if state is not None and state.annotations is not None and state.annotations.pending:
             self.status.showMessage(f"{state.corpus.name} has edits not saved (the journal "
                                     "could not be written): Retry saving or Discard them in "
-                                    "Review first")
+                                    "the Review tab first")
             return
         if spec == self.spec:
             if len(self.session.states) < 2:

@@ -51,6 +51,7 @@ class Views(QTabWidget):
             self.setTabToolTip(self.addTab(page, title), tip)
         # Each tab draws the corpus shown, from the session only.
         self.neighbours_view.queried.connect(self._remember_query)
+        self.currentChanged.connect(self._remember_tab)
         session.current_changed.connect(self._show_state)
         for event in (session.ran, session.evaluated):
             session.on_current(event, lambda state, *_: self.show_costra(state))
@@ -72,6 +73,18 @@ class Views(QTabWidget):
         if self.corpus_page.is_built and state is not None:
             self.browse(state)
         self.show_spaces(state)
+        # The tab the corpus was left on (saved with the workspace), where it still applies.
+        titles = [title for title, _ in TABS]
+        left_on = state.view.get("tab") if state is not None else None
+        if left_on in titles and self.isTabEnabled(titles.index(left_on)):
+            self.setCurrentIndex(titles.index(left_on))
+        elif not self.isTabEnabled(self.currentIndex()):
+            self.setCurrentIndex(0)
+
+    def _remember_tab(self, index: int) -> None:
+        current = self.session.current
+        if current is not None and index >= 0:
+            self.session.set_view(current.spec, "tab", TABS[index][0])
 
     def _edited(self, state) -> None:
         """A new version of the corpus: the same sentences in new groups or scores,

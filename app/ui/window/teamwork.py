@@ -86,7 +86,8 @@ class Teamwork:
             return []
         self.status.showMessage(
             f"{len(written)} review batches written to {dialog.folder()}: each person "
-            "opens their workspace; bring them back with Review > Bring back…")
+            "opens their workspace; bring them back with Annotations > Bring back review "
+            "batches…")
         return written
 
     def bring_back(self, paths: Sequence[str | Path] | None = None) -> Changes | None:
