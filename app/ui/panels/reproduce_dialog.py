@@ -14,10 +14,12 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -86,17 +88,24 @@ class ReproduceDialog(QDialog):
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.addWidget(self.detail)
         lower_layout.addWidget(self.result, stretch=1)
-        lower_layout.addWidget(self.findings)
+        # A paper's counts and findings run to a dozen lines: they scroll in a pane of
+        # their own instead of squeezing the result table.
+        findings = QScrollArea()
+        findings.setWidgetResizable(True)
+        findings.setFrameShape(QFrame.Shape.NoFrame)
+        findings.setWidget(self.findings)
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.rows)
-        split.addWidget(lower)
+        for pane, stretch in ((self.rows, 3), (lower, 2), (findings, 2)):
+            split.addWidget(pane)
+            split.setStretchFactor(split.count() - 1, stretch)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
         layout.addWidget(self.quick)
         layout.addWidget(self.full)
         layout.addWidget(self.caption)
         layout.addWidget(split, stretch=1)
-        self.resize(900, 640)
+        room = (parent.screen() if parent is not None else self.screen()).availableGeometry()
+        self.resize(min(1100, int(room.width() * 0.9)), min(900, int(room.height() * 0.9)))
 
     def set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)
