@@ -89,5 +89,5 @@ PAPER = Paper(
         Finding("Paraphrases are rarely nearer the seed than other transformations: "
                 "basic is every encoder's lowest class", _basic_hardest),
     ),
-    full_time="about 2 minutes on 2 CPU cores (e5-small encodes 6,968 sentences)",
+    full_time="2-5 minutes on 2 CPU cores (e5-small encodes 6,968 sentences)",
 )

@@ -99,6 +99,6 @@ PAPER = Paper(
         Finding("PCA to 300 dimensions loses little against BOW on MSRP (within 2 points)",
                 lambda value: within(value, TABLE, M, "BOW", "PCA BOW", 0.02)),
     ),
-    full_time="about 20 minutes on 2 CPU cores (three encoders trained on the State of "
+    full_time="about 6 minutes on 2 CPU cores (three encoders trained on the State of "
               "the Union, each refitted for both corpora)",
 )
