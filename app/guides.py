@@ -92,16 +92,22 @@ _GUIDES: dict[str, Guide] = {
         "nearest neighbour?",
         "The pool is every distinct sentence of the corpus (for MSRP, train + test). For "
         "each sentence of a positive pair, in both directions, all other pool sentences "
-        "are ranked by cosine and the rank of its partner is recorded. Ties are "
+        "are ranked by cosine and the rank of its partner is recorded. A corpus of "
+        "paraphrase groups (Multi30K's five descriptions of an image) gives a query for "
+        "every ordered pair of two members of a group. Ties are "
         "<b>pessimistic</b> by default: every sentence exactly as similar as the partner "
         "ranks before it, so a zero vector gets the worst rank.",
         "Accuracy@1, @10, @100 (share of queries whose partner ranks within k), mean "
         "rank of the correct paraphrase (MRC, lower is better) and mean reciprocal rank "
         "(MRR, 1 is perfect), with bootstrap intervals.",
-        "Sentence pairs with paraphrase labels (label 1 = paraphrase), such as MSRP.",
+        "Sentence pairs with paraphrase labels (label 1 = paraphrase), such as MSRP, or "
+        "paraphrase groups (msrp-grouped, multi30k-captions).",
         "Bag-of-words encoders produce many exact ties; under pessimistic ties they are "
         "charged for them. Other tie rules (mid, optimistic) are parameters, and give "
-        "higher numbers for the same space."),
+        "higher numbers for the same space. In a group the query's other members are in "
+        "the pool too, and only one of them can rank first: read the numbers against "
+        "what a perfect ranking scores, which the result states (accuracy@1 0.25 in "
+        "groups of five)."),
     "detection": Guide(
         "Zero-shot paraphrase detection",
         "Without any training, does a cosine threshold separate paraphrase pairs from "

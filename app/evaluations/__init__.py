@@ -25,7 +25,8 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
                     "cosine vs gold scores: Spearman, Pearson, MSE (SICK, STS)"),
     "transfer": (transfer.run_transfer,
                  "logistic regression on embeddings (SentEval tasks, MSRP, SICK-E)"),
-    "ranking": (ranking.run_ranking, "rank of the paraphrase partner in the pool (MSRP)"),
+    "ranking": (ranking.run_ranking,
+                "rank of the paraphrase partner in the pool (MSRP, paraphrase groups)"),
     "detection": (detection.run_detection,
                   "zero-shot paraphrase detection by cosine: PR curve, average precision"),
     "learning-curve": (detection.run_learning_curve,
@@ -109,7 +110,9 @@ APPLICABLE: dict[str, Callable] = {
     "relatedness": lambda c: _has_pairs(c, scored=True),
     "transfer": lambda c: ((_has_pairs(c) and bool(np.any(c.pairs.label >= 0)))
                            or _has_groups(c, "class")),
-    "ranking": lambda c: _has_pairs(c, paraphrase_labels=True),
+    # Without labelled pairs, ordered pairs within paraphrase groups are the queries.
+    "ranking": lambda c: (_has_pairs(c, paraphrase_labels=True)
+                          or ranking.has_paraphrase_groups(c)),
     "detection": lambda c: _has_pairs(c, paraphrase_labels=True),
     "learning-curve": lambda c: (_has_pairs(c, paraphrase_labels=True)
                                  and {"train", "test"} <= set(c.pairs.split)),

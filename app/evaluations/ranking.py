@@ -6,6 +6,13 @@ ranked by cosine to S1; the outcome is the rank of S1's partner. Metrics: accura
 (share of queries whose partner has rank <= k), mean rank of the correct paraphrase
 (MRC) and mean reciprocal rank (MRR).
 
+A corpus without labelled paraphrase pairs but with paraphrase groups (White et al.'s
+MSRP groups, Multi30K's five descriptions of an image) gives a query for every ordered
+pair of two members of a group (a group of k gives k(k-1)); the pool is the same. The
+query's other group members stay in the pool, so a query sentence with m partners can
+rank at most one of them first: a perfect ranking scores accuracy@1 1/m and MRR
+H(m)/m for it, and the result states what a perfect ranking would score.
+
 Ties are explicit: by default *pessimistic* (every other sentence exactly as similar as
 the partner ranks before it), so an encoder earns a rank only by separating the partner;
 "mid" (fractional ranking) and "optimistic" are parameters. A query whose vector is zero
@@ -52,12 +59,13 @@ class RankingResult(Result):
     Attributes
     ----------
     pair_index : ndarray of shape (n_queries,)
-        The positive pair (index into ``corpus.pairs``) each query comes from.
+        The positive pair (index into ``corpus.pairs``) each query comes from; -1 for a
+        query from a paraphrase group, which has no row there.
     query, target : ndarray of shape (n_queries,)
         Sentence indices of S1 and of its partner.
     pair_id, query_id, target_id : str ndarray of shape (n_queries,)
-        The pair as its dataset names it (:meth:`PairTable.names`), and the ids of S1 and
-        of its partner.
+        The pair as its dataset names it (:meth:`PairTable.names`), or for a query from a
+        paraphrase group the group's name; and the ids of S1 and of its partner.
     rank : float ndarray of shape (n_queries,)
         Rank of the partner among the other ``pool_size - 1`` sentences (1 = best).
     similarity : ndarray of shape (n_queries,)
@@ -91,6 +99,22 @@ class RankingResult(Result):
     def approximate(self) -> bool:
         return self.search is not None and self.search.approximate
 
+    @property
+    def from_groups(self) -> bool:
+        """Whether the queries are ordered pairs within paraphrase groups (no pair rows)."""
+        return bool(len(self.pair_index)) and bool(self.pair_index[0] < 0)
+
+    def perfect_metrics(self) -> dict[str, float]:
+        """What a ranking with every partner above every other sentence scores: a query
+        sentence with m partners ranks them 1..m (accuracy@k min(k, m)/m, MRR H(m)/m)."""
+        m = np.unique(self.query, return_counts=True)[1]
+        harmonic = np.cumsum(1.0 / np.arange(1, m.max() + 1))
+        values = {f"accuracy@{k}": float(np.minimum(k, m).sum() / m.sum()) for k in self.ks}
+        if not self.approximate:
+            values["MRC"] = float((m * (m + 1) / 2).sum() / m.sum())
+        values["MRR"] = float(harmonic[m - 1].sum() / m.sum())
+        return values
+
     def accuracy_at(self, k: int) -> float:
         return float(np.mean(self.rank <= k))
 
@@ -112,9 +136,17 @@ class RankingResult(Result):
     def summary(self) -> list[tuple[str, str]]:
         rows = [("queries", str(len(self.rank))), ("pool", str(self.pool_size)),
                 ("ties", self.ties)]
+        if self.from_groups:
+            rows.append(("queries from", "ordered pairs within paraphrase groups"))
         for name, value in self.metrics().items():
             shown = f"{value:.2f}" if name == "MRC" else f"{value:.4f}"
             rows.append((name, f"{shown} {format_ci(self.ci.get(name))}".rstrip()))
+        if self.from_groups:
+            # Partners compete with each other for rank 1: the numbers read against this.
+            perfect = self.perfect_metrics()
+            first = f"accuracy@{min(self.ks)}"
+            rows.append(("a perfect ranking scores",
+                         f"{first} {perfect[first]:.4f}, MRR {perfect['MRR']:.4f}"))
         rows.append(("queries with a zero vector", str(int(self.degenerate_query.sum()))))
         rows.append(("pool sentences with a zero vector", str(self.n_degenerate_sentences)))
         if self.approximate:
@@ -129,6 +161,24 @@ class RankingResult(Result):
                 for name, value in self.metrics().items()]
 
     def body(self) -> dict[str, Any]:
+        if self.from_groups:
+            # "group": the dataset's name of the paraphrase group the two come from.
+            named = {"queries_from": "paraphrase groups", "perfect": self.perfect_metrics()}
+            queries = [{"group": g, "query": q, "target": t,
+                        "rank": r if math.isfinite(r) else None, "similarity": s}
+                       for g, q, t, r, s in zip(
+                           self.pair_id.tolist(), self.query_id.tolist(),
+                           self.target_id.tolist(), self.rank.tolist(),
+                           self.similarity.tolist())]
+        else:
+            # "pair", "query", "target": the dataset's names; "row" indexes corpus.pairs.
+            named = {}
+            queries = [{"pair": p, "row": row, "query": q, "target": t,
+                        "rank": r if math.isfinite(r) else None, "similarity": s}
+                       for p, row, q, t, r, s in zip(
+                           self.pair_id.tolist(), self.pair_index.tolist(),
+                           self.query_id.tolist(), self.target_id.tolist(),
+                           self.rank.tolist(), self.similarity.tolist())]
         return {
             "pool_size": self.pool_size,
             "n_queries": int(len(self.rank)),
@@ -139,28 +189,48 @@ class RankingResult(Result):
             "n_degenerate_sentences": self.n_degenerate_sentences,
             "n_self_pairs_skipped": self.n_self_pairs,
             "search": None if self.search is None else self.search.to_dict(),
-            # "pair", "query", "target": the dataset's names; "row" indexes corpus.pairs.
+            **named,
             # A rank of None: beyond max(ks), in an approximate search.
-            "queries": [{"pair": p, "row": row, "query": q, "target": t,
-                         "rank": r if math.isfinite(r) else None, "similarity": s}
-                        for p, row, q, t, r, s in zip(
-                            self.pair_id.tolist(), self.pair_index.tolist(),
-                            self.query_id.tolist(), self.target_id.tolist(),
-                            self.rank.tolist(), self.similarity.tolist())],
+            "queries": queries,
         }
+
+
+#: The grouping kind whose members paraphrase each other (model.Grouping.kind).
+PARAPHRASE_GROUP = "paraphrase group"
+
+
+def has_paraphrase_groups(corpus: Corpus) -> bool:
+    """Whether the corpus has paraphrase groups with two members or more to rank."""
+    groups = corpus.groups
+    return (groups is not None and groups.kind == PARAPHRASE_GROUP
+            and bool(np.any(groups.sizes >= 2)))
 
 
 def ranking_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """(pair index, query sentence, target sentence, pairs skipped as self-pairs).
 
-    Each positive pair (a, b) gives the queries a -> b and b -> a. Raises EvaluationError,
-    before any work, when the corpus has no positive pairs or a split is unknown.
+    Each positive pair (a, b) gives the queries a -> b and b -> a. A corpus without
+    labelled paraphrase pairs gives :func:`group_queries` instead, pair index -1.
+    Raises EvaluationError, before any work, when the corpus has neither or a split is
+    unknown.
     """
+    pair_index, _, query, target, n_self = _named_queries(corpus, splits)
+    return pair_index, query, target, n_self
+
+
+def _named_queries(corpus: Corpus, splits: tuple[str, ...] | None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """:func:`ranking_queries` with, second, how the dataset names each query's pair (or
+    group)."""
     pairs = corpus.pairs
     if pairs is None or not pairs.has_paraphrase_labels:
-        raise EvaluationError(f"{NAME} needs positive (paraphrase) pairs, and corpus "
-                              f"{corpus.name!r} has none")
+        if not has_paraphrase_groups(corpus):
+            raise EvaluationError(f"{NAME} needs positive (paraphrase) pairs or paraphrase "
+                                  f"groups, and corpus {corpus.name!r} has neither")
+        group, query, target, n_self = group_queries(corpus, splits)
+        return (np.full(len(query), -1, dtype=np.int64),
+                np.asarray(corpus.groups.names, dtype=str)[group], query, target, n_self)
     positive = pairs.label == 1
     if splits is not None:
         unknown = set(splits) - set(pairs.split)
@@ -176,7 +246,43 @@ def ranking_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
     pair_index = np.concatenate([keep, keep])
     query = np.concatenate([pairs.first[keep], pairs.second[keep]])
     target = np.concatenate([pairs.second[keep], pairs.first[keep]])
-    return pair_index, query, target, int(self_pair.sum())
+    return (pair_index, pairs.names(corpus.ids, pair_index), query, target,
+            int(self_pair.sum()))
+
+
+def group_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(group, query sentence, target sentence, pairs skipped as self-pairs) for every
+    ordered pair of two members of a paraphrase group, group by group in membership
+    order: a group of k members gives k(k-1) queries, a group of one none.
+
+    Raises EvaluationError when ``splits`` are given: they select labelled pairs, and
+    groups have none (a corpus of one split, such as ``multi30k-captions:en:val``, is
+    loaded as such).
+    """
+    if splits is not None:
+        raise EvaluationError(
+            f"{NAME} on corpus {corpus.name!r} ranks within its paraphrase groups, which "
+            "have no pair splits: load the split wanted as a corpus of its own")
+    groups = corpus.groups
+    order = np.argsort(groups.group_index, kind="stable")
+    member, group = groups.sentence_index[order], groups.group_index[order]
+    sizes = groups.sizes[group]
+    # Each membership meets every membership of its group (itself too, dropped below):
+    # the j-th copy of membership i is paired with its group's j-th membership.
+    first = np.repeat(np.arange(len(member)), sizes)
+    copy = np.arange(len(first)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    group_start = np.cumsum(groups.sizes) - groups.sizes
+    second = group_start[group[first]] + copy
+    distinct = first != second
+    first, second = first[distinct], second[distinct]
+    query, target = member[first], member[second]
+    # A sentence listed twice in one group has no partner in itself; both orders drop.
+    self_pair = query == target
+    keep = ~self_pair
+    if len(corpus) < 2 or not keep.any():
+        raise EvaluationError(f"{NAME} needs a paraphrase group of two distinct sentences")
+    return group[first[keep]], query[keep], target[keep], int(self_pair.sum()) // 2
 
 
 def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
@@ -194,7 +300,8 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     ----------
     encoder : the encoder the embeddings came from, for provenance only.
     splits : pair splits whose positive pairs give queries; None for all. The pool is
-        always every sentence of the corpus.
+        always every sentence of the corpus. Queries from paraphrase groups take none
+        (:func:`group_queries`).
     ks : the k of accuracy@k.
     ties : "pessimistic", "mid" or "optimistic" (see the module docstring).
     tie_tolerance : cosines this close to the partner's count as ties (float32 rounding).
@@ -207,18 +314,18 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     """
     if ties not in TIES:
         raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
-    pair_index, query, target, n_self = ranking_queries(corpus, splits)
+    pair_index, pair_id, query, target, n_self = _named_queries(corpus, splits)
     unit = normalise(embeddings)
-    queries = Normalised(unit.matrix[query], unit.degenerate[query])
     # The query's own row is not a candidate: ranks are among the other pool sentences.
     if choose(unit, search) == "exact":
+        queries = Normalised(unit.matrix[query], unit.degenerate[query])
         rank, similarity = yield from iter_target_ranks(
             queries, unit, target, exclude=query, ties=ties, tie_tolerance=tie_tolerance,
             memory_mb=memory_mb)
         how = Search("exact", max(ks))
     else:
         rank, similarity, how = yield from _approximate_ranks(
-            queries, unit, query, target, max(ks), ties, tie_tolerance, search, seed)
+            unit, query, target, max(ks), ties, tie_tolerance, search, seed)
     metrics = {f"accuracy@{k}": (statistics.mean, (rank <= k).astype(np.float64), None)
                for k in ks}
     if not how.approximate:
@@ -232,7 +339,7 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
                               confidence=confidence, seed=seed,
                               pool="every corpus sentence except the query"),
         pool_size=len(corpus), ks=tuple(ks), ties=ties, pair_index=pair_index, query=query,
-        target=target, pair_id=corpus.pairs.names(corpus.ids, pair_index),
+        target=target, pair_id=pair_id,
         query_id=ids[query], target_id=ids[target], rank=rank, similarity=similarity.astype(np.float64),
         degenerate_query=unit.degenerate[query],
         n_degenerate_sentences=unit.n_degenerate, n_self_pairs=n_self,
@@ -240,22 +347,36 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
         search=how)
 
 
-def _approximate_ranks(queries: Normalised, unit: Normalised, query: np.ndarray,
-                       target: np.ndarray, depth: int, ties: str, tie_tolerance: float,
-                       search: str, seed: int) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
+#: Queries counted at once against their neighbours (bounds the gathered rows).
+_COUNT_BLOCK = 65_536
+
+
+def _approximate_ranks(unit: Normalised, query: np.ndarray, target: np.ndarray, depth: int,
+                       ties: str, tie_tolerance: float, search: str, seed: int
+                       ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
     """Partner ranks counted among each query's ``depth`` + 1 approximate neighbours,
     inf where those do not reach below the partner's similarity and its ties."""
-    indices, found, how = yield from iter_knn(queries, unit, depth + 1, exclude=query,
-                                              search=search, seed=seed)
-    similarity = np.einsum("ij,ij->i", queries.matrix, unit.matrix[target])
-    greater = np.count_nonzero(found > (similarity + tie_tolerance)[:, None], axis=1)
-    # The partner, where the index found it, is within tolerance of itself: not a tie.
-    at_least = np.count_nonzero(found >= (similarity - tie_tolerance)[:, None], axis=1)
-    equal = at_least - greater - (indices == target[:, None]).any(axis=1)
+    # A sentence is searched once however many partners it has (four in a group of five).
+    sentences, row_of = np.unique(query, return_inverse=True)
+    indices, found, how = yield from iter_knn(
+        Normalised(unit.matrix[sentences], unit.degenerate[sentences]), unit, depth + 1,
+        exclude=sentences, search=search, seed=seed)
     share = {"pessimistic": 1.0, "mid": 0.5, "optimistic": 0.0}[ties]
-    rank = 1.0 + greater + share * equal
-    # Counted only when the last neighbour found is below the partner's tie band.
-    rank[found[:, -1] >= similarity - tie_tolerance] = np.inf
+    rank = np.empty(len(query))
+    similarity = np.empty(len(query), dtype=np.float32)
+    for start in range(0, len(query), _COUNT_BLOCK):
+        block = slice(start, start + _COUNT_BLOCK)
+        rows, partner = row_of[block], target[block]
+        near = found[rows]
+        t = np.einsum("ij,ij->i", unit.matrix[query[block]], unit.matrix[partner])
+        greater = np.count_nonzero(near > (t + tie_tolerance)[:, None], axis=1)
+        # The partner, where the index found it, is within tolerance of itself: not a tie.
+        at_least = np.count_nonzero(near >= (t - tie_tolerance)[:, None], axis=1)
+        equal = at_least - greater - (indices[rows] == partner[:, None]).any(axis=1)
+        counted = 1.0 + greater + share * equal
+        # Counted only when the last neighbour found is below the partner's tie band.
+        rank[block] = np.where(near[:, -1] >= t - tie_tolerance, np.inf, counted)
+        similarity[block] = t
     return rank, similarity, how
 
 
