@@ -17,6 +17,7 @@ from sentspace.app.ui.charts.results import (
     LearningCurveChart,
     MetricBars,
     PrecisionRecallChart,
+    RankBands,
     RelatednessScatter,
     comparison_chart,
 )
@@ -29,6 +30,7 @@ CHARTS: dict[str, type[ResultChart]] = {
     "detection": PrecisionRecallChart,
     "learning-curve": LearningCurveChart,
     "histograms": HistogramChart,
+    "ranking": RankBands,
     "relatedness": RelatednessScatter,
     "agreement": AgreementHeatmap,
     "costra-offsets": CostraOffsetsChart,

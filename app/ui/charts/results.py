@@ -279,6 +279,64 @@ class RelatednessScatter(ResultChart):
             self.pick_pair(int(self.result.pair_index[points[0].data()]))
 
 
+class RankBands(ResultChart):
+    """Paraphrase ranking: queries by the rank of their partner, a bar per band of ranks
+    that accuracy@k tells apart (for ks 1, 10, 100: 1, 2-10, 11-100, beyond 100).
+
+    Clicking a bar picks the sentences of its queries, each query with its partner: as
+    sentences, since a query from a paraphrase group has no row in ``corpus.pairs``.
+
+    Signals
+    -------
+    band_clicked(int) : index of the clicked band (into ``labels``).
+    """
+
+    band_clicked = Signal(int)
+
+    def __init__(self, result, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.result = result
+        #: The bands' upper ranks (the ks); the last band is everything beyond.
+        self.bounds = np.unique(result.ks)
+        #: Each query's band: rank <= bounds[0], ..., rank > bounds[-1] (inf included).
+        self.band = np.searchsorted(self.bounds, result.rank, side="left")
+        self.counts = np.bincount(self.band, minlength=len(self.bounds) + 1)
+        lows = np.concatenate([[1], self.bounds[:-1] + 1])
+        self.labels = tuple([f"{low:,}" if low == high else f"{low:,}–{high:,}"
+                             for low, high in zip(lows.tolist(), self.bounds.tolist())]
+                            + [f"> {self.bounds[-1]:,}"])
+        self.plot = self._plot(None, "rank of the partner", "queries")
+        x = np.arange(len(self.counts), dtype=np.float64)
+        self.bars = pg.BarGraphItem(x=x, height=self.counts, width=0.7,
+                                    brush=pg.mkBrush(POSITIVE), pen=pg.mkPen(None))
+        self.plot.addItem(self.bars)
+        self.plot.getAxis("bottom").setTicks([list(zip(x.tolist(), self.labels))])
+        self.plot.setXRange(-0.5, len(x) - 0.5, padding=0.02)
+        self.plot.setYRange(0, max(1, int(self.counts.max())) * 1.05, padding=0)
+        self.plot.setToolTip("Queries by the rank of their partner among the other pool "
+                             "sentences. Click a bar to select its queries' sentences.")
+
+    def pick_band(self, b: int) -> None:
+        """Emit the sentences of the queries in band ``b``: each query and its partner."""
+        self.band_clicked.emit(b)
+        result = self.result
+        chosen = self.band == b
+        sentences = np.unique(np.concatenate([result.query[chosen], result.target[chosen]]))
+        where = (f"beyond rank {self.bounds[-1]:,}" if b == len(self.bounds)
+                 else f"at rank {self.labels[b]}")
+        self.picked.emit("sentences", sentences,
+                         f"{int(chosen.sum()):,} queries with the partner {where}")
+
+    def click_at(self, scene_position: QPointF) -> None:
+        if not self.plot.vb.sceneBoundingRect().contains(scene_position):
+            return
+        point = self.plot.vb.mapSceneToView(scene_position)
+        b = round(point.x())
+        # Anywhere in a bar's column: a band of few queries is a bar too low to hit.
+        if 0 <= b < len(self.counts) and abs(point.x() - b) <= 0.35 and point.y() >= 0:
+            self.pick_band(b)
+
+
 class AgreementHeatmap(ResultChart):
     """The misclassification-agreement matrix: colour is the agreement, each cell reads
     "numerator/denominator", each axis label carries the encoder's mistakes.
