@@ -42,6 +42,10 @@ def test_a_rank_band_of_msrp_grouped_selects_its_queries_sentences(qtbot, window
     labels = window.corpus.groups.labels(len(window.corpus))
     assert np.all(labels[result.query[chosen]] == labels[result.target[chosen]])
 
+    for name in ("ranking.png", "ranking.svg"):
+        panel.save_chart(tmp_path / name)
+        assert (tmp_path / name).stat().st_size > 1_000
+
     path = window.files.save_workspace_to(tmp_path / "ranking")
     reopened = MainWindow()
     qtbot.addWidget(reopened)
