@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.annotations.suspicious import find_suspicious
@@ -228,3 +229,19 @@ def test_a_review_mark_says_no_recompute_and_tints_its_row_palely(panel):
         pale = author_tint(colour)
         assert pale.lightnessF() > 0.85
         assert pale.lightnessF() - selection.lightnessF() > 0.25
+
+
+
+
+def test_clicking_a_wide_sentence_keeps_the_rank_in_view(panel, qtbot):
+    panel.resize(420, 500)
+    qtbot.waitExposed(panel)
+    bar = panel.table.horizontalScrollBar()
+    assert bar.maximum() > 0                      # the sentence column overflows
+    sentence = panel.model.headers.index("sentence")
+    cell = panel.table.visualRect(panel.proxy.index(3, sentence)).center()
+    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    # Qt scrolls to a clicked cell a double-click interval after the press.
+    qtbot.wait(QApplication.doubleClickInterval() + 300)
+    assert panel.table.selectionModel().selectedRows()[0].row() == 3
+    assert bar.value() == 0

@@ -192,6 +192,17 @@ class ReviewFilter(QSortFilterProxyModel):
         return super().filterAcceptsRow(source_row, source_parent)
 
 
+
+class _RowTable(QTableView):
+    """A table whose rows are chosen whole: going to a row keeps the columns where they
+    are, where Qt would scroll a clicked wide cell (the sentence) into view and push the
+    rank and author columns out of it."""
+
+    def scrollTo(self, index, hint=QAbstractItemView.ScrollHint.EnsureVisible) -> None:
+        columns_at = self.horizontalScrollBar().value()
+        super().scrollTo(index, hint)
+        self.horizontalScrollBar().setValue(columns_at)
+
 class ReviewPanel(QWidget):
     """Suspicious items by kind, with the edits that fix them.
 
@@ -239,7 +250,7 @@ class ReviewPanel(QWidget):
                                "reviewed), or those nobody has")
         self.author.currentTextChanged.connect(
             lambda text: self.proxy.set_author(text or EVERYONE))
-        self.table = QTableView()
+        self.table = _RowTable()
         self.table.setAccessibleName("suspicious items")
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
