@@ -281,8 +281,10 @@ PAPER = Paper(
                 lambda value: beats(value, "table3", "MR", ("SkipThought",),
                                     ("FastSent", "CBOW", "SDAE"))),
     ),
-    full_time=("hours on 2 CPU cores: every trained family is trained again for each "
-               "of the 8 corpora it is evaluated on; the NMT rows train each Multi30K "
-               "pair in 5-16 min (then 2 min for their 16 runs); a GPU shortens the "
-               "sequence models"),
+    full_time=("hours on 2 CPU cores: each PyTorch family trains once (the runs are "
+               "grouped by encoder), the gensim ones (seconds each) once per corpus; "
+               "DictRep on WordNet's 185,152 definitions and SkipThought take longest; "
+               "the NMT rows train each Multi30K pair in 5-16 min (then 2 min for their "
+               "16 runs); a GPU trains the sequence models 7-28x faster "
+               "(bench/bench_cuda.py)"),
 )

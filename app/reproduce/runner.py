@@ -172,12 +172,18 @@ def selected_cells(paper: Paper, tables: Sequence[str] | None = None) -> list[Ce
 
 def planned_runs(paper: Paper, tables: Sequence[str] | None = None,
                  variant: str = QUICK) -> list[Run]:
-    """The distinct runs a reproduction makes, in table order."""
+    """The distinct runs a reproduction makes, in table order grouped by encoder: a
+    process remembers only its last few trainings on a file
+    (:func:`sentspace.models.neural._remembered`), so an encoder's runs one after another
+    train it once, where table order (Table 3's tasks, then Table 4's) would train it
+    again."""
     runs: dict[Run, None] = {}
     for cell in selected_cells(paper, tables):
         if cell.run is not None and (variant == FULL or cell.quick):
             runs.setdefault(cell.run)
-    return list(runs)
+    first_seen = {encoder: k for k, encoder in reversed(list(enumerate(
+        run.encoder for run in runs)))}
+    return sorted(runs, key=lambda run: first_seen[run.encoder])
 
 
 def _relabelled(job: Job, prefix: str) -> Job:

@@ -43,3 +43,17 @@ def test_nmt_rows_are_multi30k_substitutes_run_by_full_only():
     caption = [c for c in hill2016.PAPER.table("table3").cells if c.row.startswith("Caption")]
     assert all(c.mark == NEEDS and c.run is None and "image feature" in c.note
                for c in caption)
+
+
+def test_full_runs_come_grouped_by_encoder_so_each_family_trains_once():
+    from sentspace.app.reproduce.runner import FULL, planned_runs
+
+    encoders = [run.encoder for run in planned_runs(hill2016.PAPER, variant=FULL)]
+    blocks = [encoder for k, encoder in enumerate(encoders)
+              if k == 0 or encoders[k - 1] != encoder]
+    assert len(blocks) == len(set(encoders)) > 10
+    # Table 3's transfer tasks and Table 4's relatedness corpora of one family together.
+    fastsent = [r.evaluation for r in planned_runs(hill2016.PAPER, variant=FULL)
+                if r.encoder.startswith("fastsent:")]
+    assert {"transfer", "relatedness"} <= set(fastsent)
+
