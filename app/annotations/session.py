@@ -15,23 +15,31 @@ the file as it was) is not applied: the session's state stays what the journal h
 and the edit is kept in :attr:`AnnotationSession.pending` with the reason.
 :meth:`AnnotationSession.save_pending` writes the kept edits in the order they were made
 (the next edit, undo or redo tries that first); :meth:`discard_pending` drops them.
+The kept edits are also written to a recovery file outside the journal's folder
+(:func:`recovery_path`, in the user's data folder), so a session that ends before they
+are saved (the app killed, the machine off) finds them kept again when the journal is
+next opened.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sentspace.app.annotations.edits import (
     AddNote, Conflict, Edit, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence,
-    ResolveConflict, SplitGroup, apply, current_user, new_group_name, replay_edits,
+    ResolveConflict, SplitGroup, apply, current_user, edit_from_dict, new_group_name,
+    replay_edits,
 )
 from sentspace.app.annotations.export import FORMATS, export_all
 from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import (
-    EditJournal, JournalUnavailable, Record, StackRecord, journal_path,
+    EditJournal, JournalUnavailable, Record, StackRecord, data_dir, journal_path,
 )
+from sentspace.app.atomic import write_text_atomic
 from sentspace.app.corpora.model import Corpus
 
 
@@ -93,6 +101,18 @@ class Changes:
         return sorted({record.author for record in self.records})
 
 
+#: Why a kept edit restored from the recovery file was not saved.
+RESTORED = "kept from a session that ended before they could be saved"
+
+
+def recovery_path(journal: str | Path) -> Path:
+    """Where the edits a session could not journal are kept for the next session:
+    ``<data dir>/recovery/<hash of the journal's full path>.jsonl``, away from the
+    journal's own folder, which may be the part that is gone."""
+    key = hashlib.sha256(str(Path(journal).resolve()).encode("utf-8", "surrogatepass"))
+    return data_dir() / "recovery" / f"{key.hexdigest()[:16]}.jsonl"
+
+
 @dataclass(frozen=True)
 class Pending:
     """An edit made while the journal could not be written: not in effect, kept until
@@ -152,7 +172,7 @@ class AnnotationSession:
         self._unreported: list[Record] = []  # read from others, not yet refreshed
         self._reported_conflicts = set(map(_conflict_key, self.history.conflicts))
         self._reported_corpus = self.history.corpus
-        self.pending: list[Pending] = []
+        self.pending: list[Pending] = self._recovered()
         self.dropped: list[tuple[Edit, str]] = []
 
     @classmethod
@@ -310,6 +330,42 @@ class AnnotationSession:
               new_target: bool) -> None:
         self.pending.append(Pending(edit, view, error.reason, new_target))
         self._own.add(edit.id)  # if it landed after all, it is not another writer's
+        self._write_recovery()
+
+    def _write_recovery(self) -> None:
+        """Mirror :attr:`pending` in the recovery file (removed when nothing is kept).
+        Best effort: a data folder that cannot be written either leaves the edits
+        kept in this session only, as before."""
+        path = recovery_path(self.journal.path)
+        try:
+            if not self.pending:
+                path.unlink(missing_ok=True)
+                return
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(path, "".join(
+                json.dumps({"edit": item.edit.to_dict(), "new_target": item.new_target})
+                + "\n" for item in self.pending))
+        except OSError:
+            pass
+
+    def _recovered(self) -> list[Pending]:
+        """The edits an earlier session on this journal kept and could not save, to be
+        saved (or discarded) as if kept here; each is checked against the journal as it
+        is now when saved. An unreadable recovery file is set aside, not lost."""
+        path = recovery_path(self.journal.path)
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError:    # none kept (or unreadable now: it stays for the next open)
+            return []
+        try:
+            records = [json.loads(line) for line in lines if line.strip()]
+            kept = [Pending(edit_from_dict(record["edit"]), self.corpus, RESTORED,
+                            bool(record.get("new_target", False))) for record in records]
+        except (ValueError, KeyError, TypeError, EditError):
+            path.replace(path.with_suffix(".unreadable"))
+            return []
+        self._own.update(item.edit.id for item in kept)
+        return kept
 
     def save_pending(self) -> Saved:
         """Write the edits kept while the journal could not be written, oldest first,
@@ -329,6 +385,7 @@ class AnnotationSession:
             except EditError as error:
                 dropped.append((item.edit, error.problem))
             self.pending.pop(0)
+            self._write_recovery()
         self.dropped += dropped
         return Saved(tuple(saved), tuple(dropped))
 
@@ -336,6 +393,7 @@ class AnnotationSession:
         """Forget the edits not saved; those forgotten."""
         edits = [item.edit for item in self.pending]
         self.pending.clear()
+        self._write_recovery()
         return edits
 
     def _stamp(self, reason: str) -> dict[str, str]:

@@ -10,6 +10,7 @@ import errno
 import os
 import shutil
 import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 from sentspace.app.annotations import journal as journal_module
 from sentspace.app.annotations.export import ExportError
 from sentspace.app.annotations.journal import JournalUnavailable
-from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.annotations.session import RESTORED, AnnotationSession, recovery_path
 
 FULL = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
@@ -272,3 +273,63 @@ def test_a_real_full_disk(corpus, small_disk):
     assert session.save_pending().error is None and session.pending == []
     same_state(session, path)
     session.close()
+
+
+def test_edits_kept_unsaved_survive_the_app_being_killed(corpus, tmp_path):
+    """A process whose journal cannot be written keeps an edit, then is killed (kill -9):
+    the next session on the journal finds it kept, not applied, and saves it."""
+    path = tmp_path / "edits.jsonl"
+    AnnotationSession.open(corpus, path, author="ann").close()
+    target = corpus.groups.names[7]
+    child = f"""
+import errno, os, signal
+from sentspace.app.annotations import journal
+from sentspace.app.annotations.journal import JournalUnavailable
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
+session = AnnotationSession.open(load_corpus("msrp-grouped"), {str(path)!r}, author="ann")
+def full(handle, data):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+journal.os.write = full
+try:
+    session.move(1, {target!r}, reason="kept")
+except JournalUnavailable:
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+    assert done.returncode == -9, done.stderr
+    assert len(path.read_text().splitlines()) == 1          # the header: nothing written
+
+    session = AnnotationSession.open(corpus, path, author="ann")
+    kept, = session.pending
+    assert kept.edit.describe().startswith("move L2") and kept.edit.reason == "kept"
+    assert kept.reason == RESTORED and session.edits == []
+    saved = session.save_pending()
+    assert [edit.id for edit in saved.saved] == [kept.edit.id]
+    assert session.group_names_of(1) == [target]
+    assert not recovery_path(path).exists()
+    same_state(session, path)
+    session.close()
+
+
+def test_discarded_edits_leave_no_recovery_and_a_broken_one_is_set_aside(
+        corpus, tmp_path, monkeypatch):
+    path = tmp_path / "edits.jsonl"
+    session = AnnotationSession.open(corpus, path, author="ann")
+    def full(handle, data):
+        raise FULL
+
+    monkeypatch.setattr(journal_module.os, "write", full)
+    with pytest.raises(JournalUnavailable):
+        session.move(0, corpus.groups.names[5])
+    monkeypatch.undo()
+    assert recovery_path(path).exists()
+    session.discard_pending()
+    assert not recovery_path(path).exists()
+    session.close()
+
+    recovery_path(path).write_text("not json\n", encoding="utf-8")
+    reopened = AnnotationSession.open(corpus, path, author="ann")
+    assert reopened.pending == []
+    assert recovery_path(path).with_suffix(".unreadable").read_text() == "not json\n"
+    reopened.close()
