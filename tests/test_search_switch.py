@@ -68,7 +68,7 @@ def test_ann_forced_on_msrp_reports_its_recall(shared_data, capsys):
 
 
 def test_ranking_through_the_index_matches_exact(shared_data):
-    """MSRP paraphrase ranking (7,602 queries against the 10,944 sentences) from each
+    """MSRP paraphrase ranking (7,800 queries against the 10,944 sentences) from each
     query's 101 approximate neighbours: every accuracy@k and MRR within 0.002 of the
     exact scan, and the ranks it counts are the exact ones (ties included) for all but
     1% of the queries."""
