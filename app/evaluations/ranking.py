@@ -72,7 +72,8 @@ class RankingResult(Result):
         Cosine of S1 and its partner.
     degenerate_query : bool ndarray of shape (n_queries,)
         Queries whose S1 had a zero (or non-finite) vector.
-    ci : {metric name: (low, high)} bootstrap intervals over queries; empty when off.
+    ci : {metric name: (low, high)} bootstrap intervals over queries (over whole groups
+        for queries from paraphrase groups); empty when off.
     search : how the ranks were found; when approximate, ranks beyond ``max(ks)`` are
         inf (see the module docstring).
     """
@@ -306,7 +307,8 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     ties : "pessimistic", "mid" or "optimistic" (see the module docstring).
     tie_tolerance : cosines this close to the partner's count as ties (float32 rounding).
     memory_mb : budget for one block of query-by-pool similarities.
-    n_resamples, confidence : bootstrap intervals over queries; 0 turns them off.
+    n_resamples, confidence : bootstrap intervals over queries (whole groups for queries
+        from groups); 0 turns them off.
     seed : seeds the bootstrap and the queries an approximate search's recall is
         measured on.
     search : "auto", "exact" or "ann" (:func:`sentspace.app.ann.iter_knn`; see the module
@@ -343,8 +345,19 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
         query_id=ids[query], target_id=ids[target], rank=rank, similarity=similarity.astype(np.float64),
         degenerate_query=unit.degenerate[query],
         n_degenerate_sentences=unit.n_degenerate, n_self_pairs=n_self,
-        ci=statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed),
+        ci=statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                          clusters=_clusters(pair_index, pair_id)),
         search=how)
+
+
+def _clusters(pair_index: np.ndarray, pair_id: np.ndarray) -> np.ndarray | None:
+    """The bootstrap's clusters for queries from paraphrase groups: a group's queries
+    (20 from five descriptions of one image) are resampled together. Pair queries are
+    resampled one by one, as before (None), though a pair's two directions are
+    correlated too: their intervals are somewhat narrow."""
+    if not len(pair_index) or pair_index[0] >= 0:
+        return None
+    return np.unique(pair_id, return_inverse=True)[1]
 
 
 #: Queries counted at once against their neighbours (bounds the gathered rows).

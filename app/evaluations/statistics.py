@@ -181,9 +181,16 @@ def bootstrap_ci(metric: Metric, values: np.ndarray, gold: np.ndarray | None = N
 
 
 def cis(metrics: dict[str, tuple[Metric, np.ndarray, np.ndarray | None]], *,
-        n_resamples: int, confidence: float, seed: int) -> dict[str, tuple[float, float]]:
+        n_resamples: int, confidence: float, seed: int,
+        clusters: np.ndarray | None = None) -> dict[str, tuple[float, float]]:
     """:func:`bootstrap_ci` of several named metrics of the same items, computed on one
-    shared set of resamples (drawn once); empty when ``n_resamples`` is 0."""
+    shared set of resamples (drawn once); empty when ``n_resamples`` is 0.
+
+    ``clusters`` (shape (n_items,), ids 0..C-1): items that are not independent of each
+    other (the two directions of a pair, the 20 queries of five descriptions of one
+    image) share an id, and whole clusters are resampled (the cluster bootstrap), so the
+    interval is not made narrow by counting one observation many times. With one item
+    per cluster it is the item bootstrap, resample for resample."""
     if n_resamples <= 0:
         return {}
     sizes = {len(values) for _, values, _ in metrics.values()}
@@ -192,11 +199,16 @@ def cis(metrics: dict[str, tuple[Metric, np.ndarray, np.ndarray | None]], *,
     n_items = sizes.pop()
     if n_items == 0:
         return {name: (float("nan"), float("nan")) for name in metrics}
+    if clusters is not None and len(clusters) != n_items:
+        raise ValueError("clusters given to cis() must name a cluster per item")
     prepared = {name: (metric, np.asarray(values, dtype=np.float64),
                        None if gold is None else np.asarray(gold, dtype=np.float64))
                 for name, (metric, values, gold) in metrics.items()}
+    n_draws = n_items if clusters is None else int(clusters.max()) + 1
     parts: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
-    for weights in _resample_weights(n_items, n_resamples, seed):
+    for weights in _resample_weights(n_draws, n_resamples, seed):
+        if clusters is not None:
+            weights = weights[:, clusters]     # each item drawn as often as its cluster
         for name, (metric, values, gold) in prepared.items():
             parts[name].append(metric(values, gold, weights))
     return {name: _percentiles(np.concatenate(chunks), confidence)

@@ -101,6 +101,21 @@ def test_bag_of_words_finds_another_caption_of_the_image_far_above_chance(captio
     assert rows["a perfect ranking scores"] == "accuracy@1 0.2500, MRR 0.5208"
 
 
+def test_intervals_resample_whole_images(captions_bow):
+    """The 20 queries of one image are not 20 observations: the interval resamples the
+    1,014 images, and is wider than one that resamples the 20,280 queries."""
+    from sentspace.app.evaluations import statistics
+
+    result = captions_bow
+    hits = (result.rank <= 1).astype(np.float64)
+    by_query = statistics.cis({"a": (statistics.mean, hits, None)}, n_resamples=1000,
+                              confidence=0.95, seed=0)["a"]
+    low, high = result.ci["accuracy@1"]
+    assert low < result.metrics()["accuracy@1"] < high
+    # Measured: 0.0085 wide by image against 0.0066 by query (1.29x).
+    assert high - low > 1.15 * (by_query[1] - by_query[0])
+
+
 def test_json_names_each_query_by_its_group_and_a_workspace_keeps_it(captions, captions_bow):
     result = captions_bow
     record = json.loads(json.dumps(result.to_dict()))

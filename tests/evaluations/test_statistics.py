@@ -79,3 +79,25 @@ def test_paired_permutation_test(data):
     mrr = S.paired_permutation_test(S.mean, 1 / ranks_a, 1 / ranks_b, n_resamples=300)
     assert mrr.statistic_a == pytest.approx(np.mean(1 / ranks_a))
     assert mrr.p_value > 0.01
+
+
+def test_cluster_bootstrap_resamples_whole_clusters():
+    rng = np.random.default_rng(3)
+    values = rng.random(300)
+    metrics = {"mean": (S.mean, values, None)}
+    # One item per cluster: the item bootstrap, resample for resample.
+    assert S.cis(metrics, n_resamples=200, confidence=0.95, seed=1,
+                 clusters=np.arange(300))["mean"] == pytest.approx(
+        S.cis(metrics, n_resamples=200, confidence=0.95, seed=1)["mean"], abs=1e-12)
+    # Ten copies of 30 values: resampled as 300 items the interval is as narrow as for
+    # 300 independent values; resampled by cluster it is that of the 30 originals.
+    copies = np.repeat(rng.random(30), 10)
+    clusters = np.repeat(np.arange(30), 10)
+    by_item = S.cis({"m": (S.mean, copies, None)}, n_resamples=500, confidence=0.95,
+                    seed=0)["m"]
+    by_cluster = S.cis({"m": (S.mean, copies, None)}, n_resamples=500, confidence=0.95,
+                       seed=0, clusters=clusters)["m"]
+    originals = S.cis({"m": (S.mean, copies[::10], None)}, n_resamples=500,
+                      confidence=0.95, seed=0)["m"]
+    assert by_cluster[1] - by_cluster[0] > 2.5 * (by_item[1] - by_item[0])
+    assert by_cluster == pytest.approx(originals, abs=0.02)
