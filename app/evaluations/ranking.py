@@ -140,8 +140,9 @@ class RankingResult(Result):
         if self.from_groups:
             rows.append(("queries from", "ordered pairs within paraphrase groups"))
         for name, value in self.metrics().items():
-            shown = f"{value:.2f}" if name == "MRC" else f"{value:.4f}"
-            rows.append((name, f"{shown} {format_ci(self.ci.get(name))}".rstrip()))
+            decimals = 2 if name == "MRC" else 4     # a mean rank, not a share
+            rows.append((name, f"{value:.{decimals}f} "
+                               f"{format_ci(self.ci.get(name), decimals)}".rstrip()))
         if self.from_groups:
             # Partners compete with each other for rank 1: the numbers read against this.
             perfect = self.perfect_metrics()

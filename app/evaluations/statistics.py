@@ -331,8 +331,9 @@ def paired_permutation_test(metric: Metric, values_a: np.ndarray, values_b: np.n
                       difference_ci=difference_ci)
 
 
-def format_ci(ci: tuple[float, float] | None) -> str:
-    """``[low, high]`` with four decimals, for summary rows."""
+def format_ci(ci: tuple[float, float] | None, decimals: int = 4) -> str:
+    """``[low, high]`` with ``decimals`` decimals (as its value is shown), for summary
+    rows."""
     if ci is None:
         return ""
-    return f"[{ci[0]:.4f}, {ci[1]:.4f}]"
+    return f"[{ci[0]:.{decimals}f}, {ci[1]:.{decimals}f}]"
