@@ -137,4 +137,4 @@ def test_a_click_on_a_point_selects_its_query(qtbot, test_2016, bow_en_de):
     assert selected.args[0] == [query]
     assert test_2016.ids[query] == result.query_id[k]
     assert panel.picked_caption.text().startswith(f"{result.query_id[k]} (")
-    assert panel.picked_caption.text().endswith("1 sentences selected")
+    assert panel.picked_caption.text().endswith("1 sentence selected")
