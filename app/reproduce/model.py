@@ -86,6 +86,9 @@ class Cell:
     mark, note : one of :data:`MARKS`, and what was substituted, what is needed, and
         which unstated setting took sentspace's default.
     quick : re-run by ``--quick`` (otherwise only by ``--full``).
+    computed : for a cell that is no evaluation's number but a statistic of other
+        numbers at hand (Hill et al.'s Table 6, Cronbach's alpha of their own Table 3/4
+        scores): () -> (value, items counted), computed by every variant, no run.
     """
 
     table: str
@@ -98,11 +101,12 @@ class Cell:
     mark: str
     note: str = ""
     quick: bool = False
+    computed: Callable[[], tuple[float, int]] | None = None
 
     def __post_init__(self) -> None:
         if self.mark not in MARKS:
             raise ValueError(f"mark must be one of {MARKS}, not {self.mark!r}")
-        if self.run is None and self.mark != NEEDS:
+        if self.run is None and self.computed is None and self.mark != NEEDS:
             raise ValueError(f"{self.table} {self.row} {self.column}: a cell without a run "
                              "is one that needs something")
 

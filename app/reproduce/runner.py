@@ -237,6 +237,9 @@ def run_reproduction(paper: Paper, tables: Sequence[str] | None = None, *,
 
 def _row(cell: Cell, results: dict[Run, Result], errors: dict[Run, str], variant: str,
          seed: int) -> Row:
+    if cell.computed is not None:
+        value, n = cell.computed()
+        return Row(cell, value, None, n)
     if cell.run is None:
         return Row(cell, skipped=f"{NEEDS}: {cell.note}")
     command = eval_command(cell.run.evaluation, cell.run.corpus_spec(),
