@@ -72,6 +72,7 @@ _SEARCH = EvaluationOption(
 OPTIONS: dict[str, dict[str, EvaluationOption]] = {
     "relatedness": {
         "split": EvaluationOption(SPLIT_CHOICES, "which pairs are evaluated"),
+        "similarity": EvaluationOption(relatedness.SIMILARITIES, "what scores a pair"),
     },
     "ranking": {"search": _SEARCH},
     "bitext": {

@@ -90,6 +90,11 @@ class RelatednessResult(Result):
     n_degenerate_sentences: int
     evaluated: str = ""
     trained_on: str = ""
+    #: "cosine", or "learned": a score predicted from the pair's [|u-v|, u*v] by a
+    #: classifier over score classes trained on ``learned_from`` (then ``cosine`` holds
+    #: that score).
+    similarity: str = "cosine"
+    learned_from: str = ""
 
     @property
     def weighted_mean(self) -> tuple[float, float]:
@@ -103,6 +108,9 @@ class RelatednessResult(Result):
         rows = [("pairs evaluated", self.evaluated)]
         if self.trained_on:
             rows.append(("encoder trained on pairs", self.trained_on))
+        if self.similarity == LEARNED:
+            rows.append(("similarity", f"learned from {self.learned_from} (logistic "
+                         "regression over score classes on |u-v|, u*v)"))
         shown = self.subsets if len(self.subsets) > 1 else ()
         for c in (*shown, self.pooled):
             rows.append((f"{c.subset} spearman ({c.n_pairs} pairs)",
@@ -130,13 +138,15 @@ class RelatednessResult(Result):
             "n_pairs": int(len(self.pair_index)),
             "evaluated": self.evaluated,
             "trained_on": self.trained_on,
+            "similarity": self.similarity,
+            "learned_from": self.learned_from,
             "n_unscored": self.n_unscored,
             "n_degenerate_sentences": self.n_degenerate_sentences,
             "n_degenerate_pairs": int(self.degenerate.sum()),
             "subsets": [c.to_dict() for c in self.subsets],
             "pooled": self.pooled.to_dict(),
             # "pair" is the dataset's name; "row" indexes corpus.pairs.
-            "pairs": [{"pair": name, "row": row, "subset": s, "cosine": c, "gold": g}
+            "pairs": [{"pair": name, "row": row, "subset": s, self.similarity: c, "gold": g}
                       for name, row, s, c, g in zip(
                           self.pair_id.tolist(), self.pair_index.tolist(), self.subset,
                           self.cosine.tolist(), self.gold.tolist())],
@@ -169,6 +179,44 @@ def scored_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None
     return np.flatnonzero(scored), int(np.sum(selected & ~scored))
 
 
+#: Scored pairs a learned similarity needs to train on.
+MIN_LEARNED_FROM = 50
+#: The similarities a pair can be scored by: its cosine, or a score learned on others.
+COSINE, LEARNED = "cosine", "learned"
+SIMILARITIES = {COSINE: "the cosine of the two sentence vectors (unsupervised)",
+                LEARNED: "a score learned on the pairs outside the evaluated split: "
+                         "logistic regression over the score classes on |u-v|, u*v "
+                         "(Tai et al. 2015, Kiros et al. 2015; supervised)"}
+
+
+def learned_scores(embeddings: Embeddings, pairs, train: np.ndarray, evaluated: np.ndarray,
+                   gold_range: tuple[float, float], seed: int) -> np.ndarray:
+    """Scores of the ``evaluated`` pairs predicted by a classifier over the integer score
+    classes of ``gold_range``, trained on the ``train`` pairs' [|u-v|, u*v] with each
+    gold score as Tai et al.'s sparse target (3.6 is 0.4 of class 3 and 0.6 of class
+    4: the pair enters twice, weighted so); the score is the expected class."""
+    from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 (lazy: slow)
+
+    from sentspace.app.evaluations.transfer import pair_features  # noqa: PLC0415
+
+    low, high = int(math.floor(gold_range[0])), int(math.ceil(gold_range[1]))
+    gold = np.clip(pairs.score[train], low, high)
+    below = np.minimum(np.floor(gold).astype(np.int64), high - 1)
+    above_share = gold - below
+    X = pair_features(embeddings, pairs.first[train], pairs.second[train])
+    rows = np.concatenate([np.arange(len(train))] * 2)
+    classes = np.concatenate([below, below + 1])
+    weights = np.concatenate([1.0 - above_share, above_share])
+    keep = weights > 0
+    classifier = LogisticRegression(C=1.0, max_iter=1000, random_state=seed)
+    with warnings.catch_warnings():
+        from sklearn.exceptions import ConvergenceWarning  # noqa: PLC0415
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        classifier.fit(X[rows[keep]], classes[keep], sample_weight=weights[keep])
+    features = pair_features(embeddings, pairs.first[evaluated], pairs.second[evaluated])
+    return classifier.predict_proba(features) @ classifier.classes_.astype(np.float64)
+
+
 def _correlation(name: str, cosine: np.ndarray, gold: np.ndarray, predicted: np.ndarray, *,
                  n_resamples: int, confidence: float, seed: int) -> Correlation:
     from scipy import stats  # noqa: PLC0415 (lazy: slow)
@@ -192,6 +240,7 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
                          encoder: Encoder | None = None,
                          splits: tuple[str, ...] | None = None,
                          training_pairs: np.ndarray | None = None,
+                         learned_from: np.ndarray | None = None,
                          cosine_range: tuple[float, float] = (-1.0, 1.0),
                          gold_range: tuple[float, float] | None = None,
                          n_resamples: int = statistics.DEFAULT_RESAMPLES,
@@ -204,6 +253,8 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
     splits : pair splits to evaluate (SICK "test" only, say); None for all pairs.
     training_pairs : the pairs (indices into ``corpus.pairs``) the encoder trained on,
         when it learns from pairs; reported, not used.
+    learned_from : score each pair by :func:`learned_scores` trained on these scored
+        pairs (indices into ``corpus.pairs``) instead of by its cosine.
     cosine_range : the interval of cosine mapped linearly onto ``gold_range`` for MSE.
     gold_range : the scale of the gold scores; None reads it off the data as
         (floor(min), ceil(max)) of the evaluated scores: (1, 5) for SICK, (0, 5) for STS.
@@ -220,8 +271,13 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
     if not high > low:
         raise EvaluationError(f"cosine_range must be increasing, got {cosine_range}")
     unit = normalise(embeddings)
-    cosine = pair_cosines(embeddings, first, second)
-    predicted = gold_range[0] + (cosine - low) * (gold_range[1] - gold_range[0]) / (high - low)
+    if learned_from is None:
+        cosine = pair_cosines(embeddings, first, second)
+        predicted = gold_range[0] + (cosine - low) * (gold_range[1] - gold_range[0]) / (
+            high - low)
+    else:    # already on the gold scale
+        cosine = predicted = learned_scores(embeddings, pairs, learned_from, pair_index,
+                                            gold_range, seed)
     subset = tuple(pairs.subset[i] for i in pair_index)
     subset_array = np.asarray(subset, dtype=object)
     names = tuple(dict.fromkeys(subset))
@@ -234,6 +290,9 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
     return RelatednessResult(
         provenance=provenance(corpus, encoder, embeddings, splits=splits,
                               trained_on_pairs=trained_on or None,
+                              similarity=COSINE if learned_from is None else LEARNED,
+                              learned_from=(None if learned_from is None
+                                            else describe_pairs(corpus, learned_from)),
                               cosine_range=list(cosine_range), gold_range=list(gold_range),
                               mapping="linear", n_resamples=n_resamples,
                               confidence=confidence, seed=seed,
@@ -244,11 +303,14 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
         degenerate=degenerate_pairs(unit, first, second), subsets=per_subset, pooled=pooled,
         gold_range=tuple(gold_range), cosine_range=tuple(cosine_range), n_unscored=n_unscored,
         n_degenerate_sentences=int(unit.degenerate[evaluated].sum()),
-        evaluated=describe_pairs(corpus, pair_index), trained_on=trained_on)
+        evaluated=describe_pairs(corpus, pair_index), trained_on=trained_on,
+        similarity=COSINE if learned_from is None else LEARNED,
+        learned_from="" if learned_from is None else describe_pairs(corpus, learned_from))
 
 
 def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
                     split: str = "auto", splits: tuple[str, ...] | None = None,
+                    similarity: str = COSINE,
                     cosine_range: tuple[float, float] = (-1.0, 1.0),
                     gold_range: tuple[float, float] | None = None,
                     n_resamples: int = statistics.DEFAULT_RESAMPLES,
@@ -258,15 +320,31 @@ def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     (:data:`sentspace.app.neighbours.SPLIT_CHOICES`: by default the test split where the
     corpus has one, as SICK and STS-B, else every pair). An encoder that learns from
     labelled pairs trains on
-    the pairs outside the evaluated splits, so it never sees an evaluated pair."""
+    the pairs outside the evaluated splits, so it never sees an evaluated pair.
+    ``similarity`` "learned" (:data:`SIMILARITIES`) scores each pair by a classifier
+    trained on the scored pairs outside the evaluated splits (SICK's train and trial
+    for its test split)."""
+    if similarity not in SIMILARITIES:
+        raise EvaluationError(f"similarity must be one of {', '.join(SIMILARITIES)}, not "
+                              f"{similarity!r}")
     if splits is None:
         scored_pairs(corpus)
         splits = chosen_splits(corpus, encoder, split)
-    scored_pairs(corpus, splits)
+    evaluated, _ = scored_pairs(corpus, splits)
+    learned_from = None
+    if similarity == LEARNED:
+        scored, _ = scored_pairs(corpus)
+        learned_from = np.setdiff1d(scored, evaluated)
+        if len(learned_from) < MIN_LEARNED_FROM:
+            raise EvaluationError(
+                f"a learned similarity trains on the scored pairs outside the evaluated "
+                f"split, and corpus {corpus.name!r} has {len(learned_from)} (at least "
+                f"{MIN_LEARNED_FROM} needed): evaluate its test split")
     splits, training = held_out_pairs(corpus, encoder, splits, NAME)
     scored_pairs(corpus, splits)
     embeddings = yield from encode_corpus(corpus, encoder, training_pairs=training)
     return evaluate_relatedness(corpus, embeddings, encoder=encoder, splits=splits,
-                                training_pairs=training, cosine_range=cosine_range,
+                                training_pairs=training, learned_from=learned_from,
+                                cosine_range=cosine_range,
                                 gold_range=gold_range, n_resamples=n_resamples,
                                 confidence=confidence, seed=seed)

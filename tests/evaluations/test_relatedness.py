@@ -125,3 +125,25 @@ def test_json_names_every_pair_by_its_sick_pair_id(shared_data):
     table = {row["metric"]: row for row in result.to_dict()["metric_table"]}
     assert table["pooled spearman"]["value"] == result.pooled.spearman
     assert table["pooled spearman"]["n"] == len(released)
+
+
+def test_a_learned_similarity_trains_on_the_other_pairs_and_beats_cosine(shared_data):
+    """SICK test (4,927 pairs) scored by a classifier over the score classes trained on
+    train + trial's [|u-v|, u*v] (Tai et al.'s sparse targets): bag of words goes from
+    Spearman 0.53 by cosine to 0.742 (Pearson 0.784, MSE 0.40), and never sees a test
+    pair."""
+    corpus = load_corpus(shared_data / "sick")
+    cosine = run_job(run_relatedness(corpus, BagOfWords(), n_resamples=0))
+    learned = run_job(run_relatedness(corpus, BagOfWords(), similarity="learned",
+                                      n_resamples=0))
+    assert learned.evaluated == cosine.evaluated == "test 4,927"
+    assert learned.learned_from == "train 4,500 + trial 500"
+    assert 0.70 <= learned.pooled.spearman <= 0.78 and 0.75 <= learned.pooled.pearson <= 0.82
+    assert learned.pooled.spearman > cosine.pooled.spearman + 0.15
+    assert learned.pooled.mse < 0.5 < cosine.pooled.mse
+    assert 1 <= learned.cosine.min() and learned.cosine.max() <= 5    # on the gold scale
+    rows = dict(learned.summary())
+    assert rows["similarity"].startswith("learned from train 4,500 + trial 500")
+    assert learned.provenance.parameters["similarity"] == "learned"
+    with pytest.raises(EvaluationError, match="evaluate its test split"):
+        run_job(run_relatedness(corpus, BagOfWords(), split="all", similarity="learned"))

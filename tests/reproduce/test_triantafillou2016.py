@@ -30,3 +30,16 @@ def test_random_bow_ranks_as_published(report):
     assert counts["MSRP ranking pool (distinct sentences of train + test)"] == "10,944"
     finding = report.findings[0]
     assert finding.claim.startswith("A random-vector BOW") and finding.supported
+
+
+def test_supervised_relatedness_is_the_learned_similarity_on_sick_test():
+    """Table 3 (supervised SICK relatedness) runs relatedness on SICK test with the score
+    learned on train + trial, under --full (its encoders train)."""
+    from sentspace.app.reproduce.model import NEEDS
+
+    cells = triantafillou2016.PAPER.table("table3").cells
+    run = [c for c in cells if c.mark != NEEDS]
+    assert len(run) == 15 and {c.row for c in cells if c.mark == NEEDS} == {"BOW-AE"}
+    assert all(dict(c.run.options) == {"split": "test", "similarity": "learned"}
+               and c.run.evaluation == "relatedness" and not c.quick for c in run)
+

@@ -22,5 +22,6 @@ def test_relatedness_on_sick_test_only(qtbot, shared_data):
     rows = {panel.table.item(r, 0).text(): panel.table.item(r, 1).text()
             for r in range(panel.table.rowCount())}
     assert rows["pairs evaluated"] == "test 4,927"
-    assert window.session.current.evaluations[-1].options == {"split": "test"}
+    assert window.session.current.evaluations[-1].options == {"split": "test",
+                                                              "similarity": "cosine"}
     window.close()

@@ -247,14 +247,17 @@ class RelatednessScatter(ResultChart):
         pooled = result.pooled
         # Short: the panel beside the views is ~320 px wide at 1280x800; the axes
         # already say what is plotted, and the table gives the digits.
+        # The y axis: the cosine, or the score learned on other pairs.
+        self.measure = "cosine" if result.similarity == "cosine" else "learned score"
         self.plot = self._plot(f"Spearman {pooled.spearman:.3f}, Pearson {pooled.pearson:.3f}",
-                               "gold score", "cosine")
+                               "gold score", self.measure)
         # Each point's data is its position in the result, so its text names the pair
         # by the dataset's id.
         self.points = pg.ScatterPlotItem(
             x=result.gold, y=result.cosine, data=np.arange(len(result.pair_index)), size=6,
             pen=None, brush=pg.mkBrush(POSITIVE + "99"), hoverable=True,
-            tip=lambda x, y, data: f"pair {result.pair_id[data]}: gold {x:.2f}, cosine {y:.3f}")
+            tip=lambda x, y, data: f"pair {result.pair_id[data]}: gold {x:.2f}, "
+                                   f"{self.measure} {y:.3f}")
         self.points.sigClicked.connect(self._points_clicked)
         self.plot.addItem(self.points)
         low, high = result.gold_range
@@ -272,7 +275,7 @@ class RelatednessScatter(ResultChart):
         k = int(np.flatnonzero(self.result.pair_index == pair)[0])
         self.picked.emit("pairs", np.array([pair]),
                          f"pair {self.result.pair_id[k]}: gold {self.result.gold[k]:.2f}, "
-                         f"cosine {self.result.cosine[k]:.4f}")
+                         f"{self.measure} {self.result.cosine[k]:.4f}")
 
     def _points_clicked(self, _item, points, _event) -> None:
         if len(points):
