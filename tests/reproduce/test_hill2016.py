@@ -68,8 +68,8 @@ def test_table6_is_computed_from_the_papers_own_numbers():
 
     rows = {(c.row, c.column): _row(c, {}, {}, "quick", 0) for c in hill2016.TABLE6}
     assert len(rows) == 14 and all(r.cell.mark == SAME for r in rows.values())
-    for row in rows.values():
-        assert abs(row.difference) < 0.035, (row.cell.column, row.value)
+    for computed in rows.values():
+        assert abs(computed.difference) < 0.035, (computed.cell.column, computed.value)
     for cohort, models, least, most in (("Supervised", 20, {"MR", "SUBJ"}, "MSRP"),
                                         ("Unsupervised", 18, {"All STS"}, "Images")):
         values = {column: r.value for (c, column), r in rows.items() if c == cohort}
