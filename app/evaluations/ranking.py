@@ -72,8 +72,8 @@ class RankingResult(Result):
         Cosine of S1 and its partner.
     degenerate_query : bool ndarray of shape (n_queries,)
         Queries whose S1 had a zero (or non-finite) vector.
-    ci : {metric name: (low, high)} bootstrap intervals over queries (over whole groups
-        for queries from paraphrase groups); empty when off.
+    ci : {metric name: (low, high)} bootstrap intervals, resampling whole pairs (both
+        directions) or whole paraphrase groups; empty when off.
     search : how the ranks were found; when approximate, ranks beyond ``max(ks)`` are
         inf (see the module docstring).
     """
@@ -308,8 +308,8 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     ties : "pessimistic", "mid" or "optimistic" (see the module docstring).
     tie_tolerance : cosines this close to the partner's count as ties (float32 rounding).
     memory_mb : budget for one block of query-by-pool similarities.
-    n_resamples, confidence : bootstrap intervals over queries (whole groups for queries
-        from groups); 0 turns them off.
+    n_resamples, confidence : bootstrap intervals over whole pairs or groups of queries;
+        0 turns them off.
     seed : seeds the bootstrap and the queries an approximate search's recall is
         measured on.
     search : "auto", "exact" or "ann" (:func:`sentspace.app.ann.iter_knn`; see the module
@@ -351,14 +351,13 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
         search=how)
 
 
-def _clusters(pair_index: np.ndarray, pair_id: np.ndarray) -> np.ndarray | None:
-    """The bootstrap's clusters for queries from paraphrase groups: a group's queries
-    (20 from five descriptions of one image) are resampled together. Pair queries are
-    resampled one by one, as before (None), though a pair's two directions are
-    correlated too: their intervals are somewhat narrow."""
-    if not len(pair_index) or pair_index[0] >= 0:
-        return None
-    return np.unique(pair_id, return_inverse=True)[1]
+def _clusters(pair_index: np.ndarray, pair_id: np.ndarray) -> np.ndarray:
+    """The bootstrap's clusters: queries that are not independent are resampled
+    together, a pair's two directions, or a paraphrase group's queries (20 from five
+    descriptions of one image)."""
+    if len(pair_index) and pair_index[0] < 0:
+        return np.unique(pair_id, return_inverse=True)[1]
+    return np.unique(pair_index, return_inverse=True)[1]
 
 
 #: Queries counted at once against their neighbours (bounds the gathered rows).
