@@ -22,7 +22,7 @@ EVALUATIONS: dict[str, tuple[Callable, str]] = {
     "classification": (classification.run_classification,
                        "linear SVM recovers paraphrase groups (3-fold CV)"),
     "relatedness": (relatedness.run_relatedness,
-                    "cosine vs gold scores: Spearman, Pearson, MSE (SICK, STS)"),
+                    "cosine (or a learned score) vs gold: Spearman, Pearson, MSE (SICK, STS)"),
     "transfer": (transfer.run_transfer,
                  "logistic regression on embeddings (SentEval tasks, MSRP, SICK-E)"),
     "ranking": (ranking.run_ranking,

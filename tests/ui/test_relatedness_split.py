@@ -24,4 +24,6 @@ def test_relatedness_on_sick_test_only(qtbot, shared_data):
     assert rows["pairs evaluated"] == "test 4,927"
     assert window.session.current.evaluations[-1].options == {"split": "test",
                                                               "similarity": "cosine"}
+    # The choices that gave the result shown stay chosen.
+    assert panel.option_choices["split"].currentData() == "test"
     window.close()

@@ -87,6 +87,8 @@ class EvaluationPanel(QWidget):
             lambda: self.run_requested.emit(self.choice.currentData(), self.option_values()))
         #: One combo per option of the chosen evaluation, by keyword.
         self.option_choices: dict[str, QComboBox] = {}
+        #: The evaluation the option combos were built for.
+        self._options_for: str | None = None
         self.options_row = QHBoxLayout()
         self.about = QLabel()
         self.about.setWordWrap(True)
@@ -343,13 +345,18 @@ class EvaluationPanel(QWidget):
 
     def _offer_options(self) -> None:
         """A combo per option of the chosen evaluation, its default first; each value's
-        meaning is its tooltip."""
+        meaning is its tooltip. Rebuilt for the same evaluation (a result came, the
+        corpus was edited), the combos keep what was chosen."""
+        name = self.choice.currentData()
+        kept = ({keyword: combo.currentData() for keyword, combo in self.option_choices.items()}
+                if name == self._options_for else {})
+        self._options_for = name
         while self.options_row.count():
             widget = self.options_row.takeAt(0).widget()
             widget.setParent(None)
             widget.deleteLater()
         self.option_choices = {}
-        for keyword, option in OPTIONS.get(self.choice.currentData(), {}).items():
+        for keyword, option in OPTIONS.get(name, {}).items():
             label = QLabel(keyword.replace("_", " ") + ":")
             combo = QComboBox()
             combo.setAccessibleName(keyword)
@@ -357,6 +364,8 @@ class EvaluationPanel(QWidget):
             for value, meaning in option.choices.items():
                 combo.addItem(value, value)
                 combo.setItemData(combo.count() - 1, meaning, Qt.ItemDataRole.ToolTipRole)
+            if keyword in kept:
+                combo.setCurrentIndex(max(0, combo.findData(kept[keyword])))
             label.setBuddy(combo)
             self.options_row.addWidget(label)
             self.options_row.addWidget(combo, stretch=1)
