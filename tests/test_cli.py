@@ -205,9 +205,12 @@ def test_annotations_agreement_and_merge(tmp_path, capsys):
     assert main(["annotations", "merge", *journals, "--out", str(merged)]) == 0
     out = capsys.readouterr().out
     assert "20 records (20 edits in effect) from 2 journals" in out
-    # L1 and L4 both moved into 200 agree; L10 moved by both, to different groups.
-    group = corpus.groups.names[labels[9]]
-    assert (f"conflicts: 1\n- B's move L10 from {group} to 301: L10 was in {group} and is "
+    # L1 and L4 both moved into 200 agree; L10 moved by both, to different groups; B
+    # marked L7 reviewed in the group A had moved it out of.
+    group, seventh = (corpus.groups.names[labels[i]] for i in (9, 6))
+    assert (f"conflicts: 2\n- B's reviewed sentence:L7: L7 was in {seventh} when reviewed "
+            f"and is now in 200 (after A's move L7 from {seventh} to 200); applied anyway\n"
+            f"- B's move L10 from {group} to 301: L10 was in {group} and is "
             f"now in 300 (after A's move L10 from {group} to 300); applied anyway") in out
     _, records = read_journal(merged)
     assert {r.id for r in records} == {r.id for j in journals for r in read_journal(j)[1]}

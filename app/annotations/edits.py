@@ -152,11 +152,16 @@ class EditPair(Edit):
 
 @dataclass(frozen=True, kw_only=True)
 class MarkReviewed(Edit):
-    """Record that a suspicious item (a :meth:`ReviewList.key`) was looked at."""
+    """Record that a suspicious item (a :meth:`ReviewList.key`) was looked at.
+
+    ``group``: for a sentence, the group it was in as its reviewer saw it (the mark
+    affirms it there); replayed where the sentence has left that group meanwhile
+    (another writer's move the reviewer had not seen), the mark is a conflict."""
 
     op: ClassVar[str] = "reviewed"
     changes_corpus: ClassVar[bool] = False
     item: str
+    group: str | None = None
 
     def describe(self) -> str:
         return f"reviewed {self.item}"
@@ -402,6 +407,13 @@ class Working:
                     if len(now_in) > 1:
                         raise EditError(problem)
                     edit = dataclasses.replace(edit, source=now_in[0] if now_in else None)
+            elif isinstance(edit, MarkReviewed) and edit.group is not None:
+                sentence = self.sentence_of(edit.item.removeprefix("sentence:"))
+                now_in = [self.names[g] for g in self.group[self.sentence == sentence]]
+                if edit.group not in now_in:
+                    problem = (f"{edit.item.removeprefix('sentence:')} was in "
+                               f"{edit.group} when reviewed and is now in "
+                               f"{', '.join(now_in) or 'no ' + self.kind}")
             elif isinstance(edit, EditPair) and self.pairs is not None and (
                     0 <= edit.pair < len(self.pairs)):
                 stale = []
@@ -431,6 +443,8 @@ class Working:
             return [f"group:{name}" for name in edit.groups]
         if isinstance(edit, EditPair):
             return [f"pair:{edit.pair}"]
+        if isinstance(edit, MarkReviewed) and edit.group is not None:
+            return [edit.item, f"group:{edit.group}"]
         return []
 
     def _changed(self, edit: Edit, keys: list[str]) -> None:

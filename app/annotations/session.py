@@ -446,7 +446,17 @@ class AnnotationSession:
             label_names=pairs.label_names, **self._stamp(reason)))
 
     def mark_reviewed(self, item: str, *, reason: str = "") -> Edit:
-        return self.record(MarkReviewed(item=item, **self._stamp(reason)))
+        """Mark ``item`` reviewed; a sentence's mark records the one group this session
+        shows it in (:class:`MarkReviewed`), so a move it had not seen is a conflict."""
+        group = None
+        if item.startswith("sentence:"):
+            try:
+                shown = self.group_names_of(
+                    list(self.original.ids).index(item.removeprefix("sentence:")))
+            except ValueError:    # no such sentence: the mark records no group
+                shown = []
+            group = shown[0] if len(shown) == 1 else None
+        return self.record(MarkReviewed(item=item, group=group, **self._stamp(reason)))
 
     def note(self, item: str, text: str) -> Edit:
         return self.record(AddNote(item=item, text=text, author=self.author))

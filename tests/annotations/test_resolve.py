@@ -230,3 +230,27 @@ def test_two_processes_resolve_and_decide_and_end_seeing_the_same(corpus, tmp_pa
     ops = [(r.author, r.op) for r in read_journal(journal)[1]]
     assert ops == [("ann", "move"), ("ben", "move"), ("ben", "move"), ("ann", "move"),
                    ("ann", "resolve"), ("ben", "resolve"), ("ann", "undo"), ("ann", "move")]
+
+
+def test_a_sentence_marked_reviewed_where_another_writer_had_moved_it_is_a_conflict(
+        corpus, tmp_path):
+    """ann moves L1 from 0 to 5; ben, who had not seen it, marks L1 reviewed in group 0:
+    his mark affirms a group L1 has left, which is a conflict; kept, the mark puts L1
+    back. A mark on what the reviewer saw is none."""
+    journal = tmp_path / "edits.jsonl"
+    ann = AnnotationSession.open(corpus, journal, author="ann")
+    ben = AnnotationSession.open(corpus, journal, author="ben")
+    ann.move(0, "5", reason="about the same event")
+    mark = ben.mark_reviewed("sentence:L1")
+    assert mark.group == "0"
+    [conflict] = ben.conflicts
+    assert conflict.problem == "L1 was in 0 when reviewed and is now in 5"
+    assert conflict.applied and conflict.against.author == "ann"
+    assert decisions_of(conflict) == [conflict.against, mark]
+    ben.resolve(conflict, mark, "the company, as annotated")
+    assert ben.conflicts == [] and ben.group_names_of(0) == ["0"]
+
+    ben.mark_reviewed("sentence:L2")                     # seen as it is: no conflict
+    assert ben.conflicts == []
+    ann.refresh()
+    assert ann.group_names_of(0) == ["0"] and ann.conflicts == []
