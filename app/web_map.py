@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,8 @@ from sentspace.app.regions import NOISE, Regions
 from sentspace.app.results import Result, Score, package_version
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "resources" / "web_map.html"
+#: The places in the template that map_page fills.
+_TEMPLATE_KEY = re.compile(r"__(TITLE|PLOTLY_LICENCE|DATA|PLOTLY)__")
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,13 +109,12 @@ def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace(
         "<", "\\u003c")
     script, licence = _plotly_js()
-    page = TEMPLATE.read_text(encoding="utf-8")
-    for key, value in (("__TITLE__", _escape(title)), ("__PLOTLY_LICENCE__", licence),
-                       ("__DATA__", payload)):
-        page = page.replace(key, value, 1)
-    # Last, and by splitting: the library's source must not be searched for keys.
-    before, after = page.split("__PLOTLY__", 1)
-    return before + script + after
+    values = {"TITLE": _escape(title), "PLOTLY_LICENCE": licence, "DATA": payload,
+              "PLOTLY": script}
+    # One pass over the template alone: a key inside a sentence, the title or the
+    # library's source is text, never a place to insert into.
+    return _TEMPLATE_KEY.sub(lambda key: values[key.group(1)],
+                             TEMPLATE.read_text(encoding="utf-8"))
 
 
 def _escape(text: str) -> str:

@@ -81,6 +81,19 @@ def test_a_sentence_cannot_close_the_data_script():
     assert embedded(html)["colourings"][0]["names"] == ["x", "y"]
 
 
+def test_a_sentence_naming_a_template_key_is_only_text(tmp_path, browser):
+    texts = ["Keys like __PLOTLY__ and __DATA__ are text.", "__TITLE__", "c"]
+    html = map_page(texts, np.arange(6.0).reshape(3, 2), title="a __DATA__ map",
+                    colourings=[Colouring.of_values("k", ["x", "y", "x"])])
+    assert embedded(html)["texts"] == texts
+    assert html.count("plotly.js v") == 1
+    path = tmp_path / "keys.html"
+    path.write_text(html, encoding="utf-8")
+    open_page(browser, path)
+    assert browser.title == "a __DATA__ map"
+    assert browser.execute_script("return document.getElementById('map').data[0].x.length") == 3
+
+
 @pytest.fixture(scope="module")
 def browser():
     driver = browser_or_skip()
