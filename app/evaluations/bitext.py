@@ -11,8 +11,11 @@ counted, as ``corpus info`` counts them; not an encoder's subwords).
 
 Metrics, per direction and over both:
 
-- accuracy: the prediction is the translation (MTEB's ``accuracy``; among sentences
-  tied for the top the search returns one, as MTEB's top-k does);
+- accuracy: the translation is found: the prediction is the translation and it has rank
+  1. Ties count against the query, as ranks do (:data:`TIES`): a translation tied for the
+  top with another sentence is not found, whichever of them the search returned (MTEB's
+  top-k takes one of them, so the count would hang on the order of the pool). Accuracy,
+  F1, the length bins and the ranks all read this one rule, and the result says so;
 - MRR: mean reciprocal rank of the translation;
 - F1 as MTEB computes it: ``sklearn.metrics.f1_score(gold, predicted,
   average="weighted")``, each target sentence a class. With one query per target this
@@ -60,6 +63,17 @@ NAME = "bitext"
 LANGUAGE_PAIRS = {"en-de": "English and German", "en-fr": "English and French",
                   "en-cs": "English and Czech", "de-fr": "German and French",
                   "de-cs": "German and Czech", "fr-cs": "French and Czech"}
+
+
+#: How a tie for the top is counted, by every metric of the result (its summary says so).
+TIES = "pessimistic (a translation tied for the top is not found)"
+
+
+def found_translations(prediction: np.ndarray, target: np.ndarray,
+                       rank: np.ndarray) -> np.ndarray:
+    """Which queries found their translation: predicted it, and ranked it first alone
+    (:data:`TIES`)."""
+    return (prediction == target) & (rank == 1)
 
 
 def f1_shares(predicted: np.ndarray, gold: np.ndarray) -> np.ndarray:
@@ -134,6 +148,11 @@ class BitextResult(Result):
                 object.__setattr__(self, field.name, value)
 
     @property
+    def found(self) -> np.ndarray:
+        """Which queries found their translation (:func:`found_translations`)."""
+        return found_translations(self.prediction, self.target, self.rank)
+
+    @property
     def directions(self) -> tuple[str, str]:
         a, b = self.languages
         return f"{a}->{b}", f"{b}->{a}"
@@ -153,7 +172,8 @@ class BitextResult(Result):
         rows = [("languages", f"{a}-{b}"),
                 ("queries", f"{int(np.sum(self.direction == 0))} + "
                             f"{int(np.sum(self.direction == 1))}"),
-                ("pool", f"{self.pool_sizes[0]} {a}, {self.pool_sizes[1]} {b}")]
+                ("pool", f"{self.pool_sizes[0]} {a}, {self.pool_sizes[1]} {b}"),
+                ("ties", TIES)]
         rows += [(name, f"{value:.4f} {format_ci(self.ci.get(name))}".rstrip())
                  for name, value in self.metrics().items()]
         rows.append(("queries with a zero vector", str(int(self.degenerate_query.sum()))))
@@ -298,7 +318,7 @@ def length_bins(result: BitextResult, direction: int | None = None, *,
     highs = bin_edges(lengths, width, min_count)
     bin_of = np.full(len(result.rank), -1, dtype=np.int64)
     bin_of[chosen] = np.minimum(np.searchsorted(highs, lengths), len(highs) - 1)
-    correct = result.prediction == result.target
+    correct = result.found
     members = [bin_of == k for k in range(len(highs))]     # none is empty (bin_edges)
     low = np.concatenate([[lengths.min()], highs[:-1] + 1]) if len(highs) else highs
     return LengthBins(low=low.astype(np.int64), high=highs,
@@ -333,14 +353,13 @@ def length_table(results, names) -> tuple[str, list[str], list[list[str]]]:
 def _metric_values(result: BitextResult, chosen: np.ndarray, label: str = ""
                    ) -> dict[str, float]:
     return {f"{label}{name}": float(np.mean(values[chosen])) for name, (_, values, _)
-            in _metric_inputs(result.prediction, result.target, result.rank,
-                              result.f1_share).items()}
+            in _metric_inputs(result.found, result.rank, result.f1_share).items()}
 
 
-def _metric_inputs(prediction: np.ndarray, target: np.ndarray, rank: np.ndarray,
-                   share: np.ndarray, label: str = "") -> dict[str, tuple]:
+def _metric_inputs(found: np.ndarray, rank: np.ndarray, share: np.ndarray,
+                   label: str = "") -> dict[str, tuple]:
     """Each metric as the mean of per-query values, as :func:`statistics.cis` takes it."""
-    return {f"{label}accuracy": (statistics.mean, (prediction == target).astype(float), None),
+    return {f"{label}accuracy": (statistics.mean, found.astype(float), None),
             f"{label}MRR": (statistics.mean, 1.0 / rank, None),
             f"{label}F1": (statistics.mean, share, None)}
 
@@ -431,14 +450,16 @@ def iter_evaluate_bitext(corpus: Corpus, embeddings: Embeddings, *,
     direction = np.repeat([0, 1], len(pair_index))
     # One count serves both directions: a prediction of A -> B is a sentence of B, never
     # the target of a B -> A query.
-    share = f1_shares(prediction, target)
-    metrics = _metric_inputs(prediction, target, rank, share)
+    found = found_translations(prediction, target, rank)
+    # A translation tied for the top was not found: as F1 counts predictions, its query
+    # predicted none of the targets.
+    share = f1_shares(np.where(found | (prediction != target), prediction, -1), target)
+    metrics = _metric_inputs(found, rank, share)
     ci = statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed)
     for d, name in enumerate((f"{a}->{b}", f"{b}->{a}")):
         chosen = direction == d
         ci.update(statistics.cis(
-            _metric_inputs(prediction[chosen], target[chosen], rank[chosen], share[chosen],
-                           f"{name} "),
+            _metric_inputs(found[chosen], rank[chosen], share[chosen], f"{name} "),
             n_resamples=n_resamples, confidence=confidence, seed=seed))
     ids = np.asarray(corpus.ids, dtype=str)
     both_pairs = np.concatenate([pair_index, pair_index])
