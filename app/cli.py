@@ -46,7 +46,7 @@ from sentspace.app.mteb_results import (IMPORTED, TASKS, MtebImport, beside, rea
                                         same_model)
 from sentspace.app.reproduce import FULL, PAPERS, QUICK, run_reproduction
 from sentspace.app.neighbours import fitted_on_training_side, run_split
-from sentspace.models import DEFAULT_ENCODER, ENCODERS, make_encoder
+from sentspace.models import DEFAULT_ENCODER, ENCODERS, NeuralEncoder, make_encoder
 from sentspace.models.base import Encoder
 from sentspace.models.precomputed import Precomputed
 
@@ -126,7 +126,9 @@ def command_eval(args: argparse.Namespace) -> int:
             # The results stand on their own: print them, then why no test was made.
             unpaired.append((results[0], other, str(error)))
 
+    trained = trained_on_their_files(encoders)
     payload = {"evaluation": args.evaluation, "results": [r.to_dict() for r in results],
+               "training": {encoder.name: encoder.training_scores for encoder in trained},
                "paired_tests": [{"a": a.provenance.encoder_name,
                                  "b": b.provenance.encoder_name, **test.__dict__}
                                 for a, b, test in paired]
@@ -157,6 +159,8 @@ def command_eval(args: argparse.Namespace) -> int:
     if note:
         print(note)
     print(summary_table(results))
+    for encoder in trained:
+        print(f"{encoder.name}: {encoder.training_report}")
     if args.evaluation == bitext.NAME:
         title, header, rows = bitext.length_table(
             results, [r.provenance.encoder_name for r in results])
@@ -256,10 +260,21 @@ def command_encode(args: argparse.Namespace) -> int:
     printer.clear()
     written = export_matrix(corpus, matrix, Path(args.out), {
         "encoder": {"name": encoder.name, "family": encoder.family,
-                    "params": encoder.params(), "fingerprint": encoder.fingerprint()}})
+                    "params": encoder.params(), "fingerprint": encoder.fingerprint(),
+                    "training": encoder.training_scores}})
     print(f"{matrix.shape[0]} x {matrix.shape[1]} embeddings of {corpus.name} by "
           f"{encoder.name}: {', '.join(str(path) for path in written)}")
+    if encoder.training_report:
+        print(f"{encoder.name}: {encoder.training_report}")
     return 0
+
+
+def trained_on_their_files(encoders: Sequence[Encoder]) -> list[Encoder]:
+    """The networks among ``encoders`` that trained on a file of their own during the
+    evaluation, trained (the process remembers each: no second training), so their
+    training can be reported."""
+    return [run_job(encoder.clone().iter_fit([])) for encoder in encoders
+            if isinstance(encoder, NeuralEncoder) and not encoder.learns_from_data]
 
 
 def command_encode_shards(args: argparse.Namespace) -> int:

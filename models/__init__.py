@@ -14,6 +14,7 @@ if __name__ == "models":
     raise ImportError("sentspace's models is imported as sentspace.models, e.g. "
                       "`from sentspace.models import make_encoder`")
 
+import inspect
 from pathlib import Path
 
 from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
@@ -67,7 +68,9 @@ def make_encoder(spec: str) -> Encoder:
     """A new encoder from a CLI spec: a family name, ``path:<file>`` / ``path-sum:<file>``,
     ``st:<folder>`` (a sentence-transformers model folder), or ``<family>:<file>`` for a
     trained family (PyTorch or gensim) trained on that file (e.g. ``fastsent:speeches.txt``,
-    ``word2vec:speeches.txt``).
+    ``word2vec:speeches.txt``). Any of them may end in ``?name=value&...``, constructor
+    parameters of the family (``nmt:en-de?epochs=1&max_pairs=5000``), each read as the
+    type of its default.
 
     Raises
     ------
@@ -76,6 +79,9 @@ def make_encoder(spec: str) -> Encoder:
         sentence-transformers model, or the transformers extra is not installed. Files
         are read only when the encoder is first used.
     """
+    spec, question, query = spec.partition(PARAMS_MARK)
+    if question:
+        return with_params(make_encoder(spec), query)
     if spec.startswith(MODEL_DIR_PREFIX):
         return SentenceTransformerEncoder(model=spec[len(MODEL_DIR_PREFIX):])
     if spec.startswith(PairFinetune.path_prefix):
@@ -95,6 +101,54 @@ def make_encoder(spec: str) -> Encoder:
         known = ", ".join([*ENCODERS, *(f"{prefix}<file>" for prefix in PATH_PREFIXES),
                            f"{MODEL_DIR_PREFIX}<model folder>", "<trained family>:<file>"])
         raise ModelError(f"unknown encoder {spec!r} (known: {known})") from None
+
+
+#: What begins a spec's parameters: ``nmt:en-de?epochs=1``.
+PARAMS_MARK = "?"
+
+
+def with_params(encoder: Encoder, query: str) -> Encoder:
+    """``encoder`` rebuilt with the parameters of ``query`` (``name=value&...``), each
+    value read as the type of the parameter's default (bool: true/false/1/0; a default
+    of None: an int, a float or the text).
+
+    Raises
+    ------
+    ModelError
+        A part is not ``name=value``, the family has no such parameter, or a value is
+        not of its type.
+    """
+    defaults = {name: parameter.default for name, parameter
+                in inspect.signature(type(encoder).__init__).parameters.items()
+                if name in encoder.params()}
+    params = encoder.params()
+    for part in query.split("&"):
+        name, equals, text = part.partition("=")
+        if not equals or not name:
+            raise ModelError(f"{part!r} in the spec's parameters is not name=value")
+        if name not in defaults:
+            raise ModelError(f"{encoder.family} has no parameter {name!r} (its parameters: "
+                             f"{', '.join(defaults)})")
+        params[name] = _parameter_value(name, text, defaults[name])
+    return type(encoder)(**params)
+
+
+_KIND_WORDS = {int: "a whole number", float: "a number", str: "text"}
+
+
+def _parameter_value(name: str, text: str, default: object) -> object:
+    if isinstance(default, bool):
+        if text.lower() not in ("true", "false", "1", "0"):
+            raise ModelError(f"{name} is true or false, not {text!r}")
+        return text.lower() in ("true", "1")
+    kinds = ((type(default),) if isinstance(default, (int, float, str))
+             else (int, float, str))
+    for kind in kinds:
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    raise ModelError(f"{name} takes {_KIND_WORDS[type(default)]}, not {text!r}")
 
 
 def load_trained(path: str | Path) -> Encoder:

@@ -121,6 +121,12 @@ class Encoder(ABC):
         return None
 
     @property
+    def training_scores(self) -> dict[str, Any] | None:
+        """What :attr:`training_report` says, as numbers for JSON (``--json``, the
+        exported embeddings' sidecar); None when it says nothing."""
+        return None
+
+    @property
     def is_fitted(self) -> bool:
         return not self.requires_fit or self._fitted_state() is not None
 

@@ -396,6 +396,13 @@ class NeuralEncoder(TrainsOnFile, Encoder):
                 f"{self.epochs} epoch{'s' if self.epochs != 1 else ''}, loss "
                 f"{self.losses_[0]:.2f} \N{RIGHTWARDS ARROW} {self.losses_[-1]:.2f}")
 
+    @property
+    def training_scores(self) -> dict[str, Any] | None:
+        if self.module_ is None or not self.losses_:
+            return None
+        return {self.training_rows: self.n_training_sentences_, "epochs": self.epochs,
+                "first_loss": self.losses_[0], "last_loss": self.losses_[-1]}
+
     def held_out_loss(self, texts: Sequence[str]) -> float:
         """The mean training loss over ``texts``, read with the trained vocabulary and
         batches drawn from this encoder's seed: below :meth:`untrained`'s on text never

@@ -25,9 +25,12 @@ it once. From a file or rows, the last tenth of the pairs (at most 1,000) is hel
 scored instead of trained on.
 
 After training it translates the held-out pairs greedily and keeps
-:class:`TranslationScore` as ``translation_`` (BLEU by sacrebleu on the tokens the model
-reads, and next-word accuracy, each beside copying the source), shows it as the job's
-last progress message and saves it with the model.
+:class:`TranslationScore` as ``translation_`` (BLEU and chrF as MT papers compute them:
+sacrebleu's defaults on the detokenised translations against the references as written,
+case-insensitive when the model lowercases, with sacrebleu's signature; and next-word
+accuracy; each beside copying the source), shows it as the job's last progress message
+and saves it with the model. ``max_pairs`` trains on the first pairs only (a quick run:
+``nmt:en-de?epochs=1&max_pairs=5000``).
 
 Default sizes (100-d words, 256-d states, 2 epochs) train on the 29,000 pairs in minutes
 on 2 cores; ``paper_params`` are the sizes of the standard architecture (Bahdanau et al.
@@ -71,11 +74,17 @@ class TranslationScore:
         Which pairs: "Multi30K val", or the held-out tail of the training file.
     n_pairs : int
     bleu, copy_bleu : float
-        Corpus BLEU (sacrebleu, 0-100) of the greedy translations and of the source
-        sentences, against the targets; both on the model's lowercased tokens.
+        Corpus BLEU (sacrebleu, 0-100) of the greedy translations, detokenised, and of
+        the source sentences, against the targets as written (``bleu_signature``).
     accuracy, copy_accuracy : float
         Share of target words predicted given the reference before them (teacher forced),
         and share equal to the source word at the same position.
+    chrf, copy_chrf : float or None
+        Corpus chrF (sacrebleu, 0-100) of the same; None in a model saved before it.
+    bleu_signature : str
+        sacrebleu's signature of the BLEU (tokeniser, case, version): what makes it
+        comparable with a published BLEU. Empty in a model saved before it, whose BLEU
+        was on the model's own tokens.
     """
 
     held_out: str
@@ -84,11 +93,32 @@ class TranslationScore:
     copy_bleu: float
     accuracy: float
     copy_accuracy: float
+    chrf: float | None = None
+    copy_chrf: float | None = None
+    bleu_signature: str = ""
 
     def message(self) -> str:
+        chrf = ("" if self.chrf is None else
+                f", chrF {self.chrf:.1f} (copying {self.copy_chrf:.1f})")
         return (f"translates {self.held_out} ({self.n_pairs:,} pairs): BLEU "
-                f"{self.bleu:.1f} (copying the source {self.copy_bleu:.1f}), next-word "
-                f"accuracy {self.accuracy:.1%} (copying {self.copy_accuracy:.1%})")
+                f"{self.bleu:.1f} (copying the source {self.copy_bleu:.1f}){chrf}, "
+                f"next-word accuracy {self.accuracy:.1%} (copying "
+                f"{self.copy_accuracy:.1%})")
+
+
+def detokenize(sentences: Sequence[Sequence[str]], pair: str | None = None) -> list[str]:
+    """Token lists as text (Moses' detokeniser, for the target language of a Multi30K
+    ``pair``), with the apostrophes :func:`tokenize` splits off joined again
+    ("l ' homme" -> "l'homme")."""
+    from sacremoses import MosesDetokenizer
+
+    language = PAIR.match(pair)[2] if pair else "en"
+    moses = MosesDetokenizer(lang=language)
+    return [_APOSTROPHE.sub("'", moses.detokenize(list(tokens))) for tokens in sentences]
+
+
+#: An apostrophe between two word characters, with the spaces tokenising put around it.
+_APOSTROPHE = re.compile(r"(?<=\w) ?' ?(?=\w)")
 
 
 def _network(source_size: int, target_size: int, embedding_size: int, hidden_size: int):
@@ -206,7 +236,7 @@ class NMT(NeuralEncoder):
                  hidden_size: int = 256, max_length: int = 30, epochs: int = 2,
                  batch_sentences: int = 64, learning_rate: float = 0.003,
                  min_count: int = 2, max_vocab: int = 20_000, lowercase: bool = True,
-                 seed: int = 0):
+                 seed: int = 0, max_pairs: int | None = None):
         if training_file is not None and not Path(training_file).expanduser().is_file():
             # A spec: nmt:en-de or nmt:SOURCE,TARGET.
             if PAIR.match(training_file):
@@ -221,6 +251,8 @@ class NMT(NeuralEncoder):
                          lowercase, seed, training_file)
         require_at_least_one(embedding_size=embedding_size, hidden_size=hidden_size,
                              max_length=max_length)
+        if max_pairs is not None:
+            require_at_least_one(max_pairs=max_pairs)
         if pair is not None:
             from sentspace.app.corpora.multi30k import LANGUAGES
             match = PAIR.match(pair)
@@ -235,6 +267,7 @@ class NMT(NeuralEncoder):
         self.pair, self.target_file = pair, target_file
         self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
         self.max_length = int(max_length)
+        self.max_pairs = None if max_pairs is None else int(max_pairs)
         self.target_vocab_: Vocabulary | None = None
         self.translation_: TranslationScore | None = None
 
@@ -330,6 +363,9 @@ class NMT(NeuralEncoder):
                 return self
             yield Progress(f"reading {self.name}", 0, 1)
         train, held_out, trained_on, held_out_name = self._parallel(texts)
+        if self.max_pairs is not None and self.max_pairs < len(train):
+            train, trained_on = (train[:self.max_pairs],
+                                 f"the first {self.max_pairs:,} pairs of {trained_on}")
         yield from self._train([_joined(s, t) for s, t in train], trained_on)
         self.translation_ = None
         if held_out:
@@ -436,10 +472,10 @@ class NMT(NeuralEncoder):
 
     def iter_score(self, sources: Sequence[str], targets: Sequence[str],
                    held_out: str = "held-out pairs") -> Job[TranslationScore]:
-        """BLEU and next-word accuracy on (source, target) pairs beside copying the
+        """BLEU, chrF and next-word accuracy on (source, target) pairs beside copying the
         source; a job with progress per batch of translations."""
-        import sacrebleu
         import torch
+        from sacrebleu.metrics import BLEU, CHRF
         references = [tokenize(text, self.lowercase) for text in targets]
         copies = [tokenize(text, self.lowercase) for text in sources]
         hypotheses: list[list[str]] = []
@@ -466,14 +502,19 @@ class NMT(NeuralEncoder):
         copied = sum(sum(a == b for a, b in zip(copy, reference[:self.max_length]))
                      for copy, reference in zip(copies, references))
 
-        def bleu(outputs: list[list[str]]) -> float:
-            return sacrebleu.corpus_bleu([" ".join(tokens) for tokens in outputs],
-                                         [[" ".join(tokens) for tokens in references]],
-                                         tokenize="none", force=True).score
-
-        return TranslationScore(held_out, len(sources), round(bleu(hypotheses), 2),
-                                round(bleu(copies), 2), correct / max(n_words, 1),
-                                copied / max(n_words, 1))
+        # As MT papers score: sacrebleu's own tokeniser (13a) on detokenised output
+        # against the references as written; case-insensitive when the model lowercases
+        # (its signature says case:lc), since it cannot restore case.
+        bleu, chrf = BLEU(lowercase=self.lowercase), CHRF(lowercase=self.lowercase)
+        translations = detokenize(hypotheses, self.pair)
+        references_as_written = [list(targets)]
+        scores = {name: round(metric.corpus_score(outputs, references_as_written).score, 2)
+                  for name, metric, outputs in (
+                      ("bleu", bleu, translations), ("copy_bleu", bleu, list(sources)),
+                      ("chrf", chrf, translations), ("copy_chrf", chrf, list(sources)))}
+        return TranslationScore(held_out, len(sources), accuracy=correct / max(n_words, 1),
+                                copy_accuracy=copied / max(n_words, 1),
+                                bleu_signature=str(bleu.get_signature()), **scores)
 
     @property
     def training_report(self) -> str | None:
@@ -481,6 +522,13 @@ class NMT(NeuralEncoder):
         parts = [part for part in (trained, self.translation_ and self.translation_.message())
                  if part]
         return "; ".join(parts) or None
+
+    @property
+    def training_scores(self) -> dict[str, Any] | None:
+        scores = super().training_scores
+        if scores is not None and self.translation_ is not None:
+            scores["translation"] = asdict(self.translation_)
+        return scores
 
     # Saving -----------------------------------------------------------------------------
 

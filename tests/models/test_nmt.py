@@ -1,13 +1,15 @@
 """The NMT encoder: it learns to translate Multi30K (beside copying the source and its
 untrained network), saves and reloads bit-identically, and reads its specs and files."""
 
+import json
+
 import numpy as np
 import pytest
 
 from sentspace.app.corpora.multi30k import read_gz_lines
 from sentspace.app.jobs import run_job
 from sentspace.models import ModelError, load_trained, make_encoder
-from sentspace.models.nmt import NMT, TranslationScore, multi30k_files
+from sentspace.models.nmt import NMT, TranslationScore, detokenize, multi30k_files
 
 pytest.importorskip("torch")
 pytest.importorskip("sacrebleu")
@@ -53,9 +55,22 @@ def test_learns_to_translate_beyond_copying_and_its_untrained_network(trained,
     english = multi30k_en_de[0].read_text(encoding="utf-8").splitlines()[-600:]
     german = multi30k_en_de[1].read_text(encoding="utf-8").splitlines()[-600:]
     untrained = run_job(encoder.untrained().iter_score(english, german))
-    # Copying English into German shares a few names and the full stop: BLEU 1.0,
-    # accuracy 3.6%. Trained (35 s of CPU): BLEU 2.9, accuracy 30%; untrained: ~0.
-    assert score.copy_bleu < 1.5 and score.bleu > score.copy_bleu + 1
+    # BLEU and chrF as MT papers compute them: sacrebleu's defaults (13a) on the
+    # detokenised translations against the German as written, case-insensitive since
+    # the model lowercases.
+    from sacrebleu.metrics import BLEU, CHRF
+    translations = detokenize(encoder.translate(english), "en-de")
+    assert score.bleu == round(BLEU(lowercase=True).corpus_score(
+        translations, [german]).score, 2)
+    assert score.chrf == round(CHRF(lowercase=True).corpus_score(
+        translations, [german]).score, 2)
+    assert score.copy_bleu == round(BLEU(lowercase=True).corpus_score(
+        english, [german]).score, 2)
+    assert "tok:13a" in score.bleu_signature and "case:lc" in score.bleu_signature
+    # Copying English into German shares a few names and the full stop: BLEU 0.87, chrF
+    # 17.5. Trained (35 s of CPU): BLEU 1.87, chrF 20.9, accuracy 30%; untrained: ~0.
+    assert score.copy_bleu < 1.5 and score.bleu > 1.5 * score.copy_bleu
+    assert score.chrf > score.copy_chrf + 2
     assert score.accuracy > max(3 * score.copy_accuracy, untrained.accuracy + 0.2)
     assert untrained.bleu < score.copy_bleu
     rows = [f"{source}\t{target}" for source, target in zip(english, german)]
@@ -132,7 +147,32 @@ def test_specs_name_a_multi30k_pair_a_tsv_or_two_aligned_files(tmp_path, shared_
 
 
 def test_score_message():
-    score = TranslationScore("Multi30K val en-de", 1014, 20.5, 0.3, 0.45, 0.03)
+    score = TranslationScore("Multi30K val en-de", 1014, 20.5, 0.3, 0.45, 0.03, 48.2, 20.1)
     assert score.message() == ("translates Multi30K val en-de (1,014 pairs): BLEU 20.5 "
-                               "(copying the source 0.3), next-word accuracy 45.0% "
-                               "(copying 3.0%)")
+                               "(copying the source 0.3), chrF 48.2 (copying 20.1), "
+                               "next-word accuracy 45.0% (copying 3.0%)")
+    # A model saved before chrF was kept still reads and says what it has.
+    old = TranslationScore("Multi30K val en-de", 1014, 20.5, 0.3, 0.45, 0.03)
+    assert "chrF" not in old.message() and old.bleu_signature == ""
+
+
+def test_max_pairs_trains_on_the_first_pairs_and_the_cli_reports_the_translation(
+        multi30k_en_de, tmp_path, capsys):
+    from sentspace.app.cli import main
+    source, target = multi30k_en_de
+    spec = (f"nmt:{source},{target}?embedding_size=8&hidden_size=8&epochs=1"
+            f"&max_pairs=120")
+    encoder = run_job(make_encoder(spec).iter_fit([]))
+    assert encoder.n_training_sentences_ == 120 and encoder.translation_.n_pairs == 600
+    out = tmp_path / "vectors.npy"
+    assert main(["encode", "--corpus", "msrp-grouped", "--encoder", spec,
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert f"{encoder.name}: {encoder.training_report}" in printed
+    sidecar = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert sidecar["encoder"]["training"]["translation"]["bleu"] == encoder.translation_.bleu
+    assert main(["eval", "classification", "--corpus", "msrp-grouped", "--encoder", spec,
+                 "--json", "-"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["training"][encoder.name]["translation"]["chrf"] == (
+        encoder.translation_.chrf)

@@ -2,9 +2,11 @@
 hand-written methods it replaced, so fingerprints, cached embeddings and saved
 workspaces keep their keys."""
 
+import re
+
 import pytest
 
-from sentspace.models import ENCODERS, make_encoder
+from sentspace.models import ENCODERS, ModelError, make_encoder
 from tests.models.test_encoders import CHANGED_PARAMS
 
 #: ``params()`` of every family's default encoder, as the hand-written methods gave it.
@@ -82,7 +84,7 @@ DEFAULT_PARAMS = {
     "nmt": {"pair": None, "training_file": None, "target_file": None, "embedding_size": 100,
             "hidden_size": 256, "max_length": 30, "epochs": 2, "batch_sentences": 64,
             "learning_rate": 0.003, "min_count": 2, "max_vocab": 20000, "lowercase": True,
-            "seed": 0},
+            "seed": 0, "max_pairs": None},
 }
 
 
@@ -114,3 +116,23 @@ def test_params_hold_the_value_the_constructor_stored(tmp_path):
     (tmp_path / "train.txt").write_text("a b\n", encoding="utf-8")
     encoder = make_encoder(f"word2vec:{tmp_path / 'train.txt'}")
     assert encoder.params()["training_file"] == str((tmp_path / "train.txt").absolute())
+
+
+def test_a_spec_sets_parameters_as_the_types_of_their_defaults(tmp_path):
+    encoder = make_encoder("nmt:en-de?epochs=1&max_pairs=5000&lowercase=false")
+    assert (encoder.pair, encoder.epochs, encoder.max_pairs, encoder.lowercase) == (
+        "en-de", 1, 5000, False)
+    assert encoder.name == "nmt:en-de(epochs=1, lowercase=False, max_pairs=5000)"
+    assert make_encoder("pca-bow?dimension=20").params() == {
+        "dimension": 20, "lowercase": True, "seed": 0}
+    corpus = tmp_path / "speeches.txt"
+    corpus.write_text("A sentence.\n", encoding="utf-8")
+    trained = make_encoder(f"fastsent:{corpus}?epochs=4")
+    assert (trained.training_file, trained.epochs) == (str(corpus), 4)
+    for spec, problem in (("bow?dimension=3", "bow has no parameter 'dimension'"),
+                          ("nmt:en-de?epochs=two", "epochs takes a whole number, not 'two'"),
+                          ("bow?lowercase=maybe", "lowercase is true or false"),
+                          ("bow?lowercase", "'lowercase' in the spec's parameters is not "
+                                            "name=value")):
+        with pytest.raises(ModelError, match=re.escape(problem)):
+            make_encoder(spec)
