@@ -14,10 +14,18 @@ while it reads what others appended since, and writes its line with one ``write`
 file opened with O_APPEND, fsync'd before :meth:`EditJournal.append` returns: once it
 returns, a crash or kill cannot lose it, and no two records interleave.
 
-A crash in the middle of a write can leave a torn last line. Reading under the lock
-detects it, warns, and cuts it off, so the next record starts on a line of its own; every
-earlier line is kept. A bad line anywhere else is corruption and raises
-:class:`~sentspace.app.annotations.edits.EditError` naming the file and line.
+A file is recognised before anything is written to it: only an empty (or new) file or
+one whose first line is a journal header is opened; anything else is refused ("not a
+sentspace journal") and left as it is. Each header carries the journal's ``id`` (one
+written before ids existed is known by a hash of its header line), which tells a journal
+from another later made at the same path.
+
+A writer killed in the middle of a write can leave a torn last line (one without its
+newline). Reading under the lock finds it, copies its bytes to ``<journal>.torn-<time>``
+beside the journal and only then cuts it off, so the next record starts on a line of its
+own; a tail that cannot be set aside is left, and nothing is appended after it until it
+can be. A complete line that does not parse is corruption and raises
+:class:`~sentspace.app.annotations.edits.EditError` naming the file and line; it is never cut.
 
 A write that fails (a full disk, a network drive gone, an fsync that reports an error)
 raises :class:`JournalUnavailable` with the reason after cutting the file back to where
@@ -31,13 +39,14 @@ inode (a drive mounted again) is opened again if it begins with every byte read 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import errno
 import hashlib
 import heapq
 import json
 import os
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +59,8 @@ from sentspace.app.corpora.model import Corpus
 
 FORMAT = "sentspace-edit-journal"
 VERSION = 1
+#: The problem said of a file that does not begin with a journal header.
+NOT_A_JOURNAL = "not a sentspace journal"
 #: Overrides where journals live when no workspace is given (tests set it).
 DATA_DIR_ENV = "SENTSPACE_DATA_DIR"
 STACK_OPS = ("undo", "redo")
@@ -107,6 +118,12 @@ class StackRecord:
 Record = Edit | StackRecord
 
 
+def legacy_journal_id(header_line: bytes) -> str:
+    """The id of a journal whose header has none: stable, from the header line's bytes
+    (its creation time among them), so another journal later made at its path differs."""
+    return hashlib.blake2b(b"journal\n" + header_line, digest_size=16).hexdigest()
+
+
 def legacy_id(line: int, raw: bytes) -> str:
     """The id of a record written before records had ids: stable, and the same in every
     copy of the journal (so merging copies keeps one)."""
@@ -121,6 +138,7 @@ class _Reader:
         self.path = path
         self.corpus_fingerprint = corpus_fingerprint
         self.line = 0
+        self.journal_id: str | None = None
         self.edit_ids: set[str] = set()
         self.ids: set[str] = set()
         self._done: list[str] = []
@@ -133,11 +151,14 @@ class _Reader:
         try:
             data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise EditError("not a JSON line; the journal is corrupt", self.path,
-                            self.line) from None
+            data = None
+            if self.line > 1:
+                raise EditError("not a JSON line; the journal is corrupt", self.path,
+                                self.line) from None
         if self.line == 1:
             if not isinstance(data, dict) or data.get("format") != FORMAT:
-                raise EditError("not a sentspace edit journal (bad first line)", self.path, 1)
+                raise EditError(NOT_A_JOURNAL, self.path)
+            self.journal_id = str(data.get("id") or legacy_journal_id(raw))
             self.corpus_fingerprint = self.corpus_fingerprint or data.get("corpus")
             if data.get("corpus") != self.corpus_fingerprint:
                 raise EditError(f"the journal is for corpus {data.get('corpus')}, not "
@@ -176,54 +197,90 @@ class _Reader:
         self.ids.add(record.id)
         return record
 
-    def parse_all(self, data: bytes) -> tuple[list[Record], int, str]:
-        """The records of ``data`` (whole lines), the number of bytes they take, and a
-        warning when a torn last line (no newline, or a last line that is not JSON) was
-        left out."""
+    def parse_all(self, data: bytes) -> tuple[list[Record], int, bytes]:
+        """The records of ``data``'s complete lines, the number of bytes they take, and
+        the torn tail after them (a last line without its newline; ``b""`` when none).
+
+        Raises
+        ------
+        EditError
+            The file does not begin with a journal header (:data:`NOT_A_JOURNAL`: a
+            first line without its newline too), or a complete line does not parse.
+        """
         lines = data.split(b"\n")
         complete, tail = lines[:-1], lines[-1]
+        if self.line == 0 and data and not complete:
+            raise EditError(NOT_A_JOURNAL, self.path)
         records: list[Record] = []
         used = 0
-        for number, line in enumerate(complete):
-            try:
-                record = self.parse(line)
-            except EditError as error:
-                # A last line that is not JSON is a torn write too.
-                if (number < len(complete) - 1 or tail
-                        or not error.problem.startswith("not a JSON line")):
-                    raise
-                self.line -= 1
-                tail = line
-                break
+        for line in complete:
+            record = self.parse(line)
             used += len(line) + 1
             if record is not None:
                 records.append(record)
-        warning = (f"{self.path}: ignored a torn last line ({len(tail)} bytes) left by an "
-                   "interrupted write" if tail else "")
-        return records, used, warning
+        return records, used, tail
 
 
 def read_journal(path: str | Path, corpus_fingerprint: str | None = None
                  ) -> tuple[str, list[Record]]:
     """The corpus fingerprint and the records of the journal at ``path``, read only (no
-    lock, no repair: a torn last line is left out with a warning)."""
+    lock, no repair: a torn last line, which a writer may be writing, is left out with a
+    warning)."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as error:
         raise EditError(f"cannot read the journal: {error.strerror}", path) from None
     if not data:
-        raise EditError("empty file, not a sentspace edit journal", path)
+        raise EditError(f"{NOT_A_JOURNAL} (an empty file)", path)
     reader = _Reader(path, corpus_fingerprint)
-    records, _, warning = reader.parse_all(data)
-    if warning:
-        warnings.warn(warning, stacklevel=2)
+    records, _, tail = reader.parse_all(data)
+    if tail:
+        warnings.warn(f"{path}: ignored a torn last line ({len(tail)} bytes) left by an "
+                      "interrupted write", stacklevel=2)
     return reader.corpus_fingerprint, records
 
 
 def header(corpus_fingerprint: str) -> dict[str, object]:
+    """The first line of a new journal, with a new id."""
     return {"format": FORMAT, "version": VERSION, "corpus": corpus_fingerprint,
-            "created": now()}
+            "created": now(), "id": new_id()}
+
+
+def journal_lines(corpus_fingerprint: str, records: Iterable[Record]) -> bytes:
+    """A new journal's bytes: its header, then ``records``."""
+    lines = [header(corpus_fingerprint), *(record.to_dict() for record in records)]
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n"
+                   for line in lines).encode("utf-8")
+
+
+def time_stamp() -> str:
+    """The UTC time now for a file name: ``20261127T135100Z``."""
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def write_new_file(name: Callable[[str], Path], data: bytes) -> Path:
+    """Write ``data`` to a file that did not exist, fsync'd: ``name("")``, else
+    ``name("-2")``, ``name("-3")``...; never over another file. The path written."""
+    for number in range(1, 1000):
+        path = name(f"-{number}" if number > 1 else "")
+        try:
+            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(handle, view):]
+            os.fsync(handle)
+        except OSError:
+            os.close(handle)
+            path.unlink(missing_ok=True)
+            raise
+        os.close(handle)
+        _fsync_folder(path.parent)
+        return path
+    raise FileExistsError(errno.EEXIST, "no free name", str(name("")))
 
 
 def write_journal(path: str | Path, corpus_fingerprint: str,
@@ -231,9 +288,7 @@ def write_journal(path: str | Path, corpus_fingerprint: str,
     """Write a new journal holding ``records`` (atomically: the old file or the new)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    lines = [header(corpus_fingerprint), *(record.to_dict() for record in records)]
-    write_text_atomic(path, "".join(json.dumps(line, ensure_ascii=False) + "\n"
-                                    for line in lines))
+    write_text_atomic(path, journal_lines(corpus_fingerprint, records).decode("utf-8"))
     return path
 
 
@@ -279,6 +334,18 @@ def _fsync_folder(folder: Path) -> None:
         os.close(handle)
 
 
+def _refuse_a_foreign_file(path: Path) -> None:
+    """Raise :data:`NOT_A_JOURNAL` for a file that holds something and does not begin
+    with a journal header line (checked again under the lock: a header never changes)."""
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(1 << 16)
+    except OSError:  # none yet, or unreadable: opening it says so
+        return
+    if first:
+        _Reader(path, None).parse_all(first)
+
+
 class EditJournal:
     """The journal file of one corpus's edits, open for appending, shared with any
     number of other writers.
@@ -297,13 +364,13 @@ class EditJournal:
         Held around every read and append; :meth:`locked` around :meth:`read_new`, a
         check and :meth:`append` makes the three one step.
     warnings : list of str
-        What reading repaired (a torn last line).
+        What reading repaired (a torn last line set aside).
 
     Raises
     ------
     EditError
-        The file is for another corpus, is not a journal, or has a bad line before its
-        last.
+        The file is not a journal (:data:`NOT_A_JOURNAL`; left as it is), is for another
+        corpus, or has a complete line that does not parse.
     """
 
     def __init__(self, path: str | Path, corpus_fingerprint: str):
@@ -319,6 +386,12 @@ class EditJournal:
         #: mounted again) is taken only if it begins with them.
         self._digest = hashlib.sha256()
         self._handle = -1
+        #: Why a torn last line is still in the file (it could not be set aside): no
+        #: record may be written after it. None when there is none.
+        self._torn: str | None = None
+        #: The torn tail last set aside and where, so a cut that failed is not kept twice.
+        self._set_aside: tuple[bytes, Path] | None = None
+        _refuse_a_foreign_file(self.path)  # before its lock file is made beside it
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -331,15 +404,23 @@ class EditJournal:
             except OSError as error:
                 raise JournalUnavailable(_reason(error), self.path, error.errno) from None
             try:
-                self.read_new()
+                self.read_new()  # refuses a file that is not a journal: nothing written
                 if self._offset == 0:
-                    self._write(header(corpus_fingerprint))
-                    self._reader.parse(json.dumps(header(corpus_fingerprint)).encode())
+                    first = header(corpus_fingerprint)
+                    self._write([first])
+                    self._reader.parse(json.dumps(first).encode())
             except BaseException:
                 self.close()
                 raise
         if created:
             _fsync_folder(self.path.parent)
+
+    @property
+    def id(self) -> str:
+        """The journal's id, from its header: another journal later made at this path
+        (the file deleted or replaced) has another."""
+        assert self._reader.journal_id is not None
+        return self._reader.journal_id
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -411,7 +492,8 @@ class EditJournal:
 
     def read_new(self) -> list[Record]:
         """Read the records other writers appended since the last read (also kept in
-        :attr:`records`); a torn last line left by a writer that died is cut off."""
+        :attr:`records`); a torn last line left by a writer that died is set aside and
+        cut off (:meth:`_cut_torn`)."""
         with self.locked():
             try:
                 size = os.fstat(self._handle).st_size
@@ -419,21 +501,45 @@ class EditJournal:
             except OSError as error:
                 raise JournalUnavailable(f"cannot read the journal: {_reason(error)}",
                                          self.path, error.errno) from None
-            records, used, warning = self._reader.parse_all(data)
+            records, used, tail = self._reader.parse_all(data)
             self._offset += used
             self._digest.update(data[:used])
-            if warning:
+            self._torn = None
+            if tail:
                 # Under the lock nobody is writing: the tail is a dead writer's.
-                self.warnings.append(warning)
-                warnings.warn(warning, stacklevel=3)
-                with contextlib.suppress(OSError):  # cut again by the next read if not
-                    os.ftruncate(self._handle, self._offset)
-                    os.fsync(self._handle)
+                self._cut_torn(tail)
         self.records += records
         return records
 
-    def _write(self, record: dict) -> None:
-        line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    def _cut_torn(self, tail: bytes) -> None:
+        """Copy a torn last line to ``<journal>.torn-<time>`` beside the journal, then
+        cut it off. Where either fails the tail stays, and no record is written after it
+        (:attr:`_torn` says why) until a later read manages both."""
+        try:
+            if self._set_aside is None or self._set_aside[0] != tail:
+                stamp = time_stamp()
+                kept = write_new_file(
+                    lambda n: self.path.with_name(f"{self.path.name}.torn-{stamp}{n}"), tail)
+                self._set_aside = tail, kept
+            kept = self._set_aside[1]
+            os.ftruncate(self._handle, self._offset)
+            os.fsync(self._handle)
+        except OSError as error:
+            self._torn = (f"a torn last line ({len(tail)} bytes) could not be set aside: "
+                          f"{_reason(error)}")
+            warning = f"{self.path}: {self._torn}; nothing is written after it until it is"
+        else:
+            warning = (f"{self.path}: cut a torn last line ({len(tail)} bytes) left by an "
+                       f"interrupted write; its bytes are kept in {kept}")
+        self.warnings.append(warning)
+        warnings.warn(warning, stacklevel=4)
+
+    def _write(self, records: list[dict]) -> None:
+        """Write ``records`` as lines at the end, in one write, fsync'd."""
+        if self._torn is not None:
+            raise JournalUnavailable(self._torn, self.path)
+        line = "".join(json.dumps(record, ensure_ascii=False) + "\n"
+                       for record in records).encode("utf-8")
         # One write to an O_APPEND file: the line lands whole at the end or, after a
         # crash, as a torn tail that the next read under the lock cuts off. A short
         # write (a disk filling up) goes on with the rest, still under the lock, so the
@@ -460,11 +566,17 @@ class EditJournal:
     def append(self, record: Record) -> None:
         """Write ``record`` after whatever others appended (read first, into
         :attr:`records`) and fsync it; when this returns the record is durable."""
+        self.extend([record])
+
+    def extend(self, records: Sequence[Record]) -> None:
+        """Append ``records`` in order, as :meth:`append` does, with one write and one
+        fsync (a merge's many records)."""
         with self.locked():
             self.read_new()
-            self._write(record.to_dict())
-            self._reader.parse(json.dumps(record.to_dict()).encode())
-        self.records.append(record)
+            self._write([record.to_dict() for record in records])
+            for record in records:
+                self._reader.parse(json.dumps(record.to_dict()).encode())
+        self.records += records
 
     def close(self) -> None:
         if self._handle >= 0:
