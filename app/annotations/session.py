@@ -15,31 +15,29 @@ the file as it was) is not applied: the session's state stays what the journal h
 and the edit is kept in :attr:`AnnotationSession.pending` with the reason.
 :meth:`AnnotationSession.save_pending` writes the kept edits in the order they were made
 (the next edit, undo or redo tries that first); :meth:`discard_pending` drops them.
-The kept edits are also written to a recovery file outside the journal's folder
-(:func:`recovery_path`, in the user's data folder), so a session that ends before they
-are saved (the app killed, the machine off) finds them kept again when the journal is
-next opened.
+The kept edits are also written to this session's own recovery file outside the
+journal's folder (:class:`~sentspace.app.annotations.recovery.KeptEdits`, in the user's
+data folder, by journal id and writer), so when a session ends before they are saved
+(the app killed, the machine off) the next session on that journal finds them kept
+again; a live session's kept edits are never taken by another.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sentspace.app.annotations.edits import (
     AddNote, Conflict, Edit, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence,
-    ResolveConflict, SplitGroup, apply, current_user, edit_from_dict, new_group_name,
-    replay_edits,
+    ResolveConflict, SplitGroup, apply, current_user, new_group_name, replay_edits,
 )
 from sentspace.app.annotations.export import FORMATS, export_all
 from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import (
-    EditJournal, JournalUnavailable, Record, StackRecord, data_dir, journal_path,
+    EditJournal, JournalUnavailable, Record, StackRecord, journal_path,
 )
-from sentspace.app.atomic import write_text_atomic
+from sentspace.app.annotations.recovery import Kept, KeptEdits
 from sentspace.app.corpora.model import Corpus
 
 
@@ -105,14 +103,6 @@ class Changes:
 RESTORED = "kept from a session that ended before they could be saved"
 
 
-def recovery_path(journal: str | Path) -> Path:
-    """Where the edits a session could not journal are kept for the next session:
-    ``<data dir>/recovery/<hash of the journal's full path>.jsonl``, away from the
-    journal's own folder, which may be the part that is gone."""
-    key = hashlib.sha256(str(Path(journal).resolve()).encode("utf-8", "surrogatepass"))
-    return data_dir() / "recovery" / f"{key.hexdigest()[:16]}.jsonl"
-
-
 @dataclass(frozen=True)
 class Pending:
     """An edit made while the journal could not be written: not in effect, kept until
@@ -159,6 +149,11 @@ class AnnotationSession:
     dropped : list of (Edit, str)
         Kept edits that no longer fitted when saved, with why; the window says so and
         clears it.
+    kept : KeptEdits
+        This session's recovery file, mirroring :attr:`pending`.
+    warnings : list of str
+        What opening found to tell the user: a torn line set aside, kept edits of an
+        earlier journal at this path set aside in a file of their own.
     """
 
     def __init__(self, original: Corpus, journal: EditJournal, author: str | None = None):
@@ -172,8 +167,13 @@ class AnnotationSession:
         self._unreported: list[Record] = []  # read from others, not yet refreshed
         self._reported_conflicts = set(map(_conflict_key, self.history.conflicts))
         self._reported_corpus = self.history.corpus
-        self.pending: list[Pending] = self._recovered()
+        self.kept = KeptEdits(journal, self.author)
+        adopted = self.kept.adopt()
+        self.pending = [Pending(item.edit, self.corpus, RESTORED, item.new_target)
+                        for item in adopted.kept]
+        self._own.update(item.edit.id for item in self.pending)
         self.dropped: list[tuple[Edit, str]] = []
+        self.warnings = [*journal.warnings, *adopted.notices]
 
     @classmethod
     def open(cls, original: Corpus, path: str | Path | None = None, *,
@@ -185,6 +185,8 @@ class AnnotationSession:
         return cls(original, EditJournal(path, original.fingerprint), author)
 
     def close(self) -> None:
+        """Let go of the journal; edits still kept are the next session's to save."""
+        self.kept.close()
         self.journal.close()
 
     @property
@@ -333,39 +335,8 @@ class AnnotationSession:
         self._write_recovery()
 
     def _write_recovery(self) -> None:
-        """Mirror :attr:`pending` in the recovery file (removed when nothing is kept).
-        Best effort: a data folder that cannot be written either leaves the edits
-        kept in this session only, as before."""
-        path = recovery_path(self.journal.path)
-        try:
-            if not self.pending:
-                path.unlink(missing_ok=True)
-                return
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_text_atomic(path, "".join(
-                json.dumps({"edit": item.edit.to_dict(), "new_target": item.new_target})
-                + "\n" for item in self.pending))
-        except OSError:
-            pass
-
-    def _recovered(self) -> list[Pending]:
-        """The edits an earlier session on this journal kept and could not save, to be
-        saved (or discarded) as if kept here; each is checked against the journal as it
-        is now when saved. An unreadable recovery file is set aside, not lost."""
-        path = recovery_path(self.journal.path)
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError:    # none kept (or unreadable now: it stays for the next open)
-            return []
-        try:
-            records = [json.loads(line) for line in lines if line.strip()]
-            kept = [Pending(edit_from_dict(record["edit"]), self.corpus, RESTORED,
-                            bool(record.get("new_target", False))) for record in records]
-        except (ValueError, KeyError, TypeError, EditError):
-            path.replace(path.with_suffix(".unreadable"))
-            return []
-        self._own.update(item.edit.id for item in kept)
-        return kept
+        """Mirror :attr:`pending` in this session's recovery file."""
+        self.kept.write([Kept(item.edit, item.new_target) for item in self.pending])
 
     def save_pending(self) -> Saved:
         """Write the edits kept while the journal could not be written, oldest first,
@@ -390,7 +361,8 @@ class AnnotationSession:
         return Saved(tuple(saved), tuple(dropped))
 
     def discard_pending(self) -> list[Edit]:
-        """Forget the edits not saved; those forgotten."""
+        """Forget the edits not saved (this session's own: those another window keeps
+        are its own to save or discard); those forgotten."""
         edits = [item.edit for item in self.pending]
         self.pending.clear()
         self._write_recovery()

@@ -19,7 +19,8 @@ import pytest
 from sentspace.app.annotations import journal as journal_module
 from sentspace.app.annotations.export import ExportError
 from sentspace.app.annotations.journal import JournalUnavailable
-from sentspace.app.annotations.session import RESTORED, AnnotationSession, recovery_path
+from sentspace.app.annotations.recovery import recovery_root
+from sentspace.app.annotations.session import RESTORED, AnnotationSession
 
 FULL = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
@@ -307,7 +308,7 @@ except JournalUnavailable:
     saved = session.save_pending()
     assert [edit.id for edit in saved.saved] == [kept.edit.id]
     assert session.group_names_of(1) == [target]
-    assert not recovery_path(path).exists()
+    assert not list((recovery_root() / session.journal.id).glob("*.jsonl"))  # all saved
     same_state(session, path)
     session.close()
 
@@ -323,13 +324,15 @@ def test_discarded_edits_leave_no_recovery_and_a_broken_one_is_set_aside(
     with pytest.raises(JournalUnavailable):
         session.move(0, corpus.groups.names[5])
     monkeypatch.undo()
-    assert recovery_path(path).exists()
+    assert session.kept.path.exists()
     session.discard_pending()
-    assert not recovery_path(path).exists()
+    assert not session.kept.path.exists()
     session.close()
 
-    recovery_path(path).write_text("not json\n", encoding="utf-8")
+    broken = session.kept.path
+    broken.write_text("not json\n", encoding="utf-8")
     reopened = AnnotationSession.open(corpus, path, author="ann")
     assert reopened.pending == []
-    assert recovery_path(path).with_suffix(".unreadable").read_text() == "not json\n"
+    assert broken.with_suffix(".unreadable").read_text() == "not json\n"
+    assert any(str(broken.with_suffix(".unreadable")) in line for line in reopened.warnings)
     reopened.close()

@@ -293,6 +293,12 @@ class Files:
         def restore(restored: Session) -> None:
             self.session.replace_with(restored)
             self._titled(path, opened)
+            # What opening the journals found: a torn line, kept edits set aside.
+            notices = [warning for state in restored.states.values()
+                       if state.annotations is not None
+                       for warning in state.annotations.warnings]
+            if notices:
+                self.status(" · ".join(notices))
             state = self.session.current
             if state is not None and state.review_lists and not state.runs:
                 # Review lists and nothing run (a review batch): their rows are what

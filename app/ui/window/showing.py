@@ -84,7 +84,7 @@ class Showing:
         self.session.open(spec, corpus, annotations)
         messages = [f"{corpus.name}: {warning}" for warning in corpus.warnings]
         if annotations is not None:
-            messages += annotations.journal.warnings
+            messages += annotations.warnings
             if annotations.edits:
                 count = len(annotations.edits)
                 messages.append(f"{count} edit{'s' if count > 1 else ''} replayed from "
