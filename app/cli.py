@@ -463,17 +463,17 @@ def command_annotations_agreement(args: argparse.Namespace) -> int:
 
 
 def command_annotations_merge(args: argparse.Namespace) -> int:
-    from sentspace.app.annotations.batches import gather
+    from sentspace.app.annotations.batches import batch_journals
     from sentspace.app.annotations.history import History
-    from sentspace.app.annotations.journal import write_journal
+    from sentspace.app.annotations.journal import merge_into
 
     corpus = load_corpus(args.corpus)
-    fingerprint, records = gather(args.journals, corpus.fingerprint)
-    write_journal(args.out, fingerprint, records)
+    records, appended = merge_into(args.out, batch_journals(args.journals),
+                                   corpus.fingerprint)
     history = History(corpus)
     history.feed(records)
     print(f"{len(records)} records ({len(history.edits)} edits in effect) from "
-          f"{len(args.journals)} journals written to {args.out}")
+          f"{len(args.journals)} journals in {args.out} ({appended} appended)")
     print(f"conflicts: {len(history.conflicts)}")
     for conflict in history.conflicts:
         print(f"- {conflict.describe()}")
@@ -761,7 +761,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Every record of every journal, once (by id), ordered by time; the "
         "conflicts of the merged edits are listed.")
     merge.add_argument("journals", nargs="+", metavar="JOURNAL")
-    merge.add_argument("--out", required=True, help="the merged journal to write")
+    merge.add_argument("--out", required=True,
+                       help="the merged journal: a new file, or one of the JOURNALs (what "
+                            "it lacks is appended, under its lock)")
     for command, handler in ((agreement, command_annotations_agreement),
                              (merge, command_annotations_merge)):
         command.add_argument("--corpus", default=DEFAULT_CORPUS,

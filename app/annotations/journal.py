@@ -320,6 +320,41 @@ def merge_journals(paths: Iterable[str | Path], corpus_fingerprint: str | None =
     return fingerprint, merged
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def merge_into(out: str | Path, paths: Iterable[str | Path],
+               corpus_fingerprint: str | None = None) -> tuple[list[Record], int]:
+    """Merge the journals at ``paths`` (:func:`merge_journals`) into the journal ``out``:
+    a new file, or one of ``paths``. Under ``out``'s lock, after reading what other
+    writers appended meanwhile, the records it lacks (by id) are appended: nothing in it
+    is rewritten, and a window writing to it goes on writing. Every record ``out`` holds
+    then, and how many were appended.
+
+    Raises
+    ------
+    EditError
+        ``out`` exists and is not one of ``paths`` (it is left as it is), or a journal
+        cannot be merged (see :func:`merge_journals`).
+    """
+    out, paths = Path(out), [Path(path) for path in paths]
+    if out.exists() and not any(_same_file(out, path) for path in paths):
+        raise EditError("exists and is not one of the journals merged: give a new file, "
+                        "or name it among the journals to merge into it", out)
+    fingerprint, records = merge_journals(paths, corpus_fingerprint)
+    with EditJournal(out, fingerprint) as journal, journal.locked():
+        journal.read_new()
+        held = {record.id for record in journal.records}
+        missing = [record for record in records if record.id not in held]
+        if missing:
+            journal.extend(missing)
+        return list(journal.records), len(missing)
+
+
 def _fsync_folder(folder: Path) -> None:
     """Make a new file's directory entry durable (not possible on every platform)."""
     try:

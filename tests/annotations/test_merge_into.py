@@ -1,0 +1,108 @@
+"""`sentspace annotations merge --out` takes the output journal's lock and never replaces
+what it did not read (issue 34, item 5): an existing output is refused unless it is one
+of the journals merged, and then only what it lacks is appended, so a window writing to
+it meanwhile loses nothing and goes on saving."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sentspace.app.annotations.journal import read_journal
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+#: A window marking sentences L1..L300 reviewed one by one on the journal argv[1],
+#: printing each edit's id once the session returned it (saved) or "kept" when the
+#: journal refused it; at the end, how many edits it holds unsaved.
+WRITER = """
+import sys
+from sentspace.app.annotations.journal import JournalUnavailable
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.corpora import load_corpus
+
+session = AnnotationSession.open(load_corpus("msrp-grouped"), sys.argv[1], author="writer")
+for number in range(1, 301):
+    try:
+        print("saved", session.mark_reviewed(f"sentence:L{number}").id, flush=True)
+    except JournalUnavailable as error:
+        print("kept", error.reason.replace(" ", "_"), flush=True)
+print("unsaved", len(session.pending), flush=True)
+session.close()
+"""
+
+
+def record_ids(path: Path) -> list[str]:
+    return [record.id for record in read_journal(path)[1]]
+
+
+def test_merge_onto_a_journal_a_window_is_writing_loses_none_of_its_edits(
+        corpus, tmp_path, capsys):
+    theirs = tmp_path / "theirs.jsonl"
+    other = AnnotationSession.open(corpus, theirs, author="other")
+    for number in range(400, 600):
+        other.move(number, "5")
+    other.close()
+    journal = tmp_path / "team.jsonl"
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(journal)], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    answers = []
+    while len(answers) < 20:
+        answers.append(writer.stdout.readline().split())
+    merges = 0
+    while writer.poll() is None:  # merge into the journal again and again while it writes
+        assert main(["annotations", "merge", str(journal), str(theirs),
+                     "--corpus", "msrp-grouped", "--out", str(journal)]) == 0
+        merges += 1
+    answers += [line.split() for line in writer.stdout]
+    assert writer.returncode == 0 and merges >= 3
+    assert answers[-1] == ["unsaved", "0"]  # the writer saved every edit
+    saved = [edit_id for what, edit_id in answers[:-1] if what == "saved"]
+    assert len(saved) == 300
+    held = record_ids(journal)
+    assert set(saved) <= set(held) and len(held) == len(set(held)) == 500
+    # The writer's edits in the order it saved them.
+    assert [edit_id for edit_id in held if edit_id in set(saved)] == saved
+    assert "(0 appended)" in capsys.readouterr().out.splitlines()[-2]  # the last merge
+
+
+@pytest.mark.parametrize("existing", ["a note", "a journal not merged"])
+def test_merge_out_onto_an_existing_file_not_merged_is_refused(corpus, tmp_path, capsys,
+                                                               existing):
+    mine = tmp_path / "mine.jsonl"
+    session = AnnotationSession.open(corpus, mine, author="ann")
+    session.move(0, "5")
+    session.close()
+    out = tmp_path / "out.jsonl"
+    if existing == "a note":
+        out.write_bytes(b"my notes, not a journal\n")
+    else:
+        AnnotationSession.open(corpus, out, author="ben").close()
+    before = out.read_bytes()
+    assert main(["annotations", "merge", str(mine), "--corpus", "msrp-grouped",
+                 "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"sentspace: error: {out}: exists and is not one of the journals merged: give a "
+        "new file, or name it among the journals to merge into it\n")
+    assert out.read_bytes() == before
+
+
+def test_merge_into_one_of_its_journals_appends_only_what_it_lacks(corpus, tmp_path,
+                                                                  capsys):
+    mine, theirs = tmp_path / "mine.jsonl", tmp_path / "theirs.jsonl"
+    for path, author, sentence in ((mine, "ann", 0), (theirs, "ben", 1)):
+        session = AnnotationSession.open(corpus, path, author=author)
+        session.move(sentence, "5")
+        session.close()
+    before, own = mine.read_bytes(), record_ids(mine)
+    assert main(["annotations", "merge", str(mine), str(theirs), "--corpus", "msrp-grouped",
+                 "--out", str(mine)]) == 0
+    assert f"2 records (2 edits in effect) from 2 journals in {mine} (1 appended)" in (
+        capsys.readouterr().out)
+    after = mine.read_bytes()
+    assert after.startswith(before)  # appended, nothing rewritten
+    assert record_ids(mine) == [*own, *record_ids(theirs)]
