@@ -204,3 +204,34 @@ def test_reload_opens_the_workspace_as_the_other_window_saved_it(qtbot, window,
     assert path.read_bytes() == theirs and not window.files.unsaved
     assert "sentence:L1" in window.annotations.reviewed
     assert window.files.save_workspace_to(path) == path  # no question now
+
+
+def test_edits_kept_for_a_journal_deleted_since_are_set_aside_and_said(qtbot, monkeypatch):
+    """Issue 34, item 4: they are not applied to the new journal, and the window says
+    where they are."""
+    from sentspace.app.annotations.journal import EditJournal, JournalUnavailable, journal_path
+    from sentspace.app.corpora import load_corpus
+    from sentspace.app.ui.window.main_window import MainWindow
+
+    corpus = load_corpus("msrp-grouped")
+    path = journal_path(corpus)
+    earlier = AnnotationSession.open(corpus, path, author="ann")
+
+    def full(self, *records):
+        raise JournalUnavailable("No space left on device", self.path)
+
+    with monkeypatch.context() as patch, pytest.raises(JournalUnavailable):
+        patch.setattr(EditJournal, "_write", full)
+        earlier.mark_reviewed("sentence:L1")
+    earlier.close()  # as if the app had been killed: the edit stays kept
+    path.unlink()  # the user starts over
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_corpus("msrp-grouped")
+    wait_for_job(qtbot, window)
+    aside, = path.parent.glob("*.kept-*.jsonl")
+    assert window.annotations.pending == [] and window.annotations.edits == []
+    assert (f"1 edit kept unsaved for an earlier journal at {path} (deleted or replaced "
+            f"since) set aside in {aside}") in window.statusBar().currentMessage()
+    window.close()
