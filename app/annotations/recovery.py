@@ -22,7 +22,6 @@ import contextlib
 import hashlib
 import json
 import os
-import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -150,7 +149,7 @@ class KeptEdits:
             top = {"format": FORMAT, "version": VERSION,
                    "journal": str(self.journal.path.resolve()), "journal_id": self.journal.id,
                    "corpus": self.journal.corpus_fingerprint, "writer": self.writer,
-                   "author": self.author, "pid": os.getpid(), "host": socket.gethostname()}
+                   "author": self.author, "pid": os.getpid()}
             write_text_atomic(self.path, "".join(
                 json.dumps(line, ensure_ascii=False) + "\n"
                 for line in [top, *(item.to_dict() for item in kept)]))
@@ -234,7 +233,10 @@ class KeptEdits:
                     lambda n: journal.with_name(f"{stem}.kept-{stamp}{n}{suffix}"),
                     journal_lines(corpus or self.journal.corpus_fingerprint,
                                   [item.edit for item in kept]))
-            except OSError:
+            except OSError as error:
+                found.notices.append(
+                    f"edits kept for an earlier journal at {journal} could not be set aside "
+                    f"beside it ({error.strerror or error}); they stay in {file}")
                 return
             count = f"{len(kept)} edit{'s' if len(kept) > 1 else ''}"
             found.notices.append(

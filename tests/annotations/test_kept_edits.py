@@ -177,3 +177,50 @@ def test_a_journal_deleted_and_made_again_never_receives_the_old_kept_edit(
                  "--out", str(path)]) == 0
     capsys.readouterr()
     assert saved_ids(path) == {new.id, old}
+
+
+def keep_in(session: AnnotationSession, item: str, monkeypatch) -> str:
+    """Mark ``item`` reviewed in ``session`` while its journal cannot be written."""
+    from sentspace.app.annotations.journal import EditJournal, JournalUnavailable
+
+    def full(self, *records):
+        raise JournalUnavailable("No space left on device", self.path)
+
+    with monkeypatch.context() as patch, pytest.raises(JournalUnavailable):
+        patch.setattr(EditJournal, "_write", full)
+        session.mark_reviewed(item)
+    return session.pending[-1].edit.id
+
+
+def test_a_live_sessions_kept_edits_are_not_taken_by_another_in_the_same_process(
+        corpus, tmp_path, monkeypatch):
+    path = tmp_path / "edits.jsonl"
+    ann = AnnotationSession.open(corpus, path, author="ann")
+    kept = keep_in(ann, "sentence:L1", monkeypatch)
+    assert reopened(corpus, path).pending == []
+    assert [item.edit.id for item in ann.pending] == [kept] and ann.kept.path.is_file()
+    ann.close()
+    assert [item.edit.id for item in reopened(corpus, path).pending] == [kept]
+
+
+def test_a_recovery_file_of_the_first_format_is_set_aside_not_applied(corpus, tmp_path):
+    """Before writers had their own, one file per journal path held no journal id: which
+    journal its edits were for cannot be told, so they are set aside."""
+    import hashlib
+    import json
+
+    from sentspace.app.annotations.edits import MarkReviewed
+    from sentspace.app.annotations.recovery import recovery_root
+
+    path = tmp_path / "edits.jsonl"
+    edit = MarkReviewed(item="sentence:L1", author="ann")
+    key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    legacy = recovery_root() / f"{key}.jsonl"
+    legacy.parent.mkdir(parents=True, exist_ok=True)
+    legacy.write_text(json.dumps({"edit": edit.to_dict(), "new_target": False}) + "\n")
+    session = AnnotationSession.open(corpus, path, author="ann")
+    assert session.pending == [] and not legacy.exists()
+    aside, = tmp_path.glob("edits.kept-*.jsonl")
+    assert [record.id for record in read_journal(aside)[1]] == [edit.id]
+    assert str(aside) in session.warnings[0]
+    session.close()
