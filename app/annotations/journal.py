@@ -573,30 +573,30 @@ class EditJournal:
         """Write ``records`` as lines at the end, in one write, fsync'd."""
         if self._torn is not None:
             raise JournalUnavailable(self._torn, self.path)
-        line = "".join(json.dumps(record, ensure_ascii=False) + "\n"
-                       for record in records).encode("utf-8")
-        # One write to an O_APPEND file: the line lands whole at the end or, after a
-        # crash, as a torn tail that the next read under the lock cuts off. A short
+        lines = "".join(json.dumps(record, ensure_ascii=False) + "\n"
+                        for record in records).encode("utf-8")
+        # One write to an O_APPEND file: the lines land whole at the end or, after a
+        # crash, end in a torn tail that the next read under the lock sets aside. A short
         # write (a disk filling up) goes on with the rest, still under the lock, so the
         # error that stops it is the one said ("No space left on device").
         try:
             written = 0
-            while written < len(line):
-                done = os.write(self._handle, line[written:])
+            while written < len(lines):
+                done = os.write(self._handle, lines[written:])
                 if done == 0:
-                    raise OSError(errno.ENOSPC, f"only {written} of {len(line)} bytes "
+                    raise OSError(errno.ENOSPC, f"only {written} of {len(lines)} bytes "
                                   "could be written")
                 written += done
             os.fsync(self._handle)
         except OSError as error:
-            # Not saved: take back whatever part of the line landed (a line written but
+            # Not saved: take back whatever part of the lines landed (lines written but
             # not fsync'd too), so the file ends where it did and holds no partial line.
             with contextlib.suppress(OSError):
                 os.ftruncate(self._handle, self._offset)
                 os.fsync(self._handle)
             raise JournalUnavailable(_reason(error), self.path, error.errno) from None
-        self._offset += len(line)
-        self._digest.update(line)
+        self._offset += len(lines)
+        self._digest.update(lines)
 
     def append(self, record: Record) -> None:
         """Write ``record`` after whatever others appended (read first, into
