@@ -18,14 +18,6 @@ The code lives in the repository's ``app/`` (the application and its Qt-free cor
 its own, a user's ``app.py`` or ``models.py`` beside a notebook shadows nothing.
 """
 
-from pathlib import Path as _Path
-
-_SOURCE = _Path(__file__).resolve().parent.parent
-# Run from a checkout (tests, ``python -m sentspace``), the three folders sit beside
-# this one; an installed wheel has them inside it, where ``__path__`` finds them already.
-if (_SOURCE / "pyproject.toml").is_file() and (_SOURCE / "app" / "__init__.py").is_file():
-    __path__.append(str(_SOURCE))
-
 __all__ = ["load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
            "explain", "show"]
 

@@ -23,6 +23,27 @@ def test_a_users_app_and_models_modules_shadow_nothing(tmp_path):
     assert done.stdout.split()[0] == "859"
 
 
+def test_only_sentspaces_own_modules_import_under_its_name():
+    import pkgutil
+
+    import sentspace
+
+    assert {module.name for module in pkgutil.iter_modules(sentspace.__path__)} == {
+        "__main__", "_api", "app", "models", "resources"}
+    for name in ("setup", "tasks", "tests"):
+        done = subprocess.run([sys.executable, "-c", f"import sentspace.{name}"], cwd=ROOT,
+                              capture_output=True, text=True)
+        assert done.returncode == 1 and "ModuleNotFoundError" in done.stderr, name
+
+
+def test_static_tools_find_the_packages_in_a_checkout():
+    """The folders are linked into sentspace/, so a type checker or an editor resolves
+    ``sentspace.app...`` from the files alone, as it does in the wheel."""
+    for name in ("app", "models", "resources"):
+        link = ROOT / "sentspace" / name
+        assert link.is_symlink() and link.resolve() == ROOT / name
+
+
 def test_the_folders_refuse_their_own_names():
     for name in ("app", "models", "resources"):
         done = subprocess.run([sys.executable, "-c", f"import {name}"], cwd=ROOT,
