@@ -272,3 +272,38 @@ def test_imported_scores_are_kept_in_the_workspace(tmp_path):
     finally:
         restored.close_all()
         session.close_all()
+
+
+def test_a_relatedness_result_is_written_as_mteb_result_files_mteb_reads(shared_data,
+                                                                           tmp_path):
+    mteb = pytest.importorskip("mteb", reason="the optional mteb extra validates the file")
+    from sentspace.app.errors import InputError
+    from sentspace.app.evaluations.relatedness import run_relatedness
+    from sentspace.models.bow import BagOfWords
+
+    # Every test pair of the STS folder: STSBenchmark and the five SemEval years.
+    everything = load_corpus(str(shared_data / "sts"))
+    result = run_job(run_relatedness(everything, BagOfWords(), split="test",
+                                     n_resamples=0))
+    written = result.to_mteb(tmp_path)
+    tasks = sorted(path.stem for path in written if path.name != "model_meta.json")
+    assert tasks == ["STS12", "STS13", "STS14", "STS15", "STS16", "STSBenchmark"]
+    for path in written[1:]:
+        parsed = mteb.TaskResult.from_disk(path)             # mteb's own schema
+        task = TASKS[parsed.task_name]
+        assert parsed.dataset_revision == mteb.get_task(task.name).metadata.dataset[
+            "revision"]
+        imported = read_mteb_file(path)
+        found = counterpart(imported, result)
+        assert found.n_pairs == task.n_pairs
+        assert parsed.get_score() == imported.main_score == pytest.approx(
+            found.spearman, abs=1e-12)
+    assert read_mteb_results(tmp_path).results[0].model == "sentspace/bow"
+    benchmark = next(c for c in result.subsets if c.subset == "STSBenchmark")
+    by_task = {path.stem: path for path in written}
+    assert read_mteb_file(by_task["STSBenchmark"]).main_score == pytest.approx(
+        benchmark.spearman, abs=1e-12)
+    # Pairs that are no MTEB task's (STS-B's dev split), or a learned similarity: refused.
+    with pytest.raises(InputError, match="no MTEB task's pairs"):
+        random_relatedness(load_corpus(str(shared_data / "sts" / "STSBenchmark")),
+                           ("dev",)).to_mteb(tmp_path / "dev")

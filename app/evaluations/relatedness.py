@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -130,6 +131,13 @@ class RelatednessResult(Result):
             Score(f"{c.subset} spearman", c.spearman, c.spearman_ci, c.n_pairs),
             Score(f"{c.subset} pearson", c.pearson, c.pearson_ci, c.n_pairs),
             Score(f"{c.subset} MSE", c.mse, None, c.n_pairs))]
+
+    def to_mteb(self, folder: str | Path) -> list[Path]:
+        """Write this result as MTEB result files (one per MTEB STS task whose pairs it
+        evaluated) under ``folder``; see :func:`sentspace.app.mteb_results.write_mteb_results`."""
+        from sentspace.app.mteb_results import write_mteb_results  # noqa: PLC0415 (imports this)
+
+        return write_mteb_results(self, folder)
 
     def body(self) -> dict[str, Any]:
         return {
