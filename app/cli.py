@@ -362,7 +362,8 @@ def command_export_map(args: argparse.Namespace) -> int:
                                     encoder=exploration.encoder, seed=args.seed), printer)
                if args.regions else None)
     printer.clear()
-    path = export_map(exploration, args.out, regions=regions)
+    path = export_map(exploration, args.out, regions=regions, search=args.search,
+                      seed=args.seed)
     print(f"map of {corpus.name} ({len(corpus):,} sentences) by {encoder.name}, "
           f"{args.method.upper()} layout, written to {path} "
           f"({path.stat().st_size / 1e6:.1f} MB)")
@@ -705,9 +706,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = commands.add_parser(
         "export-map", help="write a projection as one self-contained web page",
-        description="One HTML file (plotly.js inline, WebGL): hover text, colour by group, "
-        "region, label or metadata column with a legend, search, click-to-list a group, "
-        "region labels and the run's provenance. Opens from disk in any browser.")
+        description="One HTML file (plotly.js inline, WebGL): histograms and bar charts of "
+        "every column that filter the map and a sortable table together, box/lasso "
+        "selections and the table exported as CSV or JSONL, ranked word search, colour by "
+        "any column, each point's nearest neighbours in the original space, region "
+        "labels and the run's provenance. Opens from disk in any browser.")
     export.add_argument("--corpus", default=DEFAULT_CORPUS,
                         help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
     export.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
@@ -716,7 +719,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="find regions on the layout and label them on the map")
     export.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     export.add_argument("--search", choices=SEARCHES, default="auto",
-                        help="how faithfulness finds neighbours (default auto)")
+                        help="how faithfulness and each point's neighbours are found "
+                        "(default auto)")
     export.add_argument("--out", required=True, metavar="PATH", help="the .html to write")
     export.set_defaults(handler=command_export_map)
 
