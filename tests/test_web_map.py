@@ -1,5 +1,7 @@
 """The map as a web page, opened in Debian's headless chromium (WebGL in SwiftShader):
-points drawn (pixels of the screenshot), hover shows the sentence, search rings matches.
+points drawn (pixels of the screenshot), hover shows the sentence, word search ranks and
+rings matches, histograms and bar charts cross-filter the map and the table, a box on the
+map selects, the table exports, numbers colour on viridis, a click shows neighbours.
 
 ``python3 tasks.py test`` installs chromium and chromium-driver where apt is available;
 elsewhere the browser tests skip and say so.
@@ -15,8 +17,8 @@ import pytest
 
 from sentspace.app.corpora import load_corpus
 from sentspace.app.jobs import run_job
-from sentspace.app.palette import CATEGORICAL, FOUND
-from sentspace.app.web_map import Colouring, export_map, map_page
+from sentspace.app.palette import CATEGORICAL, SEQUENTIAL, UNGROUPED
+from sentspace.app.web_map import RING, Colouring, Numbers, export_map, map_page
 from tests.browser import browser_or_skip, colour_pixels, open_page
 
 
@@ -41,6 +43,20 @@ def coordinates_of(path):
     return np.frombuffer(base64.b64decode(data["coordinates"]), dtype="<f4").reshape(-1, 2)
 
 
+def column(data, title):
+    found = next(c for c in data["columns"] if c["title"] == title)
+    if "codes" in found:
+        return found, np.frombuffer(base64.b64decode(found["codes"]), dtype="<i4")
+    if found["kind"] == "number":
+        return found, np.frombuffer(base64.b64decode(found["values"]), dtype="<f4")
+    return found, found["values"]
+
+
+def words(text):
+    """The page's words: runs of letters and digits, lower-cased."""
+    return set(re.findall(r"[^\W_]+", text.lower()))
+
+
 def embedded(html):
     return json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
                                 r"(.*?)</script>", html, re.S).group(1))
@@ -57,18 +73,39 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
     embeddings = TfIdf().fit(corpus.texts).encode(corpus.texts)
     assert np.array_equal(coordinates_of(page),
                           run_job(project(embeddings, "pca")).coordinates)
-    titles = [c["title"] for c in data["colourings"]]
-    assert titles[:3] == ["Paraphrase group", "Region", "Misclassified or not"]
-    group = data["colourings"][0]
-    codes = np.frombuffer(base64.b64decode(group["codes"]), dtype="<i4")
-    assert np.array_equal(codes, corpus.groups.first_group(len(corpus)))
-    regions = next(c for c in data["colourings"] if c["title"] == "Region")
+    titles = [c["title"] for c in data["columns"]]
+    assert titles == ["Paraphrase group", "Group size", "Region", "Misclassified or not",
+                      "Words", "Faithfulness (10 neighbours kept)", "Line"]
+    _, codes = column(data, "Paraphrase group")
+    first = corpus.groups.first_group(len(corpus))
+    assert np.array_equal(codes, first)
+    _, sizes = column(data, "Group size")
+    assert np.array_equal(sizes, np.bincount(first)[first])
+    _, lengths = column(data, "Words")
+    assert np.array_equal(lengths, [len(text.split()) for text in corpus.texts])
+    line, values = column(data, "Line")     # a number in every row: a histogram
+    assert line["kind"] == "number" and line["integer"] and values[0] == 1
+    regions, _ = column(data, "Region")
     assert len(data["regions"]) == len(regions["names"]) > 1
+    # Each point's 10 nearest others by cosine in the TF-IDF space, most similar first.
+    unit = embeddings.toarray() if hasattr(embeddings, "toarray") else np.asarray(embeddings)
+    unit = unit / np.linalg.norm(unit, axis=1, keepdims=True)
+    cosines = unit @ unit.T
+    np.fill_diagonal(cosines, -np.inf)
+    nearest = data["neighbours"]
+    assert nearest["k"] == 10
+    indices = np.frombuffer(base64.b64decode(nearest["indices"]), dtype="<i4").reshape(-1, 10)
+    shown = np.frombuffer(base64.b64decode(nearest["cosines"]), dtype="<i2").reshape(-1, 10)
+    expected = -np.sort(-cosines, axis=1)[:, :10]
+    assert np.allclose(shown / 10_000, expected, atol=1e-4)
+    assert np.allclose(np.take_along_axis(cosines, indices.astype(int), axis=1), expected,
+                       atol=1e-5)
     assert [label for label, _, _ in data["regions"]] == regions["names"]
     provenance = dict(data["provenance"])
     assert provenance["Corpus"].startswith("msrp-grouped, 859 sentences")
     assert provenance["Encoder"].startswith("tfidf") and "accuracy" in provenance[
         "Classification"].lower()
+    assert provenance["Neighbours"] == "10 nearest in the original space by cosine, exact"
     # No address the page could fetch: plotly.js is inline, nothing is loaded.
     assert not re.search(r'<(script|link|img)[^>]+(src|href)=', html)
     assert "plotly.js v" in html and "MIT" in html
@@ -78,7 +115,13 @@ def test_a_sentence_cannot_close_the_data_script():
     html = map_page(["</script><script>alert(1)</script>", "b", "c"],
                     np.zeros((3, 2)), colourings=[Colouring.of_values("k", ["x", "", "y"])])
     assert embedded(html)["texts"][0] == "</script><script>alert(1)</script>"
-    assert embedded(html)["colourings"][0]["names"] == ["x", "y"]
+    assert embedded(html)["columns"][0]["names"] == ["x", "y"]
+
+
+def test_categories_come_most_frequent_first_and_numbers_in_natural_order():
+    colouring = Colouring.of_values("k", ["10", "2", "x", "", "2", "10", "10", "9"])
+    assert colouring.names == ("10", "2", "9", "x")
+    assert list(colouring.codes) == [0, 1, 3, -1, 1, 0, 0, 2]
 
 
 def test_a_sentence_naming_a_template_key_is_only_text(tmp_path, browser):
@@ -108,7 +151,7 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(
     shot = plot.screenshot_as_png
     drawn = {colour: colour_pixels(shot, colour) for colour in CATEGORICAL[:10]}
     assert sum(count > 20 for count in drawn.values()) >= 8, drawn
-    assert colour_pixels(shot, FOUND) == 0
+    assert colour_pixels(shot, RING) == 0
 
     # The most isolated point, so the pointer is over it alone.
     from scipy.spatial import cKDTree
@@ -130,30 +173,238 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(
     assert texts[point].split()[0] in label
 
     word = "million"
-    expected = sum(word in text.lower() for text in texts)
-    assert 5 < expected < 100
+    expected = [i for i, text in enumerate(texts) if word in words(text)]
+    assert 5 < len(expected) < sum(word in text.lower() for text in texts)   # not "millions"
     browser.find_element("id", "search").send_keys(word)
     matches = browser.find_element("id", "matches")
     WebDriverWait(browser, 10).until(lambda _: matches.text)
-    assert matches.text == f"{expected} sentences match"
+    assert matches.text == f"{len(expected)} sentences have the word"
     assert browser.execute_script(
-        "return document.getElementById('map').data[1].x.length") == expected
-    listed = [item.text for item in browser.find_elements("css selector", "#list li")]
-    assert listed == [text for text in texts if word in text.lower()]
+        "return document.getElementById('map').data[2].x.length") == len(expected)
+    assert table_indices(browser) == expected
     ActionChains(browser).move_by_offset(5, 5).perform()     # the hover label away
-    assert colour_pixels(plot.screenshot_as_png, FOUND) > 20 * expected
+    assert colour_pixels(plot.screenshot_as_png, RING) > 20 * len(expected)
+
+
+def table_indices(browser):
+    return [int(row.get_attribute("data-index"))
+            for row in browser.find_elements("css selector", "#rows tbody tr")]
 
 
 def test_a_legend_entry_lists_its_group(browser, corpus, page):
     open_page(browser, page)
     first = corpus.groups.first_group(len(corpus))
-    browser.find_element("css selector", "#legend div[data-code='3']").click()
+    sizes = np.bincount(first)
+    entries = browser.find_elements("css selector", "#legend div[data-code]")
+    # The ten largest groups, then "(other N)".
+    top = [int(entry.get_attribute("data-code")) for entry in entries]
+    assert len(top) == 10 and list(sizes[top]) == sorted(sizes, reverse=True)[:10]
+    other = browser.find_element("css selector", "#legend div.muted").text
+    assert other == f"(other {len(sizes) - 10}: {len(first) - sizes[top].sum()} sentences)"
+    entries[2].click()
     listed = [item.text for item in browser.find_elements("css selector", "#list li")]
-    assert listed == [corpus.texts[i] for i in np.flatnonzero(first == 3)]
-    assert corpus.groups.names[3] in browser.find_element("id", "list-title").text
+    assert listed == [corpus.texts[i] for i in np.flatnonzero(first == top[2])]
+    assert corpus.groups.names[top[2]] in browser.find_element("id", "list-title").text
 
 
 def test_the_browser_tests_say_why_they_skip(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(pytest.skip.Exception, match="chromium"):
         browser_or_skip()
+
+
+def test_a_box_on_the_map_selects_and_the_table_exports_it(browser, corpus, page):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    plot = open_page(browser, page)
+    browser.find_element("css selector", ".modebar-btn[data-val='select']").click()
+    # A box from the 20th to the 50th percentile of x, over all of y's plotting area.
+    xy = coordinates_of(page)
+    x0, x1 = np.quantile(xy[:, 0], [0.2, 0.5])
+    (px0, px1), (py0, py1) = browser.execute_script(
+        "const l = document.getElementById('map')._fullLayout, xa = l.xaxis, ya = l.yaxis;"
+        "return [arguments[0].map(v => xa._offset + xa.l2p(v)),"
+        "        [ya._offset + 5, ya._offset + ya._length - 5]];", [float(x0), float(x1)])
+    half_width, half_height = plot.size["width"] / 2, plot.size["height"] / 2
+    ActionChains(browser).move_to_element_with_offset(
+        plot, int(px0 - half_width), int(py0 - half_height)).click_and_hold().move_by_offset(
+        int(px1 - px0), int(py1 - py0)).release().perform()
+    # The box as plotly drew it, in data coordinates.
+    drawn = browser.execute_script("return document.getElementById('map').layout.selections[0]")
+    (x0, x1), (y0, y1) = (sorted([drawn["x0"], drawn["x1"]]),
+                          sorted([drawn["y0"], drawn["y1"]]))
+    inside = np.flatnonzero((xy[:, 0] >= x0) & (xy[:, 0] <= x1)
+                            & (xy[:, 1] >= y0) & (xy[:, 1] <= y1))
+    assert 100 < len(inside) < len(corpus) // 2
+    chip = browser.find_element("css selector", ".chip[data-key='map']")
+    count = int(re.search(r"\((\d+)\)", chip.text).group(1))
+    assert count == len(inside)
+    shown = browser.find_element("id", "shown").text
+    assert shown == f"{count} of {len(corpus)} sentences"
+    assert table_indices(browser) == list(inside[:50])
+    # Faded on the map: every point outside the box drawn in the faded colour.
+    colour = np.asarray(browser.execute_script(
+        "return Array.from(document.getElementById('map').data[0].marker.color)"))
+    assert (colour == colour.max()).sum() == len(corpus) - count
+
+    browser.find_element("id", "export-csv").click()
+    import csv
+    import io
+    rows = list(csv.DictReader(io.StringIO(downloaded(browser))))
+    assert len(rows) == count
+    by_id = {identifier: i for i, identifier in enumerate(corpus.ids)}
+    chosen = [by_id[row["id"]] for row in rows]
+    assert chosen == list(inside)
+    assert all(row["text"] == corpus.texts[i] for row, i in zip(rows, chosen))
+    first = corpus.groups.first_group(len(corpus))
+    assert all(row["Paraphrase group"] == corpus.groups.names[first[i]]
+               for row, i in zip(rows, chosen))
+    browser.find_element("id", "export-jsonl").click()
+    lines = [json.loads(line) for line in downloaded(browser).splitlines()]
+    assert [line["id"] for line in lines] == [row["id"] for row in rows]
+    assert all(line["Words"] == len(corpus.texts[i].split()) for line, i in zip(lines, chosen))
+
+
+def downloaded(browser):
+    """The text of the file the page last offered, read back from its Blob URL."""
+    return browser.execute_async_script(
+        "const done = arguments[0];"
+        "fetch(document.getElementById('download').href).then(r => r.text()).then(done);")
+
+
+@pytest.fixture(scope="module")
+def sick(tmp_path_factory):
+    """The full SICK (6,077 sentences, 9,927 pairs), TF-IDF, PCA, as a web map."""
+    from sentspace.app.cli import main
+
+    path = tmp_path_factory.mktemp("sick") / "sick.html"
+    assert main(["export-map", "--corpus", "/work/shared/data/sick", "--encoder", "tfidf",
+                 "--out", str(path)]) == 0
+    return load_corpus("/work/shared/data/sick"), path
+
+
+def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser, sick):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    corpus, path = sick
+    data = embedded(path.read_text(encoding="utf-8"))
+    n = len(corpus)
+    # What SICK's pairs say of each sentence are columns: a map with no regions has colours.
+    titles = [c["title"] for c in data["columns"]]
+    assert titles == ["Words", "Faithfulness (10 neighbours kept)", "Pairs", "Split",
+                      "Pair label", "Gold score (mean of its pairs)", "Source"]
+    split, split_codes = column(data, "Split")
+    split_of = np.array([split["names"][c] for c in split_codes])
+    ends = np.concatenate([corpus.pairs.first, corpus.pairs.second])
+    train_only = np.array([set(np.asarray(corpus.pairs.split * 2)[ends == i]) == {"train"}
+                           for i in range(n)])
+    assert np.array_equal(split_of == "train", train_only)
+    _, gold = column(data, "Gold score (mean of its pairs)")
+    scores = np.concatenate([corpus.pairs.score, corpus.pairs.score])
+    assert np.isclose(gold[0], scores[ends == 0].mean(), atol=1e-6)
+    lengths = np.array([len(text.split()) for text in corpus.texts])
+
+    plot = open_page(browser, path)
+    # Brush 18 to 29 words with the mouse across the histogram.
+    low, width, bins = browser.execute_script(
+        "const c = columns.find(c => c.title === 'Words'); return [c.low, c.width, c.nBins];")
+    assert width == 1
+    histogram = browser.find_element("css selector", ".chart[data-column='Words'] svg")
+    browser.execute_script("arguments[0].scrollIntoView()", histogram)
+    left = histogram.size["width"] / 2
+
+    def at(value):
+        return int((value - low + 0.5) / bins * histogram.size["width"] - left)
+
+    ActionChains(browser).move_to_element_with_offset(histogram, at(18), 0).click_and_hold(
+    ).move_by_offset(at(29) - at(18), 0).release().perform()
+    brushed = (lengths >= 18) & (lengths <= 29)
+    shown = browser.find_element("id", "shown")
+    assert shown.text == f"{brushed.sum():,} of {n:,} sentences"
+    chips = [chip.text for chip in browser.find_elements("css selector", ".chip")]
+    assert chips == ["Words 18–29 ×"]
+    # Every other chart counts the brushed sentences; its own keeps all.
+    bar = browser.find_element("css selector", ".chart[data-column='Split'] .bar[data-label='train']")
+    assert bar.text == f"train · {(brushed & train_only).sum():,}"
+    # A click on a bar filters too, with the brush.
+    bar.click()
+    both = brushed & train_only
+    assert shown.text == f"{both.sum():,} of {n:,} sentences"
+    assert sorted(table_indices(browser)) == list(np.flatnonzero(both)[:50])
+    colour = np.asarray(browser.execute_script(
+        "return Array.from(document.getElementById('map').data[0].marker.color)"))
+    assert (colour == colour.max()).sum() == n - both.sum()
+    # A filter expression narrows it further; sorting the table by words puts the longest first.
+    expression = browser.find_element("id", "expression")
+    expression.send_keys('pair_label == "NEUTRAL"', Keys.ENTER)
+    label, label_codes = column(data, "Pair label")
+    neutral = np.array([c >= 0 and label["names"][c] == "NEUTRAL" for c in label_codes])
+    assert shown.text == f"{(both & neutral).sum():,} of {n:,} sentences"
+    header = browser.find_element("css selector", "#rows th[data-key='words']")
+    header.click()
+    browser.find_element("css selector", "#rows th[data-key='words']").click()
+    first = table_indices(browser)[0]
+    assert lengths[first] == lengths[both & neutral].max()
+    browser.find_element("id", "clear-filters").click()
+    assert shown.text == f"{n:,} of {n:,} sentences"
+
+    # Words, not substrings: ranked by how many of the query's words a sentence has.
+    box = browser.find_element("id", "search")
+    box.send_keys("man guitar")
+    matches = browser.find_element("id", "matches")
+    has = [words(text) for text in corpus.texts]
+    both_words = sum({"man", "guitar"} <= w for w in has)
+    some = sum(bool({"man", "guitar"} & w) for w in has)
+    assert both_words == 88 and sum("man guitar" in t.lower() for t in corpus.texts) == 0
+    WebDriverWait(browser, 10).until(lambda _: matches.text)
+    assert matches.text == (f"{both_words} sentences have all 2 words, {some:,} have one "
+                            "or more; ringed: those with all")
+    ranked = table_indices(browser)
+    assert all({"man", "guitar"} <= has[i] for i in ranked)
+    assert shown.text == f"{some:,} of {n:,} sentences matching the search"
+    browser.find_element("id", "next").click()
+    browser.find_element("id", "next").click()   # rows 101-150: 88 with both words, then one
+    ranked = table_indices(browser)
+    assert [len({"man", "guitar"} & has[i]) for i in ranked] == [1] * 50
+    box.clear()
+    box.send_keys("cat")
+    WebDriverWait(browser, 10).until(lambda _: matches.text.startswith(
+        f"{sum('cat' in w for w in has)} sentences have the word"))
+
+    # Colour by a number: viridis with a colour bar, from the lowest score to the highest.
+    Select(browser.find_element("id", "colouring")).select_by_visible_text(
+        "Gold score (mean of its pairs)")
+    scale = [span.text for span in browser.find_elements("css selector", "#legend .scale span")]
+    assert scale == [f"{np.nanmin(gold):.3g}", "Gold score (mean of its pairs)",
+                     f"{np.nanmax(gold):.3g}"]
+    ActionChains(browser).move_to_element_with_offset(plot, -plot.size["width"] // 2 + 2,
+                                                      0).perform()
+    shot = plot.screenshot_as_png
+    assert colour_pixels(shot, SEQUENTIAL[0], 30) > 20
+    assert colour_pixels(shot, SEQUENTIAL[-1], 30) > 20
+    assert colour_pixels(shot, CATEGORICAL[0]) == 0
+    # Search rings stay visible over any colouring: a colour in none of the palettes.
+    assert RING not in (*CATEGORICAL, *SEQUENTIAL, UNGROUPED)
+    assert colour_pixels(shot, RING) > 100
+
+
+def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browser, sick):
+    corpus, path = sick
+    data = embedded(path.read_text(encoding="utf-8"))
+    indices = np.frombuffer(base64.b64decode(data["neighbours"]["indices"]), "<i4")
+    open_page(browser, path)
+    browser.execute_script("choose(arguments[0])", 100)
+    listed = [item.get_attribute("title")
+              for item in browser.find_elements("css selector", "#neighbours li")]
+    assert listed == [corpus.ids[i] for i in indices.reshape(-1, 10)[100]]
+    fields = browser.find_element("id", "point").text
+    assert corpus.texts[100] in fields and "Gold score" in fields
+    assert browser.execute_script(
+        "return document.getElementById('map').data[4].x.length") == 11
+
+
+def test_numbers_need_a_value_for_every_point():
+    with pytest.raises(ValueError, match="'w' has 2 values for 3 points"):
+        map_page(["a", "b", "c"], np.zeros((3, 2)), colourings=[Numbers("w", np.ones(2))])
