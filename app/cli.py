@@ -351,7 +351,7 @@ def command_regions(args: argparse.Namespace) -> int:
 def command_export_map(args: argparse.Namespace) -> int:
     from sentspace.app.explore import explore
     from sentspace.app.regions import find_regions
-    from sentspace.app.web_map import export_map
+    from sentspace.app.web_map import iter_export_map
 
     corpus = load_corpus(args.corpus)
     encoder = build_encoder(args.encoder, corpus)
@@ -361,9 +361,9 @@ def command_export_map(args: argparse.Namespace) -> int:
     regions = (run_job(find_regions(corpus, exploration.projection.coordinates,
                                     encoder=exploration.encoder, seed=args.seed), printer)
                if args.regions else None)
+    path = run_job(iter_export_map(exploration, args.out, regions=regions,
+                                   search=args.search, seed=args.seed), printer)
     printer.clear()
-    path = export_map(exploration, args.out, regions=regions, search=args.search,
-                      seed=args.seed)
     print(f"map of {corpus.name} ({len(corpus):,} sentences) by {encoder.name}, "
           f"{args.method.upper()} layout, written to {path} "
           f"({path.stat().st_size / 1e6:.1f} MB)")

@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from sentspace.app.atomic import write_text_atomic
 from sentspace.app.ann import iter_knn
+from sentspace.app.atomic import write_text_atomic
 from sentspace.app.colouring import METHOD_TITLES
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.explore import Exploration
@@ -355,12 +355,18 @@ def _headline(score: Score) -> str:
     return f"{score.name} {score.value:.4g}{interval}{over}"
 
 
-def export_map(exploration: Exploration, path: str | Path, *,
-               groups: np.ndarray | None = None, regions: Regions | None = None,
-               labels: dict[str, Sequence[Any]] | None = None,
-               results: Sequence[Result] = (), title: str | None = None,
-               search: str = "auto", seed: int = 0) -> Path:
-    """Write ``exploration``'s projection as a self-contained web page to ``path``.
+def export_map(exploration: Exploration, path: str | Path, **options: Any) -> Path:
+    """:func:`iter_export_map` run to the end in this thread."""
+    return run_job(iter_export_map(exploration, path, **options))
+
+
+def iter_export_map(exploration: Exploration, path: str | Path, *,
+                    groups: np.ndarray | None = None, regions: Regions | None = None,
+                    labels: dict[str, Sequence[Any]] | None = None,
+                    results: Sequence[Result] = (), title: str | None = None,
+                    search: str = "auto", seed: int = 0) -> Job[Path]:
+    """Write ``exploration``'s projection as a self-contained web page to ``path``; a job
+    (finding the neighbours is the long part: an index above 50,000 sentences).
 
     ``groups`` is each sentence's group as edited (default: the corpus's first group),
     ``regions`` those found on this layout (labelled on the map and a colouring),
@@ -370,8 +376,8 @@ def export_map(exploration: Exploration, path: str | Path, *,
     """
     projection = exploration.projection
     corpus = exploration.corpus
-    indices, cosines, how = run_job(original_neighbours(exploration, search=search,
-                                                        seed=seed))
+    indices, cosines, how = yield from original_neighbours(exploration, search=search,
+                                                           seed=seed)
     provenance = exploration_provenance(exploration, results)
     provenance.insert(-1, ("Neighbours", f"{indices.shape[1]} nearest in the original "
                                          f"space by cosine, {how}"))

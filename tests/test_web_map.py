@@ -18,7 +18,7 @@ import pytest
 from sentspace.app.corpora import load_corpus
 from sentspace.app.jobs import run_job
 from sentspace.app.palette import CATEGORICAL, SEQUENTIAL, UNGROUPED
-from sentspace.app.web_map import RING, Colouring, Numbers, export_map, map_page
+from sentspace.app.web_map import RING, Colouring, Numbers, map_page
 from tests.browser import browser_or_skip, colour_pixels, open_page
 
 
