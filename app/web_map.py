@@ -300,6 +300,8 @@ def metadata_columns(corpus: Corpus) -> list[Column]:
 
 
 def _as_numbers(values: Sequence[Any]) -> np.ndarray | None:
+    if any(isinstance(v, bool) for v in values):   # yes/no: two categories, not 0 and 1
+        return None
     try:
         numbers = np.array([np.nan if v is None or v == "" else float(v) for v in values])
     except (TypeError, ValueError):

@@ -124,6 +124,22 @@ def test_categories_come_most_frequent_first_and_numbers_in_natural_order():
     assert list(colouring.codes) == [0, 1, 3, -1, 1, 0, 0, 2]
 
 
+def test_metadata_columns_are_numbers_categories_or_text():
+    from sentspace.app.corpora.model import Corpus
+    from sentspace.app.web_map import Texts, metadata_columns
+
+    corpus = Corpus("c", tuple("abcdef"), tuple("123456"), metadata={
+        "rating": ("1", "2.5", "", "10", "2", "3"), "genre": ("x", "y", "x", "x", "y", "x"),
+        "note": ("n1", "n2", "n3", "n4", "n5", "n6"), "gold": (True, False, True, True,
+                                                             False, True)})
+    rating, genre, note, gold = metadata_columns(corpus)
+    assert isinstance(rating, Numbers) and rating.title == "Rating"
+    assert np.array_equal(rating.values, [1, 2.5, np.nan, 10, 2, 3], equal_nan=True)
+    assert genre.names == ("x", "y") and list(genre.codes) == [0, 1, 0, 0, 1, 0]
+    assert isinstance(note, Texts) and note.values[0] == "n1"
+    assert gold.names == ("True", "False")
+
+
 def test_a_sentence_naming_a_template_key_is_only_text(tmp_path, browser):
     texts = ["Keys like __PLOTLY__ and __DATA__ are text.", "__TITLE__", "c"]
     html = map_page(texts, np.arange(6.0).reshape(3, 2), title="a __DATA__ map",
