@@ -70,6 +70,7 @@ def test_rings_tab_and_panel_follow_one_classification_through_edit_and_undo(
     assert "Red ring: misclassified by tfidf on msrp-grouped as loaded." in (
         window.projection.legend.text())
     assert shown_accuracy(window) == f"{loaded.mean_accuracy:.4f}"
+    assert panel_result(window) is loaded                 # the panel's row follows too
     assert not window.classification.rerun_button.isVisibleTo(window.classification)
 
 
