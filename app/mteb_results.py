@@ -215,10 +215,9 @@ def elsewhere(found: MtebImport, corpus: Any) -> str:
     for task in dict.fromkeys(result.mteb_task for result in found.results):
         held = pairs_in(task, corpus)
         if held != task.n_pairs:
-            reasons.append(f"{task.name} is of {task.n_pairs:,} pairs ({task.about}), "
-                           + (f"{corpus.name} holds {held:,} of them" if held
-                              else f"none of them in {corpus.name}")
-                           + f"; open {task.corpus} to compare")
+            reasons.append(f"{task.name}'s {task.n_pairs:,} pairs are "
+                           + (f"{held:,} here" if held else "not here")
+                           + f" (open {task.corpus})")
     return "; ".join(reasons)
 
 

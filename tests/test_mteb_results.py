@@ -315,5 +315,8 @@ def test_an_import_says_which_corpora_hold_its_pairs(tmp_path, shared_data):
     assert elsewhere(found, load_corpus(str(shared_data / "sts" / "STSBenchmark"))) == ""
     msrp = load_corpus(str(shared_data / "msrp" / "msr_paraphrase_test.txt"))
     assert elsewhere(found, msrp) == (
-        "STSBenchmark is of 1,379 pairs (STS Benchmark test pairs), none of them in msrp; "
-        "open sts/STSBenchmark to compare")
+        "STSBenchmark's 1,379 pairs are not here (open sts/STSBenchmark)")
+    sick_trial = load_corpus(str(shared_data / "sick" / "SICK_trial.txt"))
+    sick_r = read_mteb_results(mteb_layout(tmp_path / "sick", "SICK-R",
+                                           {**PUBLISHED, "task_name": "SICK-R"}))
+    assert elsewhere(sick_r, sick_trial) == "SICK-R's 9,927 pairs are 500 here (open sick)"

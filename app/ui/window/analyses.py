@@ -165,9 +165,8 @@ class Analyses:
             self.session.add_imported(state.spec, found.results)
             # A score of pairs this corpus lacks is drawn nowhere here: say why.
             why = elsewhere(found, state.corpus)
-            message = f"Imported {found.describe()}" + (
-                f"; drawn beside none of {state.corpus.name}'s results: {why}" if why
-                else "") + "."
+            message = f"Imported {found.describe()}." + (
+                f" Not drawn on {state.corpus.name}: {why}." if why else "")
             # Once the queue has said how the job ended.
             self.jobs.when_idle(lambda: self.status.showMessage(message))
 
