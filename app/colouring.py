@@ -8,6 +8,7 @@ import html
 import numpy as np
 
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.evaluations.classification import ClassificationResult
 from sentspace.app.explore import Exploration
 from sentspace.app.palette import (
     MISCLASSIFIED,
@@ -17,6 +18,7 @@ from sentspace.app.palette import (
     sequential_colours,
 )
 from sentspace.app.regions import Regions
+from sentspace.app.session import version_note
 
 #: Prefix of the colour schemes that colour by a metadata column.
 METADATA = "metadata:"
@@ -46,12 +48,39 @@ def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
     return columns
 
 
+def is_stale(result: ClassificationResult, corpus: Corpus) -> bool:
+    """Whether ``result`` describes another version of ``corpus`` than it is now: its
+    rings are drawn grey, not red."""
+    return result.provenance.corpus_fingerprint != corpus.fingerprint
+
+
+def ring_caption(result: ClassificationResult, corpus: Corpus) -> str:
+    """What the rings round misclassified sentences are: whose classification, of
+    which version of ``corpus`` (as it is now, or stale)."""
+    provenance = result.provenance
+    whose = f"misclassified by {provenance.encoder_name} on {provenance.corpus_name}"
+    if not is_stale(result, corpus):
+        edits = corpus.edits
+        return (f"Red ring: {whose} as "
+                + (f"edited ({edits} edit{'s' if edits != 1 else ''})" if edits
+                   else "loaded") + ".")
+    note = version_note(result, corpus)
+    version = (f"the corpus {note}" if note.startswith("before")
+               else "another version of the corpus (edits since taken back)")
+    return f"Grey ring: {whose}, {version}; stale, run again to update."
+
+
 def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
-                  regions: Regions | None = None) -> tuple[PointColours, str]:
+                  regions: Regions | None = None,
+                  classification: ClassificationResult | None = None,
+                  corpus: Corpus | None = None) -> tuple[PointColours, str]:
     """One colour per sentence for ``scheme`` (a key of ``COLOUR_TITLES`` or
     ``METADATA + column``), and the legend; ``groups`` is each sentence's group (-1:
-    none) in the corpus as edited; ``regions`` those found on this layout, if any."""
-    corpus, projection = exploration.corpus, exploration.projection
+    none) in ``corpus`` as edited (default: the one run); ``regions`` those found on
+    this layout, if any; ``classification`` the result its rings and "misclassified"
+    colours show (``CorpusState.classification``; default: the run's own)."""
+    projection = exploration.projection
+    corpus = corpus if corpus is not None else exploration.corpus
     ratio = projection.explained_variance_ratio
     legend = f"{METHOD_TITLES[projection.method]} of {exploration.encoder.name} embeddings"
     if projection.fitted_on is not None:
@@ -62,7 +91,7 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
     if faithful is not None:
         legend += (f"; faithfulness {faithful.share(faithful.mean_overlap)} (mean share of "
                    f"{faithful.k} nearest neighbours kept in 2D, {faithful.describe()})")
-    result = exploration.classification
+    result = classification if classification is not None else exploration.classification
     if scheme.startswith(METADATA):
         column = scheme.removeprefix(METADATA)
         values, codes = np.unique(np.asarray(corpus.metadata[column], dtype=str),
@@ -88,6 +117,7 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
         colours = (PointColours.uniform(len(corpus), "#c8c8c8")
                    .where(result.sentence_index, "#4a90d9")
                    .where(result.misclassified, MISCLASSIFIED))
-        return colours, legend + " (red: misclassified, blue: right, grey: not evaluated)."
-    suffix = ". Red ring: misclassified." if result is not None else "."
+        return colours, legend + (f" (red: misclassified, blue: right, grey: not "
+                                  f"evaluated; {ring_caption(result, corpus)[:-1]})")
+    suffix = f". {ring_caption(result, corpus)}" if result is not None else "."
     return category_colours(groups), legend + suffix

@@ -195,6 +195,32 @@ class MtebImport:
         return text
 
 
+def pairs_in(task: MtebTask, corpus: Any) -> int:
+    """How many of ``corpus``'s pairs are ``task``'s (its subset and split)."""
+    pairs = corpus.pairs
+    if pairs is None or len(pairs) == 0:
+        return 0
+    names = [name for name in dict.fromkeys(pairs.subset) if task.covers(name)]
+    mask = np.isin(np.asarray(pairs.subset, dtype=object), names)
+    if task.split is not None:
+        mask &= np.asarray(pairs.split, dtype=object) == task.split
+    return int(mask.sum())
+
+
+def elsewhere(found: MtebImport, corpus: Any) -> str:
+    """Why the scores of ``found`` stand beside none of ``corpus``'s results: each task
+    whose pairs it does not hold, with the corpus that does; "" when every one is
+    here."""
+    reasons = []
+    for task in dict.fromkeys(result.mteb_task for result in found.results):
+        held = pairs_in(task, corpus)
+        if held != task.n_pairs:
+            reasons.append(f"{task.name}'s {task.n_pairs:,} pairs are "
+                           + (f"{held:,} here" if held else "not here")
+                           + f" (open {task.corpus})")
+    return "; ".join(reasons)
+
+
 def label_of(model: str) -> str:
     """An imported model's name in lists and charts: "all-MiniLM-L6-v2 (MTEB, imported)"."""
     return f"{model.rsplit('/', 1)[-1]} ({IMPORTED})"

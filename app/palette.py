@@ -14,6 +14,8 @@ CATEGORICAL = (
 )
 UNGROUPED = "#b0b0b0"
 MISCLASSIFIED = "#d00000"
+#: Rings of a classification of another version of the corpus.
+STALE = "#8a8a8a"
 SELECTED = "#000000"
 FOUND = "#ff8c00"
 

@@ -32,6 +32,9 @@ from sentspace.app.workspace import (
 from sentspace.models import make_encoder
 from sentspace.models.base import Embeddings, Encoder, fitted_copy
 
+#: The evaluation a run makes of a corpus with groups (``explore``).
+CLASSIFICATION = "classification"
+
 
 class Event:
     """A list of callbacks called in order with the emitted arguments."""
@@ -218,6 +221,33 @@ class CorpusState:
         return run.exploration if run is not None else None
 
     @property
+    def classification(self) -> EvaluationRun | None:
+        """The classification the run shown is drawn with: its rings, legend, the
+        Classification tab and the Evaluations panel's row all read this one record.
+        Of the shown run's encoder, the last one of the corpus as it is now, else the
+        last one asked (then of another version: ``version_note`` says which)."""
+        if self.shown is None:
+            return None
+        mine = [run for run in self.evaluations if run.name == CLASSIFICATION
+                and run.encoder == self.shown and hasattr(run.result, "misclassified")]
+        now = [run for run in mine
+               if run.result.provenance.corpus_fingerprint == self.corpus.fingerprint]
+        return (now or mine or [None])[-1]
+
+    def record_classification(self, encoder: str, result: Any) -> bool:
+        """Keep a run's classification ``result`` with the evaluations (one asked
+        before of the same version with the same seed gives way); False when it is
+        there already (a new layout of the same run)."""
+        if result is None or any(run.result is result for run in self.evaluations):
+            return False
+        seed = result.provenance.parameters.get("seed", 0)
+        run = EvaluationRun(CLASSIFICATION, encoder, seed, result,
+                            eval_command(CLASSIFICATION, self.spec, [encoder], seed))
+        self.evaluations = [old for old in self.evaluations if not old.same_as(run)]
+        self.evaluations.append(run)
+        return True
+
+    @property
     def spaces(self) -> dict[str, tuple[str, Encoder, Embeddings]]:
         """Every encoder space of this corpus: its runs', then those Compare encoded."""
         return {**self.compared, **{spec: run.space for spec, run in self.runs.items()}}
@@ -366,7 +396,11 @@ class Session:
         state.runs[encoder] = EncoderRun(encoder, exploration, training_text)
         state.shown = state.encoder = encoder
         state.regions = None
+        # Its classification is an evaluation like any: listed, compared, re-run.
+        recorded = state.record_classification(encoder, exploration.classification)
         self._tell(self.ran, spec)
+        if recorded:
+            self._tell(self.evaluated, spec, state.evaluations[-1])
 
     def set_regions(self, spec: str, exploration: Exploration, regions: Any) -> None:
         """Regions found on ``exploration``'s layout; dropped when another layout was
@@ -612,6 +646,16 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
             state.evaluations.insert(saved["position"], EvaluationRun(
                 "agreement", saved["encoders"], saved["seed"],
                 decode_state(saved["result"], state.corpus), saved["command"]))
+    for state in session.states.values():
+        # A workspace saved before runs' classifications were evaluations lists them.
+        for spec, run in state.runs.items():
+            classification = run.exploration.classification
+            if classification is not None and not any(
+                    old.name == CLASSIFICATION and old.encoder == spec
+                    and old.result.provenance.corpus_fingerprint
+                    == classification.provenance.corpus_fingerprint
+                    for old in state.evaluations):
+                state.record_classification(spec, classification)
     if entries:
         session.current = session.states[entries[0].spec]
         session.selection.restore(session.current.selection)

@@ -16,7 +16,8 @@ from sentspace.app.evaluations.paired import paired_test
 from sentspace.app.evaluations.relatedness import evaluate_relatedness
 from sentspace.app.jobs import run_job
 from sentspace.app.mteb_results import (TASKS, ImportedResult, arrange, counterpart,
-                                        read_mteb_file, read_mteb_results, same_model)
+                                        elsewhere, read_mteb_file, read_mteb_results,
+                                        same_model)
 from sentspace.app.results import Provenance
 from sentspace.app.session import Session, restore_session
 from sentspace.app.workspace import decode_state, encode_state, load_workspace, save_workspace
@@ -307,3 +308,15 @@ def test_a_relatedness_result_is_written_as_mteb_result_files_mteb_reads(shared_
     with pytest.raises(InputError, match="no MTEB task's pairs"):
         random_relatedness(load_corpus(str(shared_data / "sts" / "STSBenchmark")),
                            ("dev",)).to_mteb(tmp_path / "dev")
+
+
+def test_an_import_says_which_corpora_hold_its_pairs(tmp_path, shared_data):
+    found = read_mteb_results(mteb_layout(tmp_path, "STSBenchmark", PUBLISHED))
+    assert elsewhere(found, load_corpus(str(shared_data / "sts" / "STSBenchmark"))) == ""
+    msrp = load_corpus(str(shared_data / "msrp" / "msr_paraphrase_test.txt"))
+    assert elsewhere(found, msrp) == (
+        "STSBenchmark's 1,379 pairs are not here (open sts/STSBenchmark)")
+    sick_trial = load_corpus(str(shared_data / "sick" / "SICK_trial.txt"))
+    sick_r = read_mteb_results(mteb_layout(tmp_path / "sick", "SICK-R",
+                                           {**PUBLISHED, "task_name": "SICK-R"}))
+    assert elsewhere(sick_r, sick_trial) == "SICK-R's 9,927 pairs are 500 here (open sick)"

@@ -9,6 +9,7 @@ import scipy.sparse as sp
 
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.annotations.suspicious import iter_find_suspicious
+from sentspace.app.colouring import ring_caption
 from sentspace.app.commands import eval_command
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
@@ -197,3 +198,36 @@ def test_state_json_builds_only_known_result_classes():
     values = {"a": (1, 2.5, np.arange(3, dtype=np.int32)), "b": np.array(["x", "yz"]),
               3: np.array([[0.5, np.nan]], dtype=np.float32)}
     same(values, decode_state(encode_state(values)))
+
+
+def test_the_classification_drawn_is_the_record_of_the_version_shown(tmp_path):
+    session = Session()
+    msrp = load_corpus("msrp-grouped")
+    annotations = AnnotationSession.open(msrp, tmp_path / "msrp.edits.jsonl")
+    state = session.open("msrp-grouped", msrp, annotations)
+    exploration = run_job(explore(msrp, make_encoder("bow")))
+    session.add_run("msrp-grouped", "bow", exploration)
+    first = state.classification
+    assert [run.result for run in state.evaluations] == [exploration.classification]
+    assert first.command == eval_command("classification", "msrp-grouped", ["bow"], 0)
+    # A new layout of the same run lists nothing more.
+    session.add_run("msrp-grouped", "bow", run_job(reproject(exploration, "pca", seed=1)))
+    assert state.evaluations == [first]
+    assert ring_caption(first.result, state.corpus) == (
+        "Red ring: misclassified by bow on msrp-grouped as loaded.")
+
+    annotations.move(5, msrp.groups.names[7], reason="test")
+    session.corpus_edited("msrp-grouped")
+    assert state.classification is first                   # stale, and says so
+    assert ring_caption(first.result, state.corpus) == (
+        "Grey ring: misclassified by bow on msrp-grouped, the corpus before 1 edit; "
+        "stale, run again to update.")
+    session.add_run("msrp-grouped", "bow", run_job(explore(state.corpus, make_encoder("bow"))))
+    edited = state.classification
+    assert edited is not first and len(state.evaluations) == 2
+    assert ring_caption(edited.result, state.corpus).endswith("as edited (1 edit).")
+
+    annotations.undo()
+    session.corpus_edited("msrp-grouped")
+    assert state.classification is first                   # the version undone to
+    session.close_all()

@@ -56,7 +56,7 @@ def test_cancel_stops_the_job_and_the_ui_stays_usable(qtbot, window):
         qtbot.mouseClick(window.corpus_panel.cancel_button, Qt.MouseButton.LeftButton)
     assert window.jobs.job.cancelled
     assert window.exploration is None
-    assert window.jobs.stage.text() == "Cancelled."
+    assert window.jobs.stage.text() == "Cancelled: bow on msrp-grouped."
     assert window.jobs.panel.row_of(window.jobs.job)[1] == "cancelled"
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     run_and_wait(qtbot, window)

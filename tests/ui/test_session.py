@@ -228,7 +228,8 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Save), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.isVisible())
     saved = json.loads((tmp_path / "kept.sentspace").read_text())
-    assert [entry["name"] for entry in saved["evaluations"]] == ["latent"]
+    # The run's classification is a result like the evaluation asked after it.
+    assert [entry["name"] for entry in saved["evaluations"]] == ["classification", "latent"]
 
     again = MainWindow()
     qtbot.addWidget(again)
@@ -242,4 +243,4 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Discard),
                      Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not again.isVisible())
-    assert len(json.loads((tmp_path / "kept.sentspace").read_text())["evaluations"]) == 1
+    assert len(json.loads((tmp_path / "kept.sentspace").read_text())["evaluations"]) == 2

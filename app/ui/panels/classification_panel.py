@@ -54,27 +54,32 @@ class ClassificationPanel(QWidget):
         layout.addWidget(self.metrics)
 
     def follow(self, session: Session) -> None:
-        """Show the classification of the run shown on the corpus shown; an edit says
+        """Show the classification of the run shown on the corpus shown (the session's
+        record, which the rings and the Evaluations panel show too); an edit says
         whether it still describes the corpus."""
         session.current_changed.connect(self._show_state)
-        for event in (session.ran, session.edited):
-            session.on_current(event, self._show_state)
+        for event in (session.ran, session.edited, session.evaluated):
+            session.on_current(event, lambda state, *_: self._show_state(state))
 
     def _show_state(self, state: CorpusState | None) -> None:
         if state is None or state.exploration is None:
             self.clear()
         else:
-            self.show_exploration(state.exploration, state.corpus)
+            record = state.classification
+            self.show_exploration(state.exploration, state.corpus,
+                                  record.result if record is not None else None)
 
     def clear(self, caption: str = "No result yet.") -> None:
         self.metrics.setRowCount(0)
         self.caption.setText(caption)
         self.rerun_button.setVisible(False)
 
-    def show_exploration(self, exploration, corpus: Corpus | None = None) -> None:
-        """The run's classification result, or why there is none; one computed before
-        later edits of ``corpus`` (the corpus as it is now) says so."""
-        result = exploration.classification
+    def show_exploration(self, exploration, corpus: Corpus | None = None,
+                         result=None) -> None:
+        """The run's classification ``result`` (default: the run's own), or why there
+        is none; one computed before later edits of ``corpus`` (the corpus as it is
+        now) says so."""
+        result = result if result is not None else exploration.classification
         corpus = corpus if corpus is not None else exploration.corpus
         trained = _training_line(exploration.encoder)
         if result is None:

@@ -203,15 +203,16 @@ class EvaluationPanel(QWidget):
         self.corpus: Corpus | None = None
         self.set_corpus(None)
 
-    def show_results(self, corpus: Corpus | None, results: list[tuple[str, object, str]]
-                     ) -> None:
-        """Show ``corpus`` (as edited) and its results, the last one selected."""
+    def show_results(self, corpus: Corpus | None, results: list[tuple[str, object, str]],
+                     row: int = -1) -> None:
+        """Show ``corpus`` (as edited) and its results, row ``row`` selected (-1: the
+        last)."""
         self.history.blockSignals(True)
         self.history.clear()
         self.history.blockSignals(False)
         self.results = []
         self.set_corpus(corpus)
-        self.set_results(results)
+        self.set_results(results, row)
 
     def set_corpus(self, corpus: Corpus | None) -> None:
         """Offer the evaluations ``corpus`` can take (the one chosen stays chosen);
@@ -237,9 +238,9 @@ class EvaluationPanel(QWidget):
         self.run_button.setEnabled(self.choice.count() > 0)
         self.run_button.setText("Queue" if busy else "Evaluate")
 
-    def set_results(self, results: list[tuple[str, object, str]]) -> None:
+    def set_results(self, results: list[tuple[str, object, str]], row: int = -1) -> None:
         """Show the results of the corpus shown: ``(evaluation, result, command)`` each,
-        the last one selected; none clears the table and chart."""
+        row ``row`` selected (-1: the last); none clears the table and chart."""
         self.history.blockSignals(True)
         self.history.clear()
         self.results = []
@@ -247,14 +248,15 @@ class EvaluationPanel(QWidget):
             self.results.append((evaluation, result, command))
             self.history.addItem(describe_result(result, evaluation, self.corpus))
         self.history.blockSignals(False)
-        self.history.setCurrentRow(len(self.results) - 1)
-        self._show_row(len(self.results) - 1)
+        row = row if 0 <= row < len(self.results) else len(self.results) - 1
+        self.history.setCurrentRow(row)
+        self._show_row(row)
 
     def follow(self, session: Session) -> None:
         """Show the results of the corpus shown, as they come and as it is edited."""
         session.current_changed.connect(self._show_state)
-        for event in (session.evaluated, session.edited):
-            session.on_current(event, lambda state, *_: self._show_state(state))
+        session.on_current(session.evaluated, lambda state, *_: self._show_state(state))
+        session.on_current(session.edited, self._follow_edit)
         session.on_current(session.imported, lambda state, *_: self.show_imported(
             state.imported))
 
@@ -275,11 +277,23 @@ class EvaluationPanel(QWidget):
         if path:
             self.import_requested.emit(path)
 
-    def _show_state(self, state: CorpusState | None) -> None:
+    def _show_state(self, state: CorpusState | None, row: int = -1) -> None:
         self.imported = tuple(state.imported) if state is not None else ()
         self.show_results(state.corpus if state is not None else None,
                           [(run.label, run.result, run.command)
-                           for run in (state.evaluations if state is not None else [])])
+                           for run in (state.evaluations if state is not None else [])],
+                          row)
+
+    def _follow_edit(self, state: CorpusState) -> None:
+        """A new version: the row shown stays, except a classification of the run
+        shown, which follows the one the projection and Classification tab now show
+        (the version undone to has its own)."""
+        row, record = self.history.currentRow(), state.classification
+        shown = state.evaluations[row] if 0 <= row < len(state.evaluations) else None
+        if (record is not None and shown is not None and shown.name == record.name
+                and shown.encoder == record.encoder):
+            row = state.evaluations.index(record)
+        self._show_state(state, row)
 
     def add_result(self, evaluation: str, result, command: str) -> None:
         """Show ``result`` of ``evaluation`` (reproducible with the shell ``command``)

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 if TYPE_CHECKING:
     from scipy.spatial import cKDTree
 
-from sentspace.app.palette import FOUND, MISCLASSIFIED, SELECTED, PointColours
+from sentspace.app.palette import FOUND, MISCLASSIFIED, SELECTED, STALE, PointColours
 from sentspace.app.projection import points_in_polygon
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.
@@ -228,8 +228,10 @@ class ProjectionView(QWidget):
             self.view_box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.05)
         self.refresh()
 
-    def mark(self, indices: np.ndarray) -> None:
-        """Ring the given points in red (misclassified sentences)."""
+    def mark(self, indices: np.ndarray, stale: bool = False) -> None:
+        """Ring the given points (misclassified sentences) in red, or grey when
+        ``stale`` (of another version of the corpus)."""
+        self.marked.setPen(pg.mkPen(STALE if stale else MISCLASSIFIED, width=2))
         self._set_overlay(self.marked, indices)
 
     def highlight(self, indices: np.ndarray) -> None:

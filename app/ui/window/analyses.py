@@ -26,7 +26,7 @@ from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS
 from sentspace.app.evaluations.agreement import default_encoders, run_agreement
 from sentspace.app.explore import explore, reproject
-from sentspace.app.mteb_results import iter_read_mteb_results
+from sentspace.app.mteb_results import elsewhere, iter_read_mteb_results
 from sentspace.app.session import EvaluationRun, Session, compare_with_spaces
 from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
@@ -163,8 +163,12 @@ class Analyses:
 
         def done(found) -> None:
             self.session.add_imported(state.spec, found.results)
+            # A score of pairs this corpus lacks is drawn nowhere here: say why.
+            why = elsewhere(found, state.corpus)
+            message = f"Imported {found.describe()}." + (
+                f" Not drawn on {state.corpus.name}: {why}." if why else "")
             # Once the queue has said how the job ended.
-            self.jobs.when_idle(lambda: self.status.showMessage(f"Imported {found.describe()}."))
+            self.jobs.when_idle(lambda: self.status.showMessage(message))
 
         self.show_evaluations()
         self.jobs.start(iter_read_mteb_results(path), f"importing MTEB results from {path}",
@@ -298,8 +302,8 @@ class Analyses:
             missing.append("evaluation")
             self.evaluate("costra", show=False)
         if missing:
-            self.status.showMessage("Running the Costra " + " and ".join(missing)
-                                                + " to draw the orderings…")
+            self.jobs.announce("Running the Costra " + " and ".join(missing)
+                               + " to draw the orderings…")
 
     def annotator_agreement(self) -> AnnotatorAgreementDialog | None:
         """How much the annotators of the corpus shown agree, over its journal and the
@@ -343,7 +347,7 @@ class Analyses:
         dialog.set_running(True)
         handle = self.jobs.start(
             run_reproduction(PAPERS[name], variant=variant, seed=seed),
-            f"reproducing {name} ({variant})", queue=True,
+            f"reproducing {name} ({variant})", queue=True, of_corpus=False,
             on_result=lambda report: dialog.show_report(report, header(report),
                                                         by_table(report)))
         # Failed or cancelled, the dialog may run again.

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.colouring import point_colours
+from sentspace.app.colouring import is_stale, point_colours
 from sentspace.app.corpora.browse import match_sentences
 from sentspace.app.export import export_sentences
 from sentspace.app.listing import (
@@ -111,6 +111,14 @@ class Selecting:
     def exploration(self):
         return self.session.current.exploration if self.session.current is not None else None
 
+    @property
+    def classification(self):
+        """The classification result the run shown is drawn with (the session's
+        record, ``CorpusState.classification``), or None."""
+        state = self.session.current
+        record = state.classification if state is not None else None
+        return record.result if record is not None else None
+
     def follow(self) -> None:
         """Draw the corpus shown: its layout as run, its search as left, its groups as
         edited, its regions' colours."""
@@ -119,6 +127,9 @@ class Selecting:
         on(session.ran, lambda state: self.draw(state.exploration))
         on(session.edited, self._edited)
         on(session.regions, lambda state: self.recolour())
+        # Another classification of the run shown (re-run, evaluated): its rings.
+        on(session.evaluated, lambda state, run: self.show_rings()
+           if run.name == "classification" else None)
 
     def _show_state(self, state) -> None:
         self.status.clearMessage()   # a hovered sentence of the corpus shown before
@@ -130,9 +141,10 @@ class Selecting:
                 self.draw(state.exploration)
 
     def _edited(self, state) -> None:
-        """The same sentences in new groups: the layout stays, the colours follow."""
+        """The same sentences in new groups: the layout stays, the colours follow, and
+        the rings are those of the classification of this version, or marked stale."""
         self.sentence_groups = first_groups(state.corpus)
-        self.recolour()
+        self.show_rings()
 
     def set_corpus(self, corpus) -> None:
         """The corpus shown (or edited): its groups, and nothing listed yet."""
@@ -146,8 +158,10 @@ class Selecting:
 
     def colouring(self) -> tuple[PointColours, str]:
         """Point colours for the chosen scheme, and the legend that explains them."""
+        state = self.session.current
         return point_colours(self.exploration, self.controls.colour_scheme(),
-                             self.sentence_groups, self.session.current.regions)
+                             self.sentence_groups, state.regions, self.classification,
+                             state.corpus)
 
     def draw(self, exploration) -> None:
         """Draw the layout of ``exploration`` with its colours, search and selection."""
@@ -158,8 +172,20 @@ class Selecting:
                                    exploration.projection.axis_labels, legend)
         self.projection.show_found(self.found(self.projection.search.text()))
         self.projection.highlight(self.selection.indices)
-        if exploration.classification is not None:
-            self.projection.mark(exploration.classification.misclassified)
+        self._mark()
+
+    def _mark(self) -> None:
+        result = self.classification
+        if result is None:
+            self.projection.mark(np.empty(0, dtype=np.int64))
+        else:
+            self.projection.mark(result.misclassified, is_stale(result, self.corpus))
+
+    def show_rings(self) -> None:
+        """Ring the misclassified of the classification now recorded, and say whose."""
+        if self.exploration is not None:
+            self._mark()
+            self.recolour()
 
     def recolour(self) -> None:
         if self.exploration is not None:
@@ -252,8 +278,8 @@ class Selecting:
     def show_misclassified(self) -> None:
         """Select the misclassified sentences; they are listed with their true and
         predicted groups."""
-        result = self.exploration.classification
-        self.selection.select(result.misclassified, focus=-1, source="misclassified")
+        self.selection.select(self.classification.misclassified, focus=-1,
+                              source="misclassified")
 
     def group_of(self, index: int) -> int:
         """The (first) group of sentence ``index``, -1 for none or no selection."""
@@ -282,10 +308,9 @@ class Selecting:
         self.selected_group = -1
         if selection.source == "point" and self.group_of(focus) >= 0:
             self.selected_group = self.group_of(focus)
-            classification = self.exploration.classification if self.exploration else None
-            self._list(*group_rows(corpus, focus, self.sentence_groups, classification))
-        elif selection.source == "misclassified":
-            self._list(*misclassified_rows(corpus, self.exploration.classification))
+            self._list(*group_rows(corpus, focus, self.sentence_groups, self.classification))
+        elif selection.source == "misclassified" and self.classification is not None:
+            self._list(*misclassified_rows(corpus, self.classification))
         elif len(indices):
             # A list of more than 5,000 would only be scrolled past.
             self._list(selection_caption(corpus, len(indices), selection.source),
