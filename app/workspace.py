@@ -411,28 +411,47 @@ def save_workspace(workspace: Workspace, path: str | Path, *, remember: bool = T
 
 def map_paths(workspace: Workspace, where: Callable[[str], str]) -> Workspace:
     """``workspace`` with each absolute path it names replaced by ``where(path)``: corpora
-    opened from a path, their files and edit journals, the texts runs were trained on
-    and the files encoders read (their parameters). Names are not paths."""
+    opened from a path, their files and edit journals, the texts runs were trained on,
+    the files encoders read (their parameters, and their specs: ``path:/data/v.txt``),
+    with each corpus's references to those specs. Names are not paths."""
 
     def moved(path: Any) -> Any:
         return where(path) if isinstance(path, str) and os.path.isabs(path) else path
 
-    def runs_moved(state: dict[str, Any] | None) -> dict[str, Any] | None:
-        if not state or not isinstance(state.get("runs"), list):
+    def spec_moved(spec: str) -> str:
+        prefix, colon, rest = spec.partition(":")
+        return f"{prefix}:{moved(rest)}" if colon and os.path.isabs(rest) else spec
+
+    specs = {entry.spec: spec_moved(entry.spec) for entry in workspace.encoders}
+
+    def state_moved(state: dict[str, Any] | None) -> dict[str, Any] | None:
+        if not state:
             return state
-        return {**state, "runs": [
-            {**run, "training_text": moved(run.get("training_text"))}
-            if isinstance(run, dict) and run.get("training_text") else run
-            for run in state["runs"]]}
+        state = dict(state)
+        for key in ("shown", "encoder"):
+            if isinstance(state.get(key), str):
+                state[key] = specs.get(state[key], state[key])
+        if isinstance(state.get("runs"), list):
+            state["runs"] = [{**run, "training_text": moved(run.get("training_text"))}
+                             if isinstance(run, dict) and run.get("training_text") else run
+                             for run in state["runs"]]
+        if isinstance(state.get("agreements"), list):
+            state["agreements"] = [
+                {**saved, "encoders": ",".join(specs.get(spec, spec) for spec
+                                               in saved["encoders"].split(","))}
+                if isinstance(saved, dict) and isinstance(saved.get("encoders"), str)
+                else saved for saved in state["agreements"]]
+        return state
 
     return dataclasses.replace(
         workspace,
         corpora=tuple(dataclasses.replace(
             entry, spec=moved(entry.spec), journal=moved(entry.journal),
             files={moved(source): digest for source, digest in entry.files.items()},
-            state=runs_moved(entry.state)) for entry in workspace.corpora),
+            state=state_moved(entry.state)) for entry in workspace.corpora),
         encoders=tuple(dataclasses.replace(
-            entry, params={key: moved(value) for key, value in entry.params.items()})
+            entry, spec=specs[entry.spec],
+            params={key: moved(value) for key, value in entry.params.items()})
             for entry in workspace.encoders))
 
 

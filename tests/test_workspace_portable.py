@@ -107,14 +107,17 @@ def test_a_moved_folder_reopens_everything_from_another_working_folder(
             assert after.corpus.fingerprint == before.corpus.fingerprint
             for mine, theirs in zip(before.evaluations, after.evaluations, strict=True):
                 same(mine.result, theirs.result, f"{before.spec} {mine.name}")
-            for key, run in before.runs.items():
-                same(run.exploration.embeddings, after.runs[key].exploration.embeddings,
+            for (key, run), theirs in zip(before.runs.items(), after.runs.values()):
+                same(run.exploration.embeddings, theirs.exploration.embeddings,
                      f"{before.spec} {key}")
         mine = restored.states[str(there / "grouped")]
         assert mine.annotations.journal.path.parent == moved
         assert len(mine.annotations.edits) == 1
         assert mine.runs["bow"].training_text == str(there / "speeches.txt")
-        assert mine.runs[vectors].exploration.encoder.source == str(there / "vectors.txt")
+        # The encoder that read a file is named by where the file is now.
+        moved_vectors = f"path:{there / 'vectors.txt'}"
+        assert mine.shown == mine.encoder == moved_vectors
+        assert mine.runs[moved_vectors].exploration.encoder.source == str(there / "vectors.txt")
         assert restored.states["costra"].costra_result is not None
     finally:
         restored.close_all()
