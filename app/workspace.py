@@ -473,8 +473,7 @@ def relative_paths(workspace: Workspace, folder: str) -> dict[str, str]:
 def located(workspace: Workspace, relative: dict[str, str], folder: str) -> Workspace:
     """``workspace`` with each path that ``relative`` gives relative to ``folder`` (the
     workspace file's, now) taken from there where it exists; else the absolute path as
-    saved. A corpus a schema-2 workspace saved as a path in the working folder that is
-    not there (``/old/folder/costra``) is taken by its name."""
+    saved."""
 
     def where(path: str) -> str:
         there = relative.get(path)
@@ -484,7 +483,13 @@ def located(workspace: Workspace, relative: dict[str, str], folder: str) -> Work
                 return candidate
         return path
 
-    workspace = map_paths(workspace, where)
+    return map_paths(workspace, where)
+
+
+def named_again(workspace: Workspace) -> Workspace:
+    """A schema-2 workspace saved named corpora but the bundled one as paths in the
+    working folder (``/where/it/ran/costra``): each such path that is not there is taken
+    back as the name."""
     return dataclasses.replace(workspace, corpora=tuple(
         dataclasses.replace(entry, spec=os.path.basename(entry.spec))
         if os.path.isabs(entry.spec) and not os.path.exists(entry.spec)
@@ -598,7 +603,8 @@ def load_workspace(path: str | Path) -> Workspace:
         relative = _expect(data.get("relative", {}), dict, "relative")
     except ValueError as error:
         raise WorkspaceError(f"wrong schema: {error}", path) from None
-    return located(workspace, relative, os.path.abspath(path.parent))
+    workspace = located(workspace, relative, os.path.abspath(path.parent))
+    return named_again(workspace) if schema < 3 else workspace
 
 
 @dataclass(frozen=True)
