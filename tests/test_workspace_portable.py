@@ -18,7 +18,9 @@ from sentspace.app.evaluations import EVALUATIONS
 from sentspace.app.explore import explore
 from sentspace.app.jobs import run_job
 from sentspace.app.session import EvaluationRun, Session, restore_session
-from sentspace.app.workspace import load_workspace, open_workspace, save_workspace
+from sentspace.app.workspace import (
+    changed_summaries, load_workspace, open_workspace, run_workspace, save_workspace,
+)
 from sentspace.models import make_encoder
 from tests.test_session import same
 
@@ -122,6 +124,8 @@ def test_a_moved_folder_reopens_everything_from_another_working_folder(
     finally:
         restored.close_all()
         session.close_all()
+    # `sentspace run` re-runs it there too, to the same numbers.
+    assert changed_summaries(workspace, run_workspace(moved / "study.sentspace")) == []
 
 
 def test_a_schema_2_workspace_with_a_named_corpus_still_opens(tmp_path, monkeypatch):
