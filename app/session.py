@@ -506,8 +506,9 @@ class Session:
         """Everything needed to come back: the corpora (the current one first, each with
         its journal), the encoders, every evaluation result with what its charts draw,
         each corpus's runs (projection layout, faithfulness, classification), Costra
-        result, review lists, chosen encoder, view settings and selection; ``view`` is
-        the window's own state."""
+        result, Compare result and the spaces it encoded, review lists, regions,
+        explanation, imported scores, chosen encoder, view settings and selection;
+        ``view`` is the window's own state."""
         states = sorted(self.states.values(), key=lambda state: state is not self.current)
         if self.current is not None:
             self.current.selection = self.selection.snapshot()
@@ -536,6 +537,9 @@ class Session:
                      "regions": encode_state(state.regions),
                      "explanation": encode_state(state.explanation),
                      "imported": encode_state(state.imported),
+                     "comparison": encode_state(state.comparison),
+                     "compared": [encoder_index(state, spec, space[1])
+                                  for spec, space in state.compared.items()],
                      # Agreement compares several encoders, which one workspace
                      # evaluation entry cannot name: kept whole with its corpus.
                      "agreements": [
@@ -594,6 +598,14 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
 
     session = Session()
     entries = workspace.corpora
+
+    def encoder_of(state: CorpusState, number: int) -> Encoder:
+        entry = workspace.encoders[number]
+        if entry.family != "precomputed":
+            return make_workspace_encoder(entry)
+        state.precomputed[entry.spec] = Precomputed(entry.params["path"], state.corpus)
+        return state.precomputed[entry.spec]
+
     for number, entry in enumerate(entries):
         yield Progress(f"opening {entry.spec}", number, len(entries))
         original = (load_workspace_corpus(workspace, number, path) if entry.files
@@ -603,13 +615,8 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         saved = entry.state or {}
         corpus = state.corpus
         for run in saved.get("runs", []):
-            encoder_entry_ = workspace.encoders[run["encoder"]]
-            spec = encoder_entry_.spec
-            if encoder_entry_.family == "precomputed":
-                encoder = Precomputed(encoder_entry_.params["path"], corpus)
-                state.precomputed[spec] = encoder
-            else:
-                encoder = make_workspace_encoder(encoder_entry_)
+            spec = workspace.encoders[run["encoder"]].spec
+            encoder = encoder_of(state, run["encoder"])
             training = run.get("training_text")
             texts = (read_training_text(training) if training and Path(training).is_file()
                      else corpus.texts)
@@ -620,6 +627,10 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
             state.runs[spec] = EncoderRun(spec, Exploration(
                 corpus, fitted, embeddings, parts["projection"], parts["faithfulness"],
                 parts["classification"], tuple(parts["notes"])), training)
+        for number in saved.get("compared", []):
+            state.compared[workspace.encoders[number].spec] = yield from encoded_space(
+                corpus, encoder_of(state, number))
+        state.comparison = decode_state(saved.get("comparison"), corpus)
         state.shown, state.encoder = saved.get("shown"), saved.get("encoder")
         state.review_lists = decode_state(saved.get("review_lists", {}), corpus)
         state.view = dict(saved.get("view", {}))

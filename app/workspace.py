@@ -7,9 +7,13 @@ them, and the whole result as :func:`encode_state` writes it, so charts come bac
 projection parameters, and a free ``view`` dict the GUI fills. Each corpus entry's
 ``state`` holds what the session made of it (:mod:`sentspace.app.session`).
 
-Paths are kept as the user chose them (made absolute, symbolic links left alone), so a
+Corpora with a name (built in, from a package, from the shared data folder: ``costra``,
+``multi30k-captions:de:val``) are kept by that name, found wherever it finds them. Other
+paths are kept as the user chose them (made absolute, symbolic links left alone), so a
 workspace still names ``../shared/data/...`` when ``../shared`` is a link; they are
-resolved only to tell whether two paths are the same file.
+resolved only to tell whether two paths are the same file. Each is also kept relative to
+the workspace file (its ``relative`` map), and opening prefers that one where it exists:
+a folder holding a workspace and its data can be moved, or opened from anywhere.
 
 Saving is atomic (:mod:`sentspace.app.atomic`): a crash mid-save leaves the previous file.
 A window remembers the file's :class:`Stamp` when it opens or saves it; saving with
@@ -42,7 +46,9 @@ import platformdirs
 from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import read_journal
 from sentspace.app.atomic import write_text_atomic
-from sentspace.app.corpora import BUILTIN, load_corpus
+from sentspace.app.corpora import (
+    is_corpus_name, load_corpus, load_named_corpus, names_a_corpus,
+)
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS
@@ -52,8 +58,9 @@ from sentspace.models import ENCODERS, make_encoder
 from sentspace.models.base import Encoder
 
 FORMAT = "sentspace-workspace"
-#: 2 added each corpus's ``state`` and each evaluation's ``state`` and ``label``.
-SCHEMA = 2
+#: 2 added each corpus's ``state`` and each evaluation's ``state`` and ``label``; 3 keeps
+#: named corpora by name and adds ``relative``, each path relative to the workspace file.
+SCHEMA = 3
 #: What a workspace file is called when the user types a bare name.
 EXTENSION = ".sentspace"
 #: Overrides where the recent-workspaces list lives (tests set it).
@@ -127,7 +134,8 @@ class CorpusEntry:
 
     Attributes
     ----------
-    spec : a built-in corpus name or an absolute path, what :func:`load_corpus` takes.
+    spec : a corpus name (:func:`~sentspace.app.corpora.names_a_corpus`) or an absolute
+        path, what :func:`load_corpus` takes.
     fingerprint : :attr:`Corpus.fingerprint` when saved.
     files : source file path -> sha256 when saved.
     journal : path of its edit journal, or None.
@@ -232,7 +240,7 @@ def same_file(a: str | Path, b: str | Path) -> bool:
 def corpus_entry(spec: str | Path, corpus: Corpus, journal: str | Path | None = None, *,
                  state: dict[str, Any] | None = None) -> CorpusEntry:
     """The entry of ``corpus``, loaded from ``spec``, with the hashes of its files now."""
-    spec = str(spec) if str(spec) in BUILTIN else chosen_path(spec)
+    spec = str(spec) if is_corpus_name(spec) else chosen_path(spec)
     return CorpusEntry(spec=spec, fingerprint=corpus.fingerprint,
                        files={source: file_sha256(source) for source in corpus.sources},
                        journal=chosen_path(journal) if journal is not None else None,
@@ -258,13 +266,26 @@ def evaluation_entry(name: str, result: Any, *, corpus: int, encoder: int, seed:
 
 # --- results as JSON ---------------------------------------------------------------
 
-#: Modules whose dataclasses a workspace may hold: results, projections, review lists.
-#: Opening a workspace builds only these (never code named by the file).
-STATE_MODULES = tuple(f"sentspace.app.{name}" for name in (
-    "evaluations.", "results", "projection", "compare", "ann.", "annotations.suspicious",
-    "regions.", "explain.", "mteb_results.",
-    # The pyramid result keeps its tests (pairs, questions, funnels).
-    "corpora.pyramid.", "corpora.model.PairTable"))
+#: Every kind of result a session keeps with a corpus (a field of
+#: :class:`sentspace.app.session.CorpusState`), with the modules (``name.``) and classes
+#: under ``sentspace.app`` whose dataclasses make it up. A workspace holds these, and
+#: opening one builds only these (never code named by the file);
+#: tests/test_workspace_results.py builds each kind on real data and reopens it.
+RESULT_TYPES: dict[str, tuple[str, ...]] = {
+    # Every evaluation's and comparison's result, with their provenance and scores; the
+    # pyramid result keeps its tests (pairs, questions, funnels), Costra's its comparisons.
+    "evaluations": ("evaluations.", "results.", "ann.", "corpora.pyramid.",
+                    "corpora.model.PairTable", "corpora.costra.CostraComparisons"),
+    # An encoder run: its layout, faithfulness and classification (an evaluation's).
+    "runs": ("projection.",),
+    "comparison": ("compare.",),
+    "review_lists": ("annotations.suspicious.",),
+    "regions": ("regions.",),
+    "explanation": ("explain.",),
+    "imported": ("mteb_results.",),
+}
+STATE_MODULES = tuple(dict.fromkeys(f"sentspace.app.{name}" for names in
+                                    RESULT_TYPES.values() for name in names))
 #: What workspaces written before the code was imported as sentspace.app called it.
 OLD_PREFIX, PREFIX = "app.", "sentspace.app."
 
@@ -379,11 +400,101 @@ def save_workspace(workspace: Workspace, path: str | Path, *, remember: bool = T
     file changed since is not overwritten: :class:`WorkspaceChanged`."""
     path = with_extension(path)
     check_unchanged(path, expect)
-    write_text_atomic(path, json.dumps(workspace.to_dict(), indent=1, ensure_ascii=False,
+    data = {**workspace.to_dict(),
+            "relative": relative_paths(workspace, os.path.abspath(path.parent))}
+    write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False,
                                        default=str) + "\n")
     if remember:
         add_recent(path)
     return path
+
+
+def map_paths(workspace: Workspace, where: Callable[[str], str]) -> Workspace:
+    """``workspace`` with each absolute path it names replaced by ``where(path)``: corpora
+    opened from a path, their files and edit journals, the texts runs were trained on,
+    the files encoders read (their parameters, and their specs: ``path:/data/v.txt``),
+    with each corpus's references to those specs. Names are not paths."""
+
+    def moved(path: Any) -> Any:
+        return where(path) if isinstance(path, str) and os.path.isabs(path) else path
+
+    def spec_moved(spec: str) -> str:
+        prefix, colon, rest = spec.partition(":")
+        return f"{prefix}:{moved(rest)}" if colon and os.path.isabs(rest) else spec
+
+    specs = {entry.spec: spec_moved(entry.spec) for entry in workspace.encoders}
+
+    def state_moved(state: dict[str, Any] | None) -> dict[str, Any] | None:
+        if not state:
+            return state
+        state = dict(state)
+        for key in ("shown", "encoder"):
+            if isinstance(state.get(key), str):
+                state[key] = specs.get(state[key], state[key])
+        if isinstance(state.get("runs"), list):
+            state["runs"] = [{**run, "training_text": moved(run.get("training_text"))}
+                             if isinstance(run, dict) and run.get("training_text") else run
+                             for run in state["runs"]]
+        if isinstance(state.get("agreements"), list):
+            state["agreements"] = [
+                {**saved, "encoders": ",".join(specs.get(spec, spec) for spec
+                                               in saved["encoders"].split(","))}
+                if isinstance(saved, dict) and isinstance(saved.get("encoders"), str)
+                else saved for saved in state["agreements"]]
+        return state
+
+    return dataclasses.replace(
+        workspace,
+        corpora=tuple(dataclasses.replace(
+            entry, spec=moved(entry.spec), journal=moved(entry.journal),
+            files={moved(source): digest for source, digest in entry.files.items()},
+            state=state_moved(entry.state)) for entry in workspace.corpora),
+        encoders=tuple(dataclasses.replace(
+            entry, spec=specs[entry.spec],
+            params={key: moved(value) for key, value in entry.params.items()})
+            for entry in workspace.encoders))
+
+
+def relative_paths(workspace: Workspace, folder: str) -> dict[str, str]:
+    """Each absolute path ``workspace`` names, and that path relative to ``folder``."""
+    relative: dict[str, str] = {}
+
+    def note(path: str) -> str:
+        try:
+            relative[path] = os.path.relpath(path, folder)
+        except ValueError:  # another drive (Windows): only the absolute path reaches it
+            pass
+        return path
+
+    map_paths(workspace, note)
+    return relative
+
+
+def located(workspace: Workspace, relative: dict[str, str], folder: str) -> Workspace:
+    """``workspace`` with each path that ``relative`` gives relative to ``folder`` (the
+    workspace file's, now) taken from there where it exists; else the absolute path as
+    saved."""
+
+    def where(path: str) -> str:
+        there = relative.get(path)
+        if isinstance(there, str):
+            candidate = os.path.normpath(os.path.join(folder, there))
+            if os.path.exists(candidate):
+                return candidate
+        return path
+
+    return map_paths(workspace, where)
+
+
+def named_again(workspace: Workspace) -> Workspace:
+    """A schema-2 workspace saved named corpora but the bundled one as paths in the
+    working folder (``/where/it/ran/costra``): each such path that is not there is taken
+    back as the name."""
+    return dataclasses.replace(workspace, corpora=tuple(
+        dataclasses.replace(entry, spec=os.path.basename(entry.spec))
+        if os.path.isabs(entry.spec) and not os.path.exists(entry.spec)
+        and names_a_corpus(os.path.basename(entry.spec)) else entry
+        for entry in workspace.corpora))
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
@@ -489,9 +600,11 @@ def load_workspace(path: str | Path) -> Workspace:
                     and 0 <= entry.encoder < len(workspace.encoders)):
                 raise ValueError(f"evaluations[{number}] refers to a corpus or encoder "
                                  "the workspace does not list")
+        relative = _expect(data.get("relative", {}), dict, "relative")
     except ValueError as error:
         raise WorkspaceError(f"wrong schema: {error}", path) from None
-    return workspace
+    workspace = located(workspace, relative, os.path.abspath(path.parent))
+    return named_again(workspace) if schema < 3 else workspace
 
 
 @dataclass(frozen=True)
@@ -516,7 +629,9 @@ def verify(workspace: Workspace) -> list[FileChange]:
     for entry in workspace.corpora:
         for source, digest in entry.files.items():
             if not Path(source).is_file():
-                changes.append(FileChange(source, "missing"))
+                # A named corpus is read wherever its name finds it now.
+                if os.path.isabs(entry.spec):
+                    changes.append(FileChange(source, "missing"))
             elif file_sha256(source) != digest:
                 changes.append(FileChange(source, "hash differs"))
         if entry.journal is not None and not Path(entry.journal).is_file():
@@ -541,13 +656,17 @@ def load_workspace_corpus(workspace: Workspace, index: int, path: str | Path, *,
         A file it needs no longer exists, or the files now load into another corpus.
     """
     entry = workspace.corpora[index]
-    missing = [source for source in entry.files if not Path(source).is_file()]
-    if entry.spec not in BUILTIN and not Path(entry.spec).exists():
+    named = not os.path.isabs(entry.spec)
+    # A named corpus is wherever its name finds it now (a package, the shared data
+    # folder): its fingerprint says whether it is the one saved.
+    missing = [] if named else [source for source in entry.files
+                                if not Path(source).is_file()]
+    if not named and not Path(entry.spec).exists():
         missing.insert(0, entry.spec)
     if missing:
         raise WorkspaceError(f"corpus {index} refers to {missing[0]}, which no longer "
                              "exists", path)
-    corpus = load_corpus(entry.spec)
+    corpus = load_named_corpus(entry.spec) if named else load_corpus(entry.spec)
     if corpus.fingerprint != entry.fingerprint:
         raise WorkspaceError(f"corpus {entry.spec} has changed since the workspace was "
                              f"saved (fingerprint {corpus.fingerprint}, saved "

@@ -89,19 +89,48 @@ def detect_format(path: Path) -> Format:
                       ".tsv, .jsonl, .txt or .parquet extension)", path)
 
 
+def names_a_corpus(name: str) -> bool:
+    """Whether a corpus is called ``name``: built in, from a package or the shared data
+    folder (``NAME:PART:PART``)."""
+    return name in BUILTIN or name in FROM_PACKAGES or name.partition(":")[0] in FROM_DATA
+
+
+def is_corpus_name(spec: str | Path) -> bool:
+    """Whether :func:`load_corpus` reads ``spec`` as the name of a corpus rather than a
+    path: a name of :data:`BUILTIN`, or another name when no file or folder here is
+    called that."""
+    spec = str(spec)
+    return spec in BUILTIN or (names_a_corpus(spec) and not Path(spec).exists())
+
+
+def load_named_corpus(name: str) -> Corpus:
+    """The corpus called ``name`` (see :func:`is_corpus_name`), whatever the working
+    folder holds: a workspace names it so, to find it from anywhere.
+
+    Raises
+    ------
+    CorpusError
+        No corpus has that name.
+    """
+    if name in BUILTIN:
+        return load_grouped(BUILTIN[name], name=name)
+    if name in FROM_PACKAGES:
+        return FROM_PACKAGES[name]()
+    family, _, parts = name.partition(":")
+    if family in FROM_DATA:
+        return FROM_DATA[family](parts)
+    known = ", ".join(sorted({*BUILTIN, *FROM_PACKAGES, *FROM_DATA}))
+    raise CorpusError(f"no corpus is called {name!r} (known: {known})")
+
+
 def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpus:
     """Load a built-in corpus by name, or a corpus from a path, detecting its format.
 
     A ``mapping`` (columns chosen by the user) means the path is read as a table.
     """
-    if str(spec) in BUILTIN:
-        return load_grouped(BUILTIN[str(spec)], name=str(spec))
+    if is_corpus_name(spec):
+        return load_named_corpus(str(spec))
     path = Path(spec)
-    if str(spec) in FROM_PACKAGES and not path.exists():
-        return FROM_PACKAGES[str(spec)]()
-    name, _, parts = str(spec).partition(":")
-    if name in FROM_DATA and not path.exists():
-        return FROM_DATA[name](parts)
     if not path.exists():
         known = ", ".join(sorted({*BUILTIN, *FROM_PACKAGES, *FROM_DATA}))
         raise CorpusError(f"no such file or folder, and not a built-in corpus ({known})", path)
@@ -111,4 +140,5 @@ def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpu
 
 
 __all__ = ["BUILTIN", "DEFAULT_CORPUS", "FORMATS", "FROM_DATA", "ColumnMapping", "Corpus",
-           "Format", "Grouping", "PairTable", "detect_format", "load_corpus"]
+           "Format", "Grouping", "PairTable", "detect_format", "is_corpus_name", "load_corpus",
+           "load_named_corpus", "names_a_corpus"]

@@ -4,7 +4,8 @@ offer to save on quitting).
 
 A workspace's :class:`~sentspace.app.workspace.Stamp` is taken when it is opened or
 saved; a save over a file another window saved since asks first (*Reload*, *Save as…*,
-*Overwrite*). A save or export that fails (a full disk) says why and what was written;
+*Overwrite*). A save or export that fails (a full disk, a result a workspace cannot
+hold) says why and what was written, and quitting never goes on as if it had saved;
 edits the journal could not take are offered for saving before the window closes."""
 
 from __future__ import annotations
@@ -214,7 +215,8 @@ class Files:
         or None when not saved. This window's workspace changed on disk since it was
         opened or saved (another window saved it) is not overwritten unless
         ``overwrite``: the user is asked (:meth:`offer_changed`). A save that fails (a
-        full disk) leaves the file as it was and says why."""
+        full disk, a result the workspace cannot hold) leaves the file as it was, says
+        why in a dialog and leaves the window unsaved."""
         path = with_extension(path)
         mine = self.workspace_path is not None and same_file(path, self.workspace_path)
         try:
@@ -223,10 +225,13 @@ class Files:
         except WorkspaceChanged as error:
             self.offer_changed(path, error)
             return None
-        except OSError as error:
+        except Exception as error:  # noqa: BLE001 (whatever stops it, the user is told)
+            # A full disk, or a result the workspace cannot hold: the window stays
+            # unsaved, so quitting still asks.
+            reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
             self.warn("The workspace is not saved",
-                      f"{path}: {error.strerror or error}. The file is as it was before.")
-            self.status(f"Not saved: {error.strerror or error}")
+                      f"{path}: {reason}. The file is as it was before.")
+            self.status(f"Not saved: {reason}")
             return None
         self._titled(saved)
         self.status(f"Saved {self.workspace_path}")

@@ -1,0 +1,161 @@
+"""A workspace holds every kind of result a session can hold (issue 34, item 1): each
+kind of :data:`~sentspace.app.workspace.RESULT_TYPES` and every evaluation, built on
+small real corpora with bag-of-words encoders, saved, reopened and compared equal."""
+
+import dataclasses
+import json
+
+import pytest
+
+from sentspace.app.annotations.suspicious import iter_find_suspicious
+from sentspace.app.commands import eval_command
+from sentspace.app.corpora import load_corpus
+from sentspace.app.evaluations import COMPARISONS, EVALUATIONS
+from sentspace.app.explain import explain_pair
+from sentspace.app.explore import explore
+from sentspace.app.jobs import run_job
+from sentspace.app.mteb_results import read_mteb_file
+from sentspace.app.regions import find_regions
+from sentspace.app.session import (
+    CorpusState, EvaluationRun, Session, compare_with_spaces, restore_session,
+)
+from sentspace.app.workspace import RESULT_TYPES, load_workspace, save_workspace
+from sentspace.models import make_encoder
+from tests.test_mteb_results import PUBLISHED, mteb_layout
+from tests.test_session import same
+
+#: Fields of a corpus's state that hold no result: what it is, how it is shown, and
+#: what is derived from the results (the Costra result is its costra evaluation's).
+NOT_RESULTS = {"spec", "original", "annotations", "shown", "encoder", "compared",
+               "precomputed", "view", "selection", "status", "costra_result"}
+
+
+def corpus_of(name, shared_data):
+    """A small real corpus each evaluation applies to."""
+    sick = str(shared_data / "sick" / "SICK_trial.txt")
+    return {"classification": "msrp-grouped", "ranking": "msrp-grouped",
+            "agreement": "msrp-grouped", "relatedness": sick, "transfer": sick,
+            "histograms": sick, "detection": str(shared_data / "msrp"),
+            "learning-curve": str(shared_data / "msrp"),
+            "latent": str(shared_data / "latent-relatedness" / "soup.tsv"),
+            "pyramid": str(shared_data / "pyramid-sample" / "T0001.pyr"),
+            "costra": "costra", "costra-offsets": "costra",
+            "bitext": "multi30k-parallel"}[name]
+
+
+#: Fewer resamples, shuffles and training sizes than the defaults: the same kinds of
+#: result, in seconds.
+QUICK = {"learning-curve": {"fractions": (0.25, 1.0), "n_resamples": 100},
+         "transfer": {"n_resamples": 100, "n_folds": 3},
+         "costra-offsets": {"n_shuffles": 5, "n_resamples": 100},
+         "detection": {"n_resamples": 100}, "bitext": {"n_resamples": 100},
+         "ranking": {"n_resamples": 100}}
+
+
+@pytest.fixture(scope="module")
+def every_result(shared_data, tmp_path_factory):
+    """A session holding each kind of result, and the workspace it saved."""
+    folder = tmp_path_factory.mktemp("every-result")
+    session = Session()
+    for name in (*EVALUATIONS, *COMPARISONS):
+        spec = corpus_of(name, shared_data)
+        if spec not in session.states:
+            session.open(spec, load_corpus(spec), None)
+        corpus = session.state(spec).corpus
+        if name in COMPARISONS:
+            encoders = ["bow", "tfidf"]
+            result = run_job(COMPARISONS[name][0](corpus, [make_encoder(e) for e in encoders]))
+        else:
+            encoders = ["bow"]
+            result = run_job(EVALUATIONS[name][0](corpus, make_encoder("bow"), seed=0,
+                                                  **QUICK.get(name, {})))
+        session.add_evaluation(spec, EvaluationRun(
+            name, ",".join(encoders), 0, result, eval_command(name, spec, encoders, 0)))
+
+    spec = "msrp-grouped"
+    corpus = session.state(spec).corpus
+    run = run_job(explore(corpus, make_encoder("bow")))
+    session.add_run(spec, "bow", run)
+    session.set_regions(spec, run, run_job(find_regions(corpus, run.projection.coordinates,
+                                                        encoder=run.encoder)))
+    session.set_comparison(spec, *run_job(compare_with_spaces(
+        corpus, {"bow": make_encoder("bow"), "tfidf": make_encoder("tfidf")})))
+    session.set_explanation(spec, run_job(explain_pair(corpus.texts[0], corpus.texts[1],
+                                                       run.encoder, corpus=corpus)))
+    session.set_review_lists(spec, run_job(iter_find_suspicious(corpus, [make_encoder("bow")])))
+    sick = corpus_of("relatedness", shared_data)
+    session.set_review_lists(sick, run_job(iter_find_suspicious(
+        session.state(sick).corpus, [make_encoder("bow")])))
+    session.add_imported(sick, [read_mteb_file(mteb_layout(
+        folder, "SICK-R", dict(PUBLISHED, task_name="SICK-R")))])
+    session.switch(spec)
+    path = save_workspace(session.to_workspace(), folder / "every", remember=False)
+    yield session, path
+    session.close_all()
+
+
+def test_the_registry_names_every_kind_of_result_a_corpus_keeps():
+    kept = {f.name for f in dataclasses.fields(CorpusState)} - NOT_RESULTS
+    assert set(RESULT_TYPES) == kept
+
+
+def test_every_kind_of_result_is_saved_and_reopened_equal(every_result):
+    session, path = every_result
+    states = session.states.values()
+    for kind in RESULT_TYPES:                   # the walk covers each kind
+        assert any(getattr(state, kind) for state in states), kind
+    assert sorted(run.name for state in states for run in state.evaluations) == sorted(
+        [*EVALUATIONS, *COMPARISONS])
+    costra = session.state("costra")
+    assert costra.costra_result is not None
+
+    workspace = load_workspace(path)
+    assert workspace.corpora[0].spec == "msrp-grouped"
+    assert "costra" in [entry.spec for entry in workspace.corpora]   # by name
+    restored = run_job(restore_session(workspace, path))
+    try:
+        assert list(restored.states) == list(session.states)
+        for spec, before in session.states.items():
+            after = restored.states[spec]
+            assert [(r.name, r.encoder, r.seed, r.label, r.command)
+                    for r in after.evaluations] == [
+                (r.name, r.encoder, r.seed, r.label, r.command) for r in before.evaluations]
+            for mine, theirs in zip(before.evaluations, after.evaluations):
+                same(mine.result, theirs.result, f"{spec} {mine.name}")
+            for kind in ("comparison", "review_lists", "regions", "explanation",
+                         "imported"):
+                same(getattr(before, kind), getattr(after, kind), f"{spec} {kind}")
+            assert list(after.runs) == list(before.runs)
+            for key, run in before.runs.items():
+                for part in ("projection", "faithfulness", "classification", "notes",
+                             "embeddings"):
+                    same(getattr(run.exploration, part),
+                         getattr(after.runs[key].exploration, part), f"{spec} {part}")
+            # The Compare view's spaces come back for the neighbours view and Inspector.
+            assert list(after.compared) == list(before.compared)
+            for key, (name, _, embeddings) in before.compared.items():
+                assert after.compared[key][0] == name
+                same(embeddings, after.compared[key][2], f"{spec} compared {key}")
+        same(costra.costra_result, restored.states["costra"].costra_result, "costra")
+    finally:
+        restored.close_all()
+
+
+def test_a_result_the_workspace_cannot_hold_is_named(tmp_path):
+    @dataclasses.dataclass(frozen=True)
+    class Unregistered:
+        value: int
+
+    session = Session()
+    corpus = load_corpus("msrp-grouped")
+    session.open("msrp-grouped", corpus, None)
+    session.set_explanation("msrp-grouped", Unregistered(1))
+    with pytest.raises(TypeError, match="a workspace cannot hold a .*Unregistered"):
+        session.to_workspace()
+
+
+def test_the_file_names_each_class_it_builds(every_result):
+    _, path = every_result
+    text = path.read_text()
+    assert '"sentspace.app.corpora.costra.CostraComparisons"' in text
+    assert json.loads(text)["schema"] == 3

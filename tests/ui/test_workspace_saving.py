@@ -1,0 +1,75 @@
+"""Saving the window's workspace (issue 34, item 1): a Costra orderings result is saved
+from *File > Save workspace* and reopened by name from another folder; a save that fails
+says why in a dialog and leaves the window unsaved, and *Quit > Save* then keeps the
+window open."""
+
+import dataclasses
+import os
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMessageBox
+
+from sentspace.app.ui.window import files as files_module
+from sentspace.app.ui.window.main_window import MainWindow
+from sentspace.app.workspace import load_workspace
+from tests.ui.conftest import costra_shown, run_and_wait, wait_for_job
+from tests.ui.test_faults import dialog
+
+
+def save_action(window) -> QAction:
+    return next(action for action in window.findChildren(QAction)
+                if action.text() == "&Save workspace")
+
+
+def test_a_costra_result_is_saved_and_reopens_from_another_folder(
+        qtbot, window, tmp_path, monkeypatch):
+    costra_shown(qtbot, window)
+    result = window.session.current.costra_result
+    monkeypatch.setattr(files_module, "save_file", lambda *_: str(tmp_path / "costra"))
+    save_action(window).trigger()
+    path = tmp_path / "costra.sentspace"
+    assert path.is_file() and not window.unsaved
+    assert window.windowTitle() == "sentspace — costra.sentspace"
+    workspace = load_workspace(path)
+    assert workspace.corpora[0].spec == "costra"                # by name, not a path
+    assert "costra" in [entry.name for entry in workspace.evaluations]
+
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "costra").mkdir(parents=True)   # a folder of that name is not the corpus
+    monkeypatch.chdir(elsewhere)
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.show()
+    again.files.open_workspace(os.path.relpath(path))
+    wait_for_job(qtbot, again)
+    assert again.session.current.spec == "costra"
+    reopened = again.session.current.costra_result
+    assert reopened is not None and reopened.summary() == result.summary()
+
+
+def test_a_save_that_fails_says_why_and_quit_keeps_the_window_open(
+        qtbot, window, tmp_path, monkeypatch):
+    @dataclasses.dataclass(frozen=True)
+    class Unregistered:
+        value: int
+
+    run_and_wait(qtbot, window)
+    assert window.unsaved
+    # A result of a kind the workspace does not know, as the Costra result once was.
+    window.session.current.explanation = Unregistered(1)
+    monkeypatch.setattr(files_module, "save_file", lambda *_: str(tmp_path / "study"))
+    save_action(window).trigger()
+    box = dialog("error-dialog")
+    assert box.windowTitle() == "The workspace is not saved"
+    assert "a workspace cannot hold a" in box.text() and "Unregistered" in box.text()
+    assert window.unsaved and not (tmp_path / "study.sentspace").exists()
+    assert window.statusBar().currentMessage().startswith("Not saved: a workspace cannot")
+    box.accept()
+
+    # Quit > Save: the save fails the same way; the window stays, and says why.
+    assert window.close() is False
+    dialog("save-dialog").button(QMessageBox.StandardButton.Save).click()
+    box = dialog("error-dialog")
+    assert "Unregistered" in box.text()
+    assert window.isVisible() and window.unsaved
+    assert not (tmp_path / "study.sentspace").exists()
