@@ -226,6 +226,30 @@ def test_export_embeddings_load_them_back_and_export_figures(qtbot, window, tmp_
     assert result.fold_accuracy == bow_result.fold_accuracy
 
 
+def test_the_map_is_exported_in_the_background_and_a_failure_is_shown(qtbot, window,
+                                                                       tmp_path):
+    import json
+    import re
+
+    from PySide6.QtWidgets import QMessageBox
+
+    run_and_wait(qtbot, window)
+    path = tmp_path / "map.html"
+    window.files.export_map(path)
+    assert window.is_running                     # a job: the window goes on meanwhile
+    wait_for_job(qtbot, window)
+    data = json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
+                                r"(.*?)</script>", path.read_text(encoding="utf-8"),
+                                re.S).group(1))
+    assert data["n"] == 859
+    assert window.statusBar().currentMessage() == f"Wrote the map to {path}"
+    window.files.export_map(tmp_path / "missing folder" / "map.html")
+    wait_for_job(qtbot, window)
+    assert not (tmp_path / "missing folder").exists()
+    qtbot.waitUntil(lambda: any(box.isVisible() and "map.html" in box.text()
+                                for box in window.findChildren(QMessageBox)))
+
+
 def test_evaluation_panel_runs_an_evaluation_and_shows_the_cli_numbers(qtbot, window, capsys):
     panel = window.evaluation_panel
     offered = [panel.choice.itemData(i) for i in range(panel.choice.count())]
