@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import math
 import types
 import typing
@@ -174,3 +175,21 @@ def too_deep(value: Any, where: str = "", limit: int = MAX_DEPTH) -> str | None:
                       else str(key) if isinstance(item, dict) else f"{path}[{key}]")
                      for key, child in children)
     return None
+
+
+def check_arguments(function: Any, values: dict[str, Any], where: str = "") -> None:
+    """``values`` as keyword arguments of ``function`` (a class: its constructor): each a
+    parameter it takes by name, of the type its annotation says."""
+    parameters = inspect.signature(function).parameters
+    try:
+        hints = typing.get_type_hints(function.__init__ if isinstance(function, type)
+                                      else function)
+    except (NameError, TypeError):
+        hints = {}
+    prefix = f"{where}." if where else ""
+    for name, value in values.items():
+        parameter = parameters.get(name)
+        if parameter is None or parameter.kind not in (parameter.KEYWORD_ONLY,
+                                                       parameter.POSITIONAL_OR_KEYWORD):
+            raise SchemaError(where, f"takes no {name!r}")
+        check(value, hints.get(name, Any), prefix + name)

@@ -33,12 +33,10 @@ import binascii
 import dataclasses
 import hashlib
 import importlib
-import inspect
 import json
 import math
 import os
 import re
-import typing
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -59,7 +57,8 @@ from sentspace.app.evaluations import EVALUATIONS, OPTIONS
 from sentspace.app.jobs import Progress, run_job
 from sentspace.app.results import Provenance
 from sentspace.app.schema import (
-    MAX_DEPTH, SchemaError, check, check_fields, describe, field_hints, too_deep,
+    MAX_DEPTH, SchemaError, check, check_arguments, check_fields, describe, field_hints,
+    too_deep,
 )
 from sentspace.models import ENCODERS, make_encoder
 from sentspace.models.base import Encoder
@@ -605,22 +604,22 @@ def _entries(data: dict, key: str, cls: type, fields: dict[str, Any]) -> tuple:
     return tuple(entries)
 
 
-def _check_options(entry: EvaluationEntry, where: str) -> None:
-    """The options of an evaluation entry must be keyword arguments its run takes, of
-    their types, and one of the choices where it offers choices."""
+def _check_run(entry: EvaluationEntry, where: str) -> None:
+    """An evaluation entry's seed must be one numpy takes, and its options keyword
+    arguments its run takes, of their types, one of the choices where it offers
+    choices."""
+    if not 0 <= entry.seed < 2 ** 32:
+        raise SchemaError(f"{where}.seed", f"{entry.seed} is not a seed (0 to 2**32 - 1)")
     run, _ = EVALUATIONS[entry.name]
-    parameters = inspect.signature(run).parameters
-    hints = typing.get_type_hints(run)
-    for option, value in entry.options.items():
-        parameter = parameters.get(option)
-        if parameter is None or parameter.kind is not parameter.KEYWORD_ONLY \
-                or option == "seed":
-            raise SchemaError(where, f"{entry.name} takes no option {option!r}")
-        check(value, hints.get(option, Any), f"{where}.{option}")
+    options = {name: value for name, value in entry.options.items() if name != "seed"}
+    if "seed" in entry.options:
+        raise SchemaError(f"{where}.options", "takes no 'seed' (the entry has its own)")
+    check_arguments(run, options, f"{where}.options")
+    for option, value in options.items():
         choices = OPTIONS.get(entry.name, {}).get(option)
         if choices is not None and value not in choices.choices:
-            raise SchemaError(f"{where}.{option}", f"{describe(value)} is not one of "
-                                                   f"{', '.join(choices.choices)}")
+            raise SchemaError(f"{where}.options.{option}", f"{describe(value)} is not one "
+                                                           f"of {', '.join(choices.choices)}")
 
 
 NOT_A_WORKSPACE = "not a sentspace workspace"
@@ -708,7 +707,11 @@ def load_workspace(path: str | Path) -> Workspace:
                     and 0 <= entry.encoder < len(workspace.encoders)):
                 raise ValueError(f"evaluations[{number}] refers to a corpus or encoder "
                                  "the workspace does not list")
-            _check_options(entry, f"evaluations[{number}].options")
+            _check_run(entry, f"evaluations[{number}]")
+        for number, entry in enumerate(workspace.encoders):
+            if entry.family in ENCODERS:
+                check_arguments(ENCODERS[entry.family], entry.params,
+                                f"encoders[{number}].params")
         relative = _expect(data.get("relative", {}), dict[str, str], "relative")
     except ValueError as error:
         raise WorkspaceError(f"wrong schema: {error}", path) from None

@@ -141,12 +141,14 @@ def test_the_cli_exits_2_on_a_malformed_workspace(saved, tmp_path, capsys):
                  "--out", str(tmp_path / "batches")]) == 2
     error = capsys.readouterr().err
     assert error.startswith(f"sentspace: error: {lists}: {STATE}.review_lists.misgrouped")
-    options = damaged(saved, tmp_path, lambda d: d["evaluations"][0].update(
-        options={"folds": "ten"}))
-    assert main(["run", str(options)]) == 2
-    assert "evaluations[0].options: classification takes no option 'folds'" in \
-        capsys.readouterr().err
-    params = damaged(saved, tmp_path, lambda d: d["encoders"][0]["params"].update(
-        dimensions=3))
-    assert main(["run", str(params)]) == 2
-    assert "encoder bow: its saved parameters do not fit bow" in capsys.readouterr().err
+    for change, problem in (
+            (lambda d: d["evaluations"][0].update(options={"bogus": 1}),
+             "evaluations[0].options: takes no 'bogus'"),
+            (lambda d: d["evaluations"][0].update(seed=2 ** 80),
+             "evaluations[0].seed: 1208925819614629174706176 is not a seed"),
+            (lambda d: d["encoders"][0]["params"].update(dimensions=3),
+             "encoders[0].params: takes no 'dimensions'"),
+            (lambda d: d["encoders"][0]["params"].update(lowercase=None),
+             "encoders[0].params.lowercase: should be true or false, found None")):
+        assert main(["run", str(damaged(saved, tmp_path, change))]) == 2
+        assert problem in capsys.readouterr().err
