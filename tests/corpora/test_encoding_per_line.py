@@ -72,3 +72,18 @@ def test_a_table_of_pairs_keeps_its_utf8_rows(german, tmp_path):
     corpus = load_corpus(path)
     assert set(corpus.texts) == set(german[0:400])
     assert corpus.warnings == (f"pairs.csv: not UTF-8, read as cp1252 (line {number + 1})",)
+
+
+def test_a_utf8_line_that_is_no_cp1252_does_not_sink_the_file(shared_data, tmp_path):
+    """Multi30K's full German training captions with one line in cp1252: whole-file
+    fallback refused all 29,000 lines, since a UTF-8 line holds a byte cp1252 lacks."""
+    path = shared_data / "multi30k" / "task1" / "raw" / "train.de.gz"
+    lines = gzip.decompress(path.read_bytes()).decode("utf-8").splitlines()
+    assert any("\x9d" in line.encode("utf-8").decode("latin-1") for line in lines)
+    legacy = next(n for n, line in enumerate(lines) if not line.isascii())
+    text = tmp_path / "train.de.txt"
+    text.write_bytes(mixed_bytes(lines, {legacy}))
+    corpus = load_corpus(text)
+    assert set(corpus.texts) == {line.strip() for line in lines} - {""}
+    assert corpus.warnings == (f"train.de.txt: not UTF-8, read as cp1252 "
+                               f"(line {legacy + 1})",)
