@@ -207,11 +207,11 @@ EDIT_TYPES: dict[str, type[Edit]] = {cls.op: cls for cls in (
     MoveSentence, SplitGroup, MergeGroups, EditPair, MarkReviewed, AddNote, ResolveConflict)}
 
 
-def check_stamp(record: Edit | Any, where: str = "") -> None:
+def check_stamp(record: Edit | Any) -> None:
     """What every record must hold besides its types: an id (undo, redo and merging
     name records by it)."""
     if not record.id:
-        raise SchemaError(f"{where}.id" if where else "id", "should not be empty")
+        raise SchemaError("id", "should not be empty")
 
 
 def edit_from_dict(record: dict[str, Any]) -> Edit:

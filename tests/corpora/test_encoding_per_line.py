@@ -85,5 +85,4 @@ def test_a_utf8_line_that_is_no_cp1252_does_not_sink_the_file(shared_data, tmp_p
     text.write_bytes(mixed_bytes(lines, {legacy}))
     corpus = load_corpus(text)
     assert set(corpus.texts) == {line.strip() for line in lines} - {""}
-    assert corpus.warnings == (f"train.de.txt: not UTF-8, read as cp1252 "
-                               f"(line {legacy + 1})",)
+    assert corpus.warnings == (f"train.de.txt: not UTF-8, read as cp1252 (line {legacy + 1})",)
