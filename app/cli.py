@@ -485,7 +485,8 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
     from sentspace.app.annotations.batches import export_batches, split_batches
     from sentspace.app.annotations.history import History
     from sentspace.app.annotations.journal import read_journal
-    from sentspace.app.workspace import EXTENSION, decode_state, load_workspace_corpus
+    from sentspace.app.session import saved_review_lists
+    from sentspace.app.workspace import EXTENSION, load_workspace_corpus
 
     source = Path(args.source)
     records: list = []
@@ -504,7 +505,8 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
             records = read_journal(entry.journal, original.fingerprint)[1]
         history = History(original)
         history.feed(records)
-        lists = decode_state(entry.state["review_lists"], history.corpus)
+        lists = saved_review_lists(entry.state["review_lists"], history.corpus,
+                                   f"corpora[{number}].state.review_lists", source)
     else:
         spec, original = args.source, load_corpus(args.source)
         if args.journal:

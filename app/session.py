@@ -25,9 +25,10 @@ from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations import EVALUATIONS
 from sentspace.app.explore import Exploration
 from sentspace.app.jobs import Job, Progress
+from sentspace.app.schema import SchemaError, check_fields, describe, field_hints
 from sentspace.app.workspace import (
-    SavedResult, Workspace, corpus_entry, decode_state, encode_state, encoder_entry,
-    evaluation_entry, load_workspace_corpus, make_workspace_encoder,
+    SavedResult, Workspace, WorkspaceError, corpus_entry, decode_state, encode_state,
+    encoder_entry, evaluation_entry, load_workspace_corpus, make_workspace_encoder,
 )
 from sentspace.models import make_encoder
 from sentspace.models.base import Embeddings, Encoder, fitted_copy
@@ -586,64 +587,163 @@ def compare_with_spaces(corpus: Corpus, encoders: dict[str, Encoder], **options:
     return comparison, spaces
 
 
+#: What a corpus entry's ``state`` holds (:meth:`Session.to_workspace`), as read back:
+#: key -> (type, required). Keys not listed (a newer version's) are left alone.
+SAVED_STATE: dict[str, tuple[Any, bool]] = {
+    "runs": (list, False), "shown": (str | None, False), "encoder": (str | None, False),
+    "review_lists": (dict, False), "view": (dict, False), "selection": (dict, False),
+    "regions": (Any, False), "explanation": (Any, False), "imported": (Any, False),
+    "agreements": (list, False), "compared": (list[int], False),
+    "comparison": (Any, False)}
+SAVED_RUN = {"encoder": (int, True), "training_text": (str | None, False),
+             "exploration": (dict, True)}
+SAVED_AGREEMENT = {"position": (int, True), "encoders": (str, True), "seed": (int, True),
+                   "command": (str, True), "result": (dict, True)}
+SAVED_SELECTION = {"indices": (list[int], False), "focus": (int, False),
+                   "source": (str, False)}
+
+
+def _saved(values: Any, fields: dict[str, tuple[Any, bool]], where: str,
+           path: str | Path) -> dict[str, Any]:
+    """``values`` checked against ``fields`` (keys it does not list ignored)."""
+    try:
+        if not isinstance(values, dict):
+            raise SchemaError(where, f"should be an object, found {describe(values)}")
+        return check_fields({key: value for key, value in values.items() if key in fields},
+                            fields, where)
+    except SchemaError as error:
+        raise WorkspaceError(str(error), path) from None
+
+
+def saved_review_lists(data: Any, corpus: Corpus, where: str, path: str | Path
+                       ) -> dict[str, Any]:
+    """The review lists a workspace saved (kind -> ReviewList), each checked row by row
+    against ``corpus``: its columns of one length, every row's key and sentences there.
+
+    Raises
+    ------
+    WorkspaceError
+        ``data`` is not such lists, or a row names what the corpus does not have.
+    """
+    from sentspace.app.annotations.suspicious import ReviewList
+
+    lists = decode_state(data, corpus, where=where, path=path, kind=dict[str, ReviewList])
+    for kind, items in lists.items():
+        try:
+            items.take(np.arange(len(items)))  # every per-row column as long as the rest
+            for row in range(len(items)):
+                items.key(row)
+                if not all(0 <= s < len(corpus) for s in items.sentences_of(row)):
+                    raise IndexError(f"row {row} names a sentence outside the corpus")
+            items.columns()
+        except (IndexError, ValueError, KeyError, TypeError) as error:
+            raise WorkspaceError(f"{where}.{kind}: not a list of this corpus ({error})",
+                                 path) from None
+    return lists
+
+
 def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
     """The session a workspace saved (:meth:`Session.to_workspace`), as a job: each
     corpus is loaded and its journal replayed, each run's embeddings come back through
     the embedding cache (the saved layout is kept, not recomputed), and results are
-    restored with the arrays their charts draw. The first corpus is current."""
+    restored with the arrays their charts draw. The first corpus is current.
+
+    Raises
+    ------
+    WorkspaceError
+        A corpus's saved state is malformed (a key of the wrong type, an encoder index
+        outside the list, a result that is not one, a layout for another number of
+        sentences, a selection outside the corpus); the message names the key path.
+    """
     from sentspace.app.cache import cached_encode
+    from sentspace.app.compare import SpaceComparison
     from sentspace.app.corpora import load_corpus
+    from sentspace.app.explain import PairExplanation
+    from sentspace.app.mteb_results import ImportedResult
+    from sentspace.app.regions import Regions
+    from sentspace.app.results import Result
     from sentspace.models.precomputed import Precomputed
     from sentspace.models.word2vec import read_training_text
 
     session = Session()
     entries = workspace.corpora
+    parts_of_run = {name: (hint, True) for name, hint in field_hints(Exploration).items()
+                    if name in ("projection", "faithfulness", "classification", "notes")}
 
-    def encoder_of(state: CorpusState, number: int) -> Encoder:
+    def encoder_of(state: CorpusState, number: int, where: str) -> Encoder:
+        """Encoder ``number`` of the workspace, which ``where`` names."""
+        if not 0 <= number < len(workspace.encoders):
+            raise WorkspaceError(f"{where}: {number} is not an encoder the workspace "
+                                 "lists", path)
         entry = workspace.encoders[number]
         if entry.family != "precomputed":
-            return make_workspace_encoder(entry)
-        state.precomputed[entry.spec] = Precomputed(entry.params["path"], state.corpus)
+            return make_workspace_encoder(entry, path)
+        params = _saved(entry.params, {"path": (str, True)}, f"encoders[{number}].params",
+                        path)
+        state.precomputed[entry.spec] = Precomputed(params["path"], state.corpus)
         return state.precomputed[entry.spec]
 
     for number, entry in enumerate(entries):
         yield Progress(f"opening {entry.spec}", number, len(entries))
+        where = f"corpora[{number}].state"
+        saved = _saved(entry.state or {}, SAVED_STATE, where, path)
         original = (load_workspace_corpus(workspace, number, path) if entry.files
                     else load_corpus(entry.spec))
         annotations = AnnotationSession.open(original, entry.journal)
         state = CorpusState(entry.spec, original, annotations)
-        saved = entry.state or {}
         corpus = state.corpus
-        for run in saved.get("runs", []):
+        for run_number, run in enumerate(saved.get("runs", [])):
+            at = f"{where}.runs[{run_number}]"
+            run = _saved(run, SAVED_RUN, at, path)
+            encoder = encoder_of(state, run["encoder"], f"{at}.encoder")
             spec = workspace.encoders[run["encoder"]].spec
-            encoder = encoder_of(state, run["encoder"])
+            parts = _saved(decode_state(run["exploration"], corpus, where=f"{at}.exploration",
+                                        path=path), parts_of_run, f"{at}.exploration", path)
+            shape = parts["projection"].coordinates.shape
+            if shape != (len(corpus), 2):
+                raise WorkspaceError(f"{at}.exploration.projection: a layout of shape "
+                                     f"{shape} for {len(corpus):,} sentences", path)
             training = run.get("training_text")
             texts = (read_training_text(training) if training and Path(training).is_file()
                      else corpus.texts)
             fitted = yield from fitted_copy(encoder, texts)
             embeddings = (yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
                           if fitted.cacheable else fitted.iter_encode(corpus.texts))
-            parts = decode_state(run["exploration"], corpus)
             state.runs[spec] = EncoderRun(spec, Exploration(
                 corpus, fitted, embeddings, parts["projection"], parts["faithfulness"],
                 parts["classification"], tuple(parts["notes"])), training)
-        for number in saved.get("compared", []):
-            state.compared[workspace.encoders[number].spec] = yield from encoded_space(
-                corpus, encoder_of(state, number))
-        state.comparison = decode_state(saved.get("comparison"), corpus)
+        for position, index in enumerate(saved.get("compared", [])):
+            encoder = encoder_of(state, index, f"{where}.compared[{position}]")
+            state.compared[workspace.encoders[index].spec] = yield from encoded_space(
+                corpus, encoder)
+        state.comparison = decode_state(saved.get("comparison"), corpus,
+                                        where=f"{where}.comparison", path=path,
+                                        kind=SpaceComparison | None)
         state.shown, state.encoder = saved.get("shown"), saved.get("encoder")
-        state.review_lists = decode_state(saved.get("review_lists", {}), corpus)
+        state.review_lists = saved_review_lists(saved.get("review_lists", {}), corpus,
+                                                f"{where}.review_lists", path)
         state.view = dict(saved.get("view", {}))
-        state.selection = dict(saved.get("selection", {}))
-        state.regions = decode_state(saved.get("regions"), corpus)
-        state.explanation = decode_state(saved.get("explanation"), corpus)
-        state.imported = tuple(decode_state(saved.get("imported"), corpus) or ())
+        state.selection = _saved(saved.get("selection", {}), SAVED_SELECTION,
+                                 f"{where}.selection", path)
+        chosen = [*state.selection.get("indices", []), state.selection.get("focus", -1)]
+        if any(not -1 <= index < len(corpus) for index in chosen) or -1 in chosen[:-1]:
+            raise WorkspaceError(f"{where}.selection: a sentence outside the corpus's "
+                                 f"{len(corpus):,}", path)
+        state.regions = decode_state(saved.get("regions"), corpus, where=f"{where}.regions",
+                                     path=path, kind=Regions | None)
+        state.explanation = decode_state(saved.get("explanation"), corpus,
+                                         where=f"{where}.explanation", path=path,
+                                         kind=PairExplanation | None)
+        state.imported = decode_state(saved.get("imported"), corpus,
+                                      where=f"{where}.imported", path=path,
+                                      kind=tuple[ImportedResult, ...] | None) or ()
         session.states[entry.spec] = state
-    for saved in workspace.evaluations:
+    for number, saved in enumerate(workspace.evaluations):
         state = session.states[entries[saved.corpus].spec]
         spec = workspace.encoders[saved.encoder].spec
-        result = (decode_state(saved.state, state.corpus) if saved.state is not None
-                  else SavedResult(saved))
+        result = (decode_state(saved.state, state.corpus, where=f"evaluations[{number}].state",
+                               path=path, kind=Result)
+                  if saved.state is not None else SavedResult(saved))
         options = {name: str(value) for name, value in saved.options.items()}
         run = EvaluationRun(saved.name, spec, saved.seed, result,
                             eval_command(saved.name, state.spec, [spec], saved.seed, options),
@@ -651,12 +751,16 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         state.evaluations.append(run)
         if run.name == "costra" and run.label == run.name:
             state.costra_result = result
-    for entry in entries:
+    for number, entry in enumerate(entries):
         state = session.states[entry.spec]
-        for saved in (entry.state or {}).get("agreements", []):
+        where = f"corpora[{number}].state.agreements"
+        saved_state = _saved(entry.state or {}, SAVED_STATE, f"corpora[{number}].state", path)
+        for position, saved in enumerate(saved_state.get("agreements", [])):
+            saved = _saved(saved, SAVED_AGREEMENT, f"{where}[{position}]", path)
             state.evaluations.insert(saved["position"], EvaluationRun(
                 "agreement", saved["encoders"], saved["seed"],
-                decode_state(saved["result"], state.corpus), saved["command"]))
+                decode_state(saved["result"], state.corpus, where=f"{where}[{position}].result",
+                             path=path, kind=Result), saved["command"]))
     for state in session.states.values():
         # A workspace saved before runs' classifications were evaluations lists them.
         for spec, run in state.runs.items():

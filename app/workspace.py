@@ -29,10 +29,12 @@ saved evaluations headless, for ``sentspace run WORKSPACE``.
 from __future__ import annotations
 
 import base64
+import binascii
 import dataclasses
 import hashlib
 import importlib
 import json
+import math
 import os
 import re
 from collections.abc import Callable
@@ -51,9 +53,13 @@ from sentspace.app.corpora import (
 )
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import InputError
-from sentspace.app.evaluations import EVALUATIONS
+from sentspace.app.evaluations import EVALUATIONS, OPTIONS
 from sentspace.app.jobs import Progress, run_job
 from sentspace.app.results import Provenance
+from sentspace.app.schema import (
+    MAX_DEPTH, SchemaError, check, check_arguments, check_fields, describe, field_hints,
+    too_deep,
+)
 from sentspace.models import ENCODERS, make_encoder
 from sentspace.models.base import Encoder
 
@@ -326,48 +332,126 @@ def encode_state(value: Any) -> Any:
     raise TypeError(f"a workspace cannot hold a {type(value).__name__}")
 
 
-def decode_state(data: Any, corpus: Corpus | None = None) -> Any:
-    """The value :func:`encode_state` wrote; ``corpus`` stands for its corpus fields.
+def decode_state(data: Any, corpus: Corpus | None = None, *, where: str = "state",
+                 path: str | Path | None = None, kind: Any = Any) -> Any:
+    """The value :func:`encode_state` wrote, which must be a ``kind`` (a type hint:
+    ``dict[str, ReviewList]``, ``Result``...); ``corpus`` stands for its corpus fields.
+    ``where`` (the key path of ``data`` in the workspace) and ``path`` (its file) name
+    the place of a problem.
 
     Raises
     ------
-    ValueError
-        The data names a class outside :data:`STATE_MODULES` or is malformed.
+    WorkspaceError
+        The data names a class outside :data:`STATE_MODULES`, nests deeper than any
+        state does, or is malformed (an array whose shape, dtype or bytes do not agree,
+        a dataclass field missing, unknown or of the wrong type); the message names the
+        key path.
     """
+    deep = too_deep(data, where)
+    if deep is not None:
+        raise WorkspaceError(f"{deep}: nested more than {MAX_DEPTH} levels deep; no "
+                             "workspace state is", path)
+    try:
+        return check(_decode(data, corpus, where), kind, where)
+    except SchemaError as error:
+        raise WorkspaceError(str(error), path) from None
+
+
+def _decode(data: Any, corpus: Corpus | None, where: str) -> Any:
     if isinstance(data, list):
-        return [decode_state(item, corpus) for item in data]
+        return [_decode(item, corpus, f"{where}[{number}]")
+                for number, item in enumerate(data)]
     if not isinstance(data, dict):
         return data
     if "__corpus__" in data:
         return corpus
     if "__tuple__" in data:
-        return tuple(decode_state(item, corpus) for item in data["__tuple__"])
+        items = check(data["__tuple__"], list, f"{where}.__tuple__")
+        return tuple(_decode(item, corpus, f"{where}[{number}]")
+                     for number, item in enumerate(items))
     if "__items__" in data:
-        return {decode_state(k, corpus): decode_state(v, corpus) for k, v in data["__items__"]}
+        decoded = {}
+        for number, pair in enumerate(check(data["__items__"], list, f"{where}.__items__")):
+            key, value = check(pair, tuple[Any, Any], f"{where}.__items__[{number}]")
+            key = _decode(key, corpus, f"{where}.__items__[{number}][0]")
+            try:
+                hash(key)
+            except TypeError:
+                raise SchemaError(f"{where}.__items__[{number}][0]",
+                                  f"a key cannot be {describe(key)}") from None
+            decoded[key] = _decode(value, corpus, f"{where}[{key!r}]")
+        return decoded
     if "__array__" in data:
-        shape = tuple(data["shape"])
-        if "bytes" in data:
-            return np.frombuffer(base64.b64decode(data["bytes"]),
-                                 dtype=np.dtype(data["__array__"])).reshape(shape).copy()
-        dtype = object if data["__array__"] == "object" else np.dtype(data["__array__"])
-        items = np.empty(len(data["items"]), dtype=dtype)
-        items[:] = data["items"]
-        return items.reshape(shape)
+        return _array(data, where)
     if "__dataclass__" in data:
-        return _build_dataclass(data["__dataclass__"], {
-            name: decode_state(item, corpus) for name, item in data["fields"].items()})
-    return {key: decode_state(item, corpus) for key, item in data.items()}
+        name = check(data["__dataclass__"], str, f"{where}.__dataclass__")
+        fields = check(data.get("fields"), dict, f"{where}.fields")
+        return _build_dataclass(name, {key: _decode(item, corpus, f"{where}.{key}")
+                                       for key, item in fields.items()}, where, corpus)
+    return {key: _decode(item, corpus, f"{where}.{key}") for key, item in data.items()}
 
 
-def _build_dataclass(name: str, values: dict[str, Any]) -> Any:
+def _array(data: dict[str, Any], where: str) -> np.ndarray:
+    """The array :func:`encode_state` wrote: numbers as base64 bytes, strings and other
+    values as a list of items; shape, dtype and length must agree."""
+    shape = tuple(check(data.get("shape"), tuple[int, ...], f"{where}.shape"))
+    if any(size < 0 for size in shape):
+        raise SchemaError(f"{where}.shape", f"negative size in {list(shape)}")
+    count = math.prod(shape)
+    name = check(data["__array__"], str, f"{where}.__array__")
+    if "bytes" in data:
+        try:
+            dtype = np.dtype(name)
+        except (TypeError, ValueError):
+            dtype = None
+        if dtype is None or dtype.kind not in "biuf":
+            raise SchemaError(f"{where}.__array__", f"{describe(name)} is not a numeric "
+                                                    "dtype")
+        text = check(data["bytes"], str, f"{where}.bytes")
+        try:
+            raw = base64.b64decode(text, validate=True)
+        except binascii.Error as error:
+            raise SchemaError(f"{where}.bytes", f"not base64 ({error})") from None
+        if len(raw) != count * dtype.itemsize:
+            raise SchemaError(f"{where}.bytes", f"{len(raw)} bytes for shape {list(shape)} "
+                                                f"of {dtype} ({count * dtype.itemsize})")
+        return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+    items = check(data.get("items"), list, f"{where}.items")
+    if len(items) != count:
+        raise SchemaError(f"{where}.items", f"{len(items)} items for shape {list(shape)}")
+    if name == "object":
+        dtype, allowed = np.dtype(object), (str, int, float, bool, type(None))
+    else:
+        try:
+            dtype = np.dtype(name)
+        except (TypeError, ValueError):
+            dtype = None
+        if dtype is None or dtype.kind != "U":
+            raise SchemaError(f"{where}.__array__", f"{describe(name)} is not a dtype "
+                                                    "kept as items")
+        allowed = str
+    for number, item in enumerate(items):
+        if not isinstance(item, allowed):
+            raise SchemaError(f"{where}.items[{number}]", f"{describe(item)} cannot be an "
+                                                          f"item of a {name} array")
+    array = np.empty(count, dtype=dtype)
+    array[:] = items
+    return array.reshape(shape)
+
+
+def _build_dataclass(name: str, values: dict[str, Any], where: str = "state",
+                     corpus: Corpus | None = None) -> Any:
     if name.startswith(OLD_PREFIX):
         name = PREFIX + name.removeprefix(OLD_PREFIX)
     if not name.startswith(STATE_MODULES):
-        raise ValueError(f"a workspace may not build a {name}")
+        raise SchemaError(where, f"a workspace may not build a {name}")
     module_name, _, class_name = name.rpartition(".")
-    kind = getattr(importlib.import_module(module_name), class_name, None)
-    if kind is None or not dataclasses.is_dataclass(kind):
-        raise ValueError(f"{name} is not a result this version knows")
+    try:
+        kind = getattr(importlib.import_module(module_name), class_name, None)
+    except ImportError:
+        kind = None
+    if not isinstance(kind, type) or not dataclasses.is_dataclass(kind):
+        raise SchemaError(where, f"{name} is not a result this version knows")
     fields = {f.name: f for f in dataclasses.fields(kind)}
     # A field added since the workspace was saved takes its default; any other mismatch
     # means the file describes something else.
@@ -375,8 +459,16 @@ def _build_dataclass(name: str, values: dict[str, Any]) -> Any:
                and f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING}
     if missing or set(values) - set(fields):
-        raise ValueError(f"{name} has fields {sorted(values)}, expected {sorted(fields)}")
-    instance = kind(**{k: v for k, v in values.items() if fields[k].init})
+        raise SchemaError(where, f"{name} has fields {sorted(values)}, expected "
+                                 f"{sorted(fields)}")
+    hints = field_hints(kind)
+    for key, value in values.items():
+        if value is not corpus:  # the corpus stand-in (None when decoded without one)
+            check(value, hints.get(key, Any), f"{where}.{key}")
+    try:
+        instance = kind(**{k: v for k, v in values.items() if fields[k].init})
+    except Exception as error:  # noqa: BLE001 - whatever its checks raise, the file is wrong
+        raise SchemaError(where, f"not a valid {class_name}: {error}") from None
     for key, value in values.items():
         if not fields[key].init:
             object.__setattr__(instance, key, value)
@@ -497,32 +589,37 @@ def named_again(workspace: Workspace) -> Workspace:
         for entry in workspace.corpora))
 
 
-def _expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(
-            k.__name__ for k in kind)
-        raise ValueError(f"{where} should be {names}, found {type(value).__name__}")
+def _expect(value: Any, kind: Any, where: str) -> Any:
+    check(value, kind, where)
     return value
 
 
 def _entries(data: dict, key: str, cls: type, fields: dict[str, Any]) -> tuple:
-    """Build ``cls`` from each dict of ``data[key]``, checking each field's type."""
+    """Build ``cls`` from each dict of ``data[key]``, checking each field's type
+    (:func:`sentspace.app.schema.check_fields`); values are kept as read."""
     entries = []
     for number, item in enumerate(_expect(data.get(key, []), list, key)):
-        where = f"{key}[{number}]"
-        _expect(item, dict, where)
-        unknown = set(item) - set(fields)
-        if unknown:
-            raise ValueError(f"{where} has unknown fields {sorted(unknown)}")
-        values = {}
-        for name, (kind, required) in fields.items():
-            if name not in item:
-                if required:
-                    raise ValueError(f"{where} lacks {name!r}")
-                continue
-            values[name] = _expect(item[name], kind, f"{where}.{name}")
-        entries.append(cls(**values))
+        check_fields(item, fields, f"{key}[{number}]")
+        entries.append(cls(**item))
     return tuple(entries)
+
+
+def _check_run(entry: EvaluationEntry, where: str) -> None:
+    """An evaluation entry's seed must be one numpy takes, and its options keyword
+    arguments its run takes, of their types, one of the choices where it offers
+    choices."""
+    if not 0 <= entry.seed < 2 ** 32:
+        raise SchemaError(f"{where}.seed", f"{entry.seed} is not a seed (0 to 2**32 - 1)")
+    run, _ = EVALUATIONS[entry.name]
+    options = {name: value for name, value in entry.options.items() if name != "seed"}
+    if "seed" in entry.options:
+        raise SchemaError(f"{where}.options", "takes no 'seed' (the entry has its own)")
+    check_arguments(run, options, f"{where}.options")
+    for option, value in options.items():
+        choices = OPTIONS.get(entry.name, {}).get(option)
+        if choices is not None and value not in choices.choices:
+            raise SchemaError(f"{where}.options.{option}", f"{describe(value)} is not one "
+                                                           f"of {', '.join(choices.choices)}")
 
 
 NOT_A_WORKSPACE = "not a sentspace workspace"
@@ -569,6 +666,14 @@ def load_workspace(path: str | Path) -> Workspace:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise _unreadable(text, error, path) from None
+    except RecursionError:
+        raise WorkspaceError(f"the workspace is damaged: its JSON nests deeper than "
+                             f"Python reads (no workspace nests over {MAX_DEPTH})",
+                             path) from None
+    deep = too_deep(data)
+    if deep is not None:
+        raise WorkspaceError(f"wrong schema: {deep} is nested more than {MAX_DEPTH} "
+                             "levels deep; no workspace is", path)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise WorkspaceError(NOT_A_WORKSPACE + " (a JSON file without \"format\": "
                              f"\"{FORMAT}\")", path)
@@ -579,18 +684,20 @@ def load_workspace(path: str | Path) -> Workspace:
     try:
         workspace = Workspace(
             corpora=_entries(data, "corpora", CorpusEntry, {
-                "spec": (str, True), "fingerprint": (str, True), "files": (dict, True),
-                "journal": ((str, type(None)), False),
-                "state": ((dict, type(None)), False)}),
+                "spec": (str, True), "fingerprint": (str, True),
+                "files": (dict[str, str], True), "journal": (str | None, False),
+                "state": (dict | None, False)}),
             encoders=_entries(data, "encoders", EncoderEntry, {
-                "spec": (str, True), "family": (str, True), "params": (dict, True)}),
+                "spec": (str, True), "family": (str, True),
+                "params": (dict[str, Any], True)}),
             evaluations=_entries(data, "evaluations", EvaluationEntry, {
                 "name": (str, True), "corpus": (int, True), "encoder": (int, True),
-                "seed": (int, True), "summary": (list, True), "result": (dict, True),
-                "options": (dict, False), "corrected": (bool, False),
-                "state": ((dict, type(None)), False), "label": ((str, type(None)), False)}),
-            projections=tuple(_expect(p, dict, "projections[]") for p in
-                              _expect(data.get("projections", []), list, "projections")),
+                "seed": (int, True), "summary": (list[tuple[str, str]], True),
+                "result": (dict, True), "options": (dict[str, Any], False),
+                "corrected": (bool, False), "state": (dict | None, False),
+                "label": (str | None, False)}),
+            projections=tuple(_expect(data.get("projections", []), list[dict],
+                                      "projections")),
             view=_expect(data.get("view", {}), dict, "view"))
         for number, entry in enumerate(workspace.evaluations):
             if entry.name not in EVALUATIONS:
@@ -600,7 +707,12 @@ def load_workspace(path: str | Path) -> Workspace:
                     and 0 <= entry.encoder < len(workspace.encoders)):
                 raise ValueError(f"evaluations[{number}] refers to a corpus or encoder "
                                  "the workspace does not list")
-        relative = _expect(data.get("relative", {}), dict, "relative")
+            _check_run(entry, f"evaluations[{number}]")
+        for number, entry in enumerate(workspace.encoders):
+            if entry.family in ENCODERS:
+                check_arguments(ENCODERS[entry.family], entry.params,
+                                f"encoders[{number}].params")
+        relative = _expect(data.get("relative", {}), dict[str, str], "relative")
     except ValueError as error:
         raise WorkspaceError(f"wrong schema: {error}", path) from None
     workspace = located(workspace, relative, os.path.abspath(path.parent))
@@ -681,11 +793,16 @@ def load_workspace_corpus(workspace: Workspace, index: int, path: str | Path, *,
     return history.corpus
 
 
-def make_workspace_encoder(entry: EncoderEntry) -> Encoder:
+def make_workspace_encoder(entry: EncoderEntry, path: str | Path | None = None) -> Encoder:
     """The encoder an entry describes: its family with the saved parameters, or its spec
-    for encoders outside the registry (word-vector files, precomputed)."""
+    for encoders outside the registry (word-vector files, precomputed). Parameters the
+    family does not take (or refuses) are a :class:`WorkspaceError` naming ``path``."""
     if entry.family in ENCODERS:
-        return ENCODERS[entry.family](**entry.params)
+        try:
+            return ENCODERS[entry.family](**entry.params)
+        except (TypeError, ValueError) as error:
+            raise WorkspaceError(f"encoder {entry.spec}: its saved parameters do not fit "
+                                 f"{entry.family} ({error})", path) from None
     return make_encoder(entry.spec)
 
 
@@ -710,7 +827,7 @@ def run_workspace(path: str | Path, on_progress: Callable[[Progress], Any] | Non
         if key not in corpora:
             corpora[key] = load_workspace_corpus(workspace, entry.corpus, path,
                                                  corrected=entry.corrected)
-        encoder = make_workspace_encoder(workspace.encoders[entry.encoder])
+        encoder = make_workspace_encoder(workspace.encoders[entry.encoder], path)
         run, _ = EVALUATIONS[entry.name]
         results.append(run_job(run(corpora[key], encoder, seed=entry.seed, **entry.options),
                                on_progress))

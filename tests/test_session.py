@@ -19,7 +19,9 @@ from sentspace.app.explain import explain_pair
 from sentspace.app.explore import explore, reproject
 from sentspace.app.jobs import run_job
 from sentspace.app.session import EvaluationRun, Session, restore_session
-from sentspace.app.workspace import decode_state, encode_state, load_workspace, save_workspace
+from sentspace.app.workspace import (
+    WorkspaceError, decode_state, encode_state, load_workspace, save_workspace,
+)
 from sentspace.models import make_encoder
 
 
@@ -191,7 +193,7 @@ def test_a_workspace_restores_everything_the_session_holds(saved_session):
 
 
 def test_state_json_builds_only_known_result_classes():
-    with pytest.raises(ValueError, match="may not build"):
+    with pytest.raises(WorkspaceError, match="may not build"):
         decode_state({"__dataclass__": "subprocess.Popen", "fields": {}})
     with pytest.raises(TypeError):
         encode_state(object())

@@ -96,7 +96,10 @@ def decisions(original: Corpus, records: Sequence[Record]
     # What each author decided, also where a resolution overruled them since.
     for author in sorted({edit.author for edit in history.decided}):
         edits = [edit for edit in history.decided if edit.author == author]
-        corrected, _ = replay_edits(original, edits)
+        corrected, conflicts = replay_edits(original, edits)
+        # An edit that did not apply (a label this corpus does not have) decided nothing.
+        skipped = {conflict.record.id for conflict in conflicts if not conflict.applied}
+        edits = [edit for edit in edits if edit.id not in skipped]
         for kind, item, value in _decided(original, corrected, edits):
             by_kind[kind].setdefault(item, {})[author] = value
     return by_kind

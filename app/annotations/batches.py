@@ -41,6 +41,7 @@ from sentspace.app.annotations.suspicious import ReviewList
 from sentspace.app.atomic import write_text_atomic
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import InputError
+from sentspace.app.schema import SchemaError, check_fields, describe
 
 FORMAT = "sentspace-review-batch"
 VERSION = 1
@@ -183,13 +184,47 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
+#: What ``batch.json`` and ``batches.json`` hold: field -> (type, required).
+MANIFEST_FIELDS: dict[str, tuple[Any, bool]] = {
+    "format": (str, True), "version": (int, True), "batch": (int, True), "of": (int, True),
+    "person": (str, True), "corpus": (str, True), "fingerprint": (str, True),
+    "workspace": (str, True), "journal": (str, True), "counts": (dict[str, int], True),
+    "items": (dict[str, list[str]], True)}
+INDEX_FIELDS: dict[str, tuple[Any, bool]] = {
+    "format": (str, True), "version": (int, True), "corpus": (str, True),
+    "fingerprint": (str, True), "batches": (list, True)}
+INDEX_ENTRY_FIELDS: dict[str, tuple[Any, bool]] = {
+    "folder": (str, True), "person": (str, True), "counts": (dict[str, int], True)}
+
+
 def _manifest(path: Path, name: str) -> dict[str, Any]:
+    """``name`` (:data:`MANIFEST` or :data:`INDEX`) in the folder ``path``, checked
+    against its fields; the file names in it must be names in that folder."""
     try:
         data = json.loads((path / name).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InputError(f"cannot read {name}: {error}", path) from None
+    except RecursionError:
+        raise InputError(f"{name} is not a sentspace review batch (nested too deep)",
+                         path) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"{name} is not a sentspace review batch", path)
+    try:
+        check_fields(data, MANIFEST_FIELDS if name == MANIFEST else INDEX_FIELDS)
+        if data["version"] > VERSION:
+            raise SchemaError("version", f"{data['version']} is newer than this version "
+                                         f"reads ({VERSION})")
+        for number, entry in enumerate(data.get("batches", [])):
+            check_fields(entry, INDEX_ENTRY_FIELDS, f"batches[{number}]")
+        names = ([("journal", data["journal"]), ("workspace", data["workspace"])]
+                 if name == MANIFEST else [(f"batches[{number}].folder", entry["folder"])
+                                           for number, entry in enumerate(data["batches"])])
+        for where, file_name in names:
+            if file_name in ("", ".", "..") or Path(file_name).name != file_name:
+                raise SchemaError(where, f"{describe(file_name)} is not a name in this "
+                                         "folder")
+    except SchemaError as error:
+        raise InputError(str(error), path / name) from None
     return data
 
 

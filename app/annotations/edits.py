@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import functools
 import getpass
 import math
 import uuid
@@ -27,6 +28,7 @@ import numpy as np
 
 from sentspace.app.corpora.model import Corpus, Grouping, label_text
 from sentspace.app.errors import InputError
+from sentspace.app.schema import SchemaError, build, describe, finite
 
 #: Kind of the grouping created when a corpus without groups gets its first one.
 NEW_GROUPING_KIND = "group"
@@ -145,7 +147,8 @@ class EditPair(Edit):
         if self.score is not None:
             changes.append(f"score {self.old_score} -> {self.score}")
         if self.label is not None:
-            changes.append(f"label {label_text(self.old_label, self.label_names)} -> "
+            old = self.old_label if self.old_label is not None else -1
+            changes.append(f"label {label_text(old, self.label_names)} -> "
                            f"{label_text(self.label, self.label_names)}")
         return f"pair {self.pair_id or self.pair}: {', '.join(changes)}"
 
@@ -204,25 +207,39 @@ EDIT_TYPES: dict[str, type[Edit]] = {cls.op: cls for cls in (
     MoveSentence, SplitGroup, MergeGroups, EditPair, MarkReviewed, AddNote, ResolveConflict)}
 
 
+def check_stamp(record: Edit | Any) -> None:
+    """What every record must hold besides its types: an id (undo, redo and merging
+    name records by it)."""
+    if not record.id:
+        raise SchemaError("id", "should not be empty")
+
+
 def edit_from_dict(record: dict[str, Any]) -> Edit:
-    """The edit a :meth:`Edit.to_dict` record describes.
+    """The edit a :meth:`Edit.to_dict` record describes, checked against its class's
+    fields (:mod:`sentspace.app.schema`): every field of its type, scores finite.
 
     Raises
     ------
     EditError
-        Unknown ``op``, or fields missing or unknown.
+        Unknown ``op``, fields missing, unknown or of the wrong type; the problem names
+        the field.
     """
+    if not isinstance(record, dict):
+        raise EditError(f"expected an object, found {describe(record)}")
     record = dict(record)
-    cls = EDIT_TYPES.get(record.pop("op", None))
+    op = record.pop("op", None)
+    cls = EDIT_TYPES.get(op) if isinstance(op, str) else None
     if cls is None:
-        raise EditError(f"unknown edit {record!r}")
-    for name in ("members", "groups", "label_names", "settles", "items"):
-        if isinstance(record.get(name), list):
-            record[name] = tuple(record[name])
+        raise EditError(f"op: unknown edit {describe(op)} (known: {', '.join(EDIT_TYPES)})")
     try:
-        return cls(**record)
-    except TypeError as error:
+        edit = build(cls, record)
+        check_stamp(edit)
+        if isinstance(edit, EditPair):
+            finite(edit.score, "score")
+            finite(edit.old_score, "old_score")
+    except SchemaError as error:
         raise EditError(f"malformed {cls.op} edit: {error}") from None
+    return edit
 
 
 @dataclass(frozen=True)
@@ -322,7 +339,44 @@ class Working:
         self.sentence, self.group = self.sentence[keep], self.group[keep]
         self.changed_groups = True
 
+    def check(self, edit: Edit) -> None:
+        """Refuse values this corpus cannot hold, whoever recorded them: a sentence or
+        pair it does not have (also in a review mark's or note's item), a label outside
+        its label set, a score outside the range of its scores."""
+        if isinstance(edit, (MarkReviewed, AddNote)):
+            kind, _, name = edit.item.partition(":")
+            if kind == "sentence":
+                self.sentence_of(name)
+            elif kind == "pair" and not (name.isdigit() and self.pairs is not None
+                                         and int(name) < len(self.pairs)):
+                raise EditError(f"no pair {name}")
+        if not isinstance(edit, EditPair):
+            return
+        if self.pairs is None or not 0 <= edit.pair < len(self.pairs):
+            raise EditError(f"no pair {edit.pair}")
+        if edit.label is not None and edit.label not in self.labels:
+            known = ", ".join(f"{label} {label_text(label, self.pairs.label_names)}"
+                              for label in sorted(self.labels))
+            raise EditError(f"label {edit.label} is not a label of this corpus ({known})")
+        if edit.score is not None:
+            scored = self.pairs.score[np.isfinite(self.pairs.score)]
+            if not len(scored):
+                raise EditError("this corpus's pairs have no scores to correct")
+            low, high = float(scored.min()), float(scored.max())
+            if not low <= edit.score <= high:
+                raise EditError(f"score {edit.score:g} is outside this corpus's scores "
+                                f"({low:g} to {high:g})")
+
+    @functools.cached_property
+    def labels(self) -> set[int]:
+        """The labels a pair may have: one per label name, else a paraphrase judgement
+        (0, 1) or a number the corpus uses."""
+        if self.pairs.label_names:
+            return set(range(len(self.pairs.label_names)))
+        return {0, 1} | set(np.unique(self.pairs.label[self.pairs.label >= 0]).tolist())
+
     def play(self, edit: Edit) -> None:
+        self.check(edit)
         keys = self._keys(edit)
         if isinstance(edit, MergeGroups):  # its sentences change group too
             merged = np.isin(self.group, [self.group_of_name.get(n, -1) for n in edit.groups])
@@ -365,8 +419,6 @@ class Working:
             self.join(np.flatnonzero(np.isin(self.group, merged)),
                       self.existing_group(edit.target))
         elif isinstance(edit, EditPair):
-            if self.pairs is None or not 0 <= edit.pair < len(self.pairs):
-                raise EditError(f"no pair {edit.pair}")
             if edit.score is not None:
                 self.score[edit.pair] = edit.score
             if edit.label is not None:

@@ -53,9 +53,12 @@ from pathlib import Path
 import filelock
 import platformdirs
 
-from sentspace.app.annotations.edits import Edit, EditError, current_user, edit_from_dict, new_id, now
+from sentspace.app.annotations.edits import (
+    Edit, EditError, check_stamp, current_user, edit_from_dict, new_id, now,
+)
 from sentspace.app.atomic import write_text_atomic
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.schema import SchemaError, build, describe
 
 FORMAT = "sentspace-edit-journal"
 VERSION = 1
@@ -150,7 +153,7 @@ class _Reader:
         self.line += 1
         try:
             data = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             data = None
             if self.line > 1:
                 raise EditError("not a JSON line; the journal is corrupt", self.path,
@@ -172,8 +175,10 @@ class _Reader:
 
     def _record(self, data: object, raw: bytes) -> Record | None:
         if not isinstance(data, dict):
-            raise EditError(f"expected an object, found {data!r}")
+            raise EditError(f"expected an object, found {describe(data)}")
         data.setdefault("id", legacy_id(self.line, raw))
+        if not isinstance(data["id"], str):
+            raise EditError(f"id: should be a string, found {describe(data['id'])}")
         if data["id"] in self.ids:
             raise EditError(f"a second record with the id {data['id']}")
         if data.get("op") in STACK_OPS:
@@ -183,7 +188,11 @@ class _Reader:
                 if not source:
                     return None
                 data["edit"] = source[-1]
-            record: Record = StackRecord(**data)
+            try:
+                record: Record = build(StackRecord, data)
+                check_stamp(record)
+            except SchemaError as error:
+                raise EditError(f"malformed {data['op']} record: {error}") from None
             if record.edit not in self.edit_ids:
                 raise EditError(f"{record.op} of {record.edit}, which no earlier line holds")
             if record.edit in source:

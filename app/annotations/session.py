@@ -294,8 +294,7 @@ class AnnotationSession:
             (after any kept before), not applied.
         """
         view = view if view is not None else self.corpus
-        if edit.changes_corpus:
-            apply(view, [edit])  # a mistake, not a conflict: refused
+        apply(view, [edit])  # a mistake (or a value the corpus cannot hold): refused
         if self.pending:
             saved = self.save_pending()  # the edits kept earlier go first, in order
             if saved.error is not None:

@@ -52,14 +52,17 @@ def read_bytes(path: Path) -> bytes:
 
 def decode(path: Path, data: bytes, encoding: str = "utf-8",
            fallback: str | None = None) -> tuple[str, tuple[int, ...]]:
-    """Decode a whole file in ``encoding``, else (when given) in ``fallback``.
+    """Decode a file in ``encoding``; with a ``fallback``, each line that is not valid
+    ``encoding`` is decoded on its own in ``fallback``, and only that line: a file with
+    one cp1252 line among UTF-8 ones keeps every UTF-8 line as written.
 
     Returns
     -------
     text : str
         The decoded text without a leading BOM.
     fallback_lines : tuple of int
-        1-based lines that are not valid ``encoding`` (empty when no fallback was needed).
+        1-based lines that are not valid ``encoding``, every one of them (empty when no
+        fallback was needed).
     """
     try:
         return data.decode(encoding).removeprefix("\ufeff"), ()
@@ -68,28 +71,30 @@ def decode(path: Path, data: bytes, encoding: str = "utf-8",
     if fallback is None:
         raise CorpusError(f"not valid {encoding.upper()} (byte 0x{data[first_bad]:02x})",
                           path, line_of_offset(data, first_bad))
-    try:
-        text = data.decode(fallback)
-    except UnicodeDecodeError as error:
-        raise CorpusError(f"neither {encoding.upper()} nor {fallback} "
-                          f"(byte 0x{data[error.start]:02x})",
-                          path, line_of_offset(data, error.start)) from None
-    # Only lines holding non-ASCII bytes can be invalid in an ASCII-compatible encoding.
+    # Only lines holding non-ASCII bytes can be invalid in an ASCII-compatible encoding:
+    # the runs of lines between them decode at once.
     raw = np.frombuffer(data, dtype=np.uint8)
     ends = np.append(np.flatnonzero(raw == 0x0A), len(data))
     starts = np.insert(ends[:-1] + 1, 0, 0)
-    suspect = np.unique(np.searchsorted(ends, np.flatnonzero(raw >= 0x80)))
-    bad = [int(line) + 1 for line in suspect
-           if not _decodes(data[starts[line]:ends[line]], encoding)]
-    return text.removeprefix("\ufeff"), tuple(bad)
-
-
-def _decodes(data: bytes, encoding: str) -> bool:
-    try:
-        data.decode(encoding)
-    except UnicodeDecodeError:
-        return False
-    return True
+    suspect = np.unique(np.searchsorted(ends, np.flatnonzero(raw >= 0x80))).tolist()
+    parts, bad, done = [], [], 0
+    for line in suspect:
+        start, end = int(starts[line]), int(ends[line])
+        parts.append(data[done:start].decode(encoding))
+        chunk = data[start:end]
+        try:
+            parts.append(chunk.decode(encoding))
+        except UnicodeDecodeError:
+            try:
+                parts.append(chunk.decode(fallback))
+            except UnicodeDecodeError as error:
+                raise CorpusError(f"neither {encoding.upper()} nor {fallback} "
+                                  f"(byte 0x{chunk[error.start]:02x})", path,
+                                  line + 1) from None
+            bad.append(line + 1)
+        done = end
+    parts.append(data[done:].decode(encoding))
+    return "".join(parts).removeprefix("\ufeff"), tuple(bad)
 
 
 def split_lines(path: Path, text: str) -> list[str]:
@@ -123,9 +128,17 @@ def read_lines(path: Path, encoding: str = "utf-8", fallback: str | None = None,
     """
     text, bad = read_decoded(path, encoding, fallback)
     if bad and warnings is not None:
-        warnings.append(f"{path.name}: not {encoding.upper()}, read as {fallback} "
-                        f"(line{'s' if len(bad) > 1 else ''} {format_lines(bad)})")
+        warnings.append(fallback_warning(path, bad, encoding, fallback))
     return split_lines(path, text)
+
+
+def fallback_warning(path: Path, lines: Iterable[int], encoding: str = "utf-8",
+                     fallback: str = "cp1252") -> str:
+    """What a corpus warns of the ``lines`` that were not ``encoding``: each was read
+    as ``fallback`` (the others as ``encoding``)."""
+    lines = list(lines)
+    return (f"{path.name}: not {encoding.upper()}, read as {fallback} "
+            f"(line{'s' if len(lines) > 1 else ''} {format_lines(lines)})")
 
 
 def format_lines(lines: Iterable[int], limit: int = 20) -> str:

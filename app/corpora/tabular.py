@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from sentspace.app.corpora.build import (MAX_LINE_CHARS, SentenceTable, corpus_from_columns,
-                               first_line, format_lines, grouping_from_labels,
+                               fallback_warning, first_line, grouping_from_labels,
                                read_decoded, split_lines)
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.errors import CorpusError
@@ -271,8 +271,7 @@ def load_tabular(path: str | Path, mapping: ColumnMapping | None = None,
             return fast
     header, rows, fallback_lines = _read_rows(path, mapping)
     if fallback_lines:
-        warnings.append(f"{path.name}: not UTF-8, read as cp1252 "
-                        f"(lines {format_lines(fallback_lines)})")
+        warnings.append(fallback_warning(path, fallback_lines))
     if not rows:
         raise CorpusError("no rows after the header", path)
     n_columns = len(header) if header is not None else len(rows[0][1])
@@ -292,8 +291,7 @@ def _plain_text(path: Path, name: str | None, warnings: list[str]) -> Corpus:
     :func:`_sentences` makes of it, at a million lines a second."""
     text, fallback_lines = read_decoded(path, "utf-8", "cp1252")
     if fallback_lines:
-        warnings.append(f"{path.name}: not UTF-8, read as cp1252 "
-                        f"(lines {format_lines(fallback_lines)})")
+        warnings.append(fallback_warning(path, fallback_lines))
     lines = [line.strip() for line in split_lines(path, text)]
     distinct = dict.fromkeys(lines)         # in order of first appearance
     distinct.pop("", None)

@@ -1,0 +1,40 @@
+"""A malformed journal or workspace is a dialog naming the file and where in it, and the
+window keeps working: the journal's record of the wrong type, a workspace whose saved
+review lists are a string."""
+
+import json
+
+from PySide6.QtWidgets import QMessageBox
+
+from sentspace.app.annotations.session import AnnotationSession
+from tests.ui.conftest import wait_for_job
+
+
+def test_a_journal_record_of_the_wrong_type_is_a_dialog(qtbot, window, tmp_path):
+    corpus = window.corpus
+    journal = tmp_path / "edits.jsonl"
+    session = AnnotationSession.open(corpus, journal, author="ann")
+    session.move(0, corpus.groups.names[1])
+    session.close()
+    header, record = journal.read_text().splitlines()
+    journal.write_text(f"{header}\n{json.dumps({**json.loads(record), 'target': [1]})}\n")
+    window.showing.set_corpus(corpus, journal, spec="msrp-grouped")
+    dialog = window.findChild(QMessageBox, "error-dialog")
+    assert dialog.windowTitle() == "The edit journal cannot be used"
+    assert dialog.text() == (f"{journal}, line 2: malformed move edit: target: should be a "
+                             "string, found [1]")
+    assert window.corpus is corpus and window.annotations is None
+
+
+def test_a_workspace_with_malformed_state_is_a_dialog(qtbot, window, tmp_path):
+    path = window.files.save_workspace_to(tmp_path / "study.sentspace")
+    saved = json.loads(path.read_text())
+    saved["corpora"][0]["state"]["review_lists"] = "misgrouped"
+    path.write_text(json.dumps(saved))
+    window.files.open_workspace(path)
+    wait_for_job(qtbot, window)
+    dialog = window.findChild(QMessageBox, "error-dialog")
+    assert dialog.windowTitle() == "Cannot use this input"
+    assert dialog.text() == (f"{path}: corpora[0].state.review_lists: should be an object, "
+                             "found 'misgrouped'")
+    assert window.corpus is not None
