@@ -14,7 +14,7 @@
     sentspace annotations agreement JOURNAL... [--corpus SPEC]
     sentspace annotations merge JOURNAL... --out FILE [--corpus SPEC]
     sentspace annotations batches WORKSPACE_OR_CORPUS --people N --out DIR [--copies K]
-    sentspace reproduce PAPER [TABLE] [--quick|--full] [--out DIR]
+    sentspace reproduce PAPER [TABLE] [--quick|--full] [--out DIR] [--data DIR --items I --negatives N]
 
 Every evaluation prints the same rows the GUI's metric panel shows. Bad input exits with
 status 2 and one line naming the file, line and problem.
@@ -532,28 +532,42 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
 
 
 def command_reproduce(args: argparse.Namespace) -> int:
-    from sentspace.app.reproduce.report import COLUMNS, by_table, cells, header, write_report
+    from sentspace.app.corpora.pyramid import is_pyramid
+    from sentspace.app.reproduce.report import (
+        COLUMNS, by_table, cells, finding_lines, header, outside_notes, write_report)
 
     paper = PAPERS[args.paper]
     if args.table and args.table not in {table.id for table in paper.tables}:
         raise InputError(f"{args.paper} has no table {args.table!r} (tables: "
                          f"{', '.join(table.id for table in paper.tables)})")
+    reads_duc = any(c.run is not None and c.run.reads_duc
+                    for t in paper.tables for c in t.cells)
+    options = {name: value for name in ("items", "negatives")
+               if (value := getattr(args, f"reproduce_{name}")) is not None}
+    if (args.data or options) and not reads_duc:
+        raise InputError(f"{args.paper} reads no pyramid data: --data, --items and "
+                         "--negatives are for baumel")
+    data = Path(args.data).expanduser() if args.data else None
+    if data is not None and not is_pyramid(data):
+        raise InputError(f"{data}: not a folder of DUC .pyr files")
     printer = ProgressPrinter()
     report = run_job(run_reproduction(paper, [args.table] if args.table else None,
-                                      variant=FULL if args.full else QUICK, seed=args.seed),
-                     printer)
+                                      variant=FULL if args.full else QUICK, seed=args.seed,
+                                      data=data, options=options), printer)
     printer.clear()
     print("\n".join(header(report)))
     for table_id, title, rows in by_table(report):
         print(f"\n{table_id}: {title}")
         print(format_table(COLUMNS, [cells(row) for row in rows]))
+        for note in outside_notes(rows):
+            print(f"  {note}")
     if report.counts:
         print("\ncounts stated in the paper")
         print(format_table(["what", "paper", "sentspace"],
                            [[c.what, c.paper, c.ours] for c in report.counts]))
     print("\nfindings")
-    for finding in report.findings:
-        print(f"- {finding.claim}: {finding.verdict}. {finding.evidence}")
+    for line in finding_lines(report):
+        print(f"- {line}")
     written = write_report(report, args.out)
     print(f"\nreport: {', '.join(str(path) for path in written)}")
     return 0
@@ -820,6 +834,14 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     reproduce.add_argument("--out", default="reproduce",
                            help="folder for the report (default ./reproduce)")
+    reproduce.add_argument("--data", metavar="DIR",
+                           help="baumel: a folder of DUC .pyr files (else $SENTSPACE_DUC, "
+                                "else the 14-contributor sample, not comparable)")
+    for name in ("items", "negatives"):
+        option = OPTIONS["pyramid"][name]
+        reproduce.add_argument(f"--{name}", dest=f"reproduce_{name}",
+                               choices=list(option.choices),
+                               help=f"baumel: {option.help} (default: the paper's reading)")
     reproduce.set_defaults(handler=command_reproduce)
 
     run = commands.add_parser("run", help="re-run a saved workspace's evaluations; exits 1 "

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sentspace.app.ann import EXACT_LIMIT
-from sentspace.app.corpora.pyramid import DISTRACTORS, ITEMS, NEGATIVE_OVERLAP
+from sentspace.app.corpora.pyramid import DISTRACTORS, ITEMS, NEGATIVE_OVERLAP, NEGATIVES
 from sentspace.app.evaluations import (
     agreement, bitext, classification, costra, costra_offsets, detection, histograms, latent,
     pyramid, ranking, relatedness, transfer,
@@ -87,6 +87,9 @@ OPTIONS: dict[str, dict[str, EvaluationOption]] = {
             NEGATIVE_OVERLAP,
             "how the words a negative pair must share are counted"),
         "items": EvaluationOption(ITEMS, "what the binary test pairs"),
+        "negatives": EvaluationOption(
+            NEGATIVES, "where the binary test's negative pairs come from (positive share "
+            "beside the paper's 4.2%)"),
     },
 }
 

@@ -24,6 +24,7 @@ from sentspace.app.cache import encode_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.corpora.pyramid import PyramidTests, pyramid_tests
 from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
 from sentspace.app.jobs import Job, Progress
 from sentspace.app.results import Provenance, Result, Score
 from sentspace.models.base import Embeddings, Encoder
@@ -43,6 +44,7 @@ class BinaryOutcome:
         The pairs the threshold was chosen on; metrics are on the others.
     predicted : ndarray of bool, shape (n_pairs,)
         ``cosine >= threshold``.
+    f1_ci : 95% bootstrap interval of the test pairs' F1 (threshold held fixed).
     """
 
     cosine: np.ndarray
@@ -53,6 +55,7 @@ class BinaryOutcome:
     precision: float
     recall: float
     f1: float
+    f1_ci: tuple[float, float] | None = None
 
     @property
     def at_edge(self) -> bool:
@@ -105,7 +108,7 @@ class PyramidResult(Result):
         labels = self.tests.pairs.label
         tune = self.binary.in_tune
         rows = [
-            ("binary F1", f"{self.binary.f1:.4f}"),
+            ("binary F1", f"{self.binary.f1:.4f} {statistics.format_ci(self.binary.f1_ci)}"),
             ("binary precision", f"{self.binary.precision:.4f}"),
             ("binary recall", f"{self.binary.recall:.4f}"),
             ("binary threshold", f"{self.binary.threshold:.4f} (tune F1 "
@@ -126,7 +129,7 @@ class PyramidResult(Result):
 
     def scores(self) -> list[Score]:
         n_test, n_questions = int((~self.binary.in_tune).sum()), self.tests.n_questions
-        return [Score("binary F1", self.binary.f1, None, n_test),
+        return [Score("binary F1", self.binary.f1, self.binary.f1_ci, n_test),
                 Score("binary precision", self.binary.precision, None, n_test),
                 Score("binary recall", self.binary.recall, None, n_test),
                 Score("binary threshold", self.binary.threshold, None,
@@ -144,7 +147,8 @@ class PyramidResult(Result):
                          "kept": f.kept} for f in tests.funnels],
             "n_degenerate": self.n_degenerate,
             "binary": {
-                "f1": self.binary.f1, "precision": self.binary.precision,
+                "f1": self.binary.f1, "f1_ci": self.binary.f1_ci,
+                "precision": self.binary.precision,
                 "recall": self.binary.recall, "threshold": self.binary.threshold,
                 "tune_f1": self.binary.tune_f1, "at_edge": self.binary.at_edge,
                 "pairs": [{"first": a, "second": b, "label": y, "cosine": c, "tune": t,
@@ -263,6 +267,8 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
     threshold, tune_f1 = best_f1_threshold(cosine[in_tune], pairs.label[in_tune])
     predicted = cosine >= threshold
     precision, recall, f1 = _scores(predicted[~in_tune], pairs.label[~in_tune])
+    f1_ci = statistics.bootstrap_ci(statistics.f1, predicted[~in_tune], pairs.label[~in_tune],
+                                    seed=seed)
 
     answer_cosine = _cosines(X, bad, tests.question, tests.answer)
     n_distractors = tests.distractors.shape[1]
@@ -280,7 +286,7 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
         provenance=provenance, tests=tests,
         binary=BinaryOutcome(cosine=cosine, in_tune=in_tune, predicted=predicted,
                              threshold=threshold, tune_f1=tune_f1, precision=precision,
-                             recall=recall, f1=f1),
+                             recall=recall, f1=f1, f1_ci=f1_ci),
         ranking=RankingOutcome(answer_cosine=answer_cosine,
                                distractor_cosine=distractor_cosine, rank=rank),
         n_degenerate=int(bad[used].sum()), sentence_ids=corpus.ids + tests.label_ids)
@@ -289,7 +295,8 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
 def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fraction: float = 0.1,
                 min_words: int = 3, min_shared_negative: int = 4, n_distractors: int = 3,
                 distractors: str = "answer", negative_overlap: str = "tokens",
-                items: str = "contributors") -> Job[PyramidResult]:
+                items: str = "contributors", negatives: str = "across-pyramids"
+                ) -> Job[PyramidResult]:
     """Encode the contributors of a pyramid corpus and run both tests.
 
     Parameters
@@ -298,14 +305,15 @@ def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fractio
     encoder : fitted on all contributors first when it requires fitting (no labels are
         learnt, so nothing leaks).
     seed, tune_fraction : see :func:`evaluate_pyramid`.
-    min_words, min_shared_negative, n_distractors, distractors, negative_overlap, items :
+    min_words, min_shared_negative, n_distractors, distractors, negative_overlap, items,
+    negatives :
         how :func:`sentspace.app.corpora.pyramid.pyramid_tests` builds the tests; with SCU labels
         among the binary items, the labels are encoded after the sentences.
     """
     tests = pyramid_tests(corpus, min_words=min_words,
                           min_shared_negative=min_shared_negative, n_distractors=n_distractors,
                           distractors=distractors, negative_overlap=negative_overlap,
-                          items=items)
+                          items=items, negatives=negatives)
     _check(tests, corpus)
     embeddings = yield from encode_corpus(
         corpus, encoder, texts=corpus.texts + tests.label_texts if tests.label_texts else None)

@@ -11,7 +11,8 @@ A *metric* is a vectorised function ``metric(values, gold, weights) -> (B,)`` ov
 
 Metrics: :func:`mean` of per-item values (accuracy from 0/1 correctness, accuracy@k from
 ``rank <= k``, MRR from ``1 / rank``, mean rank); :func:`pearson` and :func:`spearman`
-of values against gold (relatedness); :func:`average_precision` of scores against 0/1 gold.
+of values against gold (relatedness); :func:`average_precision` of scores against 0/1 gold;
+:func:`f1` of 0/1 calls against 0/1 gold (the pyramid binary test).
 
 :func:`bootstrap_ci` resamples items with replacement (percentile interval);
 :func:`paired_permutation_test` and :func:`mcnemar` compare two encoders on the same items.
@@ -62,6 +63,18 @@ def pearson(values: np.ndarray, gold: np.ndarray,
         r = (w * x * y).sum(axis=-1) / np.sqrt((w * x * x).sum(axis=-1)
                                                 * (w * y * y).sum(axis=-1))
     return np.clip(r, -1.0, 1.0)
+
+
+def f1(predicted: np.ndarray, gold: np.ndarray,
+       weights: np.ndarray | None = None) -> np.ndarray:
+    """Weighted F1 of 0/1 calls against 0/1 gold -> (B,): 2 TP / (called + positive),
+    0 where both are 0."""
+    w = _weights_for(predicted, weights)
+    positive = gold == 1
+    true_positive = (w * (predicted * positive)).sum(axis=-1)
+    denominator = (w * predicted).sum(axis=-1) + (w * positive).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, 2 * true_positive / denominator, 0.0)
 
 
 def _weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -1,78 +1,312 @@
-"""Deciding a paper's claims on the re-run's values: each helper takes the lookup
-``value(table, row, column)`` and returns (supported, the numbers that decide), with
-None for supported when a value it needs was not re-run."""
+"""Deciding a paper's claims: each helper names its comparison and decides it from tests
+on the re-run's per-item outcomes (the paired tests ``sentspace eval`` makes between
+encoders: McNemar for classification, paired permutation otherwise; a two-sample
+permutation test where the two numbers come from different items), then checks the same
+wording on the paper's own numbers.
+
+A verdict is *supported* (every comparison goes the claimed way at p < :data:`ALPHA`),
+*not supported* (one goes the other way at p < :data:`ALPHA`), *no difference at this
+size* (otherwise: the data cannot tell the two apart) or *not decided* (a number it
+needs was not re-run). A comparison without per-item outcomes (no test for the
+evaluation) is decided on the two values and says so.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
-Lookup = Callable[[str, str, str], float | None]
-Decision = tuple[bool | None, str]
+import numpy as np
+
+from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+
+SUPPORTED = "supported"
+NOT_SUPPORTED = "not supported"
+NO_DIFFERENCE = "no difference at this size"
+NOT_DECIDED = "not decided"
+#: Two-sided level of every test.
+ALPHA = 0.05
+#: Permutations of the tests made here (the ``eval`` comparison's default).
+PERMUTATIONS = 10_000
+
+Key = tuple[str, str, str]      # (table, row, column)
 
 
-def _values(value: Lookup, table: str, column: str, rows: Sequence[str]
-            ) -> tuple[dict[str, float], list[str]]:
-    found = {row: value(table, row, column) for row in rows}
-    return ({row: v for row, v in found.items() if v is not None},
-            [row for row, v in found.items() if v is None])
+class Evidence(Protocol):
+    """What a finding is decided on: sentspace's and the paper's numbers by cell, and a
+    test of the difference of two re-run cells (None when a cell was not re-run)."""
+
+    def value(self, table: str, row: str, column: str) -> float | None: ...
+
+    def published(self, table: str, row: str, column: str) -> float | None: ...
+
+    def test(self, a: Key, b: Key) -> statistics.PairedTest | None: ...
+
+    def interval(self, table: str, row: str, column: str) -> tuple[float, float] | None: ...
 
 
-def _shown(values: dict[str, float]) -> str:
-    return ", ".join(f"{row} {v:.4g}" for row, v in values.items())
+@dataclass(frozen=True)
+class Decision:
+    """A finding's verdict, what it compared, each test ("A vs B: +0.03, p 0.004"), the
+    deciding test's p-value and effect (A - B), and the same rule on the paper's table
+    (``paper_holds`` None when the paper prints none of the numbers)."""
+
+    verdict: str
+    comparison: str
+    evidence: str
+    p_value: float | None = None
+    effect: float | None = None
+    paper: str = ""
+    paper_holds: bool | None = None
 
 
-def _missing(rows: Sequence[str]) -> Decision:
-    return None, f"not re-run: {', '.join(rows)} (run with --full, or see the rows' marks)"
+def _name(key: Key) -> str:
+    return key[1]
 
 
-def beats(value: Lookup, table: str, column: str, winners: Sequence[str],
+def _names(a: Key, b: Key) -> tuple[str, str]:
+    """How a comparison's two cells are told apart: by row, or by column within a row."""
+    return (a[1], b[1]) if a[1] != b[1] else (f"{a[1]} {a[2]}", b[2])
+
+
+def _tested(evidence: Evidence, a: Key, b: Key) -> tuple[float, float, str] | None:
+    """(effect a - b, p-value or NaN, text) of one comparison; None when not re-run."""
+    va, vb = evidence.value(*a), evidence.value(*b)
+    if va is None or vb is None:
+        return None
+    name_a, name_b = _names(a, b)
+    test = evidence.test(a, b)
+    if test is None:
+        return va - vb, float("nan"), (f"{name_a} {va:.4g} vs {name_b} {vb:.4g}: "
+                                       f"{va - vb:+.4f} (no per-item test: values)")
+    interval = (f", 95% CI [{test.difference_ci[0]:+.4f}, {test.difference_ci[1]:+.4f}]"
+                if test.difference_ci is not None else "")
+    return test.difference, test.p_value, (
+        f"{name_a} {va:.4g} vs {name_b} {vb:.4g}: {test.difference:+.4f}{interval}, "
+        f"p {test.p_value:.3g} ({test.method}, {test.n_items} items)")
+
+
+def _verdict(tests: list[tuple[float, float, str]]) -> tuple[str, float | None, float | None]:
+    """The verdict of claims "each effect > 0", with the deciding p-value and effect: the
+    strongest refutation, else the weakest support."""
+    def significant(p: float, effect: float) -> bool:
+        return p < ALPHA if np.isfinite(p) else effect != 0
+    against = [(p, e) for e, p, _ in tests if e < 0 and significant(p, e)]
+    if against:
+        p, e = min(against, key=lambda pe: (pe[0] if np.isfinite(pe[0]) else 0, pe[1]))
+        return NOT_SUPPORTED, _finite(p), e
+    weakest = max(tests, key=lambda t: (t[1] if np.isfinite(t[1]) else 0, -t[0]))
+    effect, p, _ = weakest
+    if all(e > 0 and significant(p_, e) for e, p_, _ in tests):
+        return SUPPORTED, _finite(p), effect
+    return NO_DIFFERENCE, _finite(p), effect
+
+
+def _finite(p: float) -> float | None:
+    return p if np.isfinite(p) else None
+
+
+def _on_paper(evidence: Evidence, pairs: Sequence[tuple[Key, Key]]) -> tuple[str, bool | None]:
+    """Whether the paper's own numbers satisfy "a above b" for every pair it prints."""
+    printed = [(a, b, evidence.published(*a), evidence.published(*b)) for a, b in pairs]
+    printed = [(a, b, pa, pb) for a, b, pa, pb in printed if pa is not None and pb is not None]
+    if not printed:
+        return "", None
+    failing = [f"{_names(a, b)[0]} {pa:.4g} vs {_names(a, b)[1]} {pb:.4g}"
+               for a, b, pa, pb in printed if not pa > pb]
+    if failing:
+        return f"the paper's own table fails the wording: {'; '.join(failing)}", False
+    return (f"the paper's table holds it ({len(printed)} comparison"
+            f"{'s' if len(printed) > 1 else ''})", True)
+
+
+def compare_all(evidence: Evidence, comparison: str, pairs: Sequence[tuple[Key, Key]],
+                paper_pairs: Sequence[tuple[Key, Key]] | None = None) -> Decision:
+    """Every ``a`` above its ``b``, each pair tested; the paper checked on ``paper_pairs``
+    (default: the same pairs)."""
+    paper, holds = _on_paper(evidence, pairs if paper_pairs is None else paper_pairs)
+    tests, missing = [], []
+    for a, b in pairs:
+        outcome = _tested(evidence, a, b)
+        if outcome is None:
+            missing += [_name(k) for k in (a, b) if evidence.value(*k) is None]
+        else:
+            tests.append(outcome)
+    if missing or not tests:
+        return Decision(NOT_DECIDED, comparison,
+                        f"not re-run: {', '.join(dict.fromkeys(missing)) or 'nothing'} (run "
+                        "with --full, or see the rows' marks)", paper=paper, paper_holds=holds)
+    verdict, p, effect = _verdict(tests)
+    return Decision(verdict, comparison, "; ".join(text for *_, text in tests), p, effect,
+                    paper, holds)
+
+
+def beats(evidence: Evidence, table: str, column: str, winners: Sequence[str],
           losers: Sequence[str]) -> Decision:
-    """Every one of ``winners`` is above every one of ``losers`` in ``column``."""
-    high, missing_high = _values(value, table, column, winners)
-    low, missing_low = _values(value, table, column, losers)
-    if missing_high or missing_low:
-        return _missing(missing_high + missing_low)
-    return min(high.values()) > max(low.values()), f"{_shown(high)} vs {_shown(low)}"
+    """Every one of ``winners`` above every one of ``losers`` in ``column``."""
+    pairs = [((table, w, column), (table, lo, column)) for w in winners for lo in losers]
+    return compare_all(evidence, f"{column}: {', '.join(winners)} above "
+                       f"{', '.join(losers)}, each pair tested", pairs)
 
 
-def best_of(value: Lookup, table: str, column: str, best: str, rows: Sequence[str]
+def best_of(evidence: Evidence, table: str, column: str, best: str, rows: Sequence[str]
             ) -> Decision:
-    """``best`` has the highest value of ``rows`` that were re-run (at least two)."""
-    found, missing = _values(value, table, column, rows)
-    if best not in found or len(found) < 2:
-        return _missing([best, *missing] if best not in found else missing)
-    top = max(found, key=found.__getitem__)
-    note = f" (not re-run: {', '.join(missing)})" if missing else ""
-    return top == best, f"{_shown(found)}{note}"
+    """``best`` above each of the other ``rows`` re-run."""
+    others = [r for r in rows if r != best and evidence.value(table, r, column) is not None]
+    if evidence.value(table, best, column) is None or not others:
+        others = [r for r in rows if r != best]
+    return beats(evidence, table, column, (best,), others)
 
 
-def every_lower(value: Lookup, table: str, rows: Sequence[str], lower: str, higher: str
-                ) -> Decision:
-    """For every row re-run in both columns, ``lower`` < ``higher``."""
-    a, _ = _values(value, table, lower, rows)
-    b, _ = _values(value, table, higher, rows)
-    both = [row for row in rows if row in a and row in b]
-    if not both:
-        return _missing(list(rows))
-    return (all(a[row] < b[row] for row in both),
-            "; ".join(f"{row} {a[row]:.4g} vs {b[row]:.4g}" for row in both))
+def every_lower(evidence: Evidence, table: str, rows: Sequence[str], lower: str,
+                higher: str) -> Decision:
+    """For every row re-run in both columns, ``higher`` above ``lower`` (different items:
+    a two-sample test per row)."""
+    both = [r for r in rows if evidence.value(table, r, lower) is not None
+            and evidence.value(table, r, higher) is not None]
+    pairs = [((table, r, higher), (table, r, lower)) for r in (both or rows)]
+    return compare_all(evidence, f"per row, {higher} above {lower} (two-sample test)",
+                       pairs, [((table, r, higher), (table, r, lower)) for r in rows])
 
 
-def within(value: Lookup, table: str, column: str, first: str, second: str, band: float
-           ) -> Decision:
-    """``second`` is at most ``band`` below ``first``."""
-    found, missing = _values(value, table, column, (first, second))
-    if missing:
-        return _missing(missing)
-    gap = found[first] - found[second]
-    return gap <= band, f"{_shown(found)}: gap {gap:.4f} (band {band})"
+def within(evidence: Evidence, first: Key, second: Key, band: float) -> Decision:
+    """``second`` at most ``band`` below ``first``: supported when the 95% interval of
+    the gap lies below the band, not supported when it lies above, else no difference
+    from the band at this size."""
+    comparison = f"{_name(first)} - {_name(second)} at most {band} ({first[2]})"
+    pf, ps = evidence.published(*first), evidence.published(*second)
+    paper, holds = "", None
+    if pf is not None and ps is not None:
+        holds = pf - ps <= band
+        paper = (f"the paper's table {'holds it' if holds else 'fails the wording'}: gap "
+                 f"{pf - ps:.4f}")
+    outcome = _tested(evidence, first, second)
+    if outcome is None:
+        return Decision(NOT_DECIDED, comparison, "not re-run (run with --full, or see the "
+                        "rows' marks)", paper=paper, paper_holds=holds)
+    gap, p, text = outcome
+    test = evidence.test(first, second)
+    low, high = (test.difference_ci if test is not None and test.difference_ci is not None
+                 else (gap, gap))
+    verdict = SUPPORTED if high <= band else NOT_SUPPORTED if low > band else NO_DIFFERENCE
+    return Decision(verdict, comparison, f"{text}; band {band}", _finite(p), gap, paper,
+                    holds)
 
 
-def all_below(value: Lookup, table: str, rows: Sequence[str], columns: Sequence[str],
-              bound: float) -> Decision:
-    """Every re-run value of ``rows`` in ``columns`` is below ``bound``."""
-    found = {f"{row} {column}": v for column in columns
-             for row, v in _values(value, table, column, rows)[0].items()}
+def all_below(evidence: Evidence, keys: Sequence[Key], bound: float) -> Decision:
+    """Every re-run value of ``keys`` below ``bound``: supported when every 95% interval
+    lies below it, not supported when one lies above; the paper's printed values checked
+    likewise."""
+    printed = {k: evidence.published(*k) for k in keys}
+    printed = {k: v for k, v in printed.items() if v is not None}
+    holds = all(v < bound for v in printed.values()) if printed else None
+    paper = ("" if holds is None else
+             f"the paper's table {'holds it' if holds else 'fails the wording'}: highest "
+             f"{max(printed.values()):.3f}")
+    found = {k: v for k in keys if (v := evidence.value(*k)) is not None}
+    missing = [k[1] for k in keys if k not in found]
+    comparison = (f"{keys[0][2]} of each row re-run ({', '.join(k[1] for k in found) or 'none'})"
+                  f" below {bound}, by its 95% interval")
     if not found:
-        return _missing(list(rows))
-    return all(v < bound for v in found.values()), f"{_shown(found)} (bound {bound})"
+        return Decision(NOT_DECIDED, comparison, "not re-run: " + ", ".join(missing),
+                        paper=paper, paper_holds=holds)
+    spans = {k: evidence.interval(*k) or (v, v) for k, v in found.items()}
+    verdict = (NOT_SUPPORTED if any(low >= bound for low, _ in spans.values()) else
+               SUPPORTED if all(high < bound for _, high in spans.values()) else NO_DIFFERENCE)
+    top = max(found, key=found.__getitem__)
+    not_run = f"; not re-run: {', '.join(missing)}" if missing else ""
+    return Decision(verdict, comparison, "; ".join(
+        f"{k[1]} {v:.4g} [{spans[k][0]:.4f}, {spans[k][1]:.4f}]" for k, v in found.items())
+        + f" (bound {bound}){not_run}", effect=found[top] - bound, paper=paper,
+        paper_holds=holds)
+
+
+def lowest_class(evidence: Evidence, table: str, rows: Sequence[str], lowest: str,
+                 others: Sequence[str], paper_rows: Sequence[str]) -> Decision:
+    """For each of ``rows`` re-run, ``lowest`` below each of ``others`` (two-sample tests
+    over the class's comparisons); the paper's numbers checked on ``paper_rows``."""
+    ran = [r for r in rows if evidence.value(table, r, lowest) is not None]
+    pairs = [((table, r, c), (table, r, lowest)) for r in (ran or rows) for c in others]
+    return compare_all(
+        evidence, f"{lowest} below every other class, per encoder of the paper re-run "
+        f"({', '.join(ran or rows)})", pairs,
+        [((table, r, c), (table, r, lowest)) for r in paper_rows for c in others])
+
+
+def independent_test(a: np.ndarray, b: np.ndarray, *, seed: int = 0) -> statistics.PairedTest:
+    """Two-sample permutation test of mean(a) - mean(b) on different items (scipy), with a
+    bootstrap interval of the difference (each sample resampled on its own)."""
+    from scipy import stats  # noqa: PLC0415 (lazy: slow)
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    outcome = stats.permutation_test(
+        (a, b), lambda x, y, axis: np.mean(x, axis=axis) - np.mean(y, axis=axis),
+        permutation_type="independent", n_resamples=PERMUTATIONS, vectorized=True,
+        random_state=seed)
+    rng = np.random.default_rng(seed)
+    resampled = (rng.choice(a, (statistics.DEFAULT_RESAMPLES, len(a))).mean(axis=1)
+                 - rng.choice(b, (statistics.DEFAULT_RESAMPLES, len(b))).mean(axis=1))
+    low, high = np.percentile(resampled, [2.5, 97.5])
+    return statistics.PairedTest(
+        method=f"two-sample permutation ({PERMUTATIONS} draws)",
+        statistic_a=float(a.mean()), statistic_b=float(b.mean()),
+        difference=float(a.mean() - b.mean()), p_value=float(outcome.pvalue),
+        n_items=len(a) + len(b), difference_ci=(float(low), float(high)))
+
+
+def per_item(result: Any, metric: str) -> tuple[Callable, np.ndarray, np.ndarray | None,
+                                                 np.ndarray] | None:
+    """(metric function, per-item values, gold, item identities) behind ``metric`` of a
+    result, for the tests here; None when the result keeps no such outcomes."""
+    evaluation = result.evaluation
+    if evaluation == "classification" and metric == "mean accuracy":
+        return (statistics.mean, (result.predicted_group == result.true_group).astype(float),
+                None, np.asarray(result.sentence_index))
+    if evaluation == "pyramid":
+        pairs, test = result.tests.pairs, ~result.binary.in_tune
+        if metric == "binary F1":
+            return (statistics.f1, result.binary.predicted[test].astype(float),
+                    pairs.label[test].astype(float),
+                    np.stack([pairs.first[test], pairs.second[test]], axis=1))
+        rank = result.ranking.rank
+        items = np.stack([result.tests.question, result.tests.answer], axis=1)
+        if metric == "ranking success rate":
+            return statistics.mean, (rank == 1).astype(float), None, items
+        if metric == "ranking MRR":
+            return statistics.mean, 1.0 / rank, None, items
+    if evaluation == "costra" and metric in result.class_names:
+        chosen = result.comparisons.class_index == result.class_names.index(metric)
+        return statistics.mean, result.passed[chosen].astype(float), None, np.flatnonzero(
+            chosen)
+    return None
+
+
+def test_cells(result_a: Any, metric_a: str, result_b: Any, metric_b: str, *, seed: int = 0
+               ) -> statistics.PairedTest | None:
+    """The test of ``metric_a`` of ``result_a`` minus ``metric_b`` of ``result_b``:
+    paired on the same items (McNemar for classification, as ``eval`` compares), a
+    two-sample test on different items; None without per-item outcomes."""
+    from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test  # noqa: PLC0415
+    a, b = per_item(result_a, metric_a), per_item(result_b, metric_b)
+    same_items = (a is not None and b is not None and metric_a == metric_b
+                  and result_a.evaluation == result_b.evaluation
+                  and result_a.provenance.corpus_fingerprint
+                  == result_b.provenance.corpus_fingerprint
+                  and np.array_equal(a[3], b[3]))
+    if same_items:
+        if result_a.evaluation == "classification":
+            return paired_test("classification", result_a, result_b)
+        return statistics.paired_permutation_test(a[0], a[1], b[1], a[2],
+                                                  n_resamples=PERMUTATIONS, seed=seed)
+    if a is not None and b is not None and a[0] is statistics.mean:
+        return independent_test(a[1], b[1], seed=seed)
+    if (a is None and result_a.evaluation == result_b.evaluation
+            and result_a.evaluation in PAIRED_TESTS and metric_a == metric_b):
+        try:
+            test = paired_test(result_a.evaluation, result_a, result_b, seed=seed)
+        except EvaluationError:     # different items: decided on the values
+            return None
+        return replace(test, method=f"{PAIRED_TESTS[result_a.evaluation][0]}, "
+                                    f"{test.method}")
+    return None

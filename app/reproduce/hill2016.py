@@ -305,25 +305,25 @@ PAPER = Paper(
     findings=(
         Finding("FastSent and DictRep lead unsupervised similarity (SICK): above the "
                 "autoencoders, ParagraphVec and SkipThought",
-                lambda value: beats(value, "table4", "SICK Test + Train Spearman",
+                lambda evidence: beats(evidence, "table4", "SICK Test + Train Spearman",
                                     ("FastSent", "DictRep BOW"),
                                     ("SAE", "SDAE", "ParagraphVec DBOW", "ParagraphVec DM",
                                      "SkipThought"))),
         Finding("Log-linear BOW models (FastSent, CBOW) beat the deep sequence models on "
                 "STS 2014 overall",
-                lambda value: beats(value, "table4", "All (STS) Spearman",
+                lambda evidence: beats(evidence, "table4", "All (STS) Spearman",
                                     ("FastSent", "CBOW"), ("SAE", "SDAE", "SkipThought"))),
         Finding("NMT encoders are weak on unsupervised similarity: below FastSent and "
                 "DictRep on SICK",
-                lambda value: beats(value, "table4", "SICK Test + Train Spearman",
+                lambda evidence: beats(evidence, "table4", "SICK Test + Train Spearman",
                                     ("FastSent", "DictRep BOW"),
                                     ("NMT En to Fr", "NMT En to De"))),
         Finding("NMT En to Fr does better on supervised transfer (MR) than ParagraphVec "
                 "and the SAE",
-                lambda value: beats(value, "table3", "MR", ("NMT En to Fr",),
+                lambda evidence: beats(evidence, "table3", "MR", ("NMT En to Fr",),
                                     ("ParagraphVec DBOW", "ParagraphVec DM", "SAE"))),
         Finding("SkipThought leads supervised transfer on MR",
-                lambda value: beats(value, "table3", "MR", ("SkipThought",),
+                lambda evidence: beats(evidence, "table3", "MR", ("SkipThought",),
                                     ("FastSent", "CBOW", "SDAE"))),
     ),
     full_time=("hours on 2 CPU cores: each PyTorch family trains once (the runs are "

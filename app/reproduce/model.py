@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sentspace.app.corpora.model import Corpus
 
@@ -17,6 +18,14 @@ SAME = "same setting"
 SUBSTITUTE = "substitute"
 NEEDS = "needs"
 MARKS = (SAME, SUBSTITUTE, NEEDS)
+#: Whether a re-run number reaches the published one: its interval covers it or the
+#: difference is inside the table's band (WITHIN), not (OUTSIDE), or the row is not
+#: the paper's setting, so no distance says anything (NOT_COMPARABLE).
+WITHIN = "within reach"
+OUTSIDE = "outside"
+NOT_COMPARABLE = "not comparable"
+#: The band of a table that states none: two points on a 0-1 scale.
+DEFAULT_BAND = 0.02
 
 #: Environment variables naming the data a reproduction reads; the defaults are the
 #: shared data folder beside the repository. DUC pyramids are under the NIST licence
@@ -47,10 +56,14 @@ class Run:
     encoder: str
     options: tuple[tuple[str, str], ...] = ()
 
-    def corpus_spec(self) -> str:
-        """The spec with ``{data}`` resolved, and ``{duc}`` as the DUC folder or, when
-        none is supplied, the shared pyramid sample."""
-        return _resolved(self.corpus)
+    def corpus_spec(self, duc: Path | None = None) -> str:
+        """The spec with ``{data}`` resolved, and ``{duc}`` as ``duc``, else the DUC
+        folder of ``$SENTSPACE_DUC``, else the shared pyramid sample."""
+        return _resolved(self.corpus, duc)
+
+    @property
+    def reads_duc(self) -> bool:
+        return "{duc}" in self.corpus
 
     def encoder_spec(self) -> str:
         """The encoder spec with ``{data}`` resolved (a training file)."""
@@ -63,9 +76,20 @@ class Run:
         return f"{self.evaluation} {family}{trained} on {Path(self.corpus).name}"
 
 
-def _resolved(spec: str) -> str:
-    duc = duc_folder() or data_root() / "pyramid-sample"
-    return spec.replace("{data}", str(data_root())).replace("{duc}", str(duc))
+def pyramid_sample() -> Path:
+    """The shared 14-contributor pyramid sample (invented text, not NIST data)."""
+    return data_root() / "pyramid-sample"
+
+
+def is_duc(folder: Path | None) -> bool:
+    """Whether ``folder`` stands for DUC pyramids: any folder a user supplies but the
+    shared sample."""
+    return folder is not None and folder.resolve() != pyramid_sample().resolve()
+
+
+def _resolved(spec: str, duc: Path | None = None) -> str:
+    folder = duc or duc_folder() or pyramid_sample()
+    return spec.replace("{data}", str(data_root())).replace("{duc}", str(folder))
 
 
 @dataclass(frozen=True)
@@ -89,6 +113,10 @@ class Cell:
     computed : for a cell that is no evaluation's number but a statistic of other
         numbers at hand (Hill et al.'s Table 6, Cronbach's alpha of their own Table 3/4
         scores): () -> (value, items counted), computed by every variant, no run.
+    with_data : the mark once the data the run reads is supplied (DUC pyramids for a
+        ``{duc}`` run); ``mark`` holds until then.
+    outside : why a same-setting re-run lies outside the published value's reach, as
+        found by trying (other dimensions, preprocessing); shown beside an outside mark.
     """
 
     table: str
@@ -102,9 +130,11 @@ class Cell:
     note: str = ""
     quick: bool = False
     computed: Callable[[], tuple[float, int]] | None = None
+    with_data: str | None = None
+    outside: str = ""
 
     def __post_init__(self) -> None:
-        if self.mark not in MARKS:
+        if self.mark not in MARKS or self.with_data not in (*MARKS, None):
             raise ValueError(f"mark must be one of {MARKS}, not {self.mark!r}")
         if self.run is None and self.computed is None and self.mark != NEEDS:
             raise ValueError(f"{self.table} {self.row} {self.column}: a cell without a run "
@@ -113,12 +143,15 @@ class Cell:
 
 @dataclass(frozen=True)
 class Table:
-    """A published table: its id (``sentspace reproduce PAPER ID``), title and setting."""
+    """A published table: its id (``sentspace reproduce PAPER ID``), title and setting;
+    ``band``: how far a same-setting re-run may lie from a published value (on
+    sentspace's scale) and still reach it when its interval does not cover it."""
 
     id: str
     title: str
     setting: str
     cells: tuple[Cell, ...]
+    band: float = DEFAULT_BAND
 
 
 @dataclass(frozen=True)
@@ -128,21 +161,21 @@ class Count:
     what: str
     paper: str
     corpus: str
-    measure: Callable[[Corpus], str]
+    measure: Callable[..., str]
     note: str = ""
+    #: ``measure`` also takes the evaluation options given (``reproduce baumel --items``).
+    takes_options: bool = False
 
 
 @dataclass(frozen=True)
 class Finding:
-    """A main claim of the paper, decided on the re-run's values.
-
-    ``decide`` gets a lookup ``value(table, row, column) -> float | None`` of sentspace's
-    values and returns (supported: bool | None, the numbers that decide); None when the
-    cells it needs were not re-run.
-    """
+    """A main claim of the paper: ``decide`` gets the evidence
+    (:class:`sentspace.app.reproduce.findings.Evidence`: sentspace's and the paper's
+    numbers, tests between re-run cells) and returns a
+    :class:`~sentspace.app.reproduce.findings.Decision`."""
 
     claim: str
-    decide: Callable[[Callable[[str, str, str], float | None]], tuple[bool | None, str]]
+    decide: Callable[[Any], Any]
 
 
 @dataclass(frozen=True)

@@ -4,15 +4,18 @@ self-contained HTML page (inline SVG charts, no network) and JSON."""
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from sentspace.app.atomic import write_text_atomic
 from sentspace.app.export import write_json
+from sentspace.app.reproduce.findings import ALPHA, NO_DIFFERENCE
+from sentspace.app.reproduce.model import NOT_COMPARABLE, OUTSIDE, WITHIN
 from sentspace.app.reproduce.runner import Report, Row
 
-COLUMNS = ("row", "column", "published", "sentspace [95% CI]", "difference", "mark")
+COLUMNS = ("row", "column", "published", "sentspace [95% CI]", "difference", "mark", "reach")
 
 
 def _number(value: float | None) -> str:
@@ -30,7 +33,12 @@ def cells(row: Row) -> list[str]:
     published = cell.printed or "(not in paper)"
     if cell.published is None and cell.printed:
         published += " (unreadable)"
-    return [cell.row, cell.column, published, ours, _number(row.difference), cell.mark]
+    reach = row.reach or ""
+    if reach == OUTSIDE and not row.cell.outside:
+        reach += " (no cause recorded)"
+    elif reach == OUTSIDE:
+        reach += " (see notes)"
+    return [cell.row, cell.column, published, ours, _number(row.difference), row.mark, reach]
 
 
 def by_table(report: Report) -> list[tuple[str, str, list[Row]]]:
@@ -39,12 +47,51 @@ def by_table(report: Report) -> list[tuple[str, str, list[Row]]]:
             for table in report.paper.tables if table.id in report.tables]
 
 
+def tally(report: Report) -> str:
+    """What the run counts: published cells re-run, reference rows (sentspace's own, not
+    in the paper), and the re-run published cells by reach."""
+    published = [r for r in report.rows if r.cell.printed]
+    references = {r.cell.row for r in report.rows if not r.cell.printed}
+    reference_cells = [r for r in report.rows if not r.cell.printed]
+    ran = [r for r in published if r.value is not None]
+    reaches = Counter(r.reach for r in ran if r.reach)
+    text = f"{len(ran)} of {len(published)} published cells re-run"
+    if references:
+        reference_ran = sum(r.value is not None for r in reference_cells)
+        text += (f"; {len(references)} reference rows ({reference_ran} of "
+                 f"{len(reference_cells)} cells re-run, sentspace's own, not in the paper)")
+    if reaches:
+        text += " — " + ", ".join(f"{reaches[k]} {k}" for k in (WITHIN, OUTSIDE, NOT_COMPARABLE)
+                                  if reaches[k])
+    return text
+
+
 def header(report: Report) -> list[str]:
-    ran = sum(r.value is not None for r in report.rows)
-    return [f"{report.paper.title}",
-            f"{report.variant} run, seed {report.seed}: {ran} of {len(report.rows)} published "
-            f"cells re-run in {report.seconds:.0f} s"
-            + (f" (--full: {report.paper.full_time})" if report.variant == "quick" else "")]
+    lines = [f"{report.paper.title}",
+             f"{report.variant} run, seed {report.seed}: {tally(report)}; "
+             f"{report.seconds:.0f} s"
+             + (f" (--full: {report.paper.full_time})" if report.variant == "quick" else "")]
+    if report.data is not None:
+        lines.append(f"data: {report.data}")
+    if report.options:
+        lines.append("options: " + ", ".join(f"{k} {v}" for k, v in report.options))
+    bands = ", ".join(sorted({f"{r.band:g}" for r in report.rows}))
+    lines.append(f"reach: the 95% interval covers the published value or the difference "
+                 f"is inside the table's band ({bands}); substitutes and stand-ins are not "
+                 "comparable")
+    return lines
+
+
+def finding_lines(report: Report) -> list[str]:
+    """One line per finding: verdict, claim, what was compared, tests, the paper's own."""
+    return [f"{f.verdict.upper()}: {f.claim}. {f.evidence}" for f in report.findings]
+
+
+def outside_notes(rows: Sequence[Row]) -> list[str]:
+    """Why each same-setting cell outside its published value's reach lies there."""
+    return [f"{r.cell.row} / {r.cell.column} outside ({_number(r.value)} vs "
+            f"{r.cell.printed}): {r.cell.outside or 'no cause recorded'}"
+            for r in rows if r.reach == OUTSIDE]
 
 
 def to_dict(report: Report) -> dict[str, Any]:
@@ -52,9 +99,11 @@ def to_dict(report: Report) -> dict[str, Any]:
             "variant": report.variant, "seed": report.seed, "seconds": report.seconds,
             "tables": [{"id": tid, "title": title, "rows": [r.to_dict() for r in rows]}
                        for tid, title, rows in by_table(report)],
+            "summary": tally(report),
+            "data": None if report.data is None else str(report.data),
+            "options": dict(report.options),
             "counts": [c.__dict__ for c in report.counts],
-            "findings": [{"claim": f.claim, "verdict": f.verdict, "evidence": f.evidence}
-                         for f in report.findings]}
+            "findings": [f.to_dict() for f in report.findings]}
 
 
 def _md_cell(text: str) -> str:
@@ -74,6 +123,7 @@ def to_markdown(report: Report) -> str:
         notes = {r.cell.note for r in rows if r.cell.note}
         commands = [r.command for r in rows if r.command]
         lines += ["", "Notes:"] + [f"- {n}" for n in sorted(notes)]
+        lines += [f"- {n}" for n in outside_notes(rows)]
         if commands:
             lines += ["", "Commands:", "", "```sh", *dict.fromkeys(commands), "```"]
         lines.append("")
@@ -84,6 +134,8 @@ def to_markdown(report: Report) -> str:
         lines.append("")
     lines += ["## Findings", ""]
     lines += [f"- **{f.claim}**: {f.verdict}. {f.evidence}" for f in report.findings]
+    lines += ["", f"Verdicts: tests at p < {ALPHA}; *{NO_DIFFERENCE}* when the data cannot "
+              "tell the compared numbers apart."]
     return "\n".join(lines) + "\n"
 
 
@@ -142,10 +194,12 @@ def to_html(report: Report) -> str:
                    + "<th>command</th><th>note</th></tr>")
         for row in rows:
             texts = cells(row)
-            mark = row.cell.mark.split()[0]
-            out.append("<tr>" + "".join(f"<td>{e(t)}</td>" for t in texts[:-1])
-                       + f'<td class="{mark}">{e(texts[-1])}</td>'
-                       + f"<td><code>{e(row.command)}</code></td><td>{e(row.cell.note)}</td></tr>")
+            mark = row.mark.split()[0]
+            note = "; ".join(n for n in (row.cell.note, row.reach_text
+                                         if row.reach == OUTSIDE else "") if n)
+            out.append("<tr>" + "".join(f"<td>{e(t)}</td>" for t in texts[:-2])
+                       + f'<td class="{mark}">{e(texts[-2])}</td><td>{e(texts[-1])}</td>'
+                       + f"<td><code>{e(row.command)}</code></td><td>{e(note)}</td></tr>")
         out.append("</table>")
     if report.counts:
         out.append("<h2>Counts stated in the paper</h2><table><tr><th>what</th><th>paper</th>"

@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,9 +17,22 @@ from sentspace.app.commands import eval_command
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import CorpusError, EvaluationError, InputError
-from sentspace.app.evaluations import EVALUATIONS, statistics
+from sentspace.app.evaluations import EVALUATIONS, OPTIONS, statistics
 from sentspace.app.jobs import Job, Progress
-from sentspace.app.reproduce.model import NEEDS, Cell, Paper, Run
+from sentspace.app.reproduce.findings import NOT_SUPPORTED, SUPPORTED, Decision, test_cells
+from sentspace.app.reproduce.model import (
+    DEFAULT_BAND,
+    NEEDS,
+    NOT_COMPARABLE,
+    OUTSIDE,
+    SAME,
+    WITHIN,
+    Cell,
+    Paper,
+    Run,
+    duc_folder,
+    is_duc,
+)
 from sentspace.app.results import Result
 from sentspace.models import make_encoder
 from sentspace.models.base import ModelError
@@ -64,7 +78,22 @@ def _interval(result: Any, metric: str, seed: int) -> tuple[float, float] | None
     if result.evaluation == "costra" and metric in result.class_names:
         index = result.class_names.index(metric)
         return _bootstrap_mean(result.passed[result.comparisons.class_index == index], seed)
+    if result.evaluation == "costra" and metric == "mean":
+        return statistics.bootstrap_ci(_class_mean(result.comparisons.class_index),
+                                       result.passed.astype(float), n_resamples=RESAMPLES,
+                                       seed=seed)
     return None
+
+
+def _class_mean(class_index: np.ndarray) -> statistics.Metric:
+    """Costra's average: the mean over classes of each class's share passed (unrounded,
+    where the reference evaluator rounds each class to 3 decimals)."""
+    one_hot = np.eye(int(class_index.max()) + 1)[class_index]     # (n, classes)
+
+    def metric(values, gold, weights):
+        w = weights if weights is not None else np.ones((1, len(values)))
+        return ((w * values) @ one_hot / (w @ one_hot)).mean(axis=1)
+    return metric
 
 
 def measure(result: Result, metric: str, seed: int = 0
@@ -85,7 +114,9 @@ class Row:
     """One published cell beside sentspace's number for it.
 
     ``value`` is None when the cell was not re-run: its mark is "needs", it is outside
-    ``--quick``, or its run failed (``error``).
+    ``--quick``, or its run failed (``error``). ``mark`` is the cell's mark as the data
+    supplied makes it (a DUC row is "needs" on the sample, its own mark on DUC);
+    ``band`` is the table's.
     """
 
     cell: Cell
@@ -95,6 +126,38 @@ class Row:
     command: str = ""
     error: str = ""
     skipped: str = ""
+    mark: str = ""
+    band: float = DEFAULT_BAND
+
+    def __post_init__(self) -> None:
+        if not self.mark:
+            object.__setattr__(self, "mark", self.cell.mark)
+
+    @property
+    def reach(self) -> str | None:
+        """Whether the re-run reaches the published value (:data:`WITHIN`,
+        :data:`OUTSIDE`, :data:`NOT_COMPARABLE`); None when there is no pair of numbers."""
+        if self.value is None or self.cell.published is None:
+            return None
+        if self.mark != SAME:
+            return NOT_COMPARABLE
+        covered = self.ci is not None and self.ci[0] <= self.cell.published <= self.ci[1]
+        return WITHIN if covered or abs(self.difference) <= self.band + 1e-12 else OUTSIDE
+
+    @property
+    def reach_text(self) -> str:
+        """The reach as shown: why for "not comparable", the cause found for "outside"."""
+        reach = self.reach
+        if reach is None:
+            return ""
+        if reach == NOT_COMPARABLE:
+            return f"{reach} ({self.mark})"
+        if reach == OUTSIDE:
+            return f"{reach}: {self.cell.outside or 'no cause recorded'}"
+        how = ("interval covers it" if self.ci is not None
+               and self.ci[0] <= self.cell.published <= self.ci[1]
+               else f"within the band {self.band}")
+        return f"{reach} ({how})"
 
     @property
     def difference(self) -> float | None:
@@ -116,7 +179,8 @@ class Row:
         return {"table": cell.table, "row": cell.row, "column": cell.column,
                 "printed": cell.printed, "published": cell.published,
                 "value": self.value, "ci": list(self.ci) if self.ci else None, "n": self.n,
-                "difference": self.difference, "mark": cell.mark, "note": cell.note,
+                "difference": self.difference, "mark": self.mark, "reach": self.reach,
+                "reach_note": self.reach_text, "band": self.band, "note": cell.note,
                 "metric": cell.metric, "command": self.command, "status": self.status}
 
 
@@ -130,13 +194,33 @@ class CountCheck:
 
 @dataclass(frozen=True)
 class FindingCheck:
+    """A claim and its :class:`~sentspace.app.reproduce.findings.Decision`."""
+
     claim: str
-    supported: bool | None
-    evidence: str
+    decision: Decision
 
     @property
     def verdict(self) -> str:
-        return {True: "supported", False: "not supported", None: "not decided"}[self.supported]
+        return self.decision.verdict
+
+    @property
+    def supported(self) -> bool | None:
+        """True when supported, False when not, None for no difference or not decided."""
+        return {SUPPORTED: True, NOT_SUPPORTED: False}.get(self.verdict)
+
+    @property
+    def evidence(self) -> str:
+        d = self.decision
+        tested = (f" Deciding test: effect {d.effect:+.4f}, p {d.p_value:.3g}."
+                  if d.p_value is not None and d.effect is not None else "")
+        paper = f" On the paper's numbers: {d.paper}." if d.paper else ""
+        return f"Compared: {d.comparison}. {d.evidence}.{tested}{paper}"
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.decision
+        return {"claim": self.claim, "verdict": d.verdict, "comparison": d.comparison,
+                "evidence": d.evidence, "p_value": d.p_value, "effect": d.effect,
+                "paper": d.paper, "paper_holds": d.paper_holds}
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,6 +237,10 @@ class Report:
     findings: tuple[FindingCheck, ...]
     seconds: float
     results: dict[Run, Result] = field(default_factory=dict)
+    #: The DUC folder the ``{duc}`` runs read (None: $SENTSPACE_DUC or the sample) and
+    #: the evaluation options given beside the paper's (``reproduce baumel --items``).
+    data: Path | None = None
+    options: tuple[tuple[str, str], ...] = ()
 
     def result_of(self, row: Row) -> Result | None:
         """The evaluation result a row's number comes from (None when not re-run)."""
@@ -199,14 +287,29 @@ def _relabelled(job: Job, prefix: str) -> Job:
         job.close()
 
 
+def _with_options(run: Run, options: dict[str, str]) -> Run:
+    """``run`` with the given evaluation options where its evaluation takes them."""
+    offered = OPTIONS.get(run.evaluation, {})
+    chosen = {**dict(run.options), **{k: v for k, v in options.items() if k in offered}}
+    return replace(run, options=tuple(chosen.items()))
+
+
 def run_reproduction(paper: Paper, tables: Sequence[str] | None = None, *,
-                     variant: str = QUICK, seed: int = 0) -> Job[Report]:
+                     variant: str = QUICK, seed: int = 0, data: Path | None = None,
+                     options: dict[str, str] | None = None) -> Job[Report]:
     """Re-run ``paper``'s tables (all, or the ids in ``tables``): every distinct run once,
     ``--quick`` (``variant="quick"``: the cells marked quick) or ``--full``; a run that
-    fails leaves its rows without a value and says why, the others go on."""
+    fails leaves its rows without a value and says why, the others go on.
+
+    ``data`` is the DUC folder the pyramid rows read (else ``$SENTSPACE_DUC``, else the
+    shared sample); ``options`` (evaluation options, ``{"items": "labels"}``) replace the
+    paper's reading in every run whose evaluation takes them. Findings are decided by the
+    tests of :mod:`sentspace.app.reproduce.findings`."""
     if variant not in (QUICK, FULL):
         raise ValueError(f"variant must be {QUICK} or {FULL}, not {variant!r}")
     started = time.perf_counter()
+    options = dict(options or {})
+    data = data or duc_folder()
     cells = selected_cells(paper, tables)
     runs = planned_runs(paper, tables, variant)
     corpora: dict[str, Corpus] = {}
@@ -216,53 +319,97 @@ def run_reproduction(paper: Paper, tables: Sequence[str] | None = None, *,
         yield Progress(f"{paper.name} [{k + 1}/{len(runs)}] {run.label}", k, len(runs))
         evaluation, _ = EVALUATIONS[run.evaluation]
         try:
-            spec = run.corpus_spec()
+            spec = run.corpus_spec(data)
             if spec not in corpora:
                 corpora[spec] = load_corpus(spec)
             encoder = make_encoder(run.encoder_spec())
             results[run] = yield from _relabelled(
-                evaluation(corpora[spec], encoder, seed=seed, **dict(run.options)),
+                evaluation(corpora[spec], encoder, seed=seed,
+                           **dict(_with_options(run, options).options)),
                 f"{paper.name} [{k + 1}/{len(runs)}] {run.label}")
         except (CorpusError, EvaluationError, InputError, ModelError) as error:
             errors[run] = str(error)
-    rows = [_row(cell, results, errors, variant, seed) for cell in cells]
-    counts = yield from _counts(paper, corpora)
-    lookup = {(r.cell.table, r.cell.row, r.cell.column): r.value for r in rows}
-    findings = tuple(FindingCheck(f.claim, *f.decide(lambda t, r, c: lookup.get((t, r, c))))
-                     for f in paper.findings)
+    bands = {table.id: table.band for table in paper.tables}
+    rows = [_row(cell, results, errors, variant, seed, data, options, bands[cell.table])
+            for cell in cells]
+    counts = yield from _counts(paper, corpora, data, options)
+    yield Progress(f"{paper.name}: testing the findings", 0, 1)
+    evidence = _Evidence(rows, results, seed)
+    findings = tuple(FindingCheck(f.claim, f.decide(evidence)) for f in paper.findings)
     return Report(paper=paper, tables=tuple(tables or (t.id for t in paper.tables)),
                   variant=variant, seed=seed, rows=tuple(rows), counts=counts,
-                  findings=findings, seconds=time.perf_counter() - started, results=results)
+                  findings=findings, seconds=time.perf_counter() - started, results=results,
+                  data=data, options=tuple(options.items()))
+
+
+class _Evidence:
+    """:class:`~sentspace.app.reproduce.findings.Evidence` over a run's rows: tests
+    between two cells' results, each made once."""
+
+    def __init__(self, rows: Sequence[Row], results: dict[Run, Result], seed: int):
+        self._rows = {(r.cell.table, r.cell.row, r.cell.column): r for r in rows}
+        self._results, self._seed = results, seed
+        self._tests: dict[tuple, statistics.PairedTest | None] = {}
+
+    def value(self, table: str, row: str, column: str) -> float | None:
+        found = self._rows.get((table, row, column))
+        return None if found is None else found.value
+
+    def published(self, table: str, row: str, column: str) -> float | None:
+        found = self._rows.get((table, row, column))
+        return None if found is None else found.cell.published
+
+    def interval(self, table: str, row: str, column: str) -> tuple[float, float] | None:
+        found = self._rows.get((table, row, column))
+        return None if found is None else found.ci
+
+    def test(self, a: tuple[str, str, str], b: tuple[str, str, str]
+             ) -> statistics.PairedTest | None:
+        if (a, b) not in self._tests:
+            row_a, row_b = self._rows[a], self._rows[b]
+            result_a = self._results.get(row_a.cell.run) if row_a.cell.run else None
+            result_b = self._results.get(row_b.cell.run) if row_b.cell.run else None
+            self._tests[a, b] = (None if result_a is None or result_b is None else
+                                 test_cells(result_a, row_a.cell.metric, result_b,
+                                            row_b.cell.metric, seed=self._seed))
+        return self._tests[a, b]
 
 
 def _row(cell: Cell, results: dict[Run, Result], errors: dict[Run, str], variant: str,
-         seed: int) -> Row:
+         seed: int, data: Path | None, options: dict[str, str], band: float) -> Row:
+    mark = (cell.with_data if cell.with_data and cell.run is not None and cell.run.reads_duc
+            and is_duc(data) else cell.mark)
     if cell.computed is not None:
         value, n = cell.computed()
-        return Row(cell, value, None, n)
+        return Row(cell, value, None, n, mark=mark, band=band)
     if cell.run is None:
-        return Row(cell, skipped=f"{NEEDS}: {cell.note}")
-    command = eval_command(cell.run.evaluation, cell.run.corpus_spec(),
-                           [cell.run.encoder_spec()], seed, dict(cell.run.options))
+        # The note's first clause says what is needed; the rest is in the notes.
+        return Row(cell, skipped=f"{NEEDS}: {cell.note.split(';')[0]}", mark=mark, band=band)
+    run = _with_options(cell.run, options)
+    command = eval_command(run.evaluation, run.corpus_spec(data), [run.encoder_spec()], seed,
+                           dict(run.options))
     if cell.run in errors:
-        return Row(cell, command=command, error=errors[cell.run])
+        return Row(cell, command=command, error=errors[cell.run], mark=mark, band=band)
     if cell.run not in results:
         return Row(cell, command=command,
-                   skipped="outside --quick" if variant == QUICK else "not re-run")
+                   skipped="outside --quick" if variant == QUICK else "not re-run",
+                   mark=mark, band=band)
     value, ci, n = measure(results[cell.run], cell.metric, seed)
     ci = None if ci is None or not all(math.isfinite(x) for x in ci) else ci
-    return Row(cell, value, ci, n, command)
+    return Row(cell, value, ci, n, command, mark=mark, band=band)
 
 
-def _counts(paper: Paper, corpora: dict[str, Corpus]) -> Job[tuple[CountCheck, ...]]:
+def _counts(paper: Paper, corpora: dict[str, Corpus], data: Path | None,
+            options: dict[str, str]) -> Job[tuple[CountCheck, ...]]:
     checks = []
     for k, count in enumerate(paper.counts):
         yield Progress(f"{paper.name}: checking the paper's counts", k, len(paper.counts))
-        spec = Run("", count.corpus, "").corpus_spec()
+        spec = Run("", count.corpus, "").corpus_spec(data)
         try:
             if spec not in corpora:
                 corpora[spec] = load_corpus(spec)
-            ours = count.measure(corpora[spec])
+            ours = (count.measure(corpora[spec], **options) if count.takes_options
+                    else count.measure(corpora[spec]))
         except (CorpusError, EvaluationError) as error:
             ours = f"not measured: {error}"
         checks.append(CountCheck(count.what, count.paper, ours, count.note))

@@ -50,10 +50,21 @@ PRINTED = {
 COLUMNS = {"MSRP Subcorpus": MSRP, "Opinosis Subcorpus": OPINOSIS}
 TABLE = "table1"
 
+#: Why a same-setting cell lies outside the published value's reach, found by re-running
+#: it with the setting changed (Opinosis, seed 0, 3 folds).
+OUTSIDE = {
+    ("PCA BOW", "Opinosis Subcorpus"): (
+        "tried: with ~347 training sentences a fold, 300 components keep nearly all the "
+        "variance, so PCA BOW is BOW here (0.645 vs BOW 0.635); 200-d 0.635, 100-d 0.578, "
+        "75-d 0.555, 50-d 0.486; case kept 0.608 (300-d); another ARPACK seed 0.645. The "
+        "paper's 0.544 is what about 75 components give: its PCA likely kept fewer "
+        "effective dimensions on this small corpus (how it was fitted is not stated)"),
+}
+
 CELLS = tuple(
     Cell(TABLE, model, column, printed, percent(printed),
          Run("classification", corpus, encoder), "mean accuracy", mark,
-         f"{note}; {DEFAULTS}", quick)
+         f"{note}; {DEFAULTS}", quick, outside=OUTSIDE.get((model, column), ""))
     for model, (encoder, mark, note, quick) in MODELS.items()
     for (column, corpus), printed in zip(COLUMNS.items(), PRINTED[model], strict=True))
 
@@ -79,7 +90,8 @@ PAPER = Paper(
           "capture meaning",
     tables=(Table(TABLE, "Paraphrase-group classification accuracy (linear SVM, 3-fold CV)",
                   "Each sentence is classified into its paraphrase group; groups of fewer "
-                  "than 3 sentences dropped; mean accuracy over stratified folds.", CELLS),),
+                  "than 3 sentences dropped; mean accuracy over stratified folds.", CELLS,
+                  band=0.02),),
     counts=(
         Count("MSRP sub-corpus", "859 sentences / 273 groups", MSRP, _groups,
               "the distributed grouping has one group more than the paper's caption"),
@@ -91,13 +103,14 @@ PAPER = Paper(
     ),
     findings=(
         Finding("Sum/mean of word vectors beats PV and URAE on MSRP groups",
-                lambda value: beats(value, TABLE, M, WORD_VECTORS, LEARNED)),
+                lambda evidence: beats(evidence, TABLE, M, WORD_VECTORS, LEARNED)),
         Finding("BOW is best on MSRP",
-                lambda value: best_of(value, TABLE, M, "BOW", tuple(MODELS))),
+                lambda evidence: best_of(evidence, TABLE, M, "BOW", tuple(MODELS))),
         Finding("The Opinosis groups are far harder than MSRP's for every model",
-                lambda value: every_lower(value, TABLE, tuple(MODELS), O, M)),
+                lambda evidence: every_lower(evidence, TABLE, tuple(MODELS), O, M)),
         Finding("PCA to 300 dimensions loses little against BOW on MSRP (within 2 points)",
-                lambda value: within(value, TABLE, M, "BOW", "PCA BOW", 0.02)),
+                lambda evidence: within(evidence, (TABLE, "BOW", M), (TABLE, "PCA BOW", M),
+                                        0.02)),
     ),
     full_time="about 6 minutes on 2 CPU cores (three encoders trained on the State of "
               "the Union, each refitted for both corpora)",
