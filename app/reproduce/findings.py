@@ -153,11 +153,16 @@ def beats(evidence: Evidence, table: str, column: str, winners: Sequence[str],
 
 def best_of(evidence: Evidence, table: str, column: str, best: str, rows: Sequence[str]
             ) -> Decision:
-    """``best`` above each of the other ``rows`` re-run."""
+    """``best`` above each of the other ``rows`` re-run (those not re-run are named)."""
     others = [r for r in rows if r != best and evidence.value(table, r, column) is not None]
     if evidence.value(table, best, column) is None or not others:
-        others = [r for r in rows if r != best]
-    return beats(evidence, table, column, (best,), others)
+        return beats(evidence, table, column, (best,), [r for r in rows if r != best])
+    decision = beats(evidence, table, column, (best,), others)
+    not_run = [r for r in rows if r != best and r not in others]
+    return replace(decision, comparison=decision.comparison + (
+        f" (not re-run: {', '.join(not_run)})" if not_run else ""), **dict(zip(
+            ("paper", "paper_holds"), _on_paper(evidence, [
+                ((table, best, column), (table, r, column)) for r in rows if r != best]))))
 
 
 def every_lower(evidence: Evidence, table: str, rows: Sequence[str], lower: str,

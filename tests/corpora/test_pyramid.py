@@ -152,12 +152,18 @@ def test_folder_of_pyramids_is_one_corpus(tmp_path, sample):
     shutil.copy(sample, tmp_path / "T0001.pyr")
     shutil.copy(sample, tmp_path / "T0002.pyr")
     corpus = load_pyramid(tmp_path)
+    # 16 pairs within the two pyramids, 21 negatives across them (the default reading).
     assert corpus.describe() == {"name": tmp_path.name, "language": "en", "sentences": 28,
-                                 "groups": 12, "pairs": 16}
+                                 "groups": 12, "pairs": 37}
     assert corpus.groups.names[6] == "T0002/1" and corpus.ids[14] == "T0002/1/1"
-    # Pairs and questions never cross pyramids.
+    # Positive pairs and questions never cross pyramids, nor do negatives within-pyramid.
     pyramid_of = np.asarray(corpus.metadata["pyramid"])
-    assert np.all(pyramid_of[corpus.pairs.first] == pyramid_of[corpus.pairs.second])
+    positive = corpus.pairs.label == 1
+    assert np.all(pyramid_of[corpus.pairs.first[positive]]
+                  == pyramid_of[corpus.pairs.second[positive]])
+    within = pyramid_tests(corpus, negatives="within-pyramid").pairs
+    assert len(within) == 16
+    assert np.all(pyramid_of[within.first] == pyramid_of[within.second])
     tests = pyramid_tests(corpus)
     assert tests.n_questions == 24
     assert np.all(pyramid_of[tests.distractors] == pyramid_of[tests.question][:, None])
@@ -254,3 +260,35 @@ def test_binary_items_readings_on_the_sample(pyramid):
     assert np.all((labels.pairs.first[positive] >= n) != (labels.pairs.second[positive] >= n))
     with pytest.raises(EvaluationError, match="items must be one of"):
         pyramid_tests(pyramid, items="scus")
+
+
+@pytest.mark.parametrize("negatives", ["across-pyramids", "within-pyramid",
+                                       "no-overlap-filter"])
+def test_negative_samplings_match_a_count_from_the_texts(tmp_path, sample, negatives):
+    """Each reading's negatives, counted independently from the contributors' words: two
+    valid contributors of different SCUs, in one pyramid or (across-pyramids) any two,
+    sharing at least 4 words with repetition (no filter for no-overlap-filter)."""
+    from collections import Counter
+    shutil.copy(sample, tmp_path / "T0001.pyr")
+    shutil.copy(sample, tmp_path / "T0002.pyr")
+    corpus = load_pyramid(tmp_path)
+    words = [Counter(WORD.findall(text.lower())) for text in corpus.texts]
+    valid = [sum(w.values()) >= 3 and not set(w) & PRONOUNS for w in words]
+    scus = [set() for _ in corpus.texts]
+    for sentence, group in zip(corpus.groups.sentence_index, corpus.groups.group_index):
+        scus[sentence].add(group)
+    pyramid = corpus.metadata["pyramid"]
+    expected = {(i, j) for i in range(len(words)) for j in range(i + 1, len(words))
+                if valid[i] and valid[j] and not scus[i] & scus[j]
+                and (negatives == "across-pyramids" or pyramid[i] == pyramid[j])
+                and (negatives == "no-overlap-filter"
+                     or sum((words[i] & words[j]).values()) >= 4)}
+    pairs = pyramid_tests(corpus, negatives=negatives).pairs
+    negative = pairs.label == 0
+    assert set(zip(pairs.first[negative].tolist(), pairs.second[negative].tolist())) == expected
+    # Across pyramids adds pairs that within-pyramid lacks; the unfiltered reading most.
+    assert {"across-pyramids": 25, "within-pyramid": 4, "no-overlap-filter": 98}[
+        negatives] == len(expected)
+    share = dict(pyramid_tests(corpus, negatives=negatives).summary())[
+        "binary pairs: positive share"]
+    assert share.endswith("(paper: 4.2%)")

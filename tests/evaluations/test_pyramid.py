@@ -31,7 +31,7 @@ def test_bag_of_words_numbers(bow_result):
     assert ranking.success_rate == pytest.approx(11 / 12)
     assert ranking.mrr == pytest.approx((11 + 1 / 2) / 12)
     rows = dict(bow_result.summary())
-    assert rows["binary F1"] == "0.7273" and rows["ranking MRR"] == "0.9583"
+    assert rows["binary F1"] == "0.7273 [0.4444, 1.0000]" and rows["ranking MRR"] == "0.9583"
     assert rows["binary pairs"] == "6 positive, 2 negative; 1 tune, 7 test"
     assert rows["ranking questions: kept"] == "12 (paper, DUC 2005-2007: 8,755)"
     # One tune pair cannot separate anything, and the result says so.
@@ -39,7 +39,7 @@ def test_bag_of_words_numbers(bow_result):
     assert bow_result.provenance.parameters == {
         "seed": 0, "tune_fraction": 0.1, "min_words": 3, "min_shared_negative": 4,
         "n_distractors": 3, "distractors": "answer", "negative_overlap": "tokens",
-            "items": "contributors"}
+            "items": "contributors", "negatives": "across-pyramids"}
 
 
 def test_distractors_resembling_the_question_are_harder_for_bag_of_words(pyramid,
@@ -142,3 +142,17 @@ def test_scu_labels_are_encoded_after_the_sentences(pyramid):
     named = {name for pair in json.loads(json.dumps(both.to_dict()))["binary"]["pairs"]
              for name in (pair["first"], pair["second"])}
     assert "T0001/1/label" in named
+
+
+def test_binary_f1_interval_is_the_bootstrap_of_scikit_learns_f1(bow_result):
+    """The interval resamples the test pairs (threshold fixed): the same draws scored by
+    scikit-learn give the same percentiles."""
+    from sklearn.metrics import f1_score
+    test = ~bow_result.binary.in_tune
+    predicted = bow_result.binary.predicted[test]
+    label = bow_result.tests.pairs.label[test]
+    draws = np.random.default_rng(0).integers(0, len(label), size=(1000, len(label)))
+    reference = [f1_score(label[d], predicted[d], zero_division=0) for d in draws]
+    f1 = next(s for s in bow_result.scores() if s.name == "binary F1")
+    assert f1.ci == pytest.approx(tuple(np.percentile(reference, [2.5, 97.5])))
+    assert f1.ci[0] < f1.value < f1.ci[1]

@@ -1,8 +1,16 @@
+import shutil
+
 import pytest
 
+from sentspace.app.jobs import run_job
 from sentspace.app.reproduce import baumel
-from sentspace.app.reproduce.model import DUC_ENV
+from sentspace.app.reproduce.findings import NO_DIFFERENCE
+from sentspace.app.reproduce.model import DUC_ENV, NOT_COMPARABLE, OUTSIDE, SAME, SUBSTITUTE
+from sentspace.app.reproduce.report import header
+from sentspace.app.reproduce.runner import run_reproduction
 from tests.reproduce.helpers import cells_per_table, reproduced, row
+
+BINARY, SUCCESS = "Binary Test (F-measure)", "Ranking Test (Success Rate)"
 
 
 @pytest.fixture(scope="module")
@@ -17,19 +25,74 @@ def monkeypatch_module():
         yield patch
 
 
+@pytest.fixture(scope="module")
+def duc_folder(shared_data, tmp_path_factory):
+    """Two pyramids standing in for a user's DUC folder (not the shared sample's path)."""
+    folder = tmp_path_factory.mktemp("duc")
+    for name in ("D0601A.pyr", "D0602B.pyr"):
+        shutil.copy(shared_data / "pyramid-sample" / "T0001.pyr", folder / name)
+    return folder
+
+
 def test_every_published_cell_has_a_row(report):
     assert cells_per_table(baumel.PAPER) == {"table1": 24}
-    one_hot = row(report, "table1", "One-Hot", "Binary Test (F-measure)")
+    one_hot = row(report, "table1", "One-Hot", BINARY)
     # Without DUC pyramids the rows run on the sample and say so, with their reading.
-    assert one_hot.cell.mark == "needs" and "DUC 2005-2007" in one_hot.cell.note
-    assert "binary items: both" in one_hot.cell.note
-    assert one_hot.command.endswith("--items both") and "pyramid-sample" in one_hot.command
+    assert one_hot.mark == "needs" and "DUC 2005-2007" in one_hot.cell.note
+    assert one_hot.reach == NOT_COMPARABLE
+    assert "binary items: both" in one_hot.cell.note and "across-pyramids" in one_hot.cell.note
+    assert one_hot.command.endswith("--items both --negatives across-pyramids")
+    assert "pyramid-sample" in one_hot.command
     assert one_hot.n == 15  # 14 positive + 3 negative pairs, 2 of them tuning the threshold
+    # Binary F1 has an interval (test pairs resampled, threshold fixed).
+    assert one_hot.ci is not None and one_hot.ci[0] <= one_hot.value <= one_hot.ci[1]
 
 
 def test_sample_counts_beside_the_papers(report):
     counts = {c.what: (c.paper, c.ours) for c in report.counts}
-    assert counts["positive pairs (DUC 2005-2007)"] == ("8,390", "14 (both)")
-    assert counts["negative pairs (DUC 2005-2007)"] == ("189,229", "3 (both)")
-    assert counts["ranking questions (DUC 2005-2007)"] == ("8,755", "12 (both)")
+    assert counts["positive pairs (DUC 2005-2007)"] == ("8,390", "14 (both, across-pyramids)")
+    assert counts["negative pairs (DUC 2005-2007)"] == ("189,229", "3 (both, across-pyramids)")
+    assert counts["ranking questions (DUC 2005-2007)"] == ("8,755", "12 (both, across-pyramids)")
     assert counts["MSRP training pairs"] == ("4,076 (2,753 positive)", "4,076 (2,753 positive)")
+    # Each negative sampling's positive share beside the paper's 4.2%.
+    assert counts["binary positive share, negatives across-pyramids"] == (
+        "4.2%", "82.4% (14 of 17; items both)")
+    assert counts["binary positive share, negatives within-pyramid"][1].startswith("82.4%")
+    assert counts["binary positive share, negatives no-overlap-filter"] == (
+        "4.2%", "11.9% (14 of 118; items both)")
+
+
+def test_findings_are_paired_tests(report):
+    """On 12 questions and 15 pairs nothing can be told apart: the verdict says so with
+    the paired test's p-value, and the paper's own numbers hold the wording."""
+    for finding in report.findings:
+        decision = finding.decision
+        assert decision.verdict == NO_DIFFERENCE, finding
+        assert decision.p_value is not None and decision.p_value > 0.05
+        assert "paired permutation" in decision.evidence
+        assert decision.paper_holds is True
+    ranking = report.findings[1].decision
+    assert ranking.effect == 0 and ranking.p_value == 1
+
+
+def test_marks_follow_the_data_supplied(duc_folder, shared_data):
+    """A folder a user names is taken as DUC: the rows take their own marks and reach;
+    the shared sample, named or not, leaves them stand-ins."""
+    on_duc = run_job(run_reproduction(baumel.PAPER, data=duc_folder,
+                                      options={"items": "contributors",
+                                               "negatives": "within-pyramid"}))
+    assert row(on_duc, "table1", "One-Hot", BINARY).mark == SAME
+    assert row(on_duc, "table1", "GloVe", SUCCESS).mark == SAME
+    assert row(on_duc, "table1", "word2vec-BOW (google-news)", BINARY).mark == SUBSTITUTE
+    one_hot = row(on_duc, "table1", "One-Hot", SUCCESS)
+    # Two copies of a 14-contributor sample are not DUC: outside, and nothing found why.
+    assert one_hot.reach == OUTSIDE and one_hot.reach_text == "outside: no cause recorded"
+    assert one_hot.command.endswith("--items contributors --negatives within-pyramid")
+    assert str(duc_folder) in one_hot.command
+    counts = {c.what: c.ours for c in on_duc.counts}
+    assert counts["positive pairs (DUC 2005-2007)"] == "12 (contributors, within-pyramid)"
+    assert counts["binary positive share, negatives across-pyramids"].startswith(
+        "32.4% (12 of 37; items contributors)")
+    assert f"data: {duc_folder}" in header(on_duc)
+    on_sample = run_job(run_reproduction(baumel.PAPER, data=shared_data / "pyramid-sample"))
+    assert {r.mark for r in on_sample.rows} == {"needs"}

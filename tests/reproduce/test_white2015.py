@@ -1,7 +1,10 @@
 import pytest
 
 from sentspace.app.reproduce import white2015
-from sentspace.app.reproduce.report import to_dict, to_html, to_markdown
+from sentspace.app.reproduce.findings import NOT_DECIDED, SUPPORTED
+from sentspace.app.reproduce.model import OUTSIDE
+from sentspace.app.reproduce.report import header, to_dict, to_html, to_markdown
+from sentspace.app.reproduce.runner import Row
 from tests.reproduce.helpers import cells_per_table, reproduced, row
 
 
@@ -33,15 +36,56 @@ def test_counts_and_findings(report):
     counts = {c.what: c.ours for c in report.counts}
     assert counts["MSRP sub-corpus"] == "859 sentences / 274 groups"
     assert counts["Opinosis sub-corpus"] == "521 sentences / 89 groups"
-    findings = {f.claim: f for f in report.findings}
-    assert findings["The Opinosis groups are far harder than MSRP's for every model"].supported
-    # PV and URAE are trained only by --full, so the first claim is left undecided.
-    assert findings["Sum/mean of word vectors beats PV and URAE on MSRP groups"].supported is None
+    findings = {f.claim: f.decision for f in report.findings}
+    harder = findings["The Opinosis groups are far harder than MSRP's for every model"]
+    # Different sentences: a two-sample test per model, each far below 0.05.
+    assert harder.verdict == SUPPORTED and harder.p_value < 0.001
+    assert harder.evidence.count("two-sample permutation") == 3
+    # PV and URAE are trained only by --full, so the first claim is left undecided, while
+    # the paper's own numbers are checked against the wording.
+    first = findings["Sum/mean of word vectors beats PV and URAE on MSRP groups"]
+    assert first.verdict == NOT_DECIDED and first.paper_holds is True
+
+
+def test_bow_best_on_msrp_is_decided_by_mcnemar(report):
+    """BOW against each word-vector row re-run, by McNemar on the same 859 sentences (the
+    test ``eval classification`` makes between encoders), named with its p-value."""
+    best = next(f for f in report.findings if f.claim == "BOW is best on MSRP").decision
+    assert best.verdict == SUPPORTED
+    assert "BOW 0.9837 vs MOWE 0.9674: +0.0163, p 0.00131 (McNemar, exact binomial, " \
+           "859 items)" in best.evidence
+    assert best.p_value == pytest.approx(0.00131, abs=1e-5) and best.effect > 0
+    assert "(not re-run: PV-DM, PV-DBOW, URAE, PCA BOW)" in best.comparison
+
+
+def test_every_re_run_cell_is_marked(report):
+    marks = {(r.cell.row, r.cell.column): r.reach_text for r in report.rows if r.value is not None}
+    assert marks[("BOW", "MSRP Subcorpus")] == "within reach (interval covers it)"
+    assert marks[("BOW", "Opinosis Subcorpus")] == "within reach (interval covers it)"
+    assert marks[("MOWE", "MSRP Subcorpus")] == "not comparable (substitute)"
+    assert "6 of 14 published cells re-run — 2 within reach, 4 not comparable" in header(
+        report)[1]
+
+
+def test_an_outside_same_setting_cell_says_why():
+    """PCA BOW on Opinosis re-runs at 0.645 against the paper's 0.544 (--full): outside,
+    with the cause found by re-running it at other dimensions."""
+    cell = next(c for c in white2015.CELLS
+                if (c.row, c.column) == ("PCA BOW", "Opinosis Subcorpus"))
+    outside = Row(cell, 0.6449, (0.60, 0.69), 521)
+    assert outside.reach == OUTSIDE
+    assert outside.reach_text.startswith("outside: tried: with ~347 training sentences")
+    assert "75-d 0.555" in outside.reach_text
+    # A same-setting cell outside with no cause found says so rather than staying silent.
+    bow = next(c for c in white2015.CELLS if (c.row, c.column) == ("BOW", "MSRP Subcorpus"))
+    assert Row(bow, 0.90, (0.88, 0.92), 859).reach_text == "outside: no cause recorded"
+    assert Row(bow, 0.97, (0.96, 0.975), 859).reach_text == "within reach (within the band 0.02)"
 
 
 def test_report_formats(report, tmp_path):
     markdown, page = to_markdown(report), to_html(report)
     assert "| BOW | MSRP Subcorpus | 98.37% | 0.9837 [" in markdown
+    assert "| same setting | within reach |" in markdown
     assert "<svg" in page and "http" not in page.replace("http://www.w3.org/2000/svg", "")
     rows = to_dict(report)["tables"][0]["rows"]
     assert len(rows) == 14 and {r["mark"] for r in rows} == {"same setting", "substitute"}
