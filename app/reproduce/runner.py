@@ -376,7 +376,8 @@ class _Evidence:
 
 
 def _row(cell: Cell, results: dict[Run, Result], errors: dict[Run, str], variant: str,
-         seed: int, data: Path | None, options: dict[str, str], band: float) -> Row:
+         seed: int, data: Path | None = None, options: dict[str, str] | None = None,
+         band: float = DEFAULT_BAND) -> Row:
     mark = (cell.with_data if cell.with_data and cell.run is not None and cell.run.reads_duc
             and is_duc(data) else cell.mark)
     if cell.computed is not None:
@@ -385,7 +386,7 @@ def _row(cell: Cell, results: dict[Run, Result], errors: dict[Run, str], variant
     if cell.run is None:
         # The note's first clause says what is needed; the rest is in the notes.
         return Row(cell, skipped=f"{NEEDS}: {cell.note.split(';')[0]}", mark=mark, band=band)
-    run = _with_options(cell.run, options)
+    run = _with_options(cell.run, options or {})
     command = eval_command(run.evaluation, run.corpus_spec(data), [run.encoder_spec()], seed,
                            dict(run.options))
     if cell.run in errors:
