@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sentspace.app.corpora.model import Corpus
-
 #: The marks of a row: how the re-run relates to the paper's setting.
 SAME = "same setting"
 SUBSTITUTE = "substitute"

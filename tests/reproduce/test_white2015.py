@@ -52,8 +52,8 @@ def test_bow_best_on_msrp_is_decided_by_mcnemar(report):
     test ``eval classification`` makes between encoders), named with its p-value."""
     best = next(f for f in report.findings if f.claim == "BOW is best on MSRP").decision
     assert best.verdict == SUPPORTED
-    assert "BOW 0.9837 vs MOWE 0.9674: +0.0163, p 0.00131 (McNemar, exact binomial, " \
-           "859 items)" in best.evidence
+    assert "BOW 0.9837 vs MOWE 0.9674: +0.0163, 95% CI [+0.0070, +0.0268], p 0.00131 " \
+           "(McNemar, exact binomial, 859 items)" in best.evidence
     assert best.p_value == pytest.approx(0.00131, abs=1e-5) and best.effect > 0
     assert "(not re-run: PV-DM, PV-DBOW, URAE, PCA BOW)" in best.comparison
 
