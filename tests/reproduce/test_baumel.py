@@ -96,3 +96,17 @@ def test_marks_follow_the_data_supplied(duc_folder, shared_data):
     assert f"data: {duc_folder}" in header(on_duc)
     on_sample = run_job(run_reproduction(baumel.PAPER, data=shared_data / "pyramid-sample"))
     assert {r.mark for r in on_sample.rows} == {"needs"}
+
+
+def test_cli_takes_the_data_and_the_reading(duc_folder, tmp_path, capsys):
+    from sentspace.app.cli import main
+    assert main(["reproduce", "baumel", "--data", str(duc_folder), "--negatives",
+                 "no-overlap-filter", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"data: {duc_folder}" in out and "options: negatives no-overlap-filter" in out
+    assert "same setting  outside" in out and "NO DIFFERENCE AT THIS SIZE" in out
+    assert "binary positive share, negatives no-overlap-filter" in out
+    # Papers that read no pyramids refuse the options; a folder without .pyr files too.
+    assert main(["reproduce", "white2015", "--data", str(duc_folder)]) == 2
+    assert main(["reproduce", "baumel", "--data", str(tmp_path)]) == 2
+    assert "not a folder of DUC .pyr files" in capsys.readouterr().err
