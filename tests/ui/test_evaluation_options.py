@@ -37,7 +37,7 @@ def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_p
     assert table.rowHeight(warning) >= needed.height()
     run = window.session.current.evaluations[-1]
     assert run.options == {"distractors": "question", "negative_overlap": "tokens",
-                           "items": "contributors"}
+                           "items": "contributors", "negatives": "across-pyramids"}
 
     path = window.files.save_workspace_to(tmp_path / "pyramid.sentspace")
     assert window.files.workspace().evaluations[0].options["distractors"] == "question"
