@@ -254,11 +254,8 @@ def cached_encode(encoder: Encoder, corpus_fingerprint: str, texts: Sequence[str
     cache = cache if cache is not None else EmbeddingCache()
     yield Progress(f"looking for cached {encoder.name} embeddings", 0, 1)
     key = cache.key(encoder.fingerprint(), corpus_fingerprint)
-    hit = cache.load(key)
-    if hit is not None and hit[0].shape[0] == len(texts):
-        matrix, meta = hit
-        if meta.get("report") is not None:
-            encoder.restore_report(meta["report"])
+    matrix = cached_matrix(encoder, corpus_fingerprint, len(texts), cache)
+    if matrix is not None:
         return matrix
     matrix = yield from encoder.iter_encode(texts)
     meta = {"encoder": encoder.name, "encoder_fingerprint": encoder.fingerprint(),
@@ -268,6 +265,22 @@ def cached_encode(encoder: Encoder, corpus_fingerprint: str, texts: Sequence[str
         cache.store(key, matrix, meta)
     except OSError as error:
         log.warning("could not cache %s embeddings in %s: %s", encoder.name, cache.root, error)
+    return matrix
+
+
+def cached_matrix(encoder: Encoder, corpus_fingerprint: str, n_rows: int,
+                  cache: EmbeddingCache | None = None) -> Embeddings | None:
+    """The cached embeddings of ``n_rows`` sentences by a fitted encoder (its report
+    restored), or None: a miss, or an encoder the cache does not keep."""
+    if not encoder.cacheable:
+        return None
+    cache = cache if cache is not None else EmbeddingCache()
+    hit = cache.load(cache.key(encoder.fingerprint(), corpus_fingerprint))
+    if hit is None or hit[0].shape[0] != n_rows:
+        return None
+    matrix, meta = hit
+    if meta.get("report") is not None:
+        encoder.restore_report(meta["report"])
     return matrix
 
 
@@ -302,3 +315,34 @@ def texts_fingerprint(texts: Sequence[str]) -> str:
         h.update(text.encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()[:16]
+
+
+def encode_rows(corpus: Corpus, encoder: Encoder, rows: np.ndarray, *,
+                training_pairs: np.ndarray | None = None,
+                cache: EmbeddingCache | None = None) -> Job[Embeddings]:
+    """Embeddings of the sentences ``rows`` of ``corpus`` only (those an evaluation
+    reads), in a matrix of the corpus's shape whose other rows are zero.
+
+    The encoder is fitted as :func:`encode_corpus` fits it (on every sentence, or on
+    ``training_pairs``), so the rows are the ones the whole corpus would give; only the
+    encoding is cut. The corpus's cached embeddings are used when there; else the
+    sentences are encoded and cached under their own fingerprint.
+    """
+    from sentspace.app.neighbours import fitted_on_training_side  # noqa: PLC0415 (models.pairs)
+
+    fitted = yield from fitted_on_training_side(encoder, corpus, corpus.texts, training_pairs)
+    rows = np.unique(np.asarray(rows, dtype=np.int64))
+    whole = cached_matrix(fitted, corpus.fingerprint, len(corpus), cache)
+    if whole is not None or len(rows) == len(corpus):
+        return whole if whole is not None else (
+            yield from cached_encode(fitted, corpus.fingerprint, corpus.texts, cache))
+    texts = [corpus.texts[row] for row in rows.tolist()]
+    part = yield from cached_encode(fitted, texts_fingerprint(texts), texts, cache)
+    if sp.issparse(part):
+        # A selection matrix puts row i of the part at corpus row rows[i].
+        spread = sp.csr_array((np.ones(len(rows), dtype=np.float32),
+                               (rows, np.arange(len(rows)))), shape=(len(corpus), len(rows)))
+        return sp.csr_array(spread @ part, dtype=np.float32)
+    matrix = np.zeros((len(corpus), part.shape[1]), dtype=np.float32)
+    matrix[rows] = part
+    return matrix

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import hashlib
+import html
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, ClassVar
@@ -111,10 +113,38 @@ class Result:
     """
 
     evaluation: ClassVar[str]
+    #: Scores a short ``repr`` names.
+    REPR_SCORES: ClassVar[int] = 3
     #: A score read from elsewhere (``app.mteb_results``): drawn beside runs, with no
     #: per-item outcomes, so never in a paired test.
     imported: ClassVar[bool] = False
     provenance: Provenance
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # @dataclass writes a __repr__ of every field (per-item arrays: tens of thousands
+        # of characters) only where the class has none: give each result the short one.
+        if "__repr__" not in cls.__dict__:
+            cls.__repr__ = Result.__repr__
+
+    def __repr__(self) -> str:
+        scores = self.scores()
+        shown = ", ".join(f"{score.name} {score.value:.4f}"
+                          + (f" [{score.ci[0]:.4f}, {score.ci[1]:.4f}]" if score.ci else "")
+                          for score in scores[:self.REPR_SCORES])
+        more = f", ... {len(scores) - self.REPR_SCORES} more" if len(
+            scores) > self.REPR_SCORES else ""
+        return (f"<{type(self).__name__}: {self.evaluation} of "
+                f"{self.provenance.encoder_name} on {self.provenance.corpus_name}: "
+                f"{shown}{more}>")
+
+    def _repr_html_(self) -> str:
+        """The scores with their intervals as a table, for a notebook."""
+        head = (f"<p><b>{html.escape(self.evaluation)}</b> of "
+                f"{html.escape(self.provenance.encoder_name)} on "
+                f"{html.escape(self.provenance.corpus_name)}</p>")
+        return head + html_table(["metric", "value", "95% interval", "n"],
+                                 [score_cells(score) for score in self.scores()])
 
     def summary(self) -> list[tuple[str, str]]:
         raise NotImplementedError
@@ -150,3 +180,19 @@ class Result:
 
         return pd.DataFrame(self.score_rows(), columns=list(SCORE_COLUMNS)).astype(
             {"value": float, "ci_low": float, "ci_high": float, "n": "Int64"})
+
+
+def score_cells(score: Score) -> list[str]:
+    """A score as table cells: metric, value, interval, count."""
+    interval = "" if score.ci is None else f"[{score.ci[0]:.4f}, {score.ci[1]:.4f}]"
+    return [score.name, f"{score.value:.4f}", interval,
+            "" if score.n is None else f"{score.n:,}"]
+
+
+def html_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """An HTML table of text cells (escaped), for notebooks."""
+    head = "".join(f"<th>{html.escape(str(cell))}</th>" for cell in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row)
+                   + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+

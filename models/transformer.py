@@ -185,6 +185,8 @@ class SentenceTransformerEncoder(Encoder):
     #: 64, 10,900 at 1,024; bench/bench_transformer.py --batch).
     batch_size = 64
     cuda_batch_size = 512
+    #: Where to run ("cpu", "cuda"...); None: the GPU when torch sees one.
+    device: str | None = None
 
     def __init__(self, model: str = BUNDLED_MODEL, pooling: str | None = None):
         missing = [name for name in _missing_packages()
@@ -223,7 +225,7 @@ class SentenceTransformerEncoder(Encoder):
         return model_dir_digest(self.directory)
 
     def _model(self):
-        self.device_ = _device()
+        self.device_ = self.device or _device()
         return _load_model(str(self.directory), self._fitted_state(), self.pooling,
                            self.device_)
 

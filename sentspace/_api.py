@@ -9,6 +9,8 @@ synchronously, with :func:`sentspace.app.jobs.run_job` (``progress`` receives ea
 
 from __future__ import annotations
 
+import copy
+import html
 import os
 import subprocess
 import sys
@@ -30,46 +32,175 @@ from sentspace.models.base import Embeddings, Encoder
 
 ProgressCallback = Callable[[Progress], Any] | None
 CorpusLike = Corpus | str | os.PathLike | Iterable[str]
-EncoderLike = Encoder | str
+#: A spec string, an Encoder, any object with ``encode(list[str]) -> array``, or an
+#: array of the corpus's embeddings (one row per sentence).
+EncoderLike = Encoder | str | Any
+ProgressLike = ProgressCallback | bool
 
 
 def load_corpus(source: CorpusLike, *, name: str = "texts") -> Corpus:
     """A corpus from a built-in name (``"msrp-grouped"``), a path (any format the app
     reads), a list of sentences (one entry each, ids "0", "1", ... and ``name``), or a
-    :class:`Corpus` (returned as it is)."""
+    :class:`Corpus` (returned as it is).
+
+    Raises ValueError for a list with no sentences, or whose sentences are all empty."""
     if isinstance(source, Corpus):
         return source
     if isinstance(source, (str, os.PathLike)):
         return _load_spec(source)
+    if not isinstance(source, Iterable):
+        raise TypeError(f"corpus: a name, a path, a Corpus or a list of sentences, not a "
+                        f"{type(source).__name__}")
     texts = tuple(source)
     if not all(isinstance(text, str) for text in texts):
-        raise TypeError("a corpus of texts takes strings only")
+        raise TypeError("corpus: a corpus of texts takes strings only")
+    _check_texts(texts, "corpus")
     return Corpus(name=name, texts=texts, ids=tuple(map(str, range(len(texts)))))
 
 
-def encoder(spec: str, corpus: CorpusLike | None = None) -> Encoder:
-    """A new, unfitted encoder by its ``--encoder`` spelling: a family (``"bow"``,
-    ``"tfidf"``, ``"glove-mean"``, ``"minilm"``...), ``FAMILY:FILE``, ``path:FILE``, or
-    ``precomputed:PATH``, which needs the ``corpus`` its rows are aligned to."""
-    if spec.startswith(PRECOMPUTED) and corpus is None:
-        raise ValueError(f"{spec}: precomputed embeddings need the corpus they belong to")
-    return build_encoder(spec, load_corpus(corpus) if corpus is not None else None)
+def _check_texts(texts: Sequence[str], argument: str) -> None:
+    if not texts:
+        raise ValueError(f"{argument}: no sentences")
+    if not any(text.strip() for text in texts):
+        raise ValueError(f"{argument}: every sentence is empty")
 
 
-def _encoder(spec: EncoderLike, corpus: Corpus | None) -> Encoder:
-    return spec if isinstance(spec, Encoder) else encoder(spec, corpus)
+def encoder(spec: EncoderLike, corpus: CorpusLike | None = None, *, name: str | None = None,
+            fingerprint: str | None = None) -> Encoder:
+    """An encoder, for any call that takes one.
+
+    ``spec`` is an ``--encoder`` spelling (a new, unfitted encoder: a family ``"bow"``,
+    ``"tfidf"``, ``"minilm"``..., ``FAMILY:FILE``, ``path:FILE``, or
+    ``precomputed:PATH``, which needs the ``corpus`` its rows are aligned to); an
+    :class:`Encoder` (returned as it is); any object with ``encode(list[str]) ->
+    array`` (a ``SentenceTransformer``, an MTEB model, a class of your own), wrapped
+    as :class:`~sentspace.models.external.ExternalModel` and called ``name`` (default:
+    its ``name`` attribute or class) with its embeddings cached under ``fingerprint``
+    (default: a hash of a torch module's weights; other objects are not cached); or
+    an array of ``corpus``'s embeddings, one row per sentence."""
+    from sentspace.models.external import ArrayEmbeddings, ExternalModel  # noqa: PLC0415
+
+    if isinstance(spec, str):
+        if spec.startswith(PRECOMPUTED) and corpus is None:
+            raise ValueError(f"{spec}: precomputed embeddings need the corpus they "
+                             f"belong to")
+        return build_encoder(spec, load_corpus(corpus) if corpus is not None else None)
+    if isinstance(spec, Encoder):
+        return spec
+    if callable(getattr(spec, "encode", None)):
+        return ExternalModel(spec, name=name, fingerprint=fingerprint)
+    if _is_array(spec):
+        if corpus is None:
+            raise ValueError("encoder: an array of embeddings needs the corpus its rows "
+                             "belong to")
+        return ArrayEmbeddings(spec, load_corpus(corpus), name=name or "array",
+                               argument="encoder")
+    raise TypeError(f"encoder: an encoder name, an Encoder, an object with encode(list of "
+                    f"str), or an array of embeddings, not a {type(spec).__name__}")
+
+
+def _is_array(value: Any) -> bool:
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    return sp.issparse(value) or hasattr(value, "__array__") or hasattr(value, "detach")
+
+
+def _encoder(spec: EncoderLike, corpus: Corpus | None, argument: str = "encoder") -> Encoder:
+    try:
+        return encoder(spec, corpus)
+    except (TypeError, ValueError) as error:
+        # Name the argument the caller gave, not this function's.
+        message = str(error).removeprefix("encoder: ")
+        raise type(error)(f"{argument}: {message}") from None
+
+
+def _run(job, progress: ProgressLike):
+    """Run ``job``, reporting to ``progress``: a callback, or True for a progress bar
+    (tqdm when installed, else the CLI's line on a terminal)."""
+    if progress is not True:
+        return run_job(job, progress or None)
+    try:
+        from tqdm.auto import tqdm  # noqa: PLC0415 (optional)
+    except ImportError:
+        from sentspace.app.cli import ProgressPrinter  # noqa: PLC0415
+
+        printer = ProgressPrinter()
+        try:
+            return run_job(job, printer)
+        finally:
+            printer.clear()
+    with tqdm(total=1, leave=False) as bar:
+        def show(step: Progress) -> None:
+            bar.set_description(step.stage, refresh=False)
+            bar.total, bar.n = max(step.total, 1), step.done
+            bar.refresh()
+        return run_job(job, show)
 
 
 def encode(corpus: CorpusLike, encoder: EncoderLike = DEFAULT_ENCODER, *,
-           progress: ProgressCallback = None) -> Embeddings:
+           sparse: bool = False, normalize: bool = False, batch_size: int | None = None,
+           device: str | None = None, progress: ProgressLike = None) -> Embeddings:
     """Every sentence of ``corpus`` embedded, through the embedding cache (a second call
-    reads the disk): float32, shape (len(corpus), dim), a dense array or a scipy CSR
-    array (bag-of-words families). An encoder that requires fitting is fitted on the
-    corpus's sentences (a copy; the one given stays as it is)."""
+    reads the disk): a float32 array of shape (len(corpus), dim).
+
+    Parameters
+    ----------
+    encoder : a name, an Encoder or any object with ``encode`` (see :func:`encoder`).
+        One that requires fitting is fitted on the corpus's sentences (a copy; the one
+        given stays as it is).
+    sparse : keep the bag-of-words families' scipy CSR array (default: dense, as
+        every other encoder gives).
+    normalize : scale each row to unit length (a zero row stays zero).
+    batch_size, device : sentences per batch and where to run (``"cpu"``,
+        ``"cuda"``...), for transformers and your own models; other families run on the
+        CPU and take no device.
+    progress : a callback receiving each :class:`~sentspace.app.jobs.Progress`, or True
+        for a progress bar (tqdm when installed).
+    """
     from sentspace.app.cache import encode_corpus  # noqa: PLC0415
 
     corpus = load_corpus(corpus)
-    return run_job(encode_corpus(corpus, _encoder(encoder, corpus)), progress)
+    model = _configured(_encoder(encoder, corpus), batch_size, device)
+    matrix = _run(encode_corpus(corpus, model), progress)
+    return _finished(matrix, sparse=sparse, normalize=normalize)
+
+
+def _configured(model: Encoder, batch_size: int | None, device: str | None) -> Encoder:
+    """``model`` set to run in batches of ``batch_size`` on ``device`` (a copy when it
+    changes: neither changes the output, so the fingerprint stays)."""
+    from sentspace.models.external import ExternalModel  # noqa: PLC0415
+
+    if batch_size is None and device is None:
+        return model
+    if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
+        raise ValueError(f"batch_size: a positive whole number, not {batch_size!r}")
+    if isinstance(model, ExternalModel):
+        return ExternalModel(model.model, name=model.label, fingerprint=model.version,
+                             batch_size=batch_size or model.model_batch_size,
+                             device=device or model.device)
+    if device is not None and not hasattr(type(model), "device"):
+        raise ValueError(f"device: {model.name} runs on the CPU and takes no device "
+                         f"(transformers and your own models do)")
+    model = copy.copy(model)
+    if batch_size is not None:
+        model.batch_size = batch_size
+        if hasattr(model, "cuda_batch_size"):
+            model.cuda_batch_size = batch_size
+    if device is not None:
+        model.device = device
+    return model
+
+
+def _finished(matrix: Embeddings, *, sparse: bool, normalize: bool) -> Embeddings:
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    if normalize:
+        from sklearn.preprocessing import normalize as unit_rows  # noqa: PLC0415
+
+        matrix = unit_rows(matrix, copy=True).astype(np.float32, copy=False)
+    if sp.issparse(matrix) and not sparse:
+        return matrix.toarray()
+    return matrix
 
 
 class Results(list):
@@ -92,6 +223,45 @@ class Results(list):
         """The ``summary()`` rows side by side, as ``sentspace eval`` prints them."""
         return summary_table(self)
 
+    def __repr__(self) -> str:
+        if not self:
+            return "Results([])"
+        first = self[0]
+        return (f"<Results: {first.evaluation} of {len(self)} encoders "
+                f"({', '.join(r.provenance.encoder_name for r in self)}) on "
+                f"{first.provenance.corpus_name}; paired tests against "
+                f"{first.provenance.encoder_name}: {len(self.paired)}>")
+
+    def _repr_html_(self) -> str:
+        """Every encoder's scores with their intervals, then the paired tests against
+        the first (a notebook shows this)."""
+        from sentspace.app.results import html_table, score_cells  # noqa: PLC0415
+
+        if not self:
+            return "<p>No results</p>"
+        first = self[0]
+        rows = [[result.provenance.encoder_name, *score_cells(score)]
+                for result in self for score in result.scores()]
+        parts = [f"<p><b>{html.escape(first.evaluation)}</b> on "
+                 f"{html.escape(first.provenance.corpus_name)}"
+                 + (f" ({html.escape(self.note)})" if self.note else "") + "</p>",
+                 html_table(["encoder", "metric", "value", "95% interval", "n"], rows)]
+        if self.paired:
+            tests = []
+            for other, test in self.paired.items():
+                if isinstance(test, str):
+                    tests.append([other, "no test: " + test, "", "", ""])
+                else:
+                    interval = ("" if test.difference_ci is None else
+                                f"[{test.difference_ci[0]:+.4f}, {test.difference_ci[1]:+.4f}]")
+                    tests.append([other, test.method, f"{test.difference:+.4f}", interval,
+                                  f"{test.p_value:.4g}"])
+            parts += [f"<p>Paired tests, each against "
+                      f"{html.escape(first.provenance.encoder_name)} (first minus other)</p>",
+                      html_table(["encoder", "test", "difference", "95% interval",
+                                  "p-value"], tests)]
+        return "\n".join(parts)
+
     def to_frame(self):
         """Every result's :meth:`~sentspace.app.results.Result.to_frame`, stacked, with
         the encoder's name as the first column (needs pandas)."""
@@ -104,14 +274,16 @@ class Results(list):
 
 
 def evaluate(name: str, corpus: CorpusLike, encoders: EncoderLike | Sequence[EncoderLike]
-             = DEFAULT_ENCODER, *, seed: int = 0, progress: ProgressCallback = None,
+             = DEFAULT_ENCODER, *, seed: int = 0, progress: ProgressLike = None,
              **options: str):
     """Run the evaluation ``name`` (``sentspace eval NAME``) as the CLI does.
 
     Parameters
     ----------
-    encoders : one encoder (spec or object): its result is returned; a list: a
-        :class:`Results` of one result each, with paired tests against the first.
+    encoders : one encoder (anything :func:`encoder` takes: a name, an Encoder, your
+        own model, an array of the corpus's embeddings): its result is returned; a
+        list, which may mix them: a :class:`Results` of one result each, with paired
+        tests against the first.
         Comparisons of several encoders (``"agreement"``) take a list and return
         their one result.
     seed : the CLI's ``--seed``; the same seed gives the same numbers.
@@ -133,17 +305,24 @@ def evaluate(name: str, corpus: CorpusLike, encoders: EncoderLike | Sequence[Enc
         if value not in offered[option].choices:
             raise ValueError(f"{option} must be one of {', '.join(offered[option].choices)}")
     corpus = load_corpus(corpus)
-    single = isinstance(encoders, (str, Encoder))
-    models = [_encoder(spec, corpus) for spec in ([encoders] if single else encoders)]
+    single = (isinstance(encoders, (str, Encoder)) or callable(getattr(encoders, "encode", None))
+              or _is_array(encoders))
+    if single:
+        models = [_encoder(encoders, corpus, "encoders")]
+    else:
+        models = [_encoder(spec, corpus, f"encoders[{i}]") for i, spec in enumerate(encoders)]
+        if not models:
+            raise ValueError("encoders: no encoder given")
+        _distinct_names(models)
     if name in COMPARISONS:
         if len(models) < 2:
             raise ValueError(f"{name} compares encoders: give two or more")
-        return run_job(COMPARISONS[name][0](corpus, models, seed=seed), progress)
+        return _run(COMPARISONS[name][0](corpus, models, seed=seed), progress)
     note = ""
     if "split" in offered:
         options["split"], note = run_split(corpus, models, options.get("split", "auto"))
     evaluation = EVALUATIONS[name][0]
-    results = [run_job(evaluation(corpus, model, seed=seed, **options), progress)
+    results = [_run(evaluation(corpus, model, seed=seed, **options), progress)
                for model in models]
     if single:
         return results[0]
@@ -157,14 +336,31 @@ def evaluate(name: str, corpus: CorpusLike, encoders: EncoderLike | Sequence[Enc
     return Results(results, paired, note)
 
 
+def _distinct_names(models: list[Encoder]) -> None:
+    """Give your own models and arrays that share a name (two arrays) a number each,
+    so results and paired tests, which go by name, tell them apart."""
+    from sentspace.models.external import ArrayEmbeddings, ExternalModel  # noqa: PLC0415
+
+    seen: dict[str, int] = {}
+    for model in models:
+        seen[model.name] = seen.get(model.name, 0) + 1
+        if seen[model.name] > 1 and isinstance(model, (ArrayEmbeddings, ExternalModel)):
+            model.label = f"{model.name} #{seen[model.name]}"
+
+
 def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
-            progress: ProgressCallback = None, **parameters: Any):
+            progress: ProgressLike = None, **parameters: Any):
     """A 2D layout of ``embeddings`` by ``"pca"``, ``"umap"`` or ``"tsne"`` (the
     window's projection; parameters as ``sentspace.app.projection.DEFAULTS``): a
     ``Projection`` whose ``coordinates`` are float32, shape (n, 2)."""
     from sentspace.app.projection import project as iter_project  # noqa: PLC0415
+    from sentspace.models.external import check_matrix  # noqa: PLC0415
 
-    return run_job(iter_project(embeddings, method, seed=seed, **parameters), progress)
+    rows = getattr(embeddings, "shape", (0,))[0]
+    embeddings = check_matrix(embeddings, "embeddings", rows)
+    if rows < 2:
+        raise ValueError(f"embeddings: a layout needs two rows or more, not {rows}")
+    return _run(iter_project(embeddings, method, seed=seed, **parameters), progress)
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,12 +392,13 @@ class Neighbourhood:
 
 
 def neighbours(corpus: CorpusLike, space: Embeddings | EncoderLike, query: str | int,
-               k: int = 10, *, search: str = "auto", progress: ProgressCallback = None
+               k: int = 10, *, search: str = "auto", progress: ProgressLike = None
                ) -> Neighbourhood:
     """The ``k`` nearest sentences of ``corpus`` to ``query`` by cosine.
 
-    ``space`` is the corpus's embeddings (as :func:`encode` gives them) or an encoder,
-    which is fitted on the corpus and encodes it through the cache. ``query`` is a
+    ``space`` is the corpus's embeddings (an array, one row per sentence) or an encoder
+    (anything :func:`encoder` takes), which is fitted on the corpus and encodes it
+    through the cache. ``query`` is a
     sentence index, or text: typed text is encoded by the encoder; given embeddings
     only, it must be a sentence of the corpus. A corpus sentence is left out of its own
     neighbours. ``search``: "auto", "exact" or "ann" (``sentspace neighbours --search``).
@@ -210,15 +407,22 @@ def neighbours(corpus: CorpusLike, space: Embeddings | EncoderLike, query: str |
     from sentspace.app.neighbour_search import Query, search_neighbours  # noqa: PLC0415
     from sentspace.app.neighbours import fitted_on_training_side  # noqa: PLC0415
 
+    from sentspace.models.external import ArrayEmbeddings  # noqa: PLC0415
+
     corpus = load_corpus(corpus)
-    if isinstance(space, (str, Encoder)):
-        model = run_job(fitted_on_training_side(_encoder(space, corpus), corpus,
-                                                corpus.texts, None), progress)
-        embeddings = run_job(cached_encode(model, corpus.fingerprint, corpus.texts), progress)
+    if len(corpus) < 2:
+        raise ValueError(f"corpus: neighbours need two sentences or more, not {len(corpus)}")
+    if not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k: a positive whole number, not {k!r}")
+    model = _encoder(space, corpus, "space")
+    if isinstance(model, ArrayEmbeddings):
+        # Rows of this corpus only: a query must be one of its sentences.
+        model, embeddings = None, model.vectors
     else:
-        model, embeddings = None, space
-        if embeddings.shape[0] != len(corpus):
-            raise ValueError(f"{embeddings.shape[0]} embeddings for {len(corpus)} sentences")
+        model = _run(fitted_on_training_side(model, corpus, corpus.texts, None), progress)
+        embeddings = _run(cached_encode(model, corpus.fingerprint, corpus.texts), progress)
+    if isinstance(query, str) and not query.strip():
+        raise ValueError("query: an empty sentence")
     if isinstance(query, (int, np.integer)):
         if not 0 <= query < len(corpus):
             raise IndexError(f"sentence {query} of a corpus of {len(corpus)}")
@@ -230,15 +434,15 @@ def neighbours(corpus: CorpusLike, space: Embeddings | EncoderLike, query: str |
         found = Query(query, corpus.texts.index(query))
     else:
         found = Query(query)
-    [answer], _ = run_job(search_neighbours(corpus, [("space", model, embeddings)], [None],
-                                            found, k, search=search), progress)
+    [answer], _ = _run(search_neighbours(corpus, [("space", model, embeddings)], [None],
+                                         found, k, search=search), progress)
     return Neighbourhood(found.text, answer.indices,
                          tuple(corpus.texts[i] for i in answer.indices.tolist()),
                          answer.similarities, answer.same_group, answer.partner, answer.note)
 
 
 def explain(text_a: str, text_b: str, encoder: EncoderLike = DEFAULT_ENCODER, *,
-            corpus: CorpusLike | None = None, progress: ProgressCallback = None):
+            corpus: CorpusLike | None = None, progress: ProgressLike = None):
     """Which words make two sentences similar (``sentspace explain``): a
     ``PairExplanation`` with ``cosine``, ``top_words(side)``, ``top_pairs()`` and the
     usual ``summary()``/``to_dict()``. Exact for additive encoders, by occlusion for the
@@ -247,13 +451,23 @@ def explain(text_a: str, text_b: str, encoder: EncoderLike = DEFAULT_ENCODER, *,
     msrp-grouped)."""
     from sentspace.app.explain import explain_pair  # noqa: PLC0415
 
+    from sentspace.models.external import ArrayEmbeddings  # noqa: PLC0415
+
+    for argument, text in (("text_a", text_a), ("text_b", text_b)):
+        if not isinstance(text, str):
+            raise TypeError(f"{argument}: a sentence, not a {type(text).__name__}")
+        if not text.strip():
+            raise ValueError(f"{argument}: an empty sentence has no words to explain")
     corpus = load_corpus(corpus) if corpus is not None else None
-    return run_job(explain_pair(text_a, text_b, _encoder(encoder, corpus), corpus=corpus),
-                   progress)
+    model = _encoder(encoder, corpus)
+    if isinstance(model, ArrayEmbeddings):
+        raise ValueError("encoder: explaining encodes the sentences with words left out; "
+                         "an array of embeddings cannot, pass the model")
+    return _run(explain_pair(text_a, text_b, model, corpus=corpus), progress)
 
 
 def show(corpus: CorpusLike, embeddings: Embeddings | None = None,
-         labels: Sequence[Any] | None = None, *, encoder: str = DEFAULT_ENCODER
+         labels: Sequence[Any] | None = None, *, encoder: EncoderLike = DEFAULT_ENCODER
          ) -> subprocess.Popen:
     """Open the desktop window on in-memory data, without blocking the caller.
 
@@ -266,12 +480,20 @@ def show(corpus: CorpusLike, embeddings: Embeddings | None = None,
     embeddings are made dense). The window's process deletes the folder when it closes.
 
     The window opens the corpus and draws its map from ``embeddings`` (one row per
-    sentence) or, without them, from ``encoder``. Pairs and metadata columns stay
+    sentence) or, without them, from ``encoder`` (a name the window encodes with; any
+    other encoder :func:`encoder` takes is encoded here first). Pairs and metadata
+    columns stay
     behind: open the corpus by its file for those. Returns the window's process.
     """
     from sentspace.app.show_data import write_show_data  # noqa: PLC0415
 
+    from sentspace.models.external import check_matrix  # noqa: PLC0415
+
     corpus = load_corpus(corpus)
+    if embeddings is not None:
+        embeddings = check_matrix(embeddings, "embeddings", len(corpus))
+    elif not isinstance(encoder, str):
+        embeddings, encoder = encode(corpus, encoder), DEFAULT_ENCODER
     folder = Path(tempfile.mkdtemp(prefix="sentspace-show-"))
     write_show_data(folder, corpus, embeddings, labels, encoder)
     return subprocess.Popen([sys.executable, "-m", "sentspace.app.ui.window.show_window",

@@ -213,6 +213,26 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.texts)
 
+    def __repr__(self) -> str:
+        # Short: a notebook cell ending in a corpus must not print every sentence.
+        counts = [f"{value:,} {key}" for key, value in self.describe().items()
+                  if key not in ("name", "language")]
+        return f"<Corpus {self.name!r}: {', '.join(counts)}, language {self.language}>"
+
+    #: Sentences a notebook shows of a corpus.
+    SHOWN = 5
+
+    def _repr_html_(self) -> str:
+        """The counts and the first sentences, for a notebook."""
+        from html import escape  # noqa: PLC0415
+
+        rows = "".join(f"<tr><td>{escape(self.ids[i])}</td><td>{escape(self.texts[i])}"
+                       f"</td></tr>" for i in range(min(self.SHOWN, len(self))))
+        more = (f"<tr><td></td><td>... {len(self) - self.SHOWN:,} more</td></tr>"
+                if len(self) > self.SHOWN else "")
+        return (f"<p>{escape(repr(self)[1:-1])}</p><table><tr><th>id</th><th>text</th>"
+                f"</tr>{rows}{more}</table>")
+
     @cached_property
     def fingerprint(self) -> str:
         """Content hash of the sentences and their structure (not the name or paths)."""
