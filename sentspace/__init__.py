@@ -8,6 +8,11 @@ From Python (a notebook, a script)::
     results.to_frame()                     # pandas: encoder, metric, value, ci_low, ...
     sentspace.show(corpus, sentspace.encode(corpus, "tfidf"))   # the window, aside
 
+Wherever an encoder goes, so does your own model (any object with ``encode(list[str])
+-> array``, e.g. a ``SentenceTransformer``) or an array of the corpus's embeddings, one
+row per sentence: ``sentspace.evaluate("relatedness", sick, ["bow", model, array])``.
+``encode`` returns a dense float32 array (``sparse=True`` keeps bag-of-words CSR).
+
 The names in ``__all__`` are the stable surface (``sentspace._api``); everything else
 may change. They load on first use, so ``python -m sentspace`` still opens the window
 before numpy is imported.

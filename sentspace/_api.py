@@ -80,6 +80,8 @@ def encoder(spec: EncoderLike, corpus: CorpusLike | None = None, *, name: str | 
     an array of ``corpus``'s embeddings, one row per sentence."""
     from sentspace.models.external import ArrayEmbeddings, ExternalModel  # noqa: PLC0415
 
+    if isinstance(spec, (str, Encoder)) and (name is not None or fingerprint is not None):
+        raise ValueError("encoder: name and fingerprint are for your own models and arrays")
     if isinstance(spec, str):
         if spec.startswith(PRECOMPUTED) and corpus is None:
             raise ValueError(f"{spec}: precomputed embeddings need the corpus they "
@@ -89,6 +91,9 @@ def encoder(spec: EncoderLike, corpus: CorpusLike | None = None, *, name: str | 
         return spec
     if callable(getattr(spec, "encode", None)):
         return ExternalModel(spec, name=name, fingerprint=fingerprint)
+    if isinstance(spec, (list, tuple)):
+        raise ValueError(f"encoder: expected an array of shape (sentences, dimensions), "
+                         f"not a {type(spec).__name__} (np.asarray makes one)")
     if _is_array(spec):
         if corpus is None:
             raise ValueError("encoder: an array of embeddings needs the corpus its rows "

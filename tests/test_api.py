@@ -105,7 +105,7 @@ def test_a_list_of_texts_is_a_corpus_and_encodes_row_by_row():
     embeddings = sentspace.encode(texts, "bow", progress=seen.append)
     assert embeddings.shape[0] == 3
     assert seen and all(isinstance(step, Progress) for step in seen)
-    cat_sat, _, cat_ran = embeddings.toarray()
+    cat_sat, _, cat_ran = embeddings
     assert cat_sat @ cat_ran == 2     # "the" and "cat"
 
 
@@ -118,7 +118,7 @@ def test_project_is_repeatable_by_seed(corpus):
 
 
 def test_neighbours_are_the_nearest_by_cosine(corpus):
-    embeddings = sentspace.encode(corpus, "tfidf").toarray()
+    embeddings = sentspace.encode(corpus, "tfidf")
     unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)
     cosines = unit @ unit[10]
     cosines[10] = -np.inf             # a corpus sentence is not its own neighbour

@@ -21,7 +21,7 @@ import numpy as np
 # scikit-learn is imported inside the functions: importing it pulls scipy.stats and
 # pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
 
-from sentspace.app.cache import encode_corpus
+from sentspace.app.cache import encode_corpus, encode_rows
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import statistics
@@ -171,8 +171,11 @@ def run_detection(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     "train", the other splits evaluated)."""
     binary_pairs(corpus, splits)
     splits, training = held_out_pairs(corpus, encoder, splits, NAME)
-    binary_pairs(corpus, splits)
-    embeddings = yield from encode_corpus(corpus, encoder, training_pairs=training)
+    evaluated = binary_pairs(corpus, splits)
+    # Only the sentences the evaluated pairs read are encoded.
+    embeddings = yield from encode_rows(corpus, encoder, np.concatenate(
+        [corpus.pairs.first[evaluated], corpus.pairs.second[evaluated]]),
+        training_pairs=training)
     return evaluate_detection(corpus, embeddings, encoder=encoder, splits=splits,
                               n_resamples=n_resamples, confidence=confidence, seed=seed)
 
