@@ -28,39 +28,39 @@ from sentspace.models.base import Embeddings, Encoder, ModelError
 from sentspace.models.precomputed import Precomputed
 
 
-class ModelOutputError(ModelError, ValueError):
+class EmbeddingsError(ModelError, ValueError):
     """A user's model or array cannot be used as embeddings (what, and why)."""
 
 
 def check_matrix(value: Any, argument: str, rows: int) -> Embeddings:
     """``value`` as float32 embeddings (dense, or CSR when sparse) of exactly ``rows``
-    rows, finite, one numeric dtype; :class:`ModelOutputError` naming ``argument``
+    rows, finite, one numeric dtype; :class:`EmbeddingsError` naming ``argument``
     otherwise."""
     if isinstance(value, (str, bytes, list, tuple)) or not (
             sp.issparse(value) or hasattr(value, "__array__") or hasattr(value, "detach")):
-        raise ModelOutputError(f"{argument}: expected an array of shape (sentences, "
+        raise EmbeddingsError(f"{argument}: expected an array of shape (sentences, "
                                f"dimensions), not a {type(value).__name__}")
     if hasattr(value, "detach"):        # a torch tensor, maybe on a GPU
         value = value.detach().float().cpu().numpy()
     matrix = sp.csr_array(value) if sp.issparse(value) else np.asarray(value)
     if not np.issubdtype(matrix.dtype, np.number) or np.issubdtype(matrix.dtype,
                                                                     np.complexfloating):
-        raise ModelOutputError(f"{argument}: values are {matrix.dtype}, not one real "
+        raise EmbeddingsError(f"{argument}: values are {matrix.dtype}, not one real "
                                f"number type (an array of arrays?)")
     if matrix.ndim != 2:
-        raise ModelOutputError(f"{argument}: expected 2 dimensions (sentences, dimensions), "
+        raise EmbeddingsError(f"{argument}: expected 2 dimensions (sentences, dimensions), "
                                f"found shape {matrix.shape}")
     if matrix.shape[0] != rows:
-        raise ModelOutputError(f"{argument}: {matrix.shape[0]} rows for {rows} sentences "
+        raise EmbeddingsError(f"{argument}: {matrix.shape[0]} rows for {rows} sentences "
                                f"(one row per sentence, in order)")
     if matrix.shape[1] == 0:
-        raise ModelOutputError(f"{argument}: rows of no dimensions (shape {matrix.shape})")
+        raise EmbeddingsError(f"{argument}: rows of no dimensions (shape {matrix.shape})")
     values = matrix.data if sp.issparse(matrix) else matrix
     finite = np.isfinite(values)
     if not finite.all():
         row = (int(np.searchsorted(matrix.indptr, np.argmin(finite), side="right")) - 1
                if sp.issparse(matrix) else int(np.argmin(finite.all(axis=1))))
-        raise ModelOutputError(f"{argument}: row {row} holds NaN or infinity")
+        raise EmbeddingsError(f"{argument}: row {row} holds NaN or infinity")
     return matrix.astype(np.float32, copy=False)
 
 
@@ -121,7 +121,7 @@ class ExternalModel(Encoder):
     def __init__(self, model: Any, name: str | None = None, fingerprint: str | None = None,
                  batch_size: int | None = None, device: str | None = None):
         if not callable(getattr(model, "encode", None)):
-            raise ModelOutputError(f"a {type(model).__name__} has no encode method "
+            raise EmbeddingsError(f"a {type(model).__name__} has no encode method "
                                    f"(encode(list of str) -> array)")
         self.model = model
         self.label = name or model_name(model)
@@ -136,7 +136,7 @@ class ExternalModel(Encoder):
             if value is None:
                 continue
             if option not in accepted and not takes_any:
-                raise ModelOutputError(f"{self.label}.encode takes no {option}")
+                raise EmbeddingsError(f"{self.label}.encode takes no {option}")
             self._options[option] = value
         if "show_progress_bar" in accepted:     # sentspace reports progress itself
             self._options["show_progress_bar"] = False
@@ -211,7 +211,7 @@ class ArrayEmbeddings(Precomputed):
         try:
             rows = [self._row_of_text[text] for text in texts]
         except KeyError as missing:
-            raise ModelOutputError(f"{self.label} has no row for the sentence "
+            raise EmbeddingsError(f"{self.label} has no row for the sentence "
                                    f"{str(missing)[:80]} (an array holds the corpus's "
                                    f"sentences only)") from None
         if sp.issparse(self.vectors):

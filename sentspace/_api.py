@@ -1,10 +1,12 @@
 """The functions ``import sentspace`` offers (listed in ``sentspace.__all__``).
 
 Each is a thin layer over the core the CLI and the window use: corpora by the CLI's
-specs, encoders by its ``--encoder`` spellings, and long work run as the same jobs,
-synchronously, with :func:`sentspace.app.jobs.run_job` (``progress`` receives each
-:class:`~sentspace.app.jobs.Progress`). Same inputs and seed, same numbers as
-``sentspace eval``.
+specs, encoders by its ``--encoder`` spellings (or your own model or array, see
+:func:`encoder`), and long work run as the same jobs, synchronously, with
+:func:`sentspace.app.jobs.run_job` (``progress`` receives each
+:class:`~sentspace.app.jobs.Progress`, or is True for a progress bar). Same inputs and
+seed, same numbers as ``sentspace eval``. Arguments that cannot be used raise
+ValueError (TypeError for the wrong kind of object) naming the argument.
 """
 
 from __future__ import annotations
