@@ -515,5 +515,52 @@ def _child_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": root + (os.pathsep + path if path else "")}
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """One evaluation :func:`evaluate` runs: its ``name``, what it measures
+    (``description``), what a corpus ``needs`` for it, and whether the corpus asked
+    about has that (``applies``; None when no corpus was given)."""
+
+    name: str
+    description: str
+    needs: str
+    applies: bool | None = None
+
+
+def evaluations(corpus: CorpusLike | None = None) -> list[Evaluation]:
+    """Every evaluation :func:`evaluate` runs, in the window's menu order; with
+    ``corpus``, each says whether that corpus has what it needs.
+
+    >>> [e.name for e in evaluations("msrp-grouped") if e.applies][:2]
+    ['classification', 'ranking']
+    """
+    from sentspace.app.evaluations import (  # noqa: PLC0415
+        APPLICABLE, COMPARISONS, EVALUATIONS, NEEDS)
+
+    loaded = None if corpus is None else load_corpus(corpus)
+    return [Evaluation(name, description, NEEDS.get(name, "two or more encoders"),
+                       None if loaded is None else bool(APPLICABLE.get(name, lambda c: True)(
+                           loaded)))
+            for name, (_, description) in {**EVALUATIONS, **COMPARISONS}.items()]
+
+
+def read_mteb(path: str | Path):
+    """MTEB's published scores from its result files (one ``<Task>.json``, or a
+    folder such as a clone of MTEB's results), for the STS tasks sentspace evaluates
+    (``STSBenchmark``, ``SICK-R``, ``STS12``-``STS16``): an ``MtebImport`` whose
+    ``results`` are scores on 0-1 with the model, task and split, to set beside a
+    relatedness result of the same pairs. The reverse is a relatedness result's
+    ``to_mteb(folder)``.
+
+    Raises
+    ------
+    InputError
+        The file or folder is not MTEB's result schema (the message names it).
+    """
+    from sentspace.app.mteb_results import read_mteb_results  # noqa: PLC0415
+
+    return read_mteb_results(path)
+
+
 __all__ = ["load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
-           "explain", "show"]
+           "explain", "show", "evaluations", "read_mteb"]

@@ -142,3 +142,28 @@ def test_explain_splits_the_cosine_over_words():
     assert explanation.cosine == pytest.approx(u @ v / np.linalg.norm(u) / np.linalg.norm(v))
     assert dict(zip(explanation.tokens_a, explanation.contribution_a))["cat"] == 0
     assert explanation.contribution_a.sum() == pytest.approx(explanation.cosine)
+
+
+def test_evaluations_are_listed_with_what_a_corpus_needs_and_their_examples_run():
+    import doctest
+
+    from sentspace import _api
+    from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, applicable_evaluations
+
+    listed = sentspace.evaluations()
+    assert [e.name for e in listed] == [*EVALUATIONS, *COMPARISONS]
+    assert all(e.description and e.needs and e.applies is None for e in listed)
+    msrp = sentspace.load_corpus("msrp-grouped")
+    assert [e.name for e in sentspace.evaluations(msrp) if e.applies and
+            e.name in EVALUATIONS] == applicable_evaluations(msrp)
+    failed, tried = doctest.testmod(_api)
+    assert failed == 0 and tried >= 1
+
+
+def test_mteb_files_are_read_back_as_written(shared_data, tmp_path):
+    benchmark = sentspace.load_corpus(shared_data / "sts" / "STSBenchmark")
+    result = sentspace.evaluate("relatedness", benchmark, "bow", split="test")
+    result.to_mteb(tmp_path)
+    [imported] = sentspace.read_mteb(tmp_path).results
+    assert (imported.task, imported.model) == ("STSBenchmark", "sentspace/bow")
+    assert imported.main_score == pytest.approx(result.pooled.spearman, abs=1e-12)

@@ -129,6 +129,23 @@ APPLICABLE: dict[str, Callable] = {
 }
 
 
+#: What a corpus needs for each evaluation, in words (``sentspace.evaluations()``).
+NEEDS: dict[str, str] = {
+    "classification": "paraphrase groups",
+    "relatedness": "pairs with gold scores",
+    "transfer": "labelled pairs, or sentences with a class",
+    "ranking": "pairs labelled paraphrase, or paraphrase groups of two or more",
+    "detection": "pairs labelled paraphrase or not",
+    "learning-curve": "pairs labelled paraphrase or not, in train and test splits",
+    "histograms": "pairs",
+    "latent": "paraphrase groups, at most 2,000 sentences",
+    "pyramid": "SCU groups (a DUC pyramid folder)",
+    "costra": "Costra's seed-and-transformation columns",
+    "costra-offsets": "Costra's seed-and-transformation columns",
+    "bitext": "a language per sentence, translations as paraphrase pairs",
+}
+
+
 def applicable_evaluations(corpus) -> list[str]:
     """Names of the evaluations the corpus has the structure for, in menu order."""
     return [name for name in EVALUATIONS if APPLICABLE[name](corpus)]
