@@ -23,13 +23,14 @@ status 2 and one line naming the file, line and problem.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from sentspace.app.ann import EXACT_LIMIT, SEARCHES
 from sentspace.app.cache import cached_encode
-from sentspace.app.commands import option_flag
+from sentspace.app.commands import Version, export_map_command, option_flag
 from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from sentspace.app.corpora.stats import corpus_stats
 from sentspace.app.corpora.tabular import ROLES as MAPPING_ROLES
@@ -92,8 +93,59 @@ def build_encoder(spec: str, corpus: Corpus) -> Encoder:
         raise InputError(str(error)) from None
 
 
+@contextlib.contextmanager
+def naming_the_corpus(spec: str) -> Iterator[None]:
+    """A journal found to edit another corpus than the one opened from ``spec`` says
+    which was given and what to do."""
+    from sentspace.app.annotations.edits import EditError
+
+    try:
+        yield
+    except EditError as error:
+        if error.line == 1 and "is for corpus" in error.problem:
+            raise EditError(f"{error.problem} ({spec}): give --corpus the corpus the "
+                            "journal edits", error.path, 1) from None
+        raise
+
+
+def journal_records(journals: Sequence[str], corpus: Corpus, spec: str) -> list:
+    """The records of ``journals`` (files, batch folders, workspaces) merged as
+    ``annotations merge`` merges them, checked to edit ``corpus`` (opened from
+    ``spec``)."""
+    from sentspace.app.annotations.batches import gather
+
+    with naming_the_corpus(spec):
+        return gather(journals, corpus.fingerprint)[1]
+
+
+def load_version(spec: str, journals: Sequence[str] | None, until: str | None
+                 ) -> tuple[Corpus, str]:
+    """(the corpus ``spec`` as the records of ``journals`` leave it, up to and including
+    the record ``until``, replayed as the window replays them; a line saying so, "" for
+    the corpus as loaded)."""
+    from sentspace.app.annotations.history import History
+
+    corpus = load_corpus(spec)
+    if not journals:
+        if until is not None:
+            raise InputError("--until names a record of an edit journal: give --journal")
+        return corpus, ""
+    records = journal_records(journals, corpus, spec)
+    if until is not None:
+        ids = [record.id for record in records]
+        if until not in ids:
+            raise InputError(f"--until {until}: no such record in {', '.join(journals)}")
+        records = records[:ids.index(until) + 1]
+    history = History(corpus)
+    history.feed(records)
+    conflicts = len(history.conflicts)
+    return history.corpus, (f"as edited by {', '.join(journals)}: {len(records)} records "
+                            f"replayed, {len(history.edits)} edits in effect"
+                            + (f", {conflicts} conflicts" if conflicts else ""))
+
+
 def command_eval(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args.corpus)
+    corpus, edited = load_version(args.corpus, args.journal, args.until)
     specs = args.encoder or [DEFAULT_ENCODER]
     if args.evaluation in COMPARISONS and len(specs) < 2:
         raise InputError(f"{args.evaluation} compares encoders: give two or more --encoder")
@@ -156,6 +208,8 @@ def command_eval(args: argparse.Namespace) -> int:
     first = results[0].provenance
     print(f"{args.evaluation} on {first.corpus_name} ({len(corpus)} sentences, "
           f"corpus {first.corpus_fingerprint}), seed {args.seed}")
+    if edited:
+        print(edited)
     if note:
         print(note)
     print(summary_table(results))
@@ -353,7 +407,7 @@ def command_export_map(args: argparse.Namespace) -> int:
     from sentspace.app.regions import find_regions
     from sentspace.app.web_map import iter_export_map
 
-    corpus = load_corpus(args.corpus)
+    corpus, edited = load_version(args.corpus, args.journal, args.until)
     encoder = build_encoder(args.encoder, corpus)
     printer = ProgressPrinter()
     exploration = run_job(explore(corpus, encoder, method=args.method, seed=args.seed,
@@ -361,12 +415,16 @@ def command_export_map(args: argparse.Namespace) -> int:
     regions = (run_job(find_regions(corpus, exploration.projection.coordinates,
                                     encoder=exploration.encoder, seed=args.seed), printer)
                if args.regions else None)
+    command = export_map_command(args.corpus, args.encoder, args.method, args.seed,
+                                 args.out, regions=args.regions, search=args.search,
+                                 version=Version(tuple(args.journal or ()), args.until))
     path = run_job(iter_export_map(exploration, args.out, regions=regions,
-                                   search=args.search, seed=args.seed), printer)
+                                   search=args.search, seed=args.seed, command=command),
+                   printer)
     printer.clear()
     print(f"map of {corpus.name} ({len(corpus):,} sentences) by {encoder.name}, "
           f"{args.method.upper()} layout, written to {path} "
-          f"({path.stat().st_size / 1e6:.1f} MB)")
+          f"({path.stat().st_size / 1e6:.1f} MB)" + (f", {edited}" if edited else ""))
     return 0
 
 
@@ -431,10 +489,9 @@ def command_annotations_agreement(args: argparse.Namespace) -> int:
     import math
 
     from sentspace.app.annotations.agreement import agreement, author_pairs
-    from sentspace.app.annotations.batches import gather
 
     corpus = load_corpus(args.corpus)
-    _, records = gather(args.journals, corpus.fingerprint)
+    records = journal_records(args.journals, corpus, args.corpus)
     result = agreement(corpus, records)
     if not result.kinds:
         raise InputError("no item was decided by two or more authors in "
@@ -469,8 +526,9 @@ def command_annotations_merge(args: argparse.Namespace) -> int:
     from sentspace.app.annotations.journal import merge_into
 
     corpus = load_corpus(args.corpus)
-    records, appended = merge_into(args.out, batch_journals(args.journals),
-                                   corpus.fingerprint)
+    with naming_the_corpus(args.corpus):
+        records, appended = merge_into(args.out, batch_journals(args.journals),
+                                       corpus.fingerprint)
     history = History(corpus)
     history.feed(records)
     print(f"{len(records)} records ({len(history.edits)} edits in effect) from "
@@ -510,7 +568,7 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
     else:
         spec, original = args.source, load_corpus(args.source)
         if args.journal:
-            records = read_journal(args.journal, original.fingerprint)[1]
+            records = journal_records([args.journal], original, spec)
         history = History(original)
         history.feed(records)
         lists = suspicious_lists(history.corpus, args.encoder, args.search)
@@ -614,6 +672,19 @@ def command_corpus_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_version_arguments(parser: argparse.ArgumentParser) -> None:
+    """--journal and --until: work on the corpus as edit journals leave it."""
+    parser.add_argument("--journal", action="append", metavar="FILE",
+                        help="an edit journal of the corpus (or a batch folder or "
+                             "workspace, as 'annotations merge' takes): the corpus as its "
+                             "records leave it, undo and redo included, replayed as the "
+                             "window replays them; repeat to merge several by time")
+    parser.add_argument("--until", metavar="RECORD",
+                        help="with --journal: replay the records up to and including this "
+                             "one (its id; the command the window shows names the last "
+                             "record its result saw)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sentspace", description="Explore and evaluate sentence-embedding spaces. "
@@ -637,6 +708,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--encoder", action="append",
                           help=f"{ENCODER_HELP}; repeat to compare several "
                                f"(default {DEFAULT_ENCODER})")
+    add_version_arguments(evaluate)
     evaluate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     for name, option in {n: o for options in OPTIONS.values() for n, o in options.items()
                          }.items():
@@ -729,6 +801,7 @@ def build_parser() -> argparse.ArgumentParser:
         "labels and the run's provenance. Opens from disk in any browser.")
     export.add_argument("--corpus", default=DEFAULT_CORPUS,
                         help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
+    add_version_arguments(export)
     export.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
     export.add_argument("--method", default="pca", choices=("pca", "umap", "tsne"))
     export.add_argument("--regions", action="store_true",

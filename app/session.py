@@ -20,9 +20,10 @@ import numpy as np
 
 from sentspace.app.annotations.journal import journal_path
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.commands import eval_command
+from sentspace.app.annotations.history import History
+from sentspace.app.commands import ORIGINAL, Version, eval_command, export_map_command
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.evaluations import EVALUATIONS
+from sentspace.app.evaluations import COMPARISONS, EVALUATIONS
 from sentspace.app.explore import Exploration
 from sentspace.app.jobs import Job, Progress
 from sentspace.app.schema import SchemaError, check_fields, describe, field_hints
@@ -253,9 +254,74 @@ class CorpusState:
         """Every encoder space of this corpus: its runs', then those Compare encoded."""
         return {**self.compared, **{spec: run.space for spec, run in self.runs.items()}}
 
+    def version(self, fingerprint: str | None = None) -> Version | None:
+        """The journal records that make the version of this corpus with ``fingerprint``
+        (default: as it is now) from the original: none for the original; for the corpus
+        as it is now, the journal up to the last record replayed; for an earlier version
+        (a result from before later edits), up to the first record that gave it. None
+        when the journal never gave it."""
+        annotations, corpus = self.annotations, self.corpus
+        if annotations is None or corpus is self.original:
+            return ORIGINAL
+        journal = (str(annotations.journal.path),)
+        if fingerprint is None or fingerprint == corpus.fingerprint:
+            return Version(journal, annotations.last_replayed)
+        if fingerprint == self.original.fingerprint:
+            return ORIGINAL
+        history = History(self.original)
+        for record in annotations.journal.records:
+            history.feed([record])
+            if history.corpus.fingerprint == fingerprint:
+                return Version(journal, record.id)
+        return None
+
+    def eval_command(self, evaluation: str, encoders: Sequence[str], seed: int,
+                     options: dict[str, str] | None = None, fingerprint: str | None = None
+                     ) -> str:
+        """:func:`~sentspace.app.commands.eval_command` of this corpus's version with
+        ``fingerprint`` (default: as it is now), its journal named when it is edited; ""
+        when no command can make that version."""
+        version = self.version(fingerprint)
+        return ("" if version is None else
+                eval_command(evaluation, self.spec, encoders, seed, options, version))
+
+    def evaluation(self, name: str, specs: Sequence[str], encoders: Sequence[Encoder],
+                   seed: int, options: dict[str, str] | None = None, *,
+                   original: bool = False, label: str = "") -> Job[EvaluationRun]:
+        """Evaluation ``name`` (or comparison, of several encoders) of the corpus as it is
+        now (the original with ``original``) by ``encoders`` (their ``specs``), as a job
+        giving the :class:`EvaluationRun` with the command that makes it again. The
+        corpus and the command are taken now: a job queued behind others evaluates what
+        was shown when it was asked for."""
+        options = dict(options or {})
+        corpus = self.original if original else self.corpus
+        command = self.eval_command(name, specs, seed, options, corpus.fingerprint)
+        if name in COMPARISONS:
+            job = COMPARISONS[name][0](corpus, list(encoders), seed=seed)
+            return _evaluation_run(job, name, ",".join(specs), seed, command, label, {})
+        job = EVALUATIONS[name][0](corpus, encoders[0], seed=seed, **options)
+        return _evaluation_run(job, name, specs[0], seed, command, label, options)
+
+    def map_command(self, exploration: Exploration, encoder: str, out: str | Path,
+                    regions: bool = False) -> str:
+        """The ``sentspace export-map`` command that writes ``exploration`` (of this
+        corpus, by the encoder ``encoder``) with its layout to ``out``; "" when no
+        command can make its version of the corpus."""
+        version = self.version(exploration.corpus.fingerprint)
+        projection = exploration.projection
+        return ("" if version is None else export_map_command(
+            self.spec, encoder, projection.method, projection.parameters.get("seed", 0),
+            out, regions=regions, version=version))
+
     def close(self) -> None:
         if self.annotations is not None:
             self.annotations.close()
+
+
+def _evaluation_run(job: Job[Any], name: str, spec: str, seed: int, command: str,
+                    label: str, options: dict[str, str]) -> Job[EvaluationRun]:
+    result = yield from job
+    return EvaluationRun(name, spec, seed, result, command, label, options)
 
 
 class Session:
@@ -746,7 +812,8 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
                   if saved.state is not None else SavedResult(saved))
         options = {name: str(value) for name, value in saved.options.items()}
         run = EvaluationRun(saved.name, spec, saved.seed, result,
-                            eval_command(saved.name, state.spec, [spec], saved.seed, options),
+                            state.eval_command(saved.name, [spec], saved.seed, options,
+                                               result.provenance.corpus_fingerprint),
                             saved.label or saved.name, options)
         state.evaluations.append(run)
         if run.name == "costra" and run.label == run.name:

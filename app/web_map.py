@@ -366,7 +366,7 @@ def iter_export_map(exploration: Exploration, path: str | Path, *,
                     groups: np.ndarray | None = None, regions: Regions | None = None,
                     labels: dict[str, Sequence[Any]] | None = None,
                     results: Sequence[Result] = (), title: str | None = None,
-                    search: str = "auto", seed: int = 0) -> Job[Path]:
+                    search: str = "auto", seed: int = 0, command: str = "") -> Job[Path]:
     """Write ``exploration``'s projection as a self-contained web page to ``path``; a job
     (finding the neighbours is the long part: an index above 50,000 sentences).
 
@@ -374,7 +374,8 @@ def iter_export_map(exploration: Exploration, path: str | Path, *,
     ``regions`` those found on this layout (labelled on the map and a colouring),
     ``labels`` extra per-sentence colourings by name, ``results`` evaluations whose
     headlines join the provenance; each point's :data:`NEIGHBOURS` nearest in the
-    original space are found as ``search`` says (:func:`original_neighbours`).
+    original space are found as ``search`` says (:func:`original_neighbours`);
+    ``command``, the shell command that writes the map again, is the last provenance row.
     """
     projection = exploration.projection
     corpus = exploration.corpus
@@ -383,6 +384,8 @@ def iter_export_map(exploration: Exploration, path: str | Path, *,
     provenance = exploration_provenance(exploration, results)
     provenance.insert(-1, ("Neighbours", f"{indices.shape[1]} nearest in the original "
                                          f"space by cosine, {how}"))
+    if command:
+        provenance.append(("Command", command))
     return write_map(
         path, corpus.texts, projection.coordinates, ids=corpus.ids,
         colourings=exploration_colourings(exploration, groups=groups, regions=regions,

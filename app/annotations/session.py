@@ -204,6 +204,12 @@ class AnnotationSession:
         """Every conflict of the edits in effect (see :mod:`sentspace.app.annotations.history`)."""
         return self.history.conflicts
 
+    @property
+    def last_replayed(self) -> str | None:
+        """The id of the last journal record :attr:`corpus` replays (None: none), which
+        ``sentspace eval --journal ... --until`` names to make it again."""
+        return self.journal.records[self._fed - 1].id if self._fed else None
+
     def _sync(self) -> None:
         """Replay what other writers appended since we last read."""
         self.journal.read_new()

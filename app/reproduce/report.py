@@ -79,6 +79,7 @@ def header(report: Report) -> list[str]:
     lines.append(f"reach: the 95% interval covers the published value or the difference "
                  f"is inside the table's band ({bands}); substitutes and stand-ins are not "
                  "comparable")
+    lines.append(report.command)
     return lines
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from sentspace.app.commands import eval_command
+from sentspace.app.commands import eval_command, reproduce_command
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import CorpusError, EvaluationError, InputError
@@ -241,6 +241,16 @@ class Report:
     #: the evaluation options given beside the paper's (``reproduce baumel --items``).
     data: Path | None = None
     options: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def command(self) -> str:
+        """The shell command that makes this report again (one per table when it holds
+        some of the paper's tables, the command line taking one or all)."""
+        given = {"data": self.data, "options": self.options}
+        if list(self.tables) == [table.id for table in self.paper.tables]:
+            return reproduce_command(self.paper.name, self.variant, self.seed, **given)
+        return "; ".join(reproduce_command(self.paper.name, self.variant, self.seed, table,
+                                           **given) for table in self.tables)
 
     def result_of(self, row: Row) -> Result | None:
         """The evaluation result a row's number comes from (None when not re-run)."""

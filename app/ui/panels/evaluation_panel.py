@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sentspace.app.commands import comparison_command
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
 from sentspace.app.export import write_csv, write_json
@@ -152,6 +153,13 @@ class EvaluationPanel(QWidget):
         self.comparison_box.addLayout(choices)
         self.comparison_box.addLayout(self.comparison_chart_box, stretch=1)
         self.comparison_box.addWidget(self.imported_note)
+        #: The sentspace eval command(s) that make the bars (an --encoder each).
+        self.comparison_command = QLabel()
+        self.comparison_command.setWordWrap(True)
+        self.comparison_command.setStyleSheet("color: #555")
+        self.comparison_command.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.comparison_box.addWidget(self.comparison_command)
         self.comparison_page = QWidget()
         self.comparison_page.setLayout(self.comparison_box)
         self.comparison: ResultChart | None = None
@@ -451,6 +459,7 @@ class EvaluationPanel(QWidget):
         self.chart = self.comparison = None
         self.picked_caption.clear()
         self.imported_note.clear()
+        self.comparison_command.clear()
         self.charts.setVisible(False)
         if result is None or isinstance(result, SavedResult):
             return  # a saved result keeps its numbers, not the arrays charts draw
@@ -517,6 +526,8 @@ class EvaluationPanel(QWidget):
         placed = arrange(metric, self.current[1], runs, self.imported)
         bars = [runs[k] if kind == "run" else self.imported[k] for kind, k in placed.order]
         targets = [rows[k] if kind == "run" else None for kind, k in placed.order]
+        self.comparison_command.setText(comparison_command(
+            [self.results[r][1:] for r in rows]))
         self.imported_note.setText("\n".join(placed.notes))
         self.imported_note.setVisible(bool(placed.notes))
         # Its lines at the width it has, so the splitter leaves them room under the chart.

@@ -21,13 +21,12 @@ from sentspace.app.annotations.agreement import agreement
 from sentspace.app.annotations.journal import merge_journals
 from sentspace.app.annotations.suspicious import iter_find_suspicious
 from sentspace.app.cache import EmbeddingCache
-from sentspace.app.commands import eval_command
 from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS
-from sentspace.app.evaluations.agreement import default_encoders, run_agreement
+from sentspace.app.evaluations.agreement import default_encoders
 from sentspace.app.explore import explore, reproject
 from sentspace.app.mteb_results import elsewhere, iter_read_mteb_results
-from sentspace.app.session import EvaluationRun, Session, compare_with_spaces
+from sentspace.app.session import Session, compare_with_spaces
 from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
 from sentspace.app.ui.panels.annotator_agreement import AnnotatorAgreementDialog
@@ -137,17 +136,12 @@ class Analyses:
         if state is None:
             return
         spec, encoder = self.panel.chosen_encoder()
-        seed = self.controls.seed.value()
-        options = dict(options or {})
-        command = eval_command(name, state.spec, [spec], seed, options)
-        run, _ = EVALUATIONS[name]
         if show:
             self.show_evaluations()
-        self.jobs.start(run(state.corpus, encoder, seed=seed, **options),
+        self.jobs.start(state.evaluation(name, [spec], [encoder], self.controls.seed.value(),
+                                         options),
                         f"{name}: {encoder.name}",
-                        on_result=lambda result: self.session.add_evaluation(
-                            state.spec, EvaluationRun(name, spec, seed, result, command,
-                                                      options=options)),
+                        on_result=lambda run: self.session.add_evaluation(state.spec, run),
                         queue=True)
 
     def import_mteb(self, path: str) -> None:
@@ -189,13 +183,10 @@ class Analyses:
         except InputError as error:
             self.warn("Cannot re-run this result", str(error))
             return
-        run, _ = EVALUATIONS[old.name]
-        command = eval_command(old.name, state.spec, [old.encoder], old.seed, old.options)
-        self.jobs.start(run(state.corpus, encoder, seed=old.seed, **old.options),
+        self.jobs.start(state.evaluation(old.name, [old.encoder], [encoder], old.seed,
+                                         old.options),
                         f"{old.name}: {encoder.name} (re-run)",
-                        on_result=lambda result: self.session.add_evaluation(
-                            state.spec, EvaluationRun(old.name, old.encoder, old.seed, result,
-                                                      command, options=old.options)),
+                        on_result=lambda run: self.session.add_evaluation(state.spec, run),
                         queue=True)
 
     def evaluate_before_and_after(self) -> None:
@@ -208,22 +199,19 @@ class Analyses:
         spec, encoder = self.panel.chosen_encoder()
         seed = self.controls.seed.value()
         options = self.evaluations.option_values()
-        run, _ = EVALUATIONS[name]
-        original, corrected = state.annotations.original, state.annotations.corpus
+        # Both taken now, each with the command that makes it (the corrected one names
+        # the journal and its last record).
+        before = state.evaluation(name, [spec], [encoder], seed, options, original=True,
+                                  label=f"{name} (original)")
+        after = state.evaluation(name, [spec], [encoder], seed, options,
+                                 label=f"{name} (corrected)")
 
         def both():
-            before = yield from run(original, encoder, seed=seed, **options)
-            after = yield from run(corrected, encoder, seed=seed, **options)
-            return before, after
+            return (yield from before), (yield from after)
 
-        def done(results) -> None:
-            command = eval_command(name, state.spec, [spec], seed, options)
-            for label, result in zip(("original", "corrected"), results):
-                self.session.add_evaluation(state.spec, EvaluationRun(
-                    name, spec, seed, result,
-                    command if label == "original" else
-                    f"sentspace run WORKSPACE  # {name} on the corrected corpus",
-                    f"{name} ({label})", options))
+        def done(runs) -> None:
+            for run in runs:
+                self.session.add_evaluation(state.spec, run)
 
         self.show_evaluations()
         self.jobs.start(both(), f"{name} before and after the corrections", on_result=done)
@@ -258,14 +246,11 @@ class Analyses:
         if len(encoders) < 2:
             self.warn("Misclassification agreement", "Choose two or more encoders.")
             return
-        seed = self.controls.seed.value()
-        command = eval_command("agreement", state.spec, specs, seed)
         self.show_evaluations()
-        self.jobs.start(run_agreement(state.corpus, encoders, seed=seed),
+        self.jobs.start(state.evaluation("agreement", specs, encoders,
+                                         self.controls.seed.value()),
                         f"agreement of {len(encoders)} encoders",
-                        on_result=lambda result: self.session.add_evaluation(
-                            state.spec, EvaluationRun("agreement", ",".join(specs), seed,
-                                                      result, command)))
+                        on_result=lambda run: self.session.add_evaluation(state.spec, run))
 
     def compare_spaces(self) -> None:
         """Two projections side by side: the chosen encoder and the one to compare with."""

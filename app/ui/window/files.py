@@ -131,11 +131,20 @@ class Files:
         # A saved result of an old workspace keeps its rows, not the scores a map shows.
         results = [run.result for run in state.evaluations if isinstance(run.result, Result)
                    and run.result.provenance.corpus_fingerprint == state.corpus.fingerprint]
+        run = state.runs[state.shown]
+        command = ("" if run.training_text is not None else
+                   state.map_command(state.exploration, state.shown, path,
+                                     regions=state.regions is not None))
         self.jobs.start(iter_export_map(state.exploration, path,
                                         groups=first_groups(state.corpus),
-                                        regions=state.regions, results=results),
+                                        regions=state.regions, results=results,
+                                        command=command,
+                                        seed=state.exploration.projection.parameters.get(
+                                            "seed", 0)),
                         f"exporting the map to {Path(path).name}", queue=True,
-                        on_result=lambda written: self.status(f"Wrote the map to {written}"))
+                        on_result=lambda written: self.status(
+                            f"Wrote the map to {written}"
+                            + (f": {command}" if command else "")))
 
     def export_embeddings(self, path: str | Path) -> None:
         """Write the current embeddings, one row per corpus entry, in the background."""
