@@ -3,6 +3,7 @@
     sentspace                                   open the app on the bundled corpus
     sentspace eval classification --corpus msrp-grouped --encoder bow [--json [PATH]]
     sentspace eval relatedness --corpus STS-FOLDER --encoder minilm --compare mteb-results/
+    sentspace eval ranking --corpus msrp-grouped --journal edits.jsonl [--until RECORD]
     sentspace corpus info PATH
     sentspace encode --corpus msrp-grouped --encoder bow --out vectors.npy
     sentspace explain --encoder tfidf "sentence A" "sentence B"
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from sentspace.app.ann import EXACT_LIMIT, SEARCHES
 from sentspace.app.cache import cached_encode
-from sentspace.app.commands import Version, export_map_command, option_flag
+from sentspace.app.commands import LAYOUT_PARAMETERS, Version, export_map_command, option_flag
 from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from sentspace.app.corpora.stats import corpus_stats
 from sentspace.app.corpora.tabular import ROLES as MAPPING_ROLES
@@ -139,8 +140,9 @@ def load_version(spec: str, journals: Sequence[str] | None, until: str | None
     history = History(corpus)
     history.feed(records)
     conflicts = len(history.conflicts)
-    return history.corpus, (f"as edited by {', '.join(journals)}: {len(records)} records "
-                            f"replayed, {len(history.edits)} edits in effect"
+    return history.corpus, (f"as edited by {', '.join(journals)}: {len(records)} record"
+                            f"{'s' if len(records) != 1 else ''} replayed, "
+                            f"{len(history.edits)} in effect"
                             + (f", {conflicts} conflicts" if conflicts else ""))
 
 
@@ -404,19 +406,26 @@ def command_regions(args: argparse.Namespace) -> int:
 
 def command_export_map(args: argparse.Namespace) -> int:
     from sentspace.app.explore import explore
+    from sentspace.app.projection import DEFAULTS as PROJECTION_DEFAULTS
     from sentspace.app.regions import find_regions
     from sentspace.app.web_map import iter_export_map
 
     corpus, edited = load_version(args.corpus, args.journal, args.until)
     encoder = build_encoder(args.encoder, corpus)
+    layout = {name: getattr(args, name) for name in LAYOUT_PARAMETERS if hasattr(args, name)}
+    unknown = set(layout) - set(PROJECTION_DEFAULTS[args.method])
+    if unknown:
+        raise InputError(f"--method {args.method} takes no "
+                         f"{', '.join(option_flag(name) for name in sorted(unknown))}")
     printer = ProgressPrinter()
     exploration = run_job(explore(corpus, encoder, method=args.method, seed=args.seed,
-                                  search=args.search), printer)
+                                  projection_parameters=layout, search=args.search), printer)
     regions = (run_job(find_regions(corpus, exploration.projection.coordinates,
                                     encoder=exploration.encoder, seed=args.seed), printer)
                if args.regions else None)
     command = export_map_command(args.corpus, args.encoder, args.method, args.seed,
-                                 args.out, regions=args.regions, search=args.search,
+                                 args.out, layout=layout, regions=args.regions,
+                                 search=args.search,
                                  version=Version(tuple(args.journal or ()), args.until))
     path = run_job(iter_export_map(exploration, args.out, regions=regions,
                                    search=args.search, seed=args.seed, command=command),
@@ -804,6 +813,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_version_arguments(export)
     export.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
     export.add_argument("--method", default="pca", choices=("pca", "umap", "tsne"))
+    layout_flags = {"n_neighbors": (int, "UMAP's neighbours per point (default 15)"),
+                    "min_dist": (float, "UMAP's minimum distance (default 0.1)"),
+                    "metric": (str, "UMAP's metric: cosine (default) or euclidean"),
+                    "perplexity": (float, "t-SNE's perplexity (default 30)"),
+                    "pca_dims": (lambda value: None if value == "none" else int(value),
+                                 "UMAP and t-SNE: reduce to this many dimensions first "
+                                 "(default 50; none: skip)")}
+    for name in LAYOUT_PARAMETERS:
+        kind, about = layout_flags[name]
+        export.add_argument(option_flag(name), type=kind, default=argparse.SUPPRESS,
+                            help=about)
     export.add_argument("--regions", action="store_true",
                         help="find regions on the layout and label them on the map")
     export.add_argument("--seed", type=int, default=0, help="random seed (default 0)")

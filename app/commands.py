@@ -50,15 +50,24 @@ def eval_command(evaluation: str, corpus: str, encoders: Sequence[str], seed: in
     return shlex.join(words)
 
 
+#: The layout parameters ``export-map`` takes as flags (``--n-neighbors``...), as
+#: ``app.projection.project`` names them; ``--pca-dims none`` skips the reduction.
+LAYOUT_PARAMETERS = ("n_neighbors", "min_dist", "metric", "perplexity", "pca_dims")
+
+
 def export_map_command(corpus: str, encoder: str, method: str, seed: int,
-                       out: str | Path, *, regions: bool = False, search: str = "auto",
+                       out: str | Path, *, layout: Mapping[str, Any] | None = None,
+                       regions: bool = False, search: str = "auto",
                        version: Version = ORIGINAL) -> str:
     """The shell command that writes the map of ``corpus`` (its ``version``) by
-    ``encoder`` laid out by ``method`` with ``seed`` to ``out``, regions labelled when
-    ``regions``, faithfulness's neighbours found as ``search`` says; shown for a map the
-    window exported."""
+    ``encoder`` laid out by ``method`` with ``seed`` and the ``layout`` parameters
+    (those of :data:`LAYOUT_PARAMETERS` that differ from the defaults) to ``out``,
+    regions labelled when ``regions``, faithfulness's neighbours found as ``search``
+    says; shown for a map the window exported."""
     words = ["sentspace", "export-map", "--corpus", corpus, *version.words(),
              "--encoder", encoder, "--method", method, "--seed", str(seed)]
+    for name, value in (layout or {}).items():
+        words += [option_flag(name), "none" if value is None else str(value)]
     words += (["--regions"] if regions else []) + (
         ["--search", search] if search != "auto" else [])
     return shlex.join(words + ["--out", str(out)])

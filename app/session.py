@@ -21,7 +21,9 @@ import numpy as np
 from sentspace.app.annotations.journal import journal_path
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.annotations.history import History
-from sentspace.app.commands import ORIGINAL, Version, eval_command, export_map_command
+from sentspace.app.commands import (
+    LAYOUT_PARAMETERS, ORIGINAL, Version, eval_command, export_map_command,
+)
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations import COMPARISONS, EVALUATIONS
 from sentspace.app.explore import Exploration
@@ -307,11 +309,18 @@ class CorpusState:
         """The ``sentspace export-map`` command that writes ``exploration`` (of this
         corpus, by the encoder ``encoder``) with its layout to ``out``; "" when no
         command can make its version of the corpus."""
+        from sentspace.app.projection import DEFAULTS
+
         version = self.version(exploration.corpus.fingerprint)
         projection = exploration.projection
-        return ("" if version is None else export_map_command(
-            self.spec, encoder, projection.method, projection.parameters.get("seed", 0),
-            out, regions=regions, version=version))
+        defaults = {"seed": projection.parameters.get("seed", 0),
+                    **DEFAULTS[projection.method]}
+        layout = {name: value for name, value in projection.parameters.items()
+                  if value != defaults.get(name)}
+        if version is None or not set(layout) <= set(LAYOUT_PARAMETERS):
+            return ""
+        return export_map_command(self.spec, encoder, projection.method, defaults["seed"],
+                                  out, layout=layout, regions=regions, version=version)
 
     def close(self) -> None:
         if self.annotations is not None:

@@ -313,3 +313,53 @@ def test_a_reproduction_shows_the_commands_that_make_it_again(tmp_path, capsys):
     again = json.loads((tmp_path / "white2015.json").read_text())
     values = [r["value"] for table in again["tables"] for r in table["rows"]]
     assert values == [row.value for row in report.rows]
+
+
+def test_a_restored_workspace_shows_commands_of_the_versions_its_results_describe(
+        tmp_path, capsys):
+    from sentspace.app.session import restore_session
+    from sentspace.app.workspace import load_workspace, save_workspace
+
+    session, state = edited_state("msrp-grouped", move_around, tmp_path)
+    bow = make_encoder("bow")
+    earlier = run_job(state.evaluation("classification", ["bow"], [bow], 0))
+    session.add_evaluation(state.spec, earlier)
+    state.annotations.move(7, state.corpus.groups.names[20])         # a later edit
+    session.corpus_edited(state.spec)
+    later = run_job(state.evaluation("classification", ["bow"], [bow], 0))
+    session.add_evaluation(state.spec, later)
+    path = save_workspace(session.to_workspace(), tmp_path / "study", remember=False)
+    restored = run_job(restore_session(load_workspace(path), path)).states[state.spec]
+    assert [run.command for run in restored.evaluations][1] == later.command
+    for run, original in zip(restored.evaluations, (earlier, later), strict=True):
+        assert "--until" in run.command
+        [cli] = printed(run.command, capsys)
+        same_numbers(cli, original.result)
+
+
+def test_a_map_laid_out_with_other_parameters_names_them(tmp_path, capsys):
+    import dataclasses
+
+    from sentspace.app.cli import build_parser
+    from sentspace.app.projection import Projection
+
+    session, state = edited_state("msrp-grouped", move_around, tmp_path)
+    exploration = run_job(explore(state.corpus, make_encoder("bow")))
+    umap = Projection(exploration.projection.coordinates, "umap",
+                      {"seed": 3, "n_neighbors": 10, "min_dist": 0.1, "metric": "euclidean",
+                       "pca_dims": None, "sample": 50_000})
+    command = state.map_command(dataclasses.replace(exploration, projection=umap), "bow",
+                                tmp_path / "map.html")
+    assert ("--method umap --seed 3 --n-neighbors 10 --metric euclidean --pca-dims none "
+            "--out") in command
+    args = build_parser().parse_args(shlex.split(command)[1:])
+    assert (args.n_neighbors, args.metric, args.pca_dims) == (10, "euclidean", None)
+    assert not hasattr(args, "min_dist") and not hasattr(args, "perplexity")
+    # A parameter the command line cannot give: no command rather than a wrong one.
+    sampled = dataclasses.replace(umap, parameters={**umap.parameters, "sample": 100})
+    assert state.map_command(dataclasses.replace(exploration, projection=sampled), "bow",
+                             tmp_path / "map.html") == ""
+    assert main(["export-map", "--method", "pca", "--perplexity", "20", "--out",
+                 str(tmp_path / "pca.html")]) == 2
+    assert capsys.readouterr().err == "sentspace: error: --method pca takes no --perplexity\n"
+    assert not (tmp_path / "pca.html").exists()
