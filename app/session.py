@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import journal_path
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.annotations.history import History
 from sentspace.app.commands import (
     LAYOUT_PARAMETERS, ORIGINAL, Version, eval_command, export_map_command,
 )
@@ -245,8 +245,9 @@ class CorpusState:
         if result is None or any(run.result is result for run in self.evaluations):
             return False
         seed = result.provenance.parameters.get("seed", 0)
-        run = EvaluationRun(CLASSIFICATION, encoder, seed, result,
-                            eval_command(CLASSIFICATION, self.spec, [encoder], seed))
+        run = EvaluationRun(CLASSIFICATION, encoder, seed, result, self.eval_command(
+            CLASSIFICATION, [encoder], seed,
+            fingerprint=result.provenance.corpus_fingerprint))
         self.evaluations = [old for old in self.evaluations if not old.same_as(run)]
         self.evaluations.append(run)
         return True

@@ -13,12 +13,10 @@ from sentspace.app.colouring import ring_caption
 from sentspace.app.commands import eval_command
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.evaluations import EVALUATIONS
-from sentspace.app.evaluations.agreement import run_agreement
 from sentspace.app.explain import explain_pair
 from sentspace.app.explore import explore, reproject
 from sentspace.app.jobs import run_job
-from sentspace.app.session import EvaluationRun, Session, restore_session
+from sentspace.app.session import Session, restore_session
 from sentspace.app.workspace import (
     WorkspaceError, decode_state, encode_state, load_workspace, save_workspace,
 )
@@ -53,12 +51,11 @@ def same(a, b, where="value"):
 
 
 def evaluate(session, spec, name, encoder_spec, seed=0):
-    state = session.state(spec)
-    result = run_job(EVALUATIONS[name][0](state.corpus, make_encoder(encoder_spec),
-                                          seed=seed))
-    session.add_evaluation(spec, EvaluationRun(name, encoder_spec, seed, result,
-                                               eval_command(name, spec, [encoder_spec], seed)))
-    return result
+    """Evaluate as the window does: the run with the command that makes it again."""
+    run = run_job(session.state(spec).evaluation(name, [encoder_spec],
+                                                 [make_encoder(encoder_spec)], seed))
+    session.add_evaluation(spec, run)
+    return run.result
 
 
 def test_selection_emits_plain_events_and_keeps_the_focus():
@@ -126,10 +123,8 @@ def saved_session(shared_data, tmp_path_factory):
     session.add_run("msrp-grouped", "bow", run_job(reproject(bow, "umap", seed=3,
                                                              n_neighbors=10)))
     session.add_run("msrp-grouped", "tfidf", run_job(explore(corpus, make_encoder("tfidf"))))
-    agreement = run_job(run_agreement(corpus, [make_encoder("bow"), make_encoder("tfidf")]))
-    session.add_evaluation("msrp-grouped", EvaluationRun(
-        "agreement", "bow,tfidf", 0, agreement,
-        eval_command("agreement", "msrp-grouped", ["bow", "tfidf"], 0)))
+    session.add_evaluation("msrp-grouped", run_job(session.current.evaluation(
+        "agreement", ["bow", "tfidf"], [make_encoder("bow"), make_encoder("tfidf")], 0)))
     evaluate(session, "msrp-grouped", "classification", "tfidf")
     session.set_explanation("msrp-grouped", run_job(explain_pair(
         corpus.texts[0], corpus.texts[1], bow.encoder)))
