@@ -363,3 +363,12 @@ def test_a_map_laid_out_with_other_parameters_names_them(tmp_path, capsys):
                  str(tmp_path / "pca.html")]) == 2
     assert capsys.readouterr().err == "sentspace: error: --method pca takes no --perplexity\n"
     assert not (tmp_path / "pca.html").exists()
+
+
+def test_a_runs_classification_on_an_edited_corpus_shows_its_journal(tmp_path, capsys):
+    session, state = edited_state("msrp-grouped", the_symptom, tmp_path)
+    session.add_run(state.spec, "bow", run_job(explore(state.corpus, make_encoder("bow"))))
+    record = state.classification
+    assert "--journal" in record.command
+    [cli] = printed(record.command, capsys)
+    same_numbers(cli, record.result)
