@@ -59,7 +59,8 @@ def test_across_encoders_and_an_exported_map_show_their_commands(qtbot, window, 
         same_numbers(cli, result)
 
     run_and_wait(qtbot, window)
-    path = window.files.export_map(tmp_path / "map.html")
+    path = tmp_path / "map.html"
+    window.files.export_map(path)
     wait_for_job(qtbot, window)
     data = json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
                                 r"(.*?)</script>", path.read_text(encoding="utf-8"),
