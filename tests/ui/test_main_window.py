@@ -242,7 +242,8 @@ def test_the_map_is_exported_in_the_background_and_a_failure_is_shown(qtbot, win
                                 r"(.*?)</script>", path.read_text(encoding="utf-8"),
                                 re.S).group(1))
     assert data["n"] == 859
-    assert window.statusBar().currentMessage() == f"Wrote the map to {path}"
+    assert window.statusBar().currentMessage().startswith(
+        f"Wrote the map to {path}: sentspace export-map --corpus msrp-grouped ")
     window.files.export_map(tmp_path / "missing folder" / "map.html")
     wait_for_job(qtbot, window)
     assert not (tmp_path / "missing folder").exists()
