@@ -372,3 +372,16 @@ def test_a_runs_classification_on_an_edited_corpus_shows_its_journal(tmp_path, c
     assert "--journal" in record.command
     [cli] = printed(record.command, capsys)
     same_numbers(cli, record.result)
+
+
+def test_a_reproduce_command_carries_the_pyramid_data_and_readings():
+    from sentspace.app.cli import build_parser
+    from sentspace.app.commands import reproduce_command
+
+    command = reproduce_command("baumel", "full", 2, data="/duc pyramids",
+                                options=(("items", "labels"), ("negatives", "within-pyramid")))
+    assert command == ("sentspace reproduce baumel --full --seed 2 --data '/duc pyramids' "
+                       "--items labels --negatives within-pyramid")
+    args = build_parser().parse_args(shlex.split(command)[1:])
+    assert (args.full, args.seed, args.data, args.reproduce_items, args.reproduce_negatives
+            ) == (True, 2, "/duc pyramids", "labels", "within-pyramid")
