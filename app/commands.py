@@ -105,7 +105,9 @@ def comparison_command(runs: Sequence[tuple[Any, str]]) -> str:
                      if k and words[k - 1] == "--encoder" and word not in encoders]
     lines = []
     for (rest, _), encoders in merged.items():
-        at = rest.index("--seed")   # eval_command puts the encoders just before the seed
+        # eval_command puts the encoders just before the seed; a command written
+        # otherwise gets them at its end.
+        at = rest.index("--seed") if "--seed" in rest else len(rest)
         lines.append(shlex.join([*rest[:at], *(word for spec in encoders
                                                for word in ("--encoder", spec)),
                                  *rest[at:]]))

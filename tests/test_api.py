@@ -16,7 +16,7 @@ from sentspace.app.results import SCORE_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLIC = {"load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
-          "explain", "show"}
+          "explain", "show", "evaluations", "read_mteb"}
 
 
 @pytest.fixture(scope="module")

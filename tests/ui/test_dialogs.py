@@ -157,6 +157,7 @@ def test_the_map_exports_as_one_web_page_with_the_runs_provenance(qtbot, window,
     assert action.isEnabled()
     monkeypatch.setattr(files, "save_file", lambda *_: str(tmp_path / "msrp-map.html"))
     action.trigger()
+    wait_for_job(qtbot, window)
     page = (tmp_path / "msrp-map.html").read_text()
     assert "<script" in page and "http://" not in page.split("<script")[0]
     data = json.loads(re.search(r'<script id="sentspace-data" type="application/json">'

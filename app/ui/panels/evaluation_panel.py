@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QListWidget,
     QMenu,
     QPushButton,
@@ -128,7 +129,7 @@ class EvaluationPanel(QWidget):
         self.metric_choice = QComboBox()
         self.metric_choice.setToolTip("Metric compared across encoders")
         self.metric_choice.currentIndexChanged.connect(self._show_comparison)
-        self.import_button = QPushButton("Import MTEB results…")
+        self.import_button = QPushButton("Import MTEB…")
         self.import_button.setToolTip("Published MTEB scores (STSBenchmark, SICK-R, STS12-16) "
                                       "beside this corpus's runs of the same pairs, "
                                       "labelled imported")
@@ -143,8 +144,15 @@ class EvaluationPanel(QWidget):
         self.imported_note.setStyleSheet("color: #555")
         self.imported_note.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse)
+        #: The sentspace eval command(s) that make the bars (an --encoder each), in the
+        #: row of the choices: a line that scrolls (the whole in its tooltip), so the
+        #: chart keeps its height in a narrow panel.
+        self.comparison_command = QLineEdit()
+        self.comparison_command.setReadOnly(True)
+        self.comparison_command.setStyleSheet("color: #555")
         choices = QHBoxLayout()
         choices.addWidget(self.metric_choice, stretch=1)
+        choices.addWidget(self.comparison_command, stretch=1)
         choices.addWidget(self.import_button)
         #: Where the comparison chart goes, between the choices and the note.
         self.comparison_chart_box = QVBoxLayout()
@@ -153,13 +161,6 @@ class EvaluationPanel(QWidget):
         self.comparison_box.addLayout(choices)
         self.comparison_box.addLayout(self.comparison_chart_box, stretch=1)
         self.comparison_box.addWidget(self.imported_note)
-        #: The sentspace eval command(s) that make the bars (an --encoder each).
-        self.comparison_command = QLabel()
-        self.comparison_command.setWordWrap(True)
-        self.comparison_command.setStyleSheet("color: #555")
-        self.comparison_command.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.comparison_box.addWidget(self.comparison_command)
         self.comparison_page = QWidget()
         self.comparison_page.setLayout(self.comparison_box)
         self.comparison: ResultChart | None = None
@@ -526,8 +527,11 @@ class EvaluationPanel(QWidget):
         placed = arrange(metric, self.current[1], runs, self.imported)
         bars = [runs[k] if kind == "run" else self.imported[k] for kind, k in placed.order]
         targets = [rows[k] if kind == "run" else None for kind, k in placed.order]
-        self.comparison_command.setText(comparison_command(
-            [self.results[r][1:] for r in rows]))
+        commands = comparison_command([self.results[r][1:] for r in rows])
+        # Several commands (bars of other options) run one after another in a shell.
+        self.comparison_command.setText(commands.replace("\n", "; "))
+        self.comparison_command.setCursorPosition(0)
+        self.comparison_command.setToolTip(commands)
         self.imported_note.setText("\n".join(placed.notes))
         self.imported_note.setVisible(bool(placed.notes))
         # Its lines at the width it has, so the splitter leaves them room under the chart.
