@@ -149,8 +149,9 @@ def export_matrix(corpus: Corpus, matrix: Embeddings, target: str | Path,
     except ImportError:
         raise InputError("writing Parquet needs pyarrow: pip install 'sentspace[parquet]'",
                          target) from None
-    vectors = pa.FixedSizeListArray.from_arrays(pa.array(dense.ravel()), dense.shape[1])
-    table = pa.table({"id": list(corpus.ids), "text": list(corpus.texts), "vector": vectors})
+    vector_column = pa.FixedSizeListArray.from_arrays(pa.array(dense.ravel()), dense.shape[1])
+    table = pa.table({"id": list(corpus.ids), "text": list(corpus.texts),
+                      "vector": vector_column})
     with atomic_path(target) as temporary:
         pq.write_table(table, temporary)
     return [target]

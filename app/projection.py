@@ -288,17 +288,20 @@ def project_aligned(first: Embeddings, second: Embeddings, *, seed: int = 0,
     record = {"seed": seed, **options, "alignment": "aligned-umap"}
     stage = "projecting both spaces with AlignedUMAP"
     yield Progress(stage, 0, 3)
+
+    def as_projection(layout: np.ndarray) -> Projection:
+        return Projection(np.asarray(layout, dtype=np.float32), "umap", record)
+
     if n < 4:
-        return tuple(Projection(np.zeros((n, 2), dtype=np.float32), "umap", record)
-                     for _ in range(2))
+        return as_projection(np.zeros((n, 2))), as_projection(np.zeros((n, 2)))
     dims = options.pop("pca_dims")
     reduced = [_reduce(first, dims, seed), _reduce(second, dims, seed)]
     yield Progress(stage, 1, 3)
     layouts = yield from run_elsewhere(_fit_aligned_umap, (reduced, seed, options),
                                        stage + " (a first run compiles numba code)")
     yield Progress(stage, 3, 3)
-    return tuple(Projection(np.asarray(layout, dtype=np.float32), "umap", record)
-                 for layout in layouts)
+    first_layout, second_layout = layouts
+    return as_projection(first_layout), as_projection(second_layout)
 
 
 def _fit_aligned_umap(datasets: list[Embeddings], seed: int, options: dict[str, Any]

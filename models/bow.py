@@ -47,6 +47,7 @@ class _VectorizerEncoder(Encoder):
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
         if not texts:   # scikit-learn's TF-IDF refuses zero rows
             return sp.csr_array((0, self.dim), dtype=np.float32)
+        assert self.vectorizer_ is not None, "fitted"
         return self.vectorizer_.transform(list(texts)).tocsr().astype(np.float32)
 
     def word_parts(self, text: str) -> WordParts:

@@ -267,7 +267,7 @@ def training_targets(pairs: TrainingPairs, objective: str
                                                                               np.nan)
     if objective == "labels-then-scores":
         no_labels, no_scores = np.full_like(labels, -1), np.full_like(scores, np.nan)
-        passes = (Pass(np.flatnonzero(labels >= 0), labels, no_scores),
+        passes: tuple[Pass, ...] = (Pass(np.flatnonzero(labels >= 0), labels, no_scores),
                   Pass(np.flatnonzero(np.isfinite(scores)), no_labels, scores))
     else:
         passes = (Pass(np.flatnonzero((labels >= 0) | np.isfinite(scores)), labels, scores),)

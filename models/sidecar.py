@@ -68,7 +68,8 @@ def save_model(encoder: Encoder, directory: str | Path | None) -> Path:
     # Remove the sidecar first: until the new one is in place, the file is refused.
     sidecar_path(path).unlink(missing_ok=True)
     with atomic_path(path) as temporary, open(temporary, "wb") as f:
-        np.savez(f, **arrays)
+        # mypy matches **arrays against savez's allow_pickle (a bool) as well.
+        np.savez(f, **arrays)  # type: ignore[arg-type]
     sidecar = {"format": SIDECAR_FORMAT, "version": SIDECAR_VERSION,
                "family": encoder.family, "params": encoder.params(),
                "fingerprint": encoder.fingerprint(), **fields, "file": path.name,

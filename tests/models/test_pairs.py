@@ -12,8 +12,15 @@ from sentspace.app.evaluations.relatedness import run_relatedness
 from sentspace.app.evaluations.transfer import run_transfer
 from sentspace.app.jobs import run_job
 from sentspace.models import ModelError, load_trained, make_encoder
-from sentspace.models.pairs import (PairBOW, PairRNN, TrainingPairs, corpus_pairs, read_pairs_file,
-                                   resolved_objective, training_targets)
+from sentspace.models.pairs import (
+    PairBOW,
+    PairRNN,
+    TrainingPairs,
+    corpus_pairs,
+    read_pairs_file,
+    resolved_objective,
+    training_targets,
+)
 
 pytest.importorskip("torch")
 
