@@ -15,6 +15,7 @@ if __name__ == "models":
                       "`from sentspace.models import make_encoder`")
 
 import inspect
+from collections.abc import Callable
 from pathlib import Path
 
 from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
@@ -68,8 +69,9 @@ PATH_PREFIXES: dict[str, type[WordVectorMean | WordVectorSum]] = {
 MODEL_DIR_PREFIX = SentenceTransformerEncoder.path_prefix
 
 
-#: Trained families (PyTorch and gensim) that ``<family>:<file>`` trains on that file.
-TRAINED_ON_FILE: dict[str, type[TrainsOnFile]] = {
+#: Trained families (PyTorch and gensim) that ``<family>:<file>`` trains on that file:
+#: their classes, each called with ``training_file=``.
+TRAINED_ON_FILE: dict[str, Callable[..., Encoder]] = {
     name: cls for name, cls in ENCODERS.items() if issubclass(cls, TrainsOnFile)}
 
 
