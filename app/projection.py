@@ -196,7 +196,8 @@ def place_by_neighbours(data: Embeddings, fitted: np.ndarray, layout: np.ndarray
     ``layout`` positions, every other row goes to the mean of the positions of its ``k``
     most cosine-similar fitted rows, weighted by 1 / (1 - cosine) so that a near
     duplicate lands on its twin."""
-    dense = data.toarray() if sp.issparse(data) else np.asarray(data, dtype=np.float32)
+    dense = (sp.csr_array(data).toarray() if sp.issparse(data)
+             else np.asarray(data, dtype=np.float32))
     unit = normalise(dense).matrix
     sample = unit[fitted]
     index = yield from ann.iter_build_index(sample, cache=False)
@@ -242,7 +243,7 @@ def _fit_tsne(data: Embeddings, fitted: np.ndarray | None, seed: int,
     (:func:`sentspace.app.layout_process.report`); runs in that process."""
     import openTSNE  # noqa: PLC0415
 
-    dense = data.toarray() if sp.issparse(data) else np.asarray(data)
+    dense = sp.csr_array(data).toarray() if sp.issparse(data) else np.asarray(data)
     dense = dense.astype(np.float32, copy=False)
     train = dense if fitted is None else dense[fitted]
     iterations = _Iterations()

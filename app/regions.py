@@ -122,7 +122,7 @@ def _clustering_space(coordinates: np.ndarray, embeddings: Embeddings | None, on
 
     from sentspace.app.projection import _reduce  # the projection's own linear reduction
     reduced = _reduce(embeddings, EMBEDDING_DIMS, seed)
-    reduced = reduced.toarray() if sp.issparse(reduced) else np.asarray(reduced)
+    reduced = sp.csr_array(reduced).toarray() if sp.issparse(reduced) else np.asarray(reduced)
     return normalize(reduced.astype(np.float64))
 
 

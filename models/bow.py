@@ -44,7 +44,7 @@ class _VectorizerEncoder(Encoder):
     def vocabulary(self) -> frozenset[str]:
         return frozenset(self.vectorizer_.vocabulary_) if self.vectorizer_ else frozenset()
 
-    def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
+    def _encode_batch(self, texts: Sequence[str]) -> sp.csr_array:
         if not texts:   # scikit-learn's TF-IDF refuses zero rows
             return sp.csr_array((0, self.dim), dtype=np.float32)
         assert self.vectorizer_ is not None, "fitted"

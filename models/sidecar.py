@@ -18,7 +18,7 @@ import os
 import time
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -27,6 +27,8 @@ from sentspace.models.base import ModelError, NotFittedError
 
 if TYPE_CHECKING:
     from sentspace.models.base import Encoder
+
+_Encoder = TypeVar("_Encoder", bound="Encoder")
 
 MODELS_DIR_ENV = "SENTSPACE_MODELS_DIR"
 #: ``format`` and ``version`` of the sidecar JSON beside a saved model.
@@ -113,7 +115,7 @@ def read_sidecar(model_path: str | Path) -> dict[str, Any]:
     return sidecar
 
 
-def load_model(path: str | Path, cls: type[Encoder]) -> Encoder:
+def load_model(path: str | Path, cls: type[_Encoder]) -> _Encoder:
     """A ``cls`` encoder from a file that :func:`save_model` wrote (see
     :meth:`Encoder.load`)."""
     path = Path(path).expanduser()
