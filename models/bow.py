@@ -14,7 +14,7 @@ import scipy.sparse as sp
 if TYPE_CHECKING:
     from sklearn.feature_extraction.text import CountVectorizer
 
-from sentspace.models.base import Embeddings, Encoder, NotFittedError, WordParts
+from sentspace.models.base import Encoder, NotFittedError, WordParts
 from sentspace.models.tokenize import TOKEN_PATTERN
 
 

@@ -128,6 +128,7 @@ def read_lines(path: Path, encoding: str = "utf-8", fallback: str | None = None,
     """
     text, bad = read_decoded(path, encoding, fallback)
     if bad and warnings is not None:
+        assert fallback is not None, "decode reads lines in a fallback only when given one"
         warnings.append(fallback_warning(path, bad, encoding, fallback))
     return split_lines(path, text)
 
