@@ -104,7 +104,8 @@ def comparison_command(runs: Sequence[tuple[Any, str]]) -> str:
         encoders += [word for k, word in enumerate(words)
                      if k and words[k - 1] == "--encoder" and word not in encoders]
     lines = []
-    for (rest, _), encoders in merged.items():
+    for (rest_words, _), encoders in merged.items():
+        rest = list(rest_words)
         at = rest.index("--seed")   # eval_command puts the encoders just before the seed
         lines.append(shlex.join([*rest[:at], *(word for spec in encoders
                                                for word in ("--encoder", spec)),

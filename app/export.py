@@ -117,7 +117,8 @@ def export_matrix(corpus: Corpus, matrix: Embeddings, target: str | Path,
     target = Path(target)
     if matrix.shape[0] != len(corpus):
         raise ValueError(f"{matrix.shape[0]} rows for {len(corpus)} corpus entries")
-    dense = (matrix.toarray() if sp.issparse(matrix) else np.asarray(matrix)).astype(
+    dense = (sp.csr_array(matrix).toarray() if sp.issparse(matrix)
+             else np.asarray(matrix)).astype(
         np.float32, copy=False)
     kind = format_of(target)
     if kind == "npy":

@@ -156,14 +156,14 @@ def _similarity_block(queries: Embeddings, pool_t: Embeddings) -> np.ndarray:
     """Dense float32 block ``queries @ pool.T``; ``pool_t`` is the transposed pool."""
     block = queries @ pool_t
     if sp.issparse(block):
-        return block.toarray()
+        return sp.csr_array(block).toarray()
     return np.asarray(block, dtype=np.float32)
 
 
 def _transposed(pool: Embeddings) -> Embeddings:
     # A view either way: the CSR pool's transpose is CSC, and BLAS multiplies by a
     # transposed dense matrix without copying it.
-    return pool.T.tocsc() if sp.issparse(pool) else pool.T
+    return sp.csr_array(pool).T.tocsc() if sp.issparse(pool) else pool.T
 
 
 def _blocks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,

@@ -142,6 +142,7 @@ def _onehot(index: np.ndarray, n_rows: int) -> sp.csr_array:
 
 def _row_norms(X: Embeddings) -> np.ndarray:
     if sp.issparse(X):
+        X = sp.csr_array(X)
         return np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
     return np.linalg.norm(X, axis=1)
 

@@ -180,7 +180,7 @@ def run_detection(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     evaluated = binary_pairs(corpus, splits)
     # Only the sentences the evaluated pairs read are encoded.
     embeddings = yield from encode_rows(corpus, encoder, np.concatenate(
-        [corpus.pairs.first[evaluated], corpus.pairs.second[evaluated]]),
+        [corpus.checked_pairs.first[evaluated], corpus.checked_pairs.second[evaluated]]),
         training_pairs=training)
     return evaluate_detection(corpus, embeddings, encoder=encoder, splits=splits,
                               n_resamples=n_resamples, confidence=confidence, seed=seed)
