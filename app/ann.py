@@ -98,7 +98,7 @@ RECALL_TOLERANCE = 1e-5
 #: Indexes kept in memory by the array they index, so that a view asking again about
 #: the same pool gets its index back without hashing the matrix.
 _RECENT_INDEXES = 2
-_recent: dict[int, tuple[weakref.ref, Any, Tuning, str | None]] = {}
+_recent: dict[int, tuple[weakref.ref[Any], Any, Tuning, str | None]] = {}
 #: Bump when the index layout or its parameters change; older files then simply miss.
 INDEX_VERSION = 3
 
@@ -267,8 +267,11 @@ def iter_build_index(unit: np.ndarray, *, cache: bool = True) -> Job[Any]:
         _recent.pop(next(iter(_recent)))
     # The index goes when its array does (an index is about as large as the rows).
     key = id(given)
-    _recent[key] = (weakref.ref(given, lambda _, key=key: _recent.pop(key, None)), index,
-                    tuning, name)
+
+    def forget(_: weakref.ref[Any]) -> None:
+        _recent.pop(key, None)
+
+    _recent[key] = (weakref.ref(given, forget), index, tuning, name)
     return index
 
 
@@ -314,6 +317,7 @@ def iter_trained_ivf(unit: np.ndarray) -> Job[Any]:
         with single_threaded():
             kmeans.train(sample, init_centroids=centroids)
         centroids = kmeans.centroids
+    assert centroids is not None, "KMEANS_ITERATIONS >= 1"
     quantizer = faiss.IndexFlatIP(width)
     quantizer.add(centroids)
     index = faiss.IndexIVFScalarQuantizer(quantizer, width, lists,
@@ -340,7 +344,7 @@ def tune(index, unit: np.ndarray, k: int = 10) -> Job[tuple[int, Search]]:
     does)."""
     n = unit.shape[0]
     rows = np.sort(np.random.default_rng(0).choice(n, min(RECALL_QUERIES, n), replace=False))
-    pool = Normalised(unit, ~unit.any(axis=1))
+    pool = Normalised(unit, ~np.asarray(unit.any(axis=1)))
     queries = Normalised(unit[rows], pool.degenerate[rows])
     _, exact = yield from iter_top_k(queries, pool, k, exclude=rows)
     for breadth in BREADTHS:
@@ -383,7 +387,8 @@ def iter_search_index(index, queries: np.ndarray, k: int, *, pool: np.ndarray,
     if nprobe is None:
         nprobe, _ = yield from tuned(index, pool, k)
     # Per search, not on the index, which other threads may be searching.
-    params = faiss.SearchParametersIVF(nprobe=nprobe)
+    # faiss's generated stubs omit the keywords its Python wrapper sets as attributes.
+    params = faiss.SearchParametersIVF(nprobe=nprobe)  # type: ignore[call-arg]
     n_queries = queries.shape[0]
     wanted = k + (exclude is not None)
     indices = np.empty((n_queries, k), dtype=np.int64)

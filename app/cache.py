@@ -104,11 +104,13 @@ class EmbeddingCache:
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as error:
-            return self._discard(key, f"unreadable metadata ({error})")
+            self._discard(key, f"unreadable metadata ({error})")
+            return None
         data = dense if meta.get("format") == "npy" else sparse
         try:
             if _digest(data) != meta["sha256"]:
-                return self._discard(key, "content hash mismatch")
+                self._discard(key, "content hash mismatch")
+                return None
             if meta["format"] == "npy":
                 # A plain ndarray view of the map, not an np.memmap, whose reductions
                 # would return 0-d memmaps. Copy-on-write, so it is writeable and
@@ -117,10 +119,12 @@ class EmbeddingCache:
             else:
                 matrix = sp.csr_array(sp.load_npz(data))
             if list(matrix.shape) != meta["shape"] or matrix.dtype != np.float32:
-                return self._discard(key, "shape or dtype differs from the metadata")
+                self._discard(key, "shape or dtype differs from the metadata")
+                return None
             os.utime(data)      # mark as recently used for eviction
         except (OSError, ValueError, KeyError, EOFError) as error:
-            return self._discard(key, f"unreadable data ({error})")
+            self._discard(key, f"unreadable data ({error})")
+            return None
         return matrix, meta
 
     def store(self, key: str, matrix: Embeddings, meta: dict[str, Any]) -> None:
@@ -158,14 +162,13 @@ class EmbeddingCache:
         os.replace(f.name, path)
 
     def _discard(self, key: str, reason: str) -> None:
-        """Delete a damaged entry; returns None, the miss that ``load`` reports."""
+        """Delete a damaged entry (``load`` then reports a miss)."""
         log.warning("embedding cache entry %s is damaged (%s); recomputing", key, reason)
         for path in self._paths(key):
             try:
                 path.unlink(missing_ok=True)
             except OSError:     # still memory-mapped elsewhere (Windows)
                 pass
-        return None
 
     def entries(self) -> list[CacheEntry]:
         """The complete entries, least recently used first."""

@@ -26,28 +26,40 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from sentspace.app.ann import EXACT_LIMIT, SEARCHES
 from sentspace.app.cache import cached_encode
 from sentspace.app.commands import LAYOUT_PARAMETERS, Version, export_map_command, option_flag
 from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
+from sentspace.app.corpora.model import Corpus
 from sentspace.app.corpora.stats import corpus_stats
 from sentspace.app.corpora.tabular import ROLES as MAPPING_ROLES
+from sentspace.app.distributed import (
+    DEFAULT_RAY_CPUS,
+    DEFAULT_SHARD_ROWS,
+    ENGINES,
+    encode_shards,
+    index_shards,
+)
 from sentspace.app.errors import EvaluationError, InputError
 from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS, bitext
 from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test
-from sentspace.app.workspace import changed_summaries, load_workspace, run_workspace
-from sentspace.app.corpora.model import Corpus
-from sentspace.app.distributed import (DEFAULT_RAY_CPUS, DEFAULT_SHARD_ROWS, ENGINES, encode_shards,
-                              index_shards)
 from sentspace.app.export import export_matrix, json_text, write_json
 from sentspace.app.jobs import Progress, run_job
-from sentspace.app.mteb_results import (IMPORTED, TASKS, MtebImport, beside, read_mteb_results,
-                                        same_model)
-from sentspace.app.reproduce import FULL, PAPERS, QUICK, run_reproduction
+from sentspace.app.mteb_results import (
+    IMPORTED,
+    TASKS,
+    MtebImport,
+    beside,
+    read_mteb_results,
+    same_model,
+)
 from sentspace.app.neighbours import fitted_on_training_side, run_split
+from sentspace.app.reproduce import FULL, PAPERS, QUICK, run_reproduction
+from sentspace.app.workspace import changed_summaries, load_workspace, run_workspace
 from sentspace.models import DEFAULT_ENCODER, ENCODERS, NeuralEncoder, make_encoder
 from sentspace.models.base import Encoder
 from sentspace.models.precomputed import Precomputed
@@ -84,9 +96,11 @@ class ProgressPrinter:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
-def build_encoder(spec: str, corpus: Corpus) -> Encoder:
-    """An encoder from its CLI spelling; precomputed embeddings are aligned to ``corpus``."""
+def build_encoder(spec: str, corpus: Corpus | None) -> Encoder:
+    """An encoder from its CLI spelling; precomputed embeddings are aligned to ``corpus``
+    (which they need)."""
     if spec.startswith(PRECOMPUTED):
+        assert corpus is not None, "precomputed embeddings are read with their corpus"
         return Precomputed(spec.removeprefix(PRECOMPUTED), corpus)
     try:
         return make_encoder(spec)
@@ -512,9 +526,9 @@ def command_annotations_agreement(args: argparse.Namespace) -> int:
               f"items ({len(kind.decisions)} decided by two or more)")
         for first, second in author_pairs(kind) if kind.kind != "score" else ():
             categories, matrix = kind.confusion(first, second)
-            statistic, value, items = kind.pairwise(first, second)
+            statistic, pair_value, items = kind.pairwise(first, second)
             print(f"{first} and {second}: {statistic} "
-                  f"{'undefined' if math.isnan(value) else f'{value:.3f}'} over the {items} "
+                  f"{'undefined' if math.isnan(pair_value) else f'{pair_value:.3f}'} over the {items} "
                   f"item{'s' if items != 1 else ''} both decided")
             print(f"confusion: rows {first}, columns {second}")
             print(format_table([f"{first} \\ {second}", *map(str, categories)],
@@ -572,6 +586,7 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
             records = read_journal(entry.journal, original.fingerprint)[1]
         history = History(original)
         history.feed(records)
+        assert entry.state is not None, "found by its review lists"
         lists = saved_review_lists(entry.state["review_lists"], history.corpus,
                                    f"corpora[{number}].state.review_lists", source)
     else:
@@ -601,7 +616,14 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
 def command_reproduce(args: argparse.Namespace) -> int:
     from sentspace.app.corpora.pyramid import is_pyramid
     from sentspace.app.reproduce.report import (
-        COLUMNS, by_table, cells, finding_lines, header, outside_notes, write_report)
+        COLUMNS,
+        by_table,
+        cells,
+        finding_lines,
+        header,
+        outside_notes,
+        write_report,
+    )
 
     paper = PAPERS[args.paper]
     if args.table and args.table not in {table.id for table in paper.tables}:
@@ -813,7 +835,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_version_arguments(export)
     export.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
     export.add_argument("--method", default="pca", choices=("pca", "umap", "tsne"))
-    layout_flags = {"n_neighbors": (int, "UMAP's neighbours per point (default 15)"),
+    layout_flags: dict[str, tuple[Callable[[str], Any], str]] = {"n_neighbors": (int, "UMAP's neighbours per point (default 15)"),
                     "min_dist": (float, "UMAP's minimum distance (default 0.1)"),
                     "metric": (str, "UMAP's metric: cosine (default) or euclidean"),
                     "perplexity": (float, "t-SNE's perplexity (default 30)"),
@@ -884,8 +906,8 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(handler=handler)
     journals_help = (" A JOURNAL may also be a folder written by 'annotations batches' "
                      "(every batch's journal), one batch's folder, or a workspace.")
-    agreement.description += journals_help
-    merge.description += journals_help
+    agreement.description = f"{agreement.description or ''}{journals_help}"
+    merge.description = f"{merge.description or ''}{journals_help}"
     batches = annotations_commands.add_parser(
         "batches", help="split the suspicious-annotation lists among N reviewers",
         description="The suspicious-annotation lists (those a workspace saved, or found "

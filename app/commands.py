@@ -104,7 +104,8 @@ def comparison_command(runs: Sequence[tuple[Any, str]]) -> str:
         encoders += [word for k, word in enumerate(words)
                      if k and words[k - 1] == "--encoder" and word not in encoders]
     lines = []
-    for (rest, _), encoders in merged.items():
+    for (rest_words, _), encoders in merged.items():
+        rest = list(rest_words)
         # eval_command puts the encoders just before the seed; a command written
         # otherwise gets them at its end.
         at = rest.index("--seed") if "--seed" in rest else len(rest)

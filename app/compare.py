@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-# scipy.linalg is imported in align_layouts: ~40 ms, not at the GUI's start.
 
+# scipy.linalg is imported in align_layouts: ~40 ms, not at the GUI's start.
 from sentspace.app.cache import encode_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.jobs import Job, Progress
@@ -188,9 +188,10 @@ def compare_encoders(corpus: Corpus, encoder_a: Encoder, encoder_b: Encoder, *,
     for encoder in (encoder_a, encoder_b):
         embeddings.append((yield from encode_corpus(corpus, encoder)))
     if alignment == "procrustes":
-        projections = []
+        projected = []
         for matrix in embeddings:
-            projections.append((yield from project(matrix, method, seed=seed, **parameters)))
+            projected.append((yield from project(matrix, method, seed=seed, **parameters)))
+        projections = (projected[0], projected[1])
         yield Progress("aligning the layouts", 0, 1)
         aligned = align_layouts(projections[0].coordinates, projections[1].coordinates)
     else:
@@ -199,6 +200,6 @@ def compare_encoders(corpus: Corpus, encoder_a: Encoder, encoder_b: Encoder, *,
         aligned = Alignment(layout, np.eye(2), 1.0,
                             layout_disparity(projections[0].coordinates, layout),
                             "aligned-umap")
-    change = yield from iter_neighbourhood_change(*embeddings, k=k)
+    change = yield from iter_neighbourhood_change(embeddings[0], embeddings[1], k=k)
     return SpaceComparison(corpus, (encoder_a.name, encoder_b.name), *projections,
                            aligned, change)

@@ -211,7 +211,7 @@ def encode_shards(corpus_source: str | Path | Corpus, encoder_spec: str | Encode
         manifest.add(write_shard(out_dir, shard, ids, vectors), int(vectors.shape[1]))
 
     run = _encode_local if engine == "local" else _encode_ray
-    options = {} if engine == "local" else {"address": address, "num_cpus": num_cpus,
+    options: dict[str, Any] = {} if engine == "local" else {"address": address, "num_cpus": num_cpus,
                                             "workers": workers}
     if todo:
         yield from run(corpus, encoder, todo, store, **options)
@@ -294,7 +294,7 @@ def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
         # transformer's larger GPU batch.
         if gpus:
             actors = workers or gpus
-            placement = {"num_gpus": 1}
+            placement: dict[str, float] = {"num_gpus": 1}
             size = getattr(encoder, "cuda_batch_size", encoder.batch_size)
         else:
             actors = workers or max(1, int(cpus))

@@ -264,6 +264,7 @@ def explain_pair(text_a: str, text_b: str, encoder: Encoder, *,
     parts_a = fitted.word_parts(text_a)
     if parts_a is not None:
         parts_b = fitted.word_parts(text_b)
+        assert parts_b is not None, "an encoder with word parts has them for every text"
         cosine, pairs = decompose(parts_a, parts_b)
         result = PairExplanation(
             provenance=provenance, texts=(text_a, text_b), cosine=cosine, method=EXACT,

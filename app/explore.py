@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sentspace.app.cache import cached_encode
@@ -57,7 +57,8 @@ def explore(corpus: Corpus, encoder: Encoder, *, method: str = "pca", seed: int 
     embeddings = yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
     projection, faithful = yield from _project(corpus, embeddings, method, seed,
                                                projection_parameters or {}, search)
-    classification, notes = None, ()
+    classification = None
+    notes: tuple[str, ...] = ()
     if corpus.groups is not None:
         try:
             classification = yield from run_classification(corpus, encoder, seed=seed,

@@ -117,7 +117,8 @@ def export_matrix(corpus: Corpus, matrix: Embeddings, target: str | Path,
     target = Path(target)
     if matrix.shape[0] != len(corpus):
         raise ValueError(f"{matrix.shape[0]} rows for {len(corpus)} corpus entries")
-    dense = (matrix.toarray() if sp.issparse(matrix) else np.asarray(matrix)).astype(
+    dense = (sp.csr_array(matrix).toarray() if sp.issparse(matrix)
+             else np.asarray(matrix)).astype(
         np.float32, copy=False)
     kind = format_of(target)
     if kind == "npy":
@@ -149,8 +150,9 @@ def export_matrix(corpus: Corpus, matrix: Embeddings, target: str | Path,
     except ImportError:
         raise InputError("writing Parquet needs pyarrow: pip install 'sentspace[parquet]'",
                          target) from None
-    vectors = pa.FixedSizeListArray.from_arrays(pa.array(dense.ravel()), dense.shape[1])
-    table = pa.table({"id": list(corpus.ids), "text": list(corpus.texts), "vector": vectors})
+    vector_column = pa.FixedSizeListArray.from_arrays(pa.array(dense.ravel()), dense.shape[1])
+    table = pa.table({"id": list(corpus.ids), "text": list(corpus.texts),
+                      "vector": vector_column})
     with atomic_path(target) as temporary:
         pq.write_table(table, temporary)
     return [target]

@@ -82,6 +82,7 @@ def stop() -> None:
 
 def _read_replies(process: subprocess.Popen, replies: queue.Queue) -> None:
     """Queue the replies to one request, up to its result; None when the process died."""
+    assert process.stdout is not None, "started with stdout=PIPE"
     try:
         while True:
             reply = pickle.load(process.stdout)
@@ -97,6 +98,7 @@ def run_elsewhere(function: Callable[..., Any], arguments: tuple, stage: str) ->
     yielding what it :func:`report`s (``Progress(stage, 2, 3)`` until it does) at least
     every 0.2 s; closing the job kills the process."""
     process = _started()
+    assert process.stdin is not None, "started with stdin=PIPE"
     pickle.dump((function, arguments), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
     process.stdin.flush()
     replies: queue.Queue = queue.Queue()

@@ -37,7 +37,7 @@ def describe_sentence(corpus: Corpus, index: int, groups: np.ndarray,
                       faithfulness=None) -> str:
     """The sentence, then its id, group and (when measured) faithfulness."""
     group = int(groups[index])
-    where = (f"{corpus.groups.kind} {corpus.groups.names[group]}" if group >= 0
+    where = (f"{corpus.checked_groups.kind} {corpus.checked_groups.names[group]}" if group >= 0
              else "no group")
     if faithfulness is not None:
         overlap = faithfulness.overlap[index]
@@ -66,8 +66,9 @@ def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
     """The heading and rows listing the group of sentence ``index``; with a
     classification result, each member is marked as classified right or wrong."""
     group = int(groups[index])
-    members = corpus.groups.members(group)
-    names = corpus.groups.names
+    grouping = corpus.checked_groups
+    members = grouping.members(group)
+    names = grouping.names
     predicted = {}
     if classification is not None:
         predicted = dict(zip(classification.sentence_index.tolist(),
@@ -78,9 +79,9 @@ def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
         if member in predicted:
             guess = predicted[member]
             text = ("✓ " + text if names[guess] == names[group] else
-                    f"✗ {text}\n    (classified as {corpus.groups.kind} {names[guess]})")
+                    f"✗ {text}\n    (classified as {grouping.kind} {names[guess]})")
         rows.append(Row(text, int(member), int(member) == index))
-    heading = f"{corpus.groups.kind[:1].upper()}{corpus.groups.kind[1:]} {names[group]}: " \
+    heading = f"{grouping.kind[:1].upper()}{grouping.kind[1:]} {names[group]}: " \
               f"{len(members)} sentences"
     return heading, rows
 
@@ -88,7 +89,7 @@ def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
 def misclassified_rows(corpus: Corpus, classification) -> tuple[str, list[Row]]:
     """The heading and rows listing the misclassified sentences with their true and
     predicted groups."""
-    kind = corpus.groups.kind
+    kind = corpus.checked_groups.kind
     wrong = classification.predicted_group != classification.true_group
     names = classification.group_names
     rows = [Row(f"✗ {corpus.texts[sentence]}\n    ({kind} {names[true]}, classified as "

@@ -38,12 +38,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
 from sentspace.app.errors import InputError
-from sentspace.app.evaluations.relatedness import NAME as RELATEDNESS, POOLED
+from sentspace.app.evaluations.relatedness import NAME as RELATEDNESS
+from sentspace.app.evaluations.relatedness import POOLED
 from sentspace.app.export import write_json
 from sentspace.app.jobs import Job, Progress, run_job
 from sentspace.app.results import Provenance, Result, Score
@@ -401,7 +402,7 @@ def _model_of(path: Path) -> tuple[str, str]:
     return UNNAMED, ""
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and math.isfinite(value))
 

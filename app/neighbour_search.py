@@ -26,8 +26,9 @@ from sentspace.models.precomputed import Precomputed
 CANNOT_ENCODE = ("Precomputed embeddings cannot encode new text: they only hold the "
                  "corpus's sentences. Query a corpus sentence instead.")
 
-#: (name, fitted encoder, embeddings of every corpus sentence under it).
-Space = tuple[str, Encoder, Embeddings]
+#: (name, fitted encoder, embeddings of every corpus sentence under it); the encoder is
+#: None for embeddings alone, which only a corpus sentence can query.
+Space = tuple[str, Encoder | None, Embeddings]
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def check_spaces(corpus: Corpus, spaces: Sequence[Space]) -> None:
     """ValueError unless every space's encoder is fitted (it encodes typed queries) and
     its embeddings are one row per corpus sentence."""
     for name, encoder, embeddings in spaces:
-        if not encoder.is_fitted:
+        if encoder is not None and not encoder.is_fitted:
             raise ValueError(f"encoder {name} must be fitted before it can encode queries")
         if embeddings.shape[0] != len(corpus):
             raise ValueError(f"{name}: {embeddings.shape[0]} embeddings for "
@@ -112,6 +113,7 @@ def search_neighbours(corpus: Corpus, spaces: Sequence[Space],
             yield Progress("nearest neighbours", n + 1, len(spaces))
             continue
         else:
+            assert encoder is not None, "a text outside the corpus is queried with an encoder"
             vector, exclude = (yield from encoder.iter_encode([query.text])), None
         unit = normalise(vector)
         if unit.n_degenerate:

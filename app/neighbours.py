@@ -17,13 +17,14 @@ from __future__ import annotations
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from sentspace.app.jobs import Job, Progress, run_job
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
+from sentspace.app.jobs import Job, Progress, run_job
 from sentspace.models.base import Embeddings, Encoder, fitted_copy
 from sentspace.models.pairs import corpus_pairs
 
@@ -67,7 +68,7 @@ class Normalised:
 #: consumer of one embedding matrix (Inspector, faithfulness, suspicious tables, the
 #: neighbour index) shares one normalised copy instead of making its own (1.5 GB each
 #: at 1,000,000 x 384). Embedding matrices are never changed in place once made.
-_shared: dict[int, tuple[weakref.ref, weakref.ref]] = {}
+_shared: dict[int, tuple[weakref.ref[Any], weakref.ref[Normalised]]] = {}
 
 
 def normalise(embeddings: Embeddings) -> Normalised:
@@ -76,13 +77,17 @@ def normalise(embeddings: Embeddings) -> Normalised:
     The same matrix normalised again, while the first result is still in use, gets that
     result back."""
     key = id(embeddings)
-    source, shared = _shared.get(key, (None, None))
-    if source is not None and source() is embeddings and (unit := shared()) is not None:
-        return unit
+    if (entry := _shared.get(key)) is not None:
+        source, shared = entry
+        if source() is embeddings and (unit := shared()) is not None:
+            return unit
     unit = _normalised(embeddings)
+
+    def forget(_: weakref.ref[Any]) -> None:
+        _shared.pop(key, None)
+
     try:
-        _shared[key] = (weakref.ref(embeddings, lambda _, key=key: _shared.pop(key, None)),
-                        weakref.ref(unit))
+        _shared[key] = (weakref.ref(embeddings, forget), weakref.ref(unit))
     except TypeError:       # a matrix type that takes no weak reference: not shared
         pass
     return unit
@@ -151,14 +156,14 @@ def _similarity_block(queries: Embeddings, pool_t: Embeddings) -> np.ndarray:
     """Dense float32 block ``queries @ pool.T``; ``pool_t`` is the transposed pool."""
     block = queries @ pool_t
     if sp.issparse(block):
-        return block.toarray()
+        return sp.csr_array(block).toarray()
     return np.asarray(block, dtype=np.float32)
 
 
 def _transposed(pool: Embeddings) -> Embeddings:
     # A view either way: the CSR pool's transpose is CSC, and BLAS multiplies by a
     # transposed dense matrix without copying it.
-    return pool.T.tocsc() if sp.issparse(pool) else pool.T
+    return sp.csr_array(pool).T.tocsc() if sp.issparse(pool) else pool.T
 
 
 def _blocks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
@@ -346,6 +351,7 @@ def run_split(corpus: Corpus, encoders: Sequence[Encoder], split: str) -> tuple[
 
 def describe_pairs(corpus: Corpus, pair_index: np.ndarray) -> str:
     """The pairs ``pair_index`` by split, for a result's summary: "train 4,500 + trial 500"."""
+    assert corpus.pairs is not None, "pair_index indexes the corpus's pairs"
     names, counts = np.unique(np.asarray(corpus.pairs.split, dtype=object)[pair_index],
                               return_counts=True)
     return " + ".join(f"{name or 'no split'} {count:,}" for name, count in zip(names, counts))

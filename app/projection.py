@@ -196,7 +196,8 @@ def place_by_neighbours(data: Embeddings, fitted: np.ndarray, layout: np.ndarray
     ``layout`` positions, every other row goes to the mean of the positions of its ``k``
     most cosine-similar fitted rows, weighted by 1 / (1 - cosine) so that a near
     duplicate lands on its twin."""
-    dense = data.toarray() if sp.issparse(data) else np.asarray(data, dtype=np.float32)
+    dense = (sp.csr_array(data).toarray() if sp.issparse(data)
+             else np.asarray(data, dtype=np.float32))
     unit = normalise(dense).matrix
     sample = unit[fitted]
     index = yield from ann.iter_build_index(sample, cache=False)
@@ -242,7 +243,7 @@ def _fit_tsne(data: Embeddings, fitted: np.ndarray | None, seed: int,
     (:func:`sentspace.app.layout_process.report`); runs in that process."""
     import openTSNE  # noqa: PLC0415
 
-    dense = data.toarray() if sp.issparse(data) else np.asarray(data)
+    dense = sp.csr_array(data).toarray() if sp.issparse(data) else np.asarray(data)
     dense = dense.astype(np.float32, copy=False)
     train = dense if fitted is None else dense[fitted]
     iterations = _Iterations()
@@ -288,17 +289,20 @@ def project_aligned(first: Embeddings, second: Embeddings, *, seed: int = 0,
     record = {"seed": seed, **options, "alignment": "aligned-umap"}
     stage = "projecting both spaces with AlignedUMAP"
     yield Progress(stage, 0, 3)
+
+    def as_projection(layout: np.ndarray) -> Projection:
+        return Projection(np.asarray(layout, dtype=np.float32), "umap", record)
+
     if n < 4:
-        return tuple(Projection(np.zeros((n, 2), dtype=np.float32), "umap", record)
-                     for _ in range(2))
+        return as_projection(np.zeros((n, 2))), as_projection(np.zeros((n, 2)))
     dims = options.pop("pca_dims")
     reduced = [_reduce(first, dims, seed), _reduce(second, dims, seed)]
     yield Progress(stage, 1, 3)
     layouts = yield from run_elsewhere(_fit_aligned_umap, (reduced, seed, options),
                                        stage + " (a first run compiles numba code)")
     yield Progress(stage, 3, 3)
-    return tuple(Projection(np.asarray(layout, dtype=np.float32), "umap", record)
-                 for layout in layouts)
+    first_layout, second_layout = layouts
+    return as_projection(first_layout), as_projection(second_layout)
 
 
 def _fit_aligned_umap(datasets: list[Embeddings], seed: int, options: dict[str, Any]

@@ -118,10 +118,11 @@ def _clustering_space(coordinates: np.ndarray, embeddings: Embeddings | None, on
                       seed: int) -> np.ndarray:
     if on == "layout":
         return np.asarray(coordinates, dtype=np.float64)
-    from sentspace.app.projection import _reduce  # the projection's own linear reduction
     from sklearn.preprocessing import normalize  # noqa: PLC0415
+
+    from sentspace.app.projection import _reduce  # the projection's own linear reduction
     reduced = _reduce(embeddings, EMBEDDING_DIMS, seed)
-    reduced = reduced.toarray() if sp.issparse(reduced) else np.asarray(reduced)
+    reduced = sp.csr_array(reduced).toarray() if sp.issparse(reduced) else np.asarray(reduced)
     return normalize(reduced.astype(np.float64))
 
 

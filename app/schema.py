@@ -177,7 +177,7 @@ def check_arguments(function: Any, values: dict[str, Any], where: str = "") -> N
     parameter it takes by name, of the type its annotation says."""
     parameters = inspect.signature(function).parameters
     try:
-        hints = typing.get_type_hints(function.__init__ if isinstance(function, type)
+        hints = typing.get_type_hints(function.__init__ if inspect.isclass(function)
                                       else function)
     except (NameError, TypeError):
         hints = {}

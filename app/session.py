@@ -22,7 +22,11 @@ from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import journal_path
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.commands import (
-    LAYOUT_PARAMETERS, ORIGINAL, Version, eval_command, export_map_command,
+    LAYOUT_PARAMETERS,
+    ORIGINAL,
+    Version,
+    eval_command,
+    export_map_command,
 )
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations import COMPARISONS, EVALUATIONS
@@ -30,8 +34,16 @@ from sentspace.app.explore import Exploration
 from sentspace.app.jobs import Job, Progress
 from sentspace.app.schema import SchemaError, check_fields, describe, field_hints
 from sentspace.app.workspace import (
-    SavedResult, Workspace, WorkspaceError, corpus_entry, decode_state, encode_state,
-    encoder_entry, evaluation_entry, load_workspace_corpus, make_workspace_encoder,
+    SavedResult,
+    Workspace,
+    WorkspaceError,
+    corpus_entry,
+    decode_state,
+    encode_state,
+    encoder_entry,
+    evaluation_entry,
+    load_workspace_corpus,
+    make_workspace_encoder,
 )
 from sentspace.models import make_encoder
 from sentspace.models.base import Embeddings, Encoder, fitted_copy
@@ -236,7 +248,8 @@ class CorpusState:
                 and run.encoder == self.shown and hasattr(run.result, "misclassified")]
         now = [run for run in mine
                if run.result.provenance.corpus_fingerprint == self.corpus.fingerprint]
-        return (now or mine or [None])[-1]
+        runs = now or mine
+        return runs[-1] if runs else None
 
     def record_classification(self, encoder: str, result: Any) -> bool:
         """Keep a run's classification ``result`` with the evaluations (one asked
@@ -814,17 +827,17 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
                                       where=f"{where}.imported", path=path,
                                       kind=tuple[ImportedResult, ...] | None) or ()
         session.states[entry.spec] = state
-    for number, saved in enumerate(workspace.evaluations):
-        state = session.states[entries[saved.corpus].spec]
-        spec = workspace.encoders[saved.encoder].spec
-        result = (decode_state(saved.state, state.corpus, where=f"evaluations[{number}].state",
+    for number, evaluation in enumerate(workspace.evaluations):
+        state = session.states[entries[evaluation.corpus].spec]
+        spec = workspace.encoders[evaluation.encoder].spec
+        result = (decode_state(evaluation.state, state.corpus, where=f"evaluations[{number}].state",
                                path=path, kind=Result)
-                  if saved.state is not None else SavedResult(saved))
-        options = {name: str(value) for name, value in saved.options.items()}
-        run = EvaluationRun(saved.name, spec, saved.seed, result,
-                            state.eval_command(saved.name, [spec], saved.seed, options,
+                  if evaluation.state is not None else SavedResult(evaluation))
+        options = {name: str(value) for name, value in evaluation.options.items()}
+        run = EvaluationRun(evaluation.name, spec, evaluation.seed, result,
+                            state.eval_command(evaluation.name, [spec], evaluation.seed, options,
                                                result.provenance.corpus_fingerprint),
-                            saved.label or saved.name, options)
+                            evaluation.label or evaluation.name, options)
         state.evaluations.append(run)
         if run.name == "costra" and run.label == run.name:
             state.costra_result = result

@@ -50,7 +50,8 @@ def write_show_data(folder: str | Path, corpus: Corpus, embeddings: Embeddings |
         if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
             raise ValueError(f"embeddings of shape {embeddings.shape} for {len(corpus)} "
                              "sentences: give one row per sentence")
-        dense = embeddings.toarray() if sp.issparse(embeddings) else np.asarray(embeddings)
+        dense = (sp.csr_array(embeddings).toarray() if sp.issparse(embeddings)
+                 else np.asarray(embeddings))
         np.savez(folder / EMBEDDINGS_FILE, embeddings=dense.astype(np.float32, copy=False))
     groups = label_groups(labels) if labels is not None else corpus.groups
     write_text_atomic(folder / CORPUS_FILE, json.dumps({

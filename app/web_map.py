@@ -73,7 +73,7 @@ class Colouring:
         names, codes, counts = np.unique(text, return_inverse=True, return_counts=True)
         if len(names) and names[0] == "":
             names, codes, counts = names[1:], codes - 1, counts[1:]
-        order = sorted(range(len(names)), key=lambda k: (-counts[k], _natural(names[k])))
+        order = sorted(range(len(names)), key=lambda k: (-counts[k], _natural(str(names[k]))))
         rank = np.empty(len(names) + 1, dtype=np.int64)
         rank[order], rank[-1] = np.arange(len(names)), -1
         return cls(title, tuple(names[order]), rank[codes.ravel()], none=none)
@@ -178,11 +178,11 @@ def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace(
         "<", "\\u003c")
     script, licence = _plotly_js()
-    values = {"TITLE": _escape(title), "PLOTLY_LICENCE": licence, "DATA": payload,
-              "PLOTLY": script}
+    inserted = {"TITLE": _escape(title), "PLOTLY_LICENCE": licence, "DATA": payload,
+                "PLOTLY": script}
     # One pass over the template alone: a key inside a sentence, the title or the
     # library's source is text, never a place to insert into.
-    return _TEMPLATE_KEY.sub(lambda key: values[key.group(1)],
+    return _TEMPLATE_KEY.sub(lambda key: inserted[key.group(1)],
                              TEMPLATE.read_text(encoding="utf-8"))
 
 

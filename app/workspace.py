@@ -49,7 +49,10 @@ from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import read_journal
 from sentspace.app.atomic import write_text_atomic
 from sentspace.app.corpora import (
-    is_corpus_name, load_corpus, load_named_corpus, names_a_corpus,
+    is_corpus_name,
+    load_corpus,
+    load_named_corpus,
+    names_a_corpus,
 )
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import InputError
@@ -57,7 +60,13 @@ from sentspace.app.evaluations import EVALUATIONS, OPTIONS
 from sentspace.app.jobs import Progress, run_job
 from sentspace.app.results import Provenance
 from sentspace.app.schema import (
-    MAX_DEPTH, SchemaError, check, check_arguments, check_fields, describe, field_hints,
+    MAX_DEPTH,
+    SchemaError,
+    check,
+    check_arguments,
+    check_fields,
+    describe,
+    field_hints,
     too_deep,
 )
 from sentspace.models import ENCODERS, make_encoder
@@ -420,7 +429,8 @@ def _array(data: dict[str, Any], where: str) -> np.ndarray:
     if len(items) != count:
         raise SchemaError(f"{where}.items", f"{len(items)} items for shape {list(shape)}")
     if name == "object":
-        dtype, allowed = np.dtype(object), (str, int, float, bool, type(None))
+        dtype = np.dtype(object)
+        allowed: type | tuple[type, ...] = (str, int, float, bool, type(None))
     else:
         try:
             dtype = np.dtype(name)
@@ -708,9 +718,9 @@ def load_workspace(path: str | Path) -> Workspace:
                 raise ValueError(f"evaluations[{number}] refers to a corpus or encoder "
                                  "the workspace does not list")
             _check_run(entry, f"evaluations[{number}]")
-        for number, entry in enumerate(workspace.encoders):
-            if entry.family in ENCODERS:
-                check_arguments(ENCODERS[entry.family], entry.params,
+        for number, encoder_entry in enumerate(workspace.encoders):
+            if encoder_entry.family in ENCODERS:
+                check_arguments(ENCODERS[encoder_entry.family], encoder_entry.params,
                                 f"encoders[{number}].params")
         relative = _expect(data.get("relative", {}), dict[str, str], "relative")
     except ValueError as error:

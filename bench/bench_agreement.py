@@ -21,13 +21,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from timing import best_of  # noqa: E402
+
 from sentspace.app.corpora import load_corpus  # noqa: E402
-from sentspace.app.evaluations.agreement import (agreement_counts,  # noqa: E402
-                                       misclassification_agreement)
+from sentspace.app.evaluations.agreement import agreement_counts, misclassification_agreement  # noqa: E402
 from sentspace.app.evaluations.classification import run_classification  # noqa: E402
 from sentspace.app.jobs import run_job  # noqa: E402
 from sentspace.models import BagOfWords, PcaBagOfWords, RandomBagOfWords, TfIdf  # noqa: E402
-from timing import best_of  # noqa: E402
 
 ENCODERS = [BagOfWords(), TfIdf(), PcaBagOfWords(dimension=300), PcaBagOfWords(dimension=50),
             RandomBagOfWords(), RandomBagOfWords(dimension=100),

@@ -178,6 +178,7 @@ def main() -> None:
         return child(args.child)
     os.environ.setdefault("SENTSPACE_MULTI30K", str(args.data / "multi30k"))
     import torch
+
     from sentspace.models.neural import device
     if device() != "cuda":
         sys.exit("torch sees no GPU: nothing to measure")

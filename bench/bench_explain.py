@@ -55,8 +55,9 @@ def main() -> None:
             encoder.fit(corpus.texts)
         encoder.encode(list(pairs[0]))     # warm: load vectors or the model once
         method = run_job(explain_pair(*pairs[0], encoder)).method
-        explain = median_ms(lambda a, b: run_job(explain_pair(a, b, encoder)), pairs)
-        encode = median_ms(lambda a, b: encoder.encode([a, b]), pairs)
+        explain = median_ms(lambda a, b, encoder=encoder: run_job(explain_pair(a, b, encoder)),
+                            pairs)
+        encode = median_ms(lambda a, b, encoder=encoder: encoder.encode([a, b]), pairs)
         print(f"{spec:<12}{method:<32}{explain:>14.2f}{encode:>13.2f}"
               f"{explain / encode:>8.1f}")
 

@@ -66,10 +66,10 @@ from sentspace.app.neighbours import top_k  # noqa: E402
 from sentspace.models import ENCODERS, make_encoder  # noqa: E402
 from sentspace.models.base import Encoder  # noqa: E402
 from sentspace.models.neural import NeuralEncoder, device  # noqa: E402
-from sentspace.models.random_bow import RandomBagOfWords  # noqa: E402
-from sentspace.models.word2vec import GensimEncoder  # noqa: E402
 from sentspace.models.pairs import corpus_pairs  # noqa: E402
+from sentspace.models.random_bow import RandomBagOfWords  # noqa: E402
 from sentspace.models.tokenize import tokenize  # noqa: E402
+from sentspace.models.word2vec import GensimEncoder  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 ENGLISH_ONLY = "English-only"

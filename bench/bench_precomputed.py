@@ -139,7 +139,7 @@ def child(kind: str, path: Path, rows: int) -> dict:
             + CHILD)
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=600)
-    line = next((l for l in done.stdout.splitlines() if l.startswith("BENCH ")), None)
+    line = next((out for out in done.stdout.splitlines() if out.startswith("BENCH ")), None)
     if line is None:
         raise RuntimeError(f"child failed ({done.returncode}):\n{done.stderr}")
     return json.loads(line[6:])

@@ -36,12 +36,11 @@ ratio of 1.16.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
-
-import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
@@ -50,10 +49,11 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_scale import make_sentences  # noqa: E402
+
 from sentspace.app.jobs import run_job  # noqa: E402
 from sentspace.app.projection import faithfulness, project  # noqa: E402
 from sentspace.models import make_encoder  # noqa: E402
-from bench_scale import make_sentences  # noqa: E402
 
 MSRP = ROOT.parent / "shared" / "data" / "msrp" / "msr_paraphrase_data.txt"
 

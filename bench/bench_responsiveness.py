@@ -187,15 +187,15 @@ def main() -> int:
         window.analyses.project_again()
 
     rows = [("idle, no job", probe.idle(5.0))]
-    for k in range(args.repeat):
+    for _ in range(args.repeat):
         rows.append((f"{args.encoder} + PCA (run)",
                      probe.measure(window, run_with(args.encoder))))
     if "umap" not in args.skip:
         rows.append(("UMAP, cold: import + numba JIT", probe.measure(window, umap_again)))
-        for k in range(0 if "umap-warm" in args.skip else args.repeat):
+        for _ in range(0 if "umap-warm" in args.skip else args.repeat):
             rows.append(("UMAP, warm (project_again)", probe.measure(window, umap_again)))
     if "doc2vec" not in args.skip:
-        for k in range(args.repeat):
+        for _ in range(args.repeat):
             rows.append(("Doc2Vec PV-DM (run: train+infer)",
                          probe.measure(window, run_with("doc2vec-dm"))))
     window.close()

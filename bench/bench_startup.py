@@ -111,7 +111,7 @@ timer = QTimer(); timer.timeout.connect(poll); timer.start(5)
 sys.argv = ["sentspace"]
 from sentspace.app.__main__ import main
 main([])
-""" % (LAZY,)
+""" % (LAZY,)  # noqa: UP031 (the child's code is full of braces)
 
 
 def child(code: str, extra: tuple[str, ...] = ()) -> tuple[dict, str]:
@@ -119,7 +119,7 @@ def child(code: str, extra: tuple[str, ...] = ()) -> tuple[dict, str]:
     env["BENCH_T0"] = repr(time.monotonic())
     done = subprocess.run([sys.executable, *extra, "-c", code], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
-    line = next((l for l in done.stdout.splitlines() if l.startswith("BENCH ")), None)
+    line = next((out for out in done.stdout.splitlines() if out.startswith("BENCH ")), None)
     if line is None:
         raise RuntimeError(f"child failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return json.loads(line[6:]), done.stderr

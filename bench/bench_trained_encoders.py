@@ -23,12 +23,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_encoders import DATA, bench_texts  # noqa: E402
+from timing import best_of  # noqa: E402
 
 from sentspace.models import TRAINED_ON_FILE, make_encoder  # noqa: E402
 from sentspace.models.dictrep import read_definitions  # noqa: E402
 from sentspace.models.fastsent import FastSent  # noqa: E402
 from sentspace.models.neural import device, read_ordered_text  # noqa: E402
-from timing import best_of  # noqa: E402
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -60,7 +61,7 @@ def main() -> None:
         trained = time.perf_counter() - start
         encoder.encode(texts[:10])
         # Best of three for the sums of word vectors (milliseconds), one run for networks.
-        seconds = best_of(lambda: encoder.encode(texts),
+        seconds = best_of(lambda encoder=encoder: encoder.encode(texts),
                             repeats=3 if isinstance(encoder, FastSent) else 1)
         print(f"{family:<20} {encoder.n_training_examples_ / trained:>17,.0f} "
               f"{len(texts) / seconds:>19,.0f} "

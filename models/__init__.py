@@ -15,6 +15,7 @@ if __name__ == "models":
                       "`from sentspace.models import make_encoder`")
 
 import inspect
+from collections.abc import Callable
 from pathlib import Path
 
 from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
@@ -29,12 +30,21 @@ from sentspace.models.pair_finetune import PairFinetune
 from sentspace.models.pairs import PairBOW, PairRNN
 from sentspace.models.pca_bow import PcaBagOfWords
 from sentspace.models.random_bow import RandomBagOfWords
-from sentspace.models.sequence import (CombineSkip, DenoisingAutoencoder, DenoisingAutoencoderGlove,
-                             SequentialAutoencoder, SkipThought)
+from sentspace.models.sequence import (
+    CombineSkip,
+    DenoisingAutoencoder,
+    DenoisingAutoencoderGlove,
+    SequentialAutoencoder,
+    SkipThought,
+)
 from sentspace.models.transformer import SentenceTransformerEncoder
 from sentspace.models.urae import URAE
-from sentspace.models.word2vec import (FastTextEncoder, GensimEncoder, Word2VecEncoder,
-                             read_training_text)
+from sentspace.models.word2vec import (
+    FastTextEncoder,
+    GensimEncoder,
+    Word2VecEncoder,
+    read_training_text,
+)
 from sentspace.models.word_vectors import Coverage, WordVectorMean, WordVectorSum
 
 #: Encoder families by the name the CLI's ``--encoder`` and the GUI's choice use; each
@@ -51,7 +61,7 @@ DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes
 #: by the mean (the usual choice), ``path-sum:<file>`` by the sum.
-PATH_PREFIXES: dict[str, type[Encoder]] = {
+PATH_PREFIXES: dict[str, type[WordVectorMean | WordVectorSum]] = {
     cls.path_prefix: cls for cls in (WordVectorMean, WordVectorSum)}
 
 
@@ -59,8 +69,9 @@ PATH_PREFIXES: dict[str, type[Encoder]] = {
 MODEL_DIR_PREFIX = SentenceTransformerEncoder.path_prefix
 
 
-#: Trained families (PyTorch and gensim) that ``<family>:<file>`` trains on that file.
-TRAINED_ON_FILE: dict[str, type[TrainsOnFile]] = {
+#: Trained families (PyTorch and gensim) that ``<family>:<file>`` trains on that file:
+#: their classes, each called with ``training_file=``.
+TRAINED_ON_FILE: dict[str, Callable[..., Encoder]] = {
     name: cls for name, cls in ENCODERS.items() if issubclass(cls, TrainsOnFile)}
 
 

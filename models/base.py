@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from sentspace.app.errors import InputError
 from sentspace.app.jobs import Job, Progress, run_job
 
-Embeddings = np.ndarray | sp.csr_array
+Embeddings: TypeAlias = np.ndarray | sp.csr_array
 
 
 class NotFittedError(RuntimeError):
@@ -66,13 +66,6 @@ class Encoder(ABC):
     title: ClassVar[str]
     #: Whether ``fit`` must run before ``encode`` (a vocabulary, weights...).
     requires_fit: ClassVar[bool] = False
-    #: Whether fitting learns statistics of the data (idf, principal axes) that would leak
-    #: test information, so evaluations must refit inside each training fold. A plain
-    #: vocabulary does not: a word seen only in a test fold gets no classifier weight.
-    learns_from_data: ClassVar[bool] = False
-    #: Whether fitting needs labelled sentence pairs (``sentspace.models.pairs``): evaluations then
-    #: fit it with :meth:`iter_fit_pairs` on their training pairs only.
-    learns_from_pairs: ClassVar[bool] = False
     #: Sentences per progress report.
     batch_size: ClassVar[int] = 2048
     #: Whether the embedding cache should keep this encoder's output; not for encoders
@@ -101,6 +94,23 @@ class Encoder(ABC):
     @abstractmethod
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
         """Encode one batch; called only when fitted."""
+
+    # Read-only properties, so that a family may answer per instance (a property) or per
+    # class (a class attribute, ``learns_from_data = True``).
+    @property
+    def learns_from_data(self) -> bool:
+        """Whether fitting learns statistics of the data (idf, principal axes) that would
+        leak test information, so evaluations must refit inside each training fold. A
+        plain vocabulary does not: a word seen only in a test fold gets no classifier
+        weight."""
+        return False
+
+    @property
+    def learns_from_pairs(self) -> bool:
+        """Whether fitting needs labelled sentence pairs (``sentspace.models.pairs``):
+        evaluations then fit it with :meth:`iter_fit_pairs` on their training pairs
+        only."""
+        return False
 
     @property
     def name(self) -> str:
@@ -200,7 +210,7 @@ class Encoder(ABC):
         """
         return None
 
-    def restore_report(self, report: dict[str, Any]) -> None:
+    def restore_report(self, report: dict[str, Any]) -> None:  # noqa: B027 (a hook)
         """Take back a :meth:`report` saved with a cached matrix of the same fingerprint."""
 
     def save(self, directory: str | Path | None = None) -> Path:

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 if TYPE_CHECKING:
     from sklearn.feature_extraction.text import CountVectorizer
 
-from sentspace.models.base import Embeddings, Encoder, NotFittedError, WordParts
+from sentspace.models.base import Encoder, NotFittedError, WordParts
 from sentspace.models.tokenize import TOKEN_PATTERN
 
 
@@ -44,9 +44,10 @@ class _VectorizerEncoder(Encoder):
     def vocabulary(self) -> frozenset[str]:
         return frozenset(self.vectorizer_.vocabulary_) if self.vectorizer_ else frozenset()
 
-    def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
+    def _encode_batch(self, texts: Sequence[str]) -> sp.csr_array:
         if not texts:   # scikit-learn's TF-IDF refuses zero rows
             return sp.csr_array((0, self.dim), dtype=np.float32)
+        assert self.vectorizer_ is not None, "fitted"
         return self.vectorizer_.transform(list(texts)).tocsr().astype(np.float32)
 
     def word_parts(self, text: str) -> WordParts:

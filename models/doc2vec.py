@@ -71,11 +71,14 @@ class _Doc2VecEncoder(GensimEncoder):
         return vector.reshape(1, self.vector_size)
 
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
-        from gensim.models.doc2vec_inner import (train_document_dbow, train_document_dm,
-                                                 train_document_dm_concat)
+        from gensim.models.doc2vec_inner import (
+            train_document_dbow,
+            train_document_dm,
+            train_document_dm_concat,
+        )
         model = self.model_
         counts, types = count_matrix(texts, self.lowercase)
-        known = np.fromiter((t in model.wv.key_to_index for t in types), bool, len(types))
+        known = np.fromiter((t in model.wv.key_to_index for t in types), np.bool_, len(types))
         n_known = counts @ known.astype(np.float32)
         if self._tally is not None:
             self._tally.add(counts, types, known, n_known)
@@ -92,7 +95,7 @@ class _Doc2VecEncoder(GensimEncoder):
         extra = (np.zeros(model.layer1_size, dtype=np.float32),) if uses_neu1 else ()
         lockf = np.ones(1, dtype=np.float32)
         matrix = np.zeros((len(texts), self.vector_size), dtype=np.float32)
-        for row in np.flatnonzero(n_known > 0):      # no known word: a counted zero row
+        for row in np.flatnonzero(n_known > 0).tolist():  # no known word: a counted zero row
             tokens = tokenize(texts[row], self.lowercase)
             vector = self._start_vector(tokens)
             model.random.seed(self.seed)

@@ -22,8 +22,14 @@ from typing import Any
 import numpy as np
 
 from sentspace.models.base import ModelError, NotFittedError
-from sentspace.models.neural import (SPECIALS, NeuralEncoder, Ragged, Vocabulary, documents_of,
-                           read_ordered_text)
+from sentspace.models.neural import (
+    SPECIALS,
+    NeuralEncoder,
+    Ragged,
+    Vocabulary,
+    documents_of,
+    read_ordered_text,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word_vectors import WordVectorTable, _WordVectorEncoder
 
@@ -68,6 +74,8 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
     autoencode = False
     divide_by_count = False
     batch_size = 2048
+    #: Always set (the pretrained vectors' None, "as the vectors are", is not offered).
+    lowercase: bool
     paper_params = {"vector_size": 100}
 
     def __init__(self, vector_size: int = 128, negatives: int = 5, sample: float = 1e-4,
@@ -90,7 +98,9 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
 
     @property
     def name(self) -> str:
-        return NeuralEncoder.name.fget(self)
+        # NeuralEncoder's name, not _WordVectorEncoder's (next in the MRO). mypy types a
+        # property read from its class as the getter function.
+        return NeuralEncoder.name.fget(self)  # type: ignore[attr-defined]
 
     @property
     def dim(self) -> int:
@@ -184,6 +194,7 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
         super()._use(module, vocab)
         vectors = module.source.weight.detach().to("cpu").float().numpy().copy()
         vectors[:len(SPECIALS)] = 0
+        assert self._weights_digest is not None, "set by NeuralEncoder._use"
         self._table = WordVectorTable(vocab.index, vectors, self.lowercase,
                                       self._weights_digest)
 

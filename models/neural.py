@@ -37,8 +37,14 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from sentspace.app.jobs import Job, Progress, run_job
-from sentspace.models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
-                         require_at_least_one)
+from sentspace.models.base import (
+    Embeddings,
+    Encoder,
+    ModelError,
+    NotFittedError,
+    TrainsOnFile,
+    require_at_least_one,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import corpus_digest, read_training_text
 
@@ -268,7 +274,8 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         self.lowercase = bool(lowercase)
         self.seed = int(seed)
         self._take_training_file(training_file)
-        self.module_ = None
+        #: The trained torch module (torch is imported on first use, so untyped here).
+        self.module_: Any = None
         self.vocab_: Vocabulary | None = None
         #: Hash of the training texts and how many there were; the loss of every batch.
         self.corpus_fingerprint_: str | None = None
@@ -425,9 +432,15 @@ class NeuralEncoder(TrainsOnFile, Encoder):
             raise NotFittedError(f"{self.name} must be trained first (for its vocabulary)")
         copy = self.clone()
         with seeded(self.seed):
-            module = self._new_module(self.vocab_)
-        copy._restore(module.to(device()), self.vocab_, None, 0, [])
+            module = self._new_module(self._trained_vocab)
+        copy._restore(module.to(device()), self._trained_vocab, None, 0, [])
         return copy
+
+    @property
+    def _trained_vocab(self) -> Vocabulary:
+        """The vocabulary training built (or a saved model restored)."""
+        assert self.vocab_ is not None, "read only once trained"
+        return self.vocab_
 
     def _restore(self, module, vocab, corpus_fingerprint, n_sentences, losses) -> None:
         self._use(module, vocab)
@@ -446,7 +459,7 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     # Encoding --------------------------------------------------------------------------
 
     def _ids(self, texts: Sequence[str], keep_unknown: bool) -> Ragged:
-        return Ragged.of([self.vocab_.ids(tokenize(text, self.lowercase), keep_unknown)
+        return Ragged.of([self._trained_vocab.ids(tokenize(text, self.lowercase), keep_unknown)
                           for text in texts])
 
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
@@ -470,8 +483,8 @@ class NeuralEncoder(TrainsOnFile, Encoder):
                   for key, tensor in self.module_.state_dict().items()}
         return arrays, {"corpus_fingerprint": self.corpus_fingerprint_,
                         "n_training_sentences": self.n_training_sentences_,
-                        "vocabulary": list(self.vocab_.words),
-                        "counts": self.vocab_.counts.tolist(), "losses": self.losses_,
+                        "vocabulary": list(self._trained_vocab.words),
+                        "counts": self._trained_vocab.counts.tolist(), "losses": self.losses_,
                         "torch": torch.__version__}
 
     def _restore_saved(self, arrays: dict[str, np.ndarray], fields: dict[str, Any]) -> None:

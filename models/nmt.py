@@ -50,8 +50,18 @@ import numpy as np
 
 from sentspace.app.jobs import Job, Progress
 from sentspace.models.base import ModelError, NotFittedError, require_at_least_one
-from sentspace.models.neural import (BOUNDARY, PAD, SPECIALS, UNK, NeuralEncoder,
-                                     Ragged, Vocabulary, _remembered, cpu_threads, device)
+from sentspace.models.neural import (
+    BOUNDARY,
+    PAD,
+    SPECIALS,
+    UNK,
+    NeuralEncoder,
+    Ragged,
+    Vocabulary,
+    _remembered,
+    cpu_threads,
+    device,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
 
@@ -106,13 +116,20 @@ class TranslationScore:
                 f"{self.copy_accuracy:.1%})")
 
 
+def _languages(pair: str) -> tuple[str, str]:
+    """Source and target language of a Multi30K ``pair`` ("en-de"), checked before."""
+    match = PAIR.match(pair)
+    assert match is not None, f"{pair!r} is not a language pair"
+    return match[1], match[2]
+
+
 def detokenize(sentences: Sequence[Sequence[str]], pair: str | None = None) -> list[str]:
     """Token lists as text (Moses' detokeniser, for the target language of a Multi30K
     ``pair``), with the apostrophes :func:`tokenize` splits off joined again
     ("l ' homme" -> "l'homme")."""
     from sacremoses import MosesDetokenizer
 
-    language = PAIR.match(pair)[2] if pair else "en"
+    language = _languages(pair)[1] if pair else "en"
     moses = MosesDetokenizer(lang=language)
     return [_APOSTROPHE.sub("'", moses.detokenize(list(tokens))) for tokens in sentences]
 
@@ -175,7 +192,7 @@ def _joined(source: str, target: str) -> str:
 def multi30k_files(pair: str, split: str) -> tuple[Path, Path]:
     """Task 1's source and target files of ``pair`` ("en-de") and ``split``."""
     from sentspace.app.corpora.multi30k import _raw_folder
-    source, target = PAIR.match(pair).groups()
+    source, target = _languages(pair)
     folder = _raw_folder("task1")
     return folder / f"{split}.{source}.gz", folder / f"{split}.{target}.gz"
 
@@ -276,6 +293,12 @@ class NMT(NeuralEncoder):
         return self.hidden_size
 
     @property
+    def _trained_target_vocab(self) -> Vocabulary:
+        """The target side's vocabulary, built with the source's when training."""
+        assert self.target_vocab_ is not None, "read only once the vocabularies are built"
+        return self.target_vocab_
+
+    @property
     def learns_from_data(self) -> bool:
         """Trained on the rows given to ``fit`` unless it has a pair or file of its own."""
         return self.pair is None and self.training_file is None
@@ -334,6 +357,7 @@ class NMT(NeuralEncoder):
 
     def _read_pairs(self) -> list[tuple[str, str]]:
         """The pairs of the training file(s): a TSV, or two aligned files."""
+        assert self.training_file is not None, "called only with a training file"
         path = Path(self.training_file)
         lines = read_text_lines(path)
         if self.target_file is None:
@@ -390,16 +414,17 @@ class NMT(NeuralEncoder):
         if vocab is None:
             vocab = Vocabulary.build(sources, self.min_count, self.max_vocab)
             self.target_vocab_ = Vocabulary.build(targets, self.min_count, self.max_vocab)
-        if not vocab.words or not self.target_vocab_.words:
+        target_vocab = self._trained_target_vocab
+        if not vocab.words or not target_vocab.words:
             raise ModelError(f"no word occurs at least min_count={self.min_count} times on "
                              f"both sides of the {len(texts):,} training pairs")
         source_ids = Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in sources])
-        target_ids = Ragged.of([self.target_vocab_.ids(tokens, keep_unknown=True)
+        target_ids = Ragged.of([target_vocab.ids(tokens, keep_unknown=True)
                                 for tokens in targets])
         return vocab, (source_ids, target_ids), len(texts)
 
     def _new_module(self, vocab: Vocabulary):
-        return _network(len(vocab), len(self.target_vocab_), self.embedding_size,
+        return _network(len(vocab), len(self._trained_target_vocab), self.embedding_size,
                         self.hidden_size)
 
     def _batches(self, data, generator) -> Iterator[Any]:
@@ -439,7 +464,7 @@ class NMT(NeuralEncoder):
         if self.module_ is None:
             raise NotFittedError(f"{self.name} must be trained before translating")
         sequences = self._ids(texts, keep_unknown=True)
-        words = SPECIALS + self.target_vocab_.words
+        words = SPECIALS + self._trained_target_vocab.words
         translations = []
         with torch.inference_mode(), cpu_threads(self.cpu_threads):
             for start in range(0, len(texts), SCORE_BATCH):
@@ -481,8 +506,8 @@ class NMT(NeuralEncoder):
         hypotheses: list[list[str]] = []
         correct = 0
         # Next-word accuracy over the words the network reads (max_length of each).
-        target_ids = Ragged.of([self.target_vocab_.ids(tokens[:self.max_length],
-                                                       keep_unknown=True)
+        target_ids = Ragged.of([self._trained_target_vocab.ids(tokens[:self.max_length],
+                                                               keep_unknown=True)
                                 for tokens in references])
         source_ids = self._ids(sources, keep_unknown=True)
         for start in range(0, len(sources), SCORE_BATCH):

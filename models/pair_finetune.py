@@ -22,7 +22,7 @@ import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 import numpy as np
 
@@ -31,9 +31,15 @@ from sentspace.app.jobs import Job, Progress, run_job
 from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError
 from sentspace.models.neural import seeded
 from sentspace.models.pairs import TrainingPairs, resolved_objective, training_targets
-from sentspace.models.transformer import (_OFFLINE, BUNDLED_MODEL, INSTALL_HINT,
-                                SentenceTransformerEncoder, _device, model_dir_digest)
 from sentspace.models.sidecar import models_dir, sidecar_path
+from sentspace.models.transformer import (
+    _OFFLINE,
+    BUNDLED_MODEL,
+    INSTALL_HINT,
+    SentenceTransformerEncoder,
+    _device,
+    model_dir_digest,
+)
 from sentspace.models.word2vec import corpus_digest
 
 
@@ -122,22 +128,27 @@ class PairFinetune(Encoder):
             No pair has what the objective trains on.
         """
         import os
+
         import torch
         os.environ.update(_OFFLINE)
         from sentence_transformers import SentenceTransformer
         try:
             from sentence_transformers.sentence_transformer.losses import (
-                CosineSimilarityLoss, SoftmaxLoss)
+                CosineSimilarityLoss,
+                SoftmaxLoss,
+            )
         except ImportError:         # sentence-transformers < 6
-            from sentence_transformers.losses import CosineSimilarityLoss, SoftmaxLoss
+            from sentence_transformers.losses import CosineSimilarityLoss, SoftmaxLoss  # type: ignore[no-redef]
         classes, passes = training_targets(
             pairs, resolved_objective(self.objective, pairs, self.AUTO))
         yield Progress(f"loading {self._base.name}", 0, 1)
         with seeded(self.seed):
             model = SentenceTransformer(str(self._base.directory), device=_device(),
                                         local_files_only=True)
-            dimension = int((getattr(model, "get_embedding_dimension", None)
-                             or model.get_sentence_embedding_dimension)())
+            dimension = (getattr(model, "get_embedding_dimension", None)
+                         or model.get_sentence_embedding_dimension)()
+            assert dimension is not None, "the base model's pooling fixes the dimension"
+            dimension = int(dimension)
             softmax = (SoftmaxLoss(model, dimension, len(classes),
                                    concatenation_sent_multiplication=True)
                        if any((p.labels >= 0).any() for p in passes) else None)
@@ -165,7 +176,8 @@ class PairFinetune(Encoder):
                                                          generator=generator).numpy()]
                     for start in range(0, len(order), self.batch_pairs):
                         rows = order[start:start + self.batch_pairs]
-                        loss = 0.0
+                        # A tensor once a head adds to it (a Python 0.0 keeps its dtype).
+                        loss: Any = 0.0
                         for head, has_gold, gold, dtype in heads:
                             keep = rows[has_gold[rows]]
                             if head is None or not len(keep):
@@ -242,6 +254,7 @@ class PairFinetune(Encoder):
         return (yield from self.tuned_.iter_encode(texts))
 
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
+        assert self.tuned_ is not None, "iter_encode checked"
         return self.tuned_._encode_batch(texts)
 
     @property

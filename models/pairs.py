@@ -267,7 +267,7 @@ def training_targets(pairs: TrainingPairs, objective: str
                                                                               np.nan)
     if objective == "labels-then-scores":
         no_labels, no_scores = np.full_like(labels, -1), np.full_like(scores, np.nan)
-        passes = (Pass(np.flatnonzero(labels >= 0), labels, no_scores),
+        passes: tuple[Pass, ...] = (Pass(np.flatnonzero(labels >= 0), labels, no_scores),
                   Pass(np.flatnonzero(np.isfinite(scores)), no_labels, scores))
     else:
         passes = (Pass(np.flatnonzero((labels >= 0) | np.isfinite(scores)), labels, scores),)
@@ -339,7 +339,9 @@ class PairBOW(NeuralEncoder):
     def read_training_file(cls, path: Path) -> list[str]:
         return read_pairs_file(path).rows()
 
-    def _prepare(self, texts: list[str]):
+    def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
+        # Training only: held_out_loss, which would pass the trained vocabulary, is refused.
+        assert vocab is None, "a pair encoder has no held-out loss"
         import torch
         pairs = TrainingPairs.parse(texts)
         classes, passes = training_targets(
@@ -368,6 +370,10 @@ class PairBOW(NeuralEncoder):
         # The classifier served training only: the saved model is the sentence encoder.
         module.classifier = None
         super()._use(module, vocab)
+
+    def held_out_loss(self, texts: Sequence[str]) -> float:
+        raise ModelError(f"{self.name} has no held-out loss: its classifier serves training "
+                         "only; evaluate it on held-out pairs (relatedness, transfer)")
 
     def _batch_count(self, n_examples: int) -> int:
         count = super()._batch_count

@@ -111,6 +111,7 @@ class PcaBagOfWords(Encoder):
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
         if not texts:   # scikit-learn refuses zero rows
             return np.zeros((0, self.dim), dtype=np.float32)
+        assert self.vectorizer_ is not None and self.components_ is not None, "fitted"
         counts = self.vectorizer_.transform(list(texts))
         return (counts @ self.components_.T - self._offset).astype(np.float32)
 

@@ -292,7 +292,9 @@ def _read_parquet(path: Path) -> EmbeddingsTable:
     try:
         for batch in parquet.iter_batches(batch_size=PARQUET_BATCH, columns=[vector_column]):
             column = batch.column(0)
-            lengths = column.value_lengths().to_numpy(zero_copy_only=False)
+            # pyarrow-stubs 20 types a batch's column as a plain Array, not a list array.
+            lengths = column.value_lengths().to_numpy(  # type: ignore[attr-defined]
+                zero_copy_only=False)
             if done == 0:
                 width = int(lengths[0]) if len(lengths) and lengths[0] == lengths[0] else 0
                 vectors = np.empty((parquet.metadata.num_rows, width), dtype=np.float32)
@@ -301,7 +303,8 @@ def _read_parquet(path: Path) -> EmbeddingsTable:
                 row = done + int(uneven[0]) + 1
                 raise EmbeddingsFileError(f"row {row} has {lengths[uneven[0]]} values where "
                                           f"row 1 has {width}", path, row)
-            flat = column.flatten().to_numpy(zero_copy_only=False)
+            flat = column.flatten().to_numpy(  # type: ignore[attr-defined]
+                zero_copy_only=False)
             vectors[done:done + len(batch)] = flat.reshape(len(batch), width)
             done += len(batch)
 

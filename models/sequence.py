@@ -35,8 +35,18 @@ from typing import Any
 import numpy as np
 
 from sentspace.models.base import ModelError, require_at_least_one
-from sentspace.models.neural import (BOUNDARY, PAD, SPECIALS, UNK, NeuralEncoder, Ragged, Vocabulary,
-                           documents_of, read_ordered_text, sampled_softmax_loss)
+from sentspace.models.neural import (
+    BOUNDARY,
+    PAD,
+    SPECIALS,
+    UNK,
+    NeuralEncoder,
+    Ragged,
+    Vocabulary,
+    documents_of,
+    read_ordered_text,
+    sampled_softmax_loss,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
 

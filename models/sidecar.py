@@ -18,7 +18,7 @@ import os
 import time
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -27,6 +27,8 @@ from sentspace.models.base import ModelError, NotFittedError
 
 if TYPE_CHECKING:
     from sentspace.models.base import Encoder
+
+_Encoder = TypeVar("_Encoder", bound="Encoder")
 
 MODELS_DIR_ENV = "SENTSPACE_MODELS_DIR"
 #: ``format`` and ``version`` of the sidecar JSON beside a saved model.
@@ -68,7 +70,8 @@ def save_model(encoder: Encoder, directory: str | Path | None) -> Path:
     # Remove the sidecar first: until the new one is in place, the file is refused.
     sidecar_path(path).unlink(missing_ok=True)
     with atomic_path(path) as temporary, open(temporary, "wb") as f:
-        np.savez(f, **arrays)
+        # mypy matches **arrays against savez's allow_pickle (a bool) as well.
+        np.savez(f, **arrays)  # type: ignore[arg-type]
     sidecar = {"format": SIDECAR_FORMAT, "version": SIDECAR_VERSION,
                "family": encoder.family, "params": encoder.params(),
                "fingerprint": encoder.fingerprint(), **fields, "file": path.name,
@@ -112,7 +115,7 @@ def read_sidecar(model_path: str | Path) -> dict[str, Any]:
     return sidecar
 
 
-def load_model(path: str | Path, cls: type[Encoder]) -> Encoder:
+def load_model(path: str | Path, cls: type[_Encoder]) -> _Encoder:
     """A ``cls`` encoder from a file that :func:`save_model` wrote (see
     :meth:`Encoder.load`)."""
     path = Path(path).expanduser()

@@ -32,8 +32,15 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from sentspace.app.jobs import Job, Progress, run_job
-from sentspace.models.base import (Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile,
-                         WordParts, require_at_least_one)
+from sentspace.models.base import (
+    Embeddings,
+    Encoder,
+    ModelError,
+    NotFittedError,
+    TrainsOnFile,
+    WordParts,
+    require_at_least_one,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word_vectors import Coverage, WordVectorTable, _Tally, _WordVectorEncoder
 
@@ -174,7 +181,8 @@ class GensimEncoder(TrainsOnFile, Encoder):
         self.seed = int(seed)
         self.workers = int(workers)
         self._take_training_file(training_file)
-        self.model_ = None
+        #: The trained gensim model (gensim has no type annotations).
+        self.model_: Any = None
         #: Hash of the training sentences, and how many there were.
         self.corpus_fingerprint_: str | None = None
         self.n_training_sentences_ = 0
@@ -189,7 +197,9 @@ class GensimEncoder(TrainsOnFile, Encoder):
 
     @property
     def name(self) -> str:
-        return Encoder.name.fget(self)
+        # Encoder's name, not _WordVectorEncoder's (next in a subclass's MRO). mypy
+        # types a property read from its class as the getter function.
+        return Encoder.name.fget(self)  # type: ignore[attr-defined]
 
     @property
     def dim(self) -> int:
@@ -319,6 +329,8 @@ class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):
     """
 
     batch_size = 2048
+    #: Always set (the pretrained vectors' None, "as the vectors are", is not offered).
+    lowercase: bool
 
     def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
                  composition: str, sg: bool, lowercase: bool, seed: int, workers: int,
@@ -337,10 +349,12 @@ class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):
 
     @property
     def table(self) -> WordVectorTable:
+        assert self._table is not None, "read only once fitted"
         return self._table
 
     def _use_model(self, model) -> None:
         super()._use_model(model)
+        assert self._weights_digest is not None, "set by GensimEncoder._use_model"
         wv = model.wv
         self._table = WordVectorTable(wv.key_to_index, np.ascontiguousarray(wv.vectors),
                                       self.lowercase, self._weights_digest)
@@ -428,11 +442,12 @@ class FastTextEncoder(_TrainedWordVectors):
         """Give the out-of-vocabulary words of ``texts`` their n-gram vectors in the
         table, until it is reset to ``_vocabulary_table``."""
         base = self._vocabulary_table
+        assert base is not None, "called only once fitted"
         new = sorted({token for text in texts for token in tokenize(text, self.lowercase)
                       if token not in base.index})
         extra = self.model_.wv[new] if new else np.zeros((0, self.dim), np.float32)
         # A word with no n-gram in the table gets a zero vector: it stays unknown.
-        has_ngrams = extra.any(axis=1)
+        has_ngrams = np.asarray(extra.any(axis=1))
         new = [word for word, keep in zip(new, has_ngrams) if keep]
         if new:
             index = {**base.index, **{word: len(base.index) + i

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -129,7 +129,7 @@ class WordVectorTable:
         get = self.index.get
         rows = np.fromiter((get(token, -1) for token in tokens), np.int64, len(tokens))
         if not self.lowercased:
-            for j in np.flatnonzero(rows < 0):
+            for j in np.flatnonzero(rows < 0).tolist():
                 token = tokens[j]
                 rows[j] = get(token.lower(), get(token.capitalize(), -1))
         return rows
@@ -176,7 +176,8 @@ def _load_glove_package() -> WordVectorTable:
         raise ModelError("reading the default word vectors' vocabulary needs pyarrow "
                          "(pip install pyarrow)") from None
     try:
-        words = pq.read_table(vocabulary_path).column(0).to_pylist()
+        # The package's vocabulary column holds strings (pyarrow types to_pylist loosely).
+        words = cast(list[str], pq.read_table(vocabulary_path).column(0).to_pylist())
         # The matrix is stored column-major; memory-map it and copy once to row-major,
         # the layout that gathering word rows needs.
         vectors = np.load(matrix_path, mmap_mode="r")
@@ -324,7 +325,11 @@ class _WordVectorEncoder(Encoder):
     #: Prefix of the CLI's ``--encoder`` value for a user's file.
     path_prefix: ClassVar[str]
     file_params = ("source",)
-    divide_by_count: ClassVar[bool]
+
+    @property
+    def divide_by_count(self) -> bool:
+        """The mean of the known tokens' vectors (True) or their sum (False)."""
+        raise NotImplementedError
 
     def __init__(self, source: str = DEFAULT_SOURCE, lowercase: bool | None = None):
         self.source = (source if source == DEFAULT_SOURCE
@@ -353,7 +358,7 @@ class _WordVectorEncoder(Encoder):
     def iter_encode(self, texts: Sequence[str]) -> Job[Embeddings]:
         """Encode ``texts``, then set ``coverage_`` and log a warning for zero vectors."""
         yield Progress(f"loading word vectors for {self.name}", 0, 1)
-        self.table      # loaded now, after telling the user, not in the first batch
+        self.table  # noqa: B018 (loaded now, after telling the user, not in the first batch)
         # One encode at a time per instance: the tally lives on self between batches.
         self._tally = _Tally()
         matrix = yield from super().iter_encode(texts)

@@ -38,6 +38,7 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    from bench.bench_scatter import clusters
     from sentspace.app.compare import compare_encoders
     from sentspace.app.corpora import load_corpus
     from sentspace.app.corpora.costra import load_costra
@@ -48,7 +49,6 @@ def main() -> int:
     from sentspace.app.ui.views.compare_view import CompareView
     from sentspace.app.ui.views.costra_view import CostraView
     from sentspace.app.ui.views.projection_view import ProjectionView
-    from bench.bench_scatter import clusters
     from sentspace.models import make_encoder
     from sentspace.models.bow import BagOfWords
 

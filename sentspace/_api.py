@@ -49,7 +49,7 @@ def load_corpus(source: CorpusLike, *, name: str = "texts") -> Corpus:
     if isinstance(source, Corpus):
         return source
     if isinstance(source, (str, os.PathLike)):
-        return _load_spec(source)
+        return _load_spec(source if isinstance(source, str) else Path(source))
     if not isinstance(source, Iterable):
         raise TypeError(f"corpus: a name, a path, a Corpus or a list of sentences, not a "
                         f"{type(source).__name__}")
@@ -413,7 +413,6 @@ def neighbours(corpus: CorpusLike, space: Embeddings | EncoderLike, query: str |
     from sentspace.app.cache import cached_encode  # noqa: PLC0415
     from sentspace.app.neighbour_search import Query, search_neighbours  # noqa: PLC0415
     from sentspace.app.neighbours import fitted_on_training_side  # noqa: PLC0415
-
     from sentspace.models.external import ArrayEmbeddings  # noqa: PLC0415
 
     corpus = load_corpus(corpus)
@@ -457,7 +456,6 @@ def explain(text_a: str, text_b: str, encoder: EncoderLike = DEFAULT_ENCODER, *,
     the two sentences alone; pass the corpus for the CLI's numbers, whose default is
     msrp-grouped)."""
     from sentspace.app.explain import explain_pair  # noqa: PLC0415
-
     from sentspace.models.external import ArrayEmbeddings  # noqa: PLC0415
 
     for argument, text in (("text_a", text_a), ("text_b", text_b)):
@@ -493,7 +491,6 @@ def show(corpus: CorpusLike, embeddings: Embeddings | None = None,
     behind: open the corpus by its file for those. Returns the window's process.
     """
     from sentspace.app.show_data import write_show_data  # noqa: PLC0415
-
     from sentspace.models.external import check_matrix  # noqa: PLC0415
 
     corpus = load_corpus(corpus)
@@ -534,8 +531,7 @@ def evaluations(corpus: CorpusLike | None = None) -> list[Evaluation]:
     >>> [e.name for e in evaluations("msrp-grouped") if e.applies][:2]
     ['classification', 'ranking']
     """
-    from sentspace.app.evaluations import (  # noqa: PLC0415
-        APPLICABLE, COMPARISONS, EVALUATIONS, NEEDS)
+    from sentspace.app.evaluations import APPLICABLE, COMPARISONS, EVALUATIONS, NEEDS  # noqa: PLC0415
 
     loaded = None if corpus is None else load_corpus(corpus)
     return [Evaluation(name, description, NEEDS.get(name, "two or more encoders"),

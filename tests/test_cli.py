@@ -97,8 +97,13 @@ def test_agreement_needs_two_encoders(capsys):
 
 
 def test_run_workspace_reprints_the_saved_numbers(tmp_path, capsys):
-    from sentspace.app.workspace import (Workspace, corpus_entry, encoder_entry, evaluation_entry,
-                               save_workspace)
+    from sentspace.app.workspace import (
+        Workspace,
+        corpus_entry,
+        encoder_entry,
+        evaluation_entry,
+        save_workspace,
+    )
 
     corpus = load_corpus("msrp-grouped")
     encoder = TfIdf()
@@ -169,10 +174,11 @@ def test_evaluation_options_reach_the_evaluation(shared_data, capsys):
 
 def test_annotations_agreement_and_merge(tmp_path, capsys):
     """Two people decide sentences 0-9 of MSRP grouped, each in their own journal."""
+    from sklearn.metrics import cohen_kappa_score
+
     from sentspace.app.annotations.history import History
     from sentspace.app.annotations.journal import read_journal
     from sentspace.app.annotations.session import AnnotationSession
-    from sklearn.metrics import cohen_kappa_score
 
     corpus = load_corpus("msrp-grouped")
     moves = {"A": {0: "200", 3: "200", 6: "200", 9: "300"},

@@ -3,12 +3,10 @@ beside a result on an edited corpus (its journal and the last record its result 
 run through the CLI in this process, prints exactly the session's numbers; so do the
 Across encoders command, an exported map's and a reproduction's."""
 
-import base64
 import json
 import re
 import shlex
 
-import numpy as np
 import pytest
 
 from sentspace.app.annotations.history import History

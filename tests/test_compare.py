@@ -4,8 +4,14 @@ import numpy as np
 import pytest
 
 from sentspace.app.cache import encode_corpus
-from sentspace.app.compare import (DEFAULT_K, align_layouts, compare_encoders,
-                         iter_neighbourhood_change, jaccard_change, layout_disparity)
+from sentspace.app.compare import (
+    DEFAULT_K,
+    align_layouts,
+    compare_encoders,
+    iter_neighbourhood_change,
+    jaccard_change,
+    layout_disparity,
+)
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.jobs import run_job

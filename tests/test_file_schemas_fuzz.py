@@ -19,7 +19,12 @@ from hypothesis import strategies as st
 
 from sentspace.app.annotations.agreement import agreement
 from sentspace.app.annotations.batches import (
-    INDEX, MANIFEST, batch_journals, export_batches, gather, split_batches,
+    INDEX,
+    MANIFEST,
+    batch_journals,
+    export_batches,
+    gather,
+    split_batches,
 )
 from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import merge_journals, read_journal

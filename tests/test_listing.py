@@ -4,8 +4,14 @@ import numpy as np
 import pytest
 
 from sentspace.app.corpora import load_corpus
-from sentspace.app.listing import (describe_sentence, first_groups, group_rows, misclassified_rows,
-                         prompt, selection_caption)
+from sentspace.app.listing import (
+    describe_sentence,
+    first_groups,
+    group_rows,
+    misclassified_rows,
+    prompt,
+    selection_caption,
+)
 
 
 @pytest.fixture(scope="module")

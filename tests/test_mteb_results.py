@@ -15,9 +15,16 @@ from sentspace.app.errors import EvaluationError, InputError
 from sentspace.app.evaluations.paired import paired_test
 from sentspace.app.evaluations.relatedness import evaluate_relatedness
 from sentspace.app.jobs import run_job
-from sentspace.app.mteb_results import (TASKS, ImportedResult, arrange, counterpart,
-                                        elsewhere, read_mteb_file, read_mteb_results,
-                                        same_model)
+from sentspace.app.mteb_results import (
+    TASKS,
+    ImportedResult,
+    arrange,
+    counterpart,
+    elsewhere,
+    read_mteb_file,
+    read_mteb_results,
+    same_model,
+)
 from sentspace.app.results import Provenance
 from sentspace.app.session import Session, restore_session
 from sentspace.app.workspace import decode_state, encode_state, load_workspace, save_workspace

@@ -18,7 +18,11 @@ from sentspace.app.explore import explore, reproject
 from sentspace.app.jobs import run_job
 from sentspace.app.session import Session, restore_session
 from sentspace.app.workspace import (
-    WorkspaceError, decode_state, encode_state, load_workspace, save_workspace,
+    WorkspaceError,
+    decode_state,
+    encode_state,
+    load_workspace,
+    save_workspace,
 )
 from sentspace.models import make_encoder
 

@@ -9,8 +9,13 @@ import pytest
 
 import sentspace
 from sentspace import _api
-from sentspace.app.show_data import (CORPUS_FILE, EMBEDDINGS_FILE, label_groups,
-                                     read_show_data, write_show_data)
+from sentspace.app.show_data import (
+    CORPUS_FILE,
+    EMBEDDINGS_FILE,
+    label_groups,
+    read_show_data,
+    write_show_data,
+)
 
 TEXTS = [f"sentence {i} about {'cats' if i % 2 else 'dogs'}" for i in range(40)]
 LABELS = ["cat" if i % 2 else "dog" for i in range(40)]

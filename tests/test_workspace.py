@@ -14,9 +14,22 @@ from sentspace.app.evaluations.relatedness import run_relatedness
 from sentspace.app.jobs import run_job
 from sentspace.app.projection import Projection
 from sentspace.app.workspace import (
-    SCHEMA, Workspace, WorkspaceError, add_recent, changed_summaries, corpus_entry, decode_state,
-    encode_state, encoder_entry, evaluation_entry, load_workspace, load_workspace_corpus, open_workspace,
-    recent_workspaces, run_workspace, save_workspace,
+    SCHEMA,
+    Workspace,
+    WorkspaceError,
+    add_recent,
+    changed_summaries,
+    corpus_entry,
+    decode_state,
+    encode_state,
+    encoder_entry,
+    evaluation_entry,
+    load_workspace,
+    load_workspace_corpus,
+    open_workspace,
+    recent_workspaces,
+    run_workspace,
+    save_workspace,
 )
 from sentspace.models import make_encoder
 

@@ -6,7 +6,12 @@ import os
 import pytest
 
 from sentspace.app.workspace import (
-    Workspace, WorkspaceChanged, check_unchanged, load_workspace, save_workspace, stamp,
+    Workspace,
+    WorkspaceChanged,
+    check_unchanged,
+    load_workspace,
+    save_workspace,
+    stamp,
 )
 
 

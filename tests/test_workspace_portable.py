@@ -19,7 +19,11 @@ from sentspace.app.explore import explore
 from sentspace.app.jobs import run_job
 from sentspace.app.session import EvaluationRun, Session, restore_session
 from sentspace.app.workspace import (
-    changed_summaries, load_workspace, open_workspace, run_workspace, save_workspace,
+    changed_summaries,
+    load_workspace,
+    open_workspace,
+    run_workspace,
+    save_workspace,
 )
 from sentspace.models import make_encoder
 from tests.test_session import same

@@ -17,7 +17,11 @@ from sentspace.app.jobs import run_job
 from sentspace.app.mteb_results import read_mteb_file
 from sentspace.app.regions import find_regions
 from sentspace.app.session import (
-    CorpusState, EvaluationRun, Session, compare_with_spaces, restore_session,
+    CorpusState,
+    EvaluationRun,
+    Session,
+    compare_with_spaces,
+    restore_session,
 )
 from sentspace.app.workspace import RESULT_TYPES, load_workspace, save_workspace
 from sentspace.models import make_encoder

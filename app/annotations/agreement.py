@@ -27,7 +27,12 @@ from typing import Any
 import numpy as np
 
 from sentspace.app.annotations.edits import (
-    EditPair, MarkReviewed, MergeGroups, MoveSentence, SplitGroup, replay_edits,
+    EditPair,
+    MarkReviewed,
+    MergeGroups,
+    MoveSentence,
+    SplitGroup,
+    replay_edits,
 )
 from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import Record
@@ -107,7 +112,7 @@ def decisions(original: Corpus, records: Sequence[Record]
 
 def _decided(original: Corpus, corrected: Corpus, edits: list) -> list[tuple[str, str, Any]]:
     reviewed = {edit.item for edit in edits if isinstance(edit, MarkReviewed)}
-    found = []
+    found: list[tuple[str, str, Any]] = []
     if corrected.groups is not None:
         sentences = {key.removeprefix("sentence:") for key in reviewed
                      if key.startswith("sentence:")}
@@ -137,7 +142,7 @@ def _decided(original: Corpus, corrected: Corpus, edits: list) -> list[tuple[str
 
 
 def _groups_of(corpus: Corpus) -> dict[int, tuple[str, ...]]:
-    groups = corpus.groups
+    groups = corpus.checked_groups
     found: dict[int, list[str]] = {}
     for s, g in zip(groups.sentence_index.tolist(), groups.group_index.tolist()):
         found.setdefault(s, []).append(groups.names[g])

@@ -371,9 +371,11 @@ class Working:
     def labels(self) -> set[int]:
         """The labels a pair may have: one per label name, else a paraphrase judgement
         (0, 1) or a number the corpus uses."""
-        if self.pairs.label_names:
-            return set(range(len(self.pairs.label_names)))
-        return {0, 1} | set(np.unique(self.pairs.label[self.pairs.label >= 0]).tolist())
+        pairs = self.pairs
+        assert pairs is not None, "asked only of a corpus with pairs"
+        if pairs.label_names:
+            return set(range(len(pairs.label_names)))
+        return {0, 1} | set(np.unique(pairs.label[pairs.label >= 0]).tolist())
 
     def play(self, edit: Edit) -> None:
         self.check(edit)
@@ -419,6 +421,7 @@ class Working:
             self.join(np.flatnonzero(np.isin(self.group, merged)),
                       self.existing_group(edit.target))
         elif isinstance(edit, EditPair):
+            assert self.score is not None and self.label is not None, "checked: pairs"
             if edit.score is not None:
                 self.score[edit.pair] = edit.score
             if edit.label is not None:
@@ -468,6 +471,7 @@ class Working:
                                f"{', '.join(now_in) or 'no ' + self.kind}")
             elif isinstance(edit, EditPair) and self.pairs is not None and (
                     0 <= edit.pair < len(self.pairs)):
+                assert self.score is not None and self.label is not None, "the corpus's"
                 stale = []
                 if edit.score is not None and not _same(edit.old_score, self.score[edit.pair]) \
                         and not _same(edit.score, self.score[edit.pair]):
@@ -516,6 +520,7 @@ class Working:
                 kind=self.kind, sentence_index=self.sentence, group_index=renumber[self.group],
                 names=tuple(name for name, u in zip(self.names, used) if u))
         if self.changed_pairs:
+            assert self.pairs is not None and self.label is not None and self.score is not None
             # replace() keeps what edits do not touch: label names, the dataset's ids.
             # Copies: the table freezes its arrays, and a History plays on after this.
             changes["pairs"] = dataclasses.replace(self.pairs, label=self.label.copy(),

@@ -66,7 +66,7 @@ def write_grouped(corpus: Corpus, folder: str | Path,
         raise ValueError(f"{corpus.name} does not fit the grouped format")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    groups = corpus.groups
+    groups = corpus.checked_groups
     order = groups.sentence_index.argsort(kind="stable")
     rows = "".join(f"{s},{groups.names[g]}\n" for s, g in zip(
         groups.sentence_index[order].tolist(), groups.group_index[order].tolist()))

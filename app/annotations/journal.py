@@ -54,7 +54,13 @@ import filelock
 import platformdirs
 
 from sentspace.app.annotations.edits import (
-    Edit, EditError, check_stamp, current_user, edit_from_dict, new_id, now,
+    Edit,
+    EditError,
+    check_stamp,
+    current_user,
+    edit_from_dict,
+    new_id,
+    now,
 )
 from sentspace.app.atomic import write_text_atomic
 from sentspace.app.corpora.model import Corpus
@@ -189,15 +195,16 @@ class _Reader:
                     return None
                 data["edit"] = source[-1]
             try:
-                record: Record = build(StackRecord, data)
-                check_stamp(record)
+                stack = build(StackRecord, data)
+                check_stamp(stack)
             except SchemaError as error:
                 raise EditError(f"malformed {data['op']} record: {error}") from None
-            if record.edit not in self.edit_ids:
-                raise EditError(f"{record.op} of {record.edit}, which no earlier line holds")
-            if record.edit in source:
-                source.remove(record.edit)
-            target.append(record.edit)
+            if stack.edit not in self.edit_ids:
+                raise EditError(f"{stack.op} of {stack.edit}, which no earlier line holds")
+            if stack.edit in source:
+                source.remove(stack.edit)
+            target.append(stack.edit)
+            record: Record = stack
         else:
             record = edit_from_dict(data)
             self.edit_ids.add(record.id)
@@ -247,6 +254,7 @@ def read_journal(path: str | Path, corpus_fingerprint: str | None = None
     if tail:
         warnings.warn(f"{path}: ignored a torn last line ({len(tail)} bytes) left by an "
                       "interrupted write", stacklevel=2)
+    assert reader.corpus_fingerprint is not None, "read from the header line"
     return reader.corpus_fingerprint, records
 
 
@@ -351,7 +359,7 @@ def merge_into(out: str | Path, paths: Iterable[str | Path],
         cannot be merged (see :func:`merge_journals`).
     """
     out, paths = Path(out), [Path(path) for path in paths]
-    if out.exists() and not any(_same_file(out, path) for path in paths):
+    if out.exists() and not any(_same_file(out, Path(path)) for path in paths):
         raise EditError("exists and is not one of the journals merged: give a new file, "
                         "or name it among the journals to merge into it", out)
     fingerprint, records = merge_journals(paths, corpus_fingerprint)

@@ -29,7 +29,11 @@ import filelock
 
 from sentspace.app.annotations.edits import Edit, EditError, edit_from_dict, new_id
 from sentspace.app.annotations.journal import (
-    EditJournal, data_dir, journal_lines, time_stamp, write_new_file,
+    EditJournal,
+    data_dir,
+    journal_lines,
+    time_stamp,
+    write_new_file,
 )
 from sentspace.app.atomic import write_text_atomic
 

@@ -29,13 +29,29 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sentspace.app.annotations.edits import (
-    AddNote, Conflict, Edit, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence,
-    ResolveConflict, SplitGroup, apply, current_user, new_group_name, replay_edits,
+    AddNote,
+    Conflict,
+    Edit,
+    EditError,
+    EditPair,
+    MarkReviewed,
+    MergeGroups,
+    MoveSentence,
+    ResolveConflict,
+    SplitGroup,
+    apply,
+    current_user,
+    new_group_name,
+    replay_edits,
 )
 from sentspace.app.annotations.export import FORMATS, export_all
 from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import (
-    EditJournal, JournalUnavailable, Record, StackRecord, journal_path,
+    EditJournal,
+    JournalUnavailable,
+    Record,
+    StackRecord,
+    journal_path,
 )
 from sentspace.app.annotations.recovery import Kept, KeptEdits
 from sentspace.app.corpora.model import Corpus
@@ -319,8 +335,10 @@ class AnnotationSession:
             self._sync()
             if edit.id in self.history.by_id:
                 return edit  # a write reported as failed had landed after all
-            if new_target and edit.target in self._names(self.corpus):
-                edit = replace(edit, target=self._new_group_name(view))
+            if new_target:
+                assert isinstance(edit, MoveSentence | SplitGroup), "the edits making a group"
+                if edit.target in self._names(self.corpus):
+                    edit = replace(edit, target=self._new_group_name(view))
             if edit.changes_corpus and self.corpus is not view:
                 _, conflicts = replay_edits(self.corpus, [edit])
                 if conflicts and not conflicts[0].applied:

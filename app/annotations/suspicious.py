@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -142,6 +142,9 @@ def _require_groups(corpus: Corpus, kind: str | None = None) -> Grouping:
 #: Fields of every table that are not one value per row.
 _NOT_PER_ROW = frozenset({"corpus", "encoder_names", "searches"})
 
+#: A display column: its header and one value per row (a list, tuple or array).
+Column = tuple[str, Sequence[Any] | np.ndarray]
+
 
 class ReviewList:
     """What every finder's table shows: rows, display columns, and what a row is about.
@@ -154,17 +157,20 @@ class ReviewList:
     title: ClassVar[str]
     #: Array fields that are not one value per row (:meth:`take` keeps them whole).
     not_per_row: ClassVar[frozenset[str]] = frozenset()
+    #: Declared so that a type checker lets :meth:`take` call ``dataclasses.fields`` and
+    #: ``replace`` on ``self`` (every subclass is a dataclass).
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     corpus: Corpus
     encoder_names: tuple[str, ...]
     #: How the nearest neighbours behind the table were found, one per encoder; empty
     #: for tables that look at no neighbours.
-    searches = ()
+    searches: tuple[Search, ...] = ()
 
     def __len__(self) -> int:
         raise NotImplementedError
 
-    def columns(self) -> list[tuple[str, Sequence[Any]]]:
+    def columns(self) -> list[Column]:
         """Display columns ``(header, values)``, each with one value per row; numbers
         stay numbers so a view can sort them."""
         raise NotImplementedError
@@ -268,8 +274,8 @@ class MisgroupedSentences(ReviewList):
         """Rows whose ``share_outside`` exceeds ``threshold`` (most neighbours outside)."""
         return np.flatnonzero(self.share_outside > threshold)
 
-    def columns(self) -> list[tuple[str, Sequence[Any]]]:
-        groups = self.corpus.groups
+    def columns(self) -> list[Column]:
+        groups = self.corpus.checked_groups
         return [
             ("sentence", [self.corpus.texts[s] for s in self.sentence.tolist()]),
             ("id", [self.corpus.ids[s] for s in self.sentence.tolist()]),
@@ -290,7 +296,7 @@ class MisgroupedSentences(ReviewList):
         return f"sentence:{self.corpus.ids[self.sentence[row]]}"
 
     def why(self, row: int) -> str:
-        groups = self.corpus.groups
+        groups = self.corpus.checked_groups
         text = (f"{self.share_outside[row]:.0%} of its {self.k[row]} nearest neighbours lie "
                 f"outside {groups.kind} {groups.names[self.group[row]]} (mean cosine to its "
                 f"members {self.own_cosine[row]:.3f})")
@@ -348,9 +354,12 @@ def iter_scu_outliers(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     return _iter_misgrouped(ScuOutliers, corpus, embeddings, k, search)
 
 
-def _iter_misgrouped(table: type[MisgroupedSentences], corpus: Corpus,
+_Misgrouped = TypeVar("_Misgrouped", bound=MisgroupedSentences)
+
+
+def _iter_misgrouped(table: type[_Misgrouped], corpus: Corpus,
                      embeddings: Mapping[str, Embeddings], k_max: int,
-                     search: str) -> Job[MisgroupedSentences]:
+                     search: str) -> Job[_Misgrouped]:
     groups = _require_groups(corpus)
     _check_embeddings(corpus, embeddings)
     n, sizes = len(corpus), groups.sizes
@@ -476,8 +485,8 @@ class SpreadGroups(ReviewList):
     def __len__(self) -> int:
         return len(self.group)
 
-    def columns(self) -> list[tuple[str, Sequence[Any]]]:
-        groups = self.corpus.groups
+    def columns(self) -> list[Column]:
+        groups = self.corpus.checked_groups
         return [
             (groups.kind, _group_label(groups, self.group)),
             ("members", self.size),
@@ -491,14 +500,14 @@ class SpreadGroups(ReviewList):
         ]
 
     def sentences_of(self, row: int) -> list[int]:
-        members = self.corpus.groups.members(int(self.group[row]))
+        members = self.corpus.checked_groups.members(int(self.group[row]))
         return [int(self.outlier[row]), *(int(m) for m in members if m != self.outlier[row])]
 
     def key(self, row: int) -> str:
-        return f"group:{self.corpus.groups.names[self.group[row]]}"
+        return f"group:{self.corpus.checked_groups.names[self.group[row]]}"
 
     def why(self, row: int) -> str:
-        groups = self.corpus.groups
+        groups = self.corpus.checked_groups
         return (f"mean cosine between the {self.size[row]} members of {groups.kind} "
                 f"{groups.names[self.group[row]]} is {self.cohesion[row]:.3f}, z = "
                 f"{self.z[row]:+.2f} against the other groups (percentile "
@@ -523,20 +532,22 @@ def spread_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> Sprea
         raise EvaluationError(f"{corpus.name} has no {groups.kind} with two or more members")
     n = len(corpus)
     ones = np.ones(len(groups.sentence_index))
-    cohesion, z, percentile, member_cos, corpus_cos = [], [], [], [], []
+    cohesion_each: list[np.ndarray] = []
+    z_each: list[np.ndarray] = []
+    percentile, member_cos, corpus_cos = [], [], []
     for matrix in embeddings.values():
         geometry = _GroupGeometry.of(matrix, groups)
         c = geometry.cohesion(sizes)[eligible]
         spread = c.std()
-        cohesion.append(c)
-        z.append((c - c.mean()) / spread if spread > 0 else np.zeros_like(c))
+        cohesion_each.append(c)
+        z_each.append((c - c.mean()) / spread if spread > 0 else np.zeros_like(c))
         percentile.append(100.0 * rankdata(c, method="max") / len(c))
         member_cos.append(geometry.cosine_to_group(groups.sentence_index,
                                                    groups.group_index, sizes, ones))
         total = np.asarray(geometry.unit.matrix.sum(axis=0), dtype=np.float64).ravel()
         corpus_cos.append((total @ total - (~geometry.unit.degenerate).sum())
                           / max(n * (n - 1), 1))
-    cohesion, z = np.stack(cohesion, axis=1), np.stack(z, axis=1)
+    cohesion, z = np.stack(cohesion_each, axis=1), np.stack(z_each, axis=1)
     member_mean = np.mean(member_cos, axis=0)
     # The farthest member of each group: lowest mean cosine to the rest, first in
     # membership order on ties (lexsort puts it first within its group).
@@ -600,8 +611,8 @@ class CloseGroups(ReviewList):
     def __len__(self) -> int:
         return len(self.first)
 
-    def columns(self) -> list[tuple[str, Sequence[Any]]]:
-        groups = self.corpus.groups
+    def columns(self) -> list[Column]:
+        groups = self.corpus.checked_groups
         return [
             (f"{groups.kind} A", _group_label(groups, self.first)),
             (f"{groups.kind} B", _group_label(groups, self.second)),
@@ -616,16 +627,16 @@ class CloseGroups(ReviewList):
         ]
 
     def sentences_of(self, row: int) -> list[int]:
-        groups = self.corpus.groups
+        groups = self.corpus.checked_groups
         return [*map(int, groups.members(int(self.first[row]))),
                 *map(int, groups.members(int(self.second[row])))]
 
     def key(self, row: int) -> str:
-        names = self.corpus.groups.names
+        names = self.corpus.checked_groups.names
         return f"groups:{names[self.first[row]]}+{names[self.second[row]]}"
 
     def why(self, row: int) -> str:
-        groups = self.corpus.groups
+        groups = self.corpus.checked_groups
         a, b = groups.names[self.first[row]], groups.names[self.second[row]]
         return (f"members of {groups.kind}s {a} and {b} have mean cosine "
                 f"{self.cross_cosine[row]:.3f} across the two, against "
@@ -673,7 +684,9 @@ def iter_close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
         candidates.append(np.minimum(a, b) * n_groups + np.maximum(a, b))
     pair = np.unique(np.concatenate(candidates))
     first, second = pair // n_groups, pair % n_groups
-    cross, margin, cohesion_a, cohesion_b, centroid = [], [], [], [], []
+    cross_each: list[np.ndarray] = []
+    margin_each: list[np.ndarray] = []
+    cohesion_a, cohesion_b, centroid = [], [], []
     for geometry in geometries:
         cohesion = geometry.cohesion(sizes)
         # A one-member group has no cohesion of its own; expect the corpus's typical one.
@@ -683,11 +696,11 @@ def iter_close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
         norms = np.sqrt(geometry.squared_sums)
         with np.errstate(divide="ignore", invalid="ignore"):
             centroid.append(np.nan_to_num(dots / (norms[first] * norms[second])))
-        cross.append(c)
+        cross_each.append(c)
         cohesion_a.append(cohesion[first])
         cohesion_b.append(cohesion[second])
-        margin.append(c - (cohesion[first] + cohesion[second]) / 2)
-    cross, margin = np.stack(cross, axis=1), np.stack(margin, axis=1)
+        margin_each.append(c - (cohesion[first] + cohesion[second]) / 2)
+    cross, margin = np.stack(cross_each, axis=1), np.stack(margin_each, axis=1)
     margin_mean = margin.mean(axis=1)
     order = np.argsort(-margin_mean, kind="stable")
     return CloseGroups(
@@ -739,8 +752,8 @@ class GoldDisagreements(ReviewList):
     def __len__(self) -> int:
         return len(self.pair)
 
-    def columns(self) -> list[tuple[str, Sequence[Any]]]:
-        pairs, texts = self.corpus.pairs, self.corpus.texts
+    def columns(self) -> list[Column]:
+        pairs, texts = self.corpus.checked_pairs, self.corpus.texts
         return [
             ("pair", pairs.names(self.corpus.ids, self.pair)),
             ("first", [texts[s] for s in pairs.first[self.pair].tolist()]),
@@ -756,7 +769,7 @@ class GoldDisagreements(ReviewList):
         ]
 
     def sentences_of(self, row: int) -> list[int]:
-        pairs = self.corpus.pairs
+        pairs = self.corpus.checked_pairs
         return [int(pairs.first[self.pair[row]]), int(pairs.second[self.pair[row]])]
 
     def key(self, row: int) -> str:
@@ -779,7 +792,7 @@ def gold_disagreements(corpus: Corpus, embeddings: Mapping[str, Embeddings]
     pairs = corpus.pairs
     scored = (np.flatnonzero(np.isfinite(pairs.score)) if pairs is not None
               else np.empty(0, dtype=np.int64))
-    if len(scored) == 0:
+    if pairs is None or len(scored) == 0:
         raise EvaluationError(f"{corpus.name} has no pairs with a gold score")
     _check_embeddings(corpus, embeddings)
     gold = pairs.score[scored]
@@ -838,7 +851,7 @@ class CostraConsensusErrors(ReviewList):
         ids = self.corpus.ids
         return [f"{ids[a]} ~ {ids[b]}" for a, b in pairs.tolist()]
 
-    def columns(self) -> list[tuple[str, Sequence[Any]]]:
+    def columns(self) -> list[Column]:
         return [
             ("comparison", self.comparison),
             ("class", self.class_name),

@@ -112,6 +112,7 @@ def sentence_order(corpus: Corpus, columns: SentenceColumns, key: str,
         group = np.where(columns.first_group < 0, np.iinfo(np.int64).max, columns.first_group)
         order = np.lexsort((index, group))
     elif key == "pairs":
+        assert columns.pair_count is not None, "sorted by pairs only when there are some"
         order = np.lexsort((index, columns.pair_count))
     else:
         raise ValueError(f"unknown sort key {key!r}")
@@ -143,8 +144,7 @@ def pairs_of(corpus: Corpus, sentence: int) -> list[PairRow]:
     if pairs is None:
         return []
     rows = []
-    for pair in np.flatnonzero((pairs.first == sentence) | (pairs.second == sentence)):
-        pair = int(pair)
+    for pair in np.flatnonzero((pairs.first == sentence) | (pairs.second == sentence)).tolist():
         partner = int(pairs.second[pair] if pairs.first[pair] == sentence
                       else pairs.first[pair])
         score = float(pairs.score[pair])

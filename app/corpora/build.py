@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 from scipy.sparse import coo_array
+
 # scipy.sparse.csgraph (which pulls scipy.linalg, ~75 ms) is imported where it is used,
 # inside the corpus-loading job, so the GUI's window opens without it.
-
 from sentspace.app.corpora.model import Corpus, Grouping, PairTable
 from sentspace.app.errors import CorpusError
 
@@ -128,6 +128,7 @@ def read_lines(path: Path, encoding: str = "utf-8", fallback: str | None = None,
     """
     text, bad = read_decoded(path, encoding, fallback)
     if bad and warnings is not None:
+        assert fallback is not None, "decode reads lines in a fallback only when given one"
         warnings.append(fallback_warning(path, bad, encoding, fallback))
     return split_lines(path, text)
 
@@ -326,8 +327,9 @@ def corpus_from_columns(path: Path, name: str, texts, ids=None, labels=None, *,
         return CorpusError(f"row {numbers[row]}: {problem}", path)
 
     stripped = pc.utf8_trim_whitespace(texts.cast(pa.string()))
-    empty = pc.fill_null(pc.equal(pc.utf8_length(stripped), 0), True).to_numpy(
-        zero_copy_only=False)
+    # pyarrow-stubs 20 takes no Python number where pyarrow compares with a scalar.
+    empty = pc.fill_null(pc.equal(pc.utf8_length(stripped), 0),  # type: ignore[call-overload]
+                         True).to_numpy(zero_copy_only=False)
     if empty.any():
         raise fail(int(empty.argmax()), "empty or missing text")
     # Codes in order of first appearance: identical texts are one sentence.
@@ -338,8 +340,8 @@ def corpus_from_columns(path: Path, name: str, texts, ids=None, labels=None, *,
                              numbers[first_row].astype(str)).tolist()
     if ids is not None:
         id_text = pc.utf8_trim_whitespace(ids.cast(pa.string()))
-        given = pc.fill_null(pc.greater(pc.utf8_length(id_text), 0), False).to_numpy(
-            zero_copy_only=False)
+        given = pc.fill_null(pc.greater(pc.utf8_length(id_text), 0),  # type: ignore[call-overload]
+                             False).to_numpy(zero_copy_only=False)
         id_codes = pc.dictionary_encode(id_text).indices.to_numpy(zero_copy_only=False)
         rows = np.flatnonzero(given)
         _, first_of_id = np.unique(id_codes[rows], return_index=True)
@@ -358,8 +360,9 @@ def corpus_from_columns(path: Path, name: str, texts, ids=None, labels=None, *,
     groups = None
     if labels is not None:
         label_text = pc.utf8_trim_whitespace(labels.cast(pa.string()))
-        members = np.flatnonzero(pc.fill_null(pc.greater(pc.utf8_length(label_text), 0),
-                                              False).to_numpy(zero_copy_only=False))
+        members = np.flatnonzero(pc.fill_null(
+            pc.greater(pc.utf8_length(label_text), 0),  # type: ignore[call-overload]
+            False).to_numpy(zero_copy_only=False))
         if len(members):
             named = pc.dictionary_encode(label_text.take(pa.array(members)))
             groups = Grouping(group_kind, sentence_of_row[members],

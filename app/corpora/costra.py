@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sentspace.app.corpora.model import Corpus, Grouping
 from sentspace.app.corpora.build import read_lines
+from sentspace.app.corpora.model import Corpus, Grouping
 from sentspace.app.errors import CorpusError, EvaluationError
 
 DATA_FILE = "data.tsv"

@@ -16,7 +16,7 @@ from functools import cached_property
 import numpy as np
 
 
-def _hash_arrays(h: "hashlib._Hash", *arrays: np.ndarray) -> None:
+def _hash_arrays(h: hashlib._Hash, *arrays: np.ndarray) -> None:
     for array in arrays:
         contiguous = np.ascontiguousarray(array)
         h.update(str((contiguous.dtype.str, contiguous.shape)).encode())
@@ -232,6 +232,18 @@ class Corpus:
                 if len(self) > self.SHOWN else "")
         return (f"<p>{escape(repr(self)[1:-1])}</p><table><tr><th>id</th><th>text</th>"
                 f"</tr>{rows}{more}</table>")
+
+    @property
+    def checked_groups(self) -> Grouping:
+        """``groups``, read where the caller has made sure the corpus has them."""
+        assert self.groups is not None, f"corpus {self.name!r} has no groups"
+        return self.groups
+
+    @property
+    def checked_pairs(self) -> PairTable:
+        """``pairs``, read where the caller has made sure the corpus has them."""
+        assert self.pairs is not None, f"corpus {self.name!r} has no pairs"
+        return self.pairs
 
     @cached_property
     def fingerprint(self) -> str:

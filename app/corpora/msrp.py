@@ -22,8 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sentspace.app.corpora.build import (SentenceTable, first_line, pair_components, read_lines,
-                               require_text, split_fields)
+from sentspace.app.corpora.build import (
+    SentenceTable,
+    first_line,
+    pair_components,
+    read_lines,
+    require_text,
+    split_fields,
+)
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.errors import CorpusError
 

@@ -153,10 +153,10 @@ def load_captions(folder: str | Path | None = None, *, language: str = "en",
     n = _aligned(paths, columns)
     images = _image_names(folder.parent / "image_splits" / f"{split}_images.txt", n)
     # Image-major order: a group's five descriptions are adjacent in every list.
-    texts = np.empty((n, DESCRIPTIONS), dtype=object)
+    grid = np.empty((n, DESCRIPTIONS), dtype=object)
     for k, column in enumerate(columns):
-        texts[:, k] = column
-    texts = tuple(texts.ravel().tolist())
+        grid[:, k] = column
+    texts = tuple(grid.ravel().tolist())
     descriptions = tuple(range(1, DESCRIPTIONS + 1)) * n
     lines = np.repeat(np.arange(1, n + 1), DESCRIPTIONS).tolist()
     names = images or tuple(f"image {line}" for line in range(1, n + 1))
@@ -284,6 +284,7 @@ def load_multi30k_captions(path: Path) -> Corpus:
     if path.is_dir():
         return load_captions(path)
     match = _CAPTION_FILE.match(path.name)
+    assert match is not None, "recognised by is_multi30k_captions"
     return load_captions(path.parent, language=match["lang"], split=match["split"])
 
 
@@ -292,4 +293,6 @@ def load_multi30k_parallel(path: Path) -> Corpus:
     path = Path(path)
     if path.is_dir():
         return load_parallel(path)
-    return load_parallel(path.parent, split=_PARALLEL_FILE.match(path.name)["split"])
+    match = _PARALLEL_FILE.match(path.name)
+    assert match is not None, "recognised by is_multi30k_parallel"
+    return load_parallel(path.parent, split=match["split"])

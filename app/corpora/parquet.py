@@ -78,7 +78,9 @@ def load_parquet(path: str | Path, name: str | None = None) -> Corpus:
     group_role = "group" if wanted["group"] else "label" if wanted["label"] else None
 
     def column(role: str):
-        return table.column(wanted[role]).chunk(0)
+        header = wanted[role]
+        assert header is not None, f"a {role} column is read only when named"
+        return table.column(header).chunk(0)
 
     return corpus_from_columns(
         path, name or path.stem, column("text"), column("id") if wanted["id"] else None,

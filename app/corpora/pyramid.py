@@ -369,7 +369,8 @@ def _word_matrix(word_lists: list[list[str]], keep: frozenset[str] | None = None
     """Sentence x word-type matrix of word counts, optionally without the words in
     ``keep``'s complement (``keep=None``: all words)."""
     vocabulary: dict[str, int] = {}
-    indptr, indices = [0], []
+    indptr: list[int] = [0]
+    indices: list[int] = []
     for words in word_lists:
         indices.extend(vocabulary.setdefault(w, len(vocabulary)) for w in words
                        if keep is None or w not in keep)
@@ -400,9 +401,10 @@ def _scu_labels(corpus: Corpus) -> tuple[list[str], list[str], list[int], list[s
     none of whose sentences was first seen there keeps no label."""
     texts, ids, groups, pyramids = [], [], [], []
     labelled: set[int] = set()
-    for sentence, group in zip(corpus.groups.sentence_index.tolist(),
-                               corpus.groups.group_index.tolist()):
-        name = corpus.groups.names[group]
+    groups_of = corpus.checked_groups
+    for sentence, group in zip(groups_of.sentence_index.tolist(),
+                               groups_of.group_index.tolist()):
+        name = groups_of.names[group]
         if group not in labelled and corpus.ids[sentence].startswith(name + "/"):
             labelled.add(group)
             texts.append(" ".join(str(corpus.metadata["scu label"][sentence]).split()))

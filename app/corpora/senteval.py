@@ -25,8 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sentspace.app.corpora.build import (SentenceTable, format_lines, grouping_from_labels,
-                               read_lines)
+from sentspace.app.corpora.build import (
+    SentenceTable,
+    format_lines,
+    grouping_from_labels,
+    read_lines,
+)
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import CorpusError
 

@@ -13,8 +13,13 @@ from pathlib import Path
 
 import numpy as np
 
-from sentspace.app.corpora.build import (SentenceTable, first_line, parse_float,
-                               read_lines, require_text)
+from sentspace.app.corpora.build import (
+    SentenceTable,
+    first_line,
+    parse_float,
+    read_lines,
+    require_text,
+)
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.errors import CorpusError
 

@@ -277,8 +277,11 @@ def token_table(texts: tuple[str, ...] | list[str]
     # The tokens' bytes back to back, with each token's offsets.
     kept = data[~space].tobytes()
     offsets = np.concatenate([[0], np.cumsum(ends - starts)])
-    tokens = pa.LargeStringArray.from_buffers(len(starts), pa.py_buffer(offsets),
-                                              pa.py_buffer(kept))
+    # pyarrow-stubs 20 does not know that an ndarray is a buffer, nor that
+    # dictionary_encode gives a DictionaryArray.
+    tokens = pa.LargeStringArray.from_buffers(
+        len(starts), pa.py_buffer(offsets), pa.py_buffer(kept))  # type: ignore[arg-type]
     encoded = pc.dictionary_encode(tokens)
-    type_of = encoded.indices.to_numpy()
-    return lengths, sentence_of, type_of, word[starts], len(encoded.dictionary)
+    type_of = encoded.indices.to_numpy()  # type: ignore[attr-defined]
+    return (lengths, sentence_of, type_of, word[starts],
+            len(encoded.dictionary))  # type: ignore[attr-defined]

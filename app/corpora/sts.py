@@ -23,8 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from sentspace.app.corpora.build import (SentenceTable, parse_float, read_lines, require_text,
-                               split_fields)
+from sentspace.app.corpora.build import (
+    SentenceTable,
+    parse_float,
+    read_lines,
+    require_text,
+    split_fields,
+)
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.errors import CorpusError
 
@@ -36,6 +41,13 @@ BENCHMARK_COLUMNS = "genre, file, years, id, score, sentence1, sentence2"
 BENCHMARK = "STSBenchmark"
 #: Gold files that are concatenations of the others, not subsets of their own.
 AGGREGATE_SUBSETS = {"ALL"}
+
+
+def _subset(input_file: Path) -> str:
+    """The subset an input file of a year holds ("MSRpar" of STS.input.MSRpar.txt)."""
+    match = _INPUT.match(input_file.name)
+    assert match is not None, f"{input_file.name} is not an STS input file"
+    return match["subset"]
 
 
 def _year_inputs(folder: Path) -> list[Path]:
@@ -87,7 +99,7 @@ class _Reader:
         self.subset.append(subset)
 
     def year_subset(self, input_file: Path, prefix: str, gold_required: bool = False) -> None:
-        subset = _INPUT.match(input_file.name)["subset"]
+        subset = _subset(input_file)
         gold_file = input_file.with_name(input_file.name.replace(".input.", ".gs.", 1))
         if not gold_file.is_file():
             if gold_required:
@@ -119,7 +131,7 @@ class _Reader:
     def year_folder(self, folder: Path, prefix: str) -> None:
         for input_file in _year_inputs(folder):
             self.year_subset(input_file, prefix)
-        inputs = {_INPUT.match(p.name)["subset"] for p in _year_inputs(folder)}
+        inputs = {_subset(p) for p in _year_inputs(folder)}
         for gold_file in sorted(folder.iterdir()):
             match = _GOLD.match(gold_file.name)
             if match and match["subset"] not in inputs | AGGREGATE_SUBSETS:

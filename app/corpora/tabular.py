@@ -28,9 +28,16 @@ from pathlib import Path
 
 import numpy as np
 
-from sentspace.app.corpora.build import (MAX_LINE_CHARS, SentenceTable, corpus_from_columns,
-                               fallback_warning, first_line, grouping_from_labels,
-                               read_decoded, split_lines)
+from sentspace.app.corpora.build import (
+    MAX_LINE_CHARS,
+    SentenceTable,
+    corpus_from_columns,
+    fallback_warning,
+    first_line,
+    grouping_from_labels,
+    read_decoded,
+    split_lines,
+)
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.errors import CorpusError
 
@@ -103,7 +110,8 @@ def _table_rows(path: Path, text: str, mapping: ColumnMapping
     suffix = path.suffix.lower()
     delimiter = mapping.delimiter or DELIMITERS.get(suffix)
     if delimiter is None:  # plain text: every line is one cell
-        rows = ((number, [line]) for number, line in enumerate(lines, start=1))
+        rows: Iterator[tuple[int, list[str]]] = (
+            (number, [line]) for number, line in enumerate(lines, start=1))
     else:
         quoted = mapping.quoted if mapping.quoted is not None else suffix == ".csv"
         rows = _csv_rows(path, lines, delimiter, quoted)
@@ -210,12 +218,11 @@ def _resolve(path: Path, header: list[str] | None, n_columns: int,
 
 
 def _read_rows(path: Path, mapping: ColumnMapping
-               ) -> tuple[list[str] | None, list[tuple[int, list[str]]], list[int]]:
+               ) -> tuple[list[str] | None, list[tuple[int, list[str]]], tuple[int, ...]]:
     """(header or None, (line, cells) rows, lines that needed cp1252) of a table file."""
     text, fallback_lines = read_decoded(path, "utf-8", "cp1252")
     if path.suffix.lower() in JSONL:
-        header, rows = _jsonl_rows(path, text)
-        return header, rows, fallback_lines
+        return (*_jsonl_rows(path, text), fallback_lines)
     header, rows_iter = _table_rows(path, text, mapping)
     return header, list(rows_iter), fallback_lines
 
@@ -361,7 +368,7 @@ def _columnar_sentences(path: Path, name: str | None) -> Corpus | None:
         return None
     table = table.combine_chunks()
     column = lambda role: table.column(wanted[role]).chunk(0) if role else None  # noqa: E731
-    if pc.max(pc.utf8_length(column("text"))).as_py() > MAX_LINE_CHARS:
+    if pc.max(pc.utf8_length(table.column(wanted["text"]).chunk(0))).as_py() > MAX_LINE_CHARS:
         return None
     try:
         return corpus_from_columns(

@@ -12,8 +12,18 @@ import numpy as np
 from sentspace.app.ann import EXACT_LIMIT
 from sentspace.app.corpora.pyramid import DISTRACTORS, ITEMS, NEGATIVE_OVERLAP, NEGATIVES
 from sentspace.app.evaluations import (
-    agreement, bitext, classification, costra, costra_offsets, detection, histograms, latent,
-    pyramid, ranking, relatedness, transfer,
+    agreement,
+    bitext,
+    classification,
+    costra,
+    costra_offsets,
+    detection,
+    histograms,
+    latent,
+    pyramid,
+    ranking,
+    relatedness,
+    transfer,
 )
 from sentspace.app.neighbours import SPLIT_CHOICES
 

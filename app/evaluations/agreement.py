@@ -27,8 +27,11 @@ import numpy as np
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import statistics
-from sentspace.app.evaluations.classification import (ClassificationResult, evaluable_groups,
-                                            run_classification)
+from sentspace.app.evaluations.classification import (
+    ClassificationResult,
+    evaluable_groups,
+    run_classification,
+)
 from sentspace.app.jobs import Job, Progress
 from sentspace.app.results import Provenance, Result, Score
 from sentspace.models.base import Encoder

@@ -16,7 +16,6 @@ import numpy as np
 
 # scikit-learn is imported inside run_classification: importing it pulls scipy.stats
 # and pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
-
 from sentspace.app.cache import encode_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError

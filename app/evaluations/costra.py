@@ -23,6 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sentspace.app.cache import encode_corpus
+
 # The Costra reader is imported where a Costra corpus is evaluated: the GUI's start path
 # imports every evaluation module (tests/test_lazy_imports.py).
 if TYPE_CHECKING:
@@ -262,7 +263,7 @@ def seed_group_paths(corpus: Corpus, group: int
     """
     types = corpus.metadata["type"]
     row_of_id = {sentence_id: row for row, sentence_id in enumerate(corpus.ids)}
-    members = corpus.groups.members(group).tolist()
+    members = corpus.checked_groups.members(group).tolist()
     seed = next(row for row in members if types[row] == "seed")
     by_type: dict[str, list[int]] = {}
     for row in members:

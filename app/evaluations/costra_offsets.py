@@ -142,6 +142,7 @@ def _onehot(index: np.ndarray, n_rows: int) -> sp.csr_array:
 
 def _row_norms(X: Embeddings) -> np.ndarray:
     if sp.issparse(X):
+        X = sp.csr_array(X)
         return np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
     return np.linalg.norm(X, axis=1)
 
@@ -202,8 +203,8 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
                               f"got shape {embeddings.shape}")
     X = (sp.csr_array(embeddings, dtype=np.float64) if sp.issparse(embeddings)
          else np.asarray(embeddings, dtype=np.float64))
-    n_groups = corpus.groups.n_groups
-    group = corpus.groups.labels(len(corpus))
+    n_groups = corpus.checked_groups.n_groups
+    group = corpus.checked_groups.labels(len(corpus))
     row_types = np.asarray(corpus.metadata["type"])
     is_seed = row_types == "seed"
     seed_of_group = np.empty(n_groups, dtype=np.int64)
@@ -267,7 +268,7 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
                                                 (ranks == 1).astype(np.float64), None),
                            "analogy MRR": (statistics.mean, 1.0 / ranks, None)},
                           n_resamples=n_resamples, confidence=confidence, seed=seed),
-        group_names=corpus.groups.names)
+        group_names=corpus.checked_groups.names)
 
 
 def run_costra_offsets(corpus: Corpus, encoder: Encoder, *, seed: int = 0,

@@ -20,7 +20,6 @@ import numpy as np
 
 # scikit-learn is imported inside the functions: importing it pulls scipy.stats and
 # pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
-
 from sentspace.app.cache import encode_corpus, encode_rows
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
@@ -28,8 +27,13 @@ from sentspace.app.evaluations import statistics
 from sentspace.app.evaluations.statistics import format_ci
 from sentspace.app.evaluations.transfer import fit_logistic, pair_features
 from sentspace.app.jobs import Job, Progress
-from sentspace.app.neighbours import (degenerate_pairs, fitted_on_training_side, held_out_pairs,
-                            normalise, pair_cosines)
+from sentspace.app.neighbours import (
+    degenerate_pairs,
+    fitted_on_training_side,
+    held_out_pairs,
+    normalise,
+    pair_cosines,
+)
 from sentspace.app.results import Provenance, Result, Score, provenance
 from sentspace.models.base import Embeddings, Encoder
 
@@ -142,8 +146,10 @@ def evaluate_detection(corpus: Corpus, embeddings: Embeddings, *,
     split alone is not required). ``n_resamples`` 0 turns the bootstrap interval off.
     """
     pair_index = binary_pairs(corpus, splits)
-    first, second = corpus.pairs.first[pair_index], corpus.pairs.second[pair_index]
-    label = corpus.pairs.label[pair_index]
+    pairs = corpus.pairs
+    assert pairs is not None, "binary_pairs checked"
+    first, second = pairs.first[pair_index], pairs.second[pair_index]
+    label = pairs.label[pair_index]
     unit = normalise(embeddings)
     cosine = pair_cosines(embeddings, first, second)
     from sklearn.metrics import average_precision_score, precision_recall_curve  # noqa: PLC0415 (lazy: slow)
@@ -152,7 +158,7 @@ def evaluate_detection(corpus: Corpus, embeddings: Embeddings, *,
         provenance=provenance(corpus, encoder, embeddings, splits=splits,
                               n_resamples=n_resamples, confidence=confidence, seed=seed,
                               score="cosine", zero_vectors="cosine 0, counted"),
-        pair_index=pair_index, pair_id=corpus.pairs.names(corpus.ids, pair_index),
+        pair_index=pair_index, pair_id=pairs.names(corpus.ids, pair_index),
         cosine=cosine, label=label,
         degenerate=degenerate_pairs(unit, first, second), precision=precision,
         recall=recall, thresholds=thresholds,
@@ -174,7 +180,7 @@ def run_detection(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     evaluated = binary_pairs(corpus, splits)
     # Only the sentences the evaluated pairs read are encoded.
     embeddings = yield from encode_rows(corpus, encoder, np.concatenate(
-        [corpus.pairs.first[evaluated], corpus.pairs.second[evaluated]]),
+        [corpus.checked_pairs.first[evaluated], corpus.checked_pairs.second[evaluated]]),
         training_pairs=training)
     return evaluate_detection(corpus, embeddings, encoder=encoder, splits=splits,
                               n_resamples=n_resamples, confidence=confidence, seed=seed)
@@ -269,6 +275,7 @@ def run_learning_curve(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     if not fractions or not all(0 < f <= 1 for f in fractions):
         raise EvaluationError(f"fractions must lie in (0, 1], got {fractions}")
     pairs = corpus.pairs
+    assert pairs is not None, "binary_pairs checked"
     train_labels, test_labels = pairs.label[train_pairs], pairs.label[test_pairs]
     subsets = nested_subsets(train_labels, tuple(fractions), seed)
 

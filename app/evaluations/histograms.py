@@ -179,7 +179,8 @@ def evaluate_histograms(corpus: Corpus, embeddings: Embeddings, *,
     seed : unused (nothing is random); accepted so every evaluation is called alike.
     """
     pair_index, side, names, by, threshold = histogram_sides(corpus, by, threshold)
-    first, second = corpus.pairs.first[pair_index], corpus.pairs.second[pair_index]
+    pairs = corpus.checked_pairs
+    first, second = pairs.first[pair_index], pairs.second[pair_index]
     unit = normalise(embeddings)
     cosine = pair_cosines(embeddings, first, second)
     overlap = word_overlap(corpus, first, second)
@@ -191,7 +192,7 @@ def evaluate_histograms(corpus: Corpus, embeddings: Embeddings, *,
                               overlap="Jaccard of lowercased word sets (punctuation dropped)",
                               seed=seed),
         side_names=names, pair_index=pair_index,
-        pair_id=corpus.pairs.names(corpus.ids, pair_index), side=side, cosine=cosine, overlap=overlap,
+        pair_id=pairs.names(corpus.ids, pair_index), side=side, cosine=cosine, overlap=overlap,
         cosine_edges=cosine_edges, overlap_edges=overlap_edges,
         cosine_counts=_counts(cosine, side, cosine_edges),
         overlap_counts=_counts(overlap, side, overlap_edges),

@@ -116,7 +116,9 @@ class LatentResult(Result):
                 Score("mean gap", float(self.gap.mean()), None, n)]
 
     def body(self) -> dict[str, Any]:
-        similarity = np.where(np.isnan(self.similarity), None, self.similarity)
+        # NaN (no similarity) written as null.
+        similarity = self.similarity.astype(object)
+        similarity[np.isnan(self.similarity)] = None
         return {
             "groups": list(self.group_names),
             "mean_average_precision": self.mean_average_precision,
@@ -160,7 +162,7 @@ def evaluate_latent(corpus: Corpus, embeddings: Embeddings, *, encoder: Encoder 
     return LatentResult(
         provenance=provenance(corpus, encoder, embeddings, max_sentences=max_sentences,
                               ties="pessimistic", seed=seed),
-        group_names=corpus.groups.names, sentence_index=sentences,
+        group_names=corpus.checked_groups.names, sentence_index=sentences,
         sentence_id=np.asarray(corpus.ids, dtype=str)[sentences], group=group,
         similarity=np.where(diagonal, np.nan, similarity), rank=rank,
         average_precision=average_precision, gap=gap, degenerate=unit.degenerate)

@@ -43,8 +43,14 @@ from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import statistics
 from sentspace.app.evaluations.statistics import format_ci
 from sentspace.app.jobs import Job
-from sentspace.app.neighbours import (DEFAULT_MEMORY_MB, TIE_TOLERANCE, TIES, Normalised,
-                            iter_target_ranks, normalise)
+from sentspace.app.neighbours import (
+    DEFAULT_MEMORY_MB,
+    TIE_TOLERANCE,
+    TIES,
+    Normalised,
+    iter_target_ranks,
+    normalise,
+)
 from sentspace.app.results import Result, Score, provenance
 from sentspace.models.base import Embeddings, Encoder
 
@@ -151,7 +157,7 @@ class RankingResult(Result):
                          f"{first} {perfect[first]:.4f}, MRR {perfect['MRR']:.4f}"))
         rows.append(("queries with a zero vector", str(int(self.degenerate_query.sum()))))
         rows.append(("pool sentences with a zero vector", str(self.n_degenerate_sentences)))
-        if self.approximate:
+        if self.search is not None and self.search.approximate:
             beyond = int(np.isinf(self.rank).sum())
             rows.append((f"partners beyond rank {max(self.ks)}",
                          f"{beyond} (0 in MRR; MRC needs exact search)"))
@@ -231,6 +237,7 @@ def _named_queries(corpus: Corpus, splits: tuple[str, ...] | None
             raise EvaluationError(f"{NAME} needs positive (paraphrase) pairs or paraphrase "
                                   f"groups, and corpus {corpus.name!r} has neither")
         group, query, target, n_self = group_queries(corpus, splits)
+        assert corpus.groups is not None, "has_paraphrase_groups checked"
         return (np.full(len(query), -1, dtype=np.int64),
                 np.asarray(corpus.groups.names, dtype=str)[group], query, target, n_self)
     positive = pairs.label == 1
@@ -267,6 +274,7 @@ def group_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
             f"{NAME} on corpus {corpus.name!r} ranks within its paraphrase groups, which "
             "have no pair splits: load the split wanted as a corpus of its own")
     groups = corpus.groups
+    assert groups is not None, "called for corpora with paraphrase groups"
     order = np.argsort(groups.group_index, kind="stable")
     member, group = groups.sentence_index[order], groups.group_index[order]
     sizes = groups.sizes[group]
@@ -329,8 +337,8 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     else:
         rank, similarity, how = yield from _approximate_ranks(
             unit, query, target, max(ks), ties, tie_tolerance, search, seed)
-    metrics = {f"accuracy@{k}": (statistics.mean, (rank <= k).astype(np.float64), None)
-               for k in ks}
+    metrics: dict[str, statistics.MetricInputs] = {
+        f"accuracy@{k}": (statistics.mean, (rank <= k).astype(np.float64), None) for k in ks}
     if not how.approximate:
         metrics["MRC"] = (statistics.mean, rank, None)
     metrics["MRR"] = (statistics.mean, 1.0 / rank, None)

@@ -17,17 +17,23 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 # scipy.stats is imported in _correlation: it takes about 0.4 s, too slow for the GUI's
 # start, which imports every evaluation.
-
 from sentspace.app.cache import encode_rows
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import statistics
 from sentspace.app.evaluations.statistics import format_ci
 from sentspace.app.jobs import Job
-from sentspace.app.neighbours import (chosen_splits, degenerate_pairs, describe_pairs, held_out_pairs,
-                            normalise, pair_cosines)
+from sentspace.app.neighbours import (
+    chosen_splits,
+    degenerate_pairs,
+    describe_pairs,
+    held_out_pairs,
+    normalise,
+    pair_cosines,
+)
 from sentspace.app.results import Result, Score, provenance
 from sentspace.models.base import Embeddings, Encoder
 
@@ -270,7 +276,7 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
     seed : seeds the bootstrap.
     """
     pair_index, n_unscored = scored_pairs(corpus, splits)
-    pairs = corpus.pairs
+    pairs = corpus.checked_pairs
     first, second = pairs.first[pair_index], pairs.second[pair_index]
     gold = pairs.score[pair_index]
     if gold_range is None:
@@ -289,10 +295,12 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
     subset = tuple(pairs.subset[i] for i in pair_index)
     subset_array = np.asarray(subset, dtype=object)
     names = tuple(dict.fromkeys(subset))
-    options = dict(n_resamples=n_resamples, confidence=confidence, seed=seed)
-    per_subset = tuple(_correlation(name, cosine[mask], gold[mask], predicted[mask], **options)
-                       for name in names for mask in [subset_array == name])
-    pooled = _correlation(POOLED, cosine, gold, predicted, **options)
+    def correlation(name: str, mask: np.ndarray | slice) -> Correlation:
+        return _correlation(name, cosine[mask], gold[mask], predicted[mask],
+                            n_resamples=n_resamples, confidence=confidence, seed=seed)
+
+    per_subset = tuple(correlation(name, subset_array == name) for name in names)
+    pooled = correlation(POOLED, slice(None))
     evaluated = np.unique(np.concatenate([first, second]))
     trained_on = describe_pairs(corpus, training_pairs) if training_pairs is not None else ""
     return RelatednessResult(
@@ -309,7 +317,8 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
         pair_index=pair_index, pair_id=pairs.names(corpus.ids, pair_index), subset=subset,
         cosine=cosine, gold=gold, predicted=predicted,
         degenerate=degenerate_pairs(unit, first, second), subsets=per_subset, pooled=pooled,
-        gold_range=tuple(gold_range), cosine_range=tuple(cosine_range), n_unscored=n_unscored,
+        gold_range=(gold_range[0], gold_range[1]),
+        cosine_range=(cosine_range[0], cosine_range[1]), n_unscored=n_unscored,
         n_degenerate_sentences=int(unit.degenerate[evaluated].sum()),
         evaluated=describe_pairs(corpus, pair_index), trained_on=trained_on,
         similarity=COSINE if learned_from is None else LEARNED,
@@ -353,7 +362,8 @@ def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     # Only the sentences the scored pairs read are encoded (STS-B test: 2,552 of 15,457).
     read = evaluated if learned_from is None else np.concatenate([evaluated, learned_from])
     embeddings = yield from encode_rows(corpus, encoder, np.concatenate(
-        [corpus.pairs.first[read], corpus.pairs.second[read]]), training_pairs=training)
+        [corpus.checked_pairs.first[read], corpus.checked_pairs.second[read]]),
+        training_pairs=training)
     return evaluate_relatedness(corpus, embeddings, encoder=encoder, splits=splits,
                                 training_pairs=training, learned_from=learned_from,
                                 cosine_range=cosine_range,

@@ -23,12 +23,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+
 # scipy.stats is imported inside the functions that use it: it takes about 0.4 s, too
 # slow for the GUI's start, which imports every evaluation.
 
-Metric = Callable[[np.ndarray, np.ndarray | None, np.ndarray | None], np.ndarray]
+#: ``metric(values, gold, weights)`` -> one value per resample. ``gold`` is an array for
+#: the metrics against gold (correlations, average precision), which declare it
+#: required, and None for the others (means): hence Any.
+Metric = Callable[[np.ndarray, Any, np.ndarray | None], np.ndarray]
+#: What :func:`cis` resamples: a metric, its values, and its gold (or None).
+MetricInputs = tuple[Metric, np.ndarray, np.ndarray | None]
 
 #: Default resamples for the intervals written into results: enough for stable 95%
 #: percentile bounds to about two digits, cheap enough to compute by default.
@@ -193,7 +200,7 @@ def bootstrap_ci(metric: Metric, values: np.ndarray, gold: np.ndarray | None = N
                                                seed=seed), confidence)
 
 
-def cis(metrics: dict[str, tuple[Metric, np.ndarray, np.ndarray | None]], *,
+def cis(metrics: dict[str, MetricInputs], *,
         n_resamples: int, confidence: float, seed: int,
         clusters: np.ndarray | None = None) -> dict[str, tuple[float, float]]:
     """:func:`bootstrap_ci` of several named metrics of the same items, computed on one

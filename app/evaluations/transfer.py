@@ -92,11 +92,12 @@ def transfer_task(corpus: Corpus, task: str = "auto") -> _Task:
         raise EvaluationError(f"task must be one of {', '.join(TASKS)}, not {task!r}")
     pairs = corpus.pairs
     has_pairs = pairs is not None and np.any(pairs.label >= 0)
-    has_classes = corpus.groups is not None and corpus.groups.kind == "class"
+    classes = corpus.groups if corpus.groups is not None and corpus.groups.kind == "class" \
+        else None
     if task == "auto":
         task = "pair" if has_pairs else "sentence"
     if task == "pair":
-        if not has_pairs:
+        if pairs is None or not has_pairs:
             raise EvaluationError(f"{NAME} on pairs needs labelled pairs, and corpus "
                                   f"{corpus.name!r} has none")
         keep = np.flatnonzero(pairs.label >= 0)
@@ -107,11 +108,11 @@ def transfer_task(corpus: Corpus, task: str = "auto") -> _Task:
         return _Task("pair", [corpus.texts[i] for i in sentences], keep,
                      rows[:len(keep)], rows[len(keep):], labels,
                      tuple(pairs.label_text(int(c)) for c in np.unique(labels)), split)
-    if not has_classes:
+    if classes is None:
         raise EvaluationError(f"{NAME} on sentences needs a grouping of kind 'class', and "
                               f"corpus {corpus.name!r} has none")
     try:
-        all_labels = corpus.groups.labels(len(corpus))
+        all_labels = classes.labels(len(corpus))
     except ValueError as error:
         raise EvaluationError(f"{NAME}: {error}") from None
     sentences = np.flatnonzero(all_labels >= 0)
@@ -120,7 +121,7 @@ def transfer_task(corpus: Corpus, task: str = "auto") -> _Task:
         split = _given_split(np.asarray(corpus.metadata["split"], dtype=object)[sentences])
     return _Task("sentence", [corpus.texts[i] for i in sentences], sentences,
                  np.arange(len(sentences)), None, all_labels[sentences],
-                 corpus.groups.names, split)
+                 classes.names, split)
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,6 +210,7 @@ class TransferResult(Result):
 def _item_names(corpus: Corpus, kind: str, items: np.ndarray) -> np.ndarray:
     """The dataset's names of tested sentences or pairs (``kind``)."""
     if kind == "pair":
+        assert corpus.pairs is not None, "pair tasks are of corpora with pairs"
         return corpus.pairs.names(corpus.ids, items)
     return np.asarray(corpus.ids, dtype=str)[items]
 

@@ -89,7 +89,7 @@ def _reading(options: dict[str, str]) -> dict[str, str]:
 def _funnel(what: str):
     def measure(corpus, **options) -> str:
         reading = _reading(options)
-        tests = pyramid_tests(corpus, **reading)
+        tests = pyramid_tests(corpus, items=reading["items"], negatives=reading["negatives"])
         kept = next(f.kept for f in tests.funnels if f.what == what)
         return f"{kept:,} ({', '.join(reading.values())})"
     return measure
@@ -99,7 +99,8 @@ def _positive_share(negatives: str):
     """The binary test's positive share under one negative sampling (items as chosen)."""
     def measure(corpus, **options) -> str:
         reading = {**_reading(options), "negatives": negatives}
-        labels = pyramid_tests(corpus, **reading).pairs.label
+        labels = pyramid_tests(corpus, items=reading["items"],
+                               negatives=reading["negatives"]).pairs.label
         positive = int((labels == 1).sum())
         return (f"{positive / max(len(labels), 1):.1%} ({positive:,} of {len(labels):,}; "
                 f"items {reading['items']})")

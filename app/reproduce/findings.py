@@ -111,15 +111,15 @@ def _finite(p: float) -> float | None:
 def _on_paper(evidence: Evidence, pairs: Sequence[tuple[Key, Key]]) -> tuple[str, bool | None]:
     """Whether the paper's own numbers satisfy "a above b" for every pair it prints."""
     printed = [(a, b, evidence.published(*a), evidence.published(*b)) for a, b in pairs]
-    printed = [(a, b, pa, pb) for a, b, pa, pb in printed if pa is not None and pb is not None]
-    if not printed:
+    both = [(a, b, pa, pb) for a, b, pa, pb in printed if pa is not None and pb is not None]
+    if not both:
         return "", None
     failing = [f"{_names(a, b)[0]} {pa:.4g} vs {_names(a, b)[1]} {pb:.4g}"
-               for a, b, pa, pb in printed if not pa > pb]
+               for a, b, pa, pb in both if not pa > pb]
     if failing:
         return f"the paper's own table fails the wording: {'; '.join(failing)}", False
-    return (f"the paper's table holds it ({len(printed)} comparison"
-            f"{'s' if len(printed) > 1 else ''})", True)
+    return (f"the paper's table holds it ({len(both)} comparison"
+            f"{'s' if len(both) > 1 else ''})", True)
 
 
 def compare_all(evidence: Evidence, comparison: str, pairs: Sequence[tuple[Key, Key]],
@@ -159,10 +159,11 @@ def best_of(evidence: Evidence, table: str, column: str, best: str, rows: Sequen
         return beats(evidence, table, column, (best,), [r for r in rows if r != best])
     decision = beats(evidence, table, column, (best,), others)
     not_run = [r for r in rows if r != best and r not in others]
+    paper, paper_holds = _on_paper(evidence, [
+        ((table, best, column), (table, r, column)) for r in rows if r != best])
     return replace(decision, comparison=decision.comparison + (
-        f" (not re-run: {', '.join(not_run)})" if not_run else ""), **dict(zip(
-            ("paper", "paper_holds"), _on_paper(evidence, [
-                ((table, best, column), (table, r, column)) for r in rows if r != best]))))
+        f" (not re-run: {', '.join(not_run)})" if not_run else ""), paper=paper,
+        paper_holds=paper_holds)
 
 
 def every_lower(evidence: Evidence, table: str, rows: Sequence[str], lower: str,
@@ -204,8 +205,7 @@ def all_below(evidence: Evidence, keys: Sequence[Key], bound: float) -> Decision
     """Every re-run value of ``keys`` below ``bound``: supported when every 95% interval
     lies below it, not supported when one lies above; the paper's printed values checked
     likewise."""
-    printed = {k: evidence.published(*k) for k in keys}
-    printed = {k: v for k, v in printed.items() if v is not None}
+    printed = {k: v for k in keys if (v := evidence.published(*k)) is not None}
     holds = all(v < bound for v in printed.values()) if printed else None
     paper = ("" if holds is None else
              f"the paper's table {'holds it' if holds else 'fails the wording'}: highest "
@@ -301,6 +301,7 @@ def test_cells(result_a: Any, metric_a: str, result_b: Any, metric_b: str, *, se
                   == result_b.provenance.corpus_fingerprint
                   and np.array_equal(a[3], b[3]))
     if same_items:
+        assert a is not None and b is not None, "same_items says so"
         if result_a.evaluation == "classification":
             # McNemar's p-value, with a paired bootstrap interval of the accuracy gap.
             return replace(paired_test("classification", result_a, result_b),

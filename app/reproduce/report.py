@@ -153,6 +153,7 @@ def _svg_chart(rows: Sequence[Row]) -> str:
              f'height="{height}" role="img" font-family="sans-serif" font-size="11">']
     for k, row in enumerate(shown):
         y = 10 + k * step
+        assert row.value is not None and row.cell.published is not None, "shown: both"
         label = html.escape(f"{row.cell.row} · {row.cell.column}")
         parts.append(f'<text x="{label_width - 6}" y="{y + 14}" text-anchor="end">{label}</text>')
         parts.append(f'<rect x="{label_width}" y="{y}" height="9" width="'

@@ -142,7 +142,8 @@ class Row:
         if self.mark != SAME:
             return NOT_COMPARABLE
         covered = self.ci is not None and self.ci[0] <= self.cell.published <= self.ci[1]
-        return WITHIN if covered or abs(self.difference) <= self.band + 1e-12 else OUTSIDE
+        difference = self.value - self.cell.published
+        return WITHIN if covered or abs(difference) <= self.band + 1e-12 else OUTSIDE
 
     @property
     def reach_text(self) -> str:
@@ -154,7 +155,7 @@ class Row:
             return f"{reach} ({self.mark})"
         if reach == OUTSIDE:
             return f"{reach}: {self.cell.outside or 'no cause recorded'}"
-        how = ("interval covers it" if self.ci is not None
+        how = ("interval covers it" if self.ci is not None and self.cell.published is not None
                and self.ci[0] <= self.cell.published <= self.ci[1]
                else f"within the band {self.band}")
         return f"{reach} ({how})"
@@ -246,11 +247,12 @@ class Report:
     def command(self) -> str:
         """The shell command that makes this report again (one per table when it holds
         some of the paper's tables, the command line taking one or all)."""
-        given = {"data": self.data, "options": self.options}
         if list(self.tables) == [table.id for table in self.paper.tables]:
-            return reproduce_command(self.paper.name, self.variant, self.seed, **given)
+            return reproduce_command(self.paper.name, self.variant, self.seed,
+                                     data=self.data, options=self.options)
         return "; ".join(reproduce_command(self.paper.name, self.variant, self.seed, table,
-                                           **given) for table in self.tables)
+                                           data=self.data, options=self.options)
+                         for table in self.tables)
 
     def result_of(self, row: Row) -> Result | None:
         """The evaluation result a row's number comes from (None when not re-run)."""
@@ -405,9 +407,9 @@ def _row(cell: Cell, results: dict[Run, Result], errors: dict[Run, str], variant
         return Row(cell, command=command,
                    skipped="outside --quick" if variant == QUICK else "not re-run",
                    mark=mark, band=band)
-    value, ci, n = measure(results[cell.run], cell.metric, seed)
+    value, ci, n_items = measure(results[cell.run], cell.metric, seed)
     ci = None if ci is None or not all(math.isfinite(x) for x in ci) else ci
-    return Row(cell, value, ci, n, command, mark=mark, band=band)
+    return Row(cell, value, ci, n_items, command, mark=mark, band=band)
 
 
 def _counts(paper: Paper, corpora: dict[str, Corpus], data: Path | None,

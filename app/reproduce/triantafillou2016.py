@@ -127,9 +127,16 @@ SOUP_RANKS = {  # rank -> printed "sim key [group]" for ST, FT-ST, SNLI BOW, SNL
         "0.30 heated [G1]", "0.35 steam [G1]"),
     5: ("0.38 got burned [G1]", "0.28 got burned [G1]", "0.32 steam [G1]",
         "0.28 steam [G1]", "0.31 got burned [G1]")}
+
+
+def _latent_run(spec: str | None) -> Run | None:
+    """The latent-relatedness run of an encoder ``spec``; None for a model not re-run."""
+    return None if spec is None else Run("latent", SOUP, spec)
+
+
 TABLE8 = tuple(
     Cell("table8", model, f"rank {rank}", text, number(text.split()[0]),
-         None if MODELS[model][0] is None else Run("latent", SOUP, MODELS[model][0]),
+         _latent_run(MODELS[model][0]),
          f"similarity at rank {rank}", MODELS[model][1],
          MODELS[model][2] + "; cosine of the sentence at this rank from 'My soup is not "
          "hot anymore' (which sentence it is: the result's ranks)")
@@ -143,8 +150,8 @@ def _random_close(evidence: Evidence) -> Decision:
     learned, counts = ("table5", "BOW", "accuracy@1"), ("reference", "bag of words (counts)",
                                                          "accuracy@1")
     values = {key: evidence.value(*key) for key in (learned, counts)}
-    best = max((k for k, v in values.items() if v is not None), key=values.__getitem__,
-               default=learned)
+    found = {k: v for k, v in values.items() if v is not None}
+    best = max(found, key=found.__getitem__, default=learned)
     return within(evidence, best, ("table6", "random BOW", "accuracy@1"), 0.1)
 
 

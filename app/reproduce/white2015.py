@@ -80,7 +80,7 @@ def _bow_dimension(corpus) -> str:
     return f"{BagOfWords().fit(list(corpus.texts)).dim:,}"
 
 
-M, O = "MSRP Subcorpus", "Opinosis Subcorpus"
+M, O = "MSRP Subcorpus", "Opinosis Subcorpus"  # noqa: E741 (the paper's M and O)
 WORD_VECTORS = ("MOWE", "SOWE")
 LEARNED = ("PV-DM", "PV-DBOW", "URAE")
 

@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+
 from sentspace.app.annotations.batches import (
     INDEX,
     MANIFEST,

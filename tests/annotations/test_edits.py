@@ -7,8 +7,16 @@ import numpy as np
 import pytest
 
 from sentspace.app.annotations.edits import (
-    AddNote, EditError, EditPair, MarkReviewed, MergeGroups, MoveSentence, SplitGroup,
-    apply, edit_from_dict, new_group_name,
+    AddNote,
+    EditError,
+    EditPair,
+    MarkReviewed,
+    MergeGroups,
+    MoveSentence,
+    SplitGroup,
+    apply,
+    edit_from_dict,
+    new_group_name,
 )
 from sentspace.app.annotations.export import export_corpus, has_grouped_format
 from sentspace.app.annotations.journal import EditJournal, journal_path

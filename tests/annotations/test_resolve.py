@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from sentspace.app.annotations.agreement import agreement
 from sentspace.app.annotations.edits import EditError, ResolveConflict
 from sentspace.app.annotations.journal import read_journal

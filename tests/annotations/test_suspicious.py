@@ -6,8 +6,14 @@ import scipy.sparse as sp
 
 from sentspace.app.annotations.edits import MoveSentence, SplitGroup, apply
 from sentspace.app.annotations.suspicious import (
-    close_groups, costra_consensus_errors, find_suspicious, gold_disagreements,
-    iter_find_suspicious, misgrouped, scu_outliers, spread_groups,
+    close_groups,
+    costra_consensus_errors,
+    find_suspicious,
+    gold_disagreements,
+    iter_find_suspicious,
+    misgrouped,
+    scu_outliers,
+    spread_groups,
 )
 from sentspace.app.cache import encode_corpus
 from sentspace.app.corpora import load_corpus

@@ -5,7 +5,7 @@ import pytest
 
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.corpora import load_corpus
-from sentspace.app.corpora.browse import (SentenceColumns, pairs_of, sentence_order, stats_rows)
+from sentspace.app.corpora.browse import SentenceColumns, pairs_of, sentence_order, stats_rows
 from sentspace.app.corpora.stats import corpus_stats
 
 

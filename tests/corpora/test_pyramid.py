@@ -5,8 +5,15 @@ import pytest
 
 from sentspace.app.corpora.costra import is_costra
 from sentspace.app.corpora.model import Corpus, Grouping
-from sentspace.app.corpora.pyramid import (FUNCTION_WORDS, ITEMS, PRONOUNS, WORD, is_pyramid, load_pyramid,
-                                 pyramid_tests)
+from sentspace.app.corpora.pyramid import (
+    FUNCTION_WORDS,
+    ITEMS,
+    PRONOUNS,
+    WORD,
+    is_pyramid,
+    load_pyramid,
+    pyramid_tests,
+)
 from sentspace.app.errors import CorpusError, EvaluationError
 
 

@@ -7,8 +7,11 @@ import pytest
 from sentspace.app.corpora import load_corpus
 from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import statistics
-from sentspace.app.evaluations.agreement import (compare_classifications, misclassification_agreement,
-                                       run_agreement)
+from sentspace.app.evaluations.agreement import (
+    compare_classifications,
+    misclassification_agreement,
+    run_agreement,
+)
 from sentspace.app.evaluations.classification import run_classification
 from sentspace.app.jobs import Progress, run_job
 from sentspace.models import RandomBagOfWords, make_encoder

@@ -57,7 +57,7 @@ def test_comparisons_equal_the_reference_ones(costra, reference):
         theirs = Counter(((int(a), int(b)), (int(c), int(d)))
                          for t in types for (a, b), (c, d) in source[t])
         mine = comparisons.class_index == k
-        ours = Counter((tuple(m), tuple(l)) for m, l in zip(
+        ours = Counter((tuple(more), tuple(less)) for more, less in zip(
             comparisons.more_similar[mine].tolist(), comparisons.less_similar[mine].tolist()))
         assert ours == theirs, name
 

@@ -8,8 +8,12 @@ from sklearn.metrics import average_precision_score, precision_recall_curve
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.detection import (evaluate_detection, nested_subsets, run_detection,
-                                       run_learning_curve)
+from sentspace.app.evaluations.detection import (
+    evaluate_detection,
+    nested_subsets,
+    run_detection,
+    run_learning_curve,
+)
 from sentspace.app.evaluations.transfer import run_transfer
 from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords, TfIdf

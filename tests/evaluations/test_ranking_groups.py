@@ -11,8 +11,7 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus, Grouping
 from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import applicable_evaluations
-from sentspace.app.evaluations.ranking import (iter_evaluate_ranking, ranking_queries,
-                                               run_ranking)
+from sentspace.app.evaluations.ranking import iter_evaluate_ranking, ranking_queries, run_ranking
 from sentspace.app.jobs import run_job
 from sentspace.app.workspace import decode_state, encode_state
 from sentspace.models.bow import BagOfWords

@@ -15,7 +15,6 @@ from sentspace.app.evaluations.transfer import run_transfer
 from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords, TfIdf
 from sentspace.models.tokenize import TOKEN_PATTERN
-
 from tests.printed import printed_number
 
 from ._pairs import msrp, senteval, sick

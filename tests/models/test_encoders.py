@@ -5,8 +5,7 @@ import pytest
 import scipy.sparse as sp
 
 from sentspace.app.jobs import Progress
-from sentspace.models import (ENCODERS, ModelError, NotFittedError,
-                    make_encoder)
+from sentspace.models import ENCODERS, ModelError, NotFittedError, make_encoder
 from sentspace.models.pairs import TrainingPairs
 
 #: A parameter change per family that must change the fingerprint.

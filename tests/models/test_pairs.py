@@ -12,8 +12,15 @@ from sentspace.app.evaluations.relatedness import run_relatedness
 from sentspace.app.evaluations.transfer import run_transfer
 from sentspace.app.jobs import run_job
 from sentspace.models import ModelError, load_trained, make_encoder
-from sentspace.models.pairs import (PairBOW, PairRNN, TrainingPairs, corpus_pairs, read_pairs_file,
-                                   resolved_objective, training_targets)
+from sentspace.models.pairs import (
+    PairBOW,
+    PairRNN,
+    TrainingPairs,
+    corpus_pairs,
+    read_pairs_file,
+    resolved_objective,
+    training_targets,
+)
 
 pytest.importorskip("torch")
 
@@ -86,6 +93,9 @@ def test_trains_on_sick_train_and_round_trips(sick, tmp_path):
     losses = np.array(encoder.losses_)
     assert encoder.classes_ == ("CONTRADICTION", "ENTAILMENT", "NEUTRAL")
     assert losses[-6:].mean() < 0.9 * losses[:6].mean()
+    # The classifier is gone once trained: no held-out loss, said as such.
+    with pytest.raises(ModelError, match="no held-out loss"):
+        encoder.held_out_loss(corpus_pairs(sick).rows()[:100])
     texts = list(sick.texts[:50])
     loaded = load_trained(encoder.save(tmp_path))
     assert loaded.fingerprint() == encoder.fingerprint()

@@ -5,8 +5,14 @@ import pytest
 
 from sentspace.models import ModelError, load_trained
 from sentspace.models.neural import UNK, read_ordered_text
-from sentspace.models.sequence import (CombineSkip, DenoisingAutoencoder, DenoisingAutoencoderGlove,
-                             SequentialAutoencoder, SkipThought, corrupt)
+from sentspace.models.sequence import (
+    CombineSkip,
+    DenoisingAutoencoder,
+    DenoisingAutoencoderGlove,
+    SequentialAutoencoder,
+    SkipThought,
+    corrupt,
+)
 
 torch = pytest.importorskip("torch")
 

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from sentspace.models import ModelError, make_encoder
-from sentspace.models.word_vectors import (DEFAULT_SOURCE, WordVectorMean, WordVectorSum,
-                                 load_table)
+from sentspace.models.word_vectors import DEFAULT_SOURCE, WordVectorMean, WordVectorSum, load_table
 
 WORDS = {"the": [1, 0, 0, 0], "cat": [0, 1, 0, 0], "Dog": [0, 0, 1, 0], "sat": [0, 0, 0, 2]}
 

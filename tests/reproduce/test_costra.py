@@ -7,9 +7,9 @@ from sentspace.app.cache import encode_corpus
 from sentspace.app.corpora import load_corpus
 from sentspace.app.jobs import run_job
 from sentspace.app.reproduce import costra
-from sentspace.models.bow import BagOfWords
 from sentspace.app.reproduce.findings import NOT_DECIDED
 from sentspace.app.reproduce.report import header
+from sentspace.models.bow import BagOfWords
 from tests.reproduce.helpers import cells_per_table, reproduced, row
 
 

@@ -8,6 +8,10 @@ from PySide6.QtCore import Qt  # noqa: E402
 
 from sentspace.app.ui.window.main_window import MainWindow  # noqa: E402
 
+# Fixtures: the bundled corpus and its bow and tfidf spaces, as the core's tests query
+# them (test_neighbours_view.py).
+from tests.test_neighbour_search import grouped, spaces  # noqa: E402, F401
+
 JOB_TIMEOUT_MS = 60_000
 LEFT = Qt.MouseButton.LeftButton
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import Qt
+
 from sentspace.app.annotations.batches import batch_journals
 from sentspace.app.annotations.session import AnnotationSession
-
 from tests.ui.conftest import LEFT, wait_for_job
 
 JOURNAL_MS = 10_000

@@ -8,9 +8,6 @@ from sentspace.app.neighbours import top_k
 from sentspace.app.ui.views.neighbours_view import PARTNER, SAME_GROUP, NeighboursView
 from sentspace.models import make_encoder
 from sentspace.models.precomputed import Precomputed
-
-# The bundled corpus and its bow and tfidf spaces, as the core's tests query them.
-from tests.test_neighbour_search import grouped, spaces  # noqa: F401
 from tests.ui.conftest import JOB_TIMEOUT_MS
 
 

@@ -188,7 +188,7 @@ def test_save_table_chart_and_selection(qtbot, window, tmp_path, shared_data):
     rows = list(csv.reader((tmp_path / "table.csv").open()))
     # Numbers and their intervals in columns of their own, as numbers.
     assert rows[0] == ["metric", "value", "ci_low", "ci_high", "n"] and len(rows) > 1
-    for metric, value, low, high, n in rows[1:]:
+    for _metric, value, low, high, _n in rows[1:]:
         assert float(value) == float(value) and (low == "" or float(low) <= float(high))
     panel.save_chart(tmp_path / "chart.png")
     panel.save_chart(tmp_path / "chart.svg")

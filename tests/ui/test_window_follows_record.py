@@ -155,8 +155,8 @@ def test_the_line_under_run_names_the_corpus_own_last_job(qtbot, window):
 
 def test_a_workspace_keeps_the_runs_classification_as_a_result(qtbot, window, tmp_path):
     """A workspace keeps the run's classification as a result like any other."""
-    from sentspace.app.session import restore_session
     from sentspace.app.jobs import run_job
+    from sentspace.app.session import restore_session
 
     window.corpus_panel.choose("tfidf")
     run_and_wait(qtbot, window)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
 from sentspace.app.annotations.batches import Batch, split_batches
 from sentspace.app.annotations.suspicious import ReviewList
 from sentspace.app.errors import InputError

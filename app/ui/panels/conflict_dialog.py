@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
 from sentspace.app.annotations.agreement import item_sentences
 from sentspace.app.annotations.edits import Conflict, Edit, EditError
 from sentspace.app.annotations.session import (

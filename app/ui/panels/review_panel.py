@@ -16,7 +16,6 @@ written or dropped.
 from __future__ import annotations
 
 import html
-
 from typing import Any
 
 import numpy as np

@@ -130,7 +130,8 @@ class Following(QObject):
     @staticmethod
     def describe(state: CorpusState, changes) -> str:
         """What others did, in one status line: who, the first edits, any conflict."""
-        named = [f"{record.author}: {getattr(record, 'describe', lambda: record.op)()}"
+        named = [f"{record.author}: "
+                 f"{record.describe() if hasattr(record, 'describe') else record.op}"
                  for record in changes.records[:NAMED]]
         more = len(changes.records) - NAMED
         line = (f"{state.corpus.name}: " + "; ".join(named)

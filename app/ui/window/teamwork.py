@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
+
 from sentspace.app.annotations.batches import bring_back, export_batches
 from sentspace.app.annotations.session import Changes
 from sentspace.app.errors import InputError
