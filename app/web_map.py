@@ -28,7 +28,6 @@ import base64
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +36,11 @@ import numpy as np
 from sentspace.app.ann import iter_knn
 from sentspace.app.atomic import write_text_atomic
 from sentspace.app.colouring import METHOD_TITLES
-from sentspace.app.corpora.model import Corpus
+from sentspace.app.columns import Categories, Column, Numbers, Texts, exploration_columns
 from sentspace.app.explore import Exploration
 from sentspace.app.jobs import Job, run_job
-from sentspace.app.palette import CATEGORICAL, MISCLASSIFIED, SEQUENTIAL, UNGROUPED
-from sentspace.app.regions import NOISE, Regions
+from sentspace.app.palette import SEQUENTIAL, UNGROUPED
+from sentspace.app.regions import Regions
 from sentspace.app.results import Result, Score, package_version
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "resources" / "web_map.html"
@@ -52,61 +51,6 @@ _TEMPLATE_KEY = re.compile(r"__(TITLE|PLOTLY_LICENCE|DATA|PLOTLY)__")
 RING = "#ff00ff"
 #: Nearest neighbours in the original space the page shows for a clicked point.
 NEIGHBOURS = 10
-
-
-@dataclass(frozen=True, eq=False)
-class Colouring:
-    """One way to colour the points: ``codes`` (n,) index ``names`` (-1: ``none``)."""
-
-    title: str
-    names: tuple[str, ...]
-    codes: np.ndarray
-    colours: tuple[str, ...] = ()
-    none: str = "none"
-
-    @classmethod
-    def of_values(cls, title: str, values: Sequence[Any], none: str = "none") -> Colouring:
-        """A colouring by per-point values (strings, numbers); "" or None is ``none``.
-        Categories come most frequent first (ties in natural order: "2" before "10"), so
-        the top ten get the palette's first, most distinct colours."""
-        text = np.array(["" if v is None else str(v) for v in values], dtype=object)
-        names, codes, counts = np.unique(text, return_inverse=True, return_counts=True)
-        if len(names) and names[0] == "":
-            names, codes, counts = names[1:], codes - 1, counts[1:]
-        order = sorted(range(len(names)), key=lambda k: (-counts[k], _natural(str(names[k]))))
-        rank = np.empty(len(names) + 1, dtype=np.int64)
-        rank[order], rank[-1] = np.arange(len(names)), -1
-        return cls(title, tuple(names[order]), rank[codes.ravel()], none=none)
-
-    def palette(self) -> tuple[str, ...]:
-        return self.colours or tuple(CATEGORICAL[k % len(CATEGORICAL)]
-                                     for k in range(len(self.names)))
-
-
-@dataclass(frozen=True, eq=False)
-class Numbers:
-    """A numeric column: ``values`` (n,), NaN where a point has none. The page draws it
-    as a histogram and colours by it on a continuous scale."""
-
-    title: str
-    values: np.ndarray
-
-
-@dataclass(frozen=True, eq=False)
-class Texts:
-    """A column of free text (an id of the source, a note): shown in the table and the
-    point's fields, exported, neither charted nor a colouring."""
-
-    title: str
-    values: tuple[str, ...]
-
-
-Column = Colouring | Numbers | Texts
-
-
-def _natural(text: str) -> tuple:
-    return tuple(int(part) if part.isdigit() else part.lower()
-                 for part in re.split(r"(\d+)", text))
 
 
 def _column_data(column: Column) -> dict[str, Any]:
@@ -135,14 +79,14 @@ def _plotly_js() -> tuple[str, str]:
 
 
 def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
-             ids: Sequence[str] | None = None, colourings: Sequence[Column] = (),
+             ids: Sequence[str] | None = None, columns: Sequence[Column] = (),
              regions: Sequence[tuple[str, float, float]] = (),
              provenance: Sequence[tuple[str, str]] = (), title: str = "sentspace map",
              axes: tuple[str, str] = ("", ""),
              neighbours: tuple[np.ndarray, np.ndarray] | None = None) -> str:
     """The HTML of a map of ``texts`` at ``coordinates`` (n, 2).
 
-    ``colourings`` are the columns, charted and offered as colourings in that order (the
+    ``columns`` are the columns, charted and offered as colourings in that order (the
     first shown; :class:`Texts` only in the table), ``regions`` are labels drawn at
     (x, y), ``provenance`` (label, value) rows open the side panel, ``neighbours`` each
     point's nearest in the original space: indices (n, k), -1 for none, and cosines.
@@ -151,8 +95,8 @@ def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
     n = len(texts)
     if coordinates.shape != (n, 2):
         raise ValueError(f"coordinates of shape {coordinates.shape} for {n} texts")
-    for column in colourings:
-        values = column.codes if isinstance(column, Colouring) else column.values
+    for column in columns:
+        values = column.codes if isinstance(column, Categories) else column.values
         if len(values) != n:
             raise ValueError(f"column {column.title!r} has {len(values)} values for "
                              f"{n} points")
@@ -168,7 +112,7 @@ def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
         "coordinates": _base64(coordinates, "<f4"),
         "texts": [str(t) for t in texts],
         "ids": [str(i) for i in (ids if ids is not None else range(n))],
-        "columns": [_column_data(c) for c in colourings],
+        "columns": [_column_data(c) for c in columns],
         "neighbours": nearest,
         "regions": [[label, float(x), float(y)] for label, x, y in regions],
         "provenance": [[str(label), str(value)] for label, value in provenance],
@@ -208,105 +152,6 @@ def region_labels(regions: Regions, coordinates: np.ndarray
             x, y = np.median(members, axis=0)
             labels.append((regions.label(cluster), float(x), float(y)))
     return labels
-
-
-def exploration_colourings(exploration: Exploration, *, groups: np.ndarray | None = None,
-                           regions: Regions | None = None,
-                           labels: dict[str, Sequence[Any]] | None = None
-                           ) -> list[Column]:
-    """The columns of an exploration: group and its size, region, misclassified or not,
-    words, faithfulness, each given label, what its pairs say of each sentence and each
-    metadata column."""
-    corpus = exploration.corpus
-    colourings: list[Column] = []
-    if corpus.groups is not None:
-        codes = np.asarray(corpus.groups.first_group(len(corpus)) if groups is None
-                           else groups)
-        colourings.append(Colouring(corpus.groups.kind.capitalize() or "Group",
-                                    tuple(corpus.groups.names), codes, none="no group"))
-        sizes = np.bincount(codes[codes >= 0], minlength=len(corpus.groups.names))
-        colourings.append(Numbers("Group size", np.where(codes >= 0, sizes[codes], np.nan)))
-    if regions is not None:
-        colourings.append(Colouring("Region", tuple(regions.label(c) for c in
-                                                    range(regions.n_clusters)),
-                                    np.where(regions.labels == NOISE, -1, regions.labels),
-                                    none="in no region"))
-    result = exploration.classification
-    if result is not None:
-        codes = np.full(len(corpus), -1)
-        codes[result.sentence_index] = 0
-        codes[result.misclassified] = 1
-        colourings.append(Colouring("Misclassified or not", ("right", "misclassified"),
-                                    codes, ("#4a90d9", MISCLASSIFIED), "not evaluated"))
-    colourings.append(Numbers("Words", np.array([len(t.split()) for t in corpus.texts],
-                                                dtype=np.float64)))
-    faithful = exploration.faithfulness
-    if faithful is not None:
-        colourings.append(Numbers(f"Faithfulness ({faithful.k} neighbours kept)",
-                                  faithful.overlap))
-    for title, values in (labels or {}).items():
-        colourings.append(Colouring.of_values(title, values))
-    return colourings + pair_columns(corpus) + metadata_columns(corpus)
-
-
-def pair_columns(corpus: Corpus) -> list[Column]:
-    """What a corpus's pairs say of each sentence: its number of pairs, their splits,
-    subsets and labels (several joined by " + "), and their mean gold score."""
-    pairs = corpus.pairs
-    if pairs is None or not len(pairs):
-        return []
-    n = len(corpus)
-    ends = np.concatenate([pairs.first, pairs.second])
-    columns: list[Column] = [Numbers("Pairs", np.bincount(ends, minlength=n).astype(float))]
-    labelled = [pairs.label_text(int(label)) if label >= 0 else None
-                for label in pairs.label]
-    for title, values in (("Split", pairs.split), ("Subset", pairs.subset),
-                          ("Pair label", labelled)):
-        if len({v for v in values if v is not None}) > 1:
-            columns.append(Colouring.of_values(title, _joined(n, ends, [*values, *values]),
-                                               none="in no pair"))
-    scores = np.concatenate([pairs.score, pairs.score])
-    scored = np.isfinite(scores)
-    if scored.any():
-        total = np.bincount(ends[scored], weights=scores[scored], minlength=n)
-        count = np.bincount(ends[scored], minlength=n)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            columns.append(Numbers("Gold score (mean of its pairs)", total / count))
-    return columns
-
-
-def _joined(n: int, ends: np.ndarray, values: Sequence[str | None]) -> list[str]:
-    seen: list[set[str]] = [set() for _ in range(n)]
-    for sentence, value in zip(ends.tolist(), values):
-        if value is not None:
-            seen[sentence].add(value)
-    return [" + ".join(sorted(names, key=_natural)) for names in seen]
-
-
-def metadata_columns(corpus: Corpus) -> list[Column]:
-    """Each metadata column: numbers when every value is one, else categories when
-    values repeat (at most half as many as sentences), else free text."""
-    columns: list[Column] = []
-    for name, values in corpus.metadata.items():
-        title = name[:1].upper() + name[1:]
-        numbers = _as_numbers(values)
-        if numbers is not None:
-            columns.append(Numbers(title, numbers))
-        elif 1 < len(set(map(str, values))) <= len(corpus) // 2:
-            columns.append(Colouring.of_values(title, values))
-        else:
-            columns.append(Texts(title, tuple("" if v is None else str(v) for v in values)))
-    return columns
-
-
-def _as_numbers(values: Sequence[Any]) -> np.ndarray | None:
-    if any(isinstance(v, bool) for v in values):   # yes/no: two categories, not 0 and 1
-        return None
-    try:
-        numbers = np.array([np.nan if v is None or v == "" else float(v) for v in values])
-    except (TypeError, ValueError):
-        return None
-    return numbers if np.isfinite(numbers).any() else None
 
 
 def original_neighbours(exploration: Exploration, k: int = NEIGHBOURS, *,
@@ -388,8 +233,8 @@ def iter_export_map(exploration: Exploration, path: str | Path, *,
         provenance.append(("Command", command))
     return write_map(
         path, corpus.texts, projection.coordinates, ids=corpus.ids,
-        colourings=exploration_colourings(exploration, groups=groups, regions=regions,
-                                          labels=labels),
+        columns=exploration_columns(exploration, groups=groups, regions=regions,
+                                    labels=labels),
         regions=region_labels(regions, projection.coordinates) if regions is not None else (),
         provenance=provenance, neighbours=(indices, cosines),
         title=title or f"{corpus.name} by {exploration.encoder.name}",

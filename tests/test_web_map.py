@@ -15,10 +15,11 @@ import shutil
 import numpy as np
 import pytest
 
+from sentspace.app.columns import Categories, Numbers
 from sentspace.app.corpora import load_corpus
 from sentspace.app.jobs import run_job
 from sentspace.app.palette import CATEGORICAL, SEQUENTIAL, UNGROUPED
-from sentspace.app.web_map import RING, Colouring, Numbers, map_page
+from sentspace.app.web_map import RING, map_page
 from tests.browser import browser_or_skip, colour_pixels, open_page
 
 
@@ -113,20 +114,20 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
 
 def test_a_sentence_cannot_close_the_data_script():
     html = map_page(["</script><script>alert(1)</script>", "b", "c"],
-                    np.zeros((3, 2)), colourings=[Colouring.of_values("k", ["x", "", "y"])])
+                    np.zeros((3, 2)), columns=[Categories.of_values("k", ["x", "", "y"])])
     assert embedded(html)["texts"][0] == "</script><script>alert(1)</script>"
     assert embedded(html)["columns"][0]["names"] == ["x", "y"]
 
 
 def test_categories_come_most_frequent_first_and_numbers_in_natural_order():
-    colouring = Colouring.of_values("k", ["10", "2", "x", "", "2", "10", "10", "9"])
+    colouring = Categories.of_values("k", ["10", "2", "x", "", "2", "10", "10", "9"])
     assert colouring.names == ("10", "2", "9", "x")
     assert list(colouring.codes) == [0, 1, 3, -1, 1, 0, 0, 2]
 
 
 def test_metadata_columns_are_numbers_categories_or_text():
+    from sentspace.app.columns import Texts, metadata_columns
     from sentspace.app.corpora.model import Corpus
-    from sentspace.app.web_map import Texts, metadata_columns
 
     corpus = Corpus("c", tuple("abcdef"), tuple("123456"), metadata={
         "rating": ("1", "2.5", "", "10", "2", "3"), "genre": ("x", "y", "x", "x", "y", "x"),
@@ -143,7 +144,7 @@ def test_metadata_columns_are_numbers_categories_or_text():
 def test_a_sentence_naming_a_template_key_is_only_text(tmp_path, browser):
     texts = ["Keys like __PLOTLY__ and __DATA__ are text.", "__TITLE__", "c"]
     html = map_page(texts, np.arange(6.0).reshape(3, 2), title="a __DATA__ map",
-                    colourings=[Colouring.of_values("k", ["x", "y", "x"])])
+                    columns=[Categories.of_values("k", ["x", "y", "x"])])
     assert embedded(html)["texts"] == texts
     assert html.count("plotly.js v") == 1
     path = tmp_path / "keys.html"
@@ -423,4 +424,4 @@ def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browse
 
 def test_numbers_need_a_value_for_every_point():
     with pytest.raises(ValueError, match="'w' has 2 values for 3 points"):
-        map_page(["a", "b", "c"], np.zeros((3, 2)), colourings=[Numbers("w", np.ones(2))])
+        map_page(["a", "b", "c"], np.zeros((3, 2)), columns=[Numbers("w", np.ones(2))])
