@@ -1,51 +1,152 @@
-"""Colours of a projection's points, by the scheme chosen in the Projection panel, and
-the legend that explains them."""
+"""Colours of a projection's points by any column of :mod:`sentspace.app.columns` (the
+Projection panel's *Colour by*: the columns the web map offers), and the legend that
+explains them. Categories come most frequent first (ties in natural order: "2" before
+"10"): the top ten in their own colours, the rest in one colour, said as "(other N)";
+numbers are drawn on viridis with a colour bar, NaN grey."""
 
 from __future__ import annotations
 
 import html
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
+from sentspace.app.columns import Categories, Column, Numbers, Texts, _natural
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations.classification import ClassificationResult
 from sentspace.app.explore import Exploration
 from sentspace.app.palette import (
-    MISCLASSIFIED,
+    CATEGORICAL,
+    OTHER,
     UNGROUPED,
+    ColourScale,
     PointColours,
-    category_colours,
-    sequential_colours,
+    number_colours,
 )
-from sentspace.app.regions import Regions
+from sentspace.app.regions import NOISE, Regions
 from sentspace.app.session import version_note
 
-#: Prefix of the colour schemes that colour by a metadata column.
-METADATA = "metadata:"
-COLOUR_TITLES = {
-    "group": "Group",
-    "misclassified": "Misclassified or not",
-    "faithfulness": "Projection faithfulness",
-    "cluster": "Region",
-}
-#: Schemes that colour by the corpus's groups.
-NEEDS_GROUPS = ("group", "misclassified")
+#: Categories a legend names, each in a colour of its own; the rest share ``OTHER``.
+TOP = 10
+#: Longest category name a legend shows whole.
+NAME_CHARS = 40
 METHOD_TITLES = {"pca": "PCA", "umap": "UMAP", "tsne": "t-SNE"}
+
+Colourable = Categories | Numbers
+
+
+@dataclass(frozen=True, eq=False)
+class Colouring:
+    """Every point's colour by the column ``key``, the legend's words (HTML) and, for
+    numbers, the scale the view's colour bar shows."""
+
+    key: str
+    colours: PointColours
+    legend: str
+    scale: ColourScale | None = None
+
+
+def column_key(column: Column) -> str:
+    """The name a colouring is kept under in the corpus's view (and the workspace):
+    its title up to any parenthesis, in lower case, words joined by "_"."""
+    return _slug(column.title.split(" (")[0])
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_") or "column"
+
+
+def colourings(columns: Sequence[Column]) -> dict[str, Colourable]:
+    """The columns that can colour points, by key, in order (free text cannot; of two
+    with one key, such as Costra's seed group and its metadata column, the first)."""
+    offered: dict[str, Colourable] = {}
+    for column in columns:
+        if not isinstance(column, Texts):
+            offered.setdefault(column_key(column), column)
+    return offered
+
+
+def default_colouring(corpus: Corpus, offered: Mapping[str, Colourable]) -> str:
+    """What a corpus is coloured by until its user chooses: its groups, else what its
+    pairs say (label, gold score, split), else a label, score or split of its own, else
+    sentence length."""
+    preferred = ["pair_label", "gold_score", "split", "label", "score", "words"]
+    if corpus.groups is not None:   # the group column's title is the grouping's kind
+        preferred.insert(0, _slug(corpus.groups.kind or "group"))
+    return next((key for key in preferred if key in offered), next(iter(offered), "words"))
+
+
+def top_categories(names: Sequence[str], codes: np.ndarray, top: int = TOP
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The codes of the ``top`` most frequent categories (ties in natural order of their
+    names) and every category's count."""
+    codes = np.asarray(codes)
+    counts = np.bincount(codes[codes >= 0], minlength=len(names))
+    # Only categories that can reach the top need their names compared.
+    threshold = np.partition(counts, -top)[-top] if len(counts) > top else 0
+    candidates = np.flatnonzero((counts >= threshold) & (counts > 0))
+    order = sorted(candidates.tolist(), key=lambda k: (-counts[k], _natural(str(names[k]))))
+    return np.array(order[:top], dtype=np.int64), counts
+
+
+def category_colours(names: Sequence[str], codes: np.ndarray,
+                     colours: Sequence[str] = ()) -> tuple[PointColours, str]:
+    """A colour per point of categories ``codes`` (-1: none) and the legend's key: the
+    top ten in ``colours`` (by code) or the categorical palette's first ten, the rest
+    in ``OTHER``, none in grey."""
+    codes = np.asarray(codes)
+    top, counts = top_categories(names, codes)
+    shown = [colours[k] if colours else CATEGORICAL[rank] for rank, k in enumerate(top)]
+    slot = np.full(len(names) + 1, len(top), dtype=np.int32)   # last: code -1, none
+    slot[top] = np.arange(len(top), dtype=np.int32)
+    slot[-1] = len(top) + 1
+    key = [_swatch(colour, f"{_short(str(names[k]))} ({counts[k]:,})")
+           for colour, k in zip(shown, top)]
+    others = np.count_nonzero(counts) - len(top)
+    if others:
+        rest = int(counts.sum() - counts[top].sum())
+        key.append(_swatch(OTHER, f"(other {others:,}: {rest:,} sentences)"))
+    return PointColours(slot[codes], (*shown, OTHER, UNGROUPED)), "&nbsp; ".join(key)
+
+
+def _swatch(colour: str, text: str) -> str:
+    return f"<span style='color:{colour}'>&#9632;</span>&nbsp;{html.escape(text)}"
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:.3g}"
+
+
+def colour_by(column: Colourable, key: str | None = None) -> Colouring:
+    """Colours of the points by ``column``, and the legend's words for it."""
+    key = key or column_key(column)
+    title = html.escape(column.title)
+    if isinstance(column, Numbers):
+        colours, scale = number_colours(column.values, column.title)
+        legend = f"Colour: {title}, {_number(scale.low)} to {_number(scale.high)} on the bar"
+        if scale.extent is not None:
+            legend += (f" (values from {_number(scale.extent[0])} to "
+                       f"{_number(scale.extent[1])}: beyond the bar in its end colours)")
+        if scale.missing:
+            legend += f"; {_swatch(UNGROUPED, f'no value ({scale.missing:,})')}"
+        return Colouring(key, colours, legend + ".", scale)
+    colours, entries = category_colours(column.names, column.codes, column.colours)
+    none = int(np.count_nonzero(np.asarray(column.codes) < 0))
+    if none:
+        entries += f"&nbsp; {_swatch(UNGROUPED, f'{column.none} ({none:,})')}"
+    return Colouring(key, colours, f"Colour: {title}: {entries}")
 
 
 def cluster_colours(regions: Regions) -> PointColours:
-    """A hex colour per sentence by its cluster (the categorical palette; noise grey)."""
-    return category_colours(regions.labels)
-
-
-def categorical_columns(corpus: Corpus, most: int = 30) -> list[str]:
-    """Metadata columns worth colouring by: a few distinct values, repeated."""
-    columns = []
-    for column, values in corpus.metadata.items():
-        distinct = len(set(map(str, values)))
-        if 1 < distinct <= min(most, len(corpus) // 2):
-            columns.append(column)
-    return columns
+    """A colour per sentence by its region, as *Colour by* Region draws it."""
+    names = [regions.label(c) for c in range(regions.n_clusters)]
+    return category_colours(names, np.where(regions.labels == NOISE, -1, regions.labels))[0]
 
 
 def is_stale(result: ClassificationResult, corpus: Corpus) -> bool:
@@ -70,17 +171,9 @@ def ring_caption(result: ClassificationResult, corpus: Corpus) -> str:
     return f"Grey ring: {whose}, {version}; stale, run again to update."
 
 
-def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
-                  regions: Regions | None = None,
-                  classification: ClassificationResult | None = None,
-                  corpus: Corpus | None = None) -> tuple[PointColours, str]:
-    """One colour per sentence for ``scheme`` (a key of ``COLOUR_TITLES`` or
-    ``METADATA + column``), and the legend; ``groups`` is each sentence's group (-1:
-    none) in ``corpus`` as edited (default: the one run); ``regions`` those found on
-    this layout, if any; ``classification`` the result its rings and "misclassified"
-    colours show (``CorpusState.classification``; default: the run's own)."""
+def layout_caption(exploration: Exploration) -> str:
+    """What the layout is: method, encoder, sample, variance kept, faithfulness."""
     projection = exploration.projection
-    corpus = corpus if corpus is not None else exploration.corpus
     ratio = projection.explained_variance_ratio
     legend = f"{METHOD_TITLES[projection.method]} of {exploration.encoder.name} embeddings"
     if projection.fitted_on is not None:
@@ -91,33 +184,17 @@ def point_colours(exploration: Exploration, scheme: str, groups: np.ndarray,
     if faithful is not None:
         legend += (f"; faithfulness {faithful.share(faithful.mean_overlap)} (mean share of "
                    f"{faithful.k} nearest neighbours kept in 2D, {faithful.describe()})")
-    result = classification if classification is not None else exploration.classification
-    if scheme.startswith(METADATA):
-        column = scheme.removeprefix(METADATA)
-        values, codes = np.unique(np.asarray(corpus.metadata[column], dtype=str),
-                                  return_inverse=True)
-        key = " ".join(f"<span style='color:{colour}'>&#9632;</span> {html.escape(value)}"
-                       for value, colour in zip(values, category_colours(
-                           np.arange(len(values)))))
-        return category_colours(codes), f"{legend}. Colour: {html.escape(column)}: {key}"
-    legend += f". Colour: {COLOUR_TITLES[scheme].lower()}"
-    if scheme == "faithfulness" and faithful is not None:
-        # Points outside the measured sample are NaN: grey, not the colour of 0.
-        unmeasured = np.isnan(faithful.overlap)
-        colours = sequential_colours(np.nan_to_num(faithful.overlap)).where(
-            unmeasured, UNGROUPED)
-        grey = "; grey: not measured" if unmeasured.any() else ""
-        return colours, legend + f" (dark: neighbours lost, yellow: kept{grey})."
-    if scheme == "cluster" and regions is not None:
-        return (cluster_colours(regions),
-                legend + f" ({regions.n_clusters} found by View > Find regions; grey: in none).")
-    if scheme == "cluster":
-        legend += " (View > Find regions first; meanwhile by group)"
-    if scheme == "misclassified" and result is not None:
-        colours = (PointColours.uniform(len(corpus), "#c8c8c8")
-                   .where(result.sentence_index, "#4a90d9")
-                   .where(result.misclassified, MISCLASSIFIED))
-        return colours, legend + (f" (red: misclassified, blue: right, grey: not "
-                                  f"evaluated; {ring_caption(result, corpus)[:-1]})")
-    suffix = f". {ring_caption(result, corpus)}" if result is not None else "."
-    return category_colours(groups), legend + suffix
+    return legend
+
+
+def point_colours(exploration: Exploration, colouring: Colouring,
+                  classification: ClassificationResult | None = None,
+                  corpus: Corpus | None = None) -> Colouring:
+    """``colouring`` (of :func:`colour_by`) with the whole legend: the layout, the
+    colours, and the rings of ``classification`` (``CorpusState.classification``) on
+    ``corpus`` as edited."""
+    corpus = corpus if corpus is not None else exploration.corpus
+    legend = f"{layout_caption(exploration)}. {colouring.legend}"
+    if classification is not None:
+        legend += f" {ring_caption(classification, corpus)}"
+    return Colouring(colouring.key, colouring.colours, legend, colouring.scale)

@@ -82,7 +82,17 @@ def exploration_columns(exploration: Exploration, *, groups: np.ndarray | None =
     """The columns of an exploration: group and its size, region, misclassified or not,
     words, faithfulness, each given label, what its pairs say of each sentence and each
     metadata column."""
-    corpus = exploration.corpus
+    return sentence_columns(exploration.corpus, groups=groups, regions=regions,
+                            classification=exploration.classification,
+                            faithfulness=exploration.faithfulness, labels=labels)
+
+
+def sentence_columns(corpus: Corpus, *, groups: np.ndarray | None = None,
+                     regions: Regions | None = None, classification: Any = None,
+                     faithfulness: Any = None,
+                     labels: dict[str, Sequence[Any]] | None = None) -> list[Column]:
+    """:func:`exploration_columns` of a corpus with what is known of it so far (no run
+    yet: no region, classification or faithfulness)."""
     columns: list[Column] = []
     if corpus.groups is not None:
         codes = np.asarray(corpus.groups.first_group(len(corpus)) if groups is None
@@ -96,7 +106,7 @@ def exploration_columns(exploration: Exploration, *, groups: np.ndarray | None =
                                                     range(regions.n_clusters)),
                                     np.where(regions.labels == NOISE, -1, regions.labels),
                                     none="in no region"))
-    result = exploration.classification
+    result = classification
     if result is not None:
         codes = np.full(len(corpus), -1)
         codes[result.sentence_index] = 0
@@ -105,7 +115,7 @@ def exploration_columns(exploration: Exploration, *, groups: np.ndarray | None =
                                     codes, ("#4a90d9", MISCLASSIFIED), "not evaluated"))
     columns.append(Numbers("Words", np.array([len(t.split()) for t in corpus.texts],
                                                 dtype=np.float64)))
-    faithful = exploration.faithfulness
+    faithful = faithfulness
     if faithful is not None:
         columns.append(Numbers(f"Faithfulness ({faithful.k} neighbours kept)",
                                   faithful.overlap))

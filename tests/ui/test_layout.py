@@ -144,9 +144,10 @@ def test_nothing_is_cut_at_1280x800(qtbot, window, shared_data):
 
     colours = window.corpus_panel.projection_controls.colour
     offered = lambda: [colours.itemData(i) for i in range(colours.count())]  # noqa: E731
-    assert "group" in offered() and "misclassified" in offered()
+    assert "paraphrase_group" in offered() and colours.currentData() == "paraphrase_group"
     open_sick(qtbot, window, shared_data)
-    assert "group" not in offered() and "misclassified" not in offered()   # SICK has none
+    assert "paraphrase_group" not in offered()   # SICK has none: its pairs' labels
+    assert colours.currentData() == "pair_label" and "gold_score" in offered()
 
     window.views.setCurrentIndex(2)
     qtbot.wait(20)

@@ -149,11 +149,11 @@ def test_reproject_with_tsne_and_recolour(qtbot, window):
         return {brush.color().name() for brush in window.projection.points.data["brush"]}
 
     by_group = distinct_brushes()
-    controls.colour.setCurrentIndex(controls.colour.findData("misclassified"))
+    controls.colour.setCurrentIndex(controls.colour.findData("misclassified_or_not"))
     assert distinct_brushes() == {"#4a90d9", "#d00000"}
     controls.colour.setCurrentIndex(controls.colour.findData("faithfulness"))
     assert distinct_brushes() != by_group and len(distinct_brushes()) > 3
-    assert "neighbours lost" in window.projection.legend.text()
+    assert window.projection.colour_bar.isVisible()
 
 
 def test_jobs_panel_cancels_the_selected_job(qtbot, window):

@@ -176,3 +176,32 @@ def test_axes_say_what_is_plotted_and_nothing_when_empty(qtbot, view):
     assert "x1e" not in axes[1].labelString() and "PC 2" in axes[1].labelString()
     view.clear("Nothing to show.")
     assert not any(axis.isVisible() for axis in axes)
+
+
+def test_numbers_show_a_colour_bar_and_categories_hide_it(qtbot, view):
+    """Colour by a number: a colour bar of its scale beside the plot, points drawn in
+    its colours; by categories: no bar, and the plot takes its width back."""
+    from sentspace.app.colouring import colour_by
+    from sentspace.app.columns import Categories, Numbers
+
+    rng = np.random.default_rng(3)
+    points = rng.normal(size=(500, 2)).astype(np.float32)
+    values = np.where(np.arange(500) % 50 == 0, np.nan, np.arange(500.0))
+    words = colour_by(Numbers("Words", values))
+    view.set_points(points, words.colours, str, ("x", "y"), words.legend, words.scale)
+    qtbot.wait(20)
+    bar = view.colour_bar
+    assert bar.isVisible() and bar.levels() == (1.0, 499.0)
+    assert bar.getAxis("left").labelText == "Words"
+    brushes = [brush.color().name() for brush in view.points.data["brush"]]
+    assert brushes[1] == "#440154" and brushes[499] == "#fde725" and brushes[0] == "#b0b0b0"
+    assert "no value (10)" in view.legend.text()
+    width = view.view_box.width()
+
+    split = colour_by(Categories("Split", ("train", "test"), np.arange(500) % 2))
+    view.set_colours(split.colours, split.legend, split.scale)
+    qtbot.wait(20)
+    assert not bar.isVisible() and view.view_box.width() > width
+    view.set_colours(words.colours, words.legend, words.scale)
+    view.clear("nothing yet")
+    assert not bar.isVisible()

@@ -31,7 +31,7 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
         assert box.adjusted(-1, -1, 1, 1).contains(rect), (k, rect, box)
 
     controls = window.corpus_panel.projection_controls
-    controls.colour.setCurrentIndex(controls.colour.findData("cluster"))
+    controls.colour.setCurrentIndex(controls.colour.findData("region"))
     brushes = window.projection.points.data["brush"]
     expected = cluster_colours(regions)
     assert [brushes[i].color().name() for i in range(0, len(expected), 97)] == \

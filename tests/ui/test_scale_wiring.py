@@ -46,7 +46,7 @@ def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtb
     assert unmeasured.sum() == 859 - 300
     assert set(brushes[unmeasured]) == {UNGROUPED}
     assert UNGROUPED not in set(brushes[~unmeasured])
-    assert "grey: not measured" in window.projection.legend.text()
+    assert f"no value ({859 - 300})" in window.projection.legend.text()
     outside, inside = int(np.flatnonzero(unmeasured)[0]), int(faithful.measured[0])
     assert "faithfulness not measured" in window.selecting.describe_sentence(outside)
     described = window.selecting.describe_sentence(inside)

@@ -115,11 +115,11 @@ def test_costra_and_compare_tabs(qtbot, window):
     assert window.costra_result is not None
     assert window.views.costra_view.group_choice.count() == 126
     controls = window.corpus_panel.projection_controls
-    controls.colour.setCurrentIndex(controls.colour.findData("metadata:type"))
+    controls.colour.setCurrentIndex(controls.colour.findData("type"))
     legend = window.projection.legend.text()
-    assert "Colour: type:" in legend and "opposite meaning" in legend
+    assert "Colour: Type:" in legend and "(other 4: " in legend
     shown = {brush.color().name() for brush in window.projection.points.data["brush"]}
-    assert len(shown) == 14  # one colour per transformation type
+    assert len(shown) == 11  # the 10 most frequent transformation types, and the other 4
 
 
 def test_evaluate_original_and_corrected(qtbot, window):

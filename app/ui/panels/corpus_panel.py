@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.colouring import categorical_columns
 from sentspace.app.errors import InputError
 from sentspace.app.session import CorpusState, Session
 from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
@@ -151,8 +150,6 @@ class CorpusPanel:
                                    if corpus.sources else "")
         self.corpus_source.setToolTip("\n".join(corpus.sources))
         self.offer_precomputed(state)
-        self.projection_controls.set_corpus(corpus.groups is not None,
-                                            categorical_columns(corpus))
 
     def remember_view(self, state: CorpusState | None, search: str) -> None:
         """Keep the shown corpus's encoder choice and view settings (and ``search``),
@@ -164,19 +161,13 @@ class CorpusPanel:
         # Updated, not replaced: the view also holds what other views keep for it.
         state.view.update({"method": controls.selected_method(),
                            "seed": controls.seed.value(),
-                           "parameters": controls.parameters(),
-                           "colour": controls.colour_scheme(), "search": search})
+                           "parameters": controls.parameters(), "search": search})
 
     def apply_view(self, state: CorpusState) -> None:
         controls, view = self.projection_controls, state.view
         if "method" in view:
             controls.method.setCurrentIndex(max(0, controls.method.findData(view["method"])))
             controls.seed.setValue(view.get("seed", 0))
-        if "colour" in view:
-            # Restored, not chosen: the projection is drawn with it next, not recoloured.
-            controls.colour.blockSignals(True)
-            controls.colour.setCurrentIndex(max(0, controls.colour.findData(view["colour"])))
-            controls.colour.blockSignals(False)
         self.choose(state.encoder)
 
     def choose(self, spec: str | None) -> None:

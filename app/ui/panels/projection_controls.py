@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.colouring import COLOUR_TITLES, METADATA, METHOD_TITLES, NEEDS_GROUPS
+from sentspace.app.colouring import METHOD_TITLES
 from sentspace.app.projection import DEFAULTS
 
 
@@ -25,7 +25,7 @@ class ProjectionControls(QWidget):
     Signals
     -------
     project_requested : the user pressed Project.
-    colour_changed(str) : a key of COLOUR_TITLES.
+    colour_changed(str) : the key of the column chosen to colour by.
     """
 
     project_requested = Signal()
@@ -60,10 +60,11 @@ class ProjectionControls(QWidget):
                                        "(nothing is re-encoded)")
         self.project_button.clicked.connect(self.project_requested)
         self.colour = QComboBox()
-        for key, title in COLOUR_TITLES.items():
-            self.colour.addItem(title, key)
-        self.colour.setToolTip("Faithfulness: share of each point's 10 nearest neighbours "
-                               "in the embedding space that are also its neighbours in 2D")
+        self.colour.setToolTip("Any column of the corpus or the run: categories name "
+                               "their 10 most frequent, the rest share one colour; numbers "
+                               "are drawn on a colour scale. Faithfulness: share of each "
+                               "point's 10 nearest neighbours in the embedding space that "
+                               "are also its neighbours in 2D")
         self.colour.currentIndexChanged.connect(
             lambda: self.colour_changed.emit(self.colour.currentData()))
 
@@ -98,19 +99,16 @@ class ProjectionControls(QWidget):
     def colour_scheme(self) -> str:
         return self.colour.currentData()
 
-    def set_corpus(self, grouped: bool, columns: list[str]) -> None:
-        """Offer the schemes that apply to a corpus: Group and Misclassified only when it
-        has groups, and each of its categorical metadata ``columns`` (Costra
-        transformation type, split, topic...). The scheme chosen stays when it applies."""
-        current = self.colour_scheme()
+    def offer(self, choices: list[tuple[str, str]], chosen: str) -> None:
+        """Offer the colourings ``choices`` ((key, title), the corpus's and its run's
+        columns) with ``chosen`` shown; nothing is emitted (the corpus's own choice)."""
         self.colour.blockSignals(True)
-        self.colour.clear()
-        for key, title in COLOUR_TITLES.items():
-            if grouped or key not in NEEDS_GROUPS:
+        if [(self.colour.itemData(i), self.colour.itemText(i))
+                for i in range(self.colour.count())] != choices:
+            self.colour.clear()
+            for key, title in choices:
                 self.colour.addItem(title, key)
-        for column in columns:
-            self.colour.addItem(column.capitalize(), METADATA + column)
-        self.colour.setCurrentIndex(max(0, self.colour.findData(current)))
+        self.colour.setCurrentIndex(max(0, self.colour.findData(chosen)))
         self.colour.blockSignals(False)
 
     def _show_method_options(self) -> None:

@@ -37,7 +37,14 @@ from PySide6.QtWidgets import (
 if TYPE_CHECKING:
     from scipy.spatial import cKDTree
 
-from sentspace.app.palette import FOUND, MISCLASSIFIED, SELECTED, STALE, PointColours
+from sentspace.app.palette import (
+    FOUND,
+    MISCLASSIFIED,
+    SELECTED,
+    STALE,
+    ColourScale,
+    PointColours,
+)
 from sentspace.app.projection import points_in_polygon
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.
@@ -124,6 +131,10 @@ class ProjectionView(QWidget):
                                   self.highlighted, self.found, self.hover_ring)):
             item.setZValue(z)
             self.plot.addItem(item)
+        # The scale of a colouring by numbers, right of the plot; hidden for categories.
+        self.colour_bar = pg.ColorBarItem(width=12, interactive=False, colorMapMenu=False)
+        self.plot.getPlotItem().layout.addItem(self.colour_bar, 2, 5)
+        self.colour_bar.hide()
         self.hint = pg.TextItem("Press Run to encode, project and evaluate the corpus.",
                                 color="#555555", anchor=(0.5, 0.5))
         self.plot.addItem(self.hint)
@@ -175,9 +186,9 @@ class ProjectionView(QWidget):
 
     def set_points(self, coordinates: np.ndarray, colours: PointColours,
                    describe: Callable[[int], str], axis_labels: tuple[str, str],
-                   legend: str = "") -> None:
-        """Show ``coordinates`` (n, 2) in ``colours``; ``describe(i)`` gives the
-        tooltip of point i."""
+                   legend: str = "", scale: ColourScale | None = None) -> None:
+        """Show ``coordinates`` (n, 2) in ``colours`` (numbers on ``scale``, drawn as a
+        colour bar); ``describe(i)`` gives the tooltip of point i."""
         self.coordinates = np.asarray(coordinates, dtype=np.float32)
         # Contiguous columns: the per-refresh visibility test reads them whole.
         self._x = np.ascontiguousarray(self.coordinates[:, 0])
@@ -196,13 +207,29 @@ class ProjectionView(QWidget):
         self._show_axes(True)
         self._set_colour_table(colours)
         self.legend.setText(legend)
+        self.show_scale(scale)
         self._show_everything()
 
-    def set_colours(self, colours: PointColours, legend: str) -> None:
+    def set_colours(self, colours: PointColours, legend: str,
+                    scale: ColourScale | None = None) -> None:
         """Recolour the points in place, keeping the view."""
         self._set_colour_table(colours)
         self.legend.setText(legend)
+        self.show_scale(scale)
         self.refresh()
+
+    def show_scale(self, scale: ColourScale | None) -> None:
+        """The colour bar of numbers drawn on ``scale``; none for categories."""
+        bar = self.colour_bar
+        if scale is None:
+            bar.hide()
+            return
+        bar.setColorMap(pg.ColorMap(np.linspace(0, 1, len(scale.palette)), scale.palette))
+        # One value: a bar of one colour around it, not an empty range.
+        bar.setLevels((scale.low, scale.high) if scale.high > scale.low
+                      else (scale.low - 0.5, scale.low + 0.5))
+        bar.getAxis("left").setLabel(scale.title)
+        bar.show()
 
     def _set_colour_table(self, colours: PointColours) -> None:
         """Drawing needs one brush (points) or one RGB triple (density) per palette
@@ -294,6 +321,7 @@ class ProjectionView(QWidget):
         # An empty plot would autorange to nothing and show meaningless tiny ticks.
         self.view_box.setRange(xRange=(-1, 1), yRange=(-1, 1), padding=0)
         self.legend.clear()
+        self.colour_bar.hide()
 
     def _show_axes(self, shown: bool) -> None:
         """Axes only around points: an empty plot's ticks read "-1e-302"."""

@@ -1,14 +1,18 @@
 """The one selection as the projection and the Selected sentences dock show it: the
 projection rings it and colours its points by the scheme chosen (a group alone greys
 out the rest), the regex search selects what matches, and Selected sentences lists
-the selection (a clicked point: its group, marked as classified). Every way of
+the selection (a clicked point: its group, marked as classified). *Colour by* offers
+the columns of the corpus and its run (``sentspace.app.columns``), each corpus keeping
+its own choice in its view (a new one starts at ``default_colouring``). Every way of
 selecting ends in :meth:`sentspace.app.session.Selection.select`; the words come from
 :mod:`sentspace.app.listing`."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer
@@ -23,7 +27,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.colouring import is_stale, point_colours
+from sentspace.app.colouring import (
+    Colourable,
+    Colouring,
+    colour_by,
+    colourings,
+    default_colouring,
+    is_stale,
+    point_colours,
+)
+from sentspace.app.columns import sentence_columns
 from sentspace.app.corpora.browse import match_sentences
 from sentspace.app.export import export_sentences
 from sentspace.app.listing import (
@@ -35,7 +48,6 @@ from sentspace.app.listing import (
     prompt,
     selection_caption,
 )
-from sentspace.app.palette import PointColours
 from sentspace.app.session import Session
 from sentspace.app.ui.kit.file_dialogs import save_file
 from sentspace.app.ui.kit.widgets import OneLineDelegate
@@ -46,6 +58,17 @@ from sentspace.app.ui.views.projection_view import ProjectionView
 #: projection or a list is seen where it was made, with the Selected sentences dock
 #: beside the views).
 RAISED_BY = ("region", "chart", "costra", "search", "review", "cluster")
+
+
+@dataclass
+class Offer:
+    """The colourings of one corpus as it is (``made_of``: its corpus, run, regions and
+    classification, compared by identity), and the point colours made of them so far:
+    switching colouring on 145,000 points reuses both."""
+
+    made_of: tuple[Any, ...]
+    columns: dict[str, Colourable]
+    made: dict[str, Colouring] = field(default_factory=dict)
 
 
 class Selecting:
@@ -60,6 +83,8 @@ class Selecting:
         self.sentence_groups = np.empty(0, dtype=np.int64)
         self.selected_group = -1
         self._alone_shown = False
+        #: Each open corpus's Offer, by spec.
+        self._offers: dict[str, Offer] = {}
         self.caption = QLabel(prompt(None))
         self.caption.setWordWrap(True)
         self.list = QListWidget()
@@ -101,7 +126,7 @@ class Selecting:
                 session.current.spec, "search", text))
         projection.selected.connect(lambda indices: self.selection.select(indices,
                                                                           source="region"))
-        controls.colour_changed.connect(lambda _: self.recolour())
+        controls.colour_changed.connect(self.choose_colour)
 
     @property
     def corpus(self):
@@ -127,7 +152,8 @@ class Selecting:
         on(session.ran, lambda state: self.draw(state.exploration))
         on(session.edited, self._edited)
         on(session.regions, lambda state: self.recolour())
-        # Another classification of the run shown (re-run, evaluated): its rings.
+        # Another classification of the run shown (re-run, evaluated): its rings, and
+        # its misclassified as a colouring.
         on(session.evaluated, lambda state, run: self.show_rings()
            if run.name == "classification" else None)
 
@@ -136,6 +162,7 @@ class Selecting:
         self.projection.clear("Press Run to encode, project and evaluate the corpus.")
         self.set_corpus(state.corpus if state is not None else None)
         if state is not None:
+            self.offer_colourings()
             self.show_search(state.view.get("search", ""))
             if state.exploration is not None:
                 self.draw(state.exploration)
@@ -156,20 +183,61 @@ class Selecting:
 
     # --- colours ----------------------------------------------------------------
 
-    def colouring(self) -> tuple[PointColours, str]:
-        """Point colours for the chosen scheme, and the legend that explains them."""
+    def offer(self) -> Offer:
+        """The colourings of the corpus shown, as it is: made again only when its
+        corpus (an edit), run, regions or classification changed."""
         state = self.session.current
-        return point_colours(self.exploration, self.controls.colour_scheme(),
-                             self.sentence_groups, state.regions, self.classification,
-                             state.corpus)
+        exploration, classification = state.exploration, self.classification
+        made_of = (state.corpus, exploration, state.regions, classification)
+        offer = self._offers.get(state.spec)
+        if offer is None or any(a is not b for a, b in zip(offer.made_of, made_of)):
+            columns = sentence_columns(
+                state.corpus, regions=state.regions if exploration is not None else None,
+                classification=classification,
+                faithfulness=exploration.faithfulness if exploration is not None else None)
+            offer = self._offers[state.spec] = Offer(made_of, colourings(columns))
+        for spec in [spec for spec in self._offers if spec not in self.session.states]:
+            del self._offers[spec]   # a closed corpus's columns go with it
+        return offer
+
+    def colour_key(self, offer: Offer) -> str:
+        """The corpus's own choice when it has that column now, else its default."""
+        state = self.session.current
+        chosen = state.view.get("colour")
+        return chosen if chosen in offer.columns else default_colouring(state.corpus,
+                                                                        offer.columns)
+
+    def offer_colourings(self) -> None:
+        """*Colour by* offers the columns of the corpus shown, its choice chosen."""
+        offer = self.offer()
+        self.controls.offer([(key, column.title) for key, column in offer.columns.items()],
+                            self.colour_key(offer))
+
+    def choose_colour(self, key: str) -> None:
+        """The user coloured the corpus shown by column ``key``: kept in its view."""
+        state = self.session.current
+        if state is not None:
+            self.session.set_view(state.spec, "colour", key)
+            self.recolour()
+
+    def colouring(self) -> Colouring:
+        """Point colours by the corpus's colouring, and the legend that explains them."""
+        offer = self.offer()
+        key = self.colour_key(offer)
+        if key not in offer.made:
+            offer.made[key] = colour_by(offer.columns[key], key)
+        return point_colours(self.exploration, offer.made[key], self.classification,
+                             self.corpus)
 
     def draw(self, exploration) -> None:
         """Draw the layout of ``exploration`` with its colours, search and selection."""
-        colours, legend = self.colouring()
+        self.offer_colourings()
+        colouring = self.colouring()
         self._alone_shown = False
-        self.projection.set_points(exploration.projection.coordinates, colours,
+        self.projection.set_points(exploration.projection.coordinates, colouring.colours,
                                    self.describe_sentence,
-                                   exploration.projection.axis_labels, legend)
+                                   exploration.projection.axis_labels, colouring.legend,
+                                   colouring.scale)
         self.projection.show_found(self.found(self.projection.search.text()))
         self.projection.highlight(self.selection.indices)
         self._mark()
@@ -189,7 +257,9 @@ class Selecting:
 
     def recolour(self) -> None:
         if self.exploration is not None:
-            self.projection.set_colours(*self.colouring())
+            self.offer_colourings()
+            colouring = self.colouring()
+            self.projection.set_colours(colouring.colours, colouring.legend, colouring.scale)
             self._alone_shown = False
             self.show_group_alone()
 
@@ -204,13 +274,14 @@ class Selecting:
         if not len(members) and not self._alone_shown:
             return  # the normal colours are on show: a click need not repaint every point
         self._alone_shown = bool(len(members))
-        colours, legend = self.colouring()
+        colouring = self.colouring()
+        colours, legend = colouring.colours, colouring.legend
         if len(members):
             others = np.ones(len(colours), dtype=bool)
             others[members] = False
             colours = colours.where(others, "#e4e4e4")
             legend += " Other sentences greyed out."
-        self.projection.set_colours(colours, legend)
+        self.projection.set_colours(colours, legend, colouring.scale)
         self.projection.show_spokes(members)
 
     # --- search -----------------------------------------------------------------

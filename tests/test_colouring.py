@@ -1,0 +1,79 @@
+"""*Colour by* any column (issue 35, item 3): numbers on viridis with NaN grey, category
+legends of the top ten and "(other N)", and a default per corpus, on the real files."""
+
+import numpy as np
+import pytest
+
+from sentspace.app.colouring import (
+    TOP,
+    colour_by,
+    colourings,
+    default_colouring,
+    top_categories,
+)
+from sentspace.app.columns import Categories, Numbers, sentence_columns
+from sentspace.app.corpora import load_corpus
+from sentspace.app.palette import CATEGORICAL, OTHER, UNGROUPED, scale_palette
+
+
+@pytest.fixture(scope="module")
+def offered(shared_data):
+    """The colourings of full SICK, MSRP's training file and the bundled groups."""
+    corpora = {"sick": load_corpus(shared_data / "sick"),
+               "msrp": load_corpus(shared_data / "msrp" / "msr_paraphrase_train.txt"),
+               "grouped": load_corpus("msrp-grouped")}
+    return {name: (corpus, colourings(sentence_columns(corpus)))
+            for name, corpus in corpora.items()}
+
+
+def test_numbers_follow_their_order_on_viridis_and_nan_is_grey(offered):
+    _, sick = offered["sick"]
+    score = sick["gold_score"]
+    assert isinstance(score, Numbers)
+    colouring = colour_by(score)
+    codes, palette = colouring.colours.codes, colouring.colours.palette
+    assert palette == (*scale_palette(), UNGROUPED)
+    order = np.argsort(score.values, kind="stable")
+    assert np.all(np.diff(codes[order]) >= 0)              # a higher score, never darker
+    scale = colouring.scale
+    assert (scale.low, scale.high, scale.missing, scale.extent) == (
+        np.min(score.values), 5.0, 0, None)             # no tail to leave out
+    assert palette[codes[np.argmin(score.values)]] == "#440154"     # viridis's ends
+    assert palette[codes[np.argmax(score.values)]] == "#fde725"
+
+    corpus, msrp = offered["msrp"]
+    size = msrp["group_size"]
+    colouring = colour_by(size)
+    grey = np.array(colouring.colours[:]) == UNGROUPED
+    assert grey.sum() == 7370 == np.isnan(size.values).sum()    # in no group: grey
+    assert "no value (7,370)" in colouring.legend and colouring.scale.missing == 7370
+
+
+def test_a_legend_names_the_top_ten_and_the_other_groups_share_one_colour(offered):
+    corpus, grouped = offered["grouped"]
+    column = grouped["paraphrase_group"]
+    assert isinstance(column, Categories) and len(column.names) == 274
+    colouring = colour_by(column)
+    colours = colouring.colours
+    assert colours.palette == (*CATEGORICAL[:TOP], OTHER, UNGROUPED)  # 12 brushes, not 274
+    top, counts = top_categories(column.names, column.codes)
+    # Most frequent first; equal counts in natural order of the names ("2" before "10").
+    expected = sorted(range(274), key=lambda k: (-counts[k], int(column.names[k])))[:TOP]
+    assert top.tolist() == expected
+    assert list(colours[corpus.groups.members(int(top[0]))]) == [CATEGORICAL[0]] * counts[top[0]]
+    rest = int(counts.sum() - counts[top].sum())
+    assert np.count_nonzero(np.array(colours[:]) == OTHER) == rest
+    assert f"(other 264: {rest:,} sentences)" in colouring.legend
+    assert colouring.legend.count("&#9632;") == TOP + 1 and colouring.scale is None
+
+
+def test_a_corpus_is_first_coloured_by_its_groups_else_its_pairs_else_words(offered):
+    for name, key in (("grouped", "paraphrase_group"), ("msrp", "paraphrase_group"),
+                      ("sick", "pair_label")):
+        corpus, columns = offered[name]
+        assert default_colouring(corpus, columns) == key
+    _, msrp = offered["msrp"]
+    assert "source" not in msrp and "msrp_ids" not in msrp    # free text colours nothing
+    columns = offered["grouped"][1]
+    plain = {key: column for key, column in columns.items() if key == "words"}
+    assert default_colouring(offered["sick"][0], plain) == "words"
