@@ -205,3 +205,20 @@ def test_numbers_show_a_colour_bar_and_categories_hide_it(qtbot, view):
     view.set_colours(words.colours, words.legend, words.scale)
     view.clear("nothing yet")
     assert not bar.isVisible()
+
+
+def test_a_named_category_shows_in_the_density_image_among_the_others(qtbot, view):
+    """Ten groups named among 29,000: a density bin holding one of their points shows
+    its colour, not the shared colour of the thousands of others around it."""
+    from sentspace.app.palette import OTHER
+
+    rng = np.random.default_rng(4)
+    points = rng.normal(size=(POINT_LIMIT * 2, 2)).astype(np.float32)
+    points[:5] = 0.01 * np.arange(5)[:, None]    # in the densest bins
+    codes = np.ones(len(points), dtype=np.int32)
+    codes[:5] = 0
+    view.set_points(points, PointColours(codes, ("#1f77b4", OTHER)), str, ("x", "y"))
+    assert view.mode == "density"
+    image = view.density.image
+    named = (image[..., :3] == QColor("#1f77b4").getRgb()[:3]).all(axis=-1)
+    assert 1 <= np.count_nonzero(named & (image[..., 3] > 0)) <= 5

@@ -40,8 +40,10 @@ if TYPE_CHECKING:
 from sentspace.app.palette import (
     FOUND,
     MISCLASSIFIED,
+    OTHER,
     SELECTED,
     STALE,
+    UNGROUPED,
     ColourScale,
     PointColours,
 )
@@ -62,6 +64,9 @@ REFRESH_MS = 30
 #: Up to this many distinct colours, a density bin shows its most common colour; with
 #: more (a continuous scale), the mean colour of its points.
 DOMINANT_LIMIT = 64
+#: Colours a density bin shows only when it holds no other: the categories past a
+#: legend's top ten, and none; so the ten named stay visible among 145,000 others.
+BACKGROUND = (OTHER.lower(), UNGROUPED.lower())
 #: Opacity of a bin holding one point; the densest bin is opaque (log scale between).
 SPARSE_ALPHA = 0.45
 
@@ -133,6 +138,7 @@ class ProjectionView(QWidget):
             self.plot.addItem(item)
         # The scale of a colouring by numbers, right of the plot; hidden for categories.
         self.colour_bar = pg.ColorBarItem(width=12, interactive=False, colorMapMenu=False)
+        self.colour_bar.layout.setContentsMargins(0, 8, 0, 8)   # its end labels whole
         self.plot.getPlotItem().layout.addItem(self.colour_bar, 2, 5)
         self.colour_bar.hide()
         self.hint = pg.TextItem("Press Run to encode, project and evaluate the corpus.",
@@ -162,6 +168,7 @@ class ProjectionView(QWidget):
         self._codes = np.empty(0, dtype=np.int32)
         self._brushes = np.empty(0, dtype=object)
         self._rgb = np.empty((0, 3), dtype=np.uint8)
+        self._background = np.empty(0, dtype=bool)
         self._overlays = {item: np.empty(0, dtype=np.int64)
                           for item in (self.marked, self.highlighted, self.found)}
         self._hovered = -1
@@ -239,6 +246,8 @@ class ProjectionView(QWidget):
         self._brushes[:] = [pg.mkBrush(colour) for colour in colours.palette]
         self._rgb = np.array([QColor(colour).getRgb()[:3] for colour in colours.palette],
                              dtype=np.uint8).reshape(-1, 3)
+        self._background = np.array([colour.lower() in BACKGROUND
+                                     for colour in colours.palette], dtype=bool)
         self._drawn = None
 
     def _show_everything(self) -> None:
@@ -417,8 +426,12 @@ class ProjectionView(QWidget):
         counts = np.bincount(cell, minlength=nx * ny)
         k = len(self._rgb)
         if k <= DOMINANT_LIMIT:
-            per_colour = np.bincount(cell * k + codes, minlength=nx * ny * k)
-            rgb = self._rgb[per_colour.reshape(nx * ny, k).argmax(axis=1)]
+            per_colour = np.bincount(cell * k + codes, minlength=nx * ny * k).reshape(-1, k)
+            if self._background.any() and not self._background.all():
+                # A named colour's count outweighs any number of background points.
+                per_colour[:, ~self._background] += len(codes) * (
+                    per_colour[:, ~self._background] > 0)
+            rgb = self._rgb[per_colour.argmax(axis=1)]
         else:
             point_rgb = self._rgb[codes].astype(np.float64)
             sums = np.stack([np.bincount(cell, weights=point_rgb[:, c], minlength=nx * ny)
