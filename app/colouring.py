@@ -58,6 +58,19 @@ def _slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_") or "column"
 
 
+#: Colourings as workspaces saved before any column could colour named them.
+EARLIER_KEYS = {"cluster": "region", "misclassified": "misclassified_or_not"}
+
+
+def saved_key(key: str | None) -> str | None:
+    """The key of a colouring kept in a corpus's view, as it is named now
+    ("metadata:type" and "cluster" of older workspaces are "type" and "region"; their
+    "group" is the default of a grouped corpus)."""
+    if key is not None and key.startswith("metadata:"):
+        return _slug(key.removeprefix("metadata:"))
+    return EARLIER_KEYS.get(key, key) if key is not None else None
+
+
 def colourings(columns: Sequence[Column]) -> dict[str, Colourable]:
     """The columns that can colour points, by key, in order (free text cannot; of two
     with one key, such as Costra's seed group and its metadata column, the first)."""

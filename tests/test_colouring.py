@@ -9,6 +9,7 @@ from sentspace.app.colouring import (
     colour_by,
     colourings,
     default_colouring,
+    saved_key,
     top_categories,
 )
 from sentspace.app.columns import Categories, Numbers, sentence_columns
@@ -77,3 +78,9 @@ def test_a_corpus_is_first_coloured_by_its_groups_else_its_pairs_else_words(offe
     columns = offered["grouped"][1]
     plain = {key: column for key, column in columns.items() if key == "words"}
     assert default_colouring(offered["sick"][0], plain) == "words"
+
+
+def test_a_colouring_saved_by_an_earlier_version_is_found_by_its_new_key():
+    assert [saved_key(key) for key in ("metadata:type", "cluster", "misclassified",
+                                       "faithfulness", "group", None)] == [
+        "type", "region", "misclassified_or_not", "faithfulness", "group", None]

@@ -35,6 +35,7 @@ from sentspace.app.colouring import (
     default_colouring,
     is_stale,
     point_colours,
+    saved_key,
 )
 from sentspace.app.columns import sentence_columns
 from sentspace.app.corpora.browse import match_sentences
@@ -203,7 +204,7 @@ class Selecting:
     def colour_key(self, offer: Offer) -> str:
         """The corpus's own choice when it has that column now, else its default."""
         state = self.session.current
-        chosen = state.view.get("colour")
+        chosen = saved_key(state.view.get("colour"))
         return chosen if chosen in offer.columns else default_colouring(state.corpus,
                                                                         offer.columns)
 
