@@ -96,9 +96,6 @@ class ProjectionControls(QWidget):
             return {"perplexity": self.perplexity.value(), "pca_dims": pca_dims}
         return {}
 
-    def colour_scheme(self) -> str:
-        return self.colour.currentData()
-
     def offer(self, choices: list[tuple[str, str]], chosen: str) -> None:
         """Offer the colourings ``choices`` ((key, title), the corpus's and its run's
         columns) with ``chosen`` shown; nothing is emitted (the corpus's own choice)."""
