@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from sentspace.app.annotations.edits import Edit
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.explore import Exploration
 from sentspace.app.palette import CATEGORICAL, MISCLASSIFIED
@@ -93,9 +94,11 @@ def exploration_columns(exploration: Exploration, *, groups: np.ndarray | None =
 def sentence_columns(corpus: Corpus, *, groups: np.ndarray | None = None,
                      regions: Regions | None = None, classification: Any = None,
                      faithfulness: Any = None,
-                     labels: dict[str, Sequence[Any]] | None = None) -> list[Column]:
+                     labels: dict[str, Sequence[Any]] | None = None,
+                     edits: Sequence[Edit] = ()) -> list[Column]:
     """:func:`exploration_columns` of a corpus with what is known of it so far (no run
-    yet: no region, classification or faithfulness)."""
+    yet: no region, classification or faithfulness), and, from its annotation
+    session's ``edits``, which sentences were edited or reviewed."""
     columns: list[Column] = []
     if corpus.groups is not None:
         codes = np.asarray(corpus.groups.first_group(len(corpus)) if groups is None
@@ -122,9 +125,37 @@ def sentence_columns(corpus: Corpus, *, groups: np.ndarray | None = None,
     if faithful is not None:
         columns.append(Numbers(f"Faithfulness ({faithful.k} neighbours kept)",
                                   faithful.overlap))
+    if edits:
+        columns.append(review_column(corpus, edits))
     for title, values in (labels or {}).items():
         columns.append(Categories.of_values(title, values))
     return columns + pair_columns(corpus) + metadata_columns(corpus)
+
+
+def review_column(corpus: Corpus, edits: Sequence[Edit]) -> Categories:
+    """Each sentence edited (moved, split off, in a merged group or a re-scored pair),
+    else reviewed (marked, noted, a conflict about it settled), else neither."""
+    from sentspace.app.annotations.session import item_keys
+
+    row_of = {sentence_id: row for row, sentence_id in enumerate(corpus.ids)}
+    groups, pairs = corpus.groups, corpus.pairs
+    codes = np.full(len(corpus), -1)
+    for edit in edits:
+        code = 0 if edit.changes_corpus else 1
+        for key in item_keys(edit):
+            kind, _, name = key.partition(":")
+            if kind == "sentence" and name in row_of:
+                rows = np.array([row_of[name]])
+            elif kind == "pair" and pairs is not None and name.isdigit() \
+                    and int(name) < len(pairs):
+                rows = np.array([pairs.first[int(name)], pairs.second[int(name)]])
+            elif kind == "group" and groups is not None and name in groups.names:
+                rows = groups.sentence_index[groups.group_index == groups.names.index(name)]
+            else:
+                continue
+            codes[rows] = np.where(codes[rows] == 0, 0, code)
+    return Categories("Edited or reviewed", ("edited", "reviewed"), codes,
+                      ("#d62728", "#2ca02c"), "neither")
 
 
 def pair_columns(corpus: Corpus) -> list[Column]:

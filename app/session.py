@@ -31,6 +31,7 @@ from sentspace.app.commands import (
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations import COMPARISONS, EVALUATIONS
 from sentspace.app.explore import Exploration
+from sentspace.app.filters import Filter
 from sentspace.app.jobs import Job, Progress
 from sentspace.app.schema import SchemaError, check_fields, describe, field_hints
 from sentspace.app.workspace import (
@@ -216,6 +217,8 @@ class CorpusState:
     view: dict[str, Any] = field(default_factory=dict)
     #: The selection when it was left.
     selection: dict[str, Any] = field(default_factory=dict)
+    #: What every view shows of it (the Filter panel's charts, chips and expression).
+    filter: Filter = field(default_factory=Filter)
     #: Regions (app.regions.Regions) found on the layout shown; a new layout drops them.
     regions: Any = None
     #: The last pair explained (app.explain.PairExplanation).
@@ -357,6 +360,7 @@ class Session:
     Compare result), spaces (an encoder space for the neighbours), reviewed (review
     lists), edited (an edit, undo or redo: a new version), regions, explained,
     precomputed (embeddings loaded), viewed(state, key) (a setting of ``state.view``),
+    filtered (``state.filter`` changed),
     status (how its last job ended), imported (MTEB scores read); ``modified(state)``
     after any change worth saving.
 
@@ -375,6 +379,7 @@ class Session:
         self.spaces, self.reviewed, self.edited = Event(), Event(), Event()
         self.regions, self.explained, self.precomputed = Event(), Event(), Event()
         self.viewed, self.status, self.imported = Event(), Event(), Event()
+        self.filtered = Event()
         self.modified = Event()
 
     def on_current(self, event: Event, callback: Callable[..., Any]) -> None:
@@ -577,6 +582,13 @@ class Session:
             state.view[key] = value
             self._tell(self.viewed, spec, key, saved=False)
 
+    def set_filter(self, spec: str, chosen: Filter) -> None:
+        """The filter of the corpus ``spec`` (separate from the selection), saved."""
+        state = self.states.get(spec)
+        if state is not None and state.filter != chosen:
+            state.filter = chosen
+            self._tell(self.filtered, spec)
+
     def set_status(self, spec: str, status: str) -> None:
         """How the last job asked for on the corpus ``spec`` ended."""
         if spec in self.states:
@@ -624,6 +636,7 @@ class Session:
             extra = {"runs": runs, "shown": state.shown, "encoder": state.encoder,
                      "review_lists": encode_state(state.review_lists),
                      "view": state.view, "selection": state.selection,
+                     "filter": state.filter.to_dict(),
                      "regions": encode_state(state.regions),
                      "explanation": encode_state(state.explanation),
                      "imported": encode_state(state.imported),
@@ -683,7 +696,7 @@ SAVED_STATE: dict[str, tuple[Any, bool]] = {
     "review_lists": (dict, False), "view": (dict, False), "selection": (dict, False),
     "regions": (Any, False), "explanation": (Any, False), "imported": (Any, False),
     "agreements": (list, False), "compared": (list[int], False),
-    "comparison": (Any, False)}
+    "comparison": (Any, False), "filter": (dict, False)}
 SAVED_RUN = {"encoder": (int, True), "training_text": (str | None, False),
              "exploration": (dict, True)}
 SAVED_AGREEMENT = {"position": (int, True), "encoders": (str, True), "seed": (int, True),
@@ -818,6 +831,10 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         if any(not -1 <= index < len(corpus) for index in chosen) or -1 in chosen[:-1]:
             raise WorkspaceError(f"{where}.selection: a sentence outside the corpus's "
                                  f"{len(corpus):,}", path)
+        try:
+            state.filter = Filter.from_dict(saved.get("filter", {}))
+        except ValueError as error:
+            raise WorkspaceError(f"{where}.filter: {error}", path) from None
         state.regions = decode_state(saved.get("regions"), corpus, where=f"{where}.regions",
                                      path=path, kind=Regions | None)
         state.explanation = decode_state(saved.get("explanation"), corpus,

@@ -1,0 +1,510 @@
+"""The filter every view follows: conditions on the columns of ``app/columns.py`` (a
+numeric range, a set of categories) and a typed expression, combined into one pass mask.
+
+A :class:`Filter` is plain data (saved with the workspace); a :class:`FilterTable` holds
+one corpus's columns and evaluates filters on them with numpy. As in the web map
+(``resources/web_map.html``), each condition keeps its own pass mask and ``fails``
+counts the conditions a sentence fails, so a chart counts "all the other conditions" in
+one pass: the rows failing nothing, plus those failing only its own condition.
+
+The expression is pandas/duckdb-like (``length > 30 and split == "test"``,
+``label in ["entailment", "neutral"]``, ``not 5 <= words < 10``), parsed with Python's
+``ast`` into a whitelist of nodes and evaluated on whole columns; it is never ``eval``'d.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from sentspace.app.columns import Categories, Column, Numbers, sentence_columns
+from sentspace.app.errors import InputError
+
+#: Bars of a category chart before the rest are one "other" bar (the web map's TOP).
+TOP = 10
+#: Bins of a numeric histogram (an integer column: at most this many, one value wide or
+#: wider).
+BINS = 40
+#: The bar of the categories beyond the top :data:`TOP`, as a chosen name.
+OTHER = "(other)"
+#: Other names a column answers to in an expression, beside its own.
+ALIASES = {"length": "Words"}
+_SQL_WORDS = {"AND": "and", "OR": "or", "NOT": "not", "IN": "in"}
+
+
+@dataclass(frozen=True)
+class Range:
+    """Values from ``low`` to ``high``, both included (no value: never in)."""
+
+    column: str
+    low: float
+    high: float
+
+    def label(self) -> str:
+        return f"{self.column} {_number(self.low)}–{_number(self.high)}"
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """Sentences whose category is one of ``names`` (:data:`OTHER`: any beyond the top
+    :data:`TOP`; the column's ``none``: no category)."""
+
+    column: str
+    names: tuple[str, ...]
+
+    def label(self) -> str:
+        return f"{self.column}: {', '.join(self.names)}"
+
+
+Condition = Range | Chosen
+
+
+@dataclass(frozen=True)
+class Filter:
+    """One condition per column, ANDed, and an ``expression`` ("" for none)."""
+
+    conditions: tuple[Condition, ...] = ()
+    expression: str = ""
+
+    def __bool__(self) -> bool:
+        return bool(self.conditions or self.expression.strip())
+
+    def condition(self, column: str) -> Condition | None:
+        return next((c for c in self.conditions if c.column == column), None)
+
+    def with_condition(self, condition: Condition) -> Filter:
+        """This filter with ``condition`` in place of any other on its column."""
+        kept = tuple(c for c in self.conditions if c.column != condition.column)
+        return replace(self, conditions=(*kept, condition))
+
+    def without(self, column: str) -> Filter:
+        return replace(self, conditions=tuple(c for c in self.conditions
+                                              if c.column != column))
+
+    def with_expression(self, expression: str) -> Filter:
+        return replace(self, expression=expression.strip())
+
+    def chips(self) -> list[tuple[str, str]]:
+        """(column, or "" for the expression; its label), one per active condition."""
+        chips = [(c.column, c.label()) for c in self.conditions]
+        return chips + ([("", f"where {self.expression}")] if self.expression else [])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ranges": [[c.column, c.low, c.high] for c in self.conditions
+                           if isinstance(c, Range)],
+                "categories": [[c.column, list(c.names)] for c in self.conditions
+                               if isinstance(c, Chosen)],
+                "expression": self.expression}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Filter:
+        """The filter :meth:`to_dict` wrote; ValueError for anything else."""
+        try:
+            ranges = [Range(str(column), float(low), float(high))
+                      for column, low, high in data.get("ranges", [])]
+            chosen = [Chosen(str(column), tuple(map(str, names)))
+                      for column, names in data.get("categories", [])]
+            expression = data.get("expression", "")
+            if not isinstance(expression, str):
+                raise TypeError("the expression is not text")
+        except (TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"not a filter ({error})") from None
+        return cls((*ranges, *chosen), expression)
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.4g}"
+
+
+def identifier(title: str) -> str:
+    """A column's name in an expression, as the web map names it ("Gold score (mean of
+    its pairs)": ``gold_score_mean_of_its_pairs``)."""
+    return re.sub(r"^_+|_+$", "", re.sub(r"[^a-z0-9]+", "_", title.lower())) or "column"
+
+
+@dataclass(eq=False)
+class Chart:
+    """A column as drawn: each sentence's ``slot`` (bar or bin; the last: no value)
+    and the ``labels`` of the slots; ``edges`` (nBins + 1) for a histogram."""
+
+    column: Column
+    slot: np.ndarray
+    labels: tuple[str, ...]
+    edges: np.ndarray | None = None
+    integer: bool = False
+    #: A category chart's slot of each category code, and of "no category" last.
+    bar_of: np.ndarray | None = None
+
+    @property
+    def title(self) -> str:
+        return self.column.title
+
+    @property
+    def numeric(self) -> bool:
+        return isinstance(self.column, Numbers)
+
+
+def make_chart(column: Categories | Numbers) -> Chart:
+    if isinstance(column, Numbers):
+        return _histogram(column)
+    codes = np.asarray(column.codes)
+    # Categories come most frequent first (Categories.of_values), but groups and regions
+    # are in their own order: rank them by count here.
+    counts = np.bincount(codes[codes >= 0], minlength=len(column.names))
+    ranked = np.argsort(-counts, kind="stable")
+    top = ranked[:TOP]
+    bar_of = np.full(len(column.names) + 1, TOP, dtype=np.uint8)
+    bar_of[top] = np.arange(len(top))
+    bar_of[-1] = TOP + 1                           # codes of -1 read the last entry
+    labels = [column.names[k] for k in top] + [""] * (TOP - len(top))
+    others = len(column.names) - len(top)
+    labels += [f"{OTHER[:-1]} {others:,})" if others else "", column.none]
+    return Chart(column, bar_of[codes], tuple(labels), bar_of=bar_of)
+
+
+def _histogram(column: Numbers) -> Chart:
+    values = np.asarray(column.values, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    low, high = (float(finite.min()), float(finite.max())) if len(finite) else (0.0, 0.0)
+    integer = bool(len(finite)) and bool(np.all(finite == np.round(finite)))
+    if integer:
+        width = max(1.0, float(np.ceil((high - low + 1) / BINS)))
+        bins = int(np.ceil((high - low + 1) / width))
+    else:
+        bins = BINS if high > low else 1
+        width = (high - low) / BINS if high > low else 1.0
+    edges = low + width * np.arange(bins + 1)
+    with np.errstate(invalid="ignore"):
+        slot = np.minimum(np.floor((values - low) / width), bins - 1)
+    slot = np.where(np.isfinite(values), slot, bins).astype(np.uint8)
+    labels = tuple(_number(e) for e in edges[:-1]) + ("no value",)
+    return Chart(column, slot, labels, edges, integer)
+
+
+@dataclass(eq=False)
+class Evaluated:
+    """A filter evaluated: ``mask`` (True: passes everything), each condition's pass
+    mask by key (column title; "" the expression) and ``fails``, the number of
+    conditions each sentence fails."""
+
+    mask: np.ndarray
+    passes: dict[str, np.ndarray]
+    fails: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return int(np.count_nonzero(self.mask))
+
+    def without(self, key: str) -> np.ndarray:
+        """The sentences passing every condition but ``key``'s."""
+        own = self.passes.get(key)
+        if own is None:
+            return self.mask
+        return (self.fails == 0) | ((self.fails == 1) & ~own)
+
+
+@dataclass(eq=False)
+class FilterTable:
+    """One corpus's chartable columns, by title, and what filters make of them."""
+
+    columns: Sequence[Column]
+    n: int = field(init=False)
+    charts: dict[str, Chart] = field(init=False)
+    names: dict[str, str] = field(init=False)
+    #: Pass masks of conditions evaluated before, so a brush recomputes only its own.
+    _cache: dict[Any, np.ndarray] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        charted = [c for c in self.columns if isinstance(c, (Categories, Numbers))]
+        self.charts = {c.title: make_chart(c) for c in charted}
+        self.n = len(next(iter(self.charts.values())).slot) if self.charts else 0
+        self.names = {}
+        for column in charted:
+            short = identifier(column.title.split(" (")[0])
+            for name in (identifier(column.title), short):
+                self.names.setdefault(name, column.title)
+        for alias, title in ALIASES.items():
+            if title in self.charts:
+                self.names.setdefault(alias, title)
+
+    # --- conditions ---------------------------------------------------------------
+
+    def passes(self, condition: Condition) -> np.ndarray:
+        """The pass mask of one condition (cached). Raises InputError for a column
+        this corpus does not have."""
+        cached = self._cache.get(condition)
+        if cached is not None:
+            return cached
+        chart = self.charts.get(condition.column)
+        if chart is None:
+            raise InputError(f"the filter names a column this corpus does not have: "
+                             f"{condition.column!r}")
+        if isinstance(condition, Range):
+            values = chart.column.values
+            mask = (values >= condition.low) & (values <= condition.high)
+        else:
+            column: Categories = chart.column
+            chosen = set(condition.names)
+            lut = np.zeros(len(column.names) + 1, dtype=bool)
+            for code, name in enumerate(column.names):
+                if name in chosen or (OTHER in chosen and chart.bar_of[code] == TOP):
+                    lut[code] = True
+            lut[-1] = column.none in chosen
+            mask = lut[column.codes]
+        if len(self._cache) > 64:
+            self._cache.clear()
+        self._cache[condition] = mask
+        return mask
+
+    def evaluate(self, chosen: Filter) -> Evaluated:
+        """Every condition's mask, and their AND. Raises InputError for a bad
+        expression or a column this corpus lacks."""
+        passes = {c.column: self.passes(c) for c in chosen.conditions}
+        if chosen.expression:
+            key = ("expression", chosen.expression)
+            if key not in self._cache:
+                self._cache[key] = self.expression_mask(chosen.expression)
+            passes[""] = self._cache[key]
+        fails = np.zeros(self.n, dtype=np.uint8)
+        for mask in passes.values():
+            fails += ~mask
+        return Evaluated(fails == 0, passes, fails)
+
+    def counts(self, evaluated: Evaluated, title: str) -> np.ndarray:
+        """Chart ``title``'s count per slot among the sentences that pass every other
+        condition (its own brush leaves its bars drawn, as in the web map)."""
+        chart = self.charts[title]
+        rows = evaluated.without(title)
+        return np.bincount(chart.slot[rows], minlength=len(chart.labels))
+
+    def totals(self, title: str) -> np.ndarray:
+        chart = self.charts[title]
+        return np.bincount(chart.slot, minlength=len(chart.labels))
+
+    # --- the expression ------------------------------------------------------------
+
+    def expression_mask(self, source: str) -> np.ndarray:
+        """The sentences ``source`` holds for. Raises InputError naming the column
+        (1-based) and the problem."""
+        tree = _parse(source)
+        result = _Evaluator(self, source).visit(tree.body)
+        if not isinstance(result, np.ndarray) or result.dtype != bool:
+            raise _error(source, tree.body, "this is a value, not a condition: compare "
+                         "it, as in words > 10")
+        return result
+
+
+def _parse(source: str) -> ast.Expression:
+    try:
+        return ast.parse(_python_words(source), mode="eval")
+    except SyntaxError as error:
+        at = error.offset or 0
+        if not 0 < at <= len(source.rstrip()):      # Python puts an early end at 0
+            raise InputError(f"filter expression, column {len(source.rstrip()) + 1}: it "
+                             "ends too early (a value or condition is missing)") from None
+        hint = ("; compare with ==" if re.search(r"(?<![=!<>])=(?!=)", source) else "")
+        raise InputError(f"filter expression, column {at}: {error.msg}{hint}") from None
+
+
+def _python_words(source: str) -> str:
+    """SQL's AND, OR, NOT and IN as Python's (the same length: columns stay right)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return source
+    out = list(source)
+    for token in tokens:
+        if token.type == tokenize.NAME and token.string in _SQL_WORDS and token.start[0] == 1:
+            start = token.start[1]
+            out[start:start + len(token.string)] = _SQL_WORDS[token.string]
+    return "".join(out)
+
+
+def _error(source: str, node: ast.AST, problem: str) -> InputError:
+    at = getattr(node, "col_offset", 0) + 1
+    end = getattr(node, "end_col_offset", at)
+    return InputError(f"filter expression, column {at} ({source[at - 1:end]!r}): {problem}")
+
+
+_COMPARE = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less,
+            ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal}
+_FLIPPED = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE,
+            ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+
+
+class _Evaluator:
+    """Walks the whitelisted nodes; anything else is an error at its position."""
+
+    def __init__(self, table: FilterTable, source: str) -> None:
+        self.table, self.source = table, source
+
+    def visit(self, node: ast.AST) -> Any:
+        method = getattr(self, f"visit_{type(node).__name__}", None)
+        if method is None:
+            raise _error(self.source, node, f"{_describe(node)} is not allowed; use "
+                         "comparisons, and, or, not, in [...], numbers, \"text\" and "
+                         "column names")
+        return method(node)
+
+    def condition(self, node: ast.AST) -> np.ndarray:
+        value = self.visit(node)
+        if not (isinstance(value, np.ndarray) and value.dtype == bool):
+            raise _error(self.source, node, "a value where a condition is needed: "
+                         "compare it, as in words > 10")
+        return value
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> np.ndarray:
+        combine = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+        result = self.condition(node.values[0])
+        for value in node.values[1:]:
+            result = combine(result, self.condition(value))
+        return result
+
+    def visit_BinOp(self, node: ast.BinOp) -> np.ndarray:
+        # pandas's & and | (each side in brackets there, as here).
+        if isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+            combine = np.logical_and if isinstance(node.op, ast.BitAnd) else np.logical_or
+            return combine(self.condition(node.left), self.condition(node.right))
+        raise _error(self.source, node, "arithmetic is not allowed; compare a column "
+                     "with a value")
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        if isinstance(node.op, (ast.Not, ast.Invert)):
+            return ~self.condition(node.operand)
+        if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+            value = self.visit(node.operand)
+            if isinstance(value, float):
+                return -value
+        raise _error(self.source, node, "only a number may have a minus sign")
+
+    def visit_Constant(self, node: ast.Constant) -> Any:
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise _error(self.source, node, "only numbers and \"text\" are values")
+        return float(value) if isinstance(value, (int, float)) else value
+
+    def visit_Name(self, node: ast.Name) -> Chart:
+        title = self.table.names.get(node.id) or self.table.names.get(node.id.lower())
+        if title is None:
+            names = ", ".join(sorted(self.table.names))
+            raise _error(self.source, node, f"no column is called {node.id}; the names "
+                         f"are {names}")
+        return self.table.charts[title]
+
+    def visit_List(self, node: ast.List | ast.Tuple) -> list[Any]:
+        values = [self.visit(item) for item in node.elts]
+        if any(isinstance(v, (np.ndarray, Chart)) for v in values):
+            raise _error(self.source, node, "a list holds values only")
+        return values
+
+    visit_Tuple = visit_List
+
+    def visit_Compare(self, node: ast.Compare) -> np.ndarray:
+        result = None
+        left_node = node.left
+        for op, right_node in zip(node.ops, node.comparators):
+            part = self.compare(left_node, op, right_node)
+            result = part if result is None else result & part
+            left_node = right_node
+        return result
+
+    def compare(self, left_node: ast.AST, op: ast.cmpop, right_node: ast.AST
+                ) -> np.ndarray:
+        left, right = self.visit(left_node), self.visit(right_node)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not isinstance(left, Chart) or not isinstance(right, list):
+                raise _error(self.source, right_node, "in needs a column on its left "
+                             "and a [list] on its right")
+            found = np.zeros(self.table.n, dtype=bool)
+            for value in right:
+                found |= self.equal(left, value, right_node)
+            return ~found if isinstance(op, ast.NotIn) else found
+        if isinstance(left, Chart) == isinstance(right, Chart):
+            raise _error(self.source, right_node, "compare a column with a value")
+        if not isinstance(left, Chart):
+            left, right, op = right, left, _FLIPPED[type(op)]()
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            raise _error(self.source, right_node, "use == or != to compare")
+        if isinstance(left.column, Categories):
+            if not isinstance(op, (ast.Eq, ast.NotEq)):
+                raise _error(self.source, right_node, f"{left.title} has categories: "
+                             "compare it with == or !=")
+            equal = self.equal(left, right, right_node)
+            return equal if isinstance(op, ast.Eq) else ~equal
+        if isinstance(right, str):
+            raise _error(self.source, right_node, f"{left.title} holds numbers; "
+                         f"{right!r} is text")
+        with np.errstate(invalid="ignore"):
+            return _COMPARE[type(op)](left.column.values, right)
+
+    def equal(self, chart: Chart, value: Any, node: ast.AST) -> np.ndarray:
+        column = chart.column
+        if isinstance(column, Numbers):
+            if isinstance(value, str):
+                raise _error(self.source, node, f"{chart.title} holds numbers; "
+                             f"{value!r} is text")
+            return column.values == value
+        text = value if isinstance(value, str) else _number(value)
+        if text == column.none:
+            return column.codes < 0
+        if text not in column.names:
+            shown = ", ".join(column.names[:TOP]) + (", …" if len(column.names) > TOP
+                                                     else "")
+            raise _error(self.source, node, f"{text!r} is not a value of {chart.title} "
+                         f"({shown})")
+        return column.codes == column.names.index(text)
+
+
+def _describe(node: ast.AST) -> str:
+    return {"Call": "a function call", "Attribute": "an attribute",
+            "Subscript": "indexing", "Lambda": "a lambda", "Dict": "a dictionary",
+            "Set": "a set", "IfExp": "if/else"}.get(type(node).__name__,
+                                                    type(node).__name__)
+
+
+_tables: weakref.WeakKeyDictionary[Any, tuple[tuple, FilterTable]] = (
+    weakref.WeakKeyDictionary())
+
+
+def state_columns(state: Any) -> list[Column]:
+    """The columns of an open corpus (a ``session.CorpusState``) as it is now: its
+    groups as edited, what the run shown found of this version (regions,
+    classification, faithfulness), what its annotation session edited or reviewed."""
+    corpus, exploration = state.corpus, state.exploration
+    current = exploration is not None and exploration.corpus.fingerprint == corpus.fingerprint
+    regions = state.regions
+    if regions is not None and len(regions.labels) != len(corpus):
+        regions = None
+    annotations = state.annotations
+    return sentence_columns(
+        corpus, regions=regions,
+        classification=exploration.classification if current else None,
+        faithfulness=exploration.faithfulness if exploration is not None else None,
+        edits=annotations.edits if annotations is not None else ())
+
+
+def table_of(state: Any) -> FilterTable:
+    """:func:`state_columns` as a :class:`FilterTable`, kept on ``state`` until what
+    its columns read changes (an edit, a run, regions)."""
+    key = (state.corpus.fingerprint, id(state.exploration), id(state.regions),
+           len(state.annotations.edits) if state.annotations is not None else 0)
+    kept = _tables.get(state)
+    if kept is None or kept[0] != key:
+        kept = _tables[state] = (key, FilterTable(state_columns(state)))
+    return kept[1]
+
+
+def usable(chosen: Filter, table: FilterTable) -> Filter:
+    """``chosen`` without conditions on columns ``table`` lacks (regions of an earlier
+    layout), so what remains still applies."""
+    kept = tuple(c for c in chosen.conditions if c.column in table.charts)
+    return chosen if len(kept) == len(chosen.conditions) else replace(chosen,
+                                                                      conditions=kept)

@@ -1,0 +1,167 @@
+"""The filter every view follows (app/filters.py): ranges, categories, the typed
+expression and its errors, cross-filter counts, and the session's filter saved with a
+workspace."""
+
+import numpy as np
+import pytest
+
+from sentspace.app.columns import sentence_columns
+from sentspace.app.errors import InputError
+from sentspace.app.filters import OTHER, Chosen, Filter, FilterTable, Range, table_of
+
+
+@pytest.fixture(scope="module")
+def sick(shared_data):
+    from sentspace.app.corpora import load_corpus
+
+    return load_corpus(shared_data / "sick")
+
+
+@pytest.fixture(scope="module")
+def table(sick):
+    return FilterTable(sentence_columns(sick))
+
+
+def words(corpus):
+    return np.array([len(t.split()) for t in corpus.texts])
+
+
+def split_of(corpus):
+    """Each sentence's pair splits joined, brute force from the pairs."""
+    pairs = corpus.pairs
+    seen = [set() for _ in range(len(corpus))]
+    for first, second, split in zip(pairs.first, pairs.second, pairs.split):
+        seen[first].add(split)
+        seen[second].add(split)
+    return np.array([" + ".join(sorted(s)) for s in seen], dtype=object)
+
+
+def test_range_category_and_expression_pass_what_they_say(sick, table):
+    length, split = words(sick), split_of(sick)
+    assert len(sick) == 6077
+    chosen = (Filter().with_condition(Range("Words", 10, 15))
+              .with_condition(Chosen("Split", ("test", "train"))))
+    evaluated = table.evaluate(chosen)
+    expected = (length >= 10) & (length <= 15) & np.isin(split, ["test", "train"])
+    assert np.array_equal(evaluated.mask, expected)
+    assert evaluated.count == 732
+    # The issue's example, with the SQL words too; the same rows either way.
+    typed = table.expression_mask('length > 12 and split == "test"')
+    assert np.array_equal(typed, (length > 12) & (split == "test"))
+    assert np.array_equal(table.expression_mask('LENGTH > 12 AND split == "test"'), typed)
+    assert np.array_equal(table.expression_mask('not 5 <= words < 9 or split in ["trial"]'),
+                          ~((length >= 5) & (length < 9)) | (split == "trial"))
+    assert np.array_equal(table.expression_mask("(words > 10) & (gold_score >= 4.5)"),
+                          (length > 10) & table.charts["Gold score (mean of its pairs)"]
+                          .column.values.__ge__(4.5))
+    # A brush replacing another on the same column keeps one condition for it.
+    assert chosen.with_condition(Range("Words", 3, 4)).chips()[-1] == ("Words",
+                                                                       "Words 3–4")
+
+
+def test_other_bar_chooses_every_category_beyond_the_top(sick):
+    from sentspace.app.columns import Categories
+
+    # SICK's sentence ids as categories: thousands, so most are in "other".
+    ids = Categories.of_values("Id", [i[:3] for i in sick.ids])
+    table = FilterTable([ids])
+    top = set(table.charts["Id"].labels[:10])
+    mask = table.passes(Chosen("Id", (OTHER,)))
+    assert np.array_equal(mask, ~np.isin([i[:3] for i in sick.ids], list(top)))
+    assert 0 < mask.sum() < len(sick)
+
+
+@pytest.mark.parametrize("source, problem", [
+    ("length >", "column 9: it ends too early"),
+    ("lenght > 3", "column 1 ('lenght'): no column is called lenght; the names are"),
+    ('split > "a"', "column 9 ('\"a\"'): Split has categories: compare it with =="),
+    ('split == "tset"', "'tset' is not a value of Split"),
+    ('__import__("os").system("x")', "a function call is not allowed"),
+    ("words", "this is a value, not a condition"),
+    ("words = 3", "compare with =="),
+    ("words + 1 > 2", "arithmetic is not allowed"),
+    ('words > "ten"', "Words holds numbers; 'ten' is text"),
+    ("words.real > 3", "an attribute is not allowed"),
+])
+def test_a_bad_expression_says_where_and_why(table, source, problem):
+    with pytest.raises(InputError, match="filter expression") as raised:
+        table.expression_mask(source)
+    assert problem in str(raised.value)
+
+
+def test_cross_filter_counts_are_each_chart_under_the_other_conditions(sick, table):
+    chosen = (Filter(expression="gold_score > 3")
+              .with_condition(Range("Words", 8, 12))
+              .with_condition(Chosen("Pair label", ("NEUTRAL", "ENTAILMENT"))))
+    evaluated = table.evaluate(chosen)
+    length = words(sick)
+    label = table.charts["Pair label"].column
+    label_text = np.array([label.names[c] if c >= 0 else "" for c in label.codes])
+    score = table.charts["Gold score (mean of its pairs)"].column.values
+    conditions = {"Words": (length >= 8) & (length <= 12),
+                  "Pair label": np.isin(label_text, ["NEUTRAL", "ENTAILMENT"]),
+                  "": score > 3}
+    for title, chart in table.charts.items():
+        others = np.ones(len(sick), dtype=bool)
+        for key, mask in conditions.items():
+            if key != title:
+                others &= mask
+        brute = np.zeros(len(chart.labels), dtype=int)
+        for row in np.flatnonzero(others):
+            brute[chart.slot[row]] += 1
+        assert np.array_equal(table.counts(evaluated, title), brute), title
+    assert table.counts(evaluated, "Words").sum() > evaluated.count
+    assert table.totals("Words").sum() == len(sick)
+
+
+def test_the_session_filter_is_an_event_and_comes_back_with_the_workspace(sick, shared_data,
+                                                                            tmp_path):
+    from sentspace.app.jobs import run_job
+    from sentspace.app.session import Session, restore_session
+    from sentspace.app.workspace import WorkspaceError, load_workspace, save_workspace
+
+    session = Session()
+    spec = str(shared_data / "sick")
+    state = session.open(spec, sick, None)
+    heard = []
+    session.filtered.connect(lambda changed: heard.append(changed.filter))
+    chosen = Filter(expression='split == "trial"').with_condition(Range("Words", 3, 9))
+    session.set_filter(spec, chosen)
+    session.set_filter(spec, chosen)                  # the same: nobody is told again
+    assert heard == [chosen] and state.filter == chosen
+    assert session.selection.indices.size == 0        # the selection is its own
+    expected = (words(sick) <= 9) & (split_of(sick) == "trial")
+    assert np.array_equal(table_of(state).evaluate(chosen).mask, expected)
+    assert expected.sum() == 9
+
+    path = tmp_path / "w.sentspace"
+    workspace = session.to_workspace()
+    saved = workspace.corpora[0].state
+    save_workspace(workspace, path)
+    restored = run_job(restore_session(load_workspace(path), path))
+    assert restored.current.filter == chosen
+    # A workspace from before filters opens unfiltered; a malformed one names the key.
+    del saved["filter"]
+    assert run_job(restore_session(workspace, path)).current.filter == Filter()
+    saved["filter"] = {"ranges": [["Words", "many"]]}
+    with pytest.raises(WorkspaceError, match=r"corpora\[0\]\.state\.filter: not a filter"):
+        run_job(restore_session(workspace, path))
+
+
+def test_edited_and_reviewed_sentences_are_a_column(shared_data, tmp_path):
+    from sentspace.app.annotations.session import AnnotationSession
+    from sentspace.app.corpora import load_corpus
+
+    corpus = load_corpus(shared_data / "sick" / "SICK_trial.txt")
+    annotations = AnnotationSession.open(corpus, tmp_path / "journal.jsonl")
+    try:
+        annotations.edit_pair(0, score=1.0, reason="too high")
+        annotations.mark_reviewed(f"sentence:{corpus.ids[5]}")
+        column = next(c for c in sentence_columns(annotations.corpus,
+                                                  edits=annotations.edits)
+                      if c.title == "Edited or reviewed")
+    finally:
+        annotations.close()
+    edited = {int(corpus.pairs.first[0]), int(corpus.pairs.second[0])}
+    assert set(np.flatnonzero(column.codes == 0)) == edited
+    assert np.flatnonzero(column.codes == 1).tolist() == ([] if 5 in edited else [5])
