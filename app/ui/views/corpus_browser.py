@@ -145,6 +145,8 @@ class CorpusBrowser(QWidget):
         self.model = SentenceTableModel(self)
         self._order = np.zeros(0, dtype=np.int64)
         self._mask: np.ndarray | None = None
+        #: The session's filter (None: every sentence passes).
+        self._passing: np.ndarray | None = None
         self._haystack: list[str] | None = None
         self._jobs: dict[str, JobHandle] = {}
         self._selected = -1
@@ -288,7 +290,7 @@ class CorpusBrowser(QWidget):
             handle.cancel()
         self._jobs.clear()
         self.corpus, self.stats = corpus, None
-        self._haystack, self._mask = None, None
+        self._haystack, self._mask, self._passing = None, None, None
         self._selected = self._pending_select = -1
         self.model.set_corpus(corpus)
         self._order = np.arange(len(corpus))
@@ -310,6 +312,8 @@ class CorpusBrowser(QWidget):
         if self.corpus is None or not 0 <= index < len(self.corpus):
             return
         row = self.row_of(index)
+        if row < 0 and self._passing is not None and not self._passing[index]:
+            return                      # the filter hides it: the table stays as asked
         if row < 0:
             self._pending_select = index
             self.filter_box.setText("")
@@ -322,6 +326,12 @@ class CorpusBrowser(QWidget):
                                 QAbstractItemView.ScrollHint.PositionAtCenter)
         finally:
             self._emitting = True
+
+    def set_passing(self, mask: np.ndarray | None) -> None:
+        """List only the sentences where ``mask`` (the session's filter) is True."""
+        self._passing = (mask if mask is not None and self.corpus is not None
+                         and len(mask) == len(self.corpus) else None)
+        self._show_rows()
 
     def row_of(self, index: int) -> int:
         """The table row showing sentence ``index``, -1 when the filter hides it."""
@@ -413,6 +423,8 @@ class CorpusBrowser(QWidget):
 
     def _show_rows(self) -> None:
         rows = self._order if self._mask is None else self._order[self._mask[self._order]]
+        if self._passing is not None:
+            rows = rows[self._passing[rows]]
         self.model.set_rows(rows)
         self._show_count()
         pending = self._pending_select if self._pending_select >= 0 else self._selected

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -40,6 +41,8 @@ from sentspace.app.neighbours import Normalised
 from sentspace.app.ui.kit.workers import JobHandle, start_job
 
 DEFAULT_K = 10
+#: The text of neighbours the filter leaves out.
+FILTERED_OUT = "#a8a8a8"
 SAME_GROUP, PARTNER = "✓", "⇄"
 
 
@@ -76,7 +79,10 @@ class NeighbourColumn(QWidget):
         layout.addWidget(self.table, stretch=1)
         self.indices = np.zeros(0, dtype=np.int64)
 
-    def show_neighbours(self, corpus: Corpus, answer: Neighbours) -> None:
+    def show_neighbours(self, corpus: Corpus, answer: Neighbours,
+                        passing: np.ndarray | None = None) -> None:
+        """The neighbours of ``answer``; those failing the filter (``passing``
+        False) greyed, with a tooltip saying so."""
         self.note.setText(answer.note)
         self.note.setVisible(bool(answer.note))
         self.indices = answer.indices
@@ -88,6 +94,9 @@ class NeighbourColumn(QWidget):
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, int(index))
+                if passing is not None and not passing[index]:
+                    item.setForeground(QColor(FILTERED_OUT))
+                    item.setToolTip("Filtered out by the Filter panel")
                 if column < 3:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.table.setItem(row, column, item)
@@ -124,6 +133,9 @@ class NeighboursView(QWidget):
         self.query: Query | None = None
         self._pools: list[Normalised | None] = []
         self.job: JobHandle | None = None
+        #: The filter's pass mask (None: every sentence passes) and the answers shown.
+        self.passing: np.ndarray | None = None
+        self._shown: tuple[Query, list[Neighbours]] | None = None
 
         self.query_box = QLineEdit()
         self.query_box.setPlaceholderText("Type a sentence, or select one in another view")
@@ -172,7 +184,7 @@ class NeighboursView(QWidget):
             # Its answers and normalised pools belong to the old spaces.
             self.job.cancel()
             self.job = None
-        self.corpus, self.spaces = corpus, list(spaces)
+        self.corpus, self.spaces, self._shown = corpus, list(spaces), None
         self._pools = [None] * len(self.spaces)
         for column in self.columns:
             column.setParent(None)
@@ -191,12 +203,19 @@ class NeighboursView(QWidget):
             self.job.cancel()
             self.job = None
         self.corpus, self.spaces, self.query, self._pools = None, [], None, []
+        self._shown = None
         self.query_box.clear()
         for column in self.columns:
             column.setParent(None)
             column.deleteLater()
         self.columns = []
         self._rerun()
+
+    def set_passing(self, mask: np.ndarray | None) -> None:
+        """Grey the neighbours where ``mask`` (the session's filter) is False."""
+        self.passing = mask
+        if self._shown is not None and self.corpus is not None:
+            self._show(*self._shown)
 
     def query_sentence(self, index: int) -> None:
         """Find the neighbours of corpus sentence ``index`` (itself excluded)."""
@@ -283,8 +302,11 @@ class NeighboursView(QWidget):
             what = "the typed text"
         self.caption.setText(f"Nearest neighbours of {what} by cosine: "
                              f"<i>{html.escape(query.text)}</i>")
+        self._shown = (query, answers)
+        passing = (self.passing if self.passing is not None
+                   and len(self.passing) == len(corpus) else None)
         for column, answer in zip(self.columns, answers):
-            column.show_neighbours(corpus, answer)
+            column.show_neighbours(corpus, answer, passing)
         shown = np.unique(np.concatenate([a.indices for a in answers]))
         self.neighbours_found.emit([int(i) for i in shown])
 

@@ -69,6 +69,8 @@ DOMINANT_LIMIT = 64
 BACKGROUND = (OTHER.lower(), UNGROUPED.lower())
 #: Opacity of a bin holding one point; the densest bin is opaque (log scale between).
 SPARSE_ALPHA = 0.45
+#: Points the filter leaves out: drawn under the rest, faint grey.
+FILTERED_OUT = (190, 190, 190, 70)
 
 
 @functools.cache
@@ -161,6 +163,8 @@ class ProjectionView(QWidget):
         layout.addWidget(self.legend)
 
         self.coordinates = np.empty((0, 2), dtype=np.float32)
+        #: The filter's pass mask (None: every point passes).
+        self._passing: np.ndarray | None = None
         self.mode = "points"
         self._x = self._y = np.empty(0, dtype=np.float32)
         self._tree: Future[cKDTree] | None = None
@@ -216,6 +220,16 @@ class ProjectionView(QWidget):
         self.legend.setText(legend)
         self.show_scale(scale)
         self._show_everything()
+
+    def set_passing(self, mask: np.ndarray | None) -> None:
+        """Fade the points where ``mask`` is False (the filter's); None: none."""
+        self._passing = mask
+        self._drawn = None
+        self.refresh(force=True)
+
+    def _passing_mask(self) -> np.ndarray | None:
+        mask = self._passing
+        return mask if mask is not None and len(mask) == len(self.coordinates) else None
 
     def set_colours(self, colours: PointColours, legend: str,
                     scale: ColourScale | None = None) -> None:
@@ -408,8 +422,15 @@ class ProjectionView(QWidget):
         return bin_w / pixel_w <= 1.5 * BIN_PX and bin_h / pixel_h <= 1.5 * BIN_PX
 
     def _draw_points(self, indices: np.ndarray) -> None:
-        self.points.setData(x=self._x[indices], y=self._y[indices],
-                            brush=self._brushes[self._codes[indices]], data=indices)
+        brushes = self._brushes[self._codes[indices]]
+        passing = self._passing_mask()
+        if passing is not None:
+            kept = passing[indices]
+            order = np.argsort(kept, kind="stable")      # the filtered-out drawn first
+            indices, brushes, kept = indices[order], brushes[order], kept[order]
+            brushes[~kept] = pg.mkBrush(*FILTERED_OUT)
+        self.points.setData(x=self._x[indices], y=self._y[indices], brush=brushes,
+                            data=indices)
 
     def _draw_density(self, region: tuple[float, float, float, float],
                       inside: np.ndarray) -> None:
@@ -423,6 +444,13 @@ class ProjectionView(QWidget):
         column = np.minimum(((x - x0) * (nx / (x1 - x0))).astype(np.int32), nx - 1)
         row = np.minimum(((y - y0) * (ny / (y1 - y0))).astype(np.int32), ny - 1)
         cell = row * nx + column
+        passing = self._passing_mask()
+        # Bins are coloured by the points that pass the filter; a bin of filtered-out
+        # points only is faint grey.
+        anywhere = np.bincount(cell, minlength=nx * ny) if passing is not None else None
+        if passing is not None:
+            kept = passing[inside]
+            cell, codes = cell[kept], codes[kept]
         counts = np.bincount(cell, minlength=nx * ny)
         k = len(self._rgb)
         if k <= DOMINANT_LIMIT:
@@ -442,6 +470,10 @@ class ProjectionView(QWidget):
         # Log scale: one point must still show next to a bin of thousands.
         alpha[occupied] = SPARSE_ALPHA + (1 - SPARSE_ALPHA) * (
             np.log(counts[occupied]) / max(np.log(counts.max()), 1e-9))
+        if anywhere is not None:
+            faded = (anywhere > 0) & ~occupied
+            rgb[faded] = FILTERED_OUT[:3]
+            alpha[faded] = FILTERED_OUT[3] / 255
         image = np.empty((ny, nx, 4), dtype=np.uint8)
         image[..., :3] = rgb.reshape(ny, nx, 3)
         image[..., 3] = (alpha * 255).reshape(ny, nx)

@@ -30,6 +30,7 @@ from sentspace.app.session import CorpusState, Session
 from sentspace.app.ui.panels.classification_panel import ClassificationPanel
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
+from sentspace.app.ui.panels.filter_panel import FilterPanel
 from sentspace.app.ui.panels.review_panel import ReviewPanel
 from sentspace.app.ui.panels.workspace_panel import WorkspacePanel
 from sentspace.app.ui.views.projection_view import ProjectionView
@@ -38,6 +39,7 @@ from sentspace.app.ui.window.docking import Docks, small_screen
 from sentspace.app.ui.window.enabling import Enabling
 from sentspace.app.ui.window.explaining import Explaining
 from sentspace.app.ui.window.files import Files
+from sentspace.app.ui.window.filtering import Filtering
 from sentspace.app.ui.window.following import Following
 from sentspace.app.ui.window.inspecting import Inspecting
 from sentspace.app.ui.window.job_queue import JobQueue
@@ -97,6 +99,12 @@ class MainWindow(QMainWindow):
                             (self.evaluation_panel, "Evaluations"),
                             (self.review_panel, "Review"), (self.explaining.page, "Explain")):
             self.tasks.addTab(page, title)
+        self.filter_panel = FilterPanel()
+        self.tasks.setTabToolTip(self.tasks.addTab(self.filter_panel, "Filter"),
+                                 "Charts of every column: brush or click them to filter "
+                                 "the projection, the Corpus table and the neighbours")
+        self.filtering = Filtering(self.session, self.filter_panel, self.projection,
+                                   self.views, self.neighbours_view)
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("main-split")
         self.main_split.addWidget(self.views)
@@ -143,6 +151,7 @@ class MainWindow(QMainWindow):
         self.corpus_panel.follow(session)
         selecting.follow()
         self.regioning.follow()
+        self.filtering.follow()
         for panel in (self.classification, self.evaluation_panel, self.review_panel):
             panel.follow(session)
         session.on_current(session.reviewed,

@@ -32,6 +32,8 @@ class Views(QTabWidget):
         """``compare_header(view)``: Compare's choices above its view (a page)."""
         super().__init__()
         self.session, self.projection, self.selecting = session, projection, selecting
+        #: The filter's pass mask of a corpus (None: none), set by the window's Filtering.
+        self.passing = lambda state: None
         self.setDocumentMode(True)
         self.costra_page = LazyPage(self._build_costra_view)
         self.compare_page = LazyPage(self._build_compare_view)
@@ -97,6 +99,7 @@ class Views(QTabWidget):
         """The corpus table of ``state``, filtered as it was left."""
         browser = browser or self.corpus_browser
         browser.set_corpus(state.corpus)
+        browser.set_passing(self.passing(state))
         browser.filter_box.setText(state.view.get("filter", ""))
 
     def show_spaces(self, state) -> None:

@@ -1,0 +1,204 @@
+"""One column of the Filter panel: a histogram with a draggable range brush (numbers) or
+clickable bars of its top categories, "other" and none (categories). Every bar is drawn
+faint at its whole count and solid at its count under the other conditions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QWidget
+
+from sentspace.app.filters import OTHER, TOP, Chart, Chosen, Condition, Range
+from sentspace.app.ui.charts.base import shortened
+
+ALL_BRUSH, SHOWN_BRUSH, CHOSEN_BRUSH = "#d5dbe5", "#4a78b5", "#e69500"
+#: Pixels per category bar, and around the plot.
+BAR_PX, FRAME_PX = 15, 24
+HISTOGRAM_PX = 92
+
+
+class _BrushBox(pg.ViewBox):
+    """A view box that neither pans nor zooms: a drag brushes, a click picks a bar."""
+
+    def __init__(self, chart: ColumnChart) -> None:
+        super().__init__(enableMenu=False)
+        self.setMouseEnabled(False, False)
+        self._chart = chart
+
+    def mouseDragEvent(self, ev, axis=None) -> None:
+        if ev.button() != Qt.MouseButton.LeftButton or not self._chart.chart.numeric:
+            ev.ignore()
+            return
+        ev.accept()
+        start = self.mapSceneToView(ev.buttonDownScenePos()).x()
+        now = self.mapSceneToView(ev.scenePos()).x()
+        self._chart.brush(min(start, now), max(start, now))
+
+    def mouseClickEvent(self, ev) -> None:
+        if ev.button() != Qt.MouseButton.LeftButton:
+            ev.ignore()
+            return
+        ev.accept()
+        point = self.mapSceneToView(ev.scenePos())
+        self._chart.clicked_at(point.x(), point.y())
+
+
+class ColumnChart(pg.PlotWidget):
+    """The chart of one :class:`~sentspace.app.filters.Chart`.
+
+    Signals
+    -------
+    brushed(str, float, float) : the column's title and the values brushed (both in).
+    toggled(str, str) : the column's title and the category clicked (``OTHER`` for the
+        "other" bar, the column's ``none`` for the sentences without one).
+    cleared(str) : a click on a histogram outside its brush.
+    """
+
+    brushed = Signal(str, float, float)
+    toggled = Signal(str, str)
+    cleared = Signal(str)
+
+    def __init__(self, chart: Chart, parent: QWidget | None = None) -> None:
+        super().__init__(parent, background="w", viewBox=_BrushBox(self))
+        self.chart = chart
+        self.setAccessibleName(f"filter chart {chart.title}")
+        item = self.getPlotItem()
+        item.hideButtons()
+        item.setMenuEnabled(False)
+        for side in ("left", "bottom"):
+            item.getAxis(side).enableAutoSIPrefix(False)
+            item.getAxis(side).setStyle(tickFont=self.font())
+        self._brushed: tuple[float, float] | None = None
+        self.region: pg.LinearRegionItem | None = None
+        if chart.numeric:
+            self._build_histogram()
+        else:
+            self._build_bars()
+
+    # --- building ----------------------------------------------------------------
+
+    def _build_histogram(self) -> None:
+        edges = self.chart.edges
+        width = float(edges[1] - edges[0])
+        # Integer bins one wide are centred on their value; wider ones span their edges.
+        self._offset = -0.5 if self.chart.integer and width == 1 else 0.0
+        self._x = edges[:-1] + width / 2 + self._offset
+        self._width = width * 0.9
+        self.all_bars = pg.BarGraphItem(x=self._x, height=np.zeros(len(self._x)),
+                                        width=self._width, brush=ALL_BRUSH, pen=None)
+        self.shown_bars = pg.BarGraphItem(x=self._x, height=np.zeros(len(self._x)),
+                                          width=self._width, brush=SHOWN_BRUSH, pen=None)
+        self.addItem(self.all_bars)
+        self.addItem(self.shown_bars)
+        self.region = pg.LinearRegionItem(brush=pg.mkBrush(230, 149, 0, 50),
+                                          pen=pg.mkPen(CHOSEN_BRUSH, width=2))
+        self.region.setZValue(10)
+        self.region.hide()
+        self.region.sigRegionChanged.connect(self._region_moved)
+        self.addItem(self.region)
+        self.getPlotItem().hideAxis("left")
+        self.setFixedHeight(HISTOGRAM_PX)
+        low, high = float(edges[0]) + self._offset, float(edges[-1]) + self._offset
+        self.setXRange(low, high, padding=0.02)
+        self.setToolTip("Drag across the bars to keep a range; drag its edges to change "
+                        "it; click outside it to clear")
+
+    def _build_bars(self) -> None:
+        labels = self.chart.labels
+        self._rows = [slot for slot, label in enumerate(labels) if label]
+        y = np.arange(len(self._rows))
+        self.all_bars = pg.BarGraphItem(x0=0, y=y, height=0.8, width=np.zeros(len(y)),
+                                        brush=ALL_BRUSH, pen=None)
+        self.shown_bars = pg.BarGraphItem(x0=0, y=y, height=0.8, width=np.zeros(len(y)),
+                                          brush=SHOWN_BRUSH, pen=None)
+        self.addItem(self.all_bars)
+        self.addItem(self.shown_bars)
+        item = self.getPlotItem()
+        item.invertY(True)
+        item.getAxis("left").setTicks([[(row, shortened(labels[slot], 18))
+                                        for row, slot in enumerate(self._rows)], []])
+        item.getAxis("left").setWidth(118)
+        self.setFixedHeight(BAR_PX * max(len(self._rows), 1) + FRAME_PX)
+        self.setYRange(-0.5, len(self._rows) - 0.5, padding=0)
+        self.setToolTip("Click bars to keep those categories; click again to let go")
+
+    # --- drawing -----------------------------------------------------------------
+
+    def show_counts(self, totals: np.ndarray, counts: np.ndarray,
+                    condition: Condition | None) -> None:
+        """Bars at ``totals`` (faint) and ``counts`` (solid), ``condition`` marked."""
+        if self.chart.numeric:
+            bins = len(self._x)
+            self.all_bars.setOpts(height=totals[:bins])
+            self.shown_bars.setOpts(height=counts[:bins])
+            self.setYRange(0, max(float(totals[:bins].max()), 1.0), padding=0.05)
+            self._show_range(condition if isinstance(condition, Range) else None)
+            return
+        chosen = set(condition.names) if isinstance(condition, Chosen) else set()
+        names = [self.name_of(slot) for slot in self._rows]
+        self.all_bars.setOpts(width=totals[self._rows])
+        self.shown_bars.setOpts(width=counts[self._rows], brushes=[
+            pg.mkBrush(CHOSEN_BRUSH if name in chosen else SHOWN_BRUSH) for name in names])
+        self.setXRange(0, max(float(totals[self._rows].max()), 1.0), padding=0.02)
+
+    def _show_range(self, condition: Range | None) -> None:
+        if condition is None:
+            self._brushed = None
+            self.region.hide()
+            return
+        if self._brushed == (condition.low, condition.high) and self.region.isVisible():
+            return                       # the user's own drag: leave the edges under it
+        self._brushed = (condition.low, condition.high)
+        pad = 0.5 if self.chart.integer else 0.0
+        self.region.blockSignals(True)
+        self.region.setRegion((condition.low - pad, condition.high + pad))
+        self.region.blockSignals(False)
+        self.region.show()
+
+    # --- the user ------------------------------------------------------------------
+
+    def name_of(self, slot: int) -> str:
+        """The category a bar stands for."""
+        if slot == TOP:
+            return OTHER
+        if slot == TOP + 1:
+            return self.chart.column.none
+        return self.chart.labels[slot]
+
+    def brush(self, low: float, high: float) -> None:
+        """Keep the values from ``low`` to ``high`` (an integer column: the whole
+        numbers whose bars they reach)."""
+        if self.chart.integer:
+            low, high = float(np.ceil(low - 0.5)), float(np.floor(high + 0.5))
+            if high < low:
+                return
+        self.region.blockSignals(True)
+        pad = 0.5 if self.chart.integer else 0.0
+        self.region.setRegion((low - pad, high + pad))
+        self.region.blockSignals(False)
+        self.region.show()
+        self._emit(low, high)
+
+    def _region_moved(self) -> None:
+        low, high = self.region.getRegion()
+        if self.chart.integer:
+            low, high = float(np.ceil(low)), float(np.floor(high))
+        if high >= low:
+            self._emit(low, high)
+
+    def _emit(self, low: float, high: float) -> None:
+        if self._brushed != (low, high):
+            self._brushed = (low, high)
+            self.brushed.emit(self.chart.title, low, high)
+
+    def clicked_at(self, x: float, y: float) -> None:
+        if self.chart.numeric:
+            if self.region.isVisible():
+                low, high = self.region.getRegion()
+                if not low <= x <= high:
+                    self.cleared.emit(self.chart.title)
+            return
+        row = int(round(y))
+        if 0 <= row < len(self._rows):
+            self.toggled.emit(self.chart.title, self.name_of(self._rows[row]))

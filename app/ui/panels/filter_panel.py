@@ -1,0 +1,196 @@
+"""The Filter panel: a chart per column of the corpus shown (``app/filters.py``), the
+active conditions as removable chips, a typed expression with its error inline, and
+*Clear all*. It only draws what it is given and says what the user asked for
+(:attr:`FilterPanel.filter_changed`); the window's ``Filtering`` keeps the session's
+filter and every view following it."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sentspace.app.errors import InputError
+from sentspace.app.filters import Chosen, Evaluated, Filter, FilterTable, Range
+from sentspace.app.ui.charts.column_chart import ColumnChart
+from sentspace.app.ui.kit.flow_layout import FlowLayout
+
+#: A brush dragged faster than this is applied once per interval (ms), not per move.
+BRUSH_MS = 15
+
+
+class FilterPanel(QWidget):
+    """Signals
+    -------
+    filter_changed(Filter) : the filter the user made (a brush, a bar, a chip removed,
+        the expression entered, Clear all).
+    """
+
+    filter_changed = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table: FilterTable | None = None
+        self.filter = Filter()
+        self.charts: dict[str, ColumnChart] = {}
+        self._pending: Filter | None = None
+        self._brush_timer = QTimer(self)
+        self._brush_timer.setSingleShot(True)
+        self._brush_timer.setInterval(BRUSH_MS)
+        self._brush_timer.timeout.connect(self._send_pending)
+
+        self.expression = QLineEdit()
+        self.expression.setAccessibleName("filter expression")
+        self.expression.setPlaceholderText('Filter, then Enter: words > 10 and split == "test"')
+        self.expression.setClearButtonEnabled(True)
+        self.expression.returnPressed.connect(self._expression_entered)
+        self.expression.textChanged.connect(lambda text: text or self._expression_entered())
+        self.clear_button = QPushButton("Clear all")
+        self.clear_button.setToolTip("Remove every condition and the expression")
+        self.clear_button.clicked.connect(lambda: self._change(Filter()))
+        self.error = QLabel()
+        self.error.setObjectName("filter-error")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c00000")
+        self.error.hide()
+        self.count = QLabel("No corpus")
+        self.chips = QWidget()
+        self.chips_layout = FlowLayout(self.chips, spacing=4)
+        self.chart_box = QWidget()
+        self.chart_layout = QVBoxLayout(self.chart_box)
+        self.chart_layout.setContentsMargins(0, 0, 4, 0)
+        self.chart_layout.setSpacing(2)
+        self.chart_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.chart_box)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        row = QHBoxLayout()
+        row.addWidget(self.expression, stretch=1)
+        row.addWidget(self.clear_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(row)
+        layout.addWidget(self.error)
+        layout.addWidget(self.count)
+        layout.addWidget(self.chips)
+        layout.addWidget(scroll, stretch=1)
+
+    # --- drawing -------------------------------------------------------------------
+
+    def show_filter(self, table: FilterTable | None, chosen: Filter,
+                    evaluated: Evaluated | None, error: str = "") -> None:
+        """Draw ``table``'s charts under ``evaluated`` (``chosen`` evaluated), or nothing
+        (no corpus); ``error`` is the expression's problem."""
+        if table is not self.table:
+            self._build(table)
+        self.filter = chosen
+        if self.expression.text().strip() != chosen.expression and not error:
+            self.expression.blockSignals(True)
+            self.expression.setText(chosen.expression)
+            self.expression.blockSignals(False)
+        self.error.setText(error)
+        self.error.setVisible(bool(error))
+        self._show_chips(chosen)
+        if table is None or evaluated is None:
+            self.count.setText("No corpus")
+            return
+        self.count.setText(f"{table.n:,} sentences" if not chosen else
+                           f"<b>{evaluated.count:,}</b> of {table.n:,} sentences pass")
+        for title, chart in self.charts.items():
+            chart.show_counts(table.totals(title), table.counts(evaluated, title),
+                              chosen.condition(title))
+
+    def _build(self, table: FilterTable | None) -> None:
+        self.table = table
+        for chart in self.charts.values():
+            chart.title_label.deleteLater()
+            chart.deleteLater()
+        self.charts = {}
+        if table is None:
+            return
+        at = 0
+        for title, made in table.charts.items():
+            chart = ColumnChart(made)
+            chart.brushed.connect(self._brushed)
+            chart.toggled.connect(self._toggled)
+            chart.cleared.connect(lambda column: self._change(self.filter.without(column)))
+            chart.title_label = QLabel(f"<b>{html.escape(title)}</b>")
+            self.chart_layout.insertWidget(at, chart.title_label)
+            self.chart_layout.insertWidget(at + 1, chart)
+            at += 2
+            self.charts[title] = chart
+
+    def _show_chips(self, chosen: Filter) -> None:
+        while self.chips_layout.count():
+            self.chips_layout.takeAt(0).widget().deleteLater()
+        for column, label in chosen.chips():
+            chip = QToolButton()
+            chip.setText(f"{label}  ×")
+            chip.setToolTip("Remove this condition")
+            chip.setAccessibleName(f"filter chip {column or 'expression'}")
+            chip.setStyleSheet("QToolButton { background: #fff1d6; border: 1px solid "
+                               "#e69500; border-radius: 8px; padding: 1px 6px; }")
+            chip.clicked.connect(lambda _=False, column=column: self.remove(column))
+            self.chips_layout.addWidget(chip)
+        self.chips.setVisible(bool(chosen))
+
+    # --- what the user asks --------------------------------------------------------
+
+    def remove(self, column: str) -> None:
+        """Remove the condition on ``column`` ("" the expression)."""
+        if column:
+            self._change(self.filter.without(column))
+        else:
+            self.expression.clear()
+
+    def _brushed(self, column: str, low: float, high: float) -> None:
+        self._pending = self.filter.with_condition(Range(column, low, high))
+        self.filter = self._pending
+        if not self._brush_timer.isActive():
+            self._brush_timer.start()
+
+    def _send_pending(self) -> None:
+        if self._pending is not None:
+            chosen, self._pending = self._pending, None
+            self.filter_changed.emit(chosen)
+
+    def _toggled(self, column: str, name: str) -> None:
+        old = self.filter.condition(column)
+        names = list(old.names) if isinstance(old, Chosen) else []
+        names = [n for n in names if n != name] if name in names else [*names, name]
+        self._change(self.filter.with_condition(Chosen(column, tuple(names))) if names
+                     else self.filter.without(column))
+
+    def _expression_entered(self) -> None:
+        """Apply the expression typed once it is valid; else say why, inline."""
+        chosen = self.filter.with_expression(self.expression.text())
+        if self.table is not None and chosen.expression:
+            try:
+                self.table.evaluate(Filter(expression=chosen.expression))
+            except InputError as error:
+                self.error.setText(str(error))
+                self.error.show()
+                return
+        self.error.hide()
+        self._change(chosen)
+
+    def _change(self, chosen: Filter) -> None:
+        self._brush_timer.stop()
+        self._pending = None
+        self.filter = chosen
+        if not chosen.expression and self.expression.text():
+            self.expression.blockSignals(True)        # Clear all: no second change
+            self.expression.clear()
+            self.expression.blockSignals(False)
+        self.filter_changed.emit(chosen)

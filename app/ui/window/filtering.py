@@ -1,0 +1,77 @@
+"""The session's filter, kept and followed: the Filter panel's changes go to the
+session, and each change of the filter or of what its columns read (a corpus shown, a
+run, regions, an edit) is evaluated once in the core and handed to every view: the
+projection fades what fails it, the Corpus table lists only what passes, the
+neighbours mark what fails it, the panel's charts count under it."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from sentspace.app.errors import InputError
+from sentspace.app.filters import Filter, table_of, usable
+from sentspace.app.session import CorpusState, Session
+from sentspace.app.ui.panels.filter_panel import FilterPanel
+from sentspace.app.ui.views.neighbours_view import NeighboursView
+from sentspace.app.ui.views.projection_view import ProjectionView
+
+
+class Filtering:
+    """``session``'s filter, drawn in ``panel`` and followed by ``projection``, the
+    ``views``' Corpus table and ``neighbours``."""
+
+    def __init__(self, session: Session, panel: FilterPanel, projection: ProjectionView,
+                 views, neighbours: NeighboursView) -> None:
+        self.session, self.panel, self.projection = session, panel, projection
+        self.views, self.neighbours = views, neighbours
+        #: The pass mask of the corpus shown (None: nothing filtered).
+        self.mask: np.ndarray | None = None
+        #: Seconds the last update took, from the filter set to every view drawn.
+        self.last_update_s = 0.0
+
+    def follow(self) -> None:
+        session = self.session
+        self.panel.filter_changed.connect(self._asked)
+        session.current_changed.connect(self.update)
+        for event in (session.filtered, session.ran, session.regions, session.edited,
+                      session.evaluated):
+            session.on_current(event, lambda state, *_: self.update(state))
+        self.views.passing = self.passing
+
+    def passing(self, state: CorpusState | None) -> np.ndarray | None:
+        """The pass mask of ``state`` when it is the corpus shown (the Corpus table
+        asks when it is built)."""
+        return self.mask if state is self.session.current else None
+
+    def _asked(self, chosen: Filter) -> None:
+        current = self.session.current
+        if current is not None:
+            self.session.set_filter(current.spec, chosen)
+
+    def update(self, state: CorpusState | None) -> None:
+        started = time.perf_counter()
+        if state is None:
+            self.mask = None
+            self.panel.show_filter(None, Filter(), None)
+            self._show_views()
+            return
+        table = table_of(state)
+        chosen, error = usable(state.filter, table), ""
+        try:
+            evaluated = table.evaluate(chosen)
+        except InputError as problem:        # a saved expression naming a column now gone
+            error, chosen = str(problem), chosen.with_expression("")
+            evaluated = table.evaluate(chosen)
+        self.mask = evaluated.mask if chosen else None
+        self.panel.show_filter(table, chosen, evaluated, error)
+        self._show_views()
+        self.last_update_s = time.perf_counter() - started
+
+    def _show_views(self) -> None:
+        mask = self.mask
+        self.projection.set_passing(mask)
+        if self.views.corpus_page.is_built:
+            self.views.corpus_browser.set_passing(mask)
+        self.neighbours.set_passing(mask)
