@@ -70,6 +70,8 @@ class ColumnChart(pg.PlotWidget):
             item.getAxis(side).enableAutoSIPrefix(False)
             item.getAxis(side).setStyle(tickFont=self.font())
         self._brushed: tuple[float, float] | None = None
+        self._totals: np.ndarray | None = None
+        self._shown_brush, self._chosen_brush = pg.mkBrush(SHOWN_BRUSH), pg.mkBrush(CHOSEN_BRUSH)
         self.region: pg.LinearRegionItem | None = None
         if chart.numeric:
             self._build_histogram()
@@ -128,19 +130,24 @@ class ColumnChart(pg.PlotWidget):
     def show_counts(self, totals: np.ndarray, counts: np.ndarray,
                     condition: Condition | None) -> None:
         """Bars at ``totals`` (faint) and ``counts`` (solid), ``condition`` marked."""
+        if self._totals is not totals:
+            # The whole counts (and so the axes) change with the table only, not per brush.
+            self._totals = totals
+            if self.chart.numeric:
+                bins = len(self._x)
+                self.all_bars.setOpts(height=totals[:bins])
+                self.setYRange(0, max(float(totals[:bins].max()), 1.0), padding=0.05)
+            else:
+                self.all_bars.setOpts(width=totals[self._rows])
+                self.setXRange(0, max(float(totals[self._rows].max()), 1.0), padding=0.02)
         if self.chart.numeric:
-            bins = len(self._x)
-            self.all_bars.setOpts(height=totals[:bins])
-            self.shown_bars.setOpts(height=counts[:bins])
-            self.setYRange(0, max(float(totals[:bins].max()), 1.0), padding=0.05)
+            self.shown_bars.setOpts(height=counts[:len(self._x)])
             self._show_range(condition if isinstance(condition, Range) else None)
             return
         chosen = set(condition.names) if isinstance(condition, Chosen) else set()
-        names = [self.name_of(slot) for slot in self._rows]
-        self.all_bars.setOpts(width=totals[self._rows])
         self.shown_bars.setOpts(width=counts[self._rows], brushes=[
-            pg.mkBrush(CHOSEN_BRUSH if name in chosen else SHOWN_BRUSH) for name in names])
-        self.setXRange(0, max(float(totals[self._rows].max()), 1.0), padding=0.02)
+            self._chosen_brush if self.name_of(slot) in chosen else self._shown_brush
+            for slot in self._rows])
 
     def _show_range(self, condition: Range | None) -> None:
         if condition is None:

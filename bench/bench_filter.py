@@ -1,0 +1,134 @@
+"""Filter speed at 1,000,000 sentences (issue 35: a brush updates every view in under
+100 ms; ratio against a plain numpy mask).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_filter.py [--rows N]
+
+Synthetic columns of the kinds the Filter panel charts (words 3-60, a gold score, a
+split of 3, 40 regions, 20,000 groups with their size), one brush already on the
+gold score and a category chosen, as a user builds it. Times, best of 7 in the same
+process: the plain numpy mask of the brushed range (the baseline) and of all three
+conditions; ``FilterTable.evaluate`` after the brush moves (its own mask recomputed,
+the others cached); the cross-filter counts of every chart; both together (what a
+brush costs the core); the typed expression against the same numpy; and, with Qt, the
+Filter panel redrawing its charts and the projection fading what fails (density image
+of the whole map).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import best_of  # noqa: E402
+
+from sentspace.app.columns import Categories, Numbers  # noqa: E402
+from sentspace.app.filters import Chosen, Filter, FilterTable, Range  # noqa: E402
+
+REPEATS = 7
+
+
+def columns(n: int, seed: int = 0) -> list:
+    rng = np.random.default_rng(seed)
+    words = np.clip(rng.gamma(4.0, 3.0, n).round() + 3, 3, 60)
+    score = rng.uniform(1, 5, n)
+    split = rng.choice(3, n, p=[0.6, 0.3, 0.1])
+    region = rng.integers(-1, 40, n)
+    group = rng.integers(0, 20_000, n)
+    size = np.bincount(group, minlength=20_000)[group].astype(float)
+    return [Numbers("Words", words), Numbers("Gold score (mean of its pairs)", score),
+            Categories("Split", ("train", "test", "trial"), split),
+            Categories("Region", tuple(f"region {k}" for k in range(40)), region,
+                       none="in no region"),
+            Categories("Group", tuple(f"g{k}" for k in range(20_000)), group),
+            Numbers("Group size", size)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    n = parser.parse_args().rows
+    made = columns(n)
+    started = time.perf_counter()
+    table = FilterTable(made)
+    build = time.perf_counter() - started
+    words, score = made[0].values, made[1].values
+    split = made[2].codes
+    base = (Filter().with_condition(Range("Gold score (mean of its pairs)", 2.0, 4.5))
+            .with_condition(Chosen("Split", ("train", "test"))))
+    table.evaluate(base)
+    lows = iter(np.tile(np.arange(5, 25), 100))
+
+    def brush() -> object:
+        low = float(next(lows))                     # a new range each time: no cache hit
+        return table.evaluate(base.with_condition(Range("Words", low, low + 10)))
+
+    def brush_and_counts() -> None:
+        evaluated = brush()
+        for title in table.charts:
+            table.counts(evaluated, title)
+
+    evaluated = brush()
+    rows = [
+        ("numpy mask of the brushed range (baseline)",
+         best_of(lambda: (words >= 10) & (words <= 20), REPEATS)),
+        ("numpy mask of all three conditions",
+         best_of(lambda: (words >= 10) & (words <= 20) & (score >= 2) & (score <= 4.5)
+                 & (split != 2), REPEATS)),
+        ("FilterTable.evaluate after a brush", best_of(brush, REPEATS)),
+        (f"cross-filter counts of all {len(table.charts)} charts",
+         best_of(lambda: [table.counts(evaluated, t) for t in table.charts], REPEATS)),
+        ("a brush in the core: mask + every chart's counts",
+         best_of(brush_and_counts, REPEATS)),
+        ('expression: words > 30 and split == "test"',
+         best_of(lambda: table.expression_mask('words > 30 and split == "test"'), REPEATS)),
+        ("numpy of the same expression",
+         best_of(lambda: (words > 30) & (split == 1), REPEATS)),
+    ]
+    rows += gui_rows(table, base, evaluated)
+    baseline = rows[0][1]
+    print(f"{n:,} sentences, {len(table.charts)} columns; table built once in "
+          f"{build * 1000:.0f} ms; best of {REPEATS}")
+    print(f"{'step':<58}{'ms':>9}{'x numpy':>10}")
+    for name, seconds in rows:
+        print(f"{name:<58}{seconds * 1000:>9.2f}{seconds / baseline:>10.1f}")
+
+
+def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, float]]:
+    """The panel's charts and the projection, offscreen; none without a Qt platform."""
+    try:
+        from PySide6.QtWidgets import QApplication
+    except ImportError:
+        return []
+    app = QApplication.instance() or QApplication([])
+    from sentspace.app.palette import PointColours
+    from sentspace.app.ui.panels.filter_panel import FilterPanel
+    from sentspace.app.ui.views.projection_view import ProjectionView
+
+    panel = FilterPanel()
+    panel.resize(400, 900)
+    panel.show_filter(table, base, evaluated)
+    view = ProjectionView()
+    view.resize(800, 600)
+    view.show()
+    rng = np.random.default_rng(1)
+    view.set_points(rng.normal(size=(table.n, 2)).astype(np.float32),
+                    PointColours(rng.integers(0, 10, table.n).astype(np.int32),
+                                 tuple(f"#{k}0{k}0{k}0" for k in range(10))),
+                    str, ("x", "y"))
+    app.processEvents()
+    mask = evaluated.mask
+    return [("Filter panel: every chart redrawn",
+             best_of(lambda: (panel.show_filter(table, base, evaluated),
+                              app.processEvents()), REPEATS)),
+            ("projection: filtered-out points faded (density image)",
+             best_of(lambda: (view.set_passing(mask), app.processEvents()), REPEATS))]
+
+
+if __name__ == "__main__":
+    main()
