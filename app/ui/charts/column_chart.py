@@ -13,8 +13,9 @@ from sentspace.app.filters import OTHER, TOP, Chart, Chosen, Condition, Range
 from sentspace.app.ui.charts.base import shortened
 
 ALL_BRUSH, SHOWN_BRUSH, CHOSEN_BRUSH = "#d5dbe5", "#4a78b5", "#e69500"
-#: Pixels per category bar, and around the plot.
-BAR_PX, FRAME_PX = 15, 24
+#: Pixels per category bar, and around the plot; a bar's label's width and characters.
+BAR_PX, FRAME_PX = 16, 24
+LABEL_PX, LABEL_CHARS = 130, 20
 HISTOGRAM_PX = 92
 
 
@@ -66,9 +67,11 @@ class ColumnChart(pg.PlotWidget):
         item = self.getPlotItem()
         item.hideButtons()
         item.setMenuEnabled(False)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 0.85)
         for side in ("left", "bottom"):
             item.getAxis(side).enableAutoSIPrefix(False)
-            item.getAxis(side).setStyle(tickFont=self.font())
+            item.getAxis(side).setStyle(tickFont=font)
         self._brushed: tuple[float, float] | None = None
         self._totals: np.ndarray | None = None
         self._shown_brush, self._chosen_brush = pg.mkBrush(SHOWN_BRUSH), pg.mkBrush(CHOSEN_BRUSH)
@@ -118,11 +121,14 @@ class ColumnChart(pg.PlotWidget):
         self.addItem(self.shown_bars)
         item = self.getPlotItem()
         item.invertY(True)
-        item.getAxis("left").setTicks([[(row, shortened(labels[slot], 18))
-                                        for row, slot in enumerate(self._rows)], []])
-        item.getAxis("left").setWidth(118)
+        axis = item.getAxis("left")
+        axis.setTicks([[(row, shortened(labels[slot], LABEL_CHARS))
+                        for row, slot in enumerate(self._rows)], []])
+        # Every bar keeps its label: none dropped as overlapping or too wide.
+        axis.setStyle(hideOverlappingLabels=False, autoExpandTextSpace=False)
+        axis.setWidth(LABEL_PX)
         self.setFixedHeight(BAR_PX * max(len(self._rows), 1) + FRAME_PX)
-        self.setYRange(-0.5, len(self._rows) - 0.5, padding=0)
+        self.setYRange(-0.6, len(self._rows) - 0.4, padding=0)
         self.setToolTip("Click bars to keep those categories; click again to let go")
 
     # --- drawing -----------------------------------------------------------------

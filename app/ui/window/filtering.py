@@ -35,8 +35,7 @@ class Filtering:
         session = self.session
         self.panel.filter_changed.connect(self._asked)
         session.current_changed.connect(self.update)
-        for event in (session.filtered, session.ran, session.regions, session.edited,
-                      session.evaluated):
+        for event in (session.filtered, session.ran, session.regions, session.edited):
             session.on_current(event, lambda state, *_: self.update(state))
         self.views.passing = self.passing
 
