@@ -1,5 +1,6 @@
 """The Filter panel in the window: brushing a histogram and clicking bars filter the
-Corpus table and the projection; chips remove conditions; a bad expression says why."""
+Corpus table and the projection, and grey the neighbours; chips remove conditions; a bad
+expression says why."""
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
@@ -7,7 +8,7 @@ from PySide6.QtWidgets import QToolButton
 
 from sentspace.app.filters import Chosen, Range
 from sentspace.app.ui.window.main_window import MainWindow
-from tests.ui.conftest import open_sick, run_and_wait
+from tests.ui.conftest import JOB_TIMEOUT_MS, open_sick, run_and_wait
 
 
 def bar_position(chart, row):
@@ -77,6 +78,16 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(qtbot, shared
     qtbot.keyClick(panel.expression, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: len(browser.model.rows) == (chosen & (length > 12)).sum())
     assert not panel.error.isVisible()
+
+    # The neighbours of a sentence grey those the filter leaves out.
+    neighbours = window.neighbours_view
+    with qtbot.waitSignal(neighbours.neighbours_found, timeout=JOB_TIMEOUT_MS):
+        neighbours.query_sentence(0)
+    column = neighbours.columns[0]
+    passing = chosen & (length > 12)
+    greyed = [column.table.item(row, 3).toolTip() == "Filtered out by the Filter panel"
+              for row in range(column.table.rowCount())]
+    assert greyed == [not passing[i] for i in column.indices] and any(greyed)
     panel.clear_button.click()
     qtbot.waitUntil(lambda: browser.count.text() == "924 sentences")
     assert not session.current.filter and panel.expression.text() == ""
