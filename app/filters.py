@@ -135,7 +135,7 @@ class Chart:
     """A column as drawn: each sentence's ``slot`` (bar or bin; the last: no value)
     and the ``labels`` of the slots; ``edges`` (nBins + 1) for a histogram."""
 
-    column: Column
+    column: Categories | Numbers
     slot: np.ndarray
     labels: tuple[str, ...]
     edges: np.ndarray | None = None
@@ -249,11 +249,11 @@ class FilterTable:
         if chart is None:
             raise InputError(f"the filter names a column this corpus does not have: "
                              f"{condition.column!r}")
-        if isinstance(condition, Range):
-            values = chart.column.values
-            mask = (values >= condition.low) & (values <= condition.high)
-        else:
-            column: Categories = chart.column
+        column = chart.column
+        if isinstance(condition, Range) and isinstance(column, Numbers):
+            mask = (column.values >= condition.low) & (column.values <= condition.high)
+        elif (isinstance(condition, Chosen) and isinstance(column, Categories)
+              and chart.bar_of is not None):
             chosen = set(condition.names)
             lut = np.zeros(len(column.names) + 1, dtype=bool)
             for code, name in enumerate(column.names):
@@ -261,6 +261,10 @@ class FilterTable:
                     lut[code] = True
             lut[-1] = column.none in chosen
             mask = lut[column.codes]
+        else:
+            raise InputError(f"the filter's {condition.label()!r} does not fit "
+                             f"{column.title}, which holds "
+                             f"{'numbers' if chart.numeric else 'categories'}")
         if len(self._cache) > 64:
             self._cache.clear()
         self._cache[condition] = mask
@@ -415,13 +419,11 @@ class _Evaluator:
     visit_Tuple = visit_List
 
     def visit_Compare(self, node: ast.Compare) -> np.ndarray:
-        result = None
-        left_node = node.left
+        parts, left_node = [], node.left
         for op, right_node in zip(node.ops, node.comparators):
-            part = self.compare(left_node, op, right_node)
-            result = part if result is None else result & part
+            parts.append(self.compare(left_node, op, right_node))
             left_node = right_node
-        return result
+        return np.logical_and.reduce(parts)
 
     def compare(self, left_node: ast.AST, op: ast.cmpop, right_node: ast.AST
                 ) -> np.ndarray:
@@ -436,10 +438,10 @@ class _Evaluator:
             return ~found if isinstance(op, ast.NotIn) else found
         if isinstance(left, Chart) == isinstance(right, Chart):
             raise _error(self.source, right_node, "compare a column with a value")
-        if not isinstance(left, Chart):
-            left, right, op = right, left, _FLIPPED[type(op)]()
         if isinstance(op, (ast.Is, ast.IsNot)):
             raise _error(self.source, right_node, "use == or != to compare")
+        if not isinstance(left, Chart):
+            left, right, op = right, left, _FLIPPED[type(op)]()
         if isinstance(left.column, Categories):
             if not isinstance(op, (ast.Eq, ast.NotEq)):
                 raise _error(self.source, right_node, f"{left.title} has categories: "
@@ -467,7 +469,7 @@ class _Evaluator:
                                                      else "")
             raise _error(self.source, node, f"{text!r} is not a value of {chart.title} "
                          f"({shown})")
-        return column.codes == column.names.index(text)
+        return np.asarray(column.codes == column.names.index(text))
 
 
 def _describe(node: ast.AST) -> str:
