@@ -36,7 +36,8 @@ BINS = 40
 #: The bar of the categories beyond the top :data:`TOP`, as a chosen name.
 OTHER = "(other)"
 #: Other names a column answers to in an expression, beside its own.
-ALIASES = {"length": "Words"}
+ALIASES = {"length": "Words", "score": "Gold score (mean of its pairs)",
+           "label": "Pair label", "misclassified": "Misclassified or not"}
 _SQL_WORDS = {"AND": "and", "OR": "or", "NOT": "not", "IN": "in"}
 
 

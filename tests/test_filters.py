@@ -54,6 +54,8 @@ def test_range_category_and_expression_pass_what_they_say(sick, table):
     assert np.array_equal(table.expression_mask("(words > 10) & (gold_score >= 4.5)"),
                           (length > 10) & table.charts["Gold score (mean of its pairs)"]
                           .column.values.__ge__(4.5))
+    assert np.array_equal(table.expression_mask("score >= 4.5"),
+                          table.expression_mask("gold_score_mean_of_its_pairs >= 4.5"))
     # A brush replacing another on the same column keeps one condition for it.
     assert chosen.with_condition(Range("Words", 3, 4)).chips()[-1] == ("Words",
                                                                        "Words 3–4")
