@@ -86,6 +86,12 @@ def reproduce_command(paper: str, variant: str, seed: int, table: str | None = N
     return shlex.join(words)
 
 
+#: Parameters a result records about its encoder, not settings of its evaluation: a
+#: command with an --encoder each makes results that differ in them (classification
+#: refits bow on no fold and tfidf on each), and its paired tests compare them.
+ENCODER_FACTS = ("refit_per_fold",)
+
+
 def comparison_command(runs: Sequence[tuple[Any, str]]) -> str:
     """The ``sentspace eval`` commands, one a line, that make the bars of an *Across
     encoders* chart: the runs' (``(result, command)`` each, in bar order) commands that
@@ -99,7 +105,9 @@ def comparison_command(runs: Sequence[tuple[Any, str]]) -> str:
         words = shlex.split(command)
         rest = [word for k, word in enumerate(words)
                 if word != "--encoder" and (k == 0 or words[k - 1] != "--encoder")]
-        parameters = json.dumps(result.provenance.parameters, sort_keys=True, default=str)
+        parameters = json.dumps({name: value for name, value
+                                 in result.provenance.parameters.items()
+                                 if name not in ENCODER_FACTS}, sort_keys=True, default=str)
         encoders = merged.setdefault((tuple(rest), parameters), [])
         encoders += [word for k, word in enumerate(words)
                      if k and words[k - 1] == "--encoder" and word not in encoders]

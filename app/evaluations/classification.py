@@ -4,6 +4,10 @@ Are sentences with the same meaning co-located, so that a *linear* classifier re
 which paraphrase group a sentence belongs to? A linear SVM (LIBLINEAR, balanced class
 weights) is scored by stratified k-fold cross-validation; encoders that learn from data
 are refitted on each training fold only.
+
+The mean accuracy's interval is a cluster bootstrap: whole groups are resampled, since
+the sentences of one group are not independent (one group's paraphrases are right or
+wrong together), and each resample's accuracy is the mean of its folds', as the value is.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import numpy as np
 from sentspace.app.cache import encode_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.statistics import format_ci
 from sentspace.app.jobs import Job, Progress
 from sentspace.app.neighbours import fitted_on_training_side
 from sentspace.app.results import Provenance, Result, Score
@@ -41,6 +47,8 @@ class ClassificationResult(Result):
         Group indices into ``group_names``.
     fold : ndarray of shape (n_evaluated,)
         The fold in which each sentence was a test sentence.
+    ci : the mean accuracy's bootstrap interval over whole groups; None when not
+        computed (no resamples, or a result saved before intervals were).
     """
 
     evaluation = NAME
@@ -51,6 +59,7 @@ class ClassificationResult(Result):
     predicted_group: np.ndarray
     fold: np.ndarray
     fold_accuracy: tuple[float, ...]
+    ci: tuple[float, float] | None = None
 
     @property
     def mean_accuracy(self) -> float:
@@ -65,17 +74,35 @@ class ClassificationResult(Result):
         """Sentence indices (into the corpus) whose group was predicted wrong."""
         return self.sentence_index[self.predicted_group != self.true_group]
 
+    def group_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """(evaluated members, misclassified members) of each group, by group index."""
+        wrong = self.predicted_group != self.true_group
+        return (np.bincount(self.true_group, minlength=self.n_groups),
+                np.bincount(self.true_group[wrong], minlength=self.n_groups))
+
+    def worst_groups(self) -> np.ndarray:
+        """Indices of the groups with a misclassified member: most misclassified first,
+        then the larger share of the group, then the group's name."""
+        members, wrong = self.group_counts()
+        erring = np.flatnonzero(wrong)
+        names = np.asarray(self.group_names, dtype=str)[erring]
+        return erring[np.lexsort((names, -wrong[erring] / members[erring], -wrong[erring]))]
+
+    def group_sentences(self, group: int) -> np.ndarray:
+        """The evaluated members of ``group`` (corpus indices)."""
+        return self.sentence_index[self.true_group == group]
+
     def summary(self) -> list[tuple[str, str]]:
         """The rows both the CLI and the GUI's metric panel show."""
         rows = [(f"fold {k + 1} accuracy", f"{acc:.4f}")
                 for k, acc in enumerate(self.fold_accuracy)]
-        rows.append(("mean accuracy", f"{self.mean_accuracy:.4f}"))
+        rows.append(("mean accuracy", f"{self.mean_accuracy:.4f} {format_ci(self.ci)}".rstrip()))
         rows.append(("misclassified", f"{len(self.misclassified)} of {len(self.sentence_index)}"))
         return rows
 
     def scores(self) -> list[Score]:
         n = len(self.sentence_index)
-        return [Score("mean accuracy", self.mean_accuracy, None, n),
+        return [Score("mean accuracy", self.mean_accuracy, self.ci, n),
                 Score("misclassified", float(len(self.misclassified)), None, n)]
 
     def body(self) -> dict[str, Any]:
@@ -84,6 +111,9 @@ class ClassificationResult(Result):
             "n_groups": self.n_groups,
             "fold_accuracy": list(self.fold_accuracy),
             "mean_accuracy": self.mean_accuracy,
+            "mean_accuracy_ci": None if self.ci is None else list(self.ci),
+            "groups": [{"group": name, "sentences": int(size), "misclassified": int(k)}
+                       for name, size, k in zip(self.group_names, *self.group_counts())],
             # "sentence" is the dataset's id; "row" indexes the corpus's sentences.
             "predictions": [
                 {"sentence": s, "row": row, "true": self.group_names[t],
@@ -137,7 +167,9 @@ def _pairs_within(corpus: Corpus, sentences: np.ndarray) -> np.ndarray:
 
 def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, seed: int = 0,
                        min_group_size: int = 3, C: float = 1.0,
-                       embeddings: Embeddings | None = None) -> Job[ClassificationResult]:
+                       embeddings: Embeddings | None = None,
+                       n_resamples: int = statistics.DEFAULT_RESAMPLES,
+                       confidence: float = 0.95) -> Job[ClassificationResult]:
     """Cross-validated linear-SVM accuracy at recovering paraphrase groups.
 
     Parameters
@@ -147,11 +179,13 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
         learns from data, otherwise fitted once on all evaluated sentences.
     n_folds : folds of the stratified cross-validation (a group of 3 with 3 folds gives
         2 training sentences and 1 test sentence).
-    seed : shuffles the folds and seeds the SVM.
+    seed : shuffles the folds and seeds the SVM and the bootstrap.
     C : SVM regularisation.
     embeddings : (n_sentences, dim) matrix of every corpus sentence, already encoded by
         ``encoder`` fitted on the corpus; used instead of encoding again when the encoder
         does not learn from data (its vocabulary's extra words get no SVM weight).
+    n_resamples, confidence : the mean accuracy's bootstrap interval over whole groups;
+        0 resamples turns it off.
     """
     sentences, labels, names = evaluable_groups(corpus, min_group_size)
     if np.bincount(labels).min() < n_folds:
@@ -193,11 +227,17 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
         accuracies.append(float(np.mean(predicted[test] == labels[test])))
         yield Progress("classifying folds", k + 1, n_folds)
 
+    intervals = statistics.cis(
+        {"mean accuracy": (statistics.fold_mean, (predicted == labels).astype(np.float64),
+                           fold_of)},
+        n_resamples=n_resamples, confidence=confidence, seed=seed, clusters=labels)
     return ClassificationResult(
         provenance=Provenance.of(corpus, encoder, n_folds=n_folds, seed=seed,
                                  min_group_size=min_group_size, C=C,
+                                 n_resamples=n_resamples, confidence=confidence,
                                  classifier="LinearSVC(class_weight='balanced')",
                                  refit_per_fold=shared_embeddings is None),
         group_names=names, sentence_index=sentences,
         sentence_id=np.asarray(corpus.ids, dtype=str)[sentences], true_group=labels,
-        predicted_group=predicted, fold=fold_of, fold_accuracy=tuple(accuracies))
+        predicted_group=predicted, fold=fold_of, fold_accuracy=tuple(accuracies),
+        ci=intervals.get("mean accuracy"))

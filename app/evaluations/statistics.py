@@ -10,7 +10,8 @@ A *metric* is a vectorised function ``metric(values, gold, weights) -> (B,)`` ov
 - ``gold`` of shape (n,) or None, aligned with the items.
 
 Metrics: :func:`mean` of per-item values (accuracy from 0/1 correctness, accuracy@k from
-``rank <= k``, MRR from ``1 / rank``, mean rank); :func:`pearson` and :func:`spearman`
+``rank <= k``, MRR from ``1 / rank``, mean rank); :func:`fold_mean`, the mean of
+per-fold means (cross-validated accuracy); :func:`pearson` and :func:`spearman`
 of values against gold (relatedness); :func:`average_precision` of scores against 0/1 gold;
 :func:`f1` of 0/1 calls against 0/1 gold (the pyramid binary test).
 
@@ -57,6 +58,21 @@ def mean(values: np.ndarray, gold: np.ndarray | None = None,
     if weights is None:
         return np.atleast_2d(values).mean(axis=-1)
     return (weights @ values) / weights.sum(axis=-1)
+
+
+def fold_mean(values: np.ndarray, fold: np.ndarray,
+              weights: np.ndarray | None = None) -> np.ndarray:
+    """The mean over folds of each fold's weighted mean -> (B,): cross-validated accuracy
+    as it is reported (the mean of the folds' accuracies) from per-item correctness,
+    ``fold`` (the "gold") naming each item's test fold. NaN where a fold has no weight."""
+    w = _weights_for(values, weights)
+    weighted = w * values
+    per_fold = []
+    for k in np.unique(fold):
+        in_fold = fold == k
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_fold.append(weighted[..., in_fold].sum(axis=-1) / w[..., in_fold].sum(axis=-1))
+    return np.mean(per_fold, axis=0)
 
 
 def pearson(values: np.ndarray, gold: np.ndarray,

@@ -103,3 +103,53 @@ def test_too_many_groups_for_one_svm_each_are_refused_before_work(corpus, monkey
         next(run_classification(corpus, BagOfWords()))
     monkeypatch.setattr(classification, "SVM_LIMIT", 274 * 859)
     assert next(run_classification(corpus, BagOfWords())) is not None
+
+
+def test_interval_resamples_whole_groups_of_opinosis(shared_data):
+    """Opinosis's paraphrase groups (up to 33 sentences each) are right or wrong
+    together: resampling whole groups gives a wider interval than resampling sentences
+    as if independent, around the reported mean of the folds' accuracies."""
+    from sentspace.app.evaluations import statistics
+
+    opinosis = load_corpus(shared_data / "white2015-paraphrase-grouped" / "opinosis_distribute")
+    result = run_job(run_classification(opinosis, BagOfWords()))
+    assert len(result.sentence_index) == 521 and result.n_groups == 89
+    low, high = result.ci
+    assert 0.45 < low < result.mean_accuracy < high < 0.8
+    correct = (result.predicted_group == result.true_group).astype(float)
+    sentences = statistics.cis({"a": (statistics.fold_mean, correct, result.fold)},
+                               n_resamples=1000, confidence=0.95, seed=0)["a"]
+    assert high - low > 1.3 * (sentences[1] - sentences[0])
+    # The metric with every weight 1 is the reported value.
+    assert statistics.fold_mean(correct, result.fold)[0] == pytest.approx(
+        result.mean_accuracy, abs=1e-12)
+    again = run_job(run_classification(opinosis, BagOfWords()))
+    assert again.ci == result.ci
+    shown = dict(result.summary())["mean accuracy"]
+    assert shown == f"{result.mean_accuracy:.4f} [{low:.4f}, {high:.4f}]"
+    assert result.intervals() == {"mean accuracy": (result.mean_accuracy, result.ci)}
+    data = result.to_dict()
+    assert data["mean_accuracy_ci"] == [low, high]
+    assert data["metric_table"][0] == {"metric": "mean accuracy",
+                                       "value": result.mean_accuracy, "ci_low": low,
+                                       "ci_high": high, "n": 521}
+    assert sum(group["misclassified"] for group in data["groups"]) == len(
+        result.misclassified)
+
+
+def test_no_resamples_no_interval(corpus):
+    result = run_job(run_classification(corpus, BagOfWords(), n_resamples=0))
+    assert result.ci is None and result.intervals() == {}
+    assert dict(result.summary())["mean accuracy"] == f"{result.mean_accuracy:.4f}"
+
+
+def test_groups_ranked_by_their_misclassified(corpus):
+    result = run_job(run_classification(corpus, BagOfWords()))
+    members, wrong = result.group_counts()
+    assert members.sum() == 859 and wrong.sum() == len(result.misclassified) == 14
+    worst = result.worst_groups()
+    assert np.all(wrong[worst] > 0) and len(worst) == np.count_nonzero(wrong)
+    assert np.all(np.diff(wrong[worst]) <= 0)
+    first = int(worst[0])
+    assert set(result.group_sentences(first)) == set(
+        corpus.groups.members(corpus.groups.names.index(result.group_names[first])))
