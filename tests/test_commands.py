@@ -199,6 +199,23 @@ def test_agreement_and_the_across_encoders_bars_on_an_edited_corpus(tmp_path, ca
     assert lines == [command, other.command]
 
 
+def test_classification_bars_are_one_run_with_its_mcnemar_test(tmp_path, capsys):
+    """bow is classified on no fold's refit and tfidf refitted on each: still one
+    command, whose numbers are the bars' and which tests them paired (McNemar)."""
+    _, state = edited_state("msrp-grouped", the_symptom, tmp_path)
+    runs = [run_job(state.evaluation("classification", [name], [make_encoder(name)], 0))
+            for name in ("bow", "tfidf")]
+    command = comparison_command([(r.result, r.command) for r in runs])
+    assert "\n" not in command and command.endswith("--encoder bow --encoder tfidf --seed 0")
+    assert main([*shlex.split(command)[1:], "--json", "-"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    for cli, run in zip(payload["results"], runs, strict=True):
+        same_numbers(cli, run.result)
+        assert cli["mean_accuracy_ci"] == list(run.result.ci)
+    [test] = payload["paired_tests"]
+    assert test["method"].startswith("McNemar") and test["n_items"] == 857
+
+
 def test_relatedness_bars_with_their_options_are_one_run(shared_data, tmp_path, capsys):
     _, state = edited_state(str(shared_data / "sick" / "SICK_trial.txt"), rescore, tmp_path)
     runs = [run_job(state.evaluation("relatedness", [name], [make_encoder(name)], 0,

@@ -28,7 +28,9 @@ def test_run_shows_accuracy_and_859_points(qtbot, window):
     run_and_wait(qtbot, window)
     result = window.exploration.classification
     assert result.mean_accuracy > 0.95
-    assert metric(window, "mean accuracy") == f"{result.mean_accuracy:.4f}"
+    low, high = result.ci
+    assert metric(window, "mean accuracy") == (f"{result.mean_accuracy:.4f} "
+                                               f"[{low:.4f}, {high:.4f}]")
     assert [metric(window, f"fold {k} accuracy") for k in (1, 2, 3)] == [
         f"{a:.4f}" for a in result.fold_accuracy]
     assert window.projection.point_count == 859

@@ -22,7 +22,7 @@ def rings(window) -> tuple[list[int], str]:
 def shown_accuracy(window) -> str:
     table = window.classification.metrics
     return next(table.item(row, 1).text() for row in range(table.rowCount())
-                if table.item(row, 0).text() == "mean accuracy")
+                if table.item(row, 0).text() == "mean accuracy").split()[0]   # no interval
 
 
 def panel_result(window):

@@ -2,7 +2,7 @@
 
 :func:`chart_for` picks the chart of a result (``results`` holds those of the
 evaluations, ``costra_offsets`` Costra's offsets, ``bitext`` bitext retrieval's ranks by
-length; all build on ``base``);
+length, ``classification`` the misclassified per group; all build on ``base``);
 :func:`comparison_chart` draws one metric across encoders. ``figures`` saves SVG.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sentspace.app.ui.charts.base import NEGATIVE, NO_INTERVAL, POSITIVE, ResultChart
 from sentspace.app.ui.charts.bitext import BitextLengthChart
+from sentspace.app.ui.charts.classification import GroupErrorBars
 from sentspace.app.ui.charts.costra_offsets import CostraOffsetsChart
 from sentspace.app.ui.charts.results import (
     AgreementHeatmap,
@@ -22,11 +23,13 @@ from sentspace.app.ui.charts.results import (
     comparison_chart,
 )
 
-__all__ = ["NEGATIVE", "NO_INTERVAL", "POSITIVE", "AgreementHeatmap", "MetricBars",
+__all__ = ["NEGATIVE", "NO_INTERVAL", "POSITIVE", "AgreementHeatmap", "GroupErrorBars",
+           "MetricBars",
            "PrecisionRecallChart", "ResultChart", "chart_for", "comparison_chart"]
 
 #: The chart of each evaluation's result, by evaluation name.
 CHARTS: dict[str, type[ResultChart]] = {
+    "classification": GroupErrorBars,
     "detection": PrecisionRecallChart,
     "learning-curve": LearningCurveChart,
     "histograms": HistogramChart,

@@ -1,15 +1,21 @@
-"""The Classification tab: what the run's classification evaluation measured."""
+"""The Classification tab: what the run's classification evaluation measured, its
+interval, and the groups with the most misclassified members as a chart whose bars
+select their sentences."""
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
+import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -18,14 +24,22 @@ from PySide6.QtWidgets import (
 
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.session import CorpusState, Session, version_note
+from sentspace.app.ui.charts.classification import GroupErrorBars
+from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
+from sentspace.app.ui.kit.file_dialogs import save_file
 
 
 class ClassificationPanel(QWidget):
     """``misclassified_clicked`` when the "misclassified" row is clicked;
-    ``run_requested`` when a result of an earlier version is to be run again."""
+    ``run_requested`` when a result of an earlier version is to be run again;
+    ``sentences_selected`` with the sentences of a clicked bar of the chart;
+    ``across_encoders_requested`` to compare the result with the corpus's other
+    classifications (the Evaluations tab's *Across encoders*)."""
 
     misclassified_clicked = Signal()
     run_requested = Signal()
+    sentences_selected = Signal(list)
+    across_encoders_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,16 +56,47 @@ class ClassificationPanel(QWidget):
         # Empty, ResizeToContents sizes the column to nothing; the header still needs room.
         header.setMinimumSectionSize(header.fontMetrics().horizontalAdvance("Value") + 24)
         self.metrics.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.metrics.setToolTip("Click 'misclassified' to list those sentences")
+        self.metrics.setToolTip("Click 'misclassified' to list those sentences. The mean "
+                                "accuracy's [interval]: 95% bootstrap resampling whole "
+                                "groups")
         self.metrics.cellClicked.connect(self._clicked)
         self.rerun_button = QPushButton()
         self.rerun_button.setToolTip("Run the encoder again on the corpus as it is now")
         self.rerun_button.setVisible(False)
         self.rerun_button.clicked.connect(self.run_requested)
+        #: The chart of the result shown (none: no result).
+        self.chart: GroupErrorBars | None = None
+        self.chart_box = QWidget()
+        QVBoxLayout(self.chart_box).setContentsMargins(0, 0, 0, 0)
+        # The table and the chart share the room; the user moves the line between them.
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.metrics)
+        self.split.addWidget(self.chart_box)
+        self.split.setChildrenCollapsible(False)
+        self.split.setStretchFactor(1, 1)
+        self.picked_caption = QLabel()
+        self.picked_caption.setWordWrap(True)
+        self.picked_caption.setStyleSheet("color: #555")
+        self.save_chart_button = QPushButton("Save chart…")
+        self.save_chart_button.setToolTip("The chart of misclassified sentences per group, "
+                                          "as PNG or SVG")
+        self.save_chart_button.clicked.connect(self._choose_chart_target)
+        self.across_button = QPushButton("Across encoders…")
+        self.across_button.setToolTip("Mean accuracy with its interval for each encoder "
+                                      "classified on this corpus (Evaluations tab)")
+        self.across_button.clicked.connect(self.across_encoders_requested)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.save_chart_button)
+        buttons.addWidget(self.across_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.caption)
         layout.addWidget(self.rerun_button)
-        layout.addWidget(self.metrics)
+        layout.addWidget(self.split, stretch=1)
+        layout.addWidget(self.picked_caption)
+        layout.addLayout(buttons)
+        #: The corpus shown, as it is now: a bar selects in it.
+        self.corpus: Corpus | None = None
+        self._show_chart(None)
 
     def follow(self, session: Session) -> None:
         """Show the classification of the run shown on the corpus shown (the session's
@@ -73,6 +118,7 @@ class ClassificationPanel(QWidget):
         self.metrics.setRowCount(0)
         self.caption.setText(caption)
         self.rerun_button.setVisible(False)
+        self._show_chart(None)
 
     def show_exploration(self, exploration, corpus: Corpus | None = None,
                          result=None) -> None:
@@ -81,6 +127,7 @@ class ClassificationPanel(QWidget):
         now) says so."""
         result = result if result is not None else exploration.classification
         corpus = corpus if corpus is not None else exploration.corpus
+        self.corpus = corpus
         trained = _training_line(exploration.encoder)
         if result is None:
             self.clear((html.escape(" ".join(exploration.notes)) or _why_none(corpus))
@@ -94,7 +141,8 @@ class ClassificationPanel(QWidget):
             f"<b>{html.escape(result.provenance.encoder_name)}</b> on "
             f"<b>{html.escape(result.provenance.corpus_name)}</b>"
             f": linear SVM, {params['n_folds']}-fold stratified CV, seed {params['seed']}, "
-            f"{used:,} sentences{left_out} in {result.n_groups:,} groups.{trained}")
+            f"{used:,} sentences{left_out} in {result.n_groups:,} groups"
+            f"{_interval_note(result)}.{trained}")
         note = version_note(result, corpus)
         self.rerun_button.setVisible(bool(note))
         self.rerun_button.setText(f"Computed {note}: run again on the corpus as it is")
@@ -109,10 +157,59 @@ class ClassificationPanel(QWidget):
                 font.setBold(True)
                 item.setFont(font)
             self.metrics.setItem(row, 1, item)
+        self._show_chart(result)
+
+    def _show_chart(self, result) -> None:
+        """The misclassified per group of ``result``; none for no result."""
+        if self.chart is not None:
+            self.chart.hide()
+            self.chart.setParent(None)
+            self.chart.deleteLater()
+        self.chart = GroupErrorBars(result) if result is not None else None
+        self.picked_caption.clear()
+        if self.chart is not None:
+            self.chart.picked.connect(self._chart_picked)
+            self.chart_box.layout().addWidget(self.chart)
+        self.chart_box.setVisible(self.chart is not None)
+        self.save_chart_button.setEnabled(self.chart is not None)
+        self.across_button.setEnabled(self.chart is not None)
+
+    def _chart_picked(self, _kind: str, indices, description: str) -> None:
+        """Select a bar's sentences, where the corpus shown still has them where the
+        result found them (an edit moves groups, never sentences)."""
+        result, corpus = self.chart.result, self.corpus
+        ids = np.asarray(corpus.ids, dtype=str) if corpus is not None else np.empty(0, str)
+        if (len(ids) <= int(result.sentence_index.max(initial=-1))
+                or not np.array_equal(ids[result.sentence_index], result.sentence_id)):
+            self.picked_caption.setText(f"{description} (in another corpus)")
+            return
+        self.picked_caption.setText(f"{description}: {len(indices):,} sentence"
+                                    f"{'' if len(indices) == 1 else 's'} selected")
+        self.sentences_selected.emit(np.asarray(indices, dtype=np.int64).tolist())
+
+    def save_chart(self, path: str | Path) -> None:
+        """The chart as PNG, or SVG by the extension; raises OSError when the file
+        cannot be written."""
+        save_chart(self.chart, path)
+
+    def _choose_chart_target(self) -> None:
+        if self.chart is not None:
+            path = save_file(self, "Save chart", "PNG image (*.png);;SVG drawing (*.svg)")
+            if path:
+                save_chart_or_say(self, self.chart, path)
 
     def _clicked(self, row: int, _column: int) -> None:
         if self.metrics.item(row, 0).text() == "misclassified":
             self.misclassified_clicked.emit()
+
+
+def _interval_note(result) -> str:
+    """How the mean accuracy's interval was made, for the caption."""
+    if result.ci is None:
+        return ""
+    parameters = result.provenance.parameters
+    return (f"; [{parameters['confidence']:.0%} interval]: {parameters['n_resamples']:,} "
+            "bootstrap resamples of whole groups")
 
 
 def _why_none(corpus: Corpus) -> str:

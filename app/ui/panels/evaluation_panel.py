@@ -43,7 +43,7 @@ from sentspace.app.mteb_results import arrange
 from sentspace.app.results import SCORE_COLUMNS
 from sentspace.app.session import CorpusState, Session, describe_result, version_note
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
-from sentspace.app.ui.charts.figures import save_svg
+from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import open_file, open_folder, save_file
 from sentspace.app.workspace import SavedResult
 
@@ -332,15 +332,16 @@ class EvaluationPanel(QWidget):
         _, result, _ = self.current
         write_csv(path, SCORE_COLUMNS, result.score_rows())
 
-    def save_chart(self, path: str | Path) -> None:
-        """The chart on show (PNG, or SVG by the extension)."""
+    @property
+    def chart_shown(self) -> ResultChart | None:
+        """The chart on show: the result's own or the bars across encoders."""
         chart = self.charts.currentWidget()
-        if chart is self.comparison_page:
-            chart = self.comparison
-        if str(path).lower().endswith(".svg"):
-            save_svg(chart, path)
-        else:
-            chart.export_png(str(path))
+        return self.comparison if chart is self.comparison_page else chart
+
+    def save_chart(self, path: str | Path) -> None:
+        """The chart on show (PNG, or SVG by the extension); raises OSError when the
+        file cannot be written."""
+        save_chart(self.chart_shown, path)
 
     def _choose_csv_target(self) -> None:
         if self.current is not None:
@@ -349,10 +350,10 @@ class EvaluationPanel(QWidget):
                 self.save_csv(path)
 
     def _choose_chart_target(self) -> None:
-        if self.charts.count():
+        if self.chart_shown is not None:
             path = save_file(self, "Save chart", "PNG image (*.png);;SVG drawing (*.svg)")
             if path:
-                self.save_chart(path)
+                save_chart_or_say(self, self.chart_shown, path)
 
     def _choose_json_target(self) -> None:
         if self.current is None:
@@ -462,6 +463,7 @@ class EvaluationPanel(QWidget):
         self.imported_note.clear()
         self.comparison_command.clear()
         self.charts.setVisible(False)
+        self.save_chart_button.setEnabled(False)
         if result is None or isinstance(result, SavedResult):
             return  # a saved result keeps its numbers, not the arrays charts draw
         self.chart = chart_for(evaluation, result)
@@ -480,6 +482,7 @@ class EvaluationPanel(QWidget):
             self.charts.addTab(self.comparison_page, "Across encoders")
             self._show_comparison()
         self.charts.setVisible(self.charts.count() > 0)
+        self.save_chart_button.setEnabled(self.charts.count() > 0)
         if self.charts.count() and not self._split_moved:
             # Once the panel has its size with the chart in it.
             QTimer.singleShot(0, self._place_split)
@@ -505,6 +508,16 @@ class EvaluationPanel(QWidget):
             self.split.blockSignals(True)
             self.split.setSizes([table, total - table])
             self.split.blockSignals(False)
+
+    def show_across_encoders(self, result) -> None:
+        """Show ``result`` (one of the results listed) beside the corpus's other results
+        of its evaluation: its *Across encoders* bars."""
+        row = next((r for r, (_, listed, _) in enumerate(self.results) if listed is result),
+                   -1)
+        if row >= 0:
+            self.history.setCurrentRow(row)
+            if self.charts.indexOf(self.comparison_page) >= 0:
+                self.charts.setCurrentWidget(self.comparison_page)
 
     def comparable_rows(self) -> list[int]:
         """History rows of the current evaluation on the current result's corpus, in

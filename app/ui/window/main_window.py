@@ -161,6 +161,9 @@ class MainWindow(QMainWindow):
         self.views.currentChanged.connect(lambda _: self.analyses.costra_shown())
         self.classification.misclassified_clicked.connect(selecting.show_misclassified)
         self.classification.run_requested.connect(self.analyses.run_shown)
+        self.classification.sentences_selected.connect(
+            lambda indices: selecting.select_items(indices, "chart"))
+        self.classification.across_encoders_requested.connect(self._classification_across)
         self.evaluation_panel.run_requested.connect(
             lambda name, options: self.evaluate(name, options=options))
         self.evaluation_panel.items_selected.connect(
@@ -182,6 +185,13 @@ class MainWindow(QMainWindow):
         self.selection.changed.connect(selecting.show)
         self.selection.changed.connect(lambda _: self.inspecting.show_focus())
         self.selection.changed.connect(self.views.follow)
+
+    def _classification_across(self) -> None:
+        """The Classification tab's result beside the other encoders' (Evaluations)."""
+        record = self.current.classification if self.current is not None else None
+        if record is not None:
+            self.tasks.setCurrentWidget(self.evaluation_panel)
+            self.evaluation_panel.show_across_encoders(record.result)
 
     # --- what the session holds, for the corpus shown ------------------------------
 
