@@ -46,7 +46,9 @@ _GUIDES: dict[str, Guide] = {
         "training fold; encoders that only collect a vocabulary are fitted once.",
         "Mean accuracy over the folds, and each fold's accuracy: the share of test "
         "sentences put in their own group. With hundreds of groups, chance is near 0. "
-        "The misclassified sentences are ringed in red in the projection.",
+        "Its 95% interval resamples whole groups (a group's sentences are not "
+        "independent). The misclassified sentences are ringed in red in the projection; "
+        "the chart counts them per group, and a bar selects its group's sentences.",
         "A corpus with paraphrase groups (a grouping that is not of kind "
         "\"class\"): the bundled msrp-grouped, white2015 grouped corpora, Opinosis "
         "topics, MSRP pairs folded into groups, SCUs of a pyramid.",

@@ -3,9 +3,12 @@ each, the rest summarised in one bar; clicking a bar selects its sentences."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from sentspace.app.ui.charts.base import NEGATIVE, POSITIVE, ResultChart, shortened
@@ -55,9 +58,17 @@ class GroupErrorBars(ResultChart):
             brushes=[pg.mkBrush(NEGATIVE)] * len(self.groups)
             + [pg.mkBrush(POSITIVE)] * bool(len(self.rest)))
         self.plot.addItem(self.bars)
-        self.plot.getAxis("left").setTicks([list(zip(rows.tolist(), self.labels))])
-        self.plot.getAxis("bottom").setTickSpacing(minor=1)
-        self.plot.setXRange(0, max(1.0, float(self.counts.max(initial=0))) * 1.05, padding=0)
+        left = self.plot.getAxis("left")
+        left.setTicks([list(zip(rows.tolist(), self.labels))])
+        # As wide as the longest label from the start: an axis that widens itself only
+        # once painted leaves its labels out of a chart saved before that.
+        metrics = QFontMetrics(left.style["tickFont"] or QFont())
+        left.setWidth(max(map(metrics.horizontalAdvance, self.labels), default=0)
+                      + metrics.height() + 20)
+        most = max(1, int(self.counts.max(initial=0)))
+        step = max(1, math.ceil(most / 5))            # whole sentences, about five ticks
+        self.plot.getAxis("bottom").setTickSpacing(major=step, minor=step)
+        self.plot.setXRange(0, most * 1.05, padding=0)
         self.plot.setYRange(-0.5, max(len(rows), 1) - 0.5, padding=0.02)
         total = int(wrong.sum())
         if total == 0:

@@ -208,8 +208,8 @@ def _interval_note(result) -> str:
     if result.ci is None:
         return ""
     parameters = result.provenance.parameters
-    return (f"; [{parameters['confidence']:.0%} interval]: {parameters['n_resamples']:,} "
-            "bootstrap resamples of whole groups")
+    return (f"; the mean accuracy's [{parameters['confidence']:.0%} interval] from "
+            f"{parameters['n_resamples']:,} bootstrap resamples of whole groups")
 
 
 def _why_none(corpus: Corpus) -> str:
