@@ -69,8 +69,6 @@ def _bootstrap_mean(values: np.ndarray, seed: int) -> tuple[float, float]:
 def _interval(result: Any, metric: str, seed: int) -> tuple[float, float] | None:
     """A 95% bootstrap interval over the result's items for metrics that are a mean of
     per-item outcomes but whose result reports no interval."""
-    if result.evaluation == "classification" and metric == "mean accuracy":
-        return _bootstrap_mean(result.true_group == result.predicted_group, seed)
     if result.evaluation == "pyramid" and metric == "ranking success rate":
         return _bootstrap_mean(result.ranking.rank == 1, seed)
     if result.evaluation == "pyramid" and metric == "ranking MRR":
