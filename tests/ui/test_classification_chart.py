@@ -4,8 +4,10 @@ image (or says why not) and its bars across encoders."""
 
 import numpy as np
 from PySide6.QtCore import QPointF
+from PySide6.QtGui import QColor, QImage
 
 from sentspace.app.ui.charts import GroupErrorBars
+from sentspace.app.ui.charts.figures import save_chart
 from sentspace.app.ui.panels import classification_panel, evaluation_panel
 from tests.ui.conftest import LEFT, evaluate_and_wait, run_and_wait, settle
 from tests.ui.test_faults import dialog
@@ -53,6 +55,17 @@ def test_a_groups_bar_selects_its_sentences_the_chart_saves_and_encoders_compare
 
     panel.save_chart(tmp_path / "groups.png")
     assert (tmp_path / "groups.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Saved as soon as it is shown, a chart has the worst group's label left of its bar.
+    fresh = GroupErrorBars(result)
+    qtbot.addWidget(fresh)
+    fresh.resize(400, 420)
+    fresh.show()
+    qtbot.waitExposed(fresh)
+    save_chart(fresh, tmp_path / "fresh.png")
+    image = QImage(str(tmp_path / "fresh.png"))
+    row = fresh.mapFromScene(fresh.scene_position_of(0)).y()
+    axis = int(fresh.plot.vb.sceneBoundingRect().left())         # where the bars begin
+    assert any(QColor(image.pixel(x, row)).value() < 160 for x in range(axis - 60, axis - 8))
     panel.save_chart(tmp_path / "groups.svg")
     assert b"<svg" in (tmp_path / "groups.svg").read_bytes()[:2_000]
     # Through the button: a folder that is not there is said in a dialog, no file made.
