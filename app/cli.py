@@ -716,6 +716,11 @@ def add_version_arguments(parser: argparse.ArgumentParser) -> None:
                              "record its result saw)")
 
 
+def percent_escaped(text: str) -> str:
+    """``text`` as argparse help, which formats it with %: a "4.2%" would stop --help."""
+    return text.replace("%", "%%")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sentspace", description="Explore and evaluate sentence-embedding spaces. "
@@ -744,9 +749,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name, option in {n: o for options in OPTIONS.values() for n, o in options.items()
                          }.items():
         evaluate.add_argument(option_flag(name), choices=list(option.choices),
-                              help=f"{option.help}: " + "; ".join(
+                              help=percent_escaped(f"{option.help}: " + "; ".join(
                                   f"{value}, {meaning}" for value, meaning
-                                  in option.choices.items()) + f" (default {option.default})")
+                                  in option.choices.items()) + f" (default {option.default})"))
     evaluate.add_argument("--json", nargs="?", const="-", metavar="PATH",
                           help="print JSON instead of the table, or write it to PATH")
     evaluate.add_argument("--compare", metavar="PATH",
@@ -956,7 +961,8 @@ def build_parser() -> argparse.ArgumentParser:
         option = OPTIONS["pyramid"][name]
         reproduce.add_argument(f"--{name}", dest=f"reproduce_{name}",
                                choices=list(option.choices),
-                               help=f"baumel: {option.help} (default: the paper's reading)")
+                               help=percent_escaped(
+                                   f"baumel: {option.help} (default: the paper's reading)"))
     reproduce.set_defaults(handler=command_reproduce)
 
     run = commands.add_parser("run", help="re-run a saved workspace's evaluations; exits 1 "

@@ -274,3 +274,23 @@ def test_eval_compare_errors_name_the_file(tmp_path, capsys):
         f"sentspace: error: {bad}: scores.test[0].main_score is 'x', not a number")
     assert main(["eval", "classification", "--compare", str(bad)]) == 2
     assert "--compare reads MTEB's STS results" in capsys.readouterr().err
+
+
+def test_every_command_prints_its_help(capsys):
+    """argparse formats help with %: a bare "4.2%" in an option's help stopped
+    `eval --help` and `reproduce --help` with a ValueError."""
+    import argparse
+
+    from sentspace.app.cli import build_parser
+
+    def parsers(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for child in action.choices.values():
+                    yield from parsers(child)
+
+    every = list(parsers(build_parser()))
+    assert len(every) > 10
+    for parser in every:
+        assert parser.format_help().startswith("usage:"), parser.prog

@@ -31,7 +31,7 @@ from tests.test_session import same
 #: Fields of a corpus's state that hold no result: what it is, how it is shown, and
 #: what is derived from the results (the Costra result is its costra evaluation's).
 NOT_RESULTS = {"spec", "original", "annotations", "shown", "encoder", "compared",
-               "precomputed", "view", "selection", "status", "costra_result"}
+               "precomputed", "view", "selection", "filter", "status", "costra_result"}
 
 
 def corpus_of(name, shared_data):
