@@ -414,7 +414,7 @@ def command_regions(args: argparse.Namespace) -> int:
     print(summary_table([regions]))
     if args.csv:
         regions.export_csv(corpus.texts, Path(args.csv))
-        print(f"sentence, cluster, label written to {args.csv}")
+        print(f"sentence, region and label at each level written to {args.csv}")
     return 0
 
 

@@ -1,18 +1,26 @@
-"""What is each region of a layout about? Clusters labelled with their keywords.
+"""What is each region of a layout about? Regions at several levels, labelled with keywords.
 
-Clusters come from scikit-learn's HDBSCAN, on the 2D layout (what the user sees, the
-default) or on the embeddings (reduced to 50 dimensions and L2-normalised, so Euclidean
-distance ranks as cosine). Each cluster is labelled by class-based TF-IDF (as BERTopic's
-c-TF-IDF): a word scores high when it is frequent inside the cluster and rare in the
-corpus as a whole, ``tf(w, c) * log(1 + A / f(w))``, with ``tf`` the word's share of the
-cluster's words, ``f`` its count in the whole corpus and ``A`` the mean number of words
-per cluster. Above ``max_points`` sentences a seeded sample is clustered and every other
-sentence joins the cluster whose centre (in the clustered space) is nearest, so a
-million points cost a sample's clustering plus one pass of distances to the centres.
+Regions are nested k-means partitions (scikit-learn) of the 2D layout (what the user sees,
+the default) or of the embeddings (reduced to 50 dimensions and L2-normalised, so
+Euclidean distance ranks as cosine): the coarsest level splits the map into up to
+``BRANCHING[0]`` regions, and each region of a level splits into up to ``BRANCHING[i]``
+at the next, while its parts keep at least ``min_cluster_size`` sentences. k-means
+splits dense areas as readily as sparse ones, so no region holds most of a large map
+(a density clustering, HDBSCAN, put 81% of the 145,000 Multi30K captions in one), and
+every fine region lies inside one coarse region. Each region is labelled by class-based
+TF-IDF (as BERTopic's c-TF-IDF): a word scores high when it is frequent inside the
+region and rare in the corpus as a whole, ``tf(w, c) * log(1 + A / f(w))``, with ``tf``
+the word's share of the region's words, ``f`` its count in the whole corpus and ``A``
+the mean number of words per region of that level. A region larger than ``max_points``
+is fitted on a seeded sample of them and every one of them joins its nearest centre.
+
+:func:`place_labels` chooses where labels go on screen: greedily by priority, each at
+its anchor or moved beside it, never over another label or a marked point.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,41 +35,79 @@ from sentspace.app.results import Provenance
 from sentspace.app.results import provenance as make_provenance
 from sentspace.models.base import Embeddings, Encoder
 
-#: Columns of the CSV export, one row per sentence.
-CSV_HEADER = ("sentence", "cluster", "label")
-
 NAME = "regions"
 ON = ("layout", "embeddings")
-#: Sentences clustered at most; the rest are assigned to the nearest cluster centre.
-#: HDBSCAN grows about quadratically here: 10k 2D points 1.7 s, 50k 40-65 s on 2 cores.
+#: How many parts the whole map splits into, then each region of a level at the next:
+#: 8 coarse regions, about 40 and about 200 at most.
+BRANCHING = (8, 5, 5)
+#: Sentences one k-means is fitted on at most; the rest of its region join the nearest
+#: centre.
 MAX_POINTS = 20_000
+#: k-means runs from different seeded starts; the best is kept.
+N_INIT = 3
 #: Dimensions the embeddings are reduced to before clustering them.
 EMBEDDING_DIMS = 50
-#: Keywords kept per cluster, and how many of them make its label.
+#: Keywords kept per region, and how many of them make its label.
 N_KEYWORDS = 8
 LABEL_WORDS = 3
-#: Points per block of the nearest-centre assignment (bounds memory).
-ASSIGN_BLOCK = 65_536
+#: Sentences in no region: only in regions found before they were nested k-means
+#: (HDBSCAN's noise), which workspaces may still hold.
 NOISE = -1
+#: Labels keep clear of at most this many marked points in view (see place_labels).
+MOST_MARKED = 300
 
 
 @dataclass(frozen=True, eq=False)
-class Regions:
-    """Clusters of a corpus's sentences and their keywords.
+class RegionLevel:
+    """One level of regions: a partition of the sentences, finer than the level above.
 
     Attributes
     ----------
     labels : ndarray of int, shape (n,)
-        Cluster of each sentence, :data:`NOISE` (-1) for points HDBSCAN left out.
+        Region of each sentence at this level.
+    parents : ndarray of int, shape (n_clusters,)
+        The region of the level above that holds each region.
+    keywords, scores, centres, sizes : as :class:`Regions`'.
+    """
+
+    labels: np.ndarray
+    parents: np.ndarray
+    keywords: tuple[tuple[str, ...], ...]
+    scores: tuple[tuple[float, ...], ...]
+    centres: np.ndarray
+    sizes: np.ndarray
+
+    @property
+    def n_clusters(self) -> int:
+        return len(self.sizes)
+
+    def label(self, cluster: int) -> str:
+        """The region's name: its first keywords ("" for noise)."""
+        return "" if cluster == NOISE else ", ".join(self.keywords[cluster][:LABEL_WORDS])
+
+
+@dataclass(frozen=True, eq=False)
+class Regions:
+    """Regions of a corpus's sentences at several levels, and their keywords.
+
+    The fields describe the coarsest level; ``finer`` the levels below it, each region
+    of a level inside one region of the level above.
+
+    Attributes
+    ----------
+    labels : ndarray of int, shape (n,)
+        Coarse region of each sentence (:data:`NOISE`, -1, only in old workspaces).
     keywords : tuple of tuple of str
-        Top words of each cluster by class-based TF-IDF, best first.
+        Top words of each region by class-based TF-IDF, best first.
     scores : tuple of tuple of float
         Their c-TF-IDF scores.
     centres : ndarray of shape (n_clusters, 2)
-        Mean layout position of each cluster's sentences (where its label is drawn).
+        Mean layout position of each region's sentences (where its label is drawn).
     sizes : ndarray of int, shape (n_clusters,)
     n_clustered : int
-        Sentences HDBSCAN saw (all of them, or the sample).
+        Sentences the coarse level was fitted on (all of them, or the sample).
+    finer : tuple of RegionLevel
+        The finer levels, coarse to fine (none in workspaces saved before levels).
     """
 
     provenance: Provenance
@@ -71,47 +117,79 @@ class Regions:
     centres: np.ndarray
     sizes: np.ndarray
     n_clustered: int
+    finer: tuple[RegionLevel, ...] = ()
 
     @property
     def n_clusters(self) -> int:
         return len(self.sizes)
 
+    @property
+    def levels(self) -> tuple[RegionLevel, ...]:
+        """Every level, coarse first."""
+        coarse = RegionLevel(self.labels, np.full(self.n_clusters, NOISE), self.keywords,
+                             self.scores, self.centres, self.sizes)
+        return (coarse, *self.finer)
+
     def label(self, cluster: int) -> str:
-        """The cluster's name: its first keywords ("" for noise)."""
-        return "" if cluster == NOISE else ", ".join(self.keywords[cluster][:LABEL_WORDS])
+        """The coarse region's name: its first keywords ("" for noise)."""
+        return self.levels[0].label(cluster)
+
+    @property
+    def largest_share(self) -> float:
+        """The share of all sentences in the largest coarse region."""
+        return float(self.sizes.max(initial=0)) / max(len(self.labels), 1)
 
     def summary(self) -> list[tuple[str, str]]:
         n = len(self.labels)
         noise = int((self.labels == NOISE).sum())
-        rows = [("clusters", str(self.n_clusters)),
-                ("sentences in no cluster", f"{noise} ({noise / n:.1%})" if n else "0"),
+        rows = [("regions per level, coarse to fine",
+                 " / ".join(str(level.n_clusters) for level in self.levels)),
+                ("largest region", f"{self.largest_share:.1%} of the sentences"),
                 ("sentences clustered (the rest: nearest centre)", str(self.n_clustered))]
+        if noise:
+            rows.insert(1, ("sentences in no region", f"{noise} ({noise / n:.1%})"))
         for cluster in np.argsort(-self.sizes, kind="stable")[:5].tolist():
-            rows.append((f"cluster {cluster} ({self.sizes[cluster]} sentences)",
+            rows.append((f"region {cluster} ({self.sizes[cluster]} sentences)",
                          self.label(cluster)))
         return rows
 
     def to_dict(self) -> dict[str, Any]:
         return {"evaluation": NAME, "provenance": self.provenance.__dict__,
                 "labels": self.labels.tolist(),
-                "clusters": [{"cluster": k, "size": int(size), "label": self.label(k),
-                              "keywords": list(words), "scores": list(scores),
-                              "centre": centre}
-                             for k, (size, words, scores, centre) in enumerate(zip(
-                                 self.sizes.tolist(), self.keywords, self.scores,
-                                 self.centres.tolist()))],
+                "levels": [{"labels": level.labels.tolist(),
+                            "clusters": [{"cluster": k, "size": int(size),
+                                          "parent": int(parent), "label": level.label(k),
+                                          "keywords": list(words), "scores": list(scores),
+                                          "centre": centre}
+                                         for k, (size, parent, words, scores, centre)
+                                         in enumerate(zip(level.sizes.tolist(),
+                                                          level.parents.tolist(),
+                                                          level.keywords, level.scores,
+                                                          level.centres.tolist()))]}
+                           for level in self.levels],
                 "n_clustered": self.n_clustered}
 
-    def _rows(self, texts: tuple[str, ...]):
-        names = [self.label(k) for k in range(self.n_clusters)] + [""]
-        return zip(texts, self.labels.tolist(), (names[k] for k in self.labels.tolist()))
+    @property
+    def csv_header(self) -> tuple[str, ...]:
+        """sentence, then region and label at each level, coarse first."""
+        columns = ["sentence", "cluster", "label"]
+        for depth in range(2, len(self.levels) + 1):
+            columns += [f"cluster {depth}", f"label {depth}"]
+        return tuple(columns)
+
+    def _rows(self, texts: tuple[str, ...]) -> Iterator[list[Any]]:
+        columns: list[Sequence[Any]] = [texts]
+        for level in self.levels:
+            names = [level.label(k) for k in range(level.n_clusters)] + [""]
+            columns += [level.labels.tolist(), [names[k] for k in level.labels.tolist()]]
+        return (list(row) for row in zip(*columns))
 
     def to_csv(self, texts: tuple[str, ...]) -> str:
-        """One row per sentence: sentence, cluster, label."""
-        return csv_text(CSV_HEADER, self._rows(texts))
+        """One row per sentence: sentence, then region and label at each level."""
+        return csv_text(self.csv_header, self._rows(texts))
 
     def export_csv(self, texts: tuple[str, ...], path) -> None:
-        write_csv(path, CSV_HEADER, self._rows(texts))
+        write_csv(path, self.csv_header, self._rows(texts))
 
 
 def _clustering_space(coordinates: np.ndarray, embeddings: Embeddings | None, on: str,
@@ -126,21 +204,9 @@ def _clustering_space(coordinates: np.ndarray, embeddings: Embeddings | None, on
     return normalize(reduced.astype(np.float64))
 
 
-def nearest_centre(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """Index of the nearest centre (Euclidean) of each point, in blocks."""
-    out = np.empty(len(points), dtype=np.int64)
-    centre_norms = (centres ** 2).sum(axis=1)
-    for start in range(0, len(points), ASSIGN_BLOCK):
-        block = points[start:start + ASSIGN_BLOCK]
-        out[start:start + ASSIGN_BLOCK] = np.argmin(centre_norms - 2 * block @ centres.T,
-                                                    axis=1)
-    return out
-
-
-def class_tfidf(texts: tuple[str, ...], labels: np.ndarray, n_clusters: int,
-                language: str = "en", n_keywords: int = N_KEYWORDS
-                ) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[float, ...], ...]]:
-    """Top words of each cluster by class-based TF-IDF against the whole corpus.
+def word_counts(texts: Sequence[str], language: str = "en"
+                ) -> tuple[sp.csr_array | None, np.ndarray]:
+    """Each text's word counts (None when there is no word at all) and the vocabulary.
 
     Words are runs of two or more word characters, lowercased; English stop words are
     dropped for English corpora.
@@ -149,13 +215,22 @@ def class_tfidf(texts: tuple[str, ...], labels: np.ndarray, n_clusters: int,
     vectorizer = CountVectorizer(stop_words="english" if language == "en" else None,
                                  dtype=np.float64)
     try:
-        counts = vectorizer.fit_transform(texts)
+        counts = sp.csr_array(vectorizer.fit_transform(texts))
     except ValueError:      # no word at all (empty corpus, or only stop words)
+        return None, np.empty(0, dtype=object)
+    return counts, vectorizer.get_feature_names_out()
+
+
+def class_tfidf(counts: sp.csr_array | None, vocabulary: np.ndarray, labels: np.ndarray,
+                n_clusters: int, n_keywords: int = N_KEYWORDS
+                ) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[float, ...], ...]]:
+    """Top words of each cluster by class-based TF-IDF against the whole corpus, from
+    :func:`word_counts`."""
+    if counts is None:
         return ((),) * n_clusters, ((),) * n_clusters
-    vocabulary = vectorizer.get_feature_names_out()
     inside = np.flatnonzero(labels != NOISE)
     membership = sp.csr_array((np.ones(len(inside)), (labels[inside], inside)),
-                              shape=(n_clusters, len(texts)))
+                              shape=(n_clusters, counts.shape[0]))
     per_cluster = sp.csr_array(membership @ counts)
     words = np.asarray(per_cluster.sum(axis=1)).ravel()
     frequency = np.asarray(counts.sum(axis=0)).ravel()
@@ -173,11 +248,72 @@ def class_tfidf(texts: tuple[str, ...], labels: np.ndarray, n_clusters: int,
     return tuple(keywords), tuple(values)
 
 
+def split(space: np.ndarray, members: np.ndarray, parts: int, *, min_size: int,
+          max_points: int, seed: int) -> tuple[np.ndarray, int]:
+    """The part of each of ``members`` (indices into ``space``) by k-means into at most
+    ``parts``, fitted on a seeded sample of at most ``max_points`` of them, and how
+    many parts there are. Parts numbered largest first; the points of a part under
+    ``min_size`` (outliers k-means gave a centre) join the nearest larger part."""
+    from sklearn.cluster import KMeans  # noqa: PLC0415
+    from threadpoolctl import threadpool_limits  # noqa: PLC0415
+    rng = np.random.default_rng(seed)
+    fitted_on = (np.sort(rng.choice(members, max_points, replace=False))
+                 if len(members) > max_points else members)
+    # One thread: on small regions OpenMP's start and spin cost 8x the work.
+    with threadpool_limits(limits=1, user_api="openmp"):
+        model = KMeans(n_clusters=parts, n_init=N_INIT, random_state=seed).fit(
+            space[fitted_on])
+        part = (model.predict(space[members]) if len(fitted_on) < len(members)
+                else model.labels_)
+    sizes = np.bincount(part, minlength=parts)
+    kept = np.flatnonzero(sizes >= min_size)
+    if len(kept) < parts:
+        kept = kept if len(kept) else np.array([int(np.argmax(sizes))])
+        centres = model.cluster_centers_[kept]
+        stray = np.flatnonzero(~np.isin(part, kept))
+        distances = ((space[members[stray], None, :] - centres[None]) ** 2).sum(axis=2)
+        part = part.copy()
+        part[stray] = kept[np.argmin(distances, axis=1)]
+        sizes = np.bincount(part, minlength=parts)
+    rank = np.empty(parts, dtype=np.int64)
+    rank[np.argsort(-sizes, kind="stable")] = np.arange(parts)
+    return rank[part], len(kept)
+
+
+def nest(space: np.ndarray, min_size: int, *, branching: Sequence[int] = BRANCHING,
+         max_points: int = MAX_POINTS, seed: int = 0
+         ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Levels of nested regions of the points of ``space``, coarse first: (labels,
+    parents) per level. A region splits into up to the level's branching factor, as
+    long as each part can keep ``min_size`` points; one too small to split stays whole
+    at the next level. A level no finer than the one above ends the nesting."""
+    labels = np.zeros(len(space), dtype=np.int64)
+    n_regions = 1
+    for depth, branch in enumerate(branching):
+        order = np.argsort(labels, kind="stable")
+        bounds = np.searchsorted(labels[order], np.arange(n_regions + 1))
+        finer = np.empty_like(labels)
+        parents: list[int] = []
+        for region in range(n_regions):
+            members = order[bounds[region]:bounds[region + 1]]
+            parts = min(branch, len(members) // max(min_size, 1))
+            part, parts = (split(space, members, parts, min_size=min_size,
+                                 max_points=max_points, seed=seed + 7919 * depth + region)
+                           if parts >= 2 else (np.zeros(len(members), dtype=np.int64), 1))
+            finer[members] = len(parents) + part
+            parents += [region] * parts
+        if depth and len(parents) == n_regions:
+            return
+        labels, n_regions = finer, len(parents)
+        yield labels, np.array(parents, dtype=np.int64)
+
+
 def find_regions(corpus: Corpus, coordinates: np.ndarray, *,
                  embeddings: Embeddings | None = None, encoder: Encoder | None = None,
                  on: str = "layout", min_cluster_size: int | None = None,
                  max_points: int = MAX_POINTS, seed: int = 0) -> Job[Regions]:
-    """Cluster a corpus's layout (or embeddings) and label each cluster.
+    """Split a corpus's layout (or embeddings) into regions at several levels and label
+    each region.
 
     Parameters
     ----------
@@ -186,9 +322,11 @@ def find_regions(corpus: Corpus, coordinates: np.ndarray, *,
     embeddings : shape (n, dim); needed with ``on="embeddings"``.
     encoder : what made the embeddings, for the provenance (None: precomputed).
     on : "layout" (default) or "embeddings".
-    min_cluster_size : HDBSCAN's; by default 0.5% of the clustered points, at least 5.
-    max_points : cluster a seeded sample of this size when there are more sentences.
-    seed : the sample and the reduction of the embeddings.
+    min_cluster_size : the fewest sentences a region is split down to; by default 0.2%
+        of the corpus, at least 5.
+    max_points : each k-means is fitted on a seeded sample of this size when its region
+        has more sentences.
+    seed : the samples, k-means' starts and the reduction of the embeddings.
 
     Raises
     ------
@@ -205,38 +343,85 @@ def find_regions(corpus: Corpus, coordinates: np.ndarray, *,
         raise EvaluationError(f"expected {n} rows of 2D coordinates (and embeddings), one "
                               f"per sentence; got {coordinates.shape}")
     stage = "finding regions"
-    yield Progress(stage, 0, 3)
+    steps = len(BRANCHING) + 2
+    yield Progress(stage, 0, steps)
     space = _clustering_space(coordinates, embeddings, on, seed)
-    sample = (np.sort(np.random.default_rng(seed).choice(n, max_points, replace=False))
-              if n > max_points else np.arange(n))
-    size = min_cluster_size or max(5, round(0.005 * len(sample)))
-    from sklearn.cluster import HDBSCAN  # noqa: PLC0415
-    sample_labels = (HDBSCAN(min_cluster_size=max(size, 2), copy=True).fit(space[sample])
-                     .labels_ if len(sample) > 1 else np.full(len(sample), NOISE))
-    yield Progress(stage, 1, 3)
-    n_clusters = int(sample_labels.max(initial=NOISE)) + 1
-    labels = np.full(n, NOISE, dtype=np.int64)
-    labels[sample] = sample_labels
-    if len(sample) < n and n_clusters:
-        inside = sample_labels != NOISE
-        counts = np.bincount(sample_labels[inside], minlength=n_clusters)
-        centres = (np.stack([np.bincount(sample_labels[inside],
-                                         weights=space[sample[inside], d],
-                                         minlength=n_clusters)
-                             for d in range(space.shape[1])], axis=1) / counts[:, None])
-        rest = np.setdiff1d(np.arange(n), sample, assume_unique=True)
-        labels[rest] = nearest_centre(space[rest], centres)
-    yield Progress(stage, 2, 3)
-    keywords, scores = class_tfidf(corpus.texts, labels, n_clusters, corpus.language)
-    inside = labels != NOISE
-    sizes = np.bincount(labels[inside], minlength=n_clusters)
-    layout_centres = np.stack([np.bincount(labels[inside], weights=coordinates[inside, d],
-                                           minlength=n_clusters)
-                               for d in range(2)], axis=1) / np.maximum(sizes, 1)[:, None]
-    yield Progress(stage, 3, 3)
+    size = min_cluster_size or max(5, round(0.002 * n))
+    nested = []
+    for labels, parents in nest(space, size, max_points=max_points, seed=seed):
+        nested.append((labels, parents))
+        yield Progress(stage, len(nested), steps)
+    counts, vocabulary = word_counts(corpus.texts, corpus.language)
+    levels = []
+    for labels, parents in nested:
+        n_regions = len(parents)
+        keywords, scores = class_tfidf(counts, vocabulary, labels, n_regions)
+        sizes = np.bincount(labels, minlength=n_regions)
+        centres = np.stack([np.bincount(labels, weights=coordinates[:, d],
+                                        minlength=n_regions)
+                            for d in range(2)], axis=1) / np.maximum(sizes, 1)[:, None]
+        levels.append(RegionLevel(labels, parents, keywords, scores, centres, sizes))
+    yield Progress(stage, steps, steps)
+    coarse = levels[0]
     return Regions(
         provenance=make_provenance(corpus, encoder, coordinates if embeddings is None
                                    else embeddings, on=on, min_cluster_size=size,
                                    max_points=max_points, seed=seed),
-        labels=labels, keywords=keywords, scores=scores, centres=layout_centres,
-        sizes=sizes, n_clustered=len(sample))
+        labels=coarse.labels, keywords=coarse.keywords, scores=coarse.scores,
+        centres=coarse.centres, sizes=coarse.sizes, n_clustered=min(n, max_points),
+        finer=tuple(levels[1:]))
+
+
+def place_labels(anchors: np.ndarray, sizes: np.ndarray, frame: tuple[float, float,
+                                                                     float, float],
+                 marked: np.ndarray | None = None, margin: float = 4.0,
+                 most_marked: int = MOST_MARKED) -> np.ndarray:
+    """Where to draw labels so none covers another or a marked point (screen pixels).
+
+    Labels are placed in the order given (most important first): each at its anchor,
+    else moved beside it (above, below, left, right, then further above or below), kept
+    inside ``frame``; one that fits nowhere is dropped.
+
+    Parameters
+    ----------
+    anchors : shape (m, 2), where each label belongs (x, y).
+    sizes : shape (m, 2), each label's width and height; ``margin`` is kept free around it.
+    frame : (left, top, right, bottom) of the area labels must stay in.
+    marked : shape (p, 2), points no label may cover (search hits, the selection);
+        ignored when more than ``most_marked`` are in the frame: they cover areas then
+        (a whole region selected), and no label could name them.
+
+    Returns
+    -------
+    ndarray of shape (m, 2): the centre of each label's box, NaN for a dropped label.
+    """
+    anchors = np.asarray(anchors, dtype=np.float64).reshape(-1, 2)
+    sizes = np.asarray(sizes, dtype=np.float64).reshape(-1, 2) + 2 * margin
+    marked = (np.empty((0, 2)) if marked is None
+              else np.asarray(marked, dtype=np.float64).reshape(-1, 2))
+    left, top, right, bottom = frame
+    inside_frame = ((marked[:, 0] >= left) & (marked[:, 0] <= right)
+                    & (marked[:, 1] >= top) & (marked[:, 1] <= bottom))
+    marked = marked[inside_frame] if inside_frame.sum() <= most_marked else marked[:0]
+    steps = np.array([(0, 0), (0, -1), (0, 1), (-1, 0), (1, 0), (0, -2), (0, 2)],
+                     dtype=np.float64)
+    taken = np.empty((0, 4))        # (x0, y0, x1, y1) of the boxes placed
+    placed = np.full((len(anchors), 2), np.nan)
+    for index, ((x, y), (width, height)) in enumerate(zip(anchors, sizes)):
+        if not (left <= x <= right and top <= y <= bottom):
+            continue
+        for step_x, step_y in steps:
+            centre_x = min(max(x + step_x * width, left + width / 2), right - width / 2)
+            centre_y = min(max(y + step_y * height, top + height / 2), bottom - height / 2)
+            x0, y0 = centre_x - width / 2, centre_y - height / 2
+            x1, y1 = x0 + width, y0 + height
+            if ((taken[:, 0] < x1) & (taken[:, 2] > x0)
+                    & (taken[:, 1] < y1) & (taken[:, 3] > y0)).any():
+                continue
+            if ((marked[:, 0] >= x0) & (marked[:, 0] <= x1)
+                    & (marked[:, 1] >= y0) & (marked[:, 1] <= y1)).any():
+                continue
+            placed[index] = centre_x, centre_y
+            taken = np.vstack([taken, (x0, y0, x1, y1)])
+            break
+    return placed

@@ -1,4 +1,5 @@
-"""Regions: HDBSCAN clusters of the bundled grouped MSRP, labelled by class-based TF-IDF."""
+"""Regions: nested k-means regions of real layouts at several levels, labelled by
+class-based TF-IDF, and where their labels go on screen."""
 
 import csv
 import re
@@ -10,7 +11,8 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.errors import EvaluationError
 from sentspace.app.jobs import run_job
 from sentspace.app.projection import project
-from sentspace.app.regions import NOISE, find_regions
+from sentspace.app.regions import NOISE, Regions, find_regions, place_labels
+from sentspace.app.workspace import decode_state, encode_state
 from sentspace.models import make_encoder
 
 
@@ -27,14 +29,38 @@ def words(text):
     return set(re.findall(r"\w\w+", text.lower()))
 
 
-def test_cluster_labels_name_the_words_a_paraphrase_group_shares(msrp):
+def test_no_region_holds_most_of_a_real_map_and_levels_nest(shared_data):
+    # The whole MSRP file (10,944 sentences) by bag of words and PCA: one dense blob
+    # that a density clustering (HDBSCAN, before) left mostly in one region.
+    corpus = load_corpus(shared_data / "msrp" / "msr_paraphrase_data.txt")
+    embeddings = make_encoder("bow").fit(corpus.texts).encode(corpus.texts)
+    layout = run_job(project(embeddings, "pca")).coordinates
+    regions = run_job(find_regions(corpus, layout))
+    levels = regions.levels
+    assert [level.n_clusters for level in levels[:2]] == [8, 40]
+    assert 100 < levels[2].n_clusters <= 200
+    assert regions.largest_share < 0.3
+    for coarse, fine in zip(levels, levels[1:]):
+        # Each fine region lies inside one coarse region: its parent.
+        np.testing.assert_array_equal(fine.parents[fine.labels], coarse.labels)
+        assert fine.sizes.max() < coarse.sizes.max()
+        assert fine.sizes.sum() == len(corpus) and fine.sizes.min() >= 5
+    # The finest regions are named by what their sentences say, not by the corpus's
+    # commonest words: labels differ across the level.
+    names = [levels[2].label(k) for k in range(levels[2].n_clusters)]
+    assert len(set(names)) == len(names)
+    assert "regions per level, coarse to fine" in dict(regions.summary())
+
+
+def test_region_labels_name_the_words_a_paraphrase_group_shares(msrp):
     corpus, encoder, embeddings, layout = msrp
     regions = run_job(find_regions(corpus, layout, embeddings=embeddings, encoder=encoder,
                                    on="embeddings", min_cluster_size=3))
+    finest = regions.levels[-1]
     group = corpus.groups.labels(len(corpus))
     group_like = named = 0
-    for cluster in range(regions.n_clusters):
-        members = np.flatnonzero(regions.labels == cluster)
+    for cluster in range(finest.n_clusters):
+        members = np.flatnonzero(finest.labels == cluster)
         groups, counts = np.unique(group[members], return_counts=True)
         if counts.max() < 2 / 3 * len(members):
             continue
@@ -43,25 +69,25 @@ def test_cluster_labels_name_the_words_a_paraphrase_group_shares(msrp):
         texts = [corpus.texts[i] for i in np.flatnonzero(group == groups[counts.argmax()])]
         shared = set.intersection(*map(words, texts))
         group_like += 1
-        named += bool(shared & set(regions.label(cluster).split(", ")))
-    assert group_like > 200
+        named += bool(shared & set(finest.label(cluster).split(", ")))
+    assert group_like > 60
     assert named / group_like > 0.95
-    dow = [k for k in range(regions.n_clusters) if "dow" in regions.keywords[k]]
-    assert dow and "jones" in regions.keywords[dow[0]]
+    dow = [k for k in range(finest.n_clusters) if "dow" in finest.keywords[k]]
+    assert dow and "jones" in finest.keywords[dow[0]]
 
 
-def test_layout_clusters_with_a_sample_and_nearest_centres(msrp, tmp_path):
+def test_layout_regions_with_a_sample_and_nearest_centres(msrp, tmp_path):
     corpus, encoder, embeddings, layout = msrp
     full = run_job(find_regions(corpus, layout, encoder=encoder))
-    assert full.n_clustered == len(corpus) and 5 < full.n_clusters < 80
+    assert full.n_clustered == len(corpus) and full.n_clusters == 8
     sampled = run_job(find_regions(corpus, layout, encoder=encoder, max_points=400, seed=1))
     assert sampled.n_clustered == 400
-    # Only sampled points can be noise; every other one joins its nearest centre.
-    assert (sampled.labels == NOISE).sum() <= 400
-    assert sampled.sizes.sum() + (sampled.labels == NOISE).sum() == len(corpus)
+    # Every sentence is in a region: the sampled ones and those joining a centre.
+    assert not (sampled.labels == NOISE).any() and sampled.sizes.sum() == len(corpus)
     again = run_job(find_regions(corpus, layout, encoder=encoder, max_points=400, seed=1))
-    np.testing.assert_array_equal(sampled.labels, again.labels)
-    # Centres are the mean layout position of each cluster's sentences.
+    for level, same in zip(sampled.levels, again.levels):
+        np.testing.assert_array_equal(level.labels, same.labels)
+    # Centres are the mean layout position of each region's sentences.
     first = np.flatnonzero(sampled.labels == 0)
     np.testing.assert_allclose(sampled.centres[0], layout[first].mean(axis=0), rtol=1e-5)
 
@@ -69,9 +95,55 @@ def test_layout_clusters_with_a_sample_and_nearest_centres(msrp, tmp_path):
     full.export_csv(corpus.texts, path)
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["sentence", "cluster", "label"] and len(rows) == len(corpus) + 1
-    row = next(r for r in rows[1:] if r[1] != "-1")
+    assert rows[0] == ["sentence", "cluster", "label", "cluster 2", "label 2",
+                       "cluster 3", "label 3"]
+    assert len(rows) == len(corpus) + 1
+    row = rows[1]
     assert row[2] == full.label(int(row[1])) and row[2]
+    assert row[6] == full.levels[2].label(int(row[5])) and row[6]
+
+
+def test_a_workspace_saved_before_levels_still_opens(msrp):
+    corpus, encoder, _, layout = msrp
+    regions = run_job(find_regions(corpus, layout, encoder=encoder))
+    saved = encode_state(regions)
+    reopened = decode_state(saved, corpus, kind=Regions)
+    assert [level.n_clusters for level in reopened.levels] == \
+        [level.n_clusters for level in regions.levels]
+    del saved["fields"]["finer"]
+    old = decode_state(saved, corpus, kind=Regions)
+    assert len(old.levels) == 1 and np.array_equal(old.labels, regions.labels)
+
+
+def test_labels_keep_clear_of_each_other_and_of_marked_points():
+    frame = (0.0, 0.0, 400.0, 300.0)
+    sizes = np.array([(80, 20), (80, 20), (60, 20), (60, 20)], dtype=float)
+    # Two labels on the same spot, one near the edge, one out of view.
+    anchors = np.array([(200, 150), (205, 152), (395, 150), (500, 100)], dtype=float)
+    placed = place_labels(anchors, sizes, frame, margin=2)
+    assert np.isnan(placed[3]).all()
+    boxes = [(x - w / 2 - 2, y - h / 2 - 2, x + w / 2 + 2, y + h / 2 + 2)
+             for (x, y), (w, h) in zip(placed[:3], sizes)]
+    for i, a in enumerate(boxes):
+        assert frame[0] <= a[0] and a[2] <= frame[2]
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    np.testing.assert_allclose(placed[0], (200, 150))     # the first keeps its place
+    # A search hit under the first label moves it beside its place, off the hit.
+    hit = np.array([(210, 150)])
+    moved = place_labels(anchors[:1], sizes[:1], frame, marked=hit, margin=2)[0]
+    assert not np.allclose(moved, (200, 150))
+    assert abs(moved[0] - 210) > 42 or abs(moved[1] - 150) > 12
+    # Hits wherever the label could go: it is dropped rather than hide one.
+    around = np.stack(np.meshgrid(np.arange(100, 301, 10), np.arange(90, 211, 10)), -1)
+    assert len(around.reshape(-1, 2)) <= 300
+    assert np.isnan(place_labels(anchors[:1], sizes[:1], frame,
+                                 marked=around.reshape(-1, 2), margin=2)).all()
+    grid = np.stack(np.meshgrid(np.arange(0, 401, 10), np.arange(0, 301, 10)), -1)
+    everywhere = grid.reshape(-1, 2)
+    assert len(everywhere) > 300        # so many marks cover areas: labels ignore them
+    np.testing.assert_allclose(place_labels(anchors[:1], sizes[:1], frame,
+                                            marked=everywhere, margin=2)[0], (200, 150))
 
 
 def test_bad_input_is_refused(msrp):
@@ -88,5 +160,5 @@ def test_cli_regions_writes_the_csv(tmp_path, capsys):
     path = tmp_path / "out.csv"
     assert main(["regions", "--encoder", "tfidf", "--on", "embeddings",
                  "--min-cluster-size", "3", "--csv", str(path)]) == 0
-    assert "clusters" in capsys.readouterr().out
+    assert "regions per level" in capsys.readouterr().out
     assert path.read_text(encoding="utf-8").count("\n") == 860

@@ -1,10 +1,11 @@
-"""Region labels over a real projection of the bundled corpus: fewer when zoomed out,
-more when zoomed in, and a click on a label names its cluster."""
+"""Region labels over a real projection of the bundled corpus: coarse names when zoomed
+out, finer ones zoomed in, never over a marked point, and a click on a label names its
+region."""
 
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 
 from sentspace.app.colouring import cluster_colours
 from sentspace.app.corpora import load_corpus
@@ -32,39 +33,79 @@ def overlay(qtbot, regions_and_layout):
     qtbot.addWidget(widget)
     widget.addItem(pg.ScatterPlotItem(layout[:, 0], layout[:, 1],
                                       brush=list(cluster_colours(regions))))
-    labels = RegionLabels(widget.getPlotItem(), regions)
+    marks = {"points": np.empty((0, 2))}
+    labels = RegionLabels(widget.getPlotItem(), regions, marked=lambda: marks["points"])
+    labels.marks = marks
     widget.show()
     qtbot.waitExposed(widget)
     widget.getPlotItem().vb.autoRange()
     return widget, labels
 
 
-def test_zooming_in_shows_more_labels(overlay):
+def scene_box(labels, level, k):
+    """Where a label is drawn on screen: centred on its position (its anchor)."""
+    item = labels.items[level][k]
+    centre = labels.plot.vb.mapViewToScene(item.pos())
+    size = item.textItem.boundingRect().size()
+    return QRectF(centre.x() - size.width() / 2, centre.y() - size.height() / 2,
+                  size.width(), size.height())
+
+
+def scene_boxes(labels):
+    return [scene_box(labels, level, k) for level, k in labels.shown]
+
+
+def test_zooming_in_switches_to_finer_levels(overlay):
     widget, labels = overlay
     regions = labels.regions
     view = widget.getPlotItem().vb
-    fitted = len(labels.shown)
-    assert 0 < fitted < regions.n_clusters      # crowded: not every label fits
-    assert int(np.argmax(regions.sizes)) in labels.shown   # the largest is named first
-    view.scaleBy((8, 8))                          # zoomed far out
-    assert len(labels.shown) < fitted
+    assert len(regions.levels) == 3
+    # The whole map: coarse names only, the largest region's among them.
+    assert labels.level == 0 and {level for level, _ in labels.shown} == {0}
+    assert (0, int(np.argmax(regions.sizes))) in labels.shown
+    shown_coarse = len(labels.shown)
+    # Zoomed in on the middle of the map: the finest level's names, more of them.
+    x, y = np.median(layout_of(labels), axis=0)
+    view.scaleBy((0.15, 0.15), center=pg.Point(float(x), float(y)))
+    assert labels.level == len(regions.levels) - 1
+    assert {level for level, _ in labels.shown} == {labels.level}
+    assert len(labels.shown) > shown_coarse
+    # Between the two, the middle level.
     view.autoRange()
-    # Zoom in on the densest label's neighbourhood: labels hidden before appear.
-    hidden = set(range(regions.n_clusters)) - set(labels.shown)
-    x, y = regions.centres[min(hidden, key=lambda k: -regions.sizes[k])]
-    view.scaleBy((0.2, 0.2), center=pg.Point(float(x), float(y)))
-    assert hidden & set(labels.shown)
+    view.scaleBy((0.45, 0.45), center=pg.Point(float(x), float(y)))
+    assert labels.level == 1
+    # No two labels overlap at any level.
+    boxes = scene_boxes(labels)
+    assert all(not a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+def layout_of(labels):
+    return labels.levels[-1].centres
+
+
+def test_a_label_moves_off_a_marked_point(overlay):
+    widget, labels = overlay
+    level, cluster = labels.shown[0]
+    before = scene_box(labels, level, cluster)
+    # A search hit right under the label's centre.
+    labels.marks["points"] = np.array([labels.levels[level].centres[cluster]])
+    labels.relayout()
+    view = widget.getPlotItem().vb
+    hit = view.mapViewToScene(pg.Point(*map(float, labels.marks["points"][0])))
+    assert before.contains(hit)
+    assert all(not box.contains(hit) for box in scene_boxes(labels))
+    assert (level, cluster) in labels.shown     # moved beside its place, not dropped
 
 
 def test_clicking_a_label_names_its_cluster(qtbot, overlay):
     widget, labels = overlay
-    cluster = labels.shown[0]
-    item = labels.items[cluster]
+    level, cluster = labels.shown[0]
+    item = labels.items[level][cluster]
     scene_point = item.mapToScene(item.boundingRect().center())
     viewport_point = widget.mapFromScene(scene_point)
     with qtbot.waitSignal(labels.region_clicked) as signal:
         qtbot.mouseClick(widget.viewport(), Qt.MouseButton.LeftButton, pos=viewport_point)
-    assert signal.args == [cluster]
+    assert signal.args == [level, cluster]
 
 
 def test_colours_by_cluster_with_noise_grey(regions_and_layout):

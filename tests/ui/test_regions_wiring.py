@@ -5,7 +5,7 @@ and layout."""
 import csv
 
 import numpy as np
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QRectF, Qt
 
 from sentspace.app.colouring import cluster_colours
 from tests.ui.conftest import double_click_corpus, open_sick, settle, wait_for_job
@@ -21,13 +21,17 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     regions = window.current.regions
     labels = window.regioning.labels
     assert regions is not None and regions.n_clusters >= 2
-    assert len(labels.items) == regions.n_clusters and labels.shown
+    assert [len(items) for items in labels.items] == \
+        [level.n_clusters for level in regions.levels] and labels.shown
     assert window.regioning.export_action.isEnabled()
     # No label is cut by the plot's edge.
     box = labels.plot.vb.mapRectToScene(labels.plot.vb.boundingRect())
-    for k in labels.shown:
-        item = labels.items[k]
-        rect = item.mapRectToScene(item.boundingRect())
+    for level, k in labels.shown:
+        item = labels.items[level][k]
+        centre = labels.plot.vb.mapViewToScene(item.pos())
+        size = item.textItem.boundingRect().size()
+        rect = QRectF(centre.x() - size.width() / 2, centre.y() - size.height() / 2,
+                      size.width(), size.height())
         assert box.adjusted(-1, -1, 1, 1).contains(rect), (k, rect, box)
 
     controls = window.corpus_panel.projection_controls
@@ -37,13 +41,13 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     assert [brushes[i].color().name() for i in range(0, len(expected), 97)] == \
         [str(expected[i]).lower() for i in range(0, len(expected), 97)]
 
-    cluster = labels.shown[0]
+    level, cluster = labels.shown[0]
     view = window.projection
-    centre = QPointF(*map(float, regions.centres[cluster]))
+    centre = labels.items[level][cluster].pos()
     qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton,
                      pos=view.plot.mapFromScene(view.plot.getPlotItem().vb.mapViewToScene(centre)))
     qtbot.waitUntil(lambda: window.selection.source == "cluster")
-    members = np.flatnonzero(regions.labels == cluster)
+    members = np.flatnonzero(regions.levels[level].labels == cluster)
     assert window.selection.indices.tolist() == members.tolist()
     assert window.selecting.list.count() == len(members)
 
@@ -51,14 +55,16 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     window.regioning.export_csv(path)
     rows = list(csv.reader(path.open(encoding="utf-8")))
     assert len(rows) == len(window.corpus) + 1
-    assert rows[1 + members[0]][2] == regions.label(cluster)
+    assert rows[1 + members[0]][1 + 2 * level + 1] == regions.levels[level].label(cluster)
+    # Selected, the region's label stays: a whole region marked is an area, not points.
+    assert (level, cluster) in labels.shown
 
     # Another corpus shows no labels of this one; back again, they are there.
     open_sick(qtbot, window, shared_data)
     assert window.regioning.labels is None and not window.regioning.export_action.isEnabled()
     double_click_corpus(qtbot, window, "msrp-grouped")
     assert window.regioning.labels is not None
-    assert len(window.regioning.labels.items) == regions.n_clusters
+    assert len(window.regioning.labels.items[0]) == regions.n_clusters
     # A workspace keeps them with their layout.
     from sentspace.app.ui.window.main_window import MainWindow
     reopened = MainWindow()
@@ -66,7 +72,7 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     reopened.files.open_workspace(window.files.save_workspace_to(tmp_path / "regions.sentspace"))
     wait_for_job(qtbot, reopened)
     assert np.array_equal(reopened.current.regions.labels, regions.labels)
-    assert len(reopened.regioning.labels.items) == regions.n_clusters
+    assert len(reopened.regioning.labels.items) == len(regions.levels)
     reopened.close()
     # A new layout drops them.
     window.analyses.project_again()

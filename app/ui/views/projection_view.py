@@ -103,11 +103,13 @@ class ProjectionView(QWidget):
     -------
     hovered(int) : the point under the pointer, -1 when none.
     clicked(int) : a point was clicked, -1 for empty space.
+    marks_changed() : the points search or selection mark changed (``marked_positions``).
     """
 
     hovered = Signal(int)
     clicked = Signal(int)
     selected = Signal(object)
+    marks_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -127,15 +129,19 @@ class ProjectionView(QWidget):
                                          pen=pg.mkPen(MISCLASSIFIED, width=2))
         self.highlighted = pg.ScatterPlotItem(size=15, brush=None, pxMode=True,
                                               pen=pg.mkPen(SELECTED, width=2))
-        self.found = pg.ScatterPlotItem(size=11, brush=pg.mkBrush(FOUND), pxMode=True,
-                                        pen=pg.mkPen("#000000", width=1), symbol="d")
+        # Black on a white halo: visible over any point colour, the orange ones included.
+        self.found = pg.ScatterPlotItem(size=12, brush=pg.mkBrush(FOUND), pxMode=True,
+                                        pen=pg.mkPen("#000000", width=1.5), symbol="d")
+        self.found_halo = pg.ScatterPlotItem(size=17, brush=pg.mkBrush("#ffffff"),
+                                             pxMode=True, pen=None, symbol="d")
         # In density mode the hovered point is otherwise invisible.
         self.hover_ring = pg.ScatterPlotItem(size=11, brush=None, pxMode=True,
                                              pen=pg.mkPen(SELECTED, width=1.5))
         # Lines from a group's members to its centroid.
         self.spokes = pg.PlotDataItem(pen=pg.mkPen(SELECTED, width=1))
         for z, item in enumerate((self.density, self.spokes, self.points, self.marked,
-                                  self.highlighted, self.found, self.hover_ring)):
+                                  self.highlighted, self.found_halo, self.found,
+                                  self.hover_ring)):
             item.setZValue(z)
             self.plot.addItem(item)
         # The scale of a colouring by numbers, right of the plot; hidden for categories.
@@ -214,6 +220,7 @@ class ProjectionView(QWidget):
         for item in self._overlays:
             self._overlays[item] = np.empty(0, dtype=np.int64)
             item.clear()
+        self.found_halo.clear()
         self.hint.setVisible(False)
         self._show_axes(True)
         self._set_colour_table(colours)
@@ -304,9 +311,15 @@ class ProjectionView(QWidget):
         """Mark the given points with orange diamonds (search matches)."""
         self._set_overlay(self.found, indices)
 
+    def marked_positions(self) -> np.ndarray:
+        """Layout positions (p, 2) of the points search and selection mark."""
+        indices = np.concatenate([self._overlays[self.found], self._overlays[self.highlighted]])
+        return self.coordinates[indices[(indices >= 0) & (indices < len(self.coordinates))]]
+
     def _set_overlay(self, item: pg.ScatterPlotItem, indices: np.ndarray) -> None:
         self._overlays[item] = np.asarray(indices, dtype=np.int64)
         self._draw_overlay(item, None)
+        self.marks_changed.emit()
 
     def _draw_overlay(self, item: pg.ScatterPlotItem, region: np.ndarray | None) -> None:
         """Draw an overlay's points; of one larger than ``POINT_LIMIT``, only those
@@ -322,6 +335,8 @@ class ProjectionView(QWidget):
             if len(indices) > POINT_LIMIT:
                 indices = indices[np.linspace(0, len(indices) - 1, POINT_LIMIT).astype(int)]
         item.setData(pos=self.coordinates[indices], data=indices)
+        if item is self.found:
+            self.found_halo.setData(pos=self.coordinates[indices])
 
     def clear(self, hint: str) -> None:
         self.spokes.setData([], [])
@@ -332,7 +347,8 @@ class ProjectionView(QWidget):
         self._hovered = -1
         for item in self._overlays:
             self._overlays[item] = np.empty(0, dtype=np.int64)
-        for item in (self.points, self.marked, self.highlighted, self.found, self.hover_ring):
+        for item in (self.points, self.marked, self.highlighted, self.found, self.found_halo,
+                     self.hover_ring):
             item.clear()
         self.density.clear()
         self.mode = "points"

@@ -1,6 +1,8 @@
-"""*View > Find regions*: clusters of the layout shown (``sentspace.app.regions.find_regions``),
-named by their keywords over the projection (``RegionLabels``), a "cluster" colour
-scheme, a click on a label selecting its sentences, and *Export regions CSV*. The
+"""*View > Find regions*: regions of the layout shown at several levels
+(``sentspace.app.regions.find_regions``), named by their keywords over the projection
+(``RegionLabels``: coarse zoomed out, finer zoomed in, never over the points search or
+selection mark), a "cluster" colour scheme, a click on a label selecting its
+sentences, and *Export regions CSV*. The
 regions belong to the corpus state in the session, so another corpus or a new layout
 never shows them."""
 
@@ -31,11 +33,13 @@ class Regioning:
         self.controls, self.status, self.parent = controls, status, parent
         self.labels: RegionLabels | None = None
         self.find_action = QAction("Find &regions", parent)
-        self.find_action.setToolTip("Cluster the layout shown and name each cluster by its "
-                                    "keywords; click a name to select its sentences")
+        self.find_action.setToolTip("Split the layout shown into regions at several levels "
+                                    "and name each by its keywords (finer names as you "
+                                    "zoom in); click a name to select its sentences")
         self.find_action.triggered.connect(self.find)
         self.export_action = QAction("Export &regions CSV…", parent)
-        self.export_action.setToolTip("One row per sentence: sentence, cluster, label")
+        self.export_action.setToolTip("One row per sentence: sentence, then region and "
+                                      "label at each level")
         self.export_action.triggered.connect(self._choose_csv_target)
         self.export_action.setEnabled(False)
 
@@ -43,6 +47,7 @@ class Regioning:
         """Draw the regions of the corpus shown over its layout, once it is drawn."""
         session = self.session
         session.current_changed.connect(lambda _: self.show())
+        self.projection.marks_changed.connect(self._marks_changed)
         for event in (session.ran, session.regions):
             session.on_current(event, lambda _: self.show())
 
@@ -73,11 +78,16 @@ class Regioning:
         regions, current = self.regions, self.session.current
         self.export_action.setEnabled(regions is not None)
         if regions is not None and current.exploration is not None:
-            self.labels = RegionLabels(self.projection.plot.getPlotItem(), regions)
+            self.labels = RegionLabels(self.projection.plot.getPlotItem(), regions,
+                                       marked=self.projection.marked_positions)
             self.labels.region_clicked.connect(self.select_region)
 
-    def select_region(self, cluster: int) -> None:
-        indices = np.flatnonzero(self.regions.labels == cluster)
+    def _marks_changed(self) -> None:
+        if self.labels is not None:
+            self.labels.relayout()
+
+    def select_region(self, level: int, cluster: int) -> None:
+        indices = np.flatnonzero(self.regions.levels[level].labels == cluster)
         # Deferred: selecting may redraw the plot whose label is being clicked.
         QTimer.singleShot(0, lambda: self.session.selection.select(indices, source="cluster"))
 
