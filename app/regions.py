@@ -255,16 +255,11 @@ def split(space: np.ndarray, members: np.ndarray, parts: int, *, min_size: int,
     many parts there are. Parts numbered largest first; the points of a part under
     ``min_size`` (outliers k-means gave a centre) join the nearest larger part."""
     from sklearn.cluster import KMeans  # noqa: PLC0415
-    from threadpoolctl import threadpool_limits  # noqa: PLC0415
     rng = np.random.default_rng(seed)
     fitted_on = (np.sort(rng.choice(members, max_points, replace=False))
                  if len(members) > max_points else members)
-    # One thread: on small regions OpenMP's start and spin cost 8x the work.
-    with threadpool_limits(limits=1, user_api="openmp"):
-        model = KMeans(n_clusters=parts, n_init=N_INIT, random_state=seed).fit(
-            space[fitted_on])
-        part = (model.predict(space[members]) if len(fitted_on) < len(members)
-                else model.labels_)
+    model = KMeans(n_clusters=parts, n_init=N_INIT, random_state=seed).fit(space[fitted_on])
+    part = model.predict(space[members]) if len(fitted_on) < len(members) else model.labels_
     sizes = np.bincount(part, minlength=parts)
     kept = np.flatnonzero(sizes >= min_size)
     if len(kept) < parts:
@@ -281,31 +276,36 @@ def split(space: np.ndarray, members: np.ndarray, parts: int, *, min_size: int,
 
 
 def nest(space: np.ndarray, min_size: int, *, branching: Sequence[int] = BRANCHING,
-         max_points: int = MAX_POINTS, seed: int = 0
-         ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+         max_points: int = MAX_POINTS, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     """Levels of nested regions of the points of ``space``, coarse first: (labels,
     parents) per level. A region splits into up to the level's branching factor, as
     long as each part can keep ``min_size`` points; one too small to split stays whole
     at the next level. A level no finer than the one above ends the nesting."""
+    from threadpoolctl import threadpool_limits  # noqa: PLC0415
     labels = np.zeros(len(space), dtype=np.int64)
-    n_regions = 1
-    for depth, branch in enumerate(branching):
-        order = np.argsort(labels, kind="stable")
-        bounds = np.searchsorted(labels[order], np.arange(n_regions + 1))
-        finer = np.empty_like(labels)
-        parents: list[int] = []
-        for region in range(n_regions):
-            members = order[bounds[region]:bounds[region + 1]]
-            parts = min(branch, len(members) // max(min_size, 1))
-            part, parts = (split(space, members, parts, min_size=min_size,
-                                 max_points=max_points, seed=seed + 7919 * depth + region)
-                           if parts >= 2 else (np.zeros(len(members), dtype=np.int64), 1))
-            finer[members] = len(parents) + part
-            parents += [region] * parts
-        if depth and len(parents) == n_regions:
-            return
-        labels, n_regions = finer, len(parents)
-        yield labels, np.array(parents, dtype=np.int64)
+    levels: list[tuple[np.ndarray, np.ndarray]] = []
+    # One thread: on regions of a few thousand points OpenMP's start and spin cost 8x
+    # the work; limited once, as looking the libraries up costs 20 ms.
+    with threadpool_limits(limits=1, user_api="openmp"):
+        for depth, branch in enumerate(branching):
+            n_regions = len(levels[-1][1]) if levels else 1
+            order = np.argsort(labels, kind="stable")
+            bounds = np.searchsorted(labels[order], np.arange(n_regions + 1))
+            finer = np.empty_like(labels)
+            parents: list[int] = []
+            for region in range(n_regions):
+                members = order[bounds[region]:bounds[region + 1]]
+                parts = min(branch, len(members) // max(min_size, 1))
+                part, parts = (split(space, members, parts, min_size=min_size,
+                                     max_points=max_points, seed=seed + 7919 * depth + region)
+                               if parts >= 2 else (np.zeros(len(members), dtype=np.int64), 1))
+                finer[members] = len(parents) + part
+                parents += [region] * parts
+            if levels and len(parents) == n_regions:
+                break
+            labels = finer
+            levels.append((labels, np.array(parents, dtype=np.int64)))
+    return levels
 
 
 def find_regions(corpus: Corpus, coordinates: np.ndarray, *,
@@ -343,14 +343,13 @@ def find_regions(corpus: Corpus, coordinates: np.ndarray, *,
         raise EvaluationError(f"expected {n} rows of 2D coordinates (and embeddings), one "
                               f"per sentence; got {coordinates.shape}")
     stage = "finding regions"
-    steps = len(BRANCHING) + 2
+    steps = 3
     yield Progress(stage, 0, steps)
     space = _clustering_space(coordinates, embeddings, on, seed)
+    yield Progress(stage, 1, steps)
     size = min_cluster_size or max(5, round(0.002 * n))
-    nested = []
-    for labels, parents in nest(space, size, max_points=max_points, seed=seed):
-        nested.append((labels, parents))
-        yield Progress(stage, len(nested), steps)
+    nested = nest(space, size, max_points=max_points, seed=seed)
+    yield Progress(stage, 2, steps)
     counts, vocabulary = word_counts(corpus.texts, corpus.language)
     levels = []
     for labels, parents in nested:

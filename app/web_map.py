@@ -81,6 +81,7 @@ def _plotly_js() -> tuple[str, str]:
 def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
              ids: Sequence[str] | None = None, columns: Sequence[Column] = (),
              regions: Sequence[tuple[str, float, float]] = (),
+             finer_regions: Sequence[Sequence[tuple[str, float, float]]] = (),
              provenance: Sequence[tuple[str, str]] = (), title: str = "sentspace map",
              axes: tuple[str, str] = ("", ""),
              neighbours: tuple[np.ndarray, np.ndarray] | None = None) -> str:
@@ -88,7 +89,8 @@ def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
 
     ``columns`` are the columns, charted and offered as colourings in that order (the
     first shown; :class:`Texts` only in the table), ``regions`` are labels drawn at
-    (x, y), ``provenance`` (label, value) rows open the side panel, ``neighbours`` each
+    (x, y), ``finer_regions`` those of each finer level, coarse to fine (the page names
+    finer regions as it is zoomed in), ``provenance`` (label, value) rows open the side panel, ``neighbours`` each
     point's nearest in the original space: indices (n, k), -1 for none, and cosines.
     """
     coordinates = np.asarray(coordinates, dtype=np.float32)
@@ -115,6 +117,8 @@ def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
         "columns": [_column_data(c) for c in columns],
         "neighbours": nearest,
         "regions": [[label, float(x), float(y)] for label, x, y in regions],
+        "finer_regions": [[[label, float(x), float(y)] for label, x, y in level]
+                          for level in finer_regions],
         "provenance": [[str(label), str(value)] for label, value in provenance],
         "none_colour": UNGROUPED, "ring_colour": RING, "sequential": list(SEQUENTIAL),
     }
@@ -141,16 +145,17 @@ def write_map(path: str | Path, texts: Sequence[str], coordinates: np.ndarray,
     return Path(path)
 
 
-def region_labels(regions: Regions, coordinates: np.ndarray
+def region_labels(regions: Regions, coordinates: np.ndarray, level: int = 0
                   ) -> list[tuple[str, float, float]]:
-    """Each region's label at the median 2D position of its points (its centre may be
-    in the embedding space, where it was clustered)."""
+    """Each region's label at ``level`` (0: coarse) at the median 2D position of its
+    points (regions found on the embeddings may have their mean between clusters)."""
+    regions_of_level = regions.levels[level]
     labels = []
-    for cluster in range(regions.n_clusters):
-        members = coordinates[regions.labels == cluster]
+    for cluster in range(regions_of_level.n_clusters):
+        members = coordinates[regions_of_level.labels == cluster]
         if len(members):
             x, y = np.median(members, axis=0)
-            labels.append((regions.label(cluster), float(x), float(y)))
+            labels.append((regions_of_level.label(cluster), float(x), float(y)))
     return labels
 
 
@@ -236,6 +241,9 @@ def iter_export_map(exploration: Exploration, path: str | Path, *,
         columns=exploration_columns(exploration, groups=groups, regions=regions,
                                     labels=labels),
         regions=region_labels(regions, projection.coordinates) if regions is not None else (),
+        finer_regions=[region_labels(regions, projection.coordinates, level)
+                       for level in range(1, len(regions.levels))] if regions is not None
+        else (),
         provenance=provenance, neighbours=(indices, cosines),
         title=title or f"{corpus.name} by {exploration.encoder.name}",
         axes=projection.axis_labels)

@@ -30,14 +30,13 @@ def words(text):
 
 
 def test_no_region_holds_most_of_a_real_map_and_levels_nest(shared_data):
-    # The whole MSRP file (10,944 sentences) by bag of words and PCA: one dense blob
-    # that a density clustering (HDBSCAN, before) left mostly in one region.
-    corpus = load_corpus(shared_data / "msrp" / "msr_paraphrase_data.txt")
+    # SICK's training file (4,802 sentences) by bag of words and PCA: one dense blob.
+    corpus = load_corpus(shared_data / "sick" / "SICK_train.txt")
     embeddings = make_encoder("bow").fit(corpus.texts).encode(corpus.texts)
     layout = run_job(project(embeddings, "pca")).coordinates
     regions = run_job(find_regions(corpus, layout))
     levels = regions.levels
-    assert [level.n_clusters for level in levels[:2]] == [8, 40]
+    assert levels[0].n_clusters == 8 and 30 < levels[1].n_clusters <= 40
     assert 100 < levels[2].n_clusters <= 200
     assert regions.largest_share < 0.3
     for coarse, fine in zip(levels, levels[1:]):

@@ -425,3 +425,22 @@ def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browse
 def test_numbers_need_a_value_for_every_point():
     with pytest.raises(ValueError, match="'w' has 2 values for 3 points"):
         map_page(["a", "b", "c"], np.zeros((3, 2)), columns=[Numbers("w", np.ones(2))])
+
+
+def test_region_names_get_finer_as_the_map_is_zoomed_in(browser, page):
+    data = embedded(page.read_text(encoding="utf-8"))
+    levels = [data["regions"], *data["finer_regions"]]
+    assert len(levels) == 3 and len(levels[0]) == 8 < len(levels[1]) < len(levels[2])
+    open_page(browser, page)
+    names = "return document.getElementById('map').layout.annotations.map(a => a.text)"
+    assert browser.execute_script(names) == [label for label, _, _ in data["regions"]]
+    zoom = ("const plot = document.getElementById('map');"
+            "const [x0, x1] = plot.layout.xaxis.range, [y0, y1] = plot.layout.yaxis.range;"
+            "const f = arguments[0], cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;"
+            "return Plotly.relayout(plot, {'xaxis.range': [cx - (x1 - x0) * f / 2,"
+            " cx + (x1 - x0) * f / 2], 'yaxis.range': [cy - (y1 - y0) * f / 2,"
+            " cy + (y1 - y0) * f / 2]});")
+    browser.execute_script(zoom, 0.1)
+    assert browser.execute_script(names) == [label for label, _, _ in levels[-1]]
+    browser.execute_script(zoom, 10)
+    assert browser.execute_script(names) == [label for label, _, _ in levels[0]]
