@@ -41,8 +41,30 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     assert [brushes[i].color().name() for i in range(0, len(expected), 97)] == \
         [str(expected[i]).lower() for i in range(0, len(expected), 97)]
 
-    level, cluster = labels.shown[0]
+    # Search hits stay visible over any region colour: a black outline on a white halo,
+    # both drawn above the points.
     view = window.projection
+    view.search.setText("nasdaq")
+    qtbot.waitUntil(lambda: len(view.found.data) == 6)
+    assert view.points.zValue() < view.found_halo.zValue() < view.found.zValue()
+    image = view.plot.grab().toImage()
+    for index in view.found.data["data"]:
+        centre = view.plot.mapFromScene(view.scene_position(int(index)))
+        around = [image.pixelColor(centre.x() + dx, centre.y() + dy)
+                  for dx in range(-8, 9) for dy in range(-8, 9)]
+        assert sum(max(c.red(), c.green(), c.blue()) < 60 for c in around) >= 8
+        assert sum(min(c.red(), c.green(), c.blue()) > 240 for c in around) >= 8
+    # No label covers a hit.
+    hits = labels._to_scene(view.marked_positions())
+    for level, k in labels.shown:
+        item = labels.items[level][k]
+        centre = labels.plot.vb.mapViewToScene(item.pos())
+        size = item.textItem.boundingRect().size()
+        assert not any(abs(x - centre.x()) <= size.width() / 2
+                       and abs(y - centre.y()) <= size.height() / 2 for x, y in hits)
+    view.search.clear()
+
+    level, cluster = labels.shown[0]
     centre = labels.items[level][cluster].pos()
     qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton,
                      pos=view.plot.mapFromScene(view.plot.getPlotItem().vb.mapViewToScene(centre)))
@@ -56,7 +78,7 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     rows = list(csv.reader(path.open(encoding="utf-8")))
     assert len(rows) == len(window.corpus) + 1
     assert rows[1 + members[0]][1 + 2 * level + 1] == regions.levels[level].label(cluster)
-    # Selected, the region's label stays: a whole region marked is an area, not points.
+    # Selected, the region keeps its label (moved off its ringed points if need be).
     assert (level, cluster) in labels.shown
 
     # Another corpus shows no labels of this one; back again, they are there.
