@@ -813,9 +813,11 @@ def build_parser() -> argparse.ArgumentParser:
     explain.set_defaults(handler=command_explain)
 
     regions = commands.add_parser(
-        "regions", help="cluster a layout and label each cluster with its keywords",
-        description="HDBSCAN clusters of the 2D layout (or of the embeddings), each "
-        "labelled by class-based TF-IDF against the rest of the corpus.")
+        "regions", help="split a layout into regions at three levels, each named by its "
+        "keywords",
+        description="Nested bisecting k-means regions of the 2D layout (or of the "
+        "embeddings): 8 coarse, each split into up to 5, twice; each labelled by "
+        "class-based TF-IDF against the rest of the corpus.")
     regions.add_argument("--corpus", default=DEFAULT_CORPUS,
                          help=f"built-in corpus ({', '.join(BUILTIN)}) or path")
     regions.add_argument("--encoder", default=DEFAULT_ENCODER, help=ENCODER_HELP)
@@ -823,9 +825,11 @@ def build_parser() -> argparse.ArgumentParser:
     regions.add_argument("--on", default="layout", choices=("layout", "embeddings"),
                          help="cluster the 2D layout (default) or the embeddings")
     regions.add_argument("--min-cluster-size", type=int,
-                         help="HDBSCAN's (default: 0.5%% of the sentences, at least 5)")
+                         help="the fewest sentences a region is split down to "
+                         "(default: 0.2%% of the sentences, at least 5)")
     regions.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    regions.add_argument("--csv", metavar="PATH", help="write sentence, cluster, label")
+    regions.add_argument("--csv", metavar="PATH",
+                         help="write each sentence with its region and label at each level")
     regions.set_defaults(handler=command_regions)
 
     export = commands.add_parser(

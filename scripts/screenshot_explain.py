@@ -64,9 +64,9 @@ def main() -> int:
         view = ProjectionView()
         view.set_points(projection.coordinates, cluster_colours(regions),
                         lambda i: corpus.texts[i], projection.axis_labels,
-                        f"{regions.n_clusters} regions (HDBSCAN on the layout), labelled "
-                        "by class-based TF-IDF; grey: in no region. Zoom in for more "
-                        "labels.")
+                        f"{regions.n_clusters} coarse regions (bisecting k-means on the "
+                        "layout), labelled by class-based TF-IDF. Zoom in for finer "
+                        "regions' labels.")
         return view, RegionLabels(view.plot.getPlotItem(), regions)
 
     def offsets_chart():
