@@ -8,7 +8,8 @@ at three levels, class-based TF-IDF labels at each) against the method it replac
 run in the same process: HDBSCAN (min_cluster_size 0.5% of the clustered points) on a
 seeded sample of at most 20,000 layout points, the rest joining the nearest cluster
 centre, one level of labels. It prints each method's largest region (share of all
-sentences), its number of regions and its time, and the ratios new / old.
+sentences; at each level, coarse to fine, for the new one), its number of regions and
+its time, and the ratios new / old (coarse level).
 Both methods run once on a small layout first, so imports are not timed. UMAP of the
 captions takes minutes. Run: ``python bench/bench_regions.py [--corpora
 multi30k-captions msrp-grouped] [--layouts pca umap]``.
@@ -87,11 +88,14 @@ def main() -> None:
             regions = run_job(find_regions(corpus, layout))
             new_time = time.perf_counter() - start
             per_level = " / ".join(str(level.n_clusters) for level in regions.levels)
+            shares = " / ".join(f"{level.sizes.max() / len(corpus):.1%}"
+                                for level in regions.levels)
             title = f"{name} ({len(corpus):,})"
             print(f"{title:<28}{method:<8}{'HDBSCAN (before)':<24}{n_old:>16}"
                   f"{old_share:>9.1%}{old_time:>10.2f}")
             print(f"{'':<36}{'bisecting k-means (now)':<24}{per_level:>16}"
-                  f"{regions.largest_share:>9.1%}{new_time:>10.2f}")
+                  f"{regions.largest_share:>9.1%}{new_time:>10.2f}   largest per level: "
+                  f"{shares}")
             print(f"{'':<36}{'ratio now / before':<24}{'':>16}"
                   f"{regions.largest_share / old_share:>9.2f}{new_time / old_time:>10.2f}",
                   flush=True)
