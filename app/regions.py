@@ -388,9 +388,10 @@ def place_labels(anchors: np.ndarray, sizes: np.ndarray, frame: tuple[float, flo
     anchors : shape (m, 2), where each label belongs (x, y).
     sizes : shape (m, 2), each label's width and height; ``margin`` is kept free around it.
     frame : (left, top, right, bottom) of the area labels must stay in.
-    marked : shape (p, 2), points no label may cover (search hits, the selection);
-        ignored when more than ``most_marked`` are in the frame: they cover areas then
-        (a whole region selected), and no label could name them.
+    marked : shape (p, 2), points no label may cover (search hits, the selection).
+        With more than ``most_marked`` in the frame they cover areas (a common word, a
+        whole region selected) and dropping every label touching one would leave the
+        map unnamed: a label then takes the place beside its anchor covering the fewest.
 
     Returns
     -------
@@ -401,9 +402,9 @@ def place_labels(anchors: np.ndarray, sizes: np.ndarray, frame: tuple[float, flo
     marked = (np.empty((0, 2)) if marked is None
               else np.asarray(marked, dtype=np.float64).reshape(-1, 2))
     left, top, right, bottom = frame
-    inside_frame = ((marked[:, 0] >= left) & (marked[:, 0] <= right)
-                    & (marked[:, 1] >= top) & (marked[:, 1] <= bottom))
-    marked = marked[inside_frame] if inside_frame.sum() <= most_marked else marked[:0]
+    marked = marked[(marked[:, 0] >= left) & (marked[:, 0] <= right)
+                    & (marked[:, 1] >= top) & (marked[:, 1] <= bottom)]
+    crowded = len(marked) > most_marked
     steps = np.array([(0, 0), (0, -1), (0, 1), (-1, 0), (1, 0), (0, -2), (0, 2)],
                      dtype=np.float64)
     taken = np.empty((0, 4))        # (x0, y0, x1, y1) of the boxes placed
@@ -411,18 +412,22 @@ def place_labels(anchors: np.ndarray, sizes: np.ndarray, frame: tuple[float, flo
     for index, ((x, y), (width, height)) in enumerate(zip(anchors, sizes)):
         if not (left <= x <= right and top <= y <= bottom):
             continue
+        best, fewest = None, len(marked) + 1 if crowded else 1
         for step_x, step_y in steps:
             centre_x = min(max(x + step_x * width, left + width / 2), right - width / 2)
             centre_y = min(max(y + step_y * height, top + height / 2), bottom - height / 2)
-            x0, y0 = centre_x - width / 2, centre_y - height / 2
-            x1, y1 = x0 + width, y0 + height
-            if ((taken[:, 0] < x1) & (taken[:, 2] > x0)
-                    & (taken[:, 1] < y1) & (taken[:, 3] > y0)).any():
+            box = (centre_x - width / 2, centre_y - height / 2,
+                   centre_x + width / 2, centre_y + height / 2)
+            if ((taken[:, 0] < box[2]) & (taken[:, 2] > box[0])
+                    & (taken[:, 1] < box[3]) & (taken[:, 3] > box[1])).any():
                 continue
-            if ((marked[:, 0] >= x0) & (marked[:, 0] <= x1)
-                    & (marked[:, 1] >= y0) & (marked[:, 1] <= y1)).any():
-                continue
-            placed[index] = centre_x, centre_y
-            taken = np.vstack([taken, (x0, y0, x1, y1)])
-            break
+            covered = int(((marked[:, 0] >= box[0]) & (marked[:, 0] <= box[2])
+                           & (marked[:, 1] >= box[1]) & (marked[:, 1] <= box[3])).sum())
+            if covered < fewest:
+                best, fewest = box, covered
+                if not covered:
+                    break
+        if best is not None:
+            placed[index] = (best[0] + best[2]) / 2, (best[1] + best[3]) / 2
+            taken = np.vstack([taken, best])
     return placed

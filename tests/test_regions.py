@@ -138,11 +138,13 @@ def test_labels_keep_clear_of_each_other_and_of_marked_points():
     assert len(around.reshape(-1, 2)) <= 300
     assert np.isnan(place_labels(anchors[:1], sizes[:1], frame,
                                  marked=around.reshape(-1, 2), margin=2)).all()
-    grid = np.stack(np.meshgrid(np.arange(0, 401, 10), np.arange(0, 301, 10)), -1)
-    everywhere = grid.reshape(-1, 2)
-    assert len(everywhere) > 300        # so many marks cover areas: labels ignore them
-    np.testing.assert_allclose(place_labels(anchors[:1], sizes[:1], frame,
-                                            marked=everywhere, margin=2)[0], (200, 150))
+    # So many hits that every place covers some: the label takes the place covering
+    # the fewest rather than leave the map unnamed.
+    dense = np.stack(np.meshgrid(np.arange(0, 401, 5), np.arange(0, 166, 5)), -1)
+    sparse = np.stack(np.meshgrid(np.arange(0, 401, 20), np.arange(170, 301, 20)), -1)
+    everywhere = np.concatenate([dense.reshape(-1, 2), sparse.reshape(-1, 2)])
+    crowded = place_labels(anchors[:1], sizes[:1], frame, marked=everywhere, margin=2)[0]
+    np.testing.assert_allclose(crowded, (200, 150 + 2 * 24))    # two rows down, sparse
 
 
 def test_bad_input_is_refused(msrp):
