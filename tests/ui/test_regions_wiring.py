@@ -63,6 +63,7 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
         assert not any(abs(x - centre.x()) <= size.width() / 2
                        and abs(y - centre.y()) <= size.height() / 2 for x, y in hits)
     view.search.clear()
+    qtbot.wait(100)         # the selection the search made follows it; labels settle
 
     level, cluster = labels.shown[0]
     centre = labels.items[level][cluster].pos()
