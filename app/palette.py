@@ -6,11 +6,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Tableau 20, reordered so neighbouring group numbers get contrasting hues.
+# Tableau 20 without its two greys (grey is "none" and "other"), reordered so
+# neighbouring group numbers get contrasting hues.
 CATEGORICAL = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
-    "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5",
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22",
+    "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2",
+    "#dbdb8d", "#9edae5",
 )
 UNGROUPED = "#b0b0b0"
 MISCLASSIFIED = "#d00000"
