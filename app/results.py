@@ -63,16 +63,25 @@ class Provenance:
         "precomputed" and fingerprinted by the matrix's content."""
         if sp.issparse(embeddings):
             embeddings = sp.csr_array(embeddings)
-        h = hashlib.sha256(str((type(embeddings).__name__, embeddings.shape)).encode())
-        parts = ((embeddings.data, embeddings.indices, embeddings.indptr)
-                 if sp.issparse(embeddings) else (embeddings,))
-        for part in parts:
-            h.update(np.ascontiguousarray(part).tobytes())
         return cls(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
                    corpus_edits=corpus.edits, encoder_name="precomputed", encoder_family="precomputed",
                    encoder_params={"shape": list(embeddings.shape),
                                    "dtype": str(embeddings.dtype)},
-                   encoder_fingerprint=h.hexdigest()[:16], parameters=dict(parameters))
+                   encoder_fingerprint=content_hash(embeddings), parameters=dict(parameters))
+
+
+def content_hash(matrix: Embeddings) -> str:
+    """SHA-256 of a matrix's type, shape and values, 16 hex digits."""
+    h = hashlib.sha256(str((type(matrix).__name__, matrix.shape)).encode())
+    parts: tuple[Any, ...]
+    if sp.issparse(matrix):
+        csr = sp.csr_array(matrix)
+        parts = (csr.data, csr.indices, csr.indptr)
+    else:
+        parts = (matrix,)
+    for part in parts:
+        h.update(np.ascontiguousarray(part).tobytes())
+    return h.hexdigest()[:16]
 
 
 def provenance(corpus: Corpus, encoder: Encoder | None, embeddings: Embeddings,
@@ -125,7 +134,7 @@ class Result:
         # @dataclass writes a __repr__ of every field (per-item arrays: tens of thousands
         # of characters) only where the class has none: give each result the short one.
         if "__repr__" not in cls.__dict__:
-            cls.__repr__ = Result.__repr__
+            cls.__repr__ = Result.__repr__  # type: ignore[method-assign]
 
     def __repr__(self) -> str:
         scores = self.scores()

@@ -66,11 +66,11 @@ class Encoder(ABC):
     title: ClassVar[str]
     #: Whether ``fit`` must run before ``encode`` (a vocabulary, weights...).
     requires_fit: ClassVar[bool] = False
-    #: Sentences per progress report.
-    batch_size: ClassVar[int] = 2048
+    #: Sentences per progress report (an instance may set its own: ``encode(batch_size=)``).
+    batch_size: int = 2048
     #: Whether the embedding cache should keep this encoder's output; not for encoders
     #: whose output already sits in a file (precomputed embeddings).
-    cacheable: ClassVar[bool] = True
+    cacheable: bool = True
     #: Parameters naming a file whose content the fitted state hashes: only the file's
     #: name goes into the fingerprint.
     file_params: ClassVar[tuple[str, ...]] = ("training_file",)

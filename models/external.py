@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.results import content_hash
 from sentspace.models.base import Embeddings, Encoder, ModelError
 from sentspace.models.precomputed import Precomputed
 
@@ -42,7 +43,7 @@ def check_matrix(value: Any, argument: str, rows: int) -> Embeddings:
                                f"dimensions), not a {type(value).__name__}")
     if hasattr(value, "detach"):        # a torch tensor, maybe on a GPU
         value = value.detach().float().cpu().numpy()
-    matrix = sp.csr_array(value) if sp.issparse(value) else np.asarray(value)
+    matrix: Embeddings = sp.csr_array(value) if sp.issparse(value) else np.asarray(value)
     if not np.issubdtype(matrix.dtype, np.number) or np.issubdtype(matrix.dtype,
                                                                     np.complexfloating):
         raise EmbeddingsError(f"{argument}: values are {matrix.dtype}, not one real "
@@ -55,23 +56,15 @@ def check_matrix(value: Any, argument: str, rows: int) -> Embeddings:
                                f"(one row per sentence, in order)")
     if matrix.shape[1] == 0:
         raise EmbeddingsError(f"{argument}: rows of no dimensions (shape {matrix.shape})")
-    values = matrix.data if sp.issparse(matrix) else matrix
-    finite = np.isfinite(values)
+    if isinstance(matrix, np.ndarray):
+        finite = np.isfinite(matrix).all(axis=1)
+        first_bad = int(np.argmin(finite))
+    else:
+        finite = np.isfinite(matrix.data)
+        first_bad = int(np.searchsorted(matrix.indptr, np.argmin(finite), side="right")) - 1
     if not finite.all():
-        row = (int(np.searchsorted(matrix.indptr, np.argmin(finite), side="right")) - 1
-               if sp.issparse(matrix) else int(np.argmin(finite.all(axis=1))))
-        raise EmbeddingsError(f"{argument}: row {row} holds NaN or infinity")
+        raise EmbeddingsError(f"{argument}: row {first_bad} holds NaN or infinity")
     return matrix.astype(np.float32, copy=False)
-
-
-def content_hash(matrix: Embeddings) -> str:
-    """SHA-256 of a matrix's shape and values, 16 hex digits."""
-    h = hashlib.sha256(str((type(matrix).__name__, matrix.shape)).encode())
-    parts = ((matrix.data, matrix.indices, matrix.indptr) if sp.issparse(matrix)
-             else (matrix,))
-    for part in parts:
-        h.update(np.ascontiguousarray(part).tobytes())
-    return h.hexdigest()[:16]
 
 
 def _weights_hash(model: Any) -> str | None:
@@ -166,14 +159,16 @@ class ExternalModel(Encoder):
     @property
     def dim(self) -> int:
         if self._dim is None:
-            for getter in ("get_embedding_dimension", "get_sentence_embedding_dimension"):
-                get = getattr(self.model, getter, None)
-                if callable(get) and get() is not None:
-                    self._dim = int(get())
-                    break
-            else:
-                self._encode_batch(["a sentence"])
+            self._dim = self._reported_dim() or self._encode_batch(["a sentence"]).shape[1]
         return self._dim
+
+    def _reported_dim(self) -> int | None:
+        """The dimension the model reports (sentence-transformers' getters), if any."""
+        for getter in ("get_embedding_dimension", "get_sentence_embedding_dimension"):
+            get = getattr(self.model, getter, None)
+            if callable(get) and get() is not None:
+                return int(get())
+        return None
 
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
         texts = list(texts)
@@ -194,7 +189,6 @@ class ArrayEmbeddings(Precomputed):
         self.vectors = check_matrix(vectors, argument, len(corpus))
         self.corpus = corpus
         self.label = name
-        self.path = None
         self.rows, self.aligned_by, self.in_order = np.arange(len(corpus)), "row", True
         self.file_hash = content_hash(self.vectors)
         self._row_of_text_cache = None

@@ -176,6 +176,7 @@ def _configured(model: Encoder, batch_size: int | None, device: str | None) -> E
     """``model`` set to run in batches of ``batch_size`` on ``device`` (a copy when it
     changes: neither changes the output, so the fingerprint stays)."""
     from sentspace.models.external import ExternalModel  # noqa: PLC0415
+    from sentspace.models.transformer import SentenceTransformerEncoder  # noqa: PLC0415
 
     if batch_size is None and device is None:
         return model
@@ -185,7 +186,7 @@ def _configured(model: Encoder, batch_size: int | None, device: str | None) -> E
         return ExternalModel(model.model, name=model.label, fingerprint=model.version,
                              batch_size=batch_size or model.model_batch_size,
                              device=device or model.device)
-    if device is not None and not hasattr(type(model), "device"):
+    if device is not None and not isinstance(model, SentenceTransformerEncoder):
         raise ValueError(f"device: {model.name} runs on the CPU and takes no device "
                          f"(transformers and your own models do)")
     model = copy.copy(model)
@@ -193,19 +194,17 @@ def _configured(model: Encoder, batch_size: int | None, device: str | None) -> E
         model.batch_size = batch_size
         if hasattr(model, "cuda_batch_size"):
             model.cuda_batch_size = batch_size
-    if device is not None:
+    if device is not None and isinstance(model, SentenceTransformerEncoder):
         model.device = device
     return model
 
 
 def _finished(matrix: Embeddings, *, sparse: bool, normalize: bool) -> Embeddings:
-    import scipy.sparse as sp  # noqa: PLC0415
-
     if normalize:
         from sklearn.preprocessing import normalize as unit_rows  # noqa: PLC0415
 
         matrix = unit_rows(matrix, copy=True).astype(np.float32, copy=False)
-    if sp.issparse(matrix) and not sparse:
+    if not sparse and not isinstance(matrix, np.ndarray):
         return matrix.toarray()
     return matrix
 
@@ -312,9 +311,8 @@ def evaluate(name: str, corpus: CorpusLike, encoders: EncoderLike | Sequence[Enc
         if value not in offered[option].choices:
             raise ValueError(f"{option} must be one of {', '.join(offered[option].choices)}")
     corpus = load_corpus(corpus)
-    single = (isinstance(encoders, (str, Encoder)) or callable(getattr(encoders, "encode", None))
-              or _is_array(encoders))
-    if single:
+    single = not isinstance(encoders, (list, tuple))
+    if not isinstance(encoders, (list, tuple)):
         models = [_encoder(encoders, corpus, "encoders")]
     else:
         models = [_encoder(spec, corpus, f"encoders[{i}]") for i, spec in enumerate(encoders)]
@@ -420,12 +418,13 @@ def neighbours(corpus: CorpusLike, space: Embeddings | EncoderLike, query: str |
         raise ValueError(f"corpus: neighbours need two sentences or more, not {len(corpus)}")
     if not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"k: a positive whole number, not {k!r}")
-    model = _encoder(space, corpus, "space")
-    if isinstance(model, ArrayEmbeddings):
+    given = _encoder(space, corpus, "space")
+    model: Encoder | None
+    if isinstance(given, ArrayEmbeddings):
         # Rows of this corpus only: a query must be one of its sentences.
-        model, embeddings = None, model.vectors
+        model, embeddings = None, given.vectors
     else:
-        model = _run(fitted_on_training_side(model, corpus, corpus.texts, None), progress)
+        model = _run(fitted_on_training_side(given, corpus, corpus.texts, None), progress)
         embeddings = _run(cached_encode(model, corpus.fingerprint, corpus.texts), progress)
     if isinstance(query, str) and not query.strip():
         raise ValueError("query: an empty sentence")
@@ -497,9 +496,11 @@ def show(corpus: CorpusLike, embeddings: Embeddings | None = None,
     if embeddings is not None:
         embeddings = check_matrix(embeddings, "embeddings", len(corpus))
     elif not isinstance(encoder, str):
-        embeddings, encoder = encode(corpus, encoder), DEFAULT_ENCODER
+        embeddings = encode(corpus, encoder)
+    # The window encodes by this name when no embeddings travel with the data.
+    window_encoder = encoder if isinstance(encoder, str) else DEFAULT_ENCODER
     folder = Path(tempfile.mkdtemp(prefix="sentspace-show-"))
-    write_show_data(folder, corpus, embeddings, labels, encoder)
+    write_show_data(folder, corpus, embeddings, labels, window_encoder)
     return subprocess.Popen([sys.executable, "-m", "sentspace.app.ui.window.show_window",
                              str(folder)], env=_child_environment())
 

@@ -3,6 +3,8 @@ configured in pyproject.toml ([tool.ruff], [tool.mypy]): both are in the test ex
 
 import subprocess
 import sys
+import tempfile
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,6 +22,15 @@ def test_ruff_finds_nothing():
 
 def test_mypy_finds_nothing_in_the_core():
     # The packages it checks, and the modules it leaves out, are in [tool.mypy]. A cold
-    # run takes minutes; its cache (.mypy_cache) makes the next one quick.
-    done = _run("mypy", timeout=1200)
+    # run takes about a minute (54 s here), a warm one 5-12 s: the cache lives in the
+    # system's temporary folder, so a fresh clone of CI on the same machine reuses it.
+    cache = Path(tempfile.gettempdir()) / "sentspace-mypy-cache"
+    done = _run("mypy", "--cache-dir", str(cache), timeout=1200)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_only_the_qt_views_are_exempt_from_type_checking():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    exempt = [module for override in config.get("overrides", [])
+              if override.get("ignore_errors") for module in override["module"]]
+    assert exempt == ["sentspace.app.ui.*"]
