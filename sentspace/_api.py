@@ -45,7 +45,14 @@ def load_corpus(source: CorpusLike, *, name: str = "texts") -> Corpus:
     reads), a list of sentences (one entry each, ids "0", "1", ... and ``name``), or a
     :class:`Corpus` (returned as it is).
 
-    Raises ValueError for a list with no sentences, or whose sentences are all empty."""
+    Raises ValueError for a list with no sentences, or whose sentences are all empty.
+
+    >>> corpus = load_corpus(["A cat sat.", "A dog sat."])
+    >>> len(corpus), corpus.ids
+    (2, ('0', '1'))
+    >>> load_corpus("msrp-grouped")
+    <Corpus 'msrp-grouped': 859 sentences, 274 groups, language en>
+    """
     if isinstance(source, Corpus):
         return source
     if isinstance(source, (str, os.PathLike)):
@@ -79,7 +86,16 @@ def encoder(spec: EncoderLike, corpus: CorpusLike | None = None, *, name: str | 
     as :class:`~sentspace.models.external.ExternalModel` and called ``name`` (default:
     its ``name`` attribute or class) with its embeddings cached under ``fingerprint``
     (default: a hash of a torch module's weights; other objects are not cached); or
-    an array of ``corpus``'s embeddings, one row per sentence."""
+    an array of ``corpus``'s embeddings, one row per sentence.
+
+    >>> encoder("tfidf").name
+    'tfidf'
+    >>> class Lengths:                      # your own model: any object with encode
+    ...     def encode(self, texts, **options):
+    ...         return np.array([[len(text), text.count(" ")] for text in texts])
+    >>> encoder(Lengths()).name
+    'Lengths'
+    """
     from sentspace.models.external import ArrayEmbeddings, ExternalModel  # noqa: PLC0415
 
     if isinstance(spec, (str, Encoder)) and (name is not None or fingerprint is not None):
@@ -163,6 +179,10 @@ def encode(corpus: CorpusLike, encoder: EncoderLike = DEFAULT_ENCODER, *,
         CPU and take no device.
     progress : a callback receiving each :class:`~sentspace.app.jobs.Progress`, or True
         for a progress bar (tqdm when installed).
+
+    >>> encode(["A cat sat.", "A dog sat."], "bow")
+    array([[1., 1., 1., 0., 1.],
+           [1., 1., 0., 1., 1.]], dtype=float32)
     """
     from sentspace.app.cache import encode_corpus  # noqa: PLC0415
 
@@ -295,6 +315,12 @@ def evaluate(name: str, corpus: CorpusLike, encoders: EncoderLike | Sequence[Enc
     seed : the CLI's ``--seed``; the same seed gives the same numbers.
     **options : the evaluation's options (``sentspace.app.evaluations.OPTIONS``; e.g.
         relatedness's ``split="test"``), checked as the CLI checks them.
+
+    >>> results = evaluate("ranking", load_corpus("msrp-grouped"), ["bow", "tfidf"])
+    >>> [round(result.scores()[0].value, 4) for result in results]    # accuracy@1
+    [0.4444, 0.4482]
+    >>> results.paired["tfidf"].p_value < 0.05
+    True
     """
     from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS  # noqa: PLC0415
     from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test  # noqa: PLC0415
@@ -357,7 +383,11 @@ def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
             progress: ProgressLike = None, **parameters: Any):
     """A 2D layout of ``embeddings`` by ``"pca"``, ``"umap"`` or ``"tsne"`` (the
     window's projection; parameters as ``sentspace.app.projection.DEFAULTS``): a
-    ``Projection`` whose ``coordinates`` are float32, shape (n, 2)."""
+    ``Projection`` whose ``coordinates`` are float32, shape (n, 2).
+
+    >>> project(np.eye(4, 5), "pca").coordinates.shape
+    (4, 2)
+    """
     from sentspace.app.projection import project as iter_project  # noqa: PLC0415
     from sentspace.models.external import check_matrix  # noqa: PLC0415
 
@@ -407,6 +437,9 @@ def neighbours(corpus: CorpusLike, space: Embeddings | EncoderLike, query: str |
     sentence index, or text: typed text is encoded by the encoder; given embeddings
     only, it must be a sentence of the corpus. A corpus sentence is left out of its own
     neighbours. ``search``: "auto", "exact" or "ann" (``sentspace neighbours --search``).
+
+    >>> neighbours(["A cat sat.", "A dog sat.", "Stocks fell today."], "bow", 0, k=1).texts
+    ('A dog sat.',)
     """
     from sentspace.app.cache import cached_encode  # noqa: PLC0415
     from sentspace.app.neighbour_search import Query, search_neighbours  # noqa: PLC0415
@@ -453,7 +486,12 @@ def explain(text_a: str, text_b: str, encoder: EncoderLike = DEFAULT_ENCODER, *,
     usual ``summary()``/``to_dict()``. Exact for additive encoders, by occlusion for the
     others. An unfitted encoder is fitted on ``corpus`` and the two sentences (default:
     the two sentences alone; pass the corpus for the CLI's numbers, whose default is
-    msrp-grouped)."""
+    msrp-grouped).
+
+    >>> explanation = explain("A cat sat on the mat.", "A cat lay on the mat.", "bow")
+    >>> round(explanation.cosine, 4)
+    0.8571
+    """
     from sentspace.app.explain import explain_pair  # noqa: PLC0415
     from sentspace.models.external import ArrayEmbeddings  # noqa: PLC0415
 
@@ -488,6 +526,8 @@ def show(corpus: CorpusLike, embeddings: Embeddings | None = None,
     other encoder :func:`encoder` takes is encoded here first). Pairs and metadata
     columns stay
     behind: open the corpus by its file for those. Returns the window's process.
+
+    >>> window = show(["A cat sat.", "A dog sat."], labels=["cat", "dog"])  # doctest: +SKIP
     """
     from sentspace.app.show_data import write_show_data  # noqa: PLC0415
     from sentspace.models.external import check_matrix  # noqa: PLC0415
@@ -553,6 +593,16 @@ def read_mteb(path: str | Path):
     ------
     InputError
         The file or folder is not MTEB's result schema (the message names it).
+
+    >>> import json, tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "STSBenchmark.json"
+    >>> _ = path.write_text(json.dumps({
+    ...     "task_name": "STSBenchmark", "mteb_version": "2.26.0",
+    ...     "dataset_revision": "b0fddb56", "evaluation_time": 1.0,
+    ...     "scores": {"test": [{"main_score": 0.82, "hf_subset": "default",
+    ...                          "languages": ["eng-Latn"]}]}}))
+    >>> [(result.task, result.main_score) for result in read_mteb(path).results]
+    [('STSBenchmark', 0.82)]
     """
     from sentspace.app.mteb_results import read_mteb_results  # noqa: PLC0415
 

@@ -144,10 +144,7 @@ def test_explain_splits_the_cosine_over_words():
     assert explanation.contribution_a.sum() == pytest.approx(explanation.cosine)
 
 
-def test_evaluations_are_listed_with_what_a_corpus_needs_and_their_examples_run():
-    import doctest
-
-    from sentspace import _api
+def test_evaluations_are_listed_with_what_a_corpus_needs():
     from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, applicable_evaluations
 
     listed = sentspace.evaluations()
@@ -156,8 +153,18 @@ def test_evaluations_are_listed_with_what_a_corpus_needs_and_their_examples_run(
     msrp = sentspace.load_corpus("msrp-grouped")
     assert [e.name for e in sentspace.evaluations(msrp) if e.applies and
             e.name in EVALUATIONS] == applicable_evaluations(msrp)
+
+
+def test_every_public_function_has_an_example_and_the_examples_run():
+    import doctest
+
+    from sentspace import _api
+
+    without = [name for name in sentspace.__all__
+               if ">>> " not in (getattr(sentspace, name).__doc__ or "")]
+    assert without == []
     failed, tried = doctest.testmod(_api)
-    assert failed == 0 and tried >= 1
+    assert failed == 0 and tried >= len(sentspace.__all__)
 
 
 def test_mteb_files_are_read_back_as_written(shared_data, tmp_path):
