@@ -155,6 +155,16 @@ class Result:
         return head + html_table(["metric", "value", "95% interval", "n"],
                                  [score_cells(score) for score in self.scores()])
 
+    def plot(self):
+        """The window's chart of this result as a plotly figure (a notebook shows it;
+        ``.write_html(path)`` or ``.write_image(path)`` saves it): relatedness as cosine
+        against gold score, ranking as queries by their partner's rank, detection as the
+        precision-recall curve...; a result without a chart as its scores with their
+        intervals."""
+        from sentspace.app.figures import result_figure  # noqa: PLC0415
+
+        return result_figure(self)
+
     def summary(self) -> list[tuple[str, str]]:
         raise NotImplementedError
 

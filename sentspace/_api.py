@@ -288,6 +288,14 @@ class Results(list):
                                   "p-value"], tests)]
         return "\n".join(parts)
 
+    def plot(self, metric: str | None = None):
+        """``metric`` (default: the first score with an interval) across the encoders,
+        a bar each with its 95% interval, as the window's *Across encoders* chart: a
+        plotly figure. Each result's own chart is ``results[k].plot()``."""
+        from sentspace.app.figures import comparison_figure  # noqa: PLC0415
+
+        return comparison_figure(self, metric)
+
     def to_frame(self):
         """Every result's :meth:`~sentspace.app.results.Result.to_frame`, stacked, with
         the encoder's name as the first column (needs pandas)."""
