@@ -24,7 +24,7 @@ its own, a user's ``app.py`` or ``models.py`` beside a notebook shadows nothing.
 """
 
 __all__ = ["load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
-           "explain", "show", "evaluations", "read_mteb"]
+           "explain", "show", "evaluations", "read_mteb", "mteb_model"]
 
 
 def __getattr__(name: str):

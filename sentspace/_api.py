@@ -617,5 +617,33 @@ def read_mteb(path: str | Path):
     return read_mteb_results(path)
 
 
+def mteb_model(encoder: EncoderLike, corpus: CorpusLike | None = None):
+    """``encoder`` as a model MTEB runs (``mteb.evaluate(model, tasks)`` and mteb's
+    evaluators take it): anything :func:`encoder` takes, a trained one
+    (``"fastsent:FILE"``, ``"st:FOLDER"``, your own model) as it is, one that requires
+    fitting (``"bow"``) fitted on ``corpus``'s sentences first. Named
+    ``sentspace/<name>`` with the encoder's fingerprint as its revision; its embeddings
+    are compared by cosine, so MTEB's STS score is sentspace's relatedness Spearman.
+    Needs the ``mteb`` extra.
+
+    >>> model = mteb_model("tfidf", ["A cat sat.", "A dog sat."])
+    >>> model.mteb_model_meta.name, model.mteb_model_meta.embed_dim
+    ('sentspace/tfidf', 5)
+    """
+    import importlib.util  # noqa: PLC0415
+
+    from sentspace.app.neighbours import fitted_on_training_side  # noqa: PLC0415
+
+    if importlib.util.find_spec("mteb") is None:
+        raise ImportError("mteb_model needs mteb: pip install 'sentspace[mteb]'")
+    from sentspace.app.mteb_model import MtebModel  # noqa: PLC0415
+
+    loaded = load_corpus(corpus) if corpus is not None else None
+    model = _encoder(encoder, loaded)
+    if loaded is not None:
+        model = run_job(fitted_on_training_side(model, loaded, loaded.texts, None))
+    return MtebModel(model)
+
+
 __all__ = ["load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
-           "explain", "show", "evaluations", "read_mteb"]
+           "explain", "show", "evaluations", "read_mteb", "mteb_model"]

@@ -16,7 +16,7 @@ from sentspace.app.results import SCORE_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLIC = {"load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
-          "explain", "show", "evaluations", "read_mteb"}
+          "explain", "show", "evaluations", "read_mteb", "mteb_model"}
 
 
 @pytest.fixture(scope="module")

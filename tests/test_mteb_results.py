@@ -327,3 +327,39 @@ def test_an_import_says_which_corpora_hold_its_pairs(tmp_path, shared_data):
     sick_r = read_mteb_results(mteb_layout(tmp_path / "sick", "SICK-R",
                                            {**PUBLISHED, "task_name": "SICK-R"}))
     assert elsewhere(sick_r, sick_trial) == "SICK-R's 9,927 pairs are 500 here (open sick)"
+
+
+def test_a_sentspace_encoder_runs_in_mtebs_own_sts_evaluation(shared_data, monkeypatch):
+    """mteb.evaluate takes sentspace.mteb_model as a model: on STS-B's test pairs, read
+    from the local files into mteb's own STSBenchmark task (no network), its score is
+    sentspace's relatedness Spearman of the same fitted encoder."""
+    mteb = pytest.importorskip("mteb", reason="the optional mteb extra runs the evaluation")
+    from datasets import Dataset
+
+    import sentspace
+    from sentspace.app.evaluations.relatedness import run_relatedness
+
+    for offline in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
+        monkeypatch.setenv(offline, "1")
+    benchmark = load_corpus(str(shared_data / "sts" / "STSBenchmark"))
+    model = sentspace.mteb_model("bow", benchmark)
+    assert isinstance(model, mteb.models.EncoderProtocol)
+    pairs = benchmark.pairs
+    test = np.asarray(pairs.split) == "test"
+    task = mteb.get_task("STSBenchmark")
+    task.dataset = {"default": {"test": Dataset.from_dict({
+        "sentence1": [benchmark.texts[i] for i in pairs.first[test]],
+        "sentence2": [benchmark.texts[i] for i in pairs.second[test]],
+        "score": pairs.score[test].tolist()})}}
+    task.data_loaded = True
+    # The task's own evaluation (mteb's STS evaluator); mteb.evaluate runs the same after
+    # importing sentence-transformers, 18 s more here.
+    scores = task.evaluate(model, "test", encode_kwargs={"batch_size": 32})["default"]
+    ours = run_job(run_relatedness(benchmark, model.model, split="test", n_resamples=0))
+    assert ours.pooled.n_pairs == int(test.sum()) == 1379
+    assert scores["cosine_pearson"] == pytest.approx(ours.pooled.pearson, abs=1e-6)
+    # Bag-of-words cosines tie often, and ties rounded apart in float32 move Spearman
+    # in its fourth decimal (0.44535 against 0.44551).
+    assert scores["main_score"] == pytest.approx(ours.pooled.spearman, abs=5e-4)
+    with pytest.raises(ValueError, match="bow must be fitted first"):
+        sentspace.mteb_model("bow")
