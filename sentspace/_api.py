@@ -633,6 +633,7 @@ def mteb_model(encoder: EncoderLike, corpus: CorpusLike | None = None):
     import importlib.util  # noqa: PLC0415
 
     from sentspace.app.neighbours import fitted_on_training_side  # noqa: PLC0415
+    from sentspace.models.base import TrainsOnFile, fitted_copy  # noqa: PLC0415
 
     if importlib.util.find_spec("mteb") is None:
         raise ImportError("mteb_model needs mteb: pip install 'sentspace[mteb]'")
@@ -642,6 +643,9 @@ def mteb_model(encoder: EncoderLike, corpus: CorpusLike | None = None):
     model = _encoder(encoder, loaded)
     if loaded is not None:
         model = run_job(fitted_on_training_side(model, loaded, loaded.texts, None))
+    elif isinstance(model, TrainsOnFile) and model.training_file is not None:
+        # Trained on its own file (FAMILY:FILE): the texts given are not read.
+        model = run_job(fitted_copy(model, ()))
     return MtebModel(model)
 
 

@@ -329,7 +329,8 @@ def test_an_import_says_which_corpora_hold_its_pairs(tmp_path, shared_data):
     assert elsewhere(sick_r, sick_trial) == "SICK-R's 9,927 pairs are 500 here (open sick)"
 
 
-def test_a_sentspace_encoder_runs_in_mtebs_own_sts_evaluation(shared_data, monkeypatch):
+def test_a_sentspace_encoder_runs_in_mtebs_own_sts_evaluation(shared_data, monkeypatch,
+                                                               tmp_path):
     """mteb.evaluate takes sentspace.mteb_model as a model: on STS-B's test pairs, read
     from the local files into mteb's own STSBenchmark task (no network), its score is
     sentspace's relatedness Spearman of the same fitted encoder."""
@@ -363,3 +364,9 @@ def test_a_sentspace_encoder_runs_in_mtebs_own_sts_evaluation(shared_data, monke
     assert scores["main_score"] == pytest.approx(ours.pooled.spearman, abs=5e-4)
     with pytest.raises(ValueError, match="bow must be fitted first"):
         sentspace.mteb_model("bow")
+    # An encoder trained on its own file needs no corpus: trained as it is built.
+    sentences = tmp_path / "sentences.txt"
+    sentences.write_text("\n".join(benchmark.texts[:200]) + "\n")
+    trained = sentspace.mteb_model(f"fastsent:{sentences}")
+    assert trained.mteb_model_meta.name == "sentspace/fastsent:sentences.txt"
+    assert trained.model.is_fitted and trained.mteb_model_meta.embed_dim == 128
