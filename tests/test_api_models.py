@@ -13,8 +13,9 @@ from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords
 from sentspace.models.transformer import SentenceTransformerEncoder
 
-#: `sentspace eval relatedness --encoder minilm` on SICK's test split.
-MINILM_SICK_TEST_SPEARMAN = 0.771469
+#: `sentspace eval relatedness --encoder minilm` on SICK's trial file (its test split:
+#: 0.771469, minutes of MiniLM on a busy CPU where the trial file takes one).
+MINILM_SICK_TRIAL_SPEARMAN = 0.798005
 TRIAL_SENTENCES = 924
 
 
@@ -61,17 +62,17 @@ def mixed(sick_trial):
                                                           sentspace.encode(sick_trial, "bow")])
 
 
-def test_a_sentence_transformers_model_is_evaluated_as_its_spec_is(sick):
+def test_a_sentence_transformers_model_is_evaluated_as_its_spec_is(sick_trial):
     """Was: AttributeError: 'Transformer' object has no attribute 'startswith'."""
     if not SentenceTransformerEncoder.available():
         pytest.skip("the transformers extra is not installed")
     model = SentenceTransformerEncoder()._model()     # the bundled all-MiniLM-L6-v2
     assert type(model).__name__ == "SentenceTransformer"
-    result = sentspace.evaluate("relatedness", sick, model)
+    result = sentspace.evaluate("relatedness", sick_trial, model)
     assert result.provenance.encoder_name == "SentenceTransformer"
-    assert result.evaluated == "test 4,927"
+    assert result.evaluated == "trial 500"
     # What `sentspace eval relatedness --encoder minilm` gives on the same pairs.
-    assert result.pooled.spearman == pytest.approx(MINILM_SICK_TEST_SPEARMAN, abs=1e-4)
+    assert result.pooled.spearman == pytest.approx(MINILM_SICK_TRIAL_SPEARMAN, abs=1e-4)
     # Its weights fingerprint it, so a second run reads the cache.
     wrapped = sentspace.encoder(model)
     assert wrapped.cacheable and wrapped.fingerprint() == result.provenance.encoder_fingerprint
