@@ -75,7 +75,9 @@ def test_to_frame_holds_the_metric_rows(corpus):
     assert frame["metric"].tolist() == [score.name for score in result.scores()]
     assert frame["value"].tolist() == [score.value for score in result.scores()]
     assert frame["n"].tolist() == [859] * len(frame)
-    assert frame["ci_low"].isna().all()
+    # An interval where the score has one (accuracy's bootstrap), NaN where not.
+    assert frame["ci_low"].isna().tolist() == [score.ci is None for score in result.scores()]
+    assert frame["ci_low"].notna().any()
     # Several encoders stack, each row naming its encoder.
     both = sentspace.evaluate("classification", corpus, ["bow", "tfidf"]).to_frame()
     assert both["encoder"].tolist() == ["bow"] * len(frame) + ["tfidf"] * len(frame)
