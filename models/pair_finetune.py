@@ -138,7 +138,7 @@ class PairFinetune(Encoder):
                 SoftmaxLoss,
             )
         except ImportError:         # sentence-transformers < 6
-            from sentence_transformers.losses import CosineSimilarityLoss, SoftmaxLoss  # type: ignore[no-redef]
+            from sentence_transformers.losses import CosineSimilarityLoss, SoftmaxLoss
         classes, passes = training_targets(
             pairs, resolved_objective(self.objective, pairs, self.AUTO))
         yield Progress(f"loading {self._base.name}", 0, 1)

@@ -127,7 +127,7 @@ def _load_model(directory: str, digest: str, pooling: str | None, device: str):
         try:
             from sentence_transformers.sentence_transformer.modules import Pooling
         except ImportError:     # sentence-transformers < 6
-            from sentence_transformers.models import Pooling  # type: ignore[no-redef]
+            from sentence_transformers.models import Pooling
     except ImportError as error:
         raise ModelError(f"transformer encoders need the transformers extra ({error}): "
                          f"{INSTALL_HINT}") from None
