@@ -213,6 +213,23 @@ class Evaluated:
             return self.mask
         return (self.fails == 0) | ((self.fails == 1) & ~own)
 
+    def without_at(self, key: str, rows: np.ndarray) -> np.ndarray:
+        """:meth:`without` at ``rows`` only."""
+        fails = self.fails[rows]
+        own = self.passes.get(key)
+        return fails == 0 if own is None else fails == (~own[rows]).astype(np.uint8)
+
+    def changed_since(self, earlier: Evaluated) -> np.ndarray:
+        """The rows where any condition's pass differs from ``earlier``'s (a brush
+        moved: the rows between its old and new edges)."""
+        changed = np.zeros(len(self.fails), dtype=bool)
+        for key in self.passes.keys() | earlier.passes.keys():
+            now, then = self.passes.get(key), earlier.passes.get(key)
+            if now is not then:                  # a cached mask is the same object
+                changed |= ((now if now is not None else True)
+                            ^ (then if then is not None else True))
+        return np.flatnonzero(changed)
+
 
 @dataclass(eq=False)
 class FilterTable:
@@ -224,6 +241,13 @@ class FilterTable:
     names: dict[str, str] = field(init=False)
     #: Pass masks of conditions evaluated before, so a brush recomputes only its own.
     _cache: dict[Any, np.ndarray] = field(init=False, default_factory=dict)
+    #: Each chart's last counts and the evaluation they were counted under, so the next
+    #: brush counts only the rows it changed.
+    _counted: dict[str, tuple[Evaluated, np.ndarray]] = field(init=False,
+                                                              default_factory=dict)
+    #: The rows changed between the last two evaluations counted: (earlier, later, rows).
+    _changed: tuple[Evaluated, Evaluated, np.ndarray] | None = field(init=False,
+                                                                     default=None)
 
     def __post_init__(self) -> None:
         charted = [c for c in self.columns if isinstance(c, (Categories, Numbers))]
@@ -289,11 +313,36 @@ class FilterTable:
         """Chart ``title``'s count per slot among the sentences that pass every other
         condition (its own brush leaves its bars drawn, as in the web map)."""
         chart = self.charts[title]
+        kept = self._counted.get(title)
+        if kept is not None and kept[0] is evaluated:
+            return kept[1]
+        if kept is not None:
+            rows = self._rows_changed(kept[0], evaluated)
+            if len(rows) <= len(chart.slot) // 8:
+                # Only the rows a brush moved across can change a count: at a million
+                # rows a brush moved by a bin counts thousands, not all.
+                delta = (evaluated.without_at(title, rows).astype(np.int64)
+                         - kept[0].without_at(title, rows))
+                changes = np.bincount(chart.slot[rows], weights=delta,
+                                      minlength=len(chart.labels)).astype(np.int64)
+                # The same array when nothing changed: its chart is not redrawn.
+                counts = kept[1] + changes if changes.any() else kept[1]
+                self._counted[title] = (evaluated, counts)
+                return counts
         counted = evaluated.without(title)
         # One bincount of slot * 2 + counted, odd entries kept: 8x faster at a million
         # rows than counting slot[counted], whose scattered gather dominates.
         keys = chart.slot.astype(np.intp) * 2 + counted
-        return np.bincount(keys, minlength=2 * len(chart.labels))[1::2]
+        counts = np.bincount(keys, minlength=2 * len(chart.labels))[1::2]
+        if kept is not None and np.array_equal(counts, kept[1]):
+            counts = kept[1]
+        self._counted[title] = (evaluated, counts)
+        return counts
+
+    def _rows_changed(self, earlier: Evaluated, later: Evaluated) -> np.ndarray:
+        if self._changed is None or self._changed[:2] != (earlier, later):
+            self._changed = (earlier, later, later.changed_since(earlier))
+        return self._changed[2]
 
     def totals(self, title: str) -> np.ndarray:
         chart = self.charts[title]

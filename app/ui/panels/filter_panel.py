@@ -44,6 +44,7 @@ class FilterPanel(QWidget):
         self.filter = Filter()
         self.charts: dict[str, ColumnChart] = {}
         self._pending: Filter | None = None
+        self._chip_buttons: list[QToolButton] = []
         self._brush_timer = QTimer(self)
         self._brush_timer.setSingleShot(True)
         self._brush_timer.setInterval(BRUSH_MS)
@@ -132,17 +133,27 @@ class FilterPanel(QWidget):
             self.charts[title] = chart
 
     def _show_chips(self, chosen: Filter) -> None:
+        chips = chosen.chips()
+        shown = [chip.property("column") for chip in self._chip_buttons]
+        if shown == [column for column, _ in chips]:
+            # A brush moving: the same chips, one label changed.
+            for chip, (_, label) in zip(self._chip_buttons, chips):
+                chip.setText(f"{label}  ×")
+            return
         while self.chips_layout.count():
             self.chips_layout.takeAt(0).widget().deleteLater()
-        for column, label in chosen.chips():
+        self._chip_buttons = []
+        for column, label in chips:
             chip = QToolButton()
             chip.setText(f"{label}  ×")
+            chip.setProperty("column", column)
             chip.setToolTip("Remove this condition")
             chip.setAccessibleName(f"filter chip {column or 'expression'}")
             chip.setStyleSheet("QToolButton { background: #fff1d6; border: 1px solid "
                                "#e69500; border-radius: 8px; padding: 1px 6px; }")
             chip.clicked.connect(lambda _=False, column=column: self.remove(column))
             self.chips_layout.addWidget(chip)
+            self._chip_buttons.append(chip)
         self.chips.setVisible(bool(chosen))
 
     # --- what the user asks --------------------------------------------------------

@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 from sentspace.app.errors import InputError
-from sentspace.app.filters import Filter, table_of, usable
+from sentspace.app.filters import Filter, FilterTable, table_of, usable
 from sentspace.app.session import CorpusState, Session
 from sentspace.app.ui.panels.filter_panel import FilterPanel
 from sentspace.app.ui.views.neighbours_view import NeighboursView
@@ -56,8 +56,12 @@ class Filtering:
             self.panel.show_filter(None, Filter(), None)
             self._show_views()
             return
-        table = table_of(state)
-        chosen, error = usable(state.filter, table), ""
+        self.show(table_of(state), state.filter)
+        self.last_update_s = time.perf_counter() - started
+
+    def show(self, table: FilterTable, wanted: Filter) -> None:
+        """Evaluate ``wanted`` on ``table`` and hand it to every view."""
+        chosen, error = usable(wanted, table), ""
         try:
             evaluated = table.evaluate(chosen)
         except InputError as problem:        # a saved expression naming a column now gone
@@ -66,7 +70,6 @@ class Filtering:
         self.mask = evaluated.mask if chosen else None
         self.panel.show_filter(table, chosen, evaluated, error)
         self._show_views()
-        self.last_update_s = time.perf_counter() - started
 
     def _show_views(self) -> None:
         mask = self.mask
