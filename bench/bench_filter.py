@@ -55,7 +55,14 @@ def columns(n: int, seed: int = 0) -> list:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
-    n = parser.parse_args().rows
+    parser.add_argument("--columns-of", metavar="CORPUS",
+                        help="instead, time building a corpus's columns (the Filter "
+                             "panel's and Colour by's), e.g. multi30k-captions")
+    arguments = parser.parse_args()
+    if arguments.columns_of:
+        time_columns(arguments.columns_of)
+        return
+    n = arguments.rows
     made = columns(n)
     started = time.perf_counter()
     table = FilterTable(made)
@@ -101,6 +108,20 @@ def main() -> None:
     print(f"{'step':<58}{'ms':>9}{'x numpy':>10}")
     for name, seconds in rows:
         print(f"{name:<58}{seconds * 1000:>9.2f}{seconds / baseline:>10.1f}")
+
+
+def time_columns(name: str) -> None:
+    from sentspace.app.columns import sentence_columns
+    from sentspace.app.corpora import load_corpus
+
+    corpus = load_corpus(name)
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        sentence_columns(corpus)
+        times.append(time.perf_counter() - started)
+    print(f"columns of {name} ({len(corpus):,} sentences): "
+          + ", ".join(f"{t:.2f} s" for t in times))
 
 
 def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, float]]:

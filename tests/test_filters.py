@@ -196,3 +196,33 @@ def test_edited_and_reviewed_sentences_are_a_column(shared_data, tmp_path):
     edited = {int(corpus.pairs.first[0]), int(corpus.pairs.second[0])}
     assert set(np.flatnonzero(column.codes == 0)) == edited
     assert np.flatnonzero(column.codes == 1).tolist() == ([] if 5 in edited else [5])
+
+
+def test_lists_and_rarely_repeated_values_are_text_not_categories(shared_data):
+    """Costra's r1-r4 (ids of related sentences, tuples) are text shown as "840" or
+    "791, 792", never 1,890 categories like "('840',)"; its type and seed group stay
+    what they were; a column of values that rarely repeat among the sentences having
+    one is text, one that repeats is categories."""
+    from sentspace.app.columns import Categories, Numbers, Texts, metadata_columns
+    from sentspace.app.corpora import load_corpus
+    from sentspace.app.corpora.model import Corpus
+
+    costra = load_corpus(shared_data / "costra")
+    columns = {column.title: column for column in metadata_columns(costra)}
+    for name in ("R1", "R2", "R3", "R4"):
+        assert isinstance(columns[name], Texts), name
+    r3 = costra.metadata["r3"]
+    row = next(k for k, v in enumerate(r3) if len(v) == 1)
+    assert columns["R3"].values[row] == r3[row][0] and columns["R3"].values[0] == ""
+    assert isinstance(columns["Type"], Categories) and len(columns["Type"].names) == 14
+    assert isinstance(columns["Seed group"], Numbers)
+    assert set(FilterTable(sentence_columns(costra)).charts) >= {"Type", "Words"}
+    assert not set(FilterTable(sentence_columns(costra)).charts) & {"R1", "R2", "R3", "R4"}
+
+    # 4 sentences with a value, 3 values: text; 4 with 2 values: categories.
+    rare = ("", "", "", "", "a", "b", "c", "a")
+    often = ("", "", "", "", "a", "b", "b", "a")
+    corpus = Corpus("c", tuple("abcdefgh"), tuple("12345678"),
+                    metadata={"rare": rare, "often": often})
+    kinds = [type(column) for column in metadata_columns(corpus)]
+    assert kinds == [Texts, Categories]
