@@ -257,7 +257,7 @@ def _joined(n: int, ends: np.ndarray, values: Sequence[str | None]) -> Sequence[
     joined = np.array([" + ".join(sorted((names[k] for k in range(len(names))
                                           if int(mask) >> k & 1), key=_natural))
                        for mask in distinct], dtype=object)
-    return joined[inverse.ravel()]
+    return joined[inverse.ravel()].tolist()
 
 
 def metadata_columns(corpus: Corpus) -> list[Column]:

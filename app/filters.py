@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import re
 import tokenize
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -65,7 +67,22 @@ class Chosen:
         return f"{self.column}: {', '.join(self.names)}"
 
 
-Condition = Range | Chosen
+#: The column name of a kept selection's condition (its chip).
+KEPT = "Selection"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The sentences named by ``ids``: a selection kept as a condition."""
+
+    ids: tuple[str, ...]
+    column: str = KEPT
+
+    def label(self) -> str:
+        return f"kept selection: {len(self.ids):,} sentences"
+
+
+Condition = Range | Chosen | Kept
 
 
 @dataclass(frozen=True)
@@ -103,6 +120,7 @@ class Filter:
                            if isinstance(c, Range)],
                 "categories": [[c.column, list(c.names)] for c in self.conditions
                                if isinstance(c, Chosen)],
+                "kept": [list(c.ids) for c in self.conditions if isinstance(c, Kept)],
                 "expression": self.expression}
 
     @classmethod
@@ -113,12 +131,13 @@ class Filter:
                       for column, low, high in data.get("ranges", [])]
             chosen = [Chosen(str(column), tuple(map(str, names)))
                       for column, names in data.get("categories", [])]
+            kept = [Kept(tuple(map(str, ids))) for ids in data.get("kept", [])[:1]]
             expression = data.get("expression", "")
             if not isinstance(expression, str):
                 raise TypeError("the expression is not text")
         except (TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"not a filter ({error})") from None
-        return cls((*ranges, *chosen), expression)
+        return cls((*ranges, *chosen, *kept), expression)
 
 
 def _number(value: float) -> str:
@@ -236,6 +255,8 @@ class FilterTable:
     """One corpus's chartable columns, by title, and what filters make of them."""
 
     columns: Sequence[Column]
+    #: The corpus's sentence ids, which a kept selection names.
+    ids: Sequence[str] = ()
     n: int = field(init=False)
     charts: dict[str, Chart] = field(init=False)
     names: dict[str, str] = field(init=False)
@@ -270,6 +291,11 @@ class FilterTable:
         cached = self._cache.get(condition)
         if cached is not None:
             return cached
+        if isinstance(condition, Kept):
+            mask = np.isin(np.asarray(self.ids, dtype=object),
+                           np.asarray(condition.ids, dtype=object))
+            self._cache[condition] = mask
+            return mask
         chart = self.charts.get(condition.column)
         if chart is None:
             raise InputError(f"the filter names a column this corpus does not have: "
@@ -557,13 +583,59 @@ def table_of(state: Any) -> FilterTable:
            len(state.annotations.edits) if state.annotations is not None else 0)
     kept = _tables.get(state)
     if kept is None or kept[0] != key:
-        kept = _tables[state] = (key, FilterTable(state_columns(state)))
+        kept = _tables[state] = (key, FilterTable(state_columns(state), state.corpus.ids))
     return kept[1]
 
 
 def usable(chosen: Filter, table: FilterTable) -> Filter:
     """``chosen`` without conditions on columns ``table`` lacks (regions of an earlier
     layout), so what remains still applies."""
-    kept = tuple(c for c in chosen.conditions if c.column in table.charts)
+    kept = tuple(c for c in chosen.conditions
+                 if c.column in table.charts or isinstance(c, Kept))
     return chosen if len(kept) == len(chosen.conditions) else replace(chosen,
                                                                       conditions=kept)
+
+
+#: Formats :func:`export_rows` writes, by file suffix.
+EXPORT_FORMATS = {".csv": "CSV", ".jsonl": "JSON lines"}
+
+
+def export_rows(path: str | Path, corpus: Any, columns: Sequence[Column],
+                rows: np.ndarray) -> Path:
+    """Write the sentences ``rows`` (corpus order) to ``path``: id, text and every
+    column (categories by name, numbers as numbers, empty where a sentence has none),
+    as CSV or JSON lines by the suffix. Raises InputError for another suffix and for
+    a file that cannot be written."""
+    from sentspace.app.atomic import write_text_atomic  # noqa: PLC0415
+    from sentspace.app.export import csv_text  # noqa: PLC0415
+
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in EXPORT_FORMATS:
+        raise InputError("name the export *.csv or *.jsonl", target)
+    rows = np.asarray(rows, dtype=np.int64)
+    header = ["id", "text", *(column.title for column in columns)]
+    cells = [[corpus.ids[k] for k in rows], [corpus.texts[k] for k in rows]]
+    for column in columns:
+        if isinstance(column, Categories):
+            names = np.array([*column.names, None], dtype=object)
+            cells.append(names[np.asarray(column.codes)[rows]].tolist())
+        elif isinstance(column, Numbers):
+            values = np.asarray(column.values, dtype=np.float64)[rows]
+            cells.append([None if np.isnan(v) else (int(v) if v.is_integer() else v)
+                          for v in values.tolist()])
+        else:
+            cells.append([column.values[k] for k in rows])
+    records = list(zip(*cells))
+    if suffix == ".csv":
+        text = csv_text(header, (["" if v is None else v for v in record]
+                                 for record in records))
+    else:
+        text = "".join(json.dumps(dict(zip(header, record)), ensure_ascii=False) + "\n"
+                       for record in records)
+    try:
+        write_text_atomic(target, text)
+    except OSError as error:
+        raise InputError(f"cannot write the export: {error.strerror or error}",
+                         target) from None
+    return target

@@ -226,3 +226,16 @@ def test_lists_and_rarely_repeated_values_are_text_not_categories(shared_data):
                     metadata={"rare": rare, "often": often})
     kinds = [type(column) for column in metadata_columns(corpus)]
     assert kinds == [Texts, Categories]
+
+
+def test_a_kept_selection_filters_by_id_and_is_saved(sick, tmp_path):
+    from sentspace.app.filters import Kept, export_rows
+
+    table = FilterTable(sentence_columns(sick), sick.ids)
+    ids = (sick.ids[3], sick.ids[40])
+    chosen = Filter().with_condition(Kept(ids)).with_condition(Range("Words", 1, 100))
+    assert np.flatnonzero(table.evaluate(chosen).mask).tolist() == [3, 40]
+    assert set(Filter.from_dict(chosen.to_dict()).conditions) == set(chosen.conditions)
+    assert chosen.chips()[0] == ("Selection", "kept selection: 2 sentences")
+    with pytest.raises(InputError, match=r"\*.csv or \*.jsonl"):
+        export_rows(tmp_path / "rows.txt", sick, sentence_columns(sick), np.array([3]))
