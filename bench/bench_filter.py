@@ -133,7 +133,7 @@ def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, flo
         return []
     app = QApplication.instance() or QApplication([])
     from sentspace.app.corpora.model import Corpus
-    from sentspace.app.palette import PointColours
+    from sentspace.app.palette import OTHER, PointColours
     from sentspace.app.ui.panels.filter_panel import FilterPanel
     from sentspace.app.ui.views.corpus_browser import CorpusBrowser
     from sentspace.app.ui.views.neighbours_view import NeighboursView
@@ -148,8 +148,9 @@ def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, flo
     view.show()
     rng = np.random.default_rng(1)
     view.set_points(rng.normal(size=(table.n, 2)).astype(np.float32),
-                    PointColours(rng.integers(0, 10, table.n).astype(np.int32),
-                                 tuple(f"#{k}0{k}0{k}0" for k in range(10))),
+                    # Ten named colours and the rest "other", as Colour by draws groups.
+                    PointColours(rng.integers(0, 11, table.n).astype(np.int32),
+                                 (*(f"#{k}0{k}0{k}0" for k in range(10)), OTHER)),
                     str, ("x", "y"))
     app.processEvents()
     browser = CorpusBrowser()

@@ -530,9 +530,10 @@ class ProjectionView(QWidget):
         """The colour of each row of counts per colour: the most common, a named colour
         over any number of background ones."""
         if self._background.any() and not self._background.all():
-            per_colour = per_colour.copy()
-            per_colour[:, ~self._background] += len(self._codes) * (
-                per_colour[:, ~self._background] > 0)
+            # A weight per colour broadcast over the rows: indexing the named columns
+            # copied the whole table, 0.1 s a brush on the 145,000 captions.
+            weight = np.where(self._background, 0, len(self._codes))
+            per_colour = np.where(per_colour > 0, per_colour + weight, 0)
         return self._rgb[per_colour.argmax(axis=1)]
 
     # --- picking ------------------------------------------------------------------
