@@ -36,14 +36,17 @@ class Categories:
         """A colouring by per-point values (strings, numbers); "" or None is ``none``.
         Categories come most frequent first (ties in natural order: "2" before "10"), so
         the top ten get the palette's first, most distinct colours."""
-        text = np.array(["" if v is None else str(v) for v in values], dtype=object)
-        names, codes, counts = np.unique(text, return_inverse=True, return_counts=True)
-        if len(names) and names[0] == "":
-            names, codes, counts = names[1:], codes - 1, counts[1:]
-        order = sorted(range(len(names)), key=lambda k: (-counts[k], _natural(str(names[k]))))
+        return cls.of_encoded(title, *_encoded(values), none=none)
+
+    @classmethod
+    def of_encoded(cls, title: str, names: Sequence[str], codes: np.ndarray,
+                   none: str = "none") -> Categories:
+        """:meth:`of_values` of values already encoded: ``codes`` index ``names``."""
+        counts = np.bincount(codes[codes >= 0], minlength=len(names))
+        order = _ranked(names, counts)
         rank = np.empty(len(names) + 1, dtype=np.int64)
         rank[order], rank[-1] = np.arange(len(names)), -1
-        return cls(title, tuple(names[order]), rank[codes.ravel()], none=none)
+        return cls(title, tuple(names[k] for k in order), rank[codes], none=none)
 
     def palette(self) -> tuple[str, ...]:
         return self.colours or tuple(CATEGORICAL[k % len(CATEGORICAL)]
@@ -77,6 +80,59 @@ _DIGITS = re.compile(r"(\d+)")   # compiled: 29,000 group names are keyed in hal
 def _natural(text: str) -> tuple:
     return tuple(int(part) if part.isdigit() else part.lower()
                  for part in _DIGITS.split(text))
+
+
+def _ranked(names: Sequence[str], counts: np.ndarray) -> list[int]:
+    """Indices of ``names`` most frequent first, ties in natural order."""
+    keys = _natural_keys(names)
+    if keys is None:
+        return sorted(range(len(names)), key=lambda k: (-counts[k], _natural(names[k])))
+    return np.lexsort((keys, -counts)).tolist()
+
+
+_NATURAL_WIDTH = 24
+
+
+def _natural_keys(names: Sequence[str]) -> np.ndarray | None:
+    """Strings that sort as :func:`_natural` orders ``names`` (lower case, each digit
+    run zero-padded behind a NUL, which sorts before any character, so "a" < "a-1"
+    stays), made in one regex pass: 29,000 caption groups in 0.03 s, not 0.2 s. None
+    where that does not hold (not ASCII, a NUL or newline, a number too long)."""
+    joined = "\n".join(names)
+    if not names or not joined.isascii() or "\x00" in joined \
+            or joined.count("\n") != len(names) - 1:
+        return None
+    if any(len(run) > _NATURAL_WIDTH for run in _DIGITS.findall(joined)):
+        return None
+    padded = _DIGITS.sub(lambda run: "\x00" + run.group().zfill(_NATURAL_WIDTH),
+                         joined.lower())
+    return np.array(padded.split("\n"), dtype=str)
+
+
+def _texts(values: Sequence[Any]) -> Sequence[str]:
+    """Each value as text, "" for None (the values themselves when all are text)."""
+    if set(map(type, values)) <= {str}:
+        return values
+    return ["" if v is None else str(v) for v in values]
+
+
+def _encoded(values: Sequence[Any]) -> tuple[list[str], np.ndarray]:
+    """The distinct texts of ``values`` ("" and None left out) and each value's index
+    among them (-1: none). Sorted as a fixed-width numpy string array, in C: as Python
+    objects, 2.5x slower on the 145,000 captions."""
+    text = np.array(_texts(values), dtype=str)
+    names, codes = np.unique(text, return_inverse=True)
+    codes = codes.ravel().astype(np.int64)
+    if len(names) and names[0] == "":
+        names, codes = names[1:], codes - 1
+    return names.tolist(), codes
+
+
+def word_counts(texts: Sequence[str]) -> np.ndarray:
+    """Words of each text, as ``len(text.split())`` counts them (Unicode whitespace).
+    Python's own split through ``map``: pyarrow's utf8_split_whitespace and a regex
+    count were slower on the 145,000 captions."""
+    return np.fromiter(map(len, map(str.split, texts)), np.float64, len(texts))
 
 
 def exploration_columns(exploration: Exploration, *, groups: np.ndarray | None = None,
@@ -119,8 +175,7 @@ def sentence_columns(corpus: Corpus, *, groups: np.ndarray | None = None,
         codes[result.misclassified] = 1
         columns.append(Categories("Misclassified or not", ("right", "misclassified"),
                                     codes, ("#4a90d9", MISCLASSIFIED), "not evaluated"))
-    columns.append(Numbers("Words", np.array([len(t.split()) for t in corpus.texts],
-                                                dtype=np.float64)))
+    columns.append(Numbers("Words", word_counts(corpus.texts)))
     faithful = faithfulness
     if faithful is not None:
         columns.append(Numbers(f"Faithfulness ({faithful.k} neighbours kept)",
@@ -184,35 +239,84 @@ def pair_columns(corpus: Corpus) -> list[Column]:
     return columns
 
 
-def _joined(n: int, ends: np.ndarray, values: Sequence[str | None]) -> list[str]:
-    seen: list[set[str]] = [set() for _ in range(n)]
-    for sentence, value in zip(ends.tolist(), values):
-        if value is not None:
-            seen[sentence].add(value)
-    return [" + ".join(sorted(names, key=_natural)) for names in seen]
+def _joined(n: int, ends: np.ndarray, values: Sequence[str | None]) -> Sequence[str]:
+    """Each sentence's distinct values among its pairs' ends, joined by " + " in
+    natural order ("" for none). Each sentence's set is a bit mask of the few values,
+    so only the distinct sets are joined in Python."""
+    names, codes = _encoded(values)
+    if len(names) > 62:
+        seen: list[set[str]] = [set() for _ in range(n)]
+        for sentence, code in zip(ends.tolist(), codes.tolist()):
+            if code >= 0:
+                seen[sentence].add(names[code])
+        return [" + ".join(sorted(kept, key=_natural)) for kept in seen]
+    masks = np.zeros(n, dtype=np.int64)
+    kept = codes >= 0
+    np.bitwise_or.at(masks, ends[kept], np.left_shift(1, codes[kept]))
+    distinct, inverse = np.unique(masks, return_inverse=True)
+    joined = np.array([" + ".join(sorted((names[k] for k in range(len(names))
+                                          if int(mask) >> k & 1), key=_natural))
+                       for mask in distinct], dtype=object)
+    return joined[inverse.ravel()].tolist()
 
 
 def metadata_columns(corpus: Corpus) -> list[Column]:
-    """Each metadata column: numbers when every value is one, else categories when
-    values repeat (at most half as many as sentences), else free text."""
+    """Each metadata column: numbers when every value is one; free text when values
+    are lists (Costra's ids of related sentences) or rarely repeat (fewer than two
+    sentences a value, on average, among those with one); else categories."""
     columns: list[Column] = []
     for name, values in corpus.metadata.items():
         title = name[:1].upper() + name[1:]
+        if any(kind in _CONTAINERS for kind in set(map(type, values))):
+            columns.append(Texts(title, tuple(", ".join(map(str, v))
+                                              if type(v) in _CONTAINERS
+                                              else "" if v is None else str(v)
+                                              for v in values)))
+            continue
         numbers = _as_numbers(values)
         if numbers is not None:
             columns.append(Numbers(title, numbers))
-        elif 1 < len(set(map(str, values))) <= len(corpus) // 2:
-            columns.append(Categories.of_values(title, values))
+            continue
+        names, codes = _encoded(values)
+        if 1 < len(names) and 2 * len(names) <= np.count_nonzero(codes >= 0):
+            columns.append(Categories.of_encoded(title, names, codes))
         else:
-            columns.append(Texts(title, tuple("" if v is None else str(v) for v in values)))
+            columns.append(Texts(title, tuple(_texts(values))))
     return columns
 
 
+_CONTAINERS = (tuple, list, set, frozenset, dict)
+
+
 def _as_numbers(values: Sequence[Any]) -> np.ndarray | None:
-    if any(isinstance(v, bool) for v in values):   # yes/no: two categories, not 0 and 1
+    kinds = set(map(type, values))
+    if kinds & {bool, np.bool_}:        # yes/no: two categories, not 0 and 1
         return None
+    if kinds <= {str}:
+        numbers = _parsed(values)
+    elif kinds <= {int, float, type(None)}:
+        numbers = np.array(values, dtype=np.float64)         # None: NaN
+    else:
+        try:
+            numbers = np.array([np.nan if v is None or v == "" else float(v)
+                                for v in values])
+        except (TypeError, ValueError):
+            return None
+    return numbers if numbers is not None and np.isfinite(numbers).any() else None
+
+
+def _parsed(texts: Sequence[str]) -> np.ndarray | None:
+    """Texts as numbers ("" none), None when one is not a number."""
+    first = next((text for text in texts if text), "")
     try:
-        numbers = np.array([np.nan if v is None or v == "" else float(v) for v in values])
-    except (TypeError, ValueError):
-        return None
-    return numbers if np.isfinite(numbers).any() else None
+        float(first)
+    except ValueError:
+        return None                     # text, as most such columns show at once
+    array = np.array(texts, dtype=str)
+    try:
+        return np.where(array == "", "nan", array).astype(np.float64)
+    except ValueError:
+        try:                            # what numpy's parser refuses and Python's takes
+            return np.array([np.nan if v == "" else float(v) for v in texts])
+        except ValueError:
+            return None

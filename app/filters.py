@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import re
 import tokenize
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -65,7 +67,22 @@ class Chosen:
         return f"{self.column}: {', '.join(self.names)}"
 
 
-Condition = Range | Chosen
+#: The column name of a kept selection's condition (its chip).
+KEPT = "Selection"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The sentences named by ``ids``: a selection kept as a condition."""
+
+    ids: tuple[str, ...]
+    column: str = KEPT
+
+    def label(self) -> str:
+        return f"kept selection: {len(self.ids):,} sentences"
+
+
+Condition = Range | Chosen | Kept
 
 
 @dataclass(frozen=True)
@@ -103,6 +120,7 @@ class Filter:
                            if isinstance(c, Range)],
                 "categories": [[c.column, list(c.names)] for c in self.conditions
                                if isinstance(c, Chosen)],
+                "kept": [list(c.ids) for c in self.conditions if isinstance(c, Kept)],
                 "expression": self.expression}
 
     @classmethod
@@ -113,12 +131,13 @@ class Filter:
                       for column, low, high in data.get("ranges", [])]
             chosen = [Chosen(str(column), tuple(map(str, names)))
                       for column, names in data.get("categories", [])]
+            kept = [Kept(tuple(map(str, ids))) for ids in data.get("kept", [])[:1]]
             expression = data.get("expression", "")
             if not isinstance(expression, str):
                 raise TypeError("the expression is not text")
         except (TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"not a filter ({error})") from None
-        return cls((*ranges, *chosen), expression)
+        return cls((*ranges, *chosen, *kept), expression)
 
 
 def _number(value: float) -> str:
@@ -213,17 +232,43 @@ class Evaluated:
             return self.mask
         return (self.fails == 0) | ((self.fails == 1) & ~own)
 
+    def without_at(self, key: str, rows: np.ndarray) -> np.ndarray:
+        """:meth:`without` at ``rows`` only."""
+        fails = self.fails[rows]
+        own = self.passes.get(key)
+        return fails == 0 if own is None else fails == (~own[rows]).astype(np.uint8)
+
+    def changed_since(self, earlier: Evaluated) -> np.ndarray:
+        """The rows where any condition's pass differs from ``earlier``'s (a brush
+        moved: the rows between its old and new edges)."""
+        changed = np.zeros(len(self.fails), dtype=bool)
+        for key in self.passes.keys() | earlier.passes.keys():
+            now, then = self.passes.get(key), earlier.passes.get(key)
+            if now is not then:                  # a cached mask is the same object
+                changed |= ((now if now is not None else True)
+                            ^ (then if then is not None else True))
+        return np.flatnonzero(changed)
+
 
 @dataclass(eq=False)
 class FilterTable:
     """One corpus's chartable columns, by title, and what filters make of them."""
 
     columns: Sequence[Column]
+    #: The corpus's sentence ids, which a kept selection names.
+    ids: Sequence[str] = ()
     n: int = field(init=False)
     charts: dict[str, Chart] = field(init=False)
     names: dict[str, str] = field(init=False)
     #: Pass masks of conditions evaluated before, so a brush recomputes only its own.
     _cache: dict[Any, np.ndarray] = field(init=False, default_factory=dict)
+    #: Each chart's last counts and the evaluation they were counted under, so the next
+    #: brush counts only the rows it changed.
+    _counted: dict[str, tuple[Evaluated, np.ndarray]] = field(init=False,
+                                                              default_factory=dict)
+    #: The rows changed between the last two evaluations counted: (earlier, later, rows).
+    _changed: tuple[Evaluated, Evaluated, np.ndarray] | None = field(init=False,
+                                                                     default=None)
 
     def __post_init__(self) -> None:
         charted = [c for c in self.columns if isinstance(c, (Categories, Numbers))]
@@ -246,6 +291,11 @@ class FilterTable:
         cached = self._cache.get(condition)
         if cached is not None:
             return cached
+        if isinstance(condition, Kept):
+            mask = np.isin(np.asarray(self.ids, dtype=object),
+                           np.asarray(condition.ids, dtype=object))
+            self._cache[condition] = mask
+            return mask
         chart = self.charts.get(condition.column)
         if chart is None:
             raise InputError(f"the filter names a column this corpus does not have: "
@@ -289,11 +339,36 @@ class FilterTable:
         """Chart ``title``'s count per slot among the sentences that pass every other
         condition (its own brush leaves its bars drawn, as in the web map)."""
         chart = self.charts[title]
+        kept = self._counted.get(title)
+        if kept is not None and kept[0] is evaluated:
+            return kept[1]
+        if kept is not None:
+            rows = self._rows_changed(kept[0], evaluated)
+            if len(rows) <= len(chart.slot) // 8:
+                # Only the rows a brush moved across can change a count: at a million
+                # rows a brush moved by a bin counts thousands, not all.
+                delta = (evaluated.without_at(title, rows).astype(np.int64)
+                         - kept[0].without_at(title, rows))
+                changes = np.bincount(chart.slot[rows], weights=delta,
+                                      minlength=len(chart.labels)).astype(np.int64)
+                # The same array when nothing changed: its chart is not redrawn.
+                counts = kept[1] + changes if changes.any() else kept[1]
+                self._counted[title] = (evaluated, counts)
+                return counts
         counted = evaluated.without(title)
         # One bincount of slot * 2 + counted, odd entries kept: 8x faster at a million
         # rows than counting slot[counted], whose scattered gather dominates.
         keys = chart.slot.astype(np.intp) * 2 + counted
-        return np.bincount(keys, minlength=2 * len(chart.labels))[1::2]
+        counts = np.bincount(keys, minlength=2 * len(chart.labels))[1::2]
+        if kept is not None and np.array_equal(counts, kept[1]):
+            counts = kept[1]
+        self._counted[title] = (evaluated, counts)
+        return counts
+
+    def _rows_changed(self, earlier: Evaluated, later: Evaluated) -> np.ndarray:
+        if self._changed is None or self._changed[:2] != (earlier, later):
+            self._changed = (earlier, later, later.changed_since(earlier))
+        return self._changed[2]
 
     def totals(self, title: str) -> np.ndarray:
         chart = self.charts[title]
@@ -508,13 +583,59 @@ def table_of(state: Any) -> FilterTable:
            len(state.annotations.edits) if state.annotations is not None else 0)
     kept = _tables.get(state)
     if kept is None or kept[0] != key:
-        kept = _tables[state] = (key, FilterTable(state_columns(state)))
+        kept = _tables[state] = (key, FilterTable(state_columns(state), state.corpus.ids))
     return kept[1]
 
 
 def usable(chosen: Filter, table: FilterTable) -> Filter:
     """``chosen`` without conditions on columns ``table`` lacks (regions of an earlier
     layout), so what remains still applies."""
-    kept = tuple(c for c in chosen.conditions if c.column in table.charts)
+    kept = tuple(c for c in chosen.conditions
+                 if c.column in table.charts or isinstance(c, Kept))
     return chosen if len(kept) == len(chosen.conditions) else replace(chosen,
                                                                       conditions=kept)
+
+
+#: Formats :func:`export_rows` writes, by file suffix.
+EXPORT_FORMATS = {".csv": "CSV", ".jsonl": "JSON lines"}
+
+
+def export_rows(path: str | Path, corpus: Any, columns: Sequence[Column],
+                rows: np.ndarray) -> Path:
+    """Write the sentences ``rows`` (corpus order) to ``path``: id, text and every
+    column (categories by name, numbers as numbers, empty where a sentence has none),
+    as CSV or JSON lines by the suffix. Raises InputError for another suffix and for
+    a file that cannot be written."""
+    from sentspace.app.atomic import write_text_atomic  # noqa: PLC0415
+    from sentspace.app.export import csv_text  # noqa: PLC0415
+
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in EXPORT_FORMATS:
+        raise InputError("name the export *.csv or *.jsonl", target)
+    rows = np.asarray(rows, dtype=np.int64)
+    header = ["id", "text", *(column.title for column in columns)]
+    cells = [[corpus.ids[k] for k in rows], [corpus.texts[k] for k in rows]]
+    for column in columns:
+        if isinstance(column, Categories):
+            names = np.array([*column.names, None], dtype=object)
+            cells.append(names[np.asarray(column.codes)[rows]].tolist())
+        elif isinstance(column, Numbers):
+            values = np.asarray(column.values, dtype=np.float64)[rows]
+            cells.append([None if np.isnan(v) else (int(v) if v.is_integer() else v)
+                          for v in values.tolist()])
+        else:
+            cells.append([column.values[k] for k in rows])
+    records = list(zip(*cells))
+    if suffix == ".csv":
+        text = csv_text(header, (["" if v is None else v for v in record]
+                                 for record in records))
+    else:
+        text = "".join(json.dumps(dict(zip(header, record)), ensure_ascii=False) + "\n"
+                       for record in records)
+    try:
+        write_text_atomic(target, text)
+    except OSError as error:
+        raise InputError(f"cannot write the export: {error.strerror or error}",
+                         target) from None
+    return target

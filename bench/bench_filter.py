@@ -10,8 +10,10 @@ process: the plain numpy mask of the brushed range (the baseline) and of all thr
 conditions; ``FilterTable.evaluate`` after the brush moves (its own mask recomputed,
 the others cached); the cross-filter counts of every chart; both together (what a
 brush costs the core); the typed expression against the same numpy; and, with Qt, the
-Filter panel redrawing its charts and the projection fading what fails (density image
-of the whole map).
+Filter panel redrawing the charts a brush changed, the projection fading what fails
+(density image of the whole map), and the whole window: the window's
+``Filtering.show`` (evaluate, panel, projection, Corpus table, neighbours) and Qt
+drawing it, a new range each time.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -52,7 +55,14 @@ def columns(n: int, seed: int = 0) -> list:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
-    n = parser.parse_args().rows
+    parser.add_argument("--columns-of", metavar="CORPUS",
+                        help="instead, time building a corpus's columns (the Filter "
+                             "panel's and Colour by's), e.g. multi30k-captions")
+    arguments = parser.parse_args()
+    if arguments.columns_of:
+        time_columns(arguments.columns_of)
+        return
+    n = arguments.rows
     made = columns(n)
     started = time.perf_counter()
     table = FilterTable(made)
@@ -81,8 +91,9 @@ def main() -> None:
          best_of(lambda: (words >= 10) & (words <= 20) & (score >= 2) & (score <= 4.5)
                  & (split != 2), REPEATS)),
         ("FilterTable.evaluate after a brush", best_of(brush, REPEATS)),
-        (f"cross-filter counts of all {len(table.charts)} charts",
-         best_of(lambda: [table.counts(evaluated, t) for t in table.charts], REPEATS)),
+        (f"cross-filter counts of all {len(table.charts)} charts, afresh",
+         best_of(lambda: (table._counted.clear(),
+                          [table.counts(evaluated, t) for t in table.charts]), REPEATS)),
         ("a brush in the core: mask + every chart's counts",
          best_of(brush_and_counts, REPEATS)),
         ('expression: words > 30 and split == "test"',
@@ -99,16 +110,35 @@ def main() -> None:
         print(f"{name:<58}{seconds * 1000:>9.2f}{seconds / baseline:>10.1f}")
 
 
+def time_columns(name: str) -> None:
+    from sentspace.app.columns import sentence_columns
+    from sentspace.app.corpora import load_corpus
+
+    corpus = load_corpus(name)
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        sentence_columns(corpus)
+        times.append(time.perf_counter() - started)
+    print(f"columns of {name} ({len(corpus):,} sentences): "
+          + ", ".join(f"{t:.2f} s" for t in times))
+
+
 def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, float]]:
     """The panel's charts and the projection, offscreen; none without a Qt platform."""
     try:
+        from PySide6.QtCore import QThreadPool
         from PySide6.QtWidgets import QApplication
     except ImportError:
         return []
     app = QApplication.instance() or QApplication([])
-    from sentspace.app.palette import PointColours
+    from sentspace.app.corpora.model import Corpus
+    from sentspace.app.palette import OTHER, PointColours
     from sentspace.app.ui.panels.filter_panel import FilterPanel
+    from sentspace.app.ui.views.corpus_browser import CorpusBrowser
+    from sentspace.app.ui.views.neighbours_view import NeighboursView
     from sentspace.app.ui.views.projection_view import ProjectionView
+    from sentspace.app.ui.window.filtering import Filtering
 
     panel = FilterPanel()
     panel.resize(400, 900)
@@ -118,16 +148,41 @@ def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, flo
     view.show()
     rng = np.random.default_rng(1)
     view.set_points(rng.normal(size=(table.n, 2)).astype(np.float32),
-                    PointColours(rng.integers(0, 10, table.n).astype(np.int32),
-                                 tuple(f"#{k}0{k}0{k}0" for k in range(10))),
+                    # Ten named colours and the rest "other", as Colour by draws groups.
+                    PointColours(rng.integers(0, 11, table.n).astype(np.int32),
+                                 (*(f"#{k}0{k}0{k}0" for k in range(10)), OTHER)),
                     str, ("x", "y"))
     app.processEvents()
-    mask = evaluated.mask
-    return [("Filter panel: every chart redrawn",
-             best_of(lambda: (panel.show_filter(table, base, evaluated),
+    browser = CorpusBrowser()
+    browser.set_corpus(Corpus("bench", tuple(f"s{k}" for k in range(table.n)),
+                              tuple(map(str, range(table.n)))))
+    for handle in browser._jobs.values():      # its statistics: not what is measured
+        handle.cancel()
+    neighbours = NeighboursView()
+    views = SimpleNamespace(corpus_page=SimpleNamespace(is_built=True),
+                            corpus_browser=browser)
+    window = Filtering(None, panel, view, views, neighbours)   # the window's own path
+    lows = iter(np.tile(np.arange(5, 25), 100))
+
+    def moved() -> Filter:
+        low = float(next(lows))
+        return base.with_condition(Range("Words", low, low + 10))
+
+    # Each brush a new range, as a drag sends, after one to start from.
+    window.show(table, moved())
+    app.processEvents()
+    rows = [("Filter panel: the charts a brush changed redrawn",
+             best_of(lambda: (panel.show_filter(table, chosen := moved(),
+                                                table.evaluate(chosen)),
                               app.processEvents()), REPEATS)),
             ("projection: filtered-out points faded (density image)",
-             best_of(lambda: (view.set_passing(mask), app.processEvents()), REPEATS))]
+             best_of(lambda: (view.set_passing(table.evaluate(moved()).mask),
+                              app.processEvents()), REPEATS)),
+            ("the whole window: a brush through Filtering.show, drawn",
+             best_of(lambda: (window.show(table, moved()), app.processEvents()),
+                     REPEATS))]
+    QThreadPool.globalInstance().waitForDone()     # the browser's cancelled job
+    return rows
 
 
 if __name__ == "__main__":

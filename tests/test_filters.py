@@ -116,6 +116,35 @@ def test_cross_filter_counts_are_each_chart_under_the_other_conditions(sick, tab
     assert table.totals("Words").sum() == len(sick)
 
 
+def test_a_brush_recounts_only_the_rows_it_moved_across(sick):
+    """Counts kept from the last evaluation plus the rows that changed equal counting
+    afresh, through a brush dragged, a bar chosen, the expression and conditions
+    removed; a chart whose counts did not change gets the same array back (not redrawn)."""
+    table, fresh = FilterTable(sentence_columns(sick)), FilterTable(sentence_columns(sick))
+    steps = [Filter().with_condition(Range("Words", 5, 8))]
+    for high in (9, 10, 12, 11):
+        steps.append(steps[-1].with_condition(Range("Words", 5, high)))
+    steps.append(steps[-1].with_condition(Chosen("Pair label", ("NEUTRAL",))))
+    steps.append(steps[-1].with_expression("gold_score > 3"))
+    steps.append(steps[-1].with_condition(Range("Words", 6, 11)))
+    steps.append(steps[-1].without("Words"))
+    steps.append(Filter())
+    before = {title: table.counts(table.evaluate(Filter()), title) for title in table.charts}
+    previous = Filter()
+    for chosen in steps:
+        evaluated = table.evaluate(chosen)
+        for title in table.charts:
+            counts = table.counts(evaluated, title)
+            fresh._counted.clear()
+            assert np.array_equal(counts, fresh.counts(fresh.evaluate(chosen), title)), \
+                (chosen, title)
+            if title == "Words" and chosen.without(title) == previous.without(title):
+                # Its own brush moving leaves its bars as they were.
+                assert counts is before[title]
+            before[title] = counts
+        previous = chosen
+
+
 def test_the_session_filter_is_an_event_and_comes_back_with_the_workspace(sick, shared_data,
                                                                             tmp_path):
     from sentspace.app.jobs import run_job
@@ -167,3 +196,46 @@ def test_edited_and_reviewed_sentences_are_a_column(shared_data, tmp_path):
     edited = {int(corpus.pairs.first[0]), int(corpus.pairs.second[0])}
     assert set(np.flatnonzero(column.codes == 0)) == edited
     assert np.flatnonzero(column.codes == 1).tolist() == ([] if 5 in edited else [5])
+
+
+def test_lists_and_rarely_repeated_values_are_text_not_categories(shared_data):
+    """Costra's r1-r4 (ids of related sentences, tuples) are text shown as "840" or
+    "791, 792", never 1,890 categories like "('840',)"; its type and seed group stay
+    what they were; a column of values that rarely repeat among the sentences having
+    one is text, one that repeats is categories."""
+    from sentspace.app.columns import Categories, Numbers, Texts, metadata_columns
+    from sentspace.app.corpora import load_corpus
+    from sentspace.app.corpora.model import Corpus
+
+    costra = load_corpus(shared_data / "costra")
+    columns = {column.title: column for column in metadata_columns(costra)}
+    for name in ("R1", "R2", "R3", "R4"):
+        assert isinstance(columns[name], Texts), name
+    r3 = costra.metadata["r3"]
+    row = next(k for k, v in enumerate(r3) if len(v) == 1)
+    assert columns["R3"].values[row] == r3[row][0] and columns["R3"].values[0] == ""
+    assert isinstance(columns["Type"], Categories) and len(columns["Type"].names) == 14
+    assert isinstance(columns["Seed group"], Numbers)
+    assert set(FilterTable(sentence_columns(costra)).charts) >= {"Type", "Words"}
+    assert not set(FilterTable(sentence_columns(costra)).charts) & {"R1", "R2", "R3", "R4"}
+
+    # 4 sentences with a value, 3 values: text; 4 with 2 values: categories.
+    rare = ("", "", "", "", "a", "b", "c", "a")
+    often = ("", "", "", "", "a", "b", "b", "a")
+    corpus = Corpus("c", tuple("abcdefgh"), tuple("12345678"),
+                    metadata={"rare": rare, "often": often})
+    kinds = [type(column) for column in metadata_columns(corpus)]
+    assert kinds == [Texts, Categories]
+
+
+def test_a_kept_selection_filters_by_id_and_is_saved(sick, tmp_path):
+    from sentspace.app.filters import Kept, export_rows
+
+    table = FilterTable(sentence_columns(sick), sick.ids)
+    ids = (sick.ids[3], sick.ids[40])
+    chosen = Filter().with_condition(Kept(ids)).with_condition(Range("Words", 1, 100))
+    assert np.flatnonzero(table.evaluate(chosen).mask).tolist() == [3, 40]
+    assert set(Filter.from_dict(chosen.to_dict()).conditions) == set(chosen.conditions)
+    assert chosen.chips()[0] == ("Selection", "kept selection: 2 sentences")
+    with pytest.raises(InputError, match=r"\*.csv or \*.jsonl"):
+        export_rows(tmp_path / "rows.txt", sick, sentence_columns(sick), np.array([3]))

@@ -1,10 +1,14 @@
 """The Filter panel in the window: brushing a histogram and clicking bars filter the
 Corpus table and the projection, and grey the neighbours; chips remove conditions; a bad
-expression says why."""
+expression says why; the selection is kept as a condition; the passing and selected
+sentences export, a failure in a dialog."""
+
+import csv
+import json
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QMessageBox, QToolButton
 
 from sentspace.app.filters import Chosen, Range
 from sentspace.app.ui.window.main_window import MainWindow
@@ -18,7 +22,8 @@ def bar_position(chart, row):
     return chart.mapFromScene(scene)
 
 
-def test_brushing_and_clicking_filter_the_table_and_the_projection(qtbot, shared_data):
+def test_brushing_and_clicking_filter_the_table_and_the_projection(qtbot, shared_data,
+                                                                   tmp_path, monkeypatch):
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
@@ -91,3 +96,31 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(qtbot, shared
     panel.clear_button.click()
     qtbot.waitUntil(lambda: browser.count.text() == "924 sentences")
     assert not session.current.filter and panel.expression.text() == ""
+
+    # The selection kept as a filter: a chip, and the table lists those sentences only.
+    chosen_rows = np.flatnonzero(length > 12)[:5]
+    session.selection.select(chosen_rows, source="chart")
+    panel.keep_button.click()
+    qtbot.waitUntil(lambda: sorted(browser.model.rows.tolist()) == chosen_rows.tolist())
+    chips = {chip.accessibleName() for chip in panel.chips.findChildren(QToolButton)}
+    assert "filter chip Selection" in chips
+
+    # The passing and the selected sentences export with every column; a failed export
+    # is a dialog.
+    filtering = window.filtering
+    passing_csv = tmp_path / "passing.csv"
+    assert filtering.export("passing", str(passing_csv))
+    with passing_csv.open(encoding="utf-8", newline="") as handle:
+        read = list(csv.DictReader(handle))
+    assert [row["id"] for row in read] == [corpus.ids[k] for k in chosen_rows]
+    assert read[0]["text"] == corpus.texts[chosen_rows[0]]
+    assert int(read[0]["Words"]) == length[chosen_rows[0]] and "Pair label" in read[0]
+    session.selection.select(chosen_rows[:2], source="chart")
+    selected = tmp_path / "selected.jsonl"
+    assert filtering.export("selected", str(selected))
+    lines = [json.loads(line) for line in selected.read_text(encoding="utf-8").splitlines()]
+    assert [line["id"] for line in lines] == [corpus.ids[k] for k in chosen_rows[:2]]
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *args: warned.append(args[2]))
+    assert not filtering.export("passing", str(tmp_path / "no such folder" / "x.csv"))
+    assert warned and "cannot write the export" in warned[0]

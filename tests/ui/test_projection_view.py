@@ -222,3 +222,35 @@ def test_a_named_category_shows_in_the_density_image_among_the_others(qtbot, vie
     image = view.density.image
     named = (image[..., :3] == QColor("#1f77b4").getRgb()[:3]).all(axis=-1)
     assert 1 <= np.count_nonzero(named & (image[..., 3] > 0)) <= 5
+
+
+def test_a_filter_change_redraws_the_density_as_drawing_it_afresh(qtbot, view):
+    """A brush moving recounts only the points whose passing changed: the image is the
+    one a view drawing the same filter from nothing shows (named colours over "other",
+    faded bins of points that fail)."""
+    rng = np.random.default_rng(3)
+    n = POINT_LIMIT * 3
+    points = rng.normal(size=(n, 2)).astype(np.float32)
+    colours = PointColours(rng.integers(0, 4, n).astype(np.int32),
+                           ("#ff0000", "#00aa00", "#0000ff", projection_view.OTHER))
+    fresh = ProjectionView()
+    qtbot.addWidget(fresh)
+    fresh.resize(900, 650)
+    fresh.show()
+    qtbot.waitExposed(fresh)
+    for widget in (view, fresh):
+        widget.set_points(points, colours, str, ("x", "y"))
+    words = rng.integers(3, 40, n)
+    for low in (5, 6, 7, 20, 21, 3):
+        mask = (words >= low) & (words <= low + 8)
+        view.set_passing(mask)
+        fresh._tally = None                 # drawn from nothing
+        fresh.set_passing(mask)
+        assert view.mode == "density"
+        assert np.array_equal(view.density.image, fresh.density.image), low
+    faded = (view.density.image == projection_view.FILTERED_OUT).all(axis=2)
+    assert faded.any()
+    view.set_passing(None)
+    fresh._tally = None
+    fresh.set_passing(None)
+    assert np.array_equal(view.density.image, fresh.density.image)

@@ -74,6 +74,8 @@ class ColumnChart(pg.PlotWidget):
             item.getAxis(side).setStyle(tickFont=font)
         self._brushed: tuple[float, float] | None = None
         self._totals: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
+        self._condition: Condition | None = None
         self._shown_brush, self._chosen_brush = pg.mkBrush(SHOWN_BRUSH), pg.mkBrush(CHOSEN_BRUSH)
         self.region: pg.LinearRegionItem | None = None
         if chart.numeric:
@@ -135,7 +137,12 @@ class ColumnChart(pg.PlotWidget):
 
     def show_counts(self, totals: np.ndarray, counts: np.ndarray,
                     condition: Condition | None) -> None:
-        """Bars at ``totals`` (faint) and ``counts`` (solid), ``condition`` marked."""
+        """Bars at ``totals`` (faint) and ``counts`` (solid), ``condition`` marked; a
+        chart shown the same counts (the same array) and condition is left alone."""
+        if (self._totals is totals and self._counts is counts
+                and self._condition == condition):
+            return
+        self._counts, self._condition = counts, condition
         if self._totals is not totals:
             # The whole counts (and so the axes) change with the table only, not per brush.
             self._totals = totals

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QScrollArea,
     QToolButton,
@@ -34,9 +35,14 @@ class FilterPanel(QWidget):
     -------
     filter_changed(Filter) : the filter the user made (a brush, a bar, a chip removed,
         the expression entered, Clear all).
+    keep_selection_asked() : *Keep only the selection* pressed.
+    export_asked(str) : *Export* of "passing" (the sentences passing the filter) or
+        "selected" sentences chosen.
     """
 
     filter_changed = Signal(object)
+    keep_selection_asked = Signal()
+    export_asked = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -44,6 +50,7 @@ class FilterPanel(QWidget):
         self.filter = Filter()
         self.charts: dict[str, ColumnChart] = {}
         self._pending: Filter | None = None
+        self._chip_buttons: list[QToolButton] = []
         self._brush_timer = QTimer(self)
         self._brush_timer.setSingleShot(True)
         self._brush_timer.setInterval(BRUSH_MS)
@@ -58,6 +65,20 @@ class FilterPanel(QWidget):
         self.clear_button = QPushButton("Clear all")
         self.clear_button.setToolTip("Remove every condition and the expression")
         self.clear_button.clicked.connect(lambda: self._change(Filter()))
+        self.keep_button = QPushButton("Keep only the selection")
+        self.keep_button.setToolTip("Filter to the sentences selected now (a chip; "
+                                    "remove it to let the others back)")
+        self.keep_button.clicked.connect(self.keep_selection_asked)
+        self.export_button = QToolButton()
+        self.export_button.setText("Export…")
+        self.export_button.setToolTip("Write sentences with every column as CSV or "
+                                      "JSON lines")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        menu.addAction("Sentences passing the filter…",
+                       lambda: self.export_asked.emit("passing"))
+        menu.addAction("Selected sentences…", lambda: self.export_asked.emit("selected"))
+        self.export_button.setMenu(menu)
         self.error = QLabel()
         self.error.setObjectName("filter-error")
         self.error.setWordWrap(True)
@@ -81,6 +102,11 @@ class FilterPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(row)
+        actions = QHBoxLayout()
+        actions.addWidget(self.keep_button)
+        actions.addWidget(self.export_button)
+        actions.addStretch(1)
+        layout.addLayout(actions)
         layout.addWidget(self.error)
         layout.addWidget(self.count)
         layout.addWidget(self.chips)
@@ -132,17 +158,27 @@ class FilterPanel(QWidget):
             self.charts[title] = chart
 
     def _show_chips(self, chosen: Filter) -> None:
+        chips = chosen.chips()
+        shown = [chip.property("column") for chip in self._chip_buttons]
+        if shown == [column for column, _ in chips]:
+            # A brush moving: the same chips, one label changed.
+            for chip, (_, label) in zip(self._chip_buttons, chips):
+                chip.setText(f"{label}  ×")
+            return
         while self.chips_layout.count():
             self.chips_layout.takeAt(0).widget().deleteLater()
-        for column, label in chosen.chips():
+        self._chip_buttons = []
+        for column, label in chips:
             chip = QToolButton()
             chip.setText(f"{label}  ×")
+            chip.setProperty("column", column)
             chip.setToolTip("Remove this condition")
             chip.setAccessibleName(f"filter chip {column or 'expression'}")
             chip.setStyleSheet("QToolButton { background: #fff1d6; border: 1px solid "
                                "#e69500; border-radius: 8px; padding: 1px 6px; }")
             chip.clicked.connect(lambda _=False, column=column: self.remove(column))
             self.chips_layout.addWidget(chip)
+            self._chip_buttons.append(chip)
         self.chips.setVisible(bool(chosen))
 
     # --- what the user asks --------------------------------------------------------

@@ -184,6 +184,15 @@ class ProjectionView(QWidget):
         self._hovered = -1
         #: (x0, x1, y0, y1) of the region drawn; None when points or colours changed.
         self._drawn: tuple[float, float, float, float] | None = None
+        #: The density bins of the points in the region drawn: ((region, nx, ny), each
+        #: point's cell, its colour code, points per cell); None when points or colours
+        #: changed.
+        self._binned: tuple | None = None
+        #: The last density's (binned, passing points, counts per cell and colour,
+        #: counts per cell, each cell's RGB), updated by a filter change.
+        self._tally: tuple | None = None
+        #: The region whose mask was computed last, and the mask.
+        self._inside: tuple[tuple[float, float, float, float], np.ndarray] | None = None
         #: Width and height of a density bin, in data units.
         self._bin_size = (1.0, 1.0)
         self._refresh_timer = QTimer(self)
@@ -210,6 +219,7 @@ class ProjectionView(QWidget):
         # Contiguous columns: the per-refresh visibility test reads them whole.
         self._x = np.ascontiguousarray(self.coordinates[:, 0])
         self._y = np.ascontiguousarray(self.coordinates[:, 1])
+        self._inside = self._binned = None
         self._tree = (_tree_builder().submit(_kd_tree, self.coordinates)
                       if len(self.coordinates) else None)
         self._describe = describe
@@ -263,6 +273,7 @@ class ProjectionView(QWidget):
         """Drawing needs one brush (points) or one RGB triple (density) per palette
         colour, not per point."""
         self._codes = np.asarray(colours.codes, dtype=np.int32)
+        self._binned = None
         self._brushes = np.empty(len(colours.palette), dtype=object)
         self._brushes[:] = [pg.mkBrush(colour) for colour in colours.palette]
         self._rgb = np.array([QColor(colour).getRgb()[:3] for colour in colours.palette],
@@ -342,6 +353,7 @@ class ProjectionView(QWidget):
         self.spokes.setData([], [])
         self.coordinates = np.empty((0, 2), dtype=np.float32)
         self._x = self._y = self.coordinates[:, 0]
+        self._inside = self._binned = None
         self._tree = None
         self._codes = np.empty(0, dtype=np.int32)
         self._hovered = -1
@@ -385,9 +397,13 @@ class ProjectionView(QWidget):
         return x0 - dx, x1 + dx, y0 - dy, y1 + dy
 
     def _region_mask(self, region: tuple[float, float, float, float]) -> np.ndarray:
+        if self._inside is not None and self._inside[0] == region:
+            return self._inside[1]          # a filter change over the same view
         x0, x1, y0, y1 = region
         x, y = self._x, self._y
-        return (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
+        inside = (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
+        self._inside = (region, inside)
+        return inside
 
     def refresh(self, force: bool = False) -> None:
         """Redraw for the current view range: every point when there are few, else the
@@ -456,27 +472,28 @@ class ProjectionView(QWidget):
         width_px = max(self.view_box.width(), 64.0) * (1 + 2 * MARGIN)
         height_px = max(self.view_box.height(), 64.0) * (1 + 2 * MARGIN)
         nx, ny = int(np.ceil(width_px / BIN_PX)), int(np.ceil(height_px / BIN_PX))
-        x, y, codes = self._x[inside], self._y[inside], self._codes[inside]
-        column = np.minimum(((x - x0) * (nx / (x1 - x0))).astype(np.int32), nx - 1)
-        row = np.minimum(((y - y0) * (ny / (y1 - y0))).astype(np.int32), ny - 1)
-        cell = row * nx + column
+        k = len(self._rgb)
+        binned = self._binned
+        if binned is None or binned[0] != (region, nx, ny):
+            x, y, codes = self._x[inside], self._y[inside], self._codes[inside]
+            column = np.minimum(((x - x0) * (nx / (x1 - x0))).astype(np.int32), nx - 1)
+            row = np.minimum(((y - y0) * (ny / (y1 - y0))).astype(np.int32), ny - 1)
+            cell = row * nx + column
+            # Kept for the next filter change over the same region: only which points
+            # pass changes, not where they fall.
+            binned = self._binned = ((region, nx, ny), cell, codes,
+                                     np.bincount(cell, minlength=nx * ny))
+        _, cell, codes, anywhere = binned
         passing = self._passing_mask()
         # Bins are coloured by the points that pass the filter; a bin of filtered-out
         # points only is faint grey.
-        anywhere = np.bincount(cell, minlength=nx * ny) if passing is not None else None
-        if passing is not None:
-            kept = passing[inside]
-            cell, codes = cell[kept], codes[kept]
-        counts = np.bincount(cell, minlength=nx * ny)
-        k = len(self._rgb)
+        kept = None if passing is None else passing[inside]
         if k <= DOMINANT_LIMIT:
-            per_colour = np.bincount(cell * k + codes, minlength=nx * ny * k).reshape(-1, k)
-            if self._background.any() and not self._background.all():
-                # A named colour's count outweighs any number of background points.
-                per_colour[:, ~self._background] += len(codes) * (
-                    per_colour[:, ~self._background] > 0)
-            rgb = self._rgb[per_colour.argmax(axis=1)]
+            counts, rgb = self._dominant_colours(binned, kept, nx * ny, k)
         else:
+            if kept is not None:
+                cell, codes = cell[kept], codes[kept]
+            counts = np.bincount(cell, minlength=nx * ny)
             point_rgb = self._rgb[codes].astype(np.float64)
             sums = np.stack([np.bincount(cell, weights=point_rgb[:, c], minlength=nx * ny)
                              for c in range(3)], axis=1)
@@ -486,16 +503,54 @@ class ProjectionView(QWidget):
         # Log scale: one point must still show next to a bin of thousands.
         alpha[occupied] = SPARSE_ALPHA + (1 - SPARSE_ALPHA) * (
             np.log(counts[occupied]) / max(np.log(counts.max()), 1e-9))
-        if anywhere is not None:
-            faded = (anywhere > 0) & ~occupied
-            rgb[faded] = FILTERED_OUT[:3]
-            alpha[faded] = FILTERED_OUT[3] / 255
-        image = np.empty((ny, nx, 4), dtype=np.uint8)
-        image[..., :3] = rgb.reshape(ny, nx, 3)
-        image[..., 3] = (alpha * 255).reshape(ny, nx)
+        image = np.empty((ny * nx, 4), dtype=np.uint8)
+        image[:, :3] = rgb
+        image[:, 3] = alpha * 255
+        if passing is not None:
+            image[(anywhere > 0) & ~occupied] = FILTERED_OUT
+        image = image.reshape(ny, nx, 4)
         self._bin_size = ((x1 - x0) / nx, (y1 - y0) / ny)
         self.density.setImage(image, autoLevels=False)
         self.density.setRect(x0, y0, x1 - x0, y1 - y0)
+
+    def _dominant_colours(self, binned: tuple, kept: np.ndarray | None, cells: int,
+                          k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Passing points per cell and each cell's most common colour. Kept with
+        ``binned`` and ``kept``, so a filter change over the same region recounts only
+        the points whose passing changed, and recolours only their cells."""
+        _, cell, codes, _ = binned
+        tally = self._tally
+        if tally is not None and tally[0] is binned and kept is not None \
+                and tally[1] is not None:
+            changed = np.flatnonzero(kept != tally[1])
+            if len(changed) <= len(cell) // 8:
+                per_colour, counts, rgb = tally[2], tally[3], tally[4]
+                sign = np.where(kept[changed], 1, -1)
+                np.add.at(per_colour, cell[changed] * k + codes[changed], sign)
+                np.add.at(counts, cell[changed], sign)
+                touched = np.zeros(len(counts), dtype=bool)     # np.unique sorts: 5x slower
+                touched[cell[changed]] = True
+                touched = np.flatnonzero(touched)
+                rgb[touched] = self._dominant(per_colour.reshape(-1, k)[touched])
+                self._tally = (binned, kept, per_colour, counts, rgb)
+                return counts, rgb
+        if kept is not None:
+            cell, codes = cell[kept], codes[kept]
+        per_colour = np.bincount(cell * k + codes, minlength=cells * k)
+        counts = np.bincount(cell, minlength=cells)
+        rgb = self._dominant(per_colour.reshape(-1, k))
+        self._tally = (binned, kept, per_colour, counts, rgb)
+        return counts, rgb
+
+    def _dominant(self, per_colour: np.ndarray) -> np.ndarray:
+        """The colour of each row of counts per colour: the most common, a named colour
+        over any number of background ones."""
+        if self._background.any() and not self._background.all():
+            # A weight per colour broadcast over the rows: indexing the named columns
+            # copied the whole table, 0.1 s a brush on the 145,000 captions.
+            weight = np.where(self._background, 0, len(self._codes))
+            per_colour = np.where(per_colour > 0, per_colour + weight, 0)
+        return self._rgb[per_colour.argmax(axis=1)]
 
     # --- picking ------------------------------------------------------------------
 
