@@ -4,17 +4,26 @@ McNemar for classification (per-sentence correctness), and a paired permutation 
 for the headline metric of relatedness (Spearman on per-pair cosines), ranking (MRR on
 per-query reciprocal ranks), detection (average precision on per-pair cosines) and
 bitext (MTEB's F1 on per-query shares).
+
+:func:`against_first` is how ``sentspace eval`` with several ``--encoder`` tests them;
+:func:`paired_tests_of_runs` makes the same tests for the window's *Across encoders*
+bars, a command at a time, as the command shown under them prints them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from sentspace.app.commands import comparison_commands
 from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import statistics
 from sentspace.app.evaluations.agreement import compare_classifications
+from sentspace.app.jobs import Job, Progress
 
 
 def _same_items(a_items: np.ndarray, b_items: np.ndarray) -> None:
@@ -50,6 +59,13 @@ PAIRED_TESTS: dict[str, tuple[str, Callable]] = {
 }
 
 
+#: evaluation name -> the score (``Result.scores()``, an *Across encoders* metric) its
+#: paired test compares.
+TESTED_SCORES: dict[str, str] = {"classification": "mean accuracy",
+                                 "relatedness": "pooled spearman", "ranking": "MRR",
+                                 "detection": "average precision", "bitext": "F1"}
+
+
 def paired_test(evaluation: str, a, b, *, seed: int = 0) -> statistics.PairedTest:
     """Compare two results of ``evaluation`` on the same items; raises EvaluationError
     when the evaluation has no paired test or the items differ."""
@@ -60,3 +76,66 @@ def paired_test(evaluation: str, a, b, *, seed: int = 0) -> statistics.PairedTes
             raise EvaluationError(f"{result.provenance.encoder_name} is an imported score "
                                   "with no per-item outcomes: it has no paired test")
     return PAIRED_TESTS[evaluation][1](a, b, seed)
+
+
+@dataclass(frozen=True)
+class PairedOutcome:
+    """Result ``b`` tested against result ``a``: the test, or why none was made."""
+
+    a: Any
+    b: Any
+    test: statistics.PairedTest | None
+    reason: str = ""
+
+    @property
+    def why_not(self) -> str:
+        """Why no test was made, as ``sentspace eval`` says it ("" when one was)."""
+        return (f"no paired test of {self.b.provenance.encoder_name} against "
+                f"{self.a.provenance.encoder_name}: {self.reason}" if self.test is None
+                else "")
+
+
+def against_first(evaluation: str, results: Sequence[Any], seed: int
+                  ) -> Job[list[PairedOutcome]]:
+    """Each of ``results[1:]`` tested against ``results[0]`` with ``seed``: the paired
+    tests ``sentspace eval`` prints for an ``--encoder`` each (a permutation test takes
+    seconds, hence a job)."""
+    outcomes = []
+    for done, other in enumerate(results[1:]):
+        yield Progress("paired tests", done, len(results) - 1)
+        try:
+            outcomes.append(PairedOutcome(results[0], other, paired_test(
+                evaluation, results[0], other, seed=seed)))
+        except EvaluationError as error:
+            # The results stand on their own; the test says why it was not made.
+            outcomes.append(PairedOutcome(results[0], other, None, str(error)))
+    return outcomes
+
+
+@dataclass(frozen=True)
+class CommandTests:
+    """The paired tests one ``sentspace eval`` command (an ``--encoder`` each) prints."""
+
+    command: str
+    outcomes: list[PairedOutcome]
+
+
+def seed_of(command: str) -> int:
+    """The ``--seed`` of an ``eval`` command (the CLI's default, 0, without one)."""
+    words = shlex.split(command)
+    return int(words[words.index("--seed") + 1]) if "--seed" in words else 0
+
+
+def paired_tests_of_runs(evaluation: str, runs: Sequence[tuple[Any, str]]
+                         ) -> Job[list[CommandTests]]:
+    """The paired tests of the *Across encoders* bars of ``evaluation`` (``(result,
+    command)`` each, in bar order): for each command that makes them
+    (:func:`~sentspace.app.commands.comparison_commands`) of two encoders or more, each
+    encoder tested against its first with its seed, the numbers that command prints."""
+    tested = []
+    for command, members in comparison_commands(runs):
+        if len(members) > 1:
+            outcomes = yield from against_first(evaluation, [runs[k][0] for k in members],
+                                                seed_of(command))
+            tested.append(CommandTests(command, outcomes))
+    return tested

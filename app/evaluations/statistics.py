@@ -43,6 +43,10 @@ MetricInputs = tuple[Metric, np.ndarray, np.ndarray | None]
 DEFAULT_RESAMPLES = 1000
 #: Cells (resamples x items) drawn at once.
 _CHUNK_CELLS = 2_000_000
+#: Two-sided level at which a paired test (and a reproduced paper's finding) decides.
+ALPHA = 0.05
+#: The verdict when a test cannot tell the two apart at ``ALPHA``.
+NO_DIFFERENCE = "no difference at this size"
 
 
 def _weights_for(values: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
@@ -276,6 +280,13 @@ class PairedTest:
     difference_ci: tuple[float, float] | None = None
     detail: dict[str, int] | None = None
 
+    def verdict(self, a: str = "A", b: str = "B") -> str:
+        """In words, at p < :data:`ALPHA`: which of ``a`` and ``b`` scores higher, or
+        :data:`NO_DIFFERENCE`."""
+        if not self.p_value < ALPHA or self.difference == 0:
+            return NO_DIFFERENCE
+        return f"{a if self.difference > 0 else b} higher (p < {ALPHA:g})"
+
     def summary(self) -> list[tuple[str, str]]:
         rows = [("method", self.method), ("items", str(self.n_items)),
                 ("A", f"{self.statistic_a:.4f}"), ("B", f"{self.statistic_b:.4f}"),
@@ -285,7 +296,7 @@ class PairedTest:
                          f"[{self.difference_ci[0]:+.4f}, {self.difference_ci[1]:+.4f}]"))
         for key, value in (self.detail or {}).items():
             rows.append((key, str(value)))
-        return rows
+        return [*rows, ("verdict", self.verdict())]
 
 
 def mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, *,
