@@ -12,6 +12,7 @@ bars, a command at a time, as the command shown under them prints them.
 
 from __future__ import annotations
 
+import inspect
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from sentspace.app.commands import comparison_commands
 from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import statistics
 from sentspace.app.evaluations.agreement import compare_classifications
-from sentspace.app.jobs import Job, Progress
+from sentspace.app.jobs import Job, Progress, run_job
 
 
 def _same_items(a_items: np.ndarray, b_items: np.ndarray) -> None:
@@ -33,11 +34,11 @@ def _same_items(a_items: np.ndarray, b_items: np.ndarray) -> None:
 
 
 def _permutation(metric, field: str, items: str, gold: str | None = None) -> Callable:
-    def test(a, b, seed: int) -> statistics.PairedTest:
+    def test(a, b, seed: int) -> Job[statistics.PairedTest]:
         _same_items(getattr(a, items), getattr(b, items))
         reference = None if gold is None else getattr(a, gold)
-        return statistics.paired_permutation_test(metric, field_of(a), field_of(b),
-                                                  reference, seed=seed)
+        return statistics.iter_paired_permutation_test(metric, field_of(a), field_of(b),
+                                                       reference, seed=seed)
 
     def field_of(result):
         value = getattr(result, field)
@@ -46,7 +47,8 @@ def _permutation(metric, field: str, items: str, gold: str | None = None) -> Cal
     return test
 
 
-#: evaluation name -> (what is compared, test(a, b, seed) -> PairedTest)
+#: evaluation name -> (what is compared, test(a, b, seed) -> PairedTest, or a job of
+#: one when it takes seconds)
 PAIRED_TESTS: dict[str, tuple[str, Callable]] = {
     "classification": ("accuracy (McNemar)",
                        lambda a, b, seed: compare_classifications(a, b)),
@@ -69,13 +71,19 @@ TESTED_SCORES: dict[str, str] = {"classification": "mean accuracy",
 def paired_test(evaluation: str, a, b, *, seed: int = 0) -> statistics.PairedTest:
     """Compare two results of ``evaluation`` on the same items; raises EvaluationError
     when the evaluation has no paired test or the items differ."""
+    return run_job(iter_paired_test(evaluation, a, b, seed=seed))
+
+
+def iter_paired_test(evaluation: str, a, b, *, seed: int = 0) -> Job[statistics.PairedTest]:
+    """:func:`paired_test` as a job, cancellable between chunks of permutations."""
     if evaluation not in PAIRED_TESTS:
         raise EvaluationError(f"no paired test for {evaluation}")
     for result in (a, b):
         if getattr(result, "imported", False):
             raise EvaluationError(f"{result.provenance.encoder_name} is an imported score "
                                   "with no per-item outcomes: it has no paired test")
-    return PAIRED_TESTS[evaluation][1](a, b, seed)
+    test = PAIRED_TESTS[evaluation][1](a, b, seed)
+    return (yield from test) if inspect.isgenerator(test) else test
 
 
 @dataclass(frozen=True)
@@ -104,8 +112,8 @@ def against_first(evaluation: str, results: Sequence[Any], seed: int
     for done, other in enumerate(results[1:]):
         yield Progress("paired tests", done, len(results) - 1)
         try:
-            outcomes.append(PairedOutcome(results[0], other, paired_test(
-                evaluation, results[0], other, seed=seed)))
+            test = yield from iter_paired_test(evaluation, results[0], other, seed=seed)
+            outcomes.append(PairedOutcome(results[0], other, test))
         except EvaluationError as error:
             # The results stand on their own; the test says why it was not made.
             outcomes.append(PairedOutcome(results[0], other, None, str(error)))
