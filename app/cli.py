@@ -44,9 +44,9 @@ from sentspace.app.distributed import (
     encode_shards,
     index_shards,
 )
-from sentspace.app.errors import EvaluationError, InputError
+from sentspace.app.errors import InputError
 from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS, bitext
-from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test
+from sentspace.app.evaluations.paired import PAIRED_TESTS, against_first
 from sentspace.app.export import export_matrix, json_text, write_json
 from sentspace.app.jobs import Progress, run_job
 from sentspace.app.mteb_results import (
@@ -184,21 +184,19 @@ def command_eval(args: argparse.Namespace) -> int:
         evaluation, _ = EVALUATIONS[args.evaluation]
         results = [run_job(evaluation(corpus, encoder, seed=args.seed, **options), printer)
                    for encoder in encoders]
+    outcomes = (run_job(against_first(args.evaluation, results, args.seed), printer)
+                if args.evaluation in PAIRED_TESTS else [])
     printer.clear()
-    paired, unpaired = [], []
-    for other in results[1:] if args.evaluation in PAIRED_TESTS else ():
-        try:
-            paired.append((results[0], other, paired_test(args.evaluation, results[0],
-                                                          other, seed=args.seed)))
-        except EvaluationError as error:
-            # The results stand on their own: print them, then why no test was made.
-            unpaired.append((results[0], other, str(error)))
+    # The results stand on their own: printed, then why a test was not made.
+    paired = [(o.a, o.b, o.test) for o in outcomes if o.test is not None]
+    unpaired = [(o.a, o.b, o.reason) for o in outcomes if o.test is None]
 
     trained = trained_on_their_files(encoders)
     payload = {"evaluation": args.evaluation, "results": [r.to_dict() for r in results],
                "training": {encoder.name: encoder.training_scores for encoder in trained},
                "paired_tests": [{"a": a.provenance.encoder_name,
-                                 "b": b.provenance.encoder_name, **test.__dict__}
+                                 "b": b.provenance.encoder_name, **test.__dict__,
+                                 "verdict": test.verdict()}
                                 for a, b, test in paired]
                + [{"a": a.provenance.encoder_name, "b": b.provenance.encoder_name,
                    "error": reason} for a, b, reason in unpaired]}
@@ -212,9 +210,7 @@ def command_eval(args: argparse.Namespace) -> int:
                         for result, found in beside(score, results)]}
             for score in imported.results]
     status = 2 if unpaired else 0
-    reasons = "".join(f"sentspace: error: no paired test of {b.provenance.encoder_name} "
-                      f"against {a.provenance.encoder_name}: {reason}\n"
-                      for a, b, reason in unpaired)
+    reasons = "".join(f"sentspace: error: {o.why_not}\n" for o in outcomes if o.test is None)
     if args.json == "-":
         print(json_text(payload), end="")
         print(reasons, end="", file=sys.stderr)

@@ -94,12 +94,18 @@ ENCODER_FACTS = ("refit_per_fold",)
 
 def comparison_command(runs: Sequence[tuple[Any, str]]) -> str:
     """The ``sentspace eval`` commands, one a line, that make the bars of an *Across
-    encoders* chart: the runs' (``(result, command)`` each, in bar order) commands that
-    differ only in their encoder and evaluated with the same parameters (relatedness's
-    split as it was resolved for each) merged into one with an ``--encoder`` each, in
-    order. A run without a command (a version no journal gives) is left out."""
-    merged: dict[tuple[tuple[str, ...], str], list[str]] = {}
-    for result, command in runs:
+    encoders* chart (see :func:`comparison_commands`)."""
+    return "\n".join(command for command, _ in comparison_commands(runs))
+
+
+def comparison_commands(runs: Sequence[tuple[Any, str]]) -> list[tuple[str, list[int]]]:
+    """The runs' (``(result, command)`` each, in bar order) commands that differ only in
+    their encoder and evaluated with the same parameters (relatedness's split as it was
+    resolved for each) merged into one with an ``--encoder`` each, in order; each with
+    the index of the first run of each of its encoders (what that command makes, in its
+    order). A run without a command (a version no journal gives) is left out."""
+    merged: dict[tuple[tuple[str, ...], str], dict[str, int]] = {}
+    for index, (result, command) in enumerate(runs):
         if not command:
             continue
         words = shlex.split(command)
@@ -108,16 +114,17 @@ def comparison_command(runs: Sequence[tuple[Any, str]]) -> str:
         parameters = json.dumps({name: value for name, value
                                  in result.provenance.parameters.items()
                                  if name not in ENCODER_FACTS}, sort_keys=True, default=str)
-        encoders = merged.setdefault((tuple(rest), parameters), [])
-        encoders += [word for k, word in enumerate(words)
-                     if k and words[k - 1] == "--encoder" and word not in encoders]
-    lines = []
+        encoders = merged.setdefault((tuple(rest), parameters), {})
+        for k, word in enumerate(words):
+            if k and words[k - 1] == "--encoder":
+                encoders.setdefault(word, index)
+    commands = []
     for (rest_words, _), encoders in merged.items():
         rest = list(rest_words)
         # eval_command puts the encoders just before the seed; a command written
         # otherwise gets them at its end.
         at = rest.index("--seed") if "--seed" in rest else len(rest)
-        lines.append(shlex.join([*rest[:at], *(word for spec in encoders
-                                               for word in ("--encoder", spec)),
-                                 *rest[at:]]))
-    return "\n".join(lines)
+        commands.append((shlex.join([*rest[:at], *(word for spec in encoders
+                                                   for word in ("--encoder", spec)),
+                                     *rest[at:]]), list(encoders.values())))
+    return commands

@@ -89,6 +89,7 @@ def test_agreement_and_paired_tests(capsys):
     out = capsys.readouterr().out
     assert "paired tests of accuracy (McNemar), each encoder against bow" in out
     assert "A wrong, B right  5" in out and "p-value           0.0625" in out
+    assert "verdict           no difference at this size" in out
 
 
 def test_agreement_needs_two_encoders(capsys):

@@ -16,6 +16,7 @@ from sentspace.app.cli import main
 from sentspace.app.commands import comparison_command
 from sentspace.app.corpora import load_corpus
 from sentspace.app.evaluations import EVALUATIONS
+from sentspace.app.evaluations.paired import paired_tests_of_runs
 from sentspace.app.explore import explore
 from sentspace.app.jobs import run_job
 from sentspace.app.listing import first_groups
@@ -45,6 +46,16 @@ def same_numbers(cli, result):
     """The CLI printed exactly ``result``: every number, every per-item outcome."""
     assert "created" in cli["provenance"]
     assert timeless(cli) == timeless(json.loads(json.dumps(result.to_dict(), default=float)))
+
+
+def window_tests(evaluation, runs):
+    """The paired tests the window's *Across encoders* makes of ``runs``' bars, as the
+    CLI's JSON writes them."""
+    [command] = run_job(paired_tests_of_runs(evaluation, [(r.result, r.command)
+                                                          for r in runs]))
+    return json.loads(json.dumps([
+        {"a": o.a.provenance.encoder_name, "b": o.b.provenance.encoder_name,
+         **o.test.__dict__, "verdict": o.test.verdict()} for o in command.outcomes]))
 
 
 def index_of(corpus, sentence_id):
@@ -214,6 +225,8 @@ def test_classification_bars_are_one_run_with_its_mcnemar_test(tmp_path, capsys)
         assert cli["mean_accuracy_ci"] == list(run.result.ci)
     [test] = payload["paired_tests"]
     assert test["method"].startswith("McNemar") and test["n_items"] == 857
+    assert window_tests("classification", runs) == payload["paired_tests"]
+    assert test["verdict"] == "no difference at this size"
 
 
 def test_relatedness_bars_with_their_options_are_one_run(shared_data, tmp_path, capsys):
@@ -224,8 +237,14 @@ def test_relatedness_bars_with_their_options_are_one_run(shared_data, tmp_path, 
     command = comparison_command([(r.result, r.command) for r in runs])
     assert command.endswith("--encoder bow --encoder tfidf --seed 0 --split auto "
                             "--similarity cosine")
-    for cli, run in zip(printed(command, capsys), runs, strict=True):
+    assert main([*shlex.split(command)[1:], "--json", "-"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    for cli, run in zip(payload["results"], runs, strict=True):
         same_numbers(cli, run.result)
+    # The permutation test and its bootstrap interval, to the last digit.
+    [test] = payload["paired_tests"]
+    assert test["method"] == "paired permutation (10000 swaps)" and test["n_items"] == 500
+    assert window_tests("relatedness", runs) == payload["paired_tests"]
 
 
 def test_several_journals_are_merged_as_annotations_merge_does(tmp_path, capsys):

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from sentspace.app.jobs import Job, Progress, run_job
+
 # scipy.stats is imported inside the functions that use it: it takes about 0.4 s, too
 # slow for the GUI's start, which imports every evaluation.
 
@@ -43,6 +45,10 @@ MetricInputs = tuple[Metric, np.ndarray, np.ndarray | None]
 DEFAULT_RESAMPLES = 1000
 #: Cells (resamples x items) drawn at once.
 _CHUNK_CELLS = 2_000_000
+#: Two-sided level at which a paired test (and a reproduced paper's finding) decides.
+ALPHA = 0.05
+#: The verdict when a test cannot tell the two apart at ``ALPHA``.
+NO_DIFFERENCE = "no difference at this size"
 
 
 def _weights_for(values: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
@@ -276,6 +282,13 @@ class PairedTest:
     difference_ci: tuple[float, float] | None = None
     detail: dict[str, int] | None = None
 
+    def verdict(self, a: str = "A", b: str = "B") -> str:
+        """In words, at p < :data:`ALPHA`: which of ``a`` and ``b`` scores higher, or
+        :data:`NO_DIFFERENCE`."""
+        if not self.p_value < ALPHA or self.difference == 0:
+            return NO_DIFFERENCE
+        return f"{a if self.difference > 0 else b} higher (p < {ALPHA:g})"
+
     def summary(self) -> list[tuple[str, str]]:
         rows = [("method", self.method), ("items", str(self.n_items)),
                 ("A", f"{self.statistic_a:.4f}"), ("B", f"{self.statistic_b:.4f}"),
@@ -285,7 +298,7 @@ class PairedTest:
                          f"[{self.difference_ci[0]:+.4f}, {self.difference_ci[1]:+.4f}]"))
         for key, value in (self.detail or {}).items():
             rows.append((key, str(value)))
-        return rows
+        return [*rows, ("verdict", self.verdict())]
 
 
 def mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, *,
@@ -321,12 +334,19 @@ def mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, *,
                       detail={"A right, B wrong": only_a, "A wrong, B right": only_b})
 
 
-def paired_permutation_test(metric: Metric, values_a: np.ndarray, values_b: np.ndarray,
-                            gold: np.ndarray | None = None, *,
-                            n_resamples: int = 10_000, seed: int = 0,
-                            ci_resamples: int = DEFAULT_RESAMPLES,
-                            confidence: float = 0.95) -> PairedTest:
-    """Paired permutation test of ``metric(a) - metric(b)`` on the same items.
+def paired_permutation_test(*args: Any, **kwargs: Any) -> PairedTest:
+    """:func:`iter_paired_permutation_test`'s test, made in this thread."""
+    return run_job(iter_paired_permutation_test(*args, **kwargs))
+
+
+def iter_paired_permutation_test(metric: Metric, values_a: np.ndarray,
+                                 values_b: np.ndarray, gold: np.ndarray | None = None, *,
+                                 n_resamples: int = 10_000, seed: int = 0,
+                                 ci_resamples: int = DEFAULT_RESAMPLES,
+                                 confidence: float = 0.95) -> Job[PairedTest]:
+    """Paired permutation test of ``metric(a) - metric(b)`` on the same items, as a job
+    that reports each chunk of permutations or resamples (it takes seconds on a few
+    thousand items; a window cancels it between chunks).
 
     Under the null hypothesis the two encoders are exchangeable on each item, so each
     permutation swaps the two encoders' values on a random half of the items (gold stays
@@ -347,6 +367,7 @@ def paired_permutation_test(metric: Metric, values_a: np.ndarray, values_b: np.n
     chunk = max(1, _CHUNK_CELLS // max(a.size, 1))
     extreme = 0
     for start in range(0, n_resamples, chunk):
+        yield Progress("paired permutation test", start, n_resamples + ci_resamples)
         swap = rng.random((min(chunk, n_resamples - start), a.size)) < 0.5
         differences = (metric(np.where(swap, b, a), g, None)
                        - metric(np.where(swap, a, b), g, None))
@@ -358,8 +379,12 @@ def paired_permutation_test(metric: Metric, values_a: np.ndarray, values_b: np.n
     difference_ci = None
     if ci_resamples > 0:
         # The same resampled items for both encoders: the pairing is kept.
-        parts = [metric(a, g, weights) - metric(b, g, weights)
-                 for weights in _resample_weights(a.size, ci_resamples, seed)]
+        parts: list[np.ndarray] = []
+        for weights in _resample_weights(a.size, ci_resamples, seed):
+            yield Progress("paired permutation test",
+                           n_resamples + sum(part.size for part in parts),
+                           n_resamples + ci_resamples)
+            parts.append(metric(a, g, weights) - metric(b, g, weights))
         difference_ci = _percentiles(np.concatenate(parts), confidence)
     return PairedTest(method=f"paired permutation ({n_resamples} swaps)",
                       statistic_a=stat_a, statistic_b=stat_b, difference=observed,

@@ -21,13 +21,11 @@ import numpy as np
 
 from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations.statistics import ALPHA, NO_DIFFERENCE
 
 SUPPORTED = "supported"
 NOT_SUPPORTED = "not supported"
-NO_DIFFERENCE = "no difference at this size"
 NOT_DECIDED = "not decided"
-#: Two-sided level of every test.
-ALPHA = 0.05
 #: Permutations of the tests made here (the ``eval`` comparison's default).
 PERMUTATIONS = 10_000
 

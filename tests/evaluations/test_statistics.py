@@ -1,9 +1,12 @@
+import itertools
+
 import numpy as np
 import pytest
 from scipy import stats
 from sklearn.metrics import average_precision_score
 
 from sentspace.app.evaluations import statistics as S
+from sentspace.app.jobs import run_job
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +82,27 @@ def test_paired_permutation_test(data):
     mrr = S.paired_permutation_test(S.mean, 1 / ranks_a, 1 / ranks_b, n_resamples=300)
     assert mrr.statistic_a == pytest.approx(np.mean(1 / ranks_a))
     assert mrr.p_value > 0.01
+
+
+def test_a_permutation_test_is_a_job_that_stops_between_chunks(monkeypatch, data):
+    """The window cancels a test of bars no longer shown between chunks of permutations
+    and resamples; driven to its end, the job makes the test the CLI makes."""
+    x, gold, _ = data
+    noisy = x + np.random.default_rng(5).normal(0, 0.5, len(x))
+    monkeypatch.setattr(S, "_CHUNK_CELLS", 100 * len(x))     # 100 permutations a chunk
+    job = S.iter_paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500,
+                                         ci_resamples=200, seed=0)
+    reports = list(itertools.islice(job, 3))
+    assert [r.done for r in reports] == [0, 100, 200] and reports[0].total == 700
+    job.close()
+    assert next(job, None) is None
+    job = S.iter_paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500,
+                                         ci_resamples=200, seed=0)
+    assert len(list(itertools.islice(job, 100))) == 7       # 5 + 2 chunks
+    assert run_job(S.iter_paired_permutation_test(
+        S.spearman, x, noisy, gold, n_resamples=500, ci_resamples=200, seed=0)
+    ) == S.paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500,
+                                   ci_resamples=200, seed=0)
 
 
 def test_cluster_bootstrap_resamples_whole_clusters():

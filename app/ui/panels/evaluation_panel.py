@@ -45,6 +45,7 @@ from sentspace.app.session import CorpusState, Session, describe_result, version
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import open_file, open_folder, save_file
+from sentspace.app.ui.panels.paired_tests_view import PairedTestsView
 from sentspace.app.workspace import SavedResult
 
 #: Rows of the metrics table kept in view (at most) when a chart shares the panel.
@@ -125,6 +126,8 @@ class EvaluationPanel(QWidget):
         self.charts = QTabWidget()
         self.charts.setDocumentMode(True)
         self.charts.setVisible(False)
+        # The paired tests are made when their page is first in view.
+        self.charts.currentChanged.connect(lambda _: self._show_paired_tests())
         self.chart: ResultChart | None = None
         self.metric_choice = QComboBox()
         self.metric_choice.setToolTip("Metric compared across encoders")
@@ -160,6 +163,9 @@ class EvaluationPanel(QWidget):
         self.comparison_box.setContentsMargins(0, 4, 0, 0)
         self.comparison_box.addLayout(choices)
         self.comparison_box.addLayout(self.comparison_chart_box, stretch=1)
+        #: The paired tests of the bars, as their command prints them.
+        self.paired_tests = PairedTestsView()
+        self.comparison_box.addWidget(self.paired_tests)
         self.comparison_box.addWidget(self.imported_note)
         self.comparison_page = QWidget()
         self.comparison_page.setLayout(self.comparison_box)
@@ -465,6 +471,7 @@ class EvaluationPanel(QWidget):
         self.charts.setVisible(False)
         self.save_chart_button.setEnabled(False)
         if result is None or isinstance(result, SavedResult):
+            self.paired_tests.show_runs(None, None, [])   # cancels its job
             return  # a saved result keeps its numbers, not the arrays charts draw
         self.chart = chart_for(evaluation, result)
         if self.chart is not None:
@@ -481,6 +488,8 @@ class EvaluationPanel(QWidget):
         if self.metric_choice.count():
             self.charts.addTab(self.comparison_page, "Across encoders")
             self._show_comparison()
+        else:
+            self.paired_tests.show_runs(None, None, [])
         self.charts.setVisible(self.charts.count() > 0)
         self.save_chart_button.setEnabled(self.charts.count() > 0)
         if self.charts.count() and not self._split_moved:
@@ -559,6 +568,16 @@ class EvaluationPanel(QWidget):
             lambda k: targets[k] is not None and QTimer.singleShot(
                 0, lambda: self.history.setCurrentRow(targets[k])))
         self.comparison_chart_box.addWidget(self.comparison, stretch=1)
+        self._show_paired_tests()
+
+    def _show_paired_tests(self) -> None:
+        """The paired tests of the bars shown, made once their page is in view."""
+        if self.comparison is None or self.current is None:
+            return
+        self.paired_tests.show_runs(
+            self.current[0], self.metric_choice.currentData(),
+            [tuple(self.results[r][1:]) for r in self.comparable_rows()],
+            start=self.charts.currentWidget() is self.comparison_page)
 
     def _chart_picked(self, kind: str, indices, description: str) -> None:
         """Re-emit a chart's items as sentence indices of the current corpus."""
