@@ -173,6 +173,16 @@ class Chart:
     def numeric(self) -> bool:
         return isinstance(self.column, Numbers)
 
+    @property
+    def informative(self) -> bool:
+        """Whether drawing it says anything: sentences in two bars or more, and a
+        category chart's named bars holding at least 1% of them (the 29,000 caption
+        groups of 5 sentences do not). Every column stays usable in an expression."""
+        filled = np.bincount(self.slot, minlength=len(self.labels))
+        if np.count_nonzero(filled) < 2:
+            return False
+        return self.numeric or filled[:TOP].sum() >= 0.01 * len(self.slot)
+
 
 def make_chart(column: Categories | Numbers) -> Chart:
     if isinstance(column, Numbers):

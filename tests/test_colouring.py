@@ -69,7 +69,9 @@ def test_a_legend_names_the_top_ten_and_the_other_groups_share_one_colour(offere
 
 
 def test_a_corpus_is_first_coloured_by_its_groups_else_its_pairs_else_words(offered):
-    for name, key in (("grouped", "paraphrase_group"), ("msrp", "paraphrase_group"),
+    # MSRP's training file groups its sentences in twos and threes: ten groups in
+    # colour would leave the map grey, so it shows its pairs' labels.
+    for name, key in (("grouped", "paraphrase_group"), ("msrp", "pair_label"),
                       ("sick", "pair_label")):
         corpus, columns = offered[name]
         assert default_colouring(corpus, columns) == key
@@ -84,3 +86,12 @@ def test_a_colouring_saved_by_an_earlier_version_is_found_by_its_new_key():
     assert [saved_key(key) for key in ("metadata:type", "cluster", "misclassified",
                                        "faithfulness", "group", None)] == [
         "type", "region", "misclassified_or_not", "faithfulness", "group", None]
+
+
+def test_groups_too_small_to_show_in_ten_colours_do_not_colour_a_new_corpus():
+    """The 145,000 captions come in 29,000 groups of 5: ten of them in colour left the
+    map grey, so a new caption corpus is coloured by its sentences' length."""
+    corpus = load_corpus("multi30k-captions")
+    columns = colourings(sentence_columns(corpus))
+    assert "paraphrase_group" in columns
+    assert default_colouring(corpus, columns) == "words"

@@ -239,3 +239,19 @@ def test_a_kept_selection_filters_by_id_and_is_saved(sick, tmp_path):
     assert chosen.chips()[0] == ("Selection", "kept selection: 2 sentences")
     with pytest.raises(InputError, match=r"\*.csv or \*.jsonl"):
         export_rows(tmp_path / "rows.txt", sick, sentence_columns(sick), np.array([3]))
+
+
+def test_charts_that_say_nothing_are_not_drawn_but_still_filter():
+    """On the 145,000 captions the group and image charts showed ten groups of 5
+    sentences beside "(other 28,990)", and group size one bar: the panel leaves them
+    out; an expression still reads them."""
+    from sentspace.app.corpora import load_corpus
+
+    captions = load_corpus("multi30k-captions")
+    table = FilterTable(sentence_columns(captions), captions.ids)
+    drawn = [title for title, chart in table.charts.items() if chart.informative]
+    assert "Words" in drawn
+    for title in ("Paraphrase group", "Group size", "Image"):
+        assert title in table.charts and title not in drawn, title
+    chosen = Filter(expression='image == "1000092795.jpg"')
+    assert table.evaluate(chosen).count == 5

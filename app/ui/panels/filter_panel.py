@@ -147,6 +147,8 @@ class FilterPanel(QWidget):
             return
         at = 0
         for title, made in table.charts.items():
+            if not made.informative:
+                continue
             chart = ColumnChart(made)
             chart.brushed.connect(self._brushed)
             chart.toggled.connect(self._toggled)
