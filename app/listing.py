@@ -64,7 +64,8 @@ def selection_caption(corpus: Corpus, count: int, source: str) -> str:
 def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
                classification=None) -> tuple[str, list[Row]]:
     """The heading and rows listing the group of sentence ``index``; with a
-    classification result, each member is marked as classified right or wrong."""
+    classification result, each member is marked as classified right or wrong, and the
+    heading says what the marks mean."""
     group = int(groups[index])
     grouping = corpus.checked_groups
     members = grouping.members(group)
@@ -83,6 +84,9 @@ def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
         rows.append(Row(text, int(member), int(member) == index))
     heading = f"{grouping.kind[:1].upper()}{grouping.kind[1:]} {names[group]}: " \
               f"{len(members)} sentences"
+    if predicted:
+        heading += (f" (✓ classified into this {grouping.kind}, ✗ into another, by "
+                    f"{classification.provenance.encoder_name})")
     return heading, rows
 
 
