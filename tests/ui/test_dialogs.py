@@ -170,7 +170,7 @@ def test_the_map_exports_as_one_web_page_with_the_runs_provenance(qtbot, window,
     evaluate_and_wait(qtbot, window, "classification")
     action = next(a for a in window.actions.exports if "web page" in a.text())
     assert action.isEnabled()
-    monkeypatch.setattr(files, "save_file", lambda *_: str(tmp_path / "msrp-map.html"))
+    monkeypatch.setattr(files, "save_file", lambda *_, **__: str(tmp_path / "msrp-map.html"))
     action.trigger()
     wait_for_job(qtbot, window)
     page = (tmp_path / "msrp-map.html").read_text()

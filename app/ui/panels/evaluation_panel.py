@@ -45,7 +45,6 @@ from sentspace.app.session import CorpusState, Session, describe_result, version
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import RESULTS, open_file, open_folder, save_file
-from sentspace.app.ui.kit.widgets import keep_room
 from sentspace.app.ui.panels.paired_tests_view import PairedTestsView
 from sentspace.app.workspace import SavedResult
 
@@ -110,7 +109,6 @@ class EvaluationPanel(QWidget):
         self.rerun_button.setToolTip("This result describes the corpus before later edits: "
                                      "run the same evaluation again on it as it is now")
         self.rerun_button.setVisible(False)
-        keep_room(self.rerun_button)
         self.rerun_button.clicked.connect(
             lambda: self.rerun_requested.emit(self.history.currentRow()))
         self.table = QTableWidget(0, 2)
