@@ -50,11 +50,11 @@ def test_the_marks_of_a_classified_group_are_explained():
     members = corpus.groups.members(0)
     result = SimpleNamespace(sentence_index=members, predicted_group=np.array(
         [0] * (len(members) - 1) + [1]), provenance=SimpleNamespace(encoder_name="bow"))
-    heading, rows = group_rows(corpus, int(members[0]), groups, result)
-    assert heading.endswith("(✓ classified into this paraphrase group, ✗ into another, by "
-                            "bow)")
+    _, rows = group_rows(corpus, int(members[0]), groups, result)
     assert rows[0].text.startswith("✓ ") and rows[-1].text.startswith("✗ ")
-    assert "✓" not in group_rows(corpus, int(members[0]), groups)[0]
+    assert {row.note for row in rows} == {"✓ classified into this paraphrase group, ✗ into "
+                                          "another, by bow"}
+    assert {row.note for row in group_rows(corpus, int(members[0]), groups)[1]} == {""}
 
 
 def test_misclassified_rows_name_true_and_predicted_groups():
