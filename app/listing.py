@@ -18,12 +18,21 @@ SOURCES = {"chart": "behind the chart element; ", "review": "of the review row; 
 
 @dataclass(frozen=True)
 class Row:
-    """One line of Selected sentences: its text, the sentence it names, and whether it
-    is the clicked one (shown bold)."""
+    """One line of Selected sentences: its text, the sentence it names, whether it is
+    the clicked one (shown bold), and a note for its tooltip."""
 
     text: str
     sentence: int
     focus: bool = False
+    #: Said under the text in its tooltip (what its mark means).
+    note: str = ""
+
+
+def marks_legend(kind: str, classification) -> str:
+    """What the ✓ and ✗ before a classified group's members mean (a line in a heading
+    took the Inspector, which shares the column at 1280x800, a row of its room)."""
+    return (f"✓ classified into this {kind}, ✗ into another, by "
+            f"{classification.provenance.encoder_name}")
 
 
 def first_groups(corpus: Corpus) -> np.ndarray:
@@ -64,7 +73,8 @@ def selection_caption(corpus: Corpus, count: int, source: str) -> str:
 def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
                classification=None) -> tuple[str, list[Row]]:
     """The heading and rows listing the group of sentence ``index``; with a
-    classification result, each member is marked as classified right or wrong."""
+    classification result, each member is marked as classified right or wrong, and its
+    note says what the marks mean."""
     group = int(groups[index])
     grouping = corpus.checked_groups
     members = grouping.members(group)
@@ -80,7 +90,8 @@ def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
             guess = predicted[member]
             text = ("✓ " + text if names[guess] == names[group] else
                     f"✗ {text}\n    (classified as {grouping.kind} {names[guess]})")
-        rows.append(Row(text, int(member), int(member) == index))
+        rows.append(Row(text, int(member), int(member) == index,
+                        marks_legend(grouping.kind, classification) if predicted else ""))
     heading = f"{grouping.kind[:1].upper()}{grouping.kind[1:]} {names[group]}: " \
               f"{len(members)} sentences"
     return heading, rows

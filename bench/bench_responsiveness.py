@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_responsiveness.py [--sentences 10000] [--repeat 2]
     .venv/bin/python bench/bench_responsiveness.py --sentences 1000000 \
         --encoder glove-mean --repeat 1 --skip umap-warm doc2vec
+    .venv/bin/python bench/bench_responsiveness.py --switch --repeat 3
 
 Runs offscreen unless QT_QPA_PLATFORM is set. The corpus is the first ``--sentences``
 distinct sentences of MSRP (``../shared/data/msrp/msr_paraphrase_data.txt``), or, for
@@ -20,6 +21,13 @@ window as a user would:
 - UMAP, warm: the same again (compiled);
 - Doc2Vec PV-DM: ``run()`` with ``doc2vec-dm``: training (20 epochs), inference of
   every sentence, PCA and the faithfulness measure.
+
+- switching corpora (``--switch``, alone): MSRP (``msr_paraphrase_data.txt``, 10,948
+  sentences) and SICK (``SICK_train.txt``) opened, each run (bag of words + PCA),
+  evaluated (ranking; relatedness) and its suspicious annotations found, with the Corpus
+  and Neighbours tabs built; then the switch SICK -> MSRP as the Workspace panel asks
+  for it, timed to the end of the events it queues (``--repeat`` + 2 times; the
+  median and the fastest). The window is shown at 1280x800.
 
 A first row runs the timer for 5 s with no job: the stalls the shared machine causes by
 itself. For each job: its wall time, the number of ticks, the largest gap between ticks and
@@ -150,6 +158,49 @@ class Probe:
                 "stage": stage}
 
 
+SICK = ROOT.parent / "shared" / "data" / "sick" / "SICK_train.txt"
+
+
+def switch_times(repeat: int) -> list[float]:
+    """Seconds each switch SICK -> MSRP takes, both corpora loaded, run, evaluated and
+    reviewed (see the module's docstring)."""
+    app = QApplication.instance()
+    window = MainWindow()
+    window.resize(1280, 800)
+    window.show()
+
+    def settle(seconds: float = 0.3) -> None:
+        until = time.perf_counter() + seconds
+        while time.perf_counter() < until or window.is_running:
+            app.processEvents()
+            time.sleep(0.005)
+
+    for spec, evaluation in ((MSRP, "ranking"), (SICK, "relatedness")):
+        window.open_corpus(str(spec))
+        settle()
+        window.run()
+        settle()
+        window.evaluate(evaluation)
+        settle()
+        window.analyses.find_suspicious()
+        settle()
+        for tab in (3, 4, 0):                   # Corpus, Neighbours, then the projection
+            window.views.setCurrentIndex(tab)
+            settle()
+    times = []
+    for _ in range(repeat):
+        window.showing.switch_corpus(str(SICK))
+        settle(0.5)
+        began = time.perf_counter()
+        window.showing.switch_corpus(str(MSRP))
+        app.processEvents()
+        times.append(time.perf_counter() - began)
+        settle(0.5)
+    window.unsaved = False
+    window.close()
+    return times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=10_000)
@@ -157,10 +208,20 @@ def main() -> int:
     parser.add_argument("--encoder", default="bow", help="the run job's encoder (default bow)")
     parser.add_argument("--skip", nargs="*", default=[],
                         help="jobs to skip: umap umap-warm doc2vec")
+    parser.add_argument("--switch", action="store_true",
+                        help="time switching SICK -> MSRP instead (both loaded)")
     args = parser.parse_args()
     cache = tempfile.TemporaryDirectory()
     os.environ["SENTSPACE_CACHE_DIR"] = cache.name
     app = QApplication.instance() or QApplication(sys.argv)  # noqa: F841
+    if args.switch:
+        times = switch_times(args.repeat + 2)
+        print(f"switch SICK -> MSRP ({len(times)} times, both loaded, run, evaluated and "
+              f"reviewed): median {np.median(times):.3f} s, fastest {min(times):.3f} s "
+              f"({', '.join(f'{t:.3f}' for t in times)})")
+        print(f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on "
+              f"{os.cpu_count()} cores")
+        return 0
     window = MainWindow()
     window.resize(1400, 860)
     window.show()

@@ -41,6 +41,22 @@ def test_an_ungrouped_corpus_lists_no_group(shared_data):
     assert selection_caption(sick, 1, "chart").startswith("1 selected sentence (behind the chart")
 
 
+def test_the_marks_of_a_classified_group_are_explained():
+    """The ✓ and ✗ before each member of a classified group say what they mean."""
+    from types import SimpleNamespace
+
+    corpus = load_corpus("msrp-grouped")
+    groups = first_groups(corpus)
+    members = corpus.groups.members(0)
+    result = SimpleNamespace(sentence_index=members, predicted_group=np.array(
+        [0] * (len(members) - 1) + [1]), provenance=SimpleNamespace(encoder_name="bow"))
+    _, rows = group_rows(corpus, int(members[0]), groups, result)
+    assert rows[0].text.startswith("✓ ") and rows[-1].text.startswith("✗ ")
+    assert {row.note for row in rows} == {"✓ classified into this paraphrase group, ✗ into "
+                                          "another, by bow"}
+    assert {row.note for row in group_rows(corpus, int(members[0]), groups)[1]} == {""}
+
+
 def test_misclassified_rows_name_true_and_predicted_groups():
     from types import SimpleNamespace
 

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 
 from sentspace.app.annotations.batches import batch_journals
 from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.ui.panels.batches_dialog import ROWS_PER_PERSON
 from tests.ui.conftest import LEFT, wait_for_job
 
 JOURNAL_MS = 10_000
@@ -161,8 +162,17 @@ def test_review_batches_deal_only_the_lists_chosen(qtbot, window, tmp_path):
     dialog = window.teamwork.batches_dialog
     qtbot.waitExposed(dialog)
     write = dialog.buttons.buttons()[0]
-    assert all(box.isChecked() for box in dialog.chosen.values())
+    # By default the list shown, 50 rows a person (every row of every list was 1,170 a
+    # person on MSRP).
+    shown = window.review_panel.kind.currentData()
+    assert [kind for kind, box in dialog.chosen.items() if box.isChecked()] == [shown]
+    assert dialog.people.value() == 2 and dialog.top.value() == 2 * ROWS_PER_PERSON
+    assert ": 50 rows (50 " in dialog.preview.text().splitlines()[0]
+    dialog.people.setValue(3)
+    assert dialog.top.value() == 3 * ROWS_PER_PERSON
     dialog.copies.setValue(2)
+    assert dialog.top.value() == 3 * ROWS_PER_PERSON // 2
+    dialog.people.setValue(2)
     dialog.top.setValue(4)
     dialog.names.setText("ann, ben")
     dialog.target.setText(str(tmp_path / "batches"))

@@ -47,3 +47,28 @@ def test_evaluation_panel_offers_and_shows_it(qtbot, shared_data, result):
             f"[{result.ci['analogy MRR'][0]:.4f}, {result.ci['analogy MRR'][1]:.4f}]") \
         in panel.rows()
     assert isinstance(panel.chart, CostraOffsetsChart)
+
+
+def test_the_chart_is_whole_in_the_right_panel_at_1280x800(qtbot, result):
+    """In the ~370 px the Evaluations panel gives a chart at 1280x800 both plots, their
+    titles and axis labels are whole (the analogy plot, its title, its last label and two
+    bars were cut off at the right, with no scroll)."""
+    chart = chart_for("costra-offsets", result)
+    qtbot.addWidget(chart)
+    chart.resize(372, 330)
+    chart.show()
+    qtbot.waitExposed(chart)
+    qtbot.wait(50)
+    assert chart.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width() <= chart.width()
+    right = chart.width() - chart.ci.getContentsMargins()[2]
+    for plot in (chart.plot, chart.analogy):
+        box = plot.sceneBoundingRect()
+        assert 0 <= box.left() and box.right() <= right
+        for label in (plot.titleLabel, plot.getAxis("bottom").label):
+            assert label.boundingRect().width() <= box.width()
+        # The bars end inside the plot: the widest is in view.
+        view = plot.vb.viewRect()
+        assert view.right() >= max(np.nan_to_num(result.consistency).max(),
+                                   np.nan_to_num(result.mrr).max()
+                                   if plot is chart.analogy else 0)
+    assert chart.key.boundingRect().width() <= chart.width()

@@ -126,3 +126,39 @@ def test_the_key_is_under_the_plot_whole(qtbot, view, costra):
     assert key.isVisible() and key.height() >= key.heightForWidth(key.width())
     assert key.geometry().top() >= plot.geometry().bottom()
     assert key.height() <= plot.height() / 3
+
+
+def test_at_1280x800_the_choices_and_every_column_are_whole(qtbot, view, costra):
+    """At the views' width at 1280x800 the type choice reads "All transformation types"
+    (it read "All transforr") and every column's heading is in view, with no scrolling
+    ("more similar" was cut at the right); the rule is elided, whole in its tooltip."""
+    view.resize(580, 720)
+    view.show_group(costra[0].groups.names.index("1"))
+    qtbot.wait(100)
+    choice = view.type_choice
+    assert choice.currentText() == "All transformation types"
+    assert choice.width() >= choice.sizeHint().width()
+    assert view.minimumSizeHint().width() <= 580
+    table, header = view.table, view.table.horizontalHeader()
+    assert not table.horizontalScrollBar().isVisible()
+    for column in range(table.columnCount()):
+        assert header.sectionViewportPosition(column) + header.sectionSize(column) \
+            <= table.viewport().width()
+        assert header.sectionSize(column) >= header.sectionSizeHint(column) or \
+            column == table.columnCount() - 1
+    rule = table.item(0, table.columnCount() - 1)
+    assert rule.toolTip() == rule.text()
+    assert "of the class" in table.item(0, 1).toolTip()
+
+
+def test_the_inspector_names_a_costra_seed_group_once(qtbot, costra):
+    """Costra's "seed group" is both its grouping and a column of its file: said once."""
+    from sentspace.app.ui.views.inspector import Inspector
+
+    corpus = costra[0]
+    inspector = Inspector()
+    qtbot.addWidget(inspector)
+    inspector.show_sentence(corpus, 0, None)
+    shown = QTextDocumentFragment.fromHtml(inspector.details.text()).toPlainText()
+    assert shown.count("seed group") == 1
+    assert f"seed group {corpus.metadata['seed group'][0]}" in shown

@@ -1,5 +1,5 @@
-"""Dialogs behave as users expect: file dialogs start where the last one ended and
-complete bare names; Move to group takes a reason; closing a corpus with results asks;
+"""Dialogs behave as users expect: file dialogs start where the last one of the same
+purpose ended and complete bare names; Move to group takes a reason; closing a corpus with results asks;
 Agreement offers the encoders already run."""
 
 import html
@@ -20,32 +20,47 @@ def answer_save(monkeypatch, asked, path, chosen):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
 
 
-def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder(
+def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder_of_their_purpose(
         qtbot, window, monkeypatch, tmp_path):
+    """Exports start where the last export went, workspaces where the last workspace
+    was, corpora where the last corpus came from, across sessions (the settings file);
+    a purpose never used starts at home, not in the working folder."""
+    from pathlib import Path
+
+    from sentspace.app.workspace import CONFIG_DIR_ENV
+
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    exports, workspaces = tmp_path / "exports", tmp_path / "workspaces"
+    exports.mkdir()
+    workspaces.mkdir()
     asked = []
-    answer_save(monkeypatch, asked, tmp_path / "picked", "CSV (*.csv)")
+    answer_save(monkeypatch, asked, exports / "picked", "CSV (*.csv)")
     window.selection.select([0, 1, 2], source="search")
     window.selecting._choose_export_target()
-    assert (tmp_path / "picked.csv").is_file() and not (tmp_path / "picked").exists()
+    assert (exports / "picked.csv").is_file() and not (exports / "picked").exists()
 
     run_and_wait(qtbot, window)
-    answer_save(monkeypatch, asked, tmp_path / "glove", "NumPy array + JSON sidecar (*.npy)")
+    answer_save(monkeypatch, asked, exports / "glove", "NumPy array + JSON sidecar (*.npy)")
     window.files.choose_embeddings_target()
     wait_for_job(qtbot, window)
-    assert np.load(tmp_path / "glove.npy").shape[0] == len(window.corpus)
+    assert np.load(exports / "glove.npy").shape[0] == len(window.corpus)
 
-    answer_save(monkeypatch, asked, tmp_path / "rel-glove.v2", "sentspace workspace "
+    answer_save(monkeypatch, asked, workspaces / "rel-glove.v2", "sentspace workspace "
                 "(*.sentspace)")
     window.files.save_workspace(ask=True)
-    assert load_workspace(tmp_path / "rel-glove.v2.sentspace").corpora
-    assert asked[1:] == [str(tmp_path)] * 2
+    assert load_workspace(workspaces / "rel-glove.v2.sentspace").corpora
+    assert asked == [str(Path.home()), str(exports), str(Path.home())]
 
     opened = []
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         lambda parent, title, folder, filters: (opened.append(folder)
                                                                 or ("", "")))
     window.files.choose_workspace()
-    assert opened == [str(tmp_path)]
+    window.files.choose_corpus_file()          # cancelled: nothing remembered
+    assert opened == [str(workspaces), str(Path.home())]
+    answer_save(monkeypatch, asked, exports / "again", "CSV (*.csv)")
+    window.selecting._choose_export_target()
+    assert asked[-1] == str(exports)
 
 
 def test_a_completed_name_that_exists_is_not_replaced_unasked(window, monkeypatch,
@@ -155,7 +170,7 @@ def test_the_map_exports_as_one_web_page_with_the_runs_provenance(qtbot, window,
     evaluate_and_wait(qtbot, window, "classification")
     action = next(a for a in window.actions.exports if "web page" in a.text())
     assert action.isEnabled()
-    monkeypatch.setattr(files, "save_file", lambda *_: str(tmp_path / "msrp-map.html"))
+    monkeypatch.setattr(files, "save_file", lambda *_, **__: str(tmp_path / "msrp-map.html"))
     action.trigger()
     wait_for_job(qtbot, window)
     page = (tmp_path / "msrp-map.html").read_text()

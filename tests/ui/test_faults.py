@@ -187,7 +187,7 @@ def test_a_workspace_changed_on_disk_is_not_overwritten_without_asking(
 def test_save_as_leaves_the_other_windows_workspace(qtbot, window, changed_on_disk,
                                                    monkeypatch, tmp_path):
     path, theirs = changed_on_disk
-    monkeypatch.setattr(files_module, "save_file", lambda *_: str(tmp_path / "mine"))
+    monkeypatch.setattr(files_module, "save_file", lambda *_, **__: str(tmp_path / "mine"))
     asked(window).save_as.click()
     assert path.read_bytes() == theirs
     assert window.files.workspace_path == tmp_path / "mine.sentspace"

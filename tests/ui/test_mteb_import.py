@@ -29,7 +29,7 @@ def test_an_imported_mteb_bar_stands_beside_sentspaces_own(qtbot, shared_data, t
     evaluate(qtbot, window, panel, "minilm")
     evaluate(qtbot, window, panel, "bow")
     monkeypatch.setattr(evaluation_panel, "open_folder",
-                        lambda *_: str(tmp_path / "mteb-results"))
+                        lambda *_, **__: str(tmp_path / "mteb-results"))
     menu = next(action for action in window.menuBar().actions()
                 if action.text() == "&Evaluate").menu()
     next(action for action in menu.actions()

@@ -32,7 +32,7 @@ def test_reproduce_costra_from_the_window(qtbot, window, tmp_path, monkeypatch):
     assert "Findings" in dialog.findings.text()
 
     folder = tmp_path / "report"
-    monkeypatch.setattr(analyses, "open_folder", lambda *_: str(folder))
+    monkeypatch.setattr(analyses, "open_folder", lambda *_, **__: str(folder))
     dialog.save_button.click()
     assert sorted(path.name for path in folder.iterdir()) == [
         "costra.html", "costra.json", "costra.md"]

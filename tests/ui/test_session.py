@@ -164,8 +164,7 @@ def test_workspace_panel_lists_corpora_encoders_results(qtbot, window, shared_da
     wait_for_job(qtbot, window)
     window.evaluate("latent")
     wait_for_job(qtbot, window)
-    assert panel.entries("Results") == ["classification · bow on msrp-grouped",
-                                        "latent · bow on msrp-grouped"]
+    assert panel.entries("Results") == ["classification · bow", "latent · bow"]
     panel.result_chosen.emit(0)
     assert window.evaluation_panel.current[0] == "classification"
     window.open_corpus(shared_data / "sick" / "SICK_trial.txt")

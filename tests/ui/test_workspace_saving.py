@@ -25,7 +25,7 @@ def test_a_costra_result_is_saved_and_reopens_from_another_folder(
         qtbot, window, tmp_path, monkeypatch):
     costra_shown(qtbot, window)
     result = window.session.current.costra_result
-    monkeypatch.setattr(files_module, "save_file", lambda *_: str(tmp_path / "costra"))
+    monkeypatch.setattr(files_module, "save_file", lambda *_, **__: str(tmp_path / "costra"))
     save_action(window).trigger()
     path = tmp_path / "costra.sentspace"
     assert path.is_file() and not window.unsaved
@@ -57,7 +57,7 @@ def test_a_save_that_fails_says_why_and_quit_keeps_the_window_open(
     assert window.unsaved
     # A result of a kind the workspace does not know, as the Costra result once was.
     window.session.current.explanation = Unregistered(1)
-    monkeypatch.setattr(files_module, "save_file", lambda *_: str(tmp_path / "study"))
+    monkeypatch.setattr(files_module, "save_file", lambda *_, **__: str(tmp_path / "study"))
     save_action(window).trigger()
     box = dialog("error-dialog")
     assert box.windowTitle() == "The workspace is not saved"

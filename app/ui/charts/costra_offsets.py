@@ -18,6 +18,12 @@ from sentspace.app.evaluations.costra_offsets import CostraOffsetsResult
 from sentspace.app.palette import SELECTED, UNGROUPED
 from sentspace.app.ui.charts.base import POSITIVE, ResultChart, padded
 
+TITLE_SIZE = "10pt"
+KEY_SIZE = "8pt"
+#: The analogy plot's width: 0 to 1 in three ticks; the consistency plot takes the rest.
+ANALOGY_WIDTH = 100
+RIGHT_MARGIN = 14
+
 
 class CostraOffsetsChart(ResultChart):
     """Offset consistency per transformation type, with its baseline and analogy MRR.
@@ -37,13 +43,28 @@ class CostraOffsetsChart(ResultChart):
         y = np.arange(len(names), dtype=np.float64)
         self.consistency = np.nan_to_num(result.consistency)
         baseline = np.nan_to_num(result.baseline)
-        self.plot = self._plot("Offset consistency (grey: types shuffled)",
-                               "mean cosine of offsets from different seed groups", "",
-                               row=0, col=0)
-        self.analogy = self._plot("Analogy: seed + mean offset of the other groups",
-                                  "MRR (bar), accuracy (diamond)", "", row=0, col=1)
+        # Short titles and axis labels, the rest in a key and tooltips: at 1280x800 the
+        # chart has ~370 px, and the long ones cut off the analogy plot, its title and
+        # its last label.
+        self.plot = self._plot("Offset consistency", "cosine", "", row=0, col=0)
+        self.analogy = self._plot("Analogy", "MRR", "", row=0, col=1)
+        for plot in (self.plot, self.analogy):
+            plot.titleLabel.setText(plot.titleLabel.text, size=TITLE_SIZE)
+        self.plot.setToolTip("Offset consistency: mean cosine of the offsets (seed to "
+                             "transformation) of different seed groups, per type; grey: "
+                             "the same with the types shuffled")
+        self.analogy.setToolTip("Analogy: each seed plus the mean offset of the other "
+                                "groups, ranked among the sentences; MRR (bar) and "
+                                "accuracy (diamond)")
         self.analogy.setYLink(self.plot)
-        self.analogy.getAxis("left").setTicks([list(zip(y.tolist(), [""] * len(names)))])
+        self.analogy.hideAxis("left")    # the types are named once, on the left
+        self.analogy.getAxis("bottom").setTicks([[(0, "0"), (0.5, "0.5"), (1, "1")]])
+        self.analogy.setPreferredWidth(ANALOGY_WIDTH)
+        self.analogy.setMaximumWidth(ANALOGY_WIDTH)
+        self.key = self.addLabel("grey: types shuffled · ◆ analogy accuracy", row=1, col=0,
+                                 colspan=2, size=KEY_SIZE, color="#555")
+        # Room at the right for half of the last tick label ("1" of the analogy axis).
+        self.ci.setContentsMargins(2, 2, RIGHT_MARGIN, 2)
         self.bars = pg.BarGraphItem(x0=0, y=y, height=0.6, width=self.consistency,
                                     brush=pg.mkBrush(POSITIVE), pen=None)
         self.baseline_bars = pg.BarGraphItem(x0=0, y=y, height=0.2, width=baseline,
@@ -56,7 +77,7 @@ class CostraOffsetsChart(ResultChart):
                                            size=9, brush=pg.mkBrush(SELECTED), pen=None)
         self.analogy.addItem(self.mrr)
         self.analogy.addItem(self.accuracy)
-        self.analogy.setXRange(0, 1, padding=0.02)
+        self.analogy.setXRange(0, 1, padding=0.1)    # room for the labels 0 and 1
         self.plot.getAxis("left").setTicks([list(zip(y.tolist(), names))])
         shown = np.concatenate([self.consistency, baseline])
         self.plot.setXRange(*padded(min(0.0, float(shown.min())), float(shown.max())),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QComboBox, QLabel, QStyledItemDelegate
+from PySide6.QtWidgets import QComboBox, QLabel, QStyledItemDelegate, QWidget
 
 from sentspace.models import ENCODERS
 
@@ -13,6 +13,14 @@ def narrow_choice(choice: QComboBox, length: int = 14) -> None:
     """Long titles (file names of precomputed embeddings) must not widen a panel."""
     choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     choice.setMinimumContentsLength(length)
+
+
+def keep_room(widget: QWidget) -> None:
+    """Hidden, ``widget`` keeps its place, so what is below does not jump when it shows
+    (a result's "computed before N edits" moved the table and chart ~30-100 px)."""
+    policy = widget.sizePolicy()
+    policy.setRetainSizeWhenHidden(True)
+    widget.setSizePolicy(policy)
 
 
 def fill_encoder_choice(choice: QComboBox) -> None:

@@ -1,9 +1,10 @@
 """*Split into batches…*: the review lists shown, split among N people
 (:func:`sentspace.app.annotations.batches.split_batches`: stratified by list, in rank order), with
-which lists to deal (all by default; one alone, such as the misgrouped sentences, for a
-double review whose every item agreement counts), how many people see each item, how
-many rows of each list, the people's names and the folder to write; what each batch
-would hold is shown as the numbers change."""
+which lists to deal (the one shown in the Review tab by default; one alone, such as the
+misgrouped sentences, for a double review whose every item agreement counts), how many
+people see each item, how many rows of each list (by default ``ROWS_PER_PERSON`` a
+person), the people's names and the folder to write; what each batch would hold is
+shown as the numbers change."""
 
 from __future__ import annotations
 
@@ -27,28 +28,36 @@ from sentspace.app.annotations.batches import Batch, split_batches
 from sentspace.app.annotations.suspicious import ReviewList
 from sentspace.app.errors import InputError
 
+#: Rows each person gets by default: every row of all three lists was 1,170 a person on
+#: MSRP, more than a sitting's review; the rows are the most suspicious of the list.
+ROWS_PER_PERSON = 50
+
 
 class BatchesDialog(QDialog):
-    """Split ``lists`` (kind -> table) among reviewers; ``choose_folder()`` asks for the
-    folder (its path, or "" when cancelled). After ``accepted``, :attr:`batches` and
-    :meth:`folder` say what to write where."""
+    """Split ``lists`` (kind -> table) among reviewers, the list ``shown`` (default: the
+    first) chosen; ``choose_folder()`` asks for the folder (its path, or "" when
+    cancelled). After ``accepted``, :attr:`batches` and :meth:`folder` say what to write
+    where."""
 
     def __init__(self, lists: Mapping[str, ReviewList], choose_folder: Callable[[], str],
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, shown: str | None = None):
         super().__init__(parent)
         self.setWindowTitle("Split the review into batches")
         self.lists, self.choose_folder = dict(lists), choose_folder
         self.batches: list[Batch] = []
         caption = QLabel("Each person gets a folder with a workspace of their rows "
-                         "(dealt in rank order, list by list) and their own journal.")
+                         "(dealt in rank order, list by list) and their own journal. By "
+                         f"default the list shown, its most suspicious {ROWS_PER_PERSON} "
+                         "rows a person.")
         caption.setWordWrap(True)
         #: One box per list (by kind), checked: the lists dealt.
         self.chosen: dict[str, QCheckBox] = {}
         chosen = QVBoxLayout()
+        shown = shown if shown in self.lists else next(iter(self.lists), None)
         for kind, items in self.lists.items():
             box = QCheckBox(f"{items.title} ({len(items):,})")
             box.setAccessibleName(f"deal {items.title}")
-            box.setChecked(True)
+            box.setChecked(kind == shown)
             box.toggled.connect(lambda _: self._update())
             self.chosen[kind] = box
             chosen.addWidget(box)
@@ -64,7 +73,11 @@ class BatchesDialog(QDialog):
         self.top.setAccessibleName("rows of each list")
         self.top.setRange(0, 10_000_000)
         self.top.setSpecialValueText("all")
-        self.top.setToolTip("Only the most suspicious rows of each list (0: all)")
+        self.top.setToolTip("Only the most suspicious rows of each list (0: all); "
+                            f"{ROWS_PER_PERSON} a person until changed")
+        #: Whether the rows follow the people (ROWS_PER_PERSON each) until set by hand.
+        self._rows_follow = True
+        self.top.valueChanged.connect(lambda _: setattr(self, "_rows_follow", False))
         self.names = QLineEdit()
         self.names.setAccessibleName("names")
         self.names.setPlaceholderText("optional: ann, ben, … (one per person)")
@@ -119,8 +132,17 @@ class BatchesDialog(QDialog):
         if path:
             self.target.setText(path)
 
+    def _rows_per_person(self) -> None:
+        """Rows of each list for ``ROWS_PER_PERSON`` a person (each row seen by
+        "people per item" of them), until the rows are set by hand."""
+        if self._rows_follow:
+            self.top.blockSignals(True)
+            self.top.setValue(ROWS_PER_PERSON * self.people.value() // self.copies.value())
+            self.top.blockSignals(False)
+
     def _update(self) -> None:
         self.copies.setMaximum(self.people.value())
+        self._rows_per_person()
         problem = ""
         chosen = self.chosen_lists()
         try:

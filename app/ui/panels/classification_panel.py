@@ -27,6 +27,7 @@ from sentspace.app.session import CorpusState, Session, version_note
 from sentspace.app.ui.charts.classification import GroupErrorBars
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import save_file
+from sentspace.app.ui.kit.widgets import keep_room
 
 
 class ClassificationPanel(QWidget):
@@ -63,6 +64,7 @@ class ClassificationPanel(QWidget):
         self.rerun_button = QPushButton()
         self.rerun_button.setToolTip("Run the encoder again on the corpus as it is now")
         self.rerun_button.setVisible(False)
+        keep_room(self.rerun_button)
         self.rerun_button.clicked.connect(self.run_requested)
         #: The chart of the result shown (none: no result).
         self.chart: GroupErrorBars | None = None

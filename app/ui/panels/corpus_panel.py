@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from sentspace.app.errors import InputError
 from sentspace.app.session import CorpusState, Session
-from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
+from sentspace.app.ui.kit.file_dialogs import ENCODERS, open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
 from sentspace.app.ui.panels.projection_controls import ProjectionControls
 from sentspace.models import DEFAULT_ENCODER, TRAINED_ON_FILE, make_encoder
@@ -213,16 +213,19 @@ class CorpusPanel:
 
     def _choose_encoder_file(self, prefix: str) -> None:
         if prefix == "st:":
-            path = open_folder(self.widget, "A sentence-transformers model folder")
+            path = open_folder(self.widget, "A sentence-transformers model folder",
+                               purpose=ENCODERS)
         else:
             path = open_file(self.widget, "Word vectors",
-                             "Word vectors (*.txt *.vec *.bin *.gz);;All files (*)")
+                             "Word vectors (*.txt *.vec *.bin *.gz);;All files (*)",
+                             purpose=ENCODERS)
         if path:
             self.add_encoder(prefix + path)
 
     def _choose_embeddings(self) -> None:
         path = open_file(self.widget, "Load embeddings",
-                         "Embeddings (*.npy *.npz *.tsv *.parquet);;All files (*)")
+                         "Embeddings (*.npy *.npz *.tsv *.parquet);;All files (*)",
+                         purpose=ENCODERS)
         if path:
             self.load_embeddings(path)
 
@@ -257,7 +260,8 @@ class CorpusPanel:
         path = open_file(
             self.widget, "Training pairs (sentence1, sentence2, label and/or score)" if pairs
             else "Training text (one sentence a line)",
-            "Pairs (*.csv *.tsv);;All files (*)" if pairs else "Text (*.txt);;All files (*)")
+            "Pairs (*.csv *.tsv);;All files (*)" if pairs else "Text (*.txt);;All files (*)",
+            purpose=ENCODERS)
         if path:
             (self.load_training_pairs if pairs else self.load_training_text)(path)
         else:

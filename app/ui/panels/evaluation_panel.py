@@ -44,7 +44,7 @@ from sentspace.app.results import SCORE_COLUMNS
 from sentspace.app.session import CorpusState, Session, describe_result, version_note
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
-from sentspace.app.ui.kit.file_dialogs import open_file, open_folder, save_file
+from sentspace.app.ui.kit.file_dialogs import RESULTS, open_file, open_folder, save_file
 from sentspace.app.ui.panels.paired_tests_view import PairedTestsView
 from sentspace.app.workspace import SavedResult
 
@@ -129,6 +129,8 @@ class EvaluationPanel(QWidget):
         # The paired tests are made when their page is first in view.
         self.charts.currentChanged.connect(lambda _: self._show_paired_tests())
         self.chart: ResultChart | None = None
+        #: The result whose charts are drawn when the panel is next shown.
+        self._charts_due: tuple[str, object] | None = None
         self.metric_choice = QComboBox()
         self.metric_choice.setToolTip("Metric compared across encoders")
         self.metric_choice.currentIndexChanged.connect(self._show_comparison)
@@ -262,9 +264,9 @@ class EvaluationPanel(QWidget):
         for evaluation, result, command in results:
             self.results.append((evaluation, result, command))
             self.history.addItem(describe_result(result, evaluation, self.corpus))
-        self.history.blockSignals(False)
         row = row if 0 <= row < len(self.results) else len(self.results) - 1
-        self.history.setCurrentRow(row)
+        self.history.setCurrentRow(row)     # its signal would draw the charts twice
+        self.history.blockSignals(False)
         self._show_row(row)
 
     def follow(self, session: Session) -> None:
@@ -283,12 +285,13 @@ class EvaluationPanel(QWidget):
             QTimer.singleShot(0, self._place_split)   # room for the note under the chart
 
     def choose_mteb_file(self) -> None:
-        path = open_file(self, "Import an MTEB result file", "MTEB result (*.json)")
+        path = open_file(self, "Import an MTEB result file", "MTEB result (*.json)",
+                         purpose=RESULTS)
         if path:
             self.import_requested.emit(path)
 
     def choose_mteb_folder(self) -> None:
-        path = open_folder(self, "Import an MTEB results folder")
+        path = open_folder(self, "Import an MTEB results folder", purpose=RESULTS)
         if path:
             self.import_requested.emit(path)
 
@@ -470,9 +473,15 @@ class EvaluationPanel(QWidget):
         self.comparison_command.clear()
         self.charts.setVisible(False)
         self.save_chart_button.setEnabled(False)
+        self._charts_due = None
         if result is None or isinstance(result, SavedResult):
             self.paired_tests.show_runs(None, None, [])   # cancels its job
             return  # a saved result keeps its numbers, not the arrays charts draw
+        if self.window().isVisible() and not self.isVisible():
+            # Drawn when the tab is shown: drawing them behind another tab took a
+            # third of switching to a corpus.
+            self._charts_due = (evaluation, result)
+            return
         self.chart = chart_for(evaluation, result)
         if self.chart is not None:
             self.chart.picked.connect(self._chart_picked)
@@ -498,6 +507,8 @@ class EvaluationPanel(QWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        if self._charts_due is not None:
+            self._show_charts(*self._charts_due)
         # A result shown while the panel was hidden (a workspace opened) is placed now.
         QTimer.singleShot(0, self._place_split)
 

@@ -47,6 +47,8 @@ class FilterPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.table: FilterTable | None = None
+        #: What to draw when the tab is next shown (a corpus switched to behind it).
+        self._due: tuple | None = None
         self.filter = Filter()
         self.charts: dict[str, ColumnChart] = {}
         self._pending: Filter | None = None
@@ -117,7 +119,15 @@ class FilterPanel(QWidget):
     def show_filter(self, table: FilterTable | None, chosen: Filter,
                     evaluated: Evaluated | None, error: str = "") -> None:
         """Draw ``table``'s charts under ``evaluated`` (``chosen`` evaluated), or nothing
-        (no corpus); ``error`` is the expression's problem."""
+        (no corpus); ``error`` is the expression's problem. Behind another tab, a new
+        table's charts are drawn when the tab is shown: building a dozen charts took
+        more than half of switching to a corpus."""
+        self._due = None
+        if table is not self.table and table is not None and self.window().isVisible() \
+                and not self.isVisible():
+            self._build(None)           # nothing of the corpus left is kept meanwhile
+            self._due = (table, chosen, evaluated, error)
+            return
         if table is not self.table:
             self._build(table)
         self.filter = chosen
@@ -136,6 +146,11 @@ class FilterPanel(QWidget):
         for title, chart in self.charts.items():
             chart.show_counts(table.totals(title), table.counts(evaluated, title),
                               chosen.condition(title))
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._due is not None:
+            self.show_filter(*self._due)
 
     def _build(self, table: FilterTable | None) -> None:
         self.table = table

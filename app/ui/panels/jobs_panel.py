@@ -38,6 +38,7 @@ class JobsPanel(QWidget):
         for column in (1, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.resizeSection(2, PROGRESS_WIDTH)
+        self.tree.setColumnHidden(2, True)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.currentItemChanged.connect(lambda *_: self._show_detail())
         self.detail = QLabel()
@@ -69,6 +70,7 @@ class JobsPanel(QWidget):
         self._items[id(job)] = item
         job.changed.connect(lambda: self._render(job))
         self._render(job)
+        self._show_progress_column(not job.done)
         self.clock.start()
 
     def row_of(self, job: JobHandle) -> list[str]:
@@ -115,5 +117,14 @@ class JobsPanel(QWidget):
         running = [job for job in self.jobs if not job.done]
         for job in running:
             self._render(job)
+        self._show_progress_column(bool(running))
         if not running:
             self.clock.stop()
+
+    def _show_progress_column(self, shown: bool) -> None:
+        """Progress only while a job runs: empty, its 90 px cut the names to
+        "costra…s: bow" (an error is under the list and in the row's tooltip)."""
+        if self.tree.isColumnHidden(2) == shown:
+            self.tree.setColumnHidden(2, not shown)
+            if shown:
+                self.tree.header().resizeSection(2, PROGRESS_WIDTH)

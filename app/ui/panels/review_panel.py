@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QItemSelection,
     QModelIndex,
     QPersistentModelIndex,
@@ -79,6 +80,17 @@ def author_tint(colour: str) -> QColor:
     base = QColor(colour)
     return QColor(*(round(255 - TINT_SHARE * (255 - channel))
                     for channel in (base.red(), base.green(), base.blue())))
+#: The widest a column of numbers or names is sized (its heading elided, whole in its
+#: tooltip): headings such as "paraphrase group" took 150 px over values of 4 digits.
+NUMBER_WIDTH = 80
+#: Columns of sentences, given a fixed share of the table's width.
+TEXT_COLUMNS = ("sentence", "first", "second", "farthest member", "A", "B")
+#: Rows whose contents size the columns (0: those in view): all of a list of thousands
+#: took 1.3 s, most of switching to its corpus.
+SIZED_ROWS = 0
+#: Lines kept for the explanation of the row chosen and for what an edit did (the
+#: lengths they take at 1280x800).
+WHY_LINES, STATUS_LINES = 3, 2
 #: Unsaved edits named one by one in the red box; more are counted.
 UNSAVED_NAMED = 5
 _Index = QModelIndex | QPersistentModelIndex
@@ -110,8 +122,9 @@ class ReviewTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.headers[section]
+        if orientation == Qt.Orientation.Horizontal and role in (
+                Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return self.headers[section]    # whole in the tooltip where elided
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -164,8 +177,9 @@ class ReviewFilter(QSortFilterProxyModel):
         self.author = EVERYONE
 
     def set_author(self, author: str) -> None:
-        self.author = author
-        self.refilter()
+        if author != self.author:   # a pass over every row, a tenth of a corpus switch
+            self.author = author
+            self.refilter()
 
     def set_hide_reviewed(self, hide: bool) -> None:
         self.hide_reviewed = hide
@@ -257,6 +271,9 @@ class ReviewPanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setResizeContentsPrecision(SIZED_ROWS)
+        self.table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.viewport().installEventFilter(self)
         self.table.verticalHeader().setVisible(False)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
@@ -265,6 +282,11 @@ class ReviewPanel(QWidget):
         self.why.setWordWrap(True)
         self.status = QLabel()
         self.status.setWordWrap(True)
+        # Room kept for their lines, so the table does not jump when a row is chosen or
+        # an edit says the lists are stale.
+        for label, lines in ((self.why, WHY_LINES), (self.status, STATUS_LINES)):
+            label.setMinimumHeight(lines * label.fontMetrics().lineSpacing())
+            label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         # Said only when the table's neighbours were found approximately (large corpora).
         #: The conflicts among the edits in effect (two annotators on one item).
         self.conflicts = QLabel()
@@ -356,10 +378,7 @@ class ReviewPanel(QWidget):
     def follow(self, session) -> None:
         """Show the review lists and edits of the corpus shown (``session``: the
         window's :class:`sentspace.app.session.Session`)."""
-        session.current_changed.connect(lambda state: (
-            self.set_session(state.annotations if state is not None else None),
-            self.set_lists(state.review_lists if state is not None else {}),
-            self.filter.setText(state.view.get("review filter", "") if state else "")))
+        session.current_changed.connect(self._show_state)
         self.filter.textChanged.connect(lambda text: session.current is not None
                                         and session.set_view(session.current.spec,
                                                              "review filter", text))
@@ -369,6 +388,15 @@ class ReviewPanel(QWidget):
         session.on_current(session.edited, lambda _: (self._refresh_reviewed(),
                                                      self._update_buttons(),
                                                      self._show_unsaved()))
+
+    def _show_state(self, state) -> None:
+        """The lists and edits of the corpus switched to, filtered as they were left;
+        its session first, so the table is built once, with its own marks."""
+        self.session = state.annotations if state is not None else None
+        self.set_lists(state.review_lists if state is not None else {})
+        self.filter.setText(state.view.get("review filter", "") if state else "")
+        self._show_conflicts()
+        self._show_unsaved()
 
     def set_session(self, session: AnnotationSession | None) -> None:
         """The session edits go to (None: read-only)."""
@@ -402,13 +430,26 @@ class ReviewPanel(QWidget):
         self.model = (ReviewTableModel(items, reviewed, deciders) if items is not None
                       else None)
         self._offer_authors(deciders)
+        # A list comes in rank order: sorting its thousands of rows again by rank (Python
+        # calls) took a third of switching to its corpus.
+        self.proxy.sort(-1)
         self.proxy.setSourceModel(self.model)
         if self.model is not None:
-            self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+            header = self.table.horizontalHeader()
+            header.blockSignals(True)
+            header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)
+            header.blockSignals(False)
             self.table.resizeColumnsToContents()
             for col, header in enumerate(self.model.headers):
-                if header in ("sentence", "first", "second", "farthest member", "A", "B"):
-                    self.table.setColumnWidth(col, 320)
+                if header not in TEXT_COLUMNS:
+                    self.table.setColumnWidth(col, min(self.table.columnWidth(col),
+                                                       NUMBER_WIDTH))
+            if "id" in self.model.headers:    # after the columns that explain the row
+                header = self.table.horizontalHeader()
+                header.moveSection(header.visualIndex(self.model.headers.index("id")),
+                                   header.count() - 1)
+            self._fit_text_columns()
+            self._show_deciders()
         self.why.setText("")
         self._show_search(items)
         self._update_buttons()
@@ -577,7 +618,11 @@ class ReviewPanel(QWidget):
             self.model.set_reviewed(self.session.reviewed if self.session else set(),
                                     deciders)
             self.proxy.refilter()
+            self._show_deciders()
         self._offer_authors(deciders)
+        self._show_conflicts()
+
+    def _show_conflicts(self) -> None:
         conflicts = self.session.conflicts if self.session is not None else []
         self.conflicts.setVisible(bool(conflicts))
         self.conflicts.setText(
@@ -587,6 +632,27 @@ class ReviewPanel(QWidget):
             + "<br>".join(html.escape(conflict.describe(), quote=False)
                           for conflict in conflicts[:5])
             + (f"<br>and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""))
+
+    def _fit_text_columns(self) -> None:
+        """A text column takes a third of the table, so the columns that explain the
+        row begin in view (at 320 px they were all off to the right at 1280x800)."""
+        if self.model is None:
+            return
+        width = min(320, max(120, self.table.viewport().width() // 3))
+        for col, header in enumerate(self.model.headers):
+            if header in TEXT_COLUMNS:
+                self.table.setColumnWidth(col, width)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_text_columns()
+        return super().eventFilter(watched, event)
+
+    def _show_deciders(self) -> None:
+        """The "decided by" column only once someone decided an item of the list: empty,
+        it took the room of the columns that explain the rows."""
+        column = self.model.headers.index(DECIDED_BY)
+        self.table.setColumnHidden(column, not any(self.model.values[column]))
 
     def _offer_authors(self, deciders: dict[str, tuple[str, ...]]) -> None:
         """Everyone, each author who decided an item, and nobody yet; the one chosen

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.session import CorpusState, Session, describe_result
+from sentspace.app.session import CorpusState, Session, describe_result, version_note
 
 SECTIONS = ("Corpora", "Encoders", "Results")
 
@@ -76,8 +76,10 @@ class WorkspacePanel(QWidget):
         self._list_encoders(state)
 
     def _list_results(self, state: CorpusState | None) -> None:
-        self.set_results([describe_result(run.result, run.label, state.corpus)
-                          for run in (state.evaluations if state is not None else [])])
+        runs = state.evaluations if state is not None else []
+        self.set_results([result_entry(run.label, run.result, state.corpus) for run in runs],
+                         [describe_result(run.result, run.label, state.corpus)
+                          for run in runs])
 
     def _list_encoders(self, state: CorpusState | None) -> None:
         self.set_encoders([name for name, _, _ in state.spaces.values()]
@@ -130,16 +132,15 @@ class WorkspacePanel(QWidget):
         for name in names:
             parent.addChild(QTreeWidgetItem([name]))
 
-    def set_results(self, descriptions: list[str]) -> None:
-        """The results of the corpus shown, in order."""
+    def set_results(self, entries: list[str], descriptions: list[str]) -> None:
+        """The results of the corpus shown, in order: each entry, its whole description
+        in its tooltip."""
         self.sections["Results"].takeChildren()
-        for index, description in enumerate(descriptions):
-            self.add_result(index, description)
-
-    def add_result(self, index: int, description: str) -> None:
-        item = QTreeWidgetItem([description])
-        item.setData(0, Qt.ItemDataRole.UserRole, index)
-        self.sections["Results"].addChild(item)
+        for index, (entry, description) in enumerate(zip(entries, descriptions)):
+            item = QTreeWidgetItem([entry])
+            item.setData(0, Qt.ItemDataRole.UserRole, index)
+            item.setToolTip(0, description)
+            self.sections["Results"].addChild(item)
 
     def _double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         if item.parent() is self.sections["Corpora"]:
@@ -186,6 +187,14 @@ class WorkspacePanel(QWidget):
     def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         if item.parent() is self.sections["Results"]:
             self.result_chosen.emit(item.data(0, Qt.ItemDataRole.UserRole))
+
+
+def result_entry(evaluation: str, result, corpus) -> str:
+    """A result's entry under Results: evaluation, encoder and, when behind, the
+    version. Every result listed is of the corpus shown, so it is not named: at 1280x800
+    the entries were cut to "costra-offsets · b…"."""
+    note = version_note(result, corpus)
+    return " · ".join([evaluation, result.provenance.encoder_name, *([note] if note else [])])
 
 
 def _held(state: CorpusState) -> str:

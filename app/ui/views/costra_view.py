@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QSplitter,
     QTableWidget,
@@ -35,7 +36,9 @@ ALL_TYPES = ""
 #: Short names of ``sentspace.app.corpora.costra.RULES`` for the table.
 RULE_NAMES = ("seed: paraphrase vs transformation", "r1/r2 ordering",
               "r3/r4 too similar / dissimilar")
-COLUMNS = ("", "class", "type", "rule", "more similar", "cos", "less similar", "cos")
+#: The rule last, taking the width left (elided, whole in its tooltip), and the class in
+#: the type's tooltip: at 1280x800 the pairs' headers were cut off at the right.
+COLUMNS = ("", "type", "more similar", "cos", "less similar", "cos", "rule")
 
 
 #: Type colours: the categorical palette without its reds, which mark failures here.
@@ -117,6 +120,12 @@ class CostraView(QWidget):
         self.type_choice = QComboBox()
         self.type_choice.setAccessibleName("transformation type")
         self.type_choice.currentIndexChanged.connect(lambda _: self._redraw())
+        # As wide as its longest entry ("All transformation types" was "All transforr"); the
+        # seed group's choice, whose entries are sentences, gives up the width.
+        self.type_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.group_choice.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.group_choice.setMinimumContentsLength(8)
         self.show_failing = QCheckBox("Failing comparisons")
         self.show_failing.setChecked(True)
         self.show_failing.setToolTip("Red dashed lines between the pairs the encoder put "
@@ -126,8 +135,8 @@ class CostraView(QWidget):
         self.summary.setWordWrap(True)
         controls = QHBoxLayout()
         controls.addWidget(QLabel("Seed group"))
-        controls.addWidget(self.group_choice, stretch=3)
-        controls.addWidget(self.type_choice, stretch=1)
+        controls.addWidget(self.group_choice, stretch=1)
+        controls.addWidget(self.type_choice)
         controls.addWidget(self.show_failing)
 
         self.projection = ProjectionView()
@@ -163,6 +172,10 @@ class CostraView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setSortingEnabled(True)
+        # One line a comparison; the rule takes the width the other columns leave.
+        self.table.setWordWrap(False)
+        self.table.horizontalHeader().setSectionResizeMode(len(COLUMNS) - 1,
+                                                           QHeaderView.ResizeMode.Stretch)
         # Columns are sized once per fill: sizing to contents on every inserted item
         # is quadratic in the rows (thousands in the largest groups).
         self.table.itemSelectionChanged.connect(self._comparison_chosen)
@@ -359,21 +372,25 @@ class CostraView(QWidget):
         for row, k in enumerate(rows.tolist()):
             passed = bool(result.passed[k])
             more, less = comparisons.more_similar[k], comparisons.less_similar[k]
-            cells = ("✓" if passed else "✗",
-                     comparisons.CLASS_NAMES[comparisons.class_index[k]],
-                     comparisons.transformation_names[comparisons.transformation[k]],
-                     RULE_NAMES[comparisons.rule[k]],
+            transformation = comparisons.transformation_names[comparisons.transformation[k]]
+            rule = RULE_NAMES[comparisons.rule[k]]
+            cells = ("✓" if passed else "✗", transformation,
                      f"{ids[more[0]]} – {ids[more[1]]}",
                      f"{result.more_similar_cosine[k]:.3f}",
                      f"{ids[less[0]]} – {ids[less[1]]}",
-                     f"{result.less_similar_cosine[k]:.3f}")
+                     f"{result.less_similar_cosine[k]:.3f}", rule)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, k)
-                if column in (4, 6):
-                    pair = more if column == 4 else less
+                if column in (2, 4):
+                    pair = more if column == 2 else less
                     item.setToolTip("\n".join(f"{ids[row]}: {self.corpus.texts[row]}"
                                               for row in pair))
+                elif column == 1:
+                    item.setToolTip(f"{transformation}, of the class "
+                                    f"{comparisons.CLASS_NAMES[comparisons.class_index[k]]}")
+                elif column == 6:
+                    item.setToolTip(rule)
                 if column == 0:
                     item.setForeground(QColor(PASSED if passed else MISCLASSIFIED))
                     item.setToolTip("holds" if passed else "fails: the less similar pair "

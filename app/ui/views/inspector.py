@@ -92,13 +92,16 @@ class Inspector(QWidget):
         """Describe sentence ``index`` of ``corpus`` (as edited): the sentence, then its
         id, groups and metadata on one line (the room below is the neighbours'), and
         its neighbours in ``embeddings`` marked as the neighbours tab marks them."""
-        fields = [f"<b>id</b> {_escape(corpus.ids[index])}"]
+        shown = [("id", corpus.ids[index])]
         if corpus.groups is not None:
             groups = corpus.groups
             names = [groups.names[g] for g in groups.group_index[groups.sentence_index == index]]
-            fields.append(f"<b>{groups.kind}</b> {_escape(', '.join(names) or 'none')}")
+            shown.append((groups.kind, ", ".join(names) or "none"))
         for column, values in corpus.metadata.items():
-            fields.append(f"<b>{_escape(column)}</b> {_escape(values[index])}")
+            # A column that repeats the group (Costra's "seed group") is said once.
+            if (column, str(values[index])) not in shown:
+                shown.append((column, values[index]))
+        fields = [f"<b>{_escape(name)}</b> {_escape(value)}" for name, value in shown]
         self.details.setText(f"<span style='font-size: 13px'>{_escape(corpus.texts[index])}"
                              f"</span><br>{' · '.join(fields)}")
         self.note.clear()

@@ -27,7 +27,7 @@ from sentspace.app.evaluations.agreement import default_encoders
 from sentspace.app.explore import explore, reproject
 from sentspace.app.mteb_results import elsewhere, iter_read_mteb_results
 from sentspace.app.session import Session, compare_with_spaces
-from sentspace.app.ui.kit.file_dialogs import open_file, open_folder
+from sentspace.app.ui.kit.file_dialogs import EXPORTS, JOURNALS, open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
 from sentspace.app.ui.panels.annotator_agreement import AnnotatorAgreementDialog
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
@@ -305,7 +305,8 @@ class Analyses:
         dialog = AnnotatorAgreementDialog(
             state.corpus, compute,
             lambda: open_file(self.parent, "Add an annotator's journal",
-                              "Edit journals (*.jsonl);;All files (*)"), self.parent)
+                              "Edit journals (*.jsonl);;All files (*)", purpose=JOURNALS),
+            self.parent)
         dialog.sentences_selected.connect(
             lambda indices: self.session.selection.select(indices, source="review"))
         dialog.open()
@@ -342,7 +343,7 @@ class Analyses:
     def _save_reproduction(self, dialog: ReproduceDialog) -> list | None:
         from sentspace.app.reproduce.report import write_report  # noqa: PLC0415
 
-        folder = open_folder(self.parent, "Save the report in a folder")
+        folder = open_folder(self.parent, "Save the report in a folder", purpose=EXPORTS)
         if not folder or dialog.report is None:
             return None
         written = write_report(dialog.report, folder)

@@ -21,7 +21,14 @@ from sentspace.app.export import export_matrix
 from sentspace.app.listing import first_groups
 from sentspace.app.session import Session, restore_session
 from sentspace.app.ui.charts.figures import save_svg
-from sentspace.app.ui.kit.file_dialogs import open_file, open_folder, save_file
+from sentspace.app.ui.kit.file_dialogs import (
+    CORPORA,
+    EXPORTS,
+    WORKSPACES,
+    open_file,
+    open_folder,
+    save_file,
+)
 from sentspace.app.ui.panels.mapping_dialog import MappingDialog
 from sentspace.app.ui.views.projection_view import ProjectionView
 from sentspace.app.ui.window.job_queue import JobQueue
@@ -82,12 +89,12 @@ class Files:
         menu.setEnabled(not menu.isEmpty())
 
     def choose_corpus_file(self) -> None:
-        path = open_file(self.parent, "Open a corpus", CORPUS_FILTER)
+        path = open_file(self.parent, "Open a corpus", CORPUS_FILTER, purpose=CORPORA)
         if path:
             self.showing.open_corpus(path)
 
     def choose_corpus_folder(self) -> None:
-        folder = open_folder(self.parent, "Open a corpus folder")
+        folder = open_folder(self.parent, "Open a corpus folder", purpose=CORPORA)
         if folder:
             self.showing.open_corpus(folder)
 
@@ -185,7 +192,8 @@ class Files:
     def choose_corrected_target(self) -> None:
         if self.session.current is None or self.session.current.annotations is None:
             return
-        folder = open_folder(self.parent, "Export the corrected corpus to")
+        folder = open_folder(self.parent, "Export the corrected corpus to",
+                             purpose=EXPORTS)
         if folder:
             self.export_corrected(folder)
 
@@ -216,7 +224,7 @@ class Files:
         path = self.workspace_path
         if ask or path is None:
             chosen = save_file(self.parent, "Save workspace",
-                               f"sentspace workspace (*{EXTENSION})")
+                               f"sentspace workspace (*{EXTENSION})", purpose=WORKSPACES)
             if not chosen:
                 return
             path = Path(chosen)
@@ -283,7 +291,8 @@ class Files:
 
     def choose_workspace(self) -> None:
         path = open_file(self.parent, "Open workspace",
-                         f"sentspace workspace (*{EXTENSION});;All files (*)")
+                         f"sentspace workspace (*{EXTENSION});;All files (*)",
+                         purpose=WORKSPACES)
         if path:
             self.open_workspace(path)
 

@@ -176,7 +176,8 @@ class MainWindow(QMainWindow):
         self.review_panel.recompute_requested.connect(self.analyses.find_suspicious)
         self.review_panel.agreement_requested.connect(self.analyses.annotator_agreement)
         self.review_panel.conflicts_requested.connect(self.teamwork.resolve_conflicts)
-        self.review_panel.batches_requested.connect(self.teamwork.split_into_batches)
+        self.review_panel.batches_requested.connect(
+            lambda: self.teamwork.split_into_batches(self.review_panel.kind.currentData()))
         self.review_panel.bring_back_requested.connect(lambda: self.teamwork.bring_back())
         self.inspecting.inspector.sentence_chosen.connect(selecting.select_later)
         self.workspace_panel.corpus_chosen.connect(self.showing.switch_corpus)
@@ -185,6 +186,11 @@ class MainWindow(QMainWindow):
         self.selection.changed.connect(selecting.show)
         self.selection.changed.connect(lambda _: self.inspecting.show_focus())
         self.selection.changed.connect(self.views.follow)
+        # The right-hand tab each corpus was left on, kept in its view (and workspace).
+        self.tasks.currentChanged.connect(lambda index: self.current is not None and index >= 0
+                                          and session.set_view(self.current.spec, "task",
+                                                               self.tasks.tabText(index)))
+        session.current_changed.connect(self._show_task)
 
     def _classification_across(self) -> None:
         """The Classification tab's result beside the other encoders' (Evaluations)."""
@@ -255,6 +261,12 @@ class MainWindow(QMainWindow):
 
     def show_evaluations(self) -> None:
         self.tasks.setCurrentWidget(self.evaluation_panel)
+
+    def _show_task(self, state: CorpusState | None) -> None:
+        titles = [self.tasks.tabText(i) for i in range(self.tasks.count())]
+        left_on = state.view.get("task") if state is not None else None
+        if left_on in titles:
+            self.tasks.setCurrentIndex(titles.index(left_on))
 
     def _show_result(self, index: int) -> None:
         self.evaluation_panel.history.setCurrentRow(index)

@@ -398,7 +398,7 @@ class Selecting:
         self.caption.setText(heading)
         for row in rows:
             item = QListWidgetItem(row.text.replace("\n", "  "))
-            item.setToolTip(row.text)
+            item.setToolTip(row.text + (f"\n{row.note}" if row.note else ""))
             item.setData(Qt.ItemDataRole.UserRole, row.sentence)
             if row.focus:
                 font = item.font()

@@ -11,7 +11,6 @@ from sentspace.app.evaluations import APPLICABLE
 from sentspace.app.neighbour_search import Query
 from sentspace.app.session import Session
 from sentspace.app.ui.kit.lazy_page import LazyPage
-from sentspace.app.ui.kit.widgets import narrow_choice
 from sentspace.app.ui.views.compare_view import CompareView
 from sentspace.app.ui.views.corpus_browser import CorpusBrowser
 from sentspace.app.ui.views.costra_view import CostraView
@@ -148,9 +147,6 @@ class Views(QTabWidget):
 
     def _build_costra_view(self) -> CostraView:
         view, selecting = CostraView(), self.selecting
-        # Seed sentences are long: the choices must not widen the window.
-        narrow_choice(view.group_choice, 10)
-        narrow_choice(view.type_choice, 6)
         view.sentence_selected.connect(lambda index: selecting.select_later(index, "costra"))
         view.sentences_selected.connect(lambda indices: selecting.select_items(indices,
                                                                                "costra"))

@@ -14,7 +14,7 @@ from sentspace.app.annotations.batches import bring_back, export_batches
 from sentspace.app.annotations.session import Changes
 from sentspace.app.errors import InputError
 from sentspace.app.session import CorpusState, Session
-from sentspace.app.ui.kit.file_dialogs import open_folder
+from sentspace.app.ui.kit.file_dialogs import REVIEW_BATCHES, open_folder
 from sentspace.app.ui.panels.batches_dialog import BatchesDialog
 from sentspace.app.ui.panels.conflict_dialog import ConflictDialog
 
@@ -60,16 +60,17 @@ class Teamwork:
         dialog.open()
         return dialog
 
-    def split_into_batches(self) -> BatchesDialog | None:
-        """Split the review lists shown among people and write their batches (the
-        dialog, open; writing happens when it is accepted)."""
+    def split_into_batches(self, shown: str | None = None) -> BatchesDialog | None:
+        """Split the review lists among people (the list ``shown`` in the Review tab
+        chosen) and write their batches (the dialog, open; writing happens when it is
+        accepted)."""
         state = self._state()
         if state is None or not state.review_lists:
             self.warn("Nothing to split", "Find the suspicious annotations first "
                       "(Annotations > Find suspicious annotations).")
             return None
         dialog = BatchesDialog(state.review_lists, lambda: open_folder(
-            self.parent, "Folder for the review batches"), self.parent)
+            self.parent, "Folder for the review batches", purpose=REVIEW_BATCHES), self.parent, shown)
         dialog.accepted.connect(lambda: self.write_batches(state, dialog))
         self.batches_dialog = dialog
         dialog.open()
@@ -99,7 +100,8 @@ class Teamwork:
         if state is None:
             return None
         if paths is None:
-            folder = open_folder(self.parent, "Bring back review batches (their folder)")
+            folder = open_folder(self.parent, "Bring back review batches (their folder)",
+                                 purpose=REVIEW_BATCHES)
             if not folder:
                 return None
             paths = [folder]
