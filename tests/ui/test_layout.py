@@ -175,7 +175,9 @@ def test_the_inspector_shows_8_neighbours_in_the_one_column(qtbot, window):
     click_dock_tab(qtbot, window, "Inspector")
     inspector = window.inspecting.inspector
     qtbot.waitUntil(lambda: inspector.neighbours.rowCount() == 10)
-    assert inspector.isVisible() and visible_rows(inspector.neighbours) >= 8
+    # The dock settles its height over a few layout passes on a busy machine.
+    qtbot.waitUntil(lambda: visible_rows(inspector.neighbours) >= 8)
+    assert inspector.isVisible()
     assert window.corpus_panel.run_button.visibleRegion().boundingRect().height() \
         == window.corpus_panel.run_button.height()          # Run stays in sight
     click_dock_tab(qtbot, window, "Selected")

@@ -87,8 +87,10 @@ class PairedTestsView(QWidget):
         self.key = key
         self.table.clearSpans()
         self.table.setRowCount(0)
-        self.setVisible(evaluation in PAIRED_TESTS)
-        if evaluation not in PAIRED_TESTS:
+        # One encoder has nothing to be paired with: no heading takes the table's room.
+        tests_made = evaluation in PAIRED_TESTS and len(runs) > 1
+        self.setVisible(tests_made)
+        if not tests_made:
             return
         if key is None:
             self._say(f"Paired tests compare {tested}: choose it above to see them.")
