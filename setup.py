@@ -6,9 +6,13 @@ from setuptools import find_packages, setup
 FOLDERS = ("app", "models", "resources")
 
 setup(
-    packages=["sentspace", *(f"sentspace.{package}" for package in
-                             find_packages(include=[f"{folder}*" for folder in FOLDERS]))],
-    package_dir={"sentspace": "sentspace", **{f"sentspace.{folder}": folder
-                                              for folder in FOLDERS}},
+    packages=[
+        "sentspace",
+        *(
+            f"sentspace.{package}"
+            for package in find_packages(include=[f"{folder}*" for folder in FOLDERS])
+        ),
+    ],
+    package_dir={"sentspace": "sentspace", **{f"sentspace.{folder}": folder for folder in FOLDERS}},
     package_data={"sentspace.resources": ["**/*"]},
 )

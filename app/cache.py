@@ -50,6 +50,7 @@ def cache_dir() -> Path:
     if override:
         return Path(override)
     import platformdirs
+
     return Path(platformdirs.user_cache_dir("sentspace")) / "embeddings"
 
 
@@ -121,7 +122,7 @@ class EmbeddingCache:
             if list(matrix.shape) != meta["shape"] or matrix.dtype != np.float32:
                 self._discard(key, "shape or dtype differs from the metadata")
                 return None
-            os.utime(data)      # mark as recently used for eviction
+            os.utime(data)  # mark as recently used for eviction
         except (OSError, ValueError, KeyError, EOFError) as error:
             self._discard(key, f"unreadable data ({error})")
             return None
@@ -143,14 +144,21 @@ class EmbeddingCache:
                 np.save(f, np.ascontiguousarray(matrix), allow_pickle=False)
 
         self._write_atomic(data, write_matrix)
-        meta = {**meta, "format": "npz" if is_sparse else "npy", "sha256": _digest(data),
-                "shape": list(matrix.shape), "dtype": "float32", "created": time.time()}
+        meta = {
+            **meta,
+            "format": "npz" if is_sparse else "npy",
+            "sha256": _digest(data),
+            "shape": list(matrix.shape),
+            "dtype": "float32",
+            "created": time.time(),
+        }
         self._write_atomic(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
         self.evict(keep=key)
 
     def _write_atomic(self, path: Path, write) -> None:
-        with tempfile.NamedTemporaryFile(dir=self.root, prefix=f".{path.name}.",
-                                         suffix=".tmp", delete=False) as f:
+        with tempfile.NamedTemporaryFile(
+            dir=self.root, prefix=f".{path.name}.", suffix=".tmp", delete=False
+        ) as f:
             try:
                 write(f)
                 f.flush()
@@ -167,7 +175,7 @@ class EmbeddingCache:
         for path in self._paths(key):
             try:
                 path.unlink(missing_ok=True)
-            except OSError:     # still memory-mapped elsewhere (Windows)
+            except OSError:  # still memory-mapped elsewhere (Windows)
                 pass
 
     def entries(self) -> list[CacheEntry]:
@@ -180,8 +188,9 @@ class EmbeddingCache:
                     stat = data.stat()
                 except FileNotFoundError:
                     continue
-                entries.append(CacheEntry(key, data, meta, stat.st_size + meta.stat().st_size,
-                                          stat.st_mtime))
+                entries.append(
+                    CacheEntry(key, data, meta, stat.st_size + meta.stat().st_size, stat.st_mtime)
+                )
         return sorted(entries, key=lambda entry: entry.last_used)
 
     def size(self) -> int:
@@ -203,7 +212,7 @@ class EmbeddingCache:
             except OSError:
                 pass
         entries = self.entries()
-        entries.sort(key=lambda entry: entry.key == keep)   # stable: LRU order otherwise
+        entries.sort(key=lambda entry: entry.key == keep)  # stable: LRU order otherwise
         total = sum(entry.size for entry in entries)
         for entry in entries:
             if total <= self.limit_bytes:
@@ -220,8 +229,12 @@ class EmbeddingCache:
         if not self.root.is_dir():
             return 0
         freed = 0
-        for path in [*self.root.glob("*.npy"), *self.root.glob("*.npz"),
-                     *self.root.glob("*.json"), *self.root.glob(".*.tmp")]:
+        for path in [
+            *self.root.glob("*.npy"),
+            *self.root.glob("*.npz"),
+            *self.root.glob("*.json"),
+            *self.root.glob(".*.tmp"),
+        ]:
             try:
                 size = path.stat().st_size
                 path.unlink()
@@ -236,8 +249,12 @@ def clear() -> int:
     return EmbeddingCache().clear()
 
 
-def cached_encode(encoder: Encoder, corpus_fingerprint: str, texts: Sequence[str],
-                  cache: EmbeddingCache | None = None) -> Job[Embeddings]:
+def cached_encode(
+    encoder: Encoder,
+    corpus_fingerprint: str,
+    texts: Sequence[str],
+    cache: EmbeddingCache | None = None,
+) -> Job[Embeddings]:
     """Encode ``texts`` (the sentences of the corpus with that fingerprint) by a fitted
     encoder, via the cache (encoders that are not ``cacheable`` just encode).
 
@@ -261,9 +278,13 @@ def cached_encode(encoder: Encoder, corpus_fingerprint: str, texts: Sequence[str
     if matrix is not None:
         return matrix
     matrix = yield from encoder.iter_encode(texts)
-    meta = {"encoder": encoder.name, "encoder_fingerprint": encoder.fingerprint(),
-            "encoder_params": encoder.params(), "corpus_fingerprint": corpus_fingerprint,
-            "report": encoder.report()}
+    meta = {
+        "encoder": encoder.name,
+        "encoder_fingerprint": encoder.fingerprint(),
+        "encoder_params": encoder.params(),
+        "corpus_fingerprint": corpus_fingerprint,
+        "report": encoder.report(),
+    }
     try:
         cache.store(key, matrix, meta)
     except OSError as error:
@@ -271,8 +292,9 @@ def cached_encode(encoder: Encoder, corpus_fingerprint: str, texts: Sequence[str
     return matrix
 
 
-def cached_matrix(encoder: Encoder, corpus_fingerprint: str, n_rows: int,
-                  cache: EmbeddingCache | None = None) -> Embeddings | None:
+def cached_matrix(
+    encoder: Encoder, corpus_fingerprint: str, n_rows: int, cache: EmbeddingCache | None = None
+) -> Embeddings | None:
     """The cached embeddings of ``n_rows`` sentences by a fitted encoder (its report
     restored), or None: a miss, or an encoder the cache does not keep."""
     if not encoder.cacheable:
@@ -287,9 +309,14 @@ def cached_matrix(encoder: Encoder, corpus_fingerprint: str, n_rows: int,
     return matrix
 
 
-def encode_corpus(corpus: Corpus, encoder: Encoder, *, texts: Sequence[str] | None = None,
-                  training_pairs: np.ndarray | None = None,
-                  cache: EmbeddingCache | None = None) -> Job[Embeddings]:
+def encode_corpus(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    texts: Sequence[str] | None = None,
+    training_pairs: np.ndarray | None = None,
+    cache: EmbeddingCache | None = None,
+) -> Job[Embeddings]:
     """Embeddings of every sentence of ``corpus``, or of ``texts`` drawn from it (some of
     its sentences, a tokenised column), through the cache: shape (len(texts), dim).
 
@@ -320,9 +347,14 @@ def texts_fingerprint(texts: Sequence[str]) -> str:
     return h.hexdigest()[:16]
 
 
-def encode_rows(corpus: Corpus, encoder: Encoder, rows: np.ndarray, *,
-                training_pairs: np.ndarray | None = None,
-                cache: EmbeddingCache | None = None) -> Job[Embeddings]:
+def encode_rows(
+    corpus: Corpus,
+    encoder: Encoder,
+    rows: np.ndarray,
+    *,
+    training_pairs: np.ndarray | None = None,
+    cache: EmbeddingCache | None = None,
+) -> Job[Embeddings]:
     """Embeddings of the sentences ``rows`` of ``corpus`` only (those an evaluation
     reads), in a matrix of the corpus's shape whose other rows are zero.
 
@@ -337,14 +369,19 @@ def encode_rows(corpus: Corpus, encoder: Encoder, rows: np.ndarray, *,
     rows = np.unique(np.asarray(rows, dtype=np.int64))
     whole = cached_matrix(fitted, corpus.fingerprint, len(corpus), cache)
     if whole is not None or len(rows) == len(corpus):
-        return whole if whole is not None else (
-            yield from cached_encode(fitted, corpus.fingerprint, corpus.texts, cache))
+        return (
+            whole
+            if whole is not None
+            else (yield from cached_encode(fitted, corpus.fingerprint, corpus.texts, cache))
+        )
     texts = [corpus.texts[row] for row in rows.tolist()]
     part = yield from cached_encode(fitted, texts_fingerprint(texts), texts, cache)
     if sp.issparse(part):
         # A selection matrix puts row i of the part at corpus row rows[i].
-        spread = sp.csr_array((np.ones(len(rows), dtype=np.float32),
-                               (rows, np.arange(len(rows)))), shape=(len(corpus), len(rows)))
+        spread = sp.csr_array(
+            (np.ones(len(rows), dtype=np.float32), (rows, np.arange(len(rows)))),
+            shape=(len(corpus), len(rows)),
+        )
         return sp.csr_array(spread @ part, dtype=np.float32)
     matrix = np.zeros((len(corpus), part.shape[1]), dtype=np.float32)
     matrix[rows] = part

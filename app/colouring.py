@@ -87,7 +87,7 @@ def default_colouring(corpus: Corpus, offered: Mapping[str, Colourable]) -> str:
     of 5), else what its pairs say (label, gold score, split), else a label, score or
     split of its own, else sentence length."""
     preferred = ["pair_label", "gold_score", "split", "label", "score", "words"]
-    if corpus.groups is not None:   # the group column's title is the grouping's kind
+    if corpus.groups is not None:  # the group column's title is the grouping's kind
         key = _slug(corpus.groups.kind or "group")
         groups = offered.get(key)
         if isinstance(groups, Categories):
@@ -97,8 +97,9 @@ def default_colouring(corpus: Corpus, offered: Mapping[str, Colourable]) -> str:
     return next((key for key in preferred if key in offered), next(iter(offered), "words"))
 
 
-def top_categories(names: Sequence[str], codes: np.ndarray, top: int = TOP
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def top_categories(
+    names: Sequence[str], codes: np.ndarray, top: int = TOP
+) -> tuple[np.ndarray, np.ndarray]:
     """The codes of the ``top`` most frequent categories (ties in natural order of their
     names) and every category's count."""
     codes = np.asarray(codes)
@@ -107,7 +108,7 @@ def top_categories(names: Sequence[str], codes: np.ndarray, top: int = TOP
     threshold = np.partition(counts, -top)[-top] if len(counts) > top else 0
     candidates = np.flatnonzero((counts >= threshold) & (counts > 0))
     texts = [str(names[k]) for k in candidates.tolist()]
-    if all(text.isdigit() for text in texts):   # numbered groups: 29,000 in 0.01 s
+    if all(text.isdigit() for text in texts):  # numbered groups: 29,000 in 0.01 s
         numbers = np.array([int(text) for text in texts], dtype=np.float64)
         order = candidates[np.lexsort((numbers, -counts[candidates]))].tolist()
     else:
@@ -115,19 +116,21 @@ def top_categories(names: Sequence[str], codes: np.ndarray, top: int = TOP
     return np.array(order[:top], dtype=np.int64), counts
 
 
-def category_colours(names: Sequence[str], codes: np.ndarray,
-                     colours: Sequence[str] = ()) -> tuple[PointColours, str]:
+def category_colours(
+    names: Sequence[str], codes: np.ndarray, colours: Sequence[str] = ()
+) -> tuple[PointColours, str]:
     """A colour per point of categories ``codes`` (-1: none) and the legend's key: the
     top ten in ``colours`` (by code) or the categorical palette's first ten, the rest
     in ``OTHER``, none in grey."""
     codes = np.asarray(codes)
     top, counts = top_categories(names, codes)
     shown = [colours[k] if colours else CATEGORICAL[rank] for rank, k in enumerate(top)]
-    slot = np.full(len(names) + 1, len(top), dtype=np.int32)   # last: code -1, none
+    slot = np.full(len(names) + 1, len(top), dtype=np.int32)  # last: code -1, none
     slot[top] = np.arange(len(top), dtype=np.int32)
     slot[-1] = len(top) + 1
-    key = [_swatch(colour, f"{_short(str(names[k]))} ({counts[k]:,})")
-           for colour, k in zip(shown, top)]
+    key = [
+        _swatch(colour, f"{_short(str(names[k]))} ({counts[k]:,})") for colour, k in zip(shown, top)
+    ]
     others = np.count_nonzero(counts) - len(top)
     if others:
         rest = int(counts.sum() - counts[top].sum())
@@ -140,7 +143,7 @@ def _swatch(colour: str, text: str) -> str:
 
 
 def _short(name: str) -> str:
-    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
 
 def _number(value: float) -> str:
@@ -155,8 +158,10 @@ def colour_by(column: Colourable, key: str | None = None) -> Colouring:
         colours, scale = number_colours(column.values, column.title)
         legend = f"Colour: {title}, {_number(scale.low)} to {_number(scale.high)} on the bar"
         if scale.extent is not None:
-            legend += (f" (values from {_number(scale.extent[0])} to "
-                       f"{_number(scale.extent[1])}: beyond the bar in its end colours)")
+            legend += (
+                f" (values from {_number(scale.extent[0])} to "
+                f"{_number(scale.extent[1])}: beyond the bar in its end colours)"
+            )
         if scale.missing:
             legend += f"; {_swatch(UNGROUPED, f'no value ({scale.missing:,})')}"
         return Colouring(key, colours, legend + ".", scale)
@@ -186,12 +191,17 @@ def ring_caption(result: ClassificationResult, corpus: Corpus) -> str:
     whose = f"misclassified by {provenance.encoder_name} on {provenance.corpus_name}"
     if not is_stale(result, corpus):
         edits = corpus.edits
-        return (f"Red ring: {whose} as "
-                + (f"edited ({edits} edit{'s' if edits != 1 else ''})" if edits
-                   else "loaded") + ".")
+        return (
+            f"Red ring: {whose} as "
+            + (f"edited ({edits} edit{'s' if edits != 1 else ''})" if edits else "loaded")
+            + "."
+        )
     note = version_note(result, corpus)
-    version = (f"the corpus {note}" if note.startswith("before")
-               else "another version of the corpus (edits since taken back)")
+    version = (
+        f"the corpus {note}"
+        if note.startswith("before")
+        else "another version of the corpus (edits since taken back)"
+    )
     return f"Grey ring: {whose}, {version}; stale, run again to update."
 
 
@@ -206,14 +216,19 @@ def layout_caption(exploration: Exploration) -> str:
         legend += f" (PC 1 {ratio[0]:.1%}, PC 2 {ratio[1]:.1%} of variance)"
     faithful = exploration.faithfulness
     if faithful is not None:
-        legend += (f"; faithfulness {faithful.share(faithful.mean_overlap)} (mean share of "
-                   f"{faithful.k} nearest neighbours kept in 2D, {faithful.describe()})")
+        legend += (
+            f"; faithfulness {faithful.share(faithful.mean_overlap)} (mean share of "
+            f"{faithful.k} nearest neighbours kept in 2D, {faithful.describe()})"
+        )
     return legend
 
 
-def point_colours(exploration: Exploration, colouring: Colouring,
-                  classification: ClassificationResult | None = None,
-                  corpus: Corpus | None = None) -> Colouring:
+def point_colours(
+    exploration: Exploration,
+    colouring: Colouring,
+    classification: ClassificationResult | None = None,
+    corpus: Corpus | None = None,
+) -> Colouring:
     """``colouring`` (of :func:`colour_by`) with the whole legend: the layout, the
     colours, and the rings of ``classification`` (``CorpusState.classification``) on
     ``corpus`` as edited."""

@@ -39,8 +39,9 @@ class Categories:
         return cls.of_encoded(title, *_encoded(values), none=none)
 
     @classmethod
-    def of_encoded(cls, title: str, names: Sequence[str], codes: np.ndarray,
-                   none: str = "none") -> Categories:
+    def of_encoded(
+        cls, title: str, names: Sequence[str], codes: np.ndarray, none: str = "none"
+    ) -> Categories:
         """:meth:`of_values` of values already encoded: ``codes`` index ``names``."""
         counts = np.bincount(codes[codes >= 0], minlength=len(names))
         order = _ranked(names, counts)
@@ -49,8 +50,9 @@ class Categories:
         return cls(title, tuple(names[k] for k in order), rank[codes], none=none)
 
     def palette(self) -> tuple[str, ...]:
-        return self.colours or tuple(CATEGORICAL[k % len(CATEGORICAL)]
-                                     for k in range(len(self.names)))
+        return self.colours or tuple(
+            CATEGORICAL[k % len(CATEGORICAL)] for k in range(len(self.names))
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,12 +76,11 @@ class Texts:
 Column = Categories | Numbers | Texts
 
 
-_DIGITS = re.compile(r"(\d+)")   # compiled: 29,000 group names are keyed in half the time
+_DIGITS = re.compile(r"(\d+)")  # compiled: 29,000 group names are keyed in half the time
 
 
 def _natural(text: str) -> tuple:
-    return tuple(int(part) if part.isdigit() else part.lower()
-                 for part in _DIGITS.split(text))
+    return tuple(int(part) if part.isdigit() else part.lower() for part in _DIGITS.split(text))
 
 
 def _ranked(names: Sequence[str], counts: np.ndarray) -> list[int]:
@@ -99,13 +100,16 @@ def _natural_keys(names: Sequence[str]) -> np.ndarray | None:
     stays), made in one regex pass: 29,000 caption groups in 0.03 s, not 0.2 s. None
     where that does not hold (not ASCII, a NUL or newline, a number too long)."""
     joined = "\n".join(names)
-    if not names or not joined.isascii() or "\x00" in joined \
-            or joined.count("\n") != len(names) - 1:
+    if (
+        not names
+        or not joined.isascii()
+        or "\x00" in joined
+        or joined.count("\n") != len(names) - 1
+    ):
         return None
     if any(len(run) > _NATURAL_WIDTH for run in _DIGITS.findall(joined)):
         return None
-    padded = _DIGITS.sub(lambda run: "\x00" + run.group().zfill(_NATURAL_WIDTH),
-                         joined.lower())
+    padded = _DIGITS.sub(lambda run: "\x00" + run.group().zfill(_NATURAL_WIDTH), joined.lower())
     return np.array(padded.split("\n"), dtype=str)
 
 
@@ -135,51 +139,79 @@ def word_counts(texts: Sequence[str]) -> np.ndarray:
     return np.fromiter(map(len, map(str.split, texts)), np.float64, len(texts))
 
 
-def exploration_columns(exploration: Exploration, *, groups: np.ndarray | None = None,
-                           regions: Regions | None = None,
-                           labels: dict[str, Sequence[Any]] | None = None
-                           ) -> list[Column]:
+def exploration_columns(
+    exploration: Exploration,
+    *,
+    groups: np.ndarray | None = None,
+    regions: Regions | None = None,
+    labels: dict[str, Sequence[Any]] | None = None,
+) -> list[Column]:
     """The columns of an exploration: group and its size, region, misclassified or not,
     words, faithfulness, each given label, what its pairs say of each sentence and each
     metadata column."""
-    return sentence_columns(exploration.corpus, groups=groups, regions=regions,
-                            classification=exploration.classification,
-                            faithfulness=exploration.faithfulness, labels=labels)
+    return sentence_columns(
+        exploration.corpus,
+        groups=groups,
+        regions=regions,
+        classification=exploration.classification,
+        faithfulness=exploration.faithfulness,
+        labels=labels,
+    )
 
 
-def sentence_columns(corpus: Corpus, *, groups: np.ndarray | None = None,
-                     regions: Regions | None = None, classification: Any = None,
-                     faithfulness: Any = None,
-                     labels: dict[str, Sequence[Any]] | None = None,
-                     edits: Sequence[Edit] = ()) -> list[Column]:
+def sentence_columns(
+    corpus: Corpus,
+    *,
+    groups: np.ndarray | None = None,
+    regions: Regions | None = None,
+    classification: Any = None,
+    faithfulness: Any = None,
+    labels: dict[str, Sequence[Any]] | None = None,
+    edits: Sequence[Edit] = (),
+) -> list[Column]:
     """:func:`exploration_columns` of a corpus with what is known of it so far (no run
     yet: no region, classification or faithfulness), and, from its annotation
     session's ``edits``, which sentences were edited or reviewed."""
     columns: list[Column] = []
     if corpus.groups is not None:
-        codes = np.asarray(corpus.groups.first_group(len(corpus)) if groups is None
-                           else groups)
-        columns.append(Categories(corpus.groups.kind.capitalize() or "Group",
-                                    tuple(corpus.groups.names), codes, none="no group"))
+        codes = np.asarray(corpus.groups.first_group(len(corpus)) if groups is None else groups)
+        columns.append(
+            Categories(
+                corpus.groups.kind.capitalize() or "Group",
+                tuple(corpus.groups.names),
+                codes,
+                none="no group",
+            )
+        )
         sizes = np.bincount(codes[codes >= 0], minlength=len(corpus.groups.names))
         columns.append(Numbers("Group size", np.where(codes >= 0, sizes[codes], np.nan)))
     if regions is not None:
-        columns.append(Categories("Region", tuple(regions.label(c) for c in
-                                                    range(regions.n_clusters)),
-                                    np.where(regions.labels == NOISE, -1, regions.labels),
-                                    none="in no region"))
+        columns.append(
+            Categories(
+                "Region",
+                tuple(regions.label(c) for c in range(regions.n_clusters)),
+                np.where(regions.labels == NOISE, -1, regions.labels),
+                none="in no region",
+            )
+        )
     result = classification
     if result is not None:
         codes = np.full(len(corpus), -1)
         codes[result.sentence_index] = 0
         codes[result.misclassified] = 1
-        columns.append(Categories("Misclassified or not", ("right", "misclassified"),
-                                    codes, ("#4a90d9", MISCLASSIFIED), "not evaluated"))
+        columns.append(
+            Categories(
+                "Misclassified or not",
+                ("right", "misclassified"),
+                codes,
+                ("#4a90d9", MISCLASSIFIED),
+                "not evaluated",
+            )
+        )
     columns.append(Numbers("Words", word_counts(corpus.texts)))
     faithful = faithfulness
     if faithful is not None:
-        columns.append(Numbers(f"Faithfulness ({faithful.k} neighbours kept)",
-                                  faithful.overlap))
+        columns.append(Numbers(f"Faithfulness ({faithful.k} neighbours kept)", faithful.overlap))
     if edits:
         columns.append(review_column(corpus, edits))
     for title, values in (labels or {}).items():
@@ -201,16 +233,16 @@ def review_column(corpus: Corpus, edits: Sequence[Edit]) -> Categories:
             kind, _, name = key.partition(":")
             if kind == "sentence" and name in row_of:
                 rows = np.array([row_of[name]])
-            elif kind == "pair" and pairs is not None and name.isdigit() \
-                    and int(name) < len(pairs):
+            elif kind == "pair" and pairs is not None and name.isdigit() and int(name) < len(pairs):
                 rows = np.array([pairs.first[int(name)], pairs.second[int(name)]])
             elif kind == "group" and groups is not None and name in groups.names:
                 rows = groups.sentence_index[groups.group_index == groups.names.index(name)]
             else:
                 continue
             codes[rows] = np.where(codes[rows] == 0, 0, code)
-    return Categories("Edited or reviewed", ("edited", "reviewed"), codes,
-                      ("#d62728", "#2ca02c"), "neither")
+    return Categories(
+        "Edited or reviewed", ("edited", "reviewed"), codes, ("#d62728", "#2ca02c"), "neither"
+    )
 
 
 def pair_columns(corpus: Corpus) -> list[Column]:
@@ -222,13 +254,16 @@ def pair_columns(corpus: Corpus) -> list[Column]:
     n = len(corpus)
     ends = np.concatenate([pairs.first, pairs.second])
     columns: list[Column] = [Numbers("Pairs", np.bincount(ends, minlength=n).astype(float))]
-    labelled = [pairs.label_text(int(label)) if label >= 0 else None
-                for label in pairs.label]
-    for title, values in (("Split", pairs.split), ("Subset", pairs.subset),
-                          ("Pair label", labelled)):
+    labelled = [pairs.label_text(int(label)) if label >= 0 else None for label in pairs.label]
+    for title, values in (
+        ("Split", pairs.split),
+        ("Subset", pairs.subset),
+        ("Pair label", labelled),
+    ):
         if len({v for v in values if v is not None}) > 1:
-            columns.append(Categories.of_values(title, _joined(n, ends, [*values, *values]),
-                                               none="in no pair"))
+            columns.append(
+                Categories.of_values(title, _joined(n, ends, [*values, *values]), none="in no pair")
+            )
     scores = np.concatenate([pairs.score, pairs.score])
     scored = np.isfinite(scores)
     if scored.any():
@@ -254,9 +289,15 @@ def _joined(n: int, ends: np.ndarray, values: Sequence[str | None]) -> Sequence[
     kept = codes >= 0
     np.bitwise_or.at(masks, ends[kept], np.left_shift(1, codes[kept]))
     distinct, inverse = np.unique(masks, return_inverse=True)
-    joined = np.array([" + ".join(sorted((names[k] for k in range(len(names))
-                                          if int(mask) >> k & 1), key=_natural))
-                       for mask in distinct], dtype=object)
+    joined = np.array(
+        [
+            " + ".join(
+                sorted((names[k] for k in range(len(names)) if int(mask) >> k & 1), key=_natural)
+            )
+            for mask in distinct
+        ],
+        dtype=object,
+    )
     return joined[inverse.ravel()].tolist()
 
 
@@ -268,10 +309,19 @@ def metadata_columns(corpus: Corpus) -> list[Column]:
     for name, values in corpus.metadata.items():
         title = name[:1].upper() + name[1:]
         if any(kind in _CONTAINERS for kind in set(map(type, values))):
-            columns.append(Texts(title, tuple(", ".join(map(str, v))
-                                              if type(v) in _CONTAINERS
-                                              else "" if v is None else str(v)
-                                              for v in values)))
+            columns.append(
+                Texts(
+                    title,
+                    tuple(
+                        ", ".join(map(str, v))
+                        if type(v) in _CONTAINERS
+                        else ""
+                        if v is None
+                        else str(v)
+                        for v in values
+                    ),
+                )
+            )
             continue
         numbers = _as_numbers(values)
         if numbers is not None:
@@ -290,16 +340,15 @@ _CONTAINERS = (tuple, list, set, frozenset, dict)
 
 def _as_numbers(values: Sequence[Any]) -> np.ndarray | None:
     kinds = set(map(type, values))
-    if kinds & {bool, np.bool_}:        # yes/no: two categories, not 0 and 1
+    if kinds & {bool, np.bool_}:  # yes/no: two categories, not 0 and 1
         return None
     if kinds <= {str}:
         numbers = _parsed(values)
     elif kinds <= {int, float, type(None)}:
-        numbers = np.array(values, dtype=np.float64)         # None: NaN
+        numbers = np.array(values, dtype=np.float64)  # None: NaN
     else:
         try:
-            numbers = np.array([np.nan if v is None or v == "" else float(v)
-                                for v in values])
+            numbers = np.array([np.nan if v is None or v == "" else float(v) for v in values])
         except (TypeError, ValueError):
             return None
     return numbers if numbers is not None and np.isfinite(numbers).any() else None
@@ -311,12 +360,12 @@ def _parsed(texts: Sequence[str]) -> np.ndarray | None:
     try:
         float(first)
     except ValueError:
-        return None                     # text, as most such columns show at once
+        return None  # text, as most such columns show at once
     array = np.array(texts, dtype=str)
     try:
         return np.where(array == "", "nan", array).astype(np.float64)
     except ValueError:
-        try:                            # what numpy's parser refuses and Python's takes
+        try:  # what numpy's parser refuses and Python's takes
             return np.array([np.nan if v == "" else float(v) for v in texts])
         except ValueError:
             return None

@@ -34,9 +34,14 @@ class Version:
 ORIGINAL = Version()
 
 
-def eval_command(evaluation: str, corpus: str, encoders: Sequence[str], seed: int,
-                 options: Mapping[str, str] | None = None,
-                 version: Version = ORIGINAL) -> str:
+def eval_command(
+    evaluation: str,
+    corpus: str,
+    encoders: Sequence[str],
+    seed: int,
+    options: Mapping[str, str] | None = None,
+    version: Version = ORIGINAL,
+) -> str:
     """The shell command that reproduces ``evaluation`` of ``corpus`` (a built-in name or
     path; edited: the ``version`` its journals give) by ``encoders`` (specs; several for
     a comparison) with ``seed`` and the evaluation's ``options`` (keyword: value); shown
@@ -55,32 +60,64 @@ def eval_command(evaluation: str, corpus: str, encoders: Sequence[str], seed: in
 LAYOUT_PARAMETERS = ("n_neighbors", "min_dist", "metric", "perplexity", "pca_dims")
 
 
-def export_map_command(corpus: str, encoder: str, method: str, seed: int,
-                       out: str | Path, *, layout: Mapping[str, Any] | None = None,
-                       regions: bool = False, search: str = "auto",
-                       version: Version = ORIGINAL) -> str:
+def export_map_command(
+    corpus: str,
+    encoder: str,
+    method: str,
+    seed: int,
+    out: str | Path,
+    *,
+    layout: Mapping[str, Any] | None = None,
+    regions: bool = False,
+    search: str = "auto",
+    version: Version = ORIGINAL,
+) -> str:
     """The shell command that writes the map of ``corpus`` (its ``version``) by
     ``encoder`` laid out by ``method`` with ``seed`` and the ``layout`` parameters
     (those of :data:`LAYOUT_PARAMETERS` that differ from the defaults) to ``out``,
     regions labelled when ``regions``, faithfulness's neighbours found as ``search``
     says; shown for a map the window exported."""
-    words = ["sentspace", "export-map", "--corpus", corpus, *version.words(),
-             "--encoder", encoder, "--method", method, "--seed", str(seed)]
+    words = [
+        "sentspace",
+        "export-map",
+        "--corpus",
+        corpus,
+        *version.words(),
+        "--encoder",
+        encoder,
+        "--method",
+        method,
+        "--seed",
+        str(seed),
+    ]
     for name, value in (layout or {}).items():
         words += [option_flag(name), "none" if value is None else str(value)]
-    words += (["--regions"] if regions else []) + (
-        ["--search", search] if search != "auto" else [])
+    words += (["--regions"] if regions else []) + (["--search", search] if search != "auto" else [])
     return shlex.join(words + ["--out", str(out)])
 
 
-def reproduce_command(paper: str, variant: str, seed: int, table: str | None = None, *,
-                      data: str | Path | None = None,
-                      options: Sequence[tuple[str, str]] = ()) -> str:
+def reproduce_command(
+    paper: str,
+    variant: str,
+    seed: int,
+    table: str | None = None,
+    *,
+    data: str | Path | None = None,
+    options: Sequence[tuple[str, str]] = (),
+) -> str:
     """The shell command that re-runs ``paper``'s ``table`` (None: all) as ``variant``
     ("quick" or "full") with ``seed``, the pyramid ``data`` folder and the ``options``
     (name, value) it was given; shown with a reproduction's report."""
-    words = ["sentspace", "reproduce", paper, *([table] if table else []), f"--{variant}",
-             "--seed", str(seed), *(["--data", str(data)] if data is not None else [])]
+    words = [
+        "sentspace",
+        "reproduce",
+        paper,
+        *([table] if table else []),
+        f"--{variant}",
+        "--seed",
+        str(seed),
+        *(["--data", str(data)] if data is not None else []),
+    ]
     for name, value in options:
         words += [option_flag(name), value]
     return shlex.join(words)
@@ -109,11 +146,20 @@ def comparison_commands(runs: Sequence[tuple[Any, str]]) -> list[tuple[str, list
         if not command:
             continue
         words = shlex.split(command)
-        rest = [word for k, word in enumerate(words)
-                if word != "--encoder" and (k == 0 or words[k - 1] != "--encoder")]
-        parameters = json.dumps({name: value for name, value
-                                 in result.provenance.parameters.items()
-                                 if name not in ENCODER_FACTS}, sort_keys=True, default=str)
+        rest = [
+            word
+            for k, word in enumerate(words)
+            if word != "--encoder" and (k == 0 or words[k - 1] != "--encoder")
+        ]
+        parameters = json.dumps(
+            {
+                name: value
+                for name, value in result.provenance.parameters.items()
+                if name not in ENCODER_FACTS
+            },
+            sort_keys=True,
+            default=str,
+        )
         encoders = merged.setdefault((tuple(rest), parameters), {})
         for k, word in enumerate(words):
             if k and words[k - 1] == "--encoder":
@@ -124,7 +170,16 @@ def comparison_commands(runs: Sequence[tuple[Any, str]]) -> list[tuple[str, list
         # eval_command puts the encoders just before the seed; a command written
         # otherwise gets them at its end.
         at = rest.index("--seed") if "--seed" in rest else len(rest)
-        commands.append((shlex.join([*rest[:at], *(word for spec in encoders
-                                                   for word in ("--encoder", spec)),
-                                     *rest[at:]]), list(encoders.values())))
+        commands.append(
+            (
+                shlex.join(
+                    [
+                        *rest[:at],
+                        *(word for spec in encoders for word in ("--encoder", spec)),
+                        *rest[at:],
+                    ]
+                ),
+                list(encoders.values()),
+            )
+        )
     return commands

@@ -60,24 +60,31 @@ def align_layouts(reference: np.ndarray, moving: np.ndarray) -> Alignment:
     reference = np.asarray(reference, dtype=np.float64)
     moving = np.asarray(moving, dtype=np.float64)
     if reference.shape != moving.shape or reference.ndim != 2:
-        raise ValueError(f"layouts must have the same (n, 2) shape, got {reference.shape} "
-                         f"and {moving.shape}")
+        raise ValueError(
+            f"layouts must have the same (n, 2) shape, got {reference.shape} and {moving.shape}"
+        )
     reference_mean, moving_mean = reference.mean(axis=0), moving.mean(axis=0)
     a, b = reference - reference_mean, moving - moving_mean
     norm_a, norm_b = np.linalg.norm(a), np.linalg.norm(b)
     if norm_a == 0 or norm_b == 0:
         # A layout collapsed to one point has no orientation to match.
-        return Alignment(np.broadcast_to(reference_mean, moving.shape).astype(np.float32),
-                         np.eye(2), 0.0, 0.0 if norm_a == norm_b else 1.0)
+        return Alignment(
+            np.broadcast_to(reference_mean, moving.shape).astype(np.float32),
+            np.eye(2),
+            0.0,
+            0.0 if norm_a == norm_b else 1.0,
+        )
     from scipy.linalg import orthogonal_procrustes  # noqa: PLC0415
+
     rotation, singular_sum = orthogonal_procrustes(b, a)
     # The spreads are matched rather than the least-squares scale taken, which shrinks
     # a poorly matching layout towards its centre and makes it look smaller than A.
     scale = norm_a / norm_b
     coordinates = scale * b @ rotation + reference_mean
     disparity = 1.0 - (singular_sum / (norm_a * norm_b)) ** 2
-    return Alignment(coordinates.astype(np.float32), rotation, float(scale),
-                     float(max(disparity, 0.0)))
+    return Alignment(
+        coordinates.astype(np.float32), rotation, float(scale), float(max(disparity, 0.0))
+    )
 
 
 def layout_disparity(reference: np.ndarray, layout: np.ndarray) -> float:
@@ -122,8 +129,9 @@ def jaccard_change(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return 1.0 - shared / np.maximum(union, 1)
 
 
-def iter_neighbourhood_change(embeddings_a: Embeddings, embeddings_b: Embeddings,
-                              k: int = DEFAULT_K) -> Job[NeighbourhoodChange]:
+def iter_neighbourhood_change(
+    embeddings_a: Embeddings, embeddings_b: Embeddings, k: int = DEFAULT_K
+) -> Job[NeighbourhoodChange]:
     """Compare every sentence's k nearest neighbours in space A and in space B.
 
     Parameters
@@ -134,8 +142,9 @@ def iter_neighbourhood_change(embeddings_a: Embeddings, embeddings_b: Embeddings
     """
     n = embeddings_a.shape[0]
     if embeddings_b.shape[0] != n:
-        raise ValueError(f"the spaces embed different numbers of sentences: {n} and "
-                         f"{embeddings_b.shape[0]}")
+        raise ValueError(
+            f"the spaces embed different numbers of sentences: {n} and {embeddings_b.shape[0]}"
+        )
     itself = np.arange(n)
     first, _ = yield from iter_top_k(embeddings_a, embeddings_a, k, exclude=itself)
     second, _ = yield from iter_top_k(embeddings_b, embeddings_b, k, exclude=itself)
@@ -162,9 +171,17 @@ class SpaceComparison:
     change: NeighbourhoodChange
 
 
-def compare_encoders(corpus: Corpus, encoder_a: Encoder, encoder_b: Encoder, *,
-                     method: str = "pca", alignment: str = "procrustes", seed: int = 0,
-                     k: int = DEFAULT_K, **parameters) -> Job[SpaceComparison]:
+def compare_encoders(
+    corpus: Corpus,
+    encoder_a: Encoder,
+    encoder_b: Encoder,
+    *,
+    method: str = "pca",
+    alignment: str = "procrustes",
+    seed: int = 0,
+    k: int = DEFAULT_K,
+    **parameters,
+) -> Job[SpaceComparison]:
     """Encode ``corpus`` with both encoders, lay both spaces out in 2D, bring B's layout
     into A's frame and measure each sentence's neighbourhood change.
 
@@ -182,8 +199,9 @@ def compare_encoders(corpus: Corpus, encoder_a: Encoder, encoder_b: Encoder, *,
     if alignment not in ALIGNMENTS:
         raise ValueError(f"unknown alignment {alignment!r} (known: {', '.join(ALIGNMENTS)})")
     if alignment == "aligned-umap" and method != "umap":
-        raise ValueError(f"AlignedUMAP fits UMAP layouts: the method must be 'umap', not "
-                         f"{method!r}")
+        raise ValueError(
+            f"AlignedUMAP fits UMAP layouts: the method must be 'umap', not {method!r}"
+        )
     embeddings = []
     for encoder in (encoder_a, encoder_b):
         embeddings.append((yield from encode_corpus(corpus, encoder)))
@@ -197,9 +215,12 @@ def compare_encoders(corpus: Corpus, encoder_a: Encoder, encoder_b: Encoder, *,
     else:
         projections = yield from project_aligned(*embeddings, seed=seed, **parameters)
         layout = projections[1].coordinates
-        aligned = Alignment(layout, np.eye(2), 1.0,
-                            layout_disparity(projections[0].coordinates, layout),
-                            "aligned-umap")
+        aligned = Alignment(
+            layout,
+            np.eye(2),
+            1.0,
+            layout_disparity(projections[0].coordinates, layout),
+            "aligned-umap",
+        )
     change = yield from iter_neighbourhood_change(embeddings[0], embeddings[1], k=k)
-    return SpaceComparison(corpus, (encoder_a.name, encoder_b.name), *projections,
-                           aligned, change)
+    return SpaceComparison(corpus, (encoder_a.name, encoder_b.name), *projections, aligned, change)

@@ -91,31 +91,40 @@ class ShardedEncoding:
 def plan_shards(n_rows: int, shard_rows: int) -> list[Shard]:
     if shard_rows < 1:
         raise ValueError("shard_rows must be at least 1")
-    return [Shard(index, start, min(start + shard_rows, n_rows))
-            for index, start in enumerate(range(0, n_rows, shard_rows))]
+    return [
+        Shard(index, start, min(start + shard_rows, n_rows))
+        for index, start in enumerate(range(0, n_rows, shard_rows))
+    ]
 
 
 def _dense(matrix) -> np.ndarray:
-    return np.ascontiguousarray(matrix.toarray() if sp.issparse(matrix) else matrix,
-                                dtype=np.float32)
+    return np.ascontiguousarray(
+        matrix.toarray() if sp.issparse(matrix) else matrix, dtype=np.float32
+    )
 
 
-def write_shard(out_dir: Path, shard: Shard, ids: Sequence[str],
-                vectors: np.ndarray) -> dict[str, Any]:
+def write_shard(
+    out_dir: Path, shard: Shard, ids: Sequence[str], vectors: np.ndarray
+) -> dict[str, Any]:
     """Write one shard atomically; its manifest entry."""
     import pyarrow as pa  # noqa: PLC0415 - only when shards are written
     import pyarrow.parquet as pq  # noqa: PLC0415
 
     vectors = _dense(vectors)
-    column = pa.FixedSizeListArray.from_arrays(pa.array(vectors.reshape(-1)),
-                                               vectors.shape[1])
+    column = pa.FixedSizeListArray.from_arrays(pa.array(vectors.reshape(-1)), vectors.shape[1])
     table = pa.table({"id": pa.array(list(ids), pa.string()), "vector": column})
     path = out_dir / shard.file
     with atomic_path(path) as temporary:
         pq.write_table(table, temporary)
-    return {"index": shard.index, "file": shard.file, "start": shard.start,
-            "rows": shard.rows, "first_id": ids[0], "last_id": ids[-1],
-            "sha256": sha256_file(path)}
+    return {
+        "index": shard.index,
+        "file": shard.file,
+        "start": shard.start,
+        "rows": shard.rows,
+        "first_id": ids[0],
+        "last_id": ids[-1],
+        "sha256": sha256_file(path),
+    }
 
 
 class Manifest:
@@ -136,16 +145,21 @@ class Manifest:
             saved = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             raise ModelError(f"not a readable manifest ({error})", self.path) from None
-        same = {"format": saved.get("format") == self.header["format"],
-                "encoder": (saved.get("encoder") or {}).get("fingerprint")
-                == self.header["encoder"]["fingerprint"],
-                "corpus": (saved.get("corpus") or {}).get("fingerprint")
-                == self.header["corpus"]["fingerprint"],
-                "shard size": saved.get("shard_rows") == self.header["shard_rows"]}
+        same = {
+            "format": saved.get("format") == self.header["format"],
+            "encoder": (saved.get("encoder") or {}).get("fingerprint")
+            == self.header["encoder"]["fingerprint"],
+            "corpus": (saved.get("corpus") or {}).get("fingerprint")
+            == self.header["corpus"]["fingerprint"],
+            "shard size": saved.get("shard_rows") == self.header["shard_rows"],
+        }
         for what, matches in same.items():
             if not matches:
-                raise ModelError(f"the folder holds another encoding ({what} differs); "
-                                 f"choose another output folder", self.path)
+                raise ModelError(
+                    f"the folder holds another encoding ({what} differs); "
+                    f"choose another output folder",
+                    self.path,
+                )
         for entry in saved.get("shards", []):
             file = out_dir / entry["file"]
             if file.is_file() and sha256_file(file) == entry["sha256"]:
@@ -158,9 +172,17 @@ class Manifest:
         self.save()
 
     def save(self) -> None:
-        write_text_atomic(self.path, json.dumps(
-            {**self.header, "dim": self.dim,
-             "shards": [self.shards[index] for index in sorted(self.shards)]}, indent=1))
+        write_text_atomic(
+            self.path,
+            json.dumps(
+                {
+                    **self.header,
+                    "dim": self.dim,
+                    "shards": [self.shards[index] for index in sorted(self.shards)],
+                },
+                indent=1,
+            ),
+        )
 
 
 def _encode_batch(encoder: Encoder, texts: Sequence[str]) -> np.ndarray:
@@ -168,11 +190,17 @@ def _encode_batch(encoder: Encoder, texts: Sequence[str]) -> np.ndarray:
     return _dense(encoder.encode(texts))
 
 
-def encode_shards(corpus_source: str | Path | Corpus, encoder_spec: str | Encoder,
-                  out_dir: str | Path, *, shard_rows: int = DEFAULT_SHARD_ROWS,
-                  engine: str = "local", address: str | None = None,
-                  num_cpus: int = DEFAULT_RAY_CPUS,
-                  workers: int | None = None) -> Job[ShardedEncoding]:
+def encode_shards(
+    corpus_source: str | Path | Corpus,
+    encoder_spec: str | Encoder,
+    out_dir: str | Path,
+    *,
+    shard_rows: int = DEFAULT_SHARD_ROWS,
+    engine: str = "local",
+    address: str | None = None,
+    num_cpus: int = DEFAULT_RAY_CPUS,
+    workers: int | None = None,
+) -> Job[ShardedEncoding]:
     """Encode a corpus into a folder of Parquet shards and a manifest; a job.
 
     ``corpus_source`` is a corpus spec (built-in name or path) or a loaded corpus;
@@ -186,48 +214,68 @@ def encode_shards(corpus_source: str | Path | Corpus, encoder_spec: str | Encode
     """
     if engine not in ENGINES:
         raise ModelError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
-    corpus = (corpus_source if isinstance(corpus_source, Corpus)
-              else load_corpus(corpus_source))
-    encoder = (make_encoder(encoder_spec) if isinstance(encoder_spec, str)
-               else encoder_spec)
+    corpus = corpus_source if isinstance(corpus_source, Corpus) else load_corpus(corpus_source)
+    encoder = make_encoder(encoder_spec) if isinstance(encoder_spec, str) else encoder_spec
     encoder = yield from fitted_copy(encoder, corpus.texts)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     # Whole encoder batches per shard: the shards then hold a direct encode's bits.
     shard_rows = -(-shard_rows // encoder.batch_size) * encoder.batch_size
     shards = plan_shards(len(corpus), shard_rows)
-    manifest = Manifest(out_dir, {
-        "format": SHARD_FORMAT,
-        "encoder": {"spec": encoder_spec if isinstance(encoder_spec, str) else encoder.name,
-                    "name": encoder.name, "family": encoder.family,
-                    "params": encoder.params(), "fingerprint": encoder.fingerprint()},
-        "corpus": {"name": corpus.name, "fingerprint": corpus.fingerprint,
-                   "rows": len(corpus)},
-        "shard_rows": shard_rows, "n_shards": len(shards)})
+    manifest = Manifest(
+        out_dir,
+        {
+            "format": SHARD_FORMAT,
+            "encoder": {
+                "spec": encoder_spec if isinstance(encoder_spec, str) else encoder.name,
+                "name": encoder.name,
+                "family": encoder.family,
+                "params": encoder.params(),
+                "fingerprint": encoder.fingerprint(),
+            },
+            "corpus": {"name": corpus.name, "fingerprint": corpus.fingerprint, "rows": len(corpus)},
+            "shard_rows": shard_rows,
+            "n_shards": len(shards),
+        },
+    )
     todo = [shard for shard in shards if shard.index not in manifest.shards]
 
     def store(shard: Shard, vectors: np.ndarray) -> None:
-        ids = corpus.ids[shard.start:shard.stop]
+        ids = corpus.ids[shard.start : shard.stop]
         manifest.add(write_shard(out_dir, shard, ids, vectors), int(vectors.shape[1]))
 
     run = _encode_local if engine == "local" else _encode_ray
-    options: dict[str, Any] = {} if engine == "local" else {"address": address, "num_cpus": num_cpus,
-                                            "workers": workers}
+    options: dict[str, Any] = (
+        {} if engine == "local" else {"address": address, "num_cpus": num_cpus, "workers": workers}
+    )
     if todo:
         yield from run(corpus, encoder, todo, store, **options)
     else:
         manifest.save()
-    return ShardedEncoding(out_dir, len(corpus), int(manifest.dim or encoder.dim),
-                           len(shards), len(shards) - len(todo), len(todo), engine)
+    return ShardedEncoding(
+        out_dir,
+        len(corpus),
+        int(manifest.dim or encoder.dim),
+        len(shards),
+        len(shards) - len(todo),
+        len(todo),
+        engine,
+    )
 
 
 def _stage(encoder: Encoder, shards: Sequence[Shard]) -> tuple[str, int]:
-    return (f"encoding {len(shards)} shards with {encoder.name}",
-            sum(shard.rows for shard in shards))
+    return (
+        f"encoding {len(shards)} shards with {encoder.name}",
+        sum(shard.rows for shard in shards),
+    )
 
 
-def _encode_local(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
-                  store: Callable[[Shard, np.ndarray], None]) -> Job[None]:
+def _encode_local(
+    corpus: Corpus,
+    encoder: Encoder,
+    shards: Sequence[Shard],
+    store: Callable[[Shard, np.ndarray], None],
+) -> Job[None]:
     stage, total = _stage(encoder, shards)
     size = encoder.batch_size
     done = 0
@@ -264,8 +312,9 @@ def _ray(address: str | None, num_cpus: int):
     try:
         import ray  # noqa: PLC0415 - the optional extra, only for this engine
     except ImportError:
-        raise ModelError("the ray engine needs the ray extra: "
-                         "pip install 'sentspace[ray]'") from None
+        raise ModelError(
+            "the ray engine needs the ray extra: pip install 'sentspace[ray]'"
+        ) from None
     started = not ray.is_initialized()
     if started:
         if address:
@@ -279,9 +328,16 @@ def _ray(address: str | None, num_cpus: int):
             ray.shutdown()
 
 
-def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
-                store: Callable[[Shard, np.ndarray], None], *, address: str | None,
-                num_cpus: int, workers: int | None) -> Job[None]:
+def _encode_ray(
+    corpus: Corpus,
+    encoder: Encoder,
+    shards: Sequence[Shard],
+    store: Callable[[Shard, np.ndarray], None],
+    *,
+    address: str | None,
+    num_cpus: int,
+    workers: int | None,
+) -> Job[None]:
     import pyarrow as pa  # noqa: PLC0415
 
     stage, total = _stage(encoder, shards)
@@ -305,15 +361,28 @@ def _encode_ray(corpus: Corpus, encoder: Encoder, shards: Sequence[Shard],
         blocks = []
         for shard in shards:
             starts = range(shard.start, shard.stop, size)
-            blocks.append(pa.table({"start": list(starts), "texts": [
-                list(corpus.texts[start:min(start + size, shard.stop)]) for start in starts]}))
+            blocks.append(
+                pa.table(
+                    {
+                        "start": list(starts),
+                        "texts": [
+                            list(corpus.texts[start : min(start + size, shard.stop)])
+                            for start in starts
+                        ],
+                    }
+                )
+            )
         vectors = ray.data.from_arrow(blocks).map_batches(
-            EncodeBatch, fn_constructor_kwargs={"encoder": encoder}, batch_size=1,
-            batch_format="numpy", compute=ray.data.ActorPoolStrategy(size=actors),
-            **placement)
+            EncodeBatch,
+            fn_constructor_kwargs={"encoder": encoder},
+            batch_size=1,
+            batch_format="numpy",
+            compute=ray.data.ActorPoolStrategy(size=actors),
+            **placement,
+        )
         shard_of = np.empty(len(corpus), dtype=np.int64)
         for position, shard in enumerate(shards):
-            shard_of[shard.start:shard.stop] = position
+            shard_of[shard.start : shard.stop] = position
         buffers: dict[int, np.ndarray] = {}
         filled = np.zeros(len(shards), dtype=np.int64)
         done = 0
@@ -345,8 +414,13 @@ class ShardedIndex:
     search: Any  # app.ann.Search: the tuned breadth's recall@10
 
 
-def index_shards(folder: str | Path, *, engine: str = "local", address: str | None = None,
-                 num_cpus: int = DEFAULT_RAY_CPUS) -> Job[ShardedIndex]:
+def index_shards(
+    folder: str | Path,
+    *,
+    engine: str = "local",
+    address: str | None = None,
+    num_cpus: int = DEFAULT_RAY_CPUS,
+) -> Job[ShardedIndex]:
     """The approximate neighbour index of a folder of shards (``sentspace encode
     --engine``), built shard by shard; a job.
 
@@ -364,11 +438,16 @@ def index_shards(folder: str | Path, *, engine: str = "local", address: str | No
     if engine not in ENGINES:
         raise ModelError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     folder = Path(folder)
-    manifest = json.loads((folder / SHARD_MANIFEST).read_text(encoding="utf-8")) \
-        if (folder / SHARD_MANIFEST).is_file() else None
+    manifest = (
+        json.loads((folder / SHARD_MANIFEST).read_text(encoding="utf-8"))
+        if (folder / SHARD_MANIFEST).is_file()
+        else None
+    )
     if manifest is None:
-        raise ModelError(f"{folder}: not a folder of shards (no {SHARD_MANIFEST}); write "
-                         "one with sentspace encode --engine local|ray")
+        raise ModelError(
+            f"{folder}: not a folder of shards (no {SHARD_MANIFEST}); write "
+            "one with sentspace encode --engine local|ray"
+        )
     unit = normalise(read_embeddings(folder).vectors).matrix
     shards = [(entry["start"], entry["rows"]) for entry in manifest["shards"]]
     stage = f"indexing {len(shards)} shards ({engine})"
@@ -392,6 +471,7 @@ def _index_part(serialized: np.ndarray, rows: np.ndarray):
     import faiss  # noqa: PLC0415
 
     from sentspace.app.ann import add_rows  # noqa: PLC0415
+
     part = faiss.deserialize_index(serialized)
     add_rows(part, rows)
     return part
@@ -399,9 +479,10 @@ def _index_part(serialized: np.ndarray, rows: np.ndarray):
 
 def _index_local(index, unit: np.ndarray, shards, **_):
     import faiss  # noqa: PLC0415
+
     trained = faiss.serialize_index(index)
     for start, rows in shards:
-        yield start, _index_part(trained, unit[start:start + rows])
+        yield start, _index_part(trained, unit[start : start + rows])
 
 
 def _index_ray(index, unit: np.ndarray, shards, *, address: str | None, num_cpus: int):
@@ -410,8 +491,9 @@ def _index_ray(index, unit: np.ndarray, shards, *, address: str | None, num_cpus
     with _ray(address, num_cpus) as ray:
         # Parts travel back serialised (faiss indexes do not pickle).
         add = ray.remote(num_cpus=1)(
-            lambda trained, rows: faiss.serialize_index(_index_part(trained, rows)))
+            lambda trained, rows: faiss.serialize_index(_index_part(trained, rows))
+        )
         trained = ray.put(faiss.serialize_index(index))
-        pending = [add.remote(trained, unit[start:start + rows]) for start, rows in shards]
+        pending = [add.remote(trained, unit[start : start + rows]) for start, rows in shards]
         for (start, _), ref in zip(shards, pending):
             yield start, faiss.deserialize_index(ray.get(ref))

@@ -95,8 +95,11 @@ class PairExplanation(Result):
 
     def top_words(self, side: int, n: int = TOP) -> list[tuple[str, float]]:
         """The ``n`` tokens of sentence ``side`` (0: A, 1: B) that contribute most."""
-        tokens, values = ((self.tokens_a, self.contribution_a) if side == 0
-                          else (self.tokens_b, self.contribution_b))
+        tokens, values = (
+            (self.tokens_a, self.contribution_a)
+            if side == 0
+            else (self.tokens_b, self.contribution_b)
+        )
         order = np.argsort(-values, kind="stable")[:n]
         return [(tokens[i], float(values[i])) for i in order]
 
@@ -126,36 +129,59 @@ class PairExplanation(Result):
             np.maximum.at(by_type, (rows_of, columns_of), matrix)
         order = np.argsort(-by_type, axis=None, kind="stable")[:n]
         rows, columns = np.unravel_index(order, by_type.shape)
-        return [(str(types_a[i]), str(types_b[j]), float(by_type[i, j]))
-                for i, j in zip(rows.tolist(), columns.tolist()) if by_type[i, j] != 0]
+        return [
+            (str(types_a[i]), str(types_b[j]), float(by_type[i, j]))
+            for i, j in zip(rows.tolist(), columns.tolist())
+            if by_type[i, j] != 0
+        ]
 
     @property
     def pair_label(self) -> str:
-        return ("word-pair contributions" if self.pair_contribution is not None
-                else "token alignment (cosine)")
+        return (
+            "word-pair contributions"
+            if self.pair_contribution is not None
+            else "token alignment (cosine)"
+        )
 
     def summary(self) -> list[tuple[str, str]]:
         rows = [("cosine", f"{self.cosine:.4f}"), ("method", self.method)]
         for side, name in ((0, "A"), (1, "B")):
-            rows.append((f"top words of {name}", ", ".join(
-                f"{token} {value:+.4f}" for token, value in self.top_words(side))))
+            rows.append(
+                (
+                    f"top words of {name}",
+                    ", ".join(f"{token} {value:+.4f}" for token, value in self.top_words(side)),
+                )
+            )
         if pairs := self.top_pairs():
-            rows.append((f"top {self.pair_label}", ", ".join(
-                f"{a}~{b} {value:+.4f}" for a, b, value in pairs)))
+            rows.append(
+                (
+                    f"top {self.pair_label}",
+                    ", ".join(f"{a}~{b} {value:+.4f}" for a, b, value in pairs),
+                )
+            )
         return rows
 
     def body(self) -> dict[str, Any]:
-        data = {"texts": list(self.texts), "cosine": self.cosine, "method": self.method,
-                "tokens_a": list(self.tokens_a), "tokens_b": list(self.tokens_b),
-                "contribution_a": self.contribution_a.tolist(),
-                "contribution_b": self.contribution_b.tolist(),
-                "known_a": self.known_a.tolist(), "known_b": self.known_b.tolist(),
-                "pair_contribution": (None if self.pair_contribution is None
-                                      else self.pair_contribution.tolist())}
+        data = {
+            "texts": list(self.texts),
+            "cosine": self.cosine,
+            "method": self.method,
+            "tokens_a": list(self.tokens_a),
+            "tokens_b": list(self.tokens_b),
+            "contribution_a": self.contribution_a.tolist(),
+            "contribution_b": self.contribution_b.tolist(),
+            "known_a": self.known_a.tolist(),
+            "known_b": self.known_b.tolist(),
+            "pair_contribution": (
+                None if self.pair_contribution is None else self.pair_contribution.tolist()
+            ),
+        }
         if self.alignment is not None:
-            data["alignment"] = {"tokens_a": list(self.alignment.tokens_a),
-                                 "tokens_b": list(self.alignment.tokens_b),
-                                 "cosine": self.alignment.cosine.tolist()}
+            data["alignment"] = {
+                "tokens_a": list(self.alignment.tokens_a),
+                "tokens_b": list(self.alignment.tokens_b),
+                "cosine": self.alignment.cosine.tolist(),
+            }
         return data
 
 
@@ -212,30 +238,35 @@ def _occlusion(text_a: str, text_b: str, encoder: Encoder) -> Job[tuple]:
     every variant; with the token alignment from the same forward pass when the
     encoder gives token embeddings (sentence-transformers)."""
     spans = word_spans(text_a), word_spans(text_b)
-    texts = [text_a, text_b, *(without_word(text_a, span) for span in spans[0]),
-             *(without_word(text_b, span) for span in spans[1])]
+    texts = [
+        text_a,
+        text_b,
+        *(without_word(text_a, span) for span in spans[0]),
+        *(without_word(text_b, span) for span in spans[1]),
+    ]
     alignment = None
     if hasattr(encoder, "encode_with_tokens"):
         yield Progress(f"encoding with {encoder.name}", 0, len(texts))
         matrix, tokens = encoder.encode_with_tokens(texts)
         (tokens_a, x), (tokens_b, y) = tokens[:2]
-        alignment = TokenAlignment(tokens_a, tokens_b,
-                                   (_unit_rows(x) @ _unit_rows(y).T).astype(np.float64))
+        alignment = TokenAlignment(
+            tokens_a, tokens_b, (_unit_rows(x) @ _unit_rows(y).T).astype(np.float64)
+        )
     else:
         matrix = yield from encoder.iter_encode(texts)
     matrix = _dense64(matrix)
     u, v = matrix[0], matrix[1]
     cosine = float(_cosines(u[None], v[None])[0])
     n_a = len(spans[0])
-    dropped_a = _cosines(matrix[2:2 + n_a], np.broadcast_to(v, (n_a, len(v))))
-    dropped_b = _cosines(matrix[2 + n_a:], np.broadcast_to(u, (len(spans[1]), len(u))))
-    words = tuple(tuple(text[s:e] for s, e in side) for text, side
-                  in zip((text_a, text_b), spans))
+    dropped_a = _cosines(matrix[2 : 2 + n_a], np.broadcast_to(v, (n_a, len(v))))
+    dropped_b = _cosines(matrix[2 + n_a :], np.broadcast_to(u, (len(spans[1]), len(u))))
+    words = tuple(tuple(text[s:e] for s, e in side) for text, side in zip((text_a, text_b), spans))
     return cosine, words, cosine - dropped_a, cosine - dropped_b, alignment
 
 
-def explain_pair(text_a: str, text_b: str, encoder: Encoder, *,
-                 corpus: Corpus | None = None) -> Job[PairExplanation]:
+def explain_pair(
+    text_a: str, text_b: str, encoder: Encoder, *, corpus: Corpus | None = None
+) -> Job[PairExplanation]:
     """Attribute the cosine of two sentences to their words.
 
     Parameters
@@ -252,8 +283,10 @@ def explain_pair(text_a: str, text_b: str, encoder: Encoder, *,
         Precomputed embeddings: they cannot encode a sentence with a word left out.
     """
     if encoder.family == "precomputed":
-        raise EvaluationError("precomputed embeddings cannot encode the sentences with a "
-                              "word left out; explain with the encoder that made them")
+        raise EvaluationError(
+            "precomputed embeddings cannot encode the sentences with a "
+            "word left out; explain with the encoder that made them"
+        )
     if corpus is None:
         corpus = Corpus(name="pair", texts=(text_a, text_b), ids=("A", "B"))
     yield Progress("explaining", 0, 1)
@@ -267,18 +300,35 @@ def explain_pair(text_a: str, text_b: str, encoder: Encoder, *,
         assert parts_b is not None, "an encoder with word parts has them for every text"
         cosine, pairs = decompose(parts_a, parts_b)
         result = PairExplanation(
-            provenance=provenance, texts=(text_a, text_b), cosine=cosine, method=EXACT,
-            tokens_a=parts_a.tokens, tokens_b=parts_b.tokens,
-            contribution_a=pairs.sum(axis=1), contribution_b=pairs.sum(axis=0),
-            pair_contribution=pairs, known_a=parts_a.known, known_b=parts_b.known)
+            provenance=provenance,
+            texts=(text_a, text_b),
+            cosine=cosine,
+            method=EXACT,
+            tokens_a=parts_a.tokens,
+            tokens_b=parts_b.tokens,
+            contribution_a=pairs.sum(axis=1),
+            contribution_b=pairs.sum(axis=0),
+            pair_contribution=pairs,
+            known_a=parts_a.known,
+            known_b=parts_b.known,
+        )
     else:
         cosine, (words_a, words_b), drop_a, drop_b, alignment = yield from _occlusion(
-            text_a, text_b, fitted)
+            text_a, text_b, fitted
+        )
         result = PairExplanation(
-            provenance=provenance, texts=(text_a, text_b), cosine=cosine, method=OCCLUSION,
-            tokens_a=words_a, tokens_b=words_b, contribution_a=drop_a,
-            contribution_b=drop_b, pair_contribution=None,
-            known_a=np.ones(len(words_a), bool), known_b=np.ones(len(words_b), bool),
-            alignment=alignment)
+            provenance=provenance,
+            texts=(text_a, text_b),
+            cosine=cosine,
+            method=OCCLUSION,
+            tokens_a=words_a,
+            tokens_b=words_b,
+            contribution_a=drop_a,
+            contribution_b=drop_b,
+            pair_contribution=None,
+            known_a=np.ones(len(words_a), bool),
+            known_b=np.ones(len(words_b), bool),
+            alignment=alignment,
+        )
     yield Progress("explaining", 1, 1)
     return result

@@ -42,8 +42,11 @@ def format_of(target: Path) -> str:
     suffix = target.suffix.lower()
     if suffix in (".npy", ".parquet"):
         return suffix[1:]
-    raise InputError("unknown export format: name the file *.npy, *.parquet or "
-                     "vectors.tsv (or give a folder for the Projector pair)", target)
+    raise InputError(
+        "unknown export format: name the file *.npy, *.parquet or "
+        "vectors.tsv (or give a folder for the Projector pair)",
+        target,
+    )
 
 
 def _single_line(text: str) -> str:
@@ -71,8 +74,7 @@ def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     return buffer.getvalue()
 
 
-def write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence[Any]]
-              ) -> Path:
+def write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
     """Write :func:`csv_text` of the header and rows to ``path``."""
     write_text_atomic(path, csv_text(header, rows))
     return Path(path)
@@ -90,9 +92,14 @@ def export_sentences(corpus: Corpus, indices: Iterable[int], path: str | Path) -
     """Write the sentences ``indices`` (in that order) to ``path`` as CSV: index, id,
     text and first group ("" for none)."""
     groups = first_group_names(corpus)
-    return write_csv(path, ("index", "id", "text", "group"), (
-        (index, corpus.ids[index], corpus.texts[index], groups[index] if groups else "")
-        for index in map(int, indices)))
+    return write_csv(
+        path,
+        ("index", "id", "text", "group"),
+        (
+            (index, corpus.ids[index], corpus.texts[index], groups[index] if groups else "")
+            for index in map(int, indices)
+        ),
+    )
 
 
 def metadata_columns(corpus: Corpus) -> dict[str, list[str]]:
@@ -106,8 +113,9 @@ def metadata_columns(corpus: Corpus) -> dict[str, list[str]]:
     return columns
 
 
-def export_matrix(corpus: Corpus, matrix: Embeddings, target: str | Path,
-                  provenance: dict[str, Any]) -> list[Path]:
+def export_matrix(
+    corpus: Corpus, matrix: Embeddings, target: str | Path, provenance: dict[str, Any]
+) -> list[Path]:
     """Write ``matrix`` (n, dim), one row per corpus entry, to ``target``.
 
     ``provenance`` (encoder name, family, parameters, fingerprint; or the projection's
@@ -117,42 +125,54 @@ def export_matrix(corpus: Corpus, matrix: Embeddings, target: str | Path,
     target = Path(target)
     if matrix.shape[0] != len(corpus):
         raise ValueError(f"{matrix.shape[0]} rows for {len(corpus)} corpus entries")
-    dense = (sp.csr_array(matrix).toarray() if sp.issparse(matrix)
-             else np.asarray(matrix)).astype(
-        np.float32, copy=False)
+    dense = (sp.csr_array(matrix).toarray() if sp.issparse(matrix) else np.asarray(matrix)).astype(
+        np.float32, copy=False
+    )
     kind = format_of(target)
     if kind == "npy":
         sidecar = target.with_suffix(".json")
         with atomic_path(target) as temporary:
             with temporary.open("wb") as handle:
                 np.save(handle, dense)
-        write_json(sidecar, {
-            "rows": int(dense.shape[0]), "dim": int(dense.shape[1]),
-            "row_order": "corpus entries in source file order",
-            "corpus": {"name": corpus.name, "fingerprint": corpus.fingerprint,
-                       "sources": list(corpus.sources)},
-            **provenance, "sentspace_version": package_version()})
+        write_json(
+            sidecar,
+            {
+                "rows": int(dense.shape[0]),
+                "dim": int(dense.shape[1]),
+                "row_order": "corpus entries in source file order",
+                "corpus": {
+                    "name": corpus.name,
+                    "fingerprint": corpus.fingerprint,
+                    "sources": list(corpus.sources),
+                },
+                **provenance,
+                "sentspace_version": package_version(),
+            },
+        )
         return [target, sidecar]
     if kind == "projector":
         folder = target if target.is_dir() else target.parent
         vectors, metadata = folder / "vectors.tsv", folder / "metadata.tsv"
-        write_text_atomic(vectors, "".join("\t".join(f"{v:.7g}" for v in row) + "\n"
-                                           for row in dense))
+        write_text_atomic(
+            vectors, "".join("\t".join(f"{v:.7g}" for v in row) + "\n" for row in dense)
+        )
         columns = metadata_columns(corpus)
         lines = ["\t".join(columns)]
-        lines += ["\t".join(_single_line(values[i]) for values in columns.values())
-                  for i in range(len(corpus))]
+        lines += [
+            "\t".join(_single_line(values[i]) for values in columns.values())
+            for i in range(len(corpus))
+        ]
         write_text_atomic(metadata, "\n".join(lines) + "\n")
         return [vectors, metadata]
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise InputError("writing Parquet needs pyarrow: pip install 'sentspace[parquet]'",
-                         target) from None
+        raise InputError(
+            "writing Parquet needs pyarrow: pip install 'sentspace[parquet]'", target
+        ) from None
     vector_column = pa.FixedSizeListArray.from_arrays(pa.array(dense.ravel()), dense.shape[1])
-    table = pa.table({"id": list(corpus.ids), "text": list(corpus.texts),
-                      "vector": vector_column})
+    table = pa.table({"id": list(corpus.ids), "text": list(corpus.texts), "vector": vector_column})
     with atomic_path(target) as temporary:
         pq.write_table(table, temporary)
     return [target]

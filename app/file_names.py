@@ -16,9 +16,12 @@ def filter_patterns(name_filter: str) -> list[str]:
 
 
 def _extensions(filters: str) -> list[str]:
-    return [pattern[1:].lower() for name_filter in filters.split(";;")
-            for pattern in filter_patterns(name_filter)
-            if pattern.startswith("*.") and "*" not in pattern[1:]]
+    return [
+        pattern[1:].lower()
+        for name_filter in filters.split(";;")
+        for pattern in filter_patterns(name_filter)
+        if pattern.startswith("*.") and "*" not in pattern[1:]
+    ]
 
 
 def completed_name(path: str | Path, chosen: str, filters: str = "") -> Path:
@@ -28,8 +31,7 @@ def completed_name(path: str | Path, chosen: str, filters: str = "") -> Path:
     (``rel-glove`` -> ``rel-glove.json``, ``glove.6B`` -> ``glove.6B.json``), or its
     fixed name replaces the name (the Projector's ``vectors.tsv``). ``*`` keeps it."""
     path = Path(path)
-    if any(path.name.lower().endswith(extension)
-           for extension in _extensions(filters or chosen)):
+    if any(path.name.lower().endswith(extension) for extension in _extensions(filters or chosen)):
         return path
     first = next(iter(filter_patterns(chosen)), "*")
     if first.startswith("*.") and "*" not in first[1:]:

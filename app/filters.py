@@ -38,8 +38,12 @@ BINS = 40
 #: The bar of the categories beyond the top :data:`TOP`, as a chosen name.
 OTHER = "(other)"
 #: Other names a column answers to in an expression, beside its own.
-ALIASES = {"length": "Words", "score": "Gold score (mean of its pairs)",
-           "label": "Pair label", "misclassified": "Misclassified or not"}
+ALIASES = {
+    "length": "Words",
+    "score": "Gold score (mean of its pairs)",
+    "label": "Pair label",
+    "misclassified": "Misclassified or not",
+}
 _SQL_WORDS = {"AND": "and", "OR": "or", "NOT": "not", "IN": "in"}
 
 
@@ -104,8 +108,7 @@ class Filter:
         return replace(self, conditions=(*kept, condition))
 
     def without(self, column: str) -> Filter:
-        return replace(self, conditions=tuple(c for c in self.conditions
-                                              if c.column != column))
+        return replace(self, conditions=tuple(c for c in self.conditions if c.column != column))
 
     def with_expression(self, expression: str) -> Filter:
         return replace(self, expression=expression.strip())
@@ -116,21 +119,27 @@ class Filter:
         return chips + ([("", f"where {self.expression}")] if self.expression else [])
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ranges": [[c.column, c.low, c.high] for c in self.conditions
-                           if isinstance(c, Range)],
-                "categories": [[c.column, list(c.names)] for c in self.conditions
-                               if isinstance(c, Chosen)],
-                "kept": [list(c.ids) for c in self.conditions if isinstance(c, Kept)],
-                "expression": self.expression}
+        return {
+            "ranges": [[c.column, c.low, c.high] for c in self.conditions if isinstance(c, Range)],
+            "categories": [
+                [c.column, list(c.names)] for c in self.conditions if isinstance(c, Chosen)
+            ],
+            "kept": [list(c.ids) for c in self.conditions if isinstance(c, Kept)],
+            "expression": self.expression,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Filter:
         """The filter :meth:`to_dict` wrote; ValueError for anything else."""
         try:
-            ranges = [Range(str(column), float(low), float(high))
-                      for column, low, high in data.get("ranges", [])]
-            chosen = [Chosen(str(column), tuple(map(str, names)))
-                      for column, names in data.get("categories", [])]
+            ranges = [
+                Range(str(column), float(low), float(high))
+                for column, low, high in data.get("ranges", [])
+            ]
+            chosen = [
+                Chosen(str(column), tuple(map(str, names)))
+                for column, names in data.get("categories", [])
+            ]
             kept = [Kept(tuple(map(str, ids))) for ids in data.get("kept", [])[:1]]
             expression = data.get("expression", "")
             if not isinstance(expression, str):
@@ -195,7 +204,7 @@ def make_chart(column: Categories | Numbers) -> Chart:
     top = ranked[:TOP]
     bar_of = np.full(len(column.names) + 1, TOP, dtype=np.uint8)
     bar_of[top] = np.arange(len(top))
-    bar_of[-1] = TOP + 1                           # codes of -1 read the last entry
+    bar_of[-1] = TOP + 1  # codes of -1 read the last entry
     labels = [column.names[k] for k in top] + [""] * (TOP - len(top))
     others = len(column.names) - len(top)
     labels += [f"{OTHER[:-1]} {others:,})" if others else "", column.none]
@@ -254,9 +263,8 @@ class Evaluated:
         changed = np.zeros(len(self.fails), dtype=bool)
         for key in self.passes.keys() | earlier.passes.keys():
             now, then = self.passes.get(key), earlier.passes.get(key)
-            if now is not then:                  # a cached mask is the same object
-                changed |= ((now if now is not None else True)
-                            ^ (then if then is not None else True))
+            if now is not then:  # a cached mask is the same object
+                changed |= (now if now is not None else True) ^ (then if then is not None else True)
         return np.flatnonzero(changed)
 
 
@@ -274,11 +282,9 @@ class FilterTable:
     _cache: dict[Any, np.ndarray] = field(init=False, default_factory=dict)
     #: Each chart's last counts and the evaluation they were counted under, so the next
     #: brush counts only the rows it changed.
-    _counted: dict[str, tuple[Evaluated, np.ndarray]] = field(init=False,
-                                                              default_factory=dict)
+    _counted: dict[str, tuple[Evaluated, np.ndarray]] = field(init=False, default_factory=dict)
     #: The rows changed between the last two evaluations counted: (earlier, later, rows).
-    _changed: tuple[Evaluated, Evaluated, np.ndarray] | None = field(init=False,
-                                                                     default=None)
+    _changed: tuple[Evaluated, Evaluated, np.ndarray] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         charted = [c for c in self.columns if isinstance(c, (Categories, Numbers))]
@@ -302,19 +308,24 @@ class FilterTable:
         if cached is not None:
             return cached
         if isinstance(condition, Kept):
-            mask = np.isin(np.asarray(self.ids, dtype=object),
-                           np.asarray(condition.ids, dtype=object))
+            mask = np.isin(
+                np.asarray(self.ids, dtype=object), np.asarray(condition.ids, dtype=object)
+            )
             self._cache[condition] = mask
             return mask
         chart = self.charts.get(condition.column)
         if chart is None:
-            raise InputError(f"the filter names a column this corpus does not have: "
-                             f"{condition.column!r}")
+            raise InputError(
+                f"the filter names a column this corpus does not have: {condition.column!r}"
+            )
         column = chart.column
         if isinstance(condition, Range) and isinstance(column, Numbers):
             mask = (column.values >= condition.low) & (column.values <= condition.high)
-        elif (isinstance(condition, Chosen) and isinstance(column, Categories)
-              and chart.bar_of is not None):
+        elif (
+            isinstance(condition, Chosen)
+            and isinstance(column, Categories)
+            and chart.bar_of is not None
+        ):
             chosen = set(condition.names)
             lut = np.zeros(len(column.names) + 1, dtype=bool)
             for code, name in enumerate(column.names):
@@ -323,9 +334,11 @@ class FilterTable:
             lut[-1] = column.none in chosen
             mask = lut[column.codes]
         else:
-            raise InputError(f"the filter's {condition.label()!r} does not fit "
-                             f"{column.title}, which holds "
-                             f"{'numbers' if chart.numeric else 'categories'}")
+            raise InputError(
+                f"the filter's {condition.label()!r} does not fit "
+                f"{column.title}, which holds "
+                f"{'numbers' if chart.numeric else 'categories'}"
+            )
         if len(self._cache) > 64:
             self._cache.clear()
         self._cache[condition] = mask
@@ -357,10 +370,12 @@ class FilterTable:
             if len(rows) <= len(chart.slot) // 8:
                 # Only the rows a brush moved across can change a count: at a million
                 # rows a brush moved by a bin counts thousands, not all.
-                delta = (evaluated.without_at(title, rows).astype(np.int64)
-                         - kept[0].without_at(title, rows))
-                changes = np.bincount(chart.slot[rows], weights=delta,
-                                      minlength=len(chart.labels)).astype(np.int64)
+                delta = evaluated.without_at(title, rows).astype(np.int64) - kept[0].without_at(
+                    title, rows
+                )
+                changes = np.bincount(
+                    chart.slot[rows], weights=delta, minlength=len(chart.labels)
+                ).astype(np.int64)
                 # The same array when nothing changed: its chart is not redrawn.
                 counts = kept[1] + changes if changes.any() else kept[1]
                 self._counted[title] = (evaluated, counts)
@@ -394,8 +409,9 @@ class FilterTable:
         tree = _parse(source)
         result = _Evaluator(self, source).visit(tree.body)
         if not isinstance(result, np.ndarray) or result.dtype != bool:
-            raise _error(source, tree.body, "this is a value, not a condition: compare "
-                         "it, as in words > 10")
+            raise _error(
+                source, tree.body, "this is a value, not a condition: compare it, as in words > 10"
+            )
         return result
 
 
@@ -404,10 +420,12 @@ def _parse(source: str) -> ast.Expression:
         return ast.parse(_python_words(source), mode="eval")
     except SyntaxError as error:
         at = error.offset or 0
-        if not 0 < at <= len(source.rstrip()):      # Python puts an early end at 0
-            raise InputError(f"filter expression, column {len(source.rstrip()) + 1}: it "
-                             "ends too early (a value or condition is missing)") from None
-        hint = ("; compare with ==" if re.search(r"(?<![=!<>])=(?!=)", source) else "")
+        if not 0 < at <= len(source.rstrip()):  # Python puts an early end at 0
+            raise InputError(
+                f"filter expression, column {len(source.rstrip()) + 1}: it "
+                "ends too early (a value or condition is missing)"
+            ) from None
+        hint = "; compare with ==" if re.search(r"(?<![=!<>])=(?!=)", source) else ""
         raise InputError(f"filter expression, column {at}: {error.msg}{hint}") from None
 
 
@@ -421,20 +439,32 @@ def _python_words(source: str) -> str:
     for token in tokens:
         if token.type == tokenize.NAME and token.string in _SQL_WORDS and token.start[0] == 1:
             start = token.start[1]
-            out[start:start + len(token.string)] = _SQL_WORDS[token.string]
+            out[start : start + len(token.string)] = _SQL_WORDS[token.string]
     return "".join(out)
 
 
 def _error(source: str, node: ast.AST, problem: str) -> InputError:
     at = getattr(node, "col_offset", 0) + 1
     end = getattr(node, "end_col_offset", at)
-    return InputError(f"filter expression, column {at} ({source[at - 1:end]!r}): {problem}")
+    return InputError(f"filter expression, column {at} ({source[at - 1 : end]!r}): {problem}")
 
 
-_COMPARE = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less,
-            ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal}
-_FLIPPED = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE,
-            ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+_COMPARE = {
+    ast.Eq: np.equal,
+    ast.NotEq: np.not_equal,
+    ast.Lt: np.less,
+    ast.LtE: np.less_equal,
+    ast.Gt: np.greater,
+    ast.GtE: np.greater_equal,
+}
+_FLIPPED = {
+    ast.Lt: ast.Gt,
+    ast.LtE: ast.GtE,
+    ast.Gt: ast.Lt,
+    ast.GtE: ast.LtE,
+    ast.Eq: ast.Eq,
+    ast.NotEq: ast.NotEq,
+}
 
 
 class _Evaluator:
@@ -446,16 +476,23 @@ class _Evaluator:
     def visit(self, node: ast.AST) -> Any:
         method = getattr(self, f"visit_{type(node).__name__}", None)
         if method is None:
-            raise _error(self.source, node, f"{_describe(node)} is not allowed; use "
-                         "comparisons, and, or, not, in [...], numbers, \"text\" and "
-                         "column names")
+            raise _error(
+                self.source,
+                node,
+                f"{_describe(node)} is not allowed; use "
+                'comparisons, and, or, not, in [...], numbers, "text" and '
+                "column names",
+            )
         return method(node)
 
     def condition(self, node: ast.AST) -> np.ndarray:
         value = self.visit(node)
         if not (isinstance(value, np.ndarray) and value.dtype == bool):
-            raise _error(self.source, node, "a value where a condition is needed: "
-                         "compare it, as in words > 10")
+            raise _error(
+                self.source,
+                node,
+                "a value where a condition is needed: compare it, as in words > 10",
+            )
         return value
 
     def visit_BoolOp(self, node: ast.BoolOp) -> np.ndarray:
@@ -470,8 +507,7 @@ class _Evaluator:
         if isinstance(node.op, (ast.BitAnd, ast.BitOr)):
             combine = np.logical_and if isinstance(node.op, ast.BitAnd) else np.logical_or
             return combine(self.condition(node.left), self.condition(node.right))
-        raise _error(self.source, node, "arithmetic is not allowed; compare a column "
-                     "with a value")
+        raise _error(self.source, node, "arithmetic is not allowed; compare a column with a value")
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
         if isinstance(node.op, (ast.Not, ast.Invert)):
@@ -485,15 +521,14 @@ class _Evaluator:
     def visit_Constant(self, node: ast.Constant) -> Any:
         value = node.value
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise _error(self.source, node, "only numbers and \"text\" are values")
+            raise _error(self.source, node, 'only numbers and "text" are values')
         return float(value) if isinstance(value, (int, float)) else value
 
     def visit_Name(self, node: ast.Name) -> Chart:
         title = self.table.names.get(node.id) or self.table.names.get(node.id.lower())
         if title is None:
             names = ", ".join(sorted(self.table.names))
-            raise _error(self.source, node, f"no column is called {node.id}; the names "
-                         f"are {names}")
+            raise _error(self.source, node, f"no column is called {node.id}; the names are {names}")
         return self.table.charts[title]
 
     def visit_List(self, node: ast.List | ast.Tuple) -> list[Any]:
@@ -511,13 +546,15 @@ class _Evaluator:
             left_node = right_node
         return np.logical_and.reduce(parts)
 
-    def compare(self, left_node: ast.AST, op: ast.cmpop, right_node: ast.AST
-                ) -> np.ndarray:
+    def compare(self, left_node: ast.AST, op: ast.cmpop, right_node: ast.AST) -> np.ndarray:
         left, right = self.visit(left_node), self.visit(right_node)
         if isinstance(op, (ast.In, ast.NotIn)):
             if not isinstance(left, Chart) or not isinstance(right, list):
-                raise _error(self.source, right_node, "in needs a column on its left "
-                             "and a [list] on its right")
+                raise _error(
+                    self.source,
+                    right_node,
+                    "in needs a column on its left and a [list] on its right",
+                )
             found = np.zeros(self.table.n, dtype=bool)
             for value in right:
                 found |= self.equal(left, value, right_node)
@@ -530,13 +567,15 @@ class _Evaluator:
             left, right, op = right, left, _FLIPPED[type(op)]()
         if isinstance(left.column, Categories):
             if not isinstance(op, (ast.Eq, ast.NotEq)):
-                raise _error(self.source, right_node, f"{left.title} has categories: "
-                             "compare it with == or !=")
+                raise _error(
+                    self.source,
+                    right_node,
+                    f"{left.title} has categories: compare it with == or !=",
+                )
             equal = self.equal(left, right, right_node)
             return equal if isinstance(op, ast.Eq) else ~equal
         if isinstance(right, str):
-            raise _error(self.source, right_node, f"{left.title} holds numbers; "
-                         f"{right!r} is text")
+            raise _error(self.source, right_node, f"{left.title} holds numbers; {right!r} is text")
         with np.errstate(invalid="ignore"):
             return _COMPARE[type(op)](left.column.values, right)
 
@@ -544,29 +583,30 @@ class _Evaluator:
         column = chart.column
         if isinstance(column, Numbers):
             if isinstance(value, str):
-                raise _error(self.source, node, f"{chart.title} holds numbers; "
-                             f"{value!r} is text")
+                raise _error(self.source, node, f"{chart.title} holds numbers; {value!r} is text")
             return column.values == value
         text = value if isinstance(value, str) else _number(value)
         if text == column.none:
             return column.codes < 0
         if text not in column.names:
-            shown = ", ".join(column.names[:TOP]) + (", …" if len(column.names) > TOP
-                                                     else "")
-            raise _error(self.source, node, f"{text!r} is not a value of {chart.title} "
-                         f"({shown})")
+            shown = ", ".join(column.names[:TOP]) + (", …" if len(column.names) > TOP else "")
+            raise _error(self.source, node, f"{text!r} is not a value of {chart.title} ({shown})")
         return np.asarray(column.codes == column.names.index(text))
 
 
 def _describe(node: ast.AST) -> str:
-    return {"Call": "a function call", "Attribute": "an attribute",
-            "Subscript": "indexing", "Lambda": "a lambda", "Dict": "a dictionary",
-            "Set": "a set", "IfExp": "if/else"}.get(type(node).__name__,
-                                                    type(node).__name__)
+    return {
+        "Call": "a function call",
+        "Attribute": "an attribute",
+        "Subscript": "indexing",
+        "Lambda": "a lambda",
+        "Dict": "a dictionary",
+        "Set": "a set",
+        "IfExp": "if/else",
+    }.get(type(node).__name__, type(node).__name__)
 
 
-_tables: weakref.WeakKeyDictionary[Any, tuple[tuple, FilterTable]] = (
-    weakref.WeakKeyDictionary())
+_tables: weakref.WeakKeyDictionary[Any, tuple[tuple, FilterTable]] = weakref.WeakKeyDictionary()
 
 
 def state_columns(state: Any) -> list[Column]:
@@ -580,17 +620,23 @@ def state_columns(state: Any) -> list[Column]:
         regions = None
     annotations = state.annotations
     return sentence_columns(
-        corpus, regions=regions,
+        corpus,
+        regions=regions,
         classification=exploration.classification if current else None,
         faithfulness=exploration.faithfulness if exploration is not None else None,
-        edits=annotations.edits if annotations is not None else ())
+        edits=annotations.edits if annotations is not None else (),
+    )
 
 
 def table_of(state: Any) -> FilterTable:
     """:func:`state_columns` as a :class:`FilterTable`, kept on ``state`` until what
     its columns read changes (an edit, a run, regions)."""
-    key = (state.corpus.fingerprint, id(state.exploration), id(state.regions),
-           len(state.annotations.edits) if state.annotations is not None else 0)
+    key = (
+        state.corpus.fingerprint,
+        id(state.exploration),
+        id(state.regions),
+        len(state.annotations.edits) if state.annotations is not None else 0,
+    )
     kept = _tables.get(state)
     if kept is None or kept[0] != key:
         kept = _tables[state] = (key, FilterTable(state_columns(state), state.corpus.ids))
@@ -600,18 +646,15 @@ def table_of(state: Any) -> FilterTable:
 def usable(chosen: Filter, table: FilterTable) -> Filter:
     """``chosen`` without conditions on columns ``table`` lacks (regions of an earlier
     layout), so what remains still applies."""
-    kept = tuple(c for c in chosen.conditions
-                 if c.column in table.charts or isinstance(c, Kept))
-    return chosen if len(kept) == len(chosen.conditions) else replace(chosen,
-                                                                      conditions=kept)
+    kept = tuple(c for c in chosen.conditions if c.column in table.charts or isinstance(c, Kept))
+    return chosen if len(kept) == len(chosen.conditions) else replace(chosen, conditions=kept)
 
 
 #: Formats :func:`export_rows` writes, by file suffix.
 EXPORT_FORMATS = {".csv": "CSV", ".jsonl": "JSON lines"}
 
 
-def export_rows(path: str | Path, corpus: Any, columns: Sequence[Column],
-                rows: np.ndarray) -> Path:
+def export_rows(path: str | Path, corpus: Any, columns: Sequence[Column], rows: np.ndarray) -> Path:
     """Write the sentences ``rows`` (corpus order) to ``path``: id, text and every
     column (categories by name, numbers as numbers, empty where a sentence has none),
     as CSV or JSON lines by the suffix. Raises InputError for another suffix and for
@@ -632,20 +675,23 @@ def export_rows(path: str | Path, corpus: Any, columns: Sequence[Column],
             cells.append(names[np.asarray(column.codes)[rows]].tolist())
         elif isinstance(column, Numbers):
             values = np.asarray(column.values, dtype=np.float64)[rows]
-            cells.append([None if np.isnan(v) else (int(v) if v.is_integer() else v)
-                          for v in values.tolist()])
+            cells.append(
+                [
+                    None if np.isnan(v) else (int(v) if v.is_integer() else v)
+                    for v in values.tolist()
+                ]
+            )
         else:
             cells.append([column.values[k] for k in rows])
     records = list(zip(*cells))
     if suffix == ".csv":
-        text = csv_text(header, (["" if v is None else v for v in record]
-                                 for record in records))
+        text = csv_text(header, (["" if v is None else v for v in record] for record in records))
     else:
-        text = "".join(json.dumps(dict(zip(header, record)), ensure_ascii=False) + "\n"
-                       for record in records)
+        text = "".join(
+            json.dumps(dict(zip(header, record)), ensure_ascii=False) + "\n" for record in records
+        )
     try:
         write_text_atomic(target, text)
     except OSError as error:
-        raise InputError(f"cannot write the export: {error.strerror or error}",
-                         target) from None
+        raise InputError(f"cannot write the export: {error.strerror or error}", target) from None
     return target

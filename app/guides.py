@@ -25,12 +25,14 @@ class Guide:
     pitfall: str
 
     def html(self) -> str:
-        return (f"<h3>{self.title}</h3>"
-                f"<h4>Question</h4><p>{self.question}</p>"
-                f"<h4>Procedure</h4><p>{self.procedure}</p>"
-                f"<h4>What the numbers mean</h4><p>{self.numbers}</p>"
-                f"<h4>Data it needs</h4><p>{self.data}</p>"
-                f"<h4>Pitfall</h4><p>{self.pitfall}</p>")
+        return (
+            f"<h3>{self.title}</h3>"
+            f"<h4>Question</h4><p>{self.question}</p>"
+            f"<h4>Procedure</h4><p>{self.procedure}</p>"
+            f"<h4>What the numbers mean</h4><p>{self.numbers}</p>"
+            f"<h4>Data it needs</h4><p>{self.data}</p>"
+            f"<h4>Pitfall</h4><p>{self.pitfall}</p>"
+        )
 
 
 _GUIDES: dict[str, Guide] = {
@@ -50,11 +52,12 @@ _GUIDES: dict[str, Guide] = {
         "independent). The misclassified sentences are ringed in red in the projection; "
         "the chart counts them per group, and a bar selects its group's sentences.",
         "A corpus with paraphrase groups (a grouping that is not of kind "
-        "\"class\"): the bundled msrp-grouped, white2015 grouped corpora, Opinosis "
+        '"class"): the bundled msrp-grouped, white2015 grouped corpora, Opinosis '
         "topics, MSRP pairs folded into groups, SCUs of a pyramid.",
         "Fitting a learning encoder on all sentences before splitting leaks the test "
         "sentences and inflates accuracy by a few points; the evaluation refits per fold "
-        "for that reason, so it is slower for TF-IDF than for plain bag of words."),
+        "for that reason, so it is slower for TF-IDF than for plain bag of words.",
+    ),
     "relatedness": Guide(
         "Relatedness: cosine against human scores",
         "Does the cosine of two sentence embeddings rise and fall with how related "
@@ -71,7 +74,8 @@ _GUIDES: dict[str, Guide] = {
         "2012-2016 per subset, STS Benchmark.",
         "Pooled correlation over several STS subsets mixes scales and domains; read the "
         "per-subset rows too. And MSE depends on the cosine mapping, the correlations "
-        "do not."),
+        "do not.",
+    ),
     "transfer": Guide(
         "Supervised transfer: logistic regression on embeddings",
         "How much task-relevant information does the embedding carry for a simple "
@@ -84,10 +88,11 @@ _GUIDES: dict[str, Guide] = {
         "Test accuracy (with a bootstrap interval) and per-fold accuracy; F1 for binary "
         "tasks such as MSRP.",
         "Labelled sentence pairs (MSRP, SICK entailment) or sentences with class "
-        "labels (a grouping of kind \"class\": the SentEval transfer tasks).",
+        'labels (a grouping of kind "class": the SentEval transfer tasks).',
         "A classifier can find signal a cosine never uses, so a good transfer score says "
         "little about the geometry the other views show; compare with relatedness and "
-        "ranking before concluding."),
+        "ranking before concluding.",
+    ),
     "ranking": Guide(
         "Paraphrase ranking",
         "Among all the sentences of the corpus, is a sentence's paraphrase partner its "
@@ -109,11 +114,11 @@ _GUIDES: dict[str, Guide] = {
         "higher numbers for the same space. In a group the query's other members are in "
         "the pool too, and only one of them can rank first: read the numbers against "
         "what a perfect ranking scores, which the result states (accuracy@1 0.25 in "
-        "groups of five)."),
+        "groups of five).",
+    ),
     "detection": Guide(
         "Zero-shot paraphrase detection",
-        "Without any training, does a cosine threshold separate paraphrase pairs from "
-        "the rest?",
+        "Without any training, does a cosine threshold separate paraphrase pairs from the rest?",
         "The cosine of every pair labelled 1 or 0; a pair is called a paraphrase when "
         "its cosine passes a threshold. The precision-recall curve is traced over all "
         "thresholds.",
@@ -123,21 +128,21 @@ _GUIDES: dict[str, Guide] = {
         "threshold.",
         "Sentence pairs labelled 1 (paraphrase) and 0 (not), such as MSRP.",
         "The best-F1 threshold is read off the very pairs it is scored on: an optimistic "
-        "number, not a tuned classifier's test score."),
+        "number, not a tuned classifier's test score.",
+    ),
     "learning-curve": Guide(
         "Learning curve of the pair classifier",
-        "How many labelled pairs does a supervised paraphrase detector on this encoder "
-        "need?",
+        "How many labelled pairs does a supervised paraphrase detector on this encoder need?",
         "Logistic regression on [|u - v|, u * v] (as in transfer) trained on 1%, 2%, 5%, "
         "10%, 20%, 50% and 100% of the training split; the subsets are nested and "
         "stratified by label (seeded). Each is tested on the whole test split. Encoders "
         "that learn from data are refitted on each training subset.",
         "Test accuracy per training share, with bootstrap intervals; the number of "
         "training pairs actually used at each share.",
-        "Sentence pairs labelled 1 and 0 with a <b>train</b> and a <b>test</b> split "
-        "(MSRP).",
+        "Sentence pairs labelled 1 and 0 with a <b>train</b> and a <b>test</b> split (MSRP).",
         "At 1% the classifier sees a few dozen pairs: its accuracy swings with the "
-        "seed, so read the interval before the point."),
+        "seed, so read the interval before the point.",
+    ),
     "histograms": Guide(
         "Similarity and word-overlap histograms",
         "How far apart are the cosines of positive and negative pairs, and how much of "
@@ -148,12 +153,12 @@ _GUIDES: dict[str, Guide] = {
         "Jaccard index of the two sentences' sets of lowercased words (punctuation is "
         "not a word). Bin edges are fixed, so histograms of different encoders line "
         "up.",
-        "Pairs, mean cosine and mean word overlap of each side. Clicking a bar selects "
-        "its pairs.",
+        "Pairs, mean cosine and mean word overlap of each side. Clicking a bar selects its pairs.",
         "Sentence pairs with 0/1 labels or gold scores (MSRP, SICK, STS).",
         "If the word-overlap histograms already separate the two sides, the dataset "
         "rewards bag-of-words models: a good cosine separation then proves little "
-        "about meaning. Compare with the random bag-of-words baseline."),
+        "about meaning. Compare with the random bag-of-words baseline.",
+    ),
     "latent": Guide(
         "Latent-relatedness probe",
         "When groups contradict each other while sharing most words (<i>My soup is very "
@@ -168,7 +173,8 @@ _GUIDES: dict[str, Guide] = {
         "A small corpus of sentences in at least two groups of two or more "
         "(<code>latent-relatedness/soup.tsv</code>), at most 2,000 grouped sentences.",
         "Bag-of-words encoders see the shared words, not the contradiction: a negative "
-        "gap for them is the expected outcome, not a bug."),
+        "gap for them is the expected outcome, not a bug.",
+    ),
     "pyramid": Guide(
         "Pyramid (SCU) paraphrase tests",
         "Do text fragments that annotators put in one Summary Content Unit lie closer "
@@ -189,12 +195,12 @@ _GUIDES: dict[str, Guide] = {
         "Binary F1 / precision / recall on the held-out pairs; ranking success rate "
         "(answer first of 4) and MRR. Ties rank the answer below tied distractors. "
         "Counts of questions and pairs say how much data survived the constraints.",
-        "A pyramid corpus: DUC/TAC <code>.pyr</code> files, whose groups are "
-        "SCUs.",
+        "A pyramid corpus: DUC/TAC <code>.pyr</code> files, whose groups are SCUs.",
         "The constraints keep few items of a small pyramid; check the counts (shown "
         "beside the paper's totals over DUC 2005-2007) before reading a score from a "
         "dozen pairs. A threshold at the edge of the tune pairs' cosines is flagged: "
-        "those pairs do not separate the classes."),
+        "those pairs do not separate the classes.",
+    ),
     "costra": Guide(
         "Costra 1.1 geometric orderings (Czech)",
         "Does the space order Czech sentence transformations the way annotators did: "
@@ -210,13 +216,13 @@ _GUIDES: dict[str, Guide] = {
         "as the reference evaluator does; overall = mean of the six class scores. The "
         "numbers equal the <code>costra</code> package's on the same embeddings. The "
         "Costra view draws a seed group's paths with failing comparisons highlighted.",
-        "The Costra 1.1 corpus (<code>costra/data.tsv</code>), with its r1-r4 id "
-        "lists.",
+        "The Costra 1.1 corpus (<code>costra/data.tsv</code>), with its r1-r4 id lists.",
         "Scores from the tokenized column and from the raw sentences differ for "
         "encoders that see punctuation; say which one a number comes from. English-only "
         "encoders (GloVe, MiniLM) see Czech as rare tokens: <code>e5-small</code> "
         "(multilingual-e5-small) was trained on Czech (mean 0.512 against bag of "
-        "words' 0.454 here)."),
+        "words' 0.454 here).",
+    ),
     "costra-offsets": Guide(
         "Costra transformations as directions",
         "Is a transformation such as <i>past tense</i> or <i>ban</i> one direction in "
@@ -233,7 +239,8 @@ _GUIDES: dict[str, Guide] = {
         "and transformation types.",
         "In bag-of-words spaces an offset is the words changed, so only types that "
         "add the same words (ban, possibility) look consistent; English-only encoders "
-        "see most Czech words as unknown and give many zero offsets."),
+        "see most Czech words as unknown and give many zero offsets.",
+    ),
     "bitext": Guide(
         "Bitext retrieval",
         "Does a sentence's translation come out as its nearest neighbour among all the "
@@ -252,21 +259,21 @@ _GUIDES: dict[str, Guide] = {
         "positive pairs, as multi30k-parallel gives them.",
         "An English-only encoder still scores above chance by the names, numbers and "
         "cognates a translation keeps; bag of words does too. Compare against them "
-        "before crediting an encoder with crossing languages."),
+        "before crediting an encoder with crossing languages.",
+    ),
     "agreement": Guide(
         "Misclassification agreement of encoders",
-        "When two encoders both misclassify a sentence, do they make the <i>same</i> "
-        "mistake?",
+        "When two encoders both misclassify a sentence, do they make the <i>same</i> mistake?",
         "The classification evaluation runs with every chosen encoder on the same "
         "folds (same seed, folds and minimum group size). For each pair m1, m2: "
         "P(m1(x) = m2(x) | both wrong) = #{both wrong, same group} / #{both wrong}.",
         "An N x N heatmap with numerator/denominator in each cell; the diagonal holds "
         "each encoder's own mistakes. McNemar's test compares two encoders' "
         "correctness. Clicking a cell lists the sentences both got wrong the same way.",
-        "A corpus with paraphrase groups (as for classification), and two or more "
-        "encoders.",
+        "A corpus with paraphrase groups (as for classification), and two or more encoders.",
         "A high agreement over a denominator of 5 means little; read the counts, not "
-        "just the colour."),
+        "just the colour.",
+    ),
     "projection": Guide(
         "Projection and its faithfulness",
         "What does the space look like in 2D, and where does the picture lie?",
@@ -283,7 +290,8 @@ _GUIDES: dict[str, Guide] = {
         "Embeddings of any corpus: run an encoder, or load your own embeddings.",
         "UMAP and t-SNE distances between clusters, and cluster sizes, mean nothing; "
         "only the neighbourhoods faithfulness measures are kept. Compare encoders on "
-        "the numbers, not on how tidy the picture looks."),
+        "the numbers, not on how tidy the picture looks.",
+    ),
     "review": Guide(
         "Suspicious annotations and edits",
         "Which annotations does the embedding space disagree with, so a linguist can "
@@ -298,10 +306,10 @@ _GUIDES: dict[str, Guide] = {
         "Each list is ordered most suspicious first, with the numbers behind the flag "
         "(and one column per encoder when there are several, so a flag only one "
         "encoder raises shows). Export writes the corrected corpus and a change log.",
-        "A corpus with groups, SCUs, scored pairs or Costra orderings, depending on the "
-        "list.",
+        "A corpus with groups, SCUs, scored pairs or Costra orderings, depending on the list.",
         "A flag is the encoder's opinion, not evidence: bag-of-words flags sentences "
-        "that paraphrase with other words. Prefer flags raised by several encoders."),
+        "that paraphrase with other words. Prefer flags raised by several encoders.",
+    ),
     "embeddings": Guide(
         "Bring your own embeddings, or export them",
         "Can I explore and evaluate vectors computed elsewhere, or take sentspace's "
@@ -313,12 +321,12 @@ _GUIDES: dict[str, Guide] = {
         "or the 2D coordinates as .npy with a JSON sidecar, the Projector pair, or "
         "Parquet, one row per corpus entry in corpus order.",
         "The encoder list says how the rows were aligned and their dimension.",
-        "One embedding per corpus sentence, with ids, texts, or the corpus's exact "
-        "row count.",
+        "One embedding per corpus sentence, with ids, texts, or the corpus's exact row count.",
         "Precomputed embeddings cannot encode new text: typed nearest-neighbour queries "
         "and evaluations that refit per fold cannot use them as a fresh encoder would; "
         "their vectors stay as computed, including any fitting on test sentences "
-        "done elsewhere."),
+        "done elsewhere.",
+    ),
     "fastsent": Guide(
         "Encoder: FastSent and FastSent+AE (fastsent, fastsent-ae)",
         "Does a sum of word vectors, trained so that a sentence predicts the words of its "
@@ -331,7 +339,8 @@ _GUIDES: dict[str, Guide] = {
         "Ordered text: <i>Train on</i> a text file, one sentence a line in reading "
         "order, a blank line ending a document (or <code>--encoder fastsent:FILE</code>).",
         "Trained on the corpus itself, shuffled paraphrases have no real neighbours: "
-        "train on running text (speeches, books, reviews in order)."),
+        "train on running text (speeches, books, reviews in order).",
+    ),
     "dictrep": Guide(
         "Encoder: DictRep (dictrep-bow, dictrep-rnn)",
         "Does a network trained to map dictionary definitions onto the defined word's "
@@ -346,7 +355,8 @@ _GUIDES: dict[str, Guide] = {
         "<code>--encoder dictrep-bow:FILE</code>. Captions work the same way (CaptionRep).",
         "Rows whose word has no GloVe vector (multi-word entries) are skipped; STS "
         "OnWN pairs are WordNet glosses, so exclude them from training before evaluating "
-        "on them."),
+        "on them.",
+    ),
     "sdae": Guide(
         "Encoder: sequential (denoising) autoencoders (sae, sdae, sdae-embs)",
         "What does an LSTM that must rebuild a sentence from a damaged copy keep of it "
@@ -359,10 +369,10 @@ _GUIDES: dict[str, Guide] = {
         "The loss (cross-entropy over the sampled candidates) should fall.",
         "Any sentences, in any order: the corpus or a text file, one sentence a line.",
         "These spaces tend to group sentences by form (length, word order) more than by "
-        "topic, as the paper found; default sizes are small for a CPU."),
+        "topic, as the paper found; default sizes are small for a CPU.",
+    ),
     "skipthought": Guide(
-        "Encoder: SkipThought, uni-skip and combine-skip (skipthought, "
-        "skipthought-combine)",
+        "Encoder: SkipThought, uni-skip and combine-skip (skipthought, skipthought-combine)",
         "Does a recurrent encoder trained to generate the surrounding sentences learn "
         "transferable sentence vectors (Kiros et al. 2015)?",
         "A GRU reads the sentence; two GRU decoders, starting from its final state, "
@@ -376,7 +386,8 @@ _GUIDES: dict[str, Guide] = {
         "Ordered text, as for FastSent: one sentence a line in reading order, a blank "
         "line ending a document.",
         "The paper's model (2400-d, weeks on 74M sentences) is far beyond a CPU: the "
-        "default is a small model, useful for comparing spaces trained alike."),
+        "default is a small model, useful for comparing spaces trained alike.",
+    ),
     "pair-trained": Guide(
         "Pair-trained encoders (pair-bow, pair-rnn, pair-finetune)",
         "What does a space look like when it is trained to tell entailment, paraphrase "
@@ -389,13 +400,14 @@ _GUIDES: dict[str, Guide] = {
         "progress per batch and can be cancelled.",
         "The sentence vector is the encoder's output; the classifier only trains it. "
         "Compare against bow or minilm on the same test split.",
-        "A corpus with labelled or scored pairs (SICK, MSRP, STS), whose \"train\" "
+        'A corpus with labelled or scored pairs (SICK, MSRP, STS), whose "train" '
         "split they learn from, or a pairs file (CSV/TSV with sentence1, sentence2, "
         "label and/or score): --encoder pair-bow:FILE. Evaluations train them on the "
         "training pairs only; relatedness with no split named evaluates the others.",
         "SICK repeats sentences (and 49 whole pairs) across its splits, so a "
         "pair-trained encoder has seen many test sentences, though never a test pair's "
-        "gold. Fine-tuning MiniLM takes minutes per thousand pairs on a CPU."),
+        "gold. Fine-tuning MiniLM takes minutes per thousand pairs on a CPU.",
+    ),
     "urae": Guide(
         "Encoder: recursive autoencoder (urae)",
         "What does composing word vectors up a binary tree, trained only to rebuild "
@@ -412,7 +424,8 @@ _GUIDES: dict[str, Guide] = {
         "Any sentences, in any order: the corpus or a text file, one sentence a line. "
         "Words without a word vector are left out.",
         "Better rebuilding does not mean a better space: on MSRP the root ranks "
-        "paraphrases best after about two epochs on a thousand sentences, then worse."),
+        "paraphrases best after about two epochs on a thousand sentences, then worse.",
+    ),
 }
 
 #: Menu titles of the guides, in menu order.

@@ -65,8 +65,11 @@ def _serve() -> None:
 def _started() -> subprocess.Popen:
     global _process
     if _process is None or _process.poll() is not None:
-        _process = subprocess.Popen([sys.executable, "-m", "sentspace.app.layout_process"],
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        _process = subprocess.Popen(
+            [sys.executable, "-m", "sentspace.app.layout_process"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
         atexit.register(stop)
     return _process
 
@@ -89,7 +92,7 @@ def _read_replies(process: subprocess.Popen, replies: queue.Queue) -> None:
             replies.put(reply)
             if reply[0] != "progress":
                 return
-    except (EOFError, OSError, pickle.UnpicklingError):     # killed, or it died
+    except (EOFError, OSError, pickle.UnpicklingError):  # killed, or it died
         replies.put(None)
 
 
@@ -102,8 +105,9 @@ def run_elsewhere(function: Callable[..., Any], arguments: tuple, stage: str) ->
     pickle.dump((function, arguments), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
     process.stdin.flush()
     replies: queue.Queue = queue.Queue()
-    threading.Thread(target=_read_replies, args=(process, replies), daemon=True,
-                     name="layout-reply").start()
+    threading.Thread(
+        target=_read_replies, args=(process, replies), daemon=True, name="layout-reply"
+    ).start()
     progress = Progress(stage, 2, 3)
     try:
         while True:

@@ -11,9 +11,13 @@ import numpy as np
 from sentspace.app.corpora.model import Corpus
 
 #: How Selected sentences says where a selection came from.
-SOURCES = {"chart": "behind the chart element; ", "review": "of the review row; ",
-           "costra": "of the Costra comparison; ", "search": "matching the search; ",
-           "cluster": "of the clicked region; "}
+SOURCES = {
+    "chart": "behind the chart element; ",
+    "review": "of the review row; ",
+    "costra": "of the Costra comparison; ",
+    "search": "matching the search; ",
+    "cluster": "of the clicked region; ",
+}
 
 
 @dataclass(frozen=True)
@@ -31,8 +35,10 @@ class Row:
 def marks_legend(kind: str, classification) -> str:
     """What the ✓ and ✗ before a classified group's members mean (a line in a heading
     took the Inspector, which shares the column at 1280x800, a row of its room)."""
-    return (f"✓ classified into this {kind}, ✗ into another, by "
-            f"{classification.provenance.encoder_name}")
+    return (
+        f"✓ classified into this {kind}, ✗ into another, by "
+        f"{classification.provenance.encoder_name}"
+    )
 
 
 def first_groups(corpus: Corpus) -> np.ndarray:
@@ -42,16 +48,21 @@ def first_groups(corpus: Corpus) -> np.ndarray:
     return corpus.groups.first_group(len(corpus))
 
 
-def describe_sentence(corpus: Corpus, index: int, groups: np.ndarray,
-                      faithfulness=None) -> str:
+def describe_sentence(corpus: Corpus, index: int, groups: np.ndarray, faithfulness=None) -> str:
     """The sentence, then its id, group and (when measured) faithfulness."""
     group = int(groups[index])
-    where = (f"{corpus.checked_groups.kind} {corpus.checked_groups.names[group]}" if group >= 0
-             else "no group")
+    where = (
+        f"{corpus.checked_groups.kind} {corpus.checked_groups.names[group]}"
+        if group >= 0
+        else "no group"
+    )
     if faithfulness is not None:
         overlap = faithfulness.overlap[index]
-        where += (", faithfulness not measured" if np.isnan(overlap)
-                  else f", faithfulness {faithfulness.share(overlap)}")
+        where += (
+            ", faithfulness not measured"
+            if np.isnan(overlap)
+            else f", faithfulness {faithfulness.share(overlap)}"
+        )
     return f"{corpus.texts[index]}\n[{corpus.ids[index]}, {where}]"
 
 
@@ -64,14 +75,20 @@ def prompt(corpus: Corpus | None) -> str:
 
 def selection_caption(corpus: Corpus, count: int, source: str) -> str:
     """The heading of a list of ``count`` sentences selected from ``source``."""
-    click = (f"click one to see its {corpus.groups.kind}" if corpus.groups is not None
-             else "click one to inspect it")
-    return (f"{count:,} selected sentence{'s' if count != 1 else ''} "
-            f"({SOURCES.get(source, '')}Shift+drag: rectangle, Ctrl+drag: lasso; {click})")
+    click = (
+        f"click one to see its {corpus.groups.kind}"
+        if corpus.groups is not None
+        else "click one to inspect it"
+    )
+    return (
+        f"{count:,} selected sentence{'s' if count != 1 else ''} "
+        f"({SOURCES.get(source, '')}Shift+drag: rectangle, Ctrl+drag: lasso; {click})"
+    )
 
 
-def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
-               classification=None) -> tuple[str, list[Row]]:
+def group_rows(
+    corpus: Corpus, index: int, groups: np.ndarray, classification=None
+) -> tuple[str, list[Row]]:
     """The heading and rows listing the group of sentence ``index``; with a
     classification result, each member is marked as classified right or wrong, and its
     note says what the marks mean."""
@@ -81,19 +98,30 @@ def group_rows(corpus: Corpus, index: int, groups: np.ndarray,
     names = grouping.names
     predicted = {}
     if classification is not None:
-        predicted = dict(zip(classification.sentence_index.tolist(),
-                             classification.predicted_group.tolist()))
+        predicted = dict(
+            zip(classification.sentence_index.tolist(), classification.predicted_group.tolist())
+        )
     rows = []
     for member in members:
         text = corpus.texts[member]
         if member in predicted:
             guess = predicted[member]
-            text = ("✓ " + text if names[guess] == names[group] else
-                    f"✗ {text}\n    (classified as {grouping.kind} {names[guess]})")
-        rows.append(Row(text, int(member), int(member) == index,
-                        marks_legend(grouping.kind, classification) if predicted else ""))
-    heading = f"{grouping.kind[:1].upper()}{grouping.kind[1:]} {names[group]}: " \
-              f"{len(members)} sentences"
+            text = (
+                "✓ " + text
+                if names[guess] == names[group]
+                else f"✗ {text}\n    (classified as {grouping.kind} {names[guess]})"
+            )
+        rows.append(
+            Row(
+                text,
+                int(member),
+                int(member) == index,
+                marks_legend(grouping.kind, classification) if predicted else "",
+            )
+        )
+    heading = (
+        f"{grouping.kind[:1].upper()}{grouping.kind[1:]} {names[group]}: {len(members)} sentences"
+    )
     return heading, rows
 
 
@@ -103,9 +131,15 @@ def misclassified_rows(corpus: Corpus, classification) -> tuple[str, list[Row]]:
     kind = corpus.checked_groups.kind
     wrong = classification.predicted_group != classification.true_group
     names = classification.group_names
-    rows = [Row(f"✗ {corpus.texts[sentence]}\n    ({kind} {names[true]}, classified as "
-                f"{names[guess]})", int(sentence))
-            for sentence, true, guess in zip(classification.sentence_index[wrong],
-                                             classification.true_group[wrong],
-                                             classification.predicted_group[wrong])]
+    rows = [
+        Row(
+            f"✗ {corpus.texts[sentence]}\n    ({kind} {names[true]}, classified as {names[guess]})",
+            int(sentence),
+        )
+        for sentence, true, guess in zip(
+            classification.sentence_index[wrong],
+            classification.true_group[wrong],
+            classification.predicted_group[wrong],
+        )
+    ]
     return f"{len(rows)} misclassified sentences (click one to see its {kind})", rows

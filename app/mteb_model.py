@@ -28,16 +28,32 @@ class MtebModel(AbsEncoder):
 
     def __init__(self, encoder: Encoder):
         if not encoder.is_fitted:
-            raise ValueError(f"encoder: {encoder.name} must be fitted first (give the "
-                             f"corpus to fit it on, or a trained file: FAMILY:FILE)")
+            raise ValueError(
+                f"encoder: {encoder.name} must be fitted first (give the "
+                f"corpus to fit it on, or a trained file: FAMILY:FILE)"
+            )
         self.model = encoder
-        self.mteb_model_meta = ModelMeta.create_empty(overwrites={
-            "name": f"{ORGANISATION}/{encoder.name}", "revision": encoder.fingerprint(),
-            "embed_dim": encoder.dim, "similarity_fn_name": ScoringFunction.COSINE,
-            "languages": None, "modalities": ["text"]})
+        self.mteb_model_meta = ModelMeta.create_empty(
+            overwrites={
+                "name": f"{ORGANISATION}/{encoder.name}",
+                "revision": encoder.fingerprint(),
+                "embed_dim": encoder.dim,
+                "similarity_fn_name": ScoringFunction.COSINE,
+                "languages": None,
+                "modalities": ["text"],
+            }
+        )
 
-    def encode(self, inputs, *, task_metadata, hf_split: str, hf_subset: str,
-               prompt_type=None, **kwargs: Any) -> np.ndarray:
+    def encode(
+        self,
+        inputs,
+        *,
+        task_metadata,
+        hf_split: str,
+        hf_subset: str,
+        prompt_type=None,
+        **kwargs: Any,
+    ) -> np.ndarray:
         """Every text of mteb's batches (a DataLoader of ``{"text": [...]}``), embedded;
         prompts and instructions do not apply to sentspace's encoders."""
         texts = [text for batch in inputs for text in batch["text"]]

@@ -23,8 +23,10 @@ from sentspace.app.neighbours import Normalised, normalise
 from sentspace.models.base import Embeddings, Encoder
 from sentspace.models.precomputed import Precomputed
 
-CANNOT_ENCODE = ("Precomputed embeddings cannot encode new text: they only hold the "
-                 "corpus's sentences. Query a corpus sentence instead.")
+CANNOT_ENCODE = (
+    "Precomputed embeddings cannot encode new text: they only hold the "
+    "corpus's sentences. Query a corpus sentence instead."
+)
 
 #: (name, fitted encoder, embeddings of every corpus sentence under it); the encoder is
 #: None for embeddings alone, which only a corpus sentence can query.
@@ -69,8 +71,9 @@ def check_spaces(corpus: Corpus, spaces: Sequence[Space]) -> None:
         if encoder is not None and not encoder.is_fitted:
             raise ValueError(f"encoder {name} must be fitted before it can encode queries")
         if embeddings.shape[0] != len(corpus):
-            raise ValueError(f"{name}: {embeddings.shape[0]} embeddings for "
-                             f"{len(corpus)} sentences")
+            raise ValueError(
+                f"{name}: {embeddings.shape[0]} embeddings for {len(corpus)} sentences"
+            )
 
 
 def _related(corpus: Corpus, index: int) -> tuple[np.ndarray, np.ndarray]:
@@ -85,15 +88,24 @@ def _related(corpus: Corpus, index: int) -> tuple[np.ndarray, np.ndarray]:
     partners = np.zeros(0, dtype=np.int64)
     if pairs is not None and not pairs.label_names:
         positive = pairs.label == 1
-        partners = np.concatenate([pairs.second[positive & (pairs.first == index)],
-                                   pairs.first[positive & (pairs.second == index)]])
+        partners = np.concatenate(
+            [
+                pairs.second[positive & (pairs.first == index)],
+                pairs.first[positive & (pairs.second == index)],
+            ]
+        )
     return same, partners
 
 
-def search_neighbours(corpus: Corpus, spaces: Sequence[Space],
-                      pools: Sequence[Normalised | None], query: Query, k: int, *,
-                      search: str = "auto"
-                      ) -> Job[tuple[list[Neighbours], list[Normalised]]]:
+def search_neighbours(
+    corpus: Corpus,
+    spaces: Sequence[Space],
+    pools: Sequence[Normalised | None],
+    query: Query,
+    k: int,
+    *,
+    search: str = "auto",
+) -> Job[tuple[list[Neighbours], list[Normalised]]]:
     """The ``k`` nearest corpus sentences of ``query`` in every space, found as
     ``search`` says ("auto", "exact", "ann"; :func:`sentspace.app.ann.iter_knn`).
 
@@ -117,20 +129,27 @@ def search_neighbours(corpus: Corpus, spaces: Sequence[Space],
             vector, exclude = (yield from encoder.iter_encode([query.text])), None
         unit = normalise(vector)
         if unit.n_degenerate:
-            note = (f"The query has no direction in {name} (e.g. no word the encoder "
-                    "knows): every cosine is 0, so the order below means nothing.")
-        indices, similarities, how = yield from iter_knn(unit, pool, k, exclude=exclude,
-                                                         search=search)
+            note = (
+                f"The query has no direction in {name} (e.g. no word the encoder "
+                "knows): every cosine is 0, so the order below means nothing."
+            )
+        indices, similarities, how = yield from iter_knn(
+            unit, pool, k, exclude=exclude, search=search
+        )
         if how.approximate:
             note = " ".join(filter(None, [note, f"Found {how.describe()}."]))
         indices, similarities = indices[0], similarities[0]
-        answers.append(Neighbours(indices, similarities, np.isin(indices, same),
-                                  np.isin(indices, partners), note))
+        answers.append(
+            Neighbours(
+                indices, similarities, np.isin(indices, same), np.isin(indices, partners), note
+            )
+        )
         yield Progress("nearest neighbours", n + 1, len(spaces))
     return answers, normalised
 
 
 def _empty(note: str) -> Neighbours:
     nothing = np.zeros(0, dtype=np.int64)
-    return Neighbours(nothing, np.zeros(0, dtype=np.float32), nothing.astype(bool),
-                      nothing.astype(bool), note)
+    return Neighbours(
+        nothing, np.zeros(0, dtype=np.float32), nothing.astype(bool), nothing.astype(bool), note
+    )

@@ -88,7 +88,7 @@ def normalise(embeddings: Embeddings) -> Normalised:
 
     try:
         _shared[key] = (weakref.ref(embeddings, forget), weakref.ref(unit))
-    except TypeError:       # a matrix type that takes no weak reference: not shared
+    except TypeError:  # a matrix type that takes no weak reference: not shared
         pass
     return unit
 
@@ -111,8 +111,12 @@ def _normalised(embeddings: Embeddings) -> Normalised:
     # so normalising a large pool costs one extra float32 matrix.
     norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix, dtype=np.float64))
     degenerate = ~np.isfinite(norms) | (norms == 0)
-    unit = np.divide(matrix, norms.astype(np.float32)[:, None], out=np.zeros_like(matrix),
-                     where=~degenerate[:, None])
+    unit = np.divide(
+        matrix,
+        norms.astype(np.float32)[:, None],
+        out=np.zeros_like(matrix),
+        where=~degenerate[:, None],
+    )
     return Normalised(unit, degenerate)
 
 
@@ -166,8 +170,12 @@ def _transposed(pool: Embeddings) -> Embeddings:
     return sp.csr_array(pool).T.tocsc() if sp.issparse(pool) else pool.T
 
 
-def _blocks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
-            exclude: np.ndarray | None, memory_mb: float):
+def _blocks(
+    queries: Embeddings | Normalised,
+    pool: Embeddings | Normalised,
+    exclude: np.ndarray | None,
+    memory_mb: float,
+):
     """``(start, stop, block)``: cosines of query rows ``start:stop`` against the whole
     pool, a dense float32 block sized to ``memory_mb``, excluded cells set to -inf."""
     q = queries if isinstance(queries, Normalised) else normalise(queries)
@@ -185,9 +193,14 @@ def _blocks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
         yield start, stop, block
 
 
-def iter_top_k(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
-               exclude: np.ndarray | None = None, memory_mb: float = DEFAULT_MEMORY_MB
-               ) -> Job[tuple[np.ndarray, np.ndarray]]:
+def iter_top_k(
+    queries: Embeddings | Normalised,
+    pool: Embeddings | Normalised,
+    k: int,
+    *,
+    exclude: np.ndarray | None = None,
+    memory_mb: float = DEFAULT_MEMORY_MB,
+) -> Job[tuple[np.ndarray, np.ndarray]]:
     """The ``k`` most cosine-similar pool rows of every query, exactly.
 
     Parameters
@@ -224,18 +237,28 @@ def iter_top_k(queries: Embeddings | Normalised, pool: Embeddings | Normalised, 
     return indices, similarities
 
 
-def top_k(queries: Embeddings | Normalised, pool: Embeddings | Normalised, k: int, *,
-          exclude: np.ndarray | None = None, memory_mb: float = DEFAULT_MEMORY_MB
-          ) -> tuple[np.ndarray, np.ndarray]:
+def top_k(
+    queries: Embeddings | Normalised,
+    pool: Embeddings | Normalised,
+    k: int,
+    *,
+    exclude: np.ndarray | None = None,
+    memory_mb: float = DEFAULT_MEMORY_MB,
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`iter_top_k` run to the end in this thread."""
     return run_job(iter_top_k(queries, pool, k, exclude=exclude, memory_mb=memory_mb))
 
 
-def iter_target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
-                      targets: np.ndarray, *, exclude: np.ndarray | None = None,
-                      ties: str = "pessimistic", tie_tolerance: float = TIE_TOLERANCE,
-                      memory_mb: float = DEFAULT_MEMORY_MB
-                      ) -> Job[tuple[np.ndarray, np.ndarray]]:
+def iter_target_ranks(
+    queries: Embeddings | Normalised,
+    pool: Embeddings | Normalised,
+    targets: np.ndarray,
+    *,
+    exclude: np.ndarray | None = None,
+    ties: str = "pessimistic",
+    tie_tolerance: float = TIE_TOLERANCE,
+    memory_mb: float = DEFAULT_MEMORY_MB,
+) -> Job[tuple[np.ndarray, np.ndarray]]:
     """Rank of a given pool row among all pool rows, by cosine to each query.
 
     Rank 1 is the most similar. Only counts are needed (how many candidates beat the
@@ -275,25 +298,44 @@ def iter_target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Norma
         t = block[np.arange(stop - start), targets[start:stop]]
         greater[start:stop] = np.count_nonzero(block > (t + tie_tolerance)[:, None], axis=1)
         # The target is within tolerance of itself; it is not one of its own ties.
-        equal[start:stop] = (np.count_nonzero(block >= (t - tie_tolerance)[:, None], axis=1)
-                             - greater[start:stop] - 1)
+        equal[start:stop] = (
+            np.count_nonzero(block >= (t - tie_tolerance)[:, None], axis=1)
+            - greater[start:stop]
+            - 1
+        )
         target_similarity[start:stop] = t
         yield Progress("ranking targets", stop, n_queries)
     share = {"pessimistic": 1.0, "mid": 0.5, "optimistic": 0.0}[ties]
     return 1.0 + greater + share * equal, target_similarity
 
 
-def target_ranks(queries: Embeddings | Normalised, pool: Embeddings | Normalised,
-                 targets: np.ndarray, *, exclude: np.ndarray | None = None,
-                 ties: str = "pessimistic", tie_tolerance: float = TIE_TOLERANCE,
-                 memory_mb: float = DEFAULT_MEMORY_MB) -> tuple[np.ndarray, np.ndarray]:
+def target_ranks(
+    queries: Embeddings | Normalised,
+    pool: Embeddings | Normalised,
+    targets: np.ndarray,
+    *,
+    exclude: np.ndarray | None = None,
+    ties: str = "pessimistic",
+    tie_tolerance: float = TIE_TOLERANCE,
+    memory_mb: float = DEFAULT_MEMORY_MB,
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`iter_target_ranks` run to the end in this thread."""
-    return run_job(iter_target_ranks(queries, pool, targets, exclude=exclude, ties=ties,
-                                     tie_tolerance=tie_tolerance, memory_mb=memory_mb))
+    return run_job(
+        iter_target_ranks(
+            queries,
+            pool,
+            targets,
+            exclude=exclude,
+            ties=ties,
+            tie_tolerance=tie_tolerance,
+            memory_mb=memory_mb,
+        )
+    )
 
 
-def fitted_on_training_side(encoder: Encoder, corpus: Corpus, texts: Sequence[str],
-                            training_pairs: np.ndarray | None) -> Job[Encoder]:
+def fitted_on_training_side(
+    encoder: Encoder, corpus: Corpus, texts: Sequence[str], training_pairs: np.ndarray | None
+) -> Job[Encoder]:
     """``encoder`` fitted (a clone, where it requires fitting) on the training side:
     the sentences ``texts`` or, when it learns from labelled pairs, the pairs
     ``training_pairs`` of ``corpus`` (None: its "train" split, or every pair)."""
@@ -305,8 +347,8 @@ def fitted_on_training_side(encoder: Encoder, corpus: Corpus, texts: Sequence[st
 #: (``sentspace.app.evaluations.OPTIONS``); the first is the default.
 SPLIT_CHOICES = {
     "auto": "the test split where the corpus has one (SICK, STS-B: as SentEval, MTEB and "
-            "the papers report), encoders trained on pairs training on the others; "
-            "elsewhere every pair (encoders trained on pairs: every split but train)",
+    "the papers report), encoders trained on pairs training on the others; "
+    "elsewhere every pair (encoders trained on pairs: every split but train)",
     "test": "the test split only, for every encoder",
     "not-train": "every split but train (encoders trained on pairs train on train)",
     "all": "every pair (an encoder trained on pairs then needs a pairs file, FAMILY:FILE)",
@@ -318,8 +360,7 @@ def chosen_splits(corpus: Corpus, encoder: Encoder, split: str) -> tuple[str, ..
     on ``corpus``, for :func:`held_out_pairs`; None: every pair, or for an encoder that
     learns from pairs, every split but "train"."""
     if split not in SPLIT_CHOICES:
-        raise EvaluationError(f"unknown split choice {split!r} (known: "
-                              f"{', '.join(SPLIT_CHOICES)})")
+        raise EvaluationError(f"unknown split choice {split!r} (known: {', '.join(SPLIT_CHOICES)})")
     names = set(corpus.pairs.split) if corpus.pairs is not None else set()
     if split == "auto":
         return ("test",) if "test" in names else None
@@ -341,24 +382,30 @@ def run_split(corpus: Corpus, encoders: Sequence[Encoder], split: str) -> tuple[
     trained = [encoder.name for encoder in encoders if encoder.learns_from_pairs]
     names = set(corpus.pairs.split) if corpus.pairs is not None else set()
     if split == "auto" and "test" in names:
-        return split, ("split auto: the test split, as SentEval, MTEB and the papers report "
-                       "it (--split all for every pair)")
+        return split, (
+            "split auto: the test split, as SentEval, MTEB and the papers report "
+            "it (--split all for every pair)"
+        )
     if split != "auto" or not trained or len(encoders) < 2:
         return split, ""
-    return "not-train", (f"split auto: every encoder evaluated on every split but train, "
-                         f"as {', '.join(trained)} trains on the train pairs")
+    return "not-train", (
+        f"split auto: every encoder evaluated on every split but train, "
+        f"as {', '.join(trained)} trains on the train pairs"
+    )
 
 
 def describe_pairs(corpus: Corpus, pair_index: np.ndarray) -> str:
     """The pairs ``pair_index`` by split, for a result's summary: "train 4,500 + trial 500"."""
     assert corpus.pairs is not None, "pair_index indexes the corpus's pairs"
-    names, counts = np.unique(np.asarray(corpus.pairs.split, dtype=object)[pair_index],
-                              return_counts=True)
+    names, counts = np.unique(
+        np.asarray(corpus.pairs.split, dtype=object)[pair_index], return_counts=True
+    )
     return " + ".join(f"{name or 'no split'} {count:,}" for name, count in zip(names, counts))
 
 
-def held_out_pairs(corpus: Corpus, encoder: Encoder, splits: tuple[str, ...] | None,
-                   evaluation: str) -> tuple[tuple[str, ...] | None, np.ndarray | None]:
+def held_out_pairs(
+    corpus: Corpus, encoder: Encoder, splits: tuple[str, ...] | None, evaluation: str
+) -> tuple[tuple[str, ...] | None, np.ndarray | None]:
     """(the pair splits to evaluate, the pairs to train on) for evaluations of pairs.
 
     An encoder that learns from labelled pairs trains on the pairs outside the
@@ -374,8 +421,10 @@ def held_out_pairs(corpus: Corpus, encoder: Encoder, splits: tuple[str, ...] | N
         splits = tuple(sorted(set(split.tolist()) - {"train"}))
     training = np.flatnonzero(~np.isin(split, list(splits)))
     if not len(training) or not splits:
-        raise EvaluationError(f"{evaluation} with {encoder.name}, which trains on labelled "
-                              f"pairs, needs a train split apart from the evaluated pairs, "
-                              f"and corpus {corpus.name!r} has none: evaluate a test split "
-                              f"or train on a pairs file ({encoder.family}:FILE)")
+        raise EvaluationError(
+            f"{evaluation} with {encoder.name}, which trains on labelled "
+            f"pairs, needs a train split apart from the evaluated pairs, "
+            f"and corpus {corpus.name!r} has none: evaluate a test split "
+            f"or train on a pairs file ({encoder.family}:FILE)"
+        )
     return splits, training

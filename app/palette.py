@@ -9,9 +9,24 @@ import numpy as np
 # Tableau 20 without its two greys (grey is "none" and "other"), reordered so
 # neighbouring group numbers get contrasting hues.
 CATEGORICAL = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22",
-    "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2",
-    "#dbdb8d", "#9edae5",
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#bcbd22",
+    "#17becf",
+    "#aec7e8",
+    "#ffbb78",
+    "#98df8a",
+    "#ff9896",
+    "#c5b0d5",
+    "#c49c94",
+    "#f7b6d2",
+    "#dbdb8d",
+    "#9edae5",
 )
 UNGROUPED = "#b0b0b0"
 MISCLASSIFIED = "#d00000"
@@ -63,9 +78,20 @@ def category_colours(labels: np.ndarray) -> PointColours:
     codes = np.where(labels < 0, len(CATEGORICAL), labels % len(CATEGORICAL))
     return PointColours(codes.astype(np.int32), CATEGORICAL + (UNGROUPED,))
 
+
 #: Ten steps of viridis, dark (low) to yellow (high), for per-point scores in [0, 1].
-SEQUENTIAL = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89",
-              "#35b779", "#6ece58", "#b5de2b", "#fde725")
+SEQUENTIAL = (
+    "#440154",
+    "#482878",
+    "#3e4989",
+    "#31688e",
+    "#26828e",
+    "#1f9e89",
+    "#35b779",
+    "#6ece58",
+    "#b5de2b",
+    "#fde725",
+)
 
 
 def sequential_colours(values: np.ndarray) -> PointColours:
@@ -82,10 +108,11 @@ SCALE_STEPS = 48
 def scale_palette(steps: int = SCALE_STEPS) -> tuple[str, ...]:
     """``steps`` colours of viridis, low to high, interpolated between SEQUENTIAL's ten
     (as the web map's colour scale is)."""
-    anchors = np.array([[int(c[k:k + 2], 16) for k in (1, 3, 5)] for c in SEQUENTIAL], float)
+    anchors = np.array([[int(c[k : k + 2], 16) for k in (1, 3, 5)] for c in SEQUENTIAL], float)
     at = np.linspace(0, len(anchors) - 1, steps)
-    rgb = np.stack([np.interp(at, np.arange(len(anchors)), anchors[:, c]) for c in range(3)],
-                   axis=1)
+    rgb = np.stack(
+        [np.interp(at, np.arange(len(anchors)), anchors[:, c]) for c in range(3)], axis=1
+    )
     return tuple("#" + "".join(f"{c:02x}" for c in row) for row in np.rint(rgb).astype(int))
 
 
@@ -103,8 +130,9 @@ class ColourScale:
     extent: tuple[float, float] | None = None
 
 
-def number_colours(values: np.ndarray, title: str, clip: float = 1.0
-                   ) -> tuple[PointColours, ColourScale]:
+def number_colours(
+    values: np.ndarray, title: str, clip: float = 1.0
+) -> tuple[PointColours, ColourScale]:
     """A colour per value on the viridis scale and the scale; NaN grey. The scale spans
     the values, or the ``clip`` to 100 - ``clip`` percentiles where those cover less
     than half of them: a few outliers (an 80-word caption among 12-word ones) then do
@@ -115,8 +143,9 @@ def number_colours(values: np.ndarray, title: str, clip: float = 1.0
     if not finite.any():
         scale = ColourScale(title, 0.0, 0.0, palette, len(values))
         return PointColours.uniform(len(values), UNGROUPED), scale
-    low, high = (float(v) for v in np.percentile(values[finite], [clip, 100 - clip],
-                                                 method="nearest"))
+    low, high = (
+        float(v) for v in np.percentile(values[finite], [clip, 100 - clip], method="nearest")
+    )
     least, most = float(values[finite].min()), float(values[finite].max())
     if high - low >= (most - least) / 2:
         low, high = least, most
@@ -126,5 +155,7 @@ def number_colours(values: np.ndarray, title: str, clip: float = 1.0
         steps[finite] = np.minimum(position.astype(np.int32), len(palette) - 1)
     codes = np.where(finite, steps, len(palette)).astype(np.int32)
     extent = (least, most) if (least, most) != (low, high) else None
-    return (PointColours(codes, (*palette, UNGROUPED)),
-            ColourScale(title, low, high, palette, int(np.count_nonzero(~finite)), extent))
+    return (
+        PointColours(codes, (*palette, UNGROUPED)),
+        ColourScale(title, low, high, palette, int(np.count_nonzero(~finite)), extent),
+    )

@@ -33,8 +33,13 @@ METHODS = ("pca", "umap", "tsne")
 #: Defaults of each method's parameters; the UI offers exactly these.
 DEFAULTS: dict[str, dict[str, Any]] = {
     "pca": {},
-    "umap": {"n_neighbors": 15, "min_dist": 0.1, "metric": "cosine", "pca_dims": 50,
-             "sample": 50_000},
+    "umap": {
+        "n_neighbors": 15,
+        "min_dist": 0.1,
+        "metric": "cosine",
+        "pca_dims": 50,
+        "sample": 50_000,
+    },
     "tsne": {"perplexity": 30.0, "pca_dims": 50, "sample": 200_000},
 }
 #: Points measured by faithfulness above the exact-search limit.
@@ -48,6 +53,8 @@ def tsne_threads(n: int) -> int:
     """openTSNE's threads for ``n`` points, whatever the cores: its layout depends on
     their number (Annoy's trees, the FFT gradients' sums), so it is fixed by ``n``."""
     return 2 if n >= TSNE_PARALLEL_FROM else 1
+
+
 #: openTSNE's iterations per progress report: it evaluates the KL divergence at every
 #: callback (a quarter of the time at 10,000 points when every iteration reports), and
 #: Cancel kills the layout process, so it stops at once whatever the interval.
@@ -71,7 +78,7 @@ class Projection:
     fitted_on: np.ndarray | None = None
 
     def describe(self) -> str:
-        """"fitted on N of M points" for a caption; empty when fitted on all."""
+        """ "fitted on N of M points" for a caption; empty when fitted on all."""
         if self.fitted_on is None:
             return ""
         return f"fitted on {len(self.fitted_on):,} of {len(self.coordinates):,} points"
@@ -92,6 +99,7 @@ def _reduce(embeddings: Embeddings, dims: int | None, seed: int) -> Embeddings:
     if not dims or width <= dims or n <= dims:
         return embeddings
     from sklearn.decomposition import PCA, TruncatedSVD  # noqa: PLC0415
+
     if sp.issparse(embeddings):
         return TruncatedSVD(n_components=dims, random_state=seed).fit_transform(embeddings)
     return PCA(n_components=dims, random_state=seed).fit_transform(embeddings)
@@ -108,8 +116,14 @@ def _options(method: str, parameters: dict[str, Any]) -> dict[str, Any]:
     return {**DEFAULTS[method], **parameters}
 
 
-def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
-            strata: np.ndarray | None = None, **parameters: Any) -> Job[Projection]:
+def project(
+    embeddings: Embeddings,
+    method: str = "pca",
+    *,
+    seed: int = 0,
+    strata: np.ndarray | None = None,
+    **parameters: Any,
+) -> Job[Projection]:
     """Project ``embeddings`` of shape (n, dim) to 2D.
 
     Parameters
@@ -134,12 +148,17 @@ def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
     if method == "pca":
         # ARPACK centres sparse input implicitly instead of densifying it.
         from sklearn.decomposition import PCA  # noqa: PLC0415
+
         solver = "arpack" if sp.issparse(embeddings) else "auto"
         pca = PCA(n_components=2, svd_solver=solver, random_state=seed)
         coordinates = pca.fit_transform(embeddings)
         yield Progress(stage, 3, 3)
-        return Projection(coordinates.astype(np.float32), method, record,
-                          tuple(float(v) for v in pca.explained_variance_ratio_))
+        return Projection(
+            coordinates.astype(np.float32),
+            method,
+            record,
+            tuple(float(v) for v in pca.explained_variance_ratio_),
+        )
 
     reduced = _reduce(embeddings, options.pop("pca_dims"), seed)
     yield Progress(stage, 1, 3)
@@ -151,19 +170,18 @@ def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
     if method == "umap":
         data = reduced if fitted is None else reduced[fitted]
         coordinates = yield from run_elsewhere(
-            _fit_umap, (data, seed, options), stage + " (a first run compiles numba code)")
+            _fit_umap, (data, seed, options), stage + " (a first run compiles numba code)"
+        )
         coordinates = np.asarray(coordinates, dtype=np.float32)
         if fitted is not None:
             coordinates = yield from place_by_neighbours(reduced, fitted, coordinates)
     else:
-        coordinates = yield from run_elsewhere(_fit_tsne, (reduced, fitted, seed, options),
-                                               stage)
+        coordinates = yield from run_elsewhere(_fit_tsne, (reduced, fitted, seed, options), stage)
     yield Progress(stage, 3, 3)
     return Projection(coordinates, method, record, fitted_on=fitted)
 
 
-def stratified_sample(n: int, size: int, strata: np.ndarray | None, seed: int
-                      ) -> np.ndarray:
+def stratified_sample(n: int, size: int, strata: np.ndarray | None, seed: int) -> np.ndarray:
     """About ``size`` of ``n`` points drawn with ``seed``, sorted.
 
     With ``strata`` (a group per point, -1 for none, which is a stratum of its own) each
@@ -175,7 +193,7 @@ def stratified_sample(n: int, size: int, strata: np.ndarray | None, seed: int
         return np.sort(rng.choice(n, size, replace=False))
     _, stratum, counts = np.unique(strata, return_inverse=True, return_counts=True)
     quota = np.maximum(1, np.round(counts * (size / n))).astype(np.int64)
-    order = np.lexsort((rng.random(n), stratum))      # shuffled within each stratum
+    order = np.lexsort((rng.random(n), stratum))  # shuffled within each stratum
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n) - starts[stratum[order]]
@@ -190,26 +208,30 @@ def _marked(n: int, rows: np.ndarray) -> np.ndarray:
     return mask
 
 
-def place_by_neighbours(data: Embeddings, fitted: np.ndarray, layout: np.ndarray,
-                        k: int = PLACEMENT_NEIGHBOURS) -> Job[np.ndarray]:
+def place_by_neighbours(
+    data: Embeddings, fitted: np.ndarray, layout: np.ndarray, k: int = PLACEMENT_NEIGHBOURS
+) -> Job[np.ndarray]:
     """2D positions for every row of ``data`` (n, dim): the ``fitted`` rows keep their
     ``layout`` positions, every other row goes to the mean of the positions of its ``k``
     most cosine-similar fitted rows, weighted by 1 / (1 - cosine) so that a near
     duplicate lands on its twin."""
-    dense = (sp.csr_array(data).toarray() if sp.issparse(data)
-             else np.asarray(data, dtype=np.float32))
+    dense = (
+        sp.csr_array(data).toarray() if sp.issparse(data) else np.asarray(data, dtype=np.float32)
+    )
     unit = normalise(dense).matrix
     sample = unit[fitted]
     index = yield from ann.iter_build_index(sample, cache=False)
     rest = np.flatnonzero(~_marked(len(unit), fitted))
     coordinates = np.empty((len(unit), 2), dtype=np.float32)
     coordinates[fitted] = layout
-    nearest, similarity = yield from ann.iter_search_index(index, unit[rest],
-                                                          min(k, len(fitted)), pool=sample)
+    nearest, similarity = yield from ann.iter_search_index(
+        index, unit[rest], min(k, len(fitted)), pool=sample
+    )
     weights = 1.0 / np.maximum(1.0 - similarity, 1e-3)
     weights[nearest < 0] = 0.0
-    coordinates[rest] = (np.einsum("ij,ijd->id", weights, layout[np.maximum(nearest, 0)])
-                         / weights.sum(axis=1, keepdims=True))
+    coordinates[rest] = np.einsum(
+        "ij,ijd->id", weights, layout[np.maximum(nearest, 0)]
+    ) / weights.sum(axis=1, keepdims=True)
     return coordinates
 
 
@@ -218,9 +240,14 @@ def _fit_umap(data: Embeddings, seed: int, options: dict[str, Any]) -> np.ndarra
     import umap  # noqa: PLC0415 - seconds to import; only in the layout process
 
     # n_jobs=1: a fixed random_state makes UMAP single-threaded anyway.
-    reducer = umap.UMAP(n_components=2, random_state=seed, n_jobs=1,
-                        n_neighbors=min(options["n_neighbors"], data.shape[0] - 1),
-                        min_dist=options["min_dist"], metric=options["metric"])
+    reducer = umap.UMAP(
+        n_components=2,
+        random_state=seed,
+        n_jobs=1,
+        n_neighbors=min(options["n_neighbors"], data.shape[0] - 1),
+        min_dist=options["min_dist"],
+        metric=options["metric"],
+    )
     return reducer.fit_transform(data)
 
 
@@ -235,8 +262,9 @@ class _Iterations:
         report(self.stage, min(next(self.calls) * TSNE_PROGRESS_EVERY, self.total), self.total)
 
 
-def _fit_tsne(data: Embeddings, fitted: np.ndarray | None, seed: int,
-              options: dict[str, Any]) -> np.ndarray:
+def _fit_tsne(
+    data: Embeddings, fitted: np.ndarray | None, seed: int, options: dict[str, Any]
+) -> np.ndarray:
     """openTSNE's layout of ``data`` (n, dim) as float32 (n, 2): fitted on the rows
     ``fitted`` (None: all) and the rest placed by ``TSNEEmbedding.transform``. Reports
     every :data:`TSNE_PROGRESS_EVERY` iterations
@@ -248,18 +276,24 @@ def _fit_tsne(data: Embeddings, fitted: np.ndarray | None, seed: int,
     train = dense if fitted is None else dense[fitted]
     iterations = _Iterations()
     # The callback also runs in ``transform``, which inherits the fit's settings.
-    tsne = openTSNE.TSNE(perplexity=min(options["perplexity"], (len(train) - 1) / 3),
-                         metric="cosine", n_jobs=tsne_threads(len(train)),
-                         random_state=seed,
-                         callbacks=iterations, callbacks_every_iters=TSNE_PROGRESS_EVERY)
-    iterations.start(f"t-SNE of {len(train):,} points: iterations",
-                     tsne.early_exaggeration_iter + tsne.n_iter)
+    tsne = openTSNE.TSNE(
+        perplexity=min(options["perplexity"], (len(train) - 1) / 3),
+        metric="cosine",
+        n_jobs=tsne_threads(len(train)),
+        random_state=seed,
+        callbacks=iterations,
+        callbacks_every_iters=TSNE_PROGRESS_EVERY,
+    )
+    iterations.start(
+        f"t-SNE of {len(train):,} points: iterations", tsne.early_exaggeration_iter + tsne.n_iter
+    )
     embedding = tsne.fit(train)
     if fitted is None:
         return np.asarray(embedding, dtype=np.float32)
     rest = ~_marked(len(dense), fitted)
-    iterations.start(f"placing {rest.sum():,} points on the t-SNE layout",
-                     TSNE_PLACEMENT_ITERATIONS)
+    iterations.start(
+        f"placing {rest.sum():,} points on the t-SNE layout", TSNE_PLACEMENT_ITERATIONS
+    )
     # ``transform`` centres ``embedding`` in place before placing.
     placed = embedding.transform(dense[rest], n_iter=TSNE_PLACEMENT_ITERATIONS)
     coordinates = np.empty((len(dense), 2), dtype=np.float32)
@@ -267,8 +301,9 @@ def _fit_tsne(data: Embeddings, fitted: np.ndarray | None, seed: int,
     return coordinates
 
 
-def project_aligned(first: Embeddings, second: Embeddings, *, seed: int = 0,
-                    **parameters: Any) -> Job[tuple[Projection, Projection]]:
+def project_aligned(
+    first: Embeddings, second: Embeddings, *, seed: int = 0, **parameters: Any
+) -> Job[tuple[Projection, Projection]]:
     """UMAP layouts of two embeddings of the same n sentences, fitted together.
 
     umap-learn's ``AlignedUMAP`` relates sentence i of one space to sentence i of the
@@ -284,8 +319,9 @@ def project_aligned(first: Embeddings, second: Embeddings, *, seed: int = 0,
     options = _options("umap", parameters)
     n = first.shape[0]
     if second.shape[0] != n:
-        raise ValueError(f"the spaces embed different numbers of sentences: {n} and "
-                         f"{second.shape[0]}")
+        raise ValueError(
+            f"the spaces embed different numbers of sentences: {n} and {second.shape[0]}"
+        )
     record = {"seed": seed, **options, "alignment": "aligned-umap"}
     stage = "projecting both spaces with AlignedUMAP"
     yield Progress(stage, 0, 3)
@@ -298,15 +334,17 @@ def project_aligned(first: Embeddings, second: Embeddings, *, seed: int = 0,
     dims = options.pop("pca_dims")
     reduced = [_reduce(first, dims, seed), _reduce(second, dims, seed)]
     yield Progress(stage, 1, 3)
-    layouts = yield from run_elsewhere(_fit_aligned_umap, (reduced, seed, options),
-                                       stage + " (a first run compiles numba code)")
+    layouts = yield from run_elsewhere(
+        _fit_aligned_umap, (reduced, seed, options), stage + " (a first run compiles numba code)"
+    )
     yield Progress(stage, 3, 3)
     first_layout, second_layout = layouts
     return as_projection(first_layout), as_projection(second_layout)
 
 
-def _fit_aligned_umap(datasets: list[Embeddings], seed: int, options: dict[str, Any]
-                      ) -> list[np.ndarray]:
+def _fit_aligned_umap(
+    datasets: list[Embeddings], seed: int, options: dict[str, Any]
+) -> list[np.ndarray]:
     """AlignedUMAP of two datasets whose rows correspond; runs in
     :mod:`sentspace.app.layout_process`."""
     import umap  # noqa: PLC0415 - seconds to import; only in the layout process
@@ -316,9 +354,14 @@ def _fit_aligned_umap(datasets: list[Embeddings], seed: int, options: dict[str, 
     # reaches the per-space UMAPs whose graphs it joins, and below 4096 points their
     # exact neighbours ignore it. No n_jobs to pass: a random_state makes those UMAPs
     # single-threaded.
-    reducer = umap.AlignedUMAP(n_components=2, random_state=seed, transform_seed=seed,
-                               n_neighbors=min(options["n_neighbors"], n - 1),
-                               min_dist=options["min_dist"], metric=options["metric"])
+    reducer = umap.AlignedUMAP(
+        n_components=2,
+        random_state=seed,
+        transform_seed=seed,
+        n_neighbors=min(options["n_neighbors"], n - 1),
+        min_dist=options["min_dist"],
+        metric=options["metric"],
+    )
     reducer.fit(datasets, relations=[{i: i for i in range(n)}])
     return list(reducer.embeddings_)
 
@@ -358,15 +401,25 @@ class Faithfulness:
     def describe(self) -> str:
         """What the mean is over and how its neighbours were found, for a caption."""
         n = len(self.overlap)
-        points = (f"all {n:,} points" if self.measured is None
-                  else f"a sample of {len(self.measured):,} of {n:,} points")
+        points = (
+            f"all {n:,} points"
+            if self.measured is None
+            else f"a sample of {len(self.measured):,} of {n:,} points"
+        )
         search = f", neighbours {self.search.describe()}" if self.search else ""
         return f"on {points}{search}"
 
 
-def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10, *,
-                      search: str = "auto", sample: int = FAITHFULNESS_SAMPLE,
-                      limit: int | None = None, seed: int = 0) -> Job[Faithfulness]:
+def iter_faithfulness(
+    embeddings: Embeddings,
+    coordinates: np.ndarray,
+    k: int = 10,
+    *,
+    search: str = "auto",
+    sample: int = FAITHFULNESS_SAMPLE,
+    limit: int | None = None,
+    seed: int = 0,
+) -> Job[Faithfulness]:
     """Per-point k-nearest-neighbour overlap between the original space and the layout.
 
     Up to ``limit`` points (default :data:`sentspace.app.ann.EXACT_LIMIT`) every point is measured
@@ -382,17 +435,21 @@ def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 
         return Faithfulness(k, np.ones(n))
     stage = "measuring projection faithfulness"
     yield Progress(stage, 0, 2)
-    measured = (None if n <= limit else
-                np.sort(np.random.default_rng(seed).choice(n, sample, replace=False)))
+    measured = (
+        None
+        if n <= limit
+        else np.sort(np.random.default_rng(seed).choice(n, sample, replace=False))
+    )
     points = np.arange(n) if measured is None else measured
     unit = normalise(embeddings)
-    queries = unit if measured is None else Normalised(unit.matrix[points],
-                                                       unit.degenerate[points])
-    original, _, how = yield from iter_knn(queries, unit, k, exclude=points, search=search,
-                                           limit=limit, seed=seed)
+    queries = unit if measured is None else Normalised(unit.matrix[points], unit.degenerate[points])
+    original, _, how = yield from iter_knn(
+        queries, unit, k, exclude=points, search=search, limit=limit, seed=seed
+    )
     yield Progress(stage, 1, 2)
     # Query k + 1 in 2D and drop the point itself (not always first: duplicates tie).
     from scipy.spatial import cKDTree  # noqa: PLC0415 (~60 ms: not at the GUI's start)
+
     _, in_layout = cKDTree(coordinates).query(coordinates[points], k + 1)
     not_self = in_layout != points[:, None]
     keep = np.argsort(~not_self, axis=1, kind="stable")[:, :k]
@@ -403,8 +460,9 @@ def iter_faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 
     return Faithfulness(k, overlap, how, measured)
 
 
-def faithfulness(embeddings: Embeddings, coordinates: np.ndarray, k: int = 10,
-                 **options: Any) -> Faithfulness:
+def faithfulness(
+    embeddings: Embeddings, coordinates: np.ndarray, k: int = 10, **options: Any
+) -> Faithfulness:
     """:func:`iter_faithfulness` run to the end in this thread."""
     return run_job(iter_faithfulness(embeddings, coordinates, k, **options))
 

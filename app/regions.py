@@ -127,8 +127,14 @@ class Regions:
     @property
     def levels(self) -> tuple[RegionLevel, ...]:
         """Every level, coarse first."""
-        coarse = RegionLevel(self.labels, np.full(self.n_clusters, NOISE), self.keywords,
-                             self.scores, self.centres, self.sizes)
+        coarse = RegionLevel(
+            self.labels,
+            np.full(self.n_clusters, NOISE),
+            self.keywords,
+            self.scores,
+            self.centres,
+            self.sizes,
+        )
         return (coarse, *self.finer)
 
     def label(self, cluster: int) -> str:
@@ -143,32 +149,55 @@ class Regions:
     def summary(self) -> list[tuple[str, str]]:
         n = len(self.labels)
         noise = int((self.labels == NOISE).sum())
-        rows = [("regions per level, coarse to fine",
-                 " / ".join(str(level.n_clusters) for level in self.levels)),
-                ("largest region", f"{self.largest_share:.1%} of the sentences"),
-                ("sentences clustered (the rest: nearest centre)", str(self.n_clustered))]
+        rows = [
+            (
+                "regions per level, coarse to fine",
+                " / ".join(str(level.n_clusters) for level in self.levels),
+            ),
+            ("largest region", f"{self.largest_share:.1%} of the sentences"),
+            ("sentences clustered (the rest: nearest centre)", str(self.n_clustered)),
+        ]
         if noise:
             rows.insert(1, ("sentences in no region", f"{noise} ({noise / n:.1%})"))
         for cluster in np.argsort(-self.sizes, kind="stable")[:5].tolist():
-            rows.append((f"region {cluster} ({self.sizes[cluster]} sentences)",
-                         self.label(cluster)))
+            rows.append(
+                (f"region {cluster} ({self.sizes[cluster]} sentences)", self.label(cluster))
+            )
         return rows
 
     def to_dict(self) -> dict[str, Any]:
-        return {"evaluation": NAME, "provenance": self.provenance.__dict__,
-                "labels": self.labels.tolist(),
-                "levels": [{"labels": level.labels.tolist(),
-                            "clusters": [{"cluster": k, "size": int(size),
-                                          "parent": int(parent), "label": level.label(k),
-                                          "keywords": list(words), "scores": list(scores),
-                                          "centre": centre}
-                                         for k, (size, parent, words, scores, centre)
-                                         in enumerate(zip(level.sizes.tolist(),
-                                                          level.parents.tolist(),
-                                                          level.keywords, level.scores,
-                                                          level.centres.tolist()))]}
-                           for level in self.levels],
-                "n_clustered": self.n_clustered}
+        return {
+            "evaluation": NAME,
+            "provenance": self.provenance.__dict__,
+            "labels": self.labels.tolist(),
+            "levels": [
+                {
+                    "labels": level.labels.tolist(),
+                    "clusters": [
+                        {
+                            "cluster": k,
+                            "size": int(size),
+                            "parent": int(parent),
+                            "label": level.label(k),
+                            "keywords": list(words),
+                            "scores": list(scores),
+                            "centre": centre,
+                        }
+                        for k, (size, parent, words, scores, centre) in enumerate(
+                            zip(
+                                level.sizes.tolist(),
+                                level.parents.tolist(),
+                                level.keywords,
+                                level.scores,
+                                level.centres.tolist(),
+                            )
+                        )
+                    ],
+                }
+                for level in self.levels
+            ],
+            "n_clustered": self.n_clustered,
+        }
 
     @property
     def csv_header(self) -> tuple[str, ...]:
@@ -193,45 +222,55 @@ class Regions:
         write_csv(path, self.csv_header, self._rows(texts))
 
 
-def _clustering_space(coordinates: np.ndarray, embeddings: Embeddings | None, on: str,
-                      seed: int) -> np.ndarray:
+def _clustering_space(
+    coordinates: np.ndarray, embeddings: Embeddings | None, on: str, seed: int
+) -> np.ndarray:
     if on == "layout":
         return np.asarray(coordinates, dtype=np.float64)
     from sklearn.preprocessing import normalize  # noqa: PLC0415
 
     from sentspace.app.projection import _reduce  # the projection's own linear reduction
+
     reduced = _reduce(embeddings, EMBEDDING_DIMS, seed)
     reduced = sp.csr_array(reduced).toarray() if sp.issparse(reduced) else np.asarray(reduced)
     return normalize(reduced.astype(np.float64))
 
 
-def word_counts(texts: Sequence[str], language: str = "en"
-                ) -> tuple[sp.csr_array | None, np.ndarray]:
+def word_counts(
+    texts: Sequence[str], language: str = "en"
+) -> tuple[sp.csr_array | None, np.ndarray]:
     """Each text's word counts (None when there is no word at all) and the vocabulary.
 
     Words are runs of two or more word characters, lowercased; English stop words are
     dropped for English corpora.
     """
     from sklearn.feature_extraction.text import CountVectorizer  # noqa: PLC0415
-    vectorizer = CountVectorizer(stop_words="english" if language == "en" else None,
-                                 dtype=np.float64)
+
+    vectorizer = CountVectorizer(
+        stop_words="english" if language == "en" else None, dtype=np.float64
+    )
     try:
         counts = sp.csr_array(vectorizer.fit_transform(texts))
-    except ValueError:      # no word at all (empty corpus, or only stop words)
+    except ValueError:  # no word at all (empty corpus, or only stop words)
         return None, np.empty(0, dtype=object)
     return counts, vectorizer.get_feature_names_out()
 
 
-def class_tfidf(counts: sp.csr_array | None, vocabulary: np.ndarray, labels: np.ndarray,
-                n_clusters: int, n_keywords: int = N_KEYWORDS
-                ) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[float, ...], ...]]:
+def class_tfidf(
+    counts: sp.csr_array | None,
+    vocabulary: np.ndarray,
+    labels: np.ndarray,
+    n_clusters: int,
+    n_keywords: int = N_KEYWORDS,
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[float, ...], ...]]:
     """Top words of each cluster by class-based TF-IDF against the whole corpus, from
     :func:`word_counts`."""
     if counts is None:
         return ((),) * n_clusters, ((),) * n_clusters
     inside = np.flatnonzero(labels != NOISE)
-    membership = sp.csr_array((np.ones(len(inside)), (labels[inside], inside)),
-                              shape=(n_clusters, counts.shape[0]))
+    membership = sp.csr_array(
+        (np.ones(len(inside)), (labels[inside], inside)), shape=(n_clusters, counts.shape[0])
+    )
     per_cluster = sp.csr_array(membership @ counts)
     words = np.asarray(per_cluster.sum(axis=1)).ravel()
     frequency = np.asarray(counts.sum(axis=0)).ravel()
@@ -249,18 +288,24 @@ def class_tfidf(counts: sp.csr_array | None, vocabulary: np.ndarray, labels: np.
     return tuple(keywords), tuple(values)
 
 
-def split(space: np.ndarray, members: np.ndarray, parts: int, *, min_size: int,
-          max_points: int, seed: int) -> tuple[np.ndarray, int]:
+def split(
+    space: np.ndarray, members: np.ndarray, parts: int, *, min_size: int, max_points: int, seed: int
+) -> tuple[np.ndarray, int]:
     """The part of each of ``members`` (indices into ``space``) by bisecting k-means
     (always halving the most populous part) into at most ``parts``, fitted on a seeded sample of at most ``max_points`` of them, and how
     many parts there are. Parts numbered largest first; the points of a part under
     ``min_size`` (outliers k-means gave a centre) join the nearest larger part."""
     from sklearn.cluster import BisectingKMeans  # noqa: PLC0415
+
     rng = np.random.default_rng(seed)
-    fitted_on = (np.sort(rng.choice(members, max_points, replace=False))
-                 if len(members) > max_points else members)
-    model = BisectingKMeans(n_clusters=parts, n_init=N_INIT, random_state=seed,
-                            bisecting_strategy="largest_cluster").fit(space[fitted_on])
+    fitted_on = (
+        np.sort(rng.choice(members, max_points, replace=False))
+        if len(members) > max_points
+        else members
+    )
+    model = BisectingKMeans(
+        n_clusters=parts, n_init=N_INIT, random_state=seed, bisecting_strategy="largest_cluster"
+    ).fit(space[fitted_on])
     part = model.predict(space[members]) if len(fitted_on) < len(members) else model.labels_
     sizes = np.bincount(part, minlength=parts)
     kept = np.flatnonzero(sizes >= min_size)
@@ -277,13 +322,20 @@ def split(space: np.ndarray, members: np.ndarray, parts: int, *, min_size: int,
     return rank[part], len(kept)
 
 
-def nest(space: np.ndarray, min_size: int, *, branching: Sequence[int] = BRANCHING,
-         max_points: int = MAX_POINTS, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+def nest(
+    space: np.ndarray,
+    min_size: int,
+    *,
+    branching: Sequence[int] = BRANCHING,
+    max_points: int = MAX_POINTS,
+    seed: int = 0,
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Levels of nested regions of the points of ``space``, coarse first: (labels,
     parents) per level. A region splits into up to the level's branching factor, as
     long as each part can keep ``min_size`` points; one too small to split stays whole
     at the next level. A level no finer than the one above ends the nesting."""
     from threadpoolctl import threadpool_limits  # noqa: PLC0415
+
     labels = np.zeros(len(space), dtype=np.int64)
     levels: list[tuple[np.ndarray, np.ndarray]] = []
     # One thread: on regions of a few thousand points OpenMP's start and spin cost 8x
@@ -296,11 +348,20 @@ def nest(space: np.ndarray, min_size: int, *, branching: Sequence[int] = BRANCHI
             finer = np.empty_like(labels)
             parents: list[int] = []
             for region in range(n_regions):
-                members = order[bounds[region]:bounds[region + 1]]
+                members = order[bounds[region] : bounds[region + 1]]
                 parts = min(branch, len(members) // max(min_size, 1))
-                part, parts = (split(space, members, parts, min_size=min_size,
-                                     max_points=max_points, seed=seed + 7919 * depth + region)
-                               if parts >= 2 else (np.zeros(len(members), dtype=np.int64), 1))
+                part, parts = (
+                    split(
+                        space,
+                        members,
+                        parts,
+                        min_size=min_size,
+                        max_points=max_points,
+                        seed=seed + 7919 * depth + region,
+                    )
+                    if parts >= 2
+                    else (np.zeros(len(members), dtype=np.int64), 1)
+                )
                 finer[members] = len(parents) + part
                 parents += [region] * parts
             if levels and len(parents) == n_regions:
@@ -310,10 +371,17 @@ def nest(space: np.ndarray, min_size: int, *, branching: Sequence[int] = BRANCHI
     return levels
 
 
-def find_regions(corpus: Corpus, coordinates: np.ndarray, *,
-                 embeddings: Embeddings | None = None, encoder: Encoder | None = None,
-                 on: str = "layout", min_cluster_size: int | None = None,
-                 max_points: int = MAX_POINTS, seed: int = 0) -> Job[Regions]:
+def find_regions(
+    corpus: Corpus,
+    coordinates: np.ndarray,
+    *,
+    embeddings: Embeddings | None = None,
+    encoder: Encoder | None = None,
+    on: str = "layout",
+    min_cluster_size: int | None = None,
+    max_points: int = MAX_POINTS,
+    seed: int = 0,
+) -> Job[Regions]:
     """Split a corpus's layout (or embeddings) into regions at several levels and label
     each region.
 
@@ -342,8 +410,10 @@ def find_regions(corpus: Corpus, coordinates: np.ndarray, *,
         raise EvaluationError("clustering on the embeddings needs the embeddings")
     coordinates = np.asarray(coordinates)
     if coordinates.shape != (n, 2) or (embeddings is not None and embeddings.shape[0] != n):
-        raise EvaluationError(f"expected {n} rows of 2D coordinates (and embeddings), one "
-                              f"per sentence; got {coordinates.shape}")
+        raise EvaluationError(
+            f"expected {n} rows of 2D coordinates (and embeddings), one "
+            f"per sentence; got {coordinates.shape}"
+        )
     stage = "finding regions"
     steps = 3
     yield Progress(stage, 0, steps)
@@ -358,25 +428,47 @@ def find_regions(corpus: Corpus, coordinates: np.ndarray, *,
         n_regions = len(parents)
         keywords, scores = class_tfidf(counts, vocabulary, labels, n_regions)
         sizes = np.bincount(labels, minlength=n_regions)
-        centres = np.stack([np.bincount(labels, weights=coordinates[:, d],
-                                        minlength=n_regions)
-                            for d in range(2)], axis=1) / np.maximum(sizes, 1)[:, None]
+        centres = (
+            np.stack(
+                [
+                    np.bincount(labels, weights=coordinates[:, d], minlength=n_regions)
+                    for d in range(2)
+                ],
+                axis=1,
+            )
+            / np.maximum(sizes, 1)[:, None]
+        )
         levels.append(RegionLevel(labels, parents, keywords, scores, centres, sizes))
     yield Progress(stage, steps, steps)
     coarse = levels[0]
     return Regions(
-        provenance=make_provenance(corpus, encoder, coordinates if embeddings is None
-                                   else embeddings, on=on, min_cluster_size=size,
-                                   max_points=max_points, seed=seed),
-        labels=coarse.labels, keywords=coarse.keywords, scores=coarse.scores,
-        centres=coarse.centres, sizes=coarse.sizes, n_clustered=min(n, max_points),
-        finer=tuple(levels[1:]))
+        provenance=make_provenance(
+            corpus,
+            encoder,
+            coordinates if embeddings is None else embeddings,
+            on=on,
+            min_cluster_size=size,
+            max_points=max_points,
+            seed=seed,
+        ),
+        labels=coarse.labels,
+        keywords=coarse.keywords,
+        scores=coarse.scores,
+        centres=coarse.centres,
+        sizes=coarse.sizes,
+        n_clustered=min(n, max_points),
+        finer=tuple(levels[1:]),
+    )
 
 
-def place_labels(anchors: np.ndarray, sizes: np.ndarray, frame: tuple[float, float,
-                                                                     float, float],
-                 marked: np.ndarray | None = None, margin: float = 4.0,
-                 most_marked: int = MOST_MARKED) -> np.ndarray:
+def place_labels(
+    anchors: np.ndarray,
+    sizes: np.ndarray,
+    frame: tuple[float, float, float, float],
+    marked: np.ndarray | None = None,
+    margin: float = 4.0,
+    most_marked: int = MOST_MARKED,
+) -> np.ndarray:
     """Where to draw labels so none covers another or a marked point (screen pixels).
 
     Labels are placed in the order given (most important first): each at its anchor,
@@ -399,15 +491,19 @@ def place_labels(anchors: np.ndarray, sizes: np.ndarray, frame: tuple[float, flo
     """
     anchors = np.asarray(anchors, dtype=np.float64).reshape(-1, 2)
     sizes = np.asarray(sizes, dtype=np.float64).reshape(-1, 2) + 2 * margin
-    marked = (np.empty((0, 2)) if marked is None
-              else np.asarray(marked, dtype=np.float64).reshape(-1, 2))
+    marked = (
+        np.empty((0, 2)) if marked is None else np.asarray(marked, dtype=np.float64).reshape(-1, 2)
+    )
     left, top, right, bottom = frame
-    marked = marked[(marked[:, 0] >= left) & (marked[:, 0] <= right)
-                    & (marked[:, 1] >= top) & (marked[:, 1] <= bottom)]
+    marked = marked[
+        (marked[:, 0] >= left)
+        & (marked[:, 0] <= right)
+        & (marked[:, 1] >= top)
+        & (marked[:, 1] <= bottom)
+    ]
     crowded = len(marked) > most_marked
-    steps = np.array([(0, 0), (0, -1), (0, 1), (-1, 0), (1, 0), (0, -2), (0, 2)],
-                     dtype=np.float64)
-    taken = np.empty((0, 4))        # (x0, y0, x1, y1) of the boxes placed
+    steps = np.array([(0, 0), (0, -1), (0, 1), (-1, 0), (1, 0), (0, -2), (0, 2)], dtype=np.float64)
+    taken = np.empty((0, 4))  # (x0, y0, x1, y1) of the boxes placed
     placed = np.full((len(anchors), 2), np.nan)
     for index, ((x, y), (width, height)) in enumerate(zip(anchors, sizes)):
         if not (left <= x <= right and top <= y <= bottom):
@@ -416,13 +512,27 @@ def place_labels(anchors: np.ndarray, sizes: np.ndarray, frame: tuple[float, flo
         for step_x, step_y in steps:
             centre_x = min(max(x + step_x * width, left + width / 2), right - width / 2)
             centre_y = min(max(y + step_y * height, top + height / 2), bottom - height / 2)
-            box = (centre_x - width / 2, centre_y - height / 2,
-                   centre_x + width / 2, centre_y + height / 2)
-            if ((taken[:, 0] < box[2]) & (taken[:, 2] > box[0])
-                    & (taken[:, 1] < box[3]) & (taken[:, 3] > box[1])).any():
+            box = (
+                centre_x - width / 2,
+                centre_y - height / 2,
+                centre_x + width / 2,
+                centre_y + height / 2,
+            )
+            if (
+                (taken[:, 0] < box[2])
+                & (taken[:, 2] > box[0])
+                & (taken[:, 1] < box[3])
+                & (taken[:, 3] > box[1])
+            ).any():
                 continue
-            covered = int(((marked[:, 0] >= box[0]) & (marked[:, 0] <= box[2])
-                           & (marked[:, 1] >= box[1]) & (marked[:, 1] <= box[3])).sum())
+            covered = int(
+                (
+                    (marked[:, 0] >= box[0])
+                    & (marked[:, 0] <= box[2])
+                    & (marked[:, 1] >= box[1])
+                    & (marked[:, 1] <= box[3])
+                ).sum()
+            )
             if covered < fewest:
                 best, fewest = box, covered
                 if not covered:

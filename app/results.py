@@ -44,30 +44,41 @@ class Provenance:
     #: result whose fingerprint is not the corpus's now is from another version.
     corpus_edits: int = 0
     schema: int = SCHEMA_VERSION
-    created: str = field(default_factory=lambda: _dt.datetime.now(_dt.UTC)
-                         .isoformat(timespec="seconds"))
+    created: str = field(
+        default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    )
 
     @classmethod
     def of(cls, corpus: Corpus, encoder: Encoder, **parameters: Any) -> Provenance:
         """Provenance of a run; the encoder's fingerprint is of its unfitted form when the
         evaluation fits it itself, so it names the recipe, not one fold's state."""
-        return cls(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
-                   corpus_edits=corpus.edits, encoder_name=encoder.name, encoder_family=encoder.family,
-                   encoder_params=encoder.params(), encoder_fingerprint=encoder.fingerprint(),
-                   parameters=dict(parameters))
+        return cls(
+            corpus_name=corpus.name,
+            corpus_fingerprint=corpus.fingerprint,
+            corpus_edits=corpus.edits,
+            encoder_name=encoder.name,
+            encoder_family=encoder.family,
+            encoder_params=encoder.params(),
+            encoder_fingerprint=encoder.fingerprint(),
+            parameters=dict(parameters),
+        )
 
     @classmethod
-    def of_embeddings(cls, corpus: Corpus, embeddings: Embeddings,
-                      **parameters: Any) -> Provenance:
+    def of_embeddings(cls, corpus: Corpus, embeddings: Embeddings, **parameters: Any) -> Provenance:
         """Provenance of a run on precomputed embeddings: the encoder is named
         "precomputed" and fingerprinted by the matrix's content."""
         if sp.issparse(embeddings):
             embeddings = sp.csr_array(embeddings)
-        return cls(corpus_name=corpus.name, corpus_fingerprint=corpus.fingerprint,
-                   corpus_edits=corpus.edits, encoder_name="precomputed", encoder_family="precomputed",
-                   encoder_params={"shape": list(embeddings.shape),
-                                   "dtype": str(embeddings.dtype)},
-                   encoder_fingerprint=content_hash(embeddings), parameters=dict(parameters))
+        return cls(
+            corpus_name=corpus.name,
+            corpus_fingerprint=corpus.fingerprint,
+            corpus_edits=corpus.edits,
+            encoder_name="precomputed",
+            encoder_family="precomputed",
+            encoder_params={"shape": list(embeddings.shape), "dtype": str(embeddings.dtype)},
+            encoder_fingerprint=content_hash(embeddings),
+            parameters=dict(parameters),
+        )
 
 
 def content_hash(matrix: Embeddings) -> str:
@@ -84,8 +95,9 @@ def content_hash(matrix: Embeddings) -> str:
     return h.hexdigest()[:16]
 
 
-def provenance(corpus: Corpus, encoder: Encoder | None, embeddings: Embeddings,
-               **parameters: Any) -> Provenance:
+def provenance(
+    corpus: Corpus, encoder: Encoder | None, embeddings: Embeddings, **parameters: Any
+) -> Provenance:
     """:meth:`Provenance.of` the encoder when known, else of the precomputed embeddings."""
     if encoder is None:
         return Provenance.of_embeddings(corpus, embeddings, **parameters)
@@ -138,22 +150,31 @@ class Result:
 
     def __repr__(self) -> str:
         scores = self.scores()
-        shown = ", ".join(f"{score.name} {score.value:.4f}"
-                          + (f" [{score.ci[0]:.4f}, {score.ci[1]:.4f}]" if score.ci else "")
-                          for score in scores[:self.REPR_SCORES])
-        more = f", ... {len(scores) - self.REPR_SCORES} more" if len(
-            scores) > self.REPR_SCORES else ""
-        return (f"<{type(self).__name__}: {self.evaluation} of "
-                f"{self.provenance.encoder_name} on {self.provenance.corpus_name}: "
-                f"{shown}{more}>")
+        shown = ", ".join(
+            f"{score.name} {score.value:.4f}"
+            + (f" [{score.ci[0]:.4f}, {score.ci[1]:.4f}]" if score.ci else "")
+            for score in scores[: self.REPR_SCORES]
+        )
+        more = (
+            f", ... {len(scores) - self.REPR_SCORES} more" if len(scores) > self.REPR_SCORES else ""
+        )
+        return (
+            f"<{type(self).__name__}: {self.evaluation} of "
+            f"{self.provenance.encoder_name} on {self.provenance.corpus_name}: "
+            f"{shown}{more}>"
+        )
 
     def _repr_html_(self) -> str:
         """The scores with their intervals as a table, for a notebook."""
-        head = (f"<p><b>{html.escape(self.evaluation)}</b> of "
-                f"{html.escape(self.provenance.encoder_name)} on "
-                f"{html.escape(self.provenance.corpus_name)}</p>")
-        return head + html_table(["metric", "value", "95% interval", "n"],
-                                 [score_cells(score) for score in self.scores()])
+        head = (
+            f"<p><b>{html.escape(self.evaluation)}</b> of "
+            f"{html.escape(self.provenance.encoder_name)} on "
+            f"{html.escape(self.provenance.corpus_name)}</p>"
+        )
+        return head + html_table(
+            ["metric", "value", "95% interval", "n"],
+            [score_cells(score) for score in self.scores()],
+        )
 
     def plot(self):
         """The window's chart of this result as a plotly figure (a notebook shows it;
@@ -176,16 +197,18 @@ class Result:
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:
-        return {"evaluation": self.evaluation,
-                "provenance": dataclasses.asdict(self.provenance),
-                "metric_table": [dict(zip(SCORE_COLUMNS, score.row()))
-                                 for score in self.scores()],
-                **self.body()}
+        return {
+            "evaluation": self.evaluation,
+            "provenance": dataclasses.asdict(self.provenance),
+            "metric_table": [dict(zip(SCORE_COLUMNS, score.row())) for score in self.scores()],
+            **self.body(),
+        }
 
     def intervals(self) -> dict[str, tuple[float, tuple[float, float]]]:
         """{name: (value, (low, high))} of the scores that have an interval."""
-        return {score.name: (score.value, score.ci) for score in self.scores()
-                if score.ci is not None}
+        return {
+            score.name: (score.value, score.ci) for score in self.scores() if score.ci is not None
+        }
 
     def score_rows(self) -> list[tuple[str, float, float | None, float | None, int | None]]:
         """:meth:`scores` as rows of :data:`SCORE_COLUMNS` (a CSV of numbers)."""
@@ -198,20 +221,21 @@ class Result:
         import pandas as pd  # noqa: PLC0415
 
         return pd.DataFrame(self.score_rows(), columns=list(SCORE_COLUMNS)).astype(
-            {"value": float, "ci_low": float, "ci_high": float, "n": "Int64"})
+            {"value": float, "ci_low": float, "ci_high": float, "n": "Int64"}
+        )
 
 
 def score_cells(score: Score) -> list[str]:
     """A score as table cells: metric, value, interval, count."""
     interval = "" if score.ci is None else f"[{score.ci[0]:.4f}, {score.ci[1]:.4f}]"
-    return [score.name, f"{score.value:.4f}", interval,
-            "" if score.n is None else f"{score.n:,}"]
+    return [score.name, f"{score.value:.4f}", interval, "" if score.n is None else f"{score.n:,}"]
 
 
 def html_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """An HTML table of text cells (escaped), for notebooks."""
     head = "".join(f"<th>{html.escape(str(cell))}</th>" for cell in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row)
-                   + "</tr>" for row in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>"
+        for row in rows
+    )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-

@@ -44,11 +44,16 @@ def _name(hint: Any) -> str:
     if origin in (typing.Union, types.UnionType):
         return " or ".join(map(_name, typing.get_args(hint)))
     if origin is not None:
-        return {tuple: "a list", list: "a list", dict: "an object"}.get(origin,
-                                                                         str(origin))
-    return {str: "a string", int: "an integer", float: "a number", bool: "true or false",
-            dict: "an object", list: "a list", tuple: "a list"}.get(
-        hint, getattr(hint, "__name__", str(hint)))
+        return {tuple: "a list", list: "a list", dict: "an object"}.get(origin, str(origin))
+    return {
+        str: "a string",
+        int: "an integer",
+        float: "a number",
+        bool: "true or false",
+        dict: "an object",
+        list: "a list",
+        tuple: "a list",
+    }.get(hint, getattr(hint, "__name__", str(hint)))
 
 
 def check(value: Any, hint: Any, where: str = "") -> Any:
@@ -81,21 +86,26 @@ def check(value: Any, hint: Any, where: str = "") -> Any:
     arguments = typing.get_args(hint)
     if kind is tuple and arguments:
         if len(arguments) == 2 and arguments[1] is Ellipsis:
-            return tuple(check(item, arguments[0], f"{where}[{number}]")
-                         for number, item in enumerate(value))
+            return tuple(
+                check(item, arguments[0], f"{where}[{number}]") for number, item in enumerate(value)
+            )
         if len(value) != len(arguments):
-            raise SchemaError(where, f"should hold {len(arguments)} values, found "
-                                     f"{len(value)}")
-        return tuple(check(item, argument, f"{where}[{number}]")
-                     for number, (item, argument) in enumerate(zip(value, arguments)))
+            raise SchemaError(where, f"should hold {len(arguments)} values, found {len(value)}")
+        return tuple(
+            check(item, argument, f"{where}[{number}]")
+            for number, (item, argument) in enumerate(zip(value, arguments))
+        )
     if kind is tuple:
         return tuple(value)
     if kind is list and arguments:
-        return [check(item, arguments[0], f"{where}[{number}]")
-                for number, item in enumerate(value)]
+        return [
+            check(item, arguments[0], f"{where}[{number}]") for number, item in enumerate(value)
+        ]
     if kind is dict and arguments:
-        return {check(key, arguments[0], f"{where} key"):
-                check(item, arguments[1], f"{where}.{key}") for key, item in value.items()}
+        return {
+            check(key, arguments[0], f"{where} key"): check(item, arguments[1], f"{where}.{key}")
+            for key, item in value.items()
+        }
     return value
 
 
@@ -113,13 +123,19 @@ def field_hints(cls: type) -> dict[str, Any]:
 def field_types(cls: type) -> dict[str, tuple[Any, bool]]:
     """``cls``'s fields set by its constructor: name -> (type, required)."""
     hints = field_hints(cls)
-    return {f.name: (hints[f.name], f.default is dataclasses.MISSING
-                     and f.default_factory is dataclasses.MISSING)
-            for f in dataclasses.fields(cls) if f.init}
+    return {
+        f.name: (
+            hints[f.name],
+            f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+        )
+        for f in dataclasses.fields(cls)
+        if f.init
+    }
 
 
-def check_fields(values: dict[str, Any], fields: dict[str, tuple[Any, bool]],
-                 where: str = "") -> dict[str, Any]:
+def check_fields(
+    values: dict[str, Any], fields: dict[str, tuple[Any, bool]], where: str = ""
+) -> dict[str, Any]:
     """``values`` checked against ``fields`` (name -> (type, required)): no unknown or
     missing field, each of its type; lists read for tuples made tuples."""
     prefix = f"{where}." if where else ""
@@ -127,14 +143,13 @@ def check_fields(values: dict[str, Any], fields: dict[str, tuple[Any, bool]],
         raise SchemaError(where, f"should be an object, found {describe(values)}")
     unknown = [name for name in values if name not in fields]
     if unknown:
-        raise SchemaError(where, f"unknown field{'s' if len(unknown) > 1 else ''} "
-                                 f"{', '.join(map(repr, unknown))}")
-    missing = [name for name, (_, required) in fields.items()
-               if required and name not in values]
+        raise SchemaError(
+            where, f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}"
+        )
+    missing = [name for name, (_, required) in fields.items() if required and name not in values]
     if missing:
         raise SchemaError(where, f"lacks {', '.join(map(repr, missing))}")
-    return {name: check(value, fields[name][0], prefix + name)
-            for name, value in values.items()}
+    return {name: check(value, fields[name][0], prefix + name) for name, value in values.items()}
 
 
 def build(cls: type, values: dict[str, Any], where: str = "") -> Any:
@@ -165,10 +180,19 @@ def too_deep(value: Any, where: str = "", limit: int = MAX_DEPTH) -> str | None:
             continue
         if level > limit:
             return path
-        children = (item.items() if isinstance(item, dict) else enumerate(item))
-        stack.extend((child, level + 1, f"{path}.{key}" if isinstance(item, dict) and path
-                      else str(key) if isinstance(item, dict) else f"{path}[{key}]")
-                     for key, child in children)
+        children = item.items() if isinstance(item, dict) else enumerate(item)
+        stack.extend(
+            (
+                child,
+                level + 1,
+                f"{path}.{key}"
+                if isinstance(item, dict) and path
+                else str(key)
+                if isinstance(item, dict)
+                else f"{path}[{key}]",
+            )
+            for key, child in children
+        )
     return None
 
 
@@ -177,14 +201,15 @@ def check_arguments(function: Any, values: dict[str, Any], where: str = "") -> N
     parameter it takes by name, of the type its annotation says."""
     parameters = inspect.signature(function).parameters
     try:
-        hints = typing.get_type_hints(function.__init__ if inspect.isclass(function)
-                                      else function)
+        hints = typing.get_type_hints(function.__init__ if inspect.isclass(function) else function)
     except (NameError, TypeError):
         hints = {}
     prefix = f"{where}." if where else ""
     for name, value in values.items():
         parameter = parameters.get(name)
-        if parameter is None or parameter.kind not in (parameter.KEYWORD_ONLY,
-                                                       parameter.POSITIONAL_OR_KEYWORD):
+        if parameter is None or parameter.kind not in (
+            parameter.KEYWORD_ONLY,
+            parameter.POSITIONAL_OR_KEYWORD,
+        ):
             raise SchemaError(where, f"takes no {name!r}")
         check(value, hints.get(name, Any), prefix + name)

@@ -90,18 +90,25 @@ class Selection:
 
     def belongs_to(self, state: CorpusState | None) -> bool:
         """Whether the selection's numbers index ``state``'s corpus as it is now."""
-        return (state is not None and self.corpus == state.spec
-                and self.version == state.corpus.fingerprint)
+        return (
+            state is not None
+            and self.corpus == state.spec
+            and self.version == state.corpus.fingerprint
+        )
 
-    def select(self, indices: Sequence[int] | np.ndarray, *, focus: int | None = None,
-               source: str = "", emit: bool = True) -> None:
+    def select(
+        self,
+        indices: Sequence[int] | np.ndarray,
+        *,
+        focus: int | None = None,
+        source: str = "",
+        emit: bool = True,
+    ) -> None:
         """Select ``indices``; the focus is ``focus``, by default the first of them.
         Without ``emit``, nobody is told (yet)."""
         indices = np.asarray(indices, dtype=np.int64).reshape(-1)
-        self.focus = int(focus) if focus is not None else (int(indices[0]) if len(indices)
-                                                            else -1)
-        self.indices = np.unique(indices if self.focus < 0
-                                 else np.append(indices, self.focus))
+        self.focus = int(focus) if focus is not None else (int(indices[0]) if len(indices) else -1)
+        self.indices = np.unique(indices if self.focus < 0 else np.append(indices, self.focus))
         self.source = source
         if emit:
             self.changed.emit(self)
@@ -114,8 +121,12 @@ class Selection:
 
     def restore(self, snapshot: dict[str, Any] | None, emit: bool = True) -> None:
         snapshot = snapshot or {}
-        self.select(snapshot.get("indices", []), focus=snapshot.get("focus", -1),
-                    source=snapshot.get("source", ""), emit=emit)
+        self.select(
+            snapshot.get("indices", []),
+            focus=snapshot.get("focus", -1),
+            source=snapshot.get("source", ""),
+            emit=emit,
+        )
 
 
 @dataclass(eq=False)
@@ -154,10 +165,12 @@ class EvaluationRun:
 
     def same_as(self, other: EvaluationRun) -> bool:
         """Whether ``other`` asks the same thing of the same version of the corpus."""
-        return ((self.name, self.encoder, self.seed, self.options, self.label)
-                == (other.name, other.encoder, other.seed, other.options, other.label)
-                and self.result.provenance.corpus_fingerprint
-                == other.result.provenance.corpus_fingerprint)
+        return (
+            (self.name, self.encoder, self.seed, self.options, self.label)
+            == (other.name, other.encoder, other.seed, other.options, other.label)
+            and self.result.provenance.corpus_fingerprint
+            == other.result.provenance.corpus_fingerprint
+        )
 
 
 def edits_since(result: Any, corpus: Corpus) -> int | None:
@@ -176,12 +189,13 @@ def describe_result(result: Any, evaluation: str, corpus: Corpus | None = None) 
     ``corpus`` says so."""
     provenance = result.provenance
     note = version_note(result, corpus) if corpus is not None else ""
-    return (f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
-            + (f" · {note}" if note else ""))
+    return f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}" + (
+        f" · {note}" if note else ""
+    )
 
 
 def version_note(result: Any, corpus: Corpus) -> str:
-    """"" for a result of ``corpus`` as it is now, else which version it describes."""
+    """ "" for a result of ``corpus`` as it is now, else which version it describes."""
     behind = edits_since(result, corpus)
     if behind == 0:
         return ""
@@ -247,10 +261,18 @@ class CorpusState:
         last one asked (then of another version: ``version_note`` says which)."""
         if self.shown is None:
             return None
-        mine = [run for run in self.evaluations if run.name == CLASSIFICATION
-                and run.encoder == self.shown and hasattr(run.result, "misclassified")]
-        now = [run for run in mine
-               if run.result.provenance.corpus_fingerprint == self.corpus.fingerprint]
+        mine = [
+            run
+            for run in self.evaluations
+            if run.name == CLASSIFICATION
+            and run.encoder == self.shown
+            and hasattr(run.result, "misclassified")
+        ]
+        now = [
+            run
+            for run in mine
+            if run.result.provenance.corpus_fingerprint == self.corpus.fingerprint
+        ]
         runs = now or mine
         return runs[-1] if runs else None
 
@@ -261,9 +283,15 @@ class CorpusState:
         if result is None or any(run.result is result for run in self.evaluations):
             return False
         seed = result.provenance.parameters.get("seed", 0)
-        run = EvaluationRun(CLASSIFICATION, encoder, seed, result, self.eval_command(
-            CLASSIFICATION, [encoder], seed,
-            fingerprint=result.provenance.corpus_fingerprint))
+        run = EvaluationRun(
+            CLASSIFICATION,
+            encoder,
+            seed,
+            result,
+            self.eval_command(
+                CLASSIFICATION, [encoder], seed, fingerprint=result.provenance.corpus_fingerprint
+            ),
+        )
         self.evaluations = [old for old in self.evaluations if not old.same_as(run)]
         self.evaluations.append(run)
         return True
@@ -294,19 +322,35 @@ class CorpusState:
                 return Version(journal, record.id)
         return None
 
-    def eval_command(self, evaluation: str, encoders: Sequence[str], seed: int,
-                     options: dict[str, str] | None = None, fingerprint: str | None = None
-                     ) -> str:
+    def eval_command(
+        self,
+        evaluation: str,
+        encoders: Sequence[str],
+        seed: int,
+        options: dict[str, str] | None = None,
+        fingerprint: str | None = None,
+    ) -> str:
         """:func:`~sentspace.app.commands.eval_command` of this corpus's version with
         ``fingerprint`` (default: as it is now), its journal named when it is edited; ""
         when no command can make that version."""
         version = self.version(fingerprint)
-        return ("" if version is None else
-                eval_command(evaluation, self.spec, encoders, seed, options, version))
+        return (
+            ""
+            if version is None
+            else eval_command(evaluation, self.spec, encoders, seed, options, version)
+        )
 
-    def evaluation(self, name: str, specs: Sequence[str], encoders: Sequence[Encoder],
-                   seed: int, options: dict[str, str] | None = None, *,
-                   original: bool = False, label: str = "") -> Job[EvaluationRun]:
+    def evaluation(
+        self,
+        name: str,
+        specs: Sequence[str],
+        encoders: Sequence[Encoder],
+        seed: int,
+        options: dict[str, str] | None = None,
+        *,
+        original: bool = False,
+        label: str = "",
+    ) -> Job[EvaluationRun]:
         """Evaluation ``name`` (or comparison, of several encoders) of the corpus as it is
         now (the original with ``original``) by ``encoders`` (their ``specs``), as a job
         giving the :class:`EvaluationRun` with the command that makes it again. The
@@ -321,8 +365,9 @@ class CorpusState:
         job = EVALUATIONS[name][0](corpus, encoders[0], seed=seed, **options)
         return _evaluation_run(job, name, specs[0], seed, command, label, options)
 
-    def map_command(self, exploration: Exploration, encoder: str, out: str | Path,
-                    regions: bool = False) -> str:
+    def map_command(
+        self, exploration: Exploration, encoder: str, out: str | Path, regions: bool = False
+    ) -> str:
         """The ``sentspace export-map`` command that writes ``exploration`` (of this
         corpus, by the encoder ``encoder``) with its layout to ``out``; "" when no
         command can make its version of the corpus."""
@@ -330,22 +375,39 @@ class CorpusState:
 
         version = self.version(exploration.corpus.fingerprint)
         projection = exploration.projection
-        defaults = {"seed": projection.parameters.get("seed", 0),
-                    **DEFAULTS[projection.method]}
-        layout = {name: value for name, value in projection.parameters.items()
-                  if value != defaults.get(name)}
+        defaults = {"seed": projection.parameters.get("seed", 0), **DEFAULTS[projection.method]}
+        layout = {
+            name: value
+            for name, value in projection.parameters.items()
+            if value != defaults.get(name)
+        }
         if version is None or not set(layout) <= set(LAYOUT_PARAMETERS):
             return ""
-        return export_map_command(self.spec, encoder, projection.method, defaults["seed"],
-                                  out, layout=layout, regions=regions, version=version)
+        return export_map_command(
+            self.spec,
+            encoder,
+            projection.method,
+            defaults["seed"],
+            out,
+            layout=layout,
+            regions=regions,
+            version=version,
+        )
 
     def close(self) -> None:
         if self.annotations is not None:
             self.annotations.close()
 
 
-def _evaluation_run(job: Job[Any], name: str, spec: str, seed: int, command: str,
-                    label: str, options: dict[str, str]) -> Job[EvaluationRun]:
+def _evaluation_run(
+    job: Job[Any],
+    name: str,
+    spec: str,
+    seed: int,
+    command: str,
+    label: str,
+    options: dict[str, str],
+) -> Job[EvaluationRun]:
     result = yield from job
     return EvaluationRun(name, spec, seed, result, command, label, options)
 
@@ -385,8 +447,9 @@ class Session:
     def on_current(self, event: Event, callback: Callable[..., Any]) -> None:
         """Call ``callback`` with ``event``'s arguments when it concerns the corpus
         shown; a change to another corpus is drawn when that one is switched to."""
-        event.connect(lambda state, *rest: callback(state, *rest)
-                      if state is self.current else None)
+        event.connect(
+            lambda state, *rest: callback(state, *rest) if state is self.current else None
+        )
 
     # --- corpora ------------------------------------------------------------------
 
@@ -394,12 +457,16 @@ class Session:
         """The spec of the open corpus whose edits go to the journal ``corpus`` would use
         (the same corpus under another name: a built-in and its folder)."""
         path = Path(journal) if journal is not None else journal_path(corpus)
-        return next((spec for spec, state in self.states.items()
-                     if state.annotations is not None and state.annotations.journal.path
-                     == path), None)
+        return next(
+            (
+                spec
+                for spec, state in self.states.items()
+                if state.annotations is not None and state.annotations.journal.path == path
+            ),
+            None,
+        )
 
-    def open(self, spec: str, corpus: Corpus, annotations: AnnotationSession | None
-             ) -> CorpusState:
+    def open(self, spec: str, corpus: Corpus, annotations: AnnotationSession | None) -> CorpusState:
         """Hold ``corpus`` (opened from ``spec``, with its edit session) and make it
         current; one opened again from the same spec replaces the old one."""
         if spec in self.states:
@@ -473,8 +540,7 @@ class Session:
     def state(self, spec: str) -> CorpusState | None:
         return self.states.get(spec)
 
-    def _tell(self, event: Event, spec: str, *rest: Any, saved: bool = True
-              ) -> CorpusState | None:
+    def _tell(self, event: Event, spec: str, *rest: Any, saved: bool = True) -> CorpusState | None:
         state = self.states.get(spec)
         if state is not None:
             event.emit(state, *rest)
@@ -482,8 +548,9 @@ class Session:
                 self.modified.emit(state)
         return state
 
-    def add_run(self, spec: str, encoder: str, exploration: Exploration,
-                training_text: str | None = None) -> None:
+    def add_run(
+        self, spec: str, encoder: str, exploration: Exploration, training_text: str | None = None
+    ) -> None:
         """A run's result, to the corpus it was run on (dropped if it was closed)."""
         state = self.states.get(spec)
         if state is None:
@@ -530,8 +597,7 @@ class Session:
             return result.model, result.model_revision, result.task, result.split
 
         new = {key(result) for result in results}
-        state.imported = (*(old for old in state.imported if key(old) not in new),
-                          *results)
+        state.imported = (*(old for old in state.imported if key(old) not in new), *results)
         self._tell(self.imported, spec)
 
     def clear_imported(self, spec: str) -> None:
@@ -541,9 +607,12 @@ class Session:
             state.imported = ()
             self._tell(self.imported, spec)
 
-    def set_comparison(self, spec: str, comparison: Any,
-                       spaces: dict[str, tuple[str, Encoder, Embeddings]] | None = None
-                       ) -> None:
+    def set_comparison(
+        self,
+        spec: str,
+        comparison: Any,
+        spaces: dict[str, tuple[str, Encoder, Embeddings]] | None = None,
+    ) -> None:
         """A Compare result, with the two spaces it encoded (by encoder spec)."""
         if spec in self.states:
             state = self.states[spec]
@@ -551,8 +620,7 @@ class Session:
             state.compared.update(spaces or {})
             self._tell(self.compared, spec)
 
-    def add_space(self, spec: str, encoder: str,
-                  space: tuple[str, Encoder, Embeddings]) -> None:
+    def add_space(self, spec: str, encoder: str, space: tuple[str, Encoder, Embeddings]) -> None:
         """A space encoded for the Inspector and the neighbours view (no run needed)."""
         if spec in self.states:
             self.states[spec].compared[encoder] = space
@@ -616,68 +684,97 @@ class Session:
             self.current.selection = self.selection.snapshot()
         encoders: dict[str, Encoder] = {}
 
-        def encoder_index(state: CorpusState, spec: str, encoder: Encoder | None = None
-                          ) -> int:
+        def encoder_index(state: CorpusState, spec: str, encoder: Encoder | None = None) -> int:
             if spec not in encoders:
-                encoders[spec] = (encoder or state.precomputed.get(spec)
-                                  or make_encoder(spec))
+                encoders[spec] = encoder or state.precomputed.get(spec) or make_encoder(spec)
             return list(encoders).index(spec)
 
         corpora, evaluations = [], []
         for number, state in enumerate(states):
-            runs = [{"encoder": encoder_index(state, spec, run.exploration.encoder),
-                     "training_text": run.training_text,
-                     "exploration": encode_state(
-                         {"projection": run.exploration.projection,
-                          "faithfulness": run.exploration.faithfulness,
-                          "classification": run.exploration.classification,
-                          "notes": run.exploration.notes})}
-                    for spec, run in state.runs.items()]
-            extra = {"runs": runs, "shown": state.shown, "encoder": state.encoder,
-                     "review_lists": encode_state(state.review_lists),
-                     "view": state.view, "selection": state.selection,
-                     "filter": state.filter.to_dict(),
-                     "regions": encode_state(state.regions),
-                     "explanation": encode_state(state.explanation),
-                     "imported": encode_state(state.imported),
-                     "comparison": encode_state(state.comparison),
-                     "compared": [encoder_index(state, spec, space[1])
-                                  for spec, space in state.compared.items()],
-                     # Agreement compares several encoders, which one workspace
-                     # evaluation entry cannot name: kept whole with its corpus.
-                     "agreements": [
-                         {"position": position, "encoders": run.encoder, "seed": run.seed,
-                          "command": run.command, "result": encode_state(run.result)}
-                         for position, run in enumerate(state.evaluations)
-                         if run.name not in EVALUATIONS]}
+            runs = [
+                {
+                    "encoder": encoder_index(state, spec, run.exploration.encoder),
+                    "training_text": run.training_text,
+                    "exploration": encode_state(
+                        {
+                            "projection": run.exploration.projection,
+                            "faithfulness": run.exploration.faithfulness,
+                            "classification": run.exploration.classification,
+                            "notes": run.exploration.notes,
+                        }
+                    ),
+                }
+                for spec, run in state.runs.items()
+            ]
+            extra = {
+                "runs": runs,
+                "shown": state.shown,
+                "encoder": state.encoder,
+                "review_lists": encode_state(state.review_lists),
+                "view": state.view,
+                "selection": state.selection,
+                "filter": state.filter.to_dict(),
+                "regions": encode_state(state.regions),
+                "explanation": encode_state(state.explanation),
+                "imported": encode_state(state.imported),
+                "comparison": encode_state(state.comparison),
+                "compared": [
+                    encoder_index(state, spec, space[1]) for spec, space in state.compared.items()
+                ],
+                # Agreement compares several encoders, which one workspace
+                # evaluation entry cannot name: kept whole with its corpus.
+                "agreements": [
+                    {
+                        "position": position,
+                        "encoders": run.encoder,
+                        "seed": run.seed,
+                        "command": run.command,
+                        "result": encode_state(run.result),
+                    }
+                    for position, run in enumerate(state.evaluations)
+                    if run.name not in EVALUATIONS
+                ],
+            }
             journal = state.annotations.journal.path if state.annotations else None
             corpora.append(corpus_entry(state.spec, state.original, journal, state=extra))
             for run in (run for run in state.evaluations if run.name in EVALUATIONS):
-                evaluations.append(evaluation_entry(
-                    run.name, run.result, corpus=number,
-                    encoder=encoder_index(state, run.encoder), seed=run.seed,
-                    options=run.options,
-                    corrected=run.result.provenance.corpus_fingerprint
-                    != state.original.fingerprint, label=run.label))
-        return Workspace(corpora=tuple(corpora),
-                         encoders=tuple(encoder_entry(spec, encoder)
-                                        for spec, encoder in encoders.items()),
-                         evaluations=tuple(evaluations), view=dict(view or {}))
+                evaluations.append(
+                    evaluation_entry(
+                        run.name,
+                        run.result,
+                        corpus=number,
+                        encoder=encoder_index(state, run.encoder),
+                        seed=run.seed,
+                        options=run.options,
+                        corrected=run.result.provenance.corpus_fingerprint
+                        != state.original.fingerprint,
+                        label=run.label,
+                    )
+                )
+        return Workspace(
+            corpora=tuple(corpora),
+            encoders=tuple(encoder_entry(spec, encoder) for spec, encoder in encoders.items()),
+            evaluations=tuple(evaluations),
+            view=dict(view or {}),
+        )
 
 
-def encoded_space(corpus: Corpus, encoder: Encoder
-                  ) -> Job[tuple[str, Encoder, Embeddings]]:
+def encoded_space(corpus: Corpus, encoder: Encoder) -> Job[tuple[str, Encoder, Embeddings]]:
     """(name, fitted encoder, embeddings) of ``corpus``, through the embedding cache."""
     from sentspace.app.cache import cached_encode
 
     fitted = yield from fitted_copy(encoder, corpus.texts)
-    embeddings = yield from (cached_encode(fitted, corpus.fingerprint, corpus.texts)
-                             if fitted.cacheable else fitted.iter_encode(corpus.texts))
+    embeddings = yield from (
+        cached_encode(fitted, corpus.fingerprint, corpus.texts)
+        if fitted.cacheable
+        else fitted.iter_encode(corpus.texts)
+    )
     return fitted.name, fitted, embeddings
 
 
-def compare_with_spaces(corpus: Corpus, encoders: dict[str, Encoder], **options: Any
-                        ) -> Job[tuple[Any, dict[str, tuple[str, Encoder, Embeddings]]]]:
+def compare_with_spaces(
+    corpus: Corpus, encoders: dict[str, Encoder], **options: Any
+) -> Job[tuple[Any, dict[str, tuple[str, Encoder, Embeddings]]]]:
     """:func:`sentspace.app.compare.compare_encoders` of the two ``encoders`` (by spec), with the
     spaces it compared, so the neighbours view and Inspector can use them too."""
     from sentspace.app.compare import compare_encoders
@@ -692,33 +789,50 @@ def compare_with_spaces(corpus: Corpus, encoders: dict[str, Encoder], **options:
 #: What a corpus entry's ``state`` holds (:meth:`Session.to_workspace`), as read back:
 #: key -> (type, required). Keys not listed (a newer version's) are left alone.
 SAVED_STATE: dict[str, tuple[Any, bool]] = {
-    "runs": (list, False), "shown": (str | None, False), "encoder": (str | None, False),
-    "review_lists": (dict, False), "view": (dict, False), "selection": (dict, False),
-    "regions": (Any, False), "explanation": (Any, False), "imported": (Any, False),
-    "agreements": (list, False), "compared": (list[int], False),
-    "comparison": (Any, False), "filter": (dict, False)}
-SAVED_RUN = {"encoder": (int, True), "training_text": (str | None, False),
-             "exploration": (dict, True)}
-SAVED_AGREEMENT = {"position": (int, True), "encoders": (str, True), "seed": (int, True),
-                   "command": (str, True), "result": (dict, True)}
-SAVED_SELECTION = {"indices": (list[int], False), "focus": (int, False),
-                   "source": (str, False)}
+    "runs": (list, False),
+    "shown": (str | None, False),
+    "encoder": (str | None, False),
+    "review_lists": (dict, False),
+    "view": (dict, False),
+    "selection": (dict, False),
+    "regions": (Any, False),
+    "explanation": (Any, False),
+    "imported": (Any, False),
+    "agreements": (list, False),
+    "compared": (list[int], False),
+    "comparison": (Any, False),
+    "filter": (dict, False),
+}
+SAVED_RUN = {
+    "encoder": (int, True),
+    "training_text": (str | None, False),
+    "exploration": (dict, True),
+}
+SAVED_AGREEMENT = {
+    "position": (int, True),
+    "encoders": (str, True),
+    "seed": (int, True),
+    "command": (str, True),
+    "result": (dict, True),
+}
+SAVED_SELECTION = {"indices": (list[int], False), "focus": (int, False), "source": (str, False)}
 
 
-def _saved(values: Any, fields: dict[str, tuple[Any, bool]], where: str,
-           path: str | Path) -> dict[str, Any]:
+def _saved(
+    values: Any, fields: dict[str, tuple[Any, bool]], where: str, path: str | Path
+) -> dict[str, Any]:
     """``values`` checked against ``fields`` (keys it does not list ignored)."""
     try:
         if not isinstance(values, dict):
             raise SchemaError(where, f"should be an object, found {describe(values)}")
-        return check_fields({key: value for key, value in values.items() if key in fields},
-                            fields, where)
+        return check_fields(
+            {key: value for key, value in values.items() if key in fields}, fields, where
+        )
     except SchemaError as error:
         raise WorkspaceError(str(error), path) from None
 
 
-def saved_review_lists(data: Any, corpus: Corpus, where: str, path: str | Path
-                       ) -> dict[str, Any]:
+def saved_review_lists(data: Any, corpus: Corpus, where: str, path: str | Path) -> dict[str, Any]:
     """The review lists a workspace saved (kind -> ReviewList), each checked row by row
     against ``corpus``: its columns of one length, every row's key and sentences there.
 
@@ -739,8 +853,9 @@ def saved_review_lists(data: Any, corpus: Corpus, where: str, path: str | Path
                     raise IndexError(f"row {row} names a sentence outside the corpus")
             items.columns()
         except (IndexError, ValueError, KeyError, TypeError) as error:
-            raise WorkspaceError(f"{where}.{kind}: not a list of this corpus ({error})",
-                                 path) from None
+            raise WorkspaceError(
+                f"{where}.{kind}: not a list of this corpus ({error})", path
+            ) from None
     return lists
 
 
@@ -769,19 +884,20 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
 
     session = Session()
     entries = workspace.corpora
-    parts_of_run = {name: (hint, True) for name, hint in field_hints(Exploration).items()
-                    if name in ("projection", "faithfulness", "classification", "notes")}
+    parts_of_run = {
+        name: (hint, True)
+        for name, hint in field_hints(Exploration).items()
+        if name in ("projection", "faithfulness", "classification", "notes")
+    }
 
     def encoder_of(state: CorpusState, number: int, where: str) -> Encoder:
         """Encoder ``number`` of the workspace, which ``where`` names."""
         if not 0 <= number < len(workspace.encoders):
-            raise WorkspaceError(f"{where}: {number} is not an encoder the workspace "
-                                 "lists", path)
+            raise WorkspaceError(f"{where}: {number} is not an encoder the workspace lists", path)
         entry = workspace.encoders[number]
         if entry.family != "precomputed":
             return make_workspace_encoder(entry, path)
-        params = _saved(entry.params, {"path": (str, True)}, f"encoders[{number}].params",
-                        path)
+        params = _saved(entry.params, {"path": (str, True)}, f"encoders[{number}].params", path)
         state.precomputed[entry.spec] = Precomputed(params["path"], state.corpus)
         return state.precomputed[entry.spec]
 
@@ -789,8 +905,11 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         yield Progress(f"opening {entry.spec}", number, len(entries))
         where = f"corpora[{number}].state"
         saved = _saved(entry.state or {}, SAVED_STATE, where, path)
-        original = (load_workspace_corpus(workspace, number, path) if entry.files
-                    else load_corpus(entry.spec))
+        original = (
+            load_workspace_corpus(workspace, number, path)
+            if entry.files
+            else load_corpus(entry.spec)
+        )
         annotations = AnnotationSession.open(original, entry.journal)
         state = CorpusState(entry.spec, original, annotations)
         corpus = state.corpus
@@ -799,62 +918,124 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
             run = _saved(run, SAVED_RUN, at, path)
             encoder = encoder_of(state, run["encoder"], f"{at}.encoder")
             spec = workspace.encoders[run["encoder"]].spec
-            parts = _saved(decode_state(run["exploration"], corpus, where=f"{at}.exploration",
-                                        path=path), parts_of_run, f"{at}.exploration", path)
+            parts = _saved(
+                decode_state(run["exploration"], corpus, where=f"{at}.exploration", path=path),
+                parts_of_run,
+                f"{at}.exploration",
+                path,
+            )
             shape = parts["projection"].coordinates.shape
             if shape != (len(corpus), 2):
-                raise WorkspaceError(f"{at}.exploration.projection: a layout of shape "
-                                     f"{shape} for {len(corpus):,} sentences", path)
+                raise WorkspaceError(
+                    f"{at}.exploration.projection: a layout of shape "
+                    f"{shape} for {len(corpus):,} sentences",
+                    path,
+                )
             training = run.get("training_text")
-            texts = (read_training_text(training) if training and Path(training).is_file()
-                     else corpus.texts)
+            texts = (
+                read_training_text(training)
+                if training and Path(training).is_file()
+                else corpus.texts
+            )
             fitted = yield from fitted_copy(encoder, texts)
-            embeddings = (yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
-                          if fitted.cacheable else fitted.iter_encode(corpus.texts))
-            state.runs[spec] = EncoderRun(spec, Exploration(
-                corpus, fitted, embeddings, parts["projection"], parts["faithfulness"],
-                parts["classification"], tuple(parts["notes"])), training)
+            embeddings = (
+                yield from cached_encode(fitted, corpus.fingerprint, corpus.texts)
+                if fitted.cacheable
+                else fitted.iter_encode(corpus.texts)
+            )
+            state.runs[spec] = EncoderRun(
+                spec,
+                Exploration(
+                    corpus,
+                    fitted,
+                    embeddings,
+                    parts["projection"],
+                    parts["faithfulness"],
+                    parts["classification"],
+                    tuple(parts["notes"]),
+                ),
+                training,
+            )
         for position, index in enumerate(saved.get("compared", [])):
             encoder = encoder_of(state, index, f"{where}.compared[{position}]")
             state.compared[workspace.encoders[index].spec] = yield from encoded_space(
-                corpus, encoder)
-        state.comparison = decode_state(saved.get("comparison"), corpus,
-                                        where=f"{where}.comparison", path=path,
-                                        kind=SpaceComparison | None)
+                corpus, encoder
+            )
+        state.comparison = decode_state(
+            saved.get("comparison"),
+            corpus,
+            where=f"{where}.comparison",
+            path=path,
+            kind=SpaceComparison | None,
+        )
         state.shown, state.encoder = saved.get("shown"), saved.get("encoder")
-        state.review_lists = saved_review_lists(saved.get("review_lists", {}), corpus,
-                                                f"{where}.review_lists", path)
+        state.review_lists = saved_review_lists(
+            saved.get("review_lists", {}), corpus, f"{where}.review_lists", path
+        )
         state.view = dict(saved.get("view", {}))
-        state.selection = _saved(saved.get("selection", {}), SAVED_SELECTION,
-                                 f"{where}.selection", path)
+        state.selection = _saved(
+            saved.get("selection", {}), SAVED_SELECTION, f"{where}.selection", path
+        )
         chosen = [*state.selection.get("indices", []), state.selection.get("focus", -1)]
         if any(not -1 <= index < len(corpus) for index in chosen) or -1 in chosen[:-1]:
-            raise WorkspaceError(f"{where}.selection: a sentence outside the corpus's "
-                                 f"{len(corpus):,}", path)
+            raise WorkspaceError(
+                f"{where}.selection: a sentence outside the corpus's {len(corpus):,}", path
+            )
         try:
             state.filter = Filter.from_dict(saved.get("filter", {}))
         except ValueError as error:
             raise WorkspaceError(f"{where}.filter: {error}", path) from None
-        state.regions = decode_state(saved.get("regions"), corpus, where=f"{where}.regions",
-                                     path=path, kind=Regions | None)
-        state.explanation = decode_state(saved.get("explanation"), corpus,
-                                         where=f"{where}.explanation", path=path,
-                                         kind=PairExplanation | None)
-        state.imported = decode_state(saved.get("imported"), corpus,
-                                      where=f"{where}.imported", path=path,
-                                      kind=tuple[ImportedResult, ...] | None) or ()
+        state.regions = decode_state(
+            saved.get("regions"), corpus, where=f"{where}.regions", path=path, kind=Regions | None
+        )
+        state.explanation = decode_state(
+            saved.get("explanation"),
+            corpus,
+            where=f"{where}.explanation",
+            path=path,
+            kind=PairExplanation | None,
+        )
+        state.imported = (
+            decode_state(
+                saved.get("imported"),
+                corpus,
+                where=f"{where}.imported",
+                path=path,
+                kind=tuple[ImportedResult, ...] | None,
+            )
+            or ()
+        )
         session.states[entry.spec] = state
     for number, evaluation in enumerate(workspace.evaluations):
         state = session.states[entries[evaluation.corpus].spec]
         spec = workspace.encoders[evaluation.encoder].spec
-        result = (decode_state(evaluation.state, state.corpus, where=f"evaluations[{number}].state",
-                               path=path, kind=Result)
-                  if evaluation.state is not None else SavedResult(evaluation))
+        result = (
+            decode_state(
+                evaluation.state,
+                state.corpus,
+                where=f"evaluations[{number}].state",
+                path=path,
+                kind=Result,
+            )
+            if evaluation.state is not None
+            else SavedResult(evaluation)
+        )
         options = {name: str(value) for name, value in evaluation.options.items()}
-        run = EvaluationRun(evaluation.name, spec, evaluation.seed, result,
-                            state.eval_command(evaluation.name, [spec], evaluation.seed, options,
-                                               result.provenance.corpus_fingerprint),
-                            evaluation.label or evaluation.name, options)
+        run = EvaluationRun(
+            evaluation.name,
+            spec,
+            evaluation.seed,
+            result,
+            state.eval_command(
+                evaluation.name,
+                [spec],
+                evaluation.seed,
+                options,
+                result.provenance.corpus_fingerprint,
+            ),
+            evaluation.label or evaluation.name,
+            options,
+        )
         state.evaluations.append(run)
         if run.name == "costra" and run.label == run.name:
             state.costra_result = result
@@ -864,19 +1045,33 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         saved_state = _saved(entry.state or {}, SAVED_STATE, f"corpora[{number}].state", path)
         for position, saved in enumerate(saved_state.get("agreements", [])):
             saved = _saved(saved, SAVED_AGREEMENT, f"{where}[{position}]", path)
-            state.evaluations.insert(saved["position"], EvaluationRun(
-                "agreement", saved["encoders"], saved["seed"],
-                decode_state(saved["result"], state.corpus, where=f"{where}[{position}].result",
-                             path=path, kind=Result), saved["command"]))
+            state.evaluations.insert(
+                saved["position"],
+                EvaluationRun(
+                    "agreement",
+                    saved["encoders"],
+                    saved["seed"],
+                    decode_state(
+                        saved["result"],
+                        state.corpus,
+                        where=f"{where}[{position}].result",
+                        path=path,
+                        kind=Result,
+                    ),
+                    saved["command"],
+                ),
+            )
     for state in session.states.values():
         # A workspace saved before runs' classifications were evaluations lists them.
         for spec, run in state.runs.items():
             classification = run.exploration.classification
             if classification is not None and not any(
-                    old.name == CLASSIFICATION and old.encoder == spec
-                    and old.result.provenance.corpus_fingerprint
-                    == classification.provenance.corpus_fingerprint
-                    for old in state.evaluations):
+                old.name == CLASSIFICATION
+                and old.encoder == spec
+                and old.result.provenance.corpus_fingerprint
+                == classification.provenance.corpus_fingerprint
+                for old in state.evaluations
+            ):
                 state.record_classification(spec, classification)
     if entries:
         session.current = session.states[entries[0].spec]

@@ -32,15 +32,24 @@ def label_groups(labels: Sequence[Any]) -> Grouping:
     if any(isinstance(label, float) and label != label for label in labels):
         raise ValueError("labels hold NaN: use None for a sentence without a label")
     names: dict[str, int] = {}
-    members = [(row, names.setdefault(str(label), len(names)))
-               for row, label in enumerate(labels) if label is not None]
+    members = [
+        (row, names.setdefault(str(label), len(names)))
+        for row, label in enumerate(labels)
+        if label is not None
+    ]
     rows, groups = zip(*members) if members else ((), ())
-    return Grouping("class", np.array(rows, dtype=np.int64),
-                    np.array(groups, dtype=np.int64), tuple(names))
+    return Grouping(
+        "class", np.array(rows, dtype=np.int64), np.array(groups, dtype=np.int64), tuple(names)
+    )
 
 
-def write_show_data(folder: str | Path, corpus: Corpus, embeddings: Embeddings | None = None,
-                    labels: Sequence[Any] | None = None, encoder: str = "bow") -> None:
+def write_show_data(
+    folder: str | Path,
+    corpus: Corpus,
+    embeddings: Embeddings | None = None,
+    labels: Sequence[Any] | None = None,
+    encoder: str = "bow",
+) -> None:
     """Write ``corpus`` (its groups replaced by ``labels`` when given, one per sentence)
     and ``embeddings`` into ``folder``; ``encoder`` maps the corpus when there are none."""
     folder = Path(folder)
@@ -48,19 +57,39 @@ def write_show_data(folder: str | Path, corpus: Corpus, embeddings: Embeddings |
         raise ValueError(f"{len(labels)} labels for {len(corpus)} sentences")
     if embeddings is not None:
         if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
-            raise ValueError(f"embeddings of shape {embeddings.shape} for {len(corpus)} "
-                             "sentences: give one row per sentence")
-        dense = (sp.csr_array(embeddings).toarray() if sp.issparse(embeddings)
-                 else np.asarray(embeddings))
+            raise ValueError(
+                f"embeddings of shape {embeddings.shape} for {len(corpus)} "
+                "sentences: give one row per sentence"
+            )
+        dense = (
+            sp.csr_array(embeddings).toarray()
+            if sp.issparse(embeddings)
+            else np.asarray(embeddings)
+        )
         np.savez(folder / EMBEDDINGS_FILE, embeddings=dense.astype(np.float32, copy=False))
     groups = label_groups(labels) if labels is not None else corpus.groups
-    write_text_atomic(folder / CORPUS_FILE, json.dumps({
-        "format": FORMAT, "name": corpus.name, "language": corpus.language,
-        "texts": list(corpus.texts), "ids": list(corpus.ids), "encoder": encoder,
-        "groups": None if groups is None else {
-            "kind": groups.kind, "names": list(groups.names),
-            "sentence_index": groups.sentence_index.tolist(),
-            "group_index": groups.group_index.tolist()}}, ensure_ascii=False))
+    write_text_atomic(
+        folder / CORPUS_FILE,
+        json.dumps(
+            {
+                "format": FORMAT,
+                "name": corpus.name,
+                "language": corpus.language,
+                "texts": list(corpus.texts),
+                "ids": list(corpus.ids),
+                "encoder": encoder,
+                "groups": None
+                if groups is None
+                else {
+                    "kind": groups.kind,
+                    "names": list(groups.names),
+                    "sentence_index": groups.sentence_index.tolist(),
+                    "group_index": groups.group_index.tolist(),
+                },
+            },
+            ensure_ascii=False,
+        ),
+    )
 
 
 def read_show_data(folder: str | Path) -> tuple[Corpus, Path | None, str]:
@@ -70,11 +99,19 @@ def read_show_data(folder: str | Path) -> tuple[Corpus, Path | None, str]:
     if data.get("format") != FORMAT:
         raise ValueError(f"{folder / CORPUS_FILE} is not {FORMAT} data")
     groups = data["groups"]
-    corpus = Corpus(name=data["name"], texts=tuple(data["texts"]), ids=tuple(data["ids"]),
-                    language=data["language"],
-                    groups=None if groups is None else Grouping(
-                        groups["kind"], np.array(groups["sentence_index"], dtype=np.int64),
-                        np.array(groups["group_index"], dtype=np.int64),
-                        tuple(groups["names"])))
+    corpus = Corpus(
+        name=data["name"],
+        texts=tuple(data["texts"]),
+        ids=tuple(data["ids"]),
+        language=data["language"],
+        groups=None
+        if groups is None
+        else Grouping(
+            groups["kind"],
+            np.array(groups["sentence_index"], dtype=np.int64),
+            np.array(groups["group_index"], dtype=np.int64),
+            tuple(groups["names"]),
+        ),
+    )
     embeddings = folder / EMBEDDINGS_FILE
     return corpus, embeddings if embeddings.is_file() else None, data["encoder"]

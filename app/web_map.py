@@ -57,13 +57,22 @@ def _column_data(column: Column) -> dict[str, Any]:
     if isinstance(column, Numbers):
         values = np.asarray(column.values, dtype=np.float64)
         finite = values[np.isfinite(values)]
-        return {"kind": "number", "title": column.title, "values": _base64(values, "<f4"),
-                "integer": bool(len(finite)) and bool(np.all(finite == np.round(finite)))}
+        return {
+            "kind": "number",
+            "title": column.title,
+            "values": _base64(values, "<f4"),
+            "integer": bool(len(finite)) and bool(np.all(finite == np.round(finite))),
+        }
     if isinstance(column, Texts):
         return {"kind": "text", "title": column.title, "values": list(map(str, column.values))}
-    return {"kind": "category", "title": column.title, "names": list(column.names),
-            "none": column.none, "colours": list(column.palette()),
-            "codes": _base64(column.codes, "<i4")}
+    return {
+        "kind": "category",
+        "title": column.title,
+        "names": list(column.names),
+        "none": column.none,
+        "colours": list(column.palette()),
+        "codes": _base64(column.codes, "<i4"),
+    }
 
 
 def _base64(array: np.ndarray, dtype: str) -> str:
@@ -78,13 +87,19 @@ def _plotly_js() -> tuple[str, str]:
     return get_plotlyjs(), f"the plotly {plotly.__version__} Python package's copy"
 
 
-def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
-             ids: Sequence[str] | None = None, columns: Sequence[Column] = (),
-             regions: Sequence[tuple[str, float, float]] = (),
-             finer_regions: Sequence[Sequence[tuple[str, float, float]]] = (),
-             provenance: Sequence[tuple[str, str]] = (), title: str = "sentspace map",
-             axes: tuple[str, str] = ("", ""),
-             neighbours: tuple[np.ndarray, np.ndarray] | None = None) -> str:
+def map_page(
+    texts: Sequence[str],
+    coordinates: np.ndarray,
+    *,
+    ids: Sequence[str] | None = None,
+    columns: Sequence[Column] = (),
+    regions: Sequence[tuple[str, float, float]] = (),
+    finer_regions: Sequence[Sequence[tuple[str, float, float]]] = (),
+    provenance: Sequence[tuple[str, str]] = (),
+    title: str = "sentspace map",
+    axes: tuple[str, str] = ("", ""),
+    neighbours: tuple[np.ndarray, np.ndarray] | None = None,
+) -> str:
     """The HTML of a map of ``texts`` at ``coordinates`` (n, 2).
 
     ``columns`` are the columns, charted and offered as colourings in that order (the
@@ -100,53 +115,66 @@ def map_page(texts: Sequence[str], coordinates: np.ndarray, *,
     for column in columns:
         values = column.codes if isinstance(column, Categories) else column.values
         if len(values) != n:
-            raise ValueError(f"column {column.title!r} has {len(values)} values for "
-                             f"{n} points")
+            raise ValueError(f"column {column.title!r} has {len(values)} values for {n} points")
     nearest = None
     if neighbours is not None:
         indices, cosines = (np.asarray(a) for a in neighbours)
         if indices.shape != cosines.shape or indices.shape[0] != n:
             raise ValueError(f"neighbours of shape {indices.shape} for {n} points")
-        nearest = {"k": int(indices.shape[1]), "indices": _base64(indices, "<i4"),
-                   "cosines": _base64(np.round(np.clip(cosines, -1, 1) * 10_000), "<i2")}
+        nearest = {
+            "k": int(indices.shape[1]),
+            "indices": _base64(indices, "<i4"),
+            "cosines": _base64(np.round(np.clip(cosines, -1, 1) * 10_000), "<i2"),
+        }
     data = {
-        "n": n, "title": title, "axes": list(axes),
+        "n": n,
+        "title": title,
+        "axes": list(axes),
         "coordinates": _base64(coordinates, "<f4"),
         "texts": [str(t) for t in texts],
         "ids": [str(i) for i in (ids if ids is not None else range(n))],
         "columns": [_column_data(c) for c in columns],
         "neighbours": nearest,
         "regions": [[label, float(x), float(y)] for label, x, y in regions],
-        "finer_regions": [[[label, float(x), float(y)] for label, x, y in level]
-                          for level in finer_regions],
+        "finer_regions": [
+            [[label, float(x), float(y)] for label, x, y in level] for level in finer_regions
+        ],
         "provenance": [[str(label), str(value)] for label, value in provenance],
-        "none_colour": UNGROUPED, "ring_colour": RING, "sequential": list(SEQUENTIAL),
+        "none_colour": UNGROUPED,
+        "ring_colour": RING,
+        "sequential": list(SEQUENTIAL),
     }
     # "<" escaped, so no text can close the script element that holds the data.
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace(
-        "<", "\\u003c")
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     script, licence = _plotly_js()
-    inserted = {"TITLE": _escape(title), "PLOTLY_LICENCE": licence, "DATA": payload,
-                "PLOTLY": script}
+    inserted = {
+        "TITLE": _escape(title),
+        "PLOTLY_LICENCE": licence,
+        "DATA": payload,
+        "PLOTLY": script,
+    }
     # One pass over the template alone: a key inside a sentence, the title or the
     # library's source is text, never a place to insert into.
-    return _TEMPLATE_KEY.sub(lambda key: inserted[key.group(1)],
-                             TEMPLATE.read_text(encoding="utf-8"))
+    return _TEMPLATE_KEY.sub(
+        lambda key: inserted[key.group(1)], TEMPLATE.read_text(encoding="utf-8")
+    )
 
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def write_map(path: str | Path, texts: Sequence[str], coordinates: np.ndarray,
-              **options: Any) -> Path:
+def write_map(
+    path: str | Path, texts: Sequence[str], coordinates: np.ndarray, **options: Any
+) -> Path:
     """Write :func:`map_page` to ``path`` (atomically) and return it."""
     write_text_atomic(path, map_page(texts, coordinates, **options))
     return Path(path)
 
 
-def region_labels(regions: Regions, coordinates: np.ndarray, level: int = 0
-                  ) -> list[tuple[str, float, float]]:
+def region_labels(
+    regions: Regions, coordinates: np.ndarray, level: int = 0
+) -> list[tuple[str, float, float]]:
     """Each region's label at ``level`` (0: coarse) at the median 2D position of its
     points (regions found on the embeddings may have their mean between clusters)."""
     regions_of_level = regions.levels[level]
@@ -159,44 +187,56 @@ def region_labels(regions: Regions, coordinates: np.ndarray, level: int = 0
     return labels
 
 
-def original_neighbours(exploration: Exploration, k: int = NEIGHBOURS, *,
-                        search: str = "auto", seed: int = 0
-                        ) -> Job[tuple[np.ndarray, np.ndarray, str]]:
+def original_neighbours(
+    exploration: Exploration, k: int = NEIGHBOURS, *, search: str = "auto", seed: int = 0
+) -> Job[tuple[np.ndarray, np.ndarray, str]]:
     """Each sentence's ``k`` nearest others in the original space (cosine), found as
     ``search`` says (:func:`sentspace.app.ann.iter_knn`), and how they were found."""
     embeddings = exploration.embeddings
     n = embeddings.shape[0]
     if n < 2:
         return np.full((n, 0), -1), np.zeros((n, 0)), "none"
-    indices, cosines, how = yield from iter_knn(embeddings, embeddings, min(k, n - 1),
-                                                exclude=np.arange(n), search=search,
-                                                seed=seed)
+    indices, cosines, how = yield from iter_knn(
+        embeddings, embeddings, min(k, n - 1), exclude=np.arange(n), search=search, seed=seed
+    )
     return indices, cosines, how.describe()
 
 
-def exploration_provenance(exploration: Exploration, results: Sequence[Result] = ()
-                           ) -> list[tuple[str, str]]:
+def exploration_provenance(
+    exploration: Exploration, results: Sequence[Result] = ()
+) -> list[tuple[str, str]]:
     """Rows saying what the map shows and how it was made."""
-    corpus, encoder, projection = (exploration.corpus, exploration.encoder,
-                                   exploration.projection)
+    corpus, encoder, projection = (exploration.corpus, exploration.encoder, exploration.projection)
     parameters = ", ".join(f"{k} {v}" for k, v in projection.parameters.items())
-    rows = [("Corpus", f"{corpus.name}, {len(corpus):,} sentences"
-                       + (f", {corpus.edits} edits" if corpus.edits else "")
-                       + f" (fingerprint {corpus.fingerprint[:12]})"),
-            ("Encoder", f"{encoder.name} ({encoder.family}; fingerprint "
-                        f"{encoder.fingerprint()[:12]})"),
-            ("Projection", f"{METHOD_TITLES[projection.method]}: {parameters}"
-                           + (f"; {projection.describe()}" if projection.fitted_on is not None
-                              else ""))]
+    rows = [
+        (
+            "Corpus",
+            f"{corpus.name}, {len(corpus):,} sentences"
+            + (f", {corpus.edits} edits" if corpus.edits else "")
+            + f" (fingerprint {corpus.fingerprint[:12]})",
+        ),
+        ("Encoder", f"{encoder.name} ({encoder.family}; fingerprint {encoder.fingerprint()[:12]})"),
+        (
+            "Projection",
+            f"{METHOD_TITLES[projection.method]}: {parameters}"
+            + (f"; {projection.describe()}" if projection.fitted_on is not None else ""),
+        ),
+    ]
     faithful = exploration.faithfulness
     if faithful is not None:
-        rows.append(("Faithfulness", f"{faithful.share(faithful.mean_overlap)} of "
-                                     f"{faithful.k} nearest neighbours kept in 2D, "
-                                     f"{faithful.describe()}"))
-    evaluated = ([exploration.classification] if exploration.classification else [])
+        rows.append(
+            (
+                "Faithfulness",
+                f"{faithful.share(faithful.mean_overlap)} of "
+                f"{faithful.k} nearest neighbours kept in 2D, "
+                f"{faithful.describe()}",
+            )
+        )
+    evaluated = [exploration.classification] if exploration.classification else []
     for result in [*evaluated, *results]:
-        rows.append((result.evaluation.capitalize(), "; ".join(map(_headline,
-                                                                  result.scores()[:3]))))
+        rows.append(
+            (result.evaluation.capitalize(), "; ".join(map(_headline, result.scores()[:3])))
+        )
     rows.append(("Made by", f"sentspace {package_version()}"))
     return rows
 
@@ -212,11 +252,19 @@ def export_map(exploration: Exploration, path: str | Path, **options: Any) -> Pa
     return run_job(iter_export_map(exploration, path, **options))
 
 
-def iter_export_map(exploration: Exploration, path: str | Path, *,
-                    groups: np.ndarray | None = None, regions: Regions | None = None,
-                    labels: dict[str, Sequence[Any]] | None = None,
-                    results: Sequence[Result] = (), title: str | None = None,
-                    search: str = "auto", seed: int = 0, command: str = "") -> Job[Path]:
+def iter_export_map(
+    exploration: Exploration,
+    path: str | Path,
+    *,
+    groups: np.ndarray | None = None,
+    regions: Regions | None = None,
+    labels: dict[str, Sequence[Any]] | None = None,
+    results: Sequence[Result] = (),
+    title: str | None = None,
+    search: str = "auto",
+    seed: int = 0,
+    command: str = "",
+) -> Job[Path]:
     """Write ``exploration``'s projection as a self-contained web page to ``path``; a job
     (finding the neighbours is the long part: an index above 50,000 sentences).
 
@@ -229,21 +277,28 @@ def iter_export_map(exploration: Exploration, path: str | Path, *,
     """
     projection = exploration.projection
     corpus = exploration.corpus
-    indices, cosines, how = yield from original_neighbours(exploration, search=search,
-                                                           seed=seed)
+    indices, cosines, how = yield from original_neighbours(exploration, search=search, seed=seed)
     provenance = exploration_provenance(exploration, results)
-    provenance.insert(-1, ("Neighbours", f"{indices.shape[1]} nearest in the original "
-                                         f"space by cosine, {how}"))
+    provenance.insert(
+        -1, ("Neighbours", f"{indices.shape[1]} nearest in the original space by cosine, {how}")
+    )
     if command:
         provenance.append(("Command", command))
     return write_map(
-        path, corpus.texts, projection.coordinates, ids=corpus.ids,
-        columns=exploration_columns(exploration, groups=groups, regions=regions,
-                                    labels=labels),
+        path,
+        corpus.texts,
+        projection.coordinates,
+        ids=corpus.ids,
+        columns=exploration_columns(exploration, groups=groups, regions=regions, labels=labels),
         regions=region_labels(regions, projection.coordinates) if regions is not None else (),
-        finer_regions=[region_labels(regions, projection.coordinates, level)
-                       for level in range(1, len(regions.levels))] if regions is not None
+        finer_regions=[
+            region_labels(regions, projection.coordinates, level)
+            for level in range(1, len(regions.levels))
+        ]
+        if regions is not None
         else (),
-        provenance=provenance, neighbours=(indices, cosines),
+        provenance=provenance,
+        neighbours=(indices, cosines),
         title=title or f"{corpus.name} by {exploration.encoder.name}",
-        axes=projection.axis_labels)
+        axes=projection.axis_labels,
+    )

@@ -113,8 +113,11 @@ class WorkspaceChanged(WorkspaceError):
 
     def __init__(self, path: str | Path, then: Stamp, now: Stamp):
         self.then, self.now = then, now
-        super().__init__("changed on disk since this window opened or saved it (another "
-                         "window or program saved it)", path)
+        super().__init__(
+            "changed on disk since this window opened or saved it (another "
+            "window or program saved it)",
+            path,
+        )
 
 
 def check_unchanged(path: str | Path, expect: Stamp | None) -> None:
@@ -252,31 +255,54 @@ def same_file(a: str | Path, b: str | Path) -> bool:
     return Path(a).resolve() == Path(b).resolve()
 
 
-def corpus_entry(spec: str | Path, corpus: Corpus, journal: str | Path | None = None, *,
-                 state: dict[str, Any] | None = None) -> CorpusEntry:
+def corpus_entry(
+    spec: str | Path,
+    corpus: Corpus,
+    journal: str | Path | None = None,
+    *,
+    state: dict[str, Any] | None = None,
+) -> CorpusEntry:
     """The entry of ``corpus``, loaded from ``spec``, with the hashes of its files now."""
     spec = str(spec) if is_corpus_name(spec) else chosen_path(spec)
-    return CorpusEntry(spec=spec, fingerprint=corpus.fingerprint,
-                       files={source: file_sha256(source) for source in corpus.sources},
-                       journal=chosen_path(journal) if journal is not None else None,
-                       state=state)
+    return CorpusEntry(
+        spec=spec,
+        fingerprint=corpus.fingerprint,
+        files={source: file_sha256(source) for source in corpus.sources},
+        journal=chosen_path(journal) if journal is not None else None,
+        state=state,
+    )
 
 
 def encoder_entry(spec: str, encoder: Encoder) -> EncoderEntry:
     return EncoderEntry(spec=spec, family=encoder.family, params=encoder.params())
 
 
-def evaluation_entry(name: str, result: Any, *, corpus: int, encoder: int, seed: int,
-                     options: dict[str, Any] | None = None, corrected: bool = False,
-                     label: str | None = None) -> EvaluationEntry:
+def evaluation_entry(
+    name: str,
+    result: Any,
+    *,
+    corpus: int,
+    encoder: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    corrected: bool = False,
+    label: str | None = None,
+) -> EvaluationEntry:
     """The entry of an evaluation ``result``; ``corpus``/``encoder`` index the
     workspace's lists."""
     state = result.entry.state if isinstance(result, SavedResult) else encode_state(result)
-    return EvaluationEntry(name=name, corpus=corpus, encoder=encoder, seed=seed,
-                           summary=[[label, value] for label, value in result.summary()],
-                           result=json.loads(json.dumps(result.to_dict(), default=str)),
-                           options=dict(options or {}), corrected=corrected, state=state,
-                           label=label if label not in (None, name) else None)
+    return EvaluationEntry(
+        name=name,
+        corpus=corpus,
+        encoder=encoder,
+        seed=seed,
+        summary=[[label, value] for label, value in result.summary()],
+        result=json.loads(json.dumps(result.to_dict(), default=str)),
+        options=dict(options or {}),
+        corrected=corrected,
+        state=state,
+        label=label if label not in (None, name) else None,
+    )
 
 
 # --- results as JSON ---------------------------------------------------------------
@@ -289,8 +315,14 @@ def evaluation_entry(name: str, result: Any, *, corpus: int, encoder: int, seed:
 RESULT_TYPES: dict[str, tuple[str, ...]] = {
     # Every evaluation's and comparison's result, with their provenance and scores; the
     # pyramid result keeps its tests (pairs, questions, funnels), Costra's its comparisons.
-    "evaluations": ("evaluations.", "results.", "ann.", "corpora.pyramid.",
-                    "corpora.model.PairTable", "corpora.costra.CostraComparisons"),
+    "evaluations": (
+        "evaluations.",
+        "results.",
+        "ann.",
+        "corpora.pyramid.",
+        "corpora.model.PairTable",
+        "corpora.costra.CostraComparisons",
+    ),
     # An encoder run: its layout, faithfulness and classification (an evaluation's).
     "runs": ("projection.",),
     "comparison": ("compare.",),
@@ -299,8 +331,9 @@ RESULT_TYPES: dict[str, tuple[str, ...]] = {
     "explanation": ("explain.",),
     "imported": ("mteb_results.",),
 }
-STATE_MODULES = tuple(dict.fromkeys(f"sentspace.app.{name}" for names in
-                                    RESULT_TYPES.values() for name in names))
+STATE_MODULES = tuple(
+    dict.fromkeys(f"sentspace.app.{name}" for names in RESULT_TYPES.values() for name in names)
+)
 #: What workspaces written before the code was imported as sentspace.app called it.
 OLD_PREFIX, PREFIX = "app.", "sentspace.app."
 
@@ -318,10 +351,16 @@ def encode_state(value: Any) -> Any:
         return {"__corpus__": value.fingerprint}
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "biuf":
-            return {"__array__": value.dtype.str, "shape": list(value.shape),
-                    "bytes": base64.b64encode(np.ascontiguousarray(value).tobytes()).decode()}
-        return {"__array__": value.dtype.str if value.dtype.kind == "U" else "object",
-                "shape": list(value.shape), "items": value.ravel().tolist()}
+            return {
+                "__array__": value.dtype.str,
+                "shape": list(value.shape),
+                "bytes": base64.b64encode(np.ascontiguousarray(value).tobytes()).decode(),
+            }
+        return {
+            "__array__": value.dtype.str if value.dtype.kind == "U" else "object",
+            "shape": list(value.shape),
+            "items": value.ravel().tolist(),
+        }
     if isinstance(value, tuple):
         return {"__tuple__": [encode_state(item) for item in value]}
     if isinstance(value, list):
@@ -335,14 +374,23 @@ def encode_state(value: Any) -> Any:
         name = f"{kind.__module__}.{kind.__qualname__}"
         if not name.startswith(STATE_MODULES):
             raise TypeError(f"a workspace cannot hold a {name}")
-        return {"__dataclass__": name,
-                "fields": {f.name: encode_state(getattr(value, f.name))
-                           for f in dataclasses.fields(value)}}
+        return {
+            "__dataclass__": name,
+            "fields": {
+                f.name: encode_state(getattr(value, f.name)) for f in dataclasses.fields(value)
+            },
+        }
     raise TypeError(f"a workspace cannot hold a {type(value).__name__}")
 
 
-def decode_state(data: Any, corpus: Corpus | None = None, *, where: str = "state",
-                 path: str | Path | None = None, kind: Any = Any) -> Any:
+def decode_state(
+    data: Any,
+    corpus: Corpus | None = None,
+    *,
+    where: str = "state",
+    path: str | Path | None = None,
+    kind: Any = Any,
+) -> Any:
     """The value :func:`encode_state` wrote, which must be a ``kind`` (a type hint:
     ``dict[str, ReviewList]``, ``Result``...); ``corpus`` stands for its corpus fields.
     ``where`` (the key path of ``data`` in the workspace) and ``path`` (its file) name
@@ -358,8 +406,9 @@ def decode_state(data: Any, corpus: Corpus | None = None, *, where: str = "state
     """
     deep = too_deep(data, where)
     if deep is not None:
-        raise WorkspaceError(f"{deep}: nested more than {MAX_DEPTH} levels deep; no "
-                             "workspace state is", path)
+        raise WorkspaceError(
+            f"{deep}: nested more than {MAX_DEPTH} levels deep; no workspace state is", path
+        )
     try:
         return check(_decode(data, corpus, where), kind, where)
     except SchemaError as error:
@@ -368,16 +417,16 @@ def decode_state(data: Any, corpus: Corpus | None = None, *, where: str = "state
 
 def _decode(data: Any, corpus: Corpus | None, where: str) -> Any:
     if isinstance(data, list):
-        return [_decode(item, corpus, f"{where}[{number}]")
-                for number, item in enumerate(data)]
+        return [_decode(item, corpus, f"{where}[{number}]") for number, item in enumerate(data)]
     if not isinstance(data, dict):
         return data
     if "__corpus__" in data:
         return corpus
     if "__tuple__" in data:
         items = check(data["__tuple__"], list, f"{where}.__tuple__")
-        return tuple(_decode(item, corpus, f"{where}[{number}]")
-                     for number, item in enumerate(items))
+        return tuple(
+            _decode(item, corpus, f"{where}[{number}]") for number, item in enumerate(items)
+        )
     if "__items__" in data:
         decoded = {}
         for number, pair in enumerate(check(data["__items__"], list, f"{where}.__items__")):
@@ -386,8 +435,9 @@ def _decode(data: Any, corpus: Corpus | None, where: str) -> Any:
             try:
                 hash(key)
             except TypeError:
-                raise SchemaError(f"{where}.__items__[{number}][0]",
-                                  f"a key cannot be {describe(key)}") from None
+                raise SchemaError(
+                    f"{where}.__items__[{number}][0]", f"a key cannot be {describe(key)}"
+                ) from None
             decoded[key] = _decode(value, corpus, f"{where}[{key!r}]")
         return decoded
     if "__array__" in data:
@@ -395,8 +445,12 @@ def _decode(data: Any, corpus: Corpus | None, where: str) -> Any:
     if "__dataclass__" in data:
         name = check(data["__dataclass__"], str, f"{where}.__dataclass__")
         fields = check(data.get("fields"), dict, f"{where}.fields")
-        return _build_dataclass(name, {key: _decode(item, corpus, f"{where}.{key}")
-                                       for key, item in fields.items()}, where, corpus)
+        return _build_dataclass(
+            name,
+            {key: _decode(item, corpus, f"{where}.{key}") for key, item in fields.items()},
+            where,
+            corpus,
+        )
     return {key: _decode(item, corpus, f"{where}.{key}") for key, item in data.items()}
 
 
@@ -414,16 +468,17 @@ def _array(data: dict[str, Any], where: str) -> np.ndarray:
         except (TypeError, ValueError):
             dtype = None
         if dtype is None or dtype.kind not in "biuf":
-            raise SchemaError(f"{where}.__array__", f"{describe(name)} is not a numeric "
-                                                    "dtype")
+            raise SchemaError(f"{where}.__array__", f"{describe(name)} is not a numeric dtype")
         text = check(data["bytes"], str, f"{where}.bytes")
         try:
             raw = base64.b64decode(text, validate=True)
         except binascii.Error as error:
             raise SchemaError(f"{where}.bytes", f"not base64 ({error})") from None
         if len(raw) != count * dtype.itemsize:
-            raise SchemaError(f"{where}.bytes", f"{len(raw)} bytes for shape {list(shape)} "
-                                                f"of {dtype} ({count * dtype.itemsize})")
+            raise SchemaError(
+                f"{where}.bytes",
+                f"{len(raw)} bytes for shape {list(shape)} of {dtype} ({count * dtype.itemsize})",
+            )
         return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
     items = check(data.get("items"), list, f"{where}.items")
     if len(items) != count:
@@ -437,20 +492,23 @@ def _array(data: dict[str, Any], where: str) -> np.ndarray:
         except (TypeError, ValueError):
             dtype = None
         if dtype is None or dtype.kind != "U":
-            raise SchemaError(f"{where}.__array__", f"{describe(name)} is not a dtype "
-                                                    "kept as items")
+            raise SchemaError(
+                f"{where}.__array__", f"{describe(name)} is not a dtype kept as items"
+            )
         allowed = str
     for number, item in enumerate(items):
         if not isinstance(item, allowed):
-            raise SchemaError(f"{where}.items[{number}]", f"{describe(item)} cannot be an "
-                                                          f"item of a {name} array")
+            raise SchemaError(
+                f"{where}.items[{number}]", f"{describe(item)} cannot be an item of a {name} array"
+            )
     array = np.empty(count, dtype=dtype)
     array[:] = items
     return array.reshape(shape)
 
 
-def _build_dataclass(name: str, values: dict[str, Any], where: str = "state",
-                     corpus: Corpus | None = None) -> Any:
+def _build_dataclass(
+    name: str, values: dict[str, Any], where: str = "state", corpus: Corpus | None = None
+) -> Any:
     if name.startswith(OLD_PREFIX):
         name = PREFIX + name.removeprefix(OLD_PREFIX)
     if not name.startswith(STATE_MODULES):
@@ -465,12 +523,15 @@ def _build_dataclass(name: str, values: dict[str, Any], where: str = "state",
     fields = {f.name: f for f in dataclasses.fields(kind)}
     # A field added since the workspace was saved takes its default; any other mismatch
     # means the file describes something else.
-    missing = {key for key, f in fields.items() if key not in values
-               and f.default is dataclasses.MISSING
-               and f.default_factory is dataclasses.MISSING}
+    missing = {
+        key
+        for key, f in fields.items()
+        if key not in values
+        and f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+    }
     if missing or set(values) - set(fields):
-        raise SchemaError(where, f"{name} has fields {sorted(values)}, expected "
-                                 f"{sorted(fields)}")
+        raise SchemaError(where, f"{name} has fields {sorted(values)}, expected {sorted(fields)}")
     hints = field_hints(kind)
     for key, value in values.items():
         if value is not corpus:  # the corpus stand-in (None when decoded without one)
@@ -487,6 +548,7 @@ def _build_dataclass(name: str, values: dict[str, Any], where: str = "state",
 
 # --- saving and opening -------------------------------------------------------------
 
+
 def with_extension(path: str | Path) -> Path:
     """``path``, with :data:`EXTENSION` added when the name has no extension (a bare
     name typed in a save dialog)."""
@@ -494,18 +556,20 @@ def with_extension(path: str | Path) -> Path:
     return path if path.suffix else path.with_name(path.name + EXTENSION)
 
 
-def save_workspace(workspace: Workspace, path: str | Path, *, remember: bool = True,
-                   expect: Stamp | None = None) -> Path:
+def save_workspace(
+    workspace: Workspace, path: str | Path, *, remember: bool = True, expect: Stamp | None = None
+) -> Path:
     """Write ``workspace`` to ``path`` (:data:`EXTENSION` added to a bare name)
     atomically; with ``remember``, put it first in the recent-workspaces list. With
     ``expect`` (the file's :class:`Stamp` when this window opened or last saved it), a
     file changed since is not overwritten: :class:`WorkspaceChanged`."""
     path = with_extension(path)
     check_unchanged(path, expect)
-    data = {**workspace.to_dict(),
-            "relative": relative_paths(workspace, os.path.abspath(path.parent))}
-    write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False,
-                                       default=str) + "\n")
+    data = {
+        **workspace.to_dict(),
+        "relative": relative_paths(workspace, os.path.abspath(path.parent)),
+    }
+    write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n")
     if remember:
         add_recent(path)
     return path
@@ -534,27 +598,47 @@ def map_paths(workspace: Workspace, where: Callable[[str], str]) -> Workspace:
             if isinstance(state.get(key), str):
                 state[key] = specs.get(state[key], state[key])
         if isinstance(state.get("runs"), list):
-            state["runs"] = [{**run, "training_text": moved(run.get("training_text"))}
-                             if isinstance(run, dict) and run.get("training_text") else run
-                             for run in state["runs"]]
+            state["runs"] = [
+                {**run, "training_text": moved(run.get("training_text"))}
+                if isinstance(run, dict) and run.get("training_text")
+                else run
+                for run in state["runs"]
+            ]
         if isinstance(state.get("agreements"), list):
             state["agreements"] = [
-                {**saved, "encoders": ",".join(specs.get(spec, spec) for spec
-                                               in saved["encoders"].split(","))}
+                {
+                    **saved,
+                    "encoders": ",".join(
+                        specs.get(spec, spec) for spec in saved["encoders"].split(",")
+                    ),
+                }
                 if isinstance(saved, dict) and isinstance(saved.get("encoders"), str)
-                else saved for saved in state["agreements"]]
+                else saved
+                for saved in state["agreements"]
+            ]
         return state
 
     return dataclasses.replace(
         workspace,
-        corpora=tuple(dataclasses.replace(
-            entry, spec=moved(entry.spec), journal=moved(entry.journal),
-            files={moved(source): digest for source, digest in entry.files.items()},
-            state=state_moved(entry.state)) for entry in workspace.corpora),
-        encoders=tuple(dataclasses.replace(
-            entry, spec=specs[entry.spec],
-            params={key: moved(value) for key, value in entry.params.items()})
-            for entry in workspace.encoders))
+        corpora=tuple(
+            dataclasses.replace(
+                entry,
+                spec=moved(entry.spec),
+                journal=moved(entry.journal),
+                files={moved(source): digest for source, digest in entry.files.items()},
+                state=state_moved(entry.state),
+            )
+            for entry in workspace.corpora
+        ),
+        encoders=tuple(
+            dataclasses.replace(
+                entry,
+                spec=specs[entry.spec],
+                params={key: moved(value) for key, value in entry.params.items()},
+            )
+            for entry in workspace.encoders
+        ),
+    )
 
 
 def relative_paths(workspace: Workspace, folder: str) -> dict[str, str]:
@@ -592,11 +676,17 @@ def named_again(workspace: Workspace) -> Workspace:
     """A schema-2 workspace saved named corpora but the bundled one as paths in the
     working folder (``/where/it/ran/costra``): each such path that is not there is taken
     back as the name."""
-    return dataclasses.replace(workspace, corpora=tuple(
-        dataclasses.replace(entry, spec=os.path.basename(entry.spec))
-        if os.path.isabs(entry.spec) and not os.path.exists(entry.spec)
-        and names_a_corpus(os.path.basename(entry.spec)) else entry
-        for entry in workspace.corpora))
+    return dataclasses.replace(
+        workspace,
+        corpora=tuple(
+            dataclasses.replace(entry, spec=os.path.basename(entry.spec))
+            if os.path.isabs(entry.spec)
+            and not os.path.exists(entry.spec)
+            and names_a_corpus(os.path.basename(entry.spec))
+            else entry
+            for entry in workspace.corpora
+        ),
+    )
 
 
 def _expect(value: Any, kind: Any, where: str) -> Any:
@@ -618,7 +708,7 @@ def _check_run(entry: EvaluationEntry, where: str) -> None:
     """An evaluation entry's seed must be one numpy takes, and its options keyword
     arguments its run takes, of their types, one of the choices where it offers
     choices."""
-    if not 0 <= entry.seed < 2 ** 32:
+    if not 0 <= entry.seed < 2**32:
         raise SchemaError(f"{where}.seed", f"{entry.seed} is not a seed (0 to 2**32 - 1)")
     run, _ = EVALUATIONS[entry.name]
     options = {name: value for name, value in entry.options.items() if name != "seed"}
@@ -628,8 +718,10 @@ def _check_run(entry: EvaluationEntry, where: str) -> None:
     for option, value in options.items():
         choices = OPTIONS.get(entry.name, {}).get(option)
         if choices is not None and value not in choices.choices:
-            raise SchemaError(f"{where}.options.{option}", f"{describe(value)} is not one "
-                                                           f"of {', '.join(choices.choices)}")
+            raise SchemaError(
+                f"{where}.options.{option}",
+                f"{describe(value)} is not one of {', '.join(choices.choices)}",
+            )
 
 
 NOT_A_WORKSPACE = "not a sentspace workspace"
@@ -647,10 +739,10 @@ def _unreadable(text: str, error: json.JSONDecodeError, path: Path) -> Workspace
         return WorkspaceError(NOT_A_WORKSPACE + " (not JSON)", path)
     where = f"{error.msg}, column {error.colno}"
     if error.msg.startswith("Unterminated string") or error.pos >= len(text.rstrip()):
-        return WorkspaceError(f"the workspace is truncated: it ends inside its JSON "
-                              f"({where})", path, error.lineno)
-    return WorkspaceError(f"the workspace is damaged: not valid JSON ({where})", path,
-                          error.lineno)
+        return WorkspaceError(
+            f"the workspace is truncated: it ends inside its JSON ({where})", path, error.lineno
+        )
+    return WorkspaceError(f"the workspace is damaged: not valid JSON ({where})", path, error.lineno)
 
 
 def load_workspace(path: str | Path) -> Workspace:
@@ -677,51 +769,87 @@ def load_workspace(path: str | Path) -> Workspace:
     except json.JSONDecodeError as error:
         raise _unreadable(text, error, path) from None
     except RecursionError:
-        raise WorkspaceError(f"the workspace is damaged: its JSON nests deeper than "
-                             f"Python reads (no workspace nests over {MAX_DEPTH})",
-                             path) from None
+        raise WorkspaceError(
+            f"the workspace is damaged: its JSON nests deeper than "
+            f"Python reads (no workspace nests over {MAX_DEPTH})",
+            path,
+        ) from None
     deep = too_deep(data)
     if deep is not None:
-        raise WorkspaceError(f"wrong schema: {deep} is nested more than {MAX_DEPTH} "
-                             "levels deep; no workspace is", path)
+        raise WorkspaceError(
+            f"wrong schema: {deep} is nested more than {MAX_DEPTH} levels deep; no workspace is",
+            path,
+        )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise WorkspaceError(NOT_A_WORKSPACE + " (a JSON file without \"format\": "
-                             f"\"{FORMAT}\")", path)
+        raise WorkspaceError(NOT_A_WORKSPACE + f' (a JSON file without "format": "{FORMAT}")', path)
     schema = data.get("schema")
     if not isinstance(schema, int) or schema > SCHEMA:
-        raise WorkspaceError(f"workspace schema {schema!r} is not one this version reads "
-                             f"(up to {SCHEMA}); a newer sentspace wrote it?", path)
+        raise WorkspaceError(
+            f"workspace schema {schema!r} is not one this version reads "
+            f"(up to {SCHEMA}); a newer sentspace wrote it?",
+            path,
+        )
     try:
         workspace = Workspace(
-            corpora=_entries(data, "corpora", CorpusEntry, {
-                "spec": (str, True), "fingerprint": (str, True),
-                "files": (dict[str, str], True), "journal": (str | None, False),
-                "state": (dict | None, False)}),
-            encoders=_entries(data, "encoders", EncoderEntry, {
-                "spec": (str, True), "family": (str, True),
-                "params": (dict[str, Any], True)}),
-            evaluations=_entries(data, "evaluations", EvaluationEntry, {
-                "name": (str, True), "corpus": (int, True), "encoder": (int, True),
-                "seed": (int, True), "summary": (list[tuple[str, str]], True),
-                "result": (dict, True), "options": (dict[str, Any], False),
-                "corrected": (bool, False), "state": (dict | None, False),
-                "label": (str | None, False)}),
-            projections=tuple(_expect(data.get("projections", []), list[dict],
-                                      "projections")),
-            view=_expect(data.get("view", {}), dict, "view"))
+            corpora=_entries(
+                data,
+                "corpora",
+                CorpusEntry,
+                {
+                    "spec": (str, True),
+                    "fingerprint": (str, True),
+                    "files": (dict[str, str], True),
+                    "journal": (str | None, False),
+                    "state": (dict | None, False),
+                },
+            ),
+            encoders=_entries(
+                data,
+                "encoders",
+                EncoderEntry,
+                {"spec": (str, True), "family": (str, True), "params": (dict[str, Any], True)},
+            ),
+            evaluations=_entries(
+                data,
+                "evaluations",
+                EvaluationEntry,
+                {
+                    "name": (str, True),
+                    "corpus": (int, True),
+                    "encoder": (int, True),
+                    "seed": (int, True),
+                    "summary": (list[tuple[str, str]], True),
+                    "result": (dict, True),
+                    "options": (dict[str, Any], False),
+                    "corrected": (bool, False),
+                    "state": (dict | None, False),
+                    "label": (str | None, False),
+                },
+            ),
+            projections=tuple(_expect(data.get("projections", []), list[dict], "projections")),
+            view=_expect(data.get("view", {}), dict, "view"),
+        )
         for number, entry in enumerate(workspace.evaluations):
             if entry.name not in EVALUATIONS:
-                raise ValueError(f"evaluations[{number}] names an unknown evaluation "
-                                 f"{entry.name!r}")
-            if not (0 <= entry.corpus < len(workspace.corpora)
-                    and 0 <= entry.encoder < len(workspace.encoders)):
-                raise ValueError(f"evaluations[{number}] refers to a corpus or encoder "
-                                 "the workspace does not list")
+                raise ValueError(
+                    f"evaluations[{number}] names an unknown evaluation {entry.name!r}"
+                )
+            if not (
+                0 <= entry.corpus < len(workspace.corpora)
+                and 0 <= entry.encoder < len(workspace.encoders)
+            ):
+                raise ValueError(
+                    f"evaluations[{number}] refers to a corpus or encoder "
+                    "the workspace does not list"
+                )
             _check_run(entry, f"evaluations[{number}]")
         for number, encoder_entry in enumerate(workspace.encoders):
             if encoder_entry.family in ENCODERS:
-                check_arguments(ENCODERS[encoder_entry.family], encoder_entry.params,
-                                f"encoders[{number}].params")
+                check_arguments(
+                    ENCODERS[encoder_entry.family],
+                    encoder_entry.params,
+                    f"encoders[{number}].params",
+                )
         relative = _expect(data.get("relative", {}), dict[str, str], "relative")
     except ValueError as error:
         raise WorkspaceError(f"wrong schema: {error}", path) from None
@@ -767,8 +895,9 @@ def open_workspace(path: str | Path) -> tuple[Workspace, list[FileChange]]:
     return workspace, verify(workspace)
 
 
-def load_workspace_corpus(workspace: Workspace, index: int, path: str | Path, *,
-                          corrected: bool = False) -> Corpus:
+def load_workspace_corpus(
+    workspace: Workspace, index: int, path: str | Path, *, corrected: bool = False
+) -> Corpus:
     """Load corpus ``index`` of the workspace saved at ``path``; with ``corrected``, with
     its journal's edits applied.
 
@@ -781,23 +910,25 @@ def load_workspace_corpus(workspace: Workspace, index: int, path: str | Path, *,
     named = not os.path.isabs(entry.spec)
     # A named corpus is wherever its name finds it now (a package, the shared data
     # folder): its fingerprint says whether it is the one saved.
-    missing = [] if named else [source for source in entry.files
-                                if not Path(source).is_file()]
+    missing = [] if named else [source for source in entry.files if not Path(source).is_file()]
     if not named and not Path(entry.spec).exists():
         missing.insert(0, entry.spec)
     if missing:
-        raise WorkspaceError(f"corpus {index} refers to {missing[0]}, which no longer "
-                             "exists", path)
+        raise WorkspaceError(f"corpus {index} refers to {missing[0]}, which no longer exists", path)
     corpus = load_named_corpus(entry.spec) if named else load_corpus(entry.spec)
     if corpus.fingerprint != entry.fingerprint:
-        raise WorkspaceError(f"corpus {entry.spec} has changed since the workspace was "
-                             f"saved (fingerprint {corpus.fingerprint}, saved "
-                             f"{entry.fingerprint})", path)
+        raise WorkspaceError(
+            f"corpus {entry.spec} has changed since the workspace was "
+            f"saved (fingerprint {corpus.fingerprint}, saved "
+            f"{entry.fingerprint})",
+            path,
+        )
     if not corrected:
         return corpus
     if entry.journal is None or not Path(entry.journal).is_file():
-        raise WorkspaceError(f"the edit journal of corpus {entry.spec} "
-                             f"({entry.journal}) no longer exists", path)
+        raise WorkspaceError(
+            f"the edit journal of corpus {entry.spec} ({entry.journal}) no longer exists", path
+        )
     history = History(corpus)
     history.feed(read_journal(entry.journal, corpus.fingerprint)[1])
     return history.corpus
@@ -811,13 +942,16 @@ def make_workspace_encoder(entry: EncoderEntry, path: str | Path | None = None) 
         try:
             return ENCODERS[entry.family](**entry.params)
         except (TypeError, ValueError) as error:
-            raise WorkspaceError(f"encoder {entry.spec}: its saved parameters do not fit "
-                                 f"{entry.family} ({error})", path) from None
+            raise WorkspaceError(
+                f"encoder {entry.spec}: its saved parameters do not fit {entry.family} ({error})",
+                path,
+            ) from None
     return make_encoder(entry.spec)
 
 
-def run_workspace(path: str | Path, on_progress: Callable[[Progress], Any] | None = None
-                  ) -> list[Any]:
+def run_workspace(
+    path: str | Path, on_progress: Callable[[Progress], Any] | None = None
+) -> list[Any]:
     """Re-run every evaluation of the workspace at ``path``, in order, headless.
 
     Each runs as saved (corpus, corrected or not, encoder with its parameters, seed,
@@ -835,25 +969,31 @@ def run_workspace(path: str | Path, on_progress: Callable[[Progress], Any] | Non
     for entry in workspace.evaluations:
         key = (entry.corpus, entry.corrected)
         if key not in corpora:
-            corpora[key] = load_workspace_corpus(workspace, entry.corpus, path,
-                                                 corrected=entry.corrected)
+            corpora[key] = load_workspace_corpus(
+                workspace, entry.corpus, path, corrected=entry.corrected
+            )
         encoder = make_workspace_encoder(workspace.encoders[entry.encoder], path)
         run, _ = EVALUATIONS[entry.name]
-        results.append(run_job(run(corpora[key], encoder, seed=entry.seed, **entry.options),
-                               on_progress))
+        results.append(
+            run_job(run(corpora[key], encoder, seed=entry.seed, **entry.options), on_progress)
+        )
     return results
 
 
-def changed_summaries(workspace: Workspace, results: list[Any]
-                      ) -> list[tuple[int, list[list[str]], list[list[str]]]]:
+def changed_summaries(
+    workspace: Workspace, results: list[Any]
+) -> list[tuple[int, list[list[str]], list[list[str]]]]:
     """``(evaluation index, saved rows, new rows)`` for each result whose summary
     differs from the saved one; empty when the run reproduced the workspace."""
-    return [(number, entry.summary, new) for number, (entry, result) in enumerate(
-                zip(workspace.evaluations, results))
-            if (new := [[label, value] for label, value in result.summary()]) != entry.summary]
+    return [
+        (number, entry.summary, new)
+        for number, (entry, result) in enumerate(zip(workspace.evaluations, results))
+        if (new := [[label, value] for label, value in result.summary()]) != entry.summary
+    ]
 
 
 # --- recent workspaces ------------------------------------------------------------
+
 
 def config_dir() -> Path:
     """``$SENTSPACE_CONFIG_DIR``, else the platform's user config folder for sentspace."""
@@ -880,8 +1020,10 @@ def add_recent(path: str | Path) -> list[Path]:
     """Put ``path`` first in the recent list (atomically), keeping
     :data:`RECENT_LIMIT`."""
     path = Path(chosen_path(path))
-    paths = [path, *(p for p in recent_workspaces()
-                     if not (p == path or p.exists() and same_file(p, path)))][:RECENT_LIMIT]
+    paths = [
+        path,
+        *(p for p in recent_workspaces() if not (p == path or p.exists() and same_file(p, path))),
+    ][:RECENT_LIMIT]
     _recent_file().parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(_recent_file(), json.dumps([str(p) for p in paths], indent=1) + "\n")
     return paths

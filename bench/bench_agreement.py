@@ -29,10 +29,19 @@ from sentspace.app.evaluations.classification import run_classification  # noqa:
 from sentspace.app.jobs import run_job  # noqa: E402
 from sentspace.models import BagOfWords, PcaBagOfWords, RandomBagOfWords, TfIdf  # noqa: E402
 
-ENCODERS = [BagOfWords(), TfIdf(), PcaBagOfWords(dimension=300), PcaBagOfWords(dimension=50),
-            RandomBagOfWords(), RandomBagOfWords(dimension=100),
-            RandomBagOfWords(dimension=50, seed=1), RandomBagOfWords(dimension=20),
-            RandomBagOfWords(dimension=20, seed=1), RandomBagOfWords(dimension=10)]
+ENCODERS = [
+    BagOfWords(),
+    TfIdf(),
+    PcaBagOfWords(dimension=300),
+    PcaBagOfWords(dimension=50),
+    RandomBagOfWords(),
+    RandomBagOfWords(dimension=100),
+    RandomBagOfWords(dimension=50, seed=1),
+    RandomBagOfWords(dimension=20),
+    RandomBagOfWords(dimension=20, seed=1),
+    RandomBagOfWords(dimension=10),
+]
+
 
 def naive_counts(predicted: np.ndarray, true: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The definition read literally: every cell, every sentence, in Python."""
@@ -70,27 +79,29 @@ def main() -> None:
 
     rng = np.random.default_rng(0)
     big_true = rng.integers(0, 1000, 50_000)
-    big = np.where(rng.random((50, 50_000)) < 0.3, rng.integers(0, 1000, (50, 50_000)),
-                   big_true)
+    big = np.where(rng.random((50, 50_000)) < 0.3, rng.integers(0, 1000, (50, 50_000)), big_true)
     synthetic = best_of(lambda: agreement_counts(big, big_true), repeats=3)
 
     n_pairs = len(ENCODERS) * (len(ENCODERS) - 1) // 2
-    print(f"grouped MSRP: {len(true)} sentences, {len(ENCODERS)} encoders; classification "
-          f"of all 10 (not timed below): {classify_time:.1f} s")
+    print(
+        f"grouped MSRP: {len(true)} sentences, {len(ENCODERS)} encoders; classification "
+        f"of all 10 (not timed below): {classify_time:.1f} s"
+    )
     print(f"{'step':<52}{'time':>12}{'vs naive':>10}")
     for name, seconds in (
-            ("naive per-pair, per-sentence loop (same counts)", naive),
-            ("agreement matrix (vectorised, checks included)", matrix),
-            (f"  + McNemar for all {n_pairs} pairs (summary rows)", with_tests)):
+        ("naive per-pair, per-sentence loop (same counts)", naive),
+        ("agreement matrix (vectorised, checks included)", matrix),
+        (f"  + McNemar for all {n_pairs} pairs (summary rows)", with_tests),
+    ):
         print(f"{name:<52}{seconds * 1e3:>9.2f} ms{naive / seconds:>9.1f}x")
     print(f"{'synthetic 50 encoders x 50,000 sentences':<52}{synthetic * 1e3:>9.2f} ms")
-    print("\nmistakes: " + ", ".join(f"{n} {m}" for n, m in zip(result.names,
-                                                                 result.mistakes)))
+    print("\nmistakes: " + ", ".join(f"{n} {m}" for n, m in zip(result.names, result.mistakes)))
     width = max(len(n) for n in result.names)
     print(" " * width + "".join(f"{k:>10}" for k in range(len(ENCODERS))))
     for k, name in enumerate(result.names):
-        cells = "".join(f"{f'{a}/{b}':>10}" for a, b in zip(result.numerator[k],
-                                                            result.denominator[k]))
+        cells = "".join(
+            f"{f'{a}/{b}':>10}" for a, b in zip(result.numerator[k], result.denominator[k])
+        )
         print(f"{name:<{width}}{cells}")
 
 

@@ -70,8 +70,10 @@ def main() -> int:
     corpus = load_corpus(args.corpus)
     start = time.perf_counter()
     offered = colourings(sentence_columns(corpus))
-    print(f"{args.corpus}: {len(corpus):,} sentences; columns made once in "
-          f"{time.perf_counter() - start:.2f} s: {', '.join(offered)}")
+    print(
+        f"{args.corpus}: {len(corpus):,} sentences; columns made once in "
+        f"{time.perf_counter() - start:.2f} s: {', '.join(offered)}"
+    )
     view = ProjectionView()
     view.resize(1000, 700)
     view.show()
@@ -81,13 +83,18 @@ def main() -> int:
     paint(view)
     # Python floats: pyqtgraph compares ranges with float64 limits near 1e307.
     low, high = points.min(axis=0).astype(float), points.max(axis=0).astype(float)
-    print(f"{'colouring':<18}{'palette':>8}{'zoom':>6}{'colours s':>11}{'switch s':>10}"
-          f"{'repaint s':>11}{'ratio':>7}{'per-point brushes s':>21}{'ratio':>7}")
+    print(
+        f"{'colouring':<18}{'palette':>8}{'zoom':>6}{'colours s':>11}{'switch s':>10}"
+        f"{'repaint s':>11}{'ratio':>7}{'per-point brushes s':>21}{'ratio':>7}"
+    )
     for zoom in (1, 64):
         half = (high - low) / (2 * zoom)
         centre = points[0].astype(float) if zoom > 1 else (low + high) / 2
-        view.view_box.setRange(xRange=(centre[0] - half[0], centre[0] + half[0]),
-                               yRange=(centre[1] - half[1], centre[1] + half[1]), padding=0)
+        view.view_box.setRange(
+            xRange=(centre[0] - half[0], centre[0] + half[0]),
+            yRange=(centre[1] - half[1], centre[1] + half[1]),
+            padding=0,
+        )
         view.refresh(force=True)
         paint(view)
         for key in COLOURINGS:
@@ -109,9 +116,11 @@ def main() -> int:
             hexes = colour_by(column).colours[:]
             per_point = best(lambda hexes=hexes: [pg.mkBrush(c) for c in hexes], 1)
             palette = len(colour_by(column).colours.palette)
-            print(f"{key:<18}{palette:>8}{zoom:>6}{colours:>11.3f}{switched:>10.3f}"
-                  f"{repainted:>11.3f}{switched / repainted:>7.1f}{per_point:>21.3f}"
-                  f"{switched / per_point:>7.2f}")
+            print(
+                f"{key:<18}{palette:>8}{zoom:>6}{colours:>11.3f}{switched:>10.3f}"
+                f"{repainted:>11.3f}{switched / repainted:>7.1f}{per_point:>21.3f}"
+                f"{switched / per_point:>7.2f}"
+            )
     view.close()
     app.processEvents()
     return 0

@@ -42,12 +42,24 @@ def main(runs: int = 7) -> None:
             times.append(time.perf_counter() - start)
         best = min(times)
         pairs = len(corpus.pairs) if corpus.pairs is not None else 0
-        rows.append([label, f"{len(corpus):,}", f"{pairs:,}", f"{best * 1000:.0f}",
-                     f"{statistics.median(times) * 1000:.0f}", f"{TARGET_S * 1000:.0f}",
-                     f"{best / TARGET_S:.2f}"])
+        rows.append(
+            [
+                label,
+                f"{len(corpus):,}",
+                f"{pairs:,}",
+                f"{best * 1000:.0f}",
+                f"{statistics.median(times) * 1000:.0f}",
+                f"{TARGET_S * 1000:.0f}",
+                f"{best / TARGET_S:.2f}",
+            ]
+        )
     print(f"corpus loading, best and median of {runs} runs")
-    print(format_table(["corpus", "sentences", "pairs", "best ms", "median ms",
-                        "target ms", "best/target"], rows))
+    print(
+        format_table(
+            ["corpus", "sentences", "pairs", "best ms", "median ms", "target ms", "best/target"],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

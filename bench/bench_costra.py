@@ -39,23 +39,26 @@ def main() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the package imports the deprecated pkg_resources
         from costra.costra import CostraEvaluator
+
         reference = CostraEvaluator()
     corpus = load_costra()
-    embeddings = np.random.default_rng(0).standard_normal((len(corpus), DIM),
-                                                           dtype=np.float32)
+    embeddings = np.random.default_rng(0).standard_normal((len(corpus), DIM), dtype=np.float32)
 
-    reference_time, reference_scores = best_of(3, reference.evaluate,
-                                               lambda: (embeddings,))
+    reference_time, reference_scores = best_of(3, reference.evaluate, lambda: (embeddings,))
     first_time, _ = best_of(10, evaluate_costra, lambda: (load_costra(), embeddings))
     ours_time, result = best_of(20, evaluate_costra, lambda: (corpus, embeddings))
     ours_scores = result.reference_scores()
 
-    print(f"Costra 1.1: {len(corpus)} sentences, {len(result.comparisons)} scored "
-          f"comparisons, {DIM}-d random float32 embeddings\n")
+    print(
+        f"Costra 1.1: {len(corpus)} sentences, {len(result.comparisons)} scored "
+        f"comparisons, {DIM}-d random float32 embeddings\n"
+    )
     print(f"{'evaluator':<44}{'time (ms)':>12}{'ratio':>10}")
-    for label, seconds in (("costra.CostraEvaluator.evaluate", reference_time),
-                           ("evaluate_costra, first call on the corpus", first_time),
-                           ("evaluate_costra, repeated call", ours_time)):
+    for label, seconds in (
+        ("costra.CostraEvaluator.evaluate", reference_time),
+        ("evaluate_costra, first call on the corpus", first_time),
+        ("evaluate_costra, repeated call", ours_time),
+    ):
         print(f"{label:<44}{seconds * 1e3:>12.1f}{reference_time / seconds:>10.1f}")
     print(f"\n{'score':<20}{'reference':>10}{'ours':>10}{'equal':>8}")
     for key, value in reference_scores.items():

@@ -38,28 +38,33 @@ def median_ms(function, pairs) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--data", default=str(Path(__file__).resolve().parents[2]
-                                              / "shared" / "data"))
+    parser.add_argument(
+        "--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data")
+    )
     args = parser.parse_args()
     corpus = load_corpus(Path(args.data) / "sick")
-    pairs = [(corpus.texts[i], corpus.texts[j]) for i, j
-             in zip(corpus.pairs.first[:N_PAIRS].tolist(),
-                    corpus.pairs.second[:N_PAIRS].tolist())]
-    print(f"median over {N_PAIRS} SICK pairs on this machine's CPU ({os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f})\n")
-    print(f"{'encoder':<12}{'method':<32}{'explain (ms)':>14}{'encode (ms)':>13}"
-          f"{'ratio':>8}")
+    pairs = [
+        (corpus.texts[i], corpus.texts[j])
+        for i, j in zip(
+            corpus.pairs.first[:N_PAIRS].tolist(), corpus.pairs.second[:N_PAIRS].tolist()
+        )
+    ]
+    print(
+        f"median over {N_PAIRS} SICK pairs on this machine's CPU ({os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f})\n"
+    )
+    print(f"{'encoder':<12}{'method':<32}{'explain (ms)':>14}{'encode (ms)':>13}{'ratio':>8}")
     for spec in ENCODERS:
         encoder = make_encoder(spec)
         if encoder.requires_fit:
             encoder.fit(corpus.texts)
-        encoder.encode(list(pairs[0]))     # warm: load vectors or the model once
+        encoder.encode(list(pairs[0]))  # warm: load vectors or the model once
         method = run_job(explain_pair(*pairs[0], encoder)).method
-        explain = median_ms(lambda a, b, encoder=encoder: run_job(explain_pair(a, b, encoder)),
-                            pairs)
+        explain = median_ms(
+            lambda a, b, encoder=encoder: run_job(explain_pair(a, b, encoder)), pairs
+        )
         encode = median_ms(lambda a, b, encoder=encoder: encoder.encode([a, b]), pairs)
-        print(f"{spec:<12}{method:<32}{explain:>14.2f}{encode:>13.2f}"
-              f"{explain / encode:>8.1f}")
+        print(f"{spec:<12}{method:<32}{explain:>14.2f}{encode:>13.2f}{explain / encode:>8.1f}")
 
 
 if __name__ == "__main__":

@@ -80,31 +80,49 @@ DASH = "—"
 class Settings:
     """Training data sizes and network sizes, printed above the table."""
 
-    ordered_sentences: int      # State of the Union sentences, in order (17,122 in all)
+    ordered_sentences: int  # State of the Union sentences, in order (17,122 in all)
     fastsent_epochs: int
     autoencoder_sentences: int  # of those, for S(D)AE and SkipThought
-    definitions: int            # WordNet (word, definition) rows, every k-th
+    definitions: int  # WordNet (word, definition) rows, every k-th
     pair_epochs: int
-    recurrent_epochs: int       # S(D)AE, SkipThought, DictRep-RNN
-    hidden_size: int            # recurrent networks' state
-    vector_size: int            # FastSent's and the BOW families' word vectors
-    transfer_folds: int         # MR's cross-validation (SentEval: 10)
+    recurrent_epochs: int  # S(D)AE, SkipThought, DictRep-RNN
+    hidden_size: int  # recurrent networks' state
+    vector_size: int  # FastSent's and the BOW families' word vectors
+    transfer_folds: int  # MR's cross-validation (SentEval: 10)
 
     def describe(self) -> str:
-        return (f"State of the Union: first {self.ordered_sentences:,} sentences for FastSent "
-                f"({self.fastsent_epochs} epoch(s)), first {self.autoencoder_sentences:,} for S(D)AE and SkipThought "
-                f"({self.recurrent_epochs} epoch(s)); WordNet: {self.definitions:,} definitions "
-                f"(every k-th row; DictRep-BOW 2 epochs, DictRep-RNN {self.recurrent_epochs}); "
-                f"SICK train: 4,500 pairs ({self.pair_epochs} epoch(s)); recurrent state {self.hidden_size}-d, word vectors "
-                f"{self.vector_size}-d; MR: {self.transfer_folds}-fold CV")
+        return (
+            f"State of the Union: first {self.ordered_sentences:,} sentences for FastSent "
+            f"({self.fastsent_epochs} epoch(s)), first {self.autoencoder_sentences:,} for S(D)AE and SkipThought "
+            f"({self.recurrent_epochs} epoch(s)); WordNet: {self.definitions:,} definitions "
+            f"(every k-th row; DictRep-BOW 2 epochs, DictRep-RNN {self.recurrent_epochs}); "
+            f"SICK train: 4,500 pairs ({self.pair_epochs} epoch(s)); recurrent state {self.hidden_size}-d, word vectors "
+            f"{self.vector_size}-d; MR: {self.transfer_folds}-fold CV"
+        )
 
 
-FULL = Settings(ordered_sentences=17_122, fastsent_epochs=2, autoencoder_sentences=6_000,
-                definitions=20_000, pair_epochs=3, recurrent_epochs=1, hidden_size=128,
-                vector_size=128, transfer_folds=5)
-QUICK = Settings(ordered_sentences=600, fastsent_epochs=2, autoencoder_sentences=300,
-                 definitions=600, pair_epochs=1, recurrent_epochs=1, hidden_size=32,
-                 vector_size=32, transfer_folds=5)
+FULL = Settings(
+    ordered_sentences=17_122,
+    fastsent_epochs=2,
+    autoencoder_sentences=6_000,
+    definitions=20_000,
+    pair_epochs=3,
+    recurrent_epochs=1,
+    hidden_size=128,
+    vector_size=128,
+    transfer_folds=5,
+)
+QUICK = Settings(
+    ordered_sentences=600,
+    fastsent_epochs=2,
+    autoencoder_sentences=300,
+    definitions=600,
+    pair_epochs=1,
+    recurrent_epochs=1,
+    hidden_size=32,
+    vector_size=32,
+    transfer_folds=5,
+)
 
 
 @dataclass(frozen=True)
@@ -114,15 +132,19 @@ class Row:
     label: str
     make: Callable[[Settings, dict[str, Path]], Encoder]
     trained_on: str
-    costra: str | None = ENGLISH_ONLY   # None: evaluate Costra; else why not
+    costra: str | None = ENGLISH_ONLY  # None: evaluate Costra; else why not
 
 
 def trained(family: str, data: str, **sizes) -> Callable[[Settings, dict[str, Path]], Encoder]:
     """A family trained on the training file ``data`` with ``sizes(settings)``."""
+
     def make(settings: Settings, files: dict[str, Path]) -> Encoder:
-        params = {name: getattr(settings, value) if isinstance(value, str) else value
-                  for name, value in sizes.items()}
+        params = {
+            name: getattr(settings, value) if isinstance(value, str) else value
+            for name, value in sizes.items()
+        }
         return ENCODERS[family](training_file=str(files[data]), **params)
+
     return make
 
 
@@ -132,35 +154,69 @@ def reference(spec: str) -> Callable[[Settings, dict[str, Path]], Encoder]:
 
 RECURRENT = dict(hidden_size="hidden_size", epochs="recurrent_epochs")
 ROWS = (
-    Row("fastsent", trained("fastsent", "ordered", vector_size="vector_size",
-                            epochs="fastsent_epochs"), "State of the Union, ordered"),
-    Row("fastsent-ae", trained("fastsent-ae", "ordered", vector_size="vector_size",
-                               epochs="fastsent_epochs"),
-        "State of the Union, ordered"),
-    Row("skipthought", trained("skipthought", "autoencoder", **RECURRENT),
-        "State of the Union, ordered"),
-    Row("skipthought-combine", trained("skipthought-combine", "autoencoder", **RECURRENT),
-        "State of the Union, ordered"),
+    Row(
+        "fastsent",
+        trained("fastsent", "ordered", vector_size="vector_size", epochs="fastsent_epochs"),
+        "State of the Union, ordered",
+    ),
+    Row(
+        "fastsent-ae",
+        trained("fastsent-ae", "ordered", vector_size="vector_size", epochs="fastsent_epochs"),
+        "State of the Union, ordered",
+    ),
+    Row(
+        "skipthought",
+        trained("skipthought", "autoencoder", **RECURRENT),
+        "State of the Union, ordered",
+    ),
+    Row(
+        "skipthought-combine",
+        trained("skipthought-combine", "autoencoder", **RECURRENT),
+        "State of the Union, ordered",
+    ),
     Row("sae", trained("sae", "autoencoder", **RECURRENT), "State of the Union"),
     Row("sdae", trained("sdae", "autoencoder", **RECURRENT), "State of the Union"),
-    Row("sdae-embs", trained("sdae-embs", "autoencoder", **RECURRENT),
-        "State of the Union (+GloVe inputs)"),
-    Row("urae", trained("urae", "autoencoder", epochs="recurrent_epochs"),
-        "State of the Union (+GloVe leaves)"),
-    Row("word2vec", trained("word2vec", "ordered", vector_size="vector_size"),
-        "State of the Union"),
-    Row("fasttext", trained("fasttext", "ordered", vector_size="vector_size"),
-        "State of the Union"),
-    Row("doc2vec-dbow", trained("doc2vec-dbow", "ordered", vector_size="vector_size"),
-        "State of the Union"),
-    Row("dictrep-bow", trained("dictrep-bow", "definitions", embedding_size="vector_size"),
-        "WordNet definitions → GloVe"),
-    Row("dictrep-rnn", trained("dictrep-rnn", "definitions", **RECURRENT),
-        "WordNet definitions → GloVe"),
-    Row("pair-bow", trained("pair-bow", "pairs", embedding_size="vector_size",
-                            epochs="pair_epochs"), "SICK train pairs"),
-    Row("pair-rnn", trained("pair-rnn", "pairs", hidden_size="hidden_size",
-                            epochs="pair_epochs"), "SICK train pairs"),
+    Row(
+        "sdae-embs",
+        trained("sdae-embs", "autoencoder", **RECURRENT),
+        "State of the Union (+GloVe inputs)",
+    ),
+    Row(
+        "urae",
+        trained("urae", "autoencoder", epochs="recurrent_epochs"),
+        "State of the Union (+GloVe leaves)",
+    ),
+    Row(
+        "word2vec", trained("word2vec", "ordered", vector_size="vector_size"), "State of the Union"
+    ),
+    Row(
+        "fasttext", trained("fasttext", "ordered", vector_size="vector_size"), "State of the Union"
+    ),
+    Row(
+        "doc2vec-dbow",
+        trained("doc2vec-dbow", "ordered", vector_size="vector_size"),
+        "State of the Union",
+    ),
+    Row(
+        "dictrep-bow",
+        trained("dictrep-bow", "definitions", embedding_size="vector_size"),
+        "WordNet definitions → GloVe",
+    ),
+    Row(
+        "dictrep-rnn",
+        trained("dictrep-rnn", "definitions", **RECURRENT),
+        "WordNet definitions → GloVe",
+    ),
+    Row(
+        "pair-bow",
+        trained("pair-bow", "pairs", embedding_size="vector_size", epochs="pair_epochs"),
+        "SICK train pairs",
+    ),
+    Row(
+        "pair-rnn",
+        trained("pair-rnn", "pairs", hidden_size="hidden_size", epochs="pair_epochs"),
+        "SICK train pairs",
+    ),
     Row("nmt:en-de", reference("nmt:en-de"), "Multi30K task 1 train, En→De (29,000 pairs)"),
     Row("nmt:en-fr", reference("nmt:en-fr"), "Multi30K task 1 train, En→Fr (29,000 pairs)"),
     Row("bow", reference("bow"), "vocabulary of the evaluated text", costra=None),
@@ -184,19 +240,22 @@ def training_files(settings: Settings, folder: Path) -> dict[str, Path]:
             count += bool(line.strip())
         return kept
 
-    header, *rows = (DATA / "wordnet-definitions" / "definitions.tsv").read_text(
-        encoding="utf-8").splitlines()
+    header, *rows = (
+        (DATA / "wordnet-definitions" / "definitions.tsv").read_text(encoding="utf-8").splitlines()
+    )
     step = max(1, len(rows) // settings.definitions)
     sick = load_corpus(DATA / "sick")
     contents = {
         "ordered": first_sentences(settings.ordered_sentences),
         "autoencoder": first_sentences(settings.autoencoder_sentences),
-        "definitions": [header, *rows[::step][:settings.definitions]],
+        "definitions": [header, *rows[::step][: settings.definitions]],
         "pairs": ["sentence1\tsentence2\tlabel\tscore", *corpus_pairs(sick).rows()],
     }
     files = {}
     for name, lines in contents.items():
-        path = folder / f"{name}-{len(lines)}.{'tsv' if name in ('definitions', 'pairs') else 'txt'}"
+        path = (
+            folder / f"{name}-{len(lines)}.{'tsv' if name in ('definitions', 'pairs') else 'txt'}"
+        )
         text = "\n".join(lines) + "\n"
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
@@ -227,17 +286,22 @@ def same_group_share(corpus, embeddings) -> tuple[float, float]:
     return share, chance
 
 
-def evaluate(row: Row, encoder: Encoder, corpora: dict, settings: Settings,
-             seed: int) -> dict[str, str]:
+def evaluate(
+    row: Row, encoder: Encoder, corpora: dict, settings: Settings, seed: int
+) -> dict[str, str]:
     cells = {}
     result = run_job(run_classification(corpora["msrp"], encoder, seed=seed))
     cells["msrp"] = f"{result.mean_accuracy:.3f}"
-    related = run_job(run_relatedness(corpora["sick"], encoder, seed=seed, split="test",
-                                      n_resamples=0))
+    related = run_job(
+        run_relatedness(corpora["sick"], encoder, seed=seed, split="test", n_resamples=0)
+    )
     cells["sick"] = f"{related.pooled.spearman:.3f} / {related.pooled.pearson:.3f}"
     cells["gain"] = sick_gain(encoder, related, corpora, seed)
-    transfer = run_job(run_transfer(corpora["mr"], encoder, seed=seed,
-                                    n_folds=settings.transfer_folds, n_resamples=0))
+    transfer = run_job(
+        run_transfer(
+            corpora["mr"], encoder, seed=seed, n_folds=settings.transfer_folds, n_resamples=0
+        )
+    )
     cells["mr"] = f"{transfer.accuracy:.3f}"
     if row.costra is None:
         costra = run_job(run_costra(corpora["costra"], encoder, seed=seed))
@@ -269,8 +333,9 @@ def sick_gain(encoder: Encoder, related, corpora: dict, seed: int) -> str:
     if baseline is None:
         return DASH
     sick = corpora["sick"]
-    before = evaluate_relatedness(sick, baseline.encode(sick.texts), splits=("test",),
-                                  n_resamples=0, seed=seed).pooled.spearman
+    before = evaluate_relatedness(
+        sick, baseline.encode(sick.texts), splits=("test",), n_resamples=0, seed=seed
+    ).pooled.spearman
     return f"{related.pooled.spearman - before:+.3f} (from {before:.3f})"
 
 
@@ -280,16 +345,25 @@ def pair_finetune_cells(corpora: dict, seed: int) -> tuple[dict[str, str], float
     corpus it is evaluated on; grouped MSRP and MR have none)."""
     sick = corpora["sick"]
     start = time.perf_counter()
-    related = run_job(run_relatedness(sick, ENCODERS["pair-finetune"](seed=seed), seed=seed,
-                                      split="test", n_resamples=0))
+    related = run_job(
+        run_relatedness(
+            sick, ENCODERS["pair-finetune"](seed=seed), seed=seed, split="test", n_resamples=0
+        )
+    )
     seconds = time.perf_counter() - start
-    base = run_job(run_relatedness(sick, make_encoder("minilm"), seed=seed, split="test",
-                                   n_resamples=0)).pooled.spearman
+    base = run_job(
+        run_relatedness(sick, make_encoder("minilm"), seed=seed, split="test", n_resamples=0)
+    ).pooled.spearman
     why = f"{DASH} (trains on the evaluated corpus's pairs; it has none)"
-    return {"msrp": why, "sick": f"{related.pooled.spearman:.3f} / {related.pooled.pearson:.3f}",
-            "mr": why, "costra": f"{DASH} ({ENGLISH_ONLY})", "length": DASH,
-            "gain": f"{related.pooled.spearman - base:+.3f} (from {base:.3f}, MiniLM)",
-            "captions": DASH}, seconds
+    return {
+        "msrp": why,
+        "sick": f"{related.pooled.spearman:.3f} / {related.pooled.pearson:.3f}",
+        "mr": why,
+        "costra": f"{DASH} ({ENGLISH_ONLY})",
+        "length": DASH,
+        "gain": f"{related.pooled.spearman - base:+.3f} (from {base:.3f}, MiniLM)",
+        "captions": DASH,
+    }, seconds
 
 
 def markdown_row(cells: list[str]) -> str:
@@ -298,55 +372,107 @@ def markdown_row(cells: list[str]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="tiny training sets and networks: a few minutes")
-    parser.add_argument("--pair-finetune", action="store_true",
-                        help="add MiniLM fine-tuned on SICK train (about 11 min on 2 cores)")
+    parser.add_argument(
+        "--quick", action="store_true", help="tiny training sets and networks: a few minutes"
+    )
+    parser.add_argument(
+        "--pair-finetune",
+        action="store_true",
+        help="add MiniLM fine-tuned on SICK train (about 11 min on 2 cores)",
+    )
     parser.add_argument("--only", help="comma-separated row labels to run")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     started = time.perf_counter()
-    logging.disable(logging.WARNING)    # the coverage warnings of out-of-domain text
+    logging.disable(logging.WARNING)  # the coverage warnings of out-of-domain text
     settings = QUICK if args.quick else FULL
     rows = [row for row in ROWS if not args.only or row.label in args.only.split(",")]
     files = training_files(settings, cache_dir() / "bench-families")
-    corpora = {"msrp": load_corpus(DATA / "white2015-paraphrase-grouped" / "msrp_distribute"),
-               "sick": load_corpus(DATA / "sick"),
-               "mr": load_corpus(DATA / "senteval-transfer" / "MR"),
-               "costra": load_corpus("costra"),
-               "captions": load_corpus("multi30k-captions:en:val")}
-    print(f"# Encoder families side by side ({'quick' if args.quick else 'full'} settings, "
-          f"seed {args.seed}, device {device()})\n\n{settings.describe()}.\n", flush=True)
-    header = ["encoder", "trained on", "training", "MSRP grouped acc", "SICK test ρ / r",
-              "SICK ρ gain over untrained", "MR acc", "Costra", "NN same length (SICK)",
-              "captions NN same image"]
+    corpora = {
+        "msrp": load_corpus(DATA / "white2015-paraphrase-grouped" / "msrp_distribute"),
+        "sick": load_corpus(DATA / "sick"),
+        "mr": load_corpus(DATA / "senteval-transfer" / "MR"),
+        "costra": load_corpus("costra"),
+        "captions": load_corpus("multi30k-captions:en:val"),
+    }
+    print(
+        f"# Encoder families side by side ({'quick' if args.quick else 'full'} settings, "
+        f"seed {args.seed}, device {device()})\n\n{settings.describe()}.\n",
+        flush=True,
+    )
+    header = [
+        "encoder",
+        "trained on",
+        "training",
+        "MSRP grouped acc",
+        "SICK test ρ / r",
+        "SICK ρ gain over untrained",
+        "MR acc",
+        "Costra",
+        "NN same length (SICK)",
+        "captions NN same image",
+    ]
     # Rows print as they finish, so a long run's log holds every finished row.
     print(markdown_row(header) + "\n|" + "---|" * len(header), flush=True)
     for row in rows:
         encoder = row.make(settings, files)
         start = time.perf_counter()
-        if encoder.requires_fit and (getattr(encoder, "training_file", None)
-                                     or getattr(encoder, "pair", None)):
-            encoder.fit([])   # trains on its file (or pair) once; the evaluations reuse it
+        if encoder.requires_fit and (
+            getattr(encoder, "training_file", None) or getattr(encoder, "pair", None)
+        ):
+            encoder.fit([])  # trains on its file (or pair) once; the evaluations reuse it
             training = f"{time.perf_counter() - start:.0f} s"
         else:
             training = DASH
         cells = evaluate(row, encoder, corpora, settings, args.seed)
-        print(markdown_row([row.label, row.trained_on, training, cells["msrp"], cells["sick"],
-                            cells["gain"], cells["mr"], cells["costra"], cells["length"], cells["captions"]]),
-              flush=True)
-        print(f"{row.label}: done ({time.perf_counter() - start:.0f} s in all)",
-              file=sys.stderr, flush=True)
+        print(
+            markdown_row(
+                [
+                    row.label,
+                    row.trained_on,
+                    training,
+                    cells["msrp"],
+                    cells["sick"],
+                    cells["gain"],
+                    cells["mr"],
+                    cells["costra"],
+                    cells["length"],
+                    cells["captions"],
+                ]
+            ),
+            flush=True,
+        )
+        print(
+            f"{row.label}: done ({time.perf_counter() - start:.0f} s in all)",
+            file=sys.stderr,
+            flush=True,
+        )
     if args.pair_finetune:
         cells, seconds = pair_finetune_cells(corpora, args.seed)
-        print(markdown_row(["pair-finetune", "SICK train + trial pairs (MiniLM, 1 epoch)",
-                            f"{seconds:.0f} s", cells["msrp"], cells["sick"], cells["gain"],
-                            cells["mr"], cells["costra"], cells["length"], cells["captions"]]), flush=True)
+        print(
+            markdown_row(
+                [
+                    "pair-finetune",
+                    "SICK train + trial pairs (MiniLM, 1 epoch)",
+                    f"{seconds:.0f} s",
+                    cells["msrp"],
+                    cells["sick"],
+                    cells["gain"],
+                    cells["mr"],
+                    cells["costra"],
+                    cells["length"],
+                    cells["captions"],
+                ]
+            ),
+            flush=True,
+        )
     print(f"\nWhole run: {(time.perf_counter() - started) / 60:.1f} min.")
-    print(f"\nCostra is Czech: {DASH} marks encoders whose vocabulary or training is "
-          "English-only (every trained family here was trained on English text; GloVe "
-          "and all-MiniLM-L6-v2 are English), so a number would measure unknown-word "
-          "handling, not Costra's orderings. bow fits its vocabulary on Costra itself.")
+    print(
+        f"\nCostra is Czech: {DASH} marks encoders whose vocabulary or training is "
+        "English-only (every trained family here was trained on English text; GloVe "
+        "and all-MiniLM-L6-v2 are English), so a number would measure unknown-word "
+        "handling, not Costra's orderings. bow fits its vocabulary on Costra itself."
+    )
 
 
 if __name__ == "__main__":

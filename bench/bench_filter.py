@@ -44,20 +44,25 @@ def columns(n: int, seed: int = 0) -> list:
     region = rng.integers(-1, 40, n)
     group = rng.integers(0, 20_000, n)
     size = np.bincount(group, minlength=20_000)[group].astype(float)
-    return [Numbers("Words", words), Numbers("Gold score (mean of its pairs)", score),
-            Categories("Split", ("train", "test", "trial"), split),
-            Categories("Region", tuple(f"region {k}" for k in range(40)), region,
-                       none="in no region"),
-            Categories("Group", tuple(f"g{k}" for k in range(20_000)), group),
-            Numbers("Group size", size)]
+    return [
+        Numbers("Words", words),
+        Numbers("Gold score (mean of its pairs)", score),
+        Categories("Split", ("train", "test", "trial"), split),
+        Categories("Region", tuple(f"region {k}" for k in range(40)), region, none="in no region"),
+        Categories("Group", tuple(f"g{k}" for k in range(20_000)), group),
+        Numbers("Group size", size),
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--columns-of", metavar="CORPUS",
-                        help="instead, time building a corpus's columns (the Filter "
-                             "panel's and Colour by's), e.g. multi30k-captions")
+    parser.add_argument(
+        "--columns-of",
+        metavar="CORPUS",
+        help="instead, time building a corpus's columns (the Filter "
+        "panel's and Colour by's), e.g. multi30k-captions",
+    )
     arguments = parser.parse_args()
     if arguments.columns_of:
         time_columns(arguments.columns_of)
@@ -69,13 +74,16 @@ def main() -> None:
     build = time.perf_counter() - started
     words, score = made[0].values, made[1].values
     split = made[2].codes
-    base = (Filter().with_condition(Range("Gold score (mean of its pairs)", 2.0, 4.5))
-            .with_condition(Chosen("Split", ("train", "test"))))
+    base = (
+        Filter()
+        .with_condition(Range("Gold score (mean of its pairs)", 2.0, 4.5))
+        .with_condition(Chosen("Split", ("train", "test")))
+    )
     table.evaluate(base)
     lows = iter(np.tile(np.arange(5, 25), 100))
 
     def brush() -> object:
-        low = float(next(lows))                     # a new range each time: no cache hit
+        low = float(next(lows))  # a new range each time: no cache hit
         return table.evaluate(base.with_condition(Range("Words", low, low + 10)))
 
     def brush_and_counts() -> None:
@@ -85,26 +93,43 @@ def main() -> None:
 
     evaluated = brush()
     rows = [
-        ("numpy mask of the brushed range (baseline)",
-         best_of(lambda: (words >= 10) & (words <= 20), REPEATS)),
-        ("numpy mask of all three conditions",
-         best_of(lambda: (words >= 10) & (words <= 20) & (score >= 2) & (score <= 4.5)
-                 & (split != 2), REPEATS)),
+        (
+            "numpy mask of the brushed range (baseline)",
+            best_of(lambda: (words >= 10) & (words <= 20), REPEATS),
+        ),
+        (
+            "numpy mask of all three conditions",
+            best_of(
+                lambda: (
+                    (words >= 10) & (words <= 20) & (score >= 2) & (score <= 4.5) & (split != 2)
+                ),
+                REPEATS,
+            ),
+        ),
         ("FilterTable.evaluate after a brush", best_of(brush, REPEATS)),
-        (f"cross-filter counts of all {len(table.charts)} charts, afresh",
-         best_of(lambda: (table._counted.clear(),
-                          [table.counts(evaluated, t) for t in table.charts]), REPEATS)),
-        ("a brush in the core: mask + every chart's counts",
-         best_of(brush_and_counts, REPEATS)),
-        ('expression: words > 30 and split == "test"',
-         best_of(lambda: table.expression_mask('words > 30 and split == "test"'), REPEATS)),
-        ("numpy of the same expression",
-         best_of(lambda: (words > 30) & (split == 1), REPEATS)),
+        (
+            f"cross-filter counts of all {len(table.charts)} charts, afresh",
+            best_of(
+                lambda: (
+                    table._counted.clear(),
+                    [table.counts(evaluated, t) for t in table.charts],
+                ),
+                REPEATS,
+            ),
+        ),
+        ("a brush in the core: mask + every chart's counts", best_of(brush_and_counts, REPEATS)),
+        (
+            'expression: words > 30 and split == "test"',
+            best_of(lambda: table.expression_mask('words > 30 and split == "test"'), REPEATS),
+        ),
+        ("numpy of the same expression", best_of(lambda: (words > 30) & (split == 1), REPEATS)),
     ]
     rows += gui_rows(table, base, evaluated)
     baseline = rows[0][1]
-    print(f"{n:,} sentences, {len(table.charts)} columns; table built once in "
-          f"{build * 1000:.0f} ms; best of {REPEATS}")
+    print(
+        f"{n:,} sentences, {len(table.charts)} columns; table built once in "
+        f"{build * 1000:.0f} ms; best of {REPEATS}"
+    )
     print(f"{'step':<58}{'ms':>9}{'x numpy':>10}")
     for name, seconds in rows:
         print(f"{name:<58}{seconds * 1000:>9.2f}{seconds / baseline:>10.1f}")
@@ -120,8 +145,9 @@ def time_columns(name: str) -> None:
         started = time.perf_counter()
         sentence_columns(corpus)
         times.append(time.perf_counter() - started)
-    print(f"columns of {name} ({len(corpus):,} sentences): "
-          + ", ".join(f"{t:.2f} s" for t in times))
+    print(
+        f"columns of {name} ({len(corpus):,} sentences): " + ", ".join(f"{t:.2f} s" for t in times)
+    )
 
 
 def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, float]]:
@@ -147,21 +173,26 @@ def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, flo
     view.resize(800, 600)
     view.show()
     rng = np.random.default_rng(1)
-    view.set_points(rng.normal(size=(table.n, 2)).astype(np.float32),
-                    # Ten named colours and the rest "other", as Colour by draws groups.
-                    PointColours(rng.integers(0, 11, table.n).astype(np.int32),
-                                 (*(f"#{k}0{k}0{k}0" for k in range(10)), OTHER)),
-                    str, ("x", "y"))
+    view.set_points(
+        rng.normal(size=(table.n, 2)).astype(np.float32),
+        # Ten named colours and the rest "other", as Colour by draws groups.
+        PointColours(
+            rng.integers(0, 11, table.n).astype(np.int32),
+            (*(f"#{k}0{k}0{k}0" for k in range(10)), OTHER),
+        ),
+        str,
+        ("x", "y"),
+    )
     app.processEvents()
     browser = CorpusBrowser()
-    browser.set_corpus(Corpus("bench", tuple(f"s{k}" for k in range(table.n)),
-                              tuple(map(str, range(table.n)))))
-    for handle in browser._jobs.values():      # its statistics: not what is measured
+    browser.set_corpus(
+        Corpus("bench", tuple(f"s{k}" for k in range(table.n)), tuple(map(str, range(table.n))))
+    )
+    for handle in browser._jobs.values():  # its statistics: not what is measured
         handle.cancel()
     neighbours = NeighboursView()
-    views = SimpleNamespace(corpus_page=SimpleNamespace(is_built=True),
-                            corpus_browser=browser)
-    window = Filtering(None, panel, view, views, neighbours)   # the window's own path
+    views = SimpleNamespace(corpus_page=SimpleNamespace(is_built=True), corpus_browser=browser)
+    window = Filtering(None, panel, view, views, neighbours)  # the window's own path
     lows = iter(np.tile(np.arange(5, 25), 100))
 
     def moved() -> Filter:
@@ -171,17 +202,30 @@ def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, flo
     # Each brush a new range, as a drag sends, after one to start from.
     window.show(table, moved())
     app.processEvents()
-    rows = [("Filter panel: the charts a brush changed redrawn",
-             best_of(lambda: (panel.show_filter(table, chosen := moved(),
-                                                table.evaluate(chosen)),
-                              app.processEvents()), REPEATS)),
-            ("projection: filtered-out points faded (density image)",
-             best_of(lambda: (view.set_passing(table.evaluate(moved()).mask),
-                              app.processEvents()), REPEATS)),
-            ("the whole window: a brush through Filtering.show, drawn",
-             best_of(lambda: (window.show(table, moved()), app.processEvents()),
-                     REPEATS))]
-    QThreadPool.globalInstance().waitForDone()     # the browser's cancelled job
+    rows = [
+        (
+            "Filter panel: the charts a brush changed redrawn",
+            best_of(
+                lambda: (
+                    panel.show_filter(table, chosen := moved(), table.evaluate(chosen)),
+                    app.processEvents(),
+                ),
+                REPEATS,
+            ),
+        ),
+        (
+            "projection: filtered-out points faded (density image)",
+            best_of(
+                lambda: (view.set_passing(table.evaluate(moved()).mask), app.processEvents()),
+                REPEATS,
+            ),
+        ),
+        (
+            "the whole window: a brush through Filtering.show, drawn",
+            best_of(lambda: (window.show(table, moved()), app.processEvents()), REPEATS),
+        ),
+    ]
+    QThreadPool.globalInstance().waitForDone()  # the browser's cancelled job
     return rows
 
 

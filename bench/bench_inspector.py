@@ -29,15 +29,20 @@ from sentspace.app.ui.views.inspector import NEIGHBOURS, Inspector  # noqa: E402
 
 ROWS, DIM = 50_000, 384
 
+
 def main() -> None:
     app = QApplication.instance() or QApplication([])  # noqa: F841 (widgets need it)
     embeddings = np.random.default_rng(0).normal(size=(ROWS, DIM)).astype(np.float32)
-    corpus = Corpus(name="bench", texts=tuple(f"sentence {i}" for i in range(ROWS)),
-                    ids=tuple(f"S{i}" for i in range(ROWS)))
+    corpus = Corpus(
+        name="bench",
+        texts=tuple(f"sentence {i}" for i in range(ROWS)),
+        ids=tuple(f"S{i}" for i in range(ROWS)),
+    )
     groups = np.full(ROWS, -1)
     inspector = Inspector()
-    before = best_of(lambda: top_k(embeddings[[7]], embeddings, NEIGHBOURS,
-                                   exclude=np.array([7])), repeats=5)
+    before = best_of(
+        lambda: top_k(embeddings[[7]], embeddings, NEIGHBOURS, exclude=np.array([7])), repeats=5
+    )
     inspector.show_sentence(corpus, 7, groups, embeddings)  # the first click normalises
     now = best_of(lambda: inspector.show_sentence(corpus, 7, groups, embeddings), repeats=5)
     exact, _ = top_k(embeddings[[7]], embeddings, NEIGHBOURS, exclude=np.array([7]))

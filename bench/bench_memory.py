@@ -62,9 +62,9 @@ def make(path: str, rows: int, dim: int) -> None:
     basis = rng.standard_normal((INTRINSIC, dim), dtype=np.float32)
     for start in range(0, rows, 100_000):
         stop = min(start + 100_000, rows)
-        out[start:stop] = (rng.standard_normal((stop - start, INTRINSIC), dtype=np.float32)
-                           @ basis
-                           + 0.1 * rng.standard_normal((stop - start, dim), dtype=np.float32))
+        out[start:stop] = rng.standard_normal(
+            (stop - start, INTRINSIC), dtype=np.float32
+        ) @ basis + 0.1 * rng.standard_normal((stop - start, dim), dtype=np.float32)
     out.flush()
 
 
@@ -81,8 +81,19 @@ def main() -> None:
     folder = tempfile.TemporaryDirectory()
     os.environ["SENTSPACE_CACHE_DIR"] = str(Path(folder.name) / "cache")
     path = str(Path(folder.name) / "embeddings.npy")
-    subprocess.run([sys.executable, __file__, "--rows", str(args.rows), "--dim",
-                    str(args.dim), "--make", path], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--rows",
+            str(args.rows),
+            "--dim",
+            str(args.dim),
+            "--make",
+            path,
+        ],
+        check=True,
+    )
 
     from sentspace.app.ann import iter_knn
     from sentspace.app.jobs import run_job
@@ -93,9 +104,16 @@ def main() -> None:
     began = time.perf_counter()
 
     def stage(label: str, note: str = "") -> None:
-        rows.append([label, f"{status_mb('VmRSS'):,.0f}", f"{status_mb('RssAnon'):,.0f}",
-                     f"{status_mb('VmHWM'):,.0f}",
-                     f"{time.perf_counter() - began:.0f}", note])
+        rows.append(
+            [
+                label,
+                f"{status_mb('VmRSS'):,.0f}",
+                f"{status_mb('RssAnon'):,.0f}",
+                f"{status_mb('VmHWM'):,.0f}",
+                f"{time.perf_counter() - began:.0f}",
+                note,
+            ]
+        )
         print("  " + "  ".join(rows[-1]), flush=True)
 
     stage("imports")
@@ -120,12 +138,16 @@ def main() -> None:
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         stage("UMAP sample + placement", f"helper process peak {children:,.0f} MB")
     peak = status_mb("VmHWM")
-    print(f"\n{n:,} x {args.dim} float32 = {matrix_mb:,.0f} MB; MB of this process "
-          f"(rss now, its anonymous part, peak rss so far); seconds since the start")
+    print(
+        f"\n{n:,} x {args.dim} float32 = {matrix_mb:,.0f} MB; MB of this process "
+        f"(rss now, its anonymous part, peak rss so far); seconds since the start"
+    )
     print(format_table(["stage", "rss MB", "anon MB", "peak MB", "s", "note"], rows))
-    print(f"peak {peak:,.0f} MB = {peak / matrix_mb:.2f}x the matrix (target < 3x); "
-          f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on "
-          f"{os.cpu_count()} cores")
+    print(
+        f"peak {peak:,.0f} MB = {peak / matrix_mb:.2f}x the matrix (target < 3x); "
+        f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on "
+        f"{os.cpu_count()} cores"
+    )
 
 
 if __name__ == "__main__":

@@ -125,9 +125,10 @@ def write_files(folder: Path, rows: int, dim: int) -> tuple[Path, Path]:
     schema = pa.schema([("id", pa.string()), ("vector", pa.list_(pa.float32(), dim))])
     with pq.ParquetWriter(parquet, schema, compression="none") as writer:
         for start in range(0, rows, step):
-            chunk = order[start:start + step]
+            chunk = order[start : start + step]
             vectors = pa.FixedSizeListArray.from_arrays(
-                pa.array(np.asarray(array[chunk]).reshape(-1)), dim)
+                pa.array(np.asarray(array[chunk]).reshape(-1)), dim
+            )
             ids = pa.array([f"s{i}" for i in chunk])
             writer.write_table(pa.table({"id": ids, "vector": vectors}, schema=schema))
     del array
@@ -135,10 +136,10 @@ def write_files(folder: Path, rows: int, dim: int) -> tuple[Path, Path]:
 
 
 def child(kind: str, path: Path, rows: int) -> dict:
-    code = (f"ROOT = {str(ROOT)!r}\nPATH = {str(path)!r}\nROWS = {rows}\nKIND = {kind!r}\n"
-            + CHILD)
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    code = f"ROOT = {str(ROOT)!r}\nPATH = {str(path)!r}\nROWS = {rows}\nKIND = {kind!r}\n" + CHILD
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     line = next((out for out in done.stdout.splitlines() if out.startswith("BENCH ")), None)
     if line is None:
         raise RuntimeError(f"child failed ({done.returncode}):\n{done.stderr}")
@@ -149,20 +150,28 @@ def compare_tsv(folder: Path, npy: Path, rows: int, repeat: int) -> None:
     tsv = folder / "vectors.tsv"
     if not tsv.exists():
         np.savetxt(tsv, np.load(npy, mmap_mode="r")[:rows], delimiter="\t", fmt="%.7g")
-    print(f"\nProjector vectors.tsv, {rows:,} rows ({tsv.stat().st_size / 2**20:,.0f} MiB "
-          f"of text); best and median of {repeat} fresh processes\n")
+    print(
+        f"\nProjector vectors.tsv, {rows:,} rows ({tsv.stat().st_size / 2**20:,.0f} MiB "
+        f"of text); best and median of {repeat} fresh processes\n"
+    )
     header = f"{'parser':<34} {'best s':>7} {'median':>7} {'ratio':>7}  rows/s"
     print(header)
     print("-" * len(header))
-    runs = {kind: [child(kind, tsv, rows) for _ in range(repeat)]
-            for kind in ("tsv_by_line", "tsv_fast")}
+    runs = {
+        kind: [child(kind, tsv, rows) for _ in range(repeat)]
+        for kind in ("tsv_by_line", "tsv_fast")
+    }
     reference = min(r["seconds"] for r in runs["tsv_by_line"])
-    for kind, label in (("tsv_by_line", "value by value (the fallback)"),
-                        ("tsv_fast", "pyarrow CSV reader (used)")):
+    for kind, label in (
+        ("tsv_by_line", "value by value (the fallback)"),
+        ("tsv_fast", "pyarrow CSV reader (used)"),
+    ):
         times = [r["seconds"] for r in runs[kind]]
         best = min(times)
-        print(f"{label:<34} {best:>7.2f} {statistics.median(times):>7.2f} "
-              f"{best / reference:>6.3f}x  {rows / best:,.0f}")
+        print(
+            f"{label:<34} {best:>7.2f} {statistics.median(times):>7.2f} "
+            f"{best / reference:>6.3f}x  {rows / best:,.0f}"
+        )
     same = runs["tsv_fast"][0]["checksum"] == runs["tsv_by_line"][0]["checksum"]
     print(f"same values: {same}")
 
@@ -183,25 +192,34 @@ def main() -> int:
         if not (npy.exists() and parquet.exists()):
             start = time.perf_counter()
             write_files(folder, args.rows, args.dim)
-            print(f"wrote {npy.stat().st_size / 2**30:.2f} GiB .npy and "
-                  f"{parquet.stat().st_size / 2**30:.2f} GiB .parquet in "
-                  f"{time.perf_counter() - start:.0f} s")
+            print(
+                f"wrote {npy.stat().st_size / 2**30:.2f} GiB .npy and "
+                f"{parquet.stat().st_size / 2**30:.2f} GiB .parquet in "
+                f"{time.perf_counter() - start:.0f} s"
+            )
         size = npy.stat().st_size
-        cases = [("row order (.npy)", "read", npy, "precomputed", npy),
-                 ("by id (.parquet)", "read_table", parquet, "precomputed", parquet)]
-        print(f"{args.rows:,} x {args.dim} float32 ({size / 2**30:.2f} GiB); best and "
-              f"median of {args.repeat} fresh processes; memory growth in MiB\n")
-        header = (f"{'alignment':<18} {'what':<26} {'best s':>7} {'median':>7} {'spread':>7} "
-                  f"{'ratio':>6} {'anon MiB':>9} {'file MiB':>9} {'peak MiB':>9}  notes")
+        cases = [
+            ("row order (.npy)", "read", npy, "precomputed", npy),
+            ("by id (.parquet)", "read_table", parquet, "precomputed", parquet),
+        ]
+        print(
+            f"{args.rows:,} x {args.dim} float32 ({size / 2**30:.2f} GiB); best and "
+            f"median of {args.repeat} fresh processes; memory growth in MiB\n"
+        )
+        header = (
+            f"{'alignment':<18} {'what':<26} {'best s':>7} {'median':>7} {'spread':>7} "
+            f"{'ratio':>6} {'anon MiB':>9} {'file MiB':>9} {'peak MiB':>9}  notes"
+        )
         print(header)
         print("-" * len(header))
         for label, ref_kind, ref_path, kind, path in cases:
             reference = [child(ref_kind, ref_path, args.rows) for _ in range(args.repeat)]
             runs = [child(kind, path, args.rows) for _ in range(args.repeat)]
             ref_best = min(r["seconds"] for r in reference)
-            for what, results in ((
-                    "read file once" if ref_kind == "read" else "pq.read_table alone",
-                    reference), ("Precomputed + aligned()", runs)):
+            for what, results in (
+                ("read file once" if ref_kind == "read" else "pq.read_table alone", reference),
+                ("Precomputed + aligned()", runs),
+            ):
                 times = [r["seconds"] for r in results]
                 best = min(times)
                 anon = max(r["RssAnon"] for r in results) / 2**20
@@ -210,13 +228,19 @@ def main() -> int:
                 notes = ""
                 if "aligned_by" in results[0]:
                     last = results[0]
-                    notes = (f"aligned by {last['aligned_by']}, memmap: {last['memmap']}, "
-                             f"constructor {min(r['load'] for r in results):.2f} s")
-                print(f"{label:<18} {what:<26} {best:>7.2f} {statistics.median(times):>7.2f} "
-                      f"{max(times) - best:>7.2f} {best / ref_best:>5.2f}x {anon:>9.0f} "
-                      f"{mapped:>9.0f} {peak:>9.0f}  {notes}")
-        print(f"\ntargets: row order < 2 s, no copy (memmap, anon growth << "
-              f"{size / 2**20:,.0f} MiB); by id < 10 s")
+                    notes = (
+                        f"aligned by {last['aligned_by']}, memmap: {last['memmap']}, "
+                        f"constructor {min(r['load'] for r in results):.2f} s"
+                    )
+                print(
+                    f"{label:<18} {what:<26} {best:>7.2f} {statistics.median(times):>7.2f} "
+                    f"{max(times) - best:>7.2f} {best / ref_best:>5.2f}x {anon:>9.0f} "
+                    f"{mapped:>9.0f} {peak:>9.0f}  {notes}"
+                )
+        print(
+            f"\ntargets: row order < 2 s, no copy (memmap, anon growth << "
+            f"{size / 2**20:,.0f} MiB); by id < 10 s"
+        )
         compare_tsv(folder, npy, min(args.tsv_rows, args.rows), args.repeat)
     finally:
         if args.dir is None and not args.keep:

@@ -102,14 +102,17 @@ def bench_umap(args: argparse.Namespace) -> None:
     encoder.fit(texts)
     X = encoder.encode(texts)
     X = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=np.float32)
-    print(f"{len(texts):,} MSRP sentences, {args.encoder} ({X.shape[1]}-d); best and median "
-          f"of {args.repeat}, seconds\n")
+    print(
+        f"{len(texts):,} MSRP sentences, {args.encoder} ({X.shape[1]}-d); best and median "
+        f"of {args.repeat}, seconds\n"
+    )
 
     import umap
 
     def direct():
-        return umap.UMAP(n_components=2, random_state=0, n_jobs=1, n_neighbors=15,
-                         min_dist=0.1, metric="cosine").fit_transform(X)
+        return umap.UMAP(
+            n_components=2, random_state=0, n_jobs=1, n_neighbors=15, min_dist=0.1, metric="cosine"
+        ).fit_transform(X)
 
     def ours(method, pca_dims):
         return lambda: run_job(project(X, method, seed=0, pca_dims=pca_dims)).coordinates
@@ -132,17 +135,20 @@ def bench_umap(args: argparse.Namespace) -> None:
     t, layout = timed(ours("umap", 50), args.repeat)
     rows.append(("project(umap, PCA to 50)", t, layout, min(ours_times)))
 
-    header = (f"{'what':<28} {'best':>7} {'median':>7} {'spread':>7} {'ratio':>7} "
-              f"{'faithful':>9}")
+    header = f"{'what':<28} {'best':>7} {'median':>7} {'spread':>7} {'ratio':>7} {'faithful':>9}"
     print(header)
     print("-" * len(header))
     for label, times, coordinates, reference in rows:
         kept = faithfulness(X, np.asarray(coordinates)).mean_overlap
-        print(f"{label:<28} {min(times):>7.2f} {statistics.median(times):>7.2f} "
-              f"{max(times) - min(times):>7.2f} {min(times) / reference:>6.2f}x {kept:>9.3f}")
-    print("\nratio: project / umap-learn for the first two rows; with PCA / without for the "
-          "others. faithful: mean share of 10 nearest neighbours (cosine, full space) kept "
-          "in 2D\n")
+        print(
+            f"{label:<28} {min(times):>7.2f} {statistics.median(times):>7.2f} "
+            f"{max(times) - min(times):>7.2f} {min(times) / reference:>6.2f}x {kept:>9.3f}"
+        )
+    print(
+        "\nratio: project / umap-learn for the first two rows; with PCA / without for the "
+        "others. faithful: mean share of 10 nearest neighbours (cosine, full space) kept "
+        "in 2D\n"
+    )
 
 
 def bench_tsne(args: argparse.Namespace, sizes: list[int]) -> None:
@@ -157,10 +163,15 @@ def bench_tsne(args: argparse.Namespace, sizes: list[int]) -> None:
     # as scikit-learn's import is not.
     start = time.perf_counter()
     run_job(project(X[:500].astype(np.float32), "tsne", seed=0, pca_dims=None))
-    print(f"(layout process started, t-SNE of 500 points: {time.perf_counter() - start:.1f} s,"
-          " not counted)", file=sys.stderr)
-    header = (f"{'t-SNE':<10} {'sklearn s':>10} {'openTSNE s':>11} {'speed-up':>9} "
-              f"{'kept sklearn':>13} {'kept openTSNE':>14}")
+    print(
+        f"(layout process started, t-SNE of 500 points: {time.perf_counter() - start:.1f} s,"
+        " not counted)",
+        file=sys.stderr,
+    )
+    header = (
+        f"{'t-SNE':<10} {'sklearn s':>10} {'openTSNE s':>11} {'speed-up':>9} "
+        f"{'kept sklearn':>13} {'kept openTSNE':>14}"
+    )
     print(f"{header}\n{'-' * len(header)}")
     for n in sizes:
         X50 = PCA(n_components=50, random_state=0).fit_transform(X[:n]).astype(np.float32)
@@ -168,22 +179,34 @@ def bench_tsne(args: argparse.Namespace, sizes: list[int]) -> None:
         ours = run_job(project(X50, "tsne", seed=0, pca_dims=None)).coordinates
         t_ours = time.perf_counter() - start
         kept_ours = faithfulness(X[:n], ours).mean_overlap
-        print(f"({n:,}: openTSNE {t_ours:.1f} s, kept {kept_ours:.3f}; now scikit-learn)",
-              file=sys.stderr, flush=True)
+        print(
+            f"({n:,}: openTSNE {t_ours:.1f} s, kept {kept_ours:.3f}; now scikit-learn)",
+            file=sys.stderr,
+            flush=True,
+        )
         if n > args.sklearn_up_to:
-            print(f"{f'{n:,} x 50':<10} {'-':>10} {t_ours:>11.1f} {'-':>9} {'-':>13} "
-                  f"{kept_ours:>14.3f}", flush=True)
+            print(
+                f"{f'{n:,} x 50':<10} {'-':>10} {t_ours:>11.1f} {'-':>9} {'-':>13} "
+                f"{kept_ours:>14.3f}",
+                flush=True,
+            )
             continue
         start = time.perf_counter()
-        theirs = TSNE(n_components=2, random_state=0, init="pca",
-                      perplexity=30.0).fit_transform(X50)
+        theirs = TSNE(n_components=2, random_state=0, init="pca", perplexity=30.0).fit_transform(
+            X50
+        )
         t_sklearn = time.perf_counter() - start
         kept = [faithfulness(X[:n], theirs.astype(np.float32)).mean_overlap, kept_ours]
-        print(f"{f'{n:,} x 50':<10} {t_sklearn:>10.1f} {t_ours:>11.1f} "
-              f"{t_sklearn / t_ours:>8.2f}x {kept[0]:>13.3f} {kept[1]:>14.3f}", flush=True)
-    print("speed-up: scikit-learn's time / openTSNE's (Orange3 against scikit-learn in "
-          "issue 28: 59 / 51 = 1.16x). kept: mean share of each point's 10 nearest "
-          "neighbours (cosine, in the encoder's space) kept in 2D")
+        print(
+            f"{f'{n:,} x 50':<10} {t_sklearn:>10.1f} {t_ours:>11.1f} "
+            f"{t_sklearn / t_ours:>8.2f}x {kept[0]:>13.3f} {kept[1]:>14.3f}",
+            flush=True,
+        )
+    print(
+        "speed-up: scikit-learn's time / openTSNE's (Orange3 against scikit-learn in "
+        "issue 28: 59 / 51 = 1.16x). kept: mean share of each point's 10 nearest "
+        "neighbours (cosine, in the encoder's space) kept in 2D"
+    )
 
 
 if __name__ == "__main__":

@@ -49,8 +49,13 @@ def msrp_pairs(data: Path) -> Corpus:
                 label.append(int(quality))
                 split.append(part)
     n = len(first)
-    return Corpus("msrp", tuple(texts), tuple(index), pairs=PairTable(
-        first, second, label, [np.nan] * n, tuple(split), ("MSRP",) * n))
+    return Corpus(
+        "msrp",
+        tuple(texts),
+        tuple(index),
+        pairs=PairTable(first, second, label, [np.nan] * n, tuple(split), ("MSRP",) * n),
+    )
+
 
 def bare(embeddings: np.ndarray, query: np.ndarray) -> None:
     unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)
@@ -61,11 +66,19 @@ def bare(embeddings: np.ndarray, query: np.ndarray) -> None:
 def synthetic(n_pool: int, n_pairs: int, dim: int, seed: int = 0) -> tuple[Corpus, np.ndarray]:
     rng = np.random.default_rng(seed)
     chosen = rng.choice(n_pool, size=2 * n_pairs, replace=False)
-    corpus = Corpus("synthetic", tuple(f"s{i}" for i in range(n_pool)),
-                    tuple(str(i) for i in range(n_pool)),
-                    pairs=PairTable(chosen[:n_pairs], chosen[n_pairs:], np.ones(n_pairs),
-                                    np.full(n_pairs, np.nan), ("train",) * n_pairs,
-                                    ("s",) * n_pairs))
+    corpus = Corpus(
+        "synthetic",
+        tuple(f"s{i}" for i in range(n_pool)),
+        tuple(str(i) for i in range(n_pool)),
+        pairs=PairTable(
+            chosen[:n_pairs],
+            chosen[n_pairs:],
+            np.ones(n_pairs),
+            np.full(n_pairs, np.nan),
+            ("train",) * n_pairs,
+            ("s",) * n_pairs,
+        ),
+    )
     return corpus, rng.standard_normal((n_pool, dim), dtype=np.float32)
 
 
@@ -82,8 +95,7 @@ def child(n_pool: int, n_pairs: int, dim: int, memory_mb: float) -> None:
     corpus, embeddings = synthetic(n_pool, n_pairs, dim)
     before = high_water_mb()
     start = time.perf_counter()
-    result = run_job(iter_evaluate_ranking(corpus, embeddings, memory_mb=memory_mb,
-                                           n_resamples=0))
+    result = run_job(iter_evaluate_ranking(corpus, embeddings, memory_mb=memory_mb, n_resamples=0))
     elapsed = time.perf_counter() - start
     peak = high_water_mb()
     print(f"{before:.0f} {peak:.0f} {elapsed:.2f} {result.mrr:.6f}")
@@ -91,8 +103,9 @@ def child(n_pool: int, n_pairs: int, dim: int, memory_mb: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--data", type=Path,
-                        default=Path(__file__).resolve().parents[2] / "shared" / "data")
+    parser.add_argument(
+        "--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data"
+    )
     parser.add_argument("--child", nargs=4, type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -102,8 +115,7 @@ def main() -> None:
 
     corpus = msrp_pairs(args.data)
     _, query, _, _ = ranking_queries(corpus)
-    embeddings = np.random.default_rng(0).standard_normal((len(corpus), 300)).astype(
-        np.float32)
+    embeddings = np.random.default_rng(0).standard_normal((len(corpus), 300)).astype(np.float32)
     ours = best_of(lambda: run_job(iter_evaluate_ranking(corpus, embeddings, n_resamples=0)))
     with_ci = best_of(lambda: run_job(iter_evaluate_ranking(corpus, embeddings)))
     baseline = best_of(lambda: bare(embeddings, query))
@@ -111,18 +123,25 @@ def main() -> None:
     print(f"{'task':<48}{'seconds':>9}{'ratio':>8}")
     print(f"{'bare product + argpartition(k=100)':<48}{baseline:>9.3f}{1.0:>8.2f}")
     print(f"{'ranking (no intervals)':<48}{ours:>9.3f}{ours / baseline:>8.2f}")
-    print(f"{'ranking + 1,000-resample bootstrap intervals':<48}{with_ci:>9.3f}"
-          f"{with_ci / baseline:>8.2f}")
+    print(
+        f"{'ranking + 1,000-resample bootstrap intervals':<48}{with_ci:>9.3f}"
+        f"{with_ci / baseline:>8.2f}"
+    )
 
     n_pool, n_pairs, dim, memory_mb = 100_000, 2_000, 300, 256
-    output = subprocess.run([sys.executable, __file__, "--child", str(n_pool), str(n_pairs),
-                             str(dim), str(memory_mb)], capture_output=True, text=True,
-                            check=True).stdout.split()
+    output = subprocess.run(
+        [sys.executable, __file__, "--child", str(n_pool), str(n_pairs), str(dim), str(memory_mb)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     before, peak, elapsed = float(output[0]), float(output[1]), float(output[2])
     full = 2 * n_pairs * n_pool * 4 / 2**20
     print()
-    print(f"pool {n_pool:,} sentences, {2 * n_pairs:,} queries, {dim}-d, budget "
-          f"{memory_mb} MB per block")
+    print(
+        f"pool {n_pool:,} sentences, {2 * n_pairs:,} queries, {dim}-d, budget "
+        f"{memory_mb} MB per block"
+    )
     print(f"{'':<48}{'MB':>9}")
     print(f"{'peak RSS with embeddings built':<48}{before:>9.0f}")
     print(f"{'peak RSS after ranking':<48}{peak:>9.0f}")

@@ -51,7 +51,7 @@ def main() -> None:
 
     import ray  # noqa: PLC0415 - the bench is about it
 
-    texts = bench_texts()[:args.sentences]
+    texts = bench_texts()[: args.sentences]
     corpus = Corpus("bench", tuple(texts), tuple(str(i) for i in range(len(texts))))
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -64,20 +64,25 @@ def main() -> None:
         try:
             for workers in (1, 2):
                 out = Path(folder) / f"ray-{workers}"
-                seconds = timed(corpus, args.encoder, out, args.shard_rows, engine="ray",
-                                workers=workers)
+                seconds = timed(
+                    corpus, args.encoder, out, args.shard_rows, engine="ray", workers=workers
+                )
                 assert hashes(out) == hashes(reference), "Ray shards differ from local"
                 rows.append((f"ray, {workers} CPU actor{'s' * (workers > 1)}", seconds))
         finally:
             ray.shutdown()
 
-    print(f"{args.encoder}, {len(corpus):,} sentences, shards of {args.shard_rows:,}; "
-          f"Ray started in {started:.1f} s (not counted)")
+    print(
+        f"{args.encoder}, {len(corpus):,} sentences, shards of {args.shard_rows:,}; "
+        f"Ray started in {started:.1f} s (not counted)"
+    )
     one_worker = rows[1][1]
     print(f"{'engine':<22} {'seconds':>8} {'sentences/s':>12} {'x local':>8} {'x 1 actor':>10}")
     for name, seconds in rows:
-        print(f"{name:<22} {seconds:>8.2f} {len(corpus) / seconds:>12,.0f} "
-              f"{local / seconds:>8.2f} {one_worker / seconds:>10.2f}")
+        print(
+            f"{name:<22} {seconds:>8.2f} {len(corpus) / seconds:>12,.0f} "
+            f"{local / seconds:>8.2f} {one_worker / seconds:>10.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -35,13 +35,18 @@ from sentspace.models import make_encoder  # noqa: E402
 OLD_MAX_POINTS = 20_000
 
 
-def hdbscan_regions(texts, layout: np.ndarray, language: str, seed: int = 0
-                    ) -> tuple[np.ndarray, int]:
+def hdbscan_regions(
+    texts, layout: np.ndarray, language: str, seed: int = 0
+) -> tuple[np.ndarray, int]:
     """The replaced method: each sentence's region (NOISE for none) and their number."""
     from sklearn.cluster import HDBSCAN
+
     n = len(layout)
-    sample = (np.sort(np.random.default_rng(seed).choice(n, OLD_MAX_POINTS, replace=False))
-              if n > OLD_MAX_POINTS else np.arange(n))
+    sample = (
+        np.sort(np.random.default_rng(seed).choice(n, OLD_MAX_POINTS, replace=False))
+        if n > OLD_MAX_POINTS
+        else np.arange(n)
+    )
     size = max(5, round(0.005 * len(sample)))
     sample_labels = HDBSCAN(min_cluster_size=size, copy=True).fit(layout[sample]).labels_
     n_clusters = int(sample_labels.max(initial=NOISE)) + 1
@@ -50,10 +55,20 @@ def hdbscan_regions(texts, layout: np.ndarray, language: str, seed: int = 0
     if len(sample) < n and n_clusters:
         inside = sample_labels != NOISE
         counts = np.bincount(sample_labels[inside], minlength=n_clusters)
-        centres = np.stack([np.bincount(sample_labels[inside],
-                                        weights=layout[sample[inside], d],
-                                        minlength=n_clusters)
-                            for d in range(2)], axis=1) / counts[:, None]
+        centres = (
+            np.stack(
+                [
+                    np.bincount(
+                        sample_labels[inside],
+                        weights=layout[sample[inside], d],
+                        minlength=n_clusters,
+                    )
+                    for d in range(2)
+                ],
+                axis=1,
+            )
+            / counts[:, None]
+        )
         rest = np.setdiff1d(np.arange(n), sample, assume_unique=True)
         distances = ((layout[rest, None, :] - centres[None]) ** 2).sum(axis=2)
         labels[rest] = np.argmin(distances, axis=1)
@@ -65,21 +80,20 @@ def hdbscan_regions(texts, layout: np.ndarray, language: str, seed: int = 0
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpora", nargs="+", default=["multi30k-captions", "msrp-grouped"])
-    parser.add_argument("--layouts", nargs="+", default=["pca", "umap"],
-                        choices=("pca", "umap", "tsne"))
+    parser.add_argument(
+        "--layouts", nargs="+", default=["pca", "umap"], choices=("pca", "umap", "tsne")
+    )
     args = parser.parse_args()
     warm = load_corpus("msrp-grouped")
     warm_layout = np.random.default_rng(0).normal(size=(len(warm), 2))
     hdbscan_regions(warm.texts, warm_layout, warm.language)
     run_job(find_regions(warm, warm_layout))
-    print(f"{'corpus':<28}{'layout':<8}{'method':<24}{'regions':>16}{'largest':>9}"
-          f"{'time (s)':>10}")
+    print(f"{'corpus':<28}{'layout':<8}{'method':<24}{'regions':>16}{'largest':>9}{'time (s)':>10}")
     for name in args.corpora:
         corpus = load_corpus(name)
         embeddings = make_encoder("bow").fit(corpus.texts).encode(corpus.texts)
         for method in args.layouts:
-            layout = np.asarray(run_job(project(embeddings, method)).coordinates,
-                                dtype=np.float64)
+            layout = np.asarray(run_job(project(embeddings, method)).coordinates, dtype=np.float64)
             start = time.perf_counter()
             labels, n_old = hdbscan_regions(corpus.texts, layout, corpus.language)
             old_time = time.perf_counter() - start
@@ -88,17 +102,24 @@ def main() -> None:
             regions = run_job(find_regions(corpus, layout))
             new_time = time.perf_counter() - start
             per_level = " / ".join(str(level.n_clusters) for level in regions.levels)
-            shares = " / ".join(f"{level.sizes.max() / len(corpus):.1%}"
-                                for level in regions.levels)
+            shares = " / ".join(
+                f"{level.sizes.max() / len(corpus):.1%}" for level in regions.levels
+            )
             title = f"{name} ({len(corpus):,})"
-            print(f"{title:<28}{method:<8}{'HDBSCAN (before)':<24}{n_old:>16}"
-                  f"{old_share:>9.1%}{old_time:>10.2f}")
-            print(f"{'':<36}{'bisecting k-means (now)':<24}{per_level:>16}"
-                  f"{regions.largest_share:>9.1%}{new_time:>10.2f}   largest per level: "
-                  f"{shares}")
-            print(f"{'':<36}{'ratio now / before':<24}{'':>16}"
-                  f"{regions.largest_share / old_share:>9.2f}{new_time / old_time:>10.2f}",
-                  flush=True)
+            print(
+                f"{title:<28}{method:<8}{'HDBSCAN (before)':<24}{n_old:>16}"
+                f"{old_share:>9.1%}{old_time:>10.2f}"
+            )
+            print(
+                f"{'':<36}{'bisecting k-means (now)':<24}{per_level:>16}"
+                f"{regions.largest_share:>9.1%}{new_time:>10.2f}   largest per level: "
+                f"{shares}"
+            )
+            print(
+                f"{'':<36}{'ratio now / before':<24}{'':>16}"
+                f"{regions.largest_share / old_share:>9.2f}{new_time / old_time:>10.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -77,9 +77,11 @@ def make_corpus(n: int) -> Corpus:
             break
     if len(texts) < n:
         from bench_scale import make_sentences
+
         texts = make_sentences(n)
-        return Corpus(name=f"{n:,} spliced sentences", texts=tuple(texts),
-                      ids=tuple(map(str, range(n))))
+        return Corpus(
+            name=f"{n:,} spliced sentences", texts=tuple(texts), ids=tuple(map(str, range(n)))
+        )
     return Corpus(name=f"MSRP {len(texts):,} sentences", texts=tuple(texts), ids=tuple(ids))
 
 
@@ -105,9 +107,14 @@ class Probe:
             time.sleep(0.001)
         self.timer.stop()
         gaps = np.diff(self.ticks) * 1000
-        return {"wall": seconds, "ticks": len(self.ticks), "max": float(gaps.max()),
-                "p99": float(np.percentile(gaps, 99)), "over": int((gaps > 100).sum()),
-                "stage": "no job (scheduling noise of the shared machine)"}
+        return {
+            "wall": seconds,
+            "ticks": len(self.ticks),
+            "max": float(gaps.max()),
+            "p99": float(np.percentile(gaps, 99)),
+            "over": int((gaps > 100).sum()),
+            "stage": "no job (scheduling noise of the shared machine)",
+        }
 
     def measure(self, window: MainWindow, start) -> dict:
         app = QApplication.instance()
@@ -124,14 +131,17 @@ class Probe:
             self.stages.append((time.perf_counter(), "result: draw"))
             show(exploration)
             self.stages.append((time.perf_counter(), "after the result"))
+
         window.selecting.draw = show_marked
         try:
             start()
             handle = window.jobs.job
             assert handle is not None and not handle.done, "the job did not start"
-            handle.changed.connect(lambda: self.stages.append(
-                (time.perf_counter(),
-                 handle.progress.stage if handle.progress else "started")))
+            handle.changed.connect(
+                lambda: self.stages.append(
+                    (time.perf_counter(), handle.progress.stage if handle.progress else "started")
+                )
+            )
             while not handle.done:
                 app.processEvents()
                 time.sleep(0.001)
@@ -153,9 +163,14 @@ class Probe:
         for at, name in self.stages:
             if at <= ticks[worst]:
                 stage = name
-        return {"wall": wall, "ticks": len(ticks), "max": float(gaps.max()),
-                "p99": float(np.percentile(gaps, 99)), "over": int((gaps > 100).sum()),
-                "stage": stage}
+        return {
+            "wall": wall,
+            "ticks": len(ticks),
+            "max": float(gaps.max()),
+            "p99": float(np.percentile(gaps, 99)),
+            "over": int((gaps > 100).sum()),
+            "stage": stage,
+        }
 
 
 SICK = ROOT.parent / "shared" / "data" / "sick" / "SICK_train.txt"
@@ -184,7 +199,7 @@ def switch_times(repeat: int) -> list[float]:
         settle()
         window.analyses.find_suspicious()
         settle()
-        for tab in (3, 4, 0):                   # Corpus, Neighbours, then the projection
+        for tab in (3, 4, 0):  # Corpus, Neighbours, then the projection
             window.views.setCurrentIndex(tab)
             settle()
     times = []
@@ -206,21 +221,27 @@ def main() -> int:
     parser.add_argument("--sentences", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--encoder", default="bow", help="the run job's encoder (default bow)")
-    parser.add_argument("--skip", nargs="*", default=[],
-                        help="jobs to skip: umap umap-warm doc2vec")
-    parser.add_argument("--switch", action="store_true",
-                        help="time switching SICK -> MSRP instead (both loaded)")
+    parser.add_argument(
+        "--skip", nargs="*", default=[], help="jobs to skip: umap umap-warm doc2vec"
+    )
+    parser.add_argument(
+        "--switch", action="store_true", help="time switching SICK -> MSRP instead (both loaded)"
+    )
     args = parser.parse_args()
     cache = tempfile.TemporaryDirectory()
     os.environ["SENTSPACE_CACHE_DIR"] = cache.name
     app = QApplication.instance() or QApplication(sys.argv)  # noqa: F841
     if args.switch:
         times = switch_times(args.repeat + 2)
-        print(f"switch SICK -> MSRP ({len(times)} times, both loaded, run, evaluated and "
-              f"reviewed): median {np.median(times):.3f} s, fastest {min(times):.3f} s "
-              f"({', '.join(f'{t:.3f}' for t in times)})")
-        print(f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on "
-              f"{os.cpu_count()} cores")
+        print(
+            f"switch SICK -> MSRP ({len(times)} times, both loaded, run, evaluated and "
+            f"reviewed): median {np.median(times):.3f} s, fastest {min(times):.3f} s "
+            f"({', '.join(f'{t:.3f}' for t in times)})"
+        )
+        print(
+            f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on "
+            f"{os.cpu_count()} cores"
+        )
         return 0
     window = MainWindow()
     window.resize(1400, 860)
@@ -235,12 +256,14 @@ def main() -> int:
         def start():
             window.corpus_panel.choose(encoder)
             controls.method.setCurrentIndex(controls.method.findData(method))
+
         return start
 
     def run_with(encoder: str):
         def start():
             choose(encoder, "pca")()
             window.run()
+
         return start
 
     def umap_again():
@@ -249,29 +272,36 @@ def main() -> int:
 
     rows = [("idle, no job", probe.idle(5.0))]
     for _ in range(args.repeat):
-        rows.append((f"{args.encoder} + PCA (run)",
-                     probe.measure(window, run_with(args.encoder))))
+        rows.append((f"{args.encoder} + PCA (run)", probe.measure(window, run_with(args.encoder))))
     if "umap" not in args.skip:
         rows.append(("UMAP, cold: import + numba JIT", probe.measure(window, umap_again)))
         for _ in range(0 if "umap-warm" in args.skip else args.repeat):
             rows.append(("UMAP, warm (project_again)", probe.measure(window, umap_again)))
     if "doc2vec" not in args.skip:
         for _ in range(args.repeat):
-            rows.append(("Doc2Vec PV-DM (run: train+infer)",
-                         probe.measure(window, run_with("doc2vec-dm"))))
+            rows.append(
+                ("Doc2Vec PV-DM (run: train+infer)", probe.measure(window, run_with("doc2vec-dm")))
+            )
     window.close()
 
-    print(f"platform {QApplication.platformName()}, {corpus.name}, "
-          f"{TICK_MS} ms GUI timer; gaps in ms (a gap of {TICK_MS} = no stall)\n")
-    header = (f"{'job':<34} {'wall s':>7} {'ticks':>6} {'max gap':>8} {'p99 gap':>8} "
-              f"{'>100ms':>6}  largest gap began during")
+    print(
+        f"platform {QApplication.platformName()}, {corpus.name}, "
+        f"{TICK_MS} ms GUI timer; gaps in ms (a gap of {TICK_MS} = no stall)\n"
+    )
+    header = (
+        f"{'job':<34} {'wall s':>7} {'ticks':>6} {'max gap':>8} {'p99 gap':>8} "
+        f"{'>100ms':>6}  largest gap began during"
+    )
     print(header)
     print("-" * len(header))
     for label, r in rows:
-        print(f"{label:<34} {r['wall']:>7.1f} {r['ticks']:>6} {r['max']:>8.0f} "
-              f"{r['p99']:>8.0f} {r['over']:>6}  {r['stage'][:60]}")
-    print(f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on "
-          f"{os.cpu_count()} cores")
+        print(
+            f"{label:<34} {r['wall']:>7.1f} {r['ticks']:>6} {r['max']:>8.0f} "
+            f"{r['p99']:>8.0f} {r['over']:>6}  {r['stage'][:60]}"
+        )
+    print(
+        f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on {os.cpu_count()} cores"
+    )
     return 0
 
 

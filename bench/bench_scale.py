@@ -42,9 +42,13 @@ sys.path.insert(0, str(ROOT))
 from sentspace.app.cli import format_table  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
-SOURCES = ("state-union/sentences.txt", "senteval-transfer/MR/rt-polarity.pos",
-           "senteval-transfer/MR/rt-polarity.neg", "senteval-transfer/SUBJ/subj.objective",
-           "senteval-transfer/SUBJ/subj.subjective")
+SOURCES = (
+    "state-union/sentences.txt",
+    "senteval-transfer/MR/rt-polarity.pos",
+    "senteval-transfer/MR/rt-polarity.neg",
+    "senteval-transfer/SUBJ/subj.objective",
+    "senteval-transfer/SUBJ/subj.subjective",
+)
 
 
 def real_sentences() -> list[str]:
@@ -52,10 +56,14 @@ def real_sentences() -> list[str]:
     lines: list[str] = []
     for relative in SOURCES:
         lines += (DATA / relative).read_text(encoding="utf-8", errors="replace").splitlines()
-    definitions = (DATA / "wordnet-definitions" / "definitions.tsv").read_text(
-        encoding="utf-8").splitlines()[1:]
+    definitions = (
+        (DATA / "wordnet-definitions" / "definitions.tsv")
+        .read_text(encoding="utf-8")
+        .splitlines()[1:]
+    )
     lines += [row.rsplit("\t", 1)[-1] for row in definitions]
     from sentspace.app.corpora import load_corpus
+
     lines += load_corpus(DATA / "msrp").texts
     return sorted({line.strip() for line in lines if len(line.split()) >= 3})
 
@@ -69,10 +77,11 @@ def make_sentences(n: int, seed: int = 0) -> list[str]:
         size = n - len(made)
         heads, tails = rng.integers(len(real), size=(2, size))
         head_cuts, tail_cuts = rng.random((2, size))
-        for h, t, ch, ct in zip(heads.tolist(), tails.tolist(), head_cuts.tolist(),
-                                tail_cuts.tolist()):
+        for h, t, ch, ct in zip(
+            heads.tolist(), tails.tolist(), head_cuts.tolist(), tail_cuts.tolist()
+        ):
             head, tail = real[h], real[t]
-            words = head[:1 + int(ch * (len(head) - 1))] + tail[int(ct * (len(tail) - 1)):]
+            words = head[: 1 + int(ch * (len(head) - 1))] + tail[int(ct * (len(tail) - 1)) :]
             made[" ".join(words)] = None
     return list(made)[:n]
 
@@ -85,8 +94,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=200_000)
     parser.add_argument("--keep", type=Path, help="write the corpus here and keep it")
-    parser.add_argument("--transform-check", action="store_true",
-                        help="compare placement with umap-learn's transform on 5,000 points")
+    parser.add_argument(
+        "--transform-check",
+        action="store_true",
+        help="compare placement with umap-learn's transform on 5,000 points",
+    )
     args = parser.parse_args()
     folder = tempfile.TemporaryDirectory()
     os.environ["SENTSPACE_CACHE_DIR"] = str(Path(folder.name) / "cache")
@@ -111,8 +123,7 @@ def main() -> None:
     def timed(label, work, note=""):
         begin, cpu = time.perf_counter(), time.process_time()
         value = work()
-        timings.append((label, time.perf_counter() - begin, note,
-                        time.process_time() - cpu))
+        timings.append((label, time.perf_counter() - begin, note, time.process_time() - cpu))
         print(f"  {label}: {timings[-1][1]:.2f} s", flush=True)
         return value
 
@@ -124,36 +135,56 @@ def main() -> None:
     unit = normalise(embeddings)
     rng = np.random.default_rng(0)
     queries = np.sort(rng.choice(n, 1_000, replace=False))
-    reference = timed("reference: exact 10-NN of 1,000 queries",
-                      lambda: top_k(unit.matrix[queries], unit, 10, exclude=queries))
+    reference = timed(
+        "reference: exact 10-NN of 1,000 queries",
+        lambda: top_k(unit.matrix[queries], unit, 10, exclude=queries),
+    )
     del reference
-    _, _, search = timed("ANN build + 10-NN of every point",
-                         lambda: knn(unit, unit, 10, exclude=np.arange(n), search="ann"))
+    _, _, search = timed(
+        "ANN build + 10-NN of every point",
+        lambda: knn(unit, unit, 10, exclude=np.arange(n), search="ann"),
+    )
     timings[-1] = (*timings[-1][:2], search.describe(), timings[-1][3])
     layout = timed("UMAP: sample fit + placement", lambda: run_job(project(embeddings, "umap")))
     timings[-1] = (*timings[-1][:2], layout.describe(), timings[-1][3])
     # What a click costs: the index, and its recall@10 (measured as it was tuned), built.
     query = encoder.encode(["stocks fell on wall street after the report"])
-    timed("one neighbour query (index built)",
-          lambda: run_job(iter_knn(query, unit, 10, search="ann")))
-    faithful = timed("faithfulness", lambda: faithfulness(embeddings, layout.coordinates,
-                                                         search="ann"))
-    timings[-1] = (*timings[-1][:2], f"{faithful.mean_overlap:.3f} {faithful.describe()}",
-                   timings[-1][3])
+    timed(
+        "one neighbour query (index built)",
+        lambda: run_job(iter_knn(query, unit, 10, search="ann")),
+    )
+    faithful = timed(
+        "faithfulness", lambda: faithfulness(embeddings, layout.coordinates, search="ann")
+    )
+    timings[-1] = (
+        *timings[-1][:2],
+        f"{faithful.mean_overlap:.3f} {faithful.describe()}",
+        timings[-1][3],
+    )
 
     reference_s = timings[3][1]
-    rows = [[label, f"{seconds:.2f}", f"{cpu:.2f}", f"{seconds / reference_s:.1f}", note]
-            for label, seconds, note, cpu in timings]
+    rows = [
+        [label, f"{seconds:.2f}", f"{cpu:.2f}", f"{seconds / reference_s:.1f}", note]
+        for label, seconds, note, cpu in timings
+    ]
     matrix_mb = embeddings.nbytes / 2**20
-    print(f"\n{n:,} sentences, glove-mean {embeddings.shape[1]}-d "
-          f"({matrix_mb:.0f} MB); ratio = seconds / reference (exact 10-NN of 1,000 queries)")
+    print(
+        f"\n{n:,} sentences, glove-mean {embeddings.shape[1]}-d "
+        f"({matrix_mb:.0f} MB); ratio = seconds / reference (exact 10-NN of 1,000 queries)"
+    )
     print(format_table(["stage", "seconds", "cpu s", "ratio", "note"], rows))
-    print("cpu s: this process's CPU time over all its threads (UMAP's fit runs in the "
-          "layout helper process and is not in it)")
-    print(f"peak resident memory {peak_mb():,.0f} MB = {peak_mb() / matrix_mb:.1f}x the "
-          "embedding matrix (this process; UMAP fits in the layout helper process)")
-    print(f"load average at the end: {', '.join(f'{v:.1f}' for v in os.getloadavg())} "
-          f"on {os.cpu_count()} cores")
+    print(
+        "cpu s: this process's CPU time over all its threads (UMAP's fit runs in the "
+        "layout helper process and is not in it)"
+    )
+    print(
+        f"peak resident memory {peak_mb():,.0f} MB = {peak_mb() / matrix_mb:.1f}x the "
+        "embedding matrix (this process; UMAP fits in the layout helper process)"
+    )
+    print(
+        f"load average at the end: {', '.join(f'{v:.1f}' for v in os.getloadavg())} "
+        f"on {os.cpu_count()} cores"
+    )
     if args.transform_check:
         transform_check(embeddings)
 
@@ -182,14 +213,26 @@ def transform_check(embeddings: np.ndarray, size: int = 5_000) -> None:
     theirs[placed] = reducer.transform(data[placed])
     theirs_s = time.perf_counter() - begin
     rows = []
-    for label, layout, seconds in (("nearest sample points", ours, ours_s),
-                                   ("umap-learn transform", theirs, theirs_s)):
+    for label, layout, seconds in (
+        ("nearest sample points", ours, ours_s),
+        ("umap-learn transform", theirs, theirs_s),
+    ):
         overlap = faithfulness(data, layout).overlap
-        rows.append([label, f"{seconds:.2f}", f"{seconds / ours_s:.1f}",
-                     f"{overlap[placed].mean():.3f}", f"{overlap[fitted].mean():.3f}"])
+        rows.append(
+            [
+                label,
+                f"{seconds:.2f}",
+                f"{seconds / ours_s:.1f}",
+                f"{overlap[placed].mean():.3f}",
+                f"{overlap[fitted].mean():.3f}",
+            ]
+        )
     print(f"\nplacing {size:,} points beside a UMAP fitted on {size:,} (same run)")
-    print(format_table(["placement", "seconds", "ratio", "faithfulness placed",
-                        "faithfulness fitted"], rows))
+    print(
+        format_table(
+            ["placement", "seconds", "ratio", "faithfulness placed", "faithfulness fitted"], rows
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -62,23 +62,26 @@ def zoom_range(points: np.ndarray, zoom: int) -> tuple[float, float, float, floa
     low, high = points.min(axis=0), points.max(axis=0)
     counts, xs, ys = np.histogram2d(points[:, 0], points[:, 1], bins=64)
     i, j = np.unravel_index(np.argmax(counts), counts.shape)
-    centre = ((xs[i] + xs[i + 1]) / 2, (ys[j] + ys[j + 1]) / 2) if zoom > 1 else (
-        (low + high) / 2)
+    centre = ((xs[i] + xs[i + 1]) / 2, (ys[j] + ys[j + 1]) / 2) if zoom > 1 else ((low + high) / 2)
     half = (high - low) / (2 * zoom)
-    return (float(centre[0] - half[0]), float(centre[0] + half[0]),
-            float(centre[1] - half[1]), float(centre[1] + half[1]))
+    return (
+        float(centre[0] - half[0]),
+        float(centre[0] + half[0]),
+        float(centre[1] - half[1]),
+        float(centre[1] + half[1]),
+    )
 
 
-def frame_ms(widget: pg.PlotWidget, view_box: pg.ViewBox, region, frames: int,
-             redraw=None) -> float:
+def frame_ms(
+    widget: pg.PlotWidget, view_box: pg.ViewBox, region, frames: int, redraw=None
+) -> float:
     """Median time of one pan step (1% of the width) plus a synchronous repaint."""
     x0, x1, y0, y1 = region
     step = (x1 - x0) / 100
     times = []
     for k in range(frames + 1):
         start = time.perf_counter()
-        view_box.setRange(xRange=(x0 + k * step, x1 + k * step), yRange=(y0, y1),
-                          padding=0)
+        view_box.setRange(xRange=(x0 + k * step, x1 + k * step), yRange=(y0, y1), padding=0)
         if redraw is not None:
             redraw()
         paint(widget)
@@ -95,14 +98,14 @@ def bench_plain(points, colours, frames):
     widget.addItem(scatter)
     start = time.perf_counter()
     brushes = {colour: pg.mkBrush(colour) for colour in set(colours)}
-    scatter.setData(pos=points, brush=[brushes[c] for c in colours],
-                    data=np.arange(len(points)))
+    scatter.setData(pos=points, brush=[brushes[c] for c in colours], data=np.arange(len(points)))
     widget.getPlotItem().getViewBox().autoRange()
     paint(widget)
     load = time.perf_counter() - start
     view_box = widget.getPlotItem().getViewBox()
-    per_zoom = {zoom: frame_ms(widget, view_box, zoom_range(points, zoom), frames)
-                for zoom in ZOOMS}
+    per_zoom = {
+        zoom: frame_ms(widget, view_box, zoom_range(points, zoom), frames) for zoom in ZOOMS
+    }
     widget.close()
     return load, per_zoom
 
@@ -118,30 +121,45 @@ def bench_view(points, colours, frames):
     load = time.perf_counter() - start
     per_zoom, modes, redraw = {}, {}, {}
     for zoom in ZOOMS:
-        per_zoom[zoom] = frame_ms(view.plot, view.view_box, zoom_range(points, zoom), frames,
-                                  redraw=view.refresh)
+        per_zoom[zoom] = frame_ms(
+            view.plot, view.view_box, zoom_range(points, zoom), frames, redraw=view.refresh
+        )
         times = []
         for _ in range(3):
             start = time.perf_counter()
             view.refresh(force=True)
             times.append(time.perf_counter() - start)
         redraw[zoom] = 1000 * float(np.median(times))
-        modes[zoom] = f"{view.mode} ({len(view.points.data):,} pts)" if view.mode == "points" \
-            else view.mode
-    view.view_box.setRange(xRange=zoom_range(points, 1)[:2], yRange=zoom_range(points, 1)[2:],
-                           padding=0)
+        modes[zoom] = (
+            f"{view.mode} ({len(view.points.data):,} pts)" if view.mode == "points" else view.mode
+        )
+    view.view_box.setRange(
+        xRange=zoom_range(points, 1)[:2], yRange=zoom_range(points, 1)[2:], padding=0
+    )
     view.refresh()
     rect = view.view_box.sceneBoundingRect()
     rng = np.random.default_rng(1)
-    targets = [QPointF(rect.left() + rng.uniform() * rect.width(),
-                       rect.top() + rng.uniform() * rect.height()) for _ in range(1000)]
+    targets = [
+        QPointF(
+            rect.left() + rng.uniform() * rect.width(), rect.top() + rng.uniform() * rect.height()
+        )
+        for _ in range(1000)
+    ]
     hits, times = 0, []
     for target in targets:
         start = time.perf_counter()
         hits += view.point_at(target) >= 0
         times.append(time.perf_counter() - start)
     view.close()
-    return load, per_zoom, redraw, modes, 1000 * float(np.mean(times)), 1000 * float(np.max(times)), hits
+    return (
+        load,
+        per_zoom,
+        redraw,
+        modes,
+        1000 * float(np.mean(times)),
+        1000 * float(np.max(times)),
+        hits,
+    )
 
 
 def main() -> int:
@@ -150,26 +168,37 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=5)
     args = parser.parse_args()
     app = QApplication.instance() or QApplication(sys.argv)
-    print(f"platform {app.platformName()}, plot {SIZE[0]}x{SIZE[1]} px, "
-          f"median of {args.frames} pan frames per zoom\n")
-    header = (f"{'points':>9}  {'what':<12} {'plain':>9} {'view':>9} {'view fps':>9} "
-              f"{'plain/view':>10} {'redraw':>8}  view draws")
+    print(
+        f"platform {app.platformName()}, plot {SIZE[0]}x{SIZE[1]} px, "
+        f"median of {args.frames} pan frames per zoom\n"
+    )
+    header = (
+        f"{'points':>9}  {'what':<12} {'plain':>9} {'view':>9} {'view fps':>9} "
+        f"{'plain/view':>10} {'redraw':>8}  view draws"
+    )
     print(header)
     print("-" * len(header))
     for n in args.sizes:
         points, colours = clusters(n)
         plain_load, plain_frames = bench_plain(points, colours, args.frames)
-        load, frames, redraw, modes, hover_mean, hover_max, hits = bench_view(points, colours,
-                                                                      args.frames)
-        print(f"{n:>9,}  {'load (s)':<12} {plain_load:>9.2f} {load:>9.2f} {'':>9} "
-              f"{plain_load / load:>10.1f}x")
+        load, frames, redraw, modes, hover_mean, hover_max, hits = bench_view(
+            points, colours, args.frames
+        )
+        print(
+            f"{n:>9,}  {'load (s)':<12} {plain_load:>9.2f} {load:>9.2f} {'':>9} "
+            f"{plain_load / load:>10.1f}x"
+        )
         for zoom in ZOOMS:
-            print(f"{n:>9,}  {f'zoom {zoom} (ms)':<12} {plain_frames[zoom]:>9.1f} "
-                  f"{frames[zoom]:>9.1f} {1000 / frames[zoom]:>9.0f} "
-                  f"{plain_frames[zoom] / frames[zoom]:>10.1f}x {redraw[zoom]:>8.1f}  "
-                  f"{modes[zoom]}")
-        print(f"{n:>9,}  {'hover (ms)':<12} {'':>9} {hover_mean:>9.3f} {'':>9} {'':>10}  "
-              f"max {hover_max:.3f} ms, {hits} of 1000 positions on a point")
+            print(
+                f"{n:>9,}  {f'zoom {zoom} (ms)':<12} {plain_frames[zoom]:>9.1f} "
+                f"{frames[zoom]:>9.1f} {1000 / frames[zoom]:>9.0f} "
+                f"{plain_frames[zoom] / frames[zoom]:>10.1f}x {redraw[zoom]:>8.1f}  "
+                f"{modes[zoom]}"
+            )
+        print(
+            f"{n:>9,}  {'hover (ms)':<12} {'':>9} {hover_mean:>9.3f} {'':>9} {'':>10}  "
+            f"max {hover_max:.3f} ms, {hits} of 1000 positions on a point"
+        )
     return 0
 
 

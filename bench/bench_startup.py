@@ -66,10 +66,16 @@ app.exec()
 
 # The libraries the window cannot open without (its projection view is a pyqtgraph plot;
 # corpora and embeddings are numpy/scipy.sparse): the floor of any window built on them.
-FLOOR = BARE.replace("from PySide6.QtCore import QTimer", """from PySide6.QtCore import QTimer
+FLOOR = BARE.replace(
+    "from PySide6.QtCore import QTimer",
+    """from PySide6.QtCore import QTimer
 import numpy, scipy.sparse, pyqtgraph
-import superqt.utils""").replace('window.resize(1400, 860)', """window.resize(1400, 860)
-window.setCentralWidget(pyqtgraph.PlotWidget())""")
+import superqt.utils""",
+).replace(
+    "window.resize(1400, 860)",
+    """window.resize(1400, 860)
+window.setCentralWidget(pyqtgraph.PlotWidget())""",
+)
 
 APP = r"""
 import json, os, sys, time
@@ -117,8 +123,14 @@ main([])
 def child(code: str, extra: tuple[str, ...] = ()) -> tuple[dict, str]:
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     env["BENCH_T0"] = repr(time.monotonic())
-    done = subprocess.run([sys.executable, *extra, "-c", code], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, *extra, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     line = next((out for out in done.stdout.splitlines() if out.startswith("BENCH ")), None)
     if line is None:
         raise RuntimeError(f"child failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
@@ -150,37 +162,47 @@ def main() -> int:
         runs["app"].append(child(APP)[0])
     bare_best = min(r["usable"] for r in runs["bare"])
     bare_median = statistics.median(r["usable"] for r in runs["bare"])
-    print(f"platform {platform}, {args.repeat} alternating runs of each, times in seconds "
-          f"from process start; ratio = best / best of the bare window, (median / median)\n")
-    header = (f"{'what':<50} {'best':>7} {'median':>7} {'spread':>7} {'ratio':>7} "
-              f"{'(median)':>9}")
+    print(
+        f"platform {platform}, {args.repeat} alternating runs of each, times in seconds "
+        f"from process start; ratio = best / best of the bare window, (median / median)\n"
+    )
+    header = f"{'what':<50} {'best':>7} {'median':>7} {'spread':>7} {'ratio':>7} {'(median)':>9}"
     print(header)
     print("-" * len(header))
-    for label, kind, key in (("bare PySide6 QMainWindow shown", "bare", "usable"),
-                             ("floor: + numpy, scipy.sparse, pyqtgraph, superqt", "floor",
-                              "usable"),
-                             ("sentspace window shown", "app", "window"),
-                             ("sentspace main window built in it", "app", "built"),
-                             ("sentspace usable (corpus loaded)", "app", "usable")):
+    for label, kind, key in (
+        ("bare PySide6 QMainWindow shown", "bare", "usable"),
+        ("floor: + numpy, scipy.sparse, pyqtgraph, superqt", "floor", "usable"),
+        ("sentspace window shown", "app", "window"),
+        ("sentspace main window built in it", "app", "built"),
+        ("sentspace usable (corpus loaded)", "app", "usable"),
+    ):
         values = [r[key] for r in runs[kind]]
         best, median = min(values), statistics.median(values)
-        print(f"{label:<50} {best:>7.3f} {median:>7.3f} {max(values) - best:>7.3f} "
-              f"{best / bare_best:>6.2f}x {median / bare_median:>8.2f}x")
+        print(
+            f"{label:<50} {best:>7.3f} {median:>7.3f} {max(values) - best:>7.3f} "
+            f"{best / bare_best:>6.2f}x {median / bare_median:>8.2f}x"
+        )
     gaps = [r["gap"] * 1000 for r in runs["app"]]
     import_gaps = [r["import_gap"] * 1000 for r in runs["app"]]
-    print(f"\nlargest event-loop gap between window shown and built: median "
-          f"{statistics.median(gaps):.0f} ms, worst {max(gaps):.0f} ms (poll every 5 ms); "
-          f"while importing: median {statistics.median(import_gaps):.0f} ms, worst "
-          f"{max(import_gaps):.0f} ms")
+    print(
+        f"\nlargest event-loop gap between window shown and built: median "
+        f"{statistics.median(gaps):.0f} ms, worst {max(gaps):.0f} ms (poll every 5 ms); "
+        f"while importing: median {statistics.median(import_gaps):.0f} ms, worst "
+        f"{max(import_gaps):.0f} ms"
+    )
     loaded = sorted({m for r in runs["app"] for m in r["lazy_loaded"]})
     loaded_usable = sorted({m for r in runs["app"] for m in r["lazy_loaded_usable"]})
-    print(f"\nlazy libraries already imported when the window showed: "
-          f"{', '.join(loaded) or 'none'}; when usable: {', '.join(loaded_usable) or 'none'}"
-          f" (checked: {', '.join(LAZY)})")
+    print(
+        f"\nlazy libraries already imported when the window showed: "
+        f"{', '.join(loaded) or 'none'}; when usable: {', '.join(loaded_usable) or 'none'}"
+        f" (checked: {', '.join(LAZY)})"
+    )
 
     _, stderr = child(APP, ("-X", "importtime"))
-    print(f"\ntop {args.top} imports by cumulative time (one sentspace start under "
-          f"-X importtime, which inflates them; indented = nested):")
+    print(
+        f"\ntop {args.top} imports by cumulative time (one sentspace start under "
+        f"-X importtime, which inflates them; indented = nested):"
+    )
     for cumulative, name, depth in top_imports(stderr, args.top):
         print(f"{cumulative / 1000:>9.1f} ms  {'  ' * depth}{name}")
     return 0

@@ -35,22 +35,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--train", type=int, default=2000, help="training examples")
     parser.add_argument("--encode", type=int, default=10_000, help="sentences encoded")
-    parser.add_argument("--family", action="append", choices=list(TRAINED_ON_FILE),
-                        help="bench only this family (repeatable; default: all)")
+    parser.add_argument(
+        "--family",
+        action="append",
+        choices=list(TRAINED_ON_FILE),
+        help="bench only this family (repeatable; default: all)",
+    )
     args = parser.parse_args()
-    logging.disable(logging.WARNING)    # the coverage warnings of out-of-domain text
-    ordered = read_ordered_text(DATA / "state-union" / "sentences.txt")[:args.train]
-    definitions = [f"{word}\t{definition}" for word, definition
-                   in read_definitions(DATA / "wordnet-definitions" / "definitions.tsv")]
-    definitions = definitions[::max(1, len(definitions) // args.train)][:args.train]
-    texts = bench_texts()[:args.encode]
+    logging.disable(logging.WARNING)  # the coverage warnings of out-of-domain text
+    ordered = read_ordered_text(DATA / "state-union" / "sentences.txt")[: args.train]
+    definitions = [
+        f"{word}\t{definition}"
+        for word, definition in read_definitions(DATA / "wordnet-definitions" / "definitions.tsv")
+    ]
+    definitions = definitions[:: max(1, len(definitions) // args.train)][: args.train]
+    texts = bench_texts()[: args.encode]
     glove = make_encoder("glove-mean")
     glove.encode(texts[:10])
     reference = best_of(lambda: glove.encode(texts))
-    print(f"device: {device()}; {len(texts):,} sentences encoded; glove-mean "
-          f"{len(texts) / reference:,.0f} sentences/s\n")
-    print(f"{'family':<20} {'train examples/s':>17} {'encode sentences/s':>19} "
-          f"{'encode time / glove-mean':>25}")
+    print(
+        f"device: {device()}; {len(texts):,} sentences encoded; glove-mean "
+        f"{len(texts) / reference:,.0f} sentences/s\n"
+    )
+    print(
+        f"{'family':<20} {'train examples/s':>17} {'encode sentences/s':>19} "
+        f"{'encode time / glove-mean':>25}"
+    )
     for family, cls in TRAINED_ON_FILE.items():
         if args.family and family not in args.family:
             continue
@@ -61,11 +71,15 @@ def main() -> None:
         trained = time.perf_counter() - start
         encoder.encode(texts[:10])
         # Best of three for the sums of word vectors (milliseconds), one run for networks.
-        seconds = best_of(lambda encoder=encoder: encoder.encode(texts),
-                            repeats=3 if isinstance(encoder, FastSent) else 1)
-        print(f"{family:<20} {encoder.n_training_examples_ / trained:>17,.0f} "
-              f"{len(texts) / seconds:>19,.0f} "
-              f"{seconds / reference:>25.2f}")
+        seconds = best_of(
+            lambda encoder=encoder: encoder.encode(texts),
+            repeats=3 if isinstance(encoder, FastSent) else 1,
+        )
+        print(
+            f"{family:<20} {encoder.n_training_examples_ / trained:>17,.0f} "
+            f"{len(texts) / seconds:>19,.0f} "
+            f"{seconds / reference:>25.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -50,13 +50,14 @@ def msrp_sentences(path: Path, n: int) -> list[str]:
 
 
 def _peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024    # KiB on Linux
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
 def run_one(kind: str, n: int, batch: int, model_dir: str, data: str) -> dict:
     """Load, warm up, encode ``n`` sentences once; runs inside the subprocess."""
     texts = msrp_sentences(Path(data), n)
     from sentspace.models.transformer import BUNDLED_MODEL, SentenceTransformerEncoder
+
     encoder = SentenceTransformerEncoder(model_dir or BUNDLED_MODEL)
     encoder.batch_size = encoder.cuda_batch_size = batch
     if kind == "wrapper":
@@ -66,28 +67,38 @@ def run_one(kind: str, n: int, batch: int, model_dir: str, data: str) -> dict:
         matrix = encoder.encode(texts)
     else:
         from sentence_transformers import SentenceTransformer
-        model = SentenceTransformer(str(encoder.directory), device=encoder._model().device,
-                                    local_files_only=True)
+
+        model = SentenceTransformer(
+            str(encoder.directory), device=encoder._model().device, local_files_only=True
+        )
         model.encode(texts[:batch], batch_size=batch)
         before = _peak_mib()
         start = time.perf_counter()
-        matrix = model.encode(texts, batch_size=batch, convert_to_numpy=True,
-                              show_progress_bar=False)
+        matrix = model.encode(
+            texts, batch_size=batch, convert_to_numpy=True, show_progress_bar=False
+        )
     seconds = time.perf_counter() - start
     assert matrix.shape == (n, 384)
     import torch
+
     weights = next(encoder._model().parameters()).dtype
     device = encoder.device_
     if device == "cuda":
         device = torch.cuda.get_device_name()
-    return {"seconds": seconds, "peak_mib": _peak_mib(), "extra_mib": _peak_mib() - before,
-            "device": device, "weights": str(weights).removeprefix("torch."),
-            "checksum": float(np.abs(matrix).sum())}
+    return {
+        "seconds": seconds,
+        "peak_mib": _peak_mib(),
+        "extra_mib": _peak_mib() - before,
+        "device": device,
+        "weights": str(weights).removeprefix("torch."),
+        "checksum": float(np.abs(matrix).sum()),
+    }
 
 
 def run_cache() -> dict:
     """Store then load a 100,000 x 384 matrix through the embedding cache."""
     from sentspace.app.cache import EmbeddingCache
+
     matrix = np.random.default_rng(0).standard_normal((CACHE_ROWS, CACHE_DIM), np.float32)
     with tempfile.TemporaryDirectory() as folder:
         cache = EmbeddingCache(Path(folder))
@@ -96,14 +107,19 @@ def run_cache() -> dict:
         for _ in range(3):
             start = time.perf_counter()
             loaded, _meta = cache.load("key")
-            float(loaded.sum())     # read every value, not just map them
+            float(loaded.sum())  # read every value, not just map them
             times.append(time.perf_counter() - start)
     return {"seconds": min(times), "peak_mib": _peak_mib()}
 
 
 def subprocess_run(one: tuple[str, ...], options: tuple[str, ...] = ()) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--one", *one, *options],
-                         capture_output=True, text=True, check=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", *one, *options],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -111,14 +127,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sentences", type=int, default=10_000)
     parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--model", default="", help="a sentence-transformers folder "
-                        "(default: the bundled all-MiniLM-L6-v2)")
+    parser.add_argument(
+        "--model",
+        default="",
+        help="a sentence-transformers folder (default: the bundled all-MiniLM-L6-v2)",
+    )
     parser.add_argument("--data", default=str(MSRP), help="msr_paraphrase_data.txt")
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        result = (run_cache() if args.one[0] == "cache" else
-                  run_one(args.one[0], int(args.one[1]), args.batch, args.model, args.data))
+        result = (
+            run_cache()
+            if args.one[0] == "cache"
+            else run_one(args.one[0], int(args.one[1]), args.batch, args.model, args.data)
+        )
         print(json.dumps(result))
         return
     n = args.sentences
@@ -129,21 +151,30 @@ def main() -> None:
     ratio = wrapper["seconds"] / direct["seconds"]
     recompute = wrapper["seconds"] * CACHE_ROWS / n
     cache_ratio = recompute / cache["seconds"]
-    print(f"{args.model or 'all-MiniLM-L6-v2'} on {n:,} MSRP sentences, batch {args.batch}, "
-          f"device {wrapper['device']}, {wrapper['weights']} weights")
+    print(
+        f"{args.model or 'all-MiniLM-L6-v2'} on {n:,} MSRP sentences, batch {args.batch}, "
+        f"device {wrapper['device']}, {wrapper['weights']} weights"
+    )
     print(f"{'run':<34}{'seconds':>10}{'sent/s':>10}{'peak MiB':>10}{'extra MiB':>11}")
-    for label, row in (("sentence-transformers encode", direct),
-                       ("sentspace wrapper", wrapper)):
-        print(f"{label:<34}{row['seconds']:>10.2f}{n / row['seconds']:>10.0f}"
-              f"{row['peak_mib']:>10.0f}{row['extra_mib']:>11.0f}")
-    print(f"{'cache load 100,000 x 384':<34}{cache['seconds']:>10.3f}{'':>10}"
-          f"{cache['peak_mib']:>10.0f}")
+    for label, row in (("sentence-transformers encode", direct), ("sentspace wrapper", wrapper)):
+        print(
+            f"{label:<34}{row['seconds']:>10.2f}{n / row['seconds']:>10.0f}"
+            f"{row['peak_mib']:>10.0f}{row['extra_mib']:>11.0f}"
+        )
+    print(
+        f"{'cache load 100,000 x 384':<34}{cache['seconds']:>10.3f}{'':>10}"
+        f"{cache['peak_mib']:>10.0f}"
+    )
     print(f"{'recompute 100,000 (extrapolated)':<34}{recompute:>10.1f}")
-    print(f"wrapper / direct time: {ratio:.3f}x (target <= {TARGET_RATIO}x: "
-          f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}); outputs agree: "
-          f"{abs(wrapper['checksum'] - direct['checksum']) < 1e-3 * direct['checksum']}")
-    print(f"recompute / cache load: {cache_ratio:,.0f}x (target >= {TARGET_CACHE}x: "
-          f"{'met' if cache_ratio >= TARGET_CACHE else 'NOT met'})")
+    print(
+        f"wrapper / direct time: {ratio:.3f}x (target <= {TARGET_RATIO}x: "
+        f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}); outputs agree: "
+        f"{abs(wrapper['checksum'] - direct['checksum']) < 1e-3 * direct['checksum']}"
+    )
+    print(
+        f"recompute / cache load: {cache_ratio:,.0f}x (target >= {TARGET_CACHE}x: "
+        f"{'met' if cache_ratio >= TARGET_CACHE else 'NOT met'})"
+    )
 
 
 if __name__ == "__main__":

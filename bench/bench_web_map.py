@@ -41,13 +41,17 @@ STEPS = {
     "search 'man guitar'": "search('man guitar')",
     "search 'dog ball' after": "search('dog ball')",
     "colour by words": "colourBy(columns.findIndex(c => c.title === 'Words'))",
-    "zoom step": ("const [a, b] = plot._fullLayout.xaxis.range, m = (a + b) / 2, h = (b - a) * 0.45;"
-                  "return Plotly.relayout(plot, {'xaxis.range': [m - h, m + h]})"),
+    "zoom step": (
+        "const [a, b] = plot._fullLayout.xaxis.range, m = (a + b) / 2, h = (b - a) * 0.45;"
+        "return Plotly.relayout(plot, {'xaxis.range': [m - h, m + h]})"
+    ),
 }
 # The brush's own work: the map's repaint swapped out for nothing.
-FILTER = ("const painting = window.paint; window.paint = () => null;"
-          "const start = performance.now(); brushValues('Words', 12, 16);"
-          "const took = performance.now() - start; window.paint = painting; return took;")
+FILTER = (
+    "const painting = window.paint; window.paint = () => null;"
+    "const start = performance.now(); brushValues('Words', 12, 16);"
+    "const took = performance.now() - start; window.paint = painting; return took;"
+)
 # plotly's share of a repaint before drawing: the restyle's JavaScript (its calc).
 RESTYLE = "const start = performance.now(); paint(); return performance.now() - start;"
 
@@ -57,7 +61,8 @@ def timed(browser, script: str) -> float:
     browser.execute_async_script(
         "const done = arguments[0];"
         f"Promise.resolve((() => {{ {script if 'return' in script else 'return ' + script} }})())"
-        f".then(() => {DRAWN});")
+        f".then(() => {DRAWN});"
+    )
     return time.perf_counter() - start
 
 
@@ -78,9 +83,11 @@ def main() -> int:
     export_map(exploration, path, search=args.search)
     written = time.perf_counter() - start
     text_mb = sum(len(t.encode()) for t in corpus.texts) / 1e6
-    print(f"{corpus.name}, {len(corpus):,} sentences: encoded and projected in "
-          f"{explored:.0f} s; map {path.stat().st_size / 1e6:.1f} MB (texts {text_mb:.1f} MB, "
-          f"plotly.js 4.8 MB), written in {written:.1f} s (10 neighbours each included)")
+    print(
+        f"{corpus.name}, {len(corpus):,} sentences: encoded and projected in "
+        f"{explored:.0f} s; map {path.stat().st_size / 1e6:.1f} MB (texts {text_mb:.1f} MB, "
+        f"plotly.js 4.8 MB), written in {written:.1f} s (10 neighbours each included)"
+    )
 
     browser = chromium()
     times: dict[str, list[float]] = {"load": [], "filter (no repaint)": []}
@@ -94,8 +101,7 @@ def main() -> int:
                 times.setdefault(name, []).append(timed(browser, script))
             browser.execute_script("document.getElementById('clear-filters').click()")
             times["filter (no repaint)"].append(browser.execute_script(FILTER) / 1000)
-            times.setdefault("restyle (its JS)", []).append(
-                browser.execute_script(RESTYLE) / 1000)
+            times.setdefault("restyle (its JS)", []).append(browser.execute_script(RESTYLE) / 1000)
         found = browser.find_element("id", "matches").text
     finally:
         browser.quit()

@@ -26,19 +26,25 @@ def main() -> None:
 
     def show(progress) -> None:
         if not progress.stage.startswith("training") or progress.done % 100 == 0:
-            print(f"{time.perf_counter() - start:7.0f} s  {progress.stage} "
-                  f"[{progress.done}/{progress.total}]", flush=True)
+            print(
+                f"{time.perf_counter() - start:7.0f} s  {progress.stage} "
+                f"[{progress.done}/{progress.total}]",
+                flush=True,
+            )
 
     run_job(encoder.iter_fit([]), show)
     seconds = time.perf_counter() - start
     sources, targets = (read_gz_lines(path) for path in multi30k_files(pair, "val"))
     untrained = run_job(encoder.untrained().iter_score(sources, targets, "Multi30K val"))
     score = encoder.translation_
-    print(f"{encoder.name} {encoder.params()}\n{encoder.n_training_sentences_:,} pairs, "
-          f"{encoder.epochs} epochs in {seconds / 60:.1f} min (scoring included), loss "
-          f"{encoder.losses_[0]:.2f} -> {encoder.losses_[-1]:.2f}\n{score.message()}\nBLEU {score.bleu_signature}\n"
-          f"untrained network: BLEU {untrained.bleu:.1f}, next-word accuracy "
-          f"{untrained.accuracy:.1%}", flush=True)
+    print(
+        f"{encoder.name} {encoder.params()}\n{encoder.n_training_sentences_:,} pairs, "
+        f"{encoder.epochs} epochs in {seconds / 60:.1f} min (scoring included), loss "
+        f"{encoder.losses_[0]:.2f} -> {encoder.losses_[-1]:.2f}\n{score.message()}\nBLEU {score.bleu_signature}\n"
+        f"untrained network: BLEU {untrained.bleu:.1f}, next-word accuracy "
+        f"{untrained.accuracy:.1%}",
+        flush=True,
+    )
     if len(sys.argv) > 2:
         print(f"saved {encoder.save(sys.argv[2])}")
 

@@ -33,19 +33,29 @@ def entailment_accuracy(corpus, embeddings) -> float:
     split = np.asarray(pairs.split, dtype=object)
     train = np.flatnonzero((split == "train") & (pairs.label >= 0))
     test = np.flatnonzero((split == "test") & (pairs.label >= 0))
-    classifier = fit_logistic(pair_features(embeddings, pairs.first[train], pairs.second[train]),
-                              pairs.label[train], C=1.0, seed=0, max_iter=1000)
-    prediction = classifier.predict(pair_features(embeddings, pairs.first[test],
-                                                  pairs.second[test]))
+    classifier = fit_logistic(
+        pair_features(embeddings, pairs.first[train], pairs.second[train]),
+        pairs.label[train],
+        C=1.0,
+        seed=0,
+        max_iter=1000,
+    )
+    prediction = classifier.predict(
+        pair_features(embeddings, pairs.first[test], pairs.second[test])
+    )
     return float(np.mean(prediction == pairs.label[test]))
 
 
 def report(name: str, corpus, embeddings, splits, training) -> None:
-    result = evaluate_relatedness(corpus, embeddings, splits=splits, training_pairs=training,
-                                  n_resamples=0)
-    print(f"{name}: SICK test spearman {result.pooled.spearman:.4f} pearson "
-          f"{result.pooled.pearson:.4f}; entailment accuracy "
-          f"{entailment_accuracy(corpus, embeddings):.4f}", flush=True)
+    result = evaluate_relatedness(
+        corpus, embeddings, splits=splits, training_pairs=training, n_resamples=0
+    )
+    print(
+        f"{name}: SICK test spearman {result.pooled.spearman:.4f} pearson "
+        f"{result.pooled.pearson:.4f}; entailment accuracy "
+        f"{entailment_accuracy(corpus, embeddings):.4f}",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -58,8 +68,9 @@ def main() -> None:
     encoder = ENCODERS[args.family](objective=args.objective)
     splits, training = held_out_pairs(corpus, encoder, ("test",), NAME)
     if args.family == "pair-finetune":
-        report("minilm", corpus, run_job(encode_corpus(corpus, make_encoder("minilm"))),
-               splits, None)
+        report(
+            "minilm", corpus, run_job(encode_corpus(corpus, make_encoder("minilm"))), splits, None
+        )
     start = time.perf_counter()
     last = [0.0]
 
@@ -68,14 +79,23 @@ def main() -> None:
             last[0] = time.perf_counter()
             print(p.stage, p.done, p.total, flush=True)
 
-    tuned = run_job(fitted_copy(encoder, corpus.texts, corpus_pairs(corpus, training)),
-                    progress)
+    tuned = run_job(fitted_copy(encoder, corpus.texts, corpus_pairs(corpus, training)), progress)
     seconds = time.perf_counter() - start
     if args.family != "pair-finetune":
-        report(f"{args.family} untrained", corpus, tuned.untrained().encode(corpus.texts),
-               splits, training)
-    report(f"{tuned.name} (objective {args.objective}, {seconds:.0f} s on SICK train + trial)",
-           corpus, tuned.encode(corpus.texts), splits, training)
+        report(
+            f"{args.family} untrained",
+            corpus,
+            tuned.untrained().encode(corpus.texts),
+            splits,
+            training,
+        )
+    report(
+        f"{tuned.name} (objective {args.objective}, {seconds:.0f} s on SICK train + trial)",
+        corpus,
+        tuned.encode(corpus.texts),
+        splits,
+        training,
+    )
 
 
 if __name__ == "__main__":

@@ -19,8 +19,9 @@ from sentspace.models.urae import URAE  # noqa: E402
 
 def ranking(corpus, encoder, vector: str) -> str:
     encoder.vector = vector
-    metrics = run_job(iter_evaluate_ranking(corpus, encoder.encode(corpus.texts),
-                                            n_resamples=0)).metrics()
+    metrics = run_job(
+        iter_evaluate_ranking(corpus, encoder.encode(corpus.texts), n_resamples=0)
+    ).metrics()
     return f"{vector} MRR {metrics['MRR']:.4f} acc@1 {metrics['accuracy@1']:.4f}"
 
 
@@ -35,11 +36,16 @@ def main() -> None:
         speed = trained.n_training_examples_ * epochs / (time.perf_counter() - start)
         if epochs == 1:
             untrained = trained.untrained()
-            print(f"untrained: {ranking(corpus, untrained, 'root')}; "
-                  f"{ranking(corpus, untrained, 'mean')}", flush=True)
-        print(f"{epochs} epoch(s) on {n:,} sentences ({speed:.0f} sentences/s): "
-              f"{ranking(corpus, trained, 'root')}; {ranking(corpus, trained, 'mean')}",
-              flush=True)
+            print(
+                f"untrained: {ranking(corpus, untrained, 'root')}; "
+                f"{ranking(corpus, untrained, 'mean')}",
+                flush=True,
+            )
+        print(
+            f"{epochs} epoch(s) on {n:,} sentences ({speed:.0f} sentences/s): "
+            f"{ranking(corpus, trained, 'root')}; {ranking(corpus, trained, 'mean')}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Timing helper shared by the bench scripts (run as ``python bench/NAME.py``)."""
+
 from __future__ import annotations
 
 import time

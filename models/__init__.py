@@ -11,8 +11,10 @@ from __future__ import annotations
 if __name__ == "models":
     # Imported by its folder's name (from the repository's root): the code imports itself
     # as sentspace.models, and two copies of one module would disagree.
-    raise ImportError("sentspace's models is imported as sentspace.models, e.g. "
-                      "`from sentspace.models import make_encoder`")
+    raise ImportError(
+        "sentspace's models is imported as sentspace.models, e.g. "
+        "`from sentspace.models import make_encoder`"
+    )
 
 import inspect
 from collections.abc import Callable
@@ -50,19 +52,43 @@ from sentspace.models.word_vectors import Coverage, WordVectorMean, WordVectorSu
 #: Encoder families by the name the CLI's ``--encoder`` and the GUI's choice use; each
 #: class is constructible with no arguments (its default parameters).
 ENCODERS: dict[str, type[Encoder]] = {
-    cls.family: cls for cls in (BagOfWords, TfIdf, PcaBagOfWords, RandomBagOfWords,
-                                WordVectorMean, WordVectorSum, Doc2VecDM, Doc2VecDBOW,
-                                Word2VecEncoder, FastTextEncoder, SentenceTransformerEncoder,
-                                MultilingualE5, FastSent, FastSentAE,
-                                DictRepBOW, DictRepRNN, SequentialAutoencoder,
-                                DenoisingAutoencoder, DenoisingAutoencoderGlove, SkipThought,
-                                CombineSkip, PairBOW, PairRNN, PairFinetune, URAE, NMT)}
+    cls.family: cls
+    for cls in (
+        BagOfWords,
+        TfIdf,
+        PcaBagOfWords,
+        RandomBagOfWords,
+        WordVectorMean,
+        WordVectorSum,
+        Doc2VecDM,
+        Doc2VecDBOW,
+        Word2VecEncoder,
+        FastTextEncoder,
+        SentenceTransformerEncoder,
+        MultilingualE5,
+        FastSent,
+        FastSentAE,
+        DictRepBOW,
+        DictRepRNN,
+        SequentialAutoencoder,
+        DenoisingAutoencoder,
+        DenoisingAutoencoderGlove,
+        SkipThought,
+        CombineSkip,
+        PairBOW,
+        PairRNN,
+        PairFinetune,
+        URAE,
+        NMT,
+    )
+}
 DEFAULT_ENCODER = "bow"
 
 #: ``--encoder`` prefixes that name a user's word-vector file: ``path:<file>`` composes
 #: by the mean (the usual choice), ``path-sum:<file>`` by the sum.
 PATH_PREFIXES: dict[str, type[WordVectorMean | WordVectorSum]] = {
-    cls.path_prefix: cls for cls in (WordVectorMean, WordVectorSum)}
+    cls.path_prefix: cls for cls in (WordVectorMean, WordVectorSum)
+}
 
 
 #: ``--encoder`` prefix that names a local sentence-transformers model folder.
@@ -72,7 +98,8 @@ MODEL_DIR_PREFIX = SentenceTransformerEncoder.path_prefix
 #: Trained families (PyTorch and gensim) that ``<family>:<file>`` trains on that file:
 #: their classes, each called with ``training_file=``.
 TRAINED_ON_FILE: dict[str, Callable[..., Encoder]] = {
-    name: cls for name, cls in ENCODERS.items() if issubclass(cls, TrainsOnFile)}
+    name: cls for name, cls in ENCODERS.items() if issubclass(cls, TrainsOnFile)
+}
 
 
 def make_encoder(spec: str) -> Encoder:
@@ -94,23 +121,29 @@ def make_encoder(spec: str) -> Encoder:
     if question:
         return with_params(make_encoder(spec), query)
     if spec.startswith(MODEL_DIR_PREFIX):
-        return SentenceTransformerEncoder(model=spec[len(MODEL_DIR_PREFIX):])
+        return SentenceTransformerEncoder(model=spec[len(MODEL_DIR_PREFIX) :])
     if spec.startswith(PairFinetune.path_prefix):
-        return PairFinetune(base=spec[len(PairFinetune.path_prefix):])
+        return PairFinetune(base=spec[len(PairFinetune.path_prefix) :])
     family, colon, training_file = spec.partition(":")
     if colon and family in TRAINED_ON_FILE:
         return TRAINED_ON_FILE[family](training_file=training_file)
     for prefix, cls in PATH_PREFIXES.items():
         if spec.startswith(prefix):
-            path = Path(spec[len(prefix):]).expanduser()
+            path = Path(spec[len(prefix) :]).expanduser()
             if not path.is_file():
                 raise ModelError("no such word-vector file", path)
             return cls(source=str(path))
     try:
         return ENCODERS[spec]()
     except KeyError:
-        known = ", ".join([*ENCODERS, *(f"{prefix}<file>" for prefix in PATH_PREFIXES),
-                           f"{MODEL_DIR_PREFIX}<model folder>", "<trained family>:<file>"])
+        known = ", ".join(
+            [
+                *ENCODERS,
+                *(f"{prefix}<file>" for prefix in PATH_PREFIXES),
+                f"{MODEL_DIR_PREFIX}<model folder>",
+                "<trained family>:<file>",
+            ]
+        )
         raise ModelError(f"unknown encoder {spec!r} (known: {known})") from None
 
 
@@ -129,17 +162,21 @@ def with_params(encoder: Encoder, query: str) -> Encoder:
         A part is not ``name=value``, the family has no such parameter, or a value is
         not of its type.
     """
-    defaults = {name: parameter.default for name, parameter
-                in inspect.signature(type(encoder).__init__).parameters.items()
-                if name in encoder.params()}
+    defaults = {
+        name: parameter.default
+        for name, parameter in inspect.signature(type(encoder).__init__).parameters.items()
+        if name in encoder.params()
+    }
     params = encoder.params()
     for part in query.split("&"):
         name, equals, text = part.partition("=")
         if not equals or not name:
             raise ModelError(f"{part!r} in the spec's parameters is not name=value")
         if name not in defaults:
-            raise ModelError(f"{encoder.family} has no parameter {name!r} (its parameters: "
-                             f"{', '.join(defaults)})")
+            raise ModelError(
+                f"{encoder.family} has no parameter {name!r} (its parameters: "
+                f"{', '.join(defaults)})"
+            )
         params[name] = _parameter_value(name, text, defaults[name])
     return type(encoder)(**params)
 
@@ -152,8 +189,7 @@ def _parameter_value(name: str, text: str, default: object) -> object:
         if text.lower() not in ("true", "false", "1", "0"):
             raise ModelError(f"{name} is true or false, not {text!r}")
         return text.lower() in ("true", "1")
-    kinds = ((type(default),) if isinstance(default, (int, float, str))
-             else (int, float, str))
+    kinds = (type(default),) if isinstance(default, (int, float, str)) else (int, float, str)
     for kind in kinds:
         try:
             return kind(text)
@@ -172,6 +208,7 @@ def load_trained(path: str | Path) -> Encoder:
         :meth:`Encoder.load`); model files are never unpickled.
     """
     from sentspace.models.sidecar import read_sidecar
+
     path = Path(path).expanduser()
     if not path.is_file():
         raise ModelError("no such model file", path)
@@ -181,7 +218,21 @@ def load_trained(path: str | Path) -> Encoder:
     return cls.load(path)
 
 
-__all__ = ["DEFAULT_ENCODER", "ENCODERS", "MODEL_DIR_PREFIX", "PATH_PREFIXES", "Coverage",
-           "Embeddings", "Encoder", "GensimEncoder", "ModelError", "NeuralEncoder", "NotFittedError",
-           "SentenceTransformerEncoder", "TRAINED_ON_FILE", "load_trained", "make_encoder",
-           "read_training_text"]
+__all__ = [
+    "DEFAULT_ENCODER",
+    "ENCODERS",
+    "MODEL_DIR_PREFIX",
+    "PATH_PREFIXES",
+    "Coverage",
+    "Embeddings",
+    "Encoder",
+    "GensimEncoder",
+    "ModelError",
+    "NeuralEncoder",
+    "NotFittedError",
+    "SentenceTransformerEncoder",
+    "TRAINED_ON_FILE",
+    "load_trained",
+    "make_encoder",
+    "read_training_text",
+]

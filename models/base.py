@@ -81,9 +81,11 @@ class Encoder(ABC):
         Read from ``__init__``'s signature: each argument's value as the constructor
         stored it under the argument's own name (scikit-learn's ``get_params``).
         """
-        names = [name for name, parameter
-                 in inspect.signature(type(self).__init__).parameters.items()
-                 if name != "self" and parameter.kind is parameter.POSITIONAL_OR_KEYWORD]
+        names = [
+            name
+            for name, parameter in inspect.signature(type(self).__init__).parameters.items()
+            if name != "self" and parameter.kind is parameter.POSITIONAL_OR_KEYWORD
+        ]
         return {name: getattr(self, name) for name in names}
 
     @property
@@ -118,10 +120,8 @@ class Encoder(ABC):
         defaults = type(self)().params()
         params = self.params()
         training_file = params.pop("training_file", None)
-        changed = [f"{key}={value}" for key, value in params.items()
-                   if defaults.get(key) != value]
-        name = (self.family if training_file is None
-                else f"{self.family}:{Path(training_file).name}")
+        changed = [f"{key}={value}" for key, value in params.items() if defaults.get(key) != value]
+        name = self.family if training_file is None else f"{self.family}:{Path(training_file).name}"
         return f"{name}({', '.join(changed)})" if changed else name
 
     @property
@@ -171,7 +171,7 @@ class Encoder(ABC):
         total = len(texts)
         dense, sparse_blocks = None, []
         for start in range(0, total, self.batch_size):
-            block = self._encode_batch(texts[start:start + self.batch_size])
+            block = self._encode_batch(texts[start : start + self.batch_size])
             if sp.issparse(block):
                 sparse_blocks.append(block)
             else:
@@ -179,9 +179,8 @@ class Encoder(ABC):
                 # GIL long enough (~0.1 s) to stall the window.
                 if dense is None:
                     dense = np.empty((total, block.shape[1]), dtype=np.float32)
-                dense[start:start + len(block)] = block
-            yield Progress(f"encoding with {self.name}", min(start + self.batch_size, total),
-                           total)
+                dense[start : start + len(block)] = block
+            yield Progress(f"encoding with {self.name}", min(start + self.batch_size, total), total)
         if dense is not None:
             return dense
         if not sparse_blocks:
@@ -219,6 +218,7 @@ class Encoder(ABC):
         :func:`sentspace.models.sidecar.models_dir`); returns the file. Families that save give
         ``_saved_state`` and ``_restore_saved``."""
         from sentspace.models.sidecar import save_model
+
         return save_model(self, directory)
 
     @classmethod
@@ -232,6 +232,7 @@ class Encoder(ABC):
             differs from the sidecar's, or a saved state that does not fit the family.
         """
         from sentspace.models.sidecar import load_model
+
         return load_model(path, cls)
 
     def _saved_state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -256,8 +257,10 @@ class Encoder(ABC):
                 # The file's content is in the fitted state (a hash of what was read);
                 # the folder it sits in, or is reached through, must not change the key.
                 params[key] = Path(params[key]).name
-        payload = json.dumps({"family": self.family, "params": params,
-                              "fitted": self._fitted_state()}, sort_keys=True)
+        payload = json.dumps(
+            {"family": self.family, "params": params, "fitted": self._fitted_state()},
+            sort_keys=True,
+        )
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
     def __repr__(self) -> str:
@@ -320,9 +323,11 @@ def fitted_copy(encoder: Encoder, texts: Sequence[str], pairs=None) -> Job[Encod
         return encoder
     if encoder.learns_from_pairs:
         if not pairs:
-            raise ModelError(f"{encoder.name} trains on labelled sentence pairs, and there "
-                             "are none to train on here: use a corpus with labelled or "
-                             f"scored pairs (SICK, MSRP, STS) or a pairs file "
-                             f"({encoder.family}:FILE)")
+            raise ModelError(
+                f"{encoder.name} trains on labelled sentence pairs, and there "
+                "are none to train on here: use a corpus with labelled or "
+                f"scored pairs (SICK, MSRP, STS) or a pairs file "
+                f"({encoder.family}:FILE)"
+            )
         return (yield from encoder.clone().iter_fit_pairs(pairs))
     return (yield from encoder.clone().iter_fit(texts))

@@ -45,7 +45,7 @@ class _VectorizerEncoder(Encoder):
         return frozenset(self.vectorizer_.vocabulary_) if self.vectorizer_ else frozenset()
 
     def _encode_batch(self, texts: Sequence[str]) -> sp.csr_array:
-        if not texts:   # scikit-learn's TF-IDF refuses zero rows
+        if not texts:  # scikit-learn's TF-IDF refuses zero rows
             return sp.csr_array((0, self.dim), dtype=np.float32)
         assert self.vectorizer_ is not None, "fitted"
         return self.vectorizer_.transform(list(texts)).tocsr().astype(np.float32)
@@ -63,9 +63,10 @@ class _VectorizerEncoder(Encoder):
         known = columns >= 0
         occurrences = np.bincount(columns[known], minlength=self.dim)
         values = row[columns[known]] / occurrences[columns[known]]
-        parts = sp.csr_array((values.astype(np.float32),
-                              (np.flatnonzero(known), columns[known])),
-                             shape=(len(tokens), self.dim))
+        parts = sp.csr_array(
+            (values.astype(np.float32), (np.flatnonzero(known), columns[known])),
+            shape=(len(tokens), self.dim),
+        )
         return WordParts(tuple(tokens), parts, known)
 
     @property
@@ -96,8 +97,10 @@ class BagOfWords(_VectorizerEncoder):
 
     def _make_vectorizer(self) -> CountVectorizer:
         from sklearn.feature_extraction.text import CountVectorizer  # noqa: PLC0415
-        return CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
-                               dtype=np.float32)
+
+        return CountVectorizer(
+            token_pattern=TOKEN_PATTERN, lowercase=self.lowercase, dtype=np.float32
+        )
 
 
 class TfIdf(_VectorizerEncoder):
@@ -113,5 +116,7 @@ class TfIdf(_VectorizerEncoder):
 
     def _make_vectorizer(self) -> CountVectorizer:
         from sklearn.feature_extraction.text import TfidfVectorizer  # noqa: PLC0415
-        return TfidfVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
-                               dtype=np.float32)
+
+        return TfidfVectorizer(
+            token_pattern=TOKEN_PATTERN, lowercase=self.lowercase, dtype=np.float32
+        )

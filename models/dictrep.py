@@ -30,8 +30,9 @@ from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
 COLUMNS = ("word", "definition")
 
 
-def parse_definitions(lines: Sequence[str], path: Path | None = None,
-                      numbers: Sequence[int] | None = None) -> list[tuple[str, str]]:
+def parse_definitions(
+    lines: Sequence[str], path: Path | None = None, numbers: Sequence[int] | None = None
+) -> list[tuple[str, str]]:
     """(word, definition) rows of tab-separated ``lines``; blank lines are skipped.
 
     The first line is a header when it names the ``word`` and ``definition`` columns
@@ -59,9 +60,11 @@ def parse_definitions(lines: Sequence[str], path: Path | None = None,
     for number, line in rows:
         fields = line.split("\t")
         if len(fields) != width:
-            raise error(f"{len(fields)} tab-separated columns where {width} are expected "
-                        "(word, definition)" + (" as in the header" if width > 2 else ""),
-                        number)
+            raise error(
+                f"{len(fields)} tab-separated columns where {width} are expected "
+                "(word, definition)" + (" as in the header" if width > 2 else ""),
+                number,
+            )
         word, definition = (fields[i].strip() for i in columns)
         if not word or not definition:
             raise error("empty word or definition", number)
@@ -75,8 +78,9 @@ def read_definitions(path: str | Path) -> list[tuple[str, str]]:
     return parse_definitions(read_text_lines(path), path)
 
 
-def _network(vocab_size: int, embedding_size: int, hidden_size: int, target_size: int,
-             recurrent: bool):
+def _network(
+    vocab_size: int, embedding_size: int, hidden_size: int, target_size: int, recurrent: bool
+):
     import torch
 
     class DictRepNetwork(torch.nn.Module):
@@ -85,15 +89,15 @@ def _network(vocab_size: int, embedding_size: int, hidden_size: int, target_size
             self.embedding = torch.nn.Embedding(vocab_size, embedding_size, padding_idx=0)
             if recurrent:
                 self.lstm = torch.nn.LSTM(embedding_size, hidden_size, batch_first=True)
-            self.output = torch.nn.Linear(hidden_size if recurrent else embedding_size,
-                                          target_size)
+            self.output = torch.nn.Linear(hidden_size if recurrent else embedding_size, target_size)
 
         def forward(self, ids, lengths):
             """ids: (n, longest) padded; lengths: (n,) with every length >= 1."""
             embedded = self.embedding(ids)
             if recurrent:
                 packed = torch.nn.utils.rnn.pack_padded_sequence(
-                    embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
+                    embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
+                )
                 _, (state, _) = self.lstm(packed)
                 summary = state[-1]
             else:
@@ -124,14 +128,33 @@ class DictRepBOW(NeuralEncoder):
     title = "DictRep, bag of words (definitions -> word vectors; Hill et al. 2016)"
     recurrent = False
 
-    def __init__(self, embedding_size: int = 256, hidden_size: int = 256,
-                 max_length: int = 40, epochs: int = 2, batch_sentences: int = 128,
-                 learning_rate: float = 0.003, min_count: int = 2, max_vocab: int = 50_000,
-                 lowercase: bool = True, seed: int = 0, training_file: str | None = None):
-        super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
-                         lowercase, seed, training_file)
-        require_at_least_one(embedding_size=embedding_size, hidden_size=hidden_size,
-                             max_length=max_length)
+    def __init__(
+        self,
+        embedding_size: int = 256,
+        hidden_size: int = 256,
+        max_length: int = 40,
+        epochs: int = 2,
+        batch_sentences: int = 128,
+        learning_rate: float = 0.003,
+        min_count: int = 2,
+        max_vocab: int = 50_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )
+        require_at_least_one(
+            embedding_size=embedding_size, hidden_size=hidden_size, max_length=max_length
+        )
         self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
         self.max_length = int(max_length)
         #: Training rows skipped because the word has no GloVe vector.
@@ -147,26 +170,34 @@ class DictRepBOW(NeuralEncoder):
 
     def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
         import torch
+
         pairs = parse_definitions(texts)
         table = load_table(DEFAULT_SOURCE)
         rows = table.rows([word.lower() for word, _ in pairs])
         known = np.flatnonzero(rows >= 0)
-        token_lists = [tokenize(pairs[i][1], self.lowercase)[:self.max_length] for i in known]
-        if vocab is None:       # training (else held_out_loss reading other rows)
+        token_lists = [tokenize(pairs[i][1], self.lowercase)[: self.max_length] for i in known]
+        if vocab is None:  # training (else held_out_loss reading other rows)
             self.skipped_rows_ = len(pairs) - len(known)
             vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
         definitions = Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
         examples = np.flatnonzero(definitions.lengths > 0)
         if not vocab.words or not len(examples):
-            raise ModelError(f"none of the {len(pairs):,} training rows has both a word with "
-                             f"a GloVe vector and a definition word seen min_count="
-                             f"{self.min_count} times")
+            raise ModelError(
+                f"none of the {len(pairs):,} training rows has both a word with "
+                f"a GloVe vector and a definition word seen min_count="
+                f"{self.min_count} times"
+            )
         targets = torch.as_tensor(table.vectors[rows[known]])
         return vocab, (definitions, examples, targets), len(examples)
 
     def _new_module(self, vocab: Vocabulary):
-        return _network(len(vocab), self.embedding_size, self.hidden_size,
-                        load_table(DEFAULT_SOURCE).dim, self.recurrent)
+        return _network(
+            len(vocab),
+            self.embedding_size,
+            self.hidden_size,
+            load_table(DEFAULT_SOURCE).dim,
+            self.recurrent,
+        )
 
     def _batches(self, data, generator) -> Iterator[Any]:
         definitions, examples, targets = data
@@ -176,12 +207,16 @@ class DictRepBOW(NeuralEncoder):
 
     def _forward(self, module, ids: np.ndarray, lengths: np.ndarray):
         import torch
+
         device = module.output.weight.device
-        return module(torch.as_tensor(ids, device=device),
-                      torch.as_tensor(np.maximum(lengths, 1), device=device))
+        return module(
+            torch.as_tensor(ids, device=device),
+            torch.as_tensor(np.maximum(lengths, 1), device=device),
+        )
 
     def _loss(self, module, batch, generator):
         import torch
+
         ids, lengths, targets = batch
         output = self._forward(module, ids, lengths)
         cosine = torch.nn.functional.cosine_similarity(output, targets.to(output.device))
@@ -201,9 +236,30 @@ class DictRepRNN(DictRepBOW):
     title = "DictRep, LSTM (definitions -> word vectors; Hill et al. 2016)"
     recurrent = True
 
-    def __init__(self, embedding_size: int = 128, hidden_size: int = 128,
-                 max_length: int = 40, epochs: int = 2, batch_sentences: int = 128,
-                 learning_rate: float = 0.003, min_count: int = 2, max_vocab: int = 50_000,
-                 lowercase: bool = True, seed: int = 0, training_file: str | None = None):
-        super().__init__(embedding_size, hidden_size, max_length, epochs, batch_sentences,
-                         learning_rate, min_count, max_vocab, lowercase, seed, training_file)
+    def __init__(
+        self,
+        embedding_size: int = 128,
+        hidden_size: int = 128,
+        max_length: int = 40,
+        epochs: int = 2,
+        batch_sentences: int = 128,
+        learning_rate: float = 0.003,
+        min_count: int = 2,
+        max_vocab: int = 50_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            embedding_size,
+            hidden_size,
+            max_length,
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )

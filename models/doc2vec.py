@@ -44,17 +44,28 @@ class _Doc2VecEncoder(GensimEncoder):
     #: Sentences per progress report (inference runs about 2,000 sentences a second).
     batch_size = 256
 
-    def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
-                 infer_epochs: int, lowercase: bool, seed: int, workers: int,
-                 training_file: str | None):
-        super().__init__(vector_size, window, min_count, epochs, lowercase, seed, workers,
-                         training_file)
+    def __init__(
+        self,
+        vector_size: int,
+        window: int,
+        min_count: int,
+        epochs: int,
+        infer_epochs: int,
+        lowercase: bool,
+        seed: int,
+        workers: int,
+        training_file: str | None,
+    ):
+        super().__init__(
+            vector_size, window, min_count, epochs, lowercase, seed, workers, training_file
+        )
         if infer_epochs < 1:
             raise ModelError(f"infer_epochs must be at least 1, not {infer_epochs}")
         self.infer_epochs = int(infer_epochs)
 
     def _training_corpus(self, token_lists: list[list[str]]) -> list:
         from gensim.models.doc2vec import TaggedDocument
+
         return [TaggedDocument(tokens, [i]) for i, tokens in enumerate(token_lists)]
 
     def _weights(self) -> list[np.ndarray]:
@@ -64,8 +75,9 @@ class _Doc2VecEncoder(GensimEncoder):
 
     def _start_vector(self, tokens: list[str]) -> np.ndarray:
         """gensim's start vector (uniform in +-0.5 / size), seeded by the tokens and seed."""
-        key = hashlib.blake2b("\x1f".join(tokens).encode("utf-8", "surrogatepass"),
-                              digest_size=8).digest()
+        key = hashlib.blake2b(
+            "\x1f".join(tokens).encode("utf-8", "surrogatepass"), digest_size=8
+        ).digest()
         rng = np.random.Generator(np.random.SFC64([self.seed, int.from_bytes(key, "little")]))
         vector = (rng.random(self.vector_size, dtype=np.float32) - 0.5) / self.vector_size
         return vector.reshape(1, self.vector_size)
@@ -76,6 +88,7 @@ class _Doc2VecEncoder(GensimEncoder):
             train_document_dm,
             train_document_dm_concat,
         )
+
         model = self.model_
         counts, types = count_matrix(texts, self.lowercase)
         known = np.fromiter((t in model.wv.key_to_index for t in types), np.bool_, len(types))
@@ -89,8 +102,11 @@ class _Doc2VecEncoder(GensimEncoder):
         else:
             step, uses_neu1 = train_document_dbow, False
         # gensim's infer_vector schedule: alpha down to min_alpha in infer_epochs steps.
-        alphas = ([model.alpha] if self.infer_epochs == 1 else
-                  np.linspace(model.alpha, model.min_alpha, self.infer_epochs).tolist())
+        alphas = (
+            [model.alpha]
+            if self.infer_epochs == 1
+            else np.linspace(model.alpha, model.min_alpha, self.infer_epochs).tolist()
+        )
         work = np.zeros(model.layer1_size, dtype=np.float32)
         extra = (np.zeros(model.layer1_size, dtype=np.float32),) if uses_neu1 else ()
         lockf = np.ones(1, dtype=np.float32)
@@ -100,8 +116,18 @@ class _Doc2VecEncoder(GensimEncoder):
             vector = self._start_vector(tokens)
             model.random.seed(self.seed)
             for alpha in alphas:
-                step(model, tokens, [0], alpha, work, *extra, learn_words=False,
-                     learn_hidden=False, doctag_vectors=vector, doctags_lockf=lockf)
+                step(
+                    model,
+                    tokens,
+                    [0],
+                    alpha,
+                    work,
+                    *extra,
+                    learn_words=False,
+                    learn_hidden=False,
+                    doctag_vectors=vector,
+                    doctags_lockf=lockf,
+                )
             matrix[row] = vector[0]
         return matrix
 
@@ -122,18 +148,36 @@ class Doc2VecDM(_Doc2VecEncoder):
     family = "doc2vec-dm"
     title = "Doc2Vec PV-DM trained on your text"
 
-    def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
-                 epochs: int = 20, dm_concat: bool = False, infer_epochs: int = 20,
-                 lowercase: bool = True, seed: int = 0, workers: int = 1,
-                 training_file: str | None = None):
-        super().__init__(vector_size, window, min_count, epochs, infer_epochs, lowercase,
-                         seed, workers, training_file)
+    def __init__(
+        self,
+        vector_size: int = 100,
+        window: int = 5,
+        min_count: int = 2,
+        epochs: int = 20,
+        dm_concat: bool = False,
+        infer_epochs: int = 20,
+        lowercase: bool = True,
+        seed: int = 0,
+        workers: int = 1,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            vector_size,
+            window,
+            min_count,
+            epochs,
+            infer_epochs,
+            lowercase,
+            seed,
+            workers,
+            training_file,
+        )
         self.dm_concat = bool(dm_concat)
 
     def _new_model(self):
         from gensim.models import Doc2Vec
-        return Doc2Vec(dm=1, dm_concat=int(self.dm_concat), dm_mean=1,
-                       **self._gensim_params())
+
+        return Doc2Vec(dm=1, dm_concat=int(self.dm_concat), dm_mean=1, **self._gensim_params())
 
 
 class Doc2VecDBOW(_Doc2VecEncoder):
@@ -151,14 +195,33 @@ class Doc2VecDBOW(_Doc2VecEncoder):
     family = "doc2vec-dbow"
     title = "Doc2Vec PV-DBOW trained on your text"
 
-    def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
-                 epochs: int = 20, dbow_words: bool = False, infer_epochs: int = 20,
-                 lowercase: bool = True, seed: int = 0, workers: int = 1,
-                 training_file: str | None = None):
-        super().__init__(vector_size, window, min_count, epochs, infer_epochs, lowercase,
-                         seed, workers, training_file)
+    def __init__(
+        self,
+        vector_size: int = 100,
+        window: int = 5,
+        min_count: int = 2,
+        epochs: int = 20,
+        dbow_words: bool = False,
+        infer_epochs: int = 20,
+        lowercase: bool = True,
+        seed: int = 0,
+        workers: int = 1,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            vector_size,
+            window,
+            min_count,
+            epochs,
+            infer_epochs,
+            lowercase,
+            seed,
+            workers,
+            training_file,
+        )
         self.dbow_words = bool(dbow_words)
 
     def _new_model(self):
         from gensim.models import Doc2Vec
+
         return Doc2Vec(dm=0, dbow_words=int(self.dbow_words), **self._gensim_params())

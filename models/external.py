@@ -38,22 +38,30 @@ def check_matrix(value: Any, argument: str, rows: int) -> Embeddings:
     rows, finite, one numeric dtype; :class:`EmbeddingsError` naming ``argument``
     otherwise."""
     if isinstance(value, (str, bytes, list, tuple)) or not (
-            sp.issparse(value) or hasattr(value, "__array__") or hasattr(value, "detach")):
-        raise EmbeddingsError(f"{argument}: expected an array of shape (sentences, "
-                               f"dimensions), not a {type(value).__name__}")
-    if hasattr(value, "detach"):        # a torch tensor, maybe on a GPU
+        sp.issparse(value) or hasattr(value, "__array__") or hasattr(value, "detach")
+    ):
+        raise EmbeddingsError(
+            f"{argument}: expected an array of shape (sentences, "
+            f"dimensions), not a {type(value).__name__}"
+        )
+    if hasattr(value, "detach"):  # a torch tensor, maybe on a GPU
         value = value.detach().float().cpu().numpy()
     matrix: Embeddings = sp.csr_array(value) if sp.issparse(value) else np.asarray(value)
-    if not np.issubdtype(matrix.dtype, np.number) or np.issubdtype(matrix.dtype,
-                                                                    np.complexfloating):
-        raise EmbeddingsError(f"{argument}: values are {matrix.dtype}, not one real "
-                               f"number type (an array of arrays?)")
+    if not np.issubdtype(matrix.dtype, np.number) or np.issubdtype(
+        matrix.dtype, np.complexfloating
+    ):
+        raise EmbeddingsError(
+            f"{argument}: values are {matrix.dtype}, not one real number type (an array of arrays?)"
+        )
     if matrix.ndim != 2:
-        raise EmbeddingsError(f"{argument}: expected 2 dimensions (sentences, dimensions), "
-                               f"found shape {matrix.shape}")
+        raise EmbeddingsError(
+            f"{argument}: expected 2 dimensions (sentences, dimensions), found shape {matrix.shape}"
+        )
     if matrix.shape[0] != rows:
-        raise EmbeddingsError(f"{argument}: {matrix.shape[0]} rows for {rows} sentences "
-                               f"(one row per sentence, in order)")
+        raise EmbeddingsError(
+            f"{argument}: {matrix.shape[0]} rows for {rows} sentences "
+            f"(one row per sentence, in order)"
+        )
     if matrix.shape[1] == 0:
         raise EmbeddingsError(f"{argument}: rows of no dimensions (shape {matrix.shape})")
     if isinstance(matrix, np.ndarray):
@@ -69,7 +77,7 @@ def check_matrix(value: Any, argument: str, rows: int) -> Embeddings:
 
 def _weights_hash(model: Any) -> str | None:
     """A hash of a torch module's weights and buffers (None: not a torch module)."""
-    torch = sys.modules.get("torch")    # a torch module means torch is imported already
+    torch = sys.modules.get("torch")  # a torch module means torch is imported already
     if torch is None or not isinstance(model, torch.nn.Module):
         return None
     h = hashlib.sha256(type(model).__qualname__.encode())
@@ -111,11 +119,18 @@ class ExternalModel(Encoder):
     #: Sentences per call of ``model.encode`` (and per progress report).
     batch_size = 1024
 
-    def __init__(self, model: Any, name: str | None = None, fingerprint: str | None = None,
-                 batch_size: int | None = None, device: str | None = None):
+    def __init__(
+        self,
+        model: Any,
+        name: str | None = None,
+        fingerprint: str | None = None,
+        batch_size: int | None = None,
+        device: str | None = None,
+    ):
         if not callable(getattr(model, "encode", None)):
-            raise EmbeddingsError(f"a {type(model).__name__} has no encode method "
-                                   f"(encode(list of str) -> array)")
+            raise EmbeddingsError(
+                f"a {type(model).__name__} has no encode method (encode(list of str) -> array)"
+            )
         self.model = model
         self.label = name or model_name(model)
         self.version = fingerprint if fingerprint is not None else _weights_hash(model)
@@ -131,7 +146,7 @@ class ExternalModel(Encoder):
             if option not in accepted and not takes_any:
                 raise EmbeddingsError(f"{self.label}.encode takes no {option}")
             self._options[option] = value
-        if "show_progress_bar" in accepted:     # sentspace reports progress itself
+        if "show_progress_bar" in accepted:  # sentspace reports progress itself
             self._options["show_progress_bar"] = False
         self._dim: int | None = None
 
@@ -141,16 +156,18 @@ class ExternalModel(Encoder):
 
     def params(self) -> dict[str, Any]:
         # The object itself is not serialisable: its name and version stand for it.
-        return {"model": self.label, "class": type(self.model).__qualname__,
-                "fingerprint": self.version}
+        return {
+            "model": self.label,
+            "class": type(self.model).__qualname__,
+            "fingerprint": self.version,
+        }
 
     def clone(self) -> ExternalModel:
         """Itself: nothing is fitted here, and the object is the user's."""
         return self
 
     def fingerprint(self) -> str:
-        payload = json.dumps({"family": self.family, "params": self.params()},
-                             sort_keys=True)
+        payload = json.dumps({"family": self.family, "params": self.params()}, sort_keys=True)
         if self.version is None:
             # Distinct per wrapped object, so nothing keyed on it is ever shared.
             payload += f" object {id(self.model)}"
@@ -184,8 +201,9 @@ class ArrayEmbeddings(Precomputed):
     """An array of embeddings in memory, one row per sentence of ``corpus`` in order
     (checked by :func:`check_matrix`): :class:`Precomputed` without a file."""
 
-    def __init__(self, vectors: Any, corpus: Corpus, name: str = "array",
-                 argument: str = "embeddings"):
+    def __init__(
+        self, vectors: Any, corpus: Corpus, name: str = "array", argument: str = "embeddings"
+    ):
         self.vectors = check_matrix(vectors, argument, len(corpus))
         self.corpus = corpus
         self.label = name
@@ -198,16 +216,21 @@ class ArrayEmbeddings(Precomputed):
         return self.label
 
     def params(self) -> dict[str, Any]:
-        return {"array": self.label, "shape": list(self.vectors.shape),
-                "content_hash": self.file_hash}
+        return {
+            "array": self.label,
+            "shape": list(self.vectors.shape),
+            "content_hash": self.file_hash,
+        }
 
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
         try:
             rows = [self._row_of_text[text] for text in texts]
         except KeyError as missing:
-            raise EmbeddingsError(f"{self.label} has no row for the sentence "
-                                   f"{str(missing)[:80]} (an array holds the corpus's "
-                                   f"sentences only)") from None
+            raise EmbeddingsError(
+                f"{self.label} has no row for the sentence "
+                f"{str(missing)[:80]} (an array holds the corpus's "
+                f"sentences only)"
+            ) from None
         if sp.issparse(self.vectors):
             return sp.csr_array(self.vectors[rows], dtype=np.float32)
         return np.asarray(self.vectors[rows], dtype=np.float32).reshape(len(rows), self.dim)

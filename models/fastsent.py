@@ -78,16 +78,35 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
     lowercase: bool
     paper_params = {"vector_size": 100}
 
-    def __init__(self, vector_size: int = 128, negatives: int = 5, sample: float = 1e-4,
-                 epochs: int = 2,
-                 batch_sentences: int = 128, learning_rate: float = 0.01,
-                 min_count: int = 2, max_vocab: int = 50_000, lowercase: bool = True,
-                 seed: int = 0, training_file: str | None = None):
-        NeuralEncoder.__init__(self, epochs, batch_sentences, learning_rate, min_count,
-                               max_vocab, lowercase, seed, training_file)
+    def __init__(
+        self,
+        vector_size: int = 128,
+        negatives: int = 5,
+        sample: float = 1e-4,
+        epochs: int = 2,
+        batch_sentences: int = 128,
+        learning_rate: float = 0.01,
+        min_count: int = 2,
+        max_vocab: int = 50_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
+    ):
+        NeuralEncoder.__init__(
+            self,
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )
         if int(vector_size) < 1 or int(negatives) < 1:
-            raise ModelError(f"vector_size and negatives must be at least 1, not "
-                             f"{vector_size} and {negatives}")
+            raise ModelError(
+                f"vector_size and negatives must be at least 1, not {vector_size} and {negatives}"
+            )
         if not float(sample) >= 0:
             raise ModelError(f"sample must be at least 0, not {sample}")
         self.vector_size, self.negatives = int(vector_size), int(negatives)
@@ -121,15 +140,17 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
 
     def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
         import torch
+
         documents = documents_of(texts)
         token_lists = [tokenize(text, self.lowercase) for text in texts if text.strip()]
         if vocab is None:
             vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
         if not vocab.words:
-            raise ModelError(f"no word occurs at least min_count={self.min_count} times in "
-                             f"the {len(token_lists):,} training sentences")
-        sentences = Ragged.of([vocab.ids(tokens, keep_unknown=False)
-                               for tokens in token_lists])
+            raise ModelError(
+                f"no word occurs at least min_count={self.min_count} times in "
+                f"the {len(token_lists):,} training sentences"
+            )
+        sentences = Ragged.of([vocab.ids(tokens, keep_unknown=False) for tokens in token_lists])
         # Each sentence's neighbours in its document (-1: none); training examples are
         # the sentences with at least one word to predict.
         n = len(sentences)
@@ -142,12 +163,14 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
         n_targets = sum(np.where(rows >= 0, lengths[rows], 0) for rows in neighbours)
         examples = np.flatnonzero((n_targets > 0) & (lengths > 0))
         if not len(examples):
-            raise ModelError("no training sentence has a neighbour with a known word: "
-                             "FastSent needs ordered sentences (one a line, in order)")
+            raise ModelError(
+                "no training sentence has a neighbour with a known word: "
+                "FastSent needs ordered sentences (one a line, in order)"
+            )
         # word2vec's subsampling: a target word of frequency f is kept with probability
         # sqrt(t / f) + t / f, so "the" and "of" do not dominate every sentence vector.
         frequency = np.zeros(len(vocab))
-        frequency[len(SPECIALS):] = vocab.counts / vocab.counts.sum()
+        frequency[len(SPECIALS) :] = vocab.counts / vocab.counts.sum()
         with np.errstate(divide="ignore"):
             ratio = np.where((frequency > 0) & (self.sample > 0), self.sample / frequency, 1.0)
         keep = torch.as_tensor(np.minimum(np.sqrt(ratio) + ratio, 1.0), dtype=torch.float32)
@@ -158,6 +181,7 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
 
     def _batches(self, data, generator) -> Iterator[Any]:
         import torch
+
         sentences, neighbours, examples, noise, keep = data
         for batch in self._order(len(examples), generator):
             rows = examples[batch]
@@ -167,8 +191,13 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
             targets, position = sentences.take(target_rows[valid])
             kept = (torch.rand(len(targets), generator=generator) < keep[targets]).numpy()
             lengths = sentences.lengths[rows]
-            yield (sentences.take(rows)[0], np.cumsum(lengths) - lengths, targets[kept],
-                   target_owner[valid][position][kept], noise)
+            yield (
+                sentences.take(rows)[0],
+                np.cumsum(lengths) - lengths,
+                targets[kept],
+                target_owner[valid][position][kept],
+                noise,
+            )
 
     def _loss(self, module, batch, generator):
         """Negative sampling with noise words shared by the batch: each target word's
@@ -177,14 +206,17 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
         cost of one matrix product)."""
         import torch
         from torch.nn.functional import embedding_bag, logsigmoid
+
         source, offsets, targets, target_owner, noise = batch
         device = module.source.weight.device
         source, offsets, targets, target_owner = (
-            torch.as_tensor(a, device=device) for a in (source, offsets, targets, target_owner))
+            torch.as_tensor(a, device=device) for a in (source, offsets, targets, target_owner)
+        )
         sums = embedding_bag(source, module.source.weight, offsets, mode="sum")
         positive = (sums[target_owner] * module.target(targets)).sum(1)
-        drawn = torch.multinomial(noise, NOISE_PER_BATCH, replacement=True,
-                                  generator=generator).to(device)
+        drawn = torch.multinomial(noise, NOISE_PER_BATCH, replacement=True, generator=generator).to(
+            device
+        )
         negative = logsigmoid(-(sums @ module.target(drawn).T)).mean(1)
         n_targets = torch.bincount(target_owner, minlength=len(offsets)).to(sums.dtype)
         total = logsigmoid(positive).sum() + self.negatives * (n_targets * negative).sum()
@@ -193,10 +225,9 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
     def _use(self, module, vocab: Vocabulary) -> None:
         super()._use(module, vocab)
         vectors = module.source.weight.detach().to("cpu").float().numpy().copy()
-        vectors[:len(SPECIALS)] = 0
+        vectors[: len(SPECIALS)] = 0
         assert self._weights_digest is not None, "set by NeuralEncoder._use"
-        self._table = WordVectorTable(vocab.index, vectors, self.lowercase,
-                                      self._weights_digest)
+        self._table = WordVectorTable(vocab.index, vectors, self.lowercase, self._weights_digest)
 
 
 class FastSentAE(FastSent):

@@ -60,11 +60,12 @@ def torch_available() -> bool:
 
 @functools.cache
 def device() -> str:
-    """"cuda" when torch sees a GPU, else "cpu"."""
+    """ "cuda" when torch sees a GPU, else "cpu"."""
     # cuBLAS repeats its sums only with a fixed workspace, which must be set before its
     # first handle exists (PyTorch's "Reproducibility" notes); torch reads it from here.
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
     import torch
+
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
@@ -91,14 +92,18 @@ class Vocabulary:
         return len(self.words) + len(SPECIALS)
 
     @classmethod
-    def build(cls, token_lists: Sequence[Sequence[str]], min_count: int,
-              max_size: int) -> Vocabulary:
+    def build(
+        cls, token_lists: Sequence[Sequence[str]], min_count: int, max_size: int
+    ) -> Vocabulary:
         """The ``max_size`` most frequent words seen ``min_count`` times (ties by word)."""
         counts = Counter(token for tokens in token_lists for token in tokens)
-        kept = sorted((item for item in counts.items() if item[1] >= min_count),
-                      key=lambda item: (-item[1], item[0]))[:max_size]
-        return cls(tuple(word for word, _ in kept),
-                   np.array([count for _, count in kept], dtype=np.int64))
+        kept = sorted(
+            (item for item in counts.items() if item[1] >= min_count),
+            key=lambda item: (-item[1], item[0]),
+        )[:max_size]
+        return cls(
+            tuple(word for word, _ in kept), np.array([count for _, count in kept], dtype=np.int64)
+        )
 
     def ids(self, tokens: Sequence[str], keep_unknown: bool) -> np.ndarray:
         """Ids of ``tokens``; unknown ones become :data:`UNK`, or are dropped."""
@@ -109,8 +114,9 @@ class Vocabulary:
     def noise(self, power: float = 0.75):
         """Unigram^power distribution over the ids (zero for the specials), as a tensor."""
         import torch
+
         weights = np.zeros(len(self), dtype=np.float64)
-        weights[len(SPECIALS):] = self.counts.astype(np.float64) ** power
+        weights[len(SPECIALS) :] = self.counts.astype(np.float64) ** power
         return torch.as_tensor(weights / weights.sum(), dtype=torch.float32)
 
 
@@ -173,9 +179,11 @@ def documents_of(texts: Sequence[str]) -> np.ndarray:
 def seeded(seed: int):
     """Deterministic torch with ``seed`` inside, the caller's random state unchanged."""
     import torch
+
     deterministic = torch.are_deterministic_algorithms_enabled()
-    with torch.random.fork_rng(devices=[torch.cuda.current_device()]
-                               if torch.cuda.is_available() else []):
+    with torch.random.fork_rng(
+        devices=[torch.cuda.current_device()] if torch.cuda.is_available() else []
+    ):
         torch.manual_seed(seed)
         torch.use_deterministic_algorithms(True, warn_only=True)
         try:
@@ -192,11 +200,13 @@ def sampled_softmax_loss(hidden, targets, output, bias, noise, n_noise: int, gen
     hidden : (n, d) states; targets : (n,) ids; output : (V, d) embedding; bias : (V,).
     """
     import torch
+
     drawn = torch.multinomial(noise, n_noise, replacement=True, generator=generator)
-    candidates, position = torch.unique(torch.cat([targets, drawn.to(targets.device)]),
-                                        return_inverse=True)
+    candidates, position = torch.unique(
+        torch.cat([targets, drawn.to(targets.device)]), return_inverse=True
+    )
     logits = hidden @ output[candidates].T + bias[candidates]
-    return torch.nn.functional.cross_entropy(logits, position[:len(targets)])
+    return torch.nn.functional.cross_entropy(logits, position[: len(targets)])
 
 
 @contextlib.contextmanager
@@ -206,6 +216,7 @@ def cpu_threads(count: int | None):
     A network of thousands of tiny operations per batch (URAE's tree steps) runs several
     times faster on one thread than on two that wait for each other on a busy machine."""
     import torch
+
     if count is None or device() != "cpu":
         yield
         return
@@ -257,13 +268,22 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     #: What one training row is, in the progress ("5,000 pairs").
     training_rows: ClassVar[str] = "sentences"
 
-    def __init__(self, epochs: int, batch_sentences: int, learning_rate: float,
-                 min_count: int, max_vocab: int, lowercase: bool, seed: int,
-                 training_file: str | None):
+    def __init__(
+        self,
+        epochs: int,
+        batch_sentences: int,
+        learning_rate: float,
+        min_count: int,
+        max_vocab: int,
+        lowercase: bool,
+        seed: int,
+        training_file: str | None,
+    ):
         if not torch_available():
             raise ModelError(f"{self.family} needs PyTorch: {INSTALL_HINT}")
-        require_at_least_one(epochs=epochs, batch_sentences=batch_sentences,
-                             min_count=min_count, max_vocab=max_vocab)
+        require_at_least_one(
+            epochs=epochs, batch_sentences=batch_sentences, min_count=min_count, max_vocab=max_vocab
+        )
         if not float(learning_rate) > 0:
             raise ModelError(f"learning_rate must be positive, not {learning_rate}")
         self.epochs = int(epochs)
@@ -298,8 +318,9 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         return read_training_text(path)
 
     @abstractmethod
-    def _prepare(self, texts: list[str], vocab: Vocabulary | None = None
-                 ) -> tuple[Vocabulary, Any, int]:
+    def _prepare(
+        self, texts: list[str], vocab: Vocabulary | None = None
+    ) -> tuple[Vocabulary, Any, int]:
         """The vocabulary (``vocab`` when given, else built from ``texts``), the training
         data and the number of training examples.
 
@@ -323,6 +344,7 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     def _use(self, module, vocab: Vocabulary) -> None:
         """Take a trained network (just trained or loaded); subclasses derive from it."""
         import torch
+
         self.module_, self.vocab_ = module.eval(), vocab
         h = hashlib.sha256("\n".join(vocab.words).encode("utf-8", "surrogatepass"))
         for key, tensor in sorted(module.state_dict().items()):
@@ -338,9 +360,10 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     def _order(self, n_examples: int, generator) -> Iterator[np.ndarray]:
         """Example indices in batches, shuffled by ``generator``."""
         import torch
+
         order = torch.randperm(n_examples, generator=generator).numpy()
         for start in range(0, n_examples, self.batch_sentences):
-            yield order[start:start + self.batch_sentences]
+            yield order[start : start + self.batch_sentences]
 
     def iter_fit(self, texts: Sequence[str]) -> Job[Self]:
         """Train with progress per batch; closing the job stops at the next batch and
@@ -355,20 +378,29 @@ class NeuralEncoder(TrainsOnFile, Encoder):
             return (yield from self._train(list(texts), f"{len(texts):,} {self.training_rows}"))
         path = Path(self.training_file)
         stat = path.stat()
-        memo = _remembered(self.family, json.dumps(self.params(), sort_keys=True),
-                           (str(path), stat.st_size, stat.st_mtime_ns))
+        memo = _remembered(
+            self.family,
+            json.dumps(self.params(), sort_keys=True),
+            (str(path), stat.st_size, stat.st_mtime_ns),
+        )
         if "state" in memo:
             self._restore(*memo["state"])
             return self
         yield Progress(f"reading {path.name}", 0, 1)
         yield from self._train(self.read_training_file(path), path.name)
-        memo["state"] = (self.module_, self.vocab_, self.corpus_fingerprint_,
-                         self.n_training_sentences_, self.losses_)
+        memo["state"] = (
+            self.module_,
+            self.vocab_,
+            self.corpus_fingerprint_,
+            self.n_training_sentences_,
+            self.losses_,
+        )
         return self
 
     def _train(self, texts: list[str], source: str) -> Job[Self]:
         """Train on ``texts`` (``source`` names them in the progress); see :meth:`iter_fit`."""
         import torch
+
         vocab, data, n_examples = self._prepare(texts)
         with seeded(self.seed):
             module = self._new_module(vocab).to(device())
@@ -385,9 +417,12 @@ class NeuralEncoder(TrainsOnFile, Encoder):
                         loss.backward()
                         optimizer.step()
                     losses.append(loss.item())
-                    yield Progress(f"training {self.name} on {source} (epoch {epoch + 1} of "
-                                   f"{self.epochs}, loss {losses[-1]:.3f})",
-                                   len(losses), total)
+                    yield Progress(
+                        f"training {self.name} on {source} (epoch {epoch + 1} of "
+                        f"{self.epochs}, loss {losses[-1]:.3f})",
+                        len(losses),
+                        total,
+                    )
         self._finish(module, vocab)
         self._use(module, vocab)
         self.losses_, self.n_training_examples_ = losses, n_examples
@@ -399,16 +434,22 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     def training_report(self) -> str | None:
         if self.module_ is None or not self.losses_:
             return None
-        return (f"trained on {self.n_training_sentences_:,} {self.training_rows}, "
-                f"{self.epochs} epoch{'s' if self.epochs != 1 else ''}, loss "
-                f"{self.losses_[0]:.2f} \N{RIGHTWARDS ARROW} {self.losses_[-1]:.2f}")
+        return (
+            f"trained on {self.n_training_sentences_:,} {self.training_rows}, "
+            f"{self.epochs} epoch{'s' if self.epochs != 1 else ''}, loss "
+            f"{self.losses_[0]:.2f} \N{RIGHTWARDS ARROW} {self.losses_[-1]:.2f}"
+        )
 
     @property
     def training_scores(self) -> dict[str, Any] | None:
         if self.module_ is None or not self.losses_:
             return None
-        return {self.training_rows: self.n_training_sentences_, "epochs": self.epochs,
-                "first_loss": self.losses_[0], "last_loss": self.losses_[-1]}
+        return {
+            self.training_rows: self.n_training_sentences_,
+            "epochs": self.epochs,
+            "first_loss": self.losses_[0],
+            "last_loss": self.losses_[-1],
+        }
 
     def held_out_loss(self, texts: Sequence[str]) -> float:
         """The mean training loss over ``texts``, read with the trained vocabulary and
@@ -416,13 +457,16 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         trained on, what the network learnt generalises (the learning tests' outcome
         for families whose embedding has no cheap held-out probe)."""
         import torch
+
         if self.module_ is None:
             raise NotFittedError(f"{self.name} must be trained first")
         _, data, _ = self._prepare(list(texts), self.vocab_)
         generator = torch.Generator().manual_seed(self.seed)
         with torch.inference_mode(), cpu_threads(self.cpu_threads):
-            losses = [float(self._loss(self.module_, batch, generator))
-                      for batch in self._batches(data, generator)]
+            losses = [
+                float(self._loss(self.module_, batch, generator))
+                for batch in self._batches(data, generator)
+            ]
         return float(np.mean(losses))
 
     def untrained(self) -> Self:
@@ -459,11 +503,16 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     # Encoding --------------------------------------------------------------------------
 
     def _ids(self, texts: Sequence[str], keep_unknown: bool) -> Ragged:
-        return Ragged.of([self._trained_vocab.ids(tokenize(text, self.lowercase), keep_unknown)
-                          for text in texts])
+        return Ragged.of(
+            [
+                self._trained_vocab.ids(tokenize(text, self.lowercase), keep_unknown)
+                for text in texts
+            ]
+        )
 
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
         import torch
+
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with torch.inference_mode():
@@ -479,21 +528,34 @@ class NeuralEncoder(TrainsOnFile, Encoder):
 
     def _saved_state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         import torch
-        arrays = {key: tensor.detach().cpu().numpy()
-                  for key, tensor in self.module_.state_dict().items()}
-        return arrays, {"corpus_fingerprint": self.corpus_fingerprint_,
-                        "n_training_sentences": self.n_training_sentences_,
-                        "vocabulary": list(self._trained_vocab.words),
-                        "counts": self._trained_vocab.counts.tolist(), "losses": self.losses_,
-                        "torch": torch.__version__}
+
+        arrays = {
+            key: tensor.detach().cpu().numpy() for key, tensor in self.module_.state_dict().items()
+        }
+        return arrays, {
+            "corpus_fingerprint": self.corpus_fingerprint_,
+            "n_training_sentences": self.n_training_sentences_,
+            "vocabulary": list(self._trained_vocab.words),
+            "counts": self._trained_vocab.counts.tolist(),
+            "losses": self.losses_,
+            "torch": torch.__version__,
+        }
 
     def _restore_saved(self, arrays: dict[str, np.ndarray], fields: dict[str, Any]) -> None:
         import torch
-        vocab = Vocabulary(tuple(fields["vocabulary"]),
-                           np.asarray(fields["counts"], dtype=np.int64))
+
+        vocab = Vocabulary(
+            tuple(fields["vocabulary"]), np.asarray(fields["counts"], dtype=np.int64)
+        )
         with seeded(self.seed):
             module = self._new_module(vocab)
-        module.load_state_dict({key: torch.from_numpy(array) for key, array in arrays.items()},
-                               strict=True)
-        self._restore(module.to(device()), vocab, fields["corpus_fingerprint"],
-                      int(fields["n_training_sentences"]), fields.get("losses", []))
+        module.load_state_dict(
+            {key: torch.from_numpy(array) for key, array in arrays.items()}, strict=True
+        )
+        self._restore(
+            module.to(device()),
+            vocab,
+            fields["corpus_fingerprint"],
+            int(fields["n_training_sentences"]),
+            fields.get("losses", []),
+        )

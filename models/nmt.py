@@ -108,12 +108,13 @@ class TranslationScore:
     bleu_signature: str = ""
 
     def message(self) -> str:
-        chrf = ("" if self.chrf is None else
-                f", chrF {self.chrf:.1f} (copying {self.copy_chrf:.1f})")
-        return (f"translates {self.held_out} ({self.n_pairs:,} pairs): BLEU "
-                f"{self.bleu:.1f} (copying the source {self.copy_bleu:.1f}){chrf}, "
-                f"next-word accuracy {self.accuracy:.1%} (copying "
-                f"{self.copy_accuracy:.1%})")
+        chrf = "" if self.chrf is None else f", chrF {self.chrf:.1f} (copying {self.copy_chrf:.1f})"
+        return (
+            f"translates {self.held_out} ({self.n_pairs:,} pairs): BLEU "
+            f"{self.bleu:.1f} (copying the source {self.copy_bleu:.1f}){chrf}, "
+            f"next-word accuracy {self.accuracy:.1%} (copying "
+            f"{self.copy_accuracy:.1%})"
+        )
 
 
 def _languages(pair: str) -> tuple[str, str]:
@@ -146,17 +147,16 @@ def _network(source_size: int, target_size: int, embedding_size: int, hidden_siz
             super().__init__()
             self.embedding = torch.nn.Embedding(source_size, embedding_size, padding_idx=PAD)
             self.encoder = torch.nn.GRU(embedding_size, hidden_size, batch_first=True)
-            self.target_embedding = torch.nn.Embedding(target_size, embedding_size,
-                                                       padding_idx=PAD)
+            self.target_embedding = torch.nn.Embedding(target_size, embedding_size, padding_idx=PAD)
             self.bridge = torch.nn.Linear(hidden_size, hidden_size)
-            self.decoder = torch.nn.GRU(embedding_size + hidden_size, hidden_size,
-                                        batch_first=True)
+            self.decoder = torch.nn.GRU(embedding_size + hidden_size, hidden_size, batch_first=True)
             self.output = torch.nn.Linear(hidden_size, target_size)
 
         def encode(self, ids, lengths):
             """The sentence vectors c: the encoder's final hidden states, (n, hidden)."""
             packed = torch.nn.utils.rnn.pack_padded_sequence(
-                self.embedding(ids), lengths.cpu(), batch_first=True, enforce_sorted=False)
+                self.embedding(ids), lengths.cpu(), batch_first=True, enforce_sorted=False
+            )
             _, state = self.encoder(packed)
             return state[-1]
 
@@ -167,7 +167,8 @@ def _network(source_size: int, target_size: int, embedding_size: int, hidden_siz
                 state = torch.tanh(self.bridge(summary)).unsqueeze(0)
             context = summary.unsqueeze(1).expand(-1, inputs.shape[1], -1)
             hidden, state = self.decoder(
-                torch.cat([self.target_embedding(inputs), context], dim=2), state)
+                torch.cat([self.target_embedding(inputs), context], dim=2), state
+            )
             return hidden, state
 
     return EncoderDecoder()
@@ -192,6 +193,7 @@ def _joined(source: str, target: str) -> str:
 def multi30k_files(pair: str, split: str) -> tuple[Path, Path]:
     """Task 1's source and target files of ``pair`` ("en-de") and ``split``."""
     from sentspace.app.corpora.multi30k import _raw_folder
+
     source, target = _languages(pair)
     folder = _raw_folder("task1")
     return folder / f"{split}.{source}.gz", folder / f"{split}.{target}.gz"
@@ -206,9 +208,12 @@ def parse_pairs(lines: Sequence[str], path: Path | None = None) -> list[tuple[st
             continue
         if line.count("\t") != 1:
             where = (path, number) if path is not None else ()
-            raise ModelError(("" if where else f"training row {number}: ") + "expected "
-                             "source<TAB>target (one tab; or two aligned files: "
-                             "nmt:SOURCE,TARGET)", *where)
+            raise ModelError(
+                ("" if where else f"training row {number}: ") + "expected "
+                "source<TAB>target (one tab; or two aligned files: "
+                "nmt:SOURCE,TARGET)",
+                *where,
+            )
         source, target = (side.strip() for side in line.split("\t"))
         if source and target:
             pairs.append((source, target))
@@ -248,12 +253,23 @@ class NMT(NeuralEncoder):
     #: and encoding all run on it.
     cpu_threads = 1
 
-    def __init__(self, pair: str | None = None, training_file: str | None = None,
-                 target_file: str | None = None, embedding_size: int = 100,
-                 hidden_size: int = 256, max_length: int = 30, epochs: int = 2,
-                 batch_sentences: int = 64, learning_rate: float = 0.003,
-                 min_count: int = 2, max_vocab: int = 20_000, lowercase: bool = True,
-                 seed: int = 0, max_pairs: int | None = None):
+    def __init__(
+        self,
+        pair: str | None = None,
+        training_file: str | None = None,
+        target_file: str | None = None,
+        embedding_size: int = 100,
+        hidden_size: int = 256,
+        max_length: int = 30,
+        epochs: int = 2,
+        batch_sentences: int = 64,
+        learning_rate: float = 0.003,
+        min_count: int = 2,
+        max_vocab: int = 20_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        max_pairs: int | None = None,
+    ):
         if training_file is not None and not Path(training_file).expanduser().is_file():
             # A spec: nmt:en-de or nmt:SOURCE,TARGET.
             if PAIR.match(training_file):
@@ -264,18 +280,30 @@ class NMT(NeuralEncoder):
             raise ModelError("target_file needs training_file, the source file it aligns with")
         if pair is not None and training_file is not None:
             raise ModelError("nmt trains on a Multi30K pair or on a file, not both")
-        super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
-                         lowercase, seed, training_file)
-        require_at_least_one(embedding_size=embedding_size, hidden_size=hidden_size,
-                             max_length=max_length)
+        super().__init__(
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )
+        require_at_least_one(
+            embedding_size=embedding_size, hidden_size=hidden_size, max_length=max_length
+        )
         if max_pairs is not None:
             require_at_least_one(max_pairs=max_pairs)
         if pair is not None:
             from sentspace.app.corpora.multi30k import LANGUAGES
+
             match = PAIR.match(pair)
             if not match or match[1] == match[2] or not {*match.groups()} <= {*LANGUAGES}:
-                raise ModelError(f"{pair!r} is not a Multi30K pair: two of "
-                                 f"{', '.join(LANGUAGES)}, as in en-de or cs-en")
+                raise ModelError(
+                    f"{pair!r} is not a Multi30K pair: two of "
+                    f"{', '.join(LANGUAGES)}, as in en-de or cs-en"
+                )
         if target_file is not None:
             path = Path(target_file).expanduser()
             if not path.is_file():
@@ -310,18 +338,24 @@ class NMT(NeuralEncoder):
         files = [Path(file).name for file in (self.training_file, self.target_file) if file]
         text = self.pair or ",".join(files)
         defaults = type(self)().params()
-        changed = [f"{key}={value}" for key, value in self.params().items()
-                   if key not in ("pair", *self.file_params) and defaults[key] != value]
+        changed = [
+            f"{key}={value}"
+            for key, value in self.params().items()
+            if key not in ("pair", *self.file_params) and defaults[key] != value
+        ]
         return (f"{self.family}:{text}" if text else self.family) + (
-            f"({', '.join(changed)})" if changed else "")
+            f"({', '.join(changed)})" if changed else ""
+        )
 
     @classmethod
     def _from_saved_params(cls, params: dict[str, Any]) -> Self:
         """A saved model's encoder; its training files need not exist any more."""
-        encoder = cls(**{**params, "pair": None, "training_file": None,
-                         "target_file": None})
+        encoder = cls(**{**params, "pair": None, "training_file": None, "target_file": None})
         encoder.pair, encoder.training_file, encoder.target_file = (
-            params["pair"], params["training_file"], params["target_file"])
+            params["pair"],
+            params["training_file"],
+            params["target_file"],
+        )
         return encoder
 
     # Reading the parallel text -----------------------------------------------------------
@@ -331,20 +365,29 @@ class NMT(NeuralEncoder):
             return [*multi30k_files(self.pair, "train"), *multi30k_files(self.pair, "val")]
         return [Path(file) for file in (self.training_file, self.target_file) if file]
 
-    def _parallel(self, texts: Sequence[str]
-                  ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], str, str]:
+    def _parallel(
+        self, texts: Sequence[str]
+    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], str, str]:
         """Training pairs, held-out pairs, and what each are called."""
         if self.pair is not None:
             from sentspace.app.corpora.multi30k import read_gz_lines
+
             paths = self._files()
             sides = [read_gz_lines(path) for path in paths]
             for source, target, path in ((0, 1, paths[0]), (2, 3, paths[2])):
                 if len(sides[source]) != len(sides[target]):
-                    raise ModelError(f"{len(sides[source]):,} lines but "
-                                     f"{len(sides[target]):,} in {paths[target].name}: the "
-                                     "files do not align", path)
-            return (list(zip(*sides[:2])), list(zip(*sides[2:])),
-                    f"Multi30K train {self.pair}", f"Multi30K val {self.pair}")
+                    raise ModelError(
+                        f"{len(sides[source]):,} lines but "
+                        f"{len(sides[target]):,} in {paths[target].name}: the "
+                        "files do not align",
+                        path,
+                    )
+            return (
+                list(zip(*sides[:2])),
+                list(zip(*sides[2:])),
+                f"Multi30K train {self.pair}",
+                f"Multi30K val {self.pair}",
+            )
         if self.training_file is not None:
             pairs, called = self._read_pairs(), ",".join(path.name for path in self._files())
         else:
@@ -352,8 +395,12 @@ class NMT(NeuralEncoder):
         if not pairs:
             raise ModelError(f"no source and target sentence pair in {called}")
         held = min(MAX_HELD_OUT, len(pairs) // 10)
-        return (pairs[:len(pairs) - held], pairs[len(pairs) - held:], called,
-                f"the last {held:,} pairs of {called}")
+        return (
+            pairs[: len(pairs) - held],
+            pairs[len(pairs) - held :],
+            called,
+            f"the last {held:,} pairs of {called}",
+        )
 
     def _read_pairs(self) -> list[tuple[str, str]]:
         """The pairs of the training file(s): a TSV, or two aligned files."""
@@ -365,8 +412,11 @@ class NMT(NeuralEncoder):
         target_path = Path(self.target_file)
         targets = read_text_lines(target_path)
         if len(lines) != len(targets):
-            raise ModelError(f"{len(lines):,} lines, but {target_path.name} has "
-                             f"{len(targets):,}: the files do not align", path)
+            raise ModelError(
+                f"{len(lines):,} lines, but {target_path.name} has "
+                f"{len(targets):,}: the files do not align",
+                path,
+            )
         return [(s, t) for s, t in zip(lines, targets) if s and t]
 
     # Training ---------------------------------------------------------------------------
@@ -378,8 +428,10 @@ class NMT(NeuralEncoder):
         Closed while scoring, it is left trained and unscored."""
         memo: dict[str, Any] = {}
         if not self.learns_from_data:
-            stamp = tuple((str(path), (stat := path.stat()).st_size, stat.st_mtime_ns)
-                          for path in self._files())
+            stamp = tuple(
+                (str(path), (stat := path.stat()).st_size, stat.st_mtime_ns)
+                for path in self._files()
+            )
             memo = _remembered(self.family, json.dumps(self.params(), sort_keys=True), stamp)
             if "state" in memo:
                 state, self.target_vocab_, self.translation_ = memo["state"]
@@ -388,8 +440,10 @@ class NMT(NeuralEncoder):
             yield Progress(f"reading {self.name}", 0, 1)
         train, held_out, trained_on, held_out_name = self._parallel(texts)
         if self.max_pairs is not None and self.max_pairs < len(train):
-            train, trained_on = (train[:self.max_pairs],
-                                 f"the first {self.max_pairs:,} pairs of {trained_on}")
+            train, trained_on = (
+                train[: self.max_pairs],
+                f"the first {self.max_pairs:,} pairs of {trained_on}",
+            )
         yield from self._train([_joined(s, t) for s, t in train], trained_on)
         self.translation_ = None
         if held_out:
@@ -397,13 +451,21 @@ class NMT(NeuralEncoder):
             score = yield from self.iter_score(sources, targets, held_out_name)
             yield Progress(score.message(), 1, 1)
             self.translation_ = score
-        memo["state"] = ((self.module_, self.vocab_, self.corpus_fingerprint_,
-                          self.n_training_sentences_, self.losses_),
-                         self.target_vocab_, self.translation_)
+        memo["state"] = (
+            (
+                self.module_,
+                self.vocab_,
+                self.corpus_fingerprint_,
+                self.n_training_sentences_,
+                self.losses_,
+            ),
+            self.target_vocab_,
+            self.translation_,
+        )
         return self
 
     def _tokens(self, text: str) -> list[str]:
-        return tokenize(text, self.lowercase)[:self.max_length]
+        return tokenize(text, self.lowercase)[: self.max_length]
 
     def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
         """Source<TAB>target rows as ids; with ``vocab`` (the trained source vocabulary)
@@ -416,16 +478,18 @@ class NMT(NeuralEncoder):
             self.target_vocab_ = Vocabulary.build(targets, self.min_count, self.max_vocab)
         target_vocab = self._trained_target_vocab
         if not vocab.words or not target_vocab.words:
-            raise ModelError(f"no word occurs at least min_count={self.min_count} times on "
-                             f"both sides of the {len(texts):,} training pairs")
+            raise ModelError(
+                f"no word occurs at least min_count={self.min_count} times on "
+                f"both sides of the {len(texts):,} training pairs"
+            )
         source_ids = Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in sources])
-        target_ids = Ragged.of([target_vocab.ids(tokens, keep_unknown=True)
-                                for tokens in targets])
+        target_ids = Ragged.of([target_vocab.ids(tokens, keep_unknown=True) for tokens in targets])
         return vocab, (source_ids, target_ids), len(texts)
 
     def _new_module(self, vocab: Vocabulary):
-        return _network(len(vocab), len(self._trained_target_vocab), self.embedding_size,
-                        self.hidden_size)
+        return _network(
+            len(vocab), len(self._trained_target_vocab), self.embedding_size, self.hidden_size
+        )
 
     def _batches(self, data, generator) -> Iterator[Any]:
         sources, targets = data
@@ -437,9 +501,11 @@ class NMT(NeuralEncoder):
         sentence end (not at padding: the output layer is most of the work), and the ids
         they predict."""
         import torch
+
         where = module.output.weight.device
-        summary = module.encode(torch.as_tensor(source, device=where),
-                                torch.as_tensor(np.maximum(source_lengths, 1)))
+        summary = module.encode(
+            torch.as_tensor(source, device=where), torch.as_tensor(np.maximum(source_lengths, 1))
+        )
         inputs, outputs = _shifted(target)
         hidden, _ = module.decode(summary, torch.as_tensor(inputs, device=where))
         real = torch.as_tensor(outputs != PAD, device=where)
@@ -448,6 +514,7 @@ class NMT(NeuralEncoder):
     def _loss(self, module, batch, generator):
         """Cross-entropy of every target word and the end of the sentence."""
         import torch
+
         logits, outputs = self._logits(module, *batch)
         return torch.nn.functional.cross_entropy(logits, outputs)
 
@@ -461,6 +528,7 @@ class NMT(NeuralEncoder):
     def translate(self, texts: Sequence[str]) -> list[list[str]]:
         """Greedy translations of ``texts`` as target tokens (up to ``max_length``)."""
         import torch
+
         if self.module_ is None:
             raise NotFittedError(f"{self.name} must be trained before translating")
         sequences = self._ids(texts, keep_unknown=True)
@@ -469,20 +537,24 @@ class NMT(NeuralEncoder):
         with torch.inference_mode(), cpu_threads(self.cpu_threads):
             for start in range(0, len(texts), SCORE_BATCH):
                 rows = np.arange(start, min(start + SCORE_BATCH, len(texts)))
-                ids = self._greedy(sequences.padded(rows, self.max_length),
-                                   np.minimum(sequences.lengths[rows], self.max_length))
+                ids = self._greedy(
+                    sequences.padded(rows, self.max_length),
+                    np.minimum(sequences.lengths[rows], self.max_length),
+                )
                 for row in ids:
                     end = np.flatnonzero(row == BOUNDARY)
-                    translations.append([words[i] for i in row[:end[0] if len(end) else None]])
+                    translations.append([words[i] for i in row[: end[0] if len(end) else None]])
         return translations
 
     def _greedy(self, source: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         """Most likely next word at each step, from the boundary; (n, steps) ids."""
         import torch
+
         module = self.module_
         where = module.output.weight.device
-        summary = module.encode(torch.as_tensor(source, device=where),
-                                torch.as_tensor(np.maximum(lengths, 1)))
+        summary = module.encode(
+            torch.as_tensor(source, device=where), torch.as_tensor(np.maximum(lengths, 1))
+        )
         token = torch.full((len(source), 1), BOUNDARY, device=where)
         state, steps = None, []
         finished = torch.zeros(len(source), dtype=torch.bool, device=where)
@@ -495,37 +567,46 @@ class NMT(NeuralEncoder):
                 break
         return torch.cat(steps, dim=1).cpu().numpy()
 
-    def iter_score(self, sources: Sequence[str], targets: Sequence[str],
-                   held_out: str = "held-out pairs") -> Job[TranslationScore]:
+    def iter_score(
+        self, sources: Sequence[str], targets: Sequence[str], held_out: str = "held-out pairs"
+    ) -> Job[TranslationScore]:
         """BLEU, chrF and next-word accuracy on (source, target) pairs beside copying the
         source; a job with progress per batch of translations."""
         import torch
         from sacrebleu.metrics import BLEU, CHRF
+
         references = [tokenize(text, self.lowercase) for text in targets]
         copies = [tokenize(text, self.lowercase) for text in sources]
         hypotheses: list[list[str]] = []
         correct = 0
         # Next-word accuracy over the words the network reads (max_length of each).
-        target_ids = Ragged.of([self._trained_target_vocab.ids(tokens[:self.max_length],
-                                                               keep_unknown=True)
-                                for tokens in references])
+        target_ids = Ragged.of(
+            [
+                self._trained_target_vocab.ids(tokens[: self.max_length], keep_unknown=True)
+                for tokens in references
+            ]
+        )
         source_ids = self._ids(sources, keep_unknown=True)
         for start in range(0, len(sources), SCORE_BATCH):
             rows = np.arange(start, min(start + SCORE_BATCH, len(sources)))
-            hypotheses += self.translate(sources[start:rows[-1] + 1])
+            hypotheses += self.translate(sources[start : rows[-1] + 1])
             with torch.inference_mode(), cpu_threads(self.cpu_threads):
                 logits, outputs = self._logits(
-                    self.module_, source_ids.padded(rows, self.max_length),
+                    self.module_,
+                    source_ids.padded(rows, self.max_length),
                     np.minimum(source_ids.lengths[rows], self.max_length),
-                    target_ids.padded(rows))
+                    target_ids.padded(rows),
+                )
             predicted = logits.argmax(dim=1)
             # Words only (not the end), and an unknown word is never predicted right.
             words = (outputs != BOUNDARY) & (outputs != UNK)
             correct += int((predicted == outputs)[words].sum())
             yield Progress(f"translating {held_out}", int(rows[-1]) + 1, len(sources))
         n_words = int(target_ids.lengths.sum())
-        copied = sum(sum(a == b for a, b in zip(copy, reference[:self.max_length]))
-                     for copy, reference in zip(copies, references))
+        copied = sum(
+            sum(a == b for a, b in zip(copy, reference[: self.max_length]))
+            for copy, reference in zip(copies, references)
+        )
 
         # As MT papers score: sacrebleu's own tokeniser (13a) on detokenised output
         # against the references as written; case-insensitive when the model lowercases
@@ -533,19 +614,30 @@ class NMT(NeuralEncoder):
         bleu, chrf = BLEU(lowercase=self.lowercase), CHRF(lowercase=self.lowercase)
         translations = detokenize(hypotheses, self.pair)
         references_as_written = [list(targets)]
-        scores = {name: round(metric.corpus_score(outputs, references_as_written).score, 2)
-                  for name, metric, outputs in (
-                      ("bleu", bleu, translations), ("copy_bleu", bleu, list(sources)),
-                      ("chrf", chrf, translations), ("copy_chrf", chrf, list(sources)))}
-        return TranslationScore(held_out, len(sources), accuracy=correct / max(n_words, 1),
-                                copy_accuracy=copied / max(n_words, 1),
-                                bleu_signature=str(bleu.get_signature()), **scores)
+        scores = {
+            name: round(metric.corpus_score(outputs, references_as_written).score, 2)
+            for name, metric, outputs in (
+                ("bleu", bleu, translations),
+                ("copy_bleu", bleu, list(sources)),
+                ("chrf", chrf, translations),
+                ("copy_chrf", chrf, list(sources)),
+            )
+        }
+        return TranslationScore(
+            held_out,
+            len(sources),
+            accuracy=correct / max(n_words, 1),
+            copy_accuracy=copied / max(n_words, 1),
+            bleu_signature=str(bleu.get_signature()),
+            **scores,
+        )
 
     @property
     def training_report(self) -> str | None:
         trained = super().training_report
-        parts = [part for part in (trained, self.translation_ and self.translation_.message())
-                 if part]
+        parts = [
+            part for part in (trained, self.translation_ and self.translation_.message()) if part
+        ]
         return "; ".join(parts) or None
 
     @property
@@ -559,22 +651,29 @@ class NMT(NeuralEncoder):
 
     def _saved_state(self):
         arrays, fields = super()._saved_state()
-        return arrays, {**fields, "target_vocabulary": list(self.target_vocab_.words),
-                        "target_counts": self.target_vocab_.counts.tolist(),
-                        "translation": self.translation_ and asdict(self.translation_)}
+        return arrays, {
+            **fields,
+            "target_vocabulary": list(self.target_vocab_.words),
+            "target_counts": self.target_vocab_.counts.tolist(),
+            "translation": self.translation_ and asdict(self.translation_),
+        }
 
     def _restore_saved(self, arrays, fields) -> None:
-        self.target_vocab_ = Vocabulary(tuple(fields["target_vocabulary"]),
-                                        np.asarray(fields["target_counts"], dtype=np.int64))
+        self.target_vocab_ = Vocabulary(
+            tuple(fields["target_vocabulary"]), np.asarray(fields["target_counts"], dtype=np.int64)
+        )
         super()._restore_saved(arrays, fields)
-        self.translation_ = (TranslationScore(**fields["translation"])
-                             if fields.get("translation") else None)
+        self.translation_ = (
+            TranslationScore(**fields["translation"]) if fields.get("translation") else None
+        )
 
     def _encode_ids(self, sequences: Ragged):
         import torch
+
         rows = np.arange(len(sequences))
         lengths = np.maximum(np.minimum(sequences.lengths, self.max_length), 1)
         with cpu_threads(self.cpu_threads):
             return self.module_.encode(
                 torch.as_tensor(sequences.padded(rows, self.max_length), device=device()),
-                torch.as_tensor(lengths))
+                torch.as_tensor(lengths),
+            )

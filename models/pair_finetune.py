@@ -66,7 +66,9 @@ class PairFinetune(Encoder):
     """
 
     family = "pair-finetune"
-    title = "Fine-tuned sentence-transformer on scored or labelled pairs (sentence-transformers losses)"
+    title = (
+        "Fine-tuned sentence-transformer on scored or labelled pairs (sentence-transformers losses)"
+    )
     install_hint = INSTALL_HINT
     requires_fit = True
     learns_from_data = True
@@ -81,12 +83,20 @@ class PairFinetune(Encoder):
     path_prefix = "pair-finetune:"
     batch_size = 64
 
-    def __init__(self, base: str = BUNDLED_MODEL, epochs: int = 1, batch_pairs: int = 16,
-                 learning_rate: float = 2e-5, objective: str = "auto", seed: int = 0):
+    def __init__(
+        self,
+        base: str = BUNDLED_MODEL,
+        epochs: int = 1,
+        batch_pairs: int = 16,
+        learning_rate: float = 2e-5,
+        objective: str = "auto",
+        seed: int = 0,
+    ):
         self._base = SentenceTransformerEncoder(model=base)
         if int(epochs) < 1 or int(batch_pairs) < 1:
-            raise ModelError(f"epochs and batch_pairs must be at least 1, not {epochs}, "
-                             f"{batch_pairs}")
+            raise ModelError(
+                f"epochs and batch_pairs must be at least 1, not {epochs}, {batch_pairs}"
+            )
         if not float(learning_rate) > 0:
             raise ModelError(f"learning_rate must be positive, not {learning_rate}")
         resolved_objective(objective)
@@ -130,38 +140,52 @@ class PairFinetune(Encoder):
         import os
 
         import torch
+
         os.environ.update(_OFFLINE)
         from sentence_transformers import SentenceTransformer
+
         try:
             from sentence_transformers.sentence_transformer.losses import (
                 CosineSimilarityLoss,
                 SoftmaxLoss,
             )
-        except ImportError:         # sentence-transformers < 6
+        except ImportError:  # sentence-transformers < 6
             from sentence_transformers.losses import CosineSimilarityLoss, SoftmaxLoss
         classes, passes = training_targets(
-            pairs, resolved_objective(self.objective, pairs, self.AUTO))
+            pairs, resolved_objective(self.objective, pairs, self.AUTO)
+        )
         yield Progress(f"loading {self._base.name}", 0, 1)
         with seeded(self.seed):
-            model = SentenceTransformer(str(self._base.directory), device=_device(),
-                                        local_files_only=True)
-            dimension = (getattr(model, "get_embedding_dimension", None)
-                         or model.get_sentence_embedding_dimension)()
+            model = SentenceTransformer(
+                str(self._base.directory), device=_device(), local_files_only=True
+            )
+            dimension = (
+                getattr(model, "get_embedding_dimension", None)
+                or model.get_sentence_embedding_dimension
+            )()
             assert dimension is not None, "the base model's pooling fixes the dimension"
             dimension = int(dimension)
-            softmax = (SoftmaxLoss(model, dimension, len(classes),
-                                   concatenation_sent_multiplication=True)
-                       if any((p.labels >= 0).any() for p in passes) else None)
-            cosine = (CosineSimilarityLoss(model)
-                      if any(np.isfinite(p.scores).any() for p in passes) else None)
-            trained = [p for loss in (softmax, cosine) if loss is not None
-                       for p in loss.parameters()]
-            optimizer = torch.optim.AdamW(list({id(p): p for p in trained}.values()),
-                                          lr=self.learning_rate)
+            softmax = (
+                SoftmaxLoss(model, dimension, len(classes), concatenation_sent_multiplication=True)
+                if any((p.labels >= 0).any() for p in passes)
+                else None
+            )
+            cosine = (
+                CosineSimilarityLoss(model)
+                if any(np.isfinite(p.scores).any() for p in passes)
+                else None
+            )
+            trained = [
+                p for loss in (softmax, cosine) if loss is not None for p in loss.parameters()
+            ]
+            optimizer = torch.optim.AdamW(
+                list({id(p): p for p in trained}.values()), lr=self.learning_rate
+            )
             total = self.epochs * sum(-(-len(p.examples) // self.batch_pairs) for p in passes)
             warmup = max(1, total // 10)
             schedule = torch.optim.lr_scheduler.LambdaLR(
-                optimizer, lambda step: min(1.0, (step + 1) / warmup))
+                optimizer, lambda step: min(1.0, (step + 1) / warmup)
+            )
             # sentence-transformers 6 renamed tokenize to preprocess.
             tokenize = getattr(model, "preprocess", None) or model.tokenize
             generator = torch.Generator().manual_seed(self.seed)
@@ -170,31 +194,42 @@ class PairFinetune(Encoder):
             model.train()
             for epoch in range(self.epochs):
                 for step in passes:
-                    heads = ((softmax, step.labels >= 0, step.labels, torch.long),
-                             (cosine, np.isfinite(step.scores), step.scores, torch.float32))
-                    order = step.examples[torch.randperm(len(step.examples),
-                                                         generator=generator).numpy()]
+                    heads = (
+                        (softmax, step.labels >= 0, step.labels, torch.long),
+                        (cosine, np.isfinite(step.scores), step.scores, torch.float32),
+                    )
+                    order = step.examples[
+                        torch.randperm(len(step.examples), generator=generator).numpy()
+                    ]
                     for start in range(0, len(order), self.batch_pairs):
-                        rows = order[start:start + self.batch_pairs]
+                        rows = order[start : start + self.batch_pairs]
                         # A tensor once a head adds to it (a Python 0.0 keeps its dtype).
                         loss: Any = 0.0
                         for head, has_gold, gold, dtype in heads:
                             keep = rows[has_gold[rows]]
                             if head is None or not len(keep):
                                 continue
-                            features = [_to(tokenize([side[i] for i in keep]), model.device)
-                                        for side in (pairs.first, pairs.second)]
-                            loss = loss + head(features, torch.as_tensor(
-                                gold[keep], dtype=dtype, device=model.device))
+                            features = [
+                                _to(tokenize([side[i] for i in keep]), model.device)
+                                for side in (pairs.first, pairs.second)
+                            ]
+                            loss = loss + head(
+                                features,
+                                torch.as_tensor(gold[keep], dtype=dtype, device=model.device),
+                            )
                         optimizer.zero_grad(set_to_none=True)
                         loss.backward()
                         torch.nn.utils.clip_grad_norm_(trained, 1.0)
                         optimizer.step()
                         schedule.step()
                         losses.append(float(loss.item()))
-                        yield Progress(f"fine-tuning {self._base.name} on {n_pairs:,} pairs "
-                                       f"(epoch {epoch + 1} of {self.epochs}, loss "
-                                       f"{losses[-1]:.3f})", len(losses), total)
+                        yield Progress(
+                            f"fine-tuning {self._base.name} on {n_pairs:,} pairs "
+                            f"(epoch {epoch + 1} of {self.epochs}, loss "
+                            f"{losses[-1]:.3f})",
+                            len(losses),
+                            total,
+                        )
         model.eval()
         corpus_fingerprint = corpus_digest(pairs.rows())
         self._save(model, corpus_fingerprint, losses)
@@ -210,9 +245,15 @@ class PairFinetune(Encoder):
             shutil.rmtree(staging)
         else:
             staging.rename(folder)
-        sidecar = {"format": "sentspace-pair-finetune", "version": 1, "family": self.family,
-                   "params": self.params(), "corpus_fingerprint": corpus_fingerprint,
-                   "digest": digest, "losses": losses}
+        sidecar = {
+            "format": "sentspace-pair-finetune",
+            "version": 1,
+            "family": self.family,
+            "params": self.params(),
+            "corpus_fingerprint": corpus_fingerprint,
+            "digest": digest,
+            "losses": losses,
+        }
         write_text_atomic(sidecar_path(folder), json.dumps(sidecar))
         self._restore(folder, corpus_fingerprint, losses)
 
@@ -237,13 +278,17 @@ class PairFinetune(Encoder):
             sidecar = json.loads(path.read_text(encoding="utf-8"))
             params, digest = sidecar["params"], sidecar["digest"]
         except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ModelError(f"no readable sidecar {path.name} beside the model folder "
-                             f"({error})", folder) from None
+            raise ModelError(
+                f"no readable sidecar {path.name} beside the model folder ({error})", folder
+            ) from None
         if sidecar.get("family") != cls.family:
             raise ModelError(f"{path.name} does not describe a {cls.family} model", folder)
         if not folder.is_dir() or model_dir_digest(folder) != digest:
-            raise ModelError("the model folder's files differ from the digest in its "
-                             "sidecar: it was changed after sentspace saved it", folder)
+            raise ModelError(
+                "the model folder's files differ from the digest in its "
+                "sidecar: it was changed after sentspace saved it",
+                folder,
+            )
         encoder = cls(**params)
         encoder._restore(folder, sidecar["corpus_fingerprint"], sidecar.get("losses", []))
         return encoder
@@ -260,15 +305,22 @@ class PairFinetune(Encoder):
     @property
     def name(self) -> str:
         defaults = type(self)().params()
-        changed = [f"{key}={value}" for key, value in self.params().items()
-                   if key != "base" and defaults.get(key) != value]
-        name = (self.family if self.base == BUNDLED_MODEL
-                else f"{self.path_prefix}{Path(self.base).name}")
+        changed = [
+            f"{key}={value}"
+            for key, value in self.params().items()
+            if key != "base" and defaults.get(key) != value
+        ]
+        name = (
+            self.family
+            if self.base == BUNDLED_MODEL
+            else f"{self.path_prefix}{Path(self.base).name}"
+        )
         return f"{name}({', '.join(changed)})" if changed else name
 
 
 def _to(features: dict, device) -> dict:
     """The tokenizer's tensors moved to ``device`` (other entries, e.g. the modality
     name sentence-transformers 6 adds, as they are)."""
-    return {key: value.to(device) if hasattr(value, "to") else value
-            for key, value in features.items()}
+    return {
+        key: value.to(device) if hasattr(value, "to") else value for key, value in features.items()
+    }

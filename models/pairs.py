@@ -62,11 +62,14 @@ class TrainingPairs:
 
     def rows(self) -> list[str]:
         """``first<TAB>second<TAB>label<TAB>score`` per pair (tabs in text become spaces)."""
+
         def clean(text: str) -> str:
             return text.replace("\t", " ").replace("\n", " ")
-        return [f"{clean(a)}\t{clean(b)}\t{clean(label)}\t{'' if math.isnan(s) else repr(s)}"
-                for a, b, label, s in zip(self.first, self.second, self.label,
-                                          self.score.tolist())]
+
+        return [
+            f"{clean(a)}\t{clean(b)}\t{clean(label)}\t{'' if math.isnan(s) else repr(s)}"
+            for a, b, label, s in zip(self.first, self.second, self.label, self.score.tolist())
+        ]
 
     @classmethod
     def parse(cls, rows: Sequence[str]) -> TrainingPairs:
@@ -75,10 +78,12 @@ class TrainingPairs:
         for number, row in enumerate(rows, 1):
             fields = row.split("\t")
             if len(fields) != 4:
-                raise ModelError(f"training row {number}: pair-trained encoders train on "
-                                 "labelled sentence pairs (sentence1, sentence2, label, "
-                                 "score), not single sentences: give the corpus's pairs or "
-                                 "a pairs file")
+                raise ModelError(
+                    f"training row {number}: pair-trained encoders train on "
+                    "labelled sentence pairs (sentence1, sentence2, label, "
+                    "score), not single sentences: give the corpus's pairs or "
+                    "a pairs file"
+                )
             first.append(fields[0])
             second.append(fields[1])
             labels.append(fields[2].strip())
@@ -123,16 +128,21 @@ def read_pairs_file(path: str | Path) -> TrainingPairs:
     records = list(csv.reader([line for _, line in numbered], delimiter=delimiter))
     header = [name.strip().lower() for name in records[0]]
     if not {"sentence1", "sentence2"} <= set(header) or not {"label", "score"} & set(header):
-        raise ModelError(f"the header must name sentence1, sentence2 and label and/or score "
-                         f"(found {', '.join(header) or 'nothing'})", path, numbered[0][0])
+        raise ModelError(
+            f"the header must name sentence1, sentence2 and label and/or score "
+            f"(found {', '.join(header) or 'nothing'})",
+            path,
+            numbered[0][0],
+        )
     column = {name: header.index(name) for name in FILE_COLUMNS if name in header}
     first, second, labels, scores = [], [], [], []
     for (number, _), fields in zip(numbered[1:], records[1:]):
-        if delimiter == "\t":      # lines come stripped, trailing empty fields with them
+        if delimiter == "\t":  # lines come stripped, trailing empty fields with them
             fields += [""] * (len(header) - len(fields))
         if len(fields) != len(header):
-            raise ModelError(f"{len(fields)} fields where the header has {len(header)}",
-                             path, number)
+            raise ModelError(
+                f"{len(fields)} fields where the header has {len(header)}", path, number
+            )
         a, b = fields[column["sentence1"]].strip(), fields[column["sentence2"]].strip()
         if not a or not b:
             raise ModelError("empty sentence", path, number)
@@ -170,20 +180,29 @@ def corpus_pairs(corpus, pair_index: np.ndarray | None = None) -> TrainingPairs 
             return ""
         return names[label] if names else str(label)
 
-    return TrainingPairs(tuple(corpus.texts[i] for i in pairs.first[pair_index]),
-                         tuple(corpus.texts[i] for i in pairs.second[pair_index]),
-                         tuple(label_name(int(label)) for label in pairs.label[pair_index]),
-                         np.asarray(pairs.score[pair_index], dtype=np.float64))
+    return TrainingPairs(
+        tuple(corpus.texts[i] for i in pairs.first[pair_index]),
+        tuple(corpus.texts[i] for i in pairs.second[pair_index]),
+        tuple(label_name(int(label)) for label in pairs.label[pair_index]),
+        np.asarray(pairs.score[pair_index], dtype=np.float64),
+    )
 
 
 def pair_features(u, v):
     """[u, v, |u - v|, u * v] (InferSent's classifier input)."""
     import torch
+
     return torch.cat([u, v, (u - v).abs(), u * v], dim=1)
 
 
-def _network(vocab_size: int, embedding_size: int, hidden_size: int, recurrent: bool,
-             classifier_size: int, n_classes: int):
+def _network(
+    vocab_size: int,
+    embedding_size: int,
+    hidden_size: int,
+    recurrent: bool,
+    classifier_size: int,
+    n_classes: int,
+):
     import torch
 
     class PairNetwork(torch.nn.Module):
@@ -195,16 +214,23 @@ def _network(vocab_size: int, embedding_size: int, hidden_size: int, recurrent: 
             if recurrent:
                 self.gru = torch.nn.GRU(embedding_size, hidden_size, batch_first=True)
             dim = hidden_size if recurrent else embedding_size
-            self.classifier = torch.nn.Sequential(
-                torch.nn.Linear(4 * dim, classifier_size), torch.nn.Tanh(),
-                torch.nn.Linear(classifier_size, n_classes)) if n_classes else None
+            self.classifier = (
+                torch.nn.Sequential(
+                    torch.nn.Linear(4 * dim, classifier_size),
+                    torch.nn.Tanh(),
+                    torch.nn.Linear(classifier_size, n_classes),
+                )
+                if n_classes
+                else None
+            )
 
         def forward(self, ids, lengths):
             """ids: (n, longest) padded; lengths: (n,) with every length >= 1."""
             embedded = self.embedding(ids)
             if recurrent:
                 packed = torch.nn.utils.rnn.pack_padded_sequence(
-                    embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
+                    embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
+                )
                 return self.gru(packed)[1][-1]
             return embedded.sum(1) / lengths.unsqueeze(1).to(embedded.dtype)
 
@@ -221,13 +247,13 @@ class Pass:
     scores: np.ndarray
 
 
-def resolved_objective(objective: str, pairs: TrainingPairs | None = None,
-                       auto: str = AUTO_OBJECTIVE) -> str:
+def resolved_objective(
+    objective: str, pairs: TrainingPairs | None = None, auto: str = AUTO_OBJECTIVE
+) -> str:
     """``objective``, or for "auto" the family's ``auto``; an ``auto`` of "scores" trains
     on the labels where ``pairs`` have no score (MSRP). ModelError when unknown."""
     if objective not in OBJECTIVES:
-        raise ModelError(f"objective must be one of {', '.join(OBJECTIVES)}, "
-                         f"not {objective!r}")
+        raise ModelError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     if objective != "auto":
         return objective
     if auto == "scores" and pairs is not None and not np.isfinite(pairs.score).any():
@@ -235,8 +261,9 @@ def resolved_objective(objective: str, pairs: TrainingPairs | None = None,
     return auto
 
 
-def training_targets(pairs: TrainingPairs, objective: str
-                     ) -> tuple[tuple[str, ...], tuple[Pass, ...]]:
+def training_targets(
+    pairs: TrainingPairs, objective: str
+) -> tuple[tuple[str, ...], tuple[Pass, ...]]:
     """What a pair-trained model learns from, and in which order: ``(classes, passes)``.
 
     ``objective`` is a resolved name of :data:`OBJECTIVES` (not "auto"). Every epoch
@@ -253,8 +280,9 @@ def training_targets(pairs: TrainingPairs, objective: str
     ModelError
         No pair has what the objective trains on.
     """
-    classes = (tuple(sorted({label for label in pairs.label if label}))
-               if objective != "scores" else ())
+    classes = (
+        tuple(sorted({label for label in pairs.label if label})) if objective != "scores" else ()
+    )
     if len(classes) < 2:
         classes = ()
     index = {name: i for i, name in enumerate(classes)}
@@ -263,18 +291,21 @@ def training_targets(pairs: TrainingPairs, objective: str
     finite = np.isfinite(scores)
     if finite.any():
         low, high = scores[finite].min(), scores[finite].max()
-        scores = (scores - low) / (high - low) if high > low else np.where(finite, 1.0,
-                                                                              np.nan)
+        scores = (scores - low) / (high - low) if high > low else np.where(finite, 1.0, np.nan)
     if objective == "labels-then-scores":
         no_labels, no_scores = np.full_like(labels, -1), np.full_like(scores, np.nan)
-        passes: tuple[Pass, ...] = (Pass(np.flatnonzero(labels >= 0), labels, no_scores),
-                  Pass(np.flatnonzero(np.isfinite(scores)), no_labels, scores))
+        passes: tuple[Pass, ...] = (
+            Pass(np.flatnonzero(labels >= 0), labels, no_scores),
+            Pass(np.flatnonzero(np.isfinite(scores)), no_labels, scores),
+        )
     else:
         passes = (Pass(np.flatnonzero((labels >= 0) | np.isfinite(scores)), labels, scores),)
     passes = tuple(p for p in passes if len(p.examples))
     if not passes:
-        raise ModelError(f"none of the {len(pairs):,} training pairs has what objective="
-                         f"{objective!r} trains on (labels of 2 or more classes, or scores)")
+        raise ModelError(
+            f"none of the {len(pairs):,} training pairs has what objective="
+            f"{objective!r} trains on (labels of 2 or more classes, or scores)"
+        )
     return classes, passes
 
 
@@ -304,15 +335,38 @@ class PairBOW(NeuralEncoder):
     training_rows = "pairs"
     recurrent = False
 
-    def __init__(self, embedding_size: int = 300, hidden_size: int = 512,
-                 classifier_size: int = 512, objective: str = "auto", max_length: int = 50,
-                 epochs: int = 10, batch_sentences: int = 64, learning_rate: float = 0.001,
-                 min_count: int = 1, max_vocab: int = 50_000, lowercase: bool = True,
-                 seed: int = 0, training_file: str | None = None):
-        super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
-                         lowercase, seed, training_file)
-        require_at_least_one(embedding_size=embedding_size, hidden_size=hidden_size,
-                             classifier_size=classifier_size, max_length=max_length)
+    def __init__(
+        self,
+        embedding_size: int = 300,
+        hidden_size: int = 512,
+        classifier_size: int = 512,
+        objective: str = "auto",
+        max_length: int = 50,
+        epochs: int = 10,
+        batch_sentences: int = 64,
+        learning_rate: float = 0.001,
+        min_count: int = 1,
+        max_vocab: int = 50_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )
+        require_at_least_one(
+            embedding_size=embedding_size,
+            hidden_size=hidden_size,
+            classifier_size=classifier_size,
+            max_length=max_length,
+        )
         resolved_objective(objective)
         self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
         self.classifier_size, self.objective = int(classifier_size), objective
@@ -343,28 +397,42 @@ class PairBOW(NeuralEncoder):
         # Training only: held_out_loss, which would pass the trained vocabulary, is refused.
         assert vocab is None, "a pair encoder has no held-out loss"
         import torch
+
         pairs = TrainingPairs.parse(texts)
-        classes, passes = training_targets(
-            pairs, resolved_objective(self.objective))
-        first = [tokenize(text, self.lowercase)[:self.max_length] for text in pairs.first]
-        second = [tokenize(text, self.lowercase)[:self.max_length] for text in pairs.second]
+        classes, passes = training_targets(pairs, resolved_objective(self.objective))
+        first = [tokenize(text, self.lowercase)[: self.max_length] for text in pairs.first]
+        second = [tokenize(text, self.lowercase)[: self.max_length] for text in pairs.second]
         examples = np.unique(np.concatenate([p.examples for p in passes]))
-        vocab = Vocabulary.build([first[i] for i in examples] + [second[i] for i in examples],
-                                 self.min_count, self.max_vocab)
+        vocab = Vocabulary.build(
+            [first[i] for i in examples] + [second[i] for i in examples],
+            self.min_count,
+            self.max_vocab,
+        )
         if not vocab.words:
-            raise ModelError(f"no word of the training pairs is seen min_count="
-                             f"{self.min_count} times")
+            raise ModelError(
+                f"no word of the training pairs is seen min_count={self.min_count} times"
+            )
         self.classes_ = classes
-        sides = tuple(Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in side])
-                      for side in (first, second))
-        gold = tuple((p.examples, torch.as_tensor(p.labels),
-                      torch.as_tensor(p.scores, dtype=torch.float32)) for p in passes)
+        sides = tuple(
+            Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in side])
+            for side in (first, second)
+        )
+        gold = tuple(
+            (p.examples, torch.as_tensor(p.labels), torch.as_tensor(p.scores, dtype=torch.float32))
+            for p in passes
+        )
         self._pass_sizes = tuple(len(p.examples) for p in passes)
         return vocab, (sides, gold), sum(self._pass_sizes)
 
     def _new_module(self, vocab: Vocabulary):
-        return _network(len(vocab), self.embedding_size, self.hidden_size, self.recurrent,
-                        self.classifier_size, len(self.classes_))
+        return _network(
+            len(vocab),
+            self.embedding_size,
+            self.hidden_size,
+            self.recurrent,
+            self.classifier_size,
+            len(self.classes_),
+        )
 
     def _use(self, module, vocab: Vocabulary) -> None:
         # The classifier served training only: the saved model is the sentence encoder.
@@ -372,8 +440,10 @@ class PairBOW(NeuralEncoder):
         super()._use(module, vocab)
 
     def held_out_loss(self, texts: Sequence[str]) -> float:
-        raise ModelError(f"{self.name} has no held-out loss: its classifier serves training "
-                         "only; evaluate it on held-out pairs (relatedness, transfer)")
+        raise ModelError(
+            f"{self.name} has no held-out loss: its classifier serves training "
+            "only; evaluate it on held-out pairs (relatedness, transfer)"
+        )
 
     def _batch_count(self, n_examples: int) -> int:
         count = super()._batch_count
@@ -384,17 +454,24 @@ class PairBOW(NeuralEncoder):
         for examples, labels, scores in passes:
             for batch in self._order(len(examples), generator):
                 rows = examples[batch]
-                yield ([(side.padded(rows), side.lengths[rows]) for side in sides],
-                       labels[rows], scores[rows])
+                yield (
+                    [(side.padded(rows), side.lengths[rows]) for side in sides],
+                    labels[rows],
+                    scores[rows],
+                )
 
     def _forward(self, module, ids: np.ndarray, lengths: np.ndarray):
         import torch
+
         device = module.embedding.weight.device
-        return module(torch.as_tensor(ids, device=device),
-                      torch.as_tensor(np.maximum(lengths, 1), device=device))
+        return module(
+            torch.as_tensor(ids, device=device),
+            torch.as_tensor(np.maximum(lengths, 1), device=device),
+        )
 
     def _loss(self, module, batch, generator):
         import torch
+
         (first, second), labels, scores = batch
         u, v = self._forward(module, *first), self._forward(module, *second)
         labels, scores = labels.to(u.device), scores.to(u.device)
@@ -423,11 +500,34 @@ class PairRNN(PairBOW):
     title = "Pair-trained GRU (labelled pairs; Triantafillou et al. 2016)"
     recurrent = True
 
-    def __init__(self, embedding_size: int = 128, hidden_size: int = 256,
-                 classifier_size: int = 512, objective: str = "auto", max_length: int = 50,
-                 epochs: int = 5, batch_sentences: int = 64, learning_rate: float = 0.001,
-                 min_count: int = 1, max_vocab: int = 50_000, lowercase: bool = True,
-                 seed: int = 0, training_file: str | None = None):
-        super().__init__(embedding_size, hidden_size, classifier_size, objective, max_length,
-                         epochs, batch_sentences, learning_rate, min_count, max_vocab,
-                         lowercase, seed, training_file)
+    def __init__(
+        self,
+        embedding_size: int = 128,
+        hidden_size: int = 256,
+        classifier_size: int = 512,
+        objective: str = "auto",
+        max_length: int = 50,
+        epochs: int = 5,
+        batch_sentences: int = 64,
+        learning_rate: float = 0.001,
+        min_count: int = 1,
+        max_vocab: int = 50_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            embedding_size,
+            hidden_size,
+            classifier_size,
+            objective,
+            max_length,
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )

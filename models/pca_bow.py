@@ -57,8 +57,8 @@ class PcaBagOfWords(Encoder):
         self.lowercase = lowercase
         self.seed = int(seed)
         self.vectorizer_: CountVectorizer | None = None
-        self.components_: np.ndarray | None = None   # (dim, n_vocabulary), float64
-        self._offset: np.ndarray | None = None       # mean @ components_.T, (dim,)
+        self.components_: np.ndarray | None = None  # (dim, n_vocabulary), float64
+        self._offset: np.ndarray | None = None  # mean @ components_.T, (dim,)
         self._fit_hash: str | None = None
 
     def fit(self, texts: Sequence[str]) -> Self:
@@ -67,19 +67,25 @@ class PcaBagOfWords(Encoder):
         from sklearn.decomposition import PCA  # noqa: PLC0415
         from sklearn.feature_extraction.text import CountVectorizer  # noqa: PLC0415
         from sklearn.utils.sparsefuncs import mean_variance_axis  # noqa: PLC0415
-        vectorizer = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=self.lowercase,
-                                     dtype=np.float64)
+
+        vectorizer = CountVectorizer(
+            token_pattern=TOKEN_PATTERN, lowercase=self.lowercase, dtype=np.float64
+        )
         try:
             counts = vectorizer.fit_transform(texts)
-        except ValueError:      # no tokens at all: scikit-learn's "empty vocabulary"
+        except ValueError:  # no tokens at all: scikit-learn's "empty vocabulary"
             counts = None
         n_components = min(self.dimension, min(counts.shape) - 1) if counts is not None else 0
         if n_components < 1:
-            raise ModelError("PCA over bag of words needs at least two texts and two distinct "
-                             f"words to fit; got {len(texts)} texts")
-        if not mean_variance_axis(counts, axis=0)[1].any():   # ARPACK fails on all zeros
-            raise ModelError("PCA over bag of words needs texts that differ in their words; "
-                             f"all {len(texts)} fit texts have the same counts")
+            raise ModelError(
+                "PCA over bag of words needs at least two texts and two distinct "
+                f"words to fit; got {len(texts)} texts"
+            )
+        if not mean_variance_axis(counts, axis=0)[1].any():  # ARPACK fails on all zeros
+            raise ModelError(
+                "PCA over bag of words needs texts that differ in their words; "
+                f"all {len(texts)} fit texts have the same counts"
+            )
         pca = PCA(n_components, svd_solver="arpack", random_state=self.seed).fit(counts)
         # numpy.linalg.matrix_rank's tolerance; singular values are sorted descending.
         singular = pca.singular_values_
@@ -109,7 +115,7 @@ class PcaBagOfWords(Encoder):
         return frozenset(self.vectorizer_.vocabulary_) if self.vectorizer_ else frozenset()
 
     def _encode_batch(self, texts: Sequence[str]) -> Embeddings:
-        if not texts:   # scikit-learn refuses zero rows
+        if not texts:  # scikit-learn refuses zero rows
             return np.zeros((0, self.dim), dtype=np.float32)
         assert self.vectorizer_ is not None and self.components_ is not None, "fitted"
         counts = self.vectorizer_.transform(list(texts))

@@ -81,8 +81,7 @@ class EmbeddingsTable:
 HASH_BLOCK = 1 << 24
 
 
-def _scan(path: Path, data: tuple[int, np.dtype, int] | None = None
-          ) -> tuple[str, int | None]:
+def _scan(path: Path, data: tuple[int, np.dtype, int] | None = None) -> tuple[str, int | None]:
     """The file's hash and, with ``data`` = (byte offset, dtype, row width) of a raw
     row-major array in it, the first row holding NaN or infinity (None: all finite).
 
@@ -107,8 +106,9 @@ def _scan(path: Path, data: tuple[int, np.dtype, int] | None = None
             stop = start + len(raw)
             stop -= (stop - offset) % dtype.itemsize
             if stop > first:
-                values = np.frombuffer(raw, dtype=dtype, count=(stop - first) // dtype.itemsize,
-                                       offset=first - start)
+                values = np.frombuffer(
+                    raw, dtype=dtype, count=(stop - first) // dtype.itemsize, offset=first - start
+                )
                 finite = np.isfinite(values)
                 if not finite.all():
                     index = (first - offset) // dtype.itemsize + int(np.argmin(finite))
@@ -138,8 +138,9 @@ def file_hash(path: Path) -> str:
 
 def _check_shape(vectors: np.ndarray, path: Path) -> None:
     if vectors.ndim != 2:
-        raise EmbeddingsFileError(f"expected a 2-D array (rows, dimensions), found shape "
-                                  f"{vectors.shape}", path)
+        raise EmbeddingsFileError(
+            f"expected a 2-D array (rows, dimensions), found shape {vectors.shape}", path
+        )
     if vectors.shape[0] == 0 or vectors.shape[1] == 0:
         raise EmbeddingsFileError(f"no embeddings in the file (shape {vectors.shape})", path)
     if not np.issubdtype(vectors.dtype, np.number):
@@ -151,7 +152,7 @@ def _check_vectors(vectors: np.ndarray, path: Path) -> np.ndarray:
     # Scan in blocks so a memory-mapped file is checked without loading it whole.
     step = max(1, (1 << 24) // max(vectors.shape[1], 1))
     for start in range(0, vectors.shape[0], step):
-        finite = np.isfinite(vectors[start:start + step])
+        finite = np.isfinite(vectors[start : start + step])
         if not finite.all():
             row = start + int(np.flatnonzero(~finite.all(axis=1))[0])
             raise EmbeddingsFileError(f"row {row + 1} holds NaN or infinity", path, row + 1)
@@ -165,9 +166,13 @@ def _read_npy(path: Path) -> EmbeddingsTable:
         vectors = np.load(path, mmap_mode="c", allow_pickle=False)
     except (ValueError, OSError, EOFError) as error:
         raise EmbeddingsFileError(f"not a readable .npy array ({error})", path) from None
-    if (isinstance(vectors, np.memmap) and vectors.dtype.kind == "f"
-            and vectors.flags.c_contiguous and vectors.ndim == 2
-            and vectors.offset % vectors.dtype.itemsize == 0):
+    if (
+        isinstance(vectors, np.memmap)
+        and vectors.dtype.kind == "f"
+        and vectors.flags.c_contiguous
+        and vectors.ndim == 2
+        and vectors.offset % vectors.dtype.itemsize == 0
+    ):
         # The common case (float, C order): the finite check runs in the same pass over
         # the file as its hash (see _scan), not through the memory map.
         _check_shape(vectors, path)
@@ -190,8 +195,11 @@ def _read_npz(path: Path) -> EmbeddingsTable:
         raise EmbeddingsFileError(f"not a readable .npz archive ({error})", path) from None
     matrices = [name for name, array in arrays.items() if array.ndim == 2]
     if len(matrices) != 1:
-        raise EmbeddingsFileError(f"expected exactly one 2-D array, found {len(matrices)} "
-                                  f"({', '.join(arrays) or 'none'})", path)
+        raise EmbeddingsFileError(
+            f"expected exactly one 2-D array, found {len(matrices)} "
+            f"({', '.join(arrays) or 'none'})",
+            path,
+        )
     vectors = np.asarray(arrays[matrices[0]], dtype=np.float32)
     return EmbeddingsTable(path, _check_vectors(vectors, path))
 
@@ -209,13 +217,19 @@ def _parse_tsv_fast(path: Path) -> np.ndarray | None:
     names = [f"c{i}" for i in range(width)]
     try:
         table = csv.read_csv(
-            path, read_options=csv.ReadOptions(column_names=names),
+            path,
+            read_options=csv.ReadOptions(column_names=names),
             # Blank lines, empty or null-like values: the careful reader reports them.
-            parse_options=csv.ParseOptions(delimiter="\t", quote_char=False,
-                                           ignore_empty_lines=False),
+            parse_options=csv.ParseOptions(
+                delimiter="\t", quote_char=False, ignore_empty_lines=False
+            ),
             convert_options=csv.ConvertOptions(
-                column_types={name: pa.float32() for name in names}, null_values=[],
-                strings_can_be_null=False, quoted_strings_can_be_null=False))
+                column_types={name: pa.float32() for name in names},
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
     except (pa.ArrowException, OSError, UnicodeDecodeError):
         return None
     vectors = np.empty((table.num_rows, width), dtype=np.float32)
@@ -233,8 +247,9 @@ def _parse_tsv_by_line(path: Path, lines: list[str]) -> np.ndarray:
         if width is None:
             width = len(fields)
         elif len(fields) != width:
-            raise EmbeddingsFileError(f"{len(fields)} values where earlier rows have {width}",
-                                      path, number)
+            raise EmbeddingsFileError(
+                f"{len(fields)} values where earlier rows have {width}", path, number
+            )
         try:
             rows.append([float(value) for value in fields])
         except ValueError:
@@ -262,8 +277,9 @@ def _read_projector(path: Path) -> EmbeddingsTable:
             table = {"text": tuple(meta)}
         n_meta = len(next(iter(table.values())))
         if n_meta != len(vectors):
-            raise EmbeddingsFileError(f"{n_meta} metadata rows for {len(vectors)} vectors",
-                                      metadata_path)
+            raise EmbeddingsFileError(
+                f"{n_meta} metadata rows for {len(vectors)} vectors", metadata_path
+            )
         ids = next((tuple(table[c]) for c in ID_COLUMNS if c in table), None)
         texts = next((tuple(table[c]) for c in TEXT_COLUMNS if c in table), None)
     return EmbeddingsTable(path, vectors, ids, texts)
@@ -285,8 +301,10 @@ def _read_parquet(path: Path) -> EmbeddingsTable:
     names = parquet.schema_arrow.names
     vector_column = next((c for c in VECTOR_COLUMNS if c in names), None)
     if vector_column is None:
-        raise EmbeddingsFileError(f"no vector column (looked for {', '.join(VECTOR_COLUMNS)};"
-                                  f" found {', '.join(names)})", path)
+        raise EmbeddingsFileError(
+            f"no vector column (looked for {', '.join(VECTOR_COLUMNS)}; found {', '.join(names)})",
+            path,
+        )
     vectors = np.zeros((0, 0), dtype=np.float32)
     done = 0
     try:
@@ -294,24 +312,30 @@ def _read_parquet(path: Path) -> EmbeddingsTable:
             column = batch.column(0)
             # pyarrow-stubs 20 types a batch's column as a plain Array, not a list array.
             lengths = column.value_lengths().to_numpy(  # type: ignore[attr-defined]
-                zero_copy_only=False)
+                zero_copy_only=False
+            )
             if done == 0:
                 width = int(lengths[0]) if len(lengths) and lengths[0] == lengths[0] else 0
                 vectors = np.empty((parquet.metadata.num_rows, width), dtype=np.float32)
             uneven = np.flatnonzero(lengths != width)
             if len(uneven):
                 row = done + int(uneven[0]) + 1
-                raise EmbeddingsFileError(f"row {row} has {lengths[uneven[0]]} values where "
-                                          f"row 1 has {width}", path, row)
+                raise EmbeddingsFileError(
+                    f"row {row} has {lengths[uneven[0]]} values where row 1 has {width}", path, row
+                )
             flat = column.flatten().to_numpy(  # type: ignore[attr-defined]
-                zero_copy_only=False)
-            vectors[done:done + len(batch)] = flat.reshape(len(batch), width)
+                zero_copy_only=False
+            )
+            vectors[done : done + len(batch)] = flat.reshape(len(batch), width)
             done += len(batch)
 
         def text_column(candidates):
             name = next((c for c in candidates if c in names), None)
-            return None if name is None else tuple(
-                str(v) for v in parquet.read(columns=[name]).column(0).to_pylist())
+            return (
+                None
+                if name is None
+                else tuple(str(v) for v in parquet.read(columns=[name]).column(0).to_pylist())
+            )
 
         ids, texts = text_column(ID_COLUMNS), text_column(TEXT_COLUMNS)
     except (pa.ArrowException, OSError) as error:
@@ -328,32 +352,41 @@ def _read_shards(folder: Path) -> EmbeddingsTable:
         shards, n_shards = manifest["shards"], manifest["n_shards"]
         n_rows, dim = manifest["corpus"]["rows"], manifest["dim"]
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise EmbeddingsFileError(f"not a readable shard manifest ({error})",
-                                  manifest_path) from None
+        raise EmbeddingsFileError(
+            f"not a readable shard manifest ({error})", manifest_path
+        ) from None
     if manifest.get("format") != SHARD_FORMAT:
         raise EmbeddingsFileError(f"not a {SHARD_FORMAT} manifest", manifest_path)
     if len(shards) != n_shards:
-        raise EmbeddingsFileError(f"{n_shards - len(shards)} of {n_shards} shards are not "
-                                  f"encoded yet: rerun the same sentspace encode to finish",
-                                  manifest_path)
+        raise EmbeddingsFileError(
+            f"{n_shards - len(shards)} of {n_shards} shards are not "
+            f"encoded yet: rerun the same sentspace encode to finish",
+            manifest_path,
+        )
     vectors = np.empty((n_rows, dim), dtype=np.float32)
     ids: list[str] = []
     for entry in shards:
         path = folder / entry["file"]
         if not path.is_file():
-            raise EmbeddingsFileError("shard file missing: rerun sentspace encode to "
-                                      "encode it again", path)
+            raise EmbeddingsFileError(
+                "shard file missing: rerun sentspace encode to encode it again", path
+            )
         if sha256_file(path) != entry["sha256"]:
-            raise EmbeddingsFileError("the shard differs from its SHA-256 in the manifest "
-                                      "(changed or damaged): delete it and rerun sentspace "
-                                      "encode", path)
+            raise EmbeddingsFileError(
+                "the shard differs from its SHA-256 in the manifest "
+                "(changed or damaged): delete it and rerun sentspace "
+                "encode",
+                path,
+            )
         shard = _read_parquet(path)
         start, rows = entry["start"], entry["rows"]
         if shard.vectors.shape != (rows, dim) or shard.ids is None or len(ids) != start:
-            raise EmbeddingsFileError(f"shard of shape {shard.vectors.shape} where the "
-                                      f"manifest says ({rows}, {dim}) from row {start + 1}",
-                                      path)
-        vectors[start:start + rows] = shard.vectors
+            raise EmbeddingsFileError(
+                f"shard of shape {shard.vectors.shape} where the "
+                f"manifest says ({rows}, {dim}) from row {start + 1}",
+                path,
+            )
+        vectors[start : start + rows] = shard.vectors
         ids.extend(shard.ids)
     digest = hashlib.sha256(manifest_path.read_bytes()).hexdigest()[:16]
     return EmbeddingsTable(folder, vectors, tuple(ids), digest=digest)
@@ -365,19 +398,25 @@ def read_embeddings(path: str | Path) -> EmbeddingsTable:
     path = Path(path)
     if path.is_dir():
         if not (path / SHARD_MANIFEST).is_file():
-            raise EmbeddingsFileError(f"a folder, but not one of encoded shards (no "
-                                      f"{SHARD_MANIFEST})", path)
+            raise EmbeddingsFileError(
+                f"a folder, but not one of encoded shards (no {SHARD_MANIFEST})", path
+            )
         return _read_shards(path)
     if not path.is_file():
         raise EmbeddingsFileError("file not found", path)
     if path.stat().st_size == 0:
         raise EmbeddingsFileError("file is empty", path)
     suffix = path.suffix.lower()
-    readers = {".npy": _read_npy, ".npz": _read_npz, ".tsv": _read_projector,
-               ".parquet": _read_parquet}
+    readers = {
+        ".npy": _read_npy,
+        ".npz": _read_npz,
+        ".tsv": _read_projector,
+        ".parquet": _read_parquet,
+    }
     if suffix not in readers:
-        raise EmbeddingsFileError(f"unknown embeddings format {suffix!r} (known: "
-                                  f"{', '.join(readers)})", path)
+        raise EmbeddingsFileError(
+            f"unknown embeddings format {suffix!r} (known: {', '.join(readers)})", path
+        )
     return readers[suffix](path)
 
 
@@ -388,8 +427,10 @@ def align_rows(table: EmbeddingsTable, corpus: Corpus) -> tuple[np.ndarray, str]
     matched.
     """
     n_rows = len(table.vectors)
-    for key, values, corpus_values in (("id", table.ids, corpus.ids),
-                                       ("text", table.texts, corpus.texts)):
+    for key, values, corpus_values in (
+        ("id", table.ids, corpus.ids),
+        ("text", table.texts, corpus.texts),
+    ):
         if values is None:
             continue
         # Each corpus entry takes the next unused file row with its key, so entries that
@@ -415,11 +456,15 @@ def align_rows(table: EmbeddingsTable, corpus: Corpus) -> tuple[np.ndarray, str]
             raise EmbeddingsFileError(
                 f"{len(missing)} of {len(corpus)} corpus sentences have no row with their "
                 f"{key}; the first is entry {first + 1}: {corpus_values[first][:80]!r}",
-                table.path)
+                table.path,
+            )
     if n_rows == len(corpus):
         return np.arange(n_rows), "row"
-    raise EmbeddingsFileError(f"{n_rows} rows for {len(corpus)} corpus sentences, and no id "
-                              f"or text column that matches the corpus", table.path)
+    raise EmbeddingsFileError(
+        f"{n_rows} rows for {len(corpus)} corpus sentences, and no id "
+        f"or text column that matches the corpus",
+        table.path,
+    )
 
 
 class Precomputed(Encoder):
@@ -444,7 +489,8 @@ class Precomputed(Encoder):
         # Rows already in corpus order (a folder of shards, most files with ids): the
         # corpus's embeddings are the file's, with no aligned copy.
         self.in_order = len(self.vectors) == len(corpus) and bool(
-            np.array_equal(self.rows, np.arange(len(corpus))))
+            np.array_equal(self.rows, np.arange(len(corpus)))
+        )
         self.file_hash = table.digest or file_hash(self.path)
         self._row_of_text_cache: dict[str, int] | None = None
 
@@ -453,8 +499,9 @@ class Precomputed(Encoder):
         """Row of each corpus text, built on first use (a second at a million rows, and
         only needed to encode texts other than the whole corpus)."""
         if self._row_of_text_cache is None:
-            self._row_of_text_cache = {text: int(row) for text, row
-                                       in zip(self.corpus.texts, self.rows)}
+            self._row_of_text_cache = {
+                text: int(row) for text, row in zip(self.corpus.texts, self.rows)
+            }
         return self._row_of_text_cache
 
     @property
@@ -464,8 +511,7 @@ class Precomputed(Encoder):
     def params(self) -> dict[str, Any]:
         # Not the constructor's: the corpus is not a parameter (the file's rows are
         # aligned to it), and the file's hash and how rows were aligned key the output.
-        return {"path": str(self.path), "file_hash": self.file_hash,
-                "aligned_by": self.aligned_by}
+        return {"path": str(self.path), "file_hash": self.file_hash, "aligned_by": self.aligned_by}
 
     @property
     def dim(self) -> int:
@@ -485,8 +531,9 @@ class Precomputed(Encoder):
         try:
             rows = [self._row_of_text[text] for text in texts]
         except KeyError as missing:
-            raise EmbeddingsFileError(f"no precomputed embedding for the sentence "
-                                      f"{str(missing)[:80]}", self.path) from None
+            raise EmbeddingsFileError(
+                f"no precomputed embedding for the sentence {str(missing)[:80]}", self.path
+            ) from None
         return np.asarray(self.vectors[rows], dtype=np.float32).reshape(len(rows), self.dim)
 
     def iter_encode(self, texts: Sequence[str]):
@@ -498,5 +545,6 @@ class Precomputed(Encoder):
         return (yield from super().iter_encode(texts))
 
     def fingerprint(self) -> str:
-        return hashlib.sha256(f"precomputed {self.file_hash} {self.aligned_by} "
-                              f"{self.corpus.fingerprint}".encode()).hexdigest()[:16]
+        return hashlib.sha256(
+            f"precomputed {self.file_hash} {self.aligned_by} {self.corpus.fingerprint}".encode()
+        ).hexdigest()[:16]

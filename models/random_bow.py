@@ -49,15 +49,21 @@ def random_word_vectors(tokens: Sequence[str], dimension: int, seed: int) -> np.
         Entries are N(0, 1/dimension), so vectors have unit norm on average.
     """
     salt = seed.to_bytes(8, "little", signed=True)
-    keys = np.array([int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=8,
-                                                    key=salt).digest(), "little")
-                     for token in tokens], dtype=np.uint64)
+    keys = np.array(
+        [
+            int.from_bytes(
+                hashlib.blake2b(token.encode("utf-8"), digest_size=8, key=salt).digest(), "little"
+            )
+            for token in tokens
+        ],
+        dtype=np.uint64,
+    )
     half = (dimension + 1) // 2
     with np.errstate(over="ignore"):
         steps = np.arange(1, 2 * half + 1, dtype=np.uint64) * _GOLDEN
         bits = _splitmix64(keys[:, None] + steps[None, :])
-    uniforms = (bits >> np.uint64(11)).astype(np.float64) * 2.0 ** -53   # in [0, 1)
-    radius = np.sqrt(-2.0 * np.log1p(-uniforms[:, :half]))               # log of (0, 1]
+    uniforms = (bits >> np.uint64(11)).astype(np.float64) * 2.0**-53  # in [0, 1)
+    radius = np.sqrt(-2.0 * np.log1p(-uniforms[:, :half]))  # log of (0, 1]
     angle = 2.0 * np.pi * uniforms[:, half:]
     normals = np.concatenate([radius * np.cos(angle), radius * np.sin(angle)], axis=1)
     return (normals[:, :dimension] / np.sqrt(dimension)).astype(np.float32)
@@ -102,5 +108,8 @@ class RandomBagOfWords(Encoder):
         tokens = tokenize(text, self.lowercase)
         types, index = np.unique(np.array(tokens, dtype=object), return_inverse=True)
         parts = random_word_vectors(types.tolist(), self.dimension, self.seed)[index]
-        return WordParts(tuple(tokens), parts.reshape(len(tokens), self.dimension),
-                         np.ones(len(tokens), dtype=bool))
+        return WordParts(
+            tuple(tokens),
+            parts.reshape(len(tokens), self.dimension),
+            np.ones(len(tokens), dtype=bool),
+        )

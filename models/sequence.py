@@ -51,10 +51,18 @@ from sentspace.models.tokenize import tokenize
 from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
 
 
-def _network(cell: str, vocab_size: int, embedding_size: int, hidden_size: int,
-             n_decoders: int, fixed_embeddings: np.ndarray | None, expansion_from: int,
-             bidirectional: bool = False):
+def _network(
+    cell: str,
+    vocab_size: int,
+    embedding_size: int,
+    hidden_size: int,
+    n_decoders: int,
+    fixed_embeddings: np.ndarray | None,
+    expansion_from: int,
+    bidirectional: bool = False,
+):
     import torch
+
     rnn = torch.nn.LSTM if cell == "lstm" else torch.nn.GRU
 
     class EncoderDecoder(torch.nn.Module):
@@ -68,10 +76,12 @@ def _network(cell: str, vocab_size: int, embedding_size: int, hidden_size: int,
             if bidirectional:
                 # Bi-skip: each direction half the size, so that [forward; backward]
                 # starts the same decoders.
-                self.bi_encoder = rnn(embedding_size, hidden_size // 2, batch_first=True,
-                                      bidirectional=True)
+                self.bi_encoder = rnn(
+                    embedding_size, hidden_size // 2, batch_first=True, bidirectional=True
+                )
             self.decoders = torch.nn.ModuleList(
-                rnn(embedding_size, hidden_size, batch_first=True) for _ in range(n_decoders))
+                rnn(embedding_size, hidden_size, batch_first=True) for _ in range(n_decoders)
+            )
             self.output = torch.nn.Embedding(vocab_size, hidden_size)
             self.output_bias = torch.nn.Parameter(torch.zeros(vocab_size))
             if expansion_from:
@@ -91,7 +101,8 @@ def _network(cell: str, vocab_size: int, embedding_size: int, hidden_size: int,
 
         def _packed(self, embedded, lengths):
             return torch.nn.utils.rnn.pack_padded_sequence(
-                embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
+                embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
+            )
 
     return EncoderDecoder()
 
@@ -128,20 +139,47 @@ class _SequenceEncoder(NeuralEncoder):
     combine = False
     batch_size = 256
 
-    def __init__(self, embedding_size: int, hidden_size: int, max_length: int,
-                 noise_words: int, epochs: int, batch_sentences: int, learning_rate: float,
-                 min_count: int, max_vocab: int, lowercase: bool, seed: int,
-                 training_file: str | None):
-        super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
-                         lowercase, seed, training_file)
-        require_at_least_one(embedding_size=embedding_size, hidden_size=hidden_size,
-                             max_length=max_length, noise_words=noise_words)
+    def __init__(
+        self,
+        embedding_size: int,
+        hidden_size: int,
+        max_length: int,
+        noise_words: int,
+        epochs: int,
+        batch_sentences: int,
+        learning_rate: float,
+        min_count: int,
+        max_vocab: int,
+        lowercase: bool,
+        seed: int,
+        training_file: str | None,
+    ):
+        super().__init__(
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )
+        require_at_least_one(
+            embedding_size=embedding_size,
+            hidden_size=hidden_size,
+            max_length=max_length,
+            noise_words=noise_words,
+        )
         if self.combine and int(hidden_size) % 2:
-            raise ModelError(f"{self.family} splits hidden_size between the two directions "
-                             f"of its bidirectional encoder: it must be even, not {hidden_size}")
+            raise ModelError(
+                f"{self.family} splits hidden_size between the two directions "
+                f"of its bidirectional encoder: it must be even, not {hidden_size}"
+            )
         if self.fixed_glove and int(embedding_size) != load_table(DEFAULT_SOURCE).dim:
-            raise ModelError(f"{self.family} reads the bundled GloVe vectors, so "
-                             f"embedding_size is {load_table(DEFAULT_SOURCE).dim}")
+            raise ModelError(
+                f"{self.family} reads the bundled GloVe vectors, so "
+                f"embedding_size is {load_table(DEFAULT_SOURCE).dim}"
+            )
         self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
         self.max_length, self.noise_words = int(max_length), int(noise_words)
 
@@ -149,17 +187,18 @@ class _SequenceEncoder(NeuralEncoder):
     def dim(self) -> int:
         return 2 * self.hidden_size if self.combine else self.hidden_size
 
-    def _sentences(self, texts: list[str], vocab: Vocabulary | None
-                   ) -> tuple[Vocabulary, Ragged]:
-        token_lists = [tokenize(text, self.lowercase)[:self.max_length]
-                       for text in texts if text.strip()]
+    def _sentences(self, texts: list[str], vocab: Vocabulary | None) -> tuple[Vocabulary, Ragged]:
+        token_lists = [
+            tokenize(text, self.lowercase)[: self.max_length] for text in texts if text.strip()
+        ]
         if vocab is None:
             vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
         if not vocab.words:
-            raise ModelError(f"no word occurs at least min_count={self.min_count} times in "
-                             f"the {len(token_lists):,} training sentences")
-        return vocab, Ragged.of([vocab.ids(tokens, keep_unknown=True)
-                                 for tokens in token_lists])
+            raise ModelError(
+                f"no word occurs at least min_count={self.min_count} times in "
+                f"the {len(token_lists):,} training sentences"
+            )
+        return vocab, Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
 
     def _new_module(self, vocab: Vocabulary):
         fixed = None
@@ -167,23 +206,32 @@ class _SequenceEncoder(NeuralEncoder):
             table = load_table(DEFAULT_SOURCE)
             rows = table.rows(list(vocab.words))
             fixed = np.zeros((len(vocab), table.dim), dtype=np.float32)
-            fixed[len(SPECIALS):][rows >= 0] = table.vectors[rows[rows >= 0]]
-        return _network(self.cell, len(vocab), self.embedding_size, self.hidden_size,
-                        self.n_decoders, fixed,
-                        load_table(DEFAULT_SOURCE).dim if self.expands_vocabulary else 0,
-                        self.combine)
+            fixed[len(SPECIALS) :][rows >= 0] = table.vectors[rows[rows >= 0]]
+        return _network(
+            self.cell,
+            len(vocab),
+            self.embedding_size,
+            self.hidden_size,
+            self.n_decoders,
+            fixed,
+            load_table(DEFAULT_SOURCE).dim if self.expands_vocabulary else 0,
+            self.combine,
+        )
 
     def _embed(self, module, ids: np.ndarray):
         import torch
+
         return module.embedding(torch.as_tensor(ids, device=module.output_bias.device))
 
     def _loss(self, module, batch, generator):
         """Sampled-softmax cross-entropy of every decoder's words, teacher forced."""
         import torch
+
         source, source_lengths, targets, noise = batch
         device = module.output_bias.device
-        states = self._states(module, self._embed(module, source),
-                              torch.as_tensor(np.maximum(source_lengths, 1)))
+        states = self._states(
+            module, self._embed(module, source), torch.as_tensor(np.maximum(source_lengths, 1))
+        )
         losses = []
         for decoder, target in zip(module.decoders, targets):
             # Input: the boundary token, then the target shifted right; output: the target
@@ -196,10 +244,17 @@ class _SequenceEncoder(NeuralEncoder):
             mask = torch.as_tensor(outputs != PAD, device=device)
             for state in states:
                 hidden, _ = decoder(embedded, state)
-                losses.append(sampled_softmax_loss(
-                    hidden[mask], torch.as_tensor(outputs, device=device)[mask],
-                    module.output.weight, module.output_bias, noise, self.noise_words,
-                    generator))
+                losses.append(
+                    sampled_softmax_loss(
+                        hidden[mask],
+                        torch.as_tensor(outputs, device=device)[mask],
+                        module.output.weight,
+                        module.output_bias,
+                        noise,
+                        self.noise_words,
+                        generator,
+                    )
+                )
         return torch.stack(losses).mean()
 
     def _states(self, module, embedded, lengths) -> list:
@@ -212,11 +267,14 @@ class _SequenceEncoder(NeuralEncoder):
     def _vectors(self, module, embedded, lengths):
         """Sentence vectors: the final hidden states of the encoders, concatenated."""
         import torch
-        return torch.cat([_hidden(state) for state in self._states(module, embedded, lengths)],
-                         dim=1)
+
+        return torch.cat(
+            [_hidden(state) for state in self._states(module, embedded, lengths)], dim=1
+        )
 
     def _encode_ids(self, sequences: Ragged):
         import torch
+
         rows = np.arange(len(sequences))
         lengths = np.maximum(np.minimum(sequences.lengths, self.max_length), 1)
         embedded = self._embed(self.module_, sequences.padded(rows, self.max_length))
@@ -240,21 +298,45 @@ class SequentialAutoencoder(_SequenceEncoder):
     default_noise = (0.0, 0.0)
     paper_params = {"hidden_size": 2400}
 
-    def __init__(self, p_delete: float | None = None, p_swap: float | None = None,
-                 embedding_size: int = 100, hidden_size: int = 128, max_length: int = 30,
-                 noise_words: int = 1024, epochs: int = 1, batch_sentences: int = 64,
-                 learning_rate: float = 0.003, min_count: int = 2, max_vocab: int = 20_000,
-                 lowercase: bool = True, seed: int = 0, training_file: str | None = None):
+    def __init__(
+        self,
+        p_delete: float | None = None,
+        p_swap: float | None = None,
+        embedding_size: int = 100,
+        hidden_size: int = 128,
+        max_length: int = 30,
+        noise_words: int = 1024,
+        epochs: int = 1,
+        batch_sentences: int = 64,
+        learning_rate: float = 0.003,
+        min_count: int = 2,
+        max_vocab: int = 20_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
+    ):
         if self.fixed_glove:
             embedding_size = load_table(DEFAULT_SOURCE).dim
-        super().__init__(embedding_size, hidden_size, max_length, noise_words, epochs,
-                         batch_sentences, learning_rate, min_count, max_vocab, lowercase,
-                         seed, training_file)
+        super().__init__(
+            embedding_size,
+            hidden_size,
+            max_length,
+            noise_words,
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )
         p_delete = self.default_noise[0] if p_delete is None else float(p_delete)
         p_swap = self.default_noise[1] if p_swap is None else float(p_swap)
         if not (0 <= p_delete < 1 and 0 <= p_swap <= 1):
-            raise ModelError(f"need 0 <= p_delete < 1 and 0 <= p_swap <= 1, not {p_delete} "
-                             f"and {p_swap}")
+            raise ModelError(
+                f"need 0 <= p_delete < 1 and 0 <= p_swap <= 1, not {p_delete} and {p_swap}"
+            )
         self.p_delete, self.p_swap = p_delete, p_swap
 
     def _prepare(self, texts: list[str], vocab: Vocabulary | None = None):
@@ -267,9 +349,17 @@ class SequentialAutoencoder(_SequenceEncoder):
         for batch in self._order(len(examples), generator):
             rows = examples[batch]
             target = sentences.padded(rows)
-            noisy = Ragged.of([corrupt(sentences.ids[sentences.offsets[r]:
-                                                     sentences.offsets[r + 1]],
-                                       self.p_delete, self.p_swap, generator) for r in rows])
+            noisy = Ragged.of(
+                [
+                    corrupt(
+                        sentences.ids[sentences.offsets[r] : sentences.offsets[r + 1]],
+                        self.p_delete,
+                        self.p_swap,
+                        generator,
+                    )
+                    for r in rows
+                ]
+            )
             yield (noisy.padded(np.arange(len(rows))), noisy.lengths, [target], noise)
 
 
@@ -277,14 +367,15 @@ def corrupt(ids: np.ndarray, p_delete: float, p_swap: float, generator) -> np.nd
     """N(S | p_o, p_x): delete each word with ``p_delete`` (keeping one word when all would
     go), then swap each non-overlapping bigram (words 1-2, 3-4, ...) with ``p_swap``."""
     import torch
+
     if p_delete == 0 and p_swap == 0:
         return ids
     draws = torch.rand(2 * len(ids), generator=generator).numpy()
-    kept = ids[draws[:len(ids)] >= p_delete]
+    kept = ids[draws[: len(ids)] >= p_delete]
     if not len(kept):
         kept = ids[:1]
     order = np.arange(len(kept))
-    pairs = np.flatnonzero(draws[len(ids):len(ids) + len(kept) // 2] < p_swap)
+    pairs = np.flatnonzero(draws[len(ids) : len(ids) + len(kept) // 2] < p_swap)
     order[2 * pairs], order[2 * pairs + 1] = 2 * pairs + 1, 2 * pairs
     return kept[order]
 
@@ -324,14 +415,35 @@ class SkipThought(_SequenceEncoder):
     expands_vocabulary = True
     paper_params = {"embedding_size": 620, "hidden_size": 2400, "max_vocab": 20_000}
 
-    def __init__(self, embedding_size: int = 100, hidden_size: int = 128,
-                 max_length: int = 30, noise_words: int = 1024, epochs: int = 1,
-                 batch_sentences: int = 64, learning_rate: float = 0.003, min_count: int = 2,
-                 max_vocab: int = 20_000, lowercase: bool = True, seed: int = 0,
-                 training_file: str | None = None):
-        super().__init__(embedding_size, hidden_size, max_length, noise_words, epochs,
-                         batch_sentences, learning_rate, min_count, max_vocab, lowercase,
-                         seed, training_file)
+    def __init__(
+        self,
+        embedding_size: int = 100,
+        hidden_size: int = 128,
+        max_length: int = 30,
+        noise_words: int = 1024,
+        epochs: int = 1,
+        batch_sentences: int = 64,
+        learning_rate: float = 0.003,
+        min_count: int = 2,
+        max_vocab: int = 20_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            embedding_size,
+            hidden_size,
+            max_length,
+            noise_words,
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )
 
     @classmethod
     def read_training_file(cls, path: Path) -> list[str]:
@@ -343,30 +455,40 @@ class SkipThought(_SequenceEncoder):
         n = len(sentences)
         middle = np.arange(1, n - 1)
         lengths = sentences.lengths
-        examples = middle[(documents[middle - 1] == documents[middle])
-                          & (documents[middle + 1] == documents[middle])
-                          & (lengths[middle - 1] > 0) & (lengths[middle] > 0)
-                          & (lengths[middle + 1] > 0)]
+        examples = middle[
+            (documents[middle - 1] == documents[middle])
+            & (documents[middle + 1] == documents[middle])
+            & (lengths[middle - 1] > 0)
+            & (lengths[middle] > 0)
+            & (lengths[middle + 1] > 0)
+        ]
         if not len(examples):
-            raise ModelError("no training sentence has a previous and a next sentence in "
-                             "its document: SkipThought needs ordered sentences")
+            raise ModelError(
+                "no training sentence has a previous and a next sentence in "
+                "its document: SkipThought needs ordered sentences"
+            )
         return vocab, (sentences, examples, vocab.noise()), len(examples)
 
     def _batches(self, data, generator) -> Iterator[Any]:
         sentences, examples, noise = data
         for batch in self._order(len(examples), generator):
             rows = examples[batch]
-            yield (sentences.padded(rows), sentences.lengths[rows],
-                   [sentences.padded(rows - 1), sentences.padded(rows + 1)], noise)
+            yield (
+                sentences.padded(rows),
+                sentences.lengths[rows],
+                [sentences.padded(rows - 1), sentences.padded(rows + 1)],
+                noise,
+            )
 
     def _finish(self, module, vocab: Vocabulary) -> None:
         """Fit the vocabulary expansion: least squares from GloVe to the trained word
         embeddings over the words both have."""
         import torch
+
         table = load_table(DEFAULT_SOURCE)
         rows = table.rows(list(vocab.words))
         both = np.flatnonzero(rows >= 0)
-        if len(both) < table.dim:      # too few shared words for a determined map
+        if len(both) < table.dim:  # too few shared words for a determined map
             return
         embeddings = module.embedding.weight.detach().cpu().numpy()[len(SPECIALS) + both]
         glove = table.vectors[rows[both]].astype(np.float64)
@@ -377,17 +499,19 @@ class SkipThought(_SequenceEncoder):
         """Encode with expanded vocabulary: a word the model never saw but GloVe knows is
         read as its GloVe vector mapped into the encoder's word space."""
         import torch
+
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         table = load_table(DEFAULT_SOURCE)
-        token_lists = [tokenize(text, self.lowercase)[:self.max_length] for text in texts]
-        sequences = Ragged.of([self.vocab_.ids(tokens, keep_unknown=True)
-                               for tokens in token_lists])
+        token_lists = [tokenize(text, self.lowercase)[: self.max_length] for text in texts]
+        sequences = Ragged.of(
+            [self.vocab_.ids(tokens, keep_unknown=True) for tokens in token_lists]
+        )
         rows = np.arange(len(texts))
         ids = sequences.padded(rows)
         glove_rows = np.full(ids.shape, -1, dtype=np.int64)
         for i, tokens in enumerate(token_lists):
-            unknown = np.flatnonzero(ids[i, :len(tokens)] == UNK)
+            unknown = np.flatnonzero(ids[i, : len(tokens)] == UNK)
             if len(unknown):
                 glove_rows[i, unknown] = table.rows([tokens[j] for j in unknown])
         module = self.module_
@@ -395,8 +519,9 @@ class SkipThought(_SequenceEncoder):
             embedded = self._embed(module, ids)
             expanded = np.nonzero(glove_rows >= 0)
             if len(expanded[0]):
-                vectors = torch.as_tensor(table.vectors[glove_rows[expanded]],
-                                          device=embedded.device)
+                vectors = torch.as_tensor(
+                    table.vectors[glove_rows[expanded]], device=embedded.device
+                )
                 embedded[expanded] = vectors @ module.expansion
             lengths = torch.as_tensor(np.maximum(sequences.lengths, 1))
             vectors = self._vectors(module, embedded, lengths)

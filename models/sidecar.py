@@ -45,6 +45,7 @@ def models_dir() -> Path:
     if override:
         return Path(override)
     import platformdirs
+
     return Path(platformdirs.user_data_dir("sentspace")) / "models"
 
 
@@ -72,10 +73,17 @@ def save_model(encoder: Encoder, directory: str | Path | None) -> Path:
     with atomic_path(path) as temporary, open(temporary, "wb") as f:
         # mypy matches **arrays against savez's allow_pickle (a bool) as well.
         np.savez(f, **arrays)  # type: ignore[arg-type]
-    sidecar = {"format": SIDECAR_FORMAT, "version": SIDECAR_VERSION,
-               "family": encoder.family, "params": encoder.params(),
-               "fingerprint": encoder.fingerprint(), **fields, "file": path.name,
-               "sha256": file_sha256(path), "created": time.time()}
+    sidecar = {
+        "format": SIDECAR_FORMAT,
+        "version": SIDECAR_VERSION,
+        "family": encoder.family,
+        "params": encoder.params(),
+        "fingerprint": encoder.fingerprint(),
+        **fields,
+        "file": path.name,
+        "sha256": file_sha256(path),
+        "created": time.time(),
+    }
     write_text_atomic(sidecar_path(path), json.dumps(sidecar))
     return path
 
@@ -94,24 +102,37 @@ def read_sidecar(model_path: str | Path) -> dict[str, Any]:
     try:
         sidecar = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ModelError(f"no sidecar {path.name} beside the model file: sentspace loads "
-                         "only model files it saved itself", model_path) from None
+        raise ModelError(
+            f"no sidecar {path.name} beside the model file: sentspace loads "
+            "only model files it saved itself",
+            model_path,
+        ) from None
     except (OSError, ValueError) as error:
         raise ModelError(f"unreadable sidecar {path.name}: {error}", model_path) from None
     if isinstance(sidecar, dict) and sidecar.get("format") in OLD_FORMATS:
-        raise ModelError("saved by an earlier sentspace in a format it no longer loads "
-                         "(gensim's were pickles, which can run code): train it again",
-                         model_path)
-    if (not isinstance(sidecar, dict) or sidecar.get("format") != SIDECAR_FORMAT
-            or not all(key in sidecar for key in ("family", "params", "fingerprint",
-                                                  "file", "sha256"))):
+        raise ModelError(
+            "saved by an earlier sentspace in a format it no longer loads "
+            "(gensim's were pickles, which can run code): train it again",
+            model_path,
+        )
+    if (
+        not isinstance(sidecar, dict)
+        or sidecar.get("format") != SIDECAR_FORMAT
+        or not all(key in sidecar for key in ("family", "params", "fingerprint", "file", "sha256"))
+    ):
         raise ModelError(f"{path.name} is not a sidecar written by sentspace", model_path)
     if sidecar.get("version") != SIDECAR_VERSION:
-        raise ModelError(f"sidecar version {sidecar.get('version')} is not supported "
-                         f"(expected {SIDECAR_VERSION})", model_path)
+        raise ModelError(
+            f"sidecar version {sidecar.get('version')} is not supported "
+            f"(expected {SIDECAR_VERSION})",
+            model_path,
+        )
     if sidecar["file"] != model_path.name:
-        raise ModelError(f"the sidecar describes {sidecar['file']!r}, not this file "
-                         "(files are loaded under the name they were saved with)", model_path)
+        raise ModelError(
+            f"the sidecar describes {sidecar['file']!r}, not this file "
+            "(files are loaded under the name they were saved with)",
+            model_path,
+        )
     return sidecar
 
 
@@ -123,11 +144,15 @@ def load_model(path: str | Path, cls: type[_Encoder]) -> _Encoder:
         raise ModelError("no such model file", path)
     sidecar = read_sidecar(path)
     if sidecar["family"] != cls.family:
-        raise ModelError(f"the sidecar describes a {sidecar['family']} model, not "
-                         f"{cls.family}", path)
+        raise ModelError(
+            f"the sidecar describes a {sidecar['family']} model, not {cls.family}", path
+        )
     if file_sha256(path) != sidecar["sha256"]:
-        raise ModelError("the file's SHA-256 differs from its sidecar's: it was changed "
-                         "after sentspace saved it, so it is not loaded", path)
+        raise ModelError(
+            "the file's SHA-256 differs from its sidecar's: it was changed "
+            "after sentspace saved it, so it is not loaded",
+            path,
+        )
     try:
         archive = np.load(path, allow_pickle=False)
         if not isinstance(archive, np.lib.npyio.NpzFile):
@@ -140,8 +165,7 @@ def load_model(path: str | Path, cls: type[_Encoder]) -> _Encoder:
         encoder = cls._from_saved_params(sidecar["params"])
         encoder._restore_saved(arrays, sidecar)
     except (TypeError, ValueError, KeyError, RuntimeError) as error:
-        raise ModelError(f"the saved state does not fit {cls.family}: {error}",
-                         path) from None
+        raise ModelError(f"the saved state does not fit {cls.family}: {error}", path) from None
     if encoder.fingerprint() != sidecar["fingerprint"]:
         raise ModelError("the loaded model's fingerprint differs from its sidecar's", path)
     return encoder

@@ -40,11 +40,13 @@ def count_matrix(texts: Sequence[str], lowercase: bool = True) -> tuple[sp.csr_a
     findall = _TOKEN_RE.findall
     docs = [findall(text.lower() if lowercase else text) for text in texts]
     index: dict[str, int] = {}
-    ids = np.array([index.setdefault(token, len(index)) for doc in docs for token in doc],
-                   dtype=np.int32)
+    ids = np.array(
+        [index.setdefault(token, len(index)) for doc in docs for token in doc], dtype=np.int32
+    )
     indptr = np.zeros(len(docs) + 1, dtype=np.int32)
     np.cumsum(np.fromiter(map(len, docs), np.int32, len(docs)), out=indptr[1:])
-    counts = sp.csr_array((np.ones(len(ids), np.float32), ids, indptr),
-                          shape=(len(docs), len(index)))
+    counts = sp.csr_array(
+        (np.ones(len(ids), np.float32), ids, indptr), shape=(len(docs), len(index))
+    )
     counts.sum_duplicates()
     return counts, list(index)

@@ -36,13 +36,21 @@ INSTALL_HINT = "pip install 'sentspace[transformers]'"
 #: Pooling modes one can choose instead of the model's own.
 POOLING_MODES = ("mean", "cls")
 #: The Hugging Face switches that keep every library off the network.
-_OFFLINE = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-            "HF_HUB_DISABLE_TELEMETRY": "1", "HF_HUB_DISABLE_PROGRESS_BARS": "1"}
+_OFFLINE = {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+}
 
 
 def _missing_packages() -> list[str]:
-    return [name for name in ("torch", "sentence_transformers", _BUNDLED_PACKAGE)
-            if importlib.util.find_spec(name) is None]
+    return [
+        name
+        for name in ("torch", "sentence_transformers", _BUNDLED_PACKAGE)
+        if importlib.util.find_spec(name) is None
+    ]
 
 
 def bundled_model_dir() -> Path:
@@ -66,8 +74,7 @@ def check_model_dir(path: Path) -> None:
         raise ModelError("is a file; a sentence-transformers model is a folder", path)
     modules_path = path / "modules.json"
     if not modules_path.is_file():
-        raise ModelError("not a sentence-transformers model folder: it has no modules.json",
-                         path)
+        raise ModelError("not a sentence-transformers model folder: it has no modules.json", path)
     try:
         modules = json.loads(modules_path.read_text(encoding="utf-8"))
         folders = [module["path"] for module in modules]
@@ -76,18 +83,22 @@ def check_model_dir(path: Path) -> None:
         raise ModelError(f"modules.json is not a list of modules ({error})", path) from None
     if not modules:
         raise ModelError("modules.json lists no module", path)
-    if not any((path / name).is_file() for name in ("config_sentence_transformers.json",
-                                                     "sentence_bert_config.json")):
-        raise ModelError("not a sentence-transformers model folder: it has neither "
-                         "config_sentence_transformers.json nor sentence_bert_config.json",
-                         path)
+    if not any(
+        (path / name).is_file()
+        for name in ("config_sentence_transformers.json", "sentence_bert_config.json")
+    ):
+        raise ModelError(
+            "not a sentence-transformers model folder: it has neither "
+            "config_sentence_transformers.json nor sentence_bert_config.json",
+            path,
+        )
     for folder, kind in zip(folders, types):
         if not (path / folder).is_dir() and not kind.endswith("Normalize"):
-            raise ModelError(f"modules.json names the module folder {folder!r}, which is "
-                             "missing", path)
+            raise ModelError(
+                f"modules.json names the module folder {folder!r}, which is missing", path
+            )
         if kind.endswith(".Transformer") and not (path / folder / "config.json").is_file():
-            raise ModelError(f"the transformer module {folder or '.'!r} has no config.json",
-                             path)
+            raise ModelError(f"the transformer module {folder or '.'!r} has no config.json", path)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -107,14 +118,16 @@ def model_dir_digest(path: Path) -> str:
         if any(part.startswith(".") for part in relative.parts):
             continue
         stat = file.stat()
-        h.update(f"{relative.as_posix()}\0{_file_hash(str(file), stat.st_size, stat.st_mtime_ns)}\n"
-                 .encode())
+        h.update(
+            f"{relative.as_posix()}\0{_file_hash(str(file), stat.st_size, stat.st_mtime_ns)}\n".encode()
+        )
     return h.hexdigest()[:16]
 
 
 @functools.cache
 def _device() -> str:
     import torch
+
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
@@ -124,24 +137,29 @@ def _load_model(directory: str, digest: str, pooling: str | None, device: str):
     os.environ.update(_OFFLINE)
     try:
         from sentence_transformers import SentenceTransformer
+
         try:
             from sentence_transformers.sentence_transformer.modules import Pooling
-        except ImportError:     # sentence-transformers < 6
+        except ImportError:  # sentence-transformers < 6
             from sentence_transformers.models import Pooling
     except ImportError as error:
-        raise ModelError(f"transformer encoders need the transformers extra ({error}): "
-                         f"{INSTALL_HINT}") from None
+        raise ModelError(
+            f"transformer encoders need the transformers extra ({error}): {INSTALL_HINT}"
+        ) from None
     try:
         model = SentenceTransformer(directory, device=device, local_files_only=True)
-    except Exception as error:      # transformers raises many kinds for a broken folder
-        raise ModelError(f"sentence-transformers cannot load the model: {error}",
-                         directory) from error
+    except Exception as error:  # transformers raises many kinds for a broken folder
+        raise ModelError(
+            f"sentence-transformers cannot load the model: {error}", directory
+        ) from error
     model.eval()
     if pooling is not None:
         names = [name for name, module in model._modules.items() if isinstance(module, Pooling)]
         if not names:
-            raise ModelError(f"the model has no pooling module, so pooling={pooling!r} "
-                             "cannot be chosen", directory)
+            raise ModelError(
+                f"the model has no pooling module, so pooling={pooling!r} cannot be chosen",
+                directory,
+            )
         old = model._modules[names[0]]
         dimension = getattr(old, "embedding_dimension", None) or old.word_embedding_dimension
         model._modules[names[0]] = Pooling(dimension, pooling_mode=pooling).to(device)
@@ -189,11 +207,16 @@ class SentenceTransformerEncoder(Encoder):
     device: str | None = None
 
     def __init__(self, model: str = BUNDLED_MODEL, pooling: str | None = None):
-        missing = [name for name in _missing_packages()
-                   if model == BUNDLED_MODEL or name != _BUNDLED_PACKAGE]
+        missing = [
+            name
+            for name in _missing_packages()
+            if model == BUNDLED_MODEL or name != _BUNDLED_PACKAGE
+        ]
         if missing:
-            raise ModelError(f"transformer encoders need the transformers extra "
-                             f"({', '.join(missing)} missing): {INSTALL_HINT}")
+            raise ModelError(
+                f"transformer encoders need the transformers extra "
+                f"({', '.join(missing)} missing): {INSTALL_HINT}"
+            )
         if pooling is not None and pooling not in POOLING_MODES:
             raise ModelError(f"pooling must be one of {POOLING_MODES} or None, not {pooling!r}")
         if model == BUNDLED_MODEL:
@@ -226,8 +249,7 @@ class SentenceTransformerEncoder(Encoder):
 
     def _model(self):
         self.device_ = self.device or _device()
-        return _load_model(str(self.directory), self._fitted_state(), self.pooling,
-                           self.device_)
+        return _load_model(str(self.directory), self._fitted_state(), self.pooling, self.device_)
 
     @property
     def dim(self) -> int:
@@ -249,7 +271,7 @@ class SentenceTransformerEncoder(Encoder):
         order = np.argsort([-len(text) for text in texts], kind="stable")
         matrix = np.empty((total, dim), dtype=np.float32)
         for start in range(0, total, size):
-            rows = order[start:start + size]
+            rows = order[start : start + size]
             matrix[rows] = self._run(model, [texts[i] for i in rows])
             yield Progress(f"encoding with {self.name}", start + len(rows), total)
         return matrix
@@ -260,11 +282,13 @@ class SentenceTransformerEncoder(Encoder):
         return self._run(self._model(), list(texts))
 
     def _run(self, model, texts: list[str]) -> np.ndarray:
-        return model.encode(texts, batch_size=len(texts), convert_to_numpy=True,
-                            show_progress_bar=False).astype(np.float32, copy=False)
+        return model.encode(
+            texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False
+        ).astype(np.float32, copy=False)
 
-    def encode_with_tokens(self, texts: Sequence[str]
-                           ) -> tuple[np.ndarray, list[tuple[tuple[str, ...], np.ndarray]]]:
+    def encode_with_tokens(
+        self, texts: Sequence[str]
+    ) -> tuple[np.ndarray, list[tuple[tuple[str, ...], np.ndarray]]]:
         """One forward pass giving both the sentence embeddings (as ``encode``) and the
         contextual embedding of each sub-word token of each text, special tokens such as
         [CLS] left out.
@@ -276,8 +300,9 @@ class SentenceTransformerEncoder(Encoder):
         """
         model = self._model()
         texts = list(texts)
-        outputs = model.encode(texts, output_value=None, batch_size=max(len(texts), 1),
-                               show_progress_bar=False)
+        outputs = model.encode(
+            texts, output_value=None, batch_size=max(len(texts), 1), show_progress_bar=False
+        )
         tokenizer = model.tokenizer
         matrix = np.zeros((len(texts), self.dim), dtype=np.float32)
         tokens = []
@@ -286,11 +311,16 @@ class SentenceTransformerEncoder(Encoder):
             # The ids the model saw (padded in a batch): keep real, non-special tokens.
             ids = output["input_ids"].tolist()
             special = tokenizer.get_special_tokens_mask(ids, already_has_special_tokens=True)
-            keep = np.flatnonzero((output["attention_mask"].cpu().numpy() > 0)
-                                  & (np.asarray(special) == 0))
+            keep = np.flatnonzero(
+                (output["attention_mask"].cpu().numpy() > 0) & (np.asarray(special) == 0)
+            )
             states = output["token_embeddings"].float().cpu().numpy()[keep]
-            tokens.append((tuple(tokenizer.convert_ids_to_tokens([ids[i] for i in keep])),
-                           states.astype(np.float32, copy=False)))
+            tokens.append(
+                (
+                    tuple(tokenizer.convert_ids_to_tokens([ids[i] for i in keep])),
+                    states.astype(np.float32, copy=False),
+                )
+            )
         return matrix, tokens
 
     def report(self) -> dict[str, Any] | None:

@@ -43,6 +43,7 @@ VECTORS = ("root", "mean")
 
 def _network(leaves: np.ndarray):
     import torch
+
     dim = leaves.shape[1]
 
     class RecursiveAutoencoder(torch.nn.Module):
@@ -68,8 +69,9 @@ def _network(leaves: np.ndarray):
             and the parent."""
             parent = self.compose(left, right)
             rebuilt = self.decode(parent)
-            error = (n_left * (rebuilt[..., :dim] - left).pow(2).sum(-1)
-                     + n_right * (rebuilt[..., dim:] - right).pow(2).sum(-1))
+            error = n_left * (rebuilt[..., :dim] - left).pow(2).sum(-1) + n_right * (
+                rebuilt[..., dim:] - right
+            ).pow(2).sum(-1)
             return error / (n_left + n_right).clamp(min=1), parent
 
         def trees(self, ids, lengths):
@@ -88,8 +90,7 @@ def _network(leaves: np.ndarray):
                 merges, total = [], nodes.sum(1)
                 # The error of merging each adjacent pair; a merge changes only the two
                 # pairs next to the new parent, the others shift with the nodes.
-                error, _ = self.errors(nodes[:, :-1], nodes[:, 1:], sizes[:, :-1],
-                                       sizes[:, 1:])
+                error, _ = self.errors(nodes[:, :-1], nodes[:, 1:], sizes[:, :-1], sizes[:, 1:])
                 for _ in range(width - 1):
                     error[columns[:-1].unsqueeze(0) >= (count - 1).unsqueeze(1)] = np.inf
                     active = count > 1
@@ -99,20 +100,30 @@ def _network(leaves: np.ndarray):
                     total = total + parent * active.unsqueeze(1)
                     merged = sizes[rows, at] + sizes[rows, at + 1]
                     nodes = _merged(nodes, parent, best, columns)
-                    sizes = _merged(sizes.unsqueeze(2), merged.unsqueeze(1), best,
-                                    columns).squeeze(2)
-                    error = _merged(error.unsqueeze(2), error[rows, at].unsqueeze(1), best,
-                                    columns[:-1]).squeeze(2)
+                    sizes = _merged(sizes.unsqueeze(2), merged.unsqueeze(1), best, columns).squeeze(
+                        2
+                    )
+                    error = _merged(
+                        error.unsqueeze(2), error[rows, at].unsqueeze(1), best, columns[:-1]
+                    ).squeeze(2)
                     before, after = (at - 1).clamp(min=0), (at + 1).clamp(max=width - 1)
-                    left_error, _ = self.errors(nodes[rows, before], parent, sizes[rows, before],
-                                                merged)
-                    right_error, _ = self.errors(parent, nodes[rows, after], merged,
-                                                 sizes[rows, after])
+                    left_error, _ = self.errors(
+                        nodes[rows, before], parent, sizes[rows, before], merged
+                    )
+                    right_error, _ = self.errors(
+                        parent, nodes[rows, after], merged, sizes[rows, after]
+                    )
                     column = columns[:-1].unsqueeze(0)
-                    error = torch.where((column == best.unsqueeze(1) - 1) & active.unsqueeze(1),
-                                        left_error.unsqueeze(1), error)
-                    error = torch.where((column == best.unsqueeze(1)) & active.unsqueeze(1),
-                                        right_error.unsqueeze(1), error)
+                    error = torch.where(
+                        (column == best.unsqueeze(1) - 1) & active.unsqueeze(1),
+                        left_error.unsqueeze(1),
+                        error,
+                    )
+                    error = torch.where(
+                        (column == best.unsqueeze(1)) & active.unsqueeze(1),
+                        right_error.unsqueeze(1),
+                        error,
+                    )
                     merges.append(best)
                     count = count - active.long()
                 return merges, nodes, total
@@ -136,8 +147,9 @@ def _network(leaves: np.ndarray):
                 parent = self.compose(left, right)
                 error_sum = error_sum + torch.where(active, error, 0)
                 nodes = _merged(nodes, parent, best, columns)
-                sizes = _merged(sizes.unsqueeze(2), (n_left + n_right).unsqueeze(1), best,
-                                columns).squeeze(2)
+                sizes = _merged(
+                    sizes.unsqueeze(2), (n_left + n_right).unsqueeze(1), best, columns
+                ).squeeze(2)
             inner = (lengths - 1).clamp(min=1).to(nodes.dtype)
             return nodes[:, 0], error_sum / inner
 
@@ -156,8 +168,8 @@ def _network(leaves: np.ndarray):
                 after = (columns.unsqueeze(0) > at.unsqueeze(1)) & active.unsqueeze(1)
                 source = (columns.unsqueeze(0) - after.long()).clamp(min=0)
                 shifted = nodes.gather(1, source.unsqueeze(2).expand_as(nodes))
-                left = ((columns.unsqueeze(0) == at.unsqueeze(1)) & active.unsqueeze(1))
-                right = ((columns.unsqueeze(0) == at.unsqueeze(1) + 1) & active.unsqueeze(1))
+                left = (columns.unsqueeze(0) == at.unsqueeze(1)) & active.unsqueeze(1)
+                right = (columns.unsqueeze(0) == at.unsqueeze(1) + 1) & active.unsqueeze(1)
                 nodes = torch.where(left.unsqueeze(2), children[:, None, :dim], shifted)
                 nodes = torch.where(right.unsqueeze(2), children[:, None, dim:], nodes)
             return nodes
@@ -170,6 +182,7 @@ def _merged(nodes, parent, best, columns):
     into ``parent`` (n, d): the parent at ``best``, the nodes after it one column left;
     rows with ``best`` = -1 unchanged."""
     import torch
+
     active = (best >= 0).unsqueeze(1)
     after = (columns.unsqueeze(0) > best.unsqueeze(1)) & active
     source = (columns.unsqueeze(0) + after.long()).clamp(max=len(columns) - 1)
@@ -202,19 +215,38 @@ class URAE(NeuralEncoder):
     batch_size = 256
     cpu_threads = 1
 
-    def __init__(self, vector: str = "root", source: str = DEFAULT_SOURCE,
-                 max_length: int = 40, epochs: int = 2, batch_sentences: int = 64,
-                 learning_rate: float = 0.001, min_count: int = 1, max_vocab: int = 100_000,
-                 lowercase: bool = True, seed: int = 0, training_file: str | None = None):
-        super().__init__(epochs, batch_sentences, learning_rate, min_count, max_vocab,
-                         lowercase, seed, training_file)
+    def __init__(
+        self,
+        vector: str = "root",
+        source: str = DEFAULT_SOURCE,
+        max_length: int = 40,
+        epochs: int = 2,
+        batch_sentences: int = 64,
+        learning_rate: float = 0.001,
+        min_count: int = 1,
+        max_vocab: int = 100_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            epochs,
+            batch_sentences,
+            learning_rate,
+            min_count,
+            max_vocab,
+            lowercase,
+            seed,
+            training_file,
+        )
         if vector not in VECTORS:
             raise ModelError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         if int(max_length) < 2:
             raise ModelError(f"max_length must be at least 2, not {max_length}")
         self.vector, self.max_length = vector, int(max_length)
-        self.source = (source if source == DEFAULT_SOURCE
-                       else str(Path(source).expanduser().absolute()))
+        self.source = (
+            source if source == DEFAULT_SOURCE else str(Path(source).expanduser().absolute())
+        )
 
     @property
     def dim(self) -> int:
@@ -228,23 +260,27 @@ class URAE(NeuralEncoder):
         for text in texts:
             if text.strip():
                 tokens = tokenize(text, self.lowercase)
-                token_lists.append([token for token, row in zip(tokens, table.rows(tokens))
-                                    if row >= 0][:self.max_length])
+                token_lists.append(
+                    [token for token, row in zip(tokens, table.rows(tokens)) if row >= 0][
+                        : self.max_length
+                    ]
+                )
         if vocab is None:
             vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
-        sentences = Ragged.of([vocab.ids(tokens, keep_unknown=False)
-                               for tokens in token_lists])
+        sentences = Ragged.of([vocab.ids(tokens, keep_unknown=False) for tokens in token_lists])
         examples = np.flatnonzero(sentences.lengths >= 2)
         if not len(examples):
-            raise ModelError(f"none of the {len(token_lists):,} training sentences has two "
-                             "words with a word vector: nothing to compose")
+            raise ModelError(
+                f"none of the {len(token_lists):,} training sentences has two "
+                "words with a word vector: nothing to compose"
+            )
         return vocab, (sentences, examples), len(examples)
 
     def _new_module(self, vocab: Vocabulary):
         table = load_table(self.source)
         leaves = np.zeros((len(vocab), table.dim), dtype=np.float32)
         rows = table.rows(list(vocab.words))
-        leaves[len(SPECIALS):][rows >= 0] = table.vectors[rows[rows >= 0]]
+        leaves[len(SPECIALS) :][rows >= 0] = table.vectors[rows[rows >= 0]]
         leaves /= np.maximum(np.linalg.norm(leaves, axis=1, keepdims=True), 1e-12)
         return _network(leaves)
 
@@ -258,8 +294,8 @@ class URAE(NeuralEncoder):
         """Mean over sentences of the non-terminals' reconstruction error plus the root's
         unfolding error (squared error per leaf)."""
         import torch
-        ids, lengths = (torch.as_tensor(array, device=module.leaves.device)
-                        for array in batch)
+
+        ids, lengths = (torch.as_tensor(array, device=module.leaves.device) for array in batch)
         merges, _, _ = module.trees(ids, lengths)
         root, inner_error = module(ids, lengths, merges)
         unfolded = module.unfold(root, merges, ids.shape[1])
@@ -273,19 +309,23 @@ class URAE(NeuralEncoder):
 
     def _encode_ids(self, sequences: Ragged):
         import torch
+
         device = self.module_.leaves.device
         # Words without a vector have no leaf: dropped, as in training.
         known = sequences.ids > len(SPECIALS) - 1
         owner = np.repeat(np.arange(len(sequences)), sequences.lengths)
-        kept = Ragged.of(np.split(sequences.ids[known],
-                                  np.cumsum(np.bincount(owner[known],
-                                                        minlength=len(sequences)))[:-1]))
+        kept = Ragged.of(
+            np.split(
+                sequences.ids[known],
+                np.cumsum(np.bincount(owner[known], minlength=len(sequences)))[:-1],
+            )
+        )
         lengths = np.minimum(kept.lengths, self.max_length)
-        ids = torch.as_tensor(kept.padded(np.arange(len(kept)), self.max_length),
-                              device=device)
+        ids = torch.as_tensor(kept.padded(np.arange(len(kept)), self.max_length), device=device)
         lengths_t = torch.as_tensor(lengths, device=device)
         _, nodes, total = self.module_.trees(ids, lengths_t)
         if self.vector == "root":
             return nodes[:, 0]
-        return total / torch.as_tensor(np.maximum(2 * lengths - 1, 1), device=device,
-                                       dtype=total.dtype).unsqueeze(1)
+        return total / torch.as_tensor(
+            np.maximum(2 * lengths - 1, 1), device=device, dtype=total.dtype
+        ).unsqueeze(1)

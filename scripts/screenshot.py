@@ -26,9 +26,11 @@ from scripts.xdisplay import SIZE, rerun_on_x_display  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--encoder", default="bow")
-    parser.add_argument("--scene", choices=("explorer", "evaluations", "review", "corpus",
-                                            "neighbours"),
-                        default="explorer")
+    parser.add_argument(
+        "--scene",
+        choices=("explorer", "evaluations", "review", "corpus", "neighbours"),
+        default="explorer",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if args.out is None:
@@ -47,13 +49,16 @@ def main() -> int:
     from sentspace.app.ui.window.startup import AppWindow
 
     app = QApplication(sys.argv)
-    corpus = (ROOT.parent / "shared" / "data" / "sick" / "SICK_trial.txt"
-              if args.scene == "evaluations" else "msrp-grouped")
+    corpus = (
+        ROOT.parent / "shared" / "data" / "sick" / "SICK_trial.txt"
+        if args.scene == "evaluations"
+        else "msrp-grouped"
+    )
     frame = AppWindow(str(corpus), args.encoder, run=True)
     frame.setGeometry(0, 0, *SIZE)
     frame.show()
     frame.load()
-    window = None   # the main window, once built inside the frame
+    window = None  # the main window, once built inside the frame
 
     def when(condition, then, waited=0):
         if condition():
@@ -84,14 +89,17 @@ def main() -> int:
     def evaluate():
         window.tasks.setCurrentWidget(window.evaluation_panel)
         window.evaluate("relatedness")
-        when(lambda: not window.is_running and window.evaluation_panel.current is not None,
-             lambda: QTimer.singleShot(1000, capture))
+        when(
+            lambda: not window.is_running and window.evaluation_panel.current is not None,
+            lambda: QTimer.singleShot(1000, capture),
+        )
 
     def review():
         window.analyses.find_suspicious()
-        when(lambda: not window.is_running and window.review_panel.lists,
-             lambda: (window.review_panel.table.selectRow(0),
-                      QTimer.singleShot(1000, capture)))
+        when(
+            lambda: not window.is_running and window.review_panel.lists,
+            lambda: (window.review_panel.table.selectRow(0), QTimer.singleShot(1000, capture)),
+        )
 
     def corpus_tab():
         window.views.setCurrentWidget(window.views.corpus_page)
@@ -112,9 +120,16 @@ def main() -> int:
     def built():
         nonlocal window
         window = frame.main
-        when(idle, {"explorer": point_at_a_mistake, "evaluations": evaluate,
-                    "review": review, "corpus": corpus_tab,
-                    "neighbours": neighbours}[args.scene])
+        when(
+            idle,
+            {
+                "explorer": point_at_a_mistake,
+                "evaluations": evaluate,
+                "review": review,
+                "corpus": corpus_tab,
+                "neighbours": neighbours,
+            }[args.scene],
+        )
 
     when(lambda: frame.main is not None, built)
     return app.exec()

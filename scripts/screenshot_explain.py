@@ -62,19 +62,26 @@ def main() -> int:
         projection = run_job(project(embeddings, "pca"))
         regions = run_job(find_regions(corpus, projection.coordinates, encoder=encoder))
         view = ProjectionView()
-        view.set_points(projection.coordinates, cluster_colours(regions),
-                        lambda i: corpus.texts[i], projection.axis_labels,
-                        f"{regions.n_clusters} coarse regions (bisecting k-means on the "
-                        "layout), labelled by class-based TF-IDF. Zoom in for finer "
-                        "regions' labels.")
+        view.set_points(
+            projection.coordinates,
+            cluster_colours(regions),
+            lambda i: corpus.texts[i],
+            projection.axis_labels,
+            f"{regions.n_clusters} coarse regions (bisecting k-means on the "
+            "layout), labelled by class-based TF-IDF. Zoom in for finer "
+            "regions' labels.",
+        )
         return view, RegionLabels(view.plot.getPlotItem(), regions)
 
     def offsets_chart():
         corpus = load_costra(data / "costra" / "data.tsv")
         return CostraOffsetsChart(run_job(run_costra_offsets(corpus, make_encoder("bow")))), None
 
-    for name, build in (("explain.png", explain_view), ("regions.png", regions_view),
-                        ("costra-offsets.png", offsets_chart)):
+    for name, build in (
+        ("explain.png", explain_view),
+        ("regions.png", regions_view),
+        ("costra-offsets.png", offsets_chart),
+    ):
         view, keep = build()
         view.resize(*SIZE)
         view.show()

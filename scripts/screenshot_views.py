@@ -52,7 +52,6 @@ def main() -> int:
     from sentspace.models import make_encoder
     from sentspace.models.bow import BagOfWords
 
-
     app = QApplication(sys.argv)
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -61,23 +60,31 @@ def main() -> int:
         encoder = BagOfWords().fit(corpus.texts)
         embeddings = encoder.encode(corpus.texts)
         projection = run_job(project(embeddings, "pca"))
-        result = evaluate_costra(corpus, embeddings, provenance=Provenance.of(
-            corpus, encoder, tokenized=False))
+        result = evaluate_costra(
+            corpus, embeddings, provenance=Provenance.of(corpus, encoder, tokenized=False)
+        )
         view = CostraView()
         view.setWindowTitle("sentspace: Costra orderings")
         view.set_data(corpus, projection.coordinates, result, projection.axis_labels)
         view.show_group(corpus.groups.names.index("1"))
-        failing = next(r for r in range(view.table.rowCount())
-                       if view.table.item(r, 0).text() == "✗")
+        failing = next(
+            r for r in range(view.table.rowCount()) if view.table.item(r, 0).text() == "✗"
+        )
         view.table.selectRow(failing)
         seed = corpus.ids.index("68")
         return view, view.projection, seed
 
     def compare_view():
         corpus = load_corpus("msrp-grouped")
-        comparison = run_job(compare_encoders(corpus, make_encoder("bow"),
-                                              make_encoder("tfidf"), method="umap",
-                                              alignment="aligned-umap"))
+        comparison = run_job(
+            compare_encoders(
+                corpus,
+                make_encoder("bow"),
+                make_encoder("tfidf"),
+                method="umap",
+                alignment="aligned-umap",
+            )
+        )
         view = CompareView()
         view.setWindowTitle("sentspace: compare two encoders")
         view.alignment.setCurrentIndex(view.alignment.findData("aligned-umap"))
@@ -89,14 +96,22 @@ def main() -> int:
         points, labels = clusters(1_000_000)
         view = ProjectionView()
         view.setWindowTitle("sentspace: 1,000,000 points")
-        view.set_points(points, labels, lambda i: f"point {i:,} of 1,000,000", ("x", "y"),
-                        "1,000,000 points in 300 clusters, drawn as a density image "
-                        "(colour: the most common cluster colour per bin; shade: how "
-                        "many points). Zoom in to see the points themselves.")
+        view.set_points(
+            points,
+            labels,
+            lambda i: f"point {i:,} of 1,000,000",
+            ("x", "y"),
+            "1,000,000 points in 300 clusters, drawn as a density image "
+            "(colour: the most common cluster colour per bin; shade: how "
+            "many points). Zoom in to see the points themselves.",
+        )
         return view, view, int(np.argmax(points[:, 0] > np.median(points[:, 0])))
 
-    shots = [("costra.png", costra_view), ("compare.png", compare_view),
-             ("scatter-1m.png", scatter_view)]
+    shots = [
+        ("costra.png", costra_view),
+        ("compare.png", compare_view),
+        ("scatter-1m.png", scatter_view),
+    ]
 
     def take(k=0):
         if k == len(shots):

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 
-SIZE = (1280, 800)   # the layout the README pictures and issue 14 promise
+SIZE = (1280, 800)  # the layout the README pictures and issue 14 promise
 
 
 def rerun_on_x_display() -> int | None:
@@ -20,7 +20,8 @@ def rerun_on_x_display() -> int | None:
     if not os.environ.get("DISPLAY"):
         if not shutil.which("xvfb-run"):
             sys.exit("no DISPLAY and no xvfb-run: apt-get install xvfb xauth imagemagick")
-        return subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {SIZE[0]}x{SIZE[1]}x24",
-                               sys.executable, *sys.argv]).returncode
+        return subprocess.run(
+            ["xvfb-run", "-a", "-s", f"-screen 0 {SIZE[0]}x{SIZE[1]}x24", sys.executable, *sys.argv]
+        ).returncode
     os.environ["QT_QPA_PLATFORM"] = "xcb"
     return None

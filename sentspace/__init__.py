@@ -23,8 +23,19 @@ The code lives in the repository's ``app/`` (the application and its Qt-free cor
 its own, a user's ``app.py`` or ``models.py`` beside a notebook shadows nothing.
 """
 
-__all__ = ["load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
-           "explain", "show", "evaluations", "read_mteb", "mteb_model"]
+__all__ = [
+    "load_corpus",
+    "encoder",
+    "encode",
+    "evaluate",
+    "project",
+    "neighbours",
+    "explain",
+    "show",
+    "evaluations",
+    "read_mteb",
+    "mteb_model",
+]
 
 
 def __getattr__(name: str):

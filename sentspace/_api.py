@@ -58,8 +58,10 @@ def load_corpus(source: CorpusLike, *, name: str = "texts") -> Corpus:
     if isinstance(source, (str, os.PathLike)):
         return _load_spec(source if isinstance(source, str) else Path(source))
     if not isinstance(source, Iterable):
-        raise TypeError(f"corpus: a name, a path, a Corpus or a list of sentences, not a "
-                        f"{type(source).__name__}")
+        raise TypeError(
+            f"corpus: a name, a path, a Corpus or a list of sentences, not a "
+            f"{type(source).__name__}"
+        )
     texts = tuple(source)
     if not all(isinstance(text, str) for text in texts):
         raise TypeError("corpus: a corpus of texts takes strings only")
@@ -74,8 +76,13 @@ def _check_texts(texts: Sequence[str], argument: str) -> None:
         raise ValueError(f"{argument}: every sentence is empty")
 
 
-def encoder(spec: EncoderLike, corpus: CorpusLike | None = None, *, name: str | None = None,
-            fingerprint: str | None = None) -> Encoder:
+def encoder(
+    spec: EncoderLike,
+    corpus: CorpusLike | None = None,
+    *,
+    name: str | None = None,
+    fingerprint: str | None = None,
+) -> Encoder:
     """An encoder, for any call that takes one.
 
     ``spec`` is an ``--encoder`` spelling (a new, unfitted encoder: a family ``"bow"``,
@@ -102,24 +109,25 @@ def encoder(spec: EncoderLike, corpus: CorpusLike | None = None, *, name: str | 
         raise ValueError("encoder: name and fingerprint are for your own models and arrays")
     if isinstance(spec, str):
         if spec.startswith(PRECOMPUTED) and corpus is None:
-            raise ValueError(f"{spec}: precomputed embeddings need the corpus they "
-                             f"belong to")
+            raise ValueError(f"{spec}: precomputed embeddings need the corpus they belong to")
         return build_encoder(spec, load_corpus(corpus) if corpus is not None else None)
     if isinstance(spec, Encoder):
         return spec
     if callable(getattr(spec, "encode", None)):
         return ExternalModel(spec, name=name, fingerprint=fingerprint)
     if isinstance(spec, (list, tuple)):
-        raise ValueError(f"encoder: expected an array of shape (sentences, dimensions), "
-                         f"not a {type(spec).__name__} (np.asarray makes one)")
+        raise ValueError(
+            f"encoder: expected an array of shape (sentences, dimensions), "
+            f"not a {type(spec).__name__} (np.asarray makes one)"
+        )
     if _is_array(spec):
         if corpus is None:
-            raise ValueError("encoder: an array of embeddings needs the corpus its rows "
-                             "belong to")
-        return ArrayEmbeddings(spec, load_corpus(corpus), name=name or "array",
-                               argument="encoder")
-    raise TypeError(f"encoder: an encoder name, an Encoder, an object with encode(list of "
-                    f"str), or an array of embeddings, not a {type(spec).__name__}")
+            raise ValueError("encoder: an array of embeddings needs the corpus its rows belong to")
+        return ArrayEmbeddings(spec, load_corpus(corpus), name=name or "array", argument="encoder")
+    raise TypeError(
+        f"encoder: an encoder name, an Encoder, an object with encode(list of "
+        f"str), or an array of embeddings, not a {type(spec).__name__}"
+    )
 
 
 def _is_array(value: Any) -> bool:
@@ -153,16 +161,25 @@ def _run(job, progress: ProgressLike):
         finally:
             printer.clear()
     with tqdm(total=1, leave=False) as bar:
+
         def show(step: Progress) -> None:
             bar.set_description(step.stage, refresh=False)
             bar.total, bar.n = max(step.total, 1), step.done
             bar.refresh()
+
         return run_job(job, show)
 
 
-def encode(corpus: CorpusLike, encoder: EncoderLike = DEFAULT_ENCODER, *,
-           sparse: bool = False, normalize: bool = False, batch_size: int | None = None,
-           device: str | None = None, progress: ProgressLike = None) -> Embeddings:
+def encode(
+    corpus: CorpusLike,
+    encoder: EncoderLike = DEFAULT_ENCODER,
+    *,
+    sparse: bool = False,
+    normalize: bool = False,
+    batch_size: int | None = None,
+    device: str | None = None,
+    progress: ProgressLike = None,
+) -> Embeddings:
     """Every sentence of ``corpus`` embedded, through the embedding cache (a second call
     reads the disk): a float32 array of shape (len(corpus), dim).
 
@@ -203,12 +220,18 @@ def _configured(model: Encoder, batch_size: int | None, device: str | None) -> E
     if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
         raise ValueError(f"batch_size: a positive whole number, not {batch_size!r}")
     if isinstance(model, ExternalModel):
-        return ExternalModel(model.model, name=model.label, fingerprint=model.version,
-                             batch_size=batch_size or model.model_batch_size,
-                             device=device or model.device)
+        return ExternalModel(
+            model.model,
+            name=model.label,
+            fingerprint=model.version,
+            batch_size=batch_size or model.model_batch_size,
+            device=device or model.device,
+        )
     if device is not None and not isinstance(model, SentenceTransformerEncoder):
-        raise ValueError(f"device: {model.name} runs on the CPU and takes no device "
-                         f"(transformers and your own models do)")
+        raise ValueError(
+            f"device: {model.name} runs on the CPU and takes no device "
+            f"(transformers and your own models do)"
+        )
     model = copy.copy(model)
     if batch_size is not None:
         model.batch_size = batch_size
@@ -253,10 +276,12 @@ class Results(list):
         if not self:
             return "Results([])"
         first = self[0]
-        return (f"<Results: {first.evaluation} of {len(self)} encoders "
-                f"({', '.join(r.provenance.encoder_name for r in self)}) on "
-                f"{first.provenance.corpus_name}; paired tests against "
-                f"{first.provenance.encoder_name}: {len(self.paired)}>")
+        return (
+            f"<Results: {first.evaluation} of {len(self)} encoders "
+            f"({', '.join(r.provenance.encoder_name for r in self)}) on "
+            f"{first.provenance.corpus_name}; paired tests against "
+            f"{first.provenance.encoder_name}: {len(self.paired)}>"
+        )
 
     def _repr_html_(self) -> str:
         """Every encoder's scores with their intervals, then the paired tests against
@@ -266,26 +291,43 @@ class Results(list):
         if not self:
             return "<p>No results</p>"
         first = self[0]
-        rows = [[result.provenance.encoder_name, *score_cells(score)]
-                for result in self for score in result.scores()]
-        parts = [f"<p><b>{html.escape(first.evaluation)}</b> on "
-                 f"{html.escape(first.provenance.corpus_name)}"
-                 + (f" ({html.escape(self.note)})" if self.note else "") + "</p>",
-                 html_table(["encoder", "metric", "value", "95% interval", "n"], rows)]
+        rows = [
+            [result.provenance.encoder_name, *score_cells(score)]
+            for result in self
+            for score in result.scores()
+        ]
+        parts = [
+            f"<p><b>{html.escape(first.evaluation)}</b> on "
+            f"{html.escape(first.provenance.corpus_name)}"
+            + (f" ({html.escape(self.note)})" if self.note else "")
+            + "</p>",
+            html_table(["encoder", "metric", "value", "95% interval", "n"], rows),
+        ]
         if self.paired:
             tests = []
             for other, test in self.paired.items():
                 if isinstance(test, str):
                     tests.append([other, "no test: " + test, "", "", ""])
                 else:
-                    interval = ("" if test.difference_ci is None else
-                                f"[{test.difference_ci[0]:+.4f}, {test.difference_ci[1]:+.4f}]")
-                    tests.append([other, test.method, f"{test.difference:+.4f}", interval,
-                                  f"{test.p_value:.4g}"])
-            parts += [f"<p>Paired tests, each against "
-                      f"{html.escape(first.provenance.encoder_name)} (first minus other)</p>",
-                      html_table(["encoder", "test", "difference", "95% interval",
-                                  "p-value"], tests)]
+                    interval = (
+                        ""
+                        if test.difference_ci is None
+                        else f"[{test.difference_ci[0]:+.4f}, {test.difference_ci[1]:+.4f}]"
+                    )
+                    tests.append(
+                        [
+                            other,
+                            test.method,
+                            f"{test.difference:+.4f}",
+                            interval,
+                            f"{test.p_value:.4g}",
+                        ]
+                    )
+            parts += [
+                f"<p>Paired tests, each against "
+                f"{html.escape(first.provenance.encoder_name)} (first minus other)</p>",
+                html_table(["encoder", "test", "difference", "95% interval", "p-value"], tests),
+            ]
         return "\n".join(parts)
 
     def plot(self, metric: str | None = None):
@@ -307,9 +349,15 @@ class Results(list):
         return pd.concat(frames, ignore_index=True)
 
 
-def evaluate(name: str, corpus: CorpusLike, encoders: EncoderLike | Sequence[EncoderLike]
-             = DEFAULT_ENCODER, *, seed: int = 0, progress: ProgressLike = None,
-             **options: str):
+def evaluate(
+    name: str,
+    corpus: CorpusLike,
+    encoders: EncoderLike | Sequence[EncoderLike] = DEFAULT_ENCODER,
+    *,
+    seed: int = 0,
+    progress: ProgressLike = None,
+    **options: str,
+):
     """Run the evaluation ``name`` (``sentspace eval NAME``) as the CLI does.
 
     Parameters
@@ -335,13 +383,16 @@ def evaluate(name: str, corpus: CorpusLike, encoders: EncoderLike | Sequence[Enc
     from sentspace.app.neighbours import run_split  # noqa: PLC0415
 
     if name not in EVALUATIONS and name not in COMPARISONS:
-        raise ValueError(f"unknown evaluation {name!r} (known: "
-                         f"{', '.join([*EVALUATIONS, *COMPARISONS])})")
+        raise ValueError(
+            f"unknown evaluation {name!r} (known: {', '.join([*EVALUATIONS, *COMPARISONS])})"
+        )
     offered = OPTIONS.get(name, {})
     for option, value in options.items():
         if option not in offered:
-            raise TypeError(f"{name} takes no option {option!r}"
-                            + (f" (it takes {', '.join(offered)})" if offered else ""))
+            raise TypeError(
+                f"{name} takes no option {option!r}"
+                + (f" (it takes {', '.join(offered)})" if offered else "")
+            )
         if value not in offered[option].choices:
             raise ValueError(f"{option} must be one of {', '.join(offered[option].choices)}")
     corpus = load_corpus(corpus)
@@ -361,15 +412,13 @@ def evaluate(name: str, corpus: CorpusLike, encoders: EncoderLike | Sequence[Enc
     if "split" in offered:
         options["split"], note = run_split(corpus, models, options.get("split", "auto"))
     evaluation = EVALUATIONS[name][0]
-    results = [_run(evaluation(corpus, model, seed=seed, **options), progress)
-               for model in models]
+    results = [_run(evaluation(corpus, model, seed=seed, **options), progress) for model in models]
     if single:
         return results[0]
     paired: dict[str, Any] = {}
     for other in results[1:] if name in PAIRED_TESTS else ():
         try:
-            paired[other.provenance.encoder_name] = paired_test(name, results[0], other,
-                                                                seed=seed)
+            paired[other.provenance.encoder_name] = paired_test(name, results[0], other, seed=seed)
         except EvaluationError as error:
             paired[other.provenance.encoder_name] = str(error)
     return Results(results, paired, note)
@@ -387,8 +436,14 @@ def _distinct_names(models: list[Encoder]) -> None:
             model.label = f"{model.name} #{seen[model.name]}"
 
 
-def project(embeddings: Embeddings, method: str = "pca", *, seed: int = 0,
-            progress: ProgressLike = None, **parameters: Any):
+def project(
+    embeddings: Embeddings,
+    method: str = "pca",
+    *,
+    seed: int = 0,
+    progress: ProgressLike = None,
+    **parameters: Any,
+):
     """A 2D layout of ``embeddings`` by ``"pca"``, ``"umap"`` or ``"tsne"`` (the
     window's projection; parameters as ``sentspace.app.projection.DEFAULTS``): a
     ``Projection`` whose ``coordinates`` are float32, shape (n, 2).
@@ -429,14 +484,26 @@ class Neighbourhood:
         """One row per neighbour: index, text, cosine, same_group, partner (pandas)."""
         import pandas as pd  # noqa: PLC0415 (optional)
 
-        return pd.DataFrame({"index": self.indices, "text": self.texts,
-                             "cosine": self.similarities, "same_group": self.same_group,
-                             "partner": self.partner})
+        return pd.DataFrame(
+            {
+                "index": self.indices,
+                "text": self.texts,
+                "cosine": self.similarities,
+                "same_group": self.same_group,
+                "partner": self.partner,
+            }
+        )
 
 
-def neighbours(corpus: CorpusLike, space: Embeddings | EncoderLike, query: str | int,
-               k: int = 10, *, search: str = "auto", progress: ProgressLike = None
-               ) -> Neighbourhood:
+def neighbours(
+    corpus: CorpusLike,
+    space: Embeddings | EncoderLike,
+    query: str | int,
+    k: int = 10,
+    *,
+    search: str = "auto",
+    progress: ProgressLike = None,
+) -> Neighbourhood:
     """The ``k`` nearest sentences of ``corpus`` to ``query`` by cosine.
 
     ``space`` is the corpus's embeddings (an array, one row per sentence) or an encoder
@@ -475,20 +542,36 @@ def neighbours(corpus: CorpusLike, space: Embeddings | EncoderLike, query: str |
         found = Query(corpus.texts[query], int(query))
     elif model is None:
         if query not in corpus.texts:
-            raise ValueError("with embeddings only, the query must be a sentence of the "
-                             "corpus (or its index); pass an encoder to query any text")
+            raise ValueError(
+                "with embeddings only, the query must be a sentence of the "
+                "corpus (or its index); pass an encoder to query any text"
+            )
         found = Query(query, corpus.texts.index(query))
     else:
         found = Query(query)
-    [answer], _ = _run(search_neighbours(corpus, [("space", model, embeddings)], [None],
-                                         found, k, search=search), progress)
-    return Neighbourhood(found.text, answer.indices,
-                         tuple(corpus.texts[i] for i in answer.indices.tolist()),
-                         answer.similarities, answer.same_group, answer.partner, answer.note)
+    [answer], _ = _run(
+        search_neighbours(corpus, [("space", model, embeddings)], [None], found, k, search=search),
+        progress,
+    )
+    return Neighbourhood(
+        found.text,
+        answer.indices,
+        tuple(corpus.texts[i] for i in answer.indices.tolist()),
+        answer.similarities,
+        answer.same_group,
+        answer.partner,
+        answer.note,
+    )
 
 
-def explain(text_a: str, text_b: str, encoder: EncoderLike = DEFAULT_ENCODER, *,
-            corpus: CorpusLike | None = None, progress: ProgressLike = None):
+def explain(
+    text_a: str,
+    text_b: str,
+    encoder: EncoderLike = DEFAULT_ENCODER,
+    *,
+    corpus: CorpusLike | None = None,
+    progress: ProgressLike = None,
+):
     """Which words make two sentences similar (``sentspace explain``): a
     ``PairExplanation`` with ``cosine``, ``top_words(side)``, ``top_pairs()`` and the
     usual ``summary()``/``to_dict()``. Exact for additive encoders, by occlusion for the
@@ -511,14 +594,20 @@ def explain(text_a: str, text_b: str, encoder: EncoderLike = DEFAULT_ENCODER, *,
     corpus = load_corpus(corpus) if corpus is not None else None
     model = _encoder(encoder, corpus)
     if isinstance(model, ArrayEmbeddings):
-        raise ValueError("encoder: explaining encodes the sentences with words left out; "
-                         "an array of embeddings cannot, pass the model")
+        raise ValueError(
+            "encoder: explaining encodes the sentences with words left out; "
+            "an array of embeddings cannot, pass the model"
+        )
     return _run(explain_pair(text_a, text_b, model, corpus=corpus), progress)
 
 
-def show(corpus: CorpusLike, embeddings: Embeddings | None = None,
-         labels: Sequence[Any] | None = None, *, encoder: EncoderLike = DEFAULT_ENCODER
-         ) -> subprocess.Popen:
+def show(
+    corpus: CorpusLike,
+    embeddings: Embeddings | None = None,
+    labels: Sequence[Any] | None = None,
+    *,
+    encoder: EncoderLike = DEFAULT_ENCODER,
+) -> subprocess.Popen:
     """Open the desktop window on in-memory data, without blocking the caller.
 
     The window runs in a process of its own (``python -m
@@ -549,8 +638,10 @@ def show(corpus: CorpusLike, embeddings: Embeddings | None = None,
     window_encoder = encoder if isinstance(encoder, str) else DEFAULT_ENCODER
     folder = Path(tempfile.mkdtemp(prefix="sentspace-show-"))
     write_show_data(folder, corpus, embeddings, labels, window_encoder)
-    return subprocess.Popen([sys.executable, "-m", "sentspace.app.ui.window.show_window",
-                             str(folder)], env=_child_environment())
+    return subprocess.Popen(
+        [sys.executable, "-m", "sentspace.app.ui.window.show_window", str(folder)],
+        env=_child_environment(),
+    )
 
 
 def _child_environment() -> dict[str, str]:
@@ -583,10 +674,15 @@ def evaluations(corpus: CorpusLike | None = None) -> list[Evaluation]:
     from sentspace.app.evaluations import APPLICABLE, COMPARISONS, EVALUATIONS, NEEDS  # noqa: PLC0415
 
     loaded = None if corpus is None else load_corpus(corpus)
-    return [Evaluation(name, description, NEEDS.get(name, "two or more encoders"),
-                       None if loaded is None else bool(APPLICABLE.get(name, lambda c: True)(
-                           loaded)))
-            for name, (_, description) in {**EVALUATIONS, **COMPARISONS}.items()]
+    return [
+        Evaluation(
+            name,
+            description,
+            NEEDS.get(name, "two or more encoders"),
+            None if loaded is None else bool(APPLICABLE.get(name, lambda c: True)(loaded)),
+        )
+        for name, (_, description) in {**EVALUATIONS, **COMPARISONS}.items()
+    ]
 
 
 def read_mteb(path: str | Path):
@@ -649,5 +745,16 @@ def mteb_model(encoder: EncoderLike, corpus: CorpusLike | None = None):
     return MtebModel(model)
 
 
-__all__ = ["load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
-           "explain", "show", "evaluations", "read_mteb", "mteb_model"]
+__all__ = [
+    "load_corpus",
+    "encoder",
+    "encode",
+    "evaluate",
+    "project",
+    "neighbours",
+    "explain",
+    "show",
+    "evaluations",
+    "read_mteb",
+    "mteb_model",
+]

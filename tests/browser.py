@@ -9,27 +9,37 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-FLAGS = ("--headless=new", "--no-sandbox", "--use-angle=swiftshader",
-         "--enable-unsafe-swiftshader", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
-         "--window-size=1280,800")
+FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+    "--window-size=1280,800",
+)
 
 
 def chromium():
     """A selenium driver of /usr/bin/chromium; raises RuntimeError when it is missing."""
     binary, driver = shutil.which("chromium"), shutil.which("chromedriver")
     if not binary or not driver:
-        raise RuntimeError("Debian's chromium and chromium-driver are not installed "
-                           "(python3 tasks.py test installs them where apt-get runs as "
-                           "root; else: sudo apt-get install chromium chromium-driver)")
+        raise RuntimeError(
+            "Debian's chromium and chromium-driver are not installed "
+            "(python3 tasks.py test installs them where apt-get runs as "
+            "root; else: sudo apt-get install chromium chromium-driver)"
+        )
     from selenium import webdriver
 
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for flag in FLAGS:
         options.add_argument(flag)
-    return webdriver.Chrome(options=options,
-                            service=webdriver.ChromeService(executable_path=driver))
+    return webdriver.Chrome(
+        options=options, service=webdriver.ChromeService(executable_path=driver)
+    )
 
 
 def browser_or_skip():
@@ -45,7 +55,8 @@ def open_page(browser, path: Path, timeout: float = 60):
 
     browser.get(Path(path).resolve().as_uri())
     WebDriverWait(browser, timeout).until(
-        lambda b: b.execute_script("return document.body.dataset.ready === 'true'"))
+        lambda b: b.execute_script("return document.body.dataset.ready === 'true'")
+    )
     return browser.find_element("id", "map")
 
 
@@ -56,6 +67,6 @@ def colour_pixels(png: bytes, colour: str, tolerance: int = 12) -> int:
     image = QImage.fromData(png).convertToFormat(QImage.Format.Format_RGB888)
     width, height, stride = image.width(), image.height(), image.bytesPerLine()
     rows = np.frombuffer(image.constBits(), dtype=np.uint8).reshape(height, stride)
-    rgb = rows[:, :width * 3].reshape(height, width, 3).astype(int)
-    target = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+    rgb = rows[:, : width * 3].reshape(height, width, 3).astype(int)
+    target = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)])
     return int((np.abs(rgb - target).max(axis=2) <= tolerance).sum())

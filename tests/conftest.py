@@ -22,8 +22,9 @@ def private_folders(tmp_path_factory):
     from sentspace.app.cache import CACHE_DIR_ENV
     from sentspace.app.workspace import CONFIG_DIR_ENV
 
-    previous = {name: os.environ.get(name)
-                for name in (CACHE_DIR_ENV, DATA_DIR_ENV, CONFIG_DIR_ENV)}
+    previous = {
+        name: os.environ.get(name) for name in (CACHE_DIR_ENV, DATA_DIR_ENV, CONFIG_DIR_ENV)
+    }
     for name in previous:
         os.environ[name] = str(tmp_path_factory.mktemp(name.lower()))
     yield

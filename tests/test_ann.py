@@ -22,8 +22,9 @@ def test_the_index_finds_the_exact_neighbours_and_says_how_well(msrp_glove):
     _, embeddings = msrp_glove
     n = len(embeddings)
     itself = np.arange(n)
-    indices, similarities, search = ann.knn(embeddings, embeddings, 10, exclude=itself,
-                                            search="ann", cache=False)
+    indices, similarities, search = ann.knn(
+        embeddings, embeddings, 10, exclude=itself, search="ann", cache=False
+    )
     assert search.method == "ivf-sq8" and search.approximate
     assert search.recall_queries == ann.RECALL_QUERIES
     assert search.recall >= 0.95
@@ -41,16 +42,17 @@ def test_the_index_finds_the_exact_neighbours_and_says_how_well(msrp_glove):
     assert np.allclose(similarities[rows], exact_cosines, atol=1e-6)
 
 
-def test_searching_many_queries_in_list_order_gives_the_same_answers(msrp_glove,
-                                                                     monkeypatch):
+def test_searching_many_queries_in_list_order_gives_the_same_answers(msrp_glove, monkeypatch):
     _, embeddings = msrp_glove
     unit = ann.normalise(embeddings).matrix
     index = run_job(ann.iter_build_index(unit, cache=False))
-    one_pass = run_job(ann.iter_search_index(index, unit, 10, pool=unit,
-                                             exclude=np.arange(len(unit))))
+    one_pass = run_job(
+        ann.iter_search_index(index, unit, 10, pool=unit, exclude=np.arange(len(unit)))
+    )
     monkeypatch.setattr(ann, "SEARCH_CHUNK", 1_000)  # 11 chunks, searched by nearest list
-    ordered = run_job(ann.iter_search_index(index, unit, 10, pool=unit,
-                                            exclude=np.arange(len(unit))))
+    ordered = run_job(
+        ann.iter_search_index(index, unit, 10, pool=unit, exclude=np.arange(len(unit)))
+    )
     assert np.array_equal(one_pass[0], ordered[0])
     assert np.array_equal(one_pass[1], ordered[1])
 
@@ -77,7 +79,8 @@ def test_same_neighbours_whatever_the_thread_count(msrp_glove):
 
 
 def test_a_new_index_keeps_the_narrowest_search_breadth_reaching_the_target(
-        msrp_glove, monkeypatch):
+    msrp_glove, monkeypatch
+):
     _, embeddings = msrp_glove
     unit = ann.normalise(embeddings).matrix
     monkeypatch.setattr(ann, "BREADTHS", (1, 16, 32, 64))
@@ -91,8 +94,9 @@ def test_a_new_index_keeps_the_narrowest_search_breadth_reaching_the_target(
     index = run_job(ann.iter_build_index(unit.copy(), cache=False))
     assert run_job(ann.tuned(index, unit, 10))[0] == 1
     # A search asking for more candidates than one list holds fills what it can.
-    indices, similarities = run_job(ann.iter_search_index(index, unit[:5], 200, pool=unit,
-                                                          nprobe=1))
+    indices, similarities = run_job(
+        ann.iter_search_index(index, unit[:5], 200, pool=unit, nprobe=1)
+    )
     assert (indices >= 0).any(axis=1).all()
     assert (similarities[indices < 0] == -np.inf).all()
 
@@ -102,13 +106,14 @@ def test_the_tuned_recall_is_kept_with_the_cached_index(msrp_glove):
     pool = embeddings[:4_000]
     query = embeddings[4_000:4_001]
     first = ann.knn(query, pool, 10, search="ann")[2]
-    ann._recent.clear()     # as after reopening the app: only the disk cache is left
+    ann._recent.clear()  # as after reopening the app: only the disk cache is left
     measured = []
     original = ann.measure_recall
 
     def counted(*args, **kwargs):
         measured.append(1)
         return (yield from original(*args, **kwargs))
+
     try:
         ann.measure_recall = counted
         again = ann.knn(query, pool, 10, search="ann")[2]
@@ -136,7 +141,7 @@ def test_a_build_holds_only_its_own_thread_to_one_openmp_thread(msrp_glove):
         next(job), next(job)
         building.set()
         seen_there.append(faiss.omp_get_max_threads())
-        faiss.omp_set_num_threads(3)    # as another job in this thread might
+        faiss.omp_set_num_threads(3)  # as another job in this thread might
         run_job(job)
         seen_there.append(faiss.omp_get_max_threads())
         faiss.omp_set_num_threads(2)
@@ -160,6 +165,7 @@ def test_auto_is_exact_below_the_limit_and_for_sparse_rows(msrp_glove):
     assert ann.choose(embeddings) == "exact"
     assert ann.choose(embeddings, limit=1_000) == "ivf-sq8"
     import scipy.sparse as sp
+
     sparse = sp.csr_array(embeddings[:100])
     assert ann.choose(sparse, limit=10) == "exact"
     with pytest.raises(ValueError, match="dense"):
@@ -187,9 +193,9 @@ def test_index_is_cached_and_a_damaged_file_is_rebuilt(msrp_glove):
 
 def test_cancelled_build_leaves_no_index(msrp_glove):
     _, embeddings = msrp_glove
-    unit = ann.normalise(embeddings[::-1]).matrix     # rows no other test indexes
+    unit = ann.normalise(embeddings[::-1]).matrix  # rows no other test indexes
     job = ann.iter_build_index(unit)
-    next(job), next(job)        # the first chunk is in
+    next(job), next(job)  # the first chunk is in
     job.close()
     assert not list(ann.index_dir().glob(f"{ann.index_key(unit)}*"))
     index = run_job(ann.iter_build_index(unit, cache=False))
@@ -197,6 +203,7 @@ def test_cancelled_build_leaves_no_index(msrp_glove):
 
 
 # --- consumers forced to the index by a low limit give the exact answers, and say so ----------
+
 
 def test_faithfulness_on_a_sample_with_the_index_matches_exact(msrp_glove, monkeypatch):
     from sentspace.app.projection import faithfulness, project
@@ -229,8 +236,9 @@ def test_suspicious_tables_with_the_index_match_exact(msrp_glove, monkeypatch):
     approximate = misgrouped(corpus, spaces)
     [search] = approximate.searches
     assert search.approximate and search.recall >= 0.95
-    by_row = lambda t: dict(zip(zip(t.sentence.tolist(), t.group.tolist()),
-                                t.share_outside.tolist()))
+    by_row = lambda t: dict(
+        zip(zip(t.sentence.tolist(), t.group.tolist()), t.share_outside.tolist())
+    )
     exact_share, approximate_share = by_row(exact_sentences), by_row(approximate)
     differing = sum(exact_share[key] != approximate_share[key] for key in exact_share)
     assert differing / len(exact_share) < 0.02
@@ -243,9 +251,9 @@ def test_suspicious_tables_with_the_index_match_exact(msrp_glove, monkeypatch):
 def test_the_same_rows_normalised_again_share_the_index_in_memory(msrp_glove):
     _, embeddings = msrp_glove
     pool = embeddings[:2_500]
-    held = ann.normalise(pool).matrix       # as the Inspector keeps its pool
+    held = ann.normalise(pool).matrix  # as the Inspector keeps its pool
     first = run_job(ann.iter_build_index(held))
-    again = ann.normalise(pool).matrix      # another array, equal to the first
+    again = ann.normalise(pool).matrix  # another array, equal to the first
     assert run_job(ann.iter_build_index(again)) is first
 
 
@@ -266,11 +274,11 @@ def test_one_matrix_normalised_twice_shares_its_unit_rows_while_they_are_used(ms
     import gc
 
     _, embeddings = msrp_glove
-    held = ann.normalise(embeddings)        # as the Inspector keeps its pool
+    held = ann.normalise(embeddings)  # as the Inspector keeps its pool
     assert ann.normalise(embeddings) is held
     assert ann.normalise(embeddings.copy()) is not held
     matrix = held.matrix.copy()
     del held
     gc.collect()
-    again = ann.normalise(embeddings)       # nobody held the first: made anew, equal
+    again = ann.normalise(embeddings)  # nobody held the first: made anew, equal
     assert np.array_equal(again.matrix, matrix)

@@ -15,8 +15,19 @@ from sentspace.app.jobs import Progress
 from sentspace.app.results import SCORE_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
-PUBLIC = {"load_corpus", "encoder", "encode", "evaluate", "project", "neighbours",
-          "explain", "show", "evaluations", "read_mteb", "mteb_model"}
+PUBLIC = {
+    "load_corpus",
+    "encoder",
+    "encode",
+    "evaluate",
+    "project",
+    "neighbours",
+    "explain",
+    "show",
+    "evaluations",
+    "read_mteb",
+    "mteb_model",
+}
 
 
 @pytest.fixture(scope="module")
@@ -37,25 +48,43 @@ def test_the_public_names_exist_and_nothing_else_is_exported():
 
 def test_importing_sentspace_loads_nothing_until_a_name_is_used():
     """``python -m sentspace`` shows its window before numpy loads (test_lazy_imports)."""
-    script = ("import sys, sentspace\nbefore = 'numpy' in sys.modules\n"
-              "sentspace.load_corpus\nprint(before, 'numpy' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                          text=True)
+    script = (
+        "import sys, sentspace\nbefore = 'numpy' in sys.modules\n"
+        "sentspace.load_corpus\nprint(before, 'numpy' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True"]
 
 
 def test_an_evaluation_gives_the_numbers_sentspace_eval_prints(corpus):
-    done = subprocess.run([sys.executable, "-m", "sentspace", "eval", "classification",
-                           "--encoder", "bow", "--encoder", "tfidf", "--seed", "3",
-                           "--json"], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sentspace",
+            "eval",
+            "classification",
+            "--encoder",
+            "bow",
+            "--encoder",
+            "tfidf",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)
 
     results = sentspace.evaluate("classification", corpus, ["bow", "tfidf"], seed=3)
     assert all(isinstance(result, ClassificationResult) for result in results)
     assert [r.to_dict()["metric_table"] for r in results] == [
-        r["metric_table"] for r in printed["results"]]
+        r["metric_table"] for r in printed["results"]
+    ]
     # Every per-item outcome too: the whole JSON but the time it was made.
     for result, printed_result in zip(results, printed["results"]):
         mine = json.loads(json_text(result.to_dict()))
@@ -81,8 +110,7 @@ def test_to_frame_holds_the_metric_rows(corpus):
     # Several encoders stack, each row naming its encoder.
     both = sentspace.evaluate("classification", corpus, ["bow", "tfidf"]).to_frame()
     assert both["encoder"].tolist() == ["bow"] * len(frame) + ["tfidf"] * len(frame)
-    pd.testing.assert_frame_equal(both[both.encoder == "bow"].drop(columns="encoder"),
-                                  frame)
+    pd.testing.assert_frame_equal(both[both.encoder == "bow"].drop(columns="encoder"), frame)
 
 
 def test_a_comparison_returns_its_one_result(corpus):
@@ -108,26 +136,27 @@ def test_a_list_of_texts_is_a_corpus_and_encodes_row_by_row():
     assert embeddings.shape[0] == 3
     assert seen and all(isinstance(step, Progress) for step in seen)
     cat_sat, _, cat_ran = embeddings
-    assert cat_sat @ cat_ran == 2     # "the" and "cat"
+    assert cat_sat @ cat_ran == 2  # "the" and "cat"
 
 
 def test_project_is_repeatable_by_seed(corpus):
     embeddings = sentspace.encode(corpus, "tfidf")
     first = sentspace.project(embeddings, "pca", seed=1)
     assert first.coordinates.shape == (859, 2)
-    np.testing.assert_array_equal(first.coordinates,
-                                  sentspace.project(embeddings, "pca", seed=1).coordinates)
+    np.testing.assert_array_equal(
+        first.coordinates, sentspace.project(embeddings, "pca", seed=1).coordinates
+    )
 
 
 def test_neighbours_are_the_nearest_by_cosine(corpus):
     embeddings = sentspace.encode(corpus, "tfidf")
     unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)
     cosines = unit @ unit[10]
-    cosines[10] = -np.inf             # a corpus sentence is not its own neighbour
+    cosines[10] = -np.inf  # a corpus sentence is not its own neighbour
     found = sentspace.neighbours(corpus, embeddings, 10, k=5)
     np.testing.assert_allclose(found.similarities, np.sort(cosines)[::-1][:5], rtol=1e-5)
     assert found.texts == tuple(corpus.texts[i] for i in found.indices)
-    assert found.same_group.any()     # msrp-grouped: paraphrases lie close
+    assert found.same_group.any()  # msrp-grouped: paraphrases lie close
     # Its text finds the same neighbours; typed text needs the encoder.
     by_text = sentspace.neighbours(corpus, embeddings, corpus.texts[10], k=5)
     np.testing.assert_array_equal(by_text.indices, found.indices)
@@ -153,8 +182,9 @@ def test_evaluations_are_listed_with_what_a_corpus_needs():
     assert [e.name for e in listed] == [*EVALUATIONS, *COMPARISONS]
     assert all(e.description and e.needs and e.applies is None for e in listed)
     msrp = sentspace.load_corpus("msrp-grouped")
-    assert [e.name for e in sentspace.evaluations(msrp) if e.applies and
-            e.name in EVALUATIONS] == applicable_evaluations(msrp)
+    assert [
+        e.name for e in sentspace.evaluations(msrp) if e.applies and e.name in EVALUATIONS
+    ] == applicable_evaluations(msrp)
 
 
 def test_every_public_function_has_an_example_and_the_examples_run():
@@ -162,8 +192,9 @@ def test_every_public_function_has_an_example_and_the_examples_run():
 
     from sentspace import _api
 
-    without = [name for name in sentspace.__all__
-               if ">>> " not in (getattr(sentspace, name).__doc__ or "")]
+    without = [
+        name for name in sentspace.__all__ if ">>> " not in (getattr(sentspace, name).__doc__ or "")
+    ]
     assert without == []
     failed, tried = doctest.testmod(_api)
     assert failed == 0 and tried >= len(sentspace.__all__)

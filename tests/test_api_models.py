@@ -29,8 +29,9 @@ class LetterCounts:
     def encode(self, sentences, **options):
         self.encoded += len(sentences)
         self.calls.append(options)
-        return np.stack([np.bincount([ord(c) % 64 for c in text.lower()], minlength=64)
-                         for text in sentences]).astype(np.float64)
+        return np.stack(
+            [np.bincount([ord(c) % 64 for c in text.lower()], minlength=64) for text in sentences]
+        ).astype(np.float64)
 
 
 @pytest.fixture(scope="module")
@@ -58,15 +59,16 @@ def mixed(sick_trial):
     """A spec, a user's model and an array in one comparison, on SICK's trial file (a
     paired permutation test over SICK test's 4,927 pairs takes minutes on a busy
     machine)."""
-    return sentspace.evaluate("relatedness", sick_trial, ["bow", LetterCounts(),
-                                                          sentspace.encode(sick_trial, "bow")])
+    return sentspace.evaluate(
+        "relatedness", sick_trial, ["bow", LetterCounts(), sentspace.encode(sick_trial, "bow")]
+    )
 
 
 def test_a_sentence_transformers_model_is_evaluated_as_its_spec_is(sick_trial):
     """Was: AttributeError: 'Transformer' object has no attribute 'startswith'."""
     if not SentenceTransformerEncoder.available():
         pytest.skip("the transformers extra is not installed")
-    model = SentenceTransformerEncoder()._model()     # the bundled all-MiniLM-L6-v2
+    model = SentenceTransformerEncoder()._model()  # the bundled all-MiniLM-L6-v2
     assert type(model).__name__ == "SentenceTransformer"
     result = sentspace.evaluate("relatedness", sick_trial, model)
     assert result.provenance.encoder_name == "SentenceTransformer"
@@ -115,13 +117,19 @@ def test_arrays_of_one_name_are_told_apart(msrp):
     assert set(results.paired) == {"array #2"}
 
 
-@pytest.mark.parametrize("bad, problem", [
-    (lambda n: np.ones((n - 1, 4)), f"{TRIAL_SENTENCES - 1} rows for {TRIAL_SENTENCES} sentences"),
-    (lambda n: np.full((n, 4), np.nan), "row 0 holds NaN"),
-    (lambda n: np.ones(n), "expected 2 dimensions"),
-    (lambda n: np.array([np.ones(3)] * (n - 1) + [np.ones(2)], dtype=object), "not one real"),
-    (lambda n: [[1.0, 2.0]] * n, "not a list"),
-])
+@pytest.mark.parametrize(
+    "bad, problem",
+    [
+        (
+            lambda n: np.ones((n - 1, 4)),
+            f"{TRIAL_SENTENCES - 1} rows for {TRIAL_SENTENCES} sentences",
+        ),
+        (lambda n: np.full((n, 4), np.nan), "row 0 holds NaN"),
+        (lambda n: np.ones(n), "expected 2 dimensions"),
+        (lambda n: np.array([np.ones(3)] * (n - 1) + [np.ones(2)], dtype=object), "not one real"),
+        (lambda n: [[1.0, 2.0]] * n, "not a list"),
+    ],
+)
 def test_an_unusable_array_is_a_value_error_naming_the_argument(sick_trial, bad, problem):
     with pytest.raises(ValueError, match=rf"encoders\[1\]: .*{problem}"):
         sentspace.evaluate("relatedness", sick_trial, ["bow", bad(len(sick_trial))])
@@ -155,8 +163,7 @@ def test_encode_passes_batch_size_and_device_to_models_that_take_them(msrp):
     model = LetterCounts()
     matrix = sentspace.encode(msrp, model, batch_size=16, device="cpu", progress=True)
     assert matrix.shape == (859, 64) and matrix.dtype == np.float32
-    assert model.calls and all(call == {"batch_size": 16, "device": "cpu"}
-                               for call in model.calls)
+    assert model.calls and all(call == {"batch_size": 16, "device": "cpu"} for call in model.calls)
     with pytest.raises(ValueError, match="device: bow runs on the CPU"):
         sentspace.encode(msrp, "bow", device="cuda")
     with pytest.raises(ValueError, match="batch_size"):
@@ -177,11 +184,15 @@ def test_reprs_are_short_and_notebooks_get_tables(sick, mixed):
     assert "<table>" in page and "6,072 more" in page and len(page) < 2000
     result = mixed[0]
     assert len(repr(result)) < 300 and repr(result).startswith(
-        "<RelatednessResult: relatedness of bow on sick: SICK spearman 0.5601 [0.5011, ")
+        "<RelatednessResult: relatedness of bow on sick: SICK spearman 0.5601 [0.5011, "
+    )
     assert "<td>SICK spearman</td><td>0.5601</td><td>[0.5011, 0.6123]</td><td>500" in (
-        result._repr_html_())
-    assert repr(mixed) == ("<Results: relatedness of 3 encoders (bow, LetterCounts, array) "
-                           "on sick; paired tests against bow: 2>")
+        result._repr_html_()
+    )
+    assert repr(mixed) == (
+        "<Results: relatedness of 3 encoders (bow, LetterCounts, array) "
+        "on sick; paired tests against bow: 2>"
+    )
     page = mixed._repr_html_()
     assert "Paired tests" in page and "paired permutation" in page
     assert "<td>array</td><td>paired permutation (10000 swaps)</td><td>+0.0000</td>" in page
@@ -234,8 +245,8 @@ def test_relatedness_encodes_only_the_sentences_its_pairs_read(stsb):
     bow = sentspace.evaluate("relatedness", stsb, "bow", split="test")
     full = run_job(encode_corpus(stsb, BagOfWords()))
     test = np.isin(stsb.pairs.split, ["test"])
-    unread = np.setdiff1d(np.arange(len(stsb)), np.concatenate(
-        [stsb.pairs.first[test], stsb.pairs.second[test]]))
+    unread = np.setdiff1d(
+        np.arange(len(stsb)), np.concatenate([stsb.pairs.first[test], stsb.pairs.second[test]])
+    )
     assert full.shape[0] == 15_457 and full[unread].nnz > 0
-    assert bow.pooled.spearman == evaluate_relatedness(stsb, full, splits=("test",)
-                                                       ).pooled.spearman
+    assert bow.pooled.spearman == evaluate_relatedness(stsb, full, splits=("test",)).pooled.spearman

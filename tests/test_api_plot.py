@@ -22,7 +22,9 @@ def test_relatedness_is_drawn_as_cosine_against_gold_for_every_pair(shared_data)
     np.testing.assert_array_equal(points.y, result.cosine)
     assert f"Spearman {result.pooled.spearman:.3f}" in figure.layout.title.text
     assert (figure.layout.xaxis.title.text, figure.layout.yaxis.title.text) == (
-        "gold score", "cosine")
+        "gold score",
+        "cosine",
+    )
 
 
 def test_a_comparison_is_drawn_as_bars_with_their_intervals(grouped):
@@ -32,8 +34,7 @@ def test_a_comparison_is_drawn_as_bars_with_their_intervals(grouped):
     assert list(bars.x) == ["bow", "tfidf"]
     first = [result.intervals()["accuracy@1"] for result in results]
     assert list(bars.y) == [value for value, _ in first]
-    np.testing.assert_allclose(bars.error_y.array, [high - value for value, (_, high)
-                                                    in first])
+    np.testing.assert_allclose(bars.error_y.array, [high - value for value, (_, high) in first])
     assert "accuracy@10" in results.plot("accuracy@10").layout.title.text
     with pytest.raises(ValueError, match="metric: ranking reports .*not 'f1'"):
         results.plot("f1")
@@ -46,8 +47,7 @@ def test_ranking_detection_and_classification_have_their_charts(shared_data, gro
     assert sum(bands.y) == len(ranking.rank)
     assert bands.y[0] == int((ranking.rank == 1).sum())
 
-    detection = sentspace.evaluate("detection", sentspace.load_corpus(shared_data / "msrp"),
-                                   "bow")
+    detection = sentspace.evaluate("detection", sentspace.load_corpus(shared_data / "msrp"), "bow")
     figure = detection.plot()
     curve, best = figure.data
     np.testing.assert_array_equal(curve.x, detection.recall)

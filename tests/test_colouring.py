@@ -20,11 +20,14 @@ from sentspace.app.palette import CATEGORICAL, OTHER, UNGROUPED, scale_palette
 @pytest.fixture(scope="module")
 def offered(shared_data):
     """The colourings of full SICK, MSRP's training file and the bundled groups."""
-    corpora = {"sick": load_corpus(shared_data / "sick"),
-               "msrp": load_corpus(shared_data / "msrp" / "msr_paraphrase_train.txt"),
-               "grouped": load_corpus("msrp-grouped")}
-    return {name: (corpus, colourings(sentence_columns(corpus)))
-            for name, corpus in corpora.items()}
+    corpora = {
+        "sick": load_corpus(shared_data / "sick"),
+        "msrp": load_corpus(shared_data / "msrp" / "msr_paraphrase_train.txt"),
+        "grouped": load_corpus("msrp-grouped"),
+    }
+    return {
+        name: (corpus, colourings(sentence_columns(corpus))) for name, corpus in corpora.items()
+    }
 
 
 def test_numbers_follow_their_order_on_viridis_and_nan_is_grey(offered):
@@ -35,18 +38,22 @@ def test_numbers_follow_their_order_on_viridis_and_nan_is_grey(offered):
     codes, palette = colouring.colours.codes, colouring.colours.palette
     assert palette == (*scale_palette(), UNGROUPED)
     order = np.argsort(score.values, kind="stable")
-    assert np.all(np.diff(codes[order]) >= 0)              # a higher score, never darker
+    assert np.all(np.diff(codes[order]) >= 0)  # a higher score, never darker
     scale = colouring.scale
     assert (scale.low, scale.high, scale.missing, scale.extent) == (
-        np.min(score.values), 5.0, 0, None)             # no tail to leave out
-    assert palette[codes[np.argmin(score.values)]] == "#440154"     # viridis's ends
+        np.min(score.values),
+        5.0,
+        0,
+        None,
+    )  # no tail to leave out
+    assert palette[codes[np.argmin(score.values)]] == "#440154"  # viridis's ends
     assert palette[codes[np.argmax(score.values)]] == "#fde725"
 
     corpus, msrp = offered["msrp"]
     size = msrp["group_size"]
     colouring = colour_by(size)
     grey = np.array(colouring.colours[:]) == UNGROUPED
-    assert grey.sum() == 7370 == np.isnan(size.values).sum()    # in no group: grey
+    assert grey.sum() == 7370 == np.isnan(size.values).sum()  # in no group: grey
     assert "no value (7,370)" in colouring.legend and colouring.scale.missing == 7370
 
 
@@ -71,21 +78,25 @@ def test_a_legend_names_the_top_ten_and_the_other_groups_share_one_colour(offere
 def test_a_corpus_is_first_coloured_by_its_groups_else_its_pairs_else_words(offered):
     # MSRP's training file groups its sentences in twos and threes: ten groups in
     # colour would leave the map grey, so it shows its pairs' labels.
-    for name, key in (("grouped", "paraphrase_group"), ("msrp", "pair_label"),
-                      ("sick", "pair_label")):
+    for name, key in (
+        ("grouped", "paraphrase_group"),
+        ("msrp", "pair_label"),
+        ("sick", "pair_label"),
+    ):
         corpus, columns = offered[name]
         assert default_colouring(corpus, columns) == key
     _, msrp = offered["msrp"]
-    assert "source" not in msrp and "msrp_ids" not in msrp    # free text colours nothing
+    assert "source" not in msrp and "msrp_ids" not in msrp  # free text colours nothing
     columns = offered["grouped"][1]
     plain = {key: column for key, column in columns.items() if key == "words"}
     assert default_colouring(offered["sick"][0], plain) == "words"
 
 
 def test_a_colouring_saved_by_an_earlier_version_is_found_by_its_new_key():
-    assert [saved_key(key) for key in ("metadata:type", "cluster", "misclassified",
-                                       "faithfulness", "group", None)] == [
-        "type", "region", "misclassified_or_not", "faithfulness", "group", None]
+    assert [
+        saved_key(key)
+        for key in ("metadata:type", "cluster", "misclassified", "faithfulness", "group", None)
+    ] == ["type", "region", "misclassified_or_not", "faithfulness", "group", None]
 
 
 def test_groups_too_small_to_show_in_ten_colours_do_not_colour_a_new_corpus():

@@ -51,11 +51,20 @@ def same_numbers(cli, result):
 def window_tests(evaluation, runs):
     """The paired tests the window's *Across encoders* makes of ``runs``' bars, as the
     CLI's JSON writes them."""
-    [command] = run_job(paired_tests_of_runs(evaluation, [(r.result, r.command)
-                                                          for r in runs]))
-    return json.loads(json.dumps([
-        {"a": o.a.provenance.encoder_name, "b": o.b.provenance.encoder_name,
-         **o.test.__dict__, "verdict": o.test.verdict()} for o in command.outcomes]))
+    [command] = run_job(paired_tests_of_runs(evaluation, [(r.result, r.command) for r in runs]))
+    return json.loads(
+        json.dumps(
+            [
+                {
+                    "a": o.a.provenance.encoder_name,
+                    "b": o.b.provenance.encoder_name,
+                    **o.test.__dict__,
+                    "verdict": o.test.verdict(),
+                }
+                for o in command.outcomes
+            ]
+        )
+    )
 
 
 def index_of(corpus, sentence_id):
@@ -85,8 +94,10 @@ def rescore(annotations):
     """Real edits of scored pairs: scores changed, one undone, a review mark."""
     pairs = annotations.corpus.pairs
     for pair in range(0, 40, 4):
-        annotations.edit_pair(pair, score=float(6 - pairs.score[pair]) if pairs.score[
-            pair] == pairs.score[pair] else 3.0)
+        annotations.edit_pair(
+            pair,
+            score=float(6 - pairs.score[pair]) if pairs.score[pair] == pairs.score[pair] else 3.0,
+        )
     annotations.undo()
     annotations.mark_reviewed("pair:1")
 
@@ -147,8 +158,9 @@ def test_every_evaluation_is_covered():
 
 
 @pytest.mark.parametrize("name", list(EDITED))
-def test_the_command_shown_on_an_edited_corpus_makes_its_numbers(name, shared_data,
-                                                                   tmp_path, capsys):
+def test_the_command_shown_on_an_edited_corpus_makes_its_numbers(
+    name, shared_data, tmp_path, capsys
+):
     spec, edit = EDITED[name]
     session, state = edited_state(spec.format(data=shared_data), edit, tmp_path)
     run = run_job(state.evaluation(name, ["bow"], [make_encoder("bow")], 0))
@@ -161,52 +173,58 @@ def test_the_command_shown_on_an_edited_corpus_makes_its_numbers(name, shared_da
 
 
 def test_the_reported_move_is_made_again_and_later_edits_do_not_change_it(
-        shared_data, tmp_path, capsys):
+    shared_data, tmp_path, capsys
+):
     session, state = edited_state("msrp-grouped", the_symptom, tmp_path)
     run = run_job(state.evaluation("classification", ["bow"], [make_encoder("bow")], 0))
     assert dict(run.result.summary())["mean accuracy"].startswith("0.9930 [")
     assert dict(run.result.summary())["misclassified"] == "6 of 857"
     [before] = printed(  # the command the panel showed before: the unedited corpus
-"sentspace eval classification --corpus msrp-grouped --encoder bow "
-                       "--seed 0", capsys)
+        "sentspace eval classification --corpus msrp-grouped --encoder bow --seed 0", capsys
+    )
     assert round(before["mean_accuracy"], 4) == 0.9837
     # Later edits (and their undo) leave the command of the earlier result as it was.
     state.annotations.move(5, state.corpus.groups.names[7])
     state.annotations.move(6, state.corpus.groups.names[8])
     state.annotations.undo()
     session.corpus_edited("msrp-grouped")
-    assert state.eval_command("classification", ["bow"], 0,
-                              fingerprint=run.result.provenance.corpus_fingerprint
-                              ) == run.command
+    assert (
+        state.eval_command(
+            "classification", ["bow"], 0, fingerprint=run.result.provenance.corpus_fingerprint
+        )
+        == run.command
+    )
     [again] = printed(run.command, capsys)
     same_numbers(again, run.result)
     # The original, asked for beside the corrected one, names no journal.
-    original = run_job(state.evaluation("classification", ["bow"], [make_encoder("bow")],
-                                        0, original=True))
-    assert original.command == ("sentspace eval classification --corpus msrp-grouped "
-                                "--encoder bow --seed 0")
+    original = run_job(
+        state.evaluation("classification", ["bow"], [make_encoder("bow")], 0, original=True)
+    )
+    assert original.command == (
+        "sentspace eval classification --corpus msrp-grouped --encoder bow --seed 0"
+    )
 
 
 def test_agreement_and_the_across_encoders_bars_on_an_edited_corpus(tmp_path, capsys):
     session, state = edited_state("msrp-grouped", move_around, tmp_path)
     encoders = {spec: make_encoder(spec) for spec in ("bow", "tfidf")}
-    agreement = run_job(state.evaluation("agreement", list(encoders), list(encoders.values()),
-                                         2))
+    agreement = run_job(state.evaluation("agreement", list(encoders), list(encoders.values()), 2))
     session.add_evaluation(state.spec, agreement)
     assert agreement.encoder == "bow,tfidf" and agreement.command.count("--encoder") == 2
     [cli] = printed(agreement.command, capsys)
     same_numbers(cli, agreement.result)
 
-    runs = [run_job(state.evaluation("ranking", [spec], [encoder], 1))
-            for spec, encoder in encoders.items()]
+    runs = [
+        run_job(state.evaluation("ranking", [spec], [encoder], 1))
+        for spec, encoder in encoders.items()
+    ]
     command = comparison_command([(run.result, run.command) for run in runs])
     assert "\n" not in command and " --encoder bow --encoder tfidf --seed 1" in command
     for cli, run in zip(printed(command, capsys), runs, strict=True):
         same_numbers(cli, run.result)
     # Bars of another seed cannot be one run: a command each.
     other = run_job(state.evaluation("ranking", ["bow"], [encoders["bow"]], 2))
-    lines = comparison_command([(run.result, run.command) for run in [*runs, other]]
-                               ).splitlines()
+    lines = comparison_command([(run.result, run.command) for run in [*runs, other]]).splitlines()
     assert lines == [command, other.command]
 
 
@@ -214,8 +232,10 @@ def test_classification_bars_are_one_run_with_its_mcnemar_test(tmp_path, capsys)
     """bow is classified on no fold's refit and tfidf refitted on each: still one
     command, whose numbers are the bars' and which tests them paired (McNemar)."""
     _, state = edited_state("msrp-grouped", the_symptom, tmp_path)
-    runs = [run_job(state.evaluation("classification", [name], [make_encoder(name)], 0))
-            for name in ("bow", "tfidf")]
+    runs = [
+        run_job(state.evaluation("classification", [name], [make_encoder(name)], 0))
+        for name in ("bow", "tfidf")
+    ]
     command = comparison_command([(r.result, r.command) for r in runs])
     assert "\n" not in command and command.endswith("--encoder bow --encoder tfidf --seed 0")
     assert main([*shlex.split(command)[1:], "--json", "-"]) == 0
@@ -231,12 +251,22 @@ def test_classification_bars_are_one_run_with_its_mcnemar_test(tmp_path, capsys)
 
 def test_relatedness_bars_with_their_options_are_one_run(shared_data, tmp_path, capsys):
     _, state = edited_state(str(shared_data / "sick" / "SICK_trial.txt"), rescore, tmp_path)
-    runs = [run_job(state.evaluation("relatedness", [name], [make_encoder(name)], 0,
-                                     {"split": "auto", "similarity": "cosine"}))
-            for name in ("bow", "tfidf")]
+    runs = [
+        run_job(
+            state.evaluation(
+                "relatedness",
+                [name],
+                [make_encoder(name)],
+                0,
+                {"split": "auto", "similarity": "cosine"},
+            )
+        )
+        for name in ("bow", "tfidf")
+    ]
     command = comparison_command([(r.result, r.command) for r in runs])
-    assert command.endswith("--encoder bow --encoder tfidf --seed 0 --split auto "
-                            "--similarity cosine")
+    assert command.endswith(
+        "--encoder bow --encoder tfidf --seed 0 --split auto --similarity cosine"
+    )
     assert main([*shlex.split(command)[1:], "--json", "-"]) == 0
     payload = json.loads(capsys.readouterr().out)
     for cli, run in zip(payload["results"], runs, strict=True):
@@ -253,22 +283,34 @@ def test_several_journals_are_merged_as_annotations_merge_does(tmp_path, capsys)
     theirs = AnnotationSession.open(original, tmp_path / "theirs.jsonl", author="ben")
     groups = original.groups
     mine.move(int(groups.members(3)[0]), groups.names[9])
-    theirs.move(int(groups.members(3)[0]), groups.names[10])     # a conflict
+    theirs.move(int(groups.members(3)[0]), groups.names[10])  # a conflict
     theirs.move(int(groups.members(4)[1]), groups.names[11])
     mine.undo()
     journals = [str(tmp_path / "mine.jsonl"), str(tmp_path / "theirs.jsonl")]
     history = History(original)
     history.feed(merge_journals(journals, original.fingerprint)[1])
     expected = run_job(EVALUATIONS["latent"][0](history.corpus, make_encoder("bow")))
-    command = ["sentspace", "eval", "latent", "--corpus", "msrp-grouped",
-               "--journal", journals[0], "--journal", journals[1], "--encoder", "bow"]
+    command = [
+        "sentspace",
+        "eval",
+        "latent",
+        "--corpus",
+        "msrp-grouped",
+        "--journal",
+        journals[0],
+        "--journal",
+        journals[1],
+        "--encoder",
+        "bow",
+    ]
     [cli] = printed(shlex.join(command), capsys)
     same_numbers(cli, expected)
-    assert main(["annotations", "merge", *journals, "--out", str(tmp_path / "team.jsonl")]
-                ) == 0
+    assert main(["annotations", "merge", *journals, "--out", str(tmp_path / "team.jsonl")]) == 0
     capsys.readouterr()
-    [merged] = printed(shlex.join([*command[:5], "--journal", str(tmp_path / "team.jsonl"),
-                                   "--encoder", "bow"]), capsys)
+    [merged] = printed(
+        shlex.join([*command[:5], "--journal", str(tmp_path / "team.jsonl"), "--encoder", "bow"]),
+        capsys,
+    )
     same_numbers(merged, expected)
 
 
@@ -277,45 +319,74 @@ def test_a_journal_of_another_corpus_or_record_exits_2(shared_data, tmp_path, ca
     journal = tmp_path / "msrp.jsonl"
     AnnotationSession.open(original, journal).move(0, original.groups.names[3])
     sick = str(shared_data / "sick" / "SICK_trial.txt")
-    for argv in (["eval", "relatedness", "--corpus", sick, "--journal", str(journal)],
-                 ["export-map", "--corpus", sick, "--journal", str(journal), "--out",
-                  str(tmp_path / "map.html")],
-                 ["annotations", "agreement", str(journal), "--corpus", sick],
-                 ["annotations", "merge", str(journal), "--corpus", sick, "--out",
-                  str(tmp_path / "merged.jsonl")],
-                 ["annotations", "batches", sick, "--journal", str(journal), "--people",
-                  "2", "--out", str(tmp_path / "batches")]):
+    for argv in (
+        ["eval", "relatedness", "--corpus", sick, "--journal", str(journal)],
+        [
+            "export-map",
+            "--corpus",
+            sick,
+            "--journal",
+            str(journal),
+            "--out",
+            str(tmp_path / "map.html"),
+        ],
+        ["annotations", "agreement", str(journal), "--corpus", sick],
+        [
+            "annotations",
+            "merge",
+            str(journal),
+            "--corpus",
+            sick,
+            "--out",
+            str(tmp_path / "merged.jsonl"),
+        ],
+        [
+            "annotations",
+            "batches",
+            sick,
+            "--journal",
+            str(journal),
+            "--people",
+            "2",
+            "--out",
+            str(tmp_path / "batches"),
+        ],
+    ):
         assert main(argv) == 2, argv
         error = capsys.readouterr().err.strip()
-        assert error.startswith(f"sentspace: error: {journal}, line 1: the journal is for "
-                                f"corpus {original.fingerprint}"), error
+        assert error.startswith(
+            f"sentspace: error: {journal}, line 1: the journal is for corpus {original.fingerprint}"
+        ), error
         assert f"({sick}): give --corpus the corpus the journal edits" in error
         assert "\n" not in error
     assert not (tmp_path / "merged.jsonl").exists() and not (tmp_path / "batches").exists()
-    assert main(["eval", "classification", "--journal", str(journal), "--until", "nope"]
-                ) == 2
+    assert main(["eval", "classification", "--journal", str(journal), "--until", "nope"]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"sentspace: error: --until nope: no such record in {journal}")
+        f"sentspace: error: --until nope: no such record in {journal}"
+    )
     assert main(["eval", "classification", "--until", "nope"]) == 2
     assert "give --journal" in capsys.readouterr().err
 
 
 def embedded(path):
-    return json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
-                                r"(.*?)</script>", path.read_text(encoding="utf-8"),
-                                re.S).group(1))
+    return json.loads(
+        re.search(
+            r'<script id="sentspace-data" type="application/json">'
+            r"(.*?)</script>",
+            path.read_text(encoding="utf-8"),
+            re.S,
+        ).group(1)
+    )
 
 
 def test_the_command_of_an_exported_map_writes_the_same_map(tmp_path, capsys):
     session, state = edited_state("msrp-grouped", move_around, tmp_path)
-    exploration = run_job(explore(state.corpus, make_encoder("tfidf"), method="pca",
-                                  seed=4))
+    exploration = run_job(explore(state.corpus, make_encoder("tfidf"), method="pca", seed=4))
     session.add_run(state.spec, "tfidf", exploration)
     ours = tmp_path / "window map.html"
     command = state.map_command(exploration, "tfidf", ours)
     # What File > Export map as web page… writes (app/ui/window/files.py).
-    export_map(exploration, ours, groups=first_groups(state.corpus), command=command,
-               seed=4)
+    export_map(exploration, ours, groups=first_groups(state.corpus), command=command, seed=4)
     words = shlex.split(command)
     assert words[:2] == ["sentspace", "export-map"] and "--journal" in words
     theirs = tmp_path / "shell.html"
@@ -349,8 +420,7 @@ def test_a_reproduction_shows_the_commands_that_make_it_again(tmp_path, capsys):
     assert values == [row.value for row in report.rows]
 
 
-def test_a_restored_workspace_shows_commands_of_the_versions_its_results_describe(
-        tmp_path, capsys):
+def test_a_restored_workspace_shows_commands_of_the_versions_its_results_describe(tmp_path, capsys):
     from sentspace.app.session import restore_session
     from sentspace.app.workspace import load_workspace, save_workspace
 
@@ -358,7 +428,7 @@ def test_a_restored_workspace_shows_commands_of_the_versions_its_results_describ
     bow = make_encoder("bow")
     earlier = run_job(state.evaluation("classification", ["bow"], [bow], 0))
     session.add_evaluation(state.spec, earlier)
-    state.annotations.move(7, state.corpus.groups.names[20])         # a later edit
+    state.annotations.move(7, state.corpus.groups.names[20])  # a later edit
     session.corpus_edited(state.spec)
     later = run_job(state.evaluation("classification", ["bow"], [bow], 0))
     session.add_evaluation(state.spec, later)
@@ -379,22 +449,49 @@ def test_a_map_laid_out_with_other_parameters_names_them(tmp_path, capsys):
 
     session, state = edited_state("msrp-grouped", move_around, tmp_path)
     exploration = run_job(explore(state.corpus, make_encoder("bow")))
-    umap = Projection(exploration.projection.coordinates, "umap",
-                      {"seed": 3, "n_neighbors": 10, "min_dist": 0.1, "metric": "euclidean",
-                       "pca_dims": None, "sample": 50_000})
-    command = state.map_command(dataclasses.replace(exploration, projection=umap), "bow",
-                                tmp_path / "map.html")
-    assert ("--method umap --seed 3 --n-neighbors 10 --metric euclidean --pca-dims none "
-            "--out") in command
+    umap = Projection(
+        exploration.projection.coordinates,
+        "umap",
+        {
+            "seed": 3,
+            "n_neighbors": 10,
+            "min_dist": 0.1,
+            "metric": "euclidean",
+            "pca_dims": None,
+            "sample": 50_000,
+        },
+    )
+    command = state.map_command(
+        dataclasses.replace(exploration, projection=umap), "bow", tmp_path / "map.html"
+    )
+    assert (
+        "--method umap --seed 3 --n-neighbors 10 --metric euclidean --pca-dims none --out"
+    ) in command
     args = build_parser().parse_args(shlex.split(command)[1:])
     assert (args.n_neighbors, args.metric, args.pca_dims) == (10, "euclidean", None)
     assert not hasattr(args, "min_dist") and not hasattr(args, "perplexity")
     # A parameter the command line cannot give: no command rather than a wrong one.
     sampled = dataclasses.replace(umap, parameters={**umap.parameters, "sample": 100})
-    assert state.map_command(dataclasses.replace(exploration, projection=sampled), "bow",
-                             tmp_path / "map.html") == ""
-    assert main(["export-map", "--method", "pca", "--perplexity", "20", "--out",
-                 str(tmp_path / "pca.html")]) == 2
+    assert (
+        state.map_command(
+            dataclasses.replace(exploration, projection=sampled), "bow", tmp_path / "map.html"
+        )
+        == ""
+    )
+    assert (
+        main(
+            [
+                "export-map",
+                "--method",
+                "pca",
+                "--perplexity",
+                "20",
+                "--out",
+                str(tmp_path / "pca.html"),
+            ]
+        )
+        == 2
+    )
     assert capsys.readouterr().err == "sentspace: error: --method pca takes no --perplexity\n"
     assert not (tmp_path / "pca.html").exists()
 
@@ -412,10 +509,22 @@ def test_a_reproduce_command_carries_the_pyramid_data_and_readings():
     from sentspace.app.cli import build_parser
     from sentspace.app.commands import reproduce_command
 
-    command = reproduce_command("baumel", "full", 2, data="/duc pyramids",
-                                options=(("items", "labels"), ("negatives", "within-pyramid")))
-    assert command == ("sentspace reproduce baumel --full --seed 2 --data '/duc pyramids' "
-                       "--items labels --negatives within-pyramid")
+    command = reproduce_command(
+        "baumel",
+        "full",
+        2,
+        data="/duc pyramids",
+        options=(("items", "labels"), ("negatives", "within-pyramid")),
+    )
+    assert command == (
+        "sentspace reproduce baumel --full --seed 2 --data '/duc pyramids' "
+        "--items labels --negatives within-pyramid"
+    )
     args = build_parser().parse_args(shlex.split(command)[1:])
-    assert (args.full, args.seed, args.data, args.reproduce_items, args.reproduce_negatives
-            ) == (True, 2, "/duc pyramids", "labels", "within-pyramid")
+    assert (args.full, args.seed, args.data, args.reproduce_items, args.reproduce_negatives) == (
+        True,
+        2,
+        "/duc pyramids",
+        "labels",
+        "within-pyramid",
+    )

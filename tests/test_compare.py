@@ -109,10 +109,20 @@ def msrp_start(msrp):
 def umap_comparisons(msrp_start):
     """bow vs tfidf, UMAP with non-default parameters and seed 0, aligned both ways."""
     parameters = {"n_neighbors": 10, "min_dist": 0.2}
-    return {alignment: run_job(compare_encoders(
-                msrp_start, make_encoder("bow"), make_encoder("tfidf"), method="umap",
-                alignment=alignment, seed=0, **parameters))
-            for alignment in ("procrustes", "aligned-umap")}
+    return {
+        alignment: run_job(
+            compare_encoders(
+                msrp_start,
+                make_encoder("bow"),
+                make_encoder("tfidf"),
+                method="umap",
+                alignment=alignment,
+                seed=0,
+                **parameters,
+            )
+        )
+        for alignment in ("procrustes", "aligned-umap")
+    }
 
 
 def _mean_distance_after_centring(a: np.ndarray, b: np.ndarray) -> float:
@@ -132,14 +142,17 @@ def test_aligned_umap_keeps_b_near_a_where_procrustes_cannot(umap_comparisons):
     assert aligned.alignment.scale == 1.0
     assert 0 <= aligned.alignment.disparity <= 1
     assert aligned.alignment.disparity == pytest.approx(
-        layout_disparity(aligned.projection_a.coordinates, layout))
+        layout_disparity(aligned.projection_a.coordinates, layout)
+    )
     # Two UMAP layouts fitted apart differ by far more than a rotation (measured: 0.75);
     # fitted together, B stays near A (0.32). Over seeds 0-4 the ratio was 0.33-0.71.
     assert aligned.alignment.disparity < 0.75 * procrustes.alignment.disparity
     # And in plain distance between the centred layouts (measured: 2.02 against 1.32).
-    assert (_mean_distance_after_centring(aligned.projection_a.coordinates, layout)
-            < _mean_distance_after_centring(procrustes.projection_a.coordinates,
-                                            procrustes.alignment.coordinates))
+    assert _mean_distance_after_centring(
+        aligned.projection_a.coordinates, layout
+    ) < _mean_distance_after_centring(
+        procrustes.projection_a.coordinates, procrustes.alignment.coordinates
+    )
     # The neighbourhoods compared are the spaces', whatever the layout.
     assert np.array_equal(aligned.change.change, procrustes.change.change)
 
@@ -147,9 +160,18 @@ def test_aligned_umap_keeps_b_near_a_where_procrustes_cannot(umap_comparisons):
 def test_the_seed_reaches_the_aligned_layout(umap_comparisons, msrp_start):
     # AlignedUMAP draws its joint layout from transform_seed; random_state alone left
     # every seed's layout the same.
-    reseeded = run_job(compare_encoders(
-        msrp_start, make_encoder("bow"), make_encoder("tfidf"), method="umap",
-        alignment="aligned-umap", seed=1, n_neighbors=10, min_dist=0.2))
+    reseeded = run_job(
+        compare_encoders(
+            msrp_start,
+            make_encoder("bow"),
+            make_encoder("tfidf"),
+            method="umap",
+            alignment="aligned-umap",
+            seed=1,
+            n_neighbors=10,
+            min_dist=0.2,
+        )
+    )
     first = umap_comparisons["aligned-umap"].alignment.coordinates
     assert not np.allclose(reseeded.alignment.coordinates, first)
     assert reseeded.projection_a.parameters["seed"] == 1

@@ -88,8 +88,7 @@ def test_damaged_or_missing_shards_are_named(msrp, glove_direct, tmp_path):
     # A rerun encodes the damaged shard again, and only it.
     again = run_job(encode_shards(msrp, "glove-mean", tmp_path, shard_rows=4096))
     assert (again.reused, again.written) == (2, 1)
-    np.testing.assert_array_equal(Precomputed(tmp_path, msrp).encode(msrp.texts),
-                                  glove_direct)
+    np.testing.assert_array_equal(Precomputed(tmp_path, msrp).encode(msrp.texts), glove_direct)
     (tmp_path / "shard-00002.parquet").unlink()
     with pytest.raises(ModelError, match="shard file missing") as error:
         Precomputed(tmp_path, msrp)
@@ -109,17 +108,46 @@ def test_cancel_stops_between_shards_and_keeps_what_is_done(msrp, tmp_path):
             break
     job.close()
     assert [s["index"] for s in manifest(tmp_path)["shards"]] == [0]
-    assert sorted(path.name for path in tmp_path.iterdir()) == [SHARD_MANIFEST,
-                                                                "shard-00000.parquet"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        SHARD_MANIFEST,
+        "shard-00000.parquet",
+    ]
 
 
 def test_cli_encodes_shards_that_evaluate_as_the_encoder(tmp_path, capsys):
     out = str(tmp_path / "bow")
-    assert main(["encode", "--engine", "local", "--corpus", "msrp-grouped", "--encoder",
-                 "bow", "--out", out]) == 0
+    assert (
+        main(
+            [
+                "encode",
+                "--engine",
+                "local",
+                "--corpus",
+                "msrp-grouped",
+                "--encoder",
+                "bow",
+                "--out",
+                out,
+            ]
+        )
+        == 0
+    )
     assert "859 x 2842 embeddings in 1 shards" in capsys.readouterr().out
-    assert main(["eval", "classification", "--corpus", "msrp-grouped", "--encoder",
-                 f"precomputed:{out}", "--encoder", "bow"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "classification",
+                "--corpus",
+                "msrp-grouped",
+                "--encoder",
+                f"precomputed:{out}",
+                "--encoder",
+                "bow",
+            ]
+        )
+        == 0
+    )
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
     accuracy = next(row for row in rows if row[:2] == ["mean", "accuracy"])
     assert accuracy[2] == accuracy[3]
@@ -137,13 +165,18 @@ for progress in encode_shards(sys.argv[1], "glove-mean", sys.argv[2], shard_rows
 """
 
 
-def test_a_killed_encode_resumes_without_redoing_finished_shards(shared_data, msrp,
-                                                                  glove_shards, tmp_path):
+def test_a_killed_encode_resumes_without_redoing_finished_shards(
+    shared_data, msrp, glove_shards, tmp_path
+):
     """The rerun keeps the shard finished before the kill (the same file) and ends with
     the bytes an uninterrupted run writes."""
-    done = subprocess.run([sys.executable, "-c", KILLED_ENCODE, str(shared_data / "msrp"),
-                           str(tmp_path)], check=False, cwd=ROOT, capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_ENCODE, str(shared_data / "msrp"), str(tmp_path)],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert sorted(path.name for path in tmp_path.glob("*.parquet")) == ["shard-00000.parquet"]
     first = (tmp_path / "shard-00000.parquet").stat().st_ino
@@ -187,32 +220,32 @@ def test_ray_engine_equals_the_direct_encode(msrp, glove_direct, glove_shards, t
     glove = tmp_path / "glove"
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        job = encode_shards(msrp, "glove-mean", glove, shard_rows=2048, engine="ray",
-                            workers=2)
+        job = encode_shards(msrp, "glove-mean", glove, shard_rows=2048, engine="ray", workers=2)
         for _ in job:
             if (glove / SHARD_MANIFEST).exists():
                 break
         job.close()
         kept = len(manifest(glove)["shards"])
-        done = run_job(encode_shards(msrp, "glove-mean", glove, shard_rows=2048,
-                                     engine="ray", workers=2))
-        run_job(encode_shards(corpus, KilledOnce(str(marker)), tmp_path / "bow",
-                              engine="ray"))
+        done = run_job(
+            encode_shards(msrp, "glove-mean", glove, shard_rows=2048, engine="ray", workers=2)
+        )
+        run_job(encode_shards(corpus, KilledOnce(str(marker)), tmp_path / "bow", engine="ray"))
     finally:
         ray.shutdown()
     assert 1 <= kept < 6
     assert (done.reused, done.written, done.engine) == (kept, 6 - kept, "ray")
     np.testing.assert_array_equal(Precomputed(glove, msrp).encode(msrp.texts), glove_direct)
     # Byte for byte the local engine's files.
-    assert [s["sha256"] for s in manifest(glove)["shards"]] == \
-        [s["sha256"] for s in manifest(glove_shards[0])["shards"]]
+    assert [s["sha256"] for s in manifest(glove)["shards"]] == [
+        s["sha256"] for s in manifest(glove_shards[0])["shards"]
+    ]
     assert marker.exists()
-    np.testing.assert_array_equal(Precomputed(tmp_path / "bow", corpus).encode(corpus.texts),
-                                  bow)
+    np.testing.assert_array_equal(Precomputed(tmp_path / "bow", corpus).encode(corpus.texts), bow)
 
 
 def test_an_index_built_shard_by_shard_on_ray_is_the_one_built_at_once(
-        msrp, glove_direct, glove_shards, monkeypatch, capsys):
+    msrp, glove_direct, glove_shards, monkeypatch, capsys
+):
     """The MSRP glove-mean shards indexed by a local 2-CPU Ray instance, one task per
     shard: the same IVF-SQ8, byte for byte, as the local engine's and as adding every
     row at once; stored where searching the precomputed embeddings finds it."""
@@ -235,6 +268,7 @@ def test_an_index_built_shard_by_shard_on_ray_is_the_one_built_at_once(
 
     def refuse(*args):
         raise AssertionError("an index was built")
+
     monkeypatch.setattr(ann, "iter_trained_ivf", refuse)
     embeddings = Precomputed(folder, msrp).encode(msrp.texts)
     _, _, search = ann.knn(embeddings, embeddings, 10, search="ann")

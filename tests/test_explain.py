@@ -29,8 +29,10 @@ def msrp(shared_data):
 
 def real_pairs(corpus, n=N_PAIRS):
     pairs = corpus.pairs
-    return [(corpus.texts[i], corpus.texts[j])
-            for i, j in zip(pairs.first[:n].tolist(), pairs.second[:n].tolist())]
+    return [
+        (corpus.texts[i], corpus.texts[j])
+        for i, j in zip(pairs.first[:n].tolist(), pairs.second[:n].tolist())
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +41,19 @@ def cased_vector_file(tmp_path_factory, sick):
     written capitalised (so lookups go through the cased fallback), a tenth left out
     (so sentences have unknown tokens)."""
     table = load_table("glove-6b-50d")
-    words = sorted({token for a, b in real_pairs(sick) for token in tokenize(a + " " + b)
-                    if token in table.index})
+    words = sorted(
+        {
+            token
+            for a, b in real_pairs(sick)
+            for token in tokenize(a + " " + b)
+            if token in table.index
+        }
+    )
     kept = [word for k, word in enumerate(words) if k % 10 != 3]
     lines = [f"{len(kept)} 50"] + [
         f"{word.capitalize()} {' '.join(f'{x:.6f}' for x in table.vectors[table.index[word]])}"
-        for word in kept]
+        for word in kept
+    ]
     path = tmp_path_factory.mktemp("vectors") / "cased.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -58,8 +67,9 @@ def encoder_cosines(encoder, pairs):
         return (u * v).sum(1) / (np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1))
 
 
-@pytest.mark.parametrize("spec", ["bow", "tfidf", "random-bow", "glove-mean", "glove-sum",
-                                  "path", "path-sum"])
+@pytest.mark.parametrize(
+    "spec", ["bow", "tfidf", "random-bow", "glove-mean", "glove-sum", "path", "path-sum"]
+)
 @pytest.mark.parametrize("dataset", ["sick", "msrp"])
 def test_contributions_sum_to_the_encoders_cosine(spec, dataset, request, cased_vector_file):
     corpus = request.getfixturevalue(dataset)
@@ -67,7 +77,7 @@ def test_contributions_sum_to_the_encoders_cosine(spec, dataset, request, cased_
     if spec.startswith("path"):
         spec = f"{spec}:{cased_vector_file}"
     encoder = make_encoder(spec)
-    if encoder.requires_fit:   # idf from the whole corpus, as an evaluation fits it
+    if encoder.requires_fit:  # idf from the whole corpus, as an evaluation fits it
         encoder.fit(corpus.texts)
     expected = encoder_cosines(encoder, pairs)
     unknown = 0
@@ -100,7 +110,7 @@ def test_trained_word_vectors_decompose_exactly(spec, sick):
         assert result.method == EXACT
         assert result.contribution_a.sum() == pytest.approx(cosine, abs=1e-6)
         assert result.contribution_b.sum() == pytest.approx(cosine, abs=1e-6)
-    assert result.known_a[1] == (spec == "fasttext")     # "zxqwv": n-grams or nothing
+    assert result.known_a[1] == (spec == "fasttext")  # "zxqwv": n-grams or nothing
 
 
 def test_tfidf_weighting_and_mean_versus_sum(sick):
@@ -147,8 +157,7 @@ def test_minilm_occlusion_finds_the_content_word(sick, msrp, minilm):
     for a, b in pairs:
         result = run_job(explain_pair(a, b, minilm))
         assert result.method == OCCLUSION
-        assert result.cosine == pytest.approx(float(encoder_cosines(minilm, [(a, b)])[0]),
-                                              abs=1e-5)
+        assert result.cosine == pytest.approx(float(encoder_cosines(minilm, [(a, b)])[0]), abs=1e-5)
         word, drop = result.top_words(0, 1)[0]
         # The word whose removal costs most is a content word the two share (or nearly).
         assert drop > 0 and len(word) > 3 and word.lower() not in {"that", "with", "this"}

@@ -15,11 +15,14 @@ def test_explore_fits_and_encodes_the_corpus_once(monkeypatch, tmp_path):
     corpus = load_corpus(DEFAULT_CORPUS)
     fitted_on, encoded = [], []
     fit, encode_batch = BagOfWords.fit, BagOfWords._encode_batch
-    monkeypatch.setattr(BagOfWords, "fit",
-                        lambda self, texts: fitted_on.append(len(texts)) or fit(self, texts))
-    monkeypatch.setattr(BagOfWords, "_encode_batch",
-                        lambda self, texts: encoded.append(len(texts))
-                        or encode_batch(self, texts))
+    monkeypatch.setattr(
+        BagOfWords, "fit", lambda self, texts: fitted_on.append(len(texts)) or fit(self, texts)
+    )
+    monkeypatch.setattr(
+        BagOfWords,
+        "_encode_batch",
+        lambda self, texts: encoded.append(len(texts)) or encode_batch(self, texts),
+    )
 
     exploration = run_job(explore(corpus, BagOfWords()))
 

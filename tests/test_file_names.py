@@ -6,8 +6,10 @@ import pytest
 
 from sentspace.app.file_names import completed_name, filter_patterns
 
-EXPORTS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
-           "Embedding Projector pair (vectors.tsv)")
+EXPORTS = (
+    "NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
+    "Embedding Projector pair (vectors.tsv)"
+)
 FIGURES = "PNG image (*.png);;SVG drawing (*.svg)"
 
 
@@ -17,17 +19,20 @@ def test_filter_patterns():
     assert filter_patterns("All files (*)") == ["*"]
 
 
-@pytest.mark.parametrize("typed, chosen, filters, written", [
-    ("/d/rel-glove", "JSON (*.json)", "", "/d/rel-glove.json"),
-    ("/d/glove.6B", "JSON (*.json)", "", "/d/glove.6B.json"),      # not an extension
-    ("/d/table.CSV", "CSV (*.csv)", "", "/d/table.CSV"),
-    ("/d/glove", "NumPy array + JSON sidecar (*.npy)", EXPORTS, "/d/glove.npy"),
-    ("/d/glove", "Parquet (*.parquet)", EXPORTS, "/d/glove.parquet"),
-    ("/d/glove.npy", "Parquet (*.parquet)", EXPORTS, "/d/glove.npy"),  # typed wins
-    ("/d/glove", "Embedding Projector pair (vectors.tsv)", EXPORTS, "/d/vectors.tsv"),
-    ("/d/plot.svg", "PNG image (*.png)", FIGURES, "/d/plot.svg"),
-    ("/d/plot", "SVG drawing (*.svg)", FIGURES, "/d/plot.svg"),
-    ("/d/anything", "All files (*)", "", "/d/anything"),
-])
+@pytest.mark.parametrize(
+    "typed, chosen, filters, written",
+    [
+        ("/d/rel-glove", "JSON (*.json)", "", "/d/rel-glove.json"),
+        ("/d/glove.6B", "JSON (*.json)", "", "/d/glove.6B.json"),  # not an extension
+        ("/d/table.CSV", "CSV (*.csv)", "", "/d/table.CSV"),
+        ("/d/glove", "NumPy array + JSON sidecar (*.npy)", EXPORTS, "/d/glove.npy"),
+        ("/d/glove", "Parquet (*.parquet)", EXPORTS, "/d/glove.parquet"),
+        ("/d/glove.npy", "Parquet (*.parquet)", EXPORTS, "/d/glove.npy"),  # typed wins
+        ("/d/glove", "Embedding Projector pair (vectors.tsv)", EXPORTS, "/d/vectors.tsv"),
+        ("/d/plot.svg", "PNG image (*.png)", FIGURES, "/d/plot.svg"),
+        ("/d/plot", "SVG drawing (*.svg)", FIGURES, "/d/plot.svg"),
+        ("/d/anything", "All files (*)", "", "/d/anything"),
+    ],
+)
 def test_completed_name(typed, chosen, filters, written):
     assert completed_name(typed, chosen, filters) == Path(written)

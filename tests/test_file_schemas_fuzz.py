@@ -39,20 +39,35 @@ from tests.test_workspace_schema import saved_workspace
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*ignored a torn last line")
 
-EXAMPLES = settings(max_examples=40, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                           HealthCheck.too_slow,
-                                           HealthCheck.data_too_large])
+EXAMPLES = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
+)
 
 #: Values put where another was: every JSON type, huge and odd ones.
 VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.just(2 ** 80), st.just(-1),
-    st.floats(), st.text(max_size=12), st.just("é" * 200_000), st.just([0] * 50_000),
-    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5),
-                                                         st.integers(), max_size=3),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.just(2**80),
+    st.just(-1),
+    st.floats(),
+    st.text(max_size=12),
+    st.just("é" * 200_000),
+    st.just([0] * 50_000),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
     st.just({"__array__": "<f4", "shape": [2], "bytes": "AAAA"}),
     st.just({"__dataclass__": "sentspace.app.projection.Projection", "fields": {}}),
-    st.just({"__tuple__": "ab"}), st.just({"__items__": [[[1], 2]]}))
+    st.just({"__tuple__": "ab"}),
+    st.just({"__items__": [[[1], 2]]}),
+)
 #: Stands for a node that becomes deep nesting in the text.
 DEEP = "\u0000deep\u0000"
 
@@ -95,7 +110,7 @@ def mutated(tree, draw):
 def damage(text, draw):
     """``text`` cut short, or with one JSON line's node mutated."""
     if draw(st.booleans(), label="truncate"):
-        return text[:draw(st.integers(0, max(len(text) - 1, 0)), label="at")]
+        return text[: draw(st.integers(0, max(len(text) - 1, 0)), label="at")]
     return mutated(json.loads(text), draw)
 
 
@@ -104,7 +119,7 @@ def damage_lines(text, draw):
     lines = text.splitlines()
     kind = draw(st.sampled_from(["line", "truncate", "junk"]), label="journal damage")
     if kind == "truncate":
-        return text[:draw(st.integers(0, len(text) - 1), label="at")]
+        return text[: draw(st.integers(0, len(text) - 1), label="at")]
     number = draw(st.integers(1 if kind == "line" else 0, len(lines) - 1), label="line")
     if kind == "junk":
         lines.insert(number, json.dumps(draw(VALUES, label="junk")))
@@ -140,6 +155,7 @@ def exit_code(argv, capsys):
 
 
 # --- the real files ---------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def msrp():
@@ -198,13 +214,13 @@ def batches(workspace, msrp, tmp_path_factory):
     history.feed(records)
     lists = decode_state(entry.state["review_lists"], history.corpus)
     folder = tmp_path_factory.mktemp("batches") / "out"
-    export_batches("msrp-grouped", msrp, lists, split_batches(lists, 2, copies=2), folder,
-                   records=records)
+    export_batches(
+        "msrp-grouped", msrp, lists, split_batches(lists, 2, copies=2), folder, records=records
+    )
     return folder
 
 
-def test_the_real_files_read_cleanly(msrp, sick, msrp_journal, sick_journal, workspace,
-                                     batches):
+def test_the_real_files_read_cleanly(msrp, sick, msrp_journal, sick_journal, workspace, batches):
     assert len(read_journal(msrp_journal, msrp.fingerprint)[1]) == 9
     history = History(msrp)
     history.feed(read_journal(msrp_journal)[1])
@@ -217,6 +233,7 @@ def test_the_real_files_read_cleanly(msrp, sick, msrp_journal, sick_journal, wor
 
 
 # --- journals -----------------------------------------------------------------------
+
 
 def read_every_way(corpus, path, good, tmp_path, capsys, spec):
     """Every reader of a journal: read alone and merged with a good one, replayed,
@@ -236,8 +253,10 @@ def read_every_way(corpus, path, good, tmp_path, capsys, spec):
     if session is not None:
         assert session.corpus is not None and session.conflicts is not None
         session.close()
-    for command in (["merge", str(path), str(good), "--out", str(tmp_path / "m.jsonl")],
-                    ["agreement", str(path), str(good)]):
+    for command in (
+        ["merge", str(path), str(good), "--out", str(tmp_path / "m.jsonl")],
+        ["agreement", str(path), str(good)],
+    ):
         exit_code(["annotations", *command, "--corpus", spec], capsys)
 
 
@@ -245,7 +264,8 @@ def read_every_way(corpus, path, good, tmp_path, capsys, spec):
 @EXAMPLES
 @given(data=st.data())
 def test_mutated_journals_give_the_format_error_or_a_result(
-        which, request, shared_data, tmp_path, capsys, data):
+    which, request, shared_data, tmp_path, capsys, data
+):
     corpus = request.getfixturevalue(which)
     good = request.getfixturevalue(f"{which}_journal")
     spec = "msrp-grouped" if which == "msrp" else str(shared_data / "sick")
@@ -256,10 +276,10 @@ def test_mutated_journals_give_the_format_error_or_a_result(
 
 # --- workspaces ---------------------------------------------------------------------
 
+
 @settings(EXAMPLES, max_examples=30)
 @given(data=st.data())
-def test_mutated_workspaces_give_the_format_error_or_a_session(workspace, tmp_path,
-                                                                capsys, data):
+def test_mutated_workspaces_give_the_format_error_or_a_session(workspace, tmp_path, capsys, data):
     path = tmp_path / "damaged.sentspace"
     path.write_text(damage(workspace.read_text(), data.draw))
     opened = only_format_errors(load_workspace, path)
@@ -270,14 +290,12 @@ def test_mutated_workspaces_give_the_format_error_or_a_session(workspace, tmp_pa
     only_format_errors(batch_journals, [path])
     out = tmp_path / "batches"
     shutil.rmtree(out, ignore_errors=True)
-    exit_code(["annotations", "batches", str(path), "--people", "2", "--out", str(out)],
-              capsys)
+    exit_code(["annotations", "batches", str(path), "--people", "2", "--out", str(out)], capsys)
 
 
 @settings(EXAMPLES, max_examples=6)
 @given(data=st.data())
-def test_sentspace_run_on_a_mutated_workspace_exits_0_1_or_2(workspace, tmp_path, capsys,
-                                                              data):
+def test_sentspace_run_on_a_mutated_workspace_exits_0_1_or_2(workspace, tmp_path, capsys, data):
     # The evaluation entries and encoders are what `run` reads; mutate those.
     saved = json.loads(workspace.read_text())
     part = data.draw(st.sampled_from(["evaluations", "encoders"]), label="part")
@@ -289,10 +307,12 @@ def test_sentspace_run_on_a_mutated_workspace_exits_0_1_or_2(workspace, tmp_path
 
 # --- review batches -----------------------------------------------------------------
 
+
 @EXAMPLES
 @given(data=st.data())
-def test_mutated_batch_manifests_give_the_format_error_or_journals(batches, msrp, tmp_path,
-                                                                    capsys, data):
+def test_mutated_batch_manifests_give_the_format_error_or_journals(
+    batches, msrp, tmp_path, capsys, data
+):
     folder = tmp_path / "batches"
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(batches, folder)
@@ -302,8 +322,7 @@ def test_mutated_batch_manifests_give_the_format_error_or_journals(batches, msrp
     for paths in ([folder], [target.parent]):
         only_format_errors(batch_journals, paths)
         only_format_errors(gather, paths, msrp.fingerprint)
-    exit_code(["annotations", "merge", str(folder), "--out", str(tmp_path / "team.jsonl")],
-              capsys)
+    exit_code(["annotations", "merge", str(folder), "--out", str(tmp_path / "team.jsonl")], capsys)
 
 
 def test_a_batch_manifest_of_the_wrong_shape_is_named(batches, tmp_path, capsys):
@@ -311,10 +330,12 @@ def test_a_batch_manifest_of_the_wrong_shape_is_named(batches, tmp_path, capsys)
     shutil.copytree(batches, folder)
     manifest = next(folder.glob(f"*/{MANIFEST}"))
     data = json.loads(manifest.read_text())
-    for change, problem in (({"journal": 3}, "journal: should be a string, found 3"),
-                            ({"journal": "../../etc/passwd"}, "is not a name in this folder"),
-                            ({"items": "all"}, "items: should be an object"),
-                            ({"version": 9}, "version: 9 is newer than this version reads")):
+    for change, problem in (
+        ({"journal": 3}, "journal: should be a string, found 3"),
+        ({"journal": "../../etc/passwd"}, "is not a name in this folder"),
+        ({"items": "all"}, "items: should be an object"),
+        ({"version": 9}, "version: 9 is newer than this version reads"),
+    ):
         manifest.write_text(json.dumps({**data, **change}))
         with pytest.raises(InputError, match=problem) as caught:
             batch_journals([manifest.parent])

@@ -39,8 +39,11 @@ def split_of(corpus):
 def test_range_category_and_expression_pass_what_they_say(sick, table):
     length, split = words(sick), split_of(sick)
     assert len(sick) == 6077
-    chosen = (Filter().with_condition(Range("Words", 10, 15))
-              .with_condition(Chosen("Split", ("test", "train"))))
+    chosen = (
+        Filter()
+        .with_condition(Range("Words", 10, 15))
+        .with_condition(Chosen("Split", ("test", "train")))
+    )
     evaluated = table.evaluate(chosen)
     expected = (length >= 10) & (length <= 15) & np.isin(split, ["test", "train"])
     assert np.array_equal(evaluated.mask, expected)
@@ -49,16 +52,20 @@ def test_range_category_and_expression_pass_what_they_say(sick, table):
     typed = table.expression_mask('length > 12 and split == "test"')
     assert np.array_equal(typed, (length > 12) & (split == "test"))
     assert np.array_equal(table.expression_mask('LENGTH > 12 AND split == "test"'), typed)
-    assert np.array_equal(table.expression_mask('not 5 <= words < 9 or split in ["trial"]'),
-                          ~((length >= 5) & (length < 9)) | (split == "trial"))
-    assert np.array_equal(table.expression_mask("(words > 10) & (gold_score >= 4.5)"),
-                          (length > 10) & table.charts["Gold score (mean of its pairs)"]
-                          .column.values.__ge__(4.5))
-    assert np.array_equal(table.expression_mask("score >= 4.5"),
-                          table.expression_mask("gold_score_mean_of_its_pairs >= 4.5"))
+    assert np.array_equal(
+        table.expression_mask('not 5 <= words < 9 or split in ["trial"]'),
+        ~((length >= 5) & (length < 9)) | (split == "trial"),
+    )
+    assert np.array_equal(
+        table.expression_mask("(words > 10) & (gold_score >= 4.5)"),
+        (length > 10) & table.charts["Gold score (mean of its pairs)"].column.values.__ge__(4.5),
+    )
+    assert np.array_equal(
+        table.expression_mask("score >= 4.5"),
+        table.expression_mask("gold_score_mean_of_its_pairs >= 4.5"),
+    )
     # A brush replacing another on the same column keeps one condition for it.
-    assert chosen.with_condition(Range("Words", 3, 4)).chips()[-1] == ("Words",
-                                                                       "Words 3–4")
+    assert chosen.with_condition(Range("Words", 3, 4)).chips()[-1] == ("Words", "Words 3–4")
 
 
 def test_other_bar_chooses_every_category_beyond_the_top(sick):
@@ -73,18 +80,21 @@ def test_other_bar_chooses_every_category_beyond_the_top(sick):
     assert 0 < mask.sum() < len(sick)
 
 
-@pytest.mark.parametrize("source, problem", [
-    ("length >", "column 9: it ends too early"),
-    ("lenght > 3", "column 1 ('lenght'): no column is called lenght; the names are"),
-    ('split > "a"', "column 9 ('\"a\"'): Split has categories: compare it with =="),
-    ('split == "tset"', "'tset' is not a value of Split"),
-    ('__import__("os").system("x")', "a function call is not allowed"),
-    ("words", "this is a value, not a condition"),
-    ("words = 3", "compare with =="),
-    ("words + 1 > 2", "arithmetic is not allowed"),
-    ('words > "ten"', "Words holds numbers; 'ten' is text"),
-    ("words.real > 3", "an attribute is not allowed"),
-])
+@pytest.mark.parametrize(
+    "source, problem",
+    [
+        ("length >", "column 9: it ends too early"),
+        ("lenght > 3", "column 1 ('lenght'): no column is called lenght; the names are"),
+        ('split > "a"', "column 9 ('\"a\"'): Split has categories: compare it with =="),
+        ('split == "tset"', "'tset' is not a value of Split"),
+        ('__import__("os").system("x")', "a function call is not allowed"),
+        ("words", "this is a value, not a condition"),
+        ("words = 3", "compare with =="),
+        ("words + 1 > 2", "arithmetic is not allowed"),
+        ('words > "ten"', "Words holds numbers; 'ten' is text"),
+        ("words.real > 3", "an attribute is not allowed"),
+    ],
+)
 def test_a_bad_expression_says_where_and_why(table, source, problem):
     with pytest.raises(InputError, match="filter expression") as raised:
         table.expression_mask(source)
@@ -92,17 +102,21 @@ def test_a_bad_expression_says_where_and_why(table, source, problem):
 
 
 def test_cross_filter_counts_are_each_chart_under_the_other_conditions(sick, table):
-    chosen = (Filter(expression="gold_score > 3")
-              .with_condition(Range("Words", 8, 12))
-              .with_condition(Chosen("Pair label", ("NEUTRAL", "ENTAILMENT"))))
+    chosen = (
+        Filter(expression="gold_score > 3")
+        .with_condition(Range("Words", 8, 12))
+        .with_condition(Chosen("Pair label", ("NEUTRAL", "ENTAILMENT")))
+    )
     evaluated = table.evaluate(chosen)
     length = words(sick)
     label = table.charts["Pair label"].column
     label_text = np.array([label.names[c] if c >= 0 else "" for c in label.codes])
     score = table.charts["Gold score (mean of its pairs)"].column.values
-    conditions = {"Words": (length >= 8) & (length <= 12),
-                  "Pair label": np.isin(label_text, ["NEUTRAL", "ENTAILMENT"]),
-                  "": score > 3}
+    conditions = {
+        "Words": (length >= 8) & (length <= 12),
+        "Pair label": np.isin(label_text, ["NEUTRAL", "ENTAILMENT"]),
+        "": score > 3,
+    }
     for title, chart in table.charts.items():
         others = np.ones(len(sick), dtype=bool)
         for key, mask in conditions.items():
@@ -136,8 +150,10 @@ def test_a_brush_recounts_only_the_rows_it_moved_across(sick):
         for title in table.charts:
             counts = table.counts(evaluated, title)
             fresh._counted.clear()
-            assert np.array_equal(counts, fresh.counts(fresh.evaluate(chosen), title)), \
-                (chosen, title)
+            assert np.array_equal(counts, fresh.counts(fresh.evaluate(chosen), title)), (
+                chosen,
+                title,
+            )
             if title == "Words" and chosen.without(title) == previous.without(title):
                 # Its own brush moving leaves its bars as they were.
                 assert counts is before[title]
@@ -145,8 +161,9 @@ def test_a_brush_recounts_only_the_rows_it_moved_across(sick):
         previous = chosen
 
 
-def test_the_session_filter_is_an_event_and_comes_back_with_the_workspace(sick, shared_data,
-                                                                            tmp_path):
+def test_the_session_filter_is_an_event_and_comes_back_with_the_workspace(
+    sick, shared_data, tmp_path
+):
     from sentspace.app.jobs import run_job
     from sentspace.app.session import Session, restore_session
     from sentspace.app.workspace import WorkspaceError, load_workspace, save_workspace
@@ -158,9 +175,9 @@ def test_the_session_filter_is_an_event_and_comes_back_with_the_workspace(sick, 
     session.filtered.connect(lambda changed: heard.append(changed.filter))
     chosen = Filter(expression='split == "trial"').with_condition(Range("Words", 3, 9))
     session.set_filter(spec, chosen)
-    session.set_filter(spec, chosen)                  # the same: nobody is told again
+    session.set_filter(spec, chosen)  # the same: nobody is told again
     assert heard == [chosen] and state.filter == chosen
-    assert session.selection.indices.size == 0        # the selection is its own
+    assert session.selection.indices.size == 0  # the selection is its own
     expected = (words(sick) <= 9) & (split_of(sick) == "trial")
     assert np.array_equal(table_of(state).evaluate(chosen).mask, expected)
     assert expected.sum() == 9
@@ -188,9 +205,11 @@ def test_edited_and_reviewed_sentences_are_a_column(shared_data, tmp_path):
     try:
         annotations.edit_pair(0, score=1.0, reason="too high")
         annotations.mark_reviewed(f"sentence:{corpus.ids[5]}")
-        column = next(c for c in sentence_columns(annotations.corpus,
-                                                  edits=annotations.edits)
-                      if c.title == "Edited or reviewed")
+        column = next(
+            c
+            for c in sentence_columns(annotations.corpus, edits=annotations.edits)
+            if c.title == "Edited or reviewed"
+        )
     finally:
         annotations.close()
     edited = {int(corpus.pairs.first[0]), int(corpus.pairs.second[0])}
@@ -222,8 +241,9 @@ def test_lists_and_rarely_repeated_values_are_text_not_categories(shared_data):
     # 4 sentences with a value, 3 values: text; 4 with 2 values: categories.
     rare = ("", "", "", "", "a", "b", "c", "a")
     often = ("", "", "", "", "a", "b", "b", "a")
-    corpus = Corpus("c", tuple("abcdefgh"), tuple("12345678"),
-                    metadata={"rare": rare, "often": often})
+    corpus = Corpus(
+        "c", tuple("abcdefgh"), tuple("12345678"), metadata={"rare": rare, "often": often}
+    )
     kinds = [type(column) for column in metadata_columns(corpus)]
     assert kinds == [Texts, Categories]
 

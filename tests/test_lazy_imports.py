@@ -15,18 +15,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Must not be imported before the window is shown.
-LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescent", "faiss",
-        "ray")
+LAZY = ("umap", "gensim", "torch", "sentence_transformers", "numba", "pynndescent", "faiss", "ray")
 #: Slow enough (scikit-learn and what it pulls: about 1 s) to keep off the start path too.
 ALSO_LAZY = ("sklearn", "pandas", "pyarrow", "scipy.stats")
 
 
 def imported_by(statement: str, watched: tuple[str, ...] = LAZY + ALSO_LAZY) -> set[str]:
-    script = (f"import json, sys\n{statement}\n"
-              f"print(json.dumps(sorted(m for m in {watched!r} if m in sys.modules)))")
+    script = (
+        f"import json, sys\n{statement}\n"
+        f"print(json.dumps(sorted(m for m in {watched!r} if m in sys.modules)))"
+    )
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                          text=True, env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, env=env
+    )
     assert done.returncode == 0, done.stderr
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
@@ -38,16 +40,28 @@ def test_main_window_imports_no_heavy_library():
 
 
 def test_cli_start_path_imports_no_heavy_library():
-    loaded = imported_by("import sentspace.app.cli, sentspace.app.ui.window.main_window, "
-                         "sentspace.models, sentspace.app.evaluations")
+    loaded = imported_by(
+        "import sentspace.app.cli, sentspace.app.ui.window.main_window, "
+        "sentspace.models, sentspace.app.evaluations"
+    )
     assert not loaded, loaded
 
 
 def test_window_shows_before_numpy_and_pyqtgraph_load():
     """What runs before the first window is shown is Qt alone (app.ui.window.startup)."""
-    loaded = imported_by("import sentspace.app.__main__, sentspace.app.ui.window.startup",
-                         ("numpy", "scipy", "pyqtgraph", "superqt", "sentspace.app.corpora",
-                          "sentspace.app.cli", "sentspace.models", *LAZY))
+    loaded = imported_by(
+        "import sentspace.app.__main__, sentspace.app.ui.window.startup",
+        (
+            "numpy",
+            "scipy",
+            "pyqtgraph",
+            "superqt",
+            "sentspace.app.corpora",
+            "sentspace.app.cli",
+            "sentspace.models",
+            *LAZY,
+        ),
+    )
     assert not loaded, loaded
 
 
@@ -56,5 +70,6 @@ def test_figure_export_and_costra_load_only_when_used():
     window's start path needs neither."""
     watched = ("pyqtgraph.exporters", "sentspace.app.corpora.costra")
     assert not imported_by("import sentspace.app.ui.window.main_window", watched)
-    assert imported_by("import sentspace.app.corpora as corpora; corpora.load_corpus('costra')",
-                       watched) == {"sentspace.app.corpora.costra"}
+    assert imported_by(
+        "import sentspace.app.corpora as corpora; corpora.load_corpus('costra')", watched
+    ) == {"sentspace.app.corpora.costra"}

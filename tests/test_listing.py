@@ -28,8 +28,9 @@ def test_a_pyramid_group_is_called_an_scu_not_a_paraphrase_group(pyramid):
     assert "its SCU" in prompt(pyramid)
     assert [row.sentence for row in rows] == pyramid.groups.members(groups[grouped]).tolist()
     assert [row.focus for row in rows].count(True) == 1
-    assert "[" in describe_sentence(pyramid, grouped, groups) and "SCU" in \
-        describe_sentence(pyramid, grouped, groups)
+    assert "[" in describe_sentence(pyramid, grouped, groups) and "SCU" in describe_sentence(
+        pyramid, grouped, groups
+    )
 
 
 def test_an_ungrouped_corpus_lists_no_group(shared_data):
@@ -48,12 +49,16 @@ def test_the_marks_of_a_classified_group_are_explained():
     corpus = load_corpus("msrp-grouped")
     groups = first_groups(corpus)
     members = corpus.groups.members(0)
-    result = SimpleNamespace(sentence_index=members, predicted_group=np.array(
-        [0] * (len(members) - 1) + [1]), provenance=SimpleNamespace(encoder_name="bow"))
+    result = SimpleNamespace(
+        sentence_index=members,
+        predicted_group=np.array([0] * (len(members) - 1) + [1]),
+        provenance=SimpleNamespace(encoder_name="bow"),
+    )
     _, rows = group_rows(corpus, int(members[0]), groups, result)
     assert rows[0].text.startswith("✓ ") and rows[-1].text.startswith("✗ ")
-    assert {row.note for row in rows} == {"✓ classified into this paraphrase group, ✗ into "
-                                          "another, by bow"}
+    assert {row.note for row in rows} == {
+        "✓ classified into this paraphrase group, ✗ into another, by bow"
+    }
     assert {row.note for row in group_rows(corpus, int(members[0]), groups)[1]} == {""}
 
 
@@ -61,8 +66,12 @@ def test_misclassified_rows_name_true_and_predicted_groups():
     from types import SimpleNamespace
 
     corpus = load_corpus("msrp-grouped")
-    result = SimpleNamespace(sentence_index=np.array([0, 1, 2]), true_group=np.array([0, 0, 1]),
-                             predicted_group=np.array([0, 1, 1]), group_names=["a", "b"])
+    result = SimpleNamespace(
+        sentence_index=np.array([0, 1, 2]),
+        true_group=np.array([0, 0, 1]),
+        predicted_group=np.array([0, 1, 1]),
+        group_names=["a", "b"],
+    )
     heading, rows = misclassified_rows(corpus, result)
     assert heading.startswith("1 misclassified sentences")
     assert [row.sentence for row in rows] == [1]

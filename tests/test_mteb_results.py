@@ -35,16 +35,28 @@ REVISION = "8b3219a92973c328a8e22fadcfa821b5dc75636a"
 #: results repository holds it: lists beside the numbers, keys in alphabetical order.
 PUBLISHED = {
     "dataset_revision": "b0fddb56ed78048fa8b90373c8a3cfc37b684831",
-    "evaluation_time": 1.2171757221221924, "kg_co2_emissions": 0.00018667650466967732,
+    "evaluation_time": 1.2171757221221924,
+    "kg_co2_emissions": 0.00018667650466967732,
     "mteb_version": "1.12.75",
-    "scores": {"test": [{
-        "cosine_pearson": 0.8274064239694425, "cosine_spearman": 0.8203247283076371,
-        "euclidean_pearson": 0.8255616730069724, "euclidean_spearman": 0.8203247273691797,
-        "hf_subset": "default", "languages": ["eng-Latn"],
-        "main_score": 0.8203247283076371, "manhattan_pearson": 0.8249144382439639,
-        "manhattan_spearman": 0.8194552517480638, "pearson": [0.8274064200542519, 0.0],
-        "spearman": [0.8203246151241224, 0.0]}]},
-    "task_name": "STSBenchmark"}
+    "scores": {
+        "test": [
+            {
+                "cosine_pearson": 0.8274064239694425,
+                "cosine_spearman": 0.8203247283076371,
+                "euclidean_pearson": 0.8255616730069724,
+                "euclidean_spearman": 0.8203247273691797,
+                "hf_subset": "default",
+                "languages": ["eng-Latn"],
+                "main_score": 0.8203247283076371,
+                "manhattan_pearson": 0.8249144382439639,
+                "manhattan_spearman": 0.8194552517480638,
+                "pearson": [0.8274064200542519, 0.0],
+                "spearman": [0.8203246151241224, 0.0],
+            }
+        ]
+    },
+    "task_name": "STSBenchmark",
+}
 
 
 def mteb_layout(root, task, data, model=MINILM, revision=REVISION):
@@ -62,21 +74,34 @@ def test_reads_the_result_files_mteb_writes(tmp_path):
     mteb = pytest.importorskip("mteb", reason="the optional mteb extra writes the file")
     from mteb.cache import ResultCache
 
-    task = mteb.get_task("STSBenchmark")                   # metadata ships with mteb
-    result = mteb.TaskResult.from_task_results(task, {"test": {"default": {
-        "main_score": 0.8203247283076371, "cosine_spearman": 0.8203247283076371,
-        "cosine_pearson": 0.8274064239694425}}}, evaluation_time=1.2)
+    task = mteb.get_task("STSBenchmark")  # metadata ships with mteb
+    result = mteb.TaskResult.from_task_results(
+        task,
+        {
+            "test": {
+                "default": {
+                    "main_score": 0.8203247283076371,
+                    "cosine_spearman": 0.8203247283076371,
+                    "cosine_pearson": 0.8274064239694425,
+                }
+            }
+        },
+        evaluation_time=1.2,
+    )
     ResultCache(tmp_path).save_to_cache(result, mteb.get_model_meta(MINILM))
     assert task.metadata.n_samples == {"test": TASKS["STSBenchmark"].n_pairs}
 
-    found = read_mteb_results(tmp_path)                    # the whole cache folder
+    found = read_mteb_results(tmp_path)  # the whole cache folder
     (imported,) = found.results
     assert isinstance(imported, ImportedResult) and imported.imported
     assert imported.label == "all-MiniLM-L6-v2 (MTEB, imported)"
     assert (imported.model, imported.model_revision) == (MINILM, REVISION)
-    assert (imported.task, imported.split, imported.hf_subset) == ("STSBenchmark", "test",
-                                                                   "default")
-    assert imported.main_score == pytest.approx(0.820325, abs=1e-6)   # rounded by mteb
+    assert (imported.task, imported.split, imported.hf_subset) == (
+        "STSBenchmark",
+        "test",
+        "default",
+    )
+    assert imported.main_score == pytest.approx(0.820325, abs=1e-6)  # rounded by mteb
     assert imported.metrics["cosine_pearson"] == pytest.approx(0.827406, abs=1e-6)
     assert not imported.per_cent and imported.mteb_version == mteb.__version__
     assert dict(imported.summary())["scale"] == "0-1, as in the file"
@@ -88,9 +113,14 @@ def test_reads_the_published_schema_without_mteb(tmp_path):
     assert imported.main_score == 0.8203247283076371 and not imported.per_cent
     assert imported.mteb_version == "1.12.75" and imported.model == MINILM
     # The lists ("pearson": [value, p]) are not correlations of their own.
-    assert set(imported.metrics) == {"cosine_pearson", "cosine_spearman", "euclidean_pearson",
-                                     "euclidean_spearman", "manhattan_pearson",
-                                     "manhattan_spearman"}
+    assert set(imported.metrics) == {
+        "cosine_pearson",
+        "cosine_spearman",
+        "euclidean_pearson",
+        "euclidean_spearman",
+        "manhattan_pearson",
+        "manhattan_spearman",
+    }
     summary = dict(imported.summary())
     assert summary["main score (cosine spearman)"] == "0.8203"
     assert summary["MTEB task"] == "STSBenchmark test (1,379 pairs: STS Benchmark test pairs)"
@@ -117,37 +147,73 @@ def test_per_cent_scores_are_read_on_0_to_1(tmp_path):
 
 def test_reads_results_written_before_mteb_1_11(tmp_path):
     path = tmp_path / "SICK-R.json"
-    path.write_text(json.dumps({
-        "dataset_revision": "a6ea5a8cab320b040a23452cc28066d9beae2cee",
-        "mteb_dataset_name": "SICK-R", "mteb_version": "1.0.3.dev0",
-        "test": {"cos_sim": {"pearson": 0.8391, "spearman": 0.7758},
-                 "euclidean": {"pearson": 0.8078, "spearman": 0.7758},
-                 "evaluation_time": 6.87}}))
+    path.write_text(
+        json.dumps(
+            {
+                "dataset_revision": "a6ea5a8cab320b040a23452cc28066d9beae2cee",
+                "mteb_dataset_name": "SICK-R",
+                "mteb_version": "1.0.3.dev0",
+                "test": {
+                    "cos_sim": {"pearson": 0.8391, "spearman": 0.7758},
+                    "euclidean": {"pearson": 0.8078, "spearman": 0.7758},
+                    "evaluation_time": 6.87,
+                },
+            }
+        )
+    )
     imported = read_mteb_file(path)
     assert (imported.task, imported.main_score) == ("SICK-R", 0.7758)
-    assert imported.metrics == {"cosine_pearson": 0.8391, "cosine_spearman": 0.7758,
-                                "euclidean_pearson": 0.8078, "euclidean_spearman": 0.7758}
+    assert imported.metrics == {
+        "cosine_pearson": 0.8391,
+        "cosine_spearman": 0.7758,
+        "euclidean_pearson": 0.8078,
+        "euclidean_spearman": 0.7758,
+    }
 
 
-@pytest.mark.parametrize(("content", "problem"), [
-    ('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": 0.8,}]}}',
-     r"STSBenchmark\.json, line 1: not valid JSON: Expecting property name"),
-    ("[1, 2]", (r"STSBenchmark\.json: expected a JSON object \(MTEB's TaskResult\), "
-                "found a list")),
-    ('{"scores": {}}', r"STSBenchmark\.json: no task_name: not an MTEB result file"),
-    ('{"task_name": "STSBenchmark", "scores": {"dev": [{"main_score": 0.8}]}}',
-     (r"STSBenchmark\.json: no 'test' scores \(MTEB scores STSBenchmark on its test split; "
-      "the file has 'dev'\\)")),
-    ('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": "high"}]}}',
-     r"STSBenchmark\.json: scores\.test\[0\]\.main_score is 'high', not a number"),
-    ('{"task_name": "STSBenchmark", "scores": {"test": [{"cosine_spearman": 0.8}]}}',
-     r"STSBenchmark\.json: scores\.test\[0\]\.main_score is missing, not a number"),
-    ('{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": 8203}]}}',
-     r"STSBenchmark\.json: scores\.test\[0\]\.main_score 8203 is not a correlation"),
-    ('{"task_name": "Banking77Classification", "scores": {"test": []}}',
-     (r"STSBenchmark\.json: MTEB task 'Banking77Classification' is not one sentspace "
-      "evaluates")),
-])
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (
+            '{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": 0.8,}]}}',
+            r"STSBenchmark\.json, line 1: not valid JSON: Expecting property name",
+        ),
+        (
+            "[1, 2]",
+            (
+                r"STSBenchmark\.json: expected a JSON object \(MTEB's TaskResult\), "
+                "found a list"
+            ),
+        ),
+        ('{"scores": {}}', r"STSBenchmark\.json: no task_name: not an MTEB result file"),
+        (
+            '{"task_name": "STSBenchmark", "scores": {"dev": [{"main_score": 0.8}]}}',
+            (
+                r"STSBenchmark\.json: no 'test' scores \(MTEB scores STSBenchmark on its test split; "
+                "the file has 'dev'\\)"
+            ),
+        ),
+        (
+            '{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": "high"}]}}',
+            r"STSBenchmark\.json: scores\.test\[0\]\.main_score is 'high', not a number",
+        ),
+        (
+            '{"task_name": "STSBenchmark", "scores": {"test": [{"cosine_spearman": 0.8}]}}',
+            r"STSBenchmark\.json: scores\.test\[0\]\.main_score is missing, not a number",
+        ),
+        (
+            '{"task_name": "STSBenchmark", "scores": {"test": [{"main_score": 8203}]}}',
+            r"STSBenchmark\.json: scores\.test\[0\]\.main_score 8203 is not a correlation",
+        ),
+        (
+            '{"task_name": "Banking77Classification", "scores": {"test": []}}',
+            (
+                r"STSBenchmark\.json: MTEB task 'Banking77Classification' is not one sentspace "
+                "evaluates"
+            ),
+        ),
+    ],
+)
 def test_a_bad_file_is_named_with_its_problem(tmp_path, content, problem):
     path = tmp_path / "STSBenchmark.json"
     path.write_text(content)
@@ -158,20 +224,25 @@ def test_a_bad_file_is_named_with_its_problem(tmp_path, content, problem):
 
 def test_a_folder_skips_other_tasks_and_names_a_bad_file(tmp_path):
     mteb_layout(tmp_path, "STSBenchmark", PUBLISHED)
-    mteb_layout(tmp_path, "Banking77Classification",
-                {"task_name": "Banking77Classification", "scores": {"test": [{}]}})
+    mteb_layout(
+        tmp_path,
+        "Banking77Classification",
+        {"task_name": "Banking77Classification", "scores": {"test": [{}]}},
+    )
     found = read_mteb_results(tmp_path)
     assert [r.task for r in found.results] == ["STSBenchmark"]
-    assert [name.rsplit("/", 1)[-1] for name in found.skipped] == [
-        "Banking77Classification.json"]
+    assert [name.rsplit("/", 1)[-1] for name in found.skipped] == ["Banking77Classification.json"]
     bad = mteb_layout(tmp_path, "STS12", PUBLISHED)
     bad.write_text('{"task_name": "STS12", "scores": {"test": [{"main_score": }]}}')
     with pytest.raises(InputError, match="STS12.json, line 1: not valid JSON") as raised:
         read_mteb_results(tmp_path)
     assert raised.value.path == bad
     other = tmp_path / "other"
-    mteb_layout(other, "Banking77Classification",
-                {"task_name": "Banking77Classification", "scores": {"test": [{}]}})
+    mteb_layout(
+        other,
+        "Banking77Classification",
+        {"task_name": "Banking77Classification", "scores": {"test": [{}]}},
+    )
     with pytest.raises(InputError, match="none of its 1 MTEB result files is of a task"):
         read_mteb_results(other)
     empty = tmp_path / "empty"
@@ -207,10 +278,12 @@ def test_finds_the_task_pairs_in_a_relatedness_result(shared_data, tmp_path):
     found = counterpart(read_mteb_file(mteb_layout(tmp_path, "STS12", sts12)), years)
     mask = np.array([s.startswith("2012/") for s in years.subset])
     from scipy import stats
+
     assert found.metrics == () and found.n_pairs == 3108 == mask.sum()
     assert found.spearman == pytest.approx(
-        stats.spearmanr(years.cosine[mask], years.gold[mask]).statistic, abs=1e-12)
-    assert counterpart(imported, imported) is None         # never an imported one
+        stats.spearmanr(years.cosine[mask], years.gold[mask]).statistic, abs=1e-12
+    )
+    assert counterpart(imported, imported) is None  # never an imported one
 
 
 def test_an_imported_bar_goes_right_after_the_run_of_its_model(shared_data, tmp_path):
@@ -219,19 +292,30 @@ def test_an_imported_bar_goes_right_after_the_run_of_its_model(shared_data, tmp_
     sick = read_mteb_file(mteb_layout(tmp_path, "SICK-R", dict(PUBLISHED, task_name="SICK-R")))
     test_file = load_corpus(str(shared_data / "sts" / "STSBenchmark" / "sts-test.csv"))
     bow = random_relatedness(test_file, None)
-    minilm = dataclasses.replace(bow, provenance=dataclasses.replace(
-        bow.provenance, encoder_name="minilm", encoder_family="minilm",
-        encoder_params={"model": "all-MiniLM-L6-v2", "pooling": None}))
+    minilm = dataclasses.replace(
+        bow,
+        provenance=dataclasses.replace(
+            bow.provenance,
+            encoder_name="minilm",
+            encoder_family="minilm",
+            encoder_params={"model": "all-MiniLM-L6-v2", "pooling": None},
+        ),
+    )
     placed = arrange("pooled spearman", bow, [bow, minilm, bow], [imported, sick])
     assert placed.order == (("run", 0), ("run", 1), ("imported", 0), ("run", 2))
     assert placed.notes == (
-        (f"all-MiniLM-L6-v2 (MTEB, imported) 0.8203; sentspace's minilm "
-         f"{bow.pooled.spearman:.4f}, on MTEB's 1,379 STSBenchmark test pairs"),
-        "1 imported MTEB score is of other pairs: SICK-R")
+        (
+            f"all-MiniLM-L6-v2 (MTEB, imported) 0.8203; sentspace's minilm "
+            f"{bow.pooled.spearman:.4f}, on MTEB's 1,379 STSBenchmark test pairs"
+        ),
+        "1 imported MTEB score is of other pairs: SICK-R",
+    )
     alone = arrange("STSBenchmark spearman", bow, [bow], [imported])
     assert alone.order == (("run", 0), ("imported", 0))
-    assert alone.notes[0] == ("all-MiniLM-L6-v2 (MTEB, imported) 0.8203; no sentspace run "
-                              "of this model on MTEB's 1,379 STSBenchmark test pairs")
+    assert alone.notes[0] == (
+        "all-MiniLM-L6-v2 (MTEB, imported) 0.8203; no sentspace run "
+        "of this model on MTEB's 1,379 STSBenchmark test pairs"
+    )
     pearson = arrange("pooled pearson", bow, [bow], [imported])
     assert pearson.order == (("run", 0),) and "choose 'pooled spearman'" in pearson.notes[0]
 
@@ -243,10 +327,10 @@ def test_same_model_is_the_sentence_transformers_model_of_that_name(tmp_path):
         return Provenance("c", "f", family, family, params, "e", {})
 
     assert same_model(imported, provenance("minilm", model="all-MiniLM-L6-v2", pooling=None))
-    assert same_model(imported, provenance("minilm", model="/models/all-MiniLM-L6-v2",
-                                           pooling=None))
-    assert not same_model(imported, provenance("minilm", model="all-MiniLM-L6-v2",
-                                               pooling="cls"))
+    assert same_model(
+        imported, provenance("minilm", model="/models/all-MiniLM-L6-v2", pooling=None)
+    )
+    assert not same_model(imported, provenance("minilm", model="all-MiniLM-L6-v2", pooling="cls"))
     assert not same_model(imported, provenance("minilm", model="/models/e5", pooling=None))
     assert not same_model(imported, provenance("bow"))
 
@@ -266,10 +350,11 @@ def test_imported_scores_are_kept_in_the_workspace(tmp_path):
     heard = []
     session.imported.connect(lambda state: heard.append(state.spec))
     corpus = load_corpus("msrp-grouped")
-    session.open("msrp-grouped", corpus,
-                 AnnotationSession.open(corpus, tmp_path / "msrp.edits.jsonl"))
+    session.open(
+        "msrp-grouped", corpus, AnnotationSession.open(corpus, tmp_path / "msrp.edits.jsonl")
+    )
     session.add_imported("msrp-grouped", [first, sick])
-    session.add_imported("msrp-grouped", [again])          # the same score read again
+    session.add_imported("msrp-grouped", [again])  # the same score read again
     assert session.current.imported == (sick, again) and heard == ["msrp-grouped"] * 2
     path = save_workspace(session.to_workspace(), tmp_path / "study", remember=False)
     restored = run_job(restore_session(load_workspace(path), path))
@@ -282,8 +367,7 @@ def test_imported_scores_are_kept_in_the_workspace(tmp_path):
         session.close_all()
 
 
-def test_a_relatedness_result_is_written_as_mteb_result_files_mteb_reads(shared_data,
-                                                                           tmp_path):
+def test_a_relatedness_result_is_written_as_mteb_result_files_mteb_reads(shared_data, tmp_path):
     mteb = pytest.importorskip("mteb", reason="the optional mteb extra validates the file")
     from sentspace.app.errors import InputError
     from sentspace.app.evaluations.relatedness import run_relatedness
@@ -291,30 +375,29 @@ def test_a_relatedness_result_is_written_as_mteb_result_files_mteb_reads(shared_
 
     # Every test pair of the STS folder: STSBenchmark and the five SemEval years.
     everything = load_corpus(str(shared_data / "sts"))
-    result = run_job(run_relatedness(everything, BagOfWords(), split="test",
-                                     n_resamples=0))
+    result = run_job(run_relatedness(everything, BagOfWords(), split="test", n_resamples=0))
     written = result.to_mteb(tmp_path)
     tasks = sorted(path.stem for path in written if path.name != "model_meta.json")
     assert tasks == ["STS12", "STS13", "STS14", "STS15", "STS16", "STSBenchmark"]
     for path in written[1:]:
-        parsed = mteb.TaskResult.from_disk(path)             # mteb's own schema
+        parsed = mteb.TaskResult.from_disk(path)  # mteb's own schema
         task = TASKS[parsed.task_name]
-        assert parsed.dataset_revision == mteb.get_task(task.name).metadata.dataset[
-            "revision"]
+        assert parsed.dataset_revision == mteb.get_task(task.name).metadata.dataset["revision"]
         imported = read_mteb_file(path)
         found = counterpart(imported, result)
         assert found.n_pairs == task.n_pairs
-        assert parsed.get_score() == imported.main_score == pytest.approx(
-            found.spearman, abs=1e-12)
+        assert parsed.get_score() == imported.main_score == pytest.approx(found.spearman, abs=1e-12)
     assert read_mteb_results(tmp_path).results[0].model == "sentspace/bow"
     benchmark = next(c for c in result.subsets if c.subset == "STSBenchmark")
     by_task = {path.stem: path for path in written}
     assert read_mteb_file(by_task["STSBenchmark"]).main_score == pytest.approx(
-        benchmark.spearman, abs=1e-12)
+        benchmark.spearman, abs=1e-12
+    )
     # Pairs that are no MTEB task's (STS-B's dev split), or a learned similarity: refused.
     with pytest.raises(InputError, match="no MTEB task's pairs"):
-        random_relatedness(load_corpus(str(shared_data / "sts" / "STSBenchmark")),
-                           ("dev",)).to_mteb(tmp_path / "dev")
+        random_relatedness(
+            load_corpus(str(shared_data / "sts" / "STSBenchmark")), ("dev",)
+        ).to_mteb(tmp_path / "dev")
 
 
 def test_an_import_says_which_corpora_hold_its_pairs(tmp_path, shared_data):
@@ -322,15 +405,16 @@ def test_an_import_says_which_corpora_hold_its_pairs(tmp_path, shared_data):
     assert elsewhere(found, load_corpus(str(shared_data / "sts" / "STSBenchmark"))) == ""
     msrp = load_corpus(str(shared_data / "msrp" / "msr_paraphrase_test.txt"))
     assert elsewhere(found, msrp) == (
-        "STSBenchmark's 1,379 pairs are not here (open sts/STSBenchmark)")
+        "STSBenchmark's 1,379 pairs are not here (open sts/STSBenchmark)"
+    )
     sick_trial = load_corpus(str(shared_data / "sick" / "SICK_trial.txt"))
-    sick_r = read_mteb_results(mteb_layout(tmp_path / "sick", "SICK-R",
-                                           {**PUBLISHED, "task_name": "SICK-R"}))
+    sick_r = read_mteb_results(
+        mteb_layout(tmp_path / "sick", "SICK-R", {**PUBLISHED, "task_name": "SICK-R"})
+    )
     assert elsewhere(sick_r, sick_trial) == "SICK-R's 9,927 pairs are 500 here (open sick)"
 
 
-def test_a_sentspace_encoder_runs_in_mtebs_own_sts_evaluation(shared_data, monkeypatch,
-                                                               tmp_path):
+def test_a_sentspace_encoder_runs_in_mtebs_own_sts_evaluation(shared_data, monkeypatch, tmp_path):
     """mteb.evaluate takes sentspace.mteb_model as a model: on STS-B's test pairs, read
     from the local files into mteb's own STSBenchmark task (no network), its score is
     sentspace's relatedness Spearman of the same fitted encoder."""
@@ -348,10 +432,17 @@ def test_a_sentspace_encoder_runs_in_mtebs_own_sts_evaluation(shared_data, monke
     pairs = benchmark.pairs
     test = np.asarray(pairs.split) == "test"
     task = mteb.get_task("STSBenchmark")
-    task.dataset = {"default": {"test": Dataset.from_dict({
-        "sentence1": [benchmark.texts[i] for i in pairs.first[test]],
-        "sentence2": [benchmark.texts[i] for i in pairs.second[test]],
-        "score": pairs.score[test].tolist()})}}
+    task.dataset = {
+        "default": {
+            "test": Dataset.from_dict(
+                {
+                    "sentence1": [benchmark.texts[i] for i in pairs.first[test]],
+                    "sentence2": [benchmark.texts[i] for i in pairs.second[test]],
+                    "score": pairs.score[test].tolist(),
+                }
+            )
+        }
+    }
     task.data_loaded = True
     # The task's own evaluation (mteb's STS evaluator); mteb.evaluate runs the same after
     # importing sentence-transformers, 18 s more here.

@@ -51,8 +51,9 @@ def test_a_sentence_finds_its_group_and_not_itself(grouped, spaces):
 
 def test_typed_text_is_encoded_by_each_space(grouped, spaces):
     steps = []
-    (bow, tfidf), _ = run_job(search_neighbours(grouped, spaces, [None, None], Query(NASDAQ),
-                                                10), steps.append)
+    (bow, tfidf), _ = run_job(
+        search_neighbours(grouped, spaces, [None, None], Query(NASDAQ), 10), steps.append
+    )
     assert steps[-1] == Progress("nearest neighbours", 2, 2)
     # TF-IDF weighs the rare words: the three Nasdaq Composite sentences come first;
     # raw counts are swamped by "the".
@@ -75,8 +76,11 @@ def test_partners_on_msrp_pairs(shared_data):
     pairs = corpus.pairs
     first, second = int(pairs.first[0]), int(pairs.second[0])
     assert pairs.label[0] == 1
-    [answer], _ = search(corpus, [("tfidf", encoder, encoder.encode(corpus.texts))],
-                         Query(corpus.texts[first], first))
+    [answer], _ = search(
+        corpus,
+        [("tfidf", encoder, encoder.encode(corpus.texts))],
+        Query(corpus.texts[first], first),
+    )
     assert answer.partner[answer.indices.tolist().index(second)]
 
 

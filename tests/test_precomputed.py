@@ -32,8 +32,12 @@ def bow_result(corpus):
 @pytest.mark.parametrize("name", ["bow.npy", "vectors.tsv", "bow.parquet"])
 def test_round_trip_gives_the_same_evaluation(tmp_path, corpus, bow, bow_result, name):
     encoder, matrix = bow
-    written = export_matrix(corpus, matrix, tmp_path / name,
-                            {"encoder": encoder.name, "fingerprint": encoder.fingerprint()})
+    written = export_matrix(
+        corpus,
+        matrix,
+        tmp_path / name,
+        {"encoder": encoder.name, "fingerprint": encoder.fingerprint()},
+    )
     assert all(path.stat().st_size > 0 for path in written)
     precomputed = Precomputed(tmp_path / name, corpus)
     assert precomputed.dim == matrix.shape[1]
@@ -75,21 +79,25 @@ def test_alignment_by_id_and_by_text_reorders_rows(tmp_path, corpus, bow):
         folder.mkdir()
         np.savetxt(folder / "vectors.tsv", dense[order], delimiter="\t", fmt="%g")
         (folder / "metadata.tsv").write_text(
-            f"{key}\tother\n" + "".join(f"{values[i]}\tx\n" for i in order))
+            f"{key}\tother\n" + "".join(f"{values[i]}\tx\n" for i in order)
+        )
         precomputed = Precomputed(folder / "vectors.tsv", corpus)
         assert precomputed.aligned_by == key
         np.testing.assert_array_equal(precomputed.aligned(), dense)
 
 
-@pytest.mark.parametrize("make, problem", [
-    (lambda d: np.save(d / "x.npy", np.ones((858, 4), np.float32)), "858 rows for 859"),
-    (lambda d: np.save(d / "x.npy", np.ones(859, np.float32)), "2-D"),
-    (lambda d: np.save(d / "x.npy", np.full((859, 4), np.nan, np.float32)), "row 1 holds NaN"),
-    (lambda d: (d / "x.npy").write_bytes(b""), "empty"),
-    (lambda d: (d / "x.npy").write_bytes(b"garbage" * 10), "not a readable .npy"),
-    (lambda d: (d / "vectors.tsv").write_text("1\t2\n3\n"), "line 2: 1 values"),
-    (lambda d: np.savez(d / "x.npz", a=np.ones((3, 2)), b=np.ones((3, 2))), "exactly one"),
-])
+@pytest.mark.parametrize(
+    "make, problem",
+    [
+        (lambda d: np.save(d / "x.npy", np.ones((858, 4), np.float32)), "858 rows for 859"),
+        (lambda d: np.save(d / "x.npy", np.ones(859, np.float32)), "2-D"),
+        (lambda d: np.save(d / "x.npy", np.full((859, 4), np.nan, np.float32)), "row 1 holds NaN"),
+        (lambda d: (d / "x.npy").write_bytes(b""), "empty"),
+        (lambda d: (d / "x.npy").write_bytes(b"garbage" * 10), "not a readable .npy"),
+        (lambda d: (d / "vectors.tsv").write_text("1\t2\n3\n"), "line 2: 1 values"),
+        (lambda d: np.savez(d / "x.npz", a=np.ones((3, 2)), b=np.ones((3, 2))), "exactly one"),
+    ],
+)
 def test_bad_files_give_one_clear_error(tmp_path, corpus, make, problem):
     make(tmp_path)
     path = next(p for p in tmp_path.iterdir())
@@ -134,19 +142,20 @@ def test_costra_export_matches_the_reference_evaluator(tmp_path, shared_data, ca
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from costra.costra import CostraEvaluator
+
         with np.errstate(divide="ignore", invalid="ignore"):
             reference = CostraEvaluator(str(data)).evaluate(embeddings)
     printed = {}
     for spec in (f"precomputed:{target}", "bow"):
-        assert main(["eval", "costra", "--corpus", str(data), "--encoder", spec,
-                     "--json", "-"]) == 0
+        assert (
+            main(["eval", "costra", "--corpus", str(data), "--encoder", spec, "--json", "-"]) == 0
+        )
         result = json.loads(capsys.readouterr().out)["results"][0]
         printed[spec] = result["scores"]
     assert printed["bow"] == printed[f"precomputed:{target}"] == reference
 
 
-def test_projector_vectors_are_parsed_by_pyarrow_and_agree_with_the_careful_reader(
-        tmp_path, bow):
+def test_projector_vectors_are_parsed_by_pyarrow_and_agree_with_the_careful_reader(tmp_path, bow):
     from sentspace.app.corpora.build import read_lines
     from sentspace.models.precomputed import _parse_tsv_by_line, _parse_tsv_fast
 
@@ -160,18 +169,21 @@ def test_projector_vectors_are_parsed_by_pyarrow_and_agree_with_the_careful_read
     assert np.array_equal(fast, _parse_tsv_by_line(path, read_lines(path)))
 
 
-@pytest.mark.parametrize("content, problem", [
-    ("1\t2\n\n3\t4\n", "line 2: 1 values"),
-    ("1\t2\n3\t4\n5\tabc\n", "line 3: a value is not a number"),
-    ("1\t2\n3\t\n", "line 2: a value is not a number"),
-    ("1\t2\n3\t4\t5\n", "line 2: 3 values"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ("1\t2\n\n3\t4\n", "line 2: 1 values"),
+        ("1\t2\n3\t4\n5\tabc\n", "line 3: a value is not a number"),
+        ("1\t2\n3\t\n", "line 2: a value is not a number"),
+        ("1\t2\n3\t4\t5\n", "line 2: 3 values"),
+    ],
+)
 def test_projector_problems_name_their_line(tmp_path, content, problem):
     from sentspace.models.precomputed import _parse_tsv_fast
 
     path = tmp_path / "vectors.tsv"
     path.write_text(content)
-    assert _parse_tsv_fast(path) is None            # left to the careful reader
+    assert _parse_tsv_fast(path) is None  # left to the careful reader
     with pytest.raises(EmbeddingsFileError, match=problem):
         read_embeddings(path)
 

@@ -51,6 +51,7 @@ def test_a_small_faithfulness_reads_with_its_digits_not_as_zero():
     """A scrambled layout of 5,000 points keeps about 10 in 5,000 neighbours, as a UMAP of
     a million points keeps a few thousandths: "0.00" would read as broken."""
     from sentspace.app.listing import describe_sentence
+
     rng = np.random.default_rng(0)
     angles = rng.uniform(0, 2 * np.pi, 5000)
     circle = np.c_[np.cos(angles), np.sin(angles)].astype(np.float32)
@@ -66,7 +67,8 @@ def test_a_small_faithfulness_reads_with_its_digits_not_as_zero():
     msrp = load_corpus("msrp-grouped")
     groups = np.full(len(msrp), -1)
     assert describe_sentence(msrp, index, groups, fifteen).endswith(
-        ", no group, faithfulness 0.0667]")
+        ", no group, faithfulness 0.0667]"
+    )
 
 
 @pytest.fixture
@@ -74,34 +76,42 @@ def small_blocks(monkeypatch):
     """Exact neighbour searches in blocks of 100 query rows, so a job over the bundled
     corpus yields several times; returns the list of blocks computed."""
     import sentspace.app.neighbours
+
     computed = []
     similarity_block = sentspace.app.neighbours._similarity_block
     monkeypatch.setattr(sentspace.app.neighbours, "block_rows", lambda n_pool, memory_mb: 100)
-    monkeypatch.setattr(sentspace.app.neighbours, "_similarity_block",
-                        lambda *args: computed.append(1) or similarity_block(*args))
+    monkeypatch.setattr(
+        sentspace.app.neighbours,
+        "_similarity_block",
+        lambda *args: computed.append(1) or similarity_block(*args),
+    )
     return computed
 
 
-@pytest.mark.parametrize("encoder, mean, shared, histogram", [
-    (BagOfWords, 0.11746216530849828, 1009, [327, 288, 135, 50, 23, 19, 9, 5, 2, 1, 0]),
-    (TfIdf, 0.10989522700814902, 944, [347, 268, 137, 59, 25, 14, 8, 1, 0, 0, 0]),
-])
+@pytest.mark.parametrize(
+    "encoder, mean, shared, histogram",
+    [
+        (BagOfWords, 0.11746216530849828, 1009, [327, 288, 135, 50, 23, 19, 9, 5, 2, 1, 0]),
+        (TfIdf, 0.10989522700814902, 944, [347, 268, 137, 59, 25, 14, 8, 1, 0, 0, 0]),
+    ],
+)
 def test_faithfulness_of_the_bundled_corpus_as_measured_before_it_was_a_job(
-        encoder, mean, shared, histogram):
+    encoder, mean, shared, histogram
+):
     corpus = load_corpus("msrp-grouped")
     embeddings = encoder().fit(corpus.texts).encode(corpus.texts)
     pca = run_job(project(embeddings, "pca"))
     measured = run_job(iter_faithfulness(embeddings, pca.coordinates))
     # Neighbours kept, summed over the 859 sentences, and how many keep 0, 1, ... 10.
     assert measured.k == 10 and round(measured.overlap.sum() * 10) == shared
-    assert np.bincount(np.round(measured.overlap * 10).astype(int), minlength=11).tolist() \
-        == histogram
+    assert (
+        np.bincount(np.round(measured.overlap * 10).astype(int), minlength=11).tolist() == histogram
+    )
     assert measured.mean_overlap == mean
     assert np.array_equal(faithfulness(embeddings, pca.coordinates).overlap, measured.overlap)
 
 
-def test_faithfulness_reports_progress_and_cancels_at_a_yield(tfidf_embeddings,
-                                                              small_blocks):
+def test_faithfulness_reports_progress_and_cancels_at_a_yield(tfidf_embeddings, small_blocks):
     coordinates = run_job(project(tfidf_embeddings, "pca")).coordinates
     steps = []
     whole = run_job(iter_faithfulness(tfidf_embeddings, coordinates), steps.append)
@@ -113,10 +123,10 @@ def test_faithfulness_reports_progress_and_cancels_at_a_yield(tfidf_embeddings,
     job = iter_faithfulness(tfidf_embeddings, coordinates)
     while next(job).stage != "nearest neighbours":
         pass
-    job.close()      # what the GUI's Cancel does
+    job.close()  # what the GUI's Cancel does
     with pytest.raises(StopIteration):
         next(job)
-    assert len(small_blocks) == 1    # no block was computed after the cancel
+    assert len(small_blocks) == 1  # no block was computed after the cancel
 
 
 def test_unknown_method_or_parameter_is_refused(tfidf_embeddings):

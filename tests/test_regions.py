@@ -53,8 +53,16 @@ def test_no_region_holds_most_of_a_real_map_and_levels_nest(shared_data):
 
 def test_region_labels_name_the_words_a_paraphrase_group_shares(msrp):
     corpus, encoder, embeddings, layout = msrp
-    regions = run_job(find_regions(corpus, layout, embeddings=embeddings, encoder=encoder,
-                                   on="embeddings", min_cluster_size=3))
+    regions = run_job(
+        find_regions(
+            corpus,
+            layout,
+            embeddings=embeddings,
+            encoder=encoder,
+            on="embeddings",
+            min_cluster_size=3,
+        )
+    )
     finest = regions.levels[-1]
     group = corpus.groups.labels(len(corpus))
     group_like = named = 0
@@ -94,8 +102,15 @@ def test_layout_regions_with_a_sample_and_nearest_centres(msrp, tmp_path):
     full.export_csv(corpus.texts, path)
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["sentence", "cluster", "label", "cluster 2", "label 2",
-                       "cluster 3", "label 3"]
+    assert rows[0] == [
+        "sentence",
+        "cluster",
+        "label",
+        "cluster 2",
+        "label 2",
+        "cluster 3",
+        "label 3",
+    ]
     assert len(rows) == len(corpus) + 1
     row = rows[1]
     assert row[2] == full.label(int(row[1])) and row[2]
@@ -107,8 +122,9 @@ def test_a_workspace_saved_before_levels_still_opens(msrp):
     regions = run_job(find_regions(corpus, layout, encoder=encoder))
     saved = encode_state(regions)
     reopened = decode_state(saved, corpus, kind=Regions)
-    assert [level.n_clusters for level in reopened.levels] == \
-        [level.n_clusters for level in regions.levels]
+    assert [level.n_clusters for level in reopened.levels] == [
+        level.n_clusters for level in regions.levels
+    ]
     del saved["fields"]["finer"]
     old = decode_state(saved, corpus, kind=Regions)
     assert len(old.levels) == 1 and np.array_equal(old.labels, regions.labels)
@@ -121,13 +137,15 @@ def test_labels_keep_clear_of_each_other_and_of_marked_points():
     anchors = np.array([(200, 150), (205, 152), (395, 150), (500, 100)], dtype=float)
     placed = place_labels(anchors, sizes, frame, margin=2)
     assert np.isnan(placed[3]).all()
-    boxes = [(x - w / 2 - 2, y - h / 2 - 2, x + w / 2 + 2, y + h / 2 + 2)
-             for (x, y), (w, h) in zip(placed[:3], sizes)]
+    boxes = [
+        (x - w / 2 - 2, y - h / 2 - 2, x + w / 2 + 2, y + h / 2 + 2)
+        for (x, y), (w, h) in zip(placed[:3], sizes)
+    ]
     for i, a in enumerate(boxes):
         assert frame[0] <= a[0] and a[2] <= frame[2]
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
-    np.testing.assert_allclose(placed[0], (200, 150))     # the first keeps its place
+    np.testing.assert_allclose(placed[0], (200, 150))  # the first keeps its place
     # A search hit under the first label moves it beside its place, off the hit.
     hit = np.array([(210, 150)])
     moved = place_labels(anchors[:1], sizes[:1], frame, marked=hit, margin=2)[0]
@@ -136,15 +154,16 @@ def test_labels_keep_clear_of_each_other_and_of_marked_points():
     # Hits wherever the label could go: it is dropped rather than hide one.
     around = np.stack(np.meshgrid(np.arange(100, 301, 10), np.arange(90, 211, 10)), -1)
     assert len(around.reshape(-1, 2)) <= 300
-    assert np.isnan(place_labels(anchors[:1], sizes[:1], frame,
-                                 marked=around.reshape(-1, 2), margin=2)).all()
+    assert np.isnan(
+        place_labels(anchors[:1], sizes[:1], frame, marked=around.reshape(-1, 2), margin=2)
+    ).all()
     # So many hits that every place covers some: the label takes the place covering
     # the fewest rather than leave the map unnamed.
     dense = np.stack(np.meshgrid(np.arange(0, 401, 5), np.arange(0, 166, 5)), -1)
     sparse = np.stack(np.meshgrid(np.arange(0, 401, 20), np.arange(170, 301, 20)), -1)
     everywhere = np.concatenate([dense.reshape(-1, 2), sparse.reshape(-1, 2)])
     crowded = place_labels(anchors[:1], sizes[:1], frame, marked=everywhere, margin=2)[0]
-    np.testing.assert_allclose(crowded, (200, 150 + 2 * 24))    # two rows down, sparse
+    np.testing.assert_allclose(crowded, (200, 150 + 2 * 24))  # two rows down, sparse
 
 
 def test_bad_input_is_refused(msrp):
@@ -159,7 +178,21 @@ def test_cli_regions_writes_the_csv(tmp_path, capsys):
     from sentspace.app.cli import main
 
     path = tmp_path / "out.csv"
-    assert main(["regions", "--encoder", "tfidf", "--on", "embeddings",
-                 "--min-cluster-size", "3", "--csv", str(path)]) == 0
+    assert (
+        main(
+            [
+                "regions",
+                "--encoder",
+                "tfidf",
+                "--on",
+                "embeddings",
+                "--min-cluster-size",
+                "3",
+                "--csv",
+                str(path),
+            ]
+        )
+        == 0
+    )
     assert "regions per level" in capsys.readouterr().out
     assert path.read_text(encoding="utf-8").count("\n") == 860

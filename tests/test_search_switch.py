@@ -19,6 +19,7 @@ def no_index(monkeypatch):
 
     def refuse(*args, **kwargs):
         raise AssertionError("an index was built")
+
     monkeypatch.setattr(ann, "iter_build_index", refuse)
 
 
@@ -27,21 +28,54 @@ QUERY = "The stock market fell sharply on Monday."
 
 def test_exact_never_builds_an_index(shared_data, no_index, capsys):
     msrp = str(shared_data / "msrp")
-    assert main(["neighbours", "--corpus", msrp, "--encoder", "glove-mean",
-                 "--search", "exact", QUERY]) == 0
+    assert (
+        main(
+            ["neighbours", "--corpus", msrp, "--encoder", "glove-mean", "--search", "exact", QUERY]
+        )
+        == 0
+    )
     assert "Found exactly." in capsys.readouterr().out
-    assert main(["suspicious", "--corpus", "msrp-grouped", "--encoder", "glove-mean",
-                 "--search", "exact", "--top", "2"]) == 0
+    assert (
+        main(
+            [
+                "suspicious",
+                "--corpus",
+                "msrp-grouped",
+                "--encoder",
+                "glove-mean",
+                "--search",
+                "exact",
+                "--top",
+                "2",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.count("neighbour search: exact") == 2 and "approximate" not in out
-    assert main(["eval", "ranking", "--corpus", msrp, "--encoder", "glove-mean",
-                 "--search", "exact", "--json"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "ranking",
+                "--corpus",
+                msrp,
+                "--encoder",
+                "glove-mean",
+                "--search",
+                "exact",
+                "--json",
+            ]
+        )
+        == 0
+    )
     [result] = json.loads(capsys.readouterr().out)["results"]
     assert result["search"]["method"] == "exact" and "MRC" in result["metrics"]
     # The same switch reaches the explorer's faithfulness.
     from sentspace.app.corpora import load_corpus
     from sentspace.app.explore import explore
     from sentspace.models import make_encoder
+
     corpus = load_corpus(shared_data / "msrp")
     exploration = run_job(explore(corpus, make_encoder("glove-mean"), search="exact"))
     assert exploration.faithfulness.search.method == "exact"
@@ -51,16 +85,47 @@ def test_exact_never_builds_an_index(shared_data, no_index, capsys):
 
 def test_ann_forced_on_msrp_reports_its_recall(shared_data, capsys):
     msrp = str(shared_data / "msrp")
-    assert main(["neighbours", "--corpus", msrp, "--encoder", "glove-mean",
-                 "--search", "ann", "--k", "5", QUERY]) == 0
+    assert (
+        main(
+            [
+                "neighbours",
+                "--corpus",
+                msrp,
+                "--encoder",
+                "glove-mean",
+                "--search",
+                "ann",
+                "--k",
+                "5",
+                QUERY,
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Found approximate (IVF-SQ8, recall@5" in out and "on 1,000 queries" in out
-    assert main(["suspicious", "--corpus", "msrp-grouped", "--encoder", "glove-mean",
-                 "--search", "ann", "--top", "2"]) == 0
+    assert (
+        main(
+            [
+                "suspicious",
+                "--corpus",
+                "msrp-grouped",
+                "--encoder",
+                "glove-mean",
+                "--search",
+                "ann",
+                "--top",
+                "2",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.count("neighbour search: approximate (IVF-SQ8, recall@") == 2
-    assert main(["eval", "ranking", "--corpus", msrp, "--encoder", "glove-mean",
-                 "--search", "ann"]) == 0
+    assert (
+        main(["eval", "ranking", "--corpus", msrp, "--encoder", "glove-mean", "--search", "ann"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "approximate (IVF-SQ8, recall@101" in out and "\nMRC " not in out
     assert main(["eval", "classification", "--search", "ann"]) == 2
@@ -79,8 +144,7 @@ def test_ranking_through_the_index_matches_exact(shared_data):
     corpus = load_corpus(shared_data / "msrp")
     embeddings = make_encoder("glove-mean").encode(corpus.texts)
     exact = run_job(iter_evaluate_ranking(corpus, embeddings, n_resamples=0))
-    approximate = run_job(iter_evaluate_ranking(corpus, embeddings, n_resamples=0,
-                                                search="ann"))
+    approximate = run_job(iter_evaluate_ranking(corpus, embeddings, n_resamples=0, search="ann"))
     assert not exact.approximate and approximate.approximate
     assert approximate.search.recall >= 0.95 and approximate.search.k == 101
     assert set(exact.metrics()) - set(approximate.metrics()) == {"MRC"}
@@ -95,8 +159,22 @@ def test_ranking_through_the_index_matches_exact(shared_data):
 
 
 def test_neighbours_of_a_corpus_sentence_and_bad_queries(capsys):
-    assert main(["neighbours", "--corpus", "msrp-grouped", "--encoder", "tfidf",
-                 "--index", "0", "--k", "3"]) == 0
+    assert (
+        main(
+            [
+                "neighbours",
+                "--corpus",
+                "msrp-grouped",
+                "--encoder",
+                "tfidf",
+                "--index",
+                "0",
+                "--k",
+                "3",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.count("\n") >= 6 and "Found exactly." in out
     assert main(["neighbours", "--corpus", "msrp-grouped", "--index", "859"]) == 2

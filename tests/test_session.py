@@ -56,8 +56,9 @@ def same(a, b, where="value"):
 
 def evaluate(session, spec, name, encoder_spec, seed=0):
     """Evaluate as the window does: the run with the command that makes it again."""
-    run = run_job(session.state(spec).evaluation(name, [encoder_spec],
-                                                 [make_encoder(encoder_spec)], seed))
+    run = run_job(
+        session.state(spec).evaluation(name, [encoder_spec], [make_encoder(encoder_spec)], seed)
+    )
     session.add_evaluation(spec, run)
     return run.result
 
@@ -65,8 +66,11 @@ def evaluate(session, spec, name, encoder_spec, seed=0):
 def test_selection_emits_plain_events_and_keeps_the_focus():
     session = Session()
     seen = []
-    session.selection.changed.connect(lambda selection: seen.append(
-        (selection.indices.tolist(), selection.focus, selection.source)))
+    session.selection.changed.connect(
+        lambda selection: seen.append(
+            (selection.indices.tolist(), selection.focus, selection.source)
+        )
+    )
     session.selection.select([7, 3, 3], source="rectangle")
     session.selection.select([4, 5], focus=9, source="chart")
     session.selection.clear()
@@ -86,25 +90,27 @@ def test_results_go_to_the_corpus_they_were_asked_for(shared_data, tmp_path):
     assert session.current.spec == sick_spec and session.selection.focus == -1
 
     exploration = run_job(explore(msrp, make_encoder("bow")))
-    session.add_run("msrp-grouped", "bow", exploration)     # a queued run, finished late
+    session.add_run("msrp-grouped", "bow", exploration)  # a queued run, finished late
     assert session.current.spec == sick_spec and not session.current.runs
     assert session.state("msrp-grouped").exploration is exploration
     assert events == [("msrp-grouped", "run")]
-    assert shown == []               # not the corpus shown: drawn when switched to
+    assert shown == []  # not the corpus shown: drawn when switched to
 
     # Views hear of the switch with the new corpus's selection already in place (they
     # read its sentence numbers against the new corpus), then of the selection.
     heard = []
-    switched = session.current_changed.connect(lambda state: heard.append(
-        (state.spec, session.selection.indices.tolist())))
-    selected = session.selection.changed.connect(lambda selection: heard.append(
-        ("selection", selection.indices.tolist())))
-    session.switch("msrp-grouped")                          # its selection as left
+    switched = session.current_changed.connect(
+        lambda state: heard.append((state.spec, session.selection.indices.tolist()))
+    )
+    selected = session.selection.changed.connect(
+        lambda selection: heard.append(("selection", selection.indices.tolist()))
+    )
+    session.switch("msrp-grouped")  # its selection as left
     assert heard == [("msrp-grouped", [1, 2]), ("selection", [1, 2])]
     session.current_changed.disconnect(switched)
     session.selection.changed.disconnect(selected)
     session.close(sick_spec)
-    session.add_run(sick_spec, "bow", exploration)          # closed: dropped
+    session.add_run(sick_spec, "bow", exploration)  # closed: dropped
     assert list(session.states) == ["msrp-grouped"]
     session.add_run("msrp-grouped", "bow", exploration)
     assert shown == ["msrp-grouped"]
@@ -124,16 +130,23 @@ def saved_session(shared_data, tmp_path_factory):
     session.corpus_edited("msrp-grouped")
     corpus = session.current.corpus
     bow = run_job(explore(corpus, make_encoder("bow")))
-    session.add_run("msrp-grouped", "bow", run_job(reproject(bow, "umap", seed=3,
-                                                             n_neighbors=10)))
+    session.add_run("msrp-grouped", "bow", run_job(reproject(bow, "umap", seed=3, n_neighbors=10)))
     session.add_run("msrp-grouped", "tfidf", run_job(explore(corpus, make_encoder("tfidf"))))
-    session.add_evaluation("msrp-grouped", run_job(session.current.evaluation(
-        "agreement", ["bow", "tfidf"], [make_encoder("bow"), make_encoder("tfidf")], 0)))
+    session.add_evaluation(
+        "msrp-grouped",
+        run_job(
+            session.current.evaluation(
+                "agreement", ["bow", "tfidf"], [make_encoder("bow"), make_encoder("tfidf")], 0
+            )
+        ),
+    )
     evaluate(session, "msrp-grouped", "classification", "tfidf")
-    session.set_explanation("msrp-grouped", run_job(explain_pair(
-        corpus.texts[0], corpus.texts[1], bow.encoder)))
-    session.set_review_lists("msrp-grouped", run_job(iter_find_suspicious(
-        corpus, [make_encoder("bow")])))
+    session.set_explanation(
+        "msrp-grouped", run_job(explain_pair(corpus.texts[0], corpus.texts[1], bow.encoder))
+    )
+    session.set_review_lists(
+        "msrp-grouped", run_job(iter_find_suspicious(corpus, [make_encoder("bow")]))
+    )
     session.current.encoder = "bow"
     session.current.view = {"colour": "group", "search": "Nasdaq"}
 
@@ -144,49 +157,60 @@ def saved_session(shared_data, tmp_path_factory):
     evaluate(session, sick_spec, "relatedness", "random-bow")
     evaluate(session, sick_spec, "histograms", "bow", seed=2)
     session.selection.select([10, 11], focus=11, source="chart")
-    path = save_workspace(session.to_workspace({"window": "kept"}), folder / "study",
-                          remember=False)
+    path = save_workspace(
+        session.to_workspace({"window": "kept"}), folder / "study", remember=False
+    )
     yield session, path
     session.close_all()
 
 
 def test_a_workspace_restores_everything_the_session_holds(saved_session):
     session, path = saved_session
-    assert path.name == "study.sentspace"                   # a bare name gets the extension
+    assert path.name == "study.sentspace"  # a bare name gets the extension
     workspace = load_workspace(path)
-    assert [entry.spec for entry in workspace.corpora] == [session.current.spec,
-                                                           "msrp-grouped"]
+    assert [entry.spec for entry in workspace.corpora] == [session.current.spec, "msrp-grouped"]
     assert [entry.spec for entry in workspace.encoders] == ["random-bow", "bow", "tfidf"]
     assert workspace.view == {"window": "kept"}
     restored = run_job(restore_session(workspace, path))
     try:
         assert list(restored.states) == [session.current.spec, "msrp-grouped"]
         assert restored.current.spec == session.current.spec
-        assert (restored.selection.indices.tolist(), restored.selection.focus,
-                restored.selection.source) == ([10, 11], 11, "chart")
+        assert (
+            restored.selection.indices.tolist(),
+            restored.selection.focus,
+            restored.selection.source,
+        ) == ([10, 11], 11, "chart")
         for spec, before in session.states.items():
             after = restored.states[spec]
             assert after.corpus.fingerprint == before.corpus.fingerprint
             assert len(after.annotations.edits) == len(before.annotations.edits)
-            assert (after.shown, after.encoder, after.view) == (before.shown, before.encoder,
-                                                                before.view)
+            assert (after.shown, after.encoder, after.view) == (
+                before.shown,
+                before.encoder,
+                before.view,
+            )
             assert list(after.runs) == list(before.runs)
             for key, run in before.runs.items():
                 mine, theirs = run.exploration, after.runs[key].exploration
-                for name in ("projection", "faithfulness", "classification", "notes",
-                             "embeddings"):
+                for name in ("projection", "faithfulness", "classification", "notes", "embeddings"):
                     same(getattr(mine, name), getattr(theirs, name), f"{spec} {key} {name}")
                 assert theirs.encoder.fingerprint() == mine.encoder.fingerprint()
             assert [(r.name, r.encoder, r.seed, r.command) for r in after.evaluations] == [
-                (r.name, r.encoder, r.seed, r.command) for r in before.evaluations]
+                (r.name, r.encoder, r.seed, r.command) for r in before.evaluations
+            ]
             for mine, theirs in zip(before.evaluations, after.evaluations):
                 same(mine.result, theirs.result, f"{spec} {mine.name}")
             same(before.review_lists, after.review_lists, f"{spec} review lists")
             same(before.explanation, after.explanation, f"{spec} explanation")
         msrp = restored.states["msrp-grouped"]
         assert msrp.runs["bow"].exploration.projection.method == "umap"
-        assert msrp.review_lists and msrp.annotations.corpus.groups.names[
-            msrp.corpus.groups.first_group(len(msrp.corpus))[5]] == msrp.corpus.groups.names[7]
+        assert (
+            msrp.review_lists
+            and msrp.annotations.corpus.groups.names[
+                msrp.corpus.groups.first_group(len(msrp.corpus))[5]
+            ]
+            == msrp.corpus.groups.names[7]
+        )
     finally:
         restored.close_all()
 
@@ -196,8 +220,11 @@ def test_state_json_builds_only_known_result_classes():
         decode_state({"__dataclass__": "subprocess.Popen", "fields": {}})
     with pytest.raises(TypeError):
         encode_state(object())
-    values = {"a": (1, 2.5, np.arange(3, dtype=np.int32)), "b": np.array(["x", "yz"]),
-              3: np.array([[0.5, np.nan]], dtype=np.float32)}
+    values = {
+        "a": (1, 2.5, np.arange(3, dtype=np.int32)),
+        "b": np.array(["x", "yz"]),
+        3: np.array([[0.5, np.nan]], dtype=np.float32),
+    }
     same(values, decode_state(encode_state(values)))
 
 
@@ -215,14 +242,16 @@ def test_the_classification_drawn_is_the_record_of_the_version_shown(tmp_path):
     session.add_run("msrp-grouped", "bow", run_job(reproject(exploration, "pca", seed=1)))
     assert state.evaluations == [first]
     assert ring_caption(first.result, state.corpus) == (
-        "Red ring: misclassified by bow on msrp-grouped as loaded.")
+        "Red ring: misclassified by bow on msrp-grouped as loaded."
+    )
 
     annotations.move(5, msrp.groups.names[7], reason="test")
     session.corpus_edited("msrp-grouped")
-    assert state.classification is first                   # stale, and says so
+    assert state.classification is first  # stale, and says so
     assert ring_caption(first.result, state.corpus) == (
         "Grey ring: misclassified by bow on msrp-grouped, the corpus before 1 edit; "
-        "stale, run again to update.")
+        "stale, run again to update."
+    )
     session.add_run("msrp-grouped", "bow", run_job(explore(state.corpus, make_encoder("bow"))))
     edited = state.classification
     assert edited is not first and len(state.evaluations) == 2
@@ -230,5 +259,5 @@ def test_the_classification_drawn_is_the_record_of_the_version_shown(tmp_path):
 
     annotations.undo()
     session.corpus_edited("msrp-grouped")
-    assert state.classification is first                   # the version undone to
+    assert state.classification is first  # the version undone to
     session.close_all()

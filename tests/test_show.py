@@ -33,7 +33,7 @@ def test_the_data_travels_as_json_and_an_npz_and_comes_back(tmp_path):
     assert path == tmp_path / EMBEDDINGS_FILE
     assert back.texts == corpus.texts and back.ids == corpus.ids
     assert back.groups.names == ("cat", "dog") and back.groups.kind == "class"
-    assert 0 not in back.groups.sentence_index        # labelled None: in no group
+    assert 0 not in back.groups.sentence_index  # labelled None: in no group
 
 
 def test_a_corpus_keeps_its_own_groups_without_labels(tmp_path):
@@ -41,7 +41,7 @@ def test_a_corpus_keeps_its_own_groups_without_labels(tmp_path):
     write_show_data(tmp_path, corpus)
     back, path, encoder = read_show_data(tmp_path)
     assert path is None and encoder == "bow"
-    assert back.fingerprint == corpus.fingerprint     # texts and groups, as loaded
+    assert back.fingerprint == corpus.fingerprint  # texts and groups, as loaded
 
 
 def test_bad_labels_and_embeddings_are_refused(tmp_path):
@@ -57,16 +57,23 @@ def test_bad_labels_and_embeddings_are_refused(tmp_path):
 def test_show_opens_a_window_holding_the_corpus_and_its_map(monkeypatch):
     """The command and folder ``show`` starts, run with ``--check`` headless."""
     started = []
-    monkeypatch.setattr(_api.subprocess, "Popen",
-                        lambda command, env: started.append((command, env)))
+    monkeypatch.setattr(
+        _api.subprocess, "Popen", lambda command, env: started.append((command, env))
+    )
     embeddings = np.random.default_rng(0).normal(size=(40, 8)).astype(np.float32)
     sentspace.show(TEXTS, embeddings, labels=LABELS)
     monkeypatch.undo()
     [(command, env)] = started
     folder = command[-1]
-    done = subprocess.run([*command, "--check"], env={**env, "QT_QPA_PLATFORM": "offscreen"},
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [*command, "--check"],
+        env={**env, "QT_QPA_PLATFORM": "offscreen"},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == ("sentences 40, groups 2, encoder "
-                                   "precomputed:embeddings.npz (8-d), map 40 points")
-    assert not os.path.exists(folder)                 # the window's process cleans up
+    assert done.stdout.strip() == (
+        "sentences 40, groups 2, encoder precomputed:embeddings.npz (8-d), map 40 points"
+    )
+    assert not os.path.exists(folder)  # the window's process cleans up

@@ -41,8 +41,12 @@ def test_every_ui_module_is_in_a_layer_and_builds_only_on_lower_ones():
     graph = ui_imports()
     layered = [module for module in graph if module != "sentspace.app.ui"]
     assert {module.split(".")[3] for module in layered} == set(LAYERS)
-    upward = [(module, imported) for module in layered for imported in graph[module]
-              if layer(imported) > layer(module)]
+    upward = [
+        (module, imported)
+        for module in layered
+        for imported in graph[module]
+        if layer(imported) > layer(module)
+    ]
     assert upward == []
 
 
@@ -52,7 +56,7 @@ def test_no_import_circle():
 
     def visit(module: str) -> None:
         if module in path:
-            circles.append(path[path.index(module):] + [module])
+            circles.append(path[path.index(module) :] + [module])
             return
         if module in done:
             return
@@ -77,6 +81,7 @@ def test_no_controller_takes_the_main_window():
                 for argument in node.args.args[1:]:
                     annotation = ast.unparse(argument.annotation) if argument.annotation else ""
                     if "MainWindow" in annotation.replace("QMainWindow", "") or (
-                            argument.arg in ("window", "owner_window") and not annotation):
+                        argument.arg in ("window", "owner_window") and not annotation
+                    ):
                         untyped.append(f"{path.name}: {argument.arg}")
     assert untyped == []

@@ -34,8 +34,21 @@ def page(tmp_path_factory):
     from sentspace.app.cli import main
 
     path = tmp_path_factory.mktemp("map") / "map.html"
-    assert main(["export-map", "--corpus", "msrp-grouped", "--encoder", "tfidf",
-                 "--regions", "--out", str(path)]) == 0
+    assert (
+        main(
+            [
+                "export-map",
+                "--corpus",
+                "msrp-grouped",
+                "--encoder",
+                "tfidf",
+                "--regions",
+                "--out",
+                str(path),
+            ]
+        )
+        == 0
+    )
     return path
 
 
@@ -59,8 +72,14 @@ def words(text):
 
 
 def embedded(html):
-    return json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
-                                r"(.*?)</script>", html, re.S).group(1))
+    return json.loads(
+        re.search(
+            r'<script id="sentspace-data" type="application/json">'
+            r"(.*?)</script>",
+            html,
+            re.S,
+        ).group(1)
+    )
 
 
 def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
@@ -72,11 +91,17 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
     assert data["n"] == len(corpus) == 859 and data["texts"] == list(corpus.texts)
     assert data["ids"] == list(corpus.ids)
     embeddings = TfIdf().fit(corpus.texts).encode(corpus.texts)
-    assert np.array_equal(coordinates_of(page),
-                          run_job(project(embeddings, "pca")).coordinates)
+    assert np.array_equal(coordinates_of(page), run_job(project(embeddings, "pca")).coordinates)
     titles = [c["title"] for c in data["columns"]]
-    assert titles == ["Paraphrase group", "Group size", "Region", "Misclassified or not",
-                      "Words", "Faithfulness (10 neighbours kept)", "Line"]
+    assert titles == [
+        "Paraphrase group",
+        "Group size",
+        "Region",
+        "Misclassified or not",
+        "Words",
+        "Faithfulness (10 neighbours kept)",
+        "Line",
+    ]
     _, codes = column(data, "Paraphrase group")
     first = corpus.groups.first_group(len(corpus))
     assert np.array_equal(codes, first)
@@ -84,7 +109,7 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
     assert np.array_equal(sizes, np.bincount(first)[first])
     _, lengths = column(data, "Words")
     assert np.array_equal(lengths, [len(text.split()) for text in corpus.texts])
-    line, values = column(data, "Line")     # a number in every row: a histogram
+    line, values = column(data, "Line")  # a number in every row: a histogram
     assert line["kind"] == "number" and line["integer"] and values[0] == 1
     regions, _ = column(data, "Region")
     assert len(data["regions"]) == len(regions["names"]) > 1
@@ -99,22 +124,28 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
     shown = np.frombuffer(base64.b64decode(nearest["cosines"]), dtype="<i2").reshape(-1, 10)
     expected = -np.sort(-cosines, axis=1)[:, :10]
     assert np.allclose(shown / 10_000, expected, atol=1e-4)
-    assert np.allclose(np.take_along_axis(cosines, indices.astype(int), axis=1), expected,
-                       atol=1e-5)
+    assert np.allclose(
+        np.take_along_axis(cosines, indices.astype(int), axis=1), expected, atol=1e-5
+    )
     assert [label for label, _, _ in data["regions"]] == regions["names"]
     provenance = dict(data["provenance"])
     assert provenance["Corpus"].startswith("msrp-grouped, 859 sentences")
-    assert provenance["Encoder"].startswith("tfidf") and "accuracy" in provenance[
-        "Classification"].lower()
+    assert (
+        provenance["Encoder"].startswith("tfidf")
+        and "accuracy" in provenance["Classification"].lower()
+    )
     assert provenance["Neighbours"] == "10 nearest in the original space by cosine, exact"
     # No address the page could fetch: plotly.js is inline, nothing is loaded.
-    assert not re.search(r'<(script|link|img)[^>]+(src|href)=', html)
+    assert not re.search(r"<(script|link|img)[^>]+(src|href)=", html)
     assert "plotly.js v" in html and "MIT" in html
 
 
 def test_a_sentence_cannot_close_the_data_script():
-    html = map_page(["</script><script>alert(1)</script>", "b", "c"],
-                    np.zeros((3, 2)), columns=[Categories.of_values("k", ["x", "", "y"])])
+    html = map_page(
+        ["</script><script>alert(1)</script>", "b", "c"],
+        np.zeros((3, 2)),
+        columns=[Categories.of_values("k", ["x", "", "y"])],
+    )
     assert embedded(html)["texts"][0] == "</script><script>alert(1)</script>"
     assert embedded(html)["columns"][0]["names"] == ["x", "y"]
 
@@ -129,10 +160,17 @@ def test_metadata_columns_are_numbers_categories_or_text():
     from sentspace.app.columns import Texts, metadata_columns
     from sentspace.app.corpora.model import Corpus
 
-    corpus = Corpus("c", tuple("abcdef"), tuple("123456"), metadata={
-        "rating": ("1", "2.5", "", "10", "2", "3"), "genre": ("x", "y", "x", "x", "y", "x"),
-        "note": ("n1", "n2", "n3", "n4", "n5", "n6"), "gold": (True, False, True, True,
-                                                             False, True)})
+    corpus = Corpus(
+        "c",
+        tuple("abcdef"),
+        tuple("123456"),
+        metadata={
+            "rating": ("1", "2.5", "", "10", "2", "3"),
+            "genre": ("x", "y", "x", "x", "y", "x"),
+            "note": ("n1", "n2", "n3", "n4", "n5", "n6"),
+            "gold": (True, False, True, True, False, True),
+        },
+    )
     rating, genre, note, gold = metadata_columns(corpus)
     assert isinstance(rating, Numbers) and rating.title == "Rating"
     assert np.array_equal(rating.values, [1, 2.5, np.nan, 10, 2, 3], equal_nan=True)
@@ -143,8 +181,12 @@ def test_metadata_columns_are_numbers_categories_or_text():
 
 def test_a_sentence_naming_a_template_key_is_only_text(tmp_path, browser):
     texts = ["Keys like __PLOTLY__ and __DATA__ are text.", "__TITLE__", "c"]
-    html = map_page(texts, np.arange(6.0).reshape(3, 2), title="a __DATA__ map",
-                    columns=[Categories.of_values("k", ["x", "y", "x"])])
+    html = map_page(
+        texts,
+        np.arange(6.0).reshape(3, 2),
+        title="a __DATA__ map",
+        columns=[Categories.of_values("k", ["x", "y", "x"])],
+    )
     assert embedded(html)["texts"] == texts
     assert html.count("plotly.js v") == 1
     path = tmp_path / "keys.html"
@@ -161,8 +203,7 @@ def browser():
     driver.quit()
 
 
-def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(
-        browser, corpus, page):
+def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(browser, corpus, page):
     texts = corpus.texts
     plot = open_page(browser, page)
     shot = plot.screenshot_as_png
@@ -172,6 +213,7 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(
 
     # The most isolated point, so the pointer is over it alone.
     from scipy.spatial import cKDTree
+
     coordinates = coordinates_of(page)
     distance, _ = cKDTree(coordinates).query(coordinates, 2)
     point = int(np.argmax(distance[:, 1]))
@@ -179,11 +221,15 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(
         "const layout = document.getElementById('map')._fullLayout;"
         "const i = arguments[0];"
         "return [layout.xaxis._offset + layout.xaxis.l2p(x[i]),"
-        "        layout.yaxis._offset + layout.yaxis.l2p(y[i])];", point)
+        "        layout.yaxis._offset + layout.yaxis.l2p(y[i])];",
+        point,
+    )
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import WebDriverWait
+
     ActionChains(browser).move_to_element_with_offset(
-        plot, int(px - plot.size["width"] / 2), int(py - plot.size["height"] / 2)).perform()
+        plot, int(px - plot.size["width"] / 2), int(py - plot.size["height"] / 2)
+    ).perform()
     hovered = browser.find_element("id", "hovered")
     WebDriverWait(browser, 10).until(lambda _: texts[point] in hovered.text)
     label = browser.find_element("css selector", ".hoverlayer .hovertext").text
@@ -191,21 +237,24 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(
 
     word = "million"
     expected = [i for i, text in enumerate(texts) if word in words(text)]
-    assert 5 < len(expected) < sum(word in text.lower() for text in texts)   # not "millions"
+    assert 5 < len(expected) < sum(word in text.lower() for text in texts)  # not "millions"
     browser.find_element("id", "search").send_keys(word)
     matches = browser.find_element("id", "matches")
     WebDriverWait(browser, 10).until(lambda _: matches.text)
     assert matches.text == f"{len(expected)} sentences have the word"
-    assert browser.execute_script(
-        "return document.getElementById('map').data[2].x.length") == len(expected)
+    assert browser.execute_script("return document.getElementById('map').data[2].x.length") == len(
+        expected
+    )
     assert table_indices(browser) == expected
-    ActionChains(browser).move_by_offset(5, 5).perform()     # the hover label away
+    ActionChains(browser).move_by_offset(5, 5).perform()  # the hover label away
     assert colour_pixels(plot.screenshot_as_png, RING) > 20 * len(expected)
 
 
 def table_indices(browser):
-    return [int(row.get_attribute("data-index"))
-            for row in browser.find_elements("css selector", "#rows tbody tr")]
+    return [
+        int(row.get_attribute("data-index"))
+        for row in browser.find_elements("css selector", "#rows tbody tr")
+    ]
 
 
 def test_a_legend_entry_lists_its_group(browser, corpus, page):
@@ -241,17 +290,19 @@ def test_a_box_on_the_map_selects_and_the_table_exports_it(browser, corpus, page
     (px0, px1), (py0, py1) = browser.execute_script(
         "const l = document.getElementById('map')._fullLayout, xa = l.xaxis, ya = l.yaxis;"
         "return [arguments[0].map(v => xa._offset + xa.l2p(v)),"
-        "        [ya._offset + 5, ya._offset + ya._length - 5]];", [float(x0), float(x1)])
+        "        [ya._offset + 5, ya._offset + ya._length - 5]];",
+        [float(x0), float(x1)],
+    )
     half_width, half_height = plot.size["width"] / 2, plot.size["height"] / 2
     ActionChains(browser).move_to_element_with_offset(
-        plot, int(px0 - half_width), int(py0 - half_height)).click_and_hold().move_by_offset(
-        int(px1 - px0), int(py1 - py0)).release().perform()
+        plot, int(px0 - half_width), int(py0 - half_height)
+    ).click_and_hold().move_by_offset(int(px1 - px0), int(py1 - py0)).release().perform()
     # The box as plotly drew it, in data coordinates.
     drawn = browser.execute_script("return document.getElementById('map').layout.selections[0]")
-    (x0, x1), (y0, y1) = (sorted([drawn["x0"], drawn["x1"]]),
-                          sorted([drawn["y0"], drawn["y1"]]))
-    inside = np.flatnonzero((xy[:, 0] >= x0) & (xy[:, 0] <= x1)
-                            & (xy[:, 1] >= y0) & (xy[:, 1] <= y1))
+    (x0, x1), (y0, y1) = (sorted([drawn["x0"], drawn["x1"]]), sorted([drawn["y0"], drawn["y1"]]))
+    inside = np.flatnonzero(
+        (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
+    )
     assert 100 < len(inside) < len(corpus) // 2
     chip = browser.find_element("css selector", ".chip[data-key='map']")
     count = int(re.search(r"\((\d+)\)", chip.text).group(1))
@@ -260,13 +311,17 @@ def test_a_box_on_the_map_selects_and_the_table_exports_it(browser, corpus, page
     assert shown == f"{count} of {len(corpus)} sentences"
     assert table_indices(browser) == list(inside[:50])
     # Faded on the map: every point outside the box drawn in the faded colour.
-    colour = np.asarray(browser.execute_script(
-        "return Array.from(document.getElementById('map').data[0].marker.color)"))
+    colour = np.asarray(
+        browser.execute_script(
+            "return Array.from(document.getElementById('map').data[0].marker.color)"
+        )
+    )
     assert (colour == colour.max()).sum() == len(corpus) - count
 
     browser.find_element("id", "export-csv").click()
     import csv
     import io
+
     rows = list(csv.DictReader(io.StringIO(downloaded(browser))))
     assert len(rows) == count
     by_id = {identifier: i for i, identifier in enumerate(corpus.ids)}
@@ -274,8 +329,9 @@ def test_a_box_on_the_map_selects_and_the_table_exports_it(browser, corpus, page
     assert chosen == list(inside)
     assert all(row["text"] == corpus.texts[i] for row, i in zip(rows, chosen))
     first = corpus.groups.first_group(len(corpus))
-    assert all(row["Paraphrase group"] == corpus.groups.names[first[i]]
-               for row, i in zip(rows, chosen))
+    assert all(
+        row["Paraphrase group"] == corpus.groups.names[first[i]] for row, i in zip(rows, chosen)
+    )
     browser.find_element("id", "export-jsonl").click()
     lines = [json.loads(line) for line in downloaded(browser).splitlines()]
     assert [line["id"] for line in lines] == [row["id"] for row in rows]
@@ -286,7 +342,8 @@ def downloaded(browser):
     """The text of the file the page last offered, read back from its Blob URL."""
     return browser.execute_async_script(
         "const done = arguments[0];"
-        "fetch(document.getElementById('download').href).then(r => r.text()).then(done);")
+        "fetch(document.getElementById('download').href).then(r => r.text()).then(done);"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -295,8 +352,20 @@ def sick(tmp_path_factory):
     from sentspace.app.cli import main
 
     path = tmp_path_factory.mktemp("sick") / "sick.html"
-    assert main(["export-map", "--corpus", "/work/shared/data/sick", "--encoder", "tfidf",
-                 "--out", str(path)]) == 0
+    assert (
+        main(
+            [
+                "export-map",
+                "--corpus",
+                "/work/shared/data/sick",
+                "--encoder",
+                "tfidf",
+                "--out",
+                str(path),
+            ]
+        )
+        == 0
+    )
     return load_corpus("/work/shared/data/sick"), path
 
 
@@ -310,13 +379,21 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     n = len(corpus)
     # What SICK's pairs say of each sentence are columns: a map with no regions has colours.
     titles = [c["title"] for c in data["columns"]]
-    assert titles == ["Words", "Faithfulness (10 neighbours kept)", "Pairs", "Split",
-                      "Pair label", "Gold score (mean of its pairs)", "Source"]
+    assert titles == [
+        "Words",
+        "Faithfulness (10 neighbours kept)",
+        "Pairs",
+        "Split",
+        "Pair label",
+        "Gold score (mean of its pairs)",
+        "Source",
+    ]
     split, split_codes = column(data, "Split")
     split_of = np.array([split["names"][c] for c in split_codes])
     ends = np.concatenate([corpus.pairs.first, corpus.pairs.second])
-    train_only = np.array([set(np.asarray(corpus.pairs.split * 2)[ends == i]) == {"train"}
-                           for i in range(n)])
+    train_only = np.array(
+        [set(np.asarray(corpus.pairs.split * 2)[ends == i]) == {"train"} for i in range(n)]
+    )
     assert np.array_equal(split_of == "train", train_only)
     _, gold = column(data, "Gold score (mean of its pairs)")
     scores = np.concatenate([corpus.pairs.score, corpus.pairs.score])
@@ -326,7 +403,8 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     plot = open_page(browser, path)
     # Brush 18 to 29 words with the mouse across the histogram.
     low, width, bins = browser.execute_script(
-        "const c = columns.find(c => c.title === 'Words'); return [c.low, c.width, c.nBins];")
+        "const c = columns.find(c => c.title === 'Words'); return [c.low, c.width, c.nBins];"
+    )
     assert width == 1
     histogram = browser.find_element("css selector", ".chart[data-column='Words'] svg")
     browser.execute_script("arguments[0].scrollIntoView()", histogram)
@@ -335,23 +413,29 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     def at(value):
         return int((value - low + 0.5) / bins * histogram.size["width"] - left)
 
-    ActionChains(browser).move_to_element_with_offset(histogram, at(18), 0).click_and_hold(
-    ).move_by_offset(at(29) - at(18), 0).release().perform()
+    ActionChains(browser).move_to_element_with_offset(
+        histogram, at(18), 0
+    ).click_and_hold().move_by_offset(at(29) - at(18), 0).release().perform()
     brushed = (lengths >= 18) & (lengths <= 29)
     shown = browser.find_element("id", "shown")
     assert shown.text == f"{brushed.sum():,} of {n:,} sentences"
     chips = [chip.text for chip in browser.find_elements("css selector", ".chip")]
     assert chips == ["Words 18–29 ×"]
     # Every other chart counts the brushed sentences; its own keeps all.
-    bar = browser.find_element("css selector", ".chart[data-column='Split'] .bar[data-label='train']")
+    bar = browser.find_element(
+        "css selector", ".chart[data-column='Split'] .bar[data-label='train']"
+    )
     assert bar.text == f"train · {(brushed & train_only).sum():,}"
     # A click on a bar filters too, with the brush.
     bar.click()
     both = brushed & train_only
     assert shown.text == f"{both.sum():,} of {n:,} sentences"
     assert sorted(table_indices(browser)) == list(np.flatnonzero(both)[:50])
-    colour = np.asarray(browser.execute_script(
-        "return Array.from(document.getElementById('map').data[0].marker.color)"))
+    colour = np.asarray(
+        browser.execute_script(
+            "return Array.from(document.getElementById('map').data[0].marker.color)"
+        )
+    )
     assert (colour == colour.max()).sum() == n - both.sum()
     # A filter expression narrows it further; sorting the table by words puts the longest first.
     expression = browser.find_element("id", "expression")
@@ -376,28 +460,36 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     some = sum(bool({"man", "guitar"} & w) for w in has)
     assert both_words == 88 and sum("man guitar" in t.lower() for t in corpus.texts) == 0
     WebDriverWait(browser, 10).until(lambda _: matches.text)
-    assert matches.text == (f"{both_words} sentences have all 2 words, {some:,} have one "
-                            "or more; ringed: those with all")
+    assert matches.text == (
+        f"{both_words} sentences have all 2 words, {some:,} have one "
+        "or more; ringed: those with all"
+    )
     ranked = table_indices(browser)
     assert all({"man", "guitar"} <= has[i] for i in ranked)
     assert shown.text == f"{some:,} of {n:,} sentences matching the search"
     browser.find_element("id", "next").click()
-    browser.find_element("id", "next").click()   # rows 101-150: 88 with both words, then one
+    browser.find_element("id", "next").click()  # rows 101-150: 88 with both words, then one
     ranked = table_indices(browser)
     assert [len({"man", "guitar"} & has[i]) for i in ranked] == [1] * 50
     box.clear()
     box.send_keys("cat")
-    WebDriverWait(browser, 10).until(lambda _: matches.text.startswith(
-        f"{sum('cat' in w for w in has)} sentences have the word"))
+    WebDriverWait(browser, 10).until(
+        lambda _: matches.text.startswith(f"{sum('cat' in w for w in has)} sentences have the word")
+    )
 
     # Colour by a number: viridis with a colour bar, from the lowest score to the highest.
     Select(browser.find_element("id", "colouring")).select_by_visible_text(
-        "Gold score (mean of its pairs)")
+        "Gold score (mean of its pairs)"
+    )
     scale = [span.text for span in browser.find_elements("css selector", "#legend .scale span")]
-    assert scale == [f"{np.nanmin(gold):.3g}", "Gold score (mean of its pairs)",
-                     f"{np.nanmax(gold):.3g}"]
-    ActionChains(browser).move_to_element_with_offset(plot, -plot.size["width"] // 2 + 2,
-                                                      0).perform()
+    assert scale == [
+        f"{np.nanmin(gold):.3g}",
+        "Gold score (mean of its pairs)",
+        f"{np.nanmax(gold):.3g}",
+    ]
+    ActionChains(browser).move_to_element_with_offset(
+        plot, -plot.size["width"] // 2 + 2, 0
+    ).perform()
     shot = plot.screenshot_as_png
     assert colour_pixels(shot, SEQUENTIAL[0], 30) > 20
     assert colour_pixels(shot, SEQUENTIAL[-1], 30) > 20
@@ -413,13 +505,14 @@ def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browse
     indices = np.frombuffer(base64.b64decode(data["neighbours"]["indices"]), "<i4")
     open_page(browser, path)
     browser.execute_script("choose(arguments[0])", 100)
-    listed = [item.get_attribute("title")
-              for item in browser.find_elements("css selector", "#neighbours li")]
+    listed = [
+        item.get_attribute("title")
+        for item in browser.find_elements("css selector", "#neighbours li")
+    ]
     assert listed == [corpus.ids[i] for i in indices.reshape(-1, 10)[100]]
     fields = browser.find_element("id", "point").text
     assert corpus.texts[100] in fields and "Gold score" in fields
-    assert browser.execute_script(
-        "return document.getElementById('map').data[4].x.length") == 11
+    assert browser.execute_script("return document.getElementById('map').data[4].x.length") == 11
 
 
 def test_numbers_need_a_value_for_every_point():
@@ -445,12 +538,14 @@ def test_region_names_get_finer_as_the_map_is_zoomed_in(browser, page):
 
     assert len(shown_of(levels[0])) >= 6
     # Zoom by a factor about a point (the largest fine region's name, so one is in view).
-    zoom = ("const plot = document.getElementById('map');"
-            "const [x0, x1] = plot.layout.xaxis.range, [y0, y1] = plot.layout.yaxis.range;"
-            "const [f, cx, cy] = arguments;"
-            "return Plotly.relayout(plot, {'xaxis.range': [cx - (x1 - x0) * f / 2,"
-            " cx + (x1 - x0) * f / 2], 'yaxis.range': [cy - (y1 - y0) * f / 2,"
-            " cy + (y1 - y0) * f / 2]});")
+    zoom = (
+        "const plot = document.getElementById('map');"
+        "const [x0, x1] = plot.layout.xaxis.range, [y0, y1] = plot.layout.yaxis.range;"
+        "const [f, cx, cy] = arguments;"
+        "return Plotly.relayout(plot, {'xaxis.range': [cx - (x1 - x0) * f / 2,"
+        " cx + (x1 - x0) * f / 2], 'yaxis.range': [cy - (y1 - y0) * f / 2,"
+        " cy + (y1 - y0) * f / 2]});"
+    )
     _, x, y = levels[-1][0]
     browser.execute_script(zoom, 0.1, x, y)
     shown_of(levels[-1])
@@ -459,6 +554,10 @@ def test_region_names_get_finer_as_the_map_is_zoomed_in(browser, page):
     # Names that would overlap are left out.
     boxes = browser.execute_script(
         "return [...document.querySelectorAll('.annotation')].map(a => {"
-        "const r = a.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
-    assert all(a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
-               for i, a in enumerate(boxes) for b in boxes[i + 1:])
+        "const r = a.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    assert all(
+        a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+    )

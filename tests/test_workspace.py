@@ -74,17 +74,21 @@ def make_workspace(tmp_path, folder, shared_data):
     fixed = run_job(run_classification(corrected, bow, seed=1))
     related = run_job(run_relatedness(sick, tfidf, seed=0, splits=("test",)))
     return Workspace(
-        corpora=(corpus_entry(folder, corpus, session.journal.path),
-                 corpus_entry(shared_data / "sick", sick)),
+        corpora=(
+            corpus_entry(folder, corpus, session.journal.path),
+            corpus_entry(shared_data / "sick", sick),
+        ),
         encoders=(encoder_entry("bow", bow), encoder_entry("tfidf", tfidf)),
         evaluations=(
             evaluation_entry("classification", original, corpus=0, encoder=0, seed=1),
-            evaluation_entry("classification", fixed, corpus=0, encoder=0, seed=1,
-                             corrected=True),
-            evaluation_entry("relatedness", related, corpus=1, encoder=1, seed=0,
-                             options={"splits": ["test"]})),
+            evaluation_entry("classification", fixed, corpus=0, encoder=0, seed=1, corrected=True),
+            evaluation_entry(
+                "relatedness", related, corpus=1, encoder=1, seed=0, options={"splits": ["test"]}
+            ),
+        ),
         projections=({"method": "pca", "seed": 0, "corpus": 0, "encoder": 0},),
-        view={"colour": "group", "selected": [3, 4]})
+        view={"colour": "group", "selected": [3, 4]},
+    )
 
 
 def test_save_reopen_and_rerun_headless(tmp_path, grouped_copy, shared_data):
@@ -96,21 +100,24 @@ def test_save_reopen_and_rerun_headless(tmp_path, grouped_copy, shared_data):
 
     results = run_workspace(path)
     assert [r.summary() for r in results] == [
-        [tuple(row) for row in e.summary] for e in workspace.evaluations]
+        [tuple(row) for row in e.summary] for e in workspace.evaluations
+    ]
     assert changed_summaries(reopened, results) == []
     # The edit changed the evaluation: it ran on the corrected corpus.
     saved = workspace.evaluations
     assert saved[0].summary != saved[1].summary
     # Seed 1; a number within a band, not text: another CPU may move the last digits.
     assert float(dict(map(tuple, saved[0].summary))["mean accuracy"].split()[0]) == pytest.approx(
-        0.9907, abs=0.003)
+        0.9907, abs=0.003
+    )
     corrected = load_workspace_corpus(reopened, 0, path, corrected=True)
     assert corrected.groups.names[corrected.groups.labels(859)[0]] == "1"
 
 
 def test_changed_and_missing_files_are_reported(tmp_path, grouped_copy, shared_data):
-    path = save_workspace(make_workspace(tmp_path, grouped_copy, shared_data),
-                          tmp_path / "study.json")
+    path = save_workspace(
+        make_workspace(tmp_path, grouped_copy, shared_data), tmp_path / "study.json"
+    )
     with (grouped_copy / "phrase_groups.csv").open("a") as handle:
         handle.write("\n")  # same corpus, different bytes
     journal = tmp_path / f"study.{load_corpus(grouped_copy).fingerprint}.edits.jsonl"
@@ -118,34 +125,44 @@ def test_changed_and_missing_files_are_reported(tmp_path, grouped_copy, shared_d
     _, changes = open_workspace(path)
     assert [(c.path, c.problem) for c in changes] == [
         (str(grouped_copy / "phrase_groups.csv"), "hash differs"),
-        (str(journal), "missing")]
+        (str(journal), "missing"),
+    ]
     (grouped_copy / "phrases.txt").unlink()
     _, changes = open_workspace(path)
-    assert (str(grouped_copy / "phrases.txt"), "missing") in [(c.path, c.problem)
-                                                              for c in changes]
+    assert (str(grouped_copy / "phrases.txt"), "missing") in [(c.path, c.problem) for c in changes]
     with pytest.raises(WorkspaceError, match="phrases.txt, which no longer exists"):
         run_workspace(path)
 
 
-@pytest.mark.parametrize("damage, message", [
-    (lambda text: text[: len(text) // 2], "the workspace is truncated"),
-    (lambda text: text[: text.index('"seed"') + 7], "the workspace is truncated"),
-    (lambda text: text.replace('"seed": 1,', '"seed": 1', 1),
-     r"the workspace is damaged: not valid JSON \(Expecting ',' delimiter"),
-    (lambda text: "", "the file is empty"),
-    (lambda text: "{oops", r"not a sentspace workspace \(not JSON\)"),
-    (lambda text: "id,text\n1,a cat sits\n", r"not a sentspace workspace \(not JSON\)"),
-    (lambda text: json.dumps([1, 2]), r"not a sentspace workspace \(a JSON file without"),
-    (lambda text: text.replace(f'"schema": {SCHEMA}', '"schema": 99'), "schema 99"),
-    (lambda text: text.replace('"seed": 1', '"seed": "one"', 1),
-     r"wrong schema: evaluations\[0\].seed: should be an integer, found 'one'"),
-    (lambda text: text.replace('"encoder": 1', '"encoder": 7', 1),
-     r"wrong schema: evaluations\[2\] refers to"),
-    (lambda text: text.replace('"spec": "bow"', '"spek": "bow"'),
-     r"wrong schema: encoders\[0\]: unknown field 'spek'"),
-])
-def test_corrupt_workspaces_are_refused_and_left_alone(tmp_path, saved_text, damage,
-                                                       message):
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda text: text[: len(text) // 2], "the workspace is truncated"),
+        (lambda text: text[: text.index('"seed"') + 7], "the workspace is truncated"),
+        (
+            lambda text: text.replace('"seed": 1,', '"seed": 1', 1),
+            r"the workspace is damaged: not valid JSON \(Expecting ',' delimiter",
+        ),
+        (lambda text: "", "the file is empty"),
+        (lambda text: "{oops", r"not a sentspace workspace \(not JSON\)"),
+        (lambda text: "id,text\n1,a cat sits\n", r"not a sentspace workspace \(not JSON\)"),
+        (lambda text: json.dumps([1, 2]), r"not a sentspace workspace \(a JSON file without"),
+        (lambda text: text.replace(f'"schema": {SCHEMA}', '"schema": 99'), "schema 99"),
+        (
+            lambda text: text.replace('"seed": 1', '"seed": "one"', 1),
+            r"wrong schema: evaluations\[0\].seed: should be an integer, found 'one'",
+        ),
+        (
+            lambda text: text.replace('"encoder": 1', '"encoder": 7', 1),
+            r"wrong schema: evaluations\[2\] refers to",
+        ),
+        (
+            lambda text: text.replace('"spec": "bow"', '"spek": "bow"'),
+            r"wrong schema: encoders\[0\]: unknown field 'spek'",
+        ),
+    ],
+)
+def test_corrupt_workspaces_are_refused_and_left_alone(tmp_path, saved_text, damage, message):
     path = tmp_path / "study.json"
     path.write_text(saved_text)
     assert load_workspace(path).evaluations
@@ -204,21 +221,20 @@ def test_a_workspace_keeps_the_path_the_user_chose_through_a_link(shared_data, t
     corpus = load_corpus(spec)
     entry = corpus_entry(spec, corpus, tmp_path / "journal.jsonl")
     assert entry.spec == spec and entry.journal == str(tmp_path / "journal.jsonl")
-    path = save_workspace(Workspace(corpora=(entry,)), tmp_path / "linked",
-                          remember=False)
+    path = save_workspace(Workspace(corpora=(entry,)), tmp_path / "linked", remember=False)
     assert path.name == "linked.sentspace"
     assert load_workspace(path).corpora[0].spec == spec
-    assert load_workspace_corpus(load_workspace(path), 0, path).fingerprint \
-        == corpus.fingerprint
+    assert load_workspace_corpus(load_workspace(path), 0, path).fingerprint == corpus.fingerprint
 
 
 def test_a_result_saved_before_a_field_existed_takes_its_default():
     projection = Projection(np.arange(6, dtype=np.float32).reshape(3, 2), "pca", {"seed": 0})
     saved = encode_state(projection)
-    del saved["fields"]["fitted_on"]          # as written before layouts were sampled
+    del saved["fields"]["fitted_on"]  # as written before layouts were sampled
     restored = decode_state(saved)
-    assert restored.fitted_on is None and np.array_equal(restored.coordinates,
-                                                         projection.coordinates)
+    assert restored.fitted_on is None and np.array_equal(
+        restored.coordinates, projection.coordinates
+    )
     saved["fields"]["invented"] = 1
     with pytest.raises(WorkspaceError, match="has fields"):
         decode_state(saved)

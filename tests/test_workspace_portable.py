@@ -30,10 +30,12 @@ from tests.test_session import same
 
 
 def evaluated(session, spec, name, encoder="bow"):
-    result = run_job(EVALUATIONS[name][0](session.state(spec).corpus, make_encoder(encoder),
-                                          seed=0))
-    session.add_evaluation(spec, EvaluationRun(name, encoder, 0, result,
-                                               eval_command(name, spec, [encoder], 0)))
+    result = run_job(
+        EVALUATIONS[name][0](session.state(spec).corpus, make_encoder(encoder), seed=0)
+    )
+    session.add_evaluation(
+        spec, EvaluationRun(name, encoder, 0, result, eval_command(name, spec, [encoder], 0))
+    )
 
 
 @pytest.fixture
@@ -49,16 +51,22 @@ def project(tmp_path, shared_data):
     shutil.copy(shared_data / "sick" / "SICK_trial.txt", data / "sick")
     sentences = (shared_data / "state-union" / "sentences.txt").read_text().splitlines()
     (data / "speeches.txt").write_text("\n".join(sentences[:2000]) + "\n")
-    words = sorted({word for text in load_corpus(data / "grouped").texts[:50]
-                    for word in text.lower().split()})
+    words = sorted(
+        {word for text in load_corpus(data / "grouped").texts[:50] for word in text.lower().split()}
+    )
     vectors = np.random.default_rng(0).normal(size=(len(words), 8))
-    (data / "vectors.txt").write_text(f"{len(words)} 8\n" + "".join(
-        f"{word} {' '.join(f'{v:.4f}' for v in row)}\n" for word, row in zip(words, vectors)))
+    (data / "vectors.txt").write_text(
+        f"{len(words)} 8\n"
+        + "".join(
+            f"{word} {' '.join(f'{v:.4f}' for v in row)}\n" for word, row in zip(words, vectors)
+        )
+    )
     return tmp_path / "project"
 
 
 def test_a_moved_folder_reopens_everything_from_another_working_folder(
-        project, tmp_path, monkeypatch):
+    project, tmp_path, monkeypatch
+):
     start = tmp_path / "start"
     start.mkdir()
     monkeypatch.chdir(start)
@@ -71,26 +79,39 @@ def test_a_moved_folder_reopens_everything_from_another_working_folder(
     annotations.move(5, corpus.groups.names[7], reason="belongs with 7")
     session.corpus_edited(grouped)
     speeches = data / "speeches.txt"
-    session.add_run(grouped, "bow", run_job(explore(
-        session.current.corpus, make_encoder("bow"),
-        training_texts=speeches.read_text().splitlines())), training_text=str(speeches))
+    session.add_run(
+        grouped,
+        "bow",
+        run_job(
+            explore(
+                session.current.corpus,
+                make_encoder("bow"),
+                training_texts=speeches.read_text().splitlines(),
+            )
+        ),
+        training_text=str(speeches),
+    )
     vectors = f"path:{data / 'vectors.txt'}"
-    session.add_run(grouped, vectors, run_job(explore(session.current.corpus,
-                                                      make_encoder(vectors))))
+    session.add_run(
+        grouped, vectors, run_job(explore(session.current.corpus, make_encoder(vectors)))
+    )
     evaluated(session, grouped, "classification")
     sick = str(data / "sick" / "SICK_trial.txt")
     session.open(sick, load_corpus(sick), None)
     evaluated(session, sick, "relatedness")
-    for name in ("costra", "multi30k-captions:en:val"):      # named corpora
+    for name in ("costra", "multi30k-captions:en:val"):  # named corpora
         session.open(name, load_corpus(name), None)
     evaluated(session, "costra", "costra")
     session.switch(grouped)
-    saved = save_workspace(session.to_workspace(), project / "study.sentspace",
-                           remember=False)
+    saved = save_workspace(session.to_workspace(), project / "study.sentspace", remember=False)
 
     text = json.loads(saved.read_text())
     assert [entry["spec"] for entry in text["corpora"]] == [
-        grouped, sick, "costra", "multi30k-captions:en:val"]
+        grouped,
+        sick,
+        "costra",
+        "multi30k-captions:en:val",
+    ]
     assert text["relative"][grouped] == "data/grouped"
     assert text["relative"][str(annotations.journal.path)] == annotations.journal.path.name
 
@@ -104,8 +125,11 @@ def test_a_moved_folder_reopens_everything_from_another_working_folder(
     assert changes == []
     there = moved / "data"
     assert [entry.spec for entry in workspace.corpora] == [
-        str(there / "grouped"), str(there / "sick" / "SICK_trial.txt"), "costra",
-        "multi30k-captions:en:val"]
+        str(there / "grouped"),
+        str(there / "sick" / "SICK_trial.txt"),
+        "costra",
+        "multi30k-captions:en:val",
+    ]
     restored = run_job(restore_session(workspace, moved / "study.sentspace"))
     try:
         assert list(restored.states) == [entry.spec for entry in workspace.corpora]
@@ -114,8 +138,11 @@ def test_a_moved_folder_reopens_everything_from_another_working_folder(
             for mine, theirs in zip(before.evaluations, after.evaluations, strict=True):
                 same(mine.result, theirs.result, f"{before.spec} {mine.name}")
             for (key, run), theirs in zip(before.runs.items(), after.runs.values()):
-                same(run.exploration.embeddings, theirs.exploration.embeddings,
-                     f"{before.spec} {key}")
+                same(
+                    run.exploration.embeddings,
+                    theirs.exploration.embeddings,
+                    f"{before.spec} {key}",
+                )
         mine = restored.states[str(there / "grouped")]
         assert mine.annotations.journal.path.parent == moved
         assert len(mine.annotations.edits) == 1
@@ -161,8 +188,9 @@ def test_moved_review_batches_find_their_journals(tmp_path, monkeypatch):
     team = AnnotationSession.open(corpus, tmp_path / "team.jsonl", author="lead")
     team.move(100, "3", reason="before the batches")
     batches = split_batches(lists, 2, top=3)
-    written = export_batches("msrp-grouped", corpus, lists, batches, tmp_path / "out",
-                             records=team.journal.records)
+    written = export_batches(
+        "msrp-grouped", corpus, lists, batches, tmp_path / "out", records=team.journal.records
+    )
     shutil.move(tmp_path / "out", tmp_path / "sent")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -176,8 +204,9 @@ def test_moved_review_batches_find_their_journals(tmp_path, monkeypatch):
     try:
         assert state.annotations.journal.path == journal
         assert state.annotations.group_names_of(100) == ["3"]
-        assert {kind: len(items) for kind, items in state.review_lists.items()} == \
-            batches[0].counts()
+        assert {kind: len(items) for kind, items in state.review_lists.items()} == batches[
+            0
+        ].counts()
     finally:
         state.close()
         team.close()

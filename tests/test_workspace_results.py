@@ -30,30 +30,52 @@ from tests.test_session import same
 
 #: Fields of a corpus's state that hold no result: what it is, how it is shown, and
 #: what is derived from the results (the Costra result is its costra evaluation's).
-NOT_RESULTS = {"spec", "original", "annotations", "shown", "encoder", "compared",
-               "precomputed", "view", "selection", "filter", "status", "costra_result"}
+NOT_RESULTS = {
+    "spec",
+    "original",
+    "annotations",
+    "shown",
+    "encoder",
+    "compared",
+    "precomputed",
+    "view",
+    "selection",
+    "filter",
+    "status",
+    "costra_result",
+}
 
 
 def corpus_of(name, shared_data):
     """A small real corpus each evaluation applies to."""
     sick = str(shared_data / "sick" / "SICK_trial.txt")
-    return {"classification": "msrp-grouped", "ranking": "msrp-grouped",
-            "agreement": "msrp-grouped", "relatedness": sick, "transfer": sick,
-            "histograms": sick, "detection": str(shared_data / "msrp"),
-            "learning-curve": str(shared_data / "msrp"),
-            "latent": str(shared_data / "latent-relatedness" / "soup.tsv"),
-            "pyramid": str(shared_data / "pyramid-sample" / "T0001.pyr"),
-            "costra": "costra", "costra-offsets": "costra",
-            "bitext": "multi30k-parallel"}[name]
+    return {
+        "classification": "msrp-grouped",
+        "ranking": "msrp-grouped",
+        "agreement": "msrp-grouped",
+        "relatedness": sick,
+        "transfer": sick,
+        "histograms": sick,
+        "detection": str(shared_data / "msrp"),
+        "learning-curve": str(shared_data / "msrp"),
+        "latent": str(shared_data / "latent-relatedness" / "soup.tsv"),
+        "pyramid": str(shared_data / "pyramid-sample" / "T0001.pyr"),
+        "costra": "costra",
+        "costra-offsets": "costra",
+        "bitext": "multi30k-parallel",
+    }[name]
 
 
 #: Fewer resamples, shuffles and training sizes than the defaults: the same kinds of
 #: result, in seconds.
-QUICK = {"learning-curve": {"fractions": (0.25, 1.0), "n_resamples": 100},
-         "transfer": {"n_resamples": 100, "n_folds": 3},
-         "costra-offsets": {"n_shuffles": 5, "n_resamples": 100},
-         "detection": {"n_resamples": 100}, "bitext": {"n_resamples": 100},
-         "ranking": {"n_resamples": 100}}
+QUICK = {
+    "learning-curve": {"fractions": (0.25, 1.0), "n_resamples": 100},
+    "transfer": {"n_resamples": 100, "n_folds": 3},
+    "costra-offsets": {"n_shuffles": 5, "n_resamples": 100},
+    "detection": {"n_resamples": 100},
+    "bitext": {"n_resamples": 100},
+    "ranking": {"n_resamples": 100},
+}
 
 
 @pytest.fixture(scope="module")
@@ -71,27 +93,42 @@ def every_result(shared_data, tmp_path_factory):
             result = run_job(COMPARISONS[name][0](corpus, [make_encoder(e) for e in encoders]))
         else:
             encoders = ["bow"]
-            result = run_job(EVALUATIONS[name][0](corpus, make_encoder("bow"), seed=0,
-                                                  **QUICK.get(name, {})))
-        session.add_evaluation(spec, EvaluationRun(
-            name, ",".join(encoders), 0, result, eval_command(name, spec, encoders, 0)))
+            result = run_job(
+                EVALUATIONS[name][0](corpus, make_encoder("bow"), seed=0, **QUICK.get(name, {}))
+            )
+        session.add_evaluation(
+            spec,
+            EvaluationRun(
+                name, ",".join(encoders), 0, result, eval_command(name, spec, encoders, 0)
+            ),
+        )
 
     spec = "msrp-grouped"
     corpus = session.state(spec).corpus
     run = run_job(explore(corpus, make_encoder("bow")))
     session.add_run(spec, "bow", run)
-    session.set_regions(spec, run, run_job(find_regions(corpus, run.projection.coordinates,
-                                                        encoder=run.encoder)))
-    session.set_comparison(spec, *run_job(compare_with_spaces(
-        corpus, {"bow": make_encoder("bow"), "tfidf": make_encoder("tfidf")})))
-    session.set_explanation(spec, run_job(explain_pair(corpus.texts[0], corpus.texts[1],
-                                                       run.encoder, corpus=corpus)))
+    session.set_regions(
+        spec, run, run_job(find_regions(corpus, run.projection.coordinates, encoder=run.encoder))
+    )
+    session.set_comparison(
+        spec,
+        *run_job(
+            compare_with_spaces(
+                corpus, {"bow": make_encoder("bow"), "tfidf": make_encoder("tfidf")}
+            )
+        ),
+    )
+    session.set_explanation(
+        spec, run_job(explain_pair(corpus.texts[0], corpus.texts[1], run.encoder, corpus=corpus))
+    )
     session.set_review_lists(spec, run_job(iter_find_suspicious(corpus, [make_encoder("bow")])))
     sick = corpus_of("relatedness", shared_data)
-    session.set_review_lists(sick, run_job(iter_find_suspicious(
-        session.state(sick).corpus, [make_encoder("bow")])))
-    session.add_imported(sick, [read_mteb_file(mteb_layout(
-        folder, "SICK-R", dict(PUBLISHED, task_name="SICK-R")))])
+    session.set_review_lists(
+        sick, run_job(iter_find_suspicious(session.state(sick).corpus, [make_encoder("bow")]))
+    )
+    session.add_imported(
+        sick, [read_mteb_file(mteb_layout(folder, "SICK-R", dict(PUBLISHED, task_name="SICK-R")))]
+    )
     session.switch(spec)
     path = save_workspace(session.to_workspace(), folder / "every", remember=False)
     yield session, path
@@ -106,35 +143,37 @@ def test_the_registry_names_every_kind_of_result_a_corpus_keeps():
 def test_every_kind_of_result_is_saved_and_reopened_equal(every_result):
     session, path = every_result
     states = session.states.values()
-    for kind in RESULT_TYPES:                   # the walk covers each kind
+    for kind in RESULT_TYPES:  # the walk covers each kind
         assert any(getattr(state, kind) for state in states), kind
     assert sorted(run.name for state in states for run in state.evaluations) == sorted(
-        [*EVALUATIONS, *COMPARISONS])
+        [*EVALUATIONS, *COMPARISONS]
+    )
     costra = session.state("costra")
     assert costra.costra_result is not None
 
     workspace = load_workspace(path)
     assert workspace.corpora[0].spec == "msrp-grouped"
-    assert "costra" in [entry.spec for entry in workspace.corpora]   # by name
+    assert "costra" in [entry.spec for entry in workspace.corpora]  # by name
     restored = run_job(restore_session(workspace, path))
     try:
         assert list(restored.states) == list(session.states)
         for spec, before in session.states.items():
             after = restored.states[spec]
-            assert [(r.name, r.encoder, r.seed, r.label, r.command)
-                    for r in after.evaluations] == [
-                (r.name, r.encoder, r.seed, r.label, r.command) for r in before.evaluations]
+            assert [(r.name, r.encoder, r.seed, r.label, r.command) for r in after.evaluations] == [
+                (r.name, r.encoder, r.seed, r.label, r.command) for r in before.evaluations
+            ]
             for mine, theirs in zip(before.evaluations, after.evaluations):
                 same(mine.result, theirs.result, f"{spec} {mine.name}")
-            for kind in ("comparison", "review_lists", "regions", "explanation",
-                         "imported"):
+            for kind in ("comparison", "review_lists", "regions", "explanation", "imported"):
                 same(getattr(before, kind), getattr(after, kind), f"{spec} {kind}")
             assert list(after.runs) == list(before.runs)
             for key, run in before.runs.items():
-                for part in ("projection", "faithfulness", "classification", "notes",
-                             "embeddings"):
-                    same(getattr(run.exploration, part),
-                         getattr(after.runs[key].exploration, part), f"{spec} {part}")
+                for part in ("projection", "faithfulness", "classification", "notes", "embeddings"):
+                    same(
+                        getattr(run.exploration, part),
+                        getattr(after.runs[key].exploration, part),
+                        f"{spec} {part}",
+                    )
             # The Compare view's spaces come back for the neighbours view and Inspector.
             assert list(after.compared) == list(before.compared)
             for key, (name, _, embeddings) in before.compared.items():

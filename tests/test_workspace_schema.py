@@ -31,8 +31,9 @@ def saved_workspace(folder):
     session.corpus_edited("msrp-grouped")
     edited = session.current.corpus
     session.add_run("msrp-grouped", "bow", run_job(explore(edited, make_encoder("bow"))))
-    session.set_review_lists("msrp-grouped", run_job(iter_find_suspicious(
-        edited, [make_encoder("bow")])))
+    session.set_review_lists(
+        "msrp-grouped", run_job(iter_find_suspicious(edited, [make_encoder("bow")]))
+    )
     result = run_job(run_classification(edited, make_encoder("bow"), seed=0))
     session.add_evaluation("msrp-grouped", EvaluationRun("classification", "bow", 0, result))
     session.selection.select([3, 4], focus=4, source="chart")
@@ -60,7 +61,8 @@ def damaged(saved, tmp_path, change):
 def first_array(data):
     """The first array of the bag-of-words run's layout (its coordinates)."""
     return data["corpora"][0]["state"]["runs"][0]["exploration"]["projection"]["fields"][
-        "coordinates"]
+        "coordinates"
+    ]
 
 
 def nested(depth):
@@ -74,37 +76,80 @@ STATE = "corpora[0].state"
 RUN = f"{STATE}.runs[0].exploration.projection"
 
 
-@pytest.mark.parametrize("change, where, problem", [
-    (lambda d: d["corpora"][0]["state"].update(review_lists="misgrouped"),
-     f"{STATE}.review_lists", "should be an object, found 'misgrouped'"),
-    (lambda d: d["corpora"][0]["state"].update(runs="bow"),
-     f"{STATE}.runs", "should be a list, found 'bow'"),
-    (lambda d: d["corpora"][0]["state"]["runs"][0].update(encoder=9),
-     f"{STATE}.runs[0].encoder", "9 is not an encoder the workspace lists"),
-    (lambda d: first_array(d).update(shape="859"),
-     f"{RUN}.coordinates.shape", "should be a list, found '859'"),
-    (lambda d: first_array(d).update(shape=[10, 2]),
-     f"{RUN}.coordinates.bytes", "bytes for shape [10, 2]"),
-    (lambda d: first_array(d).update(bytes="not base64!"),
-     f"{RUN}.coordinates.bytes", "not base64"),
-    (lambda d: first_array(d).update({"__array__": "<M8[s]"}),
-     f"{RUN}.coordinates.__array__", "is not a numeric dtype"),
-    (lambda d: d["corpora"][0]["state"]["runs"][0]["exploration"]["projection"][
-        "fields"].pop("method"),
-     RUN, "has fields"),
-    (lambda d: d["corpora"][0]["state"]["runs"][0]["exploration"]["projection"][
-        "fields"].update(method=["pca"]),
-     f"{RUN}.method", "should be a string, found ['pca']"),
-    (lambda d: d["corpora"][0]["state"]["selection"].update(indices=[3, 100000]),
-     f"{STATE}.selection", "a sentence outside the corpus's 859"),
-    (lambda d: d["corpora"][0]["state"].update(explanation={"deep": nested(100)}),
-     f"{STATE}.explanation.deep", "nested more than 64 levels deep"),
-    (lambda d: d["evaluations"][0].update(state={"__dataclass__": "subprocess.Popen",
-                                                 "fields": {}}),
-     "evaluations[0].state", "may not build a subprocess.Popen"),
-])
-def test_malformed_state_is_a_workspace_error_naming_the_key(saved, tmp_path, change, where,
-                                                             problem):
+@pytest.mark.parametrize(
+    "change, where, problem",
+    [
+        (
+            lambda d: d["corpora"][0]["state"].update(review_lists="misgrouped"),
+            f"{STATE}.review_lists",
+            "should be an object, found 'misgrouped'",
+        ),
+        (
+            lambda d: d["corpora"][0]["state"].update(runs="bow"),
+            f"{STATE}.runs",
+            "should be a list, found 'bow'",
+        ),
+        (
+            lambda d: d["corpora"][0]["state"]["runs"][0].update(encoder=9),
+            f"{STATE}.runs[0].encoder",
+            "9 is not an encoder the workspace lists",
+        ),
+        (
+            lambda d: first_array(d).update(shape="859"),
+            f"{RUN}.coordinates.shape",
+            "should be a list, found '859'",
+        ),
+        (
+            lambda d: first_array(d).update(shape=[10, 2]),
+            f"{RUN}.coordinates.bytes",
+            "bytes for shape [10, 2]",
+        ),
+        (
+            lambda d: first_array(d).update(bytes="not base64!"),
+            f"{RUN}.coordinates.bytes",
+            "not base64",
+        ),
+        (
+            lambda d: first_array(d).update({"__array__": "<M8[s]"}),
+            f"{RUN}.coordinates.__array__",
+            "is not a numeric dtype",
+        ),
+        (
+            lambda d: d["corpora"][0]["state"]["runs"][0]["exploration"]["projection"][
+                "fields"
+            ].pop("method"),
+            RUN,
+            "has fields",
+        ),
+        (
+            lambda d: d["corpora"][0]["state"]["runs"][0]["exploration"]["projection"][
+                "fields"
+            ].update(method=["pca"]),
+            f"{RUN}.method",
+            "should be a string, found ['pca']",
+        ),
+        (
+            lambda d: d["corpora"][0]["state"]["selection"].update(indices=[3, 100000]),
+            f"{STATE}.selection",
+            "a sentence outside the corpus's 859",
+        ),
+        (
+            lambda d: d["corpora"][0]["state"].update(explanation={"deep": nested(100)}),
+            f"{STATE}.explanation.deep",
+            "nested more than 64 levels deep",
+        ),
+        (
+            lambda d: d["evaluations"][0].update(
+                state={"__dataclass__": "subprocess.Popen", "fields": {}}
+            ),
+            "evaluations[0].state",
+            "may not build a subprocess.Popen",
+        ),
+    ],
+)
+def test_malformed_state_is_a_workspace_error_naming_the_key(
+    saved, tmp_path, change, where, problem
+):
     path = damaged(saved, tmp_path, change)
     with pytest.raises(WorkspaceError) as caught:
         workspace = load_workspace(path)
@@ -127,28 +172,62 @@ def test_decode_state_names_the_key_of_a_bad_array():
 
 def test_a_workspace_nested_past_pythons_limit_is_refused(tmp_path):
     path = tmp_path / "deep.sentspace"
-    path.write_text('{"format": "sentspace-workspace", "schema": 2, "view": '
-                    + "[" * 100000 + "]" * 100000 + "}")
+    path.write_text(
+        '{"format": "sentspace-workspace", "schema": 2, "view": '
+        + "[" * 100000
+        + "]" * 100000
+        + "}"
+    )
     with pytest.raises(WorkspaceError, match="nests deeper"):
         load_workspace(path)
 
 
 def test_the_cli_exits_2_on_a_malformed_workspace(saved, tmp_path, capsys):
-    lists = damaged(saved, tmp_path, lambda d: d["corpora"][0]["state"].update(
-        review_lists={"misgrouped": {"__dataclass__": "sentspace.app.annotations."
-                                     "suspicious.MisgroupedSentences", "fields": {}}}))
-    assert main(["annotations", "batches", str(lists), "--people", "2",
-                 "--out", str(tmp_path / "batches")]) == 2
+    lists = damaged(
+        saved,
+        tmp_path,
+        lambda d: d["corpora"][0]["state"].update(
+            review_lists={
+                "misgrouped": {
+                    "__dataclass__": "sentspace.app.annotations.suspicious.MisgroupedSentences",
+                    "fields": {},
+                }
+            }
+        ),
+    )
+    assert (
+        main(
+            [
+                "annotations",
+                "batches",
+                str(lists),
+                "--people",
+                "2",
+                "--out",
+                str(tmp_path / "batches"),
+            ]
+        )
+        == 2
+    )
     error = capsys.readouterr().err
     assert error.startswith(f"sentspace: error: {lists}: {STATE}.review_lists.misgrouped")
     for change, problem in (
-            (lambda d: d["evaluations"][0].update(options={"bogus": 1}),
-             "evaluations[0].options: takes no 'bogus'"),
-            (lambda d: d["evaluations"][0].update(seed=2 ** 80),
-             "evaluations[0].seed: 1208925819614629174706176 is not a seed"),
-            (lambda d: d["encoders"][0]["params"].update(dimensions=3),
-             "encoders[0].params: takes no 'dimensions'"),
-            (lambda d: d["encoders"][0]["params"].update(lowercase=None),
-             "encoders[0].params.lowercase: should be true or false, found None")):
+        (
+            lambda d: d["evaluations"][0].update(options={"bogus": 1}),
+            "evaluations[0].options: takes no 'bogus'",
+        ),
+        (
+            lambda d: d["evaluations"][0].update(seed=2**80),
+            "evaluations[0].seed: 1208925819614629174706176 is not a seed",
+        ),
+        (
+            lambda d: d["encoders"][0]["params"].update(dimensions=3),
+            "encoders[0].params: takes no 'dimensions'",
+        ),
+        (
+            lambda d: d["encoders"][0]["params"].update(lowercase=None),
+            "encoders[0].params.lowercase: should be true or false, found None",
+        ),
+    ):
         assert main(["run", str(damaged(saved, tmp_path, change))]) == 2
         assert problem in capsys.readouterr().err

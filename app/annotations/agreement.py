@@ -59,8 +59,7 @@ class KindAgreement:
 
     def disagreements(self) -> list[tuple[str, dict[str, Any]]]:
         """The items whose authors decided differently, with each one's decision."""
-        return [(item, by) for item, by in self.decisions.items()
-                if len(set(by.values())) > 1]
+        return [(item, by) for item, by in self.decisions.items() if len(set(by.values())) > 1]
 
     def pairwise(self, first: str, second: str) -> tuple[str, float, int]:
         """The statistic, its value and the items it is over for ``first`` and
@@ -69,15 +68,21 @@ class KindAgreement:
         is over the items *every* author decided, which a third person who decided a
         few items (a lead settling disagreements by moving sentences) cuts down to those
         few; the pair's value keeps the double review's."""
-        both = {item: {first: by[first], second: by[second]}
-                for item, by in self.decisions.items() if first in by and second in by}
+        both = {
+            item: {first: by[first], second: by[second]}
+            for item, by in self.decisions.items()
+            if first in by and second in by
+        }
         return _statistic(self.kind, (first, second), both)
 
     def confusion(self, first: str, second: str) -> tuple[list[Any], np.ndarray]:
         """The categories and the count matrix (rows: ``first``'s decision, columns:
         ``second``'s) over the items both decided."""
-        both = [(by[first], by[second]) for by in self.decisions.values()
-                if first in by and second in by]
+        both = [
+            (by[first], by[second])
+            for by in self.decisions.values()
+            if first in by and second in by
+        ]
         categories = sorted({value for pair in both for value in pair}, key=_natural)
         index = {category: i for i, category in enumerate(categories)}
         matrix = np.zeros((len(categories), len(categories)), dtype=np.int64)
@@ -92,8 +97,7 @@ class Agreement:
     kinds: tuple[KindAgreement, ...]
 
 
-def decisions(original: Corpus, records: Sequence[Record]
-              ) -> dict[str, dict[str, dict[str, Any]]]:
+def decisions(original: Corpus, records: Sequence[Record]) -> dict[str, dict[str, dict[str, Any]]]:
     """kind -> item -> author -> decision, for every item any author decided."""
     history = History(original)
     history.feed(records)
@@ -114,8 +118,9 @@ def _decided(original: Corpus, corrected: Corpus, edits: list) -> list[tuple[str
     reviewed = {edit.item for edit in edits if isinstance(edit, MarkReviewed)}
     found: list[tuple[str, str, Any]] = []
     if corrected.groups is not None:
-        sentences = {key.removeprefix("sentence:") for key in reviewed
-                     if key.startswith("sentence:")}
+        sentences = {
+            key.removeprefix("sentence:") for key in reviewed if key.startswith("sentence:")
+        }
         for edit in edits:
             if isinstance(edit, MoveSentence):
                 sentences.add(edit.sentence)
@@ -126,18 +131,30 @@ def _decided(original: Corpus, corrected: Corpus, edits: list) -> list[tuple[str
             sentences.update(original.ids[s] for s in after if after[s] != before.get(s))
         groups_of = _groups_of(corrected)
         index = {id_: i for i, id_ in enumerate(original.ids)}
-        found += [("group", f"sentence:{id_}", "|".join(groups_of.get(index[id_], ()))
-                   or "(none)") for id_ in sorted(sentences) if id_ in index]
+        found += [
+            ("group", f"sentence:{id_}", "|".join(groups_of.get(index[id_], ())) or "(none)")
+            for id_ in sorted(sentences)
+            if id_ in index
+        ]
     pairs = corrected.pairs
     if pairs is not None:
-        kept = {int(key.removeprefix("pair:")) for key in reviewed
-                if key.startswith("pair:") and key.removeprefix("pair:").isdigit()}
+        kept = {
+            int(key.removeprefix("pair:"))
+            for key in reviewed
+            if key.startswith("pair:") and key.removeprefix("pair:").isdigit()
+        }
         labelled = kept | {e.pair for e in edits if isinstance(e, EditPair) and e.label is not None}
         scored = kept | {e.pair for e in edits if isinstance(e, EditPair) and e.score is not None}
-        found += [("label", f"pair:{p}", pairs.label_text(int(pairs.label[p])))
-                  for p in sorted(labelled) if 0 <= p < len(pairs) and pairs.label[p] >= 0]
-        found += [("score", f"pair:{p}", float(pairs.score[p]))
-                  for p in sorted(scored) if 0 <= p < len(pairs) and math.isfinite(pairs.score[p])]
+        found += [
+            ("label", f"pair:{p}", pairs.label_text(int(pairs.label[p])))
+            for p in sorted(labelled)
+            if 0 <= p < len(pairs) and pairs.label[p] >= 0
+        ]
+        found += [
+            ("score", f"pair:{p}", float(pairs.score[p]))
+            for p in sorted(scored)
+            if 0 <= p < len(pairs) and math.isfinite(pairs.score[p])
+        ]
     return found
 
 
@@ -168,8 +185,9 @@ def _natural(value: Any) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(value))]
 
 
-def _statistic(kind: str, authors: tuple[str, ...], shared: dict[str, dict[str, Any]]
-               ) -> tuple[str, float, int]:
+def _statistic(
+    kind: str, authors: tuple[str, ...], shared: dict[str, dict[str, Any]]
+) -> tuple[str, float, int]:
     # Lazy: the window imports this module, and these libraries take a second to load.
     import krippendorff  # noqa: PLC0415
     from sklearn.metrics import cohen_kappa_score  # noqa: PLC0415
@@ -179,11 +197,12 @@ def _statistic(kind: str, authors: tuple[str, ...], shared: dict[str, dict[str, 
         # One category only: the libraries warn and give NaN, which is the answer.
         warnings.simplefilter("ignore")
         if kind == "score":
-            data = np.array([[by.get(author, np.nan) for by in shared.values()]
-                             for author in authors], dtype=float)
+            data = np.array(
+                [[by.get(author, np.nan) for by in shared.values()] for author in authors],
+                dtype=float,
+            )
             try:
-                value = krippendorff.alpha(reliability_data=data,
-                                           level_of_measurement="interval")
+                value = krippendorff.alpha(reliability_data=data, level_of_measurement="interval")
             except ValueError:  # every score the same
                 value = math.nan
             return "Krippendorff's alpha (interval)", float(value), len(shared)
@@ -192,15 +211,21 @@ def _statistic(kind: str, authors: tuple[str, ...], shared: dict[str, dict[str, 
             return "Cohen's kappa", math.nan, 0
         if len(authors) == 2:
             first, second = authors
-            value = cohen_kappa_score([by[first] for by in everyone],
-                                      [by[second] for by in everyone])
+            value = cohen_kappa_score(
+                [by[first] for by in everyone], [by[second] for by in everyone]
+            )
             return "Cohen's kappa", float(value), len(everyone)
         if not everyone:
             return "Fleiss' kappa", math.nan, 0
-        categories = {value: i for i, value in enumerate(sorted(
-            {value for by in everyone for value in by.values()}, key=str))}
-        table, _ = aggregate_raters(np.array([[categories[by[a]] for a in authors]
-                                              for by in everyone]))
+        categories = {
+            value: i
+            for i, value in enumerate(
+                sorted({value for by in everyone for value in by.values()}, key=str)
+            )
+        }
+        table, _ = aggregate_raters(
+            np.array([[categories[by[a]] for a in authors] for by in everyone])
+        )
         return "Fleiss' kappa", float(fleiss_kappa(table)), len(everyone)
 
 
@@ -210,8 +235,12 @@ def item_sentences(corpus: Corpus, item: str) -> list[int]:
     kind, _, name = item.partition(":")
     if kind == "sentence" and name in corpus.ids:
         return [corpus.ids.index(name)]
-    if kind == "pair" and corpus.pairs is not None and name.isdigit() \
-            and int(name) < len(corpus.pairs):
+    if (
+        kind == "pair"
+        and corpus.pairs is not None
+        and name.isdigit()
+        and int(name) < len(corpus.pairs)
+    ):
         return [int(corpus.pairs.first[int(name)]), int(corpus.pairs.second[int(name)])]
     if kind == "group" and corpus.groups is not None and name in corpus.groups.names:
         return corpus.groups.members(corpus.groups.names.index(name)).tolist()

@@ -72,17 +72,25 @@ class Batch:
 
     def keys(self, lists: Mapping[str, ReviewList]) -> dict[str, list[str]]:
         """The item keys of the batch, by kind, each once."""
-        return {kind: list(dict.fromkeys(lists[kind].key(row) for row in rows))
-                for kind, rows in self.rows.items() if rows}
+        return {
+            kind: list(dict.fromkeys(lists[kind].key(row) for row in rows))
+            for kind, rows in self.rows.items()
+            if rows
+        }
 
     def describe(self) -> str:
-        counts = ", ".join(f"{count} {kind}" for kind, count in self.counts().items()
-                           if count)
+        counts = ", ".join(f"{count} {kind}" for kind, count in self.counts().items() if count)
         return f"batch {self.number} for {self.person}: {self.size} rows ({counts or 'none'})"
 
 
-def split_batches(lists: Mapping[str, ReviewList], people: int, *, copies: int = 1,
-                  top: int | None = None, names: Sequence[str] = ()) -> list[Batch]:
+def split_batches(
+    lists: Mapping[str, ReviewList],
+    people: int,
+    *,
+    copies: int = 1,
+    top: int | None = None,
+    names: Sequence[str] = (),
+) -> list[Batch]:
     """Split ``lists`` (kind -> table, as ``find_suspicious`` gives) into ``people``
     batches, stratified by list: each list's first ``top`` rows (all by default) are
     dealt item by item, in rank order, to the next batch, continuing from list to list,
@@ -115,9 +123,14 @@ def split_batches(lists: Mapping[str, ReviewList], people: int, *, copies: int =
             for copy in range(copies):
                 dealt[(turn + copy) % people][kind] += item_rows
             turn = (turn + 1) % people
-    return [Batch(number + 1, names[number] if names else f"person {number + 1}",
-                  {kind: tuple(sorted(rows)) for kind, rows in batch.items()})
-            for number, batch in enumerate(dealt)]
+    return [
+        Batch(
+            number + 1,
+            names[number] if names else f"person {number + 1}",
+            {kind: tuple(sorted(rows)) for kind, rows in batch.items()},
+        )
+        for number, batch in enumerate(dealt)
+    ]
 
 
 def _slug(name: str) -> str:
@@ -130,9 +143,16 @@ def batch_folder(batch: Batch, named: bool) -> str:
     return f"batch-{batch.number}" + (f"-{slug}" if slug else "")
 
 
-def export_batches(spec: str, original: Corpus, lists: Mapping[str, ReviewList],
-                   batches: Sequence[Batch], folder: str | Path, *,
-                   records: Iterable[Record] = (), named: bool = False) -> list[Path]:
+def export_batches(
+    spec: str,
+    original: Corpus,
+    lists: Mapping[str, ReviewList],
+    batches: Sequence[Batch],
+    folder: str | Path,
+    *,
+    records: Iterable[Record] = (),
+    named: bool = False,
+) -> list[Path]:
     """Write one folder per batch into ``folder``: a workspace (corpus ``original``
     opened from ``spec``, the batch's rows as its review lists), its journal holding
     ``records`` (the team's journal so far: the lists were made on the corpus they
@@ -152,7 +172,8 @@ def export_batches(spec: str, original: Corpus, lists: Mapping[str, ReviewList],
 
     folder = Path(folder)
     if (folder / INDEX).exists() or any(
-            (folder / batch_folder(batch, named)).exists() for batch in batches):
+        (folder / batch_folder(batch, named)).exists() for batch in batches
+    ):
         raise InputError("holds review batches already; choose an empty folder", folder)
     records = list(records)
     written, index = [], []
@@ -161,22 +182,48 @@ def export_batches(spec: str, original: Corpus, lists: Mapping[str, ReviewList],
         workspace = folder / name / f"batch-{batch.number}.sentspace"
         journal = journal_path(original, workspace)
         write_journal(journal, original.fingerprint, records)
-        state = {"runs": [], "shown": None, "encoder": None,
-                 "review_lists": encode_state(batch.lists(lists)), "view": {},
-                 "selection": {}, "regions": None, "explanation": None, "agreements": []}
-        save_workspace(Workspace(corpora=(corpus_entry(spec, original, journal,
-                                                       state=state),)),
-                       workspace, remember=False)
-        manifest = {"format": FORMAT, "version": VERSION, "batch": batch.number,
-                    "of": len(batches), "person": batch.person, "corpus": spec,
-                    "fingerprint": original.fingerprint, "workspace": workspace.name,
-                    "journal": journal.name, "counts": batch.counts(),
-                    "items": batch.keys(lists)}
+        state = {
+            "runs": [],
+            "shown": None,
+            "encoder": None,
+            "review_lists": encode_state(batch.lists(lists)),
+            "view": {},
+            "selection": {},
+            "regions": None,
+            "explanation": None,
+            "agreements": [],
+        }
+        save_workspace(
+            Workspace(corpora=(corpus_entry(spec, original, journal, state=state),)),
+            workspace,
+            remember=False,
+        )
+        manifest = {
+            "format": FORMAT,
+            "version": VERSION,
+            "batch": batch.number,
+            "of": len(batches),
+            "person": batch.person,
+            "corpus": spec,
+            "fingerprint": original.fingerprint,
+            "workspace": workspace.name,
+            "journal": journal.name,
+            "counts": batch.counts(),
+            "items": batch.keys(lists),
+        }
         _write_json(folder / name / MANIFEST, manifest)
         index.append({"folder": name, "person": batch.person, "counts": batch.counts()})
         written.append(workspace)
-    _write_json(folder / INDEX, {"format": FORMAT, "version": VERSION, "corpus": spec,
-                                 "fingerprint": original.fingerprint, "batches": index})
+    _write_json(
+        folder / INDEX,
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "corpus": spec,
+            "fingerprint": original.fingerprint,
+            "batches": index,
+        },
+    )
     return written
 
 
@@ -186,15 +233,30 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 
 #: What ``batch.json`` and ``batches.json`` hold: field -> (type, required).
 MANIFEST_FIELDS: dict[str, tuple[Any, bool]] = {
-    "format": (str, True), "version": (int, True), "batch": (int, True), "of": (int, True),
-    "person": (str, True), "corpus": (str, True), "fingerprint": (str, True),
-    "workspace": (str, True), "journal": (str, True), "counts": (dict[str, int], True),
-    "items": (dict[str, list[str]], True)}
+    "format": (str, True),
+    "version": (int, True),
+    "batch": (int, True),
+    "of": (int, True),
+    "person": (str, True),
+    "corpus": (str, True),
+    "fingerprint": (str, True),
+    "workspace": (str, True),
+    "journal": (str, True),
+    "counts": (dict[str, int], True),
+    "items": (dict[str, list[str]], True),
+}
 INDEX_FIELDS: dict[str, tuple[Any, bool]] = {
-    "format": (str, True), "version": (int, True), "corpus": (str, True),
-    "fingerprint": (str, True), "batches": (list, True)}
+    "format": (str, True),
+    "version": (int, True),
+    "corpus": (str, True),
+    "fingerprint": (str, True),
+    "batches": (list, True),
+}
 INDEX_ENTRY_FIELDS: dict[str, tuple[Any, bool]] = {
-    "folder": (str, True), "person": (str, True), "counts": (dict[str, int], True)}
+    "folder": (str, True),
+    "person": (str, True),
+    "counts": (dict[str, int], True),
+}
 
 
 def _manifest(path: Path, name: str) -> dict[str, Any]:
@@ -205,24 +267,30 @@ def _manifest(path: Path, name: str) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InputError(f"cannot read {name}: {error}", path) from None
     except RecursionError:
-        raise InputError(f"{name} is not a sentspace review batch (nested too deep)",
-                         path) from None
+        raise InputError(
+            f"{name} is not a sentspace review batch (nested too deep)", path
+        ) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"{name} is not a sentspace review batch", path)
     try:
         check_fields(data, MANIFEST_FIELDS if name == MANIFEST else INDEX_FIELDS)
         if data["version"] > VERSION:
-            raise SchemaError("version", f"{data['version']} is newer than this version "
-                                         f"reads ({VERSION})")
+            raise SchemaError(
+                "version", f"{data['version']} is newer than this version reads ({VERSION})"
+            )
         for number, entry in enumerate(data.get("batches", [])):
             check_fields(entry, INDEX_ENTRY_FIELDS, f"batches[{number}]")
-        names = ([("journal", data["journal"]), ("workspace", data["workspace"])]
-                 if name == MANIFEST else [(f"batches[{number}].folder", entry["folder"])
-                                           for number, entry in enumerate(data["batches"])])
+        names = (
+            [("journal", data["journal"]), ("workspace", data["workspace"])]
+            if name == MANIFEST
+            else [
+                (f"batches[{number}].folder", entry["folder"])
+                for number, entry in enumerate(data["batches"])
+            ]
+        )
         for where, file_name in names:
             if file_name in ("", ".", "..") or Path(file_name).name != file_name:
-                raise SchemaError(where, f"{describe(file_name)} is not a name in this "
-                                         "folder")
+                raise SchemaError(where, f"{describe(file_name)} is not a name in this folder")
     except SchemaError as error:
         raise InputError(str(error), path / name) from None
     return data
@@ -243,13 +311,15 @@ def batch_journals(paths: Iterable[str | Path]) -> list[Path]:
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir() and (path / INDEX).is_file():
-            found += batch_journals(path / entry["folder"]
-                                    for entry in _manifest(path, INDEX).get("batches", []))
+            found += batch_journals(
+                path / entry["folder"] for entry in _manifest(path, INDEX).get("batches", [])
+            )
         elif path.is_dir():
             found.append(path / _manifest(path, MANIFEST)["journal"])
         elif path.suffix == EXTENSION:
-            journals = [entry.journal for entry in load_workspace(path).corpora
-                        if entry.journal is not None]
+            journals = [
+                entry.journal for entry in load_workspace(path).corpora if entry.journal is not None
+            ]
             if not journals:
                 raise InputError("the workspace has no edit journal", path)
             found += map(Path, journals)
@@ -260,8 +330,9 @@ def batch_journals(paths: Iterable[str | Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def gather(paths: Iterable[str | Path], corpus_fingerprint: str | None = None
-           ) -> tuple[str, list[Record]]:
+def gather(
+    paths: Iterable[str | Path], corpus_fingerprint: str | None = None
+) -> tuple[str, list[Record]]:
     """The records of every journal :func:`batch_journals` finds in ``paths``, merged
     (:func:`~sentspace.app.annotations.journal.merge_journals`)."""
     return merge_journals(batch_journals(paths), corpus_fingerprint)

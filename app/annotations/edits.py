@@ -70,8 +70,10 @@ class Edit:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict with an ``"op"`` key that :func:`edit_from_dict` reads."""
-        return {"op": self.op, **{f.name: _jsonable(getattr(self, f.name))
-                                  for f in dataclasses.fields(self)}}
+        return {
+            "op": self.op,
+            **{f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)},
+        }
 
     def describe(self) -> str:
         """What the edit does, in one line for a change log."""
@@ -148,8 +150,10 @@ class EditPair(Edit):
             changes.append(f"score {self.old_score} -> {self.score}")
         if self.label is not None:
             old = self.old_label if self.old_label is not None else -1
-            changes.append(f"label {label_text(old, self.label_names)} -> "
-                           f"{label_text(self.label, self.label_names)}")
+            changes.append(
+                f"label {label_text(old, self.label_names)} -> "
+                f"{label_text(self.label, self.label_names)}"
+            )
         return f"pair {self.pair_id or self.pair}: {', '.join(changes)}"
 
 
@@ -203,8 +207,18 @@ class ResolveConflict(Edit):
         return f"resolve the conflict on {', '.join(self.items) or 'an item'}: {self.decision}"
 
 
-EDIT_TYPES: dict[str, type[Edit]] = {cls.op: cls for cls in (
-    MoveSentence, SplitGroup, MergeGroups, EditPair, MarkReviewed, AddNote, ResolveConflict)}
+EDIT_TYPES: dict[str, type[Edit]] = {
+    cls.op: cls
+    for cls in (
+        MoveSentence,
+        SplitGroup,
+        MergeGroups,
+        EditPair,
+        MarkReviewed,
+        AddNote,
+        ResolveConflict,
+    )
+}
 
 
 def check_stamp(record: Edit | Any) -> None:
@@ -258,10 +272,15 @@ class Conflict:
 
     def describe(self) -> str:
         what = getattr(self.record, "describe", lambda: self.record.op)()
-        after = (f" (after {self.against.author}'s {self.against.describe()})"
-                 if self.against is not None else "")
-        return (f"{self.record.author}'s {what}: {self.problem}{after}; "
-                f"{'applied anyway' if self.applied else 'skipped'}")
+        after = (
+            f" (after {self.against.author}'s {self.against.describe()})"
+            if self.against is not None
+            else ""
+        )
+        return (
+            f"{self.record.author}'s {what}: {self.problem}{after}; "
+            f"{'applied anyway' if self.applied else 'skipped'}"
+        )
 
 
 def _same(recorded: float | int | None, current: float | int) -> bool:
@@ -291,10 +310,12 @@ class Working:
         self.corpus = corpus
         groups = corpus.groups
         self.kind = groups.kind if groups is not None else NEW_GROUPING_KIND
-        self.sentence = (groups.sentence_index.copy() if groups is not None
-                         else np.empty(0, dtype=np.int64))
-        self.group = (groups.group_index.copy() if groups is not None
-                      else np.empty(0, dtype=np.int64))
+        self.sentence = (
+            groups.sentence_index.copy() if groups is not None else np.empty(0, dtype=np.int64)
+        )
+        self.group = (
+            groups.group_index.copy() if groups is not None else np.empty(0, dtype=np.int64)
+        )
         self.names = list(groups.names) if groups is not None else []
         self.group_of_name = {name: g for g, name in enumerate(self.names)}
         self.pairs = corpus.pairs
@@ -347,16 +368,19 @@ class Working:
             kind, _, name = edit.item.partition(":")
             if kind == "sentence":
                 self.sentence_of(name)
-            elif kind == "pair" and not (name.isdigit() and self.pairs is not None
-                                         and int(name) < len(self.pairs)):
+            elif kind == "pair" and not (
+                name.isdigit() and self.pairs is not None and int(name) < len(self.pairs)
+            ):
                 raise EditError(f"no pair {name}")
         if not isinstance(edit, EditPair):
             return
         if self.pairs is None or not 0 <= edit.pair < len(self.pairs):
             raise EditError(f"no pair {edit.pair}")
         if edit.label is not None and edit.label not in self.labels:
-            known = ", ".join(f"{label} {label_text(label, self.pairs.label_names)}"
-                              for label in sorted(self.labels))
+            known = ", ".join(
+                f"{label} {label_text(label, self.pairs.label_names)}"
+                for label in sorted(self.labels)
+            )
             raise EditError(f"label {edit.label} is not a label of this corpus ({known})")
         if edit.score is not None:
             scored = self.pairs.score[np.isfinite(self.pairs.score)]
@@ -364,8 +388,9 @@ class Working:
                 raise EditError("this corpus's pairs have no scores to correct")
             low, high = float(scored.min()), float(scored.max())
             if not low <= edit.score <= high:
-                raise EditError(f"score {edit.score:g} is outside this corpus's scores "
-                                f"({low:g} to {high:g})")
+                raise EditError(
+                    f"score {edit.score:g} is outside this corpus's scores ({low:g} to {high:g})"
+                )
 
     @functools.cached_property
     def labels(self) -> set[int]:
@@ -393,8 +418,9 @@ class Working:
             target = self.group_for(edit.target)
             if edit.source is None:
                 if np.any(self.sentence == sentence):
-                    raise EditError(f"{edit.sentence} is in a {self.kind} already; "
-                                    "say which one it leaves")
+                    raise EditError(
+                        f"{edit.sentence} is in a {self.kind} already; say which one it leaves"
+                    )
                 self.sentence = np.append(self.sentence, sentence)
                 self.group = np.append(self.group, target)
                 self.changed_groups = True
@@ -411,15 +437,13 @@ class Working:
             members = np.asarray([self.sentence_of(m) for m in edit.members], dtype=np.int64)
             rows = np.flatnonzero((self.group == group) & np.isin(self.sentence, members))
             if len(rows) != len(set(edit.members)) or len(rows) == 0:
-                raise EditError(f"not every sentence to split off is in {self.kind} "
-                                f"{edit.group}")
+                raise EditError(f"not every sentence to split off is in {self.kind} {edit.group}")
             self.join(rows, self.group_for(edit.target))
         elif isinstance(edit, MergeGroups):
             if edit.target not in edit.groups or len(set(edit.groups)) < 2:
                 raise EditError("a merge needs two or more groups, the target among them")
             merged = [self.existing_group(name) for name in edit.groups]
-            self.join(np.flatnonzero(np.isin(self.group, merged)),
-                      self.existing_group(edit.target))
+            self.join(np.flatnonzero(np.isin(self.group, merged)), self.existing_group(edit.target))
         elif isinstance(edit, EditPair):
             assert self.score is not None and self.label is not None, "checked: pairs"
             if edit.score is not None:
@@ -444,21 +468,28 @@ class Working:
         keys = self._keys(edit)
         against = None
         for candidates in ([k for k in keys if k.startswith(("sentence:", "pair:"))], keys):
-            against = max((self.last[key] for key in candidates if key in self.last),
-                          default=(0, None), key=lambda entry: entry[0])[1]
+            against = max(
+                (self.last[key] for key in candidates if key in self.last),
+                default=(0, None),
+                key=lambda entry: entry[0],
+            )[1]
             if against is not None:
                 break
         problem, recorded = "", edit
         try:
             if isinstance(edit, MoveSentence):
-                now_in = [self.names[g] for g in
-                          self.group[self.sentence == self.sentence_of(edit.sentence)]]
+                now_in = [
+                    self.names[g]
+                    for g in self.group[self.sentence == self.sentence_of(edit.sentence)]
+                ]
                 expected = [edit.source] if edit.source is not None else []
                 if edit.target in now_in and edit.source not in now_in:
                     return None  # already where this edit puts it: no disagreement
                 if now_in != expected and edit.source not in now_in:
-                    problem = (f"{edit.sentence} was in {edit.source or 'no ' + self.kind} "
-                               f"and is now in {', '.join(now_in) or 'no ' + self.kind}")
+                    problem = (
+                        f"{edit.sentence} was in {edit.source or 'no ' + self.kind} "
+                        f"and is now in {', '.join(now_in) or 'no ' + self.kind}"
+                    )
                     if len(now_in) > 1:
                         raise EditError(problem)
                     edit = dataclasses.replace(edit, source=now_in[0] if now_in else None)
@@ -466,21 +497,34 @@ class Working:
                 sentence = self.sentence_of(edit.item.removeprefix("sentence:"))
                 now_in = [self.names[g] for g in self.group[self.sentence == sentence]]
                 if edit.group not in now_in:
-                    problem = (f"{edit.item.removeprefix('sentence:')} was in "
-                               f"{edit.group} when reviewed and is now in "
-                               f"{', '.join(now_in) or 'no ' + self.kind}")
-            elif isinstance(edit, EditPair) and self.pairs is not None and (
-                    0 <= edit.pair < len(self.pairs)):
+                    problem = (
+                        f"{edit.item.removeprefix('sentence:')} was in "
+                        f"{edit.group} when reviewed and is now in "
+                        f"{', '.join(now_in) or 'no ' + self.kind}"
+                    )
+            elif (
+                isinstance(edit, EditPair)
+                and self.pairs is not None
+                and (0 <= edit.pair < len(self.pairs))
+            ):
                 assert self.score is not None and self.label is not None, "the corpus's"
                 stale = []
-                if edit.score is not None and not _same(edit.old_score, self.score[edit.pair]) \
-                        and not _same(edit.score, self.score[edit.pair]):
+                if (
+                    edit.score is not None
+                    and not _same(edit.old_score, self.score[edit.pair])
+                    and not _same(edit.score, self.score[edit.pair])
+                ):
                     stale.append(f"score was {edit.old_score}, is {self.score[edit.pair]}")
-                if edit.label is not None and edit.old_label is not None and not _same(
-                        edit.old_label, self.label[edit.pair]) and not _same(
-                        edit.label, self.label[edit.pair]):
-                    stale.append(f"label was {label_text(edit.old_label, edit.label_names)}, "
-                                 f"is {label_text(self.label[edit.pair], edit.label_names)}")
+                if (
+                    edit.label is not None
+                    and edit.old_label is not None
+                    and not _same(edit.old_label, self.label[edit.pair])
+                    and not _same(edit.label, self.label[edit.pair])
+                ):
+                    stale.append(
+                        f"label was {label_text(edit.old_label, edit.label_names)}, "
+                        f"is {label_text(self.label[edit.pair], edit.label_names)}"
+                    )
                 problem = "; ".join(stale)
             self.play(edit)
         except EditError as error:
@@ -490,11 +534,17 @@ class Working:
     def _keys(self, edit: Edit) -> list[str]:
         """The items ``edit`` concerns, as keys of :attr:`last`."""
         if isinstance(edit, MoveSentence):
-            return [f"sentence:{edit.sentence}", f"group:{edit.target}",
-                    *([f"group:{edit.source}"] if edit.source is not None else [])]
+            return [
+                f"sentence:{edit.sentence}",
+                f"group:{edit.target}",
+                *([f"group:{edit.source}"] if edit.source is not None else []),
+            ]
         if isinstance(edit, SplitGroup):
-            return [f"group:{edit.group}", f"group:{edit.target}",
-                    *(f"sentence:{m}" for m in edit.members)]
+            return [
+                f"group:{edit.group}",
+                f"group:{edit.target}",
+                *(f"sentence:{m}" for m in edit.members),
+            ]
         if isinstance(edit, MergeGroups):
             return [f"group:{name}" for name in edit.groups]
         if isinstance(edit, EditPair):
@@ -517,14 +567,18 @@ class Working:
             used[self.group] = True
             renumber = np.cumsum(used) - 1
             changes["groups"] = Grouping(
-                kind=self.kind, sentence_index=self.sentence, group_index=renumber[self.group],
-                names=tuple(name for name, u in zip(self.names, used) if u))
+                kind=self.kind,
+                sentence_index=self.sentence,
+                group_index=renumber[self.group],
+                names=tuple(name for name, u in zip(self.names, used) if u),
+            )
         if self.changed_pairs:
             assert self.pairs is not None and self.label is not None and self.score is not None
             # replace() keeps what edits do not touch: label names, the dataset's ids.
             # Copies: the table freezes its arrays, and a History plays on after this.
-            changes["pairs"] = dataclasses.replace(self.pairs, label=self.label.copy(),
-                                                   score=self.score.copy())
+            changes["pairs"] = dataclasses.replace(
+                self.pairs, label=self.label.copy(), score=self.score.copy()
+            )
         if not changes:
             return self.corpus
         return dataclasses.replace(self.corpus, **changes, edits=self.corpus.edits + edits)
@@ -549,8 +603,9 @@ def apply(corpus: Corpus, edits: list[Edit] | tuple[Edit, ...]) -> Corpus:
     return working.corpus_now(sum(edit.changes_corpus for edit in edits))
 
 
-def replay_edits(corpus: Corpus, edits: list[Edit] | tuple[Edit, ...]
-                 ) -> tuple[Corpus, list[Conflict]]:
+def replay_edits(
+    corpus: Corpus, edits: list[Edit] | tuple[Edit, ...]
+) -> tuple[Corpus, list[Conflict]]:
     """``corpus`` with ``edits`` replayed leniently (:meth:`Working.replay`), and the
     conflicts met, in order; never raises for an edit that does not fit."""
     working = Working(corpus)

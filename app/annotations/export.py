@@ -34,8 +34,11 @@ class ExportError(InputError):
 
     def __init__(self, reason: str, path: str | Path, written: Sequence[Path] = ()):
         self.reason, self.written = reason, list(written)
-        done = (f"; written before it stopped: {', '.join(p.name for p in self.written)}"
-                if self.written else "; nothing was written")
+        done = (
+            f"; written before it stopped: {', '.join(p.name for p in self.written)}"
+            if self.written
+            else "; nothing was written"
+        )
         super().__init__(f"not exported: {reason}{done}", path)
 
 
@@ -55,12 +58,16 @@ def has_grouped_format(corpus: Corpus) -> bool:
     """Whether ``corpus`` fits ``phrases.txt`` + ``phrase_groups.csv``: one group per
     sentence at most, groups named by non-negative integers."""
     groups = corpus.groups
-    return (groups is not None and len(set(groups.sentence_index.tolist()))
-            == len(groups.sentence_index) and all(name.isdigit() for name in groups.names))
+    return (
+        groups is not None
+        and len(set(groups.sentence_index.tolist())) == len(groups.sentence_index)
+        and all(name.isdigit() for name in groups.names)
+    )
 
 
-def write_grouped(corpus: Corpus, folder: str | Path,
-                  written: list[Path] | None = None) -> list[Path]:
+def write_grouped(
+    corpus: Corpus, folder: str | Path, written: list[Path] | None = None
+) -> list[Path]:
     """Write ``phrases.txt`` and ``phrase_groups.csv`` (rows in sentence order)."""
     if not has_grouped_format(corpus):
         raise ValueError(f"{corpus.name} does not fit the grouped format")
@@ -68,8 +75,10 @@ def write_grouped(corpus: Corpus, folder: str | Path,
     folder.mkdir(parents=True, exist_ok=True)
     groups = corpus.checked_groups
     order = groups.sentence_index.argsort(kind="stable")
-    rows = "".join(f"{s},{groups.names[g]}\n" for s, g in zip(
-        groups.sentence_index[order].tolist(), groups.group_index[order].tolist()))
+    rows = "".join(
+        f"{s},{groups.names[g]}\n"
+        for s, g in zip(groups.sentence_index[order].tolist(), groups.group_index[order].tolist())
+    )
     phrases, table = folder / grouped.PHRASES, folder / grouped.GROUPS
     _write_text(phrases, "".join(text + "\n" for text in corpus.texts), written)
     _write_text(table, f"{grouped.HEADER}\n{rows}", written)
@@ -87,25 +96,51 @@ def corpus_dict(corpus: Corpus) -> dict[str, Any]:
     memberships by sentence id and group name) and pairs (by sentence id)."""
     ids = corpus.ids
     data: dict[str, Any] = {
-        "name": corpus.name, "language": corpus.language, "fingerprint": corpus.fingerprint,
-        "sentences": [{"id": id_, "text": text,
-                       **{column: values[i] for column, values in corpus.metadata.items()}}
-                      for i, (id_, text) in enumerate(zip(ids, corpus.texts))],
+        "name": corpus.name,
+        "language": corpus.language,
+        "fingerprint": corpus.fingerprint,
+        "sentences": [
+            {
+                "id": id_,
+                "text": text,
+                **{column: values[i] for column, values in corpus.metadata.items()},
+            }
+            for i, (id_, text) in enumerate(zip(ids, corpus.texts))
+        ],
     }
     if corpus.groups is not None:
         groups = corpus.groups
-        data["groups"] = {"kind": groups.kind, "names": list(groups.names), "members": [
-            [ids[s], groups.names[g]] for s, g in zip(groups.sentence_index.tolist(),
-                                                      groups.group_index.tolist())]}
+        data["groups"] = {
+            "kind": groups.kind,
+            "names": list(groups.names),
+            "members": [
+                [ids[s], groups.names[g]]
+                for s, g in zip(groups.sentence_index.tolist(), groups.group_index.tolist())
+            ],
+        }
     if corpus.pairs is not None:
         pairs = corpus.pairs
         data["pairs"] = [
-            {**({"id": pairs.ids[p]} if pairs.ids else {}), "first": ids[a], "second": ids[b],
-             "label": _label_value(pairs, label), "score": _value(score), "split": split,
-             "subset": subset}
-            for p, (a, b, label, score, split, subset) in enumerate(zip(
-                pairs.first.tolist(), pairs.second.tolist(), pairs.label.tolist(),
-                pairs.score.tolist(), pairs.split, pairs.subset))]
+            {
+                **({"id": pairs.ids[p]} if pairs.ids else {}),
+                "first": ids[a],
+                "second": ids[b],
+                "label": _label_value(pairs, label),
+                "score": _value(score),
+                "split": split,
+                "subset": subset,
+            }
+            for p, (a, b, label, score, split, subset) in enumerate(
+                zip(
+                    pairs.first.tolist(),
+                    pairs.second.tolist(),
+                    pairs.label.tolist(),
+                    pairs.score.tolist(),
+                    pairs.split,
+                    pairs.subset,
+                )
+            )
+        ]
     return data
 
 
@@ -117,16 +152,17 @@ def _label_value(pairs: PairTable, label: int) -> str | int | None:
     return pairs.label_text(label) if pairs.label_names else label
 
 
-def write_json(corpus: Corpus, path: str | Path, written: list[Path] | None = None
-               ) -> Path:
+def write_json(corpus: Corpus, path: str | Path, written: list[Path] | None = None) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    return _write_text(path, json.dumps(corpus_dict(corpus), ensure_ascii=False, indent=1,
-                                        default=str) + "\n", written)
+    return _write_text(
+        path,
+        json.dumps(corpus_dict(corpus), ensure_ascii=False, indent=1, default=str) + "\n",
+        written,
+    )
 
 
-def write_csv(corpus: Corpus, folder: str | Path, written: list[Path] | None = None
-              ) -> list[Path]:
+def write_csv(corpus: Corpus, folder: str | Path, written: list[Path] | None = None) -> list[Path]:
     """``sentences.csv`` (id, text, groups joined by "|"), and ``pairs.csv`` when the
     corpus has pairs."""
     folder = Path(folder)
@@ -137,28 +173,63 @@ def write_csv(corpus: Corpus, folder: str | Path, written: list[Path] | None = N
         for s, g in zip(groups.sentence_index.tolist(), groups.group_index.tolist()):
             names_of[s].append(groups.names[g])
     sentences = folder / "sentences.csv"
-    files = [_write_text(sentences, csv_text(
-        ("id", "text", groups.kind if groups is not None else "group"),
-        [(id_, text, "|".join(names)) for id_, text, names
-         in zip(ids, corpus.texts, names_of)]), written)]
+    files = [
+        _write_text(
+            sentences,
+            csv_text(
+                ("id", "text", groups.kind if groups is not None else "group"),
+                [
+                    (id_, text, "|".join(names))
+                    for id_, text, names in zip(ids, corpus.texts, names_of)
+                ],
+            ),
+            written,
+        )
+    ]
     if corpus.pairs is not None:
         pairs = corpus.pairs
         # The pair column holds the dataset's pair ids (SICK's pair_ID); datasets without
         # them (MSRP) name each pair by its two sentence ids alone.
         id_column = ("pair",) if pairs.ids else ()
-        files.append(_write_text(folder / "pairs.csv", csv_text(
-            (*id_column, "first", "second", "label", "score", "split", "subset"),
-            [(*((pairs.ids[p],) if pairs.ids else ()), ids[a], ids[b],
-              _label_value(pairs, label), "" if score != score else score, split, subset)
-             for p, (a, b, label, score, split, subset) in enumerate(zip(
-                 pairs.first.tolist(), pairs.second.tolist(), pairs.label.tolist(),
-                 pairs.score.tolist(), pairs.split, pairs.subset))]), written))
+        files.append(
+            _write_text(
+                folder / "pairs.csv",
+                csv_text(
+                    (*id_column, "first", "second", "label", "score", "split", "subset"),
+                    [
+                        (
+                            *((pairs.ids[p],) if pairs.ids else ()),
+                            ids[a],
+                            ids[b],
+                            _label_value(pairs, label),
+                            "" if score != score else score,
+                            split,
+                            subset,
+                        )
+                        for p, (a, b, label, score, split, subset) in enumerate(
+                            zip(
+                                pairs.first.tolist(),
+                                pairs.second.tolist(),
+                                pairs.label.tolist(),
+                                pairs.score.tolist(),
+                                pairs.split,
+                                pairs.subset,
+                            )
+                        )
+                    ],
+                ),
+                written,
+            )
+        )
     return files
 
 
-def export_corpus(corpus: Corpus, folder: str | Path,
-                  formats: Sequence[str] = FORMATS, written: list[Path] | None = None
-                  ) -> list[Path]:
+def export_corpus(
+    corpus: Corpus,
+    folder: str | Path,
+    formats: Sequence[str] = FORMATS,
+    written: list[Path] | None = None,
+) -> list[Path]:
     """Write ``corpus`` into ``folder`` in each of ``formats``: "original" (the grouped
     format, when the corpus fits it), "json" (``corpus.json``), "csv". Returns the
     files written (each also added to ``written`` once whole)."""
@@ -175,13 +246,22 @@ def export_corpus(corpus: Corpus, folder: str | Path,
 
 def change_log(edits: Sequence[Edit]) -> list[dict[str, str]]:
     """One row per edit: number, time, author, op, what, reason."""
-    return [{"number": str(number), "time": edit.time, "author": edit.author,
-             "op": edit.op, "what": edit.describe(), "reason": edit.reason}
-            for number, edit in enumerate(edits, start=1)]
+    return [
+        {
+            "number": str(number),
+            "time": edit.time,
+            "author": edit.author,
+            "op": edit.op,
+            "what": edit.describe(),
+            "reason": edit.reason,
+        }
+        for number, edit in enumerate(edits, start=1)
+    ]
 
 
-def export_change_log(edits: Sequence[Edit], folder: str | Path,
-                      written: list[Path] | None = None) -> list[Path]:
+def export_change_log(
+    edits: Sequence[Edit], folder: str | Path, written: list[Path] | None = None
+) -> list[Path]:
     """Write ``changes.csv`` (the :func:`change_log` rows) and ``changes.json`` (the
     rows, each with its full edit record under "edit")."""
     folder = Path(folder)
@@ -189,16 +269,23 @@ def export_change_log(edits: Sequence[Edit], folder: str | Path,
     rows = change_log(edits)
     csv_path, json_path = folder / "changes.csv", folder / "changes.json"
     header = ("number", "time", "author", "op", "what", "reason")
-    _write_text(csv_path, csv_text(header, [[row[h] for h in header] for row in rows]),
-                written)
-    _write_text(json_path, json.dumps(
-        [{**row, "edit": edit.to_dict()} for row, edit in zip(rows, edits)],
-        ensure_ascii=False, indent=1) + "\n", written)
+    _write_text(csv_path, csv_text(header, [[row[h] for h in header] for row in rows]), written)
+    _write_text(
+        json_path,
+        json.dumps(
+            [{**row, "edit": edit.to_dict()} for row, edit in zip(rows, edits)],
+            ensure_ascii=False,
+            indent=1,
+        )
+        + "\n",
+        written,
+    )
     return [csv_path, json_path]
 
 
-def export_all(corpus: Corpus, edits: Sequence[Edit], folder: str | Path,
-               formats: Sequence[str] = FORMATS) -> list[Path]:
+def export_all(
+    corpus: Corpus, edits: Sequence[Edit], folder: str | Path, formats: Sequence[str] = FORMATS
+) -> list[Path]:
     """:func:`export_corpus` and :func:`export_change_log` into ``folder``; the files
     written.
 
@@ -214,6 +301,5 @@ def export_all(corpus: Corpus, edits: Sequence[Edit], folder: str | Path,
         export_corpus(corpus, folder, formats, written)
         export_change_log(edits, folder, written)
     except OSError as error:
-        raise ExportError(error.strerror or str(error), error.filename or folder,
-                          written) from None
+        raise ExportError(error.strerror or str(error), error.filename or folder, written) from None
     return written

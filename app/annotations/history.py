@@ -110,9 +110,17 @@ class History:
         edit = self.by_id[record.edit]
         in_effect = edit.id in self._in_effect
         if (record.op == "undo") != in_effect:
-            self._stack_conflicts.append(Conflict(record, (
-                f"{edit.describe()} was {'not ' if record.op == 'undo' else ''}in effect "
-                "already"), applied=False, against=edit))
+            self._stack_conflicts.append(
+                Conflict(
+                    record,
+                    (
+                        f"{edit.describe()} was {'not ' if record.op == 'undo' else ''}in effect "
+                        "already"
+                    ),
+                    applied=False,
+                    against=edit,
+                )
+            )
             return
         done = self._done.setdefault(edit.author, [])
         undone = self._undone.setdefault(edit.author, [])
@@ -161,11 +169,20 @@ class History:
         undo/redo records that found nothing to do; those a resolution in effect
         settles are left out."""
         self._settle()
-        settled = {record_id for edit in self.edits if isinstance(edit, ResolveConflict)
-                   for record_id in edit.settles}
-        return [conflict for conflict in [*self._played, *self._stack_conflicts]
-                if not (conflict.record.id in settled and (
-                    conflict.against is None or conflict.against.id in settled))]
+        settled = {
+            record_id
+            for edit in self.edits
+            if isinstance(edit, ResolveConflict)
+            for record_id in edit.settles
+        }
+        return [
+            conflict
+            for conflict in [*self._played, *self._stack_conflicts]
+            if not (
+                conflict.record.id in settled
+                and (conflict.against is None or conflict.against.id in settled)
+            )
+        ]
 
     @property
     def overruled(self) -> dict[str, str]:
@@ -177,8 +194,10 @@ class History:
     def decided(self) -> list[Edit]:
         """What each author decided: the edits in effect and those a resolution
         overruled, in the order they went into effect (agreement is measured on it)."""
-        return sorted([*self.edits, *(self.by_id[e] for e in self._overruled)],
-                      key=lambda edit: self._rank[edit.id])
+        return sorted(
+            [*self.edits, *(self.by_id[e] for e in self._overruled)],
+            key=lambda edit: self._rank[edit.id],
+        )
 
     def undo_target(self, author: str) -> Edit | None:
         """``author``'s latest edit in effect: what their undo takes back (an edit a

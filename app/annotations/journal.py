@@ -83,8 +83,9 @@ class JournalUnavailable(EditError):
     may be written later. ``reason`` says why in a few words, ``errno`` is the
     operating system's error number when there is one."""
 
-    def __init__(self, reason: str, path: str | Path | None = None,
-                 error_number: int | None = None):
+    def __init__(
+        self, reason: str, path: str | Path | None = None, error_number: int | None = None
+    ):
         self.reason, self.errno = reason, error_number
         super().__init__(f"not saved: {reason}", path)
 
@@ -120,8 +121,13 @@ class StackRecord:
     id: str = field(default_factory=new_id)
 
     def to_dict(self) -> dict[str, str]:
-        return {"op": self.op, "edit": self.edit, "author": self.author, "time": self.time,
-                "id": self.id}
+        return {
+            "op": self.op,
+            "edit": self.edit,
+            "author": self.author,
+            "time": self.time,
+            "id": self.id,
+        }
 
 
 Record = Edit | StackRecord
@@ -162,16 +168,21 @@ class _Reader:
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             data = None
             if self.line > 1:
-                raise EditError("not a JSON line; the journal is corrupt", self.path,
-                                self.line) from None
+                raise EditError(
+                    "not a JSON line; the journal is corrupt", self.path, self.line
+                ) from None
         if self.line == 1:
             if not isinstance(data, dict) or data.get("format") != FORMAT:
                 raise EditError(NOT_A_JOURNAL, self.path)
             self.journal_id = str(data.get("id") or legacy_journal_id(raw))
             self.corpus_fingerprint = self.corpus_fingerprint or data.get("corpus")
             if data.get("corpus") != self.corpus_fingerprint:
-                raise EditError(f"the journal is for corpus {data.get('corpus')}, not "
-                                f"{self.corpus_fingerprint}", self.path, 1)
+                raise EditError(
+                    f"the journal is for corpus {data.get('corpus')}, not "
+                    f"{self.corpus_fingerprint}",
+                    self.path,
+                    1,
+                )
             return None
         try:
             return self._record(data, raw)
@@ -237,8 +248,9 @@ class _Reader:
         return records, used, tail
 
 
-def read_journal(path: str | Path, corpus_fingerprint: str | None = None
-                 ) -> tuple[str, list[Record]]:
+def read_journal(
+    path: str | Path, corpus_fingerprint: str | None = None
+) -> tuple[str, list[Record]]:
     """The corpus fingerprint and the records of the journal at ``path``, read only (no
     lock, no repair: a torn last line, which a writer may be writing, is left out with a
     warning)."""
@@ -252,23 +264,29 @@ def read_journal(path: str | Path, corpus_fingerprint: str | None = None
     reader = _Reader(path, corpus_fingerprint)
     records, _, tail = reader.parse_all(data)
     if tail:
-        warnings.warn(f"{path}: ignored a torn last line ({len(tail)} bytes) left by an "
-                      "interrupted write", stacklevel=2)
+        warnings.warn(
+            f"{path}: ignored a torn last line ({len(tail)} bytes) left by an interrupted write",
+            stacklevel=2,
+        )
     assert reader.corpus_fingerprint is not None, "read from the header line"
     return reader.corpus_fingerprint, records
 
 
 def header(corpus_fingerprint: str) -> dict[str, object]:
     """The first line of a new journal, with a new id."""
-    return {"format": FORMAT, "version": VERSION, "corpus": corpus_fingerprint,
-            "created": now(), "id": new_id()}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "corpus": corpus_fingerprint,
+        "created": now(),
+        "id": new_id(),
+    }
 
 
 def journal_lines(corpus_fingerprint: str, records: Iterable[Record]) -> bytes:
     """A new journal's bytes: its header, then ``records``."""
     lines = [header(corpus_fingerprint), *(record.to_dict() for record in records)]
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n"
-                   for line in lines).encode("utf-8")
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
 
 
 def time_stamp() -> str:
@@ -288,7 +306,7 @@ def write_new_file(name: Callable[[str], Path], data: bytes) -> Path:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(handle, view):]
+                view = view[os.write(handle, view) :]
             os.fsync(handle)
         except OSError:
             os.close(handle)
@@ -300,8 +318,7 @@ def write_new_file(name: Callable[[str], Path], data: bytes) -> Path:
     raise FileExistsError(errno.EEXIST, "no free name", str(name("")))
 
 
-def write_journal(path: str | Path, corpus_fingerprint: str,
-                  records: Iterable[Record]) -> Path:
+def write_journal(path: str | Path, corpus_fingerprint: str, records: Iterable[Record]) -> Path:
     """Write a new journal holding ``records`` (atomically: the old file or the new)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -309,8 +326,9 @@ def write_journal(path: str | Path, corpus_fingerprint: str,
     return path
 
 
-def merge_journals(paths: Iterable[str | Path], corpus_fingerprint: str | None = None
-                   ) -> tuple[str, list[Record]]:
+def merge_journals(
+    paths: Iterable[str | Path], corpus_fingerprint: str | None = None
+) -> tuple[str, list[Record]]:
     """The records of several journals of one corpus as one sequence: ordered by time,
     each journal's own order kept (equal times: the earlier journal first), a record
     present in several (a shared start, a journal merged before) kept once.
@@ -344,8 +362,9 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
-def merge_into(out: str | Path, paths: Iterable[str | Path],
-               corpus_fingerprint: str | None = None) -> tuple[list[Record], int]:
+def merge_into(
+    out: str | Path, paths: Iterable[str | Path], corpus_fingerprint: str | None = None
+) -> tuple[list[Record], int]:
     """Merge the journals at ``paths`` (:func:`merge_journals`) into the journal ``out``:
     a new file, or one of ``paths``. Under ``out``'s lock, after reading what other
     writers appended meanwhile, the records it lacks (by id) are appended: nothing in it
@@ -360,8 +379,11 @@ def merge_into(out: str | Path, paths: Iterable[str | Path],
     """
     out, paths = Path(out), [Path(path) for path in paths]
     if out.exists() and not any(_same_file(out, Path(path)) for path in paths):
-        raise EditError("exists and is not one of the journals merged: give a new file, "
-                        "or name it among the journals to merge into it", out)
+        raise EditError(
+            "exists and is not one of the journals merged: give a new file, "
+            "or name it among the journals to merge into it",
+            out,
+        )
     fingerprint, records = merge_journals(paths, corpus_fingerprint)
     with EditJournal(out, fingerprint) as journal, journal.locked():
         journal.read_new()
@@ -430,8 +452,9 @@ class EditJournal:
         self.corpus_fingerprint = corpus_fingerprint
         self.records: list[Record] = []
         self.warnings: list[str] = []
-        self.lock = filelock.FileLock(self.path.with_name(self.path.name + ".lock"),
-                                      timeout=LOCK_TIMEOUT)
+        self.lock = filelock.FileLock(
+            self.path.with_name(self.path.name + ".lock"), timeout=LOCK_TIMEOUT
+        )
         self._reader = _Reader(self.path, corpus_fingerprint)
         self._offset = 0
         #: SHA-256 of the file's first ``_offset`` bytes: a file that comes back (a drive
@@ -451,8 +474,7 @@ class EditJournal:
         with self.locked():
             created = not self.path.exists()
             try:
-                self._handle = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT,
-                                       0o644)
+                self._handle = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
             except OSError as error:
                 raise JournalUnavailable(_reason(error), self.path, error.errno) from None
             try:
@@ -483,11 +505,17 @@ class EditJournal:
         try:
             self.lock.acquire()
         except filelock.Timeout:
-            raise EditError(f"another process has held the lock {self.lock.lock_file} "
-                            f"for over {LOCK_TIMEOUT:.0f} s", self.path) from None
+            raise EditError(
+                f"another process has held the lock {self.lock.lock_file} "
+                f"for over {LOCK_TIMEOUT:.0f} s",
+                self.path,
+            ) from None
         except OSError as error:
-            raise JournalUnavailable(f"cannot take the lock {self.lock.lock_file}: "
-                                     f"{_reason(error)}", self.path, error.errno) from None
+            raise JournalUnavailable(
+                f"cannot take the lock {self.lock.lock_file}: {_reason(error)}",
+                self.path,
+                error.errno,
+            ) from None
         try:
             yield
         finally:
@@ -504,8 +532,9 @@ class EditJournal:
             on_disk = os.stat(self.path)
         except FileNotFoundError:
             where = "file" if self.path.parent.is_dir() else "folder"
-            raise JournalUnavailable(f"the journal's {where} is gone (a drive away?)",
-                                     self.path, errno.ENOENT) from None
+            raise JournalUnavailable(
+                f"the journal's {where} is gone (a drive away?)", self.path, errno.ENOENT
+            ) from None
         except OSError as error:
             raise JournalUnavailable(_reason(error), self.path, error.errno) from None
         try:
@@ -537,7 +566,9 @@ class EditJournal:
             os.close(handle)
             raise JournalUnavailable(
                 "the journal was replaced by a file that does not hold what this window "
-                "read; reopen the corpus to use it", self.path)
+                "read; reopen the corpus to use it",
+                self.path,
+            )
         with contextlib.suppress(OSError):
             os.close(self._handle)
         self._handle = handle
@@ -551,8 +582,9 @@ class EditJournal:
                 size = os.fstat(self._handle).st_size
                 data = os.pread(self._handle, size - self._offset, self._offset)
             except OSError as error:
-                raise JournalUnavailable(f"cannot read the journal: {_reason(error)}",
-                                         self.path, error.errno) from None
+                raise JournalUnavailable(
+                    f"cannot read the journal: {_reason(error)}", self.path, error.errno
+                ) from None
             records, used, tail = self._reader.parse_all(data)
             self._offset += used
             self._digest.update(data[:used])
@@ -571,18 +603,22 @@ class EditJournal:
             if self._set_aside is None or self._set_aside[0] != tail:
                 stamp = time_stamp()
                 kept = write_new_file(
-                    lambda n: self.path.with_name(f"{self.path.name}.torn-{stamp}{n}"), tail)
+                    lambda n: self.path.with_name(f"{self.path.name}.torn-{stamp}{n}"), tail
+                )
                 self._set_aside = tail, kept
             kept = self._set_aside[1]
             os.ftruncate(self._handle, self._offset)
             os.fsync(self._handle)
         except OSError as error:
-            self._torn = (f"a torn last line ({len(tail)} bytes) could not be set aside: "
-                          f"{_reason(error)}")
+            self._torn = (
+                f"a torn last line ({len(tail)} bytes) could not be set aside: {_reason(error)}"
+            )
             warning = f"{self.path}: {self._torn}; nothing is written after it until it is"
         else:
-            warning = (f"{self.path}: cut a torn last line ({len(tail)} bytes) left by an "
-                       f"interrupted write; its bytes are kept in {kept}")
+            warning = (
+                f"{self.path}: cut a torn last line ({len(tail)} bytes) left by an "
+                f"interrupted write; its bytes are kept in {kept}"
+            )
         self.warnings.append(warning)
         warnings.warn(warning, stacklevel=4)
 
@@ -590,8 +626,9 @@ class EditJournal:
         """Write ``records`` as lines at the end, in one write, fsync'd."""
         if self._torn is not None:
             raise JournalUnavailable(self._torn, self.path)
-        lines = "".join(json.dumps(record, ensure_ascii=False) + "\n"
-                        for record in records).encode("utf-8")
+        lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records).encode(
+            "utf-8"
+        )
         # One write to an O_APPEND file: the lines land whole at the end or, after a
         # crash, end in a torn tail that the next read under the lock sets aside. A short
         # write (a disk filling up) goes on with the rest, still under the lock, so the
@@ -601,8 +638,9 @@ class EditJournal:
             while written < len(lines):
                 done = os.write(self._handle, lines[written:])
                 if done == 0:
-                    raise OSError(errno.ENOSPC, f"only {written} of {len(lines)} bytes "
-                                  "could be written")
+                    raise OSError(
+                        errno.ENOSPC, f"only {written} of {len(lines)} bytes could be written"
+                    )
                 written += done
             os.fsync(self._handle)
         except OSError as error:

@@ -100,11 +100,14 @@ def _read(file: Path) -> tuple[dict, list[Kept]]:
     ValueError, KeyError, TypeError, EditError
         The file cannot be read as kept edits.
     """
-    lines = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines()
-             if line.strip()]
+    lines = [
+        json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     top = lines[0] if lines and lines[0].get("format") == FORMAT else {}
-    return top, [Kept(edit_from_dict(line["edit"]), bool(line.get("new_target", False)))
-                 for line in lines[1 if top else 0:]]
+    return top, [
+        Kept(edit_from_dict(line["edit"]), bool(line.get("new_target", False)))
+        for line in lines[1 if top else 0 :]
+    ]
 
 
 def _legacy_file(journal: Path) -> Path:
@@ -150,13 +153,23 @@ class KeptEdits:
                 return
             if not self._hold():
                 return
-            top = {"format": FORMAT, "version": VERSION,
-                   "journal": str(self.journal.path.resolve()), "journal_id": self.journal.id,
-                   "corpus": self.journal.corpus_fingerprint, "writer": self.writer,
-                   "author": self.author, "pid": os.getpid()}
-            write_text_atomic(self.path, "".join(
-                json.dumps(line, ensure_ascii=False) + "\n"
-                for line in [top, *(item.to_dict() for item in kept)]))
+            top = {
+                "format": FORMAT,
+                "version": VERSION,
+                "journal": str(self.journal.path.resolve()),
+                "journal_id": self.journal.id,
+                "corpus": self.journal.corpus_fingerprint,
+                "writer": self.writer,
+                "author": self.author,
+                "pid": os.getpid(),
+            }
+            write_text_atomic(
+                self.path,
+                "".join(
+                    json.dumps(line, ensure_ascii=False) + "\n"
+                    for line in [top, *(item.to_dict() for item in kept)]
+                ),
+            )
         except OSError:
             pass
 
@@ -224,8 +237,7 @@ class KeptEdits:
             return False
         return isinstance(top, dict) and top.get("journal") == here
 
-    def _set_aside(self, file: Path, corpus: str | None, kept: list[Kept],
-                   found: Adopted) -> None:
+    def _set_aside(self, file: Path, corpus: str | None, kept: list[Kept], found: Adopted) -> None:
         """Write ``kept`` (edits for an earlier journal at this path) beside the journal
         as a journal of their own, then remove ``file``; where that cannot be written,
         ``file`` stays for a later session."""
@@ -235,18 +247,22 @@ class KeptEdits:
             try:
                 aside = write_new_file(
                     lambda n: journal.with_name(f"{stem}.kept-{stamp}{n}{suffix}"),
-                    journal_lines(corpus or self.journal.corpus_fingerprint,
-                                  [item.edit for item in kept]))
+                    journal_lines(
+                        corpus or self.journal.corpus_fingerprint, [item.edit for item in kept]
+                    ),
+                )
             except OSError as error:
                 found.notices.append(
                     f"edits kept for an earlier journal at {journal} could not be set aside "
-                    f"beside it ({error.strerror or error}); they stay in {file}")
+                    f"beside it ({error.strerror or error}); they stay in {file}"
+                )
                 return
             count = f"{len(kept)} edit{'s' if len(kept) > 1 else ''}"
             found.notices.append(
                 f"{count} kept unsaved for an earlier journal at {journal} (deleted or "
                 f"replaced since) set aside in {aside}, not applied; to apply them: "
-                f"sentspace annotations merge {journal} {aside} --out {journal}")
+                f"sentspace annotations merge {journal} {aside} --out {journal}"
+            )
         with contextlib.suppress(OSError):
             file.unlink()
 

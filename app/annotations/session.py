@@ -77,8 +77,12 @@ def item_keys(edit: Edit) -> tuple[str, ...]:
 def conflict_items(conflict: Conflict) -> tuple[str, ...]:
     """The review-list keys a conflict is about: those its record and the edit it met
     decide (an undo/redo record: the edit it names)."""
-    keys = [key for edit in (conflict.record, conflict.against) if isinstance(edit, Edit)
-            for key in item_keys(edit)]
+    keys = [
+        key
+        for edit in (conflict.record, conflict.against)
+        if isinstance(edit, Edit)
+        for key in item_keys(edit)
+    ]
     return tuple(dict.fromkeys(keys))
 
 
@@ -92,7 +96,8 @@ def same_conflict(a: Conflict, b: Conflict) -> bool:
     """Whether two conflicts are the same meeting of the same records (a conflict is
     found again, as a new object, on every replay)."""
     return a.record.id == b.record.id and (a.against.id if a.against else None) == (
-        b.against.id if b.against else None)
+        b.against.id if b.against else None
+    )
 
 
 @dataclass(frozen=True)
@@ -185,16 +190,22 @@ class AnnotationSession:
         self._reported_corpus = self.history.corpus
         self.kept = KeptEdits(journal, self.author)
         adopted = self.kept.adopt()
-        self.pending = [Pending(item.edit, self.corpus, RESTORED, item.new_target)
-                        for item in adopted.kept]
+        self.pending = [
+            Pending(item.edit, self.corpus, RESTORED, item.new_target) for item in adopted.kept
+        ]
         self._own.update(item.edit.id for item in self.pending)
         self.dropped: list[tuple[Edit, str]] = []
         self.warnings = [*journal.warnings, *adopted.notices]
 
     @classmethod
-    def open(cls, original: Corpus, path: str | Path | None = None, *,
-             workspace: str | Path | None = None, author: str | None = None
-             ) -> AnnotationSession:
+    def open(
+        cls,
+        original: Corpus,
+        path: str | Path | None = None,
+        *,
+        workspace: str | Path | None = None,
+        author: str | None = None,
+    ) -> AnnotationSession:
         """Open (or start) the journal of ``original`` at ``path``, by default
         :func:`~sentspace.app.annotations.journal.journal_path` (beside ``workspace`` if given)."""
         path = Path(path) if path is not None else journal_path(original, workspace)
@@ -229,7 +240,7 @@ class AnnotationSession:
     def _sync(self) -> None:
         """Replay what other writers appended since we last read."""
         self.journal.read_new()
-        new = self.journal.records[self._fed:]
+        new = self.journal.records[self._fed :]
         self._fed = len(self.journal.records)
         self.history.feed(new)
         self._unreported += [record for record in new if record.id not in self._own]
@@ -242,8 +253,7 @@ class AnnotationSession:
             self._sync()
         records, self._unreported = tuple(self._unreported), []
         current = self.conflicts
-        conflicts = tuple(c for c in current
-                          if _conflict_key(c) not in self._reported_conflicts)
+        conflicts = tuple(c for c in current if _conflict_key(c) not in self._reported_conflicts)
         # A conflict settled and back (its resolution undone) is new again.
         self._reported_conflicts = set(map(_conflict_key, current))
         corpus = self.corpus
@@ -300,8 +310,7 @@ class AnnotationSession:
 
     # --- editing ------------------------------------------------------------------
 
-    def record(self, edit: Edit, view: Corpus | None = None, *,
-               new_target: bool = False) -> Edit:
+    def record(self, edit: Edit, view: Corpus | None = None, *, new_target: bool = False) -> Edit:
         """Check ``edit`` against ``view`` (the corrected corpus as this session showed
         it; by default now), then journal it after what others appended, if it still
         fits there; apply it. ``new_target``: the edit's target is a new group's name,
@@ -342,8 +351,10 @@ class AnnotationSession:
             if edit.changes_corpus and self.corpus is not view:
                 _, conflicts = replay_edits(self.corpus, [edit])
                 if conflicts and not conflicts[0].applied:
-                    raise EditError(f"{conflicts[0].problem} since this window last "
-                                    "showed it", self.journal.path)
+                    raise EditError(
+                        f"{conflicts[0].problem} since this window last showed it",
+                        self.journal.path,
+                    )
             self._append(edit)
         return edit
 
@@ -351,8 +362,7 @@ class AnnotationSession:
     def _names(corpus: Corpus) -> tuple[str, ...]:
         return tuple(corpus.groups.names) if corpus.groups is not None else ()
 
-    def _keep(self, edit: Edit, view: Corpus, error: JournalUnavailable,
-              new_target: bool) -> None:
+    def _keep(self, edit: Edit, view: Corpus, error: JournalUnavailable, new_target: bool) -> None:
         self.pending.append(Pending(edit, view, error.reason, new_target))
         self._own.add(edit.id)  # if it landed after all, it is not another writer's
         self._write_recovery()
@@ -394,8 +404,14 @@ class AnnotationSession:
     def _stamp(self, reason: str) -> dict[str, str]:
         return {"author": self.author, "reason": reason}
 
-    def move(self, sentence: int, target: str | None = None, *, source: str | None = None,
-             reason: str = "") -> Edit:
+    def move(
+        self,
+        sentence: int,
+        target: str | None = None,
+        *,
+        source: str | None = None,
+        reason: str = "",
+    ) -> Edit:
         """Move sentence ``sentence`` (index) into group ``target`` (a new group when
         None), out of ``source`` (by default its only or first group as this session
         last saw it: if another writer moved it since, the move is a conflict)."""
@@ -405,18 +421,30 @@ class AnnotationSession:
         view = self.corpus
         # A new group's name must be new to every writer: record() names it again, under
         # the journal's lock, if another took it.
-        return self.record(MoveSentence(
-            sentence=self.original.ids[sentence], source=source,
-            target=target if target is not None else self._new_group_name(view),
-            **self._stamp(reason)), view, new_target=target is None)
+        return self.record(
+            MoveSentence(
+                sentence=self.original.ids[sentence],
+                source=source,
+                target=target if target is not None else self._new_group_name(view),
+                **self._stamp(reason),
+            ),
+            view,
+            new_target=target is None,
+        )
 
     def split(self, group: str, sentences: Sequence[int], *, reason: str = "") -> Edit:
         """Move ``sentences`` (indices, members of ``group``) into a new group."""
         view = self.corpus
-        return self.record(SplitGroup(
-            group=group, members=tuple(self.original.ids[s] for s in sentences),
-            target=self._new_group_name(view), **self._stamp(reason)), view,
-            new_target=True)
+        return self.record(
+            SplitGroup(
+                group=group,
+                members=tuple(self.original.ids[s] for s in sentences),
+                target=self._new_group_name(view),
+                **self._stamp(reason),
+            ),
+            view,
+            new_target=True,
+        )
 
     def _new_group_name(self, view: Corpus) -> str:
         """A group name new both to ``view`` and to the journal's latest state."""
@@ -424,21 +452,30 @@ class AnnotationSession:
 
     def merge(self, groups: Sequence[str], *, reason: str = "") -> Edit:
         """Merge ``groups`` into the first of them."""
-        return self.record(MergeGroups(groups=tuple(groups), target=groups[0],
-                                       **self._stamp(reason)))
+        return self.record(
+            MergeGroups(groups=tuple(groups), target=groups[0], **self._stamp(reason))
+        )
 
-    def edit_pair(self, pair: int, *, score: float | None = None, label: int | None = None,
-                  reason: str = "") -> Edit:
+    def edit_pair(
+        self, pair: int, *, score: float | None = None, label: int | None = None, reason: str = ""
+    ) -> Edit:
         """Set pair ``pair``'s gold score and/or label."""
         pairs = self.corpus.pairs
         if pairs is None or not 0 <= pair < len(pairs):
             raise EditError(f"no pair {pair}")
         old_score = float(pairs.score[pair])
-        return self.record(EditPair(
-            pair=pair, score=score, label=label,
-            old_score=old_score if old_score == old_score else None,
-            old_label=int(pairs.label[pair]), pair_id=pairs.ids[pair] if pairs.ids else "",
-            label_names=pairs.label_names, **self._stamp(reason)))
+        return self.record(
+            EditPair(
+                pair=pair,
+                score=score,
+                label=label,
+                old_score=old_score if old_score == old_score else None,
+                old_label=int(pairs.label[pair]),
+                pair_id=pairs.ids[pair] if pairs.ids else "",
+                label_names=pairs.label_names,
+                **self._stamp(reason),
+            )
+        )
 
     def mark_reviewed(self, item: str, *, reason: str = "") -> Edit:
         """Mark ``item`` reviewed; a sentence's mark records the one group this session
@@ -447,8 +484,9 @@ class AnnotationSession:
         if item.startswith("sentence:"):
             try:
                 shown = self.group_names_of(
-                    list(self.original.ids).index(item.removeprefix("sentence:")))
-            except ValueError:    # no such sentence: the mark records no group
+                    list(self.original.ids).index(item.removeprefix("sentence:"))
+                )
+            except ValueError:  # no such sentence: the mark records no group
                 shown = []
             group = shown[0] if len(shown) == 1 else None
         return self.record(MarkReviewed(item=item, group=group, **self._stamp(reason)))
@@ -456,8 +494,7 @@ class AnnotationSession:
     def note(self, item: str, text: str) -> Edit:
         return self.record(AddNote(item=item, text=text, author=self.author))
 
-    def resolve(self, conflict: Conflict, stands: Edit | None, reason: str
-                ) -> ResolveConflict:
+    def resolve(self, conflict: Conflict, stands: Edit | None, reason: str) -> ResolveConflict:
         """Settle ``conflict`` (one of :attr:`conflicts`): the decision ``stands`` (one
         of :func:`decisions_of`; None: neither, or for an undo/redo record, acknowledged)
         stays, the other is overruled; journaled with this author and ``reason``
@@ -477,28 +514,44 @@ class AnnotationSession:
         with self.journal.locked():
             self._sync()
             if not any(same_conflict(conflict, c) for c in self.conflicts):
-                by = [edit for edit in self.edits if isinstance(edit, ResolveConflict)
-                      and conflict.record.id in edit.settles]
+                by = [
+                    edit
+                    for edit in self.edits
+                    if isinstance(edit, ResolveConflict) and conflict.record.id in edit.settles
+                ]
                 raise EditError(
-                    f"resolved meanwhile by {by[-1].author} ({by[-1].decision})" if by
+                    f"resolved meanwhile by {by[-1].author} ({by[-1].decision})"
+                    if by
                     else "no longer a conflict (an edit in it was undone meanwhile)",
-                    self.journal.path)
+                    self.journal.path,
+                )
             overruled = [edit for edit in decisions if edit is not stands]
             if stands is not None:
                 decision = f"{stands.author}'s {stands.describe()} stands" + "".join(
-                    f" over {edit.author}'s {edit.describe()}" for edit in overruled)
+                    f" over {edit.author}'s {edit.describe()}" for edit in overruled
+                )
             elif decisions:
-                decision = "neither stands: " + " and ".join(
-                    f"{edit.author}'s {edit.describe()}" for edit in decisions) + " overruled"
+                decision = (
+                    "neither stands: "
+                    + " and ".join(f"{edit.author}'s {edit.describe()}" for edit in decisions)
+                    + " overruled"
+                )
             else:
                 decision = f"acknowledged: {conflict.describe()}"
-            settles = tuple(dict.fromkeys(
-                record.id for record in (conflict.record, conflict.against)
-                if record is not None))
+            settles = tuple(
+                dict.fromkeys(
+                    record.id
+                    for record in (conflict.record, conflict.against)
+                    if record is not None
+                )
+            )
             resolution = ResolveConflict(
-                settles=settles, stands=stands.id if stands is not None else "",
-                items=conflict_items(conflict), decision=decision,
-                **self._stamp(reason.strip()))
+                settles=settles,
+                stands=stands.id if stands is not None else "",
+                items=conflict_items(conflict),
+                decision=decision,
+                **self._stamp(reason.strip()),
+            )
             self._append(resolution)
         return resolution
 

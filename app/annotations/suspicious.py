@@ -46,13 +46,14 @@ def rankdata(*args, **kwargs):
     """``scipy.stats.rankdata``, imported on first use: scipy.stats takes about 0.4 s to
     import, too slow for the GUI's start."""
     from scipy.stats import rankdata as scipy_rankdata  # noqa: PLC0415
+
     return scipy_rankdata(*args, **kwargs)
 
 
 # --- geometry shared by the finders ---------------------------------------------------
 
-def _row_dots(a: Embeddings, rows_a: np.ndarray, b: Embeddings, rows_b: np.ndarray
-              ) -> np.ndarray:
+
+def _row_dots(a: Embeddings, rows_a: np.ndarray, b: Embeddings, rows_b: np.ndarray) -> np.ndarray:
     """``a[rows_a[i]] . b[rows_b[i]]`` for every i, shape (n,), float64."""
     out = np.empty(len(rows_a))
     for start in range(0, len(rows_a), ROW_BLOCK):
@@ -67,9 +68,13 @@ def _row_dots(a: Embeddings, rows_a: np.ndarray, b: Embeddings, rows_b: np.ndarr
 
 def _membership_matrix(groups: Grouping, n_sentences: int) -> sp.csr_array:
     """1 where sentence i belongs to group g; float32, shape (n_sentences, n_groups)."""
-    return sp.csr_array((np.ones(len(groups.sentence_index), dtype=np.float32),
-                         (groups.sentence_index, groups.group_index)),
-                        shape=(n_sentences, groups.n_groups))
+    return sp.csr_array(
+        (
+            np.ones(len(groups.sentence_index), dtype=np.float32),
+            (groups.sentence_index, groups.group_index),
+        ),
+        shape=(n_sentences, groups.n_groups),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,8 +104,11 @@ class _GroupGeometry:
         sums = membership.T @ unit.matrix
         sums = sp.csr_array(sums) if sp.issparse(sums) else np.asarray(sums)
         every = np.arange(groups.n_groups)
-        self_dots = np.bincount(groups.group_index, minlength=groups.n_groups,
-                                weights=(~unit.degenerate[groups.sentence_index]).astype(float))
+        self_dots = np.bincount(
+            groups.group_index,
+            minlength=groups.n_groups,
+            weights=(~unit.degenerate[groups.sentence_index]).astype(float),
+        )
         return cls(unit, sums, _row_dots(sums, every, sums, every), self_dots)
 
     def cohesion(self, sizes: np.ndarray) -> np.ndarray:
@@ -109,8 +117,9 @@ class _GroupGeometry:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(pairs > 0, (self.squared_sums - self.self_dots) / pairs, np.nan)
 
-    def cosine_to_group(self, sentences: np.ndarray, groups: np.ndarray, sizes: np.ndarray,
-                        member: np.ndarray) -> np.ndarray:
+    def cosine_to_group(
+        self, sentences: np.ndarray, groups: np.ndarray, sizes: np.ndarray, member: np.ndarray
+    ) -> np.ndarray:
         """Mean cosine of each sentence to the members of a group, itself excluded when
         it is a ``member``; NaN when no other member is left. Shape (n,)."""
         dots = _row_dots(self.unit.matrix, sentences, self.sums, groups)
@@ -125,8 +134,9 @@ def _check_embeddings(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> N
         raise EvaluationError("no embeddings given: pass one matrix per encoder")
     for name, matrix in embeddings.items():
         if matrix.ndim != 2 or matrix.shape[0] != len(corpus):
-            raise EvaluationError(f"embeddings of {name!r} have shape {matrix.shape}; "
-                                  f"expected ({len(corpus)}, dim)")
+            raise EvaluationError(
+                f"embeddings of {name!r} have shape {matrix.shape}; expected ({len(corpus)}, dim)"
+            )
 
 
 def _require_groups(corpus: Corpus, kind: str | None = None) -> Grouping:
@@ -196,22 +206,28 @@ class ReviewList:
         n, changes = len(self), {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name in _NOT_PER_ROW or f.name in self.not_per_row or not isinstance(
-                    value, (np.ndarray, tuple)):
+            if (
+                f.name in _NOT_PER_ROW
+                or f.name in self.not_per_row
+                or not isinstance(value, (np.ndarray, tuple))
+            ):
                 continue
             if len(value) != n:
-                raise ValueError(f"{type(self).__name__}.{f.name} has {len(value)} values "
-                                 f"for {n} rows")
-            changes[f.name] = (value[rows] if isinstance(value, np.ndarray)
-                               else tuple(value[r] for r in rows.tolist()))
+                raise ValueError(
+                    f"{type(self).__name__}.{f.name} has {len(value)} values for {n} rows"
+                )
+            changes[f.name] = (
+                value[rows]
+                if isinstance(value, np.ndarray)
+                else tuple(value[r] for r in rows.tolist())
+            )
         return dataclasses.replace(self, **changes)
 
     def _per_encoder(self, header: str, values: np.ndarray) -> list[tuple[str, np.ndarray]]:
         """One column per encoder, when there is more than one."""
         if len(self.encoder_names) < 2:
             return []
-        return [(f"{header} [{name}]", values[:, e])
-                for e, name in enumerate(self.encoder_names)]
+        return [(f"{header} [{name}]", values[:, e]) for e, name in enumerate(self.encoder_names)]
 
 
 def _group_label(groups: Grouping, index: np.ndarray) -> list[str]:
@@ -297,13 +313,17 @@ class MisgroupedSentences(ReviewList):
 
     def why(self, row: int) -> str:
         groups = self.corpus.checked_groups
-        text = (f"{self.share_outside[row]:.0%} of its {self.k[row]} nearest neighbours lie "
-                f"outside {groups.kind} {groups.names[self.group[row]]} (mean cosine to its "
-                f"members {self.own_cosine[row]:.3f})")
+        text = (
+            f"{self.share_outside[row]:.0%} of its {self.k[row]} nearest neighbours lie "
+            f"outside {groups.kind} {groups.names[self.group[row]]} (mean cosine to its "
+            f"members {self.own_cosine[row]:.3f})"
+        )
         if self.likely_group[row] >= 0:
-            text += (f"; {self.likely_share[row]:.0%} are in {groups.kind} "
-                     f"{groups.names[self.likely_group[row]]} (mean cosine "
-                     f"{self.likely_cosine[row]:.3f})")
+            text += (
+                f"; {self.likely_share[row]:.0%} are in {groups.kind} "
+                f"{groups.names[self.likely_group[row]]} (mean cosine "
+                f"{self.likely_cosine[row]:.3f})"
+            )
         return text
 
 
@@ -316,8 +336,13 @@ class ScuOutliers(MisgroupedSentences):
     title: ClassVar[str] = "SCU contributors far from their SCU"
 
 
-def misgrouped(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-               k: int = DEFAULT_K, search: str = "auto") -> MisgroupedSentences:
+def misgrouped(
+    corpus: Corpus,
+    embeddings: Mapping[str, Embeddings],
+    *,
+    k: int = DEFAULT_K,
+    search: str = "auto",
+) -> MisgroupedSentences:
     """Rank the group members whose ``k`` nearest grouped sentences are mostly elsewhere.
 
     Parameters
@@ -335,20 +360,35 @@ def misgrouped(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     return run_job(iter_misgrouped(corpus, embeddings, k=k, search=search))
 
 
-def iter_misgrouped(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-                    k: int = DEFAULT_K, search: str = "auto") -> Job[MisgroupedSentences]:
+def iter_misgrouped(
+    corpus: Corpus,
+    embeddings: Mapping[str, Embeddings],
+    *,
+    k: int = DEFAULT_K,
+    search: str = "auto",
+) -> Job[MisgroupedSentences]:
     """:func:`misgrouped` as a job (progress and cancel while neighbours are found)."""
     return _iter_misgrouped(MisgroupedSentences, corpus, embeddings, k, search)
 
 
-def scu_outliers(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-                 k: int = DEFAULT_K, search: str = "auto") -> ScuOutliers:
+def scu_outliers(
+    corpus: Corpus,
+    embeddings: Mapping[str, Embeddings],
+    *,
+    k: int = DEFAULT_K,
+    search: str = "auto",
+) -> ScuOutliers:
     """:func:`misgrouped` for the SCUs of a pyramid corpus (groups of kind "SCU")."""
     return run_job(iter_scu_outliers(corpus, embeddings, k=k, search=search))
 
 
-def iter_scu_outliers(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-                      k: int = DEFAULT_K, search: str = "auto") -> Job[ScuOutliers]:
+def iter_scu_outliers(
+    corpus: Corpus,
+    embeddings: Mapping[str, Embeddings],
+    *,
+    k: int = DEFAULT_K,
+    search: str = "auto",
+) -> Job[ScuOutliers]:
     """:func:`scu_outliers` as a job."""
     _require_groups(corpus, "SCU")
     return _iter_misgrouped(ScuOutliers, corpus, embeddings, k, search)
@@ -357,9 +397,13 @@ def iter_scu_outliers(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
 _Misgrouped = TypeVar("_Misgrouped", bound=MisgroupedSentences)
 
 
-def _iter_misgrouped(table: type[_Misgrouped], corpus: Corpus,
-                     embeddings: Mapping[str, Embeddings], k_max: int,
-                     search: str) -> Job[_Misgrouped]:
+def _iter_misgrouped(
+    table: type[_Misgrouped],
+    corpus: Corpus,
+    embeddings: Mapping[str, Embeddings],
+    k_max: int,
+    search: str,
+) -> Job[_Misgrouped]:
     groups = _require_groups(corpus)
     _check_embeddings(corpus, embeddings)
     n, sizes = len(corpus), groups.sizes
@@ -387,51 +431,90 @@ def _iter_misgrouped(table: type[_Misgrouped], corpus: Corpus,
         unit = geometry.unit
         # Sorted unique rows: as many as the whole is the whole (no copy of a million
         # rows, and queries that are the pool search it as such).
-        subset = lambda index, whole: (whole if len(index) == whole.shape[0] else  # noqa: E731
-                                       Normalised(whole.matrix[index], whole.degenerate[index]))
+        subset = lambda index, whole: (
+            whole
+            if len(index) == whole.shape[0]
+            # noqa: E731
+            else Normalised(whole.matrix[index], whole.degenerate[index])
+        )
         pooled = subset(pool, unit)
-        neighbours, _, how = yield from iter_knn(subset(np.searchsorted(pool, queries), pooled),
-                                                 pooled, k_top, exclude=position[queries],
-                                                 search=search)
+        neighbours, _, how = yield from iter_knn(
+            subset(np.searchsorted(pool, queries), pooled),
+            pooled,
+            k_top,
+            exclude=position[queries],
+            search=search,
+        )
         searches.append(how)
         neighbours = pool[neighbours[query_of_row]]
         # Row i keeps its first k[i] neighbours; counts[i, g] = how many are in group g.
         taken = np.arange(neighbours.shape[1]) < k[:, None]
-        indicator = sp.csr_array((np.ones(int(taken.sum()), dtype=np.float32),
-                                  (np.nonzero(taken)[0], neighbours[taken])), shape=(rows, n))
+        indicator = sp.csr_array(
+            (
+                np.ones(int(taken.sum()), dtype=np.float32),
+                (np.nonzero(taken)[0], neighbours[taken]),
+            ),
+            shape=(rows, n),
+        )
         counts = sp.csr_array(indicator @ membership)
         own_count = counts[np.arange(rows), group]
         share_by_encoder[:, e] = 1.0 - np.asarray(own_count).ravel() / k
-        own_by_encoder[:, e] = geometry.cosine_to_group(sentence, group, sizes,
-                                                        np.ones(rows))
+        own_by_encoder[:, e] = geometry.cosine_to_group(sentence, group, sizes, np.ones(rows))
         counts_by_encoder.append(counts)
         counts_total = counts_total + counts
     # Most frequent other group over all encoders: zero the own group, take the argmax.
-    others = sp.csr_array(counts_total - sp.csr_array(
-        (np.asarray(counts_total[np.arange(rows), group]).ravel(), (np.arange(rows), group)),
-        shape=counts_total.shape))
+    others = sp.csr_array(
+        counts_total
+        - sp.csr_array(
+            (np.asarray(counts_total[np.arange(rows), group]).ravel(), (np.arange(rows), group)),
+            shape=counts_total.shape,
+        )
+    )
     others.eliminate_zeros()
     likely = np.asarray(others.argmax(axis=1)).ravel() if rows else np.empty(0, np.int64)
     has_likely = np.asarray(others.max(axis=1).toarray()).ravel() > 0 if rows else likely > 0
     likely = np.where(has_likely, likely, -1)
     safe_likely = np.maximum(likely, 0)
-    likely_share = np.mean([np.asarray(c[np.arange(rows), safe_likely]).ravel() / k
-                            for c in counts_by_encoder], axis=0) * has_likely
+    likely_share = (
+        np.mean(
+            [np.asarray(c[np.arange(rows), safe_likely]).ravel() / k for c in counts_by_encoder],
+            axis=0,
+        )
+        * has_likely
+    )
     likely_by_encoder = np.stack(
-        [np.where(has_likely, g.cosine_to_group(sentence, safe_likely, sizes,
-                                                _member_of(groups, sentence, safe_likely)),
-                  np.nan) for g in geometries], axis=1)
+        [
+            np.where(
+                has_likely,
+                g.cosine_to_group(
+                    sentence, safe_likely, sizes, _member_of(groups, sentence, safe_likely)
+                ),
+                np.nan,
+            )
+            for g in geometries
+        ],
+        axis=1,
+    )
     share = share_by_encoder.mean(axis=1)
     own = own_by_encoder.mean(axis=1)
     likely_cos = likely_by_encoder.mean(axis=1)
     order = np.lexsort((-np.nan_to_num(likely_cos - own, nan=-np.inf), -share))
-    return table(corpus=corpus, encoder_names=tuple(embeddings), sentence=sentence[order],
-                 group=group[order], k=k[order], share_outside=share[order],
-                 share_outside_by_encoder=share_by_encoder[order], likely_group=likely[order],
-                 likely_share=likely_share[order], own_cosine=own[order],
-                 own_cosine_by_encoder=own_by_encoder[order],
-                 likely_cosine=likely_cos[order],
-                 likely_cosine_by_encoder=likely_by_encoder[order], searches=tuple(searches))
+    return table(
+        corpus=corpus,
+        encoder_names=tuple(embeddings),
+        sentence=sentence[order],
+        group=group[order],
+        k=k[order],
+        share_outside=share[order],
+        share_outside_by_encoder=share_by_encoder[order],
+        likely_group=likely[order],
+        likely_share=likely_share[order],
+        own_cosine=own[order],
+        own_cosine_by_encoder=own_by_encoder[order],
+        likely_cosine=likely_cos[order],
+        likely_cosine_by_encoder=likely_by_encoder[order],
+        searches=tuple(searches),
+    )
 
 
 def _member_of(groups: Grouping, sentences: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -508,12 +591,14 @@ class SpreadGroups(ReviewList):
 
     def why(self, row: int) -> str:
         groups = self.corpus.checked_groups
-        return (f"mean cosine between the {self.size[row]} members of {groups.kind} "
-                f"{groups.names[self.group[row]]} is {self.cohesion[row]:.3f}, z = "
-                f"{self.z[row]:+.2f} against the other groups (percentile "
-                f"{self.percentile[row]:.0f}; any two sentences: "
-                f"{float(np.mean(self.corpus_cosine)):.3f}); farthest member "
-                f"{self.corpus.ids[self.outlier[row]]} ({self.outlier_cosine[row]:.3f})")
+        return (
+            f"mean cosine between the {self.size[row]} members of {groups.kind} "
+            f"{groups.names[self.group[row]]} is {self.cohesion[row]:.3f}, z = "
+            f"{self.z[row]:+.2f} against the other groups (percentile "
+            f"{self.percentile[row]:.0f}; any two sentences: "
+            f"{float(np.mean(self.corpus_cosine)):.3f}); farthest member "
+            f"{self.corpus.ids[self.outlier[row]]} ({self.outlier_cosine[row]:.3f})"
+        )
 
 
 def spread_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> SpreadGroups:
@@ -542,11 +627,11 @@ def spread_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> Sprea
         cohesion_each.append(c)
         z_each.append((c - c.mean()) / spread if spread > 0 else np.zeros_like(c))
         percentile.append(100.0 * rankdata(c, method="max") / len(c))
-        member_cos.append(geometry.cosine_to_group(groups.sentence_index,
-                                                   groups.group_index, sizes, ones))
+        member_cos.append(
+            geometry.cosine_to_group(groups.sentence_index, groups.group_index, sizes, ones)
+        )
         total = np.asarray(geometry.unit.matrix.sum(axis=0), dtype=np.float64).ravel()
-        corpus_cos.append((total @ total - (~geometry.unit.degenerate).sum())
-                          / max(n * (n - 1), 1))
+        corpus_cos.append((total @ total - (~geometry.unit.degenerate).sum()) / max(n * (n - 1), 1))
     cohesion, z = np.stack(cohesion_each, axis=1), np.stack(z_each, axis=1)
     member_mean = np.mean(member_cos, axis=0)
     # The farthest member of each group: lowest mean cosine to the rest, first in
@@ -557,12 +642,19 @@ def spread_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> Sprea
     z_mean = z.mean(axis=1)
     order = np.argsort(z_mean, kind="stable")
     return SpreadGroups(
-        corpus=corpus, encoder_names=tuple(embeddings), group=eligible[order],
-        size=sizes[eligible][order], cohesion=cohesion.mean(axis=1)[order],
-        cohesion_by_encoder=cohesion[order], z=z_mean[order], z_by_encoder=z[order],
+        corpus=corpus,
+        encoder_names=tuple(embeddings),
+        group=eligible[order],
+        size=sizes[eligible][order],
+        cohesion=cohesion.mean(axis=1)[order],
+        cohesion_by_encoder=cohesion[order],
+        z=z_mean[order],
+        z_by_encoder=z[order],
         percentile=np.mean(percentile, axis=0)[order],
         outlier=groups.sentence_index[outlier_row][order],
-        outlier_cosine=member_mean[outlier_row][order], corpus_cosine=np.asarray(corpus_cos))
+        outlier_cosine=member_mean[outlier_row][order],
+        corpus_cosine=np.asarray(corpus_cos),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -628,8 +720,10 @@ class CloseGroups(ReviewList):
 
     def sentences_of(self, row: int) -> list[int]:
         groups = self.corpus.checked_groups
-        return [*map(int, groups.members(int(self.first[row]))),
-                *map(int, groups.members(int(self.second[row])))]
+        return [
+            *map(int, groups.members(int(self.first[row]))),
+            *map(int, groups.members(int(self.second[row]))),
+        ]
 
     def key(self, row: int) -> str:
         names = self.corpus.checked_groups.names
@@ -638,15 +732,22 @@ class CloseGroups(ReviewList):
     def why(self, row: int) -> str:
         groups = self.corpus.checked_groups
         a, b = groups.names[self.first[row]], groups.names[self.second[row]]
-        return (f"members of {groups.kind}s {a} and {b} have mean cosine "
-                f"{self.cross_cosine[row]:.3f} across the two, against "
-                f"{self.cohesion_first[row]:.3f} within {a} and "
-                f"{self.cohesion_second[row]:.3f} within {b} (margin "
-                f"{self.margin[row]:+.3f})")
+        return (
+            f"members of {groups.kind}s {a} and {b} have mean cosine "
+            f"{self.cross_cosine[row]:.3f} across the two, against "
+            f"{self.cohesion_first[row]:.3f} within {a} and "
+            f"{self.cohesion_second[row]:.3f} within {b} (margin "
+            f"{self.margin[row]:+.3f})"
+        )
 
 
-def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-                 k: int = DEFAULT_MERGE_K, search: str = "auto") -> CloseGroups:
+def close_groups(
+    corpus: Corpus,
+    embeddings: Mapping[str, Embeddings],
+    *,
+    k: int = DEFAULT_MERGE_K,
+    search: str = "auto",
+) -> CloseGroups:
     """Rank candidate pairs of groups by how much closer they are to each other than to
     themselves.
 
@@ -665,8 +766,13 @@ def close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     return run_job(iter_close_groups(corpus, embeddings, k=k, search=search))
 
 
-def iter_close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-                      k: int = DEFAULT_MERGE_K, search: str = "auto") -> Job[CloseGroups]:
+def iter_close_groups(
+    corpus: Corpus,
+    embeddings: Mapping[str, Embeddings],
+    *,
+    k: int = DEFAULT_MERGE_K,
+    search: str = "auto",
+) -> Job[CloseGroups]:
     """:func:`close_groups` as a job (progress and cancel while neighbours are found)."""
     groups = _require_groups(corpus)
     _check_embeddings(corpus, embeddings)
@@ -676,8 +782,9 @@ def iter_close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     geometries = [_GroupGeometry.of(matrix, groups) for matrix in embeddings.values()]
     candidates, searches = [], []
     for geometry in geometries:
-        nearest, _, how = yield from iter_knn(geometry.sums, geometry.sums, k,
-                                               exclude=np.arange(n_groups), search=search)
+        nearest, _, how = yield from iter_knn(
+            geometry.sums, geometry.sums, k, exclude=np.arange(n_groups), search=search
+        )
         searches.append(how)
         a = np.repeat(np.arange(n_groups), nearest.shape[1])
         b = nearest.ravel()
@@ -704,13 +811,19 @@ def iter_close_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
     margin_mean = margin.mean(axis=1)
     order = np.argsort(-margin_mean, kind="stable")
     return CloseGroups(
-        corpus=corpus, encoder_names=tuple(embeddings), first=first[order],
-        second=second[order], cross_cosine=cross.mean(axis=1)[order],
+        corpus=corpus,
+        encoder_names=tuple(embeddings),
+        first=first[order],
+        second=second[order],
+        cross_cosine=cross.mean(axis=1)[order],
         cross_cosine_by_encoder=cross[order],
         cohesion_first=np.mean(cohesion_a, axis=0)[order],
-        cohesion_second=np.mean(cohesion_b, axis=0)[order], margin=margin_mean[order],
-        margin_by_encoder=margin[order], centroid_cosine=np.mean(centroid, axis=0)[order],
-        searches=tuple(searches))
+        cohesion_second=np.mean(cohesion_b, axis=0)[order],
+        margin=margin_mean[order],
+        margin_by_encoder=margin[order],
+        centroid_cosine=np.mean(centroid, axis=0)[order],
+        searches=tuple(searches),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -776,12 +889,13 @@ class GoldDisagreements(ReviewList):
         return f"pair:{self.pair[row]}"
 
     def why(self, row: int) -> str:
-        return (f"gold {self.gold[row]:g} ranks at {self.gold_rank[row]:.0%} of the scored "
-                f"pairs, cosine {self.cosine[row]:.3f} at {self.cosine_rank[row]:.0%}")
+        return (
+            f"gold {self.gold[row]:g} ranks at {self.gold_rank[row]:.0%} of the scored "
+            f"pairs, cosine {self.cosine[row]:.3f} at {self.cosine_rank[row]:.0%}"
+        )
 
 
-def gold_disagreements(corpus: Corpus, embeddings: Mapping[str, Embeddings]
-                       ) -> GoldDisagreements:
+def gold_disagreements(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> GoldDisagreements:
     """Rank the scored pairs by ``|rank(gold) - rank(cosine)|``.
 
     Raises
@@ -790,25 +904,40 @@ def gold_disagreements(corpus: Corpus, embeddings: Mapping[str, Embeddings]
         No pairs with a finite gold score, or embeddings of the wrong shape.
     """
     pairs = corpus.pairs
-    scored = (np.flatnonzero(np.isfinite(pairs.score)) if pairs is not None
-              else np.empty(0, dtype=np.int64))
+    scored = (
+        np.flatnonzero(np.isfinite(pairs.score))
+        if pairs is not None
+        else np.empty(0, dtype=np.int64)
+    )
     if pairs is None or len(scored) == 0:
         raise EvaluationError(f"{corpus.name} has no pairs with a gold score")
     _check_embeddings(corpus, embeddings)
     gold = pairs.score[scored]
     gold_rank = rankdata(gold, method="average") / len(scored)
-    cosine = np.stack([pair_cosines(matrix, pairs.first[scored], pairs.second[scored])
-                       for matrix in embeddings.values()], axis=1)
+    cosine = np.stack(
+        [
+            pair_cosines(matrix, pairs.first[scored], pairs.second[scored])
+            for matrix in embeddings.values()
+        ],
+        axis=1,
+    )
     cosine_rank = rankdata(cosine, method="average", axis=0) / len(scored)
     gap = np.abs(cosine_rank - gold_rank[:, None])
     mean_gap = gap.mean(axis=1)
     order = np.argsort(-mean_gap, kind="stable")
     return GoldDisagreements(
-        corpus=corpus, encoder_names=tuple(embeddings), pair=scored[order],
-        gold=gold[order], gold_rank=gold_rank[order], cosine=cosine.mean(axis=1)[order],
-        cosine_by_encoder=cosine[order], cosine_rank=cosine_rank.mean(axis=1)[order],
-        cosine_rank_by_encoder=cosine_rank[order], disagreement=mean_gap[order],
-        disagreement_by_encoder=gap[order])
+        corpus=corpus,
+        encoder_names=tuple(embeddings),
+        pair=scored[order],
+        gold=gold[order],
+        gold_rank=gold_rank[order],
+        cosine=cosine.mean(axis=1)[order],
+        cosine_by_encoder=cosine[order],
+        cosine_rank=cosine_rank.mean(axis=1)[order],
+        cosine_rank_by_encoder=cosine_rank[order],
+        disagreement=mean_gap[order],
+        disagreement_by_encoder=gap[order],
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -875,13 +1004,16 @@ class CostraConsensusErrors(ReviewList):
     def why(self, row: int) -> str:
         (a, b), (c, d) = self.more_similar[row], self.less_similar[row]
         ids = self.corpus.ids
-        return (f"annotated cos({ids[a]}, {ids[b]}) > cos({ids[c]}, {ids[d]}) "
-                f"({self.class_name[row]}, {self.transformation[row]}); every encoder "
-                f"says otherwise, best margin {self.best_margin[row]:+.3f}")
+        return (
+            f"annotated cos({ids[a]}, {ids[b]}) > cos({ids[c]}, {ids[d]}) "
+            f"({self.class_name[row]}, {self.transformation[row]}); every encoder "
+            f"says otherwise, best margin {self.best_margin[row]:+.3f}"
+        )
 
 
-def costra_consensus_errors(corpus: Corpus, embeddings: Mapping[str, Embeddings]
-                            ) -> CostraConsensusErrors:
+def costra_consensus_errors(
+    corpus: Corpus, embeddings: Mapping[str, Embeddings]
+) -> CostraConsensusErrors:
     """The Costra comparisons that fail for every encoder, most decisively first.
 
     Raises
@@ -893,71 +1025,93 @@ def costra_consensus_errors(corpus: Corpus, embeddings: Mapping[str, Embeddings]
     results = [evaluate_costra(corpus, matrix) for matrix in embeddings.values()]
     comparisons = results[0].comparisons
     failing = np.flatnonzero(np.logical_and.reduce([~r.passed for r in results]))
-    margin = np.stack([(r.more_similar_cosine - r.less_similar_cosine)[failing]
-                       for r in results], axis=1).astype(np.float64)
+    margin = np.stack(
+        [(r.more_similar_cosine - r.less_similar_cosine)[failing] for r in results], axis=1
+    ).astype(np.float64)
     # A degenerate embedding fails without a margin; it should not hide the others'.
     with np.errstate(all="ignore"):
-        best = np.where(np.isnan(margin).all(axis=1), np.nan, np.nanmax(
-            np.where(np.isnan(margin), -np.inf, margin), axis=1))
+        best = np.where(
+            np.isnan(margin).all(axis=1),
+            np.nan,
+            np.nanmax(np.where(np.isnan(margin), -np.inf, margin), axis=1),
+        )
     order = np.argsort(np.nan_to_num(best, nan=np.inf), kind="stable")
     rows = failing[order]
     names = results[0].class_names
     with np.errstate(all="ignore"):
         mean = np.nanmean(margin, axis=1) if len(rows) else np.empty(0)
     from sentspace.app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
+
     return CostraConsensusErrors(
-        corpus=corpus, encoder_names=tuple(embeddings), comparison=rows,
+        corpus=corpus,
+        encoder_names=tuple(embeddings),
+        comparison=rows,
         margin=mean[order],
-        margin_by_encoder=margin[order], best_margin=best[order],
+        margin_by_encoder=margin[order],
+        best_margin=best[order],
         more_similar=comparisons.more_similar[rows],
         less_similar=comparisons.less_similar[rows],
         class_name=tuple(names[c] for c in comparisons.class_index[rows].tolist()),
-        transformation=tuple(comparisons.transformation_names[t]
-                             for t in comparisons.transformation[rows].tolist()),
-        rule=tuple(RULES[r] for r in comparisons.rule[rows].tolist()))
+        transformation=tuple(
+            comparisons.transformation_names[t] for t in comparisons.transformation[rows].tolist()
+        ),
+        rule=tuple(RULES[r] for r in comparisons.rule[rows].tolist()),
+    )
 
 
 # --- all of them ---------------------------------------------------------------------
 
+
 def _at_once(find):
     """A finder that needs no neighbour search, as a job like the others."""
+
     def job(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> Job[ReviewList]:
         yield from ()
         return find(corpus, embeddings)
+
     return job
 
 
 #: Every finder, as a job, by the kind its table reports, with whether a corpus has
 #: what it needs.
 FINDERS = {
-    "misgrouped": (iter_misgrouped,
-                   lambda c: c.groups is not None and c.groups.kind != "SCU"),
-    "split": (_at_once(spread_groups), lambda c: c.groups is not None and bool(
-        (c.groups.sizes >= 2).any())),
+    "misgrouped": (iter_misgrouped, lambda c: c.groups is not None and c.groups.kind != "SCU"),
+    "split": (
+        _at_once(spread_groups),
+        lambda c: c.groups is not None and bool((c.groups.sizes >= 2).any()),
+    ),
     "merge": (iter_close_groups, lambda c: c.groups is not None and c.groups.n_groups >= 2),
-    "gold": (_at_once(gold_disagreements), lambda c: c.pairs is not None and bool(
-        np.isfinite(c.pairs.score).any())),
+    "gold": (
+        _at_once(gold_disagreements),
+        lambda c: c.pairs is not None and bool(np.isfinite(c.pairs.score).any()),
+    ),
     "scu": (iter_scu_outliers, lambda c: c.groups is not None and c.groups.kind == "SCU"),
     "costra": (_at_once(costra_consensus_errors), lambda c: "r1" in c.metadata),
 }
 #: The finders that look for nearest neighbours, and so take ``search``.
 SEARCHING = frozenset({"misgrouped", "merge", "scu"})
 #: What the progress says while each table is made.
-STAGES = {"misgrouped": "sentences that may be in the wrong group",
-          "split": "groups that may need splitting", "merge": "groups that may need merging",
-          "gold": "gold scores the space disagrees with", "scu": "SCU contributors that may "
-          "not belong", "costra": "Costra comparisons every encoder gets wrong"}
+STAGES = {
+    "misgrouped": "sentences that may be in the wrong group",
+    "split": "groups that may need splitting",
+    "merge": "groups that may need merging",
+    "gold": "gold scores the space disagrees with",
+    "scu": "SCU contributors that may not belong",
+    "costra": "Costra comparisons every encoder gets wrong",
+}
 
 
-def find_suspicious(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-                    search: str = "auto") -> dict[str, ReviewList]:
+def find_suspicious(
+    corpus: Corpus, embeddings: Mapping[str, Embeddings], *, search: str = "auto"
+) -> dict[str, ReviewList]:
     """Every table the corpus has the structure for, by kind, in :data:`FINDERS` order;
     neighbours found as ``search`` says (:func:`sentspace.app.ann.iter_knn`)."""
     return run_job(iter_suspicious_tables(corpus, embeddings, search=search))
 
 
-def iter_suspicious_tables(corpus: Corpus, embeddings: Mapping[str, Embeddings], *,
-                           search: str = "auto") -> Job[dict[str, ReviewList]]:
+def iter_suspicious_tables(
+    corpus: Corpus, embeddings: Mapping[str, Embeddings], *, search: str = "auto"
+) -> Job[dict[str, ReviewList]]:
     """:func:`find_suspicious` as a job: a stage per table, with the neighbour
     searches' own progress inside (minutes at a million sentences), cancellable at
     each step."""
@@ -966,13 +1120,15 @@ def iter_suspicious_tables(corpus: Corpus, embeddings: Mapping[str, Embeddings],
     for done, kind in enumerate(kinds):
         yield Progress(f"finding {STAGES[kind]}", done, len(kinds))
         find = FINDERS[kind][0]
-        tables[kind] = yield from find(corpus, embeddings, **(
-            {"search": search} if kind in SEARCHING else {}))
+        tables[kind] = yield from find(
+            corpus, embeddings, **({"search": search} if kind in SEARCHING else {})
+        )
     return tables
 
 
-def iter_find_suspicious(corpus: Corpus, encoders: Sequence[Encoder], *,
-                         search: str = "auto") -> Job[dict[str, ReviewList]]:
+def iter_find_suspicious(
+    corpus: Corpus, encoders: Sequence[Encoder], *, search: str = "auto"
+) -> Job[dict[str, ReviewList]]:
     """Encode the corpus with every encoder (fitting those that need it on the corpus),
     then :func:`find_suspicious`; a job for the GUI and CLI."""
     embeddings: dict[str, Embeddings] = {}

@@ -29,8 +29,10 @@ from sentspace.resources import CORPORA
 def _imported_on_call(module: str, function: str) -> Callable:
     """``module.function``, imported when first called: keeps a reader that the GUI's
     start path never needs off it (tests/test_lazy_imports.py)."""
+
     def call(*args, **kwargs):
         return getattr(importlib.import_module(module), function)(*args, **kwargs)
+
     return call
 
 
@@ -45,8 +47,10 @@ DEFAULT_CORPUS = "msrp-grouped"
 FROM_PACKAGES = {"costra": load_costra}
 #: Corpora read from the shared data folder, by name; ``NAME:PART:PART`` picks a
 #: language or split (``multi30k-captions:de:val``), given to the loader as "de:val".
-FROM_DATA = {"multi30k-captions": _imported_on_call(_MULTI30K, "load_captions_spec"),
-             "multi30k-parallel": _imported_on_call(_MULTI30K, "load_parallel_spec")}
+FROM_DATA = {
+    "multi30k-captions": _imported_on_call(_MULTI30K, "load_captions_spec"),
+    "multi30k-parallel": _imported_on_call(_MULTI30K, "load_parallel_spec"),
+}
 
 
 class Format(NamedTuple):
@@ -67,10 +71,16 @@ FORMATS: list[Format] = [
     Format("paraphrase-grouped", is_grouped_corpus, load_grouped),
     Format("Costra", is_costra, load_costra),
     Format("pyramid", is_pyramid, load_pyramid),
-    Format("Multi30K captions", _imported_on_call(_MULTI30K, "is_multi30k_captions"),
-           _imported_on_call(_MULTI30K, "load_multi30k_captions")),
-    Format("Multi30K parallel", _imported_on_call(_MULTI30K, "is_multi30k_parallel"),
-           _imported_on_call(_MULTI30K, "load_multi30k_parallel")),
+    Format(
+        "Multi30K captions",
+        _imported_on_call(_MULTI30K, "is_multi30k_captions"),
+        _imported_on_call(_MULTI30K, "load_multi30k_captions"),
+    ),
+    Format(
+        "Multi30K parallel",
+        _imported_on_call(_MULTI30K, "is_multi30k_parallel"),
+        _imported_on_call(_MULTI30K, "load_multi30k_parallel"),
+    ),
     Format("Parquet", is_parquet, load_parquet),
     Format("table", is_tabular, load_tabular),
 ]
@@ -85,8 +95,11 @@ def detect_format(path: Path) -> Format:
         except OSError as error:
             raise CorpusError(f"cannot read: {error.strerror}", path) from None
     names = ", ".join(f.name for f in FORMATS)
-    raise CorpusError(f"unrecognised corpus format (known: {names}; tables need a .csv, "
-                      ".tsv, .jsonl, .txt or .parquet extension)", path)
+    raise CorpusError(
+        f"unrecognised corpus format (known: {names}; tables need a .csv, "
+        ".tsv, .jsonl, .txt or .parquet extension)",
+        path,
+    )
 
 
 def names_a_corpus(name: str) -> bool:
@@ -139,6 +152,19 @@ def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpu
     return detect_format(path).load(path)
 
 
-__all__ = ["BUILTIN", "DEFAULT_CORPUS", "FORMATS", "FROM_DATA", "ColumnMapping", "Corpus",
-           "Format", "Grouping", "PairTable", "detect_format", "is_corpus_name", "load_corpus",
-           "load_named_corpus", "names_a_corpus"]
+__all__ = [
+    "BUILTIN",
+    "DEFAULT_CORPUS",
+    "FORMATS",
+    "FROM_DATA",
+    "ColumnMapping",
+    "Corpus",
+    "Format",
+    "Grouping",
+    "PairTable",
+    "detect_format",
+    "is_corpus_name",
+    "load_corpus",
+    "load_named_corpus",
+    "names_a_corpus",
+]

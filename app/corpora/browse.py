@@ -20,8 +20,7 @@ _DIGITS = re.compile(r"(\d+)")
 
 def _natural_key(text: str) -> tuple:
     """Sort key that puts "L2" before "L10": digit runs compare as numbers."""
-    return tuple(int(part) if part.isdigit() else part.casefold()
-                 for part in _DIGITS.split(text))
+    return tuple(int(part) if part.isdigit() else part.casefold() for part in _DIGITS.split(text))
 
 
 def _str_order(values) -> np.ndarray:
@@ -35,8 +34,9 @@ def sentence_haystack(corpus: Corpus, group_labels: list[str]) -> list[str]:
 
 def match_sentences(haystack: list[str], pattern: re.Pattern) -> np.ndarray:
     """Whether ``pattern`` occurs in each sentence's haystack; bool, shape (n,)."""
-    return np.fromiter((pattern.search(s) is not None for s in haystack), dtype=bool,
-                       count=len(haystack))
+    return np.fromiter(
+        (pattern.search(s) is not None for s in haystack), dtype=bool, count=len(haystack)
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,13 +77,15 @@ class SentenceColumns:
         count = None
         if pairs is not None:
             # A pair of a sentence with itself counts once.
-            count = (np.bincount(pairs.first, minlength=n)
-                     + np.bincount(pairs.second, minlength=n)
-                     - np.bincount(pairs.first[pairs.first == pairs.second], minlength=n))
+            count = (
+                np.bincount(pairs.first, minlength=n)
+                + np.bincount(pairs.second, minlength=n)
+                - np.bincount(pairs.first[pairs.first == pairs.second], minlength=n)
+            )
         return cls(start, stop, members, first, count)
 
     def groups_of(self, sentence: int) -> np.ndarray:
-        return self.group_of_membership[self.group_start[sentence]:self.group_stop[sentence]]
+        return self.group_of_membership[self.group_start[sentence] : self.group_stop[sentence]]
 
     def group_label(self, corpus: Corpus, sentence: int) -> str:
         """The names of the sentence's groups, comma-separated; "" for none."""
@@ -93,8 +95,9 @@ class SentenceColumns:
         return ", ".join(names[g] for g in self.groups_of(sentence))
 
 
-def sentence_order(corpus: Corpus, columns: SentenceColumns, key: str,
-                   descending: bool) -> np.ndarray:
+def sentence_order(
+    corpus: Corpus, columns: SentenceColumns, key: str, descending: bool
+) -> np.ndarray:
     """Permutation of the sentence indices sorted by column ``key``; shape (n,).
 
     ``key`` is "index", "id" (digit runs as numbers), "text" (case-insensitive), "group"
@@ -119,8 +122,9 @@ def sentence_order(corpus: Corpus, columns: SentenceColumns, key: str,
     return order[::-1].copy() if descending else order
 
 
-def browser_index(corpus: Corpus, columns: SentenceColumns, stats: CorpusStats | None
-                  ) -> tuple[list[str], CorpusStats]:
+def browser_index(
+    corpus: Corpus, columns: SentenceColumns, stats: CorpusStats | None
+) -> tuple[list[str], CorpusStats]:
     """The filter's haystack and the statistics (``stats`` when already computed)."""
     labels = [columns.group_label(corpus, i) for i in range(len(corpus))]
     return sentence_haystack(corpus, labels), stats if stats is not None else corpus_stats(corpus)
@@ -131,11 +135,11 @@ class PairRow:
     """One pair of a sentence as the browser lists it."""
 
     pair: int
-    pair_id: str        # the dataset's id of the pair, "" when it gives none
-    label: str          # in words: SICK's NEUTRAL, "paraphrase", "unlabelled"
-    score: str          # "" when unscored
+    pair_id: str  # the dataset's id of the pair, "" when it gives none
+    label: str  # in words: SICK's NEUTRAL, "paraphrase", "unlabelled"
+    score: str  # "" when unscored
     split: str
-    partner: int        # the other sentence (corpus index)
+    partner: int  # the other sentence (corpus index)
 
 
 def pairs_of(corpus: Corpus, sentence: int) -> list[PairRow]:
@@ -145,13 +149,18 @@ def pairs_of(corpus: Corpus, sentence: int) -> list[PairRow]:
         return []
     rows = []
     for pair in np.flatnonzero((pairs.first == sentence) | (pairs.second == sentence)).tolist():
-        partner = int(pairs.second[pair] if pairs.first[pair] == sentence
-                      else pairs.first[pair])
+        partner = int(pairs.second[pair] if pairs.first[pair] == sentence else pairs.first[pair])
         score = float(pairs.score[pair])
-        rows.append(PairRow(pair, pairs.ids[pair] if pairs.ids else "",
-                            pairs.label_text(int(pairs.label[pair])),
-                            "" if math.isnan(score) else f"{score:g}", pairs.split[pair],
-                            partner))
+        rows.append(
+            PairRow(
+                pair,
+                pairs.ids[pair] if pairs.ids else "",
+                pairs.label_text(int(pairs.label[pair])),
+                "" if math.isnan(score) else f"{score:g}",
+                pairs.split[pair],
+                partner,
+            )
+        )
     return rows
 
 

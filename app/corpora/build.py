@@ -45,13 +45,15 @@ def read_bytes(path: Path) -> bytes:
         raise CorpusError("file is empty", path)
     nul = data.find(b"\0")
     if nul >= 0:
-        raise CorpusError("binary data (NUL byte), not a text file", path,
-                          line_of_offset(data, nul))
+        raise CorpusError(
+            "binary data (NUL byte), not a text file", path, line_of_offset(data, nul)
+        )
     return data
 
 
-def decode(path: Path, data: bytes, encoding: str = "utf-8",
-           fallback: str | None = None) -> tuple[str, tuple[int, ...]]:
+def decode(
+    path: Path, data: bytes, encoding: str = "utf-8", fallback: str | None = None
+) -> tuple[str, tuple[int, ...]]:
     """Decode a file in ``encoding``; with a ``fallback``, each line that is not valid
     ``encoding`` is decoded on its own in ``fallback``, and only that line: a file with
     one cp1252 line among UTF-8 ones keeps every UTF-8 line as written.
@@ -69,8 +71,11 @@ def decode(path: Path, data: bytes, encoding: str = "utf-8",
     except UnicodeDecodeError as error:
         first_bad = error.start
     if fallback is None:
-        raise CorpusError(f"not valid {encoding.upper()} (byte 0x{data[first_bad]:02x})",
-                          path, line_of_offset(data, first_bad))
+        raise CorpusError(
+            f"not valid {encoding.upper()} (byte 0x{data[first_bad]:02x})",
+            path,
+            line_of_offset(data, first_bad),
+        )
     # Only lines holding non-ASCII bytes can be invalid in an ASCII-compatible encoding:
     # the runs of lines between them decode at once.
     raw = np.frombuffer(data, dtype=np.uint8)
@@ -88,9 +93,11 @@ def decode(path: Path, data: bytes, encoding: str = "utf-8",
             try:
                 parts.append(chunk.decode(fallback))
             except UnicodeDecodeError as error:
-                raise CorpusError(f"neither {encoding.upper()} nor {fallback} "
-                                  f"(byte 0x{chunk[error.start]:02x})", path,
-                                  line + 1) from None
+                raise CorpusError(
+                    f"neither {encoding.upper()} nor {fallback} (byte 0x{chunk[error.start]:02x})",
+                    path,
+                    line + 1,
+                ) from None
             bad.append(line + 1)
         done = end
     parts.append(data[done:].decode(encoding))
@@ -105,13 +112,18 @@ def split_lines(path: Path, text: str) -> list[str]:
     lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     longest = int(lengths.argmax()) if len(lines) else 0
     if len(lines) and lengths[longest] > MAX_LINE_CHARS:
-        raise CorpusError(f"line of {lengths[longest]:,} characters (limit "
-                          f"{MAX_LINE_CHARS:,}): not a file of sentences", path, longest + 1)
+        raise CorpusError(
+            f"line of {lengths[longest]:,} characters (limit "
+            f"{MAX_LINE_CHARS:,}): not a file of sentences",
+            path,
+            longest + 1,
+        )
     return [line.removesuffix("\r") for line in lines]
 
 
-def read_decoded(path: Path, encoding: str = "utf-8",
-                 fallback: str | None = None) -> tuple[str, tuple[int, ...]]:
+def read_decoded(
+    path: Path, encoding: str = "utf-8", fallback: str | None = None
+) -> tuple[str, tuple[int, ...]]:
     """:func:`read_bytes` then :func:`decode`; CorpusError when no text is left."""
     text, bad = decode(path, read_bytes(path), encoding, fallback)
     if not text.strip():  # whitespace other than ASCII, or a lone BOM
@@ -119,8 +131,12 @@ def read_decoded(path: Path, encoding: str = "utf-8",
     return text, bad
 
 
-def read_lines(path: Path, encoding: str = "utf-8", fallback: str | None = None,
-               warnings: list[str] | None = None) -> list[str]:
+def read_lines(
+    path: Path,
+    encoding: str = "utf-8",
+    fallback: str | None = None,
+    warnings: list[str] | None = None,
+) -> list[str]:
     """Decoded lines of ``path`` (see :func:`decode` and :func:`split_lines`).
 
     When ``fallback`` was needed, a warning naming the file and its lines is appended
@@ -133,13 +149,16 @@ def read_lines(path: Path, encoding: str = "utf-8", fallback: str | None = None,
     return split_lines(path, text)
 
 
-def fallback_warning(path: Path, lines: Iterable[int], encoding: str = "utf-8",
-                     fallback: str = "cp1252") -> str:
+def fallback_warning(
+    path: Path, lines: Iterable[int], encoding: str = "utf-8", fallback: str = "cp1252"
+) -> str:
     """What a corpus warns of the ``lines`` that were not ``encoding``: each was read
     as ``fallback`` (the others as ``encoding``)."""
     lines = list(lines)
-    return (f"{path.name}: not {encoding.upper()}, read as {fallback} "
-            f"(line{'s' if len(lines) > 1 else ''} {format_lines(lines)})")
+    return (
+        f"{path.name}: not {encoding.upper()}, read as {fallback} "
+        f"(line{'s' if len(lines) > 1 else ''} {format_lines(lines)})"
+    )
 
 
 def format_lines(lines: Iterable[int], limit: int = 20) -> str:
@@ -149,8 +168,9 @@ def format_lines(lines: Iterable[int], limit: int = 20) -> str:
     return shown if len(lines) <= limit else f"{shown}... ({len(lines)} in all)"
 
 
-def split_fields(path: Path, number: int, line: str, expected: int, *,
-                 at_least: bool = False, names: str = "") -> list[str]:
+def split_fields(
+    path: Path, number: int, line: str, expected: int, *, at_least: bool = False, names: str = ""
+) -> list[str]:
     """The tab-separated fields of one line; CorpusError unless there are ``expected``.
 
     With ``at_least``, extra trailing fields are allowed and dropped.
@@ -158,13 +178,15 @@ def split_fields(path: Path, number: int, line: str, expected: int, *,
     fields = line.split("\t")
     if len(fields) < expected or (len(fields) > expected and not at_least):
         wanted = f"{'at least ' if at_least else ''}{expected} tab-separated columns"
-        raise CorpusError(f"expected {wanted}{f' ({names})' if names else ''}, found "
-                          f"{len(fields)}", path, number)
+        raise CorpusError(
+            f"expected {wanted}{f' ({names})' if names else ''}, found {len(fields)}", path, number
+        )
     return fields[:expected]
 
 
-def parse_float(path: Path, number: int, value: str, what: str,
-                low: float = -math.inf, high: float = math.inf) -> float:
+def parse_float(
+    path: Path, number: int, value: str, what: str, low: float = -math.inf, high: float = math.inf
+) -> float:
     """``value`` as a finite float in ``[low, high]``, else CorpusError naming the line."""
     try:
         result = float(value)
@@ -206,8 +228,9 @@ class SentenceTable:
     def __contains__(self, key: Hashable) -> bool:
         return key in self._index
 
-    def add(self, text: str, sentence_id: str, key: Hashable | None = None,
-            **metadata: object) -> int:
+    def add(
+        self, text: str, sentence_id: str, key: Hashable | None = None, **metadata: object
+    ) -> int:
         """Index of the sentence with ``key`` (default: the text), added if new."""
         key = text if key is None else key
         index = self._index.get(key)
@@ -219,21 +242,38 @@ class SentenceTable:
                 self.metadata[column].append(metadata[column])
         return index
 
-    def corpus(self, name: str, *, sources: Iterable[Path | str],
-               warnings: Iterable[str] = (), groups: Grouping | None = None,
-               pairs: PairTable | None = None, language: str = "en",
-               metadata: dict[str, list] | None = None) -> Corpus:
+    def corpus(
+        self,
+        name: str,
+        *,
+        sources: Iterable[Path | str],
+        warnings: Iterable[str] = (),
+        groups: Grouping | None = None,
+        pairs: PairTable | None = None,
+        language: str = "en",
+        metadata: dict[str, list] | None = None,
+    ) -> Corpus:
         """The finished corpus; extra ``metadata`` columns are added to the table's own."""
-        columns = {column: tuple(values) for column, values in
-                   {**self.metadata, **(metadata or {})}.items()}
-        return Corpus(name=name, texts=tuple(self.texts), ids=tuple(self.ids),
-                      language=language, groups=groups, pairs=pairs, metadata=columns,
-                      sources=tuple(str(source) for source in sources),
-                      warnings=tuple(warnings))
+        columns = {
+            column: tuple(values)
+            for column, values in {**self.metadata, **(metadata or {})}.items()
+        }
+        return Corpus(
+            name=name,
+            texts=tuple(self.texts),
+            ids=tuple(self.ids),
+            language=language,
+            groups=groups,
+            pairs=pairs,
+            metadata=columns,
+            sources=tuple(str(source) for source in sources),
+            warnings=tuple(warnings),
+        )
 
 
-def grouping_from_labels(kind: str, sentence_index: Iterable[int],
-                         group_label: Iterable[str], names: Iterable[str] = ()) -> Grouping:
+def grouping_from_labels(
+    kind: str, sentence_index: Iterable[int], group_label: Iterable[str], names: Iterable[str] = ()
+) -> Grouping:
     """A :class:`Grouping` with one membership per (sentence, label) item.
 
     Groups are numbered in the order of ``names`` followed by labels not in it, in order
@@ -243,14 +283,23 @@ def grouping_from_labels(kind: str, sentence_index: Iterable[int],
     labels = list(group_label)
     for label in labels:
         order.setdefault(label, len(order))
-    return Grouping(kind=kind, sentence_index=np.fromiter(sentence_index, dtype=np.int64),
-                    group_index=np.fromiter((order[label] for label in labels),
-                                            dtype=np.int64, count=len(labels)),
-                    names=tuple(order))
+    return Grouping(
+        kind=kind,
+        sentence_index=np.fromiter(sentence_index, dtype=np.int64),
+        group_index=np.fromiter(
+            (order[label] for label in labels), dtype=np.int64, count=len(labels)
+        ),
+        names=tuple(order),
+    )
 
 
-def pair_components(n_sentences: int, first: np.ndarray, second: np.ndarray,
-                    min_size: int = 3, kind: str = "paraphrase group") -> Grouping:
+def pair_components(
+    n_sentences: int,
+    first: np.ndarray,
+    second: np.ndarray,
+    min_size: int = 3,
+    kind: str = "paraphrase group",
+) -> Grouping:
     """Connected components of the graph whose edges are the given pairs, as groups.
 
     Parameters
@@ -268,9 +317,11 @@ def pair_components(n_sentences: int, first: np.ndarray, second: np.ndarray,
     Grouping
         Groups numbered by their lowest sentence index, members in sentence order.
     """
-    graph = coo_array((np.ones(len(first), dtype=np.int8), (first, second)),
-                      shape=(n_sentences, n_sentences))
+    graph = coo_array(
+        (np.ones(len(first), dtype=np.int8), (first, second)), shape=(n_sentences, n_sentences)
+    )
     from scipy.sparse.csgraph import connected_components  # noqa: PLC0415 (lazy: slow)
+
     _, component = connected_components(graph, directed=False)
     sizes = np.bincount(component)
     members = np.flatnonzero(sizes[component] >= min_size)
@@ -278,9 +329,12 @@ def pair_components(n_sentences: int, first: np.ndarray, second: np.ndarray,
     _, group_index = np.unique(component[members], return_inverse=True)
     order = np.lexsort((members, group_index))
     n_groups = int(group_index.max()) + 1 if len(members) else 0
-    return Grouping(kind=kind, sentence_index=members[order],
-                    group_index=group_index[order],
-                    names=tuple(str(g) for g in range(n_groups)))
+    return Grouping(
+        kind=kind,
+        sentence_index=members[order],
+        group_index=group_index[order],
+        names=tuple(str(g) for g in range(n_groups)),
+    )
 
 
 def first_line(path: Path, limit: int = 4096) -> str:
@@ -293,9 +347,18 @@ def first_line(path: Path, limit: int = 4096) -> str:
     return head.split(b"\n", 1)[0].decode("utf-8", "replace").removeprefix("\ufeff").rstrip("\r")
 
 
-def corpus_from_columns(path: Path, name: str, texts, ids=None, labels=None, *,
-                        group_kind: str = "group", numbers: np.ndarray | None = None,
-                        where: str = "row", warnings: Iterable[str] = ()) -> Corpus:
+def corpus_from_columns(
+    path: Path,
+    name: str,
+    texts,
+    ids=None,
+    labels=None,
+    *,
+    group_kind: str = "group",
+    numbers: np.ndarray | None = None,
+    where: str = "row",
+    warnings: Iterable[str] = (),
+) -> Corpus:
     """A corpus of sentences from whole columns (pyarrow arrays, one value per row),
     without a Python step per row: what the table reader makes of the same rows.
 
@@ -328,20 +391,25 @@ def corpus_from_columns(path: Path, name: str, texts, ids=None, labels=None, *,
 
     stripped = pc.utf8_trim_whitespace(texts.cast(pa.string()))
     # pyarrow-stubs 20 takes no Python number where pyarrow compares with a scalar.
-    empty = pc.fill_null(pc.equal(pc.utf8_length(stripped), 0),  # type: ignore[call-overload]
-                         True).to_numpy(zero_copy_only=False)
+    empty = pc.fill_null(
+        pc.equal(pc.utf8_length(stripped), 0),  # type: ignore[call-overload]
+        True,
+    ).to_numpy(zero_copy_only=False)
     if empty.any():
         raise fail(int(empty.argmax()), "empty or missing text")
     # Codes in order of first appearance: identical texts are one sentence.
     encoded = pc.dictionary_encode(stripped)
     sentence_of_row = encoded.indices.to_numpy().astype(np.int64)
     _, first_row = np.unique(sentence_of_row, return_index=True)
-    positional = np.char.add("L" if where == "line" else "R",
-                             numbers[first_row].astype(str)).tolist()
+    positional = np.char.add(
+        "L" if where == "line" else "R", numbers[first_row].astype(str)
+    ).tolist()
     if ids is not None:
         id_text = pc.utf8_trim_whitespace(ids.cast(pa.string()))
-        given = pc.fill_null(pc.greater(pc.utf8_length(id_text), 0),  # type: ignore[call-overload]
-                             False).to_numpy(zero_copy_only=False)
+        given = pc.fill_null(
+            pc.greater(pc.utf8_length(id_text), 0),  # type: ignore[call-overload]
+            False,
+        ).to_numpy(zero_copy_only=False)
         id_codes = pc.dictionary_encode(id_text).indices.to_numpy(zero_copy_only=False)
         rows = np.flatnonzero(given)
         _, first_of_id = np.unique(id_codes[rows], return_index=True)
@@ -351,8 +419,10 @@ def corpus_from_columns(path: Path, name: str, texts, ids=None, labels=None, *,
         if len(clash):
             row = int(clash[0])
             first = int(rows[np.flatnonzero(id_codes[rows] == id_codes[row])[0]])
-            raise fail(row, f"id {id_text[row].as_py()!r} has another text than on "
-                            f"{where} {numbers[first]}")
+            raise fail(
+                row,
+                f"id {id_text[row].as_py()!r} has another text than on {where} {numbers[first]}",
+            )
         id_values = id_text.take(pa.array(first_row)).to_pylist()
         sentence_ids = [value or fallback for value, fallback in zip(id_values, positional)]
     else:
@@ -360,15 +430,26 @@ def corpus_from_columns(path: Path, name: str, texts, ids=None, labels=None, *,
     groups = None
     if labels is not None:
         label_text = pc.utf8_trim_whitespace(labels.cast(pa.string()))
-        members = np.flatnonzero(pc.fill_null(
-            pc.greater(pc.utf8_length(label_text), 0),  # type: ignore[call-overload]
-            False).to_numpy(zero_copy_only=False))
+        members = np.flatnonzero(
+            pc.fill_null(
+                pc.greater(pc.utf8_length(label_text), 0),  # type: ignore[call-overload]
+                False,
+            ).to_numpy(zero_copy_only=False)
+        )
         if len(members):
             named = pc.dictionary_encode(label_text.take(pa.array(members)))
-            groups = Grouping(group_kind, sentence_of_row[members],
-                              named.indices.to_numpy().astype(np.int64),
-                              tuple(named.dictionary.to_pylist()))
-    return Corpus(name=name, texts=tuple(encoded.dictionary.to_pylist()),
-                  ids=tuple(sentence_ids), groups=groups,
-                  metadata={where: tuple(numbers[first_row].tolist())},
-                  sources=(str(path),), warnings=tuple(warnings))
+            groups = Grouping(
+                group_kind,
+                sentence_of_row[members],
+                named.indices.to_numpy().astype(np.int64),
+                tuple(named.dictionary.to_pylist()),
+            )
+    return Corpus(
+        name=name,
+        texts=tuple(encoded.dictionary.to_pylist()),
+        ids=tuple(sentence_ids),
+        groups=groups,
+        metadata={where: tuple(numbers[first_row].tolist())},
+        sources=(str(path),),
+        warnings=tuple(warnings),
+    )

@@ -30,9 +30,20 @@ N_COLUMNS = 9
 REFERENCE_COLUMNS = ("r1", "r2", "r3", "r4")
 
 TRANSFORMATIONS = (
-    "seed", "paraphrase", "different meaning", "nonsense", "minimal change", "possibility",
-    "ban", "future", "past", "formal sentence", "nonstandard sentence", "simple sentence",
-    "generalization", "opposite meaning",
+    "seed",
+    "paraphrase",
+    "different meaning",
+    "nonsense",
+    "minimal change",
+    "possibility",
+    "ban",
+    "future",
+    "past",
+    "formal sentence",
+    "nonstandard sentence",
+    "simple sentence",
+    "generalization",
+    "opposite meaning",
 )
 
 #: The scored classes and the transformation types each pools, as in the reference
@@ -84,16 +95,21 @@ def is_costra(path: str | Path) -> bool:
     except (OSError, UnicodeDecodeError):
         return False
     fields = first.removeprefix("\ufeff").split("\t")
-    return (len(fields) == N_COLUMNS and fields[0].strip().isdigit()
-            and fields[1].strip().isdigit() and fields[2] in TRANSFORMATIONS)
+    return (
+        len(fields) == N_COLUMNS
+        and fields[0].strip().isdigit()
+        and fields[1].strip().isdigit()
+        and fields[2] in TRANSFORMATIONS
+    )
 
 
 def _parse_id(value: str, what: str, path: Path, line: int) -> int:
     try:
         number = int(value)
     except ValueError:
-        raise CorpusError(f"{what} must be a non-negative integer, found {value[:40]!r}",
-                          path, line) from None
+        raise CorpusError(
+            f"{what} must be a non-negative integer, found {value[:40]!r}", path, line
+        ) from None
     if number < 0:
         raise CorpusError(f"{what} must be a non-negative integer, found {number}", path, line)
     return number
@@ -122,8 +138,10 @@ def load_costra(path: str | Path | None = None, name: str = "costra") -> Corpus:
     if path is None:
         path = installed_data_file()
         if path is None:
-            raise CorpusError("no Costra file given, and the costra package that ships "
-                              "one is not installed (pip install costra==1.1)")
+            raise CorpusError(
+                "no Costra file given, and the costra package that ships "
+                "one is not installed (pip install costra==1.1)"
+            )
     path = _data_path(Path(path))
     lines = read_lines(path)
 
@@ -142,51 +160,65 @@ def load_costra(path: str | Path | None = None, name: str = "costra") -> Corpus:
             continue
         fields = row.split("\t")
         if len(fields) != N_COLUMNS:
-            raise CorpusError(f"expected {N_COLUMNS} tab-separated columns (id, seed group, "
-                              f"type, sentence, tokenized, r1, r2, r3, r4), found "
-                              f"{len(fields)}", path, number)
+            raise CorpusError(
+                f"expected {N_COLUMNS} tab-separated columns (id, seed group, "
+                f"type, sentence, tokenized, r1, r2, r3, r4), found "
+                f"{len(fields)}",
+                path,
+                number,
+            )
         row_id = str(_parse_id(fields[0].strip(), "the id", path, number))
         if row_id in line_of_id:
-            raise CorpusError(f"id {row_id} already used on line {line_of_id[row_id]}",
-                              path, number)
+            raise CorpusError(
+                f"id {row_id} already used on line {line_of_id[row_id]}", path, number
+            )
         if not fields[2].strip() or not fields[3].strip():
             raise CorpusError("empty transformation type or sentence", path, number)
         line_of_id[row_id] = number
         ids.append(row_id)
-        group_numbers.append(_parse_id(fields[1].strip(), "the seed-group number",
-                                       path, number))
+        group_numbers.append(_parse_id(fields[1].strip(), "the seed-group number", path, number))
         types.append(fields[2].strip())
         texts.append(fields[3])
         tokenized.append(fields[4])
         line_numbers.append(number)
         for column, value in zip(REFERENCE_COLUMNS, fields[5:]):
             # Empty items are skipped, as the reference evaluator does ("3,,4" and "3,4").
-            references[column].append(tuple(
-                str(_parse_id(item.strip(), f"every id in {column}", path, number))
-                for item in value.split(",") if item.strip()))
+            references[column].append(
+                tuple(
+                    str(_parse_id(item.strip(), f"every id in {column}", path, number))
+                    for item in value.split(",")
+                    if item.strip()
+                )
+            )
 
     for column, lists in references.items():
         for refs, number in zip(lists, line_numbers):
             for ref in refs:
                 if ref not in line_of_id:
-                    raise CorpusError(f"{column} refers to id {ref}, which no row has",
-                                      path, number)
+                    raise CorpusError(
+                        f"{column} refers to id {ref}, which no row has", path, number
+                    )
 
     group_of_number: dict[int, int] = {}
-    group_index = np.array([group_of_number.setdefault(g, len(group_of_number))
-                            for g in group_numbers], dtype=np.int64)
-    seeds = np.bincount(group_index[np.asarray(types) == "seed"],
-                        minlength=len(group_of_number))
+    group_index = np.array(
+        [group_of_number.setdefault(g, len(group_of_number)) for g in group_numbers], dtype=np.int64
+    )
+    seeds = np.bincount(group_index[np.asarray(types) == "seed"], minlength=len(group_of_number))
     for number, group in group_of_number.items():
         if seeds[group] != 1:
             first_line = line_numbers[int(np.argmax(group_index == group))]
-            raise CorpusError(f"seed group {number} has {seeds[group]} rows of type 'seed', "
-                              f"expected exactly one", path, first_line)
+            raise CorpusError(
+                f"seed group {number} has {seeds[group]} rows of type 'seed', expected exactly one",
+                path,
+                first_line,
+            )
 
     warnings = []
     if blank:
-        warnings.append(f"skipped {len(blank)} blank lines: {', '.join(map(str, blank[:10]))}"
-                        + (" ..." if len(blank) > 10 else ""))
+        warnings.append(
+            f"skipped {len(blank)} blank lines: {', '.join(map(str, blank[:10]))}"
+            + (" ..." if len(blank) > 10 else "")
+        )
     unknown = sorted(set(types) - set(TRANSFORMATIONS))
     if unknown:
         warnings.append(f"unknown transformation types, not scored: {', '.join(unknown)}")
@@ -196,12 +228,19 @@ def load_costra(path: str | Path | None = None, name: str = "costra") -> Corpus:
         texts=tuple(texts),
         ids=tuple(ids),
         language="cs",
-        groups=Grouping(kind="seed group", sentence_index=np.arange(len(texts)),
-                        group_index=group_index,
-                        names=tuple(str(number) for number in group_of_number)),
-        metadata={"type": tuple(types), "seed group": tuple(group_numbers),
-                  "tokenized": tuple(tokenized), "line": tuple(line_numbers),
-                  **{column: tuple(lists) for column, lists in references.items()}},
+        groups=Grouping(
+            kind="seed group",
+            sentence_index=np.arange(len(texts)),
+            group_index=group_index,
+            names=tuple(str(number) for number in group_of_number),
+        ),
+        metadata={
+            "type": tuple(types),
+            "seed group": tuple(group_numbers),
+            "tokenized": tuple(tokenized),
+            "line": tuple(line_numbers),
+            **{column: tuple(lists) for column, lists in references.items()},
+        },
         sources=(str(path),),
         warnings=tuple(warnings),
     )
@@ -254,8 +293,17 @@ class CostraComparisons:
     CLASS_NAMES = tuple(CLASSES)
 
     def __post_init__(self) -> None:
-        for name in ("more_similar", "less_similar", "class_index", "transformation",
-                     "rule", "group", "pairs", "more_pair", "less_pair"):
+        for name in (
+            "more_similar",
+            "less_similar",
+            "class_index",
+            "transformation",
+            "rule",
+            "group",
+            "pairs",
+            "more_pair",
+            "less_pair",
+        ):
             getattr(self, name).flags.writeable = False
 
     def __len__(self) -> int:
@@ -268,17 +316,22 @@ class CostraComparisons:
         return dict(zip(self.CLASS_NAMES, counts.tolist()))
 
 
-def _flatten(lists: tuple[tuple[str, ...], ...], row_of_id: dict[str, int]
-             ) -> tuple[np.ndarray, np.ndarray]:
+def _flatten(
+    lists: tuple[tuple[str, ...], ...], row_of_id: dict[str, int]
+) -> tuple[np.ndarray, np.ndarray]:
     """(row, referenced row) of every reference in one id-list column, row-major."""
     counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-    targets = np.fromiter(map(row_of_id.__getitem__, chain.from_iterable(lists)),
-                          dtype=np.int64, count=int(counts.sum()))
+    targets = np.fromiter(
+        map(row_of_id.__getitem__, chain.from_iterable(lists)),
+        dtype=np.int64,
+        count=int(counts.sum()),
+    )
     return np.repeat(np.arange(len(lists)), counts), targets
 
 
-def _cross(key_a: np.ndarray, value_a: np.ndarray, key_b: np.ndarray, value_b: np.ndarray,
-           n_keys: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _cross(
+    key_a: np.ndarray, value_a: np.ndarray, key_b: np.ndarray, value_b: np.ndarray, n_keys: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (key, a, b) with a from side a and b from side b under the same key.
 
     Output follows side a's order, each a followed by its b values in side b's order;
@@ -325,16 +378,17 @@ def costra_comparisons(corpus: Corpus) -> CostraComparisons:
 def _derive(corpus: Corpus) -> CostraComparisons:
     needed = ("type", *REFERENCE_COLUMNS)
     if corpus.groups is None or any(column not in corpus.metadata for column in needed):
-        raise EvaluationError(f"Costra comparisons need a corpus loaded from Costra's "
-                              f"{DATA_FILE}; corpus {corpus.name!r} lacks its seed groups, "
-                              f"types or r1-r4 id lists")
+        raise EvaluationError(
+            f"Costra comparisons need a corpus loaded from Costra's "
+            f"{DATA_FILE}; corpus {corpus.name!r} lacks its seed groups, "
+            f"types or r1-r4 id lists"
+        )
     n = len(corpus)
     n_groups = corpus.groups.n_groups
     group = corpus.groups.labels(n)
     row_of_id = {sentence_id: row for row, sentence_id in enumerate(corpus.ids)}
 
-    type_names, row_type = np.unique(np.asarray(corpus.metadata["type"]),
-                                     return_inverse=True)
+    type_names, row_type = np.unique(np.asarray(corpus.metadata["type"]), return_inverse=True)
     class_of_type = {t: k for k, types in enumerate(CLASSES.values()) for t in types}
     type_class = np.array([class_of_type.get(t, -1) for t in type_names], dtype=np.int64)
     paraphrase_classes = [CostraComparisons.CLASS_NAMES.index(c) for c in PARAPHRASE_CLASSES]
@@ -346,8 +400,7 @@ def _derive(corpus: Corpus) -> CostraComparisons:
     is_paraphrase = np.asarray(type_names == "paraphrase")[row_type]
     transformed = np.flatnonzero(~is_seed & ~is_paraphrase)
     paraphrases = np.flatnonzero(is_paraphrase)
-    g0, t0, p0 = _cross(group[transformed], transformed, group[paraphrases], paraphrases,
-                        n_groups)
+    g0, t0, p0 = _cross(group[transformed], transformed, group[paraphrases], paraphrases, n_groups)
     s0 = seed_of_group[g0]
     type0 = row_type[t0]
     scored0 = np.isin(type_class[type0], paraphrase_classes)
@@ -366,21 +419,31 @@ def _derive(corpus: Corpus) -> CostraComparisons:
     x2, i2, j2 = _cross(rows3, targets3, rows4, targets4, n)
     type2 = row_type[x2]
 
-    more = np.concatenate([np.column_stack([s0, p0]), np.column_stack([x1, partner]),
-                           np.column_stack([x2, i2])])
-    less = np.concatenate([np.column_stack([s0, t0]), np.column_stack([i1, j1]),
-                           np.column_stack([x2, j2])])
+    more = np.concatenate(
+        [np.column_stack([s0, p0]), np.column_stack([x1, partner]), np.column_stack([x2, i2])]
+    )
+    less = np.concatenate(
+        [np.column_stack([s0, t0]), np.column_stack([i1, j1]), np.column_stack([x2, j2])]
+    )
     types = np.concatenate([type0, type1, type2])
     rule = np.repeat(np.arange(3, dtype=np.int64), [len(s0), len(x1), len(x2)])
     classes = type_class[types]
     ordered = (classes >= 0) & ~np.isin(classes, paraphrase_classes)
-    scored = np.concatenate([scored0, ordered[len(s0):]])
+    scored = np.concatenate([scored0, ordered[len(s0) :]])
     more, less = more[scored], less[scored]
     both = np.concatenate([more, less])
     keys, which = np.unique(both.min(axis=1) * n + both.max(axis=1), return_inverse=True)
     more_pair, less_pair = np.split(which, 2)
     return CostraComparisons(
-        more_similar=more, less_similar=less, class_index=classes[scored],
-        transformation=types[scored], rule=rule[scored], group=group[more[:, 0]],
-        pairs=np.column_stack(np.divmod(keys, n)), more_pair=more_pair, less_pair=less_pair,
-        transformation_names=tuple(type_names.tolist()), n_unscored=int((~scored).sum()))
+        more_similar=more,
+        less_similar=less,
+        class_index=classes[scored],
+        transformation=types[scored],
+        rule=rule[scored],
+        group=group[more[:, 0]],
+        pairs=np.column_stack(np.divmod(keys, n)),
+        more_pair=more_pair,
+        less_pair=less_pair,
+        transformation_names=tuple(type_names.tolist()),
+        n_unscored=int((~scored).sum()),
+    )

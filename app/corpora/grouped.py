@@ -42,8 +42,11 @@ def load_grouped(path: str | Path, name: str | None = None) -> Corpus:
     phrases_path, groups_path = folder / PHRASES, folder / GROUPS
     for required in (phrases_path, groups_path):
         if not required.exists():
-            raise CorpusError(f"missing {required.name}: a grouped corpus needs "
-                              f"{PHRASES} and {GROUPS} in one folder", required)
+            raise CorpusError(
+                f"missing {required.name}: a grouped corpus needs "
+                f"{PHRASES} and {GROUPS} in one folder",
+                required,
+            )
 
     texts = read_lines(phrases_path)
     for number, text in enumerate(texts, start=1):
@@ -52,8 +55,7 @@ def load_grouped(path: str | Path, name: str | None = None) -> Corpus:
 
     rows = read_lines(groups_path)
     if rows[0].strip().lstrip("\ufeff") != HEADER:
-        raise CorpusError(f"expected the header {HEADER!r}, found {rows[0][:80]!r}",
-                          groups_path, 1)
+        raise CorpusError(f"expected the header {HEADER!r}, found {rows[0][:80]!r}", groups_path, 1)
     sentence_index: list[int] = []
     group_label: list[int] = []
     first_seen: dict[int, int] = {}
@@ -64,17 +66,26 @@ def load_grouped(path: str | Path, name: str | None = None) -> Corpus:
         try:
             phrase, group = (int(field) for field in fields)
         except ValueError:
-            raise CorpusError(f"expected two integers 'phrase_index,group_index', "
-                              f"found {row[:80]!r}", groups_path, number) from None
+            raise CorpusError(
+                f"expected two integers 'phrase_index,group_index', found {row[:80]!r}",
+                groups_path,
+                number,
+            ) from None
         if not 0 <= phrase < len(texts):
-            raise CorpusError(f"phrase index {phrase} is outside {PHRASES}, which has "
-                              f"{len(texts)} lines (indices 0-{len(texts) - 1})",
-                              groups_path, number)
+            raise CorpusError(
+                f"phrase index {phrase} is outside {PHRASES}, which has "
+                f"{len(texts)} lines (indices 0-{len(texts) - 1})",
+                groups_path,
+                number,
+            )
         if group < 0:
             raise CorpusError(f"negative group index {group}", groups_path, number)
         if phrase in first_seen:
-            raise CorpusError(f"phrase index {phrase} is listed twice (first on line "
-                              f"{first_seen[phrase]})", groups_path, number)
+            raise CorpusError(
+                f"phrase index {phrase} is listed twice (first on line {first_seen[phrase]})",
+                groups_path,
+                number,
+            )
         first_seen[phrase] = number
         sentence_index.append(phrase)
         group_label.append(group)
@@ -83,14 +94,17 @@ def load_grouped(path: str | Path, name: str | None = None) -> Corpus:
 
     group_values, group_index = np.unique(np.asarray(group_label), return_inverse=True)
     ungrouped = len(texts) - len(sentence_index)
-    warnings = ((f"{ungrouped} sentences of {PHRASES} are in no group",)
-                if ungrouped else ())
+    warnings = (f"{ungrouped} sentences of {PHRASES} are in no group",) if ungrouped else ()
     return Corpus(
         name=name or folder.name,
         texts=tuple(texts),
         ids=tuple(f"L{line}" for line in range(1, len(texts) + 1)),
-        groups=Grouping(kind="paraphrase group", sentence_index=np.asarray(sentence_index),
-                        group_index=group_index, names=tuple(str(g) for g in group_values)),
+        groups=Grouping(
+            kind="paraphrase group",
+            sentence_index=np.asarray(sentence_index),
+            group_index=group_index,
+            names=tuple(str(g) for g in group_values),
+        ),
         metadata={"line": tuple(range(1, len(texts) + 1))},
         sources=(str(phrases_path), str(groups_path)),
         warnings=warnings,

@@ -132,14 +132,24 @@ class PairTable:
     ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        for name, dtype in (("first", np.int64), ("second", np.int64),
-                            ("label", np.int64), ("score", np.float64)):
+        for name, dtype in (
+            ("first", np.int64),
+            ("second", np.int64),
+            ("label", np.int64),
+            ("score", np.float64),
+        ):
             array = np.asarray(getattr(self, name), dtype=dtype)
             array.flags.writeable = False
             object.__setattr__(self, name, array)
         n = len(self.first)
-        if not (len(self.second) == len(self.label) == len(self.score)
-                == len(self.split) == len(self.subset) == n) or len(self.ids) not in (0, n):
+        if not (
+            len(self.second)
+            == len(self.label)
+            == len(self.score)
+            == len(self.split)
+            == len(self.subset)
+            == n
+        ) or len(self.ids) not in (0, n):
             raise ValueError("pair columns differ in length")
 
     def __len__(self) -> int:
@@ -162,8 +172,11 @@ class PairTable:
     @property
     def has_paraphrase_labels(self) -> bool:
         """Whether labels are paraphrase judgements with at least one positive pair."""
-        return not self.label_names and bool(np.any(self.label == 1)) and not bool(
-            np.any(self.label > 1))
+        return (
+            not self.label_names
+            and bool(np.any(self.label == 1))
+            and not bool(np.any(self.label > 1))
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,8 +228,11 @@ class Corpus:
 
     def __repr__(self) -> str:
         # Short: a notebook cell ending in a corpus must not print every sentence.
-        counts = [f"{value:,} {key}" for key, value in self.describe().items()
-                  if key not in ("name", "language")]
+        counts = [
+            f"{value:,} {key}"
+            for key, value in self.describe().items()
+            if key not in ("name", "language")
+        ]
         return f"<Corpus {self.name!r}: {', '.join(counts)}, language {self.language}>"
 
     #: Sentences a notebook shows of a corpus.
@@ -226,12 +242,19 @@ class Corpus:
         """The counts and the first sentences, for a notebook."""
         from html import escape  # noqa: PLC0415
 
-        rows = "".join(f"<tr><td>{escape(self.ids[i])}</td><td>{escape(self.texts[i])}"
-                       f"</td></tr>" for i in range(min(self.SHOWN, len(self))))
-        more = (f"<tr><td></td><td>... {len(self) - self.SHOWN:,} more</td></tr>"
-                if len(self) > self.SHOWN else "")
-        return (f"<p>{escape(repr(self)[1:-1])}</p><table><tr><th>id</th><th>text</th>"
-                f"</tr>{rows}{more}</table>")
+        rows = "".join(
+            f"<tr><td>{escape(self.ids[i])}</td><td>{escape(self.texts[i])}</td></tr>"
+            for i in range(min(self.SHOWN, len(self)))
+        )
+        more = (
+            f"<tr><td></td><td>... {len(self) - self.SHOWN:,} more</td></tr>"
+            if len(self) > self.SHOWN
+            else ""
+        )
+        return (
+            f"<p>{escape(repr(self)[1:-1])}</p><table><tr><th>id</th><th>text</th>"
+            f"</tr>{rows}{more}</table>"
+        )
 
     @property
     def checked_groups(self) -> Grouping:
@@ -256,15 +279,17 @@ class Corpus:
             _hash_arrays(h, self.groups.sentence_index, self.groups.group_index)
         if self.pairs is not None:
             h.update(b"pairs")
-            _hash_arrays(h, self.pairs.first, self.pairs.second, self.pairs.label,
-                         self.pairs.score)
+            _hash_arrays(h, self.pairs.first, self.pairs.second, self.pairs.label, self.pairs.score)
             h.update("\0".join(self.pairs.split).encode())
         return h.hexdigest()[:16]
 
     def describe(self) -> dict[str, int | str]:
         """Headline counts for panels and ``corpus info``."""
-        counts: dict[str, int | str] = {"name": self.name, "language": self.language,
-                                        "sentences": len(self)}
+        counts: dict[str, int | str] = {
+            "name": self.name,
+            "language": self.language,
+            "sentences": len(self),
+        }
         if self.groups is not None:
             counts["groups"] = self.groups.n_groups
         if self.pairs is not None:

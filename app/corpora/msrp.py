@@ -33,8 +33,11 @@ from sentspace.app.corpora.build import (
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.errors import CorpusError
 
-TRAIN, TEST, DATA = ("msr_paraphrase_train.txt", "msr_paraphrase_test.txt",
-                     "msr_paraphrase_data.txt")
+TRAIN, TEST, DATA = (
+    "msr_paraphrase_train.txt",
+    "msr_paraphrase_test.txt",
+    "msr_paraphrase_data.txt",
+)
 PAIR_HEADER = "Quality\t#1 ID\t#2 ID\t#1 String\t#2 String"
 DATA_HEADER = "Sentence ID\tString\tAuthor\tURL\tAgency\tDate\tWeb Date"
 DATA_COLUMNS = ("author", "url", "agency", "date", "web_date")
@@ -54,12 +57,16 @@ def _split_name(path: Path) -> str:
 
 def _check_header(path: Path, lines: list[str], header: str) -> None:
     if lines[0].strip() != header:
-        raise CorpusError(f"expected the MSRP header {header!r}, found {lines[0][:80]!r}",
-                          path, 1)
+        raise CorpusError(f"expected the MSRP header {header!r}, found {lines[0][:80]!r}", path, 1)
 
 
-def load_msrp(path: str | Path, *, min_group_size: int = 3, merge_identical: bool = True,
-              name: str | None = None) -> Corpus:
+def load_msrp(
+    path: str | Path,
+    *,
+    min_group_size: int = 3,
+    merge_identical: bool = True,
+    name: str | None = None,
+) -> Corpus:
     """Load MSRP: its pairs, every distinct sentence, and paraphrase groups.
 
     Parameters
@@ -111,11 +118,20 @@ def load_msrp(path: str | Path, *, min_group_size: int = 3, merge_identical: boo
     def add(sentence_id: str, text: str, file: Path, number: int, **metadata: str) -> int:
         if sentence_id in known and known[sentence_id][0] != text:
             _, first_file, first_number = known[sentence_id]
-            raise CorpusError(f"sentence id {sentence_id} has another text than on "
-                              f"{first_file.name} line {first_number}", file, number)
+            raise CorpusError(
+                f"sentence id {sentence_id} has another text than on "
+                f"{first_file.name} line {first_number}",
+                file,
+                number,
+            )
         known.setdefault(sentence_id, (text, file, number))
-        index = table.add(text, sentence_id, key=text if merge_identical else sentence_id,
-                          source=f"{file.name}:{number}", **metadata)
+        index = table.add(
+            text,
+            sentence_id,
+            key=text if merge_identical else sentence_id,
+            source=f"{file.name}:{number}",
+            **metadata,
+        )
         ids = ids_of.setdefault(index, [])
         if sentence_id not in ids:
             ids.append(sentence_id)
@@ -127,14 +143,23 @@ def load_msrp(path: str | Path, *, min_group_size: int = 3, merge_identical: boo
         for number, line in enumerate(lines[1:], start=2):
             if not line.strip():
                 continue
-            sentence_id, text, *extra = split_fields(data_file, number, line, 7,
-                                                     names=DATA_HEADER.replace("\t", ", "))
+            sentence_id, text, *extra = split_fields(
+                data_file, number, line, 7, names=DATA_HEADER.replace("\t", ", ")
+            )
             sentence_id = require_text(data_file, number, sentence_id, "sentence id")
             if sentence_id in known:
-                raise CorpusError(f"sentence id {sentence_id} repeats line "
-                                  f"{known[sentence_id][2]}", data_file, number)
-            add(sentence_id, require_text(data_file, number, text), data_file, number,
-                **dict(zip(DATA_COLUMNS, extra)))
+                raise CorpusError(
+                    f"sentence id {sentence_id} repeats line {known[sentence_id][2]}",
+                    data_file,
+                    number,
+                )
+            add(
+                sentence_id,
+                require_text(data_file, number, text),
+                data_file,
+                number,
+                **dict(zip(DATA_COLUMNS, extra)),
+            )
 
     first, second, label, split = [], [], [], []
     for pair_file in pair_files:
@@ -145,18 +170,22 @@ def load_msrp(path: str | Path, *, min_group_size: int = 3, merge_identical: boo
             if not line.strip():
                 continue
             quality, id1, id2, text1, text2 = split_fields(
-                pair_file, number, line, 5, names=PAIR_HEADER.replace("\t", ", "))
+                pair_file, number, line, 5, names=PAIR_HEADER.replace("\t", ", ")
+            )
             if quality.strip() not in ("0", "1"):
-                raise CorpusError(f"Quality must be 0 or 1, found {quality[:40]!r}",
-                                  pair_file, number)
+                raise CorpusError(
+                    f"Quality must be 0 or 1, found {quality[:40]!r}", pair_file, number
+                )
             indices = []
             for sentence_id, text in ((id1, text1), (id2, text2)):
                 sentence_id = require_text(pair_file, number, sentence_id, "sentence id")
                 if data_file is not None and sentence_id not in known:
-                    raise CorpusError(f"sentence id {sentence_id} is not in {DATA}",
-                                      pair_file, number)
-                indices.append(add(sentence_id, require_text(pair_file, number, text),
-                                   pair_file, number))
+                    raise CorpusError(
+                        f"sentence id {sentence_id} is not in {DATA}", pair_file, number
+                    )
+                indices.append(
+                    add(sentence_id, require_text(pair_file, number, text), pair_file, number)
+                )
             first.append(indices[0])
             second.append(indices[1])
             label.append(int(quality))
@@ -166,26 +195,38 @@ def load_msrp(path: str | Path, *, min_group_size: int = 3, merge_identical: boo
 
     first_a, second_a, label_a = np.asarray(first), np.asarray(second), np.asarray(label)
     positive = label_a == 1
-    groups = pair_components(len(table), first_a[positive], second_a[positive],
-                             min_size=min_group_size)
+    groups = pair_components(
+        len(table), first_a[positive], second_a[positive], min_size=min_group_size
+    )
     split_names = [_split_name(f) for f in pair_files]
     splits_of: list[set[str]] = [set() for _ in range(len(table))]
     for a, b, s in zip(first, second, split):
         splits_of[a].add(s)
         splits_of[b].add(s)
     merged = {index: ids for index, ids in ids_of.items() if len(ids) > 1}
-    warnings = ([f"{len(merged)} texts occur under several ids and are one sentence each: "
-                 + ", ".join(" = ".join(ids) for ids in merged.values())]
-                if merged else [])
+    warnings = (
+        [
+            f"{len(merged)} texts occur under several ids and are one sentence each: "
+            + ", ".join(" = ".join(ids) for ids in merged.values())
+        ]
+        if merged
+        else []
+    )
     return table.corpus(
         name or "msrp",
         sources=[*pair_files, *([data_file] if data_file else [])],
         warnings=warnings,
         groups=groups,
-        pairs=PairTable(first=first_a, second=second_a, label=label_a,
-                        score=np.full(len(first), np.nan), split=tuple(split),
-                        subset=("MSRP",) * len(first)),
-        metadata={"msrp_ids": [" ".join(ids_of[i]) for i in range(len(table))],
-                  "split": ["+".join(s for s in split_names if s in splits)
-                            for splits in splits_of]},
+        pairs=PairTable(
+            first=first_a,
+            second=second_a,
+            label=label_a,
+            score=np.full(len(first), np.nan),
+            split=tuple(split),
+            subset=("MSRP",) * len(first),
+        ),
+        metadata={
+            "msrp_ids": [" ".join(ids_of[i]) for i in range(len(table))],
+            "split": ["+".join(s for s in split_names if s in splits) for splits in splits_of],
+        },
     )

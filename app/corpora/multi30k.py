@@ -42,8 +42,14 @@ CAPTIONS, PARALLEL = "multi30k-captions", "multi30k-parallel"
 DATA_ENV = "SENTSPACE_MULTI30K"
 DESCRIPTIONS = 5
 CAPTION_SPLITS = ("train", "val", "test_2016")
-PARALLEL_SPLITS = ("train", "val", "test_2016_flickr", "test_2017_flickr",
-                   "test_2017_mscoco", "test_2018_flickr")
+PARALLEL_SPLITS = (
+    "train",
+    "val",
+    "test_2016_flickr",
+    "test_2017_flickr",
+    "test_2017_mscoco",
+    "test_2018_flickr",
+)
 #: Task 1's languages in the order sentences of a line are listed; others follow by name.
 LANGUAGES = ("en", "de", "fr", "cs")
 #: Corpus.language of a corpus of several languages (ISO 639-2 "multiple languages").
@@ -56,15 +62,20 @@ _PARALLEL_FILE = re.compile(r"^(?P<split>[\w-]+)\.(?P<lang>[a-z]{2})\.gz$")
 def data_folder() -> Path:
     """``$SENTSPACE_MULTI30K``, else ``shared/data/multi30k`` beside the repository."""
     override = os.environ.get(DATA_ENV)
-    return Path(override) if override else (
-        Path(__file__).resolve().parents[3] / "shared" / "data" / "multi30k")
+    return (
+        Path(override)
+        if override
+        else (Path(__file__).resolve().parents[3] / "shared" / "data" / "multi30k")
+    )
 
 
 def _raw_folder(task: str) -> Path:
     folder = data_folder() / task / "raw"
     if not folder.is_dir():
-        raise CorpusError(f"Multi30K not found: set ${DATA_ENV} to its folder, or open "
-                          f"{task}/raw as a path", folder)
+        raise CorpusError(
+            f"Multi30K not found: set ${DATA_ENV} to its folder, or open {task}/raw as a path",
+            folder,
+        )
     return folder
 
 
@@ -95,9 +106,12 @@ def _aligned(paths: list[Path], columns: list[list[str]]) -> int:
     shortest, longest = min(lengths), max(lengths)
     if shortest != longest:
         short = paths[lengths.index(shortest)]
-        raise CorpusError(f"has no counterpart in {short.name}, which ends after line "
-                          f"{shortest}: the files do not align",
-                          paths[lengths.index(longest)], shortest + 1)
+        raise CorpusError(
+            f"has no counterpart in {short.name}, which ends after line "
+            f"{shortest}: the files do not align",
+            paths[lengths.index(longest)],
+            shortest + 1,
+        )
     return shortest
 
 
@@ -120,13 +134,16 @@ def _spec_parts(rest: str, splits: tuple[str, ...]) -> tuple[str | None, list[st
         elif re.fullmatch(r"[a-z]{2}(,[a-z]{2})*", part):
             languages += part.split(",")
         else:
-            raise CorpusError(f"{part!r} is neither a split ({', '.join(splits)}) nor "
-                              f"language codes such as 'de' or 'en,de'")
+            raise CorpusError(
+                f"{part!r} is neither a split ({', '.join(splits)}) nor "
+                f"language codes such as 'de' or 'en,de'"
+            )
     return split, languages
 
 
-def load_captions(folder: str | Path | None = None, *, language: str = "en",
-                  split: str = "train") -> Corpus:
+def load_captions(
+    folder: str | Path | None = None, *, language: str = "en", split: str = "train"
+) -> Corpus:
     """Task 2 of one language and split as paraphrase groups of five (module notes).
 
     Parameters
@@ -162,31 +179,52 @@ def load_captions(folder: str | Path | None = None, *, language: str = "en",
     names = images or tuple(f"image {line}" for line in range(1, n + 1))
     repeated = len(texts) - len(set(texts))
     within = sum(DESCRIPTIONS - len(set(row)) for row in zip(*columns))
-    warnings = ((f"{repeated} descriptions repeat the text of an earlier line ({within} "
-                 f"within one image); each is kept as a sentence of its own image",)
-                if repeated else ())
+    warnings = (
+        (
+            f"{repeated} descriptions repeat the text of an earlier line ({within} "
+            f"within one image); each is kept as a sentence of its own image",
+        )
+        if repeated
+        else ()
+    )
     return Corpus(
-        name=f"{CAPTIONS}:{language}:{split}", texts=texts,
+        name=f"{CAPTIONS}:{language}:{split}",
+        texts=texts,
         ids=tuple(f"{split}.{k}:{line}" for line, k in zip(lines, descriptions)),
         language=language,
-        groups=Grouping(kind="paraphrase group",
-                        sentence_index=np.arange(len(texts)),
-                        group_index=np.repeat(np.arange(n), DESCRIPTIONS), names=names),
-        metadata={"image": tuple(np.repeat(np.asarray(names, dtype=object),
-                                           DESCRIPTIONS).tolist()),
-                  "description": descriptions, "line": tuple(lines),
-                  "split": (split,) * len(texts), "language": (language,) * len(texts)},
-        sources=tuple(str(path) for path in paths), warnings=warnings)
+        groups=Grouping(
+            kind="paraphrase group",
+            sentence_index=np.arange(len(texts)),
+            group_index=np.repeat(np.arange(n), DESCRIPTIONS),
+            names=names,
+        ),
+        metadata={
+            "image": tuple(np.repeat(np.asarray(names, dtype=object), DESCRIPTIONS).tolist()),
+            "description": descriptions,
+            "line": tuple(lines),
+            "split": (split,) * len(texts),
+            "language": (language,) * len(texts),
+        },
+        sources=tuple(str(path) for path in paths),
+        warnings=warnings,
+    )
 
 
 def _parallel_languages(folder: Path, split: str) -> list[str]:
-    found = {match["lang"] for path in folder.glob(f"{split}.*.gz")
-             if (match := _PARALLEL_FILE.match(path.name)) and match["split"] == split}
+    found = {
+        match["lang"]
+        for path in folder.glob(f"{split}.*.gz")
+        if (match := _PARALLEL_FILE.match(path.name)) and match["split"] == split
+    }
     return [lang for lang in LANGUAGES if lang in found] + sorted(found - set(LANGUAGES))
 
 
-def load_parallel(folder: str | Path | None = None, *, split: str = "test_2016_flickr",
-                  languages: list[str] | tuple[str, ...] | None = None) -> Corpus:
+def load_parallel(
+    folder: str | Path | None = None,
+    *,
+    split: str = "test_2016_flickr",
+    languages: list[str] | tuple[str, ...] | None = None,
+) -> Corpus:
     """Task 1 of one split as a parallel corpus (module notes).
 
     Parameters
@@ -220,7 +258,7 @@ def load_parallel(folder: str | Path | None = None, *, split: str = "test_2016_f
     texts = np.empty((n, m), dtype=object)
     for j, column in enumerate(columns):
         texts[:, j] = column
-    index = np.arange(n * m).reshape(n, m)       # sentence of (line, language)
+    index = np.arange(n * m).reshape(n, m)  # sentence of (line, language)
     first, second, subset = [], [], []
     for a in range(m):
         for b in range(a + 1, m):
@@ -232,21 +270,26 @@ def load_parallel(folder: str | Path | None = None, *, split: str = "test_2016_f
     # Pairs in line order, language pairs within a line in a fixed order.
     order = np.argsort(first_index // m, kind="stable")
     lines = np.repeat(np.arange(1, n + 1), m).tolist()
-    metadata = {"language": tuple(languages) * n, "line": tuple(lines),
-                "split": (split,) * (n * m)}
+    metadata = {"language": tuple(languages) * n, "line": tuple(lines), "split": (split,) * (n * m)}
     if images is not None:
         metadata["image"] = tuple(np.repeat(np.asarray(images, dtype=object), m).tolist())
-    name = f"{PARALLEL}:{split}" + (f":{','.join(languages)}" if languages != available
-                                    else "")
+    name = f"{PARALLEL}:{split}" + (f":{','.join(languages)}" if languages != available else "")
     return Corpus(
-        name=name, texts=tuple(texts.ravel().tolist()),
+        name=name,
+        texts=tuple(texts.ravel().tolist()),
         ids=tuple(f"{lang}:{line}" for line, lang in zip(lines, metadata["language"])),
         language=languages[0] if m == 1 else MULTIPLE,
-        pairs=PairTable(first=first_index[order], second=second_index[order],
-                        label=np.ones(len(order), dtype=np.int64),
-                        score=np.full(len(order), np.nan), split=(split,) * len(order),
-                        subset=tuple(np.asarray(subset, dtype=object)[order].tolist())),
-        metadata=metadata, sources=tuple(str(path) for path in paths))
+        pairs=PairTable(
+            first=first_index[order],
+            second=second_index[order],
+            label=np.ones(len(order), dtype=np.int64),
+            score=np.full(len(order), np.nan),
+            split=(split,) * len(order),
+            subset=tuple(np.asarray(subset, dtype=object)[order].tolist()),
+        ),
+        metadata=metadata,
+        sources=tuple(str(path) for path in paths),
+    )
 
 
 def load_captions_spec(rest: str = "") -> Corpus:
@@ -254,8 +297,7 @@ def load_captions_spec(rest: str = "") -> Corpus:
     split, languages = _spec_parts(rest, CAPTION_SPLITS)
     if len(languages) > 1:
         raise CorpusError(f"{CAPTIONS} takes one language, not {','.join(languages)}")
-    return load_captions(language=languages[0] if languages else "en",
-                         split=split or "train")
+    return load_captions(language=languages[0] if languages else "en", split=split or "train")
 
 
 def load_parallel_spec(rest: str = "") -> Corpus:

@@ -64,16 +64,20 @@ def load_opinosis(path: str | Path, name: str | None = None) -> Corpus:
     warnings: list[str] = []
     for file in files:
         topic = file.name.removesuffix(SUFFIX)
-        for number, line in enumerate(read_lines(file, fallback="cp1252",
-                                                 warnings=warnings), start=1):
+        for number, line in enumerate(
+            read_lines(file, fallback="cp1252", warnings=warnings), start=1
+        ):
             text = line.strip()
             if text:
-                members.append(table.add(text, f"{topic}:{number}", topic=topic,
-                                         line=number))
+                members.append(table.add(text, f"{topic}:{number}", topic=topic, line=number))
                 topics.append(topic)
     if not members:
         raise CorpusError("no sentences in the topic files", path)
     return table.corpus(
-        name or "opinosis", sources=files, warnings=warnings,
-        groups=grouping_from_labels("topic", members, topics,
-                                    names=[f.name.removesuffix(SUFFIX) for f in files]))
+        name or "opinosis",
+        sources=files,
+        warnings=warnings,
+        groups=grouping_from_labels(
+            "topic", members, topics, names=[f.name.removesuffix(SUFFIX) for f in files]
+        ),
+    )

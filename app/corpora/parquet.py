@@ -28,13 +28,20 @@ def is_parquet(path: Path) -> bool:
 def _check_type(path: Path, table, column: str, role: str) -> None:
     """CorpusError unless the column holds text (or, for ids and labels, integers)."""
     import pyarrow as pa  # noqa: PLC0415
+
     kind = table.schema.field(column).type
     if pa.types.is_dictionary(kind):
         kind = kind.value_type
-    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)
-            or (role != "text" and pa.types.is_integer(kind))):
-        raise CorpusError(f"{role} column {column!r} holds {kind}, expected text"
-                          f"{'' if role == 'text' else ' or integers'}", path)
+    if not (
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or (role != "text" and pa.types.is_integer(kind))
+    ):
+        raise CorpusError(
+            f"{role} column {column!r} holds {kind}, expected text"
+            f"{'' if role == 'text' else ' or integers'}",
+            path,
+        )
 
 
 def load_parquet(path: str | Path, name: str | None = None) -> Corpus:
@@ -59,11 +66,15 @@ def load_parquet(path: str | Path, name: str | None = None) -> Corpus:
     path = Path(path)
     try:
         names = pq.read_schema(path).names
-        wanted = {role: next((n for n in names if _normal(n) in ALIASES[role]), None)
-                  for role in ROLES}
+        wanted = {
+            role: next((n for n in names if _normal(n) in ALIASES[role]), None) for role in ROLES
+        }
         if wanted["text"] is None:
-            raise CorpusError(f"no text column (columns: {', '.join(names) or 'none'}); "
-                              f"name it one of {', '.join(ALIASES['text'])}", path)
+            raise CorpusError(
+                f"no text column (columns: {', '.join(names) or 'none'}); "
+                f"name it one of {', '.join(ALIASES['text'])}",
+                path,
+            )
         table = pq.read_table(path, columns=[c for c in wanted.values() if c is not None])
     except FileNotFoundError:
         raise CorpusError("file not found", path) from None
@@ -83,6 +94,10 @@ def load_parquet(path: str | Path, name: str | None = None) -> Corpus:
         return table.column(header).chunk(0)
 
     return corpus_from_columns(
-        path, name or path.stem, column("text"), column("id") if wanted["id"] else None,
+        path,
+        name or path.stem,
+        column("text"),
+        column("id") if wanted["id"] else None,
         column(group_role) if group_role else None,
-        group_kind="group" if group_role == "group" else "class")
+        group_kind="group" if group_role == "group" else "class",
+    )

@@ -46,15 +46,15 @@ NEGATIVE_OVERLAP = {
 #: Equipment" / "... sent Relief Workers") read like SCU labels, not contributors.
 ITEMS = {
     "contributors": "contributor texts: same SCU positive, different SCUs negative",
-    "labels": "SCU labels: a contributor with its SCU's label positive, two SCUs' labels "
-              "negative",
+    "labels": "SCU labels: a contributor with its SCU's label positive, two SCUs' labels negative",
     "both": "contributors and SCU labels together: same SCU positive, else negative",
 }
 #: Baumel et al. (2016) over DUC 2005-2007, to read a funnel's counts against.
 PAPER_COUNTS = {"positive pairs": 8390, "negative pairs": 189229, "ranking questions": 8755}
 #: The paper's positive share of the binary pairs (8,390 of 197,619).
 PAPER_POSITIVE_SHARE = PAPER_COUNTS["positive pairs"] / (
-    PAPER_COUNTS["positive pairs"] + PAPER_COUNTS["negative pairs"])
+    PAPER_COUNTS["positive pairs"] + PAPER_COUNTS["negative pairs"]
+)
 #: Where the binary test's negative pairs come from: the paper says only that they share
 #: "more than 3 words". On DUC 2006 and 2007, within one pyramid the word filter leaves
 #: 21% and 18% positives, across the pyramids of a folder 7.4% and 6.0%, within one
@@ -72,18 +72,22 @@ _ACROSS_BLOCK = 512
 WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 #: Personal, possessive and reflexive pronouns: a fragment holding one refers outside
 #: itself, so its meaning is not in its words.
-PRONOUNS = frozenset("""
+PRONOUNS = frozenset(
+    """
     i me my mine myself we us our ours ourselves you your yours yourself yourselves he him
     his himself she her hers herself it its itself they them their theirs themselves
-""".split())
+""".split()
+)
 #: Function words, which do not make two fragments lexically different.
-FUNCTION_WORDS = PRONOUNS | frozenset("""
+FUNCTION_WORDS = PRONOUNS | frozenset(
+    """
     a an the and or but nor so yet for of in on at to from by with about as into onto
     over under than then that this these those there here is are was were be been being
     am do does did doing have has had having will would shall should can could may might
     must not no if when while which who whom whose what where why how all any each both
     some such only own same too very just also
-""".split())
+""".split()
+)
 
 
 def is_pyramid(path: str | Path) -> bool:
@@ -108,8 +112,9 @@ class _Scu:
     contributors: list[_Contributor] = field(default_factory=list)
 
 
-def _required(attributes: dict[str, str], element: str, names: tuple[str, ...],
-              path: Path, line: int) -> list[str]:
+def _required(
+    attributes: dict[str, str], element: str, names: tuple[str, ...], path: Path, line: int
+) -> list[str]:
     missing = [name for name in names if name not in attributes]
     if missing:
         raise CorpusError(f"<{element}> lacks the attribute {missing[0]!r}", path, line)
@@ -146,13 +151,15 @@ def _parse(path: Path) -> tuple[str, str | None, list[_Scu]]:
         elif name == "part":
             if stack[-1] != "contributor":
                 raise CorpusError("<part> outside a <contributor>", path, line)
-            label, start_, end = _required(attributes, name, ("label", "start", "end"),
-                                           path, line)
+            label, start_, end = _required(attributes, name, ("label", "start", "end"), path, line)
             try:
                 offsets = int(start_), int(end)
             except ValueError:
-                raise CorpusError(f"<part> offsets must be integers, found start={start_!r} "
-                                  f"end={end!r}", path, line) from None
+                raise CorpusError(
+                    f"<part> offsets must be integers, found start={start_!r} end={end!r}",
+                    path,
+                    line,
+                ) from None
             scus[-1].contributors[-1].parts.append((label, *offsets, line))
         stack.append(name)
         buffer.clear()
@@ -166,13 +173,15 @@ def _parse(path: Path) -> tuple[str, str | None, list[_Scu]]:
         elif name == "contributor" and not scus[-1].contributors[-1].parts:
             raise CorpusError("<contributor> without a <part>", path, parser.CurrentLineNumber)
         elif name == "scu" and not scus[-1].contributors:
-            raise CorpusError(f"<scu uid={scus[-1].uid!r}> without a <contributor>", path,
-                              parser.CurrentLineNumber)
+            raise CorpusError(
+                f"<scu uid={scus[-1].uid!r}> without a <contributor>",
+                path,
+                parser.CurrentLineNumber,
+            )
 
     def refuse_entity(name: str, *_: Any) -> None:
         # Entity declarations can expand without bound; pyramid files never need them.
-        raise CorpusError(f"entity declaration {name!r} refused", path,
-                          parser.CurrentLineNumber)
+        raise CorpusError(f"entity declaration {name!r} refused", path, parser.CurrentLineNumber)
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -181,8 +190,11 @@ def _parse(path: Path) -> tuple[str, str | None, list[_Scu]]:
     try:
         parser.Parse(data, True)
     except expat.ExpatError as error:
-        raise CorpusError(f"malformed XML: {expat.ErrorString(error.code)} (column "
-                          f"{error.offset + 1})", path, error.lineno) from None
+        raise CorpusError(
+            f"malformed XML: {expat.ErrorString(error.code)} (column {error.offset + 1})",
+            path,
+            error.lineno,
+        ) from None
     except LookupError as error:  # an XML declaration naming an unknown encoding
         raise CorpusError(f"malformed XML: {error}", path, parser.CurrentLineNumber) from None
     if not scus:
@@ -198,8 +210,10 @@ def _summary_starts(text: str, regex: str | None) -> tuple[list[int], list[str]]
         headers = list(re.finditer(regex, text))
     except re.error:
         return [], []
-    names = [next((line.strip() for line in match.group().split("\n")
-                   if line.strip().strip("-")), "") for match in headers]
+    names = [
+        next((line.strip() for line in match.group().split("\n") if line.strip().strip("-")), "")
+        for match in headers
+    ]
     return [match.start() for match in headers], names
 
 
@@ -247,8 +261,9 @@ def load_pyramid(path: str | Path, name: str | None = None) -> Corpus:
         seen_uids: set[str] = set()
         for scu in scus:
             if scu.uid in seen_uids:
-                raise CorpusError(f"SCU uid {scu.uid!r} is used twice", file,
-                                  scu.contributors[0].line)
+                raise CorpusError(
+                    f"SCU uid {scu.uid!r} is used twice", file, scu.contributors[0].line
+                )
             seen_uids.add(scu.uid)
             group = len(group_names)
             group_names.append(f"{file.stem}/{scu.uid}")
@@ -256,8 +271,12 @@ def load_pyramid(path: str | Path, name: str | None = None) -> Corpus:
                 parts = sorted(contributor.parts, key=lambda part: part[1])
                 for label, start, end, line in parts:
                     if not 0 <= start <= end <= len(text):
-                        raise CorpusError(f"<part> offsets {start}-{end} lie outside the "
-                                          f"text ({len(text)} characters)", file, line)
+                        raise CorpusError(
+                            f"<part> offsets {start}-{end} lie outside the "
+                            f"text ({len(text)} characters)",
+                            file,
+                            line,
+                        )
                     mismatched += " ".join(text[start:end].split()) != " ".join(label.split())
                 sentence = " ".join(" ".join(label for label, *_ in parts).split())
                 if sentence not in sentence_of_text:
@@ -275,13 +294,22 @@ def load_pyramid(path: str | Path, name: str | None = None) -> Corpus:
                     member_sentence.append(membership[0])
                     member_group.append(group)
 
-    warnings = ((f"{mismatched} <part> labels differ from the text at their offsets; "
-                 f"the labels are used",) if mismatched else ())
+    warnings = (
+        (f"{mismatched} <part> labels differ from the text at their offsets; the labels are used",)
+        if mismatched
+        else ()
+    )
     corpus = Corpus(
         name=name or (path.name if path.is_dir() else path.stem),
-        texts=tuple(texts), ids=tuple(ids), language="en",
-        groups=Grouping(kind="SCU", sentence_index=np.asarray(member_sentence),
-                        group_index=np.asarray(member_group), names=tuple(group_names)),
+        texts=tuple(texts),
+        ids=tuple(ids),
+        language="en",
+        groups=Grouping(
+            kind="SCU",
+            sentence_index=np.asarray(member_sentence),
+            group_index=np.asarray(member_group),
+            names=tuple(group_names),
+        ),
         metadata={column: tuple(values) for column, values in columns.items()},
         sources=tuple(str(file) for file in files),
         warnings=warnings,
@@ -306,9 +334,11 @@ class Funnel:
         paper's total where it gives one)."""
         paper = PAPER_COUNTS.get(self.what)
         kept = str(self.kept) + (f" (paper, DUC 2005-2007: {paper:,})" if paper else "")
-        return ([(f"{self.what}: candidates", str(self.candidates))]
-                + [(f"{self.what}: removed, {why}", str(count)) for why, count in self.removed]
-                + [(f"{self.what}: kept", kept)])
+        return (
+            [(f"{self.what}: candidates", str(self.candidates))]
+            + [(f"{self.what}: removed, {why}", str(count)) for why, count in self.removed]
+            + [(f"{self.what}: kept", kept)]
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -358,22 +388,27 @@ class PyramidTests:
     def summary(self) -> list[tuple[str, str]]:
         positive, negative = PAPER_COUNTS["positive pairs"], PAPER_COUNTS["negative pairs"]
         share = float(np.mean(self.pairs.label == 1)) if len(self.pairs) else 0.0
-        return ([row for funnel in self.funnels for row in funnel.rows()]
-                + [("binary pairs: positive share", f"{share:.1%} (paper: "
-                    f"{positive / (positive + negative):.1%})"),
-                   ("ranking distractors", DISTRACTORS[str(self.parameters["distractors"])])])
+        return [row for funnel in self.funnels for row in funnel.rows()] + [
+            (
+                "binary pairs: positive share",
+                f"{share:.1%} (paper: {positive / (positive + negative):.1%})",
+            ),
+            ("ranking distractors", DISTRACTORS[str(self.parameters["distractors"])]),
+        ]
 
 
-def _word_matrix(word_lists: list[list[str]], keep: frozenset[str] | None = None
-                 ) -> sp.csr_array:
+def _word_matrix(word_lists: list[list[str]], keep: frozenset[str] | None = None) -> sp.csr_array:
     """Sentence x word-type matrix of word counts, optionally without the words in
     ``keep``'s complement (``keep=None``: all words)."""
     vocabulary: dict[str, int] = {}
     indptr: list[int] = [0]
     indices: list[int] = []
     for words in word_lists:
-        indices.extend(vocabulary.setdefault(w, len(vocabulary)) for w in words
-                       if keep is None or w not in keep)
+        indices.extend(
+            vocabulary.setdefault(w, len(vocabulary))
+            for w in words
+            if keep is None or w not in keep
+        )
         indptr.append(len(indices))
     data = np.ones(len(indices), dtype=np.int64)
     counts = sp.csr_array((data, indices, indptr), shape=(len(word_lists), len(vocabulary)))
@@ -402,8 +437,7 @@ def _scu_labels(corpus: Corpus) -> tuple[list[str], list[str], list[int], list[s
     texts, ids, groups, pyramids = [], [], [], []
     labelled: set[int] = set()
     groups_of = corpus.checked_groups
-    for sentence, group in zip(groups_of.sentence_index.tolist(),
-                               groups_of.group_index.tolist()):
+    for sentence, group in zip(groups_of.sentence_index.tolist(), groups_of.group_index.tolist()):
         name = groups_of.names[group]
         if group not in labelled and corpus.ids[sentence].startswith(name + "/"):
             labelled.add(group)
@@ -417,25 +451,33 @@ def _scu_labels(corpus: Corpus) -> tuple[list[str], list[str], list[int], list[s
 def _pairs_between(mask: np.ndarray, pyramid_of: np.ndarray) -> int:
     """Unordered pairs of items in ``mask`` that lie in different pyramids."""
     sizes = np.bincount(pyramid_of[mask])
-    return int((sizes.sum() ** 2 - (sizes ** 2).sum()) // 2)
+    return int((sizes.sum() ** 2 - (sizes**2).sum()) // 2)
 
 
-def _negatives_across(pyramid_of: np.ndarray, word_counts: sp.csr_array, reading: str,
-                      min_shared: int, long_enough: np.ndarray, valid: np.ndarray,
-                      is_label: np.ndarray, items: str
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _negatives_across(
+    pyramid_of: np.ndarray,
+    word_counts: sp.csr_array,
+    reading: str,
+    min_shared: int,
+    long_enough: np.ndarray,
+    valid: np.ndarray,
+    is_label: np.ndarray,
+    items: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Negative pairs whose items lie in different pyramids (no SCU spans two pyramids):
     ([candidates, too short, pronoun, too few shared words], first, second), the items
     multiplied a block of rows at a time so memory stays bounded at a year of DUC."""
-    allowed = {"contributors": ~is_label, "labels": is_label}.get(
-        items, np.ones_like(is_label))
+    allowed = {"contributors": ~is_label, "labels": is_label}.get(items, np.ones_like(is_label))
     candidates = _pairs_between(allowed, pyramid_of)
     both_long = _pairs_between(allowed & long_enough, pyramid_of)
     both_ok = _pairs_between(allowed & valid, pyramid_of)
     rows = np.flatnonzero(allowed & valid)
     counts = word_counts[rows]
-    levels = [(counts > 0).astype(np.int64)] if reading == "types" else [
-        (counts >= k).astype(np.int64) for k in range(1, int(counts.data.max(initial=0)) + 1)]
+    levels = (
+        [(counts > 0).astype(np.int64)]
+        if reading == "types"
+        else [(counts >= k).astype(np.int64) for k in range(1, int(counts.data.max(initial=0)) + 1)]
+    )
     transposed = [level.T.tocsr() for level in levels]
     first, second = [], []
     for start in range(0, len(rows), _ACROSS_BLOCK):
@@ -449,14 +491,24 @@ def _negatives_across(pyramid_of: np.ndarray, word_counts: sp.csr_array, reading
     first_items = np.concatenate(first) if first else np.zeros(0, np.int64)
     second_items = np.concatenate(second) if second else np.zeros(0, np.int64)
     kept = len(first_items)
-    return (np.array([candidates, candidates - both_long, both_long - both_ok,
-                      both_ok - kept]), first_items, second_items)
+    return (
+        np.array([candidates, candidates - both_long, both_long - both_ok, both_ok - kept]),
+        first_items,
+        second_items,
+    )
 
 
-def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: int = 4,
-                  n_distractors: int = 3, distractors: str = "answer",
-                  negative_overlap: str = "tokens", items: str = "contributors",
-                  negatives: str = "across-pyramids") -> PyramidTests:
+def pyramid_tests(
+    corpus: Corpus,
+    *,
+    min_words: int = 3,
+    min_shared_negative: int = 4,
+    n_distractors: int = 3,
+    distractors: str = "answer",
+    negative_overlap: str = "tokens",
+    items: str = "contributors",
+    negatives: str = "across-pyramids",
+) -> PyramidTests:
     """Derive the binary and ranking tests of EVALUATIONS.md section 4.
 
     Constraints, applied in this order (each funnel counts what every step removed):
@@ -487,18 +539,22 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
         files), or an option has an unknown value.
     """
     if corpus.groups is None or "pyramid" not in corpus.metadata:
-        raise EvaluationError(f"pyramid tests need a corpus loaded from {SUFFIX} files; "
-                              f"corpus {corpus.name!r} has no SCUs")
-    for option, value, allowed in (("distractors", distractors, DISTRACTORS),
-                                   ("negative_overlap", negative_overlap, NEGATIVE_OVERLAP),
-                                   ("items", items, ITEMS),
-                                   ("negatives", negatives, NEGATIVES)):
+        raise EvaluationError(
+            f"pyramid tests need a corpus loaded from {SUFFIX} files; "
+            f"corpus {corpus.name!r} has no SCUs"
+        )
+    for option, value, allowed in (
+        ("distractors", distractors, DISTRACTORS),
+        ("negative_overlap", negative_overlap, NEGATIVE_OVERLAP),
+        ("items", items, ITEMS),
+        ("negatives", negatives, NEGATIVES),
+    ):
         if value not in allowed:
-            raise EvaluationError(f"{option} must be one of {', '.join(allowed)}; "
-                                  f"got {value!r}")
+            raise EvaluationError(f"{option} must be one of {', '.join(allowed)}; got {value!r}")
     n = len(corpus)
     label_texts, label_ids, label_groups, label_pyramids = (
-        _scu_labels(corpus) if items != "contributors" else ([], [], [], []))
+        _scu_labels(corpus) if items != "contributors" else ([], [], [], [])
+    )
     m = len(label_texts)
     # Items: the corpus's sentences, then the SCU labels (label k is item n + k).
     words = [WORD.findall(text.lower()) for text in [*corpus.texts, *label_texts]]
@@ -511,12 +567,18 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
     content = (_word_matrix(words, keep=FUNCTION_WORDS) > 0).astype(np.int64)
     n_content = content.sum(axis=1)
     membership = sp.csr_array(
-        (np.ones(len(corpus.groups.sentence_index) + m, dtype=np.int64),
-         (np.concatenate([corpus.groups.sentence_index, n + np.arange(m)]),
-          np.concatenate([corpus.groups.group_index, np.asarray(label_groups, np.int64)]))),
-        shape=(n + m, corpus.groups.n_groups))
+        (
+            np.ones(len(corpus.groups.sentence_index) + m, dtype=np.int64),
+            (
+                np.concatenate([corpus.groups.sentence_index, n + np.arange(m)]),
+                np.concatenate([corpus.groups.group_index, np.asarray(label_groups, np.int64)]),
+            ),
+        ),
+        shape=(n + m, corpus.groups.n_groups),
+    )
     pyramids, pyramid_of = np.unique(
-        np.asarray([*corpus.metadata["pyramid"], *label_pyramids]), return_inverse=True)
+        np.asarray([*corpus.metadata["pyramid"], *label_pyramids]), return_inverse=True
+    )
 
     first, second, label, subset = [], [], [], []
     question, answer, chosen, overlap = [], [], [], []
@@ -545,14 +607,23 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
         upper = np.triu(np.ones_like(shared_scu), k=1)
         both_long = long[:, None] & long[None, :]
         both_ok = ok[:, None] & ok[None, :]
-        for row, (kind, extra) in enumerate(((upper & shared_scu & positive_items, varied),
-                                             (upper & ~shared_scu & negative_items,
-                                              shared_negative >= min_shared_negative
-                                              if negatives != "no-overlap-filter"
-                                              else np.ones_like(upper)))):
-            counts[row, :4] += [kind.sum(), (kind & ~both_long).sum(),
-                                    (kind & both_long & ~both_ok).sum(),
-                                    (kind & both_ok & ~extra).sum()]
+        for row, (kind, extra) in enumerate(
+            (
+                (upper & shared_scu & positive_items, varied),
+                (
+                    upper & ~shared_scu & negative_items,
+                    shared_negative >= min_shared_negative
+                    if negatives != "no-overlap-filter"
+                    else np.ones_like(upper),
+                ),
+            )
+        ):
+            counts[row, :4] += [
+                kind.sum(),
+                (kind & ~both_long).sum(),
+                (kind & both_long & ~both_ok).sum(),
+                (kind & both_ok & ~extra).sum(),
+            ]
             i, j = np.nonzero(kind & both_ok & extra)
             first.append(members[i])
             second.append(members[j])
@@ -561,9 +632,12 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
 
         # The ranking test asks about contributors only, whatever the binary items.
         pairs = shared_scu & ~np.eye(len(members), dtype=bool) & contributors
-        counts[2, :4] += [pairs.sum(), (pairs & ~both_long).sum(),
-                          (pairs & both_long & ~both_ok).sum(),
-                          (pairs & both_ok & ~varied).sum()]
+        counts[2, :4] += [
+            pairs.sum(),
+            (pairs & ~both_long).sum(),
+            (pairs & both_long & ~both_ok).sum(),
+            (pairs & both_ok & ~varied).sum(),
+        ]
         q, a = np.nonzero(pairs & both_ok & varied)
         # Distractors: the valid sentences sharing an SCU with neither, most word-
         # overlapping (Jaccard) with the answer or the question first.
@@ -581,53 +655,110 @@ def pyramid_tests(corpus: Corpus, *, min_words: int = 3, min_shared_negative: in
         overlap.append(np.take_along_axis(similarity[enough], top[enough], axis=1))
 
     if negatives == "across-pyramids":
-        across = _negatives_across(pyramid_of, word_counts, negative_overlap,
-                                   min_shared_negative, long_enough, valid, is_label, items)
+        across = _negatives_across(
+            pyramid_of,
+            word_counts,
+            negative_overlap,
+            min_shared_negative,
+            long_enough,
+            valid,
+            is_label,
+            items,
+        )
         counts[1, :4] += across[0]
         first.append(across[1])
         second.append(across[2])
         label.append(np.zeros(len(across[1]), dtype=np.int64))
-        subset.extend(f"{pyramids[pyramid_of[i]]}|{pyramids[pyramid_of[j]]}"
-                      for i, j in zip(across[1].tolist(), across[2].tolist()))
+        subset.extend(
+            f"{pyramids[pyramid_of[i]]}|{pyramids[pyramid_of[j]]}"
+            for i, j in zip(across[1].tolist(), across[2].tolist())
+        )
 
     no_pronoun = "a sentence contains a pronoun"
     too_short = f"a sentence has fewer than {min_words} words"
     contributor = ~is_label
     funnels = (
-        Funnel("contributors", n,
-               ((f"fewer than {min_words} words", int((~long_enough & contributor).sum())),
-                ("contains a pronoun", int((long_enough & ~pronoun_free & contributor)
-                                           .sum())))),
-        *((Funnel("SCU labels", m,
-                  ((f"fewer than {min_words} words", int((~long_enough & is_label).sum())),
-                   ("contains a pronoun", int((long_enough & ~pronoun_free & is_label)
-                                              .sum())))),) if m else ()),
-        Funnel("positive pairs", int(counts[0, 0]),
-               ((too_short, int(counts[0, 1])), (no_pronoun, int(counts[0, 2])),
-                ("no content word differs", int(counts[0, 3])))),
-        Funnel("negative pairs", int(counts[1, 0]),
-               ((too_short, int(counts[1, 1])), (no_pronoun, int(counts[1, 2])),
-                (f"share fewer than {min_shared_negative} words "
-                 f"({NEGATIVE_OVERLAP[negative_overlap]})"
-                 if negatives != "no-overlap-filter" else "no shared-word filter",
-                 int(counts[1, 3])))),
-        Funnel("ranking questions", int(counts[2, 0]),
-               ((too_short, int(counts[2, 1])), (no_pronoun, int(counts[2, 2])),
+        Funnel(
+            "contributors",
+            n,
+            (
+                (f"fewer than {min_words} words", int((~long_enough & contributor).sum())),
+                ("contains a pronoun", int((long_enough & ~pronoun_free & contributor).sum())),
+            ),
+        ),
+        *(
+            (
+                Funnel(
+                    "SCU labels",
+                    m,
+                    (
+                        (f"fewer than {min_words} words", int((~long_enough & is_label).sum())),
+                        ("contains a pronoun", int((long_enough & ~pronoun_free & is_label).sum())),
+                    ),
+                ),
+            )
+            if m
+            else ()
+        ),
+        Funnel(
+            "positive pairs",
+            int(counts[0, 0]),
+            (
+                (too_short, int(counts[0, 1])),
+                (no_pronoun, int(counts[0, 2])),
+                ("no content word differs", int(counts[0, 3])),
+            ),
+        ),
+        Funnel(
+            "negative pairs",
+            int(counts[1, 0]),
+            (
+                (too_short, int(counts[1, 1])),
+                (no_pronoun, int(counts[1, 2])),
+                (
+                    f"share fewer than {min_shared_negative} words "
+                    f"({NEGATIVE_OVERLAP[negative_overlap]})"
+                    if negatives != "no-overlap-filter"
+                    else "no shared-word filter",
+                    int(counts[1, 3]),
+                ),
+            ),
+        ),
+        Funnel(
+            "ranking questions",
+            int(counts[2, 0]),
+            (
+                (too_short, int(counts[2, 1])),
+                (no_pronoun, int(counts[2, 2])),
                 ("no content word differs from the answer", int(counts[2, 3])),
-                (f"fewer than {n_distractors} distractors", int(counts[2, 4])))),
+                (f"fewer than {n_distractors} distractors", int(counts[2, 4])),
+            ),
+        ),
     )
     n_pairs = sum(map(len, first))
     return PyramidTests(
-        pairs=PairTable(first=np.concatenate(first), second=np.concatenate(second),
-                        label=np.concatenate(label), score=np.full(n_pairs, np.nan),
-                        split=("test",) * n_pairs, subset=tuple(subset)),
-        question=np.concatenate(question), answer=np.concatenate(answer),
+        pairs=PairTable(
+            first=np.concatenate(first),
+            second=np.concatenate(second),
+            label=np.concatenate(label),
+            score=np.full(n_pairs, np.nan),
+            split=("test",) * n_pairs,
+            subset=tuple(subset),
+        ),
+        question=np.concatenate(question),
+        answer=np.concatenate(answer),
         distractors=np.concatenate(chosen).reshape(-1, n_distractors),
         distractor_overlap=np.concatenate(overlap).reshape(-1, n_distractors),
         funnels=funnels,
-        parameters={"min_words": min_words, "min_shared_negative": min_shared_negative,
-                    "n_distractors": n_distractors, "distractors": distractors,
-                    "negative_overlap": negative_overlap, "items": items,
-                    "negatives": negatives},
-        label_texts=tuple(label_texts), label_ids=tuple(label_ids),
+        parameters={
+            "min_words": min_words,
+            "min_shared_negative": min_shared_negative,
+            "n_distractors": n_distractors,
+            "distractors": distractors,
+            "negative_overlap": negative_overlap,
+            "items": items,
+            "negatives": negatives,
+        },
+        label_texts=tuple(label_texts),
+        label_ids=tuple(label_ids),
     )

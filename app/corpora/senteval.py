@@ -58,8 +58,7 @@ TASKS = tuple(task.name for task in BINARY_TASKS) + ("TREC",)
 
 
 def _tasks_in(folder: Path) -> list[str]:
-    found = [task.name for task in BINARY_TASKS
-             if all((folder / f).is_file() for f in task.files)]
+    found = [task.name for task in BINARY_TASKS if all((folder / f).is_file() for f in task.files)]
     if any(all((folder / f).is_file() for f in files) for files in TREC_FILES):
         found.append("TREC")
     return found
@@ -77,8 +76,7 @@ def is_senteval(path: Path) -> bool:
     return bool(_tasks_in(path)) if path.is_dir() else _task_of_file(path) is not None
 
 
-def load_senteval(path: str | Path, task: str | None = None,
-                  name: str | None = None) -> Corpus:
+def load_senteval(path: str | Path, task: str | None = None, name: str | None = None) -> Corpus:
     """Load one SentEval transfer task as sentences grouped by class.
 
     Parameters
@@ -111,9 +109,12 @@ def load_senteval(path: str | Path, task: str | None = None,
             found = _tasks_in(folder)
             if len(found) != 1:
                 raise CorpusError(
-                    "no SentEval task files here" if not found else
-                    f"holds several SentEval tasks ({', '.join(found)}): open one of "
-                    "a task's files", folder)
+                    "no SentEval task files here"
+                    if not found
+                    else f"holds several SentEval tasks ({', '.join(found)}): open one of "
+                    "a task's files",
+                    folder,
+                )
             task = found[0]
         else:
             task = _task_of_file(path)
@@ -136,8 +137,9 @@ def _load_binary(folder: Path, task: BinaryTask, name: str) -> Corpus:
     files = [folder / f for f in task.files]
     for file, label in zip(files, task.names):
         blank = []
-        for number, line in enumerate(read_lines(file, fallback="cp1252",
-                                                 warnings=warnings), start=1):
+        for number, line in enumerate(
+            read_lines(file, fallback="cp1252", warnings=warnings), start=1
+        ):
             text = line.strip()
             if not text:
                 blank.append(number)
@@ -146,15 +148,22 @@ def _load_binary(folder: Path, task: BinaryTask, name: str) -> Corpus:
             members.append(table.add(text, line_id, key=line_id))
             classes.append(label)
         if blank:
-            warnings.append(f"{file.name}: skipped blank line{'s' if len(blank) > 1 else ''} "
-                            f"{format_lines(blank)}")
-    return table.corpus(name, sources=files, warnings=warnings,
-                        groups=grouping_from_labels("class", members, classes, task.names))
+            warnings.append(
+                f"{file.name}: skipped blank line{'s' if len(blank) > 1 else ''} "
+                f"{format_lines(blank)}"
+            )
+    return table.corpus(
+        name,
+        sources=files,
+        warnings=warnings,
+        groups=grouping_from_labels("class", members, classes, task.names),
+    )
 
 
 def _load_trec(folder: Path, name: str) -> Corpus:
-    names = next((files for files in TREC_FILES
-                  if all((folder / f).is_file() for f in files)), TREC_FILES[0])
+    names = next(
+        (files for files in TREC_FILES if all((folder / f).is_file() for f in files)), TREC_FILES[0]
+    )
     files = [folder / f for f in names]
     table = SentenceTable(("split", "fine"))
     members: list[int] = []
@@ -162,8 +171,9 @@ def _load_trec(folder: Path, name: str) -> Corpus:
     warnings: list[str] = []
     for file, split in zip(files, ("train", "test")):
         blank = []
-        for number, line in enumerate(read_lines(file, fallback="latin-1",
-                                                 warnings=warnings), start=1):
+        for number, line in enumerate(
+            read_lines(file, fallback="latin-1", warnings=warnings), start=1
+        ):
             if not line.strip():
                 blank.append(number)
                 continue
@@ -171,15 +181,23 @@ def _load_trec(folder: Path, name: str) -> Corpus:
             coarse, colon, fine_label = label.partition(":")
             question = question.strip()
             if not colon or coarse not in TREC_CLASSES or not fine_label or not question:
-                raise CorpusError(f"expected 'COARSE:fine question' with COARSE one of "
-                                  f"{', '.join(TREC_CLASSES)}, found {line[:60]!r}",
-                                  file, number)
+                raise CorpusError(
+                    f"expected 'COARSE:fine question' with COARSE one of "
+                    f"{', '.join(TREC_CLASSES)}, found {line[:60]!r}",
+                    file,
+                    number,
+                )
             line_id = f"{file.name}:{number}"
-            members.append(table.add(question, line_id, key=line_id, split=split,
-                                     fine=fine_label))
+            members.append(table.add(question, line_id, key=line_id, split=split, fine=fine_label))
             classes.append(coarse)
         if blank:
-            warnings.append(f"{file.name}: skipped blank line{'s' if len(blank) > 1 else ''} "
-                            f"{format_lines(blank)}")
-    return table.corpus(name, sources=files, warnings=warnings,
-                        groups=grouping_from_labels("class", members, classes, TREC_CLASSES))
+            warnings.append(
+                f"{file.name}: skipped blank line{'s' if len(blank) > 1 else ''} "
+                f"{format_lines(blank)}"
+            )
+    return table.corpus(
+        name,
+        sources=files,
+        warnings=warnings,
+        groups=grouping_from_labels("class", members, classes, TREC_CLASSES),
+    )

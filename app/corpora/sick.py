@@ -23,10 +23,8 @@ from sentspace.app.corpora.build import (
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.errors import CorpusError
 
-FILES = {"SICK_train.txt": "train", "SICK_trial.txt": "trial",
-         "SICK_test_annotated.txt": "test"}
-REQUIRED = ("pair_ID", "sentence_A", "sentence_B", "relatedness_score",
-            "entailment_judgment")
+FILES = {"SICK_train.txt": "train", "SICK_trial.txt": "trial", "SICK_test_annotated.txt": "test"}
+REQUIRED = ("pair_ID", "sentence_A", "sentence_B", "relatedness_score", "entailment_judgment")
 SPLIT_COLUMN = "SemEval_set"
 #: Entailment classes in SentEval's order, so label indices match its SICK-E task.
 ENTAILMENT_CLASSES = ("CONTRADICTION", "NEUTRAL", "ENTAILMENT")
@@ -78,8 +76,7 @@ def load_sick(path: str | Path, name: str | None = None) -> Corpus:
         header = lines[0].split("\t")
         missing = [column for column in REQUIRED if column not in header]
         if missing:
-            raise CorpusError(f"not a SICK header: missing column(s) {', '.join(missing)}",
-                              file, 1)
+            raise CorpusError(f"not a SICK header: missing column(s) {', '.join(missing)}", file, 1)
         pair_id_at, a_at, b_at, score_at, label_at = (header.index(c) for c in REQUIRED)
         split_at = header.index(SPLIT_COLUMN) if SPLIT_COLUMN in header else None
         for number, line in enumerate(lines[1:], start=2):
@@ -87,36 +84,56 @@ def load_sick(path: str | Path, name: str | None = None) -> Corpus:
                 continue
             fields = line.split("\t")
             if len(fields) != len(header):
-                raise CorpusError(f"expected {len(header)} tab-separated columns like the "
-                                  f"header, found {len(fields)}", file, number)
+                raise CorpusError(
+                    f"expected {len(header)} tab-separated columns like the "
+                    f"header, found {len(fields)}",
+                    file,
+                    number,
+                )
             pair_id = require_text(file, number, fields[pair_id_at], "pair_ID")
             if pair_id in seen_pairs:
                 where = seen_pairs[pair_id]
-                raise CorpusError(f"pair_ID {pair_id} repeats {where[0]} line {where[1]}",
-                                  file, number)
+                raise CorpusError(
+                    f"pair_ID {pair_id} repeats {where[0]} line {where[1]}", file, number
+                )
             seen_pairs[pair_id] = (file.name, number)
             pair_ids.append(pair_id)
             judgment = fields[label_at].strip().upper()
             if judgment not in ENTAILMENT_CLASSES:
-                raise CorpusError(f"entailment_judgment must be one of "
-                                  f"{', '.join(ENTAILMENT_CLASSES)}, found "
-                                  f"{fields[label_at][:40]!r}", file, number)
+                raise CorpusError(
+                    f"entailment_judgment must be one of "
+                    f"{', '.join(ENTAILMENT_CLASSES)}, found "
+                    f"{fields[label_at][:40]!r}",
+                    file,
+                    number,
+                )
             source = f"{file.name}:{number}"
-            first.append(table.add(require_text(file, number, fields[a_at]), f"{pair_id}A",
-                                   source=source))
-            second.append(table.add(require_text(file, number, fields[b_at]), f"{pair_id}B",
-                                    source=source))
-            score.append(parse_float(file, number, fields[score_at], "relatedness_score",
-                                     1.0, 5.0))
+            first.append(
+                table.add(require_text(file, number, fields[a_at]), f"{pair_id}A", source=source)
+            )
+            second.append(
+                table.add(require_text(file, number, fields[b_at]), f"{pair_id}B", source=source)
+            )
+            score.append(parse_float(file, number, fields[score_at], "relatedness_score", 1.0, 5.0))
             label.append(ENTAILMENT_CLASSES.index(judgment))
-            split.append(_split_of(file) if split_at is None
-                         else require_text(file, number, fields[split_at],
-                                           SPLIT_COLUMN).lower())
+            split.append(
+                _split_of(file)
+                if split_at is None
+                else require_text(file, number, fields[split_at], SPLIT_COLUMN).lower()
+            )
     if not first:
         raise CorpusError("no pairs after the header", files[0])
     return table.corpus(
-        name or "sick", sources=files,
-        pairs=PairTable(first=np.asarray(first), second=np.asarray(second),
-                                label=np.asarray(label), score=np.asarray(score),
-                                split=tuple(split), subset=("SICK",) * len(first),
-                                label_names=ENTAILMENT_CLASSES, ids=tuple(pair_ids)))
+        name or "sick",
+        sources=files,
+        pairs=PairTable(
+            first=np.asarray(first),
+            second=np.asarray(second),
+            label=np.asarray(label),
+            score=np.asarray(score),
+            split=tuple(split),
+            subset=("SICK",) * len(first),
+            label_names=ENTAILMENT_CLASSES,
+            ids=tuple(pair_ids),
+        ),
+    )

@@ -73,61 +73,96 @@ class CorpusStats:
     def overlap_histogram(self, bins: int = 10) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Bin edges, shape (bins + 1,), and positive and negative counts, shape (bins,)."""
         edges = np.linspace(0.0, 1.0, bins + 1)
-        return (edges, np.histogram(self.overlap_positive, bins=edges)[0],
-                np.histogram(self.overlap_negative, bins=edges)[0])
+        return (
+            edges,
+            np.histogram(self.overlap_positive, bins=edges)[0],
+            np.histogram(self.overlap_negative, bins=edges)[0],
+        )
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, value) rows of the headline numbers, for tables and panels."""
         tokens = self.tokens_per_sentence
-        rows = [("name", self.name), ("language", self.language),
-                ("sentences", f"{self.n_sentences:,}")]
+        rows = [
+            ("name", self.name),
+            ("language", self.language),
+            ("sentences", f"{self.n_sentences:,}"),
+        ]
         if self.group_kind:
             sizes = self.group_sizes
-            rows += [(self.groups_label, f"{len(sizes):,}"),
-                     ("memberships", f"{int(sizes.sum()):,} ({self.n_grouped_sentences:,} "
-                                     "sentences)")]
+            rows += [
+                (self.groups_label, f"{len(sizes):,}"),
+                ("memberships", f"{int(sizes.sum()):,} ({self.n_grouped_sentences:,} sentences)"),
+            ]
             if len(sizes):
-                rows.append((f"{self.group_kind} sizes", f"{sizes.min()}-{sizes.max()} "
-                                                         f"(mean {sizes.mean():.2f})"))
+                rows.append(
+                    (
+                        f"{self.group_kind} sizes",
+                        f"{sizes.min()}-{sizes.max()} (mean {sizes.mean():.2f})",
+                    )
+                )
         if self.n_pairs:
             rows.append(("pairs", f"{self.n_pairs:,}"))
-        rows += [("vocabulary", f"{self.vocabulary_size:,} tokens"),
-                 ("tokens per sentence", f"{tokens.min()}-{tokens.max()} (mean "
-                                         f"{tokens.mean():.1f}, median {np.median(tokens):g})"
-                  if len(tokens) else "-")]
-        for label, values in (("positive", self.overlap_positive),
-                              ("negative", self.overlap_negative)):
+        rows += [
+            ("vocabulary", f"{self.vocabulary_size:,} tokens"),
+            (
+                "tokens per sentence",
+                f"{tokens.min()}-{tokens.max()} (mean "
+                f"{tokens.mean():.1f}, median {np.median(tokens):g})"
+                if len(tokens)
+                else "-",
+            ),
+        ]
+        for label, values in (
+            ("positive", self.overlap_positive),
+            ("negative", self.overlap_negative),
+        ):
             if self.overlap_basis:
-                rows.append((f"word overlap, {label}",
-                             f"mean {values.mean():.3f} over {len(values):,} pairs"
-                             if len(values) else "no pairs"))
+                rows.append(
+                    (
+                        f"word overlap, {label}",
+                        f"mean {values.mean():.3f} over {len(values):,} pairs"
+                        if len(values)
+                        else "no pairs",
+                    )
+                )
         return rows
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values."""
         edges, positive, negative = self.overlap_histogram()
         return {
-            "name": self.name, "language": self.language, "sentences": self.n_sentences,
-            "group_kind": self.group_kind, "groups": len(self.group_sizes),
+            "name": self.name,
+            "language": self.language,
+            "sentences": self.n_sentences,
+            "group_kind": self.group_kind,
+            "groups": len(self.group_sizes),
             "grouped_sentences": self.n_grouped_sentences,
-            "group_size_histogram": [{"from": lo, "to": hi, "groups": n}
-                                     for lo, hi, n in self.size_histogram()],
+            "group_size_histogram": [
+                {"from": lo, "to": hi, "groups": n} for lo, hi, n in self.size_histogram()
+            ],
             "pairs": self.n_pairs,
-            "pairs_by_split": [{"split": s, "pairs": n, "labels": labels}
-                               for s, n, labels in self.pair_splits],
-            "pairs_by_subset": [{"subset": s, "pairs": n, "labels": labels}
-                                for s, n, labels in self.pair_subsets],
+            "pairs_by_split": [
+                {"split": s, "pairs": n, "labels": labels} for s, n, labels in self.pair_splits
+            ],
+            "pairs_by_subset": [
+                {"subset": s, "pairs": n, "labels": labels} for s, n, labels in self.pair_subsets
+            ],
             "vocabulary_size": self.vocabulary_size,
             "tokens_per_sentence": {
                 "min": int(self.tokens_per_sentence.min(initial=0)),
                 "max": int(self.tokens_per_sentence.max(initial=0)),
                 "mean": float(self.tokens_per_sentence.mean())
-                if len(self.tokens_per_sentence) else 0.0},
+                if len(self.tokens_per_sentence)
+                else 0.0,
+            },
             "word_overlap": {
-                "basis": self.overlap_basis, "bin_edges": edges.tolist(),
-                "positive": positive.tolist(), "negative": negative.tolist(),
+                "basis": self.overlap_basis,
+                "bin_edges": edges.tolist(),
+                "positive": positive.tolist(),
+                "negative": negative.tolist(),
                 "positive_mean": _mean(self.overlap_positive),
-                "negative_mean": _mean(self.overlap_negative)},
+                "negative_mean": _mean(self.overlap_negative),
+            },
         }
 
 
@@ -141,11 +176,13 @@ def _label_counts(pairs: PairTable, mask: np.ndarray) -> dict[str, int]:
 
 
 def _by(pairs: PairTable, column: tuple[str, ...]) -> tuple[tuple[str, int, dict], ...]:
-    names, first, index = np.unique(np.asarray(column, dtype=object), return_index=True,
-                                    return_inverse=True)
+    names, first, index = np.unique(
+        np.asarray(column, dtype=object), return_index=True, return_inverse=True
+    )
     order = np.argsort(first)
-    return tuple((str(names[i]), int((index == i).sum()), _label_counts(pairs, index == i))
-                 for i in order)
+    return tuple(
+        (str(names[i]), int((index == i).sum()), _label_counts(pairs, index == i)) for i in order
+    )
 
 
 def word_overlap(words: csr_array, first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -169,8 +206,7 @@ def word_overlap(words: csr_array, first: np.ndarray, second: np.ndarray) -> np.
     return np.divide(shared, union, out=np.zeros(len(first)), where=union > 0)
 
 
-def corpus_stats(corpus: Corpus, high_score: float = 4.0, low_score: float = 2.0
-                 ) -> CorpusStats:
+def corpus_stats(corpus: Corpus, high_score: float = 4.0, low_score: float = 2.0) -> CorpusStats:
     """Compute the statistics of ``corpus``.
 
     Parameters
@@ -185,11 +221,15 @@ def corpus_stats(corpus: Corpus, high_score: float = 4.0, low_score: float = 2.0
     positive = negative = empty
     basis = ""
     if pairs is not None and len(pairs):
-        words = csr_array((np.ones(int(is_word.sum()), dtype=np.float32),
-                           (sentence_of[is_word], type_of[is_word])),
-                          shape=(len(corpus), max(n_types, 1)))
+        words = csr_array(
+            (
+                np.ones(int(is_word.sum()), dtype=np.float32),
+                (sentence_of[is_word], type_of[is_word]),
+            ),
+            shape=(len(corpus), max(n_types, 1)),
+        )
         words.sum_duplicates()
-        words.data[:] = 1.0     # word sets, not counts
+        words.data[:] = 1.0  # word sets, not counts
         overlap = word_overlap(words, pairs.first, pairs.second)
         labelled = pairs.label >= 0
         if labelled.any() and set(np.unique(pairs.label[labelled])) <= {0, 1}:
@@ -200,15 +240,21 @@ def corpus_stats(corpus: Corpus, high_score: float = 4.0, low_score: float = 2.0
             negative = overlap[pairs.score <= low_score]
             basis = f"score >= {high_score:g} vs score <= {low_score:g}"
     return CorpusStats(
-        name=corpus.name, language=corpus.language, n_sentences=len(corpus),
+        name=corpus.name,
+        language=corpus.language,
+        n_sentences=len(corpus),
         group_kind=groups.kind if groups is not None else "",
         group_sizes=groups.sizes if groups is not None else np.zeros(0, dtype=np.int64),
         n_grouped_sentences=len(np.unique(groups.sentence_index)) if groups is not None else 0,
         n_pairs=len(pairs) if pairs is not None else 0,
         pair_splits=_by(pairs, pairs.split) if pairs is not None else (),
         pair_subsets=_by(pairs, pairs.subset) if pairs is not None else (),
-        vocabulary_size=n_types, tokens_per_sentence=lengths,
-        overlap_positive=positive, overlap_negative=negative, overlap_basis=basis)
+        vocabulary_size=n_types,
+        tokens_per_sentence=lengths,
+        overlap_positive=positive,
+        overlap_negative=negative,
+        overlap_basis=basis,
+    )
 
 
 def _character_classes(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -216,8 +262,12 @@ def _character_classes(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     classes them: word characters (``\\w``: ``str.isalnum`` or ``_``) and spaces
     (``\\s``: ``str.isspace``), given for every byte of the character; and which bytes
     begin a character. ASCII by comparisons, other characters once per distinct one."""
-    word = (((data >= 48) & (data <= 57)) | ((data >= 97) & (data <= 122))
-            | ((data >= 65) & (data <= 90)) | (data == 95))
+    word = (
+        ((data >= 48) & (data <= 57))
+        | ((data >= 97) & (data <= 122))
+        | ((data >= 65) & (data <= 90))
+        | (data == 95)
+    )
     space = (data == 32) | ((data >= 9) & (data <= 13)) | ((data >= 28) & (data <= 31))
     begins = (data < 0x80) | (data >= 0xC0)
     leads = np.flatnonzero(data >= 0xC0)
@@ -231,14 +281,16 @@ def _character_classes(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
         distinct, which = np.unique(code, return_inverse=True)
         characters = [chr(c) for c in distinct.tolist()]
         every_byte = np.repeat(leads, width) + (
-            np.arange(width.sum()) - np.repeat(np.cumsum(width) - width, width))
+            np.arange(width.sum()) - np.repeat(np.cumsum(width) - width, width)
+        )
         word[every_byte] = np.repeat(np.array([c.isalnum() for c in characters])[which], width)
         space[every_byte] = np.repeat(np.array([c.isspace() for c in characters])[which], width)
     return word, space, begins
 
 
-def token_table(texts: tuple[str, ...] | list[str]
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+def token_table(
+    texts: tuple[str, ...] | list[str],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """The tokens of ``sentspace.models.tokenize.tokenize`` for every text, found all at once.
 
     Returns
@@ -260,9 +312,10 @@ def token_table(texts: tuple[str, ...] | list[str]
         nothing = np.zeros(0, dtype=np.int64)
         return np.zeros(len(lowered), dtype=np.int64), nothing, nothing, nothing > 0, 0
     sizes = np.fromiter(map(len, lowered), dtype=np.int64, count=len(lowered))
-    if data.size != sizes.sum() + len(sizes) - 1:     # not all ASCII: sizes in bytes
-        sizes = np.fromiter((len(text.encode("utf-8")) for text in lowered), dtype=np.int64,
-                            count=len(lowered))
+    if data.size != sizes.sum() + len(sizes) - 1:  # not all ASCII: sizes in bytes
+        sizes = np.fromiter(
+            (len(text.encode("utf-8")) for text in lowered), dtype=np.int64, count=len(lowered)
+        )
     starts_of_text = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]])
     word, space, begins = _character_classes(data)
     other = ~word & ~space
@@ -279,9 +332,8 @@ def token_table(texts: tuple[str, ...] | list[str]
     offsets = np.concatenate([[0], np.cumsum(ends - starts)])
     # pyarrow-stubs 20 does not know that an ndarray is a buffer, nor that
     # dictionary_encode gives a DictionaryArray.
-    tokens = pa.LargeStringArray.from_buffers(
-        len(starts), pa.py_buffer(offsets), pa.py_buffer(kept))  # type: ignore[arg-type]
+    offsets_buffer = pa.py_buffer(offsets)  # type: ignore[arg-type]
+    tokens = pa.LargeStringArray.from_buffers(len(starts), offsets_buffer, pa.py_buffer(kept))
     encoded = pc.dictionary_encode(tokens)
     type_of = encoded.indices.to_numpy()  # type: ignore[attr-defined]
-    return (lengths, sentence_of, type_of, word[starts],
-            len(encoded.dictionary))  # type: ignore[attr-defined]
+    return (lengths, sentence_of, type_of, word[starts], len(encoded.dictionary))  # type: ignore[attr-defined]

@@ -62,8 +62,11 @@ def _parts(path: Path) -> list[Path]:
     """Year folders and benchmark folders under ``path`` (itself, or its children)."""
     if _year_inputs(path) or _benchmark_files(path):
         return [path]
-    return sorted(child for child in path.iterdir() if child.is_dir()
-                  and (_year_inputs(child) or _benchmark_files(child)))
+    return sorted(
+        child
+        for child in path.iterdir()
+        if child.is_dir() and (_year_inputs(child) or _benchmark_files(child))
+    )
 
 
 def is_sts(path: Path) -> bool:
@@ -87,13 +90,24 @@ class _Reader:
         self.warnings: list[str] = []
         self.unscored: dict[str, int] = {}
 
-    def pair(self, file: Path, number: int, text1: str, text2: str, score: float,
-             split: str, subset: str) -> None:
+    def pair(
+        self, file: Path, number: int, text1: str, text2: str, score: float, split: str, subset: str
+    ) -> None:
         source = f"{subset}:{number}"
-        self.first.append(self.table.add(require_text(file, number, text1, "sentence 1"),
-                                         f"{source}:1", source=f"{file.name}:{number}"))
-        self.second.append(self.table.add(require_text(file, number, text2, "sentence 2"),
-                                          f"{source}:2", source=f"{file.name}:{number}"))
+        self.first.append(
+            self.table.add(
+                require_text(file, number, text1, "sentence 1"),
+                f"{source}:1",
+                source=f"{file.name}:{number}",
+            )
+        )
+        self.second.append(
+            self.table.add(
+                require_text(file, number, text2, "sentence 2"),
+                f"{source}:2",
+                source=f"{file.name}:{number}",
+            )
+        )
         self.score.append(score)
         self.split.append(split)
         self.subset.append(subset)
@@ -104,24 +118,29 @@ class _Reader:
         if not gold_file.is_file():
             if gold_required:
                 raise CorpusError(f"no gold file {gold_file.name} beside it", input_file)
-            self.warnings.append(f"{input_file.name}: no gold file {gold_file.name}; "
-                                 "its pairs are skipped")
+            self.warnings.append(
+                f"{input_file.name}: no gold file {gold_file.name}; its pairs are skipped"
+            )
             return
         inputs, golds = read_lines(input_file), read_lines(gold_file)
         if len(golds) != len(inputs):
             shorter = gold_file if len(golds) < len(inputs) else input_file
-            raise CorpusError(f"{gold_file.name} has {len(golds)} lines but "
-                              f"{input_file.name} has {len(inputs)}: one of them is "
-                              "truncated or has extra lines",
-                              shorter, min(len(golds), len(inputs)) + 1)
+            raise CorpusError(
+                f"{gold_file.name} has {len(golds)} lines but "
+                f"{input_file.name} has {len(inputs)}: one of them is "
+                "truncated or has extra lines",
+                shorter,
+                min(len(golds), len(inputs)) + 1,
+            )
         name = f"{prefix}{subset}"
         unscored = 0
         for number, (line, gold) in enumerate(zip(inputs, golds), start=1):
             if not gold.strip():
                 unscored += 1
                 continue
-            text1, text2 = split_fields(input_file, number, line, 2, at_least=True,
-                                        names="sentence1, sentence2")
+            text1, text2 = split_fields(
+                input_file, number, line, 2, at_least=True, names="sentence1, sentence2"
+            )
             score = parse_float(gold_file, number, gold, "gold score", 0.0, 5.0)
             self.pair(input_file, number, text1, text2, score, "test", name)
         if unscored:
@@ -135,18 +154,27 @@ class _Reader:
         for gold_file in sorted(folder.iterdir()):
             match = _GOLD.match(gold_file.name)
             if match and match["subset"] not in inputs | AGGREGATE_SUBSETS:
-                self.warnings.append(f"{folder.name}/{gold_file.name}: gold scores without "
-                                     "an input file; skipped")
+                self.warnings.append(
+                    f"{folder.name}/{gold_file.name}: gold scores without an input file; skipped"
+                )
 
     def benchmark(self, file: Path) -> None:
         split = BENCHMARK_FILES.get(file.name, file.stem)
         for number, line in enumerate(read_lines(file), start=1):
             if not line.strip():
                 continue
-            *_, score, text1, text2 = split_fields(file, number, line, 7, at_least=True,
-                                                   names=BENCHMARK_COLUMNS)
-            self.pair(file, number, text1, text2,
-                      parse_float(file, number, score, "score", 0.0, 5.0), split, BENCHMARK)
+            *_, score, text1, text2 = split_fields(
+                file, number, line, 7, at_least=True, names=BENCHMARK_COLUMNS
+            )
+            self.pair(
+                file,
+                number,
+                text1,
+                text2,
+                parse_float(file, number, score, "score", 0.0, 5.0),
+                split,
+                BENCHMARK,
+            )
         self.sources.append(file)
 
 
@@ -178,8 +206,11 @@ def load_sts(path: str | Path, name: str | None = None) -> Corpus:
     if path.is_dir():
         parts = _parts(path)
         if not parts:
-            raise CorpusError("no STS input files (STS.input.*.txt) or STS Benchmark csv "
-                              "files here or in the folders below", path)
+            raise CorpusError(
+                "no STS input files (STS.input.*.txt) or STS Benchmark csv "
+                "files here or in the folders below",
+                path,
+            )
         for part in parts:
             for file in _benchmark_files(part):
                 reader.benchmark(file)
@@ -189,17 +220,28 @@ def load_sts(path: str | Path, name: str | None = None) -> Corpus:
     elif _INPUT.match(path.name):
         reader.year_subset(path, _prefix(path.parent), gold_required=True)
     else:
-        raise CorpusError("not an STS file: expected STS.input.<subset>.txt or "
-                          "sts-<split>.csv", path)
+        raise CorpusError(
+            "not an STS file: expected STS.input.<subset>.txt or sts-<split>.csv", path
+        )
     if not reader.first:
         raise CorpusError("no scored STS pairs", path)
     if reader.unscored:
-        reader.warnings.insert(0, "skipped pairs with an empty gold line (unscored): " + ", ".join(
-            f"{subset} {count}" for subset, count in reader.unscored.items()))
+        reader.warnings.insert(
+            0,
+            "skipped pairs with an empty gold line (unscored): "
+            + ", ".join(f"{subset} {count}" for subset, count in reader.unscored.items()),
+        )
     n = len(reader.first)
     return reader.table.corpus(
-        name or (path.name if path.is_dir() else path.stem), sources=reader.sources,
+        name or (path.name if path.is_dir() else path.stem),
+        sources=reader.sources,
         warnings=reader.warnings,
-        pairs=PairTable(first=np.asarray(reader.first), second=np.asarray(reader.second),
-                        label=np.full(n, -1), score=np.asarray(reader.score),
-                        split=tuple(reader.split), subset=tuple(reader.subset)))
+        pairs=PairTable(
+            first=np.asarray(reader.first),
+            second=np.asarray(reader.second),
+            label=np.full(n, -1),
+            score=np.asarray(reader.score),
+            split=tuple(reader.split),
+            subset=tuple(reader.subset),
+        ),
+    )

@@ -52,8 +52,15 @@ ALIASES = {
     "text": ("text", "sentence", "sentences", "phrase", "utterance"),
     "sentence1": ("sentence1", "sentencea", "text1", "texta", "s1", "question1", "1string"),
     "sentence2": ("sentence2", "sentenceb", "text2", "textb", "s2", "question2", "2string"),
-    "group": ("group", "groupid", "groupindex", "paraphrasegroup", "paraphrasegroupindex",
-              "cluster", "topic"),
+    "group": (
+        "group",
+        "groupid",
+        "groupindex",
+        "paraphrasegroup",
+        "paraphrasegroupindex",
+        "cluster",
+        "topic",
+    ),
     "label": ("label", "class", "category", "quality", "goldlabel", "entailmentjudgment"),
     "score": ("score", "similarity", "relatedness", "relatednessscore", "goldscore"),
     "split": ("split", "set", "semevalset"),
@@ -103,15 +110,17 @@ def is_tabular(path: Path) -> bool:
     return path.is_file() and path.suffix.lower() in SUFFIXES
 
 
-def _table_rows(path: Path, text: str, mapping: ColumnMapping
-                ) -> tuple[list[str] | None, Iterator[tuple[int, list[str]]]]:
+def _table_rows(
+    path: Path, text: str, mapping: ColumnMapping
+) -> tuple[list[str] | None, Iterator[tuple[int, list[str]]]]:
     """Header cells (or None) and (line, cells) rows of a delimited or plain-text file."""
     lines = split_lines(path, text)
     suffix = path.suffix.lower()
     delimiter = mapping.delimiter or DELIMITERS.get(suffix)
     if delimiter is None:  # plain text: every line is one cell
         rows: Iterator[tuple[int, list[str]]] = (
-            (number, [line]) for number, line in enumerate(lines, start=1))
+            (number, [line]) for number, line in enumerate(lines, start=1)
+        )
     else:
         quoted = mapping.quoted if mapping.quoted is not None else suffix == ".csv"
         rows = _csv_rows(path, lines, delimiter, quoted)
@@ -123,23 +132,32 @@ def _table_rows(path: Path, text: str, mapping: ColumnMapping
     wanted = {v for v in mapping.roles().values() if isinstance(v, str)}
     known = {alias for aliases in ALIASES.values() for alias in aliases}
     # A plain-text file has no header unless told: its first line is a sentence.
-    has_header = (mapping.header if mapping.header is not None else delimiter is not None
-                  and any(_normal(c) in known or c in wanted for c in header))
+    has_header = (
+        mapping.header
+        if mapping.header is not None
+        else delimiter is not None and any(_normal(c) in known or c in wanted for c in header)
+    )
     if has_header:
         return [c.strip() for c in header], rows
     return None, _chain(first, rows)
 
 
-def _chain(first: tuple[int, list[str]], rest: Iterator[tuple[int, list[str]]]
-           ) -> Iterator[tuple[int, list[str]]]:
+def _chain(
+    first: tuple[int, list[str]], rest: Iterator[tuple[int, list[str]]]
+) -> Iterator[tuple[int, list[str]]]:
     yield first
     yield from rest
 
 
-def _csv_rows(path: Path, lines: list[str], delimiter: str, quoted: bool
-              ) -> Iterator[tuple[int, list[str]]]:
-    reader = csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter, strict=True,
-                        quoting=csv.QUOTE_MINIMAL if quoted else csv.QUOTE_NONE)
+def _csv_rows(
+    path: Path, lines: list[str], delimiter: str, quoted: bool
+) -> Iterator[tuple[int, list[str]]]:
+    reader = csv.reader(
+        io.StringIO("\n".join(lines)),
+        delimiter=delimiter,
+        strict=True,
+        quoting=csv.QUOTE_MINIMAL if quoted else csv.QUOTE_NONE,
+    )
     start = 1
     while True:
         try:
@@ -147,8 +165,11 @@ def _csv_rows(path: Path, lines: list[str], delimiter: str, quoted: bool
         except StopIteration:
             return
         except csv.Error as error:
-            raise CorpusError(f"malformed {'CSV' if delimiter == ',' else 'table'}: {error}",
-                              path, reader.line_num) from None
+            raise CorpusError(
+                f"malformed {'CSV' if delimiter == ',' else 'table'}: {error}",
+                path,
+                reader.line_num,
+            ) from None
         yield start, cells
         start = reader.line_num + 1
 
@@ -163,47 +184,71 @@ def _jsonl_rows(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
-            raise CorpusError(f"not JSON: {error.msg} (column {error.colno})", path,
-                              number) from None
+            raise CorpusError(
+                f"not JSON: {error.msg} (column {error.colno})", path, number
+            ) from None
         if not isinstance(record, dict):
-            raise CorpusError(f"expected a JSON object, found {type(record).__name__}",
-                              path, number)
+            raise CorpusError(
+                f"expected a JSON object, found {type(record).__name__}", path, number
+            )
         for key, value in record.items():
-            if value is not None and (isinstance(value, bool)
-                                      or not isinstance(value, str | int | float)):
-                raise CorpusError(f"value of {key!r} is {type(value).__name__}, expected "
-                                  "text or a number", path, number)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, str | int | float)
+            ):
+                raise CorpusError(
+                    f"value of {key!r} is {type(value).__name__}, expected text or a number",
+                    path,
+                    number,
+                )
             keys.setdefault(key, len(keys))
         records.append((number, record))
     if not records:
         raise CorpusError("no JSON objects", path)
-    rows = [(number, ["" if record.get(key) is None else str(record.get(key))
-                      for key in keys]) for number, record in records]
+    rows = [
+        (number, ["" if record.get(key) is None else str(record.get(key)) for key in keys])
+        for number, record in records
+    ]
     return list(keys), rows
 
 
-def _resolve(path: Path, header: list[str] | None, n_columns: int,
-             mapping: ColumnMapping) -> dict[str, int]:
+def _resolve(
+    path: Path, header: list[str] | None, n_columns: int, mapping: ColumnMapping
+) -> dict[str, int]:
     """Column index of every role the mapping names or the header reveals."""
     columns: dict[str, int] = {}
     for role, given in mapping.roles().items():
         if isinstance(given, int):
             if not 0 <= given < n_columns:
-                raise CorpusError(f"{role} column {given} does not exist (the table has "
-                                  f"{n_columns} columns, 0-{n_columns - 1})", path)
+                raise CorpusError(
+                    f"{role} column {given} does not exist (the table has "
+                    f"{n_columns} columns, 0-{n_columns - 1})",
+                    path,
+                )
             columns[role] = given
         elif header is None or given not in header:
-            raise CorpusError(f"no column named {given!r} for {role}"
-                              + (f" (columns: {', '.join(header)})" if header else
-                                 " (the file has no header row)"), path)
+            raise CorpusError(
+                f"no column named {given!r} for {role}"
+                + (
+                    f" (columns: {', '.join(header)})"
+                    if header
+                    else " (the file has no header row)"
+                ),
+                path,
+            )
         else:
             columns[role] = header.index(given)
     if header is not None:
         normal = [_normal(name) for name in header]
         for role, aliases in ALIASES.items():
             if role not in columns:
-                found = next((i for i, name in enumerate(normal) if name in aliases
-                              and i not in columns.values()), None)
+                found = next(
+                    (
+                        i
+                        for i, name in enumerate(normal)
+                        if name in aliases and i not in columns.values()
+                    ),
+                    None,
+                )
                 if found is not None:
                     columns[role] = found
     if "text" not in columns and not {"sentence1", "sentence2"} <= columns.keys():
@@ -211,14 +256,17 @@ def _resolve(path: Path, header: list[str] | None, n_columns: int,
             columns["text"] = 0
         else:
             names = ", ".join(header) if header else f"{n_columns} unnamed columns"
-            raise ColumnsUnclear(f"cannot tell which column holds the sentences ({names}): "
-                                 "name a text column, or sentence1 and sentence2 columns",
-                                 path)
+            raise ColumnsUnclear(
+                f"cannot tell which column holds the sentences ({names}): "
+                "name a text column, or sentence1 and sentence2 columns",
+                path,
+            )
     return columns
 
 
-def _read_rows(path: Path, mapping: ColumnMapping
-               ) -> tuple[list[str] | None, list[tuple[int, list[str]]], tuple[int, ...]]:
+def _read_rows(
+    path: Path, mapping: ColumnMapping
+) -> tuple[list[str] | None, list[tuple[int, list[str]]], tuple[int, ...]]:
     """(header or None, (line, cells) rows, lines that needed cp1252) of a table file."""
     text, fallback_lines = read_decoded(path, "utf-8", "cp1252")
     if path.suffix.lower() in JSONL:
@@ -227,8 +275,9 @@ def _read_rows(path: Path, mapping: ColumnMapping
     return header, list(rows_iter), fallback_lines
 
 
-def preview_table(path: str | Path, mapping: ColumnMapping | None = None,
-                  n_rows: int = 8) -> tuple[list[str], list[list[str]]]:
+def preview_table(
+    path: str | Path, mapping: ColumnMapping | None = None, n_rows: int = 8
+) -> tuple[list[str], list[list[str]]]:
     """Column names (the header's, or "column 1"...) and the first rows, for a dialog
     where the user picks each column's role."""
     path = Path(path)
@@ -238,8 +287,9 @@ def preview_table(path: str | Path, mapping: ColumnMapping | None = None,
     return names, [cells for _, cells in rows[:n_rows]]
 
 
-def load_tabular(path: str | Path, mapping: ColumnMapping | None = None,
-                 name: str | None = None) -> Corpus:
+def load_tabular(
+    path: str | Path, mapping: ColumnMapping | None = None, name: str | None = None
+) -> Corpus:
     """Load a user's CSV / TSV / JSONL / text file.
 
     Parameters
@@ -284,9 +334,13 @@ def load_tabular(path: str | Path, mapping: ColumnMapping | None = None,
     n_columns = len(header) if header is not None else len(rows[0][1])
     for number, cells in rows:
         if len(cells) != n_columns:
-            raise CorpusError(f"expected {n_columns} columns like the "
-                              f"{'header' if header is not None else 'first row'}, found "
-                              f"{len(cells)}", path, number)
+            raise CorpusError(
+                f"expected {n_columns} columns like the "
+                f"{'header' if header is not None else 'first row'}, found "
+                f"{len(cells)}",
+                path,
+                number,
+            )
     columns = _resolve(path, header, n_columns, mapping)
     if {"sentence1", "sentence2"} <= columns.keys():
         return _pairs(path, rows, columns, name, warnings)
@@ -300,7 +354,7 @@ def _plain_text(path: Path, name: str | None, warnings: list[str]) -> Corpus:
     if fallback_lines:
         warnings.append(fallback_warning(path, fallback_lines))
     lines = [line.strip() for line in split_lines(path, text)]
-    distinct = dict.fromkeys(lines)         # in order of first appearance
+    distinct = dict.fromkeys(lines)  # in order of first appearance
     distinct.pop("", None)
     if not distinct:
         raise CorpusError("no rows", path)
@@ -308,10 +362,14 @@ def _plain_text(path: Path, name: str | None, warnings: list[str]) -> Corpus:
     first_line = dict(zip(reversed(lines), range(len(lines), 0, -1)))
     texts = list(distinct)
     numbers = [first_line[text] for text in texts]
-    return Corpus(name=name or path.stem, texts=tuple(texts),
-                  ids=tuple(f"L{number}" for number in numbers),
-                  metadata={"line": tuple(numbers)}, sources=(str(path),),
-                  warnings=tuple(warnings))
+    return Corpus(
+        name=name or path.stem,
+        texts=tuple(texts),
+        ids=tuple(f"L{number}" for number in numbers),
+        metadata={"line": tuple(numbers)},
+        sources=(str(path),),
+        warnings=tuple(warnings),
+    )
 
 
 def _columnar_sentences(path: Path, name: str | None) -> Corpus | None:
@@ -327,8 +385,13 @@ def _columnar_sentences(path: Path, name: str | None) -> Corpus | None:
     delimiter = DELIMITERS[path.suffix.lower()]
     quoted = path.suffix.lower() == ".csv"
     try:
-        header = next(csv.reader([first_line(path)], delimiter=delimiter,
-                                 quoting=csv.QUOTE_MINIMAL if quoted else csv.QUOTE_NONE))
+        header = next(
+            csv.reader(
+                [first_line(path)],
+                delimiter=delimiter,
+                quoting=csv.QUOTE_MINIMAL if quoted else csv.QUOTE_NONE,
+            )
+        )
     except (csv.Error, StopIteration):
         return None
     header = [cell.strip() for cell in header]
@@ -342,24 +405,27 @@ def _columnar_sentences(path: Path, name: str | None) -> Corpus | None:
     if "text" not in columns:
         return None
     group_role = "group" if "group" in columns else "label" if "label" in columns else None
-    wanted = {role: header[columns[role]] for role in ("text", "id", group_role)
-              if role in columns}
+    wanted = {role: header[columns[role]] for role in ("text", "id", group_role) if role in columns}
     try:
         table = pv.read_csv(
-            path, read_options=pv.ReadOptions(column_names=header, skip_rows=1),
-            parse_options=pv.ParseOptions(delimiter=delimiter,
-                                          quote_char='"' if quoted else False),
+            path,
+            read_options=pv.ReadOptions(column_names=header, skip_rows=1),
+            parse_options=pv.ParseOptions(delimiter=delimiter, quote_char='"' if quoted else False),
             convert_options=pv.ConvertOptions(
                 include_columns=list(wanted.values()),
                 column_types={column: pa.string() for column in header},
-                strings_can_be_null=False, quoted_strings_can_be_null=False))
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
         data = path.read_bytes()
     except (OSError, pa.ArrowException):
         return None
     # NUL bytes (binary), and quotes the csv module is stricter about than pyarrow: an
     # unclosed one, or text right after a closing one. The row reader says where.
-    if b"\0" in data or (quoted and (data.count(b'"') % 2 or re.search(
-            rb'[^,\n\r"]"[^,\n\r"]', data))):
+    if b"\0" in data or (
+        quoted and (data.count(b'"') % 2 or re.search(rb'[^,\n\r"]"[^,\n\r"]', data))
+    ):
         return None
     lines, size, ends_with_newline = data.count(b"\n"), len(data), data.endswith(b"\n")
     del data
@@ -372,9 +438,15 @@ def _columnar_sentences(path: Path, name: str | None) -> Corpus | None:
         return None
     try:
         return corpus_from_columns(
-            path, name or path.stem, column("text"), column("id" if "id" in wanted else None),
-            column(group_role), group_kind="group" if group_role == "group" else "class",
-            numbers=np.arange(2, len(table) + 2), where="line")
+            path,
+            name or path.stem,
+            column("text"),
+            column("id" if "id" in wanted else None),
+            column(group_role),
+            group_kind="group" if group_role == "group" else "class",
+            numbers=np.arange(2, len(table) + 2),
+            where="line",
+        )
     except CorpusError:
         return None
 
@@ -383,16 +455,20 @@ def _cell(row: list[str], columns: dict[str, int], role: str) -> str:
     return row[columns[role]].strip() if role in columns else ""
 
 
-def _text(path: Path, number: int, row: list[str], columns: dict[str, int],
-          role: str) -> str:
+def _text(path: Path, number: int, row: list[str], columns: dict[str, int], role: str) -> str:
     text = _cell(row, columns, role)
     if not text:
         raise CorpusError(f"empty {role}", path, number)
     return text
 
 
-def _sentences(path: Path, rows: list[tuple[int, list[str]]], columns: dict[str, int],
-               name: str | None, warnings: list[str]) -> Corpus:
+def _sentences(
+    path: Path,
+    rows: list[tuple[int, list[str]]],
+    columns: dict[str, int],
+    name: str | None,
+    warnings: list[str],
+) -> Corpus:
     group_role = "group" if "group" in columns else "label" if "label" in columns else None
     table = SentenceTable(("line",))
     id_first: dict[str, tuple[str, int]] = {}
@@ -404,29 +480,43 @@ def _sentences(path: Path, rows: list[tuple[int, list[str]]], columns: dict[str,
         if "id" in columns:
             first = id_first.setdefault(sentence_id, (text, number))
             if first[0] != text:
-                raise CorpusError(f"id {sentence_id!r} has another text than on line "
-                                  f"{first[1]}", path, number)
+                raise CorpusError(
+                    f"id {sentence_id!r} has another text than on line {first[1]}", path, number
+                )
         index = table.add(text, sentence_id, line=number)
         group = _cell(row, columns, group_role) if group_role else ""
         if group:
             members.append(index)
             groups.append(group)
-    grouping = (grouping_from_labels("group" if group_role == "group" else "class",
-                                     members, groups) if members else None)
-    return table.corpus(name or path.stem, sources=[path], warnings=warnings,
-                        groups=grouping)
+    grouping = (
+        grouping_from_labels("group" if group_role == "group" else "class", members, groups)
+        if members
+        else None
+    )
+    return table.corpus(name or path.stem, sources=[path], warnings=warnings, groups=grouping)
 
 
-def _pairs(path: Path, rows: list[tuple[int, list[str]]], columns: dict[str, int],
-           name: str | None, warnings: list[str]) -> Corpus:
+def _pairs(
+    path: Path,
+    rows: list[tuple[int, list[str]]],
+    columns: dict[str, int],
+    name: str | None,
+    warnings: list[str],
+) -> Corpus:
     table = SentenceTable(("line",))
     first, second, scores, labels, splits = [], [], [], [], []
     for number, row in rows:
         sentence_id = _cell(row, columns, "id") or f"L{number}"
-        first.append(table.add(_text(path, number, row, columns, "sentence1"),
-                               f"{sentence_id}:1", line=number))
-        second.append(table.add(_text(path, number, row, columns, "sentence2"),
-                                f"{sentence_id}:2", line=number))
+        first.append(
+            table.add(
+                _text(path, number, row, columns, "sentence1"), f"{sentence_id}:1", line=number
+            )
+        )
+        second.append(
+            table.add(
+                _text(path, number, row, columns, "sentence2"), f"{sentence_id}:2", line=number
+            )
+        )
         score = _cell(row, columns, "score")
         try:
             value = float(score) if score else math.nan
@@ -439,11 +529,19 @@ def _pairs(path: Path, rows: list[tuple[int, list[str]]], columns: dict[str, int
         splits.append(_cell(row, columns, "split"))
     label_index, label_names = _number_labels(labels)
     return table.corpus(
-        name or path.stem, sources=[path], warnings=warnings,
-        pairs=PairTable(first=np.asarray(first), second=np.asarray(second),
-                                label=label_index, score=np.asarray(scores),
-                                split=tuple(splits), subset=(path.stem,) * len(first),
-                                label_names=label_names))
+        name or path.stem,
+        sources=[path],
+        warnings=warnings,
+        pairs=PairTable(
+            first=np.asarray(first),
+            second=np.asarray(second),
+            label=label_index,
+            score=np.asarray(scores),
+            split=tuple(splits),
+            subset=(path.stem,) * len(first),
+            label_names=label_names,
+        ),
+    )
 
 
 def _number_labels(labels: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -455,4 +553,3 @@ def _number_labels(labels: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
     names = tuple(dict.fromkeys(given))
     index = {label: i for i, label in enumerate(names)}
     return np.array([index.get(label, -1) for label in labels], dtype=np.int64), names
-

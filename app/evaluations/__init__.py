@@ -29,34 +29,54 @@ from sentspace.app.neighbours import SPLIT_CHOICES
 
 #: Every evaluation by the name ``sentspace eval NAME`` takes, with a one-line description.
 EVALUATIONS: dict[str, tuple[Callable, str]] = {
-    "classification": (classification.run_classification,
-                       "linear SVM recovers paraphrase groups (3-fold CV)"),
-    "relatedness": (relatedness.run_relatedness,
-                    "cosine (or a learned score) vs gold: Spearman, Pearson, MSE (SICK, STS)"),
-    "transfer": (transfer.run_transfer,
-                 "logistic regression on embeddings (SentEval tasks, MSRP, SICK-E)"),
-    "ranking": (ranking.run_ranking,
-                "rank of the paraphrase partner in the pool (MSRP, paraphrase groups)"),
-    "detection": (detection.run_detection,
-                  "zero-shot paraphrase detection by cosine: PR curve, average precision"),
-    "learning-curve": (detection.run_learning_curve,
-                       "supervised pair classifier accuracy vs training size"),
-    "histograms": (histograms.run_histograms,
-                   "cosine and word-overlap histograms, positive vs negative pairs"),
+    "classification": (
+        classification.run_classification,
+        "linear SVM recovers paraphrase groups (3-fold CV)",
+    ),
+    "relatedness": (
+        relatedness.run_relatedness,
+        "cosine (or a learned score) vs gold: Spearman, Pearson, MSE (SICK, STS)",
+    ),
+    "transfer": (
+        transfer.run_transfer,
+        "logistic regression on embeddings (SentEval tasks, MSRP, SICK-E)",
+    ),
+    "ranking": (
+        ranking.run_ranking,
+        "rank of the paraphrase partner in the pool (MSRP, paraphrase groups)",
+    ),
+    "detection": (
+        detection.run_detection,
+        "zero-shot paraphrase detection by cosine: PR curve, average precision",
+    ),
+    "learning-curve": (
+        detection.run_learning_curve,
+        "supervised pair classifier accuracy vs training size",
+    ),
+    "histograms": (
+        histograms.run_histograms,
+        "cosine and word-overlap histograms, positive vs negative pairs",
+    ),
     "latent": (latent.run_latent, "each sentence ranks its own group above the other"),
     "pyramid": (pyramid.run_pyramid, "SCU binary (best-F1 threshold) and ranking tests"),
     "costra": (costra.run_costra, "Costra 1.1 geometric orderings of Czech sentences"),
-    "costra-offsets": (costra_offsets.run_costra_offsets,
-                       "Costra transformations as directions: offset consistency, analogies"),
-    "bitext": (bitext.run_bitext,
-               "find each sentence's translation among the other language (MTEB bitext)"),
+    "costra-offsets": (
+        costra_offsets.run_costra_offsets,
+        "Costra transformations as directions: offset consistency, analogies",
+    ),
+    "bitext": (
+        bitext.run_bitext,
+        "find each sentence's translation among the other language (MTEB bitext)",
+    ),
 }
 
 
 #: Evaluations of several encoders at once (``sentspace eval NAME --encoder A --encoder B``).
 COMPARISONS: dict[str, tuple[Callable, str]] = {
-    "agreement": (agreement.run_agreement,
-                  "misclassification agreement of 2+ encoders on the same folds"),
+    "agreement": (
+        agreement.run_agreement,
+        "misclassification agreement of 2+ encoders on the same folds",
+    ),
 }
 
 
@@ -74,9 +94,13 @@ class EvaluationOption:
 
 
 _SEARCH = EvaluationOption(
-    {"auto": f"exact up to {EXACT_LIMIT:,} sentences, an approximate index above",
-     "exact": "scan the whole pool", "ann": "an approximate index always"},
-    "how each query's nearest sentences are found")
+    {
+        "auto": f"exact up to {EXACT_LIMIT:,} sentences, an approximate index above",
+        "exact": "scan the whole pool",
+        "ann": "an approximate index always",
+    },
+    "how each query's nearest sentences are found",
+)
 #: Options by evaluation and keyword argument; the CLI offers each as ``--name`` and the
 #: GUI as a choice beside the evaluation.
 OPTIONS: dict[str, dict[str, EvaluationOption]] = {
@@ -86,20 +110,24 @@ OPTIONS: dict[str, dict[str, EvaluationOption]] = {
     },
     "ranking": {"search": _SEARCH},
     "bitext": {
-        "languages": EvaluationOption(bitext.LANGUAGE_PAIRS,
-                                      "whose sentences find their translations in whose"),
+        "languages": EvaluationOption(
+            bitext.LANGUAGE_PAIRS, "whose sentences find their translations in whose"
+        ),
         "search": _SEARCH,
     },
     "pyramid": {
         "distractors": EvaluationOption(
-            DISTRACTORS, "whom the ranking test's distractors resemble"),
+            DISTRACTORS, "whom the ranking test's distractors resemble"
+        ),
         "negative_overlap": EvaluationOption(
-            NEGATIVE_OVERLAP,
-            "how the words a negative pair must share are counted"),
+            NEGATIVE_OVERLAP, "how the words a negative pair must share are counted"
+        ),
         "items": EvaluationOption(ITEMS, "what the binary test pairs"),
         "negatives": EvaluationOption(
-            NEGATIVES, "where the binary test's negative pairs come from (positive share "
-            "beside the paper's 4.2%)"),
+            NEGATIVES,
+            "where the binary test's negative pairs come from (positive share "
+            "beside the paper's 4.2%)",
+        ),
     },
 }
 
@@ -122,14 +150,15 @@ def _has_groups(corpus, kind: str | None = None) -> bool:
 APPLICABLE: dict[str, Callable] = {
     "classification": lambda c: _has_groups(c) and c.groups.kind != "class",
     "relatedness": lambda c: _has_pairs(c, scored=True),
-    "transfer": lambda c: ((_has_pairs(c) and bool(np.any(c.pairs.label >= 0)))
-                           or _has_groups(c, "class")),
+    "transfer": lambda c: (
+        (_has_pairs(c) and bool(np.any(c.pairs.label >= 0))) or _has_groups(c, "class")
+    ),
     # Without labelled pairs, ordered pairs within paraphrase groups are the queries.
-    "ranking": lambda c: (_has_pairs(c, paraphrase_labels=True)
-                          or ranking.has_paraphrase_groups(c)),
+    "ranking": lambda c: _has_pairs(c, paraphrase_labels=True) or ranking.has_paraphrase_groups(c),
     "detection": lambda c: _has_pairs(c, paraphrase_labels=True),
-    "learning-curve": lambda c: (_has_pairs(c, paraphrase_labels=True)
-                                 and {"train", "test"} <= set(c.pairs.split)),
+    "learning-curve": lambda c: (
+        _has_pairs(c, paraphrase_labels=True) and {"train", "test"} <= set(c.pairs.split)
+    ),
     "histograms": lambda c: _has_pairs(c),
     "latent": lambda c: _has_groups(c) and len(c) <= 2000,
     "pyramid": lambda c: _has_groups(c, "SCU"),

@@ -109,8 +109,9 @@ class AgreementResult(Result):
         """Float ndarray of shape (N, N): numerator / denominator, NaN where no sentence
         was misclassified by both."""
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(self.denominator > 0,
-                            self.numerator / np.maximum(self.denominator, 1), np.nan)
+            return np.where(
+                self.denominator > 0, self.numerator / np.maximum(self.denominator, 1), np.nan
+            )
 
     def both_wrong(self, i: int, j: int) -> np.ndarray:
         """Sentence indices (into the corpus) behind cell (i, j)'s denominator."""
@@ -138,27 +139,40 @@ class AgreementResult(Result):
         """The rows both the CLI and the GUI's metric panel show."""
         n = len(self.sentence_index)
         rows = [("sentences", f"{n} in {len(self.group_names)} groups")]
-        rows += [(f"{name}: mistakes", f"{int(m)} of {n}")
-                 for name, m in zip(self.names, self.mistakes)]
+        rows += [
+            (f"{name}: mistakes", f"{int(m)} of {n}") for name, m in zip(self.names, self.mistakes)
+        ]
         agreement = self.agreement
         for i, j in self.pairs():
             pair = f"{self.names[i]} vs {self.names[j]}"
             shown = "n/a" if np.isnan(agreement[i, j]) else f"{agreement[i, j]:.4f}"
-            rows.append((f"{pair}: same wrong group",
-                         f"{self.numerator[i, j]}/{self.denominator[i, j]} ({shown})"))
+            rows.append(
+                (
+                    f"{pair}: same wrong group",
+                    f"{self.numerator[i, j]}/{self.denominator[i, j]} ({shown})",
+                )
+            )
             rows.append((f"{pair}: McNemar p", f"{self.mcnemar(i, j).p_value:.4g}"))
         return rows
 
     def scores(self) -> list[Score]:
         n = len(self.sentence_index)
         agreement = self.agreement
-        scores = [Score(f"{name}: mistakes", float(m), None, n)
-                  for name, m in zip(self.names, self.mistakes)]
+        scores = [
+            Score(f"{name}: mistakes", float(m), None, n)
+            for name, m in zip(self.names, self.mistakes)
+        ]
         for i, j in self.pairs():
             pair = f"{self.names[i]} vs {self.names[j]}"
-            scores += [Score(f"{pair}: same wrong group", float(agreement[i, j]), None,
-                             int(self.denominator[i, j])),
-                       Score(f"{pair}: McNemar p", self.mcnemar(i, j).p_value, None, n)]
+            scores += [
+                Score(
+                    f"{pair}: same wrong group",
+                    float(agreement[i, j]),
+                    None,
+                    int(self.denominator[i, j]),
+                ),
+                Score(f"{pair}: McNemar p", self.mcnemar(i, j).p_value, None, n),
+            ]
         return scores
 
     def body(self) -> dict[str, Any]:
@@ -170,18 +184,28 @@ class AgreementResult(Result):
             "mistakes": self.mistakes.tolist(),
             "numerator": self.numerator.tolist(),
             "denominator": self.denominator.tolist(),
-            "agreement": [[None if np.isnan(v) else float(v) for v in row]
-                          for row in agreement],
-            "mcnemar": [{"a": self.names[i], "b": self.names[j],
-                         **self.mcnemar(i, j).__dict__} for i, j in self.pairs()],
+            "agreement": [[None if np.isnan(v) else float(v) for v in row] for row in agreement],
+            "mcnemar": [
+                {"a": self.names[i], "b": self.names[j], **self.mcnemar(i, j).__dict__}
+                for i, j in self.pairs()
+            ],
             # "sentence" is the dataset's id; "row" indexes the corpus's sentences.
             "predictions": [
-                {"sentence": s, "row": row, "true": self.group_names[t], "fold": f,
-                 "predicted": [self.group_names[p] for p in column]}
+                {
+                    "sentence": s,
+                    "row": row,
+                    "true": self.group_names[t],
+                    "fold": f,
+                    "predicted": [self.group_names[p] for p in column],
+                }
                 for s, row, t, f, column in zip(
-                    self.sentence_id.tolist(), self.sentence_index.tolist(),
-                    self.true_group.tolist(), self.fold.tolist(),
-                    self.predicted_group.T.tolist())],
+                    self.sentence_id.tolist(),
+                    self.sentence_index.tolist(),
+                    self.true_group.tolist(),
+                    self.fold.tolist(),
+                    self.predicted_group.T.tolist(),
+                )
+            ],
         }
 
 
@@ -193,23 +217,27 @@ def check_same_folds(results: Sequence[ClassificationResult]) -> None:
     for k, other in enumerate(results[1:], start=2):
         who = f"result {k} ({other.provenance.encoder_name})"
         if other.provenance.corpus_fingerprint != first.provenance.corpus_fingerprint:
-            raise EvaluationError(f"{who} is of corpus {other.provenance.corpus_name!r}, "
-                                  f"result 1 of {first.provenance.corpus_name!r}")
+            raise EvaluationError(
+                f"{who} is of corpus {other.provenance.corpus_name!r}, "
+                f"result 1 of {first.provenance.corpus_name!r}"
+            )
         for name in SHARED_PARAMETERS:
             mine = other.provenance.parameters.get(name)
             theirs = first.provenance.parameters.get(name)
             if mine != theirs:
-                raise EvaluationError(f"{who} has {name}={mine}, result 1 {name}={theirs}: "
-                                      f"agreement needs the same folds")
-        if not (np.array_equal(other.sentence_index, first.sentence_index)
-                and np.array_equal(other.true_group, first.true_group)
-                and np.array_equal(other.fold, first.fold)):
-            raise EvaluationError(f"{who} was tested on other sentences or folds than "
-                                  f"result 1")
+                raise EvaluationError(
+                    f"{who} has {name}={mine}, result 1 {name}={theirs}: "
+                    f"agreement needs the same folds"
+                )
+        if not (
+            np.array_equal(other.sentence_index, first.sentence_index)
+            and np.array_equal(other.true_group, first.true_group)
+            and np.array_equal(other.fold, first.fold)
+        ):
+            raise EvaluationError(f"{who} was tested on other sentences or folds than result 1")
 
 
-def agreement_counts(predicted: np.ndarray,
-                     true: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def agreement_counts(predicted: np.ndarray, true: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(numerator, denominator), int ndarrays of shape (N, N), from predictions of shape
     (N, n) and true groups of shape (n,)."""
     wrong = predicted != true
@@ -217,13 +245,15 @@ def agreement_counts(predicted: np.ndarray,
     denominator = as_int @ as_int.T
     # (N, N, n) booleans: a few MB even for tens of encoders on tens of thousands of
     # sentences, and one pass instead of N^2.
-    same_mistake = ((predicted[:, None, :] == predicted[None, :, :])
-                    & wrong[:, None, :] & wrong[None, :, :])
+    same_mistake = (
+        (predicted[:, None, :] == predicted[None, :, :]) & wrong[:, None, :] & wrong[None, :, :]
+    )
     return same_mistake.sum(axis=-1), denominator
 
 
-def misclassification_agreement(results: Sequence[ClassificationResult],
-                                names: Sequence[str] | None = None) -> AgreementResult:
+def misclassification_agreement(
+    results: Sequence[ClassificationResult], names: Sequence[str] | None = None
+) -> AgreementResult:
     """The agreement matrix of classification results on the same corpus and folds.
 
     Parameters
@@ -233,8 +263,10 @@ def misclassification_agreement(results: Sequence[ClassificationResult],
     names : row labels; by default the encoders' names (numbered when repeated).
     """
     if len(results) < 2:
-        raise EvaluationError("misclassification agreement needs at least 2 classification "
-                              f"results, got {len(results)}")
+        raise EvaluationError(
+            "misclassification agreement needs at least 2 classification "
+            f"results, got {len(results)}"
+        )
     check_same_folds(results)
     first = results[0]
     if names is None:
@@ -245,57 +277,81 @@ def misclassification_agreement(results: Sequence[ClassificationResult],
     predicted = np.stack([r.predicted_group for r in results])
     numerator, denominator = agreement_counts(predicted, first.true_group)
     encoders = tuple(r.provenance for r in results)
-    fingerprint = hashlib.sha256(" ".join(p.encoder_fingerprint for p in encoders)
-                                 .encode()).hexdigest()[:16]
+    fingerprint = hashlib.sha256(
+        " ".join(p.encoder_fingerprint for p in encoders).encode()
+    ).hexdigest()[:16]
     parameters = {name: first.provenance.parameters.get(name) for name in SHARED_PARAMETERS}
     provenance = Provenance(
         corpus_name=first.provenance.corpus_name,
         corpus_fingerprint=first.provenance.corpus_fingerprint,
-        corpus_edits=first.provenance.corpus_edits, encoder_name=", ".join(labels), encoder_family=NAME,
+        corpus_edits=first.provenance.corpus_edits,
+        encoder_name=", ".join(labels),
+        encoder_family=NAME,
         encoder_params={label: p.encoder_params for label, p in zip(labels, encoders)},
         encoder_fingerprint=fingerprint,
-        parameters={**parameters, "condition": "both wrong",
-                    "statistic": "P(m1(x) = m2(x) | m1(x) != y and m2(x) != y)",
-                    "paired_test": "McNemar on per-sentence correctness"})
+        parameters={
+            **parameters,
+            "condition": "both wrong",
+            "statistic": "P(m1(x) = m2(x) | m1(x) != y and m2(x) != y)",
+            "paired_test": "McNemar on per-sentence correctness",
+        },
+    )
     return AgreementResult(
-        provenance=provenance, encoders=encoders, names=labels,
-        group_names=first.group_names, sentence_index=first.sentence_index,
+        provenance=provenance,
+        encoders=encoders,
+        names=labels,
+        group_names=first.group_names,
+        sentence_index=first.sentence_index,
         sentence_id=first.sentence_id,
-        true_group=first.true_group, fold=first.fold, predicted_group=predicted,
-        numerator=numerator, denominator=denominator)
+        true_group=first.true_group,
+        fold=first.fold,
+        predicted_group=predicted,
+        numerator=numerator,
+        denominator=denominator,
+    )
 
 
-def compare_classifications(a: ClassificationResult,
-                            b: ClassificationResult) -> statistics.PairedTest:
+def compare_classifications(
+    a: ClassificationResult, b: ClassificationResult
+) -> statistics.PairedTest:
     """McNemar's test of two classification results on the same folds (checked)."""
     check_same_folds([a, b])
-    return statistics.mcnemar(a.predicted_group == a.true_group,
-                              b.predicted_group == b.true_group)
+    return statistics.mcnemar(a.predicted_group == a.true_group, b.predicted_group == b.true_group)
 
 
-def run_agreement(corpus: Corpus, encoders: Sequence[Encoder], *, seed: int = 0,
-                  n_folds: int = 3, min_group_size: int = 3,
-                  C: float = 1.0) -> Job[AgreementResult]:
+def run_agreement(
+    corpus: Corpus,
+    encoders: Sequence[Encoder],
+    *,
+    seed: int = 0,
+    n_folds: int = 3,
+    min_group_size: int = 3,
+    C: float = 1.0,
+) -> Job[AgreementResult]:
     """Classify with each encoder on the same folds, then compute the agreement matrix.
 
     Parameters are those of :func:`sentspace.app.evaluations.classification.run_classification`,
     shared by every encoder so that the folds are the same.
     """
     if len(encoders) < 2:
-        raise EvaluationError("misclassification agreement needs at least 2 encoders, "
-                              f"got {len(encoders)}")
+        raise EvaluationError(
+            f"misclassification agreement needs at least 2 encoders, got {len(encoders)}"
+        )
     evaluable_groups(corpus, min_group_size)
     results = []
     for k, encoder in enumerate(encoders):
-        results.append((yield from run_classification(
-            corpus, encoder, n_folds=n_folds, seed=seed, min_group_size=min_group_size,
-            C=C)))
+        results.append(
+            (
+                yield from run_classification(
+                    corpus, encoder, n_folds=n_folds, seed=seed, min_group_size=min_group_size, C=C
+                )
+            )
+        )
         yield Progress("agreement: encoders classified", k + 1, len(encoders))
     return misclassification_agreement(results)
 
 
-def default_encoders(run: Sequence[str], loaded: Sequence[str], chosen: str | None
-                     ) -> list[str]:
+def default_encoders(run: Sequence[str], loaded: Sequence[str], chosen: str | None) -> list[str]:
     """The encoders an agreement on a corpus starts from: those already run on it and the
     embeddings loaded for it (their spaces exist; other families may need training);
     with fewer than two, the chosen encoder, then TF-IDF and bag of words, make up two."""

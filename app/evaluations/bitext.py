@@ -60,17 +60,21 @@ from sentspace.models.tokenize import tokenize
 
 NAME = "bitext"
 #: The language pairs offered as the ``languages`` option (any "xx-yy" is accepted).
-LANGUAGE_PAIRS = {"en-de": "English and German", "en-fr": "English and French",
-                  "en-cs": "English and Czech", "de-fr": "German and French",
-                  "de-cs": "German and Czech", "fr-cs": "French and Czech"}
+LANGUAGE_PAIRS = {
+    "en-de": "English and German",
+    "en-fr": "English and French",
+    "en-cs": "English and Czech",
+    "de-fr": "German and French",
+    "de-cs": "German and Czech",
+    "fr-cs": "French and Czech",
+}
 
 
 #: How a tie for the top is counted, by every metric of the result (its summary says so).
 TIES = "pessimistic (a translation tied for the top is not found)"
 
 
-def found_translations(prediction: np.ndarray, target: np.ndarray,
-                       rank: np.ndarray) -> np.ndarray:
+def found_translations(prediction: np.ndarray, target: np.ndarray, rank: np.ndarray) -> np.ndarray:
     """Which queries found their translation: predicted it, and ranked it first alone
     (:data:`TIES`)."""
     return (prediction == target) & (rank == 1)
@@ -143,7 +147,7 @@ class BitextResult(Result):
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
             if isinstance(value, np.ndarray):
-                value = np.array(value)       # a copy of its own, so no caller can write it
+                value = np.array(value)  # a copy of its own, so no caller can write it
                 value.flags.writeable = False
                 object.__setattr__(self, field.name, value)
 
@@ -159,33 +163,45 @@ class BitextResult(Result):
 
     def _subsets(self) -> list[tuple[str, np.ndarray]]:
         """(metric name prefix, queries): both directions, then each."""
-        return [("", np.ones(len(self.rank), dtype=bool)), *(
-            (f"{name} ", self.direction == d) for d, name in enumerate(self.directions))]
+        return [
+            ("", np.ones(len(self.rank), dtype=bool)),
+            *((f"{name} ", self.direction == d) for d, name in enumerate(self.directions)),
+        ]
 
     def metrics(self) -> dict[str, float]:
         """Each metric over both directions, then per direction ("en->de F1")."""
-        return {name: value for label, chosen in self._subsets()
-                for name, value in _metric_values(self, chosen, label).items()}
+        return {
+            name: value
+            for label, chosen in self._subsets()
+            for name, value in _metric_values(self, chosen, label).items()
+        }
 
     def summary(self) -> list[tuple[str, str]]:
         a, b = self.languages
-        rows = [("languages", f"{a}-{b}"),
-                ("queries", f"{int(np.sum(self.direction == 0))} + "
-                            f"{int(np.sum(self.direction == 1))}"),
-                ("pool", f"{self.pool_sizes[0]} {a}, {self.pool_sizes[1]} {b}"),
-                ("ties", TIES)]
-        rows += [(name, f"{value:.4f} {format_ci(self.ci.get(name))}".rstrip())
-                 for name, value in self.metrics().items()]
+        rows = [
+            ("languages", f"{a}-{b}"),
+            ("queries", f"{int(np.sum(self.direction == 0))} + {int(np.sum(self.direction == 1))}"),
+            ("pool", f"{self.pool_sizes[0]} {a}, {self.pool_sizes[1]} {b}"),
+            ("ties", TIES),
+        ]
+        rows += [
+            (name, f"{value:.4f} {format_ci(self.ci.get(name))}".rstrip())
+            for name, value in self.metrics().items()
+        ]
         rows.append(("queries with a zero vector", str(int(self.degenerate_query.sum()))))
         if any(search.approximate for search in self.search):
-            rows += [(f"{name} search", search.describe())
-                     for name, search in zip(self.directions, self.search)]
+            rows += [
+                (f"{name} search", search.describe())
+                for name, search in zip(self.directions, self.search)
+            ]
         return rows
 
     def scores(self) -> list[Score]:
-        return [Score(name, value, self.ci.get(name), int(chosen.sum()))
-                for label, chosen in self._subsets()
-                for name, value in _metric_values(self, chosen, label).items()]
+        return [
+            Score(name, value, self.ci.get(name), int(chosen.sum()))
+            for label, chosen in self._subsets()
+            for name, value in _metric_values(self, chosen, label).items()
+        ]
 
     def body(self) -> dict[str, Any]:
         return {
@@ -198,24 +214,39 @@ class BitextResult(Result):
             "search": [search.to_dict() for search in self.search],
             # Sentences and pairs by the dataset's names; "row" indexes corpus.pairs;
             # "tokens" is the query's length.
-            "queries": [{"direction": self.directions[d], "pair": p, "row": row,
-                         "query": q, "target": t, "prediction": pr, "rank": r,
-                         "tokens": n, "similarity": s, "predicted_similarity": ps,
-                         "f1_share": f}
-                        for d, p, row, q, t, pr, r, n, s, ps, f in zip(
-                            self.direction.tolist(), self.pair_id.tolist(),
-                            self.pair_index.tolist(), self.query_id.tolist(),
-                            self.target_id.tolist(), self.prediction_id.tolist(),
-                            self.rank.tolist(), self._lengths_or_none(),
-                            self.similarity.tolist(), self.predicted_similarity.tolist(),
-                            self.f1_share.tolist())],
-            "length_bins": ([] if self.query_length is None
-                            else length_bins(self).to_rows()),
+            "queries": [
+                {
+                    "direction": self.directions[d],
+                    "pair": p,
+                    "row": row,
+                    "query": q,
+                    "target": t,
+                    "prediction": pr,
+                    "rank": r,
+                    "tokens": n,
+                    "similarity": s,
+                    "predicted_similarity": ps,
+                    "f1_share": f,
+                }
+                for d, p, row, q, t, pr, r, n, s, ps, f in zip(
+                    self.direction.tolist(),
+                    self.pair_id.tolist(),
+                    self.pair_index.tolist(),
+                    self.query_id.tolist(),
+                    self.target_id.tolist(),
+                    self.prediction_id.tolist(),
+                    self.rank.tolist(),
+                    self._lengths_or_none(),
+                    self.similarity.tolist(),
+                    self.predicted_similarity.tolist(),
+                    self.f1_share.tolist(),
+                )
+            ],
+            "length_bins": ([] if self.query_length is None else length_bins(self).to_rows()),
         }
 
     def _lengths_or_none(self) -> list:
-        return ([None] * len(self.rank) if self.query_length is None
-                else self.query_length.tolist())
+        return [None] * len(self.rank) if self.query_length is None else self.query_length.tolist()
 
 
 #: Width of a length bin, in tokens, and the fewest queries a bin keeps (:func:`length_bins`).
@@ -263,19 +294,27 @@ class LengthBins:
 
     def to_rows(self) -> list[dict[str, Any]]:
         """One dict per bin, for JSON."""
-        return [{"tokens": self.label(k), "low": int(self.low[k]), "high": int(self.high[k]),
-                 "queries": int(self.count[k]), "accuracy": float(self.accuracy[k]),
-                 "median_rank": float(self.median_rank[k])} for k in range(len(self))]
+        return [
+            {
+                "tokens": self.label(k),
+                "low": int(self.low[k]),
+                "high": int(self.high[k]),
+                "queries": int(self.count[k]),
+                "accuracy": float(self.accuracy[k]),
+                "median_rank": float(self.median_rank[k]),
+            }
+            for k in range(len(self))
+        ]
 
 
 def query_lengths(texts) -> np.ndarray:
     """Tokens of each text (:func:`sentspace.models.tokenize.tokenize`), int64."""
-    return np.fromiter((len(tokenize(text)) for text in texts), dtype=np.int64,
-                       count=len(texts))
+    return np.fromiter((len(tokenize(text)) for text in texts), dtype=np.int64, count=len(texts))
 
 
-def bin_edges(lengths: np.ndarray, width: int = BIN_WIDTH,
-              min_count: int = MIN_BIN_COUNT) -> np.ndarray:
+def bin_edges(
+    lengths: np.ndarray, width: int = BIN_WIDTH, min_count: int = MIN_BIN_COUNT
+) -> np.ndarray:
     """Upper ends (inclusive) of fixed bins of ``width`` tokens, 1-5, 6-10, ..., that hold
     ``lengths``; a bin at either end with fewer than ``min_count`` of them is merged into
     its neighbour (so "5-10" and "26-33" rather than bins of a handful of queries)."""
@@ -287,14 +326,13 @@ def bin_edges(lengths: np.ndarray, width: int = BIN_WIDTH,
     first = (max(int(lengths.min()), 1) - 1) // width
     last = (int(lengths.max()) - 1) // width
     highs = [(k + 1) * width for k in range(first, last + 1)]
-    highs[-1] = int(lengths.max())                # the last ends at the longest
-    counts = np.diff(np.searchsorted(np.sort(lengths), highs, side="right"),
-                     prepend=0).tolist()
-    while len(highs) > 1 and counts[0] < min_count:          # the short end, upwards
+    highs[-1] = int(lengths.max())  # the last ends at the longest
+    counts = np.diff(np.searchsorted(np.sort(lengths), highs, side="right"), prepend=0).tolist()
+    while len(highs) > 1 and counts[0] < min_count:  # the short end, upwards
         moved = counts.pop(0)
         counts[0] += moved
         highs.pop(0)
-    while len(highs) > 1 and counts[-1] < min_count:         # the long end, downwards
+    while len(highs) > 1 and counts[-1] < min_count:  # the long end, downwards
         moved = counts.pop()
         counts[-1] += moved
         highs.pop(-2)
@@ -302,31 +340,43 @@ def bin_edges(lengths: np.ndarray, width: int = BIN_WIDTH,
     return np.asarray([h for h, c in zip(highs, counts) if c], dtype=np.int64)
 
 
-def length_bins(result: BitextResult, direction: int | None = None, *,
-                width: int = BIN_WIDTH, min_count: int = MIN_BIN_COUNT) -> LengthBins:
+def length_bins(
+    result: BitextResult,
+    direction: int | None = None,
+    *,
+    width: int = BIN_WIDTH,
+    min_count: int = MIN_BIN_COUNT,
+) -> LengthBins:
     """The queries of ``result`` (of one direction, 0 or 1, or both when None) by length
     in tokens (:func:`bin_edges`), with each bin's count, accuracy@1 and median rank.
 
     Raises EvaluationError for a result saved before lengths were kept.
     """
     if result.query_length is None:
-        raise EvaluationError("this bitext result was saved without the queries' lengths; "
-                              "run it again")
-    chosen = (np.ones(len(result.rank), dtype=bool) if direction is None
-              else result.direction == direction)
+        raise EvaluationError(
+            "this bitext result was saved without the queries' lengths; run it again"
+        )
+    chosen = (
+        np.ones(len(result.rank), dtype=bool)
+        if direction is None
+        else result.direction == direction
+    )
     lengths = result.query_length[chosen]
     highs = bin_edges(lengths, width, min_count)
     bin_of = np.full(len(result.rank), -1, dtype=np.int64)
     bin_of[chosen] = np.minimum(np.searchsorted(highs, lengths), len(highs) - 1)
     correct = result.found
-    members = [bin_of == k for k in range(len(highs))]     # none is empty (bin_edges)
+    members = [bin_of == k for k in range(len(highs))]  # none is empty (bin_edges)
     low = np.concatenate([[lengths.min()], highs[:-1] + 1]) if len(highs) else highs
-    return LengthBins(low=low.astype(np.int64), high=highs,
-                      count=np.array([m.sum() for m in members], dtype=np.int64),
-                      accuracy=np.array([correct[m].mean() for m in members], dtype=np.float64),
-                      median_rank=np.array([np.median(result.rank[m]) for m in members],
-                                           dtype=np.float64), bin_of=bin_of,
-                      direction="" if direction is None else result.directions[direction])
+    return LengthBins(
+        low=low.astype(np.int64),
+        high=highs,
+        count=np.array([m.sum() for m in members], dtype=np.int64),
+        accuracy=np.array([correct[m].mean() for m in members], dtype=np.float64),
+        median_rank=np.array([np.median(result.rank[m]) for m in members], dtype=np.float64),
+        bin_of=bin_of,
+        direction="" if direction is None else result.directions[direction],
+    )
 
 
 def length_table(results, names) -> tuple[str, list[str], list[list[str]]]:
@@ -341,40 +391,53 @@ def length_table(results, names) -> tuple[str, list[str], list[list[str]]]:
     header = ["tokens", "queries"]
     for name in names:
         header += [f"{name} acc@1", f"{name} median rank"]
-    rows = [[first.label(k), str(int(first.count[k])),
-             *(cell for bins in binned for cell in (f"{bins.accuracy[k]:.3f}",
-                                                     f"{bins.median_rank[k]:g}"))]
-            for k in range(len(first))]
+    rows = [
+        [
+            first.label(k),
+            str(int(first.count[k])),
+            *(
+                cell
+                for bins in binned
+                for cell in (f"{bins.accuracy[k]:.3f}", f"{bins.median_rank[k]:g}")
+            ),
+        ]
+        for k in range(len(first))
+    ]
     a, b = results[0].languages
-    return (f"by query length (tokens), {a}->{b} and {b}->{a}; rank 1 = found", header,
-            rows)
+    return (f"by query length (tokens), {a}->{b} and {b}->{a}; rank 1 = found", header, rows)
 
 
-def _metric_values(result: BitextResult, chosen: np.ndarray, label: str = ""
-                   ) -> dict[str, float]:
-    return {f"{label}{name}": float(np.mean(values[chosen])) for name, (_, values, _)
-            in _metric_inputs(result.found, result.rank, result.f1_share).items()}
+def _metric_values(result: BitextResult, chosen: np.ndarray, label: str = "") -> dict[str, float]:
+    return {
+        f"{label}{name}": float(np.mean(values[chosen]))
+        for name, (_, values, _) in _metric_inputs(
+            result.found, result.rank, result.f1_share
+        ).items()
+    }
 
 
-def _metric_inputs(found: np.ndarray, rank: np.ndarray, share: np.ndarray,
-                   label: str = "") -> dict[str, tuple]:
+def _metric_inputs(
+    found: np.ndarray, rank: np.ndarray, share: np.ndarray, label: str = ""
+) -> dict[str, tuple]:
     """Each metric as the mean of per-query values, as :func:`statistics.cis` takes it."""
-    return {f"{label}accuracy": (statistics.mean, found.astype(float), None),
-            f"{label}MRR": (statistics.mean, 1.0 / rank, None),
-            f"{label}F1": (statistics.mean, share, None)}
+    return {
+        f"{label}accuracy": (statistics.mean, found.astype(float), None),
+        f"{label}MRR": (statistics.mean, 1.0 / rank, None),
+        f"{label}F1": (statistics.mean, share, None),
+    }
 
 
 def parse_languages(languages: str) -> tuple[str, str]:
     """("en", "de") from "en-de"; EvaluationError for anything else."""
     parts = languages.split("-")
     if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
-        raise EvaluationError(f"{NAME} takes two different languages as 'en-de', "
-                              f"not {languages!r}")
+        raise EvaluationError(f"{NAME} takes two different languages as 'en-de', not {languages!r}")
     return parts[0], parts[1]
 
 
-def bitext_queries(corpus: Corpus, languages: str
-                   ) -> tuple[tuple[str, str], np.ndarray, np.ndarray, np.ndarray]:
+def bitext_queries(
+    corpus: Corpus, languages: str
+) -> tuple[tuple[str, str], np.ndarray, np.ndarray, np.ndarray]:
     """((A, B), pair index, sentence of A, its translation in B), one row per
     translation pair of A and B, in pair order.
 
@@ -384,18 +447,23 @@ def bitext_queries(corpus: Corpus, languages: str
     """
     a, b = parse_languages(languages)
     if "language" not in corpus.metadata:
-        raise EvaluationError(f"{NAME} needs a language per sentence (metadata "
-                              f"'language'), and corpus {corpus.name!r} has none")
+        raise EvaluationError(
+            f"{NAME} needs a language per sentence (metadata "
+            f"'language'), and corpus {corpus.name!r} has none"
+        )
     language = np.asarray(corpus.metadata["language"], dtype=str)
     missing = [code for code in (a, b) if not np.any(language == code)]
     if missing:
-        raise EvaluationError(f"corpus {corpus.name!r} has no sentence in "
-                              f"{', '.join(missing)} (it has "
-                              f"{', '.join(dict.fromkeys(language.tolist()))})")
+        raise EvaluationError(
+            f"corpus {corpus.name!r} has no sentence in "
+            f"{', '.join(missing)} (it has "
+            f"{', '.join(dict.fromkeys(language.tolist()))})"
+        )
     pairs = corpus.pairs
     if pairs is None or pairs.label_names:
-        raise EvaluationError(f"{NAME} needs translations as positive pairs, and corpus "
-                              f"{corpus.name!r} has none")
+        raise EvaluationError(
+            f"{NAME} needs translations as positive pairs, and corpus {corpus.name!r} has none"
+        )
     first, second = language[pairs.first], language[pairs.second]
     forward = (pairs.label == 1) & (first == a) & (second == b)
     backward = (pairs.label == 1) & (first == b) & (second == a)
@@ -408,17 +476,25 @@ def bitext_queries(corpus: Corpus, languages: str
     for side in (a_side, b_side):
         values, counts = np.unique(side, return_counts=True)
         if np.any(counts > 1):
-            raise EvaluationError(f"sentence {corpus.ids[values[counts > 1][0]]} has "
-                                  f"{counts.max()} translations in the other language; "
-                                  f"{NAME} needs one")
+            raise EvaluationError(
+                f"sentence {corpus.ids[values[counts > 1][0]]} has "
+                f"{counts.max()} translations in the other language; "
+                f"{NAME} needs one"
+            )
     return (a, b), pair_index, a_side, b_side
 
 
-def iter_evaluate_bitext(corpus: Corpus, embeddings: Embeddings, *,
-                         encoder: Encoder | None = None, languages: str = "en-de",
-                         n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                         confidence: float = 0.95, seed: int = 0,
-                         search: str = "auto") -> Job[BitextResult]:
+def iter_evaluate_bitext(
+    corpus: Corpus,
+    embeddings: Embeddings,
+    *,
+    encoder: Encoder | None = None,
+    languages: str = "en-de",
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+    seed: int = 0,
+    search: str = "auto",
+) -> Job[BitextResult]:
     """Bitext retrieval of precomputed embeddings (shape (len(corpus), dim)).
 
     Parameters
@@ -438,10 +514,12 @@ def iter_evaluate_bitext(corpus: Corpus, embeddings: Embeddings, *,
     for queries, targets, pool in ((a_side, b_side, pools[b]), (b_side, a_side, pools[a])):
         pool_rows = Normalised(unit.matrix[pool], unit.degenerate[pool])
         query_rows = Normalised(unit.matrix[queries], unit.degenerate[queries])
-        found, found_similarity, how = yield from iter_knn(query_rows, pool_rows, 1,
-                                                           search=search, seed=seed)
+        found, found_similarity, how = yield from iter_knn(
+            query_rows, pool_rows, 1, search=search, seed=seed
+        )
         rank, similarity = yield from iter_target_ranks(
-            query_rows, pool_rows, np.searchsorted(pool, targets))
+            query_rows, pool_rows, np.searchsorted(pool, targets)
+        )
         parts.append((pool[found[:, 0]], found_similarity[:, 0], rank, similarity, how))
     prediction = np.concatenate([parts[0][0], parts[1][0]])
     query = np.concatenate([a_side, b_side])
@@ -458,33 +536,73 @@ def iter_evaluate_bitext(corpus: Corpus, embeddings: Embeddings, *,
     ci = statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed)
     for d, name in enumerate((f"{a}->{b}", f"{b}->{a}")):
         chosen = direction == d
-        ci.update(statistics.cis(
-            _metric_inputs(found[chosen], rank[chosen], share[chosen], f"{name} "),
-            n_resamples=n_resamples, confidence=confidence, seed=seed))
+        ci.update(
+            statistics.cis(
+                _metric_inputs(found[chosen], rank[chosen], share[chosen], f"{name} "),
+                n_resamples=n_resamples,
+                confidence=confidence,
+                seed=seed,
+            )
+        )
     ids = np.asarray(corpus.ids, dtype=str)
     both_pairs = np.concatenate([pair_index, pair_index])
     return BitextResult(
-        provenance=provenance(corpus, encoder, embeddings, languages=f"{a}-{b}",
-                              n_resamples=n_resamples, confidence=confidence, seed=seed,
-                              search=search, ties="pessimistic",
-                              pool="every sentence of the other language"),
-        languages=(a, b), pool_sizes=(len(pools[a]), len(pools[b])), direction=direction,
-        pair_index=both_pairs, query=query, target=target, prediction=prediction,
-        pair_id=corpus.checked_pairs.names(corpus.ids, both_pairs), query_id=ids[query],
-        target_id=ids[target], prediction_id=ids[prediction], rank=rank,
+        provenance=provenance(
+            corpus,
+            encoder,
+            embeddings,
+            languages=f"{a}-{b}",
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            search=search,
+            ties="pessimistic",
+            pool="every sentence of the other language",
+        ),
+        languages=(a, b),
+        pool_sizes=(len(pools[a]), len(pools[b])),
+        direction=direction,
+        pair_index=both_pairs,
+        query=query,
+        target=target,
+        prediction=prediction,
+        pair_id=corpus.checked_pairs.names(corpus.ids, both_pairs),
+        query_id=ids[query],
+        target_id=ids[target],
+        prediction_id=ids[prediction],
+        rank=rank,
         similarity=np.concatenate([parts[0][3], parts[1][3]]).astype(np.float64),
         predicted_similarity=np.concatenate([parts[0][1], parts[1][1]]).astype(np.float64),
         f1_share=share,
-        degenerate_query=unit.degenerate[query], ci=ci, search=(parts[0][4], parts[1][4]),
-        query_length=query_lengths([corpus.texts[i] for i in query.tolist()]))
+        degenerate_query=unit.degenerate[query],
+        ci=ci,
+        search=(parts[0][4], parts[1][4]),
+        query_length=query_lengths([corpus.texts[i] for i in query.tolist()]),
+    )
 
 
-def run_bitext(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-               languages: str = "en-de", n_resamples: int = statistics.DEFAULT_RESAMPLES,
-               confidence: float = 0.95, search: str = "auto") -> Job[BitextResult]:
+def run_bitext(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    seed: int = 0,
+    languages: str = "en-de",
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+    search: str = "auto",
+) -> Job[BitextResult]:
     """Encode the corpus and run :func:`iter_evaluate_bitext` (same parameters)."""
     bitext_queries(corpus, languages)
     embeddings = yield from encode_corpus(corpus, encoder)
-    return (yield from iter_evaluate_bitext(
-        corpus, embeddings, encoder=encoder, languages=languages, n_resamples=n_resamples,
-        confidence=confidence, seed=seed, search=search))
+    return (
+        yield from iter_evaluate_bitext(
+            corpus,
+            embeddings,
+            encoder=encoder,
+            languages=languages,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            search=search,
+        )
+    )

@@ -77,8 +77,10 @@ class ClassificationResult(Result):
     def group_counts(self) -> tuple[np.ndarray, np.ndarray]:
         """(evaluated members, misclassified members) of each group, by group index."""
         wrong = self.predicted_group != self.true_group
-        return (np.bincount(self.true_group, minlength=self.n_groups),
-                np.bincount(self.true_group[wrong], minlength=self.n_groups))
+        return (
+            np.bincount(self.true_group, minlength=self.n_groups),
+            np.bincount(self.true_group[wrong], minlength=self.n_groups),
+        )
 
     def worst_groups(self) -> np.ndarray:
         """Indices of the groups with a misclassified member: most misclassified first,
@@ -94,16 +96,19 @@ class ClassificationResult(Result):
 
     def summary(self) -> list[tuple[str, str]]:
         """The rows both the CLI and the GUI's metric panel show."""
-        rows = [(f"fold {k + 1} accuracy", f"{acc:.4f}")
-                for k, acc in enumerate(self.fold_accuracy)]
+        rows = [
+            (f"fold {k + 1} accuracy", f"{acc:.4f}") for k, acc in enumerate(self.fold_accuracy)
+        ]
         rows.append(("mean accuracy", f"{self.mean_accuracy:.4f} {format_ci(self.ci)}".rstrip()))
         rows.append(("misclassified", f"{len(self.misclassified)} of {len(self.sentence_index)}"))
         return rows
 
     def scores(self) -> list[Score]:
         n = len(self.sentence_index)
-        return [Score("mean accuracy", self.mean_accuracy, self.ci, n),
-                Score("misclassified", float(len(self.misclassified)), None, n)]
+        return [
+            Score("mean accuracy", self.mean_accuracy, self.ci, n),
+            Score("misclassified", float(len(self.misclassified)), None, n),
+        ]
 
     def body(self) -> dict[str, Any]:
         return {
@@ -112,16 +117,26 @@ class ClassificationResult(Result):
             "fold_accuracy": list(self.fold_accuracy),
             "mean_accuracy": self.mean_accuracy,
             "mean_accuracy_ci": None if self.ci is None else list(self.ci),
-            "groups": [{"group": name, "sentences": int(size), "misclassified": int(k)}
-                       for name, size, k in zip(self.group_names, *self.group_counts())],
+            "groups": [
+                {"group": name, "sentences": int(size), "misclassified": int(k)}
+                for name, size, k in zip(self.group_names, *self.group_counts())
+            ],
             # "sentence" is the dataset's id; "row" indexes the corpus's sentences.
             "predictions": [
-                {"sentence": s, "row": row, "true": self.group_names[t],
-                 "predicted": self.group_names[p], "fold": f}
+                {
+                    "sentence": s,
+                    "row": row,
+                    "true": self.group_names[t],
+                    "predicted": self.group_names[p],
+                    "fold": f,
+                }
                 for s, row, t, p, f in zip(
-                    self.sentence_id.tolist(), self.sentence_index.tolist(),
-                    self.true_group.tolist(), self.predicted_group.tolist(),
-                    self.fold.tolist())
+                    self.sentence_id.tolist(),
+                    self.sentence_index.tolist(),
+                    self.true_group.tolist(),
+                    self.predicted_group.tolist(),
+                    self.fold.tolist(),
+                )
             ],
         }
 
@@ -132,27 +147,32 @@ class ClassificationResult(Result):
 SVM_LIMIT = 200_000_000
 
 
-def evaluable_groups(corpus: Corpus, min_group_size: int) -> tuple[np.ndarray, np.ndarray,
-                                                                   tuple[str, ...]]:
+def evaluable_groups(
+    corpus: Corpus, min_group_size: int
+) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     """(sentence indices, group labels, group names) of groups with enough members.
 
     Raises EvaluationError, before any work, when the corpus has no groups or too few
     groups remain.
     """
     if corpus.groups is None:
-        raise EvaluationError(f"classification needs paraphrase groups, and corpus "
-                              f"{corpus.name!r} has none")
+        raise EvaluationError(
+            f"classification needs paraphrase groups, and corpus {corpus.name!r} has none"
+        )
     groups = corpus.groups.restricted(min_group_size)
     if groups.n_groups < 2:
-        raise EvaluationError(f"classification needs at least 2 groups of {min_group_size} "
-                              f"or more sentences; corpus {corpus.name!r} has "
-                              f"{groups.n_groups}")
+        raise EvaluationError(
+            f"classification needs at least 2 groups of {min_group_size} "
+            f"or more sentences; corpus {corpus.name!r} has "
+            f"{groups.n_groups}"
+        )
     size = groups.n_groups * len(groups.sentence_index)
     if size > SVM_LIMIT:
         raise EvaluationError(
             f"classification fits one linear SVM per group: {groups.n_groups:,} groups of "
             f"{len(groups.sentence_index):,} sentences would take hours (it is offered up "
-            f"to {SVM_LIMIT:,} groups x sentences); evaluate a subset of the groups")
+            f"to {SVM_LIMIT:,} groups x sentences); evaluate a subset of the groups"
+        )
     order = np.argsort(groups.sentence_index, kind="stable")
     return groups.sentence_index[order], groups.group_index[order], groups.names
 
@@ -165,11 +185,18 @@ def _pairs_within(corpus: Corpus, sentences: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.isin(pairs.first, sentences) & np.isin(pairs.second, sentences))
 
 
-def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, seed: int = 0,
-                       min_group_size: int = 3, C: float = 1.0,
-                       embeddings: Embeddings | None = None,
-                       n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                       confidence: float = 0.95) -> Job[ClassificationResult]:
+def run_classification(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    n_folds: int = 3,
+    seed: int = 0,
+    min_group_size: int = 3,
+    C: float = 1.0,
+    embeddings: Embeddings | None = None,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+) -> Job[ClassificationResult]:
     """Cross-validated linear-SVM accuracy at recovering paraphrase groups.
 
     Parameters
@@ -189,14 +216,19 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
     """
     sentences, labels, names = evaluable_groups(corpus, min_group_size)
     if np.bincount(labels).min() < n_folds:
-        raise EvaluationError(f"every group needs at least {n_folds} sentences for "
-                              f"{n_folds}-fold cross-validation")
+        raise EvaluationError(
+            f"every group needs at least {n_folds} sentences for {n_folds}-fold cross-validation"
+        )
     texts = [corpus.texts[i] for i in sentences]
     from sklearn.exceptions import ConvergenceWarning  # noqa: PLC0415 (lazy: slow)
     from sklearn.model_selection import StratifiedKFold  # noqa: PLC0415 (lazy: slow)
     from sklearn.svm import LinearSVC  # noqa: PLC0415 (lazy: slow)
-    folds = list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
-                 .split(np.zeros(len(labels)), labels))
+
+    folds = list(
+        StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed).split(
+            np.zeros(len(labels)), labels
+        )
+    )
 
     shared_embeddings = None
     if not encoder.learns_from_data:
@@ -211,8 +243,11 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
     for k, (train, test) in enumerate(folds):
         if shared_embeddings is None:
             fold_encoder = yield from fitted_on_training_side(
-                encoder, corpus, [texts[i] for i in train],
-                _pairs_within(corpus, sentences[train]) if encoder.learns_from_pairs else None)
+                encoder,
+                corpus,
+                [texts[i] for i in train],
+                _pairs_within(corpus, sentences[train]) if encoder.learns_from_pairs else None,
+            )
             X_train = yield from fold_encoder.iter_encode([texts[i] for i in train])
             X_test = yield from fold_encoder.iter_encode([texts[i] for i in test])
         else:
@@ -228,16 +263,37 @@ def run_classification(corpus: Corpus, encoder: Encoder, *, n_folds: int = 3, se
         yield Progress("classifying folds", k + 1, n_folds)
 
     intervals = statistics.cis(
-        {"mean accuracy": (statistics.fold_mean, (predicted == labels).astype(np.float64),
-                           fold_of)},
-        n_resamples=n_resamples, confidence=confidence, seed=seed, clusters=labels)
+        {
+            "mean accuracy": (
+                statistics.fold_mean,
+                (predicted == labels).astype(np.float64),
+                fold_of,
+            )
+        },
+        n_resamples=n_resamples,
+        confidence=confidence,
+        seed=seed,
+        clusters=labels,
+    )
     return ClassificationResult(
-        provenance=Provenance.of(corpus, encoder, n_folds=n_folds, seed=seed,
-                                 min_group_size=min_group_size, C=C,
-                                 n_resamples=n_resamples, confidence=confidence,
-                                 classifier="LinearSVC(class_weight='balanced')",
-                                 refit_per_fold=shared_embeddings is None),
-        group_names=names, sentence_index=sentences,
-        sentence_id=np.asarray(corpus.ids, dtype=str)[sentences], true_group=labels,
-        predicted_group=predicted, fold=fold_of, fold_accuracy=tuple(accuracies),
-        ci=intervals.get("mean accuracy"))
+        provenance=Provenance.of(
+            corpus,
+            encoder,
+            n_folds=n_folds,
+            seed=seed,
+            min_group_size=min_group_size,
+            C=C,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            classifier="LinearSVC(class_weight='balanced')",
+            refit_per_fold=shared_embeddings is None,
+        ),
+        group_names=names,
+        sentence_index=sentences,
+        sentence_id=np.asarray(corpus.ids, dtype=str)[sentences],
+        true_group=labels,
+        predicted_group=predicted,
+        fold=fold_of,
+        fold_accuracy=tuple(accuracies),
+        ci=intervals.get("mean accuracy"),
+    )

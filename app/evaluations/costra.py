@@ -79,22 +79,28 @@ class CostraResult(Result):
     @property
     def class_correct(self) -> np.ndarray:
         """Comparisons that hold per class, shape (n_classes,)."""
-        return np.bincount(self.comparisons.class_index[self.passed],
-                           minlength=len(self.class_names))
+        return np.bincount(
+            self.comparisons.class_index[self.passed], minlength=len(self.class_names)
+        )
 
     @property
     def class_scores(self) -> dict[str, float]:
         """Unrounded share of comparisons that hold, per class (0 for an empty class)."""
-        return {name: correct / total if total else 0.0 for name, correct, total
-                in zip(self.class_names, self.class_correct.tolist(),
-                       self.class_total.tolist())}
+        return {
+            name: correct / total if total else 0.0
+            for name, correct, total in zip(
+                self.class_names, self.class_correct.tolist(), self.class_total.tolist()
+            )
+        }
 
     def reference_scores(self) -> dict[str, float]:
         """The scores exactly as ``CostraEvaluator.evaluate`` returns them: class scores
         rounded to 3 digits, and "costra", the rounded mean of the rounded class scores;
         keys spelled as there ("opposite_meaning")."""
-        scores = {name.replace(" ", "_"): round(score, DIGITS)
-                  for name, score in self.class_scores.items()}
+        scores = {
+            name.replace(" ", "_"): round(score, DIGITS)
+            for name, score in self.class_scores.items()
+        }
         scores["costra"] = round(sum(scores.values()) / len(scores), DIGITS)
         return scores
 
@@ -111,9 +117,12 @@ class CostraResult(Result):
     def summary(self) -> list[tuple[str, str]]:
         """The rows both the CLI and the GUI's metric panel show."""
         scores = self.reference_scores()
-        rows = [(name, f"{scores[name.replace(' ', '_')]:.3f} ({correct} of {total})")
-                for name, correct, total in zip(self.class_names, self.class_correct.tolist(),
-                                                self.class_total.tolist())]
+        rows = [
+            (name, f"{scores[name.replace(' ', '_')]:.3f} ({correct} of {total})")
+            for name, correct, total in zip(
+                self.class_names, self.class_correct.tolist(), self.class_total.tolist()
+            )
+        ]
         rows.append(("mean", f"{scores['costra']:.3f}"))
         if self.n_degenerate:
             rows.append(("zero or non-finite embeddings", str(self.n_degenerate)))
@@ -121,12 +130,17 @@ class CostraResult(Result):
 
     def scores(self) -> list[Score]:
         scores = self.reference_scores()
-        return [*(Score(name, scores[name.replace(" ", "_")], None, total)
-                  for name, total in zip(self.class_names, self.class_total.tolist())),
-                Score("mean", scores["costra"], None, len(self.passed))]
+        return [
+            *(
+                Score(name, scores[name.replace(" ", "_")], None, total)
+                for name, total in zip(self.class_names, self.class_total.tolist())
+            ),
+            Score("mean", scores["costra"], None, len(self.passed)),
+        ]
 
     def body(self) -> dict[str, Any]:
         from sentspace.app.corpora.costra import RULES  # noqa: PLC0415 (lazy: Costra only)
+
         comparisons = self.comparisons
         ids = np.asarray(self.sentence_ids, dtype=str)
         return {
@@ -137,17 +151,29 @@ class CostraResult(Result):
             "n_degenerate": self.n_degenerate,
             # Sentences by the dataset's ids; "rows" index the corpus's sentences.
             "comparisons": [
-                {"more_similar": more, "less_similar": less,
-                 "rows": {"more_similar": more_rows, "less_similar": less_rows}, "class": self.class_names[c],
-                 "type": comparisons.transformation_names[t], "rule": RULES[r],
-                 "cos_more": cm, "cos_less": cl, "passed": ok}
+                {
+                    "more_similar": more,
+                    "less_similar": less,
+                    "rows": {"more_similar": more_rows, "less_similar": less_rows},
+                    "class": self.class_names[c],
+                    "type": comparisons.transformation_names[t],
+                    "rule": RULES[r],
+                    "cos_more": cm,
+                    "cos_less": cl,
+                    "passed": ok,
+                }
                 for more, less, more_rows, less_rows, c, t, r, cm, cl, ok in zip(
                     ids[comparisons.more_similar].tolist(),
                     ids[comparisons.less_similar].tolist(),
-                    comparisons.more_similar.tolist(), comparisons.less_similar.tolist(),
-                    comparisons.class_index.tolist(), comparisons.transformation.tolist(),
-                    comparisons.rule.tolist(), self.more_similar_cosine.tolist(),
-                    self.less_similar_cosine.tolist(), self.passed.tolist())
+                    comparisons.more_similar.tolist(),
+                    comparisons.less_similar.tolist(),
+                    comparisons.class_index.tolist(),
+                    comparisons.transformation.tolist(),
+                    comparisons.rule.tolist(),
+                    self.more_similar_cosine.tolist(),
+                    self.less_similar_cosine.tolist(),
+                    self.passed.tolist(),
+                )
             ],
         }
 
@@ -177,8 +203,9 @@ def _row_dots(X: Embeddings, first: np.ndarray, second: np.ndarray) -> np.ndarra
     return out
 
 
-def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
-                    provenance: Provenance | None = None) -> CostraResult:
+def evaluate_costra(
+    corpus: Corpus, embeddings: Embeddings, *, provenance: Provenance | None = None
+) -> CostraResult:
     """Score precomputed embeddings of a Costra corpus.
 
     Parameters
@@ -195,10 +222,12 @@ def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
         The corpus is not Costra, or the embeddings have the wrong number of rows.
     """
     from sentspace.app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
+
     comparisons = costra_comparisons(corpus)
     if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
-        raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
-                              f"got shape {embeddings.shape}")
+        raise EvaluationError(
+            f"expected one embedding per sentence, {len(corpus)} rows; got shape {embeddings.shape}"
+        )
     X = _float_matrix(embeddings)
     first, second = comparisons.pairs.T
     used = np.unique(comparisons.pairs)
@@ -211,14 +240,20 @@ def evaluate_costra(corpus: Corpus, embeddings: Embeddings, *,
     degenerate = ~(np.isfinite(norms[used]) & (norms[used] > 0))
     if provenance is None:
         provenance = Provenance.of_embeddings(corpus, X)
-    return CostraResult(provenance=provenance, comparisons=comparisons,
-                        sentence_ids=corpus.ids,
-                        more_similar_cosine=more, less_similar_cosine=less,
-                        passed=more > less, n_degenerate=int(degenerate.sum()))
+    return CostraResult(
+        provenance=provenance,
+        comparisons=comparisons,
+        sentence_ids=corpus.ids,
+        more_similar_cosine=more,
+        less_similar_cosine=less,
+        passed=more > less,
+        n_degenerate=int(degenerate.sum()),
+    )
 
 
-def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-               tokenized: bool = False) -> Job[CostraResult]:
+def run_costra(
+    corpus: Corpus, encoder: Encoder, *, seed: int = 0, tokenized: bool = False
+) -> Job[CostraResult]:
     """Encode a Costra corpus and score the orderings.
 
     Parameters
@@ -233,18 +268,24 @@ def run_costra(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
         all come from the same encoding of the same text.
     """
     from sentspace.app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
+
     costra_comparisons(corpus)  # fails before any encoding on a corpus that is not Costra
     embeddings = yield from encode_corpus(
-        corpus, encoder, texts=list(corpus.metadata["tokenized"]) if tokenized else None)
+        corpus, encoder, texts=list(corpus.metadata["tokenized"]) if tokenized else None
+    )
     yield Progress("comparing", 0, 1)
-    result = evaluate_costra(corpus, embeddings, provenance=Provenance.of(
-        corpus, encoder, seed=seed, tokenized=tokenized))
+    result = evaluate_costra(
+        corpus,
+        embeddings,
+        provenance=Provenance.of(corpus, encoder, seed=seed, tokenized=tokenized),
+    )
     yield Progress("comparing", 1, 1)
     return result
 
 
-def seed_group_paths(corpus: Corpus, group: int
-                     ) -> tuple[int, dict[str, list[int]], dict[str, list[int]]]:
+def seed_group_paths(
+    corpus: Corpus, group: int
+) -> tuple[int, dict[str, list[int]], dict[str, list[int]]]:
     """The seed of a seed group and its transformations, by type.
 
     Interpolations and extrapolations are stored under the type of the transformation
@@ -271,15 +312,18 @@ def seed_group_paths(corpus: Corpus, group: int
             by_type.setdefault(types[row], []).append(row)
     paths, spokes = {}, {}
     for name, rows in by_type.items():
-        sides = {column: {row: [row_of_id[i] for i in corpus.metadata[column][row]]
-                          for row in rows} for column in ("r1", "r2")}
+        sides = {
+            column: {row: [row_of_id[i] for i in corpus.metadata[column][row]] for row in rows}
+            for column in ("r1", "r2")
+        }
         if not any(sides["r1"][row] or sides["r2"][row] for row in rows):
             spokes[name] = rows
             continue
         seed_in_r1 = sum(seed in sides["r1"][row] for row in rows)
         seed_in_r2 = sum(seed in sides["r2"][row] for row in rows)
-        near, far = ((sides["r1"], sides["r2"]) if seed_in_r1 >= seed_in_r2
-                     else (sides["r2"], sides["r1"]))
+        near, far = (
+            (sides["r1"], sides["r2"]) if seed_in_r1 >= seed_in_r2 else (sides["r2"], sides["r1"])
+        )
         nodes = [seed, *rows]
         position = {row: k for k, row in enumerate(nodes)}
         # before[a, b]: a lies between the seed and b, directly or through others.
@@ -292,7 +336,7 @@ def seed_group_paths(corpus: Corpus, group: int
                 if other in position:
                     before[position[row], position[other]] = True
         for k in range(len(nodes)):
-            before |= before[:, k:k + 1] & before[k:k + 1, :]
+            before |= before[:, k : k + 1] & before[k : k + 1, :]
         place = dict(zip(nodes, before.sum(axis=0).tolist()))
         paths[name] = [seed] + sorted(rows, key=lambda row: (place[row], row))
     return seed, paths, spokes

@@ -94,18 +94,24 @@ class CostraOffsetsResult(Result):
 
     def metrics(self) -> dict[str, float]:
         """Means over types (consistency, baseline) and over all questions (analogy)."""
-        return {"mean consistency": float(np.nanmean(self.consistency)),
-                "mean shuffled baseline": float(np.nanmean(self.baseline)),
-                "analogy accuracy": float(np.mean(self.cell_rank == 1)),
-                "analogy MRR": float(np.mean(1.0 / self.cell_rank))}
+        return {
+            "mean consistency": float(np.nanmean(self.consistency)),
+            "mean shuffled baseline": float(np.nanmean(self.baseline)),
+            "analogy accuracy": float(np.mean(self.cell_rank == 1)),
+            "analogy MRR": float(np.mean(1.0 / self.cell_rank)),
+        }
 
     def summary(self) -> list[tuple[str, str]]:
-        rows = [(name, f"consistency {c:.3f} (shuffled {b:.3f}); analogy acc {a:.3f}, "
-                       f"MRR {r:.3f}")
-                for name, c, b, a, r in zip(self.type_names, self.consistency, self.baseline,
-                                            self.accuracy, self.mrr)]
-        rows += [(name, f"{value:.3f} {format_ci(self.ci.get(name))}".rstrip())
-                 for name, value in self.metrics().items()]
+        rows = [
+            (name, f"consistency {c:.3f} (shuffled {b:.3f}); analogy acc {a:.3f}, MRR {r:.3f}")
+            for name, c, b, a, r in zip(
+                self.type_names, self.consistency, self.baseline, self.accuracy, self.mrr
+            )
+        ]
+        rows += [
+            (name, f"{value:.3f} {format_ci(self.ci.get(name))}".rstrip())
+            for name, value in self.metrics().items()
+        ]
         rows.append(("analogy questions", str(len(self.cell_rank))))
         if self.n_zero.any():
             rows.append(("offsets of zero (same vector as the seed)", str(self.n_zero.sum())))
@@ -113,31 +119,60 @@ class CostraOffsetsResult(Result):
 
     def scores(self) -> list[Score]:
         n_types, n_questions = len(self.type_names), len(self.cell_rank)
-        return [Score(name, value, self.ci.get(name),
-                      n_questions if name.startswith("analogy") else n_types)
-                for name, value in self.metrics().items()]
+        return [
+            Score(
+                name,
+                value,
+                self.ci.get(name),
+                n_questions if name.startswith("analogy") else n_types,
+            )
+            for name, value in self.metrics().items()
+        ]
 
     def body(self) -> dict[str, Any]:
-        return {"metrics": self.metrics(),
-                "ci": {name: list(bounds) for name, bounds in self.ci.items()},
-                "types": [{"type": name, "offsets": int(n), "zero offsets": int(z),
-                           "consistency": float(c), "baseline": float(b),
-                           "accuracy": float(a), "mrr": float(r)}
-                          for name, n, z, c, b, a, r in zip(
-                              self.type_names, self.n_offsets, self.n_zero,
-                              self.consistency, self.baseline, self.accuracy, self.mrr)],
-                # "group" is the seed group's name; "group_row" indexes corpus.groups.
-                "questions": [{"group": self.group_names[g], "group_row": g,
-                               "type": self.type_names[t], "rank": r}
-                              for g, t, r in zip(self.cell_group.tolist(),
-                                                 self.cell_type.tolist(),
-                                                 self.cell_rank.tolist())]}
+        return {
+            "metrics": self.metrics(),
+            "ci": {name: list(bounds) for name, bounds in self.ci.items()},
+            "types": [
+                {
+                    "type": name,
+                    "offsets": int(n),
+                    "zero offsets": int(z),
+                    "consistency": float(c),
+                    "baseline": float(b),
+                    "accuracy": float(a),
+                    "mrr": float(r),
+                }
+                for name, n, z, c, b, a, r in zip(
+                    self.type_names,
+                    self.n_offsets,
+                    self.n_zero,
+                    self.consistency,
+                    self.baseline,
+                    self.accuracy,
+                    self.mrr,
+                )
+            ],
+            # "group" is the seed group's name; "group_row" indexes corpus.groups.
+            "questions": [
+                {
+                    "group": self.group_names[g],
+                    "group_row": g,
+                    "type": self.type_names[t],
+                    "rank": r,
+                }
+                for g, t, r in zip(
+                    self.cell_group.tolist(), self.cell_type.tolist(), self.cell_rank.tolist()
+                )
+            ],
+        }
 
 
 def _onehot(index: np.ndarray, n_rows: int) -> sp.csr_array:
     """(n_rows, len(index)) membership matrix: entry (index[k], k) is 1."""
-    return sp.csr_array((np.ones(len(index)), (index, np.arange(len(index)))),
-                        shape=(n_rows, len(index)))
+    return sp.csr_array(
+        (np.ones(len(index)), (index, np.arange(len(index)))), shape=(n_rows, len(index))
+    )
 
 
 def _row_norms(X: Embeddings) -> np.ndarray:
@@ -147,8 +182,9 @@ def _row_norms(X: Embeddings) -> np.ndarray:
     return np.linalg.norm(X, axis=1)
 
 
-def _consistency(units: Embeddings, types: np.ndarray, groups: np.ndarray, n_types: int,
-                 n_groups: int) -> np.ndarray:
+def _consistency(
+    units: Embeddings, types: np.ndarray, groups: np.ndarray, n_types: int, n_groups: int
+) -> np.ndarray:
     """Mean cosine of unit offsets of the same type from different groups, per type.
 
     Over pairs i != j of type t in different groups, sum cos = |S_t|^2 - sum_g |S_tg|^2,
@@ -159,14 +195,17 @@ def _consistency(units: Embeddings, types: np.ndarray, groups: np.ndarray, n_typ
     by_cell = _row_norms(_onehot(cells, n_types * n_groups) @ units) ** 2
     m_type = np.bincount(types, minlength=n_types).astype(float)
     m_cell = np.bincount(cells, minlength=n_types * n_groups).astype(float)
-    within = (by_cell.reshape(n_types, n_groups).sum(1),
-              (m_cell ** 2).reshape(n_types, n_groups).sum(1))
+    within = (
+        by_cell.reshape(n_types, n_groups).sum(1),
+        (m_cell**2).reshape(n_types, n_groups).sum(1),
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (by_type - within[0]) / (m_type ** 2 - within[1])
+        return (by_type - within[0]) / (m_type**2 - within[1])
 
 
-def _shuffled_within_groups(types: np.ndarray, groups: np.ndarray,
-                            rng: np.random.Generator) -> np.ndarray:
+def _shuffled_within_groups(
+    types: np.ndarray, groups: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
     """``types`` permuted within each group (sort by group, then a random key)."""
     order = np.lexsort((rng.random(len(types)), groups))
     by_group = np.argsort(groups, kind="stable")
@@ -180,11 +219,16 @@ def _dense_rows(X: Embeddings, rows: np.ndarray) -> np.ndarray:
     return (block.toarray() if sp.issparse(block) else np.asarray(block)).astype(np.float64)
 
 
-def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
-                            n_shuffles: int = N_SHUFFLES,
-                            n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                            confidence: float = 0.95,
-                            provenance: Provenance | None = None) -> CostraOffsetsResult:
+def evaluate_costra_offsets(
+    corpus: Corpus,
+    embeddings: Embeddings,
+    *,
+    seed: int = 0,
+    n_shuffles: int = N_SHUFFLES,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+    provenance: Provenance | None = None,
+) -> CostraOffsetsResult:
     """Offset consistency and analogies of precomputed embeddings of a Costra corpus.
 
     ``seed`` seeds the type shuffles and the bootstrap of the analogy metrics over
@@ -197,12 +241,17 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
     """
     # Imported here: the GUI's start path imports every evaluation module.
     from sentspace.app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
-    costra_comparisons(corpus)      # the same check as the orderings evaluation
+
+    costra_comparisons(corpus)  # the same check as the orderings evaluation
     if embeddings.ndim != 2 or embeddings.shape[0] != len(corpus):
-        raise EvaluationError(f"expected one embedding per sentence, {len(corpus)} rows; "
-                              f"got shape {embeddings.shape}")
-    X = (sp.csr_array(embeddings, dtype=np.float64) if sp.issparse(embeddings)
-         else np.asarray(embeddings, dtype=np.float64))
+        raise EvaluationError(
+            f"expected one embedding per sentence, {len(corpus)} rows; got shape {embeddings.shape}"
+        )
+    X = (
+        sp.csr_array(embeddings, dtype=np.float64)
+        if sp.issparse(embeddings)
+        else np.asarray(embeddings, dtype=np.float64)
+    )
     n_groups = corpus.checked_groups.n_groups
     group = corpus.checked_groups.labels(len(corpus))
     row_types = np.asarray(corpus.metadata["type"])
@@ -218,15 +267,28 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
     norms = _row_norms(offsets)
     nonzero = norms > 1e-12 * max(float(norms.max(initial=0.0)), 1.0)
     scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=nonzero)
-    units = (sp.csr_array(sp.diags_array(scale) @ offsets) if sp.issparse(offsets)
-             else offsets * scale[:, None])
+    units = (
+        sp.csr_array(sp.diags_array(scale) @ offsets)
+        if sp.issparse(offsets)
+        else offsets * scale[:, None]
+    )
     kept = np.flatnonzero(nonzero)
     units = units[kept]
     consistency = _consistency(units, types[kept], groups[kept], n_types, n_groups)
     rng = np.random.default_rng(seed)
-    baseline = np.mean([_consistency(units, _shuffled_within_groups(types, groups, rng)[kept],
-                                     groups[kept], n_types, n_groups)
-                        for _ in range(n_shuffles)], axis=0)
+    baseline = np.mean(
+        [
+            _consistency(
+                units,
+                _shuffled_within_groups(types, groups, rng)[kept],
+                groups[kept],
+                n_types,
+                n_groups,
+            )
+            for _ in range(n_shuffles)
+        ],
+        axis=0,
+    )
 
     # Analogy: leave-one-group-out mean offset of each type, added to each group's seed.
     cells = types * n_groups + groups
@@ -242,14 +304,13 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
         members = np.flatnonzero(groups == g)
         t = cell_type[asked]
         others = np.maximum(m_type[t] - m_cell[cell_ids[asked]], 1)[:, None]
-        mean_offset = ((_dense_rows(type_sum, t) - _dense_rows(cell_sum, cell_ids[asked]))
-                       / others)
+        mean_offset = (_dense_rows(type_sum, t) - _dense_rows(cell_sum, cell_ids[asked])) / others
         predicted = _dense_rows(X, seed_of_group[[g]]) + mean_offset
         candidates = _dense_rows(X, rows[members])
         with np.errstate(invalid="ignore", divide="ignore"):
-            cosine = ((predicted @ candidates.T)
-                      / np.outer(np.linalg.norm(predicted, axis=1),
-                                 np.linalg.norm(candidates, axis=1)))
+            cosine = (predicted @ candidates.T) / np.outer(
+                np.linalg.norm(predicted, axis=1), np.linalg.norm(candidates, axis=1)
+            )
         cosine = np.nan_to_num(cosine, nan=-np.inf)
         is_true = types[members][None, :] == t[:, None]
         best_true = np.where(is_true, cosine, -np.inf).max(axis=1)
@@ -257,35 +318,58 @@ def evaluate_costra_offsets(corpus: Corpus, embeddings: Embeddings, *, seed: int
         ranks[asked] = 1 + ((cosine >= best_true[:, None]) & ~is_true).sum(axis=1)
 
     if provenance is None:
-        provenance = Provenance.of_embeddings(corpus, embeddings, seed=seed,
-                                              n_shuffles=n_shuffles, n_resamples=n_resamples)
+        provenance = Provenance.of_embeddings(
+            corpus, embeddings, seed=seed, n_shuffles=n_shuffles, n_resamples=n_resamples
+        )
     return CostraOffsetsResult(
-        provenance=provenance, type_names=tuple(type_names.tolist()),
-        n_offsets=m_type, n_zero=np.bincount(types[~nonzero], minlength=n_types),
-        consistency=consistency, baseline=baseline, cell_group=cell_group,
-        cell_type=cell_type, cell_rank=ranks,
-        ci=statistics.cis({"analogy accuracy": (statistics.mean,
-                                                (ranks == 1).astype(np.float64), None),
-                           "analogy MRR": (statistics.mean, 1.0 / ranks, None)},
-                          n_resamples=n_resamples, confidence=confidence, seed=seed),
-        group_names=corpus.checked_groups.names)
+        provenance=provenance,
+        type_names=tuple(type_names.tolist()),
+        n_offsets=m_type,
+        n_zero=np.bincount(types[~nonzero], minlength=n_types),
+        consistency=consistency,
+        baseline=baseline,
+        cell_group=cell_group,
+        cell_type=cell_type,
+        cell_rank=ranks,
+        ci=statistics.cis(
+            {
+                "analogy accuracy": (statistics.mean, (ranks == 1).astype(np.float64), None),
+                "analogy MRR": (statistics.mean, 1.0 / ranks, None),
+            },
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+        ),
+        group_names=corpus.checked_groups.names,
+    )
 
 
-def run_costra_offsets(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-                       n_shuffles: int = N_SHUFFLES,
-                       n_resamples: int = statistics.DEFAULT_RESAMPLES
-                       ) -> Job[CostraOffsetsResult]:
+def run_costra_offsets(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    seed: int = 0,
+    n_shuffles: int = N_SHUFFLES,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+) -> Job[CostraOffsetsResult]:
     """Encode a Costra corpus (fitting the encoder on its texts when it needs fitting,
     as the orderings evaluation does) and measure its transformation offsets."""
     from sentspace.app.corpora.costra import costra_comparisons  # noqa: PLC0415 (lazy: Costra only)
-    costra_comparisons(corpus)      # fails before any encoding on a corpus that is not Costra
+
+    costra_comparisons(corpus)  # fails before any encoding on a corpus that is not Costra
     texts = list(corpus.texts)
     fitted = yield from fitted_copy(encoder, texts)
     embeddings = yield from fitted.iter_encode(texts)
     yield Progress("measuring offsets", 0, 1)
     result = evaluate_costra_offsets(
-        corpus, embeddings, seed=seed, n_shuffles=n_shuffles, n_resamples=n_resamples,
-        provenance=Provenance.of(corpus, encoder, seed=seed, n_shuffles=n_shuffles,
-                                 n_resamples=n_resamples))
+        corpus,
+        embeddings,
+        seed=seed,
+        n_shuffles=n_shuffles,
+        n_resamples=n_resamples,
+        provenance=Provenance.of(
+            corpus, encoder, seed=seed, n_shuffles=n_shuffles, n_resamples=n_resamples
+        ),
+    )
     yield Progress("measuring offsets", 1, 1)
     return result

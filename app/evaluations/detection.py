@@ -47,19 +47,26 @@ def binary_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None) -> np.nd
     EvaluationError, before any work, unless both labels occur."""
     pairs = corpus.pairs
     if pairs is None:
-        raise EvaluationError(f"paraphrase detection needs labelled pairs, and corpus "
-                              f"{corpus.name!r} has no pairs")
+        raise EvaluationError(
+            f"paraphrase detection needs labelled pairs, and corpus {corpus.name!r} has no pairs"
+        )
     keep = np.isin(pairs.label, (0, 1))
     if splits is not None:
         unknown = set(splits) - set(pairs.split)
         if unknown:
-            raise EvaluationError(f"corpus {corpus.name!r} has no split "
-                                  f"{', '.join(sorted(unknown))}")
+            raise EvaluationError(
+                f"corpus {corpus.name!r} has no split {', '.join(sorted(unknown))}"
+            )
         keep &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
-    if pairs.label_names or np.any(pairs.label > 1) or not (np.any(pairs.label[keep] == 1)
-                                       and np.any(pairs.label[keep] == 0)):
-        raise EvaluationError(f"paraphrase detection needs pairs labelled 1 (paraphrase) "
-                              f"and 0 (not), and corpus {corpus.name!r} has no such mix")
+    if (
+        pairs.label_names
+        or np.any(pairs.label > 1)
+        or not (np.any(pairs.label[keep] == 1) and np.any(pairs.label[keep] == 0))
+    ):
+        raise EvaluationError(
+            f"paraphrase detection needs pairs labelled 1 (paraphrase) "
+            f"and 0 (not), and corpus {corpus.name!r} has no such mix"
+        )
     return np.flatnonzero(keep)
 
 
@@ -104,42 +111,63 @@ class DetectionResult(Result):
 
     def summary(self) -> list[tuple[str, str]]:
         f1, threshold = self.best_f1
-        return [("pairs", f"{len(self.label)} ({int(self.label.sum())} positive)"),
-                ("average precision", f"{self.average_precision:.4f} "
-                 f"{format_ci(self.ci.get('average precision'))}".rstrip()),
-                ("best F1 (threshold)", f"{f1:.4f} ({threshold:.4f})"),
-                ("positive-rate baseline", f"{self.label.mean():.4f}"),
-                ("pairs with a zero vector (cosine 0)", str(int(self.degenerate.sum())))]
+        return [
+            ("pairs", f"{len(self.label)} ({int(self.label.sum())} positive)"),
+            (
+                "average precision",
+                f"{self.average_precision:.4f} "
+                f"{format_ci(self.ci.get('average precision'))}".rstrip(),
+            ),
+            ("best F1 (threshold)", f"{f1:.4f} ({threshold:.4f})"),
+            ("positive-rate baseline", f"{self.label.mean():.4f}"),
+            ("pairs with a zero vector (cosine 0)", str(int(self.degenerate.sum()))),
+        ]
 
     def scores(self) -> list[Score]:
         f1, _ = self.best_f1
         n = len(self.label)
-        return [Score("average precision", self.average_precision,
-                      self.ci.get("average precision"), n),
-                Score("best F1", f1, None, n),
-                Score("positive-rate baseline", float(self.label.mean()), None, n)]
+        return [
+            Score("average precision", self.average_precision, self.ci.get("average precision"), n),
+            Score("best F1", f1, None, n),
+            Score("positive-rate baseline", float(self.label.mean()), None, n),
+        ]
 
     def body(self) -> dict[str, Any]:
         f1, threshold = self.best_f1
         return {
             "average_precision": self.average_precision,
             "ci": {name: list(bounds) for name, bounds in self.ci.items()},
-            "best_f1": f1, "best_f1_threshold": threshold,
+            "best_f1": f1,
+            "best_f1_threshold": threshold,
             "n_degenerate_pairs": int(self.degenerate.sum()),
-            "curve": {"precision": self.precision.tolist(), "recall": self.recall.tolist(),
-                      "thresholds": self.thresholds.tolist()},
+            "curve": {
+                "precision": self.precision.tolist(),
+                "recall": self.recall.tolist(),
+                "thresholds": self.thresholds.tolist(),
+            },
             # "pair" is the dataset's name; "row" indexes corpus.pairs.
-            "pairs": [{"pair": name, "row": row, "cosine": c, "label": y}
-                      for name, row, c, y in zip(self.pair_id.tolist(),
-                                                 self.pair_index.tolist(),
-                                                 self.cosine.tolist(), self.label.tolist())],
+            "pairs": [
+                {"pair": name, "row": row, "cosine": c, "label": y}
+                for name, row, c, y in zip(
+                    self.pair_id.tolist(),
+                    self.pair_index.tolist(),
+                    self.cosine.tolist(),
+                    self.label.tolist(),
+                )
+            ],
         }
 
 
-def evaluate_detection(corpus: Corpus, embeddings: Embeddings, *,
-                       encoder: Encoder | None = None, splits: tuple[str, ...] | None = None,
-                       n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                       confidence: float = 0.95, seed: int = 0) -> DetectionResult:
+def evaluate_detection(
+    corpus: Corpus,
+    embeddings: Embeddings,
+    *,
+    encoder: Encoder | None = None,
+    splits: tuple[str, ...] | None = None,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> DetectionResult:
     """Zero-shot detection on precomputed embeddings (shape (len(corpus), dim)).
 
     ``splits`` selects pairs (None: every labelled pair; nothing is trained, so the test
@@ -153,25 +181,47 @@ def evaluate_detection(corpus: Corpus, embeddings: Embeddings, *,
     unit = normalise(embeddings)
     cosine = pair_cosines(embeddings, first, second)
     from sklearn.metrics import average_precision_score, precision_recall_curve  # noqa: PLC0415 (lazy: slow)
+
     precision, recall, thresholds = precision_recall_curve(label, cosine)
     return DetectionResult(
-        provenance=provenance(corpus, encoder, embeddings, splits=splits,
-                              n_resamples=n_resamples, confidence=confidence, seed=seed,
-                              score="cosine", zero_vectors="cosine 0, counted"),
-        pair_index=pair_index, pair_id=pairs.names(corpus.ids, pair_index),
-        cosine=cosine, label=label,
-        degenerate=degenerate_pairs(unit, first, second), precision=precision,
-        recall=recall, thresholds=thresholds,
+        provenance=provenance(
+            corpus,
+            encoder,
+            embeddings,
+            splits=splits,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            score="cosine",
+            zero_vectors="cosine 0, counted",
+        ),
+        pair_index=pair_index,
+        pair_id=pairs.names(corpus.ids, pair_index),
+        cosine=cosine,
+        label=label,
+        degenerate=degenerate_pairs(unit, first, second),
+        precision=precision,
+        recall=recall,
+        thresholds=thresholds,
         average_precision=float(average_precision_score(label, cosine)),
-        ci=statistics.cis({"average precision": (statistics.average_precision, cosine,
-                                                 label.astype(np.float64))},
-                          n_resamples=n_resamples, confidence=confidence, seed=seed))
+        ci=statistics.cis(
+            {"average precision": (statistics.average_precision, cosine, label.astype(np.float64))},
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+        ),
+    )
 
 
-def run_detection(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-                  splits: tuple[str, ...] | None = None,
-                  n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                  confidence: float = 0.95) -> Job[DetectionResult]:
+def run_detection(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    seed: int = 0,
+    splits: tuple[str, ...] | None = None,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+) -> Job[DetectionResult]:
     """Encode the corpus and run :func:`evaluate_detection` (same parameters); an encoder
     that learns from labelled pairs trains on the pairs outside ``splits`` (default: on
     "train", the other splits evaluated)."""
@@ -179,11 +229,23 @@ def run_detection(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     splits, training = held_out_pairs(corpus, encoder, splits, NAME)
     evaluated = binary_pairs(corpus, splits)
     # Only the sentences the evaluated pairs read are encoded.
-    embeddings = yield from encode_rows(corpus, encoder, np.concatenate(
-        [corpus.checked_pairs.first[evaluated], corpus.checked_pairs.second[evaluated]]),
-        training_pairs=training)
-    return evaluate_detection(corpus, embeddings, encoder=encoder, splits=splits,
-                              n_resamples=n_resamples, confidence=confidence, seed=seed)
+    embeddings = yield from encode_rows(
+        corpus,
+        encoder,
+        np.concatenate(
+            [corpus.checked_pairs.first[evaluated], corpus.checked_pairs.second[evaluated]]
+        ),
+        training_pairs=training,
+    )
+    return evaluate_detection(
+        corpus,
+        embeddings,
+        encoder=encoder,
+        splits=splits,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        seed=seed,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -218,46 +280,69 @@ class LearningCurveResult(Result):
         rows = []
         for k, fraction in enumerate(self.fractions):
             interval = format_ci(self.ci[k]) if self.ci else ""
-            rows.append((f"{fraction:.0%} of train ({self.n_train[k]} pairs)",
-                         f"{self.accuracy[k]:.4f} {interval}".rstrip()))
+            rows.append(
+                (
+                    f"{fraction:.0%} of train ({self.n_train[k]} pairs)",
+                    f"{self.accuracy[k]:.4f} {interval}".rstrip(),
+                )
+            )
         rows.append(("test pairs", str(len(self.test_pair_index))))
         return rows
 
     def scores(self) -> list[Score]:
         n_test = len(self.test_pair_index)
-        return [Score(f"accuracy at {f:.0%} of train", float(a),
-                      self.ci[k] if self.ci else None, n_test)
-                for k, (f, a) in enumerate(zip(self.fractions, self.accuracy))]
+        return [
+            Score(
+                f"accuracy at {f:.0%} of train", float(a), self.ci[k] if self.ci else None, n_test
+            )
+            for k, (f, a) in enumerate(zip(self.fractions, self.accuracy))
+        ]
 
     def body(self) -> dict[str, Any]:
         return {
-            "points": [{"fraction": f, "n_train": int(n), "accuracy": float(a),
-                        "ci": list(self.ci[k]) if self.ci else None}
-                       for k, (f, n, a) in enumerate(zip(self.fractions, self.n_train,
-                                                         self.accuracy))],
+            "points": [
+                {
+                    "fraction": f,
+                    "n_train": int(n),
+                    "accuracy": float(a),
+                    "ci": list(self.ci[k]) if self.ci else None,
+                }
+                for k, (f, n, a) in enumerate(zip(self.fractions, self.n_train, self.accuracy))
+            ],
             "test_pairs": self.test_pair_id.tolist(),
             "test_pair_rows": self.test_pair_index.tolist(),
             "correct": self.correct.astype(int).tolist(),
         }
 
 
-def nested_subsets(labels: np.ndarray, fractions: tuple[float, ...],
-                   seed: int) -> list[np.ndarray]:
+def nested_subsets(labels: np.ndarray, fractions: tuple[float, ...], seed: int) -> list[np.ndarray]:
     """Nested, stratified training subsets (positions into ``labels``), one per fraction:
     ceil(fraction x class size) of each class, at least one per class."""
     rng = np.random.default_rng(seed)
     shuffled = {c: rng.permutation(np.flatnonzero(labels == c)) for c in np.unique(labels)}
-    return [np.sort(np.concatenate([members[:max(1, math.ceil(f * len(members)))]
-                                    for members in shuffled.values()]))
-            for f in fractions]
+    return [
+        np.sort(
+            np.concatenate(
+                [members[: max(1, math.ceil(f * len(members)))] for members in shuffled.values()]
+            )
+        )
+        for f in fractions
+    ]
 
 
-def run_learning_curve(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-                       fractions: tuple[float, ...] = DEFAULT_FRACTIONS,
-                       train_split: str = "train", test_split: str = "test",
-                       C: float = 1.0, max_iter: int = 1000,
-                       n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                       confidence: float = 0.95) -> Job[LearningCurveResult]:
+def run_learning_curve(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    seed: int = 0,
+    fractions: tuple[float, ...] = DEFAULT_FRACTIONS,
+    train_split: str = "train",
+    test_split: str = "test",
+    C: float = 1.0,
+    max_iter: int = 1000,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+) -> Job[LearningCurveResult]:
     """Learning curve of the supervised pair classifier.
 
     Parameters
@@ -289,30 +374,59 @@ def run_learning_curve(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
         if embeddings is None:
             sentences = np.unique(np.concatenate([pairs.first[chosen], pairs.second[chosen]]))
             fitted = yield from fitted_on_training_side(
-                encoder, corpus, [corpus.texts[i] for i in sentences], chosen)
+                encoder, corpus, [corpus.texts[i] for i in sentences], chosen
+            )
             embeddings = yield from fitted.iter_encode(corpus.texts)
-        classifier = fit_logistic(pair_features(embeddings, pairs.first[chosen],
-                                                pairs.second[chosen]),
-                                  train_labels[subset], C=C, seed=seed, max_iter=max_iter)
-        prediction = classifier.predict(pair_features(embeddings, pairs.first[test_pairs],
-                                                      pairs.second[test_pairs]))
+        classifier = fit_logistic(
+            pair_features(embeddings, pairs.first[chosen], pairs.second[chosen]),
+            train_labels[subset],
+            C=C,
+            seed=seed,
+            max_iter=max_iter,
+        )
+        prediction = classifier.predict(
+            pair_features(embeddings, pairs.first[test_pairs], pairs.second[test_pairs])
+        )
         correct.append(prediction == test_labels)
         accuracy.append(float(np.mean(correct[-1])))
         yield Progress("learning curve", k + 1, len(subsets))
     correct_matrix = np.array(correct)
-    intervals = tuple(statistics.bootstrap_ci(statistics.mean, row.astype(np.float64),
-                                              n_resamples=n_resamples, confidence=confidence,
-                                              seed=seed)
-                      for row in correct_matrix) if n_resamples > 0 else ()
+    intervals = (
+        tuple(
+            statistics.bootstrap_ci(
+                statistics.mean,
+                row.astype(np.float64),
+                n_resamples=n_resamples,
+                confidence=confidence,
+                seed=seed,
+            )
+            for row in correct_matrix
+        )
+        if n_resamples > 0
+        else ()
+    )
     return LearningCurveResult(
-        provenance=Provenance.of(corpus, encoder, seed=seed, fractions=list(fractions),
-                                 train_split=train_split, test_split=test_split, C=C,
-                                 max_iter=max_iter, classifier="LogisticRegression(lbfgs)",
-                                 pair_features="[|u-v|, u*v]",
-                                 subsets="nested, stratified by label",
-                                 refit_on_training_side=encoder.learns_from_data,
-                                 n_resamples=n_resamples, confidence=confidence),
-        fractions=tuple(fractions), n_train=np.array([len(s) for s in subsets]),
-        accuracy=np.array(accuracy), test_pair_index=test_pairs,
-        test_pair_id=pairs.names(corpus.ids, test_pairs), correct=correct_matrix,
-        ci=intervals)
+        provenance=Provenance.of(
+            corpus,
+            encoder,
+            seed=seed,
+            fractions=list(fractions),
+            train_split=train_split,
+            test_split=test_split,
+            C=C,
+            max_iter=max_iter,
+            classifier="LogisticRegression(lbfgs)",
+            pair_features="[|u-v|, u*v]",
+            subsets="nested, stratified by label",
+            refit_on_training_side=encoder.learns_from_data,
+            n_resamples=n_resamples,
+            confidence=confidence,
+        ),
+        fractions=tuple(fractions),
+        n_train=np.array([len(s) for s in subsets]),
+        accuracy=np.array(accuracy),
+        test_pair_index=test_pairs,
+        test_pair_id=pairs.names(corpus.ids, test_pairs),
+        correct=correct_matrix,
+        ci=intervals,
+    )

@@ -48,16 +48,16 @@ def word_overlap(corpus: Corpus, first: np.ndarray, second: np.ndarray) -> np.nd
     return overlap
 
 
-def histogram_sides(corpus: Corpus, by: str = "auto", threshold: float | None = None
-                    ) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str, float | None]:
+def histogram_sides(
+    corpus: Corpus, by: str = "auto", threshold: float | None = None
+) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str, float | None]:
     """(pair indices, side per pair: 1 for positive/high, 0 for negative/low, side
     names, the split used, the threshold). Raises EvaluationError before any work."""
     pairs = corpus.pairs
     if by not in BY:
         raise EvaluationError(f"by must be one of {', '.join(BY)}, not {by!r}")
     if pairs is None or len(pairs) == 0:
-        raise EvaluationError(f"{NAME} need sentence pairs, and corpus {corpus.name!r} "
-                              f"has none")
+        raise EvaluationError(f"{NAME} need sentence pairs, and corpus {corpus.name!r} has none")
     binary = np.isin(pairs.label, (0, 1))
     labelled = pairs.has_paraphrase_labels and bool(np.any(pairs.label == 0))
     scored = np.isfinite(pairs.score)
@@ -127,24 +127,32 @@ class HistogramResult(Result):
         for value, name in ((1, self.side_names[0]), (0, self.side_names[1])):
             mask = self.side == value
             n = int(mask.sum())
-            scores += [Score(f"{name}: mean cosine", float(self.cosine[mask].mean()), None, n),
-                       Score(f"{name}: mean word overlap", float(self.overlap[mask].mean()),
-                             None, n)]
+            scores += [
+                Score(f"{name}: mean cosine", float(self.cosine[mask].mean()), None, n),
+                Score(f"{name}: mean word overlap", float(self.overlap[mask].mean()), None, n),
+            ]
         return scores
 
     def body(self) -> dict[str, Any]:
         return {
             "sides": list(self.side_names),
-            "cosine": {"edges": self.cosine_edges.tolist(),
-                       "counts": self.cosine_counts.tolist()},
-            "overlap": {"edges": self.overlap_edges.tolist(),
-                        "counts": self.overlap_counts.tolist()},
+            "cosine": {"edges": self.cosine_edges.tolist(), "counts": self.cosine_counts.tolist()},
+            "overlap": {
+                "edges": self.overlap_edges.tolist(),
+                "counts": self.overlap_counts.tolist(),
+            },
             "n_degenerate_pairs": int(self.degenerate.sum()),
             # "pair" is the dataset's name; "row" indexes corpus.pairs.
-            "pairs": [{"pair": name, "row": row, "side": s, "cosine": c, "overlap": o}
-                      for name, row, s, c, o in zip(
-                          self.pair_id.tolist(), self.pair_index.tolist(),
-                          self.side.tolist(), self.cosine.tolist(), self.overlap.tolist())],
+            "pairs": [
+                {"pair": name, "row": row, "side": s, "cosine": c, "overlap": o}
+                for name, row, s, c, o in zip(
+                    self.pair_id.tolist(),
+                    self.pair_index.tolist(),
+                    self.side.tolist(),
+                    self.cosine.tolist(),
+                    self.overlap.tolist(),
+                )
+            ],
         }
 
 
@@ -162,10 +170,17 @@ def data_bins(result: HistogramResult, name: str) -> tuple[np.ndarray, np.ndarra
     return edges, _counts(values, result.side, edges)
 
 
-def evaluate_histograms(corpus: Corpus, embeddings: Embeddings, *,
-                        encoder: Encoder | None = None, by: str = "auto",
-                        threshold: float | None = None, cosine_bins: int = 40,
-                        overlap_bins: int = 20, seed: int = 0) -> HistogramResult:
+def evaluate_histograms(
+    corpus: Corpus,
+    embeddings: Embeddings,
+    *,
+    encoder: Encoder | None = None,
+    by: str = "auto",
+    threshold: float | None = None,
+    cosine_bins: int = 40,
+    overlap_bins: int = 20,
+    seed: int = 0,
+) -> HistogramResult:
     """Histograms from precomputed embeddings (shape (len(corpus), dim)).
 
     Parameters
@@ -187,24 +202,51 @@ def evaluate_histograms(corpus: Corpus, embeddings: Embeddings, *,
     cosine_edges = np.linspace(-1.0, 1.0, cosine_bins + 1)
     overlap_edges = np.linspace(0.0, 1.0, overlap_bins + 1)
     return HistogramResult(
-        provenance=provenance(corpus, encoder, embeddings, by=by, threshold=threshold,
-                              cosine_bins=cosine_bins, overlap_bins=overlap_bins,
-                              overlap="Jaccard of lowercased word sets (punctuation dropped)",
-                              seed=seed),
-        side_names=names, pair_index=pair_index,
-        pair_id=pairs.names(corpus.ids, pair_index), side=side, cosine=cosine, overlap=overlap,
-        cosine_edges=cosine_edges, overlap_edges=overlap_edges,
+        provenance=provenance(
+            corpus,
+            encoder,
+            embeddings,
+            by=by,
+            threshold=threshold,
+            cosine_bins=cosine_bins,
+            overlap_bins=overlap_bins,
+            overlap="Jaccard of lowercased word sets (punctuation dropped)",
+            seed=seed,
+        ),
+        side_names=names,
+        pair_index=pair_index,
+        pair_id=pairs.names(corpus.ids, pair_index),
+        side=side,
+        cosine=cosine,
+        overlap=overlap,
+        cosine_edges=cosine_edges,
+        overlap_edges=overlap_edges,
         cosine_counts=_counts(cosine, side, cosine_edges),
         overlap_counts=_counts(overlap, side, overlap_edges),
-        degenerate=degenerate_pairs(unit, first, second))
+        degenerate=degenerate_pairs(unit, first, second),
+    )
 
 
-def run_histograms(corpus: Corpus, encoder: Encoder, *, seed: int = 0, by: str = "auto",
-                   threshold: float | None = None, cosine_bins: int = 40,
-                   overlap_bins: int = 20) -> Job[HistogramResult]:
+def run_histograms(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    seed: int = 0,
+    by: str = "auto",
+    threshold: float | None = None,
+    cosine_bins: int = 40,
+    overlap_bins: int = 20,
+) -> Job[HistogramResult]:
     """Encode the corpus and run :func:`evaluate_histograms` (same parameters)."""
     histogram_sides(corpus, by, threshold)
     embeddings = yield from encode_corpus(corpus, encoder)
-    return evaluate_histograms(corpus, embeddings, encoder=encoder, by=by,
-                               threshold=threshold, cosine_bins=cosine_bins,
-                               overlap_bins=overlap_bins, seed=seed)
+    return evaluate_histograms(
+        corpus,
+        embeddings,
+        encoder=encoder,
+        by=by,
+        threshold=threshold,
+        cosine_bins=cosine_bins,
+        overlap_bins=overlap_bins,
+        seed=seed,
+    )

@@ -35,8 +35,9 @@ def probe_members(corpus: Corpus, max_sentences: int) -> tuple[np.ndarray, np.nd
     """(sentence indices, group per sentence) of the grouped sentences; raises
     EvaluationError, before any work, unless there are two groups of two or more."""
     if corpus.groups is None:
-        raise EvaluationError(f"the {NAME} probe needs groups of sentences, and corpus "
-                              f"{corpus.name!r} has none")
+        raise EvaluationError(
+            f"the {NAME} probe needs groups of sentences, and corpus {corpus.name!r} has none"
+        )
     try:
         labels = corpus.groups.labels(len(corpus))
     except ValueError as error:
@@ -44,12 +45,15 @@ def probe_members(corpus: Corpus, max_sentences: int) -> tuple[np.ndarray, np.nd
     sentences = np.flatnonzero(labels >= 0)
     group = labels[sentences]
     if np.sum(np.bincount(group) >= 2) < 2:
-        raise EvaluationError(f"the {NAME} probe needs at least two groups of two or more "
-                              f"sentences")
+        raise EvaluationError(
+            f"the {NAME} probe needs at least two groups of two or more sentences"
+        )
     if len(sentences) > max_sentences:
-        raise EvaluationError(f"the {NAME} probe compares every pair of sentences and is "
-                              f"bounded to {max_sentences}; corpus {corpus.name!r} has "
-                              f"{len(sentences)} grouped sentences")
+        raise EvaluationError(
+            f"the {NAME} probe compares every pair of sentences and is "
+            f"bounded to {max_sentences}; corpus {corpus.name!r} has "
+            f"{len(sentences)} grouped sentences"
+        )
     return sentences, group
 
 
@@ -100,20 +104,23 @@ class LatentResult(Result):
         return self.gap > 0
 
     def summary(self) -> list[tuple[str, str]]:
-        return [("sentences", f"{len(self.sentence_index)} in {len(self.group_names)} groups"),
-                ("mean average precision", f"{self.mean_average_precision:.4f}"),
-                ("anchors separating their group", f"{int(self.separated.sum())} of "
-                 f"{len(self.gap)}"),
-                ("smallest gap", f"{self.gap.min():+.4f}"),
-                ("mean gap", f"{self.gap.mean():+.4f}"),
-                ("sentences with a zero vector", str(int(self.degenerate.sum())))]
+        return [
+            ("sentences", f"{len(self.sentence_index)} in {len(self.group_names)} groups"),
+            ("mean average precision", f"{self.mean_average_precision:.4f}"),
+            ("anchors separating their group", f"{int(self.separated.sum())} of {len(self.gap)}"),
+            ("smallest gap", f"{self.gap.min():+.4f}"),
+            ("mean gap", f"{self.gap.mean():+.4f}"),
+            ("sentences with a zero vector", str(int(self.degenerate.sum()))),
+        ]
 
     def scores(self) -> list[Score]:
         n = len(self.sentence_index)
-        return [Score("mean average precision", self.mean_average_precision, None, n),
-                Score("anchors separating their group", float(self.separated.sum()), None, n),
-                Score("smallest gap", float(self.gap.min()), None, n),
-                Score("mean gap", float(self.gap.mean()), None, n)]
+        return [
+            Score("mean average precision", self.mean_average_precision, None, n),
+            Score("anchors separating their group", float(self.separated.sum()), None, n),
+            Score("smallest gap", float(self.gap.min()), None, n),
+            Score("mean gap", float(self.gap.mean()), None, n),
+        ]
 
     def body(self) -> dict[str, Any]:
         # NaN (no similarity) written as null.
@@ -125,24 +132,45 @@ class LatentResult(Result):
             "n_degenerate": int(self.degenerate.sum()),
             # "sentence" is the dataset's id, "row" indexes the corpus's sentences; ranks
             # and similarities are in the order of "anchors".
-            "anchors": [{"sentence": s, "row": int(row), "group": self.group_names[g],
-                         "average_precision": float(ap), "gap": float(gap),
-                         "ranks": self.rank[k].tolist(), "similarities": similarity[k].tolist()}
-                        for k, (s, row, g, ap, gap) in enumerate(zip(
-                            self.sentence_id.tolist(), self.sentence_index, self.group, self.average_precision,
-                            self.gap))],
+            "anchors": [
+                {
+                    "sentence": s,
+                    "row": int(row),
+                    "group": self.group_names[g],
+                    "average_precision": float(ap),
+                    "gap": float(gap),
+                    "ranks": self.rank[k].tolist(),
+                    "similarities": similarity[k].tolist(),
+                }
+                for k, (s, row, g, ap, gap) in enumerate(
+                    zip(
+                        self.sentence_id.tolist(),
+                        self.sentence_index,
+                        self.group,
+                        self.average_precision,
+                        self.gap,
+                    )
+                )
+            ],
         }
 
 
-def evaluate_latent(corpus: Corpus, embeddings: Embeddings, *, encoder: Encoder | None = None,
-                    max_sentences: int = 2000, seed: int = 0) -> LatentResult:
+def evaluate_latent(
+    corpus: Corpus,
+    embeddings: Embeddings,
+    *,
+    encoder: Encoder | None = None,
+    max_sentences: int = 2000,
+    seed: int = 0,
+) -> LatentResult:
     """The probe on precomputed embeddings (shape (len(corpus), dim)); ``seed`` is unused
     (nothing is random) and accepted so every evaluation is called alike."""
     sentences, group = probe_members(corpus, max_sentences)
     unit = normalise(embeddings[sentences])
     product = unit.matrix @ unit.matrix.T
-    similarity = np.asarray(product.toarray() if hasattr(product, "toarray") else product,
-                            dtype=np.float64)
+    similarity = np.asarray(
+        product.toarray() if hasattr(product, "toarray") else product, dtype=np.float64
+    )
     n = len(sentences)
     diagonal = np.eye(n, dtype=bool)
     same = (group[:, None] == group[None, :]) & ~diagonal
@@ -151,27 +179,37 @@ def evaluate_latent(corpus: Corpus, embeddings: Embeddings, *, encoder: Encoder 
     # Pessimistic rank of j for anchor i: the candidates at least as similar as j, j
     # included; counted on each sorted row.
     ordered = np.sort(candidates, axis=1)
-    rank = np.stack([n - np.searchsorted(ordered[i], candidates[i], side="left")
-                     for i in range(n)])
+    rank = np.stack([n - np.searchsorted(ordered[i], candidates[i], side="left") for i in range(n)])
     rank[diagonal] = 0
     off = ~diagonal
     average_precision = statistics.average_precision(
-        similarity[off].reshape(n, n - 1), same[off].reshape(n, n - 1).astype(np.float64))
-    gap = (np.where(same, similarity, np.inf).min(axis=1)
-           - np.where(other, similarity, -np.inf).max(axis=1))
+        similarity[off].reshape(n, n - 1), same[off].reshape(n, n - 1).astype(np.float64)
+    )
+    gap = np.where(same, similarity, np.inf).min(axis=1) - np.where(other, similarity, -np.inf).max(
+        axis=1
+    )
     return LatentResult(
-        provenance=provenance(corpus, encoder, embeddings, max_sentences=max_sentences,
-                              ties="pessimistic", seed=seed),
-        group_names=corpus.checked_groups.names, sentence_index=sentences,
-        sentence_id=np.asarray(corpus.ids, dtype=str)[sentences], group=group,
-        similarity=np.where(diagonal, np.nan, similarity), rank=rank,
-        average_precision=average_precision, gap=gap, degenerate=unit.degenerate)
+        provenance=provenance(
+            corpus, encoder, embeddings, max_sentences=max_sentences, ties="pessimistic", seed=seed
+        ),
+        group_names=corpus.checked_groups.names,
+        sentence_index=sentences,
+        sentence_id=np.asarray(corpus.ids, dtype=str)[sentences],
+        group=group,
+        similarity=np.where(diagonal, np.nan, similarity),
+        rank=rank,
+        average_precision=average_precision,
+        gap=gap,
+        degenerate=unit.degenerate,
+    )
 
 
-def run_latent(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-               max_sentences: int = 2000) -> Job[LatentResult]:
+def run_latent(
+    corpus: Corpus, encoder: Encoder, *, seed: int = 0, max_sentences: int = 2000
+) -> Job[LatentResult]:
     """Encode the corpus and run :func:`evaluate_latent` (same parameters)."""
     probe_members(corpus, max_sentences)
     embeddings = yield from encode_corpus(corpus, encoder)
-    return evaluate_latent(corpus, embeddings, encoder=encoder, max_sentences=max_sentences,
-                           seed=seed)
+    return evaluate_latent(
+        corpus, embeddings, encoder=encoder, max_sentences=max_sentences, seed=seed
+    )

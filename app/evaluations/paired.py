@@ -29,16 +29,18 @@ from sentspace.app.jobs import Job, Progress, run_job
 
 def _same_items(a_items: np.ndarray, b_items: np.ndarray) -> None:
     if not np.array_equal(a_items, b_items):
-        raise EvaluationError("the two results were computed on different items "
-                              "(another corpus, split or seed)")
+        raise EvaluationError(
+            "the two results were computed on different items (another corpus, split or seed)"
+        )
 
 
 def _permutation(metric, field: str, items: str, gold: str | None = None) -> Callable:
     def test(a, b, seed: int) -> Job[statistics.PairedTest]:
         _same_items(getattr(a, items), getattr(b, items))
         reference = None if gold is None else getattr(a, gold)
-        return statistics.iter_paired_permutation_test(metric, field_of(a), field_of(b),
-                                                       reference, seed=seed)
+        return statistics.iter_paired_permutation_test(
+            metric, field_of(a), field_of(b), reference, seed=seed
+        )
 
     def field_of(result):
         value = getattr(result, field)
@@ -50,22 +52,29 @@ def _permutation(metric, field: str, items: str, gold: str | None = None) -> Cal
 #: evaluation name -> (what is compared, test(a, b, seed) -> PairedTest, or a job of
 #: one when it takes seconds)
 PAIRED_TESTS: dict[str, tuple[str, Callable]] = {
-    "classification": ("accuracy (McNemar)",
-                       lambda a, b, seed: compare_classifications(a, b)),
-    "relatedness": ("pooled Spearman", _permutation(statistics.spearman, "cosine",
-                                                    "pair_index", "gold")),
+    "classification": ("accuracy (McNemar)", lambda a, b, seed: compare_classifications(a, b)),
+    "relatedness": (
+        "pooled Spearman",
+        _permutation(statistics.spearman, "cosine", "pair_index", "gold"),
+    ),
     "ranking": ("MRR", _permutation(statistics.mean, "rank", "query")),
-    "detection": ("average precision", _permutation(statistics.average_precision, "cosine",
-                                                    "pair_index", "label")),
+    "detection": (
+        "average precision",
+        _permutation(statistics.average_precision, "cosine", "pair_index", "label"),
+    ),
     "bitext": ("F1 (MTEB)", _permutation(statistics.mean, "f1_share", "query")),
 }
 
 
 #: evaluation name -> the score (``Result.scores()``, an *Across encoders* metric) its
 #: paired test compares.
-TESTED_SCORES: dict[str, str] = {"classification": "mean accuracy",
-                                 "relatedness": "pooled spearman", "ranking": "MRR",
-                                 "detection": "average precision", "bitext": "F1"}
+TESTED_SCORES: dict[str, str] = {
+    "classification": "mean accuracy",
+    "relatedness": "pooled spearman",
+    "ranking": "MRR",
+    "detection": "average precision",
+    "bitext": "F1",
+}
 
 
 def paired_test(evaluation: str, a, b, *, seed: int = 0) -> statistics.PairedTest:
@@ -80,8 +89,10 @@ def iter_paired_test(evaluation: str, a, b, *, seed: int = 0) -> Job[statistics.
         raise EvaluationError(f"no paired test for {evaluation}")
     for result in (a, b):
         if getattr(result, "imported", False):
-            raise EvaluationError(f"{result.provenance.encoder_name} is an imported score "
-                                  "with no per-item outcomes: it has no paired test")
+            raise EvaluationError(
+                f"{result.provenance.encoder_name} is an imported score "
+                "with no per-item outcomes: it has no paired test"
+            )
     test = PAIRED_TESTS[evaluation][1](a, b, seed)
     return (yield from test) if inspect.isgenerator(test) else test
 
@@ -98,13 +109,15 @@ class PairedOutcome:
     @property
     def why_not(self) -> str:
         """Why no test was made, as ``sentspace eval`` says it ("" when one was)."""
-        return (f"no paired test of {self.b.provenance.encoder_name} against "
-                f"{self.a.provenance.encoder_name}: {self.reason}" if self.test is None
-                else "")
+        return (
+            f"no paired test of {self.b.provenance.encoder_name} against "
+            f"{self.a.provenance.encoder_name}: {self.reason}"
+            if self.test is None
+            else ""
+        )
 
 
-def against_first(evaluation: str, results: Sequence[Any], seed: int
-                  ) -> Job[list[PairedOutcome]]:
+def against_first(evaluation: str, results: Sequence[Any], seed: int) -> Job[list[PairedOutcome]]:
     """Each of ``results[1:]`` tested against ``results[0]`` with ``seed``: the paired
     tests ``sentspace eval`` prints for an ``--encoder`` each (a permutation test takes
     seconds, hence a job)."""
@@ -134,8 +147,9 @@ def seed_of(command: str) -> int:
     return int(words[words.index("--seed") + 1]) if "--seed" in words else 0
 
 
-def paired_tests_of_runs(evaluation: str, runs: Sequence[tuple[Any, str]]
-                         ) -> Job[list[CommandTests]]:
+def paired_tests_of_runs(
+    evaluation: str, runs: Sequence[tuple[Any, str]]
+) -> Job[list[CommandTests]]:
     """The paired tests of the *Across encoders* bars of ``evaluation`` (``(result,
     command)`` each, in bar order): for each command that makes them
     (:func:`~sentspace.app.commands.comparison_commands`) of two encoders or more, each
@@ -143,7 +157,8 @@ def paired_tests_of_runs(evaluation: str, runs: Sequence[tuple[Any, str]]
     tested = []
     for command, members in comparison_commands(runs):
         if len(members) > 1:
-            outcomes = yield from against_first(evaluation, [runs[k][0] for k in members],
-                                                seed_of(command))
+            outcomes = yield from against_first(
+                evaluation, [runs[k][0] for k in members], seed_of(command)
+            )
             tested.append(CommandTests(command, outcomes))
     return tested

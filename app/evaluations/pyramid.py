@@ -111,31 +111,41 @@ class PyramidResult(Result):
             ("binary F1", f"{self.binary.f1:.4f} {statistics.format_ci(self.binary.f1_ci)}"),
             ("binary precision", f"{self.binary.precision:.4f}"),
             ("binary recall", f"{self.binary.recall:.4f}"),
-            ("binary threshold", f"{self.binary.threshold:.4f} (tune F1 "
-                                 f"{self.binary.tune_f1:.4f})"),
-            ("binary pairs", f"{int((labels == 1).sum())} positive, "
-                             f"{int((labels == 0).sum())} negative; {int(tune.sum())} tune, "
-                             f"{int((~tune).sum())} test"),
+            (
+                "binary threshold",
+                f"{self.binary.threshold:.4f} (tune F1 {self.binary.tune_f1:.4f})",
+            ),
+            (
+                "binary pairs",
+                f"{int((labels == 1).sum())} positive, "
+                f"{int((labels == 0).sum())} negative; {int(tune.sum())} tune, "
+                f"{int((~tune).sum())} test",
+            ),
             ("ranking success rate", f"{self.ranking.success_rate:.4f}"),
             ("ranking MRR", f"{self.ranking.mrr:.4f}"),
             ("ranking questions", str(self.tests.n_questions)),
         ]
         if self.binary.at_edge:
-            rows.append(("binary threshold warning", "at the edge: the tune pairs do not "
-                                                     "separate the classes"))
+            rows.append(
+                (
+                    "binary threshold warning",
+                    "at the edge: the tune pairs do not separate the classes",
+                )
+            )
         if self.n_degenerate:
             rows.append(("zero or non-finite embeddings", str(self.n_degenerate)))
         return rows + self.tests.summary()
 
     def scores(self) -> list[Score]:
         n_test, n_questions = int((~self.binary.in_tune).sum()), self.tests.n_questions
-        return [Score("binary F1", self.binary.f1, self.binary.f1_ci, n_test),
-                Score("binary precision", self.binary.precision, None, n_test),
-                Score("binary recall", self.binary.recall, None, n_test),
-                Score("binary threshold", self.binary.threshold, None,
-                      int(self.binary.in_tune.sum())),
-                Score("ranking success rate", self.ranking.success_rate, None, n_questions),
-                Score("ranking MRR", self.ranking.mrr, None, n_questions)]
+        return [
+            Score("binary F1", self.binary.f1, self.binary.f1_ci, n_test),
+            Score("binary precision", self.binary.precision, None, n_test),
+            Score("binary recall", self.binary.recall, None, n_test),
+            Score("binary threshold", self.binary.threshold, None, int(self.binary.in_tune.sum())),
+            Score("ranking success rate", self.ranking.success_rate, None, n_questions),
+            Score("ranking MRR", self.ranking.mrr, None, n_questions),
+        ]
 
     def body(self) -> dict[str, Any]:
         pairs, tests = self.tests.pairs, self.tests
@@ -143,31 +153,57 @@ class PyramidResult(Result):
         ids = np.asarray(self.sentence_ids, dtype=str)
         return {
             "constraints": tests.parameters,
-            "funnels": [{"what": f.what, "candidates": f.candidates, "removed": dict(f.removed),
-                         "kept": f.kept} for f in tests.funnels],
+            "funnels": [
+                {
+                    "what": f.what,
+                    "candidates": f.candidates,
+                    "removed": dict(f.removed),
+                    "kept": f.kept,
+                }
+                for f in tests.funnels
+            ],
             "n_degenerate": self.n_degenerate,
             "binary": {
-                "f1": self.binary.f1, "f1_ci": self.binary.f1_ci,
+                "f1": self.binary.f1,
+                "f1_ci": self.binary.f1_ci,
                 "precision": self.binary.precision,
-                "recall": self.binary.recall, "threshold": self.binary.threshold,
-                "tune_f1": self.binary.tune_f1, "at_edge": self.binary.at_edge,
-                "pairs": [{"first": a, "second": b, "label": y, "cosine": c, "tune": t,
-                           "predicted": p}
-                          for a, b, y, c, t, p in zip(
-                              ids[pairs.first].tolist(), ids[pairs.second].tolist(),
-                              pairs.label.tolist(), self.binary.cosine.tolist(),
-                              self.binary.in_tune.tolist(), self.binary.predicted.tolist())],
+                "recall": self.binary.recall,
+                "threshold": self.binary.threshold,
+                "tune_f1": self.binary.tune_f1,
+                "at_edge": self.binary.at_edge,
+                "pairs": [
+                    {"first": a, "second": b, "label": y, "cosine": c, "tune": t, "predicted": p}
+                    for a, b, y, c, t, p in zip(
+                        ids[pairs.first].tolist(),
+                        ids[pairs.second].tolist(),
+                        pairs.label.tolist(),
+                        self.binary.cosine.tolist(),
+                        self.binary.in_tune.tolist(),
+                        self.binary.predicted.tolist(),
+                    )
+                ],
             },
             "ranking": {
-                "success_rate": self.ranking.success_rate, "mrr": self.ranking.mrr,
-                "questions": [{"question": q, "answer": a, "distractors": d,
-                               "answer_cosine": ac, "distractor_cosines": dc, "rank": r}
-                              for q, a, d, ac, dc, r in zip(
-                                  ids[tests.question].tolist(), ids[tests.answer].tolist(),
-                                  ids[tests.distractors].tolist(),
-                                  self.ranking.answer_cosine.tolist(),
-                                  self.ranking.distractor_cosine.tolist(),
-                                  self.ranking.rank.tolist())],
+                "success_rate": self.ranking.success_rate,
+                "mrr": self.ranking.mrr,
+                "questions": [
+                    {
+                        "question": q,
+                        "answer": a,
+                        "distractors": d,
+                        "answer_cosine": ac,
+                        "distractor_cosines": dc,
+                        "rank": r,
+                    }
+                    for q, a, d, ac, dc, r in zip(
+                        ids[tests.question].tolist(),
+                        ids[tests.answer].tolist(),
+                        ids[tests.distractors].tolist(),
+                        self.ranking.answer_cosine.tolist(),
+                        self.ranking.distractor_cosine.tolist(),
+                        self.ranking.rank.tolist(),
+                    )
+                ],
             },
         }
 
@@ -187,8 +223,9 @@ def _unit_rows(embeddings: Embeddings) -> tuple[np.ndarray | sp.csr_array, np.nd
     return X * scale[:, None], bad
 
 
-def _cosines(X: np.ndarray | sp.csr_array, bad: np.ndarray, first: np.ndarray,
-             second: np.ndarray) -> np.ndarray:
+def _cosines(
+    X: np.ndarray | sp.csr_array, bad: np.ndarray, first: np.ndarray, second: np.ndarray
+) -> np.ndarray:
     """Cosine of each (first[k], second[k]); -inf where either vector is degenerate."""
     if sp.issparse(X):
         dots = np.asarray(X[first].multiply(X[second]).sum(axis=1)).ravel()
@@ -228,14 +265,22 @@ def _scores(predicted: np.ndarray, label: np.ndarray) -> tuple[float, float, flo
 
 def _check(tests: PyramidTests, corpus: Corpus) -> None:
     if len(tests.pairs) < 2 or tests.n_questions == 0:
-        raise EvaluationError(f"corpus {corpus.name!r} yields {len(tests.pairs)} binary pairs "
-                              f"and {tests.n_questions} ranking questions after the "
-                              f"constraints; the pyramid tests need at least 2 and 1")
+        raise EvaluationError(
+            f"corpus {corpus.name!r} yields {len(tests.pairs)} binary pairs "
+            f"and {tests.n_questions} ranking questions after the "
+            f"constraints; the pyramid tests need at least 2 and 1"
+        )
 
 
-def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
-                     tune_fraction: float = 0.1, tests: PyramidTests | None = None,
-                     provenance: Provenance | None = None) -> PyramidResult:
+def evaluate_pyramid(
+    corpus: Corpus,
+    embeddings: Embeddings,
+    *,
+    seed: int = 0,
+    tune_fraction: float = 0.1,
+    tests: PyramidTests | None = None,
+    provenance: Provenance | None = None,
+) -> PyramidResult:
     """Run both pyramid tests on precomputed embeddings.
 
     Parameters
@@ -255,8 +300,10 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
     _check(tests, corpus)
     n_items = len(corpus) + len(tests.label_texts)
     if embeddings.ndim != 2 or embeddings.shape[0] != n_items:
-        raise EvaluationError(f"expected one embedding per sentence (and SCU label), "
-                              f"{n_items} rows; got shape {embeddings.shape}")
+        raise EvaluationError(
+            f"expected one embedding per sentence (and SCU label), "
+            f"{n_items} rows; got shape {embeddings.shape}"
+        )
     X, bad = _unit_rows(embeddings)
     pairs = tests.pairs
 
@@ -267,36 +314,60 @@ def evaluate_pyramid(corpus: Corpus, embeddings: Embeddings, *, seed: int = 0,
     threshold, tune_f1 = best_f1_threshold(cosine[in_tune], pairs.label[in_tune])
     predicted = cosine >= threshold
     precision, recall, f1 = _scores(predicted[~in_tune], pairs.label[~in_tune])
-    f1_ci = statistics.bootstrap_ci(statistics.f1, predicted[~in_tune], pairs.label[~in_tune],
-                                    seed=seed)
+    f1_ci = statistics.bootstrap_ci(
+        statistics.f1, predicted[~in_tune], pairs.label[~in_tune], seed=seed
+    )
 
     answer_cosine = _cosines(X, bad, tests.question, tests.answer)
     n_distractors = tests.distractors.shape[1]
-    distractor_cosine = _cosines(X, bad, np.repeat(tests.question, n_distractors),
-                                 tests.distractors.ravel()).reshape(-1, n_distractors)
+    distractor_cosine = _cosines(
+        X, bad, np.repeat(tests.question, n_distractors), tests.distractors.ravel()
+    ).reshape(-1, n_distractors)
     rank = 1 + (distractor_cosine >= answer_cosine[:, None]).sum(axis=1)
 
-    used = np.unique(np.concatenate([pairs.first, pairs.second, tests.question,
-                                     tests.distractors.ravel()]))
+    used = np.unique(
+        np.concatenate([pairs.first, pairs.second, tests.question, tests.distractors.ravel()])
+    )
     if provenance is None:
-        provenance = Provenance.of_embeddings(corpus, embeddings, seed=seed,
-                                              tune_fraction=tune_fraction,
-                                              **tests.parameters)
+        provenance = Provenance.of_embeddings(
+            corpus, embeddings, seed=seed, tune_fraction=tune_fraction, **tests.parameters
+        )
     return PyramidResult(
-        provenance=provenance, tests=tests,
-        binary=BinaryOutcome(cosine=cosine, in_tune=in_tune, predicted=predicted,
-                             threshold=threshold, tune_f1=tune_f1, precision=precision,
-                             recall=recall, f1=f1, f1_ci=f1_ci),
-        ranking=RankingOutcome(answer_cosine=answer_cosine,
-                               distractor_cosine=distractor_cosine, rank=rank),
-        n_degenerate=int(bad[used].sum()), sentence_ids=corpus.ids + tests.label_ids)
+        provenance=provenance,
+        tests=tests,
+        binary=BinaryOutcome(
+            cosine=cosine,
+            in_tune=in_tune,
+            predicted=predicted,
+            threshold=threshold,
+            tune_f1=tune_f1,
+            precision=precision,
+            recall=recall,
+            f1=f1,
+            f1_ci=f1_ci,
+        ),
+        ranking=RankingOutcome(
+            answer_cosine=answer_cosine, distractor_cosine=distractor_cosine, rank=rank
+        ),
+        n_degenerate=int(bad[used].sum()),
+        sentence_ids=corpus.ids + tests.label_ids,
+    )
 
 
-def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fraction: float = 0.1,
-                min_words: int = 3, min_shared_negative: int = 4, n_distractors: int = 3,
-                distractors: str = "answer", negative_overlap: str = "tokens",
-                items: str = "contributors", negatives: str = "across-pyramids"
-                ) -> Job[PyramidResult]:
+def run_pyramid(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    seed: int = 0,
+    tune_fraction: float = 0.1,
+    min_words: int = 3,
+    min_shared_negative: int = 4,
+    n_distractors: int = 3,
+    distractors: str = "answer",
+    negative_overlap: str = "tokens",
+    items: str = "contributors",
+    negatives: str = "across-pyramids",
+) -> Job[PyramidResult]:
     """Encode the contributors of a pyramid corpus and run both tests.
 
     Parameters
@@ -310,16 +381,29 @@ def run_pyramid(corpus: Corpus, encoder: Encoder, *, seed: int = 0, tune_fractio
         how :func:`sentspace.app.corpora.pyramid.pyramid_tests` builds the tests; with SCU labels
         among the binary items, the labels are encoded after the sentences.
     """
-    tests = pyramid_tests(corpus, min_words=min_words,
-                          min_shared_negative=min_shared_negative, n_distractors=n_distractors,
-                          distractors=distractors, negative_overlap=negative_overlap,
-                          items=items, negatives=negatives)
+    tests = pyramid_tests(
+        corpus,
+        min_words=min_words,
+        min_shared_negative=min_shared_negative,
+        n_distractors=n_distractors,
+        distractors=distractors,
+        negative_overlap=negative_overlap,
+        items=items,
+        negatives=negatives,
+    )
     _check(tests, corpus)
     embeddings = yield from encode_corpus(
-        corpus, encoder, texts=corpus.texts + tests.label_texts if tests.label_texts else None)
-    result = evaluate_pyramid(corpus, embeddings, seed=seed, tune_fraction=tune_fraction,
-                              tests=tests, provenance=Provenance.of(
-                                  corpus, encoder, seed=seed, tune_fraction=tune_fraction,
-                                  **tests.parameters))
+        corpus, encoder, texts=corpus.texts + tests.label_texts if tests.label_texts else None
+    )
+    result = evaluate_pyramid(
+        corpus,
+        embeddings,
+        seed=seed,
+        tune_fraction=tune_fraction,
+        tests=tests,
+        provenance=Provenance.of(
+            corpus, encoder, seed=seed, tune_fraction=tune_fraction, **tests.parameters
+        ),
+    )
     yield Progress("scoring pyramid tests", 1, 1)
     return result

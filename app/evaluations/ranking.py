@@ -141,52 +141,88 @@ class RankingResult(Result):
         return values
 
     def summary(self) -> list[tuple[str, str]]:
-        rows = [("queries", str(len(self.rank))), ("pool", str(self.pool_size)),
-                ("ties", self.ties)]
+        rows = [
+            ("queries", str(len(self.rank))),
+            ("pool", str(self.pool_size)),
+            ("ties", self.ties),
+        ]
         if self.from_groups:
             rows.append(("queries from", "ordered pairs within paraphrase groups"))
         for name, value in self.metrics().items():
-            decimals = 2 if name == "MRC" else 4     # a mean rank, not a share
-            rows.append((name, f"{value:.{decimals}f} "
-                               f"{format_ci(self.ci.get(name), decimals)}".rstrip()))
+            decimals = 2 if name == "MRC" else 4  # a mean rank, not a share
+            rows.append(
+                (name, f"{value:.{decimals}f} {format_ci(self.ci.get(name), decimals)}".rstrip())
+            )
         if self.from_groups:
             # Partners compete with each other for rank 1: the numbers read against this.
             perfect = self.perfect_metrics()
             first = f"accuracy@{min(self.ks)}"
-            rows.append(("a perfect ranking scores",
-                         f"{first} {perfect[first]:.4f}, MRR {perfect['MRR']:.4f}"))
+            rows.append(
+                (
+                    "a perfect ranking scores",
+                    f"{first} {perfect[first]:.4f}, MRR {perfect['MRR']:.4f}",
+                )
+            )
         rows.append(("queries with a zero vector", str(int(self.degenerate_query.sum()))))
         rows.append(("pool sentences with a zero vector", str(self.n_degenerate_sentences)))
         if self.search is not None and self.search.approximate:
             beyond = int(np.isinf(self.rank).sum())
-            rows.append((f"partners beyond rank {max(self.ks)}",
-                         f"{beyond} (0 in MRR; MRC needs exact search)"))
+            rows.append(
+                (
+                    f"partners beyond rank {max(self.ks)}",
+                    f"{beyond} (0 in MRR; MRC needs exact search)",
+                )
+            )
             rows += self.search.summary()
         return rows
 
     def scores(self) -> list[Score]:
-        return [Score(name, value, self.ci.get(name), len(self.rank))
-                for name, value in self.metrics().items()]
+        return [
+            Score(name, value, self.ci.get(name), len(self.rank))
+            for name, value in self.metrics().items()
+        ]
 
     def body(self) -> dict[str, Any]:
         if self.from_groups:
             # "group": the dataset's name of the paraphrase group the two come from.
             named = {"queries_from": "paraphrase groups", "perfect": self.perfect_metrics()}
-            queries = [{"group": g, "query": q, "target": t,
-                        "rank": r if math.isfinite(r) else None, "similarity": s}
-                       for g, q, t, r, s in zip(
-                           self.pair_id.tolist(), self.query_id.tolist(),
-                           self.target_id.tolist(), self.rank.tolist(),
-                           self.similarity.tolist())]
+            queries = [
+                {
+                    "group": g,
+                    "query": q,
+                    "target": t,
+                    "rank": r if math.isfinite(r) else None,
+                    "similarity": s,
+                }
+                for g, q, t, r, s in zip(
+                    self.pair_id.tolist(),
+                    self.query_id.tolist(),
+                    self.target_id.tolist(),
+                    self.rank.tolist(),
+                    self.similarity.tolist(),
+                )
+            ]
         else:
             # "pair", "query", "target": the dataset's names; "row" indexes corpus.pairs.
             named = {}
-            queries = [{"pair": p, "row": row, "query": q, "target": t,
-                        "rank": r if math.isfinite(r) else None, "similarity": s}
-                       for p, row, q, t, r, s in zip(
-                           self.pair_id.tolist(), self.pair_index.tolist(),
-                           self.query_id.tolist(), self.target_id.tolist(),
-                           self.rank.tolist(), self.similarity.tolist())]
+            queries = [
+                {
+                    "pair": p,
+                    "row": row,
+                    "query": q,
+                    "target": t,
+                    "rank": r if math.isfinite(r) else None,
+                    "similarity": s,
+                }
+                for p, row, q, t, r, s in zip(
+                    self.pair_id.tolist(),
+                    self.pair_index.tolist(),
+                    self.query_id.tolist(),
+                    self.target_id.tolist(),
+                    self.rank.tolist(),
+                    self.similarity.tolist(),
+                )
+            ]
         return {
             "pool_size": self.pool_size,
             "n_queries": int(len(self.rank)),
@@ -210,12 +246,14 @@ PARAPHRASE_GROUP = "paraphrase group"
 def has_paraphrase_groups(corpus: Corpus) -> bool:
     """Whether the corpus has paraphrase groups with two members or more to rank."""
     groups = corpus.groups
-    return (groups is not None and groups.kind == PARAPHRASE_GROUP
-            and bool(np.any(groups.sizes >= 2)))
+    return (
+        groups is not None and groups.kind == PARAPHRASE_GROUP and bool(np.any(groups.sizes >= 2))
+    )
 
 
-def ranking_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def ranking_queries(
+    corpus: Corpus, splits: tuple[str, ...] | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """(pair index, query sentence, target sentence, pairs skipped as self-pairs).
 
     Each positive pair (a, b) gives the queries a -> b and b -> a. A corpus without
@@ -227,25 +265,34 @@ def ranking_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
     return pair_index, query, target, n_self
 
 
-def _named_queries(corpus: Corpus, splits: tuple[str, ...] | None
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+def _named_queries(
+    corpus: Corpus, splits: tuple[str, ...] | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """:func:`ranking_queries` with, second, how the dataset names each query's pair (or
     group)."""
     pairs = corpus.pairs
     if pairs is None or not pairs.has_paraphrase_labels:
         if not has_paraphrase_groups(corpus):
-            raise EvaluationError(f"{NAME} needs positive (paraphrase) pairs or paraphrase "
-                                  f"groups, and corpus {corpus.name!r} has neither")
+            raise EvaluationError(
+                f"{NAME} needs positive (paraphrase) pairs or paraphrase "
+                f"groups, and corpus {corpus.name!r} has neither"
+            )
         group, query, target, n_self = group_queries(corpus, splits)
         assert corpus.groups is not None, "has_paraphrase_groups checked"
-        return (np.full(len(query), -1, dtype=np.int64),
-                np.asarray(corpus.groups.names, dtype=str)[group], query, target, n_self)
+        return (
+            np.full(len(query), -1, dtype=np.int64),
+            np.asarray(corpus.groups.names, dtype=str)[group],
+            query,
+            target,
+            n_self,
+        )
     positive = pairs.label == 1
     if splits is not None:
         unknown = set(splits) - set(pairs.split)
         if unknown:
-            raise EvaluationError(f"corpus {corpus.name!r} has no split "
-                                  f"{', '.join(sorted(unknown))}")
+            raise EvaluationError(
+                f"corpus {corpus.name!r} has no split {', '.join(sorted(unknown))}"
+            )
         positive &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
     # A pair of one sentence with itself has no partner to rank.
     self_pair = positive & (pairs.first == pairs.second)
@@ -255,12 +302,12 @@ def _named_queries(corpus: Corpus, splits: tuple[str, ...] | None
     pair_index = np.concatenate([keep, keep])
     query = np.concatenate([pairs.first[keep], pairs.second[keep]])
     target = np.concatenate([pairs.second[keep], pairs.first[keep]])
-    return (pair_index, pairs.names(corpus.ids, pair_index), query, target,
-            int(self_pair.sum()))
+    return (pair_index, pairs.names(corpus.ids, pair_index), query, target, int(self_pair.sum()))
 
 
-def group_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def group_queries(
+    corpus: Corpus, splits: tuple[str, ...] | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """(group, query sentence, target sentence, pairs skipped as self-pairs) for every
     ordered pair of two members of a paraphrase group, group by group in membership
     order: a group of k members gives k(k-1) queries, a group of one none.
@@ -272,7 +319,8 @@ def group_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
     if splits is not None:
         raise EvaluationError(
             f"{NAME} on corpus {corpus.name!r} ranks within its paraphrase groups, which "
-            "have no pair splits: load the split wanted as a corpus of its own")
+            "have no pair splits: load the split wanted as a corpus of its own"
+        )
     groups = corpus.groups
     assert groups is not None, "called for corpora with paraphrase groups"
     order = np.argsort(groups.group_index, kind="stable")
@@ -295,15 +343,21 @@ def group_queries(corpus: Corpus, splits: tuple[str, ...] | None = None
     return group[first[keep]], query[keep], target[keep], int(self_pair.sum()) // 2
 
 
-def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
-                          encoder: Encoder | None = None,
-                          splits: tuple[str, ...] | None = None,
-                          ks: tuple[int, ...] = DEFAULT_KS, ties: str = "pessimistic",
-                          tie_tolerance: float = TIE_TOLERANCE,
-                          memory_mb: float = DEFAULT_MEMORY_MB,
-                          n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                          confidence: float = 0.95, seed: int = 0,
-                          search: str = "auto") -> Job[RankingResult]:
+def iter_evaluate_ranking(
+    corpus: Corpus,
+    embeddings: Embeddings,
+    *,
+    encoder: Encoder | None = None,
+    splits: tuple[str, ...] | None = None,
+    ks: tuple[int, ...] = DEFAULT_KS,
+    ties: str = "pessimistic",
+    tie_tolerance: float = TIE_TOLERANCE,
+    memory_mb: float = DEFAULT_MEMORY_MB,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+    seed: int = 0,
+    search: str = "auto",
+) -> Job[RankingResult]:
     """Paraphrase ranking of precomputed embeddings (shape (len(corpus), dim)).
 
     Parameters
@@ -331,32 +385,64 @@ def iter_evaluate_ranking(corpus: Corpus, embeddings: Embeddings, *,
     if choose(unit, search) == "exact":
         queries = Normalised(unit.matrix[query], unit.degenerate[query])
         rank, similarity = yield from iter_target_ranks(
-            queries, unit, target, exclude=query, ties=ties, tie_tolerance=tie_tolerance,
-            memory_mb=memory_mb)
+            queries,
+            unit,
+            target,
+            exclude=query,
+            ties=ties,
+            tie_tolerance=tie_tolerance,
+            memory_mb=memory_mb,
+        )
         how = Search("exact", max(ks))
     else:
         rank, similarity, how = yield from _approximate_ranks(
-            unit, query, target, max(ks), ties, tie_tolerance, search, seed)
+            unit, query, target, max(ks), ties, tie_tolerance, search, seed
+        )
     metrics: dict[str, statistics.MetricInputs] = {
-        f"accuracy@{k}": (statistics.mean, (rank <= k).astype(np.float64), None) for k in ks}
+        f"accuracy@{k}": (statistics.mean, (rank <= k).astype(np.float64), None) for k in ks
+    }
     if not how.approximate:
         metrics["MRC"] = (statistics.mean, rank, None)
     metrics["MRR"] = (statistics.mean, 1.0 / rank, None)
     ids = np.asarray(corpus.ids, dtype=str)
     return RankingResult(
-        provenance=provenance(corpus, encoder, embeddings, splits=splits, ks=list(ks),
-                              ties=ties, tie_tolerance=tie_tolerance, memory_mb=memory_mb,
-                              n_resamples=n_resamples,
-                              confidence=confidence, seed=seed,
-                              pool="every corpus sentence except the query"),
-        pool_size=len(corpus), ks=tuple(ks), ties=ties, pair_index=pair_index, query=query,
-        target=target, pair_id=pair_id,
-        query_id=ids[query], target_id=ids[target], rank=rank, similarity=similarity.astype(np.float64),
+        provenance=provenance(
+            corpus,
+            encoder,
+            embeddings,
+            splits=splits,
+            ks=list(ks),
+            ties=ties,
+            tie_tolerance=tie_tolerance,
+            memory_mb=memory_mb,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            pool="every corpus sentence except the query",
+        ),
+        pool_size=len(corpus),
+        ks=tuple(ks),
+        ties=ties,
+        pair_index=pair_index,
+        query=query,
+        target=target,
+        pair_id=pair_id,
+        query_id=ids[query],
+        target_id=ids[target],
+        rank=rank,
+        similarity=similarity.astype(np.float64),
         degenerate_query=unit.degenerate[query],
-        n_degenerate_sentences=unit.n_degenerate, n_self_pairs=n_self,
-        ci=statistics.cis(metrics, n_resamples=n_resamples, confidence=confidence, seed=seed,
-                          clusters=_clusters(pair_index, pair_id)),
-        search=how)
+        n_degenerate_sentences=unit.n_degenerate,
+        n_self_pairs=n_self,
+        ci=statistics.cis(
+            metrics,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            clusters=_clusters(pair_index, pair_id),
+        ),
+        search=how,
+    )
 
 
 def _clusters(pair_index: np.ndarray, pair_id: np.ndarray) -> np.ndarray:
@@ -372,16 +458,28 @@ def _clusters(pair_index: np.ndarray, pair_id: np.ndarray) -> np.ndarray:
 _COUNT_BLOCK = 65_536
 
 
-def _approximate_ranks(unit: Normalised, query: np.ndarray, target: np.ndarray, depth: int,
-                       ties: str, tie_tolerance: float, search: str, seed: int
-                       ) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
+def _approximate_ranks(
+    unit: Normalised,
+    query: np.ndarray,
+    target: np.ndarray,
+    depth: int,
+    ties: str,
+    tie_tolerance: float,
+    search: str,
+    seed: int,
+) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
     """Partner ranks counted among each query's ``depth`` + 1 approximate neighbours,
     inf where those do not reach below the partner's similarity and its ties."""
     # A sentence is searched once however many partners it has (four in a group of five).
     sentences, row_of = np.unique(query, return_inverse=True)
     indices, found, how = yield from iter_knn(
-        Normalised(unit.matrix[sentences], unit.degenerate[sentences]), unit, depth + 1,
-        exclude=sentences, search=search, seed=seed)
+        Normalised(unit.matrix[sentences], unit.degenerate[sentences]),
+        unit,
+        depth + 1,
+        exclude=sentences,
+        search=search,
+        seed=seed,
+    )
     share = {"pessimistic": 1.0, "mid": 0.5, "optimistic": 0.0}[ties]
     rank = np.empty(len(query))
     similarity = np.empty(len(query), dtype=np.float32)
@@ -401,17 +499,38 @@ def _approximate_ranks(unit: Normalised, query: np.ndarray, target: np.ndarray, 
     return rank, similarity, how
 
 
-def run_ranking(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-                splits: tuple[str, ...] | None = None, ks: tuple[int, ...] = DEFAULT_KS,
-                ties: str = "pessimistic", tie_tolerance: float = TIE_TOLERANCE,
-                memory_mb: float = DEFAULT_MEMORY_MB, n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                confidence: float = 0.95, search: str = "auto") -> Job[RankingResult]:
+def run_ranking(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    seed: int = 0,
+    splits: tuple[str, ...] | None = None,
+    ks: tuple[int, ...] = DEFAULT_KS,
+    ties: str = "pessimistic",
+    tie_tolerance: float = TIE_TOLERANCE,
+    memory_mb: float = DEFAULT_MEMORY_MB,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+    search: str = "auto",
+) -> Job[RankingResult]:
     """Encode the corpus and run :func:`iter_evaluate_ranking` (same parameters)."""
     if ties not in TIES:
         raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
     ranking_queries(corpus, splits)
     embeddings = yield from encode_corpus(corpus, encoder)
-    return (yield from iter_evaluate_ranking(
-        corpus, embeddings, encoder=encoder, splits=splits, ks=ks, ties=ties,
-        tie_tolerance=tie_tolerance, memory_mb=memory_mb, n_resamples=n_resamples,
-        confidence=confidence, seed=seed, search=search))
+    return (
+        yield from iter_evaluate_ranking(
+            corpus,
+            embeddings,
+            encoder=encoder,
+            splits=splits,
+            ks=ks,
+            ties=ties,
+            tie_tolerance=tie_tolerance,
+            memory_mb=memory_mb,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            search=search,
+        )
+    )

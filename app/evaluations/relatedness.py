@@ -108,22 +108,34 @@ class RelatednessResult(Result):
         """(Spearman, Pearson) averaged over subsets weighted by their pair counts, as
         SentEval reports for STS years ("wmean")."""
         weights = np.array([c.n_pairs for c in self.subsets], dtype=np.float64)
-        return (float(np.average([c.spearman for c in self.subsets], weights=weights)),
-                float(np.average([c.pearson for c in self.subsets], weights=weights)))
+        return (
+            float(np.average([c.spearman for c in self.subsets], weights=weights)),
+            float(np.average([c.pearson for c in self.subsets], weights=weights)),
+        )
 
     def summary(self) -> list[tuple[str, str]]:
         rows = [("pairs evaluated", self.evaluated)]
         if self.trained_on:
             rows.append(("encoder trained on pairs", self.trained_on))
         if self.similarity == LEARNED:
-            rows.append(("similarity", f"learned from {self.learned_from} (logistic "
-                         "regression over score classes on |u-v|, u*v)"))
+            rows.append(
+                (
+                    "similarity",
+                    f"learned from {self.learned_from} (logistic "
+                    "regression over score classes on |u-v|, u*v)",
+                )
+            )
         shown = self.subsets if len(self.subsets) > 1 else ()
         for c in (*shown, self.pooled):
-            rows.append((f"{c.subset} spearman ({c.n_pairs} pairs)",
-                         f"{c.spearman:.4f} {format_ci(c.spearman_ci)}".rstrip()))
-            rows.append((f"{c.subset} pearson", f"{c.pearson:.4f} "
-                         f"{format_ci(c.pearson_ci)}".rstrip()))
+            rows.append(
+                (
+                    f"{c.subset} spearman ({c.n_pairs} pairs)",
+                    f"{c.spearman:.4f} {format_ci(c.spearman_ci)}".rstrip(),
+                )
+            )
+            rows.append(
+                (f"{c.subset} pearson", f"{c.pearson:.4f} {format_ci(c.pearson_ci)}".rstrip())
+            )
             rows.append((f"{c.subset} MSE", f"{c.mse:.4f}"))
         if len(self.subsets) > 1:
             spearman, pearson = self.weighted_mean
@@ -133,10 +145,15 @@ class RelatednessResult(Result):
         return rows
 
     def scores(self) -> list[Score]:
-        return [score for c in (*self.subsets, self.pooled) for score in (
-            Score(f"{c.subset} spearman", c.spearman, c.spearman_ci, c.n_pairs),
-            Score(f"{c.subset} pearson", c.pearson, c.pearson_ci, c.n_pairs),
-            Score(f"{c.subset} MSE", c.mse, None, c.n_pairs))]
+        return [
+            score
+            for c in (*self.subsets, self.pooled)
+            for score in (
+                Score(f"{c.subset} spearman", c.spearman, c.spearman_ci, c.n_pairs),
+                Score(f"{c.subset} pearson", c.pearson, c.pearson_ci, c.n_pairs),
+                Score(f"{c.subset} MSE", c.mse, None, c.n_pairs),
+            )
+        ]
 
     def to_mteb(self, folder: str | Path) -> list[Path]:
         """Write this result as MTEB result files (one per MTEB STS task whose pairs it
@@ -160,15 +177,20 @@ class RelatednessResult(Result):
             "subsets": [c.to_dict() for c in self.subsets],
             "pooled": self.pooled.to_dict(),
             # "pair" is the dataset's name; "row" indexes corpus.pairs.
-            "pairs": [{"pair": name, "row": row, "subset": s, self.similarity: c, "gold": g}
-                      for name, row, s, c, g in zip(
-                          self.pair_id.tolist(), self.pair_index.tolist(), self.subset,
-                          self.cosine.tolist(), self.gold.tolist())],
+            "pairs": [
+                {"pair": name, "row": row, "subset": s, self.similarity: c, "gold": g}
+                for name, row, s, c, g in zip(
+                    self.pair_id.tolist(),
+                    self.pair_index.tolist(),
+                    self.subset,
+                    self.cosine.tolist(),
+                    self.gold.tolist(),
+                )
+            ],
         }
 
 
-def scored_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None
-                 ) -> tuple[np.ndarray, int]:
+def scored_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None) -> tuple[np.ndarray, int]:
     """(indices of the scored pairs in ``splits``, number of unscored pairs skipped).
 
     Raises EvaluationError, before any work, when the corpus has no pairs, a split is
@@ -176,20 +198,25 @@ def scored_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None
     """
     pairs = corpus.pairs
     if pairs is None or len(pairs) == 0:
-        raise EvaluationError(f"{NAME} needs scored sentence pairs, and corpus "
-                              f"{corpus.name!r} has no pairs")
+        raise EvaluationError(
+            f"{NAME} needs scored sentence pairs, and corpus {corpus.name!r} has no pairs"
+        )
     selected = np.ones(len(pairs), dtype=bool)
     if splits is not None:
         unknown = set(splits) - set(pairs.split)
         if unknown:
-            raise EvaluationError(f"corpus {corpus.name!r} has no split "
-                                  f"{', '.join(sorted(unknown))} (it has "
-                                  f"{', '.join(sorted(set(pairs.split)))})")
+            raise EvaluationError(
+                f"corpus {corpus.name!r} has no split "
+                f"{', '.join(sorted(unknown))} (it has "
+                f"{', '.join(sorted(set(pairs.split)))})"
+            )
         selected &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
     scored = selected & np.isfinite(pairs.score)
     if not scored.any():
-        raise EvaluationError(f"{NAME} needs gold similarity scores, and no selected pair "
-                              f"of corpus {corpus.name!r} has one")
+        raise EvaluationError(
+            f"{NAME} needs gold similarity scores, and no selected pair "
+            f"of corpus {corpus.name!r} has one"
+        )
     return np.flatnonzero(scored), int(np.sum(selected & ~scored))
 
 
@@ -197,14 +224,22 @@ def scored_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None
 MIN_LEARNED_FROM = 50
 #: The similarities a pair can be scored by: its cosine, or a score learned on others.
 COSINE, LEARNED = "cosine", "learned"
-SIMILARITIES = {COSINE: "the cosine of the two sentence vectors (unsupervised)",
-                LEARNED: "a score learned on the pairs outside the evaluated split: "
-                         "logistic regression over the score classes on |u-v|, u*v "
-                         "(Tai et al. 2015, Kiros et al. 2015; supervised)"}
+SIMILARITIES = {
+    COSINE: "the cosine of the two sentence vectors (unsupervised)",
+    LEARNED: "a score learned on the pairs outside the evaluated split: "
+    "logistic regression over the score classes on |u-v|, u*v "
+    "(Tai et al. 2015, Kiros et al. 2015; supervised)",
+}
 
 
-def learned_scores(embeddings: Embeddings, pairs, train: np.ndarray, evaluated: np.ndarray,
-                   gold_range: tuple[float, float], seed: int) -> np.ndarray:
+def learned_scores(
+    embeddings: Embeddings,
+    pairs,
+    train: np.ndarray,
+    evaluated: np.ndarray,
+    gold_range: tuple[float, float],
+    seed: int,
+) -> np.ndarray:
     """Scores of the ``evaluated`` pairs predicted by a classifier over the integer score
     classes of ``gold_range``, trained on the ``train`` pairs' [|u-v|, u*v] with each
     gold score as Tai et al.'s sparse target (3.6 is 0.4 of class 3 and 0.6 of class
@@ -225,15 +260,25 @@ def learned_scores(embeddings: Embeddings, pairs, train: np.ndarray, evaluated: 
     classifier = LogisticRegression(C=1.0, max_iter=1000, random_state=seed)
     with warnings.catch_warnings():
         from sklearn.exceptions import ConvergenceWarning  # noqa: PLC0415
+
         warnings.simplefilter("ignore", ConvergenceWarning)
         classifier.fit(X[rows[keep]], classes[keep], sample_weight=weights[keep])
     features = pair_features(embeddings, pairs.first[evaluated], pairs.second[evaluated])
     return classifier.predict_proba(features) @ classifier.classes_.astype(np.float64)
 
 
-def _correlation(name: str, cosine: np.ndarray, gold: np.ndarray, predicted: np.ndarray, *,
-                 n_resamples: int, confidence: float, seed: int) -> Correlation:
+def _correlation(
+    name: str,
+    cosine: np.ndarray,
+    gold: np.ndarray,
+    predicted: np.ndarray,
+    *,
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+) -> Correlation:
     from scipy import stats  # noqa: PLC0415 (lazy: slow)
+
     with warnings.catch_warnings():
         # A constant input (one pair, or an encoder giving every pair the same cosine)
         # has no correlation: scipy returns NaN, which is what is reported.
@@ -241,24 +286,40 @@ def _correlation(name: str, cosine: np.ndarray, gold: np.ndarray, predicted: np.
         enough = len(cosine) >= 2
         spearman = float(stats.spearmanr(cosine, gold).statistic) if enough else math.nan
         pearson = float(stats.pearsonr(cosine, gold).statistic) if enough else math.nan
-    intervals = statistics.cis({"spearman": (statistics.spearman, cosine, gold),
-                                "pearson": (statistics.pearson, cosine, gold)},
-                               n_resamples=n_resamples, confidence=confidence, seed=seed)
-    return Correlation(subset=name, n_pairs=int(len(cosine)), spearman=spearman,
-                       pearson=pearson, mse=float(np.mean((predicted - gold) ** 2)),
-                       spearman_ci=intervals.get("spearman"),
-                       pearson_ci=intervals.get("pearson"))
+    intervals = statistics.cis(
+        {
+            "spearman": (statistics.spearman, cosine, gold),
+            "pearson": (statistics.pearson, cosine, gold),
+        },
+        n_resamples=n_resamples,
+        confidence=confidence,
+        seed=seed,
+    )
+    return Correlation(
+        subset=name,
+        n_pairs=int(len(cosine)),
+        spearman=spearman,
+        pearson=pearson,
+        mse=float(np.mean((predicted - gold) ** 2)),
+        spearman_ci=intervals.get("spearman"),
+        pearson_ci=intervals.get("pearson"),
+    )
 
 
-def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
-                         encoder: Encoder | None = None,
-                         splits: tuple[str, ...] | None = None,
-                         training_pairs: np.ndarray | None = None,
-                         learned_from: np.ndarray | None = None,
-                         cosine_range: tuple[float, float] = (-1.0, 1.0),
-                         gold_range: tuple[float, float] | None = None,
-                         n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                         confidence: float = 0.95, seed: int = 0) -> RelatednessResult:
+def evaluate_relatedness(
+    corpus: Corpus,
+    embeddings: Embeddings,
+    *,
+    encoder: Encoder | None = None,
+    splits: tuple[str, ...] | None = None,
+    training_pairs: np.ndarray | None = None,
+    learned_from: np.ndarray | None = None,
+    cosine_range: tuple[float, float] = (-1.0, 1.0),
+    gold_range: tuple[float, float] | None = None,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> RelatednessResult:
     """Relatedness of precomputed embeddings (shape (len(corpus), dim)).
 
     Parameters
@@ -287,51 +348,81 @@ def evaluate_relatedness(corpus: Corpus, embeddings: Embeddings, *,
     unit = normalise(embeddings)
     if learned_from is None:
         cosine = pair_cosines(embeddings, first, second)
-        predicted = gold_range[0] + (cosine - low) * (gold_range[1] - gold_range[0]) / (
-            high - low)
-    else:    # already on the gold scale
-        cosine = predicted = learned_scores(embeddings, pairs, learned_from, pair_index,
-                                            gold_range, seed)
+        predicted = gold_range[0] + (cosine - low) * (gold_range[1] - gold_range[0]) / (high - low)
+    else:  # already on the gold scale
+        cosine = predicted = learned_scores(
+            embeddings, pairs, learned_from, pair_index, gold_range, seed
+        )
     subset = tuple(pairs.subset[i] for i in pair_index)
     subset_array = np.asarray(subset, dtype=object)
     names = tuple(dict.fromkeys(subset))
+
     def correlation(name: str, mask: np.ndarray | slice) -> Correlation:
-        return _correlation(name, cosine[mask], gold[mask], predicted[mask],
-                            n_resamples=n_resamples, confidence=confidence, seed=seed)
+        return _correlation(
+            name,
+            cosine[mask],
+            gold[mask],
+            predicted[mask],
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+        )
 
     per_subset = tuple(correlation(name, subset_array == name) for name in names)
     pooled = correlation(POOLED, slice(None))
     evaluated = np.unique(np.concatenate([first, second]))
     trained_on = describe_pairs(corpus, training_pairs) if training_pairs is not None else ""
     return RelatednessResult(
-        provenance=provenance(corpus, encoder, embeddings, splits=splits,
-                              trained_on_pairs=trained_on or None,
-                              similarity=COSINE if learned_from is None else LEARNED,
-                              learned_from=(None if learned_from is None
-                                            else describe_pairs(corpus, learned_from)),
-                              cosine_range=list(cosine_range), gold_range=list(gold_range),
-                              mapping="linear", n_resamples=n_resamples,
-                              confidence=confidence, seed=seed,
-                              correlations="scipy.stats spearmanr/pearsonr",
-                              zero_vectors="cosine 0, counted"),
-        pair_index=pair_index, pair_id=pairs.names(corpus.ids, pair_index), subset=subset,
-        cosine=cosine, gold=gold, predicted=predicted,
-        degenerate=degenerate_pairs(unit, first, second), subsets=per_subset, pooled=pooled,
+        provenance=provenance(
+            corpus,
+            encoder,
+            embeddings,
+            splits=splits,
+            trained_on_pairs=trained_on or None,
+            similarity=COSINE if learned_from is None else LEARNED,
+            learned_from=(None if learned_from is None else describe_pairs(corpus, learned_from)),
+            cosine_range=list(cosine_range),
+            gold_range=list(gold_range),
+            mapping="linear",
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            correlations="scipy.stats spearmanr/pearsonr",
+            zero_vectors="cosine 0, counted",
+        ),
+        pair_index=pair_index,
+        pair_id=pairs.names(corpus.ids, pair_index),
+        subset=subset,
+        cosine=cosine,
+        gold=gold,
+        predicted=predicted,
+        degenerate=degenerate_pairs(unit, first, second),
+        subsets=per_subset,
+        pooled=pooled,
         gold_range=(gold_range[0], gold_range[1]),
-        cosine_range=(cosine_range[0], cosine_range[1]), n_unscored=n_unscored,
+        cosine_range=(cosine_range[0], cosine_range[1]),
+        n_unscored=n_unscored,
         n_degenerate_sentences=int(unit.degenerate[evaluated].sum()),
-        evaluated=describe_pairs(corpus, pair_index), trained_on=trained_on,
+        evaluated=describe_pairs(corpus, pair_index),
+        trained_on=trained_on,
         similarity=COSINE if learned_from is None else LEARNED,
-        learned_from="" if learned_from is None else describe_pairs(corpus, learned_from))
+        learned_from="" if learned_from is None else describe_pairs(corpus, learned_from),
+    )
 
 
-def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
-                    split: str = "auto", splits: tuple[str, ...] | None = None,
-                    similarity: str = COSINE,
-                    cosine_range: tuple[float, float] = (-1.0, 1.0),
-                    gold_range: tuple[float, float] | None = None,
-                    n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                    confidence: float = 0.95) -> Job[RelatednessResult]:
+def run_relatedness(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    seed: int = 0,
+    split: str = "auto",
+    splits: tuple[str, ...] | None = None,
+    similarity: str = COSINE,
+    cosine_range: tuple[float, float] = (-1.0, 1.0),
+    gold_range: tuple[float, float] | None = None,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+) -> Job[RelatednessResult]:
     """Encode the corpus and run :func:`evaluate_relatedness` (same parameters) on the
     pairs of ``splits`` or, when None, of the ``split`` choice
     (:data:`sentspace.app.neighbours.SPLIT_CHOICES`: by default the test split where the
@@ -342,8 +433,9 @@ def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
     trained on the scored pairs outside the evaluated splits (SICK's train and trial
     for its test split)."""
     if similarity not in SIMILARITIES:
-        raise EvaluationError(f"similarity must be one of {', '.join(SIMILARITIES)}, not "
-                              f"{similarity!r}")
+        raise EvaluationError(
+            f"similarity must be one of {', '.join(SIMILARITIES)}, not {similarity!r}"
+        )
     if splits is None:
         scored_pairs(corpus)
         splits = chosen_splits(corpus, encoder, split)
@@ -356,16 +448,28 @@ def run_relatedness(corpus: Corpus, encoder: Encoder, *, seed: int = 0,
             raise EvaluationError(
                 f"a learned similarity trains on the scored pairs outside the evaluated "
                 f"split, and corpus {corpus.name!r} has {len(learned_from)} (at least "
-                f"{MIN_LEARNED_FROM} needed): evaluate its test split")
+                f"{MIN_LEARNED_FROM} needed): evaluate its test split"
+            )
     splits, training = held_out_pairs(corpus, encoder, splits, NAME)
     evaluated, _ = scored_pairs(corpus, splits)
     # Only the sentences the scored pairs read are encoded (STS-B test: 2,552 of 15,457).
     read = evaluated if learned_from is None else np.concatenate([evaluated, learned_from])
-    embeddings = yield from encode_rows(corpus, encoder, np.concatenate(
-        [corpus.checked_pairs.first[read], corpus.checked_pairs.second[read]]),
-        training_pairs=training)
-    return evaluate_relatedness(corpus, embeddings, encoder=encoder, splits=splits,
-                                training_pairs=training, learned_from=learned_from,
-                                cosine_range=cosine_range,
-                                gold_range=gold_range, n_resamples=n_resamples,
-                                confidence=confidence, seed=seed)
+    embeddings = yield from encode_rows(
+        corpus,
+        encoder,
+        np.concatenate([corpus.checked_pairs.first[read], corpus.checked_pairs.second[read]]),
+        training_pairs=training,
+    )
+    return evaluate_relatedness(
+        corpus,
+        embeddings,
+        encoder=encoder,
+        splits=splits,
+        training_pairs=training,
+        learned_from=learned_from,
+        cosine_range=cosine_range,
+        gold_range=gold_range,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        seed=seed,
+    )

@@ -58,16 +58,18 @@ def _weights_for(values: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
     return np.ones(values.shape if values.ndim == 2 else (1, values.shape[-1]))
 
 
-def mean(values: np.ndarray, gold: np.ndarray | None = None,
-         weights: np.ndarray | None = None) -> np.ndarray:
+def mean(
+    values: np.ndarray, gold: np.ndarray | None = None, weights: np.ndarray | None = None
+) -> np.ndarray:
     """Weighted mean of per-item values -> (B,)."""
     if weights is None:
         return np.atleast_2d(values).mean(axis=-1)
     return (weights @ values) / weights.sum(axis=-1)
 
 
-def fold_mean(values: np.ndarray, fold: np.ndarray,
-              weights: np.ndarray | None = None) -> np.ndarray:
+def fold_mean(
+    values: np.ndarray, fold: np.ndarray, weights: np.ndarray | None = None
+) -> np.ndarray:
     """The mean over folds of each fold's weighted mean -> (B,): cross-validated accuracy
     as it is reported (the mean of the folds' accuracies) from per-item correctness,
     ``fold`` (the "gold") naming each item's test fold. NaN where a fold has no weight."""
@@ -81,21 +83,18 @@ def fold_mean(values: np.ndarray, fold: np.ndarray,
     return np.mean(per_fold, axis=0)
 
 
-def pearson(values: np.ndarray, gold: np.ndarray,
-            weights: np.ndarray | None = None) -> np.ndarray:
+def pearson(values: np.ndarray, gold: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """Weighted Pearson correlation of values with gold -> (B,); NaN when constant."""
     w = _weights_for(values, weights)
     total = w.sum(axis=-1, keepdims=True)
     x = values - (w * values).sum(axis=-1, keepdims=True) / total
     y = gold - (w * gold).sum(axis=-1, keepdims=True) / total
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = (w * x * y).sum(axis=-1) / np.sqrt((w * x * x).sum(axis=-1)
-                                                * (w * y * y).sum(axis=-1))
+        r = (w * x * y).sum(axis=-1) / np.sqrt((w * x * x).sum(axis=-1) * (w * y * y).sum(axis=-1))
     return np.clip(r, -1.0, 1.0)
 
 
-def f1(predicted: np.ndarray, gold: np.ndarray,
-       weights: np.ndarray | None = None) -> np.ndarray:
+def f1(predicted: np.ndarray, gold: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """Weighted F1 of 0/1 calls against 0/1 gold -> (B,): 2 TP / (called + positive),
     0 where both are 0."""
     w = _weights_for(predicted, weights)
@@ -119,18 +118,19 @@ def _weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return ranks[:, group_of_item]
 
 
-def spearman(values: np.ndarray, gold: np.ndarray,
-             weights: np.ndarray | None = None) -> np.ndarray:
+def spearman(values: np.ndarray, gold: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """Spearman correlation (Pearson of average ranks, as ``scipy.stats.spearmanr``)."""
     if values.ndim == 2:
         from scipy import stats  # noqa: PLC0415 (lazy: slow)
+
         return pearson(stats.rankdata(values, axis=-1), stats.rankdata(gold))
     w = _weights_for(values, weights)
     return pearson(_weighted_ranks(values, w), _weighted_ranks(gold, w), w)
 
 
-def average_precision(scores: np.ndarray, gold: np.ndarray,
-                      weights: np.ndarray | None = None) -> np.ndarray:
+def average_precision(
+    scores: np.ndarray, gold: np.ndarray, weights: np.ndarray | None = None
+) -> np.ndarray:
     """Average precision of scores for 0/1 gold labels -> (B,).
 
     With 2-D ``scores`` (and no weights), ``gold`` may also be 2-D: one labelling per row.
@@ -142,8 +142,9 @@ def average_precision(scores: np.ndarray, gold: np.ndarray,
     if scores.ndim == 2:
         order = np.argsort(-scores, axis=-1, kind="stable")
         ordered = np.take_along_axis(scores, order, axis=-1)
-        labels = np.take_along_axis(np.broadcast_to(np.asarray(gold, dtype=np.float64),
-                                                    scores.shape), order, axis=-1)
+        labels = np.take_along_axis(
+            np.broadcast_to(np.asarray(gold, dtype=np.float64), scores.shape), order, axis=-1
+        )
         w = np.ones(scores.shape)
     else:
         order = np.argsort(-scores, kind="stable")
@@ -160,8 +161,9 @@ def average_precision(scores: np.ndarray, gold: np.ndarray,
     end = np.where(last_of_tie, np.arange(n), n)
     end = np.broadcast_to(np.minimum.accumulate(end[..., ::-1], axis=-1)[..., ::-1], w.shape)
     with np.errstate(invalid="ignore", divide="ignore"):
-        precision = (np.take_along_axis(true_positives, end, axis=-1)
-                     / np.take_along_axis(retrieved, end, axis=-1))
+        precision = np.take_along_axis(true_positives, end, axis=-1) / np.take_along_axis(
+            retrieved, end, axis=-1
+        )
         # Items a resample did not draw have weight 0 and may sit in an empty tie block.
         earned = np.where(hits > 0, hits * precision, 0.0)
         return earned.sum(axis=-1) / hits.sum(axis=-1)
@@ -176,19 +178,25 @@ def _resample_weights(n_items: int, n_resamples: int, seed: int):
         rows = min(chunk, n_resamples - start)
         draws = rng.integers(0, n_items, size=(rows, n_items))
         flat = (draws + n_items * np.arange(rows)[:, None]).ravel()
-        yield np.bincount(flat, minlength=rows * n_items).reshape(rows, n_items).astype(
-            np.float64)
+        yield np.bincount(flat, minlength=rows * n_items).reshape(rows, n_items).astype(np.float64)
 
 
-def bootstrap_distribution(metric: Metric, values: np.ndarray,
-                           gold: np.ndarray | None = None, *,
-                           n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> np.ndarray:
+def bootstrap_distribution(
+    metric: Metric,
+    values: np.ndarray,
+    gold: np.ndarray | None = None,
+    *,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> np.ndarray:
     """The metric on ``n_resamples`` resamples of the items (with replacement); shape
     (n_resamples,). ``values`` and ``gold`` have shape (n_items,)."""
     values = np.asarray(values, dtype=np.float64)
     gold = None if gold is None else np.asarray(gold, dtype=np.float64)
-    parts = [metric(values, gold, weights)
-             for weights in _resample_weights(len(values), n_resamples, seed)]
+    parts = [
+        metric(values, gold, weights)
+        for weights in _resample_weights(len(values), n_resamples, seed)
+    ]
     return np.concatenate(parts) if parts else np.empty(0)
 
 
@@ -201,9 +209,15 @@ def _percentiles(distribution: np.ndarray, confidence: float) -> tuple[float, fl
     return (float(low), float(high))
 
 
-def bootstrap_ci(metric: Metric, values: np.ndarray, gold: np.ndarray | None = None, *,
-                 n_resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
-                 seed: int = 0) -> tuple[float, float]:
+def bootstrap_ci(
+    metric: Metric,
+    values: np.ndarray,
+    gold: np.ndarray | None = None,
+    *,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> tuple[float, float]:
     """Percentile bootstrap interval of ``metric`` over items.
 
     Parameters
@@ -218,13 +232,19 @@ def bootstrap_ci(metric: Metric, values: np.ndarray, gold: np.ndarray | None = N
     """
     if len(values) == 0 or n_resamples <= 0:
         return (float("nan"), float("nan"))
-    return _percentiles(bootstrap_distribution(metric, values, gold, n_resamples=n_resamples,
-                                               seed=seed), confidence)
+    return _percentiles(
+        bootstrap_distribution(metric, values, gold, n_resamples=n_resamples, seed=seed), confidence
+    )
 
 
-def cis(metrics: dict[str, MetricInputs], *,
-        n_resamples: int, confidence: float, seed: int,
-        clusters: np.ndarray | None = None) -> dict[str, tuple[float, float]]:
+def cis(
+    metrics: dict[str, MetricInputs],
+    *,
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+    clusters: np.ndarray | None = None,
+) -> dict[str, tuple[float, float]]:
     """:func:`bootstrap_ci` of several named metrics of the same items, computed on one
     shared set of resamples (drawn once); empty when ``n_resamples`` is 0.
 
@@ -243,18 +263,24 @@ def cis(metrics: dict[str, MetricInputs], *,
         return {name: (float("nan"), float("nan")) for name in metrics}
     if clusters is not None and len(clusters) != n_items:
         raise ValueError("clusters given to cis() must name a cluster per item")
-    prepared = {name: (metric, np.asarray(values, dtype=np.float64),
-                       None if gold is None else np.asarray(gold, dtype=np.float64))
-                for name, (metric, values, gold) in metrics.items()}
+    prepared = {
+        name: (
+            metric,
+            np.asarray(values, dtype=np.float64),
+            None if gold is None else np.asarray(gold, dtype=np.float64),
+        )
+        for name, (metric, values, gold) in metrics.items()
+    }
     n_draws = n_items if clusters is None else int(clusters.max()) + 1
     parts: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
     for weights in _resample_weights(n_draws, n_resamples, seed):
         if clusters is not None:
-            weights = weights[:, clusters]     # each item drawn as often as its cluster
+            weights = weights[:, clusters]  # each item drawn as often as its cluster
         for name, (metric, values, gold) in prepared.items():
             parts[name].append(metric(values, gold, weights))
-    return {name: _percentiles(np.concatenate(chunks), confidence)
-            for name, chunks in parts.items()}
+    return {
+        name: _percentiles(np.concatenate(chunks), confidence) for name, chunks in parts.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -290,19 +316,24 @@ class PairedTest:
         return f"{a if self.difference > 0 else b} higher (p < {ALPHA:g})"
 
     def summary(self) -> list[tuple[str, str]]:
-        rows = [("method", self.method), ("items", str(self.n_items)),
-                ("A", f"{self.statistic_a:.4f}"), ("B", f"{self.statistic_b:.4f}"),
-                ("A - B", f"{self.difference:+.4f}"), ("p-value", f"{self.p_value:.4g}")]
+        rows = [
+            ("method", self.method),
+            ("items", str(self.n_items)),
+            ("A", f"{self.statistic_a:.4f}"),
+            ("B", f"{self.statistic_b:.4f}"),
+            ("A - B", f"{self.difference:+.4f}"),
+            ("p-value", f"{self.p_value:.4g}"),
+        ]
         if self.difference_ci is not None:
-            rows.append(("95% CI of A - B",
-                         f"[{self.difference_ci[0]:+.4f}, {self.difference_ci[1]:+.4f}]"))
+            rows.append(
+                ("95% CI of A - B", f"[{self.difference_ci[0]:+.4f}, {self.difference_ci[1]:+.4f}]")
+            )
         for key, value in (self.detail or {}).items():
             rows.append((key, str(value)))
         return [*rows, ("verdict", self.verdict())]
 
 
-def mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, *,
-            exact_below: int = 25) -> PairedTest:
+def mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, *, exact_below: int = 25) -> PairedTest:
     """McNemar's test of two classifiers' per-item correctness on the same items.
 
     Only discordant items count: b = A right and B wrong, c = A wrong and B right. When
@@ -311,6 +342,7 @@ def mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, *,
     continuity correction, (|b - c| - 1)^2 / (b + c), on one degree of freedom.
     """
     from scipy import stats  # noqa: PLC0415 (lazy: slow)
+
     a = np.asarray(correct_a, dtype=bool)
     b_ = np.asarray(correct_b, dtype=bool)
     if a.shape != b_.shape:
@@ -328,10 +360,15 @@ def mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, *,
         p_value = stats.chi2.sf(chi2, df=1)
         method = "McNemar, chi-square with continuity correction"
     accuracy_a, accuracy_b = float(a.mean()), float(b_.mean())
-    return PairedTest(method=method, statistic_a=accuracy_a, statistic_b=accuracy_b,
-                      difference=accuracy_a - accuracy_b, p_value=float(p_value),
-                      n_items=int(a.size),
-                      detail={"A right, B wrong": only_a, "A wrong, B right": only_b})
+    return PairedTest(
+        method=method,
+        statistic_a=accuracy_a,
+        statistic_b=accuracy_b,
+        difference=accuracy_a - accuracy_b,
+        p_value=float(p_value),
+        n_items=int(a.size),
+        detail={"A right, B wrong": only_a, "A wrong, B right": only_b},
+    )
 
 
 def paired_permutation_test(*args: Any, **kwargs: Any) -> PairedTest:
@@ -339,11 +376,17 @@ def paired_permutation_test(*args: Any, **kwargs: Any) -> PairedTest:
     return run_job(iter_paired_permutation_test(*args, **kwargs))
 
 
-def iter_paired_permutation_test(metric: Metric, values_a: np.ndarray,
-                                 values_b: np.ndarray, gold: np.ndarray | None = None, *,
-                                 n_resamples: int = 10_000, seed: int = 0,
-                                 ci_resamples: int = DEFAULT_RESAMPLES,
-                                 confidence: float = 0.95) -> Job[PairedTest]:
+def iter_paired_permutation_test(
+    metric: Metric,
+    values_a: np.ndarray,
+    values_b: np.ndarray,
+    gold: np.ndarray | None = None,
+    *,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    ci_resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+) -> Job[PairedTest]:
     """Paired permutation test of ``metric(a) - metric(b)`` on the same items, as a job
     that reports each chunk of permutations or resamples (it takes seconds on a few
     thousand items; a window cancels it between chunks).
@@ -369,8 +412,7 @@ def iter_paired_permutation_test(metric: Metric, values_a: np.ndarray,
     for start in range(0, n_resamples, chunk):
         yield Progress("paired permutation test", start, n_resamples + ci_resamples)
         swap = rng.random((min(chunk, n_resamples - start), a.size)) < 0.5
-        differences = (metric(np.where(swap, b, a), g, None)
-                       - metric(np.where(swap, a, b), g, None))
+        differences = metric(np.where(swap, b, a), g, None) - metric(np.where(swap, a, b), g, None)
         # A relative tolerance keeps permutations equal to the observed value (e.g. the
         # identity) from being lost to rounding.
         extreme += int(np.sum(np.abs(differences) >= abs(observed) * (1 - 1e-12)))
@@ -381,15 +423,22 @@ def iter_paired_permutation_test(metric: Metric, values_a: np.ndarray,
         # The same resampled items for both encoders: the pairing is kept.
         parts: list[np.ndarray] = []
         for weights in _resample_weights(a.size, ci_resamples, seed):
-            yield Progress("paired permutation test",
-                           n_resamples + sum(part.size for part in parts),
-                           n_resamples + ci_resamples)
+            yield Progress(
+                "paired permutation test",
+                n_resamples + sum(part.size for part in parts),
+                n_resamples + ci_resamples,
+            )
             parts.append(metric(a, g, weights) - metric(b, g, weights))
         difference_ci = _percentiles(np.concatenate(parts), confidence)
-    return PairedTest(method=f"paired permutation ({n_resamples} swaps)",
-                      statistic_a=stat_a, statistic_b=stat_b, difference=observed,
-                      p_value=float(p_value), n_items=int(a.size),
-                      difference_ci=difference_ci)
+    return PairedTest(
+        method=f"paired permutation ({n_resamples} swaps)",
+        statistic_a=stat_a,
+        statistic_b=stat_b,
+        difference=observed,
+        p_value=float(p_value),
+        n_items=int(a.size),
+        difference_ci=difference_ci,
+    )
 
 
 def format_ci(ci: tuple[float, float] | None, decimals: int = 4) -> str:

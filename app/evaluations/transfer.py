@@ -43,21 +43,21 @@ NAME = "transfer"
 TASKS = ("auto", "sentence", "pair")
 
 
-def pair_features(embeddings: Embeddings, first: np.ndarray,
-                  second: np.ndarray) -> Embeddings:
+def pair_features(embeddings: Embeddings, first: np.ndarray, second: np.ndarray) -> Embeddings:
     """[|u - v|, u * v] for each pair; shape (n_pairs, 2 * dim), sparse if the input is."""
     u, v = embeddings[np.asarray(first)], embeddings[np.asarray(second)]
     if sp.issparse(u):
-        return sp.csr_array(sp.hstack([abs(u - v), u.multiply(v)], format="csr"),
-                            dtype=np.float32)
+        return sp.csr_array(sp.hstack([abs(u - v), u.multiply(v)], format="csr"), dtype=np.float32)
     return np.hstack([np.abs(u - v), u * v]).astype(np.float32, copy=False)
 
 
-def fit_logistic(X: Embeddings, y: np.ndarray, *, C: float, seed: int,
-                 max_iter: int) -> LogisticRegression:
+def fit_logistic(
+    X: Embeddings, y: np.ndarray, *, C: float, seed: int, max_iter: int
+) -> LogisticRegression:
     """L2 logistic regression (lbfgs; multinomial for more than two classes)."""
     from sklearn.exceptions import ConvergenceWarning  # noqa: PLC0415 (lazy: slow)
     from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 (lazy: slow)
+
     classifier = LogisticRegression(C=C, max_iter=max_iter, random_state=seed)
     with warnings.catch_warnings():
         # The iteration cap is a speed/precision trade-off, recorded in provenance.
@@ -72,12 +72,12 @@ class _Task:
 
     kind: str
     texts: list[str]
-    item_index: np.ndarray          # sentence or pair index into the corpus, per item
-    first: np.ndarray               # row into ``texts`` of each item (its S1 for pairs)
-    second: np.ndarray | None       # row of each pair's S2; None for sentence tasks
+    item_index: np.ndarray  # sentence or pair index into the corpus, per item
+    first: np.ndarray  # row into ``texts`` of each item (its S1 for pairs)
+    second: np.ndarray | None  # row of each pair's S2; None for sentence tasks
     labels: np.ndarray
     class_names: tuple[str, ...]
-    split: np.ndarray | None        # "train"/"test" per item, or None: cross-validate
+    split: np.ndarray | None  # "train"/"test" per item, or None: cross-validate
 
 
 def _given_split(values: np.ndarray) -> np.ndarray | None:
@@ -92,25 +92,35 @@ def transfer_task(corpus: Corpus, task: str = "auto") -> _Task:
         raise EvaluationError(f"task must be one of {', '.join(TASKS)}, not {task!r}")
     pairs = corpus.pairs
     has_pairs = pairs is not None and np.any(pairs.label >= 0)
-    classes = corpus.groups if corpus.groups is not None and corpus.groups.kind == "class" \
-        else None
+    classes = corpus.groups if corpus.groups is not None and corpus.groups.kind == "class" else None
     if task == "auto":
         task = "pair" if has_pairs else "sentence"
     if task == "pair":
         if pairs is None or not has_pairs:
-            raise EvaluationError(f"{NAME} on pairs needs labelled pairs, and corpus "
-                                  f"{corpus.name!r} has none")
+            raise EvaluationError(
+                f"{NAME} on pairs needs labelled pairs, and corpus {corpus.name!r} has none"
+            )
         keep = np.flatnonzero(pairs.label >= 0)
-        sentences, rows = np.unique(np.concatenate([pairs.first[keep], pairs.second[keep]]),
-                                    return_inverse=True)
+        sentences, rows = np.unique(
+            np.concatenate([pairs.first[keep], pairs.second[keep]]), return_inverse=True
+        )
         labels = pairs.label[keep]
         split = _given_split(np.asarray(pairs.split, dtype=object)[keep])
-        return _Task("pair", [corpus.texts[i] for i in sentences], keep,
-                     rows[:len(keep)], rows[len(keep):], labels,
-                     tuple(pairs.label_text(int(c)) for c in np.unique(labels)), split)
+        return _Task(
+            "pair",
+            [corpus.texts[i] for i in sentences],
+            keep,
+            rows[: len(keep)],
+            rows[len(keep) :],
+            labels,
+            tuple(pairs.label_text(int(c)) for c in np.unique(labels)),
+            split,
+        )
     if classes is None:
-        raise EvaluationError(f"{NAME} on sentences needs a grouping of kind 'class', and "
-                              f"corpus {corpus.name!r} has none")
+        raise EvaluationError(
+            f"{NAME} on sentences needs a grouping of kind 'class', and "
+            f"corpus {corpus.name!r} has none"
+        )
     try:
         all_labels = classes.labels(len(corpus))
     except ValueError as error:
@@ -119,9 +129,16 @@ def transfer_task(corpus: Corpus, task: str = "auto") -> _Task:
     split = None
     if "split" in corpus.metadata:
         split = _given_split(np.asarray(corpus.metadata["split"], dtype=object)[sentences])
-    return _Task("sentence", [corpus.texts[i] for i in sentences], sentences,
-                 np.arange(len(sentences)), None, all_labels[sentences],
-                 classes.names, split)
+    return _Task(
+        "sentence",
+        [corpus.texts[i] for i in sentences],
+        sentences,
+        np.arange(len(sentences)),
+        None,
+        all_labels[sentences],
+        classes.names,
+        split,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,11 +186,12 @@ class TransferResult(Result):
         return self.true_label == self.predicted_label
 
     def summary(self) -> list[tuple[str, str]]:
-        rows = [("task", f"{self.task} ({len(self.class_names)} classes)"),
-                ("protocol", self.protocol),
-                ("tested items", str(len(self.item_index))),
-                ("accuracy", f"{self.accuracy:.4f} {format_ci(self.ci.get('accuracy'))}"
-                 .rstrip())]
+        rows = [
+            ("task", f"{self.task} ({len(self.class_names)} classes)"),
+            ("protocol", self.protocol),
+            ("tested items", str(len(self.item_index))),
+            ("accuracy", f"{self.accuracy:.4f} {format_ci(self.ci.get('accuracy'))}".rstrip()),
+        ]
         if self.f1 is not None:
             rows.append(("F1", f"{self.f1:.4f}"))
         if len(self.fold_accuracy) > 1:
@@ -199,11 +217,16 @@ class TransferResult(Result):
             "ci": {name: list(bounds) for name, bounds in self.ci.items()},
             # "item" is the dataset's name of the sentence or pair; "row" indexes the
             # corpus's sentences or pairs.
-            "predictions": [{"item": i, "row": row, "true": t, "predicted": p, "fold": f}
-                            for i, row, t, p, f in zip(
-                                self.item_id.tolist(), self.item_index.tolist(),
-                                self.true_label.tolist(), self.predicted_label.tolist(),
-                                self.fold.tolist())],
+            "predictions": [
+                {"item": i, "row": row, "true": t, "predicted": p, "fold": f}
+                for i, row, t, p, f in zip(
+                    self.item_id.tolist(),
+                    self.item_index.tolist(),
+                    self.true_label.tolist(),
+                    self.predicted_label.tolist(),
+                    self.fold.tolist(),
+                )
+            ],
         }
 
 
@@ -221,17 +244,24 @@ def _features(task: _Task, embeddings: Embeddings, items: np.ndarray) -> Embeddi
     return pair_features(embeddings, task.first[items], task.second[items])
 
 
-def _encode_for(corpus: Corpus, task: _Task, encoder: Encoder,
-                train: np.ndarray) -> Job[Embeddings]:
+def _encode_for(
+    corpus: Corpus, task: _Task, encoder: Encoder, train: np.ndarray
+) -> Job[Embeddings]:
     """Embeddings of all the task's sentences, the encoder fitted on the sentences (or,
     when it learns from pairs, the pairs) of the ``train`` items when it learns from
     data, else on all of them."""
     if encoder.learns_from_data:
-        rows = task.first[train] if task.second is None else np.unique(
-            np.concatenate([task.first[train], task.second[train]]))
+        rows = (
+            task.first[train]
+            if task.second is None
+            else np.unique(np.concatenate([task.first[train], task.second[train]]))
+        )
         fitted = yield from fitted_on_training_side(
-            encoder, corpus, [task.texts[i] for i in rows],
-            task.item_index[train] if task.kind == "pair" else np.zeros(0, np.int64))
+            encoder,
+            corpus,
+            [task.texts[i] for i in rows],
+            task.item_index[train] if task.kind == "pair" else np.zeros(0, np.int64),
+        )
     elif encoder.requires_fit:
         fitted = yield from encoder.clone().iter_fit(task.texts)
     else:
@@ -239,10 +269,18 @@ def _encode_for(corpus: Corpus, task: _Task, encoder: Encoder,
     return (yield from fitted.iter_encode(task.texts))
 
 
-def run_transfer(corpus: Corpus, encoder: Encoder, *, seed: int = 0, task: str = "auto",
-                 n_folds: int = 10, C: float = 1.0, max_iter: int = 1000,
-                 n_resamples: int = statistics.DEFAULT_RESAMPLES,
-                 confidence: float = 0.95) -> Job[TransferResult]:
+def run_transfer(
+    corpus: Corpus,
+    encoder: Encoder,
+    *,
+    seed: int = 0,
+    task: str = "auto",
+    n_folds: int = 10,
+    C: float = 1.0,
+    max_iter: int = 1000,
+    n_resamples: int = statistics.DEFAULT_RESAMPLES,
+    confidence: float = 0.95,
+) -> Job[TransferResult]:
     """Logistic-regression transfer accuracy of ``encoder`` on ``corpus``.
 
     Parameters
@@ -258,16 +296,21 @@ def run_transfer(corpus: Corpus, encoder: Encoder, *, seed: int = 0, task: str =
     spec = transfer_task(corpus, task)
     from sklearn.metrics import f1_score  # noqa: PLC0415 (lazy: slow)
     from sklearn.model_selection import StratifiedKFold  # noqa: PLC0415 (lazy: slow)
+
     labels = spec.labels
     if spec.split is not None:
         folds = [(np.flatnonzero(spec.split == "train"), np.flatnonzero(spec.split == "test"))]
         protocol = "given split"
     else:
         if np.bincount(np.unique(labels, return_inverse=True)[1]).min() < n_folds:
-            raise EvaluationError(f"every class needs at least {n_folds} items for "
-                                  f"{n_folds}-fold cross-validation")
-        folds = list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
-                     .split(np.zeros(len(labels)), labels))
+            raise EvaluationError(
+                f"every class needs at least {n_folds} items for {n_folds}-fold cross-validation"
+            )
+        folds = list(
+            StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed).split(
+                np.zeros(len(labels)), labels
+            )
+        )
         protocol = f"{n_folds}-fold CV"
 
     shared = None
@@ -276,10 +319,12 @@ def run_transfer(corpus: Corpus, encoder: Encoder, *, seed: int = 0, task: str =
         shared = yield from encode_corpus(corpus, encoder, texts=spec.texts)
     tested, predicted, fold_of, accuracies = [], [], [], []
     for k, (train, test) in enumerate(folds):
-        embeddings = shared if shared is not None else (
-            yield from _encode_for(corpus, spec, encoder, train))
-        classifier = fit_logistic(_features(spec, embeddings, train), labels[train], C=C,
-                                  seed=seed, max_iter=max_iter)
+        embeddings = (
+            shared if shared is not None else (yield from _encode_for(corpus, spec, encoder, train))
+        )
+        classifier = fit_logistic(
+            _features(spec, embeddings, train), labels[train], C=C, seed=seed, max_iter=max_iter
+        )
         prediction = classifier.predict(_features(spec, embeddings, test))
         tested.append(test)
         predicted.append(prediction)
@@ -292,17 +337,36 @@ def run_transfer(corpus: Corpus, encoder: Encoder, *, seed: int = 0, task: str =
     binary = set(np.unique(labels).tolist()) == {0, 1}
     correct = (prediction == labels[test]).astype(np.float64)
     return TransferResult(
-        provenance=Provenance.of(corpus, encoder, task=spec.kind, protocol=protocol,
-                                 n_folds=n_folds if spec.split is None else None, seed=seed,
-                                 C=C, max_iter=max_iter, classifier="LogisticRegression(lbfgs)",
-                                 pair_features="[|u-v|, u*v]" if spec.kind == "pair" else None,
-                                 refit_on_training_side=encoder.learns_from_data,
-                                 n_resamples=n_resamples, confidence=confidence),
-        task=spec.kind, protocol=protocol, class_names=spec.class_names,
+        provenance=Provenance.of(
+            corpus,
+            encoder,
+            task=spec.kind,
+            protocol=protocol,
+            n_folds=n_folds if spec.split is None else None,
+            seed=seed,
+            C=C,
+            max_iter=max_iter,
+            classifier="LogisticRegression(lbfgs)",
+            pair_features="[|u-v|, u*v]" if spec.kind == "pair" else None,
+            refit_on_training_side=encoder.learns_from_data,
+            n_resamples=n_resamples,
+            confidence=confidence,
+        ),
+        task=spec.kind,
+        protocol=protocol,
+        class_names=spec.class_names,
         item_index=spec.item_index[test],
-        item_id=_item_names(corpus, spec.kind, spec.item_index[test]), true_label=labels[test],
-        predicted_label=prediction, fold=np.concatenate(fold_of),
-        fold_accuracy=tuple(accuracies), n_train=int(np.mean([len(f[0]) for f in folds])),
+        item_id=_item_names(corpus, spec.kind, spec.item_index[test]),
+        true_label=labels[test],
+        predicted_label=prediction,
+        fold=np.concatenate(fold_of),
+        fold_accuracy=tuple(accuracies),
+        n_train=int(np.mean([len(f[0]) for f in folds])),
         f1=float(f1_score(labels[test], prediction)) if binary else None,
-        ci=statistics.cis({"accuracy": (statistics.mean, correct, None)},
-                          n_resamples=n_resamples, confidence=confidence, seed=seed))
+        ci=statistics.cis(
+            {"accuracy": (statistics.mean, correct, None)},
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+        ),
+    )

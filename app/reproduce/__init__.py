@@ -14,7 +14,9 @@ from sentspace.app.reproduce.model import Paper
 from sentspace.app.reproduce.runner import FULL, QUICK, Report, Row, run_reproduction
 
 #: Every paper by the name ``sentspace reproduce`` takes.
-PAPERS: dict[str, Paper] = {module.PAPER.name: module.PAPER for module in (
-    white2015, hill2016, triantafillou2016, baumel, costra)}
+PAPERS: dict[str, Paper] = {
+    module.PAPER.name: module.PAPER
+    for module in (white2015, hill2016, triantafillou2016, baumel, costra)
+}
 
 __all__ = ["FULL", "PAPERS", "QUICK", "Paper", "Report", "Row", "run_reproduction"]

@@ -31,27 +31,43 @@ ITEMS = "both"
 #: year leaves 7.4% / 6.0% positives on DUC 2006 / 2007, the nearest reading to the
 #: paper's 4.2% (within one pyramid 21% / 18%, unfiltered 0.8% / 1.0%).
 NEGATIVES = "across-pyramids"
-DUC_NOTE = ("reads the DUC 2005-2007 pyramid folders given with --data DIR (NIST licence; "
-            "or $SENTSPACE_DUC); on the 14-contributor sample the rows are stand-ins, not "
-            "comparable")
-SETTING = (f"binary items: {ITEMS} (contributors and SCU labels: the paper's examples "
-           f"are labels); negatives: {NEGATIVES} (the reading nearest the paper's 4.2% "
-           "positives; --negatives within-pyramid or no-overlap-filter for the others); "
-           "threshold chosen for F1 on a seeded 10% (sampling not stated); distractors: the "
-           "3 most word-overlapping (Jaccard) with the answer (measure not stated); spaCy "
-           "tokenisation: sentspace's own")
+DUC_NOTE = (
+    "reads the DUC 2005-2007 pyramid folders given with --data DIR (NIST licence; "
+    "or $SENTSPACE_DUC); on the 14-contributor sample the rows are stand-ins, not "
+    "comparable"
+)
+SETTING = (
+    f"binary items: {ITEMS} (contributors and SCU labels: the paper's examples "
+    f"are labels); negatives: {NEGATIVES} (the reading nearest the paper's 4.2% "
+    "positives; --negatives within-pyramid or no-overlap-filter for the others); "
+    "threshold chosen for F1 on a seeded 10% (sampling not stated); distractors: the "
+    "3 most word-overlapping (Jaccard) with the answer (measure not stated); spaCy "
+    "tokenisation: sentspace's own"
+)
 #: Embedding -> (encoder spec or None, mark, what differs or is needed).
 MODELS: dict[str, tuple[str | None, str, str]] = {
-    "Random- Baseline": ("random-bow", SUBSTITUTE,
-                         "random word vectors summed (620-d): lexical, unlike the paper's "
-                         "chance-level random baseline (generation not stated)"),
+    "Random- Baseline": (
+        "random-bow",
+        SUBSTITUTE,
+        "random word vectors summed (620-d): lexical, unlike the paper's "
+        "chance-level random baseline (generation not stated)",
+    ),
     "One-Hot": ("bow", SAME, "counts of words"),
-    "word2vec-BOW (google-news)": ("glove-mean", SUBSTITUTE,
-                                   "GloVe 6B 50d for Google News word2vec"),
-    "word2vec- BOW2 (Wikipe- dia)": (None, NEEDS, "Levy & Goldberg's BOW2 Wikipedia "
-                                     "vectors (give them as path:FILE)"),
-    "word2vec- BOW5 (Wikipe- dia)": (None, NEEDS, "Levy & Goldberg's BOW5 Wikipedia "
-                                     "vectors (path:FILE)"),
+    "word2vec-BOW (google-news)": (
+        "glove-mean",
+        SUBSTITUTE,
+        "GloVe 6B 50d for Google News word2vec",
+    ),
+    "word2vec- BOW2 (Wikipe- dia)": (
+        None,
+        NEEDS,
+        "Levy & Goldberg's BOW2 Wikipedia vectors (give them as path:FILE)",
+    ),
+    "word2vec- BOW5 (Wikipe- dia)": (
+        None,
+        NEEDS,
+        "Levy & Goldberg's BOW5 Wikipedia vectors (path:FILE)",
+    ),
     "word2vec-Dep": (None, NEEDS, "Levy & Goldberg's dependency vectors (path:FILE)"),
     "GloVe": ("glove-mean", SAME, "GloVe 6B 50d (corpus and size not stated)"),
     "Open IE Embedding": (None, NEEDS, "Stanovsky et al.'s Open IE vectors (path:FILE)"),
@@ -66,24 +82,35 @@ PRINTED = {
     "GloVe": ("0.37870", "63.000%", "0.76389"),
     "Open IE Embedding": ("0.42516", "65.667%", "0.77847"),
 }
-COLUMNS = {"Binary Test (F-measure)": ("binary F1", number),
-           "Ranking Test (Success Rate)": ("ranking success rate", percent),
-           "Ranking Test (Mean reciprocal rank)": ("ranking MRR", number)}
+COLUMNS = {
+    "Binary Test (F-measure)": ("binary F1", number),
+    "Ranking Test (Success Rate)": ("ranking success rate", percent),
+    "Ranking Test (Mean reciprocal rank)": ("ranking MRR", number),
+}
 
 CELLS = tuple(
-    Cell("table1", model, column, text, parse(text),
-         None if spec is None else Run("pyramid", DUC, spec,
-                                       (("items", ITEMS), ("negatives", NEGATIVES))),
-         metric, NEEDS, "; ".join((note, *([f"on DUC: {mark}"] if spec else []), DUC_NOTE,
-                                       SETTING)),
-         quick=spec is not None, with_data=mark if spec is not None else None)
+    Cell(
+        "table1",
+        model,
+        column,
+        text,
+        parse(text),
+        None
+        if spec is None
+        else Run("pyramid", DUC, spec, (("items", ITEMS), ("negatives", NEGATIVES))),
+        metric,
+        NEEDS,
+        "; ".join((note, *([f"on DUC: {mark}"] if spec else []), DUC_NOTE, SETTING)),
+        quick=spec is not None,
+        with_data=mark if spec is not None else None,
+    )
     for model, (spec, mark, note) in MODELS.items()
-    for (column, (metric, parse)), text in zip(COLUMNS.items(), PRINTED[model], strict=True))
+    for (column, (metric, parse)), text in zip(COLUMNS.items(), PRINTED[model], strict=True)
+)
 
 
 def _reading(options: dict[str, str]) -> dict[str, str]:
-    return {"items": options.get("items", ITEMS),
-            "negatives": options.get("negatives", NEGATIVES)}
+    return {"items": options.get("items", ITEMS), "negatives": options.get("negatives", NEGATIVES)}
 
 
 def _funnel(what: str):
@@ -92,18 +119,24 @@ def _funnel(what: str):
         tests = pyramid_tests(corpus, items=reading["items"], negatives=reading["negatives"])
         kept = next(f.kept for f in tests.funnels if f.what == what)
         return f"{kept:,} ({', '.join(reading.values())})"
+
     return measure
 
 
 def _positive_share(negatives: str):
     """The binary test's positive share under one negative sampling (items as chosen)."""
+
     def measure(corpus, **options) -> str:
         reading = {**_reading(options), "negatives": negatives}
-        labels = pyramid_tests(corpus, items=reading["items"],
-                               negatives=reading["negatives"]).pairs.label
+        labels = pyramid_tests(
+            corpus, items=reading["items"], negatives=reading["negatives"]
+        ).pairs.label
         positive = int((labels == 1).sum())
-        return (f"{positive / max(len(labels), 1):.1%} ({positive:,} of {len(labels):,}; "
-                f"items {reading['items']})")
+        return (
+            f"{positive / max(len(labels), 1):.1%} ({positive:,} of {len(labels):,}; "
+            f"items {reading['items']})"
+        )
+
     return measure
 
 
@@ -115,27 +148,58 @@ def _positive_msrp(corpus) -> str:
 PAPER = Paper(
     name="baumel",
     title="Baumel, Cohen & Elhadad: Sentence embedding evaluation using pyramid annotation",
-    tables=(Table("table1", "Pyramid paraphrase tests: binary F, ranking success and MRR",
-                  SETTING, CELLS),),
+    tables=(
+        Table(
+            "table1", "Pyramid paraphrase tests: binary F, ranking success and MRR", SETTING, CELLS
+        ),
+    ),
     counts=(
-        *(Count(f"{what} (DUC 2005-2007)", f"{paper:,}", DUC, _funnel(what),
+        *(
+            Count(
+                f"{what} (DUC 2005-2007)",
+                f"{paper:,}",
+                DUC,
+                _funnel(what),
                 "measured on --data (or $SENTSPACE_DUC), else on the pyramid sample",
-                takes_options=True)
-          for what, paper in PAPER_COUNTS.items()),
-        *(Count(f"binary positive share, negatives {negatives}",
-                f"{PAPER_POSITIVE_SHARE:.1%}", DUC, _positive_share(negatives), about
-                + (" (the default: nearest the paper's share)" if negatives == NEGATIVES
-                   else ""), takes_options=True)
-          for negatives, about in NEGATIVE_READINGS.items()),
+                takes_options=True,
+            )
+            for what, paper in PAPER_COUNTS.items()
+        ),
+        *(
+            Count(
+                f"binary positive share, negatives {negatives}",
+                f"{PAPER_POSITIVE_SHARE:.1%}",
+                DUC,
+                _positive_share(negatives),
+                about
+                + (" (the default: nearest the paper's share)" if negatives == NEGATIVES else ""),
+                takes_options=True,
+            )
+            for negatives, about in NEGATIVE_READINGS.items()
+        ),
         Count("MSRP training pairs", "4,076 (2,753 positive)", "{data}/msrp", _positive_msrp),
     ),
     findings=(
-        Finding("Word embeddings beat one-hot on the binary test (word2vec 0.42 vs 0.26)",
-                lambda evidence: beats(evidence, "table1", "Binary Test (F-measure)",
-                                       ("word2vec-BOW (google-news)",), ("One-Hot",))),
-        Finding("Word embeddings beat one-hot on ranking (word2vec 66.96% vs 63.97%)",
-                lambda evidence: beats(evidence, "table1", "Ranking Test (Success Rate)",
-                                       ("word2vec-BOW (google-news)",), ("One-Hot",))),
+        Finding(
+            "Word embeddings beat one-hot on the binary test (word2vec 0.42 vs 0.26)",
+            lambda evidence: beats(
+                evidence,
+                "table1",
+                "Binary Test (F-measure)",
+                ("word2vec-BOW (google-news)",),
+                ("One-Hot",),
+            ),
+        ),
+        Finding(
+            "Word embeddings beat one-hot on ranking (word2vec 66.96% vs 63.97%)",
+            lambda evidence: beats(
+                evidence,
+                "table1",
+                "Ranking Test (Success Rate)",
+                ("word2vec-BOW (google-news)",),
+                ("One-Hot",),
+            ),
+        ),
     ),
     full_time="seconds on the sample; minutes on DUC 2005-2007",
 )

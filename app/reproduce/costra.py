@@ -20,27 +20,46 @@ from sentspace.app.reproduce.model import (
 
 COSTRA = "costra"
 #: Paper column -> sentspace's Score name.
-COLUMNS = {"basic": "basic", "modality": "modality", "time": "time", "style": "style",
-           "gener.": "generalization", "opposite": "opposite meaning", "avg": "mean"}
+COLUMNS = {
+    "basic": "basic",
+    "modality": "modality",
+    "time": "time",
+    "style": "style",
+    "gener.": "generalization",
+    "opposite": "opposite meaning",
+    "avg": "mean",
+}
 assert set(COLUMNS.values()) == {*CLASSES, "mean"}
-SETTING = ("cosine; 'avg' as the reference evaluator: the mean of the six rounded class "
-           "scores (pooling not stated); layers and checkpoints not stated")
+SETTING = (
+    "cosine; 'avg' as the reference evaluator: the mean of the six rounded class "
+    "scores (pooling not stated); layers and checkpoints not stated"
+)
 #: Row -> (encoder spec or None, mark, what differs or is needed, quick).
 MODELS: dict[str, tuple[str | None, str, str, bool]] = {
-    "SentBERT - mean": ("e5-small", SUBSTITUTE,
-                        "multilingual-e5-small (mean pooling, 4-bit) for DeepPavlov's "
-                        "multilingual SentBERT", False),
-    "SentBERT - CLS": (None, NEEDS, "DeepPavlov's SentBERT with CLS pooling (st:DIR of a "
-                       "local copy)", False),
+    "SentBERT - mean": (
+        "e5-small",
+        SUBSTITUTE,
+        "multilingual-e5-small (mean pooling, 4-bit) for DeepPavlov's multilingual SentBERT",
+        False,
+    ),
+    "SentBERT - CLS": (
+        None,
+        NEEDS,
+        "DeepPavlov's SentBERT with CLS pooling (st:DIR of a local copy)",
+        False,
+    ),
     "Flair - mean": (None, NEEDS, "Flair embeddings averaged (precomputed:FILE)", False),
     "mBERT - CLS": (None, NEEDS, "multilingual BERT, CLS token (precomputed:FILE)", False),
-    "mBERT - mean": (None, NEEDS, "multilingual BERT, mean of tokens (st:DIR of a local "
-                     "copy)", False),
+    "mBERT - mean": (
+        None,
+        NEEDS,
+        "multilingual BERT, mean of tokens (st:DIR of a local copy)",
+        False,
+    ),
     "LASER": (None, NEEDS, "LASER embeddings computed elsewhere (precomputed:FILE)", False),
     # Not in the paper: lexical references, which --quick re-runs.
     "bag of words (reference)": ("bow", SAME, "not in the paper: a lexical reference", True),
-    "random BOW (reference)": ("random-bow", SAME, "not in the paper: random word vectors",
-                               True),
+    "random BOW (reference)": ("random-bow", SAME, "not in the paper: random word vectors", True),
 }
 PRINTED = {
     "SentBERT - mean": ("0.150", "0.251", "0.667", "0.588", "0.718", "0.685", "0.510"),
@@ -53,11 +72,21 @@ PRINTED = {
     "random BOW (reference)": ("",) * 7,
 }
 CELLS = tuple(
-    Cell("table1", model, column, text, number(text) if text else None,
-         None if spec is None else Run("costra", COSTRA, spec), metric, mark,
-         f"{note}; {SETTING}", quick)
+    Cell(
+        "table1",
+        model,
+        column,
+        text,
+        number(text) if text else None,
+        None if spec is None else Run("costra", COSTRA, spec),
+        metric,
+        mark,
+        f"{note}; {SETTING}",
+        quick,
+    )
     for model, (spec, mark, note, quick) in MODELS.items()
-    for (column, metric), text in zip(COLUMNS.items(), PRINTED[model], strict=True))
+    for (column, metric), text in zip(COLUMNS.items(), PRINTED[model], strict=True)
+)
 
 
 #: The rows the paper printed (the references are sentspace's own, never a finding's).
@@ -68,19 +97,24 @@ CLASS_COLUMNS = tuple(column for column in COLUMNS if column != "avg")
 PAPER = Paper(
     name="costra",
     title="Barančíková & Bojar: Costra 1.1, an inquiry into geometric properties of "
-          "sentence spaces",
-    tables=(Table("table1", "Accuracy per class of geometric relations (Czech)", SETTING,
-                  CELLS),),
+    "sentence spaces",
+    tables=(Table("table1", "Accuracy per class of geometric relations (Czech)", SETTING, CELLS),),
     counts=(Count("Costra 1.1 sentences", "6,968", COSTRA, lambda c: f"{len(c):,}"),),
     findings=(
-        Finding("No encoder captures the orderings well: every average below 0.6 "
-                "(the paper's best 0.510)",
-                lambda evidence: all_below(evidence, [("table1", model, "avg")
-                                                      for model in PAPER_ROWS], 0.6)),
-        Finding("Paraphrases are rarely nearer the seed than other transformations: "
-                "basic is every encoder's lowest class",
-                lambda evidence: lowest_class(evidence, "table1", PAPER_ROWS, "basic",
-                                              CLASS_COLUMNS[1:], PAPER_ROWS)),
+        Finding(
+            "No encoder captures the orderings well: every average below 0.6 "
+            "(the paper's best 0.510)",
+            lambda evidence: all_below(
+                evidence, [("table1", model, "avg") for model in PAPER_ROWS], 0.6
+            ),
+        ),
+        Finding(
+            "Paraphrases are rarely nearer the seed than other transformations: "
+            "basic is every encoder's lowest class",
+            lambda evidence: lowest_class(
+                evidence, "table1", PAPER_ROWS, "basic", CLASS_COLUMNS[1:], PAPER_ROWS
+            ),
+        ),
     ),
     full_time="2-5 minutes on 2 CPU cores (e5-small encodes 6,968 sentences)",
 )

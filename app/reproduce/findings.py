@@ -29,7 +29,7 @@ NOT_DECIDED = "not decided"
 #: Permutations of the tests made here (the ``eval`` comparison's default).
 PERMUTATIONS = 10_000
 
-Key = tuple[str, str, str]      # (table, row, column)
+Key = tuple[str, str, str]  # (table, row, column)
 
 
 class Evidence(Protocol):
@@ -77,20 +77,33 @@ def _tested(evidence: Evidence, a: Key, b: Key) -> tuple[float, float, str] | No
     name_a, name_b = _names(a, b)
     test = evidence.test(a, b)
     if test is None:
-        return va - vb, float("nan"), (f"{name_a} {va:.4g} vs {name_b} {vb:.4g}: "
-                                       f"{va - vb:+.4f} (no per-item test: values)")
-    interval = (f", 95% CI [{test.difference_ci[0]:+.4f}, {test.difference_ci[1]:+.4f}]"
-                if test.difference_ci is not None else "")
-    return test.difference, test.p_value, (
-        f"{name_a} {va:.4g} vs {name_b} {vb:.4g}: {test.difference:+.4f}{interval}, "
-        f"p {test.p_value:.3g} ({test.method}, {test.n_items} items)")
+        return (
+            va - vb,
+            float("nan"),
+            (f"{name_a} {va:.4g} vs {name_b} {vb:.4g}: {va - vb:+.4f} (no per-item test: values)"),
+        )
+    interval = (
+        f", 95% CI [{test.difference_ci[0]:+.4f}, {test.difference_ci[1]:+.4f}]"
+        if test.difference_ci is not None
+        else ""
+    )
+    return (
+        test.difference,
+        test.p_value,
+        (
+            f"{name_a} {va:.4g} vs {name_b} {vb:.4g}: {test.difference:+.4f}{interval}, "
+            f"p {test.p_value:.3g} ({test.method}, {test.n_items} items)"
+        ),
+    )
 
 
 def _verdict(tests: list[tuple[float, float, str]]) -> tuple[str, float | None, float | None]:
     """The verdict of claims "each effect > 0", with the deciding p-value and effect: the
     strongest refutation, else the weakest support."""
+
     def significant(p: float, effect: float) -> bool:
         return p < ALPHA if np.isfinite(p) else effect != 0
+
     against = [(p, e) for e, p, _ in tests if e < 0 and significant(p, e)]
     if against:
         p, e = min(against, key=lambda pe: (pe[0] if np.isfinite(pe[0]) else 0, pe[1]))
@@ -112,16 +125,25 @@ def _on_paper(evidence: Evidence, pairs: Sequence[tuple[Key, Key]]) -> tuple[str
     both = [(a, b, pa, pb) for a, b, pa, pb in printed if pa is not None and pb is not None]
     if not both:
         return "", None
-    failing = [f"{_names(a, b)[0]} {pa:.4g} vs {_names(a, b)[1]} {pb:.4g}"
-               for a, b, pa, pb in both if not pa > pb]
+    failing = [
+        f"{_names(a, b)[0]} {pa:.4g} vs {_names(a, b)[1]} {pb:.4g}"
+        for a, b, pa, pb in both
+        if not pa > pb
+    ]
     if failing:
         return f"the paper's own table fails the wording: {'; '.join(failing)}", False
-    return (f"the paper's table holds it ({len(both)} comparison"
-            f"{'s' if len(both) > 1 else ''})", True)
+    return (
+        f"the paper's table holds it ({len(both)} comparison{'s' if len(both) > 1 else ''})",
+        True,
+    )
 
 
-def compare_all(evidence: Evidence, comparison: str, pairs: Sequence[tuple[Key, Key]],
-                paper_pairs: Sequence[tuple[Key, Key]] | None = None) -> Decision:
+def compare_all(
+    evidence: Evidence,
+    comparison: str,
+    pairs: Sequence[tuple[Key, Key]],
+    paper_pairs: Sequence[tuple[Key, Key]] | None = None,
+) -> Decision:
     """Every ``a`` above its ``b``, each pair tested; the paper checked on ``paper_pairs``
     (default: the same pairs)."""
     paper, holds = _on_paper(evidence, pairs if paper_pairs is None else paper_pairs)
@@ -133,46 +155,71 @@ def compare_all(evidence: Evidence, comparison: str, pairs: Sequence[tuple[Key, 
         else:
             tests.append(outcome)
     if missing or not tests:
-        return Decision(NOT_DECIDED, comparison,
-                        f"not re-run: {', '.join(dict.fromkeys(missing)) or 'nothing'} (run "
-                        "with --full, or see the rows' marks)", paper=paper, paper_holds=holds)
+        return Decision(
+            NOT_DECIDED,
+            comparison,
+            f"not re-run: {', '.join(dict.fromkeys(missing)) or 'nothing'} (run "
+            "with --full, or see the rows' marks)",
+            paper=paper,
+            paper_holds=holds,
+        )
     verdict, p, effect = _verdict(tests)
-    return Decision(verdict, comparison, "; ".join(text for *_, text in tests), p, effect,
-                    paper, holds)
+    return Decision(
+        verdict, comparison, "; ".join(text for *_, text in tests), p, effect, paper, holds
+    )
 
 
-def beats(evidence: Evidence, table: str, column: str, winners: Sequence[str],
-          losers: Sequence[str]) -> Decision:
+def beats(
+    evidence: Evidence, table: str, column: str, winners: Sequence[str], losers: Sequence[str]
+) -> Decision:
     """Every one of ``winners`` above every one of ``losers`` in ``column``."""
     pairs = [((table, w, column), (table, lo, column)) for w in winners for lo in losers]
-    return compare_all(evidence, f"{column}: {', '.join(winners)} above "
-                       f"{', '.join(losers)}, each pair tested", pairs)
+    return compare_all(
+        evidence,
+        f"{column}: {', '.join(winners)} above {', '.join(losers)}, each pair tested",
+        pairs,
+    )
 
 
-def best_of(evidence: Evidence, table: str, column: str, best: str, rows: Sequence[str]
-            ) -> Decision:
+def best_of(
+    evidence: Evidence, table: str, column: str, best: str, rows: Sequence[str]
+) -> Decision:
     """``best`` above each of the other ``rows`` re-run (those not re-run are named)."""
     others = [r for r in rows if r != best and evidence.value(table, r, column) is not None]
     if evidence.value(table, best, column) is None or not others:
         return beats(evidence, table, column, (best,), [r for r in rows if r != best])
     decision = beats(evidence, table, column, (best,), others)
     not_run = [r for r in rows if r != best and r not in others]
-    paper, paper_holds = _on_paper(evidence, [
-        ((table, best, column), (table, r, column)) for r in rows if r != best])
-    return replace(decision, comparison=decision.comparison + (
-        f" (not re-run: {', '.join(not_run)})" if not_run else ""), paper=paper,
-        paper_holds=paper_holds)
+    paper, paper_holds = _on_paper(
+        evidence, [((table, best, column), (table, r, column)) for r in rows if r != best]
+    )
+    return replace(
+        decision,
+        comparison=decision.comparison
+        + (f" (not re-run: {', '.join(not_run)})" if not_run else ""),
+        paper=paper,
+        paper_holds=paper_holds,
+    )
 
 
-def every_lower(evidence: Evidence, table: str, rows: Sequence[str], lower: str,
-                higher: str) -> Decision:
+def every_lower(
+    evidence: Evidence, table: str, rows: Sequence[str], lower: str, higher: str
+) -> Decision:
     """For every row re-run in both columns, ``higher`` above ``lower`` (different items:
     a two-sample test per row)."""
-    both = [r for r in rows if evidence.value(table, r, lower) is not None
-            and evidence.value(table, r, higher) is not None]
+    both = [
+        r
+        for r in rows
+        if evidence.value(table, r, lower) is not None
+        and evidence.value(table, r, higher) is not None
+    ]
     pairs = [((table, r, higher), (table, r, lower)) for r in (both or rows)]
-    return compare_all(evidence, f"per row, {higher} above {lower} (two-sample test)",
-                       pairs, [((table, r, higher), (table, r, lower)) for r in rows])
+    return compare_all(
+        evidence,
+        f"per row, {higher} above {lower} (two-sample test)",
+        pairs,
+        [((table, r, higher), (table, r, lower)) for r in rows],
+    )
 
 
 def within(evidence: Evidence, first: Key, second: Key, band: float) -> Decision:
@@ -184,19 +231,25 @@ def within(evidence: Evidence, first: Key, second: Key, band: float) -> Decision
     paper, holds = "", None
     if pf is not None and ps is not None:
         holds = pf - ps <= band
-        paper = (f"the paper's table {'holds it' if holds else 'fails the wording'}: gap "
-                 f"{pf - ps:.4f}")
+        paper = (
+            f"the paper's table {'holds it' if holds else 'fails the wording'}: gap {pf - ps:.4f}"
+        )
     outcome = _tested(evidence, first, second)
     if outcome is None:
-        return Decision(NOT_DECIDED, comparison, "not re-run (run with --full, or see the "
-                        "rows' marks)", paper=paper, paper_holds=holds)
+        return Decision(
+            NOT_DECIDED,
+            comparison,
+            "not re-run (run with --full, or see the rows' marks)",
+            paper=paper,
+            paper_holds=holds,
+        )
     gap, p, text = outcome
     test = evidence.test(first, second)
-    low, high = (test.difference_ci if test is not None and test.difference_ci is not None
-                 else (gap, gap))
+    low, high = (
+        test.difference_ci if test is not None and test.difference_ci is not None else (gap, gap)
+    )
     verdict = SUPPORTED if high <= band else NOT_SUPPORTED if low > band else NO_DIFFERENCE
-    return Decision(verdict, comparison, f"{text}; band {band}", _finite(p), gap, paper,
-                    holds)
+    return Decision(verdict, comparison, f"{text}; band {band}", _finite(p), gap, paper, holds)
 
 
 def all_below(evidence: Evidence, keys: Sequence[Key], bound: float) -> Decision:
@@ -205,74 +258,124 @@ def all_below(evidence: Evidence, keys: Sequence[Key], bound: float) -> Decision
     likewise."""
     printed = {k: v for k in keys if (v := evidence.published(*k)) is not None}
     holds = all(v < bound for v in printed.values()) if printed else None
-    paper = ("" if holds is None else
-             f"the paper's table {'holds it' if holds else 'fails the wording'}: highest "
-             f"{max(printed.values()):.3f}")
+    paper = (
+        ""
+        if holds is None
+        else f"the paper's table {'holds it' if holds else 'fails the wording'}: highest "
+        f"{max(printed.values()):.3f}"
+    )
     found = {k: v for k in keys if (v := evidence.value(*k)) is not None}
     missing = [k[1] for k in keys if k not in found]
-    comparison = (f"{keys[0][2]} of each row re-run ({', '.join(k[1] for k in found) or 'none'})"
-                  f" below {bound}, by its 95% interval")
+    comparison = (
+        f"{keys[0][2]} of each row re-run ({', '.join(k[1] for k in found) or 'none'})"
+        f" below {bound}, by its 95% interval"
+    )
     if not found:
-        return Decision(NOT_DECIDED, comparison, "not re-run: " + ", ".join(missing),
-                        paper=paper, paper_holds=holds)
+        return Decision(
+            NOT_DECIDED,
+            comparison,
+            "not re-run: " + ", ".join(missing),
+            paper=paper,
+            paper_holds=holds,
+        )
     spans = {k: evidence.interval(*k) or (v, v) for k, v in found.items()}
-    verdict = (NOT_SUPPORTED if any(low >= bound for low, _ in spans.values()) else
-               SUPPORTED if all(high < bound for _, high in spans.values()) else NO_DIFFERENCE)
+    verdict = (
+        NOT_SUPPORTED
+        if any(low >= bound for low, _ in spans.values())
+        else SUPPORTED
+        if all(high < bound for _, high in spans.values())
+        else NO_DIFFERENCE
+    )
     top = max(found, key=found.__getitem__)
     not_run = f"; not re-run: {', '.join(missing)}" if missing else ""
-    return Decision(verdict, comparison, "; ".join(
-        f"{k[1]} {v:.4g} [{spans[k][0]:.4f}, {spans[k][1]:.4f}]" for k, v in found.items())
-        + f" (bound {bound}){not_run}", effect=found[top] - bound, paper=paper,
-        paper_holds=holds)
+    return Decision(
+        verdict,
+        comparison,
+        "; ".join(
+            f"{k[1]} {v:.4g} [{spans[k][0]:.4f}, {spans[k][1]:.4f}]" for k, v in found.items()
+        )
+        + f" (bound {bound}){not_run}",
+        effect=found[top] - bound,
+        paper=paper,
+        paper_holds=holds,
+    )
 
 
-def lowest_class(evidence: Evidence, table: str, rows: Sequence[str], lowest: str,
-                 others: Sequence[str], paper_rows: Sequence[str]) -> Decision:
+def lowest_class(
+    evidence: Evidence,
+    table: str,
+    rows: Sequence[str],
+    lowest: str,
+    others: Sequence[str],
+    paper_rows: Sequence[str],
+) -> Decision:
     """For each of ``rows`` re-run, ``lowest`` below each of ``others`` (two-sample tests
     over the class's comparisons); the paper's numbers checked on ``paper_rows``."""
     ran = [r for r in rows if evidence.value(table, r, lowest) is not None]
     pairs = [((table, r, c), (table, r, lowest)) for r in (ran or rows) for c in others]
     return compare_all(
-        evidence, f"{lowest} below every other class, per encoder of the paper re-run "
-        f"({', '.join(ran or rows)})", pairs,
-        [((table, r, c), (table, r, lowest)) for r in paper_rows for c in others])
+        evidence,
+        f"{lowest} below every other class, per encoder of the paper re-run "
+        f"({', '.join(ran or rows)})",
+        pairs,
+        [((table, r, c), (table, r, lowest)) for r in paper_rows for c in others],
+    )
 
 
 def independent_test(a: np.ndarray, b: np.ndarray, *, seed: int = 0) -> statistics.PairedTest:
     """Two-sample permutation test of mean(a) - mean(b) on different items (scipy), with a
     bootstrap interval of the difference (each sample resampled on its own)."""
     from scipy import stats  # noqa: PLC0415 (lazy: slow)
+
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     # Batches of permutations keep memory at ~2M cells (unbatched, Costra's 42,654
     # comparisons took 10 GB).
     outcome = stats.permutation_test(
-        (a, b), lambda x, y, axis: np.mean(x, axis=axis) - np.mean(y, axis=axis),
-        permutation_type="independent", n_resamples=PERMUTATIONS, vectorized=True,
-        batch=max(1, 2_000_000 // (len(a) + len(b))), random_state=seed)
-    resampled = (statistics.bootstrap_distribution(statistics.mean, a, seed=seed)
-                 - statistics.bootstrap_distribution(statistics.mean, b, seed=seed + 1))
+        (a, b),
+        lambda x, y, axis: np.mean(x, axis=axis) - np.mean(y, axis=axis),
+        permutation_type="independent",
+        n_resamples=PERMUTATIONS,
+        vectorized=True,
+        batch=max(1, 2_000_000 // (len(a) + len(b))),
+        random_state=seed,
+    )
+    resampled = statistics.bootstrap_distribution(
+        statistics.mean, a, seed=seed
+    ) - statistics.bootstrap_distribution(statistics.mean, b, seed=seed + 1)
     low, high = np.percentile(resampled, [2.5, 97.5])
     return statistics.PairedTest(
         method=f"two-sample permutation ({PERMUTATIONS} draws)",
-        statistic_a=float(a.mean()), statistic_b=float(b.mean()),
-        difference=float(a.mean() - b.mean()), p_value=float(outcome.pvalue),
-        n_items=len(a) + len(b), difference_ci=(float(low), float(high)))
+        statistic_a=float(a.mean()),
+        statistic_b=float(b.mean()),
+        difference=float(a.mean() - b.mean()),
+        p_value=float(outcome.pvalue),
+        n_items=len(a) + len(b),
+        difference_ci=(float(low), float(high)),
+    )
 
 
-def per_item(result: Any, metric: str) -> tuple[Callable, np.ndarray, np.ndarray | None,
-                                                 np.ndarray] | None:
+def per_item(
+    result: Any, metric: str
+) -> tuple[Callable, np.ndarray, np.ndarray | None, np.ndarray] | None:
     """(metric function, per-item values, gold, item identities) behind ``metric`` of a
     result, for the tests here; None when the result keeps no such outcomes."""
     evaluation = result.evaluation
     if evaluation == "classification" and metric == "mean accuracy":
-        return (statistics.mean, (result.predicted_group == result.true_group).astype(float),
-                None, np.asarray(result.sentence_index))
+        return (
+            statistics.mean,
+            (result.predicted_group == result.true_group).astype(float),
+            None,
+            np.asarray(result.sentence_index),
+        )
     if evaluation == "pyramid":
         pairs, test = result.tests.pairs, ~result.binary.in_tune
         if metric == "binary F1":
-            return (statistics.f1, result.binary.predicted[test].astype(float),
-                    pairs.label[test].astype(float),
-                    np.stack([pairs.first[test], pairs.second[test]], axis=1))
+            return (
+                statistics.f1,
+                result.binary.predicted[test].astype(float),
+                pairs.label[test].astype(float),
+                np.stack([pairs.first[test], pairs.second[test]], axis=1),
+            )
         rank = result.ranking.rank
         items = np.stack([result.tests.question, result.tests.answer], axis=1)
         if metric == "ranking success rate":
@@ -281,40 +384,49 @@ def per_item(result: Any, metric: str) -> tuple[Callable, np.ndarray, np.ndarray
             return statistics.mean, 1.0 / rank, None, items
     if evaluation == "costra" and metric in result.class_names:
         chosen = result.comparisons.class_index == result.class_names.index(metric)
-        return statistics.mean, result.passed[chosen].astype(float), None, np.flatnonzero(
-            chosen)
+        return statistics.mean, result.passed[chosen].astype(float), None, np.flatnonzero(chosen)
     return None
 
 
-def test_cells(result_a: Any, metric_a: str, result_b: Any, metric_b: str, *, seed: int = 0
-               ) -> statistics.PairedTest | None:
+def test_cells(
+    result_a: Any, metric_a: str, result_b: Any, metric_b: str, *, seed: int = 0
+) -> statistics.PairedTest | None:
     """The test of ``metric_a`` of ``result_a`` minus ``metric_b`` of ``result_b``:
     paired on the same items (McNemar for classification, as ``eval`` compares), a
     two-sample test on different items; None without per-item outcomes."""
     from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test  # noqa: PLC0415
+
     a, b = per_item(result_a, metric_a), per_item(result_b, metric_b)
-    same_items = (a is not None and b is not None and metric_a == metric_b
-                  and result_a.evaluation == result_b.evaluation
-                  and result_a.provenance.corpus_fingerprint
-                  == result_b.provenance.corpus_fingerprint
-                  and np.array_equal(a[3], b[3]))
+    same_items = (
+        a is not None
+        and b is not None
+        and metric_a == metric_b
+        and result_a.evaluation == result_b.evaluation
+        and result_a.provenance.corpus_fingerprint == result_b.provenance.corpus_fingerprint
+        and np.array_equal(a[3], b[3])
+    )
     if same_items:
         assert a is not None and b is not None, "same_items says so"
         if result_a.evaluation == "classification":
             # McNemar's p-value, with a paired bootstrap interval of the accuracy gap.
-            return replace(paired_test("classification", result_a, result_b),
-                           difference_ci=statistics.bootstrap_ci(
-                               statistics.mean, a[1] - b[1], seed=seed))
-        return statistics.paired_permutation_test(a[0], a[1], b[1], a[2],
-                                                  n_resamples=PERMUTATIONS, seed=seed)
+            return replace(
+                paired_test("classification", result_a, result_b),
+                difference_ci=statistics.bootstrap_ci(statistics.mean, a[1] - b[1], seed=seed),
+            )
+        return statistics.paired_permutation_test(
+            a[0], a[1], b[1], a[2], n_resamples=PERMUTATIONS, seed=seed
+        )
     if a is not None and b is not None and a[0] is statistics.mean:
         return independent_test(a[1], b[1], seed=seed)
-    if (a is None and result_a.evaluation == result_b.evaluation
-            and result_a.evaluation in PAIRED_TESTS and metric_a == metric_b):
+    if (
+        a is None
+        and result_a.evaluation == result_b.evaluation
+        and result_a.evaluation in PAIRED_TESTS
+        and metric_a == metric_b
+    ):
         try:
             test = paired_test(result_a.evaluation, result_a, result_b, seed=seed)
-        except EvaluationError:     # different items: decided on the values
+        except EvaluationError:  # different items: decided on the values
             return None
-        return replace(test, method=f"{PAIRED_TESTS[result_a.evaluation][0]}, "
-                                    f"{test.method}")
+        return replace(test, method=f"{PAIRED_TESTS[result_a.evaluation][0]}, {test.method}")
     return None

@@ -25,30 +25,53 @@ from sentspace.app.reproduce.model import (
 
 STATE_UNION = "{data}/state-union/sentences.txt"
 WORDNET = "{data}/wordnet-definitions/definitions.tsv"
-ON_SOTU = ("trained here on the State of the Union (17,122 ordered sentences, default "
-           "small sizes, CPU) instead of 70M Toronto Books sentences")
-ON_MULTI30K = ("trained here on Multi30K task 1 train (29,000 {pair} pairs of image "
-               "captions) instead of WMT 2015 {pair} (millions of news and web pairs); "
-               "256-d GRU encoder-decoder without attention, 2 epochs, CPU; the encoder's "
-               "final state")
-CAPTION_FEATURES = ("image feature vectors for captioned images (COCO in the paper; e.g. "
-                    "pooled CNN vectors of Multi30K's Flickr30k images): not here")
+ON_SOTU = (
+    "trained here on the State of the Union (17,122 ordered sentences, default "
+    "small sizes, CPU) instead of 70M Toronto Books sentences"
+)
+ON_MULTI30K = (
+    "trained here on Multi30K task 1 train (29,000 {pair} pairs of image "
+    "captions) instead of WMT 2015 {pair} (millions of news and web pairs); "
+    "256-d GRU encoder-decoder without attention, 2 epochs, CPU; the encoder's "
+    "final state"
+)
+CAPTION_FEATURES = (
+    "image feature vectors for captioned images (COCO in the paper; e.g. "
+    "pooled CNN vectors of Multi30K's Flickr30k images): not here"
+)
 #: Model -> (encoder spec or None, mark, what differs or what is needed).
 MODELS: dict[str, tuple[str | None, str, str]] = {
     "SAE": ("sae:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d LSTM, not 2400-d"),
-    "SAE+embs.": (None, NEEDS, "an SAE with fixed pretrained input embeddings (sentspace "
-                  "has them for the SDAE only: sdae-embs)"),
+    "SAE+embs.": (
+        None,
+        NEEDS,
+        "an SAE with fixed pretrained input embeddings (sentspace "
+        "has them for the SDAE only: sdae-embs)",
+    ),
     "SDAE": ("sdae:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; p_o = p_x = 0.1 as tuned"),
-    "SDAE+embs.": ("sdae-embs:" + STATE_UNION, SUBSTITUTE,
-                   ON_SOTU + "; fixed GloVe 50d inputs (source not stated)"),
+    "SDAE+embs.": (
+        "sdae-embs:" + STATE_UNION,
+        SUBSTITUTE,
+        ON_SOTU + "; fixed GloVe 50d inputs (source not stated)",
+    ),
     "ParagraphVec DBOW": ("doc2vec-dbow:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 100-d"),
     "ParagraphVec DM": ("doc2vec-dm:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 100-d, mean"),
-    "Skipgram": (None, NEEDS, "a skip-gram word2vec: the word2vec:FILE spec trains CBOW "
-                 "(sg is not a CLI choice)"),
-    "CBOW": ("word2vec:" + STATE_UNION, SUBSTITUTE,
-             ON_SOTU + "; 100-d, mean (cosine as the paper's sum)"),
-    "Unigram TFIDF": ("tfidf", SUBSTITUTE, "TF-IDF over the evaluated data's training "
-                      "side, not the 200,000 most frequent Toronto Books words"),
+    "Skipgram": (
+        None,
+        NEEDS,
+        "a skip-gram word2vec: the word2vec:FILE spec trains CBOW (sg is not a CLI choice)",
+    ),
+    "CBOW": (
+        "word2vec:" + STATE_UNION,
+        SUBSTITUTE,
+        ON_SOTU + "; 100-d, mean (cosine as the paper's sum)",
+    ),
+    "Unigram TFIDF": (
+        "tfidf",
+        SUBSTITUTE,
+        "TF-IDF over the evaluated data's training "
+        "side, not the 200,000 most frequent Toronto Books words",
+    ),
     "SkipThought": ("skipthought:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d GRU"),
     "FastSent": ("fastsent:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d"),
     "FastSent+AE": ("fastsent-ae:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d"),
@@ -56,20 +79,31 @@ MODELS: dict[str, tuple[str | None, str, str]] = {
     "NMT En to De": ("nmt:en-de", SUBSTITUTE, ON_MULTI30K.format(pair="En-De")),
     "CaptionRep BOW": (None, NEEDS, CAPTION_FEATURES),
     "CaptionRep RNN": (None, NEEDS, CAPTION_FEATURES),
-    "DictRep BOW": ("dictrep-bow:" + WORDNET, SUBSTITUTE,
-                    "trained here on WordNet's 185,152 definitions mapped onto GloVe 50d, "
-                    "not Hill et al. 2015a's dictionaries onto word2vec"),
+    "DictRep BOW": (
+        "dictrep-bow:" + WORDNET,
+        SUBSTITUTE,
+        "trained here on WordNet's 185,152 definitions mapped onto GloVe 50d, "
+        "not Hill et al. 2015a's dictionaries onto word2vec",
+    ),
     "DictRep BOW+embs.": (None, NEEDS, "DictRep with pretrained input embeddings"),
-    "DictRep RNN": ("dictrep-rnn:" + WORDNET, SUBSTITUTE,
-                    "trained here on WordNet's definitions mapped onto GloVe 50d"),
+    "DictRep RNN": (
+        "dictrep-rnn:" + WORDNET,
+        SUBSTITUTE,
+        "trained here on WordNet's definitions mapped onto GloVe 50d",
+    ),
     "DictRep RNN+embs.": (None, NEEDS, "DictRep with pretrained input embeddings"),
     "CPHRASE": (None, NEEDS, "the released C-PHRASE vectors (give them as path:FILE)"),
 }
 
 # ---- Table 3: supervised transfer (logistic regression) ------------------------------
-TRANSFER = {"MSRP": "{data}/msrp", "MR": "{data}/senteval-transfer/MR",
-            "CR": "{data}/senteval-transfer/CR", "SUBJ": "{data}/senteval-transfer/SUBJ",
-            "MPQA": "{data}/senteval-transfer/MPQA", "TREC": "{data}/senteval-transfer/TREC"}
+TRANSFER = {
+    "MSRP": "{data}/msrp",
+    "MR": "{data}/senteval-transfer/MR",
+    "CR": "{data}/senteval-transfer/CR",
+    "SUBJ": "{data}/senteval-transfer/SUBJ",
+    "MPQA": "{data}/senteval-transfer/MPQA",
+    "TREC": "{data}/senteval-transfer/TREC",
+}
 T3 = """\
 SAE | 74.3 / 81.7 | 62.6 | 68.0 | 86.1 | 76.8 | 80.2
 SAE+embs. | 70.6 / 77.9 | 73.2 | 75.3 | 89.8 | 86.2 | 80.4
@@ -92,8 +126,10 @@ DictRep BOW+embs. | 68.4 / 76.8 | 76.7 [U] | 78.7 [B] | 90.7 | 87.2 [U] | 81.0
 DictRep RNN | 73.2 / 81.6 | 67.8 | 72.7 | 81.4 | 82.5 | 75.8
 DictRep RNN+embs. | 66.8 / 76.0 | 72.5 | 73.5 | 85.6 | 85.7 | 72.0
 CPHRASE | 72.2 / 79.6 | 75.7 | 78.8 | 91.1 | 86.2 | 78.8"""
-T3_NOTE = ("10-fold CV where no split is given (MSRP and TREC use theirs); regularisation "
-           "not stated: sentspace's default; MSRP pair features |u-v|, u*v (not stated)")
+T3_NOTE = (
+    "10-fold CV where no split is given (MSRP and TREC use theirs); regularisation "
+    "not stated: sentspace's default; MSRP pair features |u-v|, u*v (not stated)"
+)
 
 
 def _percent_marked(text: str) -> float | None:
@@ -113,15 +149,28 @@ def _table3() -> tuple[Cell, ...]:
         model, msrp, *rest = (part.strip() for part in line.split("|"))
         spec, mark, note = MODELS[model]
         accuracy, f1 = (part.strip() for part in msrp.split("/"))
-        printed = {"MSRP Acc": accuracy, "MSRP F1": f1,
-                   **dict(zip(("MR", "CR", "SUBJ", "MPQA", "TREC"), rest, strict=True))}
+        printed = {
+            "MSRP Acc": accuracy,
+            "MSRP F1": f1,
+            **dict(zip(("MR", "CR", "SUBJ", "MPQA", "TREC"), rest, strict=True)),
+        }
         for column, text in printed.items():
             task = column.split()[0]
             run = None if spec is None else Run("transfer", TRANSFER[task], spec)
-            cells.append(Cell("table3", model, column, text, _percent_marked(text), run,
-                              "F1" if column == "MSRP F1" else "accuracy", mark,
-                              "; ".join(n for n in (note, T3_NOTE) if n),
-                              quick=model in T3_QUICK))
+            cells.append(
+                Cell(
+                    "table3",
+                    model,
+                    column,
+                    text,
+                    _percent_marked(text),
+                    run,
+                    "F1" if column == "MSRP F1" else "accuracy",
+                    mark,
+                    "; ".join(n for n in (note, T3_NOTE) if n),
+                    quick=model in T3_QUICK,
+                )
+            )
     return tuple(cells)
 
 
@@ -129,9 +178,16 @@ def _table3() -> tuple[Cell, ...]:
 STS2014 = "{data}/sts/STS2014-test"
 SICK = "{data}/sick"
 #: Column -> (corpus, subset as sentspace names it).
-DOMAINS = {"News": "2014/deft-news", "Forum": "2014/deft-forum", "WordNet": "2014/OnWN",
-           "Twitter": "2014/tweet-news", "Images": "2014/images",
-           "Headlines": "2014/headlines", "All (STS)": "pooled", "SICK Test + Train": "pooled"}
+DOMAINS = {
+    "News": "2014/deft-news",
+    "Forum": "2014/deft-forum",
+    "WordNet": "2014/OnWN",
+    "Twitter": "2014/tweet-news",
+    "Images": "2014/images",
+    "Headlines": "2014/headlines",
+    "All (STS)": "pooled",
+    "SICK Test + Train": "pooled",
+}
 T4 = """\
 SAE | `17/.16` | .12/.12 | .30/.23 | .28/.22 | .49/.46 | .13/.11 | .12/.13 | .32/.31
 SAE+embs. | .52/.54 | .22/.23 | .60/.55 | .60/.60 | `. 64/.64` | .41/.41 | .42/.43 | .47/.49
@@ -154,13 +210,15 @@ DictRep BOW+embs. | .65/.72 [U] | .49/.47 [U both] | .85/.86 | .67/.72 | .71/.74
 DictRep RNN | .40/.46 | .26/.23 | .78/.78 | .42/.42 | .56/.56 | .38/.40 | .49/.50 | .49/.56
 DictRep RNN+embs. | .51/.60 | .29/.27 | .80/.81 | .44/.47 | .65/.70 | .42/.46 | .54/.57 | .49/.59
 CPHRASE | .69 [U]/.71 | .43/.41 | .76/.73 | .60/.65 | .75/.79 | .60/.65 [U both] | .65/.67 | .60/.72 [U]"""
-T4_NOTE = ("cosine vs gold; 'All' not stated: sentspace pools every 2014 pair")
-SICK_NOTE = ("SICK pooled over all 9,927 pairs: the paper leaves out the 500 trial pairs "
-             "(9,427), and sentspace's split choices have no train+test")
+T4_NOTE = "cosine vs gold; 'All' not stated: sentspace pools every 2014 pair"
+SICK_NOTE = (
+    "SICK pooled over all 9,927 pairs: the paper leaves out the 500 trial pairs "
+    "(9,427), and sentspace's split choices have no train+test"
+)
 
 
 def _correlation(text: str) -> float | None:
-    """".52" -> 0.52; OCR-damaged cells (a lost or spaced dot, one digit) -> None."""
+    """ ".52" -> 0.52; OCR-damaged cells (a lost or spaced dot, one digit) -> None."""
     value = re.sub(r"\s*\[[^]]*\]", "", text).strip()
     return float(value) if re.fullmatch(r"\.\d\d", value) else None
 
@@ -174,15 +232,27 @@ def _table4() -> tuple[Cell, ...]:
             garbled = text.startswith("`")
             spearman, pearson = text.strip("`").split("/")
             corpus = SICK if column.startswith("SICK") else STS2014
-            run = None if spec is None else Run(
-                "relatedness", corpus, spec, (("split", "all"),) if corpus == SICK else ())
+            run = (
+                None
+                if spec is None
+                else Run("relatedness", corpus, spec, (("split", "all"),) if corpus == SICK else ())
+            )
             extra = SICK_NOTE if corpus == SICK else T4_NOTE
             for name, part in (("Spearman", spearman), ("Pearson", pearson)):
-                cells.append(Cell(
-                    "table4", model, f"{column} {name}", text if garbled else part.strip(),
-                    _correlation(part), run,
-                    f"{subset} {name.lower()}", mark, "; ".join(n for n in (note, extra) if n),
-                    quick=model in T4_QUICK))
+                cells.append(
+                    Cell(
+                        "table4",
+                        model,
+                        f"{column} {name}",
+                        text if garbled else part.strip(),
+                        _correlation(part),
+                        run,
+                        f"{subset} {name.lower()}",
+                        mark,
+                        "; ".join(n for n in (note, extra) if n),
+                        quick=model in T4_QUICK,
+                    )
+                )
     return tuple(cells)
 
 
@@ -190,49 +260,107 @@ def _table4() -> tuple[Cell, ...]:
 T4_QUICK = frozenset({"Unigram TFIDF", "CBOW", "FastSent"})
 
 # ---- Tables 1, 2, 6: not evaluations of sentence vectors -----------------------------
-T1 = {"S(D)AE": ("2400", "100", "72*", "640"), "ParagraphVec": ("100", "100", "4", "1130"),
-      "CBOW": ("500", "500", "2", "145"), "SkipThought": ("4800", "620", "336*", "890"),
-      "FastSent": ("100", "100", "2", "140"), "DictRep": ("500", "256", "24*", "470"),
-      "CaptionRep": ("500", "256", "24*", "470"), "NMT": ("2400", "512", "72*", "720")}
-T1_NOTE = ("a property of the paper's own trained model and hardware, not an evaluation; "
-           "sentspace's substitutes and their sizes and speeds are in the README's "
-           "encoder table")
-T2 = {("STS 2014", "News"): "4", ("STS 2014", "Forum"): "3.8",
-      ("STS 2014", "WordNet"): "3.6", ("STS 2014", "Twitter"): "1.6",
-      ("STS 2014", "Images"): "4.4", ("STS 2014", "Headlines"): "0.4",
-      ("SICK", "(test+train)"): "1.7"}
-T6 = {("Supervised", "MSRP"): "0.94 (6)", ("Supervised", "MR"): "0.85(1)",
-      ("Supervised", "CR"): "0.86(4)", ("Supervised", "SUBJ"): "0.85(1)",
-      ("Supervised", "MPAQ"): "0.86(3)", ("Supervised", "TREC"): "0.89(5)",
-      ("Unsupervised", "News"): "0.92 (4)", ("Unsupervised", "Forum"): "0.92(3)",
-      ("Unsupervised", "WordNet"): "0.92(4)", ("Unsupervised", "Twitter"): "0.93 (6)",
-      ("Unsupervised", "Images"): "0.95(8)", ("Unsupervised", "Headlines"): "0.92(2)",
-      ("Unsupervised", "All STS"): "0.91(1)", ("Unsupervised", "SICK"): "0.93(7)"}
+T1 = {
+    "S(D)AE": ("2400", "100", "72*", "640"),
+    "ParagraphVec": ("100", "100", "4", "1130"),
+    "CBOW": ("500", "500", "2", "145"),
+    "SkipThought": ("4800", "620", "336*", "890"),
+    "FastSent": ("100", "100", "2", "140"),
+    "DictRep": ("500", "256", "24*", "470"),
+    "CaptionRep": ("500", "256", "24*", "470"),
+    "NMT": ("2400", "512", "72*", "720"),
+}
+T1_NOTE = (
+    "a property of the paper's own trained model and hardware, not an evaluation; "
+    "sentspace's substitutes and their sizes and speeds are in the README's "
+    "encoder table"
+)
+T2 = {
+    ("STS 2014", "News"): "4",
+    ("STS 2014", "Forum"): "3.8",
+    ("STS 2014", "WordNet"): "3.6",
+    ("STS 2014", "Twitter"): "1.6",
+    ("STS 2014", "Images"): "4.4",
+    ("STS 2014", "Headlines"): "0.4",
+    ("SICK", "(test+train)"): "1.7",
+}
+T6 = {
+    ("Supervised", "MSRP"): "0.94 (6)",
+    ("Supervised", "MR"): "0.85(1)",
+    ("Supervised", "CR"): "0.86(4)",
+    ("Supervised", "SUBJ"): "0.85(1)",
+    ("Supervised", "MPAQ"): "0.86(3)",
+    ("Supervised", "TREC"): "0.89(5)",
+    ("Unsupervised", "News"): "0.92 (4)",
+    ("Unsupervised", "Forum"): "0.92(3)",
+    ("Unsupervised", "WordNet"): "0.92(4)",
+    ("Unsupervised", "Twitter"): "0.93 (6)",
+    ("Unsupervised", "Images"): "0.95(8)",
+    ("Unsupervised", "Headlines"): "0.92(2)",
+    ("Unsupervised", "All STS"): "0.91(1)",
+    ("Unsupervised", "SICK"): "0.93(7)",
+}
 
-TABLE1 = tuple(Cell("table1", model, column, text, number(text.rstrip("*")), None, "",
-                    NEEDS, T1_NOTE)
-               for model, values in T1.items()
-               for column, text in zip(("SD", "WD", "TR (h)", "TE (s)"), values, strict=True))
-TABLE2 = tuple(Cell("table2", dataset, domain, text, number(text), None, "", NEEDS,
-                    "a gold rating of one example pair, not a model output: the pairs' "
-                    "sentences (not transcribed) to look up")
-               for (dataset, domain), text in T2.items())
+TABLE1 = tuple(
+    Cell("table1", model, column, text, number(text.rstrip("*")), None, "", NEEDS, T1_NOTE)
+    for model, values in T1.items()
+    for column, text in zip(("SD", "WD", "TR (h)", "TE (s)"), values, strict=True)
+)
+TABLE2 = tuple(
+    Cell(
+        "table2",
+        dataset,
+        domain,
+        text,
+        number(text),
+        None,
+        "",
+        NEEDS,
+        "a gold rating of one example pair, not a model output: the pairs' "
+        "sentences (not transcribed) to look up",
+    )
+    for (dataset, domain), text in T2.items()
+)
 #: Table 6's cohorts: the Table 3 / Table 4 columns whose scores are its items. MSRP
 #: accuracy and Spearman stand for their tasks (the paper does not say which).
-COHORTS = {"Supervised": ("table3", {"MSRP": "MSRP Acc", "MR": "MR", "CR": "CR",
-                                     "SUBJ": "SUBJ", "MPAQ": "MPQA", "TREC": "TREC"}),
-           "Unsupervised": ("table4", {name: f"{column} Spearman" for name, column in (
-               ("News", "News"), ("Forum", "Forum"), ("WordNet", "WordNet"),
-               ("Twitter", "Twitter"), ("Images", "Images"), ("Headlines", "Headlines"),
-               ("All STS", "All (STS)"), ("SICK", "SICK Test + Train"))})}
+COHORTS = {
+    "Supervised": (
+        "table3",
+        {
+            "MSRP": "MSRP Acc",
+            "MR": "MR",
+            "CR": "CR",
+            "SUBJ": "SUBJ",
+            "MPAQ": "MPQA",
+            "TREC": "TREC",
+        },
+    ),
+    "Unsupervised": (
+        "table4",
+        {
+            name: f"{column} Spearman"
+            for name, column in (
+                ("News", "News"),
+                ("Forum", "Forum"),
+                ("WordNet", "WordNet"),
+                ("Twitter", "Twitter"),
+                ("Images", "Images"),
+                ("Headlines", "Headlines"),
+                ("All STS", "All (STS)"),
+                ("SICK", "SICK Test + Train"),
+            )
+        },
+    ),
+}
 
 
 def cronbach_alpha(scores: np.ndarray) -> float:
     """Cronbach's alpha of a (subjects, items) score matrix: k/(k-1) (1 - sum of the
     items' variances / variance of the subjects' totals)."""
     k = scores.shape[1]
-    return float(k / (k - 1) * (1 - scores.var(axis=0, ddof=1).sum()
-                                / scores.sum(axis=1).var(ddof=1)))
+    return float(
+        k / (k - 1) * (1 - scores.var(axis=0, ddof=1).sum() / scores.sum(axis=1).var(ddof=1))
+    )
 
 
 def published_alpha(cohort: str, left_out: str | None = None) -> tuple[float, int]:
@@ -249,28 +377,53 @@ def published_alpha(cohort: str, left_out: str | None = None) -> tuple[float, in
     return cronbach_alpha(scores[:, kept]), len(scores)
 
 
-T6_NOTE = ("computed from the paper's own Table 3 / Table 4 numbers, as alpha with the "
-           "models as subjects and the benchmarks as items, over {models}; how alpha was "
-           "computed is not stated: these choices (raw scores, MSRP accuracy, Spearman) "
-           "are sentspace's, and give nearly the paper's order (least consistent MR and "
-           "SUBJ, All STS; most MSRP, Images)")
+T6_NOTE = (
+    "computed from the paper's own Table 3 / Table 4 numbers, as alpha with the "
+    "models as subjects and the benchmarks as items, over {models}; how alpha was "
+    "computed is not stated: these choices (raw scores, MSRP accuracy, Spearman) "
+    "are sentspace's, and give nearly the paper's order (least consistent MR and "
+    "SUBJ, All STS; most MSRP, Images)"
+)
 
 _PUBLISHED = {"table3": _table3(), "table4": _table4()}
 TABLE6 = tuple(
-    Cell("table6", cohort, benchmark, text, number(text.split("(")[0]), None, "alpha", SAME,
-         T6_NOTE.format(models="the 20 of its 21 models whose cells all read as numbers "
-                        "(CBOW's CR is printed '7730')" if cohort == "Supervised" else
-                        "the 18 of its 21 models whose Spearman cells all read as numbers"),
-         quick=True, computed=functools.partial(published_alpha, cohort, benchmark))
-    for (cohort, benchmark), text in T6.items())
+    Cell(
+        "table6",
+        cohort,
+        benchmark,
+        text,
+        number(text.split("(")[0]),
+        None,
+        "alpha",
+        SAME,
+        T6_NOTE.format(
+            models="the 20 of its 21 models whose cells all read as numbers "
+            "(CBOW's CR is printed '7730')"
+            if cohort == "Supervised"
+            else "the 18 of its 21 models whose Spearman cells all read as numbers"
+        ),
+        quick=True,
+        computed=functools.partial(published_alpha, cohort, benchmark),
+    )
+    for (cohort, benchmark), text in T6.items()
+)
 
 # ---- MTEB's STS-B (not in the paper): checks the relatedness code --------------------
-STSB = (Cell("mteb-stsb", "all-MiniLM-L6-v2", "STS-B test Spearman", "0.8203", 0.8203,
-             Run("relatedness", "{data}/sts/STSBenchmark/sts-test.csv", "minilm"),
-             "pooled spearman", SAME,
-             "MTEB's STSBenchmark score (cosine Spearman, 1,379 test pairs); not in the "
-             "paper: a check that sentspace's relatedness matches a published harness",
-             quick=True),)
+STSB = (
+    Cell(
+        "mteb-stsb",
+        "all-MiniLM-L6-v2",
+        "STS-B test Spearman",
+        "0.8203",
+        0.8203,
+        Run("relatedness", "{data}/sts/STSBenchmark/sts-test.csv", "minilm"),
+        "pooled spearman",
+        SAME,
+        "MTEB's STSBenchmark score (cosine Spearman, 1,379 test pairs); not in the "
+        "paper: a check that sentspace's relatedness matches a published harness",
+        quick=True,
+    ),
+)
 
 
 def _trial_pairs(corpus) -> str:
@@ -282,54 +435,107 @@ SUPERVISED = ("MSRP Acc", "MR", "CR", "SUBJ", "MPQA", "TREC")
 PAPER = Paper(
     name="hill2016",
     title="Hill, Cho & Korhonen 2016: Learning distributed representations of sentences "
-          "from unlabelled data",
+    "from unlabelled data",
     tables=(
-        Table("table1", "Model properties (sizes, training and encoding cost)",
-              "Not an evaluation.", TABLE1),
+        Table(
+            "table1",
+            "Model properties (sizes, training and encoding cost)",
+            "Not an evaluation.",
+            TABLE1,
+        ),
         Table("table2", "Example pairs with gold ratings", "Gold labels only.", TABLE2),
-        Table("table3", "Supervised transfer: logistic regression on frozen vectors (%)",
-              T3_NOTE, _PUBLISHED["table3"]),
-        Table("table4", "Unsupervised relatedness: cosine vs human scores (Spearman, "
-              "Pearson)", T4_NOTE + "; " + SICK_NOTE, _PUBLISHED["table4"]),
-        Table("table6", "Internal consistency (Cronbach's alpha, leave one out)",
-              "Over the paper's own Table 3/4 scores.", TABLE6),
-        Table("mteb-stsb", "Reference: MTEB's STS-B score of all-MiniLM-L6-v2",
-              "Not in the paper.", STSB),
+        Table(
+            "table3",
+            "Supervised transfer: logistic regression on frozen vectors (%)",
+            T3_NOTE,
+            _PUBLISHED["table3"],
+        ),
+        Table(
+            "table4",
+            "Unsupervised relatedness: cosine vs human scores (Spearman, Pearson)",
+            T4_NOTE + "; " + SICK_NOTE,
+            _PUBLISHED["table4"],
+        ),
+        Table(
+            "table6",
+            "Internal consistency (Cronbach's alpha, leave one out)",
+            "Over the paper's own Table 3/4 scores.",
+            TABLE6,
+        ),
+        Table(
+            "mteb-stsb",
+            "Reference: MTEB's STS-B score of all-MiniLM-L6-v2",
+            "Not in the paper.",
+            STSB,
+        ),
     ),
     counts=(
         Count("SICK trial pairs held out", "500", SICK, _trial_pairs),
-        Count("SICK pairs", "10,000", SICK, lambda c: f"{len(c.pairs):,}",
-              "the SemEval release sentspace reads has 9,927 (4,500 / 500 / 4,927)"),
+        Count(
+            "SICK pairs",
+            "10,000",
+            SICK,
+            lambda c: f"{len(c.pairs):,}",
+            "the SemEval release sentspace reads has 9,927 (4,500 / 500 / 4,927)",
+        ),
         Count("STS 2014 pairs", "3,750", STS2014, lambda c: f"{len(c.pairs):,}"),
     ),
     findings=(
-        Finding("FastSent and DictRep lead unsupervised similarity (SICK): above the "
-                "autoencoders, ParagraphVec and SkipThought",
-                lambda evidence: beats(evidence, "table4", "SICK Test + Train Spearman",
-                                    ("FastSent", "DictRep BOW"),
-                                    ("SAE", "SDAE", "ParagraphVec DBOW", "ParagraphVec DM",
-                                     "SkipThought"))),
-        Finding("Log-linear BOW models (FastSent, CBOW) beat the deep sequence models on "
-                "STS 2014 overall",
-                lambda evidence: beats(evidence, "table4", "All (STS) Spearman",
-                                    ("FastSent", "CBOW"), ("SAE", "SDAE", "SkipThought"))),
-        Finding("NMT encoders are weak on unsupervised similarity: below FastSent and "
-                "DictRep on SICK",
-                lambda evidence: beats(evidence, "table4", "SICK Test + Train Spearman",
-                                    ("FastSent", "DictRep BOW"),
-                                    ("NMT En to Fr", "NMT En to De"))),
-        Finding("NMT En to Fr does better on supervised transfer (MR) than ParagraphVec "
-                "and the SAE",
-                lambda evidence: beats(evidence, "table3", "MR", ("NMT En to Fr",),
-                                    ("ParagraphVec DBOW", "ParagraphVec DM", "SAE"))),
-        Finding("SkipThought leads supervised transfer on MR",
-                lambda evidence: beats(evidence, "table3", "MR", ("SkipThought",),
-                                    ("FastSent", "CBOW", "SDAE"))),
+        Finding(
+            "FastSent and DictRep lead unsupervised similarity (SICK): above the "
+            "autoencoders, ParagraphVec and SkipThought",
+            lambda evidence: beats(
+                evidence,
+                "table4",
+                "SICK Test + Train Spearman",
+                ("FastSent", "DictRep BOW"),
+                ("SAE", "SDAE", "ParagraphVec DBOW", "ParagraphVec DM", "SkipThought"),
+            ),
+        ),
+        Finding(
+            "Log-linear BOW models (FastSent, CBOW) beat the deep sequence models on "
+            "STS 2014 overall",
+            lambda evidence: beats(
+                evidence,
+                "table4",
+                "All (STS) Spearman",
+                ("FastSent", "CBOW"),
+                ("SAE", "SDAE", "SkipThought"),
+            ),
+        ),
+        Finding(
+            "NMT encoders are weak on unsupervised similarity: below FastSent and DictRep on SICK",
+            lambda evidence: beats(
+                evidence,
+                "table4",
+                "SICK Test + Train Spearman",
+                ("FastSent", "DictRep BOW"),
+                ("NMT En to Fr", "NMT En to De"),
+            ),
+        ),
+        Finding(
+            "NMT En to Fr does better on supervised transfer (MR) than ParagraphVec and the SAE",
+            lambda evidence: beats(
+                evidence,
+                "table3",
+                "MR",
+                ("NMT En to Fr",),
+                ("ParagraphVec DBOW", "ParagraphVec DM", "SAE"),
+            ),
+        ),
+        Finding(
+            "SkipThought leads supervised transfer on MR",
+            lambda evidence: beats(
+                evidence, "table3", "MR", ("SkipThought",), ("FastSent", "CBOW", "SDAE")
+            ),
+        ),
     ),
-    full_time=("hours on 2 CPU cores: each PyTorch family trains once (the runs are "
-               "grouped by encoder), the gensim ones (seconds each) once per corpus; "
-               "DictRep on WordNet's 185,152 definitions and SkipThought take longest; "
-               "the NMT rows train each Multi30K pair in 5-16 min (then 2 min for their "
-               "16 runs); a GPU trains the sequence models 7-28x faster "
-               "(bench/bench_cuda.py)"),
+    full_time=(
+        "hours on 2 CPU cores: each PyTorch family trains once (the runs are "
+        "grouped by encoder), the gensim ones (seconds each) once per corpus; "
+        "DictRep on WordNet's 185,152 definitions and SkipThought take longest; "
+        "the NMT rows train each Multi30K pair in 5-16 min (then 2 min for their "
+        "16 runs); a GPU trains the sequence models 7-28x faster "
+        "(bench/bench_cuda.py)"
+    ),
 )

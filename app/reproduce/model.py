@@ -34,8 +34,7 @@ DUC_ENV = "SENTSPACE_DUC"
 
 def data_root() -> Path:
     """``$SENTSPACE_DATA``, else ``shared/data`` beside the repository."""
-    return Path(os.environ.get(DATA_ENV) or
-                Path(__file__).resolve().parents[3] / "shared" / "data")
+    return Path(os.environ.get(DATA_ENV) or Path(__file__).resolve().parents[3] / "shared" / "data")
 
 
 def duc_folder() -> Path | None:
@@ -135,8 +134,10 @@ class Cell:
         if self.mark not in MARKS or self.with_data not in (*MARKS, None):
             raise ValueError(f"mark must be one of {MARKS}, not {self.mark!r}")
         if self.run is None and self.computed is None and self.mark != NEEDS:
-            raise ValueError(f"{self.table} {self.row} {self.column}: a cell without a run "
-                             "is one that needs something")
+            raise ValueError(
+                f"{self.table} {self.row} {self.column}: a cell without a run "
+                "is one that needs something"
+            )
 
 
 @dataclass(frozen=True)
@@ -196,11 +197,16 @@ class Paper:
         raise KeyError(table_id)
 
 
-def cell_grid(table: str, rows: dict[str, tuple[Run | None, str, str]],
-              columns: dict[str, tuple[str, Callable[[str], float | None] | None]],
-              printed: dict[str, tuple[str, ...]], *, quick: frozenset[str] = frozenset(),
-              column_runs: Callable[[Run, str], Run] | None = None,
-              column_notes: dict[str, str] | None = None) -> tuple[Cell, ...]:
+def cell_grid(
+    table: str,
+    rows: dict[str, tuple[Run | None, str, str]],
+    columns: dict[str, tuple[str, Callable[[str], float | None] | None]],
+    printed: dict[str, tuple[str, ...]],
+    *,
+    quick: frozenset[str] = frozenset(),
+    column_runs: Callable[[Run, str], Run] | None = None,
+    column_notes: dict[str, str] | None = None,
+) -> tuple[Cell, ...]:
     """Cells of a table printed as models x columns.
 
     ``rows``: model -> (run of its first column or None, mark, note); ``columns``: column
@@ -214,9 +220,20 @@ def cell_grid(table: str, rows: dict[str, tuple[Run | None, str, str]],
         for (column, (metric, parse)), text in zip(columns.items(), printed[model], strict=True):
             this_run = run if run is None or column_runs is None else column_runs(run, column)
             extra = (column_notes or {}).get(column, "")
-            cells.append(Cell(table, model, column, text, parse(text) if parse else None,
-                              this_run, metric, mark, "; ".join(n for n in (note, extra) if n),
-                              model in quick))
+            cells.append(
+                Cell(
+                    table,
+                    model,
+                    column,
+                    text,
+                    parse(text) if parse else None,
+                    this_run,
+                    metric,
+                    mark,
+                    "; ".join(n for n in (note, extra) if n),
+                    model in quick,
+                )
+            )
     return tuple(cells)
 
 

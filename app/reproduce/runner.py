@@ -46,11 +46,13 @@ RESAMPLES = statistics.DEFAULT_RESAMPLES
 def _latent_similarity(anchor: str, rank: int) -> Callable[[Result], tuple[float, None, int]]:
     """The cosine of the sentence at ``rank`` among the others, seen from the sentence
     ``anchor`` (Triantafillou2016 Table 8)."""
+
     def extract(result: Any) -> tuple[float, None, int]:
         row = int(np.flatnonzero(result.sentence_id == anchor)[0])
         ranks, similarities = result.rank[row], result.similarity[row]
         other = np.flatnonzero(ranks == rank)
         return float(similarities[other[0]]), None, len(ranks) - 1
+
     return extract
 
 
@@ -58,12 +60,14 @@ def _latent_similarity(anchor: str, rank: int) -> Callable[[Result], tuple[float
 SOUP_REFERENCE = "L7"
 #: Metrics that are not a result's Score, by the name a Cell gives.
 EXTRACTORS: dict[str, Callable[[Result], tuple[float, tuple[float, float] | None, int]]] = {
-    f"similarity at rank {r}": _latent_similarity(SOUP_REFERENCE, r) for r in range(1, 6)}
+    f"similarity at rank {r}": _latent_similarity(SOUP_REFERENCE, r) for r in range(1, 6)
+}
 
 
 def _bootstrap_mean(values: np.ndarray, seed: int) -> tuple[float, float]:
-    return statistics.bootstrap_ci(statistics.mean, np.asarray(values, dtype=float),
-                                   n_resamples=RESAMPLES, seed=seed)
+    return statistics.bootstrap_ci(
+        statistics.mean, np.asarray(values, dtype=float), n_resamples=RESAMPLES, seed=seed
+    )
 
 
 def _interval(result: Any, metric: str, seed: int) -> tuple[float, float] | None:
@@ -77,25 +81,30 @@ def _interval(result: Any, metric: str, seed: int) -> tuple[float, float] | None
         index = result.class_names.index(metric)
         return _bootstrap_mean(result.passed[result.comparisons.class_index == index], seed)
     if result.evaluation == "costra" and metric == "mean":
-        return statistics.bootstrap_ci(_class_mean(result.comparisons.class_index),
-                                       result.passed.astype(float), n_resamples=RESAMPLES,
-                                       seed=seed)
+        return statistics.bootstrap_ci(
+            _class_mean(result.comparisons.class_index),
+            result.passed.astype(float),
+            n_resamples=RESAMPLES,
+            seed=seed,
+        )
     return None
 
 
 def _class_mean(class_index: np.ndarray) -> statistics.Metric:
     """Costra's average: the mean over classes of each class's share passed (unrounded,
     where the reference evaluator rounds each class to 3 decimals)."""
-    one_hot = np.eye(int(class_index.max()) + 1)[class_index]     # (n, classes)
+    one_hot = np.eye(int(class_index.max()) + 1)[class_index]  # (n, classes)
 
     def metric(values, gold, weights):
         w = weights if weights is not None else np.ones((1, len(values)))
         return ((w * values) @ one_hot / (w @ one_hot)).mean(axis=1)
+
     return metric
 
 
-def measure(result: Result, metric: str, seed: int = 0
-            ) -> tuple[float, tuple[float, float] | None, int | None]:
+def measure(
+    result: Result, metric: str, seed: int = 0
+) -> tuple[float, tuple[float, float] | None, int | None]:
     """(value, 95% interval or None, items) of ``metric`` in ``result``."""
     if metric in EXTRACTORS:
         return EXTRACTORS[metric](result)
@@ -103,8 +112,10 @@ def measure(result: Result, metric: str, seed: int = 0
         if score.name == metric:
             ci = score.ci if score.ci is not None else _interval(result, metric, seed)
             return float(score.value), ci, score.n
-    raise KeyError(f"{result.evaluation} reports no {metric!r} "
-                   f"(it reports {', '.join(s.name for s in result.scores())})")
+    raise KeyError(
+        f"{result.evaluation} reports no {metric!r} "
+        f"(it reports {', '.join(s.name for s in result.scores())})"
+    )
 
 
 @dataclass(frozen=True)
@@ -153,9 +164,13 @@ class Row:
             return f"{reach} ({self.mark})"
         if reach == OUTSIDE:
             return f"{reach}: {self.cell.outside or 'no cause recorded'}"
-        how = ("interval covers it" if self.ci is not None and self.cell.published is not None
-               and self.ci[0] <= self.cell.published <= self.ci[1]
-               else f"within the band {self.band}")
+        how = (
+            "interval covers it"
+            if self.ci is not None
+            and self.cell.published is not None
+            and self.ci[0] <= self.cell.published <= self.ci[1]
+            else f"within the band {self.band}"
+        )
         return f"{reach} ({how})"
 
     @property
@@ -175,12 +190,25 @@ class Row:
 
     def to_dict(self) -> dict[str, Any]:
         cell = self.cell
-        return {"table": cell.table, "row": cell.row, "column": cell.column,
-                "printed": cell.printed, "published": cell.published,
-                "value": self.value, "ci": list(self.ci) if self.ci else None, "n": self.n,
-                "difference": self.difference, "mark": self.mark, "reach": self.reach,
-                "reach_note": self.reach_text, "band": self.band, "note": cell.note,
-                "metric": cell.metric, "command": self.command, "status": self.status}
+        return {
+            "table": cell.table,
+            "row": cell.row,
+            "column": cell.column,
+            "printed": cell.printed,
+            "published": cell.published,
+            "value": self.value,
+            "ci": list(self.ci) if self.ci else None,
+            "n": self.n,
+            "difference": self.difference,
+            "mark": self.mark,
+            "reach": self.reach,
+            "reach_note": self.reach_text,
+            "band": self.band,
+            "note": cell.note,
+            "metric": cell.metric,
+            "command": self.command,
+            "status": self.status,
+        }
 
 
 @dataclass(frozen=True)
@@ -210,16 +238,26 @@ class FindingCheck:
     @property
     def evidence(self) -> str:
         d = self.decision
-        tested = (f" Deciding test: effect {d.effect:+.4f}, p {d.p_value:.3g}."
-                  if d.p_value is not None and d.effect is not None else "")
+        tested = (
+            f" Deciding test: effect {d.effect:+.4f}, p {d.p_value:.3g}."
+            if d.p_value is not None and d.effect is not None
+            else ""
+        )
         paper = f" On the paper's numbers: {d.paper}." if d.paper else ""
         return f"Compared: {d.comparison}. {d.evidence}.{tested}{paper}"
 
     def to_dict(self) -> dict[str, Any]:
         d = self.decision
-        return {"claim": self.claim, "verdict": d.verdict, "comparison": d.comparison,
-                "evidence": d.evidence, "p_value": d.p_value, "effect": d.effect,
-                "paper": d.paper, "paper_holds": d.paper_holds}
+        return {
+            "claim": self.claim,
+            "verdict": d.verdict,
+            "comparison": d.comparison,
+            "evidence": d.evidence,
+            "p_value": d.p_value,
+            "effect": d.effect,
+            "paper": d.paper,
+            "paper_holds": d.paper_holds,
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -246,11 +284,20 @@ class Report:
         """The shell command that makes this report again (one per table when it holds
         some of the paper's tables, the command line taking one or all)."""
         if list(self.tables) == [table.id for table in self.paper.tables]:
-            return reproduce_command(self.paper.name, self.variant, self.seed,
-                                     data=self.data, options=self.options)
-        return "; ".join(reproduce_command(self.paper.name, self.variant, self.seed, table,
-                                           data=self.data, options=self.options)
-                         for table in self.tables)
+            return reproduce_command(
+                self.paper.name, self.variant, self.seed, data=self.data, options=self.options
+            )
+        return "; ".join(
+            reproduce_command(
+                self.paper.name,
+                self.variant,
+                self.seed,
+                table,
+                data=self.data,
+                options=self.options,
+            )
+            for table in self.tables
+        )
 
     def result_of(self, row: Row) -> Result | None:
         """The evaluation result a row's number comes from (None when not re-run)."""
@@ -268,8 +315,9 @@ def selected_cells(paper: Paper, tables: Sequence[str] | None = None) -> list[Ce
     return [cell for table in chosen for cell in table.cells]
 
 
-def planned_runs(paper: Paper, tables: Sequence[str] | None = None,
-                 variant: str = QUICK) -> list[Run]:
+def planned_runs(
+    paper: Paper, tables: Sequence[str] | None = None, variant: str = QUICK
+) -> list[Run]:
     """The distinct runs a reproduction makes, in table order grouped by encoder: a
     process remembers only its last few trainings on a file
     (:func:`sentspace.models.neural._remembered`), so an encoder's runs one after another
@@ -279,8 +327,9 @@ def planned_runs(paper: Paper, tables: Sequence[str] | None = None,
     for cell in selected_cells(paper, tables):
         if cell.run is not None and (variant == FULL or cell.quick):
             runs.setdefault(cell.run)
-    first_seen = {encoder: k for k, encoder in reversed(list(enumerate(
-        run.encoder for run in runs)))}
+    first_seen = {
+        encoder: k for k, encoder in reversed(list(enumerate(run.encoder for run in runs)))
+    }
     return sorted(runs, key=lambda run: first_seen[run.encoder])
 
 
@@ -304,9 +353,15 @@ def _with_options(run: Run, options: dict[str, str]) -> Run:
     return replace(run, options=tuple(chosen.items()))
 
 
-def run_reproduction(paper: Paper, tables: Sequence[str] | None = None, *,
-                     variant: str = QUICK, seed: int = 0, data: Path | None = None,
-                     options: dict[str, str] | None = None) -> Job[Report]:
+def run_reproduction(
+    paper: Paper,
+    tables: Sequence[str] | None = None,
+    *,
+    variant: str = QUICK,
+    seed: int = 0,
+    data: Path | None = None,
+    options: dict[str, str] | None = None,
+) -> Job[Report]:
     """Re-run ``paper``'s tables (all, or the ids in ``tables``): every distinct run once,
     ``--quick`` (``variant="quick"``: the cells marked quick) or ``--full``; a run that
     fails leaves its rows without a value and says why, the others go on.
@@ -334,22 +389,35 @@ def run_reproduction(paper: Paper, tables: Sequence[str] | None = None, *,
                 corpora[spec] = load_corpus(spec)
             encoder = make_encoder(run.encoder_spec())
             results[run] = yield from _relabelled(
-                evaluation(corpora[spec], encoder, seed=seed,
-                           **dict(_with_options(run, options).options)),
-                f"{paper.name} [{k + 1}/{len(runs)}] {run.label}")
+                evaluation(
+                    corpora[spec], encoder, seed=seed, **dict(_with_options(run, options).options)
+                ),
+                f"{paper.name} [{k + 1}/{len(runs)}] {run.label}",
+            )
         except (CorpusError, EvaluationError, InputError, ModelError) as error:
             errors[run] = str(error)
     bands = {table.id: table.band for table in paper.tables}
-    rows = [_row(cell, results, errors, variant, seed, data, options, bands[cell.table])
-            for cell in cells]
+    rows = [
+        _row(cell, results, errors, variant, seed, data, options, bands[cell.table])
+        for cell in cells
+    ]
     counts = yield from _counts(paper, corpora, data, options)
     yield Progress(f"{paper.name}: testing the findings", 0, 1)
     evidence = _Evidence(rows, results, seed)
     findings = tuple(FindingCheck(f.claim, f.decide(evidence)) for f in paper.findings)
-    return Report(paper=paper, tables=tuple(tables or (t.id for t in paper.tables)),
-                  variant=variant, seed=seed, rows=tuple(rows), counts=counts,
-                  findings=findings, seconds=time.perf_counter() - started, results=results,
-                  data=data, options=tuple(options.items()))
+    return Report(
+        paper=paper,
+        tables=tuple(tables or (t.id for t in paper.tables)),
+        variant=variant,
+        seed=seed,
+        rows=tuple(rows),
+        counts=counts,
+        findings=findings,
+        seconds=time.perf_counter() - started,
+        results=results,
+        data=data,
+        options=tuple(options.items()),
+    )
 
 
 class _Evidence:
@@ -373,23 +441,38 @@ class _Evidence:
         found = self._rows.get((table, row, column))
         return None if found is None else found.ci
 
-    def test(self, a: tuple[str, str, str], b: tuple[str, str, str]
-             ) -> statistics.PairedTest | None:
+    def test(
+        self, a: tuple[str, str, str], b: tuple[str, str, str]
+    ) -> statistics.PairedTest | None:
         if (a, b) not in self._tests:
             row_a, row_b = self._rows[a], self._rows[b]
             result_a = self._results.get(row_a.cell.run) if row_a.cell.run else None
             result_b = self._results.get(row_b.cell.run) if row_b.cell.run else None
-            self._tests[a, b] = (None if result_a is None or result_b is None else
-                                 test_cells(result_a, row_a.cell.metric, result_b,
-                                            row_b.cell.metric, seed=self._seed))
+            self._tests[a, b] = (
+                None
+                if result_a is None or result_b is None
+                else test_cells(
+                    result_a, row_a.cell.metric, result_b, row_b.cell.metric, seed=self._seed
+                )
+            )
         return self._tests[a, b]
 
 
-def _row(cell: Cell, results: dict[Run, Result], errors: dict[Run, str], variant: str,
-         seed: int, data: Path | None = None, options: dict[str, str] | None = None,
-         band: float = DEFAULT_BAND) -> Row:
-    mark = (cell.with_data if cell.with_data and cell.run is not None and cell.run.reads_duc
-            and is_duc(data) else cell.mark)
+def _row(
+    cell: Cell,
+    results: dict[Run, Result],
+    errors: dict[Run, str],
+    variant: str,
+    seed: int,
+    data: Path | None = None,
+    options: dict[str, str] | None = None,
+    band: float = DEFAULT_BAND,
+) -> Row:
+    mark = (
+        cell.with_data
+        if cell.with_data and cell.run is not None and cell.run.reads_duc and is_duc(data)
+        else cell.mark
+    )
     if cell.computed is not None:
         value, n = cell.computed()
         return Row(cell, value, None, n, mark=mark, band=band)
@@ -397,21 +480,27 @@ def _row(cell: Cell, results: dict[Run, Result], errors: dict[Run, str], variant
         # The note's first clause says what is needed; the rest is in the notes.
         return Row(cell, skipped=f"{NEEDS}: {cell.note.split(';')[0]}", mark=mark, band=band)
     run = _with_options(cell.run, options or {})
-    command = eval_command(run.evaluation, run.corpus_spec(data), [run.encoder_spec()], seed,
-                           dict(run.options))
+    command = eval_command(
+        run.evaluation, run.corpus_spec(data), [run.encoder_spec()], seed, dict(run.options)
+    )
     if cell.run in errors:
         return Row(cell, command=command, error=errors[cell.run], mark=mark, band=band)
     if cell.run not in results:
-        return Row(cell, command=command,
-                   skipped="outside --quick" if variant == QUICK else "not re-run",
-                   mark=mark, band=band)
+        return Row(
+            cell,
+            command=command,
+            skipped="outside --quick" if variant == QUICK else "not re-run",
+            mark=mark,
+            band=band,
+        )
     value, ci, n_items = measure(results[cell.run], cell.metric, seed)
     ci = None if ci is None or not all(math.isfinite(x) for x in ci) else ci
     return Row(cell, value, ci, n_items, command, mark=mark, band=band)
 
 
-def _counts(paper: Paper, corpora: dict[str, Corpus], data: Path | None,
-            options: dict[str, str]) -> Job[tuple[CountCheck, ...]]:
+def _counts(
+    paper: Paper, corpora: dict[str, Corpus], data: Path | None, options: dict[str, str]
+) -> Job[tuple[CountCheck, ...]]:
     checks = []
     for k, count in enumerate(paper.counts):
         yield Progress(f"{paper.name}: checking the paper's counts", k, len(paper.counts))
@@ -419,8 +508,11 @@ def _counts(paper: Paper, corpora: dict[str, Corpus], data: Path | None,
         try:
             if spec not in corpora:
                 corpora[spec] = load_corpus(spec)
-            ours = (count.measure(corpora[spec], **options) if count.takes_options
-                    else count.measure(corpora[spec]))
+            ours = (
+                count.measure(corpora[spec], **options)
+                if count.takes_options
+                else count.measure(corpora[spec])
+            )
         except (CorpusError, EvaluationError) as error:
             ours = f"not measured: {error}"
         checks.append(CountCheck(count.what, count.paper, ours, count.note))

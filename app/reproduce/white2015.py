@@ -20,21 +20,35 @@ MSRP = "msrp-grouped"
 OPINOSIS = "{data}/white2015-paraphrase-grouped/opinosis_distribute"
 STATE_UNION = "{data}/state-union/sentences.txt"
 #: What the paper leaves unstated, filled by sentspace's defaults (PAPER-TABLES.md).
-DEFAULTS = ("SVM C not stated: sentspace's C=1.0; class weighting not stated: 'balanced'; "
-            "one stratified 3-fold CV, seed 0 (repeats not stated)")
-TRAINED_HERE = ("trained here on the State of the Union (17,122 sentences, default sizes) "
-                "instead of ")
+DEFAULTS = (
+    "SVM C not stated: sentspace's C=1.0; class weighting not stated: 'balanced'; "
+    "one stratified 3-fold CV, seed 0 (repeats not stated)"
+)
+TRAINED_HERE = (
+    "trained here on the State of the Union (17,122 sentences, default sizes) instead of "
+)
 
 #: Model -> (encoder spec, mark, what differs, re-run by --quick).
 MODELS = {
-    "PV-DM": ("doc2vec-dm:" + STATE_UNION, SUBSTITUTE,
-              TRAINED_HERE + "1.2M Wikipedia sentences (window 8, 300-d, concatenated)",
-              False),
-    "PV-DBOW": ("doc2vec-dbow:" + STATE_UNION, SUBSTITUTE,
-                TRAINED_HERE + "1.2M Wikipedia sentences (window 8, 300-d)", False),
-    "URAE": ("urae:" + STATE_UNION, SUBSTITUTE,
-             TRAINED_HERE + "Socher et al.'s released 200-d URAE (150k Gigaword sentences); "
-             "GloVe 50d leaves", False),
+    "PV-DM": (
+        "doc2vec-dm:" + STATE_UNION,
+        SUBSTITUTE,
+        TRAINED_HERE + "1.2M Wikipedia sentences (window 8, 300-d, concatenated)",
+        False,
+    ),
+    "PV-DBOW": (
+        "doc2vec-dbow:" + STATE_UNION,
+        SUBSTITUTE,
+        TRAINED_HERE + "1.2M Wikipedia sentences (window 8, 300-d)",
+        False,
+    ),
+    "URAE": (
+        "urae:" + STATE_UNION,
+        SUBSTITUTE,
+        TRAINED_HERE + "Socher et al.'s released 200-d URAE (150k Gigaword sentences); "
+        "GloVe 50d leaves",
+        False,
+    ),
     "MOWE": ("glove-mean", SUBSTITUTE, "GloVe 6B 50d for Google News word2vec 300-d", True),
     "SOWE": ("glove-sum", SUBSTITUTE, "GloVe 6B 50d for Google News word2vec 300-d", True),
     "BOW": ("bow", SAME, "tokeniser not stated: sentspace's (lowercased)", True),
@@ -42,9 +56,12 @@ MODELS = {
     "PCA BOW": ("pca-bow", SAME, "300-d PCA fitted on the training fold only", False),
 }
 PRINTED = {
-    "PV-DM": ("78.00%", "38.26%"), "PV-DBOW": ("89.93%", "32.19%"),
-    "URAE": ("51.14%", "20.86%"), "MOWE": ("97.91%", "69.30%"),
-    "SOWE": ("98.02%", "68.75%"), "BOW": ("98.37%", "65.23%"),
+    "PV-DM": ("78.00%", "38.26%"),
+    "PV-DBOW": ("89.93%", "32.19%"),
+    "URAE": ("51.14%", "20.86%"),
+    "MOWE": ("97.91%", "69.30%"),
+    "SOWE": ("98.02%", "68.75%"),
+    "BOW": ("98.37%", "65.23%"),
     "PCA BOW": ("97.96%", "54.43%"),
 }
 COLUMNS = {"MSRP Subcorpus": MSRP, "Opinosis Subcorpus": OPINOSIS}
@@ -58,15 +75,27 @@ OUTSIDE = {
         "variance, so PCA BOW is BOW here (0.645 vs BOW 0.635); 200-d 0.635, 100-d 0.578, "
         "75-d 0.555, 50-d 0.486; case kept 0.608 (300-d); another ARPACK seed 0.645. The "
         "paper's 0.544 is what about 75 components give: its PCA likely kept fewer "
-        "effective dimensions on this small corpus (how it was fitted is not stated)"),
+        "effective dimensions on this small corpus (how it was fitted is not stated)"
+    ),
 }
 
 CELLS = tuple(
-    Cell(TABLE, model, column, printed, percent(printed),
-         Run("classification", corpus, encoder), "mean accuracy", mark,
-         f"{note}; {DEFAULTS}", quick, outside=OUTSIDE.get((model, column), ""))
+    Cell(
+        TABLE,
+        model,
+        column,
+        printed,
+        percent(printed),
+        Run("classification", corpus, encoder),
+        "mean accuracy",
+        mark,
+        f"{note}; {DEFAULTS}",
+        quick,
+        outside=OUTSIDE.get((model, column), ""),
+    )
     for model, (encoder, mark, note, quick) in MODELS.items()
-    for (column, corpus), printed in zip(COLUMNS.items(), PRINTED[model], strict=True))
+    for (column, corpus), printed in zip(COLUMNS.items(), PRINTED[model], strict=True)
+)
 
 
 def _groups(corpus) -> str:
@@ -77,6 +106,7 @@ def _groups(corpus) -> str:
 
 def _bow_dimension(corpus) -> str:
     from sentspace.models.bow import BagOfWords  # noqa: PLC0415 (only when counting)
+
     return f"{BagOfWords().fit(list(corpus.texts)).dim:,}"
 
 
@@ -87,31 +117,59 @@ LEARNED = ("PV-DM", "PV-DBOW", "URAE")
 PAPER = Paper(
     name="white2015",
     title="White, Sadiq, Hamdan, Bennamoun & Togneri 2015: How well sentence embeddings "
-          "capture meaning",
-    tables=(Table(TABLE, "Paraphrase-group classification accuracy (linear SVM, 3-fold CV)",
-                  "Each sentence is classified into its paraphrase group; groups of fewer "
-                  "than 3 sentences dropped; mean accuracy over stratified folds.", CELLS,
-                  band=0.02),),
+    "capture meaning",
+    tables=(
+        Table(
+            TABLE,
+            "Paraphrase-group classification accuracy (linear SVM, 3-fold CV)",
+            "Each sentence is classified into its paraphrase group; groups of fewer "
+            "than 3 sentences dropped; mean accuracy over stratified folds.",
+            CELLS,
+            band=0.02,
+        ),
+    ),
     counts=(
-        Count("MSRP sub-corpus", "859 sentences / 273 groups", MSRP, _groups,
-              "the distributed grouping has one group more than the paper's caption"),
-        Count("Opinosis sub-corpus", "521 sentences / 89 groups", OPINOSIS, _groups,
-              "groups of 3 or more of the distributed grouping (669 / 163 in all)"),
-        Count("BOW dimension, MSRP (unique tokens)", "2,976", MSRP, _bow_dimension,
-              "sentspace's bow lowercases; the paper's tokeniser is not stated"),
+        Count(
+            "MSRP sub-corpus",
+            "859 sentences / 273 groups",
+            MSRP,
+            _groups,
+            "the distributed grouping has one group more than the paper's caption",
+        ),
+        Count(
+            "Opinosis sub-corpus",
+            "521 sentences / 89 groups",
+            OPINOSIS,
+            _groups,
+            "groups of 3 or more of the distributed grouping (669 / 163 in all)",
+        ),
+        Count(
+            "BOW dimension, MSRP (unique tokens)",
+            "2,976",
+            MSRP,
+            _bow_dimension,
+            "sentspace's bow lowercases; the paper's tokeniser is not stated",
+        ),
         Count("BOW dimension, Opinions (unique tokens)", "1,085", OPINOSIS, _bow_dimension),
     ),
     findings=(
-        Finding("Sum/mean of word vectors beats PV and URAE on MSRP groups",
-                lambda evidence: beats(evidence, TABLE, M, WORD_VECTORS, LEARNED)),
-        Finding("BOW is best on MSRP",
-                lambda evidence: best_of(evidence, TABLE, M, "BOW", tuple(MODELS))),
-        Finding("The Opinosis groups are far harder than MSRP's for every model",
-                lambda evidence: every_lower(evidence, TABLE, tuple(MODELS), O, M)),
-        Finding("PCA to 300 dimensions loses little against BOW on MSRP (within 2 points)",
-                lambda evidence: within(evidence, (TABLE, "BOW", M), (TABLE, "PCA BOW", M),
-                                        0.02)),
+        Finding(
+            "Sum/mean of word vectors beats PV and URAE on MSRP groups",
+            lambda evidence: beats(evidence, TABLE, M, WORD_VECTORS, LEARNED),
+        ),
+        Finding(
+            "BOW is best on MSRP",
+            lambda evidence: best_of(evidence, TABLE, M, "BOW", tuple(MODELS)),
+        ),
+        Finding(
+            "The Opinosis groups are far harder than MSRP's for every model",
+            lambda evidence: every_lower(evidence, TABLE, tuple(MODELS), O, M),
+        ),
+        Finding(
+            "PCA to 300 dimensions loses little against BOW on MSRP (within 2 points)",
+            lambda evidence: within(evidence, (TABLE, "BOW", M), (TABLE, "PCA BOW", M), 0.02),
+        ),
     ),
     full_time="about 6 minutes on 2 CPU cores (three encoders trained on the State of "
-              "the Union, each refitted for both corpora)",
+    "the Union, each refitted for both corpora)",
 )

@@ -35,8 +35,7 @@ def group_journals(corpus, folder, authors):
 
 def expected_groups(corpus, author):
     labels = corpus.groups.labels(len(corpus))
-    return ["100" if i in MOVES[author] else corpus.groups.names[labels[i]]
-            for i in range(20)]
+    return ["100" if i in MOVES[author] else corpus.groups.names[labels[i]] for i in range(20)]
 
 
 def test_two_authors_cohen_kappa_confusion_and_disagreements(corpus, tmp_path):
@@ -88,8 +87,10 @@ def test_a_lead_who_decided_one_item_leaves_the_pair_its_kappa(corpus, tmp_path)
 
 def test_labels_and_scores_on_sick(shared_data, tmp_path):
     sick = load_corpus(str(shared_data / "sick"))
-    decided = {"A": ([4.5, 3.0, 1.0, 2.5, 4.0, 5.0], [2, 1, 1, 0, 2, 2]),
-               "B": ([4.0, 3.5, 1.0, 3.5, 4.0, 4.5], [2, 1, 0, 0, 2, 1])}
+    decided = {
+        "A": ([4.5, 3.0, 1.0, 2.5, 4.0, 5.0], [2, 1, 1, 0, 2, 2]),
+        "B": ([4.0, 3.5, 1.0, 3.5, 4.0, 4.5], [2, 1, 0, 0, 2, 1]),
+    }
     paths = []
     for author, (scores, labels) in decided.items():
         paths.append(tmp_path / f"{author}.jsonl")
@@ -107,10 +108,12 @@ def test_labels_and_scores_on_sick(shared_data, tmp_path):
     # Both reviewed pair 6 and kept it: one more decided item each.
     kept_label, kept_score = sick.pairs.label_text(int(sick.pairs.label[6])), sick.pairs.score[6]
     assert by_kind["label"].value == pytest.approx(
-        cohen_kappa_score(a_labels + [kept_label], b_labels + [kept_label]), abs=1e-12)
-    alpha = krippendorff.alpha(reliability_data=[decided["A"][0] + [kept_score],
-                                                 decided["B"][0] + [kept_score]],
-                               level_of_measurement="interval")
+        cohen_kappa_score(a_labels + [kept_label], b_labels + [kept_label]), abs=1e-12
+    )
+    alpha = krippendorff.alpha(
+        reliability_data=[decided["A"][0] + [kept_score], decided["B"][0] + [kept_score]],
+        level_of_measurement="interval",
+    )
     assert by_kind["score"].statistic == "Krippendorff's alpha (interval)"
     assert by_kind["score"].value == pytest.approx(alpha, abs=1e-12)
     assert by_kind["score"].n_items == 7 and "pair:7" not in by_kind["score"].decisions

@@ -41,7 +41,10 @@ def keys_of(lists, batch):
 def test_batches_are_stratified_by_list_and_hold_whole_items(msrp):
     _, lists = msrp
     assert {kind: len(items) for kind, items in lists.items()} == {
-        "misgrouped": 859, "split": 274, "merge": len(lists["merge"])}
+        "misgrouped": 859,
+        "split": 274,
+        "merge": len(lists["merge"]),
+    }
     batches = split_batches(lists, 3)
     for kind, items in lists.items():
         counts = [batch.counts()[kind] for batch in batches]
@@ -49,7 +52,7 @@ def test_batches_are_stratified_by_list_and_hold_whole_items(msrp):
         # Dealt in rank order: each batch has its share of the most suspicious rows.
         assert sorted(batch.rows[kind][0] for batch in batches) == [0, 1, 2]
     every = [key for batch in batches for key in keys_of(lists, batch)]
-    assert len(every) == len(set(every))       # no item in two batches
+    assert len(every) == len(set(every))  # no item in two batches
     assert [b.person for b in batches] == ["person 1", "person 2", "person 3"]
 
     # A double review of the 10 first rows of each list: each item to two people.
@@ -59,8 +62,12 @@ def test_batches_are_stratified_by_list_and_hold_whole_items(msrp):
     assert [batch.size for batch in double] == [20, 20, 20]
     for args in ((0,), (2, 3), (2, 1, 0)):
         with pytest.raises(InputError):
-            split_batches(lists, *args[:1], copies=args[1] if len(args) > 1 else 1,
-                          top=args[2] if len(args) > 2 else None)
+            split_batches(
+                lists,
+                *args[:1],
+                copies=args[1] if len(args) > 1 else 1,
+                top=args[2] if len(args) > 2 else None,
+            )
     with pytest.raises(InputError, match="give 2 names"):
         split_batches(lists, 2, names=["ann"])
 
@@ -79,8 +86,7 @@ def test_take_keeps_each_list_row_for_row(msrp):
     for items in lists.values():
         rows = [5, 0, 3]
         part = items.take(rows)
-        assert len(part) == 3 and [part.key(r) for r in range(3)] == [
-            items.key(r) for r in rows]
+        assert len(part) == 3 and [part.key(r) for r in range(3)] == [items.key(r) for r in rows]
         assert [part.why(r) for r in range(3)] == [items.why(r) for r in rows]
         for (header, values), (_, whole) in zip(part.columns(), items.columns()):
             assert list(values) == [whole[r] for r in rows], header
@@ -95,8 +101,9 @@ def test_batches_open_as_workspaces_and_come_back_with_their_conflicts(msrp, tmp
     top = lists["misgrouped"]
     batches = split_batches(lists, 2, copies=2, top=4, names=["Ann Lee", "ben"])
     out = tmp_path / "batches"
-    written = export_batches("msrp-grouped", corpus, lists, batches, out,
-                             records=team.journal.records, named=True)
+    written = export_batches(
+        "msrp-grouped", corpus, lists, batches, out, records=team.journal.records, named=True
+    )
     assert [path.parent.name for path in written] == ["batch-1-ann-lee", "batch-2-ben"]
     index = json.loads((out / INDEX).read_text())
     assert [entry["person"] for entry in index["batches"]] == ["Ann Lee", "ben"]
@@ -111,8 +118,7 @@ def test_batches_open_as_workspaces_and_come_back_with_their_conflicts(msrp, tmp
         workspace, changes = open_workspace(path)
         assert changes == []
         state = run_job(restore_session(workspace, path)).current
-        assert {kind: len(items) for kind, items in state.review_lists.items()} == \
-            batch.counts()
+        assert {kind: len(items) for kind, items in state.review_lists.items()} == batch.counts()
         assert state.annotations.journal.path.parent == path.parent
         assert state.annotations.group_names_of(100) == ["3"]
         state.annotations.author = batch.person
@@ -130,7 +136,7 @@ def test_batches_open_as_workspaces_and_come_back_with_their_conflicts(msrp, tmp
     assert changes.authors == ["Ann Lee", "ben"] and len(changes.conflicts) == 1
     [conflict] = team.conflicts
     assert [d.author for d in decisions_of(conflict)] == ["Ann Lee", "ben"]
-    assert not bring_back(team, [out])          # nothing new the second time
+    assert not bring_back(team, [out])  # nothing new the second time
     team.resolve(conflict, decisions_of(conflict)[0], "the lead agrees with Ann")
     assert team.conflicts == [] and team.group_names_of(sentence) == ["5"]
     records = read_journal(team.journal.path)[1]
@@ -140,9 +146,26 @@ def test_batches_open_as_workspaces_and_come_back_with_their_conflicts(msrp, tmp
 def test_cli_batches_and_merge_of_their_folder(msrp, tmp_path, capsys):
     corpus, _ = msrp
     out = tmp_path / "out"
-    assert main(["annotations", "batches", "msrp-grouped", "--encoder", "bow",
-                 "--people", "2", "--top", "3", "--names", "ann,ben",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "annotations",
+                "batches",
+                "msrp-grouped",
+                "--encoder",
+                "bow",
+                "--people",
+                "2",
+                "--top",
+                "3",
+                "--names",
+                "ann,ben",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     rows = [line.split() for line in printed.splitlines()]
     # Dealt on from list to list: ann has 2 + 1 + 2 rows, ben 1 + 2 + 1.
@@ -161,12 +184,38 @@ def test_cli_batches_and_merge_of_their_folder(msrp, tmp_path, capsys):
     assert main(["annotations", "agreement", str(out)]) == 0
     assert "group decisions: Cohen's kappa" in capsys.readouterr().out
     # Again into the same folder: refused, nothing overwritten.
-    assert main(["annotations", "batches", "msrp-grouped", "--encoder", "bow",
-                 "--people", "2", "--out", str(out)]) == 2
+    assert (
+        main(
+            [
+                "annotations",
+                "batches",
+                "msrp-grouped",
+                "--encoder",
+                "bow",
+                "--people",
+                "2",
+                "--out",
+                str(out),
+            ]
+        )
+        == 2
+    )
     assert "holds review batches already" in capsys.readouterr().err
     # From a workspace's saved lists.
     workspace = out / "batch-1-ann" / "batch-1.sentspace"
-    assert main(["annotations", "batches", str(workspace), "--people", "3",
-                 "--out", str(tmp_path / "again")]) == 0
+    assert (
+        main(
+            [
+                "annotations",
+                "batches",
+                str(workspace),
+                "--people",
+                "3",
+                "--out",
+                str(tmp_path / "again"),
+            ]
+        )
+        == 0
+    )
     assert "misgrouped" in capsys.readouterr().out
     assert len(batch_journals([tmp_path / "again"])) == 3

@@ -42,7 +42,8 @@ def test_move_split_merge_change_only_what_they_say(corpus):
     after = membership(moved)
     assert after["L1"] == ["1"]
     assert {k: v for k, v in after.items() if k != "L1"} == {
-        k: v for k, v in before.items() if k != "L1"}
+        k: v for k, v in before.items() if k != "L1"
+    }
     assert moved.groups.n_groups == 274 and moved.fingerprint != corpus.fingerprint
     assert corpus.groups.names[corpus.groups.labels(859)[0]] == "0"  # original untouched
 
@@ -57,18 +58,29 @@ def test_move_split_merge_change_only_what_they_say(corpus):
     assert merged.groups.sizes[merged.groups.names.index("0")] == 6
 
     # Emptying a group removes it; moving a sentence back restores the corpus exactly.
-    emptied = apply(corpus, [MoveSentence(sentence=s, source="0", target="1")
-                             for s in ("L1", "L2", "L3")])
+    emptied = apply(
+        corpus, [MoveSentence(sentence=s, source="0", target="1") for s in ("L1", "L2", "L3")]
+    )
     assert "0" not in emptied.groups.names
-    there_and_back = apply(corpus, [MoveSentence(sentence="L1", source="0", target="1"),
-                                    MoveSentence(sentence="L1", source="1", target="0")])
+    there_and_back = apply(
+        corpus,
+        [
+            MoveSentence(sentence="L1", source="0", target="1"),
+            MoveSentence(sentence="L1", source="1", target="0"),
+        ],
+    )
     assert membership(there_and_back) == before
 
 
 def test_bad_edits_are_rejected_with_reasons(corpus):
     with pytest.raises(EditError, match="edit 2 .*L1 is not in paraphrase group 0"):
-        apply(corpus, [MoveSentence(sentence="L1", source="0", target="1"),
-                       MoveSentence(sentence="L1", source="0", target="2")])
+        apply(
+            corpus,
+            [
+                MoveSentence(sentence="L1", source="0", target="1"),
+                MoveSentence(sentence="L1", source="0", target="2"),
+            ],
+        )
     with pytest.raises(EditError, match="no sentence has the id 'L9999'"):
         apply(corpus, [MoveSentence(sentence="L9999", source="0", target="1")])
     with pytest.raises(EditError, match="not every sentence"):
@@ -81,15 +93,25 @@ def test_bad_edits_are_rejected_with_reasons(corpus):
 
 def test_pair_edits_and_records_round_trip_through_json(shared_data):
     sick = load_sick(shared_data / "sick")
-    edit = EditPair(pair=3, score=1.5, label=0, old_score=float(sick.pairs.score[3]),
-                    old_label=int(sick.pairs.label[3]), reason="typo in the score")
+    edit = EditPair(
+        pair=3,
+        score=1.5,
+        label=0,
+        old_score=float(sick.pairs.score[3]),
+        old_label=int(sick.pairs.label[3]),
+        reason="typo in the score",
+    )
     edited = apply(sick, [edit])
     assert edited.pairs.score[3] == 1.5 and edited.pairs.label[3] == 0
     assert np.array_equal(np.delete(edited.pairs.score, 3), np.delete(sick.pairs.score, 3))
     assert sick.pairs.score[3] == 3.4
-    for record in (edit, MoveSentence(sentence="L1", source=None, target="7"),
-                   SplitGroup(group="0", members=("L1", "L2"), target="9"),
-                   MarkReviewed(item="group:3"), AddNote(item="pair:3", text="héllo")):
+    for record in (
+        edit,
+        MoveSentence(sentence="L1", source=None, target="7"),
+        SplitGroup(group="0", members=("L1", "L2"), target="9"),
+        MarkReviewed(item="group:3"),
+        AddNote(item="pair:3", text="héllo"),
+    ):
         assert edit_from_dict(json.loads(json.dumps(record.to_dict()))) == record
     assert "score 3.4 -> 1.5" in edit.describe()
 
@@ -115,8 +137,10 @@ def test_session_journals_undo_redo_and_replays_exactly(corpus, tmp_path):
     assert reopened.can_redo and reopened.redo().op == "note"
     assert reopened.notes == {"group:2": ["check the dates"]}
     reopened.undo(), reopened.undo(), reopened.undo()
-    assert membership(reopened.corpus) == {"L1": ["1"], **{
-        k: v for k, v in membership(corpus).items() if k != "L1"}}
+    assert membership(reopened.corpus) == {
+        "L1": ["1"],
+        **{k: v for k, v in membership(corpus).items() if k != "L1"},
+    }
     reopened.move(1, "1")  # a new edit clears the redo stack
     assert not reopened.can_redo
     with pytest.raises(EditError):
@@ -126,8 +150,19 @@ def test_session_journals_undo_redo_and_replays_exactly(corpus, tmp_path):
     lines = path.read_text().splitlines()
     assert json.loads(lines[0])["corpus"] == corpus.fingerprint
     assert [json.loads(line)["op"] for line in lines[1:]] == [
-        "move", "move", "reviewed", "note", "undo", "undo", "redo", "redo", "undo", "undo",
-        "undo", "move"]
+        "move",
+        "move",
+        "reviewed",
+        "note",
+        "undo",
+        "undo",
+        "redo",
+        "redo",
+        "undo",
+        "undo",
+        "undo",
+        "move",
+    ]
 
 
 def test_a_torn_last_line_is_ignored_with_a_warning(corpus, tmp_path):
@@ -163,7 +198,8 @@ def test_journal_location(corpus, tmp_path, monkeypatch):
     monkeypatch.setenv("SENTSPACE_DATA_DIR", str(tmp_path))
     assert journal_path(corpus) == tmp_path / "journals" / f"{corpus.fingerprint}.jsonl"
     assert journal_path(corpus, tmp_path / "w" / "study.json") == (
-        tmp_path / "w" / f"study.{corpus.fingerprint}.edits.jsonl")
+        tmp_path / "w" / f"study.{corpus.fingerprint}.edits.jsonl"
+    )
 
 
 def test_round_trip_move_one_sentence_export_reload(corpus, tmp_path):
@@ -171,8 +207,14 @@ def test_round_trip_move_one_sentence_export_reload(corpus, tmp_path):
     session = AnnotationSession.open(corpus, tmp_path / "edits.jsonl", author="ann")
     session.move(100, "200", reason="belongs with 200")
     written = session.export(tmp_path / "out")
-    assert {p.name for p in written} == {"phrases.txt", "phrase_groups.csv", "corpus.json",
-                                         "sentences.csv", "changes.csv", "changes.json"}
+    assert {p.name for p in written} == {
+        "phrases.txt",
+        "phrase_groups.csv",
+        "corpus.json",
+        "sentences.csv",
+        "changes.csv",
+        "changes.json",
+    }
     reloaded = load_grouped(tmp_path / "out")
     assert reloaded.texts == corpus.texts and reloaded.ids == corpus.ids
     before, after = membership(corpus), membership(reloaded)
@@ -186,13 +228,21 @@ def test_round_trip_move_one_sentence_export_reload(corpus, tmp_path):
     original_csv = (original / "phrase_groups.csv").read_text().splitlines()
     assert [i for i, (a, b) in enumerate(zip(exported_csv, original_csv)) if a != b] == [101]
     assert (tmp_path / "out" / "phrases.txt").read_bytes() == (
-        original / "phrases.txt").read_bytes()
+        original / "phrases.txt"
+    ).read_bytes()
 
     with (tmp_path / "out" / "changes.csv").open() as handle:
         rows = list(csv.DictReader(handle))
-    assert rows == [{"number": "1", "time": session.edits[0].time, "author": "ann",
-                     "op": "move", "what": "move L101 from 33 to 200",
-                     "reason": "belongs with 200"}]
+    assert rows == [
+        {
+            "number": "1",
+            "time": session.edits[0].time,
+            "author": "ann",
+            "op": "move",
+            "what": "move L101 from 33 to 200",
+            "reason": "belongs with 200",
+        }
+    ]
     log = json.loads((tmp_path / "out" / "changes.json").read_text())
     assert log[0]["edit"]["sentence"] == "L101"
     data = json.loads((tmp_path / "out" / "corpus.json").read_text())

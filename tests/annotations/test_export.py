@@ -35,7 +35,7 @@ def test_sick_export_writes_pair_ids_label_names_and_the_reason(sick, tmp_path):
     pairs = json.loads((tmp_path / "out" / "corpus.json").read_text())["pairs"]
     assert pairs[6321]["id"] == "2617" and pairs[6321]["label"] == "ENTAILMENT"
     with (tmp_path / "out" / "changes.csv").open() as handle:
-        change, = list(csv.DictReader(handle))
+        (change,) = list(csv.DictReader(handle))
     old = sick.pairs.label_text(int(sick.pairs.label[6321]))
     assert change["what"] == f"pair 2617: label {old} -> ENTAILMENT"
     assert change["reason"] == "both say the same"
@@ -58,7 +58,7 @@ def test_written_files_get_the_users_umask_mode(tmp_path, umask, mode):
         target = tmp_path / "file.csv"
         write_text_atomic(target, "a\n")
         assert os.stat(target).st_mode & 0o777 == mode
-        os.chmod(target, 0o640)             # replacing a file keeps its mode
+        os.chmod(target, 0o640)  # replacing a file keeps its mode
         write_text_atomic(target, "b\n")
         assert os.stat(target).st_mode & 0o777 == 0o640 and target.read_text() == "b\n"
     finally:

@@ -43,7 +43,8 @@ def same_state(session: AnnotationSession, path: Path) -> None:
 
 
 def test_a_full_disk_during_an_append_keeps_the_edit_unsaved_and_the_journal_whole(
-        corpus, tmp_path, monkeypatch):
+    corpus, tmp_path, monkeypatch
+):
     path = tmp_path / "edits.jsonl"
     session = AnnotationSession.open(corpus, path, author="ann")
     first = session.move(0, corpus.groups.names[5])
@@ -60,7 +61,7 @@ def test_a_full_disk_during_an_append_keeps_the_edit_unsaved_and_the_journal_who
     # Not applied, kept with its reason; the file is as it was.
     assert [edit.id for edit in session.edits] == [first.id]
     assert session.group_names_of(1) != [corpus.groups.names[7]]
-    kept, = session.pending
+    (kept,) = session.pending
     assert kept.edit.describe().startswith("move L2") and kept.reason == "No space left on device"
     assert path.read_bytes() == before
     same_state(session, path)
@@ -78,8 +79,7 @@ def test_a_full_disk_during_an_append_keeps_the_edit_unsaved_and_the_journal_who
 
 
 @pytest.mark.parametrize("fault", ["short write", "fsync", "fsync and truncate"])
-def test_a_write_that_fails_part_way_leaves_no_partial_line(corpus, tmp_path, monkeypatch,
-                                                           fault):
+def test_a_write_that_fails_part_way_leaves_no_partial_line(corpus, tmp_path, monkeypatch, fault):
     path = tmp_path / "edits.jsonl"
     session = AnnotationSession.open(corpus, path, author="ann")
     session.mark_reviewed("sentence:L1")
@@ -90,7 +90,7 @@ def test_a_write_that_fails_part_way_leaves_no_partial_line(corpus, tmp_path, mo
         if half.done:
             raise FULL
         half.done = True
-        return real_write(handle, data[:len(data) // 2])
+        return real_write(handle, data[: len(data) // 2])
 
     half.done = False
 
@@ -168,8 +168,7 @@ def test_the_journals_folder_goes_away_and_comes_back(corpus, tmp_path):
     session.close()
 
 
-def test_a_journal_back_as_another_file_is_taken_only_if_it_holds_what_was_read(
-        corpus, tmp_path):
+def test_a_journal_back_as_another_file_is_taken_only_if_it_holds_what_was_read(corpus, tmp_path):
     folder = tmp_path / "drive"
     folder.mkdir()
     path = folder / "edits.jsonl"
@@ -218,8 +217,11 @@ def test_a_full_disk_during_an_export_says_what_was_written(corpus, tmp_path, mo
     assert [path.name for path in error.written] == ["phrases.txt", "phrase_groups.csv"]
     assert "written before it stopped: phrases.txt, phrase_groups.csv" in str(error)
     assert (out / "corpus.json").read_text() == "the previous export\n"
-    assert sorted(p.name for p in out.iterdir()) == ["corpus.json", "phrase_groups.csv",
-                                                     "phrases.txt"]  # no temporary left
+    assert sorted(p.name for p in out.iterdir()) == [
+        "corpus.json",
+        "phrase_groups.csv",
+        "phrases.txt",
+    ]  # no temporary left
     session.close()
 
 
@@ -229,8 +231,12 @@ def small_disk(tmp_path):
     mount = tmp_path / "small"
     mount.mkdir()
     try:
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs",
-                               str(mount)], capture_output=True, timeout=30, check=False)
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         pytest.skip(f"cannot mount a tmpfs: {error}")
     if done.returncode != 0:
@@ -299,10 +305,10 @@ except JournalUnavailable:
 """
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
     assert done.returncode == -9, done.stderr
-    assert len(path.read_text().splitlines()) == 1          # the header: nothing written
+    assert len(path.read_text().splitlines()) == 1  # the header: nothing written
 
     session = AnnotationSession.open(corpus, path, author="ann")
-    kept, = session.pending
+    (kept,) = session.pending
     assert kept.edit.describe().startswith("move L2") and kept.edit.reason == "kept"
     assert kept.reason == RESTORED and session.edits == []
     saved = session.save_pending()
@@ -314,9 +320,11 @@ except JournalUnavailable:
 
 
 def test_discarded_edits_leave_no_recovery_and_a_broken_one_is_set_aside(
-        corpus, tmp_path, monkeypatch):
+    corpus, tmp_path, monkeypatch
+):
     path = tmp_path / "edits.jsonl"
     session = AnnotationSession.open(corpus, path, author="ann")
+
     def full(handle, data):
         raise FULL
 

@@ -27,8 +27,7 @@ NOT_JOURNALS = {
 
 
 @pytest.mark.parametrize("kind", NOT_JOURNALS)
-def test_a_file_that_is_not_a_journal_is_refused_and_left_byte_for_byte(
-        corpus, tmp_path, kind):
+def test_a_file_that_is_not_a_journal_is_refused_and_left_byte_for_byte(corpus, tmp_path, kind):
     path = tmp_path / "notes.txt"
     path.write_bytes(NOT_JOURNALS[kind])
     with pytest.raises(EditError) as caught:
@@ -38,12 +37,14 @@ def test_a_file_that_is_not_a_journal_is_refused_and_left_byte_for_byte(
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]  # not even a lock beside it
 
 
-def test_a_workspace_whose_journal_names_a_note_is_refused_and_the_note_kept(
-        corpus, tmp_path):
+def test_a_workspace_whose_journal_names_a_note_is_refused_and_the_note_kept(corpus, tmp_path):
     note = tmp_path / "todo.txt"
     note.write_bytes(b"call Ann about the groups")
-    path = save_workspace(Workspace(corpora=(corpus_entry("msrp-grouped", corpus, note),)),
-                          tmp_path / "study", remember=False)
+    path = save_workspace(
+        Workspace(corpora=(corpus_entry("msrp-grouped", corpus, note),)),
+        tmp_path / "study",
+        remember=False,
+    )
     with pytest.raises(EditError, match="not a sentspace journal"):
         run_job(restore_session(load_workspace(path), path))
     assert note.read_bytes() == b"call Ann about the groups"
@@ -70,17 +71,20 @@ def test_a_torn_last_line_is_cut_and_kept_beside_the_journal(corpus, tmp_path):
         handle.write(torn)
     with pytest.warns(UserWarning, match="cut a torn last line"):
         journal = EditJournal(path, corpus.fingerprint)
-    kept, = tmp_path.glob("edits.jsonl.torn-*")
+    (kept,) = tmp_path.glob("edits.jsonl.torn-*")
     assert kept.read_bytes() == torn and path.read_bytes() == intact
     assert str(kept) in journal.warnings[0]
     journal.append(MarkReviewed(item="sentence:L3"))
     journal.close()
     assert [r.item for r in EditJournal(path, corpus.fingerprint).records] == [
-        "sentence:L1", "sentence:L3"]
+        "sentence:L1",
+        "sentence:L3",
+    ]
 
 
 def test_a_torn_line_that_cannot_be_set_aside_is_not_cut_nor_written_after(
-        corpus, tmp_path, monkeypatch):
+    corpus, tmp_path, monkeypatch
+):
     from sentspace.app.annotations import journal as journal_module
     from sentspace.app.annotations.journal import JournalUnavailable
 
@@ -105,13 +109,12 @@ def test_a_torn_line_that_cannot_be_set_aside_is_not_cut_nor_written_after(
     with pytest.warns(UserWarning, match="cut a torn last line"):
         assert session.save_pending().error is None
     assert session.reviewed == {"sentence:L1"}
-    kept, = tmp_path.glob("edits.jsonl.torn-*")
+    (kept,) = tmp_path.glob("edits.jsonl.torn-*")
     assert kept.read_bytes() == b'{"op": "rev'
     session.close()
 
 
-def test_a_complete_line_that_does_not_parse_is_an_error_naming_it_never_deleted(
-        corpus, tmp_path):
+def test_a_complete_line_that_does_not_parse_is_an_error_naming_it_never_deleted(corpus, tmp_path):
     path = tmp_path / "edits.jsonl"
     with EditJournal(path, corpus.fingerprint) as journal:
         journal.append(MarkReviewed(item="sentence:L1"))

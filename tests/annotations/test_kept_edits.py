@@ -67,8 +67,12 @@ class Window:
 
     def __init__(self, journal: Path, author: str):
         self.process = subprocess.Popen(
-            [sys.executable, "-c", WINDOW, str(journal), author], cwd=ROOT,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            [sys.executable, "-c", WINDOW, str(journal), author],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         self.opened = self._answer()[1:]  # the kept edits it took over
 
     def _answer(self) -> list[str]:
@@ -153,7 +157,8 @@ def test_a_discard_by_one_window_is_never_saved_by_another(corpus, tmp_path):
 
 
 def test_a_journal_deleted_and_made_again_never_receives_the_old_kept_edit(
-        corpus, tmp_path, capsys):
+    corpus, tmp_path, capsys
+):
     path = tmp_path / "edits.jsonl"
     ann = Window(path, "ann")
     old = ann.keep("sentence:L1")
@@ -162,10 +167,12 @@ def test_a_journal_deleted_and_made_again_never_receives_the_old_kept_edit(
 
     session = AnnotationSession.open(corpus, path, author="ann")
     assert session.pending == [] and session.edits == []
-    aside, = tmp_path.glob("edits.kept-*.jsonl")
-    notice, = session.warnings
-    assert (f"1 edit kept unsaved for an earlier journal at {path} (deleted or replaced "
-            f"since) set aside in {aside}, not applied") in notice
+    (aside,) = tmp_path.glob("edits.kept-*.jsonl")
+    (notice,) = session.warnings
+    assert (
+        f"1 edit kept unsaved for an earlier journal at {path} (deleted or replaced "
+        f"since) set aside in {aside}, not applied"
+    ) in notice
     assert {record.id for record in read_journal(aside)[1]} == {old}
     new = session.mark_reviewed("sentence:L2")
     session.close()
@@ -173,8 +180,21 @@ def test_a_journal_deleted_and_made_again_never_receives_the_old_kept_edit(
     assert reopened(corpus, path).pending == []  # not offered again
 
     # The user reviews the file and takes the edit, as the notice says.
-    assert main(["annotations", "merge", str(path), str(aside), "--corpus", "msrp-grouped",
-                 "--out", str(path)]) == 0
+    assert (
+        main(
+            [
+                "annotations",
+                "merge",
+                str(path),
+                str(aside),
+                "--corpus",
+                "msrp-grouped",
+                "--out",
+                str(path),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert saved_ids(path) == {new.id, old}
 
@@ -193,7 +213,8 @@ def keep_in(session: AnnotationSession, item: str, monkeypatch) -> str:
 
 
 def test_a_live_sessions_kept_edits_are_not_taken_by_another_in_the_same_process(
-        corpus, tmp_path, monkeypatch):
+    corpus, tmp_path, monkeypatch
+):
     path = tmp_path / "edits.jsonl"
     ann = AnnotationSession.open(corpus, path, author="ann")
     kept = keep_in(ann, "sentence:L1", monkeypatch)
@@ -220,7 +241,7 @@ def test_a_recovery_file_of_the_first_format_is_set_aside_not_applied(corpus, tm
     legacy.write_text(json.dumps({"edit": edit.to_dict(), "new_target": False}) + "\n")
     session = AnnotationSession.open(corpus, path, author="ann")
     assert session.pending == [] and not legacy.exists()
-    aside, = tmp_path.glob("edits.kept-*.jsonl")
+    (aside,) = tmp_path.glob("edits.kept-*.jsonl")
     assert [record.id for record in read_journal(aside)[1]] == [edit.id]
     assert str(aside) in session.warnings[0]
     session.close()

@@ -32,8 +32,9 @@ for i in range(600):
 @pytest.mark.parametrize("kill_after", [5, 40])
 def test_sigkill_mid_series_loses_no_returned_edit(tmp_path, kill_after):
     journal = tmp_path / "edits.jsonl"
-    process = subprocess.Popen([sys.executable, "-c", EDITING, str(journal)], cwd=ROOT,
-                               stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", EDITING, str(journal)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
     reported = []
     for line in process.stdout:
         reported.append(int(line))
@@ -49,7 +50,7 @@ def test_sigkill_mid_series_loses_no_returned_edit(tmp_path, kill_after):
     # Every edit the process saw returned is there, in order; at most the ones in flight
     # when it died come after.
     assert len(edits) >= len(reported)
-    assert [edit.reason for edit in edits[:len(reported)]] == [f"step {i}" for i in reported]
+    assert [edit.reason for edit in edits[: len(reported)]] == [f"step {i}" for i in reported]
     assert all(isinstance(edit, MoveSentence) for edit in edits)
     # Consistent: one group per sentence, every sentence still grouped, and each moved
     # sentence sits in its original group + 1.

@@ -40,23 +40,36 @@ def record_ids(path: Path) -> list[str]:
     return [record.id for record in read_journal(path)[1]]
 
 
-def test_merge_onto_a_journal_a_window_is_writing_loses_none_of_its_edits(
-        corpus, tmp_path, capsys):
+def test_merge_onto_a_journal_a_window_is_writing_loses_none_of_its_edits(corpus, tmp_path, capsys):
     theirs = tmp_path / "theirs.jsonl"
     other = AnnotationSession.open(corpus, theirs, author="other")
     for number in range(400, 600):
         other.move(number, "5")
     other.close()
     journal = tmp_path / "team.jsonl"
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(journal)], cwd=ROOT,
-                              stdout=subprocess.PIPE, text=True)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(journal)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
     answers = []
     while len(answers) < 20:
         answers.append(writer.stdout.readline().split())
     merges = 0
     while writer.poll() is None:  # merge into the journal again and again while it writes
-        assert main(["annotations", "merge", str(journal), str(theirs),
-                     "--corpus", "msrp-grouped", "--out", str(journal)]) == 0
+        assert (
+            main(
+                [
+                    "annotations",
+                    "merge",
+                    str(journal),
+                    str(theirs),
+                    "--corpus",
+                    "msrp-grouped",
+                    "--out",
+                    str(journal),
+                ]
+            )
+            == 0
+        )
         merges += 1
     answers += [line.split() for line in writer.stdout]
     assert writer.returncode == 0 and merges >= 3
@@ -71,8 +84,7 @@ def test_merge_onto_a_journal_a_window_is_writing_loses_none_of_its_edits(
 
 
 @pytest.mark.parametrize("existing", ["a note", "a journal not merged"])
-def test_merge_out_onto_an_existing_file_not_merged_is_refused(corpus, tmp_path, capsys,
-                                                               existing):
+def test_merge_out_onto_an_existing_file_not_merged_is_refused(corpus, tmp_path, capsys, existing):
     mine = tmp_path / "mine.jsonl"
     session = AnnotationSession.open(corpus, mine, author="ann")
     session.move(0, "5")
@@ -83,26 +95,42 @@ def test_merge_out_onto_an_existing_file_not_merged_is_refused(corpus, tmp_path,
     else:
         AnnotationSession.open(corpus, out, author="ben").close()
     before = out.read_bytes()
-    assert main(["annotations", "merge", str(mine), "--corpus", "msrp-grouped",
-                 "--out", str(out)]) == 2
+    assert (
+        main(["annotations", "merge", str(mine), "--corpus", "msrp-grouped", "--out", str(out)])
+        == 2
+    )
     assert capsys.readouterr().err == (
         f"sentspace: error: {out}: exists and is not one of the journals merged: give a "
-        "new file, or name it among the journals to merge into it\n")
+        "new file, or name it among the journals to merge into it\n"
+    )
     assert out.read_bytes() == before
 
 
-def test_merge_into_one_of_its_journals_appends_only_what_it_lacks(corpus, tmp_path,
-                                                                  capsys):
+def test_merge_into_one_of_its_journals_appends_only_what_it_lacks(corpus, tmp_path, capsys):
     mine, theirs = tmp_path / "mine.jsonl", tmp_path / "theirs.jsonl"
     for path, author, sentence in ((mine, "ann", 0), (theirs, "ben", 1)):
         session = AnnotationSession.open(corpus, path, author=author)
         session.move(sentence, "5")
         session.close()
     before, own = mine.read_bytes(), record_ids(mine)
-    assert main(["annotations", "merge", str(mine), str(theirs), "--corpus", "msrp-grouped",
-                 "--out", str(mine)]) == 0
+    assert (
+        main(
+            [
+                "annotations",
+                "merge",
+                str(mine),
+                str(theirs),
+                "--corpus",
+                "msrp-grouped",
+                "--out",
+                str(mine),
+            ]
+        )
+        == 0
+    )
     assert f"2 records (2 edits in effect) from 2 journals in {mine} (1 appended)" in (
-        capsys.readouterr().out)
+        capsys.readouterr().out
+    )
     after = mine.read_bytes()
     assert after.startswith(before)  # appended, nothing rewritten
     assert record_ids(mine) == [*own, *record_ids(theirs)]

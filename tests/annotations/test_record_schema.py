@@ -38,16 +38,20 @@ def with_record(path, lines, **changes):
     return path
 
 
-@pytest.mark.parametrize("field, value, problem", [
-    ("target", ["1", "2"], "target: should be a string, found ['1', '2']"),
-    ("sentence", 7, "sentence: should be a string, found 7"),
-    ("time", 1764000000, "time: should be a string, found 1764000000"),
-    ("author", None, "author: should be a string, found None"),
-    ("op", "teleport", "op: unknown edit 'teleport'"),
-    ("members", ["L1"], "unknown field 'members'"),
-])
+@pytest.mark.parametrize(
+    "field, value, problem",
+    [
+        ("target", ["1", "2"], "target: should be a string, found ['1', '2']"),
+        ("sentence", 7, "sentence: should be a string, found 7"),
+        ("time", 1764000000, "time: should be a string, found 1764000000"),
+        ("author", None, "author: should be a string, found None"),
+        ("op", "teleport", "op: unknown edit 'teleport'"),
+        ("members", ["L1"], "unknown field 'members'"),
+    ],
+)
 def test_a_move_with_a_wrong_field_is_an_error_naming_file_line_and_field(
-        corpus, tmp_path, field, value, problem):
+    corpus, tmp_path, field, value, problem
+):
     lines = journal_lines(corpus, tmp_path / "good.jsonl", lambda s: s.move(0, "1"))
     bad = with_record(tmp_path / "bad.jsonl", lines, **{field: value})
     with pytest.raises(EditError) as caught:
@@ -59,21 +63,28 @@ def test_a_move_with_a_wrong_field_is_an_error_naming_file_line_and_field(
         AnnotationSession.open(corpus, bad)
 
 
-@pytest.mark.parametrize("changes, problem", [
-    ({"score": "high"}, "score: should be a number or null, found 'high'"),
-    ({"pair": "3"}, "pair: should be an integer, found '3'"),
-    ({"pair": True}, "pair: should be an integer, found True"),
-    ({"label": 1.5}, "label: should be an integer or null, found 1.5"),
-    ({"score": float("nan")}, "score: should be a finite number, found nan"),
-    ({"label_names": "CONTRADICTION"}, "label_names: should be a list"),
-])
+@pytest.mark.parametrize(
+    "changes, problem",
+    [
+        ({"score": "high"}, "score: should be a number or null, found 'high'"),
+        ({"pair": "3"}, "pair: should be an integer, found '3'"),
+        ({"pair": True}, "pair: should be an integer, found True"),
+        ({"label": 1.5}, "label: should be an integer or null, found 1.5"),
+        ({"score": float("nan")}, "score: should be a finite number, found nan"),
+        ({"label_names": "CONTRADICTION"}, "label_names: should be a list"),
+    ],
+)
 def test_pair_edits_of_the_wrong_type_exit_2_in_merge_and_agreement(
-        sick, shared_data, tmp_path, capsys, changes, problem):
-    lines = journal_lines(sick, tmp_path / "good.jsonl",
-                          lambda s: s.edit_pair(3, score=4.0, label=2))
+    sick, shared_data, tmp_path, capsys, changes, problem
+):
+    lines = journal_lines(
+        sick, tmp_path / "good.jsonl", lambda s: s.edit_pair(3, score=4.0, label=2)
+    )
     bad = with_record(tmp_path / "bad.jsonl", lines, **changes)
-    for command in (["merge", str(bad), "--out", str(tmp_path / "merged.jsonl")],
-                    ["agreement", str(bad)]):
+    for command in (
+        ["merge", str(bad), "--out", str(tmp_path / "merged.jsonl")],
+        ["agreement", str(bad)],
+    ):
         assert main(["annotations", *command, "--corpus", str(shared_data / "sick")]) == 2
         error = capsys.readouterr().err
         assert error.startswith(f"sentspace: error: {bad}, line 2: malformed pair edit: ")
@@ -88,19 +99,21 @@ def test_an_undo_naming_no_string_is_an_error(corpus, tmp_path):
 
     lines = journal_lines(corpus, tmp_path / "good.jsonl", edit_and_undo)
     undo = json.loads(lines[2])
-    for changes, problem in (({"edit": ["x"]}, "edit: should be a string"),
-                             ({"author": 3}, "author: should be a string, found 3"),
-                             ({"id": {"a": 1}}, "id: should be a string"),
-                             ({"when": "now"}, "unknown field 'when'")):
+    for changes, problem in (
+        ({"edit": ["x"]}, "edit: should be a string"),
+        ({"author": 3}, "author: should be a string, found 3"),
+        ({"id": {"a": 1}}, "id: should be a string"),
+        ({"when": "now"}, "unknown field 'when'"),
+    ):
         path = tmp_path / "bad.jsonl"
-        path.write_text("\n".join([lines[0], lines[1], json.dumps({**undo, **changes})])
-                        + "\n")
+        path.write_text("\n".join([lines[0], lines[1], json.dumps({**undo, **changes})]) + "\n")
         with pytest.raises(EditError, match=f"line 3: .*{problem}"):
             read_journal(path)
 
 
 def test_a_label_the_corpus_does_not_have_is_never_applied_nor_exported(
-        sick, shared_data, tmp_path, capsys):
+    sick, shared_data, tmp_path, capsys
+):
     """A SICK journal line with label 99 used to be applied and exported as 99."""
     lines = journal_lines(sick, tmp_path / "good.jsonl", lambda s: s.edit_pair(3, label=2))
     bad = with_record(tmp_path / "bad.jsonl", lines, label=99, id="label99")
@@ -110,8 +123,9 @@ def test_a_label_the_corpus_does_not_have_is_never_applied_nor_exported(
     assert history.corpus.pairs.label[3] == sick.pairs.label[3]
     [conflict] = history.conflicts
     assert not conflict.applied
-    assert conflict.problem == ("label 99 is not a label of this corpus (0 CONTRADICTION, "
-                                "1 NEUTRAL, 2 ENTAILMENT)")
+    assert conflict.problem == (
+        "label 99 is not a label of this corpus (0 CONTRADICTION, 1 NEUTRAL, 2 ENTAILMENT)"
+    )
     # The window's session shows it as skipped, and its export keeps SICK's label.
     session = AnnotationSession.open(sick, bad, author="ben")
     session.export(tmp_path / "export", formats=("csv",))
@@ -121,8 +135,20 @@ def test_a_label_the_corpus_does_not_have_is_never_applied_nor_exported(
     assert {row["label"] for row in rows} == {"CONTRADICTION", "NEUTRAL", "ENTAILMENT"}
     assert rows[3]["label"] == sick.pairs.label_text(int(sick.pairs.label[3]))
     # merge lists it; agreement counts no decision for it.
-    assert main(["annotations", "merge", str(bad), "--out", str(tmp_path / "m.jsonl"),
-                 "--corpus", str(shared_data / "sick")]) == 0
+    assert (
+        main(
+            [
+                "annotations",
+                "merge",
+                str(bad),
+                "--out",
+                str(tmp_path / "m.jsonl"),
+                "--corpus",
+                str(shared_data / "sick"),
+            ]
+        )
+        == 0
+    )
     assert "label 99 is not a label of this corpus" in capsys.readouterr().out
     other = with_record(tmp_path / "other.jsonl", lines, label=1, author="ben", id="b")
     kinds = agreement(sick, merge_journals([bad, other], sick.fingerprint)[1]).kinds

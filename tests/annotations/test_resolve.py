@@ -41,15 +41,18 @@ def test_a_resolution_keeps_one_move_and_is_journaled_with_its_reason(corpus, tm
     first, second = decisions_of(conflict)
     assert (first.author, second.author) == ("ann", "ben")
     assert conflict_items(conflict) == ("sentence:L1",)
-    assert ann.group_names_of(0) == ["7"]          # the later edit is in effect
+    assert ann.group_names_of(0) == ["7"]  # the later edit is in effect
     with pytest.raises(EditError, match="needs a reason"):
         ann.resolve(conflict, first, "  ")
     resolution = ann.resolve(conflict, first, "the event, not the company")
     assert ann.conflicts == [] and ann.group_names_of(0) == ["5"]
     assert [e.describe() for e in ann.edits] == [
         "move L1 from 0 to 5",
-        ("resolve the conflict on sentence:L1: ann's move L1 from 0 to 5 stands over ben's "
-        "move L1 from 0 to 7")]
+        (
+            "resolve the conflict on sentence:L1: ann's move L1 from 0 to 5 stands over ben's "
+            "move L1 from 0 to 7"
+        ),
+    ]
     last = json.loads(journal.read_text().splitlines()[-1])
     assert last["op"] == "resolve" and last["author"] == "ann"
     assert last["reason"] == "the event, not the company"
@@ -83,7 +86,7 @@ def test_undoing_a_resolution_brings_the_conflict_back_and_redo_settles_it(corpu
     assert isinstance(undone, ResolveConflict)
     assert [c.describe() for c in ben.conflicts] == [c.describe() for c in [conflict]]
     assert ben.group_names_of(0) == ["7"]
-    changes = ann.refresh()       # the conflict is back, and said to be
+    changes = ann.refresh()  # the conflict is back, and said to be
     assert [c.describe() for c in changes.conflicts] == [conflict.describe()]
     assert ann.group_names_of(0) == ["7"] and ann.can_undo
     assert ben.redo() == undone and ben.conflicts == []
@@ -137,7 +140,7 @@ def test_records_taken_in_once(corpus, tmp_path):
     records = read_journal(theirs)[1]
     changes = ann.take_in(records)
     assert changes.authors == ["ben"] and len(changes.conflicts) == 1
-    assert not ann.take_in(records)          # nothing new the second time
+    assert not ann.take_in(records)  # nothing new the second time
     assert len(read_journal(ours)[1]) == 3 and len(ann.conflicts) == 1
 
 
@@ -178,8 +181,12 @@ for line in sys.stdin:
 class Writer:
     def __init__(self, journal: Path, author: str):
         self.process = subprocess.Popen(
-            [sys.executable, "-c", WRITER, "msrp-grouped", str(journal), author], cwd=ROOT,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            [sys.executable, "-c", WRITER, "msrp-grouped", str(journal), author],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
 
     def __call__(self, command: str) -> dict:
         self.process.stdin.write(command + "\n")
@@ -198,22 +205,29 @@ def test_two_processes_resolve_and_decide_and_end_seeing_the_same(corpus, tmp_pa
     ann, ben = Writer(journal, "ann"), Writer(journal, "ben")
     ann("refresh"), ben("refresh")
     ann("move 0 5")
-    ben("move 0 7")          # ben had not seen ann's move: a conflict on L1
+    ben("move 0 7")  # ben had not seen ann's move: a conflict on L1
     ben("move 1 8")
-    conflicts = ann("move 1 9")["conflicts"]    # nor ann ben's: one on L2
+    conflicts = ann("move 1 9")["conflicts"]  # nor ann ben's: one on L2
     assert conflicts == [
-        ("ben's move L1 from 0 to 7: L1 was in 0 and is now in 5 (after ann's move L1 from "
-        "0 to 5); applied anyway"),
-        ("ann's move L2 from 0 to 9: L2 was in 0 and is now in 8 (after ben's move L2 from "
-        "0 to 8); applied anyway")]
+        (
+            "ben's move L1 from 0 to 7: L1 was in 0 and is now in 5 (after ann's move L1 from "
+            "0 to 5); applied anyway"
+        ),
+        (
+            "ann's move L2 from 0 to 9: L2 was in 0 and is now in 8 (after ben's move L2 from "
+            "0 to 8); applied anyway"
+        ),
+    ]
     assert ben("refresh")["conflicts"] == conflicts
     # Both resolve the conflict on L1 at once: the first to take the lock wins, the
     # other is refused and says who resolved it.
     won = ann("resolve 0 first L1 is about the event")
     lost = ben("resolve 0 second L1 is about the company")
     assert won["groups"][0] == ["5"] and won["conflicts"] == conflicts[1:]
-    assert lost["reply"] == ("refused: resolved meanwhile by ann (ann's move L1 from 0 to 5 "
-                             "stands over ben's move L1 from 0 to 7)")
+    assert lost["reply"] == (
+        "refused: resolved meanwhile by ann (ann's move L1 from 0 to 5 "
+        "stands over ben's move L1 from 0 to 7)"
+    )
     # ben resolves the other one his way; ann takes her resolution back (her move of
     # L2 is overruled: the resolution is her latest edit in effect), then moves L1
     # anew, from where she now sees it.
@@ -229,12 +243,21 @@ def test_two_processes_resolve_and_decide_and_end_seeing_the_same(corpus, tmp_pa
         assert state["fingerprint"] == final.corpus.fingerprint
         assert state["conflicts"] == [c.describe() for c in final.conflicts] == conflicts[:1]
     ops = [(r.author, r.op) for r in read_journal(journal)[1]]
-    assert ops == [("ann", "move"), ("ben", "move"), ("ben", "move"), ("ann", "move"),
-                   ("ann", "resolve"), ("ben", "resolve"), ("ann", "undo"), ("ann", "move")]
+    assert ops == [
+        ("ann", "move"),
+        ("ben", "move"),
+        ("ben", "move"),
+        ("ann", "move"),
+        ("ann", "resolve"),
+        ("ben", "resolve"),
+        ("ann", "undo"),
+        ("ann", "move"),
+    ]
 
 
 def test_a_sentence_marked_reviewed_where_another_writer_had_moved_it_is_a_conflict(
-        corpus, tmp_path):
+    corpus, tmp_path
+):
     """ann moves L1 from 0 to 5; ben, who had not seen it, marks L1 reviewed in group 0:
     his mark affirms a group L1 has left, which is a conflict; kept, the mark puts L1
     back. A mark on what the reviewer saw is none."""
@@ -251,7 +274,7 @@ def test_a_sentence_marked_reviewed_where_another_writer_had_moved_it_is_a_confl
     ben.resolve(conflict, mark, "the company, as annotated")
     assert ben.conflicts == [] and ben.group_names_of(0) == ["0"]
 
-    ben.mark_reviewed("sentence:L2")                     # seen as it is: no conflict
+    ben.mark_reviewed("sentence:L2")  # seen as it is: no conflict
     assert ben.conflicts == []
     ann.refresh()
     assert ann.group_names_of(0) == ["0"] and ann.conflicts == []

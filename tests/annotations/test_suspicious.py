@@ -106,8 +106,7 @@ def test_spread_groups_cohesion_is_the_mean_pair_cosine(msrp):
         expected = (block.sum() - np.trace(block)) / (len(members) * (len(members) - 1))
         assert found.cohesion[row] == pytest.approx(expected, abs=1e-5)
     n = len(corpus)
-    assert found.corpus_cosine[0] == pytest.approx((cosine.sum() - n) / (n * (n - 1)),
-                                                   abs=1e-5)
+    assert found.corpus_cosine[0] == pytest.approx((cosine.sum() - n) / (n * (n - 1)), abs=1e-5)
     assert np.all(np.diff(found.z) >= 0)
 
 
@@ -129,8 +128,7 @@ def test_close_groups_cross_cosine_and_no_positive_margin_on_msrp(msrp):
 def test_merging_a_split_group_is_proposed(msrp):
     corpus, embeddings = msrp
     members = corpus.groups.members(0)
-    split = apply(corpus, [SplitGroup(group="0", members=(corpus.ids[members[0]],),
-                                      target="1000")])
+    split = apply(corpus, [SplitGroup(group="0", members=(corpus.ids[members[0]],), target="1000")])
     found = close_groups(split, embeddings)
     names = split.groups.names
     assert {names[found.first[0]], names[found.second[0]]} == {"0", "1000"}
@@ -171,8 +169,7 @@ def test_scu_outliers_and_costra_consensus(shared_data):
 
 def test_find_suspicious_runs_what_applies_with_several_encoders(msrp):
     corpus, _ = msrp
-    found = run_job(iter_find_suspicious(corpus, [make_encoder("bow"),
-                                                  make_encoder("tfidf")]))
+    found = run_job(iter_find_suspicious(corpus, [make_encoder("bow"), make_encoder("tfidf")]))
     assert list(found) == ["misgrouped", "split", "merge"]
     table = found["misgrouped"]
     assert table.encoder_names == ("bow", "tfidf")
@@ -201,15 +198,17 @@ def test_the_tables_report_progress_inside_the_neighbour_search_and_cancel(monke
         assert isinstance(step, Progress)
         stages.append(step.stage)
         if step.stage.startswith("building the neighbour index") and step.done:
-            job.close()         # as Cancel does, between two chunks of the build
+            job.close()  # as Cancel does, between two chunks of the build
             break
     assert "finding sentences that may be in the wrong group" in stages
     with pytest.raises(StopIteration):
         next(job)
-    stages = [step.stage for step in _steps(iter_find_suspicious(
-        corpus, [make_encoder("glove-mean")]))]
+    stages = [
+        step.stage for step in _steps(iter_find_suspicious(corpus, [make_encoder("glove-mean")]))
+    ]
     assert stages.index("finding groups that may need merging") > stages.index(
-        "searching the neighbour index")
+        "searching the neighbour index"
+    )
     assert find_suspicious(corpus, glove)["merge"].searches[0].approximate
 
 

@@ -51,8 +51,12 @@ class Writer:
 
     def __init__(self, journal: Path, author: str, corpus: str = "msrp-grouped"):
         self.process = subprocess.Popen(
-            [sys.executable, "-c", WRITER, corpus, str(journal), author], cwd=ROOT,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            [sys.executable, "-c", WRITER, corpus, str(journal), author],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
 
     def __call__(self, command: str) -> dict:
         self.process.stdin.write(command + "\n")
@@ -87,7 +91,12 @@ def test_the_interleaving_of_issue_25(corpus, tmp_path):
         assert state["conflicts"] == []
     assert [(e.author, e.describe()) for e in final.edits] == [("B", "move L2 from 0 to 7")]
     assert json.loads(journal.read_text().splitlines()[-1]) | {"time": "", "id": ""} == {
-        "op": "undo", "edit": moved, "author": "A", "time": "", "id": ""}
+        "op": "undo",
+        "edit": moved,
+        "author": "A",
+        "time": "",
+        "id": "",
+    }
 
 
 def test_undo_and_redo_across_writers_with_a_conflict(corpus, tmp_path):
@@ -96,8 +105,10 @@ def test_undo_and_redo_across_writers_with_a_conflict(corpus, tmp_path):
     b("refresh")  # B shows L1 in group 0 ...
     a("move 0 5")
     # ... and moves it to 7 without having seen A's move: journaled, applied, listed.
-    conflict = ("B's move L1 from 0 to 7: L1 was in 0 and is now in 5 (after A's move L1 "
-                "from 0 to 5); applied anyway")
+    conflict = (
+        "B's move L1 from 0 to 7: L1 was in 0 and is now in 5 (after A's move L1 "
+        "from 0 to 5); applied anyway"
+    )
     assert b("move 0 7")["conflicts"] == [conflict]
     undone = a("undo")  # A takes back its own move; B's now fits: no conflict
     assert undone["groups"][0] == ["7"] and undone["conflicts"] == []
@@ -105,7 +116,8 @@ def test_undo_and_redo_across_writers_with_a_conflict(corpus, tmp_path):
     assert redone["groups"][0] == ["5"]
     assert redone["conflicts"] == [
         "A's move L1 from 0 to 5: L1 was in 0 and is now in 7 (after B's move L1 from 0 "
-        "to 7); applied anyway"]
+        "to 7); applied anyway"
+    ]
     last = b("undo")  # B's own move, although A's is later
     seen = [a("refresh"), last]
     a.close(), b.close()
@@ -128,7 +140,8 @@ def test_a_pair_rescored_twice_concurrently(shared_data, tmp_path):
     assert scored["scores"][0] == 2.0
     assert scored["conflicts"] == [
         "B's pair 1: score 4.5 -> 2.0: score was 4.5, is 1.0 (after A's pair 1: score "
-        "4.5 -> 1.0); applied anyway"]
+        "4.5 -> 1.0); applied anyway"
+    ]
     assert a("refresh")["conflicts"] == scored["conflicts"]
     a.close(), b.close()
     final = reopened(load_corpus(sick), journal)
@@ -163,12 +176,19 @@ def test_a_writer_killed_mid_stream_loses_and_resurrects_nothing(corpus, tmp_pat
     journal = tmp_path / "edits.jsonl"
     EditJournal(journal, corpus.fingerprint).close()
     go_survivor, go_killed = tmp_path / "go-survivor", tmp_path / "go-killed"
-    killed = subprocess.Popen([sys.executable, "-c", LOOP, str(journal), str(go_killed),
-                               "K", "0", "300", "undo"], cwd=ROOT, stdout=subprocess.PIPE,
-                              text=True)
-    survivor = subprocess.Popen([sys.executable, "-c", LOOP, str(journal), str(go_survivor),
-                                 "S", "400", "300", "keep"], cwd=ROOT, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, text=True)
+    killed = subprocess.Popen(
+        [sys.executable, "-c", LOOP, str(journal), str(go_killed), "K", "0", "300", "undo"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    survivor = subprocess.Popen(
+        [sys.executable, "-c", LOOP, str(journal), str(go_survivor), "S", "400", "300", "keep"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert killed.stdout.readline() == survivor.stdout.readline() == "ready\n"
     go_survivor.touch()
     first = survivor.stdout.readline().split()
@@ -219,19 +239,40 @@ def test_refresh_cuts_a_dead_writers_torn_line(corpus, tmp_path):
     with pytest.warns(UserWarning, match="torn last line"):
         b.move(1, "7")
     assert journal.read_bytes().startswith(intact) and len(a.refresh().records) == 1
-    assert a.corpus.fingerprint == b.corpus.fingerprint == reopened(
-        corpus, journal).corpus.fingerprint
+    assert (
+        a.corpus.fingerprint == b.corpus.fingerprint == reopened(corpus, journal).corpus.fingerprint
+    )
 
 
 def test_journals_written_before_ids_replay_with_stable_ids(corpus, tmp_path):
     journal = tmp_path / "edits.jsonl"
-    old = [{"format": "sentspace-edit-journal", "version": 1, "corpus": corpus.fingerprint,
-            "created": "2026-01-01T00:00:00+00:00"},
-           {"op": "move", "author": "ann", "time": "t", "reason": "", "sentence": "L1",
-            "source": "0", "target": "1"},
-           {"op": "move", "author": "ann", "time": "t", "reason": "", "sentence": "L2",
-            "source": "0", "target": "1"},
-           {"op": "undo", "author": "ann", "time": "t"}]
+    old = [
+        {
+            "format": "sentspace-edit-journal",
+            "version": 1,
+            "corpus": corpus.fingerprint,
+            "created": "2026-01-01T00:00:00+00:00",
+        },
+        {
+            "op": "move",
+            "author": "ann",
+            "time": "t",
+            "reason": "",
+            "sentence": "L1",
+            "source": "0",
+            "target": "1",
+        },
+        {
+            "op": "move",
+            "author": "ann",
+            "time": "t",
+            "reason": "",
+            "sentence": "L2",
+            "source": "0",
+            "target": "1",
+        },
+        {"op": "undo", "author": "ann", "time": "t"},
+    ]
     journal.write_text("".join(json.dumps(line) + "\n" for line in old))
     session = AnnotationSession.open(corpus, journal, author="ann")
     first, second = read_journal(journal)[1][:2]
@@ -262,4 +303,5 @@ def test_merge_keeps_every_record_once_and_lists_conflicts(corpus, tmp_path):
     history.feed(records)
     assert [c.describe() for c in history.conflicts] == [
         "B's move L1 from 0 to 7: L1 was in 0 and is now in 5 (after A's move L1 from 0 "
-        "to 5); applied anyway"]
+        "to 5); applied anyway"
+    ]

@@ -1,6 +1,5 @@
 """Each reader answers hostile input with one CorpusError naming file, line and problem."""
 
-
 import pytest
 
 from sentspace.app.corpora import load_corpus
@@ -25,19 +24,31 @@ def corpora(shared_data, tmp_path):
     """Small writable copies of each format, by name: (folder, the file to damage)."""
     data = shared_data
     return {
-        "msrp": copy_files(data / "msrp", tmp_path / "msrp", "msr_paraphrase_train.txt",
-                           lines=30) / "msr_paraphrase_train.txt",
-        "sick": copy_files(data / "sick", tmp_path / "sick", "SICK_trial.txt",
-                           lines=30) / "SICK_trial.txt",
-        "sts": copy_files(data / "sts" / "STS2014-test", tmp_path / "STS2014-test",
-                          "STS.input.images.txt", "STS.gs.images.txt") / "STS.input.images.txt",
-        "opinosis": copy_files(data / "opinosis" / "topics", tmp_path / "opinosis",
-                               "speed_windows7.txt.data") / "speed_windows7.txt.data",
-        "senteval": copy_files(data / "senteval-transfer" / "MR", tmp_path / "MR",
-                               "rt-polarity.pos", "rt-polarity.neg", lines=50)
+        "msrp": copy_files(data / "msrp", tmp_path / "msrp", "msr_paraphrase_train.txt", lines=30)
+        / "msr_paraphrase_train.txt",
+        "sick": copy_files(data / "sick", tmp_path / "sick", "SICK_trial.txt", lines=30)
+        / "SICK_trial.txt",
+        "sts": copy_files(
+            data / "sts" / "STS2014-test",
+            tmp_path / "STS2014-test",
+            "STS.input.images.txt",
+            "STS.gs.images.txt",
+        )
+        / "STS.input.images.txt",
+        "opinosis": copy_files(
+            data / "opinosis" / "topics", tmp_path / "opinosis", "speed_windows7.txt.data"
+        )
+        / "speed_windows7.txt.data",
+        "senteval": copy_files(
+            data / "senteval-transfer" / "MR",
+            tmp_path / "MR",
+            "rt-polarity.pos",
+            "rt-polarity.neg",
+            lines=50,
+        )
         / "rt-polarity.pos",
-        "table": copy_files(data / "latent-relatedness", tmp_path / "latent",
-                            "soup.tsv") / "soup.tsv",
+        "table": copy_files(data / "latent-relatedness", tmp_path / "latent", "soup.tsv")
+        / "soup.tsv",
     }
 
 
@@ -100,7 +111,7 @@ def test_bad_utf8_is_not_guessed_in_utf8_formats(corpora, name):
 def test_truncated_msrp_last_line(corpora):
     path = corpora["msrp"]
     data = path.read_bytes()
-    path.write_bytes(data[:data.rindex(b"\t") - 5])
+    path.write_bytes(data[: data.rindex(b"\t") - 5])
     error = load_error(path)
     assert error.line == 30 and "found 4" in error.problem
 

@@ -26,26 +26,29 @@ def edited_sick(sick, tmp_path):
 def test_sick_pairs_and_statistics_name_labels_after_an_edit(edited_sick):
     pairs = edited_sick.pairs
     assert pairs.label_names == ("CONTRADICTION", "NEUTRAL", "ENTAILMENT")
-    assert pairs.score[0] == 4.0 and pairs.ids[0] == "1"   # SICK's pair_ID, kept
+    assert pairs.score[0] == 4.0 and pairs.ids[0] == "1"  # SICK's pair_ID, kept
     # SICK_train's first pair, pair_ID 1, is NEUTRAL: it used to read "paraphrase".
-    row, = [r for r in pairs_of(edited_sick, int(pairs.first[0])) if r.pair == 0]
+    (row,) = [r for r in pairs_of(edited_sick, int(pairs.first[0])) if r.pair == 0]
     assert (row.pair_id, row.label, row.score, row.split) == ("1", "NEUTRAL", "4", "train")
     assert row.partner == int(pairs.second[0])
     entailment = int(np.flatnonzero(pairs.label == 2)[0])
-    assert {r.label for r in pairs_of(edited_sick, int(pairs.first[entailment]))
-            if r.pair == entailment} == {"ENTAILMENT"}
+    assert {
+        r.label for r in pairs_of(edited_sick, int(pairs.first[entailment])) if r.pair == entailment
+    } == {"ENTAILMENT"}
     rows = dict(stats_rows(corpus_stats(edited_sick)))
     assert rows["pairs in split train"] == (
-        "4,500 (CONTRADICTION 665, NEUTRAL 2,536, ENTAILMENT 1,299)")
+        "4,500 (CONTRADICTION 665, NEUTRAL 2,536, ENTAILMENT 1,299)"
+    )
     assert rows["pairs in split test"] == (
-        "4,927 (CONTRADICTION 720, NEUTRAL 2,793, ENTAILMENT 1,414)")
+        "4,927 (CONTRADICTION 720, NEUTRAL 2,793, ENTAILMENT 1,414)"
+    )
 
 
 def test_msrp_paraphrase_judgements_in_words(shared_data):
     msrp = load_corpus(shared_data / "msrp")
     labels = {r.label for s in range(200) for r in pairs_of(msrp, s)}
     assert labels == {"paraphrase", "not paraphrase"}
-    assert all(r.pair_id == "" for r in pairs_of(msrp, 0))   # MSRP has no pair ids
+    assert all(r.pair_id == "" for r in pairs_of(msrp, 0))  # MSRP has no pair ids
     train = dict(stats_rows(corpus_stats(msrp)))["pairs in split train"]
     assert "not paraphrase 1," in train and ", paraphrase 2," in train
 

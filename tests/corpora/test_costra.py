@@ -44,9 +44,12 @@ def test_counts_of_the_real_file(costra):
     sizes = costra.groups.sizes
     assert (sizes.min(), sizes.max(), sizes.sum()) == (21, 97, 6968)
     types = costra.metadata["type"]
-    assert (types.count("seed"), types.count("paraphrase"),
-            types.count("nonstandard sentence"), types.count("simple sentence")) == (126, 585,
-                                                                                     1081, 275)
+    assert (
+        types.count("seed"),
+        types.count("paraphrase"),
+        types.count("nonstandard sentence"),
+        types.count("simple sentence"),
+    ) == (126, 585, 1081, 275)
     assert len(set(types)) == 14
     assert costra.warnings == ()
 
@@ -56,7 +59,9 @@ def test_rows_keep_file_order_and_duplicate_texts(costra):
     # Rows 1063 and 1113 share a text but keep their own id and role.
     assert costra.texts[1063] == costra.texts[1113]
     assert (costra.metadata["type"][1063], costra.metadata["type"][1113]) == (
-        "formal sentence", "paraphrase")
+        "formal sentence",
+        "paraphrase",
+    )
     assert costra.texts[0] == "V bulváru je zakázáno psát dobrý příběhy a dost podrobně."
     assert costra.metadata["tokenized"][0].endswith("podrobně .")
     assert costra.metadata["line"][:3] == (1, 2, 3)
@@ -68,16 +73,24 @@ def test_id_lists_are_kept_per_row(costra):
     refs = [sum(len(r) for r in costra.metadata[c]) for c in ("r1", "r2", "r3", "r4")]
     assert sum(refs) == 32754
     seed_group = costra.metadata["seed group"]
-    assert all(seed_group[int(ref)] == seed_group[row]
-               for c in ("r1", "r2", "r3", "r4")
-               for row, refs in enumerate(costra.metadata[c]) for ref in refs)
+    assert all(
+        seed_group[int(ref)] == seed_group[row]
+        for c in ("r1", "r2", "r3", "r4")
+        for row, refs in enumerate(costra.metadata[c])
+        for ref in refs
+    )
 
 
 def test_comparisons_per_class(costra):
     comparisons = costra_comparisons(costra)
-    assert comparisons.class_sizes == {"basic": 4406, "modality": 2748, "time": 10403,
-                                       "style": 38248, "generalization": 10129,
-                                       "opposite meaning": 14864}
+    assert comparisons.class_sizes == {
+        "basic": 4406,
+        "modality": 2748,
+        "time": 10403,
+        "style": 38248,
+        "generalization": 10129,
+        "opposite meaning": 14864,
+    }
     assert len(comparisons) == 80798 and comparisons.n_unscored == 25845
     assert np.bincount(comparisons.rule).tolist() == [7154, 73048, 596]
     # Every comparison stays inside the seed group of the sentence it is about.
@@ -164,6 +177,8 @@ def test_distinct_pairs_index_every_comparison(costra):
     comparisons = costra_comparisons(costra)
     assert costra_comparisons(costra) is comparisons  # derived once per corpus
     assert len(comparisons.pairs) == 29346
-    for pairs, which in ((comparisons.more_similar, comparisons.more_pair),
-                         (comparisons.less_similar, comparisons.less_pair)):
+    for pairs, which in (
+        (comparisons.more_similar, comparisons.more_pair),
+        (comparisons.less_similar, comparisons.less_pair),
+    ):
         assert np.array_equal(np.sort(pairs, axis=1), comparisons.pairs[which])

@@ -24,9 +24,14 @@ LEGACY = (4, 250, 1013)
 
 def mixed_bytes(lines, legacy, prefix=b"", quote=False):
     rows = [f'"{line}"' if quote else line for line in lines]
-    return prefix + b"\n".join(
-        row.encode("cp1252") if number in legacy else row.encode("utf-8")
-        for number, row in enumerate(rows)) + b"\n"
+    return (
+        prefix
+        + b"\n".join(
+            row.encode("cp1252") if number in legacy else row.encode("utf-8")
+            for number, row in enumerate(rows)
+        )
+        + b"\n"
+    )
 
 
 @pytest.mark.parametrize("suffix", [".txt", ".csv", ".tsv"])
@@ -53,8 +58,7 @@ def test_every_legacy_line_is_named(german, tmp_path):
     assert set(corpus.texts) == set(german)
     [warning] = corpus.warnings
     named = ", ".join(str(n + 1) for n in legacy[:20])
-    assert warning == (f"{path.name}: not UTF-8, read as cp1252 (lines {named}... "
-                       f"(30 in all))")
+    assert warning == (f"{path.name}: not UTF-8, read as cp1252 (lines {named}... (30 in all))")
 
 
 def test_a_table_of_pairs_keeps_its_utf8_rows(german, tmp_path):
@@ -65,8 +69,7 @@ def test_a_table_of_pairs_keeps_its_utf8_rows(german, tmp_path):
         for first, second in zip(german[0:400:2], german[1:400:2]):
             writer.writerow([first, second, "3.0"])
     rows = path.read_bytes().split(b"\n")
-    number = next(n for n, row in enumerate(rows[1:], start=1)
-                  if not row.decode("utf-8").isascii())
+    number = next(n for n, row in enumerate(rows[1:], start=1) if not row.decode("utf-8").isascii())
     rows[number] = rows[number].decode("utf-8").encode("cp1252")
     path.write_bytes(b"\n".join(rows))
     corpus = load_corpus(path)

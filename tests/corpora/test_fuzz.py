@@ -19,9 +19,11 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import CorpusError
 
-EXAMPLES = settings(max_examples=200, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow,
-                                           HealthCheck.function_scoped_fixture])
+EXAMPLES = settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 def head(path, n):
@@ -31,10 +33,16 @@ def head(path, n):
 
 def build_msrp(data, folder):
     source = data / "msrp"
-    train, test = head(source / "msr_paraphrase_train.txt", 25), \
-        head(source / "msr_paraphrase_test.txt", 12)
-    ids = {field for line in (train + test).decode("utf-8-sig").split("\n")[1:] if line
-           for field in line.split("\t")[1:3]}
+    train, test = (
+        head(source / "msr_paraphrase_train.txt", 25),
+        head(source / "msr_paraphrase_test.txt", 12),
+    )
+    ids = {
+        field
+        for line in (train + test).decode("utf-8-sig").split("\n")[1:]
+        if line
+        for field in line.split("\t")[1:3]
+    }
     rows = (source / "msr_paraphrase_data.txt").read_bytes().split(b"\n")
     kept = [rows[0]] + [r for r in rows[1:] if r.split(b"\t")[0].decode() in ids]
     (folder / "msr_paraphrase_train.txt").write_bytes(train)
@@ -65,11 +73,15 @@ def build_sts(data, folder):
 def build_opinosis(data, folder):
     topics = data / "opinosis" / "topics"
     (folder / "topics").mkdir()
-    for name in ("battery-life_amazon_kindle", "parking_bestwestern_hotel_sfo",
-                 "screen_ipod_nano_8gb"):  # the first two need cp1252
+    for name in (
+        "battery-life_amazon_kindle",
+        "parking_bestwestern_hotel_sfo",
+        "screen_ipod_nano_8gb",
+    ):  # the first two need cp1252
         file = f"{name}.txt.data"
-        (folder / "topics" / file).write_bytes(head(topics / file, 30 if "kindle" not in name
-                                                    else 80))
+        (folder / "topics" / file).write_bytes(
+            head(topics / file, 30 if "kindle" not in name else 80)
+        )
     return folder
 
 
@@ -101,8 +113,10 @@ def build_tables(data, folder):
     sts = data / "sts" / "STS2014-test"
     inputs = (sts / "STS.input.images.txt").read_text().split("\n")[:20]
     golds = (sts / "STS.gs.images.txt").read_text().split("\n")[:20]
-    records = [{"sentence1": a, "sentence2": b, "score": float(g)}
-               for (a, b), g in zip((line.split("\t") for line in inputs), golds)]
+    records = [
+        {"sentence1": a, "sentence2": b, "score": float(g)}
+        for (a, b), g in zip((line.split("\t") for line in inputs), golds)
+    ]
     (folder / "pairs.jsonl").write_text("\n".join(map(json.dumps, records)) + "\n")
     return folder
 
@@ -116,9 +130,16 @@ def build_grouped(data, folder):
     return folder
 
 
-BUILDERS = {"msrp": build_msrp, "sick": build_sick, "sts": build_sts,
-            "opinosis": build_opinosis, "senteval": build_senteval, "trec": build_trec,
-            "tables": build_tables, "grouped": build_grouped}
+BUILDERS = {
+    "msrp": build_msrp,
+    "sick": build_sick,
+    "sts": build_sts,
+    "opinosis": build_opinosis,
+    "senteval": build_senteval,
+    "trec": build_trec,
+    "tables": build_tables,
+    "grouped": build_grouped,
+}
 
 
 class Slice(tuple):
@@ -132,21 +153,25 @@ class Slice(tuple):
 @pytest.fixture(scope="module", params=sorted(BUILDERS))
 def pristine(request, shared_data, tmp_path_factory):
     folder = BUILDERS[request.param](shared_data, tmp_path_factory.mktemp(request.param))
-    files = {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*"))
-             if p.is_file()}
+    files = {
+        p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
     return Slice((request.param, folder, files))
 
 
 def corrupt(data: bytes, draw) -> bytes:
     """One corruption of ``data``, chosen by ``draw``."""
-    kind = draw(st.sampled_from(["flip", "insert", "truncate", "delete line",
-                                 "duplicate line", "drop column"]))
+    kind = draw(
+        st.sampled_from(
+            ["flip", "insert", "truncate", "delete line", "duplicate line", "drop column"]
+        )
+    )
     if kind in ("flip", "insert", "truncate"):
         at = draw(st.integers(0, max(len(data) - 1, 0)))
         if kind == "truncate":
             return data[:at]
         byte = bytes([draw(st.integers(0, 255))])
-        return data[:at] + byte + data[at + (kind == "flip"):]
+        return data[:at] + byte + data[at + (kind == "flip") :]
     lines = data.split(b"\n")
     k = draw(st.integers(0, len(lines) - 1))
     if kind == "delete line":
@@ -166,8 +191,7 @@ def check_consistent(corpus: Corpus) -> None:
     assert n > 0 and len(corpus.ids) == n
     assert all(text.strip() for text in corpus.texts)
     if corpus.groups is not None:
-        assert np.all((corpus.groups.sentence_index >= 0)
-                      & (corpus.groups.sentence_index < n))
+        assert np.all((corpus.groups.sentence_index >= 0) & (corpus.groups.sentence_index < n))
         assert np.all(corpus.groups.group_index < corpus.groups.n_groups)
     if corpus.pairs is not None:
         for side in (corpus.pairs.first, corpus.pairs.second):

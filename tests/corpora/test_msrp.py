@@ -17,8 +17,7 @@ def msrp(shared_data):
 def test_pair_counts_by_split_and_label(msrp):
     pairs = msrp.pairs
     counts = collections.Counter(zip(pairs.split, pairs.label.tolist()))
-    assert counts == {("train", 1): 2753, ("train", 0): 1323,
-                      ("test", 1): 1147, ("test", 0): 578}
+    assert counts == {("train", 1): 2753, ("train", 0): 1323, ("test", 1): 1147, ("test", 0): 578}
     assert np.isnan(pairs.score).all()
     assert set(pairs.subset) == {"MSRP"}
 
@@ -29,11 +28,15 @@ def test_pool_is_every_distinct_sentence_of_the_data_file(msrp):
     assert len(set(msrp.texts)) == 10944
     assert sum(len(ids.split()) for ids in msrp.metadata["msrp_ids"]) == 10948
     merged = [ids for ids in msrp.metadata["msrp_ids"] if " " in ids]
-    assert sorted(merged) == sorted(["747968 698611", "2706249 2637178",
-                                     "2526952 2565144", "1091267 1040202"])
+    assert sorted(merged) == sorted(
+        ["747968 698611", "2706249 2637178", "2526952 2565144", "1091267 1040202"]
+    )
     assert len(msrp.warnings) == 1 and "4 texts occur under several ids" in msrp.warnings[0]
-    assert collections.Counter(msrp.metadata["split"]) == {"train": 7551, "test": 3128,
-                                                           "train+test": 265}
+    assert collections.Counter(msrp.metadata["split"]) == {
+        "train": 7551,
+        "test": 3128,
+        "train+test": 265,
+    }
     first = msrp.ids.index("702876")
     assert msrp.texts[first].startswith("Amrozi accused his brother")
     assert msrp.metadata["author"][first] == "Darren Goodsir"
@@ -55,10 +58,14 @@ def test_keeping_ids_apart_reproduces_white_2015(shared_data):
     by_id = load_msrp(shared_data / "msrp", merge_identical=False)
     assert (len(by_id), by_id.groups.n_groups, by_id.groups.sizes.sum()) == (10948, 274, 859)
     white = load_grouped(shared_data / "white2015-paraphrase-grouped" / "msrp_distribute")
-    ours = {frozenset(by_id.texts[i] for i in by_id.groups.members(g))
-            for g in range(by_id.groups.n_groups)}
-    theirs = {frozenset(white.texts[i] for i in white.groups.members(g))
-              for g in range(white.groups.n_groups)}
+    ours = {
+        frozenset(by_id.texts[i] for i in by_id.groups.members(g))
+        for g in range(by_id.groups.n_groups)
+    }
+    theirs = {
+        frozenset(white.texts[i] for i in white.groups.members(g))
+        for g in range(white.groups.n_groups)
+    }
     assert ours == theirs
 
 
@@ -76,8 +83,10 @@ def test_one_pair_file_loads_alone(shared_data):
 
 def test_detected_from_folder_and_data_file(shared_data, msrp):
     assert load_corpus(shared_data / "msrp").fingerprint == msrp.fingerprint
-    assert load_corpus(shared_data / "msrp" / "msr_paraphrase_data.txt").fingerprint \
+    assert (
+        load_corpus(shared_data / "msrp" / "msr_paraphrase_data.txt").fingerprint
         == msrp.fingerprint
+    )
 
 
 @pytest.fixture
@@ -103,8 +112,13 @@ def test_wrong_column_count_names_file_and_line(msrp_copy):
     lines = train.read_text(encoding="utf-8-sig").split("\n")
     lines[6] = lines[6].rsplit("\t", 1)[0]
     train.write_text("\n".join(lines), encoding="utf-8")
-    error = expect_error(msrp_copy, "msr_paraphrase_train.txt", "line 7",
-                         "expected 5 tab-separated columns", "found 4")
+    error = expect_error(
+        msrp_copy,
+        "msr_paraphrase_train.txt",
+        "line 7",
+        "expected 5 tab-separated columns",
+        "found 4",
+    )
     assert error.line == 7
 
 
@@ -120,19 +134,23 @@ def test_bad_quality_and_conflicting_id(msrp_copy):
     fields[1] = lines[2].split("\t")[1]  # an id of line 3, with another text
     lines[5] = "\t".join(fields)
     train.write_text("\n".join(lines), encoding="utf-8")
-    expect_error(msrp_copy, "line 6", "has another text than on msr_paraphrase_train.txt "
-                 "line 3")
+    expect_error(msrp_copy, "line 6", "has another text than on msr_paraphrase_train.txt line 3")
 
 
 def test_id_missing_from_data_file(msrp_copy, shared_data):
     data = (shared_data / "msrp" / "msr_paraphrase_data.txt").read_text(encoding="utf-8-sig")
     lines = data.split("\n")
     (msrp_copy / "msr_paraphrase_data.txt").write_text("\n".join(lines[:1] + lines[2:]))
-    expect_error(msrp_copy, "msr_paraphrase_train.txt", "line 2",
-                 "sentence id 702876 is not in msr_paraphrase_data.txt")
+    expect_error(
+        msrp_copy,
+        "msr_paraphrase_train.txt",
+        "line 2",
+        "sentence id 702876 is not in msr_paraphrase_data.txt",
+    )
 
 
 def test_header_only_file_is_an_error(msrp_copy):
     (msrp_copy / "msr_paraphrase_test.txt").write_text(
-        "Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n")
+        "Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+    )
     expect_error(msrp_copy / "msr_paraphrase_test.txt", "no pairs")

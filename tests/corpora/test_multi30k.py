@@ -27,7 +27,7 @@ def test_caption_groups_of_the_full_english_train_split(multi30k):
     start = time.perf_counter()
     corpus = load_corpus("multi30k-captions")
     seconds = time.perf_counter() - start
-    assert seconds < 3, f"loading took {seconds:.2f} s"     # 0.2 s measured
+    assert seconds < 3, f"loading took {seconds:.2f} s"  # 0.2 s measured
     assert len(corpus) == 145_000 and corpus.groups.n_groups == 29_000
     assert np.all(corpus.groups.sizes == 5) and corpus.language == "en"
     # One sentence per line: 454 lines repeat an earlier text, 35 inside one image.
@@ -35,15 +35,24 @@ def test_caption_groups_of_the_full_english_train_split(multi30k):
     assert "454 descriptions repeat" in corpus.warnings[0] and "(35 within" in corpus.warnings[0]
     raw = multi30k / "task2" / "raw"
     third = gz_lines(raw / "train.3.en.gz")
-    assert corpus.ids[:6] == ("train.1:1", "train.2:1", "train.3:1", "train.4:1",
-                              "train.5:1", "train.1:2")
+    assert corpus.ids[:6] == (
+        "train.1:1",
+        "train.2:1",
+        "train.3:1",
+        "train.4:1",
+        "train.5:1",
+        "train.1:2",
+    )
     sentence = corpus.ids.index("train.3:1234")
     assert corpus.texts[sentence] == third[1233]
     assert corpus.metadata["line"][sentence] == 1234
     assert corpus.metadata["description"][sentence] == 3
     image = corpus.groups.labels(len(corpus))[sentence]
-    assert corpus.groups.names[image] == corpus.metadata["image"][sentence] == (
-        (multi30k / "task2" / "image_splits" / "train_images.txt").read_text().split()[1233])
+    assert (
+        corpus.groups.names[image]
+        == corpus.metadata["image"][sentence]
+        == ((multi30k / "task2" / "image_splits" / "train_images.txt").read_text().split()[1233])
+    )
     assert set(corpus.metadata["split"]) == {"train"}
     assert "classification" in applicable_evaluations(corpus)
 
@@ -53,12 +62,13 @@ def test_language_and_split_by_spec_or_by_file(multi30k):
     assert (len(german), german.groups.n_groups, german.language) == (145_000, 29_000, "de")
     assert len(set(german.texts)) == 141_634 and "(255 within" in german.warnings[0]
     val = load_corpus("multi30k-captions:val:de")
-    assert (len(val), val.groups.n_groups, val.name) == (5070, 1014,
-                                                         "multi30k-captions:de:val")
+    assert (len(val), val.groups.n_groups, val.name) == (5070, 1014, "multi30k-captions:de:val")
     by_file = load_corpus(multi30k / "task2" / "raw" / "val.4.de.gz")
     assert by_file.fingerprint == val.fingerprint
-    assert load_corpus(multi30k / "task2" / "raw").fingerprint == load_corpus(
-        "multi30k-captions").fingerprint
+    assert (
+        load_corpus(multi30k / "task2" / "raw").fingerprint
+        == load_corpus("multi30k-captions").fingerprint
+    )
     with pytest.raises(CorpusError, match="neither a split"):
         load_corpus("multi30k-captions:test_2017")
     with pytest.raises(CorpusError, match="one language"):
@@ -69,17 +79,16 @@ def test_parallel_test_2016_links_every_line_across_four_languages(multi30k):
     corpus = load_corpus("multi30k-parallel")
     assert corpus.name == "multi30k-parallel:test_2016_flickr" and corpus.language == "mul"
     language = np.asarray(corpus.metadata["language"])
-    assert len(corpus) == 4000 and {code: int(np.sum(language == code))
-                                    for code in "en de fr cs".split()} == dict.fromkeys(
-        ("en", "de", "fr", "cs"), 1000)
+    assert len(corpus) == 4000 and {
+        code: int(np.sum(language == code)) for code in "en de fr cs".split()
+    } == dict.fromkeys(("en", "de", "fr", "cs"), 1000)
     pairs = corpus.pairs
     assert len(pairs) == 6000 and np.all(pairs.label == 1)
     assert pairs.names(corpus.ids, np.arange(1))[0] == "en:1/de:1"
     line = np.asarray(corpus.metadata["line"])
     assert np.array_equal(line[pairs.first], line[pairs.second])
     assert np.all(language[pairs.first] != language[pairs.second])
-    assert sorted(set(pairs.subset)) == ["de-cs", "de-fr", "en-cs", "en-de", "en-fr",
-                                         "fr-cs"]
+    assert sorted(set(pairs.subset)) == ["de-cs", "de-fr", "en-cs", "en-de", "en-fr", "fr-cs"]
     raw = multi30k / "task1" / "raw"
     czech = gz_lines(raw / "test_2016_flickr.cs.gz")
     assert corpus.texts[corpus.ids.index("cs:17")] == czech[16]
@@ -87,8 +96,10 @@ def test_parallel_test_2016_links_every_line_across_four_languages(multi30k):
     _, partners = _related(corpus, corpus.ids.index("en:17"))
     assert sorted(corpus.ids[p] for p in partners) == ["cs:17", "de:17", "fr:17"]
     assert {"bitext", "ranking", "detection"} <= set(applicable_evaluations(corpus))
-    assert corpus.metadata["image"][0] == (
-        (multi30k / "task1" / "image_splits" / "test_2016_flickr.txt").read_text().split()[0])
+    assert (
+        corpus.metadata["image"][0]
+        == ((multi30k / "task1" / "image_splits" / "test_2016_flickr.txt").read_text().split()[0])
+    )
 
 
 def test_parallel_splits_and_languages(multi30k):
@@ -98,7 +109,10 @@ def test_parallel_splits_and_languages(multi30k):
     assert (len(no_czech), len(no_czech.pairs)) == (3 * 461, 3 * 461)
     chosen = load_corpus("multi30k-parallel:val:en,cs")
     assert (len(chosen), len(chosen.pairs), chosen.name) == (
-        2028, 1014, "multi30k-parallel:val:en,cs")
+        2028,
+        1014,
+        "multi30k-parallel:val:en,cs",
+    )
     by_file = load_corpus(multi30k / "task1" / "raw" / "val.fr.gz")
     assert (len(by_file), by_file.name) == (4 * 1014, "multi30k-parallel:val")
 
@@ -118,8 +132,7 @@ def write_gz(path, lines):
 def test_misaligned_or_broken_files_name_file_and_line(multi30k, tmp_path):
     raw = multi30k / "task1" / "raw"
     folder = copied(raw, tmp_path, [f"test_2016_flickr.{code}.gz" for code in ("en", "de")])
-    write_gz(folder / "test_2016_flickr.de.gz",
-             gz_lines(raw / "test_2016_flickr.de.gz")[:998])
+    write_gz(folder / "test_2016_flickr.de.gz", gz_lines(raw / "test_2016_flickr.de.gz")[:998])
     with pytest.raises(CorpusError) as error:
         load_corpus(folder)
     assert (error.value.path.name, error.value.line) == ("test_2016_flickr.en.gz", 999)

@@ -19,12 +19,15 @@ def test_opinosis_topics_and_fallback_lines(shared_data):
     # 17 files need cp1252; each warning names its file and lines.
     assert len(corpus.warnings) == 17
     assert all("not UTF-8, read as cp1252 (line" in w for w in corpus.warnings)
-    assert "room_holiday_inn_london.txt.data: not UTF-8, read as cp1252 (lines 115, 131" \
+    assert (
+        "room_holiday_inn_london.txt.data: not UTF-8, read as cp1252 (lines 115, 131"
         in "\n".join(corpus.warnings)
+    )
     topic = groups.names.index("room_holiday_inn_london")
     assert groups.sizes[topic] == 575
-    assert any("\u2019" in corpus.texts[i] or "\u00a3" in corpus.texts[i]
-               for i in groups.members(topic))
+    assert any(
+        "\u2019" in corpus.texts[i] or "\u00a3" in corpus.texts[i] for i in groups.members(topic)
+    )
     assert all(text == text.strip() and text for text in corpus.texts)
 
 
@@ -37,14 +40,16 @@ def test_opinosis_single_topic(shared_data):
 # One sentence per non-blank line, as SentEval counts samples. SOURCE.txt counts lines incl.
 # blanks (CR 2,407 + 1,368 = 3,775; MPQA 3,312 + 7,294 = 10,606): the blank ones are
 # skipped and listed, since an empty text has no embedding.
-@pytest.mark.parametrize("task, sizes, distinct_texts, blank", [
-    ("MR", {"negative": 5331, "positive": 5331}, 10662, 0),
-    ("CR", {"negative": 1366, "positive": 2405}, 3765, 4),
-    ("SUBJ", {"objective": 5000, "subjective": 5000}, 10000, 0),
-    ("MPQA", {"negative": 7292, "positive": 3311}, 8240, 3),
-])
-def test_binary_tasks_keep_one_sentence_per_line(shared_data, task, sizes, distinct_texts,
-                                                 blank):
+@pytest.mark.parametrize(
+    "task, sizes, distinct_texts, blank",
+    [
+        ("MR", {"negative": 5331, "positive": 5331}, 10662, 0),
+        ("CR", {"negative": 1366, "positive": 2405}, 3765, 4),
+        ("SUBJ", {"objective": 5000, "subjective": 5000}, 10000, 0),
+        ("MPQA", {"negative": 7292, "positive": 3311}, 8240, 3),
+    ],
+)
+def test_binary_tasks_keep_one_sentence_per_line(shared_data, task, sizes, distinct_texts, blank):
     corpus = load_corpus(shared_data / "senteval-transfer" / task)
     groups = corpus.groups
     assert groups.kind == "class"
@@ -52,8 +57,9 @@ def test_binary_tasks_keep_one_sentence_per_line(shared_data, task, sizes, disti
     assert len(corpus) == sum(sizes.values()) and len(set(corpus.texts)) == distinct_texts
     assert len(set(corpus.ids)) == len(corpus)
     assert (groups.labels(len(corpus)) >= 0).all()  # every line is one sample of one class
-    skipped = sum(len(w.split("line")[1].split(",")) for w in corpus.warnings
-                  if "skipped blank" in w)
+    skipped = sum(
+        len(w.split("line")[1].split(",")) for w in corpus.warnings if "skipped blank" in w
+    )
     assert skipped == blank
 
 
@@ -77,14 +83,16 @@ def test_trec(shared_data):
     assert collections.Counter(split) == {"train": 5452, "test": 500}
     labels = groups.labels(len(corpus))
     test_sizes = collections.Counter(groups.names[g] for g in labels[split == "test"])
-    assert test_sizes == {"DESC": 138, "NUM": 113, "ENTY": 94, "LOC": 81, "HUM": 65,
-                          "ABBR": 9}
+    assert test_sizes == {"DESC": 138, "NUM": 113, "ENTY": 94, "LOC": 81, "HUM": 65, "ABBR": 9}
     assert corpus.warnings == ("train_5500.label: not UTF-8, read as latin-1 (line 66)",)
     # "What are the twin cities ?" is DESC in training and LOC in the test file.
-    twin = [i for i, text in enumerate(corpus.texts)
-            if text.lower() == "what are the twin cities ?"]
+    twin = [
+        i for i, text in enumerate(corpus.texts) if text.lower() == "what are the twin cities ?"
+    ]
     assert sorted((split[i], groups.names[labels[i]]) for i in twin) == [
-        ("test", "LOC"), ("train", "DESC")]
+        ("test", "LOC"),
+        ("train", "DESC"),
+    ]
 
 
 def test_raw_harvardnlp_needs_a_task(shared_data):

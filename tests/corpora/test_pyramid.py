@@ -49,16 +49,25 @@ def expect_error(path, *fragments):
 
 
 def test_contributors_are_the_sentences(pyramid):
-    assert pyramid.describe() == {"name": "T0001", "language": "en", "sentences": 14,
-                                  "groups": 6, "pairs": 8}
+    assert pyramid.describe() == {
+        "name": "T0001",
+        "language": "en",
+        "sentences": 14,
+        "groups": 6,
+        "pairs": 8,
+    }
     assert pyramid.groups.kind == "SCU"
     assert pyramid.groups.names[:2] == ("T0001/1", "T0001/2")
     assert pyramid.groups.sizes.tolist() == [3, 3, 2, 2, 2, 2]
     assert pyramid.ids[:4] == ("T0001/1/1", "T0001/1/2", "T0001/1/3", "T0001/2/1")
     # Discontinuous parts are joined in text order, without the label's "...".
     assert pyramid.texts[11] == "It now offers evening hours until 10 pm from Monday to Friday"
-    assert pyramid.metadata["summary"][:4] == ("T0001.M.100.A.A", "T0001.M.100.A.B",
-                                               "T0001.M.100.A.C", "T0001.M.100.A.A")
+    assert pyramid.metadata["summary"][:4] == (
+        "T0001.M.100.A.A",
+        "T0001.M.100.A.B",
+        "T0001.M.100.A.C",
+        "T0001.M.100.A.A",
+    )
     assert pyramid.metadata["line"][:2] == (50, 53)
     assert pyramid.metadata["scu label"][0] == "The library reopened after a renovation"
     assert pyramid.warnings == ()
@@ -66,16 +75,17 @@ def test_contributors_are_the_sentences(pyramid):
 
 def test_constraint_funnels(pyramid):
     tests = pyramid_tests(pyramid)
-    assert [(f.what, f.candidates, [n for _, n in f.removed], f.kept)
-            for f in tests.funnels] == [
+    assert [(f.what, f.candidates, [n for _, n in f.removed], f.kept) for f in tests.funnels] == [
         ("contributors", 14, [0, 3], 11),
         ("positive pairs", 10, [0, 4, 0], 6),
         ("negative pairs", 81, [0, 32, 47], 2),
         ("ranking questions", 20, [0, 8, 0, 0], 12),
     ]
     rows = tests.summary()
-    assert ("negative pairs: removed, share fewer than 4 words (counted with repetition)",
-            "47") in rows
+    assert (
+        "negative pairs: removed, share fewer than 4 words (counted with repetition)",
+        "47",
+    ) in rows
     assert ("negative pairs: kept", "2 (paper, DUC 2005-2007: 189,229)") in rows
     assert ("binary pairs: positive share", "75.0% (paper: 4.2%)") in rows
     # Stricter settings remove more, and say so.
@@ -97,10 +107,14 @@ def test_binary_pairs_obey_every_constraint(pyramid):
             assert (wa - FUNCTION_WORDS) != (wb - FUNCTION_WORDS)
         else:
             assert len(wa & wb) > 3
-    negatives = [(pyramid.texts[a], pyramid.texts[b])
-                 for a, b in zip(pairs.first[pairs.label == 0], pairs.second[pairs.label == 0])]
-    assert negatives[0] == ("A bond approved by voters covered most of the 12 million dollar "
-                            "cost.", "The renovation cost 12 million dollars")
+    negatives = [
+        (pyramid.texts[a], pyramid.texts[b])
+        for a, b in zip(pairs.first[pairs.label == 0], pairs.second[pairs.label == 0])
+    ]
+    assert negatives[0] == (
+        "A bond approved by voters covered most of the 12 million dollar cost.",
+        "The renovation cost 12 million dollars",
+    )
 
 
 def jaccard(a, b):
@@ -114,39 +128,61 @@ def test_distractors_are_the_look_alikes_of_the_answer_or_the_question(pyramid, 
     labels = pyramid.groups.labels(len(pyramid))
     assert np.all(labels[tests.question] == labels[tests.answer])
     assert np.all(labels[tests.distractors] != labels[tests.question][:, None])
-    valid = [i for i, text in enumerate(pyramid.texts)
-             if len(WORD.findall(text)) >= 3 and not words(text) & PRONOUNS]
-    for q, a, chosen, overlap in zip(tests.question, tests.answer, tests.distractors,
-                                     tests.distractor_overlap):
+    valid = [
+        i
+        for i, text in enumerate(pyramid.texts)
+        if len(WORD.findall(text)) >= 3 and not words(text) & PRONOUNS
+    ]
+    for q, a, chosen, overlap in zip(
+        tests.question, tests.answer, tests.distractors, tests.distractor_overlap
+    ):
         target = words(pyramid.texts[a if resembling == "answer" else q])
         # Brute force: every valid sentence of another SCU, by Jaccard to the target,
         # ties broken by index.
-        candidates = sorted((-jaccard(target, words(pyramid.texts[c])), c) for c in valid
-                            if labels[c] not in (labels[q], labels[a]))
+        candidates = sorted(
+            (-jaccard(target, words(pyramid.texts[c])), c)
+            for c in valid
+            if labels[c] not in (labels[q], labels[a])
+        )
         assert chosen.tolist() == [c for _, c in candidates[:3]]
         assert overlap == pytest.approx([-j for j, _ in candidates[:3]])
     expected = {"answer": [7, 6, 12], "question": [6, 5, 8]}[resembling]
     assert tests.question[0] == 0 and tests.distractors[0].tolist() == expected
     assert dict(tests.summary())["ranking distractors"].startswith(
-        f"distractors resemble the {resembling}")
+        f"distractors resemble the {resembling}"
+    )
 
 
 def test_negative_pairs_share_words_by_either_reading():
     # Two SCUs; the cross-SCU pair (0, 2) shares "the" three times and "of" once: four
     # words counted with repetition, two distinct ones.
-    texts = ("the big cat sat by the old door of the house",
-             "a large cat was sitting near an old door",
-             "the small dog ran to the new car of the man",
-             "a little dog was running towards a new car")
-    corpus = Corpus(name="toy", texts=texts, ids=tuple(map(str, range(4))), language="en",
-                    groups=Grouping(kind="SCU", sentence_index=np.arange(4),
-                                    group_index=np.array([0, 0, 1, 1]),
-                                    names=("toy/1", "toy/2")),
-                    metadata={"pyramid": ("toy",) * 4})
+    texts = (
+        "the big cat sat by the old door of the house",
+        "a large cat was sitting near an old door",
+        "the small dog ran to the new car of the man",
+        "a little dog was running towards a new car",
+    )
+    corpus = Corpus(
+        name="toy",
+        texts=texts,
+        ids=tuple(map(str, range(4))),
+        language="en",
+        groups=Grouping(
+            kind="SCU",
+            sentence_index=np.arange(4),
+            group_index=np.array([0, 0, 1, 1]),
+            names=("toy/1", "toy/2"),
+        ),
+        metadata={"pyramid": ("toy",) * 4},
+    )
     by_tokens = pyramid_tests(corpus, n_distractors=1)
     by_types = pyramid_tests(corpus, n_distractors=1, negative_overlap="types")
-    negatives = lambda tests: list(zip(tests.pairs.first[tests.pairs.label == 0].tolist(),
-                                       tests.pairs.second[tests.pairs.label == 0].tolist()))
+    negatives = lambda tests: list(
+        zip(
+            tests.pairs.first[tests.pairs.label == 0].tolist(),
+            tests.pairs.second[tests.pairs.label == 0].tolist(),
+        )
+    )
     assert negatives(by_tokens) == [(0, 2)]
     assert negatives(by_types) == []
     assert by_types.funnels[2].removed[-1] == ("share fewer than 4 words (distinct words)", 4)
@@ -160,14 +196,20 @@ def test_folder_of_pyramids_is_one_corpus(tmp_path, sample):
     shutil.copy(sample, tmp_path / "T0002.pyr")
     corpus = load_pyramid(tmp_path)
     # 16 pairs within the two pyramids, 21 negatives across them (the default reading).
-    assert corpus.describe() == {"name": tmp_path.name, "language": "en", "sentences": 28,
-                                 "groups": 12, "pairs": 37}
+    assert corpus.describe() == {
+        "name": tmp_path.name,
+        "language": "en",
+        "sentences": 28,
+        "groups": 12,
+        "pairs": 37,
+    }
     assert corpus.groups.names[6] == "T0002/1" and corpus.ids[14] == "T0002/1/1"
     # Positive pairs and questions never cross pyramids, nor do negatives within-pyramid.
     pyramid_of = np.asarray(corpus.metadata["pyramid"])
     positive = corpus.pairs.label == 1
-    assert np.all(pyramid_of[corpus.pairs.first[positive]]
-                  == pyramid_of[corpus.pairs.second[positive]])
+    assert np.all(
+        pyramid_of[corpus.pairs.first[positive]] == pyramid_of[corpus.pairs.second[positive]]
+    )
     within = pyramid_tests(corpus, negatives="within-pyramid").pairs
     assert len(within) == 16
     assert np.all(pyramid_of[within.first] == pyramid_of[within.second])
@@ -178,10 +220,14 @@ def test_folder_of_pyramids_is_one_corpus(tmp_path, sample):
 
 
 def test_identical_contributors_are_one_sentence(tmp_path, sample):
-    path = edited(tmp_path, sample, '  <contributor label="The project went',
-                  '  <contributor label="The renovation cost 12 million dollars">\n'
-                  '   <part label="The renovation cost 12 million dollars" start="112" '
-                  'end="150"/>\n  </contributor>\n  <contributor label="The project went')
+    path = edited(
+        tmp_path,
+        sample,
+        '  <contributor label="The project went',
+        '  <contributor label="The renovation cost 12 million dollars">\n'
+        '   <part label="The renovation cost 12 million dollars" start="112" '
+        'end="150"/>\n  </contributor>\n  <contributor label="The project went',
+    )
     corpus = load_pyramid(path)
     assert len(corpus) == 14
     assert corpus.groups.sizes.tolist() == [3, 3, 2, 2, 2, 3]
@@ -200,23 +246,32 @@ def test_malformed_xml_names_file_and_line(tmp_path, sample):
     path.write_text("\n".join(lines[:60]), encoding="utf-8")
     error = expect_error(path, "malformed XML", "cut.pyr")
     assert error.line is not None and error.line >= 60
-    error = expect_error(edited(tmp_path, sample, '<scu uid="2" label=', '<scu uid="2" label'),
-                         "malformed XML")
+    error = expect_error(
+        edited(tmp_path, sample, '<scu uid="2" label=', '<scu uid="2" label'), "malformed XML"
+    )
     assert error.line == 60
 
 
 def test_structural_errors(tmp_path, sample):
-    expect_error(edited(tmp_path, sample, 'start="152" end="183"', 'end="183"'),
-                 "<part> lacks the attribute 'start'")
-    expect_error(edited(tmp_path, sample, 'start="152"', 'start="x"'),
-                 "offsets must be integers")
-    error = expect_error(edited(tmp_path, sample, 'end="903"', 'end="9030"'),
-                         "offsets 843-9030 lie outside the text (904 characters)")
+    expect_error(
+        edited(tmp_path, sample, 'start="152" end="183"', 'end="183"'),
+        "<part> lacks the attribute 'start'",
+    )
+    expect_error(edited(tmp_path, sample, 'start="152"', 'start="x"'), "offsets must be integers")
+    error = expect_error(
+        edited(tmp_path, sample, 'end="903"', 'end="9030"'),
+        "offsets 843-9030 lie outside the text (904 characters)",
+    )
     assert error.line == 101
-    expect_error(edited(tmp_path, sample, '<scu uid="2"', '<scu uid="1"'),
-                 "SCU uid '1' is used twice")
-    expect_error(edited(tmp_path, sample, "<!ELEMENT part EMPTY>",
-                        '<!ELEMENT part EMPTY>\n <!ENTITY big "x">'), "entity declaration")
+    expect_error(
+        edited(tmp_path, sample, '<scu uid="2"', '<scu uid="1"'), "SCU uid '1' is used twice"
+    )
+    expect_error(
+        edited(
+            tmp_path, sample, "<!ELEMENT part EMPTY>", '<!ELEMENT part EMPTY>\n <!ENTITY big "x">'
+        ),
+        "entity declaration",
+    )
     not_pyramid = tmp_path / "other.pyr"
     not_pyramid.write_text("<summary><line>x</line></summary>", encoding="utf-8")
     expect_error(not_pyramid, "the root element is <summary>")
@@ -229,16 +284,22 @@ def test_structural_errors(tmp_path, sample):
 
 
 def test_part_labels_differing_from_the_text_warn(tmp_path, sample):
-    path = edited(tmp_path, sample, 'part label="paid mostly by a municipal bond"',
-                  'part label="paid mostly by the municipal bond"')
+    path = edited(
+        tmp_path,
+        sample,
+        'part label="paid mostly by a municipal bond"',
+        'part label="paid mostly by the municipal bond"',
+    )
     corpus = load_pyramid(path)
     assert corpus.texts[3] == "paid mostly by the municipal bond"
-    assert corpus.warnings == ("1 <part> labels differ from the text at their offsets; "
-                               "the labels are used",)
+    assert corpus.warnings == (
+        "1 <part> labels differ from the text at their offsets; the labels are used",
+    )
 
 
 def test_tests_need_a_pyramid_corpus(shared_data):
     from sentspace.app.corpora.grouped import load_grouped
+
     grouped = load_grouped(shared_data / "white2015-paraphrase-grouped" / "msrp_distribute")
     with pytest.raises(EvaluationError, match=".pyr"):
         pyramid_tests(grouped)
@@ -251,8 +312,11 @@ def test_binary_items_readings_on_the_sample(pyramid):
     for items in ITEMS:
         tests = pyramid_tests(pyramid, items=items)
         funnels = {f.what: f for f in tests.funnels}
-        kept[items] = (funnels["positive pairs"].kept, funnels["negative pairs"].kept,
-                       tests.n_questions)
+        kept[items] = (
+            funnels["positive pairs"].kept,
+            funnels["negative pairs"].kept,
+            tests.n_questions,
+        )
         first, second = tests.pairs.first, tests.pairs.second
         label_item = np.concatenate([first, second]) >= len(pyramid)
         assert label_item.any() == (items != "contributors")
@@ -269,13 +333,13 @@ def test_binary_items_readings_on_the_sample(pyramid):
         pyramid_tests(pyramid, items="scus")
 
 
-@pytest.mark.parametrize("negatives", ["across-pyramids", "within-pyramid",
-                                       "no-overlap-filter"])
+@pytest.mark.parametrize("negatives", ["across-pyramids", "within-pyramid", "no-overlap-filter"])
 def test_negative_samplings_match_a_count_from_the_texts(tmp_path, sample, negatives):
     """Each reading's negatives, counted independently from the contributors' words: two
     valid contributors of different SCUs, in one pyramid or (across-pyramids) any two,
     sharing at least 4 words with repetition (no filter for no-overlap-filter)."""
     from collections import Counter
+
     shutil.copy(sample, tmp_path / "T0001.pyr")
     shutil.copy(sample, tmp_path / "T0002.pyr")
     corpus = load_pyramid(tmp_path)
@@ -285,17 +349,24 @@ def test_negative_samplings_match_a_count_from_the_texts(tmp_path, sample, negat
     for sentence, group in zip(corpus.groups.sentence_index, corpus.groups.group_index):
         scus[sentence].add(group)
     pyramid = corpus.metadata["pyramid"]
-    expected = {(i, j) for i in range(len(words)) for j in range(i + 1, len(words))
-                if valid[i] and valid[j] and not scus[i] & scus[j]
-                and (negatives == "across-pyramids" or pyramid[i] == pyramid[j])
-                and (negatives == "no-overlap-filter"
-                     or sum((words[i] & words[j]).values()) >= 4)}
+    expected = {
+        (i, j)
+        for i in range(len(words))
+        for j in range(i + 1, len(words))
+        if valid[i]
+        and valid[j]
+        and not scus[i] & scus[j]
+        and (negatives == "across-pyramids" or pyramid[i] == pyramid[j])
+        and (negatives == "no-overlap-filter" or sum((words[i] & words[j]).values()) >= 4)
+    }
     pairs = pyramid_tests(corpus, negatives=negatives).pairs
     negative = pairs.label == 0
     assert set(zip(pairs.first[negative].tolist(), pairs.second[negative].tolist())) == expected
     # Across pyramids adds pairs that within-pyramid lacks; the unfiltered reading most.
-    assert {"across-pyramids": 25, "within-pyramid": 4, "no-overlap-filter": 98}[
-        negatives] == len(expected)
+    assert {"across-pyramids": 25, "within-pyramid": 4, "no-overlap-filter": 98}[negatives] == len(
+        expected
+    )
     share = dict(pyramid_tests(corpus, negatives=negatives).summary())[
-        "binary pairs: positive share"]
+        "binary pairs: positive share"
+    ]
     assert share.endswith("(paper: 4.2%)")

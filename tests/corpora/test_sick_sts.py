@@ -9,22 +9,42 @@ from sentspace.app.corpora.sts import load_sts
 from sentspace.app.errors import CorpusError
 
 STS_SUBSETS = {
-    "2012": {"MSRpar": 750, "MSRvid": 750, "SMTeuroparl": 459, "surprise.OnWN": 750,
-             "surprise.SMTnews": 399},
+    "2012": {
+        "MSRpar": 750,
+        "MSRvid": 750,
+        "SMTeuroparl": 459,
+        "surprise.OnWN": 750,
+        "surprise.SMTnews": 399,
+    },
     "2013": {"FNWN": 189, "OnWN": 561, "headlines": 750},
-    "2014": {"OnWN": 750, "deft-forum": 450, "deft-news": 300, "headlines": 750,
-             "images": 750, "tweet-news": 750},
-    "2015": {"answers-forums": 375, "answers-students": 750, "belief": 375,
-             "headlines": 750, "images": 750},
-    "2016": {"answer-answer": 254, "headlines": 249, "plagiarism": 230, "postediting": 244,
-             "question-question": 209},
+    "2014": {
+        "OnWN": 750,
+        "deft-forum": 450,
+        "deft-news": 300,
+        "headlines": 750,
+        "images": 750,
+        "tweet-news": 750,
+    },
+    "2015": {
+        "answers-forums": 375,
+        "answers-students": 750,
+        "belief": 375,
+        "headlines": 750,
+        "images": 750,
+    },
+    "2016": {
+        "answer-answer": 254,
+        "headlines": 249,
+        "plagiarism": 230,
+        "postediting": 244,
+        "question-question": 209,
+    },
 }
 
 
 def test_sick_counts(shared_data):
     sick = load_sick(shared_data / "sick")
-    assert collections.Counter(sick.pairs.split) == {"train": 4500, "trial": 500,
-                                                     "test": 4927}
+    assert collections.Counter(sick.pairs.split) == {"train": 4500, "trial": 500, "test": 4927}
     assert sick.pairs.label_names == ENTAILMENT_CLASSES
     assert collections.Counter(sick.pairs.label.tolist()) == {1: 5611, 2: 2857, 0: 1459}
     assert sick.pairs.score.min() == 1.0 and sick.pairs.score.max() == 5.0
@@ -62,7 +82,10 @@ def test_sts_counts_per_year_and_subset(sts):
     assert [years[y] for y in STS_SUBSETS] == [3108, 1500, 3750, 3000, 1186]
     benchmark = np.asarray(sts.pairs.subset) == "STSBenchmark"
     assert collections.Counter(np.asarray(sts.pairs.split)[benchmark]) == {
-        "train": 5749, "dev": 1500, "test": 1379}
+        "train": 5749,
+        "dev": 1500,
+        "test": 1379,
+    }
     assert set(np.asarray(sts.pairs.split)[~benchmark]) == {"test"}
     assert np.all((sts.pairs.score >= 0) & (sts.pairs.score <= 5))
     assert (sts.pairs.label == -1).all()
@@ -79,7 +102,8 @@ def test_sts_2014_alone(shared_data):
     corpus = load_corpus(shared_data / "sts" / "STS2014-test")
     assert len(corpus.pairs) == 3750
     assert collections.Counter(corpus.pairs.subset) == {
-        f"2014/{s}": n for s, n in STS_SUBSETS["2014"].items()}
+        f"2014/{s}": n for s, n in STS_SUBSETS["2014"].items()
+    }
     first = corpus.pairs.first[corpus.pairs.subset.index("2014/deft-forum")]
     assert corpus.texts[first] == "How about some testimonies from real health experts?"
 

@@ -21,8 +21,10 @@ def test_plain_text_one_sentence_a_line(tmp_path):
 
 
 def test_csv_sentence_and_group_with_quotes(tmp_path):
-    path = write(tmp_path / "groups.csv", 'Sentence,Group\n"Hello, world",a\n"He said ""hi""",b\n'
-                                          "Bye,a\nBye,b\n")
+    path = write(
+        tmp_path / "groups.csv",
+        'Sentence,Group\n"Hello, world",a\n"He said ""hi""",b\nBye,a\nBye,b\n',
+    )
     corpus = load_corpus(path)
     assert corpus.texts == ("Hello, world", 'He said "hi"', "Bye")
     groups = corpus.groups
@@ -32,9 +34,12 @@ def test_csv_sentence_and_group_with_quotes(tmp_path):
 
 
 def test_tsv_pairs_with_literal_quotes_score_and_text_labels(tmp_path):
-    path = write(tmp_path / "pairs.tsv", 'sentence1\tsentence2\tscore\tlabel\tsplit\n'
-                                         '"A cat\tA dog\t3.5\tyes\ttrain\n'
-                                         'B\tC\t\tno\ttest\nB\tA dog\t1\t\ttest\n')
+    path = write(
+        tmp_path / "pairs.tsv",
+        "sentence1\tsentence2\tscore\tlabel\tsplit\n"
+        '"A cat\tA dog\t3.5\tyes\ttrain\n'
+        "B\tC\t\tno\ttest\nB\tA dog\t1\t\ttest\n",
+    )
     pairs = load_corpus(path).pairs
     assert pairs.label.tolist() == [0, 1, -1] and pairs.label_names == ("yes", "no")
     assert np.allclose(pairs.score, [3.5, np.nan, 1.0], equal_nan=True)
@@ -61,18 +66,21 @@ def test_explicit_mapping_by_name_and_index(tmp_path):
         load_tabular(path, ColumnMapping(text=7))
 
 
-@pytest.mark.parametrize("name, content, fragments", [
-    ("short.csv", "text,group\na,1\nb\n", ["line 3", "expected 2 columns", "found 1"]),
-    ("empty.csv", "", ["file is empty"]),
-    ("blank.tsv", "\n\n  \n", ["file is empty"]),
-    ("nul.tsv", "text\nab\0c\n", ["line 2", "binary data"]),
-    ("quote.csv", 'text\n"never closed\n', ["malformed CSV"]),
-    ("bad.jsonl", '{"text": "a"}\n{"text": \n', ["line 2", "not JSON"]),
-    ("list.jsonl", '["a"]\n', ["line 1", "expected a JSON object"]),
-    ("score.tsv", "sentence1\tsentence2\tscore\na\tb\tnan\n", ["line 2", "not a finite"]),
-    ("empty_text.csv", "text,label\n,1\n", ["line 2", "empty text"]),
-    ("ids.csv", "id,text\n1,a\n1,b\n", ["line 3", "id '1' has another text than on line 2"]),
-])
+@pytest.mark.parametrize(
+    "name, content, fragments",
+    [
+        ("short.csv", "text,group\na,1\nb\n", ["line 3", "expected 2 columns", "found 1"]),
+        ("empty.csv", "", ["file is empty"]),
+        ("blank.tsv", "\n\n  \n", ["file is empty"]),
+        ("nul.tsv", "text\nab\0c\n", ["line 2", "binary data"]),
+        ("quote.csv", 'text\n"never closed\n', ["malformed CSV"]),
+        ("bad.jsonl", '{"text": "a"}\n{"text": \n', ["line 2", "not JSON"]),
+        ("list.jsonl", '["a"]\n', ["line 1", "expected a JSON object"]),
+        ("score.tsv", "sentence1\tsentence2\tscore\na\tb\tnan\n", ["line 2", "not a finite"]),
+        ("empty_text.csv", "text,label\n,1\n", ["line 2", "empty text"]),
+        ("ids.csv", "id,text\n1,a\n1,b\n", ["line 3", "id '1' has another text than on line 2"]),
+    ],
+)
 def test_bad_tables_name_file_line_and_problem(tmp_path, name, content, fragments):
     path = tmp_path / name
     path.write_bytes(content.encode())

@@ -35,13 +35,26 @@ def _corpus(name: str, rows: list[tuple[str, str, str, str, int, float, str, str
         score.append(sc)
         split.append(sp)
         subset.append(sub)
-    return Corpus(name=name, texts=tuple(texts), ids=tuple(ids),
-                  pairs=PairTable(np.array(first), np.array(second), np.array(label),
-                                  np.array(score), tuple(split), tuple(subset)))
+    return Corpus(
+        name=name,
+        texts=tuple(texts),
+        ids=tuple(ids),
+        pairs=PairTable(
+            np.array(first),
+            np.array(second),
+            np.array(label),
+            np.array(score),
+            tuple(split),
+            tuple(subset),
+        ),
+    )
 
 
-def sick(shared_data: Path, n_per_file: int | None = None,
-         files: tuple[str, ...] = ("train", "trial", "test_annotated")) -> Corpus:
+def sick(
+    shared_data: Path,
+    n_per_file: int | None = None,
+    files: tuple[str, ...] = ("train", "trial", "test_annotated"),
+) -> Corpus:
     """SICK pairs (label = entailment class index in ENTAILMENT, score = relatedness);
     sentences are identified by their text."""
     rows = []
@@ -52,8 +65,18 @@ def sick(shared_data: Path, n_per_file: int | None = None,
             for k, row in enumerate(reader):
                 if n_per_file is not None and k >= n_per_file:
                     break
-                rows.append((row[1], row[1], row[2], row[2], ENTAILMENT.index(row[4]),
-                             float(row[3]), part.removesuffix("_annotated"), "SICK"))
+                rows.append(
+                    (
+                        row[1],
+                        row[1],
+                        row[2],
+                        row[2],
+                        ENTAILMENT.index(row[4]),
+                        float(row[3]),
+                        part.removesuffix("_annotated"),
+                        "SICK",
+                    )
+                )
     return _corpus("sick", rows)
 
 
@@ -68,8 +91,7 @@ def msrp(shared_data: Path, n_per_file: int | None = None) -> Corpus:
             for k, row in enumerate(reader):
                 if n_per_file is not None and k >= n_per_file:
                     break
-                rows.append((row[1], row[3], row[2], row[4], int(row[0]), np.nan, part,
-                             "MSRP"))
+                rows.append((row[1], row[3], row[2], row[4], int(row[0]), np.nan, part, "MSRP"))
     return _corpus("msrp", rows)
 
 
@@ -93,8 +115,12 @@ def senteval(shared_data: Path, task: str, limit: int | None = None) -> Corpus:
     MPQA (two files, no split; the first ``limit`` lines of each) or TREC (coarse label,
     sentence metadata "split")."""
     folder = shared_data / "senteval-transfer" / task
-    files = {"CR": ("custrev.neg", "custrev.pos"), "MR": ("rt-polarity.neg", "rt-polarity.pos"),
-             "SUBJ": ("subj.objective", "subj.subjective"), "MPQA": ("mpqa.neg", "mpqa.pos")}
+    files = {
+        "CR": ("custrev.neg", "custrev.pos"),
+        "MR": ("rt-polarity.neg", "rt-polarity.pos"),
+        "SUBJ": ("subj.objective", "subj.subjective"),
+        "MPQA": ("mpqa.neg", "mpqa.pos"),
+    }
     texts, ids, label, split = [], [], [], []
     if task == "TREC":
         names: list[str] = []
@@ -121,5 +147,6 @@ def senteval(shared_data: Path, task: str, limit: int | None = None) -> Corpus:
                     label.append(cls)
         metadata = {}
     groups = Grouping("class", np.arange(len(texts)), np.array(label), tuple(names))
-    return Corpus(name=task.lower(), texts=tuple(texts), ids=tuple(ids), groups=groups,
-                  metadata=metadata)
+    return Corpus(
+        name=task.lower(), texts=tuple(texts), ids=tuple(ids), groups=groups, metadata=metadata
+    )

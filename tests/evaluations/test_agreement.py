@@ -37,8 +37,11 @@ def result(classifications):
 @pytest.fixture(scope="module")
 def weak_result(corpus):
     """Small random projections make many, mostly different, mistakes."""
-    encoders = [RandomBagOfWords(dimension=10, seed=0), RandomBagOfWords(dimension=10, seed=1),
-                RandomBagOfWords(dimension=20, seed=0)]
+    encoders = [
+        RandomBagOfWords(dimension=10, seed=0),
+        RandomBagOfWords(dimension=10, seed=1),
+        RandomBagOfWords(dimension=20, seed=0),
+    ]
     return run_job(run_agreement(corpus, encoders))
 
 
@@ -71,7 +74,8 @@ def test_counts_match_a_naive_loop(result, classifications):
 def test_weak_encoders_disagree_and_match_a_naive_loop(weak_result, corpus):
     classifications = [
         run_job(run_classification(corpus, RandomBagOfWords(dimension=d, seed=s)))
-        for d, s in ((10, 0), (10, 1), (20, 0))]
+        for d, s in ((10, 0), (10, 1), (20, 0))
+    ]
     numerator, denominator = naive_counts(classifications)
     np.testing.assert_array_equal(weak_result.numerator, numerator)
     np.testing.assert_array_equal(weak_result.denominator, denominator)
@@ -112,12 +116,12 @@ def test_cell_sentences_are_wrong_the_same_way(weak_result):
 def test_mcnemar_on_per_sentence_correctness(result, classifications):
     test = compare_classifications(classifications[0], classifications[1])
     assert test.detail == {"A right, B wrong": 0, "A wrong, B right": 5}
-    assert test.p_value == pytest.approx(2 * 0.5 ** 5)
+    assert test.p_value == pytest.approx(2 * 0.5**5)
     assert result.mcnemar(0, 1) == test
-    direct = statistics.mcnemar(classifications[2].predicted_group
-                                == classifications[2].true_group,
-                                classifications[0].predicted_group
-                                == classifications[0].true_group)
+    direct = statistics.mcnemar(
+        classifications[2].predicted_group == classifications[2].true_group,
+        classifications[0].predicted_group == classifications[0].true_group,
+    )
     assert result.mcnemar(2, 0) == direct
 
 
@@ -153,8 +157,9 @@ def test_results_of_different_seeds_are_refused(corpus, classifications):
 
 def test_results_of_different_corpora_are_refused(classifications):
     bow = classifications[0]
-    elsewhere = replace(bow, provenance=replace(bow.provenance, corpus_name="other",
-                                                corpus_fingerprint="0" * 16))
+    elsewhere = replace(
+        bow, provenance=replace(bow.provenance, corpus_name="other", corpus_fingerprint="0" * 16)
+    )
     with pytest.raises(EvaluationError, match="of corpus 'other'"):
         misclassification_agreement([bow, elsewhere])
 
@@ -182,7 +187,10 @@ def test_default_encoders_are_those_run_then_the_chosen_and_tfidf():
     from sentspace.app.evaluations.agreement import default_encoders
 
     assert default_encoders(["bow", "glove:/v.txt"], ["precomputed:/e.npy"], "sbert") == [
-        "bow", "glove:/v.txt", "precomputed:/e.npy"]
+        "bow",
+        "glove:/v.txt",
+        "precomputed:/e.npy",
+    ]
     assert default_encoders(["sbert"], [], "sbert") == ["sbert", "tfidf"]
     assert default_encoders([], [], "fasttext") == ["fasttext", "tfidf"]
     assert default_encoders([], [], "tfidf") == ["tfidf", "bow"]

@@ -32,8 +32,7 @@ def test_f1_is_mtebs_weighted_f1_on_a_hand_checked_case():
     gold, predicted = np.array([0, 1, 2, 3]), np.array([0, 0, 2, 2])
     np.testing.assert_allclose(f1_shares(predicted, gold), [2 / 3, 0, 2 / 3, 0])
     # MTEB's evaluator: f1_score(labels, predictions, average="weighted", zero_division=0)
-    assert f1_score(gold, predicted, average="weighted", zero_division=0) == pytest.approx(
-        1 / 3)
+    assert f1_score(gold, predicted, average="weighted", zero_division=0) == pytest.approx(1 / 3)
     # No hub: F1 equals accuracy, whatever the wrong answers are (here not targets).
     np.testing.assert_array_equal(f1_shares(np.array([0, 1, 7, 8]), gold), [1, 1, 0, 0])
 
@@ -44,20 +43,31 @@ def test_f1_shares_average_to_sklearns_weighted_f1():
     for _ in range(5):
         predicted = np.where(rng.random(80) < 0.5, gold, rng.choice(np.r_[gold, 400], 80))
         assert f1_shares(predicted, gold).mean() == pytest.approx(
-            f1_score(gold, predicted, average="weighted", zero_division=0), abs=1e-12)
+            f1_score(gold, predicted, average="weighted", zero_division=0), abs=1e-12
+        )
 
 
 def toy():
     """Two English and three German sentences; en:2's translation is de:2, but de:3 (no
     translation) is nearer to both English sentences."""
     texts = ("a", "b", "x", "y", "z")
-    corpus = Corpus(name="toy", texts=texts, ids=("en:1", "en:2", "de:1", "de:2", "de:3"),
-                    metadata={"language": ("en", "en", "de", "de", "de")},
-                    pairs=PairTable(first=[0, 3], second=[2, 1], label=[1, 1],
-                                    score=[np.nan] * 2, split=("test",) * 2,
-                                    subset=("en-de",) * 2))
-    X = np.array([[1, 0, 0], [0, 1, 0], [1, 0.1, 0], [0.2, 0.6, 0.8], [0.9, 0.9, 0]],
-                 dtype=np.float32)
+    corpus = Corpus(
+        name="toy",
+        texts=texts,
+        ids=("en:1", "en:2", "de:1", "de:2", "de:3"),
+        metadata={"language": ("en", "en", "de", "de", "de")},
+        pairs=PairTable(
+            first=[0, 3],
+            second=[2, 1],
+            label=[1, 1],
+            score=[np.nan] * 2,
+            split=("test",) * 2,
+            subset=("en-de",) * 2,
+        ),
+    )
+    X = np.array(
+        [[1, 0, 0], [0, 1, 0], [1, 0.1, 0], [0.2, 0.6, 0.8], [0.9, 0.9, 0]], dtype=np.float32
+    )
     return corpus, X
 
 
@@ -96,7 +106,7 @@ def test_toy_predictions_ranks_and_metrics_by_hand():
 def test_a_translation_tied_for_the_top_is_not_found_by_any_metric():
     corpus, X = toy()
     X = X.copy()
-    X[4] = X[2]            # de:3 is de:1's twin: en:1's translation is tied with it
+    X[4] = X[2]  # de:3 is de:1's twin: en:1's translation is tied with it
     result = run_job(iter_evaluate_bitext(corpus, X, n_resamples=0))
     assert result.rank[0] == 2 and result.prediction_id[0] in ("de:1", "de:3")
     # en:2 finds de:2 now that de:3 moved away; en:1 counts as not found either way.
@@ -141,8 +151,12 @@ def bow_en_de(test_2016):
 def test_bow_finds_translations_far_above_chance_on_test_2016(test_2016, bow_en_de):
     result = bow_en_de
     assert len(result.rank) == 2000 and result.pool_sizes == (1000, 1000)
-    assert np.all(np.isin(result.prediction[result.direction == 0],
-                          np.flatnonzero(np.asarray(test_2016.metadata["language"]) == "de")))
+    assert np.all(
+        np.isin(
+            result.prediction[result.direction == 0],
+            np.flatnonzero(np.asarray(test_2016.metadata["language"]) == "de"),
+        )
+    )
     metrics = result.metrics()
     # Chance is 1/1000; shared names, numbers and cognates give bow 0.0740 (measured).
     assert 0.06 <= metrics["accuracy"] <= 0.09
@@ -159,18 +173,23 @@ def test_bow_finds_translations_far_above_chance_on_test_2016(test_2016, bow_en_
     tied = (result.prediction == result.target) & (result.rank > 1)
     assert tied.sum() == 3 and metrics["accuracy"] == pytest.approx(0.074)
     counted = np.where(tied, -1, result.prediction)
-    assert metrics["en->de F1"] == pytest.approx(f1_score(
-        result.target[forward], counted[forward], average="weighted", zero_division=0))
+    assert metrics["en->de F1"] == pytest.approx(
+        f1_score(result.target[forward], counted[forward], average="weighted", zero_division=0)
+    )
     # Queries that found a sentence other queries also chose get less than 1 (hubs).
-    assert 0 < np.sum((result.f1_share > 0) & (result.f1_share < 1)) < np.sum(
-        result.prediction == result.target)
+    assert (
+        0
+        < np.sum((result.f1_share > 0) & (result.f1_share < 1))
+        < np.sum(result.prediction == result.target)
+    )
 
 
 def test_rank_and_length_per_query_by_length_bin_on_test_2016(test_2016, bow_en_de):
     result = bow_en_de
     texts = np.asarray(test_2016.texts, dtype=object)
-    np.testing.assert_array_equal(result.query_length,
-                                  [len(tokenize(text)) for text in texts[result.query]])
+    np.testing.assert_array_equal(
+        result.query_length, [len(tokenize(text)) for text in texts[result.query]]
+    )
     for name in ("rank", "query_length", "query", "query_id"):
         with pytest.raises(ValueError, match="read-only"):
             getattr(result, name)[0] = 0
@@ -186,8 +205,7 @@ def test_rank_and_length_per_query_by_length_bin_on_test_2016(test_2016, bow_en_
     assert saved["length_bins"] == bins.to_rows()
     # Fixed bins of 5 tokens over both directions' queries (counted in the files): the 9
     # of 5 tokens (2 English, 7 German) join 6-10, the 3 of 31-35 join 26-30's 24.
-    assert [bins.label(k) for k in range(len(bins))] == [
-        "5-10", "11-15", "16-20", "21-25", "26-35"]
+    assert [bins.label(k) for k in range(len(bins))] == ["5-10", "11-15", "16-20", "21-25", "26-35"]
     assert bins.count.tolist() == [667, 927, 304, 75, 27]
     assert bins.count.sum() == 2000 and np.all(bins.count >= MIN_BIN_COUNT)
     assert np.all(bins.low[1:] == bins.high[:-1] + 1)
@@ -202,7 +220,8 @@ def test_rank_and_length_per_query_by_length_bin_on_test_2016(test_2016, bow_en_
         assert bins.median_rank[k] == np.median(result.rank[inside])
     # The bins' accuracies average, by count, to the result's accuracy.
     assert np.average(bins.accuracy, weights=bins.count) == pytest.approx(
-        result.metrics()["accuracy"])
+        result.metrics()["accuracy"]
+    )
     # Measured: bow finds long queries (21-25 tokens: 0.147, median rank 106) more
     # often than the most common ones (11-15: 0.058, median 328); longer sentences
     # carry more of the names and numbers bow matches on.
@@ -222,7 +241,7 @@ def test_ranks_equal_a_full_float64_scan(test_2016, bow_en_de):
     forward = bow_en_de.direction == 0
     cosines = X[bow_en_de.query[forward]] @ X[german].T
     gold = np.einsum("ij,ij->i", X[bow_en_de.query[forward]], X[bow_en_de.target[forward]])
-    expected = (cosines >= gold[:, None] - 1e-9).sum(axis=1)      # pessimistic ties
+    expected = (cosines >= gold[:, None] - 1e-9).sum(axis=1)  # pessimistic ties
     np.testing.assert_array_equal(bow_en_de.rank[forward], expected)
     top = cosines.max(axis=1)
     np.testing.assert_allclose(bow_en_de.predicted_similarity[forward], top, atol=1e-6)
@@ -231,13 +250,25 @@ def test_ranks_equal_a_full_float64_scan(test_2016, bow_en_de):
 def test_paired_f1_test_and_the_cli(test_2016, bow_en_de, shared_data, monkeypatch, capsys):
     tfidf = run_job(run_bitext(test_2016, TfIdf(), languages="en-de", n_resamples=0))
     test = paired_test("bitext", tfidf, bow_en_de, seed=0)
-    assert test.n_items == 2000 and test.statistic_b == pytest.approx(
-        bow_en_de.metrics()["F1"])
+    assert test.n_items == 2000 and test.statistic_b == pytest.approx(bow_en_de.metrics()["F1"])
     assert test.statistic_a > test.statistic_b and test.p_value < 0.01
     assert test.difference_ci[0] <= test.difference <= test.difference_ci[1]
     monkeypatch.setenv(DATA_ENV, str(shared_data / "multi30k"))
-    assert main(["eval", "bitext", "--corpus", "multi30k-parallel", "--encoder", "bow",
-                 "--languages", "en-cs"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "bitext",
+                "--corpus",
+                "multi30k-parallel",
+                "--encoder",
+                "bow",
+                "--languages",
+                "en-cs",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     # Czech shares fewer words with English: MRR 0.0253 measured; chance is
     # H(1000)/1000, about 0.0075.
@@ -246,10 +277,19 @@ def test_paired_f1_test_and_the_cli(test_2016, bow_en_de, shared_data, monkeypat
     # After the metrics, the queries by length: 31 of 4-5 tokens (29 of them Czech)
     # keep a bin of their own; the 3 Czech and 16 English queries over 25 tokens join
     # 21-25.
-    table = out[out.index("by query length"):]
+    table = out[out.index("by query length") :]
     assert out.index("by query length") > out.index("MRR")
-    assert table.splitlines()[1].split() == ["tokens", "queries", "bow", "acc@1", "bow",
-                                             "median", "rank"]
+    assert table.splitlines()[1].split() == [
+        "tokens",
+        "queries",
+        "bow",
+        "acc@1",
+        "bow",
+        "median",
+        "rank",
+    ]
     assert printed_number(table, "4-5") == 31
-    assert sum(printed_number(table, label) for label in
-               ("4-5", "6-10", "11-15", "16-20", "21-33")) == 2000
+    assert (
+        sum(printed_number(table, label) for label in ("4-5", "6-10", "11-15", "16-20", "21-33"))
+        == 2000
+    )

@@ -36,8 +36,10 @@ def test_bow_recovers_paraphrase_groups(corpus):
 def test_tfidf_matches_an_independent_sklearn_pipeline(corpus):
     result = run_job(run_classification(corpus, TfIdf(), seed=3))
     labels = corpus.groups.labels(len(corpus))
-    pipeline = make_pipeline(TfidfVectorizer(token_pattern=TOKEN_PATTERN, dtype=np.float32),
-                             LinearSVC(class_weight="balanced", random_state=3))
+    pipeline = make_pipeline(
+        TfidfVectorizer(token_pattern=TOKEN_PATTERN, dtype=np.float32),
+        LinearSVC(class_weight="balanced", random_state=3),
+    )
     folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=3)
     expected = cross_val_score(pipeline, list(corpus.texts), labels, cv=folds)
     np.testing.assert_allclose(result.fold_accuracy, expected, rtol=0, atol=1e-12)
@@ -83,8 +85,12 @@ def test_progress_is_reported_per_fold(corpus):
 
 def test_corpus_without_enough_groups_is_refused_before_work():
     texts = ("a b", "a c", "d e", "d f")
-    tiny = Corpus("tiny", texts, ("1", "2", "3", "4"),
-                  groups=Grouping("paraphrase group", [0, 1, 2, 3], [0, 0, 1, 1], ("x", "y")))
+    tiny = Corpus(
+        "tiny",
+        texts,
+        ("1", "2", "3", "4"),
+        groups=Grouping("paraphrase group", [0, 1, 2, 3], [0, 0, 1, 1], ("x", "y")),
+    )
     with pytest.raises(EvaluationError, match="at least 2 groups of 3"):
         next(run_classification(tiny, BagOfWords()))
     ungrouped = Corpus("plain", texts, ("1", "2", "3", "4"))
@@ -117,12 +123,17 @@ def test_interval_resamples_whole_groups_of_opinosis(shared_data):
     low, high = result.ci
     assert 0.45 < low < result.mean_accuracy < high < 0.8
     correct = (result.predicted_group == result.true_group).astype(float)
-    sentences = statistics.cis({"a": (statistics.fold_mean, correct, result.fold)},
-                               n_resamples=1000, confidence=0.95, seed=0)["a"]
+    sentences = statistics.cis(
+        {"a": (statistics.fold_mean, correct, result.fold)},
+        n_resamples=1000,
+        confidence=0.95,
+        seed=0,
+    )["a"]
     assert high - low > 1.3 * (sentences[1] - sentences[0])
     # The metric with every weight 1 is the reported value.
     assert statistics.fold_mean(correct, result.fold)[0] == pytest.approx(
-        result.mean_accuracy, abs=1e-12)
+        result.mean_accuracy, abs=1e-12
+    )
     again = run_job(run_classification(opinosis, BagOfWords()))
     assert again.ci == result.ci
     shown = dict(result.summary())["mean accuracy"]
@@ -130,11 +141,14 @@ def test_interval_resamples_whole_groups_of_opinosis(shared_data):
     assert result.intervals() == {"mean accuracy": (result.mean_accuracy, result.ci)}
     data = result.to_dict()
     assert data["mean_accuracy_ci"] == [low, high]
-    assert data["metric_table"][0] == {"metric": "mean accuracy",
-                                       "value": result.mean_accuracy, "ci_low": low,
-                                       "ci_high": high, "n": 521}
-    assert sum(group["misclassified"] for group in data["groups"]) == len(
-        result.misclassified)
+    assert data["metric_table"][0] == {
+        "metric": "mean accuracy",
+        "value": result.mean_accuracy,
+        "ci_low": low,
+        "ci_high": high,
+        "n": 521,
+    }
+    assert sum(group["misclassified"] for group in data["groups"]) == len(result.misclassified)
 
 
 def test_no_resamples_no_interval(corpus):
@@ -152,4 +166,5 @@ def test_groups_ranked_by_their_misclassified(corpus):
     assert np.all(np.diff(wrong[worst]) <= 0)
     first = int(worst[0])
     assert set(result.group_sentences(first)) == set(
-        corpus.groups.members(corpus.groups.names.index(result.group_names[first])))
+        corpus.groups.members(corpus.groups.names.index(result.group_names[first]))
+    )

@@ -54,29 +54,42 @@ def test_comparisons_equal_the_reference_ones(costra, reference):
     basic, advanced, _ = reference._collect_comparisons()
     for k, (name, types) in enumerate(CLASSES.items()):
         source = basic if name in PARAPHRASE_CLASSES else advanced
-        theirs = Counter(((int(a), int(b)), (int(c), int(d)))
-                         for t in types for (a, b), (c, d) in source[t])
+        theirs = Counter(
+            ((int(a), int(b)), (int(c), int(d))) for t in types for (a, b), (c, d) in source[t]
+        )
         mine = comparisons.class_index == k
-        ours = Counter((tuple(more), tuple(less)) for more, less in zip(
-            comparisons.more_similar[mine].tolist(), comparisons.less_similar[mine].tolist()))
+        ours = Counter(
+            (tuple(more), tuple(less))
+            for more, less in zip(
+                comparisons.more_similar[mine].tolist(), comparisons.less_similar[mine].tolist()
+            )
+        )
         assert ours == theirs, name
 
 
 def test_random_embeddings_equal_the_reference(costra, reference):
-    embeddings = np.random.default_rng(0).standard_normal((len(costra), 300),
-                                                          dtype=np.float32)
+    embeddings = np.random.default_rng(0).standard_normal((len(costra), 300), dtype=np.float32)
     result = evaluate_costra(costra, embeddings)
     assert result.reference_scores() == reference_scores(reference, embeddings)
     assert result.reference_scores() == {
-        "basic": 0.488, "modality": 0.494, "time": 0.511, "style": 0.5,
-        "generalization": 0.498, "opposite_meaning": 0.504, "costra": 0.499}
+        "basic": 0.488,
+        "modality": 0.494,
+        "time": 0.511,
+        "style": 0.5,
+        "generalization": 0.498,
+        "opposite_meaning": 0.504,
+        "costra": 0.499,
+    }
     assert result.class_correct.tolist() == [2148, 1357, 5315, 19130, 5041, 7495]
     # The cosines themselves are bitwise the reference's.
     sample = np.random.default_rng(1).choice(len(result.passed), 3000, replace=False)
-    for pairs, cosines in ((result.comparisons.more_similar, result.more_similar_cosine),
-                           (result.comparisons.less_similar, result.less_similar_cosine)):
-        theirs = [reference.cosine_similarity(embeddings[a], embeddings[b])
-                  for a, b in pairs[sample]]
+    for pairs, cosines in (
+        (result.comparisons.more_similar, result.more_similar_cosine),
+        (result.comparisons.less_similar, result.less_similar_cosine),
+    ):
+        theirs = [
+            reference.cosine_similarity(embeddings[a], embeddings[b]) for a, b in pairs[sample]
+        ]
         assert np.array_equal(np.array(theirs, dtype=np.float32), cosines[sample])
 
 
@@ -91,8 +104,14 @@ def test_bag_of_words_equals_the_reference(reference, bow_dense, bow_result):
     result = bow_result
     assert result.reference_scores() == reference_scores(reference, bow_dense)
     assert result.reference_scores() == {
-        "basic": 0.086, "modality": 0.071, "time": 0.628, "style": 0.579,
-        "generalization": 0.653, "opposite_meaning": 0.709, "costra": 0.454}
+        "basic": 0.086,
+        "modality": 0.071,
+        "time": 0.628,
+        "style": 0.579,
+        "generalization": 0.653,
+        "opposite_meaning": 0.709,
+        "costra": 0.454,
+    }
     assert result.class_correct.tolist() == [377, 195, 6532, 22131, 6619, 10538]
     # Identical texts give exact ties, which fail.
     ties = result.more_similar_cosine == result.less_similar_cosine
@@ -107,8 +126,7 @@ def test_sparse_bag_of_words_gives_the_same_cosines(costra, bow_result):
 
 
 def test_zero_vectors_fail_and_are_counted(costra, reference):
-    embeddings = np.random.default_rng(3).standard_normal((len(costra), 20),
-                                                          dtype=np.float32)
+    embeddings = np.random.default_rng(3).standard_normal((len(costra), 20), dtype=np.float32)
     embeddings[:40] = 0
     result = evaluate_costra(costra, embeddings)
     assert result.n_degenerate == 40
@@ -170,8 +188,17 @@ def test_paths_follow_the_r1_r2_orderings(costra):
     # seed and 47, 48, 51, and 48 between 46 and the rest.
     opposite = [costra.ids[row] for row in paths["opposite meaning"]]
     assert opposite[:3] == ["68", "46", "48"] and opposite[-1] == "51"
-    assert set(spokes) == {"ban", "different meaning", "minimal change", "nonsense",
-                           "paraphrase", "possibility"}
-    every = [seed] + [r for rows in paths.values() for r in rows[1:]] + [
-        r for rows in spokes.values() for r in rows]
+    assert set(spokes) == {
+        "ban",
+        "different meaning",
+        "minimal change",
+        "nonsense",
+        "paraphrase",
+        "possibility",
+    }
+    every = (
+        [seed]
+        + [r for rows in paths.values() for r in rows[1:]]
+        + [r for rows in spokes.values() for r in rows]
+    )
     assert sorted(every) == sorted(costra.groups.members(group).tolist())

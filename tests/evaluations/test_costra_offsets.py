@@ -77,21 +77,37 @@ def test_not_costra_is_refused(shared_data):
 
 
 def test_cli(shared_data, capsys):
-    assert main(["eval", "costra-offsets", "--corpus",
-                 str(shared_data / "costra" / "data.tsv"), "--encoder", "random-bow"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "costra-offsets",
+                "--corpus",
+                str(shared_data / "costra" / "data.tsv"),
+                "--encoder",
+                "random-bow",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "mean consistency" in out and "analogy MRR" in out
 
 
 def first_groups_file(source, destination, n_groups):
     """Costra's data.tsv cut to its first ``n_groups`` seed groups, id lists kept within."""
-    rows = [line.split("\t") for line in source.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+    rows = [
+        line.split("\t") for line in source.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     groups = list(dict.fromkeys(row[1] for row in rows))[:n_groups]
     kept = [row for row in rows if row[1] in groups]
     ids = {row[0] for row in kept}
-    lines = ["\t".join(row[:5] + [",".join(i for i in column.split(",") if i in ids)
-                                  for column in row[5:]]) for row in kept]
+    lines = [
+        "\t".join(
+            row[:5] + [",".join(i for i in column.split(",") if i in ids) for column in row[5:]]
+        )
+        for row in kept
+    ]
     destination.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return destination
 
@@ -101,8 +117,9 @@ def test_e5_small_makes_modality_and_tense_directions(shared_data, tmp_path):
 
     if not MultilingualE5.available():
         pytest.skip("the multilingual extra is not installed")
-    corpus = load_costra(first_groups_file(shared_data / "costra" / "data.tsv",
-                                           tmp_path / "data.tsv", 8))
+    corpus = load_costra(
+        first_groups_file(shared_data / "costra" / "data.tsv", tmp_path / "data.tsv", 8)
+    )
     result = run_job(run_costra_offsets(corpus, MultilingualE5()))
     for kind in ("ban", "possibility", "past", "future"):
         index = result.type_names.index(kind)

@@ -40,8 +40,9 @@ def test_zero_shot_pr_curve_and_average_precision(msrp_small):
 
 
 def test_learning_curve_is_nested_and_ends_at_the_transfer_accuracy(msrp_small):
-    curve = run_job(run_learning_curve(msrp_small, TfIdf(), fractions=(0.05, 0.5, 1.0),
-                                       n_resamples=0))
+    curve = run_job(
+        run_learning_curve(msrp_small, TfIdf(), fractions=(0.05, 0.5, 1.0), n_resamples=0)
+    )
     full = run_job(run_transfer(msrp_small, TfIdf(), n_resamples=0))
     assert curve.accuracy[-1] == pytest.approx(full.accuracy)
     assert curve.n_train[-1] == 400 and list(curve.n_train) == sorted(curve.n_train)
@@ -51,13 +52,17 @@ def test_learning_curve_is_nested_and_ends_at_the_transfer_accuracy(msrp_small):
 
 
 def test_refuses_unlabelled_or_unsplit_pairs():
-    corpus = Corpus("x", ("a", "b"), ("1", "2"),
-                    pairs=PairTable([0], [1], [-1], [3.0], ("train",), ("s",)))
+    corpus = Corpus(
+        "x", ("a", "b"), ("1", "2"), pairs=PairTable([0], [1], [-1], [3.0], ("train",), ("s",))
+    )
     with pytest.raises(EvaluationError, match="labelled 1"):
         next(run_detection(corpus, BagOfWords()))
-    labelled = Corpus("y", ("a", "b", "c"), ("1", "2", "3"),
-                      pairs=PairTable([0, 0], [1, 2], [1, 0], [np.nan] * 2, ("train",) * 2,
-                                      ("s",) * 2))
+    labelled = Corpus(
+        "y",
+        ("a", "b", "c"),
+        ("1", "2", "3"),
+        pairs=PairTable([0, 0], [1, 2], [1, 0], [np.nan] * 2, ("train",) * 2, ("s",) * 2),
+    )
     with pytest.raises(EvaluationError, match="no split test"):
         next(run_learning_curve(labelled, BagOfWords()))
     X = np.zeros((2, 3), dtype=np.float32)
@@ -73,14 +78,17 @@ def test_json_names_msrp_pairs_by_their_two_sentence_ids(shared_data):
     released = []
     for name in ("msr_paraphrase_train.txt", "msr_paraphrase_test.txt"):
         with (shared_data / "msrp" / name).open(encoding="utf-8-sig", newline="") as handle:
-            released += [f'{row["#1 ID"]}/{row["#2 ID"]}' for row in csv.DictReader(
-                handle, delimiter="\t", quoting=csv.QUOTE_NONE)]
+            released += [
+                f"{row['#1 ID']}/{row['#2 ID']}"
+                for row in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+            ]
     result = run_job(run_detection(corpus, BagOfWords(), n_resamples=0))
     pairs = json.loads(json.dumps(result.to_dict()))["pairs"]
     assert len(pairs) == len(released) == 5801
     for entry in pairs:
         row = entry["row"]
-        assert entry["pair"] == (f"{corpus.ids[corpus.pairs.first[row]]}/"
-                                 f"{corpus.ids[corpus.pairs.second[row]]}")
+        assert entry["pair"] == (
+            f"{corpus.ids[corpus.pairs.first[row]]}/{corpus.ids[corpus.pairs.second[row]]}"
+        )
     renamed = [entry["pair"] for entry in pairs if entry["pair"] != released[entry["row"]]]
     assert len(renamed) == 4

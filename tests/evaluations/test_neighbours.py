@@ -48,8 +48,9 @@ def test_target_ranks_match_brute_force_counts_for_every_tie_rule(sparse):
     # Reference in float64, where equal cosines are equal to ~1e-16.
     full = _brute_cosines(dense, dense)
     for ties, share in (("pessimistic", 1.0), ("mid", 0.5), ("optimistic", 0.0)):
-        ranks, sims = target_ranks(unit.matrix[queries], unit, targets, exclude=queries,
-                                   ties=ties, memory_mb=0.005)
+        ranks, sims = target_ranks(
+            unit.matrix[queries], unit, targets, exclude=queries, ties=ties, memory_mb=0.005
+        )
         for k, (q, t) in enumerate(zip(queries, targets)):
             row = full[q].copy()
             row[q] = -np.inf
@@ -82,6 +83,7 @@ def test_zero_and_nan_rows_are_reported_not_nan(sparse):
     # A zero query ties with everything: pessimistically last, optimistically first.
     n = len(dense)
     worst, _ = target_ranks(unit.matrix[[1]], unit, np.array([3]), exclude=np.array([1]))
-    best, _ = target_ranks(unit.matrix[[1]], unit, np.array([3]), exclude=np.array([1]),
-                           ties="optimistic")
+    best, _ = target_ranks(
+        unit.matrix[[1]], unit, np.array([3]), exclude=np.array([1]), ties="optimistic"
+    )
     assert worst[0] == n - 1 and best[0] == 1

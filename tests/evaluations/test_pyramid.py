@@ -25,7 +25,8 @@ def test_bag_of_words_numbers(bow_result):
     assert binary.in_tune.sum() == 1 and binary.in_tune.tolist()[2]
     assert binary.threshold == pytest.approx(0.36927447)
     assert (binary.precision, binary.recall, binary.f1, binary.tune_f1) == pytest.approx(
-        (2 / 3, 4 / 5, 8 / 11, 1.0))
+        (2 / 3, 4 / 5, 8 / 11, 1.0)
+    )
     assert np.array_equal(binary.predicted, binary.cosine >= binary.threshold)
     assert ranking.rank.tolist() == [1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1]
     assert ranking.success_rate == pytest.approx(11 / 12)
@@ -37,13 +38,19 @@ def test_bag_of_words_numbers(bow_result):
     # One tune pair cannot separate anything, and the result says so.
     assert binary.at_edge and "binary threshold warning" in rows
     assert bow_result.provenance.parameters == {
-        "seed": 0, "tune_fraction": 0.1, "min_words": 3, "min_shared_negative": 4,
-        "n_distractors": 3, "distractors": "answer", "negative_overlap": "tokens",
-            "items": "contributors", "negatives": "across-pyramids"}
+        "seed": 0,
+        "tune_fraction": 0.1,
+        "min_words": 3,
+        "min_shared_negative": 4,
+        "n_distractors": 3,
+        "distractors": "answer",
+        "negative_overlap": "tokens",
+        "items": "contributors",
+        "negatives": "across-pyramids",
+    }
 
 
-def test_distractors_resembling_the_question_are_harder_for_bag_of_words(pyramid,
-                                                                          bow_result):
+def test_distractors_resembling_the_question_are_harder_for_bag_of_words(pyramid, bow_result):
     adversarial = run_job(run_pyramid(pyramid, BagOfWords(), distractors="question"))
     assert adversarial.ranking.rank.tolist() == [1, 1, 1, 1, 4, 2, 1, 1, 1, 1, 1, 1]
     assert adversarial.ranking.success_rate < bow_result.ranking.success_rate
@@ -70,8 +77,10 @@ def test_best_threshold_matches_brute_force():
         threshold, f1 = best_f1_threshold(cosine, label)
         # Every cut but the lowest, which calls every pair positive.
         candidates = np.unique(cosine)[1:]
-        scores = [2 * ((cosine >= t) & (label == 1)).sum()
-                  / ((cosine >= t).sum() + label.sum()) for t in candidates]
+        scores = [
+            2 * ((cosine >= t) & (label == 1)).sum() / ((cosine >= t).sum() + label.sum())
+            for t in candidates
+        ]
         assert f1 == pytest.approx(max(scores))
         assert threshold == candidates[::-1][int(np.argmax(scores[::-1]))]
 
@@ -116,8 +125,9 @@ def test_result_serialises(bow_result):
     record = json.loads(json.dumps(bow_result.to_dict()))
     assert record["evaluation"] == "pyramid"
     assert len(record["binary"]["pairs"]) == 8 and len(record["ranking"]["questions"]) == 12
-    assert record["funnels"][2]["removed"][
-        "share fewer than 4 words (counted with repetition)"] == 47
+    assert (
+        record["funnels"][2]["removed"]["share fewer than 4 words (counted with repetition)"] == 47
+    )
     assert record["binary"]["at_edge"] is True
     assert record["ranking"]["questions"][4]["rank"] == 2
 
@@ -128,6 +138,7 @@ def test_refused_before_work(pyramid, shared_data):
     with pytest.raises(EvaluationError, match="one embedding per sentence"):
         evaluate_pyramid(pyramid, np.zeros((3, 4)))
     from sentspace.app.corpora.costra import load_costra
+
     with pytest.raises(EvaluationError, match="no SCUs"):
         next(run_pyramid(load_costra(shared_data / "costra" / "data.tsv"), BagOfWords()))
 
@@ -139,8 +150,11 @@ def test_scu_labels_are_encoded_after_the_sentences(pyramid):
     both = run_job(run_pyramid(pyramid, BagOfWords(), items="both"))
     assert len(both.tests.pairs) == 17 and len(both.sentence_ids) == len(pyramid) + 6
     assert np.array_equal(both.ranking.rank, contributors.ranking.rank)
-    named = {name for pair in json.loads(json.dumps(both.to_dict()))["binary"]["pairs"]
-             for name in (pair["first"], pair["second"])}
+    named = {
+        name
+        for pair in json.loads(json.dumps(both.to_dict()))["binary"]["pairs"]
+        for name in (pair["first"], pair["second"])
+    }
     assert "T0001/1/label" in named
 
 
@@ -148,6 +162,7 @@ def test_binary_f1_interval_is_the_bootstrap_of_scikit_learns_f1(bow_result):
     """The interval resamples the test pairs (threshold fixed): the same draws scored by
     scikit-learn give the same percentiles."""
     from sklearn.metrics import f1_score
+
     test = ~bow_result.binary.in_tune
     predicted = bow_result.binary.predicted[test]
     label = bow_result.tests.pairs.label[test]

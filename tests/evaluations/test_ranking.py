@@ -28,7 +28,7 @@ def test_ranks_equal_a_full_float64_sort(msrp600):
     for q, t, rank in zip(result.query, result.target, result.rank):
         row = np.delete(full[q], q)
         target = full[q, t]
-        assert rank == 1 + np.sum(row >= target - 1e-9) - 1    # pessimistic ties
+        assert rank == 1 + np.sum(row >= target - 1e-9) - 1  # pessimistic ties
     metrics = result.metrics()
     assert metrics["accuracy@1"] == np.mean(result.rank <= 1)
     assert metrics["MRR"] == pytest.approx(np.mean(1 / result.rank))
@@ -59,8 +59,9 @@ def test_zero_vector_queries_are_counted_and_ranked_last(msrp600):
 
 
 def test_refuses_corpus_without_positive_pairs():
-    corpus = Corpus("x", ("a", "b"), ("1", "2"),
-                    pairs=PairTable([0], [1], [0], [np.nan], ("train",), ("s",)))
+    corpus = Corpus(
+        "x", ("a", "b"), ("1", "2"), pairs=PairTable([0], [1], [0], [np.nan], ("train",), ("s",))
+    )
     with pytest.raises(EvaluationError, match="positive"):
         next(run_ranking(corpus, BagOfWords()))
     with pytest.raises(EvaluationError, match="ties"):

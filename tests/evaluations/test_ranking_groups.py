@@ -38,18 +38,19 @@ def ordered_pairs_per_group(corpus):
     return int(np.sum(sizes * (sizes - 1)))
 
 
-@pytest.mark.parametrize("spec, expected", [("msrp-grouped", 1_872),
-                                            ("multi30k-captions:en:val", 20_280)])
+@pytest.mark.parametrize(
+    "spec, expected", [("msrp-grouped", 1_872), ("multi30k-captions:en:val", 20_280)]
+)
 def test_every_ordered_pair_within_a_group_is_one_query(shared_data, spec, expected):
     """msrp-grouped: 240 groups of 3, 31 of 4, 3 of 5 give 240*6 + 31*12 + 3*20 = 1,872;
     the val captions: 1,014 images of 5 give 1,014*20 = 20,280."""
     corpus = load_corpus(spec)
     pair_index, query, target, n_self = ranking_queries(corpus)
     assert len(query) == ordered_pairs_per_group(corpus) == expected and n_self == 0
-    assert np.all(pair_index == -1)                 # no row of corpus.pairs behind them
+    assert np.all(pair_index == -1)  # no row of corpus.pairs behind them
     label = corpus.groups.labels(len(corpus))
     assert np.all(label[query] == label[target]) and np.all(query != target)
-    assert len(set(zip(query.tolist(), target.tolist()))) == expected   # each once
+    assert len(set(zip(query.tolist(), target.tolist()))) == expected  # each once
     assert "ranking" in applicable_evaluations(corpus)
 
 
@@ -59,8 +60,17 @@ def test_groups_of_one_give_no_query_and_other_kinds_are_not_paraphrases():
 
     def corpus(kind, groups):
         sentence, group = zip(*[(s, g) for g, members in enumerate(groups) for s in members])
-        return Corpus("toy", texts, ids, groups=Grouping(
-            kind, np.array(sentence), np.array(group), tuple(f"g{g}" for g in range(len(groups)))))
+        return Corpus(
+            "toy",
+            texts,
+            ids,
+            groups=Grouping(
+                kind,
+                np.array(sentence),
+                np.array(group),
+                tuple(f"g{g}" for g in range(len(groups))),
+            ),
+        )
 
     toy = corpus("paraphrase group", [(0, 1), (2,), (3,)])
     pair_index, query, target, _ = ranking_queries(toy)
@@ -89,9 +99,9 @@ def test_bag_of_words_finds_another_caption_of_the_image_far_above_chance(captio
     assert result.from_groups and not result.approximate
     assert 0.05 <= metrics["accuracy@1"] <= 0.09
     assert 0.17 <= metrics["accuracy@10"] <= 0.24
-    assert 0.33 <= metrics["accuracy@100"] <= 0.42       # 17x chance
-    assert 0.09 <= metrics["MRR"] <= 0.14                 # 60x chance
-    assert 900 <= metrics["MRC"] <= 1_200                 # chance: 2,535
+    assert 0.33 <= metrics["accuracy@100"] <= 0.42  # 17x chance
+    assert 0.09 <= metrics["MRR"] <= 0.14  # 60x chance
+    assert 900 <= metrics["MRC"] <= 1_200  # chance: 2,535
     perfect = result.perfect_metrics()
     assert perfect["accuracy@1"] == 0.25 and perfect["accuracy@10"] == 1.0
     assert perfect["MRR"] == pytest.approx(25 / 48) and perfect["MRC"] == 2.5
@@ -107,8 +117,9 @@ def test_intervals_resample_whole_images(captions_bow):
 
     result = captions_bow
     hits = (result.rank <= 1).astype(np.float64)
-    by_query = statistics.cis({"a": (statistics.mean, hits, None)}, n_resamples=1000,
-                              confidence=0.95, seed=0)["a"]
+    by_query = statistics.cis(
+        {"a": (statistics.mean, hits, None)}, n_resamples=1000, confidence=0.95, seed=0
+    )["a"]
     low, high = result.ci["accuracy@1"]
     assert low < result.metrics()["accuracy@1"] < high
     # Measured: 0.0085 wide by image against 0.0066 by query (1.29x).
@@ -122,8 +133,7 @@ def test_json_names_each_query_by_its_group_and_a_workspace_keeps_it(captions, c
     assert set(first) == {"group", "query", "target", "rank", "similarity"}
     members = captions.groups.members(0)
     assert first["group"] == captions.groups.names[0]
-    assert (first["query"], first["target"]) == (captions.ids[members[0]],
-                                                 captions.ids[members[1]])
+    assert (first["query"], first["target"]) == (captions.ids[members[0]], captions.ids[members[1]])
     assert record["queries_from"] == "paraphrase groups"
     assert record["perfect"]["accuracy@1"] == 0.25
     kept = decode_state(json.loads(json.dumps(encode_state(result))), captions)
@@ -143,8 +153,14 @@ def test_msrp_pair_ranking_is_unchanged(shared_data):
     assert result.rank.sum() == 47_092
     assert result.mrr == pytest.approx(0.8857780366387176, abs=1e-12)
     assert "queries from" not in dict(result.summary())
-    assert set(result.to_dict()["queries"][0]) == {"pair", "row", "query", "target", "rank",
-                                                   "similarity"}
+    assert set(result.to_dict()["queries"][0]) == {
+        "pair",
+        "row",
+        "query",
+        "target",
+        "rank",
+        "similarity",
+    }
 
 
 def test_approximate_search_of_groups_counts_ranks_as_exact(grouped):

@@ -36,22 +36,24 @@ def test_bow_correlations_equal_scipy_on_real_sick_pairs(sick300):
     gold = sick300.pairs.score
     np.testing.assert_allclose(result.cosine, cosine, atol=1e-6)
     assert result.pooled.n_pairs == 300 and result.n_unscored == 0
-    assert result.pooled.spearman == pytest.approx(stats.spearmanr(cosine, gold).statistic,
-                                                   abs=1e-6)
-    assert result.pooled.pearson == pytest.approx(stats.pearsonr(cosine, gold).statistic,
-                                                  abs=1e-6)
+    assert result.pooled.spearman == pytest.approx(
+        stats.spearmanr(cosine, gold).statistic, abs=1e-6
+    )
+    assert result.pooled.pearson == pytest.approx(stats.pearsonr(cosine, gold).statistic, abs=1e-6)
     # Default mapping: cosine [-1, 1] onto the gold scale read off the data, [1, 5].
     assert result.gold_range == (1.0, 5.0)
-    assert result.pooled.mse == pytest.approx(np.mean((1 + (cosine + 1) * 2 - gold) ** 2),
-                                              abs=1e-6)
+    assert result.pooled.mse == pytest.approx(np.mean((1 + (cosine + 1) * 2 - gold) ** 2), abs=1e-6)
     low, high = result.pooled.spearman_ci
     assert low < result.pooled.spearman < high
-    mapped = evaluate_relatedness(sick300, BagOfWords().fit(sick300.texts).encode(
-        sick300.texts), cosine_range=(0.0, 1.0), n_resamples=0)
+    mapped = evaluate_relatedness(
+        sick300,
+        BagOfWords().fit(sick300.texts).encode(sick300.texts),
+        cosine_range=(0.0, 1.0),
+        n_resamples=0,
+    )
     assert mapped.pooled.mse == pytest.approx(np.mean((1 + cosine * 4 - gold) ** 2), abs=1e-6)
     assert mapped.pooled.spearman_ci is None and mapped.provenance.encoder_name == "precomputed"
-    test_only = run_job(run_relatedness(sick300, BagOfWords(), splits=("test",),
-                                        n_resamples=0))
+    test_only = run_job(run_relatedness(sick300, BagOfWords(), splits=("test",), n_resamples=0))
     assert test_only.pooled.n_pairs == 100
 
 
@@ -60,13 +62,13 @@ def test_sts_subsets_and_unscored_pairs(shared_data):
     result = run_job(run_relatedness(corpus, BagOfWords(), n_resamples=0))
     assert result.n_unscored == 7997 and result.pooled.n_pairs == 1186
     names = [c.subset for c in result.subsets]
-    assert names == ["answer-answer", "headlines", "plagiarism", "postediting",
-                     "question-question"]
+    assert names == ["answer-answer", "headlines", "plagiarism", "postediting", "question-question"]
     headlines = result.subsets[1]
     mask = np.array(result.subset) == "headlines"
     assert headlines.n_pairs == 249
     assert headlines.spearman == pytest.approx(
-        stats.spearmanr(result.cosine[mask], result.gold[mask]).statistic)
+        stats.spearmanr(result.cosine[mask], result.gold[mask]).statistic
+    )
 
 
 def test_deterministic_and_zero_vectors_counted(sick300):
@@ -87,8 +89,9 @@ class _Refuse(BagOfWords):
 
 
 def test_refuses_corpus_without_scores_before_any_work():
-    unscored = Corpus("x", ("a b", "a c"), ("1", "2"),
-                      pairs=PairTable([0], [1], [1], [np.nan], ("test",), ("s",)))
+    unscored = Corpus(
+        "x", ("a b", "a c"), ("1", "2"), pairs=PairTable([0], [1], [1], [np.nan], ("test",), ("s",))
+    )
     with pytest.raises(EvaluationError, match="gold similarity"):
         run_job(run_relatedness(unscored, _Refuse()))
     with pytest.raises(EvaluationError, match="no pairs"):
@@ -104,8 +107,10 @@ def _sick_rows(folder) -> dict[str, tuple[str, str]]:
     for path in sorted(folder.glob("SICK_*.txt")):
         with path.open(encoding="utf-8", newline="") as handle:
             for record in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
-                rows[record["pair_ID"]] = (record["sentence_A"].strip(),
-                                           record["sentence_B"].strip())
+                rows[record["pair_ID"]] = (
+                    record["sentence_A"].strip(),
+                    record["sentence_B"].strip(),
+                )
     return rows
 
 
@@ -120,8 +125,10 @@ def test_json_names_every_pair_by_its_sick_pair_id(shared_data):
     assert sum(entry["pair"] != str(entry["row"]) for entry in pairs) > 9000
     for entry in pairs:
         row = entry["row"]
-        assert released[entry["pair"]] == (corpus.texts[corpus.pairs.first[row]],
-                                           corpus.texts[corpus.pairs.second[row]])
+        assert released[entry["pair"]] == (
+            corpus.texts[corpus.pairs.first[row]],
+            corpus.texts[corpus.pairs.second[row]],
+        )
     table = {row["metric"]: row for row in result.to_dict()["metric_table"]}
     assert table["pooled spearman"]["value"] == result.pooled.spearman
     assert table["pooled spearman"]["n"] == len(released)
@@ -134,14 +141,13 @@ def test_a_learned_similarity_trains_on_the_other_pairs_and_beats_cosine(shared_
     pair."""
     corpus = load_corpus(shared_data / "sick")
     cosine = run_job(run_relatedness(corpus, BagOfWords(), n_resamples=0))
-    learned = run_job(run_relatedness(corpus, BagOfWords(), similarity="learned",
-                                      n_resamples=0))
+    learned = run_job(run_relatedness(corpus, BagOfWords(), similarity="learned", n_resamples=0))
     assert learned.evaluated == cosine.evaluated == "test 4,927"
     assert learned.learned_from == "train 4,500 + trial 500"
     assert 0.70 <= learned.pooled.spearman <= 0.78 and 0.75 <= learned.pooled.pearson <= 0.82
     assert learned.pooled.spearman > cosine.pooled.spearman + 0.15
     assert learned.pooled.mse < 0.5 < cosine.pooled.mse
-    assert 1 <= learned.cosine.min() and learned.cosine.max() <= 5    # on the gold scale
+    assert 1 <= learned.cosine.min() and learned.cosine.max() <= 5  # on the gold scale
     rows = dict(learned.summary())
     assert rows["similarity"].startswith("learned from train 4,500 + trial 500")
     assert learned.provenance.parameters["similarity"] == "learned"

@@ -12,7 +12,7 @@ from sentspace.app.jobs import run_job
 @pytest.fixture(scope="module")
 def data():
     rng = np.random.default_rng(0)
-    x = np.round(rng.random(400) * 20) / 20          # ties, as real cosines of BOW have
+    x = np.round(rng.random(400) * 20) / 20  # ties, as real cosines of BOW have
     gold = np.round(x * 3 + rng.random(400) * 3) / 2
     label = (rng.random(400) < 0.3 + 0.4 * x).astype(np.float64)
     return x, gold, label
@@ -25,17 +25,21 @@ def test_weighted_metrics_equal_scipy_and_sklearn_on_the_resampled_arrays(data):
         drawn = np.repeat(np.arange(len(x)), row.astype(int))
         w = row[None, :]
         assert S.spearman(x, gold, w)[0] == pytest.approx(
-            stats.spearmanr(x[drawn], gold[drawn]).statistic, abs=1e-12)
+            stats.spearmanr(x[drawn], gold[drawn]).statistic, abs=1e-12
+        )
         assert S.pearson(x, gold, w)[0] == pytest.approx(
-            stats.pearsonr(x[drawn], gold[drawn]).statistic, abs=1e-12)
+            stats.pearsonr(x[drawn], gold[drawn]).statistic, abs=1e-12
+        )
         assert S.average_precision(x, label, w)[0] == pytest.approx(
-            average_precision_score(label[drawn], x[drawn]), abs=1e-12)
+            average_precision_score(label[drawn], x[drawn]), abs=1e-12
+        )
         assert S.mean(x, None, w)[0] == pytest.approx(x[drawn].mean(), abs=1e-12)
     rows = np.stack([x, gold])
     np.testing.assert_allclose(S.spearman(rows, gold), [stats.spearmanr(x, gold).statistic, 1])
-    np.testing.assert_allclose(S.average_precision(rows, label),
-                               [average_precision_score(label, x),
-                                average_precision_score(label, gold)])
+    np.testing.assert_allclose(
+        S.average_precision(rows, label),
+        [average_precision_score(label, x), average_precision_score(label, gold)],
+    )
 
 
 def test_bootstrap_interval_is_seeded_and_agrees_with_scipy(data):
@@ -45,9 +49,15 @@ def test_bootstrap_interval_is_seeded_and_agrees_with_scipy(data):
     assert ci != S.bootstrap_ci(S.spearman, x, gold, n_resamples=2000, seed=4)
     point = stats.spearmanr(x, gold).statistic
     assert ci[0] < point < ci[1]
-    reference = stats.bootstrap((x, gold), lambda a, b: stats.spearmanr(a, b).statistic,
-                                paired=True, vectorized=False, n_resamples=2000,
-                                method="percentile", random_state=0).confidence_interval
+    reference = stats.bootstrap(
+        (x, gold),
+        lambda a, b: stats.spearmanr(a, b).statistic,
+        paired=True,
+        vectorized=False,
+        n_resamples=2000,
+        method="percentile",
+        random_state=0,
+    ).confidence_interval
     assert ci[0] == pytest.approx(reference.low, abs=0.02)
     assert ci[1] == pytest.approx(reference.high, abs=0.02)
     assert S.cis({"m": (S.mean, x, None)}, n_resamples=0, confidence=0.95, seed=0) == {}
@@ -76,8 +86,7 @@ def test_paired_permutation_test(data):
     better = S.paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500, seed=0)
     assert better.difference > 0 and better.p_value < 0.01
     assert better.difference_ci[0] > 0
-    assert better == S.paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500,
-                                               seed=0)
+    assert better == S.paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500, seed=0)
     ranks_a, ranks_b = rng.integers(1, 5, 300), rng.integers(1, 5, 300)
     mrr = S.paired_permutation_test(S.mean, 1 / ranks_a, 1 / ranks_b, n_resamples=300)
     assert mrr.statistic_a == pytest.approx(np.mean(1 / ranks_a))
@@ -89,20 +98,25 @@ def test_a_permutation_test_is_a_job_that_stops_between_chunks(monkeypatch, data
     and resamples; driven to its end, the job makes the test the CLI makes."""
     x, gold, _ = data
     noisy = x + np.random.default_rng(5).normal(0, 0.5, len(x))
-    monkeypatch.setattr(S, "_CHUNK_CELLS", 100 * len(x))     # 100 permutations a chunk
-    job = S.iter_paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500,
-                                         ci_resamples=200, seed=0)
+    monkeypatch.setattr(S, "_CHUNK_CELLS", 100 * len(x))  # 100 permutations a chunk
+    job = S.iter_paired_permutation_test(
+        S.spearman, x, noisy, gold, n_resamples=500, ci_resamples=200, seed=0
+    )
     reports = list(itertools.islice(job, 3))
     assert [r.done for r in reports] == [0, 100, 200] and reports[0].total == 700
     job.close()
     assert next(job, None) is None
-    job = S.iter_paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500,
-                                         ci_resamples=200, seed=0)
-    assert len(list(itertools.islice(job, 100))) == 7       # 5 + 2 chunks
-    assert run_job(S.iter_paired_permutation_test(
-        S.spearman, x, noisy, gold, n_resamples=500, ci_resamples=200, seed=0)
-    ) == S.paired_permutation_test(S.spearman, x, noisy, gold, n_resamples=500,
-                                   ci_resamples=200, seed=0)
+    job = S.iter_paired_permutation_test(
+        S.spearman, x, noisy, gold, n_resamples=500, ci_resamples=200, seed=0
+    )
+    assert len(list(itertools.islice(job, 100))) == 7  # 5 + 2 chunks
+    assert run_job(
+        S.iter_paired_permutation_test(
+            S.spearman, x, noisy, gold, n_resamples=500, ci_resamples=200, seed=0
+        )
+    ) == S.paired_permutation_test(
+        S.spearman, x, noisy, gold, n_resamples=500, ci_resamples=200, seed=0
+    )
 
 
 def test_cluster_bootstrap_resamples_whole_clusters():
@@ -110,18 +124,19 @@ def test_cluster_bootstrap_resamples_whole_clusters():
     values = rng.random(300)
     metrics = {"mean": (S.mean, values, None)}
     # One item per cluster: the item bootstrap, resample for resample.
-    assert S.cis(metrics, n_resamples=200, confidence=0.95, seed=1,
-                 clusters=np.arange(300))["mean"] == pytest.approx(
-        S.cis(metrics, n_resamples=200, confidence=0.95, seed=1)["mean"], abs=1e-12)
+    assert S.cis(metrics, n_resamples=200, confidence=0.95, seed=1, clusters=np.arange(300))[
+        "mean"
+    ] == pytest.approx(S.cis(metrics, n_resamples=200, confidence=0.95, seed=1)["mean"], abs=1e-12)
     # Ten copies of 30 values: resampled as 300 items the interval is as narrow as for
     # 300 independent values; resampled by cluster it is that of the 30 originals.
     copies = np.repeat(rng.random(30), 10)
     clusters = np.repeat(np.arange(30), 10)
-    by_item = S.cis({"m": (S.mean, copies, None)}, n_resamples=500, confidence=0.95,
-                    seed=0)["m"]
-    by_cluster = S.cis({"m": (S.mean, copies, None)}, n_resamples=500, confidence=0.95,
-                       seed=0, clusters=clusters)["m"]
-    originals = S.cis({"m": (S.mean, copies[::10], None)}, n_resamples=500,
-                      confidence=0.95, seed=0)["m"]
+    by_item = S.cis({"m": (S.mean, copies, None)}, n_resamples=500, confidence=0.95, seed=0)["m"]
+    by_cluster = S.cis(
+        {"m": (S.mean, copies, None)}, n_resamples=500, confidence=0.95, seed=0, clusters=clusters
+    )["m"]
+    originals = S.cis(
+        {"m": (S.mean, copies[::10], None)}, n_resamples=500, confidence=0.95, seed=0
+    )["m"]
     assert by_cluster[1] - by_cluster[0] > 2.5 * (by_item[1] - by_item[0])
     assert by_cluster == pytest.approx(originals, abs=0.02)

@@ -17,7 +17,17 @@ from sentspace.models.tokenize import count_matrix, tokenize
 def test_tokenize_keeps_czech_diacritics():
     """Czech words stay whole, with their háčky and čárky, lowercased (Costra, Multi30K cs)."""
     assert tokenize("Žena v ČERVENÉ košili řídí kůň, dítě čte.") == [
-        "žena", "v", "červené", "košili", "řídí", "kůň", ",", "dítě", "čte", "."]
+        "žena",
+        "v",
+        "červené",
+        "košili",
+        "řídí",
+        "kůň",
+        ",",
+        "dítě",
+        "čte",
+        ".",
+    ]
     assert tokenize("Úžasný", lowercase=False) == ["Úžasný"]
     counts, types = count_matrix(["Muž řídí.", "muž neřídí"])
     assert types == ["muž", "řídí", ".", "neřídí"]
@@ -48,8 +58,8 @@ def test_pca_bow_fitted_on_a_subset_never_sees_the_rest(halves):
     assert encoder.vocabulary != train_tokens | {t for text in rest for t in tokenize(text)}
     fingerprint = encoder.fingerprint()
     both = encoder.encode(train + rest)
-    assert encoder.fingerprint() == fingerprint         # encoding learns nothing
-    np.testing.assert_array_equal(both[:len(train)], encoder.encode(train))
+    assert encoder.fingerprint() == fingerprint  # encoding learns nothing
+    np.testing.assert_array_equal(both[: len(train)], encoder.encode(train))
     # The axes are a function of the fit texts alone ...
     again = PcaBagOfWords().fit(train)
     np.testing.assert_array_equal(again.components_, encoder.components_)
@@ -70,7 +80,7 @@ def test_pca_bow_words_outside_the_fit_vocabulary_are_dropped(halves):
 def test_pca_bow_dimension_is_capped_by_the_data():
     texts = ["the cat sat", "a dog ran", "the bird flew off", "cats and dogs", "a b c"]
     encoder = PcaBagOfWords().fit(texts)
-    assert encoder.dim == 4 == encoder.encode(texts).shape[1]   # min(5 texts, vocab) - 1
+    assert encoder.dim == 4 == encoder.encode(texts).shape[1]  # min(5 texts, vocab) - 1
     assert PcaBagOfWords(dimension=2).fit(texts).dim == 2
 
 
@@ -95,10 +105,18 @@ def test_pca_bow_same_vectors_with_any_blas_thread_count(tmp_path):
     # all 859 sentences, by at most 7.5e-9): values reach 10, so 1e-6 is a few float32
     # steps, and a different null-space direction would differ by whole units.
     for threads in ("1", "2"):
-        env = {**os.environ, "OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads,
-               "MKL_NUM_THREADS": threads}
-        subprocess.run([sys.executable, "-c", FIT_AND_SAVE, str(tmp_path / threads)],
-                       cwd=ROOT, env=env, check=True)
+        env = {
+            **os.environ,
+            "OMP_NUM_THREADS": threads,
+            "OPENBLAS_NUM_THREADS": threads,
+            "MKL_NUM_THREADS": threads,
+        }
+        subprocess.run(
+            [sys.executable, "-c", FIT_AND_SAVE, str(tmp_path / threads)],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
     for n in (120, 859):
         one, two = np.load(tmp_path / f"1-{n}.npy"), np.load(tmp_path / f"2-{n}.npy")
         assert one.shape == (859, 118 if n == 120 else 300)
@@ -107,7 +125,7 @@ def test_pca_bow_same_vectors_with_any_blas_thread_count(tmp_path):
 
 def test_pca_bow_keeps_the_numerical_rank_and_svd_flip_signs(msrp):
     encoder = PcaBagOfWords().fit(list(msrp.texts[:120]))
-    assert encoder.dim == 118 == encoder.encode(["a"]).shape[1]   # not min(120, 737) - 1
+    assert encoder.dim == 118 == encoder.encode(["a"]).shape[1]  # not min(120, 737) - 1
     largest = np.abs(encoder.components_).argmax(axis=1)
     assert (encoder.components_[np.arange(encoder.dim), largest] > 0).all()
     duplicated = PcaBagOfWords().fit(["the cat sat", "a dog ran", "the cat sat", "a b"])
@@ -142,14 +160,15 @@ def test_random_word_vectors_are_standard_normal_over_sqrt_dim():
     values = vectors.ravel() * np.sqrt(620)
     assert abs(values.mean()) < 0.01 and abs(values.std() - 1) < 0.01
     assert abs(np.linalg.norm(vectors, axis=1).mean() - 1) < 0.01
-    assert abs(np.corrcoef(vectors[:, 0], vectors[:, 310])[0, 1]) < 0.1   # cos/sin halves
+    assert abs(np.corrcoef(vectors[:, 0], vectors[:, 310])[0, 1]) < 0.1  # cos/sin halves
 
 
 def test_random_bow_is_the_sum_of_its_word_vectors():
     encoder = RandomBagOfWords(dimension=16, seed=5)
     words = random_word_vectors(["the", "cat", "."], 16, seed=5)
-    np.testing.assert_allclose(encoder.encode(["The cat the ."])[0],
-                               2 * words[0] + words[1] + words[2], rtol=1e-6)
+    np.testing.assert_allclose(
+        encoder.encode(["The cat the ."])[0], 2 * words[0] + words[1] + words[2], rtol=1e-6
+    )
     assert np.abs(encoder.encode(["never seen before"])).sum() > 0
 
 

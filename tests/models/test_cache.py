@@ -57,11 +57,15 @@ def test_hit_returns_identical_arrays_without_encoding(name, msrp, monkeypatch):
         # writing changes the array, never the cached file.
         assert cached.flags.writeable and not cached.flags.owndata
         cached[0] = 0
-        np.testing.assert_array_equal(encode(make_encoder(name).fit(msrp.texts)
-                                             if second.requires_fit else make_encoder(name),
-                                             msrp), computed)
+        np.testing.assert_array_equal(
+            encode(
+                make_encoder(name).fit(msrp.texts) if second.requires_fit else make_encoder(name),
+                msrp,
+            ),
+            computed,
+        )
     if name == "glove-mean":
-        assert second.coverage_ == first.coverage_     # the report comes back too
+        assert second.coverage_ == first.coverage_  # the report comes back too
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "json"])
@@ -118,18 +122,18 @@ def test_unfitted_encoder_is_refused(msrp):
 
 def test_lru_eviction_and_clear(tmp_path):
     cache = EmbeddingCache(tmp_path / "small", limit_bytes=3 * 4500)
-    matrix = np.zeros((1000, 1), np.float32)       # 4,128 bytes + JSON each
+    matrix = np.zeros((1000, 1), np.float32)  # 4,128 bytes + JSON each
     for key in ("a", "b", "c"):
         cache.store(key, matrix, {})
     assert [entry.key for entry in cache.entries()] == ["a", "b", "c"]
-    for age, key in ((300, "b"), (200, "c"), (100, "a")):   # "a" used most recently
+    for age, key in ((300, "b"), (200, "c"), (100, "a")):  # "a" used most recently
         entry_path = cache.root / f"{key}.npy"
         stat = entry_path.stat()
         os.utime(entry_path, (stat.st_atime, stat.st_mtime - age))
     cache.store("d", matrix, {})
     assert sorted(entry.key for entry in cache.entries()) == ["a", "c", "d"]
     assert cache.size() <= cache.limit_bytes
-    assert not list(cache.root.glob(".*.tmp"))     # atomic writes leave nothing behind
+    assert not list(cache.root.glob(".*.tmp"))  # atomic writes leave nothing behind
     freed = cache.clear()
     assert freed > 3 * 4128 and cache.entries() == [] and cache.size() == 0
 
@@ -168,8 +172,11 @@ def test_encode_corpus_fits_a_copy_and_goes_through_the_cache(msrp, monkeypatch)
     encoder = make_encoder("tfidf")
     batches = []
     encode_batch = type(encoder)._encode_batch
-    monkeypatch.setattr(type(encoder), "_encode_batch",
-                        lambda self, texts: batches.append(1) or encode_batch(self, texts))
+    monkeypatch.setattr(
+        type(encoder),
+        "_encode_batch",
+        lambda self, texts: batches.append(1) or encode_batch(self, texts),
+    )
     computed = run_job(encode_corpus(msrp, encoder))
     assert not encoder.is_fitted and len(batches) == 1
     fitted = make_encoder("tfidf").fit(msrp.texts)
@@ -193,4 +200,3 @@ def test_precomputed_embeddings_are_not_cached_again(msrp, tmp_path):
     stored = run_job(encode_corpus(msrp, Precomputed(path, msrp)))
     np.testing.assert_array_equal(stored, np.load(path))
     assert EmbeddingCache().entries() == []
-

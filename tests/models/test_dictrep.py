@@ -26,8 +26,11 @@ def test_reads_every_row_of_the_wordnet_table(wordnet):
 def test_bad_rows_name_the_file_and_line(tmp_path):
     path = tmp_path / "definitions.tsv"
     path.write_text("dog\ta domestic animal\ncat\n")
-    with pytest.raises(ModelError, match=r"definitions.tsv, line 2: 1 tab-separated columns "
-                                         r"where 2 are expected"):
+    with pytest.raises(
+        ModelError,
+        match=r"definitions.tsv, line 2: 1 tab-separated columns "
+        r"where 2 are expected",
+    ):
         read_definitions(path)
     path.write_text("word\tpos\tdefinition\ndog\tn\ta domestic animal\n\ncat\tn\n")
     with pytest.raises(ModelError, match=r"line 4: 2 tab-separated columns where 3 .*header"):
@@ -55,8 +58,9 @@ def median_rank(encoder, test) -> float:
     words, word_of = np.unique([w.lower() for w, _ in test], return_inverse=True)
     vectors = table.vectors[table.rows(list(words))]
     x = encoder.encode([d for _, d in test])
-    similarity = ((x / np.linalg.norm(x, axis=1, keepdims=True))
-                  @ (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).T)
+    similarity = (x / np.linalg.norm(x, axis=1, keepdims=True)) @ (
+        vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    ).T
     own = similarity[np.arange(len(test)), word_of]
     return float(np.median((similarity > own[:, None]).sum(axis=1))), len(words)
 
@@ -71,20 +75,21 @@ def test_bow_maps_held_out_definitions_near_their_word(wordnet):
     assert n_words == 300 and rank < 0.6 * n_words / 2, rank
     assert encoder.skipped_rows_ == 0
     losses = np.array(encoder.losses_)
-    assert losses[-10:].mean() < 0.8 * losses[0]     # from about 1: orthogonal to the target
+    assert losses[-10:].mean() < 0.8 * losses[0]  # from about 1: orthogonal to the target
 
 
 def test_rnn_maps_held_out_definitions_near_their_word_and_round_trip(wordnet, tmp_path):
     """The LSTM reader, a small budget (2 epochs on every 60th row): the held-out
     definitions land nearer their word than at the initial weights."""
     training, test = held_out_split(wordnet)
-    encoder = DictRepRNN(embedding_size=32, hidden_size=32, epochs=2, seed=0).fit(
-        training[::60])
+    encoder = DictRepRNN(embedding_size=32, hidden_size=32, epochs=2, seed=0).fit(training[::60])
     losses = np.array(encoder.losses_)
     assert losses[-5:].mean() < 0.9 * losses[:5].mean()
-    (trained, _), (untrained, _) = median_rank(encoder, test), median_rank(
-        encoder.untrained(), test)
-    assert trained < untrained - 10, (trained, untrained)     # measured 131 against 150
+    (trained, _), (untrained, _) = (
+        median_rank(encoder, test),
+        median_rank(encoder.untrained(), test),
+    )
+    assert trained < untrained - 10, (trained, untrained)  # measured 131 against 150
     loaded = load_trained(encoder.save(tmp_path))
     texts = [definition for _, definition in wordnet[:40]]
     assert np.array_equal(loaded.encode(texts), encoder.encode(texts))

@@ -14,8 +14,13 @@ from sentspace.models.word2vec import FastTextEncoder, Word2VecEncoder, train_ep
 
 #: Small and quick: the properties tested do not depend on size.
 SMALL = {"vector_size": 24, "epochs": 4, "workers": 1, "seed": 7}
-FAMILIES = [(Doc2VecDM, {}), (Doc2VecDM, {"dm_concat": True}), (Doc2VecDBOW, {}),
-            (Word2VecEncoder, {}), (FastTextEncoder, {"buckets": 5000})]
+FAMILIES = [
+    (Doc2VecDM, {}),
+    (Doc2VecDM, {"dm_concat": True}),
+    (Doc2VecDBOW, {}),
+    (Word2VecEncoder, {}),
+    (FastTextEncoder, {"buckets": 5000}),
+]
 IDS = ["dm-mean", "dm-concat", "dbow", "word2vec", "fasttext"]
 
 
@@ -27,7 +32,7 @@ def test_two_trainings_and_encodings_are_identical(cls, extra, msrp):
     a, b = first.encode(texts), second.encode(texts)
     assert a.shape == (859, 24) and a.dtype == np.float32 and np.isfinite(a).all()
     assert np.array_equal(a, b)
-    assert np.array_equal(a, first.encode(texts))   # encoding again: same rows
+    assert np.array_equal(a, first.encode(texts))  # encoding again: same rows
     assert first.fingerprint() == second.fingerprint()
     assert cls(**{**SMALL, "seed": 8}, **extra).fit(texts).fingerprint() != first.fingerprint()
 
@@ -35,6 +40,7 @@ def test_two_trainings_and_encodings_are_identical(cls, extra, msrp):
 def test_epoch_by_epoch_training_equals_one_gensim_call(msrp):
     from gensim.models import Doc2Vec
     from gensim.models.doc2vec import TaggedDocument
+
     corpus = [TaggedDocument(text.lower().split(), [i]) for i, text in enumerate(msrp.texts)]
 
     def model():
@@ -53,6 +59,7 @@ def test_epoch_by_epoch_training_equals_one_gensim_call(msrp):
 
 def count_train_calls(monkeypatch):
     from gensim.models import Doc2Vec
+
     calls = []
     original = Doc2Vec.train
 
@@ -71,13 +78,13 @@ def test_closing_the_job_stops_training_between_epochs(msrp, monkeypatch):
     first = next(job)
     assert isinstance(first, Progress) and (first.done, first.total) == (0, 10)
     job.close()
-    assert calls == [] and not encoder.is_fitted     # cancelled before any epoch
+    assert calls == [] and not encoder.is_fitted  # cancelled before any epoch
 
     job = encoder.iter_fit(msrp.texts)
     reports = [next(job), next(job)]
     job.close()
     assert [p.done for p in reports] == [0, 1]
-    assert calls == [1]                             # exactly one epoch ran
+    assert calls == [1]  # exactly one epoch ran
     assert not encoder.is_fitted
     with pytest.raises(NotFittedError):
         encoder.encode(["a sentence"])
@@ -113,7 +120,7 @@ def test_save_and_load_round_trip(cls, extra, msrp, tmp_path):
 
 def test_saves_to_the_models_folder_by_default(msrp, tmp_path):
     path = Doc2VecDBOW(**SMALL).fit(msrp.texts[:200]).save()
-    assert path.parent == tmp_path / "models"       # SENTSPACE_MODELS_DIR (conftest)
+    assert path.parent == tmp_path / "models"  # SENTSPACE_MODELS_DIR (conftest)
 
 
 def test_tampered_model_file_is_refused(msrp, tmp_path):
@@ -129,6 +136,7 @@ def test_tampered_model_file_is_refused(msrp, tmp_path):
 
 def test_model_file_without_our_sidecar_is_never_unpickled(msrp, tmp_path, monkeypatch):
     import pickle
+
     unpickled = []
     monkeypatch.setattr(pickle, "load", lambda *a, **k: unpickled.append(1))
     stranger = tmp_path / "downloaded.model"
@@ -153,6 +161,7 @@ def test_a_pickle_is_refused_even_with_a_matching_sidecar(msrp, tmp_path, monkey
     """Someone who writes both files gets no code run: saved models are read with
     ``allow_pickle=False``, and gensim's old native files (pickles) are refused."""
     import pickle
+
     unpickled = []
     monkeypatch.setattr(pickle, "load", lambda *a, **k: unpickled.append(1))
     monkeypatch.setattr(pickle, "loads", lambda *a, **k: unpickled.append(1))
@@ -244,6 +253,7 @@ def test_training_text_reads_multi30k_czech_gzip_directly(shared_data, tmp_path)
     sees one document); a truncated gzip file is refused by name."""
     from sentspace.models.neural import read_ordered_text
     from sentspace.models.word2vec import read_text_lines
+
     path = shared_data / "multi30k" / "task1" / "raw" / "train.cs.gz"
     lines = read_text_lines(path)
     assert len(lines) == 29_000
@@ -263,14 +273,16 @@ def test_trains_on_a_plain_text_file(shared_data, tmp_path):
     assert np.isfinite(encoder.encode(texts[:20])).all()
 
 
-def test_word2vec_trained_on_a_text_file_is_not_refitted_inside_folds(shared_data, msrp,
-                                                                      tmp_path, monkeypatch):
+def test_word2vec_trained_on_a_text_file_is_not_refitted_inside_folds(
+    shared_data, msrp, tmp_path, monkeypatch
+):
     """``word2vec:FILE`` trains on the State of the Union sentences, not on the corpus it
     encodes: classification on grouped MSRP fits it once and shares its embeddings across
     the folds, its provenance names the file, and it survives a save/reload."""
     from sentspace.app.evaluations.classification import run_classification
     from sentspace.app.jobs import run_job
     from sentspace.models import make_encoder
+
     path = shared_data / "state-union" / "sentences.txt"
     fits, fit = [], Word2VecEncoder.iter_fit
 
@@ -280,14 +292,14 @@ def test_word2vec_trained_on_a_text_file_is_not_refitted_inside_folds(shared_dat
 
     monkeypatch.setattr(Word2VecEncoder, "iter_fit", counted_fit)
     encoder = make_encoder(f"word2vec:{path}")
-    encoder.epochs = 3                  # the property tested does not depend on epochs
+    encoder.epochs = 3  # the property tested does not depend on epochs
     assert not encoder.learns_from_data and make_encoder("word2vec").learns_from_data
     result = run_job(run_classification(msrp, encoder, seed=0))
-    assert len(fits) == 1                                   # once, not once per fold
+    assert len(fits) == 1  # once, not once per fold
     assert result.provenance.parameters["refit_per_fold"] is False
     assert result.provenance.encoder_name == "word2vec:sentences.txt(epochs=3)"
     assert result.provenance.encoder_params["training_file"] == str(path.absolute())
-    assert result.mean_accuracy > 0.3                       # 274 groups: chance < 0.01
+    assert result.mean_accuracy > 0.3  # 274 groups: chance < 0.01
 
     fitted = encoder.clone().fit(["never seen: the file is the training text"])
     assert fitted.n_training_sentences_ == len(read_training_text(path)) == 17_122

@@ -7,8 +7,9 @@ import pytest
 from sentspace.app.corpora import load_corpus
 from sentspace.models import ENCODERS, ModelError, MultilingualE5, make_encoder
 
-pytestmark = pytest.mark.skipif(not MultilingualE5.available(),
-                                reason=f"not installed: {MultilingualE5.install_hint}")
+pytestmark = pytest.mark.skipif(
+    not MultilingualE5.available(), reason=f"not installed: {MultilingualE5.install_hint}"
+)
 
 
 @pytest.fixture(scope="module")
@@ -16,8 +17,9 @@ def costra_groups():
     """The sentences of Costra's first four seed groups (185 Czech sentences)."""
     corpus = load_corpus("costra")
     rows = np.concatenate([corpus.groups.members(group) for group in range(4)])
-    labels = np.concatenate([np.full(len(corpus.groups.members(group)), group)
-                             for group in range(4)])
+    labels = np.concatenate(
+        [np.full(len(corpus.groups.members(group)), group) for group in range(4)]
+    )
     return [corpus.texts[i] for i in rows], labels
 
 

@@ -40,20 +40,39 @@ CHANGED_PARAMS = {
 #: Families whose rows depend on their batch by float rounding (a transformer, DictRep
 #: and the other networks pad each batch to its longest sentence, which changes the
 #: shapes of their matrix products).
-BATCH_TOLERANCE = {"minilm": 1e-5, "dictrep-bow": 1e-5, "dictrep-rnn": 1e-5, "sae": 1e-5,
-                   "sdae": 1e-5, "sdae-embs": 1e-5, "skipthought": 1e-5,
-                   "skipthought-combine": 1e-5, "pair-bow": 1e-5,
-                   "pair-rnn": 1e-5, "pair-finetune": 1e-5, "urae": 1e-5, "nmt": 1e-5}
+BATCH_TOLERANCE = {
+    "minilm": 1e-5,
+    "dictrep-bow": 1e-5,
+    "dictrep-rnn": 1e-5,
+    "sae": 1e-5,
+    "sdae": 1e-5,
+    "sdae-embs": 1e-5,
+    "skipthought": 1e-5,
+    "skipthought-combine": 1e-5,
+    "pair-bow": 1e-5,
+    "pair-rnn": 1e-5,
+    "pair-finetune": 1e-5,
+    "urae": 1e-5,
+    "nmt": 1e-5,
+}
 #: Families whose optional extra is not installed here.
-MISSING = {name for name, cls in ENCODERS.items()
-           if hasattr(cls, "available") and not cls.available()}
+MISSING = {
+    name for name, cls in ENCODERS.items() if hasattr(cls, "available") and not cls.available()
+}
 
 
 def families():
     """Every registered family; those of an extra that is not installed skip."""
-    return [pytest.param(name, marks=pytest.mark.skip(
-                reason=f"not installed: {ENCODERS[name].install_hint}"))
-            if name in MISSING else name for name in sorted(ENCODERS)]
+    return [
+        pytest.param(
+            name, marks=pytest.mark.skip(reason=f"not installed: {ENCODERS[name].install_hint}")
+        )
+        if name in MISSING
+        else name
+        for name in sorted(ENCODERS)
+    ]
+
+
 UNICODE = ["Zürich ist schön — naïve café", "東京は大きい 🙂", "Ελληνικά; «quotes» … ½"]
 
 
@@ -63,12 +82,17 @@ def train(encoder, texts):
     sentences as pairs labelled alternately 0 and 1 (one batch for fine-tuning MiniLM)."""
     if encoder.learns_from_pairs:
         texts = texts[:17] if encoder.family == "pair-finetune" else texts
-        return encoder.fit(TrainingPairs(tuple(texts[:-1]), tuple(texts[1:]),
-                                         tuple(str(i % 2) for i in range(len(texts) - 1)),
-                                         np.full(len(texts) - 1, np.nan)).rows())
+        return encoder.fit(
+            TrainingPairs(
+                tuple(texts[:-1]),
+                tuple(texts[1:]),
+                tuple(str(i % 2) for i in range(len(texts) - 1)),
+                np.full(len(texts) - 1, np.nan),
+            ).rows()
+        )
     if encoder.family.startswith("dictrep"):
         texts = [f"{(text.split() or ['x'])[-1].strip('.,')}\t{text}" for text in texts]
-    if encoder.family == "nmt":     # source<TAB>target rows: each sentence to the next
+    if encoder.family == "nmt":  # source<TAB>target rows: each sentence to the next
         texts = [f"{source}\t{target}" for source, target in zip(texts, texts[1:])]
     return encoder.fit(texts)
 
@@ -95,8 +119,19 @@ def fitted(fit_texts):
 
 
 def test_registry_has_every_family_of_issue_5():
-    assert {"bow", "tfidf", "pca-bow", "random-bow", "glove-mean", "glove-sum",
-            "doc2vec-dm", "doc2vec-dbow", "word2vec", "fasttext", "minilm"} <= set(ENCODERS)
+    assert {
+        "bow",
+        "tfidf",
+        "pca-bow",
+        "random-bow",
+        "glove-mean",
+        "glove-sum",
+        "doc2vec-dm",
+        "doc2vec-dbow",
+        "word2vec",
+        "fasttext",
+        "minilm",
+    } <= set(ENCODERS)
     assert set(CHANGED_PARAMS) == set(ENCODERS), "add the new family to CHANGED_PARAMS"
 
 
@@ -119,8 +154,12 @@ def test_shape_dtype_determinism(name, fitted, msrp):
     assert first.dtype == np.float32
     assert np.array_equal(dense(first), dense(encoder.encode(texts)))
     # Batching does not change rows.
-    np.testing.assert_allclose(dense(first[:7]), dense(encoder.encode(texts[:7])), rtol=0,
-                               atol=BATCH_TOLERANCE.get(name, 0))
+    np.testing.assert_allclose(
+        dense(first[:7]),
+        dense(encoder.encode(texts[:7])),
+        rtol=0,
+        atol=BATCH_TOLERANCE.get(name, 0),
+    )
 
 
 @pytest.mark.parametrize("name", families())
@@ -175,7 +214,7 @@ def test_progress_per_batch_and_cancel(name, fitted, msrp, monkeypatch):
         assert isinstance(progress, Progress)
         reports.append(progress)
         if len(reports) == 3:
-            job.close()     # cancelling: the generator stops at this yield
+            job.close()  # cancelling: the generator stops at this yield
             break
     assert reports[-1].total == len(msrp) and reports[-1].done < len(msrp)
 
@@ -186,23 +225,44 @@ def test_encodes_grouped_msrp(name, msrp):
     if encoder.requires_fit:
         train(encoder, msrp.texts)
     matrix = encoder.encode(msrp.texts)
-    expected_dim = {"pca-bow": 300, "random-bow": 620, "glove-mean": 50, "glove-sum": 50,
-                    "doc2vec-dm": 100, "doc2vec-dbow": 100, "word2vec": 100,
-                    "fasttext": 100, "minilm": 384, "e5-small": 384, "fastsent": 128,
-                    "fastsent-ae": 128, "dictrep-bow": 50, "dictrep-rnn": 50,
-                    "sae": 128, "sdae": 128, "sdae-embs": 128, "skipthought": 128,
-                    "skipthought-combine": 256,
-                    "pair-bow": 300, "pair-rnn": 256, "pair-finetune": 384,
-                    "urae": 50, "nmt": 256}.get(name, 2842)    # BOW vocabulary of the corpus
+    expected_dim = {
+        "pca-bow": 300,
+        "random-bow": 620,
+        "glove-mean": 50,
+        "glove-sum": 50,
+        "doc2vec-dm": 100,
+        "doc2vec-dbow": 100,
+        "word2vec": 100,
+        "fasttext": 100,
+        "minilm": 384,
+        "e5-small": 384,
+        "fastsent": 128,
+        "fastsent-ae": 128,
+        "dictrep-bow": 50,
+        "dictrep-rnn": 50,
+        "sae": 128,
+        "sdae": 128,
+        "sdae-embs": 128,
+        "skipthought": 128,
+        "skipthought-combine": 256,
+        "pair-bow": 300,
+        "pair-rnn": 256,
+        "pair-finetune": 384,
+        "urae": 50,
+        "nmt": 256,
+    }.get(name, 2842)  # BOW vocabulary of the corpus
     assert matrix.shape == (859, expected_dim) == (len(msrp), encoder.dim)
     values = matrix.data if sp.issparse(matrix) else matrix
     assert np.isfinite(values).all()
-    assert (abs(matrix).sum(axis=1) > 0).all()      # every sentence has a vector
+    assert (abs(matrix).sum(axis=1) > 0).all()  # every sentence has a vector
 
 
 def test_unknown_encoder_names_the_known_ones():
-    with pytest.raises(ModelError, match="unknown encoder 'nope'.*glove-mean.*path:<file>.*"
-                                         "st:<model folder>.*<trained family>:<file>"):
+    with pytest.raises(
+        ModelError,
+        match="unknown encoder 'nope'.*glove-mean.*path:<file>.*"
+        "st:<model folder>.*<trained family>:<file>",
+    ):
         make_encoder("nope")
 
 
@@ -238,14 +298,13 @@ def test_paraphrase_ranking_on_msrp(msrp):
     """
     labels = msrp.groups.labels(len(msrp))
     glove = nearest_neighbour_in_group(make_encoder("glove-mean").encode(msrp.texts), labels)
-    random_bow = nearest_neighbour_in_group(make_encoder("random-bow").encode(msrp.texts),
-                                            labels)
+    random_bow = nearest_neighbour_in_group(make_encoder("random-bow").encode(msrp.texts), labels)
     bow_encoder = make_encoder("bow").fit(msrp.texts)
     bow = nearest_neighbour_in_group(bow_encoder.encode(msrp.texts), labels)
     assert glove == pytest.approx(0.9546, abs=5e-4)
     assert random_bow == pytest.approx(0.9814, abs=5e-4)
     assert bow == pytest.approx(0.9849, abs=5e-4)
-    assert glove > 0.9      # far above chance: the vectors carry the sentences' content
+    assert glove > 0.9  # far above chance: the vectors carry the sentences' content
 
 
 def test_default_iter_fit_is_fit_as_a_job(msrp):

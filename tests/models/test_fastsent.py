@@ -50,8 +50,7 @@ def test_training_is_repeatable_and_the_loss_falls(cls, state_union):
     assert np.mean(losses[-5:]) < 0.8 * np.mean(losses[:5])
     # Learnt, not memorised: the next 400 sentences' loss is below the untrained one's.
     held_out = state_union[1200:1600]
-    trained, untrained = (first.held_out_loss(held_out),
-                          first.untrained().held_out_loss(held_out))
+    trained, untrained = (first.held_out_loss(held_out), first.untrained().held_out_loss(held_out))
     assert trained < 0.9 * untrained, (trained, untrained)
     assert cls(**{**SMALL, "seed": 4}).fit(texts).fingerprint() != first.fingerprint()
 
@@ -75,7 +74,7 @@ def test_learns_that_neighbouring_sentences_belong_together(cls, state_union):
     documents = documents_of(state_union)
     sentences = [text for text in state_union if text]
     breaks = [i for i, text in enumerate(state_union) if not text]
-    training = state_union[breaks[34] + 1:breaks[59]]
+    training = state_union[breaks[34] + 1 : breaks[59]]
     settings = {"vector_size": 32, "epochs": 3, "seed": 0}
     encoder = cls(**settings).fit(training)
     untrained = encoder.untrained()
@@ -103,7 +102,9 @@ def test_save_and_load_round_trip(state_union, tmp_path):
     path = encoder.save(tmp_path)
     assert path.name == f"fastsent-ae-{encoder.fingerprint()}.npz"
     sidecar = json.loads(sidecar_path(path).read_text())
-    assert sidecar["params"] == encoder.params() and sidecar["n_training_sentences"] == 1498  # two blank lines
+    assert (
+        sidecar["params"] == encoder.params() and sidecar["n_training_sentences"] == 1498
+    )  # two blank lines
     loaded = load_trained(path)
     assert type(loaded) is FastSentAE and loaded.fingerprint() == encoder.fingerprint()
     texts = state_union[2000:2100]
@@ -148,11 +149,13 @@ def test_clear_errors_for_text_without_neighbours():
 
 
 def test_a_file_trained_encoder_is_fitted_once_per_process_and_not_per_fold(
-        state_union, tmp_path, msrp, monkeypatch):
+    state_union, tmp_path, msrp, monkeypatch
+):
     """Evaluations clone and refit; an encoder trained on its own file is trained once and
     its embeddings are shared by the folds (it learned nothing from the corpus)."""
     from sentspace.app.evaluations.classification import run_classification
     from sentspace.app.jobs import run_job
+
     path = tmp_path / "speeches.txt"
     path.write_text("\n".join(state_union[:800]) + "\n")
     first = make_encoder(f"fastsent:{path}").fit([])

@@ -41,15 +41,23 @@ def sick_outcome(encoder, sick, train: np.ndarray, test: np.ndarray) -> tuple[fl
     """(Spearman of cosine against the gold score, entailment accuracy of a logistic
     regression on [|u - v|, u * v] fitted on ``train``) on the SICK pairs ``test``."""
     pairs = sick.pairs
-    used = np.unique(np.concatenate([pairs.first[train], pairs.second[train],
-                                     pairs.first[test], pairs.second[test]]))
+    used = np.unique(
+        np.concatenate(
+            [pairs.first[train], pairs.second[train], pairs.first[test], pairs.second[test]]
+        )
+    )
     matrix = np.zeros((len(sick), encoder.dim), np.float32)
     matrix[used] = encoder.encode([sick.texts[i] for i in used])
     unit = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
     cosine = (unit[pairs.first[test]] * unit[pairs.second[test]]).sum(1)
     spearman = float(stats.spearmanr(cosine, pairs.score[test]).statistic)
-    classifier = fit_logistic(pair_features(matrix, pairs.first[train], pairs.second[train]),
-                              pairs.label[train], C=1.0, seed=0, max_iter=1000)
+    classifier = fit_logistic(
+        pair_features(matrix, pairs.first[train], pairs.second[train]),
+        pairs.label[train],
+        C=1.0,
+        seed=0,
+        max_iter=1000,
+    )
     predicted = classifier.predict(pair_features(matrix, pairs.first[test], pairs.second[test]))
     return spearman, float(np.mean(predicted == pairs.label[test]))
 
@@ -59,12 +67,15 @@ def sick_parts(sick, n_train: int, n_test: int) -> tuple[np.ndarray, np.ndarray]
     return np.flatnonzero(split == "train")[:n_train], np.flatnonzero(split == "test")[:n_test]
 
 
-@pytest.mark.parametrize("cls, sizes, margins", [
-    # Measured (Spearman, accuracy) untrained -> trained: pair-bow (0.561, 0.698) ->
-    # (0.652, 0.749); pair-rnn (0.404, 0.616) -> (0.49, 0.65).
-    (PairBOW, dict(embedding_size=64, classifier_size=64, learning_rate=0.01), (0.06, 0.03)),
-    (PairRNN, dict(embedding_size=32, hidden_size=64, classifier_size=64), (0.06, 0.02)),
-])
+@pytest.mark.parametrize(
+    "cls, sizes, margins",
+    [
+        # Measured (Spearman, accuracy) untrained -> trained: pair-bow (0.561, 0.698) ->
+        # (0.652, 0.749); pair-rnn (0.404, 0.616) -> (0.49, 0.65).
+        (PairBOW, dict(embedding_size=64, classifier_size=64, learning_rate=0.01), (0.06, 0.03)),
+        (PairRNN, dict(embedding_size=32, hidden_size=64, classifier_size=64), (0.06, 0.02)),
+    ],
+)
 def test_pair_families_learn_sick_relatedness_and_entailment(sick, cls, sizes, margins):
     """4 epochs on 1,500 SICK train pairs (labels and scores, objective "auto"): on 1,000
     SICK test pairs, cosine follows the gold relatedness and the pair features tell the
@@ -90,10 +101,12 @@ def test_pair_finetune_learns_sick_relatedness(sick):
     assert spearman > base_spearman + 0.02, (base_spearman, spearman)
 
 
-@pytest.mark.parametrize("family, margin_over_random", [("doc2vec-dbow", 0.015),
-                                                        ("doc2vec-dm", None)])
+@pytest.mark.parametrize(
+    "family, margin_over_random", [("doc2vec-dbow", 0.015), ("doc2vec-dm", None)]
+)
 def test_doc2vec_trained_on_a_file_puts_descriptions_of_one_image_together(
-        shared_data, tmp_path, family, margin_over_random):
+    shared_data, tmp_path, family, margin_over_random
+):
     """Trained on a file of Multi30K's 5,070 validation descriptions (never told which
     image each describes), the nearest neighbours of a description are more often
     descriptions of its image (share of the 4 nearest) than after one epoch, which is
@@ -113,8 +126,9 @@ def test_doc2vec_trained_on_a_file_puts_descriptions_of_one_image_together(
         return float(np.mean(image[nearest] == image[:, None]))
 
     def trained(epochs: int) -> float:
-        encoder = ENCODERS[family](vector_size=32, epochs=epochs, seed=0,
-                                   training_file=str(path)).fit([])
+        encoder = ENCODERS[family](
+            vector_size=32, epochs=epochs, seed=0, training_file=str(path)
+        ).fit([])
         return same_image_share(encoder.encode(captions.texts))
 
     share, one_epoch = trained(40), trained(1)
@@ -131,25 +145,29 @@ def state_union(shared_data):
 
 @pytest.mark.parametrize("family, extra", [("word2vec", {}), ("fasttext", {"buckets": 5_000})])
 def test_word_vector_families_trained_on_a_file_learn_word_similarity(
-        state_union, tmp_path, family, extra):
+    state_union, tmp_path, family, extra
+):
     """Trained on a file of 25 State of the Union addresses, the word vectors of the
     speeches' 300 most frequent long words agree with GloVe's similarities (Spearman over
     the word pairs; measured word2vec 0.235, fastText 0.117, whose character n-grams
     blur words) where a random bag of words of the same size agrees by chance (0.008)."""
     breaks = [i for i, text in enumerate(state_union) if not text]
-    training = state_union[breaks[34] + 1:breaks[59]]
+    training = state_union[breaks[34] + 1 : breaks[59]]
     path = tmp_path / "speeches.txt"
     path.write_text("\n".join(training) + "\n")
-    encoder = ENCODERS[family](vector_size=32, epochs=20, seed=0, training_file=str(path),
-                               **extra).fit([])
+    encoder = ENCODERS[family](
+        vector_size=32, epochs=20, seed=0, training_file=str(path), **extra
+    ).fit([])
     table = load_table(DEFAULT_SOURCE)
-    counts = Counter(word for text in training for word in tokenize(text)
-                     if word.isalpha() and len(word) > 3)
+    counts = Counter(
+        word for text in training for word in tokenize(text) if word.isalpha() and len(word) > 3
+    )
     words = [word for word, _ in counts.most_common(400) if table.rows([word])[0] >= 0][:300]
     glove = pair_cosines(table.vectors[table.rows(words)])
     trained = stats.spearmanr(pair_cosines(encoder.encode(words)), glove).statistic
-    baseline = stats.spearmanr(pair_cosines(RandomBagOfWords(dimension=32).encode(words)),
-                               glove).statistic
+    baseline = stats.spearmanr(
+        pair_cosines(RandomBagOfWords(dimension=32).encode(words)), glove
+    ).statistic
     assert len(words) == 300 and trained > baseline + 0.08, (trained, baseline)
 
 

@@ -21,8 +21,7 @@ def test_fine_tunes_on_sick_pairs_and_round_trips(shared_data, tmp_path):
     pickle) encodes identically; a changed file is refused."""
     sick = load_corpus(shared_data / "sick")
     pairs = corpus_pairs(sick)
-    subset = TrainingPairs(pairs.first[:32], pairs.second[:32], pairs.label[:32],
-                           pairs.score[:32])
+    subset = TrainingPairs(pairs.first[:32], pairs.second[:32], pairs.label[:32], pairs.score[:32])
     encoder = PairFinetune(learning_rate=1e-4, objective="labels-then-scores")
     job = encoder.iter_fit_pairs(subset)
     reports = []
@@ -51,4 +50,4 @@ def test_fine_tunes_on_sick_pairs_and_round_trips(shared_data, tmp_path):
 def test_spec_names_the_base_model(tmp_path):
     assert make_encoder("pair-finetune").base == "all-MiniLM-L6-v2"
     with pytest.raises(ModelError):
-        make_encoder(f"pair-finetune:{tmp_path}")      # not a sentence-transformers folder
+        make_encoder(f"pair-finetune:{tmp_path}")  # not a sentence-transformers folder

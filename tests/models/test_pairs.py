@@ -35,8 +35,10 @@ def sick(shared_data):
 
 def test_pairs_file_and_its_errors(tmp_path):
     path = tmp_path / "pairs.csv"
-    path.write_text('sentence1,sentence2,label\nA dog runs.,"A dog, running.",yes\n'
-                    "A cat sleeps.,Nobody sleeps.,no\n")
+    path.write_text(
+        'sentence1,sentence2,label\nA dog runs.,"A dog, running.",yes\n'
+        "A cat sleeps.,Nobody sleeps.,no\n"
+    )
     pairs = read_pairs_file(path)
     assert pairs.first == ("A dog runs.", "A cat sleeps.")
     assert pairs.second[0] == "A dog, running." and pairs.label == ("yes", "no")
@@ -61,10 +63,11 @@ def test_pairs_file_and_its_errors(tmp_path):
 
 
 def test_objectives_say_what_trains_and_in_which_order():
-    """"both" learns labels and scores from the same batches; "labels-then-scores" makes
+    """ "both" learns labels and scores from the same batches; "labels-then-scores" makes
     a pass on the labelled pairs, then one on the scored pairs (SBERT's recipe)."""
-    pairs = TrainingPairs(("a", "b", "c"), ("x", "y", "z"), ("yes", "no", ""),
-                          np.array([1.0, np.nan, 3.0]))
+    pairs = TrainingPairs(
+        ("a", "b", "c"), ("x", "y", "z"), ("yes", "no", ""), np.array([1.0, np.nan, 3.0])
+    )
     classes, [both] = training_targets(pairs, "both")
     assert classes == ("no", "yes") and both.examples.tolist() == [0, 1, 2]
     assert both.labels.tolist() == [1, 0, -1]
@@ -76,8 +79,7 @@ def test_objectives_say_what_trains_and_in_which_order():
     assert [p.examples.tolist() for p in training_targets(pairs, "labels")[1]] == [[0, 1]]
     assert resolved_objective("auto") == "labels-then-scores"
     assert resolved_objective("auto", pairs, auto="scores") == "scores"
-    unscored = TrainingPairs(pairs.first, pairs.second, pairs.label,
-                             np.full(len(pairs), np.nan))
+    unscored = TrainingPairs(pairs.first, pairs.second, pairs.label, np.full(len(pairs), np.nan))
     assert resolved_objective("auto", unscored, auto="scores") == "labels"
     with pytest.raises(ModelError, match="objective must be one of auto, "):
         PairBOW(objective="mixed")
@@ -87,8 +89,7 @@ def test_trains_on_sick_train_and_round_trips(sick, tmp_path):
     """SICK train's entailment labels and relatedness scores: the loss falls, and the
     saved model encodes exactly as the trained one."""
     pairs = corpus_pairs(sick)
-    assert len(pairs) == 4_500 and set(pairs.label) == {"CONTRADICTION", "NEUTRAL",
-                                                         "ENTAILMENT"}
+    assert len(pairs) == 4_500 and set(pairs.label) == {"CONTRADICTION", "NEUTRAL", "ENTAILMENT"}
     encoder = run_job(PairBOW(epochs=3, **SMALL).iter_fit_pairs(pairs))
     losses = np.array(encoder.losses_)
     assert encoder.classes_ == ("CONTRADICTION", "ENTAILMENT", "NEUTRAL")
@@ -148,8 +149,9 @@ def test_evaluations_train_on_training_pairs_only(sick):
     assert Recording.seen[-1].rows() == transfer_pairs.rows()
 
 
-def test_cli_evaluates_a_pair_trained_encoder_on_the_held_out_split(sick, shared_data,
-                                                                  monkeypatch, capsys):
+def test_cli_evaluates_a_pair_trained_encoder_on_the_held_out_split(
+    sick, shared_data, monkeypatch, capsys
+):
     """``sentspace eval relatedness --encoder pair-bow`` evaluates SICK test only and says
     which pairs it trained on; ``--split`` chooses otherwise, and "all" (nothing left to
     train on) is refused before any training."""
@@ -161,26 +163,45 @@ def test_cli_evaluates_a_pair_trained_encoder_on_the_held_out_split(sick, shared
     monkeypatch.setitem(sentspace.models.ENCODERS, "pair-bow", Recording)
     Recording.seen.clear()
     corpus = str(shared_data / "sick")
-    assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "pair-bow",
-                 "--json"]) == 0
+    assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "pair-bow", "--json"]) == 0
     [result] = json.loads(capsys.readouterr().out)["results"]
     assert (result["evaluated"], result["trained_on"]) == ("test 4,927", "train 4,500 + trial 500")
     assert result["pooled"]["n_pairs"] == 4_927
     assert result["provenance"]["parameters"]["splits"] == ["test"]
     [pairs] = Recording.seen
-    assert pairs.rows() == corpus_pairs(
-        sick, np.flatnonzero(np.asarray(sick.pairs.split, dtype=object) != "test")).rows()
+    assert (
+        pairs.rows()
+        == corpus_pairs(
+            sick, np.flatnonzero(np.asarray(sick.pairs.split, dtype=object) != "test")
+        ).rows()
+    )
     assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "pair-bow"]) == 0
     printed = capsys.readouterr().out
     assert "pairs evaluated                      test 4,927" in printed
     assert "encoder trained on pairs             train 4,500 + trial 500" in printed
-    assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "pair-bow",
-                 "--split", "all"]) == 2
+    assert (
+        main(["eval", "relatedness", "--corpus", corpus, "--encoder", "pair-bow", "--split", "all"])
+        == 2
+    )
     assert "needs a train split apart from the evaluated pairs" in capsys.readouterr().err
     assert len(Recording.seen) == 2
     # Other encoders keep every pair unless a split is asked for.
-    assert main(["eval", "relatedness", "--corpus", corpus, "--encoder", "bow", "--split",
-                 "test", "--json"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "relatedness",
+                "--corpus",
+                corpus,
+                "--encoder",
+                "bow",
+                "--split",
+                "test",
+                "--json",
+            ]
+        )
+        == 0
+    )
     [bow] = json.loads(capsys.readouterr().out)["results"]
     assert (bow["evaluated"], bow["trained_on"]) == ("test 4,927", "")
 
@@ -193,7 +214,8 @@ def test_pair_encoder_without_pairs_says_what_to_do(msrp):
 
 
 def test_cli_compares_every_encoder_on_the_pairs_a_pair_trained_one_leaves_out(
-        sick, shared_data, monkeypatch, capsys):
+    sick, shared_data, monkeypatch, capsys
+):
     """One run of bow beside pair-bow on SICK with the default split evaluates both on
     SICK test (and says so), so the paired test is made; detection on MSRP, which has
     no split option, evaluates bow on every pair and pair-bow on test: both results are
@@ -202,15 +224,43 @@ def test_cli_compares_every_encoder_on_the_pairs_a_pair_trained_one_leaves_out(
     from sentspace.app.cli import main
 
     monkeypatch.setitem(sentspace.models.ENCODERS, "pair-bow", Recording)
-    assert main(["eval", "relatedness", "--corpus", str(shared_data / "sick"), "--encoder",
-                 "bow", "--encoder", "pair-bow"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "relatedness",
+                "--corpus",
+                str(shared_data / "sick"),
+                "--encoder",
+                "bow",
+                "--encoder",
+                "pair-bow",
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "split auto: the test split, as SentEval, MTEB and the papers report it" in printed
     assert re.search(r"pairs evaluated +test 4,927 +test 4,927\n", printed)
     assert "paired tests of pooled Spearman" in printed
-    assert main(["eval", "detection", "--corpus", str(shared_data / "msrp"), "--encoder",
-                 "bow", "--encoder", "pair-bow"]) == 2
+    assert (
+        main(
+            [
+                "eval",
+                "detection",
+                "--corpus",
+                str(shared_data / "msrp"),
+                "--encoder",
+                "bow",
+                "--encoder",
+                "pair-bow",
+            ]
+        )
+        == 2
+    )
     out, err = capsys.readouterr()
     assert "average precision" in out and "paired tests" not in out
-    assert err.startswith("sentspace: error: no paired test of pair-bow against bow: the two "
-                          "results were computed on different items")
+    assert err.startswith(
+        "sentspace: error: no paired test of pair-bow against bow: the two "
+        "results were computed on different items"
+    )

@@ -19,7 +19,8 @@ from sentspace.models.transformer import SentenceTransformerEncoder, bundled_mod
 ROOT = Path(__file__).resolve().parents[2]
 needs_extra = pytest.mark.skipif(
     importlib.util.find_spec("sentence_transformers") is None,
-    reason="sentence_transformers is not importable: pip install 'sentspace[transformers]'")
+    reason="sentence_transformers is not importable: pip install 'sentspace[transformers]'",
+)
 
 
 def unit(matrix: np.ndarray) -> np.ndarray:
@@ -45,7 +46,7 @@ def test_bundled_model_gives_unit_normable_384_d_vectors(minilm, msrp_minilm):
     norms = np.linalg.norm(msrp_minilm, axis=1)
     assert np.isfinite(msrp_minilm).all() and (norms > 0).all()
     np.testing.assert_allclose(np.linalg.norm(unit(msrp_minilm), axis=1), 1, atol=1e-6)
-    np.testing.assert_allclose(norms, 1, atol=1e-5)     # the model ends in Normalize
+    np.testing.assert_allclose(norms, 1, atol=1e-5)  # the model ends in Normalize
 
 
 @needs_extra
@@ -75,8 +76,10 @@ def test_ranks_a_paraphrase_above_an_unrelated_sentence(msrp, msrp_minilm):
 @needs_extra
 def test_wrapper_equals_sentence_transformers_encode(minilm, msrp, msrp_minilm):
     from sentence_transformers import SentenceTransformer
-    direct = SentenceTransformer(str(bundled_model_dir()), device=minilm.device_,
-                                 local_files_only=True)
+
+    direct = SentenceTransformer(
+        str(bundled_model_dir()), device=minilm.device_, local_files_only=True
+    )
     texts = list(msrp.texts[:200])
     expected = direct.encode(texts, batch_size=64, convert_to_numpy=True)
     np.testing.assert_allclose(msrp_minilm[:200], expected, atol=1e-5)
@@ -88,14 +91,16 @@ def test_progress_per_batch_and_cancel(minilm, msrp, monkeypatch):
     monkeypatch.setattr(SentenceTransformerEncoder, "cuda_batch_size", 50)
     calls = []
     original = SentenceTransformerEncoder._run
-    monkeypatch.setattr(SentenceTransformerEncoder, "_run",
-                        lambda self, model, texts: calls.append(len(texts)) or
-                        original(self, model, texts))
+    monkeypatch.setattr(
+        SentenceTransformerEncoder,
+        "_run",
+        lambda self, model, texts: calls.append(len(texts)) or original(self, model, texts),
+    )
     job = minilm.iter_encode(msrp.texts)
     reports = [next(job) for _ in range(3)]
     job.close()
     assert [(p.done, p.total) for p in reports] == [(0, 859), (50, 859), (100, 859)]
-    assert calls == [50, 50]        # nothing ran after the cancelling yield
+    assert calls == [50, 50]  # nothing ran after the cancelling yield
 
 
 @needs_extra
@@ -107,7 +112,7 @@ def test_cls_pooling_rebuilds_the_pooling_module(minilm, msrp, msrp_minilm):
     assert not np.allclose(matrix, msrp_minilm[:40], atol=1e-3)
     assert cls.fingerprint() != minilm.fingerprint()
     mean = SentenceTransformerEncoder(pooling="mean").encode(texts)
-    np.testing.assert_allclose(mean, msrp_minilm[:40], atol=1e-5)    # its own pooling
+    np.testing.assert_allclose(mean, msrp_minilm[:40], atol=1e-5)  # its own pooling
 
 
 @needs_extra
@@ -117,7 +122,7 @@ def test_local_model_folder(minilm, msrp, msrp_minilm, tmp_path):
     encoder = make_encoder(f"st:{folder}")
     assert encoder.name == "st:my-model" and encoder.params()["model"] == str(folder)
     np.testing.assert_allclose(encoder.encode(msrp.texts[:20]), msrp_minilm[:20], atol=1e-5)
-    assert encoder._fitted_state() == minilm._fitted_state()     # same files, same hash
+    assert encoder._fitted_state() == minilm._fitted_state()  # same files, same hash
     # Changing a weight file changes the fingerprint (the hash follows size and mtime).
     before = encoder.fingerprint()
     weights = folder / "model.safetensors"
@@ -141,10 +146,15 @@ def test_folder_that_is_not_a_sentence_transformers_model(tmp_path):
     (tmp_path / "modules.json").write_text("{not json")
     with pytest.raises(ModelError, match="modules.json is not a list of modules"):
         make_encoder(f"st:{tmp_path}")
-    modules = [{"idx": 0, "name": "0", "path": "",
-                "type": "sentence_transformers.models.Transformer"},
-               {"idx": 1, "name": "1", "path": "1_Pooling",
-                "type": "sentence_transformers.models.Pooling"}]
+    modules = [
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {
+            "idx": 1,
+            "name": "1",
+            "path": "1_Pooling",
+            "type": "sentence_transformers.models.Pooling",
+        },
+    ]
     (tmp_path / "modules.json").write_text(json.dumps(modules))
     with pytest.raises(ModelError, match="neither config_sentence_transformers.json"):
         make_encoder(f"st:{tmp_path}")
@@ -179,8 +189,11 @@ def test_missing_extra_names_the_install_command(monkeypatch):
 @needs_extra
 def test_import_and_fingerprint_need_no_torch():
     """Listing the family and keying the cache never import torch (a cache hit is cheap)."""
-    code = ("import sys; from sentspace.models import make_encoder; e = make_encoder('minilm'); "
-            "print(e.fingerprint()); assert 'torch' not in sys.modules, 'torch imported'")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, timeout=120)
+    code = (
+        "import sys; from sentspace.models import make_encoder; e = make_encoder('minilm'); "
+        "print(e.fingerprint()); assert 'torch' not in sys.modules, 'torch imported'"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr

@@ -34,10 +34,10 @@ def test_greedy_trees_merge_every_sentence_to_one_root(trained):
     lengths = torch.tensor([4, 2, 1, 0])
     merges, nodes, total = module.trees(ids, lengths)
     steps = torch.stack(merges)
-    assert ((steps >= 0).sum(0) == (lengths - 1).clamp(min=0)).all()    # n - 1 merges
+    assert ((steps >= 0).sum(0) == (lengths - 1).clamp(min=0)).all()  # n - 1 merges
     assert torch.allclose(nodes[:, 0].norm(dim=1), torch.tensor([1.0, 1, 1, 0]))
-    assert torch.equal(nodes[2, 0], module.leaves[11])     # one word: the root is its leaf
-    root, _ = module(ids, lengths, merges)                 # replaying gives the same root
+    assert torch.equal(nodes[2, 0], module.leaves[11])  # one word: the root is its leaf
+    root, _ = module(ids, lengths, merges)  # replaying gives the same root
     assert torch.allclose(root, nodes[:, 0], atol=1e-6)
     # Undoing the merges rebuilds the leaves in their order, closer than chance.
     unfolded = module.unfold(nodes[:, 0], merges, 4)
@@ -48,7 +48,7 @@ def test_training_lowers_the_loss_and_ranks_paraphrases_better(trained, msrp):
     """Nearest neighbour in its own paraphrase group on grouped MSRP (859 sentences):
     measured 0.18 untrained, 0.48 after two epochs (the default) on 1,000 MSRP sentences."""
     losses = np.array(trained.losses_)
-    assert losses[-3:].mean() < 0.6 * losses[:3].mean()       # about 3.8 -> 1.8
+    assert losses[-3:].mean() < 0.6 * losses[:3].mean()  # about 3.8 -> 1.8
     labels = msrp.groups.labels(len(msrp))
     before = nearest_in_group(trained.untrained().encode(msrp.texts), labels)
     after = nearest_in_group(trained.encode(msrp.texts), labels)
@@ -61,8 +61,8 @@ def test_mean_of_nodes_and_round_trip(trained, msrp, tmp_path):
     mean._use(trained.module_, trained.vocab_)
     one_word = mean.encode(["the", "zzqx"])
     leaf = trained.module_.leaves[trained.vocab_.index["the"]].cpu().numpy()
-    assert np.allclose(one_word[0], leaf)         # a one-word tree is its leaf
-    assert not one_word[1].any()                  # no word with a vector: the zero vector
+    assert np.allclose(one_word[0], leaf)  # a one-word tree is its leaf
+    assert not one_word[1].any()  # no word with a vector: the zero vector
     assert not np.allclose(mean.encode(texts), trained.encode(texts))
     loaded = load_trained(trained.save(tmp_path))
     assert loaded.fingerprint() == trained.fingerprint()
@@ -82,8 +82,10 @@ def test_leaves_from_a_word_vector_file(tmp_path):
     words = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran"]
     rng = np.random.default_rng(0)
     vectors = tmp_path / "vectors.txt"
-    vectors.write_text(f"{len(words)} 6\n" + "".join(
-        f"{word} {' '.join(f'{x:.4f}' for x in rng.normal(size=6))}\n" for word in words))
+    vectors.write_text(
+        f"{len(words)} 6\n"
+        + "".join(f"{word} {' '.join(f'{x:.4f}' for x in rng.normal(size=6))}\n" for word in words)
+    )
     texts = ["the cat sat on the mat", "a dog ran", "the dog sat on a cat", "a cat ran"] * 8
     encoder = URAE(source=str(vectors), epochs=1, batch_sentences=8).fit(texts)
     assert encoder.dim == 6 and len(encoder.vocab_.words) == 8

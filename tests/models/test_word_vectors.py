@@ -22,14 +22,16 @@ def test_default_vectors_are_glove_6b_50d():
     table = load_table(DEFAULT_SOURCE)
     assert table.vectors.shape == (400_000, 50) and table.vectors.dtype == np.float32
     assert table.lowercased
-    np.testing.assert_allclose(table.vectors[table.index["the"], :3],
-                               [0.418, 0.24968, -0.41242], rtol=1e-5)
+    np.testing.assert_allclose(
+        table.vectors[table.index["the"], :3], [0.418, 0.24968, -0.41242], rtol=1e-5
+    )
 
 
 def test_glove_matches_its_lowercased_training():
     encoder = make_encoder("glove-mean")
-    np.testing.assert_array_equal(encoder.encode(["THE Cat Sat."]),
-                                  encoder.encode(["the cat sat."]))
+    np.testing.assert_array_equal(
+        encoder.encode(["THE Cat Sat."]), encoder.encode(["the cat sat."])
+    )
     assert encoder.coverage_.n_unknown == 0
 
 
@@ -61,8 +63,9 @@ def test_zero_rows_are_numbered_across_batches(monkeypatch):
     assert encoder.coverage_.zero_rows == (3, 5)
 
 
-@pytest.mark.parametrize("kind", ["word2vec-text", "fasttext-vec", "glove", "word2vec-binary",
-                                  "fasttext-bin"])
+@pytest.mark.parametrize(
+    "kind", ["word2vec-text", "fasttext-vec", "glove", "word2vec-binary", "fasttext-bin"]
+)
 def test_loads_every_word_vector_format(kind, tmp_path):
     if kind in ("word2vec-text", "fasttext-vec"):
         path = write_text(tmp_path / ("v.txt" if kind == "word2vec-text" else "v.vec"))
@@ -70,14 +73,22 @@ def test_loads_every_word_vector_format(kind, tmp_path):
         path = write_text(tmp_path / "glove.txt", header=False)
     elif kind == "word2vec-binary":
         from gensim.models import KeyedVectors
+
         vectors = KeyedVectors.load_word2vec_format(str(write_text(tmp_path / "v.txt")))
         path = tmp_path / "v.bin"
         vectors.save_word2vec_format(str(path), binary=True)
     else:
         from gensim.models import FastText
         from gensim.models.fasttext import save_facebook_model
-        model = FastText([["the", "cat", "sat"], ["the", "Dog", "sat"]] * 5, vector_size=8,
-                         min_count=1, epochs=1, seed=1, workers=1)
+
+        model = FastText(
+            [["the", "cat", "sat"], ["the", "Dog", "sat"]] * 5,
+            vector_size=8,
+            min_count=1,
+            epochs=1,
+            seed=1,
+            workers=1,
+        )
         path = tmp_path / "v.bin"
         save_facebook_model(model, str(path))
     encoder = make_encoder(f"path:{path}")
@@ -101,7 +112,7 @@ def test_path_sum_and_fingerprint_follow_the_file(tmp_path):
     assert fingerprint == WordVectorSum(source=str(path)).fingerprint()
     assert fingerprint != make_encoder(f"path:{path}").fingerprint()
     write_text(path, words={**WORDS, "cat": [0, 3, 0, 0]})
-    assert total.fingerprint() != fingerprint      # new content, new fingerprint
+    assert total.fingerprint() != fingerprint  # new content, new fingerprint
 
 
 def test_the_folder_a_vector_file_is_reached_through_changes_nothing(tmp_path):
@@ -126,14 +137,20 @@ def test_missing_file_and_folder(tmp_path):
 
 BAD_FILES = {
     "wrong-header.vec": (b"x y\nthe 1 2 3 4\n", "neither a 'count dimension' header"),
-    "short-header.vec": (b"2 4\nthe 1 2 3 4\ncat 0 1 0 1\ndog 1 0 1 0\n",
-                         "announces 2 words but the file has 3"),
+    "short-header.vec": (
+        b"2 4\nthe 1 2 3 4\ncat 0 1 0 1\ndog 1 0 1 0\n",
+        "announces 2 words but the file has 3",
+    ),
     "long-header.vec": (b"5 4\nthe 1 2 3 4\ncat 0 1 0 1\n", "unexpected end of input"),
-    "header-dim.vec": (b"2 5\nthe 1 2 3 4\ncat 0 1 0 1\n",
-                       "line 2: 4 values where the header announces 5"),
+    "header-dim.vec": (
+        b"2 5\nthe 1 2 3 4\ncat 0 1 0 1\n",
+        "line 2: 4 values where the header announces 5",
+    ),
     "mixed.txt": (b"the 1 2 3 4\ncat 0 1 0\n", "line 2: 3 values where the first vector has 4"),
-    "garbage.bin": (bytes(np.random.default_rng(0).integers(0, 256, 4000, dtype=np.uint8)),
-                    "binary data"),
+    "garbage.bin": (
+        bytes(np.random.default_rng(0).integers(0, 256, 4000, dtype=np.uint8)),
+        "binary data",
+    ),
     "empty.vec": (b"", "empty"),
     "nan.txt": (b"the 1 nan 3\ncat 0 1 0\n", "NaN or infinity"),
     "zero.vec": (b"0 50\n", "announces 0 words"),
@@ -153,6 +170,7 @@ def test_bad_files_give_a_clear_error(name, tmp_path):
 
 def test_truncated_binary_file(tmp_path):
     from gensim.models import KeyedVectors
+
     vectors = KeyedVectors.load_word2vec_format(str(write_text(tmp_path / "v.txt")))
     path = tmp_path / "v.bin"
     vectors.save_word2vec_format(str(path), binary=True)

@@ -18,8 +18,11 @@ def reproduced(paper, tables=None) -> Report:
 
 
 def row(report: Report, table: str, model: str, column: str):
-    return next(r for r in report.rows
-                if (r.cell.table, r.cell.row, r.cell.column) == (table, model, column))
+    return next(
+        r
+        for r in report.rows
+        if (r.cell.table, r.cell.row, r.cell.column) == (table, model, column)
+    )
 
 
 def cells_per_table(paper) -> dict[str, int]:

@@ -56,10 +56,14 @@ def test_sample_counts_beside_the_papers(report):
     assert counts["MSRP training pairs"] == ("4,076 (2,753 positive)", "4,076 (2,753 positive)")
     # Each negative sampling's positive share beside the paper's 4.2%.
     assert counts["binary positive share, negatives across-pyramids"] == (
-        "4.2%", "82.4% (14 of 17; items both)")
+        "4.2%",
+        "82.4% (14 of 17; items both)",
+    )
     assert counts["binary positive share, negatives within-pyramid"][1].startswith("82.4%")
     assert counts["binary positive share, negatives no-overlap-filter"] == (
-        "4.2%", "11.9% (14 of 118; items both)")
+        "4.2%",
+        "11.9% (14 of 118; items both)",
+    )
 
 
 def test_findings_are_paired_tests(report):
@@ -78,9 +82,13 @@ def test_findings_are_paired_tests(report):
 def test_marks_follow_the_data_supplied(duc_folder, shared_data):
     """A folder a user names is taken as DUC: the rows take their own marks and reach;
     the shared sample, named or not, leaves them stand-ins."""
-    on_duc = run_job(run_reproduction(baumel.PAPER, data=duc_folder,
-                                      options={"items": "contributors",
-                                               "negatives": "within-pyramid"}))
+    on_duc = run_job(
+        run_reproduction(
+            baumel.PAPER,
+            data=duc_folder,
+            options={"items": "contributors", "negatives": "within-pyramid"},
+        )
+    )
     assert row(on_duc, "table1", "One-Hot", BINARY).mark == SAME
     assert row(on_duc, "table1", "GloVe", SUCCESS).mark == SAME
     assert row(on_duc, "table1", "word2vec-BOW (google-news)", BINARY).mark == SUBSTITUTE
@@ -92,7 +100,8 @@ def test_marks_follow_the_data_supplied(duc_folder, shared_data):
     counts = {c.what: c.ours for c in on_duc.counts}
     assert counts["positive pairs (DUC 2005-2007)"] == "12 (contributors, within-pyramid)"
     assert counts["binary positive share, negatives across-pyramids"].startswith(
-        "32.4% (12 of 37; items contributors)")
+        "32.4% (12 of 37; items contributors)"
+    )
     assert f"data: {duc_folder}" in header(on_duc)
     on_sample = run_job(run_reproduction(baumel.PAPER, data=shared_data / "pyramid-sample"))
     assert {r.mark for r in on_sample.rows} == {"needs"}
@@ -100,8 +109,22 @@ def test_marks_follow_the_data_supplied(duc_folder, shared_data):
 
 def test_cli_takes_the_data_and_the_reading(duc_folder, tmp_path, capsys):
     from sentspace.app.cli import main
-    assert main(["reproduce", "baumel", "--data", str(duc_folder), "--negatives",
-                 "no-overlap-filter", "--out", str(tmp_path)]) == 0
+
+    assert (
+        main(
+            [
+                "reproduce",
+                "baumel",
+                "--data",
+                str(duc_folder),
+                "--negatives",
+                "no-overlap-filter",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert f"data: {duc_folder}" in out and "options: negatives no-overlap-filter" in out
     assert "same setting  outside" in out and "NO DIFFERENCE AT THIS SIZE" in out

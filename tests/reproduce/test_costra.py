@@ -25,18 +25,20 @@ def test_every_published_cell_has_a_row(report):
     # The counts say what they count: the references are sentspace's, not the paper's.
     assert header(report)[1].startswith(
         "quick run, seed 0: 0 of 42 published cells re-run; 2 reference rows (14 of 14 "
-        "cells re-run, sentspace's own, not in the paper)")
+        "cells re-run, sentspace's own, not in the paper)"
+    )
 
 
 def test_findings_rest_on_the_papers_rows_and_check_its_table(report):
     """The reference rows (bow, random-bow) decide nothing; the paper's own Table 1
     fails "basic is every encoder's lowest class" on LASER, and the report says so."""
     averages, basic = (f.decision for f in report.findings)
-    assert averages.verdict == basic.verdict == NOT_DECIDED      # e5-small only in --full
+    assert averages.verdict == basic.verdict == NOT_DECIDED  # e5-small only in --full
     assert averages.paper_holds is True and "highest 0.510" in averages.paper
     assert basic.paper_holds is False
-    assert basic.paper == ("the paper's own table fails the wording: "
-                           "LASER modality 0.244 vs basic 0.255")
+    assert basic.paper == (
+        "the paper's own table fails the wording: LASER modality 0.244 vs basic 0.255"
+    )
     assert "bag of words" not in basic.evidence + basic.comparison
 
 
@@ -49,9 +51,12 @@ def test_rows_equal_the_reference_evaluator(report, shared_data):
     corpus = load_corpus("costra")
     embeddings = run_job(encode_corpus(corpus, BagOfWords())).toarray()
     with np.errstate(divide="ignore", invalid="ignore"):  # its zero-vector cosines
-        reference = CostraEvaluator(str(shared_data / "costra" / "data.tsv")).evaluate(
-            embeddings)
-    ours = {column: row(report, "table1", "bag of words (reference)", column).value
-            for column in costra.COLUMNS}
-    assert ours == {column: reference[name.replace(" ", "_") if name != "mean" else "costra"]
-                    for column, name in costra.COLUMNS.items()}
+        reference = CostraEvaluator(str(shared_data / "costra" / "data.tsv")).evaluate(embeddings)
+    ours = {
+        column: row(report, "table1", "bag of words (reference)", column).value
+        for column in costra.COLUMNS
+    }
+    assert ours == {
+        column: reference[name.replace(" ", "_") if name != "mean" else "costra"]
+        for column, name in costra.COLUMNS.items()
+    }

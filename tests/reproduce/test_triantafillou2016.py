@@ -13,10 +13,17 @@ def test_every_published_cell_has_a_row(report):
     # Tables 1-7: metrics x the six models (Table 6: random BOW alone); Table 8: 5 ranks
     # x 5 models; the count bag of words is a reference row outside the paper.
     assert cells_per_table(triantafillou2016.PAPER) == {
-        "table1": 12, "table2": 6, "table3": 18, "table4": 18, "table5": 24, "table6": 4,
-        "reference": 4, "table7": 18, "table8": 25}
-    assert {r.cell.table for r in report.rows if r.value is not None} == {"table6",
-                                                                           "reference"}
+        "table1": 12,
+        "table2": 6,
+        "table3": 18,
+        "table4": 18,
+        "table5": 24,
+        "table6": 4,
+        "reference": 4,
+        "table7": 18,
+        "table8": 25,
+    }
+    assert {r.cell.table for r in report.rows if r.value is not None} == {"table6", "reference"}
 
 
 def test_random_bow_ranks_as_published(report):
@@ -40,6 +47,9 @@ def test_supervised_relatedness_is_the_learned_similarity_on_sick_test():
     cells = triantafillou2016.PAPER.table("table3").cells
     run = [c for c in cells if c.mark != NEEDS]
     assert len(run) == 15 and {c.row for c in cells if c.mark == NEEDS} == {"BOW-AE"}
-    assert all(dict(c.run.options) == {"split": "test", "similarity": "learned"}
-               and c.run.evaluation == "relatedness" and not c.quick for c in run)
-
+    assert all(
+        dict(c.run.options) == {"split": "test", "similarity": "learned"}
+        and c.run.evaluation == "relatedness"
+        and not c.quick
+        for c in run
+    )

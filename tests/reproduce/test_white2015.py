@@ -17,8 +17,9 @@ def test_every_published_cell_has_a_row(report):
     # 7 models x 2 sub-corpora, as printed in Table 1.
     assert cells_per_table(white2015.PAPER) == {"table1": 14}
     ran = {(r.cell.row, r.cell.column) for r in report.rows if r.value is not None}
-    assert ran == {(m, c) for m in ("MOWE", "SOWE", "BOW")
-                   for c in ("MSRP Subcorpus", "Opinosis Subcorpus")}
+    assert ran == {
+        (m, c) for m in ("MOWE", "SOWE", "BOW") for c in ("MSRP Subcorpus", "Opinosis Subcorpus")
+    }
 
 
 def test_bow_on_msrp_groups_reproduces(report):
@@ -27,8 +28,9 @@ def test_bow_on_msrp_groups_reproduces(report):
     # Same setting, same number: the mean of the 3 folds' accuracies (seed 0).
     assert bow.value == pytest.approx(0.9837033, abs=1e-7) and abs(bow.difference) < 0.0005
     assert bow.ci[0] < bow.value < bow.ci[1]
-    assert bow.command == ("sentspace eval classification --corpus msrp-grouped "
-                           "--encoder bow --seed 0")
+    assert bow.command == (
+        "sentspace eval classification --corpus msrp-grouped --encoder bow --seed 0"
+    )
     assert bow.cell.mark == "same setting" and "C=1.0" in bow.cell.note
 
 
@@ -52,8 +54,10 @@ def test_bow_best_on_msrp_is_decided_by_mcnemar(report):
     test ``eval classification`` makes between encoders), named with its p-value."""
     best = next(f for f in report.findings if f.claim == "BOW is best on MSRP").decision
     assert best.verdict == SUPPORTED
-    assert "BOW 0.9837 vs MOWE 0.9674: +0.0163, 95% CI [+0.0070, +0.0268], p 0.00131 " \
-           "(McNemar, exact binomial, 859 items)" in best.evidence
+    assert (
+        "BOW 0.9837 vs MOWE 0.9674: +0.0163, 95% CI [+0.0070, +0.0268], p 0.00131 "
+        "(McNemar, exact binomial, 859 items)" in best.evidence
+    )
     assert best.p_value == pytest.approx(0.00131, abs=1e-5) and best.effect > 0
     assert "(not re-run: PV-DM, PV-DBOW, URAE, PCA BOW)" in best.comparison
 
@@ -63,15 +67,15 @@ def test_every_re_run_cell_is_marked(report):
     assert marks[("BOW", "MSRP Subcorpus")] == "within reach (interval covers it)"
     assert marks[("BOW", "Opinosis Subcorpus")] == "within reach (interval covers it)"
     assert marks[("MOWE", "MSRP Subcorpus")] == "not comparable (substitute)"
-    assert "6 of 14 published cells re-run — 2 within reach, 4 not comparable" in header(
-        report)[1]
+    assert "6 of 14 published cells re-run — 2 within reach, 4 not comparable" in header(report)[1]
 
 
 def test_an_outside_same_setting_cell_says_why():
     """PCA BOW on Opinosis re-runs at 0.645 against the paper's 0.544 (--full): outside,
     with the cause found by re-running it at other dimensions."""
-    cell = next(c for c in white2015.CELLS
-                if (c.row, c.column) == ("PCA BOW", "Opinosis Subcorpus"))
+    cell = next(
+        c for c in white2015.CELLS if (c.row, c.column) == ("PCA BOW", "Opinosis Subcorpus")
+    )
     outside = Row(cell, 0.6449, (0.60, 0.69), 521)
     assert outside.reach == OUTSIDE
     assert outside.reach_text.startswith("outside: tried: with ~347 training sentences")

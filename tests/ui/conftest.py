@@ -67,7 +67,6 @@ def wait_for_job(qtbot, main_window):
 # --- steps the window tests share: what a user does, as a user does it ------------
 
 
-
 def settle(qtbot, window):
     qtbot.waitExposed(window)
     qtbot.wait(100)  # let docks and plots take their size before mapping to pixels
@@ -134,8 +133,9 @@ def double_click_corpus(qtbot, window, spec):
 
 def click_row(qtbot, table, row, column=0):
     table.scrollToItem(table.item(row, column))
-    qtbot.mouseClick(table.viewport(), LEFT,
-                     pos=table.visualItemRect(table.item(row, column)).center())
+    qtbot.mouseClick(
+        table.viewport(), LEFT, pos=table.visualItemRect(table.item(row, column)).center()
+    )
 
 
 def shift_drag(qtbot, viewport, start, end):
@@ -147,9 +147,17 @@ def shift_drag(qtbot, viewport, start, end):
     qtbot.mousePress(viewport, LEFT, shift, start)
     for step in range(1, 11):
         point = QPointF(start + (end - start) * step / 10)
-        QApplication.sendEvent(viewport, QMouseEvent(
-            QEvent.Type.MouseMove, point, viewport.mapToGlobal(point),
-            Qt.MouseButton.NoButton, LEFT, shift))
+        QApplication.sendEvent(
+            viewport,
+            QMouseEvent(
+                QEvent.Type.MouseMove,
+                point,
+                viewport.mapToGlobal(point),
+                Qt.MouseButton.NoButton,
+                LEFT,
+                shift,
+            ),
+        )
     qtbot.mouseRelease(viewport, LEFT, shift, end)
 
 
@@ -161,11 +169,15 @@ def click_relatedness_point(qtbot, window):
     chart = window.evaluation_panel.chart
     result = window.evaluation_panel.current[1]
     k = int(np.argmax(result.gold - result.cosine * 5))  # far from the diagonal's crowd
-    chart.plot.setRange(xRange=(result.gold[k] - 0.05, result.gold[k] + 0.05),
-                        yRange=(result.cosine[k] - 0.01, result.cosine[k] + 0.01), padding=0)
+    chart.plot.setRange(
+        xRange=(result.gold[k] - 0.05, result.gold[k] + 0.05),
+        yRange=(result.cosine[k] - 0.01, result.cosine[k] + 0.01),
+        padding=0,
+    )
     qtbot.wait(50)
-    position = chart.mapFromScene(chart.plot.vb.mapViewToScene(
-        QPointF(result.gold[k], result.cosine[k])))
+    position = chart.mapFromScene(
+        chart.plot.vb.mapViewToScene(QPointF(result.gold[k], result.cosine[k]))
+    )
     qtbot.mouseClick(chart.viewport(), LEFT, pos=position)
     return result, k
 

@@ -47,15 +47,22 @@ def shown(qtbot, widget, size):
 def isolated(chart) -> int:
     """The query whose point is farthest (in pixels) from any other: a click hits it."""
     vb = chart.plot.vb
-    pixels = np.array([[p.x(), p.y()] for p in (vb.mapViewToScene(QPointF(x, y))
-                                                 for x, y in zip(chart.x, chart.y))])
+    pixels = np.array(
+        [
+            [p.x(), p.y()]
+            for p in (vb.mapViewToScene(QPointF(x, y)) for x, y in zip(chart.x, chart.y))
+        ]
+    )
     distance, _ = cKDTree(pixels).query(pixels, k=2)
     return int(np.argmax(distance[:, 1]))
 
 
 def click(qtbot, chart, k):
-    qtbot.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton,
-                     pos=chart.mapFromScene(chart.scene_position_of(k)))
+    qtbot.mouseClick(
+        chart.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=chart.mapFromScene(chart.scene_position_of(k)),
+    )
 
 
 def test_points_ranks_lengths_and_median_line(qtbot, bow_en_de):
@@ -88,8 +95,7 @@ def test_points_ranks_lengths_and_median_line(qtbot, bow_en_de):
     assert left.labelUnitPrefix == "" and "rank" in left.labelText
     # Nothing is cut at the panel's width: legend (both directions and the median)
     # and plot lie inside the chart, and the plot keeps most of its height.
-    assert [label.text for _, label in chart.legend.items] == ["en→de", "de→en",
-                                                               "median rank"]
+    assert [label.text for _, label in chart.legend.items] == ["en→de", "de→en", "median rank"]
     for item in (chart.legend, chart.plot):
         assert item.sceneBoundingRect().right() <= chart.width()
         assert item.sceneBoundingRect().bottom() <= chart.height()
@@ -97,8 +103,10 @@ def test_points_ranks_lengths_and_median_line(qtbot, bow_en_de):
     # The end ticks' labels (1 and 1,000) are drawn: the axis hides a label that would
     # stick out past it, so each end tick lies half a line inside the plot.
     half_line = QFontMetrics(left.style["tickFont"] or QFont()).height() / 2
-    for rank, edge in ((1, chart.plot.vb.sceneBoundingRect().bottom()),
-                       (1000, chart.plot.vb.sceneBoundingRect().top())):
+    for rank, edge in (
+        (1, chart.plot.vb.sceneBoundingRect().bottom()),
+        (1000, chart.plot.vb.sceneBoundingRect().top()),
+    ):
         y = chart.plot.vb.mapViewToScene(QPointF(10, math.log10(rank))).y()
         assert abs(y - edge) >= half_line, rank
     # Hover names the query by the dataset's id.
@@ -106,16 +114,19 @@ def test_points_ranks_lengths_and_median_line(qtbot, bow_en_de):
     assert chart.points.opts["tip"](x=0, y=0, data=k) == (
         f"de:501 (de->en), {result.query_length[k]} tokens: translation en:501 at rank "
         f"{int(result.rank[k]):,}, "
-        + ("found" if result.prediction[k] == result.target[k]
-           else f"retrieved {result.prediction_id[k]}"))
+        + (
+            "found"
+            if result.prediction[k] == result.target[k]
+            else f"retrieved {result.prediction_id[k]}"
+        )
+    )
 
 
 def test_a_click_on_a_point_selects_its_query(qtbot, test_2016, bow_en_de):
     result = bow_en_de
     chart = shown(qtbot, charts.chart_for("bitext", result), SIZE)
     k = isolated(chart)
-    with qtbot.waitSignal(chart.query_clicked) as clicked, \
-            qtbot.waitSignal(chart.picked) as picked:
+    with qtbot.waitSignal(chart.query_clicked) as clicked, qtbot.waitSignal(chart.picked) as picked:
         click(qtbot, chart, k)
     assert clicked.args == [k]
     kind, sentences, description = picked.args
@@ -128,7 +139,7 @@ def test_a_click_on_a_point_selects_its_query(qtbot, test_2016, bow_en_de):
     panel.add_result("bitext", result, "sentspace eval bitext ...")
     shown(qtbot, panel, (340, 760))
     assert isinstance(panel.chart, BitextLengthChart)
-    qtbot.wait(100)       # the table and the chart take their places
+    qtbot.wait(100)  # the table and the chart take their places
     assert panel.chart.height() >= MIN_CHART_HEIGHT
     k = isolated(panel.chart)
     with qtbot.waitSignal(panel.items_selected) as selected:

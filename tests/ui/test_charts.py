@@ -30,10 +30,12 @@ def pair_files(tmp_path_factory, shared_data):
     """The first 300 MSRP training pairs, 150 test pairs and 300 SICK trial pairs, as
     release files the project's readers load."""
     folder = tmp_path_factory.mktemp("pairs")
-    for source, lines in ((shared_data / "msrp" / "msr_paraphrase_train.txt", 300),
-                          (shared_data / "msrp" / "msr_paraphrase_test.txt", 150),
-                          (shared_data / "sick" / "SICK_trial.txt", 300)):
-        text = source.read_text(encoding="utf-8-sig").splitlines()[:lines + 1]
+    for source, lines in (
+        (shared_data / "msrp" / "msr_paraphrase_train.txt", 300),
+        (shared_data / "msrp" / "msr_paraphrase_test.txt", 150),
+        (shared_data / "sick" / "SICK_trial.txt", 300),
+    ):
+        text = source.read_text(encoding="utf-8-sig").splitlines()[: lines + 1]
         (folder / source.name).write_text("\n".join(text) + "\n", encoding="utf-8")
     return folder
 
@@ -74,8 +76,9 @@ def shown(qtbot, chart):
 
 
 def click(qtbot, chart, scene_position: QPointF):
-    qtbot.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton,
-                     pos=chart.mapFromScene(scene_position))
+    qtbot.mouseClick(
+        chart.viewport(), Qt.MouseButton.LeftButton, pos=chart.mapFromScene(scene_position)
+    )
 
 
 def view_contains(plot, xs, ys):
@@ -86,8 +89,9 @@ def view_contains(plot, xs, ys):
 def isolated(plot, xs, ys) -> int:
     """The point farthest (in pixels) from its nearest neighbour: a click hits only it."""
     vb = plot.vb
-    pixels = np.array([[p.x(), p.y()] for p in (vb.mapViewToScene(QPointF(x, y))
-                                                 for x, y in zip(xs, ys))])
+    pixels = np.array(
+        [[p.x(), p.y()] for p in (vb.mapViewToScene(QPointF(x, y)) for x, y in zip(xs, ys))]
+    )
     distance = np.linalg.norm(pixels[:, None] - pixels[None], axis=-1)
     np.fill_diagonal(distance, np.inf)
     return int(np.argmax(distance.min(axis=1)))
@@ -110,10 +114,12 @@ def test_precision_recall_chart(qtbot, detection, tmp_path):
     assert chart.baseline.value() == pytest.approx(detection.label.mean())
 
     k = isolated(chart.plot, detection.recall, detection.precision)
-    with qtbot.waitSignal(chart.point_clicked) as clicked, \
-            qtbot.waitSignal(chart.picked) as picked:
-        click(qtbot, chart, chart.plot.vb.mapViewToScene(
-            QPointF(detection.recall[k], detection.precision[k])))
+    with qtbot.waitSignal(chart.point_clicked) as clicked, qtbot.waitSignal(chart.picked) as picked:
+        click(
+            qtbot,
+            chart,
+            chart.plot.vb.mapViewToScene(QPointF(detection.recall[k], detection.precision[k])),
+        )
     assert clicked.args == [k]
     kind, pairs, _ = picked.args
     expected = detection.pair_index[detection.cosine >= detection.thresholds[k]]
@@ -140,8 +146,11 @@ def test_learning_curve_chart(qtbot, msrp, tmp_path):
 
     k = n - 1
     with qtbot.waitSignal(chart.picked) as picked:
-        click(qtbot, chart, chart.plot.vb.mapViewToScene(
-            QPointF(np.log10(result.n_train[k]), result.accuracy[k])))
+        click(
+            qtbot,
+            chart,
+            chart.plot.vb.mapViewToScene(QPointF(np.log10(result.n_train[k]), result.accuracy[k])),
+        )
     kind, pairs, description = picked.args
     assert kind == "pairs"
     np.testing.assert_array_equal(pairs, result.test_pair_index[~result.correct[k]])
@@ -156,7 +165,7 @@ def test_histogram_chart(qtbot, msrp, tmp_path):
     assert chart.bar_count("cosine") == 2 * 40 and chart.bar_count("overlap") == 2 * 20
     for name in ("cosine", "overlap"):
         values, edges, counts = getattr(result, name), chart.edges[name], chart.counts[name]
-        assert (edges[0], edges[-1]) == (values.min(), values.max())    # the data's range
+        assert (edges[0], edges[-1]) == (values.min(), values.max())  # the data's range
         for side, bars in enumerate(chart.bars[name]):
             np.testing.assert_array_equal(bars.opts["height"], counts[side])
             assert counts[side].sum() == getattr(result, f"{name}_counts")[side].sum()
@@ -167,8 +176,7 @@ def test_histogram_chart(qtbot, msrp, tmp_path):
     b = int(np.argmax(counts[0] - counts[1]))
     y = (counts[0, b] + counts[1, b]) / 2
     plot = chart.plots["cosine"]
-    with qtbot.waitSignal(chart.bin_clicked) as clicked, \
-            qtbot.waitSignal(chart.picked) as picked:
+    with qtbot.waitSignal(chart.bin_clicked) as clicked, qtbot.waitSignal(chart.picked) as picked:
         click(qtbot, chart, plot.vb.mapViewToScene(QPointF((edges[b] + edges[b + 1]) / 2, y)))
     assert clicked.args == ["cosine", b]
     pairs = picked.args[1]
@@ -184,10 +192,13 @@ def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, sick):
     the legend sits above the plots, whole ("score < 3" too), covering neither."""
     result = run_job(run_histograms(sick, make_encoder("bow")))
     near = 0.97 + 0.02 * np.random.default_rng(0).random(len(result.cosine))
-    result = replace(result, cosine=near,
-                     cosine_counts=histograms._counts(near, result.side, result.cosine_edges))
+    result = replace(
+        result,
+        cosine=near,
+        cosine_counts=histograms._counts(near, result.side, result.cosine_edges),
+    )
     chart = shown(qtbot, charts.chart_for("histograms", result))
-    chart.resize(320, 260)                        # the tasks' width at 1280x800
+    chart.resize(320, 260)  # the tasks' width at 1280x800
     qtbot.wait(50)
     assert np.count_nonzero(chart.counts["cosine"].sum(axis=0)) >= 30
     legend = chart.legend.sceneBoundingRect()
@@ -196,11 +207,13 @@ def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, sick):
         assert not legend.intersects(plot.vb.sceneBoundingRect())
     assert [label.item.toPlainText() for _sample, label in chart.legend.items] == [
         f"{name} ({int(count)})"
-        for name, count in zip(result.side_names, result.cosine_counts.sum(axis=1))]
+        for name, count in zip(result.side_names, result.cosine_counts.sum(axis=1))
+    ]
     for _sample, label in chart.legend.items:
         metrics = QFontMetrics(label.item.font())
         assert label.item.boundingRect().width() >= metrics.horizontalAdvance(
-            label.item.toPlainText())
+            label.item.toPlainText()
+        )
         assert legend.contains(label.sceneBoundingRect())
 
 
@@ -211,18 +224,17 @@ def test_relatedness_scatter(qtbot, sick, pair_files, tmp_path):
     assert view_contains(chart.plot, result.gold, result.cosine)
 
     k = isolated(chart.plot, result.gold, result.cosine)
-    with qtbot.waitSignal(chart.pair_clicked) as clicked, \
-            qtbot.waitSignal(chart.picked) as picked:
-        click(qtbot, chart, chart.plot.vb.mapViewToScene(
-            QPointF(result.gold[k], result.cosine[k])))
+    with qtbot.waitSignal(chart.pair_clicked) as clicked, qtbot.waitSignal(chart.picked) as picked:
+        click(qtbot, chart, chart.plot.vb.mapViewToScene(QPointF(result.gold[k], result.cosine[k])))
     assert clicked.args == [int(result.pair_index[k])]
     # Text names the pair by SICK's pair_ID (the trial file's row k + 1), never its row.
     released = (pair_files / "SICK_trial.txt").read_text(encoding="utf-8").splitlines()
     pair_id = released[int(result.pair_index[k]) + 1].split("\t")[0]
     assert pair_id != str(result.pair_index[k])
     assert picked.args[2].startswith(f"pair {pair_id}: gold {result.gold[k]:.2f}")
-    tip = chart.points.opts["tip"](x=result.gold[k], y=result.cosine[k],
-                                   data=chart.points.data["data"][k])
+    tip = chart.points.opts["tip"](
+        x=result.gold[k], y=result.cosine[k], data=chart.points.data["data"][k]
+    )
     assert tip.startswith(f"pair {pair_id}: ")
     assert_png(chart, tmp_path / "relatedness.png")
     # The title fits over the plot at the Evaluations panel's width at 1280x800.
@@ -240,17 +252,23 @@ def test_agreement_heatmap(qtbot, agreement, tmp_path):
     np.testing.assert_array_equal(chart.image.image, agreement.agreement)
     assert [[t.textItem.toPlainText() for t in row] for row in chart.cell_text] == [
         [f"{agreement.numerator[i, j]}/{agreement.denominator[i, j]}" for j in range(n)]
-        for i in range(n)]
+        for i in range(n)
+    ]
     assert chart.colour_bar.levels() == (0.0, 1.0)
     # Row labels: number, name (shortened past 20 characters) and mistakes.
     ticks = [label for _, label in chart.plot.getAxis("left")._tickLevels[0]]
-    assert ticks == ["1. bow (14)", f"2. random-bow(dimensio… ({agreement.mistakes[1]})",
-                     "3. tfidf (9)"]
+    assert ticks == [
+        "1. bow (14)",
+        f"2. random-bow(dimensio… ({agreement.mistakes[1]})",
+        "3. tfidf (9)",
+    ]
     assert view_contains(chart.plot, [0, n], [0, n])
 
     for i, j in ((0, 1), (1, 2), (2, 2)):
-        with qtbot.waitSignal(chart.cell_clicked) as clicked, \
-                qtbot.waitSignal(chart.picked) as picked:
+        with (
+            qtbot.waitSignal(chart.cell_clicked) as clicked,
+            qtbot.waitSignal(chart.picked) as picked,
+        ):
             click(qtbot, chart, chart.scene_position_of(i, j))
         assert clicked.args == [i, j]
         assert picked.args[0] == "sentences"
@@ -272,7 +290,9 @@ def test_metric_bars_across_encoders(qtbot, msrp, detection, tmp_path):
     np.testing.assert_allclose(chart.error_bars.opts["bottom"], values - low)
     np.testing.assert_allclose(chart.error_bars.opts["top"], high - values)
     assert [label for _, label in chart.plot.getAxis("bottom")._tickLevels[0]] == [
-        "bow", "random-bow"]
+        "bow",
+        "random-bow",
+    ]
     assert view_contains(chart.plot, [-0.3, 1.3], np.r_[0, low, high])
     with qtbot.waitSignal(chart.bar_clicked) as clicked:
         click(qtbot, chart, chart.scene_position_of(1))
@@ -281,8 +301,9 @@ def test_metric_bars_across_encoders(qtbot, msrp, detection, tmp_path):
 
 
 def test_a_metric_without_an_interval_gets_no_error_bar(qtbot):
-    chart = shown(qtbot, charts.MetricBars("MRR", ["a", "b"], [0.5, 0.6],
-                                           [(0.4, 0.6), charts.NO_INTERVAL]))
+    chart = shown(
+        qtbot, charts.MetricBars("MRR", ["a", "b"], [0.5, 0.6], [(0.4, 0.6), charts.NO_INTERVAL])
+    )
     assert chart.bar_count == 2
     np.testing.assert_array_equal(chart.error_bars.opts["x"], [0.0])
 
@@ -298,8 +319,10 @@ def test_panel_csv_has_numbers_and_intervals_in_columns(qtbot, msrp, detection, 
     assert list(rows["average precision"]) == ["metric", "value", "ci_low", "ci_high", "n"]
     average_precision = rows["average precision"]
     assert float(average_precision["value"]) == detection.average_precision
-    assert (float(average_precision["ci_low"]), float(average_precision["ci_high"])) \
-        == detection.ci["average precision"]
+    assert (
+        float(average_precision["ci_low"]),
+        float(average_precision["ci_high"]),
+    ) == detection.ci["average precision"]
     assert int(average_precision["n"]) == len(detection.label) == 450
     # A metric without an interval leaves its bounds empty.
     best_f1 = rows["best F1"]
@@ -316,9 +339,14 @@ def test_panel_shows_charts_and_selects_sentences(qtbot, msrp, grouped, detectio
     panel.add_result("detection", detection, "sentspace eval detection ...")
     assert isinstance(panel.chart, charts.PrecisionRecallChart)
     assert [panel.charts.tabText(k) for k in range(panel.charts.count())] == [
-        "Chart", "Across encoders"]
-    panel.add_result("detection", run_job(run_detection(msrp, make_encoder("tfidf"))),
-                     "sentspace eval detection ... --encoder tfidf")
+        "Chart",
+        "Across encoders",
+    ]
+    panel.add_result(
+        "detection",
+        run_job(run_detection(msrp, make_encoder("tfidf"))),
+        "sentspace eval detection ... --encoder tfidf",
+    )
     assert panel.comparison.bar_count == 2
     assert panel.rows()[1][0] == "average precision"
 
@@ -327,8 +355,10 @@ def test_panel_shows_charts_and_selects_sentences(qtbot, msrp, grouped, detectio
         panel.chart.pick_point(10)
     result = panel.current[1]
     pairs = result.pair_index[result.cosine >= result.thresholds[10]]
-    assert selected.args[0] == np.unique(np.r_[msrp.pairs.first[pairs],
-                                               msrp.pairs.second[pairs]]).tolist()
+    assert (
+        selected.args[0]
+        == np.unique(np.r_[msrp.pairs.first[pairs], msrp.pairs.second[pairs]]).tolist()
+    )
     assert "sentences selected" in panel.picked_caption.text()
 
     # A bar opens its result.

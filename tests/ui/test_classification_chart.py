@@ -22,14 +22,18 @@ def click_bar(qtbot, chart, row):
 
 
 def test_a_groups_bar_selects_its_sentences_the_chart_saves_and_encoders_compare(
-        qtbot, window, tmp_path, monkeypatch):
+    qtbot, window, tmp_path, monkeypatch
+):
     run_and_wait(qtbot, window)
     window.tasks.setCurrentWidget(window.classification)
     settle(qtbot, window)
     panel, result = window.classification, window.exploration.classification
     low, high = result.ci
-    shown = next(panel.metrics.item(r, 1).text() for r in range(panel.metrics.rowCount())
-                 if panel.metrics.item(r, 0).text() == "mean accuracy")
+    shown = next(
+        panel.metrics.item(r, 1).text()
+        for r in range(panel.metrics.rowCount())
+        if panel.metrics.item(r, 0).text() == "mean accuracy"
+    )
     assert shown == f"{result.mean_accuracy:.4f} [{low:.4f}, {high:.4f}]"
     assert low < result.mean_accuracy < high
     assert "bootstrap resamples of whole groups" in panel.caption.text()
@@ -48,8 +52,9 @@ def test_a_groups_bar_selects_its_sentences_the_chart_saves_and_encoders_compare
     assert sorted(window.selecting.listed_sentences()) == sorted(members.tolist())
     assert panel.picked_caption.text() == (
         f"group {result.group_names[group]}: 2 of {len(members)} misclassified: "
-        f"{len(members)} sentences selected")
-    click_bar(qtbot, chart, chart.bar_count - 1)          # the other groups' mistakes
+        f"{len(members)} sentences selected"
+    )
+    click_bar(qtbot, chart, chart.bar_count - 1)  # the other groups' mistakes
     assert len(window.selection.indices) == 1
     assert window.selection.indices[0] in result.misclassified
 
@@ -64,7 +69,7 @@ def test_a_groups_bar_selects_its_sentences_the_chart_saves_and_encoders_compare
     save_chart(fresh, tmp_path / "fresh.png")
     image = QImage(str(tmp_path / "fresh.png"))
     row = fresh.mapFromScene(fresh.scene_position_of(0)).y()
-    axis = int(fresh.plot.vb.sceneBoundingRect().left())         # where the bars begin
+    axis = int(fresh.plot.vb.sceneBoundingRect().left())  # where the bars begin
     assert any(QColor(image.pixel(x, row)).value() < 160 for x in range(axis - 60, axis - 8))
     panel.save_chart(tmp_path / "groups.svg")
     assert b"<svg" in (tmp_path / "groups.svg").read_bytes()[:2_000]

@@ -12,18 +12,19 @@ def choose(combo, key):
 
 
 def test_each_corpus_keeps_its_colouring_through_a_switch_and_a_workspace(
-        qtbot, window, shared_data, tmp_path):
+    qtbot, window, shared_data, tmp_path
+):
     combo = window.corpus_panel.projection_controls.colour
-    assert combo.currentData() == "paraphrase_group"            # its groups
+    assert combo.currentData() == "paraphrase_group"  # its groups
     choose(combo, "words")
     sick = open_sick(qtbot, window, shared_data)
-    assert combo.currentData() == "pair_label"                  # not msrp's words
+    assert combo.currentData() == "pair_label"  # not msrp's words
     choose(combo, "gold_score")
     window.showing.switch_corpus("msrp-grouped")
     assert combo.currentData() == "words"
     run_and_wait(qtbot, window)
     assert "Colour: Words, " in window.projection.legend.text()
-    assert window.projection.colour_bar.isVisible()             # words are numbers
+    assert window.projection.colour_bar.isVisible()  # words are numbers
     choose(combo, "paraphrase_group")
     assert not window.projection.colour_bar.isVisible()
     assert "(other 264: " in window.projection.legend.text()

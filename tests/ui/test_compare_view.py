@@ -1,6 +1,5 @@
 """Comparing bag of words with TF-IDF on grouped MSRP, side by side."""
 
-
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -74,8 +73,9 @@ def test_hover_in_one_view_rings_the_sentence_in_the_other(qtbot, view, comparis
     hovered_index = hovered.args[0]
     assert hovered_index >= 0
     assert view.view_b.hover_ring.data["data"].tolist() == [hovered_index]
-    assert np.allclose(view.view_b.hover_ring.data["x"],
-                       comparison.alignment.coordinates[hovered_index, 0])
+    assert np.allclose(
+        view.view_b.hover_ring.data["x"], comparison.alignment.coordinates[hovered_index, 0]
+    )
 
     # And a click in the right-hand view selects in both.
     index_b = 7
@@ -105,14 +105,15 @@ def test_alignment_choice_and_caption(view, comparison):
 
     assert view.alignment.accessibleName() == "alignment"
     assert [view.alignment.itemData(i) for i in range(view.alignment.count())] == [
-        "procrustes", "aligned-umap"]
+        "procrustes",
+        "aligned-umap",
+    ]
     assert view.selected_alignment() == "procrustes"
     assert "rotated and scaled" in view.caption.text()
     view.alignment.setCurrentIndex(1)
     assert view.selected_alignment() == "aligned-umap"
 
-    fitted = Alignment(comparison.projection_b.coordinates, np.eye(2), 1.0, 0.42,
-                       "aligned-umap")
+    fitted = Alignment(comparison.projection_b.coordinates, np.eye(2), 1.0, 0.42, "aligned-umap")
     view.show_comparison(replace(comparison, alignment=fitted))
     assert "fitted together (AlignedUMAP)" in view.caption.text()
     assert "disparity 0.42" in view.caption.text()
@@ -124,8 +125,9 @@ def test_the_window_asks_for_the_chosen_alignment_with_umap(window, monkeypatch)
     asked = {}
 
     # What compare_spaces asks the core for; no job is started.
-    monkeypatch.setattr(analyses, "compare_with_spaces",
-                        lambda corpus, encoders, **options: asked.update(options))
+    monkeypatch.setattr(
+        analyses, "compare_with_spaces", lambda corpus, encoders, **options: asked.update(options)
+    )
     monkeypatch.setattr(window.jobs, "start", lambda work, label, on_result: None)
     controls = window.corpus_panel.projection_controls
     controls.method.setCurrentIndex(controls.method.findData("umap"))
@@ -137,5 +139,5 @@ def test_the_window_asks_for_the_chosen_alignment_with_umap(window, monkeypatch)
 
     asked.clear()
     controls.method.setCurrentIndex(controls.method.findData("pca"))
-    window.analyses.compare_spaces()         # PCA's panel has no UMAP parameters to pass
+    window.analyses.compare_spaces()  # PCA's panel has no UMAP parameters to pass
     assert asked == {"alignment": "aligned-umap", "method": "umap", "seed": 0}

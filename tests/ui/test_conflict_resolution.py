@@ -26,8 +26,9 @@ def conflict_in(qtbot, window):
     """ann (the window) and ben (another process's session on the same journal) move
     L1 without seeing each other's move; the window shows the conflict."""
     window.annotations.author = "ann"
-    ben = AnnotationSession.open(window.current.original, window.annotations.journal.path,
-                                 author="ben")
+    ben = AnnotationSession.open(
+        window.current.original, window.annotations.journal.path, author="ben"
+    )
     window.annotations.move(0, "5", reason="same event")
     window.review_panel.corpus_changed.emit()
     ben.move(0, "7", source="0", reason="same company")
@@ -41,16 +42,16 @@ def test_a_conflict_is_resolved_in_the_window_with_a_reason(qtbot, window):
     ben = conflict_in(qtbot, window)
     review = window.review_panel
     assert "Resolve…" in review.conflicts.text() and review.buttons["resolve"].isEnabled()
-    review.conflicts.linkActivated.emit("resolve")           # the label's link
+    review.conflicts.linkActivated.emit("resolve")  # the label's link
     dialog = window.teamwork.conflict_dialog
     qtbot.waitExposed(dialog)
     assert dialog.list.count() == 1 and "sentence:L1" in dialog.list.item(0).text()
     assert dialog.problem.text() == (
         "Found when ben's edit was replayed: L1 was in 0 and is now in 5. It applied "
-        "anyway: the later decision is in effect now.")
+        "anyway: the later decision is in effect now."
+    )
     options = [button.text() for button in dialog.choices.buttons()]
-    assert options[0].startswith("ann, 20") and "move L1 from 0 to 5 — “same event”" in \
-        options[0]
+    assert options[0].startswith("ann, 20") and "move L1 from 0 to 5 — “same event”" in options[0]
     assert options[1].startswith("ben, 20") and "UTC: move L1 from 0 to 7" in options[1]
     assert options[2] == "Neither: take both back"
     # The sentences, each a click away from the views.
@@ -79,7 +80,10 @@ def test_a_conflict_is_resolved_in_the_window_with_a_reason(qtbot, window):
     assert not review.buttons["resolve"].isEnabled()
     last = json.loads(window.annotations.journal.path.read_text().splitlines()[-1])
     assert (last["op"], last["author"], last["reason"]) == (
-        "resolve", "ann", "the event, not the company")
+        "resolve",
+        "ann",
+        "the event, not the company",
+    )
     assert last["items"] == ["sentence:L1"] and len(last["settles"]) == 2
     # The other writer sees it.
     ben.refresh()
@@ -102,9 +106,11 @@ def test_a_conflict_resolved_elsewhere_leaves_the_dialog_and_is_refused(qtbot, w
     ben.resolve(ben.conflicts[0], None, "neither: L1 stays where it was")
     # The window has not seen ben's resolution yet: resolving is refused, and said.
     assert not dialog.resolve()
-    assert dialog.status.text() == ("Not resolved: resolved meanwhile by ben (neither "
-                                    "stands: ann's move L1 from 0 to 5 and ben's move L1 "
-                                    "from 0 to 7 overruled)")
+    assert dialog.status.text() == (
+        "Not resolved: resolved meanwhile by ben (neither "
+        "stands: ann's move L1 from 0 to 5 and ben's move L1 "
+        "from 0 to 7 overruled)"
+    )
     assert dialog.list.count() == 0
     qtbot.waitUntil(lambda: group_of(window, 0) == ["0"], timeout=JOURNAL_MS)
 
@@ -140,14 +146,13 @@ def test_review_batches_go_out_and_come_back_with_their_conflicts(qtbot, window,
         session.close()
     changes = window.teamwork.bring_back([tmp_path / "batches"])
     assert changes.authors == ["ann", "ben"]
-    assert "Brought back 2 records by ann, ben · 1 conflict" in \
-        window.statusBar().currentMessage()
+    assert "Brought back 2 records by ann, ben · 1 conflict" in window.statusBar().currentMessage()
     conflicts = window.teamwork.conflict_dialog
     qtbot.waitExposed(conflicts)
     assert conflicts.list.count() == 1
     conflicts.choose(1)
     qtbot.keyClicks(conflicts.reason, "ben is right")
-    qtbot.keyClick(conflicts.reason, Qt.Key.Key_Return)    # Enter resolves too
+    qtbot.keyClick(conflicts.reason, Qt.Key.Key_Return)  # Enter resolves too
     assert conflicts.list.count() == 0 and group_of(window, sentence) == ["7"]
 
 
@@ -182,12 +187,15 @@ def test_review_batches_deal_only_the_lists_chosen(qtbot, window, tmp_path):
     dialog.chosen["misgrouped"].setChecked(True)
     assert write.isEnabled()
     assert dialog.preview.text().splitlines() == [
-        "batch 1 for ann: 4 rows (4 misgrouped)", "batch 2 for ben: 4 rows (4 misgrouped)"]
+        "batch 1 for ann: 4 rows (4 misgrouped)",
+        "batch 2 for ben: 4 rows (4 misgrouped)",
+    ]
     dialog.accept()
     manifest = json.loads((tmp_path / "batches" / "batch-2-ben" / "batch.json").read_text())
     assert list(manifest["items"]) == ["misgrouped"]
-    assert manifest["items"]["misgrouped"] == list(dict.fromkeys(
-        lists["misgrouped"].key(row) for row in range(4)))
+    assert manifest["items"]["misgrouped"] == list(
+        dict.fromkeys(lists["misgrouped"].key(row) for row in range(4))
+    )
 
 
 def test_a_reviewer_opening_their_batch_sees_its_rows(qtbot, window, tmp_path):
@@ -200,8 +208,9 @@ def test_a_reviewer_opening_their_batch_sees_its_rows(qtbot, window, tmp_path):
     wait_for_job(qtbot, window)
     state = window.current
     lists = {"misgrouped": state.review_lists["misgrouped"]}
-    [workspace] = export_batches(state.spec, state.original, lists,
-                                 split_batches(lists, 1, top=5), tmp_path / "batches")
+    [workspace] = export_batches(
+        state.spec, state.original, lists, split_batches(lists, 1, top=5), tmp_path / "batches"
+    )
     reviewer = MainWindow()
     qtbot.addWidget(reviewer)
     reviewer.tasks.setCurrentIndex(0)

@@ -34,8 +34,10 @@ def open_corpus(qtbot, browser, corpus):
 
 
 def shown(browser):
-    return [browser.model.data(browser.model.index(row, 0), Qt.ItemDataRole.UserRole)
-            for row in range(browser.model.rowCount())]
+    return [
+        browser.model.data(browser.model.index(row, 0), Qt.ItemDataRole.UserRole)
+        for row in range(browser.model.rowCount())
+    ]
 
 
 def cell(browser, row, title):
@@ -51,8 +53,10 @@ def test_grouped_msrp_lists_859_sentences_with_their_statistics(qtbot, browser, 
     assert cell(browser, 0, "text") == grouped.texts[0]
     assert cell(browser, 0, "paraphrase group") == "0"
     assert browser.count.text() == "859 sentences"
-    statistics = {browser.stats_table.item(r, 0).text(): browser.stats_table.item(r, 1).text()
-                  for r in range(browser.stats_table.rowCount())}
+    statistics = {
+        browser.stats_table.item(r, 0).text(): browser.stats_table.item(r, 1).text()
+        for r in range(browser.stats_table.rowCount())
+    }
     assert statistics["sentences"] == "859"
     assert statistics["paraphrase groups"] == "274"
     assert browser.stats.vocabulary_size > 0
@@ -104,8 +108,7 @@ def test_selection_emits_and_select_scrolls_without_emitting(qtbot, browser, gro
     open_corpus(qtbot, browser, grouped)
     with qtbot.waitSignal(browser.sentence_selected) as chosen:
         rect = browser.table.visualRect(browser.model.index(4, 2))
-        qtbot.mouseClick(browser.table.viewport(), Qt.MouseButton.LeftButton,
-                         pos=rect.center())
+        qtbot.mouseClick(browser.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert chosen.args == [4]
     with qtbot.assertNotEmitted(browser.sentence_selected):
         browser.select(700)
@@ -155,13 +158,16 @@ def test_sick_labels_shown_as_words_after_an_edit(qtbot, browser, shared_data, t
     from sentspace.app.annotations.session import AnnotationSession
 
     session = AnnotationSession.open(load_corpus(shared_data / "sick"), tmp_path / "j.jsonl")
-    session.edit_pair(0, score=4.0)     # an edited corpus used to lose its label names
+    session.edit_pair(0, score=4.0)  # an edited corpus used to lose its label names
     sick = session.corpus
     open_corpus(qtbot, browser, sick)
-    statistics = {browser.stats_table.item(r, 0).text(): browser.stats_table.item(r, 1).text()
-                  for r in range(browser.stats_table.rowCount())}
+    statistics = {
+        browser.stats_table.item(r, 0).text(): browser.stats_table.item(r, 1).text()
+        for r in range(browser.stats_table.rowCount())
+    }
     assert statistics["pairs in split train"] == (
-        "4,500 (CONTRADICTION 665, NEUTRAL 2,536, ENTAILMENT 1,299)")
+        "4,500 (CONTRADICTION 665, NEUTRAL 2,536, ENTAILMENT 1,299)"
+    )
     # Click the row of "1A" (SICK pair 1, NEUTRAL) and of the first ENTAILMENT pair's A.
     entailment = int(np.flatnonzero(sick.pairs.label == 2)[0])
     for pair, word in ((0, "NEUTRAL"), (entailment, "ENTAILMENT")):
@@ -170,8 +176,7 @@ def test_sick_labels_shown_as_words_after_an_edit(qtbot, browser, shared_data, t
         browser.table.scrollTo(index)
         rect = browser.table.visualRect(index)
         with qtbot.waitSignal(browser.sentence_selected):
-            qtbot.mouseClick(browser.table.viewport(), Qt.MouseButton.LeftButton,
-                             pos=rect.center())
+            qtbot.mouseClick(browser.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
         partner = sick.texts[int(sick.pairs.second[pair])]
         rows = [browser.pair_row(r) for r in range(browser.pairs.rowCount())]
         assert [r[0] for r in rows if r[3] == partner] == [word]

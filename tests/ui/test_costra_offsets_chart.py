@@ -30,8 +30,11 @@ def test_bars_per_type_and_click(qtbot, result):
     assert len(chart.baseline_bars.opts["width"]) == len(result.type_names) == 13
     ban = result.type_names.index("ban")
     with qtbot.waitSignal(chart.type_clicked) as signal:
-        qtbot.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton,
-                         pos=chart.mapFromScene(chart.scene_position_of(ban)))
+        qtbot.mouseClick(
+            chart.viewport(),
+            Qt.MouseButton.LeftButton,
+            pos=chart.mapFromScene(chart.scene_position_of(ban)),
+        )
     assert signal.args == ["ban"]
 
 
@@ -43,9 +46,11 @@ def test_evaluation_panel_offers_and_shows_it(qtbot, shared_data, result):
     panel.set_corpus(load_costra(shared_data / "costra" / "data.tsv"))
     assert panel.choice.findData("costra-offsets") >= 0
     panel.add_result("costra-offsets", result, "sentspace eval costra-offsets")
-    assert ("analogy MRR", f"{result.metrics()['analogy MRR']:.3f} "
-            f"[{result.ci['analogy MRR'][0]:.4f}, {result.ci['analogy MRR'][1]:.4f}]") \
-        in panel.rows()
+    assert (
+        "analogy MRR",
+        f"{result.metrics()['analogy MRR']:.3f} "
+        f"[{result.ci['analogy MRR'][0]:.4f}, {result.ci['analogy MRR'][1]:.4f}]",
+    ) in panel.rows()
     assert isinstance(panel.chart, CostraOffsetsChart)
 
 
@@ -68,7 +73,8 @@ def test_the_chart_is_whole_in_the_right_panel_at_1280x800(qtbot, result):
             assert label.boundingRect().width() <= box.width()
         # The bars end inside the plot: the widest is in view.
         view = plot.vb.viewRect()
-        assert view.right() >= max(np.nan_to_num(result.consistency).max(),
-                                   np.nan_to_num(result.mrr).max()
-                                   if plot is chart.analogy else 0)
+        assert view.right() >= max(
+            np.nan_to_num(result.consistency).max(),
+            np.nan_to_num(result.mrr).max() if plot is chart.analogy else 0,
+        )
     assert chart.key.boundingRect().width() <= chart.width()

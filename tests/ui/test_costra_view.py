@@ -1,6 +1,5 @@
 """Costra orderings drawn for a seed group, with bag-of-words comparisons."""
 
-
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -75,15 +74,16 @@ def test_type_filter_and_choosing_a_failing_comparison(qtbot, view, costra):
     assert legend_labels(view) == {"future"}
     comparisons = result.comparisons
     names = comparisons.transformation_names
-    shown = [int(view.table.item(r, 0).data(Qt.ItemDataRole.UserRole))
-             for r in range(view.table.rowCount())]
+    shown = [
+        int(view.table.item(r, 0).data(Qt.ItemDataRole.UserRole))
+        for r in range(view.table.rowCount())
+    ]
     assert shown and all(names[comparisons.transformation[k]] == "future" for k in shown)
     row = next(r for r in range(view.table.rowCount()) if view.table.item(r, 0).text() == "✗")
     k = int(view.table.item(row, 0).data(Qt.ItemDataRole.UserRole))
     with qtbot.waitSignal(view.sentences_selected) as selected:
         view.table.selectRow(row)
-    expected = np.unique(np.concatenate([comparisons.more_similar[k],
-                                         comparisons.less_similar[k]]))
+    expected = np.unique(np.concatenate([comparisons.more_similar[k], comparisons.less_similar[k]]))
     assert selected.args[0].tolist() == expected.tolist()
     assert result.more_similar_cosine[k] <= result.less_similar_cosine[k]
     xy = view.projection.coordinates
@@ -111,7 +111,6 @@ def test_hover_shows_czech_sentence_id_and_type(qtbot, view, costra):
     with qtbot.waitSignal(view.sentence_selected) as clicked:
         qtbot.mouseClick(projection.plot.viewport(), Qt.MouseButton.LeftButton, pos=position)
     assert clicked.args[0] == index
-
 
 
 def test_the_key_is_under_the_plot_whole(qtbot, view, costra):
@@ -142,10 +141,14 @@ def test_at_1280x800_the_choices_and_every_column_are_whole(qtbot, view, costra)
     table, header = view.table, view.table.horizontalHeader()
     assert not table.horizontalScrollBar().isVisible()
     for column in range(table.columnCount()):
-        assert header.sectionViewportPosition(column) + header.sectionSize(column) \
+        assert (
+            header.sectionViewportPosition(column) + header.sectionSize(column)
             <= table.viewport().width()
-        assert header.sectionSize(column) >= header.sectionSizeHint(column) or \
-            column == table.columnCount() - 1
+        )
+        assert (
+            header.sectionSize(column) >= header.sectionSizeHint(column)
+            or column == table.columnCount() - 1
+        )
     rule = table.item(0, table.columnCount() - 1)
     assert rule.toolTip() == rule.text()
     assert "of the class" in table.item(0, 1).toolTip()

@@ -22,17 +22,19 @@ def test_jobs_results_and_review_rows_read_whole_and_nothing_jumps(qtbot, window
     run_and_wait(qtbot, window)
     window.analyses.find_suspicious()
     wait_for_job(qtbot, window)
-    qtbot.wait(600)                     # the jobs' clock sees none running
+    qtbot.wait(600)  # the jobs' clock sees none running
 
     # Jobs: no empty Progress column beside names cut to "costra…s: bow".
     click_dock_tab(qtbot, window, "Jobs")
     tree = window.jobs.panel.tree
     assert tree.isColumnHidden(2)
     names = [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
-    assert names == ["finding suspicious annotations", "bow on msrp-grouped",
-                     "loading msrp-grouped"]
-    assert all(whole_in(tree.header().sectionSize(0), tree.fontMetrics(), name)
-               for name in names)
+    assert names == [
+        "finding suspicious annotations",
+        "bow on msrp-grouped",
+        "loading msrp-grouped",
+    ]
+    assert all(whole_in(tree.header().sectionSize(0), tree.fontMetrics(), name) for name in names)
 
     # Workspace: results of the corpus shown, not cut to "…· b…".
     click_dock_tab(qtbot, window, "Workspace")
@@ -40,23 +42,29 @@ def test_jobs_results_and_review_rows_read_whole_and_nothing_jumps(qtbot, window
     assert panel.entries("Results") == ["classification · bow"]
     item = panel.sections["Results"].child(0)
     assert item.toolTip(0) == "classification · bow on msrp-grouped"
-    assert whole_in(panel.tree.viewport().width(), panel.tree.fontMetrics(), item.text(0),
-                    panel.tree.visualItemRect(item).left())
+    assert whole_in(
+        panel.tree.viewport().width(),
+        panel.tree.fontMetrics(),
+        item.text(0),
+        panel.tree.visualItemRect(item).left(),
+    )
 
     # Review: no empty "decided by"; the sentence takes a third, so the columns that
     # explain the row follow it in view.
     review = window.review_panel
-    table, header, headers = review.table, review.table.horizontalHeader(), \
-        review.model.headers
+    table, header, headers = review.table, review.table.horizontalHeader(), review.model.headers
     assert table.isColumnHidden(headers.index("decided by"))
     sentence = headers.index("sentence")
-    explaining = [header.logicalIndex(v) for v in range(header.visualIndex(sentence) + 1,
-                                                       header.visualIndex(sentence) + 3)]
-    assert [headers[column] for column in explaining] == ["paraphrase group",
-                                                          "share outside"]
+    explaining = [
+        header.logicalIndex(v)
+        for v in range(header.visualIndex(sentence) + 1, header.visualIndex(sentence) + 3)
+    ]
+    assert [headers[column] for column in explaining] == ["paraphrase group", "share outside"]
     for column in explaining:
-        assert header.sectionViewportPosition(column) + header.sectionSize(column) \
+        assert (
+            header.sectionViewportPosition(column) + header.sectionSize(column)
             <= table.viewport().width()
+        )
 
     # Choosing a row, then an edit that leaves the lists stale: the table stays put,
     # and so do the Classification tab's metrics when its result goes stale.
@@ -71,7 +79,7 @@ def test_jobs_results_and_review_rows_read_whole_and_nothing_jumps(qtbot, window
     qtbot.wait(50)
     assert "Recompute to refresh them" in review.status.text()
     assert table.geometry() == at_first
-    assert not table.isColumnHidden(headers.index("decided by"))   # someone decided
+    assert not table.isColumnHidden(headers.index("decided by"))  # someone decided
     window.tasks.setCurrentWidget(window.classification)
     qtbot.wait(50)
     assert window.classification.rerun_button.isVisible()
@@ -80,7 +88,8 @@ def test_jobs_results_and_review_rows_read_whole_and_nothing_jumps(qtbot, window
 
 
 def test_the_right_hand_tab_comes_back_per_corpus_and_from_a_workspace(
-        qtbot, window, shared_data, tmp_path):
+    qtbot, window, shared_data, tmp_path
+):
     tasks = window.tasks
     tasks.setCurrentWidget(window.review_panel)
     sick = open_sick(qtbot, window, shared_data, encoder=None)

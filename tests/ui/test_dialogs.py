@@ -14,14 +14,17 @@ from tests.ui.conftest import evaluate_and_wait, open_sick, run_and_wait, wait_f
 def answer_save(monkeypatch, asked, path, chosen):
     """Save dialogs answer ``path`` typed under filter ``chosen``; the folders they
     started in go to ``asked``."""
+
     def dialog(parent, title, folder, filters):
         asked.append(folder)
         return str(path), chosen
+
     monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
 
 
 def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder_of_their_purpose(
-        qtbot, window, monkeypatch, tmp_path):
+    qtbot, window, monkeypatch, tmp_path
+):
     """Exports start where the last export went, workspaces where the last workspace
     was, corpora where the last corpus came from, across sessions (the settings file);
     a purpose never used starts at home, not in the working folder."""
@@ -45,30 +48,31 @@ def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder_of_their_
     wait_for_job(qtbot, window)
     assert np.load(exports / "glove.npy").shape[0] == len(window.corpus)
 
-    answer_save(monkeypatch, asked, workspaces / "rel-glove.v2", "sentspace workspace "
-                "(*.sentspace)")
+    answer_save(
+        monkeypatch, asked, workspaces / "rel-glove.v2", "sentspace workspace (*.sentspace)"
+    )
     window.files.save_workspace(ask=True)
     assert load_workspace(workspaces / "rel-glove.v2.sentspace").corpora
     assert asked == [str(Path.home()), str(exports), str(Path.home())]
 
     opened = []
-    monkeypatch.setattr(QFileDialog, "getOpenFileName",
-                        lambda parent, title, folder, filters: (opened.append(folder)
-                                                                or ("", "")))
+    monkeypatch.setattr(
+        QFileDialog,
+        "getOpenFileName",
+        lambda parent, title, folder, filters: opened.append(folder) or ("", ""),
+    )
     window.files.choose_workspace()
-    window.files.choose_corpus_file()          # cancelled: nothing remembered
+    window.files.choose_corpus_file()  # cancelled: nothing remembered
     assert opened == [str(workspaces), str(Path.home())]
     answer_save(monkeypatch, asked, exports / "again", "CSV (*.csv)")
     window.selecting._choose_export_target()
     assert asked[-1] == str(exports)
 
 
-def test_a_completed_name_that_exists_is_not_replaced_unasked(window, monkeypatch,
-                                                              tmp_path):
+def test_a_completed_name_that_exists_is_not_replaced_unasked(window, monkeypatch, tmp_path):
     (tmp_path / "picked.csv").write_text("keep me\n")
     answer_save(monkeypatch, [], tmp_path / "picked", "CSV (*.csv)")
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *args: QMessageBox.StandardButton.No)
+    monkeypatch.setattr(QMessageBox, "question", lambda *args: QMessageBox.StandardButton.No)
     window.selection.select([0, 1, 2], source="search")
     window.selecting._choose_export_target()
     assert (tmp_path / "picked.csv").read_text() == "keep me\n"
@@ -92,8 +96,9 @@ def test_move_to_group_shows_the_sentence_and_keeps_the_reason(qtbot, tmp_path):
     qtbot.addWidget(panel)
     session = AnnotationSession.open(corpus, tmp_path / "edits.jsonl")
     panel.set_session(session)
-    panel.set_lists(find_suspicious(
-        corpus, {"bow": run_job(encode_corpus(corpus, make_encoder("bow")))}))
+    panel.set_lists(
+        find_suspicious(corpus, {"bow": run_job(encode_corpus(corpus, make_encoder("bow")))})
+    )
     panel.show()
     panel.select_row(0)
     items, row = panel.current_list, panel.selected_row()
@@ -106,10 +111,11 @@ def test_move_to_group_shows_the_sentence_and_keeps_the_reason(qtbot, tmp_path):
     assert html.escape(corpus.texts[sentence]) in dialog.shown.text()
     assert dialog.target.currentText() == likely
     qtbot.keyClicks(dialog.reason, "same story as its neighbours")
-    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok),
-                     Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton
+    )
     assert session.group_names_of(sentence) == [likely]
-    entry, = change_log(session.edits)
+    (entry,) = change_log(session.edits)
     assert entry["reason"] == "same story as its neighbours"
     session.close()
 
@@ -130,7 +136,7 @@ def test_closing_a_corpus_with_results_asks_first(qtbot, window, shared_data):
     assert "msrp-grouped" not in window.held
     assert panel.entries("Corpora") == ["sick (924 sentences)"]
 
-    window.open_corpus("msrp-grouped")              # SICK, with nothing made, goes unasked
+    window.open_corpus("msrp-grouped")  # SICK, with nothing made, goes unasked
     wait_for_job(qtbot, window)
     assert panel.ask_close(sick) is None and sick not in window.held
 
@@ -145,13 +151,13 @@ def test_agreement_ticks_the_encoders_run_on_this_corpus(qtbot, window):
     assert list(window.current.runs) == ["bow"]
     dialog = window.analyses.choose_agreement_encoders()
     qtbot.waitUntil(dialog.isVisible)
-    assert dialog.list.count() == len(ENCODERS)          # every family, none twice
+    assert dialog.list.count() == len(ENCODERS)  # every family, none twice
     assert dialog.list.item(0).text() == "bow (run on this corpus)"
-    assert dialog.checked() == ["bow", "tfidf"]          # the run, then TF-IDF
+    assert dialog.checked() == ["bow", "tfidf"]  # the run, then TF-IDF
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     tfidf = dialog.list.findItems("TF-IDF", Qt.MatchFlag.MatchStartsWith)[0]
     tfidf.setCheckState(Qt.CheckState.Unchecked)
-    assert not ok.isEnabled()                            # one encoder compares nothing
+    assert not ok.isEnabled()  # one encoder compares nothing
     tfidf.setCheckState(Qt.CheckState.Checked)
     qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
     wait_for_job(qtbot, window)
@@ -159,8 +165,9 @@ def test_agreement_ticks_the_encoders_run_on_this_corpus(qtbot, window):
     assert (last.name, last.encoder) == ("agreement", "bow,tfidf")
 
 
-def test_the_map_exports_as_one_web_page_with_the_runs_provenance(qtbot, window, tmp_path,
-                                                                  monkeypatch):
+def test_the_map_exports_as_one_web_page_with_the_runs_provenance(
+    qtbot, window, tmp_path, monkeypatch
+):
     import json
     import re
 
@@ -175,7 +182,13 @@ def test_the_map_exports_as_one_web_page_with_the_runs_provenance(qtbot, window,
     wait_for_job(qtbot, window)
     page = (tmp_path / "msrp-map.html").read_text()
     assert "<script" in page and "http://" not in page.split("<script")[0]
-    data = json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
-                                r"(.*?)</script>", page, re.S).group(1))
+    data = json.loads(
+        re.search(
+            r'<script id="sentspace-data" type="application/json">'
+            r"(.*?)</script>",
+            page,
+            re.S,
+        ).group(1)
+    )
     rows = dict(map(tuple, data["provenance"]))
     assert len(data["texts"]) == 859 and "mean accuracy" in rows["Classification"]

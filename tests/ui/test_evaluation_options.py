@@ -9,15 +9,16 @@ from tests.ui.conftest import evaluation_chosen, wait_for_job
 
 
 def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_path):
-    window, panel = evaluation_chosen(qtbot, shared_data / "pyramid-sample", "bow",
-                                      "pyramid")
+    window, panel = evaluation_chosen(qtbot, shared_data / "pyramid-sample", "bow", "pyramid")
     # One combo per option, its default first, each value's meaning as its tooltip.
     assert set(panel.option_choices) == set(OPTIONS["pyramid"])
     distractors = panel.option_choices["distractors"]
     assert distractors.currentData() == "answer"
     question = distractors.findData("question")
-    assert (distractors.itemData(question, Qt.ItemDataRole.ToolTipRole)
-            == OPTIONS["pyramid"]["distractors"].choices["question"])
+    assert (
+        distractors.itemData(question, Qt.ItemDataRole.ToolTipRole)
+        == OPTIONS["pyramid"]["distractors"].choices["question"]
+    )
     distractors.setCurrentIndex(question)
     qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
     wait_for_job(qtbot, window)
@@ -29,15 +30,21 @@ def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_p
     # Every value is in view: a long one (the threshold warning) wraps, not cut.
     table = panel.table
     assert table.columnWidth(0) + table.columnWidth(1) <= table.viewport().width()
-    warning = next(r for r in range(table.rowCount())
-                   if table.item(r, 0).text() == "binary threshold warning")
+    warning = next(
+        r for r in range(table.rowCount()) if table.item(r, 0).text() == "binary threshold warning"
+    )
     value = table.item(warning, 1).text()
     needed = table.fontMetrics().boundingRect(
-        QRect(0, 0, table.columnWidth(1) - 8, 10_000), Qt.TextFlag.TextWordWrap, value)
+        QRect(0, 0, table.columnWidth(1) - 8, 10_000), Qt.TextFlag.TextWordWrap, value
+    )
     assert table.rowHeight(warning) >= needed.height()
     run = window.session.current.evaluations[-1]
-    assert run.options == {"distractors": "question", "negative_overlap": "tokens",
-                           "items": "contributors", "negatives": "across-pyramids"}
+    assert run.options == {
+        "distractors": "question",
+        "negative_overlap": "tokens",
+        "items": "contributors",
+        "negatives": "across-pyramids",
+    }
 
     path = window.files.save_workspace_to(tmp_path / "pyramid.sentspace")
     assert window.files.workspace().evaluations[0].options["distractors"] == "question"

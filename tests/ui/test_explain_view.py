@@ -27,7 +27,7 @@ def test_words_are_shaded_by_contribution_and_clickable(qtbot, explanation):
     assert [chip.word for chip in view.chips[0]] == list(explanation.tokens_a)
     best_word, best = explanation.top_words(0, 1)[0]
     chip = next(chip for chip in view.chips[0] if chip.word == best_word)
-    assert diverging_colour(best, best) in chip.styleSheet()     # full red
+    assert diverging_colour(best, best) in chip.styleSheet()  # full red
     unshared = next(c for c in view.chips[0] if c.value == 0)
     assert "#ffffff" in unshared.styleSheet()
     assert view.pairs.rowCount() == len(explanation.top_pairs(10)) > 0
@@ -53,14 +53,15 @@ def test_a_long_sentence_wraps_its_words_instead_of_scrolling_sideways(qtbot, sh
     sick = load_corpus(shared_data / "sick")
     longest = max(range(len(sick)), key=lambda i: len(sick.texts[i]))
     text = sick.texts[longest]
-    explanation = run_job(explain_pair(text, text + " " + text,
-                                       make_encoder("tfidf").fit(sick.texts), corpus=sick))
+    explanation = run_job(
+        explain_pair(text, text + " " + text, make_encoder("tfidf").fit(sick.texts), corpus=sick)
+    )
     view = ExplainView()
-    page = QScrollArea()                         # as the Explain tab holds it
+    page = QScrollArea()  # as the Explain tab holds it
     page.setWidget(view)
     page.setWidgetResizable(True)
     qtbot.addWidget(page)
-    page.resize(340, 600)                        # the tasks panel at 1280x800
+    page.resize(340, 600)  # the tasks panel at 1280x800
     page.show()
     view.set_explanation(explanation)
     qtbot.waitExposed(page)
@@ -69,7 +70,7 @@ def test_a_long_sentence_wraps_its_words_instead_of_scrolling_sideways(qtbot, sh
     assert len(chips) > 30
     assert not page.horizontalScrollBar().isVisible()
     assert all(chip.geometry().right() < view.width() for chip in chips)
-    assert len({chip.y() for chip in chips}) >= 4              # on several lines
+    assert len({chip.y() for chip in chips}) >= 4  # on several lines
     # The lines take the height they need: the word pairs come after the last chip.
     last = max(chip.mapTo(view, chip.rect().bottomLeft()).y() for chip in chips)
     assert view.legend.y() > last

@@ -17,15 +17,20 @@ from tests.ui.conftest import (
 
 
 def cosine(embeddings, a, b):
-    x, y = (np.asarray(embeddings[[i]].todense() if hasattr(embeddings, "todense")
-                       else embeddings[[i]], dtype=np.float64).ravel() for i in (a, b))
+    x, y = (
+        np.asarray(
+            embeddings[[i]].todense() if hasattr(embeddings, "todense") else embeddings[[i]],
+            dtype=np.float64,
+        ).ravel()
+        for i in (a, b)
+    )
     return float(x @ y / np.linalg.norm(x) / np.linalg.norm(y))
 
 
 def test_explain_two_clicked_sentences_and_a_neighbours_row(qtbot, window, shared_data):
     action = window.explaining.action
     assert not action.isEnabled()
-    sick_pair_clicked(qtbot, window, shared_data)   # a chart point: its pair's two sentences
+    sick_pair_clicked(qtbot, window, shared_data)  # a chart point: its pair's two sentences
     assert len(window.selection.indices) == 2
     focus = window.selection.focus
     other = int(window.selection.indices[window.selection.indices != focus][0])
@@ -80,16 +85,19 @@ def test_explain_the_last_two_points_clicked(qtbot, window):
     clicked = []
     for index in (first, second):
         with qtbot.waitSignal(view.clicked, timeout=2000) as signal:
-            qtbot.mouseClick(view.plot.viewport(), LEFT,
-                             pos=view.plot.mapFromScene(view.scene_position(index)))
+            qtbot.mouseClick(
+                view.plot.viewport(), LEFT, pos=view.plot.mapFromScene(view.scene_position(index))
+            )
         clicked.append(signal.args[0])
         qtbot.wait(10)
     assert len(window.selection.indices) > 2
     assert window.explaining.pair() == (corpus.texts[clicked[0]], corpus.texts[clicked[1]])
     window.explaining.action.trigger()
     wait_for_job(qtbot, window)
-    assert window.explaining.view.explanation.texts == (corpus.texts[clicked[0]],
-                                                        corpus.texts[clicked[1]])
+    assert window.explaining.view.explanation.texts == (
+        corpus.texts[clicked[0]],
+        corpus.texts[clicked[1]],
+    )
 
 
 def test_explain_a_costra_comparison(qtbot, window):

@@ -38,16 +38,19 @@ def reviewing(qtbot, window):
 
 
 def reread(window) -> AnnotationSession:
-    session = AnnotationSession.open(window.annotations.original,
-                                     window.annotations.journal.path, author="reader")
+    session = AnnotationSession.open(
+        window.annotations.original, window.annotations.journal.path, author="reader"
+    )
     session.close()
     return session
 
 
 def dialog(name: str) -> QMessageBox:
-    boxes = [widget for widget in QApplication.topLevelWidgets()
-             if isinstance(widget, QMessageBox) and widget.objectName() == name
-             and widget.isVisible()]
+    boxes = [
+        widget
+        for widget in QApplication.topLevelWidgets()
+        if isinstance(widget, QMessageBox) and widget.objectName() == name and widget.isVisible()
+    ]
     assert boxes, f"no {name} dialog is shown"
     return boxes[-1]
 
@@ -58,8 +61,10 @@ def test_an_edit_on_a_full_disk_is_shown_not_saved_and_retried(qtbot, window, mo
     before = journal.read_bytes()
     full_disk(monkeypatch)
     assert not review.mark_selected_reviewed("looked at it")
-    assert review.status.text() == (f"Not saved: No space left on device (reviewed {key} "
-                                    "is kept, not applied, until it can be written).")
+    assert review.status.text() == (
+        f"Not saved: No space left on device (reviewed {key} "
+        "is kept, not applied, until it can be written)."
+    )
     assert review.unsaved_box.isVisibleTo(review)
     assert "1 edit is not saved</b>: No space left on device" in review.unsaved.text()
     assert str(journal) in review.unsaved.text()
@@ -117,8 +122,10 @@ def test_a_journal_folder_that_goes_away_and_comes_back(qtbot, window, tmp_path)
     away.rename(folder)  # back
     with qtbot.waitSignal(window.session.edited):
         following.check_paths()
-    assert ("the edit journal is back; 1 edit not saved: Retry saving in Review"
-            in window.statusBar().currentMessage())
+    assert (
+        "the edit journal is back; 1 edit not saved: Retry saving in Review"
+        in window.statusBar().currentMessage()
+    )
     assert str(journal) in following.watcher.files()
     assert review.retry()
     assert key in window.annotations.reviewed
@@ -131,8 +138,7 @@ def test_a_journal_folder_that_goes_away_and_comes_back(qtbot, window, tmp_path)
     qtbot.waitUntil(lambda: "sentence:L1" in window.annotations.reviewed, timeout=10_000)
 
 
-def test_a_full_disk_during_the_corrected_export_is_said(qtbot, window, monkeypatch,
-                                                         tmp_path):
+def test_a_full_disk_during_the_corrected_export_is_said(qtbot, window, monkeypatch, tmp_path):
     out = tmp_path / "out"
     real_fsync = os.fsync
 
@@ -171,7 +177,8 @@ def asked(window) -> QMessageBox:
 
 
 def test_a_workspace_changed_on_disk_is_not_overwritten_without_asking(
-        qtbot, window, changed_on_disk):
+    qtbot, window, changed_on_disk
+):
     path, theirs = changed_on_disk
     box = asked(window)
     box.button(QMessageBox.StandardButton.Cancel).click()
@@ -184,8 +191,9 @@ def test_a_workspace_changed_on_disk_is_not_overwritten_without_asking(
     assert window.files.save_workspace_to(path) == path  # no question now
 
 
-def test_save_as_leaves_the_other_windows_workspace(qtbot, window, changed_on_disk,
-                                                   monkeypatch, tmp_path):
+def test_save_as_leaves_the_other_windows_workspace(
+    qtbot, window, changed_on_disk, monkeypatch, tmp_path
+):
     path, theirs = changed_on_disk
     monkeypatch.setattr(files_module, "save_file", lambda *_, **__: str(tmp_path / "mine"))
     asked(window).save_as.click()
@@ -194,8 +202,7 @@ def test_save_as_leaves_the_other_windows_workspace(qtbot, window, changed_on_di
     assert load_workspace(tmp_path / "mine.sentspace").corpora
 
 
-def test_reload_opens_the_workspace_as_the_other_window_saved_it(qtbot, window,
-                                                                 changed_on_disk):
+def test_reload_opens_the_workspace_as_the_other_window_saved_it(qtbot, window, changed_on_disk):
     path, theirs = changed_on_disk
     window.annotations.mark_reviewed("sentence:L1")  # an edit: in the journal, kept
     asked(window).reload.click()
@@ -230,8 +237,10 @@ def test_edits_kept_for_a_journal_deleted_since_are_set_aside_and_said(qtbot, mo
     qtbot.addWidget(window)
     window.open_corpus("msrp-grouped")
     wait_for_job(qtbot, window)
-    aside, = path.parent.glob("*.kept-*.jsonl")
+    (aside,) = path.parent.glob("*.kept-*.jsonl")
     assert window.annotations.pending == [] and window.annotations.edits == []
-    assert (f"1 edit kept unsaved for an earlier journal at {path} (deleted or replaced "
-            f"since) set aside in {aside}") in window.statusBar().currentMessage()
+    assert (
+        f"1 edit kept unsaved for an earlier journal at {path} (deleted or replaced "
+        f"since) set aside in {aside}"
+    ) in window.statusBar().currentMessage()
     window.close()

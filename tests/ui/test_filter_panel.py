@@ -22,8 +22,9 @@ def bar_position(chart, row):
     return chart.mapFromScene(scene)
 
 
-def test_brushing_and_clicking_filter_the_table_and_the_projection(qtbot, shared_data,
-                                                                   tmp_path, monkeypatch):
+def test_brushing_and_clicking_filter_the_table_and_the_projection(
+    qtbot, shared_data, tmp_path, monkeypatch
+):
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
@@ -31,7 +32,7 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(qtbot, shared
     run_and_wait(qtbot, window)
     panel, session = window.filter_panel, window.session
     window.tasks.setCurrentWidget(panel)
-    window.views.setCurrentIndex(3)                         # the Corpus table
+    window.views.setCurrentIndex(3)  # the Corpus table
     browser = window.views.corpus_browser
     corpus = window.corpus
     length = np.array([len(t.split()) for t in corpus.texts])
@@ -57,16 +58,15 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(qtbot, shared
     # under it, Pair label's own chart under the brush only.
     labels = panel.charts["Pair label"]
     top = labels.chart.labels[0]
-    qtbot.mouseClick(labels.viewport(), Qt.MouseButton.LeftButton,
-                     pos=bar_position(labels, 0))
-    qtbot.waitUntil(lambda: session.current.filter.condition("Pair label")
-                    == Chosen("Pair label", (top,)))
+    qtbot.mouseClick(labels.viewport(), Qt.MouseButton.LeftButton, pos=bar_position(labels, 0))
+    qtbot.waitUntil(
+        lambda: session.current.filter.condition("Pair label") == Chosen("Pair label", (top,))
+    )
     column = labels.chart.column
     chosen = column.codes == column.names.index(top)
     keep = (length >= 5) & (length <= 6) & chosen
     assert len(browser.model.rows) == keep.sum() > 0
-    assert labels.shown_bars.opts["width"][0] == ((length >= 5) & (length <= 6)
-                                                   & chosen).sum()
+    assert labels.shown_bars.opts["width"][0] == ((length >= 5) & (length <= 6) & chosen).sum()
 
     # Chips name each condition; removing one widens the table again.
     chips = {chip.accessibleName(): chip for chip in panel.chips.findChildren(QToolButton)}
@@ -90,8 +90,10 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(qtbot, shared
         neighbours.query_sentence(0)
     column = neighbours.columns[0]
     passing = chosen & (length > 12)
-    greyed = [column.table.item(row, 3).toolTip() == "Filtered out by the Filter panel"
-              for row in range(column.table.rowCount())]
+    greyed = [
+        column.table.item(row, 3).toolTip() == "Filtered out by the Filter panel"
+        for row in range(column.table.rowCount())
+    ]
     assert greyed == [not passing[i] for i in column.indices] and any(greyed)
     panel.clear_button.click()
     qtbot.waitUntil(lambda: browser.count.text() == "924 sentences")

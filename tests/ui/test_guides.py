@@ -39,10 +39,24 @@ def section(html, title):
 
 
 def test_every_evaluation_and_view_has_a_guide_and_a_title():
-    assert set(EVALUATIONS) | set(COMPARISONS) | {"projection", "review", "embeddings",
-                                                  "fastsent", "dictrep", "sdae",
-                                                  "skipthought", "pair-trained", "urae"} \
-        == set(GUIDES) == set(TITLES) == set(DATA)
+    assert (
+        set(EVALUATIONS)
+        | set(COMPARISONS)
+        | {
+            "projection",
+            "review",
+            "embeddings",
+            "fastsent",
+            "dictrep",
+            "sdae",
+            "skipthought",
+            "pair-trained",
+            "urae",
+        }
+        == set(GUIDES)
+        == set(TITLES)
+        == set(DATA)
+    )
 
 
 @pytest.mark.parametrize("key", sorted(DATA))

@@ -12,29 +12,28 @@ def corpora_listed(window) -> list[str]:
     return window.workspace_panel.entries("Corpora")
 
 
-def test_switching_back_restores_the_projection_results_and_edits(qtbot, window,
-                                                                  shared_data):
+def test_switching_back_restores_the_projection_results_and_edits(qtbot, window, shared_data):
     window.run()
     wait_for_job(qtbot, window)
     exploration = window.exploration
     accuracy_rows = window.classification.metrics.rowCount()
     moved = 5
-    target = window.corpus.groups.names[(window.selecting.group_of(moved) + 1)
-                                        % window.corpus.groups.n_groups]
+    target = window.corpus.groups.names[
+        (window.selecting.group_of(moved) + 1) % window.corpus.groups.n_groups
+    ]
     window.annotations.move(moved, target, reason="test")
     window.review_panel.corpus_changed.emit()
 
     sick = open_sick(qtbot, window, shared_data, encoder=None)
     assert len(window.corpus) == 924 and window.exploration is None
     assert window.projection.point_count == 0
-    assert corpora_listed(window) == ["msrp-grouped (859 sentences)",
-                                      "sick (924 sentences)"]
+    assert corpora_listed(window) == ["msrp-grouped (859 sentences)", "sick (924 sentences)"]
     assert window.workspace_panel.current_corpus() == sick
     assert list(window.held) == ["msrp-grouped"]
 
     jobs_before = window.jobs.panel.tree.topLevelItemCount()
     window.showing.switch_corpus("msrp-grouped")
-    assert not window.is_running                    # from memory: no job, no loading
+    assert not window.is_running  # from memory: no job, no loading
     assert window.jobs.panel.tree.topLevelItemCount() == jobs_before
     assert window.exploration is exploration
     assert window.projection.point_count == 859
@@ -58,7 +57,7 @@ def test_double_click_switches_and_close_forgets(qtbot, window, shared_data):
     window.showing.close_corpus(sick)
     assert sick not in window.held
     assert corpora_listed(window) == ["msrp-grouped (859 sentences)"]
-    window.showing.close_corpus("msrp-grouped")             # the last one stays open
+    window.showing.close_corpus("msrp-grouped")  # the last one stays open
     assert window.corpus.name == "msrp-grouped"
 
     # The one shown, closed, gives way to the other one open.
@@ -69,8 +68,9 @@ def test_double_click_switches_and_close_forgets(qtbot, window, shared_data):
     assert window.workspace_panel.current_corpus() == "msrp-grouped"
 
 
-def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
-                                                                shared_data, tmp_path):
+def test_workspace_keeps_every_corpus_and_which_result_is_whose(
+    qtbot, window, shared_data, tmp_path
+):
     window.evaluate("classification")
     wait_for_job(qtbot, window)
     sick = open_sick(qtbot, window, shared_data, encoder=None)
@@ -80,8 +80,10 @@ def test_workspace_keeps_every_corpus_and_which_result_is_whose(qtbot, window,
     path = window.files.save_workspace_to(tmp_path / "two.sentspace")
     saved = load_workspace(path)
     assert [entry.spec for entry in saved.corpora] == [sick, "msrp-grouped"]
-    assert {(entry.name, saved.corpora[entry.corpus].spec) for entry in saved.evaluations} \
-        == {("classification", "msrp-grouped"), ("relatedness", sick)}
+    assert {(entry.name, saved.corpora[entry.corpus].spec) for entry in saved.evaluations} == {
+        ("classification", "msrp-grouped"),
+        ("relatedness", sick),
+    }
     assert json.loads(path.read_text())["corpora"][0]["spec"] == sick
 
     reopened = MainWindow()
@@ -105,7 +107,7 @@ def test_a_corpus_opened_during_a_run_loads_after_it(qtbot, window, shared_data)
     spec = str(shared_data / "sick" / "SICK_trial.txt")
     window.open_corpus(spec)
     assert window.corpus.name == "msrp-grouped" and len(window.jobs.queued) == 1
-    window.showing.switch_corpus("anything")                # refused while the run goes on
+    window.showing.switch_corpus("anything")  # refused while the run goes on
     assert "running job" in window.statusBar().currentMessage()
     wait_for_job(qtbot, window)
     assert window.corpus_spec == spec and len(window.corpus) == 924
@@ -113,9 +115,8 @@ def test_a_corpus_opened_during_a_run_loads_after_it(qtbot, window, shared_data)
     assert window.held["msrp-grouped"].exploration.projection.coordinates.shape == (859, 2)
 
 
-def test_the_same_corpus_under_another_name_is_not_opened_twice(qtbot, window,
-                                                                 shared_data):
-    folder = str(window.corpus.sources[0].rsplit("/", 1)[0])   # the built-in's folder
+def test_the_same_corpus_under_another_name_is_not_opened_twice(qtbot, window, shared_data):
+    folder = str(window.corpus.sources[0].rsplit("/", 1)[0])  # the built-in's folder
     sick = open_sick(qtbot, window, shared_data, encoder=None)
     window.open_corpus(folder)
     wait_for_job(qtbot, window)
@@ -124,14 +125,13 @@ def test_the_same_corpus_under_another_name_is_not_opened_twice(qtbot, window,
     assert corpora_listed(window) == ["msrp-grouped (859 sentences)", "sick (924 sentences)"]
 
 
-def test_each_corpus_comes_back_on_the_tab_it_was_left_on(qtbot, window, shared_data,
-                                                          tmp_path):
+def test_each_corpus_comes_back_on_the_tab_it_was_left_on(qtbot, window, shared_data, tmp_path):
     def shown(main_window):
         return main_window.views.tabText(main_window.views.currentIndex())
 
-    window.views.setCurrentIndex(4)                        # msrp-grouped: Neighbours
+    window.views.setCurrentIndex(4)  # msrp-grouped: Neighbours
     sick = open_sick(qtbot, window, shared_data, encoder=None)
-    window.views.setCurrentIndex(3)                        # SICK: Corpus
+    window.views.setCurrentIndex(3)  # SICK: Corpus
     window.showing.switch_corpus("msrp-grouped")
     assert shown(window) == "Neighbours"
     window.showing.switch_corpus(sick)

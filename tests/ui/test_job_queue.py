@@ -20,7 +20,7 @@ def test_an_evaluation_asked_for_during_a_run_is_queued_then_runs(qtbot, window)
 
     wait_for_job(qtbot, window)
     assert states(window)[-2:] == ["done", "done"]
-    assert "Queued" not in window.statusBar().currentMessage()   # nothing waits now
+    assert "Queued" not in window.statusBar().currentMessage()  # nothing waits now
     assert window.exploration is not None
     evaluation, result, command = window.evaluation_panel.current
     assert evaluation == "classification" and 0.98 < result.mean_accuracy < 0.99
@@ -38,8 +38,7 @@ def test_a_queued_job_cancelled_never_runs(qtbot, window):
     wait_for_job(qtbot, window)
     assert states(window)[-2:] == ["done", "cancelled"]
     # Only the run's own classification is listed: the evaluation never ran.
-    assert [run.result for run in window.current.evaluations] == [
-        window.exploration.classification]
+    assert [run.result for run in window.current.evaluations] == [window.exploration.classification]
     assert window.jobs.job is not queued
 
 
@@ -55,14 +54,13 @@ def test_runs_line_up_and_each_lands_in_its_encoder_column(qtbot, window):
     assert window.exploration.classification.provenance.encoder_family == "tfidf"
 
 
-def test_a_run_queued_before_another_corpus_opens_lands_on_its_own(qtbot, window,
-                                                                   shared_data):
-    window.evaluate("classification")                    # keeps the window busy
-    window.run()                                         # bow, on msrp-grouped
+def test_a_run_queued_before_another_corpus_opens_lands_on_its_own(qtbot, window, shared_data):
+    window.evaluate("classification")  # keeps the window busy
+    window.run()  # bow, on msrp-grouped
     sick = str(shared_data / "sick" / "SICK_trial.txt")
     window.open_corpus(sick)
     window.corpus_panel.choose("tfidf")
-    window.run()                                         # tfidf, still on msrp-grouped
+    window.run()  # tfidf, still on msrp-grouped
     wait_for_job(qtbot, window)
     assert window.corpus_spec == sick and window.exploration is None
     held = window.held["msrp-grouped"]

@@ -46,7 +46,7 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
     assert visible_rows(window.review_panel.table) >= 8
 
     open_sick(qtbot, window, shared_data, encoder=None)
-    evaluate_and_wait(qtbot, window, "relatedness")       # a table and a chart appear
+    evaluate_and_wait(qtbot, window, "relatedness")  # a table and a chart appear
     qtbot.wait(50)
     panel = window.evaluation_panel
     assert panel.isVisible() and panel.charts.isVisible()
@@ -87,8 +87,11 @@ def test_layout_is_remembered_and_reset(qtbot, window):
     assert window.close()
     again = reopened(qtbot)
     assert again.main_split.sizes() == moved
-    reset = next(action for action in again.menuBar().actions()
-                 if action.text() == "&View").menu().actions()[0]
+    reset = (
+        next(action for action in again.menuBar().actions() if action.text() == "&View")
+        .menu()
+        .actions()[0]
+    )
     reset.trigger()
     assert again.main_split.sizes() != moved
     again.docks.reset()
@@ -120,33 +123,35 @@ def test_the_views_get_the_width_and_neighbours_read_as_sentences(qtbot, window)
         run_and_wait(qtbot, window)
     assert not window.group_dock.isFloating()
     assert window.dockWidgetArea(window.group_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
-    assert window.views.width() >= 540                   # ~420 between two dock columns
+    assert window.views.width() >= 540  # ~420 between two dock columns
     window.views.setCurrentWidget(window.neighbours_view)
     window.select_sentence(0)
     columns = window.neighbours_view.columns
     qtbot.waitUntil(lambda: all(column.table.rowCount() for column in columns))
     assert len(columns) == 2
     for column in columns:
-        assert column.table.columnWidth(3) >= 400        # the sentence's column
+        assert column.table.columnWidth(3) >= 400  # the sentence's column
     assert window.size() == SIZE
 
 
 def test_nothing_is_cut_at_1280x800(qtbot, window, shared_data):
     """Headings of empty tables, Compare's choices and Colour by's offer fit the corpus."""
     shown_at_1280x800(qtbot, window)
-    for page, table in ((window.classification, window.classification.metrics),
-                        (window.evaluation_panel, window.evaluation_panel.table)):
+    for page, table in (
+        (window.classification, window.classification.metrics),
+        (window.evaluation_panel, window.evaluation_panel.table),
+    ):
         window.tasks.setCurrentWidget(page)
         qtbot.wait(20)
         header = table.horizontalHeader()
         assert table.rowCount() == 0
-        assert header.sectionSize(1) >= header.sectionSizeHint(1)     # "Value" whole
+        assert header.sectionSize(1) >= header.sectionSizeHint(1)  # "Value" whole
 
     colours = window.corpus_panel.projection_controls.colour
     offered = lambda: [colours.itemData(i) for i in range(colours.count())]  # noqa: E731
     assert "paraphrase_group" in offered() and colours.currentData() == "paraphrase_group"
     open_sick(qtbot, window, shared_data)
-    assert "paraphrase_group" not in offered()   # SICK has none: its pairs' labels
+    assert "paraphrase_group" not in offered()  # SICK has none: its pairs' labels
     assert colours.currentData() == "pair_label" and "gold_score" in offered()
 
     window.views.setCurrentIndex(2)
@@ -158,8 +163,13 @@ def test_nothing_is_cut_at_1280x800(qtbot, window, shared_data):
 
 def click_dock_tab(qtbot, window, title):
     from PySide6.QtWidgets import QTabBar
-    bar, index = next((bar, i) for bar in window.findChildren(QTabBar)
-                      for i in range(bar.count()) if bar.tabText(i) == title)
+
+    bar, index = next(
+        (bar, i)
+        for bar in window.findChildren(QTabBar)
+        for i in range(bar.count())
+        if bar.tabText(i) == title
+    )
     qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
     qtbot.wait(50)
 
@@ -178,8 +188,10 @@ def test_the_inspector_shows_8_neighbours_in_the_one_column(qtbot, window):
     # The dock settles its height over a few layout passes on a busy machine.
     qtbot.waitUntil(lambda: visible_rows(inspector.neighbours) >= 8)
     assert inspector.isVisible()
-    assert window.corpus_panel.run_button.visibleRegion().boundingRect().height() \
-        == window.corpus_panel.run_button.height()          # Run stays in sight
+    assert (
+        window.corpus_panel.run_button.visibleRegion().boundingRect().height()
+        == window.corpus_panel.run_button.height()
+    )  # Run stays in sight
     click_dock_tab(qtbot, window, "Selected")
     qtbot.waitUntil(lambda: not corpus_scroll.verticalScrollBar().isVisible())
     assert window.size() == SIZE
@@ -194,13 +206,13 @@ def test_the_window_never_grows_past_the_screen(qtbot, window):
     controls = window.corpus_panel.projection_controls
     controls.method.setCurrentIndex(controls.method.findData("umap"))
     long = "UMAP of Doc2Vec (dm, 300 dimensions, trained on a-very-long-file-name.txt) " * 3
-    window.jobs.progress.setVisible(True)           # as while a job runs
+    window.jobs.progress.setVisible(True)  # as while a job runs
     stage = window.jobs.stage
     stage.setText(f"Failed: {long}")
     qtbot.wait(100)
     assert window.height() <= screen.height() and window.size() == SIZE
     assert window.statusBar().isVisible()
-    assert stage.height() < 2 * stage.fontMetrics().height()      # one line
+    assert stage.height() < 2 * stage.fontMetrics().height()  # one line
     assert stage.toolTip() == f"Failed: {long}"
 
 
@@ -229,13 +241,20 @@ def test_jobs_are_named_whole_somewhere_and_8_selected_sentences_show(qtbot, win
     assert window.size() == SIZE
 
     click_dock_tab(qtbot, window, "Selected")
-    window.selecting.select_items(list(range(40)), "chart")       # a chart's bin
+    window.selecting.select_items(list(range(40)), "chart")  # a chart's bin
     qtbot.wait(50)
     listed = window.selecting.list
     assert listed.count() >= 8
     rows = [listed.visualItemRect(listed.item(i)) for i in range(listed.count())]
-    assert sum(0 <= row.top() and row.bottom() < listed.viewport().height() and
-               row.right() < listed.viewport().width() for row in rows) >= 8
+    assert (
+        sum(
+            0 <= row.top()
+            and row.bottom() < listed.viewport().height()
+            and row.right() < listed.viewport().width()
+            for row in rows
+        )
+        >= 8
+    )
     assert window.size() == SIZE
 
 
@@ -249,7 +268,8 @@ def test_the_review_list_title_is_whole(qtbot, window):
     kind = window.review_panel.kind
     option = QStyleOptionComboBox()
     kind.initStyleOption(option)
-    field = kind.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
-                                        QStyle.SubControl.SC_ComboBoxEditField, kind)
+    field = kind.style().subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, kind
+    )
     for i in range(kind.count()):
         assert kind.fontMetrics().horizontalAdvance(kind.itemText(i)) <= field.width()

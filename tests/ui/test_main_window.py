@@ -29,10 +29,12 @@ def test_run_shows_accuracy_and_859_points(qtbot, window):
     result = window.exploration.classification
     assert result.mean_accuracy > 0.95
     low, high = result.ci
-    assert metric(window, "mean accuracy") == (f"{result.mean_accuracy:.4f} "
-                                               f"[{low:.4f}, {high:.4f}]")
+    assert metric(window, "mean accuracy") == (
+        f"{result.mean_accuracy:.4f} [{low:.4f}, {high:.4f}]"
+    )
     assert [metric(window, f"fold {k} accuracy") for k in (1, 2, 3)] == [
-        f"{a:.4f}" for a in result.fold_accuracy]
+        f"{a:.4f}" for a in result.fold_accuracy
+    ]
     assert window.projection.point_count == 859
     assert len(window.projection.points.data) == 859
     assert len(window.projection.marked.data) == len(result.misclassified) > 0
@@ -114,8 +116,11 @@ def test_bad_corpus_shows_a_dialog_and_keeps_the_current_one(qtbot, window, tmp_
 def test_clicking_misclassified_lists_those_sentences(qtbot, window):
     run_and_wait(qtbot, window)
     result = window.exploration.classification
-    row = next(r for r in range(window.classification.metrics.rowCount())
-               if window.classification.metrics.item(r, 0).text() == "misclassified")
+    row = next(
+        r
+        for r in range(window.classification.metrics.rowCount())
+        if window.classification.metrics.item(r, 0).text() == "misclassified"
+    )
     window.classification.metrics.cellClicked.emit(row, 1)
     assert window.selecting.list.count() == len(result.misclassified)
     assert len(window.projection.highlighted.data) == len(result.misclassified)
@@ -193,8 +198,11 @@ def test_regex_search_marks_matching_sentences(qtbot, window):
     run_and_wait(qtbot, window)
     search = window.projection.search
     qtbot.keyClicks(search, r"nasdaq|dow jones")
-    expected = [i for i, text in enumerate(window.corpus.texts)
-                if "nasdaq" in text.lower() or "dow jones" in text.lower()]
+    expected = [
+        i
+        for i, text in enumerate(window.corpus.texts)
+        if "nasdaq" in text.lower() or "dow jones" in text.lower()
+    ]
     assert len(expected) > 5
     assert len(window.projection.found.data) == len(expected)
     assert window.projection.search_result.text() == f"{len(expected)} of 859"
@@ -228,8 +236,7 @@ def test_export_embeddings_load_them_back_and_export_figures(qtbot, window, tmp_
     assert result.fold_accuracy == bow_result.fold_accuracy
 
 
-def test_the_map_is_exported_in_the_background_and_a_failure_is_shown(qtbot, window,
-                                                                       tmp_path):
+def test_the_map_is_exported_in_the_background_and_a_failure_is_shown(qtbot, window, tmp_path):
     import json
     import re
 
@@ -238,19 +245,30 @@ def test_the_map_is_exported_in_the_background_and_a_failure_is_shown(qtbot, win
     run_and_wait(qtbot, window)
     path = tmp_path / "map.html"
     window.files.export_map(path)
-    assert window.is_running                     # a job: the window goes on meanwhile
+    assert window.is_running  # a job: the window goes on meanwhile
     wait_for_job(qtbot, window)
-    data = json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
-                                r"(.*?)</script>", path.read_text(encoding="utf-8"),
-                                re.S).group(1))
+    data = json.loads(
+        re.search(
+            r'<script id="sentspace-data" type="application/json">'
+            r"(.*?)</script>",
+            path.read_text(encoding="utf-8"),
+            re.S,
+        ).group(1)
+    )
     assert data["n"] == 859
-    assert window.statusBar().currentMessage().startswith(
-        f"Wrote the map to {path}: sentspace export-map --corpus msrp-grouped ")
+    assert (
+        window.statusBar()
+        .currentMessage()
+        .startswith(f"Wrote the map to {path}: sentspace export-map --corpus msrp-grouped ")
+    )
     window.files.export_map(tmp_path / "missing folder" / "map.html")
     wait_for_job(qtbot, window)
     assert not (tmp_path / "missing folder").exists()
-    qtbot.waitUntil(lambda: any(box.isVisible() and "map.html" in box.text()
-                                for box in window.findChildren(QMessageBox)))
+    qtbot.waitUntil(
+        lambda: any(
+            box.isVisible() and "map.html" in box.text() for box in window.findChildren(QMessageBox)
+        )
+    )
 
 
 def test_evaluation_panel_runs_an_evaluation_and_shows_the_cli_numbers(qtbot, window, capsys):
@@ -277,13 +295,17 @@ def test_open_any_format_and_map_unclear_columns(qtbot, window, shared_data, tmp
     window.open_corpus(shared_data / "sts" / "STS2014-test")
     wait_for_job(qtbot, window)
     assert window.corpus.pairs is not None and len(window.corpus.pairs) == 3750
-    offered = [window.evaluation_panel.choice.itemData(i)
-               for i in range(window.evaluation_panel.choice.count())]
+    offered = [
+        window.evaluation_panel.choice.itemData(i)
+        for i in range(window.evaluation_panel.choice.count())
+    ]
     assert offered == ["relatedness", "histograms"]
 
     table = tmp_path / "mine.csv"
-    table.write_text("a,b\nThe cat sat on the mat.,x\nA cat was sitting on a mat.,x\n"
-                     "Stocks fell sharply.,y\nShares dropped a lot.,y\n")
+    table.write_text(
+        "a,b\nThe cat sat on the mat.,x\nA cat was sitting on a mat.,x\n"
+        "Stocks fell sharply.,y\nShares dropped a lot.,y\n"
+    )
     window.open_corpus(table)
     wait_for_job(qtbot, window)
     from sentspace.app.ui.panels.mapping_dialog import MappingDialog
@@ -310,8 +332,11 @@ def test_second_run_loads_embeddings_from_the_cache(qtbot, window, monkeypatch, 
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
     batches = []
     encode_batch = BagOfWords._encode_batch
-    monkeypatch.setattr(BagOfWords, "_encode_batch",
-                        lambda self, texts: batches.append(len(texts)) or encode_batch(self, texts))
+    monkeypatch.setattr(
+        BagOfWords,
+        "_encode_batch",
+        lambda self, texts: batches.append(len(texts)) or encode_batch(self, texts),
+    )
     run_and_wait(qtbot, window)
     assert batches == [859]  # encoded once, shared by projection and classification
     first = window.exploration
@@ -328,8 +353,7 @@ def test_rectangle_and_lasso_selection_list_the_sentences(qtbot, window):
     xy = window.projection.coordinates
     (x0, y0), (x1, y1) = np.percentile(xy, 30, axis=0), np.percentile(xy, 60, axis=0)
     rectangle = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-    expected = np.flatnonzero((xy[:, 0] > x0) & (xy[:, 0] < x1) & (xy[:, 1] > y0)
-                              & (xy[:, 1] < y1))
+    expected = np.flatnonzero((xy[:, 0] > x0) & (xy[:, 0] < x1) & (xy[:, 1] > y0) & (xy[:, 1] < y1))
     with qtbot.waitSignal(window.projection.selected) as selected:
         window.projection.view_box.drawn.emit(rectangle)
     assert np.array_equal(np.sort(selected.args[0]), expected) and len(expected) > 10
@@ -356,9 +380,17 @@ def test_shift_drag_selects_a_rectangle_of_points(qtbot, window):
         qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, shift, start)
         for step in range(1, 11):
             point = QPointF(start + (end - start) * step / 10)
-            QApplication.sendEvent(viewport, QMouseEvent(
-                QEvent.Type.MouseMove, point, viewport.mapToGlobal(point),
-                Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton, shift))
+            QApplication.sendEvent(
+                viewport,
+                QMouseEvent(
+                    QEvent.Type.MouseMove,
+                    point,
+                    viewport.mapToGlobal(point),
+                    Qt.MouseButton.NoButton,
+                    Qt.MouseButton.LeftButton,
+                    shift,
+                ),
+            )
         qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, shift, end)
     chosen = selected.args[0]
     assert 0 < len(chosen) < 859
@@ -400,13 +432,18 @@ def test_group_alone_greys_the_rest_and_draws_spokes(qtbot, window):
     x, _ = window.projection.spokes.getData()
     assert len(x) == 2 * len(members)
     window.selecting.alone.setChecked(False)
-    assert window.projection.spokes.getData()[0] is None or len(
-        window.projection.spokes.getData()[0]) == 0
+    assert (
+        window.projection.spokes.getData()[0] is None
+        or len(window.projection.spokes.getData()[0]) == 0
+    )
 
 
 def test_doc2vec_trains_on_a_chosen_text_file(qtbot, window, tmp_path, shared_data):
-    lines = (shared_data / "msrp" / "msr_paraphrase_data.txt").read_text(
-        encoding="utf-8-sig").splitlines()[1:1500]
+    lines = (
+        (shared_data / "msrp" / "msr_paraphrase_data.txt")
+        .read_text(encoding="utf-8-sig")
+        .splitlines()[1:1500]
+    )
     text = tmp_path / "news.txt"
     text.write_text("\n".join(line.split("\t")[1] for line in lines) + "\n")
     window.corpus_panel.load_training_text(text)
@@ -437,8 +474,7 @@ def test_doc2vec_trains_on_a_chosen_text_file(qtbot, window, tmp_path, shared_da
     assert provenance.parameters["refit_per_fold"] is False
 
 
-def test_fastsent_trains_on_the_chosen_ordered_text_file(qtbot, window, tmp_path,
-                                                         shared_data):
+def test_fastsent_trains_on_the_chosen_ordered_text_file(qtbot, window, tmp_path, shared_data):
     speeches = (shared_data / "state-union" / "sentences.txt").read_text().split("\n\n")
     text = tmp_path / "speeches.txt"
     text.write_text("\n\n".join(speech[:20_000] for speech in speeches[:3]) + "\n")
@@ -462,8 +498,10 @@ def test_add_a_word_vector_file_as_an_encoder(qtbot, window, tmp_path):
 
     vectors = tmp_path / "tiny.vec"
     words = ["the", "a", "of", "to", "in", "and", "said", "."]
-    vectors.write_text(f"{len(words)} 3\n" + "".join(
-        f"{word} {i % 3} {(i + 1) % 3} {i / 10}\n" for i, word in enumerate(words)))
+    vectors.write_text(
+        f"{len(words)} 3\n"
+        + "".join(f"{word} {i % 3} {(i + 1) % 3} {i / 10}\n" for i, word in enumerate(words))
+    )
     window.corpus_panel.add_encoder(f"path:{vectors}")
     assert window.corpus_panel.encoder_choice.currentData() == f"path:{vectors}"
     assert window.corpus_panel.encoder_choice.currentText().endswith("tiny.vec")
@@ -479,16 +517,17 @@ def test_pair_bow_trains_on_a_chosen_pairs_file(qtbot, window, tmp_path, shared_
     (SICK's first 300 training pairs) is what it learns from, evaluations included."""
     from PySide6.QtWidgets import QMessageBox
 
-    rows = (shared_data / "sick" / "SICK_train.txt").read_text(
-        encoding="utf-8").splitlines()[1:301]
+    rows = (shared_data / "sick" / "SICK_train.txt").read_text(encoding="utf-8").splitlines()[1:301]
     pairs = tmp_path / "sick-pairs.tsv"
-    pairs.write_text("sentence1\tsentence2\tscore\tlabel\n" + "".join(
-        "\t".join(row.split("\t")[1:5]) + "\n" for row in rows))
+    pairs.write_text(
+        "sentence1\tsentence2\tscore\tlabel\n"
+        + "".join("\t".join(row.split("\t")[1:5]) + "\n" for row in rows)
+    )
     window.corpus_panel.load_training_pairs(pairs)
     wait_for_job(qtbot, window)
     panel = window.corpus_panel
     assert panel.training_text.currentText() == "sick-pairs.tsv (300 pairs)"
-    panel.choose("bow")                       # not trained on pairs: the corpus, as before
+    panel.choose("bow")  # not trained on pairs: the corpus, as before
     assert panel.chosen_encoder()[0] == "bow" and panel.training() == (None, None)
     panel.choose("pair-bow")
     run_and_wait(qtbot, window)
@@ -511,21 +550,24 @@ def test_every_named_corpus_is_in_the_open_dataset_menu(qtbot, window):
     from sentspace.app.ui.window.menus import NAMED_CORPORA
 
     assert set(NAMED_CORPORA) == {*BUILTIN, *FROM_PACKAGES, *FROM_DATA}
-    menu = next(action.menu() for action in window.menuBar().actions()[0].menu().actions()
-                if action.menu() is not None and "dataset" in action.text())
+    menu = next(
+        action.menu()
+        for action in window.menuBar().actions()[0].menu().actions()
+        if action.menu() is not None and "dataset" in action.text()
+    )
     next(action for action in menu.actions() if action.text() == "multi30k-parallel").trigger()
     wait_for_job(qtbot, window)
     assert window.corpus.name.startswith("multi30k") and len(window.corpus) == 4000
     assert len(window.corpus.pairs) == 6000
 
 
-def test_a_run_without_groups_says_why_and_what_training_achieved(qtbot, window,
-                                                                  shared_data):
+def test_a_run_without_groups_says_why_and_what_training_achieved(qtbot, window, shared_data):
     open_sick(qtbot, window, shared_data, encoder="sdae")
     run_and_wait(qtbot, window)
     caption = window.classification.caption.text()
     assert "needs paraphrase groups" in caption and "Evaluations tab" in caption
     encoder = window.exploration.encoder
     assert encoder.training_report.startswith(
-        f"trained on {encoder.n_training_sentences_:,} sentences, 1 epoch, loss ")
+        f"trained on {encoder.n_training_sentences_:,} sentences, 1 epoch, loss "
+    )
     assert encoder.training_report in caption

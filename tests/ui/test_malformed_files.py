@@ -21,8 +21,9 @@ def test_a_journal_record_of_the_wrong_type_is_a_dialog(qtbot, window, tmp_path)
     window.showing.set_corpus(corpus, journal, spec="msrp-grouped")
     dialog = window.findChild(QMessageBox, "error-dialog")
     assert dialog.windowTitle() == "The edit journal cannot be used"
-    assert dialog.text() == (f"{journal}, line 2: malformed move edit: target: should be a "
-                             "string, found [1]")
+    assert dialog.text() == (
+        f"{journal}, line 2: malformed move edit: target: should be a string, found [1]"
+    )
     assert window.corpus is corpus and window.annotations is None
 
 
@@ -35,6 +36,7 @@ def test_a_workspace_with_malformed_state_is_a_dialog(qtbot, window, tmp_path):
     wait_for_job(qtbot, window)
     dialog = window.findChild(QMessageBox, "error-dialog")
     assert dialog.windowTitle() == "Cannot use this input"
-    assert dialog.text() == (f"{path}: corpora[0].state.review_lists: should be an object, "
-                             "found 'misgrouped'")
+    assert dialog.text() == (
+        f"{path}: corpora[0].state.review_lists: should be an object, found 'misgrouped'"
+    )
     assert window.corpus is not None

@@ -21,36 +21,44 @@ def evaluate(qtbot, window, panel, encoder):
     qtbot.waitUntil(lambda: not window.is_running, timeout=ENCODING_MS)
 
 
-def test_an_imported_mteb_bar_stands_beside_sentspaces_own(qtbot, shared_data, tmp_path,
-                                                           monkeypatch):
+def test_an_imported_mteb_bar_stands_beside_sentspaces_own(
+    qtbot, shared_data, tmp_path, monkeypatch
+):
     mteb_layout(tmp_path / "mteb-results", "STSBenchmark", PUBLISHED)
-    window, panel = evaluation_chosen(qtbot, shared_data / "sts" / "STSBenchmark"
-                                      / "sts-test.csv", "minilm", "relatedness")
+    window, panel = evaluation_chosen(
+        qtbot, shared_data / "sts" / "STSBenchmark" / "sts-test.csv", "minilm", "relatedness"
+    )
     evaluate(qtbot, window, panel, "minilm")
     evaluate(qtbot, window, panel, "bow")
-    monkeypatch.setattr(evaluation_panel, "open_folder",
-                        lambda *_, **__: str(tmp_path / "mteb-results"))
-    menu = next(action for action in window.menuBar().actions()
-                if action.text() == "&Evaluate").menu()
-    next(action for action in menu.actions()
-         if action.text().startswith("Import MTEB results folder")).trigger()
+    monkeypatch.setattr(
+        evaluation_panel, "open_folder", lambda *_, **__: str(tmp_path / "mteb-results")
+    )
+    menu = next(
+        action for action in window.menuBar().actions() if action.text() == "&Evaluate"
+    ).menu()
+    next(
+        action
+        for action in menu.actions()
+        if action.text().startswith("Import MTEB results folder")
+    ).trigger()
     qtbot.waitUntil(lambda: not window.is_running, timeout=60_000)
 
-    (imported,) = window.session.current.imported          # kept with the corpus
+    (imported,) = window.session.current.imported  # kept with the corpus
     assert imported.label == "all-MiniLM-L6-v2 (MTEB, imported)"
     panel.charts.setCurrentWidget(panel.comparison_page)
     assert panel.metric_choice.currentData() == "STSBenchmark spearman"
     chart = panel.comparison
-    qtbot.waitUntil(chart.isVisible)                       # redrawn when the scores came
+    qtbot.waitUntil(chart.isVisible)  # redrawn when the scores came
     assert chart.labels == ("minilm", "all-MiniLM-L6-v2 (MTEB, imported)", "bow")
     assert chart.imported.tolist() == [False, True, False]
     assert chart.values[1] == PUBLISHED["scores"]["test"][0]["main_score"]
-    assert chart.values[0] == pytest.approx(chart.values[1], abs=5e-4)   # 0.8203 both
+    assert chart.values[0] == pytest.approx(chart.values[1], abs=5e-4)  # 0.8203 both
     assert np.isnan(chart.intervals[1]).all() and np.isfinite(chart.intervals[0]).all()
     assert [label.toPlainText() for label in chart.value_labels] == ["0.8203", "0.8203"]
     assert panel.imported_note.text() == (
         "all-MiniLM-L6-v2 (MTEB, imported) 0.8203; sentspace's minilm 0.8203, on MTEB's "
-        "1,379 STSBenchmark test pairs")
+        "1,379 STSBenchmark test pairs"
+    )
     # The imported bar opens no result; a run's bar opens its own.
     chart.bar_clicked.emit(1)
     qtbot.wait(50)

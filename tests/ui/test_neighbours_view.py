@@ -105,11 +105,9 @@ def test_partner_marks_on_msrp_pairs(qtbot, view, shared_data):
 
 def test_precomputed_cannot_encode_new_text(qtbot, view, grouped, spaces, tmp_path):
     path = tmp_path / "bow.npy"
-    np.save(path, spaces[0][2].toarray() if hasattr(spaces[0][2], "toarray")
-            else spaces[0][2])
+    np.save(path, spaces[0][2].toarray() if hasattr(spaces[0][2], "toarray") else spaces[0][2])
     precomputed = Precomputed(path, grouped)
-    view.set_spaces(grouped, [spaces[1], ("precomputed bow", precomputed,
-                                          precomputed.aligned())])
+    view.set_spaces(grouped, [spaces[1], ("precomputed bow", precomputed, precomputed.aligned())])
     ask(qtbot, view, lambda: view.query_text("The Nasdaq composite index fell"))
     tfidf, stored = view.columns
     assert tfidf.table.rowCount() == 10 and tfidf.note.isHidden()

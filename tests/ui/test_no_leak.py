@@ -37,7 +37,7 @@ SHORTEST_TEXT = 25
 def _model_strings(model, parent=QModelIndex(), depth=0) -> list[str]:
     try:
         columns = model.columnCount(parent)
-    except TypeError:      # a list model's columnCount is private to PySide
+    except TypeError:  # a list model's columnCount is private to PySide
         columns = 1
     found = []
     for column in range(columns):
@@ -62,16 +62,22 @@ def shown_strings(window: MainWindow) -> dict[str, list[str]]:
     def keep(widget, values) -> None:
         named = widget
         while named is not None and not (named.objectName() or named.accessibleName()):
-            named = named.parentWidget()     # a header or viewport: its view's name
+            named = named.parentWidget()  # a header or viewport: its view's name
         label = (named.objectName() or named.accessibleName()) if named is not None else ""
         name = f"{type(widget).__name__}:{label}"
         strings.setdefault(name, []).extend(v for v in values if v)
 
-    for widget in [window, *window.findChildren(QLabel), *window.findChildren(QLineEdit),
-                   *window.findChildren(QAbstractButton), *window.findChildren(QComboBox),
-                   *window.findChildren(QAbstractItemView), *window.findChildren(QTextEdit),
-                   *window.findChildren(QPlainTextEdit),
-                   *window.findChildren(pg.PlotWidget)]:
+    for widget in [
+        window,
+        *window.findChildren(QLabel),
+        *window.findChildren(QLineEdit),
+        *window.findChildren(QAbstractButton),
+        *window.findChildren(QComboBox),
+        *window.findChildren(QAbstractItemView),
+        *window.findChildren(QTextEdit),
+        *window.findChildren(QPlainTextEdit),
+        *window.findChildren(pg.PlotWidget),
+    ]:
         if isinstance(widget, QLabel):
             keep(widget, [widget.text(), widget.toolTip()])
         elif isinstance(widget, QLineEdit):
@@ -87,8 +93,13 @@ def shown_strings(window: MainWindow) -> dict[str, list[str]]:
             keep(widget, [widget.toPlainText()])
         elif isinstance(widget, pg.PlotWidget):
             item = widget.getPlotItem()
-            keep(widget, [item.titleLabel.text, *(item.getAxis(side).labelText
-                                                  for side in ("left", "bottom"))])
+            keep(
+                widget,
+                [
+                    item.titleLabel.text,
+                    *(item.getAxis(side).labelText for side in ("left", "bottom")),
+                ],
+            )
     keep(window.statusBar(), [window.statusBar().currentMessage()])
     return strings
 
@@ -108,8 +119,13 @@ def word_only_in(a_texts, b_texts) -> str:
     """A long word of A's sentences that no sentence of B holds as written (to search
     and filter with, and find if it leaks)."""
     b_text = "\n".join(b_texts)
-    words = sorted({w for w in re.findall(r"\w{7,}", " ".join(a_texts[:200]))
-                    if w not in b_text and not w.isdigit()})
+    words = sorted(
+        {
+            w
+            for w in re.findall(r"\w{7,}", " ".join(a_texts[:200]))
+            if w not in b_text and not w.isdigit()
+        }
+    )
     return words[0]
 
 
@@ -203,15 +219,14 @@ def test_no_string_of_one_corpus_is_shown_on_another(qtbot, shared_data, tmp_pat
     again = shown_strings(window)
     for widget, values in on_a.items():
         if widget.startswith(("QStatusBar", "JobsPanel", "QTreeWidget:jobs")):
-            continue     # what the window is doing, not what the corpus holds
+            continue  # what the window is doing, not what the corpus holds
         lost = set(values) - set(again.get(widget, []))
         lost = {value for value in lost if leaks({widget: [value]}, markers)}
         assert not lost, f"{widget} lost {sorted(lost)[:3]}"
     assert window.projection.search.text() == word
     assert window.views.corpus_browser.filter_box.text() == word
     assert window.explaining.view.explanation is not None
-    assert window.review_panel.filter.text() == (word if a_corpus.groups is not None
-                                                 else "")
+    assert window.review_panel.filter.text() == (word if a_corpus.groups is not None else "")
     window.showing.switch_corpus(b)
     settle(qtbot, window)
     assert leaks(shown_strings(window), markers) == []

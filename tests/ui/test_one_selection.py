@@ -42,8 +42,7 @@ def test_a_selection_stays_with_its_corpus(qtbot, window, shared_data):
     run_and_wait(qtbot, window)
     settle(qtbot, window)
     with qtbot.waitSignal(window.projection.selected):
-        shift_drag(qtbot, window.projection.plot.viewport(), QPoint(150, 120),
-                   QPoint(450, 400))
+        shift_drag(qtbot, window.projection.plot.viewport(), QPoint(150, 120), QPoint(450, 400))
     chosen = window.selection.indices.tolist()
     assert 0 < len(chosen) < 859 and window.selecting.list.count() == len(chosen)
     assert f"{len(chosen):,} selected sentences" in window.selecting.caption.text()
@@ -53,7 +52,7 @@ def test_a_selection_stays_with_its_corpus(qtbot, window, shared_data):
     assert window.selecting.list.count() == 0 and not len(window.selection.indices)
     assert window.inspecting.inspector.neighbours.rowCount() == 0
 
-    double_click_corpus(qtbot, window, "msrp-grouped")   # as it was left
+    double_click_corpus(qtbot, window, "msrp-grouped")  # as it was left
     assert window.selection.indices.tolist() == chosen
     assert window.selecting.list.count() == len(chosen)
     assert len(window.projection.highlighted.data) == len(chosen)
@@ -72,7 +71,9 @@ def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
     wait_for_job(qtbot, reopened)
     assert reopened.corpus.name == "msrp-grouped" and reopened.exploration is None
     reopened.views.setCurrentIndex(2)
-    reopened.analyses.compare_choice.setCurrentIndex(reopened.analyses.compare_choice.findData("tfidf"))
+    reopened.analyses.compare_choice.setCurrentIndex(
+        reopened.analyses.compare_choice.findData("tfidf")
+    )
     reopened.analyses.compare_spaces()
     wait_for_job(qtbot, reopened)
     settle(qtbot, reopened)
@@ -91,14 +92,14 @@ def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
 
 
 def test_a_chart_point_lists_its_pair_with_neighbours(qtbot, window, shared_data):
-    result, k = sick_pair_clicked(qtbot, window, shared_data)   # tfidf embeddings of SICK
+    result, k = sick_pair_clicked(qtbot, window, shared_data)  # tfidf embeddings of SICK
     pair = int(result.pair_index[k])
     pairs = window.corpus.pairs
     both = sorted({int(pairs.first[pair]), int(pairs.second[pair])})
     assert window.selection.source == "chart"
     assert sorted(window.selecting.listed_sentences()) == both
     assert window.corpus.texts[window.selection.focus] in window.inspecting.inspector.details.text()
-    assert window.inspecting.inspector.neighbours.rowCount() == 10   # from the tfidf run
+    assert window.inspecting.inspector.neighbours.rowCount() == 10  # from the tfidf run
 
 
 def test_a_failing_costra_comparison_lists_its_sentences(qtbot, window):
@@ -107,15 +108,15 @@ def test_a_failing_costra_comparison_lists_its_sentences(qtbot, window):
     k = int(view.table.item(row, 0).data(Qt.ItemDataRole.UserRole))
     click_row(qtbot, view.table, row)
     comparisons = window.costra_result.comparisons
-    expected = np.unique(np.concatenate([comparisons.more_similar[k],
-                                         comparisons.less_similar[k]]))
+    expected = np.unique(np.concatenate([comparisons.more_similar[k], comparisons.less_similar[k]]))
     assert window.selection.source == "costra"
     assert window.selecting.listed_sentences() == expected.tolist()
     assert window.corpus.texts[int(expected[0])] in window.inspecting.inspector.details.text()
 
 
-def test_a_workspace_reopens_with_charts_review_list_and_every_encoder(qtbot, window,
-                                                                       shared_data, tmp_path):
+def test_a_workspace_reopens_with_charts_review_list_and_every_encoder(
+    qtbot, window, shared_data, tmp_path
+):
     for family in ("bow", "tfidf"):
         window.corpus_panel.choose(family)
         run_and_wait(qtbot, window)
@@ -131,9 +132,11 @@ def test_a_workspace_reopens_with_charts_review_list_and_every_encoder(qtbot, wi
     qtbot.addWidget(reopened)
     reopened.files.open_workspace(path)
     wait_for_job(qtbot, reopened)
-    assert reopened.evaluation_panel.chart is not None          # relatedness, on SICK
-    assert reopened.workspace_panel.entries("Corpora") == ["sick (924 sentences)",
-                                                           "msrp-grouped (859 sentences)"]
+    assert reopened.evaluation_panel.chart is not None  # relatedness, on SICK
+    assert reopened.workspace_panel.entries("Corpora") == [
+        "sick (924 sentences)",
+        "msrp-grouped (859 sentences)",
+    ]
     reopened.showing.switch_corpus("msrp-grouped")
     assert [name for name, _, _ in reopened.neighbours_view.spaces] == ["bow", "tfidf"]
     assert reopened.corpus_panel.encoder_choice.currentData() == "tfidf"
@@ -146,7 +149,7 @@ def test_the_costra_tab_runs_what_it_needs_and_lists_seed_groups_by_number(qtbot
     window.open_corpus("costra")
     wait_for_job(qtbot, window)
     assert window.exploration is None and window.costra_result is None
-    window.views.setCurrentIndex(1)                      # nothing run yet: it runs both
+    window.views.setCurrentIndex(1)  # nothing run yet: it runs both
     assert "Running the Costra run and evaluation" in window.statusBar().currentMessage()
     wait_for_job(qtbot, window)
     choice = window.views.costra_view.group_choice
@@ -155,9 +158,8 @@ def test_the_costra_tab_runs_what_it_needs_and_lists_seed_groups_by_number(qtbot
     assert numbers == sorted(numbers) and window.views.costra_view.group == choice.currentData()
 
 
-def test_the_inspector_of_a_corpus_never_run_encodes_for_its_neighbours(qtbot, window,
-                                                                      shared_data):
-    sick_pair_clicked(qtbot, window, shared_data, run=False)   # tfidf, not run
+def test_the_inspector_of_a_corpus_never_run_encodes_for_its_neighbours(qtbot, window, shared_data):
+    sick_pair_clicked(qtbot, window, shared_data, run=False)  # tfidf, not run
     assert len(window.selection.indices) == 2
     assert "Encoding the corpus with tfidf" in window.inspecting.inspector.note.text()
     wait_for_job(qtbot, window)

@@ -25,8 +25,9 @@ def ranked():
     session = Session()
     state = session.open("msrp-grouped", load_corpus("msrp-grouped"), None)
     for spec in ("bow", "tfidf"):
-        session.add_evaluation(state.spec, run_job(state.evaluation(
-            "ranking", [spec], [make_encoder(spec)], 0)))
+        session.add_evaluation(
+            state.spec, run_job(state.evaluation("ranking", [spec], [make_encoder(spec)], 0))
+        )
     return session
 
 
@@ -36,8 +37,9 @@ def shown(qtbot, state):
     qtbot.addWidget(panel)
     panel.resize(520, 900)
     panel.show()
-    panel.show_results(state.corpus, [(run.label, run.result, run.command)
-                                      for run in state.evaluations])
+    panel.show_results(
+        state.corpus, [(run.label, run.result, run.command) for run in state.evaluations]
+    )
     panel.metric_choice.setCurrentIndex(panel.metric_choice.findData("MRR"))
     panel.show_across_encoders(state.evaluations[-1].result)
     return panel
@@ -54,8 +56,13 @@ def test_the_bars_paired_test_is_made_in_the_background_for_its_metric(qtbot, ra
     assert view.heading.text() == COMPUTING and not view.table.isVisible()
     [row] = made(qtbot, panel)
     assert view.heading.text().startswith("Paired tests of MRR, each against bow")
-    assert row == ["bow vs tfidf", "paired permutation (10000 swaps)",
-                   "-0.0117\n[-0.0187, -0.0044]", "0.0035", "tfidf higher (p < 0.05)"]
+    assert row == [
+        "bow vs tfidf",
+        "paired permutation (10000 swaps)",
+        "-0.0117\n[-0.0187, -0.0044]",
+        "0.0035",
+        "tfidf higher (p < 0.05)",
+    ]
     assert view.table.isVisible()
     # Another metric: which one the test compares; back to MRR: shown at once.
     panel.metric_choice.setCurrentIndex(panel.metric_choice.findData("accuracy@1"))
@@ -93,13 +100,18 @@ def test_a_test_that_cannot_be_made_says_why_as_the_cli_does(qtbot, ranked):
     panel = EvaluationPanel()
     qtbot.addWidget(panel)
     panel.show()
-    panel.show_results(state.corpus, [("ranking", bow.result, bow.command),
-                                      ("ranking", other, tfidf.command)])
+    panel.show_results(
+        state.corpus, [("ranking", bow.result, bow.command), ("ranking", other, tfidf.command)]
+    )
     panel.metric_choice.setCurrentIndex(panel.metric_choice.findData("MRR"))
     panel.show_across_encoders(other)
-    assert made(qtbot, panel) == [[
-        "bow vs tfidf", "no paired test of tfidf against bow: the two results were "
-        "computed on different items (another corpus, split or seed)"]]
+    assert made(qtbot, panel) == [
+        [
+            "bow vs tfidf",
+            "no paired test of tfidf against bow: the two results were "
+            "computed on different items (another corpus, split or seed)",
+        ]
+    ]
 
 
 def test_a_reopened_workspace_makes_the_same_tests_again(qtbot, ranked, tmp_path):

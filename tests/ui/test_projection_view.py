@@ -1,7 +1,6 @@
 """The projection scatter: points when few are in view, a density image otherwise, and
 hover on the real points either way."""
 
-
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
@@ -82,8 +81,12 @@ def test_zooming_in_draws_only_the_real_points_around_the_view(qtbot, view, mill
     # Exactly the points of the view plus its margin, each with its own colour.
     (vx0, vx1), (vy0, vy1) = view.view_box.viewRange()
     mx, my = (vx1 - vx0) * projection_view.MARGIN, (vy1 - vy0) * projection_view.MARGIN
-    expected = np.flatnonzero((points[:, 0] >= vx0 - mx) & (points[:, 0] <= vx1 + mx)
-                              & (points[:, 1] >= vy0 - my) & (points[:, 1] <= vy1 + my))
+    expected = np.flatnonzero(
+        (points[:, 0] >= vx0 - mx)
+        & (points[:, 0] <= vx1 + mx)
+        & (points[:, 1] >= vy0 - my)
+        & (points[:, 1] <= vy1 + my)
+    )
     assert np.array_equal(np.sort(drawn), expected)
     brushes = [brush.color().name() for brush in view.points.data["brush"][:50]]
     assert brushes == list(colours[drawn[:50]])
@@ -135,8 +138,7 @@ def test_few_points_are_all_drawn_at_any_zoom(qtbot, view):
     view.mark([1, 2, 3])
     view.highlight([4])
     view.show_found(np.arange(10))
-    assert (len(view.marked.data), len(view.highlighted.data), len(view.found.data)) == (
-        3, 1, 10)
+    assert (len(view.marked.data), len(view.highlighted.data), len(view.found.data)) == (3, 1, 10)
     view.clear("nothing yet")
     assert view.point_count == 0 and view.hint.isVisible()
     assert view.point_at(QPointF(10, 10)) == -1
@@ -168,8 +170,12 @@ def test_axes_say_what_is_plotted_and_nothing_when_empty(qtbot, view):
     axes = [view.plot.getAxis(side) for side in ("bottom", "left")]
     assert not any(axis.isVisible() for axis in axes)
     rng = np.random.default_rng(0)
-    view.set_points(rng.normal(scale=1e-6, size=(50, 2)), category_colours(np.zeros(50, int)),
-                    str, ("PC 1", "PC 2"))
+    view.set_points(
+        rng.normal(scale=1e-6, size=(50, 2)),
+        category_colours(np.zeros(50, int)),
+        str,
+        ("PC 1", "PC 2"),
+    )
     qtbot.wait(50)
     assert all(axis.isVisible() for axis in axes)
     assert "x1e" not in axes[0].labelString() and "PC 1" in axes[0].labelString()
@@ -214,7 +220,7 @@ def test_a_named_category_shows_in_the_density_image_among_the_others(qtbot, vie
 
     rng = np.random.default_rng(4)
     points = rng.normal(size=(POINT_LIMIT * 2, 2)).astype(np.float32)
-    points[:5] = 0.01 * np.arange(5)[:, None]    # in the densest bins
+    points[:5] = 0.01 * np.arange(5)[:, None]  # in the densest bins
     codes = np.ones(len(points), dtype=np.int32)
     codes[:5] = 0
     view.set_points(points, PointColours(codes, ("#1f77b4", OTHER)), str, ("x", "y"))
@@ -231,8 +237,10 @@ def test_a_filter_change_redraws_the_density_as_drawing_it_afresh(qtbot, view):
     rng = np.random.default_rng(3)
     n = POINT_LIMIT * 3
     points = rng.normal(size=(n, 2)).astype(np.float32)
-    colours = PointColours(rng.integers(0, 4, n).astype(np.int32),
-                           ("#ff0000", "#00aa00", "#0000ff", projection_view.OTHER))
+    colours = PointColours(
+        rng.integers(0, 4, n).astype(np.int32),
+        ("#ff0000", "#00aa00", "#0000ff", projection_view.OTHER),
+    )
     fresh = ProjectionView()
     qtbot.addWidget(fresh)
     fresh.resize(900, 650)
@@ -244,7 +252,7 @@ def test_a_filter_change_redraws_the_density_as_drawing_it_afresh(qtbot, view):
     for low in (5, 6, 7, 20, 21, 3):
         mask = (words >= low) & (words <= low + 8)
         view.set_passing(mask)
-        fresh._tally = None                 # drawn from nothing
+        fresh._tally = None  # drawn from nothing
         fresh.set_passing(mask)
         assert view.mode == "density"
         assert np.array_equal(view.density.image, fresh.density.image), low

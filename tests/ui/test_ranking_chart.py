@@ -30,14 +30,16 @@ def test_a_rank_band_of_msrp_grouped_selects_its_queries_sentences(qtbot, window
     assert chart.counts.sum() == len(result.rank) == 1_872
     assert chart.counts[0] == int(np.sum(result.rank <= 1))
 
-    click_band(qtbot, chart, 2)                            # partners at rank 11-100
+    click_band(qtbot, chart, 2)  # partners at rank 11-100
     chosen = (result.rank > 10) & (result.rank <= 100)
     expected = np.unique(np.concatenate([result.query[chosen], result.target[chosen]]))
     assert window.selection.source == "chart"
     assert window.selecting.listed_sentences() == expected.tolist()
     assert chart.counts.tolist() == [832, 1_015, 20, 5] and len(expected) == 32
-    assert panel.picked_caption.text() == (f"{int(chosen.sum()):,} queries with the partner "
-                                           f"at rank 11–100: {len(expected)} sentences selected")
+    assert panel.picked_caption.text() == (
+        f"{int(chosen.sum()):,} queries with the partner "
+        f"at rank 11–100: {len(expected)} sentences selected"
+    )
     # Both sentences of every query in the band, of a group each: not pair rows.
     labels = window.corpus.groups.labels(len(window.corpus))
     assert np.all(labels[result.query[chosen]] == labels[result.target[chosen]])

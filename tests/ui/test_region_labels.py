@@ -31,8 +31,9 @@ def overlay(qtbot, regions_and_layout):
     widget = pg.PlotWidget(background="w")
     widget.resize(800, 600)
     qtbot.addWidget(widget)
-    widget.addItem(pg.ScatterPlotItem(layout[:, 0], layout[:, 1],
-                                      brush=list(cluster_colours(regions))))
+    widget.addItem(
+        pg.ScatterPlotItem(layout[:, 0], layout[:, 1], brush=list(cluster_colours(regions)))
+    )
     marks = {"points": np.empty((0, 2))}
     labels = RegionLabels(widget.getPlotItem(), regions, marked=lambda: marks["points"])
     labels.marks = marks
@@ -47,8 +48,9 @@ def scene_box(labels, level, k):
     item = labels.items[level][k]
     centre = labels.plot.vb.mapViewToScene(item.pos())
     size = item.textItem.boundingRect().size()
-    return QRectF(centre.x() - size.width() / 2, centre.y() - size.height() / 2,
-                  size.width(), size.height())
+    return QRectF(
+        centre.x() - size.width() / 2, centre.y() - size.height() / 2, size.width(), size.height()
+    )
 
 
 def scene_boxes(labels):
@@ -76,7 +78,7 @@ def test_zooming_in_switches_to_finer_levels(overlay):
     assert labels.level == 1
     # No two labels overlap at any level.
     boxes = scene_boxes(labels)
-    assert all(not a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert all(not a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
 
 
 def layout_of(labels):
@@ -94,7 +96,7 @@ def test_a_label_moves_off_a_marked_point(overlay):
     hit = view.mapViewToScene(pg.Point(*map(float, labels.marks["points"][0])))
     assert before.contains(hit)
     assert all(not box.contains(hit) for box in scene_boxes(labels))
-    assert (level, cluster) in labels.shown     # moved beside its place, not dropped
+    assert (level, cluster) in labels.shown  # moved beside its place, not dropped
 
 
 def test_clicking_a_label_names_its_cluster(qtbot, overlay):
@@ -118,5 +120,4 @@ def test_colours_by_cluster_with_noise_grey(regions_and_layout):
 def test_remove_takes_the_labels_off(overlay):
     widget, labels = overlay
     labels.remove()
-    assert not any(isinstance(item, pg.TextItem)
-                   for item in widget.getPlotItem().vb.addedItems)
+    assert not any(isinstance(item, pg.TextItem) for item in widget.getPlotItem().vb.addedItems)

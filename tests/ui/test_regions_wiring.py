@@ -21,8 +21,9 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     regions = window.current.regions
     labels = window.regioning.labels
     assert regions is not None and regions.n_clusters >= 2
-    assert [len(items) for items in labels.items] == \
-        [level.n_clusters for level in regions.levels] and labels.shown
+    assert [len(items) for items in labels.items] == [
+        level.n_clusters for level in regions.levels
+    ] and labels.shown
     assert window.regioning.export_action.isEnabled()
     # No label is cut by the plot's edge.
     box = labels.plot.vb.mapRectToScene(labels.plot.vb.boundingRect())
@@ -30,16 +31,21 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
         item = labels.items[level][k]
         centre = labels.plot.vb.mapViewToScene(item.pos())
         size = item.textItem.boundingRect().size()
-        rect = QRectF(centre.x() - size.width() / 2, centre.y() - size.height() / 2,
-                      size.width(), size.height())
+        rect = QRectF(
+            centre.x() - size.width() / 2,
+            centre.y() - size.height() / 2,
+            size.width(),
+            size.height(),
+        )
         assert box.adjusted(-1, -1, 1, 1).contains(rect), (k, rect, box)
 
     controls = window.corpus_panel.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("region"))
     brushes = window.projection.points.data["brush"]
     expected = cluster_colours(regions)
-    assert [brushes[i].color().name() for i in range(0, len(expected), 97)] == \
-        [str(expected[i]).lower() for i in range(0, len(expected), 97)]
+    assert [brushes[i].color().name() for i in range(0, len(expected), 97)] == [
+        str(expected[i]).lower() for i in range(0, len(expected), 97)
+    ]
 
     # Search hits stay visible over any region colour: a black outline on a white halo,
     # both drawn above the points.
@@ -50,8 +56,11 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     image = view.plot.grab().toImage()
     for index in view.found.data["data"]:
         centre = view.plot.mapFromScene(view.scene_position(int(index)))
-        around = [image.pixelColor(centre.x() + dx, centre.y() + dy)
-                  for dx in range(-8, 9) for dy in range(-8, 9)]
+        around = [
+            image.pixelColor(centre.x() + dx, centre.y() + dy)
+            for dx in range(-8, 9)
+            for dy in range(-8, 9)
+        ]
         assert sum(max(c.red(), c.green(), c.blue()) < 60 for c in around) >= 8
         assert sum(min(c.red(), c.green(), c.blue()) > 240 for c in around) >= 8
     # No label covers a hit.
@@ -60,15 +69,20 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
         item = labels.items[level][k]
         centre = labels.plot.vb.mapViewToScene(item.pos())
         size = item.textItem.boundingRect().size()
-        assert not any(abs(x - centre.x()) <= size.width() / 2
-                       and abs(y - centre.y()) <= size.height() / 2 for x, y in hits)
+        assert not any(
+            abs(x - centre.x()) <= size.width() / 2 and abs(y - centre.y()) <= size.height() / 2
+            for x, y in hits
+        )
     view.search.clear()
-    qtbot.wait(100)         # the selection the search made follows it; labels settle
+    qtbot.wait(100)  # the selection the search made follows it; labels settle
 
     level, cluster = labels.shown[0]
     centre = labels.items[level][cluster].pos()
-    qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton,
-                     pos=view.plot.mapFromScene(view.plot.getPlotItem().vb.mapViewToScene(centre)))
+    qtbot.mouseClick(
+        view.plot.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=view.plot.mapFromScene(view.plot.getPlotItem().vb.mapViewToScene(centre)),
+    )
     qtbot.waitUntil(lambda: window.selection.source == "cluster")
     members = np.flatnonzero(regions.levels[level].labels == cluster)
     assert window.selection.indices.tolist() == members.tolist()
@@ -90,6 +104,7 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
     assert len(window.regioning.labels.items[0]) == regions.n_clusters
     # A workspace keeps them with their layout.
     from sentspace.app.ui.window.main_window import MainWindow
+
     reopened = MainWindow()
     qtbot.addWidget(reopened)
     reopened.files.open_workspace(window.files.save_workspace_to(tmp_path / "regions.sentspace"))

@@ -19,11 +19,15 @@ def test_relatedness_on_sick_test_only(qtbot, shared_data):
     evaluation, result, command = panel.current
     assert evaluation == "relatedness" and "--split test" in command
     assert result.pooled.n_pairs == 4_927 and result.evaluated == "test 4,927"
-    rows = {panel.table.item(r, 0).text(): panel.table.item(r, 1).text()
-            for r in range(panel.table.rowCount())}
+    rows = {
+        panel.table.item(r, 0).text(): panel.table.item(r, 1).text()
+        for r in range(panel.table.rowCount())
+    }
     assert rows["pairs evaluated"] == "test 4,927"
-    assert window.session.current.evaluations[-1].options == {"split": "test",
-                                                              "similarity": "cosine"}
+    assert window.session.current.evaluations[-1].options == {
+        "split": "test",
+        "similarity": "cosine",
+    }
     # The choices that gave the result shown stay chosen.
     assert panel.option_choices["split"].currentData() == "test"
     window.close()

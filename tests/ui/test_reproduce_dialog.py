@@ -20,12 +20,16 @@ def test_reproduce_costra_from_the_window(qtbot, window, tmp_path, monkeypatch):
     wait_for_job(qtbot, window)
     assert dialog.run_button.isEnabled() and dialog.save_button.isEnabled()
     assert dialog.rows.topLevelItemCount() == len(dialog.report.tables)
-    shown = [dialog.rows.topLevelItem(t).child(r)
-             for t in range(dialog.rows.topLevelItemCount())
-             for r in range(dialog.rows.topLevelItem(t).childCount())]
+    shown = [
+        dialog.rows.topLevelItem(t).child(r)
+        for t in range(dialog.rows.topLevelItemCount())
+        for r in range(dialog.rows.topLevelItem(t).childCount())
+    ]
     assert len(shown) == len(dialog.report.rows)
     assert [shown[0].text(i) for i in range(len(COLUMNS))][:2] == [
-        dialog.report.rows[0].cell.row, dialog.report.rows[0].cell.column]
+        dialog.report.rows[0].cell.row,
+        dialog.report.rows[0].cell.column,
+    ]
     rerun = next(item for item in shown if item.data(0, 256).value is not None)
     dialog.rows.setCurrentItem(rerun)
     assert dialog.result.rowCount() > 0 and "sentspace eval" in dialog.detail.text()
@@ -35,4 +39,7 @@ def test_reproduce_costra_from_the_window(qtbot, window, tmp_path, monkeypatch):
     monkeypatch.setattr(analyses, "open_folder", lambda *_, **__: str(folder))
     dialog.save_button.click()
     assert sorted(path.name for path in folder.iterdir()) == [
-        "costra.html", "costra.json", "costra.md"]
+        "costra.html",
+        "costra.json",
+        "costra.md",
+    ]

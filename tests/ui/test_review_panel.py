@@ -44,12 +44,16 @@ def column(panel, header):
 
 def test_lists_are_sorted_by_score_and_sortable(panel):
     assert [panel.kind.itemData(i) for i in range(panel.kind.count())] == [
-        "misgrouped", "split", "merge"]
+        "misgrouped",
+        "split",
+        "merge",
+    ]
     assert panel.kind.itemText(0) == "Sentences nearer another group (859)"
     shares = column(panel, "share outside")
     assert shares[0] == 1.0 and shares == sorted(shares, reverse=True)
-    panel.table.sortByColumn(panel.model.headers.index("cos own group"),
-                             Qt.SortOrder.AscendingOrder)
+    panel.table.sortByColumn(
+        panel.model.headers.index("cos own group"), Qt.SortOrder.AscendingOrder
+    )
     own = column(panel, "cos own group")
     assert own == sorted(own)
     panel.show_kind("split")
@@ -71,7 +75,8 @@ def test_clicking_a_row_selects_its_sentences(panel, qtbot):
     merge = panel.current_list
     groups = panel.current_list.corpus.groups
     assert sorted(blocker.args[0]) == sorted(  # the members of both groups
-        [*groups.members(merge.first[0]), *groups.members(merge.second[0])])
+        [*groups.members(merge.first[0]), *groups.members(merge.second[0])]
+    )
 
 
 def test_filter_and_hide_reviewed(panel):
@@ -104,8 +109,10 @@ def test_move_undo_redo_emit_corpus_changed_and_journal(panel, qtbot):
     assert panel.buttons["redo"].isEnabled()
     assert panel.redo() and session.group_names_of(sentence) == [likely]
     assert "Redone: move" in panel.status.text()
-    ops = [line.split('"op": "')[1].split('"')[0]
-           for line in session.journal.path.read_text().splitlines()[1:]]
+    ops = [
+        line.split('"op": "')[1].split('"')[0]
+        for line in session.journal.path.read_text().splitlines()[1:]
+    ]
     assert ops == ["move", "undo", "redo"]
     assert not panel.buttons["merge"].isEnabled()  # not a list of group pairs
 
@@ -147,7 +154,8 @@ def test_edit_a_gold_score(qtbot, tmp_path, shared_data):
 
 
 def test_pair_dialog_shows_the_pair_and_its_reason_reaches_the_change_log(
-        qtbot, tmp_path, shared_data):
+    qtbot, tmp_path, shared_data
+):
     from PySide6.QtWidgets import QDialogButtonBox
 
     from sentspace.app.annotations.export import change_log
@@ -173,19 +181,24 @@ def test_pair_dialog_shows_the_pair_and_its_reason_reaches_the_change_log(
     assert f"Now: score {pairs.score[pair]:g}, label {old_label}" in shown
     assert dialog.windowTitle() == f"Edit pair {pairs.ids[pair]}"
     assert [dialog.label.itemText(i) for i in range(3)] == [
-        "CONTRADICTION", "NEUTRAL", "ENTAILMENT"]
+        "CONTRADICTION",
+        "NEUTRAL",
+        "ENTAILMENT",
+    ]
     down = int(pairs.label[pair]) < 2
     new_label = int(pairs.label[pair]) + (1 if down else -1)
     qtbot.keyClick(dialog.label, Qt.Key.Key_Down if down else Qt.Key.Key_Up)
     qtbot.keyClicks(dialog.reason, "annotator misread B")
-    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok),
-                     Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton
+    )
     assert session.corpus.pairs.label[pair] == new_label
-    assert session.corpus.pairs.score[pair] == pairs.score[pair]   # untouched
-    entry, = change_log(session.edits)
+    assert session.corpus.pairs.score[pair] == pairs.score[pair]  # untouched
+    (entry,) = change_log(session.edits)
     assert entry["reason"] == "annotator misread B"
-    assert entry["what"] == (f"pair {pairs.ids[pair]}: label {old_label} -> "
-                             f"{pairs.label_names[new_label]}")
+    assert entry["what"] == (
+        f"pair {pairs.ids[pair]}: label {old_label} -> {pairs.label_names[new_label]}"
+    )
     session.close()
 
 
@@ -195,6 +208,7 @@ def test_tables_found_exactly_say_nothing_of_their_search(panel):
 
 def test_tables_found_approximately_say_so_with_their_recall(qtbot, msrp_lists, monkeypatch):
     import sentspace.app.ann
+
     corpus, _ = msrp_lists
     monkeypatch.setattr(sentspace.app.ann, "EXACT_LIMIT", 200)  # an index on the 859 sentences
     dense = run_job(encode_corpus(corpus, make_encoder("bow"))).toarray()
@@ -231,13 +245,11 @@ def test_a_review_mark_says_no_recompute_and_tints_its_row_palely(panel):
         assert pale.lightnessF() - selection.lightnessF() > 0.25
 
 
-
-
 def test_clicking_a_wide_sentence_keeps_the_rank_in_view(panel, qtbot):
     panel.resize(420, 500)
     qtbot.waitExposed(panel)
     bar = panel.table.horizontalScrollBar()
-    assert bar.maximum() > 0                      # the sentence column overflows
+    assert bar.maximum() > 0  # the sentence column overflows
     sentence = panel.model.headers.index("sentence")
     cell = panel.table.visualRect(panel.proxy.index(3, sentence)).center()
     qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=cell)

@@ -53,9 +53,9 @@ def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtb
     assert f"faithfulness {faithful.overlap[inside]:.1f}" in described
 
 
-def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, window,
-                                                                        tmp_path):
+def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, window, tmp_path):
     from sentspace.app.ui.window.main_window import MainWindow
+
     run_and_wait(qtbot, window)
     exploration = sampled(window)
     show(window, exploration)
@@ -78,6 +78,7 @@ def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, win
     import sentspace.app.ann
     from sentspace.app.neighbours import top_k
     from sentspace.app.ui.views.inspector import NEIGHBOURS, Inspector
+
     run_and_wait(qtbot, window)
     corpus = window.corpus
     dense = window.exploration.embeddings.toarray()
@@ -101,31 +102,32 @@ def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, win
     assert len(set(inspector.neighbour_indices) & set(exact[0])) >= 8
 
 
-def test_window_builds_the_inspector_index_in_a_job_above_the_limit(qtbot, window,
-                                                                     monkeypatch):
+def test_window_builds_the_inspector_index_in_a_job_above_the_limit(qtbot, window, monkeypatch):
     import sentspace.app.ann
+
     run_and_wait(qtbot, window)
     exploration = window.exploration
-    show(window, dataclasses.replace(exploration,
-                                     embeddings=exploration.embeddings.toarray()))
+    show(window, dataclasses.replace(exploration, embeddings=exploration.embeddings.toarray()))
     monkeypatch.setattr(sentspace.app.ann, "EXACT_LIMIT", 200)
     window.select_sentence(3)
     inspector = window.inspecting.inspector
     qtbot.waitUntil(lambda: inspector.neighbours.rowCount() == 10, timeout=JOB_TIMEOUT_MS)
     assert "approximate (IVF-SQ8" in inspector.note.text()
-    jobs = [window.jobs.panel.tree.topLevelItem(i).text(0)
-            for i in range(window.jobs.panel.tree.topLevelItemCount())]
+    jobs = [
+        window.jobs.panel.tree.topLevelItem(i).text(0)
+        for i in range(window.jobs.panel.tree.topLevelItemCount())
+    ]
     assert jobs.count("building the neighbour index for the Inspector") == 1
     window.select_sentence(4)  # the index is kept: found at once, no second job
     assert inspector.neighbours.rowCount() == 10
     assert window.jobs.panel.tree.topLevelItemCount() == len(jobs)
 
 
-def test_open_corpus_dialog_offers_parquet_and_opens_one(qtbot, window, monkeypatch,
-                                                          tmp_path):
+def test_open_corpus_dialog_offers_parquet_and_opens_one(qtbot, window, monkeypatch, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
     from PySide6.QtWidgets import QFileDialog
+
     corpus = window.corpus
     path = tmp_path / "msrp.parquet"
     pq.write_table(pa.table({"id": list(corpus.ids), "text": list(corpus.texts)}), path)

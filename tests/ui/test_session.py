@@ -22,8 +22,10 @@ def test_find_fix_and_replay_after_restart(qtbot, window):
     panel.corpus_changed.emit()
     assert window.corpus.groups.names[window.selecting.group_of(moved)] == target
     brushes = window.projection.points.data["brush"]
-    assert brushes[moved].color() == brushes[window.corpus.groups.members(
-        window.selecting.group_of(moved))[0]].color()
+    assert (
+        brushes[moved].color()
+        == brushes[window.corpus.groups.members(window.selecting.group_of(moved))[0]].color()
+    )
 
     # A new window (as after a restart) replays the journal: the move is still there.
     again = MainWindow()
@@ -94,8 +96,9 @@ def test_export_corrected_corpus(qtbot, window, tmp_path):
 
     exported = load_grouped(tmp_path)
     assert exported.groups.labels(859)[0] == 1
-    assert np.array_equal(exported.groups.labels(859)[1:],
-                          window.annotations.original.groups.labels(859)[1:])
+    assert np.array_equal(
+        exported.groups.labels(859)[1:], window.annotations.original.groups.labels(859)[1:]
+    )
 
 
 def test_costra_and_compare_tabs(qtbot, window):
@@ -209,7 +212,7 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
-    assert not window.unsaved and window.close()            # nothing made yet: closes
+    assert not window.unsaved and window.close()  # nothing made yet: closes
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
@@ -217,11 +220,11 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     wait_for_job(qtbot, window)
     window.run()
     wait_for_job(qtbot, window)
-    window.files.save_workspace_to(tmp_path / "kept")            # a bare name: .sentspace added
+    window.files.save_workspace_to(tmp_path / "kept")  # a bare name: .sentspace added
     assert (tmp_path / "kept.sentspace").is_file() and not window.unsaved
     window.evaluate("latent")
     wait_for_job(qtbot, window)
-    assert window.unsaved and window.close() is False       # asked, not closed
+    assert window.unsaved and window.close() is False  # asked, not closed
     dialog = window.findChild(QMessageBox, "save-dialog")
     assert dialog is not None and window.isVisible()
     qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Save), Qt.MouseButton.LeftButton)
@@ -239,7 +242,6 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     wait_for_job(qtbot, again)
     assert again.close() is False
     dialog = again.findChild(QMessageBox, "save-dialog")
-    qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Discard),
-                     Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Discard), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not again.isVisible())
     assert len(json.loads((tmp_path / "kept.sentspace").read_text())["evaluations"]) == 2

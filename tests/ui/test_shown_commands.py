@@ -24,8 +24,12 @@ def test_the_window_shows_a_command_that_makes_the_edited_numbers(qtbot, window,
     assert f"{result.mean_accuracy:.4f}" == "0.9930"
     assert dict(result.summary())["misclassified"] == "6 of 857"
     journal = str(window.annotations.journal.path)
-    assert shlex.split(command)[5:9] == ["--journal", journal, "--until",
-                                        window.annotations.last_replayed]
+    assert shlex.split(command)[5:9] == [
+        "--journal",
+        journal,
+        "--until",
+        window.annotations.last_replayed,
+    ]
     assert shlex.quote(journal) in panel.caption.text()
     [cli] = printed(command, capsys)
     same_numbers(cli, result)
@@ -44,8 +48,7 @@ def test_the_window_shows_a_command_that_makes_the_edited_numbers(qtbot, window,
         same_numbers(cli, result)
 
 
-def test_across_encoders_and_an_exported_map_show_their_commands(qtbot, window, tmp_path,
-                                                                 capsys):
+def test_across_encoders_and_an_exported_map_show_their_commands(qtbot, window, tmp_path, capsys):
     window.annotations.move(3, window.corpus.groups.names[9], reason="test")
     window.review_panel.corpus_changed.emit()
     for family in ("bow", "tfidf"):
@@ -62,16 +65,26 @@ def test_across_encoders_and_an_exported_map_show_their_commands(qtbot, window, 
     path = tmp_path / "map.html"
     window.files.export_map(path)
     wait_for_job(qtbot, window)
-    data = json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
-                                r"(.*?)</script>", path.read_text(encoding="utf-8"),
-                                re.S).group(1))
+    data = json.loads(
+        re.search(
+            r'<script id="sentspace-data" type="application/json">'
+            r"(.*?)</script>",
+            path.read_text(encoding="utf-8"),
+            re.S,
+        ).group(1)
+    )
     shown = dict(data["provenance"])["Command"]
     assert shown.startswith("sentspace export-map --corpus msrp-grouped --journal ")
     assert shown in window.statusBar().currentMessage()
     words = shlex.split(shown)
     words[words.index("--out") + 1] = str(tmp_path / "again.html")
     assert main(words[1:]) == 0
-    again = json.loads(re.search(r'<script id="sentspace-data" type="application/json">'
-                                 r"(.*?)</script>", (tmp_path / "again.html").read_text(
-                                     encoding="utf-8"), re.S).group(1))
+    again = json.loads(
+        re.search(
+            r'<script id="sentspace-data" type="application/json">'
+            r"(.*?)</script>",
+            (tmp_path / "again.html").read_text(encoding="utf-8"),
+            re.S,
+        ).group(1)
+    )
     assert again["coordinates"] == data["coordinates"]

@@ -41,8 +41,9 @@ def test_title_follows_the_main_window(app_window):
 
 
 def test_quit_closes_the_top_level_window(app_window, qtbot):
-    quit_action = next(action for action in app_window.main.findChildren(QAction)
-                       if action.text() == "&Quit")
+    quit_action = next(
+        action for action in app_window.main.findChildren(QAction) if action.text() == "&Quit"
+    )
     quit_action.trigger()
     qtbot.waitUntil(lambda: not app_window.isVisible())
     assert not app_window.main.isVisible()

@@ -40,7 +40,7 @@ def test_a_window_follows_another_annotators_edits_and_conflicts(qtbot, window):
     # Both move one sentence without seeing the other's move: a conflict, shown.
     first, second = names[20], names[21]
     window.annotations.move(6, first, reason="ann")
-    other.annotations.move(6, second, reason="ben")   # ben has not refreshed yet
+    other.annotations.move(6, second, reason="ben")  # ben has not refreshed yet
     other.review_panel.corpus_changed.emit()
     qtbot.waitUntil(lambda: group_of(window, 6) == second, timeout=JOURNAL_MS)
     assert "conflict" in window.statusBar().currentMessage()
@@ -55,7 +55,7 @@ def test_a_move_of_a_sentence_moved_meanwhile_is_refused_and_said(qtbot, window)
     review = window.review_panel
     review.select_row(0)
     sentence = review.model.items.sentences_of(review.selected_row())[0]
-    seen = window.annotations.group_names_of(sentence)[0]     # the dialog opens on it
+    seen = window.annotations.group_names_of(sentence)[0]  # the dialog opens on it
     other = second_window(qtbot)
     other.annotations.author = "ben"
     names = window.corpus.groups.names
@@ -67,8 +67,10 @@ def test_a_move_of_a_sentence_moved_meanwhile_is_refused_and_said(qtbot, window)
     target = next(name for name in names if name not in (seen, elsewhere))
     assert not review.move_selected(target, "mine", seen=seen)
     assert f"was moved from {seen} to {elsewhere} meanwhile (by ben)" in review.status.text()
-    assert len(window.annotations.journal.records) == records and \
-        group_of(window, sentence) == elsewhere
+    assert (
+        len(window.annotations.journal.records) == records
+        and group_of(window, sentence) == elsewhere
+    )
 
 
 def test_review_items_say_and_filter_who_decided_them(qtbot, window):
@@ -82,9 +84,12 @@ def test_review_items_say_and_filter_who_decided_them(qtbot, window):
     column = model.headers.index(DECIDED_BY)
     key = model.keys[0]
     assert model.values[column][0] == "ann" and model.deciders[key] == ("ann",)
-    assert model.data(model.index(0, 1), role=8) is not None        # tinted (Background)
+    assert model.data(model.index(0, 1), role=8) is not None  # tinted (Background)
     assert [review.author.itemText(i) for i in range(review.author.count())] == [
-        EVERYONE, "ann", UNDECIDED]
+        EVERYONE,
+        "ann",
+        UNDECIDED,
+    ]
     review.author.setCurrentText("ann")
     assert proxy.rowCount() == 1
     review.author.setCurrentText(UNDECIDED)
@@ -110,10 +115,13 @@ def test_the_agreement_of_annotators_and_their_disagreements(qtbot, window):
     dialog = window.analyses.annotator_agreement()
     qtbot.addWidget(dialog)
     _, records = read_journal(window.annotations.journal.path)
-    expected = next(kind for kind in agreement(window.current.original, records).kinds
-                    if kind.kind == "group")
-    rows = {dialog.statistics.item(r, 0).text(): dialog.statistics.item(r, 2).text()
-            for r in range(dialog.statistics.rowCount())}
+    expected = next(
+        kind for kind in agreement(window.current.original, records).kinds if kind.kind == "group"
+    )
+    rows = {
+        dialog.statistics.item(r, 0).text(): dialog.statistics.item(r, 2).text()
+        for r in range(dialog.statistics.rowCount())
+    }
     assert rows["group"] == f"{expected.value:.3f}" and "ann, ben" in dialog.caption.text()
     assert dialog.disagreements.rowCount() == 2
     with qtbot.waitSignal(dialog.sentences_selected) as picked:
@@ -145,14 +153,16 @@ def test_a_lead_settling_a_disagreement_keeps_the_pairs_kappa_in_view(qtbot, win
     dialog = window.analyses.annotator_agreement()
     qtbot.addWidget(dialog)
     _, records = read_journal(session.journal.path)
-    [groups] = [kind for kind in agreement(window.current.original, records).kinds
-                if kind.kind == "group"]
+    [groups] = [
+        kind for kind in agreement(window.current.original, records).kinds if kind.kind == "group"
+    ]
     assert groups.statistic == "Fleiss' kappa" and groups.n_items == 1
     assert dialog.statistics.item(0, 3).text() == "1"
     assert dialog.pair.currentText() == "ann vs ben"
     _, value, items = groups.pairwise("ann", "ben")
     assert items == 4 and dialog.pair_value.text() == (
-        f"ann and ben: Cohen's kappa {value:.3f} over the 4 items both decided")
+        f"ann and ben: Cohen's kappa {value:.3f} over the 4 items both decided"
+    )
     dialog.pair.setCurrentIndex(dialog.pair.findText("ann vs lead"))
     assert dialog.pair_value.text().endswith("over the 1 item both decided")
     # The one-row statistics table leaves the disagreements their room.

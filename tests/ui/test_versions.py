@@ -52,11 +52,9 @@ def test_the_neighbours_marks_follow_an_edit(qtbot, window):
     with qtbot.waitSignal(view.neighbours_found, timeout=20_000):
         view.query_sentence(query)
     column = view.columns[0]
-    marked = next(row for row in range(len(column.indices))
-                  if SAME_GROUP in column.row(row)[2])
+    marked = next(row for row in range(len(column.indices)) if SAME_GROUP in column.row(row)[2])
     neighbour = int(column.indices[marked])
-    other = groups.names[(groups.first_group(len(window.corpus))[neighbour] + 1)
-                         % groups.n_groups]
+    other = groups.names[(groups.first_group(len(window.corpus))[neighbour] + 1) % groups.n_groups]
     with qtbot.waitSignal(view.neighbours_found, timeout=20_000):
         edit_group_of(window, neighbour, other)
     column = view.columns[0]
@@ -65,8 +63,7 @@ def test_the_neighbours_marks_follow_an_edit(qtbot, window):
     assert view.query_box.text() == window.corpus.texts[query]
 
 
-def test_the_run_and_its_status_follow_the_corpus_they_belong_to(qtbot, window,
-                                                                 shared_data):
+def test_the_run_and_its_status_follow_the_corpus_they_belong_to(qtbot, window, shared_data):
     run_and_wait(qtbot, window)
     evaluate_and_wait(qtbot, window, "classification")
     stage = window.jobs.stage
@@ -76,7 +73,7 @@ def test_the_run_and_its_status_follow_the_corpus_they_belong_to(qtbot, window,
     assert not window.evaluation_panel.rerun_button.isVisibleTo(window.classification)
     assert window.evaluation_panel.history.count() == 0 and stage.text() == ""
     window.showing.switch_corpus("msrp-grouped")
-    assert stage.text().startswith("Done in")          # its own, not lost to SICK's load
+    assert stage.text().startswith("Done in")  # its own, not lost to SICK's load
     assert not window.classification.rerun_button.isVisibleTo(window.classification)
 
     # An edit leaves the run's classification of the version before it: it says so.

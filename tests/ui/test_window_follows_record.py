@@ -21,8 +21,11 @@ def rings(window) -> tuple[list[int], str]:
 
 def shown_accuracy(window) -> str:
     table = window.classification.metrics
-    return next(table.item(row, 1).text() for row in range(table.rowCount())
-                if table.item(row, 0).text() == "mean accuracy").split()[0]   # no interval
+    return next(
+        table.item(row, 1).text()
+        for row in range(table.rowCount())
+        if table.item(row, 0).text() == "mean accuracy"
+    ).split()[0]  # no interval
 
 
 def panel_result(window):
@@ -30,15 +33,14 @@ def panel_result(window):
     return window.evaluation_panel.current[1]
 
 
-def test_rings_tab_and_panel_follow_one_classification_through_edit_and_undo(
-        qtbot, window):
+def test_rings_tab_and_panel_follow_one_classification_through_edit_and_undo(qtbot, window):
     window.corpus_panel.choose("tfidf")
     run_and_wait(qtbot, window)
     loaded = window.exploration.classification
     assert rings(window) == (sorted(loaded.misclassified.tolist()), MISCLASSIFIED.lower())
     legend = window.projection.legend.text()
     assert "Red ring: misclassified by tfidf on msrp-grouped as loaded." in legend
-    assert panel_result(window) is loaded                 # the run's classification, listed
+    assert panel_result(window) is loaded  # the run's classification, listed
     assert shown_accuracy(window) == f"{loaded.mean_accuracy:.4f}"
 
     # An edit: the rings stay, grey, and say they are of the corpus before it.
@@ -47,8 +49,10 @@ def test_rings_tab_and_panel_follow_one_classification_through_edit_and_undo(
     group = window.corpus.groups.first_group(len(window.corpus))[sentence]
     edit_group_of(window, sentence, window.corpus.groups.names[(group + 1) % 274])
     assert rings(window) == (sorted(loaded.misclassified.tolist()), STALE)
-    assert ("Grey ring: misclassified by tfidf on msrp-grouped, the corpus before 1 edit; "
-            "stale" in window.projection.legend.text())
+    assert (
+        "Grey ring: misclassified by tfidf on msrp-grouped, the corpus before 1 edit; "
+        "stale" in window.projection.legend.text()
+    )
 
     # "run again" in the Classification tab: the new result is the one every view shows.
     window.classification.rerun_button.click()
@@ -59,7 +63,7 @@ def test_rings_tab_and_panel_follow_one_classification_through_edit_and_undo(
     assert "as edited (1 edit)" in window.projection.legend.text()
     assert panel_result(window) is edited
     assert shown_accuracy(window) == f"{edited.mean_accuracy:.4f}"
-    assert window.evaluation_panel.history.count() == 2   # before the edit, and after
+    assert window.evaluation_panel.history.count() == 2  # before the edit, and after
     assert "before 1 edit" in window.evaluation_panel.history.item(0).text()
     assert sentence in edited.misclassified and sentence not in loaded.misclassified
 
@@ -68,9 +72,10 @@ def test_rings_tab_and_panel_follow_one_classification_through_edit_and_undo(
     window.review_panel.corpus_changed.emit()
     assert rings(window) == (sorted(loaded.misclassified.tolist()), MISCLASSIFIED.lower())
     assert "Red ring: misclassified by tfidf on msrp-grouped as loaded." in (
-        window.projection.legend.text())
+        window.projection.legend.text()
+    )
     assert shown_accuracy(window) == f"{loaded.mean_accuracy:.4f}"
-    assert panel_result(window) is loaded                 # the panel's row follows too
+    assert panel_result(window) is loaded  # the panel's row follows too
     assert not window.classification.rerun_button.isVisibleTo(window.classification)
 
 
@@ -84,8 +89,10 @@ def test_rings_of_an_undone_version_are_marked_stale(qtbot, window):
     window.annotations.undo()
     window.review_panel.corpus_changed.emit()
     assert rings(window) == (sorted(result.misclassified.tolist()), STALE)
-    assert ("Grey ring: misclassified by tfidf on msrp-grouped, another version of the "
-            "corpus (edits since taken back); stale" in window.projection.legend.text())
+    assert (
+        "Grey ring: misclassified by tfidf on msrp-grouped, another version of the "
+        "corpus (edits since taken back); stale" in window.projection.legend.text()
+    )
     button = window.classification.rerun_button
     assert button.isVisibleTo(window.classification) and "another version" in button.text()
 
@@ -93,42 +100,41 @@ def test_rings_of_an_undone_version_are_marked_stale(qtbot, window):
 def test_an_evaluation_of_the_run_shown_is_what_the_tab_and_rings_show(qtbot, window):
     run_and_wait(qtbot, window)
     edit_group_of(window, 5, window.corpus.groups.names[7])
-    window.evaluate("classification")                     # the Evaluations panel's button
+    window.evaluate("classification")  # the Evaluations panel's button
     wait_for_job(qtbot, window)
     evaluated = panel_result(window)
     assert shown_accuracy(window) == f"{evaluated.mean_accuracy:.4f}"
     assert rings(window) == (sorted(evaluated.misclassified.tolist()), MISCLASSIFIED.lower())
 
 
-def test_an_mteb_import_of_pairs_this_corpus_lacks_says_so(qtbot, window, shared_data,
-                                                            tmp_path):
+def test_an_mteb_import_of_pairs_this_corpus_lacks_says_so(qtbot, window, shared_data, tmp_path):
     mteb_layout(tmp_path / "mteb", "STSBenchmark", PUBLISHED)
     open_and_wait(qtbot, window, shared_data / "msrp" / "msr_paraphrase_test.txt")
     window.analyses.import_mteb(str(tmp_path / "mteb"))
     wait_for_job(qtbot, window)
     message = window.statusBar().currentMessage()
-    assert message == ("Imported 1 MTEB result (all-MiniLM-L6-v2 STSBenchmark). Not drawn "
-                       "on msrp: STSBenchmark's 1,379 pairs are not here (open "
-                       "sts/STSBenchmark).")
+    assert message == (
+        "Imported 1 MTEB result (all-MiniLM-L6-v2 STSBenchmark). Not drawn "
+        "on msrp: STSBenchmark's 1,379 pairs are not here (open "
+        "sts/STSBenchmark)."
+    )
 
 
 def test_the_costra_announcement_goes_when_every_job_has_ended(qtbot, window):
     open_and_wait(qtbot, window, "costra")
-    window.views.setCurrentIndex(1)                       # runs and evaluates what it needs
+    window.views.setCurrentIndex(1)  # runs and evaluates what it needs
     assert "Running the Costra run and evaluation" in window.statusBar().currentMessage()
-    qtbot.waitUntil(lambda: not window.is_running and not window.jobs.queued,
-                    timeout=120_000)
+    qtbot.waitUntil(lambda: not window.is_running and not window.jobs.queued, timeout=120_000)
     assert window.current.costra_result is not None
     assert "Running the Costra" not in window.statusBar().currentMessage()
     assert window.jobs.stage.text().startswith("Done in ")
-    assert window.jobs.stage.text().endswith(": costra: bow.")   # the last job, named
+    assert window.jobs.stage.text().endswith(": costra: bow.")  # the last job, named
 
 
 def test_the_line_under_run_names_the_corpus_own_last_job(qtbot, window):
     run_and_wait(qtbot, window)
     stage = window.jobs.stage
-    assert stage.text().startswith("Done in ") and stage.text().endswith(
-        " s: bow on msrp-grouped.")
+    assert stage.text().startswith("Done in ") and stage.text().endswith(" s: bow on msrp-grouped.")
     # A quick Explain is the corpus's last job: the line says it was the Explain.
     window.selection.select([3, 8], focus=3, source="chart")
     window.explaining.action.trigger()

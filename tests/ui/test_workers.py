@@ -15,8 +15,13 @@ def slow_job(steps=20):
 
 def test_job_reports_progress_and_result(qtbot):
     seen, results = [], []
-    handle = start_job(slow_job(), "slow", on_error=results.append,
-                       on_progress=seen.append, on_result=results.append)
+    handle = start_job(
+        slow_job(),
+        "slow",
+        on_error=results.append,
+        on_progress=seen.append,
+        on_result=results.append,
+    )
     with qtbot.waitSignal(handle.worker.finished, timeout=5000):
         pass
     assert results == ["result"] and handle.state == "done"
@@ -27,9 +32,14 @@ def test_job_reports_progress_and_result(qtbot):
 def test_destroyed_owner_cancels_and_silences_the_job(qtbot):
     owner = QWidget()
     results = []
-    handle = start_job(slow_job(200), "slow", on_error=results.append,
-                       on_result=results.append, on_finished=lambda: results.append("end"),
-                       owner=owner)
+    handle = start_job(
+        slow_job(200),
+        "slow",
+        on_error=results.append,
+        on_result=results.append,
+        on_finished=lambda: results.append("end"),
+        owner=owner,
+    )
     with qtbot.waitSignal(handle.worker.finished, timeout=5000):
         owner.deleteLater()
     assert handle.cancelled and handle.state == "cancelled"

@@ -17,12 +17,14 @@ from tests.ui.test_faults import dialog
 
 
 def save_action(window) -> QAction:
-    return next(action for action in window.findChildren(QAction)
-                if action.text() == "&Save workspace")
+    return next(
+        action for action in window.findChildren(QAction) if action.text() == "&Save workspace"
+    )
 
 
 def test_a_costra_result_is_saved_and_reopens_from_another_folder(
-        qtbot, window, tmp_path, monkeypatch):
+    qtbot, window, tmp_path, monkeypatch
+):
     costra_shown(qtbot, window)
     result = window.session.current.costra_result
     monkeypatch.setattr(files_module, "save_file", lambda *_, **__: str(tmp_path / "costra"))
@@ -31,11 +33,11 @@ def test_a_costra_result_is_saved_and_reopens_from_another_folder(
     assert path.is_file() and not window.unsaved
     assert window.windowTitle() == "sentspace — costra.sentspace"
     workspace = load_workspace(path)
-    assert workspace.corpora[0].spec == "costra"                # by name, not a path
+    assert workspace.corpora[0].spec == "costra"  # by name, not a path
     assert "costra" in [entry.name for entry in workspace.evaluations]
 
     elsewhere = tmp_path / "elsewhere"
-    (elsewhere / "costra").mkdir(parents=True)   # a folder of that name is not the corpus
+    (elsewhere / "costra").mkdir(parents=True)  # a folder of that name is not the corpus
     monkeypatch.chdir(elsewhere)
     again = MainWindow()
     qtbot.addWidget(again)
@@ -48,7 +50,8 @@ def test_a_costra_result_is_saved_and_reopens_from_another_folder(
 
 
 def test_a_save_that_fails_says_why_and_quit_keeps_the_window_open(
-        qtbot, window, tmp_path, monkeypatch):
+    qtbot, window, tmp_path, monkeypatch
+):
     @dataclasses.dataclass(frozen=True)
     class Unregistered:
         value: int

@@ -23,9 +23,18 @@ from sentspace.app.ui.charts.results import (
     comparison_chart,
 )
 
-__all__ = ["NEGATIVE", "NO_INTERVAL", "POSITIVE", "AgreementHeatmap", "GroupErrorBars",
-           "MetricBars",
-           "PrecisionRecallChart", "ResultChart", "chart_for", "comparison_chart"]
+__all__ = [
+    "NEGATIVE",
+    "NO_INTERVAL",
+    "POSITIVE",
+    "AgreementHeatmap",
+    "GroupErrorBars",
+    "MetricBars",
+    "PrecisionRecallChart",
+    "ResultChart",
+    "chart_for",
+    "comparison_chart",
+]
 
 #: The chart of each evaluation's result, by evaluation name.
 CHARTS: dict[str, type[ResultChart]] = {
@@ -45,5 +54,5 @@ def chart_for(evaluation: str, result) -> ResultChart | None:
     """The chart that shows ``result`` of ``evaluation``, or None when it has none."""
     chart = CHARTS.get(evaluation)
     if chart is BitextLengthChart and result.query_length is None:
-        return None          # saved before the queries' lengths were kept
+        return None  # saved before the queries' lengths were kept
     return chart(result) if chart is not None else None

@@ -17,7 +17,7 @@ NO_INTERVAL = (math.nan, math.nan)
 
 
 def shortened(text: str, limit: int = 20) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def padded(low: float, high: float, share: float = 0.05) -> tuple[float, float]:
@@ -51,6 +51,7 @@ class ResultChart(pg.GraphicsLayoutWidget):
         """Render the whole chart to a PNG file (``width`` pixels; default: on screen)."""
         # Lazy: only saving a figure needs the exporters (tests/test_lazy_imports.py).
         from pyqtgraph.exporters import ImageExporter  # noqa: PLC0415
+
         exporter = ImageExporter(self.scene())
         if width is not None:
             exporter.parameters()["width"] = width

@@ -66,8 +66,7 @@ class BitextLengthChart(ResultChart):
         self.legend = pg.LegendItem(colCount=3)
         self.legend.layout.setContentsMargins(0, 0, 0, 0)
         self.addItem(self.legend, row=0, col=0)
-        self.plot = self._plot(None, "query length (tokens)", "rank of translation",
-                               row=1, col=0)
+        self.plot = self._plot(None, "query length (tokens)", "rank of translation", row=1, col=0)
         lengths = result.query_length.astype(np.float64)
         self.x = lengths + _spread(len(lengths))
         self.y = np.log10(result.rank.astype(np.float64))
@@ -76,37 +75,54 @@ class BitextLengthChart(ResultChart):
         order = np.random.default_rng(0).permutation(len(lengths))
         brushes = [pg.mkBrush(colour + "99") for colour in DIRECTION_COLOURS]
         self.points = pg.ScatterPlotItem(
-            x=self.x[order], y=self.y[order], data=order, size=5, pen=None,
-            brush=[brushes[d] for d in result.direction[order].tolist()], hoverable=True,
-            hoverBrush=pg.mkBrush(SELECTED), tip=lambda x, y, data: self.describe(data))
+            x=self.x[order],
+            y=self.y[order],
+            data=order,
+            size=5,
+            pen=None,
+            brush=[brushes[d] for d in result.direction[order].tolist()],
+            hoverable=True,
+            hoverBrush=pg.mkBrush(SELECTED),
+            tip=lambda x, y, data: self.describe(data),
+        )
         self.points.sigClicked.connect(self._points_clicked)
         self.plot.addItem(self.points)
         for d, name in enumerate(result.directions):
             # Short, so the three fit in one row of a ~320 px panel; the table counts.
-            sample = pg.ScatterPlotItem(size=7, pen=None,
-                                        brush=pg.mkBrush(DIRECTION_COLOURS[d]))
+            sample = pg.ScatterPlotItem(size=7, pen=None, brush=pg.mkBrush(DIRECTION_COLOURS[d]))
             self.legend.addItem(sample, html.escape(name.replace("->", "→")))
         bins = self.bins
         edges = np.concatenate([bins.low - 0.5, [bins.high[-1] + 0.5]])
-        self.median_line = pg.PlotDataItem(edges, np.log10(bins.median_rank),
-                                           stepMode="center",
-                                           pen=pg.mkPen(SELECTED, width=2.5))
+        self.median_line = pg.PlotDataItem(
+            edges, np.log10(bins.median_rank), stepMode="center", pen=pg.mkPen(SELECTED, width=2.5)
+        )
         self.plot.addItem(self.median_line)
         self.legend.addItem(self.median_line, "median rank")
         self.plot.setToolTip(
             "Median rank and accuracy@1 by query length (both directions):\n"
-            + "\n".join(f"{bins.label(k)} tokens: median {bins.median_rank[k]:g}, "
-                        f"accuracy {bins.accuracy[k]:.3f}, {int(bins.count[k])} queries"
-                        for k in range(len(bins)))
-            + "\nClick a point to select its sentence.")
+            + "\n".join(
+                f"{bins.label(k)} tokens: median {bins.median_rank[k]:g}, "
+                f"accuracy {bins.accuracy[k]:.3f}, {int(bins.count[k])} queries"
+                for k in range(len(bins))
+            )
+            + "\nClick a point to select its sentence."
+        )
         # Ticks at powers of ten, labelled as ranks: 1 (found), 10, 100, 1,000.
         top = math.log10(max(max(result.pool_sizes), 10))
-        self.plot.getAxis("left").setTicks([
-            [(float(p), f"{10 ** p:,}") for p in range(math.floor(top) + 1)],
-            [(math.log10(m * 10 ** p), "") for p in range(math.floor(top) + 1)
-             for m in (2, 5) if m * 10 ** p <= 10 ** top]])
-        self.plot.setXRange(*padded(float(lengths.min()) - 0.5, float(lengths.max()) + 0.5,
-                                    0.02), padding=0)
+        self.plot.getAxis("left").setTicks(
+            [
+                [(float(p), f"{10**p:,}") for p in range(math.floor(top) + 1)],
+                [
+                    (math.log10(m * 10**p), "")
+                    for p in range(math.floor(top) + 1)
+                    for m in (2, 5)
+                    if m * 10**p <= 10**top
+                ],
+            ]
+        )
+        self.plot.setXRange(
+            *padded(float(lengths.min()) - 0.5, float(lengths.max()) + 0.5, 0.02), padding=0
+        )
         # Room for the end ticks' labels, which the axis hides when they overflow it.
         self.plot.setYRange(*padded(0.0, top, 0.07), padding=0)
 
@@ -119,11 +135,16 @@ class BitextLengthChart(ResultChart):
         result = self.result
         k = int(k)
         rank = int(result.rank[k])
-        found = ("found" if result.prediction[k] == result.target[k]
-                 else f"retrieved {result.prediction_id[k]}")
-        return (f"{result.query_id[k]} ({result.directions[result.direction[k]]}), "
-                f"{int(result.query_length[k])} tokens: translation {result.target_id[k]} "
-                f"at rank {rank:,}, {found}")
+        found = (
+            "found"
+            if result.prediction[k] == result.target[k]
+            else f"retrieved {result.prediction_id[k]}"
+        )
+        return (
+            f"{result.query_id[k]} ({result.directions[result.direction[k]]}), "
+            f"{int(result.query_length[k])} tokens: translation {result.target_id[k]} "
+            f"at rank {rank:,}, {found}"
+        )
 
     def scene_position_of(self, k: int) -> QPointF:
         """Scene position of query ``k``'s point."""
@@ -132,8 +153,9 @@ class BitextLengthChart(ResultChart):
     def pick_query(self, k: int) -> None:
         """Emit query ``k``'s sentence."""
         self.query_clicked.emit(int(k))
-        self.picked.emit("sentences", np.array([self.result.query[k]], dtype=np.int64),
-                         self.describe(k))
+        self.picked.emit(
+            "sentences", np.array([self.result.query[k]], dtype=np.int64), self.describe(k)
+        )
 
     def _points_clicked(self, _item, points, _event) -> None:
         if len(points):

@@ -43,43 +43,52 @@ class GroupErrorBars(ResultChart):
         self.groups = ranked[:TOP_GROUPS]
         #: The erring groups the last bar stands for (none: no such bar).
         self.rest = ranked[TOP_GROUPS:]
-        self.counts = np.append(wrong[self.groups],
-                                [wrong[self.rest].sum()] if len(self.rest) else [])
-        self.labels = [f"{shortened(result.group_names[g], 14)} ({wrong[g]}/{members[g]})"
-                       for g in self.groups.tolist()]
+        self.counts = np.append(
+            wrong[self.groups], [wrong[self.rest].sum()] if len(self.rest) else []
+        )
+        self.labels = [
+            f"{shortened(result.group_names[g], 14)} ({wrong[g]}/{members[g]})"
+            for g in self.groups.tolist()
+        ]
         if len(self.rest):
             self.labels.append(f"other {len(self.rest)} group{'s' * (len(self.rest) > 1)}")
         self.plot = self._plot(None, "misclassified sentences", "group (wrong/evaluated)")
         self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.invertY(True)                  # the worst group at the top
+        self.plot.invertY(True)  # the worst group at the top
         rows = np.arange(len(self.counts), dtype=np.float64)
         self.bars = pg.BarGraphItem(
-            x0=0, y=rows, width=self.counts, height=0.7, pen=pg.mkPen(None),
+            x0=0,
+            y=rows,
+            width=self.counts,
+            height=0.7,
+            pen=pg.mkPen(None),
             brushes=[pg.mkBrush(NEGATIVE)] * len(self.groups)
-            + [pg.mkBrush(POSITIVE)] * bool(len(self.rest)))
+            + [pg.mkBrush(POSITIVE)] * bool(len(self.rest)),
+        )
         self.plot.addItem(self.bars)
         left = self.plot.getAxis("left")
         left.setTicks([list(zip(rows.tolist(), self.labels))])
         # As wide as the longest label from the start: an axis that widens itself only
         # once painted leaves its labels out of a chart saved before that.
         metrics = QFontMetrics(left.style["tickFont"] or QFont())
-        left.setWidth(max(map(metrics.horizontalAdvance, self.labels), default=0)
-                      + metrics.height() + 20)
+        left.setWidth(
+            max(map(metrics.horizontalAdvance, self.labels), default=0) + metrics.height() + 20
+        )
         most = max(1, int(self.counts.max(initial=0)))
-        step = max(1, math.ceil(most / 5))            # whole sentences, about five ticks
+        step = max(1, math.ceil(most / 5))  # whole sentences, about five ticks
         self.plot.getAxis("bottom").setTickSpacing(major=step, minor=step)
         self.plot.setXRange(0, most * 1.05, padding=0)
         self.plot.setYRange(-0.5, max(len(rows), 1) - 0.5, padding=0.02)
         total = int(wrong.sum())
         if total == 0:
-            note = pg.TextItem("no sentence misclassified", color="#555555",
-                               anchor=(0.5, 0.5))
+            note = pg.TextItem("no sentence misclassified", color="#555555", anchor=(0.5, 0.5))
             note.setPos(0.5, 0)
             self.plot.addItem(note)
         self.plot.setToolTip(
             f"{total:,} of {len(result.sentence_index):,} sentences misclassified, in "
             f"{len(ranked):,} of {result.n_groups:,} groups. Click a bar to select its "
-            "group's sentences (the last bar: the other groups' misclassified).")
+            "group's sentences (the last bar: the other groups' misclassified)."
+        )
         self.setMinimumHeight(max(len(rows), 3) * ROW_HEIGHT + 70)
 
     @property
@@ -96,14 +105,17 @@ class GroupErrorBars(ResultChart):
         members, wrong = result.group_counts()
         if row < len(self.groups):
             group = int(self.groups[row])
-            return (result.group_sentences(group),
-                    f"group {result.group_names[group]}: {wrong[group]} of "
-                    f"{members[group]} misclassified")
+            return (
+                result.group_sentences(group),
+                f"group {result.group_names[group]}: {wrong[group]} of "
+                f"{members[group]} misclassified",
+            )
         erring = np.isin(result.true_group, self.rest)
         wrongly = erring & (result.predicted_group != result.true_group)
-        return (result.sentence_index[wrongly],
-                f"{int(wrongly.sum()):,} misclassified sentences of {len(self.rest):,} "
-                "other groups")
+        return (
+            result.sentence_index[wrongly],
+            f"{int(wrongly.sum()):,} misclassified sentences of {len(self.rest):,} other groups",
+        )
 
     def pick_bar(self, row: int) -> None:
         self.bar_clicked.emit(row)

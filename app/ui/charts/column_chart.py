@@ -92,14 +92,17 @@ class ColumnChart(pg.PlotWidget):
         self._offset = -0.5 if self.chart.integer and width == 1 else 0.0
         self._x = edges[:-1] + width / 2 + self._offset
         self._width = width * 0.9
-        self.all_bars = pg.BarGraphItem(x=self._x, height=np.zeros(len(self._x)),
-                                        width=self._width, brush=ALL_BRUSH, pen=None)
-        self.shown_bars = pg.BarGraphItem(x=self._x, height=np.zeros(len(self._x)),
-                                          width=self._width, brush=SHOWN_BRUSH, pen=None)
+        self.all_bars = pg.BarGraphItem(
+            x=self._x, height=np.zeros(len(self._x)), width=self._width, brush=ALL_BRUSH, pen=None
+        )
+        self.shown_bars = pg.BarGraphItem(
+            x=self._x, height=np.zeros(len(self._x)), width=self._width, brush=SHOWN_BRUSH, pen=None
+        )
         self.addItem(self.all_bars)
         self.addItem(self.shown_bars)
-        self.region = pg.LinearRegionItem(brush=pg.mkBrush(230, 149, 0, 50),
-                                          pen=pg.mkPen(CHOSEN_BRUSH, width=2))
+        self.region = pg.LinearRegionItem(
+            brush=pg.mkBrush(230, 149, 0, 50), pen=pg.mkPen(CHOSEN_BRUSH, width=2)
+        )
         self.region.setZValue(10)
         self.region.hide()
         self.region.sigRegionChanged.connect(self._region_moved)
@@ -108,24 +111,35 @@ class ColumnChart(pg.PlotWidget):
         self.setFixedHeight(HISTOGRAM_PX)
         low, high = float(edges[0]) + self._offset, float(edges[-1]) + self._offset
         self.setXRange(low, high, padding=0.02)
-        self.setToolTip("Drag across the bars to keep a range; drag its edges to change "
-                        "it; click outside it to clear")
+        self.setToolTip(
+            "Drag across the bars to keep a range; drag its edges to change "
+            "it; click outside it to clear"
+        )
 
     def _build_bars(self) -> None:
         labels = self.chart.labels
         self._rows = [slot for slot, label in enumerate(labels) if label]
         y = np.arange(len(self._rows))
-        self.all_bars = pg.BarGraphItem(x0=0, y=y, height=0.8, width=np.zeros(len(y)),
-                                        brush=ALL_BRUSH, pen=None)
-        self.shown_bars = pg.BarGraphItem(x0=0, y=y, height=0.8, width=np.zeros(len(y)),
-                                          brush=SHOWN_BRUSH, pen=None)
+        self.all_bars = pg.BarGraphItem(
+            x0=0, y=y, height=0.8, width=np.zeros(len(y)), brush=ALL_BRUSH, pen=None
+        )
+        self.shown_bars = pg.BarGraphItem(
+            x0=0, y=y, height=0.8, width=np.zeros(len(y)), brush=SHOWN_BRUSH, pen=None
+        )
         self.addItem(self.all_bars)
         self.addItem(self.shown_bars)
         item = self.getPlotItem()
         item.invertY(True)
         axis = item.getAxis("left")
-        axis.setTicks([[(row, shortened(labels[slot], LABEL_CHARS))
-                        for row, slot in enumerate(self._rows)], []])
+        axis.setTicks(
+            [
+                [
+                    (row, shortened(labels[slot], LABEL_CHARS))
+                    for row, slot in enumerate(self._rows)
+                ],
+                [],
+            ]
+        )
         # Every bar keeps its label: none dropped as overlapping or too wide.
         axis.setStyle(hideOverlappingLabels=False, autoExpandTextSpace=False)
         axis.setWidth(LABEL_PX)
@@ -135,12 +149,12 @@ class ColumnChart(pg.PlotWidget):
 
     # --- drawing -----------------------------------------------------------------
 
-    def show_counts(self, totals: np.ndarray, counts: np.ndarray,
-                    condition: Condition | None) -> None:
+    def show_counts(
+        self, totals: np.ndarray, counts: np.ndarray, condition: Condition | None
+    ) -> None:
         """Bars at ``totals`` (faint) and ``counts`` (solid), ``condition`` marked; a
         chart shown the same counts (the same array) and condition is left alone."""
-        if (self._totals is totals and self._counts is counts
-                and self._condition == condition):
+        if self._totals is totals and self._counts is counts and self._condition == condition:
             return
         self._counts, self._condition = counts, condition
         if self._totals is not totals:
@@ -154,13 +168,17 @@ class ColumnChart(pg.PlotWidget):
                 self.all_bars.setOpts(width=totals[self._rows])
                 self.setXRange(0, max(float(totals[self._rows].max()), 1.0), padding=0.02)
         if self.chart.numeric:
-            self.shown_bars.setOpts(height=counts[:len(self._x)])
+            self.shown_bars.setOpts(height=counts[: len(self._x)])
             self._show_range(condition if isinstance(condition, Range) else None)
             return
         chosen = set(condition.names) if isinstance(condition, Chosen) else set()
-        self.shown_bars.setOpts(width=counts[self._rows], brushes=[
-            self._chosen_brush if self.name_of(slot) in chosen else self._shown_brush
-            for slot in self._rows])
+        self.shown_bars.setOpts(
+            width=counts[self._rows],
+            brushes=[
+                self._chosen_brush if self.name_of(slot) in chosen else self._shown_brush
+                for slot in self._rows
+            ],
+        )
 
     def _show_range(self, condition: Range | None) -> None:
         if condition is None:
@@ -168,7 +186,7 @@ class ColumnChart(pg.PlotWidget):
             self.region.hide()
             return
         if self._brushed == (condition.low, condition.high) and self.region.isVisible():
-            return                       # the user's own drag: leave the edges under it
+            return  # the user's own drag: leave the edges under it
         self._brushed = (condition.low, condition.high)
         pad = 0.5 if self.chart.integer else 0.0
         self.region.blockSignals(True)

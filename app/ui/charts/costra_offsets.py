@@ -50,38 +50,61 @@ class CostraOffsetsChart(ResultChart):
         self.analogy = self._plot("Analogy", "MRR", "", row=0, col=1)
         for plot in (self.plot, self.analogy):
             plot.titleLabel.setText(plot.titleLabel.text, size=TITLE_SIZE)
-        self.plot.setToolTip("Offset consistency: mean cosine of the offsets (seed to "
-                             "transformation) of different seed groups, per type; grey: "
-                             "the same with the types shuffled")
-        self.analogy.setToolTip("Analogy: each seed plus the mean offset of the other "
-                                "groups, ranked among the sentences; MRR (bar) and "
-                                "accuracy (diamond)")
+        self.plot.setToolTip(
+            "Offset consistency: mean cosine of the offsets (seed to "
+            "transformation) of different seed groups, per type; grey: "
+            "the same with the types shuffled"
+        )
+        self.analogy.setToolTip(
+            "Analogy: each seed plus the mean offset of the other "
+            "groups, ranked among the sentences; MRR (bar) and "
+            "accuracy (diamond)"
+        )
         self.analogy.setYLink(self.plot)
-        self.analogy.hideAxis("left")    # the types are named once, on the left
+        self.analogy.hideAxis("left")  # the types are named once, on the left
         self.analogy.getAxis("bottom").setTicks([[(0, "0"), (0.5, "0.5"), (1, "1")]])
         self.analogy.setPreferredWidth(ANALOGY_WIDTH)
         self.analogy.setMaximumWidth(ANALOGY_WIDTH)
-        self.key = self.addLabel("grey: types shuffled · ◆ analogy accuracy", row=1, col=0,
-                                 colspan=2, size=KEY_SIZE, color="#555")
+        self.key = self.addLabel(
+            "grey: types shuffled · ◆ analogy accuracy",
+            row=1,
+            col=0,
+            colspan=2,
+            size=KEY_SIZE,
+            color="#555",
+        )
         # Room at the right for half of the last tick label ("1" of the analogy axis).
         self.ci.setContentsMargins(2, 2, RIGHT_MARGIN, 2)
-        self.bars = pg.BarGraphItem(x0=0, y=y, height=0.6, width=self.consistency,
-                                    brush=pg.mkBrush(POSITIVE), pen=None)
-        self.baseline_bars = pg.BarGraphItem(x0=0, y=y, height=0.2, width=baseline,
-                                             brush=pg.mkBrush(UNGROUPED), pen=None)
+        self.bars = pg.BarGraphItem(
+            x0=0, y=y, height=0.6, width=self.consistency, brush=pg.mkBrush(POSITIVE), pen=None
+        )
+        self.baseline_bars = pg.BarGraphItem(
+            x0=0, y=y, height=0.2, width=baseline, brush=pg.mkBrush(UNGROUPED), pen=None
+        )
         for item in (self.bars, self.baseline_bars):
             self.plot.addItem(item)
-        self.mrr = pg.BarGraphItem(x0=0, y=y, height=0.6, width=np.nan_to_num(result.mrr),
-                                   brush=pg.mkBrush(UNGROUPED), pen=None)
-        self.accuracy = pg.ScatterPlotItem(x=np.nan_to_num(result.accuracy), y=y, symbol="d",
-                                           size=9, brush=pg.mkBrush(SELECTED), pen=None)
+        self.mrr = pg.BarGraphItem(
+            x0=0,
+            y=y,
+            height=0.6,
+            width=np.nan_to_num(result.mrr),
+            brush=pg.mkBrush(UNGROUPED),
+            pen=None,
+        )
+        self.accuracy = pg.ScatterPlotItem(
+            x=np.nan_to_num(result.accuracy),
+            y=y,
+            symbol="d",
+            size=9,
+            brush=pg.mkBrush(SELECTED),
+            pen=None,
+        )
         self.analogy.addItem(self.mrr)
         self.analogy.addItem(self.accuracy)
-        self.analogy.setXRange(0, 1, padding=0.1)    # room for the labels 0 and 1
+        self.analogy.setXRange(0, 1, padding=0.1)  # room for the labels 0 and 1
         self.plot.getAxis("left").setTicks([list(zip(y.tolist(), names))])
         shown = np.concatenate([self.consistency, baseline])
-        self.plot.setXRange(*padded(min(0.0, float(shown.min())), float(shown.max())),
-                            padding=0)
+        self.plot.setXRange(*padded(min(0.0, float(shown.min())), float(shown.max())), padding=0)
         self.plot.setYRange(-0.6, len(names) - 0.4, padding=0)
 
     def scene_position_of(self, k: int) -> QPointF:
@@ -93,6 +116,9 @@ class CostraOffsetsChart(ResultChart):
             return
         point = self.plot.vb.mapSceneToView(scene_position)
         k = int(round(point.y()))
-        if 0 <= k < len(self.consistency) and abs(point.y() - k) <= 0.3 \
-                and min(0.0, self.consistency[k]) <= point.x() <= max(0.0, self.consistency[k]):
+        if (
+            0 <= k < len(self.consistency)
+            and abs(point.y() - k) <= 0.3
+            and min(0.0, self.consistency[k]) <= point.x() <= max(0.0, self.consistency[k])
+        ):
             self.type_clicked.emit(self.result.type_names[k])

@@ -44,6 +44,7 @@ def chart_bytes(chart, svg: bool, title: str = "") -> bytes:
     else:
         # Lazy: only saving a figure needs the exporters (tests/test_lazy_imports.py).
         from pyqtgraph.exporters import ImageExporter  # noqa: PLC0415
+
         image = ImageExporter(chart.scene()).export(toBytes=True)
         if not image.save(buffer, "PNG"):
             raise OSError("the chart could not be drawn as PNG")
@@ -66,9 +67,13 @@ def save_chart_or_say(parent: QWidget, chart, path: str | Path, title: str = "")
         save_chart(chart, path, title)
     except OSError as error:
         reason = error.strerror or str(error)
-        box = QMessageBox(QMessageBox.Icon.Warning, "The chart is not saved",
-                          f"{path} could not be written: {reason}.",
-                          QMessageBox.StandardButton.Ok, parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "The chart is not saved",
+            f"{path} could not be written: {reason}.",
+            QMessageBox.StandardButton.Ok,
+            parent,
+        )
         box.setObjectName("error-dialog")
         box.open()
         return False

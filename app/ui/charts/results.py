@@ -54,22 +54,36 @@ class PrecisionRecallChart(ResultChart):
         super().__init__(parent)
         self.result = result
         f1, threshold = result.best_f1
-        self.plot = self._plot(f"PR curve, AP {result.average_precision:.4f}", "recall",
-                               "precision")
+        self.plot = self._plot(
+            f"PR curve, AP {result.average_precision:.4f}", "recall", "precision"
+        )
         dashed = pg.mkPen("#888888", style=Qt.PenStyle.DashLine)
         self.baseline = pg.InfiniteLine(pos=float(result.label.mean()), angle=0, pen=dashed)
         self.plot.addItem(self.baseline)
-        self.curve = pg.PlotDataItem(result.recall, result.precision,
-                                     pen=pg.mkPen(POSITIVE, width=2), symbol="o",
-                                     symbolSize=5, symbolPen=None, symbolBrush=POSITIVE)
+        self.curve = pg.PlotDataItem(
+            result.recall,
+            result.precision,
+            pen=pg.mkPen(POSITIVE, width=2),
+            symbol="o",
+            symbolSize=5,
+            symbolPen=None,
+            symbolBrush=POSITIVE,
+        )
         self.curve.sigPointsClicked.connect(self._points_clicked)
         self.plot.addItem(self.curve)
         best = int(np.flatnonzero(result.thresholds == threshold)[0])
-        self.best = pg.ScatterPlotItem([result.recall[best]], [result.precision[best]],
-                                       size=12, brush=None, pen=pg.mkPen(SELECTED, width=2))
+        self.best = pg.ScatterPlotItem(
+            [result.recall[best]],
+            [result.precision[best]],
+            size=12,
+            brush=None,
+            pen=pg.mkPen(SELECTED, width=2),
+        )
         self.plot.addItem(self.best)
-        self.plot.setToolTip(f"best F1 {f1:.4f} at cosine >= {threshold:.4f} (ringed); "
-                             "dashed: positive rate. Click a point for its predicted pairs.")
+        self.plot.setToolTip(
+            f"best F1 {f1:.4f} at cosine >= {threshold:.4f} (ringed); "
+            "dashed: positive rate. Click a point for its predicted pairs."
+        )
         self.plot.setXRange(*padded(0.0, 1.0, 0.02), padding=0)
         self.plot.setYRange(*padded(0.0, 1.0, 0.02), padding=0)
 
@@ -86,9 +100,12 @@ class PrecisionRecallChart(ResultChart):
             return
         chosen = result.cosine >= result.thresholds[k]
         hits = int(result.label[chosen].sum())
-        self.picked.emit("pairs", result.pair_index[chosen],
-                         f"{int(chosen.sum())} pairs with cosine >= "
-                         f"{result.thresholds[k]:.4f} ({hits} paraphrases)")
+        self.picked.emit(
+            "pairs",
+            result.pair_index[chosen],
+            f"{int(chosen.sum())} pairs with cosine >= "
+            f"{result.thresholds[k]:.4f} ({hits} paraphrases)",
+        )
 
     def _points_clicked(self, _item, points, _event) -> None:
         if len(points):
@@ -115,23 +132,32 @@ class LearningCurveChart(ResultChart):
         accuracy = np.asarray(result.accuracy, dtype=np.float64)
         # With intervals turned off none is drawn (a zero-length one reads as certainty).
         drawn = slice(None) if result.ci else slice(0)
-        low, high = (np.array(result.ci, dtype=np.float64).T if result.ci
-                     else (accuracy, accuracy))
-        self.error_bars = pg.ErrorBarItem(x=x[drawn], y=accuracy[drawn],
-                                          top=(high - accuracy)[drawn],
-                                          bottom=(accuracy - low)[drawn], beam=0.03,
-                                          pen=pg.mkPen("#555555"))
+        low, high = np.array(result.ci, dtype=np.float64).T if result.ci else (accuracy, accuracy)
+        self.error_bars = pg.ErrorBarItem(
+            x=x[drawn],
+            y=accuracy[drawn],
+            top=(high - accuracy)[drawn],
+            bottom=(accuracy - low)[drawn],
+            beam=0.03,
+            pen=pg.mkPen("#555555"),
+        )
         self.plot.addItem(self.error_bars)
-        self.curve = pg.PlotDataItem(x, accuracy, pen=pg.mkPen(POSITIVE, width=2),
-                                     symbol="o", symbolSize=8, symbolBrush=POSITIVE)
+        self.curve = pg.PlotDataItem(
+            x,
+            accuracy,
+            pen=pg.mkPen(POSITIVE, width=2),
+            symbol="o",
+            symbolSize=8,
+            symbolBrush=POSITIVE,
+        )
         self.curve.sigPointsClicked.connect(self._points_clicked)
         self.plot.addItem(self.curve)
         # Ticks at the sizes actually trained on: log-spaced, labelled in pairs.
         self.plot.getAxis("bottom").setTicks(
-            [[(float(v), f"{n:,}") for v, n in zip(x, result.n_train)]])
+            [[(float(v), f"{n:,}") for v, n in zip(x, result.n_train)]]
+        )
         self.plot.setXRange(*padded(float(x.min()), float(x.max())), padding=0)
-        self.plot.setYRange(*padded(float(np.nanmin(low)), float(np.nanmax(high))),
-                            padding=0)
+        self.plot.setYRange(*padded(float(np.nanmin(low)), float(np.nanmax(high))), padding=0)
 
     @property
     def point_count(self) -> int:
@@ -142,8 +168,11 @@ class LearningCurveChart(ResultChart):
         self.point_clicked.emit(k)
         result = self.result
         wrong = result.test_pair_index[~result.correct[k]]
-        self.picked.emit("pairs", wrong, f"{len(wrong)} test pairs misclassified after "
-                         f"training on {result.n_train[k]:,} pairs")
+        self.picked.emit(
+            "pairs",
+            wrong,
+            f"{len(wrong)} test pairs misclassified after training on {result.n_train[k]:,} pairs",
+        )
 
     def _points_clicked(self, _item, points, _event) -> None:
         if len(points):
@@ -175,8 +204,9 @@ class HistogramChart(ResultChart):
         # cut at its edge.
         self.legend = pg.LegendItem(colCount=2)
         self.addItem(self.legend, row=0, col=0, colspan=2)
-        for column, (name, label) in enumerate((("cosine", "cosine similarity"),
-                                                ("overlap", "word overlap (Jaccard)"))):
+        for column, (name, label) in enumerate(
+            (("cosine", "cosine similarity"), ("overlap", "word overlap (Jaccard)"))
+        ):
             edges, counts = data_bins(result, name)
             # No title: it would repeat the axis title and widen the plot past the panel.
             plot = self._plot(None, label, "pairs", row=1, col=column)
@@ -185,13 +215,19 @@ class HistogramChart(ResultChart):
             for side, colour in enumerate((POSITIVE, NEGATIVE)):
                 brush = pg.mkColor(colour)
                 brush.setAlpha(120)
-                item = pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts[side],
-                                       brush=brush, pen=pg.mkPen(colour))
+                item = pg.BarGraphItem(
+                    x0=edges[:-1],
+                    x1=edges[1:],
+                    height=counts[side],
+                    brush=brush,
+                    pen=pg.mkPen(colour),
+                )
                 plot.addItem(item)
                 if legend is not None:
                     # Labels are HTML: "score < 3" lost all after its "<".
-                    legend.addItem(item, html.escape(f"{result.side_names[side]} "
-                                                     f"({int(counts[side].sum())})"))
+                    legend.addItem(
+                        item, html.escape(f"{result.side_names[side]} ({int(counts[side].sum())})")
+                    )
                 bars.append(item)
             plot.setXRange(float(edges[0]), float(edges[-1]), padding=0.02)
             plot.setYRange(0, max(1, int(counts.max())) * 1.05, padding=0)
@@ -215,9 +251,12 @@ class HistogramChart(ResultChart):
         chosen = (bins == bin_index) & np.isin(result.side, sides)
         self.bin_clicked.emit(name, bin_index)
         names = " and ".join(result.side_names[row] for row in rows) or "no side"
-        self.picked.emit("pairs", result.pair_index[chosen],
-                         f"{int(chosen.sum())} {names} pairs with {name} in "
-                         f"[{edges[bin_index]:.3f}, {edges[bin_index + 1]:.3f}]")
+        self.picked.emit(
+            "pairs",
+            result.pair_index[chosen],
+            f"{int(chosen.sum())} {names} pairs with {name} in "
+            f"[{edges[bin_index]:.3f}, {edges[bin_index + 1]:.3f}]",
+        )
 
     def click_at(self, scene_position: QPointF) -> None:
         for name, plot in self.plots.items():
@@ -226,8 +265,9 @@ class HistogramChart(ResultChart):
             point = plot.vb.mapSceneToView(scene_position)
             edges = self.edges[name]
             if edges[0] <= point.x() <= edges[-1] and point.y() > 0:
-                bin_index = min(int(np.searchsorted(edges, point.x(), side="right")) - 1,
-                                len(edges) - 2)
+                bin_index = min(
+                    int(np.searchsorted(edges, point.x(), side="right")) - 1, len(edges) - 2
+                )
                 self.pick_bin(name, bin_index, point.y())
 
 
@@ -249,22 +289,35 @@ class RelatednessScatter(ResultChart):
         # already say what is plotted, and the table gives the digits.
         # The y axis: the cosine, or the score learned on other pairs.
         self.measure = "cosine" if result.similarity == "cosine" else "learned score"
-        self.plot = self._plot(f"Spearman {pooled.spearman:.3f}, Pearson {pooled.pearson:.3f}",
-                               "gold score", self.measure)
+        self.plot = self._plot(
+            f"Spearman {pooled.spearman:.3f}, Pearson {pooled.pearson:.3f}",
+            "gold score",
+            self.measure,
+        )
         # Each point's data is its position in the result, so its text names the pair
         # by the dataset's id.
         self.points = pg.ScatterPlotItem(
-            x=result.gold, y=result.cosine, data=np.arange(len(result.pair_index)), size=6,
-            pen=None, brush=pg.mkBrush(POSITIVE + "99"), hoverable=True,
-            tip=lambda x, y, data: f"pair {result.pair_id[data]}: gold {x:.2f}, "
-                                   f"{self.measure} {y:.3f}")
+            x=result.gold,
+            y=result.cosine,
+            data=np.arange(len(result.pair_index)),
+            size=6,
+            pen=None,
+            brush=pg.mkBrush(POSITIVE + "99"),
+            hoverable=True,
+            tip=lambda x, y, data: (
+                f"pair {result.pair_id[data]}: gold {x:.2f}, {self.measure} {y:.3f}"
+            ),
+        )
         self.points.sigClicked.connect(self._points_clicked)
         self.plot.addItem(self.points)
         low, high = result.gold_range
-        self.plot.setXRange(*padded(min(low, float(result.gold.min())),
-                                     max(high, float(result.gold.max()))), padding=0)
-        self.plot.setYRange(*padded(float(result.cosine.min()), float(result.cosine.max())),
-                            padding=0)
+        self.plot.setXRange(
+            *padded(min(low, float(result.gold.min())), max(high, float(result.gold.max()))),
+            padding=0,
+        )
+        self.plot.setYRange(
+            *padded(float(result.cosine.min()), float(result.cosine.max())), padding=0
+        )
 
     @property
     def point_count(self) -> int:
@@ -273,9 +326,12 @@ class RelatednessScatter(ResultChart):
     def pick_pair(self, pair: int) -> None:
         self.pair_clicked.emit(pair)
         k = int(np.flatnonzero(self.result.pair_index == pair)[0])
-        self.picked.emit("pairs", np.array([pair]),
-                         f"pair {self.result.pair_id[k]}: gold {self.result.gold[k]:.2f}, "
-                         f"{self.measure} {self.result.cosine[k]:.4f}")
+        self.picked.emit(
+            "pairs",
+            np.array([pair]),
+            f"pair {self.result.pair_id[k]}: gold {self.result.gold[k]:.2f}, "
+            f"{self.measure} {self.result.cosine[k]:.4f}",
+        )
 
     def _points_clicked(self, _item, points, _event) -> None:
         if len(points):
@@ -305,19 +361,26 @@ class RankBands(ResultChart):
         self.band = np.searchsorted(self.bounds, result.rank, side="left")
         self.counts = np.bincount(self.band, minlength=len(self.bounds) + 1)
         lows = np.concatenate([[1], self.bounds[:-1] + 1])
-        self.labels = tuple([f"{low:,}" if low == high else f"{low:,}–{high:,}"
-                             for low, high in zip(lows.tolist(), self.bounds.tolist())]
-                            + [f"> {self.bounds[-1]:,}"])
+        self.labels = tuple(
+            [
+                f"{low:,}" if low == high else f"{low:,}–{high:,}"
+                for low, high in zip(lows.tolist(), self.bounds.tolist())
+            ]
+            + [f"> {self.bounds[-1]:,}"]
+        )
         self.plot = self._plot(None, "rank of the partner", "queries")
         x = np.arange(len(self.counts), dtype=np.float64)
-        self.bars = pg.BarGraphItem(x=x, height=self.counts, width=0.7,
-                                    brush=pg.mkBrush(POSITIVE), pen=pg.mkPen(None))
+        self.bars = pg.BarGraphItem(
+            x=x, height=self.counts, width=0.7, brush=pg.mkBrush(POSITIVE), pen=pg.mkPen(None)
+        )
         self.plot.addItem(self.bars)
         self.plot.getAxis("bottom").setTicks([list(zip(x.tolist(), self.labels))])
         self.plot.setXRange(-0.5, len(x) - 0.5, padding=0.02)
         self.plot.setYRange(0, max(1, int(self.counts.max())) * 1.05, padding=0)
-        self.plot.setToolTip("Queries by the rank of their partner among the other pool "
-                             "sentences. Click a bar to select its queries' sentences.")
+        self.plot.setToolTip(
+            "Queries by the rank of their partner among the other pool "
+            "sentences. Click a bar to select its queries' sentences."
+        )
 
     def pick_band(self, b: int) -> None:
         """Emit the sentences of the queries in band ``b``: each query and its partner."""
@@ -325,10 +388,14 @@ class RankBands(ResultChart):
         result = self.result
         chosen = self.band == b
         sentences = np.unique(np.concatenate([result.query[chosen], result.target[chosen]]))
-        where = (f"beyond rank {self.bounds[-1]:,}" if b == len(self.bounds)
-                 else f"at rank {self.labels[b]}")
-        self.picked.emit("sentences", sentences,
-                         f"{int(chosen.sum()):,} queries with the partner {where}")
+        where = (
+            f"beyond rank {self.bounds[-1]:,}"
+            if b == len(self.bounds)
+            else f"at rank {self.labels[b]}"
+        )
+        self.picked.emit(
+            "sentences", sentences, f"{int(chosen.sum()):,} queries with the partner {where}"
+        )
 
     def click_at(self, scene_position: QPointF) -> None:
         if not self.plot.vb.sceneBoundingRect().contains(scene_position):
@@ -365,13 +432,15 @@ class AgreementHeatmap(ResultChart):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.invertY(True)  # row 0 at the top, as in a table
         colour_map = pg.colormap.get("viridis")
-        self.image = pg.ImageItem(result.agreement, axisOrder="row-major",
-                                  levels=(0.0, 1.0))
+        self.image = pg.ImageItem(result.agreement, axisOrder="row-major", levels=(0.0, 1.0))
         self.image.setRect(0, 0, n, n)
         self.plot.addItem(self.image)
-        self.colour_bar = pg.ColorBarItem(values=(0.0, 1.0), colorMap=colour_map,
-                                          interactive=False,
-                                          label="P(same wrong group | both wrong)")
+        self.colour_bar = pg.ColorBarItem(
+            values=(0.0, 1.0),
+            colorMap=colour_map,
+            interactive=False,
+            label="P(same wrong group | both wrong)",
+        )
         self.colour_bar.setImageItem(self.image, insert_in=self.plot)
         self.cell_text: list[list[pg.TextItem]] = []
         agreement = result.agreement
@@ -380,22 +449,33 @@ class AgreementHeatmap(ResultChart):
             for j in range(n):
                 # Light text on the dark (low) end of viridis, dark text on the bright end.
                 dark = np.isnan(agreement[i, j]) or agreement[i, j] > 0.6
-                text = pg.TextItem(f"{result.numerator[i, j]}/{result.denominator[i, j]}",
-                                   color="#000000" if dark else "#ffffff", anchor=(0.5, 0.5))
+                text = pg.TextItem(
+                    f"{result.numerator[i, j]}/{result.denominator[i, j]}",
+                    color="#000000" if dark else "#ffffff",
+                    anchor=(0.5, 0.5),
+                )
                 text.setPos(j + 0.5, i + 0.5)
                 self.plot.addItem(text)
                 row.append(text)
             self.cell_text.append(row)
         # Rows carry the (shortened) names and mistake totals, columns just the numbers,
         # so long encoder names neither collide under the matrix nor squeeze it.
-        self.plot.getAxis("left").setTicks([[
-            (k + 0.5, f"{k + 1}. {shortened(name)} ({int(m)})")
-            for k, (name, m) in enumerate(zip(result.names, result.mistakes))]])
+        self.plot.getAxis("left").setTicks(
+            [
+                [
+                    (k + 0.5, f"{k + 1}. {shortened(name)} ({int(m)})")
+                    for k, (name, m) in enumerate(zip(result.names, result.mistakes))
+                ]
+            ]
+        )
         self.plot.getAxis("bottom").setTicks([[(k + 0.5, str(k + 1)) for k in range(n)]])
         self.plot.setLabel("left", "encoder (mistakes)")
-        self.plot.setToolTip("\n".join(f"{k + 1}. {name}: {int(m)} mistakes"
-                                        for k, (name, m) in enumerate(zip(result.names,
-                                                                          result.mistakes))))
+        self.plot.setToolTip(
+            "\n".join(
+                f"{k + 1}. {name}: {int(m)} mistakes"
+                for k, (name, m) in enumerate(zip(result.names, result.mistakes))
+            )
+        )
         self.plot.setXRange(0, n, padding=0.02)
         self.plot.setYRange(0, n, padding=0.02)
 
@@ -416,9 +496,12 @@ class AgreementHeatmap(ResultChart):
         self.cell_clicked.emit(i, j)
         result = self.result
         names = result.names
-        what = (f"{names[i]}'s {result.denominator[i, j]} mistakes" if i == j else
-                f"{result.numerator[i, j]} of {result.denominator[i, j]} sentences both "
-                f"{names[i]} and {names[j]} got wrong, in the same wrong group")
+        what = (
+            f"{names[i]}'s {result.denominator[i, j]} mistakes"
+            if i == j
+            else f"{result.numerator[i, j]} of {result.denominator[i, j]} sentences both "
+            f"{names[i]} and {names[j]} got wrong, in the same wrong group"
+        )
         self.picked.emit("sentences", result.same_mistake(i, j), what)
 
     def click_at(self, scene_position: QPointF) -> None:
@@ -445,29 +528,46 @@ class MetricBars(ResultChart):
 
     bar_clicked = Signal(int)
 
-    def __init__(self, metric: str, labels: Sequence[str], values: Sequence[float],
-                 intervals: Sequence[tuple[float, float]], parent: QWidget | None = None,
-                 imported: Sequence[bool] = (), labelled: Sequence[bool] = ()):
+    def __init__(
+        self,
+        metric: str,
+        labels: Sequence[str],
+        values: Sequence[float],
+        intervals: Sequence[tuple[float, float]],
+        parent: QWidget | None = None,
+        imported: Sequence[bool] = (),
+        labelled: Sequence[bool] = (),
+    ):
         super().__init__(parent)
         self.metric, self.labels = metric, tuple(labels)
         self.values = np.asarray(values, dtype=np.float64)
         self.intervals = np.asarray(intervals, dtype=np.float64).reshape(-1, 2)
         count = len(self.values)
-        self.imported = np.asarray(imported, dtype=bool).reshape(-1) if len(imported) \
+        self.imported = (
+            np.asarray(imported, dtype=bool).reshape(-1)
+            if len(imported)
             else np.zeros(count, dtype=bool)
-        labelled = np.asarray(labelled, dtype=bool).reshape(-1) if len(labelled) \
+        )
+        labelled = (
+            np.asarray(labelled, dtype=bool).reshape(-1)
+            if len(labelled)
             else np.zeros(count, dtype=bool)
+        )
         x = np.arange(count, dtype=np.float64)
         # The metric names the axis: a title repeating it was wider than the panel
         # beside the views (~370 px at 1280x800) and pushed the last bars out of view.
         self.plot = self._plot("95% bootstrap CI", "", metric)
         hatched = QBrush(QColor(IMPORTED_COLOUR), Qt.BrushStyle.BDiagPattern)
         self.bars = pg.BarGraphItem(
-            x=x, height=self.values, width=0.6,
-            brushes=[hatched if imported else pg.mkBrush(POSITIVE)
-                     for imported in self.imported],
-            pens=[pg.mkPen(IMPORTED_COLOUR, width=1.5) if imported else pg.mkPen(None)
-                  for imported in self.imported])
+            x=x,
+            height=self.values,
+            width=0.6,
+            brushes=[hatched if imported else pg.mkBrush(POSITIVE) for imported in self.imported],
+            pens=[
+                pg.mkPen(IMPORTED_COLOUR, width=1.5) if imported else pg.mkPen(None)
+                for imported in self.imported
+            ],
+        )
         self.plot.addItem(self.bars)
         #: The values written above the labelled bars.
         self.value_labels: list[pg.TextItem] = []
@@ -477,8 +577,9 @@ class MetricBars(ResultChart):
                 # Beyond the end of the bar's interval, which it would cover.
                 ends = self.intervals[k][np.isfinite(self.intervals[k])]
                 end = max([value, *ends]) if value >= 0 else min([value, *ends])
-                text = pg.TextItem(f"{value:.4f}", color="#000000",
-                                   anchor=(0.5, 1.0 if value >= 0 else 0.0))
+                text = pg.TextItem(
+                    f"{value:.4f}", color="#000000", anchor=(0.5, 1.0 if value >= 0 else 0.0)
+                )
                 text.setPos(float(k), float(end))
                 self.plot.addItem(text)
                 self.value_labels.append(text)
@@ -486,26 +587,32 @@ class MetricBars(ResultChart):
         # certainty.
         known = np.isfinite(self.intervals).all(axis=1)
         low, high = self.intervals[known, 0], self.intervals[known, 1]
-        self.error_bars = pg.ErrorBarItem(x=x[known], y=self.values[known],
-                                          top=high - self.values[known],
-                                          bottom=self.values[known] - low, beam=0.25,
-                                          pen=pg.mkPen("#000000", width=1.5))
+        self.error_bars = pg.ErrorBarItem(
+            x=x[known],
+            y=self.values[known],
+            top=high - self.values[known],
+            bottom=self.values[known] - low,
+            beam=0.25,
+            pen=pg.mkPen("#000000", width=1.5),
+        )
         self.plot.addItem(self.error_bars)
         # An imported bar's name on two lines: "all-MiniLM-L6-v2" over "(MTEB, imported)",
         # with the height the second line takes.
         if self.imported.any():
             self.setMinimumHeight(MIN_HEIGHT + 16)
             bottom = self.plot.getAxis("bottom")
-            bottom.setHeight(bottom.height() + QFontMetrics(
-                bottom.style["tickFont"] or QFont()).height())
-        ticks = [label.replace(" (", "\n(", 1) if outside else label
-                 for label, outside in zip(self.labels, self.imported)]
+            bottom.setHeight(
+                bottom.height() + QFontMetrics(bottom.style["tickFont"] or QFont()).height()
+            )
+        ticks = [
+            label.replace(" (", "\n(", 1) if outside else label
+            for label, outside in zip(self.labels, self.imported)
+        ]
         self.plot.getAxis("bottom").setTicks([list(zip(x.tolist(), ticks))])
         self.plot.setXRange(-0.5, len(x) - 0.5, padding=0.02)
         shown = np.concatenate([self.values, low, high])
-        bottom, top = padded(min(0.0, float(np.nanmin(shown))),
-                             max(0.0, float(np.nanmax(shown))))
-        if self.value_labels:                       # room for the values above the bars
+        bottom, top = padded(min(0.0, float(np.nanmin(shown))), max(0.0, float(np.nanmax(shown))))
+        if self.value_labels:  # room for the values above the bars
             top += 0.3 * (top - bottom)
         self.plot.setYRange(bottom, top, padding=0)
 
@@ -522,8 +629,11 @@ class MetricBars(ResultChart):
             return
         point = self.plot.vb.mapSceneToView(scene_position)
         k = int(round(point.x()))
-        if 0 <= k < len(self.values) and abs(point.x() - k) <= 0.3 \
-                and min(0.0, self.values[k]) <= point.y() <= max(0.0, self.values[k]):
+        if (
+            0 <= k < len(self.values)
+            and abs(point.x() - k) <= 0.3
+            and min(0.0, self.values[k]) <= point.y() <= max(0.0, self.values[k])
+        ):
             self.bar_clicked.emit(k)
 
 
@@ -533,12 +643,22 @@ def comparison_chart(metric: str, results: Sequence) -> MetricBars:
     ``app.mteb_results.arrange``) is a bar of its main score with no interval; it and
     the runs of the same model carry their values."""
     imported = [getattr(result, "imported", False) for result in results]
-    metrics = [(result.main_score, NO_INTERVAL) if outside
-               else result.intervals().get(metric, (math.nan, NO_INTERVAL))
-               for result, outside in zip(results, imported)]
+    metrics = [
+        (result.main_score, NO_INTERVAL)
+        if outside
+        else result.intervals().get(metric, (math.nan, NO_INTERVAL))
+        for result, outside in zip(results, imported)
+    ]
     scores = [result for result, outside in zip(results, imported) if outside]
-    labelled = [outside or any(same_model(score, result.provenance) for score in scores)
-                for result, outside in zip(results, imported)]
-    return MetricBars(metric, [r.provenance.encoder_name for r in results],
-                      [value for value, _ in metrics], [bounds for _, bounds in metrics],
-                      imported=imported, labelled=labelled)
+    labelled = [
+        outside or any(same_model(score, result.provenance) for score in scores)
+        for result, outside in zip(results, imported)
+    ]
+    return MetricBars(
+        metric,
+        [r.provenance.encoder_name for r in results],
+        [value for value, _ in metrics],
+        [bounds for _, bounds in metrics],
+        imported=imported,
+        labelled=labelled,
+    )

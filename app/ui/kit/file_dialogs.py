@@ -16,8 +16,14 @@ from sentspace.app.workspace import config_dir
 #: What a dialog is for; each remembers its own last folder, so exporting a figure does
 #: not send the next Open corpus to the figures' folder.
 CORPORA, WORKSPACES, EXPORTS, ENCODERS, JOURNALS, REVIEW_BATCHES, RESULTS = (
-    "corpora", "workspaces", "exports", "encoders", "journals", "review-batches",
-    "results")
+    "corpora",
+    "workspaces",
+    "exports",
+    "encoders",
+    "journals",
+    "review-batches",
+    "results",
+)
 PURPOSES = (CORPORA, WORKSPACES, EXPORTS, ENCODERS, JOURNALS, REVIEW_BATCHES, RESULTS)
 FOLDER_KEY = "last-folder"
 
@@ -50,8 +56,7 @@ def open_file(parent: QWidget, title: str, filters: str, *, purpose: str) -> str
 
 def open_folder(parent: QWidget, title: str, *, purpose: str) -> str:
     """The folder chosen ("" when cancelled)."""
-    return _remember(QFileDialog.getExistingDirectory(parent, title, last_folder(purpose)),
-                     purpose)
+    return _remember(QFileDialog.getExistingDirectory(parent, title, last_folder(purpose)), purpose)
 
 
 def save_file(parent: QWidget, title: str, filters: str, *, purpose: str = EXPORTS) -> str:
@@ -62,8 +67,11 @@ def save_file(parent: QWidget, title: str, filters: str, *, purpose: str = EXPOR
     if not typed:
         return ""
     path = completed_name(typed, chosen or filters.split(";;")[0], filters)
-    if path != Path(typed) and path.exists() and QMessageBox.question(
-            parent, title, f"{path.name} already exists. Replace it?") \
-            != QMessageBox.StandardButton.Yes:
+    if (
+        path != Path(typed)
+        and path.exists()
+        and QMessageBox.question(parent, title, f"{path.name} already exists. Replace it?")
+        != QMessageBox.StandardButton.Yes
+    ):
         return ""
     return _remember(str(path), purpose)

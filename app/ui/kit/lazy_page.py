@@ -35,5 +35,5 @@ class LazyPage(QWidget):
         return self._widget
 
     def showEvent(self, event) -> None:
-        self.widget     # noqa: B018 - built on first show
+        self.widget  # noqa: B018 - built on first show
         super().showEvent(event)

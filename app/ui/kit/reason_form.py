@@ -18,16 +18,24 @@ class ReasonForm:
     ``on_ok`` (default: accept the dialog), Cancel ``on_cancel`` (default: reject it).
     ``ok`` / ``cancel`` rename the buttons."""
 
-    def __init__(self, dialog: QDialog, *, required: bool = False, ok: str | None = None,
-                 cancel: str | None = None, on_ok: Callable[[], object] | None = None,
-                 on_cancel: Callable[[], object] | None = None):
+    def __init__(
+        self,
+        dialog: QDialog,
+        *,
+        required: bool = False,
+        ok: str | None = None,
+        cancel: str | None = None,
+        on_ok: Callable[[], object] | None = None,
+        on_cancel: Callable[[], object] | None = None,
+    ):
         self.required = required
         self._ready, self._why_not = True, ""
         self.reason = QLineEdit()
         self.reason.setAccessibleName("reason")
         self.reason.setPlaceholderText(REQUIRED if required else OPTIONAL)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         if ok:
             self.ok_button.setText(ok)
         if cancel:
@@ -51,7 +59,12 @@ class ReasonForm:
         self.update()
 
     def update(self) -> None:
-        missing = (self._why_not if not self._ready
-                   else "Say why" if self.required and not self.text() else "")
+        missing = (
+            self._why_not
+            if not self._ready
+            else "Say why"
+            if self.required and not self.text()
+            else ""
+        )
         self.ok_button.setEnabled(self._ready and not (self.required and not self.text()))
         self.ok_button.setToolTip(missing)

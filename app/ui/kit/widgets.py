@@ -54,9 +54,15 @@ class ElidedLabel(QLabel):
         return QSize(0, super().sizeHint().height())
 
     def paintEvent(self, _event) -> None:
-        self.style().drawItemText(QPainter(self), self.contentsRect(), int(self.alignment()),
-                                  self.palette(), self.isEnabled(), self.shown_text(),
-                                  self.foregroundRole())
+        self.style().drawItemText(
+            QPainter(self),
+            self.contentsRect(),
+            int(self.alignment()),
+            self.palette(),
+            self.isEnabled(),
+            self.shown_text(),
+            self.foregroundRole(),
+        )
 
     def shown_text(self) -> str:
         """The text as painted at the label's width."""

@@ -140,11 +140,15 @@ def start_job(
     """
     generator = inspect.isgenerator(work)
     # The handle connects first so its state is current when the callbacks run.
-    worker = (create_worker(_drive, work, _start_thread=False, _ignore_errors=True)
-              if generator else create_worker(work, _start_thread=False, _ignore_errors=True))
+    worker = (
+        create_worker(_drive, work, _start_thread=False, _ignore_errors=True)
+        if generator
+        else create_worker(work, _start_thread=False, _ignore_errors=True)
+    )
     handle = JobHandle(worker, label, "queued" if queued else "running")
     alive = [True]
     if owner is not None:
+
         def orphan() -> None:
             alive[0] = False
             handle.cancel()

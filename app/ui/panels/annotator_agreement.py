@@ -29,8 +29,7 @@ from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import InputError
 
 
-def _fill(table: QTableWidget, headers: Sequence[str], rows: Sequence[Sequence[object]]
-          ) -> None:
+def _fill(table: QTableWidget, headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
     table.clear()
     table.setColumnCount(len(headers))
     table.setHorizontalHeaderLabels([str(header) for header in headers])
@@ -61,8 +60,13 @@ class AnnotatorAgreementDialog(QDialog):
 
     sentences_selected = Signal(list)
 
-    def __init__(self, corpus: Corpus, compute: Callable[[list[str]], Agreement],
-                 choose_journal: Callable[[], str | None], parent: QWidget | None = None):
+    def __init__(
+        self,
+        corpus: Corpus,
+        compute: Callable[[list[str]], Agreement],
+        choose_journal: Callable[[], str | None],
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.setWindowTitle("Agreement between annotators")
         self.corpus, self.compute, self.choose_journal = corpus, compute, choose_journal
@@ -109,23 +113,38 @@ class AnnotatorAgreementDialog(QDialog):
         result = self.result
         added = f" and {len(self.journals)} added journal(s)" if self.journals else ""
         if not result.kinds:
-            self.caption.setText(f"No item of {self.corpus.name} was decided by two or more "
-                                 f"annotators in its journal{added} yet: each edits or marks "
-                                 "reviewed the same items (a shared journal, or add theirs).")
+            self.caption.setText(
+                f"No item of {self.corpus.name} was decided by two or more "
+                f"annotators in its journal{added} yet: each edits or marks "
+                "reviewed the same items (a shared journal, or add theirs)."
+            )
         else:
-            self.caption.setText(f"<b>{self.corpus.name}</b>: decisions of "
-                                 f"{', '.join(result.authors)} (its journal{added}).")
-        _fill(self.statistics, ["decisions", "statistic", "value", "items"], [
-            (kind.kind, kind.statistic,
-             "undefined" if kind.value != kind.value else f"{kind.value:.3f}", kind.n_items)
-            for kind in result.kinds])
+            self.caption.setText(
+                f"<b>{self.corpus.name}</b>: decisions of "
+                f"{', '.join(result.authors)} (its journal{added})."
+            )
+        _fill(
+            self.statistics,
+            ["decisions", "statistic", "value", "items"],
+            [
+                (
+                    kind.kind,
+                    kind.statistic,
+                    "undefined" if kind.value != kind.value else f"{kind.value:.3f}",
+                    kind.n_items,
+                )
+                for kind in result.kinds
+            ],
+        )
         # As tall as its rows (three kinds at most): the room below is the confusion's
         # and the disagreements'.
         table = self.statistics
-        table.setMaximumHeight(table.horizontalHeader().sizeHint().height()
-                               + 2 * table.frameWidth() + 2
-                               + table.verticalHeader().defaultSectionSize()
-                               * max(1, table.rowCount()))
+        table.setMaximumHeight(
+            table.horizontalHeader().sizeHint().height()
+            + 2 * table.frameWidth()
+            + 2
+            + table.verticalHeader().defaultSectionSize() * max(1, table.rowCount())
+        )
         if result.kinds:
             self.statistics.selectRow(0)
         else:
@@ -141,15 +160,19 @@ class AnnotatorAgreementDialog(QDialog):
         kind = self.kind
         self.pair.blockSignals(True)
         self.pair.clear()
-        for first, second in (author_pairs(kind) if kind is not None
-                              and kind.kind != "score" else ()):
+        for first, second in (
+            author_pairs(kind) if kind is not None and kind.kind != "score" else ()
+        ):
             self.pair.addItem(f"{first} vs {second}", (first, second))
         self.pair.blockSignals(False)
         self._show_confusion()
         rows = kind.disagreements() if kind is not None else []
         self._disagreeing = [item for item, _ in rows]
-        _fill(self.disagreements, ["item", *(kind.authors if kind is not None else ())],
-              [(item, *(by.get(author, "") for author in kind.authors)) for item, by in rows])
+        _fill(
+            self.disagreements,
+            ["item", *(kind.authors if kind is not None else ())],
+            [(item, *(by.get(author, "") for author in kind.authors)) for item, by in rows],
+        )
 
     def _show_confusion(self) -> None:
         kind, pair = self.kind, self.pair.currentData()
@@ -161,10 +184,14 @@ class AnnotatorAgreementDialog(QDialog):
         self.pair_value.setText(
             f"{pair[0]} and {pair[1]}: {statistic} "
             f"{'undefined' if math.isnan(value) else f'{value:.3f}'} over the "
-            f"{items} item{'s' if items != 1 else ''} both decided")
+            f"{items} item{'s' if items != 1 else ''} both decided"
+        )
         categories, matrix = kind.confusion(*pair)
-        _fill(self.confusion, [f"{pair[0]} \\ {pair[1]}", *categories],
-              [(category, *row) for category, row in zip(categories, matrix.tolist())])
+        _fill(
+            self.confusion,
+            [f"{pair[0]} \\ {pair[1]}", *categories],
+            [(category, *row) for category, row in zip(categories, matrix.tolist())],
+        )
 
     def _disagreement_clicked(self, row: int, _column: int) -> None:
         sentences = item_sentences(self.corpus, self._disagreeing[row])
@@ -178,8 +205,10 @@ class AnnotatorAgreementDialog(QDialog):
         self.journals.append(path)
         try:
             self.recompute()
-        except InputError as error:      # another corpus's journal, a broken file
+        except InputError as error:  # another corpus's journal, a broken file
             self.journals.remove(path)
             self.recompute()
-            self.caption.setText(f"{self.caption.text()}<br><span style='color:#b00000'>"
-                                 f"Not added: {html.escape(str(error))}</span>")
+            self.caption.setText(
+                f"{self.caption.text()}<br><span style='color:#b00000'>"
+                f"Not added: {html.escape(str(error))}</span>"
+            )

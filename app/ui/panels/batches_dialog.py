@@ -39,16 +39,23 @@ class BatchesDialog(QDialog):
     cancelled). After ``accepted``, :attr:`batches` and :meth:`folder` say what to write
     where."""
 
-    def __init__(self, lists: Mapping[str, ReviewList], choose_folder: Callable[[], str],
-                 parent: QWidget | None = None, shown: str | None = None):
+    def __init__(
+        self,
+        lists: Mapping[str, ReviewList],
+        choose_folder: Callable[[], str],
+        parent: QWidget | None = None,
+        shown: str | None = None,
+    ):
         super().__init__(parent)
         self.setWindowTitle("Split the review into batches")
         self.lists, self.choose_folder = dict(lists), choose_folder
         self.batches: list[Batch] = []
-        caption = QLabel("Each person gets a folder with a workspace of their rows "
-                         "(dealt in rank order, list by list) and their own journal. By "
-                         f"default the list shown, its most suspicious {ROWS_PER_PERSON} "
-                         "rows a person.")
+        caption = QLabel(
+            "Each person gets a folder with a workspace of their rows "
+            "(dealt in rank order, list by list) and their own journal. By "
+            f"default the list shown, its most suspicious {ROWS_PER_PERSON} "
+            "rows a person."
+        )
         caption.setWordWrap(True)
         #: One box per list (by kind), checked: the lists dealt.
         self.chosen: dict[str, QCheckBox] = {}
@@ -73,8 +80,10 @@ class BatchesDialog(QDialog):
         self.top.setAccessibleName("rows of each list")
         self.top.setRange(0, 10_000_000)
         self.top.setSpecialValueText("all")
-        self.top.setToolTip("Only the most suspicious rows of each list (0: all); "
-                            f"{ROWS_PER_PERSON} a person until changed")
+        self.top.setToolTip(
+            "Only the most suspicious rows of each list (0: all); "
+            f"{ROWS_PER_PERSON} a person until changed"
+        )
         #: Whether the rows follow the people (ROWS_PER_PERSON each) until set by hand.
         self._rows_follow = True
         self.top.valueChanged.connect(lambda _: setattr(self, "_rows_follow", False))
@@ -99,8 +108,9 @@ class BatchesDialog(QDialog):
         self.preview = QLabel()
         self.preview.setAccessibleName("batches")
         self.preview.setWordWrap(True)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Write batches")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -121,8 +131,7 @@ class BatchesDialog(QDialog):
 
     def chosen_lists(self) -> dict[str, ReviewList]:
         """The lists checked, to deal (kind -> table)."""
-        return {kind: items for kind, items in self.lists.items()
-                if self.chosen[kind].isChecked()}
+        return {kind: items for kind, items in self.lists.items() if self.chosen[kind].isChecked()}
 
     def folder(self) -> str:
         return self.target.text().strip()
@@ -148,10 +157,13 @@ class BatchesDialog(QDialog):
         try:
             if not chosen:
                 raise InputError("choose one list or more to deal")
-            self.batches = split_batches(chosen, self.people.value(),
-                                         copies=self.copies.value(),
-                                         top=self.top.value() or None,
-                                         names=self.name_list())
+            self.batches = split_batches(
+                chosen,
+                self.people.value(),
+                copies=self.copies.value(),
+                top=self.top.value() or None,
+                names=self.name_list(),
+            )
         except InputError as error:
             self.batches, problem = [], error.problem
         if not problem and not self.folder():

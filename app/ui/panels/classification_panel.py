@@ -57,9 +57,11 @@ class ClassificationPanel(QWidget):
         # Empty, ResizeToContents sizes the column to nothing; the header still needs room.
         header.setMinimumSectionSize(header.fontMetrics().horizontalAdvance("Value") + 24)
         self.metrics.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.metrics.setToolTip("Click 'misclassified' to list those sentences. The mean "
-                                "accuracy's [interval]: 95% bootstrap resampling whole "
-                                "groups")
+        self.metrics.setToolTip(
+            "Click 'misclassified' to list those sentences. The mean "
+            "accuracy's [interval]: 95% bootstrap resampling whole "
+            "groups"
+        )
         self.metrics.cellClicked.connect(self._clicked)
         self.rerun_button = QPushButton()
         self.rerun_button.setToolTip("Run the encoder again on the corpus as it is now")
@@ -80,12 +82,15 @@ class ClassificationPanel(QWidget):
         self.picked_caption.setWordWrap(True)
         self.picked_caption.setStyleSheet("color: #555")
         self.save_chart_button = QPushButton("Save chart…")
-        self.save_chart_button.setToolTip("The chart of misclassified sentences per group, "
-                                          "as PNG or SVG")
+        self.save_chart_button.setToolTip(
+            "The chart of misclassified sentences per group, as PNG or SVG"
+        )
         self.save_chart_button.clicked.connect(self._choose_chart_target)
         self.across_button = QPushButton("Across encoders…")
-        self.across_button.setToolTip("Mean accuracy with its interval for each encoder "
-                                      "classified on this corpus (Evaluations tab)")
+        self.across_button.setToolTip(
+            "Mean accuracy with its interval for each encoder "
+            "classified on this corpus (Evaluations tab)"
+        )
         self.across_button.clicked.connect(self.across_encoders_requested)
         buttons = QHBoxLayout()
         buttons.addWidget(self.save_chart_button)
@@ -113,8 +118,9 @@ class ClassificationPanel(QWidget):
             self.clear()
         else:
             record = state.classification
-            self.show_exploration(state.exploration, state.corpus,
-                                  record.result if record is not None else None)
+            self.show_exploration(
+                state.exploration, state.corpus, record.result if record is not None else None
+            )
 
     def clear(self, caption: str = "No result yet.") -> None:
         self.metrics.setRowCount(0)
@@ -122,8 +128,7 @@ class ClassificationPanel(QWidget):
         self.rerun_button.setVisible(False)
         self._show_chart(None)
 
-    def show_exploration(self, exploration, corpus: Corpus | None = None,
-                         result=None) -> None:
+    def show_exploration(self, exploration, corpus: Corpus | None = None, result=None) -> None:
         """The run's classification ``result`` (default: the run's own), or why there
         is none; one computed before later edits of ``corpus`` (the corpus as it is
         now) says so."""
@@ -132,19 +137,23 @@ class ClassificationPanel(QWidget):
         self.corpus = corpus
         trained = _training_line(exploration.encoder)
         if result is None:
-            self.clear((html.escape(" ".join(exploration.notes)) or _why_none(corpus))
-                       + trained)
+            self.clear((html.escape(" ".join(exploration.notes)) or _why_none(corpus)) + trained)
             return
         params = result.provenance.parameters
         used = len(result.sentence_index)
-        left_out = (f" (of {len(corpus):,}: {len(corpus) - used:,} in groups of fewer than "
-                    f"{params['min_group_size']} left out)" if used < len(corpus) else "")
+        left_out = (
+            f" (of {len(corpus):,}: {len(corpus) - used:,} in groups of fewer than "
+            f"{params['min_group_size']} left out)"
+            if used < len(corpus)
+            else ""
+        )
         self.caption.setText(
             f"<b>{html.escape(result.provenance.encoder_name)}</b> on "
             f"<b>{html.escape(result.provenance.corpus_name)}</b>"
             f": linear SVM, {params['n_folds']}-fold stratified CV, seed {params['seed']}, "
             f"{used:,} sentences{left_out} in {result.n_groups:,} groups"
-            f"{_interval_note(result)}.{trained}")
+            f"{_interval_note(result)}.{trained}"
+        )
         note = version_note(result, corpus)
         self.rerun_button.setVisible(bool(note))
         self.rerun_button.setText(f"Computed {note}: run again on the corpus as it is")
@@ -181,12 +190,14 @@ class ClassificationPanel(QWidget):
         result found them (an edit moves groups, never sentences)."""
         result, corpus = self.chart.result, self.corpus
         ids = np.asarray(corpus.ids, dtype=str) if corpus is not None else np.empty(0, str)
-        if (len(ids) <= int(result.sentence_index.max(initial=-1))
-                or not np.array_equal(ids[result.sentence_index], result.sentence_id)):
+        if len(ids) <= int(result.sentence_index.max(initial=-1)) or not np.array_equal(
+            ids[result.sentence_index], result.sentence_id
+        ):
             self.picked_caption.setText(f"{description} (in another corpus)")
             return
-        self.picked_caption.setText(f"{description}: {len(indices):,} sentence"
-                                    f"{'' if len(indices) == 1 else 's'} selected")
+        self.picked_caption.setText(
+            f"{description}: {len(indices):,} sentence{'' if len(indices) == 1 else 's'} selected"
+        )
         self.sentences_selected.emit(np.asarray(indices, dtype=np.int64).tolist())
 
     def save_chart(self, path: str | Path) -> None:
@@ -210,14 +221,18 @@ def _interval_note(result) -> str:
     if result.ci is None:
         return ""
     parameters = result.provenance.parameters
-    return (f"; the mean accuracy's [{parameters['confidence']:.0%} interval] from "
-            f"{parameters['n_resamples']:,} bootstrap resamples of whole groups")
+    return (
+        f"; the mean accuracy's [{parameters['confidence']:.0%} interval] from "
+        f"{parameters['n_resamples']:,} bootstrap resamples of whole groups"
+    )
 
 
 def _why_none(corpus: Corpus) -> str:
     if corpus.groups is None:
-        return (f"Classification needs paraphrase groups, and {html.escape(corpus.name)} "
-                "has none: its own evaluations are in the Evaluations tab.")
+        return (
+            f"Classification needs paraphrase groups, and {html.escape(corpus.name)} "
+            "has none: its own evaluations are in the Evaluations tab."
+        )
     return "No evaluation."
 
 

@@ -85,10 +85,12 @@ class ConflictDialog(QDialog):
         self.sentences.setAccessibleName("sentences of the conflict")
         self.sentences.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.sentences.itemClicked.connect(
-            lambda item: self.sentences_selected.emit([item.data(Qt.ItemDataRole.UserRole)]))
+            lambda item: self.sentences_selected.emit([item.data(Qt.ItemDataRole.UserRole)])
+        )
         self.sentences.setMaximumHeight(110)
-        self.form = ReasonForm(self, required=True, ok="Resolve", cancel="Close",
-                               on_ok=self.resolve)
+        self.form = ReasonForm(
+            self, required=True, ok="Resolve", cancel="Close", on_ok=self.resolve
+        )
         self.reason = self.form.reason
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -123,14 +125,23 @@ class ConflictDialog(QDialog):
         self.list.blockSignals(True)
         self.list.clear()
         for conflict in self.shown:
-            sides = " vs ".join(f"{edit.author}'s {edit.describe()}"
-                                for edit in decisions_of(conflict))
-            item = QListWidgetItem(f"{', '.join(conflict_items(conflict)) or 'an item'}: "
-                                   f"{sides or conflict.describe()}")
+            sides = " vs ".join(
+                f"{edit.author}'s {edit.describe()}" for edit in decisions_of(conflict)
+            )
+            item = QListWidgetItem(
+                f"{', '.join(conflict_items(conflict)) or 'an item'}: "
+                f"{sides or conflict.describe()}"
+            )
             item.setToolTip(conflict.describe())
             self.list.addItem(item)
-        row = next((r for r, c in enumerate(self.shown)
-                    if chosen is not None and same_conflict(c, chosen)), 0)
+        row = next(
+            (
+                r
+                for r, c in enumerate(self.shown)
+                if chosen is not None and same_conflict(c, chosen)
+            ),
+            0,
+        )
         self.list.setCurrentRow(row if self.shown else -1)
         self.list.blockSignals(False)
         count = len(self.shown)
@@ -139,7 +150,9 @@ class ConflictDialog(QDialog):
             "item differently without seeing each other's decision; the later one is in "
             "effect where it fits. Choose which stands, say why, and Resolve: the "
             "resolution is journaled with your name (Undo takes it back)."
-            if count else "<b>No conflicts left.</b>")
+            if count
+            else "<b>No conflicts left.</b>"
+        )
         self._show_conflict()
 
     def _show_conflict(self) -> None:
@@ -158,15 +171,19 @@ class ConflictDialog(QDialog):
         self.problem.setText(
             f"Found when {conflict.record.author}'s edit was replayed: "
             f"{conflict.problem or 'a conflict'}. "
-            + ("It applied anyway: the later decision is in effect now." if conflict.applied
-               else "It was skipped."))
-        options: list[tuple[str, Edit | None]] = [(decision_text(edit), edit)
-                                                  for edit in decisions_of(conflict)]
+            + (
+                "It applied anyway: the later decision is in effect now."
+                if conflict.applied
+                else "It was skipped."
+            )
+        )
+        options: list[tuple[str, Edit | None]] = [
+            (decision_text(edit), edit) for edit in decisions_of(conflict)
+        ]
         if isinstance(conflict.record, Edit):
             options.append((NEITHER, None))
         else:  # an undo/redo that found nothing to do: the edit stays as it is
-            options = [(f"Acknowledge: {decision_text(edit)} stays", edit)
-                       for _, edit in options]
+            options = [(f"Acknowledge: {decision_text(edit)} stays", edit) for _, edit in options]
         for number, (text, _) in enumerate(options):
             button = QRadioButton(text)
             button.setToolTip(text)
@@ -174,8 +191,11 @@ class ConflictDialog(QDialog):
             self.choice_layout.addWidget(button)
         self.options = [edit for _, edit in options]
         corpus = self.session.corpus
-        sentences = list(dict.fromkeys(s for key in conflict_items(conflict)
-                                       for s in item_sentences(corpus, key)))
+        sentences = list(
+            dict.fromkeys(
+                s for key in conflict_items(conflict) for s in item_sentences(corpus, key)
+            )
+        )
         for sentence in sentences:
             groups = self.session.group_names_of(sentence)
             now = f" (now in {', '.join(groups)})" if corpus.groups is not None else ""
@@ -188,9 +208,12 @@ class ConflictDialog(QDialog):
 
     def _update(self) -> None:
         chosen = self.choices.checkedId()
-        self.form.set_ready(self.current is not None and chosen >= 0,
-                            "Choose which decision stands" if self.current is not None
-                            else "No conflict to resolve")
+        self.form.set_ready(
+            self.current is not None and chosen >= 0,
+            "Choose which decision stands"
+            if self.current is not None
+            else "No conflict to resolve",
+        )
 
     # --- acting --------------------------------------------------------------------
 
@@ -205,8 +228,7 @@ class ConflictDialog(QDialog):
         if conflict is None or chosen < 0 or not self.form.text():
             return False
         try:
-            resolution = self.session.resolve(conflict, self.options[chosen],
-                                              self.form.text())
+            resolution = self.session.resolve(conflict, self.options[chosen], self.form.text())
         except EditError as error:
             self.status.setStyleSheet("color: #b00000")
             self.status.setText(f"Not resolved: {error.problem}")

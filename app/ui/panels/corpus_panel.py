@@ -32,16 +32,16 @@ if TYPE_CHECKING:  # a panel builds on no controller: the type alone
     from sentspace.app.ui.window.job_queue import JobQueue
 
 #: Families trained on labelled pairs: a *Train on* pairs file is theirs.
-PAIR_FAMILIES = frozenset(family for family, cls in TRAINED_ON_FILE.items()
-                          if issubclass(cls, PairBOW))
+PAIR_FAMILIES = frozenset(
+    family for family, cls in TRAINED_ON_FILE.items() if issubclass(cls, PairBOW)
+)
 
 
 class CorpusPanel:
     """The panel's widgets and the encoder they choose, for the corpora of ``session``,
     with jobs run by ``jobs``; ``warn(title, text)`` says what cannot be used."""
 
-    def __init__(self, session: Session, jobs: JobQueue,
-                 warn: Callable[[str, str], None]) -> None:
+    def __init__(self, session: Session, jobs: JobQueue, warn: Callable[[str, str], None]) -> None:
         self.session, self.jobs, self.warn = session, jobs, warn
         self.corpus_name = QLabel("Loading…")
         self.corpus_name.setStyleSheet("font-weight: bold; font-size: 14px")
@@ -55,20 +55,27 @@ class CorpusPanel:
         self.encoder_choice.setToolTip("The sentence encoder (the papers call it a model)")
         narrow_choice(self.encoder_choice)
         self.load_embeddings_button = QPushButton("Add encoder…")
-        self.load_embeddings_button.setToolTip("Embeddings computed elsewhere, your word "
-                                               "vectors, or a local sentence-transformers model")
+        self.load_embeddings_button.setToolTip(
+            "Embeddings computed elsewhere, your word "
+            "vectors, or a local sentence-transformers model"
+        )
         add_menu = QMenu(self.load_embeddings_button)
-        add_menu.addAction("Load embeddings… (.npy, .npz, vectors.tsv, .parquet)",
-                           self._choose_embeddings)
-        add_menu.addAction("Word vectors, mean… (word2vec, GloVe, fastText file)",
-                           lambda: self._choose_encoder_file("path:"))
+        add_menu.addAction(
+            "Load embeddings… (.npy, .npz, vectors.tsv, .parquet)", self._choose_embeddings
+        )
+        add_menu.addAction(
+            "Word vectors, mean… (word2vec, GloVe, fastText file)",
+            lambda: self._choose_encoder_file("path:"),
+        )
         add_menu.addAction("Word vectors, sum…", lambda: self._choose_encoder_file("path-sum:"))
-        add_menu.addAction("Sentence-transformers model folder…",
-                           lambda: self._choose_encoder_file("st:"))
+        add_menu.addAction(
+            "Sentence-transformers model folder…", lambda: self._choose_encoder_file("st:")
+        )
         self.load_embeddings_button.setMenu(add_menu)
         self.run_button = QPushButton("Run")
-        self.run_button.setToolTip("Encode the corpus, project it with PCA and run the "
-                                   "classification evaluation (Ctrl+R)")
+        self.run_button.setToolTip(
+            "Encode the corpus, project it with PCA and run the classification evaluation (Ctrl+R)"
+        )
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop the running job (Esc)")
         self.cancel_button.clicked.connect(jobs.cancel)
@@ -77,14 +84,16 @@ class CorpusPanel:
         self.training_text.addItem("this corpus", None)
         self.training_text.addItem("a text file…", "choose")
         self.training_text.addItem("a pairs file…", "choose-pairs")
-        self.training_text.setToolTip("What encoders that are trained (Doc2Vec, Word2Vec, "
-                                      "fastText, TF-IDF...) learn from: the corpus's own "
-                                      "sentences, or a plain text file, one sentence a line "
-                                      "(FastSent, SkipThought: in reading order, a blank "
-                                      "line ending a document; DictRep: word<TAB>definition)"
-                                      "; pair-bow and pair-rnn: the corpus's training pairs, "
-                                      "or a CSV/TSV pairs file with sentence1, sentence2 and "
-                                      "label and/or score")
+        self.training_text.setToolTip(
+            "What encoders that are trained (Doc2Vec, Word2Vec, "
+            "fastText, TF-IDF...) learn from: the corpus's own "
+            "sentences, or a plain text file, one sentence a line "
+            "(FastSent, SkipThought: in reading order, a blank "
+            "line ending a document; DictRep: word<TAB>definition)"
+            "; pair-bow and pair-rnn: the corpus's training pairs, "
+            "or a CSV/TSV pairs file with sentence1, sentence2 and "
+            "label and/or score"
+        )
         self.training_text.activated.connect(self._training_text_chosen)
         #: Sentences of each training text file read, by path.
         self.training_sets: dict[str, list[str]] = {}
@@ -103,8 +112,7 @@ class CorpusPanel:
             layout.addWidget(widget)
         layout.addSpacing(12)
         layout.addLayout(form)
-        for widget in (self.run_button, self.cancel_button, self.jobs.progress,
-                       self.jobs.stage):
+        for widget in (self.run_button, self.cancel_button, self.jobs.progress, self.jobs.stage):
             layout.addWidget(widget)
         layout.addSpacing(12)
         heading = QLabel("Projection")
@@ -146,8 +154,9 @@ class CorpusPanel:
         if corpus.pairs is not None:
             counts += f"\n{len(corpus.pairs):,} sentence pairs"
         self.corpus_counts.setText(counts)
-        self.corpus_source.setText(Path(corpus.sources[0]).parent.as_posix()
-                                   if corpus.sources else "")
+        self.corpus_source.setText(
+            Path(corpus.sources[0]).parent.as_posix() if corpus.sources else ""
+        )
         self.corpus_source.setToolTip("\n".join(corpus.sources))
         self.offer_precomputed(state)
 
@@ -159,9 +168,14 @@ class CorpusPanel:
         controls = self.projection_controls
         state.encoder = self.encoder_choice.currentData()
         # Updated, not replaced: the view also holds what other views keep for it.
-        state.view.update({"method": controls.selected_method(),
-                           "seed": controls.seed.value(),
-                           "parameters": controls.parameters(), "search": search})
+        state.view.update(
+            {
+                "method": controls.selected_method(),
+                "seed": controls.seed.value(),
+                "parameters": controls.parameters(),
+                "search": search,
+            }
+        )
 
     def apply_view(self, state: CorpusState) -> None:
         controls, view = self.projection_controls, state.view
@@ -183,9 +197,12 @@ class CorpusPanel:
         becomes ``family:file``, its own entry, so evaluations train on that file too
         and their command says so."""
         family, training = self.encoder_choice.currentData(), self.training_text.currentData()
-        if family in TRAINED_ON_FILE and (training in self.training_sets and family
-                                          not in PAIR_FAMILIES or training in self.pairs_files
-                                          and family in PAIR_FAMILIES):
+        if family in TRAINED_ON_FILE and (
+            training in self.training_sets
+            and family not in PAIR_FAMILIES
+            or training in self.pairs_files
+            and family in PAIR_FAMILIES
+        ):
             self.add_encoder(f"{family}:{training}")
         choice = self.encoder_choice.currentData()
         current = self.session.current
@@ -207,25 +224,33 @@ class CorpusPanel:
             self.warn("Cannot use this encoder", str(error))
             return
         if self.encoder_choice.findData(spec) < 0:
-            self.encoder_choice.addItem(f"{encoder.title}: {Path(spec.split(':', 1)[1]).name}",
-                                        spec)
+            self.encoder_choice.addItem(
+                f"{encoder.title}: {Path(spec.split(':', 1)[1]).name}", spec
+            )
         self.choose(spec)
 
     def _choose_encoder_file(self, prefix: str) -> None:
         if prefix == "st:":
-            path = open_folder(self.widget, "A sentence-transformers model folder",
-                               purpose=ENCODERS)
+            path = open_folder(
+                self.widget, "A sentence-transformers model folder", purpose=ENCODERS
+            )
         else:
-            path = open_file(self.widget, "Word vectors",
-                             "Word vectors (*.txt *.vec *.bin *.gz);;All files (*)",
-                             purpose=ENCODERS)
+            path = open_file(
+                self.widget,
+                "Word vectors",
+                "Word vectors (*.txt *.vec *.bin *.gz);;All files (*)",
+                purpose=ENCODERS,
+            )
         if path:
             self.add_encoder(prefix + path)
 
     def _choose_embeddings(self) -> None:
-        path = open_file(self.widget, "Load embeddings",
-                         "Embeddings (*.npy *.npz *.tsv *.parquet);;All files (*)",
-                         purpose=ENCODERS)
+        path = open_file(
+            self.widget,
+            "Load embeddings",
+            "Embeddings (*.npy *.npz *.tsv *.parquet);;All files (*)",
+            purpose=ENCODERS,
+        )
         if path:
             self.load_embeddings(path)
 
@@ -243,14 +268,18 @@ class CorpusPanel:
             if session.current is not None and spec == session.current.spec:
                 self.choose(key)
 
-        self.jobs.start(lambda: Precomputed(path, corpus),
-                        f"loading embeddings {Path(path).name}", on_result=loaded)
+        self.jobs.start(
+            lambda: Precomputed(path, corpus),
+            f"loading embeddings {Path(path).name}",
+            on_result=loaded,
+        )
 
     def offer_precomputed(self, state: CorpusState) -> None:
         for key, encoder in state.precomputed.items():
             if self.encoder_choice.findData(key) < 0:
-                self.encoder_choice.addItem(f"{encoder.name} ({encoder.dim}-d, aligned by "
-                                            f"{encoder.aligned_by})", key)
+                self.encoder_choice.addItem(
+                    f"{encoder.name} ({encoder.dim}-d, aligned by {encoder.aligned_by})", key
+                )
 
     def _training_text_chosen(self, index: int) -> None:
         choice = self.training_text.itemData(index)
@@ -258,10 +287,13 @@ class CorpusPanel:
             return
         pairs = choice == "choose-pairs"
         path = open_file(
-            self.widget, "Training pairs (sentence1, sentence2, label and/or score)" if pairs
+            self.widget,
+            "Training pairs (sentence1, sentence2, label and/or score)"
+            if pairs
             else "Training text (one sentence a line)",
             "Pairs (*.csv *.tsv);;All files (*)" if pairs else "Text (*.txt);;All files (*)",
-            purpose=ENCODERS)
+            purpose=ENCODERS,
+        )
         if path:
             (self.load_training_pairs if pairs else self.load_training_text)(path)
         else:
@@ -269,6 +301,7 @@ class CorpusPanel:
 
     def load_training_text(self, path: str | Path) -> None:
         """Read a plain text file in the background; trained encoders learn from it."""
+
         def loaded(sentences: list[str]) -> None:
             self.training_sets[str(path)] = sentences
             self._offer_training(path, f"{len(sentences):,} sentences")
@@ -278,6 +311,7 @@ class CorpusPanel:
     def load_training_pairs(self, path: str | Path) -> None:
         """Read a pairs file in the background (a bad row is said with its line);
         pair-bow and pair-rnn learn from it instead of the corpus's training pairs."""
+
         def loaded(pairs) -> None:
             self.pairs_files.add(str(path))
             self._offer_training(path, f"{len(pairs):,} pairs")

@@ -84,10 +84,12 @@ class EvaluationPanel(QWidget):
         self.choice = QComboBox()
         self.choice.setToolTip("Evaluations this corpus has the structure for")
         self.run_button = QPushButton("Evaluate")
-        self.run_button.setToolTip("Run the chosen evaluation with the chosen encoder (after "
-                                   "the running job, if one runs)")
+        self.run_button.setToolTip(
+            "Run the chosen evaluation with the chosen encoder (after the running job, if one runs)"
+        )
         self.run_button.clicked.connect(
-            lambda: self.run_requested.emit(self.choice.currentData(), self.option_values()))
+            lambda: self.run_requested.emit(self.choice.currentData(), self.option_values())
+        )
         #: One combo per option of the chosen evaluation, by keyword.
         self.option_choices: dict[str, QComboBox] = {}
         #: The evaluation the option combos were built for.
@@ -106,11 +108,14 @@ class EvaluationPanel(QWidget):
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.rerun_button = QPushButton()
-        self.rerun_button.setToolTip("This result describes the corpus before later edits: "
-                                     "run the same evaluation again on it as it is now")
+        self.rerun_button.setToolTip(
+            "This result describes the corpus before later edits: "
+            "run the same evaluation again on it as it is now"
+        )
         self.rerun_button.setVisible(False)
         self.rerun_button.clicked.connect(
-            lambda: self.rerun_requested.emit(self.history.currentRow()))
+            lambda: self.rerun_requested.emit(self.history.currentRow())
+        )
         self.table = QTableWidget(0, 2)
         self.table.setAccessibleName("evaluation metrics")
         self.table.setHorizontalHeaderLabels(["Metric", "Value"])
@@ -118,8 +123,7 @@ class EvaluationPanel(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # Sized in _fit_values: a long value (a warning) wraps instead of pushing the
         # column out of view.
-        self.table.horizontalHeader().setSectionResizeMode(
-            1, QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         self.table.setWordWrap(True)
         self.table.viewport().installEventFilter(self)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -135,20 +139,23 @@ class EvaluationPanel(QWidget):
         self.metric_choice.setToolTip("Metric compared across encoders")
         self.metric_choice.currentIndexChanged.connect(self._show_comparison)
         self.import_button = QPushButton("Import MTEB…")
-        self.import_button.setToolTip("Published MTEB scores (STSBenchmark, SICK-R, STS12-16) "
-                                      "beside this corpus's runs of the same pairs, "
-                                      "labelled imported")
+        self.import_button.setToolTip(
+            "Published MTEB scores (STSBenchmark, SICK-R, STS12-16) "
+            "beside this corpus's runs of the same pairs, "
+            "labelled imported"
+        )
         self.import_menu = QMenu(self.import_button)
         self.import_file_action = self.import_menu.addAction(
-            "Result file (<Task>.json)…", self.choose_mteb_file)
+            "Result file (<Task>.json)…", self.choose_mteb_file
+        )
         self.import_folder_action = self.import_menu.addAction(
-            "Results folder (<model>/<revision>/)…", self.choose_mteb_folder)
+            "Results folder (<model>/<revision>/)…", self.choose_mteb_folder
+        )
         self.import_button.setMenu(self.import_menu)
         self.imported_note = QLabel()
         self.imported_note.setWordWrap(True)
         self.imported_note.setStyleSheet("color: #555")
-        self.imported_note.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.imported_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         #: The sentspace eval command(s) that make the bars (an --encoder each), in the
         #: row of the choices: a line that scrolls (the whole in its tooltip), so the
         #: chart keeps its height in a narrow panel.
@@ -194,8 +201,9 @@ class EvaluationPanel(QWidget):
         top.addWidget(self.run_button)
         # Two a row, so the panel stays narrow beside the views.
         buttons = QGridLayout()
-        for position, button in enumerate((self.copy_button, self.save_table_button,
-                                           self.save_button, self.save_chart_button)):
+        for position, button in enumerate(
+            (self.copy_button, self.save_table_button, self.save_button, self.save_chart_button)
+        ):
             buttons.addWidget(button, position // 2, position % 2)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -220,8 +228,9 @@ class EvaluationPanel(QWidget):
         self.corpus: Corpus | None = None
         self.set_corpus(None)
 
-    def show_results(self, corpus: Corpus | None, results: list[tuple[str, object, str]],
-                     row: int = -1) -> None:
+    def show_results(
+        self, corpus: Corpus | None, results: list[tuple[str, object, str]], row: int = -1
+    ) -> None:
         """Show ``corpus`` (as edited) and its results, row ``row`` selected (-1: the
         last)."""
         self.history.blockSignals(True)
@@ -265,7 +274,7 @@ class EvaluationPanel(QWidget):
             self.results.append((evaluation, result, command))
             self.history.addItem(describe_result(result, evaluation, self.corpus))
         row = row if 0 <= row < len(self.results) else len(self.results) - 1
-        self.history.setCurrentRow(row)     # its signal would draw the charts twice
+        self.history.setCurrentRow(row)  # its signal would draw the charts twice
         self.history.blockSignals(False)
         self._show_row(row)
 
@@ -274,19 +283,19 @@ class EvaluationPanel(QWidget):
         session.current_changed.connect(self._show_state)
         session.on_current(session.evaluated, lambda state, *_: self._show_state(state))
         session.on_current(session.edited, self._follow_edit)
-        session.on_current(session.imported, lambda state, *_: self.show_imported(
-            state.imported))
+        session.on_current(session.imported, lambda state, *_: self.show_imported(state.imported))
 
     def show_imported(self, imported) -> None:
         """Draw ``imported`` (MTEB scores) beside the runs of the same pairs."""
         self.imported = tuple(imported)
         if self.comparison is not None:
             self._show_comparison()
-            QTimer.singleShot(0, self._place_split)   # room for the note under the chart
+            QTimer.singleShot(0, self._place_split)  # room for the note under the chart
 
     def choose_mteb_file(self) -> None:
-        path = open_file(self, "Import an MTEB result file", "MTEB result (*.json)",
-                         purpose=RESULTS)
+        path = open_file(
+            self, "Import an MTEB result file", "MTEB result (*.json)", purpose=RESULTS
+        )
         if path:
             self.import_requested.emit(path)
 
@@ -297,10 +306,14 @@ class EvaluationPanel(QWidget):
 
     def _show_state(self, state: CorpusState | None, row: int = -1) -> None:
         self.imported = tuple(state.imported) if state is not None else ()
-        self.show_results(state.corpus if state is not None else None,
-                          [(run.label, run.result, run.command)
-                           for run in (state.evaluations if state is not None else [])],
-                          row)
+        self.show_results(
+            state.corpus if state is not None else None,
+            [
+                (run.label, run.result, run.command)
+                for run in (state.evaluations if state is not None else [])
+            ],
+            row,
+        )
 
     def _follow_edit(self, state: CorpusState) -> None:
         """A new version: the row shown stays, except a classification of the run
@@ -308,8 +321,12 @@ class EvaluationPanel(QWidget):
         (the version undone to has its own)."""
         row, record = self.history.currentRow(), state.classification
         shown = state.evaluations[row] if 0 <= row < len(state.evaluations) else None
-        if (record is not None and shown is not None and shown.name == record.name
-                and shown.encoder == record.encoder):
+        if (
+            record is not None
+            and shown is not None
+            and shown.name == record.name
+            and shown.encoder == record.encoder
+        ):
             row = state.evaluations.index(record)
         self._show_state(state, row)
 
@@ -324,8 +341,10 @@ class EvaluationPanel(QWidget):
         return self.results[row] if 0 <= row < len(self.results) else None
 
     def rows(self) -> list[tuple[str, str]]:
-        return [(self.table.item(r, 0).text(), self.table.item(r, 1).text())
-                for r in range(self.table.rowCount())]
+        return [
+            (self.table.item(r, 0).text(), self.table.item(r, 1).text())
+            for r in range(self.table.rowCount())
+        ]
 
     def copy_table(self) -> None:
         """Put the table on the clipboard as tab-separated text (pastes into a sheet)."""
@@ -373,16 +392,20 @@ class EvaluationPanel(QWidget):
 
     def _describe_choice(self) -> None:
         name = self.choice.currentData()
-        self.about.setText(EVALUATIONS[name][1] if name else
-                           "This corpus has no structure an evaluation needs.")
+        self.about.setText(
+            EVALUATIONS[name][1] if name else "This corpus has no structure an evaluation needs."
+        )
 
     def _offer_options(self) -> None:
         """A combo per option of the chosen evaluation, its default first; each value's
         meaning is its tooltip. Rebuilt for the same evaluation (a result came, the
         corpus was edited), the combos keep what was chosen."""
         name = self.choice.currentData()
-        kept = ({keyword: combo.currentData() for keyword, combo in self.option_choices.items()}
-                if name == self._options_for else {})
+        kept = (
+            {keyword: combo.currentData() for keyword, combo in self.option_choices.items()}
+            if name == self._options_for
+            else {}
+        )
         self._options_for = name
         while self.options_row.count():
             widget = self.options_row.takeAt(0).widget()
@@ -416,10 +439,10 @@ class EvaluationPanel(QWidget):
             return
         evaluation, result, command = self.results[row]
         provenance = result.provenance
-        reproduce = (f"<br><span style='color:#555'><code>{command}</code></span>"
-                     if command else "")
-        self.caption.setText(f"<b>{evaluation}</b>: {provenance.encoder_name} on "
-                             f"{provenance.corpus_name}{reproduce}")
+        reproduce = f"<br><span style='color:#555'><code>{command}</code></span>" if command else ""
+        self.caption.setText(
+            f"<b>{evaluation}</b>: {provenance.encoder_name} on {provenance.corpus_name}{reproduce}"
+        )
         self._show_version(row)
         # The selector names the kind of result shown, to run it again or another way.
         kind = self.choice.findData(evaluation.split(" (")[0])
@@ -438,8 +461,11 @@ class EvaluationPanel(QWidget):
 
     def _show_version(self, row: int) -> None:
         """Offer to re-run a result shown that describes another version."""
-        note = (version_note(self.results[row][1], self.corpus)
-                if 0 <= row < len(self.results) and self.corpus is not None else "")
+        note = (
+            version_note(self.results[row][1], self.corpus)
+            if 0 <= row < len(self.results) and self.corpus is not None
+            else ""
+        )
         self.rerun_button.setVisible(bool(note))
         if note:
             self.rerun_button.setText(f"Computed {note}: re-run on the corpus as it is")
@@ -448,8 +474,9 @@ class EvaluationPanel(QWidget):
         """The value column as wide as its values and its heading (the heading alone
         when empty), at most half the table; longer values wrap onto more lines."""
         width = self.table.viewport().width()
-        wanted = max(self.table.sizeHintForColumn(1),
-                     self.table.horizontalHeader().sectionSizeHint(1))
+        wanted = max(
+            self.table.sizeHintForColumn(1), self.table.horizontalHeader().sectionSizeHint(1)
+        )
         self.table.setColumnWidth(1, min(wanted + 8, max(80, width // 2)))
         self.table.resizeRowsToContents()
 
@@ -475,7 +502,7 @@ class EvaluationPanel(QWidget):
         self.save_chart_button.setEnabled(False)
         self._charts_due = None
         if result is None or isinstance(result, SavedResult):
-            self.paired_tests.show_runs(None, None, [])   # cancels its job
+            self.paired_tests.show_runs(None, None, [])  # cancels its job
             return  # a saved result keeps its numbers, not the arrays charts draw
         if self.window().isVisible() and not self.isVisible():
             # Drawn when the tab is shown: drawing them behind another tab took a
@@ -519,9 +546,12 @@ class EvaluationPanel(QWidget):
             return
         total = sum(self.split.sizes())
         rows = min(max(self.table.rowCount(), 1), TABLE_ROWS)
-        table = (self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
-                 # One row more: a horizontal scroll bar may take its place.
-                 + (rows + 1) * self.table.verticalHeader().defaultSectionSize())
+        table = (
+            self.table.horizontalHeader().sizeHint().height()
+            + 2 * self.table.frameWidth()
+            # One row more: a horizontal scroll bar may take its place.
+            + (rows + 1) * self.table.verticalHeader().defaultSectionSize()
+        )
         # The chart keeps the height it needs to show its axes whole.
         table = min(table, total - self.charts.minimumSizeHint().height())
         if total > table:
@@ -532,8 +562,7 @@ class EvaluationPanel(QWidget):
     def show_across_encoders(self, result) -> None:
         """Show ``result`` (one of the results listed) beside the corpus's other results
         of its evaluation: its *Across encoders* bars."""
-        row = next((r for r, (_, listed, _) in enumerate(self.results) if listed is result),
-                   -1)
+        row = next((r for r, (_, listed, _) in enumerate(self.results) if listed is result), -1)
         if row >= 0:
             self.history.setCurrentRow(row)
             if self.charts.indexOf(self.comparison_page) >= 0:
@@ -544,9 +573,13 @@ class EvaluationPanel(QWidget):
         order: the bars of the comparison chart."""
         evaluation, result, _ = self.current
         fingerprint = result.provenance.corpus_fingerprint
-        return [row for row, (name, other, _) in enumerate(self.results)
-                if name == evaluation and other.provenance.corpus_fingerprint == fingerprint
-                and not isinstance(other, SavedResult)]
+        return [
+            row
+            for row, (name, other, _) in enumerate(self.results)
+            if name == evaluation
+            and other.provenance.corpus_fingerprint == fingerprint
+            and not isinstance(other, SavedResult)
+        ]
 
     def _show_comparison(self) -> None:
         metric = self.metric_choice.currentData()
@@ -570,14 +603,19 @@ class EvaluationPanel(QWidget):
         # Its lines at the width it has, so the splitter leaves them room under the chart.
         self.imported_note.setMinimumHeight(
             self.imported_note.heightForWidth(max(self.imported_note.width(), 200))
-            if placed.notes else 0)
+            if placed.notes
+            else 0
+        )
         self.comparison = comparison_chart(metric, bars)
         # A bar stands for a result: clicking it opens that result (once this click's
         # handling is over, since opening it rebuilds the charts); an imported one has
         # no row.
         self.comparison.bar_clicked.connect(
-            lambda k: targets[k] is not None and QTimer.singleShot(
-                0, lambda: self.history.setCurrentRow(targets[k])))
+            lambda k: (
+                targets[k] is not None
+                and QTimer.singleShot(0, lambda: self.history.setCurrentRow(targets[k]))
+            )
+        )
         self.comparison_chart_box.addWidget(self.comparison, stretch=1)
         self._show_paired_tests()
 
@@ -586,22 +624,27 @@ class EvaluationPanel(QWidget):
         if self.comparison is None or self.current is None:
             return
         self.paired_tests.show_runs(
-            self.current[0], self.metric_choice.currentData(),
+            self.current[0],
+            self.metric_choice.currentData(),
             [tuple(self.results[r][1:]) for r in self.comparable_rows()],
-            start=self.charts.currentWidget() is self.comparison_page)
+            start=self.charts.currentWidget() is self.comparison_page,
+        )
 
     def _chart_picked(self, kind: str, indices, description: str) -> None:
         """Re-emit a chart's items as sentence indices of the current corpus."""
         _, result, _ = self.current
         corpus = self.corpus
         if corpus is None or corpus.fingerprint != result.provenance.corpus_fingerprint:
-            self.picked_caption.setText(f"{description} (in corpus "
-                                        f"{result.provenance.corpus_name}, not loaded)")
+            self.picked_caption.setText(
+                f"{description} (in corpus {result.provenance.corpus_name}, not loaded)"
+            )
             return
         indices = np.asarray(indices, dtype=np.int64)
         if kind == "pairs":
-            indices = np.unique(np.concatenate([corpus.pairs.first[indices],
-                                                corpus.pairs.second[indices]]))
-        self.picked_caption.setText(f"{description}: {len(indices):,} sentence"
-                                    f"{'' if len(indices) == 1 else 's'} selected")
+            indices = np.unique(
+                np.concatenate([corpus.pairs.first[indices], corpus.pairs.second[indices]])
+            )
+        self.picked_caption.setText(
+            f"{description}: {len(indices):,} sentence{'' if len(indices) == 1 else 's'} selected"
+        )
         self.items_selected.emit(indices.tolist())

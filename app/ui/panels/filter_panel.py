@@ -68,17 +68,16 @@ class FilterPanel(QWidget):
         self.clear_button.setToolTip("Remove every condition and the expression")
         self.clear_button.clicked.connect(lambda: self._change(Filter()))
         self.keep_button = QPushButton("Keep only the selection")
-        self.keep_button.setToolTip("Filter to the sentences selected now (a chip; "
-                                    "remove it to let the others back)")
+        self.keep_button.setToolTip(
+            "Filter to the sentences selected now (a chip; remove it to let the others back)"
+        )
         self.keep_button.clicked.connect(self.keep_selection_asked)
         self.export_button = QToolButton()
         self.export_button.setText("Export…")
-        self.export_button.setToolTip("Write sentences with every column as CSV or "
-                                      "JSON lines")
+        self.export_button.setToolTip("Write sentences with every column as CSV or JSON lines")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
-        menu.addAction("Sentences passing the filter…",
-                       lambda: self.export_asked.emit("passing"))
+        menu.addAction("Sentences passing the filter…", lambda: self.export_asked.emit("passing"))
         menu.addAction("Selected sentences…", lambda: self.export_asked.emit("selected"))
         self.export_button.setMenu(menu)
         self.error = QLabel()
@@ -116,16 +115,25 @@ class FilterPanel(QWidget):
 
     # --- drawing -------------------------------------------------------------------
 
-    def show_filter(self, table: FilterTable | None, chosen: Filter,
-                    evaluated: Evaluated | None, error: str = "") -> None:
+    def show_filter(
+        self,
+        table: FilterTable | None,
+        chosen: Filter,
+        evaluated: Evaluated | None,
+        error: str = "",
+    ) -> None:
         """Draw ``table``'s charts under ``evaluated`` (``chosen`` evaluated), or nothing
         (no corpus); ``error`` is the expression's problem. Behind another tab, a new
         table's charts are drawn when the tab is shown: building a dozen charts took
         more than half of switching to a corpus."""
         self._due = None
-        if table is not self.table and table is not None and self.window().isVisible() \
-                and not self.isVisible():
-            self._build(None)           # nothing of the corpus left is kept meanwhile
+        if (
+            table is not self.table
+            and table is not None
+            and self.window().isVisible()
+            and not self.isVisible()
+        ):
+            self._build(None)  # nothing of the corpus left is kept meanwhile
             self._due = (table, chosen, evaluated, error)
             return
         if table is not self.table:
@@ -141,11 +149,15 @@ class FilterPanel(QWidget):
         if table is None or evaluated is None:
             self.count.setText("No corpus")
             return
-        self.count.setText(f"{table.n:,} sentences" if not chosen else
-                           f"<b>{evaluated.count:,}</b> of {table.n:,} sentences pass")
+        self.count.setText(
+            f"{table.n:,} sentences"
+            if not chosen
+            else f"<b>{evaluated.count:,}</b> of {table.n:,} sentences pass"
+        )
         for title, chart in self.charts.items():
-            chart.show_counts(table.totals(title), table.counts(evaluated, title),
-                              chosen.condition(title))
+            chart.show_counts(
+                table.totals(title), table.counts(evaluated, title), chosen.condition(title)
+            )
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -191,8 +203,10 @@ class FilterPanel(QWidget):
             chip.setProperty("column", column)
             chip.setToolTip("Remove this condition")
             chip.setAccessibleName(f"filter chip {column or 'expression'}")
-            chip.setStyleSheet("QToolButton { background: #fff1d6; border: 1px solid "
-                               "#e69500; border-radius: 8px; padding: 1px 6px; }")
+            chip.setStyleSheet(
+                "QToolButton { background: #fff1d6; border: 1px solid "
+                "#e69500; border-radius: 8px; padding: 1px 6px; }"
+            )
             chip.clicked.connect(lambda _=False, column=column: self.remove(column))
             self.chips_layout.addWidget(chip)
             self._chip_buttons.append(chip)
@@ -222,8 +236,11 @@ class FilterPanel(QWidget):
         old = self.filter.condition(column)
         names = list(old.names) if isinstance(old, Chosen) else []
         names = [n for n in names if n != name] if name in names else [*names, name]
-        self._change(self.filter.with_condition(Chosen(column, tuple(names))) if names
-                     else self.filter.without(column))
+        self._change(
+            self.filter.with_condition(Chosen(column, tuple(names)))
+            if names
+            else self.filter.without(column)
+        )
 
     def _expression_entered(self) -> None:
         """Apply the expression typed once it is valid; else say why, inline."""
@@ -243,7 +260,7 @@ class FilterPanel(QWidget):
         self._pending = None
         self.filter = chosen
         if not chosen.expression and self.expression.text():
-            self.expression.blockSignals(True)        # Clear all: no second change
+            self.expression.blockSignals(True)  # Clear all: no second change
             self.expression.clear()
             self.expression.blockSignals(False)
         self.filter_changed.emit(chosen)

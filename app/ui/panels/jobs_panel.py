@@ -88,8 +88,9 @@ class JobsPanel(QWidget):
 
     def _show_detail(self) -> None:
         job = self.selected_job()
-        error = "" if job is None or job.error is None else \
-            f"\n{type(job.error).__name__}: {job.error}"
+        error = (
+            "" if job is None or job.error is None else f"\n{type(job.error).__name__}: {job.error}"
+        )
         self.detail.setText("" if job is None else job.label + error)
 
     def _render(self, job: JobHandle) -> None:

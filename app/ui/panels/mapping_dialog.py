@@ -21,9 +21,14 @@ from PySide6.QtWidgets import (
 from sentspace.app.corpora.tabular import ROLES, ColumnMapping, preview_table
 
 ROLE_TITLES = {
-    "text": "Sentence", "sentence1": "First sentence of a pair",
-    "sentence2": "Second sentence of a pair", "group": "Group (paraphrase group, topic)",
-    "label": "Label", "score": "Gold score", "split": "Split (train/test)", "id": "Sentence id",
+    "text": "Sentence",
+    "sentence1": "First sentence of a pair",
+    "sentence2": "Second sentence of a pair",
+    "group": "Group (paraphrase group, topic)",
+    "label": "Label",
+    "score": "Gold score",
+    "split": "Split (train/test)",
+    "id": "Sentence id",
 }
 
 
@@ -48,8 +53,9 @@ class MappingDialog(QDialog):
         form = QFormLayout()
         for role, combo in self.roles.items():
             form.addRow(ROLE_TITLES.get(role, role), combo)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -91,6 +97,7 @@ class MappingDialog(QDialog):
 
     def mapping(self) -> ColumnMapping:
         chosen = {role: combo.currentData() for role, combo in self.roles.items()}
-        return ColumnMapping(header=self.header.isChecked(),
-                             **{role: column for role, column in chosen.items()
-                                if column is not None})
+        return ColumnMapping(
+            header=self.header.isChecked(),
+            **{role: column for role, column in chosen.items() if column is not None},
+        )

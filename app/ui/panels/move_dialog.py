@@ -24,16 +24,19 @@ class MoveDialog(QDialog):
     group, ``suggestion`` offered first. After ``accepted``, :meth:`choice` gives
     (group name, reason)."""
 
-    def __init__(self, corpus: Corpus, sentence: int, suggestion: str = "",
-                 parent: QWidget | None = None):
+    def __init__(
+        self, corpus: Corpus, sentence: int, suggestion: str = "", parent: QWidget | None = None
+    ):
         super().__init__(parent)
         groups = corpus.groups
         self.setWindowTitle(f"Move sentence {corpus.ids[sentence]}")
         now = [groups.names[g] for g in groups.group_index[groups.sentence_index == sentence]]
-        self.shown = QLabel(f"<p><b>{html.escape(corpus.ids[sentence])}</b>: "
-                            f"{html.escape(corpus.texts[sentence])}</p>"
-                            f"<p>Now in {groups.kind} {html.escape(', '.join(now) or 'none')}"
-                            "</p>")
+        self.shown = QLabel(
+            f"<p><b>{html.escape(corpus.ids[sentence])}</b>: "
+            f"{html.escape(corpus.texts[sentence])}</p>"
+            f"<p>Now in {groups.kind} {html.escape(', '.join(now) or 'none')}"
+            "</p>"
+        )
         self.shown.setWordWrap(True)
         self.shown.setAccessibleName("the sentence being moved")
 

@@ -54,9 +54,13 @@ class PairEditDialog(QDialog):
             current.append(f"score {self._score:g}")
         if self._labels:
             current.append(f"label {pairs.label_text(self._label)}")
-        self.shown = QLabel("".join(
-            f"<p><b>{html.escape(corpus.ids[s])}</b>: {html.escape(corpus.texts[s])}</p>"
-            for s in (first, second)) + f"<p>Now: {', '.join(current) or 'no gold value'}</p>")
+        self.shown = QLabel(
+            "".join(
+                f"<p><b>{html.escape(corpus.ids[s])}</b>: {html.escape(corpus.texts[s])}</p>"
+                for s in (first, second)
+            )
+            + f"<p>Now: {', '.join(current) or 'no gold value'}</p>"
+        )
         self.shown.setWordWrap(True)
         self.shown.setAccessibleName("the pair being edited")
 
@@ -89,7 +93,7 @@ class PairEditDialog(QDialog):
     def changes(self) -> tuple[float | None, int | None, str]:
         """(new score, new label, reason); None where the value was left unchanged."""
         score = self.score.value() if self._scored else None
-        if score == round(self._score, self.score.decimals()):   # shown, not changed
+        if score == round(self._score, self.score.decimals()):  # shown, not changed
             score = None
         label = self._labels[self.label.currentIndex()] if self._labels else None
         if label == self._label:

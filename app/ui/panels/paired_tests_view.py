@@ -73,14 +73,23 @@ class PairedTestsView(QWidget):
         self.kept: OrderedDict[tuple, tuple[list, list[CommandTests]]] = OrderedDict()
         self.show_runs(None, None, [], start=False)
 
-    def show_runs(self, evaluation: str | None, metric: str | None,
-                  runs: list[tuple[Any, str]], *, start: bool = True) -> None:
+    def show_runs(
+        self,
+        evaluation: str | None,
+        metric: str | None,
+        runs: list[tuple[Any, str]],
+        *,
+        start: bool = True,
+    ) -> None:
         """The tests of ``runs`` (``(result, command)`` each, the bars of ``metric`` of
         ``evaluation``): kept ones at once, else made in the background when ``start``
         (the page is in view). Any other set's job is cancelled."""
         tested = TESTED_SCORES.get(evaluation)
-        key = ((evaluation, tuple((id(result), command) for result, command in runs))
-               if tested is not None and metric == tested else None)
+        key = (
+            (evaluation, tuple((id(result), command) for result, command in runs))
+            if tested is not None and metric == tested
+            else None
+        )
         if self.handle is not None and key != self.key:
             self.handle.cancel()
             self.handle = None
@@ -100,9 +109,12 @@ class PairedTestsView(QWidget):
         elif self.handle is None and start:
             self._say("computing paired tests…")
             self.handle = start_job(
-                paired_tests_of_runs(evaluation, list(runs)), "paired tests",
+                paired_tests_of_runs(evaluation, list(runs)),
+                "paired tests",
                 on_error=lambda error: self._failed(key, error),
-                on_result=lambda tests: self._made(key, runs, tests), owner=self)
+                on_result=lambda tests: self._made(key, runs, tests),
+                owner=self,
+            )
         elif self.handle is None:
             self._say("")
 
@@ -130,12 +142,12 @@ class PairedTestsView(QWidget):
             self._say("Paired tests need a second encoder evaluated the same way.")
             return
         evaluation = self.key[0]
-        firsts = ", ".join(dict.fromkeys(c.outcomes[0].a.provenance.encoder_name
-                                         for c in tests))
-        several = (f" (per command: {len(tests)} commands make the bars)"
-                   if len(tests) > 1 else "")
-        self.heading.setText(f"Paired tests of {PAIRED_TESTS[evaluation][0]}, each against "
-                             f"{firsts}, as the command prints them{several}")
+        firsts = ", ".join(dict.fromkeys(c.outcomes[0].a.provenance.encoder_name for c in tests))
+        several = f" (per command: {len(tests)} commands make the bars)" if len(tests) > 1 else ""
+        self.heading.setText(
+            f"Paired tests of {PAIRED_TESTS[evaluation][0]}, each against "
+            f"{firsts}, as the command prints them{several}"
+        )
         self.table.setRowCount(len(outcomes))
         row = 0
         for command in tests:
@@ -167,9 +179,11 @@ class PairedTestsView(QWidget):
         them."""
         self.table.resizeRowsToContents()
         shown = min(self.table.rowCount(), ROWS_SHOWN)
-        self.table.setFixedHeight(self.table.horizontalHeader().sizeHint().height()
-                                  + 2 * self.table.frameWidth()
-                                  + sum(self.table.rowHeight(r) for r in range(shown)))
+        self.table.setFixedHeight(
+            self.table.horizontalHeader().sizeHint().height()
+            + 2 * self.table.frameWidth()
+            + sum(self.table.rowHeight(r) for r in range(shown))
+        )
 
     def _cell(self, row: int, column: int, text: str, tip: str, right: bool = False) -> None:
         item = QTableWidgetItem(text)
@@ -180,5 +194,11 @@ class PairedTestsView(QWidget):
 
     def cells(self) -> list[list[str]]:
         """The table's text, a list per row (a test not made: its two cells)."""
-        return [[self.table.item(r, c).text() for c in range(len(COLUMNS))
-                 if self.table.item(r, c) is not None] for r in range(self.table.rowCount())]
+        return [
+            [
+                self.table.item(r, c).text()
+                for c in range(len(COLUMNS))
+                if self.table.item(r, c) is not None
+            ]
+            for r in range(self.table.rowCount())
+        ]

@@ -36,14 +36,18 @@ class ProjectionControls(QWidget):
         self.method = QComboBox()
         for key, title in METHOD_TITLES.items():
             self.method.addItem(title, key)
-        self.method.setToolTip("PCA is instant and linear; UMAP and t-SNE keep local "
-                               "neighbourhoods but distort distances")
+        self.method.setToolTip(
+            "PCA is instant and linear; UMAP and t-SNE keep local "
+            "neighbourhoods but distort distances"
+        )
         umap, tsne = DEFAULTS["umap"], DEFAULTS["tsne"]
         self.n_neighbors = QSpinBox(minimum=2, maximum=200, value=umap["n_neighbors"])
-        self.n_neighbors.setToolTip("UMAP: neighbours per point; larger keeps more global "
-                                    "structure")
-        self.min_dist = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05,
-                                       value=umap["min_dist"])
+        self.n_neighbors.setToolTip(
+            "UMAP: neighbours per point; larger keeps more global structure"
+        )
+        self.min_dist = QDoubleSpinBox(
+            minimum=0.0, maximum=1.0, singleStep=0.05, value=umap["min_dist"]
+        )
         self.min_dist.setToolTip("UMAP: how tightly points may pack")
         self.metric = QComboBox()
         self.metric.addItems(["cosine", "euclidean"])
@@ -51,22 +55,27 @@ class ProjectionControls(QWidget):
         self.perplexity.setToolTip("t-SNE: effective number of neighbours")
         self.pca_first = QCheckBox("PCA to 50 dimensions first")
         self.pca_first.setChecked(True)
-        self.pca_first.setToolTip("Reduce linearly before UMAP/t-SNE: faster on wide "
-                                  "embeddings such as bag of words")
+        self.pca_first.setToolTip(
+            "Reduce linearly before UMAP/t-SNE: faster on wide embeddings such as bag of words"
+        )
         self.seed = QSpinBox(minimum=0, maximum=2**31 - 1, value=0)
         self.seed.setToolTip("Random seed of the projection and of the evaluation's folds")
         self.project_button = QPushButton("Project")
-        self.project_button.setToolTip("Recompute the projection of the current embeddings "
-                                       "(nothing is re-encoded)")
+        self.project_button.setToolTip(
+            "Recompute the projection of the current embeddings (nothing is re-encoded)"
+        )
         self.project_button.clicked.connect(self.project_requested)
         self.colour = QComboBox()
-        self.colour.setToolTip("Any column of the corpus or the run: categories name "
-                               "their 10 most frequent, the rest share one colour; numbers "
-                               "are drawn on a colour scale. Faithfulness: share of each "
-                               "point's 10 nearest neighbours in the embedding space that "
-                               "are also its neighbours in 2D")
+        self.colour.setToolTip(
+            "Any column of the corpus or the run: categories name "
+            "their 10 most frequent, the rest share one colour; numbers "
+            "are drawn on a colour scale. Faithfulness: share of each "
+            "point's 10 nearest neighbours in the embedding space that "
+            "are also its neighbours in 2D"
+        )
         self.colour.currentIndexChanged.connect(
-            lambda: self.colour_changed.emit(self.colour.currentData()))
+            lambda: self.colour_changed.emit(self.colour.currentData())
+        )
 
         self.form = QFormLayout(self)
         self.form.setContentsMargins(0, 0, 0, 0)
@@ -90,8 +99,12 @@ class ProjectionControls(QWidget):
         method = self.selected_method()
         pca_dims = 50 if self.pca_first.isChecked() else None
         if method == "umap":
-            return {"n_neighbors": self.n_neighbors.value(), "min_dist": self.min_dist.value(),
-                    "metric": self.metric.currentText(), "pca_dims": pca_dims}
+            return {
+                "n_neighbors": self.n_neighbors.value(),
+                "min_dist": self.min_dist.value(),
+                "metric": self.metric.currentText(),
+                "pca_dims": pca_dims,
+            }
         if method == "tsne":
             return {"perplexity": self.perplexity.value(), "pca_dims": pca_dims}
         return {}
@@ -100,8 +113,9 @@ class ProjectionControls(QWidget):
         """Offer the colourings ``choices`` ((key, title), the corpus's and its run's
         columns) with ``chosen`` shown; nothing is emitted (the corpus's own choice)."""
         self.colour.blockSignals(True)
-        if [(self.colour.itemData(i), self.colour.itemText(i))
-                for i in range(self.colour.count())] != choices:
+        if [
+            (self.colour.itemData(i), self.colour.itemText(i)) for i in range(self.colour.count())
+        ] != choices:
             self.colour.clear()
             for key, title in choices:
                 self.colour.addItem(title, key)
@@ -110,8 +124,12 @@ class ProjectionControls(QWidget):
 
     def _show_method_options(self) -> None:
         method = self.selected_method()
-        shown = {self.n_neighbors: method == "umap", self.min_dist: method == "umap",
-                 self.metric: method == "umap", self.perplexity: method == "tsne",
-                 self.pca_first: method in ("umap", "tsne")}
+        shown = {
+            self.n_neighbors: method == "umap",
+            self.min_dist: method == "umap",
+            self.metric: method == "umap",
+            self.perplexity: method == "tsne",
+            self.pca_first: method in ("umap", "tsne"),
+        }
         for widget, visible in shown.items():
             self.form.setRowVisible(widget, visible)

@@ -41,8 +41,13 @@ class ReproduceDialog(QDialog):
     run_requested = Signal(str, str)
     save_requested = Signal()
 
-    def __init__(self, papers: dict[str, str], cells: Callable[[Any], list[str]],
-                 columns: tuple[str, ...], parent: QWidget | None = None):
+    def __init__(
+        self,
+        papers: dict[str, str],
+        cells: Callable[[Any], list[str]],
+        columns: tuple[str, ...],
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.setWindowTitle("Reproduce a paper")
         self.cells, self.columns = cells, columns
@@ -55,14 +60,19 @@ class ReproduceDialog(QDialog):
         self.quick.setChecked(True)
         self.full = QRadioButton("Full (every cell this machine can re-run; can take hours)")
         self.run_button = QPushButton("Run")
-        self.run_button.clicked.connect(lambda: self.run_requested.emit(
-            self.paper.currentData(), "quick" if self.quick.isChecked() else "full"))
+        self.run_button.clicked.connect(
+            lambda: self.run_requested.emit(
+                self.paper.currentData(), "quick" if self.quick.isChecked() else "full"
+            )
+        )
         self.save_button = QPushButton("Save report…")
         self.save_button.setToolTip("Markdown, a self-contained HTML page and JSON")
         self.save_button.setEnabled(False)
         self.save_button.clicked.connect(self.save_requested)
-        self.caption = QLabel("Choose a paper and press Run; the evaluations run in the "
-                              "background, encodings cached, so a second run is quick.")
+        self.caption = QLabel(
+            "Choose a paper and press Run; the evaluations run in the "
+            "background, encodings cached, so a second run is quick."
+        )
         self.caption.setWordWrap(True)
         self.rows = QTreeWidget()
         self.rows.setAccessibleName("published cells")
@@ -131,10 +141,13 @@ class ReproduceDialog(QDialog):
             parent.setExpanded(True)
         for column in range(len(self.columns)):
             self.rows.resizeColumnToContents(column)
-        counts = "".join(f"<li>{c.what}: paper {c.paper}, here {c.ours}"
-                         f"{f' ({c.note})' if c.note else ''}</li>" for c in report.counts)
-        findings = "".join(f"<li><b>{f.verdict}</b>: {f.claim} ({f.evidence})</li>"
-                           for f in report.findings)
+        counts = "".join(
+            f"<li>{c.what}: paper {c.paper}, here {c.ours}{f' ({c.note})' if c.note else ''}</li>"
+            for c in report.counts
+        )
+        findings = "".join(
+            f"<li><b>{f.verdict}</b>: {f.claim} ({f.evidence})</li>" for f in report.findings
+        )
         self.findings.setText(f"<b>Counts</b><ul>{counts}</ul><b>Findings</b><ul>{findings}</ul>")
 
     def _show_row(self) -> None:
@@ -146,8 +159,9 @@ class ReproduceDialog(QDialog):
             return
         note = f"<br>{row.cell.note}" if row.cell.note else ""
         command = f"<br><code>{row.command}</code>" if row.command else ""
-        self.detail.setText(f"<b>{row.cell.row}, {row.cell.column}</b> ({row.cell.mark})"
-                            f"{note}{command}")
+        self.detail.setText(
+            f"<b>{row.cell.row}, {row.cell.column}</b> ({row.cell.mark}){note}{command}"
+        )
         result = self.report.result_of(row) if self.report is not None else None
         summary = result.summary() if result is not None else []
         self.result.setRowCount(len(summary))

@@ -78,8 +78,14 @@ def author_tint(colour: str) -> QColor:
     author's) a mid blue (#7ac9ff) that read as the selection, with the greyed text of
     reviewed rows faint on it, and orange almost white."""
     base = QColor(colour)
-    return QColor(*(round(255 - TINT_SHARE * (255 - channel))
-                    for channel in (base.red(), base.green(), base.blue())))
+    return QColor(
+        *(
+            round(255 - TINT_SHARE * (255 - channel))
+            for channel in (base.red(), base.green(), base.blue())
+        )
+    )
+
+
 #: The widest a column of numbers or names is sized (its heading elided, whole in its
 #: tooltip): headings such as "paraphrase group" took 150 px over values of 4 digits.
 NUMBER_WIDTH = 80
@@ -101,17 +107,26 @@ class ReviewTableModel(QAbstractTableModel):
     1 = most suspicious) and before a "decided by" column (the authors of the edits and
     marks on each item, tinted by its first author); rows marked reviewed are greyed."""
 
-    def __init__(self, items: ReviewList, reviewed: set[str],
-                 deciders: dict[str, tuple[str, ...]] | None = None):
+    def __init__(
+        self,
+        items: ReviewList,
+        reviewed: set[str],
+        deciders: dict[str, tuple[str, ...]] | None = None,
+    ):
         super().__init__()
         self.items = items
         self.keys = [items.key(row) for row in range(len(items))]
         # Who decided beside the rank, in view however wide the sentences are.
-        columns = [("rank", range(1, len(items) + 1)), (DECIDED_BY, [""] * len(self.keys)),
-                   *items.columns()]
+        columns = [
+            ("rank", range(1, len(items) + 1)),
+            (DECIDED_BY, [""] * len(self.keys)),
+            *items.columns(),
+        ]
         self.headers = [header for header, _ in columns]
-        self.values = [values.tolist() if isinstance(values, np.ndarray) else list(values)
-                       for _, values in columns]
+        self.values = [
+            values.tolist() if isinstance(values, np.ndarray) else list(values)
+            for _, values in columns
+        ]
         self.set_reviewed(reviewed, deciders or {})
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
@@ -120,11 +135,14 @@ class ReviewTableModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.headers)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role in (
-                Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return self.headers[section]    # whole in the tooltip where elided
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+        ):
+            return self.headers[section]  # whole in the tooltip where elided
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -149,18 +167,21 @@ class ReviewTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def set_reviewed(self, reviewed: set[str],
-                     deciders: dict[str, tuple[str, ...]]) -> None:
+    def set_reviewed(self, reviewed: set[str], deciders: dict[str, tuple[str, ...]]) -> None:
         """Items marked reviewed, and who decided each item (by key)."""
         self.reviewed, self.deciders = reviewed, deciders
-        self.values[self.headers.index(DECIDED_BY)] = [", ".join(deciders.get(key, ()))
-                                                      for key in self.keys]
+        self.values[self.headers.index(DECIDED_BY)] = [
+            ", ".join(deciders.get(key, ())) for key in self.keys
+        ]
         authors = sorted({author for names in deciders.values() for author in names})
-        self.tints = {author: author_tint(CATEGORICAL[k % len(CATEGORICAL)])
-                      for k, author in enumerate(authors)}
+        self.tints = {
+            author: author_tint(CATEGORICAL[k % len(CATEGORICAL)])
+            for k, author in enumerate(authors)
+        }
         if self.keys:
-            self.dataChanged.emit(self.index(0, 0),
-                                  self.index(len(self.keys) - 1, len(self.headers) - 1))
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self.keys) - 1, len(self.headers) - 1)
+            )
 
 
 class ReviewFilter(QSortFilterProxyModel):
@@ -177,7 +198,7 @@ class ReviewFilter(QSortFilterProxyModel):
         self.author = EVERYONE
 
     def set_author(self, author: str) -> None:
-        if author != self.author:   # a pass over every row, a tenth of a corpus switch
+        if author != self.author:  # a pass over every row, a tenth of a corpus switch
             self.author = author
             self.refilter()
 
@@ -200,10 +221,9 @@ class ReviewFilter(QSortFilterProxyModel):
             return False
         if self.author != EVERYONE:
             authors = model.deciders.get(key, ())
-            if (authors if self.author == UNDECIDED else self.author not in authors):
+            if authors if self.author == UNDECIDED else self.author not in authors:
                 return False
         return super().filterAcceptsRow(source_row, source_parent)
-
 
 
 class _RowTable(QTableView):
@@ -215,6 +235,7 @@ class _RowTable(QTableView):
         columns_at = self.horizontalScrollBar().value()
         super().scrollTo(index, hint)
         self.horizontalScrollBar().setValue(columns_at)
+
 
 class ReviewPanel(QWidget):
     """Suspicious items by kind, with the edits that fix them.
@@ -259,10 +280,11 @@ class ReviewPanel(QWidget):
         self.hide_reviewed.toggled.connect(self.proxy.set_hide_reviewed)
         self.author = QComboBox()
         self.author.setAccessibleName("decided by")
-        self.author.setToolTip("The items one annotator decided (edited, noted or marked "
-                               "reviewed), or those nobody has")
-        self.author.currentTextChanged.connect(
-            lambda text: self.proxy.set_author(text or EVERYONE))
+        self.author.setToolTip(
+            "The items one annotator decided (edited, noted or marked "
+            "reviewed), or those nobody has"
+        )
+        self.author.currentTextChanged.connect(lambda text: self.proxy.set_author(text or EVERYONE))
         self.table = _RowTable()
         self.table.setAccessibleName("suspicious items")
         self.table.setModel(self.proxy)
@@ -304,10 +326,12 @@ class ReviewPanel(QWidget):
         self.unsaved_box.setObjectName("unsaved-edits")
         self.unsaved_box.setStyleSheet(
             "#unsaved-edits { border: 2px solid #b00000; background: #fff0f0; }"
-            " QLabel { color: #b00000; }")
+            " QLabel { color: #b00000; }"
+        )
         self.retry_button = QPushButton("Retry saving")
-        self.retry_button.setToolTip("Write the edits not saved to the journal, in the "
-                                     "order they were made")
+        self.retry_button.setToolTip(
+            "Write the edits not saved to the journal, in the order they were made"
+        )
         self.retry_button.clicked.connect(lambda: self.retry())
         self.discard_button = QPushButton("Discard them")
         self.discard_button.setToolTip("Forget the edits not saved")
@@ -323,17 +347,20 @@ class ReviewPanel(QWidget):
 
         self.buttons: dict[str, QPushButton] = {}
         for name, title, handler in (
-                ("move", "Move to group…", self._ask_move), ("new", "New group", self.new_group),
-                ("merge", "Merge", self.merge_selected),
-                ("score", "Edit score or label…", self._ask_pair),
-                ("reviewed", "Mark reviewed", self.mark_selected_reviewed),
-                ("note", "Note…", self._ask_note), ("undo", "Undo", self.undo),
-                ("redo", "Redo", self.redo),
-                ("recompute", "Recompute", self.recompute_requested.emit),
-                ("agreement", "Agreement…", self.agreement_requested.emit),
-                ("resolve", "Resolve conflicts…", self.conflicts_requested.emit),
-                ("batches", "Split into batches…", self.batches_requested.emit),
-                ("bring back", "Bring back…", self.bring_back_requested.emit)):
+            ("move", "Move to group…", self._ask_move),
+            ("new", "New group", self.new_group),
+            ("merge", "Merge", self.merge_selected),
+            ("score", "Edit score or label…", self._ask_pair),
+            ("reviewed", "Mark reviewed", self.mark_selected_reviewed),
+            ("note", "Note…", self._ask_note),
+            ("undo", "Undo", self.undo),
+            ("redo", "Redo", self.redo),
+            ("recompute", "Recompute", self.recompute_requested.emit),
+            ("agreement", "Agreement…", self.agreement_requested.emit),
+            ("resolve", "Resolve conflicts…", self.conflicts_requested.emit),
+            ("batches", "Split into batches…", self.batches_requested.emit),
+            ("bring back", "Bring back…", self.bring_back_requested.emit),
+        ):
             button = QPushButton(title)
             button.clicked.connect(lambda _=False, h=handler: h())
             self.buttons[name] = button
@@ -351,10 +378,13 @@ class ReviewPanel(QWidget):
         # The team's row: conflicts to resolve, batches out to reviewers and back.
         for column, name in enumerate(("resolve", "batches", "bring back")):
             edits.addWidget(self.buttons[name], 2, column)
-        self.buttons["batches"].setToolTip("Split the lists among N people, stratified by "
-                                           "list; each gets a workspace of their rows")
-        self.buttons["bring back"].setToolTip("Merge reviewers' batches (their folder) "
-                                              "into this corpus's journal")
+        self.buttons["batches"].setToolTip(
+            "Split the lists among N people, stratified by "
+            "list; each gets a workspace of their rows"
+        )
+        self.buttons["bring back"].setToolTip(
+            "Merge reviewers' batches (their folder) into this corpus's journal"
+        )
         self.conflicts.linkActivated.connect(lambda _: self.conflicts_requested.emit())
         history = QHBoxLayout()
         for name in ("undo", "redo", "recompute", "agreement"):
@@ -379,15 +409,19 @@ class ReviewPanel(QWidget):
         """Show the review lists and edits of the corpus shown (``session``: the
         window's :class:`sentspace.app.session.Session`)."""
         session.current_changed.connect(self._show_state)
-        self.filter.textChanged.connect(lambda text: session.current is not None
-                                        and session.set_view(session.current.spec,
-                                                             "review filter", text))
+        self.filter.textChanged.connect(
+            lambda text: (
+                session.current is not None
+                and session.set_view(session.current.spec, "review filter", text)
+            )
+        )
         session.on_current(session.reviewed, lambda state: self.set_lists(state.review_lists))
         # An edit made elsewhere (another window, another annotator): marks, authors,
         # conflicts and what can be undone follow.
-        session.on_current(session.edited, lambda _: (self._refresh_reviewed(),
-                                                     self._update_buttons(),
-                                                     self._show_unsaved()))
+        session.on_current(
+            session.edited,
+            lambda _: (self._refresh_reviewed(), self._update_buttons(), self._show_unsaved()),
+        )
 
     def _show_state(self, state) -> None:
         """The lists and edits of the corpus switched to, filtered as they were left;
@@ -427,8 +461,7 @@ class ReviewPanel(QWidget):
         items = self.lists.get(self.kind.currentData())
         reviewed = self.session.reviewed if self.session is not None else set()
         deciders = self.session.deciders if self.session is not None else {}
-        self.model = (ReviewTableModel(items, reviewed, deciders) if items is not None
-                      else None)
+        self.model = ReviewTableModel(items, reviewed, deciders) if items is not None else None
         self._offer_authors(deciders)
         # A list comes in rank order: sorting its thousands of rows again by rank (Python
         # calls) took a third of switching to its corpus.
@@ -442,12 +475,12 @@ class ReviewPanel(QWidget):
             self.table.resizeColumnsToContents()
             for col, header in enumerate(self.model.headers):
                 if header not in TEXT_COLUMNS:
-                    self.table.setColumnWidth(col, min(self.table.columnWidth(col),
-                                                       NUMBER_WIDTH))
-            if "id" in self.model.headers:    # after the columns that explain the row
+                    self.table.setColumnWidth(col, min(self.table.columnWidth(col), NUMBER_WIDTH))
+            if "id" in self.model.headers:  # after the columns that explain the row
                 header = self.table.horizontalHeader()
-                header.moveSection(header.visualIndex(self.model.headers.index("id")),
-                                   header.count() - 1)
+                header.moveSection(
+                    header.visualIndex(self.model.headers.index("id")), header.count() - 1
+                )
             self._fit_text_columns()
             self._show_deciders()
         self.why.setText("")
@@ -455,11 +488,21 @@ class ReviewPanel(QWidget):
         self._update_buttons()
 
     def _show_search(self, items: ReviewList | None) -> None:
-        approximate = [f"{name}: {search.describe()}" for name, search in
-                       zip(items.encoder_names, items.searches) if search.approximate
-                       ] if items is not None else []
-        self.search_note.setText("Neighbours found approximately, so a few rows may be "
-                                 "missing: " + "; ".join(approximate) if approximate else "")
+        approximate = (
+            [
+                f"{name}: {search.describe()}"
+                for name, search in zip(items.encoder_names, items.searches)
+                if search.approximate
+            ]
+            if items is not None
+            else []
+        )
+        self.search_note.setText(
+            "Neighbours found approximately, so a few rows may be "
+            "missing: " + "; ".join(approximate)
+            if approximate
+            else ""
+        )
         self.search_note.setVisible(bool(approximate))
 
     # --- selection ------------------------------------------------------------------
@@ -475,8 +518,7 @@ class ReviewPanel(QWidget):
         """Select the row shown at ``view_row`` (as a click does)."""
         self.table.selectRow(view_row)
 
-    def _selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection
-                           ) -> None:
+    def _selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
         row = self.selected_row()
         self._update_buttons()
         if row is None:
@@ -503,8 +545,9 @@ class ReviewPanel(QWidget):
         self.buttons["redo"].setEnabled(self.session is not None and self.session.can_redo)
         self.buttons["recompute"].setEnabled(self.session is not None)
         self.buttons["agreement"].setEnabled(self.session is not None)
-        self.buttons["resolve"].setEnabled(self.session is not None
-                                           and bool(self.session.conflicts))
+        self.buttons["resolve"].setEnabled(
+            self.session is not None and bool(self.session.conflicts)
+        )
         self.buttons["batches"].setEnabled(self.session is not None and bool(self.lists))
         self.buttons["bring back"].setEnabled(self.session is not None)
 
@@ -528,8 +571,12 @@ class ReviewPanel(QWidget):
             edit = make_edit()
         except JournalUnavailable as error:
             kept = len(self.session.pending) > had
-            what = (f"{self.session.pending[-1].edit.describe()} is kept, not applied, "
-                    "until it can be written" if kept else "nothing changed")
+            what = (
+                f"{self.session.pending[-1].edit.describe()} is kept, not applied, "
+                "until it can be written"
+                if kept
+                else "nothing changed"
+            )
             self._say_error(f"Not saved: {error.reason} ({what}).")
             self._after_saving(had)
             return False
@@ -540,12 +587,21 @@ class ReviewPanel(QWidget):
         if edit is None:
             return False
         self.status.setStyleSheet("color: #666")
-        self.status.setText(f"{done}: {edit.describe()}"
-                            + (f" (after the {had} edits not saved before)" if had > 1 else
-                               " (after the edit not saved before)" if had else "")
-                            + (". The lists show the corpus as it was when computed; "
-                               "Recompute to refresh them." if edit.changes_corpus
-                               else "."))
+        self.status.setText(
+            f"{done}: {edit.describe()}"
+            + (
+                f" (after the {had} edits not saved before)"
+                if had > 1
+                else " (after the edit not saved before)"
+                if had
+                else ""
+            )
+            + (
+                ". The lists show the corpus as it was when computed; Recompute to refresh them."
+                if edit.changes_corpus
+                else "."
+            )
+        )
         self._after_saving(had, changed=True)
         return True
 
@@ -570,17 +626,23 @@ class ReviewPanel(QWidget):
         self.unsaved_box.setVisible(bool(pending or dropped))
         lines = []
         if pending:
-            count = (f"{len(pending)} edits are" if len(pending) > 1 else "1 edit is")
-            lines.append(f"<b>{count} not saved</b>: {html.escape(pending[-1].reason)} "
-                         f"(journal {html.escape(str(self.session.journal.path))}). "
-                         "Not applied; kept here until written:")
-            lines += [html.escape(f"{item.edit.author}'s {item.edit.describe()}")
-                      for item in pending[:UNSAVED_NAMED]]
+            count = f"{len(pending)} edits are" if len(pending) > 1 else "1 edit is"
+            lines.append(
+                f"<b>{count} not saved</b>: {html.escape(pending[-1].reason)} "
+                f"(journal {html.escape(str(self.session.journal.path))}). "
+                "Not applied; kept here until written:"
+            )
+            lines += [
+                html.escape(f"{item.edit.author}'s {item.edit.describe()}")
+                for item in pending[:UNSAVED_NAMED]
+            ]
             if len(pending) > UNSAVED_NAMED:
                 lines.append(f"and {len(pending) - UNSAVED_NAMED} more")
         if dropped:
-            lines.append("<b>Dropped when saved</b> (no longer fitted): " + "; ".join(
-                html.escape(f"{edit.describe()}: {why}") for edit, why in dropped))
+            lines.append(
+                "<b>Dropped when saved</b> (no longer fitted): "
+                + "; ".join(html.escape(f"{edit.describe()}: {why}") for edit, why in dropped)
+            )
             self.session.dropped.clear()
         self.unsaved.setText("<br>".join(lines))
         self.retry_button.setVisible(bool(pending))
@@ -596,8 +658,10 @@ class ReviewPanel(QWidget):
             self._say_error(f"Still not saved: {saved.error.reason}.")
         else:
             self.status.setStyleSheet("color: #666")
-            self.status.setText(f"Saved {len(saved.saved)} edit"
-                                f"{'s' if len(saved.saved) != 1 else ''} to the journal.")
+            self.status.setText(
+                f"Saved {len(saved.saved)} edit"
+                f"{'s' if len(saved.saved) != 1 else ''} to the journal."
+            )
         self._after_saving(had)
         return saved.error is None
 
@@ -607,16 +671,16 @@ class ReviewPanel(QWidget):
             return []
         dropped = self.session.discard_pending()
         self.status.setStyleSheet("color: #666")
-        self.status.setText(f"Discarded {len(dropped)} edit{'s' if len(dropped) != 1 else ''}"
-                            " not saved.")
+        self.status.setText(
+            f"Discarded {len(dropped)} edit{'s' if len(dropped) != 1 else ''} not saved."
+        )
         self._show_unsaved()
         return dropped
 
     def _refresh_reviewed(self) -> None:
         deciders = self.session.deciders if self.session else {}
         if self.model is not None:
-            self.model.set_reviewed(self.session.reviewed if self.session else set(),
-                                    deciders)
+            self.model.set_reviewed(self.session.reviewed if self.session else set(), deciders)
             self.proxy.refilter()
             self._show_deciders()
         self._offer_authors(deciders)
@@ -629,9 +693,11 @@ class ReviewPanel(QWidget):
             f"<b>{len(conflicts)} conflicting edit{'s' if len(conflicts) > 1 else ''}</b> "
             "(two people on one item; the later one is in effect where it fits) "
             '<a href="resolve">Resolve…</a><br>'
-            + "<br>".join(html.escape(conflict.describe(), quote=False)
-                          for conflict in conflicts[:5])
-            + (f"<br>and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""))
+            + "<br>".join(
+                html.escape(conflict.describe(), quote=False) for conflict in conflicts[:5]
+            )
+            + (f"<br>and {len(conflicts) - 5} more" if len(conflicts) > 5 else "")
+        )
 
     def _fit_text_columns(self) -> None:
         """A text column takes a third of the table, so the columns that explain the
@@ -667,8 +733,7 @@ class ReviewPanel(QWidget):
         self.author.blockSignals(False)
         self.proxy.set_author(self.author.currentText())
 
-    def move_selected(self, target: str | None, reason: str = "",
-                      seen: str | None = None) -> bool:
+    def move_selected(self, target: str | None, reason: str = "", seen: str | None = None) -> bool:
         """Move the selected row's sentence into group ``target`` (None: a new group)
         out of group ``seen``, the one the user saw it in (default: its group now); an
         edit from elsewhere that moved it meanwhile makes the move refused and said,
@@ -680,13 +745,14 @@ class ReviewPanel(QWidget):
             sentence_id = self.session.corpus.ids[sentence]
             by = ", ".join(self.session.deciders.get(f"sentence:{sentence_id}", ()))
             self.status.setStyleSheet("color: #b00000")
-            self.status.setText(f"Not applied: {sentence_id} was moved from {seen} to "
-                                f"{', '.join(now) or 'no group'} meanwhile"
-                                f"{f' (by {by})' if by else ''}; look again, and move it if "
-                                "you still want to.")
+            self.status.setText(
+                f"Not applied: {sentence_id} was moved from {seen} to "
+                f"{', '.join(now) or 'no group'} meanwhile"
+                f"{f' (by {by})' if by else ''}; look again, and move it if "
+                "you still want to."
+            )
             return False
-        return self._edit(lambda: self.session.move(sentence, target, source=seen,
-                                                    reason=reason))
+        return self._edit(lambda: self.session.move(sentence, target, source=seen, reason=reason))
 
     def new_group(self, reason: str = "") -> bool:
         """A mis-grouped sentence into a new group, or a loose group's farthest member
@@ -694,8 +760,9 @@ class ReviewPanel(QWidget):
         items, row = self.model.items, self.selected_row()
         if isinstance(items, SpreadGroups):
             group = items.corpus.groups.names[items.group[row]]
-            return self._edit(lambda: self.session.split(group, [int(items.outlier[row])],
-                                                         reason=reason))
+            return self._edit(
+                lambda: self.session.split(group, [int(items.outlier[row])], reason=reason)
+            )
         return self.move_selected(None, reason)
 
     def merge_selected(self, reason: str = "") -> bool:
@@ -704,12 +771,14 @@ class ReviewPanel(QWidget):
         groups = [names[items.first[row]], names[items.second[row]]]
         return self._edit(lambda: self.session.merge(groups, reason=reason))
 
-    def edit_selected_pair(self, score: float | None = None, label: int | None = None,
-                           reason: str = "") -> bool:
+    def edit_selected_pair(
+        self, score: float | None = None, label: int | None = None, reason: str = ""
+    ) -> bool:
         """Set the selected pair's gold score and/or label (None leaves it)."""
         pair = int(self.model.items.pair[self.selected_row()])
-        return self._edit(lambda: self.session.edit_pair(pair, score=score, label=label,
-                                                         reason=reason))
+        return self._edit(
+            lambda: self.session.edit_pair(pair, score=score, label=label, reason=reason)
+        )
 
     def mark_selected_reviewed(self, reason: str = "") -> bool:
         key = self.model.items.key(self.selected_row())

@@ -39,9 +39,11 @@ class WorkspacePanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
         self.tree.setAccessibleName("workspace")
-        self.tree.setToolTip("Double-click a corpus to switch to it (its projection and "
-                             "results are kept); right-click to close it. Click a result "
-                             "to show it in the Evaluations panel")
+        self.tree.setToolTip(
+            "Double-click a corpus to switch to it (its projection and "
+            "results are kept); right-click to close it. Click a result "
+            "to show it in the Evaluations panel"
+        )
         self.sections = {}
         for title in SECTIONS:
             section = QTreeWidgetItem([title])
@@ -60,8 +62,11 @@ class WorkspacePanel(QWidget):
             self._follow(session)
 
     def _follow(self, session: Session) -> None:
-        session.corpus_opened.connect(lambda state: self.add_corpus(
-            state.spec, f"{state.corpus.name} ({len(state.corpus):,} sentences)"))
+        session.corpus_opened.connect(
+            lambda state: self.add_corpus(
+                state.spec, f"{state.corpus.name} ({len(state.corpus):,} sentences)"
+            )
+        )
         session.corpus_closed.connect(self.remove_corpus)
         session.current_changed.connect(self._show_state)
         for event in (session.evaluated, session.edited):
@@ -77,13 +82,15 @@ class WorkspacePanel(QWidget):
 
     def _list_results(self, state: CorpusState | None) -> None:
         runs = state.evaluations if state is not None else []
-        self.set_results([result_entry(run.label, run.result, state.corpus) for run in runs],
-                         [describe_result(run.result, run.label, state.corpus)
-                          for run in runs])
+        self.set_results(
+            [result_entry(run.label, run.result, state.corpus) for run in runs],
+            [describe_result(run.result, run.label, state.corpus) for run in runs],
+        )
 
     def _list_encoders(self, state: CorpusState | None) -> None:
-        self.set_encoders([name for name, _, _ in state.spaces.values()]
-                          if state is not None else [])
+        self.set_encoders(
+            [name for name, _, _ in state.spaces.values()] if state is not None else []
+        )
 
     def entries(self, section: str) -> list[str]:
         parent = self.sections[section]
@@ -91,8 +98,14 @@ class WorkspacePanel(QWidget):
 
     def _corpus_item(self, spec: str) -> QTreeWidgetItem | None:
         parent = self.sections["Corpora"]
-        return next((parent.child(i) for i in range(parent.childCount())
-                     if parent.child(i).data(0, Qt.ItemDataRole.UserRole) == spec), None)
+        return next(
+            (
+                parent.child(i)
+                for i in range(parent.childCount())
+                if parent.child(i).data(0, Qt.ItemDataRole.UserRole) == spec
+            ),
+            None,
+        )
 
     def add_corpus(self, spec: str, description: str) -> None:
         """Show an opened corpus (once per spec; the newest description wins) as the
@@ -116,9 +129,14 @@ class WorkspacePanel(QWidget):
 
     def current_corpus(self) -> str | None:
         parent = self.sections["Corpora"]
-        return next((parent.child(i).data(0, Qt.ItemDataRole.UserRole)
-                     for i in range(parent.childCount()) if parent.child(i).font(0).bold()),
-                    None)
+        return next(
+            (
+                parent.child(i).data(0, Qt.ItemDataRole.UserRole)
+                for i in range(parent.childCount())
+                if parent.child(i).font(0).bold()
+            ),
+            None,
+        )
 
     def remove_corpus(self, spec: str) -> None:
         item = self._corpus_item(spec)
@@ -169,10 +187,14 @@ class WorkspacePanel(QWidget):
             self.corpus_closed.emit(spec)
             return None
         buttons = QMessageBox.StandardButton
-        box = QMessageBox(QMessageBox.Icon.Question, "Close the corpus?",
-                          f"{state.corpus.name} has {held}. Closing it forgets them "
-                          "(its edits stay in their journal).",
-                          buttons.Close | buttons.Cancel, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Close the corpus?",
+            f"{state.corpus.name} has {held}. Closing it forgets them "
+            "(its edits stay in their journal).",
+            buttons.Close | buttons.Cancel,
+            self,
+        )
         box.setObjectName("close-corpus-dialog")
         box.setDefaultButton(buttons.Cancel)
 

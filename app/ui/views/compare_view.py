@@ -51,8 +51,7 @@ class CompareView(QWidget):
         self.colour = QComboBox()
         for key, title in COLOURINGS.items():
             self.colour.addItem(f"Colour: {title}", key)
-        self.colour.setToolTip("Colour both projections by neighbourhood change or by "
-                               "group")
+        self.colour.setToolTip("Colour both projections by neighbourhood change or by group")
         self.colour.currentIndexChanged.connect(lambda _: self._recolour())
         self.alignment = QComboBox()
         self.alignment.setAccessibleName("alignment")
@@ -62,7 +61,8 @@ class CompareView(QWidget):
             "Procrustes: each space is projected on its own, then B's layout is rotated "
             "and scaled onto A's.\nAlignedUMAP: UMAP is fitted on both spaces together "
             "(slower), so each sentence stays near its place in A unless its "
-            "neighbourhood differs; uses the UMAP parameters of the Projection panel.")
+            "neighbourhood differs; uses the UMAP parameters of the Projection panel."
+        )
         self.views = (ProjectionView(), ProjectionView())
         self.titles = (QLabel(), QLabel())
         panes = QSplitter(Qt.Orientation.Horizontal)
@@ -101,11 +101,15 @@ class CompareView(QWidget):
         self.changed.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.changed.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.changed.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.changed.setToolTip("1 - Jaccard similarity of the sentence's k nearest "
-                                "neighbours (cosine) in the two spaces; click to select")
+        self.changed.setToolTip(
+            "1 - Jaccard similarity of the sentence's k nearest "
+            "neighbours (cosine) in the two spaces; click to select"
+        )
         self.changed.cellClicked.connect(
-            lambda row, _: self.select(int(self.changed.item(row, 0).data(
-                Qt.ItemDataRole.UserRole))))
+            lambda row, _: self.select(
+                int(self.changed.item(row, 0).data(Qt.ItemDataRole.UserRole))
+            )
+        )
         lower = QWidget()
         lower_layout = QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
@@ -137,40 +141,57 @@ class CompareView(QWidget):
         self.selected = -1
         name_a, name_b = comparison.names
         change, alignment = comparison.change, comparison.alignment
-        how = (f"{name_b}'s layout is rotated and scaled onto {name_a}'s"
-               if alignment.method == "procrustes" else
-               "Both UMAP layouts are fitted together (AlignedUMAP)")
+        how = (
+            f"{name_b}'s layout is rotated and scaled onto {name_a}'s"
+            if alignment.method == "procrustes"
+            else "Both UMAP layouts are fitted together (AlignedUMAP)"
+        )
         self.caption.setText(
             f"<b>{name_a}</b> vs <b>{name_b}</b> on {comparison.corpus.name}: mean "
             f"neighbourhood change {change.mean:.2f} ({change.k} nearest neighbours by "
             f"cosine; 0 = the same, 1 = none shared). {how}; disparity "
-            f"{alignment.disparity:.2f} (0 = the layouts match).")
+            f"{alignment.disparity:.2f} (0 = the layouts match)."
+        )
         self.titles[0].setText(f"A: {name_a}")
         self.titles[1].setText(f"B: {name_b}, aligned to A")
         colours, legend = self._colouring()
-        self.view_a.set_points(comparison.projection_a.coordinates, colours,
-                               self.describe, comparison.projection_a.axis_labels, legend)
-        self.view_b.set_points(alignment.coordinates, colours, self.describe,
-                               (f"{comparison.projection_a.axis_labels[0]} of A",
-                                f"{comparison.projection_a.axis_labels[1]} of A"), legend)
+        self.view_a.set_points(
+            comparison.projection_a.coordinates,
+            colours,
+            self.describe,
+            comparison.projection_a.axis_labels,
+            legend,
+        )
+        self.view_b.set_points(
+            alignment.coordinates,
+            colours,
+            self.describe,
+            (
+                f"{comparison.projection_a.axis_labels[0]} of A",
+                f"{comparison.projection_a.axis_labels[1]} of A",
+            ),
+            legend,
+        )
         # The linked views share one range: it must hold both layouts.
         both = np.concatenate([comparison.projection_a.coordinates, alignment.coordinates])
         (x0, y0), (x1, y1) = both.min(axis=0).tolist(), both.max(axis=0).tolist()
         self.view_a.view_box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.05)
         self._fill_list()
-        self.selection.setText("Click a point or a row to see its neighbours in both "
-                               "spaces (orange diamonds).")
+        self.selection.setText(
+            "Click a point or a row to see its neighbours in both spaces (orange diamonds)."
+        )
 
     def _colouring(self) -> tuple[PointColours, str]:
         comparison = self.comparison
         n = len(comparison.corpus)
         groups = comparison.corpus.groups
         if self.colour.currentData() == "group" and groups is not None:
-            return (category_colours(groups.first_group(n)),
-                    f"Colour: {groups.kind}.")
-        return (sequential_colours(comparison.change.change),
-                "Colour: neighbourhood change (dark: same neighbours in both spaces, "
-                "yellow: none shared).")
+            return (category_colours(groups.first_group(n)), f"Colour: {groups.kind}.")
+        return (
+            sequential_colours(comparison.change.change),
+            "Colour: neighbourhood change (dark: same neighbours in both spaces, "
+            "yellow: none shared).",
+        )
 
     def _recolour(self) -> None:
         if self.comparison is not None:
@@ -188,8 +209,7 @@ class CompareView(QWidget):
             score.setData(Qt.ItemDataRole.UserRole, index)
             shared = QTableWidgetItem(f"{self.shared(index)} of {change.k}")
             for item in (score, shared):
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                      | Qt.AlignmentFlag.AlignVCenter)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             sentence = QTableWidgetItem(texts[index])
             sentence.setToolTip(texts[index])
             self.changed.setItem(row, 0, score)
@@ -203,9 +223,11 @@ class CompareView(QWidget):
 
     def describe(self, index: int) -> str:
         corpus, change = self.comparison.corpus, self.comparison.change
-        return (f"{corpus.texts[index]}\n[{corpus.ids[index]}, neighbourhood change "
-                f"{change.change[index]:.2f}: {self.shared(index)} of {change.k} "
-                f"neighbours shared]")
+        return (
+            f"{corpus.texts[index]}\n[{corpus.ids[index]}, neighbourhood change "
+            f"{change.change[index]:.2f}: {self.shared(index)} of {change.k} "
+            f"neighbours shared]"
+        )
 
     def clear(self) -> None:
         """Show nothing: the corpus shown has no comparison yet."""
@@ -235,8 +257,14 @@ class CompareView(QWidget):
         for view, neighbours in zip(self.views, (change.neighbours_a, change.neighbours_b)):
             view.highlight([index] if index >= 0 else empty)
             view.show_found(neighbours[index] if index >= 0 else empty)
-        row = next((r for r in range(self.changed.rowCount())
-                    if self.changed.item(r, 0).data(Qt.ItemDataRole.UserRole) == index), -1)
+        row = next(
+            (
+                r
+                for r in range(self.changed.rowCount())
+                if self.changed.item(r, 0).data(Qt.ItemDataRole.UserRole) == index
+            ),
+            -1,
+        )
         if row >= 0:
             self.changed.selectRow(row)
         else:
@@ -245,4 +273,5 @@ class CompareView(QWidget):
             self.selection.setText(
                 f"<b>{self.comparison.corpus.texts[index]}</b> — change "
                 f"{change.change[index]:.2f}, {self.shared(index)} of {change.k} nearest "
-                f"neighbours shared. Orange diamonds: its neighbours in each space.")
+                f"neighbours shared. Orange diamonds: its neighbours in each space."
+            )

@@ -157,8 +157,9 @@ class CorpusBrowser(QWidget):
         self.filter_box = QLineEdit()
         self.filter_box.setPlaceholderText("Filter sentences by id, text or group…")
         self.filter_box.setClearButtonEnabled(True)
-        self.filter_box.setToolTip("Case-insensitive; searches the id, text and group "
-                                   "names of every sentence")
+        self.filter_box.setToolTip(
+            "Case-insensitive; searches the id, text and group names of every sentence"
+        )
         self.regex = QCheckBox("regex")
         self.regex.setToolTip("Read the filter as a Python regular expression")
         self.count = QLabel()
@@ -206,8 +207,9 @@ class CorpusBrowser(QWidget):
         pairs_header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         # Deferred: selecting the partner refills this table, which must not happen
         # while Qt is still delivering the click to one of its cells.
-        self.pairs.cellClicked.connect(lambda row, _column: QTimer.singleShot(
-            0, lambda: self._pair_clicked(row)))
+        self.pairs.cellClicked.connect(
+            lambda row, _column: QTimer.singleShot(0, lambda: self._pair_clicked(row))
+        )
 
         self.stats_table = QTableWidget(0, 2)
         self.stats_table.setAccessibleName("corpus statistics")
@@ -270,9 +272,12 @@ class CorpusBrowser(QWidget):
         """Fixed widths from a sample of the values (measuring every row of a large
         corpus would be slow); the text column takes the rest."""
         header, metrics, corpus = self.table.horizontalHeader(), self.fontMetrics(), self.corpus
-        sample = {"index": [str(len(corpus))], "id": list(corpus.ids[:500]),
-                  "group": [corpus.groups.kind if corpus.groups else "", "000, 000"],
-                  "pairs": ["pairs"]}
+        sample = {
+            "index": [str(len(corpus))],
+            "id": list(corpus.ids[:500]),
+            "group": [corpus.groups.kind if corpus.groups else "", "000, 000"],
+            "pairs": ["pairs"],
+        }
         for column, key in enumerate(self.model.keys):
             if key == "text":
                 header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
@@ -303,8 +308,12 @@ class CorpusBrowser(QWidget):
         self.overlap_chart.clear()
         self._size_columns()
         columns = self.model.columns
-        self._start("index", lambda: browser_index(corpus, columns, stats),
-                    f"statistics of {corpus.name}", self._index_ready)
+        self._start(
+            "index",
+            lambda: browser_index(corpus, columns, stats),
+            f"statistics of {corpus.name}",
+            self._index_ready,
+        )
 
     def select(self, index: int) -> None:
         """Select sentence ``index`` and scroll to it; a filter that hides it is
@@ -313,7 +322,7 @@ class CorpusBrowser(QWidget):
             return
         row = self.row_of(index)
         if row < 0 and self._passing is not None and not self._passing[index]:
-            return                      # the filter hides it: the table stays as asked
+            return  # the filter hides it: the table stays as asked
         if row < 0:
             self._pending_select = index
             self.filter_box.setText("")
@@ -322,15 +331,19 @@ class CorpusBrowser(QWidget):
         self._emitting = False
         try:
             self.table.selectRow(row)
-            self.table.scrollTo(self.model.index(row, 0),
-                                QAbstractItemView.ScrollHint.PositionAtCenter)
+            self.table.scrollTo(
+                self.model.index(row, 0), QAbstractItemView.ScrollHint.PositionAtCenter
+            )
         finally:
             self._emitting = True
 
     def set_passing(self, mask: np.ndarray | None) -> None:
         """List only the sentences where ``mask`` (the session's filter) is True."""
-        self._passing = (mask if mask is not None and self.corpus is not None
-                         and len(mask) == len(self.corpus) else None)
+        self._passing = (
+            mask
+            if mask is not None and self.corpus is not None and len(mask) == len(self.corpus)
+            else None
+        )
         self._show_rows()
 
     def row_of(self, index: int) -> int:
@@ -350,15 +363,15 @@ class CorpusBrowser(QWidget):
             return
         text = self.filter_box.text()
         try:
-            pattern = re.compile(text if self.regex.isChecked() else re.escape(text),
-                                 re.IGNORECASE)
+            pattern = re.compile(text if self.regex.isChecked() else re.escape(text), re.IGNORECASE)
         except re.error as error:
             self.filter_box.setStyleSheet("color: #c00000")
             self.filter_box.setToolTip(f"Not a valid regular expression: {error}")
             return
         self.filter_box.setStyleSheet("")
-        self.filter_box.setToolTip("Case-insensitive; searches the id, text and group "
-                                   "names of every sentence")
+        self.filter_box.setToolTip(
+            "Case-insensitive; searches the id, text and group names of every sentence"
+        )
         if not text:
             running = self._jobs.pop("filter", None)
             if running is not None:
@@ -369,8 +382,12 @@ class CorpusBrowser(QWidget):
         if self._haystack is None:
             return  # applied once the index job has built the haystack
         haystack = self._haystack
-        self._start("filter", lambda: match_sentences(haystack, pattern),
-                    f"filtering {self.corpus.name}", self._filtered)
+        self._start(
+            "filter",
+            lambda: match_sentences(haystack, pattern),
+            f"filtering {self.corpus.name}",
+            self._filtered,
+        )
 
     def sort(self, column: int, order: Qt.SortOrder) -> None:
         """Sort the table by ``column`` (a header click does this); computed in a job."""
@@ -383,8 +400,12 @@ class CorpusBrowser(QWidget):
         key = self.model.keys[column]
         corpus, columns = self.corpus, self.model.columns
         descending = order == Qt.SortOrder.DescendingOrder
-        self._start("sort", lambda: sentence_order(corpus, columns, key, descending),
-                    f"sorting {corpus.name} by {self.model.titles[column]}", self._sorted)
+        self._start(
+            "sort",
+            lambda: sentence_order(corpus, columns, key, descending),
+            f"sorting {corpus.name} by {self.model.titles[column]}",
+            self._sorted,
+        )
 
     # --- jobs -----------------------------------------------------------------------
 
@@ -435,8 +456,9 @@ class CorpusBrowser(QWidget):
 
     def _show_count(self) -> None:
         shown, total = len(self.model.rows), len(self.corpus) if self.corpus else 0
-        self.count.setText(f"{total:,} sentences" if shown == total
-                           else f"{shown:,} of {total:,} sentences")
+        self.count.setText(
+            f"{total:,} sentences" if shown == total else f"{shown:,} of {total:,} sentences"
+        )
 
     # --- selection and pairs ----------------------------------------------------------
 
@@ -459,8 +481,10 @@ class CorpusBrowser(QWidget):
             self.pairs_caption.setText("Select a sentence to list its pairs.")
             return
         found = pairs_of(corpus, sentence)
-        self.pairs_caption.setText(f"<b>{len(found)}</b> pair{'s' * (len(found) != 1)} of "
-                                   f"sentence {html.escape(corpus.ids[sentence])}")
+        self.pairs_caption.setText(
+            f"<b>{len(found)}</b> pair{'s' * (len(found) != 1)} of "
+            f"sentence {html.escape(corpus.ids[sentence])}"
+        )
         self.pairs.setRowCount(len(found))
         for row, pair in enumerate(found):
             cells = (pair.label, pair.score, pair.split, corpus.texts[pair.partner])
@@ -495,9 +519,15 @@ class CorpusBrowser(QWidget):
         if stats.group_kind:
             bins = stats.size_histogram()
             self.size_chart.setTitle(f"{stats.group_kind} sizes")
-            self.size_chart.addItem(pg.BarGraphItem(
-                x0=[lo - 0.4 for lo, _, _ in bins], x1=[hi + 0.4 for _, hi, _ in bins],
-                height=[n for _, _, n in bins], brush=POSITIVE, pen=pg.mkPen(POSITIVE)))
+            self.size_chart.addItem(
+                pg.BarGraphItem(
+                    x0=[lo - 0.4 for lo, _, _ in bins],
+                    x1=[hi + 0.4 for _, hi, _ in bins],
+                    height=[n for _, _, n in bins],
+                    brush=POSITIVE,
+                    pen=pg.mkPen(POSITIVE),
+                )
+            )
             # Each bar's smallest size under its left end, and the largest size at the end:
             # "50-92", "93-136"... under each of 12 bars overlapped at 1280x800.
             ticks = [(lo, str(lo)) for lo, _, _ in bins]
@@ -510,12 +540,14 @@ class CorpusBrowser(QWidget):
             edges, positive, negative = stats.overlap_histogram(20)
             self.overlap_chart.setTitle(f"word overlap of pairs ({stats.overlap_basis})")
             for counts, colour, name, values in (
-                    (positive, POSITIVE, "positive", stats.overlap_positive),
-                    (negative, NEGATIVE, "negative", stats.overlap_negative)):
+                (positive, POSITIVE, "positive", stats.overlap_positive),
+                (negative, NEGATIVE, "negative", stats.overlap_negative),
+            ):
                 brush = pg.mkColor(colour)
                 brush.setAlpha(120)
-                item = pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
-                                       brush=brush, pen=pg.mkPen(colour))
+                item = pg.BarGraphItem(
+                    x0=edges[:-1], x1=edges[1:], height=counts, brush=brush, pen=pg.mkPen(colour)
+                )
                 self.overlap_chart.addItem(item)
                 self.overlap_legend.addItem(item, f"{name} ({len(values):,})")
         self.stats_ready.emit(stats)

@@ -34,8 +34,11 @@ BACKGROUND = "#dddddd"
 PASSED = "#2ca02c"
 ALL_TYPES = ""
 #: Short names of ``sentspace.app.corpora.costra.RULES`` for the table.
-RULE_NAMES = ("seed: paraphrase vs transformation", "r1/r2 ordering",
-              "r3/r4 too similar / dissimilar")
+RULE_NAMES = (
+    "seed: paraphrase vs transformation",
+    "r1/r2 ordering",
+    "r3/r4 too similar / dissimilar",
+)
 #: The rule last, taking the width left (elided, whole in its tooltip), and the class in
 #: the type's tooltip: at 1280x800 the pairs' headers were cut off at the right.
 COLUMNS = ("", "type", "more similar", "cos", "less similar", "cos", "rule")
@@ -49,6 +52,7 @@ def type_colour(name: str) -> str:
     """Colour of a transformation type: the seed black, the others ``TYPE_PALETTE`` in
     Costra's type order (unknown types grey)."""
     from sentspace.app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
+
     if name == "seed":
         return SELECTED
     if name not in TRANSFORMATIONS:
@@ -70,8 +74,10 @@ class PathKey:
     def add(self, name: str, colour: str, line: str) -> None:
         self.names.append(name)
         # Non-breaking spaces: the line wraps between entries, not inside one.
-        self._entries.append(f'<span style="color:{colour}">{line}</span>&nbsp;'
-                             + html.escape(name).replace(" ", "&nbsp;"))
+        self._entries.append(
+            f'<span style="color:{colour}">{line}</span>&nbsp;'
+            + html.escape(name).replace(" ", "&nbsp;")
+        )
 
     def show_entries(self) -> None:
         self.label.setText(" &nbsp; ".join(self._entries))
@@ -113,10 +119,13 @@ class CostraView(QWidget):
 
         self.group_choice = QComboBox()
         self.group_choice.setAccessibleName("seed group")
-        self.group_choice.setToolTip("The seed group to draw (its number in Costra, its "
-                                     "seed sentence, and how many comparisons fail)")
+        self.group_choice.setToolTip(
+            "The seed group to draw (its number in Costra, its "
+            "seed sentence, and how many comparisons fail)"
+        )
         self.group_choice.currentIndexChanged.connect(
-            lambda _: self.show_group(self.group_choice.currentData()))
+            lambda _: self.show_group(self.group_choice.currentData())
+        )
         self.type_choice = QComboBox()
         self.type_choice.setAccessibleName("transformation type")
         self.type_choice.currentIndexChanged.connect(lambda _: self._redraw())
@@ -124,12 +133,15 @@ class CostraView(QWidget):
         # seed group's choice, whose entries are sentences, gives up the width.
         self.type_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.group_choice.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         self.group_choice.setMinimumContentsLength(8)
         self.show_failing = QCheckBox("Failing comparisons")
         self.show_failing.setChecked(True)
-        self.show_failing.setToolTip("Red dashed lines between the pairs the encoder put "
-                                     "at least as close as a pair expected to be closer")
+        self.show_failing.setToolTip(
+            "Red dashed lines between the pairs the encoder put "
+            "at least as close as a pair expected to be closer"
+        )
         self.show_failing.toggled.connect(lambda _: self._redraw())
         self.summary = QLabel()
         self.summary.setWordWrap(True)
@@ -150,15 +162,19 @@ class CostraView(QWidget):
         # Faint: a group can have hundreds, and the paths must stay readable.
         faint_red = QColor(MISCLASSIFIED)
         faint_red.setAlpha(70)
-        self.failing_lines = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(
-            faint_red, width=1, style=Qt.PenStyle.DashLine))
+        self.failing_lines = pg.PlotDataItem(
+            connect="pairs", pen=pg.mkPen(faint_red, width=1, style=Qt.PenStyle.DashLine)
+        )
         self.chosen_more = pg.PlotDataItem(pen=pg.mkPen(PASSED, width=3))
-        self.chosen_less = pg.PlotDataItem(pen=pg.mkPen(MISCLASSIFIED, width=3,
-                                                        style=Qt.PenStyle.DashLine))
-        self.group_points = pg.ScatterPlotItem(size=11, pxMode=True,
-                                               pen=pg.mkPen("#333333", width=1))
-        for z, item in enumerate((self.failing_lines, self.chosen_more, self.chosen_less,
-                                  self.group_points), start=10):
+        self.chosen_less = pg.PlotDataItem(
+            pen=pg.mkPen(MISCLASSIFIED, width=3, style=Qt.PenStyle.DashLine)
+        )
+        self.group_points = pg.ScatterPlotItem(
+            size=11, pxMode=True, pen=pg.mkPen("#333333", width=1)
+        )
+        for z, item in enumerate(
+            (self.failing_lines, self.chosen_more, self.chosen_less, self.group_points), start=10
+        ):
             item.setZValue(z)
             plot.addItem(item)
         # Path lines and arrows of the current group, removed on every redraw.
@@ -174,8 +190,9 @@ class CostraView(QWidget):
         self.table.setSortingEnabled(True)
         # One line a comparison; the rule takes the width the other columns leave.
         self.table.setWordWrap(False)
-        self.table.horizontalHeader().setSectionResizeMode(len(COLUMNS) - 1,
-                                                           QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(
+            len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch
+        )
         # Columns are sized once per fill: sizing to contents on every inserted item
         # is quadratic in the rows (thousands in the largest groups).
         self.table.itemSelectionChanged.connect(self._comparison_chosen)
@@ -203,8 +220,7 @@ class CostraView(QWidget):
         self.group = -1
         self.comparison_rows = np.empty(0, dtype=np.int64)
         self.projection.clear("Run the Costra evaluation to draw its orderings.")
-        for item in (self.failing_lines, self.chosen_more, self.chosen_less,
-                     self.group_points):
+        for item in (self.failing_lines, self.chosen_more, self.chosen_less, self.group_points):
             item.setData([], [])
         for item in self.drawn:
             self.projection.plot.removeItem(item)
@@ -217,18 +233,27 @@ class CostraView(QWidget):
         self.table.setRowCount(0)
         self.summary.clear()
 
-    def set_data(self, corpus: Corpus, coordinates: np.ndarray, result: CostraResult,
-                 axis_labels: tuple[str, str] = ("PC 1", "PC 2"), group: int | None = None
-                 ) -> None:
+    def set_data(
+        self,
+        corpus: Corpus,
+        coordinates: np.ndarray,
+        result: CostraResult,
+        axis_labels: tuple[str, str] = ("PC 1", "PC 2"),
+        group: int | None = None,
+    ) -> None:
         """Show ``corpus`` (loaded by :func:`sentspace.app.corpora.costra.load_costra`) at
         ``coordinates`` (n, 2) with the comparisons of ``result`` (same corpus), seed
         group ``group`` drawn (default: the first)."""
         self.corpus, self.result = corpus, result
         self.chosen_comparison = None
-        self.projection.set_points(coordinates, PointColours.uniform(len(corpus), BACKGROUND),
-                                   self.describe, axis_labels,
-                                   f"{result.provenance.encoder_name}: Costra mean "
-                                   f"{result.mean:.3f}. Grey: the other seed groups.")
+        self.projection.set_points(
+            coordinates,
+            PointColours.uniform(len(corpus), BACKGROUND),
+            self.describe,
+            axis_labels,
+            f"{result.provenance.encoder_name}: Costra mean "
+            f"{result.mean:.3f}. Grey: the other seed groups.",
+        )
         comparisons = result.comparisons
         n_groups = corpus.groups.n_groups
         total = np.bincount(comparisons.group, minlength=n_groups)
@@ -238,16 +263,22 @@ class CostraView(QWidget):
         self.group_choice.clear()
         names = corpus.groups.names
         # By number, as Costra numbers them: 1, 2, ... 10, not 1, 10, 100.
-        order = sorted(range(len(names)), key=lambda g: (not names[g].isdigit(),
-                                                          int(names[g]) if names[g].isdigit()
-                                                          else 0, names[g]))
+        order = sorted(
+            range(len(names)),
+            key=lambda g: (
+                not names[g].isdigit(),
+                int(names[g]) if names[g].isdigit() else 0,
+                names[g],
+            ),
+        )
         for group in order:
             name = names[group]
             seed = next(row for row in corpus.groups.members(group) if types[row] == "seed")
             text = corpus.texts[seed]
             text = text if len(text) <= 60 else text[:57] + "…"
-            self.group_choice.addItem(f"{name}: {text} ({failing[group]} of {total[group]} "
-                                      f"fail)", group)
+            self.group_choice.addItem(
+                f"{name}: {text} ({failing[group]} of {total[group]} fail)", group
+            )
         self.group_choice.blockSignals(False)
         self.show_group(group if group is not None and 0 <= group < n_groups else order[0])
 
@@ -261,8 +292,8 @@ class CostraView(QWidget):
             self.group_choice.setCurrentIndex(self.group_choice.findData(group))
         self.seed, self.paths, self.spokes = seed_group_paths(self.corpus, group)
         from sentspace.app.corpora.costra import TRANSFORMATIONS  # noqa: PLC0415 (lazy: start path)
-        present = [name for name in TRANSFORMATIONS if name in self.paths or
-                   name in self.spokes]
+
+        present = [name for name in TRANSFORMATIONS if name in self.paths or name in self.spokes]
         self.type_choice.blockSignals(True)
         self.type_choice.clear()
         self.type_choice.addItem("All transformation types", ALL_TYPES)
@@ -272,16 +303,20 @@ class CostraView(QWidget):
         self._redraw()
         members = self.corpus.groups.members(group)
         x, y = self.projection.coordinates[members].T
-        self.projection.view_box.setRange(xRange=(float(x.min()), float(x.max())),
-                                          yRange=(float(y.min()), float(y.max())),
-                                          padding=0.15)
+        self.projection.view_box.setRange(
+            xRange=(float(x.min()), float(x.max())),
+            yRange=(float(y.min()), float(y.max())),
+            padding=0.15,
+        )
         self.group_shown.emit(group)
 
     def describe(self, index: int) -> str:
         corpus = self.corpus
-        return (f"{corpus.texts[index]}\n[id {corpus.ids[index]}, "
-                f"{corpus.metadata['type'][index]}, seed group "
-                f"{corpus.metadata['seed group'][index]}]")
+        return (
+            f"{corpus.texts[index]}\n[id {corpus.ids[index]}, "
+            f"{corpus.metadata['type'][index]}, seed group "
+            f"{corpus.metadata['seed group'][index]}]"
+        )
 
     # --- drawing ------------------------------------------------------------------
 
@@ -306,9 +341,12 @@ class CostraView(QWidget):
                 shown += rows
         shown = np.array(shown)
         types = self.corpus.metadata["type"]
-        self.group_points.setData(pos=xy[shown], data=shown,
-                                  brush=[pg.mkBrush(type_colour(types[row])) for row in shown],
-                                  size=[15 if row == self.seed else 11 for row in shown])
+        self.group_points.setData(
+            pos=xy[shown],
+            data=shown,
+            brush=[pg.mkBrush(type_colour(types[row])) for row in shown],
+            size=[15 if row == self.seed else 11 for row in shown],
+        )
         self.key.show_entries()
         self._fill_table(chosen)
         self._draw_failing()
@@ -327,16 +365,24 @@ class CostraView(QWidget):
             # The arrow ignores the view's transform, so its angle is on screen (y down);
             # at angle 0 it points left. The aspect is locked, so data angles hold.
             angle = math.degrees(math.atan2(-(y1 - y0), x1 - x0)) + 180
-            arrow = pg.ArrowItem(pos=(x0 + 0.6 * (x1 - x0), y0 + 0.6 * (y1 - y0)),
-                                 angle=angle, headLen=11, tipAngle=35, tailLen=0,
-                                 pen=pg.mkPen(colour), brush=pg.mkBrush(colour))
+            arrow = pg.ArrowItem(
+                pos=(x0 + 0.6 * (x1 - x0), y0 + 0.6 * (y1 - y0)),
+                angle=angle,
+                headLen=11,
+                tipAngle=35,
+                tailLen=0,
+                pen=pg.mkPen(colour),
+                brush=pg.mkBrush(colour),
+            )
             self._add(arrow, 6)
 
     def _draw_spokes(self, name: str, rows: list[int], xy: np.ndarray) -> None:
         pairs = np.array([[self.seed, row] for row in rows]).ravel()
-        spokes = pg.PlotDataItem(xy[pairs], connect="pairs",
-                                 pen=pg.mkPen(type_colour(name), width=1.5,
-                                              style=Qt.PenStyle.DotLine))
+        spokes = pg.PlotDataItem(
+            xy[pairs],
+            connect="pairs",
+            pen=pg.mkPen(type_colour(name), width=1.5, style=Qt.PenStyle.DotLine),
+        )
         self._add(spokes, 4)
         self.key.add(f"{name} (unordered)", type_colour(name), "┅┅")
 
@@ -351,8 +397,7 @@ class CostraView(QWidget):
             self.failing_lines.clear()
             return
         failing = rows[~self.result.passed[rows]]
-        pairs = self.result.comparisons.pairs[
-            np.unique(self.result.comparisons.less_pair[failing])]
+        pairs = self.result.comparisons.pairs[np.unique(self.result.comparisons.less_pair[failing])]
         self.failing_lines.setData(self.projection.coordinates[pairs.ravel()])
 
     # --- comparisons table ----------------------------------------------------------
@@ -374,27 +419,35 @@ class CostraView(QWidget):
             more, less = comparisons.more_similar[k], comparisons.less_similar[k]
             transformation = comparisons.transformation_names[comparisons.transformation[k]]
             rule = RULE_NAMES[comparisons.rule[k]]
-            cells = ("✓" if passed else "✗", transformation,
-                     f"{ids[more[0]]} – {ids[more[1]]}",
-                     f"{result.more_similar_cosine[k]:.3f}",
-                     f"{ids[less[0]]} – {ids[less[1]]}",
-                     f"{result.less_similar_cosine[k]:.3f}", rule)
+            cells = (
+                "✓" if passed else "✗",
+                transformation,
+                f"{ids[more[0]]} – {ids[more[1]]}",
+                f"{result.more_similar_cosine[k]:.3f}",
+                f"{ids[less[0]]} – {ids[less[1]]}",
+                f"{result.less_similar_cosine[k]:.3f}",
+                rule,
+            )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, k)
                 if column in (2, 4):
                     pair = more if column == 2 else less
-                    item.setToolTip("\n".join(f"{ids[row]}: {self.corpus.texts[row]}"
-                                              for row in pair))
+                    item.setToolTip(
+                        "\n".join(f"{ids[row]}: {self.corpus.texts[row]}" for row in pair)
+                    )
                 elif column == 1:
-                    item.setToolTip(f"{transformation}, of the class "
-                                    f"{comparisons.CLASS_NAMES[comparisons.class_index[k]]}")
+                    item.setToolTip(
+                        f"{transformation}, of the class "
+                        f"{comparisons.CLASS_NAMES[comparisons.class_index[k]]}"
+                    )
                 elif column == 6:
                     item.setToolTip(rule)
                 if column == 0:
                     item.setForeground(QColor(PASSED if passed else MISCLASSIFIED))
-                    item.setToolTip("holds" if passed else "fails: the less similar pair "
-                                    "is at least as close")
+                    item.setToolTip(
+                        "holds" if passed else "fails: the less similar pair is at least as close"
+                    )
                 if not passed:
                     item.setBackground(fail_brush)
                 self.table.setItem(row, column, item)
@@ -405,7 +458,8 @@ class CostraView(QWidget):
             f"{len(rows)} comparisons of seed group {self.corpus.groups.names[self.group]}"
             f"{'' if chosen == ALL_TYPES else f' ({chosen})'}; <b>{n_failing} fail</b> for "
             f"{result.provenance.encoder_name} (highlighted). Each holds when the pair in "
-            f"‘more similar’ has the higher cosine. Click a row to draw its pairs.")
+            f"‘more similar’ has the higher cosine. Click a row to draw its pairs."
+        )
 
     def _comparison_chosen(self) -> None:
         selected = self.table.selectedItems()

@@ -32,8 +32,7 @@ TOP_PAIRS = 10
 
 def diverging_colour(value: float, scale: float) -> str:
     """Hex colour of ``value`` on a white-centred red/blue scale saturating at ``scale``."""
-    share = 0.0 if scale <= 0 or not np.isfinite(value) else float(np.clip(value / scale,
-                                                                          -1, 1))
+    share = 0.0 if scale <= 0 or not np.isfinite(value) else float(np.clip(value / scale, -1, 1))
     end = POSITIVE_RGB if share >= 0 else NEGATIVE_RGB
     rgb = np.rint(WHITE_RGB + abs(share) * (end - WHITE_RGB)).astype(int)
     return "#{:02x}{:02x}{:02x}".format(*rgb)
@@ -50,8 +49,10 @@ class WordChip(QLabel):
         colour = diverging_colour(value, scale)
         text_colour = "#ffffff" if scale > 0 and abs(value) / scale > 0.6 else "#000000"
         style = "" if known else "font-style: italic; text-decoration: line-through;"
-        self.setStyleSheet(f"background: {colour}; color: {text_colour}; padding: 2px 4px;"
-                           f" border: 1px solid #c0c0c0; {style}")
+        self.setStyleSheet(
+            f"background: {colour}; color: {text_colour}; padding: 2px 4px;"
+            f" border: 1px solid #c0c0c0; {style}"
+        )
         self.setToolTip(f"{word}: {value:+.4f}" + ("" if known else " (no vector)"))
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
@@ -127,21 +128,32 @@ class ExplainView(QWidget):
         finite = finite[np.isfinite(finite)]
         scale = float(np.abs(finite).max()) if finite.size else 0.0
         provenance = explanation.provenance
-        meaning = ("contributions sum to the cosine" if explanation.method == EXACT
-                   else "cosine lost when the word is removed")
-        self.heading.setText(f"cosine <b>{explanation.cosine:.4f}</b> by "
-                             f"{provenance.encoder_name} ({explanation.method}; {meaning})")
-        self._set_chips([zip(tokens, values.tolist(), known.tolist()) for tokens, values, known
-                         in ((explanation.tokens_a, explanation.contribution_a,
-                              explanation.known_a),
-                             (explanation.tokens_b, explanation.contribution_b,
-                              explanation.known_b))], scale)
+        meaning = (
+            "contributions sum to the cosine"
+            if explanation.method == EXACT
+            else "cosine lost when the word is removed"
+        )
+        self.heading.setText(
+            f"cosine <b>{explanation.cosine:.4f}</b> by "
+            f"{provenance.encoder_name} ({explanation.method}; {meaning})"
+        )
+        self._set_chips(
+            [
+                zip(tokens, values.tolist(), known.tolist())
+                for tokens, values, known in (
+                    (explanation.tokens_a, explanation.contribution_a, explanation.known_a),
+                    (explanation.tokens_b, explanation.contribution_b, explanation.known_b),
+                )
+            ],
+            scale,
+        )
         self.legend.setText(
             f"<span style='background:{diverging_colour(-scale, scale)}'>&nbsp;"
             f"{-scale:+.3f}&nbsp;</span> further apart &nbsp; "
             f"<span style='background:#ffffff'>&nbsp;0&nbsp;</span> &nbsp; closer "
             f"<span style='background:{diverging_colour(scale, scale)};color:#ffffff'>"
-            f"&nbsp;{scale:+.3f}&nbsp;</span>")
+            f"&nbsp;{scale:+.3f}&nbsp;</span>"
+        )
         pairs = explanation.top_pairs(TOP_PAIRS)
         self.pairs.setHorizontalHeaderItem(2, QTableWidgetItem(explanation.pair_label))
         self.pairs.setRowCount(len(pairs))

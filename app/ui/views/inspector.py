@@ -66,8 +66,9 @@ class Inspector(QWidget):
         rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.neighbours.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.neighbours.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.neighbours.setToolTip(f"{SAME_GROUP}: in a group of the selected sentence   "
-                                   f"{PARTNER}: its paraphrase partner")
+        self.neighbours.setToolTip(
+            f"{SAME_GROUP}: in a group of the selected sentence   {PARTNER}: its paraphrase partner"
+        )
         self.neighbours.cellClicked.connect(self._neighbour_clicked)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -87,8 +88,7 @@ class Inspector(QWidget):
         self.neighbours.setRowCount(0)
         self.neighbour_indices = np.empty(0, dtype=np.int64)
 
-    def show_sentence(self, corpus: Corpus, index: int, embeddings: Embeddings | None
-                      ) -> None:
+    def show_sentence(self, corpus: Corpus, index: int, embeddings: Embeddings | None) -> None:
         """Describe sentence ``index`` of ``corpus`` (as edited): the sentence, then its
         id, groups and metadata on one line (the room below is the neighbours'), and
         its neighbours in ``embeddings`` marked as the neighbours tab marks them."""
@@ -102,22 +102,27 @@ class Inspector(QWidget):
             if (column, str(values[index])) not in shown:
                 shown.append((column, values[index]))
         fields = [f"<b>{_escape(name)}</b> {_escape(value)}" for name, value in shown]
-        self.details.setText(f"<span style='font-size: 13px'>{_escape(corpus.texts[index])}"
-                             f"</span><br>{' · '.join(fields)}")
+        self.details.setText(
+            f"<span style='font-size: 13px'>{_escape(corpus.texts[index])}"
+            f"</span><br>{' · '.join(fields)}"
+        )
         self.note.clear()
         self.neighbours.setRowCount(0)
         if embeddings is None:
             return
         if not self.searchable(embeddings):
-            self.note.setText(f"Building the neighbour index of {embeddings.shape[0]:,} "
-                              "points (once per encoder); the neighbours follow.")
+            self.note.setText(
+                f"Building the neighbour index of {embeddings.shape[0]:,} "
+                "points (once per encoder); the neighbours follow."
+            )
             return
         found = run_job(self._knn(corpus, embeddings, index))
         self.note.setText(found.note)
         self.neighbour_indices = found.indices
         self.neighbours.setRowCount(len(found.indices))
-        for row, (neighbour, similarity, same, partner) in enumerate(zip(
-                found.indices, found.similarities, found.same_group, found.partner)):
+        for row, (neighbour, similarity, same, partner) in enumerate(
+            zip(found.indices, found.similarities, found.same_group, found.partner)
+        ):
             marks = (SAME_GROUP if same else "") + (PARTNER if partner else "")
             cells = (f"{similarity:.3f}", marks, corpus.texts[neighbour])
             for column, text in enumerate(cells):
@@ -128,8 +133,7 @@ class Inspector(QWidget):
     def searchable(self, embeddings: Embeddings) -> bool:
         """Whether a click can search ``embeddings`` at once: exactly (below
         app.ann.EXACT_LIMIT rows), or by an index :meth:`index_job` built."""
-        return (self._indexed == id(embeddings)
-                or choose(self._normalised(embeddings)) == "exact")
+        return self._indexed == id(embeddings) or choose(self._normalised(embeddings)) == "exact"
 
     def index_job(self, corpus: Corpus, embeddings: Embeddings) -> Job[Embeddings]:
         """Builds the neighbour index over ``embeddings`` and measures its recall (minutes
@@ -139,6 +143,7 @@ class Inspector(QWidget):
         def build() -> Job[Embeddings]:
             yield from search
             return embeddings
+
         return build()
 
     def mark_indexed(self, embeddings: Embeddings) -> None:
@@ -150,8 +155,8 @@ class Inspector(QWidget):
         whose recall is kept once made) on one space, the normalised pool kept."""
         pool = self._normalised(embeddings)
         answers, _ = yield from search_neighbours(
-            corpus, [("", None, embeddings)], [pool], Query(corpus.texts[index], index),
-            NEIGHBOURS)
+            corpus, [("", None, embeddings)], [pool], Query(corpus.texts[index], index), NEIGHBOURS
+        )
         return answers[0]
 
     def _normalised(self, embeddings: Embeddings) -> Normalised:

@@ -51,8 +51,9 @@ class NeighbourColumn(QWidget):
 
     def __init__(self, name: str, dim: int, parent: QWidget | None = None):
         super().__init__(parent)
-        self.title = QLabel(f"<b>{html.escape(name)}</b> <span style='color: #666'>"
-                            f"({dim}-d)</span>")
+        self.title = QLabel(
+            f"<b>{html.escape(name)}</b> <span style='color: #666'>({dim}-d)</span>"
+        )
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #a05a00")
@@ -65,9 +66,11 @@ class NeighbourColumn(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setWordWrap(True)
-        self.table.setToolTip(f"{SAME_GROUP}: in a group of the query sentence   "
-                              f"{PARTNER}: its paraphrase partner (a positive pair)\n"
-                              "Click a neighbour to select it")
+        self.table.setToolTip(
+            f"{SAME_GROUP}: in a group of the query sentence   "
+            f"{PARTNER}: its paraphrase partner (a positive pair)\n"
+            "Click a neighbour to select it"
+        )
         header = self.table.horizontalHeader()
         for column in range(3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
@@ -79,16 +82,18 @@ class NeighbourColumn(QWidget):
         layout.addWidget(self.table, stretch=1)
         self.indices = np.zeros(0, dtype=np.int64)
 
-    def show_neighbours(self, corpus: Corpus, answer: Neighbours,
-                        passing: np.ndarray | None = None) -> None:
+    def show_neighbours(
+        self, corpus: Corpus, answer: Neighbours, passing: np.ndarray | None = None
+    ) -> None:
         """The neighbours of ``answer``; those failing the filter (``passing``
         False) greyed, with a tooltip saying so."""
         self.note.setText(answer.note)
         self.note.setVisible(bool(answer.note))
         self.indices = answer.indices
         self.table.setRowCount(len(answer.indices))
-        for row, (index, similarity, same, partner) in enumerate(zip(
-                answer.indices, answer.similarities, answer.same_group, answer.partner)):
+        for row, (index, similarity, same, partner) in enumerate(
+            zip(answer.indices, answer.similarities, answer.same_group, answer.partner)
+        ):
             marks = (SAME_GROUP if same else "") + (PARTNER if partner else "")
             cells = (str(row + 1), f"{similarity:.3f}", marks, corpus.texts[index])
             for column, text in enumerate(cells):
@@ -139,8 +144,10 @@ class NeighboursView(QWidget):
 
         self.query_box = QLineEdit()
         self.query_box.setPlaceholderText("Type a sentence, or select one in another view")
-        self.query_box.setToolTip("Press Enter to find its nearest neighbours; text you type "
-                                  "is encoded on the fly by each encoder")
+        self.query_box.setToolTip(
+            "Press Enter to find its nearest neighbours; text you type "
+            "is encoded on the fly by each encoder"
+        )
         self.query_box.returnPressed.connect(self.find)
         self.find_button = QPushButton("Find neighbours")
         self.find_button.clicked.connect(self.find)
@@ -167,8 +174,9 @@ class NeighboursView(QWidget):
 
     # --- public API -----------------------------------------------------------------
 
-    def set_spaces(self, corpus: Corpus, spaces: Sequence[Space],
-                   query: Query | None = None) -> None:
+    def set_spaces(
+        self, corpus: Corpus, spaces: Sequence[Space], query: Query | None = None
+    ) -> None:
         """Show one column per (name, fitted encoder, embeddings of every corpus
         sentence under it), and ``query``'s neighbours in them (none: no query).
 
@@ -192,7 +200,8 @@ class NeighboursView(QWidget):
         self.columns = [NeighbourColumn(name, encoder.dim) for name, encoder, _ in spaces]
         for column in self.columns:
             column.table.cellClicked.connect(
-                lambda row, _c, column=column: self._neighbour_clicked(column, row))
+                lambda row, _c, column=column: self._neighbour_clicked(column, row)
+            )
             self.splitter.addWidget(column)
         self._arrange()
         self._rerun()
@@ -252,8 +261,9 @@ class NeighboursView(QWidget):
         """Columns side by side when each gets room for its sentences, else one above
         the other (a narrow view would wrap them to a few words a line)."""
         side_by_side = self.width() >= COLUMN_WIDTH * max(len(self.columns), 1)
-        self.splitter.setOrientation(Qt.Orientation.Horizontal if side_by_side
-                                     else Qt.Orientation.Vertical)
+        self.splitter.setOrientation(
+            Qt.Orientation.Horizontal if side_by_side else Qt.Orientation.Vertical
+        )
 
     # --- search ---------------------------------------------------------------------
 
@@ -263,8 +273,9 @@ class NeighboursView(QWidget):
         elif not self.spaces:
             self.caption.setText("Register encoders, then query a sentence.")
         else:
-            self.caption.setText("Type a sentence, or select one, to see its nearest "
-                                 "neighbours in each space.")
+            self.caption.setText(
+                "Type a sentence, or select one, to see its nearest neighbours in each space."
+            )
 
     def _search(self, query: Query) -> None:
         if query != self.query:
@@ -274,8 +285,11 @@ class NeighboursView(QWidget):
             return
         if self.job is not None:
             self.job.cancel()
-        what = (f"sentence {html.escape(self.corpus.ids[query.index])}" if query.index >= 0
-                else "the typed text")
+        what = (
+            f"sentence {html.escape(self.corpus.ids[query.index])}"
+            if query.index >= 0
+            else "the typed text"
+        )
         self.caption.setText(f"Searching the {self.k.value()} nearest neighbours of {what}…")
         corpus, spaces, pools, k = self.corpus, self.spaces, list(self._pools), self.k.value()
         handle: JobHandle | None = None
@@ -285,14 +299,19 @@ class NeighboursView(QWidget):
                 self._pools = result[1]
                 self._show(query, result[0])
 
-        handle = start_job(search_neighbours(corpus, spaces, pools, query, k),
-                           "nearest neighbours", on_error=self._failed, on_result=found,
-                           owner=self)
+        handle = start_job(
+            search_neighbours(corpus, spaces, pools, query, k),
+            "nearest neighbours",
+            on_error=self._failed,
+            on_result=found,
+            owner=self,
+        )
         self.job = handle
 
     def _failed(self, error: Exception) -> None:
-        self.caption.setText(f"<span style='color: #c00000'>Search failed: "
-                             f"{html.escape(str(error))}</span>")
+        self.caption.setText(
+            f"<span style='color: #c00000'>Search failed: {html.escape(str(error))}</span>"
+        )
 
     def _show(self, query: Query, answers: list[Neighbours]) -> None:
         corpus = self.corpus
@@ -300,11 +319,13 @@ class NeighboursView(QWidget):
             what = f"sentence <b>{html.escape(corpus.ids[query.index])}</b>"
         else:
             what = "the typed text"
-        self.caption.setText(f"Nearest neighbours of {what} by cosine: "
-                             f"<i>{html.escape(query.text)}</i>")
+        self.caption.setText(
+            f"Nearest neighbours of {what} by cosine: <i>{html.escape(query.text)}</i>"
+        )
         self._shown = (query, answers)
-        passing = (self.passing if self.passing is not None
-                   and len(self.passing) == len(corpus) else None)
+        passing = (
+            self.passing if self.passing is not None and len(self.passing) == len(corpus) else None
+        )
         for column, answer in zip(self.columns, answers):
             column.show_neighbours(corpus, answer, passing)
         shown = np.unique(np.concatenate([a.indices for a in answers]))

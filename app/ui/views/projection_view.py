@@ -80,6 +80,7 @@ def _tree_builder() -> ThreadPoolExecutor:
 
 def _kd_tree(coordinates: np.ndarray) -> cKDTree:
     from scipy.spatial import cKDTree  # noqa: PLC0415
+
     # An unbalanced tree builds in half the time and answers single queries as fast.
     return cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
 
@@ -125,32 +126,53 @@ class ProjectionView(QWidget):
         self.view_box = self.plot.getPlotItem().getViewBox()
         self.density = pg.ImageItem(axisOrder="row-major")
         self.points = pg.ScatterPlotItem(size=7, pen=None, pxMode=True)
-        self.marked = pg.ScatterPlotItem(size=13, brush=None, pxMode=True,
-                                         pen=pg.mkPen(MISCLASSIFIED, width=2))
-        self.highlighted = pg.ScatterPlotItem(size=15, brush=None, pxMode=True,
-                                              pen=pg.mkPen(SELECTED, width=2))
+        self.marked = pg.ScatterPlotItem(
+            size=13, brush=None, pxMode=True, pen=pg.mkPen(MISCLASSIFIED, width=2)
+        )
+        self.highlighted = pg.ScatterPlotItem(
+            size=15, brush=None, pxMode=True, pen=pg.mkPen(SELECTED, width=2)
+        )
         # Black on a white halo: visible over any point colour, the orange ones included.
-        self.found = pg.ScatterPlotItem(size=12, brush=pg.mkBrush(FOUND), pxMode=True,
-                                        pen=pg.mkPen("#000000", width=1.5), symbol="d")
-        self.found_halo = pg.ScatterPlotItem(size=17, brush=pg.mkBrush("#ffffff"),
-                                             pxMode=True, pen=None, symbol="d")
+        self.found = pg.ScatterPlotItem(
+            size=12,
+            brush=pg.mkBrush(FOUND),
+            pxMode=True,
+            pen=pg.mkPen("#000000", width=1.5),
+            symbol="d",
+        )
+        self.found_halo = pg.ScatterPlotItem(
+            size=17, brush=pg.mkBrush("#ffffff"), pxMode=True, pen=None, symbol="d"
+        )
         # In density mode the hovered point is otherwise invisible.
-        self.hover_ring = pg.ScatterPlotItem(size=11, brush=None, pxMode=True,
-                                             pen=pg.mkPen(SELECTED, width=1.5))
+        self.hover_ring = pg.ScatterPlotItem(
+            size=11, brush=None, pxMode=True, pen=pg.mkPen(SELECTED, width=1.5)
+        )
         # Lines from a group's members to its centroid.
         self.spokes = pg.PlotDataItem(pen=pg.mkPen(SELECTED, width=1))
-        for z, item in enumerate((self.density, self.spokes, self.points, self.marked,
-                                  self.highlighted, self.found_halo, self.found,
-                                  self.hover_ring)):
+        for z, item in enumerate(
+            (
+                self.density,
+                self.spokes,
+                self.points,
+                self.marked,
+                self.highlighted,
+                self.found_halo,
+                self.found,
+                self.hover_ring,
+            )
+        ):
             item.setZValue(z)
             self.plot.addItem(item)
         # The scale of a colouring by numbers, right of the plot; hidden for categories.
         self.colour_bar = pg.ColorBarItem(width=12, interactive=False, colorMapMenu=False)
-        self.colour_bar.layout.setContentsMargins(0, 8, 0, 8)   # its end labels whole
+        self.colour_bar.layout.setContentsMargins(0, 8, 0, 8)  # its end labels whole
         self.plot.getPlotItem().layout.addItem(self.colour_bar, 2, 5)
         self.colour_bar.hide()
-        self.hint = pg.TextItem("Press Run to encode, project and evaluate the corpus.",
-                                color="#555555", anchor=(0.5, 0.5))
+        self.hint = pg.TextItem(
+            "Press Run to encode, project and evaluate the corpus.",
+            color="#555555",
+            anchor=(0.5, 0.5),
+        )
         self.plot.addItem(self.hint)
         self.legend = QLabel()
         self.legend.setWordWrap(True)
@@ -179,8 +201,10 @@ class ProjectionView(QWidget):
         self._brushes = np.empty(0, dtype=object)
         self._rgb = np.empty((0, 3), dtype=np.uint8)
         self._background = np.empty(0, dtype=bool)
-        self._overlays = {item: np.empty(0, dtype=np.int64)
-                          for item in (self.marked, self.highlighted, self.found)}
+        self._overlays = {
+            item: np.empty(0, dtype=np.int64)
+            for item in (self.marked, self.highlighted, self.found)
+        }
         self._hovered = -1
         #: (x0, x1, y0, y1) of the region drawn; None when points or colours changed.
         self._drawn: tuple[float, float, float, float] | None = None
@@ -210,9 +234,15 @@ class ProjectionView(QWidget):
     def point_count(self) -> int:
         return len(self.coordinates)
 
-    def set_points(self, coordinates: np.ndarray, colours: PointColours,
-                   describe: Callable[[int], str], axis_labels: tuple[str, str],
-                   legend: str = "", scale: ColourScale | None = None) -> None:
+    def set_points(
+        self,
+        coordinates: np.ndarray,
+        colours: PointColours,
+        describe: Callable[[int], str],
+        axis_labels: tuple[str, str],
+        legend: str = "",
+        scale: ColourScale | None = None,
+    ) -> None:
         """Show ``coordinates`` (n, 2) in ``colours`` (numbers on ``scale``, drawn as a
         colour bar); ``describe(i)`` gives the tooltip of point i."""
         self.coordinates = np.asarray(coordinates, dtype=np.float32)
@@ -220,8 +250,9 @@ class ProjectionView(QWidget):
         self._x = np.ascontiguousarray(self.coordinates[:, 0])
         self._y = np.ascontiguousarray(self.coordinates[:, 1])
         self._inside = self._binned = None
-        self._tree = (_tree_builder().submit(_kd_tree, self.coordinates)
-                      if len(self.coordinates) else None)
+        self._tree = (
+            _tree_builder().submit(_kd_tree, self.coordinates) if len(self.coordinates) else None
+        )
         self._describe = describe
         self._hovered = -1
         self.hover_ring.clear()
@@ -248,8 +279,9 @@ class ProjectionView(QWidget):
         mask = self._passing
         return mask if mask is not None and len(mask) == len(self.coordinates) else None
 
-    def set_colours(self, colours: PointColours, legend: str,
-                    scale: ColourScale | None = None) -> None:
+    def set_colours(
+        self, colours: PointColours, legend: str, scale: ColourScale | None = None
+    ) -> None:
         """Recolour the points in place, keeping the view."""
         self._set_colour_table(colours)
         self.legend.setText(legend)
@@ -264,8 +296,11 @@ class ProjectionView(QWidget):
             return
         bar.setColorMap(pg.ColorMap(np.linspace(0, 1, len(scale.palette)), scale.palette))
         # One value: a bar of one colour around it, not an empty range.
-        bar.setLevels((scale.low, scale.high) if scale.high > scale.low
-                      else (scale.low - 0.5, scale.low + 0.5))
+        bar.setLevels(
+            (scale.low, scale.high)
+            if scale.high > scale.low
+            else (scale.low - 0.5, scale.low + 0.5)
+        )
         bar.getAxis("left").setLabel(scale.title)
         bar.show()
 
@@ -276,10 +311,12 @@ class ProjectionView(QWidget):
         self._binned = None
         self._brushes = np.empty(len(colours.palette), dtype=object)
         self._brushes[:] = [pg.mkBrush(colour) for colour in colours.palette]
-        self._rgb = np.array([QColor(colour).getRgb()[:3] for colour in colours.palette],
-                             dtype=np.uint8).reshape(-1, 3)
-        self._background = np.array([colour.lower() in BACKGROUND
-                                     for colour in colours.palette], dtype=bool)
+        self._rgb = np.array(
+            [QColor(colour).getRgb()[:3] for colour in colours.palette], dtype=np.uint8
+        ).reshape(-1, 3)
+        self._background = np.array(
+            [colour.lower() in BACKGROUND for colour in colours.palette], dtype=bool
+        )
         self._drawn = None
 
     def _show_everything(self) -> None:
@@ -291,8 +328,11 @@ class ProjectionView(QWidget):
                 finite = np.isfinite(x) & np.isfinite(y)
                 x, y = x[finite], y[finite]
             # Python floats: pyqtgraph compares ranges with float64 limits near 1e307.
-            x0, x1, y0, y1 = ((float(x.min()), float(x.max()), float(y.min()), float(y.max()))
-                              if len(x) else (0.0, 1.0, 0.0, 1.0))
+            x0, x1, y0, y1 = (
+                (float(x.min()), float(x.max()), float(y.min()), float(y.max()))
+                if len(x)
+                else (0.0, 1.0, 0.0, 1.0)
+            )
             self.view_box.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.05)
         self.refresh()
 
@@ -359,8 +399,14 @@ class ProjectionView(QWidget):
         self._hovered = -1
         for item in self._overlays:
             self._overlays[item] = np.empty(0, dtype=np.int64)
-        for item in (self.points, self.marked, self.highlighted, self.found, self.found_halo,
-                     self.hover_ring):
+        for item in (
+            self.points,
+            self.marked,
+            self.highlighted,
+            self.found,
+            self.found_halo,
+            self.hover_ring,
+        ):
             item.clear()
         self.density.clear()
         self.mode = "points"
@@ -398,7 +444,7 @@ class ProjectionView(QWidget):
 
     def _region_mask(self, region: tuple[float, float, float, float]) -> np.ndarray:
         if self._inside is not None and self._inside[0] == region:
-            return self._inside[1]          # a filter change over the same view
+            return self._inside[1]  # a filter change over the same view
         x0, x1, y0, y1 = region
         x, y = self._x, self._y
         inside = (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
@@ -458,14 +504,12 @@ class ProjectionView(QWidget):
         passing = self._passing_mask()
         if passing is not None:
             kept = passing[indices]
-            order = np.argsort(kept, kind="stable")      # the filtered-out drawn first
+            order = np.argsort(kept, kind="stable")  # the filtered-out drawn first
             indices, brushes, kept = indices[order], brushes[order], kept[order]
             brushes[~kept] = pg.mkBrush(*FILTERED_OUT)
-        self.points.setData(x=self._x[indices], y=self._y[indices], brush=brushes,
-                            data=indices)
+        self.points.setData(x=self._x[indices], y=self._y[indices], brush=brushes, data=indices)
 
-    def _draw_density(self, region: tuple[float, float, float, float],
-                      inside: np.ndarray) -> None:
+    def _draw_density(self, region: tuple[float, float, float, float], inside: np.ndarray) -> None:
         """A 2D histogram of the points in ``region`` at ``BIN_PX`` screen pixels per
         bin, as an RGBA image placed over that region."""
         x0, x1, y0, y1 = region
@@ -481,8 +525,12 @@ class ProjectionView(QWidget):
             cell = row * nx + column
             # Kept for the next filter change over the same region: only which points
             # pass changes, not where they fall.
-            binned = self._binned = ((region, nx, ny), cell, codes,
-                                     np.bincount(cell, minlength=nx * ny))
+            binned = self._binned = (
+                (region, nx, ny),
+                cell,
+                codes,
+                np.bincount(cell, minlength=nx * ny),
+            )
         _, cell, codes, anywhere = binned
         passing = self._passing_mask()
         # Bins are coloured by the points that pass the filter; a bin of filtered-out
@@ -495,14 +543,17 @@ class ProjectionView(QWidget):
                 cell, codes = cell[kept], codes[kept]
             counts = np.bincount(cell, minlength=nx * ny)
             point_rgb = self._rgb[codes].astype(np.float64)
-            sums = np.stack([np.bincount(cell, weights=point_rgb[:, c], minlength=nx * ny)
-                             for c in range(3)], axis=1)
+            sums = np.stack(
+                [np.bincount(cell, weights=point_rgb[:, c], minlength=nx * ny) for c in range(3)],
+                axis=1,
+            )
             rgb = (sums / np.maximum(counts, 1)[:, None]).astype(np.uint8)
         occupied = counts > 0
         alpha = np.zeros(nx * ny)
         # Log scale: one point must still show next to a bin of thousands.
         alpha[occupied] = SPARSE_ALPHA + (1 - SPARSE_ALPHA) * (
-            np.log(counts[occupied]) / max(np.log(counts.max()), 1e-9))
+            np.log(counts[occupied]) / max(np.log(counts.max()), 1e-9)
+        )
         image = np.empty((ny * nx, 4), dtype=np.uint8)
         image[:, :3] = rgb
         image[:, 3] = alpha * 255
@@ -513,22 +564,22 @@ class ProjectionView(QWidget):
         self.density.setImage(image, autoLevels=False)
         self.density.setRect(x0, y0, x1 - x0, y1 - y0)
 
-    def _dominant_colours(self, binned: tuple, kept: np.ndarray | None, cells: int,
-                          k: int) -> tuple[np.ndarray, np.ndarray]:
+    def _dominant_colours(
+        self, binned: tuple, kept: np.ndarray | None, cells: int, k: int
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Passing points per cell and each cell's most common colour. Kept with
         ``binned`` and ``kept``, so a filter change over the same region recounts only
         the points whose passing changed, and recolours only their cells."""
         _, cell, codes, _ = binned
         tally = self._tally
-        if tally is not None and tally[0] is binned and kept is not None \
-                and tally[1] is not None:
+        if tally is not None and tally[0] is binned and kept is not None and tally[1] is not None:
             changed = np.flatnonzero(kept != tally[1])
             if len(changed) <= len(cell) // 8:
                 per_colour, counts, rgb = tally[2], tally[3], tally[4]
                 sign = np.where(kept[changed], 1, -1)
                 np.add.at(per_colour, cell[changed] * k + codes[changed], sign)
                 np.add.at(counts, cell[changed], sign)
-                touched = np.zeros(len(counts), dtype=bool)     # np.unique sorts: 5x slower
+                touched = np.zeros(len(counts), dtype=bool)  # np.unique sorts: 5x slower
                 touched[cell[changed]] = True
                 touched = np.flatnonzero(touched)
                 rgb[touched] = self._dominant(per_colour.reshape(-1, k)[touched])
@@ -645,8 +696,12 @@ class SelectingViewBox(pg.ViewBox):
             self._outline.append(here)
         else:
             start = self._outline[0]
-            self._outline = [start, QPointF(here.x(), start.y()), here,
-                             QPointF(start.x(), here.y())]
+            self._outline = [
+                start,
+                QPointF(here.x(), start.y()),
+                here,
+                QPointF(start.x(), here.y()),
+            ]
         path = QPainterPath(self._outline[0])
         for point in self._outline[1:]:
             path.lineTo(point)

@@ -34,8 +34,13 @@ class RegionLabel(pg.TextItem):
     """One region's label; a click on it is reported to the owning overlay."""
 
     def __init__(self, text: str, level: int, cluster: int, owner: RegionLabels):
-        super().__init__(text, color="#202020", anchor=(0.5, 0.5),
-                         fill=pg.mkBrush(255, 255, 255, 210), border=pg.mkPen("#808080"))
+        super().__init__(
+            text,
+            color="#202020",
+            anchor=(0.5, 0.5),
+            fill=pg.mkBrush(255, 255, 255, 210),
+            border=pg.mkPen("#808080"),
+        )
         font = QFont()
         font.setPointSizeF(FONT_POINTS[min(level, len(FONT_POINTS) - 1)])
         font.setBold(level == 0)
@@ -59,17 +64,22 @@ class RegionLabels(QObject):
 
     region_clicked = Signal(int, int)
 
-    def __init__(self, plot: pg.PlotItem, regions: Regions,
-                 marked: Callable[[], np.ndarray] | None = None,
-                 parent: QObject | None = None):
+    def __init__(
+        self,
+        plot: pg.PlotItem,
+        regions: Regions,
+        marked: Callable[[], np.ndarray] | None = None,
+        parent: QObject | None = None,
+    ):
         super().__init__(parent)
         self.plot = plot
         self.regions = regions
         self.marked = marked
         self.levels = regions.levels
-        self.items = [[RegionLabel(level.label(k), depth, k, self)
-                       for k in range(level.n_clusters)]
-                      for depth, level in enumerate(self.levels)]
+        self.items = [
+            [RegionLabel(level.label(k), depth, k, self) for k in range(level.n_clusters)]
+            for depth, level in enumerate(self.levels)
+        ]
         self.orders = [np.argsort(-level.sizes, kind="stable") for level in self.levels]
         finest = self.levels[-1].centres
         finite = finest[np.isfinite(finest).all(axis=1)]
@@ -90,14 +100,14 @@ class RegionLabels(QObject):
     @property
     def shown(self) -> list[tuple[int, int]]:
         """(level, region) of every visible label."""
-        return [(item.level, item.cluster) for items in self.items for item in items
-                if item.isVisible()]
+        return [
+            (item.level, item.cluster) for items in self.items for item in items if item.isVisible()
+        ]
 
     def level_for_zoom(self) -> int:
         """The finest level whose regions are at least ``LEVEL_PX`` wide on screen."""
         pixel_w, pixel_h = self.plot.vb.viewPixelSize()
-        area_px = (self.extent[0] / max(pixel_w, 1e-300)) * (self.extent[1]
-                                                             / max(pixel_h, 1e-300))
+        area_px = (self.extent[0] / max(pixel_w, 1e-300)) * (self.extent[1] / max(pixel_h, 1e-300))
         level = 0
         for depth, regions in enumerate(self.levels):
             if np.sqrt(area_px / max(regions.n_clusters, 1)) >= LEVEL_PX:
@@ -113,13 +123,21 @@ class RegionLabels(QObject):
                     item.hide()
         items = [self.items[self.level][k] for k in self.orders[self.level].tolist()]
         centres = self.levels[self.level].centres[self.orders[self.level]]
-        sizes = np.array([(item.textItem.boundingRect().width(),
-                           item.textItem.boundingRect().height()) for item in items])
+        sizes = np.array(
+            [
+                (item.textItem.boundingRect().width(), item.textItem.boundingRect().height())
+                for item in items
+            ]
+        )
         marked = self.marked() if self.marked is not None else np.empty((0, 2))
         frame = view.mapRectToScene(view.boundingRect())
-        placed = place_labels(self._to_scene(centres), sizes,
-                              (frame.left(), frame.top(), frame.right(), frame.bottom()),
-                              marked=self._to_scene(marked), margin=MARGIN_PX)
+        placed = place_labels(
+            self._to_scene(centres),
+            sizes,
+            (frame.left(), frame.top(), frame.right(), frame.bottom()),
+            marked=self._to_scene(marked),
+            margin=MARGIN_PX,
+        )
         for item, (x, y) in zip(items, placed):
             if np.isnan(x):
                 item.hide()
@@ -130,12 +148,15 @@ class RegionLabels(QObject):
     def _to_scene(self, points: np.ndarray) -> np.ndarray:
         """Layout positions (p, 2) in scene pixels (the view maps them affinely)."""
         view = self.plot.vb
-        origin, right, up = (view.mapViewToScene(QPointF(x, y))
-                             for x, y in ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)))
+        origin, right, up = (
+            view.mapViewToScene(QPointF(x, y)) for x, y in ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0))
+        )
         points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-        return (np.array([origin.x(), origin.y()])
-                + points[:, :1] * [right.x() - origin.x(), right.y() - origin.y()]
-                + points[:, 1:] * [up.x() - origin.x(), up.y() - origin.y()])
+        return (
+            np.array([origin.x(), origin.y()])
+            + points[:, :1] * [right.x() - origin.x(), right.y() - origin.y()]
+            + points[:, 1:] * [up.x() - origin.x(), up.y() - origin.y()]
+        )
 
     def remove(self) -> None:
         """Take the labels off the plot (before showing another layout)."""

@@ -47,9 +47,17 @@ class Analyses:
     dialogs. ``tabs`` (the centre's views: Compare's alignment, the Costra tab) is set
     once they are built, since they show Compare's choice built here."""
 
-    def __init__(self, session: Session, jobs: JobQueue, panel: CorpusPanel,
-                 evaluations: EvaluationPanel, show_evaluations: Callable[[], None],
-                 status, warn: Callable[[str, str], None], parent: QWidget) -> None:
+    def __init__(
+        self,
+        session: Session,
+        jobs: JobQueue,
+        panel: CorpusPanel,
+        evaluations: EvaluationPanel,
+        show_evaluations: Callable[[], None],
+        status,
+        warn: Callable[[str, str], None],
+        parent: QWidget,
+    ) -> None:
         self.session, self.jobs, self.panel = session, jobs, panel
         self.evaluations, self.show_evaluations = evaluations, show_evaluations
         self.status, self.warn, self.parent = status, warn, parent
@@ -60,9 +68,11 @@ class Analyses:
         narrow_choice(self.compare_choice, 24)
         self.compare_choice.setCurrentIndex(self.compare_choice.findData("tfidf"))
         self.compare_button = QPushButton("Compare")
-        self.compare_button.setToolTip("Encode with both, project both, align the second "
-                                       "layout to the first, and list the sentences whose "
-                                       "neighbours changed most")
+        self.compare_button.setToolTip(
+            "Encode with both, project both, align the second "
+            "layout to the first, and list the sentences whose "
+            "neighbours changed most"
+        )
         self.compare_button.clicked.connect(self.compare_spaces)
         panel.run_button.clicked.connect(self.run)
         self.controls.project_requested.connect(self.project_again)
@@ -98,14 +108,24 @@ class Analyses:
         key, encoder = self.panel.chosen_encoder()
         training, texts = self.panel.training()
         controls = self.controls
-        job = explore(state.corpus, encoder, method=controls.selected_method(),
-                      seed=controls.seed.value(), projection_parameters=controls.parameters(),
-                      training_texts=texts)
+        job = explore(
+            state.corpus,
+            encoder,
+            method=controls.selected_method(),
+            seed=controls.seed.value(),
+            projection_parameters=controls.parameters(),
+            training_texts=texts,
+        )
         # The session routes the result to the corpus it was run on, shown or not (a
         # queued run may finish after another corpus was opened).
-        self.jobs.start(job, f"{encoder.name} on {state.corpus.name}",
-                        on_result=lambda exploration: self.session.add_run(
-                            state.spec, key, exploration, training), queue=True)
+        self.jobs.start(
+            job,
+            f"{encoder.name} on {state.corpus.name}",
+            on_result=lambda exploration: self.session.add_run(
+                state.spec, key, exploration, training
+            ),
+            queue=True,
+        )
 
     def run_shown(self) -> None:
         """Run the encoder of the run shown again (on the corpus as edited since)."""
@@ -120,15 +140,22 @@ class Analyses:
         if self._busy() or state.exploration is None:
             return
         controls = self.controls
-        job = reproject(state.exploration, controls.selected_method(),
-                        seed=controls.seed.value(), **controls.parameters())
+        job = reproject(
+            state.exploration,
+            controls.selected_method(),
+            seed=controls.seed.value(),
+            **controls.parameters(),
+        )
         shown, training = state.shown, state.runs[state.shown].training_text
-        self.jobs.start(job, f"projecting with {controls.method.currentText()}",
-                        on_result=lambda exploration: self.session.add_run(
-                            state.spec, shown, exploration, training))
+        self.jobs.start(
+            job,
+            f"projecting with {controls.method.currentText()}",
+            on_result=lambda exploration: self.session.add_run(
+                state.spec, shown, exploration, training
+            ),
+        )
 
-    def evaluate(self, name: str, show: bool = True,
-                 options: dict[str, str] | None = None) -> None:
+    def evaluate(self, name: str, show: bool = True, options: dict[str, str] | None = None) -> None:
         """Run evaluation ``name`` on the corpus with the chosen encoder and ``options``
         (``sentspace.app.evaluations.OPTIONS``), in the background; asked for while another job
         runs, it is queued after it. With ``show``, the Evaluations tab comes forward."""
@@ -138,11 +165,12 @@ class Analyses:
         spec, encoder = self.panel.chosen_encoder()
         if show:
             self.show_evaluations()
-        self.jobs.start(state.evaluation(name, [spec], [encoder], self.controls.seed.value(),
-                                         options),
-                        f"{name}: {encoder.name}",
-                        on_result=lambda run: self.session.add_evaluation(state.spec, run),
-                        queue=True)
+        self.jobs.start(
+            state.evaluation(name, [spec], [encoder], self.controls.seed.value(), options),
+            f"{name}: {encoder.name}",
+            on_result=lambda run: self.session.add_evaluation(state.spec, run),
+            queue=True,
+        )
 
     def import_mteb(self, path: str) -> None:
         """Read MTEB's result file or results folder at ``path`` (a job: a results
@@ -151,8 +179,11 @@ class Analyses:
         a dialog."""
         state = self.state
         if state is None:
-            self.warn("Import MTEB results", "Open a corpus first: imported scores are "
-                      "kept with it, beside its relatedness results.")
+            self.warn(
+                "Import MTEB results",
+                "Open a corpus first: imported scores are "
+                "kept with it, beside its relatedness results.",
+            )
             return
 
         def done(found) -> None:
@@ -160,13 +191,18 @@ class Analyses:
             # A score of pairs this corpus lacks is drawn nowhere here: say why.
             why = elsewhere(found, state.corpus)
             message = f"Imported {found.describe()}." + (
-                f" Not drawn on {state.corpus.name}: {why}." if why else "")
+                f" Not drawn on {state.corpus.name}: {why}." if why else ""
+            )
             # Once the queue has said how the job ended.
             self.jobs.when_idle(lambda: self.status.showMessage(message))
 
         self.show_evaluations()
-        self.jobs.start(iter_read_mteb_results(path), f"importing MTEB results from {path}",
-                        on_result=done, queue=True)
+        self.jobs.start(
+            iter_read_mteb_results(path),
+            f"importing MTEB results from {path}",
+            on_result=done,
+            queue=True,
+        )
 
     def rerun(self, row: int) -> None:
         """Run the evaluation of results row ``row`` again, as it was asked for (its
@@ -175,7 +211,7 @@ class Analyses:
         if state is None or not 0 <= row < len(state.evaluations):
             return
         old = state.evaluations[row]
-        if old.name not in EVALUATIONS:      # agreement: asked again from its dialog
+        if old.name not in EVALUATIONS:  # agreement: asked again from its dialog
             self.compare_encoders(old.encoder.split(","))
             return
         try:
@@ -183,11 +219,12 @@ class Analyses:
         except InputError as error:
             self.warn("Cannot re-run this result", str(error))
             return
-        self.jobs.start(state.evaluation(old.name, [old.encoder], [encoder], old.seed,
-                                         old.options),
-                        f"{old.name}: {encoder.name} (re-run)",
-                        on_result=lambda run: self.session.add_evaluation(state.spec, run),
-                        queue=True)
+        self.jobs.start(
+            state.evaluation(old.name, [old.encoder], [encoder], old.seed, old.options),
+            f"{old.name}: {encoder.name} (re-run)",
+            on_result=lambda run: self.session.add_evaluation(state.spec, run),
+            queue=True,
+        )
 
     def evaluate_before_and_after(self) -> None:
         """The chosen evaluation on the original and on the corrected corpus, both shown
@@ -201,10 +238,12 @@ class Analyses:
         options = self.evaluations.option_values()
         # Both taken now, each with the command that makes it (the corrected one names
         # the journal and its last record).
-        before = state.evaluation(name, [spec], [encoder], seed, options, original=True,
-                                  label=f"{name} (original)")
-        after = state.evaluation(name, [spec], [encoder], seed, options,
-                                 label=f"{name} (corrected)")
+        before = state.evaluation(
+            name, [spec], [encoder], seed, options, original=True, label=f"{name} (original)"
+        )
+        after = state.evaluation(
+            name, [spec], [encoder], seed, options, label=f"{name} (corrected)"
+        )
 
         def both():
             return (yield from before), (yield from after)
@@ -222,13 +261,24 @@ class Analyses:
         state = self.state
         if state is None:
             return None
-        named = {spec: f"{run.exploration.encoder.name} (run on this corpus)"
-                 for spec, run in state.runs.items()}
-        named.update({spec: f"{encoder.name} (loaded embeddings)"
-                      for spec, encoder in state.precomputed.items()})
-        dialog = EncoderChecklist("Misclassification agreement", named, default_encoders(
-            list(state.runs), list(state.precomputed),
-            self.panel.encoder_choice.currentData()), self.parent)
+        named = {
+            spec: f"{run.exploration.encoder.name} (run on this corpus)"
+            for spec, run in state.runs.items()
+        }
+        named.update(
+            {
+                spec: f"{encoder.name} (loaded embeddings)"
+                for spec, encoder in state.precomputed.items()
+            }
+        )
+        dialog = EncoderChecklist(
+            "Misclassification agreement",
+            named,
+            default_encoders(
+                list(state.runs), list(state.precomputed), self.panel.encoder_choice.currentData()
+            ),
+            self.parent,
+        )
         dialog.accepted.connect(lambda: self.compare_encoders(dialog.checked()))
         dialog.open()
         return dialog
@@ -247,10 +297,11 @@ class Analyses:
             self.warn("Misclassification agreement", "Choose two or more encoders.")
             return
         self.show_evaluations()
-        self.jobs.start(state.evaluation("agreement", specs, encoders,
-                                         self.controls.seed.value()),
-                        f"agreement of {len(encoders)} encoders",
-                        on_result=lambda run: self.session.add_evaluation(state.spec, run))
+        self.jobs.start(
+            state.evaluation("agreement", specs, encoders, self.controls.seed.value()),
+            f"agreement of {len(encoders)} encoders",
+            on_result=lambda run: self.session.add_evaluation(state.spec, run),
+        )
 
     def compare_spaces(self) -> None:
         """Two projections side by side: the chosen encoder and the one to compare with."""
@@ -265,12 +316,18 @@ class Analyses:
         method = "umap" if alignment == "aligned-umap" else controls.selected_method()
         # The panel's parameters are those of its chosen method; AlignedUMAP takes UMAP's.
         parameters = controls.parameters() if method == controls.selected_method() else {}
-        self.jobs.start(compare_with_spaces(state.corpus, {spec_a: encoder_a, spec_b: encoder_b},
-                                            method=method, alignment=alignment,
-                                            seed=controls.seed.value(), **parameters),
-                        f"comparing {encoder_a.name} with {encoder_b.name}",
-                        on_result=lambda result: self.session.set_comparison(state.spec,
-                                                                             *result))
+        self.jobs.start(
+            compare_with_spaces(
+                state.corpus,
+                {spec_a: encoder_a, spec_b: encoder_b},
+                method=method,
+                alignment=alignment,
+                seed=controls.seed.value(),
+                **parameters,
+            ),
+            f"comparing {encoder_a.name} with {encoder_b.name}",
+            on_result=lambda result: self.session.set_comparison(state.spec, *result),
+        )
 
     def costra_shown(self) -> None:
         """The Costra tab needs a projection and the Costra evaluation: shown without
@@ -287,8 +344,9 @@ class Analyses:
             missing.append("evaluation")
             self.evaluate("costra", show=False)
         if missing:
-            self.jobs.announce("Running the Costra " + " and ".join(missing)
-                               + " to draw the orderings…")
+            self.jobs.announce(
+                "Running the Costra " + " and ".join(missing) + " to draw the orderings…"
+            )
 
     def annotator_agreement(self) -> AnnotatorAgreementDialog | None:
         """How much the annotators of the corpus shown agree, over its journal and the
@@ -303,12 +361,19 @@ class Analyses:
             return agreement(original, records)
 
         dialog = AnnotatorAgreementDialog(
-            state.corpus, compute,
-            lambda: open_file(self.parent, "Add an annotator's journal",
-                              "Edit journals (*.jsonl);;All files (*)", purpose=JOURNALS),
-            self.parent)
+            state.corpus,
+            compute,
+            lambda: open_file(
+                self.parent,
+                "Add an annotator's journal",
+                "Edit journals (*.jsonl);;All files (*)",
+                purpose=JOURNALS,
+            ),
+            self.parent,
+        )
         dialog.sentences_selected.connect(
-            lambda indices: self.session.selection.select(indices, source="review"))
+            lambda indices: self.session.selection.select(indices, source="review")
+        )
         dialog.open()
         return dialog
 
@@ -317,10 +382,10 @@ class Analyses:
         from sentspace.app.reproduce import PAPERS  # noqa: PLC0415 (lazy: the tables)
         from sentspace.app.reproduce.report import COLUMNS, cells  # noqa: PLC0415
 
-        dialog = ReproduceDialog({name: paper.title for name, paper in PAPERS.items()},
-                                 cells, COLUMNS, self.parent)
-        dialog.run_requested.connect(lambda name, variant: self._reproduce(dialog, name,
-                                                                           variant))
+        dialog = ReproduceDialog(
+            {name: paper.title for name, paper in PAPERS.items()}, cells, COLUMNS, self.parent
+        )
+        dialog.run_requested.connect(lambda name, variant: self._reproduce(dialog, name, variant))
         dialog.save_requested.connect(lambda: self._save_reproduction(dialog))
         dialog.open()
         return dialog
@@ -333,12 +398,15 @@ class Analyses:
         dialog.set_running(True)
         handle = self.jobs.start(
             run_reproduction(PAPERS[name], variant=variant, seed=seed),
-            f"reproducing {name} ({variant})", queue=True, of_corpus=False,
-            on_result=lambda report: dialog.show_report(report, header(report),
-                                                        by_table(report)))
+            f"reproducing {name} ({variant})",
+            queue=True,
+            of_corpus=False,
+            on_result=lambda report: dialog.show_report(report, header(report), by_table(report)),
+        )
         # Failed or cancelled, the dialog may run again.
-        handle.changed.connect(lambda: dialog.set_running(False) if handle.done
-                               and handle.state != "done" else None)
+        handle.changed.connect(
+            lambda: dialog.set_running(False) if handle.done and handle.state != "done" else None
+        )
 
     def _save_reproduction(self, dialog: ReproduceDialog) -> list | None:
         from sentspace.app.reproduce.report import write_report  # noqa: PLC0415
@@ -348,7 +416,8 @@ class Analyses:
             return None
         written = write_report(dialog.report, folder)
         self.status.showMessage(
-            "Wrote " + ", ".join(path.name for path in written) + f" in {folder}")
+            "Wrote " + ", ".join(path.name for path in written) + f" in {folder}"
+        )
         return written
 
     def find_suspicious(self) -> None:
@@ -357,13 +426,13 @@ class Analyses:
         if self._busy() or state.annotations is None:
             return
         _, encoder = self.panel.chosen_encoder()
-        self.jobs.start(iter_find_suspicious(state.annotations.corpus, [encoder]),
-                        "finding suspicious annotations",
-                        on_result=lambda lists: self.session.set_review_lists(state.spec,
-                                                                              lists))
+        self.jobs.start(
+            iter_find_suspicious(state.annotations.corpus, [encoder]),
+            "finding suspicious annotations",
+            on_result=lambda lists: self.session.set_review_lists(state.spec, lists),
+        )
 
     def clear_embedding_cache(self) -> int:
         freed = EmbeddingCache().clear()
-        self.status.showMessage(
-            f"Cleared the embedding cache ({freed / 2**20:.1f} MiB)")
+        self.status.showMessage(f"Cleared the embedding cache ({freed / 2**20:.1f} MiB)")
         return freed

@@ -54,7 +54,7 @@ class _Scrolling(QScrollArea):
 
     def eventFilter(self, watched, event):
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()          # the widget's minimum is ours: pass it on
+            self.updateGeometry()  # the widget's minimum is ours: pass it on
         return super().eventFilter(watched, event)
 
 
@@ -73,13 +73,20 @@ class Docks:
         dock = QDockWidget(title, self.window)
         dock.setObjectName(title)
         dock.setWidget(widget)
-        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
         self.window.addDockWidget(area, dock)
         return dock
 
-    def one_column(self, top: QDockWidget, under: QDockWidget, docks: dict[QDockWidget, str],
-                   roomy: QDockWidget) -> None:
+    def one_column(
+        self,
+        top: QDockWidget,
+        under: QDockWidget,
+        docks: dict[QDockWidget, str],
+        roomy: QDockWidget,
+    ) -> None:
         """Tab ``docks`` with ``under`` (below ``top`` in the left column) under their short
         titles (so four tabs fit), the first in front. ``top`` (the Corpus panel) scrolls,
         so that while ``roomy`` (the Inspector, whose neighbours need rows) is in front,
@@ -99,7 +106,7 @@ class Docks:
         roomy.visibilityChanged.connect(lambda shown: self._share_column(top, under, shown))
 
     def _share_column(self, top: QDockWidget, tabs: QDockWidget, roomy_shown: bool) -> None:
-        if not shiboken6.isValid(self.window):     # hidden as the window is deleted
+        if not shiboken6.isValid(self.window):  # hidden as the window is deleted
             return
         top.widget().squeezable = roomy_shown
         top.widget().updateGeometry()
@@ -107,15 +114,22 @@ class Docks:
         column = self.window.centralWidget().height()
         if roomy_shown:
             self._top_before = top.height()
-            height = min(top.widget().widget().minimumSizeHint().height(),
-                         int(column * CORPUS_SHARE_BESIDE_INSPECTOR))
+            height = min(
+                top.widget().widget().minimumSizeHint().height(),
+                int(column * CORPUS_SHARE_BESIDE_INSPECTOR),
+            )
         elif self._top_before is not None:
             height, self._top_before = self._top_before, None
         else:
             return
         # resizeDocks shares the column in proportion to the sizes: give both.
-        QTimer.singleShot(0, self.window, lambda: self.window.resizeDocks(
-            [top, tabs], [height, column - height], Qt.Orientation.Vertical))
+        QTimer.singleShot(
+            0,
+            self.window,
+            lambda: self.window.resizeDocks(
+                [top, tabs], [height, column - height], Qt.Orientation.Vertical
+            ),
+        )
 
     def built(self) -> None:
         """The window is assembled: its layout is the one Reset layout goes back to."""

@@ -30,17 +30,22 @@ class Enabling:
     """Enables ``actions``, the corpus panel's buttons, ``compare_button`` and the
     evaluation panel by what ``session`` shows and whether ``jobs`` runs one."""
 
-    def __init__(self, session: Session, jobs: JobQueue, panel: CorpusPanel,
-                 compare_button: QPushButton, evaluation_panel: EvaluationPanel,
-                 actions: StatefulActions) -> None:
+    def __init__(
+        self,
+        session: Session,
+        jobs: JobQueue,
+        panel: CorpusPanel,
+        compare_button: QPushButton,
+        evaluation_panel: EvaluationPanel,
+        actions: StatefulActions,
+    ) -> None:
         self.session, self.jobs, self.panel = session, jobs, panel
         self.compare_button, self.evaluation_panel = compare_button, evaluation_panel
         self.actions = actions
 
     def follow(self) -> None:
         session = self.session
-        for event in (session.current_changed, session.ran, session.evaluated,
-                      session.edited):
+        for event in (session.current_changed, session.ran, session.evaluated, session.edited):
             event.connect(lambda *_: self.update(self.jobs.is_running))
         self.jobs.running_changed.connect(self.update)
         self.update(self.jobs.is_running)

@@ -25,8 +25,16 @@ class Explaining:
     may come from ``tabs``' neighbours and Costra views; the page is raised in
     ``tasks``; a word chip searches with ``search``; ``parent`` owns the action."""
 
-    def __init__(self, session: Session, jobs: JobQueue, panel: CorpusPanel, tabs: Views,
-                 tasks: QTabWidget, search: QLineEdit, parent: QWidget) -> None:
+    def __init__(
+        self,
+        session: Session,
+        jobs: JobQueue,
+        panel: CorpusPanel,
+        tabs: Views,
+        tasks: QTabWidget,
+        search: QLineEdit,
+        parent: QWidget,
+    ) -> None:
         self.session, self.jobs, self.panel, self.tabs = session, jobs, panel, tabs
         self.tasks, self.search = tasks, search
         self.view = ExplainView()
@@ -38,18 +46,22 @@ class Explaining:
         self.view.word_clicked.connect(self.search_word)
         self.action = QAction("&Explain similarity", parent)
         self.action.setShortcut("Ctrl+E")
-        self.action.setToolTip("Which words make two sentences close: the two selected, "
-                               "a neighbours row, a review pair, a Costra comparison, or "
-                               "the last two clicked")
+        self.action.setToolTip(
+            "Which words make two sentences close: the two selected, "
+            "a neighbours row, a review pair, a Costra comparison, or "
+            "the last two clicked"
+        )
         self.action.triggered.connect(self.explain)
         self.action.setEnabled(False)
         #: The last two focus sentences, (corpus spec, index) each, the latest last.
         self.foci: list[tuple[str, int]] = []
         session.selection.changed.connect(self._selection_changed)
         session.current_changed.connect(
-            lambda state: self.view.set_explanation(state.explanation if state else None))
-        session.on_current(session.explained,
-                           lambda state: self.view.set_explanation(state.explanation))
+            lambda state: self.view.set_explanation(state.explanation if state else None)
+        )
+        session.on_current(
+            session.explained, lambda state: self.view.set_explanation(state.explanation)
+        )
 
     @property
     def spec(self) -> str:
@@ -80,8 +92,11 @@ class Explaining:
         if len(selection.indices) == 2:
             other = int(selection.indices[selection.indices != focus][0])
             return texts[focus], texts[other]
-        if len(self.foci) == 2 and self.foci[0][0] == self.foci[1][0] == self.spec \
-                and self.foci[1][1] == focus:
+        if (
+            len(self.foci) == 2
+            and self.foci[0][0] == self.foci[1][0] == self.spec
+            and self.foci[1][1] == focus
+        ):
             return texts[self.foci[0][1]], texts[focus]
         return None
 
@@ -103,10 +118,12 @@ class Explaining:
         encoder, current = self.encoder(), self.session.current
         self.tasks.setCurrentWidget(self.page)
         spec = current.spec
-        self.jobs.start(explain_pair(*pair, encoder, corpus=current.corpus),
-                        f"explaining with {encoder.name}",
-                        on_result=lambda explanation: self.session.set_explanation(
-                            spec, explanation), queue=True)
+        self.jobs.start(
+            explain_pair(*pair, encoder, corpus=current.corpus),
+            f"explaining with {encoder.name}",
+            on_result=lambda explanation: self.session.set_explanation(spec, explanation),
+            queue=True,
+        )
 
     def search_word(self, word: str) -> None:
         """Find the word's sentences in the corpus (the search box, as a whole word)."""

@@ -47,10 +47,14 @@ from sentspace.app.workspace import (
     with_extension,
 )
 
-CORPUS_FILTER = ("Corpora (*.txt *.csv *.tsv *.jsonl *.parquet *.pq *.pyr *.label *.data);;"
-                 "Parquet (*.parquet *.pq);;All files (*)")
-EXPORT_FILTERS = ("NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
-                  "Embedding Projector pair (vectors.tsv)")
+CORPUS_FILTER = (
+    "Corpora (*.txt *.csv *.tsv *.jsonl *.parquet *.pq *.pyr *.label *.data);;"
+    "Parquet (*.parquet *.pq);;All files (*)"
+)
+EXPORT_FILTERS = (
+    "NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"
+    "Embedding Projector pair (vectors.tsv)"
+)
 
 
 class Files:
@@ -59,9 +63,16 @@ class Files:
     figure is ``projection``'s plot; ``status`` shows a message, ``warn(title, text)``
     what went wrong."""
 
-    def __init__(self, session: Session, jobs: JobQueue, showing: Showing,
-                 projection: ProjectionView, status: Callable[[str], None],
-                 warn: Callable[[str, str], None], parent: QMainWindow) -> None:
+    def __init__(
+        self,
+        session: Session,
+        jobs: JobQueue,
+        showing: Showing,
+        projection: ProjectionView,
+        status: Callable[[str], None],
+        warn: Callable[[str, str], None],
+        parent: QMainWindow,
+    ) -> None:
         self.session, self.jobs, self.showing = session, jobs, showing
         self.projection, self.status, self.warn, self.parent = projection, status, warn, parent
         self.workspace_path: Path | None = None
@@ -101,8 +112,9 @@ class Files:
     def ask_columns(self, error: ColumnsUnclear) -> MappingDialog:
         """Let the user say which columns hold what, then load the table with that."""
         dialog = MappingDialog(error.path, str(error.problem), self.parent)
-        dialog.accepted.connect(lambda: self.showing.open_corpus(error.path,
-                                                                 mapping=dialog.mapping()))
+        dialog.accepted.connect(
+            lambda: self.showing.open_corpus(error.path, mapping=dialog.mapping())
+        )
         dialog.open()
         return dialog
 
@@ -136,44 +148,71 @@ class Files:
 
         state = self.session.current
         # A saved result of an old workspace keeps its rows, not the scores a map shows.
-        results = [run.result for run in state.evaluations if isinstance(run.result, Result)
-                   and run.result.provenance.corpus_fingerprint == state.corpus.fingerprint]
+        results = [
+            run.result
+            for run in state.evaluations
+            if isinstance(run.result, Result)
+            and run.result.provenance.corpus_fingerprint == state.corpus.fingerprint
+        ]
         run = state.runs[state.shown]
-        command = ("" if run.training_text is not None else
-                   state.map_command(state.exploration, state.shown, path,
-                                     regions=state.regions is not None))
-        self.jobs.start(iter_export_map(state.exploration, path,
-                                        groups=first_groups(state.corpus),
-                                        regions=state.regions, results=results,
-                                        command=command,
-                                        seed=state.exploration.projection.parameters.get(
-                                            "seed", 0)),
-                        f"exporting the map to {Path(path).name}", queue=True,
-                        on_result=lambda written: self.status(
-                            f"Wrote the map to {written}"
-                            + (f": {command}" if command else "")))
+        command = (
+            ""
+            if run.training_text is not None
+            else state.map_command(
+                state.exploration, state.shown, path, regions=state.regions is not None
+            )
+        )
+        self.jobs.start(
+            iter_export_map(
+                state.exploration,
+                path,
+                groups=first_groups(state.corpus),
+                regions=state.regions,
+                results=results,
+                command=command,
+                seed=state.exploration.projection.parameters.get("seed", 0),
+            ),
+            f"exporting the map to {Path(path).name}",
+            queue=True,
+            on_result=lambda written: self.status(
+                f"Wrote the map to {written}" + (f": {command}" if command else "")
+            ),
+        )
 
     def export_embeddings(self, path: str | Path) -> None:
         """Write the current embeddings, one row per corpus entry, in the background."""
         exploration = self.session.current.exploration
         encoder = exploration.encoder
-        details = {"encoder": {"name": encoder.name, "family": encoder.family,
-                               "params": encoder.params(),
-                               "fingerprint": encoder.fingerprint()}}
+        details = {
+            "encoder": {
+                "name": encoder.name,
+                "family": encoder.family,
+                "params": encoder.params(),
+                "fingerprint": encoder.fingerprint(),
+            }
+        }
         self.jobs.start(
             lambda: export_matrix(exploration.corpus, exploration.embeddings, path, details),
-            f"exporting embeddings to {Path(path).name}", on_result=self._exported)
+            f"exporting embeddings to {Path(path).name}",
+            on_result=self._exported,
+        )
 
     def export_projection(self, path: str | Path) -> None:
         """Write the 2D coordinates (x, y per sentence) in the background."""
         exploration = self.session.current.exploration
         projection = exploration.projection
-        details = {"projection": {"method": projection.method,
-                                  "parameters": projection.parameters,
-                                  "of_encoder": exploration.encoder.name}}
+        details = {
+            "projection": {
+                "method": projection.method,
+                "parameters": projection.parameters,
+                "of_encoder": exploration.encoder.name,
+            }
+        }
         self.jobs.start(
             lambda: export_matrix(exploration.corpus, projection.coordinates, path, details),
-            f"exporting projection to {Path(path).name}", on_result=self._exported)
+            f"exporting projection to {Path(path).name}",
+            on_result=self._exported,
+        )
 
     def export_figure(self, path: str | Path) -> None:
         """Save the projection plot as PNG or SVG (by the file's extension)."""
@@ -183,6 +222,7 @@ class Files:
             save_svg(plot, path, self.projection.legend.text())
         else:
             from pyqtgraph.exporters import ImageExporter  # noqa: PLC0415 (lazy: start)
+
             ImageExporter(plot.getPlotItem()).export(path)
         self.status(f"Saved {path}")
 
@@ -192,8 +232,7 @@ class Files:
     def choose_corrected_target(self) -> None:
         if self.session.current is None or self.session.current.annotations is None:
             return
-        folder = open_folder(self.parent, "Export the corrected corpus to",
-                             purpose=EXPORTS)
+        folder = open_folder(self.parent, "Export the corrected corpus to", purpose=EXPORTS)
         if folder:
             self.export_corrected(folder)
 
@@ -203,10 +242,12 @@ class Files:
         try:
             written = self.session.current.annotations.export(folder)
         except ExportError as error:
-            self.warn("The corrected corpus is not exported",
-                      f"{error}.\n\nEach file is written whole or not at all: a file of "
-                      "the same name from before is kept as it was. The edits are in "
-                      "their journal; export again when there is room.")
+            self.warn(
+                "The corrected corpus is not exported",
+                f"{error}.\n\nEach file is written whole or not at all: a file of "
+                "the same name from before is kept as it was. The edits are in "
+                "their journal; export again when there is room.",
+            )
             self.status(f"Not exported: {error.reason}")
             return error.written
         self.status(f"Wrote {len(written)} files to {folder}")
@@ -223,8 +264,12 @@ class Files:
             return
         path = self.workspace_path
         if ask or path is None:
-            chosen = save_file(self.parent, "Save workspace",
-                               f"sentspace workspace (*{EXTENSION})", purpose=WORKSPACES)
+            chosen = save_file(
+                self.parent,
+                "Save workspace",
+                f"sentspace workspace (*{EXTENSION})",
+                purpose=WORKSPACES,
+            )
             if not chosen:
                 return
             path = Path(chosen)
@@ -240,8 +285,11 @@ class Files:
         path = with_extension(path)
         mine = self.workspace_path is not None and same_file(path, self.workspace_path)
         try:
-            saved = save_workspace(self.workspace(), path, expect=None if overwrite or not mine
-                                   else self.workspace_stamp)
+            saved = save_workspace(
+                self.workspace(),
+                path,
+                expect=None if overwrite or not mine else self.workspace_stamp,
+            )
         except WorkspaceChanged as error:
             self.offer_changed(path, error)
             return None
@@ -249,8 +297,9 @@ class Files:
             # A full disk, or a result the workspace cannot hold: the window stays
             # unsaved, so quitting still asks.
             reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
-            self.warn("The workspace is not saved",
-                      f"{path}: {reason}. The file is as it was before.")
+            self.warn(
+                "The workspace is not saved", f"{path}: {reason}. The file is as it was before."
+            )
             self.status(f"Not saved: {reason}")
             return None
         self._titled(saved)
@@ -261,14 +310,18 @@ class Files:
         """Ask what to do with a workspace another window saved since this one opened or
         saved it: *Reload* it (this window's results not saved are dropped; edits are in
         their journals and come back), *Save as…* another file, or *Overwrite* it."""
-        box = QMessageBox(QMessageBox.Icon.Warning, "The workspace changed on disk",
-                          f"{path.name} was saved by another window or program since this "
-                          "window opened or saved it. Saving now would overwrite what it "
-                          "saved.\n\nReload: open it as it is now (results of this window "
-                          "that are not saved are dropped; edits are kept in their "
-                          "journals). Save as: save this window's session to another "
-                          "file. Overwrite: replace it with this window's session.",
-                          QMessageBox.StandardButton.Cancel, self.parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "The workspace changed on disk",
+            f"{path.name} was saved by another window or program since this "
+            "window opened or saved it. Saving now would overwrite what it "
+            "saved.\n\nReload: open it as it is now (results of this window "
+            "that are not saved are dropped; edits are kept in their "
+            "journals). Save as: save this window's session to another "
+            "file. Overwrite: replace it with this window's session.",
+            QMessageBox.StandardButton.Cancel,
+            self.parent,
+        )
         box.setObjectName("workspace-changed")
         box.reload = box.addButton("Reload", QMessageBox.ButtonRole.ActionRole)
         box.save_as = box.addButton("Save as…", QMessageBox.ButtonRole.ActionRole)
@@ -290,9 +343,12 @@ class Files:
         return box
 
     def choose_workspace(self) -> None:
-        path = open_file(self.parent, "Open workspace",
-                         f"sentspace workspace (*{EXTENSION});;All files (*)",
-                         purpose=WORKSPACES)
+        path = open_file(
+            self.parent,
+            "Open workspace",
+            f"sentspace workspace (*{EXTENSION});;All files (*)",
+            purpose=WORKSPACES,
+        )
         if path:
             self.open_workspace(path)
 
@@ -302,9 +358,12 @@ class Files:
         settings and selection, after the running job if there is one. Files that
         changed since it was saved are listed; nothing is overwritten."""
         if self.unsaved_edits():
-            self.warn("Edits not saved", f"{self.unsaved_edits()} edits are not saved yet "
-                      "(their journal could not be written): Retry saving or Discard them "
-                      "in Review before opening a workspace.")
+            self.warn(
+                "Edits not saved",
+                f"{self.unsaved_edits()} edits are not saved yet "
+                "(their journal could not be written): Retry saving or Discard them "
+                "in Review before opening a workspace.",
+            )
             return
         opened = stamp(path)  # before reading: a save after it is a change
         try:
@@ -313,16 +372,21 @@ class Files:
             self.warn("Cannot open the workspace", str(error))
             return
         if changes:
-            self.warn("Files changed since the workspace was saved",
-                      "\n".join(str(change) for change in changes))
+            self.warn(
+                "Files changed since the workspace was saved",
+                "\n".join(str(change) for change in changes),
+            )
 
         def restore(restored: Session) -> None:
             self.session.replace_with(restored)
             self._titled(path, opened)
             # What opening the journals found: a torn line, kept edits set aside.
-            notices = [warning for state in restored.states.values()
-                       if state.annotations is not None
-                       for warning in state.annotations.warnings]
+            notices = [
+                warning
+                for state in restored.states.values()
+                if state.annotations is not None
+                for warning in state.annotations.warnings
+            ]
             if notices:
                 self.status(" · ".join(notices))
             state = self.session.current
@@ -332,43 +396,64 @@ class Files:
                 self.session.reviewed.emit(state)
 
         self.showing.say_loading()
-        self.jobs.start(restore_session(workspace, path),
-                        f"opening workspace {Path(path).name}",
-                        on_result=restore, queue=True, quiet=True)
+        self.jobs.start(
+            restore_session(workspace, path),
+            f"opening workspace {Path(path).name}",
+            on_result=restore,
+            queue=True,
+            quiet=True,
+        )
 
     def unsaved_edits(self) -> int:
         """How many edits of the open corpora their journals could not take yet."""
-        return sum(len(state.annotations.pending) for state in self.session.states.values()
-                   if state.annotations is not None)
+        return sum(
+            len(state.annotations.pending)
+            for state in self.session.states.values()
+            if state.annotations is not None
+        )
 
     def offer_to_save_edits(self) -> QMessageBox:
         """Before the window closes with edits not saved: *Retry* writing them (the
         window closes if all are written), *Discard* them and close, or *Cancel*."""
         buttons = QMessageBox.StandardButton
-        reasons = sorted({item.reason for state in self.session.states.values()
-                          if state.annotations is not None
-                          for item in state.annotations.pending})
+        reasons = sorted(
+            {
+                item.reason
+                for state in self.session.states.values()
+                if state.annotations is not None
+                for item in state.annotations.pending
+            }
+        )
         count = self.unsaved_edits()
-        box = QMessageBox(QMessageBox.Icon.Warning, "Edits not saved",
-                          f"{count} edit{'s are' if count > 1 else ' is'} not saved: the "
-                          f"journal could not be written ({'; '.join(reasons)}). Closing "
-                          f"now loses {'them' if count > 1 else 'it'}.",
-                          buttons.Retry | buttons.Discard | buttons.Cancel, self.parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Edits not saved",
+            f"{count} edit{'s are' if count > 1 else ' is'} not saved: the "
+            f"journal could not be written ({'; '.join(reasons)}). Closing "
+            f"now loses {'them' if count > 1 else 'it'}.",
+            buttons.Retry | buttons.Discard | buttons.Cancel,
+            self.parent,
+        )
         box.setObjectName("unsaved-edits-dialog")
         box.setDefaultButton(buttons.Retry)
 
         def answered() -> None:
             choice = box.standardButton(box.clickedButton())
-            states = [state for state in self.session.states.values()
-                      if state.annotations is not None and state.annotations.pending]
+            states = [
+                state
+                for state in self.session.states.values()
+                if state.annotations is not None and state.annotations.pending
+            ]
             if choice == buttons.Retry:
                 for state in states:
                     state.annotations.save_pending()
                     self.session.corpus_edited(state.spec)
                 left = self.unsaved_edits()
                 if left:
-                    self.status(f"{left} edit{'s' if left > 1 else ''} still not saved: "
-                                "the journal cannot be written")
+                    self.status(
+                        f"{left} edit{'s' if left > 1 else ''} still not saved: "
+                        "the journal cannot be written"
+                    )
                     return
             elif choice == buttons.Discard:
                 for state in states:
@@ -384,10 +469,14 @@ class Files:
 
     def offer_to_save(self) -> QMessageBox:
         buttons = QMessageBox.StandardButton
-        box = QMessageBox(QMessageBox.Icon.Question, "Save the workspace?",
-                          "This session has results that are not saved in a workspace. "
-                          "Save them before quitting?",
-                          buttons.Save | buttons.Discard | buttons.Cancel, self.parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Save the workspace?",
+            "This session has results that are not saved in a workspace. "
+            "Save them before quitting?",
+            buttons.Save | buttons.Discard | buttons.Cancel,
+            self.parent,
+        )
         box.setObjectName("save-dialog")
         box.setDefaultButton(buttons.Save)
 

@@ -32,8 +32,14 @@ class Filtering:
     """``session``'s filter, drawn in ``panel`` and followed by ``projection``, the
     ``views``' Corpus table and ``neighbours``."""
 
-    def __init__(self, session: Session, panel: FilterPanel, projection: ProjectionView,
-                 views, neighbours: NeighboursView) -> None:
+    def __init__(
+        self,
+        session: Session,
+        panel: FilterPanel,
+        projection: ProjectionView,
+        views,
+        neighbours: NeighboursView,
+    ) -> None:
         self.session, self.panel, self.projection = session, panel, projection
         self.views, self.neighbours = views, neighbours
         #: The pass mask of the corpus shown (None: nothing filtered).
@@ -66,8 +72,10 @@ class Filtering:
         in place of any kept before."""
         current, selection = self.session.current, self.session.selection
         if current is None or not selection.belongs_to(current) or not len(selection.indices):
-            self._tell("Keep only the selection", "Select sentences first (a box or "
-                       "lasso on the projection, a chart, a search).")
+            self._tell(
+                "Keep only the selection",
+                "Select sentences first (a box or lasso on the projection, a chart, a search).",
+            )
             return
         ids = tuple(current.corpus.ids[k] for k in selection.indices)
         self.session.set_filter(current.spec, current.filter.with_condition(Kept(ids)))
@@ -80,18 +88,17 @@ class Filtering:
             return np.empty(0, dtype=np.int64)
         if which == "selected":
             selection = self.session.selection
-            return selection.indices if selection.belongs_to(current) else np.empty(
-                0, dtype=np.int64)
-        return (np.arange(len(current.corpus)) if self.mask is None
-                else np.flatnonzero(self.mask))
+            return (
+                selection.indices if selection.belongs_to(current) else np.empty(0, dtype=np.int64)
+            )
+        return np.arange(len(current.corpus)) if self.mask is None else np.flatnonzero(self.mask)
 
     def _export_asked(self, which: str) -> None:
         noun = "passing sentences" if which == "passing" else "selected sentences"
         if self.session.current is None or not len(self.rows(which)):
             self._tell("Export", f"There are no {noun} to export.")
             return
-        path = save_file(self.panel, f"Export the {noun}",
-                         "CSV (*.csv);;JSON lines (*.jsonl)")
+        path = save_file(self.panel, f"Export the {noun}", "CSV (*.csv);;JSON lines (*.jsonl)")
         if path:
             self.export(which, path)
 
@@ -125,7 +132,7 @@ class Filtering:
         chosen, error = usable(wanted, table), ""
         try:
             evaluated = table.evaluate(chosen)
-        except InputError as problem:        # a saved expression naming a column now gone
+        except InputError as problem:  # a saved expression naming a column now gone
             error, chosen = str(problem), chosen.with_expression("")
             evaluated = table.evaluate(chosen)
         self.mask = evaluated.mask if chosen else None

@@ -27,8 +27,9 @@ class Following(QObject):
     """Watches the journals of ``session``'s corpora; ``say(text)`` tells the user (the
     status bar) what others did."""
 
-    def __init__(self, session: Session, say: Callable[[str], None],
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, session: Session, say: Callable[[str], None], parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.session, self.say = session, say
         self.watcher = QFileSystemWatcher(self)
@@ -83,8 +84,10 @@ class Following(QObject):
                 changes = state.annotations.refresh()
             except EditError as error:
                 if path not in self.failing:
-                    self.say(f"{state.corpus.name}: the edit journal cannot be read "
-                             f"({error.problem}); edits made now are kept until it is back")
+                    self.say(
+                        f"{state.corpus.name}: the edit journal cannot be read "
+                        f"({error.problem}); edits made now are kept until it is back"
+                    )
                 self.failing.add(path)
                 self.seen[path] = _identity(path)
                 continue
@@ -105,14 +108,19 @@ class Following(QObject):
             if now == before:
                 continue
             self.seen[path] = now
-            states = [(spec, state) for spec, state in self.session.states.items()
-                      if self._journal(state) == path]
+            states = [
+                (spec, state)
+                for spec, state in self.session.states.items()
+                if self._journal(state) == path
+            ]
             if now is None:
                 if path in self.watcher.files():
                     self.watcher.removePath(path)
                 for _, state in states:
-                    self.say(f"{state.corpus.name}: the edit journal is gone ({path}); "
-                             "edits made now are kept until it is back")
+                    self.say(
+                        f"{state.corpus.name}: the edit journal is gone ({path}); "
+                        "edits made now are kept until it is back"
+                    )
                 continue
             if path in self.watcher.files():
                 self.watcher.removePath(path)  # another file now: watch that one
@@ -123,22 +131,32 @@ class Following(QObject):
             for spec, state in states:
                 pending = len(state.annotations.pending)
                 self.session.corpus_edited(spec)
-                self.say(f"{state.corpus.name}: the edit journal is back"
-                         + (f"; {pending} edit{'s' if pending > 1 else ''} not saved: "
-                            "Retry saving in Review" if pending else ""))
+                self.say(
+                    f"{state.corpus.name}: the edit journal is back"
+                    + (
+                        f"; {pending} edit{'s' if pending > 1 else ''} not saved: "
+                        "Retry saving in Review"
+                        if pending
+                        else ""
+                    )
+                )
 
     @staticmethod
     def describe(state: CorpusState, changes) -> str:
         """What others did, in one status line: who, the first edits, any conflict."""
-        named = [f"{record.author}: "
-                 f"{record.describe() if hasattr(record, 'describe') else record.op}"
-                 for record in changes.records[:NAMED]]
+        named = [
+            f"{record.author}: {record.describe() if hasattr(record, 'describe') else record.op}"
+            for record in changes.records[:NAMED]
+        ]
         more = len(changes.records) - NAMED
-        line = (f"{state.corpus.name}: " + "; ".join(named)
-                + (f" and {more} more" if more > 0 else ""))
+        line = (
+            f"{state.corpus.name}: " + "; ".join(named) + (f" and {more} more" if more > 0 else "")
+        )
         if changes.conflicts:
-            line += (f" · {len(changes.conflicts)} conflict"
-                     f"{'s' if len(changes.conflicts) > 1 else ''} (see Review)")
+            line += (
+                f" · {len(changes.conflicts)} conflict"
+                f"{'s' if len(changes.conflicts) > 1 else ''} (see Review)"
+            )
         return line
 
 

@@ -58,17 +58,26 @@ class Inspecting:
             self.show_focus()
 
         # A cancelled or failed build is started again by the next click.
-        self._indexing = (id(embeddings), self.jobs.start(
-            self.inspector.index_job(self.session.current.corpus, embeddings), "building the neighbour index for the "
-            "Inspector", on_result=indexed, queue=True, quiet=True))
+        self._indexing = (
+            id(embeddings),
+            self.jobs.start(
+                self.inspector.index_job(self.session.current.corpus, embeddings),
+                "building the neighbour index for the Inspector",
+                on_result=indexed,
+                queue=True,
+                quiet=True,
+            ),
+        )
 
     def _encode(self) -> None:
         """A corpus not run yet: its neighbours come from the chosen encoder."""
         spec, encoder = self.panel.chosen_encoder()
         state = self.session.current
         key = (state.spec, spec)
-        self.inspector.note.setText(f"Encoding the corpus with {encoder.name} for the "
-                                    "neighbours… (Run also projects and evaluates it)")
+        self.inspector.note.setText(
+            f"Encoding the corpus with {encoder.name} for the "
+            "neighbours… (Run also projects and evaluates it)"
+        )
         if key in self._encoding:
             return
         self._encoding.add(key)
@@ -77,5 +86,9 @@ class Inspecting:
             self._encoding.discard(key)
             self.session.add_space(key[0], spec, space)
 
-        self.jobs.start(encoded_space(state.corpus, encoder), f"encoding for the Inspector: "
-                        f"{encoder.name}", on_result=encoded, queue=True)
+        self.jobs.start(
+            encoded_space(state.corpus, encoder),
+            f"encoding for the Inspector: {encoder.name}",
+            on_result=encoded,
+            queue=True,
+        )

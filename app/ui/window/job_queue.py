@@ -51,27 +51,43 @@ class JobQueue(QObject):
         #: The status bar's message about the jobs running, cleared when they end.
         self._announced = ""
         session.current_changed.connect(
-            lambda state: self.show_status(state.status if state is not None else ""))
+            lambda state: self.show_status(state.status if state is not None else "")
+        )
         session.on_current(session.status, lambda state: self.show_status(state.status))
 
     @property
     def is_running(self) -> bool:
         return self.job is not None and not self.job.done
 
-    def start(self, work, label: str, on_result, queue: bool = False,
-              quiet: bool = False, of_corpus: bool = True) -> JobHandle:
+    def start(
+        self,
+        work,
+        label: str,
+        on_result,
+        queue: bool = False,
+        quiet: bool = False,
+        of_corpus: bool = True,
+    ) -> JobHandle:
         """Run ``work`` now, or with ``queue`` after the jobs before it when one runs;
         a ``quiet`` one (loading) leaves nothing in the progress area when it is done;
         one not ``of_corpus`` (a paper reproduced) leaves the corpus's line alone."""
         waiting = queue and self.is_running
-        job = start_job(work, label, on_progress=self._show_progress, on_result=on_result,
-                        on_error=self.failed.emit, on_finished=self._finished,
-                        owner=self.owner, queued=waiting)
+        job = start_job(
+            work,
+            label,
+            on_progress=self._show_progress,
+            on_result=on_result,
+            on_error=self.failed.emit,
+            on_finished=self._finished,
+            owner=self.owner,
+            queued=waiting,
+        )
         if quiet:
             self._quiet.add(id(job))
         current = self.session.current
-        self._corpus_of[id(job)] = ((current.spec if current is not None else "")
-                                    if of_corpus else None)
+        self._corpus_of[id(job)] = (
+            (current.spec if current is not None else "") if of_corpus else None
+        )
         self.panel.add(job)
         if waiting:
             self.queued.append(job)
@@ -118,25 +134,29 @@ class JobQueue(QObject):
         quiet = id(self.job) in self._quiet and state == "done"
         self._quiet.discard(id(self.job))
         label = self.job.label
-        ended = "" if quiet else {
-            "done": f"Done in {self.job.elapsed:.1f} s: {label}.",
-            "cancelled": f"Cancelled: {label}.",
-            "failed": f"Failed: {label}: {self.job.error}"}[state]
+        ended = (
+            ""
+            if quiet
+            else {
+                "done": f"Done in {self.job.elapsed:.1f} s: {label}.",
+                "cancelled": f"Cancelled: {label}.",
+                "failed": f"Failed: {label}: {self.job.error}",
+            }[state]
+        )
         spec = self._corpus_of.pop(id(self.job), "")
         # A corpus loaded quietly leaves the corpus shown before it as it was.
         if spec in self.session.states and not quiet:
             self.session.set_status(spec, ended)
         elif spec is None:
             self.status.showMessage(ended)
-        self.show_status(self.session.current.status if self.session.current is not None
-                         else ended)
+        self.show_status(self.session.current.status if self.session.current is not None else ended)
         self.running_changed.emit(False)
         callbacks, self._when_idle = self._when_idle, []
         for callback in callbacks:
             callback()
         while self.queued and not self.is_running:
             job = self.queued.pop(0)
-            if job.state != "queued":        # cancelled in the jobs panel
+            if job.state != "queued":  # cancelled in the jobs panel
                 continue
             self._make_current(job)
             job.start()

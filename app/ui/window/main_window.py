@@ -66,45 +66,86 @@ class MainWindow(QMainWindow):
         self.jobs = JobQueue(self, self.statusBar(), self.session)
         self.corpus_panel = CorpusPanel(self.session, self.jobs, self.warn)
         self.projection = ProjectionView()
-        self.selecting = Selecting(self.session, self.projection,
-                                   self.corpus_panel.projection_controls, self.statusBar())
+        self.selecting = Selecting(
+            self.session, self.projection, self.corpus_panel.projection_controls, self.statusBar()
+        )
         self.inspecting = Inspecting(self.session, self.jobs, self.corpus_panel)
         # The tasks with tables and charts share the main area with the views, in a
         # splitter the user can move.
         self.classification = ClassificationPanel()
         self.evaluation_panel = EvaluationPanel()
         self.review_panel = ReviewPanel()
-        self.analyses = Analyses(self.session, self.jobs, self.corpus_panel,
-                                 self.evaluation_panel, self.show_evaluations,
-                                 self.statusBar(), self.warn, self)
-        self.showing = Showing(self.session, self.jobs, self.corpus_panel, self.statusBar(),
-                               self.projection.search, self.warn, self.analyses.run)
-        self.files = Files(self.session, self.jobs, self.showing, self.projection,
-                           self.statusBar().showMessage, self.warn, self)
+        self.analyses = Analyses(
+            self.session,
+            self.jobs,
+            self.corpus_panel,
+            self.evaluation_panel,
+            self.show_evaluations,
+            self.statusBar(),
+            self.warn,
+            self,
+        )
+        self.showing = Showing(
+            self.session,
+            self.jobs,
+            self.corpus_panel,
+            self.statusBar(),
+            self.projection.search,
+            self.warn,
+            self.analyses.run,
+        )
+        self.files = Files(
+            self.session,
+            self.jobs,
+            self.showing,
+            self.projection,
+            self.statusBar().showMessage,
+            self.warn,
+            self,
+        )
         self.teamwork = Teamwork(self.session, self.statusBar(), self.warn, self)
 
-        self.views = Views(self.session, self.projection, self.selecting,
-                           self.analyses.compare_page)
+        self.views = Views(
+            self.session, self.projection, self.selecting, self.analyses.compare_page
+        )
         self.analyses.tabs = self.views
         self.neighbours_view = self.views.neighbours_view
         self.tasks = QTabWidget()
         self.tasks.setObjectName("tasks")
         self.tasks.setDocumentMode(True)
-        self.explaining = Explaining(self.session, self.jobs, self.corpus_panel, self.views,
-                                     self.tasks, self.projection.search, self)
-        self.regioning = Regioning(self.session, self.jobs, self.projection,
-                                   self.corpus_panel.projection_controls, self.statusBar(),
-                                   self)
-        for page, title in ((self.classification, "Classification"),
-                            (self.evaluation_panel, "Evaluations"),
-                            (self.review_panel, "Review"), (self.explaining.page, "Explain")):
+        self.explaining = Explaining(
+            self.session,
+            self.jobs,
+            self.corpus_panel,
+            self.views,
+            self.tasks,
+            self.projection.search,
+            self,
+        )
+        self.regioning = Regioning(
+            self.session,
+            self.jobs,
+            self.projection,
+            self.corpus_panel.projection_controls,
+            self.statusBar(),
+            self,
+        )
+        for page, title in (
+            (self.classification, "Classification"),
+            (self.evaluation_panel, "Evaluations"),
+            (self.review_panel, "Review"),
+            (self.explaining.page, "Explain"),
+        ):
             self.tasks.addTab(page, title)
         self.filter_panel = FilterPanel()
-        self.tasks.setTabToolTip(self.tasks.addTab(self.filter_panel, "Filter"),
-                                 "Charts of every column: brush or click them to filter "
-                                 "the projection, the Corpus table and the neighbours")
-        self.filtering = Filtering(self.session, self.filter_panel, self.projection,
-                                   self.views, self.neighbours_view)
+        self.tasks.setTabToolTip(
+            self.tasks.addTab(self.filter_panel, "Filter"),
+            "Charts of every column: brush or click them to filter "
+            "the projection, the Corpus table and the neighbours",
+        )
+        self.filtering = Filtering(
+            self.session, self.filter_panel, self.projection, self.views, self.neighbours_view
+        )
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("main-split")
         self.main_split.addWidget(self.views)
@@ -121,13 +162,17 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(workspace_dock, self.docks.add("Jobs", self.jobs.panel, LEFT))
         workspace_dock.raise_()
         self.group_dock = self.selecting.dock = self.docks.add(
-            "Selected sentences", self.selecting.widget, RIGHT)
+            "Selected sentences", self.selecting.widget, RIGHT
+        )
         inspector_dock = self.docks.add("Inspector", self.inspecting.inspector, RIGHT)
         if small_screen():
             # At 1280 px two dock columns leave the views ~420 px: one column instead.
-            self.docks.one_column(corpus_dock, workspace_dock,
-                                  {self.group_dock: "Selected", inspector_dock: "Inspector"},
-                                  roomy=inspector_dock)
+            self.docks.one_column(
+                corpus_dock,
+                workspace_dock,
+                {self.group_dock: "Selected", inspector_dock: "Inspector"},
+                roomy=inspector_dock,
+            )
             self.selecting.raised_by += ("point", "misclassified")
         else:
             self.tabifyDockWidget(self.group_dock, inspector_dock)
@@ -136,9 +181,14 @@ class MainWindow(QMainWindow):
         self.main_split.setSizes([640, 400])
         self.docks.built()
         self.actions = build_menus(self)
-        self.enabling = Enabling(self.session, self.jobs, self.corpus_panel,
-                                 self.analyses.compare_button, self.evaluation_panel,
-                                 self.actions)
+        self.enabling = Enabling(
+            self.session,
+            self.jobs,
+            self.corpus_panel,
+            self.analyses.compare_button,
+            self.evaluation_panel,
+            self.actions,
+        )
         self.following = Following(self.session, self.statusBar().showMessage, self)
         self._wire()
         self.statusBar().showMessage("Hover a point to read its sentence.")
@@ -154,30 +204,37 @@ class MainWindow(QMainWindow):
         self.filtering.follow()
         for panel in (self.classification, self.evaluation_panel, self.review_panel):
             panel.follow(session)
-        session.on_current(session.reviewed,
-                           lambda _: self.tasks.setCurrentWidget(self.review_panel))
+        session.on_current(
+            session.reviewed, lambda _: self.tasks.setCurrentWidget(self.review_panel)
+        )
         self.enabling.follow()
         self.jobs.failed.connect(self._job_failed)
         self.views.currentChanged.connect(lambda _: self.analyses.costra_shown())
         self.classification.misclassified_clicked.connect(selecting.show_misclassified)
         self.classification.run_requested.connect(self.analyses.run_shown)
         self.classification.sentences_selected.connect(
-            lambda indices: selecting.select_items(indices, "chart"))
+            lambda indices: selecting.select_items(indices, "chart")
+        )
         self.classification.across_encoders_requested.connect(self._classification_across)
         self.evaluation_panel.run_requested.connect(
-            lambda name, options: self.evaluate(name, options=options))
+            lambda name, options: self.evaluate(name, options=options)
+        )
         self.evaluation_panel.items_selected.connect(
-            lambda indices: selecting.select_items(indices, "chart"))
+            lambda indices: selecting.select_items(indices, "chart")
+        )
         self.evaluation_panel.rerun_requested.connect(self.analyses.rerun)
         self.review_panel.sentences_selected.connect(
-            lambda indices: selecting.select_items(indices, "review"))
+            lambda indices: selecting.select_items(indices, "review")
+        )
         self.review_panel.corpus_changed.connect(
-            lambda: self.session.corpus_edited(self.corpus_spec))
+            lambda: self.session.corpus_edited(self.corpus_spec)
+        )
         self.review_panel.recompute_requested.connect(self.analyses.find_suspicious)
         self.review_panel.agreement_requested.connect(self.analyses.annotator_agreement)
         self.review_panel.conflicts_requested.connect(self.teamwork.resolve_conflicts)
         self.review_panel.batches_requested.connect(
-            lambda: self.teamwork.split_into_batches(self.review_panel.kind.currentData()))
+            lambda: self.teamwork.split_into_batches(self.review_panel.kind.currentData())
+        )
         self.review_panel.bring_back_requested.connect(lambda: self.teamwork.bring_back())
         self.inspecting.inspector.sentence_chosen.connect(selecting.select_later)
         self.workspace_panel.corpus_chosen.connect(self.showing.switch_corpus)
@@ -187,9 +244,13 @@ class MainWindow(QMainWindow):
         self.selection.changed.connect(lambda _: self.inspecting.show_focus())
         self.selection.changed.connect(self.views.follow)
         # The right-hand tab each corpus was left on, kept in its view (and workspace).
-        self.tasks.currentChanged.connect(lambda index: self.current is not None and index >= 0
-                                          and session.set_view(self.current.spec, "task",
-                                                               self.tasks.tabText(index)))
+        self.tasks.currentChanged.connect(
+            lambda index: (
+                self.current is not None
+                and index >= 0
+                and session.set_view(self.current.spec, "task", self.tasks.tabText(index))
+            )
+        )
         session.current_changed.connect(self._show_task)
 
     def _classification_across(self) -> None:
@@ -228,8 +289,9 @@ class MainWindow(QMainWindow):
     @property
     def held(self) -> dict[str, CorpusState]:
         """The open corpora not shown, by spec."""
-        return {spec: state for spec, state in self.session.states.items()
-                if state is not self.current}
+        return {
+            spec: state for spec, state in self.session.states.items() if state is not self.current
+        }
 
     # --- what tests, scripts and the menus ask of the window -----------------------
 
@@ -252,8 +314,9 @@ class MainWindow(QMainWindow):
     def cancel(self) -> None:
         self.jobs.cancel()
 
-    def open_startup(self, corpus: str | None = None, encoder: str | None = None,
-                     run: bool = False) -> None:
+    def open_startup(
+        self, corpus: str | None = None, encoder: str | None = None, run: bool = False
+    ) -> None:
         """Open ``corpus`` with ``encoder`` chosen (None: the bundled defaults); with
         ``run``, start the evaluation once loaded."""
         self.corpus_panel.choose(encoder or DEFAULT_ENCODER)
@@ -284,14 +347,16 @@ class MainWindow(QMainWindow):
             self.warn("The job failed", f"{type(error).__name__}: {error}")
 
     def warn(self, title: str, text: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok,
-                          self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self
+        )
         box.setObjectName("error-dialog")
         box.open()
 
     def inform(self, title: str, html: str) -> None:
-        QMessageBox(QMessageBox.Icon.Information, title, html,
-                    QMessageBox.StandardButton.Ok, self).open()
+        QMessageBox(
+            QMessageBox.Icon.Information, title, html, QMessageBox.StandardButton.Ok, self
+        ).open()
 
     # --- window events ------------------------------------------------------------
 

@@ -13,9 +13,9 @@ NAMED_CORPORA = {
     "msrp-grouped": "MSRP paraphrases grouped (White et al. 2015): 859 sentences, bundled",
     "costra": "Costra 1.1: Czech sentences transformed in 15 ways, from the costra package",
     "multi30k-captions": "Multi30K: five English descriptions per image, 145,000 sentences "
-                         "in 29,000 groups (also :de, :de:val...)",
+    "in 29,000 groups (also :de, :de:val...)",
     "multi30k-parallel": "Multi30K test 2016: one sentence in English, German, French "
-                         "and Czech, the translations as pairs",
+    "and Czech, the translations as pairs",
 }
 
 
@@ -25,14 +25,18 @@ def build_menus(window) -> StatefulActions:
     file_menu = window.menuBar().addMenu("&File")
     open_action = QAction("&Open corpus file…", window)
     open_action.setShortcut(QKeySequence.StandardKey.Open)
-    open_action.setToolTip("MSRP, SICK, STS, Costra, pyramid (.pyr), SentEval, or your "
-                           "own CSV/TSV/JSONL; the format is detected")
+    open_action.setToolTip(
+        "MSRP, SICK, STS, Costra, pyramid (.pyr), SentEval, or your "
+        "own CSV/TSV/JSONL; the format is detected"
+    )
     open_action.triggered.connect(window.files.choose_corpus_file)
     file_menu.addAction(open_action)
     open_folder = QAction("Open corpus &folder…", window)
     open_folder.setShortcut("Ctrl+Shift+O")
-    open_folder.setToolTip("A dataset folder: MSRP, SICK, STS (any year), a grouped "
-                           "corpus, Opinosis topics, a SentEval task, pyramid files")
+    open_folder.setToolTip(
+        "A dataset folder: MSRP, SICK, STS (any year), a grouped "
+        "corpus, Opinosis topics, a SentEval task, pyramid files"
+    )
     open_folder.triggered.connect(window.files.choose_corpus_folder)
     file_menu.addAction(open_folder)
     named = file_menu.addMenu("Open &dataset")
@@ -43,10 +47,14 @@ def build_menus(window) -> StatefulActions:
         action.triggered.connect(lambda _=False, spec=name: window.open_corpus(spec))
     file_menu.addSeparator()
     for title, shortcut, handler in (
-            ("Open &workspace…", None, window.files.choose_workspace),
-            ("&Save workspace", QKeySequence.StandardKey.Save, window.files.save_workspace),
-            ("Save workspace &as…", QKeySequence.StandardKey.SaveAs,
-             lambda: window.files.save_workspace(ask=True))):
+        ("Open &workspace…", None, window.files.choose_workspace),
+        ("&Save workspace", QKeySequence.StandardKey.Save, window.files.save_workspace),
+        (
+            "Save workspace &as…",
+            QKeySequence.StandardKey.SaveAs,
+            lambda: window.files.save_workspace(ask=True),
+        ),
+    ):
         action = QAction(title, window)
         if shortcut is not None:
             action.setShortcut(shortcut)
@@ -57,10 +65,11 @@ def build_menus(window) -> StatefulActions:
     file_menu.addSeparator()
     exports = []
     for title, handler in (
-            ("Export &embeddings…", window.files.choose_embeddings_target),
-            ("Export &projection coordinates…", window.files.choose_projection_target),
-            ("Export &figure…", window.files.choose_figure_target),
-            ("Export &map as web page…", window.files.choose_map_target)):
+        ("Export &embeddings…", window.files.choose_embeddings_target),
+        ("Export &projection coordinates…", window.files.choose_projection_target),
+        ("Export &figure…", window.files.choose_figure_target),
+        ("Export &map as web page…", window.files.choose_map_target),
+    ):
         action = QAction(title, window)
         action.triggered.connect(handler)
         action.setEnabled(False)
@@ -85,8 +94,9 @@ def build_menus(window) -> StatefulActions:
     run_menu.addAction(cancel_action)
     run_menu.addSeparator()
     clear_cache = QAction("Clear the &embedding cache", window)
-    clear_cache.setToolTip("Encoded corpora are kept on disk so a second run is "
-                           "instant; this deletes them")
+    clear_cache.setToolTip(
+        "Encoded corpora are kept on disk so a second run is instant; this deletes them"
+    )
     clear_cache.triggered.connect(window.analyses.clear_embedding_cache)
     run_menu.addAction(clear_cache)
 
@@ -106,16 +116,19 @@ def build_menus(window) -> StatefulActions:
 
     evaluate_menu = window.menuBar().addMenu("&Evaluate")
     agreement_action = QAction("Misclassification &agreement of encoders…", window)
-    agreement_action.setToolTip("Classify with several encoders on the same folds "
-                                "and compare their mistakes")
+    agreement_action.setToolTip(
+        "Classify with several encoders on the same folds and compare their mistakes"
+    )
     agreement_action.triggered.connect(window.analyses.choose_agreement_encoders)
     evaluate_menu.addAction(agreement_action)
     evaluate_menu.addSeparator()
     panel = window.evaluation_panel
     for action in (panel.import_file_action, panel.import_folder_action):
         shown = QAction(f"Import MTEB {action.text()[0].lower()}{action.text()[1:]}", window)
-        shown.setToolTip("Published MTEB scores beside this corpus's runs of the same "
-                         "pairs (Evaluations > Across encoders)")
+        shown.setToolTip(
+            "Published MTEB scores beside this corpus's runs of the same "
+            "pairs (Evaluations > Across encoders)"
+        )
         shown.triggered.connect(action.trigger)
         evaluate_menu.addAction(shown)
 
@@ -125,22 +138,26 @@ def build_menus(window) -> StatefulActions:
     suspicious_action.triggered.connect(window.analyses.find_suspicious)
     annotations_menu.addAction(suspicious_action)
     for title, shortcut, handler in (
-            ("&Undo edit", QKeySequence.StandardKey.Undo, window.review_panel.undo),
-            ("&Redo edit", QKeySequence.StandardKey.Redo, window.review_panel.redo)):
+        ("&Undo edit", QKeySequence.StandardKey.Undo, window.review_panel.undo),
+        ("&Redo edit", QKeySequence.StandardKey.Redo, window.review_panel.redo),
+    ):
         action = QAction(title, window)
         action.setShortcut(shortcut)
         action.triggered.connect(handler)
         annotations_menu.addAction(action)
     compare_corrected = QAction("Evaluate &original and corrected corpus", window)
-    compare_corrected.setToolTip("Run the evaluation chosen in the Evaluations panel "
-                                 "on the corpus as loaded and as corrected")
+    compare_corrected.setToolTip(
+        "Run the evaluation chosen in the Evaluations panel "
+        "on the corpus as loaded and as corrected"
+    )
     compare_corrected.triggered.connect(window.analyses.evaluate_before_and_after)
     annotations_menu.addAction(compare_corrected)
     annotations_menu.addSeparator()
     for title, handler in (
-            ("Resolve &conflicts…", window.teamwork.resolve_conflicts),
-            ("Split the review into &batches…", window.teamwork.split_into_batches),
-            ("&Bring back review batches…", lambda: window.teamwork.bring_back())):
+        ("Resolve &conflicts…", window.teamwork.resolve_conflicts),
+        ("Split the review into &batches…", window.teamwork.split_into_batches),
+        ("&Bring back review batches…", lambda: window.teamwork.bring_back()),
+    ):
         action = QAction(title, window)
         action.triggered.connect(handler)
         annotations_menu.addAction(action)
@@ -156,7 +173,5 @@ def build_menus(window) -> StatefulActions:
     help_menu.addSeparator()
     for key, title in TITLES.items():
         guide = help_menu.addAction(title)
-        guide.triggered.connect(
-            lambda _=False, k=key, t=title: window.inform(t, GUIDES[k]))
-    return StatefulActions(run_action, cancel_action, agreement_action, suspicious_action,
-                           exports)
+        guide.triggered.connect(lambda _=False, k=key, t=title: window.inform(t, GUIDES[k]))
+    return StatefulActions(run_action, cancel_action, agreement_action, suspicious_action, exports)

@@ -27,19 +27,29 @@ class Regioning:
     ``session``; regions are found by ``jobs`` with ``controls``' seed; ``status`` is the
     status bar; ``parent`` owns the actions and dialogs."""
 
-    def __init__(self, session: Session, jobs: JobQueue, projection: ProjectionView,
-                 controls: ProjectionControls, status, parent: QWidget) -> None:
+    def __init__(
+        self,
+        session: Session,
+        jobs: JobQueue,
+        projection: ProjectionView,
+        controls: ProjectionControls,
+        status,
+        parent: QWidget,
+    ) -> None:
         self.session, self.jobs, self.projection = session, jobs, projection
         self.controls, self.status, self.parent = controls, status, parent
         self.labels: RegionLabels | None = None
         self.find_action = QAction("Find &regions", parent)
-        self.find_action.setToolTip("Split the layout shown into regions at several levels "
-                                    "and name each by its keywords (finer names as you "
-                                    "zoom in); click a name to select its sentences")
+        self.find_action.setToolTip(
+            "Split the layout shown into regions at several levels "
+            "and name each by its keywords (finer names as you "
+            "zoom in); click a name to select its sentences"
+        )
         self.find_action.triggered.connect(self.find)
         self.export_action = QAction("Export &regions CSV…", parent)
-        self.export_action.setToolTip("One row per sentence: sentence, then region and "
-                                      "label at each level")
+        self.export_action.setToolTip(
+            "One row per sentence: sentence, then region and label at each level"
+        )
         self.export_action.triggered.connect(self._choose_csv_target)
         self.export_action.setEnabled(False)
 
@@ -63,11 +73,17 @@ class Regioning:
             return
         exploration, spec = state.exploration, state.spec
         seed = self.controls.seed.value()
-        self.jobs.start(find_regions(state.corpus, exploration.projection.coordinates,
-                                       encoder=exploration.encoder, seed=seed),
-                          "finding regions", queue=True,
-                          on_result=lambda regions: self.session.set_regions(
-                              spec, exploration, regions))
+        self.jobs.start(
+            find_regions(
+                state.corpus,
+                exploration.projection.coordinates,
+                encoder=exploration.encoder,
+                seed=seed,
+            ),
+            "finding regions",
+            queue=True,
+            on_result=lambda regions: self.session.set_regions(spec, exploration, regions),
+        )
 
     def show(self) -> None:
         """Draw the current corpus's regions over its layout (none: take labels off)."""
@@ -78,8 +94,9 @@ class Regioning:
         regions, current = self.regions, self.session.current
         self.export_action.setEnabled(regions is not None)
         if regions is not None and current.exploration is not None:
-            self.labels = RegionLabels(self.projection.plot.getPlotItem(), regions,
-                                       marked=self.projection.marked_positions)
+            self.labels = RegionLabels(
+                self.projection.plot.getPlotItem(), regions, marked=self.projection.marked_positions
+            )
             self.labels.region_clicked.connect(self.select_region)
 
     def _marks_changed(self) -> None:

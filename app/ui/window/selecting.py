@@ -76,8 +76,9 @@ class Selecting:
     """For ``session``, shown in ``projection`` coloured as ``controls`` say; ``status``
     is the status bar hovered sentences are read in."""
 
-    def __init__(self, session: Session, projection: ProjectionView,
-                 controls: ProjectionControls, status) -> None:
+    def __init__(
+        self, session: Session, projection: ProjectionView, controls: ProjectionControls, status
+    ) -> None:
         self.session, self.selection = session, session.selection
         self.projection, self.controls, self.status = projection, controls, status
         #: Each sentence's first group (-1: none) in the corpus shown, as edited.
@@ -96,11 +97,14 @@ class Selecting:
         self.list.setAccessibleName("group sentences")
         # Deferred: selecting rebuilds the list, which must not delete the clicked item
         # while Qt is still delivering the click.
-        self.list.itemClicked.connect(lambda item: self.select_later(
-            item.data(Qt.ItemDataRole.UserRole)))
+        self.list.itemClicked.connect(
+            lambda item: self.select_later(item.data(Qt.ItemDataRole.UserRole))
+        )
         self.alone = QCheckBox("Show this group alone")
-        self.alone.setToolTip("Grey out every other sentence of the projection and draw "
-                              "lines from the group's sentences to its centre")
+        self.alone.setToolTip(
+            "Grey out every other sentence of the projection and draw "
+            "lines from the group's sentences to its centre"
+        )
         self.alone.toggled.connect(lambda _: self.show_group_alone())
         self.export_button = QPushButton("Export to CSV…")
         self.export_button.setToolTip("The listed sentences: index, id, text, group")
@@ -123,10 +127,12 @@ class Selecting:
         projection.clicked.connect(self.select_sentence)
         projection.search.textChanged.connect(self.search)
         projection.search.textChanged.connect(
-            lambda text: session.current is not None and session.set_view(
-                session.current.spec, "search", text))
-        projection.selected.connect(lambda indices: self.selection.select(indices,
-                                                                          source="region"))
+            lambda text: (
+                session.current is not None
+                and session.set_view(session.current.spec, "search", text)
+            )
+        )
+        projection.selected.connect(lambda indices: self.selection.select(indices, source="region"))
         controls.colour_changed.connect(self.choose_colour)
 
     @property
@@ -155,11 +161,13 @@ class Selecting:
         on(session.regions, lambda state: self.recolour())
         # Another classification of the run shown (re-run, evaluated): its rings, and
         # its misclassified as a colouring.
-        on(session.evaluated, lambda state, run: self.show_rings()
-           if run.name == "classification" else None)
+        on(
+            session.evaluated,
+            lambda state, run: self.show_rings() if run.name == "classification" else None,
+        )
 
     def _show_state(self, state) -> None:
-        self.status.clearMessage()   # a hovered sentence of the corpus shown before
+        self.status.clearMessage()  # a hovered sentence of the corpus shown before
         self.projection.clear("Press Run to encode, project and evaluate the corpus.")
         self.set_corpus(state.corpus if state is not None else None)
         if state is not None:
@@ -176,8 +184,9 @@ class Selecting:
 
     def set_corpus(self, corpus) -> None:
         """The corpus shown (or edited): its groups, and nothing listed yet."""
-        self.sentence_groups = (first_groups(corpus) if corpus is not None
-                                else np.empty(0, dtype=np.int64))
+        self.sentence_groups = (
+            first_groups(corpus) if corpus is not None else np.empty(0, dtype=np.int64)
+        )
         self.list.clear()
         self.caption.setText(prompt(corpus))
         self.alone.setVisible(corpus is not None and corpus.groups is not None)
@@ -193,26 +202,28 @@ class Selecting:
         offer = self._offers.get(state.spec)
         if offer is None or any(a is not b for a, b in zip(offer.made_of, made_of)):
             columns = sentence_columns(
-                state.corpus, regions=state.regions if exploration is not None else None,
+                state.corpus,
+                regions=state.regions if exploration is not None else None,
                 classification=classification,
-                faithfulness=exploration.faithfulness if exploration is not None else None)
+                faithfulness=exploration.faithfulness if exploration is not None else None,
+            )
             offer = self._offers[state.spec] = Offer(made_of, colourings(columns))
         for spec in [spec for spec in self._offers if spec not in self.session.states]:
-            del self._offers[spec]   # a closed corpus's columns go with it
+            del self._offers[spec]  # a closed corpus's columns go with it
         return offer
 
     def colour_key(self, offer: Offer) -> str:
         """The corpus's own choice when it has that column now, else its default."""
         state = self.session.current
         chosen = saved_key(state.view.get("colour"))
-        return chosen if chosen in offer.columns else default_colouring(state.corpus,
-                                                                        offer.columns)
+        return chosen if chosen in offer.columns else default_colouring(state.corpus, offer.columns)
 
     def offer_colourings(self) -> None:
         """*Colour by* offers the columns of the corpus shown, its choice chosen."""
         offer = self.offer()
-        self.controls.offer([(key, column.title) for key, column in offer.columns.items()],
-                            self.colour_key(offer))
+        self.controls.offer(
+            [(key, column.title) for key, column in offer.columns.items()], self.colour_key(offer)
+        )
 
     def choose_colour(self, key: str) -> None:
         """The user coloured the corpus shown by column ``key``: kept in its view."""
@@ -227,18 +238,21 @@ class Selecting:
         key = self.colour_key(offer)
         if key not in offer.made:
             offer.made[key] = colour_by(offer.columns[key], key)
-        return point_colours(self.exploration, offer.made[key], self.classification,
-                             self.corpus)
+        return point_colours(self.exploration, offer.made[key], self.classification, self.corpus)
 
     def draw(self, exploration) -> None:
         """Draw the layout of ``exploration`` with its colours, search and selection."""
         self.offer_colourings()
         colouring = self.colouring()
         self._alone_shown = False
-        self.projection.set_points(exploration.projection.coordinates, colouring.colours,
-                                   self.describe_sentence,
-                                   exploration.projection.axis_labels, colouring.legend,
-                                   colouring.scale)
+        self.projection.set_points(
+            exploration.projection.coordinates,
+            colouring.colours,
+            self.describe_sentence,
+            exploration.projection.axis_labels,
+            colouring.legend,
+            colouring.scale,
+        )
         self.projection.show_found(self.found(self.projection.search.text()))
         self.projection.highlight(self.selection.indices)
         self._mark()
@@ -270,8 +284,7 @@ class Selecting:
         if self.exploration is None:
             return
         group = self.selected_group if self.alone.isChecked() else -1
-        members = (self.corpus.groups.members(group) if group >= 0
-                   else np.empty(0, dtype=np.int64))
+        members = self.corpus.groups.members(group) if group >= 0 else np.empty(0, dtype=np.int64)
         if not len(members) and not self._alone_shown:
             return  # the normal colours are on show: a click need not repaint every point
         self._alone_shown = bool(len(members))
@@ -337,8 +350,7 @@ class Selecting:
             self.selection.clear()
             return
         group = self.group_of(index)
-        members = (self.corpus.groups.members(group) if source == "point" and group >= 0
-                   else [index])
+        members = self.corpus.groups.members(group) if source == "point" and group >= 0 else [index]
         self.selection.select(members, focus=index, source=source)
 
     def select_items(self, indices: list[int], source: str = "chart") -> None:
@@ -350,8 +362,7 @@ class Selecting:
     def show_misclassified(self) -> None:
         """Select the misclassified sentences; they are listed with their true and
         predicted groups."""
-        self.selection.select(self.classification.misclassified, focus=-1,
-                              source="misclassified")
+        self.selection.select(self.classification.misclassified, focus=-1, source="misclassified")
 
     def group_of(self, index: int) -> int:
         """The (first) group of sentence ``index``, -1 for none or no selection."""
@@ -359,8 +370,12 @@ class Selecting:
 
     def describe_sentence(self, index: int) -> str:
         exploration = self.exploration
-        return describe_sentence(self.corpus, index, self.sentence_groups,
-                                 exploration.faithfulness if exploration else None)
+        return describe_sentence(
+            self.corpus,
+            index,
+            self.sentence_groups,
+            exploration.faithfulness if exploration else None,
+        )
 
     def show_hovered(self, index: int) -> None:
         if index >= 0:
@@ -385,9 +400,13 @@ class Selecting:
             self._list(*misclassified_rows(corpus, self.classification))
         elif len(indices):
             # A list of more than 5,000 would only be scrolled past.
-            self._list(selection_caption(corpus, len(indices), selection.source),
-                       [Row(self.describe_sentence(int(sentence)), int(sentence))
-                        for sentence in indices[:5000]])
+            self._list(
+                selection_caption(corpus, len(indices), selection.source),
+                [
+                    Row(self.describe_sentence(int(sentence)), int(sentence))
+                    for sentence in indices[:5000]
+                ],
+            )
         else:
             self.caption.setText(prompt(corpus))
         if len(indices) and selection.source in self.raised_by and self.dock is not None:
@@ -408,8 +427,7 @@ class Selecting:
 
     def listed_sentences(self) -> list[int]:
         """Sentences in the selected-sentences list, in its order."""
-        return [self.list.item(i).data(Qt.ItemDataRole.UserRole)
-                for i in range(self.list.count())]
+        return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
 
     def export_selection(self, path: str | Path) -> None:
         """The listed sentences as CSV: index, id, text, group."""

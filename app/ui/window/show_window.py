@@ -52,9 +52,12 @@ def _report_when_drawn(app: QApplication, window: MainWindow) -> None:
             return
         corpus = window.corpus
         groups = corpus.groups.n_groups if corpus.groups is not None else 0
-        print(f"sentences {len(corpus)}, groups {groups}, encoder "
-              f"{exploration.encoder.name} ({exploration.embeddings.shape[1]}-d), map "
-              f"{len(exploration.projection.coordinates)} points", flush=True)
+        print(
+            f"sentences {len(corpus)}, groups {groups}, encoder "
+            f"{exploration.encoder.name} ({exploration.embeddings.shape[1]}-d), map "
+            f"{len(exploration.projection.coordinates)} points",
+            flush=True,
+        )
         app.exit(0)
 
     window.jobs.failed.connect(failed)
@@ -67,8 +70,11 @@ def _report_when_drawn(app: QApplication, window: MainWindow) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sentspace.app.ui.window.show_window")
     parser.add_argument("folder")
-    parser.add_argument("--check", action="store_true",
-                        help="print what the window holds once its map is drawn, and exit")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="print what the window holds once its map is drawn, and exit",
+    )
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("sentspace")

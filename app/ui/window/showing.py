@@ -24,9 +24,16 @@ class Showing:
     ``status`` is the status bar, ``warn(title, text)`` says what went wrong and
     ``run`` runs the corpus just opened when asked to."""
 
-    def __init__(self, session: Session, jobs: JobQueue, panel: CorpusPanel, status,
-                 search: QLineEdit, warn: Callable[[str, str], None],
-                 run: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        session: Session,
+        jobs: JobQueue,
+        panel: CorpusPanel,
+        status,
+        search: QLineEdit,
+        warn: Callable[[str, str], None],
+        run: Callable[[], None],
+    ) -> None:
         self.session, self.jobs, self.panel, self.status = session, jobs, panel, status
         self.search, self.warn, self.run = search, warn, run
 
@@ -35,9 +42,13 @@ class Showing:
         current = self.session.current
         return current.spec if current is not None else ""
 
-    def open_corpus(self, spec: str | Path, run_when_loaded: bool = False,
-                    mapping: ColumnMapping | None = None, journal: str | None = None
-                    ) -> None:
+    def open_corpus(
+        self,
+        spec: str | Path,
+        run_when_loaded: bool = False,
+        mapping: ColumnMapping | None = None,
+        journal: str | None = None,
+    ) -> None:
         """Load a corpus (built-in name or path; a table with ``mapping``) in the
         background, after the running job if there is one; a file that cannot be read
         leaves the current corpus in place and says why."""
@@ -48,16 +59,22 @@ class Showing:
             if run_when_loaded:
                 self.jobs.when_idle(self.run)
 
-        self.jobs.start(lambda: load_corpus(spec, mapping), f"loading {spec}",
-                          on_result=loaded, queue=True, quiet=True)
+        self.jobs.start(
+            lambda: load_corpus(spec, mapping),
+            f"loading {spec}",
+            on_result=loaded,
+            queue=True,
+            quiet=True,
+        )
 
     def say_loading(self) -> None:
         """Name the corpus "Loading…" unless a job runs first (it still belongs there)."""
         if not self.jobs.is_running:
             self.panel.corpus_name.setText("Loading…")
 
-    def set_corpus(self, corpus: Corpus, journal: str | Path | None = None,
-                   spec: str | None = None) -> None:
+    def set_corpus(
+        self, corpus: Corpus, journal: str | Path | None = None, spec: str | None = None
+    ) -> None:
         """Show ``corpus``, opened from ``spec`` (default: its name); its edit journal is
         replayed, so the corrections of an earlier session (even one that was killed)
         are back. The corpus shown before stays open, to switch back to; one opened
@@ -87,8 +104,10 @@ class Showing:
             messages += annotations.warnings
             if annotations.edits:
                 count = len(annotations.edits)
-                messages.append(f"{count} edit{'s' if count > 1 else ''} replayed from "
-                                f"{annotations.journal.path}")
+                messages.append(
+                    f"{count} edit{'s' if count > 1 else ''} replayed from "
+                    f"{annotations.journal.path}"
+                )
         if messages:
             status.showMessage(" · ".join(messages))
 
@@ -100,8 +119,10 @@ class Showing:
             return
         status = self.status
         if self.jobs.is_running:
-            status.showMessage("Switch when the running job is done (or cancel it): its "
-                               "result belongs to this corpus")
+            status.showMessage(
+                "Switch when the running job is done (or cancel it): its "
+                "result belongs to this corpus"
+            )
             return
         if spec not in self.session.states:
             self.open_corpus(spec)
@@ -124,17 +145,17 @@ class Showing:
         holding edits its journal could not take yet."""
         state = self.session.states.get(spec)
         if state is not None and state.annotations is not None and state.annotations.pending:
-            self.status.showMessage(f"{state.corpus.name} has edits not saved (the journal "
-                                    "could not be written): Retry saving or Discard them in "
-                                    "the Review tab first")
+            self.status.showMessage(
+                f"{state.corpus.name} has edits not saved (the journal "
+                "could not be written): Retry saving or Discard them in "
+                "the Review tab first"
+            )
             return
         if spec == self.spec:
             if len(self.session.states) < 2:
-                self.status.showMessage("The only corpus open stays open: open another one "
-                                        "first")
+                self.status.showMessage("The only corpus open stays open: open another one first")
                 return
             if self.jobs.is_running:
-                self.status.showMessage("Close it when the running job is done (or cancel "
-                                        "it)")
+                self.status.showMessage("Close it when the running job is done (or cancel it)")
                 return
         self.session.close(spec)

@@ -36,7 +36,7 @@ class _Importer(QObject):
     def _run(self) -> None:
         try:
             importlib.import_module(MAIN_MODULE)
-        except BaseException:   # shown in the window; the GUI thread decides what follows
+        except BaseException:  # shown in the window; the GUI thread decides what follows
             self.failed.emit(traceback.format_exc())
         else:
             self.imported.emit()
@@ -55,8 +55,7 @@ class AppWindow(QMainWindow):
     main : the :class:`~sentspace.app.ui.window.main_window.MainWindow` inside, None while loading.
     """
 
-    def __init__(self, corpus: str | None = None, encoder: str | None = None,
-                 run: bool = False):
+    def __init__(self, corpus: str | None = None, encoder: str | None = None, run: bool = False):
         super().__init__()
         self.setWindowTitle("sentspace")
         # MainWindow's own size, so nothing jumps; never more than the screen holds.
@@ -80,7 +79,7 @@ class AppWindow(QMainWindow):
     def _build(self) -> None:
         try:
             main = sys.modules[MAIN_MODULE].MainWindow()
-        except Exception:   # a slot's exception would leave "Loading…" up for good
+        except Exception:  # a slot's exception would leave "Loading…" up for good
             self._fail(traceback.format_exc())
             return
         # A QMainWindow nested as a plain widget keeps its menus, docks and status bar.
@@ -95,11 +94,15 @@ class AppWindow(QMainWindow):
 
     def _fail(self, details: str) -> None:
         self.loading.setText("sentspace could not start: see the message")
-        box = QMessageBox(QMessageBox.Icon.Critical, "sentspace could not start",
-                          "sentspace failed to load or build its window. Reinstalling "
-                          "the environment (python3 tasks.py app) usually fixes a "
-                          "broken library; the details say what failed.",
-                          QMessageBox.StandardButton.Close, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            "sentspace could not start",
+            "sentspace failed to load or build its window. Reinstalling "
+            "the environment (python3 tasks.py app) usually fixes a "
+            "broken library; the details say what failed.",
+            QMessageBox.StandardButton.Close,
+            self,
+        )
         box.setDetailedText(details)
         box.finished.connect(lambda _: self.close())
         box.open()

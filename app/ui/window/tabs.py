@@ -19,15 +19,19 @@ from sentspace.app.ui.views.projection_view import ProjectionView
 from sentspace.app.ui.window.selecting import Selecting
 
 #: Short titles, so the tabs fit a narrow centre; the tooltips say them whole.
-TABS = (("Projection", ""), ("Costra", "Costra orderings: open Costra 1.1 to see the seed "
-                                       "groups' orderings"),
-        ("Compare", "Compare encoders"), ("Corpus", "The corpus's sentences and statistics"),
-        ("Neighbours", "Nearest neighbours of a sentence or a query, per encoder"))
+TABS = (
+    ("Projection", ""),
+    ("Costra", "Costra orderings: open Costra 1.1 to see the seed groups' orderings"),
+    ("Compare", "Compare encoders"),
+    ("Corpus", "The corpus's sentences and statistics"),
+    ("Neighbours", "Nearest neighbours of a sentence or a query, per encoder"),
+)
 
 
 class Views(QTabWidget):
-    def __init__(self, session: Session, projection: ProjectionView, selecting: Selecting,
-                 compare_header) -> None:
+    def __init__(
+        self, session: Session, projection: ProjectionView, selecting: Selecting, compare_header
+    ) -> None:
         """``compare_header(view)``: Compare's choices above its view (a page)."""
         super().__init__()
         self.session, self.projection, self.selecting = session, projection, selecting
@@ -39,15 +43,24 @@ class Views(QTabWidget):
         self.corpus_page = LazyPage(self._build_corpus_browser)
         self.neighbours_view = NeighboursView()
         self.neighbours_view.sentence_selected.connect(
-            lambda index: selecting.select_later(index, "neighbours"))
+            lambda index: selecting.select_later(index, "neighbours")
+        )
         # Queries made in the neighbours tab ring their neighbours in the projection; a
         # click in the projection keeps ringing the clicked sentence's group there.
         self.neighbours_view.neighbours_found.connect(
-            lambda found: projection.highlight(found)
-            if self.currentWidget() is self.neighbours_view else None)
-        pages: tuple[QWidget, ...] = (projection, self.costra_page,
-                                      compare_header(self.compare_page), self.corpus_page,
-                                      self.neighbours_view)
+            lambda found: (
+                projection.highlight(found)
+                if self.currentWidget() is self.neighbours_view
+                else None
+            )
+        )
+        pages: tuple[QWidget, ...] = (
+            projection,
+            self.costra_page,
+            compare_header(self.compare_page),
+            self.corpus_page,
+            self.neighbours_view,
+        )
         for page, (title, tip) in zip(pages, TABS):
             self.setTabToolTip(self.addTab(page, title), tip)
         # Each tab draws the corpus shown, from the session only.
@@ -58,8 +71,12 @@ class Views(QTabWidget):
             session.on_current(event, lambda state, *_: self.show_costra(state))
         for event in (session.ran, session.spaces, session.compared):
             session.on_current(event, lambda state: self.show_spaces(state))
-        session.on_current(session.compared, lambda state: self.compare_page.is_built
-                           and self.compare_view.show_comparison(state.comparison))
+        session.on_current(
+            session.compared,
+            lambda state: (
+                self.compare_page.is_built and self.compare_view.show_comparison(state.comparison)
+            ),
+        )
         session.on_current(session.edited, self._edited)
 
     def _show_state(self, state) -> None:
@@ -114,8 +131,11 @@ class Views(QTabWidget):
     def _remember_query(self, query) -> None:
         current = self.session.current
         if current is not None:
-            self.session.set_view(current.spec, "neighbours", None if query is None else
-                                  {"text": query.text, "index": query.index})
+            self.session.set_view(
+                current.spec,
+                "neighbours",
+                None if query is None else {"text": query.text, "index": query.index},
+            )
 
     def show_costra(self, state, view: CostraView | None = None) -> None:
         """The Costra orderings of ``state``'s corpus once it has both a projection and
@@ -125,13 +145,20 @@ class Views(QTabWidget):
         view = view or self.costra_view
         result = state.costra_result if state is not None else None
         exploration = state.exploration if state is not None else None
-        if (result is None or exploration is None or result.provenance.corpus_fingerprint
-                != exploration.corpus.fingerprint):
+        if (
+            result is None
+            or exploration is None
+            or result.provenance.corpus_fingerprint != exploration.corpus.fingerprint
+        ):
             view.clear()
             return
-        view.set_data(exploration.corpus, exploration.projection.coordinates,
-                                  result, exploration.projection.axis_labels,
-                                  group=state.view.get("costra_group"))
+        view.set_data(
+            exploration.corpus,
+            exploration.projection.coordinates,
+            result,
+            exploration.projection.axis_labels,
+            group=state.view.get("costra_group"),
+        )
 
     @property
     def costra_view(self) -> CostraView:
@@ -148,19 +175,20 @@ class Views(QTabWidget):
     def _build_costra_view(self) -> CostraView:
         view, selecting = CostraView(), self.selecting
         view.sentence_selected.connect(lambda index: selecting.select_later(index, "costra"))
-        view.sentences_selected.connect(lambda indices: selecting.select_items(indices,
-                                                                               "costra"))
+        view.sentences_selected.connect(lambda indices: selecting.select_items(indices, "costra"))
         view.projection.hovered.connect(selecting.show_hovered)
-        view.group_shown.connect(lambda group: self.session.current is not None
-                                 and self.session.set_view(self.session.current.spec,
-                                                           "costra_group", group))
+        view.group_shown.connect(
+            lambda group: (
+                self.session.current is not None
+                and self.session.set_view(self.session.current.spec, "costra_group", group)
+            )
+        )
         self.show_costra(self.session.current, view)
         return view
 
     def _build_compare_view(self) -> CompareView:
         view, current = CompareView(), self.session.current
-        view.sentence_selected.connect(lambda index: self.selecting.select_later(index,
-                                                                                 "compare"))
+        view.sentence_selected.connect(lambda index: self.selecting.select_later(index, "compare"))
         for side in view.views:
             side.hovered.connect(self.selecting.show_hovered)
         if current is not None and current.comparison is not None:
@@ -169,11 +197,15 @@ class Views(QTabWidget):
 
     def _build_corpus_browser(self) -> CorpusBrowser:
         browser, current = CorpusBrowser(), self.session.current
-        browser.sentence_selected.connect(lambda index: self.selecting.select_later(index,
-                                                                                    "corpus"))
+        browser.sentence_selected.connect(
+            lambda index: self.selecting.select_later(index, "corpus")
+        )
         browser.filter_box.textChanged.connect(
-            lambda text: self.session.current is not None and self.session.set_view(
-                self.session.current.spec, "filter", text))
+            lambda text: (
+                self.session.current is not None
+                and self.session.set_view(self.session.current.spec, "filter", text)
+            )
+        )
         if current is not None:
             self.browse(current, browser)
         return browser

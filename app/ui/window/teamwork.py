@@ -23,8 +23,9 @@ class Teamwork:
     """Team actions on the corpus shown in ``session``; ``status`` is the status bar,
     ``warn(title, text)`` says what cannot be done, ``parent`` owns the dialogs."""
 
-    def __init__(self, session: Session, status, warn: Callable[[str, str], None],
-                 parent: QWidget) -> None:
+    def __init__(
+        self, session: Session, status, warn: Callable[[str, str], None], parent: QWidget
+    ) -> None:
         self.session, self.status, self.warn, self.parent = session, status, warn, parent
         #: The conflict dialog while open, and the corpus it is about.
         self.conflict_dialog: ConflictDialog | None = None
@@ -54,7 +55,8 @@ class Teamwork:
             self.conflict_dialog.close()
         dialog = ConflictDialog(state.annotations, self.parent)
         dialog.sentences_selected.connect(
-            lambda indices: self.session.selection.select(indices, source="review"))
+            lambda indices: self.session.selection.select(indices, source="review")
+        )
         dialog.resolved.connect(lambda _: self.session.corpus_edited(state.spec))
         self.conflict_dialog, self._conflicts_of = dialog, state
         dialog.open()
@@ -66,11 +68,20 @@ class Teamwork:
         accepted)."""
         state = self._state()
         if state is None or not state.review_lists:
-            self.warn("Nothing to split", "Find the suspicious annotations first "
-                      "(Annotations > Find suspicious annotations).")
+            self.warn(
+                "Nothing to split",
+                "Find the suspicious annotations first "
+                "(Annotations > Find suspicious annotations).",
+            )
             return None
-        dialog = BatchesDialog(state.review_lists, lambda: open_folder(
-            self.parent, "Folder for the review batches", purpose=REVIEW_BATCHES), self.parent, shown)
+        dialog = BatchesDialog(
+            state.review_lists,
+            lambda: open_folder(
+                self.parent, "Folder for the review batches", purpose=REVIEW_BATCHES
+            ),
+            self.parent,
+            shown,
+        )
         dialog.accepted.connect(lambda: self.write_batches(state, dialog))
         self.batches_dialog = dialog
         dialog.open()
@@ -79,17 +90,23 @@ class Teamwork:
     def write_batches(self, state: CorpusState, dialog: BatchesDialog) -> list[Path]:
         """Write the batches ``dialog`` describes; the workspaces written."""
         try:
-            written = export_batches(state.spec, state.original, state.review_lists,
-                                     dialog.batches, dialog.folder(),
-                                     records=state.annotations.journal.records,
-                                     named=bool(dialog.name_list()))
+            written = export_batches(
+                state.spec,
+                state.original,
+                state.review_lists,
+                dialog.batches,
+                dialog.folder(),
+                records=state.annotations.journal.records,
+                named=bool(dialog.name_list()),
+            )
         except (InputError, OSError) as error:
             self.warn("Cannot write the batches", str(error))
             return []
         self.status.showMessage(
             f"{len(written)} review batches written to {dialog.folder()}: each person "
             "opens their workspace; bring them back with Annotations > Bring back review "
-            "batches…")
+            "batches…"
+        )
         return written
 
     def bring_back(self, paths: Sequence[str | Path] | None = None) -> Changes | None:
@@ -100,8 +117,9 @@ class Teamwork:
         if state is None:
             return None
         if paths is None:
-            folder = open_folder(self.parent, "Bring back review batches (their folder)",
-                                 purpose=REVIEW_BATCHES)
+            folder = open_folder(
+                self.parent, "Bring back review batches (their folder)", purpose=REVIEW_BATCHES
+            )
             if not folder:
                 return None
             paths = [folder]
@@ -115,10 +133,18 @@ class Teamwork:
         count = len(changes.records)
         conflicts = len(state.annotations.conflicts)
         self.status.showMessage(
-            (f"Brought back {count} record{'s' if count != 1 else ''} by "
-             f"{', '.join(changes.authors)}" if count else "Nothing new to bring back")
-            + (f" · {conflicts} conflict{'s' if conflicts != 1 else ''} to resolve"
-               if conflicts else ""))
+            (
+                f"Brought back {count} record{'s' if count != 1 else ''} by "
+                f"{', '.join(changes.authors)}"
+                if count
+                else "Nothing new to bring back"
+            )
+            + (
+                f" · {conflicts} conflict{'s' if conflicts != 1 else ''} to resolve"
+                if conflicts
+                else ""
+            )
+        )
         if changes.conflicts:
             self.resolve_conflicts()
         return changes
