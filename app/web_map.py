@@ -35,11 +35,11 @@ import numpy as np
 
 from sentspace.app.ann import iter_knn
 from sentspace.app.atomic import write_text_atomic
-from sentspace.app.colouring import METHOD_TITLES
+from sentspace.app.colouring import METHOD_TITLES, colourings, default_colouring
 from sentspace.app.columns import Categories, Column, Numbers, Texts, exploration_columns
 from sentspace.app.explore import Exploration
 from sentspace.app.jobs import Job, run_job
-from sentspace.app.palette import SEQUENTIAL, UNGROUPED
+from sentspace.app.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED
 from sentspace.app.regions import Regions
 from sentspace.app.results import Result, Score, package_version
 
@@ -71,6 +71,7 @@ def _column_data(column: Column) -> dict[str, Any]:
         "names": list(column.names),
         "none": column.none,
         "colours": list(column.palette()),
+        "explicit": bool(column.colours),
         "codes": _base64(column.codes, "<i4"),
     }
 
@@ -99,11 +100,13 @@ def map_page(
     title: str = "sentspace map",
     axes: tuple[str, str] = ("", ""),
     neighbours: tuple[np.ndarray, np.ndarray] | None = None,
+    colour: str | None = None,
 ) -> str:
     """The HTML of a map of ``texts`` at ``coordinates`` (n, 2).
 
     ``columns`` are the columns, charted and offered as colourings in that order (the
-    first shown; :class:`Texts` only in the table), ``regions`` are labels drawn at
+    one titled ``colour`` shown first, else the first; :class:`Texts` only in the
+    table), ``regions`` are labels drawn at
     (x, y), ``finer_regions`` those of each finer level, coarse to fine (the page names
     finer regions as it is zoomed in), ``provenance`` (label, value) rows open the side panel, ``neighbours`` each
     point's nearest in the original space: indices (n, k), -1 for none, and cosines.
@@ -141,6 +144,9 @@ def map_page(
         ],
         "provenance": [[str(label), str(value)] for label, value in provenance],
         "none_colour": UNGROUPED,
+        "other_colour": OTHER,
+        "categorical": list(CATEGORICAL),
+        "colour": colour,
         "ring_colour": RING,
         "sequential": list(SEQUENTIAL),
     }
@@ -264,6 +270,7 @@ def iter_export_map(
     search: str = "auto",
     seed: int = 0,
     command: str = "",
+    colour: str | None = None,
 ) -> Job[Path]:
     """Write ``exploration``'s projection as a self-contained web page to ``path``; a job
     (finding the neighbours is the long part: an index above 50,000 sentences).
@@ -273,7 +280,9 @@ def iter_export_map(
     ``labels`` extra per-sentence colourings by name, ``results`` evaluations whose
     headlines join the provenance; each point's :data:`NEIGHBOURS` nearest in the
     original space are found as ``search`` says (:func:`original_neighbours`);
-    ``command``, the shell command that writes the map again, is the last provenance row.
+    ``command``, the shell command that writes the map again, is the last provenance row;
+    ``colour`` the key of the colouring shown first (as the window keeps it; default:
+    the window's first colouring of this corpus, :func:`colouring.default_colouring`).
     """
     projection = exploration.projection
     corpus = exploration.corpus
@@ -284,12 +293,16 @@ def iter_export_map(
     )
     if command:
         provenance.append(("Command", command))
+    columns = exploration_columns(exploration, groups=groups, regions=regions, labels=labels)
+    offered = colourings(columns)
+    shown = offered.get(colour or default_colouring(corpus, offered))
     return write_map(
         path,
         corpus.texts,
         projection.coordinates,
         ids=corpus.ids,
-        columns=exploration_columns(exploration, groups=groups, regions=regions, labels=labels),
+        columns=columns,
+        colour=shown.title if shown is not None else None,
         regions=region_labels(regions, projection.coordinates) if regions is not None else (),
         finer_regions=[
             region_labels(regions, projection.coordinates, level)

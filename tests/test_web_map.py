@@ -18,7 +18,7 @@ import pytest
 from sentspace.app.columns import Categories, Numbers
 from sentspace.app.corpora import load_corpus
 from sentspace.app.jobs import run_job
-from sentspace.app.palette import CATEGORICAL, SEQUENTIAL, UNGROUPED
+from sentspace.app.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED
 from sentspace.app.web_map import RING, map_page
 from tests.browser import browser_or_skip, colour_pixels, open_page
 
@@ -92,6 +92,7 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
     assert data["ids"] == list(corpus.ids)
     embeddings = TfIdf().fit(corpus.texts).encode(corpus.texts)
     assert np.array_equal(coordinates_of(page), run_job(project(embeddings, "pca")).coordinates)
+    assert data["colour"] == "Paraphrase group"  # as the window first colours it
     titles = [c["title"] for c in data["columns"]]
     assert titles == [
         "Paraphrase group",
@@ -207,8 +208,11 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(brow
     texts = corpus.texts
     plot = open_page(browser, page)
     shot = plot.screenshot_as_png
+    # The ten largest groups in colours of their own (a few hidden under others), the
+    # other 264 in one warm grey.
     drawn = {colour: colour_pixels(shot, colour) for colour in CATEGORICAL[:10]}
-    assert sum(count > 20 for count in drawn.values()) >= 8, drawn
+    assert sum(count > 20 for count in drawn.values()) >= 5, drawn
+    assert colour_pixels(shot, OTHER, tolerance=4) > 1000
     assert colour_pixels(shot, RING) == 0
 
     # The most isolated point, so the pointer is over it alone.
@@ -561,3 +565,34 @@ def test_region_names_get_finer_as_the_map_is_zoomed_in(browser, page):
         for i, a in enumerate(boxes)
         for b in boxes[i + 1 :]
     )
+
+
+def test_the_page_colours_as_the_window_does(tmp_path, browser):
+    """Past its ten largest, every category is the one warm grey the legend names (the
+    captions' 28,990 other groups were drawn in the palette's colours, cycled), and
+    the page opens on the colouring it is given (the window's own)."""
+    rng = np.random.default_rng(0)
+    kinds = np.repeat(np.arange(15), 40)
+    path = tmp_path / "colours.html"
+    path.write_text(
+        map_page(
+            [f"s{k}" for k in range(len(kinds))],
+            rng.normal(size=(len(kinds), 2)),
+            columns=[
+                Numbers("Words", rng.integers(1, 30, len(kinds)).astype(float)),
+                Categories("Kind", tuple(f"k{k}" for k in range(15)), kinds),
+            ],
+            colour="Kind",
+        ),
+        encoding="utf-8",
+    )
+    plot = open_page(browser, path)
+    chosen = browser.execute_script(
+        "const s = document.getElementById('colouring'); return s.options[s.selectedIndex].text"
+    )
+    assert chosen == "Kind"
+    shot = plot.screenshot_as_png
+    assert colour_pixels(shot, OTHER, tolerance=4) > 100
+    assert all(colour_pixels(shot, colour, tolerance=4) > 20 for colour in CATEGORICAL[:10])
+    legend = browser.find_element("id", "legend").text
+    assert "(other 5: 200 sentences)" in legend

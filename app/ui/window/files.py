@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from sentspace.app.annotations.export import ExportError
+from sentspace.app.colouring import saved_key
 from sentspace.app.corpora.tabular import ColumnsUnclear
 from sentspace.app.export import export_matrix
 from sentspace.app.listing import first_groups
@@ -171,6 +172,7 @@ class Files:
                 results=results,
                 command=command,
                 seed=state.exploration.projection.parameters.get("seed", 0),
+                colour=saved_key(state.view.get("colour")),
             ),
             f"exporting the map to {Path(path).name}",
             queue=True,
