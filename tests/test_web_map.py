@@ -581,6 +581,7 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
             columns=[
                 Numbers("Words", rng.integers(1, 30, len(kinds)).astype(float)),
                 Categories("Kind", tuple(f"k{k}" for k in range(15)), kinds),
+                Numbers("Group size", np.full(len(kinds), 5.0)),
             ],
             colour="Kind",
         ),
@@ -596,3 +597,9 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
     assert all(colour_pixels(shot, colour, tolerance=4) > 20 for colour in CATEGORICAL[:10])
     legend = browser.find_element("id", "legend").text
     assert "(other 5: 200 sentences)" in legend
+    # A chart that says nothing is left out, as in the window: one value for all.
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#charts .chart')]"
+        ".filter(c => !c.hidden).map(c => c.dataset.column)"
+    )
+    assert shown == ["Words", "Kind"]
