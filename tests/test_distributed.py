@@ -150,8 +150,10 @@ def test_cli_encodes_shards_that_evaluate_as_the_encoder(tmp_path, capsys):
     )
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
     accuracy = next(row for row in rows if row[:2] == ["mean", "accuracy"])
-    assert accuracy[2] == accuracy[3]
-    assert float(accuracy[2]) == pytest.approx(0.9837, abs=0.003)
+    # Each encoder's value, then its interval in brackets.
+    precomputed, direct = accuracy[2], accuracy[5]
+    assert precomputed == direct and accuracy[3].startswith("[")
+    assert float(precomputed) == pytest.approx(0.9837, abs=0.003)
 
 
 #: Drives the encode and SIGKILLs its own process in the middle of the second shard
