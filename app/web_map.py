@@ -40,6 +40,7 @@ from sentspace.app.atomic import write_text_atomic
 from sentspace.app.colouring import METHOD_TITLES, colourings, default_colouring
 from sentspace.app.columns import Categories, Column, Numbers, Texts, exploration_columns
 from sentspace.app.explore import Exploration
+from sentspace.app.filters import make_chart
 from sentspace.app.jobs import Job, run_job
 from sentspace.app.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED
 from sentspace.app.regions import Regions
@@ -56,6 +57,12 @@ NEIGHBOURS = 10
 
 
 def _column_data(column: Column) -> dict[str, Any]:
+    if not isinstance(column, Texts):
+        return {**_charted_data(column), "drawn": bool(make_chart(column).informative)}
+    return {"kind": "text", "title": column.title, "values": list(map(str, column.values))}
+
+
+def _charted_data(column: Categories | Numbers) -> dict[str, Any]:
     if isinstance(column, Numbers):
         values = np.asarray(column.values, dtype=np.float64)
         finite = values[np.isfinite(values)]
@@ -65,8 +72,6 @@ def _column_data(column: Column) -> dict[str, Any]:
             "values": _base64(values, "<f4"),
             "integer": bool(len(finite)) and bool(np.all(finite == np.round(finite))),
         }
-    if isinstance(column, Texts):
-        return {"kind": "text", "title": column.title, "values": list(map(str, column.values))}
     return {
         "kind": "category",
         "title": column.title,
