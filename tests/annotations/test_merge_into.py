@@ -18,7 +18,9 @@ from sentspace.app.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 #: A window marking sentences L1..L300 reviewed one by one on the journal argv[1],
 #: printing each edit's id once the session returned it (saved) or "kept" when the
-#: journal refused it; at the end, how many edits it holds unsaved.
+#: journal refused it; at the end, how many edits it holds unsaved. After every 60 edits
+#: it prints "paused" and waits for a line, so that the test can start a merge and let
+#: the next 60 be written while it runs, however fast or slow the machine is.
 WRITER = """
 import sys
 from sentspace.app.annotations.journal import JournalUnavailable
@@ -31,6 +33,9 @@ for number in range(1, 301):
         print("saved", session.mark_reviewed(f"sentence:L{number}").id, flush=True)
     except JournalUnavailable as error:
         print("kept", error.reason.replace(" ", "_"), flush=True)
+    if number % 60 == 0 and number < 300:
+        print("paused", flush=True)
+        sys.stdin.readline()
 print("unsaved", len(session.pending), flush=True)
 session.close()
 """
@@ -48,31 +53,27 @@ def test_merge_onto_a_journal_a_window_is_writing_loses_none_of_its_edits(corpus
     other.close()
     journal = tmp_path / "team.jsonl"
     writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(journal)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", WRITER, str(journal)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     answers = []
-    while len(answers) < 20:
-        answers.append(writer.stdout.readline().split())
     merges = 0
-    while writer.poll() is None:  # merge into the journal again and again while it writes
-        assert (
-            main(
-                [
-                    "annotations",
-                    "merge",
-                    str(journal),
-                    str(theirs),
-                    "--corpus",
-                    "msrp-grouped",
-                    "--out",
-                    str(journal),
-                ]
-            )
-            == 0
-        )
+    for line in writer.stdout:
+        if line.strip() != "paused":
+            answers.append(line.split())
+            continue
+        writer.stdin.write("go\n")  # the window writes its next 60 edits while we merge
+        writer.stdin.flush()
+        merge = ["annotations", "merge", str(journal), str(theirs), "--corpus", "msrp-grouped"]
+        assert main([*merge, "--out", str(journal)]) == 0
         merges += 1
+        if merges == 4:
+            break
     answers += [line.split() for line in writer.stdout]
-    assert writer.returncode == 0 and merges >= 3
+    assert writer.wait() == 0 and merges == 4
     assert answers[-1] == ["unsaved", "0"]  # the writer saved every edit
     saved = [edit_id for what, edit_id in answers[:-1] if what == "saved"]
     assert len(saved) == 300

@@ -1,6 +1,5 @@
 import gzip
 import shutil
-import time
 
 import numpy as np
 import pytest
@@ -24,10 +23,7 @@ def gz_lines(path):
 
 
 def test_caption_groups_of_the_full_english_train_split(multi30k):
-    start = time.perf_counter()
     corpus = load_corpus("multi30k-captions")
-    seconds = time.perf_counter() - start
-    assert seconds < 3, f"loading took {seconds:.2f} s"  # 0.2 s measured
     assert len(corpus) == 145_000 and corpus.groups.n_groups == 29_000
     assert np.all(corpus.groups.sizes == 5) and corpus.language == "en"
     # One sentence per line: 454 lines repeat an earlier text, 35 inside one image.
