@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
@@ -12,6 +13,8 @@ from PySide6.QtWidgets import QWidget
 from sentspace.app.palette import CATEGORICAL
 
 POSITIVE, NEGATIVE = CATEGORICAL[0], CATEGORICAL[1]
+#: Items whose sentences the filter leaves out, as the projection fades its points.
+FILTERED_OUT = (190, 190, 190, 70)
 #: The interval of a metric that has none; MetricBars draws no error bar for it.
 NO_INTERVAL = (math.nan, math.nan)
 
@@ -46,6 +49,36 @@ class ResultChart(pg.GraphicsLayoutWidget):
         self.setBackground("w")
         self.setMinimumHeight(MIN_HEIGHT)
         self.scene().sigMouseClicked.connect(self._scene_clicked)
+        #: Whether each item passes the corpus's filter (None: nothing filtered).
+        self.passing: np.ndarray | None = None
+        #: The line saying how many items pass, under the plots (None: not shown).
+        self.filter_note: pg.LabelItem | None = None
+
+    def show_passing(self, passing: np.ndarray | None, note: str = "", rule: str = "") -> None:
+        """Draw faint the items that fail the filter (``passing``: a bool per item in
+        the result's order; None: nothing filtered) and say ``note`` under the plots,
+        with ``rule`` as its tooltip."""
+        self.passing = passing
+        self._show_note(note if passing is not None else "", rule)
+        self.draw_passing(passing)
+
+    def draw_passing(self, passing: np.ndarray | None) -> None:
+        """Redraw for ``passing``; a chart that shows no items draws nothing more."""
+
+    def _show_note(self, note: str, rule: str) -> None:
+        if not note:
+            if self.filter_note is not None:
+                self.ci.removeItem(self.filter_note)
+                self.filter_note = None
+            return
+        if self.filter_note is None:
+            layout = self.ci.layout
+            self.filter_note = pg.LabelItem(size="8pt", color="#555")
+            self.ci.addItem(
+                self.filter_note, row=layout.rowCount(), col=0, colspan=max(layout.columnCount(), 1)
+            )
+        self.filter_note.setText(note)
+        self.filter_note.setToolTip(rule)
 
     def export_png(self, path: str, width: int | None = None) -> None:
         """Render the whole chart to a PNG file (``width`` pixels; default: on screen)."""

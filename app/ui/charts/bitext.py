@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QWidget
 
 from sentspace.app.evaluations.bitext import BitextResult, length_bins
 from sentspace.app.palette import CATEGORICAL, SELECTED
-from sentspace.app.ui.charts.base import ResultChart, padded
+from sentspace.app.ui.charts.base import FILTERED_OUT, ResultChart, padded
 
 #: Colour of each direction's points.
 DIRECTION_COLOURS = (CATEGORICAL[0], CATEGORICAL[1])
@@ -72,15 +72,23 @@ class BitextLengthChart(ResultChart):
         self.y = np.log10(result.rank.astype(np.float64))
         # One item for both directions, drawn in a shuffled order, so neither direction's
         # points cover the other's; each point's data is its position in the result.
-        order = np.random.default_rng(0).permutation(len(lengths))
-        brushes = [pg.mkBrush(colour + "99") for colour in DIRECTION_COLOURS]
+        self.order = np.random.default_rng(0).permutation(len(lengths))
+        order = self.order
+        #: Each direction's brush, and last the faint one of queries the filter leaves out.
+        self.brushes = np.array(
+            [
+                *(pg.mkBrush(colour + "99") for colour in DIRECTION_COLOURS),
+                pg.mkBrush(*FILTERED_OUT),
+            ],
+            dtype=object,
+        )
         self.points = pg.ScatterPlotItem(
             x=self.x[order],
             y=self.y[order],
             data=order,
             size=5,
             pen=None,
-            brush=[brushes[d] for d in result.direction[order].tolist()],
+            brush=self.brushes[result.direction[order]],
             hoverable=True,
             hoverBrush=pg.mkBrush(SELECTED),
             tip=lambda x, y, data: self.describe(data),
@@ -129,6 +137,17 @@ class BitextLengthChart(ResultChart):
     @property
     def point_count(self) -> int:
         return len(self.points.data)
+
+    def draw_passing(self, passing: np.ndarray | None) -> None:
+        order = self.order
+        if passing is not None:
+            order = order[np.argsort(passing[order], kind="stable")]  # failing drawn first
+        brush = np.where(
+            passing[order] if passing is not None else True,
+            self.result.direction[order],
+            len(self.brushes) - 1,
+        )
+        self.points.setData(x=self.x[order], y=self.y[order], data=order, brush=self.brushes[brush])
 
     def describe(self, k: int) -> str:
         """One line naming query ``k`` (its position in the result) by the dataset's id."""

@@ -11,6 +11,7 @@ from PySide6.QtCore import QPointF, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
+from sentspace.app.result_items import group_counts_among
 from sentspace.app.ui.charts.base import NEGATIVE, POSITIVE, ResultChart, shortened
 
 #: Groups drawn as bars of their own; the other erring groups share one bar.
@@ -56,16 +57,27 @@ class GroupErrorBars(ResultChart):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.invertY(True)  # the worst group at the top
         rows = np.arange(len(self.counts), dtype=np.float64)
+        colours = [NEGATIVE] * len(self.groups) + [POSITIVE] * bool(len(self.rest))
+        self.brushes = [pg.mkBrush(colour) for colour in colours]
+        faint = [pg.mkColor(colour) for colour in colours]
+        for colour in faint:
+            colour.setAlpha(60)
+        self.faint_brushes = [pg.mkBrush(colour) for colour in faint]
         self.bars = pg.BarGraphItem(
             x0=0,
             y=rows,
             width=self.counts,
             height=0.7,
             pen=pg.mkPen(None),
-            brushes=[pg.mkBrush(NEGATIVE)] * len(self.groups)
-            + [pg.mkBrush(POSITIVE)] * bool(len(self.rest)),
+            brushes=self.brushes,
         )
         self.plot.addItem(self.bars)
+        #: The passing sentences' share of each bar, over the bars drawn faint.
+        self.passing_bars = pg.BarGraphItem(
+            x0=0, y=rows, width=self.counts, height=0.7, pen=pg.mkPen(None), brushes=self.brushes
+        )
+        self.passing_bars.hide()
+        self.plot.addItem(self.passing_bars)
         left = self.plot.getAxis("left")
         left.setTicks([list(zip(rows.tolist(), self.labels))])
         # As wide as the longest label from the start: an axis that widens itself only
@@ -94,6 +106,17 @@ class GroupErrorBars(ResultChart):
     @property
     def bar_count(self) -> int:
         return len(self.counts)
+
+    def draw_passing(self, passing: np.ndarray | None) -> None:
+        self.bars.setOpts(brushes=self.brushes if passing is None else self.faint_brushes)
+        if passing is None:
+            self.passing_bars.hide()
+            return
+        _, wrong = group_counts_among(self.result, passing)
+        self.passing_bars.setOpts(
+            width=np.append(wrong[self.groups], [wrong[self.rest].sum()] if len(self.rest) else [])
+        )
+        self.passing_bars.show()
 
     def scene_position_of(self, row: int) -> QPointF:
         """Scene position of the middle of bar ``row``."""

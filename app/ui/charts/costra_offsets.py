@@ -81,6 +81,7 @@ class CostraOffsetsChart(ResultChart):
         self.baseline_bars = pg.BarGraphItem(
             x0=0, y=y, height=0.2, width=baseline, brush=pg.mkBrush(UNGROUPED), pen=None
         )
+        self.brush, self.faint_brush = pg.mkBrush(POSITIVE), pg.mkBrush(POSITIVE + "40")
         for item in (self.bars, self.baseline_bars):
             self.plot.addItem(item)
         self.mrr = pg.BarGraphItem(
@@ -106,6 +107,14 @@ class CostraOffsetsChart(ResultChart):
         shown = np.concatenate([self.consistency, baseline])
         self.plot.setXRange(*padded(min(0.0, float(shown.min())), float(shown.max())), padding=0)
         self.plot.setYRange(-0.6, len(names) - 0.4, padding=0)
+
+    def draw_passing(self, passing: np.ndarray | None) -> None:
+        """A type none of whose analogy questions passes the filter is drawn faint."""
+        if passing is None:
+            self.bars.setOpts(brushes=None, brush=self.brush)
+            return
+        kept = np.bincount(self.result.cell_type[passing], minlength=len(self.consistency)) > 0
+        self.bars.setOpts(brushes=[self.brush if k else self.faint_brush for k in kept])
 
     def scene_position_of(self, k: int) -> QPointF:
         """Scene position of the middle of type ``k``'s bar."""

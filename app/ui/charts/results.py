@@ -26,7 +26,9 @@ from PySide6.QtWidgets import QWidget
 from sentspace.app.evaluations.histograms import data_bins
 from sentspace.app.mteb_results import same_model
 from sentspace.app.palette import SELECTED
+from sentspace.app.result_items import accuracy_among, histogram_counts, precision_recall
 from sentspace.app.ui.charts.base import (
+    FILTERED_OUT,
     MIN_HEIGHT,
     NEGATIVE,
     NO_INTERVAL,
@@ -35,6 +37,22 @@ from sentspace.app.ui.charts.base import (
     padded,
     shortened,
 )
+
+
+def _faint(colour: str) -> QBrush:
+    """``colour`` as the faint whole behind the passing items' solid part."""
+    faint = pg.mkColor(colour)
+    faint.setAlpha(60)
+    return QBrush(faint)
+
+
+def _fade_curve(curve: pg.PlotDataItem, faded: bool) -> None:
+    """A result's whole curve faint behind the passing items' (or solid, unfiltered)."""
+    colour = pg.mkColor(POSITIVE)
+    if faded:
+        colour.setAlpha(70)
+    curve.setPen(pg.mkPen(colour, width=2))
+    curve.setSymbolBrush(colour)
 
 
 class PrecisionRecallChart(ResultChart):
@@ -80,9 +98,14 @@ class PrecisionRecallChart(ResultChart):
             pen=pg.mkPen(SELECTED, width=2),
         )
         self.plot.addItem(self.best)
+        #: The curve of the pairs passing the filter, over the whole curve drawn faint.
+        self.passing_curve = pg.PlotDataItem(pen=pg.mkPen(POSITIVE, width=2))
+        self.passing_curve.hide()
+        self.plot.addItem(self.passing_curve)
         self.plot.setToolTip(
             f"best F1 {f1:.4f} at cosine >= {threshold:.4f} (ringed); "
-            "dashed: positive rate. Click a point for its predicted pairs."
+            "dashed: positive rate. Click a point for its predicted pairs. "
+            "With a filter: the passing pairs' curve solid, all pairs' faint."
         )
         self.plot.setXRange(*padded(0.0, 1.0, 0.02), padding=0)
         self.plot.setYRange(*padded(0.0, 1.0, 0.02), padding=0)
@@ -90,6 +113,15 @@ class PrecisionRecallChart(ResultChart):
     @property
     def point_count(self) -> int:
         return len(self.curve.xData)
+
+    def draw_passing(self, passing: np.ndarray | None) -> None:
+        curve = precision_recall(self.result, passing) if passing is not None else None
+        _fade_curve(self.curve, passing is not None)
+        if curve is None:
+            self.passing_curve.hide()
+            return
+        self.passing_curve.setData(*curve)
+        self.passing_curve.show()
 
     def pick_point(self, k: int) -> None:
         """Emit the pairs predicted positive at point ``k``'s threshold."""
@@ -152,6 +184,13 @@ class LearningCurveChart(ResultChart):
         )
         self.curve.sigPointsClicked.connect(self._points_clicked)
         self.plot.addItem(self.curve)
+        self.x = x
+        #: Accuracy over the test pairs passing the filter, over the whole faint.
+        self.passing_curve = pg.PlotDataItem(
+            pen=pg.mkPen(POSITIVE, width=2), symbol="o", symbolSize=6, symbolBrush=POSITIVE
+        )
+        self.passing_curve.hide()
+        self.plot.addItem(self.passing_curve)
         # Ticks at the sizes actually trained on: log-spaced, labelled in pairs.
         self.plot.getAxis("bottom").setTicks(
             [[(float(v), f"{n:,}") for v, n in zip(x, result.n_train)]]
@@ -162,6 +201,14 @@ class LearningCurveChart(ResultChart):
     @property
     def point_count(self) -> int:
         return len(self.curve.xData)
+
+    def draw_passing(self, passing: np.ndarray | None) -> None:
+        _fade_curve(self.curve, passing is not None)
+        if passing is None or not passing.any():
+            self.passing_curve.hide()
+            return
+        self.passing_curve.setData(self.x, accuracy_among(self.result, passing))
+        self.passing_curve.show()
 
     def pick_point(self, k: int) -> None:
         """Emit the test pairs misclassified at training share ``k``."""
@@ -197,6 +244,8 @@ class HistogramChart(ResultChart):
         self.result = result
         self.plots: dict[str, pg.PlotItem] = {}
         self.bars: dict[str, list[pg.BarGraphItem]] = {}
+        #: Each side's whole counts, drawn faint behind the passing pairs' under a filter.
+        self.faint: dict[str, list[pg.BarGraphItem]] = {}
         #: Edges and counts drawn, by histogram: bins over the values' own range.
         self.edges: dict[str, np.ndarray] = {}
         self.counts: dict[str, np.ndarray] = {}
@@ -211,8 +260,16 @@ class HistogramChart(ResultChart):
             # No title: it would repeat the axis title and widen the plot past the panel.
             plot = self._plot(None, label, "pairs", row=1, col=column)
             legend = self.legend if column == 0 else None
-            bars = []
+            bars, faint = [], []
             for side, colour in enumerate((POSITIVE, NEGATIVE)):
+                light = pg.mkColor(colour)
+                light.setAlpha(35)
+                behind = pg.BarGraphItem(
+                    x0=edges[:-1], x1=edges[1:], height=counts[side], brush=light, pen=None
+                )
+                behind.hide()
+                plot.addItem(behind)
+                faint.append(behind)
                 brush = pg.mkColor(colour)
                 brush.setAlpha(120)
                 item = pg.BarGraphItem(
@@ -231,12 +288,23 @@ class HistogramChart(ResultChart):
                 bars.append(item)
             plot.setXRange(float(edges[0]), float(edges[-1]), padding=0.02)
             plot.setYRange(0, max(1, int(counts.max())) * 1.05, padding=0)
-            self.plots[name], self.bars[name] = plot, bars
+            self.plots[name], self.bars[name], self.faint[name] = plot, bars, faint
             self.edges[name], self.counts[name] = edges, counts
 
     def bar_count(self, name: str) -> int:
         """Bars drawn in histogram ``name`` over both sides."""
         return sum(len(item.opts["height"]) for item in self.bars[name])
+
+    def draw_passing(self, passing: np.ndarray | None) -> None:
+        for name, bars in self.bars.items():
+            counts = (
+                self.counts[name]
+                if passing is None
+                else histogram_counts(self.result, name, passing)
+            )
+            for side, (item, behind) in enumerate(zip(bars, self.faint[name])):
+                item.setOpts(height=counts[side])
+                behind.setVisible(passing is not None)
 
     def pick_bin(self, name: str, bin_index: int, y: float | None = None) -> None:
         """Emit the pairs in bin ``bin_index`` of histogram ``name``: of the sides whose
@@ -310,6 +378,9 @@ class RelatednessScatter(ResultChart):
         )
         self.points.sigClicked.connect(self._points_clicked)
         self.plot.addItem(self.points)
+        self.brushes = np.array(
+            [pg.mkBrush(*FILTERED_OUT), pg.mkBrush(POSITIVE + "99")], dtype=object
+        )
         low, high = result.gold_range
         self.plot.setXRange(
             *padded(min(low, float(result.gold.min())), max(high, float(result.gold.max()))),
@@ -322,6 +393,15 @@ class RelatednessScatter(ResultChart):
     @property
     def point_count(self) -> int:
         return len(self.points.data)
+
+    def draw_passing(self, passing: np.ndarray | None) -> None:
+        result = self.result
+        if passing is None:
+            order, brush = np.arange(len(result.pair_index)), self.brushes[1]
+        else:
+            order = np.argsort(passing, kind="stable")  # the filtered-out drawn first
+            brush = self.brushes[passing[order].astype(np.intp)]
+        self.points.setData(x=result.gold[order], y=result.cosine[order], data=order, brush=brush)
 
     def pick_pair(self, pair: int) -> None:
         self.pair_clicked.emit(pair)
@@ -374,6 +454,12 @@ class RankBands(ResultChart):
             x=x, height=self.counts, width=0.7, brush=pg.mkBrush(POSITIVE), pen=pg.mkPen(None)
         )
         self.plot.addItem(self.bars)
+        #: The queries passing the filter per band, over all drawn faint.
+        self.passing_bars = pg.BarGraphItem(
+            x=x, height=self.counts, width=0.7, brush=pg.mkBrush(POSITIVE), pen=pg.mkPen(None)
+        )
+        self.passing_bars.hide()
+        self.plot.addItem(self.passing_bars)
         self.plot.getAxis("bottom").setTicks([list(zip(x.tolist(), self.labels))])
         self.plot.setXRange(-0.5, len(x) - 0.5, padding=0.02)
         self.plot.setYRange(0, max(1, int(self.counts.max())) * 1.05, padding=0)
@@ -381,6 +467,16 @@ class RankBands(ResultChart):
             "Queries by the rank of their partner among the other pool "
             "sentences. Click a bar to select its queries' sentences."
         )
+
+    def draw_passing(self, passing: np.ndarray | None) -> None:
+        self.bars.setOpts(brush=_faint(POSITIVE) if passing is not None else pg.mkBrush(POSITIVE))
+        if passing is None:
+            self.passing_bars.hide()
+            return
+        self.passing_bars.setOpts(
+            height=np.bincount(self.band[passing], minlength=len(self.counts))
+        )
+        self.passing_bars.show()
 
     def pick_band(self, b: int) -> None:
         """Emit the sentences of the queries in band ``b``: each query and its partner."""

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.result_items import passing_shown
 from sentspace.app.session import CorpusState, Session, version_note
 from sentspace.app.ui.charts.classification import GroupErrorBars
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
@@ -103,7 +104,31 @@ class ClassificationPanel(QWidget):
         layout.addLayout(buttons)
         #: The corpus shown, as it is now: a bar selects in it.
         self.corpus: Corpus | None = None
+        #: The filter's pass mask of the corpus shown (None: nothing filtered), and
+        #: whether the chart is yet to follow it (it changed while the panel was hidden).
+        self.passing_mask: np.ndarray | None = None
+        self._passing_due = False
         self._show_chart(None)
+
+    def set_passing(self, mask: np.ndarray | None) -> None:
+        """Draw faint the sentences of the chart that fail the filter (``mask``: the
+        corpus's pass mask; None: nothing filtered), once in view."""
+        self.passing_mask = mask
+        self._passing_due = True
+        if self.isVisible():
+            self._show_passing()
+
+    def _show_passing(self) -> None:
+        self._passing_due = False
+        if self.chart is not None:
+            self.chart.show_passing(
+                *passing_shown(self.chart.result, self.corpus, self.passing_mask)
+            )
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._passing_due:
+            self._show_passing()
 
     def follow(self, session: Session) -> None:
         """Show the classification of the run shown on the corpus shown (the session's
@@ -180,6 +205,7 @@ class ClassificationPanel(QWidget):
         self.picked_caption.clear()
         if self.chart is not None:
             self.chart.picked.connect(self._chart_picked)
+            self._show_passing()
             self.chart_box.layout().addWidget(self.chart)
         self.chart_box.setVisible(self.chart is not None)
         self.save_chart_button.setEnabled(self.chart is not None)

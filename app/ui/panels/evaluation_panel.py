@@ -40,6 +40,7 @@ from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
 from sentspace.app.export import write_csv, write_json
 from sentspace.app.mteb_results import arrange
+from sentspace.app.result_items import passing_shown
 from sentspace.app.results import SCORE_COLUMNS
 from sentspace.app.session import CorpusState, Session, describe_result, version_note
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
@@ -226,6 +227,10 @@ class EvaluationPanel(QWidget):
         layout.addLayout(buttons)
         self.results: list = []
         self.corpus: Corpus | None = None
+        #: The filter's pass mask of the corpus shown (None: nothing filtered), and
+        #: whether the chart is yet to follow it (it changed while the panel was hidden).
+        self.passing_mask: np.ndarray | None = None
+        self._passing_due = False
         self.set_corpus(None)
 
     def show_results(
@@ -258,6 +263,19 @@ class EvaluationPanel(QWidget):
         for row, (evaluation, result, _) in enumerate(self.results):
             self.history.item(row).setText(describe_result(result, evaluation, corpus))
         self._show_version(self.history.currentRow())
+
+    def set_passing(self, mask: np.ndarray | None) -> None:
+        """Draw faint the items of the chart shown whose sentences fail the filter
+        (``mask``: the corpus's pass mask; None: nothing filtered), once in view."""
+        self.passing_mask = mask
+        self._passing_due = True
+        if self.isVisible():
+            self._show_passing()
+
+    def _show_passing(self) -> None:
+        self._passing_due = False
+        if self.chart is not None and self.current is not None:
+            self.chart.show_passing(*passing_shown(self.current[1], self.corpus, self.passing_mask))
 
     def set_busy(self, busy: bool) -> None:
         """While another job runs, an evaluation asked for is queued after it."""
@@ -512,6 +530,7 @@ class EvaluationPanel(QWidget):
         self.chart = chart_for(evaluation, result)
         if self.chart is not None:
             self.chart.picked.connect(self._chart_picked)
+            self._show_passing()
             self.charts.addTab(self.chart, "Chart")
         shown = self.metric_choice.currentData()
         self.metric_choice.blockSignals(True)
@@ -536,6 +555,8 @@ class EvaluationPanel(QWidget):
         super().showEvent(event)
         if self._charts_due is not None:
             self._show_charts(*self._charts_due)
+        elif self._passing_due:
+            self._show_passing()
         # A result shown while the panel was hidden (a workspace opened) is placed now.
         QTimer.singleShot(0, self._place_split)
 

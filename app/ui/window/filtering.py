@@ -2,7 +2,8 @@
 session, and each change of the filter or of what its columns read (a corpus shown, a
 run, regions, an edit) is evaluated once in the core and handed to every view: the
 projection fades what fails it, the Corpus table lists only what passes, the
-neighbours mark what fails it, the panel's charts count under it."""
+neighbours mark what fails it, the panel's charts count under it, and the evaluation
+charts (the Evaluations and Classification tabs) draw faint the items it leaves out."""
 
 from __future__ import annotations
 
@@ -39,9 +40,11 @@ class Filtering:
         projection: ProjectionView,
         views,
         neighbours: NeighboursView,
+        result_panels: tuple = (),
     ) -> None:
+        """``result_panels``: panels of result charts, each with ``set_passing(mask)``."""
         self.session, self.panel, self.projection = session, panel, projection
-        self.views, self.neighbours = views, neighbours
+        self.views, self.neighbours, self.result_panels = views, neighbours, result_panels
         #: The pass mask of the corpus shown (None: nothing filtered).
         self.mask: np.ndarray | None = None
         #: Seconds the last update took, from the filter set to every view drawn.
@@ -145,3 +148,5 @@ class Filtering:
         if self.views.corpus_page.is_built:
             self.views.corpus_browser.set_passing(mask)
         self.neighbours.set_passing(mask)
+        for panel in self.result_panels:
+            panel.set_passing(mask)

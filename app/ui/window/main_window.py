@@ -144,7 +144,12 @@ class MainWindow(QMainWindow):
             "the projection, the Corpus table and the neighbours",
         )
         self.filtering = Filtering(
-            self.session, self.filter_panel, self.projection, self.views, self.neighbours_view
+            self.session,
+            self.filter_panel,
+            self.projection,
+            self.views,
+            self.neighbours_view,
+            (self.evaluation_panel, self.classification),
         )
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("main-split")
