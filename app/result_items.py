@@ -147,15 +147,9 @@ def _analogy_items(result: Any, corpus: Corpus) -> Items | None:
     sorted_cells, sorted_rows = cell_of_row[order], rows[order]
     start = np.searchsorted(sorted_cells, cells, side="left")
     count = np.searchsorted(sorted_cells, cells, side="right") - start
-    width = int(count.max(initial=0))
-    offsets = np.arange(width)
-    members = np.where(
-        offsets < count[:, None],
-        sorted_rows[np.minimum(start[:, None] + offsets, max(len(sorted_rows) - 1, 0))]
-        if len(sorted_rows)
-        else -1,
-        -1,
-    )
+    offsets = np.arange(int(count.max(initial=0)))
+    positions = np.minimum(start[:, None] + offsets, max(len(sorted_rows) - 1, 0))
+    members = np.where(offsets < count[:, None], sorted_rows[positions], -1)
     return Items(
         "analogy questions",
         np.column_stack([seed_of_group[np.asarray(result.cell_group)], members]),
@@ -209,13 +203,16 @@ def group_counts_among(result: Any, passing: np.ndarray) -> tuple[np.ndarray, np
     )
 
 
-def passing_shown(result: Any, corpus: Corpus | None, mask: np.ndarray | None):
+def passing_shown(
+    result: Any, corpus: Corpus | None, mask: np.ndarray | None
+) -> tuple[np.ndarray | None, str, str]:
     """What a chart of ``result`` shows of the filter ``mask`` of ``corpus``: (whether
     each item passes, "312 of 1,725 pairs pass the filter", the rule in words); (None,
     "", "") when nothing is filtered or the items are not known."""
-    passing = passing_items(result, corpus, mask) if corpus is not None else None
-    if passing is None:
+    if corpus is None or mask is None or len(mask) != len(corpus):
         return None, "", ""
     items = items_of(result, corpus)
-    assert items is not None
+    if items is None:
+        return None, "", ""
+    passing = items.passing(mask)
     return passing, items.caption(passing), items.rule
