@@ -47,12 +47,11 @@ def _faint(colour: str) -> QBrush:
 
 
 def _fade_curve(curve: pg.PlotDataItem, faded: bool) -> None:
-    """A result's whole curve faint behind the passing items' (or solid, unfiltered)."""
-    colour = pg.mkColor(POSITIVE)
-    if faded:
-        colour.setAlpha(70)
+    """A result's whole curve grey behind the passing items' (or in colour, unfiltered):
+    grey, since its points overlap and faint blue ones add up to blue again."""
+    colour = pg.mkColor(*FILTERED_OUT[:3], 160) if faded else pg.mkColor(POSITIVE)
     curve.setPen(pg.mkPen(colour, width=2))
-    curve.setSymbolBrush(colour)
+    curve.setSymbolBrush(pg.mkBrush(*FILTERED_OUT) if faded else pg.mkBrush(POSITIVE))
 
 
 class PrecisionRecallChart(ResultChart):
