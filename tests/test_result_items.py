@@ -9,14 +9,16 @@ from sklearn.metrics import precision_recall_curve
 from sentspace.app.columns import sentence_columns
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.costra import load_costra
+from sentspace.app.corpora.msrp import load_msrp
 from sentspace.app.evaluations.classification import run_classification
 from sentspace.app.evaluations.costra_offsets import evaluate_costra_offsets
-from sentspace.app.evaluations.detection import run_detection
+from sentspace.app.evaluations.detection import run_detection, run_learning_curve
 from sentspace.app.evaluations.histograms import run_histograms
 from sentspace.app.evaluations.ranking import run_ranking
 from sentspace.app.filters import Filter, FilterTable
 from sentspace.app.jobs import run_job
 from sentspace.app.result_items import (
+    accuracy_among,
     group_counts_among,
     histogram_counts,
     items_of,
@@ -42,10 +44,10 @@ def long_sentences(msrp):
     return filter_mask(msrp, "words > 20")
 
 
-def long_pairs_in_file(shared_data, split):
+def long_pairs_in_file(shared_data, split, folder="msrp"):
     """(first text, second text, quality) of the MSRP file's pairs whose two sentences
     both have more than 20 words, read from the file itself."""
-    lines = (shared_data / "msrp" / f"msr_paraphrase_{split}.txt").read_text("utf-8-sig")
+    lines = (shared_data / folder / f"msr_paraphrase_{split}.txt").read_text("utf-8-sig")
     found = []
     for line in lines.splitlines()[1:]:
         quality, _, _, text1, text2 = line.split("\t")
@@ -99,6 +101,23 @@ def test_histogram_counts_of_the_passing_pairs(msrp, long_sentences, shared_data
                 279,
             ]
         )
+
+
+def test_test_pairs_and_their_accuracy(tmp_path, shared_data):
+    # The first 200 training and 200 test pairs: a learning curve in a second.
+    for split, lines in (("train", 200), ("test", 200)):
+        source = shared_data / "msrp" / f"msr_paraphrase_{split}.txt"
+        kept = source.read_text(encoding="utf-8-sig").splitlines()[: lines + 1]
+        (tmp_path / source.name).write_text("\n".join(kept) + "\n", encoding="utf-8")
+    corpus = load_msrp(tmp_path)
+    result = run_job(
+        run_learning_curve(corpus, BagOfWords(), fractions=(0.5, 1.0), n_resamples=0, max_iter=200)
+    )
+    passing = passing_items(result, corpus, filter_mask(corpus, "words > 20"))
+    assert passing.sum() == len(long_pairs_in_file(tmp_path, "test", folder="")) > 0
+    assert items_of(result, corpus).caption(passing).endswith("of 200 test pairs pass the filter")
+    accuracy = accuracy_among(result, passing)
+    assert accuracy.tolist() == [result.correct[k][passing].mean() for k in range(2)]
 
 
 def test_a_query_passes_when_it_and_its_partner_do(msrp, long_sentences, shared_data):

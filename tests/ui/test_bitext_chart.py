@@ -1,6 +1,6 @@
 """The bitext chart on Multi30K test_2016_flickr (the full files): a point per query at
 its length and the rank of its translation, the median per length bin, and a click that
-selects the query's sentence."""
+selects the query's sentence; the queries a filter leaves out drawn grey."""
 
 import math
 
@@ -14,6 +14,7 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.multi30k import DATA_ENV
 from sentspace.app.evaluations.bitext import length_bins, run_bitext
 from sentspace.app.jobs import run_job
+from sentspace.app.result_items import passing_shown
 from sentspace.app.ui import charts
 from sentspace.app.ui.charts.bitext import MIN_CHART_HEIGHT, SPREAD, BitextLengthChart
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
@@ -65,7 +66,7 @@ def click(qtbot, chart, k):
     )
 
 
-def test_points_ranks_lengths_and_median_line(qtbot, bow_en_de):
+def test_points_ranks_lengths_and_median_line(qtbot, test_2016, bow_en_de):
     result = bow_en_de
     chart = shown(qtbot, charts.chart_for("bitext", result), SIZE)
     assert isinstance(chart, BitextLengthChart)
@@ -83,6 +84,15 @@ def test_points_ranks_lengths_and_median_line(qtbot, bow_en_de):
     assert len(set(colours)) == 2
     for d in (0, 1):
         assert len({c for c, e in zip(colours, direction) if e == d}) == 1
+    # Under a filter, the queries whose sentence or translation fails it are grey.
+    long = np.array([len(text.split()) > 12 for text in test_2016.texts])
+    chart.show_passing(*passing_shown(result, test_2016, long))
+    passing = long[result.query] & long[result.target]
+    drawn = chart.points.data["data"].astype(np.int64)
+    faint = np.array([brush.color().alpha() < 100 for brush in chart.points.data["brush"]])
+    assert np.array_equal(faint, ~passing[drawn]) and 0 < passing.sum() < 2000
+    assert chart.filter_note.text == f"{passing.sum():,} of 2,000 queries pass the filter"
+    chart.show_passing(None)
     # The median line steps over the length bins.
     bins = length_bins(result)
     xs, ys = chart.median_line.getData()
