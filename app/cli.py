@@ -4,6 +4,7 @@
     sentspace eval classification --corpus msrp-grouped --encoder bow [--json [PATH]]
     sentspace eval relatedness --corpus STS-FOLDER --encoder minilm --compare mteb-results/
     sentspace eval ranking --corpus msrp-grouped --journal edits.jsonl [--until RECORD]
+    sentspace eval relatedness --corpus SICK-FOLDER --where 'words > 12 and split == "test"'
     sentspace corpus info PATH
     sentspace encode --corpus msrp-grouped --encoder bow --out vectors.npy
     sentspace explain --encoder tfidf "sentence A" "sentence B"
@@ -47,6 +48,7 @@ from sentspace.app.distributed import (
 from sentspace.app.errors import InputError
 from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS, bitext
 from sentspace.app.evaluations.paired import PAIRED_TESTS, against_first
+from sentspace.app.evaluations.passing import FILTERABLE, check_filterable, passing
 from sentspace.app.export import export_matrix, json_text, write_json
 from sentspace.app.jobs import Progress, run_job
 from sentspace.app.mteb_results import (
@@ -179,6 +181,10 @@ def command_eval(args: argparse.Namespace) -> int:
     if args.evaluation in COMPARISONS and len(specs) < 2:
         raise InputError(f"{args.evaluation} compares encoders: give two or more --encoder")
     options = evaluation_options(args)
+    check_filterable(args.evaluation, args.where)
+    mask = passing(corpus, args.where)  # before any work: a bad expression stops here
+    if mask is not None:
+        options["where"] = args.where.strip()
     encoders = [build_encoder(spec, corpus) for spec in specs]
     imported = None
     if args.compare:
@@ -263,6 +269,8 @@ def command_eval(args: argparse.Namespace) -> int:
     )
     if edited:
         print(edited)
+    if mask is not None:
+        print(f"where {args.where.strip()}: {mask.sum():,} of {len(corpus):,} sentences pass")
     if note:
         print(note)
     print(summary_table(results))
@@ -1041,6 +1049,15 @@ def build_parser() -> argparse.ArgumentParser:
                 + f" (default {option.default})"
             ),
         )
+    evaluate.add_argument(
+        "--where",
+        default="",
+        metavar="EXPR",
+        help="evaluate only the items whose sentences all pass this filter expression "
+        "(the window's Filter panel's: 'words > 12 and split == \"test\"'): pairs, "
+        "queries and their pool, group members; "
+        f"{', '.join(FILTERABLE)}",
+    )
     evaluate.add_argument(
         "--json",
         nargs="?",

@@ -113,6 +113,34 @@ class Filter:
     def with_expression(self, expression: str) -> Filter:
         return replace(self, expression=expression.strip())
 
+    def as_expression(self, table: FilterTable) -> str:
+        """This filter as one expression of ``table``'s column names, which
+        ``sentspace eval --where`` takes: each range as ``low <= name <= high``, each
+        choice as ``name in [...]``, and the typed expression, joined by ``and``.
+        Raises InputError for a kept selection or an "(other)" bar, which name sentences
+        no expression of the columns can."""
+        parts = []
+        for condition in self.conditions:
+            if isinstance(condition, Kept):
+                raise InputError(
+                    "the filter keeps a selection, which names sentences by id: no "
+                    "expression of the columns gives it (drop the selection's chip)"
+                )
+            name = min((n for n, t in table.names.items() if t == condition.column), key=len)
+            if isinstance(condition, Range):
+                parts.append(f"{_exact(condition.low)} <= {name} <= {_exact(condition.high)}")
+            elif OTHER in condition.names:
+                raise InputError(
+                    f"the filter's {condition.label()!r} chooses the categories beyond the "
+                    f"top {TOP}, which an expression names one by one: choose them by name"
+                )
+            else:
+                names = ", ".join(json.dumps(n, ensure_ascii=False) for n in condition.names)
+                parts.append(f"{name} in [{names}]")
+        if self.expression:
+            parts.append(f"({self.expression})" if parts else self.expression)
+        return " and ".join(parts)
+
     def chips(self) -> list[tuple[str, str]]:
         """(column, or "" for the expression; its label), one per active condition."""
         chips = [(c.column, c.label()) for c in self.conditions]
@@ -151,6 +179,11 @@ class Filter:
 
 def _number(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.4g}"
+
+
+def _exact(value: float) -> str:
+    """A number as an expression writes it back exactly (no thousands separator)."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def identifier(title: str) -> str:
@@ -626,6 +659,29 @@ def state_columns(state: Any) -> list[Column]:
         faithfulness=exploration.faithfulness if exploration is not None else None,
         edits=annotations.edits if annotations is not None else (),
     )
+
+
+_corpus_tables: weakref.WeakKeyDictionary[Any, FilterTable] = weakref.WeakKeyDictionary()
+
+
+def corpus_table(corpus: Any) -> FilterTable:
+    """The columns of ``corpus`` alone (:func:`sentence_columns`: its groups as they
+    are, words, what its pairs say, its metadata; no run's regions, classification or
+    faithfulness), kept while the corpus lives. An evaluation's ``where`` reads these,
+    so ``sentspace eval --where`` computes the mask the window did."""
+    table = _corpus_tables.get(corpus)
+    if table is None:
+        table = _corpus_tables[corpus] = FilterTable(sentence_columns(corpus), corpus.ids)
+    return table
+
+
+def passing(corpus: Any, expression: str) -> np.ndarray:
+    """Whether each sentence of ``corpus`` passes ``expression`` on its own columns
+    (:func:`corpus_table`), read-only. Raises InputError naming the column (1-based)
+    and the problem of a bad expression."""
+    mask = corpus_table(corpus).evaluate(Filter(expression=expression.strip())).mask
+    mask.flags.writeable = False
+    return mask
 
 
 def table_of(state: Any) -> FilterTable:

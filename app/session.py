@@ -185,12 +185,15 @@ def edits_since(result: Any, corpus: Corpus) -> int | None:
 
 
 def describe_result(result: Any, evaluation: str, corpus: Corpus | None = None) -> str:
-    """A result's line in a results list; one computed before later edits of
-    ``corpus`` says so."""
+    """A result's line in a results list: of the sentences passing a filter, it says
+    which; one computed before later edits of ``corpus`` says so."""
     provenance = result.provenance
     note = version_note(result, corpus) if corpus is not None else ""
-    return f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}" + (
-        f" · {note}" if note else ""
+    where = provenance.parameters.get("where")
+    return (
+        f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
+        + (f" · where {where}" if where else "")
+        + (f" · {note}" if note else "")
     )
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "evaluations",
     "read_mteb",
     "mteb_model",
+    "where",
 ]
 
 

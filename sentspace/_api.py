@@ -27,7 +27,7 @@ import numpy as np
 from sentspace.app.cli import PRECOMPUTED, build_encoder, summary_table
 from sentspace.app.corpora import load_corpus as _load_spec
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.errors import EvaluationError
+from sentspace.app.errors import EvaluationError, InputError
 from sentspace.app.jobs import Progress, run_job
 from sentspace.models import DEFAULT_ENCODER
 from sentspace.models.base import Embeddings, Encoder
@@ -356,6 +356,7 @@ def evaluate(
     *,
     seed: int = 0,
     progress: ProgressLike = None,
+    where: str = "",
     **options: str,
 ):
     """Run the evaluation ``name`` (``sentspace eval NAME``) as the CLI does.
@@ -369,6 +370,9 @@ def evaluate(
         Comparisons of several encoders (``"agreement"``) take a list and return
         their one result.
     seed : the CLI's ``--seed``; the same seed gives the same numbers.
+    where : a filter expression (the CLI's ``--where``, see :func:`where`): only the
+        items whose sentences all pass it are evaluated (relatedness, classification,
+        ranking, detection); recorded in each result's parameters.
     **options : the evaluation's options (``sentspace.app.evaluations.OPTIONS``; e.g.
         relatedness's ``split="test"``), checked as the CLI checks them.
 
@@ -377,6 +381,9 @@ def evaluate(
     [0.4444, 0.4482]
     >>> results.paired["tfidf"].p_value < 0.05
     True
+    >>> long = evaluate("ranking", "msrp-grouped", "bow", where="words > 20")
+    >>> long.pool_size, len(long.rank), long.provenance.parameters["where"]
+    (416, 722, 'words > 20')
     """
     from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS  # noqa: PLC0415
     from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test  # noqa: PLC0415
@@ -396,6 +403,9 @@ def evaluate(
         if value not in offered[option].choices:
             raise ValueError(f"{option} must be one of {', '.join(offered[option].choices)}")
     corpus = load_corpus(corpus)
+    if where.strip():
+        _passing(corpus, where, name)
+        options["where"] = where.strip()
     single = not isinstance(encoders, (list, tuple))
     if not isinstance(encoders, (list, tuple)):
         models = [_encoder(encoders, corpus, "encoders")]
@@ -422,6 +432,43 @@ def evaluate(
         except EvaluationError as error:
             paired[other.provenance.encoder_name] = str(error)
     return Results(results, paired, note)
+
+
+def where(corpus: CorpusLike, expression: str) -> np.ndarray:
+    """Whether each sentence of ``corpus`` passes the filter ``expression``: a boolean
+    array, one per sentence. The expression is the window's Filter panel's and
+    ``sentspace eval --where``'s: comparisons of the corpus's columns (``words``,
+    ``split``, ``label``, ``score``, the group, its size, metadata) joined by ``and``,
+    ``or``, ``not``, with ``in [...]``; a bad one raises ValueError naming its column
+    (position) and the problem. :func:`evaluate` takes it as ``where=``.
+
+    >>> corpus = load_corpus("msrp-grouped")
+    >>> long = where(corpus, "words > 20")
+    >>> int(long.sum()), len(long)
+    (416, 859)
+    >>> int(where(corpus, "words > 20 and group_size >= 4").sum())
+    59
+    >>> where(corpus, "words => 20")
+    Traceback (most recent call last):
+    ...
+    ValueError: expression: filter expression, column 7: invalid syntax; compare with ==
+    """
+    return _passing(load_corpus(corpus), expression, None).copy()
+
+
+def _passing(corpus: Corpus, expression: str, evaluation: str | None) -> np.ndarray:
+    """:func:`where`'s mask, the filter's InputError (and, for ``evaluation``, one
+    that does not take a filter) as a ValueError naming the argument."""
+    from sentspace.app.evaluations.passing import check_filterable, passing  # noqa: PLC0415
+
+    argument = "expression" if evaluation is None else "where"
+    try:
+        if evaluation is not None:
+            check_filterable(evaluation, expression)
+        mask = passing(corpus, expression)
+    except InputError as error:
+        raise ValueError(f"{argument}: {error}") from None
+    return mask if mask is not None else np.ones(len(corpus), dtype=bool)
 
 
 def _distinct_names(models: list[Encoder]) -> None:
@@ -757,4 +804,5 @@ __all__ = [
     "evaluations",
     "read_mteb",
     "mteb_model",
+    "where",
 ]

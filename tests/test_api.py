@@ -27,6 +27,7 @@ PUBLIC = {
     "evaluations",
     "read_mteb",
     "mteb_model",
+    "where",
 }
 
 

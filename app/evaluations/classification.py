@@ -21,9 +21,9 @@ import numpy as np
 # scikit-learn is imported inside run_classification: importing it pulls scipy.stats
 # and pandas (about 1 s), too slow for the GUI's start, which imports every evaluation.
 from sentspace.app.cache import encode_corpus
-from sentspace.app.corpora.model import Corpus
+from sentspace.app.corpora.model import Corpus, Grouping
 from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations import passing, statistics
 from sentspace.app.evaluations.statistics import format_ci
 from sentspace.app.jobs import Job, Progress
 from sentspace.app.neighbours import fitted_on_training_side
@@ -148,23 +148,32 @@ SVM_LIMIT = 200_000_000
 
 
 def evaluable_groups(
-    corpus: Corpus, min_group_size: int
+    corpus: Corpus, min_group_size: int, where: str = ""
 ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    """(sentence indices, group labels, group names) of groups with enough members.
+    """(sentence indices, group labels, group names) of groups with enough members
+    that pass ``where`` (a filter expression; the others are left out).
 
     Raises EvaluationError, before any work, when the corpus has no groups or too few
-    groups remain.
+    groups remain; InputError for a bad ``where``.
     """
     if corpus.groups is None:
         raise EvaluationError(
             f"classification needs paraphrase groups, and corpus {corpus.name!r} has none"
         )
-    groups = corpus.groups.restricted(min_group_size)
+    groups = corpus.groups
+    mask = passing.passing(corpus, where)
+    if mask is not None:
+        kept = mask[groups.sentence_index]
+        groups = Grouping(
+            groups.kind, groups.sentence_index[kept], groups.group_index[kept], groups.names
+        )
+    groups = groups.restricted(min_group_size)
     if groups.n_groups < 2:
         raise EvaluationError(
             f"classification needs at least 2 groups of {min_group_size} "
             f"or more sentences; corpus {corpus.name!r} has "
             f"{groups.n_groups}"
+            + (f" of sentences that pass {where.strip()!r}" if mask is not None else "")
         )
     size = groups.n_groups * len(groups.sentence_index)
     if size > SVM_LIMIT:
@@ -196,6 +205,7 @@ def run_classification(
     embeddings: Embeddings | None = None,
     n_resamples: int = statistics.DEFAULT_RESAMPLES,
     confidence: float = 0.95,
+    where: str = "",
 ) -> Job[ClassificationResult]:
     """Cross-validated linear-SVM accuracy at recovering paraphrase groups.
 
@@ -213,8 +223,10 @@ def run_classification(
         does not learn from data (its vocabulary's extra words get no SVM weight).
     n_resamples, confidence : the mean accuracy's bootstrap interval over whole groups;
         0 resamples turns it off.
+    where : a filter expression: only the sentences that pass it are classified (and,
+        as any evaluated sentences, fit an encoder that does not learn from data).
     """
-    sentences, labels, names = evaluable_groups(corpus, min_group_size)
+    sentences, labels, names = evaluable_groups(corpus, min_group_size, where)
     if np.bincount(labels).min() < n_folds:
         raise EvaluationError(
             f"every group needs at least {n_folds} sentences for {n_folds}-fold cross-validation"
@@ -287,6 +299,7 @@ def run_classification(
             confidence=confidence,
             classifier="LinearSVC(class_weight='balanced')",
             refit_per_fold=shared_embeddings is None,
+            **passing.parameters(where),
         ),
         group_names=names,
         sentence_index=sentences,

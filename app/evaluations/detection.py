@@ -23,7 +23,7 @@ import numpy as np
 from sentspace.app.cache import encode_corpus, encode_rows
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations import passing, statistics
 from sentspace.app.evaluations.statistics import format_ci
 from sentspace.app.evaluations.transfer import fit_logistic, pair_features
 from sentspace.app.jobs import Job, Progress
@@ -42,9 +42,12 @@ LEARNING_CURVE = "learning-curve"
 DEFAULT_FRACTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 
 
-def binary_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None) -> np.ndarray:
-    """Indices of the pairs labelled 0 or 1 in ``splits`` (None: all). Raises
-    EvaluationError, before any work, unless both labels occur."""
+def binary_pairs(
+    corpus: Corpus, splits: tuple[str, ...] | None = None, where: str = ""
+) -> np.ndarray:
+    """Indices of the pairs labelled 0 or 1 in ``splits`` (None: all) whose two
+    sentences pass ``where``. Raises EvaluationError, before any work, unless both
+    labels occur; InputError for a bad ``where``."""
     pairs = corpus.pairs
     if pairs is None:
         raise EvaluationError(
@@ -58,6 +61,9 @@ def binary_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None) -> np.nd
                 f"corpus {corpus.name!r} has no split {', '.join(sorted(unknown))}"
             )
         keep &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
+    mask = passing.passing(corpus, where)
+    if mask is not None:
+        keep &= mask[pairs.first] & mask[pairs.second]
     if (
         pairs.label_names
         or np.any(pairs.label > 1)
@@ -66,6 +72,7 @@ def binary_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None) -> np.nd
         raise EvaluationError(
             f"paraphrase detection needs pairs labelled 1 (paraphrase) "
             f"and 0 (not), and corpus {corpus.name!r} has no such mix"
+            + (f" of pairs whose sentences pass {where.strip()!r}" if mask is not None else "")
         )
     return np.flatnonzero(keep)
 
@@ -167,13 +174,15 @@ def evaluate_detection(
     n_resamples: int = statistics.DEFAULT_RESAMPLES,
     confidence: float = 0.95,
     seed: int = 0,
+    where: str = "",
 ) -> DetectionResult:
     """Zero-shot detection on precomputed embeddings (shape (len(corpus), dim)).
 
     ``splits`` selects pairs (None: every labelled pair; nothing is trained, so the test
-    split alone is not required). ``n_resamples`` 0 turns the bootstrap interval off.
+    split alone is not required), ``where`` (a filter expression) those whose two
+    sentences pass it. ``n_resamples`` 0 turns the bootstrap interval off.
     """
-    pair_index = binary_pairs(corpus, splits)
+    pair_index = binary_pairs(corpus, splits, where)
     pairs = corpus.pairs
     assert pairs is not None, "binary_pairs checked"
     first, second = pairs.first[pair_index], pairs.second[pair_index]
@@ -194,6 +203,7 @@ def evaluate_detection(
             seed=seed,
             score="cosine",
             zero_vectors="cosine 0, counted",
+            **passing.parameters(where),
         ),
         pair_index=pair_index,
         pair_id=pairs.names(corpus.ids, pair_index),
@@ -221,13 +231,14 @@ def run_detection(
     splits: tuple[str, ...] | None = None,
     n_resamples: int = statistics.DEFAULT_RESAMPLES,
     confidence: float = 0.95,
+    where: str = "",
 ) -> Job[DetectionResult]:
     """Encode the corpus and run :func:`evaluate_detection` (same parameters); an encoder
     that learns from labelled pairs trains on the pairs outside ``splits`` (default: on
-    "train", the other splits evaluated)."""
-    binary_pairs(corpus, splits)
+    "train", the other splits evaluated), whatever ``where`` keeps of them."""
+    binary_pairs(corpus, splits, where)
     splits, training = held_out_pairs(corpus, encoder, splits, NAME)
-    evaluated = binary_pairs(corpus, splits)
+    evaluated = binary_pairs(corpus, splits, where)
     # Only the sentences the evaluated pairs read are encoded.
     embeddings = yield from encode_rows(
         corpus,
@@ -245,6 +256,7 @@ def run_detection(
         n_resamples=n_resamples,
         confidence=confidence,
         seed=seed,
+        where=where,
     )
 
 

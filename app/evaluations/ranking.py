@@ -37,10 +37,10 @@ from typing import Any
 import numpy as np
 
 from sentspace.app.ann import Search, choose, iter_knn
-from sentspace.app.cache import encode_corpus
+from sentspace.app.cache import encode_corpus, encode_rows
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations import passing, statistics
 from sentspace.app.evaluations.statistics import format_ci
 from sentspace.app.jobs import Job
 from sentspace.app.neighbours import (
@@ -252,24 +252,40 @@ def has_paraphrase_groups(corpus: Corpus) -> bool:
 
 
 def ranking_queries(
-    corpus: Corpus, splits: tuple[str, ...] | None = None
+    corpus: Corpus, splits: tuple[str, ...] | None = None, where: str = ""
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """(pair index, query sentence, target sentence, pairs skipped as self-pairs).
 
     Each positive pair (a, b) gives the queries a -> b and b -> a. A corpus without
     labelled paraphrase pairs gives :func:`group_queries` instead, pair index -1.
+    With ``where`` (a filter expression), only the queries whose two sentences pass it.
     Raises EvaluationError, before any work, when the corpus has neither or a split is
-    unknown.
+    unknown; InputError for a bad ``where``.
     """
-    pair_index, _, query, target, n_self = _named_queries(corpus, splits)
+    pair_index, _, query, target, n_self = _named_queries(corpus, splits, where)
     return pair_index, query, target, n_self
 
 
 def _named_queries(
-    corpus: Corpus, splits: tuple[str, ...] | None
+    corpus: Corpus, splits: tuple[str, ...] | None, where: str = ""
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """:func:`ranking_queries` with, second, how the dataset names each query's pair (or
     group)."""
+    mask = passing.passing(corpus, where)
+    if mask is None:
+        return _all_queries(corpus, splits)
+    pair_index, pair_id, query, target, n_self = _all_queries(corpus, splits)
+    kept = mask[query] & mask[target]
+    if not kept.any():
+        raise EvaluationError(
+            f"{NAME} where {where.strip()}: no query and its partner both pass the filter"
+        )
+    return pair_index[kept], pair_id[kept], query[kept], target[kept], n_self
+
+
+def _all_queries(
+    corpus: Corpus, splits: tuple[str, ...] | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     pairs = corpus.pairs
     if pairs is None or not pairs.has_paraphrase_labels:
         if not has_paraphrase_groups(corpus):
@@ -357,6 +373,7 @@ def iter_evaluate_ranking(
     confidence: float = 0.95,
     seed: int = 0,
     search: str = "auto",
+    where: str = "",
 ) -> Job[RankingResult]:
     """Paraphrase ranking of precomputed embeddings (shape (len(corpus), dim)).
 
@@ -376,19 +393,28 @@ def iter_evaluate_ranking(
         measured on.
     search : "auto", "exact" or "ann" (:func:`sentspace.app.ann.iter_knn`; see the module
         docstring for what an approximate ranking measures).
+    where : a filter expression: the pool is the sentences that pass it, and the
+        queries those whose two sentences do (only those rows of ``embeddings`` are read).
     """
     if ties not in TIES:
         raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
-    pair_index, pair_id, query, target, n_self = _named_queries(corpus, splits)
+    pair_index, pair_id, query, target, n_self = _named_queries(corpus, splits, where)
     unit = normalise(embeddings)
+    # ``at``: the query and its partner as rows of the pool.
+    query_at, target_at = query, target
+    mask = passing.passing(corpus, where)
+    if mask is not None:
+        pool = np.flatnonzero(mask)
+        unit = Normalised(unit.matrix[pool], unit.degenerate[pool])
+        query_at, target_at = np.searchsorted(pool, query), np.searchsorted(pool, target)
     # The query's own row is not a candidate: ranks are among the other pool sentences.
     if choose(unit, search) == "exact":
-        queries = Normalised(unit.matrix[query], unit.degenerate[query])
+        queries = Normalised(unit.matrix[query_at], unit.degenerate[query_at])
         rank, similarity = yield from iter_target_ranks(
             queries,
             unit,
-            target,
-            exclude=query,
+            target_at,
+            exclude=query_at,
             ties=ties,
             tie_tolerance=tie_tolerance,
             memory_mb=memory_mb,
@@ -396,7 +422,7 @@ def iter_evaluate_ranking(
         how = Search("exact", max(ks))
     else:
         rank, similarity, how = yield from _approximate_ranks(
-            unit, query, target, max(ks), ties, tie_tolerance, search, seed
+            unit, query_at, target_at, max(ks), ties, tie_tolerance, search, seed
         )
     metrics: dict[str, statistics.MetricInputs] = {
         f"accuracy@{k}": (statistics.mean, (rank <= k).astype(np.float64), None) for k in ks
@@ -418,9 +444,12 @@ def iter_evaluate_ranking(
             n_resamples=n_resamples,
             confidence=confidence,
             seed=seed,
-            pool="every corpus sentence except the query",
+            pool="every corpus sentence"
+            + (" that passes the filter" if mask is not None else "")
+            + " except the query",
+            **passing.parameters(where),
         ),
-        pool_size=len(corpus),
+        pool_size=unit.shape[0],
         ks=tuple(ks),
         ties=ties,
         pair_index=pair_index,
@@ -431,7 +460,7 @@ def iter_evaluate_ranking(
         target_id=ids[target],
         rank=rank,
         similarity=similarity.astype(np.float64),
-        degenerate_query=unit.degenerate[query],
+        degenerate_query=unit.degenerate[query_at],
         n_degenerate_sentences=unit.n_degenerate,
         n_self_pairs=n_self,
         ci=statistics.cis(
@@ -512,12 +541,19 @@ def run_ranking(
     n_resamples: int = statistics.DEFAULT_RESAMPLES,
     confidence: float = 0.95,
     search: str = "auto",
+    where: str = "",
 ) -> Job[RankingResult]:
-    """Encode the corpus and run :func:`iter_evaluate_ranking` (same parameters)."""
+    """Encode the corpus (with ``where``, the sentences that pass it) and run
+    :func:`iter_evaluate_ranking` (same parameters)."""
     if ties not in TIES:
         raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
-    ranking_queries(corpus, splits)
-    embeddings = yield from encode_corpus(corpus, encoder)
+    ranking_queries(corpus, splits, where)
+    mask = passing.passing(corpus, where)
+    embeddings = yield from (
+        encode_corpus(corpus, encoder)
+        if mask is None
+        else encode_rows(corpus, encoder, np.flatnonzero(mask))
+    )
     return (
         yield from iter_evaluate_ranking(
             corpus,
@@ -532,5 +568,6 @@ def run_ranking(
             confidence=confidence,
             seed=seed,
             search=search,
+            where=where,
         )
     )

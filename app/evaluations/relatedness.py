@@ -23,7 +23,7 @@ import numpy as np
 from sentspace.app.cache import encode_rows
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations import statistics
+from sentspace.app.evaluations import passing, statistics
 from sentspace.app.evaluations.statistics import format_ci
 from sentspace.app.jobs import Job
 from sentspace.app.neighbours import (
@@ -190,11 +190,14 @@ class RelatednessResult(Result):
         }
 
 
-def scored_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None) -> tuple[np.ndarray, int]:
-    """(indices of the scored pairs in ``splits``, number of unscored pairs skipped).
+def scored_pairs(
+    corpus: Corpus, splits: tuple[str, ...] | None = None, where: str = ""
+) -> tuple[np.ndarray, int]:
+    """(indices of the scored pairs in ``splits`` whose sentences pass ``where``,
+    number of unscored pairs skipped).
 
     Raises EvaluationError, before any work, when the corpus has no pairs, a split is
-    unknown, or no pair has a score.
+    unknown, or no pair has a score; InputError for a bad ``where``.
     """
     pairs = corpus.pairs
     if pairs is None or len(pairs) == 0:
@@ -211,11 +214,16 @@ def scored_pairs(corpus: Corpus, splits: tuple[str, ...] | None = None) -> tuple
                 f"{', '.join(sorted(set(pairs.split)))})"
             )
         selected &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
+    mask = passing.passing(corpus, where)
+    if mask is not None:
+        selected &= mask[pairs.first] & mask[pairs.second]
     scored = selected & np.isfinite(pairs.score)
     if not scored.any():
         raise EvaluationError(
             f"{NAME} needs gold similarity scores, and no selected pair "
-            f"of corpus {corpus.name!r} has one"
+            f"of corpus {corpus.name!r}"
+            + (f" whose sentences pass {where.strip()!r}" if mask is not None else "")
+            + " has one"
         )
     return np.flatnonzero(scored), int(np.sum(selected & ~scored))
 
@@ -319,6 +327,7 @@ def evaluate_relatedness(
     n_resamples: int = statistics.DEFAULT_RESAMPLES,
     confidence: float = 0.95,
     seed: int = 0,
+    where: str = "",
 ) -> RelatednessResult:
     """Relatedness of precomputed embeddings (shape (len(corpus), dim)).
 
@@ -335,8 +344,10 @@ def evaluate_relatedness(
         (floor(min), ceil(max)) of the evaluated scores: (1, 5) for SICK, (0, 5) for STS.
     n_resamples, confidence : bootstrap intervals of the correlations; 0 turns them off.
     seed : seeds the bootstrap.
+    where : a filter expression: only the pairs whose two sentences pass it
+        (:mod:`sentspace.app.evaluations.passing`).
     """
-    pair_index, n_unscored = scored_pairs(corpus, splits)
+    pair_index, n_unscored = scored_pairs(corpus, splits, where)
     pairs = corpus.checked_pairs
     first, second = pairs.first[pair_index], pairs.second[pair_index]
     gold = pairs.score[pair_index]
@@ -389,6 +400,7 @@ def evaluate_relatedness(
             seed=seed,
             correlations="scipy.stats spearmanr/pearsonr",
             zero_vectors="cosine 0, counted",
+            **passing.parameters(where),
         ),
         pair_index=pair_index,
         pair_id=pairs.names(corpus.ids, pair_index),
@@ -422,6 +434,7 @@ def run_relatedness(
     gold_range: tuple[float, float] | None = None,
     n_resamples: int = statistics.DEFAULT_RESAMPLES,
     confidence: float = 0.95,
+    where: str = "",
 ) -> Job[RelatednessResult]:
     """Encode the corpus and run :func:`evaluate_relatedness` (same parameters) on the
     pairs of ``splits`` or, when None, of the ``split`` choice
@@ -431,7 +444,8 @@ def run_relatedness(
     the pairs outside the evaluated splits, so it never sees an evaluated pair.
     ``similarity`` "learned" (:data:`SIMILARITIES`) scores each pair by a classifier
     trained on the scored pairs outside the evaluated splits (SICK's train and trial
-    for its test split)."""
+    for its test split). ``where`` (a filter expression) keeps the evaluated pairs whose
+    two sentences pass it; what is trained is chosen as without it."""
     if similarity not in SIMILARITIES:
         raise EvaluationError(
             f"similarity must be one of {', '.join(SIMILARITIES)}, not {similarity!r}"
@@ -451,7 +465,7 @@ def run_relatedness(
                 f"{MIN_LEARNED_FROM} needed): evaluate its test split"
             )
     splits, training = held_out_pairs(corpus, encoder, splits, NAME)
-    evaluated, _ = scored_pairs(corpus, splits)
+    evaluated, _ = scored_pairs(corpus, splits, where)
     # Only the sentences the scored pairs read are encoded (STS-B test: 2,552 of 15,457).
     read = evaluated if learned_from is None else np.concatenate([evaluated, learned_from])
     embeddings = yield from encode_rows(
@@ -472,4 +486,5 @@ def run_relatedness(
         n_resamples=n_resamples,
         confidence=confidence,
         seed=seed,
+        where=where,
     )

@@ -1,0 +1,125 @@
+"""Evaluations of the sentences that pass a filter (``where``): on the real SICK and
+MSRP files, the items kept are those an independent reading of the files counts, the
+number is the one computed by hand on them, only their sentences are encoded, and the
+expression is recorded; evaluations that cannot be restricted say so by name."""
+
+import csv
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import sentspace
+from sentspace.app.corpora import load_corpus
+from sentspace.app.errors import InputError
+from sentspace.app.evaluations import EVALUATIONS
+from sentspace.app.evaluations.passing import FILTERABLE, UNFILTERABLE
+from sentspace.app.jobs import run_job
+from sentspace.models import make_encoder
+from sentspace.models.base import fitted_copy
+
+LONG = "words > 12"
+
+
+@pytest.fixture(scope="module")
+def sick(shared_data):
+    return load_corpus(shared_data / "sick")
+
+
+class Recording:
+    """A model of your own that says which sentences it was asked to encode."""
+
+    def __init__(self):
+        self.encoded: list[str] = []
+
+    def encode(self, texts, **options):
+        self.encoded += texts
+        return np.array([[len(text), text.count(" ") + 1.0] for text in texts])
+
+
+def long_test_pairs(path):
+    """SICK's test pairs whose two sentences have more than 12 words, read from the file."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        return [
+            (row["pair_ID"], row["sentence_A"], row["sentence_B"], float(row["relatedness_score"]))
+            for row in rows
+            if len(row["sentence_A"].split()) > 12 and len(row["sentence_B"].split()) > 12
+        ]
+
+
+def test_relatedness_of_long_sentences_is_bow_on_those_pairs_by_hand(sick, shared_data):
+    result = run_job(
+        EVALUATIONS["relatedness"][0](sick, make_encoder("bow"), seed=0, split="test", where=LONG)
+    )
+    expected = long_test_pairs(shared_data / "sick" / "SICK_test_annotated.txt")
+    assert len(expected) == result.pooled.n_pairs == 553 < 4927
+    assert sorted(result.pair_id.tolist()) == sorted(pair for pair, *_ in expected)
+    assert result.provenance.parameters["where"] == LONG
+    assert result.evaluated == "test 553"
+    # By hand: bow fitted on every sentence of SICK, as the evaluation fits it.
+    bow = run_job(fitted_copy(make_encoder("bow"), sick.texts))
+    a = bow.encode([text for _, text, _, _ in expected])
+    b = bow.encode([text for _, _, text, _ in expected])
+    a, b = (np.asarray(m.todense() if hasattr(m, "todense") else m, float) for m in (a, b))
+    cosine = (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+    cosine = np.round(cosine, 12)  # pairs of equal counts tie exactly, as they should
+    by_hand = stats.spearmanr(cosine, [gold for *_, gold in expected]).statistic
+    assert result.pooled.spearman == pytest.approx(by_hand, abs=1e-9)
+    assert round(result.pooled.spearman, 4) == 0.5838
+
+
+def test_only_the_sentences_of_the_kept_pairs_are_encoded(sick):
+    model = Recording()
+    result = sentspace.evaluate("relatedness", sick, model, split="test", where=LONG)
+    pairs = sick.checked_pairs
+    read = np.union1d(pairs.first[result.pair_index], pairs.second[result.pair_index])
+    assert sorted(model.encoded) == sorted(sick.texts[k] for k in read)
+    assert all(len(text.split()) > 12 for text in model.encoded)
+
+
+def test_ranking_ranks_within_the_passing_pool(shared_data):
+    corpus = load_corpus("msrp-grouped")
+    model = Recording()
+    result = sentspace.evaluate("ranking", corpus, model, where="words > 20")
+    long = [len(text.split()) > 20 for text in corpus.texts]
+    groups = corpus.checked_groups
+    members = [
+        sum(long[s] for s in groups.members(g)) for g in range(groups.n_groups)
+    ]  # the passing members of each group: m of them give m(m - 1) queries
+    assert len(result.rank) == sum(m * (m - 1) for m in members) == 722
+    assert result.pool_size == sum(long) == len(model.encoded) == 416
+    assert all(long[q] and long[t] for q, t in zip(result.query, result.target))
+    assert result.rank.max() <= result.pool_size - 1
+
+
+def test_classification_keeps_groups_with_three_passing_members():
+    corpus = load_corpus("msrp-grouped")
+    result = sentspace.evaluate("classification", corpus, "bow", where="words > 20")
+    groups = corpus.checked_groups
+    long = np.array([len(text.split()) > 20 for text in corpus.texts])
+    kept = [groups.members(g)[long[groups.members(g)]] for g in range(groups.n_groups)]
+    kept = [members for members in kept if len(members) >= 3]
+    assert len(result.group_names) == len(kept)
+    assert sorted(result.sentence_index.tolist()) == sorted(np.concatenate(kept).tolist())
+
+
+def test_detection_keeps_the_pairs_of_two_passing_sentences(shared_data):
+    path = shared_data / "msrp" / "msr_paraphrase_test.txt"
+    result = sentspace.evaluate("detection", str(path), "bow", where="words > 20")
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))[1:]
+    long = [row for row in rows if len(row[3].split()) > 20 and len(row[4].split()) > 20]
+    assert len(result.pair_index) == len(long)
+    assert int(result.label.sum()) == sum(row[0] == "1" for row in long)
+
+
+def test_a_bad_expression_and_an_evaluation_without_items_are_named(sick):
+    bow = make_encoder("bow")
+    with pytest.raises(InputError, match=r"column 1 \('wordz'\): no column is called wordz"):
+        run_job(EVALUATIONS["relatedness"][0](sick, bow, where="wordz > 3"))
+    for name, reason in UNFILTERABLE.items():
+        with pytest.raises(ValueError, match=f"^where: {name} cannot be restricted") as error:
+            sentspace.evaluate(name, sick, ["bow", "tfidf"], where=LONG)
+        assert reason in str(error.value) and ", ".join(FILTERABLE) in str(error.value)
+    assert set(FILTERABLE) | set(UNFILTERABLE) >= set(EVALUATIONS)
