@@ -7,6 +7,7 @@ import json
 import re
 import shlex
 
+import numpy as np
 import pytest
 
 from sentspace.app.annotations.history import History
@@ -18,6 +19,7 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.evaluations import EVALUATIONS
 from sentspace.app.evaluations.paired import paired_tests_of_runs
 from sentspace.app.explore import explore
+from sentspace.app.filters import passing
 from sentspace.app.jobs import run_job
 from sentspace.app.listing import first_groups
 from sentspace.app.session import Session
@@ -527,4 +529,43 @@ def test_a_reproduce_command_carries_the_pyramid_data_and_readings():
         "/duc pyramids",
         "labels",
         "within-pyramid",
+    )
+
+
+def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
+    shared_data, tmp_path, capsys
+):
+    """Relatedness of the sentences passing a filter, on an edited corpus: the command
+    shown carries ``--where``, quoted, and prints the same numbers; a workspace keeps it;
+    a bad expression exits 2 with the filter's own message."""
+    from sentspace.app.session import describe_result, restore_session
+    from sentspace.app.workspace import load_workspace, save_workspace
+
+    spec = str(shared_data / "sick" / "SICK_trial.txt")
+    session, state = edited_state(spec, rescore, tmp_path)
+    where = 'words > 8 and label != "CONTRADICTION"'
+    run = run_job(
+        state.evaluation("relatedness", ["bow"], [make_encoder("bow")], 0, {"where": where})
+    )
+    session.add_evaluation(state.spec, run)
+    assert f" --where {shlex.quote(where)}" in run.command and "--journal" in run.command
+    assert describe_result(run.result, "relatedness").endswith(f" · where {where}")
+    [cli] = printed(run.command, capsys)
+    same_numbers(cli, run.result)
+    assert cli["provenance"]["parameters"]["where"] == where
+    assert 0 < cli["n_pairs"] < 500
+    assert main(shlex.split(run.command)[1:]) == 0
+    passed = int(np.count_nonzero(passing(state.corpus, where)))
+    assert f"where {where}: {passed:,} of {len(state.corpus):,} sentences pass" in (
+        capsys.readouterr().out
+    )
+
+    path = save_workspace(session.to_workspace(), tmp_path / "study", remember=False)
+    restored = run_job(restore_session(load_workspace(path), path)).states[state.spec]
+    assert restored.evaluations[-1].command == run.command
+
+    assert main(["eval", "relatedness", "--corpus", spec, "--where", "words >"]) == 2
+    assert capsys.readouterr().err == (
+        "sentspace: error: filter expression, column 8: it ends too early "
+        "(a value or condition is missing)\n"
     )
