@@ -7,7 +7,16 @@ import pytest
 
 from sentspace.app.columns import sentence_columns
 from sentspace.app.errors import InputError
-from sentspace.app.filters import OTHER, Chosen, Filter, FilterTable, Range, table_of
+from sentspace.app.filters import (
+    OTHER,
+    Chosen,
+    Filter,
+    FilterTable,
+    Kept,
+    Range,
+    passing,
+    table_of,
+)
 
 
 @pytest.fixture(scope="module")
@@ -275,3 +284,23 @@ def test_charts_that_say_nothing_are_not_drawn_but_still_filter():
         assert title in table.charts and title not in drawn, title
     chosen = Filter(expression='image == "1000092795.jpg"')
     assert table.evaluate(chosen).count == 5
+
+
+def test_a_filter_written_as_an_expression_passes_the_same_sentences(sick, table):
+    """What ``sentspace eval --where`` is given for the window's filter: brushed ranges
+    (fractional ends too), chosen bars and the typed expression, one expression."""
+    chosen = Filter(
+        (Range("Words", 9, 12.5), Chosen("Pair label", ("NEUTRAL", "ENTAILMENT + NEUTRAL"))),
+        'pairs >= 2 or split == "test"',
+    )
+    written = chosen.as_expression(table)
+    assert written == (
+        '9 <= words <= 12.5 and label in ["NEUTRAL", "ENTAILMENT + NEUTRAL"] '
+        'and (pairs >= 2 or split == "test")'
+    )
+    mask = passing(sick, written)
+    assert np.array_equal(mask, table.evaluate(chosen).mask) and 0 < mask.sum() < len(sick)
+    with pytest.raises(InputError, match="categories beyond the top 10"):
+        Filter((Chosen("Pair label", (OTHER,)),)).as_expression(table)
+    with pytest.raises(InputError, match="keeps a selection"):
+        Filter((Kept(("1",)),)).as_expression(table)
