@@ -11,6 +11,7 @@ it.
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QGridLayout,
     QHBoxLayout,
@@ -37,8 +39,11 @@ from PySide6.QtWidgets import (
 
 from sentspace.app.commands import comparison_command
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
+from sentspace.app.evaluations.passing import FILTERABLE
 from sentspace.app.export import write_csv, write_json
+from sentspace.app.filters import table_of, usable
 from sentspace.app.mteb_results import arrange
 from sentspace.app.result_items import passing_shown
 from sentspace.app.results import SCORE_COLUMNS
@@ -67,7 +72,8 @@ class EvaluationPanel(QWidget):
     Signals
     -------
     run_requested(str, dict) : the user asked to run the named evaluation with these
-        options (keyword: value, ``sentspace.app.evaluations.OPTIONS``).
+        options (keyword: value, ``sentspace.app.evaluations.OPTIONS``, and ``where``:
+        the corpus's filter as an expression, when only what passes it is wanted).
     items_selected(list) : sentence indices (into the current corpus) behind a clicked
         chart element; a pair stands for both its sentences.
     import_requested(str) : read the MTEB result file or results folder at this path
@@ -91,6 +97,12 @@ class EvaluationPanel(QWidget):
         self.run_button.clicked.connect(
             lambda: self.run_requested.emit(self.choice.currentData(), self.option_values())
         )
+        #: Evaluate only the items whose sentences pass the corpus's filter, written
+        #: as the expression ``--where`` takes (``filter_expression``; "" for none).
+        self.only_passing = QCheckBox("Only passing the filter")
+        self.filter_expression = ""
+        #: Why it is not offered ("" when it can be).
+        self._no_expression = "The corpus has no filter"
         #: One combo per option of the chosen evaluation, by keyword.
         self.option_choices: dict[str, QComboBox] = {}
         #: The evaluation the option combos were built for.
@@ -199,6 +211,7 @@ class EvaluationPanel(QWidget):
 
         top = QHBoxLayout()
         top.addWidget(self.choice, stretch=1)
+        top.addWidget(self.only_passing)
         top.addWidget(self.run_button)
         # Two a row, so the panel stays narrow beside the views.
         buttons = QGridLayout()
@@ -302,6 +315,7 @@ class EvaluationPanel(QWidget):
         session.on_current(session.evaluated, lambda state, *_: self._show_state(state))
         session.on_current(session.edited, self._follow_edit)
         session.on_current(session.imported, lambda state, *_: self.show_imported(state.imported))
+        session.on_current(session.filtered, self.offer_filter)
 
     def show_imported(self, imported) -> None:
         """Draw ``imported`` (MTEB scores) beside the runs of the same pairs."""
@@ -322,7 +336,32 @@ class EvaluationPanel(QWidget):
         if path:
             self.import_requested.emit(path)
 
+    def offer_filter(self, state: CorpusState | None) -> None:
+        """Offer to evaluate only the sentences passing ``state``'s filter, written as
+        the expression ``sentspace eval --where`` takes; a filter no expression writes
+        (a kept selection) says why in the tooltip."""
+        self.filter_expression, self._no_expression = "", "The corpus has no filter"
+        if state is not None and state.filter:
+            table = table_of(state)
+            try:
+                self.filter_expression = usable(state.filter, table).as_expression(table)
+                self._no_expression = ""
+            except InputError as error:
+                self._no_expression = f"Cannot evaluate with this filter: {error}"
+        self._enable_only_passing()
+
+    def _enable_only_passing(self) -> None:
+        name = self.choice.currentData()
+        why = (
+            self._no_expression
+            or (name not in FILTERABLE and f"{name or 'Nothing'} evaluates no items a filter keeps")
+            or f"Evaluate the items whose sentences all pass: where {self.filter_expression}"
+        )
+        self.only_passing.setEnabled(bool(self.filter_expression) and name in FILTERABLE)
+        self.only_passing.setToolTip(why)
+
     def _show_state(self, state: CorpusState | None, row: int = -1) -> None:
+        self.offer_filter(state)
         self.imported = tuple(state.imported) if state is not None else ()
         self.show_results(
             state.corpus if state is not None else None,
@@ -444,10 +483,15 @@ class EvaluationPanel(QWidget):
             self.options_row.addWidget(label)
             self.options_row.addWidget(combo, stretch=1)
             self.option_choices[keyword] = combo
+        self._enable_only_passing()
 
     def option_values(self) -> dict[str, str]:
-        """The chosen evaluation's options as chosen (keyword: value)."""
-        return {keyword: combo.currentData() for keyword, combo in self.option_choices.items()}
+        """The chosen evaluation's options as chosen (keyword: value), and ``where``
+        when only the sentences passing the filter are to be evaluated."""
+        values = {keyword: combo.currentData() for keyword, combo in self.option_choices.items()}
+        if self.only_passing.isEnabled() and self.only_passing.isChecked():
+            values["where"] = self.filter_expression
+        return values
 
     def _show_row(self, row: int) -> None:
         self.table.setRowCount(0)
@@ -457,9 +501,16 @@ class EvaluationPanel(QWidget):
             return
         evaluation, result, command = self.results[row]
         provenance = result.provenance
-        reproduce = f"<br><span style='color:#555'><code>{command}</code></span>" if command else ""
+        reproduce = (
+            f"<br><span style='color:#555'><code>{html.escape(command)}</code></span>"
+            if command
+            else ""
+        )
+        where = provenance.parameters.get("where")
+        passing = f", sentences where {html.escape(where)}" if where else ""
         self.caption.setText(
-            f"<b>{evaluation}</b>: {provenance.encoder_name} on {provenance.corpus_name}{reproduce}"
+            f"<b>{evaluation}</b>: {provenance.encoder_name} on "
+            f"{provenance.corpus_name}{passing}{reproduce}"
         )
         self._show_version(row)
         # The selector names the kind of result shown, to run it again or another way.
@@ -590,15 +641,18 @@ class EvaluationPanel(QWidget):
                 self.charts.setCurrentWidget(self.comparison_page)
 
     def comparable_rows(self) -> list[int]:
-        """History rows of the current evaluation on the current result's corpus, in
-        order: the bars of the comparison chart."""
+        """History rows of the current evaluation on the current result's corpus and
+        its sentences (those passing its filter, or all), in order: the bars of the
+        comparison chart."""
         evaluation, result, _ = self.current
         fingerprint = result.provenance.corpus_fingerprint
+        where = result.provenance.parameters.get("where")
         return [
             row
             for row, (name, other, _) in enumerate(self.results)
             if name == evaluation
             and other.provenance.corpus_fingerprint == fingerprint
+            and other.provenance.parameters.get("where") == where
             and not isinstance(other, SavedResult)
         ]
 

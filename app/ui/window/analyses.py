@@ -24,6 +24,7 @@ from sentspace.app.cache import EmbeddingCache
 from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS
 from sentspace.app.evaluations.agreement import default_encoders
+from sentspace.app.evaluations.passing import passing
 from sentspace.app.explore import explore, reproject
 from sentspace.app.mteb_results import elsewhere, iter_read_mteb_results
 from sentspace.app.session import Session, compare_with_spaces
@@ -158,9 +159,22 @@ class Analyses:
     def evaluate(self, name: str, show: bool = True, options: dict[str, str] | None = None) -> None:
         """Run evaluation ``name`` on the corpus with the chosen encoder and ``options``
         (``sentspace.app.evaluations.OPTIONS``), in the background; asked for while another job
-        runs, it is queued after it. With ``show``, the Evaluations tab comes forward."""
+        runs, it is queued after it. With ``show``, the Evaluations tab comes forward.
+        A ``where`` option (only the sentences passing the filter) is read now on the
+        corpus's own columns, as ``sentspace eval --where`` reads it: a filter of a
+        run's regions or classification cannot be, and a dialog says so."""
         state = self.state
         if state is None:
+            return
+        try:
+            passing(state.corpus, (options or {}).get("where", ""))
+        except InputError as error:
+            self.warn(
+                "Cannot evaluate the sentences passing the filter",
+                f"{error}.\n\nAn evaluation reads the filter on the corpus's own columns, "
+                "as sentspace eval --where does: not a run's regions, classification "
+                "or faithfulness.",
+            )
             return
         spec, encoder = self.panel.chosen_encoder()
         if show:
