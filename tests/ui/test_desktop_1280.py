@@ -1,13 +1,13 @@
 """The window at 1280x800 as a person reads it (issue 35's list): job names and result
 entries whole, the review table's explaining columns in view, nothing jumping when a
-result goes stale or an edit is said, and the right-hand tab each corpus was left on
+result goes stale or an edit is said (the Evaluations table keeps its place and its rows), and the right-hand tab each corpus was left on
 coming back, from a workspace too."""
 
 from __future__ import annotations
 
 from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import open_sick, run_and_wait, wait_for_job
-from tests.ui.test_layout import SIZE, click_dock_tab, shown_at_1280x800
+from tests.ui.test_layout import SIZE, click_dock_tab, shown_at_1280x800, shows_8_rows_or_all
 
 #: Room a tree or table leaves around an item's text (margins, focus frame).
 TEXT_MARGIN = 8
@@ -74,6 +74,14 @@ def test_jobs_results_and_review_rows_read_whole_and_nothing_jumps(qtbot, window
     assert review.why.text() and table.geometry() == at_first
     metrics = window.classification.metrics
     metrics_at = metrics.mapTo(window, metrics.rect().topLeft())
+    evaluations = window.evaluation_panel
+    window.tasks.setCurrentWidget(evaluations)
+    qtbot.wait(50)
+    results_at = evaluations.table.mapTo(window, evaluations.table.rect().topLeft())
+    results_size = evaluations.table.size()
+    assert not evaluations.rerun_button.isVisible()
+    assert shows_8_rows_or_all(evaluations.table)
+    window.tasks.setCurrentWidget(review)
     names_of_groups = window.corpus.groups.names
     assert review.move_selected(names_of_groups[7], reason="test")
     qtbot.wait(50)
@@ -84,6 +92,14 @@ def test_jobs_results_and_review_rows_read_whole_and_nothing_jumps(qtbot, window
     qtbot.wait(50)
     assert window.classification.rerun_button.isVisible()
     assert metrics.mapTo(window, metrics.rect().topLeft()) == metrics_at
+    # The Evaluations panel says it in its result's line: its table neither moves nor
+    # shrinks (a line of its own moved it 28 px; room kept for one cost it a row).
+    window.tasks.setCurrentWidget(evaluations)
+    qtbot.wait(50)
+    assert evaluations.rerun_button.isVisible()
+    assert evaluations.table.mapTo(window, evaluations.table.rect().topLeft()) == results_at
+    assert evaluations.table.size() == results_size
+    assert evaluations.rerun_button.text() == "before 1 edit: re-run"
     assert window.size() == SIZE
 
 

@@ -40,7 +40,7 @@ def test_relatedness_of_the_sentences_a_brush_keeps(qtbot, shared_data):
     short = (words >= 5) & (words <= 8)
     assert result.pooled.n_pairs == np.count_nonzero(short[pairs.first] & short[pairs.second])
     assert panel.history.currentItem().text().endswith("· where 5 <= words <= 8")
-    assert "sentences where 5 &lt;= words &lt;= 8" in panel.caption.text()
+    assert panel.title.text().endswith(", sentences where 5 <= words <= 8")
     # Its bars across encoders are of the same sentences: not the run of every one.
     assert panel.comparable_rows() == [1]
     assert command.endswith(" --seed 0 --similarity cosine --split auto --where '5 <= words <= 8'")

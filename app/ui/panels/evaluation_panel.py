@@ -51,6 +51,7 @@ from sentspace.app.session import CorpusState, Session, describe_result, version
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import RESULTS, open_file, open_folder, save_file
+from sentspace.app.ui.kit.widgets import ElidedLabel
 from sentspace.app.ui.panels.paired_tests_view import PairedTestsView
 from sentspace.app.workspace import SavedResult
 
@@ -117,18 +118,36 @@ class EvaluationPanel(QWidget):
         self.history.setAccessibleName("results")
         self.history.setMaximumHeight(56)
         self.history.currentRowChanged.connect(self._show_row)
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
-        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        #: The result shown in a line: what ran on what, and, when it describes an
+        #: earlier version of the corpus, the offer to re-run it at the line's end, so
+        #: nothing under it moves when a result goes stale (a line of its own took the
+        #: table ~28 px, or a row's room kept for it).
+        self.title = ElidedLabel()
+        title_font = self.title.font()
+        title_font.setBold(True)
+        self.title.setFont(title_font)
         self.rerun_button = QPushButton()
         self.rerun_button.setToolTip(
             "This result describes the corpus before later edits: "
             "run the same evaluation again on it as it is now"
         )
+        # Flat, a line of text high: the line keeps its height when it shows.
+        self.rerun_button.setStyleSheet(
+            "QPushButton { border: none; padding: 0 2px; color: #a15c00;"
+            " text-decoration: underline; }"
+        )
+        self.rerun_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.rerun_button.setVisible(False)
         self.rerun_button.clicked.connect(
             lambda: self.rerun_requested.emit(self.history.currentRow())
         )
+        title_line = QHBoxLayout()
+        title_line.addWidget(self.title, stretch=1)
+        title_line.addWidget(self.rerun_button)
+        #: The command that makes the result shown again.
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table = QTableWidget(0, 2)
         self.table.setAccessibleName("evaluation metrics")
         self.table.setHorizontalHeaderLabels(["Metric", "Value"])
@@ -224,8 +243,12 @@ class EvaluationPanel(QWidget):
         layout.addLayout(self.options_row)
         layout.addWidget(self.about)
         layout.addWidget(self.history)
-        layout.addWidget(self.caption)
-        layout.addWidget(self.rerun_button)
+        # The two lines of the result shown read as one caption.
+        described = QVBoxLayout()
+        described.setSpacing(0)
+        described.addLayout(title_line)
+        described.addWidget(self.caption)
+        layout.addLayout(described)
         # The table and its chart share the rest; the user moves the line between them.
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setObjectName("evaluation-split")
@@ -496,21 +519,23 @@ class EvaluationPanel(QWidget):
     def _show_row(self, row: int) -> None:
         self.table.setRowCount(0)
         if not 0 <= row < len(self.results):
+            self.title.setText("")
             self.caption.clear()
+            self._show_version(row)
             self._show_charts(None, None)
             return
         evaluation, result, command = self.results[row]
         provenance = result.provenance
-        reproduce = (
-            f"<br><span style='color:#555'><code>{html.escape(command)}</code></span>"
+        where = provenance.parameters.get("where")
+        passing = f", sentences where {where}" if where else ""
+        # One line (whole in its tooltip), so a long filter does not move the table.
+        self.title.setText(
+            f"{evaluation}: {provenance.encoder_name} on {provenance.corpus_name}{passing}"
+        )
+        self.caption.setText(
+            f"<span style='color:#555'><code>{html.escape(command)}</code></span>"
             if command
             else ""
-        )
-        where = provenance.parameters.get("where")
-        passing = f", sentences where {html.escape(where)}" if where else ""
-        self.caption.setText(
-            f"<b>{evaluation}</b>: {provenance.encoder_name} on "
-            f"{provenance.corpus_name}{passing}{reproduce}"
         )
         self._show_version(row)
         # The selector names the kind of result shown, to run it again or another way.
@@ -537,7 +562,7 @@ class EvaluationPanel(QWidget):
         )
         self.rerun_button.setVisible(bool(note))
         if note:
-            self.rerun_button.setText(f"Computed {note}: re-run on the corpus as it is")
+            self.rerun_button.setText(f"{note}: re-run")
 
     def _fit_values(self) -> None:
         """The value column as wide as its values and its heading (the heading alone
