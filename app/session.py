@@ -38,6 +38,8 @@ from sentspace.app.workspace import (
     SavedResult,
     Workspace,
     WorkspaceError,
+    bars_tests_entry,
+    bars_tests_of_entry,
     corpus_entry,
     decode_state,
     encode_state,
@@ -245,6 +247,9 @@ class CorpusState:
     #: Published scores read from MTEB's result files (app.mteb_results.ImportedResult),
     #: drawn beside this corpus's results of the same task; never in a paired test.
     imported: tuple[Any, ...] = ()
+    #: Paired tests of *Across encoders* bars made of its results, most recent last
+    #: (app.evaluations.paired.BarsTests): saved with them, shown again unmade.
+    paired_tests: list[Any] = field(default_factory=list)
 
     @property
     def corpus(self) -> Corpus:
@@ -720,6 +725,12 @@ class Session:
                 "regions": encode_state(state.regions),
                 "explanation": encode_state(state.explanation),
                 "imported": encode_state(state.imported),
+                "paired_tests": [
+                    entry
+                    for bars in state.paired_tests
+                    if (entry := bars_tests_entry(bars, [run.result for run in state.evaluations]))
+                    is not None
+                ],
                 "comparison": encode_state(state.comparison),
                 "compared": [
                     encoder_index(state, spec, space[1]) for spec, space in state.compared.items()
@@ -805,6 +816,7 @@ SAVED_STATE: dict[str, tuple[Any, bool]] = {
     "compared": (list[int], False),
     "comparison": (Any, False),
     "filter": (dict, False),
+    "paired_tests": (list, False),
 }
 SAVED_RUN = {
     "encoder": (int, True),
@@ -1064,6 +1076,13 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
                     saved["command"],
                 ),
             )
+        # Once its results are all listed: the tests name them by position.
+        listed = [(run.label, run.result, run.command) for run in state.evaluations]
+        for position, saved in enumerate(saved_state.get("paired_tests", [])):
+            at = f"corpora[{number}].state.paired_tests[{position}]"
+            bars = bars_tests_of_entry(saved, listed, at, path)
+            if bars is not None:
+                state.paired_tests.append(bars)
     for state in session.states.values():
         # A workspace saved before runs' classifications were evaluations lists them.
         for spec, run in state.runs.items():

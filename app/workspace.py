@@ -57,6 +57,8 @@ from sentspace.app.corpora import (
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS, OPTIONS
+from sentspace.app.evaluations.paired import BarsTests, bars_tests_again
+from sentspace.app.evaluations.statistics import PairedTest
 from sentspace.app.jobs import Progress, run_job
 from sentspace.app.results import Provenance
 from sentspace.app.schema import (
@@ -330,6 +332,8 @@ RESULT_TYPES: dict[str, tuple[str, ...]] = {
     "regions": ("regions.",),
     "explanation": ("explain.",),
     "imported": ("mteb_results.",),
+    # The paired tests of bars across encoders (their results by position).
+    "paired_tests": ("evaluations.",),
 }
 STATE_MODULES = tuple(
     dict.fromkeys(f"sentspace.app.{name}" for names in RESULT_TYPES.values() for name in names)
@@ -544,6 +548,90 @@ def _build_dataclass(
         if not fields[key].init:
             object.__setattr__(instance, key, value)
     return instance
+
+
+# --- paired tests of the bars across encoders ----------------------------------------
+
+#: A saved set of bars' paired tests: the evaluation, each bar as its position in its
+#: corpus's results, and each test (bar ``b`` against bar ``a``, or why none was made).
+SAVED_BARS_TESTS = {
+    "evaluation": (str, True),
+    "bars": (list[int], True),
+    "outcomes": (list[dict], True),
+}
+SAVED_OUTCOME = {"a": (int, True), "b": (int, True), "test": (Any, True), "reason": (str, False)}
+
+
+def bars_tests_entry(bars: BarsTests, results: list[Any]) -> dict[str, Any] | None:
+    """``bars`` as a workspace keeps them, each bar by its position in ``results`` (its
+    corpus's, in order): the numbers whole, the results not again. None when a bar is
+    no longer one of ``results`` (replaced by a later run of the same request)."""
+    positions = []
+    for result, _ in bars.runs:
+        position = next((k for k, other in enumerate(results) if other is result), None)
+        if position is None:
+            return None
+        positions.append(position)
+    bar_of = {id(result): k for k, (result, _) in enumerate(bars.runs)}
+    return {
+        "evaluation": bars.evaluation,
+        "bars": positions,
+        "outcomes": [
+            {
+                "a": bar_of[id(outcome.a)],
+                "b": bar_of[id(outcome.b)],
+                "test": encode_state(outcome.test),
+                "reason": outcome.reason,
+            }
+            for command in bars.tests
+            for outcome in command.outcomes
+        ],
+    }
+
+
+def bars_tests_of_entry(
+    data: Any, listed: list[tuple[str, Any, str]], where: str, path: str | Path
+) -> BarsTests | None:
+    """The paired tests :func:`bars_tests_entry` saved, of the bars they name among
+    ``listed`` (the corpus's results as reopened: ``(label, result, command)`` each);
+    None when they no longer describe those bars (a position past the results, a bar of
+    another evaluation or version, commands that group the bars otherwise), so the
+    window makes them again.
+
+    Raises
+    ------
+    WorkspaceError
+        ``data`` is not such an entry (a field missing or of the wrong type).
+    """
+    try:
+        entry = check_fields(data, SAVED_BARS_TESTS, where)
+        outcomes = [
+            check_fields(outcome, SAVED_OUTCOME, f"{where}.outcomes[{number}]")
+            for number, outcome in enumerate(entry["outcomes"])
+        ]
+    except SchemaError as error:
+        raise WorkspaceError(str(error), path) from None
+    bars = entry["bars"]
+    if not all(0 <= position < len(listed) for position in bars):
+        return None
+    runs = [(listed[position][1], listed[position][2]) for position in bars]
+    if {listed[position][0] for position in bars} != {entry["evaluation"]} or len(
+        {result.provenance.corpus_fingerprint for result, _ in runs}
+    ) != 1:
+        return None
+    tests = {
+        (outcome["a"], outcome["b"]): (
+            decode_state(
+                outcome["test"],
+                where=f"{where}.outcomes[{number}].test",
+                path=path,
+                kind=PairedTest | None,
+            ),
+            outcome.get("reason", ""),
+        )
+        for number, outcome in enumerate(outcomes)
+    }
+    return bars_tests_again(entry["evaluation"], runs, tests)
 
 
 # --- saving and opening -------------------------------------------------------------

@@ -11,6 +11,8 @@ from sentspace.app.annotations.suspicious import iter_find_suspicious
 from sentspace.app.commands import eval_command
 from sentspace.app.corpora import load_corpus
 from sentspace.app.evaluations import COMPARISONS, EVALUATIONS
+from sentspace.app.evaluations.classification import run_classification
+from sentspace.app.evaluations.paired import BarsTests, paired_tests_of_runs
 from sentspace.app.explain import explain_pair
 from sentspace.app.explore import explore
 from sentspace.app.jobs import run_job
@@ -23,7 +25,14 @@ from sentspace.app.session import (
     compare_with_spaces,
     restore_session,
 )
-from sentspace.app.workspace import RESULT_TYPES, load_workspace, save_workspace
+from sentspace.app.workspace import (
+    RESULT_TYPES,
+    WorkspaceError,
+    bars_tests_entry,
+    bars_tests_of_entry,
+    load_workspace,
+    save_workspace,
+)
 from sentspace.models import make_encoder
 from tests.test_mteb_results import PUBLISHED, mteb_layout
 from tests.test_session import same
@@ -129,6 +138,25 @@ def every_result(shared_data, tmp_path_factory):
     session.add_imported(
         sick, [read_mteb_file(mteb_layout(folder, "SICK-R", dict(PUBLISHED, task_name="SICK-R")))]
     )
+    # A second classification (after the run's, which replaced the first), and the
+    # paired test of the two bars across encoders.
+    session.add_evaluation(
+        spec,
+        EvaluationRun(
+            "classification",
+            "tfidf",
+            0,
+            run_job(run_classification(corpus, make_encoder("tfidf"), seed=0)),
+            eval_command("classification", spec, ["tfidf"], 0),
+        ),
+    )
+    bars = tuple(
+        (record.result, record.command)
+        for record in session.state(spec).evaluations
+        if record.name == "classification"
+    )
+    tests = run_job(paired_tests_of_runs("classification", bars))
+    session.state(spec).paired_tests.append(BarsTests("classification", bars, tuple(tests)))
     session.switch(spec)
     path = save_workspace(session.to_workspace(), folder / "every", remember=False)
     yield session, path
@@ -146,7 +174,7 @@ def test_every_kind_of_result_is_saved_and_reopened_equal(every_result):
     for kind in RESULT_TYPES:  # the walk covers each kind
         assert any(getattr(state, kind) for state in states), kind
     assert sorted(run.name for state in states for run in state.evaluations) == sorted(
-        [*EVALUATIONS, *COMPARISONS]
+        [*EVALUATIONS, *COMPARISONS, "classification"]
     )
     costra = session.state("costra")
     assert costra.costra_result is not None
@@ -164,7 +192,14 @@ def test_every_kind_of_result_is_saved_and_reopened_equal(every_result):
             ]
             for mine, theirs in zip(before.evaluations, after.evaluations):
                 same(mine.result, theirs.result, f"{spec} {mine.name}")
-            for kind in ("comparison", "review_lists", "regions", "explanation", "imported"):
+            for kind in (
+                "comparison",
+                "review_lists",
+                "regions",
+                "explanation",
+                "imported",
+                "paired_tests",
+            ):
                 same(getattr(before, kind), getattr(after, kind), f"{spec} {kind}")
             assert list(after.runs) == list(before.runs)
             for key, run in before.runs.items():
@@ -202,3 +237,22 @@ def test_the_file_names_each_class_it_builds(every_result):
     text = path.read_text()
     assert '"sentspace.app.corpora.costra.CostraComparisons"' in text
     assert json.loads(text)["schema"] == 3
+
+
+def test_paired_tests_are_kept_only_while_they_describe_their_bars(every_result):
+    session, path = every_result
+    state = session.state("msrp-grouped")
+    [bars] = state.paired_tests
+    listed = [(run.label, run.result, run.command) for run in state.evaluations]
+    entry = bars_tests_entry(bars, [result for _, result, _ in listed])
+    assert entry["evaluation"] == "classification" and len(entry["outcomes"]) == 1
+    same(bars_tests_of_entry(entry, listed, "tests", path), bars, "paired tests")
+    # A bar since replaced by a new run of the same request: not saved.
+    replaced = bars.runs[0][0]
+    assert bars_tests_entry(bars, [r for _, r, _ in listed if r is not replaced]) is None
+    # Positions that now name other results, or none: made again, not shown.
+    ranking = next(k for k, (label, _, _) in enumerate(listed) if label == "ranking")
+    for stale in ([entry["bars"][0], ranking], [0, len(listed)]):
+        assert bars_tests_of_entry({**entry, "bars": stale}, listed, "tests", path) is None
+    with pytest.raises(WorkspaceError, match=r"tests\.outcomes\[0\]: lacks 'a'"):
+        bars_tests_of_entry({**entry, "outcomes": [{"b": 1, "test": None}]}, listed, "tests", path)

@@ -11,6 +11,7 @@ from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.annotations.suspicious import iter_find_suspicious
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
+from sentspace.app.evaluations.paired import BarsTests, paired_tests_of_runs
 from sentspace.app.explore import explore
 from sentspace.app.jobs import run_job
 from sentspace.app.session import EvaluationRun, Session, restore_session
@@ -20,7 +21,8 @@ from sentspace.models import make_encoder
 
 def saved_workspace(folder):
     """A real workspace: grouped MSRP with an edit, a bag-of-words run laid out with
-    PCA, its suspicious-annotation lists, a classification result and a selection."""
+    PCA, its suspicious-annotation lists, classification results of bow and tfidf with
+    their paired test, and a selection."""
     from sentspace.app.evaluations.classification import run_classification
 
     session = Session()
@@ -36,6 +38,16 @@ def saved_workspace(folder):
     )
     result = run_job(run_classification(edited, make_encoder("bow"), seed=0))
     session.add_evaluation("msrp-grouped", EvaluationRun("classification", "bow", 0, result))
+    # tfidf's beside it, and the paired test of their bars across encoders.
+    state = session.current
+    state.evaluations[-1].command = state.eval_command("classification", ["bow"], 0)
+    session.add_evaluation(
+        "msrp-grouped",
+        run_job(state.evaluation("classification", ["tfidf"], [make_encoder("tfidf")], 0)),
+    )
+    bars = tuple((run.result, run.command) for run in state.evaluations)
+    tests = run_job(paired_tests_of_runs("classification", bars))
+    state.paired_tests.append(BarsTests("classification", bars, tuple(tests)))
     session.selection.select([3, 4], focus=4, source="chart")
     path = save_workspace(session.to_workspace(), folder / "study", remember=False)
     session.close_all()

@@ -162,3 +162,53 @@ def paired_tests_of_runs(
             )
             tested.append(CommandTests(command, outcomes))
     return tested
+
+
+@dataclass(frozen=True)
+class BarsTests:
+    """The paired tests of one set of *Across encoders* bars of ``evaluation``: its
+    ``runs`` (``(result, command)`` each, in bar order) and the tests
+    :func:`paired_tests_of_runs` made of them. A corpus keeps these with its results, and
+    a workspace saves them, so they are shown again without being made again."""
+
+    evaluation: str
+    runs: tuple[tuple[Any, str], ...]
+    tests: tuple[CommandTests, ...]
+
+    def of(self, evaluation: str, runs: Sequence[tuple[Any, str]]) -> bool:
+        """Whether these are the tests of ``runs``: the same results (the objects, not
+        equal copies) with the same commands."""
+        return (
+            self.evaluation == evaluation
+            and len(self.runs) == len(runs)
+            and all(
+                mine is theirs and command == other
+                for (mine, command), (theirs, other) in zip(self.runs, runs)
+            )
+        )
+
+
+def bars_tests_again(
+    evaluation: str,
+    runs: Sequence[tuple[Any, str]],
+    outcomes: dict[tuple[int, int], tuple[statistics.PairedTest | None, str]],
+) -> BarsTests | None:
+    """The :class:`BarsTests` of ``runs`` (the bars as reopened) from their tests as
+    kept: ``outcomes[(a, b)]`` is bar ``b`` tested against bar ``a`` (or why it was not).
+    None when they no longer fit the bars (their commands group them otherwise, a test
+    is missing): they are then made again."""
+    tested = []
+    for command, members in comparison_commands(runs):
+        if len(members) < 2:
+            continue
+        first = members[0]
+        made = []
+        for other in members[1:]:
+            if (first, other) not in outcomes:
+                return None
+            test, reason = outcomes[first, other]
+            made.append(PairedOutcome(runs[first][0], runs[other][0], test, reason))
+        tested.append(CommandTests(command, made))
+    if sum(len(command.outcomes) for command in tested) != len(outcomes):
+        return None
+    return BarsTests(evaluation, tuple(runs), tuple(tested))

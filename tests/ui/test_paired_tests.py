@@ -1,7 +1,8 @@
 """*Across encoders* shows the paired tests its command prints: made in the background by
 the CLI's job (tests/test_commands.py checks them against the CLI's output to the last
 digit), only for the metric a test compares, cancelled when the bars change, a test that
-cannot be made saying why, and made again from the results of a reopened workspace."""
+cannot be made saying why, and kept with the results: a reopened workspace shows them
+without making them again."""
 
 import dataclasses
 import time
@@ -114,11 +115,45 @@ def test_a_test_that_cannot_be_made_says_why_as_the_cli_does(qtbot, ranked):
     ]
 
 
-def test_a_reopened_workspace_makes_the_same_tests_again(qtbot, ranked, tmp_path):
-    before = shown(qtbot, ranked.current)
-    tests = made(qtbot, before)
+def following(qtbot, session):
+    """A panel following ``session`` as a window's does, showing the last result's
+    bars across encoders of MRR."""
+    panel = EvaluationPanel()
+    qtbot.addWidget(panel)
+    panel.resize(520, 900)
+    panel.show()
+    panel.follow(session)
+    session.switch(session.current.spec)
+    panel.metric_choice.setCurrentIndex(panel.metric_choice.findData("MRR"))
+    panel.show_across_encoders(session.current.evaluations[-1].result)
+    return panel
+
+
+def test_a_reopened_workspace_shows_its_tests_without_making_them(
+    qtbot, ranked, tmp_path, monkeypatch
+):
+    tests = made(qtbot, following(qtbot, ranked))
+    [kept] = ranked.current.paired_tests
     path = save_workspace(ranked.to_workspace(), tmp_path / "ranked", remember=False)
     reopened = run_job(restore_session(load_workspace(path), path))
-    after = shown(qtbot, reopened.current)
-    assert after.paired_tests.heading.text() == COMPUTING
+
+    def never(*_):
+        raise AssertionError("the saved tests were made again")
+
+    monkeypatch.setattr(paired_tests_view, "paired_tests_of_runs", never)
+    after = following(qtbot, reopened)
+    view = after.paired_tests
+    assert view.handle is None and view.heading.text().startswith("Paired tests of MRR")
+    assert view.cells() == tests
+    [test] = [o.test for c in reopened.current.paired_tests[0].tests for o in c.outcomes]
+    assert test == kept.tests[0].outcomes[0].test  # every number, to the last digit
+
+    # Bars they were not made of (a new run of tfidf replaces its bar): made again.
+    monkeypatch.undo()
+    state = reopened.current
+    reopened.add_evaluation(
+        state.spec, run_job(state.evaluation("ranking", ["tfidf"], [make_encoder("tfidf")], 0))
+    )
+    after.show_across_encoders(state.evaluations[-1].result)
+    assert view.heading.text() == COMPUTING
     assert made(qtbot, after) == tests

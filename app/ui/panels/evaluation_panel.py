@@ -386,6 +386,8 @@ class EvaluationPanel(QWidget):
     def _show_state(self, state: CorpusState | None, row: int = -1) -> None:
         self.offer_filter(state)
         self.imported = tuple(state.imported) if state is not None else ()
+        # Tests made of its bars are kept with its results (and saved with them).
+        self.paired_tests.kept = state.paired_tests if state is not None else []
         self.show_results(
             state.corpus if state is not None else None,
             [

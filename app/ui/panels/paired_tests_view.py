@@ -4,14 +4,13 @@ them prints (``sentspace eval`` with an ``--encoder`` each), made by the same co
 
 Only the metric a test compares gets rows (``TESTED_SCORES``); another metric says which
 one. A permutation test takes seconds: the job is cancelled when the bars change, and
-the tests of a set of bars are kept, so going back to it shows them at once. Tests are
-not saved with a workspace: its results are, and the tests are the same numbers made
-again from them (same results, same seed).
+the tests of a set of bars are kept with the corpus's results (``CorpusState.paired_tests``,
+saved in a workspace), so going back to them, or reopening the workspace, shows them at
+once; they are made again only for bars they were not made of.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -28,13 +27,14 @@ from PySide6.QtWidgets import (
 from sentspace.app.evaluations.paired import (
     PAIRED_TESTS,
     TESTED_SCORES,
+    BarsTests,
     CommandTests,
     paired_tests_of_runs,
 )
 from sentspace.app.ui.kit.workers import JobHandle, start_job
 
 COLUMNS = ("A vs B", "test", "A − B, 95% CI", "p-value", "verdict")
-#: Sets of bars whose tests are kept.
+#: Sets of bars whose tests a corpus keeps.
 KEPT = 16
 #: Rows in view before the table scrolls.
 ROWS_SHOWN = 4
@@ -69,8 +69,9 @@ class PairedTestsView(QWidget):
         self.handle: JobHandle | None = None
         #: What the bars shown are: (evaluation, (id of result, command) each).
         self.key: tuple | None = None
-        #: Tests made, by key, with the runs they were made of (so their ids stay theirs).
-        self.kept: OrderedDict[tuple, tuple[list, list[CommandTests]]] = OrderedDict()
+        #: The tests made of the corpus's bars, most recent last: its state's
+        #: ``paired_tests`` in a window (``EvaluationPanel`` points it there).
+        self.kept: list[BarsTests] = []
         self.show_runs(None, None, [], start=False)
 
     def show_runs(
@@ -101,30 +102,34 @@ class PairedTestsView(QWidget):
         self.setVisible(tests_made)
         if not tests_made:
             return
+        made = next((bars for bars in self.kept if bars.of(evaluation, runs)), None)
         if key is None:
             self._say(f"Paired tests compare {tested}: choose it above to see them.")
-        elif key in self.kept:
-            self.kept.move_to_end(key)
-            self._show(self.kept[key][1])
+        elif made is not None:
+            self.kept.remove(made)
+            self.kept.append(made)
+            self._show(list(made.tests))
         elif self.handle is None and start:
             self._say("computing paired tests…")
+            kept = self.kept  # the corpus's, even if another is shown when they come
             self.handle = start_job(
                 paired_tests_of_runs(evaluation, list(runs)),
                 "paired tests",
                 on_error=lambda error: self._failed(key, error),
-                on_result=lambda tests: self._made(key, runs, tests),
+                on_result=lambda tests: self._made(
+                    key, kept, BarsTests(evaluation, tuple(runs), tuple(tests))
+                ),
                 owner=self,
             )
         elif self.handle is None:
             self._say("")
 
-    def _made(self, key: tuple, runs: list, tests: list[CommandTests]) -> None:
-        self.kept[key] = (list(runs), tests)
-        while len(self.kept) > KEPT:
-            self.kept.popitem(last=False)
+    def _made(self, key: tuple, kept: list[BarsTests], bars: BarsTests) -> None:
+        kept.append(bars)
+        del kept[:-KEPT]
         if key == self.key:
             self.handle = None
-            self._show(tests)
+            self._show(list(bars.tests))
 
     def _failed(self, key: tuple, error: Exception) -> None:
         if key == self.key:
