@@ -125,6 +125,36 @@ def group_rows(
     return heading, rows
 
 
+def classified_rows(
+    corpus: Corpus, sentences, groups: np.ndarray, classification, faithfulness=None
+) -> list[Row]:
+    """Rows of ``sentences`` (a classification chart's bar), each marked as
+    ``classification`` classified it: ✓ into its own group, ✗ into another (named); a
+    sentence it did not evaluate is left unmarked."""
+    kind = corpus.checked_groups.kind
+    names = classification.group_names
+    evaluated = {int(s): k for k, s in enumerate(classification.sentence_index.tolist())}
+    note = (
+        f"✓ classified into its own {kind}, ✗ into another, by "
+        f"{classification.provenance.encoder_name}"
+    )
+    rows = []
+    for sentence in (int(s) for s in sentences):
+        text = describe_sentence(corpus, sentence, groups, faithfulness)
+        k = evaluated.get(sentence)
+        if k is None:
+            rows.append(Row(text, sentence))
+            continue
+        guess = int(classification.predicted_group[k])
+        text = (
+            "✓ " + text
+            if guess == int(classification.true_group[k])
+            else f"✗ {text}\n    (classified as {kind} {names[guess]})"
+        )
+        rows.append(Row(text, sentence, note=note))
+    return rows
+
+
 def misclassified_rows(corpus: Corpus, classification) -> tuple[str, list[Row]]:
     """The heading and rows listing the misclassified sentences with their true and
     predicted groups."""

@@ -5,6 +5,7 @@ import pytest
 
 from sentspace.app.corpora import load_corpus
 from sentspace.app.listing import (
+    classified_rows,
     describe_sentence,
     first_groups,
     group_rows,
@@ -76,3 +77,24 @@ def test_misclassified_rows_name_true_and_predicted_groups():
     assert heading.startswith("1 misclassified sentences")
     assert [row.sentence for row in rows] == [1]
     assert rows[0].text.endswith("(paraphrase group a, classified as b)")
+
+
+def test_a_classification_bars_sentences_carry_its_marks():
+    """A bar of a classification's chart lists its sentences marked by that result: ✓
+    into their own group, ✗ into another (named); one it did not evaluate, unmarked."""
+    from types import SimpleNamespace
+
+    corpus = load_corpus("msrp-grouped")
+    result = SimpleNamespace(
+        sentence_index=np.array([0, 1, 2]),
+        true_group=np.array([0, 0, 1]),
+        predicted_group=np.array([0, 1, 1]),
+        group_names=["a", "b"],
+        provenance=SimpleNamespace(encoder_name="tfidf"),
+    )
+    rows = classified_rows(corpus, [0, 1, 5], first_groups(corpus), result)
+    assert [row.sentence for row in rows] == [0, 1, 5]
+    assert rows[0].text.startswith("✓ ") and rows[1].text.startswith("✗ ")
+    assert rows[1].text.endswith("(classified as paraphrase group b)")
+    assert rows[2].text == describe_sentence(corpus, 5, first_groups(corpus)) and not rows[2].note
+    assert rows[0].note == "✓ classified into its own paraphrase group, ✗ into another, by tfidf"

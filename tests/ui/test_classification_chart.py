@@ -1,6 +1,8 @@
 """Classification as the other evaluations are: its interval in the tab, a chart of the
-misclassified per group whose bars select their sentences, *Save chart…* that writes an
-image (or says why not) and its bars across encoders."""
+misclassified per group whose bars select their sentences (listed with their ✓ and ✗),
+*Save chart…* that writes an image (or says why not) and its bars across encoders."""
+
+from collections import Counter
 
 import numpy as np
 from PySide6.QtCore import QPointF
@@ -19,6 +21,15 @@ def click_bar(qtbot, chart, row):
     with qtbot.waitSignal(chart.bar_clicked) as clicked:
         qtbot.mouseClick(chart.viewport(), LEFT, pos=chart.mapFromScene(scene))
     assert clicked.args == [row]
+
+
+def listed_items(window):
+    return [window.selecting.list.item(i) for i in range(window.selecting.list.count())]
+
+
+def marks(window) -> dict[str, int]:
+    """How many of Selected sentences' rows begin with each mark."""
+    return dict(Counter(item.text()[0] for item in listed_items(window) if item.text()[0] in "✓✗"))
 
 
 def test_a_groups_bar_selects_its_sentences_the_chart_saves_and_encoders_compare(
@@ -54,9 +65,14 @@ def test_a_groups_bar_selects_its_sentences_the_chart_saves_and_encoders_compare
         f"group {result.group_names[group]}: 2 of {len(members)} misclassified: "
         f"{len(members)} sentences selected"
     )
+    # Marked as a clicked point's group is: ✓ classified into it, ✗ (and where) not.
+    assert marks(window) == {"✓": len(members) - 2, "✗": 2}
+    wrong = next(item.toolTip() for item in listed_items(window) if item.text().startswith("✗"))
+    assert "classified as paraphrase group" in wrong and "✗ into another, by bow" in wrong
     click_bar(qtbot, chart, chart.bar_count - 1)  # the other groups' mistakes
     assert len(window.selection.indices) == 1
     assert window.selection.indices[0] in result.misclassified
+    assert marks(window) == {"✗": 1}
 
     panel.save_chart(tmp_path / "groups.png")
     assert (tmp_path / "groups.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -90,6 +106,13 @@ def test_a_groups_bar_selects_its_sentences_the_chart_saves_and_encoders_compare
     assert bars.labels == ("bow", "tfidf") and np.isfinite(bars.intervals).all()
     assert panel.comparison_command.text().endswith("--encoder bow --encoder tfidf --seed 0")
     assert isinstance(panel.chart, GroupErrorBars) and panel.save_chart_button.isEnabled()
+    # Its bars select with tfidf's marks, not those of bow's run the map shows.
+    tfidf = panel.current[1]
+    click_bar(qtbot, panel.chart, 0)
+    wrong = int(panel.chart.counts[0])
+    assert marks(window) == {"✓": len(window.selection.indices) - wrong, "✗": wrong}
+    assert "by tfidf" in listed_items(window)[0].toolTip()
+    assert tfidf is not window.current.classification.result
     missing = tmp_path / "gone" / "tfidf.svg"
     monkeypatch.setattr(evaluation_panel, "save_file", lambda *_: str(missing))
     qtbot.mouseClick(panel.save_chart_button, LEFT)

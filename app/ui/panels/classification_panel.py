@@ -34,13 +34,14 @@ from sentspace.app.ui.kit.widgets import keep_room
 class ClassificationPanel(QWidget):
     """``misclassified_clicked`` when the "misclassified" row is clicked;
     ``run_requested`` when a result of an earlier version is to be run again;
-    ``sentences_selected`` with the sentences of a clicked bar of the chart;
+    ``sentences_selected`` with the sentences of a clicked bar of the chart and the
+    result whose marks (✓ classified into their group, ✗ not) they are listed with;
     ``across_encoders_requested`` to compare the result with the corpus's other
     classifications (the Evaluations tab's *Across encoders*)."""
 
     misclassified_clicked = Signal()
     run_requested = Signal()
-    sentences_selected = Signal(list)
+    sentences_selected = Signal(list, object)
     across_encoders_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -224,7 +225,7 @@ class ClassificationPanel(QWidget):
         self.picked_caption.setText(
             f"{description}: {len(indices):,} sentence{'' if len(indices) == 1 else 's'} selected"
         )
-        self.sentences_selected.emit(np.asarray(indices, dtype=np.int64).tolist())
+        self.sentences_selected.emit(np.asarray(indices, dtype=np.int64).tolist(), result)
 
     def save_chart(self, path: str | Path) -> None:
         """The chart as PNG, or SVG by the extension; raises OSError when the file

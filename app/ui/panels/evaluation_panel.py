@@ -41,6 +41,7 @@ from sentspace.app.commands import comparison_command
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
+from sentspace.app.evaluations.classification import ClassificationResult
 from sentspace.app.evaluations.passing import FILTERABLE
 from sentspace.app.export import write_csv, write_json
 from sentspace.app.filters import table_of, usable
@@ -83,6 +84,9 @@ class EvaluationPanel(QWidget):
 
     run_requested = Signal(str, dict)
     items_selected = Signal(list)
+    #: The sentences of a bar of a classification's chart, and that result: listed
+    #: with its marks (✓ classified into their group, ✗ not).
+    classified_selected = Signal(list, object)
     import_requested = Signal(str)
     #: The result shown was computed before edits: run it again (its row).
     rerun_requested = Signal(int)
@@ -749,4 +753,7 @@ class EvaluationPanel(QWidget):
         self.picked_caption.setText(
             f"{description}: {len(indices):,} sentence{'' if len(indices) == 1 else 's'} selected"
         )
-        self.items_selected.emit(indices.tolist())
+        if isinstance(result, ClassificationResult):
+            self.classified_selected.emit(indices.tolist(), result)
+        else:
+            self.items_selected.emit(indices.tolist())

@@ -217,9 +217,7 @@ class MainWindow(QMainWindow):
         self.views.currentChanged.connect(lambda _: self.analyses.costra_shown())
         self.classification.misclassified_clicked.connect(selecting.show_misclassified)
         self.classification.run_requested.connect(self.analyses.run_shown)
-        self.classification.sentences_selected.connect(
-            lambda indices: selecting.select_items(indices, "chart")
-        )
+        self.classification.sentences_selected.connect(selecting.select_classified)
         self.classification.across_encoders_requested.connect(self._classification_across)
         self.evaluation_panel.run_requested.connect(
             lambda name, options: self.evaluate(name, options=options)
@@ -227,6 +225,7 @@ class MainWindow(QMainWindow):
         self.evaluation_panel.items_selected.connect(
             lambda indices: selecting.select_items(indices, "chart")
         )
+        self.evaluation_panel.classified_selected.connect(selecting.select_classified)
         self.evaluation_panel.rerun_requested.connect(self.analyses.rerun)
         self.review_panel.sentences_selected.connect(
             lambda indices: selecting.select_items(indices, "review")

@@ -42,6 +42,7 @@ from sentspace.app.corpora.browse import match_sentences
 from sentspace.app.export import export_sentences
 from sentspace.app.listing import (
     Row,
+    classified_rows,
     describe_sentence,
     first_groups,
     group_rows,
@@ -85,6 +86,9 @@ class Selecting:
         self.sentence_groups = np.empty(0, dtype=np.int64)
         self.selected_group = -1
         self._alone_shown = False
+        #: The classification whose chart bar made the selection, with what it selected
+        #: (corpus spec, version, sentences): its list carries that result's marks.
+        self._marked_by: tuple[str, str, np.ndarray, object] | None = None
         #: Each open corpus's Offer, by spec.
         self._offers: dict[str, Offer] = {}
         self.caption = QLabel(prompt(None))
@@ -359,6 +363,36 @@ class Selecting:
         if len(indices):
             self.selection.select(indices, source=source)
 
+    def select_classified(self, indices: list[int], classification) -> None:
+        """Select the sentences of a bar of ``classification``'s chart: listed with its
+        ✓ and ✗, as a clicked point's group and the misclassified are."""
+        if not len(indices):
+            return
+        state = self.session.current
+        self._marked_by = (
+            state.spec,
+            state.corpus.fingerprint,
+            np.unique(np.asarray(indices, dtype=np.int64)),
+            classification,
+        )
+        self.selection.select(indices, source="chart")
+
+    def _marks_of(self, selection):
+        """The classification whose marks ``selection`` is listed with, if a bar of its
+        chart made it."""
+        if self._marked_by is None:
+            return None
+        spec, version, indices, classification = self._marked_by
+        state = self.session.current
+        return (
+            classification
+            if selection.source == "chart"
+            and state is not None
+            and (spec, version) == (state.spec, state.corpus.fingerprint)
+            and np.array_equal(indices, selection.indices)
+            else None
+        )
+
     def show_misclassified(self) -> None:
         """Select the misclassified sentences; they are listed with their true and
         predicted groups."""
@@ -398,6 +432,18 @@ class Selecting:
             self._list(*group_rows(corpus, focus, self.sentence_groups, self.classification))
         elif selection.source == "misclassified" and self.classification is not None:
             self._list(*misclassified_rows(corpus, self.classification))
+        elif len(indices) and (marks := self._marks_of(selection)) is not None:
+            exploration = self.exploration
+            self._list(
+                selection_caption(corpus, len(indices), selection.source),
+                classified_rows(
+                    corpus,
+                    indices[:5000],
+                    self.sentence_groups,
+                    marks,
+                    exploration.faithfulness if exploration else None,
+                ),
+            )
         elif len(indices):
             # A list of more than 5,000 would only be scrolled past.
             self._list(
