@@ -262,3 +262,38 @@ def test_a_filter_change_redraws_the_density_as_drawing_it_afresh(qtbot, view):
     fresh._tally = None
     fresh.set_passing(None)
     assert np.array_equal(view.density.image, fresh.density.image)
+
+
+def test_points_draw_as_a_brush_per_point_would_from_one_symbol_per_colour(qtbot, view):
+    """Points mode looks each colour's symbol up once, not once per point: filtering
+    and recolouring leave the symbol atlas at one symbol per colour (a brush made per
+    drawing added one each time), and the picture is pyqtgraph's own from a brush per
+    point, pixel for pixel."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    points = rng.normal(size=(n, 2)).astype(np.float32)
+    palette = ("#ff0000", "#00aa00", "#0000ff", projection_view.OTHER)
+    colours = PointColours(rng.integers(0, 4, n).astype(np.int32), palette)
+    view.set_points(points, colours, str, ("x", "y"))
+    words = rng.integers(3, 40, n)
+    for low in (5, 6, 7):
+        view.set_passing((words >= low) & (words <= low + 8))
+    view.set_colours(colours, "")
+    assert view.mode == "points" and len(view.points.data) == n
+    assert len(view.points.fragmentAtlas) == len(palette) + 1  # and the filtered-out grey
+
+    def picture() -> np.ndarray:
+        image = view.plot.grab().toImage().convertToFormat(QImage.Format.Format_RGBA8888)
+        return np.array(image.constBits()).reshape(image.height(), image.width(), 4).copy()
+
+    drawn = picture()
+    data = view.points.data
+    reference = pg.ScatterPlotItem(size=7, pen=None, pxMode=True)
+    reference.setData(x=data["x"], y=data["y"], brush=list(data["brush"]))
+    reference.setZValue(view.points.zValue())
+    view.points.hide()
+    view.plot.addItem(reference)
+    assert np.array_equal(picture(), drawn)

@@ -48,6 +48,7 @@ from sentspace.app.palette import (
     PointColours,
 )
 from sentspace.app.projection import points_in_polygon
+from sentspace.app.ui.kit.palette_scatter import PaletteScatter, brush
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.
 PICK_RADIUS_PX = 8.0
@@ -125,7 +126,7 @@ class ProjectionView(QWidget):
         self._show_axes(False)
         self.view_box = self.plot.getPlotItem().getViewBox()
         self.density = pg.ImageItem(axisOrder="row-major")
-        self.points = pg.ScatterPlotItem(size=7, pen=None, pxMode=True)
+        self.points = PaletteScatter(size=7, pen=None, pxMode=True)
         self.marked = pg.ScatterPlotItem(
             size=13, brush=None, pxMode=True, pen=pg.mkPen(MISCLASSIFIED, width=2)
         )
@@ -200,7 +201,8 @@ class ProjectionView(QWidget):
         self._codes = np.empty(0, dtype=np.int32)
         self._brushes = np.empty(0, dtype=object)
         self._rgb = np.empty((0, 3), dtype=np.uint8)
-        self._background = np.empty(0, dtype=bool)
+        #: The palette's colours a density bin shows over the ``BACKGROUND`` ones.
+        self._named = np.empty(0, dtype=np.intp)
         self._overlays = {
             item: np.empty(0, dtype=np.int64)
             for item in (self.marked, self.highlighted, self.found)
@@ -309,13 +311,14 @@ class ProjectionView(QWidget):
         colour, not per point."""
         self._codes = np.asarray(colours.codes, dtype=np.int32)
         self._binned = None
-        self._brushes = np.empty(len(colours.palette), dtype=object)
-        self._brushes[:] = [pg.mkBrush(colour) for colour in colours.palette]
+        # The palette's brushes, and last the filtered-out points' one.
+        self._brushes = np.empty(len(colours.palette) + 1, dtype=object)
+        self._brushes[:] = [brush(colour) for colour in (*colours.palette, FILTERED_OUT)]
         self._rgb = np.array(
             [QColor(colour).getRgb()[:3] for colour in colours.palette], dtype=np.uint8
         ).reshape(-1, 3)
-        self._background = np.array(
-            [colour.lower() in BACKGROUND for colour in colours.palette], dtype=bool
+        self._named = np.flatnonzero(
+            [colour.lower() not in BACKGROUND for colour in colours.palette]
         )
         self._drawn = None
 
@@ -500,14 +503,14 @@ class ProjectionView(QWidget):
         return bin_w / pixel_w <= 1.5 * BIN_PX and bin_h / pixel_h <= 1.5 * BIN_PX
 
     def _draw_points(self, indices: np.ndarray) -> None:
-        brushes = self._brushes[self._codes[indices]]
+        codes = self._codes[indices]
         passing = self._passing_mask()
         if passing is not None:
             kept = passing[indices]
             order = np.argsort(kept, kind="stable")  # the filtered-out drawn first
-            indices, brushes, kept = indices[order], brushes[order], kept[order]
-            brushes[~kept] = pg.mkBrush(*FILTERED_OUT)
-        self.points.setData(x=self._x[indices], y=self._y[indices], brush=brushes, data=indices)
+            indices, codes, kept = indices[order], codes[order], kept[order]
+            codes[~kept] = len(self._brushes) - 1
+        self.points.set_coloured(self._x[indices], self._y[indices], codes, self._brushes, indices)
 
     def _draw_density(self, region: tuple[float, float, float, float], inside: np.ndarray) -> None:
         """A 2D histogram of the points in ``region`` at ``BIN_PX`` screen pixels per
@@ -535,7 +538,10 @@ class ProjectionView(QWidget):
         passing = self._passing_mask()
         # Bins are coloured by the points that pass the filter; a bin of filtered-out
         # points only is faint grey.
-        kept = None if passing is None else passing[inside]
+        if passing is None:
+            kept = None
+        else:  # the whole map in view: a copy, not a gather through a mask of all True
+            kept = passing.copy() if len(cell) == len(passing) else passing[inside]
         if k <= DOMINANT_LIMIT:
             counts, rgb = self._dominant_colours(binned, kept, nx * ny, k)
         else:
@@ -576,7 +582,7 @@ class ProjectionView(QWidget):
             changed = np.flatnonzero(kept != tally[1])
             if len(changed) <= len(cell) // 8:
                 per_colour, counts, rgb = tally[2], tally[3], tally[4]
-                sign = np.where(kept[changed], 1, -1)
+                sign = np.where(kept[changed], 1, -1).astype(per_colour.dtype)
                 np.add.at(per_colour, cell[changed] * k + codes[changed], sign)
                 np.add.at(counts, cell[changed], sign)
                 touched = np.zeros(len(counts), dtype=bool)  # np.unique sorts: 5x slower
@@ -587,21 +593,30 @@ class ProjectionView(QWidget):
                 return counts, rgb
         if kept is not None:
             cell, codes = cell[kept], codes[kept]
-        per_colour = np.bincount(cell * k + codes, minlength=cells * k)
-        counts = np.bincount(cell, minlength=cells)
-        rgb = self._dominant(per_colour.reshape(-1, k))
+        # int32: half the memory to walk of int64 counts (fewer than 2**31 points).
+        per_colour = np.bincount(cell * k + codes, minlength=cells * k).astype(np.int32)
+        counts = np.bincount(cell, minlength=cells).astype(np.int32)
+        # Only occupied cells need a colour (the rest are transparent): a few percent
+        # of the image's cells where the points cluster.
+        occupied = np.flatnonzero(counts)
+        rgb = np.empty((cells, 3), dtype=np.uint8)
+        rgb[:] = self._rgb[0]  # the colour of a cell of no points, as when it empties
+        rgb[occupied] = self._dominant(per_colour.reshape(-1, k)[occupied])
         self._tally = (binned, kept, per_colour, counts, rgb)
         return counts, rgb
 
     def _dominant(self, per_colour: np.ndarray) -> np.ndarray:
         """The colour of each row of counts per colour: the most common, a named colour
-        over any number of background ones."""
-        if self._background.any() and not self._background.all():
-            # A weight per colour broadcast over the rows: indexing the named columns
-            # copied the whole table, 0.1 s a brush on the 145,000 captions.
-            weight = np.where(self._background, 0, len(self._codes))
-            per_colour = np.where(per_colour > 0, per_colour + weight, 0)
-        return self._rgb[per_colour.argmax(axis=1)]
+        over any number of background ones (ties: the first in the palette)."""
+        best = per_colour.argmax(axis=1)
+        named = self._named
+        if len(named) and len(named) < per_colour.shape[1]:
+            # The named columns alone (a copy of the rows asked, not of the table).
+            counts = per_colour[:, named]
+            best_named = counts.argmax(axis=1)
+            any_named = np.take_along_axis(counts, best_named[:, None], axis=1)[:, 0] > 0
+            best = np.where(any_named, named[best_named], best)
+        return self._rgb[best]
 
     # --- picking ------------------------------------------------------------------
 
