@@ -143,7 +143,9 @@ class CorpusBrowser(QWidget):
         self.corpus: Corpus | None = None
         self.stats: CorpusStats | None = None
         self.model = SentenceTableModel(self)
-        self._order = np.zeros(0, dtype=np.int64)
+        #: The corpus's own order (no column sorted): rows are where the masks hold.
+        self._unsorted = np.zeros(0, dtype=np.int64)
+        self._order = self._unsorted
         self._mask: np.ndarray | None = None
         #: The session's filter (None: every sentence passes).
         self._passing: np.ndarray | None = None
@@ -298,7 +300,7 @@ class CorpusBrowser(QWidget):
         self._haystack, self._mask, self._passing = None, None, None
         self._selected = self._pending_select = -1
         self.model.set_corpus(corpus)
-        self._order = np.arange(len(corpus))
+        self._order = self._unsorted = np.arange(len(corpus))
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.pairs_panel.setVisible(corpus.pairs is not None)
         self._show_pairs_of(-1)
@@ -394,7 +396,7 @@ class CorpusBrowser(QWidget):
         if self.corpus is None:
             return
         if column < 0:
-            self._order = np.arange(len(self.corpus))
+            self._order = self._unsorted
             self._show_rows()
             return
         key = self.model.keys[column]
@@ -443,9 +445,14 @@ class CorpusBrowser(QWidget):
         self._show_rows()
 
     def _show_rows(self) -> None:
-        rows = self._order if self._mask is None else self._order[self._mask[self._order]]
-        if self._passing is not None:
-            rows = rows[self._passing[rows]]
+        masks = [mask for mask in (self._mask, self._passing) if mask is not None]
+        shown = masks[0] & masks[1] if len(masks) == 2 else masks[0] if masks else None
+        if shown is None:
+            rows = self._order
+        elif self._order is self._unsorted:  # 9x faster at 1M than gathering through it
+            rows = np.flatnonzero(shown)
+        else:
+            rows = self._order[shown[self._order]]
         self.model.set_rows(rows)
         self._show_count()
         pending = self._pending_select if self._pending_select >= 0 else self._selected
