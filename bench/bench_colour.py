@@ -14,12 +14,22 @@ the density image; 64: a few thousand, drawn as points):
 - switch: ``colour_by`` + ``ProjectionView.set_colours`` + a synchronous repaint, what a
   change of *Colour by* costs;
 - reference "repaint": the same view redrawn with its colours unchanged (the least any
-  switch costs); "per-point brushes": a brush made per point, as pyqtgraph is often fed.
+  switch costs); "per-point brushes": a brush made per point, as pyqtgraph is often fed;
+- gc: the garbage collections of each generation during the switches.
+
+Then points mode, as a corpus of at most 20,000 sentences is always drawn (the full SICK:
+``--corpus ../shared/data/sick``; else its first 20,000 points): ``--recolours`` switches
+cycling the colourings, each drawn by pyqtgraph's own path (a ``ScatterPlotItem`` given a
+brush per point, as the view did before) and by the view's ``PaletteScatter`` (a brush
+per palette colour), each in a plot of its own and repainted; per path the median,
+fastest and slowest switch (wall and this thread's CPU: the machine is shared), the
+garbage collections each generation ran during them and the longest one.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -35,7 +45,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from sentspace.app.colouring import colour_by, colourings  # noqa: E402
 from sentspace.app.columns import sentence_columns  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
-from sentspace.app.ui.views.projection_view import ProjectionView  # noqa: E402
+from sentspace.app.ui.kit.palette_scatter import PaletteScatter, brush  # noqa: E402
+from sentspace.app.ui.views.projection_view import POINT_LIMIT, ProjectionView  # noqa: E402
 
 COLOURINGS = ("paraphrase_group", "words", "image", "line", "group_size")
 
@@ -65,6 +76,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="multi30k-captions")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--recolours", type=int, default=60)
     args = parser.parse_args()
     app = QApplication.instance() or QApplication(sys.argv)
     corpus = load_corpus(args.corpus)
@@ -77,8 +89,15 @@ def main() -> int:
     view = ProjectionView()
     view.resize(1000, 700)
     view.show()
-    points = layout(corpus.groups.first_group(len(corpus)))
-    first = colour_by(offered[COLOURINGS[0]])
+    # The captions' colourings; of another corpus (SICK), its own.
+    keys = list(COLOURINGS) if offered.keys() >= set(COLOURINGS) else list(offered)
+    groups = (
+        corpus.groups.first_group(len(corpus))
+        if corpus.groups is not None
+        else np.zeros(len(corpus), dtype=np.int64)
+    )
+    points = layout(groups)
+    first = colour_by(offered[keys[0]])
     view.set_points(points, first.colours, str, ("x", "y"), first.legend, first.scale)
     paint(view)
     # Python floats: pyqtgraph compares ranges with float64 limits near 1e307.
@@ -86,6 +105,7 @@ def main() -> int:
     print(
         f"{'colouring':<18}{'palette':>8}{'zoom':>6}{'colours s':>11}{'switch s':>10}"
         f"{'repaint s':>11}{'ratio':>7}{'per-point brushes s':>21}{'ratio':>7}"
+        f"{'gc 0/1/2':>11}"
     )
     for zoom in (1, 64):
         half = (high - low) / (2 * zoom)
@@ -97,7 +117,7 @@ def main() -> int:
         )
         view.refresh(force=True)
         paint(view)
-        for key in COLOURINGS:
+        for key in keys:
             column = offered[key]
             colours = best(lambda column=column: colour_by(column), args.repeat)
 
@@ -106,7 +126,8 @@ def main() -> int:
                 view.set_colours(colouring.colours, colouring.legend, colouring.scale)
                 paint(view)
 
-            switched = best(switch, args.repeat)
+            with Collections() as collected:
+                switched = best(switch, args.repeat)
 
             def repaint() -> None:
                 view.refresh(force=True)
@@ -119,11 +140,93 @@ def main() -> int:
             print(
                 f"{key:<18}{palette:>8}{zoom:>6}{colours:>11.3f}{switched:>10.3f}"
                 f"{repainted:>11.3f}{switched / repainted:>7.1f}{per_point:>21.3f}"
-                f"{switched / per_point:>7.2f}"
+                f"{switched / per_point:>7.2f}{'/'.join(map(str, collected.counts)):>11}"
             )
     view.close()
     app.processEvents()
+    points_mode(points[:POINT_LIMIT], [offered[key] for key in keys], args)
     return 0
+
+
+class Collections:
+    """The garbage collections run while it is entered: count per generation, longest."""
+
+    def __enter__(self) -> Collections:
+        self.counts, self.longest, self._started = [0, 0, 0], 0.0, 0.0
+        gc.callbacks.append(self._called)
+        return self
+
+    def __exit__(self, *_) -> None:
+        gc.callbacks.remove(self._called)
+
+    def _called(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.counts[info["generation"]] += 1
+            self.longest = max(self.longest, time.perf_counter() - self._started)
+
+
+def points_mode(points: np.ndarray, columns: list, args) -> None:
+    """Recolouring the points drawn as points: pyqtgraph's per-point path against the
+    palette scatter, in the same process."""
+    n = len(points)
+    palettes = [colour_by(column).colours for column in columns]
+    plots, items = [], {}
+    for name, item in (
+        ("pyqtgraph, a brush per point", pg.ScatterPlotItem(size=7, pen=None, pxMode=True)),
+        ("PaletteScatter, a brush per colour", PaletteScatter(size=7, pen=None, pxMode=True)),
+    ):
+        plot = pg.PlotWidget(background="w")
+        plot.resize(1000, 700)
+        plot.addItem(item)
+        plot.show()
+        plots.append(plot)
+        items[name] = (plot, item)
+    x, y = points[:, 0], points[:, 1]
+    indices = np.arange(n)
+
+    def per_point(item, colours) -> None:  # ProjectionView's drawing before PaletteScatter
+        brushes = np.empty(len(colours.palette), dtype=object)
+        brushes[:] = [pg.mkBrush(c) for c in colours.palette]
+        item.setData(x=x, y=y, brush=brushes[colours.codes[:n]], data=indices)
+
+    def palette(item, colours) -> None:
+        brushes = np.empty(len(colours.palette), dtype=object)
+        brushes[:] = [brush(c) for c in colours.palette]
+        item.set_coloured(x, y, colours.codes[:n], brushes, indices)
+
+    print(
+        f"\npoints mode: {n:,} points, {args.recolours} switches cycling "
+        f"{len(palettes)} colourings (ms; gc: collections of generations 0/1/2)"
+    )
+    print(
+        f"{'path':<38}{'median':>8}{'min':>7}{'max':>7}{'cpu med':>9}"
+        f"{'gc 0/1/2':>14}{'longest gc':>12}"
+    )
+    medians = {}
+    for (name, (plot, item)), draw in zip(items.items(), (per_point, palette)):
+        walls, cpus = [], []
+        gc.collect()
+        with Collections() as collected:
+            for k in range(args.recolours):
+                colours = palettes[k % len(palettes)]
+                wall, cpu = time.perf_counter(), time.thread_time()
+                draw(item, colours)
+                plot.viewport().repaint()
+                walls.append(time.perf_counter() - wall)
+                cpus.append(time.thread_time() - cpu)
+        walls_ms, cpu_ms = np.array(walls) * 1000, np.array(cpus) * 1000
+        medians[name] = np.median(walls_ms)
+        print(
+            f"{name:<38}{np.median(walls_ms):>8.1f}{walls_ms.min():>7.1f}{walls_ms.max():>7.1f}"
+            f"{np.median(cpu_ms):>9.1f}{'/'.join(map(str, collected.counts)):>14}"
+            f"{collected.longest * 1000:>12.1f}"
+        )
+    first, second = medians.values()
+    print(f"ratio of medians: {first / second:.1f}x")
+    for plot in plots:
+        plot.close()
 
 
 if __name__ == "__main__":

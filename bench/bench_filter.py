@@ -13,12 +13,19 @@ brush costs the core); the typed expression against the same numpy; and, with Qt
 Filter panel redrawing the charts a brush changed, the projection fading what fails
 (density image of the whole map), and the whole window: the window's
 ``Filtering.show`` (evaluate, panel, projection, Corpus table, neighbours) and Qt
-drawing it, a new range each time.
+drawing it, a new range each time, with the map coloured by ten named colours and
+"other" (as Colour by draws groups), by ten colours without "other", and a brush that
+jumps (half the rows change: everything recounted). The drawing steps run
+``--gui-repeats`` times: fastest, median and slowest wall time, the median CPU time of
+the GUI thread (the machine is shared: wall times swing with the others' load, CPU
+times much less), the median against the numpy baseline, and the garbage collections
+of each generation while they ran.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from pathlib import Path
@@ -28,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from timing import best_of  # noqa: E402
+from timing import best_of, spread  # noqa: E402
 
 from sentspace.app.columns import Categories, Numbers  # noqa: E402
 from sentspace.app.filters import Chosen, Filter, FilterTable, Range  # noqa: E402
@@ -57,6 +64,7 @@ def columns(n: int, seed: int = 0) -> list:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--gui-repeats", type=int, default=21)
     parser.add_argument(
         "--columns-of",
         metavar="CORPUS",
@@ -124,7 +132,6 @@ def main() -> None:
         ),
         ("numpy of the same expression", best_of(lambda: (words > 30) & (split == 1), REPEATS)),
     ]
-    rows += gui_rows(table, base, evaluated)
     baseline = rows[0][1]
     print(
         f"{n:,} sentences, {len(table.charts)} columns; table built once in "
@@ -133,6 +140,21 @@ def main() -> None:
     print(f"{'step':<58}{'ms':>9}{'x numpy':>10}")
     for name, seconds in rows:
         print(f"{name:<58}{seconds * 1000:>9.2f}{seconds / baseline:>10.1f}")
+    drawn = gui_rows(table, base, evaluated, arguments.gui_repeats)
+    if not drawn:
+        return
+    print(
+        f"\ndrawn, {arguments.gui_repeats} times (ms; x numpy: the median's)"
+        f"\n{'step':<58}{'min':>7}{'median':>8}{'max':>8}{'cpu med':>9}{'x numpy':>9}"
+        f"{'gc 0/1/2':>11}"
+    )
+    for name, (walls, cpus), collections in drawn:
+        wall_ms, cpu_ms = np.array(walls) * 1000, np.array(cpus) * 1000
+        print(
+            f"{name:<58}{wall_ms.min():>7.1f}{np.median(wall_ms):>8.1f}{wall_ms.max():>8.1f}"
+            f"{np.median(cpu_ms):>9.1f}{np.median(wall_ms) / 1000 / baseline:>9.0f}"
+            f"{collections:>11}"
+        )
 
 
 def time_columns(name: str) -> None:
@@ -150,8 +172,9 @@ def time_columns(name: str) -> None:
     )
 
 
-def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, float]]:
-    """The panel's charts and the projection, offscreen; none without a Qt platform."""
+def gui_rows(table: FilterTable, base: Filter, evaluated, repeats: int) -> list:
+    """The panel's charts, the projection and the whole window, offscreen: (name,
+    (walls, cpus), collections); none without a Qt platform."""
     try:
         from PySide6.QtCore import QThreadPool
         from PySide6.QtWidgets import QApplication
@@ -173,16 +196,11 @@ def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, flo
     view.resize(800, 600)
     view.show()
     rng = np.random.default_rng(1)
-    view.set_points(
-        rng.normal(size=(table.n, 2)).astype(np.float32),
-        # Ten named colours and the rest "other", as Colour by draws groups.
-        PointColours(
-            rng.integers(0, 11, table.n).astype(np.int32),
-            (*(f"#{k}0{k}0{k}0" for k in range(10)), OTHER),
-        ),
-        str,
-        ("x", "y"),
-    )
+    codes = rng.integers(0, 11, table.n).astype(np.int32)
+    named = tuple(f"#{k}0{k}0{k}0" for k in range(10))
+    # Ten named colours and the rest "other", as Colour by draws groups.
+    with_other = PointColours(codes, (*named, OTHER))
+    view.set_points(rng.normal(size=(table.n, 2)).astype(np.float32), with_other, str, ("x", "y"))
     app.processEvents()
     browser = CorpusBrowser()
     browser.set_corpus(
@@ -190,43 +208,76 @@ def gui_rows(table: FilterTable, base: Filter, evaluated) -> list[tuple[str, flo
     )
     for handle in browser._jobs.values():  # its statistics: not what is measured
         handle.cancel()
+    QThreadPool.globalInstance().waitForDone()  # nor its thread's allocations
     neighbours = NeighboursView()
     views = SimpleNamespace(corpus_page=SimpleNamespace(is_built=True), corpus_browser=browser)
     window = Filtering(None, panel, view, views, neighbours)  # the window's own path
-    lows = iter(np.tile(np.arange(5, 25), 100))
+    lows = iter(np.tile(np.arange(5, 25), 1000))
+    jumps = iter(np.tile([5, 40], 1000))
 
     def moved() -> Filter:
         low = float(next(lows))
         return base.with_condition(Range("Words", low, low + 10))
 
-    # Each brush a new range, as a drag sends, after one to start from.
+    def jumped() -> Filter:
+        low = float(next(jumps))
+        return base.with_condition(Range("Words", low, low + 10))
+
+    def timed(step) -> tuple:
+        step()  # one to start from
+        with Collections() as collected:
+            times = spread(step, repeats)
+        return times, "/".join(map(str, collected.counts))
+
     window.show(table, moved())
     app.processEvents()
     rows = [
         (
             "Filter panel: the charts a brush changed redrawn",
-            best_of(
+            *timed(
                 lambda: (
                     panel.show_filter(table, chosen := moved(), table.evaluate(chosen)),
                     app.processEvents(),
-                ),
-                REPEATS,
+                )
             ),
         ),
         (
             "projection: filtered-out points faded (density image)",
-            best_of(
-                lambda: (view.set_passing(table.evaluate(moved()).mask), app.processEvents()),
-                REPEATS,
-            ),
+            *timed(lambda: (view.set_passing(table.evaluate(moved()).mask), app.processEvents())),
         ),
         (
             "the whole window: a brush through Filtering.show, drawn",
-            best_of(lambda: (window.show(table, moved()), app.processEvents()), REPEATS),
+            *timed(lambda: (window.show(table, moved()), app.processEvents())),
+        ),
+        (
+            "the whole window, a brush jumping (half the rows change)",
+            *timed(lambda: (window.show(table, jumped()), app.processEvents())),
         ),
     ]
-    QThreadPool.globalInstance().waitForDone()  # the browser's cancelled job
+    view.set_colours(PointColours(codes, (*named, "#a0a0a0")), "")
+    rows.append(
+        (
+            "the whole window, ten colours and no other",
+            *timed(lambda: (window.show(table, moved()), app.processEvents())),
+        )
+    )
     return rows
+
+
+class Collections:
+    """The garbage collections run while it is entered, per generation."""
+
+    def __enter__(self) -> Collections:
+        self.counts = [0, 0, 0]
+        gc.callbacks.append(self._called)
+        return self
+
+    def __exit__(self, *_) -> None:
+        gc.callbacks.remove(self._called)
+
+    def _called(self, phase: str, info: dict) -> None:
+        if phase == "stop":
+            self.counts[info["generation"]] += 1
 
 
 if __name__ == "__main__":

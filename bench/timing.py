@@ -14,3 +14,15 @@ def best_of(function: Callable[[], object], repeats: int = 3) -> float:
         function()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def spread(function: Callable[[], object], repeats: int = 15) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds of this thread for each of ``repeats`` calls: on a shared
+    machine the wall times' spread is mostly other load, the CPU times' much less."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        wall, cpu = time.perf_counter(), time.thread_time()
+        function()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.thread_time() - cpu)
+    return walls, cpus
