@@ -6,6 +6,7 @@ numbers are drawn on viridis with a colour bar, NaN grey."""
 
 from __future__ import annotations
 
+import heapq
 import html
 import re
 from collections.abc import Mapping, Sequence
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sentspace.app.columns import Categories, Column, Numbers, Texts, _natural
+from sentspace.app.columns import Categories, Column, Numbers, Texts, _natural, _natural_keys
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations.classification import ClassificationResult
 from sentspace.app.explore import Exploration
@@ -108,11 +109,19 @@ def top_categories(
     threshold = np.partition(counts, -top)[-top] if len(counts) > top else 0
     candidates = np.flatnonzero((counts >= threshold) & (counts > 0))
     texts = [str(names[k]) for k in candidates.tolist()]
+    keys: np.ndarray | None
     if all(text.isdigit() for text in texts):  # numbered groups: 29,000 in 0.01 s
-        numbers = np.array([int(text) for text in texts], dtype=np.float64)
-        order = candidates[np.lexsort((numbers, -counts[candidates]))].tolist()
+        keys = np.array([int(text) for text in texts], dtype=np.float64)
+    else:  # as sortable strings in one regex pass: 29,000 file names in 0.02 s
+        keys = _natural_keys(texts)
+    if keys is not None:
+        order = candidates[np.lexsort((keys, -counts[candidates]))].tolist()
     else:
-        order = sorted(candidates.tolist(), key=lambda k: (-counts[k], _natural(str(names[k]))))
+        # sorted(...)[:top] holding ``top`` keys, not one per candidate at once (29,000
+        # tuples alive set off dozens of garbage collections).
+        order = heapq.nsmallest(
+            top, candidates.tolist(), key=lambda k: (-counts[k], _natural(str(names[k])))
+        )
     return np.array(order[:top], dtype=np.int64), counts
 
 
