@@ -106,3 +106,17 @@ def test_groups_too_small_to_show_in_ten_colours_do_not_colour_a_new_corpus():
     columns = colourings(sentence_columns(corpus))
     assert "paraphrase_group" in columns
     assert default_colouring(corpus, columns) == "words"
+
+
+def test_tied_categories_rank_in_natural_order_of_their_names():
+    """Most frequent first, ties in natural order (case aside, "img2" before "img10"),
+    whether the names are compared as sortable strings in one pass (ASCII) or one by
+    one (beyond ASCII)."""
+    numbers = (10, 2, 1, 33, 3, 21, 100, 20, 7, 5, 11, 4)
+    names = [f"{'IMG' if k % 2 else 'img'}{k}.jpg" for k in numbers]
+    codes = np.concatenate([np.repeat(np.arange(len(names)), 2), [numbers.index(33)]])
+    top, counts = top_categories(names, codes)
+    expected = [33, 1, 2, 3, 4, 5, 7, 10, 11, 20]
+    assert [numbers[k] for k in top] == expected and counts[top[0]] == 3
+    beyond_ascii = [name.replace(".jpg", ".jpé") for name in names]
+    assert top_categories(beyond_ascii, codes)[0].tolist() == top.tolist()
