@@ -480,7 +480,8 @@ def place_labels(
     anchors : shape (m, 2), where each label belongs (x, y).
     sizes : shape (m, 2), each label's width and height; ``margin`` is kept free around it.
     frame : (left, top, right, bottom) of the area labels must stay in.
-    marked : shape (p, 2), points no label may cover (search hits, the selection).
+    marked : shape (p, 2), points no label may cover (search hits, the selection,
+        misclassified rings).
         With more than ``most_marked`` in the frame they cover areas (a common word, a
         whole region selected) and dropping every label touching one would leave the
         map unnamed: a label then takes the place beside its anchor covering the fewest.

@@ -13,6 +13,7 @@ from sentspace.app.jobs import run_job
 from sentspace.app.palette import UNGROUPED
 from sentspace.app.projection import project
 from sentspace.app.regions import find_regions
+from sentspace.app.ui.views.projection_view import ProjectionView
 from sentspace.app.ui.views.region_labels import RegionLabels
 from sentspace.models import make_encoder
 
@@ -121,3 +122,24 @@ def test_remove_takes_the_labels_off(overlay):
     widget, labels = overlay
     labels.remove()
     assert not any(isinstance(item, pg.TextItem) for item in widget.getPlotItem().vb.addedItems)
+
+
+def test_labels_keep_off_the_misclassified_rings(qtbot, regions_and_layout):
+    regions, layout = regions_and_layout
+    view = ProjectionView()
+    qtbot.addWidget(view)
+    view.resize(900, 650)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_points(layout, cluster_colours(regions), str, ("PC 1", "PC 2"))
+    labels = RegionLabels(view.plot.getPlotItem(), regions, marked=view.marked_positions)
+    view.marks_changed.connect(labels.relayout)  # as the window's regioning does
+    level, cluster = labels.shown[0]
+    before = scene_box(labels, level, cluster)
+    # A misclassified sentence under the label: ringed, it pushes the label aside.
+    nearest = int(np.argmin(((layout - labels.levels[level].centres[cluster]) ** 2).sum(axis=1)))
+    hit = view.scene_position(nearest)
+    assert before.contains(hit)
+    view.mark(np.array([nearest]))
+    assert all(not box.contains(hit) for box in scene_boxes(labels))
+    assert (level, cluster) in labels.shown

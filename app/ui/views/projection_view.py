@@ -105,7 +105,7 @@ class ProjectionView(QWidget):
     -------
     hovered(int) : the point under the pointer, -1 when none.
     clicked(int) : a point was clicked, -1 for empty space.
-    marks_changed() : the points search or selection mark changed (``marked_positions``).
+    marks_changed() : the points search, selection or rings mark changed (``marked_positions``).
     """
 
     hovered = Signal(int)
@@ -366,8 +366,11 @@ class ProjectionView(QWidget):
         self._set_overlay(self.found, indices)
 
     def marked_positions(self) -> np.ndarray:
-        """Layout positions (p, 2) of the points search and selection mark."""
-        indices = np.concatenate([self._overlays[self.found], self._overlays[self.highlighted]])
+        """Layout positions (p, 2) of the points search, selection and the misclassified
+        rings mark: region labels keep clear of them."""
+        indices = np.concatenate(
+            [self._overlays[item] for item in (self.found, self.highlighted, self.marked)]
+        )
         return self.coordinates[indices[(indices >= 0) & (indices < len(self.coordinates))]]
 
     def _set_overlay(self, item: pg.ScatterPlotItem, indices: np.ndarray) -> None:

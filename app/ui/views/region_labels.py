@@ -6,7 +6,8 @@ to name, the finest whose regions are still about ``LEVEL_PX`` across on screen 
 datamapplot and Latent Scope do: a few coarse names for the whole map, finer ones
 appearing as you zoom in), and places that level's labels, largest region first, with
 :func:`sentspace.app.regions.place_labels`: never over another label or a point the
-search or the selection marks (such a label moves beside its place, or is left out).
+search, the selection or a misclassified ring marks (such a label moves beside its
+place, or is left out).
 :func:`sentspace.app.colouring.cluster_colours` colours points by coarse region.
 """
 
