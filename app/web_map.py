@@ -18,8 +18,9 @@ as do a box or lasso on the map and a filter expression; the table's rows export
 or JSONL. The search box finds sentences by words, ranked by how many of the query's
 words each has, rings them on the map and lists them in the table. Any column colours
 the map as in the window, starting with the window's colouring: categories with a
-legend of their top 10 and "(other N)" in one warm grey, numbers on viridis with a
-colour bar. A click on a point shows its fields and its nearest neighbours in
+legend of their top 10 and "(other N)" in one warm grey drawn under the named ones,
+numbers on viridis with the window's colour bar (a long tail past it in its end colours).
+A click on a point shows its fields and its nearest neighbours in
 the original space; regions are labelled at their centre, and the side panel gives the
 run's provenance (corpus, encoder, projection, evaluation headlines).
 """
@@ -42,7 +43,7 @@ from sentspace.app.columns import Categories, Column, Numbers, Texts, exploratio
 from sentspace.app.explore import Exploration
 from sentspace.app.filters import make_chart
 from sentspace.app.jobs import Job, run_job
-from sentspace.app.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED
+from sentspace.app.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED, number_colours
 from sentspace.app.regions import Regions
 from sentspace.app.results import Result, Score, package_version
 
@@ -66,11 +67,14 @@ def _charted_data(column: Categories | Numbers) -> dict[str, Any]:
     if isinstance(column, Numbers):
         values = np.asarray(column.values, dtype=np.float64)
         finite = values[np.isfinite(values)]
+        scale = number_colours(values, column.title)[1]
         return {
             "kind": "number",
             "title": column.title,
             "values": _base64(values, "<f4"),
             "integer": bool(len(finite)) and bool(np.all(finite == np.round(finite))),
+            # The window's colour bar, so a long tail colours the page as it does there.
+            "scale": [scale.low, scale.high],
         }
     return {
         "kind": "category",

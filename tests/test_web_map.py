@@ -569,24 +569,36 @@ def test_region_names_get_finer_as_the_map_is_zoomed_in(browser, page):
 
 def test_the_page_colours_as_the_window_does(tmp_path, browser):
     """Past its ten largest, every category is the one warm grey the legend names (the
-    captions' 28,990 other groups were drawn in the palette's colours, cycled), and
-    the page opens on the colouring it is given (the window's own)."""
+    captions' 28,990 other groups were drawn in the palette's colours, cycled), drawn
+    under the named ones as the window's density draws them; numbers colour on the
+    window's scale (a long tail in its end colours), points with no value under the
+    others; and the page opens on the colouring it is given (the window's own)."""
+    from sentspace.app.palette import number_colours
+
     rng = np.random.default_rng(0)
     kinds = np.repeat(np.arange(15), 40)
-    path = tmp_path / "colours.html"
-    path.write_text(
-        map_page(
-            [f"s{k}" for k in range(len(kinds))],
-            rng.normal(size=(len(kinds), 2)),
-            columns=[
-                Numbers("Words", rng.integers(1, 30, len(kinds)).astype(float)),
-                Categories("Kind", tuple(f"k{k}" for k in range(15)), kinds),
-                Numbers("Group size", np.full(len(kinds), 5.0)),
-            ],
-            colour="Kind",
-        ),
-        encoding="utf-8",
+    coordinates = rng.normal(size=(len(kinds), 2))
+    # Every other of the other categories' points on a named one, later in the data.
+    covering = np.flatnonzero(kinds >= 10)[::2]
+    hidden = rng.choice(np.flatnonzero(kinds < 10), len(covering), replace=False)
+    coordinates[covering] = coordinates[hidden]
+    words = rng.integers(1, 30, len(kinds)).astype(float)
+    words[:4] = 80  # a long tail: the bar spans the 1st to 99th percentiles, as in the window
+    words[covering] = np.nan
+    html = map_page(
+        [f"s{k}" for k in range(len(kinds))],
+        coordinates,
+        columns=[
+            Numbers("Words", words),
+            Categories("Kind", tuple(f"k{k}" for k in range(15)), kinds),
+            Numbers("Group size", np.full(len(kinds), 5.0)),
+        ],
+        colour="Kind",
     )
+    scale = number_colours(words, "Words")[1]
+    assert column(embedded(html), "Words")[0]["scale"] == [scale.low, scale.high] == [1, 29]
+    path = tmp_path / "colours.html"
+    path.write_text(html, encoding="utf-8")
     plot = open_page(browser, path)
     chosen = browser.execute_script(
         "const s = document.getElementById('colouring'); return s.options[s.selectedIndex].text"
@@ -595,6 +607,8 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
     shot = plot.screenshot_as_png
     assert colour_pixels(shot, OTHER, tolerance=4) > 100
     assert all(colour_pixels(shot, colour, tolerance=4) > 20 for colour in CATEGORICAL[:10])
+    # Drawn in the data's order, every one of these showed the grey point over it.
+    assert not any(close(colour, OTHER) for colour in centre_colours(browser, plot, hidden))
     legend = browser.find_element("id", "legend").text
     assert "(other 5: 200 sentences)" in legend
     # A chart that says nothing is left out, as in the window: one value for all.
@@ -603,3 +617,35 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
         ".filter(c => !c.hidden).map(c => c.dataset.column)"
     )
     assert shown == ["Words", "Kind"]
+
+    browser.execute_async_script("colourBy(0).then(arguments[0])")
+    assert not any(close(colour, UNGROUPED) for colour in centre_colours(browser, plot, hidden))
+    step = dict(
+        browser.execute_script(
+            "const drawn = document.getElementById('map').data[0].marker.color;"
+            "return Array.from(order.keys(), p => [order[p], drawn[p]]);"
+        )
+    )
+    assert step[0] == step[int(np.flatnonzero(words == 29)[0])]  # 80 as the bar's end, 29
+    legend = browser.find_element("id", "legend").text
+    assert "values from 1 to 80: beyond the bar in its end colours" in legend
+
+
+def centre_colours(browser, plot, indices):
+    """The colour of the screenshot of ``plot`` at the centre of each point of ``indices``."""
+    from PySide6.QtGui import QImage
+
+    image = QImage.fromData(plot.screenshot_as_png)
+    centres = browser.execute_script(
+        "const layout = document.getElementById('map')._fullLayout;"
+        "return arguments[0].map(i => [layout.xaxis._offset + layout.xaxis.l2p(x[i]),"
+        "                              layout.yaxis._offset + layout.yaxis.l2p(y[i])]);",
+        [int(i) for i in indices],
+    )
+    return [image.pixelColor(round(px), round(py)).name() for px, py in centres]
+
+
+def close(colour, other, tolerance=12):
+    return all(
+        abs(int(colour[k : k + 2], 16) - int(other[k : k + 2], 16)) <= tolerance for k in (1, 3, 5)
+    )
