@@ -14,6 +14,7 @@ region and rare in the corpus as a whole, ``tf(w, c) * log(1 + A / f(w))``, with
 the word's share of the region's words, ``f`` its count in the whole corpus and ``A``
 the mean number of words per region of that level. A region larger than ``max_points``
 is fitted on a seeded sample of them and every one of them joins its nearest centre.
+No two regions of a level share a label (:func:`distinct_labels`).
 
 :func:`place_labels` chooses where labels go on screen: greedily by priority, each at
 its anchor or moved beside it, never over another label or a marked point.
@@ -21,8 +22,10 @@ its anchor or moved beside it, never over another label or a marked point.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -83,8 +86,39 @@ class RegionLevel:
         return len(self.sizes)
 
     def label(self, cluster: int) -> str:
-        """The region's name: its first keywords ("" for noise)."""
-        return "" if cluster == NOISE else ", ".join(self.keywords[cluster][:LABEL_WORDS])
+        """The region's name: its first keywords, unlike any other of the level's
+        (:func:`distinct_labels`; "" for noise)."""
+        return "" if cluster == NOISE else self._labels[cluster]
+
+    @cached_property
+    def _labels(self) -> tuple[str, ...]:
+        return distinct_labels(self.keywords, self.sizes)
+
+
+def distinct_labels(keywords: Sequence[Sequence[str]], sizes: np.ndarray) -> tuple[str, ...]:
+    """Each region's first ``LABEL_WORDS`` keywords, joined, except where regions would
+    share those words (in any order): the largest keeps them, each other takes its next
+    keyword in place of the last that makes its words unlike every other label's (the
+    145,000 captions had "people, men, man" twice among 8 coarse regions); one with no
+    such keyword is numbered."""
+    words = [tuple(kept[:LABEL_WORDS]) for kept in keywords]
+    taken = {frozenset(kept) for kept in words}
+    labels = [", ".join(kept) for kept in words]
+    named: Counter[frozenset[str]] = Counter()
+    for region in np.argsort(-np.asarray(sizes), kind="stable").tolist():
+        own = frozenset(words[region])
+        named[own] += 1
+        if named[own] == 1:
+            continue
+        first = list(keywords[region][: LABEL_WORDS - 1])
+        swapped = (first + [word] for word in keywords[region][LABEL_WORDS:])
+        chosen = next((kept for kept in swapped if frozenset(kept) not in taken), None)
+        if chosen is None:
+            labels[region] += f" ({named[own]})"
+        else:
+            taken.add(frozenset(chosen))
+            labels[region] = ", ".join(chosen)
+    return tuple(labels)
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,7 +9,8 @@ run in the same process: HDBSCAN (min_cluster_size 0.5% of the clustered points)
 seeded sample of at most 20,000 layout points, the rest joining the nearest cluster
 centre, one level of labels. It prints each method's largest region (share of all
 sentences; at each level, coarse to fine, for the new one), its number of regions and
-its time, and the ratios new / old (coarse level).
+its time, the ratios new / old (coarse level), and how many regions of each level
+would share a label by their first keywords and share one as labelled (none).
 Both methods run once on a small layout first, so imports are not timed. UMAP of the
 captions takes minutes. Run: ``python bench/bench_regions.py [--corpora
 multi30k-captions msrp-grouped] [--layouts pca umap]``.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +31,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sentspace.app.corpora import load_corpus  # noqa: E402
 from sentspace.app.jobs import run_job  # noqa: E402
 from sentspace.app.projection import project  # noqa: E402
-from sentspace.app.regions import NOISE, class_tfidf, find_regions, word_counts  # noqa: E402
+from sentspace.app.regions import (  # noqa: E402
+    LABEL_WORDS,
+    NOISE,
+    class_tfidf,
+    find_regions,
+    word_counts,
+)
 from sentspace.models import make_encoder  # noqa: E402
 
 OLD_MAX_POINTS = 20_000
@@ -118,8 +126,29 @@ def main() -> None:
             print(
                 f"{'':<36}{'ratio now / before':<24}{'':>16}"
                 f"{regions.largest_share / old_share:>9.2f}{new_time / old_time:>10.2f}",
+            )
+            print(
+                f"{'':<36}regions sharing a label per level, by their first keywords / "
+                f"as labelled: {sharing(regions)}; coarse: "
+                + "; ".join(regions.label(k) for k in range(regions.n_clusters)),
                 flush=True,
             )
+
+
+def sharing(regions) -> str:
+    """Per level, regions whose first LABEL_WORDS keywords (in any order) another has,
+    and regions whose label (distinct_labels) another has."""
+
+    def shared(names) -> int:
+        names = list(names)
+        counts = Counter(names)
+        return sum(counts[name] > 1 for name in names)
+
+    return " / ".join(
+        f"{shared(frozenset(words[:LABEL_WORDS]) for words in level.keywords)}"
+        f"->{shared(frozenset(level.label(k).split(', ')) for k in range(level.n_clusters))}"
+        for level in regions.levels
+    )
 
 
 if __name__ == "__main__":

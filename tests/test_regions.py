@@ -11,7 +11,7 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.errors import EvaluationError
 from sentspace.app.jobs import run_job
 from sentspace.app.projection import project
-from sentspace.app.regions import NOISE, Regions, find_regions, place_labels
+from sentspace.app.regions import NOISE, Regions, distinct_labels, find_regions, place_labels
 from sentspace.app.workspace import decode_state, encode_state
 from sentspace.models import make_encoder
 
@@ -81,6 +81,32 @@ def test_region_labels_name_the_words_a_paraphrase_group_shares(msrp):
     assert named / group_like > 0.95
     dow = [k for k in range(finest.n_clusters) if "dow" in finest.keywords[k]]
     assert dow and "jones" in finest.keywords[dow[0]]
+
+
+def test_regions_of_a_level_never_share_a_label():
+    # Multi30K's 5,070 validation captions by bag of words and PCA: two coarse regions
+    # are both most about "people, men, man" (as on the 145,000 captions).
+    corpus = load_corpus("multi30k-captions:en:val")
+    embeddings = make_encoder("bow").fit(corpus.texts).encode(corpus.texts)
+    regions = run_job(find_regions(corpus, run_job(project(embeddings, "pca")).coordinates))
+    coarse = regions.levels[0]
+    alike = [k for k in range(8) if coarse.keywords[k][:3] == ("people", "men", "man")]
+    assert len(alike) == 2 and coarse.sizes[alike[0]] > coarse.sizes[alike[1]]
+    # The larger keeps the words; the other takes its next keyword in place of the last.
+    assert coarse.label(alike[0]) == "people, men, man"
+    assert coarse.label(alike[1]) == ", ".join(coarse.keywords[alike[1]][:2] + ("young",))
+    for level in regions.levels:
+        names = [level.label(k).split(", ") for k in range(level.n_clusters)]
+        assert len({frozenset(name) for name in names}) == len(names)  # in any order
+        assert all(set(name) <= set(level.keywords[k]) for k, name in enumerate(names))
+
+
+def test_regions_with_no_keyword_to_tell_them_apart_are_numbered():
+    keywords = [("a", "b", "c", "d"), ("b", "a", "c"), ("c", "b", "a", "e"), ("a", "b", "d")]
+    labels = distinct_labels(keywords, np.array([5, 9, 3, 1]))
+    # The largest of the three keeps the words; the next one's "d" would name it as the
+    # last region is named, so it is numbered; the smallest takes its "e".
+    assert labels == ("a, b, c (2)", "b, a, c", "c, b, e", "a, b, d")
 
 
 def test_layout_regions_with_a_sample_and_nearest_centres(msrp, tmp_path):
