@@ -191,3 +191,14 @@ def sick_pair_clicked(qtbot, window, shared_data, run=True):
     evaluate_and_wait(qtbot, window, "relatedness")
     settle(qtbot, window)
     return click_relatedness_point(qtbot, window)
+
+
+def drawn_colours(projection):
+    """Each point's colour as the projection draws it (hex, by point index; points are
+    drawn grey ones first, so not in their own order)."""
+    import numpy as np
+
+    drawn = projection.points.data
+    colours = np.empty(projection.point_count, dtype=object)
+    colours[drawn["data"].astype(int)] = [brush.color().name() for brush in drawn["brush"]]
+    return colours

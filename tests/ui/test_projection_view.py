@@ -199,8 +199,10 @@ def test_numbers_show_a_colour_bar_and_categories_hide_it(qtbot, view):
     bar = view.colour_bar
     assert bar.isVisible() and bar.levels() == (1.0, 499.0)
     assert bar.getAxis("left").labelText == "Words"
-    brushes = [brush.color().name() for brush in view.points.data["brush"]]
+    drawn = view.points.data
+    brushes = dict(zip(drawn["data"].tolist(), (brush.color().name() for brush in drawn["brush"])))
     assert brushes[1] == "#440154" and brushes[499] == "#fde725" and brushes[0] == "#b0b0b0"
+    assert np.isnan(values[drawn["data"][:10].astype(int)]).all()  # no value: drawn under the rest
     assert "no value (10)" in view.legend.text()
     width = view.view_box.width()
 
@@ -297,3 +299,18 @@ def test_points_draw_as_a_brush_per_point_would_from_one_symbol_per_colour(qtbot
     view.points.hide()
     view.plot.addItem(reference)
     assert np.array_equal(picture(), drawn)
+
+
+def test_a_named_point_is_drawn_over_the_grey_ones_on_it(qtbot, view):
+    """Points of the categories past the legend's ten and of none, later in the data
+    but on a named point, are drawn under it (as the density shows named colours)."""
+    from sentspace.app.palette import OTHER, UNGROUPED
+
+    points = np.array([[0, 0], [0, 0], [1, 1], [1, 1], [2, 0]], dtype=np.float32)
+    codes = np.array([0, 1, 0, 2, 0], dtype=np.int32)
+    view.set_points(points, PointColours(codes, ("#1f77b4", OTHER, UNGROUPED)), str, ("x", "y"))
+    assert view.mode == "points"
+    image = view.plot.grab().toImage()
+    for index in (0, 2):
+        centre = view.plot.mapFromScene(view.scene_position(index))
+        assert image.pixelColor(centre).name() == "#1f77b4"

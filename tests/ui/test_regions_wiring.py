@@ -8,7 +8,13 @@ import numpy as np
 from PySide6.QtCore import QRectF, Qt
 
 from sentspace.app.colouring import cluster_colours
-from tests.ui.conftest import double_click_corpus, open_sick, settle, wait_for_job
+from tests.ui.conftest import (
+    double_click_corpus,
+    drawn_colours,
+    open_sick,
+    settle,
+    wait_for_job,
+)
 
 
 def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tmp_path):
@@ -41,9 +47,9 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
 
     controls = window.corpus_panel.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("region"))
-    brushes = window.projection.points.data["brush"]
+    brushes = drawn_colours(window.projection)
     expected = cluster_colours(regions)
-    assert [brushes[i].color().name() for i in range(0, len(expected), 97)] == [
+    assert [brushes[i] for i in range(0, len(expected), 97)] == [
         str(expected[i]).lower() for i in range(0, len(expected), 97)
     ]
 

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from sentspace.app.jobs import run_job
 from sentspace.app.palette import UNGROUPED
 from sentspace.app.projection import faithfulness
-from tests.ui.conftest import JOB_TIMEOUT_MS, run_and_wait, wait_for_job
+from tests.ui.conftest import JOB_TIMEOUT_MS, drawn_colours, run_and_wait, wait_for_job
 
 
 def show(window, exploration):
@@ -41,7 +41,7 @@ def test_sampled_faithfulness_and_layout_are_said_and_unmeasured_points_grey(qtb
     assert faithful.describe() in legend and "approximate (IVF-SQ8, recall@10" in legend
     controls = window.corpus_panel.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("faithfulness"))
-    brushes = np.array([b.color().name() for b in window.projection.points.data["brush"]])
+    brushes = drawn_colours(window.projection)
     unmeasured = np.isnan(faithful.overlap)
     assert unmeasured.sum() == 859 - 300
     assert set(brushes[unmeasured]) == {UNGROUPED}

@@ -5,7 +5,7 @@ import json
 import numpy as np
 
 from sentspace.app.ui.window.main_window import MainWindow
-from tests.ui.conftest import wait_for_job
+from tests.ui.conftest import drawn_colours, wait_for_job
 
 
 def test_find_fix_and_replay_after_restart(qtbot, window):
@@ -21,10 +21,9 @@ def test_find_fix_and_replay_after_restart(qtbot, window):
     window.annotations.move(moved, target, reason="test")
     panel.corpus_changed.emit()
     assert window.corpus.groups.names[window.selecting.group_of(moved)] == target
-    brushes = window.projection.points.data["brush"]
+    brushes = drawn_colours(window.projection)
     assert (
-        brushes[moved].color()
-        == brushes[window.corpus.groups.members(window.selecting.group_of(moved))[0]].color()
+        brushes[moved] == brushes[window.corpus.groups.members(window.selecting.group_of(moved))[0]]
     )
 
     # A new window (as after a restart) replays the journal: the move is still there.

@@ -507,12 +507,16 @@ class ProjectionView(QWidget):
 
     def _draw_points(self, indices: np.ndarray) -> None:
         codes = self._codes[indices]
+        # Drawn later is drawn above: the filtered-out first, then the background
+        # colours (other categories, none), so no grey point hides a named one (as the
+        # density shows a named colour over them).
+        layer = np.isin(codes, self._named).astype(np.int8) + 1
         passing = self._passing_mask()
         if passing is not None:
-            kept = passing[indices]
-            order = np.argsort(kept, kind="stable")  # the filtered-out drawn first
-            indices, codes, kept = indices[order], codes[order], kept[order]
-            codes[~kept] = len(self._brushes) - 1
+            layer[~passing[indices]] = 0
+        order = np.argsort(layer, kind="stable")
+        indices, codes = indices[order], codes[order]
+        codes[layer[order] == 0] = len(self._brushes) - 1
         self.points.set_coloured(self._x[indices], self._y[indices], codes, self._brushes, indices)
 
     def _draw_density(self, region: tuple[float, float, float, float], inside: np.ndarray) -> None:
