@@ -27,7 +27,7 @@ import numpy as np
 from sentspace.app.cli import PRECOMPUTED, build_encoder, summary_table
 from sentspace.app.corpora import load_corpus as _load_spec
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.errors import EvaluationError, InputError
+from sentspace.app.errors import InputError
 from sentspace.app.jobs import Progress, run_job
 from sentspace.models import DEFAULT_ENCODER
 from sentspace.models.base import Embeddings, Encoder
@@ -386,7 +386,7 @@ def evaluate(
     (416, 722, 'words > 20')
     """
     from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS  # noqa: PLC0415
-    from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test  # noqa: PLC0415
+    from sentspace.app.evaluations.paired import PAIRED_TESTS, against_first  # noqa: PLC0415
     from sentspace.app.neighbours import run_split  # noqa: PLC0415
 
     if name not in EVALUATIONS and name not in COMPARISONS:
@@ -425,12 +425,8 @@ def evaluate(
     results = [_run(evaluation(corpus, model, seed=seed, **options), progress) for model in models]
     if single:
         return results[0]
-    paired: dict[str, Any] = {}
-    for other in results[1:] if name in PAIRED_TESTS else ():
-        try:
-            paired[other.provenance.encoder_name] = paired_test(name, results[0], other, seed=seed)
-        except EvaluationError as error:
-            paired[other.provenance.encoder_name] = str(error)
+    outcomes = _run(against_first(name, results, seed), progress) if name in PAIRED_TESTS else []
+    paired = {o.b.provenance.encoder_name: o.reason if o.test is None else o.test for o in outcomes}
     return Results(results, paired, note)
 
 
