@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from sentspace.app.evaluations.histograms import data_bins
+from sentspace.app.evaluations.ranking import rank_bands
 from sentspace.app.palette import CATEGORICAL, SELECTED
 
 POSITIVE, NEGATIVE = CATEGORICAL[0], CATEGORICAL[1]
@@ -65,27 +66,14 @@ def _relatedness(result):
     return figure
 
 
-def rank_bands(ks: Sequence[int], rank: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """The bands of ranks that accuracy@k tells apart (ks 1, 10, 100: "1", "2–10",
-    "11–100", "> 100") and how many queries fall in each."""
-    bounds = np.unique(ks)
-    counts = np.bincount(np.searchsorted(bounds, rank, side="left"), minlength=len(bounds) + 1)
-    lows = np.concatenate([[1], bounds[:-1] + 1])
-    labels = [
-        f"{low:,}" if low == high else f"{low:,}–{high:,}"
-        for low, high in zip(lows.tolist(), bounds.tolist())
-    ] + [f"> {bounds[-1]:,}"]
-    return labels, counts
-
-
 def _ranking(result):
-    labels, counts = rank_bands(result.ks, result.rank)
+    bands = rank_bands(result.ks, result.rank)
     figure = _figure(
         f"{result.provenance.encoder_name}: queries by the rank of their partner",
         "rank of the partner",
         "queries",
     )
-    figure.add_bar(x=labels, y=counts, marker_color=POSITIVE)
+    figure.add_bar(x=list(bands.labels), y=bands.counts, marker_color=POSITIVE)
     return figure
 
 

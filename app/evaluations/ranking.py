@@ -31,6 +31,7 @@ needs every rank, is left out. The result says so, with the index's measured rec
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -237,6 +238,42 @@ class RankingResult(Result):
             # A rank of None: beyond max(ks), in an approximate search.
             "queries": queries,
         }
+
+
+@dataclass(frozen=True, eq=False)
+class RankBandCounts:
+    """Queries by the band of their partner's rank, the bands accuracy@k tells apart:
+    for ks 1, 10, 100 the labels "1", "2–10", "11–100" and "> 100".
+
+    Attributes
+    ----------
+    bounds : the bands' upper ranks (the distinct ks, ascending); the last band is
+        everything beyond ``bounds[-1]``.
+    band : each query's band (index into ``labels``): rank <= bounds[0], ...,
+        rank > bounds[-1] (inf included).
+    labels, counts : each band's name and how many queries fall in it.
+    """
+
+    bounds: np.ndarray
+    band: np.ndarray
+    labels: tuple[str, ...]
+    counts: np.ndarray
+
+
+def rank_bands(ks: Sequence[int], rank: np.ndarray) -> RankBandCounts:
+    """The ranking chart's bars (the window's and ``result.plot()``'s) for queries whose
+    partners ranked ``rank``, banded by accuracy@k's ``ks``."""
+    bounds = np.unique(ks)
+    band = np.searchsorted(bounds, rank, side="left")
+    lows = np.concatenate([[1], bounds[:-1] + 1])
+    labels = tuple(
+        [
+            f"{low:,}" if low == high else f"{low:,}–{high:,}"
+            for low, high in zip(lows.tolist(), bounds.tolist())
+        ]
+        + [f"> {bounds[-1]:,}"]
+    )
+    return RankBandCounts(bounds, band, labels, np.bincount(band, minlength=len(bounds) + 1))
 
 
 #: The grouping kind whose members paraphrase each other (model.Grouping.kind).

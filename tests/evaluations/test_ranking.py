@@ -6,7 +6,7 @@ from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.errors import EvaluationError
 from sentspace.app.evaluations import applicable_evaluations
 from sentspace.app.evaluations.detection import run_detection
-from sentspace.app.evaluations.ranking import iter_evaluate_ranking, run_ranking
+from sentspace.app.evaluations.ranking import iter_evaluate_ranking, rank_bands, run_ranking
 from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords
 
@@ -76,3 +76,17 @@ def test_class_labels_are_not_paraphrase_judgements(shared_data):
     for run in (run_ranking, run_detection):
         with pytest.raises(EvaluationError):
             next(run(sick, BagOfWords()))
+
+
+def test_rank_bands_are_the_ranks_accuracy_at_k_tells_apart():
+    # Each band's edges, a mid-rank tie (1.5) and an approximate search's rank beyond
+    # max(ks) (inf); ks in any order and repeated band the same.
+    rank = np.array([1, 1.5, 2, 10, 11, 100, 101, np.inf])
+    bands = rank_bands((100, 1, 10, 10), rank)
+    assert bands.labels == ("1", "2–10", "11–100", "> 100")
+    assert bands.band.tolist() == [0, 1, 1, 1, 2, 2, 3, 3]
+    assert bands.counts.tolist() == [1, 3, 2, 2]
+    # Empty bands are bars of height 0; thousands are written with commas.
+    wide = rank_bands((1, 2, 1000, 5000), np.array([1.0, 1.0]))
+    assert wide.labels == ("1", "2", "3–1,000", "1,001–5,000", "> 5,000")
+    assert wide.counts.tolist() == [2, 0, 0, 0, 0]

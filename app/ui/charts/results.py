@@ -24,6 +24,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from sentspace.app.evaluations.histograms import data_bins
+from sentspace.app.evaluations.ranking import rank_bands
 from sentspace.app.mteb_results import same_model
 from sentspace.app.palette import SELECTED
 from sentspace.app.result_items import accuracy_among, histogram_counts, precision_recall
@@ -419,7 +420,8 @@ class RelatednessScatter(ResultChart):
 
 class RankBands(ResultChart):
     """Paraphrase ranking: queries by the rank of their partner, a bar per band of ranks
-    that accuracy@k tells apart (for ks 1, 10, 100: 1, 2-10, 11-100, beyond 100).
+    that accuracy@k tells apart (for ks 1, 10, 100: 1, 2-10, 11-100, beyond 100; the
+    core's :func:`~sentspace.app.evaluations.ranking.rank_bands`, as ``result.plot()``).
 
     Clicking a bar picks the sentences of its queries, each query with its partner: as
     sentences, since a query from a paraphrase group has no row in ``corpus.pairs``.
@@ -434,19 +436,9 @@ class RankBands(ResultChart):
     def __init__(self, result, parent: QWidget | None = None):
         super().__init__(parent)
         self.result = result
-        #: The bands' upper ranks (the ks); the last band is everything beyond.
-        self.bounds = np.unique(result.ks)
-        #: Each query's band: rank <= bounds[0], ..., rank > bounds[-1] (inf included).
-        self.band = np.searchsorted(self.bounds, result.rank, side="left")
-        self.counts = np.bincount(self.band, minlength=len(self.bounds) + 1)
-        lows = np.concatenate([[1], self.bounds[:-1] + 1])
-        self.labels = tuple(
-            [
-                f"{low:,}" if low == high else f"{low:,}–{high:,}"
-                for low, high in zip(lows.tolist(), self.bounds.tolist())
-            ]
-            + [f"> {self.bounds[-1]:,}"]
-        )
+        self.bands = rank_bands(result.ks, result.rank)
+        # The bars' names and heights, as every bar chart here names them.
+        self.labels, self.counts = self.bands.labels, self.bands.counts
         self.plot = self._plot(None, "rank of the partner", "queries")
         x = np.arange(len(self.counts), dtype=np.float64)
         self.bars = pg.BarGraphItem(
@@ -481,11 +473,11 @@ class RankBands(ResultChart):
         """Emit the sentences of the queries in band ``b``: each query and its partner."""
         self.band_clicked.emit(b)
         result = self.result
-        chosen = self.band == b
+        chosen = self.bands.band == b
         sentences = np.unique(np.concatenate([result.query[chosen], result.target[chosen]]))
         where = (
-            f"beyond rank {self.bounds[-1]:,}"
-            if b == len(self.bounds)
+            f"beyond rank {self.bands.bounds[-1]:,}"
+            if b == len(self.bands.bounds)
             else f"at rank {self.labels[b]}"
         )
         self.picked.emit(
