@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+# The public names are listed once, in the package, which loads them from here.
+from sentspace import __all__ as __all__
 from sentspace.app.cli import PRECOMPUTED, build_encoder, summary_table
 from sentspace.app.corpora import load_corpus as _load_spec
 from sentspace.app.corpora.model import Corpus
@@ -786,19 +788,3 @@ def mteb_model(encoder: EncoderLike, corpus: CorpusLike | None = None):
         # Trained on its own file (FAMILY:FILE): the texts given are not read.
         model = run_job(fitted_copy(model, ()))
     return MtebModel(model)
-
-
-__all__ = [
-    "load_corpus",
-    "encoder",
-    "encode",
-    "evaluate",
-    "project",
-    "neighbours",
-    "explain",
-    "show",
-    "evaluations",
-    "read_mteb",
-    "mteb_model",
-    "where",
-]
