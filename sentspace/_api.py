@@ -375,6 +375,7 @@ def evaluate(
     where : a filter expression (the CLI's ``--where``, see :func:`where`): only the
         items whose sentences all pass it are evaluated (relatedness, classification,
         ranking, detection); recorded in each result's parameters.
+    progress : as :func:`encode`'s: each encoder's evaluation, then the paired tests.
     **options : the evaluation's options (``sentspace.app.evaluations.OPTIONS``; e.g.
         relatedness's ``split="test"``), checked as the CLI checks them.
 
@@ -553,10 +554,9 @@ def neighbours(
 
     ``space`` is the corpus's embeddings (an array, one row per sentence) or an encoder
     (anything :func:`encoder` takes), which is fitted on the corpus and encodes it
-    through the cache. ``query`` is a
-    sentence index, or text: typed text is encoded by the encoder; given embeddings
-    only, it must be a sentence of the corpus. A corpus sentence is left out of its own
-    neighbours. ``search``: "auto", "exact" or "ann" (``sentspace neighbours --search``).
+    through the cache. ``query`` is a sentence index (IndexError outside the corpus), or
+    text: typed text is encoded by the encoder; given embeddings only, it must be a
+    sentence of the corpus. A corpus sentence is left out of its own neighbours. ``search``: "auto", "exact" or "ann" (``sentspace neighbours --search``).
 
     >>> neighbours(["A cat sat.", "A dog sat.", "Stocks fell today."], "bow", 0, k=1).texts
     ('A dog sat.',)
@@ -666,8 +666,8 @@ def show(
     The window opens the corpus and draws its map from ``embeddings`` (one row per
     sentence) or, without them, from ``encoder`` (a name the window encodes with; any
     other encoder :func:`encoder` takes is encoded here first). Pairs and metadata
-    columns stay
-    behind: open the corpus by its file for those. Returns the window's process.
+    columns stay behind: open the corpus by its file for those. Returns the window's
+    process.
 
     >>> window = show(["A cat sat.", "A dog sat."], labels=["cat", "dog"])  # doctest: +SKIP
     """
