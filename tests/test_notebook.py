@@ -2,54 +2,21 @@
 STS-B from the shared data (SENTSPACE_DATA)."""
 
 import importlib.util
-import json
-import os
-import sys
-from pathlib import Path
 
 import pytest
 
+from scripts.run_notebook import run_notebook
 from tests.printed import printed_number
 
-nbclient = pytest.importorskip("nbclient")
-nbformat = pytest.importorskip("nbformat")
+pytest.importorskip("nbclient")
+pytest.importorskip("nbformat")
 pytest.importorskip("ipykernel")
 
-ROOT = Path(__file__).resolve().parents[1]
-KERNEL = "sentspace-tests"
 
-
-@pytest.fixture
-def kernel(tmp_path, monkeypatch, shared_data):
-    """A kernelspec of this very Python, with this checkout importable, so the run
-    depends on no kernel installed in the environment or the user's home."""
-    folder = tmp_path / "jupyter" / "kernels" / KERNEL
-    folder.mkdir(parents=True)
-    (folder / "kernel.json").write_text(
-        json.dumps(
-            {
-                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-                "display_name": KERNEL,
-                "language": "python",
-                "env": {
-                    "PYTHONPATH": os.pathsep.join(
-                        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
-                    ),
-                    "SENTSPACE_DATA": str(shared_data),
-                },
-            }
-        )
-    )
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
-    return KERNEL
-
-
-def test_the_notebook_runs_and_shows_the_evaluation_and_the_comparison(kernel, tmp_path):
-    notebook = nbformat.read(ROOT / "docs" / "notebook.ipynb", as_version=4)
-    # Run from an empty folder: nothing of the checkout is found by the working directory.
-    nbclient.NotebookClient(
-        notebook, kernel_name=kernel, timeout=300, resources={"metadata": {"path": str(tmp_path)}}
-    ).execute()
+def test_the_notebook_runs_and_shows_the_evaluation_and_the_comparison(shared_data, tmp_path):
+    # As its saved outputs are made: from an empty folder, nothing of the checkout is
+    # found by the working directory.
+    notebook = run_notebook(shared_data, tmp_path)
     text = "\n".join(
         output.get("text", "") + output.get("data", {}).get("text/plain", "")
         for cell in notebook.cells
