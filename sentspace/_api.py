@@ -372,10 +372,10 @@ def evaluate(
         Comparisons of several encoders (``"agreement"``) take a list and return
         their one result.
     seed : the CLI's ``--seed``; the same seed gives the same numbers.
+    progress : as :func:`encode`'s: each encoder's evaluation, then the paired tests.
     where : a filter expression (the CLI's ``--where``, see :func:`where`): only the
         items whose sentences all pass it are evaluated (relatedness, classification,
         ranking, detection); recorded in each result's parameters.
-    progress : as :func:`encode`'s: each encoder's evaluation, then the paired tests.
     **options : the evaluation's options (``sentspace.app.evaluations.OPTIONS``; e.g.
         relatedness's ``split="test"``), checked as the CLI checks them.
 

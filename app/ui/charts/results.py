@@ -465,7 +465,7 @@ class RankBands(ResultChart):
             self.passing_bars.hide()
             return
         self.passing_bars.setOpts(
-            height=np.bincount(self.band[passing], minlength=len(self.counts))
+            height=np.bincount(self.bands.band[passing], minlength=len(self.counts))
         )
         self.passing_bars.show()
 
