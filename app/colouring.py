@@ -1,8 +1,9 @@
 """Colours of a projection's points by any column of :mod:`sentspace.app.columns` (the
 Projection panel's *Colour by*: the columns the web map offers), and the legend that
 explains them. Categories come most frequent first (ties in natural order: "2" before
-"10"): the top ten in their own colours, the rest in one colour, said as "(other N)";
-numbers are drawn on viridis with a colour bar, NaN grey."""
+"10"), each in a colour of its own where the palette has one for each, else the top ten,
+the rest in one colour, said as "(other N)" (``columns.named_count``); numbers are drawn
+on viridis with a colour bar, NaN grey."""
 
 from __future__ import annotations
 
@@ -14,7 +15,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sentspace.app.columns import Categories, Column, Numbers, Texts, _natural, _natural_keys
+from sentspace.app.columns import (
+    Categories,
+    Column,
+    Numbers,
+    Texts,
+    _natural,
+    _natural_keys,
+    named_count,
+)
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.evaluations.classification import ClassificationResult
 from sentspace.app.explore import Exploration
@@ -29,8 +38,6 @@ from sentspace.app.palette import (
 from sentspace.app.regions import NOISE, Regions
 from sentspace.app.session import version_note
 
-#: Categories a legend names, each in a colour of its own; the rest share ``OTHER``.
-TOP = 10
 #: Longest category name a legend shows whole.
 NAME_CHARS = 40
 METHOD_TITLES = {"pca": "PCA", "umap": "UMAP", "tsne": "t-SNE"}
@@ -85,7 +92,7 @@ def colourings(columns: Sequence[Column]) -> dict[str, Colourable]:
 def default_colouring(corpus: Corpus, offered: Mapping[str, Colourable]) -> str:
     """What a corpus is coloured by until its user chooses: its groups (when the ten
     named in the legend hold 1% of the sentences or more: not the 29,000 caption groups
-    of 5), else what its pairs say (label, gold score, split), else a label, score or
+    of 5, ten of them named), else what its pairs say (label, gold score, split), else a label, score or
     split of its own, else sentence length."""
     preferred = ["pair_label", "gold_score", "split", "label", "score", "words"]
     if corpus.groups is not None:  # the group column's title is the grouping's kind
@@ -99,11 +106,13 @@ def default_colouring(corpus: Corpus, offered: Mapping[str, Colourable]) -> str:
 
 
 def top_categories(
-    names: Sequence[str], codes: np.ndarray, top: int = TOP
+    names: Sequence[str], codes: np.ndarray, top: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The codes of the ``top`` most frequent categories (ties in natural order of their
-    names) and every category's count."""
+    names; by default as many as a legend names, :func:`named_count`) and every
+    category's count."""
     codes = np.asarray(codes)
+    top = named_count(len(names)) if top is None else top
     counts = np.bincount(codes[codes >= 0], minlength=len(names))
     # Only categories that can reach the top need their names compared.
     threshold = np.partition(counts, -top)[-top] if len(counts) > top else 0
@@ -129,8 +138,8 @@ def category_colours(
     names: Sequence[str], codes: np.ndarray, colours: Sequence[str] = ()
 ) -> tuple[PointColours, str]:
     """A colour per point of categories ``codes`` (-1: none) and the legend's key: the
-    top ten in ``colours`` (by code) or the categorical palette's first ten, the rest
-    in ``OTHER``, none in grey."""
+    categories named (:func:`named_count`) in ``colours`` (by code) or the categorical
+    palette's first colours, the rest in ``OTHER``, none in grey."""
     codes = np.asarray(codes)
     top, counts = top_categories(names, codes)
     shown = [colours[k] if colours else CATEGORICAL[rank] for rank, k in enumerate(top)]

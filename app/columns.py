@@ -20,6 +20,18 @@ from sentspace.app.explore import Exploration
 from sentspace.app.palette import CATEGORICAL, MISCLASSIFIED
 from sentspace.app.regions import NOISE, Regions
 
+#: Categories a legend or chart names when a column has more than the categorical
+#: palette tells apart: the most frequent; the rest are one "(other N)".
+TOP = 10
+
+
+def named_count(categories: int) -> int:
+    """How many of a column's ``categories`` its legend, its chart and the web page's
+    name, each in a colour of its own: all of them where the categorical palette has a
+    distinct colour for each (Costra's 14 transformation types), else the :data:`TOP`
+    most frequent."""
+    return categories if categories <= len(CATEGORICAL) else TOP
+
 
 @dataclass(frozen=True, eq=False)
 class Categories:
@@ -35,7 +47,7 @@ class Categories:
     def of_values(cls, title: str, values: Sequence[Any], none: str = "none") -> Categories:
         """A colouring by per-point values (strings, numbers); "" or None is ``none``.
         Categories come most frequent first (ties in natural order: "2" before "10"), so
-        the top ten get the palette's first, most distinct colours."""
+        those named (:func:`named_count`) get the palette's first, most distinct colours."""
         return cls.of_encoded(title, *_encoded(values), none=none)
 
     @classmethod

@@ -27,15 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from sentspace.app.columns import Categories, Column, Numbers, sentence_columns
+from sentspace.app.columns import TOP, Categories, Column, Numbers, named_count, sentence_columns
 from sentspace.app.errors import InputError
 
-#: Bars of a category chart before the rest are one "other" bar (the web map's TOP).
-TOP = 10
 #: Bins of a numeric histogram (an integer column: at most this many, one value wide or
 #: wider).
 BINS = 40
-#: The bar of the categories beyond the top :data:`TOP`, as a chosen name.
+#: The bar of the categories beyond those a chart names (``columns.named_count``), as a
+#: chosen name.
 OTHER = "(other)"
 #: Other names a column answers to in an expression, beside its own.
 ALIASES = {
@@ -61,8 +60,8 @@ class Range:
 
 @dataclass(frozen=True)
 class Chosen:
-    """Sentences whose category is one of ``names`` (:data:`OTHER`: any beyond the top
-    :data:`TOP`; the column's ``none``: no category)."""
+    """Sentences whose category is one of ``names`` (:data:`OTHER`: any beyond those
+    its chart names; the column's ``none``: no category)."""
 
     column: str
     names: tuple[str, ...]
@@ -195,7 +194,8 @@ def identifier(title: str) -> str:
 @dataclass(eq=False)
 class Chart:
     """A column as drawn: each sentence's ``slot`` (bar or bin; the last: no value)
-    and the ``labels`` of the slots; ``edges`` (nBins + 1) for a histogram."""
+    and the ``labels`` of the slots; ``edges`` (nBins + 1) for a histogram. A category
+    chart's slots are its named categories, "other" (:attr:`other_slot`) and none."""
 
     column: Categories | Numbers
     slot: np.ndarray
@@ -216,6 +216,11 @@ class Chart:
         return isinstance(self.column, Numbers)
 
     @property
+    def other_slot(self) -> int:
+        """A category chart's slot of the categories beyond those it names."""
+        return len(self.labels) - 2
+
+    @property
     def informative(self) -> bool:
         """Whether drawing it says anything: sentences in two bars or more, and a
         category chart's named bars holding at least 1% of them (the 29,000 caption
@@ -223,7 +228,7 @@ class Chart:
         filled = np.bincount(self.slot, minlength=len(self.labels))
         if np.count_nonzero(filled) < 2:
             return False
-        return self.numeric or filled[:TOP].sum() >= 0.01 * len(self.slot)
+        return self.numeric or filled[: self.other_slot].sum() >= 0.01 * len(self.slot)
 
 
 def make_chart(column: Categories | Numbers) -> Chart:
@@ -234,11 +239,12 @@ def make_chart(column: Categories | Numbers) -> Chart:
     # are in their own order: rank them by count here.
     counts = np.bincount(codes[codes >= 0], minlength=len(column.names))
     ranked = np.argsort(-counts, kind="stable")
-    top = ranked[:TOP]
-    bar_of = np.full(len(column.names) + 1, TOP, dtype=np.uint8)
+    top = ranked[: named_count(len(column.names))]
+    # Slots in uint8: at most the palette's 18 named bars, "other" and none.
+    bar_of = np.full(len(column.names) + 1, len(top), dtype=np.uint8)
     bar_of[top] = np.arange(len(top))
-    bar_of[-1] = TOP + 1  # codes of -1 read the last entry
-    labels = [column.names[k] for k in top] + [""] * (TOP - len(top))
+    bar_of[-1] = len(top) + 1  # codes of -1 read the last entry
+    labels = [column.names[k] for k in top]
     others = len(column.names) - len(top)
     labels += [f"{OTHER[:-1]} {others:,})" if others else "", column.none]
     return Chart(column, bar_of[codes], tuple(labels), bar_of=bar_of)
@@ -362,7 +368,7 @@ class FilterTable:
             chosen = set(condition.names)
             lut = np.zeros(len(column.names) + 1, dtype=bool)
             for code, name in enumerate(column.names):
-                if name in chosen or (OTHER in chosen and chart.bar_of[code] == TOP):
+                if name in chosen or (OTHER in chosen and chart.bar_of[code] == chart.other_slot):
                     lut[code] = True
             lut[-1] = column.none in chosen
             mask = lut[column.codes]

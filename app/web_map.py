@@ -11,7 +11,8 @@ indices and int16 cosines x 10,000, texts and ids as JSON.
 
 In the page: every column (group, region, misclassified, words, group size,
 faithfulness, a corpus's pair split, label and gold score, its metadata) is a histogram
-(numbers) or a bar chart of its top 10 values and "other" (categories; a chart that
+(numbers) or a bar chart of its categories (past the palette's 18 colours, its top 10
+and "other", as ``columns.named_count`` says, in the window too; a chart that
 says nothing, as the window decides, is left out); brushing a range
 or clicking bars filters the map, the other charts and a paged, sortable table together,
 as do a box or lasso on the map and a filter expression; the table's rows export as CSV
@@ -39,7 +40,14 @@ import numpy as np
 from sentspace.app.ann import iter_knn
 from sentspace.app.atomic import write_text_atomic
 from sentspace.app.colouring import METHOD_TITLES, colourings, default_colouring
-from sentspace.app.columns import Categories, Column, Numbers, Texts, exploration_columns
+from sentspace.app.columns import (
+    Categories,
+    Column,
+    Numbers,
+    Texts,
+    exploration_columns,
+    named_count,
+)
 from sentspace.app.explore import Exploration
 from sentspace.app.filters import make_chart
 from sentspace.app.jobs import Job, run_job
@@ -83,6 +91,8 @@ def _charted_data(column: Categories | Numbers) -> dict[str, Any]:
         "none": column.none,
         "colours": list(column.palette()),
         "explicit": bool(column.colours),
+        # How many its legend and chart name, as in the window; the rest are "other".
+        "named": named_count(len(column.names)),
         "codes": _base64(column.codes, "<i4"),
     }
 

@@ -1,27 +1,28 @@
 """*Colour by* any column (issue 35, item 3): numbers on viridis with NaN grey, category
-legends of the top ten and "(other N)", and a default per corpus, on the real files."""
+legends naming each category where the palette has a colour for each, else the top ten
+and "(other N)", and a default per corpus, on the real files."""
 
 import numpy as np
 import pytest
 
 from sentspace.app.colouring import (
-    TOP,
     colour_by,
     colourings,
     default_colouring,
     saved_key,
     top_categories,
 )
-from sentspace.app.columns import Categories, Numbers, sentence_columns
+from sentspace.app.columns import TOP, Categories, Numbers, named_count, sentence_columns
 from sentspace.app.corpora import load_corpus
 from sentspace.app.palette import CATEGORICAL, OTHER, UNGROUPED, scale_palette
 
 
 @pytest.fixture(scope="module")
 def offered(shared_data):
-    """The colourings of full SICK, MSRP's training file and the bundled groups."""
+    """The colourings of full SICK, MSRP's training file, Costra and the bundled groups."""
     corpora = {
         "sick": load_corpus(shared_data / "sick"),
+        "costra": load_corpus(shared_data / "costra"),
         "msrp": load_corpus(shared_data / "msrp" / "msr_paraphrase_train.txt"),
         "grouped": load_corpus("msrp-grouped"),
     }
@@ -75,6 +76,24 @@ def test_a_legend_names_the_top_ten_and_the_other_groups_share_one_colour(offere
     assert colouring.legend.count("&#9632;") == TOP + 1 and colouring.scale is None
 
 
+def test_a_legend_names_every_category_the_palette_has_colours_for(offered):
+    """Costra's 14 transformation types each in a colour of its own: none of them in
+    the grey of "other" (4 were, when every legend named ten)."""
+    corpus, costra = offered["costra"]
+    column = costra["type"]
+    assert isinstance(column, Categories) and len(column.names) == 14
+    colouring = colour_by(column)
+    colours = np.array(colouring.colours[:])
+    assert colouring.colours.palette[:14] == CATEGORICAL[:14]
+    assert set(colours) == set(CATEGORICAL[:14])  # each type its own colour, none grey
+    assert "(other" not in colouring.legend and colouring.legend.count("&#9632;") == 14
+    for name in column.names:
+        assert f"{name} (" in colouring.legend
+    # The palette's 18 colours (Tableau 20 without its greys) are the most named.
+    assert len(set(CATEGORICAL) | {OTHER, UNGROUPED}) == len(CATEGORICAL) + 2 == 20
+    assert [named_count(k) for k in (2, 14, 18, 19, 274)] == [2, 14, 18, TOP, TOP]
+
+
 def test_a_corpus_is_first_coloured_by_its_groups_else_its_pairs_else_words(offered):
     # MSRP's training file groups its sentences in twos and threes: ten groups in
     # colour would leave the map grey, so it shows its pairs' labels.
@@ -116,7 +135,7 @@ def test_tied_categories_rank_in_natural_order_of_their_names():
     names = [f"{'IMG' if k % 2 else 'img'}{k}.jpg" for k in numbers]
     codes = np.concatenate([np.repeat(np.arange(len(names)), 2), [numbers.index(33)]])
     top, counts = top_categories(names, codes)
-    expected = [33, 1, 2, 3, 4, 5, 7, 10, 11, 20]
+    expected = [33, 1, 2, 3, 4, 5, 7, 10, 11, 20, 21, 100]  # all 12 named
     assert [numbers[k] for k in top] == expected and counts[top[0]] == 3
     beyond_ascii = [name.replace(".jpg", ".jpé") for name in names]
     assert top_categories(beyond_ascii, codes)[0].tolist() == top.tolist()

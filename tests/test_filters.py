@@ -27,6 +27,13 @@ def sick(shared_data):
 
 
 @pytest.fixture(scope="module")
+def costra(shared_data):
+    from sentspace.app.corpora import load_corpus
+
+    return load_corpus(shared_data / "costra")
+
+
+@pytest.fixture(scope="module")
 def table(sick):
     return FilterTable(sentence_columns(sick))
 
@@ -226,16 +233,14 @@ def test_edited_and_reviewed_sentences_are_a_column(shared_data, tmp_path):
     assert np.flatnonzero(column.codes == 1).tolist() == ([] if 5 in edited else [5])
 
 
-def test_lists_and_rarely_repeated_values_are_text_not_categories(shared_data):
+def test_lists_and_rarely_repeated_values_are_text_not_categories(costra):
     """Costra's r1-r4 (ids of related sentences, tuples) are text shown as "840" or
     "791, 792", never 1,890 categories like "('840',)"; its type and seed group stay
     what they were; a column of values that rarely repeat among the sentences having
     one is text, one that repeats is categories."""
     from sentspace.app.columns import Categories, Numbers, Texts, metadata_columns
-    from sentspace.app.corpora import load_corpus
     from sentspace.app.corpora.model import Corpus
 
-    costra = load_corpus(shared_data / "costra")
     columns = {column.title: column for column in metadata_columns(costra)}
     for name in ("R1", "R2", "R3", "R4"):
         assert isinstance(columns[name], Texts), name
@@ -255,6 +260,29 @@ def test_lists_and_rarely_repeated_values_are_text_not_categories(shared_data):
     )
     kinds = [type(column) for column in metadata_columns(corpus)]
     assert kinds == [Texts, Categories]
+
+
+def test_a_chart_has_a_bar_per_category_the_palette_has_colours_for(costra):
+    """Costra's 14 transformation types are 14 bars and no "other" (ten and "(other 4)"
+    before), as its colouring names them; 274 groups are ten bars and "(other 264)"."""
+    from sentspace.app.corpora import load_corpus
+
+    table = FilterTable(sentence_columns(costra))
+    chart = table.charts["Type"]
+    types = chart.column.names
+    assert len(types) == 14 and chart.labels[:14] == types and chart.other_slot == 14
+    assert chart.labels[14] == "" and chart.informative  # no "other" bar
+    counts = np.bincount(chart.slot, minlength=len(chart.labels))
+    assert np.array_equal(counts[:14], np.bincount(chart.column.codes, minlength=14))
+    assert not table.passes(Chosen("Type", (OTHER,))).any()
+    assert table.passes(Chosen("Type", (types[13],))).sum() == counts[13] > 0
+
+    grouped = FilterTable(sentence_columns(load_corpus("msrp-grouped")))
+    groups = grouped.charts["Paraphrase group"]
+    assert len(groups.column.names) == 274 and groups.other_slot == 10
+    assert groups.labels[10] == "(other 264)"
+    other = grouped.passes(Chosen("Paraphrase group", (OTHER,)))
+    assert other.sum() == np.count_nonzero(groups.slot == 10) > 0
 
 
 def test_a_kept_selection_filters_by_id_and_is_saved(sick, tmp_path):

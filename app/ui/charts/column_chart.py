@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.filters import OTHER, TOP, Chart, Chosen, Condition, Range
+from sentspace.app.filters import OTHER, Chart, Chosen, Condition, Range
 from sentspace.app.ui.charts.base import shortened
 
 ALL_BRUSH, SHOWN_BRUSH, CHOSEN_BRUSH = "#d5dbe5", "#4a78b5", "#e69500"
@@ -198,9 +198,9 @@ class ColumnChart(pg.PlotWidget):
 
     def name_of(self, slot: int) -> str:
         """The category a bar stands for."""
-        if slot == TOP:
+        if slot == self.chart.other_slot:
             return OTHER
-        if slot == TOP + 1:
+        if slot == self.chart.other_slot + 1:
             return self.chart.column.none
         return self.chart.labels[slot]
 
