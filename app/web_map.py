@@ -12,18 +12,18 @@ indices and int16 cosines x 10,000, texts and ids as JSON.
 In the page: every column (group, region, misclassified, words, group size,
 faithfulness, a corpus's pair split, label and gold score, its metadata) is a histogram
 (numbers) or a bar chart of its categories (past the palette's 18 colours, its top 10
-and "other", as ``columns.named_count`` says, in the window too; a chart that
-says nothing, as the window decides, is left out); brushing a range
-or clicking bars filters the map, the other charts and a paged, sortable table together,
-as do a box or lasso on the map and a filter expression; the table's rows export as CSV
-or JSONL. The search box finds sentences by words, ranked by how many of the query's
-words each has, rings them on the map and lists them in the table. Any column colours
-the map as in the window, starting with the window's colouring: categories with a
-legend of their top 10 and "(other N)" in one warm grey drawn under the named ones,
-numbers on viridis with the window's colour bar (a long tail past it in its end colours).
-A click on a point shows its fields and its nearest neighbours in
-the original space; regions are labelled at their centre, and the side panel gives the
-run's provenance (corpus, encoder, projection, evaluation headlines).
+and "other": ``columns.named_count``, as in the window; a chart that says nothing, as
+the window decides, is left out); brushing a range or clicking bars filters the map, the
+other charts and a paged, sortable table together, as do a box or lasso on the map and a
+filter expression; the table's rows export as CSV or JSONL. The search box finds
+sentences by words, ranked by how many of the query's words each has, rings them on the
+map and lists them in the table. Any column colours the map as in the window, starting
+with the window's colouring: categories with a legend naming those the chart names, any
+"(other N)" in one warm grey drawn under them, numbers on viridis with the window's
+colour bar (a long tail past it in its end colours). A click on a point shows its fields
+and its nearest neighbours in the original space; regions are labelled at their centre,
+and the side panel gives the run's provenance (corpus, encoder, projection, evaluation
+headlines).
 """
 
 from __future__ import annotations

@@ -519,6 +519,38 @@ def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browse
     assert browser.execute_script("return document.getElementById('map').data[4].x.length") == 11
 
 
+def test_a_column_the_palette_has_colours_for_is_named_whole(shared_data, tmp_path, browser):
+    """Costra's 14 transformation types: the page is told to name all 14 (ten and
+    "(other 4)" before) and its legend and chart do; 274 groups are told ten."""
+    from sentspace.app.columns import sentence_columns
+
+    costra = load_corpus(shared_data / "costra")
+    columns = [c for c in sentence_columns(costra) if c.title in ("Type", "Words")]
+    html = map_page(
+        costra.texts,
+        np.random.default_rng(0).normal(size=(len(costra), 2)),
+        columns=columns,
+        colour="Type",
+    )
+    types, _ = column(embedded(html), "Type")
+    assert len(types["names"]) == types["named"] == 14
+    grouped = load_corpus("msrp-grouped")
+    groups = map_page(grouped.texts, np.zeros((len(grouped), 2)), columns=sentence_columns(grouped))
+    assert column(embedded(groups), "Paraphrase group")[0]["named"] == 10
+
+    path = tmp_path / "costra.html"
+    path.write_text(html, encoding="utf-8")
+    open_page(browser, path)
+    legend = browser.find_element("id", "legend")
+    named = [e.text for e in legend.find_elements("css selector", "div[data-code]")]
+    assert len(named) == 14 and "(other" not in legend.text
+    bars = browser.execute_script(
+        "return [...document.querySelectorAll('#charts .chart')]"
+        ".find(c => c.dataset.column === 'Type').querySelectorAll('.bar').length"
+    )
+    assert bars == 14
+
+
 def test_numbers_need_a_value_for_every_point():
     with pytest.raises(ValueError, match="'w' has 2 values for 3 points"):
         map_page(["a", "b", "c"], np.zeros((3, 2)), columns=[Numbers("w", np.ones(2))])
@@ -568,7 +600,8 @@ def test_region_names_get_finer_as_the_map_is_zoomed_in(browser, page):
 
 
 def test_the_page_colours_as_the_window_does(tmp_path, browser):
-    """Past its ten largest, every category is the one warm grey the legend names (the
+    """Of more categories than the palette's 18 colours, every one past the ten largest is
+    the one warm grey the legend names (the
     captions' 28,990 other groups were drawn in the palette's colours, cycled), drawn
     under the named ones as the window's density draws them; numbers colour on the
     window's scale (a long tail in its end colours), points with no value under the
@@ -576,7 +609,7 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
     from sentspace.app.palette import number_colours
 
     rng = np.random.default_rng(0)
-    kinds = np.repeat(np.arange(15), 40)
+    kinds = np.repeat(np.arange(20), 40)
     coordinates = rng.normal(size=(len(kinds), 2))
     # Every other of the other categories' points on a named one, later in the data.
     covering = np.flatnonzero(kinds >= 10)[::2]
@@ -590,7 +623,7 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
         coordinates,
         columns=[
             Numbers("Words", words),
-            Categories("Kind", tuple(f"k{k}" for k in range(15)), kinds),
+            Categories("Kind", tuple(f"k{k}" for k in range(20)), kinds),
             Numbers("Group size", np.full(len(kinds), 5.0)),
         ],
         colour="Kind",
@@ -610,7 +643,7 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
     # Drawn in the data's order, every one of these showed the grey point over it.
     assert not any(close(colour, OTHER) for colour in centre_colours(browser, plot, hidden))
     legend = browser.find_element("id", "legend").text
-    assert "(other 5: 200 sentences)" in legend
+    assert "(other 10: 400 sentences)" in legend
     # A chart that says nothing is left out, as in the window: one value for all.
     shown = browser.execute_script(
         "return [...document.querySelectorAll('#charts .chart')]"
