@@ -119,9 +119,9 @@ def test_costra_and_compare_tabs(qtbot, window):
     controls = window.corpus_panel.projection_controls
     controls.colour.setCurrentIndex(controls.colour.findData("type"))
     legend = window.projection.legend.text()
-    assert "Colour: Type:" in legend and "(other 4: " in legend
+    assert "Colour: Type:" in legend and "(other" not in legend
     shown = {brush.color().name() for brush in window.projection.points.data["brush"]}
-    assert len(shown) == 11  # the 10 most frequent transformation types, and the other 4
+    assert len(shown) == 14  # each transformation type in its own colour, none grey
 
 
 def test_evaluate_original_and_corrected(qtbot, window):
