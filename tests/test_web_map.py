@@ -521,11 +521,12 @@ def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browse
 
 def test_a_column_the_palette_has_colours_for_is_named_whole(shared_data, tmp_path, browser):
     """Costra's 14 transformation types: the page is told to name all 14 (ten and
-    "(other 4)" before) and its legend and chart do; 274 groups are told ten."""
+    "(other 4)" before) and its legend and chart do; its 126 seed groups are told ten."""
     from sentspace.app.columns import sentence_columns
 
     costra = load_corpus(shared_data / "costra")
-    columns = [c for c in sentence_columns(costra) if c.title in ("Type", "Words")]
+    groups, *rest = sentence_columns(costra)
+    columns = [groups, *(c for c in rest if c.title in ("Type", "Words"))]
     html = map_page(
         costra.texts,
         np.random.default_rng(0).normal(size=(len(costra), 2)),
@@ -534,9 +535,8 @@ def test_a_column_the_palette_has_colours_for_is_named_whole(shared_data, tmp_pa
     )
     types, _ = column(embedded(html), "Type")
     assert len(types["names"]) == types["named"] == 14
-    grouped = load_corpus("msrp-grouped")
-    groups = map_page(grouped.texts, np.zeros((len(grouped), 2)), columns=sentence_columns(grouped))
-    assert column(embedded(groups), "Paraphrase group")[0]["named"] == 10
+    seeds, _ = column(embedded(html), "Seed group")
+    assert len(seeds["names"]) == 126 and seeds["named"] == 10
 
     path = tmp_path / "costra.html"
     path.write_text(html, encoding="utf-8")
