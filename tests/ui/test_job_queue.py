@@ -69,3 +69,27 @@ def test_a_run_queued_before_another_corpus_opens_lands_on_its_own(qtbot, window
     window.showing.switch_corpus("msrp-grouped")
     assert window.projection.point_count == 859
     assert window.corpus_panel.encoder_choice.currentData() == "tfidf"
+
+
+def test_a_job_ending_after_another_started_beside_it_leaves_that_one_current(qtbot, window):
+    """A job started unqueued while one runs (as exporting does) becomes the current one;
+    the first one's end used to read the second's state ("running") and raise."""
+    from threading import Event
+
+    first_may_end, second_may_end = Event(), Event()
+
+    def waiting(event):
+        event.wait(10)
+        return "ended"
+        yield
+
+    first = window.jobs.start(waiting(first_may_end), "first", lambda _: None)
+    second = window.jobs.start(waiting(second_may_end), "second", lambda _: None)
+    assert window.jobs.job is second
+    first_may_end.set()
+    qtbot.waitUntil(lambda: first.state == "done", timeout=10_000)
+    qtbot.wait(50)  # the first one's end is handled in the event loop
+    assert window.jobs.is_running and window.jobs.progress.isVisible()
+    second_may_end.set()
+    qtbot.waitUntil(lambda: not window.jobs.is_running, timeout=10_000)
+    assert not window.jobs.progress.isVisible()

@@ -72,16 +72,19 @@ class JobQueue(QObject):
         a ``quiet`` one (loading) leaves nothing in the progress area when it is done;
         one not ``of_corpus`` (a paper reproduced) leaves the corpus's line alone."""
         waiting = queue and self.is_running
+        # Qt delivers the worker's end through the event loop, after this returns.
+        started: list[JobHandle] = []
         job = start_job(
             work,
             label,
             on_progress=self._show_progress,
             on_result=on_result,
             on_error=self.failed.emit,
-            on_finished=self._finished,
+            on_finished=lambda: self._finished(started[0]),
             owner=self.owner,
             queued=waiting,
         )
+        started.append(job)
         if quiet:
             self._quiet.add(id(job))
         current = self.session.current
@@ -128,27 +131,28 @@ class JobQueue(QObject):
         self.progress.setValue(progress.done)
         self.stage.setText(f"{progress.stage}: {progress.done:,} / {progress.total:,}")
 
-    def _finished(self) -> None:
-        state = self.job.state
-        self.progress.setVisible(False)
-        quiet = id(self.job) in self._quiet and state == "done"
-        self._quiet.discard(id(self.job))
-        label = self.job.label
+    def _finished(self, job: JobHandle) -> None:
+        state = job.state
+        quiet = id(job) in self._quiet and state == "done"
+        self._quiet.discard(id(job))
         ended = (
             ""
             if quiet
             else {
-                "done": f"Done in {self.job.elapsed:.1f} s: {label}.",
-                "cancelled": f"Cancelled: {label}.",
-                "failed": f"Failed: {label}: {self.job.error}",
+                "done": f"Done in {job.elapsed:.1f} s: {job.label}.",
+                "cancelled": f"Cancelled: {job.label}.",
+                "failed": f"Failed: {job.label}: {job.error}",
             }[state]
         )
-        spec = self._corpus_of.pop(id(self.job), "")
+        spec = self._corpus_of.pop(id(job), "")
         # A corpus loaded quietly leaves the corpus shown before it as it was.
         if spec in self.session.states and not quiet:
             self.session.set_status(spec, ended)
         elif spec is None:
             self.status.showMessage(ended)
+        if job is not self.job:
+            return  # a job started beside it is the one the progress bar follows
+        self.progress.setVisible(False)
         self.show_status(self.session.current.status if self.session.current is not None else ended)
         self.running_changed.emit(False)
         callbacks, self._when_idle = self._when_idle, []
