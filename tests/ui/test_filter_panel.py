@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QMessageBox, QToolButton
 
 from sentspace.app.filters import Chosen, Range
@@ -57,6 +58,16 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(
     # A click on a bar of Pair label keeps those sentences too; the chart of Words counts
     # under it, Pair label's own chart under the brush only.
     labels = panel.charts["Pair label"]
+    # Every bar's label is drawn, the longest elided to the axis ("CONTRADICTION + …").
+    axis = labels.getPlotItem().getAxis("left")
+    image = QImage(200, 400, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    drawn_texts = [text for _, _, text in axis.generateDrawSpecs(painter)[2]]
+    painter.end()
+    names = [name for name in labels.chart.labels if name]
+    assert len(drawn_texts) == len(names) == 8
+    assert "CONTRADICTION + ENTAILMENT + NEUTRAL" in names
+    assert all(name.startswith(text.rstrip("…")) for name, text in zip(names, drawn_texts))
     top = labels.chart.labels[0]
     qtbot.mouseClick(labels.viewport(), Qt.MouseButton.LeftButton, pos=bar_position(labels, 0))
     qtbot.waitUntil(

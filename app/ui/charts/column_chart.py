@@ -7,15 +7,16 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from sentspace.app.filters import OTHER, Chart, Chosen, Condition, Range
-from sentspace.app.ui.charts.base import shortened
 
 ALL_BRUSH, SHOWN_BRUSH, CHOSEN_BRUSH = "#d5dbe5", "#4a78b5", "#e69500"
-#: Pixels per category bar, and around the plot; a bar's label's width and characters.
+#: Pixels per category bar, and around the plot; of the labels beside the bars, and of
+#: those the ticks and gaps take.
 BAR_PX, FRAME_PX = 16, 24
-LABEL_PX, LABEL_CHARS = 130, 20
+LABEL_PX, LABEL_MARGIN_PX = 130, 12
 HISTOGRAM_PX = 92
 
 
@@ -131,10 +132,13 @@ class ColumnChart(pg.PlotWidget):
         item = self.getPlotItem()
         item.invertY(True)
         axis = item.getAxis("left")
+        # Elided to the axis's pixels: pyqtgraph leaves out a label wider than its axis
+        # (SICK's "CONTRADICTION + NEUTRAL", 20 capitals, was left out whole).
+        metrics, room = QFontMetrics(axis.style["tickFont"]), LABEL_PX - LABEL_MARGIN_PX
         axis.setTicks(
             [
                 [
-                    (row, shortened(labels[slot], LABEL_CHARS))
+                    (row, metrics.elidedText(labels[slot], Qt.TextElideMode.ElideRight, room))
                     for row, slot in enumerate(self._rows)
                 ],
                 [],
