@@ -22,6 +22,7 @@ its anchor or moved beside it, never over another label or a marked point.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -54,6 +55,8 @@ EMBEDDING_DIMS = 50
 #: Keywords kept per region, and how many of them make its label.
 N_KEYWORDS = 8
 LABEL_WORDS = 3
+#: A word as CountVectorizer's default token pattern reads one.
+WORD = re.compile(r"\w\w+")
 #: Sentences in no region: only in regions found before they were nested bisecting k-means
 #: (HDBSCAN's noise), which workspaces may still hold.
 NOISE = -1
@@ -270,19 +273,31 @@ def _clustering_space(
     return normalize(reduced.astype(np.float64))
 
 
+def stop_words(language: str) -> str | list[str] | None:
+    """What :class:`~sklearn.feature_extraction.text.CountVectorizer` drops as stop words
+    of ``language`` (an ISO 639-1 code): Czech labels were "se, že, na" without them."""
+    if language == "en":
+        return "english"
+    import stopwordsiso  # noqa: PLC0415
+
+    if not stopwordsiso.has_lang(language):
+        return None
+    # Only entries that are whole tokens (not "aujourd'hui"), as scikit-learn asks.
+    return sorted(word for word in stopwordsiso.stopwords(language) if WORD.fullmatch(word))
+
+
 def word_counts(
     texts: Sequence[str], language: str = "en"
 ) -> tuple[sp.csr_array | None, np.ndarray]:
     """Each text's word counts (None when there is no word at all) and the vocabulary.
 
-    Words are runs of two or more word characters, lowercased; English stop words are
-    dropped for English corpora.
+    Words are runs of two or more word characters, lowercased; the language's stop words
+    are dropped (scikit-learn's list for English, stopwords-iso's for the others; none
+    for a corpus of several languages, whose lists would drop each other's words).
     """
     from sklearn.feature_extraction.text import CountVectorizer  # noqa: PLC0415
 
-    vectorizer = CountVectorizer(
-        stop_words="english" if language == "en" else None, dtype=np.float64
-    )
+    vectorizer = CountVectorizer(stop_words=stop_words(language), dtype=np.float64)
     try:
         counts = sp.csr_array(vectorizer.fit_transform(texts))
     except ValueError:  # no word at all (empty corpus, or only stop words)

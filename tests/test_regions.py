@@ -11,7 +11,17 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.errors import EvaluationError
 from sentspace.app.jobs import run_job
 from sentspace.app.projection import project
-from sentspace.app.regions import NOISE, Regions, distinct_labels, find_regions, place_labels
+from sentspace.app.regions import (
+    LABEL_WORDS,
+    NOISE,
+    Regions,
+    class_tfidf,
+    distinct_labels,
+    find_regions,
+    place_labels,
+    stop_words,
+    word_counts,
+)
 from sentspace.app.workspace import decode_state, encode_state
 from sentspace.models import make_encoder
 
@@ -99,6 +109,22 @@ def test_regions_of_a_level_never_share_a_label():
         names = [level.label(k).split(", ") for k in range(level.n_clusters)]
         assert len({frozenset(name) for name in names}) == len(names)  # in any order
         assert all(set(name) <= set(level.keywords[k]) for k, name in enumerate(names))
+
+
+def test_czech_labels_name_content_words_not_stop_words(shared_data):
+    """Costra's regions were labelled "se, že, na" and "jeho, jsem, se": scikit-learn has
+    stop words for English only."""
+    costra = load_corpus("costra")
+    assert costra.language == "cs"
+    counts, vocabulary = word_counts(costra.texts, costra.language)
+    # Regions as wide as a transformation type, each across every seed sentence's topic.
+    types, codes = np.unique(np.asarray(costra.metadata["type"], dtype=str), return_inverse=True)
+    keywords, _ = class_tfidf(counts, vocabulary, codes, len(types))
+    used = {word for words in keywords for word in words[:LABEL_WORDS]}
+    assert not used & {"se", "že", "na", "jeho", "jsem", "je", "to", "za"}
+    assert all(len(words) >= LABEL_WORDS for words in keywords)
+    # A corpus of several languages keeps every word: one list would drop another's words.
+    assert stop_words("mul") is None and stop_words("en") == "english"
 
 
 def test_regions_with_no_keyword_to_tell_them_apart_are_numbered():
