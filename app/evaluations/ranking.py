@@ -309,20 +309,24 @@ def _named_queries(
     """:func:`ranking_queries` with, second, how the dataset names each query's pair (or
     group)."""
     mask = passing.passing(corpus, where)
+    pair_index, pair_id, query, target, self_paired = _all_queries(corpus, splits)
     if mask is None:
-        return _all_queries(corpus, splits)
-    pair_index, pair_id, query, target, n_self = _all_queries(corpus, splits)
+        return pair_index, pair_id, query, target, len(self_paired)
     kept = mask[query] & mask[target]
     if not kept.any():
         raise EvaluationError(
             f"{NAME} where {where.strip()}: no query and its partner both pass the filter"
         )
+    # Only the self-pairs of a passing sentence would have been queries here.
+    n_self = int(mask[self_paired].sum())
     return pair_index[kept], pair_id[kept], query[kept], target[kept], n_self
 
 
 def _all_queries(
     corpus: Corpus, splits: tuple[str, ...] | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_named_queries` of every sentence, last the sentence of each pair skipped
+    as a self-pair."""
     pairs = corpus.pairs
     if pairs is None or not pairs.has_paraphrase_labels:
         if not has_paraphrase_groups(corpus):
@@ -330,14 +334,14 @@ def _all_queries(
                 f"{NAME} needs positive (paraphrase) pairs or paraphrase "
                 f"groups, and corpus {corpus.name!r} has neither"
             )
-        group, query, target, n_self = group_queries(corpus, splits)
+        group, query, target, self_paired = group_queries(corpus, splits)
         assert corpus.groups is not None, "has_paraphrase_groups checked"
         return (
             np.full(len(query), -1, dtype=np.int64),
             np.asarray(corpus.groups.names, dtype=str)[group],
             query,
             target,
-            n_self,
+            self_paired,
         )
     positive = pairs.label == 1
     if splits is not None:
@@ -355,13 +359,20 @@ def _all_queries(
     pair_index = np.concatenate([keep, keep])
     query = np.concatenate([pairs.first[keep], pairs.second[keep]])
     target = np.concatenate([pairs.second[keep], pairs.first[keep]])
-    return (pair_index, pairs.names(corpus.ids, pair_index), query, target, int(self_pair.sum()))
+    return (
+        pair_index,
+        pairs.names(corpus.ids, pair_index),
+        query,
+        target,
+        pairs.first[self_pair],
+    )
 
 
 def group_queries(
     corpus: Corpus, splits: tuple[str, ...] | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """(group, query sentence, target sentence, pairs skipped as self-pairs) for every
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(group, query sentence, target sentence, the sentence of each pair skipped as a
+    self-pair) for every
     ordered pair of two members of a paraphrase group, group by group in membership
     order: a group of k members gives k(k-1) queries, a group of one none.
 
@@ -393,7 +404,8 @@ def group_queries(
     keep = ~self_pair
     if len(corpus) < 2 or not keep.any():
         raise EvaluationError(f"{NAME} needs a paraphrase group of two distinct sentences")
-    return group[first[keep]], query[keep], target[keep], int(self_pair.sum()) // 2
+    # Each such pair once, not in both orders.
+    return group[first[keep]], query[keep], target[keep], query[self_pair & (first < second)]
 
 
 def iter_evaluate_ranking(

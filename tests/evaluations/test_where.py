@@ -4,6 +4,7 @@ number is the one computed by hand on them, only their sentences are encoded, an
 expression is recorded; evaluations that cannot be restricted say so by name."""
 
 import csv
+import dataclasses
 
 import numpy as np
 import pytest
@@ -11,9 +12,11 @@ from scipy import stats
 
 import sentspace
 from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Grouping
 from sentspace.app.errors import InputError
 from sentspace.app.evaluations import EVALUATIONS
 from sentspace.app.evaluations.passing import FILTERABLE, UNFILTERABLE
+from sentspace.app.evaluations.ranking import ranking_queries
 from sentspace.app.jobs import run_job
 from sentspace.models import make_encoder
 from sentspace.models.base import fitted_copy
@@ -91,6 +94,26 @@ def test_ranking_ranks_within_the_passing_pool(shared_data):
     assert result.pool_size == sum(long) == len(model.encoded) == 416
     assert all(long[q] and long[t] for q, t in zip(result.query, result.target))
     assert result.rank.max() <= result.pool_size - 1
+
+
+def test_ranking_counts_the_self_pairs_of_passing_sentences_only():
+    """msrp-grouped with each group's first member listed twice: 274 self-pairs, of which
+    the filter keeps those of a first member of more than 20 words."""
+    corpus = load_corpus("msrp-grouped")
+    groups = corpus.checked_groups
+    first = np.array([groups.members(g)[0] for g in range(groups.n_groups)])
+    twice = dataclasses.replace(
+        corpus,
+        groups=Grouping(
+            groups.kind,
+            np.concatenate([groups.sentence_index, first]),
+            np.concatenate([groups.group_index, np.arange(groups.n_groups)]),
+            groups.names,
+        ),
+    )
+    long_first = sum(len(corpus.texts[s].split()) > 20 for s in first)
+    assert ranking_queries(twice)[3] == len(first) == 274
+    assert ranking_queries(twice, where="words > 20")[3] == long_first == 140
 
 
 def test_classification_keeps_groups_with_three_passing_members():
