@@ -375,7 +375,7 @@ def evaluate(
     progress : as :func:`encode`'s: each encoder's evaluation, then the paired tests.
     where : a filter expression (the CLI's ``--where``, see :func:`where`): only the
         items whose sentences all pass it are evaluated (relatedness, classification,
-        ranking, detection); recorded in each result's parameters.
+        ranking, detection, histograms); recorded in each result's parameters.
     **options : the evaluation's options (``sentspace.app.evaluations.OPTIONS``; e.g.
         relatedness's ``split="test"``), checked as the CLI checks them.
 

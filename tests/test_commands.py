@@ -569,3 +569,22 @@ def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
         "sentspace: error: filter expression, column 8: it ends too early "
         "(a value or condition is missing)\n"
     )
+
+
+def test_filtered_histograms_are_made_again_by_their_command(shared_data, tmp_path, capsys):
+    """Histograms of the pairs whose sentences pass a filter: the shown command carries
+    ``--where`` and prints the same bins."""
+    spec = str(shared_data / "sick" / "SICK_trial.txt")
+    session, state = edited_state(spec, rescore, tmp_path)
+    where = "words > 8"
+    run = run_job(
+        state.evaluation("histograms", ["bow"], [make_encoder("bow")], 0, {"where": where})
+    )
+    session.add_evaluation(state.spec, run)
+    assert f" --where {shlex.quote(where)}" in run.command
+    [cli] = printed(run.command, capsys)
+    same_numbers(cli, run.result)
+    pairs = state.corpus.checked_pairs
+    mask = passing(state.corpus, where)
+    both = int(np.count_nonzero(mask[pairs.first] & mask[pairs.second]))
+    assert len(cli["pairs"]) == both and 0 < both < len(pairs)

@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from sentspace.app.cache import encode_corpus
+from sentspace.app.cache import encode_rows
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import EvaluationError
+from sentspace.app.evaluations import passing
 from sentspace.app.jobs import Job
 from sentspace.app.neighbours import degenerate_pairs, normalise, pair_cosines
 from sentspace.app.results import Result, Score, provenance
@@ -49,10 +50,29 @@ def word_overlap(corpus: Corpus, first: np.ndarray, second: np.ndarray) -> np.nd
 
 
 def histogram_sides(
-    corpus: Corpus, by: str = "auto", threshold: float | None = None
+    corpus: Corpus, by: str = "auto", threshold: float | None = None, where: str = ""
 ) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str, float | None]:
     """(pair indices, side per pair: 1 for positive/high, 0 for negative/low, side
-    names, the split used, the threshold). Raises EvaluationError before any work."""
+    names, the split used, the threshold). With ``where`` (a filter expression), only
+    the pairs whose two sentences pass it; the default threshold is still read off
+    every scored pair, the dataset's scale. Raises EvaluationError before any work;
+    InputError for a bad ``where``."""
+    keep, side, names, by, threshold = _sides(corpus, by, threshold)
+    mask = passing.passing(corpus, where)
+    if mask is None:
+        return keep, side, names, by, threshold
+    pairs = corpus.checked_pairs
+    kept = mask[pairs.first[keep]] & mask[pairs.second[keep]]
+    if not kept.any():
+        raise EvaluationError(
+            f"{NAME} where {where.strip()}: no pair has both sentences passing the filter"
+        )
+    return keep[kept], side[kept], names, by, threshold
+
+
+def _sides(
+    corpus: Corpus, by: str, threshold: float | None
+) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str, float | None]:
     pairs = corpus.pairs
     if by not in BY:
         raise EvaluationError(f"by must be one of {', '.join(BY)}, not {by!r}")
@@ -180,6 +200,7 @@ def evaluate_histograms(
     cosine_bins: int = 40,
     overlap_bins: int = 20,
     seed: int = 0,
+    where: str = "",
 ) -> HistogramResult:
     """Histograms from precomputed embeddings (shape (len(corpus), dim)).
 
@@ -192,8 +213,9 @@ def evaluate_histograms(
     cosine_bins : equal bins over [-1, 1].
     overlap_bins : equal bins over [0, 1].
     seed : unused (nothing is random); accepted so every evaluation is called alike.
+    where : a filter expression: only the pairs whose two sentences pass it.
     """
-    pair_index, side, names, by, threshold = histogram_sides(corpus, by, threshold)
+    pair_index, side, names, by, threshold = histogram_sides(corpus, by, threshold, where)
     pairs = corpus.checked_pairs
     first, second = pairs.first[pair_index], pairs.second[pair_index]
     unit = normalise(embeddings)
@@ -212,6 +234,7 @@ def evaluate_histograms(
             overlap_bins=overlap_bins,
             overlap="Jaccard of lowercased word sets (punctuation dropped)",
             seed=seed,
+            **passing.parameters(where),
         ),
         side_names=names,
         pair_index=pair_index,
@@ -236,10 +259,15 @@ def run_histograms(
     threshold: float | None = None,
     cosine_bins: int = 40,
     overlap_bins: int = 20,
+    where: str = "",
 ) -> Job[HistogramResult]:
-    """Encode the corpus and run :func:`evaluate_histograms` (same parameters)."""
-    histogram_sides(corpus, by, threshold)
-    embeddings = yield from encode_corpus(corpus, encoder)
+    """Encode the sentences of the pairs (with ``where``, of those it keeps) and run
+    :func:`evaluate_histograms` (same parameters)."""
+    pair_index, *_ = histogram_sides(corpus, by, threshold, where)
+    pairs = corpus.checked_pairs
+    embeddings = yield from encode_rows(
+        corpus, encoder, np.concatenate([pairs.first[pair_index], pairs.second[pair_index]])
+    )
     return evaluate_histograms(
         corpus,
         embeddings,
@@ -249,4 +277,5 @@ def run_histograms(
         cosine_bins=cosine_bins,
         overlap_bins=overlap_bins,
         seed=seed,
+        where=where,
     )

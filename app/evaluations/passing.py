@@ -15,7 +15,7 @@ from sentspace.app.corpora.model import Corpus
 from sentspace.app.errors import InputError
 
 #: The evaluations that take ``where``: their items are pairs, queries or sentences.
-FILTERABLE = ("relatedness", "classification", "ranking", "detection")
+FILTERABLE = ("relatedness", "classification", "ranking", "detection", "histograms")
 
 #: Why each other evaluation does not.
 UNFILTERABLE = {
@@ -23,7 +23,6 @@ UNFILTERABLE = {
     "filter would change what it learns from as well as what it tests",
     "learning-curve": "it trains a classifier on growing shares of the train split, "
     "and a filter would change what it learns from as well as what it tests",
-    "histograms": "its bins count every pair of the corpus",
     "latent": "each sentence ranks its own group against the other, all of both",
     "pyramid": "its tests are built from whole SCUs and their summaries",
     "costra": "Costra's orderings compare every transformation of a seed sentence",

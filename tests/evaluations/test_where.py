@@ -127,14 +127,32 @@ def test_classification_keeps_groups_with_three_passing_members():
     assert sorted(result.sentence_index.tolist()) == sorted(np.concatenate(kept).tolist())
 
 
+def long_msrp_test_pairs(path):
+    """MSRP's test rows whose two sentences have more than 20 words, read from the file."""
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))[1:]
+    return [row for row in rows if len(row[3].split()) > 20 and len(row[4].split()) > 20]
+
+
 def test_detection_keeps_the_pairs_of_two_passing_sentences(shared_data):
     path = shared_data / "msrp" / "msr_paraphrase_test.txt"
     result = sentspace.evaluate("detection", str(path), "bow", where="words > 20")
-    with open(path, encoding="utf-8-sig", newline="") as handle:
-        rows = list(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))[1:]
-    long = [row for row in rows if len(row[3].split()) > 20 and len(row[4].split()) > 20]
+    long = long_msrp_test_pairs(path)
     assert len(result.pair_index) == len(long)
     assert int(result.label.sum()) == sum(row[0] == "1" for row in long)
+
+
+def test_histograms_count_the_pairs_of_two_passing_sentences(shared_data):
+    path = shared_data / "msrp" / "msr_paraphrase_test.txt"
+    model = Recording()
+    result = sentspace.evaluate("histograms", str(path), model, where="words > 20")
+    long = long_msrp_test_pairs(path)
+    positive = sum(row[0] == "1" for row in long)
+    assert len(result.pair_index) == len(long) == 468
+    assert result.cosine_counts.sum(axis=1).tolist() == [positive, len(long) - positive]
+    assert result.overlap_counts.sum() == len(long)
+    assert sorted(set(model.encoded)) == sorted({text for row in long for text in row[3:5]})
+    assert result.provenance.parameters["where"] == "words > 20"
 
 
 def test_a_bad_expression_and_an_evaluation_without_items_are_named(sick):
