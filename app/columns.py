@@ -7,6 +7,7 @@ same columns, so a column means the same thing in each."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -228,7 +229,43 @@ def sentence_columns(
         columns.append(review_column(corpus, edits))
     for title, values in (labels or {}).items():
         columns.append(Categories.of_values(title, values))
-    return columns + pair_columns(corpus) + metadata_columns(corpus)
+    return _unique_titles(columns + pair_columns(corpus), metadata_columns(corpus))
+
+
+def _unique_titles(computed: list[Column], metadata: list[Column]) -> list[Column]:
+    """``computed`` and each ``metadata`` column under a title of its own, as the Filter
+    panel and expressions key columns by title: one that repeats a computed column's
+    title is left out when it groups the sentences as that column does (Costra's "seed
+    group" numbers, its groups again), else called "<title> (file)"."""
+    by_title = {column.title: column for column in computed}
+    kept = list(computed)
+    for column in metadata:
+        same = by_title.get(column.title)
+        if same is None:
+            kept.append(column)
+        elif not _same_partition(_partition(same), _partition(column)):
+            kept.append(_retitled(column, f"{column.title} (file)"))
+    return kept
+
+
+def _partition(column: Column) -> np.ndarray:
+    """Each sentence's class under ``column``: equal values, one class (none: one too)."""
+    if isinstance(column, Categories):
+        return np.asarray(column.codes)
+    values = np.asarray(column.values if isinstance(column, Numbers) else _texts(column.values))
+    return np.unique(values, return_inverse=True)[1].ravel()
+
+
+def _same_partition(first: np.ndarray, second: np.ndarray) -> bool:
+    """Whether two labellings put the same sentences together: as many distinct
+    (first, second) pairs as distinct labels in each."""
+    a, b = np.unique(first, return_inverse=True)[1], np.unique(second, return_inverse=True)[1]
+    pairs = len(np.unique(a.ravel() * (int(b.max(initial=0)) + 1) + b.ravel()))
+    return pairs == a.max(initial=-1) + 1 == b.max(initial=-1) + 1
+
+
+def _retitled(column: Column, title: str) -> Column:
+    return dataclasses.replace(column, title=title)
 
 
 def review_column(corpus: Corpus, edits: Sequence[Edit]) -> Categories:

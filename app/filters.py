@@ -246,7 +246,9 @@ def make_chart(column: Categories | Numbers) -> Chart:
     bar_of[-1] = len(top) + 1  # codes of -1 read the last entry
     labels = [column.names[k] for k in top]
     others = len(column.names) - len(top)
-    labels += [f"{OTHER[:-1]} {others:,})" if others else "", column.none]
+    # An empty none bar says nothing: left out ("" slots are not drawn), as the page does.
+    none = column.none if (codes < 0).any() else ""
+    labels += [f"{OTHER[:-1]} {others:,})" if others else "", none]
     return Chart(column, bar_of[codes], tuple(labels), bar_of=bar_of)
 
 
@@ -358,8 +360,11 @@ class FilterTable:
                 f"the filter names a column this corpus does not have: {condition.column!r}"
             )
         column = chart.column
-        if isinstance(condition, Range) and isinstance(column, Numbers):
-            mask = (column.values >= condition.low) & (column.values <= condition.high)
+        numbers = _name_numbers(column) if isinstance(column, Categories) else None
+        if isinstance(condition, Range) and (isinstance(column, Numbers) or numbers is not None):
+            values = column.values if numbers is None else numbers[column.codes]
+            with np.errstate(invalid="ignore"):
+                mask = (values >= condition.low) & (values <= condition.high)
         elif (
             isinstance(condition, Chosen)
             and isinstance(column, Categories)
@@ -607,19 +612,25 @@ class _Evaluator:
             raise _error(self.source, right_node, "use == or != to compare")
         if not isinstance(left, Chart):
             left, right, op = right, left, _FLIPPED[type(op)]()
-        if isinstance(left.column, Categories):
-            if not isinstance(op, (ast.Eq, ast.NotEq)):
+        column = left.column
+        if isinstance(column, Categories):
+            if isinstance(op, (ast.Eq, ast.NotEq)):
+                equal = self.equal(left, right, right_node)
+                return equal if isinstance(op, ast.Eq) else ~equal
+            numbers = _name_numbers(column)
+            if numbers is None or isinstance(right, str):
                 raise _error(
                     self.source,
                     right_node,
                     f"{left.title} has categories: compare it with == or !=",
                 )
-            equal = self.equal(left, right, right_node)
-            return equal if isinstance(op, ast.Eq) else ~equal
-        if isinstance(right, str):
+            values = numbers[column.codes]
+        elif isinstance(right, str):
             raise _error(self.source, right_node, f"{left.title} holds numbers; {right!r} is text")
+        else:
+            values = column.values
         with np.errstate(invalid="ignore"):
-            return _COMPARE[type(op)](left.column.values, right)
+            return _COMPARE[type(op)](values, right)
 
     def equal(self, chart: Chart, value: Any, node: ast.AST) -> np.ndarray:
         column = chart.column
@@ -634,6 +645,16 @@ class _Evaluator:
             shown = ", ".join(column.names[:TOP]) + (", …" if len(column.names) > TOP else "")
             raise _error(self.source, node, f"{text!r} is not a value of {chart.title} ({shown})")
         return np.asarray(column.codes == column.names.index(text))
+
+
+def _name_numbers(column: Categories) -> np.ndarray | None:
+    """Each category's name as a number, NaN last for none (codes of -1 read it); None
+    unless every name is one. Costra's seed groups "1" to "126" compare as numbers, as
+    its file's "seed group" numbers, which the groups replace, did."""
+    try:
+        return np.array([*map(float, column.names), np.nan])
+    except ValueError:
+        return None
 
 
 def _describe(node: ast.AST) -> str:

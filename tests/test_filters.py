@@ -332,3 +332,56 @@ def test_a_filter_written_as_an_expression_passes_the_same_sentences(sick, table
         Filter((Chosen("Pair label", (OTHER,)),)).as_expression(table)
     with pytest.raises(InputError, match="keeps a selection"):
         Filter((Kept(("1",)),)).as_expression(table)
+
+
+def test_a_category_chart_leaves_out_an_empty_none_bar(costra, sick):
+    """Every Costra sentence has a type and seed group, every SICK one a pair: their
+    category charts drew an empty "none" / "no group" / "in no pair" bar; a column
+    with sentences lacking a value keeps it."""
+    from sentspace.app.columns import Categories
+    from sentspace.app.filters import make_chart
+
+    for corpus, titles in ((costra, ("Seed group", "Type")), (sick, ("Split", "Pair label"))):
+        table = FilterTable(sentence_columns(corpus))
+        for title in titles:
+            chart = table.charts[title]
+            assert not (chart.column.codes < 0).any() and chart.labels[-1] == "", title
+            assert not table.passes(Chosen(title, (chart.column.none,))).any()
+    partial = make_chart(Categories.of_values("Mark", ["a", "", "b", "a"]))
+    assert partial.labels[-1] == "none" and partial.slot[1] == len(partial.labels) - 1
+
+
+def test_costra_seed_group_is_one_column_that_compares_as_numbers(costra):
+    """Costra's groups and its file's "seed group" numbers were both titled "Seed
+    group", so the panel showed one and an expression read the other: the numbers, the
+    same grouping again, are left out, and the groups' names (the seed numbers) compare
+    as numbers, so ``seed_group <= 50`` and a brushed 0-50 keep the same sentences."""
+    from sentspace.app.columns import Categories
+    from sentspace.app.corpora.model import Corpus, Grouping
+
+    columns = sentence_columns(costra)
+    titles = [column.title for column in columns]
+    assert len(titles) == len(set(titles)) and titles.count("Seed group") == 1
+    seed = columns[titles.index("Seed group")]
+    assert isinstance(seed, Categories) and len(seed.names) == 126
+
+    table = FilterTable(columns)
+    numbers = np.array(costra.metadata["seed group"])
+    expected = numbers <= 50
+    assert 0 < expected.sum() < len(costra)
+    assert np.array_equal(table.expression_mask("seed_group <= 50"), expected)
+    assert np.array_equal(table.passes(Range("Seed group", 0, 50)), expected)
+    assert np.array_equal(table.expression_mask("seed_group == 7"), numbers == 7)
+    with pytest.raises(InputError, match="Type has categories"):
+        table.expression_mask("type < 5")
+
+    # A file's column that groups otherwise keeps its values, under a title of its own.
+    corpus = Corpus(
+        "c",
+        tuple("abcd"),
+        tuple("1234"),
+        groups=Grouping("topic", np.arange(4), np.array([0, 0, 1, 1]), ("x", "y")),
+        metadata={"topic": ("p", "q", "p", "q")},
+    )
+    titles = [column.title for column in sentence_columns(corpus)]
+    assert "Topic" in titles and "Topic (file)" in titles
