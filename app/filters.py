@@ -362,7 +362,11 @@ class FilterTable:
         column = chart.column
         numbers = _name_numbers(column) if isinstance(column, Categories) else None
         if isinstance(condition, Range) and (isinstance(column, Numbers) or numbers is not None):
-            values = column.values if numbers is None else numbers[column.codes]
+            if isinstance(column, Numbers):
+                values = column.values
+            else:  # categories named by numbers (Costra's seed groups)
+                assert numbers is not None
+                values = numbers[column.codes]
             with np.errstate(invalid="ignore"):
                 mask = (values >= condition.low) & (values <= condition.high)
         elif (
