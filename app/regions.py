@@ -287,22 +287,41 @@ def stop_words(language: str) -> str | list[str] | None:
 
 
 def word_counts(
-    texts: Sequence[str], language: str = "en"
+    texts: Sequence[str], language: str = "en", languages: Sequence[str] | None = None
 ) -> tuple[sp.csr_array | None, np.ndarray]:
     """Each text's word counts (None when there is no word at all) and the vocabulary.
 
     Words are runs of two or more word characters, lowercased; the language's stop words
-    are dropped (scikit-learn's list for English, stopwords-iso's for the others; none
-    for a corpus of several languages, whose lists would drop each other's words).
+    are dropped (scikit-learn's list for English, stopwords-iso's for the others). Given
+    ``languages``, each text's own (a corpus of several languages), each text loses its
+    own language's stop words only: one list of all would drop German "man" from English.
     """
     from sklearn.feature_extraction.text import CountVectorizer  # noqa: PLC0415
 
-    vectorizer = CountVectorizer(stop_words=stop_words(language), dtype=np.float64)
+    if languages is None:
+        vectorizer = CountVectorizer(stop_words=stop_words(language), dtype=np.float64)
+        documents: Sequence[Any] = texts
+    else:
+        dropped = {code: _stop_word_set(code) for code in set(languages)}
+
+        def words(document: tuple[str, str]) -> list[str]:
+            text, code = document
+            return [word for word in WORD.findall(text.lower()) if word not in dropped[code]]
+
+        vectorizer = CountVectorizer(analyzer=words, dtype=np.float64)
+        documents = list(zip(texts, languages, strict=True))
     try:
-        counts = sp.csr_array(vectorizer.fit_transform(texts))
+        counts = sp.csr_array(vectorizer.fit_transform(documents))
     except ValueError:  # no word at all (empty corpus, or only stop words)
         return None, np.empty(0, dtype=object)
     return counts, vectorizer.get_feature_names_out()
+
+
+def _stop_word_set(language: str) -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS  # noqa: PLC0415
+
+    words = stop_words(language)
+    return ENGLISH_STOP_WORDS if words == "english" else frozenset(words or ())
 
 
 def class_tfidf(
@@ -471,7 +490,8 @@ def find_regions(
     size = min_cluster_size or max(5, round(0.002 * n))
     nested = nest(space, size, max_points=max_points, seed=seed)
     yield Progress(stage, 2, steps)
-    counts, vocabulary = word_counts(corpus.texts, corpus.language)
+    languages = corpus.metadata.get("language") if corpus.language == "mul" else None
+    counts, vocabulary = word_counts(corpus.texts, corpus.language, languages)
     levels = []
     for labels, parents in nested:
         n_regions = len(parents)

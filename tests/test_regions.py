@@ -123,8 +123,21 @@ def test_czech_labels_name_content_words_not_stop_words(shared_data):
     used = {word for words in keywords for word in words[:LABEL_WORDS]}
     assert not used & {"se", "že", "na", "jeho", "jsem", "je", "to", "za"}
     assert all(len(words) >= LABEL_WORDS for words in keywords)
-    # A corpus of several languages keeps every word: one list would drop another's words.
     assert stop_words("mul") is None and stop_words("en") == "english"
+
+
+def test_each_sentence_of_a_parallel_corpus_loses_its_own_languages_stop_words(shared_data):
+    """Multi30K's four languages were labelled "un, in, une": a sentence loses the stop
+    words of its own language only, so English "man" stays though German lists it."""
+    parallel = load_corpus("multi30k-parallel")
+    languages = parallel.metadata["language"]
+    assert parallel.language == "mul" and set(languages) == {"en", "de", "fr", "cs"}
+    counts, vocabulary = word_counts(parallel.texts, parallel.language, languages)
+    blocks = np.arange(len(parallel)) // 800  # 200 lines of four translations each
+    keywords, _ = class_tfidf(counts, vocabulary, blocks, 5)
+    used = {word for words in keywords for word in words[:LABEL_WORDS]}
+    assert not used & {"un", "une", "in", "ein", "eine", "einem", "na", "se", "the", "de"}
+    assert "man" in used and "man" in stop_words("de")
 
 
 def test_regions_with_no_keyword_to_tell_them_apart_are_numbered():
