@@ -4,6 +4,7 @@ the colours and helpers the charts share."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -11,6 +12,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from sentspace.app.palette import CATEGORICAL
+from sentspace.app.result_items import passing_shown
 
 POSITIVE, NEGATIVE = CATEGORICAL[0], CATEGORICAL[1]
 #: Items whose sentences the filter leaves out, as the projection fades its points.
@@ -31,6 +33,36 @@ def padded(low: float, high: float, share: float = 0.05) -> tuple[float, float]:
 #: Room for a title, the plot, its tick labels and axis titles (a chart squeezed
 #: below it would be cut, not shrunk).
 MIN_HEIGHT = 150
+
+
+class FollowsFilter:
+    """A panel whose result chart draws faint the items a filter leaves out, redrawn
+    when next in view. Panels give :meth:`_filtered_result` and call
+    :meth:`_show_passing` when their chart changes and from ``showEvent`` when due."""
+
+    chart: ResultChart | None
+    corpus: Any
+    #: The filter's pass mask of the corpus shown (None: nothing filtered), and whether
+    #: the chart is yet to follow it (it changed while the panel was hidden).
+    passing_mask: np.ndarray | None = None
+    _passing_due = False
+
+    def set_passing(self, mask: np.ndarray | None) -> None:
+        """Draw faint the chart's items whose sentences fail the filter (``mask``: the
+        corpus's pass mask; None: nothing filtered), once in view."""
+        self.passing_mask = mask
+        self._passing_due = True
+        if self.isVisible():  # type: ignore[attr-defined]  # a QWidget's
+            self._show_passing()
+
+    def _filtered_result(self) -> Any:
+        raise NotImplementedError
+
+    def _show_passing(self) -> None:
+        self._passing_due = False
+        result = self._filtered_result()
+        if self.chart is not None and result is not None:
+            self.chart.show_passing(*passing_shown(result, self.corpus, self.passing_mask))
 
 
 class ResultChart(pg.GraphicsLayoutWidget):

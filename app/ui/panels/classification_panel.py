@@ -23,15 +23,15 @@ from PySide6.QtWidgets import (
 )
 
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.result_items import passing_shown
 from sentspace.app.session import CorpusState, Session, version_note
+from sentspace.app.ui.charts.base import FollowsFilter
 from sentspace.app.ui.charts.classification import GroupErrorBars
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import save_file
 from sentspace.app.ui.kit.widgets import keep_room
 
 
-class ClassificationPanel(QWidget):
+class ClassificationPanel(FollowsFilter, QWidget):
     """``misclassified_clicked`` when the "misclassified" row is clicked;
     ``run_requested`` when a result of an earlier version is to be run again;
     ``sentences_selected`` with the sentences of a clicked bar of the chart and the
@@ -105,26 +105,10 @@ class ClassificationPanel(QWidget):
         layout.addLayout(buttons)
         #: The corpus shown, as it is now: a bar selects in it.
         self.corpus: Corpus | None = None
-        #: The filter's pass mask of the corpus shown (None: nothing filtered), and
-        #: whether the chart is yet to follow it (it changed while the panel was hidden).
-        self.passing_mask: np.ndarray | None = None
-        self._passing_due = False
         self._show_chart(None)
 
-    def set_passing(self, mask: np.ndarray | None) -> None:
-        """Draw faint the sentences of the chart that fail the filter (``mask``: the
-        corpus's pass mask; None: nothing filtered), once in view."""
-        self.passing_mask = mask
-        self._passing_due = True
-        if self.isVisible():
-            self._show_passing()
-
-    def _show_passing(self) -> None:
-        self._passing_due = False
-        if self.chart is not None:
-            self.chart.show_passing(
-                *passing_shown(self.chart.result, self.corpus, self.passing_mask)
-            )
+    def _filtered_result(self):
+        return self.chart.result if self.chart is not None else None
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -46,10 +46,10 @@ from sentspace.app.evaluations.passing import FILTERABLE
 from sentspace.app.export import write_csv, write_json
 from sentspace.app.filters import table_of, usable
 from sentspace.app.mteb_results import arrange
-from sentspace.app.result_items import passing_shown
 from sentspace.app.results import SCORE_COLUMNS
 from sentspace.app.session import CorpusState, Session, describe_result, version_note
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
+from sentspace.app.ui.charts.base import FollowsFilter
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import RESULTS, open_file, open_folder, save_file
 from sentspace.app.ui.kit.widgets import ElidedLabel
@@ -68,7 +68,7 @@ def _discard(chart: QWidget | None) -> None:
         chart.deleteLater()
 
 
-class EvaluationPanel(QWidget):
+class EvaluationPanel(FollowsFilter, QWidget):
     """Choose an evaluation, run it, and browse the results of this session.
 
     Signals
@@ -267,10 +267,6 @@ class EvaluationPanel(QWidget):
         layout.addLayout(buttons)
         self.results: list = []
         self.corpus: Corpus | None = None
-        #: The filter's pass mask of the corpus shown (None: nothing filtered), and
-        #: whether the chart is yet to follow it (it changed while the panel was hidden).
-        self.passing_mask: np.ndarray | None = None
-        self._passing_due = False
         self.set_corpus(None)
 
     def show_results(
@@ -304,18 +300,8 @@ class EvaluationPanel(QWidget):
             self.history.item(row).setText(describe_result(result, evaluation, corpus))
         self._show_version(self.history.currentRow())
 
-    def set_passing(self, mask: np.ndarray | None) -> None:
-        """Draw faint the items of the chart shown whose sentences fail the filter
-        (``mask``: the corpus's pass mask; None: nothing filtered), once in view."""
-        self.passing_mask = mask
-        self._passing_due = True
-        if self.isVisible():
-            self._show_passing()
-
-    def _show_passing(self) -> None:
-        self._passing_due = False
-        if self.chart is not None and self.current is not None:
-            self.chart.show_passing(*passing_shown(self.current[1], self.corpus, self.passing_mask))
+    def _filtered_result(self):
+        return self.current[1] if self.current is not None else None
 
     def set_busy(self, busy: bool) -> None:
         """While another job runs, an evaluation asked for is queued after it."""
