@@ -26,32 +26,27 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from sentspace.app.ann import EXACT_LIMIT, SEARCHES
-from sentspace.app.cache import cached_encode
-from sentspace.app.commands import LAYOUT_PARAMETERS, Version, export_map_command, option_flag
-from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
-from sentspace.app.corpora.model import Corpus
-from sentspace.app.corpora.stats import corpus_stats
-from sentspace.app.corpora.tabular import ROLES as MAPPING_ROLES
-from sentspace.app.distributed import (
+from sentspace.app.analysis.ann import EXACT_LIMIT, SEARCHES
+from sentspace.app.analysis.cache import cached_encode
+from sentspace.app.analysis.distributed import (
     DEFAULT_RAY_CPUS,
     DEFAULT_SHARD_ROWS,
     ENGINES,
     encode_shards,
     index_shards,
 )
-from sentspace.app.errors import InputError
-from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS, bitext
-from sentspace.app.evaluations.paired import PAIRED_TESTS, against_first
-from sentspace.app.evaluations.passing import FILTERABLE, check_filterable, passing
-from sentspace.app.export import export_matrix, json_text, write_json
-from sentspace.app.jobs import Progress, run_job
-from sentspace.app.mteb_results import (
+from sentspace.app.analysis.evaluations import COMPARISONS, EVALUATIONS, OPTIONS, bitext
+from sentspace.app.analysis.evaluations.paired import PAIRED_TESTS, against_first
+from sentspace.app.analysis.evaluations.passing import FILTERABLE, check_filterable, passing
+from sentspace.app.analysis.explain import explain_pair
+from sentspace.app.analysis.explore import explore
+from sentspace.app.analysis.mteb_results import (
     IMPORTED,
     TASKS,
     MtebImport,
@@ -59,9 +54,46 @@ from sentspace.app.mteb_results import (
     read_mteb_results,
     same_model,
 )
-from sentspace.app.neighbours import fitted_on_training_side, run_split
+from sentspace.app.analysis.neighbour_search import Query, search_neighbours
+from sentspace.app.analysis.neighbours import fitted_on_training_side, run_split
+from sentspace.app.analysis.projection import DEFAULTS as PROJECTION_DEFAULTS
+from sentspace.app.analysis.projection import project
+from sentspace.app.analysis.regions import find_regions
+from sentspace.app.analysis.suspicious import iter_find_suspicious
+from sentspace.app.annotations.agreement import agreement, author_pairs
+from sentspace.app.annotations.edits import EditError
+from sentspace.app.annotations.history import History
+from sentspace.app.annotations.journal import merge_into, read_journal
+from sentspace.app.base.commands import LAYOUT_PARAMETERS, Version, export_map_command, option_flag
+from sentspace.app.base.errors import InputError
+from sentspace.app.base.jobs import Progress, run_job
+from sentspace.app.base.tables import json_text, write_json
+from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.corpora.pyramid import is_pyramid
+from sentspace.app.corpora.stats import corpus_stats
+from sentspace.app.corpora.tabular import ROLES as MAPPING_ROLES
+from sentspace.app.exporters.export import export_matrix
+from sentspace.app.exporters.web_map import iter_export_map
 from sentspace.app.reproduce import FULL, PAPERS, QUICK, run_reproduction
-from sentspace.app.workspace import changed_summaries, load_workspace, run_workspace
+from sentspace.app.reproduce.report import (
+    COLUMNS,
+    by_table,
+    cells,
+    finding_lines,
+    header,
+    outside_notes,
+    write_report,
+)
+from sentspace.app.state.session import saved_review_lists
+from sentspace.app.workspace.batches import batch_journals, export_batches, gather, split_batches
+from sentspace.app.workspace.format import (
+    EXTENSION,
+    changed_summaries,
+    load_workspace,
+    load_workspace_corpus,
+    run_workspace,
+)
 from sentspace.models import DEFAULT_ENCODER, ENCODERS, NeuralEncoder, make_encoder
 from sentspace.models.base import Encoder
 from sentspace.models.precomputed import Precomputed
@@ -122,7 +154,6 @@ def build_encoder(spec: str, corpus: Corpus | None) -> Encoder:
 def naming_the_corpus(spec: str) -> Iterator[None]:
     """A journal found to edit another corpus than the one opened from ``spec`` says
     which was given and what to do."""
-    from sentspace.app.annotations.edits import EditError
 
     try:
         yield
@@ -140,7 +171,6 @@ def journal_records(journals: Sequence[str], corpus: Corpus, spec: str) -> list:
     """The records of ``journals`` (files, batch folders, workspaces) merged as
     ``annotations merge`` merges them, checked to edit ``corpus`` (opened from
     ``spec``)."""
-    from sentspace.app.annotations.batches import gather
 
     with naming_the_corpus(spec):
         return gather(journals, corpus.fingerprint)[1]
@@ -152,7 +182,6 @@ def load_version(
     """(the corpus ``spec`` as the records of ``journals`` leave it, up to and including
     the record ``until``, replayed as the window replays them; a line saying so, "" for
     the corpus as loaded)."""
-    from sentspace.app.annotations.history import History
 
     corpus = load_corpus(spec)
     if not journals:
@@ -474,7 +503,6 @@ def command_index(args: argparse.Namespace) -> int:
 
 
 def command_explain(args: argparse.Namespace) -> int:
-    from sentspace.app.explain import explain_pair
 
     corpus = load_corpus(args.corpus)
     encoder = build_encoder(args.encoder, corpus)
@@ -505,8 +533,6 @@ def command_explain(args: argparse.Namespace) -> int:
 
 
 def command_regions(args: argparse.Namespace) -> int:
-    from sentspace.app.projection import project
-    from sentspace.app.regions import find_regions
 
     corpus = load_corpus(args.corpus)
     encoder = build_encoder(args.encoder, corpus)
@@ -539,10 +565,6 @@ def command_regions(args: argparse.Namespace) -> int:
 
 
 def command_export_map(args: argparse.Namespace) -> int:
-    from sentspace.app.explore import explore
-    from sentspace.app.projection import DEFAULTS as PROJECTION_DEFAULTS
-    from sentspace.app.regions import find_regions
-    from sentspace.app.web_map import iter_export_map
 
     corpus, edited = load_version(args.corpus, args.journal, args.until)
     encoder = build_encoder(args.encoder, corpus)
@@ -610,7 +632,6 @@ def command_export_map(args: argparse.Namespace) -> int:
 
 
 def command_neighbours(args: argparse.Namespace) -> int:
-    from sentspace.app.neighbour_search import Query, search_neighbours
 
     corpus = load_corpus(args.corpus)
     if args.index is not None and not 0 <= args.index < len(corpus):
@@ -655,7 +676,6 @@ def command_neighbours(args: argparse.Namespace) -> int:
 def suspicious_lists(corpus, encoder_specs: list[str] | None, search: str) -> dict:
     """The suspicious-annotation lists of ``corpus`` by the encoders named (default:
     the default encoder), with a progress bar; InputError when it has nothing to check."""
-    from sentspace.app.annotations.suspicious import iter_find_suspicious
 
     encoders = [build_encoder(spec, corpus) for spec in encoder_specs or [DEFAULT_ENCODER]]
     printer = ProgressPrinter()
@@ -692,9 +712,6 @@ def command_suspicious(args: argparse.Namespace) -> int:
 
 
 def command_annotations_agreement(args: argparse.Namespace) -> int:
-    import math
-
-    from sentspace.app.annotations.agreement import agreement, author_pairs
 
     corpus = load_corpus(args.corpus)
     records = journal_records(args.journals, corpus, args.corpus)
@@ -741,9 +758,6 @@ def command_annotations_agreement(args: argparse.Namespace) -> int:
 
 
 def command_annotations_merge(args: argparse.Namespace) -> int:
-    from sentspace.app.annotations.batches import batch_journals
-    from sentspace.app.annotations.history import History
-    from sentspace.app.annotations.journal import merge_into
 
     corpus = load_corpus(args.corpus)
     with naming_the_corpus(args.corpus):
@@ -761,11 +775,6 @@ def command_annotations_merge(args: argparse.Namespace) -> int:
 
 
 def command_annotations_batches(args: argparse.Namespace) -> int:
-    from sentspace.app.annotations.batches import export_batches, split_batches
-    from sentspace.app.annotations.history import History
-    from sentspace.app.annotations.journal import read_journal
-    from sentspace.app.session import saved_review_lists
-    from sentspace.app.workspace import EXTENSION, load_workspace_corpus
 
     source = Path(args.source)
     records: list = []
@@ -840,16 +849,6 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
 
 
 def command_reproduce(args: argparse.Namespace) -> int:
-    from sentspace.app.corpora.pyramid import is_pyramid
-    from sentspace.app.reproduce.report import (
-        COLUMNS,
-        by_table,
-        cells,
-        finding_lines,
-        header,
-        outside_notes,
-        write_report,
-    )
 
     paper = PAPERS[args.paper]
     if args.table and args.table not in {table.id for table in paper.tables}:

@@ -23,10 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from timing import best_of  # noqa: E402
 
+from sentspace.app.analysis.evaluations.agreement import (  # noqa: E402
+    agreement_counts,
+    misclassification_agreement,
+)
+from sentspace.app.analysis.evaluations.classification import run_classification  # noqa: E402
+from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
-from sentspace.app.evaluations.agreement import agreement_counts, misclassification_agreement  # noqa: E402
-from sentspace.app.evaluations.classification import run_classification  # noqa: E402
-from sentspace.app.jobs import run_job  # noqa: E402
 from sentspace.models import BagOfWords, PcaBagOfWords, RandomBagOfWords, TfIdf  # noqa: E402
 
 ENCODERS = [

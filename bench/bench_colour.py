@@ -42,9 +42,9 @@ import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from sentspace.app.colouring import colour_by, colourings  # noqa: E402
-from sentspace.app.columns import sentence_columns  # noqa: E402
+from sentspace.app.analysis.columns import sentence_columns  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
+from sentspace.app.state.colouring import colour_by, colourings  # noqa: E402
 from sentspace.app.ui.kit.palette_scatter import PaletteScatter, brush  # noqa: E402
 from sentspace.app.ui.views.projection_view import POINT_LIMIT, ProjectionView  # noqa: E402
 

@@ -18,8 +18,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sentspace.app.analysis.evaluations.costra import evaluate_costra  # noqa: E402
 from sentspace.app.corpora.costra import load_costra  # noqa: E402
-from sentspace.app.evaluations.costra import evaluate_costra  # noqa: E402
 
 DIM = 300
 

@@ -156,8 +156,8 @@ def child(args: list[str]) -> None:
 
 
 def nmt_on_cuda(data: Path) -> None:
+    from sentspace.app.base.jobs import run_job
     from sentspace.app.corpora.multi30k import read_gz_lines
-    from sentspace.app.jobs import run_job
     from sentspace.models.neural import _remembered
     from sentspace.models.nmt import NMT, multi30k_files
 

@@ -89,7 +89,7 @@ def run_one(name: str) -> dict:
 
 def run_cache_hit() -> dict:
     """Store then load a 100,000 x 384 float32 matrix through the embedding cache."""
-    from sentspace.app.cache import EmbeddingCache
+    from sentspace.app.analysis.cache import EmbeddingCache
 
     matrix = np.random.default_rng(0).standard_normal((N_SENTENCES, 384), dtype=np.float32)
     with tempfile.TemporaryDirectory() as folder:

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sentspace.app.analysis.explain import explain_pair  # noqa: E402
+from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
-from sentspace.app.explain import explain_pair  # noqa: E402
-from sentspace.app.jobs import run_job  # noqa: E402
 from sentspace.models import make_encoder  # noqa: E402
 
 ENCODERS = ("bow", "tfidf", "random-bow", "glove-mean", "glove-sum", "minilm")

@@ -8,7 +8,7 @@ pair-bow and pair-rnn on SICK's train pairs (written to a pairs file), and the N
 encoders (``nmt:en-de``, ``nmt:en-fr``: Hill et al.'s encoder of a GRU encoder-decoder
 trained to translate) on Multi30K task 1 train (29,000 caption pairs). bow, glove-mean
 and MiniLM are the reference rows. Every number comes from the evaluations the app and
-the CLI run (``sentspace.app.evaluations``), through the embedding cache:
+the CLI run (``sentspace.app.analysis.evaluations``), through the embedding cache:
 
 - classification of grouped MSRP (white2015-paraphrase-grouped; 3-fold linear SVM),
 - SICK relatedness on the test split (Spearman / Pearson of cosine; no encoder here
@@ -55,14 +55,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sentspace.app.cache import cache_dir, encode_corpus  # noqa: E402
+from sentspace.app.analysis.cache import cache_dir, encode_corpus  # noqa: E402
+from sentspace.app.analysis.evaluations.classification import run_classification  # noqa: E402
+from sentspace.app.analysis.evaluations.costra import run_costra  # noqa: E402
+from sentspace.app.analysis.evaluations.relatedness import evaluate_relatedness, run_relatedness  # noqa: E402
+from sentspace.app.analysis.evaluations.transfer import run_transfer  # noqa: E402
+from sentspace.app.analysis.neighbours import top_k  # noqa: E402
+from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
-from sentspace.app.evaluations.classification import run_classification  # noqa: E402
-from sentspace.app.evaluations.costra import run_costra  # noqa: E402
-from sentspace.app.evaluations.relatedness import evaluate_relatedness, run_relatedness  # noqa: E402
-from sentspace.app.evaluations.transfer import run_transfer  # noqa: E402
-from sentspace.app.jobs import run_job  # noqa: E402
-from sentspace.app.neighbours import top_k  # noqa: E402
 from sentspace.models import ENCODERS, make_encoder  # noqa: E402
 from sentspace.models.base import Encoder  # noqa: E402
 from sentspace.models.neural import NeuralEncoder, device  # noqa: E402

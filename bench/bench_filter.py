@@ -37,8 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from timing import best_of, spread  # noqa: E402
 
-from sentspace.app.columns import Categories, Numbers  # noqa: E402
-from sentspace.app.filters import Chosen, Filter, FilterTable, Range  # noqa: E402
+from sentspace.app.analysis.columns import Categories, Numbers  # noqa: E402
+from sentspace.app.analysis.filters import Chosen, Filter, FilterTable, Range  # noqa: E402
 
 REPEATS = 7
 
@@ -158,7 +158,7 @@ def main() -> None:
 
 
 def time_columns(name: str) -> None:
-    from sentspace.app.columns import sentence_columns
+    from sentspace.app.analysis.columns import sentence_columns
     from sentspace.app.corpora import load_corpus
 
     corpus = load_corpus(name)
@@ -181,8 +181,8 @@ def gui_rows(table: FilterTable, base: Filter, evaluated, repeats: int) -> list:
     except ImportError:
         return []
     app = QApplication.instance() or QApplication([])
+    from sentspace.app.base.palette import OTHER, PointColours
     from sentspace.app.corpora.model import Corpus
-    from sentspace.app.palette import OTHER, PointColours
     from sentspace.app.ui.panels.filter_panel import FilterPanel
     from sentspace.app.ui.views.corpus_browser import CorpusBrowser
     from sentspace.app.ui.views.neighbours_view import NeighboursView

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from timing import best_of  # noqa: E402
 
+from sentspace.app.analysis.neighbours import top_k  # noqa: E402
 from sentspace.app.corpora.model import Corpus  # noqa: E402
-from sentspace.app.neighbours import top_k  # noqa: E402
 from sentspace.app.ui.views.inspector import NEIGHBOURS, Inspector  # noqa: E402
 
 ROWS, DIM = 50_000, 384

@@ -95,10 +95,10 @@ def main() -> None:
         check=True,
     )
 
-    from sentspace.app.ann import iter_knn
-    from sentspace.app.jobs import run_job
-    from sentspace.app.neighbours import Normalised, normalise
-    from sentspace.app.projection import FAITHFULNESS_SAMPLE, iter_faithfulness, project
+    from sentspace.app.analysis.ann import iter_knn
+    from sentspace.app.analysis.neighbours import Normalised, normalise
+    from sentspace.app.analysis.projection import FAITHFULNESS_SAMPLE, iter_faithfulness, project
+    from sentspace.app.base.jobs import run_job
 
     rows: list[list[str]] = []
     began = time.perf_counter()

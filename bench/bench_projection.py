@@ -16,7 +16,7 @@ times exclude it. Rows:
 - overhead: ``project(X, "umap", pca_dims=None)`` vs ``umap.UMAP(...).fit_transform(X)``,
   best of ``--repeat`` (target <= 1.05x);
 - PCA first: ``project`` with ``pca_dims=50`` (the UI's default) vs without, for UMAP
-  and t-SNE: time and the faithfulness of the layout (``sentspace.app.projection.faithfulness``,
+  and t-SNE: time and the faithfulness of the layout (``sentspace.app.analysis.projection.faithfulness``,
   mean share of each point's 10 nearest neighbours kept in 2D).
 
 t-SNE rows, once each: ``--tsne-sizes`` distinct sentences spliced from real ones
@@ -51,8 +51,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench_scale import make_sentences  # noqa: E402
 
-from sentspace.app.jobs import run_job  # noqa: E402
-from sentspace.app.projection import faithfulness, project  # noqa: E402
+from sentspace.app.analysis.projection import faithfulness, project  # noqa: E402
+from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.models import make_encoder  # noqa: E402
 
 MSRP = ROOT.parent / "shared" / "data" / "msrp" / "msr_paraphrase_data.txt"

@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from timing import best_of  # noqa: E402
 
+from sentspace.app.analysis.evaluations.ranking import iter_evaluate_ranking, ranking_queries  # noqa: E402
+from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.app.corpora.model import Corpus, PairTable  # noqa: E402
-from sentspace.app.evaluations.ranking import iter_evaluate_ranking, ranking_queries  # noqa: E402
-from sentspace.app.jobs import run_job  # noqa: E402
 
 
 def msrp_pairs(data: Path) -> Corpus:

@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_encoders import bench_texts  # noqa: E402
 
+from sentspace.app.analysis.distributed import encode_shards  # noqa: E402
+from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.app.corpora.model import Corpus  # noqa: E402
-from sentspace.app.distributed import encode_shards  # noqa: E402
-from sentspace.app.jobs import run_job  # noqa: E402
 from sentspace.models.precomputed import SHARD_MANIFEST  # noqa: E402
 
 

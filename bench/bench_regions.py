@@ -28,16 +28,16 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sentspace.app.corpora import load_corpus  # noqa: E402
-from sentspace.app.jobs import run_job  # noqa: E402
-from sentspace.app.projection import project  # noqa: E402
-from sentspace.app.regions import (  # noqa: E402
+from sentspace.app.analysis.projection import project  # noqa: E402
+from sentspace.app.analysis.regions import (  # noqa: E402
     LABEL_WORDS,
     NOISE,
     class_tfidf,
     find_regions,
     word_counts,
 )
+from sentspace.app.base.jobs import run_job  # noqa: E402
+from sentspace.app.corpora import load_corpus  # noqa: E402
 from sentspace.models import make_encoder  # noqa: E402
 
 OLD_MAX_POINTS = 20_000

@@ -103,12 +103,12 @@ def main() -> None:
     folder = tempfile.TemporaryDirectory()
     os.environ["SENTSPACE_CACHE_DIR"] = str(Path(folder.name) / "cache")
 
-    from sentspace.app.ann import iter_knn, knn
+    from sentspace.app.analysis.ann import iter_knn, knn
+    from sentspace.app.analysis.neighbours import normalise, top_k
+    from sentspace.app.analysis.projection import faithfulness, project
+    from sentspace.app.base.jobs import run_job
     from sentspace.app.corpora import load_corpus
     from sentspace.app.corpora.stats import corpus_stats
-    from sentspace.app.jobs import run_job
-    from sentspace.app.neighbours import normalise, top_k
-    from sentspace.app.projection import faithfulness, project
     from sentspace.models import make_encoder
 
     n = args.sentences
@@ -194,8 +194,8 @@ def transform_check(embeddings: np.ndarray, size: int = 5_000) -> None:
     points and by umap-learn's transform: seconds and faithfulness of the placed ones."""
     import umap
 
-    from sentspace.app.jobs import run_job
-    from sentspace.app.projection import faithfulness, place_by_neighbours
+    from sentspace.app.analysis.projection import faithfulness, place_by_neighbours
+    from sentspace.app.base.jobs import run_job
 
     rng = np.random.default_rng(1)
     chosen = np.sort(rng.choice(len(embeddings), 2 * size, replace=False))

@@ -35,7 +35,7 @@ import pyqtgraph as pg  # noqa: E402
 from PySide6.QtCore import QPointF  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from sentspace.app.palette import category_colours  # noqa: E402
+from sentspace.app.base.palette import category_colours  # noqa: E402
 from sentspace.app.ui.views.projection_view import ProjectionView  # noqa: E402
 
 ZOOMS = (1, 4, 16, 64, 256)

@@ -97,7 +97,7 @@ def run_one(kind: str, n: int, batch: int, model_dir: str, data: str) -> dict:
 
 def run_cache() -> dict:
     """Store then load a 100,000 x 384 matrix through the embedding cache."""
-    from sentspace.app.cache import EmbeddingCache
+    from sentspace.app.analysis.cache import EmbeddingCache
 
     matrix = np.random.default_rng(0).standard_normal((CACHE_ROWS, CACHE_DIM), np.float32)
     with tempfile.TemporaryDirectory() as folder:

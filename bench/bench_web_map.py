@@ -27,10 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sentspace.app.analysis.explore import explore  # noqa: E402
+from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
-from sentspace.app.explore import explore  # noqa: E402
-from sentspace.app.jobs import run_job  # noqa: E402
-from sentspace.app.web_map import export_map  # noqa: E402
+from sentspace.app.exporters.web_map import export_map  # noqa: E402
 from sentspace.models import make_encoder  # noqa: E402
 from tests.browser import chromium, open_page  # noqa: E402
 

@@ -12,8 +12,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.app.corpora.multi30k import read_gz_lines  # noqa: E402
-from sentspace.app.jobs import run_job  # noqa: E402
 from sentspace.models import make_encoder  # noqa: E402
 from sentspace.models.nmt import multi30k_files  # noqa: E402
 

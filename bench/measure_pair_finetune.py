@@ -17,12 +17,12 @@ import time
 
 import numpy as np
 
-from sentspace.app.cache import encode_corpus
+from sentspace.app.analysis.cache import encode_corpus
+from sentspace.app.analysis.evaluations.relatedness import NAME, evaluate_relatedness
+from sentspace.app.analysis.evaluations.transfer import fit_logistic, pair_features
+from sentspace.app.analysis.neighbours import held_out_pairs
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.evaluations.relatedness import NAME, evaluate_relatedness
-from sentspace.app.evaluations.transfer import fit_logistic, pair_features
-from sentspace.app.jobs import run_job
-from sentspace.app.neighbours import held_out_pairs
 from sentspace.models import ENCODERS, make_encoder
 from sentspace.models.base import fitted_copy
 from sentspace.models.pairs import corpus_pairs

@@ -11,9 +11,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sentspace.app.analysis.evaluations.ranking import iter_evaluate_ranking  # noqa: E402
+from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
-from sentspace.app.evaluations.ranking import iter_evaluate_ranking  # noqa: E402
-from sentspace.app.jobs import run_job  # noqa: E402
 from sentspace.models.urae import URAE  # noqa: E402
 
 

@@ -39,6 +39,7 @@ from sentspace.models.sequence import (
     SequentialAutoencoder,
     SkipThought,
 )
+from sentspace.models.sidecar import read_sidecar
 from sentspace.models.transformer import SentenceTransformerEncoder
 from sentspace.models.urae import URAE
 from sentspace.models.word2vec import (
@@ -207,7 +208,6 @@ def load_trained(path: str | Path) -> Encoder:
         No sentspace sidecar beside the file, or the file differs from it (see
         :meth:`Encoder.load`); model files are never unpickled.
     """
-    from sentspace.models.sidecar import read_sidecar
 
     path = Path(path).expanduser()
     if not path.is_file():

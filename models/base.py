@@ -24,18 +24,11 @@ from typing import Any, ClassVar, Self, TypeAlias
 import numpy as np
 import scipy.sparse as sp
 
-from sentspace.app.errors import InputError
-from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.app.base.jobs import Job, Progress, run_job
+from sentspace.models.errors import ModelError, NotFittedError
+from sentspace.models.sidecar import load_model, save_model
 
 Embeddings: TypeAlias = np.ndarray | sp.csr_array
-
-
-class NotFittedError(RuntimeError):
-    """``encode`` was called on an encoder that must be fitted first."""
-
-
-class ModelError(InputError):
-    """A model file or model parameter the user gave cannot be used (file and problem)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -217,8 +210,6 @@ class Encoder(ABC):
         without pickle) plus a hash-checked sidecar JSON in ``directory`` (default
         :func:`sentspace.models.sidecar.models_dir`); returns the file. Families that save give
         ``_saved_state`` and ``_restore_saved``."""
-        from sentspace.models.sidecar import save_model
-
         return save_model(self, directory)
 
     @classmethod
@@ -231,8 +222,6 @@ class Encoder(ABC):
             No sidecar written by sentspace for this file and family, a SHA-256 that
             differs from the sidecar's, or a saved state that does not fit the family.
         """
-        from sentspace.models.sidecar import load_model
-
         return load_model(path, cls)
 
     def _saved_state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -331,3 +320,17 @@ def fitted_copy(encoder: Encoder, texts: Sequence[str], pairs=None) -> Job[Encod
             )
         return (yield from encoder.clone().iter_fit_pairs(pairs))
     return (yield from encoder.clone().iter_fit(texts))
+
+
+def content_hash(matrix: Embeddings) -> str:
+    """SHA-256 of a matrix's type, shape and values, 16 hex digits."""
+    h = hashlib.sha256(str((type(matrix).__name__, matrix.shape)).encode())
+    parts: tuple[Any, ...]
+    if sp.issparse(matrix):
+        csr = sp.csr_array(matrix)
+        parts = (csr.data, csr.indices, csr.indptr)
+    else:
+        parts = (matrix,)
+    for part in parts:
+        h.update(np.ascontiguousarray(part).tobytes())
+    return h.hexdigest()[:16]

@@ -24,8 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.results import content_hash
-from sentspace.models.base import Embeddings, Encoder, ModelError
+from sentspace.models.base import Embeddings, Encoder, ModelError, content_hash
 from sentspace.models.precomputed import Precomputed
 
 

@@ -48,7 +48,8 @@ from typing import Any, Self
 
 import numpy as np
 
-from sentspace.app.jobs import Job, Progress
+from sentspace.app.base.jobs import Job, Progress
+from sentspace.app.corpora.multi30k import LANGUAGES, _raw_folder, read_gz_lines
 from sentspace.models.base import ModelError, NotFittedError, require_at_least_one
 from sentspace.models.neural import (
     BOUNDARY,
@@ -192,7 +193,6 @@ def _joined(source: str, target: str) -> str:
 
 def multi30k_files(pair: str, split: str) -> tuple[Path, Path]:
     """Task 1's source and target files of ``pair`` ("en-de") and ``split``."""
-    from sentspace.app.corpora.multi30k import _raw_folder
 
     source, target = _languages(pair)
     folder = _raw_folder("task1")
@@ -296,8 +296,6 @@ class NMT(NeuralEncoder):
         if max_pairs is not None:
             require_at_least_one(max_pairs=max_pairs)
         if pair is not None:
-            from sentspace.app.corpora.multi30k import LANGUAGES
-
             match = PAIR.match(pair)
             if not match or match[1] == match[2] or not {*match.groups()} <= {*LANGUAGES}:
                 raise ModelError(
@@ -370,8 +368,6 @@ class NMT(NeuralEncoder):
     ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], str, str]:
         """Training pairs, held-out pairs, and what each are called."""
         if self.pair is not None:
-            from sentspace.app.corpora.multi30k import read_gz_lines
-
             paths = self._files()
             sides = [read_gz_lines(path) for path in paths]
             for source, target, path in ((0, 1, paths[0]), (2, 3, paths[2])):

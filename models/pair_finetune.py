@@ -18,6 +18,7 @@ sidecar JSON with the parameters and the folder's digest, checked on load; encod
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Sequence
@@ -26,8 +27,8 @@ from typing import Any, Self
 
 import numpy as np
 
-from sentspace.app.atomic import write_text_atomic
-from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.app.base.atomic import write_text_atomic
+from sentspace.app.base.jobs import Job, Progress, run_job
 from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError
 from sentspace.models.neural import seeded
 from sentspace.models.pairs import TrainingPairs, resolved_objective, training_targets
@@ -137,7 +138,6 @@ class PairFinetune(Encoder):
         ModelError
             No pair has what the objective trains on.
         """
-        import os
 
         import torch
 

@@ -30,7 +30,7 @@ from typing import Any, Self
 
 import numpy as np
 
-from sentspace.app.jobs import Job
+from sentspace.app.base.jobs import Job
 from sentspace.models.base import ModelError, require_at_least_one
 from sentspace.models.neural import NeuralEncoder, Ragged, Vocabulary
 from sentspace.models.tokenize import tokenize

@@ -12,7 +12,7 @@ Formats
   ``metadata.tsv`` beside it (one column without header, or several with a header).
 - ``.parquet``: a vector column (list or fixed-size list of floats) plus an ``id`` or
   ``text`` column (needs pyarrow).
-- A folder of shards that ``sentspace encode --engine`` wrote (:mod:`sentspace.app.distributed`):
+- A folder of shards that ``sentspace encode --engine`` wrote (:mod:`sentspace.app.analysis.distributed`):
   ``manifest.json`` plus Parquet shards, each checked against its SHA-256 in the manifest
   and read one after another into one preallocated array.
 
@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from sentspace.app.corpora.build import read_lines
 from sentspace.app.corpora.model import Corpus
 from sentspace.models.base import Embeddings, Encoder, ModelError
 
@@ -258,7 +259,6 @@ def _parse_tsv_by_line(path: Path, lines: list[str]) -> np.ndarray:
 
 
 def _read_projector(path: Path) -> EmbeddingsTable:
-    from sentspace.app.corpora.build import read_lines  # the edge's line-accurate decoding
 
     vectors = _parse_tsv_fast(path)
     if vectors is None:

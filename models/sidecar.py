@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
+import platformdirs
 
-from sentspace.app.atomic import atomic_path, write_text_atomic
-from sentspace.models.base import ModelError, NotFittedError
+from sentspace.app.base.atomic import atomic_path, write_text_atomic
+from sentspace.models.errors import ModelError, NotFittedError
 
 if TYPE_CHECKING:
     from sentspace.models.base import Encoder
@@ -44,7 +45,6 @@ def models_dir() -> Path:
     override = os.environ.get(MODELS_DIR_ENV)
     if override:
         return Path(override)
-    import platformdirs
 
     return Path(platformdirs.user_data_dir("sentspace")) / "models"
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from sentspace.app.jobs import Job, Progress
+from sentspace.app.base.jobs import Job, Progress
 from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError
 
 #: ``model`` value naming the bundled all-MiniLM-L6-v2.

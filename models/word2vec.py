@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from sentspace.app.jobs import Job, Progress, run_job
+from sentspace.app.base.jobs import Job, Progress, run_job
 from sentspace.models.base import (
     Embeddings,
     Encoder,

@@ -18,12 +18,13 @@ import struct
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
 import numpy as np
 
-from sentspace.app.jobs import Job, Progress
+from sentspace.app.base.jobs import Job, Progress
 from sentspace.models.base import Embeddings, Encoder, ModelError, WordParts
 from sentspace.models.tokenize import count_matrix, tokenize
 
@@ -171,8 +172,6 @@ def _make_table(
 
 def _glove_package_files() -> tuple[Path, Path]:
     try:
-        from importlib.resources import files
-
         root = files(_GLOVE_PACKAGE) / "data"
     except ModuleNotFoundError:
         raise ModelError(

@@ -30,14 +30,14 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from sentspace.app.colouring import cluster_colours
+    from sentspace.app.analysis.evaluations.costra_offsets import run_costra_offsets
+    from sentspace.app.analysis.explain import explain_pair
+    from sentspace.app.analysis.projection import project
+    from sentspace.app.analysis.regions import find_regions
+    from sentspace.app.base.jobs import run_job
     from sentspace.app.corpora import load_corpus
     from sentspace.app.corpora.costra import load_costra
-    from sentspace.app.evaluations.costra_offsets import run_costra_offsets
-    from sentspace.app.explain import explain_pair
-    from sentspace.app.jobs import run_job
-    from sentspace.app.projection import project
-    from sentspace.app.regions import find_regions
+    from sentspace.app.state.colouring import cluster_colours
     from sentspace.app.ui.charts.costra_offsets import CostraOffsetsChart
     from sentspace.app.ui.views.explain_view import ExplainView
     from sentspace.app.ui.views.projection_view import ProjectionView

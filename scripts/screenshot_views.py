@@ -39,13 +39,13 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from bench.bench_scatter import clusters
-    from sentspace.app.compare import compare_encoders
+    from sentspace.app.analysis.compare import compare_encoders
+    from sentspace.app.analysis.evaluations.costra import evaluate_costra
+    from sentspace.app.analysis.projection import project
+    from sentspace.app.analysis.results import Provenance
+    from sentspace.app.base.jobs import run_job
     from sentspace.app.corpora import load_corpus
     from sentspace.app.corpora.costra import load_costra
-    from sentspace.app.evaluations.costra import evaluate_costra
-    from sentspace.app.jobs import run_job
-    from sentspace.app.projection import project
-    from sentspace.app.results import Provenance
     from sentspace.app.ui.views.compare_view import CompareView
     from sentspace.app.ui.views.costra_view import CostraView
     from sentspace.app.ui.views.projection_view import ProjectionView

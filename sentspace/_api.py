@@ -3,8 +3,8 @@
 Each is a thin layer over the core the CLI and the window use: corpora by the CLI's
 specs, encoders by its ``--encoder`` spellings (or your own model or array, see
 :func:`encoder`), and long work run as the same jobs, synchronously, with
-:func:`sentspace.app.jobs.run_job` (``progress`` receives each
-:class:`~sentspace.app.jobs.Progress`, or is True for a progress bar). Same inputs and
+:func:`sentspace.app.base.jobs.run_job` (``progress`` receives each
+:class:`~sentspace.app.base.jobs.Progress`, or is True for a progress bar). Same inputs and
 seed, same numbers as ``sentspace eval``. Arguments that cannot be used raise
 ValueError (TypeError for the wrong kind of object) naming the argument.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import html
+import importlib.util
 import os
 import subprocess
 import sys
@@ -26,13 +27,27 @@ import numpy as np
 
 # The public names are listed once, in the package, which loads them from here.
 from sentspace import __all__ as __all__
-from sentspace.app.cli import PRECOMPUTED, build_encoder, summary_table
+from sentspace.app.analysis.cache import cached_encode, encode_corpus
+from sentspace.app.analysis.evaluations import APPLICABLE, COMPARISONS, EVALUATIONS, NEEDS, OPTIONS
+from sentspace.app.analysis.evaluations.paired import PAIRED_TESTS, against_first
+from sentspace.app.analysis.evaluations.passing import check_filterable, passing
+from sentspace.app.analysis.explain import explain_pair
+from sentspace.app.analysis.figures import comparison_figure
+from sentspace.app.analysis.mteb_results import read_mteb_results
+from sentspace.app.analysis.neighbour_search import Query, search_neighbours
+from sentspace.app.analysis.neighbours import fitted_on_training_side, run_split
+from sentspace.app.analysis.projection import project as iter_project
+from sentspace.app.analysis.results import html_table, score_cells
+from sentspace.app.base.errors import InputError
+from sentspace.app.base.jobs import Progress, run_job
+from sentspace.app.cli import PRECOMPUTED, ProgressPrinter, build_encoder, summary_table
 from sentspace.app.corpora import load_corpus as _load_spec
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.errors import InputError
-from sentspace.app.jobs import Progress, run_job
+from sentspace.app.workspace.show_data import write_show_data
 from sentspace.models import DEFAULT_ENCODER
-from sentspace.models.base import Embeddings, Encoder
+from sentspace.models.base import Embeddings, Encoder, TrainsOnFile, fitted_copy
+from sentspace.models.external import ArrayEmbeddings, ExternalModel, check_matrix
+from sentspace.models.transformer import SentenceTransformerEncoder
 
 ProgressCallback = Callable[[Progress], Any] | None
 CorpusLike = Corpus | str | os.PathLike | Iterable[str]
@@ -105,7 +120,6 @@ def encoder(
     >>> encoder(Lengths()).name
     'Lengths'
     """
-    from sentspace.models.external import ArrayEmbeddings, ExternalModel  # noqa: PLC0415
 
     if isinstance(spec, (str, Encoder)) and (name is not None or fingerprint is not None):
         raise ValueError("encoder: name and fingerprint are for your own models and arrays")
@@ -155,8 +169,6 @@ def _run(job, progress: ProgressLike):
     try:
         from tqdm.auto import tqdm  # noqa: PLC0415 (optional)
     except ImportError:
-        from sentspace.app.cli import ProgressPrinter  # noqa: PLC0415
-
         printer = ProgressPrinter()
         try:
             return run_job(job, printer)
@@ -196,14 +208,13 @@ def encode(
     batch_size, device : sentences per batch and where to run (``"cpu"``,
         ``"cuda"``...), for transformers and your own models; other families run on the
         CPU and take no device.
-    progress : a callback receiving each :class:`~sentspace.app.jobs.Progress`, or True
+    progress : a callback receiving each :class:`~sentspace.app.base.jobs.Progress`, or True
         for a progress bar (tqdm when installed).
 
     >>> encode(["A cat sat.", "A dog sat."], "bow")
     array([[1., 1., 1., 0., 1.],
            [1., 1., 0., 1., 1.]], dtype=float32)
     """
-    from sentspace.app.cache import encode_corpus  # noqa: PLC0415
 
     corpus = load_corpus(corpus)
     model = _configured(_encoder(encoder, corpus), batch_size, device)
@@ -214,8 +225,6 @@ def encode(
 def _configured(model: Encoder, batch_size: int | None, device: str | None) -> Encoder:
     """``model`` set to run in batches of ``batch_size`` on ``device`` (a copy when it
     changes: neither changes the output, so the fingerprint stays)."""
-    from sentspace.models.external import ExternalModel  # noqa: PLC0415
-    from sentspace.models.transformer import SentenceTransformerEncoder  # noqa: PLC0415
 
     if batch_size is None and device is None:
         return model
@@ -288,7 +297,6 @@ class Results(list):
     def _repr_html_(self) -> str:
         """Every encoder's scores with their intervals, then the paired tests against
         the first (a notebook shows this)."""
-        from sentspace.app.results import html_table, score_cells  # noqa: PLC0415
 
         if not self:
             return "<p>No results</p>"
@@ -336,12 +344,11 @@ class Results(list):
         """``metric`` (default: the first score with an interval) across the encoders,
         a bar each with its 95% interval, as the window's *Across encoders* chart: a
         plotly figure. Each result's own chart is ``results[k].plot()``."""
-        from sentspace.app.figures import comparison_figure  # noqa: PLC0415
 
         return comparison_figure(self, metric)
 
     def to_frame(self):
-        """Every result's :meth:`~sentspace.app.results.Result.to_frame`, stacked, with
+        """Every result's :meth:`~sentspace.app.analysis.results.Result.to_frame`, stacked, with
         the encoder's name as the first column (needs pandas)."""
         import pandas as pd  # noqa: PLC0415 (optional)
 
@@ -376,7 +383,7 @@ def evaluate(
     where : a filter expression (the CLI's ``--where``, see :func:`where`): only the
         items whose sentences all pass it are evaluated (relatedness, classification,
         ranking, detection, histograms); recorded in each result's parameters.
-    **options : the evaluation's options (``sentspace.app.evaluations.OPTIONS``; e.g.
+    **options : the evaluation's options (``sentspace.app.analysis.evaluations.OPTIONS``; e.g.
         relatedness's ``split="test"``), checked as the CLI checks them.
 
     >>> results = evaluate("ranking", load_corpus("msrp-grouped"), ["bow", "tfidf"])
@@ -388,9 +395,6 @@ def evaluate(
     >>> long.pool_size, len(long.rank), long.provenance.parameters["where"]
     (416, 722, 'words > 20')
     """
-    from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS  # noqa: PLC0415
-    from sentspace.app.evaluations.paired import PAIRED_TESTS, against_first  # noqa: PLC0415
-    from sentspace.app.neighbours import run_split  # noqa: PLC0415
 
     if name not in EVALUATIONS and name not in COMPARISONS:
         raise ValueError(
@@ -458,7 +462,6 @@ def where(corpus: CorpusLike, expression: str) -> np.ndarray:
 def _passing(corpus: Corpus, expression: str, evaluation: str | None) -> np.ndarray:
     """:func:`where`'s mask, the filter's InputError (and, for ``evaluation``, one
     that does not take a filter) as a ValueError naming the argument."""
-    from sentspace.app.evaluations.passing import check_filterable, passing  # noqa: PLC0415
 
     argument = "expression" if evaluation is None else "where"
     try:
@@ -473,7 +476,6 @@ def _passing(corpus: Corpus, expression: str, evaluation: str | None) -> np.ndar
 def _distinct_names(models: list[Encoder]) -> None:
     """Give your own models and arrays that share a name (two arrays) a number each,
     so results and paired tests, which go by name, tell them apart."""
-    from sentspace.models.external import ArrayEmbeddings, ExternalModel  # noqa: PLC0415
 
     seen: dict[str, int] = {}
     for model in models:
@@ -491,14 +493,12 @@ def project(
     **parameters: Any,
 ):
     """A 2D layout of ``embeddings`` by ``"pca"``, ``"umap"`` or ``"tsne"`` (the
-    window's projection; parameters as ``sentspace.app.projection.DEFAULTS``): a
+    window's projection; parameters as ``sentspace.app.analysis.projection.DEFAULTS``): a
     ``Projection`` whose ``coordinates`` are float32, shape (n, 2).
 
     >>> project(np.eye(4, 5), "pca").coordinates.shape
     (4, 2)
     """
-    from sentspace.app.projection import project as iter_project  # noqa: PLC0415
-    from sentspace.models.external import check_matrix  # noqa: PLC0415
 
     rows = getattr(embeddings, "shape", (0,))[0]
     embeddings = check_matrix(embeddings, "embeddings", rows)
@@ -561,10 +561,6 @@ def neighbours(
     >>> neighbours(["A cat sat.", "A dog sat.", "Stocks fell today."], "bow", 0, k=1).texts
     ('A dog sat.',)
     """
-    from sentspace.app.cache import cached_encode  # noqa: PLC0415
-    from sentspace.app.neighbour_search import Query, search_neighbours  # noqa: PLC0415
-    from sentspace.app.neighbours import fitted_on_training_side  # noqa: PLC0415
-    from sentspace.models.external import ArrayEmbeddings  # noqa: PLC0415
 
     corpus = load_corpus(corpus)
     if len(corpus) < 2:
@@ -628,8 +624,6 @@ def explain(
     >>> round(explanation.cosine, 4)
     0.8571
     """
-    from sentspace.app.explain import explain_pair  # noqa: PLC0415
-    from sentspace.models.external import ArrayEmbeddings  # noqa: PLC0415
 
     for argument, text in (("text_a", text_a), ("text_b", text_b)):
         if not isinstance(text, str):
@@ -671,8 +665,6 @@ def show(
 
     >>> window = show(["A cat sat.", "A dog sat."], labels=["cat", "dog"])  # doctest: +SKIP
     """
-    from sentspace.app.show_data import write_show_data  # noqa: PLC0415
-    from sentspace.models.external import check_matrix  # noqa: PLC0415
 
     corpus = load_corpus(corpus)
     if embeddings is not None:
@@ -716,7 +708,6 @@ def evaluations(corpus: CorpusLike | None = None) -> list[Evaluation]:
     >>> [e.name for e in evaluations("msrp-grouped") if e.applies][:2]
     ['classification', 'ranking']
     """
-    from sentspace.app.evaluations import APPLICABLE, COMPARISONS, EVALUATIONS, NEEDS  # noqa: PLC0415
 
     loaded = None if corpus is None else load_corpus(corpus)
     return [
@@ -753,7 +744,6 @@ def read_mteb(path: str | Path):
     >>> [(result.task, result.main_score) for result in read_mteb(path).results]
     [('STSBenchmark', 0.82)]
     """
-    from sentspace.app.mteb_results import read_mteb_results  # noqa: PLC0415
 
     return read_mteb_results(path)
 
@@ -771,14 +761,9 @@ def mteb_model(encoder: EncoderLike, corpus: CorpusLike | None = None):
     >>> model.mteb_model_meta.name, model.mteb_model_meta.embed_dim
     ('sentspace/tfidf', 5)
     """
-    import importlib.util  # noqa: PLC0415
-
-    from sentspace.app.neighbours import fitted_on_training_side  # noqa: PLC0415
-    from sentspace.models.base import TrainsOnFile, fitted_copy  # noqa: PLC0415
 
     if importlib.util.find_spec("mteb") is None:
         raise ImportError("mteb_model needs mteb: pip install 'sentspace[mteb]'")
-    from sentspace.app.mteb_model import MtebModel  # noqa: PLC0415
 
     loaded = load_corpus(corpus) if corpus is not None else None
     model = _encoder(encoder, loaded)
@@ -787,4 +772,6 @@ def mteb_model(encoder: EncoderLike, corpus: CorpusLike | None = None):
     elif isinstance(model, TrainsOnFile) and model.training_file is not None:
         # Trained on its own file (FAMILY:FILE): the texts given are not read.
         model = run_job(fitted_copy(model, ()))
+    from sentspace.models.mteb_model import MtebModel  # noqa: PLC0415 (imports mteb)
+
     return MtebModel(model)

@@ -18,9 +18,9 @@ def shared_data() -> Path:
 def private_folders(tmp_path_factory):
     """Keep the tests' embedding cache, edit journals and recent-workspace list out of
     the user's folders."""
+    from sentspace.app.analysis.cache import CACHE_DIR_ENV
     from sentspace.app.annotations.journal import DATA_DIR_ENV
-    from sentspace.app.cache import CACHE_DIR_ENV
-    from sentspace.app.workspace import CONFIG_DIR_ENV
+    from sentspace.app.workspace.format import CONFIG_DIR_ENV
 
     previous = {
         name: os.environ.get(name) for name in (CACHE_DIR_ENV, DATA_DIR_ENV, CONFIG_DIR_ENV)

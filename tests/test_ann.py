@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from sentspace.app import ann
-from sentspace.app.jobs import run_job
-from sentspace.app.neighbours import top_k
+from sentspace.app.analysis import ann
+from sentspace.app.analysis.neighbours import top_k
+from sentspace.app.base.jobs import run_job
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +206,7 @@ def test_cancelled_build_leaves_no_index(msrp_glove):
 
 
 def test_faithfulness_on_a_sample_with_the_index_matches_exact(msrp_glove, monkeypatch):
-    from sentspace.app.projection import faithfulness, project
+    from sentspace.app.analysis.projection import faithfulness, project
 
     _, embeddings = msrp_glove
     layout = run_job(project(embeddings, "pca")).coordinates
@@ -224,7 +224,7 @@ def test_faithfulness_on_a_sample_with_the_index_matches_exact(msrp_glove, monke
 
 
 def test_suspicious_tables_with_the_index_match_exact(msrp_glove, monkeypatch):
-    from sentspace.app.annotations.suspicious import close_groups, misgrouped
+    from sentspace.app.analysis.suspicious import close_groups, misgrouped
 
     corpus, embeddings = msrp_glove
     spaces = {"glove-mean": embeddings}

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import sentspace
-from sentspace.app.evaluations.classification import ClassificationResult
-from sentspace.app.export import json_text
-from sentspace.app.jobs import Progress
-from sentspace.app.results import SCORE_COLUMNS
+from sentspace.app.analysis.evaluations.classification import ClassificationResult
+from sentspace.app.analysis.results import SCORE_COLUMNS
+from sentspace.app.base.jobs import Progress
+from sentspace.app.base.tables import json_text
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLIC = {
@@ -177,7 +177,7 @@ def test_explain_splits_the_cosine_over_words():
 
 
 def test_evaluations_are_listed_with_what_a_corpus_needs():
-    from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, applicable_evaluations
+    from sentspace.app.analysis.evaluations import COMPARISONS, EVALUATIONS, applicable_evaluations
 
     listed = sentspace.evaluations()
     assert [e.name for e in listed] == [*EVALUATIONS, *COMPARISONS]

@@ -7,9 +7,9 @@ import pytest
 import scipy.sparse as sp
 
 import sentspace
-from sentspace.app.cache import encode_corpus
-from sentspace.app.evaluations.relatedness import evaluate_relatedness
-from sentspace.app.jobs import run_job
+from sentspace.app.analysis.cache import encode_corpus
+from sentspace.app.analysis.evaluations.relatedness import evaluate_relatedness
+from sentspace.app.base.jobs import run_job
 from sentspace.models.bow import BagOfWords
 from sentspace.models.transformer import SentenceTransformerEncoder
 

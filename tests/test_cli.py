@@ -3,10 +3,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from sentspace.app.analysis.evaluations.classification import run_classification
+from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
-from sentspace.app.evaluations.classification import run_classification
-from sentspace.app.jobs import run_job
 from sentspace.models.bow import TfIdf
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,7 +139,7 @@ def test_agreement_needs_two_encoders(capsys):
 
 
 def test_run_workspace_reprints_the_saved_numbers(tmp_path, capsys):
-    from sentspace.app.workspace import (
+    from sentspace.app.workspace.format import (
         Workspace,
         corpus_entry,
         encoder_entry,
@@ -176,9 +176,9 @@ def test_the_command_shown_beside_a_result_reproduces_it(tmp_path, shared_data, 
     import shlex
     import shutil
 
+    from sentspace.app.analysis.evaluations.relatedness import run_relatedness
+    from sentspace.app.base.commands import eval_command
     from sentspace.app.cli import build_parser
-    from sentspace.app.commands import eval_command
-    from sentspace.app.evaluations.relatedness import run_relatedness
     from sentspace.models import make_encoder
 
     assert (

@@ -5,16 +5,16 @@ and "(other N)", and a default per corpus, on the real files."""
 import numpy as np
 import pytest
 
-from sentspace.app.colouring import (
+from sentspace.app.analysis.columns import TOP, Categories, Numbers, named_count, sentence_columns
+from sentspace.app.base.palette import CATEGORICAL, OTHER, UNGROUPED, scale_palette
+from sentspace.app.corpora import load_corpus
+from sentspace.app.state.colouring import (
     colour_by,
     colourings,
     default_colouring,
     saved_key,
     top_categories,
 )
-from sentspace.app.columns import TOP, Categories, Numbers, named_count, sentence_columns
-from sentspace.app.corpora import load_corpus
-from sentspace.app.palette import CATEGORICAL, OTHER, UNGROUPED, scale_palette
 
 
 @pytest.fixture(scope="module")

@@ -10,20 +10,20 @@ import shlex
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations import EVALUATIONS
+from sentspace.app.analysis.evaluations.paired import paired_tests_of_runs
+from sentspace.app.analysis.explore import explore
+from sentspace.app.analysis.filters import passing
 from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import merge_journals
 from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.base.commands import comparison_command
+from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
-from sentspace.app.commands import comparison_command
 from sentspace.app.corpora import load_corpus
-from sentspace.app.evaluations import EVALUATIONS
-from sentspace.app.evaluations.paired import paired_tests_of_runs
-from sentspace.app.explore import explore
-from sentspace.app.filters import passing
-from sentspace.app.jobs import run_job
-from sentspace.app.listing import first_groups
-from sentspace.app.session import Session
-from sentspace.app.web_map import export_map
+from sentspace.app.corpora.listing import first_groups
+from sentspace.app.exporters.web_map import export_map
+from sentspace.app.state.session import Session
 from sentspace.models import make_encoder
 
 
@@ -423,8 +423,8 @@ def test_a_reproduction_shows_the_commands_that_make_it_again(tmp_path, capsys):
 
 
 def test_a_restored_workspace_shows_commands_of_the_versions_its_results_describe(tmp_path, capsys):
-    from sentspace.app.session import restore_session
-    from sentspace.app.workspace import load_workspace, save_workspace
+    from sentspace.app.state.session import restore_session
+    from sentspace.app.workspace.format import load_workspace, save_workspace
 
     session, state = edited_state("msrp-grouped", move_around, tmp_path)
     bow = make_encoder("bow")
@@ -446,8 +446,8 @@ def test_a_restored_workspace_shows_commands_of_the_versions_its_results_describ
 def test_a_map_laid_out_with_other_parameters_names_them(tmp_path, capsys):
     import dataclasses
 
+    from sentspace.app.analysis.projection import Projection
     from sentspace.app.cli import build_parser
-    from sentspace.app.projection import Projection
 
     session, state = edited_state("msrp-grouped", move_around, tmp_path)
     exploration = run_job(explore(state.corpus, make_encoder("bow")))
@@ -508,8 +508,8 @@ def test_a_runs_classification_on_an_edited_corpus_shows_its_journal(tmp_path, c
 
 
 def test_a_reproduce_command_carries_the_pyramid_data_and_readings():
+    from sentspace.app.base.commands import reproduce_command
     from sentspace.app.cli import build_parser
-    from sentspace.app.commands import reproduce_command
 
     command = reproduce_command(
         "baumel",
@@ -538,8 +538,8 @@ def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
     """Relatedness of the sentences passing a filter, on an edited corpus: the command
     shown carries ``--where``, quoted, and prints the same numbers; a workspace keeps it;
     a bad expression exits 2 with the filter's own message."""
-    from sentspace.app.session import describe_result, restore_session
-    from sentspace.app.workspace import load_workspace, save_workspace
+    from sentspace.app.state.session import describe_result, restore_session
+    from sentspace.app.workspace.format import load_workspace, save_workspace
 
     spec = str(shared_data / "sick" / "SICK_trial.txt")
     session, state = edited_state(spec, rescore, tmp_path)

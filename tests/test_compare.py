@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sentspace.app.cache import encode_corpus
-from sentspace.app.compare import (
+from sentspace.app.analysis.cache import encode_corpus
+from sentspace.app.analysis.compare import (
     DEFAULT_K,
     align_layouts,
     compare_encoders,
@@ -12,10 +12,10 @@ from sentspace.app.compare import (
     jaccard_change,
     layout_disparity,
 )
+from sentspace.app.analysis.neighbours import top_k
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.jobs import run_job
-from sentspace.app.neighbours import top_k
 from sentspace.models import make_encoder
 
 

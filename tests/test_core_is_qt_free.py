@@ -23,7 +23,8 @@ def core_modules() -> list[str]:
 def test_core_imports_without_qt():
     modules = core_modules()
     assert (
-        "sentspace.app.evaluations.classification" in modules and "sentspace.models.bow" in modules
+        "sentspace.app.analysis.evaluations.classification" in modules
+        and "sentspace.models.bow" in modules
     )
     script = (
         "import sys\n"

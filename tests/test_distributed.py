@@ -1,4 +1,4 @@
-"""Sharded encoding (app/distributed.py): the same bits as a direct encode, on either
+"""Sharded encoding (app/analysis/distributed.py): the same bits as a direct encode, on either
 engine; resume after a kill; damaged shards named."""
 
 import json
@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.distributed import encode_shards
+from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
-from sentspace.app.distributed import encode_shards
-from sentspace.app.jobs import run_job
 from sentspace.models import make_encoder
 from sentspace.models.base import ModelError
 from sentspace.models.bow import BagOfWords
@@ -160,7 +160,7 @@ def test_cli_encodes_shards_that_evaluate_as_the_encoder(tmp_path, capsys):
 #: (encoded, not yet written), so the kill lands at the same point on any machine.
 KILLED_ENCODE = """
 import os, signal, sys
-from sentspace.app.distributed import encode_shards
+from sentspace.app.analysis.distributed import encode_shards
 for progress in encode_shards(sys.argv[1], "glove-mean", sys.argv[2], shard_rows=2048):
     if progress.done > 2048:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -253,8 +253,8 @@ def test_an_index_built_shard_by_shard_on_ray_is_the_one_built_at_once(
     row at once; stored where searching the precomputed embeddings finds it."""
     import faiss
 
-    from sentspace.app import ann
-    from sentspace.app.distributed import index_shards
+    from sentspace.app.analysis import ann
+    from sentspace.app.analysis.distributed import index_shards
 
     folder, _ = glove_shards
     assert main(["index", str(folder), "--engine", "ray", "--num-cpus", "2"]) == 0

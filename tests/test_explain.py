@@ -6,10 +6,10 @@ import json
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.explain import EXACT, OCCLUSION, explain_pair, without_word
+from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
-from sentspace.app.explain import EXACT, OCCLUSION, explain_pair, without_word
-from sentspace.app.jobs import run_job
 from sentspace.models import make_encoder
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word_vectors import load_table
@@ -129,8 +129,8 @@ def test_tfidf_weighting_and_mean_versus_sum(sick):
 
 
 def test_precomputed_embeddings_are_refused(tmp_path):
+    from sentspace.app.base.errors import EvaluationError
     from sentspace.app.corpora.model import Corpus
-    from sentspace.app.errors import EvaluationError
     from sentspace.models.precomputed import Precomputed
 
     corpus = Corpus(name="two", texts=("a cat", "a dog"), ids=("1", "2"))

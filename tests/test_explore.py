@@ -3,10 +3,10 @@ and the projection and the classification both use that matrix."""
 
 from __future__ import annotations
 
-from sentspace.app.cache import CACHE_DIR_ENV
+from sentspace.app.analysis.cache import CACHE_DIR_ENV
+from sentspace.app.analysis.explore import explore
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import DEFAULT_CORPUS, load_corpus
-from sentspace.app.explore import explore
-from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords
 
 

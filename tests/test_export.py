@@ -3,10 +3,11 @@
 import csv
 import json
 
+from sentspace.app.analysis.evaluations.relatedness import run_relatedness
+from sentspace.app.base.jobs import run_job
+from sentspace.app.base.tables import write_csv, write_json
 from sentspace.app.corpora import load_corpus
-from sentspace.app.evaluations.relatedness import run_relatedness
-from sentspace.app.export import export_sentences, write_csv, write_json
-from sentspace.app.jobs import run_job
+from sentspace.app.exporters.export import export_sentences
 from sentspace.models import make_encoder
 
 

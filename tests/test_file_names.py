@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from sentspace.app.file_names import completed_name, filter_patterns
+from sentspace.app.base.file_names import completed_name, filter_patterns
 
 EXPORTS = (
     "NumPy array + JSON sidecar (*.npy);;Parquet (*.parquet);;"

@@ -18,7 +18,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sentspace.app.annotations.agreement import agreement
-from sentspace.app.annotations.batches import (
+from sentspace.app.annotations.history import History
+from sentspace.app.annotations.journal import merge_journals, read_journal
+from sentspace.app.annotations.session import AnnotationSession, decisions_of
+from sentspace.app.base.errors import InputError
+from sentspace.app.base.jobs import run_job
+from sentspace.app.cli import main
+from sentspace.app.corpora import load_corpus
+from sentspace.app.state.session import restore_session
+from sentspace.app.workspace.batches import (
     INDEX,
     MANIFEST,
     batch_journals,
@@ -26,15 +34,7 @@ from sentspace.app.annotations.batches import (
     gather,
     split_batches,
 )
-from sentspace.app.annotations.history import History
-from sentspace.app.annotations.journal import merge_journals, read_journal
-from sentspace.app.annotations.session import AnnotationSession, decisions_of
-from sentspace.app.cli import main
-from sentspace.app.corpora import load_corpus
-from sentspace.app.errors import InputError
-from sentspace.app.jobs import run_job
-from sentspace.app.session import restore_session
-from sentspace.app.workspace import decode_state, load_workspace
+from sentspace.app.workspace.format import decode_state, load_workspace
 from tests.test_workspace_schema import saved_workspace
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*ignored a torn last line")
@@ -64,7 +64,7 @@ VALUES = st.one_of(
     st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
     st.just({"__array__": "<f4", "shape": [2], "bytes": "AAAA"}),
-    st.just({"__dataclass__": "sentspace.app.projection.Projection", "fields": {}}),
+    st.just({"__dataclass__": "sentspace.app.analysis.projection.Projection", "fields": {}}),
     st.just({"__tuple__": "ab"}),
     st.just({"__items__": [[[1], 2]]}),
 )

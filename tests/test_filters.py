@@ -1,13 +1,12 @@
-"""The filter every view follows (app/filters.py): ranges, categories, the typed
+"""The filter every view follows (app/analysis/filters.py): ranges, categories, the typed
 expression and its errors, cross-filter counts, and the session's filter saved with a
 workspace."""
 
 import numpy as np
 import pytest
 
-from sentspace.app.columns import sentence_columns
-from sentspace.app.errors import InputError
-from sentspace.app.filters import (
+from sentspace.app.analysis.columns import sentence_columns
+from sentspace.app.analysis.filters import (
     OTHER,
     Chosen,
     Filter,
@@ -17,6 +16,7 @@ from sentspace.app.filters import (
     passing,
     table_of,
 )
+from sentspace.app.base.errors import InputError
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +85,7 @@ def test_range_category_and_expression_pass_what_they_say(sick, table):
 
 
 def test_other_bar_chooses_every_category_beyond_the_top(sick):
-    from sentspace.app.columns import Categories
+    from sentspace.app.analysis.columns import Categories
 
     # SICK's sentence ids as categories: thousands, so most are in "other".
     ids = Categories.of_values("Id", [i[:3] for i in sick.ids])
@@ -180,9 +180,9 @@ def test_a_brush_recounts_only_the_rows_it_moved_across(sick):
 def test_the_session_filter_is_an_event_and_comes_back_with_the_workspace(
     sick, shared_data, tmp_path
 ):
-    from sentspace.app.jobs import run_job
-    from sentspace.app.session import Session, restore_session
-    from sentspace.app.workspace import WorkspaceError, load_workspace, save_workspace
+    from sentspace.app.base.jobs import run_job
+    from sentspace.app.state.session import Session, restore_session
+    from sentspace.app.workspace.format import WorkspaceError, load_workspace, save_workspace
 
     session = Session()
     spec = str(shared_data / "sick")
@@ -238,7 +238,7 @@ def test_lists_and_rarely_repeated_values_are_text_not_categories(costra):
     "791, 792", never 1,890 categories like "('840',)"; its type and seed group stay
     what they were; a column of values that rarely repeat among the sentences having
     one is text, one that repeats is categories."""
-    from sentspace.app.columns import Categories, Numbers, Texts, metadata_columns
+    from sentspace.app.analysis.columns import Categories, Numbers, Texts, metadata_columns
     from sentspace.app.corpora.model import Corpus
 
     columns = {column.title: column for column in metadata_columns(costra)}
@@ -286,7 +286,7 @@ def test_a_chart_has_a_bar_per_category_the_palette_has_colours_for(costra):
 
 
 def test_a_kept_selection_filters_by_id_and_is_saved(sick, tmp_path):
-    from sentspace.app.filters import Kept, export_rows
+    from sentspace.app.analysis.filters import Kept, export_rows
 
     table = FilterTable(sentence_columns(sick), sick.ids)
     ids = (sick.ids[3], sick.ids[40])
@@ -338,8 +338,8 @@ def test_a_category_chart_leaves_out_an_empty_none_bar(costra, sick):
     """Every Costra sentence has a type and seed group, every SICK one a pair: their
     category charts drew an empty "none" / "no group" / "in no pair" bar; a column
     with sentences lacking a value keeps it."""
-    from sentspace.app.columns import Categories
-    from sentspace.app.filters import make_chart
+    from sentspace.app.analysis.columns import Categories
+    from sentspace.app.analysis.filters import make_chart
 
     for corpus, titles in ((costra, ("Seed group", "Type")), (sick, ("Split", "Pair label"))):
         table = FilterTable(sentence_columns(corpus))
@@ -356,7 +356,7 @@ def test_costra_seed_group_is_one_column_that_compares_as_numbers(costra):
     group", so the panel showed one and an expression read the other: the numbers, the
     same grouping again, are left out, and the groups' names (the seed numbers) compare
     as numbers, so ``seed_group <= 50`` and a brushed 0-50 keep the same sentences."""
-    from sentspace.app.columns import Categories
+    from sentspace.app.analysis.columns import Categories
     from sentspace.app.corpora.model import Corpus, Grouping
 
     columns = sentence_columns(costra)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sentspace.app.corpora import load_corpus
-from sentspace.app.listing import (
+from sentspace.app.corpora.listing import (
     classified_rows,
     describe_sentence,
     first_groups,

@@ -1,4 +1,4 @@
-"""MTEB's result files read beside sentspace's runs (app/mteb_results.py): the file mteb
+"""MTEB's result files read beside sentspace's runs (app/analysis/mteb_results.py): the file mteb
 itself writes, the schema it documents (and its form before 1.11), per-cent scores, bad
 files named with their problem, the same task's pairs found in a relatedness result,
 and imported scores kept out of paired tests and kept in workspaces."""
@@ -9,13 +9,9 @@ import json
 import numpy as np
 import pytest
 
-from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.corpora import load_corpus
-from sentspace.app.errors import EvaluationError, InputError
-from sentspace.app.evaluations.paired import paired_test
-from sentspace.app.evaluations.relatedness import evaluate_relatedness
-from sentspace.app.jobs import run_job
-from sentspace.app.mteb_results import (
+from sentspace.app.analysis.evaluations.paired import paired_test
+from sentspace.app.analysis.evaluations.relatedness import evaluate_relatedness
+from sentspace.app.analysis.mteb_results import (
     TASKS,
     ImportedResult,
     arrange,
@@ -25,9 +21,18 @@ from sentspace.app.mteb_results import (
     read_mteb_results,
     same_model,
 )
-from sentspace.app.results import Provenance
-from sentspace.app.session import Session, restore_session
-from sentspace.app.workspace import decode_state, encode_state, load_workspace, save_workspace
+from sentspace.app.analysis.results import Provenance
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.base.errors import EvaluationError, InputError
+from sentspace.app.base.jobs import run_job
+from sentspace.app.corpora import load_corpus
+from sentspace.app.state.session import Session, restore_session
+from sentspace.app.workspace.format import (
+    decode_state,
+    encode_state,
+    load_workspace,
+    save_workspace,
+)
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 REVISION = "8b3219a92973c328a8e22fadcfa821b5dc75636a"
@@ -369,8 +374,8 @@ def test_imported_scores_are_kept_in_the_workspace(tmp_path):
 
 def test_a_relatedness_result_is_written_as_mteb_result_files_mteb_reads(shared_data, tmp_path):
     mteb = pytest.importorskip("mteb", reason="the optional mteb extra validates the file")
-    from sentspace.app.errors import InputError
-    from sentspace.app.evaluations.relatedness import run_relatedness
+    from sentspace.app.analysis.evaluations.relatedness import run_relatedness
+    from sentspace.app.base.errors import InputError
     from sentspace.models.bow import BagOfWords
 
     # Every test pair of the STS folder: STSBenchmark and the five SemEval years.
@@ -422,7 +427,7 @@ def test_a_sentspace_encoder_runs_in_mtebs_own_sts_evaluation(shared_data, monke
     from datasets import Dataset
 
     import sentspace
-    from sentspace.app.evaluations.relatedness import run_relatedness
+    from sentspace.app.analysis.evaluations.relatedness import run_relatedness
 
     for offline in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
         monkeypatch.setenv(offline, "1")

@@ -3,10 +3,15 @@
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.neighbour_search import (
+    CANNOT_ENCODE,
+    Query,
+    check_spaces,
+    search_neighbours,
+)
+from sentspace.app.analysis.neighbours import top_k
+from sentspace.app.base.jobs import Progress, run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.jobs import Progress, run_job
-from sentspace.app.neighbour_search import CANNOT_ENCODE, Query, check_spaces, search_neighbours
-from sentspace.app.neighbours import top_k
 from sentspace.models import make_encoder
 from sentspace.models.precomputed import Precomputed
 
@@ -106,7 +111,7 @@ def test_spaces_must_be_fitted_and_one_row_per_sentence(grouped, spaces):
 def test_above_the_exact_limit_a_query_says_it_was_approximate(shared_data, monkeypatch):
     """All of MSRP (10,944) with glove-mean, the index forced by a low limit: a sentence and a
     typed query get the exact answer's neighbours, and a note with the index's recall."""
-    from sentspace.app import ann
+    from sentspace.app.analysis import ann
 
     corpus = load_corpus(shared_data / "msrp")
     encoder = make_encoder("glove-mean")

@@ -5,10 +5,10 @@ import json
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations.classification import run_classification
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.evaluations.classification import run_classification
-from sentspace.app.export import export_matrix, metadata_columns
-from sentspace.app.jobs import run_job
+from sentspace.app.exporters.export import export_matrix, metadata_columns
 from sentspace.models.bow import BagOfWords
 from sentspace.models.precomputed import EmbeddingsFileError, Precomputed, read_embeddings
 

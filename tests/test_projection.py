@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.projection import faithfulness, iter_faithfulness, project
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.jobs import run_job
-from sentspace.app.projection import faithfulness, iter_faithfulness, project
 from sentspace.models.bow import BagOfWords, TfIdf
 
 
@@ -50,7 +50,7 @@ def test_faithfulness_of_a_perfect_and_a_scrambled_layout():
 def test_a_small_faithfulness_reads_with_its_digits_not_as_zero():
     """A scrambled layout of 5,000 points keeps about 10 in 5,000 neighbours, as a UMAP of
     a million points keeps a few thousandths: "0.00" would read as broken."""
-    from sentspace.app.listing import describe_sentence
+    from sentspace.app.corpora.listing import describe_sentence
 
     rng = np.random.default_rng(0)
     angles = rng.uniform(0, 2 * np.pi, 5000)
@@ -75,13 +75,15 @@ def test_a_small_faithfulness_reads_with_its_digits_not_as_zero():
 def small_blocks(monkeypatch):
     """Exact neighbour searches in blocks of 100 query rows, so a job over the bundled
     corpus yields several times; returns the list of blocks computed."""
-    import sentspace.app.neighbours
+    import sentspace.app.analysis.neighbours
 
     computed = []
-    similarity_block = sentspace.app.neighbours._similarity_block
-    monkeypatch.setattr(sentspace.app.neighbours, "block_rows", lambda n_pool, memory_mb: 100)
+    similarity_block = sentspace.app.analysis.neighbours._similarity_block
     monkeypatch.setattr(
-        sentspace.app.neighbours,
+        sentspace.app.analysis.neighbours, "block_rows", lambda n_pool, memory_mb: 100
+    )
+    monkeypatch.setattr(
+        sentspace.app.analysis.neighbours,
         "_similarity_block",
         lambda *args: computed.append(1) or similarity_block(*args),
     )
@@ -137,7 +139,7 @@ def test_unknown_method_or_parameter_is_refused(tfidf_embeddings):
 
 
 def test_points_in_polygon_even_odd():
-    from sentspace.app.projection import points_in_polygon
+    from sentspace.app.analysis.projection import points_in_polygon
 
     grid = np.stack(np.meshgrid(np.arange(10), np.arange(10)), -1).reshape(-1, 2) + 0.5
     square = np.array([(0, 0), (5, 0), (5, 5), (0, 5)])
@@ -149,7 +151,7 @@ def test_points_in_polygon_even_odd():
 
 
 def test_layouts_run_in_a_helper_process_that_cancel_kills():
-    from sentspace.app import layout_process
+    from sentspace.app.analysis import layout_process
 
     rng = np.random.default_rng(0)
     points = rng.normal(size=(300, 10)).astype(np.float32)
@@ -167,7 +169,7 @@ def test_layouts_run_in_a_helper_process_that_cancel_kills():
 def test_a_helper_process_that_dies_is_reported_and_replaced():
     import os
 
-    from sentspace.app.layout_process import run_elsewhere
+    from sentspace.app.analysis.layout_process import run_elsewhere
 
     with pytest.raises(RuntimeError, match="ended unexpectedly"):
         run_job(run_elsewhere(os._exit, (3,), "dying"))
@@ -178,7 +180,7 @@ def test_umap_fitted_on_a_stratified_sample_places_the_rest(shared_data):
     """MSRP's 10,944 sentences, fitted on about 1,000: every one of its 275 paraphrase
     groups is in the fit, and the placed points keep their neighbours far better than a
     shuffled placement would."""
-    from sentspace.app.projection import stratified_sample
+    from sentspace.app.analysis.projection import stratified_sample
     from sentspace.models import make_encoder
 
     corpus = load_corpus(shared_data / "msrp")

@@ -7,11 +7,8 @@ import re
 import numpy as np
 import pytest
 
-from sentspace.app.corpora import load_corpus
-from sentspace.app.errors import EvaluationError
-from sentspace.app.jobs import run_job
-from sentspace.app.projection import project
-from sentspace.app.regions import (
+from sentspace.app.analysis.projection import project
+from sentspace.app.analysis.regions import (
     LABEL_WORDS,
     NOISE,
     Regions,
@@ -22,7 +19,10 @@ from sentspace.app.regions import (
     stop_words,
     word_counts,
 )
-from sentspace.app.workspace import decode_state, encode_state
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
+from sentspace.app.corpora import load_corpus
+from sentspace.app.workspace.format import decode_state, encode_state
 from sentspace.models import make_encoder
 
 

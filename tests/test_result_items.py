@@ -1,4 +1,4 @@
-"""Which items of an evaluation result pass the corpus's filter (app/result_items.py),
+"""Which items of an evaluation result pass the corpus's filter (app/analysis/result_items.py),
 the masks the evaluation charts draw faint by: on the real MSRP, grouped MSRP and
 Costra files, each count checked against one made from the files' own texts."""
 
@@ -6,18 +6,14 @@ import numpy as np
 import pytest
 from sklearn.metrics import precision_recall_curve
 
-from sentspace.app.columns import sentence_columns
-from sentspace.app.corpora import load_corpus
-from sentspace.app.corpora.costra import load_costra
-from sentspace.app.corpora.msrp import load_msrp
-from sentspace.app.evaluations.classification import run_classification
-from sentspace.app.evaluations.costra_offsets import evaluate_costra_offsets
-from sentspace.app.evaluations.detection import run_detection, run_learning_curve
-from sentspace.app.evaluations.histograms import run_histograms
-from sentspace.app.evaluations.ranking import run_ranking
-from sentspace.app.filters import Filter, FilterTable
-from sentspace.app.jobs import run_job
-from sentspace.app.result_items import (
+from sentspace.app.analysis.columns import sentence_columns
+from sentspace.app.analysis.evaluations.classification import run_classification
+from sentspace.app.analysis.evaluations.costra_offsets import evaluate_costra_offsets
+from sentspace.app.analysis.evaluations.detection import run_detection, run_learning_curve
+from sentspace.app.analysis.evaluations.histograms import run_histograms
+from sentspace.app.analysis.evaluations.ranking import run_ranking
+from sentspace.app.analysis.filters import Filter, FilterTable
+from sentspace.app.analysis.result_items import (
     accuracy_among,
     group_counts_among,
     histogram_counts,
@@ -26,6 +22,10 @@ from sentspace.app.result_items import (
     passing_shown,
     precision_recall,
 )
+from sentspace.app.base.jobs import run_job
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.costra import load_costra
+from sentspace.app.corpora.msrp import load_msrp
 from sentspace.models.bow import BagOfWords
 
 

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from sentspace.app import ann
+from sentspace.app.analysis import ann
+from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
-from sentspace.app.jobs import run_job
 
 
 @pytest.fixture
@@ -72,8 +72,8 @@ def test_exact_never_builds_an_index(shared_data, no_index, capsys):
     [result] = json.loads(capsys.readouterr().out)["results"]
     assert result["search"]["method"] == "exact" and "MRC" in result["metrics"]
     # The same switch reaches the explorer's faithfulness.
+    from sentspace.app.analysis.explore import explore
     from sentspace.app.corpora import load_corpus
-    from sentspace.app.explore import explore
     from sentspace.models import make_encoder
 
     corpus = load_corpus(shared_data / "msrp")
@@ -137,8 +137,8 @@ def test_ranking_through_the_index_matches_exact(shared_data):
     query's 101 approximate neighbours: every accuracy@k and MRR within 0.002 of the
     exact scan, and the ranks it counts are the exact ones (ties included) for all but
     1% of the queries."""
+    from sentspace.app.analysis.evaluations.ranking import iter_evaluate_ranking
     from sentspace.app.corpora import load_corpus
-    from sentspace.app.evaluations.ranking import iter_evaluate_ranking
     from sentspace.models import make_encoder
 
     corpus = load_corpus(shared_data / "msrp")

@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from sentspace.app.analysis.explain import explain_pair
+from sentspace.app.analysis.explore import explore, reproject
+from sentspace.app.analysis.suspicious import iter_find_suspicious
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.annotations.suspicious import iter_find_suspicious
-from sentspace.app.colouring import ring_caption
-from sentspace.app.commands import eval_command
+from sentspace.app.base.commands import eval_command
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.explain import explain_pair
-from sentspace.app.explore import explore, reproject
-from sentspace.app.jobs import run_job
-from sentspace.app.session import Session, restore_session
-from sentspace.app.workspace import (
+from sentspace.app.state.colouring import ring_caption
+from sentspace.app.state.session import Session, restore_session
+from sentspace.app.workspace.format import (
     WorkspaceError,
     decode_state,
     encode_state,

@@ -9,7 +9,7 @@ import pytest
 
 import sentspace
 from sentspace import _api
-from sentspace.app.show_data import (
+from sentspace.app.workspace.show_data import (
     CORPUS_FILE,
     EMBEDDINGS_FILE,
     label_groups,

@@ -15,11 +15,11 @@ import shutil
 import numpy as np
 import pytest
 
-from sentspace.app.columns import Categories, Numbers
+from sentspace.app.analysis.columns import Categories, Numbers
+from sentspace.app.base.jobs import run_job
+from sentspace.app.base.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED
 from sentspace.app.corpora import load_corpus
-from sentspace.app.jobs import run_job
-from sentspace.app.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED
-from sentspace.app.web_map import RING, map_page
+from sentspace.app.exporters.web_map import RING, map_page
 from tests.browser import browser_or_skip, colour_pixels, open_page
 
 
@@ -83,7 +83,7 @@ def embedded(html):
 
 
 def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
-    from sentspace.app.projection import project
+    from sentspace.app.analysis.projection import project
     from sentspace.models.bow import TfIdf
 
     html = page.read_text(encoding="utf-8")
@@ -158,7 +158,7 @@ def test_categories_come_most_frequent_first_and_numbers_in_natural_order():
 
 
 def test_metadata_columns_are_numbers_categories_or_text():
-    from sentspace.app.columns import Texts, metadata_columns
+    from sentspace.app.analysis.columns import Texts, metadata_columns
     from sentspace.app.corpora.model import Corpus
 
     corpus = Corpus(
@@ -522,7 +522,7 @@ def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browse
 def test_a_column_the_palette_has_colours_for_is_named_whole(shared_data, tmp_path, browser):
     """Costra's 14 transformation types: the page is told to name all 14 (ten and
     "(other 4)" before) and its legend and chart do; its 126 seed groups are told ten."""
-    from sentspace.app.columns import sentence_columns
+    from sentspace.app.analysis.columns import sentence_columns
 
     costra = load_corpus(shared_data / "costra")
     groups, *rest = sentence_columns(costra)
@@ -606,7 +606,7 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
     under the named ones as the window's density draws them; numbers colour on the
     window's scale (a long tail in its end colours), points with no value under the
     others; and the page opens on the colouring it is given (the window's own)."""
-    from sentspace.app.palette import number_colours
+    from sentspace.app.base.palette import number_colours
 
     rng = np.random.default_rng(0)
     kinds = np.repeat(np.arange(20), 40)

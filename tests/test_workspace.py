@@ -6,14 +6,14 @@ import shutil
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations.classification import run_classification
+from sentspace.app.analysis.evaluations.relatedness import run_relatedness
+from sentspace.app.analysis.projection import Projection
 from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.sick import load_sick
-from sentspace.app.evaluations.classification import run_classification
-from sentspace.app.evaluations.relatedness import run_relatedness
-from sentspace.app.jobs import run_job
-from sentspace.app.projection import Projection
-from sentspace.app.workspace import (
+from sentspace.app.workspace.format import (
     SCHEMA,
     Workspace,
     WorkspaceError,
@@ -192,7 +192,7 @@ def test_a_failed_save_leaves_the_previous_workspace(tmp_path, saved_text, monke
     def crash(*_args):
         raise OSError("disk full")
 
-    monkeypatch.setattr("sentspace.app.atomic.os.replace", crash)
+    monkeypatch.setattr("sentspace.app.base.atomic.os.replace", crash)
     with pytest.raises(OSError, match="disk full"):
         save_workspace(Workspace(view={"new": True}), path)
     assert path.read_bytes() == before

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from sentspace.app.workspace import (
+from sentspace.app.workspace.format import (
     Workspace,
     WorkspaceChanged,
     check_unchanged,

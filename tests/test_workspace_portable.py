@@ -9,16 +9,16 @@ import shutil
 import numpy as np
 import pytest
 
-from sentspace.app.annotations.batches import batch_journals, export_batches, split_batches
+from sentspace.app.analysis.evaluations import EVALUATIONS
+from sentspace.app.analysis.explore import explore
+from sentspace.app.analysis.suspicious import iter_find_suspicious
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.annotations.suspicious import iter_find_suspicious
-from sentspace.app.commands import eval_command
+from sentspace.app.base.commands import eval_command
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.evaluations import EVALUATIONS
-from sentspace.app.explore import explore
-from sentspace.app.jobs import run_job
-from sentspace.app.session import EvaluationRun, Session, restore_session
-from sentspace.app.workspace import (
+from sentspace.app.state.session import EvaluationRun, Session, restore_session
+from sentspace.app.workspace.batches import batch_journals, export_batches, split_batches
+from sentspace.app.workspace.format import (
     changed_summaries,
     load_workspace,
     open_workspace,

@@ -1,5 +1,5 @@
 """A workspace holds every kind of result a session can hold (issue 34, item 1): each
-kind of :data:`~sentspace.app.workspace.RESULT_TYPES` and every evaluation, built on
+kind of :data:`~sentspace.app.workspace.format.RESULT_TYPES` and every evaluation, built on
 small real corpora with bag-of-words encoders, saved, reopened and compared equal."""
 
 import dataclasses
@@ -7,25 +7,25 @@ import json
 
 import pytest
 
-from sentspace.app.annotations.suspicious import iter_find_suspicious
-from sentspace.app.commands import eval_command
+from sentspace.app.analysis.evaluations import COMPARISONS, EVALUATIONS
+from sentspace.app.analysis.evaluations.classification import run_classification
+from sentspace.app.analysis.evaluations.paired import BarsTests, paired_tests_of_runs
+from sentspace.app.analysis.explain import explain_pair
+from sentspace.app.analysis.explore import explore
+from sentspace.app.analysis.mteb_results import read_mteb_file
+from sentspace.app.analysis.regions import find_regions
+from sentspace.app.analysis.suspicious import iter_find_suspicious
+from sentspace.app.base.commands import eval_command
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.evaluations import COMPARISONS, EVALUATIONS
-from sentspace.app.evaluations.classification import run_classification
-from sentspace.app.evaluations.paired import BarsTests, paired_tests_of_runs
-from sentspace.app.explain import explain_pair
-from sentspace.app.explore import explore
-from sentspace.app.jobs import run_job
-from sentspace.app.mteb_results import read_mteb_file
-from sentspace.app.regions import find_regions
-from sentspace.app.session import (
+from sentspace.app.state.session import (
     CorpusState,
     EvaluationRun,
     Session,
     compare_with_spaces,
     restore_session,
 )
-from sentspace.app.workspace import (
+from sentspace.app.workspace.format import (
     RESULT_TYPES,
     WorkspaceError,
     bars_tests_entry,

@@ -7,15 +7,20 @@ import json
 
 import pytest
 
+from sentspace.app.analysis.evaluations.paired import BarsTests, paired_tests_of_runs
+from sentspace.app.analysis.explore import explore
+from sentspace.app.analysis.suspicious import iter_find_suspicious
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.annotations.suspicious import iter_find_suspicious
+from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
-from sentspace.app.evaluations.paired import BarsTests, paired_tests_of_runs
-from sentspace.app.explore import explore
-from sentspace.app.jobs import run_job
-from sentspace.app.session import EvaluationRun, Session, restore_session
-from sentspace.app.workspace import WorkspaceError, decode_state, load_workspace, save_workspace
+from sentspace.app.state.session import EvaluationRun, Session, restore_session
+from sentspace.app.workspace.format import (
+    WorkspaceError,
+    decode_state,
+    load_workspace,
+    save_workspace,
+)
 from sentspace.models import make_encoder
 
 
@@ -23,7 +28,7 @@ def saved_workspace(folder):
     """A real workspace: grouped MSRP with an edit, a bag-of-words run laid out with
     PCA, its suspicious-annotation lists, classification results of bow and tfidf with
     their paired test, and a selection."""
-    from sentspace.app.evaluations.classification import run_classification
+    from sentspace.app.analysis.evaluations.classification import run_classification
 
     session = Session()
     corpus = load_corpus("msrp-grouped")
@@ -201,7 +206,7 @@ def test_the_cli_exits_2_on_a_malformed_workspace(saved, tmp_path, capsys):
         lambda d: d["corpora"][0]["state"].update(
             review_lists={
                 "misgrouped": {
-                    "__dataclass__": "sentspace.app.annotations.suspicious.MisgroupedSentences",
+                    "__dataclass__": "sentspace.app.analysis.suspicious.MisgroupedSentences",
                     "fields": {},
                 }
             }

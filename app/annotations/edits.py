@@ -26,9 +26,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from sentspace.app.base.errors import InputError
+from sentspace.app.base.schema import SchemaError, build, describe, finite
 from sentspace.app.corpora.model import Corpus, Grouping, label_text
-from sentspace.app.errors import InputError
-from sentspace.app.schema import SchemaError, build, describe, finite
 
 #: Kind of the grouping created when a corpus without groups gets its first one.
 NEW_GROUPING_KIND = "group"
@@ -230,7 +230,7 @@ def check_stamp(record: Edit | Any) -> None:
 
 def edit_from_dict(record: dict[str, Any]) -> Edit:
     """The edit a :meth:`Edit.to_dict` record describes, checked against its class's
-    fields (:mod:`sentspace.app.schema`): every field of its type, scores finite.
+    fields (:mod:`sentspace.app.base.schema`): every field of its type, scores finite.
 
     Raises
     ------

@@ -4,7 +4,7 @@ A paraphrase-grouped corpus is written back in its own format (``phrases.txt`` +
 ``phrase_groups.csv``, readable by :func:`sentspace.app.corpora.grouped.load_grouped`; unedited,
 the two files come out byte for byte as read). Every corpus can also be written as JSON
 (sentences, groups, pairs in one file) and as CSV tables. Every file is written
-atomically (:mod:`sentspace.app.atomic`): a write that fails (a full disk) leaves the
+atomically (:mod:`sentspace.app.base.atomic`): a write that fails (a full disk) leaves the
 file of that name as it was. :func:`export_all` raises :class:`ExportError` naming the
 file it could not write, why, and the files it wrote before.
 """
@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from sentspace.app.annotations.edits import Edit
-from sentspace.app.atomic import write_text_atomic
+from sentspace.app.base.atomic import write_text_atomic
+from sentspace.app.base.errors import InputError
+from sentspace.app.base.tables import csv_text
 from sentspace.app.corpora import grouped
 from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.errors import InputError
-from sentspace.app.export import csv_text
 
 FORMATS = ("original", "json", "csv")
 

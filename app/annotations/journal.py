@@ -62,9 +62,9 @@ from sentspace.app.annotations.edits import (
     new_id,
     now,
 )
-from sentspace.app.atomic import write_text_atomic
+from sentspace.app.base.atomic import write_text_atomic
+from sentspace.app.base.schema import SchemaError, build, describe
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.schema import SchemaError, build, describe
 
 FORMAT = "sentspace-edit-journal"
 VERSION = 1

@@ -35,7 +35,7 @@ from sentspace.app.annotations.journal import (
     time_stamp,
     write_new_file,
 )
-from sentspace.app.atomic import write_text_atomic
+from sentspace.app.base.atomic import write_text_atomic
 
 FORMAT = "sentspace-kept-edits"
 VERSION = 1

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.grouped import is_grouped_corpus, load_grouped
 from sentspace.app.corpora.model import Corpus, Grouping, PairTable
 from sentspace.app.corpora.msrp import is_msrp, load_msrp
@@ -22,7 +23,6 @@ from sentspace.app.corpora.senteval import is_senteval, load_senteval
 from sentspace.app.corpora.sick import is_sick, load_sick
 from sentspace.app.corpora.sts import is_sts, load_sts
 from sentspace.app.corpora.tabular import ColumnMapping, is_tabular, load_tabular
-from sentspace.app.errors import CorpusError
 from sentspace.resources import CORPORA
 
 

@@ -1,7 +1,7 @@
 """Shared pieces of the corpus readers: strict reading of text files and interning sentences.
 
 Every reader goes through :func:`read_lines` (bytes -> decoded lines, with one
-:class:`~sentspace.app.errors.CorpusError` naming file, line and problem for missing, empty, binary,
+:class:`~sentspace.app.base.errors.CorpusError` naming file, line and problem for missing, empty, binary,
 mis-encoded or absurdly long input) and collects its sentences in a
 :class:`SentenceTable`, which keeps one entry per distinct key (the text, or the dataset's
 id where identical texts must stay apart) and builds the :class:`Corpus` only once the
@@ -17,10 +17,11 @@ from pathlib import Path
 import numpy as np
 from scipy.sparse import coo_array
 
+from sentspace.app.base.errors import CorpusError
+
 # scipy.sparse.csgraph (which pulls scipy.linalg, ~75 ms) is imported where it is used,
 # inside the corpus-loading job, so the GUI's window opens without it.
 from sentspace.app.corpora.model import Corpus, Grouping, PairTable
-from sentspace.app.errors import CorpusError
 
 #: Longer lines are not sentences: the file is binary, minified or not line-based.
 MAX_LINE_CHARS = 100_000

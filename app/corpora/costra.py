@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sentspace.app.base.errors import CorpusError, EvaluationError
 from sentspace.app.corpora.build import read_lines
 from sentspace.app.corpora.model import Corpus, Grouping
-from sentspace.app.errors import CorpusError, EvaluationError
 
 DATA_FILE = "data.tsv"
 N_COLUMNS = 9

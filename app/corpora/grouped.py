@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.build import read_lines
 from sentspace.app.corpora.model import Corpus, Grouping
-from sentspace.app.errors import CorpusError
 
 PHRASES = "phrases.txt"
 GROUPS = "phrase_groups.csv"

@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from html import escape
 
 import numpy as np
 
@@ -240,7 +241,6 @@ class Corpus:
 
     def _repr_html_(self) -> str:
         """The counts and the first sentences, for a notebook."""
-        from html import escape  # noqa: PLC0415
 
         rows = "".join(
             f"<tr><td>{escape(self.ids[i])}</td><td>{escape(self.texts[i])}</td></tr>"

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.build import (
     SentenceTable,
     first_line,
@@ -31,7 +32,6 @@ from sentspace.app.corpora.build import (
     split_fields,
 )
 from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.errors import CorpusError
 
 TRAIN, TEST, DATA = (
     "msr_paraphrase_train.txt",

@@ -34,9 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.build import decode, split_lines
 from sentspace.app.corpora.model import Corpus, Grouping, PairTable
-from sentspace.app.errors import CorpusError
 
 CAPTIONS, PARALLEL = "multi30k-captions", "multi30k-parallel"
 DATA_ENV = "SENTSPACE_MULTI30K"

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.build import SentenceTable, grouping_from_labels, read_lines
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.errors import CorpusError
 
 SUFFIX = ".txt.data"
 TOPICS = "topics"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.build import corpus_from_columns
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.corpora.tabular import ALIASES, _normal
-from sentspace.app.errors import CorpusError
 
 SUFFIXES = {".parquet", ".pq"}
 ROLES = ("text", "id", "group", "label")

@@ -27,8 +27,8 @@ from xml.parsers import expat
 import numpy as np
 import scipy.sparse as sp
 
+from sentspace.app.base.errors import CorpusError, EvaluationError
 from sentspace.app.corpora.model import Corpus, Grouping, PairTable
-from sentspace.app.errors import CorpusError, EvaluationError
 
 SUFFIX = ".pyr"
 

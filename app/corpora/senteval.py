@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.build import (
     SentenceTable,
     format_lines,
@@ -32,7 +33,6 @@ from sentspace.app.corpora.build import (
     read_lines,
 )
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.errors import CorpusError
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.build import (
     SentenceTable,
     first_line,
@@ -21,7 +22,6 @@ from sentspace.app.corpora.build import (
     require_text,
 )
 from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.errors import CorpusError
 
 FILES = {"SICK_train.txt": "train", "SICK_trial.txt": "trial", "SICK_test_annotated.txt": "test"}
 REQUIRED = ("pair_ID", "sentence_A", "sentence_B", "relatedness_score", "entailment_judgment")

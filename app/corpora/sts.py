@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.build import (
     SentenceTable,
     parse_float,
@@ -31,7 +32,6 @@ from sentspace.app.corpora.build import (
     split_fields,
 )
 from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.errors import CorpusError
 
 _INPUT = re.compile(r"^STS(?:\d{4})?\.input\.(?P<subset>.+)\.txt$")
 _GOLD = re.compile(r"^STS(?:\d{4})?\.gs\.(?P<subset>.+)\.txt$")

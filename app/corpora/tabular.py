@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora.build import (
     MAX_LINE_CHARS,
     SentenceTable,
@@ -39,7 +40,6 @@ from sentspace.app.corpora.build import (
     split_lines,
 )
 from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.errors import CorpusError
 
 DELIMITERS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
 JSONL = {".jsonl", ".ndjson"}

@@ -19,9 +19,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations import statistics
-from sentspace.app.evaluations.statistics import ALPHA, NO_DIFFERENCE
+from sentspace.app.analysis.evaluations import statistics
+from sentspace.app.analysis.evaluations.paired import PAIRED_TESTS, paired_test
+from sentspace.app.analysis.evaluations.statistics import ALPHA, NO_DIFFERENCE
+from sentspace.app.base.errors import EvaluationError
 
 SUPPORTED = "supported"
 NOT_SUPPORTED = "not supported"
@@ -394,7 +395,6 @@ def test_cells(
     """The test of ``metric_a`` of ``result_a`` minus ``metric_b`` of ``result_b``:
     paired on the same items (McNemar for classification, as ``eval`` compares), a
     two-sample test on different items; None without per-item outcomes."""
-    from sentspace.app.evaluations.paired import PAIRED_TESTS, paired_test  # noqa: PLC0415
 
     a, b = per_item(result_a, metric_a), per_item(result_b, metric_b)
     same_items = (

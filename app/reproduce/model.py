@@ -102,7 +102,7 @@ class Cell:
     run : what re-computes it; None when nothing here can. A ``NEEDS`` row may still
         have one: what runs once the need is supplied, or on a stand-in meanwhile (the
         pyramid sample for DUC), as its note says.
-    metric : the :class:`~sentspace.app.results.Score` name of the run's result, or a key of
+    metric : the :class:`~sentspace.app.analysis.results.Score` name of the run's result, or a key of
         ``sentspace.app.reproduce.runner.EXTRACTORS``.
     mark, note : one of :data:`MARKS`, and what was substituted, what is needed, and
         which unstated setting took sentspace's default.

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sentspace.app.atomic import write_text_atomic
-from sentspace.app.export import write_json
+from sentspace.app.base.atomic import write_text_atomic
+from sentspace.app.base.tables import write_json
 from sentspace.app.reproduce.findings import ALPHA, NO_DIFFERENCE
 from sentspace.app.reproduce.model import NOT_COMPARABLE, OUTSIDE, WITHIN
 from sentspace.app.reproduce.runner import Report, Row

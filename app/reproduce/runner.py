@@ -1,5 +1,5 @@
 """Re-running a paper's cells: the job that runs each distinct :class:`Run` once through
-``sentspace.app.evaluations.EVALUATIONS`` (encodings through the on-disk cache, so a rerun reuses
+``sentspace.app.analysis.evaluations.EVALUATIONS`` (encodings through the on-disk cache, so a rerun reuses
 them), and the :class:`Report` of one row per published cell."""
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from sentspace.app.commands import eval_command, reproduce_command
+from sentspace.app.analysis.evaluations import EVALUATIONS, OPTIONS, statistics
+from sentspace.app.analysis.results import Result
+from sentspace.app.base.commands import eval_command, reproduce_command
+from sentspace.app.base.errors import CorpusError, EvaluationError, InputError
+from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.errors import CorpusError, EvaluationError, InputError
-from sentspace.app.evaluations import EVALUATIONS, OPTIONS, statistics
-from sentspace.app.jobs import Job, Progress
 from sentspace.app.reproduce.findings import NOT_SUPPORTED, SUPPORTED, Decision, test_cells
 from sentspace.app.reproduce.model import (
     DEFAULT_BAND,
@@ -33,7 +34,6 @@ from sentspace.app.reproduce.model import (
     duc_folder,
     is_duc,
 )
-from sentspace.app.results import Result
 from sentspace.models import make_encoder
 from sentspace.models.base import ModelError
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sentspace.app.evaluations.classification import evaluable_groups
+from sentspace.app.analysis.evaluations.classification import evaluable_groups
 from sentspace.app.reproduce.findings import beats, best_of, every_lower, within
 from sentspace.app.reproduce.model import (
     SAME,
@@ -15,6 +15,7 @@ from sentspace.app.reproduce.model import (
     Table,
     percent,
 )
+from sentspace.models.bow import BagOfWords
 
 MSRP = "msrp-grouped"
 OPINOSIS = "{data}/white2015-paraphrase-grouped/opinosis_distribute"
@@ -105,7 +106,6 @@ def _groups(corpus) -> str:
 
 
 def _bow_dimension(corpus) -> str:
-    from sentspace.models.bow import BagOfWords  # noqa: PLC0415 (only when counting)
 
     return f"{BagOfWords().fit(list(corpus.texts)).dim:,}"
 

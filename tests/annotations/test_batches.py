@@ -8,7 +8,15 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sentspace.app.annotations.batches import (
+from sentspace.app.analysis.suspicious import iter_find_suspicious
+from sentspace.app.annotations.journal import read_journal
+from sentspace.app.annotations.session import AnnotationSession, decisions_of
+from sentspace.app.base.errors import InputError
+from sentspace.app.base.jobs import run_job
+from sentspace.app.cli import main
+from sentspace.app.corpora import load_corpus
+from sentspace.app.state.session import restore_session
+from sentspace.app.workspace.batches import (
     INDEX,
     MANIFEST,
     batch_journals,
@@ -16,15 +24,7 @@ from sentspace.app.annotations.batches import (
     export_batches,
     split_batches,
 )
-from sentspace.app.annotations.journal import read_journal
-from sentspace.app.annotations.session import AnnotationSession, decisions_of
-from sentspace.app.annotations.suspicious import iter_find_suspicious
-from sentspace.app.cli import main
-from sentspace.app.corpora import load_corpus
-from sentspace.app.errors import InputError
-from sentspace.app.jobs import run_job
-from sentspace.app.session import restore_session
-from sentspace.app.workspace import open_workspace
+from sentspace.app.workspace.format import open_workspace
 from sentspace.models import make_encoder
 
 

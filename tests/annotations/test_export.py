@@ -7,7 +7,7 @@ import os
 import pytest
 
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.atomic import write_text_atomic
+from sentspace.app.base.atomic import write_text_atomic
 from sentspace.app.corpora import load_corpus
 
 

@@ -13,9 +13,9 @@ import pytest
 from sentspace.app.annotations.edits import EditError, MarkReviewed
 from sentspace.app.annotations.journal import EditJournal
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.jobs import run_job
-from sentspace.app.session import restore_session
-from sentspace.app.workspace import Workspace, corpus_entry, load_workspace, save_workspace
+from sentspace.app.base.jobs import run_job
+from sentspace.app.state.session import restore_session
+from sentspace.app.workspace.format import Workspace, corpus_entry, load_workspace, save_workspace
 
 NOT_JOURNALS = {
     "a one-line note": b"call Ann about the groups",

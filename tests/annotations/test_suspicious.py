@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from sentspace.app.annotations.edits import MoveSentence, SplitGroup, apply
-from sentspace.app.annotations.suspicious import (
+from sentspace.app.analysis.cache import encode_corpus
+from sentspace.app.analysis.evaluations.costra import evaluate_costra
+from sentspace.app.analysis.suspicious import (
     close_groups,
     costra_consensus_errors,
     find_suspicious,
@@ -15,14 +16,13 @@ from sentspace.app.annotations.suspicious import (
     scu_outliers,
     spread_groups,
 )
-from sentspace.app.cache import encode_corpus
+from sentspace.app.annotations.edits import MoveSentence, SplitGroup, apply
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.costra import load_costra
 from sentspace.app.corpora.pyramid import load_pyramid
 from sentspace.app.corpora.sick import load_sick
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.costra import evaluate_costra
-from sentspace.app.jobs import run_job
 from sentspace.models import make_encoder
 
 
@@ -185,8 +185,8 @@ def test_the_tables_report_progress_inside_the_neighbour_search_and_cancel(monke
     """What a million sentences need in the GUI: each table is a stage, the index build
     and search report their own progress, and closing the job at any of those steps
     stops it (grouped MSRP with glove-mean, the index forced by a low limit)."""
-    from sentspace.app import ann
-    from sentspace.app.jobs import Progress
+    from sentspace.app.analysis import ann
+    from sentspace.app.base.jobs import Progress
 
     corpus = load_corpus("msrp-grouped")
     glove = {"glove-mean": encode(corpus, "glove-mean")}

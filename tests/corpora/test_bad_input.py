@@ -2,9 +2,9 @@
 
 import pytest
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.build import MAX_LINE_CHARS
-from sentspace.app.errors import CorpusError
 
 PNG = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10"
 

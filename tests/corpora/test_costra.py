@@ -3,9 +3,9 @@ import shutil
 import numpy as np
 import pytest
 
+from sentspace.app.base.errors import CorpusError, EvaluationError
 from sentspace.app.corpora.costra import costra_comparisons, is_costra, load_costra
 from sentspace.app.corpora.grouped import load_grouped
-from sentspace.app.errors import CorpusError, EvaluationError
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,9 @@ import shutil
 import numpy as np
 import pytest
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import BUILTIN, load_corpus
 from sentspace.app.corpora.grouped import load_grouped
-from sentspace.app.errors import CorpusError
 
 
 @pytest.fixture

@@ -3,10 +3,10 @@ import collections
 import numpy as np
 import pytest
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.grouped import load_grouped
 from sentspace.app.corpora.msrp import load_msrp
-from sentspace.app.errors import CorpusError
 
 
 @pytest.fixture(scope="module")

@@ -4,11 +4,11 @@ import shutil
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations import applicable_evaluations
+from sentspace.app.analysis.neighbour_search import _related
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.multi30k import DATA_ENV
-from sentspace.app.errors import CorpusError
-from sentspace.app.evaluations import applicable_evaluations
-from sentspace.app.neighbour_search import _related
 
 
 @pytest.fixture

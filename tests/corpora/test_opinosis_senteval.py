@@ -3,10 +3,10 @@ import collections
 import numpy as np
 import pytest
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.opinosis import load_opinosis
 from sentspace.app.corpora.senteval import TREC_CLASSES, load_senteval
-from sentspace.app.errors import CorpusError
 
 
 def test_opinosis_topics_and_fallback_lines(shared_data):

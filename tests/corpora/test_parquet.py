@@ -7,9 +7,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import ColumnMapping, load_corpus
 from sentspace.app.corpora.tabular import load_tabular
-from sentspace.app.errors import CorpusError
 
 
 def test_parquet_with_text_id_and_group_is_the_grouped_corpus(tmp_path):

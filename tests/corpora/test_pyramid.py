@@ -3,6 +3,7 @@ import shutil
 import numpy as np
 import pytest
 
+from sentspace.app.base.errors import CorpusError, EvaluationError
 from sentspace.app.corpora.costra import is_costra
 from sentspace.app.corpora.model import Corpus, Grouping
 from sentspace.app.corpora.pyramid import (
@@ -14,7 +15,6 @@ from sentspace.app.corpora.pyramid import (
     load_pyramid,
     pyramid_tests,
 )
-from sentspace.app.errors import CorpusError, EvaluationError
 
 
 @pytest.fixture(scope="module")

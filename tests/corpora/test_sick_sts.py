@@ -3,10 +3,10 @@ import collections
 import numpy as np
 import pytest
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.sick import ENTAILMENT_CLASSES, load_sick
 from sentspace.app.corpora.sts import load_sts
-from sentspace.app.errors import CorpusError
 
 STS_SUBSETS = {
     "2012": {

@@ -3,9 +3,9 @@ import json
 import numpy as np
 import pytest
 
+from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.tabular import ColumnMapping, load_tabular
-from sentspace.app.errors import CorpusError
 
 
 def write(path, text):

@@ -4,16 +4,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from sentspace.app.corpora import load_corpus
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations import statistics
-from sentspace.app.evaluations.agreement import (
+from sentspace.app.analysis.evaluations import statistics
+from sentspace.app.analysis.evaluations.agreement import (
     compare_classifications,
     misclassification_agreement,
     run_agreement,
 )
-from sentspace.app.evaluations.classification import run_classification
-from sentspace.app.jobs import Progress, run_job
+from sentspace.app.analysis.evaluations.classification import run_classification
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import Progress, run_job
+from sentspace.app.corpora import load_corpus
 from sentspace.models import RandomBagOfWords, make_encoder
 
 ENCODERS = ("bow", "tfidf", "random-bow")
@@ -184,7 +184,7 @@ def test_no_shared_mistake_is_nan_not_zero(classifications):
 
 
 def test_default_encoders_are_those_run_then_the_chosen_and_tfidf():
-    from sentspace.app.evaluations.agreement import default_encoders
+    from sentspace.app.analysis.evaluations.agreement import default_encoders
 
     assert default_encoders(["bow", "glove:/v.txt"], ["precomputed:/e.npy"], "sbert") == [
         "bow",

@@ -4,12 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
-from sentspace.app.cli import main
-from sentspace.app.corpora import load_corpus
-from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.corpora.multi30k import DATA_ENV
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.bitext import (
+from sentspace.app.analysis.evaluations.bitext import (
     MIN_BIN_COUNT,
     bin_edges,
     f1_shares,
@@ -17,9 +12,14 @@ from sentspace.app.evaluations.bitext import (
     length_bins,
     run_bitext,
 )
-from sentspace.app.evaluations.paired import paired_test
-from sentspace.app.jobs import run_job
-from sentspace.app.workspace import decode_state, encode_state
+from sentspace.app.analysis.evaluations.paired import paired_test
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
+from sentspace.app.cli import main
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus, PairTable
+from sentspace.app.corpora.multi30k import DATA_ENV
+from sentspace.app.workspace.format import decode_state, encode_state
 from sentspace.models.bow import BagOfWords, TfIdf
 from sentspace.models.tokenize import tokenize
 from tests.printed import printed_number

@@ -5,11 +5,11 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
 
+from sentspace.app.analysis.evaluations.classification import run_classification
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus, Grouping
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.classification import run_classification
-from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords, TfIdf
 from sentspace.models.tokenize import TOKEN_PATTERN
 
@@ -102,7 +102,7 @@ def test_too_many_groups_for_one_svm_each_are_refused_before_work(corpus, monkey
     """A million sentences in 290,000 groups would fit an SVM per group for days: the
     evaluation says so at once (the explorer then notes it skipped), here with the limit
     lowered below grouped MSRP's 274 groups x 859 sentences."""
-    from sentspace.app.evaluations import classification
+    from sentspace.app.analysis.evaluations import classification
 
     monkeypatch.setattr(classification, "SVM_LIMIT", 274 * 859 - 1)
     with pytest.raises(EvaluationError, match="274 groups of 859 sentences would take"):
@@ -115,7 +115,7 @@ def test_interval_resamples_whole_groups_of_opinosis(shared_data):
     """Opinosis's paraphrase groups (up to 33 sentences each) are right or wrong
     together: resampling whole groups gives a wider interval than resampling sentences
     as if independent, around the reported mean of the folds' accuracies."""
-    from sentspace.app.evaluations import statistics
+    from sentspace.app.analysis.evaluations import statistics
 
     opinosis = load_corpus(shared_data / "white2015-paraphrase-grouped" / "opinosis_distribute")
     result = run_job(run_classification(opinosis, BagOfWords()))

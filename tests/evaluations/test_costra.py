@@ -5,11 +5,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations.costra import evaluate_costra, run_costra, seed_group_paths
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import Progress, run_job
 from sentspace.app.corpora.costra import CLASSES, PARAPHRASE_CLASSES, load_costra
 from sentspace.app.corpora.grouped import load_grouped
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.costra import evaluate_costra, run_costra, seed_group_paths
-from sentspace.app.jobs import Progress, run_job
 from sentspace.models.bow import BagOfWords
 
 

@@ -3,12 +3,15 @@
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations.costra_offsets import (
+    evaluate_costra_offsets,
+    run_costra_offsets,
+)
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.costra import load_costra
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.costra_offsets import evaluate_costra_offsets, run_costra_offsets
-from sentspace.app.jobs import run_job
 from sentspace.models import make_encoder
 
 

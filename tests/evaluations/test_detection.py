@@ -5,17 +5,17 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, precision_recall_curve
 
-from sentspace.app.corpora import load_corpus
-from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.detection import (
+from sentspace.app.analysis.evaluations.detection import (
     evaluate_detection,
     nested_subsets,
     run_detection,
     run_learning_curve,
 )
-from sentspace.app.evaluations.transfer import run_transfer
-from sentspace.app.jobs import run_job
+from sentspace.app.analysis.evaluations.transfer import run_transfer
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
+from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.models.bow import BagOfWords, TfIdf
 
 from ._pairs import msrp

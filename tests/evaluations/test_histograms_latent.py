@@ -1,12 +1,12 @@
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations.histograms import run_histograms, word_overlap
+from sentspace.app.analysis.evaluations.latent import run_latent
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.histograms import run_histograms, word_overlap
-from sentspace.app.evaluations.latent import run_latent
-from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords
 
 from ._pairs import msrp, sick

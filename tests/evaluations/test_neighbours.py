@@ -2,7 +2,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from sentspace.app.neighbours import block_rows, normalise, pair_cosines, target_ranks, top_k
+from sentspace.app.analysis.neighbours import (
+    block_rows,
+    normalise,
+    pair_cosines,
+    target_ranks,
+    top_k,
+)
 
 
 def _random(n, dim, seed, sparse):

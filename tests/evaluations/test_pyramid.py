@@ -3,10 +3,14 @@ import json
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations.pyramid import (
+    best_f1_threshold,
+    evaluate_pyramid,
+    run_pyramid,
+)
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora.pyramid import load_pyramid
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.pyramid import best_f1_threshold, evaluate_pyramid, run_pyramid
-from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords
 
 

@@ -1,13 +1,14 @@
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.chart_data import rank_bands
+from sentspace.app.analysis.evaluations import applicable_evaluations
+from sentspace.app.analysis.evaluations.detection import run_detection
+from sentspace.app.analysis.evaluations.ranking import iter_evaluate_ranking, run_ranking
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations import applicable_evaluations
-from sentspace.app.evaluations.detection import run_detection
-from sentspace.app.evaluations.ranking import iter_evaluate_ranking, rank_bands, run_ranking
-from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords
 
 from ._pairs import msrp

@@ -7,13 +7,17 @@ import json
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations import applicable_evaluations
+from sentspace.app.analysis.evaluations.ranking import (
+    iter_evaluate_ranking,
+    ranking_queries,
+    run_ranking,
+)
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus, Grouping
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations import applicable_evaluations
-from sentspace.app.evaluations.ranking import iter_evaluate_ranking, ranking_queries, run_ranking
-from sentspace.app.jobs import run_job
-from sentspace.app.workspace import decode_state, encode_state
+from sentspace.app.workspace.format import decode_state, encode_state
 from sentspace.models.bow import BagOfWords
 
 
@@ -113,7 +117,7 @@ def test_bag_of_words_finds_another_caption_of_the_image_far_above_chance(captio
 def test_intervals_resample_whole_images(captions_bow):
     """The 20 queries of one image are not 20 observations: the interval resamples the
     1,014 images, and is wider than one that resamples the 20,280 queries."""
-    from sentspace.app.evaluations import statistics
+    from sentspace.app.analysis.evaluations import statistics
 
     result = captions_bow
     hits = (result.rank <= 1).astype(np.float64)

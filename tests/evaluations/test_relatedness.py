@@ -6,11 +6,11 @@ import pytest
 from scipy import stats
 from sklearn.feature_extraction.text import CountVectorizer
 
+from sentspace.app.analysis.evaluations.relatedness import evaluate_relatedness, run_relatedness
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus, PairTable
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.relatedness import evaluate_relatedness, run_relatedness
-from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords
 from sentspace.models.tokenize import TOKEN_PATTERN
 

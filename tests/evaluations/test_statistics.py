@@ -5,8 +5,8 @@ import pytest
 from scipy import stats
 from sklearn.metrics import average_precision_score
 
-from sentspace.app.evaluations import statistics as S
-from sentspace.app.jobs import run_job
+from sentspace.app.analysis.evaluations import statistics as S
+from sentspace.app.base.jobs import run_job
 
 
 @pytest.fixture(scope="module")

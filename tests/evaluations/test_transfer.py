@@ -7,12 +7,12 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 
+from sentspace.app.analysis.evaluations.transfer import run_transfer
+from sentspace.app.base.errors import EvaluationError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.errors import EvaluationError
-from sentspace.app.evaluations.transfer import run_transfer
-from sentspace.app.jobs import run_job
 from sentspace.models.bow import BagOfWords, TfIdf
 from sentspace.models.tokenize import TOKEN_PATTERN
 from tests.printed import printed_number

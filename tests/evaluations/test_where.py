@@ -11,13 +11,13 @@ import pytest
 from scipy import stats
 
 import sentspace
+from sentspace.app.analysis.evaluations import EVALUATIONS
+from sentspace.app.analysis.evaluations.passing import FILTERABLE, UNFILTERABLE
+from sentspace.app.analysis.evaluations.ranking import ranking_queries
+from sentspace.app.base.errors import InputError
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Grouping
-from sentspace.app.errors import InputError
-from sentspace.app.evaluations import EVALUATIONS
-from sentspace.app.evaluations.passing import FILTERABLE, UNFILTERABLE
-from sentspace.app.evaluations.ranking import ranking_queries
-from sentspace.app.jobs import run_job
 from sentspace.models import make_encoder
 from sentspace.models.base import fitted_copy
 

@@ -1,4 +1,4 @@
-"""The on-disk embedding cache (app/cache.py)."""
+"""The on-disk embedding cache (app/analysis/cache.py)."""
 
 import json
 import os
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-import sentspace.app.cache
-from sentspace.app.cache import EmbeddingCache, cache_dir, cached_encode, encode_corpus
-from sentspace.app.jobs import run_job
+import sentspace.app.analysis.cache
+from sentspace.app.analysis.cache import EmbeddingCache, cache_dir, cached_encode, encode_corpus
+from sentspace.app.base.jobs import run_job
 from sentspace.models import NotFittedError, make_encoder
 from sentspace.models.precomputed import Precomputed
 
@@ -147,7 +147,7 @@ def test_entry_bigger_than_the_limit_is_not_kept(tmp_path):
 def test_module_clear_empties_the_default_cache(msrp):
     encode(make_encoder("random-bow"), msrp)
     assert EmbeddingCache().size() > 0
-    assert sentspace.app.cache.clear() > 0
+    assert sentspace.app.analysis.cache.clear() > 0
     assert EmbeddingCache().size() == 0
 
 

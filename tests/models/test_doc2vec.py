@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from sentspace.app.jobs import Progress
+from sentspace.app.base.jobs import Progress
 from sentspace.models import ModelError, NotFittedError, load_trained, read_training_text
 from sentspace.models.doc2vec import Doc2VecDBOW, Doc2VecDM
 from sentspace.models.sidecar import file_sha256, sidecar_path
@@ -279,8 +279,8 @@ def test_word2vec_trained_on_a_text_file_is_not_refitted_inside_folds(
     """``word2vec:FILE`` trains on the State of the Union sentences, not on the corpus it
     encodes: classification on grouped MSRP fits it once and shares its embeddings across
     the folds, its provenance names the file, and it survives a save/reload."""
-    from sentspace.app.evaluations.classification import run_classification
-    from sentspace.app.jobs import run_job
+    from sentspace.app.analysis.evaluations.classification import run_classification
+    from sentspace.app.base.jobs import run_job
     from sentspace.models import make_encoder
 
     path = shared_data / "state-union" / "sentences.txt"

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from sentspace.app.jobs import Progress
+from sentspace.app.base.jobs import Progress
 from sentspace.models import ENCODERS, ModelError, NotFittedError, make_encoder
 from sentspace.models.pairs import TrainingPairs
 

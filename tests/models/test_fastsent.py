@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from sentspace.app.jobs import Progress
+from sentspace.app.base.jobs import Progress
 from sentspace.models import ModelError, NotFittedError, load_trained, make_encoder
 from sentspace.models.fastsent import FastSent, FastSentAE
 from sentspace.models.neural import Ragged, documents_of, read_ordered_text
@@ -153,8 +153,8 @@ def test_a_file_trained_encoder_is_fitted_once_per_process_and_not_per_fold(
 ):
     """Evaluations clone and refit; an encoder trained on its own file is trained once and
     its embeddings are shared by the folds (it learned nothing from the corpus)."""
-    from sentspace.app.evaluations.classification import run_classification
-    from sentspace.app.jobs import run_job
+    from sentspace.app.analysis.evaluations.classification import run_classification
+    from sentspace.app.base.jobs import run_job
 
     path = tmp_path / "speeches.txt"
     path.write_text("\n".join(state_union[:800]) + "\n")

@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from sentspace.app.analysis.evaluations.transfer import fit_logistic, pair_features
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.multi30k import load_captions
-from sentspace.app.evaluations.transfer import fit_logistic, pair_features
-from sentspace.app.jobs import run_job
 from sentspace.models import ENCODERS, make_encoder
 from sentspace.models.neural import read_ordered_text
 from sentspace.models.pairs import PairBOW, PairRNN, corpus_pairs

@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora.multi30k import read_gz_lines
-from sentspace.app.jobs import run_job
 from sentspace.models import ModelError, load_trained, make_encoder
 from sentspace.models.nmt import NMT, TranslationScore, detokenize, multi30k_files
 

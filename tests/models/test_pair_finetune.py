@@ -4,8 +4,8 @@ losses, saved as safetensors in a folder and loaded back offline."""
 import numpy as np
 import pytest
 
+from sentspace.app.base.jobs import Progress
 from sentspace.app.corpora import load_corpus
-from sentspace.app.jobs import Progress
 from sentspace.models import ModelError, make_encoder
 from sentspace.models.pair_finetune import PairFinetune
 from sentspace.models.pairs import TrainingPairs, corpus_pairs

@@ -6,11 +6,11 @@ import re
 import numpy as np
 import pytest
 
+from sentspace.app.analysis.evaluations.classification import run_classification
+from sentspace.app.analysis.evaluations.relatedness import run_relatedness
+from sentspace.app.analysis.evaluations.transfer import run_transfer
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.evaluations.classification import run_classification
-from sentspace.app.evaluations.relatedness import run_relatedness
-from sentspace.app.evaluations.transfer import run_transfer
-from sentspace.app.jobs import run_job
 from sentspace.models import ModelError, load_trained, make_encoder
 from sentspace.models.pairs import (
     PairBOW,

@@ -6,13 +6,13 @@ corpus it encodes) and give the same vectors."""
 import numpy as np
 import pytest
 
-from sentspace.app.cache import encode_corpus
+from sentspace.app.analysis.cache import encode_corpus
+from sentspace.app.analysis.compare import compare_encoders
+from sentspace.app.analysis.explore import explore
+from sentspace.app.analysis.neighbour_search import Query, search_neighbours
+from sentspace.app.analysis.neighbours import top_k
+from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
-from sentspace.app.compare import compare_encoders
-from sentspace.app.explore import explore
-from sentspace.app.jobs import run_job
-from sentspace.app.neighbour_search import Query, search_neighbours
-from sentspace.app.neighbours import top_k
 from sentspace.models import make_encoder
 
 pytest.importorskip("torch")

@@ -1,6 +1,6 @@
 """Shared checks of a reproduction: every published cell has exactly one row."""
 
-from sentspace.app.jobs import run_job
+from sentspace.app.base.jobs import run_job
 from sentspace.app.reproduce.runner import Report, run_reproduction, selected_cells
 
 

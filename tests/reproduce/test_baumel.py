@@ -2,7 +2,7 @@ import shutil
 
 import pytest
 
-from sentspace.app.jobs import run_job
+from sentspace.app.base.jobs import run_job
 from sentspace.app.reproduce import baumel
 from sentspace.app.reproduce.findings import NO_DIFFERENCE
 from sentspace.app.reproduce.model import DUC_ENV, NOT_COMPARABLE, OUTSIDE, SAME, SUBSTITUTE

@@ -3,9 +3,9 @@ import warnings
 import numpy as np
 import pytest
 
-from sentspace.app.cache import encode_corpus
+from sentspace.app.analysis.cache import encode_corpus
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.jobs import run_job
 from sentspace.app.reproduce import costra
 from sentspace.app.reproduce.findings import NOT_DECIDED
 from sentspace.app.reproduce.report import header

@@ -10,11 +10,11 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from scipy.spatial import cKDTree
 
+from sentspace.app.analysis.evaluations.bitext import length_bins, run_bitext
+from sentspace.app.analysis.result_items import passing_shown
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.multi30k import DATA_ENV
-from sentspace.app.evaluations.bitext import length_bins, run_bitext
-from sentspace.app.jobs import run_job
-from sentspace.app.result_items import passing_shown
 from sentspace.app.ui import charts
 from sentspace.app.ui.charts.bitext import MIN_CHART_HEIGHT, SPREAD, BitextLengthChart
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel

@@ -8,16 +8,16 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFontMetrics, QImage
 
+from sentspace.app.analysis.evaluations import histograms
+from sentspace.app.analysis.evaluations.agreement import misclassification_agreement, run_agreement
+from sentspace.app.analysis.evaluations.classification import run_classification
+from sentspace.app.analysis.evaluations.detection import run_detection, run_learning_curve
+from sentspace.app.analysis.evaluations.histograms import run_histograms
+from sentspace.app.analysis.evaluations.relatedness import run_relatedness
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.msrp import load_msrp
 from sentspace.app.corpora.sick import load_sick
-from sentspace.app.evaluations import histograms
-from sentspace.app.evaluations.agreement import misclassification_agreement, run_agreement
-from sentspace.app.evaluations.classification import run_classification
-from sentspace.app.evaluations.detection import run_detection, run_learning_curve
-from sentspace.app.evaluations.histograms import run_histograms
-from sentspace.app.evaluations.relatedness import run_relatedness
-from sentspace.app.jobs import run_job
 from sentspace.app.ui import charts
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
 from sentspace.models import RandomBagOfWords, make_encoder

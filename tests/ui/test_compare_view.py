@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from sentspace.app.compare import compare_encoders
+from sentspace.app.analysis.compare import compare_encoders
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.jobs import run_job
 from sentspace.app.ui.views.compare_view import LISTED, CompareView
 from sentspace.models import make_encoder
 
@@ -101,7 +101,7 @@ def test_colour_by_group_or_by_change(view, comparison):
 def test_alignment_choice_and_caption(view, comparison):
     from dataclasses import replace
 
-    from sentspace.app.compare import Alignment
+    from sentspace.app.analysis.compare import Alignment
 
     assert view.alignment.accessibleName() == "alignment"
     assert [view.alignment.itemData(i) for i in range(view.alignment.count())] == [

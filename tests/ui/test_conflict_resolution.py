@@ -10,9 +10,9 @@ import json
 
 from PySide6.QtCore import Qt
 
-from sentspace.app.annotations.batches import batch_journals
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.ui.panels.batches_dialog import ROWS_PER_PERSON
+from sentspace.app.workspace.batches import batch_journals
 from tests.ui.conftest import LEFT, wait_for_job
 
 JOURNAL_MS = 10_000
@@ -201,8 +201,8 @@ def test_review_batches_deal_only_the_lists_chosen(qtbot, window, tmp_path):
 def test_a_reviewer_opening_their_batch_sees_its_rows(qtbot, window, tmp_path):
     """A batch's workspace holds review lists and no run: opening it shows the Review
     tab with the batch's rows (not the empty projection's "Press Run")."""
-    from sentspace.app.annotations.batches import export_batches, split_batches
     from sentspace.app.ui.window.main_window import MainWindow
+    from sentspace.app.workspace.batches import export_batches, split_batches
 
     window.analyses.find_suspicious()
     wait_for_job(qtbot, window)

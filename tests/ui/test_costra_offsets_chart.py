@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
+from sentspace.app.analysis.evaluations.costra_offsets import run_costra_offsets
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora.costra import load_costra
-from sentspace.app.evaluations.costra_offsets import run_costra_offsets
-from sentspace.app.jobs import run_job
 from sentspace.app.ui.charts import chart_for
 from sentspace.app.ui.charts.costra_offsets import CostraOffsetsChart
 from sentspace.models import RandomBagOfWords

@@ -5,10 +5,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocumentFragment
 
+from sentspace.app.analysis.evaluations.costra import evaluate_costra
+from sentspace.app.analysis.projection import project
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora.costra import load_costra
-from sentspace.app.evaluations.costra import evaluate_costra
-from sentspace.app.jobs import run_job
-from sentspace.app.projection import project
 from sentspace.app.ui.views.costra_view import CostraView
 from sentspace.models.bow import BagOfWords
 

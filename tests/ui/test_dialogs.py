@@ -7,7 +7,7 @@ import html
 import numpy as np
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from sentspace.app.workspace import load_workspace
+from sentspace.app.workspace.format import load_workspace
 from tests.ui.conftest import evaluate_and_wait, open_sick, run_and_wait, wait_for_job
 
 
@@ -30,7 +30,7 @@ def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder_of_their_
     a purpose never used starts at home, not in the working folder."""
     from pathlib import Path
 
-    from sentspace.app.workspace import CONFIG_DIR_ENV
+    from sentspace.app.workspace.format import CONFIG_DIR_ENV
 
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
     exports, workspaces = tmp_path / "exports", tmp_path / "workspaces"
@@ -82,12 +82,12 @@ def test_move_to_group_shows_the_sentence_and_keeps_the_reason(qtbot, tmp_path):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QDialogButtonBox
 
+    from sentspace.app.analysis.cache import encode_corpus
+    from sentspace.app.analysis.suspicious import find_suspicious
     from sentspace.app.annotations.export import change_log
     from sentspace.app.annotations.session import AnnotationSession
-    from sentspace.app.annotations.suspicious import find_suspicious
-    from sentspace.app.cache import encode_corpus
+    from sentspace.app.base.jobs import run_job
     from sentspace.app.corpora import load_corpus
-    from sentspace.app.jobs import run_job
     from sentspace.app.ui.panels.review_panel import ReviewPanel
     from sentspace.models import make_encoder
 

@@ -6,7 +6,7 @@ its command carries the filter (that command's numbers: tests/test_commands.py).
 import numpy as np
 from PySide6.QtCore import Qt
 
-from sentspace.app.filters import Range
+from sentspace.app.analysis.filters import Range
 from tests.ui.conftest import evaluation_chosen, wait_for_job
 
 

@@ -1,9 +1,9 @@
-"""An evaluation's options (``sentspace.app.evaluations.OPTIONS``) chosen in the Evaluations panel
+"""An evaluation's options (``sentspace.app.analysis.evaluations.OPTIONS``) chosen in the Evaluations panel
 reach the run, its shown command, the session and a saved workspace."""
 
 from PySide6.QtCore import QRect, Qt
 
-from sentspace.app.evaluations import OPTIONS
+from sentspace.app.analysis.evaluations import OPTIONS
 from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import evaluation_chosen, wait_for_job
 

@@ -3,9 +3,9 @@
 import pytest
 from PySide6.QtCore import Qt
 
+from sentspace.app.analysis.explain import explain_pair
+from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.explain import explain_pair
-from sentspace.app.jobs import run_job
 from sentspace.app.ui.views.explain_view import ExplainView, diverging_colour
 from sentspace.models import make_encoder
 

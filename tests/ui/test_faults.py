@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from sentspace.app.annotations import journal as journal_module
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.ui.window import files as files_module
-from sentspace.app.workspace import load_workspace, save_workspace, stamp
+from sentspace.app.workspace.format import load_workspace, save_workspace, stamp
 from tests.ui.conftest import wait_for_job
 
 FULL = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QMessageBox, QToolButton
 
-from sentspace.app.filters import Chosen, Range
+from sentspace.app.analysis.filters import Chosen, Range
 from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import JOB_TIMEOUT_MS, open_sick, run_and_wait
 

@@ -5,7 +5,7 @@ says how many items pass; clearing the filter draws them whole again."""
 
 import numpy as np
 
-from sentspace.app.filters import Filter
+from sentspace.app.analysis.filters import Filter
 from tests.ui.conftest import evaluate_and_wait, open_sick, settle
 
 
@@ -62,11 +62,11 @@ def test_relatedness_and_histograms_dim_what_the_filter_leaves_out(qtbot, shared
 
 
 def test_bars_draw_the_passing_items_solid_over_the_whole_faint(qtbot):
+    from sentspace.app.analysis.evaluations.classification import run_classification
+    from sentspace.app.analysis.evaluations.ranking import run_ranking
+    from sentspace.app.analysis.result_items import passing_shown
+    from sentspace.app.base.jobs import run_job
     from sentspace.app.corpora import load_corpus
-    from sentspace.app.evaluations.classification import run_classification
-    from sentspace.app.evaluations.ranking import run_ranking
-    from sentspace.app.jobs import run_job
-    from sentspace.app.result_items import passing_shown
     from sentspace.app.ui.charts import chart_for
     from sentspace.models.bow import BagOfWords
 

@@ -2,8 +2,8 @@ import re
 
 import pytest
 
-from sentspace.app.evaluations import COMPARISONS, EVALUATIONS
-from sentspace.app.guides import GUIDES, TITLES
+from sentspace.app.analysis.evaluations import COMPARISONS, EVALUATIONS
+from sentspace.app.base.guides import GUIDES, TITLES
 
 #: A phrase each guide's "Data it needs" section must contain.
 DATA = {

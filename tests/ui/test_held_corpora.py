@@ -4,7 +4,7 @@ was computed on each; a workspace saves and reopens them all."""
 import json
 
 from sentspace.app.ui.window.main_window import MainWindow
-from sentspace.app.workspace import load_workspace
+from sentspace.app.workspace.format import load_workspace
 from tests.ui.conftest import open_sick, wait_for_job
 
 

@@ -326,7 +326,7 @@ def test_open_any_format_and_map_unclear_columns(qtbot, window, shared_data, tmp
 
 
 def test_second_run_loads_embeddings_from_the_cache(qtbot, window, monkeypatch, tmp_path):
-    from sentspace.app.cache import CACHE_DIR_ENV
+    from sentspace.app.analysis.cache import CACHE_DIR_ENV
     from sentspace.models.bow import BagOfWords
 
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
@@ -413,7 +413,7 @@ def test_missing_extra_greys_out_its_encoder(qtbot, monkeypatch):
 
 
 def test_clear_embedding_cache(qtbot, window, monkeypatch, tmp_path):
-    from sentspace.app.cache import CACHE_DIR_ENV
+    from sentspace.app.analysis.cache import CACHE_DIR_ENV
 
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
     run_and_wait(qtbot, window)

@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
+from sentspace.app.analysis.neighbour_search import CANNOT_ENCODE
+from sentspace.app.analysis.neighbours import top_k
 from sentspace.app.corpora import load_corpus
-from sentspace.app.neighbour_search import CANNOT_ENCODE
-from sentspace.app.neighbours import top_k
 from sentspace.app.ui.views.neighbours_view import PARTNER, SAME_GROUP, NeighboursView
 from sentspace.models import make_encoder
 from sentspace.models.precomputed import Precomputed

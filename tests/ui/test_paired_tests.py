@@ -9,12 +9,12 @@ import time
 
 import pytest
 
+from sentspace.app.base.jobs import Progress, run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.jobs import Progress, run_job
-from sentspace.app.session import Session, restore_session
+from sentspace.app.state.session import Session, restore_session
 from sentspace.app.ui.panels import paired_tests_view
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
-from sentspace.app.workspace import load_workspace, save_workspace
+from sentspace.app.workspace.format import load_workspace, save_workspace
 from sentspace.models import make_encoder
 
 COMPUTING = "computing paired tests…"

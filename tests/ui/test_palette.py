@@ -1,6 +1,6 @@
 import numpy as np
 
-from sentspace.app.palette import (
+from sentspace.app.base.palette import (
     CATEGORICAL,
     UNGROUPED,
     PointColours,
@@ -27,7 +27,7 @@ def test_where_recolours_a_copy_and_reuses_a_palette_entry():
 
 def test_no_category_is_drawn_in_the_greys_of_none_and_other():
     """The 8th region was Tableau's grey, read as "in no region"."""
-    from sentspace.app.palette import OTHER
+    from sentspace.app.base.palette import OTHER
 
     def grey(colour):
         r, g, b = (int(colour[k : k + 2], 16) for k in (1, 3, 5))

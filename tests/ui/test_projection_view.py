@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor
 
-from sentspace.app.palette import PointColours, category_colours
+from sentspace.app.base.palette import PointColours, category_colours
 from sentspace.app.ui.views import projection_view
 from sentspace.app.ui.views.projection_view import PICK_RADIUS_PX, POINT_LIMIT, ProjectionView
 
@@ -187,8 +187,8 @@ def test_axes_say_what_is_plotted_and_nothing_when_empty(qtbot, view):
 def test_numbers_show_a_colour_bar_and_categories_hide_it(qtbot, view):
     """Colour by a number: a colour bar of its scale beside the plot, points drawn in
     its colours; by categories: no bar, and the plot takes its width back."""
-    from sentspace.app.colouring import colour_by
-    from sentspace.app.columns import Categories, Numbers
+    from sentspace.app.analysis.columns import Categories, Numbers
+    from sentspace.app.state.colouring import colour_by
 
     rng = np.random.default_rng(3)
     points = rng.normal(size=(500, 2)).astype(np.float32)
@@ -218,7 +218,7 @@ def test_numbers_show_a_colour_bar_and_categories_hide_it(qtbot, view):
 def test_a_named_category_shows_in_the_density_image_among_the_others(qtbot, view):
     """Ten groups named among 29,000: a density bin holding one of their points shows
     its colour, not the shared colour of the thousands of others around it."""
-    from sentspace.app.palette import OTHER
+    from sentspace.app.base.palette import OTHER
 
     rng = np.random.default_rng(4)
     points = rng.normal(size=(POINT_LIMIT * 2, 2)).astype(np.float32)
@@ -304,7 +304,7 @@ def test_points_draw_as_a_brush_per_point_would_from_one_symbol_per_colour(qtbot
 def test_a_named_point_is_drawn_over_the_grey_ones_on_it(qtbot, view):
     """Points of the categories past the legend's ten and of none, later in the data
     but on a named point, are drawn under it (as the density shows named colours)."""
-    from sentspace.app.palette import OTHER, UNGROUPED
+    from sentspace.app.base.palette import OTHER, UNGROUPED
 
     points = np.array([[0, 0], [0, 0], [1, 1], [1, 1], [2, 0]], dtype=np.float32)
     codes = np.array([0, 1, 0, 2, 0], dtype=np.int32)

@@ -5,7 +5,7 @@ group has no row in corpus.pairs), before and after a workspace round trip."""
 import numpy as np
 from PySide6.QtCore import QPointF
 
-from sentspace.app.evaluations.ranking import RankingResult
+from sentspace.app.analysis.evaluations.ranking import RankingResult
 from sentspace.app.ui.charts import RankBands
 from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import LEFT, evaluate_and_wait, settle, wait_for_job

@@ -7,12 +7,12 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QRectF, Qt
 
-from sentspace.app.colouring import cluster_colours
+from sentspace.app.analysis.projection import project
+from sentspace.app.analysis.regions import find_regions
+from sentspace.app.base.jobs import run_job
+from sentspace.app.base.palette import UNGROUPED
 from sentspace.app.corpora import load_corpus
-from sentspace.app.jobs import run_job
-from sentspace.app.palette import UNGROUPED
-from sentspace.app.projection import project
-from sentspace.app.regions import find_regions
+from sentspace.app.state.colouring import cluster_colours
 from sentspace.app.ui.views.projection_view import ProjectionView
 from sentspace.app.ui.views.region_labels import RegionLabels
 from sentspace.models import make_encoder

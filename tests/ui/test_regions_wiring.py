@@ -7,7 +7,7 @@ import csv
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 
-from sentspace.app.colouring import cluster_colours
+from sentspace.app.state.colouring import cluster_colours
 from tests.ui.conftest import (
     double_click_corpus,
     drawn_colours,

@@ -1,9 +1,9 @@
-"""Relatedness's split choice (``sentspace.app.neighbours.SPLIT_CHOICES``) in the Evaluations panel:
+"""Relatedness's split choice (``sentspace.app.analysis.neighbours.SPLIT_CHOICES``) in the Evaluations panel:
 offered as a combo, it reaches the run, the result's rows and the shown command."""
 
 from PySide6.QtCore import Qt
 
-from sentspace.app.neighbours import SPLIT_CHOICES
+from sentspace.app.analysis.neighbours import SPLIT_CHOICES
 from tests.ui.conftest import evaluation_chosen, wait_for_job
 
 

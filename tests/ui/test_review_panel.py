@@ -5,13 +5,13 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from sentspace.app.analysis.cache import encode_corpus
+from sentspace.app.analysis.suspicious import find_suspicious
 from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.annotations.suspicious import find_suspicious
-from sentspace.app.cache import encode_corpus
+from sentspace.app.base.jobs import run_job
+from sentspace.app.base.palette import CATEGORICAL
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.sick import load_sick
-from sentspace.app.jobs import run_job
-from sentspace.app.palette import CATEGORICAL
 from sentspace.app.ui.panels.review_panel import SORT_ROLE, ReviewPanel, author_tint
 from sentspace.models import make_encoder
 
@@ -207,10 +207,12 @@ def test_tables_found_exactly_say_nothing_of_their_search(panel):
 
 
 def test_tables_found_approximately_say_so_with_their_recall(qtbot, msrp_lists, monkeypatch):
-    import sentspace.app.ann
+    import sentspace.app.analysis.ann
 
     corpus, _ = msrp_lists
-    monkeypatch.setattr(sentspace.app.ann, "EXACT_LIMIT", 200)  # an index on the 859 sentences
+    monkeypatch.setattr(
+        sentspace.app.analysis.ann, "EXACT_LIMIT", 200
+    )  # an index on the 859 sentences
     dense = run_job(encode_corpus(corpus, make_encoder("bow"))).toarray()
     lists = find_suspicious(corpus, {"bow": dense})
     widget = ReviewPanel()

@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import scipy.sparse as sp
 
-from sentspace.app.jobs import run_job
-from sentspace.app.palette import UNGROUPED
-from sentspace.app.projection import faithfulness
+from sentspace.app.analysis.projection import faithfulness
+from sentspace.app.base.jobs import run_job
+from sentspace.app.base.palette import UNGROUPED
 from tests.ui.conftest import JOB_TIMEOUT_MS, drawn_colours, run_and_wait, wait_for_job
 
 
@@ -75,8 +75,8 @@ def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, wi
 
 
 def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, window, monkeypatch):
-    import sentspace.app.ann
-    from sentspace.app.neighbours import top_k
+    import sentspace.app.analysis.ann
+    from sentspace.app.analysis.neighbours import top_k
     from sentspace.app.ui.views.inspector import NEIGHBOURS, Inspector
 
     run_and_wait(qtbot, window)
@@ -91,7 +91,7 @@ def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, win
     pool = inspector._pool[1]
     inspector.show_sentence(corpus, 5, dense)
     assert inspector._pool[1] is pool  # normalised once, not on every click
-    monkeypatch.setattr(sentspace.app.ann, "EXACT_LIMIT", 200)
+    monkeypatch.setattr(sentspace.app.analysis.ann, "EXACT_LIMIT", 200)
     # Above the limit a click does not build the index: a job does, once.
     inspector.show_sentence(corpus, 0, dense)
     assert "Building the neighbour index of 859 points" in inspector.note.text()
@@ -103,12 +103,12 @@ def test_inspector_neighbours_exact_below_the_limit_and_indexed_above(qtbot, win
 
 
 def test_window_builds_the_inspector_index_in_a_job_above_the_limit(qtbot, window, monkeypatch):
-    import sentspace.app.ann
+    import sentspace.app.analysis.ann
 
     run_and_wait(qtbot, window)
     exploration = window.exploration
     show(window, dataclasses.replace(exploration, embeddings=exploration.embeddings.toarray()))
-    monkeypatch.setattr(sentspace.app.ann, "EXACT_LIMIT", 200)
+    monkeypatch.setattr(sentspace.app.analysis.ann, "EXACT_LIMIT", 200)
     window.select_sentence(3)
     inspector = window.inspecting.inspector
     qtbot.waitUntil(lambda: inspector.neighbours.rowCount() == 10, timeout=JOB_TIMEOUT_MS)

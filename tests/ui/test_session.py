@@ -139,8 +139,8 @@ def test_evaluate_original_and_corrected(qtbot, window):
 
 
 def test_corpus_tab_neighbours_tab_and_guides(qtbot, window):
-    from sentspace.app.evaluations import EVALUATIONS
-    from sentspace.app.guides import GUIDES
+    from sentspace.app.analysis.evaluations import EVALUATIONS
+    from sentspace.app.base.guides import GUIDES
 
     assert window.views.corpus_browser.model.rowCount() == 859
     for family in ("bow", "tfidf"):

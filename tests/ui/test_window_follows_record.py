@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sentspace.app.palette import MISCLASSIFIED, STALE
+from sentspace.app.base.palette import MISCLASSIFIED, STALE
 from tests.test_mteb_results import PUBLISHED, mteb_layout
 from tests.ui.conftest import open_and_wait, run_and_wait, wait_for_job
 from tests.ui.test_versions import edit_group_of
@@ -161,8 +161,8 @@ def test_the_line_under_run_names_the_corpus_own_last_job(qtbot, window):
 
 def test_a_workspace_keeps_the_runs_classification_as_a_result(qtbot, window, tmp_path):
     """A workspace keeps the run's classification as a result like any other."""
-    from sentspace.app.jobs import run_job
-    from sentspace.app.session import restore_session
+    from sentspace.app.base.jobs import run_job
+    from sentspace.app.state.session import restore_session
 
     window.corpus_panel.choose("tfidf")
     run_and_wait(qtbot, window)

@@ -2,7 +2,7 @@ import time
 
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.jobs import Progress
+from sentspace.app.base.jobs import Progress
 from sentspace.app.ui.kit.workers import start_job
 
 

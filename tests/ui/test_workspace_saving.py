@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from sentspace.app.ui.window import files as files_module
 from sentspace.app.ui.window.main_window import MainWindow
-from sentspace.app.workspace import load_workspace
+from sentspace.app.workspace.format import load_workspace
 from tests.ui.conftest import costra_shown, run_and_wait, wait_for_job
 from tests.ui.test_faults import dialog
 

@@ -11,8 +11,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.palette import CATEGORICAL
-from sentspace.app.result_items import passing_shown
+from sentspace.app.analysis.result_items import passing_shown
+from sentspace.app.base.palette import CATEGORICAL
 
 POSITIVE, NEGATIVE = CATEGORICAL[0], CATEGORICAL[1]
 #: Items whose sentences the filter leaves out, as the projection fades its points.

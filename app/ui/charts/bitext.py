@@ -4,7 +4,7 @@ query's length in tokens.
 A point per query, coloured by direction (A -> B, B -> A), at its length (spread a
 little sideways so queries of one length do not hide each other) and the rank of its
 translation among the other language, on a log scale where 1 is found; a black step line
-is the median rank of each length bin (:func:`sentspace.app.evaluations.bitext.length_bins`,
+is the median rank of each length bin (:func:`sentspace.app.analysis.evaluations.bitext.length_bins`,
 both directions). Hovering a point names the query by the dataset's id; clicking it
 picks that sentence.
 """
@@ -19,8 +19,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Signal
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.evaluations.bitext import BitextResult, length_bins
-from sentspace.app.palette import CATEGORICAL, SELECTED
+from sentspace.app.analysis.evaluations.bitext import BitextResult, length_bins
+from sentspace.app.base.palette import CATEGORICAL, SELECTED
 from sentspace.app.ui.charts.base import FILTERED_OUT, ResultChart, padded
 
 #: Colour of each direction's points.

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPointF, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.result_items import group_counts_among
+from sentspace.app.analysis.result_items import group_counts_among
 from sentspace.app.ui.charts.base import NEGATIVE, POSITIVE, ResultChart, shortened
 
 #: Groups drawn as bars of their own; the other erring groups share one bar.

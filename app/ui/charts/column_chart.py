@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.filters import OTHER, Chart, Chosen, Condition, Range
+from sentspace.app.analysis.filters import OTHER, Chart, Chosen, Condition, Range
 
 ALL_BRUSH, SHOWN_BRUSH, CHOSEN_BRUSH = "#d5dbe5", "#4a78b5", "#e69500"
 #: Pixels per category bar, and around the plot; of the labels beside the bars, and of
@@ -47,7 +47,7 @@ class _BrushBox(pg.ViewBox):
 
 
 class ColumnChart(pg.PlotWidget):
-    """The chart of one :class:`~sentspace.app.filters.Chart`.
+    """The chart of one :class:`~sentspace.app.analysis.filters.Chart`.
 
     Signals
     -------

@@ -14,8 +14,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Signal
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.evaluations.costra_offsets import CostraOffsetsResult
-from sentspace.app.palette import SELECTED, UNGROUPED
+from sentspace.app.analysis.evaluations.costra_offsets import CostraOffsetsResult
+from sentspace.app.base.palette import SELECTED, UNGROUPED
 from sentspace.app.ui.charts.base import POSITIVE, ResultChart, padded
 
 TITLE_SIZE = "10pt"

@@ -10,7 +10,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from sentspace.app.atomic import atomic_path
+from sentspace.app.base.atomic import atomic_path
 
 
 def save_svg(widget: QWidget, path: str | Path, title: str = "") -> None:

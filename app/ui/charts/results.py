@@ -23,11 +23,10 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.evaluations.histograms import data_bins
-from sentspace.app.evaluations.ranking import rank_bands
-from sentspace.app.mteb_results import same_model
-from sentspace.app.palette import SELECTED
-from sentspace.app.result_items import accuracy_among, histogram_counts, precision_recall
+from sentspace.app.analysis.chart_data import data_bins, rank_bands
+from sentspace.app.analysis.mteb_results import same_model
+from sentspace.app.analysis.result_items import accuracy_among, histogram_counts, precision_recall
+from sentspace.app.base.palette import SELECTED
 from sentspace.app.ui.charts.base import (
     FILTERED_OUT,
     MIN_HEIGHT,
@@ -421,7 +420,7 @@ class RelatednessScatter(ResultChart):
 class RankBands(ResultChart):
     """Paraphrase ranking: queries by the rank of their partner, a bar per band of ranks
     that accuracy@k tells apart (for ks 1, 10, 100: 1, 2-10, 11-100, beyond 100; the
-    core's :func:`~sentspace.app.evaluations.ranking.rank_bands`, as ``result.plot()``).
+    core's :func:`~sentspace.app.analysis.chart_data.rank_bands`, as ``result.plot()``).
 
     Clicking a bar picks the sentences of its queries, each query with its partner: as
     sentences, since a query from a paraphrase group has no row in ``corpus.pairs``.

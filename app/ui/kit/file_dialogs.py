@@ -1,7 +1,7 @@
 """Every file dialog of the window goes through here: each starts in the folder last
 chosen for the same purpose (corpora, workspaces, exports...: kept across sessions, the
 home folder before any), and a save dialog's bare name gets the chosen filter's
-extension (:func:`sentspace.app.file_names.completed_name`)."""
+extension (:func:`sentspace.app.base.file_names.completed_name`)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from sentspace.app.file_names import completed_name
-from sentspace.app.workspace import config_dir
+from sentspace.app.base.file_names import completed_name
+from sentspace.app.workspace.format import config_dir
 
 #: What a dialog is for; each remembers its own last folder, so exporting a figure does
 #: not send the next Open corpus to the figures' folder.

@@ -1,6 +1,6 @@
 """The only place sentspace starts threads.
 
-Core jobs are plain generators (see :mod:`sentspace.app.jobs`); here they run in superqt workers
+Core jobs are plain generators (see :mod:`sentspace.app.base.jobs`); here they run in superqt workers
 on Qt's global thread pool. Progress, results and errors come back as queued signals,
 so every callback runs on the GUI thread. ``cancel`` stops a job at its next ``yield``.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from superqt.utils import WorkerBase, create_worker
 
-from sentspace.app.jobs import Job, Progress
+from sentspace.app.base.jobs import Job, Progress
 
 
 def _drive(job: Job[Any]) -> Job[Any]:

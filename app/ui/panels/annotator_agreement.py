@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from sentspace.app.annotations.agreement import Agreement, author_pairs, item_sentences
+from sentspace.app.base.errors import InputError
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.errors import InputError
 
 
 def _fill(table: QTableWidget, headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:

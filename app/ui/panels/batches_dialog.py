@@ -1,5 +1,5 @@
 """*Split into batches…*: the review lists shown, split among N people
-(:func:`sentspace.app.annotations.batches.split_batches`: stratified by list, in rank order), with
+(:func:`sentspace.app.workspace.batches.split_batches`: stratified by list, in rank order), with
 which lists to deal (the one shown in the Review tab by default; one alone, such as the
 misgrouped sentences, for a double review whose every item agreement counts), how many
 people see each item, how many rows of each list (by default ``ROWS_PER_PERSON`` a
@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.annotations.batches import Batch, split_batches
-from sentspace.app.annotations.suspicious import ReviewList
-from sentspace.app.errors import InputError
+from sentspace.app.analysis.suspicious import ReviewList
+from sentspace.app.base.errors import InputError
+from sentspace.app.workspace.batches import Batch, split_batches
 
 #: Rows each person gets by default: every row of all three lists was 1,170 a person on
 #: MSRP, more than a sitting's review; the rows are the most suspicious of the list.

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.session import CorpusState, Session, version_note
+from sentspace.app.state.session import CorpusState, Session, version_note
 from sentspace.app.ui.charts.base import FollowsFilter
 from sentspace.app.ui.charts.classification import GroupErrorBars
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.errors import InputError
-from sentspace.app.session import CorpusState, Session
+from sentspace.app.base.errors import InputError
+from sentspace.app.state.session import CorpusState, Session
 from sentspace.app.ui.kit.file_dialogs import ENCODERS, open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
 from sentspace.app.ui.panels.projection_controls import ProjectionControls

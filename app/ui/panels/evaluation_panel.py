@@ -4,7 +4,7 @@ The table shows exactly the rows ``sentspace eval`` prints (``result.summary()``
 number seen here can be reproduced from a shell with the command shown under it. Under
 it, the result's chart (``sentspace.app.ui.charts.chart_for``) and, for metrics with confidence
 intervals, bars across the encoders evaluated the same way on the same corpus, with the
-MTEB scores imported on the corpus (``sentspace.app.mteb_results``) of the same pairs
+MTEB scores imported on the corpus (``sentspace.app.analysis.mteb_results``) of the same pairs
 beside them. Clicking a chart element emits ``items_selected`` with the sentences behind
 it.
 """
@@ -37,24 +37,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.commands import comparison_command
+from sentspace.app.analysis.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
+from sentspace.app.analysis.evaluations.classification import ClassificationResult
+from sentspace.app.analysis.evaluations.passing import FILTERABLE
+from sentspace.app.analysis.filters import table_of, usable
+from sentspace.app.analysis.mteb_results import arrange
+from sentspace.app.analysis.results import SCORE_COLUMNS
+from sentspace.app.base.commands import comparison_command
+from sentspace.app.base.errors import InputError
+from sentspace.app.base.tables import write_csv, write_json
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.errors import InputError
-from sentspace.app.evaluations import EVALUATIONS, OPTIONS, applicable_evaluations
-from sentspace.app.evaluations.classification import ClassificationResult
-from sentspace.app.evaluations.passing import FILTERABLE
-from sentspace.app.export import write_csv, write_json
-from sentspace.app.filters import table_of, usable
-from sentspace.app.mteb_results import arrange
-from sentspace.app.results import SCORE_COLUMNS
-from sentspace.app.session import CorpusState, Session, describe_result, version_note
+from sentspace.app.state.session import CorpusState, Session, describe_result, version_note
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
 from sentspace.app.ui.charts.base import FollowsFilter
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import RESULTS, open_file, open_folder, save_file
 from sentspace.app.ui.kit.widgets import ElidedLabel
 from sentspace.app.ui.panels.paired_tests_view import PairedTestsView
-from sentspace.app.workspace import SavedResult
+from sentspace.app.workspace.format import SavedResult
 
 #: Rows of the metrics table kept in view (at most) when a chart shares the panel.
 TABLE_ROWS = 8
@@ -74,7 +74,7 @@ class EvaluationPanel(FollowsFilter, QWidget):
     Signals
     -------
     run_requested(str, dict) : the user asked to run the named evaluation with these
-        options (keyword: value, ``sentspace.app.evaluations.OPTIONS``, and ``where``:
+        options (keyword: value, ``sentspace.app.analysis.evaluations.OPTIONS``, and ``where``:
         the corpus's filter as an expression, when only what passes it is wanted).
     items_selected(list) : sentence indices (into the current corpus) behind a clicked
         chart element; a pair stands for both its sentences.
@@ -427,7 +427,7 @@ class EvaluationPanel(FollowsFilter, QWidget):
         write_json(path, result.to_dict())
 
     def save_csv(self, path: str | Path) -> None:
-        """The result's metrics as numbers (``sentspace.app.results.SCORE_COLUMNS``: metric, value,
+        """The result's metrics as numbers (``sentspace.app.analysis.results.SCORE_COLUMNS``: metric, value,
         interval bounds, items), empty where it has none."""
         _, result, _ = self.current
         write_csv(path, SCORE_COLUMNS, result.score_rows())

@@ -1,4 +1,4 @@
-"""The Filter panel: a chart per column of the corpus shown (``app/filters.py``), the
+"""The Filter panel: a chart per column of the corpus shown (``app/analysis/filters.py``), the
 active conditions as removable chips, a typed expression with its error inline, and
 *Clear all*. It only draws what it is given and says what the user asked for
 (:attr:`FilterPanel.filter_changed`); the window's ``Filtering`` keeps the session's
@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.errors import InputError
-from sentspace.app.filters import Chosen, Evaluated, Filter, FilterTable, Range
+from sentspace.app.analysis.filters import Chosen, Evaluated, Filter, FilterTable, Range
+from sentspace.app.base.errors import InputError
 from sentspace.app.ui.charts.column_chart import ColumnChart
 from sentspace.app.ui.kit.flow_layout import FlowLayout
 

@@ -1,6 +1,6 @@
 """The paired tests under the *Across encoders* bars: the tests the command shown above
 them prints (``sentspace eval`` with an ``--encoder`` each), made by the same core job
-(:func:`sentspace.app.evaluations.paired.paired_tests_of_runs`) in the background.
+(:func:`sentspace.app.analysis.evaluations.paired.paired_tests_of_runs`) in the background.
 
 Only the metric a test compares gets rows (``TESTED_SCORES``); another metric says which
 one. A permutation test takes seconds: the job is cancelled when the bars change, and
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.evaluations.paired import (
+from sentspace.app.analysis.evaluations.paired import (
     PAIRED_TESTS,
     TESTED_SCORES,
     BarsTests,

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.colouring import METHOD_TITLES
-from sentspace.app.projection import DEFAULTS
+from sentspace.app.analysis.projection import DEFAULTS
+from sentspace.app.state.colouring import METHOD_TITLES
 
 
 class ProjectionControls(QWidget):
@@ -95,7 +95,7 @@ class ProjectionControls(QWidget):
         return self.method.currentData()
 
     def parameters(self) -> dict[str, Any]:
-        """The chosen method's parameters, as ``sentspace.app.projection.project`` takes them."""
+        """The chosen method's parameters, as ``sentspace.app.analysis.projection.project`` takes them."""
         method = self.selected_method()
         pca_dims = 50 if self.pca_first.isChecked() else None
         if method == "umap":

@@ -1,7 +1,7 @@
 """The review panel: suspicious annotations in sortable, filterable tables, and the
 edits that fix them.
 
-It renders :class:`~sentspace.app.annotations.suspicious.ReviewList` tables (one per kind, picked
+It renders :class:`~sentspace.app.analysis.suspicious.ReviewList` tables (one per kind, picked
 in a selector) and turns clicks into calls on an
 :class:`~sentspace.app.annotations.session.AnnotationSession`; it computes nothing itself.
 Clicking a row emits ``sentences_selected`` (the row's sentences, main one first) and
@@ -47,17 +47,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.annotations.edits import EditError
-from sentspace.app.annotations.journal import JournalUnavailable
-from sentspace.app.annotations.session import AnnotationSession
-from sentspace.app.annotations.suspicious import (
+from sentspace.app.analysis.suspicious import (
     CloseGroups,
     GoldDisagreements,
     MisgroupedSentences,
     ReviewList,
     SpreadGroups,
 )
-from sentspace.app.palette import CATEGORICAL
+from sentspace.app.annotations.edits import EditError
+from sentspace.app.annotations.journal import JournalUnavailable
+from sentspace.app.annotations.session import AnnotationSession
+from sentspace.app.base.palette import CATEGORICAL
 from sentspace.app.ui.panels.move_dialog import MoveDialog
 from sentspace.app.ui.panels.pair_dialog import PairEditDialog
 
@@ -407,7 +407,7 @@ class ReviewPanel(QWidget):
 
     def follow(self, session) -> None:
         """Show the review lists and edits of the corpus shown (``session``: the
-        window's :class:`sentspace.app.session.Session`)."""
+        window's :class:`sentspace.app.state.session.Session`)."""
         session.current_changed.connect(self._show_state)
         self.filter.textChanged.connect(
             lambda text: (

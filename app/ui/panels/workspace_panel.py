@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.session import CorpusState, Session, describe_result, version_note
+from sentspace.app.state.session import CorpusState, Session, describe_result, version_note
 
 SECTIONS = ("Corpora", "Encoders", "Results")
 

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.compare import SpaceComparison
-from sentspace.app.palette import PointColours, category_colours, sequential_colours
+from sentspace.app.analysis.compare import SpaceComparison
+from sentspace.app.base.palette import PointColours, category_colours, sequential_colours
 from sentspace.app.ui.views.projection_view import ProjectionView
 
 #: Rows of the most-changed list.
@@ -132,11 +132,11 @@ class CompareView(QWidget):
         layout.addWidget(split, stretch=1)
 
     def selected_alignment(self) -> str:
-        """The alignment to ask :func:`sentspace.app.compare.compare_encoders` for."""
+        """The alignment to ask :func:`sentspace.app.analysis.compare.compare_encoders` for."""
         return self.alignment.currentData()
 
     def show_comparison(self, comparison: SpaceComparison) -> None:
-        """Show a :func:`sentspace.app.compare.compare_encoders` result."""
+        """Show a :func:`sentspace.app.analysis.compare.compare_encoders` result."""
         self.comparison = comparison
         self.selected = -1
         name_a, name_b = comparison.names

@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sentspace.app.analysis.evaluations.costra import CostraResult, seed_group_paths
+from sentspace.app.base.palette import CATEGORICAL, MISCLASSIFIED, SELECTED, PointColours
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.evaluations.costra import CostraResult, seed_group_paths
-from sentspace.app.palette import CATEGORICAL, MISCLASSIFIED, SELECTED, PointColours
 from sentspace.app.ui.views.projection_view import ProjectionView
 
 #: Sentences of other seed groups, drawn as context.

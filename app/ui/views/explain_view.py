@@ -1,6 +1,6 @@
 """Why two sentences are close: both sentences with their words shaded by contribution.
 
-:class:`ExplainView` shows an :class:`sentspace.app.explain.PairExplanation`: the cosine and how it
+:class:`ExplainView` shows an :class:`sentspace.app.analysis.explain.PairExplanation`: the cosine and how it
 was attributed, each sentence as a row of word chips shaded on a diverging scale (red:
 the word makes the sentences closer, blue: further apart, white: nothing), a legend of
 the scale, and the top word pairs (exact contributions, or the token alignment of a
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.explain import EXACT, PairExplanation
+from sentspace.app.analysis.explain import EXACT, PairExplanation
 from sentspace.app.ui.kit.flow_layout import FlowLayout
 
 #: Ends of the diverging scale (ColorBrewer RdBu): negative, positive.

@@ -16,11 +16,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.ann import choose
+from sentspace.app.analysis.ann import choose
+from sentspace.app.analysis.neighbour_search import Neighbours, Query, search_neighbours
+from sentspace.app.analysis.neighbours import Normalised, normalise
+from sentspace.app.base.jobs import Job, run_job
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.jobs import Job, run_job
-from sentspace.app.neighbour_search import Neighbours, Query, search_neighbours
-from sentspace.app.neighbours import Normalised, normalise
 from sentspace.app.ui.views.neighbours_view import PARTNER, SAME_GROUP
 from sentspace.models.base import Embeddings
 

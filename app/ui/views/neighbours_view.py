@@ -1,7 +1,7 @@
 """Nearest neighbours of a sentence in several embedding spaces side by side.
 
-The caller registers spaces (:data:`sentspace.app.neighbour_search.Space`); a query runs
-:func:`sentspace.app.neighbour_search.search_neighbours` in one worker job, and each space's
+The caller registers spaces (:data:`sentspace.app.analysis.neighbour_search.Space`); a query runs
+:func:`sentspace.app.analysis.neighbour_search.search_neighbours` in one worker job, and each space's
 answer fills a column. Rows are marked ✓ when the neighbour shares a group with the
 query sentence and ⇄ when it is the query's paraphrase partner (a positive pair).
 """
@@ -29,15 +29,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.corpora.model import Corpus
-from sentspace.app.neighbour_search import (
+from sentspace.app.analysis.neighbour_search import (
     Neighbours,
     Query,
     Space,
     check_spaces,
     search_neighbours,
 )
-from sentspace.app.neighbours import Normalised
+from sentspace.app.analysis.neighbours import Normalised
+from sentspace.app.corpora.model import Corpus
 from sentspace.app.ui.kit.workers import JobHandle, start_job
 
 DEFAULT_K = 10

@@ -37,7 +37,8 @@ from PySide6.QtWidgets import (
 if TYPE_CHECKING:
     from scipy.spatial import cKDTree
 
-from sentspace.app.palette import (
+from sentspace.app.analysis.projection import points_in_polygon
+from sentspace.app.base.palette import (
     FOUND,
     MISCLASSIFIED,
     OTHER,
@@ -47,7 +48,6 @@ from sentspace.app.palette import (
     ColourScale,
     PointColours,
 )
-from sentspace.app.projection import points_in_polygon
 from sentspace.app.ui.kit.palette_scatter import PaletteScatter, brush
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.

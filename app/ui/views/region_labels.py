@@ -1,14 +1,14 @@
 """Region labels drawn over a pyqtgraph plot, coarse when zoomed out, finer zoomed in.
 
 :class:`RegionLabels` puts a text item at the centre of every region of every level of
-an :class:`sentspace.app.regions.Regions`. Whenever the view changes it picks the level
+an :class:`sentspace.app.analysis.regions.Regions`. Whenever the view changes it picks the level
 to name, the finest whose regions are still about ``LEVEL_PX`` across on screen (as
 datamapplot and Latent Scope do: a few coarse names for the whole map, finer ones
 appearing as you zoom in), and places that level's labels, largest region first, with
-:func:`sentspace.app.regions.place_labels`: never over another label or a point the
+:func:`sentspace.app.analysis.regions.place_labels`: never over another label or a point the
 search, the selection or a misclassified ring marks (such a label moves beside its
 place, or is left out).
-:func:`sentspace.app.colouring.cluster_colours` colours points by coarse region.
+:func:`sentspace.app.state.colouring.cluster_colours` colours points by coarse region.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, Signal
 from PySide6.QtGui import QFont
 
-from sentspace.app.regions import Regions, place_labels
+from sentspace.app.analysis.regions import Regions, place_labels
 
 #: Pixels kept free around each label.
 MARGIN_PX = 4

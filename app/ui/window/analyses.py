@@ -17,17 +17,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sentspace.app.analysis.cache import EmbeddingCache
+from sentspace.app.analysis.evaluations import EVALUATIONS
+from sentspace.app.analysis.evaluations.agreement import default_encoders
+from sentspace.app.analysis.evaluations.passing import passing
+from sentspace.app.analysis.explore import explore, reproject
+from sentspace.app.analysis.mteb_results import elsewhere, iter_read_mteb_results
+from sentspace.app.analysis.suspicious import iter_find_suspicious
 from sentspace.app.annotations.agreement import agreement
 from sentspace.app.annotations.journal import merge_journals
-from sentspace.app.annotations.suspicious import iter_find_suspicious
-from sentspace.app.cache import EmbeddingCache
-from sentspace.app.errors import InputError
-from sentspace.app.evaluations import EVALUATIONS
-from sentspace.app.evaluations.agreement import default_encoders
-from sentspace.app.evaluations.passing import passing
-from sentspace.app.explore import explore, reproject
-from sentspace.app.mteb_results import elsewhere, iter_read_mteb_results
-from sentspace.app.session import Session, compare_with_spaces
+from sentspace.app.base.errors import InputError
+from sentspace.app.state.session import Session, compare_with_spaces
 from sentspace.app.ui.kit.file_dialogs import EXPORTS, JOURNALS, open_file, open_folder
 from sentspace.app.ui.kit.widgets import fill_encoder_choice, narrow_choice
 from sentspace.app.ui.panels.annotator_agreement import AnnotatorAgreementDialog
@@ -158,7 +158,7 @@ class Analyses:
 
     def evaluate(self, name: str, show: bool = True, options: dict[str, str] | None = None) -> None:
         """Run evaluation ``name`` on the corpus with the chosen encoder and ``options``
-        (``sentspace.app.evaluations.OPTIONS``), in the background; asked for while another job
+        (``sentspace.app.analysis.evaluations.OPTIONS``), in the background; asked for while another job
         runs, it is queued after it. With ``show``, the Evaluations tab comes forward.
         A ``where`` option (only the sentences passing the filter) is read now on the
         corpus's own columns, as ``sentspace eval --where`` reads it: a filter of a

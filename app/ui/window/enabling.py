@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QPushButton
 
-from sentspace.app.evaluations import APPLICABLE
-from sentspace.app.session import Session
+from sentspace.app.analysis.evaluations import APPLICABLE
+from sentspace.app.state.session import Session
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
 from sentspace.app.ui.window.job_queue import JobQueue

@@ -1,5 +1,5 @@
 """*Explain similarity* (Ctrl+E): the pair of sentences the selection names, explained
-word by word (``sentspace.app.explain.explain_pair``) by the current run's encoder, in the Explain
+word by word (``sentspace.app.analysis.explain.explain_pair``) by the current run's encoder, in the Explain
 tab. A pair is two selected sentences (a chart point, a review pair, a group of two), a
 neighbours row with its query, the more-similar pair of a Costra comparison, or else
 the last two sentences clicked (a click in a projection selects a whole group)."""
@@ -11,8 +11,8 @@ import re
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLineEdit, QScrollArea, QTabWidget, QWidget
 
-from sentspace.app.explain import explain_pair
-from sentspace.app.session import Session
+from sentspace.app.analysis.explain import explain_pair
+from sentspace.app.state.session import Session
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.views.explain_view import ExplainView
 from sentspace.app.ui.window.job_queue import JobQueue

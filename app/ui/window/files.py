@@ -2,7 +2,7 @@
 projection, figure, the corrected corpus) and workspaces (save, open, recent, the
 offer to save on quitting).
 
-A workspace's :class:`~sentspace.app.workspace.Stamp` is taken when it is opened or
+A workspace's :class:`~sentspace.app.workspace.format.Stamp` is taken when it is opened or
 saved; a save over a file another window saved since asks first (*Reload*, *Save as…*,
 *Overwrite*). A save or export that fails (a full disk, a result a workspace cannot
 hold) says why and what was written, and quitting never goes on as if it had saved;
@@ -16,11 +16,11 @@ from pathlib import Path
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from sentspace.app.annotations.export import ExportError
-from sentspace.app.colouring import saved_key
+from sentspace.app.corpora.listing import first_groups
 from sentspace.app.corpora.tabular import ColumnsUnclear
-from sentspace.app.export import export_matrix
-from sentspace.app.listing import first_groups
-from sentspace.app.session import Session, restore_session
+from sentspace.app.exporters.export import export_matrix
+from sentspace.app.state.colouring import saved_key
+from sentspace.app.state.session import Session, restore_session
 from sentspace.app.ui.charts.figures import save_svg
 from sentspace.app.ui.kit.file_dialogs import (
     CORPORA,
@@ -34,7 +34,7 @@ from sentspace.app.ui.panels.mapping_dialog import MappingDialog
 from sentspace.app.ui.views.projection_view import ProjectionView
 from sentspace.app.ui.window.job_queue import JobQueue
 from sentspace.app.ui.window.showing import Showing
-from sentspace.app.workspace import (
+from sentspace.app.workspace.format import (
     EXTENSION,
     Stamp,
     Workspace,
@@ -144,8 +144,8 @@ class Files:
         background (each point's neighbours are searched: a minute at 145,000
         sentences): the groups as edited, its regions, and the corpus's results of this
         version in its provenance."""
-        from sentspace.app.results import Result  # noqa: PLC0415
-        from sentspace.app.web_map import iter_export_map  # noqa: PLC0415 (lazy: plotly.js)
+        from sentspace.app.analysis.results import Result  # noqa: PLC0415
+        from sentspace.app.exporters.web_map import iter_export_map  # noqa: PLC0415 (lazy: plotly.js)
 
         state = self.session.current
         # A saved result of an old workspace keeps its rows, not the scores a map shows.
@@ -257,7 +257,7 @@ class Files:
 
     def workspace(self) -> Workspace:
         """Everything needed to come back to this session (see
-        :meth:`sentspace.app.session.Session.to_workspace`): the current corpus first."""
+        :meth:`sentspace.app.state.session.Session.to_workspace`): the current corpus first."""
         self.showing.remember_view()
         return self.session.to_workspace()
 

@@ -12,8 +12,7 @@ import time
 import numpy as np
 from PySide6.QtWidgets import QMessageBox
 
-from sentspace.app.errors import InputError
-from sentspace.app.filters import (
+from sentspace.app.analysis.filters import (
     Filter,
     FilterTable,
     Kept,
@@ -22,7 +21,8 @@ from sentspace.app.filters import (
     table_of,
     usable,
 )
-from sentspace.app.session import CorpusState, Session
+from sentspace.app.base.errors import InputError
+from sentspace.app.state.session import CorpusState, Session
 from sentspace.app.ui.kit.file_dialogs import save_file
 from sentspace.app.ui.panels.filter_panel import FilterPanel
 from sentspace.app.ui.views.neighbours_view import NeighboursView

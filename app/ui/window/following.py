@@ -15,7 +15,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 
 from sentspace.app.annotations.edits import EditError
-from sentspace.app.session import CorpusState, Session
+from sentspace.app.state.session import CorpusState, Session
 
 #: Records named one by one in the status bar; more are counted.
 NAMED = 3

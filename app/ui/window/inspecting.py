@@ -1,11 +1,11 @@
 """The Inspector dock: the focus sentence of the selection with its nearest
 neighbours from the encoder chosen. A corpus never run is encoded for it (a job,
-through the cache); a space above ``sentspace.app.ann.EXACT_LIMIT`` gets its neighbour index
+through the cache); a space above ``sentspace.app.analysis.ann.EXACT_LIMIT`` gets its neighbour index
 built by a job first."""
 
 from __future__ import annotations
 
-from sentspace.app.session import Session, encoded_space
+from sentspace.app.state.session import Session, encoded_space
 from sentspace.app.ui.kit.workers import JobHandle
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.views.inspector import Inspector

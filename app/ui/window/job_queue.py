@@ -14,8 +14,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QProgressBar, QStatusBar
 
-from sentspace.app.jobs import Progress
-from sentspace.app.session import Session
+from sentspace.app.base.jobs import Progress
+from sentspace.app.state.session import Session
 from sentspace.app.ui.kit.widgets import ElidedLabel
 from sentspace.app.ui.kit.workers import JobHandle, start_job
 from sentspace.app.ui.panels.jobs_panel import JobsPanel

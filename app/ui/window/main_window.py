@@ -1,6 +1,6 @@
 """The main window: corpus and encoder on the left, the views and the tasks (tables and
 charts) in the middle, the selection and the Inspector on the right. It renders the
-:class:`sentspace.app.session.Session` (the open corpora, what was made of each, and the one
+:class:`sentspace.app.state.session.Session` (the open corpora, what was made of each, and the one
 selection) and only assembles: each concern is a controller built here and wired to
 the others' signals.
 
@@ -23,10 +23,10 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QTabWidget
 
+from sentspace.app.base.errors import InputError
 from sentspace.app.corpora import DEFAULT_CORPUS
 from sentspace.app.corpora.tabular import ColumnsUnclear
-from sentspace.app.errors import InputError
-from sentspace.app.session import CorpusState, Session
+from sentspace.app.state.session import CorpusState, Session
 from sentspace.app.ui.panels.classification_panel import ClassificationPanel
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
 
-from sentspace.app.guides import GUIDES, TITLES
+from sentspace.app.base.guides import GUIDES, TITLES
 from sentspace.app.ui.window.enabling import StatefulActions
 
 #: The corpora opened by name (bundled, from a package, from the shared data folder),

@@ -1,5 +1,5 @@
 """*View > Find regions*: regions of the layout shown at several levels
-(``sentspace.app.regions.find_regions``), named by their keywords over the projection
+(``sentspace.app.analysis.regions.find_regions``), named by their keywords over the projection
 (``RegionLabels``: coarse zoomed out, finer zoomed in, never over the points search or
 selection mark), a "cluster" colour scheme, a click on a label selecting its
 sentences, and *Export regions CSV*. The
@@ -13,8 +13,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.regions import find_regions
-from sentspace.app.session import Session
+from sentspace.app.analysis.regions import find_regions
+from sentspace.app.state.session import Session
 from sentspace.app.ui.kit.file_dialogs import save_file
 from sentspace.app.ui.panels.projection_controls import ProjectionControls
 from sentspace.app.ui.views.projection_view import ProjectionView

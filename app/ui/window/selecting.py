@@ -2,10 +2,10 @@
 projection rings it and colours its points by the scheme chosen (a group alone greys
 out the rest), the regex search selects what matches, and Selected sentences lists
 the selection (a clicked point: its group, marked as classified). *Colour by* offers
-the columns of the corpus and its run (``sentspace.app.columns``), each corpus keeping
+the columns of the corpus and its run (``sentspace.app.analysis.columns``), each corpus keeping
 its own choice in its view (a new one starts at ``default_colouring``). Every way of
-selecting ends in :meth:`sentspace.app.session.Selection.select`; the words come from
-:mod:`sentspace.app.listing`."""
+selecting ends in :meth:`sentspace.app.state.session.Selection.select`; the words come from
+:mod:`sentspace.app.corpora.listing`."""
 
 from __future__ import annotations
 
@@ -27,20 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sentspace.app.colouring import (
-    Colourable,
-    Colouring,
-    colour_by,
-    colourings,
-    default_colouring,
-    is_stale,
-    point_colours,
-    saved_key,
-)
-from sentspace.app.columns import sentence_columns
+from sentspace.app.analysis.columns import sentence_columns
 from sentspace.app.corpora.browse import match_sentences
-from sentspace.app.export import export_sentences
-from sentspace.app.listing import (
+from sentspace.app.corpora.listing import (
     Row,
     classified_rows,
     describe_sentence,
@@ -50,7 +39,18 @@ from sentspace.app.listing import (
     prompt,
     selection_caption,
 )
-from sentspace.app.session import Session
+from sentspace.app.exporters.export import export_sentences
+from sentspace.app.state.colouring import (
+    Colourable,
+    Colouring,
+    colour_by,
+    colourings,
+    default_colouring,
+    is_stale,
+    point_colours,
+    saved_key,
+)
+from sentspace.app.state.session import Session
 from sentspace.app.ui.kit.file_dialogs import save_file
 from sentspace.app.ui.kit.widgets import OneLineDelegate
 from sentspace.app.ui.panels.projection_controls import ProjectionControls

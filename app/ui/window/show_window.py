@@ -2,7 +2,7 @@
 
     python -m sentspace.app.ui.window.show_window FOLDER [--check]
 
-FOLDER is what :func:`sentspace.app.show_data.write_show_data` wrote. The corpus opens
+FOLDER is what :func:`sentspace.app.workspace.show_data.write_show_data` wrote. The corpus opens
 as if loaded from a file, its embeddings (when given) become the chosen encoder as
 *Add encoder…* makes them, and the map is drawn. The folder is deleted when the window
 closes. ``--check`` (tests, headless with QT_QPA_PLATFORM=offscreen) prints what the
@@ -18,8 +18,8 @@ import sys
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from sentspace.app.show_data import read_show_data
 from sentspace.app.ui.window.main_window import MainWindow
+from sentspace.app.workspace.show_data import read_show_data
 from sentspace.models.precomputed import Precomputed
 
 #: How long ``--check`` waits for the map before it reports a failure.

@@ -13,7 +13,7 @@ from sentspace.app.annotations.edits import EditError
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.corpora import ColumnMapping, load_corpus
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.session import Session
+from sentspace.app.state.session import Session
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.window.job_queue import JobQueue
 

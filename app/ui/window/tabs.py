@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from sentspace.app.evaluations import APPLICABLE
-from sentspace.app.neighbour_search import Query
-from sentspace.app.session import Session
+from sentspace.app.analysis.evaluations import APPLICABLE
+from sentspace.app.analysis.neighbour_search import Query
+from sentspace.app.state.session import Session
 from sentspace.app.ui.kit.lazy_page import LazyPage
 from sentspace.app.ui.views.compare_view import CompareView
 from sentspace.app.ui.views.corpus_browser import CorpusBrowser

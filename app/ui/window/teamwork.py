@@ -1,7 +1,7 @@
 """Annotating as a team, for the corpus shown: resolving the conflicts of its edits in a
 dialog, splitting its review lists into batches for several people, and bringing their
 batches back into its journal (their conflicts then listed for resolution). The work
-is the core's (:mod:`sentspace.app.annotations.batches`, :meth:`AnnotationSession.resolve`)."""
+is the core's (:mod:`sentspace.app.workspace.batches`, :meth:`AnnotationSession.resolve`)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
 
-from sentspace.app.annotations.batches import bring_back, export_batches
 from sentspace.app.annotations.session import Changes
-from sentspace.app.errors import InputError
-from sentspace.app.session import CorpusState, Session
+from sentspace.app.base.errors import InputError
+from sentspace.app.state.session import CorpusState, Session
 from sentspace.app.ui.kit.file_dialogs import REVIEW_BATCHES, open_folder
 from sentspace.app.ui.panels.batches_dialog import BatchesDialog
 from sentspace.app.ui.panels.conflict_dialog import ConflictDialog
+from sentspace.app.workspace.batches import bring_back, export_batches
 
 
 class Teamwork:

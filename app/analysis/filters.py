@@ -1,0 +1,794 @@
+"""The filter every view follows: conditions on the columns of ``app/analysis/columns.py`` (a
+numeric range, a set of categories) and a typed expression, combined into one pass mask.
+
+A :class:`Filter` is plain data (saved with the workspace); a :class:`FilterTable` holds
+one corpus's columns and evaluates filters on them with numpy. As in the web map
+(``resources/web_map.html``), each condition keeps its own pass mask and ``fails``
+counts the conditions a sentence fails, so a chart counts "all the other conditions" in
+one pass: the rows failing nothing, plus those failing only its own condition.
+
+The expression is pandas/duckdb-like (``length > 30 and split == "test"``,
+``label in ["entailment", "neutral"]``, ``not 5 <= words < 10``), parsed with Python's
+``ast`` into a whitelist of nodes and evaluated on whole columns; it is never ``eval``'d.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import re
+import tokenize
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sentspace.app.analysis.columns import (
+    TOP,
+    Categories,
+    Column,
+    Numbers,
+    named_count,
+    sentence_columns,
+)
+from sentspace.app.base.atomic import write_text_atomic
+from sentspace.app.base.errors import InputError
+from sentspace.app.base.tables import csv_text
+
+#: Bins of a numeric histogram (an integer column: at most this many, one value wide or
+#: wider).
+BINS = 40
+#: The bar of the categories beyond those a chart names (``columns.named_count``), as a
+#: chosen name.
+OTHER = "(other)"
+#: Other names a column answers to in an expression, beside its own.
+ALIASES = {
+    "length": "Words",
+    "score": "Gold score (mean of its pairs)",
+    "label": "Pair label",
+    "misclassified": "Misclassified or not",
+}
+_SQL_WORDS = {"AND": "and", "OR": "or", "NOT": "not", "IN": "in"}
+
+
+@dataclass(frozen=True)
+class Range:
+    """Values from ``low`` to ``high``, both included (no value: never in)."""
+
+    column: str
+    low: float
+    high: float
+
+    def label(self) -> str:
+        return f"{self.column} {_number(self.low)}–{_number(self.high)}"
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """Sentences whose category is one of ``names`` (:data:`OTHER`: any beyond those
+    its chart names; the column's ``none``: no category)."""
+
+    column: str
+    names: tuple[str, ...]
+
+    def label(self) -> str:
+        return f"{self.column}: {', '.join(self.names)}"
+
+
+#: The column name of a kept selection's condition (its chip).
+KEPT = "Selection"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The sentences named by ``ids``: a selection kept as a condition."""
+
+    ids: tuple[str, ...]
+    column: str = KEPT
+
+    def label(self) -> str:
+        return f"kept selection: {len(self.ids):,} sentences"
+
+
+Condition = Range | Chosen | Kept
+
+
+@dataclass(frozen=True)
+class Filter:
+    """One condition per column, ANDed, and an ``expression`` ("" for none)."""
+
+    conditions: tuple[Condition, ...] = ()
+    expression: str = ""
+
+    def __bool__(self) -> bool:
+        return bool(self.conditions or self.expression.strip())
+
+    def condition(self, column: str) -> Condition | None:
+        return next((c for c in self.conditions if c.column == column), None)
+
+    def with_condition(self, condition: Condition) -> Filter:
+        """This filter with ``condition`` in place of any other on its column."""
+        kept = tuple(c for c in self.conditions if c.column != condition.column)
+        return replace(self, conditions=(*kept, condition))
+
+    def without(self, column: str) -> Filter:
+        return replace(self, conditions=tuple(c for c in self.conditions if c.column != column))
+
+    def with_expression(self, expression: str) -> Filter:
+        return replace(self, expression=expression.strip())
+
+    def as_expression(self, table: FilterTable) -> str:
+        """This filter as one expression of ``table``'s column names, which
+        ``sentspace eval --where`` takes: each range as ``low <= name <= high``, each
+        choice as ``name in [...]``, and the typed expression, joined by ``and``.
+        Raises InputError for a kept selection or an "(other)" bar, which name sentences
+        no expression of the columns can."""
+        parts = []
+        for condition in self.conditions:
+            if isinstance(condition, Kept):
+                raise InputError(
+                    "the filter keeps a selection, which names sentences by id: no "
+                    "expression of the columns gives it (drop the selection's chip)"
+                )
+            name = min((n for n, t in table.names.items() if t == condition.column), key=len)
+            if isinstance(condition, Range):
+                parts.append(f"{_exact(condition.low)} <= {name} <= {_exact(condition.high)}")
+            elif OTHER in condition.names:
+                raise InputError(
+                    f"the filter's {condition.label()!r} chooses the categories beyond the "
+                    f"top {TOP}, which an expression names one by one: choose them by name"
+                )
+            else:
+                names = ", ".join(json.dumps(n, ensure_ascii=False) for n in condition.names)
+                parts.append(f"{name} in [{names}]")
+        if self.expression:
+            parts.append(f"({self.expression})" if parts else self.expression)
+        return " and ".join(parts)
+
+    def chips(self) -> list[tuple[str, str]]:
+        """(column, or "" for the expression; its label), one per active condition."""
+        chips = [(c.column, c.label()) for c in self.conditions]
+        return chips + ([("", f"where {self.expression}")] if self.expression else [])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ranges": [[c.column, c.low, c.high] for c in self.conditions if isinstance(c, Range)],
+            "categories": [
+                [c.column, list(c.names)] for c in self.conditions if isinstance(c, Chosen)
+            ],
+            "kept": [list(c.ids) for c in self.conditions if isinstance(c, Kept)],
+            "expression": self.expression,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Filter:
+        """The filter :meth:`to_dict` wrote; ValueError for anything else."""
+        try:
+            ranges = [
+                Range(str(column), float(low), float(high))
+                for column, low, high in data.get("ranges", [])
+            ]
+            chosen = [
+                Chosen(str(column), tuple(map(str, names)))
+                for column, names in data.get("categories", [])
+            ]
+            kept = [Kept(tuple(map(str, ids))) for ids in data.get("kept", [])[:1]]
+            expression = data.get("expression", "")
+            if not isinstance(expression, str):
+                raise TypeError("the expression is not text")
+        except (TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"not a filter ({error})") from None
+        return cls((*ranges, *chosen, *kept), expression)
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.4g}"
+
+
+def _exact(value: float) -> str:
+    """A number as an expression writes it back exactly (no thousands separator)."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def identifier(title: str) -> str:
+    """A column's name in an expression, as the web map names it ("Gold score (mean of
+    its pairs)": ``gold_score_mean_of_its_pairs``)."""
+    return re.sub(r"^_+|_+$", "", re.sub(r"[^a-z0-9]+", "_", title.lower())) or "column"
+
+
+@dataclass(eq=False)
+class Chart:
+    """A column as drawn: each sentence's ``slot`` (bar or bin; the last: no value)
+    and the ``labels`` of the slots; ``edges`` (nBins + 1) for a histogram. A category
+    chart's slots are its named categories, "other" (:attr:`other_slot`) and none."""
+
+    column: Categories | Numbers
+    slot: np.ndarray
+    labels: tuple[str, ...]
+    edges: np.ndarray | None = None
+    integer: bool = False
+    #: A category chart's slot of each category code, and of "no category" last.
+    bar_of: np.ndarray | None = None
+    #: Sentences per slot, unfiltered (computed when first asked).
+    totals: np.ndarray | None = None
+
+    @property
+    def title(self) -> str:
+        return self.column.title
+
+    @property
+    def numeric(self) -> bool:
+        return isinstance(self.column, Numbers)
+
+    @property
+    def other_slot(self) -> int:
+        """A category chart's slot of the categories beyond those it names."""
+        return len(self.labels) - 2
+
+    @property
+    def informative(self) -> bool:
+        """Whether drawing it says anything: sentences in two bars or more, and a
+        category chart's named bars holding at least 1% of them (the 29,000 caption
+        groups of 5 sentences do not). Every column stays usable in an expression."""
+        filled = np.bincount(self.slot, minlength=len(self.labels))
+        if np.count_nonzero(filled) < 2:
+            return False
+        return self.numeric or filled[: self.other_slot].sum() >= 0.01 * len(self.slot)
+
+
+def make_chart(column: Categories | Numbers) -> Chart:
+    if isinstance(column, Numbers):
+        return _histogram(column)
+    codes = np.asarray(column.codes)
+    # Categories come most frequent first (Categories.of_values), but groups and regions
+    # are in their own order: rank them by count here.
+    counts = np.bincount(codes[codes >= 0], minlength=len(column.names))
+    ranked = np.argsort(-counts, kind="stable")
+    top = ranked[: named_count(len(column.names))]
+    # Slots in uint8: at most the palette's 18 named bars, "other" and none.
+    bar_of = np.full(len(column.names) + 1, len(top), dtype=np.uint8)
+    bar_of[top] = np.arange(len(top))
+    bar_of[-1] = len(top) + 1  # codes of -1 read the last entry
+    labels = [column.names[k] for k in top]
+    others = len(column.names) - len(top)
+    # An empty none bar says nothing: left out ("" slots are not drawn), as the page does.
+    none = column.none if (codes < 0).any() else ""
+    labels += [f"{OTHER[:-1]} {others:,})" if others else "", none]
+    return Chart(column, bar_of[codes], tuple(labels), bar_of=bar_of)
+
+
+def _histogram(column: Numbers) -> Chart:
+    values = np.asarray(column.values, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    low, high = (float(finite.min()), float(finite.max())) if len(finite) else (0.0, 0.0)
+    integer = bool(len(finite)) and bool(np.all(finite == np.round(finite)))
+    if integer:
+        width = max(1.0, float(np.ceil((high - low + 1) / BINS)))
+        bins = int(np.ceil((high - low + 1) / width))
+    else:
+        bins = BINS if high > low else 1
+        width = (high - low) / BINS if high > low else 1.0
+    edges = low + width * np.arange(bins + 1)
+    with np.errstate(invalid="ignore"):
+        slot = np.minimum(np.floor((values - low) / width), bins - 1)
+    slot = np.where(np.isfinite(values), slot, bins).astype(np.uint8)
+    labels = tuple(_number(e) for e in edges[:-1]) + ("no value",)
+    return Chart(column, slot, labels, edges, integer)
+
+
+@dataclass(eq=False)
+class Evaluated:
+    """A filter evaluated: ``mask`` (True: passes everything), each condition's pass
+    mask by key (column title; "" the expression) and ``fails``, the number of
+    conditions each sentence fails."""
+
+    mask: np.ndarray
+    passes: dict[str, np.ndarray]
+    fails: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return int(np.count_nonzero(self.mask))
+
+    def without(self, key: str) -> np.ndarray:
+        """The sentences passing every condition but ``key``'s."""
+        own = self.passes.get(key)
+        if own is None:
+            return self.mask
+        return (self.fails == 0) | ((self.fails == 1) & ~own)
+
+    def without_at(self, key: str, rows: np.ndarray) -> np.ndarray:
+        """:meth:`without` at ``rows`` only."""
+        fails = self.fails[rows]
+        own = self.passes.get(key)
+        return fails == 0 if own is None else fails == (~own[rows]).astype(np.uint8)
+
+    def changed_since(self, earlier: Evaluated) -> np.ndarray:
+        """The rows where any condition's pass differs from ``earlier``'s (a brush
+        moved: the rows between its old and new edges)."""
+        changed = np.zeros(len(self.fails), dtype=bool)
+        for key in self.passes.keys() | earlier.passes.keys():
+            now, then = self.passes.get(key), earlier.passes.get(key)
+            if now is not then:  # a cached mask is the same object
+                changed |= (now if now is not None else True) ^ (then if then is not None else True)
+        return np.flatnonzero(changed)
+
+
+@dataclass(eq=False)
+class FilterTable:
+    """One corpus's chartable columns, by title, and what filters make of them."""
+
+    columns: Sequence[Column]
+    #: The corpus's sentence ids, which a kept selection names.
+    ids: Sequence[str] = ()
+    n: int = field(init=False)
+    charts: dict[str, Chart] = field(init=False)
+    names: dict[str, str] = field(init=False)
+    #: Pass masks of conditions evaluated before, so a brush recomputes only its own.
+    _cache: dict[Any, np.ndarray] = field(init=False, default_factory=dict)
+    #: Each chart's last counts and the evaluation they were counted under, so the next
+    #: brush counts only the rows it changed.
+    _counted: dict[str, tuple[Evaluated, np.ndarray]] = field(init=False, default_factory=dict)
+    #: The rows changed between the last two evaluations counted: (earlier, later, rows).
+    _changed: tuple[Evaluated, Evaluated, np.ndarray] | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        charted = [c for c in self.columns if isinstance(c, (Categories, Numbers))]
+        self.charts = {c.title: make_chart(c) for c in charted}
+        self.n = len(next(iter(self.charts.values())).slot) if self.charts else 0
+        self.names = {}
+        for column in charted:
+            short = identifier(column.title.split(" (")[0])
+            for name in (identifier(column.title), short):
+                self.names.setdefault(name, column.title)
+        for alias, title in ALIASES.items():
+            if title in self.charts:
+                self.names.setdefault(alias, title)
+
+    # --- conditions ---------------------------------------------------------------
+
+    def passes(self, condition: Condition) -> np.ndarray:
+        """The pass mask of one condition (cached). Raises InputError for a column
+        this corpus does not have."""
+        cached = self._cache.get(condition)
+        if cached is not None:
+            return cached
+        if isinstance(condition, Kept):
+            mask = np.isin(
+                np.asarray(self.ids, dtype=object), np.asarray(condition.ids, dtype=object)
+            )
+            self._cache[condition] = mask
+            return mask
+        chart = self.charts.get(condition.column)
+        if chart is None:
+            raise InputError(
+                f"the filter names a column this corpus does not have: {condition.column!r}"
+            )
+        column = chart.column
+        numbers = _name_numbers(column) if isinstance(column, Categories) else None
+        if isinstance(condition, Range) and (isinstance(column, Numbers) or numbers is not None):
+            if isinstance(column, Numbers):
+                values = column.values
+            else:  # categories named by numbers (Costra's seed groups)
+                assert numbers is not None
+                values = numbers[column.codes]
+            with np.errstate(invalid="ignore"):
+                mask = (values >= condition.low) & (values <= condition.high)
+        elif (
+            isinstance(condition, Chosen)
+            and isinstance(column, Categories)
+            and chart.bar_of is not None
+        ):
+            chosen = set(condition.names)
+            lut = np.zeros(len(column.names) + 1, dtype=bool)
+            for code, name in enumerate(column.names):
+                if name in chosen or (OTHER in chosen and chart.bar_of[code] == chart.other_slot):
+                    lut[code] = True
+            lut[-1] = column.none in chosen
+            mask = lut[column.codes]
+        else:
+            raise InputError(
+                f"the filter's {condition.label()!r} does not fit "
+                f"{column.title}, which holds "
+                f"{'numbers' if chart.numeric else 'categories'}"
+            )
+        if len(self._cache) > 64:
+            self._cache.clear()
+        self._cache[condition] = mask
+        return mask
+
+    def evaluate(self, chosen: Filter) -> Evaluated:
+        """Every condition's mask, and their AND. Raises InputError for a bad
+        expression or a column this corpus lacks."""
+        passes = {c.column: self.passes(c) for c in chosen.conditions}
+        if chosen.expression:
+            key = ("expression", chosen.expression)
+            if key not in self._cache:
+                self._cache[key] = self.expression_mask(chosen.expression)
+            passes[""] = self._cache[key]
+        fails = np.zeros(self.n, dtype=np.uint8)
+        for mask in passes.values():
+            fails += ~mask
+        return Evaluated(fails == 0, passes, fails)
+
+    def counts(self, evaluated: Evaluated, title: str) -> np.ndarray:
+        """Chart ``title``'s count per slot among the sentences that pass every other
+        condition (its own brush leaves its bars drawn, as in the web map)."""
+        chart = self.charts[title]
+        kept = self._counted.get(title)
+        if kept is not None and kept[0] is evaluated:
+            return kept[1]
+        if kept is not None:
+            rows = self._rows_changed(kept[0], evaluated)
+            if len(rows) <= len(chart.slot) // 8:
+                # Only the rows a brush moved across can change a count: at a million
+                # rows a brush moved by a bin counts thousands, not all.
+                delta = evaluated.without_at(title, rows).astype(np.int64) - kept[0].without_at(
+                    title, rows
+                )
+                changes = np.bincount(
+                    chart.slot[rows], weights=delta, minlength=len(chart.labels)
+                ).astype(np.int64)
+                # The same array when nothing changed: its chart is not redrawn.
+                counts = kept[1] + changes if changes.any() else kept[1]
+                self._counted[title] = (evaluated, counts)
+                return counts
+        counted = evaluated.without(title)
+        # One bincount of slot * 2 + counted, odd entries kept: 8x faster at a million
+        # rows than counting slot[counted], whose scattered gather dominates. The keys
+        # in uint16 made in place (slots are uint8): a quarter less time than intp ones.
+        keys = chart.slot.astype(np.uint16)
+        keys *= 2
+        keys += counted
+        counts = np.bincount(keys, minlength=2 * len(chart.labels))[1::2]
+        if kept is not None and np.array_equal(counts, kept[1]):
+            counts = kept[1]
+        self._counted[title] = (evaluated, counts)
+        return counts
+
+    def _rows_changed(self, earlier: Evaluated, later: Evaluated) -> np.ndarray:
+        if self._changed is None or self._changed[:2] != (earlier, later):
+            self._changed = (earlier, later, later.changed_since(earlier))
+        return self._changed[2]
+
+    def totals(self, title: str) -> np.ndarray:
+        chart = self.charts[title]
+        if chart.totals is None:
+            chart.totals = np.bincount(chart.slot, minlength=len(chart.labels))
+        return chart.totals
+
+    # --- the expression ------------------------------------------------------------
+
+    def expression_mask(self, source: str) -> np.ndarray:
+        """The sentences ``source`` holds for. Raises InputError naming the column
+        (1-based) and the problem."""
+        tree = _parse(source)
+        result = _Evaluator(self, source).visit(tree.body)
+        if not isinstance(result, np.ndarray) or result.dtype != bool:
+            raise _error(
+                source, tree.body, "this is a value, not a condition: compare it, as in words > 10"
+            )
+        return result
+
+
+def _parse(source: str) -> ast.Expression:
+    try:
+        return ast.parse(_python_words(source), mode="eval")
+    except SyntaxError as error:
+        at = error.offset or 0
+        if not 0 < at <= len(source.rstrip()):  # Python puts an early end at 0
+            raise InputError(
+                f"filter expression, column {len(source.rstrip()) + 1}: it "
+                "ends too early (a value or condition is missing)"
+            ) from None
+        hint = "; compare with ==" if re.search(r"(?<![=!<>])=(?!=)", source) else ""
+        raise InputError(f"filter expression, column {at}: {error.msg}{hint}") from None
+
+
+def _python_words(source: str) -> str:
+    """SQL's AND, OR, NOT and IN as Python's (the same length: columns stay right)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return source
+    out = list(source)
+    for token in tokens:
+        if token.type == tokenize.NAME and token.string in _SQL_WORDS and token.start[0] == 1:
+            start = token.start[1]
+            out[start : start + len(token.string)] = _SQL_WORDS[token.string]
+    return "".join(out)
+
+
+def _error(source: str, node: ast.AST, problem: str) -> InputError:
+    at = getattr(node, "col_offset", 0) + 1
+    end = getattr(node, "end_col_offset", at)
+    return InputError(f"filter expression, column {at} ({source[at - 1 : end]!r}): {problem}")
+
+
+_COMPARE = {
+    ast.Eq: np.equal,
+    ast.NotEq: np.not_equal,
+    ast.Lt: np.less,
+    ast.LtE: np.less_equal,
+    ast.Gt: np.greater,
+    ast.GtE: np.greater_equal,
+}
+_FLIPPED = {
+    ast.Lt: ast.Gt,
+    ast.LtE: ast.GtE,
+    ast.Gt: ast.Lt,
+    ast.GtE: ast.LtE,
+    ast.Eq: ast.Eq,
+    ast.NotEq: ast.NotEq,
+}
+
+
+class _Evaluator:
+    """Walks the whitelisted nodes; anything else is an error at its position."""
+
+    def __init__(self, table: FilterTable, source: str) -> None:
+        self.table, self.source = table, source
+
+    def visit(self, node: ast.AST) -> Any:
+        method = getattr(self, f"visit_{type(node).__name__}", None)
+        if method is None:
+            raise _error(
+                self.source,
+                node,
+                f"{_describe(node)} is not allowed; use "
+                'comparisons, and, or, not, in [...], numbers, "text" and '
+                "column names",
+            )
+        return method(node)
+
+    def condition(self, node: ast.AST) -> np.ndarray:
+        value = self.visit(node)
+        if not (isinstance(value, np.ndarray) and value.dtype == bool):
+            raise _error(
+                self.source,
+                node,
+                "a value where a condition is needed: compare it, as in words > 10",
+            )
+        return value
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> np.ndarray:
+        combine = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+        result = self.condition(node.values[0])
+        for value in node.values[1:]:
+            result = combine(result, self.condition(value))
+        return result
+
+    def visit_BinOp(self, node: ast.BinOp) -> np.ndarray:
+        # pandas's & and | (each side in brackets there, as here).
+        if isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+            combine = np.logical_and if isinstance(node.op, ast.BitAnd) else np.logical_or
+            return combine(self.condition(node.left), self.condition(node.right))
+        raise _error(self.source, node, "arithmetic is not allowed; compare a column with a value")
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        if isinstance(node.op, (ast.Not, ast.Invert)):
+            return ~self.condition(node.operand)
+        if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+            value = self.visit(node.operand)
+            if isinstance(value, float):
+                return -value
+        raise _error(self.source, node, "only a number may have a minus sign")
+
+    def visit_Constant(self, node: ast.Constant) -> Any:
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise _error(self.source, node, 'only numbers and "text" are values')
+        return float(value) if isinstance(value, (int, float)) else value
+
+    def visit_Name(self, node: ast.Name) -> Chart:
+        title = self.table.names.get(node.id) or self.table.names.get(node.id.lower())
+        if title is None:
+            names = ", ".join(sorted(self.table.names))
+            raise _error(self.source, node, f"no column is called {node.id}; the names are {names}")
+        return self.table.charts[title]
+
+    def visit_List(self, node: ast.List | ast.Tuple) -> list[Any]:
+        values = [self.visit(item) for item in node.elts]
+        if any(isinstance(v, (np.ndarray, Chart)) for v in values):
+            raise _error(self.source, node, "a list holds values only")
+        return values
+
+    visit_Tuple = visit_List
+
+    def visit_Compare(self, node: ast.Compare) -> np.ndarray:
+        parts, left_node = [], node.left
+        for op, right_node in zip(node.ops, node.comparators):
+            parts.append(self.compare(left_node, op, right_node))
+            left_node = right_node
+        return np.logical_and.reduce(parts)
+
+    def compare(self, left_node: ast.AST, op: ast.cmpop, right_node: ast.AST) -> np.ndarray:
+        left, right = self.visit(left_node), self.visit(right_node)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not isinstance(left, Chart) or not isinstance(right, list):
+                raise _error(
+                    self.source,
+                    right_node,
+                    "in needs a column on its left and a [list] on its right",
+                )
+            found = np.zeros(self.table.n, dtype=bool)
+            for value in right:
+                found |= self.equal(left, value, right_node)
+            return ~found if isinstance(op, ast.NotIn) else found
+        if isinstance(left, Chart) == isinstance(right, Chart):
+            raise _error(self.source, right_node, "compare a column with a value")
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            raise _error(self.source, right_node, "use == or != to compare")
+        if not isinstance(left, Chart):
+            left, right, op = right, left, _FLIPPED[type(op)]()
+        column = left.column
+        if isinstance(column, Categories):
+            if isinstance(op, (ast.Eq, ast.NotEq)):
+                equal = self.equal(left, right, right_node)
+                return equal if isinstance(op, ast.Eq) else ~equal
+            numbers = _name_numbers(column)
+            if numbers is None or isinstance(right, str):
+                raise _error(
+                    self.source,
+                    right_node,
+                    f"{left.title} has categories: compare it with == or !=",
+                )
+            values = numbers[column.codes]
+        elif isinstance(right, str):
+            raise _error(self.source, right_node, f"{left.title} holds numbers; {right!r} is text")
+        else:
+            values = column.values
+        with np.errstate(invalid="ignore"):
+            return _COMPARE[type(op)](values, right)
+
+    def equal(self, chart: Chart, value: Any, node: ast.AST) -> np.ndarray:
+        column = chart.column
+        if isinstance(column, Numbers):
+            if isinstance(value, str):
+                raise _error(self.source, node, f"{chart.title} holds numbers; {value!r} is text")
+            return column.values == value
+        text = value if isinstance(value, str) else _number(value)
+        if text == column.none:
+            return column.codes < 0
+        if text not in column.names:
+            shown = ", ".join(column.names[:TOP]) + (", …" if len(column.names) > TOP else "")
+            raise _error(self.source, node, f"{text!r} is not a value of {chart.title} ({shown})")
+        return np.asarray(column.codes == column.names.index(text))
+
+
+def _name_numbers(column: Categories) -> np.ndarray | None:
+    """Each category's name as a number, NaN last for none (codes of -1 read it); None
+    unless every name is one. Costra's seed groups "1" to "126" compare as numbers, as
+    its file's "seed group" numbers, which the groups replace, did."""
+    try:
+        return np.array([*map(float, column.names), np.nan])
+    except ValueError:
+        return None
+
+
+def _describe(node: ast.AST) -> str:
+    return {
+        "Call": "a function call",
+        "Attribute": "an attribute",
+        "Subscript": "indexing",
+        "Lambda": "a lambda",
+        "Dict": "a dictionary",
+        "Set": "a set",
+        "IfExp": "if/else",
+    }.get(type(node).__name__, type(node).__name__)
+
+
+_tables: weakref.WeakKeyDictionary[Any, tuple[tuple, FilterTable]] = weakref.WeakKeyDictionary()
+
+
+def state_columns(state: Any) -> list[Column]:
+    """The columns of an open corpus (a ``session.CorpusState``) as it is now: its
+    groups as edited, what the run shown found of this version (regions,
+    classification, faithfulness), what its annotation session edited or reviewed."""
+    corpus, exploration = state.corpus, state.exploration
+    current = exploration is not None and exploration.corpus.fingerprint == corpus.fingerprint
+    regions = state.regions
+    if regions is not None and len(regions.labels) != len(corpus):
+        regions = None
+    annotations = state.annotations
+    return sentence_columns(
+        corpus,
+        regions=regions,
+        classification=exploration.classification if current else None,
+        faithfulness=exploration.faithfulness if exploration is not None else None,
+        edits=annotations.edits if annotations is not None else (),
+    )
+
+
+_corpus_tables: weakref.WeakKeyDictionary[Any, FilterTable] = weakref.WeakKeyDictionary()
+
+
+def corpus_table(corpus: Any) -> FilterTable:
+    """The columns of ``corpus`` alone (:func:`sentence_columns`: its groups as they
+    are, words, what its pairs say, its metadata; no run's regions, classification or
+    faithfulness), kept while the corpus lives. An evaluation's ``where`` reads these,
+    so ``sentspace eval --where`` computes the mask the window did."""
+    table = _corpus_tables.get(corpus)
+    if table is None:
+        table = _corpus_tables[corpus] = FilterTable(sentence_columns(corpus), corpus.ids)
+    return table
+
+
+def passing(corpus: Any, expression: str) -> np.ndarray:
+    """Whether each sentence of ``corpus`` passes ``expression`` on its own columns
+    (:func:`corpus_table`), read-only. Raises InputError naming the column (1-based)
+    and the problem of a bad expression."""
+    mask = corpus_table(corpus).evaluate(Filter(expression=expression.strip())).mask
+    mask.flags.writeable = False
+    return mask
+
+
+def table_of(state: Any) -> FilterTable:
+    """:func:`state_columns` as a :class:`FilterTable`, kept on ``state`` until what
+    its columns read changes (an edit, a run, regions)."""
+    key = (
+        state.corpus.fingerprint,
+        id(state.exploration),
+        id(state.regions),
+        len(state.annotations.edits) if state.annotations is not None else 0,
+    )
+    kept = _tables.get(state)
+    if kept is None or kept[0] != key:
+        kept = _tables[state] = (key, FilterTable(state_columns(state), state.corpus.ids))
+    return kept[1]
+
+
+def usable(chosen: Filter, table: FilterTable) -> Filter:
+    """``chosen`` without conditions on columns ``table`` lacks (regions of an earlier
+    layout), so what remains still applies."""
+    kept = tuple(c for c in chosen.conditions if c.column in table.charts or isinstance(c, Kept))
+    return chosen if len(kept) == len(chosen.conditions) else replace(chosen, conditions=kept)
+
+
+#: Formats :func:`export_rows` writes, by file suffix.
+EXPORT_FORMATS = {".csv": "CSV", ".jsonl": "JSON lines"}
+
+
+def export_rows(path: str | Path, corpus: Any, columns: Sequence[Column], rows: np.ndarray) -> Path:
+    """Write the sentences ``rows`` (corpus order) to ``path``: id, text and every
+    column (categories by name, numbers as numbers, empty where a sentence has none),
+    as CSV or JSON lines by the suffix. Raises InputError for another suffix and for
+    a file that cannot be written."""
+
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in EXPORT_FORMATS:
+        raise InputError("name the export *.csv or *.jsonl", target)
+    rows = np.asarray(rows, dtype=np.int64)
+    header = ["id", "text", *(column.title for column in columns)]
+    cells = [[corpus.ids[k] for k in rows], [corpus.texts[k] for k in rows]]
+    for column in columns:
+        if isinstance(column, Categories):
+            names = np.array([*column.names, None], dtype=object)
+            cells.append(names[np.asarray(column.codes)[rows]].tolist())
+        elif isinstance(column, Numbers):
+            values = np.asarray(column.values, dtype=np.float64)[rows]
+            cells.append(
+                [
+                    None if np.isnan(v) else (int(v) if v.is_integer() else v)
+                    for v in values.tolist()
+                ]
+            )
+        else:
+            cells.append([column.values[k] for k in rows])
+    records = list(zip(*cells))
+    if suffix == ".csv":
+        text = csv_text(header, (["" if v is None else v for v in record] for record in records))
+    else:
+        text = "".join(
+            json.dumps(dict(zip(header, record)), ensure_ascii=False) + "\n" for record in records
+        )
+    try:
+        write_text_atomic(target, text)
+    except OSError as error:
+        raise InputError(f"cannot write the export: {error.strerror or error}", target) from None
+    return target
