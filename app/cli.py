@@ -66,7 +66,7 @@ from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import merge_into, read_journal
 from sentspace.app.base.commands import LAYOUT_PARAMETERS, Version, export_map_command, option_flag
 from sentspace.app.base.errors import InputError
-from sentspace.app.base.jobs import Progress, run_job
+from sentspace.app.base.jobs import run_job
 from sentspace.app.base.tables import json_text, write_json
 from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS, ColumnMapping, load_corpus
 from sentspace.app.corpora.model import Corpus
@@ -85,6 +85,13 @@ from sentspace.app.reproduce.report import (
     outside_notes,
     write_report,
 )
+from sentspace.app.services import (
+    PRECOMPUTED,
+    ProgressPrinter,
+    build_encoder,
+    format_table,
+    summary_table,
+)
 from sentspace.app.state.session import saved_review_lists
 from sentspace.app.workspace.batches import batch_journals, export_batches, gather, split_batches
 from sentspace.app.workspace.format import (
@@ -94,11 +101,9 @@ from sentspace.app.workspace.format import (
     load_workspace_corpus,
     run_workspace,
 )
-from sentspace.models import DEFAULT_ENCODER, ENCODERS, NeuralEncoder, make_encoder
+from sentspace.models import DEFAULT_ENCODER, ENCODERS, NeuralEncoder
 from sentspace.models.base import Encoder
-from sentspace.models.precomputed import Precomputed
 
-PRECOMPUTED = "precomputed:"
 ENCODER_HELP = (
     f"encoder: {', '.join(ENCODERS)}, FAMILY:FILE to train a family "
     "(word2vec, doc2vec-dbow, fastsent, dictrep-bow, sdae, skipthought...) on a "
@@ -106,48 +111,6 @@ ENCODER_HELP = (
     f"{PRECOMPUTED}PATH for embeddings computed elsewhere (.npy, .npz, "
     "vectors.tsv, .parquet, or a folder of shards)"
 )
-
-
-def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-    lines = [
-        "  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip()
-        for row in [header, *rows]
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-class ProgressPrinter:
-    """One self-overwriting progress line on stderr when it is a terminal."""
-
-    def __init__(self) -> None:
-        self.enabled = sys.stderr.isatty()
-
-    def __call__(self, progress: Progress) -> None:
-        if self.enabled:
-            print(
-                f"\r{progress.stage}: {progress.done}/{progress.total}\033[K",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
-
-    def clear(self) -> None:
-        if self.enabled:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)
-
-
-def build_encoder(spec: str, corpus: Corpus | None) -> Encoder:
-    """An encoder from its CLI spelling; precomputed embeddings are aligned to ``corpus``
-    (which they need)."""
-    if spec.startswith(PRECOMPUTED):
-        assert corpus is not None, "precomputed embeddings are read with their corpus"
-        return Precomputed(spec.removeprefix(PRECOMPUTED), corpus)
-    try:
-        return make_encoder(spec)
-    except ValueError as error:
-        raise InputError(str(error)) from None
 
 
 @contextlib.contextmanager
@@ -387,15 +350,6 @@ def evaluation_options(args: argparse.Namespace) -> dict[str, str]:
         flags = ", ".join(option_flag(name) for name in unknown)
         raise InputError(f"{args.evaluation} takes no {flags}")
     return given
-
-
-def summary_table(results, names: Sequence[str] | None = None) -> str:
-    """The results' ``summary()`` rows side by side, one column per result."""
-    names = names or [r.provenance.encoder_name for r in results]
-    summaries = [dict(r.summary()) for r in results]
-    labels = list(dict.fromkeys(label for summary in summaries for label in summary))
-    rows = [[label, *(summary.get(label, "") for summary in summaries)] for label in labels]
-    return format_table(["metric", *names], rows)
 
 
 def command_run(args: argparse.Namespace) -> int:

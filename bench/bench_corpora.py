@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sentspace.app.cli import format_table  # noqa: E402
+from sentspace.app.services import format_table  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"

@@ -39,7 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sentspace.app.cli import format_table  # noqa: E402
+from sentspace.app.services import format_table  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 SOURCES = (

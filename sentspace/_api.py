@@ -40,9 +40,9 @@ from sentspace.app.analysis.projection import project as iter_project
 from sentspace.app.analysis.results import html_table, score_cells
 from sentspace.app.base.errors import InputError
 from sentspace.app.base.jobs import Progress, run_job
-from sentspace.app.cli import PRECOMPUTED, ProgressPrinter, build_encoder, summary_table
 from sentspace.app.corpora import load_corpus as _load_spec
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.services import PRECOMPUTED, ProgressPrinter, build_encoder, summary_table
 from sentspace.app.workspace.show_data import write_show_data
 from sentspace.models import DEFAULT_ENCODER
 from sentspace.models.base import Embeddings, Encoder, TrainsOnFile, fitted_copy
