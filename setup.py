@@ -14,5 +14,6 @@ setup(
         ),
     ],
     package_dir={"sentspace": "sentspace", **{f"sentspace.{folder}": folder for folder in FOLDERS}},
-    package_data={"sentspace.resources": ["**/*"]},
+    # py.typed: the package ships its type hints (PEP 561), for users' type checkers.
+    package_data={"sentspace": ["py.typed"], "sentspace.resources": ["**/*"]},
 )

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,3 +46,15 @@ def test_only_the_qt_views_are_exempt_from_type_checking():
         for module in override["module"]
     ]
     assert exempt == ["sentspace.app.ui.*"]
+
+
+def test_the_wheel_ships_its_type_hints(tmp_path):
+    """Users' type checkers read sentspace's hints only from a package marked py.typed."""
+    done = _run(
+        "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), ".", timeout=600
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    [wheel] = tmp_path.glob("sentspace-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    assert {"sentspace/py.typed", "sentspace/_api.py", "sentspace/app/base/jobs.py"} <= names
