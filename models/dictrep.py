@@ -6,7 +6,7 @@ target space; ``dictrep-rnn`` reads the definition with an LSTM and maps its fin
 The loss is the cosine distance to the target, the bundled GloVe 6B 50d vector of the
 defined word (rows whose word has none are skipped and counted). The sentence vector is
 the mapped output, in GloVe's space. CaptionRep is the same network with image
-feature vectors as targets; its targets are always GloVe here (README: CaptionRep).
+feature vectors as targets; its targets are always GloVe here (docs/encoders.md: CaptionRep).
 
 Training rows are ``word<TAB>definition``: a two-column file, or a table with a header
 naming the ``word`` and ``definition`` columns among others (the shared

@@ -40,7 +40,7 @@ from sentspace.models.word2vec import read_text_lines
 OBJECTIVES = ("auto", "labels-then-scores", "both", "labels", "scores")
 #: What "auto" trains for a network trained from scratch (pair-bow, pair-rnn): the
 #: labels' pass then the scores', which gains on relatedness where "both" gained
-#: nothing and keeps the entailment a scores-only network loses (README, SICK).
+#: nothing and keeps the entailment a scores-only network loses (docs/encoders.md, SICK).
 AUTO_OBJECTIVE = "labels-then-scores"
 FILE_COLUMNS = ("sentence1", "sentence2", "label", "score")
 

@@ -25,7 +25,7 @@ from sentspace.app.reproduce.model import (
 DUC = "{duc}"
 #: The binary test's items (app.corpora.pyramid.ITEMS): the paper's example pairs read
 #: like SCU labels, yet labels alone give too few negatives for its 189,229 (none on the
-#: sample), so contributors and labels together; the README gives each reading's funnel.
+#: sample), so contributors and labels together; docs/reproductions.md gives each reading's funnel.
 ITEMS = "both"
 #: Where negatives come from (app.corpora.pyramid.NEGATIVES): across the pyramids of a
 #: year leaves 7.4% / 6.0% positives on DUC 2006 / 2007, the nearest reading to the

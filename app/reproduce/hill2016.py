@@ -272,7 +272,7 @@ T1 = {
 }
 T1_NOTE = (
     "a property of the paper's own trained model and hardware, not an evaluation; "
-    "sentspace's substitutes and their sizes and speeds are in the README's "
+    "sentspace's substitutes and their sizes and speeds are in docs/encoders.md's "
     "encoder table"
 )
 T2 = {

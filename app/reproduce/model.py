@@ -96,7 +96,7 @@ class Cell:
     Attributes
     ----------
     table, row, column : where the paper prints it (its own row and column names).
-    printed : the number exactly as printed (garbled OCR kept, see PAPER-TABLES.md).
+    printed : the number exactly as printed (garbled OCR kept, see docs/paper-tables.md).
     published : the number on sentspace's scale (a share in 0-1, a rank, a correlation);
         None when the printed text cannot be read as one.
     run : what re-computes it; None when nothing here can. A ``NEEDS`` row may still

@@ -20,7 +20,7 @@ from sentspace.models.bow import BagOfWords
 MSRP = "msrp-grouped"
 OPINOSIS = "{data}/white2015-paraphrase-grouped/opinosis_distribute"
 STATE_UNION = "{data}/state-union/sentences.txt"
-#: What the paper leaves unstated, filled by sentspace's defaults (PAPER-TABLES.md).
+#: What the paper leaves unstated, filled by sentspace's defaults (docs/paper-tables.md).
 DEFAULTS = (
     "SVM C not stated: sentspace's C=1.0; class weighting not stated: 'balanced'; "
     "one stratified 3-fold CV, seed 0 (repeats not stated)"
