@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sentspace.app.services import format_table  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
+from sentspace.app.services import format_table  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 TARGET_S = 1.0

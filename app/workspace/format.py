@@ -367,8 +367,6 @@ def current_name(name: str) -> str:
     return name
 
 
-
-
 def encode_state(value: Any) -> Any:
     """``value`` (a result dataclass, arrays, tuples, dicts...) as JSON-ready data that
     :func:`decode_state` turns back into an equal value. Arrays keep dtype and shape
