@@ -196,8 +196,8 @@ def stand_in_targets(
     captions: Sequence[str], images: np.ndarray, size: int, lowercase: bool, seed: int
 ) -> np.ndarray:
     """Each caption's stand-in target (module notes): the mean of the unit-length LSA
-    vectors of its image's other captions, float32 (n, size or fewer when the captions
-    have fewer words). TF-IDF and SVD are fitted on ``captions`` alone, in float64;
+    vectors of its image's other captions, float32 (n, size; fewer when there are
+    fewer captions or distinct words). TF-IDF and SVD are fitted on ``captions`` alone, in float64;
     the SVD's random start comes from ``seed``."""
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -205,9 +205,9 @@ def stand_in_targets(
     tfidf = TfidfVectorizer(
         token_pattern=TOKEN_PATTERN, lowercase=lowercase, dtype=np.float64
     ).fit_transform(captions)
-    size = min(size, tfidf.shape[1] - 1)
+    size = min(size, min(tfidf.shape) - 1)
     if size < 1:
-        raise ModelError("the training captions have too few distinct words for an LSA space")
+        raise ModelError("too few training captions or distinct words for an LSA space")
     lsa = TruncatedSVD(size, random_state=seed).fit_transform(tfidf)
     norms = np.linalg.norm(lsa, axis=1, keepdims=True)
     lsa /= np.where(norms > 0, norms, 1)
@@ -288,7 +288,7 @@ class CaptionRep(DictRepBOW):
         self.max_images = None if max_images is None else int(max_images)
         self.image_features: str | None = None
         #: The targets' dimension: the file's columns, else the stand-in's size (fewer
-        #: when the captions have fewer words; set once trained).
+        #: when there are fewer captions or distinct words; set once trained).
         self.target_size_ = self.stand_in_size
         if image_features is not None:
             path = Path(image_features).expanduser()

@@ -6,6 +6,7 @@ import os
 import numpy as np
 import pytest
 
+import sentspace
 from sentspace.app.corpora.multi30k import DATA_ENV, load_captions
 from sentspace.models import ModelError, load_trained, make_encoder
 from sentspace.models.captionrep import (
@@ -68,6 +69,7 @@ def test_beats_its_untrained_self_at_finding_an_images_other_captions(trained, v
 def test_the_stand_in_is_named_wherever_the_encoder_is(trained):
     assert trained.name == f"captionrep({STAND_IN}, max_images=2000, epochs=2)"
     assert make_encoder("captionrep").name == f"captionrep({STAND_IN})"
+    assert sentspace.encoder("captionrep-rnn").name == f"captionrep-rnn({STAND_IN})"
     assert "stand-in" in CaptionRep.title and "stand-in" in CaptionRepRNN.title
     assert "stand-in targets, no image features" in trained.training_report
     assert trained.training_scores["targets"].startswith("stand-in targets")
