@@ -442,7 +442,7 @@ class CaptionRep(DictRepBOW):
         corpus = load_captions(language=self.language, split=split)
         assert corpus.groups is not None, "a group per image"
         images = corpus.groups.group_index
-        scores = []
+        scores: list[float] = []
         for encoder in (self, self.untrained()):
             embeddings = yield from encoder.iter_encode(corpus.texts)
             scores += caption_retrieval(embeddings, images)
