@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sentspace.models.base import Embeddings, Encoder, ModelError, NotFittedError, TrainsOnFile
 from sentspace.models.bow import BagOfWords, TfIdf
+from sentspace.models.captionrep import CaptionRep, CaptionRepRNN
 from sentspace.models.dictrep import DictRepBOW, DictRepRNN
 from sentspace.models.doc2vec import Doc2VecDBOW, Doc2VecDM
 from sentspace.models.e5 import MultilingualE5
@@ -71,6 +72,8 @@ ENCODERS: dict[str, type[Encoder]] = {
         FastSentAE,
         DictRepBOW,
         DictRepRNN,
+        CaptionRep,
+        CaptionRepRNN,
         SequentialAutoencoder,
         DenoisingAutoencoder,
         DenoisingAutoencoderGlove,
@@ -97,9 +100,12 @@ MODEL_DIR_PREFIX = SentenceTransformerEncoder.path_prefix
 
 
 #: Trained families (PyTorch and gensim) that ``<family>:<file>`` trains on that file:
-#: their classes, each called with ``training_file=``.
+#: their classes, each called with ``training_file=`` (not CaptionRep, which always
+#: trains on Multi30K's captions).
 TRAINED_ON_FILE: dict[str, Callable[..., Encoder]] = {
-    name: cls for name, cls in ENCODERS.items() if issubclass(cls, TrainsOnFile)
+    name: cls
+    for name, cls in ENCODERS.items()
+    if issubclass(cls, TrainsOnFile) and "training_file" in inspect.signature(cls).parameters
 }
 
 
@@ -128,6 +134,12 @@ def make_encoder(spec: str) -> Encoder:
     family, colon, training_file = spec.partition(":")
     if colon and family in TRAINED_ON_FILE:
         return TRAINED_ON_FILE[family](training_file=training_file)
+    if colon and family in ENCODERS:
+        raise ModelError(
+            f"{family} trains on no file of yours ({family}:FILE is for "
+            f"{', '.join(TRAINED_ON_FILE)}); give parameters after "
+            f"'{PARAMS_MARK}': {family}{PARAMS_MARK}name=value"
+        )
     for prefix, cls in PATH_PREFIXES.items():
         if spec.startswith(prefix):
             path = Path(spec[len(prefix) :]).expanduser()

@@ -352,10 +352,32 @@ _GUIDES: dict[str, Guide] = {
         "(word, definition) rows: <i>Train on</i> a tab-separated file with those two "
         "columns, or a table whose header names <code>word</code> and "
         "<code>definition</code> (WordNet's definitions), or "
-        "<code>--encoder dictrep-bow:FILE</code>. Captions work the same way (CaptionRep).",
+        "<code>--encoder dictrep-bow:FILE</code>. CaptionRep (captionrep) is the same network "
+        "trained on Multi30K's captions.",
         "Rows whose word has no GloVe vector (multi-word entries) are skipped; STS "
         "OnWN pairs are WordNet glosses, so exclude them from training before evaluating "
         "on them.",
+    ),
+    "captionrep": Guide(
+        "Encoder: CaptionRep (captionrep, captionrep-rnn)",
+        "Does a network trained to map each caption of an image onto that image's vector "
+        "place sentences by what they describe (Hill et al. 2016)?",
+        "DictRep's network (a mean of learned word embeddings, or an LSTM, mapped "
+        "linearly) is trained with a cosine loss to map each of the five Multi30K "
+        "descriptions of a Flickr30k image onto the image's vector: a row of your "
+        "<code>captionrep?image_features=FILE.npy</code>, or without one a "
+        "<b>stand-in</b> named in its name and results: the mean LSA vector (TF-IDF, "
+        "truncated SVD) of the image's other four captions. It never trains on the "
+        "corpus it encodes.",
+        "Training ends with caption retrieval on Multi30K val (images never trained "
+        "on): each caption looks for its image's other captions among all 5,070, as "
+        "MRR and recall at 1 and 5, beside the untrained network.",
+        "Multi30K task 2 (shared data). Image features: a .npy array of shape "
+        "(29,000, D), row i the image on line i of "
+        "<code>task2/image_splits/train_images.txt</code>.",
+        "The stand-in knows only what the other describers wrote, not the image: its "
+        "results are a caption-to-caption objective, not the paper's CaptionRep, and "
+        "caption retrieval rewards it by construction.",
     ),
     "sdae": Guide(
         "Encoder: sequential (denoising) autoencoders (sae, sdae, sdae-embs)",
