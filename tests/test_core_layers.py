@@ -18,7 +18,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("annotations", ("sentspace.app.annotations",)),
     ("analysis", ("sentspace.app.analysis",)),
     ("state", ("sentspace.app.state",)),
-    ("persistence", ("sentspace.app.workspace.format",)),
+    ("persistence", ("sentspace.app.workspace",)),
     ("exporters", ("sentspace.app.exporters",)),
     ("services", ("sentspace.app.services",)),
     (
