@@ -403,7 +403,14 @@ def run_reproduction(
     ]
     counts = yield from _counts(paper, corpora, data, options)
     yield Progress(f"{paper.name}: testing the findings", 0, 1)
-    evidence = _Evidence(rows, results, seed)
+    evidence = _Evidence(
+        rows,
+        results,
+        seed,
+        lambda table: reproduce_command(
+            paper.name, FULL, seed, table, data=data, options=tuple(options.items())
+        ),
+    )
     findings = tuple(FindingCheck(f.claim, f.decide(evidence)) for f in paper.findings)
     return Report(
         paper=paper,
@@ -424,10 +431,26 @@ class _Evidence:
     """:class:`~sentspace.app.reproduce.findings.Evidence` over a run's rows: tests
     between two cells' results, each made once."""
 
-    def __init__(self, rows: Sequence[Row], results: dict[Run, Result], seed: int):
+    def __init__(
+        self,
+        rows: Sequence[Row],
+        results: dict[Run, Result],
+        seed: int,
+        full_command: Callable[[str], str],
+    ):
         self._rows = {(r.cell.table, r.cell.row, r.cell.column): r for r in rows}
         self._results, self._seed = results, seed
+        self._full_command = full_command
         self._tests: dict[tuple, statistics.PairedTest | None] = {}
+
+    def missing(self, table: str, row: str, column: str) -> str:
+        found = self._rows.get((table, row, column))
+        if found is None or found.skipped in ("outside --quick", "not re-run"):
+            why = found.skipped if found is not None else f"{table} not selected"
+            return f"{why}: {self._full_command(table)}"
+        if found.error:
+            return f"failed: {found.error}; {found.command}"
+        return found.status
 
     def value(self, table: str, row: str, column: str) -> float | None:
         found = self._rows.get((table, row, column))
