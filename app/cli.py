@@ -1344,7 +1344,7 @@ def build_parser() -> argparse.ArgumentParser:
         "reproduce",
         help="re-run a paper's published tables beside its numbers",
         description="Each published cell re-run with sentspace (same setting, a named "
-        "substitute, or what a user must supply), with its 95%% interval, the difference "
+        "substitute, or what a user must supply), with its 95% interval, the difference "
         "and the sentspace eval command; the paper's counts and main claims checked. "
         "Writes PAPER.md, PAPER.html and PAPER.json.",
     )

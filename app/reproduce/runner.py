@@ -64,42 +64,31 @@ EXTRACTORS: dict[str, Callable[[Result], tuple[float, tuple[float, float] | None
 }
 
 
-def _bootstrap_mean(values: np.ndarray, seed: int) -> tuple[float, float]:
-    return statistics.bootstrap_ci(
-        statistics.mean, np.asarray(values, dtype=float), n_resamples=RESAMPLES, seed=seed
+def _bootstrap_share(
+    outcomes: np.ndarray, seed: int, strata: np.ndarray | None = None
+) -> tuple[float, float]:
+    return statistics.percentile_interval(
+        statistics.share_bootstrap_distribution(outcomes, strata, n_resamples=RESAMPLES, seed=seed)
     )
 
 
 def _interval(result: Any, metric: str, seed: int) -> tuple[float, float] | None:
     """A 95% bootstrap interval over the result's items for metrics that are a mean of
-    per-item outcomes but whose result reports no interval."""
+    per-item outcomes but whose result reports no interval (0/1 outcomes drawn as
+    binomials: :func:`~sentspace.app.evaluations.statistics.share_bootstrap_distribution`)."""
     if result.evaluation == "pyramid" and metric == "ranking success rate":
-        return _bootstrap_mean(result.ranking.rank == 1, seed)
+        return _bootstrap_share(result.ranking.rank == 1, seed)
     if result.evaluation == "pyramid" and metric == "ranking MRR":
-        return _bootstrap_mean(1.0 / result.ranking.rank, seed)
+        return statistics.bootstrap_ci(
+            statistics.mean, 1.0 / result.ranking.rank, n_resamples=RESAMPLES, seed=seed
+        )
     if result.evaluation == "costra" and metric in result.class_names:
         index = result.class_names.index(metric)
-        return _bootstrap_mean(result.passed[result.comparisons.class_index == index], seed)
+        return _bootstrap_share(result.passed[result.comparisons.class_index == index], seed)
     if result.evaluation == "costra" and metric == "mean":
-        return statistics.bootstrap_ci(
-            _class_mean(result.comparisons.class_index),
-            result.passed.astype(float),
-            n_resamples=RESAMPLES,
-            seed=seed,
-        )
+        # Each class resampled on its own: Costra fixes how many comparisons each has.
+        return _bootstrap_share(result.passed, seed, result.comparisons.class_index)
     return None
-
-
-def _class_mean(class_index: np.ndarray) -> statistics.Metric:
-    """Costra's average: the mean over classes of each class's share passed (unrounded,
-    where the reference evaluator rounds each class to 3 decimals)."""
-    one_hot = np.eye(int(class_index.max()) + 1)[class_index]  # (n, classes)
-
-    def metric(values, gold, weights):
-        w = weights if weights is not None else np.ones((1, len(values)))
-        return ((w * values) @ one_hot / (w @ one_hot)).mean(axis=1)
-
-    return metric
 
 
 def measure(

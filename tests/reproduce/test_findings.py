@@ -1,11 +1,13 @@
 """The rule every paper's findings share: a claim about "best", "every" or "all" is
 decided only on every row it names, quick or --full alike."""
 
+import numpy as np
 import pytest
+from scipy import stats
 
 from sentspace.app.commands import reproduce_command
 from sentspace.app.reproduce import costra, white2015
-from sentspace.app.reproduce.findings import NOT_DECIDED, SUPPORTED
+from sentspace.app.reproduce.findings import NOT_DECIDED, SUPPORTED, independent_test
 from sentspace.app.reproduce.runner import Row, _Evidence
 
 M, O = white2015.M, white2015.O  # noqa: E741 (the paper's M and O)
@@ -106,3 +108,26 @@ def test_costra_every_encoder_means_every_encoder_run():
         assert decision.verdict == NOT_DECIDED
         assert decision.evidence.startswith("not re-run: SentBERT - mean (outside --quick: ")
         assert "sentspace reproduce costra table1 --full" in decision.evidence
+
+
+def test_two_samples_of_0_1_outcomes_are_tested_exactly():
+    """Fisher's exact test is the two-sample permutation test of 0/1 outcomes over every
+    permutation: it agrees with scipy's sampled permutation test, in milliseconds."""
+    rng = np.random.default_rng(0)
+    a, b = (rng.random(300) < 0.30).astype(float), (rng.random(500) < 0.22).astype(float)
+    exact = independent_test(a, b)
+    sampled = stats.permutation_test(
+        (a, b),
+        lambda x, y, axis: np.mean(x, axis=axis) - np.mean(y, axis=axis),
+        permutation_type="independent",
+        n_resamples=20_000,
+        vectorized=True,
+        random_state=0,
+    )
+    assert exact.method.startswith("Fisher's exact")
+    assert exact.p_value == pytest.approx(sampled.pvalue, abs=0.006)
+    assert exact.difference == pytest.approx(a.mean() - b.mean())
+    low, high = exact.difference_ci
+    assert low < exact.difference < high and high - low == pytest.approx(0.125, abs=0.02)
+    # Values that are not 0/1 keep the sampled permutation test.
+    assert independent_test(a * 0.5 + 0.25, b).method.startswith("two-sample permutation")
