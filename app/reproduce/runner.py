@@ -137,7 +137,7 @@ class Row:
         :data:`OUTSIDE`, :data:`NOT_COMPARABLE`); None when there is no pair of numbers."""
         if self.value is None or self.cell.published is None:
             return None
-        if self.mark != SAME:
+        if self.mark != SAME or self.cell.incomparable:
             return NOT_COMPARABLE
         covered = self.ci is not None and self.ci[0] <= self.cell.published <= self.ci[1]
         difference = self.value - self.cell.published
@@ -150,7 +150,7 @@ class Row:
         if reach is None:
             return ""
         if reach == NOT_COMPARABLE:
-            return f"{reach} ({self.mark})"
+            return f"{reach} ({self.cell.incomparable if self.mark == SAME else self.mark})"
         if reach == OUTSIDE:
             return f"{reach}: {self.cell.outside or 'no cause recorded'}"
         how = (
