@@ -96,6 +96,9 @@ class TranslationScore:
         sacrebleu's signature of the BLEU (tokeniser, case, version): what makes it
         comparable with a published BLEU. Empty in a model saved before it, whose BLEU
         was on the model's own tokens.
+    chrf_signature : str
+        sacrebleu's signature of the chrF (character and word n-gram orders, case:
+        ``lc`` when the model lowercases, as the BLEU); empty in a model saved before it.
     """
 
     held_out: str
@@ -107,15 +110,27 @@ class TranslationScore:
     chrf: float | None = None
     copy_chrf: float | None = None
     bleu_signature: str = ""
+    chrf_signature: str = ""
 
     def message(self) -> str:
-        chrf = "" if self.chrf is None else f", chrF {self.chrf:.1f} (copying {self.copy_chrf:.1f})"
+        """The scores as printed, each with its sacrebleu signature where it has one."""
+        chrf = (
+            ""
+            if self.chrf is None
+            else f", chrF {self.chrf:.1f} (copying {self.copy_chrf:.1f}"
+            f"{_signed(self.chrf_signature)})"
+        )
         return (
             f"translates {self.held_out} ({self.n_pairs:,} pairs): BLEU "
-            f"{self.bleu:.1f} (copying the source {self.copy_bleu:.1f}){chrf}, "
+            f"{self.bleu:.1f} (copying the source {self.copy_bleu:.1f}"
+            f"{_signed(self.bleu_signature)}){chrf}, "
             f"next-word accuracy {self.accuracy:.1%} (copying "
             f"{self.copy_accuracy:.1%})"
         )
+
+
+def _signed(signature: str) -> str:
+    return f"; sacrebleu {signature}" if signature else ""
 
 
 def _languages(pair: str) -> tuple[str, str]:
@@ -606,7 +621,7 @@ class NMT(NeuralEncoder):
 
         # As MT papers score: sacrebleu's own tokeniser (13a) on detokenised output
         # against the references as written; case-insensitive when the model lowercases
-        # (its signature says case:lc), since it cannot restore case.
+        # (both signatures say case:lc), since it cannot restore case.
         bleu, chrf = BLEU(lowercase=self.lowercase), CHRF(lowercase=self.lowercase)
         translations = detokenize(hypotheses, self.pair)
         references_as_written = [list(targets)]
@@ -625,6 +640,7 @@ class NMT(NeuralEncoder):
             accuracy=correct / max(n_words, 1),
             copy_accuracy=copied / max(n_words, 1),
             bleu_signature=str(bleu.get_signature()),
+            chrf_signature=str(chrf.get_signature()),
             **scores,
         )
 

@@ -411,3 +411,5 @@ def test_every_command_prints_its_help(capsys):
     assert len(every) > 10
     for parser in every:
         assert parser.format_help().startswith("usage:"), parser.prog
+        # A description is printed as written: "95%%" would show doubled.
+        assert "%%" not in parser.format_help(), parser.prog

@@ -87,7 +87,7 @@ def add_reproduce(commands: Subcommands) -> None:
         "reproduce",
         help="re-run a paper's published tables beside its numbers",
         description="Each published cell re-run with sentspace (same setting, a named "
-        "substitute, or what a user must supply), with its 95%% interval, the difference "
+        "substitute, or what a user must supply), with its 95% interval, the difference "
         "and the sentspace eval command; the paper's counts and main claims checked. "
         "Writes PAPER.md, PAPER.html and PAPER.json.",
     )

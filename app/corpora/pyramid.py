@@ -202,6 +202,26 @@ def _parse(path: Path) -> tuple[str, str | None, list[_Scu]]:
     return "\n".join(lines), (regex[0] if regex else None), scus
 
 
+def _check_uids(path: Path, scus: list[_Scu]) -> None:
+    seen: set[str] = set()
+    for scu in scus:
+        if scu.uid in seen:
+            raise CorpusError(f"SCU uid {scu.uid!r} is used twice", path, scu.contributors[0].line)
+        seen.add(scu.uid)
+
+
+def _part_problem(start: int, end: int, n_characters: int) -> str:
+    """What is wrong with a part's offsets into a text of ``n_characters``; "" if nothing."""
+    if start > end:
+        return f"<part> start {start} lies after its end {end}; the part is skipped"
+    if start < 0 or end > n_characters:
+        return (
+            f"<part> offsets {start}-{end} lie outside the text ({n_characters} "
+            "characters); the part is skipped"
+        )
+    return ""
+
+
 def _summary_starts(text: str, regex: str | None) -> tuple[list[int], list[str]]:
     """Start offsets and names of the model summaries the header regex finds."""
     if regex is None:
@@ -232,9 +252,12 @@ def load_pyramid(path: str | Path, name: str | None = None) -> Corpus:
     Raises
     ------
     CorpusError
-        No ``.pyr`` file, malformed XML (with its line), a missing attribute, a
-        non-integer offset, an offset outside the text, a contributor without parts or
-        an SCU without contributors, duplicate SCU uids.
+        No ``.pyr`` file; for a single file, malformed XML (with its line), a missing
+        attribute, a non-integer offset, a contributor without parts or an SCU without
+        contributors, duplicate SCU uids. In a folder such a file is skipped and the
+        others load, unless none does. A part whose offsets are malformed (start after
+        end, outside the text) is skipped wherever it is; ``Corpus.warnings`` names each
+        skipped part and file (file, line, problem) and counts them.
     """
     path = Path(path)
     if path.is_dir():
@@ -254,30 +277,36 @@ def load_pyramid(path: str | Path, name: str | None = None) -> Corpus:
     member_group: list[int] = []
     group_names: list[str] = []
     mismatched = 0
+    loaded: list[Path] = []
+    skipped_files: list[str] = []
+    skipped_parts: list[tuple[Path, str]] = []
     for file in files:
-        text, regex, scus = _parse(file)
+        try:
+            text, regex, scus = _parse(file)
+            _check_uids(file, scus)
+        except CorpusError as error:
+            if len(files) == 1:
+                raise
+            # One bad file of a folder leaves the others to load; the warnings say which.
+            skipped_files.append(str(error))
+            continue
+        loaded.append(file)
         starts, summaries = _summary_starts(text, regex)
         sentence_of_text: dict[str, int] = {}
-        seen_uids: set[str] = set()
         for scu in scus:
-            if scu.uid in seen_uids:
-                raise CorpusError(
-                    f"SCU uid {scu.uid!r} is used twice", file, scu.contributors[0].line
-                )
-            seen_uids.add(scu.uid)
             group = len(group_names)
             group_names.append(f"{file.stem}/{scu.uid}")
             for number, contributor in enumerate(scu.contributors, start=1):
-                parts = sorted(contributor.parts, key=lambda part: part[1])
-                for label, start, end, line in parts:
-                    if not 0 <= start <= end <= len(text):
-                        raise CorpusError(
-                            f"<part> offsets {start}-{end} lie outside the "
-                            f"text ({len(text)} characters)",
-                            file,
-                            line,
-                        )
+                parts = []
+                for label, start, end, line in sorted(contributor.parts, key=lambda p: p[1]):
+                    problem = _part_problem(start, end, len(text))
+                    if problem:
+                        skipped_parts.append((file, str(CorpusError(problem, file, line))))
+                        continue
+                    parts.append((label, start, end, line))
                     mismatched += " ".join(text[start:end].split()) != " ".join(label.split())
+                if not parts:
+                    continue
                 sentence = " ".join(" ".join(label for label, *_ in parts).split())
                 if sentence not in sentence_of_text:
                     sentence_of_text[sentence] = len(texts)
@@ -293,11 +322,38 @@ def load_pyramid(path: str | Path, name: str | None = None) -> Corpus:
                     memberships.add(membership)
                     member_sentence.append(membership[0])
                     member_group.append(group)
+            if not member_group or member_group[-1] != group:  # every part skipped
+                group_names.pop()
+    if not loaded:
+        raise CorpusError(
+            f"none of the {len(files)} {SUFFIX} files loads; the first: {skipped_files[0]}", path
+        )
+    if not texts:
+        raise CorpusError("no <part> lies inside its text", path)
 
     warnings = (
-        (f"{mismatched} <part> labels differ from the text at their offsets; the labels are used",)
-        if mismatched
-        else ()
+        *(
+            (
+                f"skipped {len(skipped_parts)} malformed <part>s in "
+                f"{len({file for file, _ in skipped_parts})} of {len(loaded)} files: "
+                + "; ".join(problem for _, problem in skipped_parts),
+            )
+            if skipped_parts
+            else ()
+        ),
+        *(
+            (f"skipped {len(skipped_files)} of {len(files)} files: " + "; ".join(skipped_files),)
+            if skipped_files
+            else ()
+        ),
+        *(
+            (
+                f"{mismatched} <part> labels differ from the text at their offsets; "
+                "the labels are used",
+            )
+            if mismatched
+            else ()
+        ),
     )
     corpus = Corpus(
         name=name or (path.name if path.is_dir() else path.stem),
@@ -311,7 +367,7 @@ def load_pyramid(path: str | Path, name: str | None = None) -> Corpus:
             names=tuple(group_names),
         ),
         metadata={column: tuple(values) for column, values in columns.items()},
-        sources=tuple(str(file) for file in files),
+        sources=tuple(str(file) for file in loaded),
         warnings=warnings,
     )
     return replace(corpus, pairs=pyramid_tests(corpus).pairs)

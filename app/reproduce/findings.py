@@ -7,7 +7,9 @@ wording on the paper's own numbers.
 A verdict is *supported* (every comparison goes the claimed way at p < :data:`ALPHA`),
 *not supported* (one goes the other way at p < :data:`ALPHA`), *no difference at this
 size* (otherwise: the data cannot tell the two apart) or *not decided* (a number it
-needs was not re-run). A comparison without per-item outcomes (no test for the
+needs was not re-run). A claim about "best", "every" or "all" is decided only on every
+row it names, quick or ``--full`` alike: until then it is not decided and names the rows
+not re-run with what runs them. A comparison without per-item outcomes (no test for the
 evaluation) is decided on the two values and says so.
 """
 
@@ -44,6 +46,11 @@ class Evidence(Protocol):
     def test(self, a: Key, b: Key) -> statistics.PairedTest | None: ...
 
     def interval(self, table: str, row: str, column: str) -> tuple[float, float] | None: ...
+
+    def missing(self, table: str, row: str, column: str) -> str:
+        """Why a cell has no value and what gives it one ("outside --quick: run
+        `sentspace reproduce ... --full`", "needs: ...")."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,22 @@ def _on_paper(evidence: Evidence, pairs: Sequence[tuple[Key, Key]]) -> tuple[str
     )
 
 
+def _not_decided(evidence: Evidence, keys: Sequence[Key]) -> str:
+    """ "not re-run: " and the cells without a value, grouped by why and by what runs
+    them; "" when every cell has one."""
+    why: dict[str, list[str]] = {}
+    for key in dict.fromkeys(keys):
+        if evidence.value(*key) is None:
+            names = why.setdefault(evidence.missing(*key), [])
+            if key[1] not in names:
+                names.append(key[1])
+    return (
+        "not re-run: " + "; ".join(f"{', '.join(rows)} ({reason})" for reason, rows in why.items())
+        if why
+        else ""
+    )
+
+
 def compare_all(
     evidence: Evidence,
     comparison: str,
@@ -148,22 +171,16 @@ def compare_all(
     """Every ``a`` above its ``b``, each pair tested; the paper checked on ``paper_pairs``
     (default: the same pairs)."""
     paper, holds = _on_paper(evidence, pairs if paper_pairs is None else paper_pairs)
-    tests, missing = [], []
-    for a, b in pairs:
-        outcome = _tested(evidence, a, b)
-        if outcome is None:
-            missing += [_name(k) for k in (a, b) if evidence.value(*k) is None]
-        else:
-            tests.append(outcome)
-    if missing or not tests:
+    not_run = _not_decided(evidence, [key for pair in pairs for key in pair])
+    if not_run or not pairs:
         return Decision(
             NOT_DECIDED,
             comparison,
-            f"not re-run: {', '.join(dict.fromkeys(missing)) or 'nothing'} (run "
-            "with --full, or see the rows' marks)",
+            not_run or "nothing to compare",
             paper=paper,
             paper_holds=holds,
         )
+    tests = [outcome for a, b in pairs if (outcome := _tested(evidence, a, b)) is not None]
     verdict, p, effect = _verdict(tests)
     return Decision(
         verdict, comparison, "; ".join(text for *_, text in tests), p, effect, paper, holds
@@ -185,41 +202,19 @@ def beats(
 def best_of(
     evidence: Evidence, table: str, column: str, best: str, rows: Sequence[str]
 ) -> Decision:
-    """``best`` above each of the other ``rows`` re-run (those not re-run are named)."""
-    others = [r for r in rows if r != best and evidence.value(table, r, column) is not None]
-    if evidence.value(table, best, column) is None or not others:
-        return beats(evidence, table, column, (best,), [r for r in rows if r != best])
-    decision = beats(evidence, table, column, (best,), others)
-    not_run = [r for r in rows if r != best and r not in others]
-    paper, paper_holds = _on_paper(
-        evidence, [((table, best, column), (table, r, column)) for r in rows if r != best]
-    )
-    return replace(
-        decision,
-        comparison=decision.comparison
-        + (f" (not re-run: {', '.join(not_run)})" if not_run else ""),
-        paper=paper,
-        paper_holds=paper_holds,
-    )
+    """``best`` above each of the other ``rows``: decided only when every one was re-run
+    (else not decided, naming those that were not and what runs them)."""
+    return beats(evidence, table, column, (best,), [r for r in rows if r != best])
 
 
 def every_lower(
     evidence: Evidence, table: str, rows: Sequence[str], lower: str, higher: str
 ) -> Decision:
-    """For every row re-run in both columns, ``higher`` above ``lower`` (different items:
-    a two-sample test per row)."""
-    both = [
-        r
-        for r in rows
-        if evidence.value(table, r, lower) is not None
-        and evidence.value(table, r, higher) is not None
-    ]
-    pairs = [((table, r, higher), (table, r, lower)) for r in (both or rows)]
+    """For every one of ``rows``, ``higher`` above ``lower`` (different items: a
+    two-sample test per row); not decided until every row was re-run in both columns."""
+    pairs = [((table, r, higher), (table, r, lower)) for r in rows]
     return compare_all(
-        evidence,
-        f"per row, {higher} above {lower} (two-sample test)",
-        pairs,
-        [((table, r, higher), (table, r, lower)) for r in rows],
+        evidence, f"per row ({', '.join(rows)}), {higher} above {lower} (two-sample test)", pairs
     )
 
 
@@ -240,7 +235,7 @@ def within(evidence: Evidence, first: Key, second: Key, band: float) -> Decision
         return Decision(
             NOT_DECIDED,
             comparison,
-            "not re-run (run with --full, or see the rows' marks)",
+            _not_decided(evidence, (first, second)),
             paper=paper,
             paper_holds=holds,
         )
@@ -253,11 +248,20 @@ def within(evidence: Evidence, first: Key, second: Key, band: float) -> Decision
     return Decision(verdict, comparison, f"{text}; band {band}", _finite(p), gap, paper, holds)
 
 
-def all_below(evidence: Evidence, keys: Sequence[Key], bound: float) -> Decision:
-    """Every re-run value of ``keys`` below ``bound``: supported when every 95% interval
-    lies below it, not supported when one lies above; the paper's printed values checked
-    likewise."""
-    printed = {k: v for k in keys if (v := evidence.published(*k)) is not None}
+def all_below(
+    evidence: Evidence,
+    keys: Sequence[Key],
+    bound: float,
+    paper_keys: Sequence[Key] | None = None,
+) -> Decision:
+    """Every value of ``keys`` below ``bound``: supported when every 95% interval lies
+    below it, not supported when one lies above; not decided until every one was re-run.
+    The paper's printed values of ``paper_keys`` (default: ``keys``) are checked likewise."""
+    printed = {
+        k: v
+        for k in (keys if paper_keys is None else paper_keys)
+        if (v := evidence.published(*k)) is not None
+    }
     holds = all(v < bound for v in printed.values()) if printed else None
     paper = (
         ""
@@ -265,20 +269,16 @@ def all_below(evidence: Evidence, keys: Sequence[Key], bound: float) -> Decision
         else f"the paper's table {'holds it' if holds else 'fails the wording'}: highest "
         f"{max(printed.values()):.3f}"
     )
-    found = {k: v for k in keys if (v := evidence.value(*k)) is not None}
-    missing = [k[1] for k in keys if k not in found]
     comparison = (
-        f"{keys[0][2]} of each row re-run ({', '.join(k[1] for k in found) or 'none'})"
-        f" below {bound}, by its 95% interval"
+        f"{keys[0][2]} of each row ({', '.join(k[1] for k in keys)}) below {bound}, "
+        "by its 95% interval"
     )
-    if not found:
+    not_run = _not_decided(evidence, keys)
+    if not_run or not keys:
         return Decision(
-            NOT_DECIDED,
-            comparison,
-            "not re-run: " + ", ".join(missing),
-            paper=paper,
-            paper_holds=holds,
+            NOT_DECIDED, comparison, not_run or "no rows", paper=paper, paper_holds=holds
         )
+    found = {k: v for k in keys if (v := evidence.value(*k)) is not None}
     spans = {k: evidence.interval(*k) or (v, v) for k, v in found.items()}
     verdict = (
         NOT_SUPPORTED
@@ -288,14 +288,13 @@ def all_below(evidence: Evidence, keys: Sequence[Key], bound: float) -> Decision
         else NO_DIFFERENCE
     )
     top = max(found, key=found.__getitem__)
-    not_run = f"; not re-run: {', '.join(missing)}" if missing else ""
     return Decision(
         verdict,
         comparison,
         "; ".join(
             f"{k[1]} {v:.4g} [{spans[k][0]:.4f}, {spans[k][1]:.4f}]" for k, v in found.items()
         )
-        + f" (bound {bound}){not_run}",
+        + f" (bound {bound})",
         effect=found[top] - bound,
         paper=paper,
         paper_holds=holds,
@@ -310,46 +309,66 @@ def lowest_class(
     others: Sequence[str],
     paper_rows: Sequence[str],
 ) -> Decision:
-    """For each of ``rows`` re-run, ``lowest`` below each of ``others`` (two-sample tests
-    over the class's comparisons); the paper's numbers checked on ``paper_rows``."""
-    ran = [r for r in rows if evidence.value(table, r, lowest) is not None]
-    pairs = [((table, r, c), (table, r, lowest)) for r in (ran or rows) for c in others]
+    """For each of ``rows``, ``lowest`` below each of ``others`` (two-sample tests over
+    the class's comparisons), not decided until every row was re-run; the paper's
+    numbers checked on ``paper_rows``."""
     return compare_all(
         evidence,
-        f"{lowest} below every other class, per encoder of the paper re-run "
-        f"({', '.join(ran or rows)})",
-        pairs,
+        f"{lowest} below every other class, per encoder ({', '.join(rows)})",
+        [((table, r, c), (table, r, lowest)) for r in rows for c in others],
         [((table, r, c), (table, r, lowest)) for r in paper_rows for c in others],
     )
 
 
 def independent_test(a: np.ndarray, b: np.ndarray, *, seed: int = 0) -> statistics.PairedTest:
     """Two-sample permutation test of mean(a) - mean(b) on different items (scipy), with a
-    bootstrap interval of the difference (each sample resampled on its own)."""
+    bootstrap interval of the difference (each sample resampled on its own). For 0/1
+    outcomes the permutation test is exact: Fisher's test of the 2x2 table counts every
+    permutation (hypergeometric; two-sided as scipy's, twice the smaller tail), and each
+    mean's bootstrap is a binomial draw."""
     from scipy import stats  # noqa: PLC0415 (lazy: slow)
 
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    # Batches of permutations keep memory at ~2M cells (unbatched, Costra's 42,654
-    # comparisons took 10 GB).
-    outcome = stats.permutation_test(
-        (a, b),
-        lambda x, y, axis: np.mean(x, axis=axis) - np.mean(y, axis=axis),
-        permutation_type="independent",
-        n_resamples=PERMUTATIONS,
-        vectorized=True,
-        batch=max(1, 2_000_000 // (len(a) + len(b))),
-        random_state=seed,
-    )
-    resampled = statistics.bootstrap_distribution(
-        statistics.mean, a, seed=seed
-    ) - statistics.bootstrap_distribution(statistics.mean, b, seed=seed + 1)
+    if np.isin(a, (0, 1)).all() and np.isin(b, (0, 1)).all():
+        passed_a, passed_b = int(a.sum()), int(b.sum())
+        table = [[passed_a, len(a) - passed_a], [passed_b, len(b) - passed_b]]
+        method = "Fisher's exact (all permutations of the 0/1 outcomes)"
+        # Two-sided as scipy's permutation test: twice the smaller tail.
+        p_value = min(
+            1.0,
+            2
+            * min(
+                stats.fisher_exact(table, alternative=side).pvalue for side in ("less", "greater")
+            ),
+        )
+        resampled = statistics.share_bootstrap_distribution(
+            a, seed=seed
+        ) - statistics.share_bootstrap_distribution(b, seed=seed + 1)
+    else:
+        # Batches of permutations keep memory at ~2M cells (unbatched, Costra's 42,654
+        # comparisons took 10 GB).
+        method = f"two-sample permutation ({PERMUTATIONS} draws)"
+        p_value = float(
+            stats.permutation_test(
+                (a, b),
+                lambda x, y, axis: np.mean(x, axis=axis) - np.mean(y, axis=axis),
+                permutation_type="independent",
+                n_resamples=PERMUTATIONS,
+                vectorized=True,
+                batch=max(1, 2_000_000 // (len(a) + len(b))),
+                random_state=seed,
+            ).pvalue
+        )
+        resampled = statistics.bootstrap_distribution(
+            statistics.mean, a, seed=seed
+        ) - statistics.bootstrap_distribution(statistics.mean, b, seed=seed + 1)
     low, high = np.percentile(resampled, [2.5, 97.5])
     return statistics.PairedTest(
-        method=f"two-sample permutation ({PERMUTATIONS} draws)",
+        method=method,
         statistic_a=float(a.mean()),
         statistic_b=float(b.mean()),
         difference=float(a.mean() - b.mean()),
-        p_value=float(outcome.pvalue),
+        p_value=p_value,
         n_items=len(a) + len(b),
         difference_ci=(float(low), float(high)),
     )

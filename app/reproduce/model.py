@@ -114,6 +114,9 @@ class Cell:
         ``{duc}`` run); ``mark`` holds until then.
     outside : why a same-setting re-run lies outside the published value's reach, as
         found by trying (other dimensions, preprocessing); shown beside an outside mark.
+    incomparable : why no distance to the published value says anything even in the
+        same setting (the test's items cannot be the paper's); the reach is then "not
+        comparable" with this reason.
     """
 
     table: str
@@ -129,6 +132,7 @@ class Cell:
     computed: Callable[[], tuple[float, int]] | None = None
     with_data: str | None = None
     outside: str = ""
+    incomparable: str = ""
 
     def __post_init__(self) -> None:
         if self.mark not in MARKS or self.with_data not in (*MARKS, None):

@@ -12,7 +12,7 @@ from typing import Any
 from sentspace.app.base.atomic import write_text_atomic
 from sentspace.app.base.tables import write_json
 from sentspace.app.reproduce.findings import ALPHA, NO_DIFFERENCE
-from sentspace.app.reproduce.model import NOT_COMPARABLE, OUTSIDE, WITHIN
+from sentspace.app.reproduce.model import NOT_COMPARABLE, OUTSIDE, SAME, WITHIN
 from sentspace.app.reproduce.runner import Report, Row
 
 COLUMNS = ("row", "column", "published", "sentspace [95% CI]", "difference", "mark", "reach")
@@ -36,7 +36,7 @@ def cells(row: Row) -> list[str]:
     reach = row.reach or ""
     if reach == OUTSIDE and not row.cell.outside:
         reach += " (no cause recorded)"
-    elif reach == OUTSIDE:
+    elif reach == OUTSIDE or (reach == NOT_COMPARABLE and row.cell.incomparable):
         reach += " (see notes)"
     return [cell.row, cell.column, published, ours, _number(row.difference), row.mark, reach]
 
@@ -99,12 +99,15 @@ def finding_lines(report: Report) -> list[str]:
 
 
 def outside_notes(rows: Sequence[Row]) -> list[str]:
-    """Why each same-setting cell outside its published value's reach lies there."""
+    """Why each same-setting cell outside its published value's reach lies there, and why
+    one is not comparable although its setting is the paper's."""
     return [
         f"{r.cell.row} / {r.cell.column} outside ({_number(r.value)} vs "
         f"{r.cell.printed}): {r.cell.outside or 'no cause recorded'}"
-        for r in rows
         if r.reach == OUTSIDE
+        else f"{r.cell.row} / {r.cell.column} {r.reach_text}"
+        for r in rows
+        if r.reach == OUTSIDE or (r.reach == NOT_COMPARABLE and r.mark == SAME)
     ]
 
 
@@ -248,7 +251,14 @@ def to_html(report: Report) -> str:
             texts = cells(row)
             mark = row.mark.split()[0]
             note = "; ".join(
-                n for n in (row.cell.note, row.reach_text if row.reach == OUTSIDE else "") if n
+                n
+                for n in (
+                    row.cell.note,
+                    row.reach_text
+                    if row.reach == OUTSIDE or (row.reach == NOT_COMPARABLE and row.mark == SAME)
+                    else "",
+                )
+                if n
             )
             out.append(
                 "<tr>"

@@ -64,42 +64,31 @@ EXTRACTORS: dict[str, Callable[[Result], tuple[float, tuple[float, float] | None
 }
 
 
-def _bootstrap_mean(values: np.ndarray, seed: int) -> tuple[float, float]:
-    return statistics.bootstrap_ci(
-        statistics.mean, np.asarray(values, dtype=float), n_resamples=RESAMPLES, seed=seed
+def _bootstrap_share(
+    outcomes: np.ndarray, seed: int, strata: np.ndarray | None = None
+) -> tuple[float, float]:
+    return statistics.percentile_interval(
+        statistics.share_bootstrap_distribution(outcomes, strata, n_resamples=RESAMPLES, seed=seed)
     )
 
 
 def _interval(result: Any, metric: str, seed: int) -> tuple[float, float] | None:
     """A 95% bootstrap interval over the result's items for metrics that are a mean of
-    per-item outcomes but whose result reports no interval."""
+    per-item outcomes but whose result reports no interval (0/1 outcomes drawn as
+    binomials: :func:`~sentspace.app.analysis.evaluations.statistics.share_bootstrap_distribution`)."""
     if result.evaluation == "pyramid" and metric == "ranking success rate":
-        return _bootstrap_mean(result.ranking.rank == 1, seed)
+        return _bootstrap_share(result.ranking.rank == 1, seed)
     if result.evaluation == "pyramid" and metric == "ranking MRR":
-        return _bootstrap_mean(1.0 / result.ranking.rank, seed)
+        return statistics.bootstrap_ci(
+            statistics.mean, 1.0 / result.ranking.rank, n_resamples=RESAMPLES, seed=seed
+        )
     if result.evaluation == "costra" and metric in result.class_names:
         index = result.class_names.index(metric)
-        return _bootstrap_mean(result.passed[result.comparisons.class_index == index], seed)
+        return _bootstrap_share(result.passed[result.comparisons.class_index == index], seed)
     if result.evaluation == "costra" and metric == "mean":
-        return statistics.bootstrap_ci(
-            _class_mean(result.comparisons.class_index),
-            result.passed.astype(float),
-            n_resamples=RESAMPLES,
-            seed=seed,
-        )
+        # Each class resampled on its own: Costra fixes how many comparisons each has.
+        return _bootstrap_share(result.passed, seed, result.comparisons.class_index)
     return None
-
-
-def _class_mean(class_index: np.ndarray) -> statistics.Metric:
-    """Costra's average: the mean over classes of each class's share passed (unrounded,
-    where the reference evaluator rounds each class to 3 decimals)."""
-    one_hot = np.eye(int(class_index.max()) + 1)[class_index]  # (n, classes)
-
-    def metric(values, gold, weights):
-        w = weights if weights is not None else np.ones((1, len(values)))
-        return ((w * values) @ one_hot / (w @ one_hot)).mean(axis=1)
-
-    return metric
 
 
 def measure(
@@ -148,7 +137,7 @@ class Row:
         :data:`OUTSIDE`, :data:`NOT_COMPARABLE`); None when there is no pair of numbers."""
         if self.value is None or self.cell.published is None:
             return None
-        if self.mark != SAME:
+        if self.mark != SAME or self.cell.incomparable:
             return NOT_COMPARABLE
         covered = self.ci is not None and self.ci[0] <= self.cell.published <= self.ci[1]
         difference = self.value - self.cell.published
@@ -161,7 +150,7 @@ class Row:
         if reach is None:
             return ""
         if reach == NOT_COMPARABLE:
-            return f"{reach} ({self.mark})"
+            return f"{reach} ({self.cell.incomparable if self.mark == SAME else self.mark})"
         if reach == OUTSIDE:
             return f"{reach}: {self.cell.outside or 'no cause recorded'}"
         how = (
@@ -403,7 +392,14 @@ def run_reproduction(
     ]
     counts = yield from _counts(paper, corpora, data, options)
     yield Progress(f"{paper.name}: testing the findings", 0, 1)
-    evidence = _Evidence(rows, results, seed)
+    evidence = _Evidence(
+        rows,
+        results,
+        seed,
+        lambda table: reproduce_command(
+            paper.name, FULL, seed, table, data=data, options=tuple(options.items())
+        ),
+    )
     findings = tuple(FindingCheck(f.claim, f.decide(evidence)) for f in paper.findings)
     return Report(
         paper=paper,
@@ -424,10 +420,26 @@ class _Evidence:
     """:class:`~sentspace.app.reproduce.findings.Evidence` over a run's rows: tests
     between two cells' results, each made once."""
 
-    def __init__(self, rows: Sequence[Row], results: dict[Run, Result], seed: int):
+    def __init__(
+        self,
+        rows: Sequence[Row],
+        results: dict[Run, Result],
+        seed: int,
+        full_command: Callable[[str], str],
+    ):
         self._rows = {(r.cell.table, r.cell.row, r.cell.column): r for r in rows}
         self._results, self._seed = results, seed
+        self._full_command = full_command
         self._tests: dict[tuple, statistics.PairedTest | None] = {}
+
+    def missing(self, table: str, row: str, column: str) -> str:
+        found = self._rows.get((table, row, column))
+        if found is None or found.skipped in ("outside --quick", "not re-run"):
+            why = found.skipped if found is not None else f"{table} not selected"
+            return f"{why}: {self._full_command(table)}"
+        if found.error:
+            return f"failed: {found.error}; {found.command}"
+        return found.status
 
     def value(self, table: str, row: str, column: str) -> float | None:
         found = self._rows.get((table, row, column))

@@ -175,3 +175,63 @@ def test_binary_f1_interval_is_the_bootstrap_of_scikit_learns_f1(bow_result):
     f1 = next(s for s in bow_result.scores() if s.name == "binary F1")
     assert f1.ci == pytest.approx(tuple(np.percentile(reference, [2.5, 97.5])))
     assert f1.ci[0] < f1.value < f1.ci[1]
+
+
+#: Count vectors over 13 words, as D0601/65/2 has them: a 5-word question, an answer
+#: sharing 1 of its words (4 words in all) and a distractor sharing 3 (36 = 3 + 1 + 16
+#: + 16 squared counts): both at cos² = 1/20 exactly, yet float64 puts the answer's
+#: cosine one unit in the last place above the distractor's.
+QUESTION = [1, 1, 1, 1, 1] + [0] * 8
+ANSWER = [1, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0]
+DISTRACTOR = [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 4, 4]
+
+
+def d0601_like(pyramid, question, answer, distractor):
+    """Embeddings of the sample with the three count vectors at the given sentences,
+    every other sentence a distinct word of its own (cosine 0 to everything)."""
+    embeddings = np.zeros((len(pyramid), 13 + len(pyramid)))
+    embeddings[np.arange(len(pyramid)), 13 + np.arange(len(pyramid))] = 1
+    for sentence, counts in ((question, QUESTION), (answer, ANSWER), (distractor, DISTRACTOR)):
+        embeddings[sentence] = 0
+        embeddings[sentence, :13] = counts
+    return embeddings
+
+
+def test_equal_cosines_tie_in_the_ranking_against_the_answer(pyramid):
+    tests = run_job(run_pyramid(pyramid, BagOfWords())).tests
+    k = 0
+    q, a, d = int(tests.question[k]), int(tests.answer[k]), int(tests.distractors[k, 0])
+    result = evaluate_pyramid(pyramid, d0601_like(pyramid, q, a, d), tests=tests)
+    answer, distractor = result.ranking.answer_cosine[k], result.ranking.distractor_cosine[k, 0]
+    assert answer**2 == pytest.approx(1 / 20) and distractor**2 == pytest.approx(1 / 20)
+    assert answer > distractor  # float64's last bit: before, a success
+    assert result.ranking.rank[k] == 2
+
+
+def test_a_pair_tied_with_the_threshold_reaches_it(pyramid):
+    """The threshold is the tune pair's cosine (cos² = 1/20 by one sum); a test pair at
+    the same cosine by another sum, one unit in the last place below, is called a
+    paraphrase as the tune pair is."""
+    tune = evaluate_pyramid(pyramid, np.eye(len(pyramid))).binary.in_tune
+    pairs = pyramid.pairs
+    (t,) = np.flatnonzero(tune)
+    tested = next(
+        k
+        for k in np.flatnonzero(~tune)
+        if not {pairs.first[k], pairs.second[k]} & {pairs.first[t], pairs.second[t]}
+    )
+    embeddings = d0601_like(pyramid, pairs.first[t], pairs.second[t], pairs.second[tested])
+    embeddings[pairs.first[tested]] = embeddings[pairs.first[t]]
+    result = evaluate_pyramid(pyramid, embeddings)
+    cosine = result.binary.cosine
+    assert result.binary.threshold == cosine[t] > cosine[tested]
+    assert cosine[tested] ** 2 == pytest.approx(1 / 20)
+    assert result.binary.predicted[tested]
+
+
+def test_the_best_threshold_treats_equal_cosines_as_one():
+    """Tune cosines equal but for rounding are one run: no cut falls between them."""
+    tied = 1 / (2 * np.sqrt(5))
+    cosine = np.array([0.9, tied, np.nextafter(tied, 0), 0.1])
+    threshold, f1 = best_f1_threshold(cosine, np.array([1, 1, 0, 0]))
+    assert threshold == np.nextafter(tied, 0) and f1 == pytest.approx(2 * 2 / (3 + 2))

@@ -140,3 +140,24 @@ def test_cluster_bootstrap_resamples_whole_clusters():
     )["m"]
     assert by_cluster[1] - by_cluster[0] > 2.5 * (by_item[1] - by_item[0])
     assert by_cluster == pytest.approx(originals, abs=0.02)
+
+
+def test_a_share_drawn_as_binomials_is_the_item_bootstrap():
+    """0/1 outcomes resampled with replacement hold Binomial(n, share) successes: the
+    binomial draws give the item bootstrap's interval (to its own resampling noise), in
+    O(resamples) instead of O(resamples x items)."""
+    outcomes = np.random.default_rng(3).random(5000) < 0.12
+    drawn = S.share_bootstrap_distribution(outcomes, n_resamples=4000, seed=0)
+    items = S.bootstrap_distribution(S.mean, outcomes, n_resamples=4000, seed=0)
+    assert np.percentile(drawn, [2.5, 97.5]) == pytest.approx(
+        np.percentile(items, [2.5, 97.5]), abs=0.002
+    )
+    assert drawn.mean() == pytest.approx(outcomes.mean(), abs=5e-4)
+    again = S.share_bootstrap_distribution(outcomes, n_resamples=4000, seed=0)
+    assert np.array_equal(drawn, again)
+    # Strata resampled on their own: the mean of the strata's shares.
+    strata = np.arange(5000) % 3
+    per_class = S.share_bootstrap_distribution(outcomes, strata, n_resamples=4000, seed=0)
+    shares = [outcomes[strata == k].mean() for k in range(3)]
+    assert per_class.mean() == pytest.approx(np.mean(shares), abs=5e-4)
+    assert S.percentile_interval(per_class) == tuple(np.percentile(per_class, [2.5, 97.5]))

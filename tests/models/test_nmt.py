@@ -66,6 +66,10 @@ def test_learns_to_translate_beyond_copying_and_its_untrained_network(trained, m
     assert score.chrf == round(CHRF(lowercase=True).corpus_score(translations, [german]).score, 2)
     assert score.copy_bleu == round(BLEU(lowercase=True).corpus_score(english, [german]).score, 2)
     assert "tok:13a" in score.bleu_signature and "case:lc" in score.bleu_signature
+    assert "nc:6|nw:0" in score.chrf_signature and "case:lc" in score.chrf_signature
+    # Each printed with its signature, so neither reads as a case-sensitive score.
+    assert f"; sacrebleu {score.bleu_signature})" in score.message()
+    assert f"; sacrebleu {score.chrf_signature})" in score.message()
     # Copying English into German shares a few names and the full stop: BLEU 0.87, chrF
     # 17.5. Trained (35 s of CPU): BLEU 1.87, chrF 20.9, accuracy 30%; untrained: ~0.
     assert score.copy_bleu < 1.5 and score.bleu > 1.5 * score.copy_bleu
@@ -154,15 +158,28 @@ def test_specs_name_a_multi30k_pair_a_tsv_or_two_aligned_files(tmp_path, shared_
 
 
 def test_score_message():
-    score = TranslationScore("Multi30K val en-de", 1014, 20.5, 0.3, 0.45, 0.03, 48.2, 20.1)
+    score = TranslationScore(
+        "Multi30K val en-de",
+        1014,
+        20.5,
+        0.3,
+        0.45,
+        0.03,
+        48.2,
+        20.1,
+        "nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0",
+        "nrefs:1|case:lc|eff:yes|nc:6|nw:0|space:no|version:2.6.0",
+    )
     assert score.message() == (
-        "translates Multi30K val en-de (1,014 pairs): BLEU 20.5 "
-        "(copying the source 0.3), chrF 48.2 (copying 20.1), "
+        "translates Multi30K val en-de (1,014 pairs): BLEU 20.5 (copying the source 0.3; "
+        "sacrebleu nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0), chrF 48.2 "
+        "(copying 20.1; sacrebleu nrefs:1|case:lc|eff:yes|nc:6|nw:0|space:no|version:2.6.0), "
         "next-word accuracy 45.0% (copying 3.0%)"
     )
     # A model saved before chrF was kept still reads and says what it has.
     old = TranslationScore("Multi30K val en-de", 1014, 20.5, 0.3, 0.45, 0.03)
     assert "chrF" not in old.message() and old.bleu_signature == ""
+    assert "sacrebleu" not in old.message()
 
 
 def test_max_pairs_trains_on_the_first_pairs_and_the_cli_reports_the_translation(

@@ -77,6 +77,13 @@ def test_findings_are_paired_tests(report):
         assert decision.paper_holds is True
     ranking = report.findings[1].decision
     assert ranking.effect == 0 and ranking.p_value == 1
+    # Each names its stand-in and says it is decided on the pyramids given alone.
+    for finding in report.findings:
+        assert "decided on glove-mean 50-d, the stand-in for word2vec" in finding.claim
+        assert f"{baumel.W2V} above One-Hot" in finding.decision.comparison
+        assert "on the pyramids given alone (the paper pools DUC 2005-2007" in (
+            finding.decision.comparison
+        )
 
 
 def test_marks_follow_the_data_supplied(duc_folder, shared_data):
@@ -91,14 +98,23 @@ def test_marks_follow_the_data_supplied(duc_folder, shared_data):
     )
     assert row(on_duc, "table1", "One-Hot", BINARY).mark == SAME
     assert row(on_duc, "table1", "GloVe", SUCCESS).mark == SAME
-    assert row(on_duc, "table1", "word2vec-BOW (google-news)", BINARY).mark == SUBSTITUTE
+    assert row(on_duc, "table1", baumel.W2V, BINARY).mark == SUBSTITUTE
     one_hot = row(on_duc, "table1", "One-Hot", SUCCESS)
-    # Two copies of a 14-contributor sample are not DUC: outside, and nothing found why.
-    assert one_hot.reach == OUTSIDE and one_hot.reach_text == "outside: no cause recorded"
+    # Same setting, yet the distractors cannot be the paper's: not comparable, and why.
+    assert one_hot.reach == NOT_COMPARABLE
+    assert one_hot.reach_text.startswith(
+        "not comparable (the distractors cannot be the paper's: 'the 3 most similar' by a "
+        "measure it does not state"
+    )
+    binary = row(on_duc, "table1", "GloVe", BINARY)
+    assert binary.reach == NOT_COMPARABLE and "7.4% / 6.0% positives" in binary.reach_text
+    # No same-setting cell is left "outside" without a cause.
+    assert all(r.reach != OUTSIDE for r in on_duc.rows)
     assert one_hot.command.endswith("--items contributors --negatives within-pyramid")
     assert str(duc_folder) in one_hot.command
     counts = {c.what: c.ours for c in on_duc.counts}
     assert counts["positive pairs (DUC 2005-2007)"] == "12 (contributors, within-pyramid)"
+    assert counts["pyramid files read (DUC 2005-2007)"] == "2 files"
     assert counts["binary positive share, negatives across-pyramids"].startswith(
         "32.4% (12 of 37; items contributors)"
     )
@@ -127,7 +143,9 @@ def test_cli_takes_the_data_and_the_reading(duc_folder, tmp_path, capsys):
     )
     out = capsys.readouterr().out
     assert f"data: {duc_folder}" in out and "options: negatives no-overlap-filter" in out
-    assert "same setting  outside" in out and "NO DIFFERENCE AT THIS SIZE" in out
+    assert "same setting  not comparable (see notes)" in out
+    assert "One-Hot / Binary Test (F-measure) not comparable (the binary pairs" in out
+    assert "NO DIFFERENCE AT THIS SIZE" in out
     assert "binary positive share, negatives no-overlap-filter" in out
     # Papers that read no pyramids refuse the options; a folder without .pyr files too.
     assert main(["reproduce", "white2015", "--data", str(duc_folder)]) == 2

@@ -10,6 +10,10 @@ than lexically similar fragments of other SCUs? Two tests on the items that
 - ranking: each question's answer competes with its distractors by cosine; success rate
   (answer ranked first) and mean reciprocal rank. Ties rank the answer below the tied
   distractors, and a zero or non-finite embedding gives cosine -inf, so neither helps.
+
+Two cosines within :data:`TIE_TOLERANCE` of each other are a tie, in the ranking and at
+the threshold alike: equal cosines reached by different float64 sums (a question's
+answer and a distractor both at cos² = 1/20 of count vectors) differ in the last bits.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ from sentspace.app.corpora.pyramid import PyramidTests, pyramid_tests
 from sentspace.models.base import Embeddings, Encoder
 
 NAME = "pyramid"
+#: Cosines closer than this are equal: float64 rounding of a cosine of unit rows is
+#: within ~1e-15; two distinct cosines of count vectors of summary-sized fragments
+#: (a/sqrt(b*c), counts under 1,000) lie more than 1e-9 apart.
+TIE_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,7 +51,7 @@ class BinaryOutcome:
     in_tune : ndarray of bool, shape (n_pairs,)
         The pairs the threshold was chosen on; metrics are on the others.
     predicted : ndarray of bool, shape (n_pairs,)
-        ``cosine >= threshold``.
+        ``cosine >= threshold``, a tie within ``TIE_TOLERANCE`` reaching it.
     f1_ci : 95% bootstrap interval of the test pairs' F1 (threshold held fixed).
     """
 
@@ -74,7 +82,8 @@ class RankingOutcome:
     answer_cosine : ndarray of shape (n_questions,)
     distractor_cosine : ndarray of shape (n_questions, n_distractors)
     rank : ndarray of shape (n_questions,)
-        1 + the number of distractors at least as similar as the answer.
+        1 + the number of distractors at least as similar as the answer (a tie within
+        ``TIE_TOLERANCE`` counting against it).
     """
 
     answer_cosine: np.ndarray
@@ -243,14 +252,23 @@ def best_f1_threshold(cosine: np.ndarray, label: np.ndarray) -> tuple[float, flo
     """
     order = np.argsort(-cosine, kind="stable")
     ranked, positive = cosine[order], label[order] == 1
-    # A cut is valid after the last of a run of equal cosines.
-    cut = np.flatnonzero(np.append(ranked[1:] != ranked[:-1], True))
+    # A cut is valid after the last of a run of equal cosines (within TIE_TOLERANCE).
+    with np.errstate(invalid="ignore"):  # -inf - -inf
+        apart = ~(ranked[:-1] - ranked[1:] <= TIE_TOLERANCE)
+    cut = np.flatnonzero(np.append(apart & (ranked[1:] != ranked[:-1]), True))
     if len(cut) > 1:
         cut = cut[:-1]
     true_positives = np.cumsum(positive)[cut]
     f1 = 2 * true_positives / (cut + 1 + positive.sum())
     best = int(np.argmax(f1))
     return float(ranked[cut[best]]), float(f1[best])
+
+
+def reaches(cosine: np.ndarray, bound: np.ndarray | float) -> np.ndarray:
+    """``cosine >= bound``, a tie within :data:`TIE_TOLERANCE` counting as reaching it (a
+    distractor tied with the answer ranks above it; a pair tied with the threshold is
+    called a paraphrase); -inf reaches only -inf."""
+    return (cosine >= bound) | np.isclose(cosine, bound, rtol=0, atol=TIE_TOLERANCE)
 
 
 def _scores(predicted: np.ndarray, label: np.ndarray) -> tuple[float, float, float]:
@@ -312,7 +330,7 @@ def evaluate_pyramid(
     in_tune = np.zeros(len(pairs), dtype=bool)
     in_tune[np.random.default_rng(seed).permutation(len(pairs))[:n_tune]] = True
     threshold, tune_f1 = best_f1_threshold(cosine[in_tune], pairs.label[in_tune])
-    predicted = cosine >= threshold
+    predicted = reaches(cosine, threshold)
     precision, recall, f1 = _scores(predicted[~in_tune], pairs.label[~in_tune])
     f1_ci = statistics.bootstrap_ci(
         statistics.f1, predicted[~in_tune], pairs.label[~in_tune], seed=seed
@@ -323,7 +341,7 @@ def evaluate_pyramid(
     distractor_cosine = _cosines(
         X, bad, np.repeat(tests.question, n_distractors), tests.distractors.ravel()
     ).reshape(-1, n_distractors)
-    rank = 1 + (distractor_cosine >= answer_cosine[:, None]).sum(axis=1)
+    rank = 1 + reaches(distractor_cosine, answer_cosine[:, None]).sum(axis=1)
 
     used = np.unique(
         np.concatenate([pairs.first, pairs.second, tests.question, tests.distractors.ravel()])

@@ -200,6 +200,31 @@ def bootstrap_distribution(
     return np.concatenate(parts) if parts else np.empty(0)
 
 
+def share_bootstrap_distribution(
+    outcomes: np.ndarray,
+    strata: np.ndarray | None = None,
+    *,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> np.ndarray:
+    """The bootstrap distribution of the share of 0/1 ``outcomes``, shape (n_resamples,),
+    drawn as binomials: n items resampled with replacement hold Binomial(n, share)
+    successes, exactly, so this costs O(n_resamples) where resampling the items costs
+    O(n_resamples x n) (Costra's 42,654 comparisons: a second a class against ms).
+
+    With ``strata`` (an integer label per item) each stratum is resampled on its own and
+    the distribution is of the mean of the strata's shares (Costra's average over its
+    classes, whose sizes the corpus fixes)."""
+    outcomes = np.asarray(outcomes, dtype=bool)
+    labels = np.zeros(len(outcomes), dtype=int) if strata is None else np.asarray(strata)
+    rng = np.random.default_rng(seed)
+    shares = [
+        rng.binomial(int(chosen.sum()), outcomes[chosen].mean(), size=n_resamples) / chosen.sum()
+        for chosen in (labels == label for label in np.unique(labels))
+    ]
+    return np.mean(shares, axis=0) if shares else np.empty(0)
+
+
 def _percentiles(distribution: np.ndarray, confidence: float) -> tuple[float, float]:
     distribution = distribution[np.isfinite(distribution)]
     if len(distribution) == 0:
@@ -207,6 +232,11 @@ def _percentiles(distribution: np.ndarray, confidence: float) -> tuple[float, fl
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(distribution, [tail, 100 - tail])
     return (float(low), float(high))
+
+
+def percentile_interval(distribution: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """The percentile interval of a bootstrap distribution (its finite values)."""
+    return _percentiles(distribution, confidence)
 
 
 def bootstrap_ci(
