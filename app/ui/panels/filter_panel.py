@@ -87,7 +87,7 @@ class FilterPanel(QWidget):
         self.error.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         # Room for two lines, kept when there is no error (the rest in the tooltip), and
         # a row of chips kept when there is none: the charts never move under the mouse.
-        self.error.setFixedHeight(2 * self.error.fontMetrics().lineSpacing() + 2)
+        self.error.setFixedHeight(2 * self.error.fontMetrics().lineSpacing())
         self.count = QLabel("No corpus")
         self.chips = QWidget()
         self.chips_layout = FlowLayout(self.chips, spacing=4)
