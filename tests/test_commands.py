@@ -549,7 +549,9 @@ def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
     )
     session.add_evaluation(state.spec, run)
     assert f" --where {shlex.quote(where)}" in run.command and "--journal" in run.command
-    assert describe_result(run.result, "relatedness").endswith(f" · where {where}")
+    # The result's line says how many pairs of how many the filter kept, and how.
+    line = describe_result(run.result, "relatedness")
+    assert f" · {run.result.pooled.n_pairs} of 500 scored pairs: where {where} (" in line
     [cli] = printed(run.command, capsys)
     same_numbers(cli, run.result)
     assert cli["provenance"]["parameters"]["where"] == where

@@ -2,6 +2,8 @@
 expression and its errors, cross-filter counts, and the session's filter saved with a
 workspace."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -42,18 +44,24 @@ def words(corpus):
     return np.array([len(t.split()) for t in corpus.texts])
 
 
-def split_of(corpus):
-    """Each sentence's pair splits joined, brute force from the pairs."""
+def ends_of(pairs, keep):
+    """The sentences of the pairs ``keep`` keeps."""
+    return np.concatenate([pairs.first[keep], pairs.second[keep]])
+
+
+def in_split(corpus, *names):
+    """Whether each sentence is in a pair of one of the splits ``names``, brute force
+    from the pairs (a pair column keeps the sentences of the pairs it keeps)."""
     pairs = corpus.pairs
-    seen = [set() for _ in range(len(corpus))]
+    found = np.zeros(len(corpus), dtype=bool)
     for first, second, split in zip(pairs.first, pairs.second, pairs.split):
-        seen[first].add(split)
-        seen[second].add(split)
-    return np.array([" + ".join(sorted(s)) for s in seen], dtype=object)
+        if split in names:
+            found[first] = found[second] = True
+    return found
 
 
 def test_range_category_and_expression_pass_what_they_say(sick, table):
-    length, split = words(sick), split_of(sick)
+    length = words(sick)
     assert len(sick) == 6077
     chosen = (
         Filter()
@@ -61,20 +69,20 @@ def test_range_category_and_expression_pass_what_they_say(sick, table):
         .with_condition(Chosen("Split", ("test", "train")))
     )
     evaluated = table.evaluate(chosen)
-    expected = (length >= 10) & (length <= 15) & np.isin(split, ["test", "train"])
+    expected = (length >= 10) & (length <= 15) & in_split(sick, "test", "train")
     assert np.array_equal(evaluated.mask, expected)
-    assert evaluated.count == 732
+    assert evaluated.count == 2316
     # The issue's example, with the SQL words too; the same rows either way.
     typed = table.expression_mask('length > 12 and split == "test"')
-    assert np.array_equal(typed, (length > 12) & (split == "test"))
+    assert np.array_equal(typed, (length > 12) & in_split(sick, "test"))
     assert np.array_equal(table.expression_mask('LENGTH > 12 AND split == "test"'), typed)
     assert np.array_equal(
         table.expression_mask('not 5 <= words < 9 or split in ["trial"]'),
-        ~((length >= 5) & (length < 9)) | (split == "trial"),
+        ~((length >= 5) & (length < 9)) | in_split(sick, "trial"),
     )
     assert np.array_equal(
         table.expression_mask("(words > 10) & (gold_score >= 4.5)"),
-        (length > 10) & table.charts["Gold score (mean of its pairs)"].column.values.__ge__(4.5),
+        (length > 10) & np.isin(np.arange(len(sick)), ends_of(sick.pairs, sick.pairs.score >= 4.5)),
     )
     assert np.array_equal(
         table.expression_mask("score >= 4.5"),
@@ -124,17 +132,25 @@ def test_cross_filter_counts_are_each_chart_under_the_other_conditions(sick, tab
         .with_condition(Chosen("Pair label", ("NEUTRAL", "ENTAILMENT")))
     )
     evaluated = table.evaluate(chosen)
-    length = words(sick)
-    label = table.charts["Pair label"].column
-    label_text = np.array([label.names[c] if c >= 0 else "" for c in label.codes])
-    score = table.charts["Gold score (mean of its pairs)"].column.values
-    conditions = {
-        "Words": (length >= 8) & (length <= 12),
-        "Pair label": np.isin(label_text, ["NEUTRAL", "ENTAILMENT"]),
-        "": score > 3,
+    length, pairs = words(sick), sick.pairs
+    labelled = np.isin([pairs.label_text(k) for k in pairs.label], ["NEUTRAL", "ENTAILMENT"])
+    short = (length >= 8) & (length <= 12)
+    # Pairs by their own label and score, and both sentences' words; sentences by
+    # theirs, and by being in a pair of such a label, and of such a score.
+    of_pairs = {
+        "Words": short[pairs.first] & short[pairs.second],
+        "Pair label": labelled,
+        "": pairs.score > 3,
     }
+    of_sentences = {
+        "Words": short,
+        "Pair label": np.isin(np.arange(len(sick)), ends_of(pairs, labelled)),
+        "": np.isin(np.arange(len(sick)), ends_of(pairs, pairs.score > 3)),
+    }
+    assert np.array_equal(evaluated.pair_mask, np.logical_and.reduce(list(of_pairs.values())))
     for title, chart in table.charts.items():
-        others = np.ones(len(sick), dtype=bool)
+        conditions = of_pairs if chart.of_pairs else of_sentences
+        others = np.ones(len(chart.slot), dtype=bool)
         for key, mask in conditions.items():
             if key != title:
                 others &= mask
@@ -142,6 +158,8 @@ def test_cross_filter_counts_are_each_chart_under_the_other_conditions(sick, tab
         for row in np.flatnonzero(others):
             brute[chart.slot[row]] += 1
         assert np.array_equal(table.counts(evaluated, title), brute), title
+    # The pair charts count pairs: SICK's 9,927, not its sentences.
+    assert table.totals("Pair label").sum() == len(pairs) == 9927
     assert table.counts(evaluated, "Words").sum() > evaluated.count
     assert table.totals("Words").sum() == len(sick)
 
@@ -194,9 +212,9 @@ def test_the_session_filter_is_an_event_and_comes_back_with_the_workspace(
     session.set_filter(spec, chosen)  # the same: nobody is told again
     assert heard == [chosen] and state.filter == chosen
     assert session.selection.indices.size == 0  # the selection is its own
-    expected = (words(sick) <= 9) & (split_of(sick) == "trial")
+    expected = (words(sick) <= 9) & in_split(sick, "trial")
     assert np.array_equal(table_of(state).evaluate(chosen).mask, expected)
-    assert expected.sum() == 9
+    assert expected.sum() == 505
 
     path = tmp_path / "w.sentspace"
     workspace = session.to_workspace()
@@ -318,12 +336,12 @@ def test_a_filter_written_as_an_expression_passes_the_same_sentences(sick, table
     """What ``sentspace eval --where`` is given for the window's filter: brushed ranges
     (fractional ends too), chosen bars and the typed expression, one expression."""
     chosen = Filter(
-        (Range("Words", 9, 12.5), Chosen("Pair label", ("NEUTRAL", "ENTAILMENT + NEUTRAL"))),
+        (Range("Words", 9, 12.5), Chosen("Pair label", ("NEUTRAL", "ENTAILMENT"))),
         'pairs >= 2 or split == "test"',
     )
     written = chosen.as_expression(table)
     assert written == (
-        '9 <= words <= 12.5 and label in ["NEUTRAL", "ENTAILMENT + NEUTRAL"] '
+        '9 <= words <= 12.5 and label in ["NEUTRAL", "ENTAILMENT"] '
         'and (pairs >= 2 or split == "test")'
     )
     mask = passing(sick, written)
@@ -385,3 +403,37 @@ def test_costra_seed_group_is_one_column_that_compares_as_numbers(costra):
     )
     titles = [column.title for column in sentence_columns(corpus)]
     assert "Topic" in titles and "Topic (file)" in titles
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_an_export_opens_again_with_its_columns_under_their_expression_names(
+    costra, tmp_path, suffix
+):
+    """The filter's Export wrote display titles ("Gold score (mean of its pairs)") and
+    a reopened file kept only its texts: now each column is written under the name
+    ``--where`` takes, and the file opened as a corpus filters by the same names to
+    the same sentences."""
+    from sentspace.app.analysis.filters import column_names, corpus_table, export_rows
+    from sentspace.app.corpora import load_corpus
+
+    table = corpus_table(costra)
+    expression = 'type in ["future", "paraphrase"] and words >= 8'
+    rows = np.flatnonzero(passing(costra, expression))
+    assert len(rows) == 1064
+    path = export_rows(tmp_path / f"kept{suffix}", costra, sentence_columns(costra), rows)
+    if suffix == ".csv":
+        header = path.read_text(encoding="utf-8").splitlines()[0].split(",")
+    else:
+        header = list(json.loads(path.read_text(encoding="utf-8").splitlines()[0]))
+    assert header[:2] == ["id", "text"]
+    names = column_names([column.title for column in sentence_columns(costra)])
+    assert set(header[2:]) <= set(names) and {"words", "type", "r1"} <= set(header)
+    assert "seed_group" in table.names
+    reopened = load_corpus(path)
+    assert reopened.ids == tuple(costra.ids[k] for k in rows)
+    again = column_names([column.title for column in sentence_columns(reopened)])
+    # Every column comes back under its name ("group": the corpus's groups again).
+    assert set(header[2:]) <= set(again), set(header[2:]) - set(again)
+    assert passing(reopened, expression).all()
+    narrower = 'type == "future" and words >= 12 and seed_group <= 60'
+    assert passing(reopened, narrower).sum() == passing(costra, narrower).sum() > 0

@@ -37,7 +37,9 @@ def test_mypy_finds_nothing_in_the_core():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_only_the_qt_views_are_exempt_from_type_checking():
+def test_only_qt_modules_not_yet_typed_are_exempt_from_type_checking():
+    """The exempt list names modules of app/ui only, each one that exists, and never
+    more than the 49 it started with."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     exempt = [
         module
@@ -45,7 +47,12 @@ def test_only_the_qt_views_are_exempt_from_type_checking():
         if override.get("ignore_errors")
         for module in override["module"]
     ]
-    assert exempt == ["sentspace.app.ui.*"]
+    assert all(module.startswith("sentspace.app.ui.") for module in exempt)
+    assert all(
+        (ROOT / "app" / (module.removeprefix("sentspace.app.").replace(".", "/") + ".py")).exists()
+        for module in exempt
+    )
+    assert len(exempt) <= 49
 
 
 def test_the_wheel_ships_its_type_hints(tmp_path):

@@ -38,6 +38,18 @@ def named_count(categories: int) -> int:
 
 
 @dataclass(frozen=True, eq=False)
+class OfPairs:
+    """What a pair column (split, subset, label, gold score) holds of each pair itself:
+    ``column`` has a code or value per pair, whose sentences are ``first`` and
+    ``second``. The filter charts and evaluates it per pair; the column it belongs to
+    says, per sentence, what its pairs hold, for colours, the page and exports."""
+
+    column: Categories | Numbers
+    first: np.ndarray
+    second: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
 class Categories:
     """One way to colour the points: ``codes`` (n,) index ``names`` (-1: ``none``)."""
 
@@ -46,6 +58,8 @@ class Categories:
     codes: np.ndarray
     colours: tuple[str, ...] = ()
     none: str = "none"
+    #: A pair column's own values per pair (None: a column of sentences only).
+    of_pairs: OfPairs | None = None
 
     @classmethod
     def of_values(cls, title: str, values: Sequence[Any], none: str = "none") -> Categories:
@@ -65,6 +79,9 @@ class Categories:
         rank[order], rank[-1] = np.arange(len(names)), -1
         return cls(title, tuple(names[k] for k in order), rank[codes], none=none)
 
+    def with_pairs(self, of_pairs: OfPairs) -> Categories:
+        return dataclasses.replace(self, of_pairs=of_pairs)
+
     def palette(self) -> tuple[str, ...]:
         return self.colours or tuple(
             CATEGORICAL[k % len(CATEGORICAL)] for k in range(len(self.names))
@@ -78,6 +95,8 @@ class Numbers:
 
     title: str
     values: np.ndarray
+    #: A pair column's own values per pair (None: a column of sentences only).
+    of_pairs: OfPairs | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -298,12 +317,15 @@ def review_column(corpus: Corpus, edits: Sequence[Edit]) -> Categories:
 
 def pair_columns(corpus: Corpus) -> list[Column]:
     """What a corpus's pairs say of each sentence: its number of pairs, their splits,
-    subsets and labels (several joined by " + "), and their mean gold score."""
+    subsets and labels (several joined by " + "), and their mean gold score; each but
+    the number also keeps every pair's own value (:class:`OfPairs`), which the filter
+    charts and keeps pairs by."""
     pairs = corpus.pairs
     if pairs is None or not len(pairs):
         return []
     n = len(corpus)
-    ends = np.concatenate([pairs.first, pairs.second])
+    first, second = np.asarray(pairs.first), np.asarray(pairs.second)
+    ends = np.concatenate([first, second])
     columns: list[Column] = [Numbers("Pairs", np.bincount(ends, minlength=n).astype(float))]
     labelled = [pairs.label_text(int(label)) if label >= 0 else None for label in pairs.label]
     for title, values in (
@@ -312,16 +334,21 @@ def pair_columns(corpus: Corpus) -> list[Column]:
         ("Pair label", labelled),
     ):
         if len({v for v in values if v is not None}) > 1:
+            own = Categories.of_values(title, values, none="no value")
             columns.append(
-                Categories.of_values(title, _joined(n, ends, [*values, *values]), none="in no pair")
+                Categories.of_values(
+                    title, _joined(n, ends, [*values, *values]), none="in no pair"
+                ).with_pairs(OfPairs(own, first, second))
             )
     scores = np.concatenate([pairs.score, pairs.score])
     scored = np.isfinite(scores)
     if scored.any():
         total = np.bincount(ends[scored], weights=scores[scored], minlength=n)
         count = np.bincount(ends[scored], minlength=n)
+        title = "Gold score (mean of its pairs)"
+        own_scores = Numbers(title, np.asarray(pairs.score, dtype=np.float64))
         with np.errstate(invalid="ignore", divide="ignore"):
-            columns.append(Numbers("Gold score (mean of its pairs)", total / count))
+            columns.append(Numbers(title, total / count, OfPairs(own_scores, first, second)))
     return columns
 
 

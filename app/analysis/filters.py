@@ -134,7 +134,7 @@ class Filter:
                     "the filter keeps a selection, which names sentences by id: no "
                     "expression of the columns gives it (drop the selection's chip)"
                 )
-            name = min((n for n, t in table.names.items() if t == condition.column), key=len)
+            name = expression_name(condition.column, table.names)
             if isinstance(condition, Range):
                 parts.append(f"{_exact(condition.low)} <= {name} <= {_exact(condition.high)}")
             elif OTHER in condition.names:
@@ -200,6 +200,29 @@ def identifier(title: str) -> str:
     return re.sub(r"^_+|_+$", "", re.sub(r"[^a-z0-9]+", "_", title.lower())) or "column"
 
 
+def column_names(titles: Sequence[str]) -> dict[str, str]:
+    """The names an expression calls the columns ``titles`` by, each name's title: the
+    web map's identifier, that of the title's part before " (", and :data:`ALIASES`."""
+    names: dict[str, str] = {}
+    for title in titles:
+        for name in (identifier(title), identifier(title.split(" (")[0])):
+            names.setdefault(name, title)
+    for alias, title in ALIASES.items():
+        if title in titles:
+            names.setdefault(alias, title)
+    return names
+
+
+def expression_name(title: str, names: dict[str, str]) -> str:
+    """The shortest of ``names`` (:func:`column_names`) for the column ``title`` (its
+    identifier where another column took every name it has)."""
+    return min(
+        (name for name, named in names.items() if named == title),
+        key=len,
+        default=identifier(title),
+    )
+
+
 @dataclass(eq=False)
 class Chart:
     """A column as drawn: each sentence's ``slot`` (bar or bin; the last: no value)
@@ -215,6 +238,9 @@ class Chart:
     bar_of: np.ndarray | None = None
     #: Sentences per slot, unfiltered (computed when first asked).
     totals: np.ndarray | None = None
+    #: A chart of pairs (a pair column's own values: ``slot`` per pair): each pair's
+    #: two sentences. None for a chart of sentences.
+    ends: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def title(self) -> str:
@@ -223,6 +249,15 @@ class Chart:
     @property
     def numeric(self) -> bool:
         return isinstance(self.column, Numbers)
+
+    @property
+    def of_pairs(self) -> bool:
+        return self.ends is not None
+
+    @property
+    def noun(self) -> str:
+        """What its bars count."""
+        return "pairs" if self.of_pairs else "sentences"
 
     @property
     def other_slot(self) -> int:
@@ -241,6 +276,11 @@ class Chart:
 
 
 def make_chart(column: Categories | Numbers) -> Chart:
+    """The chart of ``column``: of its pairs' own values for a pair column."""
+    if column.of_pairs is not None:
+        chart = make_chart(column.of_pairs.column)
+        chart.ends = (column.of_pairs.first, column.of_pairs.second)
+        return chart
     if isinstance(column, Numbers):
         return _histogram(column)
     codes = np.asarray(column.codes)
@@ -289,10 +329,28 @@ class Evaluated:
     mask: np.ndarray
     passes: dict[str, np.ndarray]
     fails: np.ndarray
+    #: Of a table with pair charts, each condition's pass mask of the pairs (a pair
+    #: chart's condition on the pair's own value, any other at both its sentences) and
+    #: the number each pair fails; a pair passes the filter when it fails none.
+    pair_passes: dict[str, np.ndarray] = field(default_factory=dict)
+    pair_fails: np.ndarray | None = None
 
     @property
     def count(self) -> int:
         return int(np.count_nonzero(self.mask))
+
+    @property
+    def pair_mask(self) -> np.ndarray | None:
+        """Whether each pair passes (None: the table has no pair charts)."""
+        return None if self.pair_fails is None else self.pair_fails == 0
+
+    def pairs_without(self, key: str) -> np.ndarray:
+        """The pairs passing every condition but ``key``'s (a table with pairs)."""
+        assert self.pair_fails is not None
+        own = self.pair_passes.get(key)
+        if own is None:
+            return self.pair_fails == 0
+        return (self.pair_fails == 0) | ((self.pair_fails == 1) & ~own)
 
     def without(self, key: str) -> np.ndarray:
         """The sentences passing every condition but ``key``'s."""
@@ -339,21 +397,17 @@ class FilterTable:
     def __post_init__(self) -> None:
         charted = [c for c in self.columns if isinstance(c, (Categories, Numbers))]
         self.charts = {c.title: make_chart(c) for c in charted}
-        self.n = len(next(iter(self.charts.values())).slot) if self.charts else 0
-        self.names = {}
-        for column in charted:
-            short = identifier(column.title.split(" (")[0])
-            for name in (identifier(column.title), short):
-                self.names.setdefault(name, column.title)
-        for alias, title in ALIASES.items():
-            if title in self.charts:
-                self.names.setdefault(alias, title)
+        self.n = next((len(c.slot) for c in self.charts.values() if not c.of_pairs), 0)
+        #: The two sentences of each pair, where the table has a chart of pairs.
+        self.pair_ends = next((c.ends for c in self.charts.values() if c.ends is not None), None)
+        self.names = column_names([column.title for column in charted])
 
     # --- conditions ---------------------------------------------------------------
 
     def passes(self, condition: Condition) -> np.ndarray:
-        """The pass mask of one condition (cached). Raises InputError for a column
-        this corpus does not have."""
+        """The pass mask of one condition (cached); of a pair chart's, the sentences
+        of the pairs it keeps. Raises InputError for a column this corpus does not
+        have."""
         cached = self._cache.get(condition)
         if cached is not None:
             return cached
@@ -368,6 +422,47 @@ class FilterTable:
             raise InputError(
                 f"the filter names a column this corpus does not have: {condition.column!r}"
             )
+        mask = self.pair_passes(condition) if chart.of_pairs else self._own(condition, chart)
+        mask = self._sentences_of(mask) if chart.of_pairs else mask
+        self._keep(condition, mask)
+        return mask
+
+    def _keep(self, key: Any, mask: np.ndarray) -> None:
+        if len(self._cache) > 64:
+            self._cache.clear()
+        self._cache[key] = mask
+
+    def pair_passes(self, condition: Condition) -> np.ndarray:
+        """Which pairs pass one condition (a table with pairs): a pair chart's on the
+        pair's own value, any other's where both its sentences pass it."""
+        cached = self._cache.get(("pairs", condition))
+        if cached is not None:
+            return cached
+        chart = self.charts.get(condition.column)
+        if chart is not None and chart.of_pairs and not isinstance(condition, Kept):
+            mask = self._own(condition, chart)
+        else:
+            mask = self._at_pairs(self.passes(condition))
+        self._keep(("pairs", condition), mask)
+        return mask
+
+    def _at_pairs(self, mask: np.ndarray) -> np.ndarray:
+        """Whether both sentences of each pair pass ``mask``."""
+        assert self.pair_ends is not None
+        first, second = self.pair_ends
+        return mask[first] & mask[second]
+
+    def _sentences_of(self, pair_mask: np.ndarray) -> np.ndarray:
+        """The sentences of the pairs ``pair_mask`` keeps."""
+        assert self.pair_ends is not None
+        mask = np.zeros(self.n, dtype=bool)
+        for end in self.pair_ends:
+            mask[end[pair_mask]] = True
+        return mask
+
+    def _own(self, condition: Range | Chosen, chart: Chart) -> np.ndarray:
+        """The pass mask of ``condition`` over ``chart``'s own rows (sentences or
+        pairs)."""
         column = chart.column
         numbers = _name_numbers(column) if isinstance(column, Categories) else None
         if isinstance(condition, Range) and (isinstance(column, Numbers) or numbers is not None):
@@ -396,24 +491,34 @@ class FilterTable:
                 f"{column.title}, which holds "
                 f"{'numbers' if chart.numeric else 'categories'}"
             )
-        if len(self._cache) > 64:
-            self._cache.clear()
-        self._cache[condition] = mask
         return mask
 
     def evaluate(self, chosen: Filter) -> Evaluated:
         """Every condition's mask, and their AND. Raises InputError for a bad
         expression or a column this corpus lacks."""
         passes = {c.column: self.passes(c) for c in chosen.conditions}
+        pairs = self.pair_ends is not None
+        pair_passes = {c.column: self.pair_passes(c) for c in chosen.conditions} if pairs else {}
         if chosen.expression:
-            key = ("expression", chosen.expression)
-            if key not in self._cache:
-                self._cache[key] = self.expression_mask(chosen.expression)
-            passes[""] = self._cache[key]
+            key, pair_key = ("expression", chosen.expression), ("pairs", chosen.expression)
+            mask, pair_mask = self._cache.get(key), self._cache.get(pair_key)
+            if mask is None or (pairs and pair_mask is None):
+                mask, pair_mask = self.expression_masks(chosen.expression)
+                self._keep(key, mask)
+                if pair_mask is not None:
+                    self._keep(pair_key, pair_mask)
+            passes[""] = mask
+            if pair_mask is not None:
+                pair_passes[""] = pair_mask
         fails = np.zeros(self.n, dtype=np.uint8)
         for mask in passes.values():
             fails += ~mask
-        return Evaluated(fails == 0, passes, fails)
+        pair_fails = None
+        if self.pair_ends is not None:
+            pair_fails = np.zeros(len(self.pair_ends[0]), dtype=np.uint8)
+            for mask in pair_passes.values():
+                pair_fails += ~mask
+        return Evaluated(fails == 0, passes, fails, pair_passes, pair_fails)
 
     def counts(self, evaluated: Evaluated, title: str) -> np.ndarray:
         """Chart ``title``'s count per slot among the sentences that pass every other
@@ -422,6 +527,14 @@ class FilterTable:
         kept = self._counted.get(title)
         if kept is not None and kept[0] is evaluated:
             return kept[1]
+        if chart.of_pairs:  # pairs under every other condition, as the pairs pass it
+            counts = np.bincount(
+                chart.slot[evaluated.pairs_without(title)], minlength=len(chart.labels)
+            )
+            if kept is not None and np.array_equal(counts, kept[1]):
+                counts = kept[1]
+            self._counted[title] = (evaluated, counts)
+            return counts
         if kept is not None:
             rows = self._rows_changed(kept[0], evaluated)
             if len(rows) <= len(chart.slot) // 8:
@@ -466,13 +579,89 @@ class FilterTable:
     def expression_mask(self, source: str) -> np.ndarray:
         """The sentences ``source`` holds for. Raises InputError naming the column
         (1-based) and the problem."""
+        return self.expression_masks(source)[0]
+
+    def expression_masks(self, source: str) -> tuple[np.ndarray, np.ndarray | None]:
+        """(the sentences ``source`` holds for, the pairs it holds for; None where the
+        table has no pair charts). Where it names a pair column, it is read at each
+        end of each pair, a pair column giving the pair's own value and the others
+        the sentence's: a pair passes when it holds at both ends, a sentence when it
+        holds at any of its ends (or at itself, in no pair). Else a pair passes when
+        both its sentences do. Raises InputError naming the column (1-based) and the
+        problem."""
         tree = _parse(source)
-        result = _Evaluator(self, source).visit(tree.body)
-        if not isinstance(result, np.ndarray) or result.dtype != bool:
-            raise _error(
-                source, tree.body, "this is a value, not a condition: compare it, as in words > 10"
-            )
-        return result
+        if self.pair_ends is None or not self._names_pair_column(tree):
+            mask = _condition_of(tree, source, self)
+            return mask, None if self.pair_ends is None else self._at_pairs(mask)
+        rows = _PairRows(self)
+        at_rows = _condition_of(tree, source, rows)
+        count = len(self.pair_ends[0])
+        pair_mask = at_rows[:count] & at_rows[count : 2 * count]
+        mask = np.zeros(self.n, dtype=bool)
+        mask[rows.sentence[at_rows]] = True
+        return mask, pair_mask
+
+    def _names_pair_column(self, tree: ast.Expression) -> bool:
+        return "pairs" in self._named(tree)
+
+    def _named(self, tree: ast.Expression) -> set[str]:
+        named = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                title = self.names.get(node.id) or self.names.get(node.id.lower())
+                if title is not None:
+                    named.add(self.charts[title].noun)
+        return named
+
+    def columns_named(self, source: str) -> set[str]:
+        """What the columns ``source`` names are of: "pairs", "sentences" or both."""
+        return self._named(_parse(source))
+
+
+def _condition_of(tree: ast.Expression, source: str, table: FilterTable | _PairRows) -> np.ndarray:
+    result = _Evaluator(table, source).visit(tree.body)
+    if not isinstance(result, np.ndarray) or result.dtype != bool:
+        raise _error(
+            source, tree.body, "this is a value, not a condition: compare it, as in words > 10"
+        )
+    return result
+
+
+class _PairRows:
+    """A table's columns read at each end of each pair (the first sentences, then the
+    second) and at each sentence in no pair: a pair column reads the pair's own
+    value, any other the sentence's. An expression naming a pair column is read here."""
+
+    def __init__(self, table: FilterTable) -> None:
+        assert table.pair_ends is not None
+        first, second = table.pair_ends
+        count = len(first)
+        ends = np.concatenate([first, second])
+        unpaired = np.flatnonzero(np.bincount(ends, minlength=table.n) == 0)
+        self.sentence = np.concatenate([ends, unpaired])
+        #: Each row's pair (-1: a sentence in no pair).
+        self.pair = np.concatenate([np.arange(count), np.arange(count), np.full(len(unpaired), -1)])
+        self.names, self.n, self._table = table.names, len(self.sentence), table
+        self.charts = _RowCharts(self)
+
+
+class _RowCharts(dict):
+    """The charts of a :class:`_PairRows`, each made when the expression names it."""
+
+    def __init__(self, rows: _PairRows) -> None:
+        super().__init__()
+        self._rows = rows
+
+    def __missing__(self, title: str) -> Chart:
+        rows, chart = self._rows, self._rows._table.charts[title]
+        at = rows.pair if chart.of_pairs else rows.sentence
+        column = chart.column
+        if isinstance(column, Categories):  # -1 (no pair) reads the appended none
+            column = replace(column, codes=np.append(column.codes, -1)[at])
+        else:
+            column = replace(column, values=np.append(column.values, np.nan)[at])
+        made = self[title] = Chart(column, np.empty(0, dtype=np.uint8), chart.labels)
+        return made
 
 
 def _parse(source: str) -> ast.Expression:
@@ -530,7 +719,7 @@ _FLIPPED = {
 class _Evaluator:
     """Walks the whitelisted nodes; anything else is an error at its position."""
 
-    def __init__(self, table: FilterTable, source: str) -> None:
+    def __init__(self, table: FilterTable | _PairRows, source: str) -> None:
         self.table, self.source = table, source
 
     def visit(self, node: ast.AST) -> Any:
@@ -727,6 +916,20 @@ def passing(corpus: Any, expression: str) -> np.ndarray:
     return mask
 
 
+def pair_passing(corpus: Any, expression: str) -> np.ndarray:
+    """Whether each pair of ``corpus`` passes ``expression`` (:meth:`FilterTable.
+    expression_masks`: a pair column read of the pair itself, the others at both its
+    sentences), read-only."""
+    table = corpus_table(corpus)
+    evaluated = table.evaluate(Filter(expression=expression.strip()))
+    mask = evaluated.pair_mask
+    if mask is None:  # pairs whose split, label and score say nothing: no pair columns
+        pairs = corpus.pairs
+        mask = evaluated.mask[pairs.first] & evaluated.mask[pairs.second]
+    mask.flags.writeable = False
+    return mask
+
+
 def table_of(state: Any) -> FilterTable:
     """:func:`state_columns` as a :class:`FilterTable`, kept on ``state`` until what
     its columns read changes (an edit, a run, regions)."""
@@ -756,15 +959,20 @@ EXPORT_FORMATS = {".csv": "CSV", ".jsonl": "JSON lines"}
 def export_rows(path: str | Path, corpus: Any, columns: Sequence[Column], rows: np.ndarray) -> Path:
     """Write the sentences ``rows`` (corpus order) to ``path``: id, text and every
     column (categories by name, numbers as numbers, empty where a sentence has none),
-    as CSV or JSON lines by the suffix. Raises InputError for another suffix and for
-    a file that cannot be written."""
+    as CSV or JSON lines by the suffix, each column under the name an expression
+    (``--where``) calls it, which the file keeps when it is opened as a corpus.
+    Raises InputError for another suffix and for a file that cannot be written."""
 
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix not in EXPORT_FORMATS:
         raise InputError("name the export *.csv or *.jsonl", target)
     rows = np.asarray(rows, dtype=np.int64)
-    header = ["id", "text", *(column.title for column in columns)]
+    called = column_names([column.title for column in columns])
+    header = ["id", "text"]
+    for column in columns:
+        name = expression_name(column.title, called)
+        header.append(name if name not in header else f"{name}_column")
     cells = [[corpus.ids[k] for k in rows], [corpus.texts[k] for k in rows]]
     for column in columns:
         if isinstance(column, Categories):

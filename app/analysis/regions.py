@@ -8,13 +8,17 @@ keep at least ``min_cluster_size`` sentences. Each split is scikit-learn's bisec
 k-means, halving the part with the most points until there are enough: dense areas are
 split first, so no region holds most of a large map (a density clustering, HDBSCAN, put
 85% of the 145,000 Multi30K captions laid out by UMAP in one of two regions), and every
-fine region lies inside one coarse region. Each region is labelled by class-based
-TF-IDF (as BERTopic's c-TF-IDF): a word scores high when it is frequent inside the
-region and rare in the corpus as a whole, ``tf(w, c) * log(1 + A / f(w))``, with ``tf``
-the word's share of the region's words, ``f`` its count in the whole corpus and ``A``
-the mean number of words per region of that level. A region larger than ``max_points``
-is fitted on a seeded sample of them and every one of them joins its nearest centre.
-No two regions of a level share a label (:func:`distinct_labels`).
+fine region lies inside one coarse region. Each region is labelled by the words that
+set it apart from the other regions of its level (:func:`class_tfidf`): a word scores
+``tf(w, c) * log(tf(w, c) / tf(w, rest))``, its share of the region's words times how
+many times more of them it is than of the other regions' words (the region's term of
+the divergence of its words from the rest's), so a word common everywhere ("man" on the
+captions, in 4 of 6 labels by BERTopic's c-TF-IDF) names no region. A region larger
+than ``max_points`` is fitted on a seeded sample of them and every one of them joins its
+nearest centre. No two regions of a level share a label, and no word is in more than
+half of a level's labels (:func:`distinct_labels`). A label is drawn at its region's
+densest place, where its sentences are the most of any region's (:func:`densest_points`):
+the mean of a region's points may lie in another region.
 
 :func:`place_labels` chooses where labels go on screen: greedily by priority, each at
 its anchor or moved beside it, never over another label or a marked point.
@@ -100,28 +104,27 @@ class RegionLevel:
 
 
 def distinct_labels(keywords: Sequence[Sequence[str]], sizes: np.ndarray) -> tuple[str, ...]:
-    """Each region's first ``LABEL_WORDS`` keywords, joined, except where regions would
-    share those words (in any order): the largest keeps them, each other takes its next
-    keyword in place of the last that makes its words unlike every other label's (the
-    145,000 captions had "people, men, man" twice among 8 coarse regions); one with no
-    such keyword is numbered."""
-    words = [tuple(kept[:LABEL_WORDS]) for kept in keywords]
-    taken = {frozenset(kept) for kept in words}
-    labels = [", ".join(kept) for kept in words]
+    """Each region's first ``LABEL_WORDS`` keywords, joined, largest region first, with
+    no word in more than half of the labels (a word already in that many is passed
+    over for the region's next keyword: "man" was in 4 of Multi30K's 6) and no two
+    labels of the same words (in any order: the later takes its next keyword in place
+    of its last, and is numbered when none is left)."""
+    most = max(1, len(keywords) // 2)
+    used: Counter[str] = Counter()
+    taken: set[frozenset[str]] = set()
     named: Counter[frozenset[str]] = Counter()
+    labels = [""] * len(keywords)
     for region in np.argsort(-np.asarray(sizes), kind="stable").tolist():
-        own = frozenset(words[region])
+        words = [word for word in keywords[region] if used[word] < most] or list(keywords[region])
+        chosen = words[:LABEL_WORDS]
+        if frozenset(chosen) in taken:
+            swapped = (chosen[:-1] + [word] for word in words[LABEL_WORDS:])
+            chosen = next((kept for kept in swapped if frozenset(kept) not in taken), chosen)
+        own = frozenset(chosen)
         named[own] += 1
-        if named[own] == 1:
-            continue
-        first = list(keywords[region][: LABEL_WORDS - 1])
-        swapped = (first + [word] for word in keywords[region][LABEL_WORDS:])
-        chosen = next((kept for kept in swapped if frozenset(kept) not in taken), None)
-        if chosen is None:
-            labels[region] += f" ({named[own]})"
-        else:
-            taken.add(frozenset(chosen))
-            labels[region] = ", ".join(chosen)
+        taken.add(own)
+        used.update(chosen)
+        labels[region] = ", ".join(chosen) + (f" ({named[own]})" if named[own] > 1 else "")
     return tuple(labels)
 
 
@@ -330,8 +333,11 @@ def class_tfidf(
     n_clusters: int,
     n_keywords: int = N_KEYWORDS,
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[float, ...], ...]]:
-    """Top words of each cluster by class-based TF-IDF against the whole corpus, from
-    :func:`word_counts`."""
+    """Top words of each cluster by what sets it apart from the other clusters, from
+    :func:`word_counts`: ``tf(w, c) * log(tf(w, c) / tf(w, rest))``, with ``tf`` a
+    word's share of the cluster's words and of the other clusters' (a count of one added
+    to each word of the rest, so a word they lack is not infinitely distinctive); only
+    words more frequent inside than outside."""
     if counts is None:
         return ((),) * n_clusters, ((),) * n_clusters
     inside = np.flatnonzero(labels != NOISE)
@@ -339,20 +345,81 @@ def class_tfidf(
         (np.ones(len(inside)), (labels[inside], inside)), shape=(n_clusters, counts.shape[0])
     )
     per_cluster = sp.csr_array(membership @ counts)
+    per_cluster.sort_indices()
     words = np.asarray(per_cluster.sum(axis=1)).ravel()
-    frequency = np.asarray(counts.sum(axis=0)).ravel()
-    average = words.sum() / max(n_clusters, 1)
-    tf = sp.diags_array(np.divide(1.0, words, out=np.zeros_like(words), where=words > 0))
-    scores = sp.csr_array(tf @ per_cluster @ sp.diags_array(np.log1p(average / frequency)))
+    frequency = np.asarray(per_cluster.sum(axis=0)).ravel()
+    row = np.repeat(np.arange(n_clusters), np.diff(per_cluster.indptr))
+    here = per_cluster.data
+    share = here / words[row]
+    rest_share = (frequency[per_cluster.indices] - here + 1) / (
+        words.sum() - words[row] + len(vocabulary)
+    )
+    with np.errstate(divide="ignore"):
+        score = share * np.log(share / rest_share)
+    scores = sp.csr_array(
+        (np.maximum(score, 0.0), per_cluster.indices, per_cluster.indptr), shape=per_cluster.shape
+    )
     keywords, values = [], []
     for k in range(n_clusters):
         start, end = scores.indptr[k], scores.indptr[k + 1]
-        columns, row = scores.indices[start:end], scores.data[start:end]
+        columns, row_scores = scores.indices[start:end], scores.data[start:end]
+        kept = row_scores > 0
+        columns, row_scores = columns[kept], row_scores[kept]
         # Best score first; ties in vocabulary order, so the labels are reproducible.
-        order = np.lexsort((columns, -row))[:n_keywords]
+        order = np.lexsort((columns, -row_scores))[:n_keywords]
         keywords.append(tuple(vocabulary[columns[order]].tolist()))
-        values.append(tuple(round(float(v), 6) for v in row[order]))
+        values.append(tuple(round(float(v), 6) for v in row_scores[order]))
     return tuple(keywords), tuple(values)
+
+
+def densest_points(coordinates: np.ndarray, labels: np.ndarray, n_regions: int) -> np.ndarray:
+    """Where each region's label goes (n_regions, 2): its best place by
+    :func:`label_anchors`. A region's mean point may lie in another region (Costra's
+    "zítra, ráno, koleji" sat over another region)."""
+    return label_anchors(coordinates, labels, n_regions, 1)[:, 0]
+
+
+def label_anchors(
+    coordinates: np.ndarray, labels: np.ndarray, n_regions: int, count: int
+) -> np.ndarray:
+    """Up to ``count`` places for each region's label, best first (n_regions, count, 2;
+    NaN where a region has fewer): the mean of its points in cells of a grid over the
+    map where, counting each cell with its eight neighbours, it holds the most
+    sentences of any region, by how many it holds there times its share of them
+    (dense and its own). A region holding no such cell gets its densest cell."""
+    from scipy.ndimage import uniform_filter  # noqa: PLC0415
+
+    points = np.asarray(coordinates, dtype=np.float64)
+    anchors = np.full((n_regions, count, 2), np.nan)
+    if not len(points) or not n_regions:
+        return anchors
+    side = int(np.clip(np.sqrt(n_regions) * 6, 16, 96))
+    low, span = points.min(axis=0), np.ptp(points, axis=0)
+    span = np.where(span > 0, span, 1.0)
+    grid = np.minimum(((points - low) / span * side).astype(np.int64), side - 1)
+    cell = grid[:, 0] * side + grid[:, 1]
+    inside = labels >= 0
+    key = labels[inside] * side * side + cell[inside]
+    counts = np.bincount(key, minlength=n_regions * side * side).reshape(n_regions, -1)
+    near = uniform_filter(
+        counts.reshape(n_regions, side, side).astype(np.float64), size=(1, 3, 3), mode="constant"
+    ).reshape(n_regions, -1)
+    share = near / np.maximum(near.sum(axis=0, keepdims=True), 1e-12)
+    holds_most = (near == near.max(axis=0, keepdims=True)) & (counts > 0)
+    merit = np.where(holds_most, near * share, 0.0)
+    merit = np.where(merit.max(axis=1, keepdims=True) > 0, merit, counts)
+    order = np.argsort(-merit, axis=1, kind="stable")[:, :count]
+    sums = np.stack(
+        [np.bincount(key, weights=points[inside, d], minlength=counts.size) for d in range(2)],
+        axis=-1,
+    ).reshape(n_regions, -1, 2)
+    rows = np.arange(n_regions)[:, None]
+    weight = counts[rows, order]
+    found = np.take_along_axis(merit, order, axis=1) > 0
+    anchors[:, : order.shape[1]] = np.where(
+        found[..., None], sums[rows, order] / np.maximum(weight, 1)[..., None], np.nan
+    )
+    return anchors
 
 
 def split(
@@ -496,16 +563,7 @@ def find_regions(
         n_regions = len(parents)
         keywords, scores = class_tfidf(counts, vocabulary, labels, n_regions)
         sizes = np.bincount(labels, minlength=n_regions)
-        centres = (
-            np.stack(
-                [
-                    np.bincount(labels, weights=coordinates[:, d], minlength=n_regions)
-                    for d in range(2)
-                ],
-                axis=1,
-            )
-            / np.maximum(sizes, 1)[:, None]
-        )
+        centres = densest_points(coordinates, labels, n_regions)
         levels.append(RegionLevel(labels, parents, keywords, scores, centres, sizes))
     yield Progress(stage, steps, steps)
     coarse = levels[0]
@@ -536,6 +594,8 @@ def place_labels(
     marked: np.ndarray | None = None,
     margin: float = 4.0,
     most_marked: int = MOST_MARKED,
+    alternatives: np.ndarray | None = None,
+    regions: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Where to draw labels so none covers another or a marked point (screen pixels).
 
@@ -553,6 +613,14 @@ def place_labels(
         With more than ``most_marked`` in the frame they cover areas (a common word, a
         whole region selected) and dropping every label touching one would leave the
         map unnamed: a label then takes the place beside its anchor covering the fewest.
+    alternatives : shape (m, c, 2), other places of each label's own (NaN: none), tried
+        in order, each where it is, when no place beside its anchor is free: a region's
+        other dense places (:func:`label_anchors`), not a place over another region.
+    regions : (points (p, 2), each point's region (p,), each label's region (m,)): a
+        label is not placed where most of the points under it are another region's;
+        beyond the places beside it, it may then move further up or down, or aslant,
+        to empty room. Where every free place is so (regions crowded into fewer pixels
+        than their labels), it takes the free place most its own: no region unnamed.
 
     Returns
     -------
@@ -572,15 +640,28 @@ def place_labels(
     ]
     crowded = len(marked) > most_marked
     steps = np.array([(0, 0), (0, -1), (0, 1), (-1, 0), (1, 0), (0, -2), (0, 2)], dtype=np.float64)
+    if regions is not None:
+        further = [(0, -3), (0, 3), (-1, -1), (1, -1), (-1, 1), (1, 1), (0, -4), (0, 4)]
+        further += [(0, -5), (0, 5), (-1, -2), (1, -2), (-1, 2), (1, 2), (0, -6), (0, 6)]
+        steps = np.vstack([steps, np.array(further, dtype=np.float64)])
+        points, owner, own = (np.asarray(part) for part in regions)
     taken = np.empty((0, 4))  # (x0, y0, x1, y1) of the boxes placed
     placed = np.full((len(anchors), 2), np.nan)
     for index, ((x, y), (width, height)) in enumerate(zip(anchors, sizes)):
+        beside = [(x + step_x * width, y + step_y * height) for step_x, step_y in steps]
         if not (left <= x <= right and top <= y <= bottom):
-            continue
+            beside = []
+        others = alternatives[index] if alternatives is not None else np.empty((0, 2))
+        places = beside + [
+            (float(px), float(py))
+            for px, py in others
+            if left <= px <= right and top <= py <= bottom  # NaN: never
+        ]
         best, fewest = None, len(marked) + 1 if crowded else 1
-        for step_x, step_y in steps:
-            centre_x = min(max(x + step_x * width, left + width / 2), right - width / 2)
-            centre_y = min(max(y + step_y * height, top + height / 2), bottom - height / 2)
+        fallback, least_foreign = None, 2.0
+        for place_x, place_y in places:
+            centre_x = min(max(place_x, left + width / 2), right - width / 2)
+            centre_y = min(max(place_y, top + height / 2), bottom - height / 2)
             box = (
                 centre_x - width / 2,
                 centre_y - height / 2,
@@ -602,10 +683,24 @@ def place_labels(
                     & (marked[:, 1] <= box[3])
                 ).sum()
             )
-            if covered < fewest:
-                best, fewest = box, covered
-                if not covered:
-                    break
+            if covered >= fewest:
+                continue
+            if regions is not None:
+                under = owner[
+                    (points[:, 0] >= box[0])
+                    & (points[:, 0] <= box[2])
+                    & (points[:, 1] >= box[1])
+                    & (points[:, 1] <= box[3])
+                ]
+                foreign = np.count_nonzero(under != own[index]) / max(len(under), 1)
+                if foreign > 0.5:  # over another region
+                    if foreign < least_foreign:
+                        fallback, least_foreign = box, foreign
+                    continue
+            best, fewest = box, covered
+            if not covered:
+                break
+        best = best if best is not None else fallback
         if best is not None:
             placed[index] = (best[0] + best[2]) / 2, (best[1] + best[3]) / 2
             taken = np.vstack([taken, best])

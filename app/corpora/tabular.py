@@ -344,7 +344,7 @@ def load_tabular(
     columns = _resolve(path, header, n_columns, mapping)
     if {"sentence1", "sentence2"} <= columns.keys():
         return _pairs(path, rows, columns, name, warnings)
-    return _sentences(path, rows, columns, name, warnings)
+    return _sentences(path, rows, columns, name, warnings, header)
 
 
 def _plain_text(path: Path, name: str | None, warnings: list[str]) -> Corpus:
@@ -406,6 +406,8 @@ def _columnar_sentences(path: Path, name: str | None) -> Corpus | None:
         return None
     group_role = "group" if "group" in columns else "label" if "label" in columns else None
     wanted = {role: header[columns[role]] for role in ("text", "id", group_role) if role in columns}
+    if len(wanted) < len(header):
+        return None  # columns kept as metadata: the row reader keeps them
     try:
         table = pv.read_csv(
             path,
@@ -468,9 +470,18 @@ def _sentences(
     columns: dict[str, int],
     name: str | None,
     warnings: list[str],
+    header: list[str] | None = None,
 ) -> Corpus:
     group_role = "group" if "group" in columns else "label" if "label" in columns else None
-    table = SentenceTable(("line",))
+    # Every other column of a header is kept (the first value of a sentence), so a
+    # file the Filter panel exported opens with its columns.
+    used = {columns[role] for role in ("text", "id", group_role) if role in columns}
+    kept = {
+        (name if name != "line" else "line (file)"): at
+        for at, name in enumerate(header or ())
+        if at not in used and name
+    }
+    table = SentenceTable(("line", *kept))
     id_first: dict[str, tuple[str, int]] = {}
     members: list[int] = []
     groups: list[str] = []
@@ -483,7 +494,9 @@ def _sentences(
                 raise CorpusError(
                     f"id {sentence_id!r} has another text than on line {first[1]}", path, number
                 )
-        index = table.add(text, sentence_id, line=number)
+        index = table.add(
+            text, sentence_id, line=number, **{name: row[at].strip() for name, at in kept.items()}
+        )
         group = _cell(row, columns, group_role) if group_role else ""
         if group:
             members.append(index)

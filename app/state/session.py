@@ -203,9 +203,12 @@ def describe_result(result: Any, evaluation: str, corpus: Corpus | None = None) 
     provenance = result.provenance
     note = version_note(result, corpus) if corpus is not None else ""
     where = provenance.parameters.get("where")
+    # What the filter kept, as the evaluation counted it ("2,793 of 4,906 test pairs:
+    # where label == ..."); a result of before that was counted says its expression.
+    kept = provenance.parameters.get("evaluated") or (where and f"where {where}")
     return (
         f"{evaluation} · {provenance.encoder_name} on {provenance.corpus_name}"
-        + (f" · where {where}" if where else "")
+        + (f" · {kept}" if kept else "")
         + (f" · {note}" if note else "")
     )
 

@@ -164,3 +164,48 @@ def test_a_bad_expression_and_an_evaluation_without_items_are_named(sick):
             sentspace.evaluate(name, sick, ["bow", "tfidf"], where=LONG)
         assert reason in str(error.value) and ", ".join(FILTERABLE) in str(error.value)
     assert set(FILTERABLE) | set(UNFILTERABLE) >= set(EVALUATIONS)
+
+
+def test_a_pair_label_keeps_the_pairs_of_that_label_not_pairs_of_such_sentences(sick, shared_data):
+    """The NEUTRAL bar of the Filter panel, written as the expression the window
+    evaluates: every NEUTRAL test pair of SICK's file (2,793), where the pair label
+    was each sentence's labels merged and 48 pairs were evaluated; the result's line
+    says how many of how many."""
+    from sentspace.app.analysis.filters import Chosen, Filter, corpus_table
+
+    with open(shared_data / "sick" / "SICK_test_annotated.txt", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    neutral = sorted(row["pair_ID"] for row in rows if row["entailment_judgment"] == "NEUTRAL")
+    assert (len(rows), len(neutral)) == (4927, 2793)
+    table = corpus_table(sick)
+    chart = table.charts["Pair label"]
+    assert chart.of_pairs and set(chart.labels) - {""} == {"NEUTRAL", "ENTAILMENT", "CONTRADICTION"}
+    where = Filter((Chosen("Pair label", ("NEUTRAL",)),)).as_expression(table)
+    assert where == 'label in ["NEUTRAL"]'
+    result = run_job(
+        EVALUATIONS["relatedness"][0](sick, make_encoder("bow"), seed=0, split="test", where=where)
+    )
+    assert sorted(result.pair_id.tolist()) == neutral
+    assert result.provenance.parameters["evaluated"] == (
+        '2,793 of 4,927 test pairs: where label in ["NEUTRAL"]'
+    )
+    # With a sentence column too: the NEUTRAL test pairs whose both sentences are long.
+    both = run_job(
+        EVALUATIONS["relatedness"][0](
+            sick, make_encoder("bow"), seed=0, split="test", where=f"{where} and {LONG}"
+        )
+    )
+    long_pairs = {
+        pair for pair, *_ in long_test_pairs(shared_data / "sick" / "SICK_test_annotated.txt")
+    }
+    assert sorted(both.pair_id.tolist()) == sorted(long_pairs & set(neutral))
+    assert both.provenance.parameters["evaluated"].startswith(
+        f"{len(long_pairs & set(neutral)):,} of 4,927 test pairs: where"
+    )
+    # Detection, histograms and ranking keep pairs alike: MSRP's paraphrases of its
+    # test split, by their own label.
+    msrp = load_corpus(shared_data / "msrp")
+    detected = run_job(
+        EVALUATIONS["detection"][0](msrp, make_encoder("bow"), seed=0, where='split == "test"')
+    )
+    assert len(detected.pair_index) == int(np.sum(np.asarray(msrp.checked_pairs.split) == "test"))

@@ -39,8 +39,10 @@ def test_relatedness_of_the_sentences_a_brush_keeps(qtbot, shared_data):
     words = np.array([len(text.split()) for text in corpus.texts])
     short = (words >= 5) & (words <= 8)
     assert result.pooled.n_pairs == np.count_nonzero(short[pairs.first] & short[pairs.second])
-    assert panel.history.currentItem().text().endswith("· where 5 <= words <= 8")
-    assert panel.title.text().endswith(", sentences where 5 <= words <= 8")
+    # The line says what was evaluated: how many of how many pairs, and why.
+    kept = f"{result.pooled.n_pairs} of {len(pairs)} scored pairs: where 5 <= words <= 8"
+    assert panel.history.currentItem().text().endswith(f"· {kept} (both sentences pass)")
+    assert panel.title.text().endswith(f", {kept} (both sentences pass)")
     # Its bars across encoders are of the same sentences: not the run of every one.
     assert panel.comparable_rows() == [1]
     assert command.endswith(" --seed 0 --similarity cosine --split auto --where '5 <= words <= 8'")

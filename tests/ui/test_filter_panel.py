@@ -4,6 +4,7 @@ expression says why; the selection is kept as a condition; the passing and selec
 sentences export, a failure in a dialog."""
 
 import csv
+import dataclasses
 import json
 
 import numpy as np
@@ -48,37 +49,41 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(
     drawn = window.projection.points
     faded = [brush.color().alpha() < 100 for brush in drawn.data["brush"]]
     assert np.array_equal(~np.array(faded), keep[drawn.data["data"].astype(int)])
-    assert panel.count.text() == "<b>401</b> of 924 sentences pass"
+    # The pairs both of whose sentences pass, as an evaluation of the filter keeps them.
+    assert panel.count.text() == "<b>401</b> of 924 sentences pass · <b>163</b> of 500 pairs"
 
     # ... then dragging its right edge to 6 (the region's own signal, as a drag sends).
     region = panel.charts["Words"].region
     region.setRegion((4.5, 6.5))
     qtbot.waitUntil(lambda: session.current.filter.conditions == (Range("Words", 5, 6),))
 
-    # A click on a bar of Pair label keeps those sentences too; the chart of Words counts
-    # under it, Pair label's own chart under the brush only.
+    # A click on a bar of Pair label keeps the pairs of that label, and their
+    # sentences; its chart counts pairs (both sentences under the brush), the chart of
+    # Words the sentences of such pairs.
     labels = panel.charts["Pair label"]
-    # Every bar's label is drawn, the longest elided to the axis ("CONTRADICTION + …").
     axis = labels.getPlotItem().getAxis("left")
     image = QImage(200, 400, QImage.Format.Format_ARGB32)
     painter = QPainter(image)
     drawn_texts = [text for _, _, text in axis.generateDrawSpecs(painter)[2]]
     painter.end()
-    # SICK's 7 combinations of labels; every sentence is in a pair: no "in no pair" bar.
+    # The pairs' own 3 labels (not SICK's 7 combinations of a sentence's), each whole.
     names = [name for name in labels.chart.labels if name]
-    assert len(drawn_texts) == len(names) == 7
-    assert "CONTRADICTION + ENTAILMENT + NEUTRAL" in names
-    assert all(name.startswith(text.rstrip("…")) for name, text in zip(names, drawn_texts))
+    assert sorted(drawn_texts) == sorted(names) == ["CONTRADICTION", "ENTAILMENT", "NEUTRAL"]
+    pairs = corpus.pairs
+    assert labels.all_bars.opts["width"].sum() == len(pairs)
     top = labels.chart.labels[0]
     qtbot.mouseClick(labels.viewport(), Qt.MouseButton.LeftButton, pos=bar_position(labels, 0))
     qtbot.waitUntil(
         lambda: session.current.filter.condition("Pair label") == Chosen("Pair label", (top,))
     )
-    column = labels.chart.column
-    chosen = column.codes == column.names.index(top)
+    of_label = np.array([pairs.label_text(k) == top for k in pairs.label])
+    chosen = np.zeros(len(corpus), dtype=bool)
+    chosen[pairs.first[of_label]] = chosen[pairs.second[of_label]] = True
     keep = (length >= 5) & (length <= 6) & chosen
     assert len(browser.model.rows) == keep.sum() > 0
-    assert labels.shown_bars.opts["width"][0] == ((length >= 5) & (length <= 6) & chosen).sum()
+    short = (length >= 5) & (length <= 6)
+    both_short = short[pairs.first] & short[pairs.second]
+    assert labels.shown_bars.opts["width"][0] == (both_short & of_label).sum() > 0
 
     # Chips name each condition; removing one widens the table again.
     chips = {chip.accessibleName(): chip for chip in panel.chips.findChildren(QToolButton)}
@@ -94,7 +99,7 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(
     panel.expression.setText("words > 12")
     qtbot.keyClick(panel.expression, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: len(browser.model.rows) == (chosen & (length > 12)).sum())
-    assert not panel.error.isVisible()
+    assert not panel.error.text()
 
     # The neighbours of a sentence grey those the filter leaves out.
     neighbours = window.neighbours_view
@@ -128,7 +133,8 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(
         read = list(csv.DictReader(handle))
     assert [row["id"] for row in read] == [corpus.ids[k] for k in chosen_rows]
     assert read[0]["text"] == corpus.texts[chosen_rows[0]]
-    assert int(read[0]["Words"]) == length[chosen_rows[0]] and "Pair label" in read[0]
+    # Each column under the name an expression calls it.
+    assert int(read[0]["words"]) == length[chosen_rows[0]] and "label" in read[0]
     session.selection.select(chosen_rows[:2], source="chart")
     selected = tmp_path / "selected.jsonl"
     assert filtering.export("selected", str(selected))
@@ -138,3 +144,64 @@ def test_brushing_and_clicking_filter_the_table_and_the_projection(
     monkeypatch.setattr(QMessageBox, "warning", lambda *args: warned.append(args[2]))
     assert not filtering.export("passing", str(tmp_path / "no such folder" / "x.csv"))
     assert warned and "cannot write the export" in warned[0]
+
+
+def test_the_charts_stay_put_when_a_chip_comes_or_an_error_goes(qtbot, shared_data):
+    """The charts moved down 20-25 px when the first chip came and up when an error line
+    cleared, so the next click landed on another bar: the chips' row and the error's
+    lines keep their room. And the pair charts' bars are never elided alike."""
+    from sentspace.app.analysis.filters import Filter, corpus_table
+    from sentspace.app.corpora import load_corpus
+    from sentspace.app.ui.panels.filter_panel import FilterPanel
+
+    sick = load_corpus(shared_data / "sick")
+    table = corpus_table(sick)
+    panel = FilterPanel()
+    qtbot.addWidget(panel)
+    panel.resize(330, 760)
+    panel.show()
+    qtbot.waitExposed(panel)
+
+    def shown(chosen, error=""):
+        panel.show_filter(table, chosen, table.evaluate(chosen), error)
+        qtbot.wait(20)  # the layout settles
+        return {
+            title: chart.mapTo(panel, chart.rect().topLeft()).y()
+            for title, chart in panel.charts.items()
+        }
+
+    where = shown(Filter())
+    labels = panel.charts["Pair label"]
+    qtbot.mouseClick(labels.viewport(), Qt.MouseButton.LeftButton, pos=bar_position(labels, 0))
+    chosen = panel.filter
+    assert chosen.condition("Pair label") is not None
+    assert shown(chosen) == where
+    chip = panel.chips.findChildren(QToolButton)[0]
+    # The chip says which pairs it keeps.
+    assert chip.text().startswith("Pair label: NEUTRAL") and "5,611 pairs" in chip.text()
+    assert "<b>" in panel.count.text() and "pairs" in panel.count.text()
+    long_error = "filter expression, column 1 ('lenght'): no column is called lenght; " + (
+        "the names are " + ", ".join(sorted(table.names))
+    )
+    assert shown(chosen, long_error) == where and panel.error.text() == long_error
+    assert shown(chosen) == where and shown(Filter()) == where
+
+
+def test_two_bars_are_never_elided_to_the_same_words(qtbot, shared_data):
+    """SICK's sentences by all their pairs' labels (the colouring's column): two bars
+    were both cut to "CONTRADICTION + E…"; each drawn label now reads apart."""
+    from sentspace.app.analysis.columns import sentence_columns
+    from sentspace.app.analysis.filters import make_chart
+    from sentspace.app.corpora import load_corpus
+    from sentspace.app.ui.charts.column_chart import ColumnChart
+
+    sick = load_corpus(shared_data / "sick")
+    joined = next(c for c in sentence_columns(sick) if c.title == "Pair label")
+    chart = ColumnChart(make_chart(dataclasses.replace(joined, of_pairs=None)))
+    qtbot.addWidget(chart)
+    axis = chart.getPlotItem().getAxis("left")
+    drawn = [text for _, text in axis._tickLevels[0]]
+    names = [name for name in chart.chart.labels if name]
+    assert len(names) == 7 and "CONTRADICTION + ENTAILMENT + NEUTRAL" in names
+    assert len(set(drawn)) == len(drawn) == 7
+    assert sum(text.startswith("CONTRADICTION") for text in drawn) >= 2

@@ -2,6 +2,8 @@
 out, finer ones zoomed in, never over a marked point, and a click on a label names its
 region."""
 
+from collections import Counter
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -143,3 +145,47 @@ def test_labels_keep_off_the_misclassified_rings(qtbot, regions_and_layout):
     view.mark(np.array([nearest]))
     assert all(not box.contains(hit) for box in scene_boxes(labels))
     assert (level, cluster) in labels.shown
+
+
+@pytest.fixture(scope="module")
+def costra_regions():
+    corpus = load_corpus("costra")
+    embeddings = make_encoder("bow").fit(corpus.texts).encode(corpus.texts)
+    layout = run_job(project(embeddings, "pca")).coordinates
+    return run_job(find_regions(corpus, layout)), layout
+
+
+def test_every_coarse_region_of_costra_is_named_over_its_own_sentences(qtbot, costra_regions):
+    """Costra's whole map named 3 of its 8 coarse regions, not the largest, and one label
+    sat over another region: each is now named, at its densest place, over sentences
+    mostly its own."""
+    regions, layout = costra_regions
+    widget = pg.PlotWidget(background="w")
+    widget.resize(700, 560)  # the projection's room in the window at 1280x800
+    qtbot.addWidget(widget)
+    widget.addItem(pg.ScatterPlotItem(layout[:, 0], layout[:, 1]))
+    labels = RegionLabels(widget.getPlotItem(), regions, layout=layout)
+    widget.show()
+    qtbot.waitExposed(widget)
+    widget.getPlotItem().vb.autoRange()
+    labels.relayout()
+    assert labels.level == 0 and regions.n_clusters == 8
+    assert sorted(k for level, k in labels.shown) == list(range(8))
+    points = labels._to_scene(layout)
+    own = {}
+    for _, k in labels.shown:
+        box = scene_box(labels, 0, k)
+        under = (
+            (points[:, 0] >= box.left())
+            & (points[:, 0] <= box.right())
+            & (points[:, 1] >= box.top())
+            & (points[:, 1] <= box.bottom())
+        )
+        own[regions.label(k)] = np.mean(regions.labels[under] == k) if under.any() else 1.0
+    # Most labels lie over sentences mostly their own; where three regions crowd into
+    # fewer pixels than their labels, the free place most their own.
+    assert sum(share >= 0.5 for share in own.values()) >= 6, own
+    # No word in more than half the labels of a level.
+    for level in regions.levels:
+        named = Counter(w for k in range(level.n_clusters) for w in set(level.label(k).split(", ")))
+        assert max(named.values()) <= max(1, level.n_clusters // 2)

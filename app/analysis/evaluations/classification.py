@@ -227,6 +227,17 @@ def run_classification(
         as any evaluated sentences, fit an encoder that does not learn from data).
     """
     sentences, labels, names = evaluable_groups(corpus, min_group_size, where)
+    kept = (
+        passing.described(
+            corpus,
+            where,
+            len(sentences),
+            len(evaluable_groups(corpus, min_group_size)[0]),
+            "sentences",
+        )
+        if where.strip()
+        else ""
+    )
     if np.bincount(labels).min() < n_folds:
         raise EvaluationError(
             f"every group needs at least {n_folds} sentences for {n_folds}-fold cross-validation"
@@ -299,7 +310,7 @@ def run_classification(
             confidence=confidence,
             classifier="LinearSVC(class_weight='balanced')",
             refit_per_fold=shared_embeddings is None,
-            **passing.parameters(where),
+            **passing.parameters(where, kept),
         ),
         group_names=names,
         sentence_index=sentences,

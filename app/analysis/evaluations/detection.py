@@ -45,8 +45,8 @@ DEFAULT_FRACTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 def binary_pairs(
     corpus: Corpus, splits: tuple[str, ...] | None = None, where: str = ""
 ) -> np.ndarray:
-    """Indices of the pairs labelled 0 or 1 in ``splits`` (None: all) whose two
-    sentences pass ``where``. Raises EvaluationError, before any work, unless both
+    """Indices of the pairs labelled 0 or 1 in ``splits`` (None: all) that pass
+    ``where`` (:func:`passing.pair_passing`). Raises EvaluationError, before any work, unless both
     labels occur; InputError for a bad ``where``."""
     pairs = corpus.pairs
     if pairs is None:
@@ -61,9 +61,9 @@ def binary_pairs(
                 f"corpus {corpus.name!r} has no split {', '.join(sorted(unknown))}"
             )
         keep &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
-    mask = passing.passing(corpus, where)
+    mask = passing.pair_passing(corpus, where)
     if mask is not None:
-        keep &= mask[pairs.first] & mask[pairs.second]
+        keep &= mask
     if (
         pairs.label_names
         or np.any(pairs.label > 1)
@@ -72,7 +72,7 @@ def binary_pairs(
         raise EvaluationError(
             f"paraphrase detection needs pairs labelled 1 (paraphrase) "
             f"and 0 (not), and corpus {corpus.name!r} has no such mix"
-            + (f" of pairs whose sentences pass {where.strip()!r}" if mask is not None else "")
+            + (f" of pairs that pass {where.strip()!r}" if mask is not None else "")
         )
     return np.flatnonzero(keep)
 
@@ -179,10 +179,21 @@ def evaluate_detection(
     """Zero-shot detection on precomputed embeddings (shape (len(corpus), dim)).
 
     ``splits`` selects pairs (None: every labelled pair; nothing is trained, so the test
-    split alone is not required), ``where`` (a filter expression) those whose two
-    sentences pass it. ``n_resamples`` 0 turns the bootstrap interval off.
+    split alone is not required), ``where`` (a filter expression) those that pass it.
+    ``n_resamples`` 0 turns the bootstrap interval off.
     """
     pair_index = binary_pairs(corpus, splits, where)
+    kept = (
+        passing.described(
+            corpus,
+            where,
+            len(pair_index),
+            len(binary_pairs(corpus, splits)),
+            f"{' + '.join(splits)} pairs" if splits else "labelled pairs",
+        )
+        if where.strip()
+        else ""
+    )
     pairs = corpus.pairs
     assert pairs is not None, "binary_pairs checked"
     first, second = pairs.first[pair_index], pairs.second[pair_index]
@@ -203,7 +214,7 @@ def evaluate_detection(
             seed=seed,
             score="cosine",
             zero_vectors="cosine 0, counted",
-            **passing.parameters(where),
+            **passing.parameters(where, kept),
         ),
         pair_index=pair_index,
         pair_id=pairs.names(corpus.ids, pair_index),

@@ -55,19 +55,16 @@ def histogram_sides(
 ) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str, float | None]:
     """(pair indices, side per pair: 1 for positive/high, 0 for negative/low, side
     names, the split used, the threshold). With ``where`` (a filter expression), only
-    the pairs whose two sentences pass it; the default threshold is still read off
+    the pairs that pass it (:func:`passing.pair_passing`); the default threshold is still read off
     every scored pair, the dataset's scale. Raises EvaluationError before any work;
     InputError for a bad ``where``."""
     keep, side, names, by, threshold = _sides(corpus, by, threshold)
-    mask = passing.passing(corpus, where)
+    mask = passing.pair_passing(corpus, where)
     if mask is None:
         return keep, side, names, by, threshold
-    pairs = corpus.checked_pairs
-    kept = mask[pairs.first[keep]] & mask[pairs.second[keep]]
+    kept = mask[keep]
     if not kept.any():
-        raise EvaluationError(
-            f"{NAME} where {where.strip()}: no pair has both sentences passing the filter"
-        )
+        raise EvaluationError(f"{NAME} where {where.strip()}: no pair passes the filter")
     return keep[kept], side[kept], names, by, threshold
 
 
@@ -200,9 +197,16 @@ def evaluate_histograms(
     cosine_bins : equal bins over [-1, 1].
     overlap_bins : equal bins over [0, 1].
     seed : unused (nothing is random); accepted so every evaluation is called alike.
-    where : a filter expression: only the pairs whose two sentences pass it.
+    where : a filter expression: only the pairs that pass it.
     """
     pair_index, side, names, by, threshold = histogram_sides(corpus, by, threshold, where)
+    kept = (
+        passing.described(
+            corpus, where, len(pair_index), len(histogram_sides(corpus, by, threshold)[0]), "pairs"
+        )
+        if where.strip()
+        else ""
+    )
     pairs = corpus.checked_pairs
     first, second = pairs.first[pair_index], pairs.second[pair_index]
     unit = normalise(embeddings)
@@ -221,7 +225,7 @@ def evaluate_histograms(
             overlap_bins=overlap_bins,
             overlap="Jaccard of lowercased word sets (punctuation dropped)",
             seed=seed,
-            **passing.parameters(where),
+            **passing.parameters(where, kept),
         ),
         side_names=names,
         pair_index=pair_index,

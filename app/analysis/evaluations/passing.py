@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from sentspace.app.analysis.filters import corpus_table
+from sentspace.app.analysis.filters import pair_passing as pair_mask_of
 from sentspace.app.analysis.filters import passing as mask_of
 from sentspace.app.base.errors import InputError
 from sentspace.app.corpora.model import Corpus
@@ -55,7 +57,39 @@ def passing(corpus: Corpus, where: str) -> np.ndarray | None:
     return mask_of(corpus, where)
 
 
-def parameters(where: str) -> dict[str, Any]:
+def pair_passing(corpus: Corpus, where: str) -> np.ndarray | None:
+    """Whether each pair of ``corpus`` passes ``where``: its own split, subset, label
+    and gold score where the expression names them, both its sentences' other
+    columns; None for no expression. Raises InputError for a bad expression."""
+    if not where.strip():
+        return None
+
+    return pair_mask_of(corpus, where)
+
+
+def described(corpus: Corpus, where: str, kept: int, of: int, noun: str) -> str:
+    """What an evaluation of ``where`` evaluated, for its result's line: "2,793 of
+    4,906 test pairs: where label == "NEUTRAL"", with how its items pass where the
+    expression reads their sentences ("both sentences pass")."""
+
+    reads = corpus_table(corpus).columns_named(where)
+    if noun == "sentences":
+        how = "in a pair that passes" if "pairs" in reads else ""
+    elif noun == "queries":
+        how = "the query's pair passes" if "pairs" in reads else "the query and its partner pass"
+    elif "sentences" not in reads:
+        how = ""
+    elif "pairs" in reads:
+        how = "the pair's own split, label and score; both sentences' other columns"
+    else:
+        how = "both sentences pass"
+    return f"{kept:,} of {of:,} {noun}: where {where.strip()}" + (f" ({how})" if how else "")
+
+
+def parameters(where: str, evaluated: str = "") -> dict[str, Any]:
     """What a result records of ``where`` among its parameters: nothing for none, so a
-    result of every sentence is recorded as before."""
-    return {"where": where.strip()} if where.strip() else {}
+    result of every sentence is recorded as before; else the expression and what it
+    kept (:func:`described`)."""
+    if not where.strip():
+        return {}
+    return {"where": where.strip(), **({"evaluated": evaluated} if evaluated else {})}

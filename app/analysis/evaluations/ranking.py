@@ -275,6 +275,9 @@ def _named_queries(
     if mask is None:
         return pair_index, pair_id, query, target, len(self_paired)
     kept = mask[query] & mask[target]
+    pair_mask = passing.pair_passing(corpus, where) if corpus.pairs is not None else None
+    if pair_mask is not None:  # a query of a pair: the pair's own label and split too
+        kept &= np.append(pair_mask, True)[pair_index]
     if not kept.any():
         raise EvaluationError(
             f"{NAME} where {where.strip()}: no query and its partner both pass the filter"
@@ -410,6 +413,13 @@ def iter_evaluate_ranking(
     if ties not in TIES:
         raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
     pair_index, pair_id, query, target, n_self = _named_queries(corpus, splits, where)
+    kept = (
+        passing.described(
+            corpus, where, len(query), len(_all_queries(corpus, splits)[2]), "queries"
+        )
+        if where.strip()
+        else ""
+    )
     unit = normalise(embeddings)
     # ``at``: the query and its partner as rows of the pool.
     query_at, target_at = query, target
@@ -458,7 +468,7 @@ def iter_evaluate_ranking(
             pool="every corpus sentence"
             + (" that passes the filter" if mask is not None else "")
             + " except the query",
-            **passing.parameters(where),
+            **passing.parameters(where, kept),
         ),
         pool_size=unit.shape[0],
         ks=tuple(ks),

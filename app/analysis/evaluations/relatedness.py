@@ -194,7 +194,7 @@ class RelatednessResult(Result):
 def scored_pairs(
     corpus: Corpus, splits: tuple[str, ...] | None = None, where: str = ""
 ) -> tuple[np.ndarray, int]:
-    """(indices of the scored pairs in ``splits`` whose sentences pass ``where``,
+    """(indices of the scored pairs in ``splits`` that pass ``where``,
     number of unscored pairs skipped).
 
     Raises EvaluationError, before any work, when the corpus has no pairs, a split is
@@ -215,18 +215,22 @@ def scored_pairs(
                 f"{', '.join(sorted(set(pairs.split)))})"
             )
         selected &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
-    mask = passing.passing(corpus, where)
+    mask = passing.pair_passing(corpus, where)
     if mask is not None:
-        selected &= mask[pairs.first] & mask[pairs.second]
+        selected &= mask
     scored = selected & np.isfinite(pairs.score)
     if not scored.any():
         raise EvaluationError(
             f"{NAME} needs gold similarity scores, and no selected pair "
             f"of corpus {corpus.name!r}"
-            + (f" whose sentences pass {where.strip()!r}" if mask is not None else "")
+            + (f" that passes {where.strip()!r}" if mask is not None else "")
             + " has one"
         )
     return np.flatnonzero(scored), int(np.sum(selected & ~scored))
+
+
+def _pairs_noun(splits: tuple[str, ...] | None) -> str:
+    return f"{' + '.join(splits)} pairs" if splits else "scored pairs"
 
 
 #: Scored pairs a learned similarity needs to train on.
@@ -343,10 +347,22 @@ def evaluate_relatedness(
         (floor(min), ceil(max)) of the evaluated scores: (1, 5) for SICK, (0, 5) for STS.
     n_resamples, confidence : bootstrap intervals of the correlations; 0 turns them off.
     seed : seeds the bootstrap.
-    where : a filter expression: only the pairs whose two sentences pass it
+    where : a filter expression: only the pairs that pass it, by their own split,
+        label and score and both their sentences' other columns
         (:mod:`sentspace.app.analysis.evaluations.passing`).
     """
     pair_index, n_unscored = scored_pairs(corpus, splits, where)
+    evaluated_pairs = (
+        passing.described(
+            corpus,
+            where,
+            len(pair_index),
+            len(scored_pairs(corpus, splits)[0]),
+            _pairs_noun(splits),
+        )
+        if where.strip()
+        else ""
+    )
     pairs = corpus.checked_pairs
     first, second = pairs.first[pair_index], pairs.second[pair_index]
     gold = pairs.score[pair_index]
@@ -399,7 +415,7 @@ def evaluate_relatedness(
             seed=seed,
             correlations="scipy.stats spearmanr/pearsonr",
             zero_vectors="cosine 0, counted",
-            **passing.parameters(where),
+            **passing.parameters(where, evaluated_pairs),
         ),
         pair_index=pair_index,
         pair_id=pairs.names(corpus.ids, pair_index),

@@ -4,6 +4,8 @@ faint at its whole count and solid at its count under the other conditions."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -136,13 +138,7 @@ class ColumnChart(pg.PlotWidget):
         # (SICK's "CONTRADICTION + NEUTRAL", 20 capitals, was left out whole).
         metrics, room = QFontMetrics(axis.style["tickFont"]), LABEL_PX - LABEL_MARGIN_PX
         axis.setTicks(
-            [
-                [
-                    (row, metrics.elidedText(labels[slot], Qt.TextElideMode.ElideRight, room))
-                    for row, slot in enumerate(self._rows)
-                ],
-                [],
-            ]
+            [list(enumerate(_elided([labels[slot] for slot in self._rows], metrics, room))), []]
         )
         # Every bar keeps its label: none dropped as overlapping or too wide.
         axis.setStyle(hideOverlappingLabels=False, autoExpandTextSpace=False)
@@ -244,3 +240,17 @@ class ColumnChart(pg.PlotWidget):
         row = int(round(y))
         if 0 <= row < len(self._rows):
             self.toggled.emit(self.chart.title, self.name_of(self._rows[row]))
+
+
+def _elided(labels: list[str], metrics: QFontMetrics, room: int) -> list[str]:
+    """Each label elided to ``room`` pixels at its end, or in its middle where two would
+    read alike ("CONTRADICTION + E…" for both "... + ENTAILMENT" and "... + ENTAILMENT +
+    NEUTRAL"): the middle goes, both ends stay."""
+    right = [metrics.elidedText(label, Qt.TextElideMode.ElideRight, room) for label in labels]
+    seen = Counter(right)
+    return [
+        metrics.elidedText(label, Qt.TextElideMode.ElideMiddle, room)
+        if seen[short] > 1 and short != label
+        else short
+        for label, short in zip(labels, right)
+    ]

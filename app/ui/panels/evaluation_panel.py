@@ -368,7 +368,8 @@ class EvaluationPanel(FollowsFilter, QWidget):
         why = (
             self._no_expression
             or (name not in FILTERABLE and f"{name or 'Nothing'} evaluates no items a filter keeps")
-            or f"Evaluate the items whose sentences all pass: where {self.filter_expression}"
+            or "Evaluate the items that pass (a pair by its own split, label and score, "
+            f"and both its sentences' other columns): where {self.filter_expression}"
         )
         self.only_passing.setEnabled(bool(self.filter_expression) and name in FILTERABLE)
         self.only_passing.setToolTip(why)
@@ -519,7 +520,8 @@ class EvaluationPanel(FollowsFilter, QWidget):
         evaluation, result, command = self.results[row]
         provenance = result.provenance
         where = provenance.parameters.get("where")
-        passing = f", sentences where {where}" if where else ""
+        kept = provenance.parameters.get("evaluated") or (where and f"sentences where {where}")
+        passing = f", {kept}" if kept else ""
         # One line (whole in its tooltip), so a long filter does not move the table.
         self.title.setText(
             f"{evaluation}: {provenance.encoder_name} on {provenance.corpus_name}{passing}"

@@ -84,10 +84,14 @@ class FilterPanel(QWidget):
         self.error.setObjectName("filter-error")
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c00000")
-        self.error.hide()
+        self.error.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # Room for two lines, kept when there is no error (the rest in the tooltip), and
+        # a row of chips kept when there is none: the charts never move under the mouse.
+        self.error.setFixedHeight(2 * self.error.fontMetrics().lineSpacing())
         self.count = QLabel("No corpus")
         self.chips = QWidget()
         self.chips_layout = FlowLayout(self.chips, spacing=4)
+        self.chips.setMinimumHeight(_chip("sample").sizeHint().height())
         self.chart_box = QWidget()
         self.chart_layout = QVBoxLayout(self.chart_box)
         self.chart_layout.setContentsMargins(0, 0, 4, 0)
@@ -143,16 +147,21 @@ class FilterPanel(QWidget):
             self.expression.blockSignals(True)
             self.expression.setText(chosen.expression)
             self.expression.blockSignals(False)
-        self.error.setText(error)
-        self.error.setVisible(bool(error))
+        self._say_error(error)
         self._show_chips(chosen)
         if table is None or evaluated is None:
             self.count.setText("No corpus")
             return
+        pairs = evaluated.pair_mask
         self.count.setText(
             f"{table.n:,} sentences"
             if not chosen
             else f"<b>{evaluated.count:,}</b> of {table.n:,} sentences pass"
+            + (
+                f" · <b>{int(pairs.sum()):,}</b> of {len(pairs):,} pairs"
+                if pairs is not None
+                else ""
+            )
         )
         for title, chart in self.charts.items():
             chart.show_counts(
@@ -180,37 +189,54 @@ class FilterPanel(QWidget):
             chart.brushed.connect(self._brushed)
             chart.toggled.connect(self._toggled)
             chart.cleared.connect(lambda column: self._change(self.filter.without(column)))
-            chart.title_label = QLabel(f"<b>{html.escape(title)}</b>")
+            chart.title_label = QLabel(
+                f"<b>{html.escape(title)}</b>"
+                + (" <span style='color:#666'>· pairs</span>" if made.of_pairs else "")
+            )
+            if made.of_pairs:
+                chart.title_label.setToolTip(
+                    "Counts pairs by their own value. A bar keeps the pairs of that value "
+                    "and their sentences; an evaluation of the filter evaluates those pairs."
+                )
             self.chart_layout.insertWidget(at, chart.title_label)
             self.chart_layout.insertWidget(at + 1, chart)
             at += 2
             self.charts[title] = chart
 
+    def _say_error(self, error: str) -> None:
+        self.error.setText(error)
+        self.error.setToolTip(error)
+
+    def _chip_label(self, chosen: Filter, column: str, label: str) -> str:
+        """A chip's words; a pair chart's condition says how many pairs it keeps."""
+        condition = chosen.condition(column) if column else None
+        chart = self.table.charts.get(column) if self.table is not None and column else None
+        if condition is None or chart is None or not chart.of_pairs:
+            return f"{label}  ×"
+        assert self.table is not None
+        kept = int(self.table.pair_passes(condition).sum())
+        return f"{label} ({kept:,} pairs and their sentences)  ×"
+
     def _show_chips(self, chosen: Filter) -> None:
-        chips = chosen.chips()
+        chips = [
+            (column, self._chip_label(chosen, column, label)) for column, label in chosen.chips()
+        ]
         shown = [chip.property("column") for chip in self._chip_buttons]
         if shown == [column for column, _ in chips]:
             # A brush moving: the same chips, one label changed.
             for chip, (_, label) in zip(self._chip_buttons, chips):
-                chip.setText(f"{label}  ×")
+                chip.setText(label)
             return
         while self.chips_layout.count():
             self.chips_layout.takeAt(0).widget().deleteLater()
         self._chip_buttons = []
         for column, label in chips:
-            chip = QToolButton()
-            chip.setText(f"{label}  ×")
+            chip = _chip(label)
             chip.setProperty("column", column)
-            chip.setToolTip("Remove this condition")
             chip.setAccessibleName(f"filter chip {column or 'expression'}")
-            chip.setStyleSheet(
-                "QToolButton { background: #fff1d6; border: 1px solid "
-                "#e69500; border-radius: 8px; padding: 1px 6px; }"
-            )
             chip.clicked.connect(lambda _=False, column=column: self.remove(column))
             self.chips_layout.addWidget(chip)
             self._chip_buttons.append(chip)
-        self.chips.setVisible(bool(chosen))
 
     # --- what the user asks --------------------------------------------------------
 
@@ -249,10 +275,9 @@ class FilterPanel(QWidget):
             try:
                 self.table.evaluate(Filter(expression=chosen.expression))
             except InputError as error:
-                self.error.setText(str(error))
-                self.error.show()
+                self._say_error(str(error))
                 return
-        self.error.hide()
+        self._say_error("")
         self._change(chosen)
 
     def _change(self, chosen: Filter) -> None:
@@ -264,3 +289,15 @@ class FilterPanel(QWidget):
             self.expression.clear()
             self.expression.blockSignals(False)
         self.filter_changed.emit(chosen)
+
+
+def _chip(label: str) -> QToolButton:
+    """A condition's chip: a click removes it."""
+    chip = QToolButton()
+    chip.setText(label)
+    chip.setToolTip("Remove this condition")
+    chip.setStyleSheet(
+        "QToolButton { background: #fff1d6; border: 1px solid "
+        "#e69500; border-radius: 8px; padding: 1px 6px; }"
+    )
+    return chip

@@ -20,7 +20,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, Signal
 from PySide6.QtGui import QFont
 
-from sentspace.app.analysis.regions import Regions, place_labels
+from sentspace.app.analysis.regions import Regions, label_anchors, place_labels
 
 #: Pixels kept free around each label.
 MARGIN_PX = 4
@@ -29,6 +29,10 @@ MARGIN_PX = 4
 LEVEL_PX = 140
 #: Point size of the labels, coarse level first; deeper levels use the last.
 FONT_POINTS = (11, 9.5, 8.5)
+#: Other places over its own region a label may take when its own is covered.
+ALTERNATIVES = 8
+#: Points a coarse label is kept off other regions by (a seeded sample of the layout).
+REGION_POINTS = 20_000
 
 
 class RegionLabel(pg.TextItem):
@@ -71,12 +75,29 @@ class RegionLabels(QObject):
         regions: Regions,
         marked: Callable[[], np.ndarray] | None = None,
         parent: QObject | None = None,
+        layout: np.ndarray | None = None,
     ):
+        """``layout``: the points' positions (n, 2), where each region's other dense
+        places are read (:func:`label_anchors`), for a label whose own is taken."""
         super().__init__(parent)
         self.plot = plot
         self.regions = regions
         self.marked = marked
         self.levels = regions.levels
+        self.alternatives = [
+            label_anchors(layout, level.labels, level.n_clusters, ALTERNATIVES + 1)[:, 1:]
+            if layout is not None and len(layout) == len(level.labels)
+            else None
+            for level in self.levels
+        ]
+        #: A seeded sample of the points and their coarse regions, which no coarse
+        #: label may lie over.
+        self.coarse_points: tuple[np.ndarray, np.ndarray] | None = None
+        if layout is not None and len(layout) == len(regions.labels):
+            rows = np.arange(len(layout))
+            if len(rows) > REGION_POINTS:
+                rows = np.sort(np.random.default_rng(0).choice(rows, REGION_POINTS, replace=False))
+            self.coarse_points = (np.asarray(layout)[rows], regions.labels[rows])
         self.items = [
             [RegionLabel(level.label(k), depth, k, self) for k in range(level.n_clusters)]
             for depth, level in enumerate(self.levels)
@@ -132,12 +153,27 @@ class RegionLabels(QObject):
         )
         marked = self.marked() if self.marked is not None else np.empty((0, 2))
         frame = view.mapRectToScene(view.boundingRect())
+        others = self.alternatives[self.level]
         placed = place_labels(
             self._to_scene(centres),
             sizes,
             (frame.left(), frame.top(), frame.right(), frame.bottom()),
             marked=self._to_scene(marked),
             margin=MARGIN_PX,
+            alternatives=(
+                None
+                if others is None
+                else self._to_scene(others[self.orders[self.level]]).reshape(others.shape)
+            ),
+            regions=(
+                (
+                    self._to_scene(self.coarse_points[0]),
+                    self.coarse_points[1],
+                    self.orders[0],
+                )
+                if self.level == 0 and self.coarse_points is not None
+                else None
+            ),
         )
         for item, (x, y) in zip(items, placed):
             if np.isnan(x):

@@ -95,7 +95,10 @@ class Regioning:
         self.export_action.setEnabled(regions is not None)
         if regions is not None and current.exploration is not None:
             self.labels = RegionLabels(
-                self.projection.plot.getPlotItem(), regions, marked=self.projection.marked_positions
+                self.projection.plot.getPlotItem(),
+                regions,
+                marked=self.projection.marked_positions,
+                layout=current.exploration.projection.coordinates,
             )
             self.labels.region_clicked.connect(self.select_region)
 
