@@ -50,14 +50,19 @@ def browser_or_skip():
 
 
 def open_page(browser, path: Path, timeout: float = 60):
-    """Open ``path`` and wait until the map is drawn; returns the plot's element."""
+    """Open ``path`` and wait until the map is drawn; returns the map's element."""
+    wait_ready(browser, path, timeout)
+    return browser.find_element("id", "map")
+
+
+def wait_ready(browser, path: Path, timeout: float = 60) -> None:
+    """Open ``path`` and wait until its body is marked ready."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(Path(path).resolve().as_uri())
     WebDriverWait(browser, timeout).until(
         lambda b: b.execute_script("return document.body.dataset.ready === 'true'")
     )
-    return browser.find_element("id", "map")
 
 
 def colour_pixels(png: bytes, colour: str, tolerance: int = 12) -> int:

@@ -9,7 +9,7 @@ const PAGE = 50;      // table rows per page
 const BINS = 30;      // a histogram's bins at most
 const STEPS = 64;     // steps of the continuous colour scale
 const FADED = [190, 190, 190, 0.3];   // points that the filters leave out
-const SLICE = 20000;  // texts tokenised per task while the search builds its index
+const SLICE = 5000;   // texts tokenised per task while the search builds its index
 const n = DATA.n;
 
 // ---- The payload: typed arrays in one gzip'd block, unpacked by the browser itself.
@@ -48,9 +48,11 @@ function element(tag, properties = {}, ...children) {
   made.append(...children);
   return made;
 }
+const THOUSANDS = new Intl.NumberFormat("en-US", {maximumFractionDigits: 0});
+function thousands(value) { return THOUSANDS.format(value); }
 function formatNumber(value, integer) {
   if (Number.isNaN(value)) return "";
-  return integer ? Math.round(value).toLocaleString() : String(Number(value.toPrecision(3)));
+  return integer ? thousands(Math.round(value)) : String(Number(value.toPrecision(3)));
 }
 function identifier(title) {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "column";
@@ -82,7 +84,7 @@ function categoryColumn(column, codes) {
     colours[code] = column.explicit ? column.colours[code] : DATA.categorical[rank % DATA.categorical.length];
   });
   return {...column, colours, codes, counts, noneCount, top, slot, others, nSlots: named + 2,
-          bars: [...bars, others ? `(other ${others.toLocaleString()})` : null,
+          bars: [...bars, others ? `(other ${thousands(others)})` : null,
                  noneCount ? column.none : null],
           value: i => codes[i] < 0 ? null : column.names[codes[i]]};
 }
@@ -262,7 +264,7 @@ function buildHistogram(column, chart) {
   const nones = column.all[column.nBins];
   chart.append(svg, element("div", {className: "range"},
     element("span", {textContent: formatNumber(column.low, column.integer)}),
-    element("span", {className: "muted", textContent: nones ? `${nones.toLocaleString()} without` : ""}),
+    element("span", {className: "muted", textContent: nones ? `${thousands(nones)} without` : ""}),
     element("span", {textContent: formatNumber(column.high, column.integer)})));
 }
 function buildBars(column, chart) {
@@ -293,7 +295,7 @@ function drawCharts(changed) {
         const full = 100 * column.all[b] / most, part = 100 * counts[b] / most;
         all.setAttribute("y", 100 - full); all.setAttribute("height", full);
         inside.setAttribute("y", 100 - part); inside.setAttribute("height", part);
-        all.firstChild.textContent = `${column.span(b, b + 1)}: ${counts[b].toLocaleString()} of ${column.all[b].toLocaleString()}`;
+        all.firstChild.textContent = `${column.span(b, b + 1)}: ${thousands(counts[b])} of ${thousands(column.all[b])}`;
       });
       if (!own) column.brushMark.setAttribute("width", 0);
       else {
@@ -306,7 +308,7 @@ function drawCharts(changed) {
       for (const [bar, label, all, inside, text, row] of column.rows) {
         all.style.width = `${100 * column.all[bar] / most}%`;
         inside.style.width = `${100 * counts[bar] / most}%`;
-        text.textContent = `${label} · ${counts[bar].toLocaleString()}`;
+        text.textContent = `${label} · ${thousands(counts[bar])}`;
         row.classList.toggle("chosen", Boolean(column.chosen && column.chosen.has(bar)));
       }
     }
@@ -683,7 +685,7 @@ function select(shape) {
   const pass = inside(shape);
   let count = 0;
   for (let i = 0; i < n; i++) count += pass[i];
-  return setFilter("map", pass, `Map selection (${count.toLocaleString()})`);
+  return setFilter("map", pass, `Map selection (${thousands(count)})`);
 }
 function drawOutline(shape = selection) {
   const path = document.getElementById("selection-outline");
@@ -825,9 +827,9 @@ async function search(query) {
   while (best > 0 && !tiers[best]) best--;
   const all = tiers[queryWords.length], some = n - tiers[0];
   report.textContent = queryWords.length === 1
-    ? `${all.toLocaleString()} sentences have the word`
-    : `${all.toLocaleString()} sentences have all ${queryWords.length} words, `
-      + `${some.toLocaleString()} have one or more; ringed: ${best < queryWords.length ? `the ${tiers[best].toLocaleString()} with ${best}` : "those with all"}`;
+    ? `${thousands(all)} sentences have the word`
+    : `${thousands(all)} sentences have all ${queryWords.length} words, `
+      + `${thousands(some)} have one or more; ringed: ${best < queryWords.length ? `the ${thousands(tiers[best])} with ${best}` : "those with all"}`;
   sortKey = null;
   drawTable();
   const ringed = [];
@@ -908,7 +910,7 @@ function drawTable() {
     th.dataset.key = key;
     return th;
   })));
-  document.getElementById("shown").textContent = `${tableRows.length.toLocaleString()} of ${n.toLocaleString()} sentences`
+  document.getElementById("shown").textContent = `${thousands(tableRows.length)} of ${thousands(n)} sentences`
     + (matched ? " matching the search" : "");
   drawPage();
 }
@@ -925,7 +927,7 @@ function drawPage() {
   }));
   const total = tableRows.length;
   document.getElementById("page").textContent = total
-    ? `${(pageStart + 1).toLocaleString()}–${Math.min(total, pageStart + PAGE).toLocaleString()}` : "";
+    ? `${thousands(pageStart + 1)}–${thousands(Math.min(total, pageStart + PAGE))}` : "";
 }
 
 // ---- Export: what the table holds, every page, as a file made in the page.
@@ -1102,12 +1104,12 @@ function drawLegend() {
         `${formatNumber(current.high, current.integer)}: beyond the bar in its end colours`));
     }
     const nones = current.all[current.nBins];
-    if (nones) legend.appendChild(element("div", {}, swatch(DATA.none_colour), `no value (${nones.toLocaleString()})`));
+    if (nones) legend.appendChild(element("div", {}, swatch(DATA.none_colour), `no value (${thousands(nones)})`));
     return;
   }
   const entries = current.top.map(code => [code, current.names[code], current.colours[code], current.counts[code]]);
   for (const [code, name, colour, count] of entries) {
-    const row = element("div", {onclick: () => listGroup(code)}, swatch(colour), `${name} (${count.toLocaleString()})`);
+    const row = element("div", {onclick: () => listGroup(code)}, swatch(colour), `${name} (${thousands(count)})`);
     row.dataset.code = code;
     legend.appendChild(row);
   }
@@ -1115,11 +1117,11 @@ function drawLegend() {
     let rest = n - current.noneCount;
     for (const code of current.top) rest -= current.counts[code];
     legend.appendChild(element("div", {className: "muted"}, swatch(DATA.other_colour),
-      `(other ${current.others.toLocaleString()}: ${rest.toLocaleString()} sentences)`));
+      `(other ${thousands(current.others)}: ${thousands(rest)} sentences)`));
   }
   if (current.noneCount) {
     const row = element("div", {onclick: () => listGroup(-1)}, swatch(DATA.none_colour),
-                        `${current.none} (${current.noneCount.toLocaleString()})`);
+                        `${current.none} (${thousands(current.noneCount)})`);
     row.dataset.code = -1;
     legend.appendChild(row);
   }
@@ -1146,14 +1148,14 @@ function showList(title, indices) {
   }
   if (indices.length > LISTED) {
     list.appendChild(element("li", {className: "muted",
-      textContent: `and ${(indices.length - LISTED).toLocaleString()} more`}));
+      textContent: `and ${thousands(indices.length - LISTED)} more`}));
   }
 }
 function listGroup(code) {
   const name = code < 0 ? current.none : current.names[code];
   const found = [];
   for (let i = 0; i < n; i++) if (current.codes[i] === code) found.push(i);
-  showList(`${current.title}: ${name} (${found.length.toLocaleString()} sentences)`, found);
+  showList(`${current.title}: ${name} (${thousands(found.length)} sentences)`, found);
 }
 function nearest(i) {
   if (!neighbours) return [];
@@ -1183,13 +1185,23 @@ function choose(i) {
   return drawn();
 }
 
+// How long each step of opening took (ms), for bench/bench_web_map.py.
+const stages = {};
+let stageEnd = 0;
+function stage(name) {
+  const now = performance.now();
+  stages[name] = now - stageEnd;
+  stageEnd = now;
+}
 async function start() {
+  stage("parse");
   document.getElementById("title").textContent = DATA.title;
   const provenance = document.getElementById("provenance");
   for (const [label, value] of DATA.provenance) {
     provenance.append(element("dt", {textContent: label}), element("dd", {textContent: value}));
   }
   const bytes = await unpack();
+  stage("unpack");
   xy = section(bytes, DATA.coordinates);
   texts = textList(bytes, DATA.texts);
   ids = DATA.ids ? textList(bytes, DATA.ids) : {at: i => String(i), length: n};
@@ -1197,6 +1209,7 @@ async function start() {
     indices: section(bytes, DATA.neighbours.indices), cosines: section(bytes, DATA.neighbours.cosines)};
   columns = readColumns(bytes);
   charted = columns.filter(c => c.kind !== "text");
+  stage("columns");
   fails = new Uint8Array(n);
   const names = Object.keys(DATA.names);
   document.getElementById("names").textContent = names.length ? `names ${names.join(", ")}` : "";
@@ -1207,9 +1220,11 @@ async function start() {
   current = charted.find(c => c.title === DATA.colour) || charted[0] || null;
   if (current) select.value = columns.indexOf(current);
   startRenderer();
+  stage("renderer");
   buildCharts();
   drawLegend();
   refresh(null);
+  stage("charts");
   listenToTheMap();
   const box = document.getElementById("search");
   let pending = null;
@@ -1230,7 +1245,9 @@ async function start() {
     drawPage();
   };
   await drawn();
+  stage("drawn");
   document.getElementById("loading").remove();
+  document.body.dataset.readyAt = performance.now();
   document.body.dataset.ready = "true";
 }
 start().catch(problem => {
