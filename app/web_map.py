@@ -1,13 +1,16 @@
 """A projection as one web page to send: ``sentspace export-map`` and the window's
 *File > Export map as web page…*.
 
-The page is a single HTML file that needs no network and no server. It carries
-plotly.js (MIT; the copy bundled in the ``plotly`` Python package, licence banner
-included) and draws the points with its WebGL scatter (``scattergl``), fluid at 100,000
-points and more. The data are embedded compactly: coordinates as base64 float32, each
-categorical column as base64 int32 codes into its names, each numeric column as base64
-float32 (NaN: none), each point's nearest neighbours in the original space as int32
-indices and int16 cosines x 10,000, texts and ids as JSON.
+The page is a single HTML file that needs no network and no server: the template and
+scripts of ``resources/web_map/`` (a WebGL point renderer of its own, which a filter or
+colouring changes by rewriting one byte per point on the GPU, and the filter language
+of ``--where``, parsed by a grammar of its own) and the data. A small JSON manifest
+describes one gzip'd binary payload (base64; the browser's ``DecompressionStream``
+unpacks it): coordinates float32, category codes in the narrowest integer type plus the
+names, numbers float32 (float64 where float32 would change one), each point's nearest
+neighbours in the original space as uint32 indices and int16 cosines x 10,000, texts
+and ids as one UTF-8 string each with where each ends; a column of one value is stored
+once.
 
 In the page: every column (group, region, misclassified, words, group size,
 faithfulness, a corpus's pair split, label and gold score, its metadata) is a histogram

@@ -300,15 +300,19 @@ def main() -> int:
     parser.add_argument("--synthetic", type=int, default=1_000_000)
     parser.add_argument("--neighbours", choices=("svd", "exact"), default="svd")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--pages", nargs="*", default=(), help="pages written before: measured only"
+    )
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp())
-    pages = []
-    if args.corpus:
+    pages = [(Path(page), Path(page).name) for page in args.pages]
+    if args.corpus and not pages:
         pages.append(corpus_page(args.corpus, args.neighbours, folder))
-    if args.synthetic:
+    if args.synthetic and not args.pages:
         pages.append(synthetic_page(args.synthetic, folder))
     browser = chromium()
+    browser.set_script_timeout(600)
     try:
         for path, title in pages:
             print(title, flush=True)

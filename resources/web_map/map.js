@@ -283,7 +283,8 @@ function buildBars(column, chart) {
 // A chart counts the points passing every filter but its own: a change of its own
 // filter leaves its counts as they were, so only the other charts are recounted.
 function drawCharts(changed) {
-  for (const column of charted) {
+  // Charts that say nothing are not drawn (filters.Chart.informative), nor counted.
+  for (const column of charted.filter(c => c.drawn)) {
     if (!column.shownCounts || column.key !== changed) column.shownCounts = chartCounts(column);
     const counts = column.shownCounts;
     const own = filters.has(column.key);
@@ -597,8 +598,10 @@ function nameRegions() {
   const placed = [], shown = [];
   for (const [label, rx, ry] of levels[level] || []) {
     const [px, py] = toScreen(rx, ry);
-    if (!(px >= MARGIN.left && px <= view.width - MARGIN.right && py >= MARGIN.top && py <= view.height - MARGIN.bottom)) continue;
     const w = label.length * (level ? 3.3 : 3.9) + 6, h = level ? 9 : 10;
+    // Whole names only, inside the plotting area.
+    if (!(px - w >= MARGIN.left && px + w <= view.width - MARGIN.right && py - h >= MARGIN.top
+          && py + h <= view.height - MARGIN.bottom)) continue;
     if (placed.some(([x, y, pw, ph]) => Math.abs(x - px) < w + pw && Math.abs(y - py) < h + ph)) continue;
     placed.push([px, py, w, h]);
     const name = element("div", {className: level ? "fine" : "", textContent: label});
