@@ -286,16 +286,13 @@ function expressionMask(source, table) {
       values = left.values;
     }
     const out = new Uint8Array(n);
-    const test = {"<": (a, b) => a < b, "<=": (a, b) => a <= b, ">": (a, b) => a > b,
-                  ">=": (a, b) => a >= b, "==": (a, b) => a === b, "!=": (a, b) => a !== b}[operator];
     if (codes) {
       const none = values.length - 1;
-      const passes = Uint8Array.from(values, v => test(v, right) ? 1 : 0);
+      const passes = compared(values, operator, right);
       for (let i = 0; i < n; i++) out[i] = passes[codes[i] < 0 ? none : codes[i]];
-    } else {
-      for (let i = 0; i < n; i++) out[i] = test(values[i], right) ? 1 : 0;
+      return out;
     }
-    return out;
+    return compared(values, operator, right);
   }
   function equal(column, value, node) {
     const out = new Uint8Array(n);
@@ -326,6 +323,20 @@ function expressionMask(source, table) {
   const result = visit(tree);
   if (!isMask(result)) throw error(tree, "this is a value, not a condition: compare it, as in words > 10");
   return result;
+}
+
+// Each of `values` compared with `value`: a loop per operator (no call per value).
+function compared(values, operator, value) {
+  const out = new Uint8Array(values.length), m = values.length;
+  switch (operator) {
+    case "<": for (let i = 0; i < m; i++) out[i] = values[i] < value ? 1 : 0; break;
+    case "<=": for (let i = 0; i < m; i++) out[i] = values[i] <= value ? 1 : 0; break;
+    case ">": for (let i = 0; i < m; i++) out[i] = values[i] > value ? 1 : 0; break;
+    case ">=": for (let i = 0; i < m; i++) out[i] = values[i] >= value ? 1 : 0; break;
+    case "==": for (let i = 0; i < m; i++) out[i] = values[i] === value ? 1 : 0; break;
+    default: for (let i = 0; i < m; i++) out[i] = values[i] !== value ? 1 : 0;
+  }
+  return out;
 }
 
 // Python's repr of a string, as its error messages quote one.

@@ -666,16 +666,17 @@ function inside(shape) {
   const pass = new Uint8Array(n);
   const xs = shape.points.map(p => p[0]), ys = shape.points.map(p => p[1]);
   const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
-  const polygon = shape.points, m = polygon.length;
+  const px = Float64Array.from(xs), py = Float64Array.from(ys), m = px.length;
+  const box = shape.kind === "box";
   for (let i = 0; i < n; i++) {
     const x = xy[2 * i], y = xy[2 * i + 1];
     if (x < x0 || x > x1 || y < y0 || y > y1) continue;
-    if (shape.kind === "box") { pass[i] = 1; continue; }
+    if (box) { pass[i] = 1; continue; }
     // Even-odd ray casting.
     let odd = 0;
     for (let a = 0, b = m - 1; a < m; b = a++) {
-      const [ax, ay] = polygon[a], [bx, by] = polygon[b];
-      if ((ay > y) !== (by > y) && x < (bx - ax) * (y - ay) / (by - ay) + ax) odd ^= 1;
+      const ay = py[a], by = py[b];
+      if ((ay > y) !== (by > y) && x < (px[b] - px[a]) * (y - ay) / (by - ay) + px[a]) odd ^= 1;
     }
     pass[i] = odd;
   }
