@@ -1,113 +1,333 @@
-"""How heavy and how fast is the exported web map on the 145,000 Multi30K captions?
+"""How heavy and how fast is the exported web map, beside a bare WebGL draw of the same
+points in the same browser (the floor)?
 
-    .venv/bin/python bench/bench_web_map.py [--corpus multi30k-captions] [--repeat 3]
+    .venv/bin/python bench/bench_web_map.py [--corpus multi30k-captions] [--synthetic 1000000]
+        [--repeat 3] [--neighbours svd|exact]
 
-The corpus encoded with glove-mean, a 2D PCA, written by ``export_map`` (each point's 10
-nearest in the original space found as ``--search`` says). Prints the file's size and
-the time to write it, and, in Debian's headless chromium (SwiftShader WebGL, as the tests
-run it), the best and worst of ``--repeat`` runs of: a load (``driver.get`` to the page's
-ready mark: plotly.js parsed, the data decoded, the charts built, the WebGL scatter
-drawn), a brush of a histogram (18 to 29 words), a click on a bar (the largest group), a
-word search (the first builds the page's index of words) and another, a switch to
-colouring by a number (words) and a zoom step, each until the page has drawn it (two
-animation frames after plotly's promise). "Filter" times another brush with the map's
-repaint left out: the typed-array passes over every point, the charts' counts and the
-table, which is what scales with the points in the page's own code; "restyle" the
-JavaScript of plotly's repaint (its calc) before any drawing.
+Two pages: the corpus (default the 145,000 Multi30K captions) by bag of words, a 2D PCA,
+with its regions, written as ``sentspace export-map`` writes it; and ``--synthetic``
+points (0: none) of made-up sentences in 20 clusters with a category, two numbers and
+10 random neighbours each. Each point's 10 nearest in the original space: ``exact``
+scans every pair (``--search auto`` on sparse rows: minutes at 145,000), ``svd`` (the
+default) searches a 64-dimension truncated SVD of the rows with the project's index.
+
+In Debian's headless chromium (SwiftShader WebGL, 1280x800, as the tests run it),
+``--repeat`` times, the median of: the first draw (navigation to the page's ready mark:
+payload unpacked, charts built, points drawn); per interaction (brush, bar, expression,
+search, colour, click, box, lasso, clear, zoom) the longest main-thread task (a
+PerformanceObserver of long tasks, and the interaction's own synchronous JavaScript)
+and the time from the interaction to its pixels (the next frame drawn, a pixel read
+back from the map, the frame after for the charts and table). The floor: a page with
+one WebGL canvas of the map's size drawing the same points, timed the same way from a
+new opacity per point to its pixels. Prints one table per page.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sentspace.app.analysis.ann import iter_knn  # noqa: E402
+from sentspace.app.analysis.columns import Categories, Numbers  # noqa: E402
 from sentspace.app.analysis.explore import explore  # noqa: E402
+from sentspace.app.analysis.regions import find_regions  # noqa: E402
 from sentspace.app.base.jobs import run_job  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
-from sentspace.app.exporters.web_map import export_map  # noqa: E402
+from sentspace.app.exporters.web_map import export_map, write_map  # noqa: E402
 from sentspace.models import make_encoder  # noqa: E402
-from tests.browser import chromium, open_page  # noqa: E402
+from tests.browser import chromium, open_page, page_data, wait_ready  # noqa: E402
 
-DRAWN = "requestAnimationFrame(() => requestAnimationFrame(done))"
-STEPS = {
-    "brush 18-29 words": "brushValues('Words', 18, 29)",
-    "click the top bar": "return toggleBar(charted[0], 0)",
-    "search 'man guitar'": "search('man guitar')",
-    "search 'dog ball' after": "search('dog ball')",
-    "colour by words": "colourBy(columns.findIndex(c => c.title === 'Words'))",
-    "zoom step": (
-        "const [a, b] = plot._fullLayout.xaxis.range, m = (a + b) / 2, h = (b - a) * 0.45;"
-        "return Plotly.relayout(plot, {'xaxis.range': [m - h, m + h]})"
+# An interaction's body (JavaScript, may await), timed by MEASURE.
+INTERACTIONS = {
+    "brush": "brushValues('Words', 8, 12)",
+    "bar": "toggleBar(charted.find(c => c.kind === 'category' && c.drawn), 0)",
+    "expression": "applyExpression('words > 12 and not words > 20')",
+    "search": "await search('man guitar')",
+    "search again": "await search('dog ball')",
+    "colour": "colourBy(columns.findIndex(c => c.title === 'Words'))",
+    "click": "choose(Math.floor(n / 2))",
+    "box": (
+        "const [x, y] = toData(view.width / 2, view.height / 2), r = 60 / view.scale;"
+        "select({kind: 'box', points: [[x - r, y - r], [x + r, y + r]]})"
     ),
+    "lasso": (
+        "const [x, y] = toData(view.width / 2, view.height / 2), r = 80 / view.scale;"
+        "select({kind: 'lasso', points: Array.from({length: 40}, (_, k) =>"
+        " [x + r * Math.cos(k / 40 * 2 * Math.PI), y + r * Math.sin(k / 40 * 2 * Math.PI)])})"
+    ),
+    "clear": "clearFilters()",
+    "zoom": "view.scale *= 1.5; requestDraw(true)",
 }
-# The brush's own work: the map's repaint swapped out for nothing.
-FILTER = (
-    "const painting = window.paint; window.paint = () => null;"
-    "const start = performance.now(); brushValues('Words', 12, 16);"
-    "const took = performance.now() - start; window.paint = painting; return took;"
+FLOOR_ACTION = (
+    "round++; for (let i = 0; i < n; i++) alpha[i] = (i + round) % 3 ? 255 : 60;"
+    "gl.bindBuffer(gl.ARRAY_BUFFER, alphaBuffer); gl.bufferSubData(gl.ARRAY_BUFFER, 0, alpha);"
+    "requestAnimationFrame(draw)"
 )
-# plotly's share of a repaint before drawing: the restyle's JavaScript (its calc).
-RESTYLE = "const start = performance.now(); paint(); return performance.now() - start;"
+# Runs an action, then waits for its pixels: the next animation frame (where the page
+# issues its draw), a pixel read back from `gl` in a task of its own (the GPU done;
+# this task, the bench's wait, is not counted as the page's), and the frame after
+# (the charts and table painted).
+MEASURE = """
+const done = arguments[arguments.length - 1];
+const tasks = [];
+const observer = new PerformanceObserver(list => {
+  for (const entry of list.getEntries()) tasks.push([entry.startTime, entry.duration]);
+});
+observer.observe({type: "longtask"});
+const start = performance.now();
+let reading = Infinity;
+const running = (async () => { %s })();
+const synchronous = performance.now() - start;
+running
+  .then(() => new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0))))
+  .then(() => { reading = performance.now();
+                const pixel = new Uint8Array(4);
+                gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel); })
+  .then(() => new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0))))
+  .then(() => {
+    const pixels = performance.now() - start;
+    setTimeout(() => {
+      observer.disconnect();
+      const page = tasks.filter(([at]) => at < reading - 1).map(([, duration]) => duration);
+      done([Math.max(synchronous, ...page), pixels]);
+    }, 100);
+  });
+"""
+FLOOR_PAGE = """<!DOCTYPE html><html><body style="margin:0">
+<canvas id="c" width="%(width)d" height="%(height)d"></canvas>
+<script id="xy" type="application/octet-stream">%(xy)s</script>
+<script>
+const xy = new Float32Array(Uint8Array.from(atob(document.getElementById("xy").textContent),
+                                            c => c.charCodeAt(0)).buffer);
+const n = xy.length / 2, alpha = new Uint8Array(n).fill(255);
+let round = 0;
+const gl = document.getElementById("c").getContext("webgl", {antialias: false});
+const shader = (type, source) => { const s = gl.createShader(type); gl.shaderSource(s, source);
+                                   gl.compileShader(s); return s; };
+const program = gl.createProgram();
+gl.attachShader(program, shader(gl.VERTEX_SHADER, `attribute vec2 p; attribute float a;
+  uniform vec4 box; varying float o; void main() { gl_Position = vec4((p - box.xy) * box.zw, 0, 1);
+  gl_PointSize = 3.0; o = a / 255.0; }`));
+gl.attachShader(program, shader(gl.FRAGMENT_SHADER, `precision mediump float; varying float o;
+  void main() { gl_FragColor = vec4(0.2 * o, 0.4 * o, 0.7 * o, o); }`));
+gl.linkProgram(program);
+gl.useProgram(program);
+const buffer = data => { const b = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, b);
+                         gl.bufferData(gl.ARRAY_BUFFER, data, gl.DYNAMIC_DRAW); return b; };
+const positionBuffer = buffer(xy), alphaBuffer = buffer(alpha);
+let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+for (let i = 0; i < n; i++) {
+  x0 = Math.min(x0, xy[2 * i]); x1 = Math.max(x1, xy[2 * i]);
+  y0 = Math.min(y0, xy[2 * i + 1]); y1 = Math.max(y1, xy[2 * i + 1]);
+}
+gl.uniform4f(gl.getUniformLocation(program, "box"), (x0 + x1) / 2, (y0 + y1) / 2,
+             2 / (x1 - x0), 2 / (y1 - y0));
+gl.enable(gl.BLEND);
+gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+function draw() {
+  gl.clearColor(1, 1, 1, 1);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+  const p = gl.getAttribLocation(program, "p"), a = gl.getAttribLocation(program, "a");
+  gl.bindBuffer(gl.ARRAY_BUFFER, positionBuffer);
+  gl.enableVertexAttribArray(p);
+  gl.vertexAttribPointer(p, 2, gl.FLOAT, false, 0, 0);
+  gl.bindBuffer(gl.ARRAY_BUFFER, alphaBuffer);
+  gl.enableVertexAttribArray(a);
+  gl.vertexAttribPointer(a, 1, gl.UNSIGNED_BYTE, false, 0, 0);
+  gl.drawArrays(gl.POINTS, 0, n);
+}
+draw();
+requestAnimationFrame(() => { document.body.dataset.ready = "true";
+                              document.body.dataset.readyAt = performance.now(); });
+</script></body></html>"""
 
 
-def timed(browser, script: str) -> float:
+def corpus_page(name: str, neighbours: str, folder: Path) -> tuple[Path, str]:
+    """The corpus's page as ``sentspace export-map --encoder bow --method pca --regions``
+    writes it; the neighbours as ``neighbours`` says. Returns it and what it took."""
+    corpus = load_corpus(name)
     start = time.perf_counter()
-    browser.execute_async_script(
-        "const done = arguments[0];"
-        f"Promise.resolve((() => {{ {script if 'return' in script else 'return ' + script} }})())"
-        f".then(() => {DRAWN});"
+    exploration = run_job(explore(corpus, make_encoder("bow"), method="pca"))
+    explored = time.perf_counter() - start
+    start = time.perf_counter()
+    regions = run_job(
+        find_regions(corpus, exploration.projection.coordinates, encoder=exploration.encoder)
     )
-    return time.perf_counter() - start
+    found = time.perf_counter() - start
+    path = folder / f"{corpus.name}.html"
+    start = time.perf_counter()
+    if neighbours == "exact":
+        export_map(exploration, path, regions=regions, search="exact")
+        how = "exact"
+    else:
+        from sklearn.decomposition import TruncatedSVD
+
+        embeddings = exploration.embeddings
+        reduced = TruncatedSVD(64, random_state=0).fit_transform(embeddings).astype(np.float32)
+        reduced /= np.maximum(np.linalg.norm(reduced, axis=1, keepdims=True), 1e-12)
+        indices, cosines, _ = run_job(
+            iter_knn(reduced, reduced, 10, exclude=np.arange(len(corpus)), search="ann")
+        )
+        _write_like_export(exploration, path, regions, (indices, cosines))
+        how = "64-d SVD, index"
+    written = time.perf_counter() - start
+    return path, (
+        f"{corpus.name}, {len(corpus):,} sentences, bow, PCA: encoded and projected in "
+        f"{explored:.0f} s, regions {found:.0f} s, page written in {written:.1f} s "
+        f"(neighbours: {how})"
+    )
+
+
+def _write_like_export(exploration, path, regions, neighbours) -> None:
+    """``web_map.iter_export_map``'s page with the neighbours given."""
+    from sentspace.app.analysis.columns import exploration_columns
+    from sentspace.app.exporters.web_map import exploration_provenance, region_labels
+    from sentspace.app.state.colouring import colourings, default_colouring
+
+    corpus, projection = exploration.corpus, exploration.projection
+    columns = exploration_columns(exploration, regions=regions)
+    offered = colourings(columns)
+    shown = offered.get(default_colouring(corpus, offered))
+    write_map(
+        path,
+        corpus.texts,
+        projection.coordinates,
+        ids=corpus.ids,
+        columns=columns,
+        colour=shown.title if shown is not None else None,
+        regions=region_labels(regions, projection.coordinates),
+        finer_regions=[
+            region_labels(regions, projection.coordinates, level)
+            for level in range(1, len(regions.levels))
+        ],
+        provenance=exploration_provenance(exploration),
+        neighbours=neighbours,
+        title=f"{corpus.name} by {exploration.encoder.name}",
+        axes=projection.axis_labels,
+    )
+
+
+VOCABULARY = (
+    "man woman dog cat child ball street water red blue shirt playing running sitting "
+    "standing holding looking walking young old small large green white black wearing "
+    "people group two three front near field park beach snow grass road car bike"
+).split()
+
+
+def synthetic_page(n: int, folder: Path) -> tuple[Path, str]:
+    rng = np.random.default_rng(0)
+    clusters = rng.integers(0, 20, n)
+    centres = rng.normal(scale=6, size=(20, 2))
+    coordinates = centres[clusters] + rng.normal(size=(n, 2))
+    lengths = rng.integers(4, 16, n)
+    chosen = rng.integers(0, len(VOCABULARY), lengths.sum())
+    vocabulary = np.array(VOCABULARY)
+    cuts = np.cumsum(lengths)[:-1]
+    texts = [" ".join(words) for words in np.split(vocabulary[chosen], cuts)]
+    start = time.perf_counter()
+    path = write_map(
+        folder / "synthetic.html",
+        texts,
+        coordinates,
+        columns=[
+            Categories(
+                "Cluster", tuple(f"cluster {k}" for k in range(20)), clusters.astype(np.int32)
+            ),
+            Numbers("Words", lengths.astype(float)),
+            Numbers("Score", np.round(rng.uniform(0, 5, n), 1)),
+        ],
+        regions=[(f"cluster {k}", float(x), float(y)) for k, (x, y) in enumerate(centres)],
+        neighbours=(rng.integers(0, n, (n, 10)), rng.uniform(0.3, 1, (n, 10))),
+        title=f"{n:,} synthetic sentences",
+    )
+    return path, f"{n:,} synthetic points: page written in {time.perf_counter() - start:.1f} s"
+
+
+def measure(browser, path: Path, repeat: int) -> dict[str, list[tuple[float, float]]]:
+    """Per row: (longest main-thread task, interaction to pixels) in seconds, each run."""
+    rows: dict[str, list[tuple[float, float]]] = {"first draw": []}
+    for _ in range(repeat):
+        browser.get("about:blank")
+        open_page(browser, path, timeout=600)
+        ready = float(browser.execute_script("return document.body.dataset.readyAt")) / 1000
+        rows["first draw"].append((float("nan"), ready))
+        for name, body in INTERACTIONS.items():
+            task, pixels = browser.execute_async_script(MEASURE % body)
+            rows.setdefault(name, []).append((task / 1000, pixels / 1000))
+    return rows
+
+
+def floor(browser, path: Path, repeat: int) -> tuple[float, float]:
+    """The bare draw's first draw and its median new-opacity-to-pixels, in seconds."""
+    firsts, draws = [], []
+    for _ in range(repeat):
+        browser.get("about:blank")
+        wait_ready(browser, path, timeout=600)
+        firsts.append(float(browser.execute_script("return document.body.dataset.readyAt")) / 1000)
+        for _ in range(5):
+            draws.append(browser.execute_async_script(MEASURE % FLOOR_ACTION)[1] / 1000)
+    return statistics.median(firsts), statistics.median(draws)
+
+
+def report(title: str, path: Path, rows: dict, bare: tuple[float, float]) -> None:
+    print(f"\n{title}")
+    print(
+        f"page {path.stat().st_size / 1e6:.1f} MB; bare WebGL draw of the same points: "
+        f"first draw {bare[0]:.2f} s, new opacity to pixels {bare[1] * 1000:.0f} ms (the floor)"
+    )
+    print(f"{'':14s} {'longest task':>13s} {'to pixels':>10s} {'vs floor':>9s}")
+    for name, runs in rows.items():
+        task = statistics.median(r[0] for r in runs)
+        pixels = statistics.median(r[1] for r in runs)
+        ratio = pixels / (bare[0] if name == "first draw" else bare[1])
+        shown = "" if np.isnan(task) else f"{task * 1000:10.0f} ms"
+        print(f"{name:14s} {shown:>13s} {pixels * 1000:7.0f} ms {ratio:8.1f}x")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", default="multi30k-captions")
-    parser.add_argument("--search", default="auto", help="how neighbours are found")
+    parser.add_argument("--corpus", default="multi30k-captions", help="'' for none")
+    parser.add_argument("--synthetic", type=int, default=1_000_000)
+    parser.add_argument("--neighbours", choices=("svd", "exact"), default="svd")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--pages", nargs="*", default=(), help="pages written before: measured only"
+    )
     args = parser.parse_args()
 
-    corpus = load_corpus(args.corpus)
-    start = time.perf_counter()
-    exploration = run_job(explore(corpus, make_encoder("glove-mean"), method="pca"))
-    explored = time.perf_counter() - start
-    folder = tempfile.TemporaryDirectory()
-    path = Path(folder.name) / "map.html"
-    start = time.perf_counter()
-    export_map(exploration, path, search=args.search)
-    written = time.perf_counter() - start
-    text_mb = sum(len(t.encode()) for t in corpus.texts) / 1e6
-    print(
-        f"{corpus.name}, {len(corpus):,} sentences: encoded and projected in "
-        f"{explored:.0f} s; map {path.stat().st_size / 1e6:.1f} MB (texts {text_mb:.1f} MB, "
-        f"plotly.js 4.8 MB), written in {written:.1f} s (10 neighbours each included)"
-    )
-
+    folder = Path(tempfile.mkdtemp())
+    pages = [(Path(page), Path(page).name) for page in args.pages]
+    if args.corpus and not pages:
+        pages.append(corpus_page(args.corpus, args.neighbours, folder))
+    if args.synthetic and not args.pages:
+        pages.append(synthetic_page(args.synthetic, folder))
     browser = chromium()
-    times: dict[str, list[float]] = {"load": [], "filter (no repaint)": []}
+    browser.set_script_timeout(600)
     try:
-        for _ in range(args.repeat):
-            browser.get("about:blank")
-            start = time.perf_counter()
-            open_page(browser, path, timeout=600)
-            times["load"].append(time.perf_counter() - start)
-            for name, script in STEPS.items():
-                times.setdefault(name, []).append(timed(browser, script))
-            browser.execute_script("document.getElementById('clear-filters').click()")
-            times["filter (no repaint)"].append(browser.execute_script(FILTER) / 1000)
-            times.setdefault("restyle (its JS)", []).append(browser.execute_script(RESTYLE) / 1000)
-        found = browser.find_element("id", "matches").text
+        for path, title in pages:
+            print(title, flush=True)
+            rows = measure(browser, path, args.repeat)
+            size = browser.execute_script("return [canvas.width, canvas.height]")
+            manifest, arrays = page_data(path.read_text(encoding="utf-8"))
+            coordinates = base64.b64encode(arrays[manifest["coordinates"]].tobytes()).decode()
+            bare_path = folder / f"floor-{path.stem}.html"
+            bare_path.write_text(
+                FLOOR_PAGE % {"width": size[0], "height": size[1], "xy": coordinates},
+                encoding="utf-8",
+            )
+            report(title, path, rows, floor(browser, bare_path, args.repeat))
     finally:
         browser.quit()
-    for name, seconds in times.items():
-        print(f"{name:24s} best {min(seconds):6.2f} s   worst {max(seconds):6.2f} s")
-    print(f"search: {found}")
     return 0
 
 

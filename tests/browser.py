@@ -50,14 +50,19 @@ def browser_or_skip():
 
 
 def open_page(browser, path: Path, timeout: float = 60):
-    """Open ``path`` and wait until the map is drawn; returns the plot's element."""
+    """Open ``path`` and wait until the map is drawn; returns the map's element."""
+    wait_ready(browser, path, timeout)
+    return browser.find_element("id", "map")
+
+
+def wait_ready(browser, path: Path, timeout: float = 60) -> None:
+    """Open ``path`` and wait until its body is marked ready."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(Path(path).resolve().as_uri())
     WebDriverWait(browser, timeout).until(
         lambda b: b.execute_script("return document.body.dataset.ready === 'true'")
     )
-    return browser.find_element("id", "map")
 
 
 def colour_pixels(png: bytes, colour: str, tolerance: int = 12) -> int:
@@ -70,3 +75,36 @@ def colour_pixels(png: bytes, colour: str, tolerance: int = 12) -> int:
     rgb = rows[:, : width * 3].reshape(height, width, 3).astype(int)
     target = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)])
     return int((np.abs(rgb - target).max(axis=2) <= tolerance).sum())
+
+
+def page_data(html: str) -> tuple[dict, dict]:
+    """The manifest of a page ``app/exporters/web_map.py`` wrote and its payload's arrays by
+    section name (texts as lists of strings), unpacked as the page unpacks them."""
+    import base64
+    import gzip
+    import json
+    import re
+
+    def script(name: str) -> str:
+        return re.search(rf'<script id="{name}" type="[^"]+">(.*?)</script>', html, re.S).group(1)
+
+    manifest = json.loads(script("sentspace-data"))
+    raw = gzip.decompress(base64.b64decode(script("sentspace-bytes")))
+    arrays: dict = {}
+    for name, section in manifest["sections"].items():
+        start, length = section["offset"], section["length"]
+        if section["dtype"] == "utf8":
+            arrays[name] = raw[start : start + length].decode("utf-8")
+            continue
+        width = section["planes"]
+        planes = np.frombuffer(raw, np.uint8, length * width, start).reshape(width, length)
+        arrays[name] = planes.T.copy().view("<" + section["dtype"]).ravel()
+    for name in [name for name in arrays if name + ".ends" in arrays]:
+        joined, ends = arrays.pop(name), arrays.pop(name + ".ends")
+        # Ends count UTF-16 units, as the page's strings do.
+        units = joined.encode("utf-16-le")
+        starts = np.concatenate([[0], ends[:-1]]).astype(int)
+        arrays[name] = [
+            units[2 * a : 2 * b].decode("utf-16-le") for a, b in zip(starts, ends.astype(int))
+        ]
+    return manifest, arrays

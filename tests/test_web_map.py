@@ -1,13 +1,14 @@
 """The map as a web page, opened in Debian's headless chromium (WebGL in SwiftShader):
-points drawn (pixels of the screenshot), hover shows the sentence, word search ranks and
-rings matches, histograms and bar charts cross-filter the map and the table, a box on the
-map selects, the table exports, numbers colour on viridis, a click shows neighbours.
+points drawn by the page's own WebGL renderer (pixels of the screenshot), hover shows
+the sentence, word search ranks and rings matches, histograms and bar charts
+cross-filter the map and the table, a box or lasso on the map selects, the table
+exports, numbers colour on viridis, a click shows neighbours, and the filter expression
+is the language of ``--where``: the same masks in Python and in the page.
 
 ``python3 tasks.py test`` installs chromium and chromium-driver where apt is available;
 elsewhere the browser tests skip and say so.
 """
 
-import base64
 import json
 import re
 import shutil
@@ -15,12 +16,14 @@ import shutil
 import numpy as np
 import pytest
 
-from sentspace.app.analysis.columns import Categories, Numbers
+from sentspace.app.analysis.columns import Categories, Numbers, sentence_columns
+from sentspace.app.analysis.filters import corpus_table, passing
+from sentspace.app.base.errors import InputError
 from sentspace.app.base.jobs import run_job
 from sentspace.app.base.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED
 from sentspace.app.corpora import load_corpus
 from sentspace.app.exporters.web_map import RING, map_page
-from tests.browser import browser_or_skip, colour_pixels, open_page
+from tests.browser import browser_or_skip, colour_pixels, open_page, page_data
 
 
 @pytest.fixture(scope="module")
@@ -52,18 +55,26 @@ def page(tmp_path_factory):
     return path
 
 
+def unpacked(path):
+    return page_data(path.read_text(encoding="utf-8"))
+
+
 def coordinates_of(path):
-    data = embedded(path.read_text(encoding="utf-8"))
-    return np.frombuffer(base64.b64decode(data["coordinates"]), dtype="<f4").reshape(-1, 2)
+    manifest, arrays = unpacked(path)
+    return arrays[manifest["coordinates"]].reshape(-1, 2)
 
 
-def column(data, title):
-    found = next(c for c in data["columns"] if c["title"] == title)
-    if "codes" in found:
-        return found, np.frombuffer(base64.b64decode(found["codes"]), dtype="<i4")
-    if found["kind"] == "number":
-        return found, np.frombuffer(base64.b64decode(found["values"]), dtype="<f4")
-    return found, found["values"]
+def column(page, title):
+    """A column's manifest entry and its values (codes, numbers or texts)."""
+    manifest, arrays = page
+    found = next(c for c in manifest["columns"] if c["title"] == title)
+    for key in ("codes", "values"):
+        if key in found:
+            return found, arrays[found[key]]
+    kind = np.int32 if found["kind"] == "category" else np.float32
+    return found, np.full(
+        manifest["n"], np.nan if found["constant"] is None else found["constant"], kind
+    )
 
 
 def words(text):
@@ -72,14 +83,7 @@ def words(text):
 
 
 def embedded(html):
-    return json.loads(
-        re.search(
-            r'<script id="sentspace-data" type="application/json">'
-            r"(.*?)</script>",
-            html,
-            re.S,
-        ).group(1)
-    )
+    return page_data(html)[0]
 
 
 def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
@@ -87,9 +91,9 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
     from sentspace.models.bow import TfIdf
 
     html = page.read_text(encoding="utf-8")
-    data = embedded(html)
-    assert data["n"] == len(corpus) == 859 and data["texts"] == list(corpus.texts)
-    assert data["ids"] == list(corpus.ids)
+    data, arrays = page_data(html)
+    assert data["n"] == len(corpus) == 859 and arrays[data["texts"]] == list(corpus.texts)
+    assert arrays[data["ids"]] == list(corpus.ids)
     embeddings = TfIdf().fit(corpus.texts).encode(corpus.texts)
     assert np.array_equal(coordinates_of(page), run_job(project(embeddings, "pca")).coordinates)
     assert data["colour"] == "Paraphrase group"  # as the window first colours it
@@ -103,17 +107,22 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
         "Faithfulness (10 neighbours kept)",
         "Line",
     ]
-    _, codes = column(data, "Paraphrase group")
+    # Codes as narrow as the names allow: 274 groups in int16, two values in int8.
+    assert data["sections"][data["columns"][0]["codes"]]["dtype"] == "i2"
+    assert data["sections"][data["columns"][3]["codes"]]["dtype"] == "i1"
+    _, codes = column((data, arrays), "Paraphrase group")
     first = corpus.groups.first_group(len(corpus))
     assert np.array_equal(codes, first)
-    _, sizes = column(data, "Group size")
+    _, sizes = column((data, arrays), "Group size")
     assert np.array_equal(sizes, np.bincount(first)[first])
-    _, lengths = column(data, "Words")
+    _, lengths = column((data, arrays), "Words")
     assert np.array_equal(lengths, [len(text.split()) for text in corpus.texts])
-    line, values = column(data, "Line")  # a number in every row: a histogram
+    line, values = column((data, arrays), "Line")  # a number in every row: a histogram
     assert line["kind"] == "number" and line["integer"] and values[0] == 1
-    regions, _ = column(data, "Region")
+    regions, _ = column((data, arrays), "Region")
     assert len(data["regions"]) == len(regions["names"]) > 1
+    # The expression's names, as --where and the window name the columns.
+    assert data["names"]["words"] == "Words" and data["names"]["region"] == "Region"
     # Each point's 10 nearest others by cosine in the TF-IDF space, most similar first.
     unit = embeddings.toarray() if hasattr(embeddings, "toarray") else np.asarray(embeddings)
     unit = unit / np.linalg.norm(unit, axis=1, keepdims=True)
@@ -121,8 +130,9 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
     np.fill_diagonal(cosines, -np.inf)
     nearest = data["neighbours"]
     assert nearest["k"] == 10
-    indices = np.frombuffer(base64.b64decode(nearest["indices"]), dtype="<i4").reshape(-1, 10)
-    shown = np.frombuffer(base64.b64decode(nearest["cosines"]), dtype="<i2").reshape(-1, 10)
+    indices = arrays[nearest["indices"]].reshape(-1, 10)
+    assert indices.dtype == np.uint32
+    shown = arrays[nearest["cosines"]].reshape(-1, 10)
     expected = -np.sort(-cosines, axis=1)[:, :10]
     assert np.allclose(shown / 10_000, expected, atol=1e-4)
     assert np.allclose(
@@ -136,19 +146,54 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
         and "accuracy" in provenance["Classification"].lower()
     )
     assert provenance["Neighbours"] == "10 nearest in the original space by cosine, exact"
-    # No address the page could fetch: plotly.js is inline, nothing is loaded.
+    # No address the page could fetch, and no plotly: the renderer is the page's own.
     assert not re.search(r"<(script|link|img)[^>]+(src|href)=", html)
-    assert "plotly.js v" in html and "MIT" in html
+    assert "plotly" not in html.lower()
+    assert len(html) < 250_000
+
+
+def test_a_column_of_one_value_is_stored_once_and_ids_that_are_row_numbers_not_at_all():
+    n = 10_000
+    texts = [f"sentence {k}" for k in range(n)]
+    html = map_page(
+        texts,
+        np.zeros((n, 2)),
+        columns=[
+            Categories.of_values("Split", ["train"] * n),
+            Numbers("Score", np.full(n, 2.5)),
+            Numbers("Words", np.arange(n, dtype=float)),
+        ],
+    )
+    data, arrays = page_data(html)
+    split, score, counted = data["columns"]
+    assert split["constant"] == 0 and "codes" not in split
+    assert score["constant"] == 2.5 and "values" not in score
+    assert np.array_equal(arrays[counted["values"]], np.arange(n))
+    assert data["ids"] is None and arrays[data["texts"]] == texts
+    # The same map, the same file: nothing in it changes from one writing to the next.
+    again = map_page(
+        texts,
+        np.zeros((n, 2)),
+        columns=[
+            Categories.of_values("Split", ["train"] * n),
+            Numbers("Score", np.full(n, 2.5)),
+            Numbers("Words", np.arange(n, dtype=float)),
+        ],
+    )
+    assert again == html
 
 
 def test_a_sentence_cannot_close_the_data_script():
     html = map_page(
         ["</script><script>alert(1)</script>", "b", "c"],
         np.zeros((3, 2)),
-        columns=[Categories.of_values("k", ["x", "", "y"])],
+        title="</script> a title",
+        columns=[Categories.of_values("</script>", ["x", "", "y"])],
     )
-    assert embedded(html)["texts"][0] == "</script><script>alert(1)</script>"
-    assert embedded(html)["columns"][0]["names"] == ["x", "y"]
+    data, arrays = page_data(html)
+    assert arrays[data["texts"]][0] == "</script><script>alert(1)</script>"
+    assert data["columns"][0]["names"] == ["x", "y"] and data["title"] == "</script> a title"
+    assert html.count("</script>") == 3  # the manifest's, the payload's, the page's script
 
 
 def test_categories_come_most_frequent_first_and_numbers_in_natural_order():
@@ -181,20 +226,20 @@ def test_metadata_columns_are_numbers_categories_or_text():
 
 
 def test_a_sentence_naming_a_template_key_is_only_text(tmp_path, browser):
-    texts = ["Keys like __PLOTLY__ and __DATA__ are text.", "__TITLE__", "c"]
+    texts = ["Keys like __SCRIPT__ and __DATA__ are text.", "__TITLE__", "__BYTES__"]
     html = map_page(
         texts,
         np.arange(6.0).reshape(3, 2),
         title="a __DATA__ map",
         columns=[Categories.of_values("k", ["x", "y", "x"])],
     )
-    assert embedded(html)["texts"] == texts
-    assert html.count("plotly.js v") == 1
+    data, arrays = page_data(html)
+    assert arrays[data["texts"]] == texts
     path = tmp_path / "keys.html"
     path.write_text(html, encoding="utf-8")
     open_page(browser, path)
     assert browser.title == "a __DATA__ map"
-    assert browser.execute_script("return document.getElementById('map').data[0].x.length") == 3
+    assert browser.execute_script("return [n, texts.at(0), texts.at(2)]") == [3, texts[0], texts[2]]
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +249,33 @@ def browser():
     driver.quit()
 
 
+def screen_of(browser, indices):
+    """Where the page draws each point of ``indices``, in pixels of the map element."""
+    return browser.execute_script(
+        "return arguments[0].map(i => toScreen(xy[2 * i], xy[2 * i + 1]))",
+        [int(i) for i in indices],
+    )
+
+
+def move_to(browser, plot, px, py):
+    """The mouse to (px, py) of the map element (selenium's offsets: from its centre)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).move_to_element_with_offset(
+        plot, int(round(px - plot.size["width"] / 2)), int(round(py - plot.size["height"] / 2))
+    ).perform()
+
+
+def faded(browser):
+    """Points the page draws faded (left out by the filters): layer 0 on the GPU."""
+    return browser.execute_script(
+        "return layerBytes.reduce((sum, layer) => sum + (layer === 0), 0)"
+    )
+
+
 def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(browser, corpus, page):
+    from selenium.webdriver.support.ui import WebDriverWait
+
     texts = corpus.texts
     plot = open_page(browser, page)
     shot = plot.screenshot_as_png
@@ -221,23 +292,13 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(brow
     coordinates = coordinates_of(page)
     distance, _ = cKDTree(coordinates).query(coordinates, 2)
     point = int(np.argmax(distance[:, 1]))
-    px, py = browser.execute_script(
-        "const layout = document.getElementById('map')._fullLayout;"
-        "const i = arguments[0];"
-        "return [layout.xaxis._offset + layout.xaxis.l2p(x[i]),"
-        "        layout.yaxis._offset + layout.yaxis.l2p(y[i])];",
-        point,
-    )
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    ActionChains(browser).move_to_element_with_offset(
-        plot, int(px - plot.size["width"] / 2), int(py - plot.size["height"] / 2)
-    ).perform()
+    [(px, py)] = screen_of(browser, [point])
+    move_to(browser, plot, px, py)
     hovered = browser.find_element("id", "hovered")
     WebDriverWait(browser, 10).until(lambda _: texts[point] in hovered.text)
-    label = browser.find_element("css selector", ".hoverlayer .hovertext").text
-    assert texts[point].split()[0] in label
+    tooltip = browser.find_element("id", "tooltip")
+    assert tooltip.is_displayed() and texts[point] in tooltip.text
+    assert corpus.ids[point] in tooltip.text
 
     word = "million"
     expected = [i for i, text in enumerate(texts) if word in words(text)]
@@ -246,11 +307,10 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(brow
     matches = browser.find_element("id", "matches")
     WebDriverWait(browser, 10).until(lambda _: matches.text)
     assert matches.text == f"{len(expected)} sentences have the word"
-    assert browser.execute_script("return document.getElementById('map').data[2].x.length") == len(
-        expected
-    )
+    assert browser.execute_script("return rings.found.indices") == expected
     assert table_indices(browser) == expected
-    ActionChains(browser).move_by_offset(5, 5).perform()  # the hover label away
+    move_to(browser, plot, 2, 2)  # the tooltip away
+    assert not tooltip.is_displayed()
     assert colour_pixels(plot.screenshot_as_png, RING) > 20 * len(expected)
 
 
@@ -283,44 +343,41 @@ def test_the_browser_tests_say_why_they_skip(monkeypatch):
         browser_or_skip()
 
 
-def test_a_box_on_the_map_selects_and_the_table_exports_it(browser, corpus, page):
+def map_chip_count(browser):
+    chip = browser.find_element("css selector", ".chip[data-key='map']")
+    return int(re.search(r"\((\d+)\)", chip.text).group(1))
+
+
+def test_a_box_on_the_map_selects_the_table_exports_it_and_clear_drops_it(browser, corpus, page):
     from selenium.webdriver.common.action_chains import ActionChains
 
     plot = open_page(browser, page)
-    browser.find_element("css selector", ".modebar-btn[data-val='select']").click()
+    browser.find_element("id", "mode-box").click()
     # A box from the 20th to the 50th percentile of x, over all of y's plotting area.
-    xy = coordinates_of(page)
+    xy = coordinates_of(page).astype(np.float64)
     x0, x1 = np.quantile(xy[:, 0], [0.2, 0.5])
-    (px0, px1), (py0, py1) = browser.execute_script(
-        "const l = document.getElementById('map')._fullLayout, xa = l.xaxis, ya = l.yaxis;"
-        "return [arguments[0].map(v => xa._offset + xa.l2p(v)),"
-        "        [ya._offset + 5, ya._offset + ya._length - 5]];",
-        [float(x0), float(x1)],
-    )
-    half_width, half_height = plot.size["width"] / 2, plot.size["height"] / 2
-    ActionChains(browser).move_to_element_with_offset(
-        plot, int(px0 - half_width), int(py0 - half_height)
-    ).click_and_hold().move_by_offset(int(px1 - px0), int(py1 - py0)).release().perform()
-    # The box as plotly drew it, in data coordinates.
-    drawn = browser.execute_script("return document.getElementById('map').layout.selections[0]")
-    (x0, x1), (y0, y1) = (sorted([drawn["x0"], drawn["x1"]]), sorted([drawn["y0"], drawn["y1"]]))
+    (px0, _), (px1, _) = screen_of_values(browser, [(x0, 0), (x1, 0)])
+    height = plot.size["height"]
+    move_to(browser, plot, px0, 15)
+    ActionChains(browser).click_and_hold().move_by_offset(
+        int(px1 - px0), height - 50
+    ).release().perform()
+    # The box as the page holds it, in data coordinates.
+    shape = browser.execute_script("return selection")
+    assert shape["kind"] == "box"
+    (x0, y0), (x1, y1) = shape["points"]
     inside = np.flatnonzero(
         (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
     )
     assert 100 < len(inside) < len(corpus) // 2
-    chip = browser.find_element("css selector", ".chip[data-key='map']")
-    count = int(re.search(r"\((\d+)\)", chip.text).group(1))
+    count = map_chip_count(browser)
     assert count == len(inside)
-    shown = browser.find_element("id", "shown").text
-    assert shown == f"{count} of {len(corpus)} sentences"
+    shown = browser.find_element("id", "shown")
+    assert shown.text == f"{count} of {len(corpus)} sentences"
     assert table_indices(browser) == list(inside[:50])
-    # Faded on the map: every point outside the box drawn in the faded colour.
-    colour = np.asarray(
-        browser.execute_script(
-            "return Array.from(document.getElementById('map').data[0].marker.color)"
-        )
-    )
-    assert (colour == colour.max()).sum() == len(corpus) - count
+    # Faded on the map: every point outside the box, and its outline drawn.
+    assert faded(browser) == len(corpus) - count
+    assert browser.find_element("id", "selection-outline").get_attribute("d")
 
     browser.find_element("id", "export-csv").click()
     import csv
@@ -340,6 +397,55 @@ def test_a_box_on_the_map_selects_and_the_table_exports_it(browser, corpus, page
     lines = [json.loads(line) for line in downloaded(browser).splitlines()]
     assert [line["id"] for line in lines] == [row["id"] for row in rows]
     assert all(line["Words"] == len(corpus.texts[i].split()) for line, i in zip(lines, chosen))
+
+    # Clear filters drops the box with the rest: no "Map selection (0)" chip is left
+    # and every sentence is shown at the first click (issue 42, item 13).
+    browser.find_element("id", "clear-filters").click()
+    assert browser.find_elements("css selector", ".chip") == []
+    assert shown.text == f"{len(corpus)} of {len(corpus)} sentences"
+    assert faded(browser) == 0
+    assert browser.find_element("id", "selection-outline").get_attribute("d") == ""
+    assert browser.execute_script("return selection") is None
+
+
+def screen_of_values(browser, points):
+    return browser.execute_script(
+        "return arguments[0].map(([x, y]) => toScreen(x, y))", [list(map(float, p)) for p in points]
+    )
+
+
+def test_a_lasso_selects_the_points_inside_it_and_its_chip_removes_it(browser, corpus, page):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    plot = open_page(browser, page)
+    browser.find_element("id", "mode-lasso").click()
+    xy = coordinates_of(page).astype(np.float64)
+    # A triangle about the points' centre, drawn in 30 steps.
+    cx, cy = np.median(xy, axis=0)
+    [(px, py)] = screen_of_values(browser, [(cx, cy)])
+    corners = [(px - 150, py + 90), (px + 150, py + 90), (px, py - 120)]
+    move_to(browser, plot, *corners[0])
+    chain = ActionChains(browser).click_and_hold()
+    for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1]):
+        for _ in range(10):
+            chain.move_by_offset(int((bx - ax) / 10), int((by - ay) / 10))
+    chain.release().perform()
+    shape = browser.execute_script("return selection")
+    assert shape["kind"] == "lasso" and len(shape["points"]) > 20
+    polygon = np.asarray(shape["points"])
+    odd = np.zeros(len(xy), dtype=bool)
+    for (ax, ay), (bx, by) in zip(polygon, np.roll(polygon, 1, axis=0)):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            crosses = ((ay > xy[:, 1]) != (by > xy[:, 1])) & (
+                xy[:, 0] < (bx - ax) * (xy[:, 1] - ay) / (by - ay) + ax
+            )
+        odd ^= crosses
+    assert 50 < odd.sum() < len(corpus) - 50
+    assert map_chip_count(browser) == odd.sum()
+    assert faded(browser) == len(corpus) - odd.sum()
+    browser.find_element("css selector", ".chip[data-key='map']").click()
+    assert browser.find_elements("css selector", ".chip") == []
+    assert faded(browser) == 0
 
 
 def downloaded(browser):
@@ -379,10 +485,10 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     corpus, path = sick
-    data = embedded(path.read_text(encoding="utf-8"))
+    data = unpacked(path)
     n = len(corpus)
     # What SICK's pairs say of each sentence are columns: a map with no regions has colours.
-    titles = [c["title"] for c in data["columns"]]
+    titles = [c["title"] for c in data[0]["columns"]]
     assert titles == [
         "Words",
         "Faithfulness (10 neighbours kept)",
@@ -425,6 +531,7 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     assert shown.text == f"{brushed.sum():,} of {n:,} sentences"
     chips = [chip.text for chip in browser.find_elements("css selector", ".chip")]
     assert chips == ["Words 18–29 ×"]
+    assert faded(browser) == n - brushed.sum()
     # Every other chart counts the brushed sentences; its own keeps all.
     bar = browser.find_element(
         "css selector", ".chart[data-column='Split'] .bar[data-label='train']"
@@ -435,25 +542,29 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     both = brushed & train_only
     assert shown.text == f"{both.sum():,} of {n:,} sentences"
     assert sorted(table_indices(browser)) == list(np.flatnonzero(both)[:50])
-    colour = np.asarray(
-        browser.execute_script(
-            "return Array.from(document.getElementById('map').data[0].marker.color)"
-        )
-    )
-    assert (colour == colour.max()).sum() == n - both.sum()
-    # A filter expression narrows it further; sorting the table by words puts the longest first.
+    assert faded(browser) == n - both.sum()
+    # A filter expression narrows it further, with the mask --where computes; sorting
+    # the table by words puts the longest first.
     expression = browser.find_element("id", "expression")
-    expression.send_keys('pair_label == "NEUTRAL"', Keys.ENTER)
-    label, label_codes = column(data, "Pair label")
-    neutral = np.array([c >= 0 and label["names"][c] == "NEUTRAL" for c in label_codes])
-    assert shown.text == f"{(both & neutral).sum():,} of {n:,} sentences"
+    expression.send_keys('pair_label == "NEUTRAL" and not words > 28', Keys.ENTER)
+    where = passing(corpus, 'pair_label == "NEUTRAL" and not words > 28')
+    assert shown.text == f"{(both & where).sum():,} of {n:,} sentences"
+    assert faded(browser) == n - (both & where).sum()
     header = browser.find_element("css selector", "#rows th[data-key='words']")
     header.click()
     browser.find_element("css selector", "#rows th[data-key='words']").click()
     first = table_indices(browser)[0]
-    assert lengths[first] == lengths[both & neutral].max()
+    assert lengths[first] == lengths[both & where].max()
+    # A bad expression says what is wrong, as --where does, and keeps the filter.
+    expression.clear()
+    expression.send_keys("label > 3", Keys.ENTER)
+    assert browser.find_element("id", "expression-error").text == (
+        "filter expression, column 9 ('3'): Pair label has categories: compare it with == or !="
+    )
+    assert shown.text == f"{(both & where).sum():,} of {n:,} sentences"
     browser.find_element("id", "clear-filters").click()
     assert shown.text == f"{n:,} of {n:,} sentences"
+    assert browser.find_element("id", "expression-error").text == ""
 
     # Words, not substrings: ranked by how many of the query's words a sentence has.
     box = browser.find_element("id", "search")
@@ -491,9 +602,7 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
         "Gold score (mean of its pairs)",
         f"{np.nanmax(gold):.3g}",
     ]
-    ActionChains(browser).move_to_element_with_offset(
-        plot, -plot.size["width"] // 2 + 2, 0
-    ).perform()
+    move_to(browser, plot, 2, 2)
     shot = plot.screenshot_as_png
     assert colour_pixels(shot, SEQUENTIAL[0], 30) > 20
     assert colour_pixels(shot, SEQUENTIAL[-1], 30) > 20
@@ -504,26 +613,98 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
 
 
 def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browser, sick):
+    from scipy.spatial import cKDTree
+    from selenium.webdriver.common.action_chains import ActionChains
+
     corpus, path = sick
-    data = embedded(path.read_text(encoding="utf-8"))
-    indices = np.frombuffer(base64.b64decode(data["neighbours"]["indices"]), "<i4")
-    open_page(browser, path)
+    data, arrays = unpacked(path)
+    indices = arrays[data["neighbours"]["indices"]].reshape(-1, 10)
+    plot = open_page(browser, path)
     browser.execute_script("choose(arguments[0])", 100)
     listed = [
         item.get_attribute("title")
         for item in browser.find_elements("css selector", "#neighbours li")
     ]
-    assert listed == [corpus.ids[i] for i in indices.reshape(-1, 10)[100]]
+    assert listed == [corpus.ids[i] for i in indices[100]]
     fields = browser.find_element("id", "point").text
     assert corpus.texts[100] in fields and "Gold score" in fields
-    assert browser.execute_script("return document.getElementById('map').data[4].x.length") == 11
+    assert browser.execute_script("return rings.chosen.indices") == [100, *indices[100]]
+    # A click with the mouse on the most isolated point chooses it.
+    coordinates = arrays[data["coordinates"]].reshape(-1, 2)
+    distance, _ = cKDTree(coordinates).query(coordinates, 2)
+    point = int(np.argmax(distance[:, 1]))
+    [(px, py)] = screen_of(browser, [point])
+    move_to(browser, plot, px, py)
+    ActionChains(browser).click().perform()
+    assert corpus.texts[point] in browser.find_element("id", "point").text
+    assert browser.execute_script("return rings.chosen.indices[0]") == point
+
+
+def test_the_page_filters_with_the_language_of_where_and_the_same_masks(browser, tmp_path):
+    """Each expression evaluated by ``sentspace eval --where``'s code (filters.passing)
+    and by the page's own parser in chromium, on SICK's columns: the same sentences,
+    and the same message for a mistake."""
+    corpus = load_corpus("/work/shared/data/sick")
+    path = tmp_path / "sick-columns.html"
+    path.write_text(
+        map_page(corpus.texts, np.zeros((len(corpus), 2)), columns=sentence_columns(corpus)),
+        encoding="utf-8",
+    )
+    assert embedded(path.read_text(encoding="utf-8"))["names"] == corpus_table(corpus).names
+    open_page(browser, path)
+    run = (
+        "try { return Array.from(expressionMask(arguments[0], expressionTable)); }"
+        "catch (problem) { return problem.message; }"
+    )
+    expressions = [
+        'words > 12 and pair_label == "NEUTRAL"',
+        'label in ["NEUTRAL", "CONTRADICTION"]',
+        'label not in ["NEUTRAL"] and words <= 9',
+        "not 5 <= words < 10",
+        'split != "train" or score >= 3.6',
+        '(words > 8) & ~(pair_label == "ENTAILMENT") | (pairs >= 4)',
+        "score > 4.5 OR words < 4",
+        'NOT split IN ["train", "test"]',
+        "gold_score < 2.25 and split == 'test' and length >= 1e1",
+        "10 < words and -1 < score",
+        "score == 5 or score == 1",
+        "words in [3, 5, 7, 1_0]",
+        "not not (pairs == 2)",
+    ]
+    for expression in expressions:
+        expected = passing(corpus, expression)
+        assert 0 < expected.sum() < len(corpus), expression
+        got = browser.execute_script(run, expression)
+        assert isinstance(got, list), (expression, got)
+        assert np.array_equal(np.asarray(got, dtype=bool), expected), expression
+    mistakes = [
+        "foo > 1",
+        'words > "a"',
+        "label > 3",
+        'label == "X"',
+        "words",
+        '(words) > "a"',
+        "len(text) > 3",
+        "words = 3",
+        "words >",
+        "words > 3 and",
+        "words in 3",
+        "words == pairs",
+        "-words > 3",
+        "split == 'it''s'",
+    ]
+    for mistake in mistakes:
+        with pytest.raises(InputError) as raised:
+            passing(corpus, mistake)
+        got = browser.execute_script(run, mistake)
+        assert isinstance(got, str), mistake
+        if "syntax" not in str(raised.value):
+            assert got == str(raised.value), mistake
 
 
 def test_a_column_the_palette_has_colours_for_is_named_whole(shared_data, tmp_path, browser):
     """Costra's 14 transformation types: the page is told to name all 14 (ten and
     "(other 4)" before) and its legend and chart do; its 126 seed groups are told ten."""
-    from sentspace.app.analysis.columns import sentence_columns
-
     costra = load_corpus(shared_data / "costra")
     groups, *rest = sentence_columns(costra)
     columns = [groups, *(c for c in rest if c.title in ("Type", "Words"))]
@@ -533,10 +714,12 @@ def test_a_column_the_palette_has_colours_for_is_named_whole(shared_data, tmp_pa
         columns=columns,
         colour="Type",
     )
-    types, _ = column(embedded(html), "Type")
+    types, _ = column(page_data(html), "Type")
     assert len(types["names"]) == types["named"] == 14
-    seeds, _ = column(embedded(html), "Seed group")
+    seeds, _ = column(page_data(html), "Seed group")
     assert len(seeds["names"]) == 126 and seeds["named"] == 10
+    # Seed groups named by numbers compare as numbers, in the page as in the window.
+    assert seeds["numbers"] == [float(name) for name in seeds["names"]]
 
     path = tmp_path / "costra.html"
     path.write_text(html, encoding="utf-8")
@@ -549,6 +732,11 @@ def test_a_column_the_palette_has_colours_for_is_named_whole(shared_data, tmp_pa
         ".find(c => c.dataset.column === 'Type').querySelectorAll('.bar').length"
     )
     assert bars == 14
+    expression = "seed_group <= 10 and seed_group != 3"
+    got = browser.execute_script(
+        "return Array.from(expressionMask(arguments[0], expressionTable))", expression
+    )
+    assert np.array_equal(np.asarray(got, dtype=bool), passing(costra, expression))
 
 
 def test_numbers_need_a_value_for_every_point():
@@ -561,10 +749,9 @@ def test_region_names_get_finer_as_the_map_is_zoomed_in(browser, page):
     levels = [data["regions"], *data["finer_regions"]]
     assert len(levels) == 3 and len(levels[0]) == 8 < len(levels[1]) < len(levels[2])
     open_page(browser, page)
-    names = "return document.getElementById('map').layout.annotations.map(a => a.text)"
 
     def shown_of(level):
-        shown = browser.execute_script(names)
+        shown = [e.text for e in browser.find_elements("css selector", "#labels div")]
         labels = [label for label, _, _ in level]
         # Names placed largest region first, those that would overlap one left out.
         assert shown and set(shown) <= set(labels)
@@ -573,23 +760,26 @@ def test_region_names_get_finer_as_the_map_is_zoomed_in(browser, page):
         return shown
 
     assert len(shown_of(levels[0])) >= 6
-    # Zoom by a factor about a point (the largest fine region's name, so one is in view).
+    # Zoom by a factor about a point (the largest fine region's name, so one is in view),
+    # with the mouse wheel.
     zoom = (
-        "const plot = document.getElementById('map');"
-        "const [x0, x1] = plot.layout.xaxis.range, [y0, y1] = plot.layout.yaxis.range;"
-        "const [f, cx, cy] = arguments;"
-        "return Plotly.relayout(plot, {'xaxis.range': [cx - (x1 - x0) * f / 2,"
-        " cx + (x1 - x0) * f / 2], 'yaxis.range': [cy - (y1 - y0) * f / 2,"
-        " cy + (y1 - y0) * f / 2]});"
+        "const [factor, x, y, done] = arguments;"
+        "view.cx = x; view.cy = y; const [px, py] = toScreen(x, y);"
+        "const wheel = new WheelEvent('wheel', {deltaY: -Math.log(factor) / 0.0015,"
+        " clientX: px + map.getBoundingClientRect().left,"
+        " clientY: py + map.getBoundingClientRect().top, bubbles: true, cancelable: true});"
+        "canvas.dispatchEvent(wheel);"
+        "requestAnimationFrame(() => requestAnimationFrame(done));"
     )
     _, x, y = levels[-1][0]
-    browser.execute_script(zoom, 0.1, x, y)
+    browser.execute_async_script(zoom, 10, x, y)
+    assert browser.execute_script("return view.scale / view.whole.scale") == pytest.approx(10)
     shown_of(levels[-1])
-    browser.execute_script(zoom, 10, x, y)
+    browser.execute_async_script(zoom, 0.1, x, y)
     shown_of(levels[0])
     # Names that would overlap are left out.
     boxes = browser.execute_script(
-        "return [...document.querySelectorAll('.annotation')].map(a => {"
+        "return [...document.querySelectorAll('#labels div')].map(a => {"
         "const r = a.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"
     )
     assert all(
@@ -629,7 +819,7 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
         colour="Kind",
     )
     scale = number_colours(words, "Words")[1]
-    assert column(embedded(html), "Words")[0]["scale"] == [scale.low, scale.high] == [1, 29]
+    assert column(page_data(html), "Words")[0]["scale"] == [scale.low, scale.high] == [1, 29]
     path = tmp_path / "colours.html"
     path.write_text(html, encoding="utf-8")
     plot = open_page(browser, path)
@@ -653,12 +843,7 @@ def test_the_page_colours_as_the_window_does(tmp_path, browser):
 
     browser.execute_async_script("colourBy(0).then(arguments[0])")
     assert not any(close(colour, UNGROUPED) for colour in centre_colours(browser, plot, hidden))
-    step = dict(
-        browser.execute_script(
-            "const drawn = document.getElementById('map').data[0].marker.color;"
-            "return Array.from(order.keys(), p => [order[p], drawn[p]]);"
-        )
-    )
+    step = browser.execute_script("return Array.from(colourBytes)")
     assert step[0] == step[int(np.flatnonzero(words == 29)[0])]  # 80 as the bar's end, 29
     legend = browser.find_element("id", "legend").text
     assert "values from 1 to 80: beyond the bar in its end colours" in legend
@@ -669,13 +854,7 @@ def centre_colours(browser, plot, indices):
     from PySide6.QtGui import QImage
 
     image = QImage.fromData(plot.screenshot_as_png)
-    centres = browser.execute_script(
-        "const layout = document.getElementById('map')._fullLayout;"
-        "return arguments[0].map(i => [layout.xaxis._offset + layout.xaxis.l2p(x[i]),"
-        "                              layout.yaxis._offset + layout.yaxis.l2p(y[i])]);",
-        [int(i) for i in indices],
-    )
-    return [image.pixelColor(round(px), round(py)).name() for px, py in centres]
+    return [image.pixelColor(round(px), round(py)).name() for px, py in screen_of(browser, indices)]
 
 
 def close(colour, other, tolerance=12):

@@ -348,7 +348,7 @@ def add_export_map(commands: Subcommands) -> None:
     export = commands.add_parser(
         "export-map",
         help="write a projection as one self-contained web page",
-        description="One HTML file (plotly.js inline, WebGL): histograms and bar charts of "
+        description="One HTML file (WebGL, data inline): histograms and bar charts of "
         "every column that filter the map and a sortable table together, box/lasso "
         "selections and the table exported as CSV or JSONL, ranked word search, colour by "
         "any column, each point's nearest neighbours in the original space, region "

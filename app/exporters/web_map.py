@@ -1,13 +1,16 @@
 """A projection as one web page to send: ``sentspace export-map`` and the window's
 *File > Export map as web page…*.
 
-The page is a single HTML file that needs no network and no server. It carries
-plotly.js (MIT; the copy bundled in the ``plotly`` Python package, licence banner
-included) and draws the points with its WebGL scatter (``scattergl``), fluid at 100,000
-points and more. The data are embedded compactly: coordinates as base64 float32, each
-categorical column as base64 int32 codes into its names, each numeric column as base64
-float32 (NaN: none), each point's nearest neighbours in the original space as int32
-indices and int16 cosines x 10,000, texts and ids as JSON.
+The page is a single HTML file that needs no network and no server: the template and
+scripts of ``resources/web_map/`` (a WebGL point renderer of its own, which a filter or
+colouring changes by rewriting one byte per point on the GPU, and the filter language
+of ``--where``, parsed by a grammar of its own) and the data. A small JSON manifest
+describes one gzip'd binary payload (base64; the browser's ``DecompressionStream``
+unpacks it): coordinates float32, category codes in the narrowest integer type plus the
+names, numbers float32 (float64 where float32 would change one), each point's nearest
+neighbours in the original space as uint32 indices and int16 cosines x 10,000, texts
+and ids as one UTF-8 string each with where each ends; a column of one value is stored
+once.
 
 In the page: every column (group, region, misclassified, words, group size,
 faithfulness, a corpus's pair split, label and gold score, its metadata) is a histogram
@@ -29,6 +32,8 @@ headlines).
 from __future__ import annotations
 
 import base64
+import gzip
+import hashlib
 import json
 import re
 from collections.abc import Sequence
@@ -47,7 +52,7 @@ from sentspace.app.analysis.columns import (
     named_count,
 )
 from sentspace.app.analysis.explore import Exploration
-from sentspace.app.analysis.filters import make_chart
+from sentspace.app.analysis.filters import FilterTable
 from sentspace.app.analysis.regions import Regions
 from sentspace.app.analysis.results import Result, Score, package_version
 from sentspace.app.base.atomic import write_text_atomic
@@ -55,35 +60,106 @@ from sentspace.app.base.jobs import Job, run_job
 from sentspace.app.base.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED, number_colours
 from sentspace.app.state.colouring import METHOD_TITLES, colourings, default_colouring
 
-TEMPLATE = Path(__file__).resolve().parents[1] / "resources" / "web_map.html"
+ASSETS = Path(__file__).resolve().parents[1] / "resources" / "web_map"
 #: The places in the template that map_page fills.
-_TEMPLATE_KEY = re.compile(r"__(TITLE|PLOTLY_LICENCE|DATA|PLOTLY)__")
+_TEMPLATE_KEY = re.compile(r"__(TITLE|DATA|BYTES|SCRIPT)__")
+#: The page's scripts, in the order they run: the filter language, then the page.
+SCRIPTS = ("expression.js", "map.js")
 #: The rings of search matches: a colour in no palette of the page, over a white halo,
 #: so they stay visible whatever colours the points beneath.
 RING = "#ff00ff"
 #: Nearest neighbours in the original space the page shows for a clicked point.
 NEIGHBOURS = 10
+#: Index of no neighbour in the payload's uint32 neighbour lists.
+NO_NEIGHBOUR = 0xFFFFFFFF
 
 
-def _column_data(column: Column) -> dict[str, Any]:
-    if not isinstance(column, Texts):
-        return {**_charted_data(column), "drawn": bool(make_chart(column).informative)}
-    return {"kind": "text", "title": column.title, "values": list(map(str, column.values))}
+class _Payload:
+    """Typed arrays laid end to end, each at a multiple of 8 bytes; the manifest names
+    each section's place, dtype and length. Arrays of wider items are stored byte plane
+    by byte plane (all first bytes, then all second bytes, ...), which gzip packs far
+    tighter: indices below 2**24 have a plane of zeros."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.sections: dict[str, dict[str, Any]] = {}
+
+    def add(self, name: str, array: np.ndarray, dtype: str) -> str:
+        data = np.ascontiguousarray(array, dtype=dtype)
+        width = data.dtype.itemsize
+        raw = data.view(np.uint8).reshape(-1, width).T.tobytes() if width > 1 else data.tobytes()
+        self.sections[name] = {
+            "offset": self.size,
+            "dtype": dtype.lstrip("<"),
+            "length": int(data.size),
+            "planes": width,
+        }
+        self.parts.append(raw + bytes(-len(raw) % 8))
+        self.size += len(raw) + (-len(raw) % 8)
+        return name
+
+    def add_texts(self, name: str, texts: Sequence[str]) -> str:
+        """Texts as one UTF-8 string and each one's end in UTF-16 units (what a
+        JavaScript string is indexed by), so the page cuts one out only when shown."""
+        strings = [str(t) for t in texts]
+        ends = np.cumsum([len(t.encode("utf-16-le")) // 2 for t in strings], dtype=np.int64)
+        if len(ends) and ends[-1] >= 2**32:
+            raise ValueError(f"{name}: more text than the page can index (4 G characters)")
+        self.add(f"{name}.ends", ends, "<u4")
+        joined = "".join(strings).encode("utf-8")
+        self.sections[name] = {"offset": self.size, "dtype": "utf8", "length": len(joined)}
+        self.parts.append(joined + bytes(-len(joined) % 8))
+        self.size += len(joined) + (-len(joined) % 8)
+        return name
+
+    def packed(self) -> tuple[str, str]:
+        """The gzip'd bytes in base64 (a fixed gzip header: the same map, the same
+        file) and the SHA-256 of the bytes before compression."""
+        raw = b"".join(self.parts)
+        packed = gzip.compress(raw, compresslevel=6, mtime=0)
+        return base64.b64encode(packed).decode("ascii"), hashlib.sha256(raw).hexdigest()
 
 
-def _charted_data(column: Categories | Numbers) -> dict[str, Any]:
+def _column_data(
+    column: Column, index: int, payload: _Payload, table: FilterTable
+) -> dict[str, Any]:
+    if isinstance(column, Texts):
+        return {
+            "kind": "text",
+            "title": column.title,
+            "values": payload.add_texts(f"column{index}", list(map(str, column.values))),
+        }
+    chart = table.charts[column.title]
+    return {
+        **_charted_data(column, f"column{index}", payload),
+        "drawn": bool(chart.informative),
+    }
+
+
+def _charted_data(column: Categories | Numbers, name: str, payload: _Payload) -> dict[str, Any]:
     if isinstance(column, Numbers):
         values = np.asarray(column.values, dtype=np.float64)
         finite = values[np.isfinite(values)]
         scale = number_colours(values, column.title)[1]
+        # float32 where it holds every value exactly (counts, halves), else float64, so
+        # that an expression compares the numbers --where compares.
+        exact = np.array_equal(values.astype(np.float32), values, equal_nan=True)
         return {
             "kind": "number",
             "title": column.title,
-            "values": _base64(values, "<f4"),
+            # One value (or none) in every row: stored once.
+            **(
+                {"constant": _json_number(float(values[0]))}
+                if len(values) and np.array_equal(values, np.full_like(values, values[0]), True)
+                else {"values": payload.add(name, values, "<f4" if exact else "<f8")}
+            ),
             "integer": bool(len(finite)) and bool(np.all(finite == np.round(finite))),
             # The window's colour bar, so a long tail colours the page as it does there.
             "scale": [scale.low, scale.high],
         }
+    codes = np.asarray(column.codes)
+    width = "<i1" if len(column.names) < 2**7 else "<i2" if len(column.names) < 2**15 else "<i4"
     return {
         "kind": "category",
         "title": column.title,
@@ -93,20 +169,26 @@ def _charted_data(column: Categories | Numbers) -> dict[str, Any]:
         "explicit": bool(column.colours),
         # How many its legend and chart name, as in the window; the rest are "other".
         "named": named_count(len(column.names)),
-        "codes": _base64(column.codes, "<i4"),
+        # Each name as a number where every one is one (Costra's seed groups), so an
+        # expression compares them as numbers, as the window does.
+        "numbers": _name_numbers(column.names),
+        **(
+            {"constant": int(codes[0])}
+            if len(codes) and np.all(codes == codes[0])
+            else {"codes": payload.add(name, codes, width)}
+        ),
     }
 
 
-def _base64(array: np.ndarray, dtype: str) -> str:
-    return base64.b64encode(np.ascontiguousarray(array, dtype=dtype).tobytes()).decode()
+def _json_number(value: float) -> float | None:
+    return value if np.isfinite(value) else None
 
 
-def _plotly_js() -> tuple[str, str]:
-    """plotly.js's minified source and the package's licence line."""
-    import plotly  # noqa: PLC0415
-    from plotly.offline import get_plotlyjs  # noqa: PLC0415
-
-    return get_plotlyjs(), f"the plotly {plotly.__version__} Python package's copy"
+def _name_numbers(names: Sequence[str]) -> list[float] | None:
+    try:
+        return [float(name) for name in names]
+    except ValueError:
+        return None
 
 
 def map_page(
@@ -140,6 +222,7 @@ def map_page(
         values = column.codes if isinstance(column, Categories) else column.values
         if len(values) != n:
             raise ValueError(f"column {column.title!r} has {len(values)} values for {n} points")
+    payload = _Payload()
     nearest = None
     if neighbours is not None:
         indices, cosines = (np.asarray(a) for a in neighbours)
@@ -147,17 +230,26 @@ def map_page(
             raise ValueError(f"neighbours of shape {indices.shape} for {n} points")
         nearest = {
             "k": int(indices.shape[1]),
-            "indices": _base64(indices, "<i4"),
-            "cosines": _base64(np.round(np.clip(cosines, -1, 1) * 10_000), "<i2"),
+            "indices": payload.add(
+                "neighbours", np.where(indices < 0, NO_NEIGHBOUR, indices), "<u4"
+            ),
+            "cosines": payload.add("cosines", np.round(np.clip(cosines, -1, 1) * 10_000), "<i2"),
         }
+    identifiers = [str(i) for i in (ids if ids is not None else range(n))]
+    # The filter language's names of the columns, as the window and --where name them.
+    table = FilterTable(columns)
     data = {
         "n": n,
         "title": title,
         "axes": list(axes),
-        "coordinates": _base64(coordinates, "<f4"),
-        "texts": [str(t) for t in texts],
-        "ids": [str(i) for i in (ids if ids is not None else range(n))],
-        "columns": [_column_data(c) for c in columns],
+        "coordinates": payload.add("coordinates", coordinates, "<f4"),
+        "texts": payload.add_texts("texts", texts),
+        # Ids that are the row numbers (a corpus without ids of its own) are not stored.
+        "ids": None
+        if identifiers == [str(i) for i in range(n)]
+        else payload.add_texts("ids", identifiers),
+        "columns": [_column_data(c, k, payload, table) for k, c in enumerate(columns)],
+        "names": table.names,
         "neighbours": nearest,
         "regions": [[label, float(x), float(y)] for label, x, y in regions],
         "finer_regions": [
@@ -171,19 +263,18 @@ def map_page(
         "ring_colour": RING,
         "sequential": list(SEQUENTIAL),
     }
+    packed, digest = payload.packed()
+    data["sections"] = payload.sections
+    data["digest"] = digest
     # "<" escaped, so no text can close the script element that holds the data.
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    script, licence = _plotly_js()
-    inserted = {
-        "TITLE": _escape(title),
-        "PLOTLY_LICENCE": licence,
-        "DATA": payload,
-        "PLOTLY": script,
-    }
+    manifest = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    script = "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in SCRIPTS)
+    inserted = {"TITLE": _escape(title), "DATA": manifest, "BYTES": packed, "SCRIPT": script}
     # One pass over the template alone: a key inside a sentence, the title or the
-    # library's source is text, never a place to insert into.
+    # page's script is text, never a place to insert into.
     return _TEMPLATE_KEY.sub(
-        lambda key: inserted[key.group(1)], TEMPLATE.read_text(encoding="utf-8")
+        lambda key: inserted[key.group(1)],
+        (ASSETS / "page.html").read_text(encoding="utf-8"),
     )
 
 
