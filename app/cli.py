@@ -50,7 +50,7 @@ from sentspace.app.evaluations import COMPARISONS, EVALUATIONS, OPTIONS, bitext
 from sentspace.app.evaluations.paired import PAIRED_TESTS, against_first
 from sentspace.app.evaluations.passing import FILTERABLE, check_filterable, passing
 from sentspace.app.export import export_matrix, json_text, write_json
-from sentspace.app.jobs import Progress, run_job
+from sentspace.app.jobs import ProgressPrinter, run_job
 from sentspace.app.mteb_results import (
     IMPORTED,
     TASKS,
@@ -86,26 +86,6 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-class ProgressPrinter:
-    """One self-overwriting progress line on stderr when it is a terminal."""
-
-    def __init__(self) -> None:
-        self.enabled = sys.stderr.isatty()
-
-    def __call__(self, progress: Progress) -> None:
-        if self.enabled:
-            print(
-                f"\r{progress.stage}: {progress.done}/{progress.total}\033[K",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
-
-    def clear(self) -> None:
-        if self.enabled:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)
-
-
 def build_encoder(spec: str, corpus: Corpus | None) -> Encoder:
     """An encoder from its CLI spelling; precomputed embeddings are aligned to ``corpus``
     (which they need)."""
@@ -114,6 +94,8 @@ def build_encoder(spec: str, corpus: Corpus | None) -> Encoder:
         return Precomputed(spec.removeprefix(PRECOMPUTED), corpus)
     try:
         return make_encoder(spec)
+    except InputError:
+        raise  # a ModelError stays one
     except ValueError as error:
         raise InputError(str(error)) from None
 
@@ -213,9 +195,10 @@ def command_eval(args: argparse.Namespace) -> int:
         else []
     )
     printer.clear()
-    # The results stand on their own: printed, then why a test was not made.
-    paired = [(o.a, o.b, o.test) for o in outcomes if o.test is not None]
-    unpaired = [(o.a, o.b, o.reason) for o in outcomes if o.test is None]
+    # The results stand on their own: printed, then why a test was not made. Each test
+    # is an encoder (its A) against the first (its B): differences read other - first.
+    paired = [(o.b, o.a, o.test) for o in outcomes if o.test is not None]
+    unpaired = [(o.b, o.a, o.reason) for o in outcomes if o.test is None]
 
     trained = trained_on_their_files(encoders)
     payload = {
@@ -285,11 +268,12 @@ def command_eval(args: argparse.Namespace) -> int:
     if paired:
         what = PAIRED_TESTS[args.evaluation][0]
         print(
-            f"\npaired tests of {what}, each encoder against {results[0].provenance.encoder_name}"
+            f"\npaired tests of {what}, each encoder (A) against "
+            f"{results[0].provenance.encoder_name} (B)"
         )
         print(
             summary_table(
-                [test for _, _, test in paired], [b.provenance.encoder_name for _, b, _ in paired]
+                [test for _, _, test in paired], [a.provenance.encoder_name for a, _, _ in paired]
             )
         )
     if imported is not None:

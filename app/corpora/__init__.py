@@ -22,7 +22,7 @@ from sentspace.app.corpora.senteval import is_senteval, load_senteval
 from sentspace.app.corpora.sick import is_sick, load_sick
 from sentspace.app.corpora.sts import is_sts, load_sts
 from sentspace.app.corpora.tabular import ColumnMapping, is_tabular, load_tabular
-from sentspace.app.errors import CorpusError
+from sentspace.app.errors import CorpusError, CorpusNotFoundError
 from sentspace.resources import CORPORA
 
 
@@ -146,7 +146,9 @@ def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpu
     path = Path(spec)
     if not path.exists():
         known = ", ".join(sorted({*BUILTIN, *FROM_PACKAGES, *FROM_DATA}))
-        raise CorpusError(f"no such file or folder, and not a built-in corpus ({known})", path)
+        raise CorpusNotFoundError(
+            f"no such file or folder, and not a built-in corpus ({known})", path
+        )
     if mapping is not None:
         return load_tabular(path, mapping)
     return detect_format(path).load(path)
