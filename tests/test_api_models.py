@@ -185,9 +185,9 @@ def test_reprs_are_short_and_notebooks_get_tables(sick, mixed):
     assert "<table>" in page and "6,072 more" in page and len(page) < 2000
     result = mixed[0]
     assert len(repr(result)) < 300 and repr(result).startswith(
-        "<RelatednessResult: relatedness of bow on sick: SICK spearman 0.5601 [0.5011, "
+        "<RelatednessResult: relatedness of bow on sick: pooled spearman 0.5601 [0.5011, "
     )
-    assert "<td>SICK spearman</td><td>0.5601</td><td>[0.5011, 0.6123]</td><td>500" in (
+    assert "<td>pooled spearman</td><td>0.5601</td><td>[0.5011, 0.6123]</td><td>500" in (
         result._repr_html_()
     )
     assert repr(mixed) == (
