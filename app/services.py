@@ -5,13 +5,11 @@ this layer and never on each other."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from types import TracebackType
 from typing import TypeVar
 
 from sentspace.app.base.errors import InputError
-from sentspace.app.base.jobs import Job, Progress, run_job
+from sentspace.app.base.jobs import Job, ProgressPrinter, run_job
 from sentspace.app.corpora.model import Corpus
 from sentspace.models import make_encoder
 from sentspace.models.base import Encoder
@@ -32,37 +30,6 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-class ProgressPrinter:
-    """One self-overwriting progress line on stderr when it is a terminal."""
-
-    def __init__(self) -> None:
-        self.enabled = sys.stderr.isatty()
-
-    def __call__(self, progress: Progress) -> None:
-        if self.enabled:
-            print(
-                f"\r{progress.stage}: {progress.done}/{progress.total}\033[K",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
-
-    def clear(self) -> None:
-        if self.enabled:
-            print("\r\033[K", end="", file=sys.stderr, flush=True)
-
-    def __enter__(self) -> ProgressPrinter:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.clear()
-
-
 def run_in_terminal(job: Job[T]) -> T:
     """Run ``job`` to its end with a progress line on stderr, cleared when it ends."""
     with ProgressPrinter() as printer:
@@ -77,6 +44,8 @@ def build_encoder(spec: str, corpus: Corpus | None) -> Encoder:
         return Precomputed(spec.removeprefix(PRECOMPUTED), corpus)
     try:
         return make_encoder(spec)
+    except InputError:
+        raise  # a ModelError stays one
     except ValueError as error:
         raise InputError(str(error)) from None
 

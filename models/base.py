@@ -12,6 +12,7 @@ Matrices are dense ``ndarray`` or, for sparse families such as bag of words,
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import inspect
 import json
@@ -24,7 +25,7 @@ from typing import Any, ClassVar, Self, TypeAlias
 import numpy as np
 import scipy.sparse as sp
 
-from sentspace.app.base.jobs import Job, Progress, run_job
+from sentspace.app.base.jobs import Job, Progress, run_job, run_with_bar
 from sentspace.models.errors import ModelError, NotFittedError
 from sentspace.models.sidecar import load_model, save_model
 
@@ -180,9 +181,76 @@ class Encoder(ABC):
             return self._encode_batch([])
         return sp.csr_array(sp.vstack(sparse_blocks, format="csr"), dtype=np.float32)
 
-    def encode(self, texts: Sequence[str]) -> Embeddings:
-        """Encode ``texts`` in this thread; shape (len(texts), dim), float32."""
-        return run_job(self.iter_encode(texts))
+    def encode(
+        self,
+        sentences: str | Sequence[str],
+        *,
+        batch_size: int | None = None,
+        show_progress_bar: bool = False,
+        convert_to_numpy: bool = True,
+        normalize_embeddings: bool = False,
+        device: str | None = None,
+        sparse: bool = False,
+    ) -> Embeddings | list[np.ndarray]:
+        """``sentences`` encoded in this thread, as sentence-transformers'
+        ``SentenceTransformer.encode`` returns them: one string gives a float32 vector of
+        shape (dim,), a list a float32 matrix of shape (len(sentences), dim), dense.
+
+        Parameters
+        ----------
+        batch_size : sentences per batch (default: the encoder's own).
+        show_progress_bar : a progress bar (tqdm's) while encoding.
+        convert_to_numpy : False gives a list of one vector per sentence.
+        normalize_embeddings : scale each vector to unit length (a zero one stays zero).
+        device : where a transformer or your own model runs ("cpu", "cuda"...).
+        sparse : keep a bag-of-words family's rows as a scipy CSR array.
+
+        Neither ``batch_size`` nor ``device`` changes the output (nor the fingerprint).
+        """
+        one = isinstance(sentences, str)
+        texts: list[str] = [sentences] if isinstance(sentences, str) else list(sentences)
+        job = self.configured(batch_size, device).iter_encode(texts)
+        matrix = run_with_bar(job) if show_progress_bar else run_job(job)
+        if normalize_embeddings:
+            from sklearn.preprocessing import normalize  # noqa: PLC0415 (slow to import)
+
+            matrix = normalize(matrix, copy=True).astype(np.float32, copy=False)
+        if not sparse and not isinstance(matrix, np.ndarray):
+            matrix = matrix.toarray()
+        if one:
+            return matrix[[0]] if sp.issparse(matrix) else matrix[0]
+        return matrix if convert_to_numpy else list(matrix)
+
+    def configured(self, batch_size: int | None = None, device: str | None = None) -> Self:
+        """This encoder set to encode ``batch_size`` sentences at a time on ``device``:
+        a copy when either is given (neither changes the output, so the fingerprint
+        stays).
+
+        Raises
+        ------
+        ModelError
+            ``batch_size`` is no positive whole number, or a ``device`` is given to a
+            family that runs on the CPU only.
+        """
+        if batch_size is None and device is None:
+            return self
+        if batch_size is not None and (
+            not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1
+        ):
+            raise ModelError(f"batch_size: a positive whole number, not {batch_size!r}")
+        if device is not None and not hasattr(self, "device"):
+            raise ModelError(
+                f"device: {self.name} runs on the CPU and takes no device "
+                f"(transformers and your own models do)"
+            )
+        model = copy.copy(self)
+        if batch_size is not None:
+            model.batch_size = batch_size
+            if hasattr(model, "cuda_batch_size"):
+                model.cuda_batch_size = batch_size
+        if device is not None:
+            model.device = device  # type: ignore[attr-defined]
+        return model
 
     def _fitted_state(self) -> str | None:
         """A hash of what ``fit`` learned or the weights loaded, or None before fitting."""

@@ -18,7 +18,7 @@ import inspect
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -111,6 +111,8 @@ class ExternalModel(Encoder):
         cache keeps its embeddings under it. Default: a hash of a torch module's
         weights; other objects are then not cached.
     batch_size, device : passed on to ``model.encode``.
+    prompt : text its ``encode`` puts before each sentence (sentence-transformers'
+        ``prompt``): part of the fingerprint, as it changes the output.
     """
 
     family = "external"
@@ -125,6 +127,7 @@ class ExternalModel(Encoder):
         fingerprint: str | None = None,
         batch_size: int | None = None,
         device: str | None = None,
+        prompt: str | None = None,
     ):
         if not callable(getattr(model, "encode", None)):
             raise EmbeddingsError(
@@ -135,11 +138,11 @@ class ExternalModel(Encoder):
         self.version = fingerprint if fingerprint is not None else _weights_hash(model)
         # Unknown version: never cached, so a changed model never reads stale rows.
         self.cacheable = self.version is not None
-        self.model_batch_size, self.device = batch_size, device
+        self.model_batch_size, self.device, self.prompt = batch_size, device, prompt
         accepted = inspect.signature(model.encode).parameters
         takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
         self._options: dict[str, Any] = {}
-        for option, value in (("batch_size", batch_size), ("device", device)):
+        for option, value in (("batch_size", batch_size), ("device", device), ("prompt", prompt)):
             if value is None:
                 continue
             if option not in accepted and not takes_any:
@@ -159,7 +162,21 @@ class ExternalModel(Encoder):
             "model": self.label,
             "class": type(self.model).__qualname__,
             "fingerprint": self.version,
+            **({"prompt": self.prompt} if self.prompt is not None else {}),
         }
+
+    def configured(self, batch_size: int | None = None, device: str | None = None) -> Self:
+        """A copy that passes ``batch_size`` and ``device`` on to ``model.encode``."""
+        if super().configured(batch_size, device) is self:  # checked there
+            return self
+        return type(self)(
+            self.model,
+            name=self.label,
+            fingerprint=self.version,
+            batch_size=batch_size or self.model_batch_size,
+            device=device or self.device,
+            prompt=self.prompt,
+        )
 
     def clone(self) -> ExternalModel:
         """Itself: nothing is fitted here, and the object is the user's."""

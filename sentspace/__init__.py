@@ -14,7 +14,9 @@ row per sentence: ``sentspace.evaluate("relatedness", sick, ["bow", model, array
 ``encode`` returns a dense float32 array (``sparse=True`` keeps bag-of-words CSR).
 
 The names in ``__all__`` are the stable surface (``sentspace._api``); everything else
-may change. They load on first use, so ``python -m sentspace`` still opens the window
+may change. Its errors are ValueErrors (``except ValueError`` catches a bad argument or
+file; :class:`NotFoundError`, a missing file or folder, is a FileNotFoundError too):
+``InputError`` and, beneath it, ``CorpusError``, ``ModelError``, ``EvaluationError``. They load on first use, so ``python -m sentspace`` still opens the window
 before numpy is imported.
 
 The code lives in the repository's ``app/`` (the application and its Qt-free core),
@@ -36,6 +38,11 @@ __all__ = [
     "read_mteb",
     "mteb_model",
     "where",
+    "InputError",
+    "NotFoundError",
+    "CorpusError",
+    "ModelError",
+    "EvaluationError",
 ]
 
 
@@ -44,8 +51,15 @@ def __getattr__(name: str):
         from sentspace import _api
 
         return getattr(_api, name)
+    if name == "__version__":
+        from importlib import metadata
+
+        try:
+            return metadata.version("sentspace")
+        except metadata.PackageNotFoundError:  # a checkout that was never installed
+            return "unknown"
     raise AttributeError(f"module 'sentspace' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return sorted({*globals(), *__all__, "__version__"})

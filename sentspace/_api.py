@@ -11,7 +11,6 @@ ValueError (TypeError for the wrong kind of object) naming the argument.
 
 from __future__ import annotations
 
-import copy
 import html
 import importlib.util
 import os
@@ -33,21 +32,26 @@ from sentspace.app.analysis.evaluations.paired import PAIRED_TESTS, against_firs
 from sentspace.app.analysis.evaluations.passing import check_filterable, passing
 from sentspace.app.analysis.explain import explain_pair
 from sentspace.app.analysis.figures import comparison_figure
+from sentspace.app.analysis.mteb_files import mteb_revision
 from sentspace.app.analysis.mteb_results import read_mteb_results
 from sentspace.app.analysis.neighbour_search import Query, search_neighbours
 from sentspace.app.analysis.neighbours import fitted_on_training_side, run_split
 from sentspace.app.analysis.projection import project as iter_project
 from sentspace.app.analysis.results import html_table, score_cells
-from sentspace.app.base.errors import InputError
-from sentspace.app.base.jobs import Progress, run_job
+from sentspace.app.base.errors import CorpusError as CorpusError
+from sentspace.app.base.errors import EvaluationError as EvaluationError
+from sentspace.app.base.errors import InputError as InputError
+from sentspace.app.base.errors import NotFoundError as NotFoundError
+from sentspace.app.base.jobs import Progress, run_job, run_with_bar
+from sentspace.app.corpora import is_corpus_name
 from sentspace.app.corpora import load_corpus as _load_spec
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.services import PRECOMPUTED, ProgressPrinter, build_encoder, summary_table
+from sentspace.app.services import PRECOMPUTED, build_encoder, summary_table
 from sentspace.app.workspace.show_data import write_show_data
 from sentspace.models import DEFAULT_ENCODER
 from sentspace.models.base import Embeddings, Encoder, TrainsOnFile, fitted_copy
+from sentspace.models.base import ModelError as ModelError
 from sentspace.models.external import ArrayEmbeddings, ExternalModel, check_matrix
-from sentspace.models.transformer import SentenceTransformerEncoder
 
 ProgressCallback = Callable[[Progress], Any] | None
 CorpusLike = Corpus | str | os.PathLike | Iterable[str]
@@ -166,91 +170,71 @@ def _run(job, progress: ProgressLike):
     (tqdm when installed, else the CLI's line on a terminal)."""
     if progress is not True:
         return run_job(job, progress or None)
-    try:
-        from tqdm.auto import tqdm  # noqa: PLC0415 (optional)
-    except ImportError:
-        printer = ProgressPrinter()
-        try:
-            return run_job(job, printer)
-        finally:
-            printer.clear()
-    with tqdm(total=1, leave=False) as bar:
-
-        def show(step: Progress) -> None:
-            bar.set_description(step.stage, refresh=False)
-            bar.total, bar.n = max(step.total, 1), step.done
-            bar.refresh()
-
-        return run_job(job, show)
+    return run_with_bar(job)
 
 
 def encode(
-    corpus: CorpusLike,
+    sentences: CorpusLike,
     encoder: EncoderLike = DEFAULT_ENCODER,
     *,
-    sparse: bool = False,
-    normalize: bool = False,
     batch_size: int | None = None,
     device: str | None = None,
+    normalize_embeddings: bool = False,
+    show_progress_bar: bool = False,
+    sparse: bool = False,
     progress: ProgressLike = None,
 ) -> Embeddings:
-    """Every sentence of ``corpus`` embedded, through the embedding cache (a second call
-    reads the disk): a float32 array of shape (len(corpus), dim).
+    """Sentences embedded through the embedding cache (a second call reads the disk),
+    as sentence-transformers' ``SentenceTransformer.encode`` returns them: a list of
+    sentences or a corpus gives a float32 array of shape (sentences, dim), one string a
+    vector of shape (dim,).
 
     Parameters
     ----------
+    sentences : a list of sentences, a corpus (a :class:`Corpus`, a built-in name, a
+        path: anything :func:`load_corpus` takes), or one sentence: a string that names
+        no corpus nor existing file (one without spaces that looks like a path,
+        ``data/x.txt``, is a missing file: FileNotFoundError).
     encoder : a name, an Encoder or any object with ``encode`` (see :func:`encoder`).
-        One that requires fitting is fitted on the corpus's sentences (a copy; the one
-        given stays as it is).
-    sparse : keep the bag-of-words families' scipy CSR array (default: dense, as
-        every other encoder gives).
-    normalize : scale each row to unit length (a zero row stays zero).
+        One that requires fitting is fitted on these sentences (a copy; the one given
+        stays as it is).
     batch_size, device : sentences per batch and where to run (``"cpu"``,
         ``"cuda"``...), for transformers and your own models; other families run on the
         CPU and take no device.
-    progress : a callback receiving each :class:`~sentspace.app.base.jobs.Progress`, or True
-        for a progress bar (tqdm when installed).
+    normalize_embeddings : scale each row to unit length (a zero row stays zero).
+    show_progress_bar : a progress bar (tqdm when installed); ``progress`` instead
+        receives each :class:`~sentspace.app.base.jobs.Progress` (or True: the bar).
+    sparse : keep the bag-of-words families' scipy CSR array (default: dense, as
+        every other encoder gives).
 
     >>> encode(["A cat sat.", "A dog sat."], "bow")
     array([[1., 1., 1., 0., 1.],
            [1., 1., 0., 1., 1.]], dtype=float32)
+    >>> encode("A cat sat.", "bow", normalize_embeddings=True)
+    array([0.5, 0.5, 0.5, 0.5], dtype=float32)
     """
 
-    corpus = load_corpus(corpus)
-    model = _configured(_encoder(encoder, corpus), batch_size, device)
-    matrix = _run(encode_corpus(corpus, model), progress)
-    return _finished(matrix, sparse=sparse, normalize=normalize)
+    one = isinstance(sentences, str) and _is_sentence(sentences)
+    corpus = load_corpus([str(sentences)] if one else sentences)
+    model = _encoder(encoder, corpus).configured(batch_size, device)
+    matrix = _run(encode_corpus(corpus, model), progress or show_progress_bar or None)
+    matrix = _finished(matrix, sparse=sparse, normalize=normalize_embeddings)
+    if not one:
+        return matrix
+    return matrix[0] if isinstance(matrix, np.ndarray) else matrix[[0]]
 
 
-def _configured(model: Encoder, batch_size: int | None, device: str | None) -> Encoder:
-    """``model`` set to run in batches of ``batch_size`` on ``device`` (a copy when it
-    changes: neither changes the output, so the fingerprint stays)."""
+def _is_sentence(text: str) -> bool:
+    """Whether :func:`encode` reads ``text`` as a sentence: it names no corpus and no
+    file or folder, and does not look like a path (no spaces, a separator or a file
+    suffix)."""
 
-    if batch_size is None and device is None:
-        return model
-    if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
-        raise ValueError(f"batch_size: a positive whole number, not {batch_size!r}")
-    if isinstance(model, ExternalModel):
-        return ExternalModel(
-            model.model,
-            name=model.label,
-            fingerprint=model.version,
-            batch_size=batch_size or model.model_batch_size,
-            device=device or model.device,
-        )
-    if device is not None and not isinstance(model, SentenceTransformerEncoder):
-        raise ValueError(
-            f"device: {model.name} runs on the CPU and takes no device "
-            f"(transformers and your own models do)"
-        )
-    model = copy.copy(model)
-    if batch_size is not None:
-        model.batch_size = batch_size
-        if hasattr(model, "cuda_batch_size"):
-            model.cuda_batch_size = batch_size
-    if device is not None and isinstance(model, SentenceTransformerEncoder):
-        model.device = device
-    return model
+    if is_corpus_name(text) or Path(text).expanduser().exists():
+        return False
+    path_like = not any(c.isspace() for c in text) and (
+        os.sep in text or "/" in text or bool(Path(text).suffix.strip("."))
+    )
+    return not path_like
 
 
 def _finished(matrix: Embeddings, *, sparse: bool, normalize: bool) -> Embeddings:
@@ -270,7 +254,8 @@ class Results(list):
     Attributes
     ----------
     paired : {encoder name: PairedTest or the reason there is none}, each encoder
-        tested against the first, for evaluations that have a paired test.
+        tested against the first, for evaluations that have a paired test: its
+        ``difference`` reads that encoder minus the first (positive: it scores higher).
     note : why the evaluated split was chosen, when it was chosen for you ("").
     """
 
@@ -335,7 +320,7 @@ class Results(list):
                     )
             parts += [
                 f"<p>Paired tests, each against "
-                f"{html.escape(first.provenance.encoder_name)} (first minus other)</p>",
+                f"{html.escape(first.provenance.encoder_name)} (other minus first)</p>",
                 html_table(["encoder", "test", "difference", "95% interval", "p-value"], tests),
             ]
         return "\n".join(parts)
@@ -366,6 +351,7 @@ def evaluate(
     seed: int = 0,
     progress: ProgressLike = None,
     where: str = "",
+    encode_kwargs: dict[str, Any] | None = None,
     **options: str,
 ):
     """Run the evaluation ``name`` (``sentspace eval NAME``) as the CLI does.
@@ -383,6 +369,10 @@ def evaluate(
     where : a filter expression (the CLI's ``--where``, see :func:`where`): only the
         items whose sentences all pass it are evaluated (relatedness, classification,
         ranking, detection, histograms); recorded in each result's parameters.
+    encode_kwargs : how each encoder encodes (as mteb's ``encode_kwargs``):
+        ``batch_size``, ``device`` (see :func:`encode`), and ``prompt`` (text your own
+        model's ``encode`` puts before each sentence, sentence-transformers'
+        ``prompt``; it changes the embeddings, so their cache key).
     **options : the evaluation's options (``sentspace.app.analysis.evaluations.OPTIONS``; e.g.
         relatedness's ``split="test"``), checked as the CLI checks them.
 
@@ -391,6 +381,9 @@ def evaluate(
     [0.4444, 0.4482]
     >>> results.paired["tfidf"].p_value < 0.05
     True
+    >>> round(evaluate("ranking", "msrp-grouped", "bow", encode_kwargs={"batch_size": 64})
+    ...       .accuracy_at(1), 4)
+    0.4444
     >>> long = evaluate("ranking", "msrp-grouped", "bow", where="words > 20")
     >>> long.pool_size, len(long.rank), long.provenance.parameters["where"]
     (416, 722, 'words > 20')
@@ -421,6 +414,7 @@ def evaluate(
         if not models:
             raise ValueError("encoders: no encoder given")
         _distinct_names(models)
+    models = [_with_encode_kwargs(model, encode_kwargs or {}) for model in models]
     if name in COMPARISONS:
         if len(models) < 2:
             raise ValueError(f"{name} compares encoders: give two or more")
@@ -435,6 +429,41 @@ def evaluate(
     outcomes = _run(against_first(name, results, seed), progress) if name in PAIRED_TESTS else []
     paired = {o.b.provenance.encoder_name: o.reason if o.test is None else o.test for o in outcomes}
     return Results(results, paired, note)
+
+
+#: What ``evaluate(encode_kwargs=...)`` takes; the embeddings are compared as they come.
+ENCODE_KWARGS = ("batch_size", "device", "prompt")
+
+
+def _with_encode_kwargs(model: Encoder, encode_kwargs: dict[str, Any]) -> Encoder:
+    """``model`` set to encode as ``encode_kwargs`` say (see :func:`evaluate`)."""
+
+    unknown = [key for key in encode_kwargs if key not in ENCODE_KWARGS]
+    if unknown:
+        raise TypeError(
+            f"encode_kwargs: no option {unknown[0]!r} (it takes {', '.join(ENCODE_KWARGS)})"
+            + (
+                "; evaluations compare vectors by cosine or fit on them as the encoder "
+                "gives them: normalise in your own model's encode"
+                if unknown[0] == "normalize_embeddings"
+                else ""
+            )
+        )
+    prompt = encode_kwargs.get("prompt")
+    if prompt is not None:
+        if not isinstance(model, ExternalModel):
+            raise ValueError(
+                f"encode_kwargs: prompt is for your own models' encode; {model.name} takes none"
+            )
+        model = ExternalModel(
+            model.model,
+            name=model.label,
+            fingerprint=model.version,
+            batch_size=model.model_batch_size,
+            device=model.device,
+            prompt=str(prompt),
+        )
+    return model.configured(encode_kwargs.get("batch_size"), encode_kwargs.get("device"))
 
 
 def where(corpus: CorpusLike, expression: str) -> np.ndarray:
@@ -753,25 +782,36 @@ def mteb_model(encoder: EncoderLike, corpus: CorpusLike | None = None):
     evaluators take it): anything :func:`encoder` takes, a trained one
     (``"fastsent:FILE"``, ``"st:FOLDER"``, your own model) as it is, one that requires
     fitting (``"bow"``) fitted on ``corpus``'s sentences first. Named
-    ``sentspace/<name>`` with the encoder's fingerprint as its revision; its embeddings
-    are compared by cosine, so MTEB's STS score is sentspace's relatedness Spearman.
-    Needs the ``mteb`` extra.
+    ``sentspace/<name>`` and filed under the revision a result's ``to_mteb`` gives the
+    same encoder (its fingerprint, with the corpus's when fitted on it); its pairs are
+    compared by relatedness's cosine, so MTEB's STS ``spearman`` is sentspace's
+    relatedness Spearman (its ``cosine_spearman``, computed by mteb in float32, can
+    break ties that relatedness keeps: bag-of-words counts). ``encode`` also takes a
+    plain list of sentences. Needs the ``mteb`` extra.
 
     >>> model = mteb_model("tfidf", ["A cat sat.", "A dog sat."])
     >>> model.mteb_model_meta.name, model.mteb_model_meta.embed_dim
     ('sentspace/tfidf', 5)
+    >>> model.encode(["A cat sat.", "A dog sat."]).shape
+    (2, 5)
     """
 
     if importlib.util.find_spec("mteb") is None:
         raise ImportError("mteb_model needs mteb: pip install 'sentspace[mteb]'")
+    from sentspace.app.exporters.mteb_model import MtebModel  # noqa: PLC0415
 
     loaded = load_corpus(corpus) if corpus is not None else None
     model = _encoder(encoder, loaded)
+    # Named as a result's to_mteb names the same encoder on the same corpus.
+    revision = mteb_revision(
+        model.fingerprint(),
+        model.family,
+        model.params(),
+        "" if loaded is None else loaded.fingerprint,
+    )
     if loaded is not None:
         model = run_job(fitted_on_training_side(model, loaded, loaded.texts, None))
     elif isinstance(model, TrainsOnFile) and model.training_file is not None:
         # Trained on its own file (FAMILY:FILE): the texts given are not read.
         model = run_job(fitted_copy(model, ()))
-    from sentspace.models.mteb_model import MtebModel  # noqa: PLC0415 (imports mteb)
-
-    return MtebModel(model)
+    return MtebModel(model, revision)

@@ -29,6 +29,7 @@ PUBLIC = {
     "mteb_model",
     "where",
 }
+ERRORS = {"InputError", "NotFoundError", "CorpusError", "ModelError", "EvaluationError"}
 
 
 @pytest.fixture(scope="module")
@@ -37,12 +38,12 @@ def corpus():
 
 
 def test_the_public_names_exist_and_nothing_else_is_exported():
-    assert set(sentspace.__all__) == PUBLIC
+    assert set(sentspace.__all__) == PUBLIC | ERRORS
     assert all(callable(getattr(sentspace, name)) for name in PUBLIC)
     namespace = {}
     exec("from sentspace import *", namespace)
-    assert set(namespace) - {"__builtins__"} == PUBLIC
-    assert PUBLIC <= set(dir(sentspace))
+    assert set(namespace) - {"__builtins__"} == PUBLIC | ERRORS
+    assert PUBLIC | ERRORS | {"__version__"} <= set(dir(sentspace))
     with pytest.raises(AttributeError):
         sentspace.Results  # noqa: B018 (returned, never imported by name)
 
@@ -101,7 +102,10 @@ def test_to_frame_holds_the_metric_rows(corpus):
     pd = pytest.importorskip("pandas")
     result = sentspace.evaluate("classification", corpus, "bow")
     frame = result.to_frame()
-    assert list(frame.columns) == list(SCORE_COLUMNS)
+    assert list(frame.columns) == ["corpus", "task", "split", *SCORE_COLUMNS]
+    assert set(zip(frame.corpus, frame.task, frame.split)) == {
+        ("msrp-grouped", "classification", "all")
+    }
     assert frame["metric"].tolist() == [score.name for score in result.scores()]
     assert frame["value"].tolist() == [score.value for score in result.scores()]
     assert frame["n"].tolist() == [859] * len(frame)
@@ -170,7 +174,7 @@ def test_neighbours_are_the_nearest_by_cosine(corpus):
 def test_explain_splits_the_cosine_over_words():
     a, b = "the cat sat on the mat", "the dog sat on the mat"
     explanation = sentspace.explain(a, b, "bow")
-    u, v = sentspace.encoder("bow").fit([a, b]).encode([a, b]).toarray()
+    u, v = sentspace.encoder("bow").fit([a, b]).encode([a, b])
     assert explanation.cosine == pytest.approx(u @ v / np.linalg.norm(u) / np.linalg.norm(v))
     assert dict(zip(explanation.tokens_a, explanation.contribution_a))["cat"] == 0
     assert explanation.contribution_a.sum() == pytest.approx(explanation.cosine)
@@ -193,12 +197,10 @@ def test_every_public_function_has_an_example_and_the_examples_run():
 
     from sentspace import _api
 
-    without = [
-        name for name in sentspace.__all__ if ">>> " not in (getattr(sentspace, name).__doc__ or "")
-    ]
+    without = [name for name in PUBLIC if ">>> " not in (getattr(sentspace, name).__doc__ or "")]
     assert without == []
     failed, tried = doctest.testmod(_api)
-    assert failed == 0 and tried >= len(sentspace.__all__)
+    assert failed == 0 and tried >= len(PUBLIC)
 
 
 def test_mteb_files_are_read_back_as_written(shared_data, tmp_path):
@@ -207,4 +209,5 @@ def test_mteb_files_are_read_back_as_written(shared_data, tmp_path):
     result.to_mteb(tmp_path)
     [imported] = sentspace.read_mteb(tmp_path).results
     assert (imported.task, imported.model) == ("STSBenchmark", "sentspace/bow")
-    assert imported.main_score == pytest.approx(result.pooled.spearman, abs=1e-12)
+    # Rounded to 6 decimals, as mteb writes its scores.
+    assert imported.main_score == pytest.approx(result.pooled.spearman, abs=5e-7)

@@ -128,8 +128,9 @@ def test_agreement_and_paired_tests(capsys):
     assert "bow vs tfidf: same wrong group  9/9 (1.0000)" in out
     assert main(["eval", "classification", "--encoder", "bow", "--encoder", "tfidf"]) == 0
     out = capsys.readouterr().out
-    assert "paired tests of accuracy (McNemar), each encoder against bow" in out
-    assert "A wrong, B right  5" in out and "p-value           0.0625" in out
+    # tfidf (A) against bow (B): tfidf right where bow is wrong, 5 times.
+    assert "paired tests of accuracy (McNemar), each encoder (A) against bow (B)" in out
+    assert "A right, B wrong  5" in out and "p-value           0.0625" in out
     assert "verdict           no difference at this size" in out
 
 
@@ -379,7 +380,8 @@ def test_eval_compare_shows_mteb_results_beside_the_run(shared_data, tmp_path, c
     assert (minilm["encoder"], minilm["same_model"], minilm["n_pairs"]) == ("minilm", True, 1379)
     assert abs(minilm["spearman"] - 0.8203247) < 5e-4  # MTEB's number, to 4 places
     assert bow["same_model"] is False and float(cells[11]) == round(bow["spearman"], 4)
-    assert [(t["a"], t["b"]) for t in payload["paired_tests"]] == [("minilm", "bow")]
+    # bow (A) against the first, minilm (B): bow - minilm.
+    assert [(t["a"], t["b"]) for t in payload["paired_tests"]] == [("bow", "minilm")]
 
 
 def test_eval_compare_errors_name_the_file(tmp_path, capsys):

@@ -69,7 +69,7 @@ HEAVY = {
 
 #: sentspace's own modules that subclass a heavy library's classes at their top: imported
 #: where used, like the library.
-HEAVY_MODULES = {"sentspace.models.mteb_model"}
+HEAVY_MODULES = {"sentspace.app.exporters.mteb_model"}
 
 
 def module_files() -> dict[str, Path]:

@@ -71,7 +71,7 @@ def test_a_rerun_keeps_every_finished_shard(msrp, glove_shards):
 
 def test_a_fitted_encoder_is_encoded_fitted(tmp_path):
     corpus = load_corpus("msrp-grouped")
-    direct = make_encoder("bow").fit(corpus.texts).encode(corpus.texts).toarray()
+    direct = make_encoder("bow").fit(corpus.texts).encode(corpus.texts)
     run_job(encode_shards(corpus, "bow", tmp_path))
     np.testing.assert_array_equal(Precomputed(tmp_path, corpus).encode(corpus.texts), direct)
 
@@ -217,7 +217,7 @@ def test_ray_engine_equals_the_direct_encode(msrp, glove_direct, glove_shards, t
     import ray  # the ray extra is in the default environment (tasks.py)
 
     corpus = load_corpus("msrp-grouped")
-    bow = make_encoder("bow").fit(corpus.texts).encode(corpus.texts).toarray()
+    bow = make_encoder("bow").fit(corpus.texts).encode(corpus.texts)
     marker = tmp_path / "killed"
     glove = tmp_path / "glove"
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

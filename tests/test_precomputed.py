@@ -21,7 +21,7 @@ def corpus():
 @pytest.fixture(scope="module")
 def bow(corpus):
     encoder = BagOfWords().fit(corpus.texts)
-    return encoder, encoder.encode(corpus.texts)
+    return encoder, encoder.encode(corpus.texts, sparse=True)
 
 
 @pytest.fixture(scope="module")

@@ -44,115 +44,24 @@ import numpy as np
 
 from sentspace.app.analysis.evaluations.relatedness import NAME as RELATEDNESS
 from sentspace.app.analysis.evaluations.relatedness import POOLED
+from sentspace.app.analysis.mteb_files import (
+    KNOWN,
+    MODEL_META,
+    MTEB_SPLIT,
+    TASKS,
+    MtebTask,
+    task_pairs,
+)
 from sentspace.app.analysis.results import Provenance, Result, Score
-from sentspace.app.base.errors import InputError
+from sentspace.app.base.errors import InputError, NotFoundError
 from sentspace.app.base.jobs import Job, Progress, run_job
-from sentspace.app.base.tables import write_json
 
 #: How an imported result is labelled ("all-MiniLM-L6-v2 (MTEB, imported)").
 IMPORTED = "MTEB, imported"
-MODEL_META = "model_meta.json"
-#: The split MTEB evaluates its STS tasks on.
-MTEB_SPLIT = "test"
 #: The sentspace encoder family of sentence-transformers models
 #: (``models.transformer.SentenceTransformerEncoder.family``).
 SENTENCE_TRANSFORMERS = "minilm"
 UNNAMED = "unnamed model"
-
-
-@dataclass(frozen=True)
-class MtebTask:
-    """An MTEB task that is sentspace's relatedness on a corpus: which of the corpus's
-    pairs it is (``subset``: ``pairs.subset`` equal to it, or starting with it when it
-    ends in "/"; ``split``: the pair split it is, None for any) and how many there are."""
-
-    name: str
-    about: str
-    subset: str
-    split: str | None
-    n_pairs: int
-    #: Where sentspace reads those pairs (under the shared data, or a built-in name).
-    corpus: str
-    #: The dataset revision MTEB's task metadata pins, which a result file names.
-    dataset_revision: str = ""
-
-    def covers(self, subset: str) -> bool:
-        return (
-            subset.startswith(self.subset) if self.subset.endswith("/") else subset == self.subset
-        )
-
-
-#: MTEB's English STS tasks with sentspace's corpora of the same pairs. Pair counts are
-#: MTEB's (``TaskMetadata.n_samples``) and sentspace's loaders' alike.
-TASKS: dict[str, MtebTask] = {
-    task.name: task
-    for task in (
-        MtebTask(
-            "STSBenchmark",
-            "STS Benchmark test pairs",
-            "STSBenchmark",
-            "test",
-            1379,
-            "sts/STSBenchmark",
-            "b0fddb56ed78048fa8b90373c8a3cfc37b684831",
-        ),
-        MtebTask(
-            "SICK-R",
-            "every SICK pair",
-            "SICK",
-            None,
-            9927,
-            "sick",
-            "20a6d6f312dd54037fe07a32d58e5e168867909d",
-        ),
-        MtebTask(
-            "STS12",
-            "SemEval STS 2012",
-            "2012/",
-            None,
-            3108,
-            "sts/STS2012-test",
-            "a0d554a64d88156834ff5ae9920b964011b16384",
-        ),
-        MtebTask(
-            "STS13",
-            "SemEval STS 2013",
-            "2013/",
-            None,
-            1500,
-            "sts/STS2013-test",
-            "7e90230a92c190f1bf69ae9002b8cea547a64cca",
-        ),
-        MtebTask(
-            "STS14",
-            "SemEval STS 2014",
-            "2014/",
-            None,
-            3750,
-            "sts/STS2014-test",
-            "6031580fec1f6af667f0bd2da0a551cf4f0b2375",
-        ),
-        MtebTask(
-            "STS15",
-            "SemEval STS 2015",
-            "2015/",
-            None,
-            3000,
-            "sts/STS2015-test",
-            "ae752c7c21bf194d8b67fd573edf7ae58183cbe3",
-        ),
-        MtebTask(
-            "STS16",
-            "SemEval STS 2016",
-            "2016/",
-            None,
-            1186,
-            "sts/STS2016-test",
-            "4d8694f8f0e0100860b497b999b3dbed754a0513",
-        ),
-    )
-}
-KNOWN = "STSBenchmark, SICK-R, STS12-STS16"
 
 
 class UnknownTask(InputError):
@@ -322,7 +231,7 @@ def iter_read_mteb_results(path: str | Path) -> Job[MtebImport]:
     """
     path = Path(path)
     if not path.exists():
-        raise InputError("no such file or folder", path)
+        raise NotFoundError("no such file or folder", path)
     if path.is_file():
         return MtebImport((read_mteb_file(path),))
     yield Progress("finding MTEB result files", 0, 1)
@@ -544,8 +453,9 @@ def counterpart(imported: ImportedResult, result: Any) -> Counterpart | None:
     if found is None:
         return None
     mask, names = found
+    # A lone subset's scores are the pooled ones (one row each, "pooled").
     metrics = ((f"{POOLED} spearman",) if mask.all() else ()) + (
-        (f"{names[0]} spearman",) if len(names) == 1 else ()
+        (f"{names[0]} spearman",) if len(names) == 1 and len(result.subsets) > 1 else ()
     )
     if mask.all():
         spearman = float(result.pooled.spearman)
@@ -554,24 +464,6 @@ def counterpart(imported: ImportedResult, result: Any) -> Counterpart | None:
 
         spearman = float(stats.spearmanr(result.cosine[mask], result.gold[mask]).statistic)
     return Counterpart(metrics, spearman, int(mask.sum()))
-
-
-def task_pairs(task: MtebTask, result: Any) -> tuple[np.ndarray, list[str]] | None:
-    """Which pairs of ``result`` (a relatedness result) are ``task``'s, with the subsets
-    they come from; None when it did not evaluate exactly those pairs (another corpus,
-    another split, another evaluation, or an imported score)."""
-    if (
-        getattr(result, "imported", False)
-        or getattr(result, "evaluation", "") != RELATEDNESS
-        or not hasattr(result, "subset")
-    ):
-        return None
-    splits = result.provenance.parameters.get("splits")
-    if task.split is not None and splits is not None and task.split not in splits:
-        return None
-    names = [name for name in dict.fromkeys(result.subset) if task.covers(name)]
-    mask = np.isin(np.asarray(result.subset, dtype=object), names)
-    return (mask, names) if int(mask.sum()) == task.n_pairs else None
 
 
 def same_model(imported: ImportedResult, provenance: Provenance) -> bool:
@@ -662,84 +554,3 @@ def arrange(
             f"{'s are' if len(elsewhere) > 1 else ' is'} of other pairs: {tasks}"
         )
     return Arrangement(tuple(order), tuple(notes))
-
-
-# --- writing ---------------------------------------------------------------------------
-
-#: The organisation a sentspace encoder is filed under in MTEB's layout.
-SENTSPACE_ORGANISATION = "sentspace"
-
-
-def write_mteb_results(result: Any, folder: str | Path) -> list[Path]:
-    """Write ``result`` (a relatedness result) as MTEB result files under ``folder``: one
-    ``TaskResult`` JSON per MTEB task whose pairs it evaluated exactly (:data:`TASKS`),
-    laid out as mteb's ``ResultCache`` lays them (``<org>__<model>/<revision>/<Task>.json``
-    beside ``model_meta.json``), so mteb's loaders and this module's reader take them. The
-    model is the encoder's name under :data:`SENTSPACE_ORGANISATION`, its revision the
-    encoder's fingerprint; the scores are the cosine correlations over the task's pairs,
-    on 0-1 as mteb writes them.
-
-    Raises
-    ------
-    InputError
-        The result is not a relatedness result, or evaluated no MTEB task's pairs.
-    """
-    from scipy import stats  # noqa: PLC0415 (lazy: slow)
-
-    if getattr(result, "similarity", "cosine") != "cosine":
-        raise InputError(
-            f"MTEB's STS scores are of cosine similarity; this result scored "
-            f"pairs by a {result.similarity} similarity"
-        )
-    found = {
-        name: pairs
-        for name, task in TASKS.items()
-        if (pairs := task_pairs(task, result)) is not None
-    }
-    if not found:
-        raise InputError(
-            f"no MTEB task's pairs in this result (MTEB's STS tasks: {KNOWN}; "
-            "a relatedness result of one of their corpora and splits)"
-        )
-    provenance = result.provenance
-    model = f"{SENTSPACE_ORGANISATION}/{provenance.encoder_name}"
-    revision = provenance.encoder_fingerprint
-    where = Path(folder) / model.replace("/", "__").replace(" ", "_") / revision
-    where.mkdir(parents=True, exist_ok=True)
-    written = [where / MODEL_META]
-    write_json(
-        written[0],
-        {
-            "name": model,
-            "revision": revision,
-            "framework": ["sentspace"],
-            "languages": ["eng-Latn"],
-        },
-    )
-    for name, (mask, _) in found.items():
-        cosine, gold = result.cosine[mask], result.gold[mask]
-        spearman = float(stats.spearmanr(cosine, gold).statistic)
-        path = where / f"{name}.json"
-        write_json(
-            path,
-            {
-                "dataset_revision": TASKS[name].dataset_revision,
-                "task_name": name,
-                "mteb_version": f"sentspace {provenance.version}",
-                "evaluation_time": None,
-                "kg_co2_emissions": None,
-                "scores": {
-                    MTEB_SPLIT: [
-                        {
-                            "main_score": spearman,
-                            "cosine_spearman": spearman,
-                            "cosine_pearson": float(stats.pearsonr(cosine, gold).statistic),
-                            "hf_subset": "default",
-                            "languages": ["eng-Latn"],
-                        }
-                    ]
-                },
-            },
-        )
-        written.append(path)
-    return written

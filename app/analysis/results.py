@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, ClassVar
 
+import numpy as np
 import scipy.sparse as sp
 
 from sentspace.app.analysis.figures import result_figure
@@ -99,9 +100,17 @@ class Score:
     and how many items it is over when that is known."""
 
     name: str
+    #: A count (misclassified sentences) is an int, and prints as one.
     value: float
     ci: tuple[float, float] | None = None
     n: int | None = None
+
+    @property
+    def shown(self) -> str:
+        """The value as printed: a count whole, a score to 4 decimals."""
+        if isinstance(self.value, (int, np.integer)) and not isinstance(self.value, bool):
+            return f"{int(self.value):,}"
+        return f"{self.value:.4f}"
 
     def row(self) -> tuple[str, float, float | None, float | None, int | None]:
         low, high = (float(x) for x in self.ci) if self.ci is not None else (None, None)
@@ -124,6 +133,10 @@ class Result:
     #: A score read from elsewhere (``app.mteb_results``): drawn beside runs, with no
     #: per-item outcomes, so never in a paired test.
     imported: ClassVar[bool] = False
+    #: The score ``main_score`` gives: the one MTEB calls main for its task of this
+    #: evaluation (relatedness: the pooled Spearman, MTEB's STS cosine_spearman); None:
+    #: the first score.
+    MAIN_SCORE: ClassVar[str | None] = None
     provenance: Provenance
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -132,11 +145,22 @@ class Result:
         # of characters) only where the class has none: give each result the short one.
         if "__repr__" not in cls.__dict__:
             cls.__repr__ = Result.__repr__  # type: ignore[method-assign]
+        # A property, unless the result holds its main score as a field (an imported
+        # MTEB score), which a property of the base would refuse to set.
+        if "main_score" not in cls.__dict__.get("__annotations__", {}):
+            cls.main_score = property(Result._main_score)  # type: ignore[attr-defined]
+
+    def _main_score(self) -> float:
+        """The value of :attr:`MAIN_SCORE` (``result.main_score``)."""
+        scores = self.scores()
+        return next(
+            (score.value for score in scores if score.name == self.MAIN_SCORE), scores[0].value
+        )
 
     def __repr__(self) -> str:
         scores = self.scores()
         shown = ", ".join(
-            f"{score.name} {score.value:.4f}"
+            f"{score.name} {score.shown}"
             + (f" [{score.ci[0]:.4f}, {score.ci[1]:.4f}]" if score.ci else "")
             for score in scores[: self.REPR_SCORES]
         )
@@ -199,20 +223,39 @@ class Result:
         return [score.row() for score in self.scores()]
 
     def to_frame(self):
-        """:meth:`scores` as a pandas DataFrame with the columns :data:`SCORE_COLUMNS`
-        (no interval or count: NaN). pandas is imported here, for notebooks: the core
-        needs none."""
+        """:meth:`scores` as a tidy pandas DataFrame: the corpus, the task (the
+        evaluation) and the split (:func:`evaluated_split`) on every row, then
+        :data:`SCORE_COLUMNS` (no interval or count: NaN). pandas is imported here, for
+        notebooks: the core needs none."""
         import pandas as pd  # noqa: PLC0415
 
-        return pd.DataFrame(self.score_rows(), columns=list(SCORE_COLUMNS)).astype(
+        frame = pd.DataFrame(self.score_rows(), columns=list(SCORE_COLUMNS)).astype(
             {"value": float, "ci_low": float, "ci_high": float, "n": "Int64"}
         )
+        where = {
+            "corpus": self.provenance.corpus_name,
+            "task": self.evaluation,
+            "split": evaluated_split(self.provenance),
+        }
+        for position, (column, value) in enumerate(where.items()):
+            frame.insert(position, column, value)
+        return frame
+
+
+def evaluated_split(provenance: Provenance) -> str:
+    """The pair splits a result evaluated ("test", "test+train"), or "all" (every pair,
+    every sentence)."""
+    parameters = provenance.parameters
+    splits = parameters.get("splits") or parameters.get("split")
+    if isinstance(splits, str):
+        return splits
+    return "+".join(splits) if splits else "all"
 
 
 def score_cells(score: Score) -> list[str]:
     """A score as table cells: metric, value, interval, count."""
     interval = "" if score.ci is None else f"[{score.ci[0]:.4f}, {score.ci[1]:.4f}]"
-    return [score.name, f"{score.value:.4f}", interval, "" if score.n is None else f"{score.n:,}"]
+    return [score.name, score.shown, interval, "" if score.n is None else f"{score.n:,}"]
 
 
 def html_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -11,6 +11,7 @@ it), the CLI drives it with :func:`run_job`. Jobs compose with ``yield from``::
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -43,3 +44,47 @@ def run_job(job: Job[T], on_progress: Callable[[Progress], Any] | None = None) -
             return stop.value
         if on_progress is not None:
             on_progress(progress)
+
+
+class ProgressPrinter:
+    """One self-overwriting progress line on stderr when it is a terminal."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, progress: Progress) -> None:
+        if self.enabled:
+            print(
+                f"\r{progress.stage}: {progress.done}/{progress.total}\033[K",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def clear(self) -> None:
+        if self.enabled:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+    def __enter__(self) -> ProgressPrinter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.clear()
+
+
+def run_with_bar(job: Job[T]) -> T:
+    """:func:`run_job` with a progress bar: tqdm's (a notebook's widget) when tqdm is
+    installed, else :class:`ProgressPrinter`'s line on a terminal."""
+    try:
+        from tqdm.auto import tqdm  # noqa: PLC0415 (optional)
+    except ImportError:
+        with ProgressPrinter() as printer:
+            return run_job(job, printer)
+    with tqdm(total=1, leave=False) as bar:
+
+        def show(step: Progress) -> None:
+            bar.set_description(step.stage, refresh=False)
+            bar.total, bar.n = max(step.total, 1), step.done
+            bar.refresh()
+
+        return run_job(job, show)

@@ -156,9 +156,10 @@ def command_eval(args: argparse.Namespace) -> int:
         else []
     )
     printer.clear()
-    # The results stand on their own: printed, then why a test was not made.
-    paired = [(o.a, o.b, o.test) for o in outcomes if o.test is not None]
-    unpaired = [(o.a, o.b, o.reason) for o in outcomes if o.test is None]
+    # The results stand on their own: printed, then why a test was not made. Each test
+    # is an encoder (its A) against the first (its B): differences read other - first.
+    paired = [(o.b, o.a, o.test) for o in outcomes if o.test is not None]
+    unpaired = [(o.b, o.a, o.reason) for o in outcomes if o.test is None]
 
     trained = trained_on_their_files(encoders)
     payload = {
@@ -228,11 +229,12 @@ def command_eval(args: argparse.Namespace) -> int:
     if paired:
         what = PAIRED_TESTS[args.evaluation][0]
         print(
-            f"\npaired tests of {what}, each encoder against {results[0].provenance.encoder_name}"
+            f"\npaired tests of {what}, each encoder (A) against "
+            f"{results[0].provenance.encoder_name} (B)"
         )
         print(
             summary_table(
-                [test for _, _, test in paired], [b.provenance.encoder_name for _, b, _ in paired]
+                [test for _, _, test in paired], [a.provenance.encoder_name for a, _, _ in paired]
             )
         )
     if imported is not None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from sentspace.app.base.errors import CorpusError
+from sentspace.app.base.errors import CorpusError, CorpusNotFoundError
 from sentspace.app.corpora.grouped import is_grouped_corpus, load_grouped
 from sentspace.app.corpora.model import Corpus, Grouping, PairTable
 from sentspace.app.corpora.msrp import is_msrp, load_msrp
@@ -146,7 +146,9 @@ def load_corpus(spec: str | Path, mapping: ColumnMapping | None = None) -> Corpu
     path = Path(spec)
     if not path.exists():
         known = ", ".join(sorted({*BUILTIN, *FROM_PACKAGES, *FROM_DATA}))
-        raise CorpusError(f"no such file or folder, and not a built-in corpus ({known})", path)
+        raise CorpusNotFoundError(
+            f"no such file or folder, and not a built-in corpus ({known})", path
+        )
     if mapping is not None:
         return load_tabular(path, mapping)
     return detect_format(path).load(path)

@@ -234,7 +234,7 @@ def test_rank_and_length_per_query_by_length_bin_on_test_2016(test_2016, bow_en_
 
 
 def test_ranks_equal_a_full_float64_scan(test_2016, bow_en_de):
-    X = BagOfWords().fit(test_2016.texts).encode(test_2016.texts).toarray().astype(float)
+    X = BagOfWords().fit(test_2016.texts).encode(test_2016.texts).astype(float)
     X /= np.linalg.norm(X, axis=1, keepdims=True)
     language = np.asarray(test_2016.metadata["language"])
     german = np.flatnonzero(language == "de")

@@ -35,7 +35,7 @@ def reference(shared_data):
 @pytest.fixture(scope="module")
 def bow_dense(costra):
     texts = costra.metadata["tokenized"]
-    return BagOfWords().fit(texts).encode(texts).toarray()
+    return BagOfWords().fit(texts).encode(texts)
 
 
 @pytest.fixture(scope="module")

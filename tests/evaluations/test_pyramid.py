@@ -62,7 +62,7 @@ def test_distractors_resembling_the_question_are_harder_for_bag_of_words(pyramid
 
 
 def test_cosines_are_cosines(pyramid, bow_result):
-    X = BagOfWords().fit(pyramid.texts).encode(pyramid.texts).toarray().astype(np.float64)
+    X = BagOfWords().fit(pyramid.texts).encode(pyramid.texts).astype(np.float64)
     unit = X / np.linalg.norm(X, axis=1, keepdims=True)
     pairs = pyramid.pairs
     expected = np.sum(unit[pairs.first] * unit[pairs.second], axis=1)

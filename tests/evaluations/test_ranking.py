@@ -21,7 +21,7 @@ def msrp600(shared_data):
 
 def test_ranks_equal_a_full_float64_sort(msrp600):
     result = run_job(run_ranking(msrp600, BagOfWords(), memory_mb=0.05, n_resamples=200))
-    X = BagOfWords().fit(msrp600.texts).encode(msrp600.texts).toarray().astype(np.float64)
+    X = BagOfWords().fit(msrp600.texts).encode(msrp600.texts).astype(np.float64)
     X /= np.linalg.norm(X, axis=1, keepdims=True)
     full = X @ X.T
     positive = np.flatnonzero(msrp600.pairs.label == 1)
@@ -41,7 +41,7 @@ def test_ranks_equal_a_full_float64_sort(msrp600):
 
 
 def test_dense_and_sparse_agree_and_are_deterministic(msrp600):
-    sparse = BagOfWords().fit(msrp600.texts).encode(msrp600.texts)
+    sparse = BagOfWords().fit(msrp600.texts).encode(msrp600.texts, sparse=True)
     a = run_job(iter_evaluate_ranking(msrp600, sparse, seed=3))
     b = run_job(iter_evaluate_ranking(msrp600, sparse.toarray(), seed=3))
     np.testing.assert_array_equal(a.rank, b.rank)
@@ -49,7 +49,7 @@ def test_dense_and_sparse_agree_and_are_deterministic(msrp600):
 
 
 def test_zero_vector_queries_are_counted_and_ranked_last(msrp600):
-    X = BagOfWords().fit(msrp600.texts).encode(msrp600.texts).toarray()
+    X = BagOfWords().fit(msrp600.texts).encode(msrp600.texts)
     q = msrp600.pairs.first[msrp600.pairs.label == 1][0]
     X[q] = 0
     result = run_job(iter_evaluate_ranking(msrp600, X, n_resamples=0))

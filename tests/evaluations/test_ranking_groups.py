@@ -171,7 +171,7 @@ def test_approximate_search_of_groups_counts_ranks_as_exact(grouped):
     """Through the index (forced on msrp-grouped's 859 sentences), each sentence is
     searched once for its two to four partners; the ranks it counts within 100 are the
     exact ones for all but 1% of the 1,872 queries (0.2% with bag of words)."""
-    X = BagOfWords().fit(grouped.texts).encode(grouped.texts).toarray()
+    X = BagOfWords().fit(grouped.texts).encode(grouped.texts)
     exact = run_job(iter_evaluate_ranking(grouped, X, n_resamples=0, search="exact"))
     approximate = run_job(iter_evaluate_ranking(grouped, X, n_resamples=0, search="ann"))
     assert approximate.approximate and "MRC" not in approximate.metrics()

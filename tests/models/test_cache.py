@@ -180,7 +180,7 @@ def test_encode_corpus_fits_a_copy_and_goes_through_the_cache(msrp, monkeypatch)
     computed = run_job(encode_corpus(msrp, encoder))
     assert not encoder.is_fitted and len(batches) == 1
     fitted = make_encoder("tfidf").fit(msrp.texts)
-    assert (computed != fitted.encode(msrp.texts)).nnz == 0
+    assert (computed != fitted.encode(msrp.texts, sparse=True)).nnz == 0
     assert EmbeddingCache().load(EmbeddingCache.key(fitted.fingerprint(), msrp.fingerprint))
     batches.clear()
     again = run_job(encode_corpus(msrp, encoder))
@@ -189,7 +189,7 @@ def test_encode_corpus_fits_a_copy_and_goes_through_the_cache(msrp, monkeypatch)
     # by themselves: TF-IDF weights of the subset, not of the corpus.
     subset = list(msrp.texts[:100])
     part = run_job(encode_corpus(msrp, make_encoder("tfidf"), texts=subset))
-    own = make_encoder("tfidf").fit(subset).encode(subset)
+    own = make_encoder("tfidf").fit(subset).encode(subset, sparse=True)
     assert part.shape == own.shape and (part != own).nnz == 0
     assert part.shape[1] < computed.shape[1]
 

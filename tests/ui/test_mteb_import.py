@@ -46,7 +46,7 @@ def test_an_imported_mteb_bar_stands_beside_sentspaces_own(
     (imported,) = window.session.current.imported  # kept with the corpus
     assert imported.label == "all-MiniLM-L6-v2 (MTEB, imported)"
     panel.charts.setCurrentWidget(panel.comparison_page)
-    assert panel.metric_choice.currentData() == "STSBenchmark spearman"
+    assert panel.metric_choice.currentData() == "pooled spearman"
     chart = panel.comparison
     qtbot.waitUntil(chart.isVisible)  # redrawn when the scores came
     assert chart.labels == ("minilm", "all-MiniLM-L6-v2 (MTEB, imported)", "bow")

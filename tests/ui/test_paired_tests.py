@@ -57,10 +57,11 @@ def test_the_bars_paired_test_is_made_in_the_background_for_its_metric(qtbot, ra
     assert view.heading.text() == COMPUTING and not view.table.isVisible()
     [row] = made(qtbot, panel)
     assert view.heading.text().startswith("Paired tests of MRR, each against bow")
+    # tfidf against bow, the first: tfidf - bow, positive as tfidf ranks better.
     assert row == [
-        "bow vs tfidf",
+        "tfidf vs bow",
         "paired permutation (10000 swaps)",
-        "-0.0117\n[-0.0187, -0.0044]",
+        "+0.0117\n[+0.0044, +0.0187]",
         "0.0035",
         "tfidf higher (p < 0.05)",
     ]
@@ -108,7 +109,7 @@ def test_a_test_that_cannot_be_made_says_why_as_the_cli_does(qtbot, ranked):
     panel.show_across_encoders(other)
     assert made(qtbot, panel) == [
         [
-            "bow vs tfidf",
+            "tfidf vs bow",
             "no paired test of tfidf against bow: the two results were "
             "computed on different items (another corpus, split or seed)",
         ]

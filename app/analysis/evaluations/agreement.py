@@ -159,7 +159,7 @@ class AgreementResult(Result):
         n = len(self.sentence_index)
         agreement = self.agreement
         scores = [
-            Score(f"{name}: mistakes", float(m), None, n)
+            Score(f"{name}: mistakes", int(m), None, n)
             for name, m in zip(self.names, self.mistakes)
         ]
         for i, j in self.pairs():

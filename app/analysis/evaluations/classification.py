@@ -52,6 +52,7 @@ class ClassificationResult(Result):
     """
 
     evaluation = NAME
+    MAIN_SCORE = "mean accuracy"
     group_names: tuple[str, ...]
     sentence_index: np.ndarray
     sentence_id: np.ndarray
@@ -107,7 +108,7 @@ class ClassificationResult(Result):
         n = len(self.sentence_index)
         return [
             Score("mean accuracy", self.mean_accuracy, self.ci, n),
-            Score("misclassified", float(len(self.misclassified)), None, n),
+            Score("misclassified", len(self.misclassified), None, n),
         ]
 
     def body(self) -> dict[str, Any]:

@@ -96,6 +96,7 @@ class DetectionResult(Result):
     """
 
     evaluation = NAME
+    MAIN_SCORE = "average precision"  # MTEB's pair classification: max_ap
     pair_index: np.ndarray
     pair_id: np.ndarray
     cosine: np.ndarray

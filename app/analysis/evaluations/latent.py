@@ -117,7 +117,7 @@ class LatentResult(Result):
         n = len(self.sentence_index)
         return [
             Score("mean average precision", self.mean_average_precision, None, n),
-            Score("anchors separating their group", float(self.separated.sum()), None, n),
+            Score("anchors separating their group", int(self.separated.sum()), None, n),
             Score("smallest gap", float(self.gap.min()), None, n),
             Score("mean gap", float(self.gap.mean()), None, n),
         ]

@@ -99,7 +99,9 @@ def iter_paired_test(evaluation: str, a, b, *, seed: int = 0) -> Job[statistics.
 
 @dataclass(frozen=True)
 class PairedOutcome:
-    """Result ``b`` tested against result ``a``: the test, or why none was made."""
+    """Result ``b`` tested against result ``a`` (the first): the test, or why none was
+    made. The test's A is ``b`` and its B is ``a``, so its difference reads ``b`` minus
+    ``a``: an encoder better than the first shows a positive number."""
 
     a: Any
     b: Any
@@ -125,7 +127,7 @@ def against_first(evaluation: str, results: Sequence[Any], seed: int) -> Job[lis
     for done, other in enumerate(results[1:]):
         yield Progress("paired tests", done, len(results) - 1)
         try:
-            test = yield from iter_paired_test(evaluation, results[0], other, seed=seed)
+            test = yield from iter_paired_test(evaluation, other, results[0], seed=seed)
             outcomes.append(PairedOutcome(results[0], other, test))
         except EvaluationError as error:
             # The results stand on their own; the test says why it was not made.

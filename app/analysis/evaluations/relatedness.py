@@ -24,6 +24,7 @@ from sentspace.app.analysis.cache import encode_rows
 from sentspace.app.analysis.evaluations import passing, statistics
 from sentspace.app.analysis.evaluations.statistics import format_ci
 from sentspace.app.analysis.evaluations.transfer import pair_features
+from sentspace.app.analysis.mteb_files import write_mteb_results
 from sentspace.app.analysis.neighbours import (
     chosen_splits,
     degenerate_pairs,
@@ -83,6 +84,7 @@ class RelatednessResult(Result):
     """
 
     evaluation = NAME
+    MAIN_SCORE = f"{POOLED} spearman"
     pair_index: np.ndarray
     pair_id: np.ndarray
     subset: tuple[str, ...]
@@ -146,9 +148,11 @@ class RelatednessResult(Result):
         return rows
 
     def scores(self) -> list[Score]:
+        # One subset is the pooled pairs: its rows once, as "pooled" (as summary()).
+        shown = self.subsets if len(self.subsets) > 1 else ()
         return [
             score
-            for c in (*self.subsets, self.pooled)
+            for c in (*shown, self.pooled)
             for score in (
                 Score(f"{c.subset} spearman", c.spearman, c.spearman_ci, c.n_pairs),
                 Score(f"{c.subset} pearson", c.pearson, c.pearson_ci, c.n_pairs),
@@ -158,9 +162,7 @@ class RelatednessResult(Result):
 
     def to_mteb(self, folder: str | Path) -> list[Path]:
         """Write this result as MTEB result files (one per MTEB STS task whose pairs it
-        evaluated) under ``folder``; see :func:`sentspace.app.analysis.mteb_results.write_mteb_results`."""
-        from sentspace.app.analysis.mteb_results import write_mteb_results  # noqa: PLC0415
-
+        evaluated) under ``folder``; see :func:`sentspace.app.analysis.mteb_files.write_mteb_results`."""
         return write_mteb_results(self, folder)
 
     def body(self) -> dict[str, Any]:

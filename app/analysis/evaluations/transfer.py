@@ -163,6 +163,7 @@ class TransferResult(Result):
     """
 
     evaluation = NAME
+    MAIN_SCORE = "accuracy"
     task: str
     protocol: str
     class_names: tuple[str, ...]

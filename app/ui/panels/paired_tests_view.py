@@ -159,7 +159,8 @@ class PairedTestsView(QWidget):
             for outcome in command.outcomes:
                 a = outcome.a.provenance.encoder_name
                 b = outcome.b.provenance.encoder_name
-                self._cell(row, 0, f"{a} vs {b}", command.command)
+                # The test is b (its A) against the first, a (its B).
+                self._cell(row, 0, f"{b} vs {a}", command.command)
                 if outcome.test is None:
                     self._cell(row, 1, outcome.why_not, outcome.why_not)
                     self.table.setSpan(row, 1, 1, len(COLUMNS) - 1)
@@ -174,7 +175,7 @@ class PairedTestsView(QWidget):
                     self._cell(row, 1, test.method, rows)
                     self._cell(row, 2, difference, rows, right=True)
                     self._cell(row, 3, summary["p-value"], rows, right=True)
-                    self._cell(row, 4, test.verdict(a, b), rows)
+                    self._cell(row, 4, test.verdict(b, a), rows)
                 row += 1
         self.table.setVisible(True)
         self._fit_rows()
