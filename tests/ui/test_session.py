@@ -1,6 +1,5 @@
 """Annotation review, agreement and workspaces, driven through the main window."""
 
-
 import numpy as np
 
 from sentspace.app.ui.window.main_window import MainWindow
