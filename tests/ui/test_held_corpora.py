@@ -1,11 +1,10 @@
 """Several corpora open in one window: switching between them is instant and keeps what
 was computed on each; a workspace saves and reopens them all."""
 
-import json
-
 from sentspace.app.ui.window.main_window import MainWindow
 from sentspace.app.workspace import load_workspace
 from tests.ui.conftest import open_sick, save_and_wait, wait_for_job
+from tests.workspace_files import manifest
 
 
 def corpora_listed(window) -> list[str]:
@@ -84,7 +83,7 @@ def test_workspace_keeps_every_corpus_and_which_result_is_whose(
         ("classification", "msrp-grouped"),
         ("relatedness", sick),
     }
-    assert json.loads(path.read_text())["corpora"][0]["spec"] == sick
+    assert manifest(path)["corpora"][0]["spec"] == sick
 
     reopened = MainWindow()
     qtbot.addWidget(reopened)
