@@ -161,7 +161,7 @@ def test_run_workspace_reprints_the_saved_numbers(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "classification: tfidf on msrp-grouped, seed 2" in out
     assert f"{result.mean_accuracy:.4f}" in out
-    path.write_text(path.read_text()[:50])
+    path.write_bytes(path.read_bytes()[:50])
     assert main(["run", str(path)]) == 2
     assert "study.sentspace" in capsys.readouterr().err
 

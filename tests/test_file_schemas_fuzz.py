@@ -36,6 +36,7 @@ from sentspace.app.workspace.batches import (
 )
 from sentspace.app.workspace.format import decode_state, load_workspace
 from tests.test_workspace_schema import saved_workspace
+from tests.workspace_files import manifest, manifest_text, rewrite
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*ignored a torn last line")
 
@@ -281,7 +282,8 @@ def test_mutated_journals_give_the_format_error_or_a_result(
 @given(data=st.data())
 def test_mutated_workspaces_give_the_format_error_or_a_session(workspace, tmp_path, capsys, data):
     path = tmp_path / "damaged.sentspace"
-    path.write_text(damage(workspace.read_text(), data.draw))
+    shutil.copyfile(workspace, path)
+    rewrite(path, damage(manifest_text(workspace), data.draw))
     opened = only_format_errors(load_workspace, path)
     if opened is not None:
         restored = only_format_errors(run_job, restore_session(opened, path))
@@ -297,11 +299,12 @@ def test_mutated_workspaces_give_the_format_error_or_a_session(workspace, tmp_pa
 @given(data=st.data())
 def test_sentspace_run_on_a_mutated_workspace_exits_0_1_or_2(workspace, tmp_path, capsys, data):
     # The evaluation entries and encoders are what `run` reads; mutate those.
-    saved = json.loads(workspace.read_text())
+    saved = manifest(workspace)
     part = data.draw(st.sampled_from(["evaluations", "encoders"]), label="part")
     damaged_part, saved[part] = mutated(saved[part], data.draw), DEEP
     path = tmp_path / "damaged.sentspace"
-    path.write_text(json.dumps(saved).replace(json.dumps(DEEP), damaged_part))
+    shutil.copyfile(workspace, path)
+    rewrite(path, json.dumps(saved).replace(json.dumps(DEEP), damaged_part))
     exit_code(["run", str(path)], capsys)
 
 

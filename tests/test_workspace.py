@@ -1,7 +1,9 @@
 """Workspaces: save, reopen, detect changed files, refuse corrupt files, re-run headless."""
 
+import io
 import json
 import shutil
+import zipfile
 
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.sick import load_sick
 from sentspace.app.workspace.format import (
+    MANIFEST,
     SCHEMA,
     Workspace,
     WorkspaceError,
@@ -32,6 +35,7 @@ from sentspace.app.workspace.format import (
     save_workspace,
 )
 from sentspace.models import make_encoder
+from tests.workspace_files import manifest, manifest_text, rewrite
 
 
 @pytest.fixture(autouse=True)
@@ -55,11 +59,11 @@ def grouped_copy(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def saved_text(tmp_path_factory, shared_data):
-    """The text of a saved workspace, for tests that only read or damage the file."""
+def saved_bytes(tmp_path_factory, shared_data):
+    """The bytes of a saved workspace, for tests that only read or damage the file."""
     folder = tmp_path_factory.mktemp("saved")
     workspace = make_workspace(folder, copy_grouped(folder / "msrp-grouped"), shared_data)
-    return save_workspace(workspace, folder / "study.json", remember=False).read_text()
+    return save_workspace(workspace, folder / "study.json", remember=False).read_bytes()
 
 
 def make_workspace(tmp_path, folder, shared_data):
@@ -162,18 +166,73 @@ def test_changed_and_missing_files_are_reported(tmp_path, grouped_copy, shared_d
         ),
     ],
 )
-def test_corrupt_workspaces_are_refused_and_left_alone(tmp_path, saved_text, damage, message):
+def test_corrupt_workspaces_are_refused_and_left_alone(tmp_path, saved_bytes, damage, message):
     path = tmp_path / "study.json"
-    path.write_text(saved_text)
+    path.write_bytes(saved_bytes)
     assert load_workspace(path).evaluations
-    broken = damage(saved_text)
-    path.write_text(broken)
+    rewrite(path, damage(manifest_text(path)))
+    broken = path.read_bytes()
     with pytest.raises(WorkspaceError, match=message) as caught:
         load_workspace(path)
     assert str(path) in str(caught.value)
     with pytest.raises(WorkspaceError):
         run_workspace(path)
-    assert path.read_text() == broken  # nothing overwritten
+    assert path.read_bytes() == broken  # nothing overwritten
+
+
+def arrays_named(data):
+    """The .npy members a workspace's manifest names."""
+    if isinstance(data, dict):
+        own = [data["npy"]] if "npy" in data else []
+        return own + [name for item in data.values() for name in arrays_named(item)]
+    if isinstance(data, list):
+        return [name for item in data for name in arrays_named(item)]
+    return []
+
+
+def test_a_workspace_is_a_zip_of_its_manifest_and_arrays(tmp_path, saved_bytes):
+    path = tmp_path / "study.sentspace"
+    path.write_bytes(saved_bytes)
+    with zipfile.ZipFile(path) as archive:
+        members = archive.namelist()
+    named = arrays_named(manifest(path))
+    assert members == [MANIFEST, *named] and len(named) > 10
+    assert "bytes" not in manifest_text(path)  # no array as base64
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda raw: raw[: len(raw) // 2], r"truncated or damaged: not a whole zip archive"),
+        (lambda raw: raw[:-30], r"truncated or damaged: not a whole zip archive"),
+    ],
+)
+def test_a_cut_zip_is_refused(tmp_path, saved_bytes, damage, message):
+    path = tmp_path / "study.sentspace"
+    path.write_bytes(damage(saved_bytes))
+    with pytest.raises(WorkspaceError, match=message) as caught:
+        load_workspace(path)
+    assert str(path) in str(caught.value)
+
+
+def test_an_array_member_missing_or_pickled_is_refused(tmp_path, saved_bytes):
+    path = tmp_path / "study.sentspace"
+    path.write_bytes(saved_bytes)
+    data = manifest(path)
+    first = arrays_named(data)[0]
+    text = json.dumps(data)
+    rewrite(path, text.replace(f'"{first}"', '"arrays/none.npy"', 1))
+    with pytest.raises(WorkspaceError, match=r"\.npy: the archive has no member 'arrays/none.npy'"):
+        load_workspace(path)
+    # An array of objects, which only unpickling would read: refused, never unpickled.
+    buffer = io.BytesIO()
+    np.save(buffer, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    path.write_bytes(saved_bytes)
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr("arrays/pickled.npy", buffer.getvalue())
+    rewrite(path, text.replace(f'"{first}"', '"arrays/pickled.npy"', 1))
+    with pytest.raises(WorkspaceError, match=r"\.npy: not a readable array \(Object arrays"):
+        load_workspace(path)
 
 
 def test_a_binary_file_is_no_workspace(tmp_path):
@@ -183,9 +242,9 @@ def test_a_binary_file_is_no_workspace(tmp_path):
         load_workspace(path)
 
 
-def test_a_failed_save_leaves_the_previous_workspace(tmp_path, saved_text, monkeypatch):
+def test_a_failed_save_leaves_the_previous_workspace(tmp_path, saved_bytes, monkeypatch):
     path = tmp_path / "study.json"
-    path.write_text(saved_text)
+    path.write_bytes(saved_bytes)
     save_workspace(load_workspace(path), path)
     before = path.read_bytes()
 

@@ -27,6 +27,7 @@ from sentspace.app.workspace.format import (
 )
 from sentspace.models import make_encoder
 from tests.test_session import same
+from tests.workspace_files import manifest, older
 
 
 def evaluated(session, spec, name, encoder="bow"):
@@ -105,7 +106,7 @@ def test_a_moved_folder_reopens_everything_from_another_working_folder(
     session.switch(grouped)
     saved = save_workspace(session.to_workspace(), project / "study.sentspace", remember=False)
 
-    text = json.loads(saved.read_text())
+    text = manifest(saved)
     assert [entry["spec"] for entry in text["corpora"]] == [
         grouped,
         sick,
@@ -167,9 +168,8 @@ def test_a_schema_2_workspace_with_a_named_corpus_still_opens(tmp_path, monkeypa
     session.open("costra", load_corpus("costra"), None)
     evaluated(session, "costra", "costra")
     path = save_workspace(session.to_workspace(), tmp_path / "old", remember=False)
-    data = json.loads(path.read_text())
+    data = older(path, schema=2)
     del data["relative"]
-    data["schema"] = 2
     data["corpora"][0]["spec"] = str(tmp_path / "gone" / "costra")
     path.write_text(json.dumps(data))
     workspace, changes = open_workspace(path)

@@ -36,6 +36,7 @@ from sentspace.app.workspace.format import (
 from sentspace.models import make_encoder
 from tests.test_mteb_results import PUBLISHED, mteb_layout
 from tests.test_session import same
+from tests.workspace_files import manifest_text
 
 #: Fields of a corpus's state that hold no result: what it is, how it is shown, and
 #: what is derived from the results (the Costra result is its costra evaluation's).
@@ -234,9 +235,9 @@ def test_a_result_the_workspace_cannot_hold_is_named(tmp_path):
 
 def test_the_file_names_each_class_it_builds(every_result):
     _, path = every_result
-    text = path.read_text()
+    text = manifest_text(path)
     assert '"sentspace.app.corpora.costra.CostraComparisons"' in text
-    assert json.loads(text)["schema"] == 3
+    assert json.loads(text)["schema"] == 4
 
 
 def test_paired_tests_are_kept_only_while_they_describe_their_bars(every_result):

@@ -4,7 +4,9 @@ missing, nesting no workspace has) is a WorkspaceError naming the file and the k
 in restore_session, `sentspace run` and `sentspace annotations batches` (exit 2)."""
 
 import json
+import shutil
 
+import numpy as np
 import pytest
 
 from sentspace.app.analysis.evaluations.paired import BarsTests, paired_tests_of_runs
@@ -22,6 +24,7 @@ from sentspace.app.workspace.format import (
     save_workspace,
 )
 from sentspace.models import make_encoder
+from tests.workspace_files import manifest, older, rewrite
 
 
 def saved_workspace(folder):
@@ -63,15 +66,20 @@ def saved_workspace(folder):
 def saved(tmp_path_factory):
     folder = tmp_path_factory.mktemp("saved")
     path = saved_workspace(folder)
-    return path, json.loads(path.read_text())
+    return path, manifest(path)
 
 
-def damaged(saved, tmp_path, change):
-    """A copy of the saved workspace with ``change`` made to its JSON."""
-    data = json.loads(json.dumps(saved[1]))
-    change(data)
+def damaged(saved, tmp_path, change, schema=4):
+    """A copy of the saved workspace with ``change`` made to its JSON (as a workspace
+    of ``schema`` wrote it)."""
     path = tmp_path / "damaged.sentspace"
-    path.write_text(json.dumps(data))
+    shutil.copyfile(saved[0], path)
+    data = json.loads(json.dumps(saved[1])) if schema == 4 else older(path, schema)
+    change(data)
+    if schema == 4:
+        rewrite(path, data)
+    else:
+        path.write_text(json.dumps(data))
     return path
 
 
@@ -118,18 +126,13 @@ RUN = f"{STATE}.runs[0].exploration.projection"
         ),
         (
             lambda d: first_array(d).update(shape=[10, 2]),
-            f"{RUN}.coordinates.bytes",
-            "bytes for shape [10, 2]",
-        ),
-        (
-            lambda d: first_array(d).update(bytes="not base64!"),
-            f"{RUN}.coordinates.bytes",
-            "not base64",
+            f"{RUN}.coordinates.npy",
+            "an array of shape [859, 2], not [10, 2]",
         ),
         (
             lambda d: first_array(d).update({"__array__": "<M8[s]"}),
-            f"{RUN}.coordinates.__array__",
-            "is not a numeric dtype",
+            f"{RUN}.coordinates.npy",
+            "an array of <f4, not <M8[s]",
         ),
         (
             lambda d: d["corpora"][0]["state"]["runs"][0]["exploration"]["projection"][
@@ -174,6 +177,49 @@ def test_malformed_state_is_a_workspace_error_naming_the_key(
     message = str(caught.value)
     assert message.startswith(f"{path}: ") and "\n" not in message
     assert where in message and problem in message
+
+
+@pytest.mark.parametrize(
+    "change, where, problem",
+    [
+        (
+            lambda d: first_array(d).update(shape=[10, 2]),
+            f"{RUN}.coordinates.bytes",
+            "bytes for shape [10, 2]",
+        ),
+        (
+            lambda d: first_array(d).update(bytes="not base64!"),
+            f"{RUN}.coordinates.bytes",
+            "not base64",
+        ),
+        (
+            lambda d: first_array(d).update({"__array__": "<M8[s]"}),
+            f"{RUN}.coordinates.__array__",
+            "is not a numeric dtype",
+        ),
+    ],
+)
+def test_a_malformed_array_of_a_schema_3_workspace_names_the_key(
+    saved, tmp_path, change, where, problem
+):
+    path = damaged(saved, tmp_path, change, schema=3)
+    with pytest.raises(WorkspaceError) as caught:
+        run_job(restore_session(load_workspace(path), path))
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ") and where in message and problem in message
+
+
+def test_a_schema_3_workspace_reopens_as_it_was_saved(saved, tmp_path):
+    path = damaged(saved, tmp_path, lambda data: None, schema=3)
+    old, new = load_workspace(path), load_workspace(saved[0])
+    assert "bytes" in first_array(json.loads(path.read_text()))  # base64, as schema 3 wrote
+    assert old.encoders == new.encoders and old.view == new.view
+    assert [entry.summary for entry in old.evaluations] == [e.summary for e in new.evaluations]
+    layouts = [
+        decode_state(workspace.corpora[0].state["runs"][0]["exploration"]).get("projection")
+        for workspace in (old, new)
+    ]
+    assert np.array_equal(layouts[0].coordinates, layouts[1].coordinates)
 
 
 def test_decode_state_names_the_key_of_a_bad_array():

@@ -1,4 +1,9 @@
-"""Workspaces: one JSON file that reopens a session exactly as it was left.
+"""Workspaces: one file that reopens a session exactly as it was left.
+
+The file is a zip archive (schema 4): a JSON manifest, and each array the results hold
+(Costra's orderings, layouts, per-item scores) as a ``.npy`` member, read back without
+unpickling. Workspaces of schemas 2 and 3, one JSON text with arrays as base64, still
+open. Saving is a job (:func:`iter_save_workspace`), so the window saves in its worker.
 
 A workspace records the corpora (spec as the user gave it, corpus fingerprint, sha256 of
 every file read, and the edit journal when there is one), the encoders and their
@@ -33,10 +38,13 @@ import binascii
 import dataclasses
 import hashlib
 import importlib
+import io
 import json
 import math
 import os
 import re
+import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -48,12 +56,12 @@ import platformdirs
 from sentspace.app.analysis.evaluations import EVALUATIONS, OPTIONS
 from sentspace.app.analysis.evaluations.paired import BarsTests, bars_tests_again
 from sentspace.app.analysis.evaluations.statistics import PairedTest
-from sentspace.app.analysis.results import Provenance
+from sentspace.app.analysis.results import SCORE_COLUMNS, Provenance, Result
 from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import read_journal
-from sentspace.app.base.atomic import write_text_atomic
+from sentspace.app.base.atomic import atomic_path, write_text_atomic
 from sentspace.app.base.errors import InputError
-from sentspace.app.base.jobs import Progress, run_job
+from sentspace.app.base.jobs import Job, Progress, run_job
 from sentspace.app.base.schema import (
     MAX_DEPTH,
     SchemaError,
@@ -76,8 +84,18 @@ from sentspace.models.base import Encoder
 
 FORMAT = "sentspace-workspace"
 #: 2 added each corpus's ``state`` and each evaluation's ``state`` and ``label``; 3 keeps
-#: named corpora by name and adds ``relative``, each path relative to the workspace file.
-SCHEMA = 3
+#: named corpora by name and adds ``relative``, each path relative to the workspace file;
+#: 4 is a zip of the JSON (:data:`MANIFEST`) and each array as a ``.npy`` member, and keeps
+#: of a result with a ``state`` only the head of its ``to_dict()`` (the state holds it all).
+SCHEMA = 4
+#: The JSON member of a schema-4 workspace; its arrays are members under ARRAYS.
+MANIFEST = "workspace.json"
+ARRAYS = "arrays/"
+#: Array kinds kept as .npy members (bool, integers, floats, fixed-width strings); other
+#: arrays (of objects) as lists of items.
+ARRAY_KINDS = "biufU"
+#: How a zip archive starts (a schema-4 workspace; earlier ones are JSON text).
+ZIP_MAGIC = b"PK\x03\x04"
 #: What a workspace file is called when the user types a bare name.
 EXTENSION = ".sentspace"
 #: Overrides where the recent-workspaces list lives (tests set it).
@@ -293,13 +311,25 @@ def evaluation_entry(
     """The entry of an evaluation ``result``; ``corpus``/``encoder`` index the
     workspace's lists."""
     state = result.entry.state if isinstance(result, SavedResult) else encode_state(result)
+    # The state holds the whole result; of its dict only the head is kept, as the
+    # per-item body (Costra's 200,000 comparisons) would be most of the file.
+    whole = state is None or not isinstance(result, Result)
+    head = (
+        result.to_dict()
+        if whole
+        else {
+            "evaluation": result.evaluation,
+            "provenance": dataclasses.asdict(result.provenance),
+            "metric_table": [dict(zip(SCORE_COLUMNS, score.row())) for score in result.scores()],
+        }
+    )
     return EvaluationEntry(
         name=name,
         corpus=corpus,
         encoder=encoder,
         seed=seed,
         summary=[[label, value] for label, value in result.summary()],
-        result=json.loads(json.dumps(result.to_dict(), default=str)),
+        result=json.loads(json.dumps(head, default=str)),
         options=dict(options or {}),
         corrected=corrected,
         state=state,
@@ -367,11 +397,29 @@ def current_name(name: str) -> str:
     return name
 
 
+@dataclass(frozen=True, eq=False)
+class Held:
+    """An array a workspace's state holds, written as a ``.npy`` member when saved;
+    equal to another of the same dtype and values, so workspaces compare as before."""
+
+    array: np.ndarray
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Held)
+            and self.array.dtype == other.array.dtype
+            and np.array_equal(self.array, other.array)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def encode_state(value: Any) -> Any:
     """``value`` (a result dataclass, arrays, tuples, dicts...) as JSON-ready data that
     :func:`decode_state` turns back into an equal value. Arrays keep dtype and shape
-    exactly (numbers as base64 bytes); a :class:`Corpus` field is written as a
-    reference to the corpus it belongs to."""
+    exactly: numbers and strings are held as the array (:func:`iter_save_workspace`
+    writes each as a ``.npy`` member of the file), other values as a list of items; a
+    :class:`Corpus` field is written as a reference to the corpus it belongs to."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
@@ -379,12 +427,10 @@ def encode_state(value: Any) -> Any:
     if isinstance(value, Corpus):
         return {"__corpus__": value.fingerprint}
     if isinstance(value, np.ndarray):
-        if value.dtype.kind in "biuf":
-            return {
-                "__array__": value.dtype.str,
-                "shape": list(value.shape),
-                "bytes": base64.b64encode(np.ascontiguousarray(value).tobytes()).decode(),
-            }
+        if value.dtype.kind in ARRAY_KINDS:
+            # Kept as the array itself, not copied (results are never changed in place
+            # once made): saving writes it as a .npy member of the workspace.
+            return {"__array__": value.dtype.str, "shape": list(value.shape), "array": Held(value)}
         return {
             "__array__": value.dtype.str if value.dtype.kind == "U" else "object",
             "shape": list(value.shape),
@@ -484,14 +530,28 @@ def _decode(data: Any, corpus: Corpus | None, where: str) -> Any:
 
 
 def _array(data: dict[str, Any], where: str) -> np.ndarray:
-    """The array :func:`encode_state` wrote: numbers as base64 bytes, strings and other
-    values as a list of items; shape, dtype and length must agree."""
+    """The array :func:`encode_state` wrote: the array itself (from its ``.npy`` member),
+    numbers as base64 bytes (schemas 2 and 3), or a list of items; shape, dtype and
+    length must agree."""
     shape = tuple(check(data.get("shape"), tuple[int, ...], f"{where}.shape"))
     if any(size < 0 for size in shape):
         raise SchemaError(f"{where}.shape", f"negative size in {list(shape)}")
     count = math.prod(shape)
     name = check(data["__array__"], str, f"{where}.__array__")
-    if "bytes" in data:
+    if "array" in data:
+        # Held in memory, or read from the workspace's .npy member.
+        held = data["array"]
+        array = held.array if isinstance(held, Held) else held
+        if not isinstance(array, np.ndarray):
+            raise SchemaError(f"{where}.npy", f"{describe(array)} is not an array")
+        if array.dtype.str != name:
+            raise SchemaError(f"{where}.npy", f"an array of {array.dtype.str}, not {name}")
+        if array.shape != shape:
+            raise SchemaError(
+                f"{where}.npy", f"an array of shape {list(array.shape)}, not {list(shape)}"
+            )
+        return array
+    if "bytes" in data:  # schemas 2 and 3: base64 in the JSON
         try:
             dtype = np.dtype(name)
         except (TypeError, ValueError):
@@ -671,20 +731,74 @@ def with_extension(path: str | Path) -> Path:
 def save_workspace(
     workspace: Workspace, path: str | Path, *, remember: bool = True, expect: Stamp | None = None
 ) -> Path:
+    """:func:`iter_save_workspace` run to the end in this thread."""
+    return run_job(iter_save_workspace(workspace, path, remember=remember, expect=expect))
+
+
+def iter_save_workspace(
+    workspace: Workspace, path: str | Path, *, remember: bool = True, expect: Stamp | None = None
+) -> Job[Path]:
     """Write ``workspace`` to ``path`` (:data:`EXTENSION` added to a bare name)
-    atomically; with ``remember``, put it first in the recent-workspaces list. With
-    ``expect`` (the file's :class:`Stamp` when this window opened or last saved it), a
-    file changed since is not overwritten: :class:`WorkspaceChanged`."""
+    atomically, a job that reports each array written; with ``remember``, put it first
+    in the recent-workspaces list. With ``expect`` (the file's :class:`Stamp` when this
+    window opened or last saved it), a file changed since is not overwritten:
+    :class:`WorkspaceChanged`.
+
+    The file is a zip (schema 4): the JSON :data:`MANIFEST`, each array of the results
+    in it replaced by the name of its ``.npy`` member under :data:`ARRAYS`.
+    """
     path = with_extension(path)
     check_unchanged(path, expect)
-    data = {
-        **workspace.to_dict(),
-        "relative": relative_paths(workspace, os.path.abspath(path.parent)),
-    }
-    write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n")
+    arrays: list[np.ndarray] = []
+    manifest = _manifest(
+        {
+            "format": FORMAT,
+            "schema": SCHEMA,
+            **{f.name: getattr(workspace, f.name) for f in dataclasses.fields(workspace)},
+            "relative": relative_paths(workspace, os.path.abspath(path.parent)),
+        },
+        arrays,
+    )
+    stage = f"saving the workspace {path.name}"
+    total = sum(array.nbytes for array in arrays) + 1
+    yield Progress(stage, 0, total)
+    with atomic_path(path) as temporary:
+        # Level 1: most of what deflate saves on orderings and layouts, at a few times
+        # the speed of its default.
+        with zipfile.ZipFile(
+            temporary, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1
+        ) as archive:
+            archive.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, default=str))
+            done = 1
+            for number, array in enumerate(arrays):
+                with archive.open(f"{ARRAYS}{number}.npy", "w", force_zip64=True) as member:
+                    np.save(member, np.ascontiguousarray(array), allow_pickle=False)
+                done += array.nbytes
+                yield Progress(stage, done, total)
     if remember:
         add_recent(path)
     return path
+
+
+def _manifest(value: Any, arrays: list[np.ndarray]) -> Any:
+    """``value`` (the workspace's entries and their encoded states) as JSON-ready data,
+    each array :func:`encode_state` holds appended to ``arrays`` and named in its place."""
+    if isinstance(value, dict):
+        if isinstance(value.get("array"), Held) and "__array__" in value:
+            arrays.append(value["array"].array)
+            return {
+                "__array__": value["__array__"],
+                "shape": value["shape"],
+                "npy": f"{ARRAYS}{len(arrays) - 1}.npy",
+            }
+        return {key: _manifest(item, arrays) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_manifest(item, arrays) for item in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            f.name: _manifest(getattr(value, f.name), arrays) for f in dataclasses.fields(value)
+        }
+    return value
 
 
 def map_paths(workspace: Workspace, where: Callable[[str], str]) -> Workspace:
@@ -868,12 +982,25 @@ def load_workspace(path: str | Path) -> Workspace:
         list; the message names the file and the problem.
     """
     path = Path(path)
+    archive = None
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        if raw.startswith(ZIP_MAGIC):
+            archive = zipfile.ZipFile(io.BytesIO(raw))
+            raw = archive.read(MANIFEST)
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise WorkspaceError("no such workspace file", path) from None
     except UnicodeDecodeError:
         raise WorkspaceError(NOT_A_WORKSPACE + " (not a text file)", path) from None
+    except KeyError:
+        raise WorkspaceError(
+            NOT_A_WORKSPACE + f" (a zip archive without {MANIFEST})", path
+        ) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+        raise WorkspaceError(
+            f"the workspace is truncated or damaged: not a whole zip archive ({error})", path
+        ) from None
     except OSError as error:
         raise WorkspaceError(f"cannot read the workspace: {error}", path) from None
     try:
@@ -894,6 +1021,8 @@ def load_workspace(path: str | Path) -> Workspace:
         )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise WorkspaceError(NOT_A_WORKSPACE + f' (a JSON file without "format": "{FORMAT}")', path)
+    if archive is not None:
+        data = _with_arrays(data, archive, path)
     schema = data.get("schema")
     if not isinstance(schema, int) or schema > SCHEMA:
         raise WorkspaceError(
@@ -967,6 +1096,37 @@ def load_workspace(path: str | Path) -> Workspace:
         raise WorkspaceError(f"wrong schema: {error}", path) from None
     workspace = located(workspace, relative, os.path.abspath(path.parent))
     return named_again(workspace) if schema < 3 else workspace
+
+
+def _with_arrays(data: Any, archive: zipfile.ZipFile, path: Path, where: str = "") -> Any:
+    """``data`` (a schema-4 manifest) with each array it names read from its ``.npy``
+    member of ``archive`` (never unpickled); :func:`decode_state` checks their dtype
+    and shape against the manifest's."""
+    if isinstance(data, list):
+        return [
+            _with_arrays(item, archive, path, f"{where}[{number}]")
+            for number, item in enumerate(data)
+        ]
+    if not isinstance(data, dict):
+        return data
+    if "__array__" in data and "npy" in data:
+        member = data["npy"]
+        try:
+            if not isinstance(member, str):
+                raise ValueError(f"{describe(member)} is not a member's name")
+            with archive.open(member) as f:
+                array = np.load(io.BytesIO(f.read()), allow_pickle=False)
+        except KeyError:
+            raise WorkspaceError(
+                f"{where}.npy: the archive has no member {member!r}", path
+            ) from None
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+            raise WorkspaceError(f"{where}.npy: not a readable array ({error})", path) from None
+        return {key: value for key, value in data.items() if key != "npy"} | {"array": Held(array)}
+    return {
+        key: _with_arrays(item, archive, path, f"{where}.{key}" if where else key)
+        for key, item in data.items()
+    }
 
 
 @dataclass(frozen=True)

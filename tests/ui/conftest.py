@@ -64,6 +64,14 @@ def wait_for_job(qtbot, main_window):
     qtbot.waitUntil(lambda: not main_window.is_running, timeout=JOB_TIMEOUT_MS)
 
 
+def save_and_wait(qtbot, main_window, path, **options):
+    """Save the window's workspace to ``path`` (a job) and wait for it to be written;
+    the path, or None when the window did not save."""
+    saved = main_window.files.save_workspace_to(path, **options)
+    wait_for_job(qtbot, main_window)
+    return saved
+
+
 # --- steps the window tests share: what a user does, as a user does it ------------
 
 

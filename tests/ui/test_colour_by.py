@@ -3,7 +3,7 @@ through a switch and a workspace saved and reopened; a new corpus starts at its 
 default (its groups, else its pairs' label), never at the last corpus's."""
 
 from sentspace.app.ui.window.main_window import MainWindow
-from tests.ui.conftest import open_sick, run_and_wait, wait_for_job
+from tests.ui.conftest import open_sick, run_and_wait, save_and_wait, wait_for_job
 
 
 def choose(combo, key):
@@ -29,7 +29,7 @@ def test_each_corpus_keeps_its_colouring_through_a_switch_and_a_workspace(
     assert not window.projection.colour_bar.isVisible()
     assert "(other 264: " in window.projection.legend.text()
 
-    path = window.files.save_workspace_to(tmp_path / "colours.sentspace")
+    path = save_and_wait(qtbot, window, tmp_path / "colours.sentspace")
     again = MainWindow()
     qtbot.addWidget(again)
     again.show()

@@ -6,7 +6,7 @@ coming back, from a workspace too."""
 from __future__ import annotations
 
 from sentspace.app.ui.window.main_window import MainWindow
-from tests.ui.conftest import open_sick, run_and_wait, wait_for_job
+from tests.ui.conftest import open_sick, run_and_wait, save_and_wait, wait_for_job
 from tests.ui.test_layout import SIZE, click_dock_tab, shown_at_1280x800, shows_8_rows_or_all
 
 #: Room a tree or table leaves around an item's text (margins, focus frame).
@@ -115,7 +115,7 @@ def test_the_right_hand_tab_comes_back_per_corpus_and_from_a_workspace(
     window.showing.switch_corpus(sick)
     assert tasks.currentWidget() is window.evaluation_panel
 
-    path = window.files.save_workspace_to(tmp_path / "tabs")
+    path = save_and_wait(qtbot, window, tmp_path / "tabs")
     reopened = MainWindow()
     qtbot.addWidget(reopened)
     reopened.files.open_workspace(path)
@@ -127,7 +127,7 @@ def test_the_right_hand_tab_comes_back_per_corpus_and_from_a_workspace(
     # A workspace saved before the tab was kept opens as before.
     for state in window.session.states.values():
         state.view.pop("task")
-    older = window.files.save_workspace_to(tmp_path / "older")
+    older = save_and_wait(qtbot, window, tmp_path / "older")
     again = MainWindow()
     qtbot.addWidget(again)
     again.files.open_workspace(older)

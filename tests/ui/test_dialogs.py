@@ -52,6 +52,7 @@ def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder_of_their_
         monkeypatch, asked, workspaces / "rel-glove.v2", "sentspace workspace (*.sentspace)"
     )
     window.files.save_workspace(ask=True)
+    wait_for_job(qtbot, window)  # the save is a job
     assert load_workspace(workspaces / "rel-glove.v2.sentspace").corpora
     assert asked == [str(Path.home()), str(exports), str(Path.home())]
 

@@ -5,7 +5,7 @@ from PySide6.QtCore import QRect, Qt
 
 from sentspace.app.analysis.evaluations import OPTIONS
 from sentspace.app.ui.window.main_window import MainWindow
-from tests.ui.conftest import evaluation_chosen, wait_for_job
+from tests.ui.conftest import evaluation_chosen, save_and_wait, wait_for_job
 
 
 def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_path):
@@ -46,7 +46,7 @@ def test_pyramid_with_question_distractors_round_trips(qtbot, shared_data, tmp_p
         "negatives": "across-pyramids",
     }
 
-    path = window.files.save_workspace_to(tmp_path / "pyramid.sentspace")
+    path = save_and_wait(qtbot, window, tmp_path / "pyramid.sentspace")
     assert window.files.workspace().evaluations[0].options["distractors"] == "question"
     reopened = MainWindow()
     qtbot.addWidget(reopened)

@@ -16,7 +16,7 @@ from sentspace.app.annotations import journal as journal_module
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.ui.window import files as files_module
 from sentspace.app.workspace.format import load_workspace, save_workspace, stamp
-from tests.ui.conftest import wait_for_job
+from tests.ui.conftest import save_and_wait, wait_for_job
 
 FULL = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
@@ -159,16 +159,17 @@ def test_a_full_disk_during_the_corrected_export_is_said(qtbot, window, monkeypa
 
 
 @pytest.fixture
-def changed_on_disk(window, tmp_path):
+def changed_on_disk(qtbot, window, tmp_path):
     """The window's workspace saved, then saved again by another window (its view
     differs): (path, the other window's bytes)."""
-    path = window.files.save_workspace_to(tmp_path / "study.sentspace")
+    path = save_and_wait(qtbot, window, tmp_path / "study.sentspace")
     other = dataclasses.replace(load_workspace(path), view={"saved by": "the other window"})
     save_workspace(other, path, remember=False)
     return path, path.read_bytes()
 
 
 def asked(window) -> QMessageBox:
+    # The file is checked before anything is written: no save starts.
     assert window.files.save_workspace_to(window.files.workspace_path) is None
     box = dialog("workspace-changed")
     assert box.windowTitle() == "The workspace changed on disk"
@@ -185,10 +186,11 @@ def test_a_workspace_changed_on_disk_is_not_overwritten_without_asking(
     assert path.read_bytes() == theirs
 
     asked(window).overwrite.click()
+    wait_for_job(qtbot, window)
     assert path.read_bytes() != theirs
     assert load_workspace(path).view.get("saved by") is None  # this window's session
     assert window.files.workspace_stamp == stamp(path)
-    assert window.files.save_workspace_to(path) == path  # no question now
+    assert save_and_wait(qtbot, window, path) == path  # no question now
 
 
 def test_save_as_leaves_the_other_windows_workspace(
@@ -197,6 +199,7 @@ def test_save_as_leaves_the_other_windows_workspace(
     path, theirs = changed_on_disk
     monkeypatch.setattr(files_module, "save_file", lambda *_, **__: str(tmp_path / "mine"))
     asked(window).save_as.click()
+    wait_for_job(qtbot, window)
     assert path.read_bytes() == theirs
     assert window.files.workspace_path == tmp_path / "mine.sentspace"
     assert load_workspace(tmp_path / "mine.sentspace").corpora
@@ -210,7 +213,7 @@ def test_reload_opens_the_workspace_as_the_other_window_saved_it(qtbot, window, 
     qtbot.waitUntil(lambda: window.files.workspace_stamp == stamp(path))
     assert path.read_bytes() == theirs and not window.files.unsaved
     assert "sentence:L1" in window.annotations.reviewed
-    assert window.files.save_workspace_to(path) == path  # no question now
+    assert save_and_wait(qtbot, window, path) == path  # no question now
 
 
 def test_edits_kept_for_a_journal_deleted_since_are_set_aside_and_said(qtbot, monkeypatch):

@@ -1,11 +1,10 @@
 """Several corpora open in one window: switching between them is instant and keeps what
 was computed on each; a workspace saves and reopens them all."""
 
-import json
-
 from sentspace.app.ui.window.main_window import MainWindow
 from sentspace.app.workspace.format import load_workspace
-from tests.ui.conftest import open_sick, wait_for_job
+from tests.ui.conftest import open_sick, save_and_wait, wait_for_job
+from tests.workspace_files import manifest
 
 
 def corpora_listed(window) -> list[str]:
@@ -77,14 +76,14 @@ def test_workspace_keeps_every_corpus_and_which_result_is_whose(
     window.evaluate("relatedness")
     wait_for_job(qtbot, window)
 
-    path = window.files.save_workspace_to(tmp_path / "two.sentspace")
+    path = save_and_wait(qtbot, window, tmp_path / "two.sentspace")
     saved = load_workspace(path)
     assert [entry.spec for entry in saved.corpora] == [sick, "msrp-grouped"]
     assert {(entry.name, saved.corpora[entry.corpus].spec) for entry in saved.evaluations} == {
         ("classification", "msrp-grouped"),
         ("relatedness", sick),
     }
-    assert json.loads(path.read_text())["corpora"][0]["spec"] == sick
+    assert manifest(path)["corpora"][0]["spec"] == sick
 
     reopened = MainWindow()
     qtbot.addWidget(reopened)
@@ -137,7 +136,7 @@ def test_each_corpus_comes_back_on_the_tab_it_was_left_on(qtbot, window, shared_
     window.showing.switch_corpus(sick)
     assert shown(window) == "Corpus"
 
-    path = window.files.save_workspace_to(tmp_path / "tabs.sentspace")
+    path = save_and_wait(qtbot, window, tmp_path / "tabs.sentspace")
     reopened = MainWindow()
     qtbot.addWidget(reopened)
     reopened.files.open_workspace(path)

@@ -7,7 +7,8 @@ import json
 from PySide6.QtWidgets import QMessageBox
 
 from sentspace.app.annotations.session import AnnotationSession
-from tests.ui.conftest import wait_for_job
+from tests.ui.conftest import save_and_wait, wait_for_job
+from tests.workspace_files import manifest, rewrite
 
 
 def test_a_journal_record_of_the_wrong_type_is_a_dialog(qtbot, window, tmp_path):
@@ -28,10 +29,10 @@ def test_a_journal_record_of_the_wrong_type_is_a_dialog(qtbot, window, tmp_path)
 
 
 def test_a_workspace_with_malformed_state_is_a_dialog(qtbot, window, tmp_path):
-    path = window.files.save_workspace_to(tmp_path / "study.sentspace")
-    saved = json.loads(path.read_text())
+    path = save_and_wait(qtbot, window, tmp_path / "study.sentspace")
+    saved = manifest(path)
     saved["corpora"][0]["state"]["review_lists"] = "misgrouped"
-    path.write_text(json.dumps(saved))
+    rewrite(path, saved)
     window.files.open_workspace(path)
     wait_for_job(qtbot, window)
     dialog = window.findChild(QMessageBox, "error-dialog")

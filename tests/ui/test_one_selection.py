@@ -13,6 +13,7 @@ from tests.ui.conftest import (
     evaluate_and_wait,
     open_sick,
     run_and_wait,
+    save_and_wait,
     settle,
     shift_drag,
     sick_pair_clicked,
@@ -63,7 +64,7 @@ def test_a_selection_stays_with_its_corpus(qtbot, window, shared_data):
 def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
     """Compare on a workspace's corpus that was not run: clicking a row of the most
     changed list raised IndexError in the projection and selected nothing."""
-    path = window.files.save_workspace_to(tmp_path / "plain.sentspace")
+    path = save_and_wait(qtbot, window, tmp_path / "plain.sentspace")
     reopened = MainWindow()
     qtbot.addWidget(reopened)
     reopened.show()
@@ -125,7 +126,7 @@ def test_a_workspace_reopens_with_charts_review_list_and_every_encoder(
     kinds = list(window.review_panel.lists)
     open_sick(qtbot, window, shared_data)
     evaluate_and_wait(qtbot, window, "relatedness")
-    path = window.files.save_workspace_to(tmp_path / "study")
+    path = save_and_wait(qtbot, window, tmp_path / "study")
     assert path.name == "study.sentspace"
 
     reopened = MainWindow()

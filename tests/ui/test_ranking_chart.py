@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF
 from sentspace.app.analysis.evaluations.ranking import RankingResult
 from sentspace.app.ui.charts import RankBands
 from sentspace.app.ui.window.main_window import MainWindow
-from tests.ui.conftest import LEFT, evaluate_and_wait, settle, wait_for_job
+from tests.ui.conftest import LEFT, evaluate_and_wait, save_and_wait, settle, wait_for_job
 
 
 def click_band(qtbot, chart, b):
@@ -48,7 +48,7 @@ def test_a_rank_band_of_msrp_grouped_selects_its_queries_sentences(qtbot, window
         panel.save_chart(tmp_path / name)
         assert (tmp_path / name).stat().st_size > 1_000
 
-    path = window.files.save_workspace_to(tmp_path / "ranking")
+    path = save_and_wait(qtbot, window, tmp_path / "ranking")
     reopened = MainWindow()
     qtbot.addWidget(reopened)
     reopened.show()

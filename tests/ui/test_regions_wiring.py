@@ -12,6 +12,7 @@ from tests.ui.conftest import (
     double_click_corpus,
     drawn_colours,
     open_sick,
+    save_and_wait,
     settle,
     wait_for_job,
 )
@@ -113,7 +114,7 @@ def test_find_regions_click_one_export_and_switch(qtbot, window, shared_data, tm
 
     reopened = MainWindow()
     qtbot.addWidget(reopened)
-    reopened.files.open_workspace(window.files.save_workspace_to(tmp_path / "regions.sentspace"))
+    reopened.files.open_workspace(save_and_wait(qtbot, window, tmp_path / "regions.sentspace"))
     wait_for_job(qtbot, reopened)
     assert np.array_equal(reopened.current.regions.labels, regions.labels)
     assert len(reopened.regioning.labels.items) == len(regions.levels)

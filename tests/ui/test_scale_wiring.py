@@ -10,7 +10,13 @@ import scipy.sparse as sp
 from sentspace.app.analysis.projection import faithfulness
 from sentspace.app.base.jobs import run_job
 from sentspace.app.base.palette import UNGROUPED
-from tests.ui.conftest import JOB_TIMEOUT_MS, drawn_colours, run_and_wait, wait_for_job
+from tests.ui.conftest import (
+    JOB_TIMEOUT_MS,
+    drawn_colours,
+    run_and_wait,
+    save_and_wait,
+    wait_for_job,
+)
 
 
 def show(window, exploration):
@@ -59,7 +65,7 @@ def test_a_layout_and_faithfulness_on_samples_are_said_after_reopening(qtbot, wi
     run_and_wait(qtbot, window)
     exploration = sampled(window)
     show(window, exploration)
-    path = window.files.save_workspace_to(tmp_path / "large.sentspace")
+    path = save_and_wait(qtbot, window, tmp_path / "large.sentspace")
     reopened = MainWindow()
     qtbot.addWidget(reopened)
     reopened.files.open_workspace(path)

@@ -1,11 +1,10 @@
 """Annotation review, agreement and workspaces, driven through the main window."""
 
-import json
-
 import numpy as np
 
 from sentspace.app.ui.window.main_window import MainWindow
-from tests.ui.conftest import drawn_colours, wait_for_job
+from tests.ui.conftest import drawn_colours, save_and_wait, wait_for_job
+from tests.workspace_files import manifest
 
 
 def test_find_fix_and_replay_after_restart(qtbot, window):
@@ -59,8 +58,8 @@ def test_workspace_round_trip(qtbot, window, tmp_path):
     window.evaluate("classification")
     wait_for_job(qtbot, window)
     shown = window.evaluation_panel.rows()
-    path = window.files.save_workspace_to(tmp_path / "study.sentspace")
-    saved = json.loads(path.read_text())
+    path = save_and_wait(qtbot, window, tmp_path / "study.sentspace")
+    saved = manifest(path)
     assert saved["evaluations"][0]["summary"] == [list(row) for row in shown]
 
     reopened = MainWindow()
@@ -219,7 +218,7 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     wait_for_job(qtbot, window)
     window.run()
     wait_for_job(qtbot, window)
-    window.files.save_workspace_to(tmp_path / "kept")  # a bare name: .sentspace added
+    save_and_wait(qtbot, window, tmp_path / "kept")  # a bare name: .sentspace added
     assert (tmp_path / "kept.sentspace").is_file() and not window.unsaved
     window.evaluate("latent")
     wait_for_job(qtbot, window)
@@ -228,7 +227,7 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     assert dialog is not None and window.isVisible()
     qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Save), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.isVisible())
-    saved = json.loads((tmp_path / "kept.sentspace").read_text())
+    saved = manifest(tmp_path / "kept.sentspace")
     # The run's classification is a result like the evaluation asked after it.
     assert [entry["name"] for entry in saved["evaluations"]] == ["classification", "latent"]
 
@@ -243,4 +242,4 @@ def test_quitting_offers_to_save_unsaved_results(qtbot, window, tmp_path):
     dialog = again.findChild(QMessageBox, "save-dialog")
     qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Discard), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not again.isVisible())
-    assert len(json.loads((tmp_path / "kept.sentspace").read_text())["evaluations"]) == 2
+    assert len(manifest(tmp_path / "kept.sentspace")["evaluations"]) == 2

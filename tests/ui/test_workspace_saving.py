@@ -4,6 +4,7 @@ says why in a dialog and leaves the window unsaved, and *Quit > Save* then keeps
 window open."""
 
 import dataclasses
+import errno
 import os
 
 from PySide6.QtGui import QAction
@@ -30,8 +31,14 @@ def test_a_costra_result_is_saved_and_reopens_from_another_folder(
     monkeypatch.setattr(files_module, "save_file", lambda *_, **__: str(tmp_path / "costra"))
     save_action(window).trigger()
     path = tmp_path / "costra.sentspace"
+    # A job in the worker: the window says it is saving, and is unsaved, until it ends.
+    assert window.is_running and window.unsaved
+    assert window.windowTitle() == "sentspace — saving costra.sentspace…"
+    wait_for_job(qtbot, window)
     assert path.is_file() and not window.unsaved
     assert window.windowTitle() == "sentspace — costra.sentspace"
+    # A zip of the manifest and the arrays, well under the 51 MB of base64 in JSON.
+    assert path.stat().st_size < 10e6
     workspace = load_workspace(path)
     assert workspace.corpora[0].spec == "costra"  # by name, not a path
     assert "costra" in [entry.name for entry in workspace.evaluations]
@@ -76,3 +83,24 @@ def test_a_save_that_fails_says_why_and_quit_keeps_the_window_open(
     assert "Unregistered" in box.text()
     assert window.isVisible() and window.unsaved
     assert not (tmp_path / "study.sentspace").exists()
+
+
+def test_a_full_disk_while_the_save_job_writes_is_said_and_leaves_the_window_unsaved(
+    qtbot, window, tmp_path, monkeypatch
+):
+    run_and_wait(qtbot, window)
+    title = window.windowTitle()
+
+    def full(*_args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    # The disk fills as the archive is written (in the worker).
+    monkeypatch.setattr("zipfile.ZipFile.writestr", full)
+    assert window.files.save_workspace_to(tmp_path / "study") == tmp_path / "study.sentspace"
+    wait_for_job(qtbot, window)
+    box = dialog("error-dialog")
+    assert box.windowTitle() == "The workspace is not saved", box.text()
+    assert "No space left on device" in box.text()
+    assert window.unsaved and window.windowTitle() == title
+    assert not (tmp_path / "study.sentspace").exists()
+    box.accept()

@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from sentspace.app.annotations.export import ExportError
+from sentspace.app.base.jobs import Job
 from sentspace.app.corpora.listing import first_groups
 from sentspace.app.corpora.tabular import ColumnsUnclear
 from sentspace.app.exporters.export import export_matrix
@@ -40,10 +41,11 @@ from sentspace.app.workspace.format import (
     Workspace,
     WorkspaceChanged,
     WorkspaceError,
+    check_unchanged,
+    iter_save_workspace,
     open_workspace,
     recent_workspaces,
     same_file,
-    save_workspace,
     stamp,
     with_extension,
 )
@@ -83,7 +85,13 @@ class Files:
         self.unsaved = False
         #: The question asked when the workspace changed on disk (while it is open).
         self.changed_box: QMessageBox | None = None
-        session.modified.connect(lambda _: setattr(self, "unsaved", True))
+        #: Changes to the session so far: a save tells whether any came while it wrote.
+        self._changes = 0
+        session.modified.connect(lambda _: self._changed())
+
+    def _changed(self) -> None:
+        self.unsaved = True
+        self._changes += 1
 
     def _titled(self, path: Path, opened: Stamp | None = None) -> None:
         """``path`` is this window's workspace now, as ``opened`` stamps it (by default
@@ -261,7 +269,9 @@ class Files:
         self.showing.remember_view()
         return self.session.to_workspace()
 
-    def save_workspace(self, ask: bool = False) -> None:
+    def save_workspace(self, ask: bool = False, then: Callable[[], None] | None = None) -> None:
+        """Save to this window's workspace (or one chosen, with ``ask`` or none yet);
+        ``then`` is called once the save has ended well."""
         if self.session.current is None:
             return
         path = self.workspace_path
@@ -275,38 +285,70 @@ class Files:
             if not chosen:
                 return
             path = Path(chosen)
-        self.save_workspace_to(path)
+        self.save_workspace_to(path, then=then)
 
-    def save_workspace_to(self, path: str | Path, overwrite: bool = False) -> Path | None:
-        """Save the session to ``path`` (``.sentspace`` added to a bare name); the path,
-        or None when not saved. This window's workspace changed on disk since it was
+    def save_workspace_to(
+        self, path: str | Path, overwrite: bool = False, then: Callable[[], None] | None = None
+    ) -> Path | None:
+        """Save the session to ``path`` (``.sentspace`` added to a bare name) in the
+        worker, after the jobs before it: the path being written, or None when not
+        saved. The session is taken now (in milliseconds: its arrays are not copied);
+        the file is written by a job with progress, and the title says "saving…"
+        until it has ended. This window's workspace changed on disk since it was
         opened or saved (another window saved it) is not overwritten unless
         ``overwrite``: the user is asked (:meth:`offer_changed`). A save that fails (a
         full disk, a result the workspace cannot hold) leaves the file as it was, says
-        why in a dialog and leaves the window unsaved."""
+        why in a dialog and leaves the window unsaved; one that ends well calls
+        ``then``."""
         path = with_extension(path)
         mine = self.workspace_path is not None and same_file(path, self.workspace_path)
+        expect = None if overwrite or not mine else self.workspace_stamp
         try:
-            saved = save_workspace(
-                self.workspace(),
-                path,
-                expect=None if overwrite or not mine else self.workspace_stamp,
-            )
+            check_unchanged(path, expect)
+            workspace = self.workspace()
         except WorkspaceChanged as error:
             self.offer_changed(path, error)
             return None
         except Exception as error:  # noqa: BLE001 (whatever stops it, the user is told)
-            # A full disk, or a result the workspace cannot hold: the window stays
-            # unsaved, so quitting still asks.
-            reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
-            self.warn(
-                "The workspace is not saved", f"{path}: {reason}. The file is as it was before."
-            )
-            self.status(f"Not saved: {reason}")
+            self._not_saved(path, error)
             return None
-        self._titled(saved)
-        self.status(f"Saved {self.workspace_path}")
-        return self.workspace_path
+        changes = self._changes
+
+        def saving() -> Job[tuple[Path | None, Exception | None]]:
+            # The end, failed or not, comes back as the result (a worker treats an
+            # exception returned as its own failure): the window says why.
+            try:
+                return (yield from iter_save_workspace(workspace, path, expect=expect)), None
+            except Exception as error:  # noqa: BLE001
+                return None, error
+
+        def ended(outcome: tuple[Path | None, Exception | None]) -> None:
+            saved, error = outcome
+            self.parent.setWindowTitle(title)
+            if isinstance(error, WorkspaceChanged):
+                self.offer_changed(path, error)
+            elif error is not None:
+                self._not_saved(path, error)
+            else:
+                assert saved is not None, "a save that ended well wrote its file"
+                self._titled(saved)
+                # A change made while it was written is not in the file.
+                self.unsaved = self._changes != changes
+                self.status(f"Saved {self.workspace_path}")
+                if then is not None:
+                    then()
+
+        title = self.parent.windowTitle()
+        self.parent.setWindowTitle(f"sentspace — saving {path.name}…")
+        self.jobs.start(saving(), f"saving workspace {path.name}", on_result=ended, queue=True)
+        return path
+
+    def _not_saved(self, path: Path, error: Exception) -> None:
+        # A full disk, or a result the workspace cannot hold: the window stays unsaved,
+        # so quitting still asks.
+        reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
+        self.warn("The workspace is not saved", f"{path}: {reason}. The file is as it was before.")
+        self.status(f"Not saved: {reason}")
 
     def offer_changed(self, path: Path, error: WorkspaceChanged) -> QMessageBox:
         """Ask what to do with a workspace another window saved since this one opened or
@@ -485,10 +527,11 @@ class Files:
         def answered() -> None:
             choice = box.standardButton(box.clickedButton())
             if choice == buttons.Save:
-                self.save_workspace()
+                # The window closes when the save has ended well; one that fails says
+                # why and leaves it open.
+                self.save_workspace(then=self.parent.window().close)
             elif choice == buttons.Discard:
                 self.unsaved = False
-            if not self.unsaved:
                 self.parent.window().close()
 
         box.finished.connect(lambda _: answered())
