@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -43,3 +44,26 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 def write_text_atomic(path: str | Path, text: str) -> None:
     with atomic_path(path) as temporary:
         temporary.write_text(text, encoding="utf-8")
+
+
+def write_new_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path``, a new file: whole and fsync'd, or not at all (a crash
+    or an error leaves no part of it); never over a file there (FileExistsError)."""
+    path = Path(path)
+    temporary = _create_beside(path)
+    try:
+        with temporary.open("wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(temporary, path)  # fails, rather than replaces, where a file is
+        except OSError as error:
+            if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
+                raise
+            # No hard links there (FAT, some network drives): taken only if still free.
+            if os.path.lexists(path):
+                raise FileExistsError(errno.EEXIST, "File exists", str(path)) from None
+            os.rename(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)

@@ -45,6 +45,7 @@ import hashlib
 import heapq
 import json
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -62,7 +63,7 @@ from sentspace.app.annotations.edits import (
     new_id,
     now,
 )
-from sentspace.app.atomic import write_text_atomic
+from sentspace.app.atomic import write_new_atomic, write_text_atomic
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.schema import SchemaError, build, describe
 
@@ -145,6 +146,34 @@ def legacy_id(line: int, raw: bytes) -> str:
     return hashlib.blake2b(b"%d\n%s" % (line, raw), digest_size=16).hexdigest()
 
 
+#: A JSON escape of a UTF-16 surrogate (``\\udcff``): valid JSON, and text only when
+#: it is half of a pair.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _not_text(data: object) -> str | None:
+    """The first lone surrogate in ``data``'s strings, keys included (None: none)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        return error.object[error.start]
+    return None
+
+
+def _encoded(lines: Iterable[dict[str, object]]) -> bytes:
+    """JSON lines as UTF-8; an EditError for text that is not (a lone surrogate, as
+    Python reads a byte of a name or argument that is not UTF-8), before anything is
+    written."""
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise EditError(
+            f"not written: the record holds \\u{ord(error.object[error.start]):04x}, "
+            "which is not text (a byte that is not UTF-8?)"
+        ) from None
+
+
 class _Reader:
     """Turns a journal's lines, in order, into records, checking each; keeps what later
     lines need (the ids seen, the single-writer stacks that resolve legacy undo/redo)."""
@@ -171,6 +200,15 @@ class _Reader:
                 raise EditError(
                     "not a JSON line; the journal is corrupt", self.path, self.line
                 ) from None
+        if _SURROGATE_ESCAPE.search(raw):
+            alone = _not_text(data)
+            if alone is not None:
+                raise EditError(
+                    f"holds \\u{ord(alone):04x}, half of a UTF-16 pair alone, which is not "
+                    "text (no sentspace writes it); the journal is corrupt",
+                    self.path,
+                    self.line,
+                )
         if self.line == 1:
             if not isinstance(data, dict) or data.get("format") != FORMAT:
                 raise EditError(NOT_A_JOURNAL, self.path)
@@ -285,8 +323,7 @@ def header(corpus_fingerprint: str) -> dict[str, object]:
 
 def journal_lines(corpus_fingerprint: str, records: Iterable[Record]) -> bytes:
     """A new journal's bytes: its header, then ``records``."""
-    lines = [header(corpus_fingerprint), *(record.to_dict() for record in records)]
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
+    return _encoded([header(corpus_fingerprint), *(record.to_dict() for record in records)])
 
 
 def time_stamp() -> str:
@@ -366,10 +403,10 @@ def merge_into(
     out: str | Path, paths: Iterable[str | Path], corpus_fingerprint: str | None = None
 ) -> tuple[list[Record], int]:
     """Merge the journals at ``paths`` (:func:`merge_journals`) into the journal ``out``:
-    a new file, or one of ``paths``. Under ``out``'s lock, after reading what other
-    writers appended meanwhile, the records it lacks (by id) are appended: nothing in it
-    is rewritten, and a window writing to it goes on writing. Every record ``out`` holds
-    then, and how many were appended.
+    a new file, written whole or not at all, or one of ``paths``, where under ``out``'s
+    lock, after reading what other writers appended meanwhile, the records it lacks (by
+    id) are appended: nothing in it is rewritten, and a window writing to it goes on
+    writing. Every record ``out`` holds then, and how many were appended.
 
     Raises
     ------
@@ -378,13 +415,25 @@ def merge_into(
         cannot be merged (see :func:`merge_journals`).
     """
     out, paths = Path(out), [Path(path) for path in paths]
-    if out.exists() and not any(_same_file(out, Path(path)) for path in paths):
-        raise EditError(
-            "exists and is not one of the journals merged: give a new file, "
-            "or name it among the journals to merge into it",
-            out,
-        )
+    exists = EditError(
+        "exists and is not one of the journals merged: give a new file, "
+        "or name it among the journals to merge into it",
+        out,
+    )
+    new = not out.exists()
+    if not new and not any(_same_file(out, Path(path)) for path in paths):
+        raise exists
     fingerprint, records = merge_journals(paths, corpus_fingerprint)
+    if new:
+        # Written whole or not at all: a merge that fails leaves no file in the way.
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            write_new_atomic(out, journal_lines(fingerprint, records))
+        except FileExistsError:
+            raise exists from None
+        except OSError as error:
+            raise JournalUnavailable(_reason(error), out, error.errno) from None
+        return records, len(records)
     with EditJournal(out, fingerprint) as journal, journal.locked():
         journal.read_new()
         held = {record.id for record in journal.records}
@@ -626,9 +675,10 @@ class EditJournal:
         """Write ``records`` as lines at the end, in one write, fsync'd."""
         if self._torn is not None:
             raise JournalUnavailable(self._torn, self.path)
-        lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records).encode(
-            "utf-8"
-        )
+        try:
+            lines = _encoded(records)
+        except EditError as error:
+            raise EditError(error.problem, self.path) from None
         # One write to an O_APPEND file: the lines land whole at the end or, after a
         # crash, end in a torn tail that the next read under the lock sets aside. A short
         # write (a disk filling up) goes on with the rest, still under the lock, so the
