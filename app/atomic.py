@@ -1,4 +1,5 @@
-"""Atomic file writes: a crash or kill leaves either the old file or the new one."""
+"""Atomic file writes: a crash or kill leaves either the old file or the new one; and
+reads of files the app wrote that never wait on what is not a file."""
 
 from __future__ import annotations
 
@@ -67,3 +68,28 @@ def write_new_atomic(path: str | Path, data: bytes) -> None:
             os.rename(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+#: What a path may name instead of a regular file, by :func:`stat.S_IFMT`.
+NOT_FILES = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFIFO: "a FIFO (a named pipe)",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def read_regular(path: str | Path, size: int = -1) -> bytes:
+    """The first ``size`` bytes (all: -1) of the regular file at ``path``, opened
+    without waiting: an OSError whose ``strerror`` says what is there instead (a FIFO,
+    which would wait for a writer for ever; a device, which may never end; a folder)."""
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        kind = NOT_FILES.get(stat.S_IFMT(os.fstat(handle).st_mode))
+        if kind is not None:
+            raise OSError(errno.EINVAL, f"is {kind}, not a file", str(path))
+        with os.fdopen(os.dup(handle), "rb") as file:
+            return file.read(size)
+    finally:
+        os.close(handle)

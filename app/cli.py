@@ -765,7 +765,7 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
     from sentspace.app.annotations.history import History
     from sentspace.app.annotations.journal import read_journal
     from sentspace.app.session import saved_review_lists
-    from sentspace.app.workspace import EXTENSION, load_workspace_corpus
+    from sentspace.app.workspace import EXTENSION, load_workspace_corpus, workspace_journal
 
     source = Path(args.source)
     records: list = []
@@ -789,8 +789,9 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
         entry = workspace.corpora[number]
         spec = entry.spec
         original = load_workspace_corpus(workspace, number, source)
-        if entry.journal is not None and Path(entry.journal).is_file():
-            records = read_journal(entry.journal, original.fingerprint)[1]
+        journal = workspace_journal(workspace, number, source)
+        if journal is not None:
+            records = read_journal(journal, original.fingerprint)[1]
         history = History(original)
         history.feed(records)
         assert entry.state is not None, "found by its review lists"
