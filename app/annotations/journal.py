@@ -48,7 +48,7 @@ import os
 import re
 import stat
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -161,7 +161,7 @@ def _not_text(data: object) -> str | None:
     return None
 
 
-def _encoded(lines: Iterable[dict[str, object]]) -> bytes:
+def _encoded(lines: Iterable[Mapping[str, object]]) -> bytes:
     """JSON lines as UTF-8; an EditError for text that is not (a lone surrogate, as
     Python reads a byte of a name or argument that is not UTF-8), before anything is
     written."""
