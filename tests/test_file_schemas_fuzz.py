@@ -7,16 +7,24 @@ another exception.
 The real files: a journal of the bundled grouped MSRP (moves, a split, a merge, review
 marks, notes, undo, redo, a resolved conflict by two authors), one of the full SICK
 (pair scores and labels), a saved workspace (an edit, a run, review lists, a result),
-and the review batches `annotations batches` writes from it."""
+and the review batches `annotations batches` writes from it. Beside them, what names a
+file or is typed: a workspace's journal path (a FIFO, a device, /proc/self/mem, a folder,
+a name that names no file, one missing, a relative one), and filter expressions (real
+ones mutated, and hostile ones: deep nesting, huge numbers, bytes that are not UTF-8),
+each refused within seconds in one line or read."""
 
+import contextlib
 import json
+import os
 import shutil
+import signal
 import warnings
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sentspace.app.analysis.filters import passing
 from sentspace.app.annotations.agreement import agreement
 from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import merge_journals, read_journal
@@ -34,7 +42,7 @@ from sentspace.app.workspace.batches import (
     gather,
     split_batches,
 )
-from sentspace.app.workspace.format import decode_state, load_workspace
+from sentspace.app.workspace.format import decode_state, load_workspace, missing_journals
 from tests.test_workspace_schema import saved_workspace
 from tests.workspace_files import manifest, manifest_text, rewrite
 
@@ -347,3 +355,171 @@ def test_a_batch_manifest_of_the_wrong_shape_is_named(batches, tmp_path, capsys)
     (folder / INDEX).write_text(json.dumps({**index, "batches": "two"}))
     assert main(["annotations", "merge", str(folder), "--out", str(tmp_path / "t.jsonl")]) == 2
     assert "batches.json: batches: should be a list, found 'two'" in capsys.readouterr().err
+
+
+# --- a workspace's journal path ---------------------------------------------------------
+
+
+@contextlib.contextmanager
+def within(seconds):
+    """Fail, rather than hang, where the body takes longer than ``seconds``."""
+
+    def late(*_):
+        raise TimeoutError(f"still waiting after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, late)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+#: Journal paths a workspace may name: "{here}" is a fresh folder beside it, "{fifo}" a
+#: named pipe there.
+JOURNAL_PATHS = st.one_of(
+    st.sampled_from(
+        [
+            "{fifo}",
+            "{here}",
+            "{here}/gone/deeper/edits.jsonl",
+            "{here}/../{here_name}/edits.jsonl",
+            "/dev/null",
+            "/dev/zero",
+            "/dev/full",
+            "/proc/self/mem",
+            "/proc/self/status",
+            "/etc/sentspace-fuzz/edits.jsonl",
+            "/",
+            "",
+            " ",
+            ".",
+            "..",
+            "edits.jsonl",
+            "a\x00b.jsonl",
+            "x" * 5000,
+            "{here}/" + "y" * 300 + "/edits.jsonl",
+            "a\nb.jsonl",
+            "\udcff.jsonl",
+        ]
+    ),
+    st.text(min_size=0, max_size=30),
+)
+
+
+@settings(EXAMPLES, max_examples=30)
+@given(data=st.data())
+def test_a_workspace_naming_any_journal_path_opens_or_is_refused_in_a_line(
+    workspace, tmp_path, capsys, monkeypatch, data
+):
+    here = tmp_path / f"w{len(os.listdir(tmp_path))}"
+    here.mkdir()
+    working = here / "working folder"
+    working.mkdir()
+    monkeypatch.chdir(working)  # a relative journal is read beside the workspace
+    os.mkfifo(here / "fifo")
+    journal = (
+        data.draw(JOURNAL_PATHS, label="journal")
+        .replace("{fifo}", str(here / "fifo"))
+        .replace("{here_name}", here.name)
+        .replace("{here}", str(here))
+    )
+    saved = json.loads(workspace.read_text())
+    saved["corpora"][0]["journal"] = journal
+    path = here / "study.sentspace"
+    path.write_text(json.dumps(saved))
+    with within(60):
+        opened = only_format_errors(load_workspace, path)
+        if opened is not None:
+            only_format_errors(missing_journals, opened, path)
+            restored = only_format_errors(run_job, restore_session(opened, path))
+            if restored is not None:
+                restored.close_all()
+        only_format_errors(batch_journals, [path])
+        exit_code(["annotations", "merge", str(path), "--out", str(here / "m.jsonl")], capsys)
+    # Nothing made where the path pointed: no lock beside a device, no folder.
+    assert not os.path.lexists("/dev/null.lock") and not os.path.exists("/etc/sentspace-fuzz")
+    assert not (here / "gone").exists() and os.listdir(working) == []
+
+
+# --- filter expressions -------------------------------------------------------------
+
+#: Expressions the window, `eval --where` and `sentspace.where` read on grouped MSRP.
+REAL_EXPRESSIONS = [
+    "words > 20",
+    "words > 20 and group_size >= 4",
+    "not 5 <= words < 10 or paraphrase_group in ['1', '2']",
+    "(words > 3) & (group_size < 3)",
+    "LENGTH > 12 AND NOT words == 3",
+]
+#: Pieces an expression is made of, and pieces that broke readers.
+PIECES = st.sampled_from(
+    [
+        "words",
+        "group_size",
+        "paraphrase_group",
+        " and ",
+        " or ",
+        "not ",
+        " in ",
+        "==",
+        ">",
+        "<=",
+        "-",
+        "~",
+        "&",
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        "'1'",
+        '"',
+        "3",
+        "1" + "0" * 400,
+        "9" * 5000,
+        "1e999",
+        "0x" + "f" * 300,
+        "1j",
+        "\udcff",
+        "\ud800",
+        "\x00",
+        "\n",
+        "\\",
+        "#",
+        "if 1 else ",
+        "[1]",
+        "()",
+        ".real",
+        "lambda: ",
+    ]
+)
+
+
+@st.composite
+def expressions(draw):
+    """A real expression mutated, or pieces, each repeated up to thousands of times."""
+    if draw(st.booleans(), label="from a real one"):
+        text = draw(st.sampled_from(REAL_EXPRESSIONS), label="real")
+        at = draw(st.integers(0, len(text)), label="at")
+        cut = draw(st.integers(0, 3), label="cut")
+        return text[:at] + draw(PIECES, label="piece") + text[at + cut :]
+    parts = draw(
+        st.lists(st.tuples(PIECES, st.sampled_from([1, 1, 2, 120, 5000])), min_size=1, max_size=8),
+        label="pieces",
+    )
+    return "".join(piece * times for piece, times in parts)
+
+
+@settings(EXAMPLES, max_examples=80)
+@given(source=st.one_of(expressions(), st.text(max_size=40)))
+def test_any_expression_gives_a_mask_or_one_line_naming_its_column(msrp, capsys, source):
+    with within(60):
+        mask = only_format_errors(passing, msrp, source)
+        if mask is not None:
+            assert mask.shape == (len(msrp),) and mask.dtype == bool
+            return
+        # The CLI stops on it before any work: exit 2, one line.
+        argv = ["eval", "ranking", "--corpus", "msrp-grouped", "--encoder", "bow"]
+        assert exit_code([*argv, f"--where={source}"], capsys) == 2

@@ -437,3 +437,77 @@ def test_an_export_opens_again_with_its_columns_under_their_expression_names(
     assert passing(reopened, expression).all()
     narrower = 'type == "future" and words >= 12 and seed_group <= 60'
     assert passing(reopened, narrower).sum() == passing(costra, narrower).sum() > 0
+
+
+#: Expressions that crashed the parser or the evaluator (issue 42, item 14), and what
+#: each is refused for, at which column.
+HOSTILE = [
+    ("words > 1" + "0" * 400, "column 9 (100000000000…000000, 401 digits): a number beyond"),
+    ("words > 1e400", "column 9 (1e400): a number beyond ±1.8e308"),
+    ("words > " + "9" * 5000, "column 9 (999999999999…999999, 5,000 digits): a number beyond"),
+    ("not " * 5000 + "words > 3", "column 401: nested more than 100 levels deep"),
+    ("-" * 5000 + "1 < words", "column 101: nested more than 100 levels deep"),
+    (" & ".join(["(words > 3)"] * 5000), "column 1401: nested more than 100 levels deep"),
+    ("(" * 150 + "words > 3" + ")" * 150, "column 101: nested more than 100 levels deep"),
+    ("words > 3 and split == '\udcff'", "column 25: the byte 0xff, which is not UTF-8 text"),
+    ("words > 3\x00", "column 10: a NUL character, which is not text"),
+    ("'\ud800' == split", "column 2: a lone surrogate U+D800, which is not text"),
+    ("words > 3 or " * 20_000 + "words > 3", "column 100001: longer than 100,000 characters"),
+]
+
+
+@pytest.mark.parametrize("source, problem", HOSTILE, ids=range(len(HOSTILE)))
+def test_a_hostile_expression_is_an_input_error_naming_the_column(sick, table, source, problem):
+    with pytest.raises(InputError, match="filter expression, column") as raised:
+        table.expression_mask(source)
+    assert problem in str(raised.value) and len(str(raised.value)) < 200
+    # What sentspace.where and eval's where= take: the same, as a ValueError.
+    with pytest.raises(InputError):
+        passing(sick, source)
+
+
+def test_nesting_up_to_the_limit_and_line_breaks_still_read(table, sick):
+    length = words(sick)
+    deep = "not " * 98 + "words > 3"
+    assert np.array_equal(table.expression_mask(deep), length > 3)
+    chain = " & ".join(["(words > 3)"] * 99)
+    assert np.array_equal(table.expression_mask(chain), length > 3)
+    # A long list of values, and line breaks (columns count as on one line).
+    many = "words in [" + ", ".join(map(str, range(3, 3000))) + "]"
+    assert np.array_equal(table.expression_mask(many), length >= 3)
+    assert np.array_equal(
+        table.expression_mask("words > 3\r\nor words < 2"), (length > 3) | (length < 2)
+    )
+    with pytest.raises(InputError, match="column 14 "):
+        table.expression_mask("words > 3\nor lenght < 2")
+
+
+def test_where_from_a_shell_with_a_non_utf8_byte_exits_2_with_one_line():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for where in (b"words > \xff", b"words > 1" + b"0" * 400, b"not " * 5000 + b"words > 3"):
+        done = subprocess.run(
+            [
+                os.fsencode(sys.executable),
+                b"-m",
+                b"sentspace",
+                b"eval",
+                b"ranking",
+                b"--corpus",
+                b"msrp-grouped",
+                b"--where",
+                where,
+            ],
+            cwd=root,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+        error = done.stderr.decode("utf-8", "replace")
+        assert done.returncode == 2, error
+        assert error.startswith("sentspace: error: filter expression, column ")
+        assert error.count("\n") == 1, error

@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 import io
 import json
+import keyword
+import math
 import re
 import tokenize
 import weakref
@@ -665,8 +667,17 @@ class _RowCharts(dict):
 
 
 def _parse(source: str) -> ast.Expression:
+    """The expression's tree, or an InputError naming the column (1-based) and the
+    problem: nothing reaches Python's parser that could exhaust it (its length, nesting
+    and numbers are checked first), and nothing past it nests deeper than the evaluator
+    goes."""
+    _check_text(source)
+    # Line breaks read as spaces (the same length): every column is one of one line.
+    flat = source.replace("\r", " ").replace("\n", " ")
+    tokens = _tokens(flat)
+    _check_tokens(source, tokens)
     try:
-        return ast.parse(_python_words(source), mode="eval")
+        tree = ast.parse(_python_words(flat, tokens), mode="eval")
     except SyntaxError as error:
         at = error.offset or 0
         if not 0 < at <= len(source.rstrip()):  # Python puts an early end at 0
@@ -676,17 +687,113 @@ def _parse(source: str) -> ast.Expression:
             ) from None
         hint = "; compare with ==" if re.search(r"(?<![=!<>])=(?!=)", source) else ""
         raise InputError(f"filter expression, column {at}: {error.msg}{hint}") from None
+    nodes = [(tree.body, 1)]
+    while nodes:
+        node, depth = nodes.pop()
+        if depth > MAX_DEPTH:
+            raise _error(source, node, _TOO_DEEP)
+        nodes += [(c, depth + 1) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+    return tree
 
 
-def _python_words(source: str) -> str:
-    """SQL's AND, OR, NOT and IN as Python's (the same length: columns stay right)."""
+#: The longest expression read, in characters.
+MAX_LENGTH = 100_000
+#: The deepest nesting read: brackets, not, - and &/| within one another.
+MAX_DEPTH = 100
+_TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep; join conditions with and / or"
+#: A NUL, or a lone surrogate: a byte that is not UTF-8 (Python's surrogateescape of a
+#: command line), or half of a UTF-16 pair.
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
+#: Tokens after which a condition starts afresh at its bracket's depth.
+_SEPARATORS = {"and", "or", "AND", "OR", "in", "IN", ",", "==", "!=", "<", "<=", ">", ">="}
+_VALUES = {tokenize.NAME, tokenize.NUMBER, tokenize.STRING}
+
+
+def _check_text(source: str) -> None:
+    if len(source) > MAX_LENGTH:
+        raise InputError(
+            f"filter expression, column {MAX_LENGTH + 1}: longer than {MAX_LENGTH:,} "
+            f"characters ({len(source):,})"
+        )
+    found = _NOT_TEXT.search(source)
+    if found is not None:
+        char = found.group()
+        if char == "\x00":
+            what = "a NUL character, which is not text"
+        elif "\udc80" <= char <= "\udcff":
+            what = f"the byte 0x{ord(char) - 0xDC00:02x}, which is not UTF-8 text"
+        else:
+            what = f"a lone surrogate U+{ord(char):04X}, which is not text"
+        raise InputError(f"filter expression, column {found.start() + 1}: {what}")
+
+
+def _tokens(source: str) -> list[tokenize.TokenInfo]:
+    """``source``'s tokens up to the first that does not tokenize (the parser then
+    says what is wrong there)."""
+    tokens: list[tokenize.TokenInfo] = []
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+        tokens.extend(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError):
-        return source
+        pass
+    return tokens
+
+
+def _check_tokens(source: str, tokens: list[tokenize.TokenInfo]) -> None:
+    """Refuse a number beyond float64 and nesting deeper than :data:`MAX_DEPTH`, by the
+    tokens: each bracket, operator and keyword (``not``, ``-``, ``&``, ``if``...) nests
+    what follows in it, a separator (``and``, a comparison, a comma) starts again at its
+    bracket's depth. What this lets through, the parser reads without exhausting its
+    stack."""
+    bases, depth = [0], 0
+    previous: tokenize.TokenInfo | None = None
+    for token in tokens:
+        text, at = token.string, token.start[1]
+        if token.type == tokenize.NUMBER and not _finite(text):
+            shown = text if len(text) <= 24 else f"{text[:12]}…{text[-6:]}, {len(text):,} digits"
+            raise InputError(
+                f"filter expression, column {at + 1} ({shown}): a number beyond "
+                "±1.8e308, the largest a column holds"
+            )
+        if token.type == tokenize.OP and text in "([{":
+            # After a value (x[1], f(1)) it nests the value in one more level, kept
+            # when it closes; a bracket of its own counts as its content.
+            postfix = previous is not None and (
+                previous.type in _VALUES or previous.string in ")]}"
+            )
+            bases.append(depth + 1 if postfix else depth)
+            depth += 1
+        elif token.type == tokenize.OP and text in ")]}":
+            depth = bases.pop() if len(bases) > 1 else 0
+        elif text in _SEPARATORS:
+            depth = bases[-1]
+        elif token.type == tokenize.OP or keyword.iskeyword(text) or text in _SQL_WORDS:
+            depth += 1
+        previous = token
+        if depth > MAX_DEPTH:
+            raise InputError(f"filter expression, column {at + 1}: {_TOO_DEEP}")
+
+
+def _finite(number: str) -> bool:
+    """Whether a number token is within float64 (a complex one is the evaluator's to
+    refuse)."""
+    digits = number.replace("_", "")
+    try:
+        return math.isfinite(float(digits))
+    except ValueError:
+        pass
+    try:
+        return math.isfinite(float(int(digits, 0)))  # 0x.., 0o.., 0b..
+    except OverflowError:
+        return False
+    except ValueError:
+        return True
+
+
+def _python_words(source: str, tokens: list[tokenize.TokenInfo]) -> str:
+    """SQL's AND, OR, NOT and IN as Python's (the same length: columns stay right)."""
     out = list(source)
     for token in tokens:
-        if token.type == tokenize.NAME and token.string in _SQL_WORDS and token.start[0] == 1:
+        if token.type == tokenize.NAME and token.string in _SQL_WORDS:
             start = token.start[1]
             out[start : start + len(token.string)] = _SQL_WORDS[token.string]
     return "".join(out)
@@ -695,7 +802,9 @@ def _python_words(source: str) -> str:
 def _error(source: str, node: ast.AST, problem: str) -> InputError:
     at = getattr(node, "col_offset", 0) + 1
     end = getattr(node, "end_col_offset", at)
-    return InputError(f"filter expression, column {at} ({source[at - 1 : end]!r}): {problem}")
+    text = source[at - 1 : end]
+    shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}…"
+    return InputError(f"filter expression, column {at} ({shown}): {problem}")
 
 
 _COMPARE = {
@@ -804,9 +913,7 @@ class _Evaluator:
                     right_node,
                     "in needs a column on its left and a [list] on its right",
                 )
-            found = np.zeros(self.table.n, dtype=bool)
-            for value in right:
-                found |= self.equal(left, value, right_node)
+            found = self.is_in(left, right, right_node)
             return ~found if isinstance(op, ast.NotIn) else found
         if isinstance(left, Chart) == isinstance(right, Chart):
             raise _error(self.source, right_node, "compare a column with a value")
@@ -817,7 +924,7 @@ class _Evaluator:
         column = left.column
         if isinstance(column, Categories):
             if isinstance(op, (ast.Eq, ast.NotEq)):
-                equal = self.equal(left, right, right_node)
+                equal = self.is_in(left, [right], right_node)
                 return equal if isinstance(op, ast.Eq) else ~equal
             numbers = _name_numbers(column)
             if numbers is None or isinstance(right, str):
@@ -834,19 +941,27 @@ class _Evaluator:
         with np.errstate(invalid="ignore"):
             return _COMPARE[type(op)](values, right)
 
-    def equal(self, chart: Chart, value: Any, node: ast.AST) -> np.ndarray:
+    def is_in(self, chart: Chart, values: list[Any], node: ast.AST) -> np.ndarray:
+        """Whether each sentence's value is one of ``values``, in one pass however long
+        the list."""
         column = chart.column
         if isinstance(column, Numbers):
-            if isinstance(value, str):
-                raise _error(self.source, node, f"{chart.title} holds numbers; {value!r} is text")
-            return column.values == value
-        text = value if isinstance(value, str) else _number(value)
-        if text == column.none:
-            return column.codes < 0
-        if text not in column.names:
-            shown = ", ".join(column.names[:TOP]) + (", …" if len(column.names) > TOP else "")
-            raise _error(self.source, node, f"{text!r} is not a value of {chart.title} ({shown})")
-        return np.asarray(column.codes == column.names.index(text))
+            text = next((v for v in values if isinstance(v, str)), None)
+            if text is not None:
+                raise _error(self.source, node, f"{chart.title} holds numbers; {text!r} is text")
+            return np.isin(column.values, np.asarray(values, dtype=np.float64))
+        code_of = {name: code for code, name in enumerate(column.names)}
+        chosen = np.zeros(len(column.names) + 1, dtype=bool)  # the last: no category
+        for value in values:
+            text = value if isinstance(value, str) else _number(value)
+            code = -1 if text == column.none else code_of.get(text)
+            if code is None:
+                shown = ", ".join(column.names[:TOP]) + (", …" if len(column.names) > TOP else "")
+                raise _error(
+                    self.source, node, f"{text!r} is not a value of {chart.title} ({shown})"
+                )
+            chosen[code] = True
+        return chosen[column.codes]
 
 
 def _name_numbers(column: Categories) -> np.ndarray | None:

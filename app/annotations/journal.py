@@ -45,8 +45,10 @@ import hashlib
 import heapq
 import json
 import os
+import re
+import stat
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,7 +64,7 @@ from sentspace.app.annotations.edits import (
     new_id,
     now,
 )
-from sentspace.app.base.atomic import write_text_atomic
+from sentspace.app.base.atomic import NOT_FILES, read_regular, write_new_atomic, write_text_atomic
 from sentspace.app.base.schema import SchemaError, build, describe
 from sentspace.app.corpora.model import Corpus
 
@@ -145,6 +147,34 @@ def legacy_id(line: int, raw: bytes) -> str:
     return hashlib.blake2b(b"%d\n%s" % (line, raw), digest_size=16).hexdigest()
 
 
+#: A JSON escape of a UTF-16 surrogate (``\\udcff``): valid JSON, and text only when
+#: it is half of a pair.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _not_text(data: object) -> str | None:
+    """The first lone surrogate in ``data``'s strings, keys included (None: none)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        return error.object[error.start]
+    return None
+
+
+def _encoded(lines: Iterable[Mapping[str, object]]) -> bytes:
+    """JSON lines as UTF-8; an EditError for text that is not (a lone surrogate, as
+    Python reads a byte of a name or argument that is not UTF-8), before anything is
+    written."""
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise EditError(
+            f"not written: the record holds \\u{ord(error.object[error.start]):04x}, "
+            "which is not text (a byte that is not UTF-8?)"
+        ) from None
+
+
 class _Reader:
     """Turns a journal's lines, in order, into records, checking each; keeps what later
     lines need (the ids seen, the single-writer stacks that resolve legacy undo/redo)."""
@@ -171,6 +201,15 @@ class _Reader:
                 raise EditError(
                     "not a JSON line; the journal is corrupt", self.path, self.line
                 ) from None
+        if _SURROGATE_ESCAPE.search(raw):
+            alone = _not_text(data)
+            if alone is not None:
+                raise EditError(
+                    f"holds \\u{ord(alone):04x}, half of a UTF-16 pair alone, which is not "
+                    "text (no sentspace writes it); the journal is corrupt",
+                    self.path,
+                    self.line,
+                )
         if self.line == 1:
             if not isinstance(data, dict) or data.get("format") != FORMAT:
                 raise EditError(NOT_A_JOURNAL, self.path)
@@ -248,17 +287,86 @@ class _Reader:
         return records, used, tail
 
 
+class JournalMissing(EditError):
+    """No file is at a journal's path: one is started there only where the user asked."""
+
+
+#: What is said of a journal's path where no file is.
+MISSING = "missing: no journal file at this path"
+
+
+def shown_path(path: str | Path) -> Path:
+    """``path`` as a one-line message names it: control characters and lone surrogates
+    (bytes that are not UTF-8) escaped, a name of thousands of characters cut in the
+    middle."""
+    return Path(_shown(str(path)))
+
+
+def _shown(text: str) -> str:
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")  # lone surrogates
+    text = text.translate({code: f"\\x{code:02x}" for code in range(32)})
+    return text if len(text) <= 200 else f"{text[:120]}…{text[-60:]}"
+
+
+def check_journal(path: str | Path, *, create: bool = False) -> Path:
+    """``path`` as a Path, if a journal can be read there (with ``create``: or nothing
+    is there yet, to start one). Decided within moments: a FIFO is never opened, a
+    device never read, so nothing waits for a writer that never comes.
+
+    Raises
+    ------
+    JournalMissing
+        No file is there (and not ``create``).
+    EditError
+        The name names no file (empty, a folder, a NUL byte in it, too long), or what is
+        there is not a file (a folder, a FIFO, a device) or cannot be read.
+    """
+    text = str(path)
+    try:
+        os.fsencode(text)
+    except UnicodeEncodeError:
+        raise EditError(
+            "the journal's name holds half of a UTF-16 pair alone, which no file name does",
+            shown_path(text),
+        ) from None
+    if "\x00" in text:
+        raise EditError(
+            "the journal's name holds a NUL byte, which no file name does", shown_path(text)
+        )
+    if not text.strip() or text.endswith(("/", os.sep)) or Path(text).name in ("", ".", ".."):
+        raise EditError(f"the journal's name {_shown(text)!r} names no file")
+    path = Path(text)
+    try:
+        kind = NOT_FILES.get(stat.S_IFMT(os.stat(path).st_mode))
+    except FileNotFoundError:
+        if create:
+            return path
+        raise JournalMissing(MISSING, shown_path(path)) from None
+    except NotADirectoryError:
+        raise EditError("a folder on the journal's path is a file", shown_path(path)) from None
+    except OSError as error:
+        raise EditError(f"cannot read the journal: {_reason(error)}", shown_path(path)) from None
+    if kind is not None:
+        raise EditError(f"is {kind}, not a journal file", shown_path(path))
+    try:
+        read_regular(path, 1)  # /proc/self/mem is a "file" nothing can read
+    except OSError as error:
+        raise EditError(f"cannot read the journal: {_reason(error)}", shown_path(path)) from None
+    return path
+
+
 def read_journal(
     path: str | Path, corpus_fingerprint: str | None = None
 ) -> tuple[str, list[Record]]:
     """The corpus fingerprint and the records of the journal at ``path``, read only (no
     lock, no repair: a torn last line, which a writer may be writing, is left out with a
-    warning)."""
-    path = Path(path)
+    warning). Raises :class:`EditError` naming the file and the problem, never waiting
+    (:func:`check_journal`)."""
+    path = check_journal(path)
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except OSError as error:
-        raise EditError(f"cannot read the journal: {error.strerror}", path) from None
+        raise EditError(f"cannot read the journal: {_reason(error)}", path) from None
     if not data:
         raise EditError(f"{NOT_A_JOURNAL} (an empty file)", path)
     reader = _Reader(path, corpus_fingerprint)
@@ -285,8 +393,7 @@ def header(corpus_fingerprint: str) -> dict[str, object]:
 
 def journal_lines(corpus_fingerprint: str, records: Iterable[Record]) -> bytes:
     """A new journal's bytes: its header, then ``records``."""
-    lines = [header(corpus_fingerprint), *(record.to_dict() for record in records)]
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
+    return _encoded([header(corpus_fingerprint), *(record.to_dict() for record in records)])
 
 
 def time_stamp() -> str:
@@ -324,6 +431,13 @@ def write_journal(path: str | Path, corpus_fingerprint: str, records: Iterable[R
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(path, journal_lines(corpus_fingerprint, records).decode("utf-8"))
     return path
+
+
+def write_journal_new(path: str | Path, corpus_fingerprint: str) -> Path:
+    """Start an empty journal at ``path``, where no file is: whole or not at all, never
+    over another file (FileExistsError)."""
+    write_new_atomic(path, journal_lines(corpus_fingerprint, []))
+    return Path(path)
 
 
 def merge_journals(
@@ -366,10 +480,10 @@ def merge_into(
     out: str | Path, paths: Iterable[str | Path], corpus_fingerprint: str | None = None
 ) -> tuple[list[Record], int]:
     """Merge the journals at ``paths`` (:func:`merge_journals`) into the journal ``out``:
-    a new file, or one of ``paths``. Under ``out``'s lock, after reading what other
-    writers appended meanwhile, the records it lacks (by id) are appended: nothing in it
-    is rewritten, and a window writing to it goes on writing. Every record ``out`` holds
-    then, and how many were appended.
+    a new file, written whole or not at all, or one of ``paths``, where under ``out``'s
+    lock, after reading what other writers appended meanwhile, the records it lacks (by
+    id) are appended: nothing in it is rewritten, and a window writing to it goes on
+    writing. Every record ``out`` holds then, and how many were appended.
 
     Raises
     ------
@@ -378,13 +492,25 @@ def merge_into(
         cannot be merged (see :func:`merge_journals`).
     """
     out, paths = Path(out), [Path(path) for path in paths]
-    if out.exists() and not any(_same_file(out, Path(path)) for path in paths):
-        raise EditError(
-            "exists and is not one of the journals merged: give a new file, "
-            "or name it among the journals to merge into it",
-            out,
-        )
+    exists = EditError(
+        "exists and is not one of the journals merged: give a new file, "
+        "or name it among the journals to merge into it",
+        out,
+    )
+    new = not out.exists()
+    if not new and not any(_same_file(out, Path(path)) for path in paths):
+        raise exists
     fingerprint, records = merge_journals(paths, corpus_fingerprint)
+    if new:
+        # Written whole or not at all: a merge that fails leaves no file in the way.
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            write_new_atomic(out, journal_lines(fingerprint, records))
+        except FileExistsError:
+            raise exists from None
+        except OSError as error:
+            raise JournalUnavailable(_reason(error), out, error.errno) from None
+        return records, len(records)
     with EditJournal(out, fingerprint) as journal, journal.locked():
         journal.read_new()
         held = {record.id for record in journal.records}
@@ -426,7 +552,9 @@ class EditJournal:
 
     Parameters
     ----------
-    path : the journal file; created (with its folders) when missing.
+    path : the journal file; created (with its folders) when missing, unless ``create``
+        is False (:class:`JournalMissing`: a journal a workspace names and the user has
+        not agreed to start).
     corpus_fingerprint : :attr:`Corpus.fingerprint` of the *original* corpus.
 
     Attributes
@@ -444,11 +572,14 @@ class EditJournal:
     ------
     EditError
         The file is not a journal (:data:`NOT_A_JOURNAL`; left as it is), is for another
-        corpus, or has a complete line that does not parse.
+        corpus, or has a complete line that does not parse; the path names no file, or
+        something else than a file (:func:`check_journal`).
     """
 
-    def __init__(self, path: str | Path, corpus_fingerprint: str):
-        self.path = Path(path)
+    def __init__(self, path: str | Path, corpus_fingerprint: str, *, create: bool = True):
+        # First what is there: a folder, FIFO, device or bad name is refused before
+        # anything (its lock file, folders) is made beside it.
+        self.path = check_journal(path, create=create)
         self.corpus_fingerprint = corpus_fingerprint
         self.records: list[Record] = []
         self.warnings: list[str] = []
@@ -467,15 +598,26 @@ class EditJournal:
         #: The torn tail last set aside and where, so a cut that failed is not kept twice.
         self._set_aside: tuple[bytes, Path] | None = None
         _refuse_a_foreign_file(self.path)  # before its lock file is made beside it
+        lock_file = self.lock.lock_file
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            # A lock file that cannot be made is said now: filelock would wait
+            # LOCK_TIMEOUT for it as for a lock another process holds.
+            os.close(os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK, 0o644))
         except OSError as error:
-            raise JournalUnavailable(_reason(error), self.path, error.errno) from None
+            raise JournalUnavailable(
+                f"cannot make the lock file {lock_file}: {_reason(error)}",
+                self.path,
+                error.errno,
+            ) from None
         with self.locked():
             created = not self.path.exists()
             try:
                 self._handle = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+                if not stat.S_ISREG(os.fstat(self._handle).st_mode):  # replaced meanwhile
+                    raise OSError(errno.EINVAL, "not a regular file")
             except OSError as error:
+                self.close()
                 raise JournalUnavailable(_reason(error), self.path, error.errno) from None
             try:
                 self.read_new()  # refuses a file that is not a journal: nothing written
@@ -626,9 +768,10 @@ class EditJournal:
         """Write ``records`` as lines at the end, in one write, fsync'd."""
         if self._torn is not None:
             raise JournalUnavailable(self._torn, self.path)
-        lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records).encode(
-            "utf-8"
-        )
+        try:
+            lines = _encoded(records)
+        except EditError as error:
+            raise EditError(error.problem, self.path) from None
         # One write to an O_APPEND file: the lines land whole at the end or, after a
         # crash, end in a torn tail that the next read under the lock sets aside. A short
         # write (a disk filling up) goes on with the rest, still under the lock, so the

@@ -205,11 +205,13 @@ class AnnotationSession:
         *,
         workspace: str | Path | None = None,
         author: str | None = None,
+        create: bool = True,
     ) -> AnnotationSession:
-        """Open (or start) the journal of ``original`` at ``path``, by default
-        :func:`~sentspace.app.annotations.journal.journal_path` (beside ``workspace`` if given)."""
-        path = Path(path) if path is not None else journal_path(original, workspace)
-        return cls(original, EditJournal(path, original.fingerprint), author)
+        """Open (or start, with ``create``) the journal of ``original`` at ``path``, by
+        default :func:`~sentspace.app.annotations.journal.journal_path` (beside
+        ``workspace`` if given)."""
+        path = path if path is not None else journal_path(original, workspace)
+        return cls(original, EditJournal(path, original.fingerprint, create=create), author)
 
     def close(self) -> None:
         """Let go of the journal; edits still kept are the next session's to save."""

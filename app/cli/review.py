@@ -33,6 +33,7 @@ from sentspace.app.workspace.format import (
     EXTENSION,
     load_workspace,
     load_workspace_corpus,
+    workspace_journal,
 )
 from sentspace.models import DEFAULT_ENCODER
 
@@ -160,8 +161,9 @@ def command_annotations_batches(args: argparse.Namespace) -> int:
         entry = workspace.corpora[number]
         spec = entry.spec
         original = load_workspace_corpus(workspace, number, source)
-        if entry.journal is not None and Path(entry.journal).is_file():
-            records = read_journal(entry.journal, original.fingerprint)[1]
+        journal = workspace_journal(workspace, number, source)
+        if journal is not None:
+            records = read_journal(journal, original.fingerprint)[1]
         history = History(original)
         history.feed(records)
         assert entry.state is not None, "found by its review lists"

@@ -56,6 +56,7 @@ from sentspace.app.workspace.format import (
     evaluation_entry,
     load_workspace_corpus,
     make_workspace_encoder,
+    workspace_journal,
 )
 from sentspace.models import make_encoder
 from sentspace.models.base import Embeddings, Encoder, fitted_copy
@@ -896,6 +897,9 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
         A corpus's saved state is malformed (a key of the wrong type, an encoder index
         outside the list, a result that is not one, a layout for another number of
         sentences, a selection outside the corpus); the message names the key path.
+    EditError
+        A journal the workspace names is missing (``JournalMissing``, saying how to
+        start one), not a journal file (a FIFO, a device, a folder) or not a journal.
     """
 
     session = Session()
@@ -926,7 +930,10 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
             if entry.files
             else load_corpus(entry.spec)
         )
-        annotations = AnnotationSession.open(original, entry.journal)
+        # A journal the workspace names must be there (the window asks first to start
+        # a missing one beside the workspace); one saved without: the data folder's.
+        journal = workspace_journal(workspace, number, path)
+        annotations = AnnotationSession.open(original, journal, create=journal is None)
         state = CorpusState(entry.spec, original, annotations)
         corpus = state.corpus
         for run_number, run in enumerate(saved.get("runs", [])):

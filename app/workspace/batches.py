@@ -23,6 +23,7 @@ Review panel.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ from sentspace.app.workspace.format import (
     encode_state,
     load_workspace,
     save_workspace,
+    workspace_journal,
 )
 
 FORMAT = "sentspace-review-batch"
@@ -318,13 +320,14 @@ def batch_journals(paths: Iterable[str | Path]) -> list[Path]:
         elif path.is_dir():
             found.append(path / _manifest(path, MANIFEST)["journal"])
         elif path.suffix == EXTENSION:
+            workspace = load_workspace(path)
             journals = [
-                entry.journal for entry in load_workspace(path).corpora if entry.journal is not None
+                workspace_journal(workspace, n, path) for n in range(len(workspace.corpora))
             ]
-            if not journals:
+            if not any(journals):
                 raise InputError("the workspace has no edit journal", path)
-            found += map(Path, journals)
-        elif path.is_file():
+            found += [journal for journal in journals if journal is not None]
+        elif os.path.lexists(path):  # what is not a journal file, reading it says
             found.append(path)
         else:
             raise InputError("no such journal, batch folder or workspace", path)

@@ -57,9 +57,15 @@ from sentspace.app.analysis.evaluations import EVALUATIONS, OPTIONS
 from sentspace.app.analysis.evaluations.paired import BarsTests, bars_tests_again
 from sentspace.app.analysis.evaluations.statistics import PairedTest
 from sentspace.app.analysis.results import SCORE_COLUMNS, Provenance, Result
+from sentspace.app.annotations.edits import EditError
 from sentspace.app.annotations.history import History
-from sentspace.app.annotations.journal import read_journal
-from sentspace.app.base.atomic import atomic_path, write_text_atomic
+from sentspace.app.annotations.journal import (
+    JournalMissing,
+    check_journal,
+    read_journal,
+    write_journal_new,
+)
+from sentspace.app.base.atomic import atomic_path, read_regular, write_text_atomic
 from sentspace.app.base.errors import InputError
 from sentspace.app.base.jobs import Job, Progress, run_job
 from sentspace.app.base.schema import (
@@ -984,7 +990,7 @@ def load_workspace(path: str | Path) -> Workspace:
     path = Path(path)
     archive = None
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
         if raw.startswith(ZIP_MAGIC):
             archive = zipfile.ZipFile(io.BytesIO(raw))
             raw = archive.read(MANIFEST)
@@ -1001,8 +1007,9 @@ def load_workspace(path: str | Path) -> Workspace:
         raise WorkspaceError(
             f"the workspace is truncated or damaged: not a whole zip archive ({error})", path
         ) from None
-    except OSError as error:
-        raise WorkspaceError(f"cannot read the workspace: {error}", path) from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        reason = getattr(error, "strerror", None) or error
+        raise WorkspaceError(f"cannot read the workspace: {reason}", path) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -1094,7 +1101,8 @@ def load_workspace(path: str | Path) -> Workspace:
         relative = _expect(data.get("relative", {}), dict[str, str], "relative")
     except ValueError as error:
         raise WorkspaceError(f"wrong schema: {error}", path) from None
-    workspace = located(workspace, relative, os.path.abspath(path.parent))
+    folder = os.path.abspath(path.parent)
+    workspace = journals_in(located(workspace, relative, folder), folder)
     return named_again(workspace) if schema < 3 else workspace
 
 
@@ -1129,6 +1137,21 @@ def _with_arrays(data: Any, archive: zipfile.ZipFile, path: Path, where: str = "
     }
 
 
+def journals_in(workspace: Workspace, folder: str) -> Workspace:
+    """``workspace`` with each relative journal path (a file made by hand) taken in the
+    workspace's ``folder``, not the working folder: one workspace opened from two
+    folders uses one journal. A journal named "" is left for its opener to refuse."""
+    return dataclasses.replace(
+        workspace,
+        corpora=tuple(
+            dataclasses.replace(entry, journal=os.path.join(folder, entry.journal))
+            if entry.journal and not os.path.isabs(entry.journal)
+            else entry
+            for entry in workspace.corpora
+        ),
+    )
+
+
 @dataclass(frozen=True)
 class FileChange:
     """A file a workspace refers to that is not as it was saved.
@@ -1156,8 +1179,13 @@ def verify(workspace: Workspace) -> list[FileChange]:
                     changes.append(FileChange(source, "missing"))
             elif file_sha256(source) != digest:
                 changes.append(FileChange(source, "hash differs"))
-        if entry.journal is not None and not Path(entry.journal).is_file():
-            changes.append(FileChange(entry.journal, "missing"))
+        if entry.journal is not None:
+            try:
+                check_journal(entry.journal)
+            except JournalMissing:
+                changes.append(FileChange(entry.journal, "missing"))
+            except EditError as error:
+                changes.append(FileChange(entry.journal, error.problem))
     return changes
 
 
@@ -1197,13 +1225,81 @@ def load_workspace_corpus(
         )
     if not corrected:
         return corpus
-    if entry.journal is None or not Path(entry.journal).is_file():
-        raise WorkspaceError(
-            f"the edit journal of corpus {entry.spec} ({entry.journal}) no longer exists", path
-        )
+    journal = workspace_journal(workspace, index, path)
+    if journal is None:
+        raise WorkspaceError(f"corpus {entry.spec} was saved without an edit journal", path)
     history = History(corpus)
-    history.feed(read_journal(entry.journal, corpus.fingerprint)[1])
+    history.feed(read_journal(journal, corpus.fingerprint)[1])
     return history.corpus
+
+
+#: What to do about a workspace's journal that is missing, said where it is refused.
+START_A_JOURNAL = (
+    "open the workspace in the window (File > Open workspace), which offers to start "
+    "a new journal beside it"
+)
+
+
+def workspace_journal(workspace: Workspace, index: int, path: str | Path) -> Path | None:
+    """The edit journal of corpus ``index`` of the workspace saved at ``path`` (None:
+    saved without one), checked within moments (:func:`check_journal`).
+
+    Raises
+    ------
+    JournalMissing
+        No file is there: the message says how to start one.
+    EditError
+        What is there is not a journal file (a FIFO, a device, a folder), or its name
+        names none.
+    """
+    entry = workspace.corpora[index]
+    if entry.journal is None:
+        return None
+    try:
+        return check_journal(entry.journal)
+    except JournalMissing as error:
+        raise JournalMissing(
+            f"{error.problem} (the edit journal of corpus {entry.spec} in "
+            f"{Path(path).name}); {START_A_JOURNAL}",
+            error.path,
+        ) from None
+
+
+def missing_journals(workspace: Workspace, path: str | Path) -> list[int]:
+    """The corpora of the workspace at ``path`` whose journal is missing, which the
+    window asks to start again (:func:`with_new_journals`); an EditError for a journal
+    that cannot be opened otherwise."""
+    missing = []
+    for index in range(len(workspace.corpora)):
+        try:
+            workspace_journal(workspace, index, path)
+        except JournalMissing:
+            missing.append(index)
+    return missing
+
+
+def new_journal_path(workspace: Workspace, index: int, path: str | Path) -> Path:
+    """Where corpus ``index`` of the workspace at ``path`` gets a journal when its own
+    is missing: beside the workspace, named as
+    :func:`~sentspace.app.annotations.journal.journal_path` names it; never
+    where the missing one was (a folder that may be anywhere)."""
+    path = Path(os.path.abspath(path))
+    return path.with_name(f"{path.stem}.{workspace.corpora[index].fingerprint}.edits.jsonl")
+
+
+def with_new_journals(workspace: Workspace, indices: list[int], path: str | Path) -> Workspace:
+    """``workspace`` with corpora ``indices`` each given the journal
+    :func:`new_journal_path` names, started there empty unless a file already is (one
+    started before, opened and checked as any journal): what the user agreed to when
+    their journals were missing. An OSError when it cannot be written."""
+    corpora = list(workspace.corpora)
+    for index in indices:
+        entry = corpora[index]
+        journal = new_journal_path(workspace, index, path)
+        if not os.path.lexists(journal):
+            write_journal_new(journal, entry.fingerprint)
+        corpora[index] = dataclasses.replace(entry, journal=str(journal))
+    return dataclasses.replace(workspace, corpora=tuple(corpora))
 
 
 def make_workspace_encoder(entry: EncoderEntry, path: str | Path | None = None) -> Encoder:

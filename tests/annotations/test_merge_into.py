@@ -135,3 +135,89 @@ def test_merge_into_one_of_its_journals_appends_only_what_it_lacks(corpus, tmp_p
     after = mine.read_bytes()
     assert after.startswith(before)  # appended, nothing rewritten
     assert record_ids(mine) == [*own, *record_ids(theirs)]
+
+
+def two_journals(corpus, folder):
+    mine, theirs = folder / "mine.jsonl", folder / "theirs.jsonl"
+    for path, author, sentence in ((mine, "ann", 0), (theirs, "ben", 1)):
+        session = AnnotationSession.open(corpus, path, author=author)
+        session.move(sentence, "5", reason="same story")
+        session.close()
+    return mine, theirs
+
+
+def merge(*paths, out):
+    return main(
+        ["annotations", "merge", *map(str, paths), "--corpus", "msrp-grouped", "--out", str(out)]
+    )
+
+
+def test_a_lone_surrogate_in_a_journal_is_refused_by_line_and_the_retry_is_not_blocked(
+    corpus, tmp_path, capsys
+):
+    import json
+
+    from sentspace.app.annotations.edits import EditError
+
+    mine, theirs = two_journals(corpus, tmp_path)
+    good = theirs.read_text()
+    header, line = good.splitlines()
+    # Valid JSON ("\udcff" escaped), but no text: Python reads it as a lone surrogate.
+    damaged = json.dumps({**json.loads(line), "reason": "x\udcff"})
+    theirs.write_text(f"{header}\n{damaged}\n")
+    assert "\\udcff" in theirs.read_text()
+    problem = f"{theirs}, line 2: holds \\udcff, half of a UTF-16 pair alone, which is not text"
+    with pytest.raises(EditError) as caught:
+        read_journal(theirs)
+    assert str(caught.value).startswith(problem)
+    with pytest.raises(EditError, match="line 2: holds"):  # the window opens none
+        AnnotationSession.open(corpus, theirs)
+    out = tmp_path / "team.jsonl"
+    assert merge(mine, theirs, out=out) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"sentspace: error: {problem}") and error.count("\n") == 1
+    assert not out.exists()  # no header-only file in the way of the retry
+    theirs.write_text(good)
+    assert merge(mine, theirs, out=out) == 0
+    assert record_ids(out) == [*record_ids(mine), *record_ids(theirs)]
+
+
+def test_a_new_merged_journal_is_written_whole_or_not_at_all(corpus, tmp_path, capsys, monkeypatch):
+    import errno
+    import os
+
+    from sentspace.app.base import atomic
+
+    mine, theirs = two_journals(corpus, tmp_path)
+    out = tmp_path / "team.jsonl"
+
+    def full(handle):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "fsync", full)
+    assert merge(mine, theirs, out=out) == 2
+    monkeypatch.undo()
+    assert capsys.readouterr().err == (
+        f"sentspace: error: {out}: not saved: No space left on device\n"
+    )
+    # Nothing left: no journal, no part of one (the locks are the sessions').
+    assert sorted(os.listdir(tmp_path)) == [
+        "mine.jsonl",
+        "mine.jsonl.lock",
+        "theirs.jsonl",
+        "theirs.jsonl.lock",
+    ]
+    assert merge(mine, theirs, out=out) == 0
+
+
+def test_text_that_is_not_utf8_is_refused_before_it_is_written(corpus, tmp_path):
+    from sentspace.app.annotations.edits import EditError
+
+    path = tmp_path / "edits.jsonl"
+    # A user name with a byte that is not UTF-8, as Python reads it from the system.
+    session = AnnotationSession.open(corpus, path, author="ann\udcff")
+    before = path.read_bytes()
+    with pytest.raises(EditError, match="not written: the record holds \\\\udcff"):
+        session.move(0, "5")
+    assert path.read_bytes() == before and not session.pending and not session.edits
+    session.close()

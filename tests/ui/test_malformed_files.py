@@ -41,3 +41,25 @@ def test_a_workspace_with_malformed_state_is_a_dialog(qtbot, window, tmp_path):
         f"{path}: corpora[0].state.review_lists: should be an object, found 'misgrouped'"
     )
     assert window.corpus is not None
+
+
+def test_a_saved_filter_that_nests_5000_deep_is_said_in_the_filter_panel(qtbot, window, tmp_path):
+    path = window.files.save_workspace_to(tmp_path / "study.sentspace")
+    saved = json.loads(path.read_text())
+    window.tasks.setCurrentWidget(window.filter_panel)
+    expressions = {
+        "not " * 5000 + "words > 3": "column 401: nested more than 100 levels deep",
+        "words > 1" + "0" * 400: "column 9 (100000000000…000000, 401 digits): a number beyond",
+        "words > '\udcff'": "column 10: the byte 0xff, which is not UTF-8 text",
+    }
+    for expression, problem in expressions.items():
+        saved["corpora"][0]["state"]["filter"]["expression"] = expression
+        path.write_text(json.dumps(saved))
+        window.files.open_workspace(path)
+        wait_for_job(qtbot, window)
+        assert window.findChild(QMessageBox, "error-dialog") is None
+        panel = window.filter_panel
+        assert (
+            panel.error.text().startswith("filter expression, ") and problem in panel.error.text()
+        )
+        assert window.filtering.mask is None  # the rest of the filter applies: none here

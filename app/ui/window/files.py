@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from sentspace.app.annotations.export import ExportError
+from sentspace.app.base.errors import InputError
 from sentspace.app.base.jobs import Job
 from sentspace.app.corpora.listing import first_groups
 from sentspace.app.corpora.tabular import ColumnsUnclear
@@ -40,14 +41,16 @@ from sentspace.app.workspace.format import (
     Stamp,
     Workspace,
     WorkspaceChanged,
-    WorkspaceError,
     check_unchanged,
     iter_save_workspace,
+    missing_journals,
+    new_journal_path,
     open_workspace,
     recent_workspaces,
     same_file,
     stamp,
     with_extension,
+    with_new_journals,
 )
 
 CORPUS_FILTER = (
@@ -85,6 +88,8 @@ class Files:
         self.unsaved = False
         #: The question asked when the workspace changed on disk (while it is open).
         self.changed_box: QMessageBox | None = None
+        #: The question asked when a workspace's journal is missing (while it is open).
+        self.journal_box: QMessageBox | None = None
         #: Changes to the session so far: a save tells whether any came while it wrote.
         self._changes = 0
         session.modified.connect(lambda _: self._changed())
@@ -400,7 +405,9 @@ class Files:
         """Open a saved workspace in place of the open corpora: each corpus with its
         edits, runs (the saved layouts), results with their charts, review lists, view
         settings and selection, after the running job if there is one. Files that
-        changed since it was saved are listed; nothing is overwritten."""
+        changed since it was saved are listed; nothing is overwritten. A journal that
+        is not a file (a FIFO, a device, a folder) is a dialog at once; one that is
+        missing is started beside the workspace only once the user agrees."""
         if self.unsaved_edits():
             self.warn(
                 "Edits not saved",
@@ -412,18 +419,82 @@ class Files:
         opened = stamp(path)  # before reading: a save after it is a change
         try:
             workspace, changes = open_workspace(path)
-        except WorkspaceError as error:
+            missing = missing_journals(workspace, path)
+        except InputError as error:  # the workspace, or a journal that is no file
             self.warn("Cannot open the workspace", str(error))
             return
+        gone = {workspace.corpora[index].journal for index in missing}
+        changes = [change for change in changes if change.path not in gone]
         if changes:
             self.warn(
                 "Files changed since the workspace was saved",
                 "\n".join(str(change) for change in changes),
             )
+        if missing:
+            self.ask_new_journals(workspace, missing, path, opened)
+        else:
+            self.restore_workspace(workspace, path, opened)
+
+    def ask_new_journals(
+        self, workspace: Workspace, missing: list[int], path: str | Path, opened: Stamp | None
+    ) -> QMessageBox:
+        """A workspace whose journals ``missing`` are not there opens only once the user
+        agrees to a journal beside it for each (started empty, or the one started there
+        before); else it is not opened, and nothing is made."""
+        lines = []
+        for index in missing:
+            entry, new = workspace.corpora[index], new_journal_path(workspace, index, path)
+            start = "use the journal found" if new.exists() else "start a new, empty journal"
+            lines.append(
+                f"{entry.spec}: {entry.journal} is missing; {start} beside the workspace, "
+                f"{new.name}"
+            )
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Edit journal missing",
+            "\n".join(lines)
+            + "\n\nThe edits of a missing journal are not in any other file. Open the "
+            "workspace with the journal beside it?",
+            QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
+            self.parent,
+        )
+        box.setObjectName("journal-missing")
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+
+        def answered() -> None:
+            if box.standardButton(box.clickedButton()) != QMessageBox.StandardButton.Open:
+                return
+            try:
+                chosen = with_new_journals(workspace, missing, path)
+            except OSError as error:
+                self.warn(
+                    "Cannot start the journal",
+                    f"{new_journal_path(workspace, missing[0], path).parent}: "
+                    f"{error.strerror or error}",
+                )
+                return
+            self.restore_workspace(chosen, path, opened, journals_moved=True)
+
+        box.finished.connect(lambda _: answered())
+        self.journal_box = box
+        box.open()
+        return box
+
+    def restore_workspace(
+        self,
+        workspace: Workspace,
+        path: str | Path,
+        opened: Stamp | None,
+        journals_moved: bool = False,
+    ) -> None:
+        """Open ``workspace`` (read from ``path``) in place of the open corpora, after
+        the running job; with ``journals_moved`` (a journal now beside it), it is unsaved
+        until saved with them."""
 
         def restore(restored: Session) -> None:
             self.session.replace_with(restored)
             self._titled(path, opened)
+            self.unsaved = journals_moved
             # What opening the journals found: a torn line, kept edits set aside.
             notices = [
                 warning
