@@ -41,16 +41,14 @@ import numpy as np  # noqa: E402
 from sentspace.app.analysis.evaluations import EVALUATIONS  # noqa: E402
 from sentspace.app.analysis.explore import explore  # noqa: E402
 from sentspace.app.base.jobs import run_job  # noqa: E402
-from sentspace.app.cli import format_table  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
+from sentspace.app.services import format_table  # noqa: E402
 from sentspace.app.state.session import EvaluationRun, Session  # noqa: E402
-from sentspace.app.workspace.format import (  # noqa: E402
-    Held,
-    Workspace,
-    load_workspace,
-    relative_paths,
-    save_workspace,
-)
+from sentspace.app.workspace.codec import Held  # noqa: E402
+from sentspace.app.workspace.format import load_workspace, save_workspace  # noqa: E402
+from sentspace.app.workspace.model import Workspace  # noqa: E402
+from sentspace.app.workspace.paths import relative_paths  # noqa: E402
+from sentspace.app.workspace.snapshot import workspace_of  # noqa: E402
 from sentspace.models import make_encoder  # noqa: E402
 
 TICK_MS = 10
@@ -69,7 +67,7 @@ def costra_session() -> Session:
 def schema_3_save(session: Session, path: Path) -> None:
     """The file as the writer before schema 4 made it: arrays as base64 in the JSON,
     each result's whole dict."""
-    workspace = session.to_workspace()
+    workspace = workspace_of(session)
     results = [run.result for state in session.states.values() for run in state.evaluations]
 
     def inline(value):

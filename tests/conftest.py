@@ -20,7 +20,7 @@ def private_folders(tmp_path_factory):
     the user's folders."""
     from sentspace.app.analysis.cache import CACHE_DIR_ENV
     from sentspace.app.annotations.journal import DATA_DIR_ENV
-    from sentspace.app.workspace.format import CONFIG_DIR_ENV
+    from sentspace.app.workspace.recent import CONFIG_DIR_ENV
 
     previous = {
         name: os.environ.get(name) for name in (CACHE_DIR_ENV, DATA_DIR_ENV, CONFIG_DIR_ENV)

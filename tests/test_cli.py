@@ -141,12 +141,12 @@ def test_agreement_needs_two_encoders(capsys):
 
 def test_run_workspace_reprints_the_saved_numbers(tmp_path, capsys):
     from sentspace.app.workspace.format import (
-        Workspace,
         corpus_entry,
         encoder_entry,
         evaluation_entry,
         save_workspace,
     )
+    from sentspace.app.workspace.model import Workspace
 
     corpus = load_corpus("msrp-grouped")
     encoder = TfIdf()

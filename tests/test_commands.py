@@ -24,6 +24,7 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.listing import first_groups
 from sentspace.app.exporters.web_map import export_map
 from sentspace.app.state.session import Session
+from sentspace.app.workspace.snapshot import workspace_of
 from sentspace.models import make_encoder
 
 
@@ -423,8 +424,8 @@ def test_a_reproduction_shows_the_commands_that_make_it_again(tmp_path, capsys):
 
 
 def test_a_restored_workspace_shows_commands_of_the_versions_its_results_describe(tmp_path, capsys):
-    from sentspace.app.state.session import restore_session
     from sentspace.app.workspace.format import load_workspace, save_workspace
+    from sentspace.app.workspace.restore import restore_session
 
     session, state = edited_state("msrp-grouped", move_around, tmp_path)
     bow = make_encoder("bow")
@@ -434,7 +435,7 @@ def test_a_restored_workspace_shows_commands_of_the_versions_its_results_describ
     session.corpus_edited(state.spec)
     later = run_job(state.evaluation("classification", ["bow"], [bow], 0))
     session.add_evaluation(state.spec, later)
-    path = save_workspace(session.to_workspace(), tmp_path / "study", remember=False)
+    path = save_workspace(workspace_of(session), tmp_path / "study", remember=False)
     restored = run_job(restore_session(load_workspace(path), path)).states[state.spec]
     assert [run.command for run in restored.evaluations][1] == later.command
     for run, original in zip(restored.evaluations, (earlier, later), strict=True):
@@ -538,8 +539,9 @@ def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
     """Relatedness of the sentences passing a filter, on an edited corpus: the command
     shown carries ``--where``, quoted, and prints the same numbers; a workspace keeps it;
     a bad expression exits 2 with the filter's own message."""
-    from sentspace.app.state.session import describe_result, restore_session
+    from sentspace.app.state.session import describe_result
     from sentspace.app.workspace.format import load_workspace, save_workspace
+    from sentspace.app.workspace.restore import restore_session
 
     spec = str(shared_data / "sick" / "SICK_trial.txt")
     session, state = edited_state(spec, rescore, tmp_path)
@@ -562,7 +564,7 @@ def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
         capsys.readouterr().out
     )
 
-    path = save_workspace(session.to_workspace(), tmp_path / "study", remember=False)
+    path = save_workspace(workspace_of(session), tmp_path / "study", remember=False)
     restored = run_job(restore_session(load_workspace(path), path)).states[state.spec]
     assert restored.evaluations[-1].command == run.command
 

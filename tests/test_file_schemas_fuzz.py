@@ -33,7 +33,6 @@ from sentspace.app.base.errors import InputError
 from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
-from sentspace.app.state.session import restore_session
 from sentspace.app.workspace.batches import (
     INDEX,
     MANIFEST,
@@ -42,7 +41,10 @@ from sentspace.app.workspace.batches import (
     gather,
     split_batches,
 )
-from sentspace.app.workspace.format import decode_state, load_workspace, missing_journals
+from sentspace.app.workspace.codec import decode_state
+from sentspace.app.workspace.format import load_workspace
+from sentspace.app.workspace.paths import missing_journals
+from sentspace.app.workspace.restore import restore_session
 from tests.test_workspace_schema import saved_workspace
 from tests.workspace_files import manifest, manifest_text, rewrite
 

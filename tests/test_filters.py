@@ -19,6 +19,7 @@ from sentspace.app.analysis.filters import (
     table_of,
 )
 from sentspace.app.base.errors import InputError
+from sentspace.app.workspace.snapshot import workspace_of
 
 
 @pytest.fixture(scope="module")
@@ -199,8 +200,10 @@ def test_the_session_filter_is_an_event_and_comes_back_with_the_workspace(
     sick, shared_data, tmp_path
 ):
     from sentspace.app.base.jobs import run_job
-    from sentspace.app.state.session import Session, restore_session
-    from sentspace.app.workspace.format import WorkspaceError, load_workspace, save_workspace
+    from sentspace.app.state.session import Session
+    from sentspace.app.workspace.format import load_workspace, save_workspace
+    from sentspace.app.workspace.model import WorkspaceError
+    from sentspace.app.workspace.restore import restore_session
 
     session = Session()
     spec = str(shared_data / "sick")
@@ -217,7 +220,7 @@ def test_the_session_filter_is_an_event_and_comes_back_with_the_workspace(
     assert expected.sum() == 505
 
     path = tmp_path / "w.sentspace"
-    workspace = session.to_workspace()
+    workspace = workspace_of(session)
     saved = workspace.corpora[0].state
     save_workspace(workspace, path)
     restored = run_job(restore_session(load_workspace(path), path))

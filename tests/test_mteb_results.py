@@ -26,13 +26,11 @@ from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.base.errors import EvaluationError, InputError
 from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.state.session import Session, restore_session
-from sentspace.app.workspace.format import (
-    decode_state,
-    encode_state,
-    load_workspace,
-    save_workspace,
-)
+from sentspace.app.state.session import Session
+from sentspace.app.workspace.codec import decode_state, encode_state
+from sentspace.app.workspace.format import load_workspace, save_workspace
+from sentspace.app.workspace.restore import restore_session
+from sentspace.app.workspace.snapshot import workspace_of
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 REVISION = "8b3219a92973c328a8e22fadcfa821b5dc75636a"
@@ -361,7 +359,7 @@ def test_imported_scores_are_kept_in_the_workspace(tmp_path):
     session.add_imported("msrp-grouped", [first, sick])
     session.add_imported("msrp-grouped", [again])  # the same score read again
     assert session.current.imported == (sick, again) and heard == ["msrp-grouped"] * 2
-    path = save_workspace(session.to_workspace(), tmp_path / "study", remember=False)
+    path = save_workspace(workspace_of(session), tmp_path / "study", remember=False)
     restored = run_job(restore_session(load_workspace(path), path))
     try:
         kept = restored.current.imported

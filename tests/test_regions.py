@@ -23,7 +23,7 @@ from sentspace.app.analysis.regions import (
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.workspace.format import decode_state, encode_state
+from sentspace.app.workspace.codec import decode_state, encode_state
 from sentspace.models import make_encoder
 
 

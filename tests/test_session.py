@@ -16,14 +16,12 @@ from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.state.colouring import ring_caption
-from sentspace.app.state.session import Session, restore_session
-from sentspace.app.workspace.format import (
-    WorkspaceError,
-    decode_state,
-    encode_state,
-    load_workspace,
-    save_workspace,
-)
+from sentspace.app.state.session import Session
+from sentspace.app.workspace.codec import decode_state, encode_state
+from sentspace.app.workspace.format import load_workspace, save_workspace
+from sentspace.app.workspace.model import WorkspaceError
+from sentspace.app.workspace.restore import restore_session
+from sentspace.app.workspace.snapshot import workspace_of
 from sentspace.models import make_encoder
 
 
@@ -158,7 +156,7 @@ def saved_session(shared_data, tmp_path_factory):
     evaluate(session, sick_spec, "histograms", "bow", seed=2)
     session.selection.select([10, 11], focus=11, source="chart")
     path = save_workspace(
-        session.to_workspace({"window": "kept"}), folder / "study", remember=False
+        workspace_of(session, {"window": "kept"}), folder / "study", remember=False
     )
     yield session, path
     session.close_all()

@@ -15,25 +15,18 @@ from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.sick import load_sick
+from sentspace.app.workspace.codec import decode_state, encode_state
 from sentspace.app.workspace.format import (
-    MANIFEST,
-    SCHEMA,
-    Workspace,
-    WorkspaceError,
-    add_recent,
-    changed_summaries,
     corpus_entry,
-    decode_state,
-    encode_state,
     encoder_entry,
     evaluation_entry,
     load_workspace,
-    load_workspace_corpus,
     open_workspace,
-    recent_workspaces,
-    run_workspace,
     save_workspace,
 )
+from sentspace.app.workspace.model import MANIFEST, SCHEMA, Workspace, WorkspaceError
+from sentspace.app.workspace.recent import add_recent, recent_workspaces
+from sentspace.app.workspace.restore import changed_summaries, load_workspace_corpus, run_workspace
 from sentspace.models import make_encoder
 from tests.workspace_files import manifest, manifest_text, rewrite
 

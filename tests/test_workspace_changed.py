@@ -5,14 +5,9 @@ import os
 
 import pytest
 
-from sentspace.app.workspace.format import (
-    Workspace,
-    WorkspaceChanged,
-    check_unchanged,
-    load_workspace,
-    save_workspace,
-    stamp,
-)
+from sentspace.app.workspace.format import load_workspace, save_workspace
+from sentspace.app.workspace.model import Workspace
+from sentspace.app.workspace.paths import WorkspaceChanged, check_unchanged, stamp
 
 
 @pytest.fixture(autouse=True)

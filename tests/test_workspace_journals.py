@@ -24,15 +24,11 @@ from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
-from sentspace.app.state.session import Session, restore_session
-from sentspace.app.workspace.format import (
-    load_workspace,
-    load_workspace_corpus,
-    missing_journals,
-    save_workspace,
-    verify,
-    with_new_journals,
-)
+from sentspace.app.state.session import Session
+from sentspace.app.workspace.format import load_workspace, save_workspace, verify
+from sentspace.app.workspace.paths import missing_journals, with_new_journals
+from sentspace.app.workspace.restore import load_workspace_corpus, restore_session
+from sentspace.app.workspace.snapshot import workspace_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,7 +63,7 @@ def saved(corpus, tmp_path_factory):
     session.open("msrp-grouped", corpus, annotations)
     annotations.move(5, corpus.groups.names[7], reason="belongs with 7")
     session.corpus_edited("msrp-grouped")
-    path = save_workspace(session.to_workspace(), folder / "study", remember=False)
+    path = save_workspace(workspace_of(session), folder / "study", remember=False)
     session.close_all()
     return json.loads(path.read_text()), folder / "msrp.edits.jsonl"
 

@@ -16,15 +16,11 @@ from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.base.commands import eval_command
 from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.state.session import EvaluationRun, Session, restore_session
+from sentspace.app.state.session import EvaluationRun, Session
 from sentspace.app.workspace.batches import batch_journals, export_batches, split_batches
-from sentspace.app.workspace.format import (
-    changed_summaries,
-    load_workspace,
-    open_workspace,
-    run_workspace,
-    save_workspace,
-)
+from sentspace.app.workspace.format import load_workspace, open_workspace, save_workspace
+from sentspace.app.workspace.restore import changed_summaries, restore_session, run_workspace
+from sentspace.app.workspace.snapshot import workspace_of
 from sentspace.models import make_encoder
 from tests.test_session import same
 from tests.workspace_files import manifest, older
@@ -104,7 +100,7 @@ def test_a_moved_folder_reopens_everything_from_another_working_folder(
         session.open(name, load_corpus(name), None)
     evaluated(session, "costra", "costra")
     session.switch(grouped)
-    saved = save_workspace(session.to_workspace(), project / "study.sentspace", remember=False)
+    saved = save_workspace(workspace_of(session), project / "study.sentspace", remember=False)
 
     text = manifest(saved)
     assert [entry["spec"] for entry in text["corpora"]] == [
@@ -167,7 +163,7 @@ def test_a_schema_2_workspace_with_a_named_corpus_still_opens(tmp_path, monkeypa
     session = Session()
     session.open("costra", load_corpus("costra"), None)
     evaluated(session, "costra", "costra")
-    path = save_workspace(session.to_workspace(), tmp_path / "old", remember=False)
+    path = save_workspace(workspace_of(session), tmp_path / "old", remember=False)
     data = older(path, schema=2)
     del data["relative"]
     data["corpora"][0]["spec"] = str(tmp_path / "gone" / "costra")

@@ -1,5 +1,5 @@
 """A workspace holds every kind of result a session can hold (issue 34, item 1): each
-kind of :data:`~sentspace.app.workspace.format.RESULT_TYPES` and every evaluation, built on
+kind of :data:`~sentspace.app.workspace.codec.RESULT_TYPES` and every evaluation, built on
 small real corpora with bag-of-words encoders, saved, reopened and compared equal."""
 
 import dataclasses
@@ -18,21 +18,12 @@ from sentspace.app.analysis.suspicious import iter_find_suspicious
 from sentspace.app.base.commands import eval_command
 from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.state.session import (
-    CorpusState,
-    EvaluationRun,
-    Session,
-    compare_with_spaces,
-    restore_session,
-)
-from sentspace.app.workspace.format import (
-    RESULT_TYPES,
-    WorkspaceError,
-    bars_tests_entry,
-    bars_tests_of_entry,
-    load_workspace,
-    save_workspace,
-)
+from sentspace.app.state.session import CorpusState, EvaluationRun, Session, compare_with_spaces
+from sentspace.app.workspace.codec import RESULT_TYPES, bars_tests_entry, bars_tests_of_entry
+from sentspace.app.workspace.format import load_workspace, save_workspace
+from sentspace.app.workspace.model import WorkspaceError
+from sentspace.app.workspace.restore import restore_session
+from sentspace.app.workspace.snapshot import workspace_of
 from sentspace.models import make_encoder
 from tests.test_mteb_results import PUBLISHED, mteb_layout
 from tests.test_session import same
@@ -159,7 +150,7 @@ def every_result(shared_data, tmp_path_factory):
     tests = run_job(paired_tests_of_runs("classification", bars))
     session.state(spec).paired_tests.append(BarsTests("classification", bars, tuple(tests)))
     session.switch(spec)
-    path = save_workspace(session.to_workspace(), folder / "every", remember=False)
+    path = save_workspace(workspace_of(session), folder / "every", remember=False)
     yield session, path
     session.close_all()
 
@@ -230,7 +221,7 @@ def test_a_result_the_workspace_cannot_hold_is_named(tmp_path):
     session.open("msrp-grouped", corpus, None)
     session.set_explanation("msrp-grouped", Unregistered(1))
     with pytest.raises(TypeError, match="a workspace cannot hold a .*Unregistered"):
-        session.to_workspace()
+        workspace_of(session)
 
 
 def test_the_file_names_each_class_it_builds(every_result):

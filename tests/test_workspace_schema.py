@@ -16,13 +16,12 @@ from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
-from sentspace.app.state.session import EvaluationRun, Session, restore_session
-from sentspace.app.workspace.format import (
-    WorkspaceError,
-    decode_state,
-    load_workspace,
-    save_workspace,
-)
+from sentspace.app.state.session import EvaluationRun, Session
+from sentspace.app.workspace.codec import decode_state
+from sentspace.app.workspace.format import load_workspace, save_workspace
+from sentspace.app.workspace.model import WorkspaceError
+from sentspace.app.workspace.restore import restore_session
+from sentspace.app.workspace.snapshot import workspace_of
 from sentspace.models import make_encoder
 from tests.workspace_files import manifest, older, rewrite
 
@@ -57,7 +56,7 @@ def saved_workspace(folder):
     tests = run_job(paired_tests_of_runs("classification", bars))
     state.paired_tests.append(BarsTests("classification", bars, tuple(tests)))
     session.selection.select([3, 4], focus=4, source="chart")
-    path = save_workspace(session.to_workspace(), folder / "study", remember=False)
+    path = save_workspace(workspace_of(session), folder / "study", remember=False)
     session.close_all()
     return path
 

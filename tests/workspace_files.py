@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from sentspace.app.workspace.format import MANIFEST
+from sentspace.app.workspace.model import MANIFEST
 
 
 def manifest(path: Path) -> dict[str, Any]:

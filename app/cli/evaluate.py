@@ -37,11 +37,8 @@ from sentspace.app.services import (
     format_table,
     summary_table,
 )
-from sentspace.app.workspace.format import (
-    changed_summaries,
-    load_workspace,
-    run_workspace,
-)
+from sentspace.app.workspace.format import load_workspace
+from sentspace.app.workspace.restore import changed_summaries, run_workspace
 from sentspace.models import DEFAULT_ENCODER, NeuralEncoder
 from sentspace.models.base import Encoder
 

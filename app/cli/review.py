@@ -27,14 +27,11 @@ from sentspace.app.services import (
     format_table,
     run_in_terminal,
 )
-from sentspace.app.state.session import saved_review_lists
 from sentspace.app.workspace.batches import batch_journals, export_batches, split_batches
-from sentspace.app.workspace.format import (
-    EXTENSION,
-    load_workspace,
-    load_workspace_corpus,
-    workspace_journal,
-)
+from sentspace.app.workspace.format import load_workspace
+from sentspace.app.workspace.model import EXTENSION
+from sentspace.app.workspace.paths import workspace_journal
+from sentspace.app.workspace.restore import load_workspace_corpus, saved_review_lists
 from sentspace.models import DEFAULT_ENCODER
 
 

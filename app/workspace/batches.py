@@ -43,15 +43,10 @@ from sentspace.app.base.atomic import write_text_atomic
 from sentspace.app.base.errors import InputError
 from sentspace.app.base.schema import SchemaError, check_fields, describe
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.workspace.format import (
-    EXTENSION,
-    Workspace,
-    corpus_entry,
-    encode_state,
-    load_workspace,
-    save_workspace,
-    workspace_journal,
-)
+from sentspace.app.workspace.codec import encode_state
+from sentspace.app.workspace.format import corpus_entry, load_workspace, save_workspace
+from sentspace.app.workspace.model import EXTENSION, Workspace
+from sentspace.app.workspace.paths import workspace_journal
 
 FORMAT = "sentspace-review-batch"
 VERSION = 1
@@ -263,7 +258,7 @@ INDEX_ENTRY_FIELDS: dict[str, tuple[Any, bool]] = {
 }
 
 
-def _manifest(path: Path, name: str) -> dict[str, Any]:
+def to_manifest(path: Path, name: str) -> dict[str, Any]:
     """``name`` (:data:`MANIFEST` or :data:`INDEX`) in the folder ``path``, checked
     against its fields; the file names in it must be names in that folder."""
     try:
@@ -315,10 +310,10 @@ def batch_journals(paths: Iterable[str | Path]) -> list[Path]:
     for path in map(Path, paths):
         if path.is_dir() and (path / INDEX).is_file():
             found += batch_journals(
-                path / entry["folder"] for entry in _manifest(path, INDEX).get("batches", [])
+                path / entry["folder"] for entry in to_manifest(path, INDEX).get("batches", [])
             )
         elif path.is_dir():
-            found.append(path / _manifest(path, MANIFEST)["journal"])
+            found.append(path / to_manifest(path, MANIFEST)["journal"])
         elif path.suffix == EXTENSION:
             workspace = load_workspace(path)
             journals = [

@@ -15,7 +15,6 @@ from sentspace.app.base.errors import InputError
 from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
-from sentspace.app.state.session import restore_session
 from sentspace.app.workspace.batches import (
     INDEX,
     MANIFEST,
@@ -25,6 +24,7 @@ from sentspace.app.workspace.batches import (
     split_batches,
 )
 from sentspace.app.workspace.format import open_workspace
+from sentspace.app.workspace.restore import restore_session
 from sentspace.models import make_encoder
 
 

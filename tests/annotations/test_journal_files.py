@@ -14,8 +14,9 @@ from sentspace.app.annotations.edits import EditError, MarkReviewed
 from sentspace.app.annotations.journal import EditJournal
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.base.jobs import run_job
-from sentspace.app.state.session import restore_session
-from sentspace.app.workspace.format import Workspace, corpus_entry, load_workspace, save_workspace
+from sentspace.app.workspace.format import corpus_entry, load_workspace, save_workspace
+from sentspace.app.workspace.model import Workspace
+from sentspace.app.workspace.restore import restore_session
 
 NOT_JOURNALS = {
     "a one-line note": b"call Ann about the groups",

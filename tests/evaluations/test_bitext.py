@@ -19,7 +19,7 @@ from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus, PairTable
 from sentspace.app.corpora.multi30k import DATA_ENV
-from sentspace.app.workspace.format import decode_state, encode_state
+from sentspace.app.workspace.codec import decode_state, encode_state
 from sentspace.models.bow import BagOfWords, TfIdf
 from sentspace.models.tokenize import tokenize
 from tests.printed import printed_number

@@ -30,7 +30,7 @@ def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder_of_their_
     a purpose never used starts at home, not in the working folder."""
     from pathlib import Path
 
-    from sentspace.app.workspace.format import CONFIG_DIR_ENV
+    from sentspace.app.workspace.recent import CONFIG_DIR_ENV
 
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
     exports, workspaces = tmp_path / "exports", tmp_path / "workspaces"

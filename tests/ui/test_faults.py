@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from sentspace.app.annotations import journal as journal_module
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.ui.window import files as files_module
-from sentspace.app.workspace.format import load_workspace, save_workspace, stamp
+from sentspace.app.workspace.format import load_workspace, save_workspace
+from sentspace.app.workspace.paths import stamp
 from tests.ui.conftest import save_and_wait, wait_for_job
 
 FULL = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

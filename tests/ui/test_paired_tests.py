@@ -11,10 +11,12 @@ import pytest
 
 from sentspace.app.base.jobs import Progress, run_job
 from sentspace.app.corpora import load_corpus
-from sentspace.app.state.session import Session, restore_session
+from sentspace.app.state.session import Session
 from sentspace.app.ui.panels import paired_tests_view
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
 from sentspace.app.workspace.format import load_workspace, save_workspace
+from sentspace.app.workspace.restore import restore_session
+from sentspace.app.workspace.snapshot import workspace_of
 from sentspace.models import make_encoder
 
 COMPUTING = "computing paired tests…"
@@ -135,7 +137,7 @@ def test_a_reopened_workspace_shows_its_tests_without_making_them(
 ):
     tests = made(qtbot, following(qtbot, ranked))
     [kept] = ranked.current.paired_tests
-    path = save_workspace(ranked.to_workspace(), tmp_path / "ranked", remember=False)
+    path = save_workspace(workspace_of(ranked), tmp_path / "ranked", remember=False)
     reopened = run_job(restore_session(load_workspace(path), path))
 
     def never(*_):

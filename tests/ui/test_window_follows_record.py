@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sentspace.app.base.palette import MISCLASSIFIED, STALE
+from sentspace.app.workspace.snapshot import workspace_of
 from tests.test_mteb_results import PUBLISHED, mteb_layout
 from tests.ui.conftest import open_and_wait, run_and_wait, wait_for_job
 from tests.ui.test_versions import edit_group_of
@@ -162,12 +163,12 @@ def test_the_line_under_run_names_the_corpus_own_last_job(qtbot, window):
 def test_a_workspace_keeps_the_runs_classification_as_a_result(qtbot, window, tmp_path):
     """A workspace keeps the run's classification as a result like any other."""
     from sentspace.app.base.jobs import run_job
-    from sentspace.app.state.session import restore_session
+    from sentspace.app.workspace.restore import restore_session
 
     window.corpus_panel.choose("tfidf")
     run_and_wait(qtbot, window)
     misclassified = window.exploration.classification.misclassified
-    workspace = window.session.to_workspace()
+    workspace = workspace_of(window.session)
     restored = run_job(restore_session(workspace, tmp_path / "w.sentspace"))
     (run,) = restored.current.evaluations
     assert run.name == "classification" and run.encoder == "tfidf"

@@ -11,7 +11,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from sentspace.app.base.file_names import completed_name
-from sentspace.app.workspace.format import config_dir
+from sentspace.app.workspace.recent import config_dir
 
 #: What a dialog is for; each remembers its own last folder, so exporting a figure does
 #: not send the next Open corpus to the figures' folder.

@@ -54,7 +54,7 @@ from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import RESULTS, open_file, open_folder, save_file
 from sentspace.app.ui.kit.widgets import ElidedLabel
 from sentspace.app.ui.panels.paired_tests_view import PairedTestsView
-from sentspace.app.workspace.format import SavedResult
+from sentspace.app.workspace.model import SavedResult
 
 #: Rows of the metrics table kept in view (at most) when a chart shares the panel.
 TABLE_ROWS = 8

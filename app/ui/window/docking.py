@@ -153,7 +153,7 @@ class Docks:
 
     @staticmethod
     def settings() -> QSettings:
-        from sentspace.app.workspace.format import config_dir
+        from sentspace.app.workspace.recent import config_dir
 
         return QSettings(str(config_dir() / "layout.ini"), QSettings.Format.IniFormat)
 

@@ -2,7 +2,7 @@
 projection, figure, the corrected corpus) and workspaces (save, open, recent, the
 offer to save on quitting).
 
-A workspace's :class:`~sentspace.app.workspace.format.Stamp` is taken when it is opened or
+A workspace's :class:`~sentspace.app.workspace.paths.Stamp` is taken when it is opened or
 saved; a save over a file another window saved since asks first (*Reload*, *Save as…*,
 *Overwrite*). A save or export that fails (a full disk, a result a workspace cannot
 hold) says why and what was written, and quitting never goes on as if it had saved;
@@ -22,7 +22,7 @@ from sentspace.app.corpora.listing import first_groups
 from sentspace.app.corpora.tabular import ColumnsUnclear
 from sentspace.app.exporters.export import export_matrix
 from sentspace.app.state.colouring import saved_key
-from sentspace.app.state.session import Session, restore_session
+from sentspace.app.state.session import Session
 from sentspace.app.ui.charts.figures import save_svg
 from sentspace.app.ui.kit.file_dialogs import (
     CORPORA,
@@ -36,22 +36,20 @@ from sentspace.app.ui.panels.mapping_dialog import MappingDialog
 from sentspace.app.ui.views.projection_view import ProjectionView
 from sentspace.app.ui.window.job_queue import JobQueue
 from sentspace.app.ui.window.showing import Showing
-from sentspace.app.workspace.format import (
-    EXTENSION,
+from sentspace.app.workspace.format import iter_save_workspace, open_workspace
+from sentspace.app.workspace.model import EXTENSION, Workspace, same_file, with_extension
+from sentspace.app.workspace.paths import (
     Stamp,
-    Workspace,
     WorkspaceChanged,
     check_unchanged,
-    iter_save_workspace,
     missing_journals,
     new_journal_path,
-    open_workspace,
-    recent_workspaces,
-    same_file,
     stamp,
-    with_extension,
     with_new_journals,
 )
+from sentspace.app.workspace.recent import recent_workspaces
+from sentspace.app.workspace.restore import restore_session
+from sentspace.app.workspace.snapshot import workspace_of
 
 CORPUS_FILTER = (
     "Corpora (*.txt *.csv *.tsv *.jsonl *.parquet *.pq *.pyr *.label *.data);;"
@@ -272,7 +270,7 @@ class Files:
         """Everything needed to come back to this session (see
         :meth:`sentspace.app.state.session.Session.to_workspace`): the current corpus first."""
         self.showing.remember_view()
-        return self.session.to_workspace()
+        return workspace_of(self.session)
 
     def save_workspace(self, ask: bool = False, then: Callable[[], None] | None = None) -> None:
         """Save to this window's workspace (or one chosen, with ``ask`` or none yet);
