@@ -57,7 +57,7 @@ class CorpusEntry:
     files : source file path -> sha256 when saved.
     journal : path of its edit journal, or None.
     state : what the session made of it (runs, review lists, view), see
-        :meth:`sentspace.app.state.session.Session.to_workspace`.
+        :func:`sentspace.app.workspace.snapshot.workspace_of`.
     """
 
     spec: str

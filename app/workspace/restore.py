@@ -55,7 +55,7 @@ from sentspace.models.base import Encoder, fitted_copy
 from sentspace.models.precomputed import Precomputed
 from sentspace.models.word2vec import read_training_text
 
-#: What a corpus entry's ``state`` holds (:meth:`Session.to_workspace`), as read back:
+#: What a corpus entry's ``state`` holds (:func:`~sentspace.app.workspace.snapshot.workspace_of`), as read back:
 #: key -> (type, required). Keys not listed (a newer version's) are left alone.
 SAVED_STATE: dict[str, tuple[Any, bool]] = {
     "runs": (list, False),
@@ -129,7 +129,7 @@ def saved_review_lists(data: Any, corpus: Corpus, where: str, path: str | Path) 
 
 
 def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
-    """The session a workspace saved (:meth:`Session.to_workspace`), as a job: each
+    """The session a workspace saved (:func:`~sentspace.app.workspace.snapshot.workspace_of`), as a job: each
     corpus is loaded and its journal replayed, each run's embeddings come back through
     the embedding cache (the saved layout is kept, not recomputed), and results are
     restored with the arrays their charts draw. The first corpus is current.

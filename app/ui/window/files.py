@@ -268,7 +268,7 @@ class Files:
 
     def workspace(self) -> Workspace:
         """Everything needed to come back to this session (see
-        :meth:`sentspace.app.state.session.Session.to_workspace`): the current corpus first."""
+        :func:`sentspace.app.workspace.snapshot.workspace_of`): the current corpus first."""
         self.showing.remember_view()
         return workspace_of(self.session)
 
