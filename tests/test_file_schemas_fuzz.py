@@ -427,10 +427,11 @@ def test_a_workspace_naming_any_journal_path_opens_or_is_refused_in_a_line(
         .replace("{here_name}", here.name)
         .replace("{here}", str(here))
     )
-    saved = json.loads(workspace.read_text())
+    saved = manifest(workspace)
     saved["corpora"][0]["journal"] = journal
     path = here / "study.sentspace"
-    path.write_text(json.dumps(saved))
+    shutil.copyfile(workspace, path)
+    rewrite(path, saved)
     with within(60):
         opened = only_format_errors(load_workspace, path)
         if opened is not None:

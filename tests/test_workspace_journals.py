@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from sentspace.app.workspace.format import load_workspace, save_workspace, verif
 from sentspace.app.workspace.paths import missing_journals, with_new_journals
 from sentspace.app.workspace.restore import load_workspace_corpus, restore_session
 from sentspace.app.workspace.snapshot import workspace_of
+from tests.workspace_files import manifest, rewrite
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,7 +67,7 @@ def saved(corpus, tmp_path_factory):
     session.corpus_edited("msrp-grouped")
     path = save_workspace(workspace_of(session), folder / "study", remember=False)
     session.close_all()
-    return json.loads(path.read_text()), folder / "msrp.edits.jsonl"
+    return manifest(path), folder / "msrp.edits.jsonl", path
 
 
 def workspace_naming(saved, folder, journal):
@@ -74,7 +76,8 @@ def workspace_naming(saved, folder, journal):
     data["corpora"][0]["journal"] = journal
     data["relative"] = {}
     path = folder / "study.sentspace"
-    path.write_text(json.dumps(data))
+    shutil.copyfile(saved[2], path)
+    rewrite(path, data)
     return path
 
 

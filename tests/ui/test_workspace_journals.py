@@ -2,21 +2,21 @@
 workspace only; one whose journal is no file (a FIFO) is a dialog at once (issue 42,
 items 16 and 17)."""
 
-import json
 import os
 
 from PySide6.QtWidgets import QMessageBox
 
 from tests.ui.conftest import wait_for_job
+from tests.workspace_files import manifest, rewrite
 
 
 def saved_naming(window, folder, journal):
     """The window's session saved in ``folder``, its corpus's journal made ``journal``."""
     path = window.files.save_workspace_to(folder / "study.sentspace")
-    saved = json.loads(path.read_text())
+    saved = manifest(path)
     saved["corpora"][0]["journal"] = str(journal)
     saved["relative"] = {}
-    path.write_text(json.dumps(saved))
+    rewrite(path, saved)
     return path
 
 
@@ -46,7 +46,7 @@ def test_a_missing_journal_is_started_beside_the_workspace_once_the_user_agrees(
     assert window.files.unsaved  # the workspace names the missing one until saved
     assert not gone.parent.exists()
     window.files.save_workspace_to(path)
-    assert json.loads(path.read_text())["corpora"][0]["journal"] == str(new)
+    assert manifest(path)["corpora"][0]["journal"] == str(new)
 
 
 def test_a_journal_that_is_a_fifo_is_a_dialog_and_nothing_waits(qtbot, window, tmp_path):
