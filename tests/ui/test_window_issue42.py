@@ -2,11 +2,24 @@
 
 import os
 
+from PySide6.QtWidgets import QTabBar
+
 from sentspace.app.ui.window import files as files_module
 from sentspace.app.ui.window.main_window import MainWindow
+from sentspace.app.ui.window.tabs import TABS
 from sentspace.app.workspace import load_workspace
-from tests.ui.conftest import costra_shown, settle, wait_for_job
+from tests.ui.conftest import (
+    costra_shown,
+    double_click_corpus,
+    open_and_wait,
+    run_and_wait,
+    settle,
+    wait_for_job,
+)
+from tests.ui.test_layout import click_dock_tab, shown_at_1280x800
 from tests.ui.test_workspace_saving import save_action
+
+TITLES = [title for title, _ in TABS]
 
 
 def test_the_costra_seed_group_chosen_is_shown_again_on_reopening(
@@ -35,3 +48,65 @@ def test_the_costra_seed_group_chosen_is_shown_again_on_reopening(
     assert shown.group == group
     assert shown.group_choice.currentData() == group
     assert again.session.current.view["costra_group"] == group
+
+
+def test_leaving_the_costra_tab_for_another_corpus_shows_its_projection(qtbot, window):
+    """Costra's tab does not apply to another corpus: Qt stepped on to the next tab,
+    the empty Compare, and kept it as that corpus's tab (after Run and switching back)."""
+    shown_at_1280x800(qtbot, window)
+    msrp = window.session.current.spec
+    open_and_wait(qtbot, window, "costra")
+    window.views.setCurrentIndex(TITLES.index("Costra"))
+    wait_for_job(qtbot, window)  # shown, it runs what the orderings need
+    double_click_corpus(qtbot, window, msrp)
+    assert window.session.current.spec == msrp
+    assert window.views.tabText(window.views.currentIndex()) == "Projection"
+    run_and_wait(qtbot, window)
+    assert window.views.tabText(window.views.currentIndex()) == "Projection"
+    double_click_corpus(qtbot, window, "costra")
+    assert window.views.tabText(window.views.currentIndex()) == "Costra"
+    double_click_corpus(qtbot, window, msrp)
+    assert window.views.tabText(window.views.currentIndex()) == "Projection"
+
+
+def test_switching_corpora_keeps_the_workspace_in_view_and_its_row_on_the_corpus_shown(
+    qtbot, window
+):
+    shown_at_1280x800(qtbot, window)
+    msrp = window.session.current.spec
+    panel = window.workspace_panel
+    run_and_wait(qtbot, window)
+    window.select_sentence(61)  # a point: the Selected sentences come forward
+    assert dock_in_front(window) == "Selected"
+    click_dock_tab(qtbot, window, "Workspace")
+    open_and_wait(qtbot, window, "costra")
+    assert panel.tree.currentItem() is panel._corpus_item("costra")
+
+    # Back to a corpus left with a point selected: the Workspace stays in front.
+    double_click_corpus(qtbot, window, msrp)
+    assert window.session.current.spec == msrp
+    assert dock_in_front(window) == "Workspace" and panel.tree.currentItem() is panel._corpus_item(
+        msrp
+    )
+    window.showing.switch_corpus("costra")  # not from the tree: its row follows
+    assert panel.tree.currentItem() is panel._corpus_item("costra")
+
+    # A double-click while a job runs switches once it is done.
+    window.run()
+    assert window.is_running
+    double_click_corpus(qtbot, window, msrp)
+    wait_for_job(qtbot, window)
+    qtbot.waitUntil(lambda: window.session.current.spec == msrp)
+    assert window.session.current.runs  # the run landed on Costra, shown again there
+    assert window.session.states["costra"].runs
+    assert panel.tree.currentItem() is panel._corpus_item(msrp)
+
+
+def dock_in_front(window) -> str:
+    """The tab in front in the left column of docks (a tabbed dock stays "visible")."""
+    bar = next(
+        bar
+        for bar in window.findChildren(QTabBar)
+        if "Workspace" in [bar.tabText(i) for i in range(bar.count())]
+    )
+    return bar.tabText(bar.currentIndex())
