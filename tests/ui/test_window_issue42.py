@@ -2,16 +2,20 @@
 
 import os
 
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QTabBar
 
+from sentspace.app.ui.charts.figures import chart_bytes
+from sentspace.app.ui.kit import file_dialogs
 from sentspace.app.ui.window import files as files_module
 from sentspace.app.ui.window.main_window import MainWindow
 from sentspace.app.ui.window.tabs import TABS
-from sentspace.app.workspace import load_workspace
+from sentspace.app.workspace import CONFIG_DIR_ENV, load_workspace
 from tests.ui.conftest import (
     costra_shown,
     double_click_corpus,
     open_and_wait,
+    open_sick,
     run_and_wait,
     settle,
     wait_for_job,
@@ -110,3 +114,52 @@ def dock_in_front(window) -> str:
         if "Workspace" in [bar.tabText(i) for i in range(bar.count())]
     )
     return bar.tabText(bar.currentIndex())
+
+
+def test_file_dialogs_start_near_the_work_and_an_export_says_where_it_wrote(
+    qtbot, window, tmp_path, monkeypatch, shared_data
+):
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))  # no folder used before
+    monkeypatch.setattr(file_dialogs, "_working_near", None)
+    monkeypatch.chdir(tmp_path)
+    started = []
+    target = tmp_path / "out" / "sentences.csv"
+    target.parent.mkdir()
+
+    def save(parent, title, folder, filters):
+        started.append(folder)
+        return str(target), "CSV (*.csv)"
+
+    def choose(parent, title, folder, filters):
+        started.append(folder)
+        return "", ""
+
+    monkeypatch.setattr(file_dialogs.QFileDialog, "getSaveFileName", save)
+    monkeypatch.setattr(file_dialogs.QFileDialog, "getOpenFileName", choose)
+    run_and_wait(qtbot, window)
+    window.select_sentence(61)
+    window.selecting._choose_export_target()
+    assert started[-1] == str(tmp_path)  # the working folder, not $HOME
+    assert target.is_file() and window.statusBar().currentMessage() == f"Saved {target}"
+    window.selecting._choose_export_target()
+    assert started[-1] == str(target.parent)  # where the last export went
+
+    # Nothing opened from a workspace yet: Open workspace starts beside the corpus file.
+    open_sick(qtbot, window, shared_data)
+    window.files.choose_workspace()
+    assert started[-1] == str(shared_data / "sick")
+
+
+def test_a_saved_chart_is_titled_with_what_whose_and_which_corpus(qtbot, window, tmp_path):
+    run_and_wait(qtbot, window)
+    panel = window.classification
+    title = "classification accuracy per group: bow on msrp-grouped"
+    assert panel.chart_title() == title
+    panel.save_chart(tmp_path / "groups.svg")
+    assert title in (tmp_path / "groups.svg").read_text()
+    panel.save_chart(tmp_path / "groups.png")
+    saved = QImage(str(tmp_path / "groups.png"))
+    untitled = QImage.fromData(chart_bytes(panel.chart, svg=False))
+    assert saved.width() == untitled.width() and saved.height() > untitled.height() + 10
+    band = saved.copy(0, 0, saved.width(), saved.height() - untitled.height())
+    assert any(band.pixelColor(x, y).value() < 100 for x in range(60) for y in range(band.height()))

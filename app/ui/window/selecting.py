@@ -51,7 +51,7 @@ from sentspace.app.listing import (
     selection_caption,
 )
 from sentspace.app.session import Session
-from sentspace.app.ui.kit.file_dialogs import save_file
+from sentspace.app.ui.kit.file_dialogs import save_file, say_written
 from sentspace.app.ui.kit.widgets import OneLineDelegate
 from sentspace.app.ui.panels.projection_controls import ProjectionControls
 from sentspace.app.ui.views.projection_view import ProjectionView
@@ -496,3 +496,4 @@ class Selecting:
             path = save_file(self.widget, "Export sentences", "CSV (*.csv)")
             if path:
                 self.export_selection(path)
+                say_written(self.widget, path)

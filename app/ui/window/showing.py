@@ -14,6 +14,7 @@ from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.corpora import ColumnMapping, load_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.session import Session
+from sentspace.app.ui.kit.file_dialogs import work_near
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.window.job_queue import JobQueue
 
@@ -58,6 +59,7 @@ class Showing:
 
         def loaded(corpus: Corpus) -> None:
             self.set_corpus(corpus, journal, spec=str(spec))
+            work_near(spec)
             if run_when_loaded:
                 self.jobs.when_idle(self.run)
 
