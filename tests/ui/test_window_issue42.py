@@ -21,6 +21,8 @@ from tests.ui.conftest import (
     wait_for_job,
 )
 from tests.ui.test_layout import click_dock_tab, shown_at_1280x800
+from tests.ui.test_versions import edit_group_of
+from tests.ui.test_window_follows_record import panel_result, shown_accuracy
 from tests.ui.test_workspace_saving import save_action
 
 TITLES = [title for title, _ in TABS]
@@ -163,3 +165,24 @@ def test_a_saved_chart_is_titled_with_what_whose_and_which_corpus(qtbot, window,
     assert saved.width() == untitled.width() and saved.height() > untitled.height() + 10
     band = saved.copy(0, 0, saved.width(), saved.height() - untitled.height())
     assert any(band.pixelColor(x, y).value() < 100 for x in range(60) for y in range(band.height()))
+
+
+def test_after_undo_and_a_switch_the_evaluations_list_shows_the_classification_shown(qtbot, window):
+    msrp = window.session.current.spec
+    window.corpus_panel.choose("tfidf")
+    run_and_wait(qtbot, window)
+    loaded = window.exploration.classification
+    sentence = next(int(i) for i in loaded.sentence_index if i not in loaded.misclassified)
+    group = window.corpus.groups.first_group(len(window.corpus))[sentence]
+    edit_group_of(window, sentence, window.corpus.groups.names[(group + 1) % 274])
+    window.classification.rerun_button.click()
+    wait_for_job(qtbot, window)
+    window.annotations.undo()
+    window.review_panel.corpus_changed.emit()
+    assert panel_result(window) is loaded
+
+    open_and_wait(qtbot, window, "costra")
+    double_click_corpus(qtbot, window, msrp)
+    assert window.session.current.spec == msrp
+    assert shown_accuracy(window) == f"{loaded.mean_accuracy:.4f}"
+    assert panel_result(window) is loaded  # not the edited version's, the last listed

@@ -380,6 +380,13 @@ class EvaluationPanel(FollowsFilter, QWidget):
         self.only_passing.setToolTip(why)
 
     def _show_state(self, state: CorpusState | None, row: int = -1) -> None:
+        """``state``'s results, row ``row`` selected; by default the last, unless it is a
+        classification of the run shown other than the one its views show (of a version
+        undone: the list kept the stale one selected after a switch)."""
+        if row < 0 and state is not None and state.evaluations:
+            last, record = state.evaluations[-1], state.classification
+            if record is not None and (last.name, last.encoder) == (record.name, record.encoder):
+                row = state.evaluations.index(record)
         self.offer_filter(state)
         self.imported = tuple(state.imported) if state is not None else ()
         # Tests made of its bars are kept with its results (and saved with them).
