@@ -2,10 +2,13 @@
 
 import os
 
+from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QTabBar
 
+from sentspace.app import guides
 from sentspace.app.ui.charts.figures import chart_bytes
+from sentspace.app.ui.charts.results import MetricBars
 from sentspace.app.ui.kit import file_dialogs
 from sentspace.app.ui.window import files as files_module
 from sentspace.app.ui.window.main_window import MainWindow
@@ -186,3 +189,47 @@ def test_after_undo_and_a_switch_the_evaluations_list_shows_the_classification_s
     assert window.session.current.spec == msrp
     assert shown_accuracy(window) == f"{loaded.mean_accuracy:.4f}"
     assert panel_result(window) is loaded  # not the edited version's, the last listed
+
+
+def test_bars_across_encoders_start_below_the_lowest_interval_not_at_0(qtbot):
+    chart = MetricBars(
+        "mean accuracy", ["bow", "tfidf"], [0.984, 0.990], [(0.975, 0.991), (0.982, 0.996)]
+    )
+    qtbot.addWidget(chart)
+    chart.resize(370, 260)
+    chart.show()
+    qtbot.waitExposed(chart)
+    bottom, _ = chart.plot.vb.viewRange()[1]
+    assert 0.9 < bottom < 0.975  # a bit below the lowest interval
+    heights = [
+        chart.plot.vb.mapViewToScene(QPointF(k, chart.base)).y()
+        - chart.plot.vb.mapViewToScene(QPointF(k, value)).y()
+        for k, value in enumerate(chart.values)
+    ]
+    assert heights[1] - heights[0] > 0.1 * heights[1]  # 0.984 and 0.990 read apart
+    with qtbot.waitSignal(chart.bar_clicked) as clicked:
+        chart.click_at(chart.scene_position_of(0))
+    assert clicked.args == [0]
+
+
+def test_the_across_encoders_command_reads_whole(qtbot, window):
+    shown_at_1280x800(qtbot, window)
+    window.corpus_panel.choose("bow")
+    run_and_wait(qtbot, window)
+    window.corpus_panel.choose("tfidf")
+    run_and_wait(qtbot, window)
+    panel = window.evaluation_panel
+    window.tasks.setCurrentWidget(panel)
+    panel.show_across_encoders(panel.current[1])
+    qtbot.wait(100)
+    label = panel.comparison_command
+    command = label.text()
+    assert command.startswith("sentspace eval classification") and "--encoder tfidf" in command
+    assert label.isVisible() and label.height() >= label.heightForWidth(label.width())
+    lines = label.heightForWidth(label.width()) // label.fontMetrics().lineSpacing()
+    assert label.fontMetrics().horizontalAdvance(command) <= lines * label.width()
+
+
+def test_help_has_guides_for_filter_regions_and_explain():
+    assert {"filter", "regions", "explain"} <= set(guides.GUIDES)
+    assert guides.TITLES["explain"] == "Explain: why two sentences are close"
