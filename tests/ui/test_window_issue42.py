@@ -233,3 +233,14 @@ def test_the_across_encoders_command_reads_whole(qtbot, window):
 def test_help_has_guides_for_filter_regions_and_explain():
     assert {"filter", "regions", "explain"} <= set(guides.GUIDES)
     assert guides.TITLES["explain"] == "Explain: why two sentences are close"
+
+
+def test_colour_by_reads_faithfulness_whole_at_1280(qtbot, window):
+    shown_at_1280x800(qtbot, window)
+    run_and_wait(qtbot, window)
+    choice = window.corpus_panel.projection_controls.colour
+    titles = [choice.itemText(i) for i in range(choice.count())]
+    assert "Faithfulness (10 neighbours kept)" in titles
+    # The combo's text area: its width less the arrow and frame.
+    room = choice.width() - 30
+    assert choice.fontMetrics().horizontalAdvance("Faithfulness (10 neighbours kept)") <= room
