@@ -212,24 +212,6 @@ def test_bars_across_encoders_start_below_the_lowest_interval_not_at_0(qtbot):
     assert clicked.args == [0]
 
 
-def test_the_across_encoders_command_reads_whole(qtbot, window):
-    shown_at_1280x800(qtbot, window)
-    window.corpus_panel.choose("bow")
-    run_and_wait(qtbot, window)
-    window.corpus_panel.choose("tfidf")
-    run_and_wait(qtbot, window)
-    panel = window.evaluation_panel
-    window.tasks.setCurrentWidget(panel)
-    panel.show_across_encoders(panel.current[1])
-    qtbot.wait(100)
-    label = panel.comparison_command
-    command = label.text()
-    assert command.startswith("sentspace eval classification") and "--encoder tfidf" in command
-    assert label.isVisible() and label.height() >= label.heightForWidth(label.width())
-    lines = label.heightForWidth(label.width()) // label.fontMetrics().lineSpacing()
-    assert label.fontMetrics().horizontalAdvance(command) <= lines * label.width()
-
-
 def test_help_has_guides_for_filter_regions_and_explain():
     assert {"filter", "regions", "explain"} <= set(guides.GUIDES)
     assert guides.TITLES["explain"] == "Explain: why two sentences are close"

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QListWidget,
     QMenu,
     QPushButton,
@@ -197,24 +198,21 @@ class EvaluationPanel(FollowsFilter, QWidget):
         self.imported_note.setWordWrap(True)
         self.imported_note.setStyleSheet("color: #555")
         self.imported_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        #: The sentspace eval command(s) that make the bars (an --encoder each), whole,
-        #: wrapped under the choices: a line beside them showed "sentspace eval clas".
-        self.comparison_command = QLabel()
-        self.comparison_command.setWordWrap(True)
-        self.comparison_command.setTextFormat(Qt.TextFormat.PlainText)
-        self.comparison_command.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
-        )
+        #: The sentspace eval command(s) that make the bars (an --encoder each), in the
+        #: row of the choices: a line that scrolls (the whole in its tooltip), so the
+        #: chart keeps its height in a narrow panel.
+        self.comparison_command = QLineEdit()
+        self.comparison_command.setReadOnly(True)
         self.comparison_command.setStyleSheet("color: #555")
         choices = QHBoxLayout()
         choices.addWidget(self.metric_choice, stretch=1)
+        choices.addWidget(self.comparison_command, stretch=1)
         choices.addWidget(self.import_button)
         #: Where the comparison chart goes, between the choices and the note.
         self.comparison_chart_box = QVBoxLayout()
         self.comparison_box = QVBoxLayout()
         self.comparison_box.setContentsMargins(0, 4, 0, 0)
         self.comparison_box.addLayout(choices)
-        self.comparison_box.addWidget(self.comparison_command)
         self.comparison_box.addLayout(self.comparison_chart_box, stretch=1)
         #: The paired tests of the bars, as their command prints them.
         self.paired_tests = PairedTestsView()
@@ -715,6 +713,8 @@ class EvaluationPanel(FollowsFilter, QWidget):
         commands = comparison_command([self.results[r][1:] for r in rows])
         # Several commands (bars of other options) run one after another in a shell.
         self.comparison_command.setText(commands.replace("\n", "; "))
+        self.comparison_command.setCursorPosition(0)
+        self.comparison_command.setToolTip(commands)
         self.imported_note.setText("\n".join(placed.notes))
         self.imported_note.setVisible(bool(placed.notes))
         # Its lines at the width it has, so the splitter leaves them room under the chart.
