@@ -4,7 +4,7 @@ annotations, and embeddings brought in or exported.
 Each guide says what question it answers, the procedure as the code runs it, what the
 numbers mean, what data it needs and one pitfall. ``GUIDES`` maps a key (the evaluation's
 name in ``sentspace.app.analysis.evaluations.EVALUATIONS`` / ``COMPARISONS``, or "projection", "review",
-"embeddings") to the guide as HTML for a message box or text browser; ``TITLES`` gives
+"embeddings", "filter", "regions", "explain") to the guide as HTML for a message box or text browser; ``TITLES`` gives
 the menu entry of each.
 """
 
@@ -326,6 +326,55 @@ _GUIDES: dict[str, Guide] = {
         "and evaluations that refit per fold cannot use them as a fresh encoder would; "
         "their vectors stay as computed, including any fitting on test sentences "
         "done elsewhere.",
+    ),
+    "filter": Guide(
+        "Filter: the sentences that pass",
+        "Which sentences, of which group, length, label, region or score, do the views "
+        "and evaluations look at?",
+        "The Filter tab charts every column of the corpus (its groups and their sizes, "
+        "words, labels and scores of its pairs, the run's regions, classification and "
+        "faithfulness). Clicking a bar or brushing a range adds a condition, shown as a "
+        "chip; conditions of different columns must all hold. The projection greys the "
+        "sentences that fail, the Corpus table and the neighbours list only those that "
+        "pass. The same condition is an expression <code>sentspace eval --where</code> "
+        "takes, and <i>Only passing the filter</i> evaluates with it.",
+        "Each chart counts the sentences passing the other columns' conditions, so a bar "
+        "says how many its click would keep; the status line says how many of the "
+        "corpus pass.",
+        "Any corpus; columns of a run (region, misclassified, faithfulness) after Run.",
+        "A sentence passes or fails whole: a condition on its pairs' labels keeps a "
+        "sentence when any of its pairs has the label, so an evaluation of the pairs "
+        "whose both sentences pass may keep far fewer pairs than the bar suggests.",
+    ),
+    "regions": Guide(
+        "Regions: what each part of the map is about",
+        "What are the sentences in this part of the projection about?",
+        "The layout (or the embeddings) is split into nested regions by bisecting "
+        "k-means, a few coarse regions split again into finer ones, each of a minimum "
+        "size. Each region is labelled with the words most particular to it against the "
+        "rest of the corpus (class-based TF-IDF, without each sentence language's stop "
+        "words); the labels shown follow the zoom, coarse when the whole map is in view.",
+        "A label is a region's most distinctive words, not a summary; the Regions column "
+        "colours and filters by region, and its CSV export lists each sentence's regions.",
+        "A run (a projection) of any corpus with text.",
+        "Regions split the map where it is dense, whatever the groups: a region is a "
+        "place on the map, not a class, and the split of a UMAP or t-SNE layout changes "
+        "with its seed.",
+    ),
+    "explain": Guide(
+        "Explain: why two sentences are close",
+        "Which words make the encoder put these two sentences near each other?",
+        "For additive encoders (bag of words, TF-IDF, word-vector means, Word2Vec, "
+        "fastText) the cosine splits exactly into one part per word pair: each word's "
+        "share is its row or column sum, and the shares add up to the cosine. Other "
+        "encoders are explained by occlusion: a word's share is how much the cosine "
+        "drops when it is left out of its sentence.",
+        "Red words pull the sentences together, blue ones apart, white ones do nothing; "
+        "the top word pairs show which words of one sentence meet which of the other "
+        "(for sentence-transformers models, which tokens align).",
+        "Two sentences (a pair, or a sentence and its neighbour) and a run's encoder.",
+        "Occlusion shares do not add up to the cosine: leaving two words out is not the "
+        "sum of leaving each out, so read them as a ranking, not as parts.",
     ),
     "fastsent": Guide(
         "Encoder: FastSent and FastSent+AE (fastsent, fastsent-ae)",

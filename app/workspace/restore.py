@@ -48,7 +48,12 @@ from sentspace.app.state.session import (
 )
 from sentspace.app.workspace.codec import bars_tests_of_entry, decode_state
 from sentspace.app.workspace.format import load_workspace
-from sentspace.app.workspace.model import EncoderEntry, SavedResult, Workspace, WorkspaceError
+from sentspace.app.workspace.model import (
+    EncoderEntry,
+    SavedResult,
+    Workspace,
+    WorkspaceError,
+)
 from sentspace.app.workspace.paths import workspace_journal
 from sentspace.models import ENCODERS, make_encoder
 from sentspace.models.base import Encoder, fitted_copy

@@ -36,6 +36,15 @@ def no_window_outlives_its_test(qapp):
 
 
 @pytest.fixture(autouse=True)
+def no_folder_of_another_test(monkeypatch):
+    """File dialogs start beside the workspace or corpus file last opened in the
+    process (one window per app); each test starts without one."""
+    from sentspace.app.ui.kit import file_dialogs
+
+    monkeypatch.setattr(file_dialogs, "_working_near", None)
+
+
+@pytest.fixture(autouse=True)
 def fresh_journals(monkeypatch, tmp_path):
     """Each test starts without edits: journals of corrections made by other tests are
     replayed otherwise, as they are for a user."""

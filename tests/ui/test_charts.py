@@ -284,7 +284,7 @@ def test_metric_bars_across_encoders(qtbot, msrp, detection, tmp_path):
     chart = shown(qtbot, charts.comparison_chart("average precision", results))
     assert chart.bar_count == 2
     values = [r.average_precision for r in results]
-    np.testing.assert_allclose(chart.bars.opts["height"], values)
+    np.testing.assert_allclose(chart.base + chart.bars.opts["height"], values)
     low = np.array([r.ci["average precision"][0] for r in results])
     high = np.array([r.ci["average precision"][1] for r in results])
     np.testing.assert_allclose(chart.error_bars.opts["bottom"], values - low)
@@ -293,7 +293,7 @@ def test_metric_bars_across_encoders(qtbot, msrp, detection, tmp_path):
         "bow",
         "random-bow",
     ]
-    assert view_contains(chart.plot, [-0.3, 1.3], np.r_[0, low, high])
+    assert view_contains(chart.plot, [-0.3, 1.3], np.r_[chart.base, low, high])
     with qtbot.waitSignal(chart.bar_clicked) as clicked:
         click(qtbot, chart, chart.scene_position_of(1))
     assert clicked.args == [1]

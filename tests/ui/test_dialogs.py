@@ -27,12 +27,12 @@ def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder_of_their_
 ):
     """Exports start where the last export went, workspaces where the last workspace
     was, corpora where the last corpus came from, across sessions (the settings file);
-    a purpose never used starts at home, not in the working folder."""
-    from pathlib import Path
+    a purpose never used starts in the working folder (issue 42: not at home)."""
 
     from sentspace.app.workspace.recent import CONFIG_DIR_ENV
 
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)
     exports, workspaces = tmp_path / "exports", tmp_path / "workspaces"
     exports.mkdir()
     workspaces.mkdir()
@@ -54,7 +54,8 @@ def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder_of_their_
     window.files.save_workspace(ask=True)
     wait_for_job(qtbot, window)  # the save is a job
     assert load_workspace(workspaces / "rel-glove.v2.sentspace").corpora
-    assert asked == [str(Path.home()), str(exports), str(Path.home())]
+    # Not $HOME: the working folder (no workspace or corpus file opened yet).
+    assert asked == [str(tmp_path), str(exports), str(tmp_path)]
 
     opened = []
     monkeypatch.setattr(
@@ -64,7 +65,8 @@ def test_save_dialogs_complete_bare_names_and_start_in_the_last_folder_of_their_
     )
     window.files.choose_workspace()
     window.files.choose_corpus_file()  # cancelled: nothing remembered
-    assert opened == [str(workspaces), str(Path.home())]
+    # Beside the workspace just saved, not $HOME.
+    assert opened == [str(workspaces), str(workspaces)]
     answer_save(monkeypatch, asked, exports / "again", "CSV (*.csv)")
     window.selecting._choose_export_target()
     assert asked[-1] == str(exports)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRect
-from PySide6.QtGui import QPainter
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QGraphicsView, QMessageBox, QWidget
 
 from sentspace.app.base.atomic import atomic_path
 
@@ -24,12 +24,34 @@ def save_svg(widget: QWidget, path: str | Path, title: str = "") -> None:
     _paint_svg(generator, widget, title)
 
 
+def _title_height(widget: QWidget, title: str) -> int:
+    """The band above a saved chart that names it (what, whose, of which corpus): a
+    file away from the window said none of it."""
+    return QFontMetrics(widget.font()).height() + 12 if title else 0
+
+
+def _paint_title(painter: QPainter, widget: QWidget, title: str, width: int) -> None:
+    painter.setFont(widget.font())
+    painter.setPen(QColor("black"))
+    painter.drawText(
+        QRect(6, 0, width - 12, _title_height(widget, title)),
+        Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+        title,
+    )
+
+
 def _paint_svg(generator: QSvgGenerator, widget: QWidget, title: str) -> None:
-    generator.setSize(widget.size())
-    generator.setViewBox(QRect(0, 0, widget.width(), widget.height()))
+    band = _title_height(widget, title)
+    generator.setSize(QSize(widget.width(), widget.height() + band))
+    generator.setViewBox(QRect(0, 0, widget.width(), widget.height() + band))
     generator.setTitle(title)
     painter = QPainter(generator)
-    widget.render(painter)
+    if title:
+        _paint_title(painter, widget, title, widget.width())
+    if isinstance(widget, QGraphicsView):  # renders its scene into a target rectangle
+        widget.render(painter, QRectF(0, band, widget.width(), widget.height()))
+    else:
+        widget.render(painter, QPoint(0, band))
     painter.end()
 
 
@@ -46,6 +68,15 @@ def chart_bytes(chart, svg: bool, title: str = "") -> bytes:
         from pyqtgraph.exporters import ImageExporter  # noqa: PLC0415
 
         image = ImageExporter(chart.scene()).export(toBytes=True)
+        if title:
+            band = _title_height(chart, title)
+            titled = QImage(image.width(), image.height() + band, QImage.Format.Format_ARGB32)
+            titled.fill(QColor("white"))
+            painter = QPainter(titled)
+            _paint_title(painter, chart, title, image.width())
+            painter.drawImage(0, band, image)
+            painter.end()
+            image = titled
         if not image.save(buffer, "PNG"):
             raise OSError("the chart could not be drawn as PNG")
     return QByteArray(buffer.data()).data()

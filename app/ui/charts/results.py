@@ -640,13 +640,15 @@ class MetricBars(ResultChart):
             else np.zeros(count, dtype=bool)
         )
         x = np.arange(count, dtype=np.float64)
+        self.base = _bar_base(np.concatenate([self.values, self.intervals.ravel()]))
         # The metric names the axis: a title repeating it was wider than the panel
         # beside the views (~370 px at 1280x800) and pushed the last bars out of view.
         self.plot = self._plot("95% bootstrap CI", "", metric)
         hatched = QBrush(QColor(IMPORTED_COLOUR), Qt.BrushStyle.BDiagPattern)
         self.bars = pg.BarGraphItem(
             x=x,
-            height=self.values,
+            y0=self.base,
+            height=self.values - self.base,
             width=0.6,
             brushes=[hatched if imported else pg.mkBrush(POSITIVE) for imported in self.imported],
             pens=[
@@ -697,7 +699,9 @@ class MetricBars(ResultChart):
         self.plot.getAxis("bottom").setTicks([list(zip(x.tolist(), ticks))])
         self.plot.setXRange(-0.5, len(x) - 0.5, padding=0.02)
         shown = np.concatenate([self.values, low, high])
-        bottom, top = padded(min(0.0, float(np.nanmin(shown))), max(0.0, float(np.nanmax(shown))))
+        bottom, top = padded(
+            min(self.base, float(np.nanmin(shown))), max(self.base, float(np.nanmax(shown)))
+        )
         if self.value_labels:  # room for the values above the bars
             top += 0.3 * (top - bottom)
         self.plot.setYRange(bottom, top, padding=0)
@@ -708,7 +712,7 @@ class MetricBars(ResultChart):
 
     def scene_position_of(self, k: int) -> QPointF:
         """Scene position of the middle of bar ``k``."""
-        return self.plot.vb.mapViewToScene(QPointF(k, self.values[k] / 2))
+        return self.plot.vb.mapViewToScene(QPointF(k, (self.base + self.values[k]) / 2))
 
     def click_at(self, scene_position: QPointF) -> None:
         if not self.plot.vb.sceneBoundingRect().contains(scene_position):
@@ -718,9 +722,25 @@ class MetricBars(ResultChart):
         if (
             0 <= k < len(self.values)
             and abs(point.x() - k) <= 0.3
-            and min(0.0, self.values[k]) <= point.y() <= max(0.0, self.values[k])
+            and min(self.base, self.values[k]) <= point.y() <= max(self.base, self.values[k])
         ):
             self.bar_clicked.emit(k)
+
+
+def _bar_base(shown: np.ndarray) -> float:
+    """Where the bars start: 0 where the values and intervals straddle it, else as far
+    below the lowest (above the highest, all negative) as they spread, so that 0.984
+    and 0.990 are bars of visibly different heights, not two bars of the same."""
+    shown = shown[np.isfinite(shown)]
+    if not len(shown):
+        return 0.0
+    low, high = float(shown.min()), float(shown.max())
+    spread = (high - low) or 0.01 * max(abs(low), abs(high)) or 1.0
+    if low >= 0:
+        return max(0.0, low - spread)
+    if high <= 0:
+        return min(0.0, high + spread)
+    return 0.0
 
 
 def comparison_chart(metric: str, results: Sequence) -> MetricBars:

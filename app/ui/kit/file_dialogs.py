@@ -1,6 +1,6 @@
 """Every file dialog of the window goes through here: each starts in the folder last
-chosen for the same purpose (corpora, workspaces, exports...: kept across sessions, the
-home folder before any), and a save dialog's bare name gets the chosen filter's
+chosen for the same purpose (corpora, workspaces, exports...: kept across sessions; before
+any, the folder of the workspace or corpus open, else the working folder), and a save dialog's bare name gets the chosen filter's
 extension (:func:`sentspace.app.base.file_names.completed_name`)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from sentspace.app.base.file_names import completed_name
 from sentspace.app.workspace.recent import config_dir
@@ -26,19 +26,43 @@ CORPORA, WORKSPACES, EXPORTS, ENCODERS, JOURNALS, REVIEW_BATCHES, RESULTS = (
 )
 PURPOSES = (CORPORA, WORKSPACES, EXPORTS, ENCODERS, JOURNALS, REVIEW_BATCHES, RESULTS)
 FOLDER_KEY = "last-folder"
+#: The folder of the workspace or corpus file last opened or saved (None: none yet).
+_working_near: Path | None = None
 
 
 def _settings() -> QSettings:
     return QSettings(str(config_dir() / "dialogs.ini"), QSettings.Format.IniFormat)
 
 
+def work_near(path: str | Path) -> None:
+    """A workspace or corpus file was opened or saved at ``path``: a dialog not used before
+    starts in its folder (a name of a built-in corpus, no file, changes nothing)."""
+    global _working_near
+    path = Path(path).absolute()
+    if path.exists():
+        _working_near = path if path.is_dir() else path.parent
+
+
 def last_folder(purpose: str) -> str:
     """Where the next dialog for ``purpose`` starts: the folder last chosen for it if it
-    still exists, else the home folder (not the working folder the app started in)."""
+    still exists, else that of the workspace or corpus open, else the working folder
+    (the home folder sent a user far from the project they work in)."""
     if purpose not in PURPOSES:
         raise ValueError(f"unknown purpose of a file dialog: {purpose!r}")
     folder = str(_settings().value(f"{FOLDER_KEY}/{purpose}", ""))
-    return folder if folder and Path(folder).is_dir() else str(Path.home())
+    if folder and Path(folder).is_dir():
+        return folder
+    if _working_near is not None and _working_near.is_dir():
+        return str(_working_near)
+    return str(Path.cwd())
+
+
+def say_written(widget: QWidget, path: str | Path) -> None:
+    """Say in the window's status bar where an export wrote (it said nothing)."""
+    while widget is not None and not isinstance(widget, QMainWindow):
+        widget = widget.parentWidget()
+    if widget is not None:
+        widget.statusBar().showMessage(f"Saved {path}")
 
 
 def _remember(path: str, purpose: str) -> str:

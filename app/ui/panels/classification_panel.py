@@ -27,7 +27,7 @@ from sentspace.app.state.session import CorpusState, Session, version_note
 from sentspace.app.ui.charts.base import FollowsFilter
 from sentspace.app.ui.charts.classification import GroupErrorBars
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
-from sentspace.app.ui.kit.file_dialogs import save_file
+from sentspace.app.ui.kit.file_dialogs import save_file, say_written
 from sentspace.app.ui.kit.widgets import keep_room
 
 
@@ -214,13 +214,21 @@ class ClassificationPanel(FollowsFilter, QWidget):
     def save_chart(self, path: str | Path) -> None:
         """The chart as PNG, or SVG by the extension; raises OSError when the file
         cannot be written."""
-        save_chart(self.chart, path)
+        save_chart(self.chart, path, self.chart_title())
+
+    def chart_title(self) -> str:
+        """The chart's title in a saved file: accuracy per group, whose, of which corpus."""
+        provenance = self.chart.result.provenance
+        return (
+            f"classification accuracy per group: {provenance.encoder_name} "
+            f"on {provenance.corpus_name}"
+        )
 
     def _choose_chart_target(self) -> None:
         if self.chart is not None:
             path = save_file(self, "Save chart", "PNG image (*.png);;SVG drawing (*.svg)")
-            if path:
-                save_chart_or_say(self, self.chart, path)
+            if path and save_chart_or_say(self, self.chart, path, self.chart_title()):
+                say_written(self, path)
 
     def _clicked(self, row: int, _column: int) -> None:
         if self.metrics.item(row, 0).text() == "misclassified":

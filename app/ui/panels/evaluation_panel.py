@@ -51,7 +51,13 @@ from sentspace.app.state.session import CorpusState, Session, describe_result, v
 from sentspace.app.ui.charts import ResultChart, chart_for, comparison_chart
 from sentspace.app.ui.charts.base import FollowsFilter
 from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
-from sentspace.app.ui.kit.file_dialogs import RESULTS, open_file, open_folder, save_file
+from sentspace.app.ui.kit.file_dialogs import (
+    RESULTS,
+    open_file,
+    open_folder,
+    save_file,
+    say_written,
+)
 from sentspace.app.ui.kit.widgets import ElidedLabel
 from sentspace.app.ui.panels.paired_tests_view import PairedTestsView
 from sentspace.app.workspace.model import SavedResult
@@ -375,6 +381,13 @@ class EvaluationPanel(FollowsFilter, QWidget):
         self.only_passing.setToolTip(why)
 
     def _show_state(self, state: CorpusState | None, row: int = -1) -> None:
+        """``state``'s results, row ``row`` selected; by default the last, unless it is a
+        classification of the run shown other than the one its views show (of a version
+        undone: the list kept the stale one selected after a switch)."""
+        if row < 0 and state is not None and state.evaluations:
+            last, record = state.evaluations[-1], state.classification
+            if record is not None and (last.name, last.encoder) == (record.name, record.encoder):
+                row = state.evaluations.index(record)
         self.offer_filter(state)
         self.imported = tuple(state.imported) if state is not None else ()
         # Tests made of its bars are kept with its results (and saved with them).
@@ -440,21 +453,32 @@ class EvaluationPanel(FollowsFilter, QWidget):
         return self.comparison if chart is self.comparison_page else chart
 
     def save_chart(self, path: str | Path) -> None:
-        """The chart on show (PNG, or SVG by the extension); raises OSError when the
-        file cannot be written."""
-        save_chart(self.chart_shown, path)
+        """The chart on show (PNG, or SVG by the extension) under its title; raises
+        OSError when the file cannot be written."""
+        save_chart(self.chart_shown, path, self.chart_title())
+
+    def chart_title(self) -> str:
+        """What the chart on show is of: the evaluation, encoder and corpus, or the metric
+        across encoders."""
+        if self.current is None:
+            return ""
+        if self.chart_shown is self.comparison:
+            corpus = self.current[1].provenance.corpus_name
+            return f"{self.metric_choice.currentText()} across encoders on {corpus}"
+        return self.title.text()
 
     def _choose_csv_target(self) -> None:
         if self.current is not None:
             path = save_file(self, "Save table", "CSV (*.csv)")
             if path:
                 self.save_csv(path)
+                say_written(self, path)
 
     def _choose_chart_target(self) -> None:
         if self.chart_shown is not None:
             path = save_file(self, "Save chart", "PNG image (*.png);;SVG drawing (*.svg)")
-            if path:
-                save_chart_or_say(self, self.chart_shown, path)
+            if path and save_chart_or_say(self, self.chart_shown, path, self.chart_title()):
+                say_written(self, path)
 
     def _choose_json_target(self) -> None:
         if self.current is None:
@@ -462,6 +486,7 @@ class EvaluationPanel(FollowsFilter, QWidget):
         path = save_file(self, "Save result", "JSON (*.json)")
         if path:
             self.save_json(path)
+            say_written(self, path)
 
     def _describe_choice(self) -> None:
         name = self.choice.currentData()

@@ -120,12 +120,15 @@ class WorkspacePanel(QWidget):
         self.set_current_corpus(spec)
 
     def set_current_corpus(self, spec: str) -> None:
+        """The corpus shown, in bold and highlighted (a row clicked before a switch made
+        elsewhere stayed highlighted)."""
         parent = self.sections["Corpora"]
         for i in range(parent.childCount()):
             item = parent.child(i)
             font = item.font(0)
             font.setBold(item.data(0, Qt.ItemDataRole.UserRole) == spec)
             item.setFont(0, font)
+        self.tree.setCurrentItem(self._corpus_item(spec))
 
     def current_corpus(self) -> str | None:
         parent = self.sections["Corpora"]

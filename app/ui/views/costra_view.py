@@ -271,13 +271,12 @@ class CostraView(QWidget):
                 names[g],
             ),
         )
-        for group in order:
-            name = names[group]
-            seed = next(row for row in corpus.groups.members(group) if types[row] == "seed")
+        for entry in order:
+            seed = next(row for row in corpus.groups.members(entry) if types[row] == "seed")
             text = corpus.texts[seed]
             text = text if len(text) <= 60 else text[:57] + "…"
             self.group_choice.addItem(
-                f"{name}: {text} ({failing[group]} of {total[group]} fail)", group
+                f"{names[entry]}: {text} ({failing[entry]} of {total[entry]} fail)", entry
             )
         self.group_choice.blockSignals(False)
         self.show_group(group if group is not None and 0 <= group < n_groups else order[0])

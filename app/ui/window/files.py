@@ -31,6 +31,7 @@ from sentspace.app.ui.kit.file_dialogs import (
     open_file,
     open_folder,
     save_file,
+    work_near,
 )
 from sentspace.app.ui.panels.mapping_dialog import MappingDialog
 from sentspace.app.ui.views.projection_view import ProjectionView
@@ -100,6 +101,7 @@ class Files:
         """``path`` is this window's workspace now, as ``opened`` stamps it (by default
         the file as it is now, just saved)."""
         self.workspace_path = Path(path)
+        work_near(path)
         self.workspace_stamp = opened if opened is not None else stamp(path)
         self.unsaved = False
         self.parent.setWindowTitle(f"sentspace — {self.workspace_path.name}")

@@ -51,7 +51,7 @@ from sentspace.app.state.colouring import (
     saved_key,
 )
 from sentspace.app.state.session import Session
-from sentspace.app.ui.kit.file_dialogs import save_file
+from sentspace.app.ui.kit.file_dialogs import save_file, say_written
 from sentspace.app.ui.kit.widgets import OneLineDelegate
 from sentspace.app.ui.panels.projection_controls import ProjectionControls
 from sentspace.app.ui.views.projection_view import ProjectionView
@@ -127,6 +127,9 @@ class Selecting:
         #: selection from ``raised_by``.
         self.dock = None
         self.raised_by = RAISED_BY
+        #: The corpus whose selection was shown last: a switch shows the selection it
+        #: was left with, without bringing the dock over the Workspace panel.
+        self._listed_for = None
         projection.hovered.connect(self.show_hovered)
         projection.clicked.connect(self.select_sentence)
         projection.search.textChanged.connect(self.search)
@@ -455,7 +458,16 @@ class Selecting:
             )
         else:
             self.caption.setText(prompt(corpus))
-        if len(indices) and selection.source in self.raised_by and self.dock is not None:
+        switched, self._listed_for = (
+            self._listed_for is not self.session.current,
+            self.session.current,
+        )
+        if (
+            len(indices)
+            and selection.source in self.raised_by
+            and self.dock is not None
+            and not switched
+        ):
             self.dock.raise_()
         self.show_group_alone()
 
@@ -484,3 +496,4 @@ class Selecting:
             path = save_file(self.widget, "Export sentences", "CSV (*.csv)")
             if path:
                 self.export_selection(path)
+                say_written(self.widget, path)

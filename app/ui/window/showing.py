@@ -14,6 +14,7 @@ from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.corpora import ColumnMapping, load_corpus
 from sentspace.app.corpora.model import Corpus
 from sentspace.app.state.session import Session
+from sentspace.app.ui.kit.file_dialogs import work_near
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.window.job_queue import JobQueue
 
@@ -36,6 +37,8 @@ class Showing:
     ) -> None:
         self.session, self.jobs, self.panel, self.status = session, jobs, panel, status
         self.search, self.warn, self.run = search, warn, run
+        #: The corpus asked for while a job ran, switched to when none runs.
+        self._waiting_to_switch: str | None = None
 
     @property
     def spec(self) -> str:
@@ -56,6 +59,7 @@ class Showing:
 
         def loaded(corpus: Corpus) -> None:
             self.set_corpus(corpus, journal, spec=str(spec))
+            work_near(spec)
             if run_when_loaded:
                 self.jobs.when_idle(self.run)
 
@@ -119,16 +123,24 @@ class Showing:
             return
         status = self.status
         if self.jobs.is_running:
-            status.showMessage(
-                "Switch when the running job is done (or cancel it): its "
-                "result belongs to this corpus"
-            )
+            # A double-click while a job ran (one the Costra tab starts by itself, say)
+            # only selected the row; it switches once the job is done, the last asked
+            # for winning.
+            if self._waiting_to_switch is None:
+                self.jobs.when_idle(self._switch_when_idle)
+            self._waiting_to_switch = spec
+            status.showMessage(f"Switching to {spec} once the running job is done")
             return
         if spec not in self.session.states:
             self.open_corpus(spec)
             return
         self._switch_to(spec)
         status.showMessage(f"Switched to {self.session.current.corpus.name}")
+
+    def _switch_when_idle(self) -> None:
+        spec, self._waiting_to_switch = self._waiting_to_switch, None
+        if spec is not None and spec in self.session.states:
+            self.switch_corpus(spec)
 
     def _switch_to(self, spec: str) -> None:
         if spec != self.spec:

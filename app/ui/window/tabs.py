@@ -81,7 +81,14 @@ class Views(QTabWidget):
 
     def _show_state(self, state) -> None:
         """Every tab shows the corpus switched to, as it was left (or nothing)."""
-        self.setTabEnabled(1, state is not None and APPLICABLE["costra"](state.corpus))
+        titles = [title for title, _ in TABS]
+        left_on = state.view.get("tab") if state is not None else None
+        costra = state is not None and APPLICABLE["costra"](state.corpus)
+        if not costra and self.currentIndex() == titles.index("Costra"):
+            # Disabled while current, Qt would step on to Compare (empty) and keep it as
+            # this corpus's tab.
+            self.setCurrentIndex(0)
+        self.setTabEnabled(titles.index("Costra"), costra)
         self.show_costra(state)
         if self.compare_page.is_built:
             if state is not None and state.comparison is not None:
@@ -92,8 +99,6 @@ class Views(QTabWidget):
             self.browse(state)
         self.show_spaces(state)
         # The tab the corpus was left on (saved with the workspace), where it still applies.
-        titles = [title for title, _ in TABS]
-        left_on = state.view.get("tab") if state is not None else None
         if left_on in titles and self.isTabEnabled(titles.index(left_on)):
             self.setCurrentIndex(titles.index(left_on))
         elif not self.isTabEnabled(self.currentIndex()):
