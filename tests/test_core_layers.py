@@ -23,7 +23,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("services", ("sentspace.app.services",)),
     (
         "entry points",
-        ("sentspace.app.cli", "sentspace.app.reproduce", "sentspace.app.ui", "sentspace._api"),
+        (
+            "sentspace.app.cli",
+            "sentspace.app.reproduce",
+            "sentspace.app.ui",
+            "sentspace._api",
+            "sentspace._results",
+        ),
     ),
 )
 

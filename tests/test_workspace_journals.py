@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from sentspace.app.annotations.edits import EditError
-from sentspace.app.annotations.journal import JournalMissing, check_journal, read_journal
+from sentspace.app.annotations.journal import read_journal
+from sentspace.app.annotations.journal_files import JournalMissing, check_journal
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main

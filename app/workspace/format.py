@@ -48,10 +48,7 @@ import numpy as np
 from sentspace.app.analysis.evaluations import EVALUATIONS, OPTIONS
 from sentspace.app.analysis.results import SCORE_COLUMNS, Result
 from sentspace.app.annotations.edits import EditError
-from sentspace.app.annotations.journal import (
-    JournalMissing,
-    check_journal,
-)
+from sentspace.app.annotations.journal_files import JournalMissing, check_journal
 from sentspace.app.base.atomic import atomic_path, read_regular
 from sentspace.app.base.jobs import Job, Progress, run_job
 from sentspace.app.base.schema import (

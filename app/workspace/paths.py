@@ -11,11 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sentspace.app.annotations.journal import (
-    JournalMissing,
-    check_journal,
-    write_journal_new,
-)
+from sentspace.app.annotations.journal import write_journal_new
+from sentspace.app.annotations.journal_files import JournalMissing, check_journal
 from sentspace.app.corpora import (
     names_a_corpus,
 )

@@ -22,9 +22,7 @@ from sentspace.app.analysis.regions import Regions
 from sentspace.app.analysis.results import Result
 from sentspace.app.analysis.suspicious import ReviewList
 from sentspace.app.annotations.history import History
-from sentspace.app.annotations.journal import (
-    read_journal,
-)
+from sentspace.app.annotations.journal import read_journal
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.base.jobs import Job, Progress, run_job
 from sentspace.app.base.schema import (

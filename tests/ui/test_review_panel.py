@@ -12,7 +12,8 @@ from sentspace.app.base.jobs import run_job
 from sentspace.app.base.palette import CATEGORICAL
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.sick import load_sick
-from sentspace.app.ui.panels.review_panel import SORT_ROLE, ReviewPanel, author_tint
+from sentspace.app.ui.panels.review_panel import ReviewPanel
+from sentspace.app.ui.panels.review_table import SORT_ROLE, author_tint
 from sentspace.models import make_encoder
 
 

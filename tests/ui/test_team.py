@@ -4,7 +4,7 @@ items by who decided them."""
 
 from __future__ import annotations
 
-from sentspace.app.ui.panels.review_panel import DECIDED_BY, EVERYONE, UNDECIDED
+from sentspace.app.ui.panels.review_table import DECIDED_BY, EVERYONE, UNDECIDED
 from sentspace.app.ui.window.main_window import MainWindow
 from tests.ui.conftest import open_and_wait, wait_for_job
 
