@@ -59,8 +59,9 @@ def window_tests(evaluation, runs):
         json.dumps(
             [
                 {
-                    "a": o.a.provenance.encoder_name,
-                    "b": o.b.provenance.encoder_name,
+                    # The test's A is the other encoder (differences read other - first).
+                    "a": o.b.provenance.encoder_name,
+                    "b": o.a.provenance.encoder_name,
                     **o.test.__dict__,
                     "verdict": o.test.verdict(),
                 }
