@@ -60,7 +60,7 @@ from sentspace.app.base.jobs import Job, run_job
 from sentspace.app.base.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED, number_colours
 from sentspace.app.state.colouring import METHOD_TITLES, colourings, default_colouring
 
-ASSETS = Path(__file__).resolve().parents[1] / "resources" / "web_map"
+ASSETS = Path(__file__).resolve().parents[2] / "resources" / "web_map"
 #: The places in the template that map_page fills.
 _TEMPLATE_KEY = re.compile(r"__(TITLE|DATA|BYTES|SCRIPT)__")
 #: The page's scripts, in the order they run: the filter language, then the page.
