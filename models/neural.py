@@ -255,6 +255,10 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     training_file : str or None
         Train on this file (read by :meth:`read_training_file`) instead of the texts
         given to ``fit``.
+
+    A family declares its own parameters and ``**training``, passed on here, and its
+    training defaults in :attr:`~sentspace.models.base.Encoder.defaults`: its
+    signature then lists both (:func:`sentspace.models.base.inherit_parameters`).
     """
 
     requires_fit = True
@@ -275,9 +279,9 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         learning_rate: float,
         min_count: int,
         max_vocab: int,
-        lowercase: bool,
-        seed: int,
-        training_file: str | None,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
     ):
         if not torch_available():
             raise ModelError(f"{self.family} needs PyTorch: {INSTALL_HINT}")

@@ -2,11 +2,16 @@
 hand-written methods it replaced, so fingerprints, cached embeddings and saved
 workspaces keep their keys."""
 
+import inspect
 import re
+import typing
+from typing import Any
 
 import pytest
 
 from sentspace.models import ENCODERS, ModelError, make_encoder
+from sentspace.models.fastsent import FastSent
+from sentspace.models.neural import NeuralEncoder
 from tests.models.test_encoders import CHANGED_PARAMS
 
 #: ``params()`` of every family's default encoder, as the hand-written methods gave it.
@@ -356,3 +361,56 @@ def test_a_spec_sets_parameters_as_the_types_of_their_defaults(tmp_path):
     ):
         with pytest.raises(ModelError, match=re.escape(problem)):
             make_encoder(spec)
+
+
+class _Shared(FastSent):
+    """A family as a new one is written: its own parameters, the defaults it changes."""
+
+    family = "shared-test"
+    defaults = {"epochs": 3, "min_count": 1}
+
+    def __init__(self, width: int = 8, **fastsent: Any):
+        super().__init__(**fastsent)
+        self.width = int(width)
+
+
+class _SharedWide(_Shared):
+    family = "shared-test-wide"
+    defaults = {"width": 64, "epochs": 1}
+
+
+def test_a_family_declares_its_own_parameters_and_the_defaults_it_changes():
+    pytest.importorskip("torch")
+    expected = {
+        "width": 8,
+        "vector_size": 128,
+        "negatives": 5,
+        "sample": 1e-4,
+        "epochs": 3,
+        "batch_sentences": 128,
+        "learning_rate": 0.01,
+        "min_count": 1,
+        "max_vocab": 50_000,
+        "lowercase": True,
+        "seed": 0,
+        "training_file": None,
+    }
+    assert _Shared().params() == expected
+    assert list(inspect.signature(_Shared).parameters) == list(expected)
+    assert _SharedWide().params() == {**expected, "width": 64, "epochs": 1}
+    assert _SharedWide(5, 32).params() == {**expected, "width": 5, "vector_size": 32, "epochs": 1}
+    assert typing.get_type_hints(_SharedWide.__init__)["learning_rate"] is float
+    with pytest.raises(TypeError, match="depth"):
+        _Shared(depth=2)
+    # CaptionRep always trains on Multi30K's captions: it leaves training_file out.
+    assert "training_file" not in inspect.signature(ENCODERS["captionrep"]).parameters
+
+
+def test_a_training_parameter_without_a_default_is_refused_when_the_family_is_defined():
+    with pytest.raises(ValueError, match="non-default argument follows default argument"):
+
+        class _Undeclared(NeuralEncoder):
+            family = "undeclared-test"
+
+            def __init__(self, width: int = 8, **training: Any):
+                super().__init__(**training)
