@@ -280,8 +280,9 @@ def inherit_parameters(cls: type[Encoder]) -> None:
 
     A family declares only its own parameters and ``**inherited``, which it passes on to
     its parent's constructor; the parameters that ``**inherited`` stands for join the
-    signature after its own, with the defaults of :attr:`Encoder.defaults` (a family that
-    only changes defaults declares no constructor at all). ``params()``, the spec
+    signature after its own (after those before a bare ``*``: the keyword-only ones come
+    last), with the defaults of :attr:`Encoder.defaults` (a family that only changes
+    defaults declares no constructor at all). ``params()``, the spec
     strings, the window's forms and the API reference all read that signature.
     """
     declared: Any = vars(cls).get("__init__")
@@ -295,12 +296,17 @@ def inherit_parameters(cls: type[Encoder]) -> None:
         hints = _hints(declared)
         if own and own[-1].kind is own[-1].VAR_KEYWORD:
             own.pop()
-            names = {p.name for p in own} | set(cls.omitted_params)
+            last = [
+                p.replace(kind=p.POSITIONAL_OR_KEYWORD) for p in own if p.kind is p.KEYWORD_ONLY
+            ]
+            own = [p for p in own if p.kind is not p.KEYWORD_ONLY]
+            names = {p.name for p in own + last} | set(cls.omitted_params)
             own += [
                 p
                 for name, p in inspect.signature(parent_init).parameters.items()
                 if name != "self" and name not in names
             ]
+            own += last
             hints = {**_hints(parent_init), **hints}
     defaults = vars(cls).get("defaults", {})
     signature = inspect.Signature([p.replace(default=defaults.get(p.name, p.default)) for p in own])
