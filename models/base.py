@@ -74,6 +74,9 @@ class Encoder(ABC):
     defaults: ClassVar[dict[str, Any]] = {}
     #: Inherited constructor parameters this family fixes and so does not take.
     omitted_params: ClassVar[tuple[str, ...]] = ()
+    #: The inherited parameter this family's own follow in its signature (None: its own
+    #: come first).
+    params_after: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -280,8 +283,8 @@ def inherit_parameters(cls: type[Encoder]) -> None:
 
     A family declares only its own parameters and ``**inherited``, which it passes on to
     its parent's constructor; the parameters that ``**inherited`` stands for join the
-    signature after its own (after those before a bare ``*``: the keyword-only ones come
-    last), with the defaults of :attr:`Encoder.defaults` (a family that only changes
+    signature after its own (or its own after :attr:`Encoder.params_after`; keyword-only
+    ones come last), with the defaults of :attr:`Encoder.defaults` (a family that only changes
     defaults declares no constructor at all). ``params()``, the spec
     strings, the window's forms and the API reference all read that signature.
     """
@@ -301,12 +304,14 @@ def inherit_parameters(cls: type[Encoder]) -> None:
             ]
             own = [p for p in own if p.kind is not p.KEYWORD_ONLY]
             names = {p.name for p in own + last} | set(cls.omitted_params)
-            own += [
+            inherited = [
                 p
                 for name, p in inspect.signature(parent_init).parameters.items()
                 if name != "self" and name not in names
             ]
-            own += last
+            after = vars(cls).get("params_after")
+            split = 0 if after is None else [p.name for p in inherited].index(after) + 1
+            own = inherited[:split] + own + inherited[split:] + last
             hints = {**_hints(parent_init), **hints}
     defaults = vars(cls).get("defaults", {})
     signature = inspect.Signature([p.replace(default=defaults.get(p.name, p.default)) for p in own])

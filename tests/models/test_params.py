@@ -256,6 +256,18 @@ def test_a_family_declares_its_own_parameters_and_the_defaults_it_changes():
         _Shared(depth=2)
     # CaptionRep always trains on Multi30K's captions: it leaves training_file out.
     assert "training_file" not in inspect.signature(ENCODERS["captionrep"]).parameters
+    # A family's own parameters keep their places among the inherited ones.
+    assert list(inspect.signature(ENCODERS["doc2vec-dm"]).parameters)[3:6] == [
+        "epochs",
+        "dm_concat",
+        "infer_epochs",
+    ]
+    assert list(inspect.signature(ENCODERS["fasttext"]).parameters)[5:9] == [
+        "sg",
+        "min_n",
+        "max_n",
+        "buckets",
+    ]
     # NMT's keyword-only max_pairs follows the training parameters, where it always was.
     assert list(inspect.signature(ENCODERS["nmt"]).parameters)[-3:] == [
         "lowercase",
