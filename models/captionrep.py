@@ -374,13 +374,7 @@ class CaptionRep(DictRepBOW):
         self.retrieval_ = yield from self.iter_score_retrieval()
         yield Progress(self.retrieval_.message(), 1, 1)
         memo["state"] = (
-            (
-                self.module_,
-                self.vocab_,
-                self.corpus_fingerprint_,
-                self.n_training_sentences_,
-                self.losses_,
-            ),
+            self._trained(),
             self.target_size_,
             self.retrieval_,
         )

@@ -130,13 +130,7 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
 
         documents = documents_of(texts)
         token_lists = [tokenize(text, self.lowercase) for text in texts if text.strip()]
-        if vocab is None:
-            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
-        if not vocab.words:
-            raise ModelError(
-                f"no word occurs at least min_count={self.min_count} times in "
-                f"the {len(token_lists):,} training sentences"
-            )
+        vocab = self._vocabulary(token_lists, vocab)
         sentences = Ragged.of([vocab.ids(tokens, keep_unknown=False) for tokens in token_lists])
         # Each sentence's neighbours in its document (-1: none); training examples are
         # the sentences with at least one word to predict.

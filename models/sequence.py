@@ -183,13 +183,7 @@ class _SequenceEncoder(NeuralEncoder):
         token_lists = [
             tokenize(text, self.lowercase)[: self.max_length] for text in texts if text.strip()
         ]
-        if vocab is None:
-            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
-        if not vocab.words:
-            raise ModelError(
-                f"no word occurs at least min_count={self.min_count} times in "
-                f"the {len(token_lists):,} training sentences"
-            )
+        vocab = self._vocabulary(token_lists, vocab)
         return vocab, Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
 
     def _new_module(self, vocab: Vocabulary):
