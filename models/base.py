@@ -13,9 +13,11 @@ Matrices are dense ``ndarray`` or, for sparse families such as bag of words,
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import inspect
 import json
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,6 +70,25 @@ class Encoder(ABC):
     #: Parameters naming a file whose content the fitted state hashes: only the file's
     #: name goes into the fingerprint.
     file_params: ClassVar[tuple[str, ...]] = ("training_file",)
+    #: Defaults this class changes from the constructor it inherits: a family that only
+    #: changes sizes declares just these (see :func:`inherit_parameters`).
+    defaults: ClassVar[dict[str, Any]] = {}
+    #: Inherited constructor parameters this family fixes and so does not take.
+    omitted_params: ClassVar[tuple[str, ...]] = ()
+    #: The inherited parameter this family's own follow in its signature (None: its own
+    #: come first).
+    params_after: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = vars(cls).get("__init__")
+        if "defaults" in vars(cls) or (
+            declared is not None
+            and any(
+                p.kind is p.VAR_KEYWORD for p in inspect.signature(declared).parameters.values()
+            )
+        ):
+            inherit_parameters(cls)
 
     def params(self) -> dict[str, Any]:
         """Constructor parameters, JSON-serialisable; ``type(self)(**params())`` clones.
@@ -323,6 +344,66 @@ class Encoder(ABC):
     def __repr__(self) -> str:
         args = ", ".join(f"{key}={value!r}" for key, value in self.params().items())
         return f"{type(self).__name__}({args})"
+
+
+def inherit_parameters(cls: type[Encoder]) -> None:
+    """Give ``cls`` a constructor whose signature lists every parameter it takes.
+
+    A family declares only its own parameters and ``**inherited``, which it passes on to
+    its parent's constructor; the parameters that ``**inherited`` stands for join the
+    signature after its own (or its own after :attr:`Encoder.params_after`; keyword-only
+    ones come last), with the defaults of :attr:`Encoder.defaults` (a family that only changes
+    defaults declares no constructor at all). ``params()``, the spec
+    strings, the window's forms and the API reference all read that signature.
+    """
+    declared: Any = vars(cls).get("__init__")
+    parent_init: Any = super(cls, cls).__init__
+    if declared is None:  # only new defaults: the parent's declared constructor
+        declared = getattr(parent_init, "__wrapped__", parent_init)
+        own = list(inspect.signature(parent_init).parameters.values())[1:]
+        hints = _hints(parent_init)
+    else:
+        own = list(inspect.signature(declared).parameters.values())[1:]
+        hints = _hints(declared)
+        if own and own[-1].kind is own[-1].VAR_KEYWORD:
+            own.pop()
+            last = [
+                p.replace(kind=p.POSITIONAL_OR_KEYWORD) for p in own if p.kind is p.KEYWORD_ONLY
+            ]
+            own = [p for p in own if p.kind is not p.KEYWORD_ONLY]
+            names = {p.name for p in own + last} | set(cls.omitted_params)
+            inherited = [
+                p
+                for name, p in inspect.signature(parent_init).parameters.items()
+                if name != "self" and name not in names
+            ]
+            after = vars(cls).get("params_after")
+            split = 0 if after is None else [p.name for p in inherited].index(after) + 1
+            own = inherited[:split] + own + inherited[split:] + last
+            hints = {**_hints(parent_init), **hints}
+    defaults = vars(cls).get("defaults", {})
+    signature = inspect.Signature([p.replace(default=defaults.get(p.name, p.default)) for p in own])
+
+    @functools.wraps(declared)
+    def __init__(self: Encoder, *args: Any, **kwargs: Any) -> None:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        declared(self, **bound.arguments)
+
+    self_parameter = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    __init__.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[self_parameter, *signature.parameters.values()]
+    )
+    __init__.__annotations__ = {name: hints[name] for name in signature.parameters if name in hints}
+    cls.__init__ = __init__  # type: ignore[method-assign, assignment]
+
+
+def _hints(function: Any) -> dict[str, Any]:
+    """``function``'s annotations as types where they resolve (strings where not)."""
+    try:
+        return typing.get_type_hints(function)
+    except (NameError, TypeError):
+        return dict(getattr(function, "__annotations__", {}))
 
 
 def require_at_least_one(**counts: int) -> None:

@@ -247,36 +247,19 @@ class CaptionRep(DictRepBOW):
     training_rows = "captions"
     file_params = ("image_features",)
 
+    #: Always trains on Multi30K's captions.
+    omitted_params = ("training_file",)
+    defaults = {"epochs": 1}
+
     def __init__(
         self,
         image_features: str | None = None,
         language: str = "en",
         max_images: int | None = None,
         stand_in_size: int = 256,
-        embedding_size: int = 256,
-        hidden_size: int = 256,
-        max_length: int = 40,
-        epochs: int = 1,
-        batch_sentences: int = 128,
-        learning_rate: float = 0.003,
-        min_count: int = 2,
-        max_vocab: int = 50_000,
-        lowercase: bool = True,
-        seed: int = 0,
+        **sizes_and_training: Any,
     ):
-        super().__init__(
-            embedding_size,
-            hidden_size,
-            max_length,
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            None,
-        )
+        super().__init__(**sizes_and_training)
         if language not in LANGUAGES:
             raise ModelError(
                 f"Multi30K's captions are in {' and '.join(LANGUAGES)}, not {language!r}"
@@ -391,13 +374,7 @@ class CaptionRep(DictRepBOW):
         self.retrieval_ = yield from self.iter_score_retrieval()
         yield Progress(self.retrieval_.message(), 1, 1)
         memo["state"] = (
-            (
-                self.module_,
-                self.vocab_,
-                self.corpus_fingerprint_,
-                self.n_training_sentences_,
-                self.losses_,
-            ),
+            self._trained(),
             self.target_size_,
             self.retrieval_,
         )
@@ -494,36 +471,4 @@ class CaptionRepRNN(CaptionRep):
     )
     recurrent = True
 
-    def __init__(
-        self,
-        image_features: str | None = None,
-        language: str = "en",
-        max_images: int | None = None,
-        stand_in_size: int = 256,
-        embedding_size: int = 128,
-        hidden_size: int = 128,
-        max_length: int = 40,
-        epochs: int = 1,
-        batch_sentences: int = 128,
-        learning_rate: float = 0.003,
-        min_count: int = 2,
-        max_vocab: int = 50_000,
-        lowercase: bool = True,
-        seed: int = 0,
-    ):
-        super().__init__(
-            image_features,
-            language,
-            max_images,
-            stand_in_size,
-            embedding_size,
-            hidden_size,
-            max_length,
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-        )
+    defaults = {"embedding_size": 128, "hidden_size": 128}

@@ -127,31 +127,22 @@ class DictRepBOW(NeuralEncoder):
     family = "dictrep-bow"
     title = "DictRep, bag of words (definitions -> word vectors; Hill et al. 2016)"
     recurrent = False
+    defaults = {
+        "epochs": 2,
+        "batch_sentences": 128,
+        "learning_rate": 0.003,
+        "min_count": 2,
+        "max_vocab": 50_000,
+    }
 
     def __init__(
         self,
         embedding_size: int = 256,
         hidden_size: int = 256,
         max_length: int = 40,
-        epochs: int = 2,
-        batch_sentences: int = 128,
-        learning_rate: float = 0.003,
-        min_count: int = 2,
-        max_vocab: int = 50_000,
-        lowercase: bool = True,
-        seed: int = 0,
-        training_file: str | None = None,
+        **training: Any,
     ):
-        super().__init__(
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
+        super().__init__(**training)
         require_at_least_one(
             embedding_size=embedding_size, hidden_size=hidden_size, max_length=max_length
         )
@@ -236,30 +227,4 @@ class DictRepRNN(DictRepBOW):
     title = "DictRep, LSTM (definitions -> word vectors; Hill et al. 2016)"
     recurrent = True
 
-    def __init__(
-        self,
-        embedding_size: int = 128,
-        hidden_size: int = 128,
-        max_length: int = 40,
-        epochs: int = 2,
-        batch_sentences: int = 128,
-        learning_rate: float = 0.003,
-        min_count: int = 2,
-        max_vocab: int = 50_000,
-        lowercase: bool = True,
-        seed: int = 0,
-        training_file: str | None = None,
-    ):
-        super().__init__(
-            embedding_size,
-            hidden_size,
-            max_length,
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
+    defaults = {"embedding_size": 128, "hidden_size": 128}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -44,21 +45,10 @@ class _Doc2VecEncoder(GensimEncoder):
     #: Sentences per progress report (inference runs about 2,000 sentences a second).
     batch_size = 256
 
-    def __init__(
-        self,
-        vector_size: int,
-        window: int,
-        min_count: int,
-        epochs: int,
-        infer_epochs: int,
-        lowercase: bool,
-        seed: int,
-        workers: int,
-        training_file: str | None,
-    ):
-        super().__init__(
-            vector_size, window, min_count, epochs, lowercase, seed, workers, training_file
-        )
+    params_after = "epochs"
+
+    def __init__(self, infer_epochs: int = 20, **gensim: Any):
+        super().__init__(**gensim)
         if infer_epochs < 1:
             raise ModelError(f"infer_epochs must be at least 1, not {infer_epochs}")
         self.infer_epochs = int(infer_epochs)
@@ -148,30 +138,10 @@ class Doc2VecDM(_Doc2VecEncoder):
     family = "doc2vec-dm"
     title = "Doc2Vec PV-DM trained on your text"
 
-    def __init__(
-        self,
-        vector_size: int = 100,
-        window: int = 5,
-        min_count: int = 2,
-        epochs: int = 20,
-        dm_concat: bool = False,
-        infer_epochs: int = 20,
-        lowercase: bool = True,
-        seed: int = 0,
-        workers: int = 1,
-        training_file: str | None = None,
-    ):
-        super().__init__(
-            vector_size,
-            window,
-            min_count,
-            epochs,
-            infer_epochs,
-            lowercase,
-            seed,
-            workers,
-            training_file,
-        )
+    params_after = "epochs"
+
+    def __init__(self, dm_concat: bool = False, **doc2vec: Any):
+        super().__init__(**doc2vec)
         self.dm_concat = bool(dm_concat)
 
     def _new_model(self):
@@ -195,30 +165,10 @@ class Doc2VecDBOW(_Doc2VecEncoder):
     family = "doc2vec-dbow"
     title = "Doc2Vec PV-DBOW trained on your text"
 
-    def __init__(
-        self,
-        vector_size: int = 100,
-        window: int = 5,
-        min_count: int = 2,
-        epochs: int = 20,
-        dbow_words: bool = False,
-        infer_epochs: int = 20,
-        lowercase: bool = True,
-        seed: int = 0,
-        workers: int = 1,
-        training_file: str | None = None,
-    ):
-        super().__init__(
-            vector_size,
-            window,
-            min_count,
-            epochs,
-            infer_epochs,
-            lowercase,
-            seed,
-            workers,
-            training_file,
-        )
+    params_after = "epochs"
+
+    def __init__(self, dbow_words: bool = False, **doc2vec: Any):
+        super().__init__(**doc2vec)
         self.dbow_words = bool(dbow_words)
 
     def _new_model(self):

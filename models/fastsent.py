@@ -78,31 +78,18 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
     lowercase: bool
     paper_params = {"vector_size": 100}
 
+    defaults = {
+        "epochs": 2,
+        "batch_sentences": 128,
+        "learning_rate": 0.01,
+        "min_count": 2,
+        "max_vocab": 50_000,
+    }
+
     def __init__(
-        self,
-        vector_size: int = 128,
-        negatives: int = 5,
-        sample: float = 1e-4,
-        epochs: int = 2,
-        batch_sentences: int = 128,
-        learning_rate: float = 0.01,
-        min_count: int = 2,
-        max_vocab: int = 50_000,
-        lowercase: bool = True,
-        seed: int = 0,
-        training_file: str | None = None,
+        self, vector_size: int = 128, negatives: int = 5, sample: float = 1e-4, **training: Any
     ):
-        NeuralEncoder.__init__(
-            self,
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
+        NeuralEncoder.__init__(self, **training)
         if int(vector_size) < 1 or int(negatives) < 1:
             raise ModelError(
                 f"vector_size and negatives must be at least 1, not {vector_size} and {negatives}"
@@ -143,13 +130,7 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
 
         documents = documents_of(texts)
         token_lists = [tokenize(text, self.lowercase) for text in texts if text.strip()]
-        if vocab is None:
-            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
-        if not vocab.words:
-            raise ModelError(
-                f"no word occurs at least min_count={self.min_count} times in "
-                f"the {len(token_lists):,} training sentences"
-            )
+        vocab = self._vocabulary(token_lists, vocab)
         sentences = Ragged.of([vocab.ids(tokens, keep_unknown=False) for tokens in token_lists])
         # Each sentence's neighbours in its document (-1: none); training examples are
         # the sentences with at least one word to predict.

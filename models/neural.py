@@ -255,6 +255,10 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     training_file : str or None
         Train on this file (read by :meth:`read_training_file`) instead of the texts
         given to ``fit``.
+
+    A family declares its own parameters and ``**training``, passed on here, and its
+    training defaults in :attr:`~sentspace.models.base.Encoder.defaults`: its
+    signature then lists both (:func:`sentspace.models.base.inherit_parameters`).
     """
 
     requires_fit = True
@@ -275,9 +279,9 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         learning_rate: float,
         min_count: int,
         max_vocab: int,
-        lowercase: bool,
-        seed: int,
-        training_file: str | None,
+        lowercase: bool = True,
+        seed: int = 0,
+        training_file: str | None = None,
     ):
         if not torch_available():
             raise ModelError(f"{self.family} needs PyTorch: {INSTALL_HINT}")
@@ -388,13 +392,7 @@ class NeuralEncoder(TrainsOnFile, Encoder):
             return self
         yield Progress(f"reading {path.name}", 0, 1)
         yield from self._train(self.read_training_file(path), path.name)
-        memo["state"] = (
-            self.module_,
-            self.vocab_,
-            self.corpus_fingerprint_,
-            self.n_training_sentences_,
-            self.losses_,
-        )
+        memo["state"] = self._trained()
         return self
 
     def _train(self, texts: list[str], source: str) -> Job[Self]:
@@ -485,6 +483,28 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         """The vocabulary training built (or a saved model restored)."""
         assert self.vocab_ is not None, "read only once trained"
         return self.vocab_
+
+    def _trained(self) -> tuple:
+        """What training left, as :meth:`_restore` takes it back (memoised per file)."""
+        return (
+            self.module_,
+            self.vocab_,
+            self.corpus_fingerprint_,
+            self.n_training_sentences_,
+            self.losses_,
+        )
+
+    def _vocabulary(self, token_lists: list[list[str]], vocab: Vocabulary | None) -> Vocabulary:
+        """``vocab``, or when training (None) the one built from ``token_lists``; a
+        ModelError when no word is frequent enough."""
+        if vocab is None:
+            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
+        if not vocab.words:
+            raise ModelError(
+                f"no word occurs at least min_count={self.min_count} times in "
+                f"the {len(token_lists):,} training sentences"
+            )
+        return vocab
 
     def _restore(self, module, vocab, corpus_fingerprint, n_sentences, losses) -> None:
         self._use(module, vocab)

@@ -267,6 +267,13 @@ class NMT(NeuralEncoder):
     #: 1.1 s, 5,000 sentences encoded in 25-41 s against 2.4 s). Training, translating
     #: and encoding all run on it.
     cpu_threads = 1
+    defaults = {
+        "epochs": 2,
+        "batch_sentences": 64,
+        "learning_rate": 0.003,
+        "min_count": 2,
+        "max_vocab": 20_000,
+    }
 
     def __init__(
         self,
@@ -276,14 +283,9 @@ class NMT(NeuralEncoder):
         embedding_size: int = 100,
         hidden_size: int = 256,
         max_length: int = 30,
-        epochs: int = 2,
-        batch_sentences: int = 64,
-        learning_rate: float = 0.003,
-        min_count: int = 2,
-        max_vocab: int = 20_000,
-        lowercase: bool = True,
-        seed: int = 0,
+        *,
         max_pairs: int | None = None,
+        **training: Any,
     ):
         if training_file is not None and not Path(training_file).expanduser().is_file():
             # A spec: nmt:en-de or nmt:SOURCE,TARGET.
@@ -295,16 +297,7 @@ class NMT(NeuralEncoder):
             raise ModelError("target_file needs training_file, the source file it aligns with")
         if pair is not None and training_file is not None:
             raise ModelError("nmt trains on a Multi30K pair or on a file, not both")
-        super().__init__(
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
+        super().__init__(training_file=training_file, **training)
         require_at_least_one(
             embedding_size=embedding_size, hidden_size=hidden_size, max_length=max_length
         )

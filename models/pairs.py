@@ -334,6 +334,13 @@ class PairBOW(NeuralEncoder):
     title = "Pair-trained bag of words (labelled pairs; Triantafillou et al. 2016)"
     training_rows = "pairs"
     recurrent = False
+    defaults = {
+        "epochs": 10,
+        "batch_sentences": 64,
+        "learning_rate": 0.001,
+        "min_count": 1,
+        "max_vocab": 50_000,
+    }
 
     def __init__(
         self,
@@ -342,25 +349,9 @@ class PairBOW(NeuralEncoder):
         classifier_size: int = 512,
         objective: str = "auto",
         max_length: int = 50,
-        epochs: int = 10,
-        batch_sentences: int = 64,
-        learning_rate: float = 0.001,
-        min_count: int = 1,
-        max_vocab: int = 50_000,
-        lowercase: bool = True,
-        seed: int = 0,
-        training_file: str | None = None,
+        **training: Any,
     ):
-        super().__init__(
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
+        super().__init__(**training)
         require_at_least_one(
             embedding_size=embedding_size,
             hidden_size=hidden_size,
@@ -500,34 +491,4 @@ class PairRNN(PairBOW):
     title = "Pair-trained GRU (labelled pairs; Triantafillou et al. 2016)"
     recurrent = True
 
-    def __init__(
-        self,
-        embedding_size: int = 128,
-        hidden_size: int = 256,
-        classifier_size: int = 512,
-        objective: str = "auto",
-        max_length: int = 50,
-        epochs: int = 5,
-        batch_sentences: int = 64,
-        learning_rate: float = 0.001,
-        min_count: int = 1,
-        max_vocab: int = 50_000,
-        lowercase: bool = True,
-        seed: int = 0,
-        training_file: str | None = None,
-    ):
-        super().__init__(
-            embedding_size,
-            hidden_size,
-            classifier_size,
-            objective,
-            max_length,
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
+    defaults = {"embedding_size": 128, "hidden_size": 256, "epochs": 5}

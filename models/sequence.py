@@ -139,31 +139,23 @@ class _SequenceEncoder(NeuralEncoder):
     combine = False
     batch_size = 256
 
+    defaults = {
+        "epochs": 1,
+        "batch_sentences": 64,
+        "learning_rate": 0.003,
+        "min_count": 2,
+        "max_vocab": 20_000,
+    }
+
     def __init__(
         self,
-        embedding_size: int,
-        hidden_size: int,
-        max_length: int,
-        noise_words: int,
-        epochs: int,
-        batch_sentences: int,
-        learning_rate: float,
-        min_count: int,
-        max_vocab: int,
-        lowercase: bool,
-        seed: int,
-        training_file: str | None,
+        embedding_size: int = 100,
+        hidden_size: int = 128,
+        max_length: int = 30,
+        noise_words: int = 1024,
+        **training: Any,
     ):
-        super().__init__(
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
+        super().__init__(**training)
         require_at_least_one(
             embedding_size=embedding_size,
             hidden_size=hidden_size,
@@ -191,13 +183,7 @@ class _SequenceEncoder(NeuralEncoder):
         token_lists = [
             tokenize(text, self.lowercase)[: self.max_length] for text in texts if text.strip()
         ]
-        if vocab is None:
-            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
-        if not vocab.words:
-            raise ModelError(
-                f"no word occurs at least min_count={self.min_count} times in "
-                f"the {len(token_lists):,} training sentences"
-            )
+        vocab = self._vocabulary(token_lists, vocab)
         return vocab, Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
 
     def _new_module(self, vocab: Vocabulary):
@@ -298,39 +284,10 @@ class SequentialAutoencoder(_SequenceEncoder):
     default_noise = (0.0, 0.0)
     paper_params = {"hidden_size": 2400}
 
-    def __init__(
-        self,
-        p_delete: float | None = None,
-        p_swap: float | None = None,
-        embedding_size: int = 100,
-        hidden_size: int = 128,
-        max_length: int = 30,
-        noise_words: int = 1024,
-        epochs: int = 1,
-        batch_sentences: int = 64,
-        learning_rate: float = 0.003,
-        min_count: int = 2,
-        max_vocab: int = 20_000,
-        lowercase: bool = True,
-        seed: int = 0,
-        training_file: str | None = None,
-    ):
+    def __init__(self, p_delete: float | None = None, p_swap: float | None = None, **sequence: Any):
         if self.fixed_glove:
-            embedding_size = load_table(DEFAULT_SOURCE).dim
-        super().__init__(
-            embedding_size,
-            hidden_size,
-            max_length,
-            noise_words,
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
+            sequence["embedding_size"] = load_table(DEFAULT_SOURCE).dim
+        super().__init__(**sequence)
         p_delete = self.default_noise[0] if p_delete is None else float(p_delete)
         p_swap = self.default_noise[1] if p_swap is None else float(p_swap)
         if not (0 <= p_delete < 1 and 0 <= p_swap <= 1):
@@ -414,36 +371,6 @@ class SkipThought(_SequenceEncoder):
     n_decoders = 2
     expands_vocabulary = True
     paper_params = {"embedding_size": 620, "hidden_size": 2400, "max_vocab": 20_000}
-
-    def __init__(
-        self,
-        embedding_size: int = 100,
-        hidden_size: int = 128,
-        max_length: int = 30,
-        noise_words: int = 1024,
-        epochs: int = 1,
-        batch_sentences: int = 64,
-        learning_rate: float = 0.003,
-        min_count: int = 2,
-        max_vocab: int = 20_000,
-        lowercase: bool = True,
-        seed: int = 0,
-        training_file: str | None = None,
-    ):
-        super().__init__(
-            embedding_size,
-            hidden_size,
-            max_length,
-            noise_words,
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
 
     @classmethod
     def read_training_file(cls, path: Path) -> list[str]:

@@ -215,30 +215,22 @@ class URAE(NeuralEncoder):
     batch_size = 256
     cpu_threads = 1
 
+    defaults = {
+        "epochs": 2,
+        "batch_sentences": 64,
+        "learning_rate": 0.001,
+        "min_count": 1,
+        "max_vocab": 100_000,
+    }
+
     def __init__(
         self,
         vector: str = "root",
         source: str = DEFAULT_SOURCE,
         max_length: int = 40,
-        epochs: int = 2,
-        batch_sentences: int = 64,
-        learning_rate: float = 0.001,
-        min_count: int = 1,
-        max_vocab: int = 100_000,
-        lowercase: bool = True,
-        seed: int = 0,
-        training_file: str | None = None,
+        **training: Any,
     ):
-        super().__init__(
-            epochs,
-            batch_sentences,
-            learning_rate,
-            min_count,
-            max_vocab,
-            lowercase,
-            seed,
-            training_file,
-        )
+        super().__init__(**training)
         if vector not in VECTORS:
             raise ModelError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         if int(max_length) < 2:

@@ -179,14 +179,14 @@ class GensimEncoder(TrainsOnFile, Encoder):
 
     def __init__(
         self,
-        vector_size: int,
-        window: int,
-        min_count: int,
-        epochs: int,
-        lowercase: bool,
-        seed: int,
-        workers: int,
-        training_file: str | None,
+        vector_size: int = 100,
+        window: int = 5,
+        min_count: int = 2,
+        epochs: int = 20,
+        lowercase: bool = True,
+        seed: int = 0,
+        workers: int = 1,
+        training_file: str | None = None,
     ):
         require_at_least_one(
             vector_size=vector_size,
@@ -368,24 +368,12 @@ class _TrainedWordVectors(GensimEncoder, _WordVectorEncoder):
     #: Always set (the pretrained vectors' None, "as the vectors are", is not offered).
     lowercase: bool
 
-    def __init__(
-        self,
-        vector_size: int,
-        window: int,
-        min_count: int,
-        epochs: int,
-        composition: str,
-        sg: bool,
-        lowercase: bool,
-        seed: int,
-        workers: int,
-        training_file: str | None,
-    ):
+    params_after = "epochs"
+
+    def __init__(self, composition: str = "mean", sg: bool = False, **gensim: Any):
         if composition not in ("mean", "sum"):
             raise ModelError(f"composition must be 'mean' or 'sum', not {composition!r}")
-        GensimEncoder.__init__(
-            self, vector_size, window, min_count, epochs, lowercase, seed, workers, training_file
-        )
+        GensimEncoder.__init__(self, **gensim)
         self.composition = composition
         self.sg = bool(sg)
         self._table: WordVectorTable | None = None
@@ -424,32 +412,6 @@ class Word2VecEncoder(_TrainedWordVectors):
     family = "word2vec"
     title = "Word2Vec trained on your text (mean of word vectors)"
 
-    def __init__(
-        self,
-        vector_size: int = 100,
-        window: int = 5,
-        min_count: int = 2,
-        epochs: int = 20,
-        composition: str = "mean",
-        sg: bool = False,
-        lowercase: bool = True,
-        seed: int = 0,
-        workers: int = 1,
-        training_file: str | None = None,
-    ):
-        super().__init__(
-            vector_size,
-            window,
-            min_count,
-            epochs,
-            composition,
-            sg,
-            lowercase,
-            seed,
-            workers,
-            training_file,
-        )
-
     def _new_model(self):
         from gensim.models import Word2Vec
 
@@ -481,34 +443,10 @@ class FastTextEncoder(_TrainedWordVectors):
     title = "fastText trained on your text (mean of word vectors)"
     saved_arrays = ("wv.vectors", "wv.vectors_vocab", "wv.vectors_ngrams")
 
-    def __init__(
-        self,
-        vector_size: int = 100,
-        window: int = 5,
-        min_count: int = 2,
-        epochs: int = 20,
-        composition: str = "mean",
-        sg: bool = False,
-        min_n: int = 3,
-        max_n: int = 6,
-        buckets: int = 100_000,
-        lowercase: bool = True,
-        seed: int = 0,
-        workers: int = 1,
-        training_file: str | None = None,
-    ):
-        super().__init__(
-            vector_size,
-            window,
-            min_count,
-            epochs,
-            composition,
-            sg,
-            lowercase,
-            seed,
-            workers,
-            training_file,
-        )
+    params_after = "sg"
+
+    def __init__(self, min_n: int = 3, max_n: int = 6, buckets: int = 100_000, **word2vec: Any):
+        super().__init__(**word2vec)
         if not 1 <= min_n <= max_n or buckets < 1:
             raise ModelError(
                 f"need 1 <= min_n <= max_n and buckets >= 1, not min_n={min_n}, "
