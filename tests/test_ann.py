@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from sentspace.app.analysis import ann
-from sentspace.app.analysis.cache import neighbours_dir
 from sentspace.app.analysis.neighbours import top_k
 from sentspace.app.base.jobs import run_job
 
@@ -283,34 +282,3 @@ def test_one_matrix_normalised_twice_shares_its_unit_rows_while_they_are_used(ms
     gc.collect()
     again = ann.normalise(embeddings)  # nobody held the first: made anew, equal
     assert np.array_equal(again.matrix, matrix)
-
-
-def test_the_neighbours_of_every_point_are_searched_once_then_read_from_the_cache(
-    msrp_glove, monkeypatch
-):
-    _, embeddings = msrp_glove
-    n = len(embeddings)
-    everyone = np.arange(n)
-    indices, similarities, how = ann.knn(embeddings, embeddings, 10, exclude=everyone, search="ann")
-    assert how.approximate and how.recall >= ann.TARGET_RECALL
-    kept = [
-        p
-        for p in neighbours_dir().iterdir()
-        if p.stem.endswith(f"-k10-ivf-sq8-s0-v{ann.INDEX_VERSION}")
-    ]
-    assert sorted(p.suffix for p in kept) == [".json", ".npz"]
-
-    def searched(*_args, **_kwargs):
-        raise AssertionError("searched again")
-
-    monkeypatch.setattr(ann, "_searched", searched)
-    again, again_similarities, again_how = ann.knn(
-        embeddings, embeddings, 10, exclude=everyone, search="ann"
-    )
-    assert np.array_equal(again, indices) and again.dtype == np.int64
-    assert np.array_equal(again_similarities, similarities) and again_how == how
-    # Other queries, another k, or another matrix are searched.
-    with pytest.raises(AssertionError, match="searched again"):
-        ann.knn(embeddings, embeddings, 5, exclude=everyone, search="ann")
-    with pytest.raises(AssertionError, match="searched again"):
-        ann.knn(embeddings[:100], embeddings, 10, search="ann")

@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from sentspace.app.analysis.cache import cache_dir, load_neighbours, matrix_digest, store_neighbours
+from sentspace.app.analysis.cache import cache_dir
 from sentspace.app.analysis.neighbours import Normalised, iter_top_k, normalise
 from sentspace.app.base.atomic import atomic_path, write_text_atomic
 from sentspace.app.base.jobs import Job, Progress, run_job
@@ -524,9 +524,7 @@ def iter_knn(
     search : "auto" (an index when the pool has more than ``limit`` rows, default
         :data:`EXACT_LIMIT`, and is dense), "exact" or "ann".
     seed : draws the queries the recall of an approximate search is measured on.
-    cache : keep a built index on disk (and use one built before), and the neighbours
-        of every point (``queries`` is ``pool``, each excluding its own row), keyed by
-        the matrix's content, ``k``, the method and ``seed``.
+    cache : keep a built index on disk (and use one built before).
 
     Returns
     -------
@@ -536,42 +534,6 @@ def iter_knn(
     """
     method = choose(pool, search, limit=limit)
     k = min(k, pool.shape[0] - (exclude is not None))
-    n = pool.shape[0]
-    # The neighbours of every point (a map's neighbour lists, the review tables) are
-    # kept on disk by the matrix's content: asked again, they are read, not searched.
-    everyone = (
-        cache
-        and queries is pool
-        and exclude is not None
-        and len(exclude) == n
-        and bool((np.asarray(exclude) == np.arange(n)).all())
-    )
-    key = None
-    if everyone:
-        yield Progress("looking for the cached neighbours of every point", 0, 1)
-        matrix = pool.matrix if isinstance(pool, Normalised) else pool
-        key = f"{matrix_digest(matrix)}-k{k}-{method}-s{seed}-v{INDEX_VERSION}"
-        if (hit := load_neighbours(key)) is not None:
-            return hit[0], hit[1], Search(**hit[2])
-    indices, similarities, how = yield from _searched(
-        queries, pool, k, method, exclude=exclude, seed=seed, cache=cache
-    )
-    if key is not None:
-        store_neighbours(key, indices, similarities, how.to_dict())
-    return indices, similarities, how
-
-
-def _searched(
-    queries: Embeddings | Normalised,
-    pool: Embeddings | Normalised,
-    k: int,
-    method: str,
-    *,
-    exclude: np.ndarray | None,
-    seed: int,
-    cache: bool,
-) -> Job[tuple[np.ndarray, np.ndarray, Search]]:
-    """:func:`iter_knn`'s search itself, by ``method`` (:func:`choose`)."""
     if method == "exact":
         indices, similarities = yield from iter_top_k(queries, pool, k, exclude=exclude)
         return indices, similarities, Search("exact", k)

@@ -31,7 +31,6 @@ import platformdirs
 import scipy.sparse as sp
 
 from sentspace.app.analysis.neighbours import fitted_on_training_side
-from sentspace.app.base.atomic import atomic_path, write_text_atomic
 from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora.model import Corpus
 from sentspace.models.base import Embeddings, Encoder, NotFittedError
@@ -249,65 +248,6 @@ class EmbeddingCache:
 def clear() -> int:
     """Empty the default cache (the GUI's "clear cache" action); returns the bytes freed."""
     return EmbeddingCache().clear()
-
-
-def neighbours_dir() -> Path:
-    """Where the nearest neighbours of every point are kept: beside the embeddings."""
-    return cache_dir() / "neighbours"
-
-
-def matrix_digest(matrix: Embeddings) -> str:
-    """Content hash of a dense or CSR matrix: its shape, dtype and values."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"{type(matrix).__name__}{matrix.shape}{matrix.dtype}".encode())
-    if sp.issparse(matrix):
-        matrix = sp.csr_array(matrix)
-        for part in (matrix.indptr, matrix.indices, matrix.data):
-            digest.update(np.ascontiguousarray(part).data)
-    else:
-        digest.update(np.ascontiguousarray(matrix).data)
-    return digest.hexdigest()
-
-
-def load_neighbours(key: str) -> tuple[np.ndarray, np.ndarray, dict[str, Any]] | None:
-    """The neighbours :func:`store_neighbours` kept under ``key``: int64 indices,
-    float32 similarities and how they were found; None on a miss or a damaged entry
-    (deleted)."""
-    data, meta_path = neighbours_dir() / f"{key}.npz", neighbours_dir() / f"{key}.json"
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if _digest(data) != meta["sha256"]:
-            raise ValueError("content hash mismatch")
-        with np.load(data, allow_pickle=False) as stored:
-            indices = stored["indices"].astype(np.int64)
-            similarities = stored["similarities"]
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, KeyError, EOFError) as error:
-        log.warning("cached neighbours %s are damaged (%s); recomputing", key, error)
-        for path in (meta_path, data):
-            path.unlink(missing_ok=True)
-        return None
-    os.utime(data)
-    return indices, similarities, meta["search"]
-
-
-def store_neighbours(
-    key: str, indices: np.ndarray, similarities: np.ndarray, search: dict[str, Any]
-) -> None:
-    """Keep the nearest neighbours of every point under ``key`` (indices as int32: half
-    the disk); a cache that cannot be written only costs the keeping."""
-    folder = neighbours_dir()
-    data, meta_path = folder / f"{key}.npz", folder / f"{key}.json"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        meta_path.unlink(missing_ok=True)
-        with atomic_path(data) as temporary:
-            with open(temporary, "wb") as f:
-                np.savez(f, indices=indices.astype(np.int32), similarities=similarities)
-        write_text_atomic(meta_path, json.dumps({"sha256": _digest(data), "search": search}))
-    except OSError as error:
-        log.warning("could not keep the neighbours in %s: %s", folder, error)
 
 
 def cached_encode(
