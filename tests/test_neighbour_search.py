@@ -91,7 +91,7 @@ def test_partners_on_msrp_pairs(shared_data):
 
 def test_precomputed_answers_sentences_but_not_new_text(grouped, spaces, tmp_path):
     path = tmp_path / "bow.npy"
-    np.save(path, spaces[0][2].toarray())
+    np.save(path, np.asarray(spaces[0][2]))
     precomputed = Precomputed(path, grouped)
     stored = [("precomputed bow", precomputed, precomputed.aligned())]
     [typed], _ = search(grouped, stored, Query(NASDAQ))

@@ -140,7 +140,7 @@ def test_json_names_each_query_by_its_group_and_a_workspace_keeps_it(captions, c
     assert (first["query"], first["target"]) == (captions.ids[members[0]], captions.ids[members[1]])
     assert record["queries_from"] == "paraphrase groups"
     assert record["perfect"]["accuracy@1"] == 0.25
-    kept = decode_state(json.loads(json.dumps(encode_state(result))), captions)
+    kept = decode_state(encode_state(result), captions)
     assert kept.from_groups and kept.summary() == result.summary()
     for name in ("pair_index", "pair_id", "query", "target", "rank"):
         np.testing.assert_array_equal(getattr(kept, name), getattr(result, name))

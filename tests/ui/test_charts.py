@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFontMetrics, QImage
 
-from sentspace.app.analysis.evaluations import histograms
+from sentspace.app.analysis.chart_data import side_counts
 from sentspace.app.analysis.evaluations.agreement import misclassification_agreement, run_agreement
 from sentspace.app.analysis.evaluations.classification import run_classification
 from sentspace.app.analysis.evaluations.detection import run_detection, run_learning_curve
@@ -195,7 +195,7 @@ def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, sick):
     result = replace(
         result,
         cosine=near,
-        cosine_counts=histograms._counts(near, result.side, result.cosine_edges),
+        cosine_counts=side_counts(near, result.side, result.cosine_edges),
     )
     chart = shown(qtbot, charts.chart_for("histograms", result))
     chart.resize(320, 260)  # the tasks' width at 1280x800

@@ -44,8 +44,8 @@ def test_a_workspace_with_malformed_state_is_a_dialog(qtbot, window, tmp_path):
 
 
 def test_a_saved_filter_that_nests_5000_deep_is_said_in_the_filter_panel(qtbot, window, tmp_path):
-    path = window.files.save_workspace_to(tmp_path / "study.sentspace")
-    saved = json.loads(path.read_text())
+    path = save_and_wait(qtbot, window, tmp_path / "study.sentspace")
+    saved = manifest(path)
     window.tasks.setCurrentWidget(window.filter_panel)
     expressions = {
         "not " * 5000 + "words > 3": "column 401: nested more than 100 levels deep",
@@ -54,7 +54,7 @@ def test_a_saved_filter_that_nests_5000_deep_is_said_in_the_filter_panel(qtbot, 
     }
     for expression, problem in expressions.items():
         saved["corpora"][0]["state"]["filter"]["expression"] = expression
-        path.write_text(json.dumps(saved))
+        rewrite(path, saved)
         window.files.open_workspace(path)
         wait_for_job(qtbot, window)
         assert window.findChild(QMessageBox, "error-dialog") is None

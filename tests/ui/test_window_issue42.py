@@ -42,6 +42,7 @@ def test_the_costra_seed_group_chosen_is_shown_again_on_reopening(
     assert view.group == group
     monkeypatch.setattr(files_module, "save_file", lambda *_, **__: str(tmp_path / "costra"))
     save_action(window).trigger()
+    wait_for_job(qtbot, window)
     path = tmp_path / "costra.sentspace"
     saved = load_workspace(path)
     assert saved.corpora[0].state["view"]["costra_group"] == group

@@ -6,13 +6,13 @@ import os
 
 from PySide6.QtWidgets import QMessageBox
 
-from tests.ui.conftest import wait_for_job
+from tests.ui.conftest import save_and_wait, wait_for_job
 from tests.workspace_files import manifest, rewrite
 
 
-def saved_naming(window, folder, journal):
+def saved_naming(qtbot, window, folder, journal):
     """The window's session saved in ``folder``, its corpus's journal made ``journal``."""
-    path = window.files.save_workspace_to(folder / "study.sentspace")
+    path = save_and_wait(qtbot, window, folder / "study.sentspace")
     saved = manifest(path)
     saved["corpora"][0]["journal"] = str(journal)
     saved["relative"] = {}
@@ -25,7 +25,7 @@ def test_a_missing_journal_is_started_beside_the_workspace_once_the_user_agrees(
 ):
     corpus = window.corpus
     gone = tmp_path / "share" / "team" / "edits.jsonl"
-    path = saved_naming(window, tmp_path, gone)
+    path = saved_naming(qtbot, window, tmp_path, gone)
     window.files.open_workspace(path)
     box = window.files.journal_box
     assert box.isVisible() and box.objectName() == "journal-missing"
@@ -45,7 +45,7 @@ def test_a_missing_journal_is_started_beside_the_workspace_once_the_user_agrees(
     assert window.annotations.journal.path == new and not window.annotations.edits
     assert window.files.unsaved  # the workspace names the missing one until saved
     assert not gone.parent.exists()
-    window.files.save_workspace_to(path)
+    save_and_wait(qtbot, window, path)
     assert manifest(path)["corpora"][0]["journal"] == str(new)
 
 
@@ -54,7 +54,7 @@ def test_a_journal_that_is_a_fifo_is_a_dialog_and_nothing_waits(qtbot, window, t
     folder.mkdir()
     fifo = folder / "edits.jsonl"
     os.mkfifo(fifo)
-    path = saved_naming(window, folder, fifo)
+    path = saved_naming(qtbot, window, folder, fifo)
     window.files.open_workspace(path)  # returns: a FIFO is never opened
     dialog = window.findChild(QMessageBox, "error-dialog")
     assert dialog.windowTitle() == "Cannot open the workspace"

@@ -59,10 +59,11 @@ def last_folder(purpose: str) -> str:
 
 def say_written(widget: QWidget, path: str | Path) -> None:
     """Say in the window's status bar where an export wrote (it said nothing)."""
-    while widget is not None and not isinstance(widget, QMainWindow):
-        widget = widget.parentWidget()
-    if widget is not None:
-        widget.statusBar().showMessage(f"Saved {path}")
+    found: QWidget | None = widget
+    while found is not None and not isinstance(found, QMainWindow):
+        found = found.parentWidget()
+    if isinstance(found, QMainWindow):
+        found.statusBar().showMessage(f"Saved {path}")
 
 
 def _remember(path: str, purpose: str) -> str:
