@@ -10,7 +10,7 @@ from sentspace.models.bow import BagOfWords, TfIdf
 @pytest.fixture(scope="module")
 def tfidf_embeddings():
     corpus = load_corpus("msrp-grouped")
-    return TfIdf().fit(corpus.texts).encode(corpus.texts)
+    return TfIdf().fit(corpus.texts).encode(corpus.texts, sparse=True)
 
 
 def test_pca_of_sparse_embeddings_is_deterministic(tfidf_embeddings):
@@ -101,15 +101,17 @@ def test_faithfulness_of_the_bundled_corpus_as_measured_before_it_was_a_job(
     encoder, mean, shared, histogram
 ):
     corpus = load_corpus("msrp-grouped")
-    embeddings = encoder().fit(corpus.texts).encode(corpus.texts)
+    embeddings = encoder().fit(corpus.texts).encode(corpus.texts, sparse=True)
     pca = run_job(project(embeddings, "pca"))
     measured = run_job(iter_faithfulness(embeddings, pca.coordinates))
     # Neighbours kept, summed over the 859 sentences, and how many keep 0, 1, ... 10.
-    assert measured.k == 10 and round(measured.overlap.sum() * 10) == shared
-    assert (
-        np.bincount(np.round(measured.overlap * 10).astype(int), minlength=11).tolist() == histogram
-    )
-    assert measured.mean_overlap == mean
+    # Bag-of-words cosines tie exactly, and which of the tied sentences is the 10th
+    # neighbour depends on the order the sparse product sums them (scipy's version): a
+    # band of 2 shared neighbours, and of 4 sentences moved between bars.
+    assert measured.k == 10 and abs(round(measured.overlap.sum() * 10) - shared) <= 2
+    bars = np.bincount(np.round(measured.overlap * 10).astype(int), minlength=11)
+    assert np.abs(bars - np.array(histogram)).sum() <= 4
+    assert measured.mean_overlap == pytest.approx(mean, abs=2 / 8590)
     assert np.array_equal(faithfulness(embeddings, pca.coordinates).overlap, measured.overlap)
 
 
