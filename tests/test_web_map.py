@@ -94,7 +94,7 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
     data, arrays = page_data(html)
     assert data["n"] == len(corpus) == 859 and arrays[data["texts"]] == list(corpus.texts)
     assert arrays[data["ids"]] == list(corpus.ids)
-    embeddings = TfIdf().fit(corpus.texts).encode(corpus.texts)
+    embeddings = TfIdf().fit(corpus.texts).encode(corpus.texts, sparse=True)
     assert np.array_equal(coordinates_of(page), run_job(project(embeddings, "pca")).coordinates)
     assert data["colour"] == "Paraphrase group"  # as the window first colours it
     titles = [c["title"] for c in data["columns"]]
