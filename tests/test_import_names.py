@@ -34,6 +34,7 @@ def test_only_sentspaces_own_modules_import_under_its_name():
     assert {module.name for module in pkgutil.iter_modules(sentspace.__path__)} == {
         "__main__",
         "_api",
+        "_results",
         "app",
         "models",
         "resources",

@@ -8,6 +8,7 @@ import numpy as np
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from sentspace.app.workspace.format import load_workspace
+from tests.browser import page_data
 from tests.ui.conftest import evaluate_and_wait, open_sick, run_and_wait, wait_for_job
 
 
@@ -171,9 +172,6 @@ def test_agreement_ticks_the_encoders_run_on_this_corpus(qtbot, window):
 def test_the_map_exports_as_one_web_page_with_the_runs_provenance(
     qtbot, window, tmp_path, monkeypatch
 ):
-    import json
-    import re
-
     import sentspace.app.ui.window.files as files
 
     run_and_wait(qtbot, window)
@@ -185,13 +183,6 @@ def test_the_map_exports_as_one_web_page_with_the_runs_provenance(
     wait_for_job(qtbot, window)
     page = (tmp_path / "msrp-map.html").read_text()
     assert "<script" in page and "http://" not in page.split("<script")[0]
-    data = json.loads(
-        re.search(
-            r'<script id="sentspace-data" type="application/json">'
-            r"(.*?)</script>",
-            page,
-            re.S,
-        ).group(1)
-    )
+    data, arrays = page_data(page)
     rows = dict(map(tuple, data["provenance"]))
-    assert len(data["texts"]) == 859 and "mean accuracy" in rows["Classification"]
+    assert len(arrays[data["texts"]]) == 859 and "mean accuracy" in rows["Classification"]

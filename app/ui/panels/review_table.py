@@ -183,6 +183,7 @@ class ReviewFilter(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()
+        assert isinstance(model, ReviewTableModel)
         key = model.keys[source_row]
         if self.hide_reviewed and key in model.reviewed:
             return False
