@@ -9,14 +9,15 @@ const PAGE = 50;      // table rows per page
 const BINS = 30;      // a histogram's bins at most
 const STEPS = 64;     // steps of the continuous colour scale
 const FADED = [190, 190, 190, 0.3];   // points that the filters leave out
-const SLICE = 5000;   // texts tokenised per task while the search builds its index
 const n = DATA.n;
 
 // ---- The payload: typed arrays in one gzip'd block, unpacked by the browser itself.
 const TYPES = {f8: Float64Array, f4: Float32Array, u4: Uint32Array, i4: Int32Array, i2: Int16Array,
                i1: Int8Array, u1: Uint8Array};
 async function unpack() {
-  const text = document.getElementById("sentspace-bytes").textContent.trim();
+  // Read once, then out of the page: 14 MB of text the collector need not walk again.
+  const holder = document.getElementById("sentspace-bytes"), text = holder.textContent.trim();
+  holder.remove();
   const packed = Uint8Array.fromBase64 ? Uint8Array.fromBase64(text)
     : new Uint8Array(await (await fetch("data:application/octet-stream;base64," + text)).arrayBuffer());
   const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
@@ -37,7 +38,7 @@ function section(bytes, name) {
 // Texts as one string cut where each ends: a sentence becomes a string when shown.
 function textList(bytes, name) {
   const all = section(bytes, name), ends = section(bytes, name + ".ends");
-  return {at: i => all.substring(i ? ends[i - 1] : 0, ends[i]), length: ends.length};
+  return {at: i => all.substring(i ? ends[i - 1] : 0, ends[i]), length: ends.length, all, ends};
 }
 
 function escapeHtml(text) {
@@ -58,7 +59,6 @@ function identifier(title) {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "column";
 }
 function rgb(hex) { return [1, 3, 5].map(k => parseInt(hex.slice(k, k + 2), 16)); }
-const nextTask = () => new Promise(resolve => setTimeout(resolve, 0));
 
 let xy, texts, ids, columns, charted, neighbours;
 
@@ -281,18 +281,22 @@ function buildBars(column, chart) {
   });
 }
 // A chart counts the points passing every filter but its own: a change of its own
-// filter leaves its counts as they were, so only the other charts are recounted.
+// filter leaves its counts as they were, so only the other charts are recounted; and
+// only the bars whose count changed are redrawn, so the browser lays out and paints
+// what changed, not every chart.
 function drawCharts(changed) {
   // Charts that say nothing are not drawn (filters.Chart.informative), nor counted.
   for (const column of charted.filter(c => c.drawn)) {
-    if (!column.shownCounts || column.key !== changed) column.shownCounts = chartCounts(column);
-    const counts = column.shownCounts;
+    const before = column.shownCounts;   // none before the first draw
+    const counts = before && column.key === changed ? before : chartCounts(column);
+    column.shownCounts = counts;
     const own = filters.has(column.key);
     column.clearLink.hidden = !own;
     if (column.kind === "number") {
       let most = 1;
       for (let b = 0; b < column.nBins; b++) most = Math.max(most, column.all[b]);
       column.rects.forEach(([all, inside], b) => {
+        if (before && before[b] === counts[b]) return;
         const full = 100 * column.all[b] / most, part = 100 * counts[b] / most;
         all.setAttribute("y", 100 - full); all.setAttribute("height", full);
         inside.setAttribute("y", 100 - part); inside.setAttribute("height", part);
@@ -307,10 +311,11 @@ function drawCharts(changed) {
     } else {
       const most = Math.max(1, ...column.rows.map(([bar]) => column.all[bar]));
       for (const [bar, label, all, inside, text, row] of column.rows) {
+        row.classList.toggle("chosen", Boolean(column.chosen && column.chosen.has(bar)));
+        if (before && before[bar] === counts[bar]) continue;
         all.style.width = `${100 * column.all[bar] / most}%`;
         inside.style.width = `${100 * counts[bar] / most}%`;
         text.textContent = `${label} · ${thousands(counts[bar])}`;
-        row.classList.toggle("chosen", Boolean(column.chosen && column.chosen.has(bar)));
       }
     }
   }
@@ -781,29 +786,101 @@ function hover(at) {
   hovered.textContent = `${ids.at(i)}${category ? " · " + category : ""}\n${texts.at(i)}`;
 }
 
-// ---- Search: words, an inverted index built at the first search, a slice per task.
-let postings = null;
+// ---- Search: words, found by a worker of the page's own (a Blob URL, no network) that
+// holds the texts lower-cased end to end and scans them per query, so neither indexing
+// nor a query ever holds the main thread.
 let matched = null;           // per point: how many of the query's words it has (null: no search)
 let queryWords = [];
-let searched = 0;             // the latest search; an earlier one still indexing gives way
+let searched = 0;             // the latest search; an earlier one's answer is dropped
+let finder = null;            // (asked, words) -> a promise of `matched`
 function words(text) { return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []; }
-function buildPostings() {
-  if (postings) return postings;
-  postings = (async () => {
-    const lists = new Map();
-    for (let first = 0; first < n; first += SLICE) {
-      for (let i = first; i < Math.min(n, first + SLICE); i++) {
-        for (const word of new Set(words(texts.at(i)))) {
-          let list = lists.get(word);
-          if (!list) lists.set(word, list = []);
-          list.push(i);
+// What finds the words: the texts lower-cased end to end, scanned per query. A word of
+// the query matches where it stands between two characters that are not letters or
+// digits: the tokens words() would have cut, without cutting them. Self-contained, as
+// the worker runs it as a script of its own.
+function textScanner() {
+  let lowered = "", ends = null, n = 0;
+  const WORD = /[\p{L}\p{N}]/u;
+  const word = code => code < 128 ? (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90)
+    : WORD.test(String.fromCodePoint(code));
+  // Whether a letter or digit ends just before `at` or starts at `at` (surrogate pairs read whole).
+  const wordBefore = at => {
+    if (at <= 0) return false;
+    const low = lowered.charCodeAt(at - 1);
+    return word(low >= 0xDC00 && low <= 0xDFFF && at >= 2 ? lowered.codePointAt(at - 2) : low);
+  };
+  const wordAt = at => at < lowered.length && word(lowered.codePointAt(at));
+  return {
+    // The texts as one string and where each ends (UTF-16 units), each text lower-cased
+    // on its own as words() does, then joined by a line break.
+    load(all, cuts) {
+      n = cuts.length;
+      const parts = new Array(n);
+      ends = new Float64Array(n);
+      let at = 0;
+      for (let i = 0; i < n; i++) {
+        parts[i] = all.substring(i ? cuts[i - 1] : 0, cuts[i]).toLowerCase();
+        at += parts[i].length;
+        ends[i] = at;
+        at += 1;
+      }
+      lowered = parts.join("\n");
+    },
+    // Per text: how many of the (distinct, lower-case) words it has.
+    find(wanted) {
+      const matched = new Uint8Array(n);
+      for (const one of wanted) {
+        let sentence = 0, last = -1;
+        for (let at = lowered.indexOf(one); at >= 0; at = lowered.indexOf(one, at + 1)) {
+          if (wordBefore(at) || wordAt(at + one.length)) continue;
+          while (ends[sentence] <= at) sentence++;
+          if (sentence !== last) { matched[sentence]++; last = sentence; }
         }
       }
-      await nextTask();
+      return matched;
+    },
+  };
+}
+function searchWorker() {
+  const scanner = textScanner();
+  self.onmessage = ({data}) => {
+    if (data.texts) scanner.load(new TextDecoder().decode(data.texts), data.ends);
+    else {
+      const matched = scanner.find(data.words);
+      postMessage({asked: data.asked, matched}, [matched.buffer]);
     }
-    return new Map([...lists].map(([word, list]) => [word, Int32Array.from(list)]));
-  })();
-  return postings;
+  };
+}
+// Starts the worker on copies of the texts' UTF-8 bytes and ends, handed over whole. A
+// browser that runs no worker here scans in the page itself.
+function startSearcher(bytes) {
+  const inPage = () => {
+    const scanner = textScanner();
+    scanner.load(texts.all, texts.ends);
+    return (asked, wanted) => Promise.resolve(scanner.find(wanted));
+  };
+  try {
+    const source = `"use strict";${textScanner}(${searchWorker})();`;
+    const worker = new Worker(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
+    const waiting = new Map();   // asked -> [resolve, words]
+    worker.onmessage = ({data}) => {
+      waiting.get(data.asked)[0](data.matched);
+      waiting.delete(data.asked);
+    };
+    worker.onerror = () => {
+      finder = inPage();
+      for (const [asked, [resolve, wanted]] of waiting) resolve(finder(asked, wanted));
+    };
+    const {offset, length} = DATA.sections[DATA.texts];
+    const utf8 = bytes.slice(offset, offset + length), ends = section(bytes, DATA.texts + ".ends");
+    worker.postMessage({texts: utf8, ends}, [utf8.buffer, ends.buffer]);
+    finder = (asked, wanted) => new Promise(resolve => {
+      waiting.set(asked, [resolve, wanted]);
+      worker.postMessage({asked, words: wanted});
+    });
+  } catch (refused) {
+    finder = inPage();
+  }
 }
 async function search(query) {
   const asked = ++searched;
@@ -817,14 +894,10 @@ async function search(query) {
     drawTable();
     return mark("found", []);
   }
-  const index = await buildPostings();
+  const found = await finder(asked, wanted);
   if (asked !== searched) return null;
   queryWords = wanted;
-  matched = new Uint8Array(n);
-  for (const word of queryWords) {
-    const list = index.get(word);
-    if (list) for (let j = 0; j < list.length; j++) matched[list[j]]++;
-  }
+  matched = found;
   const tiers = new Float64Array(queryWords.length + 1);
   for (let i = 0; i < n; i++) tiers[matched[i]]++;
   let best = queryWords.length;
@@ -1250,6 +1323,7 @@ async function start() {
   };
   await drawn();
   stage("drawn");
+  startSearcher(bytes);
   document.getElementById("loading").remove();
   document.body.dataset.readyAt = performance.now();
   document.body.dataset.ready = "true";
