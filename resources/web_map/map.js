@@ -15,7 +15,7 @@ const n = DATA.n;
 const TYPES = {f8: Float64Array, f4: Float32Array, u4: Uint32Array, i4: Int32Array, i2: Int16Array,
                i1: Int8Array, u1: Uint8Array};
 async function unpack() {
-  // Read once, then out of the page: 14 MB of text the collector need not walk again.
+  // Read once, then out of the document, which would otherwise hold the text for good.
   const holder = document.getElementById("sentspace-bytes"), text = holder.textContent.trim();
   holder.remove();
   const packed = Uint8Array.fromBase64 ? Uint8Array.fromBase64(text)
