@@ -916,6 +916,7 @@ async function search(query) {
 
 // ---- The table: the points that pass every filter (and match the search), paged.
 let sortKey = null, sortDescending = false, pageStart = 0, tableRows = new Int32Array(0);
+let shownHeading = null;         // the header row drawn: its columns and sort
 const sortedOrders = new Map();   // key -> every point in ascending order (no value last)
 function sortedOrder(key) {
   if (sortedOrders.has(key)) return sortedOrders.get(key);
@@ -956,7 +957,9 @@ function rowsShown() {
     } else for (let k = 0; k < n; k++) if (keep(order[k])) out[count++] = order[k];
     return out.slice(0, count);
   }
-  for (let i = 0; i < n; i++) if (keep(i)) out[count++] = i;
+  // The common case in plain loops: a call per point costs as much as the test.
+  if (matched) { for (let i = 0; i < n; i++) if (fails[i] === 0 && matched[i]) out[count++] = i; }
+  else for (let i = 0; i < n; i++) if (fails[i] === 0) out[count++] = i;
   const rows = out.slice(0, count);
   if (matched) {
     // By words matched, most first, then in corpus order: a counting sort.
@@ -976,17 +979,21 @@ function headers() {
 function drawTable() {
   tableRows = rowsShown();
   pageStart = 0;
-  const head = document.querySelector("#rows thead");
-  head.replaceChildren(element("tr", {}, ...headers().map(([key, title]) => {
-    const th = element("th", {textContent: title + (sortKey === key ? (sortDescending ? " ▼" : " ▲") : ""),
-      onclick: () => {
-        if (key === "matched") { sortKey = null; } else if (sortKey === key) sortDescending = !sortDescending;
-        else { sortKey = key; sortDescending = false; }
-        drawTable();
-      }});
-    th.dataset.key = key;
-    return th;
-  })));
+  // The header row is rebuilt only when its columns or the sort change.
+  const heading = JSON.stringify([headers(), sortKey, sortDescending]);
+  if (heading !== shownHeading) {
+    shownHeading = heading;
+    document.querySelector("#rows thead").replaceChildren(element("tr", {}, ...headers().map(([key, title]) => {
+      const th = element("th", {textContent: title + (sortKey === key ? (sortDescending ? " ▼" : " ▲") : ""),
+        onclick: () => {
+          if (key === "matched") { sortKey = null; } else if (sortKey === key) sortDescending = !sortDescending;
+          else { sortKey = key; sortDescending = false; }
+          drawTable();
+        }});
+      th.dataset.key = key;
+      return th;
+    })));
+  }
   document.getElementById("shown").textContent = `${thousands(tableRows.length)} of ${thousands(n)} sentences`
     + (matched ? " matching the search" : "");
   drawPage();
