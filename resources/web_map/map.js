@@ -146,11 +146,12 @@ const filters = new Map();   // key -> {pass: Uint8Array, label: string}
 let fails;
 function setFilter(key, pass, label) {
   const old = filters.get(key);
-  if (old) { const p = old.pass; for (let i = 0; i < n; i++) fails[i] -= 1 - p[i]; }
-  if (pass) {
-    for (let i = 0; i < n; i++) fails[i] += 1 - pass[i];
-    filters.set(key, {pass, label});
-  } else filters.delete(key);
+  // One pass over the points: a filter replaced changes each count by old - new.
+  if (old && pass) { const p = old.pass; for (let i = 0; i < n; i++) fails[i] += p[i] - pass[i]; }
+  else if (old) { const p = old.pass; for (let i = 0; i < n; i++) fails[i] -= 1 - p[i]; }
+  else if (pass) for (let i = 0; i < n; i++) fails[i] += 1 - pass[i];
+  if (pass) filters.set(key, {pass, label});
+  else filters.delete(key);
   return refresh(key);
 }
 function passing(slot, chosen) {
