@@ -252,6 +252,26 @@ def evaluated_split(provenance: Provenance) -> str:
     return "+".join(splits) if splits else "all"
 
 
+def item_rows(source: Any, columns: str, **computed: Any) -> list[dict[str, Any]]:
+    """Per-item outcomes as ``to_dict`` writes them: one dict per item, a key per column
+    in the order ``columns`` names them, "pair=pair_id, row=pair_index, cosine": key
+    "pair" from ``source.pair_id``, "cosine" from ``source.cosine``, and a key that
+    ``computed`` has from there. A column holds one value per item; an array's become
+    Python numbers, for JSON."""
+    values: dict[str, Any] = {}
+    for column in columns.split(","):
+        key, _, attribute = column.strip().partition("=")
+        value = computed[key] if key in computed else getattr(source, attribute or key)
+        values[key] = value.tolist() if isinstance(value, np.ndarray) else value
+    return [dict(zip(values, row)) for row in zip(*values.values())]
+
+
+def names_at(names: Sequence[str], index: np.ndarray) -> np.ndarray:
+    """The names at ``index`` (group, class or rule names by number), in an array of
+    its shape, for :func:`item_rows`."""
+    return np.asarray(names, dtype=object)[index]
+
+
 def score_cells(score: Score) -> list[str]:
     """A score as table cells: metric, value, interval, count."""
     interval = "" if score.ci is None else f"[{score.ci[0]:.4f}, {score.ci[1]:.4f}]"

@@ -30,7 +30,7 @@ from sentspace.app.analysis.evaluations.classification import (
     evaluable_groups,
     run_classification,
 )
-from sentspace.app.analysis.results import Provenance, Result, Score
+from sentspace.app.analysis.results import Provenance, Result, Score, item_rows, names_at
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora.model import Corpus
@@ -190,22 +190,12 @@ class AgreementResult(Result):
                 for i, j in self.pairs()
             ],
             # "sentence" is the dataset's id; "row" indexes the corpus's sentences.
-            "predictions": [
-                {
-                    "sentence": s,
-                    "row": row,
-                    "true": self.group_names[t],
-                    "fold": f,
-                    "predicted": [self.group_names[p] for p in column],
-                }
-                for s, row, t, f, column in zip(
-                    self.sentence_id.tolist(),
-                    self.sentence_index.tolist(),
-                    self.true_group.tolist(),
-                    self.fold.tolist(),
-                    self.predicted_group.T.tolist(),
-                )
-            ],
+            "predictions": item_rows(
+                self,
+                "sentence=sentence_id, row=sentence_index, true, fold, predicted",
+                true=names_at(self.group_names, self.true_group),
+                predicted=names_at(self.group_names, self.predicted_group.T),
+            ),
         }
 
 

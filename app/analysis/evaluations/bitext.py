@@ -51,7 +51,7 @@ from sentspace.app.analysis.cache import encode_corpus
 from sentspace.app.analysis.evaluations import statistics
 from sentspace.app.analysis.evaluations.statistics import format_ci
 from sentspace.app.analysis.neighbours import Normalised, iter_target_ranks, normalise
-from sentspace.app.analysis.results import Result, Score, provenance
+from sentspace.app.analysis.results import Result, Score, item_rows, names_at, provenance
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job
 from sentspace.app.corpora.model import Corpus
@@ -214,34 +214,14 @@ class BitextResult(Result):
             "search": [search.to_dict() for search in self.search],
             # Sentences and pairs by the dataset's names; "row" indexes corpus.pairs;
             # "tokens" is the query's length.
-            "queries": [
-                {
-                    "direction": self.directions[d],
-                    "pair": p,
-                    "row": row,
-                    "query": q,
-                    "target": t,
-                    "prediction": pr,
-                    "rank": r,
-                    "tokens": n,
-                    "similarity": s,
-                    "predicted_similarity": ps,
-                    "f1_share": f,
-                }
-                for d, p, row, q, t, pr, r, n, s, ps, f in zip(
-                    self.direction.tolist(),
-                    self.pair_id.tolist(),
-                    self.pair_index.tolist(),
-                    self.query_id.tolist(),
-                    self.target_id.tolist(),
-                    self.prediction_id.tolist(),
-                    self.rank.tolist(),
-                    self._lengths_or_none(),
-                    self.similarity.tolist(),
-                    self.predicted_similarity.tolist(),
-                    self.f1_share.tolist(),
-                )
-            ],
+            "queries": item_rows(
+                self,
+                "direction, pair=pair_id, row=pair_index, query=query_id, target=target_id, "
+                "prediction=prediction_id, rank, tokens, similarity, predicted_similarity, "
+                "f1_share",
+                direction=names_at(self.directions, self.direction),
+                tokens=self._lengths_or_none(),
+            ),
             "length_bins": ([] if self.query_length is None else length_bins(self).to_rows()),
         }
 

@@ -24,7 +24,7 @@ from sentspace.app.analysis.cache import encode_corpus
 from sentspace.app.analysis.evaluations import passing, statistics
 from sentspace.app.analysis.evaluations.statistics import format_ci
 from sentspace.app.analysis.neighbours import fitted_on_training_side
-from sentspace.app.analysis.results import Provenance, Result, Score
+from sentspace.app.analysis.results import Provenance, Result, Score, item_rows, names_at
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora.model import Corpus, Grouping
@@ -123,22 +123,12 @@ class ClassificationResult(Result):
                 for name, size, k in zip(self.group_names, *self.group_counts())
             ],
             # "sentence" is the dataset's id; "row" indexes the corpus's sentences.
-            "predictions": [
-                {
-                    "sentence": s,
-                    "row": row,
-                    "true": self.group_names[t],
-                    "predicted": self.group_names[p],
-                    "fold": f,
-                }
-                for s, row, t, p, f in zip(
-                    self.sentence_id.tolist(),
-                    self.sentence_index.tolist(),
-                    self.true_group.tolist(),
-                    self.predicted_group.tolist(),
-                    self.fold.tolist(),
-                )
-            ],
+            "predictions": item_rows(
+                self,
+                "sentence=sentence_id, row=sentence_index, true, predicted, fold",
+                true=names_at(self.group_names, self.true_group),
+                predicted=names_at(self.group_names, self.predicted_group),
+            ),
         }
 
 
@@ -228,16 +218,12 @@ def run_classification(
         as any evaluated sentences, fit an encoder that does not learn from data).
     """
     sentences, labels, names = evaluable_groups(corpus, min_group_size, where)
-    kept = (
-        passing.described(
-            corpus,
-            where,
-            len(sentences),
-            len(evaluable_groups(corpus, min_group_size)[0]),
-            "sentences",
-        )
-        if where.strip()
-        else ""
+    kept = passing.described(
+        corpus,
+        where,
+        len(sentences),
+        lambda: len(evaluable_groups(corpus, min_group_size)[0]),
+        "sentences",
     )
     if np.bincount(labels).min() < n_folds:
         raise EvaluationError(

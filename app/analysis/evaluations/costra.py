@@ -28,7 +28,7 @@ from sentspace.app.analysis.cache import encode_corpus
 # imports every evaluation module (tests/test_lazy_imports.py).
 if TYPE_CHECKING:
     from sentspace.app.corpora.costra import CostraComparisons
-from sentspace.app.analysis.results import Provenance, Result, Score
+from sentspace.app.analysis.results import Provenance, Result, Score, item_rows, names_at
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora.costra import RULES, costra_comparisons
@@ -150,31 +150,17 @@ class CostraResult(Result):
             "class_total": dict(zip(self.class_names, self.class_total.tolist())),
             "n_degenerate": self.n_degenerate,
             # Sentences by the dataset's ids; "rows" index the corpus's sentences.
-            "comparisons": [
-                {
-                    "more_similar": more,
-                    "less_similar": less,
-                    "rows": {"more_similar": more_rows, "less_similar": less_rows},
-                    "class": self.class_names[c],
-                    "type": comparisons.transformation_names[t],
-                    "rule": RULES[r],
-                    "cos_more": cm,
-                    "cos_less": cl,
-                    "passed": ok,
-                }
-                for more, less, more_rows, less_rows, c, t, r, cm, cl, ok in zip(
-                    ids[comparisons.more_similar].tolist(),
-                    ids[comparisons.less_similar].tolist(),
-                    comparisons.more_similar.tolist(),
-                    comparisons.less_similar.tolist(),
-                    comparisons.class_index.tolist(),
-                    comparisons.transformation.tolist(),
-                    comparisons.rule.tolist(),
-                    self.more_similar_cosine.tolist(),
-                    self.less_similar_cosine.tolist(),
-                    self.passed.tolist(),
-                )
-            ],
+            "comparisons": item_rows(
+                self,
+                "more_similar, less_similar, rows, class, type, rule, "
+                "cos_more=more_similar_cosine, cos_less=less_similar_cosine, passed",
+                more_similar=ids[comparisons.more_similar],
+                less_similar=ids[comparisons.less_similar],
+                rows=item_rows(comparisons, "more_similar, less_similar"),
+                **{"class": names_at(self.class_names, comparisons.class_index)},
+                type=names_at(comparisons.transformation_names, comparisons.transformation),
+                rule=names_at(RULES, comparisons.rule),
+            ),
         }
 
 

@@ -29,7 +29,7 @@ import scipy.sparse as sp
 
 from sentspace.app.analysis.evaluations import statistics
 from sentspace.app.analysis.evaluations.statistics import format_ci
-from sentspace.app.analysis.results import Provenance, Result, Score
+from sentspace.app.analysis.results import Provenance, Result, Score, item_rows, names_at
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora.costra import costra_comparisons
@@ -134,38 +134,18 @@ class CostraOffsetsResult(Result):
         return {
             "metrics": self.metrics(),
             "ci": {name: list(bounds) for name, bounds in self.ci.items()},
-            "types": [
-                {
-                    "type": name,
-                    "offsets": int(n),
-                    "zero offsets": int(z),
-                    "consistency": float(c),
-                    "baseline": float(b),
-                    "accuracy": float(a),
-                    "mrr": float(r),
-                }
-                for name, n, z, c, b, a, r in zip(
-                    self.type_names,
-                    self.n_offsets,
-                    self.n_zero,
-                    self.consistency,
-                    self.baseline,
-                    self.accuracy,
-                    self.mrr,
-                )
-            ],
+            "types": item_rows(
+                self,
+                "type=type_names, offsets=n_offsets, zero offsets=n_zero, consistency, "
+                "baseline, accuracy, mrr",
+            ),
             # "group" is the seed group's name; "group_row" indexes corpus.groups.
-            "questions": [
-                {
-                    "group": self.group_names[g],
-                    "group_row": g,
-                    "type": self.type_names[t],
-                    "rank": r,
-                }
-                for g, t, r in zip(
-                    self.cell_group.tolist(), self.cell_type.tolist(), self.cell_rank.tolist()
-                )
-            ],
+            "questions": item_rows(
+                self,
+                "group, group_row=cell_group, type, rank=cell_rank",
+                group=names_at(self.group_names, self.cell_group),
+                type=names_at(self.type_names, self.cell_type),
+            ),
         }
 
 

@@ -31,7 +31,7 @@ from sentspace.app.analysis.neighbours import (
     normalise,
     pair_cosines,
 )
-from sentspace.app.analysis.results import Provenance, Result, Score, provenance
+from sentspace.app.analysis.results import Provenance, Result, Score, item_rows, provenance
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora.model import Corpus
@@ -53,14 +53,7 @@ def binary_pairs(
         raise EvaluationError(
             f"paraphrase detection needs labelled pairs, and corpus {corpus.name!r} has no pairs"
         )
-    keep = np.isin(pairs.label, (0, 1))
-    if splits is not None:
-        unknown = set(splits) - set(pairs.split)
-        if unknown:
-            raise EvaluationError(
-                f"corpus {corpus.name!r} has no split {', '.join(sorted(unknown))}"
-            )
-        keep &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
+    keep = np.isin(pairs.label, (0, 1)) & passing.in_splits(corpus, splits)
     mask = passing.pair_passing(corpus, where)
     if mask is not None:
         keep &= mask
@@ -154,15 +147,7 @@ class DetectionResult(Result):
                 "thresholds": self.thresholds.tolist(),
             },
             # "pair" is the dataset's name; "row" indexes corpus.pairs.
-            "pairs": [
-                {"pair": name, "row": row, "cosine": c, "label": y}
-                for name, row, c, y in zip(
-                    self.pair_id.tolist(),
-                    self.pair_index.tolist(),
-                    self.cosine.tolist(),
-                    self.label.tolist(),
-                )
-            ],
+            "pairs": item_rows(self, "pair=pair_id, row=pair_index, cosine, label"),
         }
 
 
@@ -184,16 +169,12 @@ def evaluate_detection(
     ``n_resamples`` 0 turns the bootstrap interval off.
     """
     pair_index = binary_pairs(corpus, splits, where)
-    kept = (
-        passing.described(
-            corpus,
-            where,
-            len(pair_index),
-            len(binary_pairs(corpus, splits)),
-            f"{' + '.join(splits)} pairs" if splits else "labelled pairs",
-        )
-        if where.strip()
-        else ""
+    kept = passing.described(
+        corpus,
+        where,
+        len(pair_index),
+        lambda: len(binary_pairs(corpus, splits)),
+        f"{' + '.join(splits)} pairs" if splits else "labelled pairs",
     )
     pairs = corpus.pairs
     assert pairs is not None, "binary_pairs checked"

@@ -22,7 +22,7 @@ from sentspace.app.analysis.cache import encode_rows
 from sentspace.app.analysis.chart_data import side_counts
 from sentspace.app.analysis.evaluations import passing
 from sentspace.app.analysis.neighbours import degenerate_pairs, normalise, pair_cosines
-from sentspace.app.analysis.results import Result, Score, provenance
+from sentspace.app.analysis.results import Result, Score, item_rows, provenance
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job
 from sentspace.app.corpora.model import Corpus
@@ -161,16 +161,7 @@ class HistogramResult(Result):
             },
             "n_degenerate_pairs": int(self.degenerate.sum()),
             # "pair" is the dataset's name; "row" indexes corpus.pairs.
-            "pairs": [
-                {"pair": name, "row": row, "side": s, "cosine": c, "overlap": o}
-                for name, row, s, c, o in zip(
-                    self.pair_id.tolist(),
-                    self.pair_index.tolist(),
-                    self.side.tolist(),
-                    self.cosine.tolist(),
-                    self.overlap.tolist(),
-                )
-            ],
+            "pairs": item_rows(self, "pair=pair_id, row=pair_index, side, cosine, overlap"),
         }
 
 
@@ -200,12 +191,12 @@ def evaluate_histograms(
     where : a filter expression: only the pairs that pass it.
     """
     pair_index, side, names, by, threshold = histogram_sides(corpus, by, threshold, where)
-    kept = (
-        passing.described(
-            corpus, where, len(pair_index), len(histogram_sides(corpus, by, threshold)[0]), "pairs"
-        )
-        if where.strip()
-        else ""
+    kept = passing.described(
+        corpus,
+        where,
+        len(pair_index),
+        lambda: len(histogram_sides(corpus, by, threshold)[0]),
+        "pairs",
     )
     pairs = corpus.checked_pairs
     first, second = pairs.first[pair_index], pairs.second[pair_index]

@@ -7,6 +7,7 @@ it was. The expression is read on the corpus's own columns
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ import numpy as np
 from sentspace.app.analysis.filters import corpus_table
 from sentspace.app.analysis.filters import pair_passing as pair_mask_of
 from sentspace.app.analysis.filters import passing as mask_of
-from sentspace.app.base.errors import InputError
+from sentspace.app.base.errors import EvaluationError, InputError
 from sentspace.app.corpora.model import Corpus
 
 #: The evaluations that take ``where``: their items are pairs, queries or sentences.
@@ -67,11 +68,30 @@ def pair_passing(corpus: Corpus, where: str) -> np.ndarray | None:
     return pair_mask_of(corpus, where)
 
 
-def described(corpus: Corpus, where: str, kept: int, of: int, noun: str) -> str:
+def in_splits(
+    corpus: Corpus, splits: tuple[str, ...] | None, *, listing: bool = False
+) -> np.ndarray:
+    """Whether each of the corpus's pairs is in ``splits`` (None: every pair). Raises
+    EvaluationError for a split the corpus lacks, ``listing`` the splits it has."""
+    pairs = corpus.checked_pairs
+    if splits is None:
+        return np.ones(len(pairs), dtype=bool)
+    unknown = set(splits) - set(pairs.split)
+    if unknown:
+        has = f" (it has {', '.join(sorted(set(pairs.split)))})" if listing else ""
+        raise EvaluationError(
+            f"corpus {corpus.name!r} has no split {', '.join(sorted(unknown))}{has}"
+        )
+    return np.isin(np.asarray(pairs.split, dtype=object), list(splits))
+
+
+def described(corpus: Corpus, where: str, kept: int, every: Callable[[], int], noun: str) -> str:
     """What an evaluation of ``where`` evaluated, for its result's line: "2,793 of
     4,906 test pairs: where label == "NEUTRAL"", with how its items pass where the
-    expression reads their sentences ("both sentences pass")."""
-
+    expression reads their sentences ("both sentences pass"); "" for no expression.
+    ``every`` counts the items without the filter (called only when there is one)."""
+    if not where.strip():
+        return ""
     reads = corpus_table(corpus).columns_named(where)
     if noun == "sentences":
         how = "in a pair that passes" if "pairs" in reads else ""
@@ -83,7 +103,7 @@ def described(corpus: Corpus, where: str, kept: int, of: int, noun: str) -> str:
         how = "the pair's own split, label and score; both sentences' other columns"
     else:
         how = "both sentences pass"
-    return f"{kept:,} of {of:,} {noun}: where {where.strip()}" + (f" ({how})" if how else "")
+    return f"{kept:,} of {every():,} {noun}: where {where.strip()}" + (f" ({how})" if how else "")
 
 
 def parameters(where: str, evaluated: str = "") -> dict[str, Any]:

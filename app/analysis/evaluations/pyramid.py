@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 from sentspace.app.analysis.cache import encode_corpus
 from sentspace.app.analysis.evaluations import statistics
-from sentspace.app.analysis.results import Provenance, Result, Score
+from sentspace.app.analysis.results import Provenance, Result, Score, item_rows
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora.model import Corpus
@@ -180,39 +180,25 @@ class PyramidResult(Result):
                 "threshold": self.binary.threshold,
                 "tune_f1": self.binary.tune_f1,
                 "at_edge": self.binary.at_edge,
-                "pairs": [
-                    {"first": a, "second": b, "label": y, "cosine": c, "tune": t, "predicted": p}
-                    for a, b, y, c, t, p in zip(
-                        ids[pairs.first].tolist(),
-                        ids[pairs.second].tolist(),
-                        pairs.label.tolist(),
-                        self.binary.cosine.tolist(),
-                        self.binary.in_tune.tolist(),
-                        self.binary.predicted.tolist(),
-                    )
-                ],
+                "pairs": item_rows(
+                    self.binary,
+                    "first, second, label, cosine, tune=in_tune, predicted",
+                    first=ids[pairs.first],
+                    second=ids[pairs.second],
+                    label=pairs.label,
+                ),
             },
             "ranking": {
                 "success_rate": self.ranking.success_rate,
                 "mrr": self.ranking.mrr,
-                "questions": [
-                    {
-                        "question": q,
-                        "answer": a,
-                        "distractors": d,
-                        "answer_cosine": ac,
-                        "distractor_cosines": dc,
-                        "rank": r,
-                    }
-                    for q, a, d, ac, dc, r in zip(
-                        ids[tests.question].tolist(),
-                        ids[tests.answer].tolist(),
-                        ids[tests.distractors].tolist(),
-                        self.ranking.answer_cosine.tolist(),
-                        self.ranking.distractor_cosine.tolist(),
-                        self.ranking.rank.tolist(),
-                    )
-                ],
+                "questions": item_rows(
+                    self.ranking,
+                    "question, answer, distractors, answer_cosine, "
+                    "distractor_cosines=distractor_cosine, rank",
+                    question=ids[tests.question],
+                    answer=ids[tests.answer],
+                    distractors=ids[tests.distractors],
+                ),
             },
         }
 

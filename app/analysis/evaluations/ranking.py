@@ -48,7 +48,7 @@ from sentspace.app.analysis.neighbours import (
     iter_target_ranks,
     normalise,
 )
-from sentspace.app.analysis.results import Result, Score, provenance
+from sentspace.app.analysis.results import Result, Score, item_rows, provenance
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job
 from sentspace.app.corpora.model import Corpus
@@ -186,43 +186,17 @@ class RankingResult(Result):
         if self.from_groups:
             # "group": the dataset's name of the paraphrase group the two come from.
             named = {"queries_from": "paraphrase groups", "perfect": self.perfect_metrics()}
-            queries = [
-                {
-                    "group": g,
-                    "query": q,
-                    "target": t,
-                    "rank": r if math.isfinite(r) else None,
-                    "similarity": s,
-                }
-                for g, q, t, r, s in zip(
-                    self.pair_id.tolist(),
-                    self.query_id.tolist(),
-                    self.target_id.tolist(),
-                    self.rank.tolist(),
-                    self.similarity.tolist(),
-                )
-            ]
+            source = "group=pair_id"
         else:
             # "pair", "query", "target": the dataset's names; "row" indexes corpus.pairs.
             named = {}
-            queries = [
-                {
-                    "pair": p,
-                    "row": row,
-                    "query": q,
-                    "target": t,
-                    "rank": r if math.isfinite(r) else None,
-                    "similarity": s,
-                }
-                for p, row, q, t, r, s in zip(
-                    self.pair_id.tolist(),
-                    self.pair_index.tolist(),
-                    self.query_id.tolist(),
-                    self.target_id.tolist(),
-                    self.rank.tolist(),
-                    self.similarity.tolist(),
-                )
-            ]
+            source = "pair=pair_id, row=pair_index"
+        queries = item_rows(
+            self,
+            f"{source}, query=query_id, target=target_id, rank, similarity",
+            # A rank beyond an approximate search's reach is unknown (inf): null in JSON.
+            rank=[r if math.isfinite(r) else None for r in self.rank.tolist()],
+        )
         return {
             "pool_size": self.pool_size,
             "n_queries": int(len(self.rank)),
@@ -308,14 +282,7 @@ def _all_queries(
             target,
             self_paired,
         )
-    positive = pairs.label == 1
-    if splits is not None:
-        unknown = set(splits) - set(pairs.split)
-        if unknown:
-            raise EvaluationError(
-                f"corpus {corpus.name!r} has no split {', '.join(sorted(unknown))}"
-            )
-        positive &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
+    positive = (pairs.label == 1) & passing.in_splits(corpus, splits)
     # A pair of one sentence with itself has no partner to rank.
     self_pair = positive & (pairs.first == pairs.second)
     keep = np.flatnonzero(positive & ~self_pair)
@@ -413,12 +380,8 @@ def iter_evaluate_ranking(
     if ties not in TIES:
         raise EvaluationError(f"ties must be one of {', '.join(TIES)}, not {ties!r}")
     pair_index, pair_id, query, target, n_self = _named_queries(corpus, splits, where)
-    kept = (
-        passing.described(
-            corpus, where, len(query), len(_all_queries(corpus, splits)[2]), "queries"
-        )
-        if where.strip()
-        else ""
+    kept = passing.described(
+        corpus, where, len(query), lambda: len(_all_queries(corpus, splits)[2]), "queries"
     )
     unit = normalise(embeddings)
     # ``at``: the query and its partner as rows of the pool.

@@ -33,7 +33,7 @@ from sentspace.app.analysis.neighbours import (
     normalise,
     pair_cosines,
 )
-from sentspace.app.analysis.results import Result, Score, provenance
+from sentspace.app.analysis.results import Result, Score, item_rows, provenance
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job
 from sentspace.app.corpora.model import Corpus
@@ -180,16 +180,9 @@ class RelatednessResult(Result):
             "subsets": [c.to_dict() for c in self.subsets],
             "pooled": self.pooled.to_dict(),
             # "pair" is the dataset's name; "row" indexes corpus.pairs.
-            "pairs": [
-                {"pair": name, "row": row, "subset": s, self.similarity: c, "gold": g}
-                for name, row, s, c, g in zip(
-                    self.pair_id.tolist(),
-                    self.pair_index.tolist(),
-                    self.subset,
-                    self.cosine.tolist(),
-                    self.gold.tolist(),
-                )
-            ],
+            "pairs": item_rows(
+                self, f"pair=pair_id, row=pair_index, subset, {self.similarity}=cosine, gold"
+            ),
         }
 
 
@@ -207,16 +200,7 @@ def scored_pairs(
         raise EvaluationError(
             f"{NAME} needs scored sentence pairs, and corpus {corpus.name!r} has no pairs"
         )
-    selected = np.ones(len(pairs), dtype=bool)
-    if splits is not None:
-        unknown = set(splits) - set(pairs.split)
-        if unknown:
-            raise EvaluationError(
-                f"corpus {corpus.name!r} has no split "
-                f"{', '.join(sorted(unknown))} (it has "
-                f"{', '.join(sorted(set(pairs.split)))})"
-            )
-        selected &= np.isin(np.asarray(pairs.split, dtype=object), list(splits))
+    selected = passing.in_splits(corpus, splits, listing=True)
     mask = passing.pair_passing(corpus, where)
     if mask is not None:
         selected &= mask
@@ -354,16 +338,12 @@ def evaluate_relatedness(
         (:mod:`sentspace.app.analysis.evaluations.passing`).
     """
     pair_index, n_unscored = scored_pairs(corpus, splits, where)
-    evaluated_pairs = (
-        passing.described(
-            corpus,
-            where,
-            len(pair_index),
-            len(scored_pairs(corpus, splits)[0]),
-            _pairs_noun(splits),
-        )
-        if where.strip()
-        else ""
+    evaluated_pairs = passing.described(
+        corpus,
+        where,
+        len(pair_index),
+        lambda: len(scored_pairs(corpus, splits)[0]),
+        _pairs_noun(splits),
     )
     pairs = corpus.checked_pairs
     first, second = pairs.first[pair_index], pairs.second[pair_index]

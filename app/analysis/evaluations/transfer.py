@@ -33,7 +33,7 @@ from sentspace.app.analysis.cache import encode_corpus
 from sentspace.app.analysis.evaluations import statistics
 from sentspace.app.analysis.evaluations.statistics import format_ci
 from sentspace.app.analysis.neighbours import fitted_on_training_side
-from sentspace.app.analysis.results import Provenance, Result, Score
+from sentspace.app.analysis.results import Provenance, Result, Score, item_rows
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora.model import Corpus
@@ -218,16 +218,10 @@ class TransferResult(Result):
             "ci": {name: list(bounds) for name, bounds in self.ci.items()},
             # "item" is the dataset's name of the sentence or pair; "row" indexes the
             # corpus's sentences or pairs.
-            "predictions": [
-                {"item": i, "row": row, "true": t, "predicted": p, "fold": f}
-                for i, row, t, p, f in zip(
-                    self.item_id.tolist(),
-                    self.item_index.tolist(),
-                    self.true_label.tolist(),
-                    self.predicted_label.tolist(),
-                    self.fold.tolist(),
-                )
-            ],
+            "predictions": item_rows(
+                self,
+                "item=item_id, row=item_index, true=true_label, predicted=predicted_label, fold",
+            ),
         }
 
 

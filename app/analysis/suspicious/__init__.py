@@ -6,7 +6,7 @@ against. Each finder returns a :class:`~sentspace.app.analysis.suspicious.base.R
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from sentspace.app.analysis.suspicious.base import (
     DEFAULT_K,
     DEFAULT_MERGE_K,
     ROW_BLOCK,
+    EmbeddingsByEncoder,
     ReviewList,
     rankdata,
 )
@@ -47,7 +48,7 @@ from sentspace.models.base import Embeddings, Encoder
 def _at_once(find):
     """A finder that needs no neighbour search, as a job like the others."""
 
-    def job(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> Job[ReviewList]:
+    def job(corpus: Corpus, embeddings: EmbeddingsByEncoder) -> Job[ReviewList]:
         yield from ()
         return find(corpus, embeddings)
 
@@ -88,7 +89,7 @@ STAGES = {
 
 
 def find_suspicious(
-    corpus: Corpus, embeddings: Mapping[str, Embeddings], *, search: str = "auto"
+    corpus: Corpus, embeddings: EmbeddingsByEncoder, *, search: str = "auto"
 ) -> dict[str, ReviewList]:
     """Every table the corpus has the structure for, by kind, in :data:`FINDERS` order;
     neighbours found as ``search`` says (:func:`sentspace.app.analysis.ann.iter_knn`)."""
@@ -96,7 +97,7 @@ def find_suspicious(
 
 
 def iter_suspicious_tables(
-    corpus: Corpus, embeddings: Mapping[str, Embeddings], *, search: str = "auto"
+    corpus: Corpus, embeddings: EmbeddingsByEncoder, *, search: str = "auto"
 ) -> Job[dict[str, ReviewList]]:
     """:func:`find_suspicious` as a job: a stage per table, with the neighbour
     searches' own progress inside (minutes at a million sentences), cancellable at

@@ -17,6 +17,9 @@ from sentspace.app.base.errors import EvaluationError
 from sentspace.app.corpora.model import Corpus, Grouping
 from sentspace.models.base import Embeddings
 
+#: What the finders read: each encoder's matrix, shape (len(corpus), dim), by its name.
+EmbeddingsByEncoder = Mapping[str, Embeddings]
+
 #: A display column: its header and one value per row (a list, tuple or array).
 Column = tuple[str, Sequence[Any] | np.ndarray]
 
@@ -116,7 +119,7 @@ class _GroupGeometry:
             return np.where(others > 0, (dots - member * own) / others, np.nan)
 
 
-def _check_embeddings(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> None:
+def _check_embeddings(corpus: Corpus, embeddings: EmbeddingsByEncoder) -> None:
     if not embeddings:
         raise EvaluationError("no embeddings given: pass one matrix per encoder")
     for name, matrix in embeddings.items():

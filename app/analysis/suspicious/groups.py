@@ -3,7 +3,6 @@ themselves: candidates to split or to merge."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -13,6 +12,7 @@ from sentspace.app.analysis.ann import Search, iter_knn
 from sentspace.app.analysis.suspicious.base import (
     DEFAULT_MERGE_K,
     Column,
+    EmbeddingsByEncoder,
     ReviewList,
     _check_embeddings,
     _group_label,
@@ -24,7 +24,6 @@ from sentspace.app.analysis.suspicious.base import (
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Job, run_job
 from sentspace.app.corpora.model import Corpus
-from sentspace.models.base import Embeddings
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,7 +104,7 @@ class SpreadGroups(ReviewList):
         )
 
 
-def spread_groups(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> SpreadGroups:
+def spread_groups(corpus: Corpus, embeddings: EmbeddingsByEncoder) -> SpreadGroups:
     """Rank the groups by how loose they are compared with the corpus's other groups.
 
     Raises
@@ -247,7 +246,7 @@ class CloseGroups(ReviewList):
 
 def close_groups(
     corpus: Corpus,
-    embeddings: Mapping[str, Embeddings],
+    embeddings: EmbeddingsByEncoder,
     *,
     k: int = DEFAULT_MERGE_K,
     search: str = "auto",
@@ -272,7 +271,7 @@ def close_groups(
 
 def iter_close_groups(
     corpus: Corpus,
-    embeddings: Mapping[str, Embeddings],
+    embeddings: EmbeddingsByEncoder,
     *,
     k: int = DEFAULT_MERGE_K,
     search: str = "auto",

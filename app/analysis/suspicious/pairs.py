@@ -3,7 +3,6 @@ encoders agree against."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,11 +10,16 @@ import numpy as np
 
 from sentspace.app.analysis.evaluations.costra import evaluate_costra
 from sentspace.app.analysis.neighbours import pair_cosines
-from sentspace.app.analysis.suspicious.base import Column, ReviewList, _check_embeddings, rankdata
+from sentspace.app.analysis.suspicious.base import (
+    Column,
+    EmbeddingsByEncoder,
+    ReviewList,
+    _check_embeddings,
+    rankdata,
+)
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.corpora.costra import RULES
 from sentspace.app.corpora.model import Corpus
-from sentspace.models.base import Embeddings
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,7 +91,7 @@ class GoldDisagreements(ReviewList):
         )
 
 
-def gold_disagreements(corpus: Corpus, embeddings: Mapping[str, Embeddings]) -> GoldDisagreements:
+def gold_disagreements(corpus: Corpus, embeddings: EmbeddingsByEncoder) -> GoldDisagreements:
     """Rank the scored pairs by ``|rank(gold) - rank(cosine)|``.
 
     Raises
@@ -204,7 +208,7 @@ class CostraConsensusErrors(ReviewList):
 
 
 def costra_consensus_errors(
-    corpus: Corpus, embeddings: Mapping[str, Embeddings]
+    corpus: Corpus, embeddings: EmbeddingsByEncoder
 ) -> CostraConsensusErrors:
     """The Costra comparisons that fail for every encoder, most decisively first.
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
@@ -14,6 +13,7 @@ from sentspace.app.analysis.neighbours import Normalised
 from sentspace.app.analysis.suspicious.base import (
     DEFAULT_K,
     Column,
+    EmbeddingsByEncoder,
     ReviewList,
     _check_embeddings,
     _group_label,
@@ -24,7 +24,6 @@ from sentspace.app.analysis.suspicious.base import (
 )
 from sentspace.app.base.jobs import Job, run_job
 from sentspace.app.corpora.model import Corpus
-from sentspace.models.base import Embeddings
 
 _Misgrouped = TypeVar("_Misgrouped", bound="MisgroupedSentences")
 
@@ -132,11 +131,7 @@ class ScuOutliers(MisgroupedSentences):
 
 
 def misgrouped(
-    corpus: Corpus,
-    embeddings: Mapping[str, Embeddings],
-    *,
-    k: int = DEFAULT_K,
-    search: str = "auto",
+    corpus: Corpus, embeddings: EmbeddingsByEncoder, *, k: int = DEFAULT_K, search: str = "auto"
 ) -> MisgroupedSentences:
     """Rank the group members whose ``k`` nearest grouped sentences are mostly elsewhere.
 
@@ -156,33 +151,21 @@ def misgrouped(
 
 
 def iter_misgrouped(
-    corpus: Corpus,
-    embeddings: Mapping[str, Embeddings],
-    *,
-    k: int = DEFAULT_K,
-    search: str = "auto",
+    corpus: Corpus, embeddings: EmbeddingsByEncoder, *, k: int = DEFAULT_K, search: str = "auto"
 ) -> Job[MisgroupedSentences]:
     """:func:`misgrouped` as a job (progress and cancel while neighbours are found)."""
     return _iter_misgrouped(MisgroupedSentences, corpus, embeddings, k, search)
 
 
 def scu_outliers(
-    corpus: Corpus,
-    embeddings: Mapping[str, Embeddings],
-    *,
-    k: int = DEFAULT_K,
-    search: str = "auto",
+    corpus: Corpus, embeddings: EmbeddingsByEncoder, *, k: int = DEFAULT_K, search: str = "auto"
 ) -> ScuOutliers:
     """:func:`misgrouped` for the SCUs of a pyramid corpus (groups of kind "SCU")."""
     return run_job(iter_scu_outliers(corpus, embeddings, k=k, search=search))
 
 
 def iter_scu_outliers(
-    corpus: Corpus,
-    embeddings: Mapping[str, Embeddings],
-    *,
-    k: int = DEFAULT_K,
-    search: str = "auto",
+    corpus: Corpus, embeddings: EmbeddingsByEncoder, *, k: int = DEFAULT_K, search: str = "auto"
 ) -> Job[ScuOutliers]:
     """:func:`scu_outliers` as a job."""
     _require_groups(corpus, "SCU")
@@ -192,7 +175,7 @@ def iter_scu_outliers(
 def _iter_misgrouped(
     table: type[_Misgrouped],
     corpus: Corpus,
-    embeddings: Mapping[str, Embeddings],
+    embeddings: EmbeddingsByEncoder,
     k_max: int,
     search: str,
 ) -> Job[_Misgrouped]:
