@@ -1,0 +1,68 @@
+"""The window items of issue 42 left after the first pass: the Review table at 1280x800
+(item 6), the colour bar, the Across-encoders command (item 11) and a grouped corpus's
+colouring and Filter charts (item 12)."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStyle
+
+from tests.ui.conftest import run_and_wait, wait_for_job
+from tests.ui.test_layout import shown_at_1280x800
+
+
+def test_the_review_table_shows_whole_sentences_and_headings_at_1280(qtbot, window):
+    shown_at_1280x800(qtbot, window)
+    run_and_wait(qtbot, window)
+    window.analyses.find_suspicious()
+    wait_for_job(qtbot, window)
+    review = window.review_panel
+    window.tasks.setCurrentWidget(review)
+    qtbot.wait(50)
+    table, header, headers = review.table, review.table.horizontalHeader(), review.model.headers
+    sentence = headers.index("sentence")
+    in_view = [
+        column
+        for column in range(len(headers))
+        if not table.isColumnHidden(column)
+        and header.sectionViewportPosition(column) + header.sectionSize(column)
+        <= table.viewport().width()
+    ]
+    # The sentence takes the width the rank and the two explaining columns leave.
+    assert [headers[c] for c in sorted(in_view, key=header.visualIndex)] == [
+        "rank",
+        "sentence",
+        "paraphrase group",
+        "share outside",
+    ]
+    assert header.sectionSize(sentence) >= 150  # was a third of the table, 120 px
+    used = sum(header.sectionSize(column) for column in in_view)
+    assert table.viewport().width() - used < 20
+    # Each heading in view whole, on its lines (it was cut to "paraphras…").
+    margin = table.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin)
+    metrics = header.fontMetrics()
+    for column in in_view:
+        shown = str(table.model().headerData(column, Qt.Orientation.Horizontal))
+        assert "…" not in shown
+        widest = max(metrics.horizontalAdvance(line) for line in shown.split("\n"))
+        assert widest + 2 * margin <= header.sectionSize(column), shown
+        tooltip = table.model().headerData(
+            column, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
+        )
+        assert tooltip == headers[column]
+    assert "paraphrase\ngroup" in table.model().headerData(
+        headers.index("paraphrase group"), Qt.Orientation.Horizontal
+    )
+    # Each sentence in view wraps whole: its row as tall as its text needs.
+    qtbot.waitUntil(lambda: table.rowHeight(0) > table.verticalHeader().defaultSectionSize())
+    last = table.rowAt(table.viewport().height() - 1)
+    for row in range(table.rowAt(0), last + 1):
+        assert table.rowHeight(row) >= table.sizeHintForRow(row) > 2 * metrics.height()
+    # Under the table the line says what to do, not a blank of three lines.
+    assert review.why.text().startswith("Choose a row")
+    # Sorting by another column moves the arrow into that heading, whole there too.
+    share = headers.index("share outside")
+    table.sortByColumn(share, Qt.SortOrder.AscendingOrder)
+    shown = str(table.model().headerData(share, Qt.Orientation.Horizontal))
+    assert shown.endswith("▾") or "▾\n" in shown
+    assert "▾" not in str(table.model().headerData(0, Qt.Orientation.Horizontal))
+    widest = max(metrics.horizontalAdvance(line) for line in shown.split("\n"))
+    assert widest + 2 * margin <= header.sectionSize(share)
