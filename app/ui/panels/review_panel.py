@@ -20,8 +20,8 @@ import html
 from PySide6.QtCore import (
     QEvent,
     QItemSelection,
-    QTimer,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtWidgets import (
