@@ -5,7 +5,7 @@ colouring and Filter charts (item 12)."""
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStyle
 
-from tests.ui.conftest import run_and_wait, wait_for_job
+from tests.ui.conftest import open_sick, run_and_wait, settle, wait_for_job
 from tests.ui.test_layout import shown_at_1280x800
 
 
@@ -66,3 +66,36 @@ def test_the_review_table_shows_whole_sentences_and_headings_at_1280(qtbot, wind
     assert "▾" not in str(table.model().headerData(0, Qt.Orientation.Horizontal))
     widest = max(metrics.horizontalAdvance(line) for line in shown.split("\n"))
     assert widest + 2 * margin <= header.sectionSize(share)
+
+
+def colour_bar_reads_apart(bar) -> bool:
+    """The colour bar's title beside the bar (not over it) and its values shown."""
+    title = bar.getAxis("left").label.sceneBoundingRect()
+    colours = bar.bar.sceneBoundingRect()
+    values = bar.getAxis("right")
+    return (
+        title.right() <= colours.left()
+        and abs(title.center().y() - colours.center().y()) < 5
+        and values.width() > 20
+    )
+
+
+def test_the_colour_bar_keeps_its_title_beside_it_after_a_switch(qtbot, window, shared_data):
+    shown_at_1280x800(qtbot, window)
+    combo = window.corpus_panel.projection_controls.colour
+    run_and_wait(qtbot, window)
+    combo.setCurrentIndex(combo.findData("words"))
+    settle(qtbot, window)
+    bar = window.projection.colour_bar
+    qtbot.waitUntil(lambda: colour_bar_reads_apart(bar), timeout=3000)
+    open_sick(qtbot, window, shared_data)  # coloured by its pairs' label: no bar
+    run_and_wait(qtbot, window)
+    assert not bar.isVisible()
+    combo.setCurrentIndex(combo.findData("gold_score"))
+    settle(qtbot, window)
+    assert bar.getAxis("left").labelText == "Gold score (mean of its pairs)"
+    qtbot.waitUntil(lambda: colour_bar_reads_apart(bar), timeout=3000)  # no values were shown
+    window.showing.switch_corpus("msrp-grouped")
+    settle(qtbot, window)
+    assert bar.getAxis("left").labelText == "Words"
+    qtbot.waitUntil(lambda: colour_bar_reads_apart(bar), timeout=3000)  # "Words" sat over it
