@@ -3,9 +3,17 @@
 colouring and Filter charts (item 12)."""
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QStyle
 
-from tests.ui.conftest import open_sick, run_and_wait, settle, wait_for_job
+from tests.ui.conftest import (
+    evaluate_and_wait,
+    open_and_wait,
+    open_sick,
+    run_and_wait,
+    settle,
+    wait_for_job,
+)
 from tests.ui.test_layout import shown_at_1280x800
 
 
@@ -99,3 +107,49 @@ def test_the_colour_bar_keeps_its_title_beside_it_after_a_switch(qtbot, window, 
     settle(qtbot, window)
     assert bar.getAxis("left").labelText == "Words"
     qtbot.waitUntil(lambda: colour_bar_reads_apart(bar), timeout=3000)  # "Words" sat over it
+
+
+def test_the_across_encoders_command_shows_its_both_ends_and_copies_whole(qtbot, window):
+    shown_at_1280x800(qtbot, window)
+    run_and_wait(qtbot, window)
+    window.corpus_panel.choose("tfidf")
+    evaluate_and_wait(qtbot, window, "classification")
+    panel = window.evaluation_panel
+    window.tasks.setCurrentWidget(panel)
+    panel.charts.setCurrentWidget(panel.comparison_page)
+    settle(qtbot, window)
+    line = panel.comparison_command
+    command = "sentspace eval classification --corpus msrp-grouped"
+    assert line.text().startswith(command)
+    assert line.text().endswith("--encoder bow --encoder tfidf --seed 0")
+    # What runs and on which encoders both in view (cut to "sentspace eval clas" before).
+    shown = line.shown_text()
+    start, _, end = shown.partition("…")
+    assert line.text().startswith(start) and line.text().endswith(end)
+    assert start.startswith("sentspace eval classif") and end.endswith("tfidf --seed 0")
+    assert line.toolTip() == line.text()
+    QGuiApplication.clipboard().clear()
+    qtbot.mouseClick(panel.copy_command_button, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == line.text()
+    assert panel.comparison.height() >= panel.comparison.minimumHeight()
+
+
+def test_multi30k_opens_coloured_by_its_groups_with_group_charts_to_filter(qtbot, window):
+    """Its 1,014 groups of five captions: the guide says a new corpus starts at its
+    groups; Multi30K opened coloured by Words, and its Filter tab had neither chart."""
+    shown_at_1280x800(qtbot, window)
+    open_and_wait(qtbot, window, "multi30k-captions:en:val")
+    assert len(window.corpus) == 5070 and len(window.corpus.groups.names) == 1014
+    combo = window.corpus_panel.projection_controls.colour
+    assert combo.currentData() == "paraphrase_group"
+    panel = window.filter_panel
+    window.tasks.setCurrentWidget(panel)
+    settle(qtbot, window)
+    assert {"Paraphrase group", "Group size"} <= set(panel.charts)
+    assert all(panel.charts[title].isVisible() for title in ("Paraphrase group", "Group size"))
+    assert "Image" not in panel.charts  # ten images of 5 beside "(other 1,004)"
+    # A bar of the group chart keeps its five captions.
+    group = window.corpus.groups.names[0]
+    panel.expression.setText(f'paraphrase_group == "{group}"')
+    panel.expression.returnPressed.emit()
+    assert "<b>5</b> of 5,070 sentences pass" in panel.count.text()
