@@ -153,3 +153,25 @@ def test_multi30k_opens_coloured_by_its_groups_with_group_charts_to_filter(qtbot
     panel.expression.setText(f'paraphrase_group == "{group}"')
     panel.expression.returnPressed.emit()
     assert "<b>5</b> of 5,070 sentences pass" in panel.count.text()
+
+
+def test_a_pair_list_shows_both_sentences_whole_at_1280(qtbot, window, shared_data):
+    shown_at_1280x800(qtbot, window)
+    open_sick(qtbot, window, shared_data, encoder="bow")
+    run_and_wait(qtbot, window)
+    window.analyses.find_suspicious()
+    wait_for_job(qtbot, window)
+    review = window.review_panel
+    window.tasks.setCurrentWidget(review)
+    review.show_kind("gold")
+    qtbot.wait(50)
+    table, header, headers = review.table, review.table.horizontalHeader(), review.model.headers
+    first, second = headers.index("first"), headers.index("second")
+    # Both sentences in view (the second was past the edge, each at 160 px).
+    assert header.sectionViewportPosition(second) + header.sectionSize(second) <= (
+        table.viewport().width()
+    )
+    assert header.sectionSize(first) == header.sectionSize(second) >= 100
+    qtbot.waitUntil(lambda: table.rowHeight(0) > table.verticalHeader().defaultSectionSize())
+    for row in range(table.rowAt(0), table.rowAt(table.viewport().height() - 1) + 1):
+        assert table.rowHeight(row) >= table.sizeHintForRow(row)

@@ -68,7 +68,8 @@ from sentspace.app.ui.panels.review_table import (
 SIZED_ROWS = 0
 #: Room a heading takes beside its text (its margins).
 HEADING_PADDING = 14
-#: The narrowest a column of sentences is made, however many columns are beside it.
+#: The narrowest a column of sentences is made (the pair's two: half each), however many
+#: columns are beside it.
 TEXT_WIDTH = 160
 #: Lines kept for the explanation of the row chosen and for what an edit did (the
 #: lengths they take at 1280x800).
@@ -576,10 +577,11 @@ class ReviewPanel(QWidget):
             self.table.setColumnWidth(col, max(heading, values))
 
     def _fit_text_columns(self) -> None:
-        """The columns of sentences share the width left by the columns before them and
-        the two after them (that explain the row), so those stay in view and the
-        sentences wrap whole (at a third of the table they were cut to two lines of
-        120 px at 1280x800); the rest of the columns are scrolled to."""
+        """The columns of sentences share the width left by the columns before them, and
+        a single one also by the two after it (that explain the row), so those are in
+        view and the sentences wrap whole (at a third of the table they were cut to two
+        lines of 120 px at 1280x800); the rest of the columns are scrolled to. A pair's
+        two sentences are both in view, its numbers after them."""
         if self.model is None:
             return
         header = self.table.horizontalHeader()
@@ -592,9 +594,11 @@ class ReviewPanel(QWidget):
         if not texts:
             return
         last = shown.index(texts[-1])
-        beside = [col for col in shown[:last] if col not in texts] + shown[last + 1 : last + 3]
+        beside = [col for col in shown[:last] if col not in texts]
+        if len(texts) == 1:
+            beside += shown[last + 1 : last + 3]
         free = self.table.viewport().width() - sum(header.sectionSize(col) for col in beside)
-        width = max(TEXT_WIDTH, free // len(texts))
+        width = max(TEXT_WIDTH // len(texts), free // len(texts))
         for col in texts:
             self.table.setColumnWidth(col, width)
         self._rows_due.start()
