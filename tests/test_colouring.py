@@ -95,11 +95,11 @@ def test_a_legend_names_every_category_the_palette_has_colours_for(offered):
 
 
 def test_a_corpus_is_first_coloured_by_its_groups_else_its_pairs_else_words(offered):
-    # MSRP's training file groups its sentences in twos and threes: ten groups in
-    # colour would leave the map grey, so it shows its pairs' labels.
+    # MSRP's training file groups its sentences in twos and threes: its ten largest
+    # groups in colour, as the guide says of every grouped corpus (issue 42 item 12).
     for name, key in (
         ("grouped", "paraphrase_group"),
-        ("msrp", "pair_label"),
+        ("msrp", "paraphrase_group"),
         ("sick", "pair_label"),
     ):
         corpus, columns = offered[name]
@@ -118,13 +118,12 @@ def test_a_colouring_saved_by_an_earlier_version_is_found_by_its_new_key():
     ] == ["type", "region", "misclassified_or_not", "faithfulness", "group", None]
 
 
-def test_groups_too_small_to_show_in_ten_colours_do_not_colour_a_new_corpus():
-    """The 145,000 captions come in 29,000 groups of 5: ten of them in colour left the
-    map grey, so a new caption corpus is coloured by its sentences' length."""
+def test_a_corpus_of_many_small_groups_is_coloured_by_them_too():
+    """The 145,000 captions come in 29,000 groups of 5: they opened coloured by length,
+    where the guide says a corpus starts at its groups (issue 42 item 12)."""
     corpus = load_corpus("multi30k-captions")
     columns = colourings(sentence_columns(corpus))
-    assert "paraphrase_group" in columns
-    assert default_colouring(corpus, columns) == "words"
+    assert default_colouring(corpus, columns) == "paraphrase_group"
 
 
 def test_tied_categories_rank_in_natural_order_of_their_names():

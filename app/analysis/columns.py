@@ -60,6 +60,8 @@ class Categories:
     none: str = "none"
     #: A pair column's own values per pair (None: a column of sentences only).
     of_pairs: OfPairs | None = None
+    #: The corpus's own groups: charted however many there are (see ``Chart.informative``).
+    grouping: bool = False
 
     @classmethod
     def of_values(cls, title: str, values: Sequence[Any], none: str = "none") -> Categories:
@@ -97,6 +99,8 @@ class Numbers:
     values: np.ndarray
     #: A pair column's own values per pair (None: a column of sentences only).
     of_pairs: OfPairs | None = None
+    #: The sizes of the corpus's own groups: charted even when all are one size.
+    grouping: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -216,10 +220,13 @@ def sentence_columns(
                 tuple(corpus.groups.names),
                 codes,
                 none="no group",
+                grouping=True,
             )
         )
         sizes = np.bincount(codes[codes >= 0], minlength=len(corpus.groups.names))
-        columns.append(Numbers("Group size", np.where(codes >= 0, sizes[codes], np.nan)))
+        columns.append(
+            Numbers("Group size", np.where(codes >= 0, sizes[codes], np.nan), grouping=True)
+        )
     if regions is not None:
         columns.append(
             Categories(

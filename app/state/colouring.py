@@ -90,18 +90,14 @@ def colourings(columns: Sequence[Column]) -> dict[str, Colourable]:
 
 
 def default_colouring(corpus: Corpus, offered: Mapping[str, Colourable]) -> str:
-    """What a corpus is coloured by until its user chooses: its groups (when the ten
-    named in the legend hold 1% of the sentences or more: not the 29,000 caption groups
-    of 5, ten of them named), else what its pairs say (label, gold score, split), else a label, score or
-    split of its own, else sentence length."""
+    """What a corpus is coloured by until its user chooses: its groups, else what its
+    pairs say (label, gold score, split), else a label, score or split of its own, else
+    sentence length. Groups come first however many there are (the 29,000 caption
+    groups of Multi30K too, ten of them named): a user opening a grouped corpus looks
+    for its groups first, and found the map coloured by length."""
     preferred = ["pair_label", "gold_score", "split", "label", "score", "words"]
     if corpus.groups is not None:  # the group column's title is the grouping's kind
-        key = _slug(corpus.groups.kind or "group")
-        groups = offered.get(key)
-        if isinstance(groups, Categories):
-            top, counts = top_categories(groups.names, groups.codes)
-            if counts[top].sum() >= 0.01 * len(groups.codes):
-                preferred.insert(0, key)
+        preferred.insert(0, _slug(corpus.groups.kind or "group"))
     return next((key for key in preferred if key in offered), next(iter(offered), "words"))
 
 

@@ -115,8 +115,13 @@ class Chart:
     @property
     def informative(self) -> bool:
         """Whether drawing it says anything: sentences in two bars or more, and a
-        category chart's named bars holding at least 1% of them (the 29,000 caption
-        groups of 5 sentences do not). Every column stays usable in an expression."""
+        category chart's named bars holding at least 1% of them (a column of 29,000
+        values of 5 sentences does not). The corpus's groups and their sizes are always
+        drawn: a user of a grouped corpus looks for them (on Multi30K's captions, ten
+        groups of 5 beside "(other 28,990)", and every group of 5). Every column stays
+        usable in an expression."""
+        if self.column.grouping:
+            return True
         filled = np.bincount(self.slot, minlength=len(self.labels))
         if np.count_nonzero(filled) < 2:
             return False

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLineEdit, QPushButton
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 OPTIONAL = "optional; kept in the change log"
 REQUIRED = "required: say why; kept in the journal with the decision"
@@ -44,6 +52,16 @@ class ReasonForm:
         self.buttons.rejected.connect(on_cancel or dialog.reject)
         self.reason.textChanged.connect(lambda _: self.update())
         self.update()
+
+    def lay_out(self, dialog: QDialog, shown: QWidget, form: QFormLayout) -> None:
+        """``dialog`` as the dialogs of one edit read: what is edited (``shown``), then
+        ``form`` with the reason last, then the buttons."""
+        form.addRow("Reason:", self.reason)
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(shown)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        dialog.setMinimumWidth(480)
 
     @property
     def ok_button(self) -> QPushButton:

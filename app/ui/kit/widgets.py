@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QComboBox, QLabel, QStyledItemDelegate, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHeaderView,
+    QLabel,
+    QStyledItemDelegate,
+    QTableWidget,
+    QWidget,
+)
 
 from sentspace.models import ENCODERS
 
@@ -33,6 +43,23 @@ def fill_encoder_choice(choice: QComboBox) -> None:
             item = choice.model().item(choice.count() - 1)
             item.setEnabled(False)
             item.setToolTip(f"not installed: {cls.install_hint}")
+
+
+def row_table(headers: Sequence[str], name: str) -> QTableWidget:
+    """A read-only table of ``headers`` (its accessible ``name``) chosen by whole rows,
+    without row numbers: each column as wide as its contents but the last, which takes
+    the rest."""
+    table = QTableWidget(0, len(headers))
+    table.setAccessibleName(name)
+    table.setHorizontalHeaderLabels(list(headers))
+    table.verticalHeader().setVisible(False)
+    header = table.horizontalHeader()
+    for column in range(len(headers) - 1):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(len(headers) - 1, QHeaderView.ResizeMode.Stretch)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    return table
 
 
 class ElidedLabel(QLabel):

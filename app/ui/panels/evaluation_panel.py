@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QListWidget,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -174,6 +174,7 @@ class EvaluationPanel(FollowsFilter, QWidget):
         self.charts.setVisible(False)
         # The paired tests are made when their page is first in view.
         self.charts.currentChanged.connect(lambda _: self._show_paired_tests())
+        self.charts.currentChanged.connect(lambda _: self._size_by_page_shown())
         self.chart: ResultChart | None = None
         #: The result whose charts are drawn when the panel is next shown.
         self._charts_due: tuple[str, object] | None = None
@@ -198,21 +199,30 @@ class EvaluationPanel(FollowsFilter, QWidget):
         self.imported_note.setWordWrap(True)
         self.imported_note.setStyleSheet("color: #555")
         self.imported_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        #: The sentspace eval command(s) that make the bars (an --encoder each), in the
-        #: row of the choices: a line that scrolls (the whole in its tooltip), so the
-        #: chart keeps its height in a narrow panel.
-        self.comparison_command = QLineEdit()
-        self.comparison_command.setReadOnly(True)
+        #: The sentspace eval command(s) that make the bars (an --encoder each), on one
+        #: line under the choices, elided in the middle so that what runs and on which
+        #: encoders both show (beside the metric it was cut to "sentspace eval clas"),
+        #: whole in its tooltip and copied by its button: wrapped, it took the rows
+        #: of the metrics table at 1280x800.
+        self.comparison_command = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle)
         self.comparison_command.setStyleSheet("color: #555")
+        self.copy_command_button = QPushButton("Copy")
+        self.copy_command_button.setToolTip("Copy the whole command, to run in a shell")
+        self.copy_command_button.clicked.connect(
+            lambda: QGuiApplication.clipboard().setText(self.comparison_command.text())
+        )
         choices = QHBoxLayout()
         choices.addWidget(self.metric_choice, stretch=1)
-        choices.addWidget(self.comparison_command, stretch=1)
         choices.addWidget(self.import_button)
+        command_line = QHBoxLayout()
+        command_line.addWidget(self.comparison_command, stretch=1)
+        command_line.addWidget(self.copy_command_button)
         #: Where the comparison chart goes, between the choices and the note.
         self.comparison_chart_box = QVBoxLayout()
         self.comparison_box = QVBoxLayout()
         self.comparison_box.setContentsMargins(0, 4, 0, 0)
         self.comparison_box.addLayout(choices)
+        self.comparison_box.addLayout(command_line)
         self.comparison_box.addLayout(self.comparison_chart_box, stretch=1)
         #: The paired tests of the bars, as their command prints them.
         self.paired_tests = PairedTestsView()
@@ -646,6 +656,17 @@ class EvaluationPanel(FollowsFilter, QWidget):
             # Once the panel has its size with the chart in it.
             QTimer.singleShot(0, self._place_split)
 
+    def _size_by_page_shown(self) -> None:
+        """The Across encoders page (its command's line too) sets the charts' least
+        height only when shown: behind the Chart tab it took a row of the metrics table."""
+        policy = (
+            QSizePolicy.Policy.Preferred
+            if self.charts.currentWidget() is self.comparison_page
+            else QSizePolicy.Policy.Ignored
+        )
+        self.comparison_page.setSizePolicy(QSizePolicy.Policy.Preferred, policy)
+        self.charts.updateGeometry()
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._charts_due is not None:
@@ -715,7 +736,6 @@ class EvaluationPanel(FollowsFilter, QWidget):
         commands = comparison_command([self.results[r][1:] for r in rows])
         # Several commands (bars of other options) run one after another in a shell.
         self.comparison_command.setText(commands.replace("\n", "; "))
-        self.comparison_command.setCursorPosition(0)
         self.comparison_command.setToolTip(commands)
         self.imported_note.setText("\n".join(placed.notes))
         self.imported_note.setVisible(bool(placed.notes))

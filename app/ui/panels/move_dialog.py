@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFormLayout,
     QLabel,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -50,13 +49,8 @@ class MoveDialog(QDialog):
         self.reason = self.reason_form.reason
         form = QFormLayout()
         form.addRow(f"Move into {groups.kind}:", self.target)
-        form.addRow("Reason:", self.reason)
         self.buttons = self.reason_form.buttons
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.shown)
-        layout.addLayout(form)
-        layout.addWidget(self.buttons)
-        self.setMinimumWidth(480)
+        self.reason_form.lay_out(self, self.shown, form)
 
     def choice(self) -> tuple[str, str]:
         """(target group, reason), stripped; an empty target moves nowhere."""

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -82,13 +81,8 @@ class PairEditDialog(QDialog):
             form.addRow("Label:", self.label)
         self.reason_form = ReasonForm(self)
         self.reason = self.reason_form.reason
-        form.addRow("Reason:", self.reason)
         self.buttons = self.reason_form.buttons
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.shown)
-        layout.addLayout(form)
-        layout.addWidget(self.buttons)
-        self.setMinimumWidth(480)
+        self.reason_form.lay_out(self, self.shown, form)
 
     def changes(self) -> tuple[float | None, int | None, str]:
         """(new score, new label, reason); None where the value was left unchanged."""

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
     QEvent,
     QItemSelection,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtWidgets import (
@@ -65,9 +66,21 @@ from sentspace.app.ui.panels.review_table import (
 #: Rows whose contents size the columns (0: those in view): all of a list of thousands
 #: took 1.3 s, most of switching to its corpus.
 SIZED_ROWS = 0
+#: Room a heading takes beside its text (its margins).
+HEADING_PADDING = 14
+#: The narrowest a column of sentences is made (the pair's two: half each), however many
+#: columns are beside it.
+TEXT_WIDTH = 160
 #: Lines kept for the explanation of the row chosen and for what an edit did (the
 #: lengths they take at 1280x800).
 WHY_LINES, STATUS_LINES = 3, 2
+#: What the line under the table says before anything is listed, and before a row is
+#: chosen (rather than lines left empty for the row's explanation).
+COMPUTE_HINT = "Compute the suspicious items to review them here."
+CHOOSE_HINT = (
+    "Choose a row to read why it is listed (its whole heading and reasons are in "
+    "tooltips); the buttons below edit it."
+)
 #: Unsaved edits named one by one in the red box; more are counted.
 UNSAVED_NAMED = 5
 
@@ -129,13 +142,31 @@ class ReviewPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setResizeContentsPrecision(SIZED_ROWS)
-        self.table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)
+        # Not elided: Qt elides a heading of two lines as one ("paraphras…"); each column
+        # is made as wide as its heading.
+        self.table.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideNone)
+        # The sorted heading's arrow is in its text (ReviewFilter.headerData).
+        self.table.horizontalHeader().setSortIndicatorShown(False)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(
+            lambda *_: (self._fit_number_columns(), self._fit_text_columns())
+        )
         self.table.viewport().installEventFilter(self)
+        self.table.setWordWrap(True)
         self.table.verticalHeader().setVisible(False)
+        # Rows in view are sized to their wrapped sentences once the view has settled
+        # (scrolled, sorted, filtered, resized): sizing every row of a list of thousands
+        # would take seconds.
+        self._rows_due = QTimer(self)
+        self._rows_due.setSingleShot(True)
+        self._rows_due.setInterval(0)
+        self._rows_due.timeout.connect(self._size_rows_in_view)
+        self.table.verticalScrollBar().valueChanged.connect(lambda _: self._rows_due.start())
+        for changed in (self.proxy.layoutChanged, self.proxy.modelReset, self.proxy.rowsInserted):
+            changed.connect(lambda *_: self._rows_due.start())
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
-        self.why = QLabel("Compute the suspicious items to review them here.")
+        self.why = QLabel(COMPUTE_HINT)
         self.why.setWordWrap(True)
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -307,18 +338,14 @@ class ReviewPanel(QWidget):
             header.blockSignals(True)
             header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)
             header.blockSignals(False)
-            self.table.resizeColumnsToContents()
-            for col, header in enumerate(self.model.headers):
-                if header not in TEXT_COLUMNS:
-                    self.table.setColumnWidth(col, min(self.table.columnWidth(col), NUMBER_WIDTH))
+            self._fit_number_columns()
             if "id" in self.model.headers:  # after the columns that explain the row
                 header = self.table.horizontalHeader()
                 header.moveSection(
                     header.visualIndex(self.model.headers.index("id")), header.count() - 1
                 )
-            self._fit_text_columns()
             self._show_deciders()
-        self.why.setText("")
+        self.why.setText(CHOOSE_HINT if self.model is not None else COMPUTE_HINT)
         self._show_search(items)
         self._update_buttons()
 
@@ -534,15 +561,58 @@ class ReviewPanel(QWidget):
             + (f"<br>and {len(conflicts) - 5} more" if len(conflicts) > 5 else "")
         )
 
-    def _fit_text_columns(self) -> None:
-        """A text column takes a third of the table, so the columns that explain the
-        row begin in view (at 320 px they were all off to the right at 1280x800)."""
+    def _fit_number_columns(self) -> None:
+        """Each column but the sentences as wide as its values (up to ``NUMBER_WIDTH``)
+        and its heading whole (on two lines where long)."""
         if self.model is None:
             return
-        width = min(320, max(120, self.table.viewport().width() // 3))
-        for col, header in enumerate(self.model.headers):
-            if header in TEXT_COLUMNS:
-                self.table.setColumnWidth(col, width)
+        header = self.table.horizontalHeader()
+        metrics = header.fontMetrics()
+        for col, title in enumerate(self.model.headers):
+            if title in TEXT_COLUMNS:
+                continue
+            lines = str(self.proxy.headerData(col, Qt.Orientation.Horizontal)).split("\n")
+            heading = HEADING_PADDING + max(metrics.horizontalAdvance(line) for line in lines)
+            values = min(self.table.sizeHintForColumn(col), NUMBER_WIDTH)
+            self.table.setColumnWidth(col, max(heading, values))
+
+    def _fit_text_columns(self) -> None:
+        """The columns of sentences share the width left by the columns before them, and
+        a single one also by the two after it (that explain the row), so those are in
+        view and the sentences wrap whole (at a third of the table they were cut to two
+        lines of 120 px at 1280x800); the rest of the columns are scrolled to. A pair's
+        two sentences are both in view, its numbers after them."""
+        if self.model is None:
+            return
+        header = self.table.horizontalHeader()
+        shown = [
+            header.logicalIndex(v)
+            for v in range(header.count())
+            if not header.isSectionHidden(header.logicalIndex(v))
+        ]
+        texts = [col for col in shown if self.model.headers[col] in TEXT_COLUMNS]
+        if not texts:
+            return
+        last = shown.index(texts[-1])
+        beside = [col for col in shown[:last] if col not in texts]
+        if len(texts) == 1:
+            beside += shown[last + 1 : last + 3]
+        free = self.table.viewport().width() - sum(header.sectionSize(col) for col in beside)
+        width = max(TEXT_WIDTH // len(texts), free // len(texts))
+        for col in texts:
+            self.table.setColumnWidth(col, width)
+        self._rows_due.start()
+
+    def _size_rows_in_view(self) -> None:
+        """The rows in view as tall as their wrapped text."""
+        row, bottom = self.table.rowAt(0), self.table.viewport().height()
+        if row < 0:
+            return
+        top = self.table.rowViewportPosition(row)
+        while row < self.proxy.rowCount() and top < bottom:
+            self.table.resizeRowToContents(row)
+            top += self.table.rowHeight(row)
+            row += 1
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
@@ -554,6 +624,7 @@ class ReviewPanel(QWidget):
         it took the room of the columns that explain the rows."""
         column = self.model.headers.index(DECIDED_BY)
         self.table.setColumnHidden(column, not any(self.model.values[column]))
+        self._fit_text_columns()
 
     def _offer_authors(self, deciders: dict[str, tuple[str, ...]]) -> None:
         """Everyone, each author who decided an item, and nobody yet; the one chosen

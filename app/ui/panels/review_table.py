@@ -32,6 +32,10 @@ DECIDED_BY = "decided by"
 EVERYONE, UNDECIDED = "Everyone", "Nobody yet"
 
 
+#: The sorted column's arrow, as Qt's Fusion style draws it (ascending: pointing down).
+SORT_ARROWS = {Qt.SortOrder.AscendingOrder: "▾", Qt.SortOrder.DescendingOrder: "▴"}
+
+
 #: Role that carries a cell's raw value (number or text), which the proxy sorts by.
 SORT_ROLE = Qt.ItemDataRole.UserRole
 
@@ -62,8 +66,22 @@ def author_tint(colour: str) -> QColor:
 NUMBER_WIDTH = 80
 
 
-#: Columns of sentences, given a fixed share of the table's width.
+#: Columns of sentences: they share the width the columns beside them leave, and wrap.
 TEXT_COLUMNS = ("sentence", "first", "second", "farthest member", "A", "B")
+
+#: Headings longer than this (in characters) are written on two lines, so a column of
+#: numbers is not widened by its heading nor its heading cut ("paraphras…").
+ONE_LINE_HEADING = 10
+
+
+def shown_heading(header: str) -> str:
+    """``header`` as its column shows it: a long heading of several words on two lines,
+    broken at the space nearest its middle ("paraphrase" over "group")."""
+    if len(header) <= ONE_LINE_HEADING or " " not in header or header in TEXT_COLUMNS:
+        return header
+    spaces = [at for at, char in enumerate(header) if char == " "]
+    at = min(spaces, key=lambda space: abs(len(header) - 2 * space))
+    return header[:at] + "\n" + header[at + 1 :]
 
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -105,11 +123,12 @@ class ReviewTableModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role in (
-            Qt.ItemDataRole.DisplayRole,
-            Qt.ItemDataRole.ToolTipRole,
-        ):
-            return self.headers[section]  # whole in the tooltip where elided
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return shown_heading(self.headers[section])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.headers[section]  # on one line, whole where elided
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -163,6 +182,25 @@ class ReviewFilter(QSortFilterProxyModel):
         self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.hide_reviewed = False
         self.author = EVERYONE
+
+    def sorted_by(self) -> tuple[int, Qt.SortOrder]:
+        """The column the rows are sorted by and how: unsorted, they are in the list's
+        own order, by rank (column 0) ascending."""
+        column = self.sortColumn()
+        return (column, self.sortOrder()) if column >= 0 else (0, Qt.SortOrder.AscendingOrder)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """The heading of the sorted column carries its arrow: Qt's own sort indicator
+        keeps room for an arrow in every heading, 34 px that cut "paraphrase" to
+        "paraphras…" in a column of 3-digit numbers."""
+        heading = super().headerData(section, orientation, role)
+        column, order = self.sorted_by()
+        if role != Qt.ItemDataRole.DisplayRole or section != column or heading is None:
+            return heading
+        first, *rest = str(heading).split("\n")
+        return "\n".join([f"{first} {SORT_ARROWS[order]}", *rest])
 
     def set_author(self, author: str) -> None:
         if author != self.author:  # a pass over every row, a tenth of a corpus switch

@@ -9,10 +9,8 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QSplitter,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -20,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from sentspace.app.analysis.compare import SpaceComparison
 from sentspace.app.base.palette import PointColours, category_colours, sequential_colours
+from sentspace.app.ui.kit.widgets import row_table
 from sentspace.app.ui.views.projection_view import ProjectionView
 
 #: Rows of the most-changed list.
@@ -90,16 +89,7 @@ class CompareView(QWidget):
 
         self.selection = QLabel()
         self.selection.setWordWrap(True)
-        self.changed = QTableWidget(0, 3)
-        self.changed.setAccessibleName("most changed neighbourhoods")
-        self.changed.setHorizontalHeaderLabels(["change", "shared", "sentence"])
-        self.changed.verticalHeader().setVisible(False)
-        header = self.changed.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.changed.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.changed.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.changed = row_table(["change", "shared", "sentence"], "most changed neighbourhoods")
         self.changed.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.changed.setToolTip(
             "1 - Jaccard similarity of the sentence's k nearest "

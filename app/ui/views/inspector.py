@@ -7,10 +7,8 @@ import html
 import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHeaderView,
     QLabel,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -21,6 +19,7 @@ from sentspace.app.analysis.neighbour_search import Neighbours, Query, search_ne
 from sentspace.app.analysis.neighbours import Normalised, normalise
 from sentspace.app.base.jobs import Job, run_job
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.ui.kit.widgets import row_table
 from sentspace.app.ui.views.neighbours_view import PARTNER, SAME_GROUP
 from sentspace.models.base import Embeddings
 
@@ -50,22 +49,13 @@ class Inspector(QWidget):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #555")
-        self.neighbours = QTableWidget(0, 3)
-        self.neighbours.setAccessibleName("neighbours")
-        self.neighbours.setHorizontalHeaderLabels(["Cosine", "Mark", "Nearest neighbours"])
-        self.neighbours.verticalHeader().setVisible(False)
-        header = self.neighbours.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.neighbours = row_table(["Cosine", "Mark", "Nearest neighbours"], "neighbours")
         # One line a neighbour (the whole sentence in its tooltip and, once clicked, above),
         # so the table shows its ten rows in a dock a few hundred pixels tall.
         self.neighbours.setWordWrap(False)
         rows = self.neighbours.verticalHeader()
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.neighbours.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.neighbours.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.neighbours.setToolTip(
             f"{SAME_GROUP}: in a group of the selected sentence   {PARTNER}: its paraphrase partner"
         )

@@ -17,13 +17,11 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -38,6 +36,7 @@ from sentspace.app.analysis.neighbour_search import (
 )
 from sentspace.app.analysis.neighbours import Normalised
 from sentspace.app.corpora.model import Corpus
+from sentspace.app.ui.kit.widgets import row_table
 from sentspace.app.ui.kit.workers import JobHandle, start_job
 
 DEFAULT_K = 10
@@ -58,12 +57,7 @@ class NeighbourColumn(QWidget):
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #a05a00")
         self.note.hide()
-        self.table = QTableWidget(0, 4)
-        self.table.setAccessibleName(f"neighbours in {name}")
-        self.table.setHorizontalHeaderLabels(["#", "cosine", "mark", "text"])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table = row_table(["#", "cosine", "mark", "text"], f"neighbours in {name}")
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setWordWrap(True)
         self.table.setToolTip(
@@ -71,10 +65,6 @@ class NeighbourColumn(QWidget):
             f"{PARTNER}: its paraphrase partner (a positive pair)\n"
             "Click a neighbour to select it"
         )
-        header = self.table.horizontalHeader()
-        for column in range(3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 0, 2, 0)
         layout.addWidget(self.title)

@@ -296,6 +296,9 @@ class ProjectionView(QWidget):
         if scale is None:
             bar.hide()
             return
+        # Shown first: pyqtgraph sizes a hidden axis to nothing, so a bar shown again
+        # after a colouring by categories had its title over it and no values.
+        bar.show()
         bar.setColorMap(pg.ColorMap(np.linspace(0, 1, len(scale.palette)), scale.palette))
         # One value: a bar of one colour around it, not an empty range.
         bar.setLevels(
@@ -303,8 +306,11 @@ class ProjectionView(QWidget):
             if scale.high > scale.low
             else (scale.low - 0.5, scale.low + 0.5)
         )
-        bar.getAxis("left").setLabel(scale.title)
-        bar.show()
+        axis = bar.getAxis("left")
+        axis.setLabel(scale.title)
+        # pyqtgraph places a title when its axis is resized: one of another length at
+        # the same size was left where the last one was, off the bar's middle.
+        axis.resizeEvent()
 
     def _set_colour_table(self, colours: PointColours) -> None:
         """Drawing needs one brush (points) or one RGB triple (density) per palette

@@ -206,11 +206,7 @@ class Files:
                 "fingerprint": encoder.fingerprint(),
             }
         }
-        self.jobs.start(
-            lambda: export_matrix(exploration.corpus, exploration.embeddings, path, details),
-            f"exporting embeddings to {Path(path).name}",
-            on_result=self._exported,
-        )
+        self._export_matrix(exploration.embeddings, path, details, "embeddings")
 
     def export_projection(self, path: str | Path) -> None:
         """Write the 2D coordinates (x, y per sentence) in the background."""
@@ -223,9 +219,15 @@ class Files:
                 "of_encoder": exploration.encoder.name,
             }
         }
+        self._export_matrix(projection.coordinates, path, details, "projection")
+
+    def _export_matrix(self, matrix, path: str | Path, details: dict, what: str) -> None:
+        """Write ``matrix`` (a row per sentence of the corpus shown) with ``details`` in
+        the background."""
+        corpus = self.session.current.exploration.corpus
         self.jobs.start(
-            lambda: export_matrix(exploration.corpus, projection.coordinates, path, details),
-            f"exporting projection to {Path(path).name}",
+            lambda: export_matrix(corpus, matrix, path, details),
+            f"exporting {what} to {Path(path).name}",
             on_result=self._exported,
         )
 
