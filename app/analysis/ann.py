@@ -554,8 +554,9 @@ def iter_build_graph(
     n = unit.shape[0]
     stage = f"building the neighbour graph of {n:,} points (NN-descent)"
     yield Progress(stage, 0, 1)
-    owner, graph, _ = _graphs.get((id(unit), seed), (None, None, None))
-    if owner is None or owner() is not unit or graph.n_neighbors < min(neighbours, n):
+    kept = _graphs.get((id(unit), seed))
+    graph = kept[1] if kept is not None and kept[0]() is unit else None
+    if graph is None or graph.n_neighbors < min(neighbours, n):
         from pynndescent import NNDescent  # noqa: PLC0415 - seconds to import (numba)
 
         # n_jobs=1: the same graph from the same seed whatever the core count.
