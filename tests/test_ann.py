@@ -160,16 +160,15 @@ def test_a_build_holds_only_its_own_thread_to_one_openmp_thread(msrp_glove):
     assert seen_there == [2, 3, 2]
 
 
-def test_auto_is_exact_below_the_limit_and_for_sparse_rows(msrp_glove):
+def test_auto_is_exact_below_the_limit_and_sparse_rows_get_a_graph_above_it(msrp_glove):
     _, embeddings = msrp_glove
     assert ann.choose(embeddings) == "exact"
     assert ann.choose(embeddings, limit=1_000) == "ivf-sq8"
     import scipy.sparse as sp
 
     sparse = sp.csr_array(embeddings[:100])
-    assert ann.choose(sparse, limit=10) == "exact"
-    with pytest.raises(ValueError, match="dense"):
-        ann.choose(sparse, "ann")
+    assert ann.choose(sparse) == "exact"
+    assert ann.choose(sparse, limit=10) == ann.choose(sparse, "ann") == "nn-descent"
     with pytest.raises(ValueError, match="unknown"):
         ann.choose(embeddings, "annoy")
     _, _, search = ann.knn(embeddings[:500], embeddings, 5)

@@ -1,10 +1,11 @@
-"""Approximate nearest neighbours (faiss) for pools too large to scan exactly.
+"""Approximate nearest neighbours (faiss, NN-descent) for pools too large to scan exactly.
 
 :func:`iter_knn` is what every k-nearest-neighbour consumer calls, with one switch,
 ``search``: "exact" always scans (:func:`sentspace.app.analysis.neighbours.iter_top_k`), "ann" always
 searches an index, and "auto" (the default) scans up to :data:`EXACT_LIMIT` pool rows
-and searches an index above it. Sparse embeddings (bag of words), which faiss cannot
-index, are always scanned. The index is over the L2-normalised rows, searched by inner
+and searches an index above it. Sparse embeddings (bag of words, TF-IDF), which faiss
+cannot index, get a nearest-neighbour graph instead (:data:`SPARSE_KIND`, below). The
+dense index is over the L2-normalised rows, searched by inner
 product (= cosine): an inverted file of 8-bit scalar-quantised rows (IVF-SQ8, a quarter
 of the rows' memory), its coarse centroids trained by k-means on a seeded sample, and
 the candidates it returns rescored exactly from the unit rows. Every approximate answer
@@ -34,11 +35,22 @@ cached on disk in the embedding cache's folder (``ann/``) with their tuned recal
 keyed by a digest of the normalised matrix and the index's parameters, and checked
 against a SHA-256 before faiss reads them.
 
-faiss is imported inside the functions that need it.
+Sparse rows are searched by pynndescent's NN-descent over their cosine, on the CSR
+rows themselves: a graph of each pool row's :data:`GRAPH_NEIGHBOURS` nearest rows, whose
+own rows answer a search of the pool by itself (every point's neighbours, the page's
+lists) and which other queries descend. Its candidates are rescored by their exact
+cosines, as the dense index's are. It is built on one thread (``n_jobs=1``: NN-descent's
+parallel updates land in whatever order the threads finish) from the run's seed, so the
+same rows and seed give the same neighbours on every machine. A build is one call into
+pynndescent (minutes at 145,000 captions): the job can be cancelled before and after it,
+and between chunks of queries, not inside it.
+
+faiss and pynndescent are imported inside the functions that need them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -53,9 +65,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from sentspace.app.analysis.cache import cache_dir
-from sentspace.app.analysis.neighbours import Normalised, iter_top_k, normalise
+from sentspace.app.analysis.neighbours import Normalised, iter_top_k, normalise, row_dots
 from sentspace.app.base.atomic import atomic_path, write_text_atomic
-from sentspace.app.base.jobs import Job, Progress, run_job
+from sentspace.app.base.jobs import Job, Progress, synchronous
 from sentspace.models.base import Embeddings
 
 log = logging.getLogger(__name__)
@@ -64,8 +76,13 @@ log = logging.getLogger(__name__)
 EXACT_LIMIT = 50_000
 #: "auto": exact up to the limit, an index above it; "exact"; "ann" (an index always).
 SEARCHES = ("auto", "exact", "ann")
-#: The index kind (:attr:`Search.method` of an approximate search).
+#: The index kind (:attr:`Search.method` of an approximate search of dense rows).
 INDEX_KIND = "ivf-sq8"
+#: The method of an approximate search of sparse rows: pynndescent's NN-descent graph.
+SPARSE_KIND = "nn-descent"
+#: Neighbours per row of the NN-descent graph (at least k + 1): at 20,000 Multi30K
+#: captions (bag of words) 11 gave recall@10 0.87, 30 gave 0.99.
+GRAPH_NEIGHBOURS = 30
 #: Queries whose approximate neighbours are checked against the exact scan.
 RECALL_QUERIES = 1_000
 #: IVF lists: about 4 sqrt(n) (faiss's guideline), trained by k-means on a seeded sample
@@ -100,6 +117,9 @@ RECALL_TOLERANCE = 1e-5
 #: the same pool gets its index back without hashing the matrix.
 _RECENT_INDEXES = 2
 _recent: dict[int, tuple[weakref.ref[Any], Any, Tuning, str | None]] = {}
+#: NN-descent graphs kept in memory by the sparse array they index and the seed they
+#: were built from, with their measured recall per k.
+_graphs: dict[tuple[int, int], tuple[weakref.ref[Any], Any, dict[int, Search]]] = {}
 #: Bump when the index layout or its parameters change; older files then simply miss.
 INDEX_VERSION = 3
 
@@ -114,7 +134,8 @@ class Search:
 
     Attributes
     ----------
-    method : "exact" or the index kind (:data:`INDEX_KIND`).
+    method : "exact", the dense index's kind (:data:`INDEX_KIND`) or the sparse rows'
+        graph's (:data:`SPARSE_KIND`).
     k : neighbours per query.
     recall : float or None
         When approximate: mean share of the exact k nearest neighbours that the approximate
@@ -143,31 +164,20 @@ class Search:
         return [("neighbour search", self.describe())]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "method": self.method,
-            "k": self.k,
-            "recall": self.recall,
-            "recall_queries": self.recall_queries,
-        }
+        return dataclasses.asdict(self)
 
 
 def choose(pool: Embeddings | Normalised, search: str = "auto", *, limit: int | None = None) -> str:
-    """ "exact" or :data:`INDEX_KIND` for searching ``pool``; ValueError for an unknown
-    search or an index asked of sparse rows. ``limit`` defaults to :data:`EXACT_LIMIT`
-    as it is when called."""
+    """ "exact", :data:`INDEX_KIND` (dense rows) or :data:`SPARSE_KIND` (sparse rows)
+    for searching ``pool``; ValueError for an unknown search. ``limit`` defaults to
+    :data:`EXACT_LIMIT` as it is when called."""
     limit = EXACT_LIMIT if limit is None else limit
     if search not in SEARCHES:
         raise ValueError(f"unknown neighbour search {search!r} (known: {', '.join(SEARCHES)})")
     matrix = pool.matrix if isinstance(pool, Normalised) else pool
-    if search == "ann" and sp.issparse(matrix):
-        raise ValueError(
-            "an approximate index needs dense embeddings; sparse ones (bag of "
-            "words, TF-IDF) are searched exactly"
-        )
-    n = matrix.shape[0]
-    if search == "exact" or (search == "auto" and (n <= limit or sp.issparse(matrix))):
+    if search == "exact" or (search == "auto" and matrix.shape[0] <= limit):
         return "exact"
-    return INDEX_KIND
+    return SPARSE_KIND if sp.issparse(matrix) else INDEX_KIND
 
 
 def ivf_lists(n: int) -> int:
@@ -282,16 +292,21 @@ def iter_build_index(unit: np.ndarray, *, cache: bool = True) -> Job[Any]:
         if name is not None:
             _store(index, index_dir() / f"{name}.faiss", tuning)
     yield Progress(stage, n, n)
-    if len(_recent) >= _RECENT_INDEXES:
-        _recent.pop(next(iter(_recent)))
-    # The index goes when its array does (an index is about as large as the rows).
-    key = id(given)
+    _remember(_recent, id(given), given, (index, tuning, name))
+    return index
+
+
+def _remember(store: dict[Any, Any], key: Any, rows: Any, entry: tuple[Any, ...]) -> None:
+    """Keep ``entry`` (an index over ``rows`` and what goes with it) in ``store`` under
+    ``key`` until ``rows`` goes (an index is about as large as the rows), the oldest
+    dropped beyond :data:`_RECENT_INDEXES`."""
+    if len(store) >= _RECENT_INDEXES:
+        store.pop(next(iter(store)))
 
     def forget(_: weakref.ref[Any]) -> None:
-        _recent.pop(key, None)
+        store.pop(key, None)
 
-    _recent[key] = (weakref.ref(given, forget), index, tuning, name)
-    return index
+    store[key] = (weakref.ref(rows, forget), *entry)
 
 
 @contextmanager
@@ -434,18 +449,33 @@ def iter_search_index(
         chunk = order[start : start + SEARCH_CHUNK]
         mine = queries[chunk]
         _, found = index.search(padded(mine), wanted * REFINE, params=params)
-        found, found_sims = _rescored(mine, pool, found)
-        found, found_sims = found[:, :wanted], found_sims[:, :wanted]
-        if exclude is not None:
-            # Drop the excluded row where it was found, else the last (k + 1-th) one.
-            dropped = found == np.asarray(exclude)[chunk, None]
-            dropped[~dropped.any(axis=1), -1] = True
-            keep = np.argsort(dropped, axis=1, kind="stable")[:, :k]
-            found = np.take_along_axis(found, keep, axis=1)
-            found_sims = np.take_along_axis(found_sims, keep, axis=1)
-        indices[chunk], similarities[chunk] = found, found_sims
+        indices[chunk], similarities[chunk] = _best(
+            mine, pool, found, k, None if exclude is None else np.asarray(exclude)[chunk]
+        )
         yield Progress(stage, start + len(chunk), n_queries)
     return indices, similarities
+
+
+def _best(
+    queries: Embeddings,
+    pool: Embeddings,
+    candidates: np.ndarray,
+    k: int,
+    exclude: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` best of each query's ``candidates`` (pool rows, -1 for none) by their
+    exact cosines, as :func:`_rescored` orders them, without the query's ``exclude`` pool
+    row (-1: none)."""
+    found, found_sims = _rescored(queries, pool, candidates)
+    wanted = k + (exclude is not None)
+    found, found_sims = found[:, :wanted], found_sims[:, :wanted]
+    if exclude is None:
+        return found, found_sims
+    # Drop the excluded row where it was found, else the last (k + 1-th) one.
+    dropped = found == exclude[:, None]
+    dropped[~dropped.any(axis=1), -1] = True
+    keep = np.argsort(dropped, axis=1, kind="stable")[:, :k]
+    return np.take_along_axis(found, keep, axis=1), np.take_along_axis(found_sims, keep, axis=1)
 
 
 def _by_nearest_list(index, queries: np.ndarray) -> Job[np.ndarray]:
@@ -461,19 +491,27 @@ def _by_nearest_list(index, queries: np.ndarray) -> Job[np.ndarray]:
 
 
 def _rescored(
-    queries: np.ndarray, pool: np.ndarray, indices: np.ndarray
+    queries: Embeddings, pool: Embeddings, indices: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """``indices`` with their exact cosines, re-sorted (similarity, then pool row): the
-    8-bit quantised index returns approximate ones, which recall and ranks compare
-    with exact cosines. Missing candidates (-1) get -inf and sort last."""
+    8-bit quantised index returns approximate ones, and NN-descent's order is not the
+    exact scan's, which recall and ranks compare with. Missing candidates (-1) get -inf
+    and sort last."""
     found = indices >= 0
+    gathered = np.where(found, indices, 0)
     similarities = np.full(indices.shape, -np.inf, dtype=np.float32)
-    # Gathered candidate rows in blocks of about 64 MB.
-    step = max(1, 2**24 // (indices.shape[1] * pool.shape[1]))
-    for start in range(0, len(indices), step):
-        rows = slice(start, start + step)
-        dots = np.einsum("ijk,ik->ij", pool[np.where(found[rows], indices[rows], 0)], queries[rows])
-        similarities[rows] = np.where(found[rows], dots, -np.inf)
+    if sp.issparse(pool):
+        # A column of candidates at a time: each a row-by-row product of sparse rows.
+        for column in range(indices.shape[1]):
+            dots = row_dots(queries, pool[gathered[:, column]])
+            similarities[:, column] = np.where(found[:, column], dots, -np.inf)
+    else:
+        # Gathered candidate rows in blocks of about 64 MB.
+        step = max(1, 2**24 // (indices.shape[1] * pool.shape[1]))
+        for start in range(0, len(indices), step):
+            rows = slice(start, start + step)
+            dots = np.einsum("ijk,ik->ij", pool[gathered[rows]], queries[rows])
+            similarities[rows] = np.where(found[rows], dots, -np.inf)
     order = np.lexsort((indices, -similarities), axis=1)
     return (
         np.take_along_axis(indices, order, axis=1),
@@ -490,9 +528,10 @@ def measure_recall(
     exclude: np.ndarray | None = None,
     seed: int = 0,
     sample: int = RECALL_QUERIES,
+    method: str = INDEX_KIND,
 ) -> Job[Search]:
-    """Recall@k of approximate cosines ``approximate`` ((n_queries, k), best first)
-    against the exact scan, on ``sample`` queries drawn with ``seed``."""
+    """Recall@k of approximate cosines ``approximate`` ((n_queries, k), best first), found
+    by ``method``, against the exact scan, on ``sample`` queries drawn with ``seed``."""
     n_queries = queries.matrix.shape[0]
     rows = np.sort(
         np.random.default_rng(seed).choice(n_queries, min(sample, n_queries), replace=False)
@@ -502,7 +541,91 @@ def measure_recall(
         subset, pool, k, exclude=None if exclude is None else exclude[rows]
     )
     hits = approximate[rows] >= exact[:, -1:] - RECALL_TOLERANCE
-    return Search(INDEX_KIND, k, float(hits.mean()) if hits.size else 1.0, len(rows))
+    return Search(method, k, float(hits.mean()) if hits.size else 1.0, len(rows))
+
+
+def iter_build_graph(
+    unit: sp.csr_array, *, seed: int = 0, neighbours: int = GRAPH_NEIGHBOURS
+) -> Job[Any]:
+    """pynndescent's NN-descent index over the sparse unit rows ``unit`` by cosine, each
+    row's ``neighbours`` nearest rows (itself among them) found on one thread from
+    ``seed``. One built over the same array and seed, at least as wide, is shared while
+    the array lives."""
+    n = unit.shape[0]
+    stage = f"building the neighbour graph of {n:,} points (NN-descent)"
+    yield Progress(stage, 0, 1)
+    kept = _graphs.get((id(unit), seed))
+    graph = kept[1] if kept is not None and kept[0]() is unit else None
+    if graph is None or graph.n_neighbors < min(neighbours, n):
+        from pynndescent import NNDescent  # noqa: PLC0415 - seconds to import (numba)
+
+        # n_jobs=1: the same graph from the same seed whatever the core count.
+        graph = NNDescent(
+            sp.csr_matrix(unit),
+            metric="cosine",
+            n_neighbors=min(neighbours, n),
+            random_state=seed,
+            n_jobs=1,
+        )
+        _remember(_graphs, (id(unit), seed), unit, (graph, {}))
+    yield Progress(stage, 1, 1)
+    return graph
+
+
+def iter_search_graph(
+    graph, queries: Normalised, pool: Normalised, k: int, *, exclude: np.ndarray | None = None
+) -> Job[tuple[np.ndarray, np.ndarray]]:
+    """The ``k`` approximate nearest pool rows of each query, best first, by the NN-descent
+    ``graph`` over the sparse unit rows ``pool`` (:func:`iter_build_graph`, at least
+    k + 1 wide): the graph's own rows when ``queries`` is ``pool``, else a descent of the
+    graph per query; either way as many candidates as the graph is wide, rescored by
+    their exact cosines. ``exclude`` as in :func:`iter_search_index`."""
+    width = graph.n_neighbors
+    n_queries = queries.shape[0]
+    stage = "searching the neighbour graph"
+    if queries is pool:
+        candidates = graph.neighbor_graph[0]
+    else:
+        candidates = np.empty((n_queries, width), dtype=np.int64)
+        for start in range(0, n_queries, SEARCH_CHUNK):
+            chunk = slice(start, start + SEARCH_CHUNK)
+            candidates[chunk] = graph.query(sp.csr_matrix(queries.matrix[chunk]), k=width)[0]
+            yield Progress(stage, min(start + SEARCH_CHUNK, n_queries), n_queries)
+    indices = np.empty((n_queries, k), dtype=np.int64)
+    similarities = np.empty((n_queries, k), dtype=np.float32)
+    stage = "rescoring the neighbour graph's candidates"
+    for start in range(0, n_queries, SEARCH_CHUNK):
+        chunk = slice(start, start + SEARCH_CHUNK)
+        indices[chunk], similarities[chunk] = _best(
+            queries.matrix[chunk],
+            pool.matrix,
+            candidates[chunk],
+            k,
+            None if exclude is None else np.asarray(exclude)[chunk],
+        )
+        yield Progress(stage, min(start + SEARCH_CHUNK, n_queries), n_queries)
+    return indices, similarities
+
+
+def graph_recall(graph, pool: Normalised, k: int, *, seed: int = 0) -> Job[Search]:
+    """Recall@k of the NN-descent ``graph`` over the sparse unit rows ``pool``: of its own
+    rows' neighbours, on :data:`RECALL_QUERIES` of them drawn with ``seed``; measured
+    once per k while the graph is kept."""
+    recalls = next((r for _, g, r in list(_graphs.values()) if g is graph), {})
+    if k not in recalls:
+        n = pool.shape[0]
+        rows = np.sort(np.random.default_rng(seed).choice(n, min(RECALL_QUERIES, n), replace=False))
+        _, own = _best(pool.matrix[rows], pool.matrix, graph.neighbor_graph[0][rows], k, rows)
+        recalls[k] = yield from measure_recall(
+            Normalised(pool.matrix[rows], pool.degenerate[rows]),
+            pool,
+            own,
+            k,
+            exclude=rows,
+            sample=len(rows),
+            method=SPARSE_KIND,
+        )
+    return recalls[k]
 
 
 def iter_knn(
@@ -522,9 +645,11 @@ def iter_knn(
     ----------
     queries, pool, k, exclude : as :func:`sentspace.app.analysis.neighbours.iter_top_k`.
     search : "auto" (an index when the pool has more than ``limit`` rows, default
-        :data:`EXACT_LIMIT`, and is dense), "exact" or "ann".
-    seed : draws the queries the recall of an approximate search is measured on.
-    cache : keep a built index on disk (and use one built before).
+        :data:`EXACT_LIMIT`), "exact" or "ann": dense rows get a faiss index, sparse ones
+        an NN-descent graph.
+    seed : draws the queries the recall of an approximate search is measured on, and
+        seeds an NN-descent graph.
+    cache : keep a built faiss index on disk (and use one built before).
 
     Returns
     -------
@@ -545,34 +670,29 @@ def iter_knn(
         if isinstance(queries, Normalised)
         else normalise(queries)
     )
-    index = yield from iter_build_index(unit_pool.matrix, cache=cache)
-    nprobe, index_recall = yield from tuned(index, unit_pool.matrix, k)
-    indices, similarities = yield from iter_search_index(
-        index, unit_queries.matrix, k, pool=unit_pool.matrix, exclude=exclude, nprobe=nprobe
-    )
-    # A few queries (a typed sentence) get the index's recall: their own would be 0 or 1.
-    report = index_recall
+    if method == SPARSE_KIND:
+        graph = yield from iter_build_graph(
+            unit_pool.matrix, seed=seed, neighbours=max(GRAPH_NEIGHBOURS, k + 1)
+        )
+        indices, similarities = yield from iter_search_graph(
+            graph, unit_queries, unit_pool, k, exclude=exclude
+        )
+    else:
+        index = yield from iter_build_index(unit_pool.matrix, cache=cache)
+        nprobe, index_recall = yield from tuned(index, unit_pool.matrix, k)
+        indices, similarities = yield from iter_search_index(
+            index, unit_queries.matrix, k, pool=unit_pool.matrix, exclude=exclude, nprobe=nprobe
+        )
     if unit_queries.matrix.shape[0] >= RECALL_QUERIES:
         report = yield from measure_recall(
-            unit_queries, unit_pool, similarities, k, exclude=exclude, seed=seed
+            unit_queries, unit_pool, similarities, k, exclude=exclude, seed=seed, method=method
         )
+    # A few queries (a typed sentence) get the index's recall: their own would be 0 or 1.
+    elif method == SPARSE_KIND:
+        report = yield from graph_recall(graph, unit_pool, k, seed=seed)
+    else:
+        report = index_recall
     return indices, similarities, report
 
 
-def knn(
-    queries: Embeddings | Normalised,
-    pool: Embeddings | Normalised,
-    k: int,
-    *,
-    exclude: np.ndarray | None = None,
-    search: str = "auto",
-    limit: int | None = None,
-    seed: int = 0,
-    cache: bool = True,
-) -> tuple[np.ndarray, np.ndarray, Search]:
-    """:func:`iter_knn` run to the end in this thread."""
-    return run_job(
-        iter_knn(
-            queries, pool, k, exclude=exclude, search=search, limit=limit, seed=seed, cache=cache
-        )
-    )
+knn = synchronous(iter_knn)

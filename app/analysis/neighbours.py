@@ -23,7 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sentspace.app.base.errors import EvaluationError
-from sentspace.app.base.jobs import Job, Progress, run_job
+from sentspace.app.base.jobs import Job, Progress, synchronous
 from sentspace.app.corpora.model import Corpus
 from sentspace.models.base import Embeddings, Encoder, fitted_copy
 from sentspace.models.pairs import corpus_pairs
@@ -146,6 +146,14 @@ def pair_cosines(embeddings: Embeddings, first: np.ndarray, second: np.ndarray) 
     return np.clip(np.round(cosine, 12), -1.0, 1.0)
 
 
+def row_dots(a: Embeddings, b: Embeddings) -> np.ndarray:
+    """``a[i] . b[i]`` for every row i of two matrices of one shape, dense or sparse;
+    float32, shape (n,)."""
+    if sp.issparse(a):
+        return np.asarray(sp.csr_array(a).multiply(b).sum(axis=1), dtype=np.float32).ravel()
+    return np.einsum("ij,ij->i", a, b)
+
+
 def degenerate_pairs(unit: Normalised, first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """Whether each pair involves a degenerate row; bool, shape (n_pairs,)."""
     return unit.degenerate[np.asarray(first)] | unit.degenerate[np.asarray(second)]
@@ -237,16 +245,7 @@ def iter_top_k(
     return indices, similarities
 
 
-def top_k(
-    queries: Embeddings | Normalised,
-    pool: Embeddings | Normalised,
-    k: int,
-    *,
-    exclude: np.ndarray | None = None,
-    memory_mb: float = DEFAULT_MEMORY_MB,
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`iter_top_k` run to the end in this thread."""
-    return run_job(iter_top_k(queries, pool, k, exclude=exclude, memory_mb=memory_mb))
+top_k = synchronous(iter_top_k)
 
 
 def iter_target_ranks(
@@ -309,28 +308,7 @@ def iter_target_ranks(
     return 1.0 + greater + share * equal, target_similarity
 
 
-def target_ranks(
-    queries: Embeddings | Normalised,
-    pool: Embeddings | Normalised,
-    targets: np.ndarray,
-    *,
-    exclude: np.ndarray | None = None,
-    ties: str = "pessimistic",
-    tie_tolerance: float = TIE_TOLERANCE,
-    memory_mb: float = DEFAULT_MEMORY_MB,
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`iter_target_ranks` run to the end in this thread."""
-    return run_job(
-        iter_target_ranks(
-            queries,
-            pool,
-            targets,
-            exclude=exclude,
-            ties=ties,
-            tie_tolerance=tie_tolerance,
-            memory_mb=memory_mb,
-        )
-    )
+target_ranks = synchronous(iter_target_ranks)
 
 
 def fitted_on_training_side(

@@ -14,9 +14,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -88,3 +89,16 @@ def run_with_bar(job: Job[T]) -> T:
             bar.refresh()
 
         return run_job(job, show)
+
+
+def synchronous(job: Callable[P, Job[T]]) -> Callable[P, T]:
+    """``job``'s function run to the end in the calling thread (:func:`run_job`), named
+    without its ``iter_`` prefix: ``top_k = synchronous(iter_top_k)``."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        return run_job(job(*args, **kwargs))
+
+    run.__name__ = run.__qualname__ = job.__name__.removeprefix("iter_")
+    run.__module__, run.__wrapped__ = job.__module__, job  # type: ignore[attr-defined]
+    run.__doc__ = f":func:`{job.__name__}` run to the end in this thread."
+    return run

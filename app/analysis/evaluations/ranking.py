@@ -47,6 +47,7 @@ from sentspace.app.analysis.neighbours import (
     Normalised,
     iter_target_ranks,
     normalise,
+    row_dots,
 )
 from sentspace.app.analysis.results import Result, Score, item_rows, provenance
 from sentspace.app.base.errors import EvaluationError
@@ -500,7 +501,7 @@ def _approximate_ranks(
         block = slice(start, start + _COUNT_BLOCK)
         rows, partner = row_of[block], target[block]
         near = found[rows]
-        t = np.einsum("ij,ij->i", unit.matrix[query[block]], unit.matrix[partner])
+        t = row_dots(unit.matrix[query[block]], unit.matrix[partner])
         greater = np.count_nonzero(near > (t + tie_tolerance)[:, None], axis=1)
         # The partner, where the index found it, is within tolerance of itself: not a tie.
         at_least = np.count_nonzero(near >= (t - tie_tolerance)[:, None], axis=1)
