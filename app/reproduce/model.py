@@ -30,6 +30,8 @@ DEFAULT_BAND = 0.02
 #: and never shipped, so the pyramid rows fall back to the shared sample without it.
 DATA_ENV = "SENTSPACE_DATA"
 DUC_ENV = "SENTSPACE_DUC"
+#: The ordered sentences the papers' trained substitutes learn from here (a corpus spec).
+STATE_UNION = "{data}/state-union/sentences.txt"
 
 
 def data_root() -> Path:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -242,17 +242,7 @@ class FindingCheck:
         return f"Compared: {d.comparison}. {d.evidence}.{tested}{paper}"
 
     def to_dict(self) -> dict[str, Any]:
-        d = self.decision
-        return {
-            "claim": self.claim,
-            "verdict": d.verdict,
-            "comparison": d.comparison,
-            "evidence": d.evidence,
-            "p_value": d.p_value,
-            "effect": d.effect,
-            "paper": d.paper,
-            "paper_holds": d.paper_holds,
-        }
+        return {"claim": self.claim, **asdict(self.decision)}
 
 
 @dataclass(frozen=True, eq=False)

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from sentspace.app.analysis.evaluations import statistics
 from sentspace.app.base.commands import reproduce_command
 from sentspace.app.reproduce import costra, white2015
-from sentspace.app.analysis.evaluations import statistics
 from sentspace.app.reproduce.findings import (
     NOT_DECIDED,
     SUPPORTED,
