@@ -435,17 +435,18 @@ def stratified_test(
         permuted = weights @ differences(np.where(swap, b, a), np.where(swap, a, b))
         # Relative tolerance: permutations equal to the observed value stay counted.
         extreme += int(np.sum(np.abs(permuted) >= abs(observed) * (1 - 1e-12)))
-    resampled = sum(
-        w
-        * statistics.bootstrap_distribution(
-            lambda _, __, draws, m=m: (
-                metric(a[m], gold_of(m), draws) - metric(b[m], gold_of(m), draws)
-            ),
-            np.zeros(len(m)),
-            seed=seed + k,
-        )
-        for k, (w, m) in enumerate(zip(weights, members, strict=True))
-    )
+
+    def resampled_difference(k: int) -> np.ndarray:
+        """Stratum ``k``'s bootstrap distribution of metric(a) - metric(b), its items
+        drawn for both encoders alike."""
+        m = members[k]
+
+        def paired(_: np.ndarray, __: Any, draws: np.ndarray | None) -> np.ndarray:
+            return metric(a[m], gold_of(m), draws) - metric(b[m], gold_of(m), draws)
+
+        return statistics.bootstrap_distribution(paired, np.zeros(len(m)), seed=seed + k)
+
+    resampled = weights @ np.stack([resampled_difference(k) for k in range(len(members))])
     each = ", ".join(
         f"{label or 'no year'} {d:+.4f} ({len(m):,} items)"
         for label, d, m in zip(labels, per_stratum, members, strict=True)
