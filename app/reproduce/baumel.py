@@ -201,9 +201,7 @@ def _files(corpus) -> str:
     n = len(corpus.sources)
     years = Counter(duc_year(Path(source).stem) or "no DUC year" for source in corpus.sources)
     by_year = ", ".join(f"{year}: {count}" for year, count in sorted(years.items()))
-    return f"{n:,} file{'s' if n != 1 else ''} ({by_year})" + (
-        f" ({'; '.join(skipped)})" if skipped else ""
-    )
+    return f"{n:,} file{'s' if n != 1 else ''} ({'; '.join((by_year, *skipped))})"
 
 
 PAPER = paper.Paper(

@@ -163,11 +163,16 @@ def test_a_claim_on_several_years_is_decided_on_all_of_them(shared_data, tmp_pat
     """A folder holding DUC 2006 and 2007 pyramids (the sample's, renamed as each year's
     topics): each finding is one paired permutation test over every pair or question of
     both years, stratified by year, naming each year's difference."""
+    sample = shared_data / "pyramid-sample" / "T0001.pyr"
     for name in ("D0601A.pyr", "D0602B.pyr", "D0701A.pyr"):
-        shutil.copy(shared_data / "pyramid-sample" / "T0001.pyr", tmp_path / name)
+        shutil.copy(sample, tmp_path / name)
+    # A 2007 file that does not parse is skipped, and the count says so.
+    (tmp_path / "D0702B.pyr").write_text(sample.read_text()[:2000], encoding="utf-8")
     report = run_job(run_reproduction(baumel.PAPER, data=tmp_path))
     counts = {c.what: c.ours for c in report.counts}
-    assert counts["pyramid files read (DUC 2005-2007)"] == "3 files (DUC 2006: 2, DUC 2007: 1)"
+    assert counts["pyramid files read (DUC 2005-2007)"] == (
+        "3 files (DUC 2006: 2, DUC 2007: 1; skipped 1 of 4 files)"
+    )
     ranking = report.findings[1].decision
     # 12 questions a pyramid: 24 of 2006 and 12 of 2007 in one test, weighted by items.
     assert "within each of 2 strata, weighted by their items (10000 swaps): DUC 2006 " in (
