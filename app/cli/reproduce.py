@@ -94,14 +94,11 @@ def add_reproduce(commands: Subcommands) -> None:
     reproduce.add_argument("paper", choices=list(PAPERS))
     reproduce.add_argument("table", nargs="?", help="one table id (default: all)")
     variant = reproduce.add_mutually_exclusive_group()
-    variant.add_argument(
-        "--quick", action="store_true", help="a subset of encoders on the full data (the default)"
-    )
-    variant.add_argument(
-        "--full",
-        action="store_true",
-        help="every encoder sentspace can run (each paper states its time)",
-    )
+    for flag, what in (
+        ("--quick", "a subset of encoders on the full data (the default)"),
+        ("--full", "every encoder sentspace can run (each paper states its time)"),
+    ):
+        variant.add_argument(flag, action="store_true", help=what)
     reproduce.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     reproduce.add_argument(
         "--out", default="reproduce", help="folder for the report (default ./reproduce)"

@@ -4,19 +4,8 @@ spaces": Table 1, scored exactly as the ``costra`` package's reference evaluator
 from __future__ import annotations
 
 from sentspace.app.corpora.costra import CLASSES
+from sentspace.app.reproduce import model as paper
 from sentspace.app.reproduce.findings import all_below, lowest_class
-from sentspace.app.reproduce.model import (
-    NEEDS,
-    SAME,
-    SUBSTITUTE,
-    Cell,
-    Count,
-    Finding,
-    Paper,
-    Run,
-    Table,
-    number,
-)
 
 COSTRA = "costra"
 #: Paper column -> sentspace's Score name.
@@ -38,28 +27,33 @@ SETTING = (
 MODELS: dict[str, tuple[str | None, str, str, bool]] = {
     "SentBERT - mean": (
         "e5-small",
-        SUBSTITUTE,
+        paper.SUBSTITUTE,
         "multilingual-e5-small (mean pooling, 4-bit) for DeepPavlov's multilingual SentBERT",
         False,
     ),
     "SentBERT - CLS": (
         None,
-        NEEDS,
+        paper.NEEDS,
         "DeepPavlov's SentBERT with CLS pooling (st:DIR of a local copy)",
         False,
     ),
-    "Flair - mean": (None, NEEDS, "Flair embeddings averaged (precomputed:FILE)", False),
-    "mBERT - CLS": (None, NEEDS, "multilingual BERT, CLS token (precomputed:FILE)", False),
+    "Flair - mean": (None, paper.NEEDS, "Flair embeddings averaged (precomputed:FILE)", False),
+    "mBERT - CLS": (None, paper.NEEDS, "multilingual BERT, CLS token (precomputed:FILE)", False),
     "mBERT - mean": (
         None,
-        NEEDS,
+        paper.NEEDS,
         "multilingual BERT, mean of tokens (st:DIR of a local copy)",
         False,
     ),
-    "LASER": (None, NEEDS, "LASER embeddings computed elsewhere (precomputed:FILE)", False),
+    "LASER": (None, paper.NEEDS, "LASER embeddings computed elsewhere (precomputed:FILE)", False),
     # Not in the paper: lexical references, which --quick re-runs.
-    "bag of words (reference)": ("bow", SAME, "not in the paper: a lexical reference", True),
-    "random BOW (reference)": ("random-bow", SAME, "not in the paper: random word vectors", True),
+    "bag of words (reference)": ("bow", paper.SAME, "not in the paper: a lexical reference", True),
+    "random BOW (reference)": (
+        "random-bow",
+        paper.SAME,
+        "not in the paper: random word vectors",
+        True,
+    ),
 }
 PRINTED = {
     "SentBERT - mean": ("0.150", "0.251", "0.667", "0.588", "0.718", "0.685", "0.510"),
@@ -71,21 +65,17 @@ PRINTED = {
     "bag of words (reference)": ("",) * 7,
     "random BOW (reference)": ("",) * 7,
 }
-CELLS = tuple(
-    Cell(
-        "table1",
-        model,
-        column,
-        text,
-        number(text) if text else None,
-        None if spec is None else Run("costra", COSTRA, spec),
-        metric,
-        mark,
-        f"{note}; {SETTING}",
-        quick,
-    )
-    for model, (spec, mark, note, quick) in MODELS.items()
-    for (column, metric), text in zip(COLUMNS.items(), PRINTED[model], strict=True)
+CELLS = paper.cell_grid(
+    "table1",
+    {
+        model: (None if spec is None else paper.Run("costra", COSTRA, spec), mark, note)
+        for model, (spec, mark, note, _) in MODELS.items()
+    },
+    # The reference rows print nothing: number("") is None.
+    {column: (metric, paper.number) for column, metric in COLUMNS.items()},
+    PRINTED,
+    quick=frozenset(model for model, (*_, quick) in MODELS.items() if quick),
+    column_notes=dict.fromkeys(COLUMNS, SETTING),
 )
 
 
@@ -97,14 +87,16 @@ RUN_ROWS = tuple(model for model, (spec, *_) in MODELS.items() if spec is not No
 CLASS_COLUMNS = tuple(column for column in COLUMNS if column != "avg")
 
 
-PAPER = Paper(
+PAPER = paper.Paper(
     name="costra",
     title="Barančíková & Bojar: Costra 1.1, an inquiry into geometric properties of "
     "sentence spaces",
-    tables=(Table("table1", "Accuracy per class of geometric relations (Czech)", SETTING, CELLS),),
-    counts=(Count("Costra 1.1 sentences", "6,968", COSTRA, lambda c: f"{len(c):,}"),),
+    tables=(
+        paper.Table("table1", "Accuracy per class of geometric relations (Czech)", SETTING, CELLS),
+    ),
+    counts=(paper.Count("Costra 1.1 sentences", "6,968", COSTRA, lambda c: f"{len(c):,}"),),
     findings=(
-        Finding(
+        paper.Finding(
             "No encoder captures the orderings well: every average below 0.6 "
             "(the paper's best 0.510); decided on every encoder sentspace runs (e5-small "
             "for SentBERT - mean, bag of words, random BOW)",
@@ -115,7 +107,7 @@ PAPER = Paper(
                 [("table1", model, "avg") for model in PAPER_ROWS],
             ),
         ),
-        Finding(
+        paper.Finding(
             "Paraphrases are rarely nearer the seed than other transformations: "
             "basic is every encoder's lowest class; decided on every encoder sentspace "
             "runs (e5-small for SentBERT - mean, bag of words, random BOW)",

@@ -33,6 +33,9 @@ NOT_DECIDED = "not decided"
 PERMUTATIONS = 10_000
 
 Key = tuple[str, str, str]  # (table, row, column)
+#: An item's stratum in a stratified test: ``(result, item identities)`` -> a label per
+#: item ("" where none is told), e.g. the DUC year of a pyramid question.
+Strata = Callable[[Any, np.ndarray], np.ndarray]
 
 
 class Evidence(Protocol):
@@ -43,7 +46,9 @@ class Evidence(Protocol):
 
     def published(self, table: str, row: str, column: str) -> float | None: ...
 
-    def test(self, a: Key, b: Key) -> statistics.PairedTest | None: ...
+    def test(
+        self, a: Key, b: Key, strata: Strata | None = None
+    ) -> statistics.PairedTest | None: ...
 
     def interval(self, table: str, row: str, column: str) -> tuple[float, float] | None: ...
 
@@ -77,13 +82,15 @@ def _names(a: Key, b: Key) -> tuple[str, str]:
     return (a[1], b[1]) if a[1] != b[1] else (f"{a[1]} {a[2]}", b[2])
 
 
-def _tested(evidence: Evidence, a: Key, b: Key) -> tuple[float, float, str] | None:
+def _tested(
+    evidence: Evidence, a: Key, b: Key, strata: Strata | None = None
+) -> tuple[float, float, str] | None:
     """(effect a - b, p-value or NaN, text) of one comparison; None when not re-run."""
     va, vb = evidence.value(*a), evidence.value(*b)
     if va is None or vb is None:
         return None
     name_a, name_b = _names(a, b)
-    test = evidence.test(a, b)
+    test = evidence.test(a, b, strata)
     if test is None:
         return (
             va - vb,
@@ -167,9 +174,10 @@ def compare_all(
     comparison: str,
     pairs: Sequence[tuple[Key, Key]],
     paper_pairs: Sequence[tuple[Key, Key]] | None = None,
+    strata: Strata | None = None,
 ) -> Decision:
-    """Every ``a`` above its ``b``, each pair tested; the paper checked on ``paper_pairs``
-    (default: the same pairs)."""
+    """Every ``a`` above its ``b``, each pair tested (stratified by ``strata`` where
+    given); the paper checked on ``paper_pairs`` (default: the same pairs)."""
     paper, holds = _on_paper(evidence, pairs if paper_pairs is None else paper_pairs)
     not_run = _not_decided(evidence, [key for pair in pairs for key in pair])
     if not_run or not pairs:
@@ -180,7 +188,7 @@ def compare_all(
             paper=paper,
             paper_holds=holds,
         )
-    tests = [outcome for a, b in pairs if (outcome := _tested(evidence, a, b)) is not None]
+    tests = [outcome for a, b in pairs if (outcome := _tested(evidence, a, b, strata)) is not None]
     verdict, p, effect = _verdict(tests)
     return Decision(
         verdict, comparison, "; ".join(text for *_, text in tests), p, effect, paper, holds
@@ -188,14 +196,21 @@ def compare_all(
 
 
 def beats(
-    evidence: Evidence, table: str, column: str, winners: Sequence[str], losers: Sequence[str]
+    evidence: Evidence,
+    table: str,
+    column: str,
+    winners: Sequence[str],
+    losers: Sequence[str],
+    strata: Strata | None = None,
 ) -> Decision:
-    """Every one of ``winners`` above every one of ``losers`` in ``column``."""
+    """Every one of ``winners`` above every one of ``losers`` in ``column`` (each paired
+    test stratified by ``strata`` where given)."""
     pairs = [((table, w, column), (table, lo, column)) for w in winners for lo in losers]
     return compare_all(
         evidence,
         f"{column}: {', '.join(winners)} above {', '.join(losers)}, each pair tested",
         pairs,
+        strata=strata,
     )
 
 
@@ -374,6 +389,80 @@ def independent_test(a: np.ndarray, b: np.ndarray, *, seed: int = 0) -> statisti
     )
 
 
+def stratified_test(
+    metric: statistics.Metric,
+    values_a: np.ndarray,
+    values_b: np.ndarray,
+    gold: np.ndarray | None,
+    strata: np.ndarray,
+    *,
+    seed: int = 0,
+) -> statistics.PairedTest:
+    """A paired permutation test over strata (the DUC years of one pooled folder): the
+    statistic is the mean of each stratum's difference ``metric(a) - metric(b)``
+    weighted by its items, so every stratum counts and none is decided alone (for a mean
+    it is the pooled difference; for F1, the per-stratum F1s'). Each permutation swaps
+    the two encoders on a random half of the items, each within its own stratum; the
+    interval resamples each stratum on its own. The method names each stratum's
+    difference. With one stratum it is the paired permutation test as is."""
+    labels, index = np.unique(np.asarray(strata, dtype=str), return_inverse=True)
+    a, b = np.asarray(values_a, dtype=float), np.asarray(values_b, dtype=float)
+    g = None if gold is None else np.asarray(gold, dtype=float)
+    if len(labels) == 1:
+        test = statistics.paired_permutation_test(
+            metric, a, b, g, n_resamples=PERMUTATIONS, seed=seed
+        )
+        return replace(test, method=f"{test.method}, {labels[0]} alone") if labels[0] else test
+    members = [np.flatnonzero(index == k) for k in range(len(labels))]
+    weights = np.array([len(m) for m in members]) / len(a)
+
+    def gold_of(chosen: np.ndarray) -> np.ndarray | None:
+        return None if g is None else g[chosen]
+
+    def differences(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Each stratum's metric(x) - metric(y) of (B, n) value rows -> (strata, B)."""
+        return np.stack(
+            [metric(x[:, m], gold_of(m), None) - metric(y[:, m], gold_of(m), None) for m in members]
+        )
+
+    per_stratum = differences(a[None], b[None])[:, 0]
+    observed = float(weights @ per_stratum)
+    rng = np.random.default_rng(seed)
+    chunk = max(1, 2_000_000 // len(a))
+    extreme = 0
+    for start in range(0, PERMUTATIONS, chunk):
+        swap = rng.random((min(chunk, PERMUTATIONS - start), len(a))) < 0.5
+        permuted = weights @ differences(np.where(swap, b, a), np.where(swap, a, b))
+        # Relative tolerance: permutations equal to the observed value stay counted.
+        extreme += int(np.sum(np.abs(permuted) >= abs(observed) * (1 - 1e-12)))
+
+    def resampled_difference(k: int) -> np.ndarray:
+        """Stratum ``k``'s bootstrap distribution of metric(a) - metric(b), its items
+        drawn for both encoders alike."""
+        m = members[k]
+
+        def paired(_: np.ndarray, __: Any, draws: np.ndarray | None) -> np.ndarray:
+            return metric(a[m], gold_of(m), draws) - metric(b[m], gold_of(m), draws)
+
+        return statistics.bootstrap_distribution(paired, np.zeros(len(m)), seed=seed + k)
+
+    resampled = weights @ np.stack([resampled_difference(k) for k in range(len(members))])
+    each = ", ".join(
+        f"{label or 'no year'} {d:+.4f} ({len(m):,} items)"
+        for label, d, m in zip(labels, per_stratum, members, strict=True)
+    )
+    return statistics.PairedTest(
+        method=f"paired permutation within each of {len(labels)} strata, weighted by their "
+        f"items ({PERMUTATIONS} swaps): {each}",
+        statistic_a=float(weights @ [metric(a[m], gold_of(m), None)[0] for m in members]),
+        statistic_b=float(weights @ [metric(b[m], gold_of(m), None)[0] for m in members]),
+        difference=observed,
+        p_value=(1 + extreme) / (1 + PERMUTATIONS),
+        n_items=len(a),
+        difference_ci=statistics.percentile_interval(resampled),
+    )
+
+
 def per_item(
     result: Any, metric: str
 ) -> tuple[Callable, np.ndarray, np.ndarray | None, np.ndarray] | None:
@@ -409,11 +498,18 @@ def per_item(
 
 
 def test_cells(
-    result_a: Any, metric_a: str, result_b: Any, metric_b: str, *, seed: int = 0
+    result_a: Any,
+    metric_a: str,
+    result_b: Any,
+    metric_b: str,
+    *,
+    seed: int = 0,
+    strata: Strata | None = None,
 ) -> statistics.PairedTest | None:
     """The test of ``metric_a`` of ``result_a`` minus ``metric_b`` of ``result_b``:
-    paired on the same items (McNemar for classification, as ``eval`` compares), a
-    two-sample test on different items; None without per-item outcomes."""
+    paired on the same items (McNemar for classification, as ``eval`` compares; with
+    ``strata``, the permutation test stratified by them), a two-sample test on different
+    items; None without per-item outcomes."""
 
     a, b = per_item(result_a, metric_a), per_item(result_b, metric_b)
     same_items = (
@@ -432,6 +528,8 @@ def test_cells(
                 paired_test("classification", result_a, result_b),
                 difference_ci=statistics.bootstrap_ci(statistics.mean, a[1] - b[1], seed=seed),
             )
+        if strata is not None:
+            return stratified_test(a[0], a[1], b[1], a[2], strata(result_a, a[3]), seed=seed)
         return statistics.paired_permutation_test(
             a[0], a[1], b[1], a[2], n_resamples=PERMUTATIONS, seed=seed
         )

@@ -9,21 +9,9 @@ import re
 
 import numpy as np
 
+from sentspace.app.reproduce import model as paper
 from sentspace.app.reproduce.findings import beats
-from sentspace.app.reproduce.model import (
-    NEEDS,
-    SAME,
-    SUBSTITUTE,
-    Cell,
-    Count,
-    Finding,
-    Paper,
-    Run,
-    Table,
-    number,
-)
 
-STATE_UNION = "{data}/state-union/sentences.txt"
 WORDNET = "{data}/wordnet-definitions/definitions.tsv"
 ON_SOTU = (
     "trained here on the State of the Union (17,122 ordered sentences, default "
@@ -41,58 +29,66 @@ CAPTION_FEATURES = (
 )
 #: Model -> (encoder spec or None, mark, what differs or what is needed).
 MODELS: dict[str, tuple[str | None, str, str]] = {
-    "SAE": ("sae:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d LSTM, not 2400-d"),
+    "SAE": ("sae:" + paper.STATE_UNION, paper.SUBSTITUTE, ON_SOTU + "; 128-d LSTM, not 2400-d"),
     "SAE+embs.": (
         None,
-        NEEDS,
+        paper.NEEDS,
         "an SAE with fixed pretrained input embeddings (sentspace "
         "has them for the SDAE only: sdae-embs)",
     ),
-    "SDAE": ("sdae:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; p_o = p_x = 0.1 as tuned"),
+    "SDAE": ("sdae:" + paper.STATE_UNION, paper.SUBSTITUTE, ON_SOTU + "; p_o = p_x = 0.1 as tuned"),
     "SDAE+embs.": (
-        "sdae-embs:" + STATE_UNION,
-        SUBSTITUTE,
+        "sdae-embs:" + paper.STATE_UNION,
+        paper.SUBSTITUTE,
         ON_SOTU + "; fixed GloVe 50d inputs (source not stated)",
     ),
-    "ParagraphVec DBOW": ("doc2vec-dbow:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 100-d"),
-    "ParagraphVec DM": ("doc2vec-dm:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 100-d, mean"),
+    "ParagraphVec DBOW": (
+        "doc2vec-dbow:" + paper.STATE_UNION,
+        paper.SUBSTITUTE,
+        ON_SOTU + "; 100-d",
+    ),
+    "ParagraphVec DM": (
+        "doc2vec-dm:" + paper.STATE_UNION,
+        paper.SUBSTITUTE,
+        ON_SOTU + "; 100-d, mean",
+    ),
     "Skipgram": (
         None,
-        NEEDS,
+        paper.NEEDS,
         "a skip-gram word2vec: the word2vec:FILE spec trains CBOW (sg is not a CLI choice)",
     ),
     "CBOW": (
-        "word2vec:" + STATE_UNION,
-        SUBSTITUTE,
+        "word2vec:" + paper.STATE_UNION,
+        paper.SUBSTITUTE,
         ON_SOTU + "; 100-d, mean (cosine as the paper's sum)",
     ),
     "Unigram TFIDF": (
         "tfidf",
-        SUBSTITUTE,
+        paper.SUBSTITUTE,
         "TF-IDF over the evaluated data's training "
         "side, not the 200,000 most frequent Toronto Books words",
     ),
-    "SkipThought": ("skipthought:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d GRU"),
-    "FastSent": ("fastsent:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d"),
-    "FastSent+AE": ("fastsent-ae:" + STATE_UNION, SUBSTITUTE, ON_SOTU + "; 128-d"),
-    "NMT En to Fr": ("nmt:en-fr", SUBSTITUTE, ON_MULTI30K.format(pair="En-Fr")),
-    "NMT En to De": ("nmt:en-de", SUBSTITUTE, ON_MULTI30K.format(pair="En-De")),
-    "CaptionRep BOW": (None, NEEDS, CAPTION_FEATURES),
-    "CaptionRep RNN": (None, NEEDS, CAPTION_FEATURES),
+    "SkipThought": ("skipthought:" + paper.STATE_UNION, paper.SUBSTITUTE, ON_SOTU + "; 128-d GRU"),
+    "FastSent": ("fastsent:" + paper.STATE_UNION, paper.SUBSTITUTE, ON_SOTU + "; 128-d"),
+    "FastSent+AE": ("fastsent-ae:" + paper.STATE_UNION, paper.SUBSTITUTE, ON_SOTU + "; 128-d"),
+    "NMT En to Fr": ("nmt:en-fr", paper.SUBSTITUTE, ON_MULTI30K.format(pair="En-Fr")),
+    "NMT En to De": ("nmt:en-de", paper.SUBSTITUTE, ON_MULTI30K.format(pair="En-De")),
+    "CaptionRep BOW": (None, paper.NEEDS, CAPTION_FEATURES),
+    "CaptionRep RNN": (None, paper.NEEDS, CAPTION_FEATURES),
     "DictRep BOW": (
         "dictrep-bow:" + WORDNET,
-        SUBSTITUTE,
+        paper.SUBSTITUTE,
         "trained here on WordNet's 185,152 definitions mapped onto GloVe 50d, "
         "not Hill et al. 2015a's dictionaries onto word2vec",
     ),
-    "DictRep BOW+embs.": (None, NEEDS, "DictRep with pretrained input embeddings"),
+    "DictRep BOW+embs.": (None, paper.NEEDS, "DictRep with pretrained input embeddings"),
     "DictRep RNN": (
         "dictrep-rnn:" + WORDNET,
-        SUBSTITUTE,
+        paper.SUBSTITUTE,
         "trained here on WordNet's definitions mapped onto GloVe 50d",
     ),
-    "DictRep RNN+embs.": (None, NEEDS, "DictRep with pretrained input embeddings"),
-    "CPHRASE": (None, NEEDS, "the released C-PHRASE vectors (give them as path:FILE)"),
+    "DictRep RNN+embs.": (None, paper.NEEDS, "DictRep with pretrained input embeddings"),
+    "CPHRASE": (None, paper.NEEDS, "the released C-PHRASE vectors (give them as path:FILE)"),
 }
 
 # ---- Table 3: supervised transfer (logistic regression) ------------------------------
@@ -136,14 +132,14 @@ def _percent_marked(text: str) -> float | None:
     """A Table 3 cell: a percentage with optional [B]/[U] marks; "7730" (CBOW CR, its
     decimal point lost in OCR) is not a number as printed."""
     value = re.sub(r"\s*\[[^]]*\]", "", text).strip()
-    return number(value, 0.01) if re.fullmatch(r"\d+\.\d", value) else None
+    return paper.number(value, 0.01) if re.fullmatch(r"\d+\.\d", value) else None
 
 
 #: Re-run by --quick: TF-IDF, the one model of the table that needs no training.
 T3_QUICK = frozenset({"Unigram TFIDF"})
 
 
-def _table3() -> tuple[Cell, ...]:
+def _table3() -> tuple[paper.Cell, ...]:
     cells = []
     for line in T3.splitlines():
         model, msrp, *rest = (part.strip() for part in line.split("|"))
@@ -156,9 +152,9 @@ def _table3() -> tuple[Cell, ...]:
         }
         for column, text in printed.items():
             task = column.split()[0]
-            run = None if spec is None else Run("transfer", TRANSFER[task], spec)
+            run = None if spec is None else paper.Run("transfer", TRANSFER[task], spec)
             cells.append(
-                Cell(
+                paper.Cell(
                     "table3",
                     model,
                     column,
@@ -223,7 +219,7 @@ def _correlation(text: str) -> float | None:
     return float(value) if re.fullmatch(r"\.\d\d", value) else None
 
 
-def _table4() -> tuple[Cell, ...]:
+def _table4() -> tuple[paper.Cell, ...]:
     cells = []
     for line in T4.splitlines():
         model, *printed = (part.strip() for part in line.split(" | "))
@@ -235,12 +231,14 @@ def _table4() -> tuple[Cell, ...]:
             run = (
                 None
                 if spec is None
-                else Run("relatedness", corpus, spec, (("split", "all"),) if corpus == SICK else ())
+                else paper.Run(
+                    "relatedness", corpus, spec, (("split", "all"),) if corpus == SICK else ()
+                )
             )
             extra = SICK_NOTE if corpus == SICK else T4_NOTE
             for name, part in (("Spearman", spearman), ("Pearson", pearson)):
                 cells.append(
-                    Cell(
+                    paper.Cell(
                         "table4",
                         model,
                         f"{column} {name}",
@@ -302,20 +300,30 @@ T6 = {
 }
 
 TABLE1 = tuple(
-    Cell("table1", model, column, text, number(text.rstrip("*")), None, "", NEEDS, T1_NOTE)
+    paper.Cell(
+        "table1",
+        model,
+        column,
+        text,
+        paper.number(text.rstrip("*")),
+        None,
+        "",
+        paper.NEEDS,
+        T1_NOTE,
+    )
     for model, values in T1.items()
     for column, text in zip(("SD", "WD", "TR (h)", "TE (s)"), values, strict=True)
 )
 TABLE2 = tuple(
-    Cell(
+    paper.Cell(
         "table2",
         dataset,
         domain,
         text,
-        number(text),
+        paper.number(text),
         None,
         "",
-        NEEDS,
+        paper.NEEDS,
         "a gold rating of one example pair, not a model output: the pairs' "
         "sentences (not transcribed) to look up",
     )
@@ -387,15 +395,15 @@ T6_NOTE = (
 
 _PUBLISHED = {"table3": _table3(), "table4": _table4()}
 TABLE6 = tuple(
-    Cell(
+    paper.Cell(
         "table6",
         cohort,
         benchmark,
         text,
-        number(text.split("(")[0]),
+        paper.number(text.split("(")[0]),
         None,
         "alpha",
-        SAME,
+        paper.SAME,
         T6_NOTE.format(
             models="the 20 of its 21 models whose cells all read as numbers "
             "(CBOW's CR is printed '7730')"
@@ -410,15 +418,15 @@ TABLE6 = tuple(
 
 # ---- MTEB's STS-B (not in the paper): checks the relatedness code --------------------
 STSB = (
-    Cell(
+    paper.Cell(
         "mteb-stsb",
         "all-MiniLM-L6-v2",
         "STS-B test Spearman",
         "0.8203",
         0.8203,
-        Run("relatedness", "{data}/sts/STSBenchmark/sts-test.csv", "minilm"),
+        paper.Run("relatedness", "{data}/sts/STSBenchmark/sts-test.csv", "minilm"),
         "pooled spearman",
-        SAME,
+        paper.SAME,
         "MTEB's STSBenchmark score (cosine Spearman, 1,379 test pairs); not in the "
         "paper: a check that sentspace's relatedness matches a published harness",
         quick=True,
@@ -432,37 +440,37 @@ def _trial_pairs(corpus) -> str:
 
 SUPERVISED = ("MSRP Acc", "MR", "CR", "SUBJ", "MPQA", "TREC")
 
-PAPER = Paper(
+PAPER = paper.Paper(
     name="hill2016",
     title="Hill, Cho & Korhonen 2016: Learning distributed representations of sentences "
     "from unlabelled data",
     tables=(
-        Table(
+        paper.Table(
             "table1",
             "Model properties (sizes, training and encoding cost)",
             "Not an evaluation.",
             TABLE1,
         ),
-        Table("table2", "Example pairs with gold ratings", "Gold labels only.", TABLE2),
-        Table(
+        paper.Table("table2", "Example pairs with gold ratings", "Gold labels only.", TABLE2),
+        paper.Table(
             "table3",
             "Supervised transfer: logistic regression on frozen vectors (%)",
             T3_NOTE,
             _PUBLISHED["table3"],
         ),
-        Table(
+        paper.Table(
             "table4",
             "Unsupervised relatedness: cosine vs human scores (Spearman, Pearson)",
             T4_NOTE + "; " + SICK_NOTE,
             _PUBLISHED["table4"],
         ),
-        Table(
+        paper.Table(
             "table6",
             "Internal consistency (Cronbach's alpha, leave one out)",
             "Over the paper's own Table 3/4 scores.",
             TABLE6,
         ),
-        Table(
+        paper.Table(
             "mteb-stsb",
             "Reference: MTEB's STS-B score of all-MiniLM-L6-v2",
             "Not in the paper.",
@@ -470,18 +478,18 @@ PAPER = Paper(
         ),
     ),
     counts=(
-        Count("SICK trial pairs held out", "500", SICK, _trial_pairs),
-        Count(
+        paper.Count("SICK trial pairs held out", "500", SICK, _trial_pairs),
+        paper.Count(
             "SICK pairs",
             "10,000",
             SICK,
             lambda c: f"{len(c.pairs):,}",
             "the SemEval release sentspace reads has 9,927 (4,500 / 500 / 4,927)",
         ),
-        Count("STS 2014 pairs", "3,750", STS2014, lambda c: f"{len(c.pairs):,}"),
+        paper.Count("STS 2014 pairs", "3,750", STS2014, lambda c: f"{len(c.pairs):,}"),
     ),
     findings=(
-        Finding(
+        paper.Finding(
             "FastSent and DictRep lead unsupervised similarity (SICK): above the "
             "autoencoders, ParagraphVec and SkipThought",
             lambda evidence: beats(
@@ -492,7 +500,7 @@ PAPER = Paper(
                 ("SAE", "SDAE", "ParagraphVec DBOW", "ParagraphVec DM", "SkipThought"),
             ),
         ),
-        Finding(
+        paper.Finding(
             "Log-linear BOW models (FastSent, CBOW) beat the deep sequence models on "
             "STS 2014 overall",
             lambda evidence: beats(
@@ -503,7 +511,7 @@ PAPER = Paper(
                 ("SAE", "SDAE", "SkipThought"),
             ),
         ),
-        Finding(
+        paper.Finding(
             "NMT encoders are weak on unsupervised similarity: below FastSent and DictRep on SICK",
             lambda evidence: beats(
                 evidence,
@@ -513,7 +521,7 @@ PAPER = Paper(
                 ("NMT En to Fr", "NMT En to De"),
             ),
         ),
-        Finding(
+        paper.Finding(
             "NMT En to Fr does better on supervised transfer (MR) than ParagraphVec and the SAE",
             lambda evidence: beats(
                 evidence,
@@ -523,7 +531,7 @@ PAPER = Paper(
                 ("ParagraphVec DBOW", "ParagraphVec DM", "SAE"),
             ),
         ),
-        Finding(
+        paper.Finding(
             "SkipThought leads supervised transfer on MR",
             lambda evidence: beats(
                 evidence, "table3", "MR", ("SkipThought",), ("FastSent", "CBOW", "SDAE")

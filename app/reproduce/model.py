@@ -6,7 +6,7 @@ with the sentspace run that re-computes it (:class:`Run`) and how faithful that 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,8 @@ DEFAULT_BAND = 0.02
 #: and never shipped, so the pyramid rows fall back to the shared sample without it.
 DATA_ENV = "SENTSPACE_DATA"
 DUC_ENV = "SENTSPACE_DUC"
+#: The ordered sentences the papers' trained substitutes learn from here (a corpus spec).
+STATE_UNION = "{data}/state-union/sentences.txt"
 
 
 def data_root() -> Path:
@@ -203,13 +205,13 @@ class Paper:
 
 def cell_grid(
     table: str,
-    rows: dict[str, tuple[Run | None, str, str]],
-    columns: dict[str, tuple[str, Callable[[str], float | None] | None]],
-    printed: dict[str, tuple[str, ...]],
+    rows: Mapping[str, tuple[Run | None, str, str]],
+    columns: Mapping[str, tuple[str, Callable[[str], float | None] | None]],
+    printed: Mapping[str, tuple[str, ...]],
     *,
     quick: frozenset[str] = frozenset(),
     column_runs: Callable[[Run, str], Run] | None = None,
-    column_notes: dict[str, str] | None = None,
+    column_notes: Mapping[str, str] | None = None,
 ) -> tuple[Cell, ...]:
     """Cells of a table printed as models x columns.
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,13 @@ from sentspace.app.base.errors import CorpusError, EvaluationError, InputError
 from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.reproduce.findings import NOT_SUPPORTED, SUPPORTED, Decision, test_cells
+from sentspace.app.reproduce.findings import (
+    NOT_SUPPORTED,
+    SUPPORTED,
+    Decision,
+    Strata,
+    test_cells,
+)
 from sentspace.app.reproduce.model import (
     DEFAULT_BAND,
     NEEDS,
@@ -236,17 +242,7 @@ class FindingCheck:
         return f"Compared: {d.comparison}. {d.evidence}.{tested}{paper}"
 
     def to_dict(self) -> dict[str, Any]:
-        d = self.decision
-        return {
-            "claim": self.claim,
-            "verdict": d.verdict,
-            "comparison": d.comparison,
-            "evidence": d.evidence,
-            "p_value": d.p_value,
-            "effect": d.effect,
-            "paper": d.paper,
-            "paper_holds": d.paper_holds,
-        }
+        return {"claim": self.claim, **asdict(self.decision)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -454,20 +450,25 @@ class _Evidence:
         return None if found is None else found.ci
 
     def test(
-        self, a: tuple[str, str, str], b: tuple[str, str, str]
+        self, a: tuple[str, str, str], b: tuple[str, str, str], strata: Strata | None = None
     ) -> statistics.PairedTest | None:
-        if (a, b) not in self._tests:
+        if (a, b, strata) not in self._tests:
             row_a, row_b = self._rows[a], self._rows[b]
             result_a = self._results.get(row_a.cell.run) if row_a.cell.run else None
             result_b = self._results.get(row_b.cell.run) if row_b.cell.run else None
-            self._tests[a, b] = (
+            self._tests[a, b, strata] = (
                 None
                 if result_a is None or result_b is None
                 else test_cells(
-                    result_a, row_a.cell.metric, result_b, row_b.cell.metric, seed=self._seed
+                    result_a,
+                    row_a.cell.metric,
+                    result_b,
+                    row_b.cell.metric,
+                    seed=self._seed,
+                    strata=strata,
                 )
             )
-        return self._tests[a, b]
+        return self._tests[a, b, strata]
 
 
 def _row(

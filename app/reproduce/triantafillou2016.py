@@ -3,21 +3,9 @@ embeddings": Tables 1-8."""
 
 from __future__ import annotations
 
+from sentspace.app.reproduce import model as paper
 from sentspace.app.reproduce.findings import Decision, Evidence, beats, within
-from sentspace.app.reproduce.model import (
-    NEEDS,
-    SAME,
-    SUBSTITUTE,
-    Cell,
-    Count,
-    Finding,
-    Paper,
-    Run,
-    Table,
-    number,
-)
 
-STATE_UNION = "{data}/state-union/sentences.txt"
 MSRP = "{data}/msrp"
 SICK = "{data}/sick"
 SOUP = "{data}/latent-relatedness/soup.tsv"
@@ -32,20 +20,20 @@ ON_PAIRS = (
 #: Model -> (encoder spec or None, mark, what differs or what is needed).
 MODELS: dict[str, tuple[str | None, str, str]] = {
     "ST": (
-        "skipthought-combine:" + STATE_UNION,
-        SUBSTITUTE,
+        "skipthought-combine:" + paper.STATE_UNION,
+        paper.SUBSTITUTE,
         "combine-skip " + ON_SOTU + "; 256-d, not 4800-d",
     ),
     "FT-ST": (
         "pair-finetune",
-        SUBSTITUTE,
+        paper.SUBSTITUTE,
         "MiniLM fine-tuned on the evaluated corpus's training pairs, for Skipthoughts "
         "fine-tuned on SNLI",
     ),
-    "BOW": ("pair-bow", SUBSTITUTE, "SNLI BOW " + ON_PAIRS),
-    "RNN": ("pair-rnn", SUBSTITUTE, "SNLI RNN (GRU) " + ON_PAIRS),
-    "BOW-AE": (None, NEEDS, "a bag-of-words autoencoder family (Lauly et al. 2014)"),
-    "RNN-AE": ("sae:" + STATE_UNION, SUBSTITUTE, "an LSTM autoencoder " + ON_SOTU),
+    "BOW": ("pair-bow", paper.SUBSTITUTE, "SNLI BOW " + ON_PAIRS),
+    "RNN": ("pair-rnn", paper.SUBSTITUTE, "SNLI RNN (GRU) " + ON_PAIRS),
+    "BOW-AE": (None, paper.NEEDS, "a bag-of-words autoencoder family (Lauly et al. 2014)"),
+    "RNN-AE": ("sae:" + paper.STATE_UNION, paper.SUBSTITUTE, "an LSTM autoencoder " + ON_SOTU),
 }
 ORDER = tuple(MODELS)
 
@@ -58,21 +46,21 @@ def _grid(
     note: str,
     scale: float = 1.0,
     quick: frozenset[str] = frozenset(),
-) -> tuple[Cell, ...]:
+) -> tuple[paper.Cell, ...]:
     """Cells of a table printed as metrics (rows) x models (columns); ``columns``: metric
     row -> (corpus, Score name, options)."""
     cells = []
     for row, (corpus, metric, options) in columns.items():
         for model, text in zip(ORDER, printed[row], strict=True):
             spec, mark, model_note = MODELS[model]
-            run = None if spec is None else Run(evaluation, corpus, spec, options)
+            run = None if spec is None else paper.Run(evaluation, corpus, spec, options)
             cells.append(
-                Cell(
+                paper.Cell(
                     table,
                     model,
                     row,
                     text,
-                    number(text, scale),
+                    paper.number(text, scale),
                     run,
                     metric,
                     mark,
@@ -154,17 +142,17 @@ TABLE5 = _grid(
     },
     RANK_NOTE,
 )
-RANDOM_BOW = Run("ranking", MSRP, "random-bow", (("search", "exact"),))
+RANDOM_BOW = paper.Run("ranking", MSRP, "random-bow", (("search", "exact"),))
 TABLE6 = tuple(
-    Cell(
+    paper.Cell(
         "table6",
         "random BOW",
         row,
         text,
-        number(text, 1 if row == "MRC" else 0.01),
+        paper.number(text, 1 if row == "MRC" else 0.01),
         RANDOM_BOW,
         metric,
-        SAME,
+        paper.SAME,
         "620-d random word vectors (distribution and seed not stated: sentspace's "
         "Gaussian, seed 0); accuracies printed as whole numbers, read as %; " + RANK_NOTE,
         quick=True,
@@ -173,15 +161,15 @@ TABLE6 = tuple(
 )
 #: Not in the paper: the count bag of words the random one is read against.
 REFERENCE = tuple(
-    Cell(
+    paper.Cell(
         "reference",
         "bag of words (counts)",
         row,
         "",
         None,
-        Run("ranking", MSRP, "bow", (("search", "exact"),)),
+        paper.Run("ranking", MSRP, "bow", (("search", "exact"),)),
         metric,
-        SAME,
+        paper.SAME,
         "not in the paper: the lexical reference for Table 6",
         quick=True,
     )
@@ -242,18 +230,18 @@ SOUP_RANKS = {  # rank -> printed "sim key [group]" for ST, FT-ST, SNLI BOW, SNL
 }
 
 
-def _latent_run(spec: str | None) -> Run | None:
+def _latent_run(spec: str | None) -> paper.Run | None:
     """The latent-relatedness run of an encoder ``spec``; None for a model not re-run."""
-    return None if spec is None else Run("latent", SOUP, spec)
+    return None if spec is None else paper.Run("latent", SOUP, spec)
 
 
 TABLE8 = tuple(
-    Cell(
+    paper.Cell(
         "table8",
         model,
         f"rank {rank}",
         text,
-        number(text.split()[0]),
+        paper.number(text.split()[0]),
         _latent_run(MODELS[model][0]),
         f"similarity at rank {rank}",
         MODELS[model][1],
@@ -278,24 +266,26 @@ def _random_close(evidence: Evidence) -> Decision:
     return within(evidence, best, ("table6", "random BOW", "accuracy@1"), 0.1)
 
 
-PAPER = Paper(
+PAPER = paper.Paper(
     name="triantafillou2016",
     title="Triantafillou, Kiros, Urtasun & Zemel 2016: Towards generalizable sentence embeddings",
     tables=(
-        Table("table1", "MSRP paraphrase detection, logistic regression", LR, TABLE1),
-        Table("table2", "SICK entailment, logistic regression", LR, TABLE2),
-        Table(
+        paper.Table("table1", "MSRP paraphrase detection, logistic regression", LR, TABLE1),
+        paper.Table("table2", "SICK entailment, logistic regression", LR, TABLE2),
+        paper.Table(
             "table3",
             "SICK relatedness, supervised",
             "SICK test split, score learned on train + trial",
             TABLE3,
         ),
-        Table("table4", "MR, SUBJ, TREC, logistic regression", "", TABLE4),
-        Table("table5", "Paraphrase ranking in the pooled MSRP sentences", RANK_NOTE, TABLE5),
-        Table("table6", "Random-vector BOW ranking", RANK_NOTE, TABLE6),
-        Table("reference", "Count bag of words ranking (not in the paper)", RANK_NOTE, REFERENCE),
-        Table("table7", "SICK relatedness from cosine", "SICK test split", TABLE7),
-        Table(
+        paper.Table("table4", "MR, SUBJ, TREC, logistic regression", "", TABLE4),
+        paper.Table("table5", "Paraphrase ranking in the pooled MSRP sentences", RANK_NOTE, TABLE5),
+        paper.Table("table6", "Random-vector BOW ranking", RANK_NOTE, TABLE6),
+        paper.Table(
+            "reference", "Count bag of words ranking (not in the paper)", RANK_NOTE, REFERENCE
+        ),
+        paper.Table("table7", "SICK relatedness from cosine", "SICK test split", TABLE7),
+        paper.Table(
             "table8",
             "Latent relatedness: five sentences ranked against 'not hot anymore'",
             "soup.tsv",
@@ -303,14 +293,14 @@ PAPER = Paper(
         ),
     ),
     counts=(
-        Count(
+        paper.Count(
             "MSRP ranking pool (distinct sentences of train + test)",
             "over 11000",
             MSRP,
             lambda c: f"{len(c):,}",
             "identical sentences are one (not stated in the paper)",
         ),
-        Count(
+        paper.Count(
             "latent-relatedness set",
             "6 sentences in 2 groups of 3",
             SOUP,
@@ -318,12 +308,12 @@ PAPER = Paper(
         ),
     ),
     findings=(
-        Finding("A random-vector BOW ranks paraphrases almost as well as BOW", _random_close),
-        Finding(
+        paper.Finding("A random-vector BOW ranks paraphrases almost as well as BOW", _random_close),
+        paper.Finding(
             "Fine-tuning on pairs improves SICK relatedness (FT-ST above ST)",
             lambda evidence: beats(evidence, "table7", "test SR", ("FT-ST",), ("ST",)),
         ),
-        Finding(
+        paper.Finding(
             "Autoencoders of word order (RNN-AE) rank paraphrases worst",
             lambda evidence: beats(
                 evidence, "table5", "accuracy@1", ("ST", "FT-ST", "BOW", "RNN"), ("RNN-AE",)

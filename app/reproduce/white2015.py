@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 from sentspace.app.analysis.evaluations.classification import evaluable_groups
+from sentspace.app.reproduce import model as paper
 from sentspace.app.reproduce.findings import beats, best_of, every_lower, within
-from sentspace.app.reproduce.model import (
-    SAME,
-    SUBSTITUTE,
-    Cell,
-    Count,
-    Finding,
-    Paper,
-    Run,
-    Table,
-    percent,
-)
 from sentspace.models.bow import BagOfWords
 
 MSRP = "msrp-grouped"
 OPINOSIS = "{data}/white2015-paraphrase-grouped/opinosis_distribute"
-STATE_UNION = "{data}/state-union/sentences.txt"
 #: What the paper leaves unstated, filled by sentspace's defaults (docs/paper-tables.md).
 DEFAULTS = (
     "SVM C not stated: sentspace's C=1.0; class weighting not stated: 'balanced'; "
@@ -32,29 +21,29 @@ TRAINED_HERE = (
 #: Model -> (encoder spec, mark, what differs, re-run by --quick).
 MODELS = {
     "PV-DM": (
-        "doc2vec-dm:" + STATE_UNION,
-        SUBSTITUTE,
+        "doc2vec-dm:" + paper.STATE_UNION,
+        paper.SUBSTITUTE,
         TRAINED_HERE + "1.2M Wikipedia sentences (window 8, 300-d, concatenated)",
         False,
     ),
     "PV-DBOW": (
-        "doc2vec-dbow:" + STATE_UNION,
-        SUBSTITUTE,
+        "doc2vec-dbow:" + paper.STATE_UNION,
+        paper.SUBSTITUTE,
         TRAINED_HERE + "1.2M Wikipedia sentences (window 8, 300-d)",
         False,
     ),
     "URAE": (
-        "urae:" + STATE_UNION,
-        SUBSTITUTE,
+        "urae:" + paper.STATE_UNION,
+        paper.SUBSTITUTE,
         TRAINED_HERE + "Socher et al.'s released 200-d URAE (150k Gigaword sentences); "
         "GloVe 50d leaves",
         False,
     ),
-    "MOWE": ("glove-mean", SUBSTITUTE, "GloVe 6B 50d for Google News word2vec 300-d", True),
-    "SOWE": ("glove-sum", SUBSTITUTE, "GloVe 6B 50d for Google News word2vec 300-d", True),
-    "BOW": ("bow", SAME, "tokeniser not stated: sentspace's (lowercased)", True),
+    "MOWE": ("glove-mean", paper.SUBSTITUTE, "GloVe 6B 50d for Google News word2vec 300-d", True),
+    "SOWE": ("glove-sum", paper.SUBSTITUTE, "GloVe 6B 50d for Google News word2vec 300-d", True),
+    "BOW": ("bow", paper.SAME, "tokeniser not stated: sentspace's (lowercased)", True),
     # Out of --quick: refitting PCA in every fold took 130 s on 2 busy cores.
-    "PCA BOW": ("pca-bow", SAME, "300-d PCA fitted on the training fold only", False),
+    "PCA BOW": ("pca-bow", paper.SAME, "300-d PCA fitted on the training fold only", False),
 }
 PRINTED = {
     "PV-DM": ("78.00%", "38.26%"),
@@ -81,13 +70,13 @@ OUTSIDE = {
 }
 
 CELLS = tuple(
-    Cell(
+    paper.Cell(
         TABLE,
         model,
         column,
         printed,
-        percent(printed),
-        Run("classification", corpus, encoder),
+        paper.percent(printed),
+        paper.Run("classification", corpus, encoder),
         "mean accuracy",
         mark,
         f"{note}; {DEFAULTS}",
@@ -114,12 +103,12 @@ M, O = "MSRP Subcorpus", "Opinosis Subcorpus"  # noqa: E741 (the paper's M and O
 WORD_VECTORS = ("MOWE", "SOWE")
 LEARNED = ("PV-DM", "PV-DBOW", "URAE")
 
-PAPER = Paper(
+PAPER = paper.Paper(
     name="white2015",
     title="White, Sadiq, Hamdan, Bennamoun & Togneri 2015: How well sentence embeddings "
     "capture meaning",
     tables=(
-        Table(
+        paper.Table(
             TABLE,
             "Paraphrase-group classification accuracy (linear SVM, 3-fold CV)",
             "Each sentence is classified into its paraphrase group; groups of fewer "
@@ -129,43 +118,43 @@ PAPER = Paper(
         ),
     ),
     counts=(
-        Count(
+        paper.Count(
             "MSRP sub-corpus",
             "859 sentences / 273 groups",
             MSRP,
             _groups,
             "the distributed grouping has one group more than the paper's caption",
         ),
-        Count(
+        paper.Count(
             "Opinosis sub-corpus",
             "521 sentences / 89 groups",
             OPINOSIS,
             _groups,
             "groups of 3 or more of the distributed grouping (669 / 163 in all)",
         ),
-        Count(
+        paper.Count(
             "BOW dimension, MSRP (unique tokens)",
             "2,976",
             MSRP,
             _bow_dimension,
             "sentspace's bow lowercases; the paper's tokeniser is not stated",
         ),
-        Count("BOW dimension, Opinions (unique tokens)", "1,085", OPINOSIS, _bow_dimension),
+        paper.Count("BOW dimension, Opinions (unique tokens)", "1,085", OPINOSIS, _bow_dimension),
     ),
     findings=(
-        Finding(
+        paper.Finding(
             "Sum/mean of word vectors beats PV and URAE on MSRP groups",
             lambda evidence: beats(evidence, TABLE, M, WORD_VECTORS, LEARNED),
         ),
-        Finding(
+        paper.Finding(
             "BOW is best on MSRP",
             lambda evidence: best_of(evidence, TABLE, M, "BOW", tuple(MODELS)),
         ),
-        Finding(
+        paper.Finding(
             "The Opinosis groups are far harder than MSRP's for every model",
             lambda evidence: every_lower(evidence, TABLE, tuple(MODELS), O, M),
         ),
-        Finding(
+        paper.Finding(
             "PCA to 300 dimensions loses little against BOW on MSRP (within 2 points)",
             lambda evidence: within(evidence, (TABLE, "BOW", M), (TABLE, "PCA BOW", M), 0.02),
         ),

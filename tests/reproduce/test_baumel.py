@@ -77,13 +77,16 @@ def test_findings_are_paired_tests(report):
         assert decision.paper_holds is True
     ranking = report.findings[1].decision
     assert ranking.effect == 0 and ranking.p_value == 1
-    # Each names its stand-in and says it is decided on the pyramids given alone.
+    # Each names its stand-in and says it is decided on every year given; the sample's
+    # pyramid tells no year, so its test is the plain paired one.
     for finding in report.findings:
-        assert "decided on glove-mean 50-d, the stand-in for word2vec" in finding.claim
-        assert f"{baumel.W2V} above One-Hot" in finding.decision.comparison
-        assert "on the pyramids given alone (the paper pools DUC 2005-2007" in (
-            finding.decision.comparison
+        assert "decided on glove-mean 50-d, the stand-in for word2vec, on every DUC year" in (
+            finding.claim
         )
+        assert f"{baumel.W2V} above One-Hot" in finding.decision.comparison
+        assert "stratified by DUC year" in finding.decision.comparison
+        assert "the paper pools DUC 2005-2007" in finding.decision.comparison
+        assert "strata" not in finding.decision.evidence
 
 
 def test_marks_follow_the_data_supplied(duc_folder, shared_data):
@@ -114,7 +117,10 @@ def test_marks_follow_the_data_supplied(duc_folder, shared_data):
     assert str(duc_folder) in one_hot.command
     counts = {c.what: c.ours for c in on_duc.counts}
     assert counts["positive pairs (DUC 2005-2007)"] == "12 (contributors, within-pyramid)"
-    assert counts["pyramid files read (DUC 2005-2007)"] == "2 files"
+    assert counts["pyramid files read (DUC 2005-2007)"] == "2 files (DUC 2006: 2)"
+    # One year given: each finding's test says it decides on that year alone.
+    for finding in on_duc.findings:
+        assert "(10000 swaps), DUC 2006 alone" in finding.decision.evidence
     assert counts["binary positive share, negatives across-pyramids"].startswith(
         "32.4% (12 of 37; items contributors)"
     )
@@ -151,3 +157,32 @@ def test_cli_takes_the_data_and_the_reading(duc_folder, tmp_path, capsys):
     assert main(["reproduce", "white2015", "--data", str(duc_folder)]) == 2
     assert main(["reproduce", "baumel", "--data", str(tmp_path)]) == 2
     assert "not a folder of DUC .pyr files" in capsys.readouterr().err
+
+
+def test_a_claim_on_several_years_is_decided_on_all_of_them(shared_data, tmp_path):
+    """A folder holding DUC 2006 and 2007 pyramids (the sample's, renamed as each year's
+    topics): each finding is one paired permutation test over every pair or question of
+    both years, stratified by year, naming each year's difference."""
+    sample = shared_data / "pyramid-sample" / "T0001.pyr"
+    for name in ("D0601A.pyr", "D0602B.pyr", "D0701A.pyr"):
+        shutil.copy(sample, tmp_path / name)
+    # A 2007 file that does not parse is skipped, and the count says so.
+    (tmp_path / "D0702B.pyr").write_text(sample.read_text()[:2000], encoding="utf-8")
+    report = run_job(run_reproduction(baumel.PAPER, data=tmp_path))
+    counts = {c.what: c.ours for c in report.counts}
+    assert counts["pyramid files read (DUC 2005-2007)"] == (
+        "3 files (DUC 2006: 2, DUC 2007: 1; skipped 1 of 4 files)"
+    )
+    ranking = report.findings[1].decision
+    # 12 questions a pyramid: 24 of 2006 and 12 of 2007 in one test, weighted by items.
+    assert "within each of 2 strata, weighted by their items (10000 swaps): DUC 2006 " in (
+        ranking.evidence
+    )
+    assert "(24 items), DUC 2007 " in ranking.evidence and "(12 items)" in ranking.evidence
+    assert "36 items" in ranking.evidence
+    # For a mean the stratified difference is the pooled one, the rows' values apart.
+    w2v = row(report, "table1", baumel.W2V, SUCCESS).value
+    one_hot = row(report, "table1", "One-Hot", SUCCESS).value
+    assert ranking.effect == pytest.approx(w2v - one_hot, abs=1e-12)
+    binary = report.findings[0].decision
+    assert "DUC 2006 " in binary.evidence and "DUC 2007 " in binary.evidence

@@ -5,9 +5,15 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from sentspace.app.analysis.evaluations import statistics
 from sentspace.app.base.commands import reproduce_command
 from sentspace.app.reproduce import costra, white2015
-from sentspace.app.reproduce.findings import NOT_DECIDED, SUPPORTED, independent_test
+from sentspace.app.reproduce.findings import (
+    NOT_DECIDED,
+    SUPPORTED,
+    independent_test,
+    stratified_test,
+)
 from sentspace.app.reproduce.runner import Row, _Evidence
 
 M, O = white2015.M, white2015.O  # noqa: E741 (the paper's M and O)
@@ -131,3 +137,44 @@ def test_two_samples_of_0_1_outcomes_are_tested_exactly():
     assert low < exact.difference < high and high - low == pytest.approx(0.125, abs=0.02)
     # Values that are not 0/1 keep the sampled permutation test.
     assert independent_test(a * 0.5 + 0.25, b).method.startswith("two-sample permutation")
+
+
+def test_a_stratified_test_weighs_every_stratum():
+    """Two years of questions, A ahead by 0.3 in the first and tied in the second: one
+    test over both, whose effect is the item-weighted mean of the years' differences,
+    each named; an F1 stratified is the mean of the years' F1 differences, not the
+    pooled F1's."""
+    rng = np.random.default_rng(0)
+    years = np.repeat(["DUC 2006", "DUC 2007"], [300, 100])
+    a = np.r_[rng.random(300) < 0.8, rng.random(100) < 0.5].astype(float)
+    b = np.r_[rng.random(300) < 0.5, a[300:]]
+    test = stratified_test(statistics.mean, a, b, None, years)
+    first, second = a[:300].mean() - b[:300].mean(), 0.0
+    assert test.difference == pytest.approx(0.75 * first + 0.25 * second)
+    assert test.difference == pytest.approx(a.mean() - b.mean())  # a mean: the pooled one
+    assert test.p_value < 0.001 and test.n_items == 400
+    assert test.difference_ci[0] > 0
+    assert f"DUC 2006 {first:+.4f} (300 items), DUC 2007 +0.0000 (100 items)" in test.method
+    # Swapping the encoders swaps the sign; the same seed gives the same test.
+    swapped = stratified_test(statistics.mean, b, a, None, years)
+    assert swapped.difference == pytest.approx(-test.difference)
+    assert test == stratified_test(statistics.mean, a, b, None, years)
+    # F1 per year: positives only in 2006's first half, A calls them all.
+    gold = np.r_[np.ones(150), np.zeros(150), rng.random(100) < 0.5].astype(float)
+    calls_a = np.r_[np.ones(150), np.zeros(150), gold[300:]]
+    f1 = stratified_test(statistics.f1, calls_a, b, gold, years)
+    per_year = [
+        statistics.f1(calls_a[s], gold[s])[0] - statistics.f1(b[s], gold[s])[0]
+        for s in (slice(0, 300), slice(300, 400))
+    ]
+    assert f1.difference == pytest.approx(0.75 * per_year[0] + 0.25 * per_year[1])
+
+
+def test_one_stratum_is_the_paired_permutation_test():
+    rng = np.random.default_rng(1)
+    a, b = rng.random(50), rng.random(50)
+    plain = statistics.paired_permutation_test(statistics.mean, a, b, n_resamples=10_000)
+    assert stratified_test(statistics.mean, a, b, None, np.full(50, "")) == plain
+    named = stratified_test(statistics.mean, a, b, None, np.full(50, "DUC 2006"))
+    assert named.method == f"{plain.method}, DUC 2006 alone"
+    assert named.p_value == plain.p_value and named.difference_ci == plain.difference_ci
