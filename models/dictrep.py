@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from sentspace.models.base import ModelError, require_at_least_one
-from sentspace.models.neural import NeuralEncoder, Ragged, Vocabulary
+from sentspace.models.neural import TRAINING_DEFAULTS, NeuralEncoder, Ragged, Vocabulary
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
 from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
@@ -127,13 +127,7 @@ class DictRepBOW(NeuralEncoder):
     family = "dictrep-bow"
     title = "DictRep, bag of words (definitions -> word vectors; Hill et al. 2016)"
     recurrent = False
-    defaults = {
-        "epochs": 2,
-        "batch_sentences": 128,
-        "learning_rate": 0.003,
-        "min_count": 2,
-        "max_vocab": 50_000,
-    }
+    defaults = {**TRAINING_DEFAULTS, "batch_sentences": 128, "max_vocab": 50_000}
 
     def __init__(
         self,

@@ -52,6 +52,15 @@ INSTALL_HINT = "pip install 'sentspace[transformers]'"
 #: Token ids every vocabulary starts with: padding, unknown word, sentence boundary.
 PAD, UNK, BOUNDARY = 0, 1, 2
 SPECIALS = ("<pad>", "<unk>", "<s>")
+#: The training defaults most families keep: a family's :attr:`Encoder.defaults` spreads
+#: these and names only what it changes.
+TRAINING_DEFAULTS: dict[str, Any] = {
+    "epochs": 2,
+    "batch_sentences": 64,
+    "learning_rate": 0.003,
+    "min_count": 2,
+    "max_vocab": 20_000,
+}
 
 
 def torch_available() -> bool:

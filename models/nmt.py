@@ -55,6 +55,7 @@ from sentspace.models.neural import (
     BOUNDARY,
     PAD,
     SPECIALS,
+    TRAINING_DEFAULTS,
     UNK,
     NeuralEncoder,
     Ragged,
@@ -267,13 +268,7 @@ class NMT(NeuralEncoder):
     #: 1.1 s, 5,000 sentences encoded in 25-41 s against 2.4 s). Training, translating
     #: and encoding all run on it.
     cpu_threads = 1
-    defaults = {
-        "epochs": 2,
-        "batch_sentences": 64,
-        "learning_rate": 0.003,
-        "min_count": 2,
-        "max_vocab": 20_000,
-    }
+    defaults = TRAINING_DEFAULTS
 
     def __init__(
         self,

@@ -32,7 +32,7 @@ import numpy as np
 
 from sentspace.app.base.jobs import Job
 from sentspace.models.base import ModelError, require_at_least_one
-from sentspace.models.neural import NeuralEncoder, Ragged, Vocabulary
+from sentspace.models.neural import TRAINING_DEFAULTS, NeuralEncoder, Ragged, Vocabulary
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
 
@@ -335,8 +335,8 @@ class PairBOW(NeuralEncoder):
     training_rows = "pairs"
     recurrent = False
     defaults = {
+        **TRAINING_DEFAULTS,
         "epochs": 10,
-        "batch_sentences": 64,
         "learning_rate": 0.001,
         "min_count": 1,
         "max_vocab": 50_000,

@@ -39,6 +39,7 @@ from sentspace.models.neural import (
     BOUNDARY,
     PAD,
     SPECIALS,
+    TRAINING_DEFAULTS,
     UNK,
     NeuralEncoder,
     Ragged,
@@ -139,13 +140,7 @@ class _SequenceEncoder(NeuralEncoder):
     combine = False
     batch_size = 256
 
-    defaults = {
-        "epochs": 1,
-        "batch_sentences": 64,
-        "learning_rate": 0.003,
-        "min_count": 2,
-        "max_vocab": 20_000,
-    }
+    defaults = {**TRAINING_DEFAULTS, "epochs": 1}
 
     def __init__(
         self,
