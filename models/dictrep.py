@@ -137,11 +137,9 @@ class DictRepBOW(NeuralEncoder):
         **training: Any,
     ):
         super().__init__(**training)
-        require_at_least_one(
+        self.embedding_size, self.hidden_size, self.max_length = require_at_least_one(
             embedding_size=embedding_size, hidden_size=hidden_size, max_length=max_length
         )
-        self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
-        self.max_length = int(max_length)
         #: Training rows skipped because the word has no GloVe vector.
         self.skipped_rows_ = 0
 

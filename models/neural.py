@@ -294,16 +294,12 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     ):
         if not torch_available():
             raise ModelError(f"{self.family} needs PyTorch: {INSTALL_HINT}")
-        require_at_least_one(
+        self.epochs, self.batch_sentences, self.min_count, self.max_vocab = require_at_least_one(
             epochs=epochs, batch_sentences=batch_sentences, min_count=min_count, max_vocab=max_vocab
         )
         if not float(learning_rate) > 0:
             raise ModelError(f"learning_rate must be positive, not {learning_rate}")
-        self.epochs = int(epochs)
-        self.batch_sentences = int(batch_sentences)
         self.learning_rate = float(learning_rate)
-        self.min_count = int(min_count)
-        self.max_vocab = int(max_vocab)
         self.lowercase = bool(lowercase)
         self.seed = int(seed)
         self._take_training_file(training_file)

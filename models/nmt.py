@@ -293,7 +293,7 @@ class NMT(NeuralEncoder):
         if pair is not None and training_file is not None:
             raise ModelError("nmt trains on a Multi30K pair or on a file, not both")
         super().__init__(training_file=training_file, **training)
-        require_at_least_one(
+        self.embedding_size, self.hidden_size, self.max_length = require_at_least_one(
             embedding_size=embedding_size, hidden_size=hidden_size, max_length=max_length
         )
         if max_pairs is not None:
@@ -311,8 +311,6 @@ class NMT(NeuralEncoder):
                 raise ModelError("no such target file", path)
             target_file = str(path.absolute())
         self.pair, self.target_file = pair, target_file
-        self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
-        self.max_length = int(max_length)
         self.max_pairs = None if max_pairs is None else int(max_pairs)
         self.target_vocab_: Vocabulary | None = None
         self.translation_: TranslationScore | None = None

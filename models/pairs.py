@@ -352,16 +352,16 @@ class PairBOW(NeuralEncoder):
         **training: Any,
     ):
         super().__init__(**training)
-        require_at_least_one(
-            embedding_size=embedding_size,
-            hidden_size=hidden_size,
-            classifier_size=classifier_size,
-            max_length=max_length,
+        self.embedding_size, self.hidden_size, self.classifier_size, self.max_length = (
+            require_at_least_one(
+                embedding_size=embedding_size,
+                hidden_size=hidden_size,
+                classifier_size=classifier_size,
+                max_length=max_length,
+            )
         )
         resolved_objective(objective)
-        self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
-        self.classifier_size, self.objective = int(classifier_size), objective
-        self.max_length = int(max_length)
+        self.objective = objective
         #: The label classes of the last training (the classifier's outputs).
         self.classes_: tuple[str, ...] = ()
         #: Pairs in each pass of an epoch of the last training (training_targets).

@@ -151,24 +151,24 @@ class _SequenceEncoder(NeuralEncoder):
         **training: Any,
     ):
         super().__init__(**training)
-        require_at_least_one(
-            embedding_size=embedding_size,
-            hidden_size=hidden_size,
-            max_length=max_length,
-            noise_words=noise_words,
+        self.embedding_size, self.hidden_size, self.max_length, self.noise_words = (
+            require_at_least_one(
+                embedding_size=embedding_size,
+                hidden_size=hidden_size,
+                max_length=max_length,
+                noise_words=noise_words,
+            )
         )
-        if self.combine and int(hidden_size) % 2:
+        if self.combine and self.hidden_size % 2:
             raise ModelError(
                 f"{self.family} splits hidden_size between the two directions "
                 f"of its bidirectional encoder: it must be even, not {hidden_size}"
             )
-        if self.fixed_glove and int(embedding_size) != load_table(DEFAULT_SOURCE).dim:
+        if self.fixed_glove and self.embedding_size != load_table(DEFAULT_SOURCE).dim:
             raise ModelError(
                 f"{self.family} reads the bundled GloVe vectors, so "
                 f"embedding_size is {load_table(DEFAULT_SOURCE).dim}"
             )
-        self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
-        self.max_length, self.noise_words = int(max_length), int(noise_words)
 
     @property
     def dim(self) -> int:
