@@ -22,7 +22,13 @@ from typing import Any
 import numpy as np
 
 from sentspace.models.base import ModelError, require_at_least_one
-from sentspace.models.neural import TRAINING_DEFAULTS, NeuralEncoder, Ragged, Vocabulary
+from sentspace.models.neural import (
+    TRAINING_DEFAULTS,
+    PaddedIdsEncoder,
+    Ragged,
+    Vocabulary,
+    sentence_summary,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
 from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
@@ -93,21 +99,13 @@ def _network(
 
         def forward(self, ids, lengths):
             """ids: (n, longest) padded; lengths: (n,) with every length >= 1."""
-            embedded = self.embedding(ids)
-            if recurrent:
-                packed = torch.nn.utils.rnn.pack_padded_sequence(
-                    embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
-                )
-                _, (state, _) = self.lstm(packed)
-                summary = state[-1]
-            else:
-                summary = embedded.sum(1) / lengths.unsqueeze(1).to(embedded.dtype)
-            return self.output(summary)
+            rnn = self.lstm if recurrent else None
+            return self.output(sentence_summary(self.embedding(ids), lengths, rnn))
 
     return DictRepNetwork()
 
 
-class DictRepBOW(NeuralEncoder):
+class DictRepBOW(PaddedIdsEncoder):
     """Definition -> defined word's GloVe vector, through a mean of word embeddings.
 
     Parameters
@@ -188,15 +186,6 @@ class DictRepBOW(NeuralEncoder):
             rows = examples[batch]
             yield definitions.padded(rows), definitions.lengths[rows], targets[rows]
 
-    def _forward(self, module, ids: np.ndarray, lengths: np.ndarray):
-        import torch
-
-        device = module.output.weight.device
-        return module(
-            torch.as_tensor(ids, device=device),
-            torch.as_tensor(np.maximum(lengths, 1), device=device),
-        )
-
     def _loss(self, module, batch, generator):
         import torch
 
@@ -204,11 +193,6 @@ class DictRepBOW(NeuralEncoder):
         output = self._forward(module, ids, lengths)
         cosine = torch.nn.functional.cosine_similarity(output, targets.to(output.device))
         return (1 - cosine).mean()
-
-    def _encode_ids(self, sequences: Ragged):
-        rows = np.arange(len(sequences))
-        lengths = np.minimum(sequences.lengths, self.max_length)
-        return self._forward(self.module_, sequences.padded(rows, self.max_length), lengths)
 
 
 class DictRepRNN(DictRepBOW):

@@ -67,6 +67,26 @@ def torch_available() -> bool:
     return importlib.util.find_spec("torch") is not None
 
 
+def packed(embedded, lengths):
+    """Padded embedded sentences (n, longest, dim) with their ``lengths`` (each >= 1),
+    packed for a batch-first RNN."""
+    import torch
+
+    return torch.nn.utils.rnn.pack_padded_sequence(
+        embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
+    )
+
+
+def sentence_summary(embedded, lengths, rnn=None):
+    """One vector per padded embedded sentence: the final state of ``rnn`` (an LSTM or
+    GRU, batch first, one layer) over its ``lengths`` tokens, or without one the mean of
+    its embeddings (padding embeds as zeros)."""
+    if rnn is None:
+        return embedded.sum(1) / lengths.unsqueeze(1).to(embedded.dtype)
+    _, state = rnn(packed(embedded, lengths))
+    return (state[0] if isinstance(state, tuple) else state)[-1]
+
+
 @functools.cache
 def device() -> str:
     """ "cuda" when torch sees a GPU, else "cpu"."""
@@ -584,3 +604,26 @@ class NeuralEncoder(TrainsOnFile, Encoder):
             int(fields["n_training_sentences"]),
             fields.get("losses", []),
         )
+
+
+class PaddedIdsEncoder(NeuralEncoder):
+    """A family whose network reads a padded batch of token ids, each sentence cut to
+    ``max_length``, with the sentences' lengths."""
+
+    max_length: int
+
+    def _forward(self, module, ids: np.ndarray, lengths: np.ndarray):
+        """``module`` on ``ids`` and ``lengths`` (at least 1: an empty sentence reads one
+        padding token), on the module's device."""
+        import torch
+
+        device = next(module.parameters()).device
+        return module(
+            torch.as_tensor(ids, device=device),
+            torch.as_tensor(np.maximum(lengths, 1), device=device),
+        )
+
+    def _encode_ids(self, sequences: Ragged):
+        rows = np.arange(len(sequences))
+        lengths = np.minimum(sequences.lengths, self.max_length)
+        return self._forward(self.module_, sequences.padded(rows, self.max_length), lengths)

@@ -63,6 +63,7 @@ from sentspace.models.neural import (
     _remembered,
     cpu_threads,
     device,
+    packed,
 )
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
@@ -171,10 +172,7 @@ def _network(source_size: int, target_size: int, embedding_size: int, hidden_siz
 
         def encode(self, ids, lengths):
             """The sentence vectors c: the encoder's final hidden states, (n, hidden)."""
-            packed = torch.nn.utils.rnn.pack_padded_sequence(
-                self.embedding(ids), lengths.cpu(), batch_first=True, enforce_sorted=False
-            )
-            _, state = self.encoder(packed)
+            _, state = self.encoder(packed(self.embedding(ids), lengths))
             return state[-1]
 
         def decode(self, summary, inputs, state=None):

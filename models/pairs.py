@@ -32,7 +32,13 @@ import numpy as np
 
 from sentspace.app.base.jobs import Job
 from sentspace.models.base import ModelError, require_at_least_one
-from sentspace.models.neural import TRAINING_DEFAULTS, NeuralEncoder, Ragged, Vocabulary
+from sentspace.models.neural import (
+    TRAINING_DEFAULTS,
+    PaddedIdsEncoder,
+    Ragged,
+    Vocabulary,
+    sentence_summary,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
 
@@ -226,13 +232,7 @@ def _network(
 
         def forward(self, ids, lengths):
             """ids: (n, longest) padded; lengths: (n,) with every length >= 1."""
-            embedded = self.embedding(ids)
-            if recurrent:
-                packed = torch.nn.utils.rnn.pack_padded_sequence(
-                    embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
-                )
-                return self.gru(packed)[1][-1]
-            return embedded.sum(1) / lengths.unsqueeze(1).to(embedded.dtype)
+            return sentence_summary(self.embedding(ids), lengths, self.gru if recurrent else None)
 
     return PairNetwork()
 
@@ -309,7 +309,7 @@ def training_targets(
     return classes, passes
 
 
-class PairBOW(NeuralEncoder):
+class PairBOW(PaddedIdsEncoder):
     """Mean of word embeddings trained on labelled pairs through [u, v, |u-v|, u*v].
 
     Parameters
@@ -451,15 +451,6 @@ class PairBOW(NeuralEncoder):
                     scores[rows],
                 )
 
-    def _forward(self, module, ids: np.ndarray, lengths: np.ndarray):
-        import torch
-
-        device = module.embedding.weight.device
-        return module(
-            torch.as_tensor(ids, device=device),
-            torch.as_tensor(np.maximum(lengths, 1), device=device),
-        )
-
     def _loss(self, module, batch, generator):
         import torch
 
@@ -476,11 +467,6 @@ class PairBOW(NeuralEncoder):
             cosine = torch.nn.functional.cosine_similarity(u[scored], v[scored])
             loss = loss + torch.nn.functional.mse_loss(cosine, scores[scored])
         return loss
-
-    def _encode_ids(self, sequences: Ragged):
-        rows = np.arange(len(sequences))
-        lengths = np.minimum(sequences.lengths, self.max_length)
-        return self._forward(self.module_, sequences.padded(rows, self.max_length), lengths)
 
 
 class PairRNN(PairBOW):

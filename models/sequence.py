@@ -45,6 +45,7 @@ from sentspace.models.neural import (
     Ragged,
     Vocabulary,
     documents_of,
+    packed,
     read_ordered_text,
     sampled_softmax_loss,
 )
@@ -91,19 +92,14 @@ def _network(
 
         def encode(self, embedded, lengths):
             """Final state (LSTM: (h, c)) of the encoder over padded embedded inputs."""
-            _, state = self.encoder(self._packed(embedded, lengths))
+            _, state = self.encoder(packed(embedded, lengths))
             return state
 
         def encode_bidirectional(self, embedded, lengths):
             """The bi-skip encoder's final forward and backward states concatenated,
             shaped as a one-layer GRU state (1, n, hidden)."""
-            _, state = self.bi_encoder(self._packed(embedded, lengths))
+            _, state = self.bi_encoder(packed(embedded, lengths))
             return torch.cat([state[0], state[1]], dim=1).unsqueeze(0)
-
-        def _packed(self, embedded, lengths):
-            return torch.nn.utils.rnn.pack_padded_sequence(
-                embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
-            )
 
     return EncoderDecoder()
 
