@@ -29,7 +29,7 @@ import json
 import os
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -258,7 +258,7 @@ def cpu_threads(count: int | None):
 
 
 @functools.lru_cache(maxsize=4)
-def _remembered(family: str, params: str, stamp: tuple[str, int, int]):
+def _remembered(family: str, params: str, stamp: tuple[tuple[str, int, int], ...]):
     """A trained state per training file and parameters: evaluations clone and refit
     an encoder that trains on a file, which would otherwise train again each time."""
     return {}
@@ -406,12 +406,7 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         if self.training_file is None:
             return (yield from self._train(list(texts), f"{len(texts):,} {self.training_rows}"))
         path = Path(self.training_file)
-        stat = path.stat()
-        memo = _remembered(
-            self.family,
-            json.dumps(self.params(), sort_keys=True),
-            (str(path), stat.st_size, stat.st_mtime_ns),
-        )
+        memo = self._remembered_training([path])
         if "state" in memo:
             self._restore(*memo["state"])
             return self
@@ -419,6 +414,14 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         yield from self._train(self.read_training_file(path), path.name)
         memo["state"] = self._trained()
         return self
+
+    def _remembered_training(self, paths: Iterable[Path]) -> dict[str, Any]:
+        """What a training of this family with these parameters on ``paths`` as they are
+        now (size and time) left in this process: ``state`` once trained."""
+        stamp = tuple(
+            (str(path), (stat := path.stat()).st_size, stat.st_mtime_ns) for path in paths
+        )
+        return _remembered(self.family, json.dumps(self.params(), sort_keys=True), stamp)
 
     def _train(self, texts: list[str], source: str) -> Job[Self]:
         """Train on ``texts`` (``source`` names them in the progress); see :meth:`iter_fit`."""

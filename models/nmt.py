@@ -39,7 +39,6 @@ on 2 cores; ``paper_params`` are the sizes of the standard architecture (Bahdana
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -60,7 +59,6 @@ from sentspace.models.neural import (
     NeuralEncoder,
     Ragged,
     Vocabulary,
-    _remembered,
     cpu_threads,
     device,
     packed,
@@ -423,11 +421,7 @@ class NMT(NeuralEncoder):
         Closed while scoring, it is left trained and unscored."""
         memo: dict[str, Any] = {}
         if not self.learns_from_data:
-            stamp = tuple(
-                (str(path), (stat := path.stat()).st_size, stat.st_mtime_ns)
-                for path in self._files()
-            )
-            memo = _remembered(self.family, json.dumps(self.params(), sort_keys=True), stamp)
+            memo = self._remembered_training(self._files())
             if "state" in memo:
                 state, self.target_vocab_, self.translation_ = memo["state"]
                 self._restore(*state)
