@@ -159,17 +159,27 @@ class DictRepBOW(PaddedIdsEncoder):
         token_lists = [tokenize(pairs[i][1], self.lowercase)[: self.max_length] for i in known]
         if vocab is None:  # training (else held_out_loss reading other rows)
             self.skipped_rows_ = len(pairs) - len(known)
-            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
-        definitions = Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
-        examples = np.flatnonzero(definitions.lengths > 0)
-        if not vocab.words or not len(examples):
-            raise ModelError(
-                f"none of the {len(pairs):,} training rows has both a word with "
-                f"a GloVe vector and a definition word seen min_count="
-                f"{self.min_count} times"
-            )
+        vocab, definitions, examples = self._id_rows(
+            token_lists,
+            vocab,
+            f"none of the {len(pairs):,} training rows has both a word with a GloVe vector "
+            f"and a definition word seen min_count={self.min_count} times",
+        )
         targets = torch.as_tensor(table.vectors[rows[known]])
         return vocab, (definitions, examples, targets), len(examples)
+
+    def _id_rows(
+        self, token_lists: list[list[str]], vocab: Vocabulary | None, nothing_known: str
+    ) -> tuple[Vocabulary, Ragged, np.ndarray]:
+        """``vocab`` (None: built from ``token_lists``), the token lists as its ids and
+        the rows with at least one; ModelError ``nothing_known`` when none has."""
+        if vocab is None:
+            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
+        ids = Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
+        examples = np.flatnonzero(ids.lengths > 0)
+        if not vocab.words or not len(examples):
+            raise ModelError(nothing_known)
+        return vocab, ids, examples
 
     def _new_module(self, vocab: Vocabulary):
         return _network(
