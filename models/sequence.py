@@ -147,13 +147,11 @@ class _SequenceEncoder(NeuralEncoder):
         **training: Any,
     ):
         super().__init__(**training)
-        self.embedding_size, self.hidden_size, self.max_length, self.noise_words = (
-            require_at_least_one(
-                embedding_size=embedding_size,
-                hidden_size=hidden_size,
-                max_length=max_length,
-                noise_words=noise_words,
-            )
+        self.embedding_size, self.hidden_size = require_at_least_one(
+            embedding_size=embedding_size, hidden_size=hidden_size
+        )
+        self.max_length, self.noise_words = require_at_least_one(
+            max_length=max_length, noise_words=noise_words
         )
         if self.combine and self.hidden_size % 2:
             raise ModelError(
