@@ -406,11 +406,12 @@ def _hints(function: Any) -> dict[str, Any]:
         return dict(getattr(function, "__annotations__", {}))
 
 
-def require_at_least_one(**counts: int) -> None:
-    """ModelError naming the first of ``counts`` (sizes, epochs...) below 1."""
+def require_at_least_one(**counts: int) -> list[int]:
+    """``counts`` (sizes, epochs...) as ints, in order; ModelError naming the first below 1."""
     for label, value in counts.items():
         if int(value) < 1:
             raise ModelError(f"{label} must be at least 1, not {value}")
+    return [int(value) for value in counts.values()]
 
 
 class TrainsOnFile:

@@ -36,7 +36,6 @@ the first images only (``captionrep?max_images=2000``, a quick run).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -48,7 +47,7 @@ from sentspace.app.base.jobs import Job, Progress
 from sentspace.app.corpora.multi30k import DESCRIPTIONS, data_folder, load_captions
 from sentspace.models.base import ModelError, require_at_least_one
 from sentspace.models.dictrep import DictRepBOW, _network
-from sentspace.models.neural import Ragged, Vocabulary, _remembered
+from sentspace.models.neural import Vocabulary
 from sentspace.models.tokenize import TOKEN_PATTERN, tokenize
 
 #: Multi30K task 2's languages (independent descriptions, not translations).
@@ -337,12 +336,8 @@ class CaptionRep(DictRepBOW):
         read: module notes), then score caption retrieval on val (``retrieval_``); a
         process trains each set of parameters and files once. Closed while scoring, it is
         left trained and unscored."""
-        stamp = tuple(
-            (str(path), (stat := path.stat()).st_size, stat.st_mtime_ns)
-            for path in self._files()
-            if path.exists()  # a missing file is said by the reader below
-        )
-        memo = _remembered(self.family, json.dumps(self.params(), sort_keys=True), stamp)
+        # A missing file is said by the reader below.
+        memo = self._remembered_training(path for path in self._files() if path.exists())
         if "state" in memo:
             state, self.target_size_, self.retrieval_ = memo["state"]
             self._restore(*state)
@@ -392,15 +387,13 @@ class CaptionRep(DictRepBOW):
             )
         token_lists = [tokenize(text, self.lowercase)[: self.max_length] for text in texts]
         if vocab is None:
-            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
             self.target_size_ = targets.shape[1]
-        captions = Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
-        examples = np.flatnonzero(captions.lengths > 0)
-        if not vocab.words or not len(examples):
-            raise ModelError(
-                f"no word occurs min_count={self.min_count} times in the "
-                f"{len(texts):,} training captions"
-            )
+        vocab, captions, examples = self._id_rows(
+            token_lists,
+            vocab,
+            f"no word occurs min_count={self.min_count} times in the "
+            f"{len(texts):,} training captions",
+        )
         return vocab, (captions, examples, torch.as_tensor(targets)), len(examples)
 
     def _new_module(self, vocab: Vocabulary):

@@ -22,7 +22,13 @@ from typing import Any
 import numpy as np
 
 from sentspace.models.base import ModelError, require_at_least_one
-from sentspace.models.neural import NeuralEncoder, Ragged, Vocabulary
+from sentspace.models.neural import (
+    TRAINING_DEFAULTS,
+    PaddedIdsEncoder,
+    Ragged,
+    Vocabulary,
+    sentence_summary,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
 from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
@@ -93,21 +99,13 @@ def _network(
 
         def forward(self, ids, lengths):
             """ids: (n, longest) padded; lengths: (n,) with every length >= 1."""
-            embedded = self.embedding(ids)
-            if recurrent:
-                packed = torch.nn.utils.rnn.pack_padded_sequence(
-                    embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
-                )
-                _, (state, _) = self.lstm(packed)
-                summary = state[-1]
-            else:
-                summary = embedded.sum(1) / lengths.unsqueeze(1).to(embedded.dtype)
-            return self.output(summary)
+            rnn = self.lstm if recurrent else None
+            return self.output(sentence_summary(self.embedding(ids), lengths, rnn))
 
     return DictRepNetwork()
 
 
-class DictRepBOW(NeuralEncoder):
+class DictRepBOW(PaddedIdsEncoder):
     """Definition -> defined word's GloVe vector, through a mean of word embeddings.
 
     Parameters
@@ -127,13 +125,7 @@ class DictRepBOW(NeuralEncoder):
     family = "dictrep-bow"
     title = "DictRep, bag of words (definitions -> word vectors; Hill et al. 2016)"
     recurrent = False
-    defaults = {
-        "epochs": 2,
-        "batch_sentences": 128,
-        "learning_rate": 0.003,
-        "min_count": 2,
-        "max_vocab": 50_000,
-    }
+    defaults = {**TRAINING_DEFAULTS, "batch_sentences": 128, "max_vocab": 50_000}
 
     def __init__(
         self,
@@ -143,11 +135,9 @@ class DictRepBOW(NeuralEncoder):
         **training: Any,
     ):
         super().__init__(**training)
-        require_at_least_one(
+        self.embedding_size, self.hidden_size, self.max_length = require_at_least_one(
             embedding_size=embedding_size, hidden_size=hidden_size, max_length=max_length
         )
-        self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
-        self.max_length = int(max_length)
         #: Training rows skipped because the word has no GloVe vector.
         self.skipped_rows_ = 0
 
@@ -169,17 +159,27 @@ class DictRepBOW(NeuralEncoder):
         token_lists = [tokenize(pairs[i][1], self.lowercase)[: self.max_length] for i in known]
         if vocab is None:  # training (else held_out_loss reading other rows)
             self.skipped_rows_ = len(pairs) - len(known)
-            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
-        definitions = Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
-        examples = np.flatnonzero(definitions.lengths > 0)
-        if not vocab.words or not len(examples):
-            raise ModelError(
-                f"none of the {len(pairs):,} training rows has both a word with "
-                f"a GloVe vector and a definition word seen min_count="
-                f"{self.min_count} times"
-            )
+        vocab, definitions, examples = self._id_rows(
+            token_lists,
+            vocab,
+            f"none of the {len(pairs):,} training rows has both a word with a GloVe vector "
+            f"and a definition word seen min_count={self.min_count} times",
+        )
         targets = torch.as_tensor(table.vectors[rows[known]])
         return vocab, (definitions, examples, targets), len(examples)
+
+    def _id_rows(
+        self, token_lists: list[list[str]], vocab: Vocabulary | None, nothing_known: str
+    ) -> tuple[Vocabulary, Ragged, np.ndarray]:
+        """``vocab`` (None: built from ``token_lists``), the token lists as its ids and
+        the rows with at least one; ModelError ``nothing_known`` when none has."""
+        if vocab is None:
+            vocab = Vocabulary.build(token_lists, self.min_count, self.max_vocab)
+        ids = Ragged.of([vocab.ids(tokens, keep_unknown=True) for tokens in token_lists])
+        examples = np.flatnonzero(ids.lengths > 0)
+        if not vocab.words or not len(examples):
+            raise ModelError(nothing_known)
+        return vocab, ids, examples
 
     def _new_module(self, vocab: Vocabulary):
         return _network(
@@ -196,15 +196,6 @@ class DictRepBOW(NeuralEncoder):
             rows = examples[batch]
             yield definitions.padded(rows), definitions.lengths[rows], targets[rows]
 
-    def _forward(self, module, ids: np.ndarray, lengths: np.ndarray):
-        import torch
-
-        device = module.output.weight.device
-        return module(
-            torch.as_tensor(ids, device=device),
-            torch.as_tensor(np.maximum(lengths, 1), device=device),
-        )
-
     def _loss(self, module, batch, generator):
         import torch
 
@@ -212,11 +203,6 @@ class DictRepBOW(NeuralEncoder):
         output = self._forward(module, ids, lengths)
         cosine = torch.nn.functional.cosine_similarity(output, targets.to(output.device))
         return (1 - cosine).mean()
-
-    def _encode_ids(self, sequences: Ragged):
-        rows = np.arange(len(sequences))
-        lengths = np.minimum(sequences.lengths, self.max_length)
-        return self._forward(self.module_, sequences.padded(rows, self.max_length), lengths)
 
 
 class DictRepRNN(DictRepBOW):

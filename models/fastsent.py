@@ -24,6 +24,7 @@ import numpy as np
 from sentspace.models.base import ModelError, NotFittedError
 from sentspace.models.neural import (
     SPECIALS,
+    TRAINING_DEFAULTS,
     NeuralEncoder,
     Ragged,
     Vocabulary,
@@ -79,10 +80,9 @@ class FastSent(NeuralEncoder, _WordVectorEncoder):
     paper_params = {"vector_size": 100}
 
     defaults = {
-        "epochs": 2,
+        **TRAINING_DEFAULTS,
         "batch_sentences": 128,
         "learning_rate": 0.01,
-        "min_count": 2,
         "max_vocab": 50_000,
     }
 

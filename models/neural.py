@@ -29,7 +29,7 @@ import json
 import os
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -52,10 +52,39 @@ INSTALL_HINT = "pip install 'sentspace[transformers]'"
 #: Token ids every vocabulary starts with: padding, unknown word, sentence boundary.
 PAD, UNK, BOUNDARY = 0, 1, 2
 SPECIALS = ("<pad>", "<unk>", "<s>")
+#: The training defaults most families keep: a family's :attr:`Encoder.defaults` spreads
+#: these and names only what it changes.
+TRAINING_DEFAULTS: dict[str, Any] = {
+    "epochs": 2,
+    "batch_sentences": 64,
+    "learning_rate": 0.003,
+    "min_count": 2,
+    "max_vocab": 20_000,
+}
 
 
 def torch_available() -> bool:
     return importlib.util.find_spec("torch") is not None
+
+
+def packed(embedded, lengths):
+    """Padded embedded sentences (n, longest, dim) with their ``lengths`` (each >= 1),
+    packed for a batch-first RNN."""
+    import torch
+
+    return torch.nn.utils.rnn.pack_padded_sequence(
+        embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
+    )
+
+
+def sentence_summary(embedded, lengths, rnn=None):
+    """One vector per padded embedded sentence: the final state of ``rnn`` (an LSTM or
+    GRU, batch first, one layer) over its ``lengths`` tokens, or without one the mean of
+    its embeddings (padding embeds as zeros)."""
+    if rnn is None:
+        return embedded.sum(1) / lengths.unsqueeze(1).to(embedded.dtype)
+    _, state = rnn(packed(embedded, lengths))
+    return (state[0] if isinstance(state, tuple) else state)[-1]
 
 
 @functools.cache
@@ -229,7 +258,7 @@ def cpu_threads(count: int | None):
 
 
 @functools.lru_cache(maxsize=4)
-def _remembered(family: str, params: str, stamp: tuple[str, int, int]):
+def _remembered(family: str, params: str, stamp: tuple[tuple[str, int, int], ...]):
     """A trained state per training file and parameters: evaluations clone and refit
     an encoder that trains on a file, which would otherwise train again each time."""
     return {}
@@ -285,16 +314,12 @@ class NeuralEncoder(TrainsOnFile, Encoder):
     ):
         if not torch_available():
             raise ModelError(f"{self.family} needs PyTorch: {INSTALL_HINT}")
-        require_at_least_one(
+        self.epochs, self.batch_sentences, self.min_count, self.max_vocab = require_at_least_one(
             epochs=epochs, batch_sentences=batch_sentences, min_count=min_count, max_vocab=max_vocab
         )
         if not float(learning_rate) > 0:
             raise ModelError(f"learning_rate must be positive, not {learning_rate}")
-        self.epochs = int(epochs)
-        self.batch_sentences = int(batch_sentences)
         self.learning_rate = float(learning_rate)
-        self.min_count = int(min_count)
-        self.max_vocab = int(max_vocab)
         self.lowercase = bool(lowercase)
         self.seed = int(seed)
         self._take_training_file(training_file)
@@ -381,12 +406,7 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         if self.training_file is None:
             return (yield from self._train(list(texts), f"{len(texts):,} {self.training_rows}"))
         path = Path(self.training_file)
-        stat = path.stat()
-        memo = _remembered(
-            self.family,
-            json.dumps(self.params(), sort_keys=True),
-            (str(path), stat.st_size, stat.st_mtime_ns),
-        )
+        memo = self._remembered_training([path])
         if "state" in memo:
             self._restore(*memo["state"])
             return self
@@ -394,6 +414,14 @@ class NeuralEncoder(TrainsOnFile, Encoder):
         yield from self._train(self.read_training_file(path), path.name)
         memo["state"] = self._trained()
         return self
+
+    def _remembered_training(self, paths: Iterable[Path]) -> dict[str, Any]:
+        """What a training of this family with these parameters on ``paths`` as they are
+        now (size and time) left in this process: ``state`` once trained."""
+        stamp = tuple(
+            (str(path), (stat := path.stat()).st_size, stat.st_mtime_ns) for path in paths
+        )
+        return _remembered(self.family, json.dumps(self.params(), sort_keys=True), stamp)
 
     def _train(self, texts: list[str], source: str) -> Job[Self]:
         """Train on ``texts`` (``source`` names them in the progress); see :meth:`iter_fit`."""
@@ -579,3 +607,26 @@ class NeuralEncoder(TrainsOnFile, Encoder):
             int(fields["n_training_sentences"]),
             fields.get("losses", []),
         )
+
+
+class PaddedIdsEncoder(NeuralEncoder):
+    """A family whose network reads a padded batch of token ids, each sentence cut to
+    ``max_length``, with the sentences' lengths."""
+
+    max_length: int
+
+    def _forward(self, module, ids: np.ndarray, lengths: np.ndarray):
+        """``module`` on ``ids`` and ``lengths`` (at least 1: an empty sentence reads one
+        padding token), on the module's device."""
+        import torch
+
+        device = next(module.parameters()).device
+        return module(
+            torch.as_tensor(ids, device=device),
+            torch.as_tensor(np.maximum(lengths, 1), device=device),
+        )
+
+    def _encode_ids(self, sequences: Ragged):
+        rows = np.arange(len(sequences))
+        lengths = np.minimum(sequences.lengths, self.max_length)
+        return self._forward(self.module_, sequences.padded(rows, self.max_length), lengths)

@@ -39,7 +39,6 @@ on 2 cores; ``paper_params`` are the sizes of the standard architecture (Bahdana
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -55,13 +54,14 @@ from sentspace.models.neural import (
     BOUNDARY,
     PAD,
     SPECIALS,
+    TRAINING_DEFAULTS,
     UNK,
     NeuralEncoder,
     Ragged,
     Vocabulary,
-    _remembered,
     cpu_threads,
     device,
+    packed,
 )
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
@@ -170,10 +170,7 @@ def _network(source_size: int, target_size: int, embedding_size: int, hidden_siz
 
         def encode(self, ids, lengths):
             """The sentence vectors c: the encoder's final hidden states, (n, hidden)."""
-            packed = torch.nn.utils.rnn.pack_padded_sequence(
-                self.embedding(ids), lengths.cpu(), batch_first=True, enforce_sorted=False
-            )
-            _, state = self.encoder(packed)
+            _, state = self.encoder(packed(self.embedding(ids), lengths))
             return state[-1]
 
         def decode(self, summary, inputs, state=None):
@@ -267,13 +264,7 @@ class NMT(NeuralEncoder):
     #: 1.1 s, 5,000 sentences encoded in 25-41 s against 2.4 s). Training, translating
     #: and encoding all run on it.
     cpu_threads = 1
-    defaults = {
-        "epochs": 2,
-        "batch_sentences": 64,
-        "learning_rate": 0.003,
-        "min_count": 2,
-        "max_vocab": 20_000,
-    }
+    defaults = TRAINING_DEFAULTS
 
     def __init__(
         self,
@@ -298,7 +289,7 @@ class NMT(NeuralEncoder):
         if pair is not None and training_file is not None:
             raise ModelError("nmt trains on a Multi30K pair or on a file, not both")
         super().__init__(training_file=training_file, **training)
-        require_at_least_one(
+        self.embedding_size, self.hidden_size, self.max_length = require_at_least_one(
             embedding_size=embedding_size, hidden_size=hidden_size, max_length=max_length
         )
         if max_pairs is not None:
@@ -316,8 +307,6 @@ class NMT(NeuralEncoder):
                 raise ModelError("no such target file", path)
             target_file = str(path.absolute())
         self.pair, self.target_file = pair, target_file
-        self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
-        self.max_length = int(max_length)
         self.max_pairs = None if max_pairs is None else int(max_pairs)
         self.target_vocab_: Vocabulary | None = None
         self.translation_: TranslationScore | None = None
@@ -432,11 +421,7 @@ class NMT(NeuralEncoder):
         Closed while scoring, it is left trained and unscored."""
         memo: dict[str, Any] = {}
         if not self.learns_from_data:
-            stamp = tuple(
-                (str(path), (stat := path.stat()).st_size, stat.st_mtime_ns)
-                for path in self._files()
-            )
-            memo = _remembered(self.family, json.dumps(self.params(), sort_keys=True), stamp)
+            memo = self._remembered_training(self._files())
             if "state" in memo:
                 state, self.target_vocab_, self.translation_ = memo["state"]
                 self._restore(*state)

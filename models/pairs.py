@@ -32,7 +32,13 @@ import numpy as np
 
 from sentspace.app.base.jobs import Job
 from sentspace.models.base import ModelError, require_at_least_one
-from sentspace.models.neural import NeuralEncoder, Ragged, Vocabulary
+from sentspace.models.neural import (
+    TRAINING_DEFAULTS,
+    PaddedIdsEncoder,
+    Ragged,
+    Vocabulary,
+    sentence_summary,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word2vec import read_text_lines
 
@@ -226,13 +232,7 @@ def _network(
 
         def forward(self, ids, lengths):
             """ids: (n, longest) padded; lengths: (n,) with every length >= 1."""
-            embedded = self.embedding(ids)
-            if recurrent:
-                packed = torch.nn.utils.rnn.pack_padded_sequence(
-                    embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
-                )
-                return self.gru(packed)[1][-1]
-            return embedded.sum(1) / lengths.unsqueeze(1).to(embedded.dtype)
+            return sentence_summary(self.embedding(ids), lengths, self.gru if recurrent else None)
 
     return PairNetwork()
 
@@ -309,7 +309,7 @@ def training_targets(
     return classes, passes
 
 
-class PairBOW(NeuralEncoder):
+class PairBOW(PaddedIdsEncoder):
     """Mean of word embeddings trained on labelled pairs through [u, v, |u-v|, u*v].
 
     Parameters
@@ -335,8 +335,8 @@ class PairBOW(NeuralEncoder):
     training_rows = "pairs"
     recurrent = False
     defaults = {
+        **TRAINING_DEFAULTS,
         "epochs": 10,
-        "batch_sentences": 64,
         "learning_rate": 0.001,
         "min_count": 1,
         "max_vocab": 50_000,
@@ -352,16 +352,16 @@ class PairBOW(NeuralEncoder):
         **training: Any,
     ):
         super().__init__(**training)
-        require_at_least_one(
-            embedding_size=embedding_size,
-            hidden_size=hidden_size,
-            classifier_size=classifier_size,
-            max_length=max_length,
+        self.embedding_size, self.hidden_size, self.classifier_size, self.max_length = (
+            require_at_least_one(
+                embedding_size=embedding_size,
+                hidden_size=hidden_size,
+                classifier_size=classifier_size,
+                max_length=max_length,
+            )
         )
         resolved_objective(objective)
-        self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
-        self.classifier_size, self.objective = int(classifier_size), objective
-        self.max_length = int(max_length)
+        self.objective = objective
         #: The label classes of the last training (the classifier's outputs).
         self.classes_: tuple[str, ...] = ()
         #: Pairs in each pass of an epoch of the last training (training_targets).
@@ -451,15 +451,6 @@ class PairBOW(NeuralEncoder):
                     scores[rows],
                 )
 
-    def _forward(self, module, ids: np.ndarray, lengths: np.ndarray):
-        import torch
-
-        device = module.embedding.weight.device
-        return module(
-            torch.as_tensor(ids, device=device),
-            torch.as_tensor(np.maximum(lengths, 1), device=device),
-        )
-
     def _loss(self, module, batch, generator):
         import torch
 
@@ -476,11 +467,6 @@ class PairBOW(NeuralEncoder):
             cosine = torch.nn.functional.cosine_similarity(u[scored], v[scored])
             loss = loss + torch.nn.functional.mse_loss(cosine, scores[scored])
         return loss
-
-    def _encode_ids(self, sequences: Ragged):
-        rows = np.arange(len(sequences))
-        lengths = np.minimum(sequences.lengths, self.max_length)
-        return self._forward(self.module_, sequences.padded(rows, self.max_length), lengths)
 
 
 class PairRNN(PairBOW):

@@ -39,11 +39,13 @@ from sentspace.models.neural import (
     BOUNDARY,
     PAD,
     SPECIALS,
+    TRAINING_DEFAULTS,
     UNK,
     NeuralEncoder,
     Ragged,
     Vocabulary,
     documents_of,
+    packed,
     read_ordered_text,
     sampled_softmax_loss,
 )
@@ -90,19 +92,14 @@ def _network(
 
         def encode(self, embedded, lengths):
             """Final state (LSTM: (h, c)) of the encoder over padded embedded inputs."""
-            _, state = self.encoder(self._packed(embedded, lengths))
+            _, state = self.encoder(packed(embedded, lengths))
             return state
 
         def encode_bidirectional(self, embedded, lengths):
             """The bi-skip encoder's final forward and backward states concatenated,
             shaped as a one-layer GRU state (1, n, hidden)."""
-            _, state = self.bi_encoder(self._packed(embedded, lengths))
+            _, state = self.bi_encoder(packed(embedded, lengths))
             return torch.cat([state[0], state[1]], dim=1).unsqueeze(0)
-
-        def _packed(self, embedded, lengths):
-            return torch.nn.utils.rnn.pack_padded_sequence(
-                embedded, lengths.cpu(), batch_first=True, enforce_sorted=False
-            )
 
     return EncoderDecoder()
 
@@ -139,13 +136,7 @@ class _SequenceEncoder(NeuralEncoder):
     combine = False
     batch_size = 256
 
-    defaults = {
-        "epochs": 1,
-        "batch_sentences": 64,
-        "learning_rate": 0.003,
-        "min_count": 2,
-        "max_vocab": 20_000,
-    }
+    defaults = {**TRAINING_DEFAULTS, "epochs": 1}
 
     def __init__(
         self,
@@ -156,24 +147,22 @@ class _SequenceEncoder(NeuralEncoder):
         **training: Any,
     ):
         super().__init__(**training)
-        require_at_least_one(
-            embedding_size=embedding_size,
-            hidden_size=hidden_size,
-            max_length=max_length,
-            noise_words=noise_words,
+        self.embedding_size, self.hidden_size = require_at_least_one(
+            embedding_size=embedding_size, hidden_size=hidden_size
         )
-        if self.combine and int(hidden_size) % 2:
+        self.max_length, self.noise_words = require_at_least_one(
+            max_length=max_length, noise_words=noise_words
+        )
+        if self.combine and self.hidden_size % 2:
             raise ModelError(
                 f"{self.family} splits hidden_size between the two directions "
                 f"of its bidirectional encoder: it must be even, not {hidden_size}"
             )
-        if self.fixed_glove and int(embedding_size) != load_table(DEFAULT_SOURCE).dim:
+        if self.fixed_glove and self.embedding_size != load_table(DEFAULT_SOURCE).dim:
             raise ModelError(
                 f"{self.family} reads the bundled GloVe vectors, so "
                 f"embedding_size is {load_table(DEFAULT_SOURCE).dim}"
             )
-        self.embedding_size, self.hidden_size = int(embedding_size), int(hidden_size)
-        self.max_length, self.noise_words = int(max_length), int(noise_words)
 
     @property
     def dim(self) -> int:

@@ -34,7 +34,14 @@ from typing import Any
 import numpy as np
 
 from sentspace.models.base import ModelError
-from sentspace.models.neural import SPECIALS, NeuralEncoder, Ragged, Vocabulary, cpu_threads
+from sentspace.models.neural import (
+    SPECIALS,
+    TRAINING_DEFAULTS,
+    NeuralEncoder,
+    Ragged,
+    Vocabulary,
+    cpu_threads,
+)
 from sentspace.models.tokenize import tokenize
 from sentspace.models.word_vectors import DEFAULT_SOURCE, load_table
 
@@ -215,13 +222,7 @@ class URAE(NeuralEncoder):
     batch_size = 256
     cpu_threads = 1
 
-    defaults = {
-        "epochs": 2,
-        "batch_sentences": 64,
-        "learning_rate": 0.001,
-        "min_count": 1,
-        "max_vocab": 100_000,
-    }
+    defaults = {**TRAINING_DEFAULTS, "learning_rate": 0.001, "min_count": 1, "max_vocab": 100_000}
 
     def __init__(
         self,

@@ -188,20 +188,17 @@ class GensimEncoder(TrainsOnFile, Encoder):
         workers: int = 1,
         training_file: str | None = None,
     ):
-        require_at_least_one(
-            vector_size=vector_size,
-            window=window,
-            min_count=min_count,
-            epochs=epochs,
-            workers=workers,
+        self.vector_size, self.window, self.min_count, self.epochs, self.workers = (
+            require_at_least_one(
+                vector_size=vector_size,
+                window=window,
+                min_count=min_count,
+                epochs=epochs,
+                workers=workers,
+            )
         )
-        self.vector_size = int(vector_size)
-        self.window = int(window)
-        self.min_count = int(min_count)
-        self.epochs = int(epochs)
         self.lowercase = bool(lowercase)
         self.seed = int(seed)
-        self.workers = int(workers)
         self._take_training_file(training_file)
         #: The trained gensim model (gensim has no type annotations).
         self.model_: Any = None

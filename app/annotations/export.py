@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,18 +130,23 @@ def corpus_dict(corpus: Corpus) -> dict[str, Any]:
                 "split": split,
                 "subset": subset,
             }
-            for p, (a, b, label, score, split, subset) in enumerate(
-                zip(
-                    pairs.first.tolist(),
-                    pairs.second.tolist(),
-                    pairs.label.tolist(),
-                    pairs.score.tolist(),
-                    pairs.split,
-                    pairs.subset,
-                )
-            )
+            for p, (a, b, label, score, split, subset) in _pair_rows(pairs)
         ]
     return data
+
+
+def _pair_rows(pairs: PairTable) -> Iterator[tuple[int, tuple[Any, ...]]]:
+    """Each pair's position with its (first, second, label, score, split, subset)."""
+    return enumerate(
+        zip(
+            pairs.first.tolist(),
+            pairs.second.tolist(),
+            pairs.label.tolist(),
+            pairs.score.tolist(),
+            pairs.split,
+            pairs.subset,
+        )
+    )
 
 
 def _label_value(pairs: PairTable, label: int) -> str | int | None:
@@ -206,16 +211,7 @@ def write_csv(corpus: Corpus, folder: str | Path, written: list[Path] | None = N
                             split,
                             subset,
                         )
-                        for p, (a, b, label, score, split, subset) in enumerate(
-                            zip(
-                                pairs.first.tolist(),
-                                pairs.second.tolist(),
-                                pairs.label.tolist(),
-                                pairs.score.tolist(),
-                                pairs.split,
-                                pairs.subset,
-                            )
-                        )
+                        for p, (a, b, label, score, split, subset) in _pair_rows(pairs)
                     ],
                 ),
                 written,

@@ -49,7 +49,7 @@ import re
 import stat
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import filelock
@@ -119,13 +119,7 @@ class StackRecord:
     id: str = field(default_factory=new_id)
 
     def to_dict(self) -> dict[str, str]:
-        return {
-            "op": self.op,
-            "edit": self.edit,
-            "author": self.author,
-            "time": self.time,
-            "id": self.id,
-        }
+        return asdict(self)
 
 
 Record = Edit | StackRecord

@@ -1,23 +1,29 @@
-"""What the commands share: help texts, the corpus a journal edits, and the
-version of a corpus its journals leave."""
+"""What the commands share: help texts, the corpus a journal edits, the version of a
+corpus its journals leave, and running a command's jobs under one progress line."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 from collections.abc import Iterator, Sequence
+from typing import Self, TypeVar
 
 from sentspace.app.analysis.ann import EXACT_LIMIT
+from sentspace.app.analysis.cache import cached_encode
+from sentspace.app.analysis.distributed import DEFAULT_RAY_CPUS
+from sentspace.app.analysis.neighbours import fitted_on_training_side
 from sentspace.app.annotations.edits import EditError
 from sentspace.app.annotations.history import History
 from sentspace.app.base.errors import InputError
+from sentspace.app.base.jobs import Job, run_job
 from sentspace.app.corpora import BUILTIN, load_corpus
 from sentspace.app.corpora.model import Corpus
-from sentspace.app.services import (
-    PRECOMPUTED,
-)
+from sentspace.app.services import PRECOMPUTED, ProgressPrinter, build_encoder
 from sentspace.app.workspace.batches import gather
 from sentspace.models import ENCODERS
+from sentspace.models.base import Embeddings, Encoder
+
+T = TypeVar("T")
 
 #: What --corpus takes where it names any corpus.
 CORPUS_HELP = f"built-in corpus ({', '.join(BUILTIN)}) or path"
@@ -120,3 +126,34 @@ def add_version_arguments(parser: argparse.ArgumentParser) -> None:
 def percent_escaped(text: str) -> str:
     """``text`` as argparse help, which formats it with %: a "4.2%" would stop --help."""
     return text.replace("%", "%%")
+
+
+class TerminalJobs(ProgressPrinter):
+    """A command's jobs, run one after another (:meth:`run`) under one progress line on
+    stderr, which the ``with`` block clears when it ends: the command prints after it."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def run(self, job: Job[T]) -> T:
+        return run_job(job, self)
+
+
+def fitted_embeddings(spec: str, corpus: Corpus, jobs: TerminalJobs) -> tuple[Encoder, Embeddings]:
+    """The encoder ``spec`` fitted for ``corpus`` (on its training side, where it has
+    one) and the corpus's embeddings by it, through the embedding cache."""
+    encoder = jobs.run(
+        fitted_on_training_side(build_encoder(spec, corpus), corpus, corpus.texts, None)
+    )
+    return encoder, jobs.run(cached_encode(encoder, corpus.fingerprint, corpus.texts))
+
+
+def add_ray_arguments(parser: argparse.ArgumentParser, address_help: str) -> None:
+    """--address and --num-cpus: where a command's Ray work runs."""
+    parser.add_argument("--address", help=address_help)
+    parser.add_argument(
+        "--num-cpus",
+        type=int,
+        default=DEFAULT_RAY_CPUS,
+        help=f"CPUs of the local Ray instance (default {DEFAULT_RAY_CPUS})",
+    )

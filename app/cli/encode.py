@@ -5,22 +5,23 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from sentspace.app.analysis.cache import cached_encode
 from sentspace.app.analysis.distributed import (
-    DEFAULT_RAY_CPUS,
     DEFAULT_SHARD_ROWS,
     ENGINES,
     encode_shards,
     index_shards,
 )
-from sentspace.app.analysis.neighbours import fitted_on_training_side
-from sentspace.app.base.jobs import run_job
-from sentspace.app.cli.common import CORPUS_HELP, ENCODER_HELP, Subcommands
+from sentspace.app.cli.common import (
+    CORPUS_HELP,
+    ENCODER_HELP,
+    Subcommands,
+    TerminalJobs,
+    add_ray_arguments,
+    fitted_embeddings,
+)
 from sentspace.app.corpora import DEFAULT_CORPUS, load_corpus
 from sentspace.app.exporters.export import export_matrix
 from sentspace.app.services import (
-    ProgressPrinter,
-    build_encoder,
     run_in_terminal,
 )
 from sentspace.models import DEFAULT_ENCODER
@@ -30,13 +31,8 @@ def command_encode(args: argparse.Namespace) -> int:
     if args.engine:
         return command_encode_shards(args)
     corpus = load_corpus(args.corpus)
-    printer = ProgressPrinter()
-    encoder = run_job(
-        fitted_on_training_side(build_encoder(args.encoder, corpus), corpus, corpus.texts, None),
-        printer,
-    )
-    matrix = run_job(cached_encode(encoder, corpus.fingerprint, corpus.texts), printer)
-    printer.clear()
+    with TerminalJobs() as jobs:
+        encoder, matrix = fitted_embeddings(args.encoder, corpus, jobs)
     written = export_matrix(
         corpus,
         matrix,
@@ -109,16 +105,10 @@ def add_encode(commands: Subcommands) -> None:
         help="encode in shards, resumable: in this process (local) or on "
         "Ray Data (ray; needs the ray extra)",
     )
-    encode.add_argument(
-        "--address",
-        help="with --engine ray: the Ray cluster to join "
+    add_ray_arguments(
+        encode,
+        "with --engine ray: the Ray cluster to join "
         "(auto, ray://HOST:10001, HOST:6379); default: start a local one",
-    )
-    encode.add_argument(
-        "--num-cpus",
-        type=int,
-        default=DEFAULT_RAY_CPUS,
-        help=f"CPUs of the local Ray instance (default {DEFAULT_RAY_CPUS})",
     )
     encode.add_argument(
         "--workers", type=int, help="Ray actors (default: one per GPU, else one per CPU)"
@@ -144,11 +134,5 @@ def add_index(commands: Subcommands) -> None:
     )
     index.add_argument("folder", help="a folder written by sentspace encode --engine")
     index.add_argument("--engine", choices=ENGINES, default="local")
-    index.add_argument("--address", help="with --engine ray: the Ray cluster to join")
-    index.add_argument(
-        "--num-cpus",
-        type=int,
-        default=DEFAULT_RAY_CPUS,
-        help=f"CPUs of the local Ray instance (default {DEFAULT_RAY_CPUS})",
-    )
+    add_ray_arguments(index, "with --engine ray: the Ray cluster to join")
     index.set_defaults(handler=command_index)

@@ -26,13 +26,13 @@ from sentspace.app.base.tables import json_text, write_json
 from sentspace.app.cli.common import (
     ENCODER_HELP,
     Subcommands,
+    TerminalJobs,
     add_version_arguments,
     load_version,
     percent_escaped,
 )
 from sentspace.app.corpora import BUILTIN, DEFAULT_CORPUS
 from sentspace.app.services import (
-    ProgressPrinter,
     build_encoder,
     format_table,
     summary_table,
@@ -137,22 +137,21 @@ def command_eval(args: argparse.Namespace) -> int:
     note = ""
     if "split" in OPTIONS.get(args.evaluation, {}):
         options["split"], note = run_split(corpus, encoders, options.get("split", "auto"))
-    printer = ProgressPrinter()
-    if args.evaluation in COMPARISONS:
-        compare, _ = COMPARISONS[args.evaluation]
-        results = [run_job(compare(corpus, encoders, seed=args.seed), printer)]
-    else:
-        evaluation, _ = EVALUATIONS[args.evaluation]
-        results = [
-            run_job(evaluation(corpus, encoder, seed=args.seed, **options), printer)
-            for encoder in encoders
-        ]
-    outcomes = (
-        run_job(against_first(args.evaluation, results, args.seed), printer)
-        if args.evaluation in PAIRED_TESTS
-        else []
-    )
-    printer.clear()
+    with TerminalJobs() as jobs:
+        if args.evaluation in COMPARISONS:
+            compare, _ = COMPARISONS[args.evaluation]
+            results = [jobs.run(compare(corpus, encoders, seed=args.seed))]
+        else:
+            evaluation, _ = EVALUATIONS[args.evaluation]
+            results = [
+                jobs.run(evaluation(corpus, encoder, seed=args.seed, **options))
+                for encoder in encoders
+            ]
+        outcomes = (
+            jobs.run(against_first(args.evaluation, results, args.seed))
+            if args.evaluation in PAIRED_TESTS
+            else []
+        )
     # The results stand on their own: printed, then why a test was not made. Each test
     # is an encoder (its A) against the first (its B): differences read other - first.
     paired = [(o.b, o.a, o.test) for o in outcomes if o.test is not None]
@@ -243,9 +242,8 @@ def command_eval(args: argparse.Namespace) -> int:
 
 def command_run(args: argparse.Namespace) -> int:
     workspace = load_workspace(args.workspace)
-    printer = ProgressPrinter()
-    results = run_workspace(args.workspace, printer)
-    printer.clear()
+    with TerminalJobs() as printer:
+        results = run_workspace(args.workspace, printer)
     for entry, result in zip(workspace.evaluations, results):
         provenance = result.provenance
         print(

@@ -10,36 +10,30 @@ from pathlib import Path
 from typing import Any
 
 from sentspace.app.analysis.ann import SEARCHES
-from sentspace.app.analysis.cache import cached_encode
 from sentspace.app.analysis.explain import explain_pair
 from sentspace.app.analysis.explore import explore
 from sentspace.app.analysis.neighbour_search import Query, search_neighbours
-from sentspace.app.analysis.neighbours import fitted_on_training_side
 from sentspace.app.analysis.projection import DEFAULTS as PROJECTION_DEFAULTS
 from sentspace.app.analysis.projection import project
 from sentspace.app.analysis.regions import find_regions
 from sentspace.app.base.commands import LAYOUT_PARAMETERS, Version, export_map_command, option_flag
 from sentspace.app.base.errors import InputError
-from sentspace.app.base.jobs import run_job
 from sentspace.app.base.tables import json_text
 from sentspace.app.cli.common import (
     CORPUS_HELP,
     ENCODER_HELP,
     SEARCH_HELP,
     Subcommands,
+    TerminalJobs,
     add_version_arguments,
+    fitted_embeddings,
     load_version,
 )
 from sentspace.app.corpora import DEFAULT_CORPUS, ColumnMapping, load_corpus
 from sentspace.app.corpora.stats import corpus_stats
 from sentspace.app.corpora.tabular import ROLES as MAPPING_ROLES
 from sentspace.app.exporters.web_map import iter_export_map
-from sentspace.app.services import (
-    ProgressPrinter,
-    build_encoder,
-    format_table,
-    summary_table,
-)
+from sentspace.app.services import build_encoder, format_table, run_in_terminal, summary_table
 from sentspace.models import DEFAULT_ENCODER
 
 
@@ -47,11 +41,7 @@ def command_explain(args: argparse.Namespace) -> int:
 
     corpus = load_corpus(args.corpus)
     encoder = build_encoder(args.encoder, corpus)
-    printer = ProgressPrinter()
-    result = run_job(
-        explain_pair(args.sentence_a, args.sentence_b, encoder, corpus=corpus), printer
-    )
-    printer.clear()
+    result = run_in_terminal(explain_pair(args.sentence_a, args.sentence_b, encoder, corpus=corpus))
     if args.json:
         print(json_text(result.to_dict()), end="")
         return 0
@@ -77,23 +67,21 @@ def command_regions(args: argparse.Namespace) -> int:
 
     corpus = load_corpus(args.corpus)
     encoder = build_encoder(args.encoder, corpus)
-    printer = ProgressPrinter()
     fitted = encoder.fit(corpus.texts) if encoder.requires_fit else encoder
-    embeddings = run_job(fitted.iter_encode(corpus.texts), printer)
-    layout = run_job(project(embeddings, args.layout, seed=args.seed), printer)
-    regions = run_job(
-        find_regions(
-            corpus,
-            layout.coordinates,
-            embeddings=embeddings,
-            encoder=encoder,
-            on=args.on,
-            min_cluster_size=args.min_cluster_size,
-            seed=args.seed,
-        ),
-        printer,
-    )
-    printer.clear()
+    with TerminalJobs() as jobs:
+        embeddings = jobs.run(fitted.iter_encode(corpus.texts))
+        layout = jobs.run(project(embeddings, args.layout, seed=args.seed))
+        regions = jobs.run(
+            find_regions(
+                corpus,
+                layout.coordinates,
+                embeddings=embeddings,
+                encoder=encoder,
+                on=args.on,
+                min_cluster_size=args.min_cluster_size,
+                seed=args.seed,
+            )
+        )
     print(
         f"regions of {corpus.name} ({len(corpus)} sentences) by {encoder.name}, "
         f"{args.layout.upper()} layout, clustered on the {args.on}"
@@ -116,31 +104,6 @@ def command_export_map(args: argparse.Namespace) -> int:
             f"--method {args.method} takes no "
             f"{', '.join(option_flag(name) for name in sorted(unknown))}"
         )
-    printer = ProgressPrinter()
-    exploration = run_job(
-        explore(
-            corpus,
-            encoder,
-            method=args.method,
-            seed=args.seed,
-            projection_parameters=layout,
-            search=args.search,
-        ),
-        printer,
-    )
-    regions = (
-        run_job(
-            find_regions(
-                corpus,
-                exploration.projection.coordinates,
-                encoder=exploration.encoder,
-                seed=args.seed,
-            ),
-            printer,
-        )
-        if args.regions
-        else None
-    )
     command = export_map_command(
         args.corpus,
         args.encoder,
@@ -152,18 +115,39 @@ def command_export_map(args: argparse.Namespace) -> int:
         search=args.search,
         version=Version(tuple(args.journal or ()), args.until),
     )
-    path = run_job(
-        iter_export_map(
-            exploration,
-            args.out,
-            regions=regions,
-            search=args.search,
-            seed=args.seed,
-            command=command,
-        ),
-        printer,
-    )
-    printer.clear()
+    with TerminalJobs() as jobs:
+        exploration = jobs.run(
+            explore(
+                corpus,
+                encoder,
+                method=args.method,
+                seed=args.seed,
+                projection_parameters=layout,
+                search=args.search,
+            )
+        )
+        regions = (
+            jobs.run(
+                find_regions(
+                    corpus,
+                    exploration.projection.coordinates,
+                    encoder=exploration.encoder,
+                    seed=args.seed,
+                )
+            )
+            if args.regions
+            else None
+        )
+        path = jobs.run(
+            iter_export_map(
+                exploration,
+                args.out,
+                regions=regions,
+                search=args.search,
+                seed=args.seed,
+                command=command,
+            )
+        )
     print(
         f"map of {corpus.name} ({len(corpus):,} sentences) by {encoder.name}, "
         f"{args.method.upper()} layout, written to {path} "
@@ -181,20 +165,19 @@ def command_neighbours(args: argparse.Namespace) -> int:
         )
     if (args.index is None) == (args.query is None):
         raise InputError("give a query sentence or --index N, not both")
-    printer = ProgressPrinter()
-    encoder = run_job(
-        fitted_on_training_side(build_encoder(args.encoder, corpus), corpus, corpus.texts, None),
-        printer,
-    )
-    embeddings = run_job(cached_encode(encoder, corpus.fingerprint, corpus.texts), printer)
     query = Query(args.query) if args.index is None else Query(corpus.texts[args.index], args.index)
-    [answer], _ = run_job(
-        search_neighbours(
-            corpus, [(encoder.name, encoder, embeddings)], [None], query, args.k, search=args.search
-        ),
-        printer,
-    )
-    printer.clear()
+    with TerminalJobs() as jobs:
+        encoder, embeddings = fitted_embeddings(args.encoder, corpus, jobs)
+        [answer], _ = jobs.run(
+            search_neighbours(
+                corpus,
+                [(encoder.name, encoder, embeddings)],
+                [None],
+                query,
+                args.k,
+                search=args.search,
+            )
+        )
     print(
         f"nearest {len(answer.indices)} of {query.text!r} in {corpus.name} "
         f"({len(corpus):,} sentences) by {encoder.name}"

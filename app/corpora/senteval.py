@@ -22,6 +22,7 @@ The coarse class is the group; the fine label is metadata ``fine``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,6 +130,21 @@ def load_senteval(path: str | Path, task: str | None = None, name: str | None = 
     raise CorpusError(f"unknown SentEval task {task!r} (known: {', '.join(TASKS)})", folder)
 
 
+def _lines_with_text(file: Path, fallback: str, warnings: list[str]) -> Iterator[tuple[int, str]]:
+    """(line number, line) of each line of ``file`` that holds text, decoded as
+    :func:`read_lines` decodes it; the blank lines are skipped with one warning."""
+    blank = []
+    for number, line in enumerate(read_lines(file, fallback=fallback, warnings=warnings), start=1):
+        if line.strip():
+            yield number, line
+        else:
+            blank.append(number)
+    if blank:
+        warnings.append(
+            f"{file.name}: skipped blank line{'s' if len(blank) > 1 else ''} {format_lines(blank)}"
+        )
+
+
 def _load_binary(folder: Path, task: BinaryTask, name: str) -> Corpus:
     table = SentenceTable()
     members: list[int] = []
@@ -136,22 +152,11 @@ def _load_binary(folder: Path, task: BinaryTask, name: str) -> Corpus:
     warnings: list[str] = []
     files = [folder / f for f in task.files]
     for file, label in zip(files, task.names):
-        blank = []
-        for number, line in enumerate(
-            read_lines(file, fallback="cp1252", warnings=warnings), start=1
-        ):
+        for number, line in _lines_with_text(file, "cp1252", warnings):
             text = line.strip()
-            if not text:
-                blank.append(number)
-                continue
             line_id = f"{file.name}:{number}"
             members.append(table.add(text, line_id, key=line_id))
             classes.append(label)
-        if blank:
-            warnings.append(
-                f"{file.name}: skipped blank line{'s' if len(blank) > 1 else ''} "
-                f"{format_lines(blank)}"
-            )
     return table.corpus(
         name,
         sources=files,
@@ -170,13 +175,7 @@ def _load_trec(folder: Path, name: str) -> Corpus:
     classes: list[str] = []
     warnings: list[str] = []
     for file, split in zip(files, ("train", "test")):
-        blank = []
-        for number, line in enumerate(
-            read_lines(file, fallback="latin-1", warnings=warnings), start=1
-        ):
-            if not line.strip():
-                blank.append(number)
-                continue
+        for number, line in _lines_with_text(file, "latin-1", warnings):
             label, _, question = line.partition(" ")
             coarse, colon, fine_label = label.partition(":")
             question = question.strip()
@@ -190,11 +189,6 @@ def _load_trec(folder: Path, name: str) -> Corpus:
             line_id = f"{file.name}:{number}"
             members.append(table.add(question, line_id, key=line_id, split=split, fine=fine_label))
             classes.append(coarse)
-        if blank:
-            warnings.append(
-                f"{file.name}: skipped blank line{'s' if len(blank) > 1 else ''} "
-                f"{format_lines(blank)}"
-            )
     return table.corpus(
         name,
         sources=files,

@@ -213,12 +213,38 @@ def _expect(value: Any, kind: Any, where: str) -> Any:
     return value
 
 
-def _entries(data: dict, key: str, cls: type, fields: dict[str, Any]) -> tuple:
+#: The fields of each kind of entry a workspace lists: field -> (type, required).
+ENTRY_FIELDS: dict[type, dict[str, tuple[Any, bool]]] = {
+    CorpusEntry: {
+        "spec": (str, True),
+        "fingerprint": (str, True),
+        "files": (dict[str, str], True),
+        "journal": (str | None, False),
+        "state": (dict | None, False),
+    },
+    EncoderEntry: {"spec": (str, True), "family": (str, True), "params": (dict[str, Any], True)},
+    EvaluationEntry: {
+        "name": (str, True),
+        "corpus": (int, True),
+        "encoder": (int, True),
+        "seed": (int, True),
+        "summary": (list[tuple[str, str]], True),
+        "result": (dict, True),
+        "options": (dict[str, Any], False),
+        "corrected": (bool, False),
+        "state": (dict | None, False),
+        "label": (str | None, False),
+    },
+}
+
+
+def _entries(data: dict, key: str, cls: type) -> tuple:
     """Build ``cls`` from each dict of ``data[key]``, checking each field's type
-    (:func:`sentspace.app.base.schema.check_fields`); values are kept as read."""
+    (:data:`ENTRY_FIELDS`, :func:`sentspace.app.base.schema.check_fields`); values are
+    kept as read."""
     entries = []
     for number, item in enumerate(_expect(data.get(key, []), list, key)):
-        check_fields(item, fields, f"{key}[{number}]")
+        check_fields(item, ENTRY_FIELDS[cls], f"{key}[{number}]")
         entries.append(cls(**item))
     return tuple(entries)
 
@@ -328,41 +354,9 @@ def load_workspace(path: str | Path) -> Workspace:
         )
     try:
         workspace = Workspace(
-            corpora=_entries(
-                data,
-                "corpora",
-                CorpusEntry,
-                {
-                    "spec": (str, True),
-                    "fingerprint": (str, True),
-                    "files": (dict[str, str], True),
-                    "journal": (str | None, False),
-                    "state": (dict | None, False),
-                },
-            ),
-            encoders=_entries(
-                data,
-                "encoders",
-                EncoderEntry,
-                {"spec": (str, True), "family": (str, True), "params": (dict[str, Any], True)},
-            ),
-            evaluations=_entries(
-                data,
-                "evaluations",
-                EvaluationEntry,
-                {
-                    "name": (str, True),
-                    "corpus": (int, True),
-                    "encoder": (int, True),
-                    "seed": (int, True),
-                    "summary": (list[tuple[str, str]], True),
-                    "result": (dict, True),
-                    "options": (dict[str, Any], False),
-                    "corrected": (bool, False),
-                    "state": (dict | None, False),
-                    "label": (str | None, False),
-                },
-            ),
+            corpora=_entries(data, "corpora", CorpusEntry),
+            encoders=_entries(data, "encoders", EncoderEntry),
+            evaluations=_entries(data, "evaluations", EvaluationEntry),
             projections=tuple(_expect(data.get("projections", []), list[dict], "projections")),
             view=_expect(data.get("view", {}), dict, "view"),
         )

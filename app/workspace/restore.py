@@ -105,6 +105,13 @@ def _saved(
         raise WorkspaceError(str(error), path) from None
 
 
+def _decoded(
+    saved: dict[str, Any], key: str, corpus: Corpus, where: str, path: str | Path, kind: Any
+) -> Any:
+    """``saved[key]`` (None when missing) decoded as a ``kind``; errors name ``where.key``."""
+    return decode_state(saved.get(key), corpus, where=f"{where}.{key}", path=path, kind=kind)
+
+
 def saved_review_lists(data: Any, corpus: Corpus, where: str, path: str | Path) -> dict[str, Any]:
     """The review lists a workspace saved (kind -> ReviewList), each checked row by row
     against ``corpus``: its columns of one length, every row's key and sentences there.
@@ -230,12 +237,8 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
             state.compared[workspace.encoders[index].spec] = yield from encoded_space(
                 corpus, encoder
             )
-        state.comparison = decode_state(
-            saved.get("comparison"),
-            corpus,
-            where=f"{where}.comparison",
-            path=path,
-            kind=SpaceComparison | None,
+        state.comparison = _decoded(
+            saved, "comparison", corpus, where, path, SpaceComparison | None
         )
         state.shown, state.encoder = saved.get("shown"), saved.get("encoder")
         state.review_lists = saved_review_lists(
@@ -254,24 +257,12 @@ def restore_session(workspace: Workspace, path: str | Path) -> Job[Session]:
             state.filter = Filter.from_dict(saved.get("filter", {}))
         except ValueError as error:
             raise WorkspaceError(f"{where}.filter: {error}", path) from None
-        state.regions = decode_state(
-            saved.get("regions"), corpus, where=f"{where}.regions", path=path, kind=Regions | None
-        )
-        state.explanation = decode_state(
-            saved.get("explanation"),
-            corpus,
-            where=f"{where}.explanation",
-            path=path,
-            kind=PairExplanation | None,
+        state.regions = _decoded(saved, "regions", corpus, where, path, Regions | None)
+        state.explanation = _decoded(
+            saved, "explanation", corpus, where, path, PairExplanation | None
         )
         state.imported = (
-            decode_state(
-                saved.get("imported"),
-                corpus,
-                where=f"{where}.imported",
-                path=path,
-                kind=tuple[ImportedResult, ...] | None,
-            )
+            _decoded(saved, "imported", corpus, where, path, tuple[ImportedResult, ...] | None)
             or ()
         )
         session.states[entry.spec] = state
