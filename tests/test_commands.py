@@ -4,7 +4,6 @@ run through the CLI in this process, prints exactly the session's numbers; so do
 Across encoders command, an exported map's and a reproduction's."""
 
 import json
-import re
 import shlex
 
 import numpy as np
@@ -26,6 +25,7 @@ from sentspace.app.exporters.web_map import export_map
 from sentspace.app.state.session import Session
 from sentspace.app.workspace.snapshot import workspace_of
 from sentspace.models import make_encoder
+from tests.browser import map_manifest
 
 
 def printed(command, capsys):
@@ -372,17 +372,6 @@ def test_a_journal_of_another_corpus_or_record_exits_2(shared_data, tmp_path, ca
     assert "give --journal" in capsys.readouterr().err
 
 
-def embedded(path):
-    return json.loads(
-        re.search(
-            r'<script id="sentspace-data" type="application/json">'
-            r"(.*?)</script>",
-            path.read_text(encoding="utf-8"),
-            re.S,
-        ).group(1)
-    )
-
-
 def test_the_command_of_an_exported_map_writes_the_same_map(tmp_path, capsys):
     session, state = edited_state("msrp-grouped", move_around, tmp_path)
     exploration = run_job(explore(state.corpus, make_encoder("tfidf"), method="pca", seed=4))
@@ -397,7 +386,7 @@ def test_the_command_of_an_exported_map_writes_the_same_map(tmp_path, capsys):
     words[words.index("--out") + 1] = str(theirs)
     assert main(words[1:]) == 0
     assert "as edited by" in capsys.readouterr().out
-    window, shell = embedded(ours), embedded(theirs)
+    window, shell = map_manifest(ours), map_manifest(theirs)
     assert set(window) == set(shell)
     for key in set(window) - {"provenance"}:
         assert window[key] == shell[key], key
