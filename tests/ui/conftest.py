@@ -81,6 +81,22 @@ def save_and_wait(qtbot, main_window, path, **options):
     return saved
 
 
+def show_widget(qtbot, widget, size):
+    """``widget`` shown at ``size`` (width, height), closed after the test."""
+    qtbot.addWidget(widget)
+    widget.resize(*size)
+    widget.show()
+    return widget
+
+
+def show_chart(qtbot, chart, size):
+    """``chart`` shown at ``size``, exposed, its axes laid out."""
+    show_widget(qtbot, chart, size)
+    qtbot.waitExposed(chart)
+    qtbot.wait(50)  # let axes take their text width before mapping data to pixels
+    return chart
+
+
 # --- steps the window tests share: what a user does, as a user does it ------------
 
 
