@@ -101,28 +101,20 @@ class Settings:
         )
 
 
-FULL = Settings(
-    ordered_sentences=17_122,
-    fastsent_epochs=2,
-    autoencoder_sentences=6_000,
-    definitions=20_000,
-    pair_epochs=3,
-    recurrent_epochs=1,
-    hidden_size=128,
-    vector_size=128,
-    transfer_folds=5,
-)
-QUICK = Settings(
-    ordered_sentences=600,
-    fastsent_epochs=2,
-    autoencoder_sentences=300,
-    definitions=600,
-    pair_epochs=1,
-    recurrent_epochs=1,
-    hidden_size=32,
-    vector_size=32,
-    transfer_folds=5,
-)
+#: Each setting's (full, quick) value.
+SIZES = {
+    "ordered_sentences": (17_122, 600),
+    "fastsent_epochs": (2, 2),
+    "autoencoder_sentences": (6_000, 300),
+    "definitions": (20_000, 600),
+    "pair_epochs": (3, 1),
+    "recurrent_epochs": (1, 1),
+    "hidden_size": (128, 32),
+    "vector_size": (128, 32),
+    "transfer_folds": (5, 5),
+}
+FULL = Settings(**{name: full for name, (full, _) in SIZES.items()})
+QUICK = Settings(**{name: quick for name, (_, quick) in SIZES.items()})
 
 
 @dataclass(frozen=True)
@@ -366,20 +358,21 @@ def pair_finetune_cells(corpora: dict, seed: int) -> tuple[dict[str, str], float
     }, seconds
 
 
+def column_cells(cells: dict[str, str]) -> list[str]:
+    """An encoder's evaluated cells in the table's column order."""
+    return [cells[key] for key in ("msrp", "sick", "gain", "mr", "costra", "length", "captions")]
+
+
 def markdown_row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--quick", action="store_true", help="tiny training sets and networks: a few minutes"
-    )
-    parser.add_argument(
-        "--pair-finetune",
-        action="store_true",
-        help="add MiniLM fine-tuned on SICK train (about 11 min on 2 cores)",
-    )
+    quick_help = "tiny training sets and networks: a few minutes"
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    finetune_help = "add MiniLM fine-tuned on SICK train (about 11 min on 2 cores)"
+    parser.add_argument("--pair-finetune", action="store_true", help=finetune_help)
     parser.add_argument("--only", help="comma-separated row labels to run")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -425,23 +418,7 @@ def main() -> None:
         else:
             training = DASH
         cells = evaluate(row, encoder, corpora, settings, args.seed)
-        print(
-            markdown_row(
-                [
-                    row.label,
-                    row.trained_on,
-                    training,
-                    cells["msrp"],
-                    cells["sick"],
-                    cells["gain"],
-                    cells["mr"],
-                    cells["costra"],
-                    cells["length"],
-                    cells["captions"],
-                ]
-            ),
-            flush=True,
-        )
+        print(markdown_row([row.label, row.trained_on, training, *column_cells(cells)]), flush=True)
         print(
             f"{row.label}: done ({time.perf_counter() - start:.0f} s in all)",
             file=sys.stderr,
@@ -449,23 +426,9 @@ def main() -> None:
         )
     if args.pair_finetune:
         cells, seconds = pair_finetune_cells(corpora, args.seed)
-        print(
-            markdown_row(
-                [
-                    "pair-finetune",
-                    "SICK train + trial pairs (MiniLM, 1 epoch)",
-                    f"{seconds:.0f} s",
-                    cells["msrp"],
-                    cells["sick"],
-                    cells["gain"],
-                    cells["mr"],
-                    cells["costra"],
-                    cells["length"],
-                    cells["captions"],
-                ]
-            ),
-            flush=True,
-        )
+        trained_on = "SICK train + trial pairs (MiniLM, 1 epoch)"
+        row_cells = ["pair-finetune", trained_on, f"{seconds:.0f} s", *column_cells(cells)]
+        print(markdown_row(row_cells), flush=True)
     print(f"\nWhole run: {(time.perf_counter() - started) / 60:.1f} min.")
     print(
         f"\nCostra is Czech: {DASH} marks encoders whose vocabulary or training is "

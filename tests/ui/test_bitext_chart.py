@@ -13,8 +13,6 @@ from scipy.spatial import cKDTree
 from sentspace.app.analysis.evaluations.bitext import length_bins, run_bitext
 from sentspace.app.analysis.result_items import passing_shown
 from sentspace.app.base.jobs import run_job
-from sentspace.app.corpora import load_corpus
-from sentspace.app.corpora.multi30k import DATA_ENV
 from sentspace.app.ui import charts
 from sentspace.app.ui.charts.bitext import MIN_CHART_HEIGHT, SPREAD, BitextLengthChart
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
@@ -23,13 +21,6 @@ from tests.ui.conftest import show_chart
 
 #: About the Evaluations panel's chart at 1280x800.
 SIZE = (320, 330)
-
-
-@pytest.fixture(scope="module")
-def test_2016(shared_data):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(DATA_ENV, str(shared_data / "multi30k"))
-        return load_corpus("multi30k-parallel")
 
 
 @pytest.fixture(scope="module")
