@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from sentspace.app.corpora import load_corpus
+from sentspace.app.corpora.costra import load_costra
 from sentspace.app.corpora.multi30k import DATA_ENV
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -27,6 +28,12 @@ def grouped():
 def sick(shared_data):
     """The full SICK: 6,077 sentences in 9,927 scored and labelled pairs."""
     return load_corpus(shared_data / "sick")
+
+
+@pytest.fixture(scope="module")
+def costra(shared_data):
+    """Costra 1.1, the real file: 6,968 Czech sentences."""
+    return load_costra(shared_data / "costra" / "data.tsv")
 
 
 @pytest.fixture(scope="module")

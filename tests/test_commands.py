@@ -523,6 +523,17 @@ def test_a_reproduce_command_carries_the_pyramid_data_and_readings():
     )
 
 
+def filtered_sick_run(shared_data, tmp_path, evaluation, where):
+    """``evaluation`` by bow of the rescored SICK trial pairs passing ``where``, added to
+    the session; (spec, session, state, run). Its command carries ``--where``, quoted."""
+    spec = str(shared_data / "sick" / "SICK_trial.txt")
+    session, state = edited_state(spec, rescore, tmp_path)
+    run = run_job(state.evaluation(evaluation, ["bow"], [make_encoder("bow")], 0, {"where": where}))
+    session.add_evaluation(state.spec, run)
+    assert f" --where {shlex.quote(where)}" in run.command
+    return spec, session, state, run
+
+
 def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
     shared_data, tmp_path, capsys
 ):
@@ -533,14 +544,9 @@ def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
     from sentspace.app.workspace.format import load_workspace, save_workspace
     from sentspace.app.workspace.restore import restore_session
 
-    spec = str(shared_data / "sick" / "SICK_trial.txt")
-    session, state = edited_state(spec, rescore, tmp_path)
     where = 'words > 8 and label != "CONTRADICTION"'
-    run = run_job(
-        state.evaluation("relatedness", ["bow"], [make_encoder("bow")], 0, {"where": where})
-    )
-    session.add_evaluation(state.spec, run)
-    assert f" --where {shlex.quote(where)}" in run.command and "--journal" in run.command
+    spec, session, state, run = filtered_sick_run(shared_data, tmp_path, "relatedness", where)
+    assert "--journal" in run.command
     # The result's line says how many pairs of how many the filter kept, and how.
     line = describe_result(run.result, "relatedness")
     assert f" · {run.result.pooled.n_pairs} of 500 scored pairs: where {where} (" in line
@@ -568,14 +574,8 @@ def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
 def test_filtered_histograms_are_made_again_by_their_command(shared_data, tmp_path, capsys):
     """Histograms of the pairs whose sentences pass a filter: the shown command carries
     ``--where`` and prints the same bins."""
-    spec = str(shared_data / "sick" / "SICK_trial.txt")
-    session, state = edited_state(spec, rescore, tmp_path)
     where = "words > 8"
-    run = run_job(
-        state.evaluation("histograms", ["bow"], [make_encoder("bow")], 0, {"where": where})
-    )
-    session.add_evaluation(state.spec, run)
-    assert f" --where {shlex.quote(where)}" in run.command
+    _, _, state, run = filtered_sick_run(shared_data, tmp_path, "histograms", where)
     [cli] = printed(run.command, capsys)
     same_numbers(cli, run.result)
     pairs = state.corpus.checked_pairs

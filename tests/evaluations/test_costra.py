@@ -8,14 +8,9 @@ import pytest
 from sentspace.app.analysis.evaluations.costra import evaluate_costra, run_costra, seed_group_paths
 from sentspace.app.base.errors import EvaluationError
 from sentspace.app.base.jobs import Progress, run_job
-from sentspace.app.corpora.costra import CLASSES, PARAPHRASE_CLASSES, load_costra
+from sentspace.app.corpora.costra import CLASSES, PARAPHRASE_CLASSES
 from sentspace.app.corpora.grouped import load_grouped
 from sentspace.models.bow import BagOfWords
-
-
-@pytest.fixture(scope="module")
-def costra(shared_data):
-    return load_costra(shared_data / "costra" / "data.tsv")
 
 
 @pytest.fixture(scope="module")

@@ -73,6 +73,16 @@ def wait_for_job(qtbot, main_window):
     qtbot.waitUntil(lambda: not main_window.is_running, timeout=JOB_TIMEOUT_MS)
 
 
+def reopened_in_new_window(qtbot, path):
+    """A new window, shown, with the workspace at ``path`` opened in it."""
+    main_window = MainWindow()
+    qtbot.addWidget(main_window)
+    main_window.show()
+    main_window.files.open_workspace(path)
+    wait_for_job(qtbot, main_window)
+    return main_window
+
+
 def save_and_wait(qtbot, main_window, path, **options):
     """Save the window's workspace to ``path`` (a job) and wait for it to be written;
     the path, or None when the window did not save."""
