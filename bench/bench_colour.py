@@ -66,9 +66,9 @@ def paint(view: ProjectionView) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", default="multi30k-captions")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--recolours", type=int, default=60)
+    parser.add_argument("--corpus", default="multi30k-captions", help="a corpus spec")
+    parser.add_argument("--repeat", type=int, default=3, help="timings kept: the best")
+    parser.add_argument("--recolours", type=int, default=60, help="switches in points mode")
     args = parser.parse_args()
     app = QApplication.instance() or QApplication(sys.argv)
     corpus = load_corpus(args.corpus)

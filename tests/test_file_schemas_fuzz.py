@@ -173,11 +173,6 @@ def msrp():
 
 
 @pytest.fixture(scope="module")
-def sick(shared_data):
-    return load_corpus(str(shared_data / "sick"))
-
-
-@pytest.fixture(scope="module")
 def msrp_journal(msrp, tmp_path_factory):
     path = tmp_path_factory.mktemp("msrp") / "edits.jsonl"
     ann = AnnotationSession.open(msrp, path, author="ann")

@@ -10,11 +10,6 @@ from tests.ui.conftest import JOB_TIMEOUT_MS, show_widget
 
 
 @pytest.fixture(scope="module")
-def grouped():
-    return load_corpus("msrp-grouped")
-
-
-@pytest.fixture(scope="module")
 def msrp(shared_data):
     return load_corpus(shared_data / "msrp")
 
