@@ -144,71 +144,35 @@ def reference(spec: str) -> Callable[[Settings, dict[str, Path]], Encoder]:
     return lambda settings, files: make_encoder(spec)
 
 
+def trained_row(family: str, data: str, trained_on: str, **sizes) -> Row:
+    """The row of ``family`` trained on ``data`` (see :func:`trained`)."""
+    return Row(family, trained(family, data, **sizes), trained_on)
+
+
+FASTSENT = dict(vector_size="vector_size", epochs="fastsent_epochs")
 RECURRENT = dict(hidden_size="hidden_size", epochs="recurrent_epochs")
+UNION = "State of the Union"
+ORDERED = "State of the Union, ordered"
+WORDNET = "WordNet definitions → GloVe"
+SICK_TRAIN = "SICK train pairs"
 ROWS = (
-    Row(
-        "fastsent",
-        trained("fastsent", "ordered", vector_size="vector_size", epochs="fastsent_epochs"),
-        "State of the Union, ordered",
+    trained_row("fastsent", "ordered", ORDERED, **FASTSENT),
+    trained_row("fastsent-ae", "ordered", ORDERED, **FASTSENT),
+    trained_row("skipthought", "autoencoder", ORDERED, **RECURRENT),
+    trained_row("skipthought-combine", "autoencoder", ORDERED, **RECURRENT),
+    trained_row("sae", "autoencoder", UNION, **RECURRENT),
+    trained_row("sdae", "autoencoder", UNION, **RECURRENT),
+    trained_row("sdae-embs", "autoencoder", f"{UNION} (+GloVe inputs)", **RECURRENT),
+    trained_row("urae", "autoencoder", f"{UNION} (+GloVe leaves)", epochs="recurrent_epochs"),
+    trained_row("word2vec", "ordered", UNION, vector_size="vector_size"),
+    trained_row("fasttext", "ordered", UNION, vector_size="vector_size"),
+    trained_row("doc2vec-dbow", "ordered", UNION, vector_size="vector_size"),
+    trained_row("dictrep-bow", "definitions", WORDNET, embedding_size="vector_size"),
+    trained_row("dictrep-rnn", "definitions", WORDNET, **RECURRENT),
+    trained_row(
+        "pair-bow", "pairs", SICK_TRAIN, embedding_size="vector_size", epochs="pair_epochs"
     ),
-    Row(
-        "fastsent-ae",
-        trained("fastsent-ae", "ordered", vector_size="vector_size", epochs="fastsent_epochs"),
-        "State of the Union, ordered",
-    ),
-    Row(
-        "skipthought",
-        trained("skipthought", "autoencoder", **RECURRENT),
-        "State of the Union, ordered",
-    ),
-    Row(
-        "skipthought-combine",
-        trained("skipthought-combine", "autoencoder", **RECURRENT),
-        "State of the Union, ordered",
-    ),
-    Row("sae", trained("sae", "autoencoder", **RECURRENT), "State of the Union"),
-    Row("sdae", trained("sdae", "autoencoder", **RECURRENT), "State of the Union"),
-    Row(
-        "sdae-embs",
-        trained("sdae-embs", "autoencoder", **RECURRENT),
-        "State of the Union (+GloVe inputs)",
-    ),
-    Row(
-        "urae",
-        trained("urae", "autoencoder", epochs="recurrent_epochs"),
-        "State of the Union (+GloVe leaves)",
-    ),
-    Row(
-        "word2vec", trained("word2vec", "ordered", vector_size="vector_size"), "State of the Union"
-    ),
-    Row(
-        "fasttext", trained("fasttext", "ordered", vector_size="vector_size"), "State of the Union"
-    ),
-    Row(
-        "doc2vec-dbow",
-        trained("doc2vec-dbow", "ordered", vector_size="vector_size"),
-        "State of the Union",
-    ),
-    Row(
-        "dictrep-bow",
-        trained("dictrep-bow", "definitions", embedding_size="vector_size"),
-        "WordNet definitions → GloVe",
-    ),
-    Row(
-        "dictrep-rnn",
-        trained("dictrep-rnn", "definitions", **RECURRENT),
-        "WordNet definitions → GloVe",
-    ),
-    Row(
-        "pair-bow",
-        trained("pair-bow", "pairs", embedding_size="vector_size", epochs="pair_epochs"),
-        "SICK train pairs",
-    ),
-    Row(
-        "pair-rnn",
-        trained("pair-rnn", "pairs", hidden_size="hidden_size", epochs="pair_epochs"),
-        "SICK train pairs",
-    ),
+    trained_row("pair-rnn", "pairs", SICK_TRAIN, hidden_size="hidden_size", epochs="pair_epochs"),
     Row("nmt:en-de", reference("nmt:en-de"), "Multi30K task 1 train, En→De (29,000 pairs)"),
     Row("nmt:en-fr", reference("nmt:en-fr"), "Multi30K task 1 train, En→Fr (29,000 pairs)"),
     Row("bow", reference("bow"), "vocabulary of the evaluated text", costra=None),
