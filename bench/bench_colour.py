@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from timing import Collections, best_of  # noqa: E402
 
 from sentspace.app.analysis.columns import sentence_columns  # noqa: E402
 from sentspace.app.corpora import load_corpus  # noqa: E402
@@ -63,20 +64,11 @@ def paint(view: ProjectionView) -> None:
     QApplication.processEvents()
 
 
-def best(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", default="multi30k-captions")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--recolours", type=int, default=60)
+    parser.add_argument("--corpus", default="multi30k-captions", help="a corpus spec")
+    parser.add_argument("--repeat", type=int, default=3, help="timings kept: the best")
+    parser.add_argument("--recolours", type=int, default=60, help="switches in points mode")
     args = parser.parse_args()
     app = QApplication.instance() or QApplication(sys.argv)
     corpus = load_corpus(args.corpus)
@@ -119,7 +111,7 @@ def main() -> int:
         paint(view)
         for key in keys:
             column = offered[key]
-            colours = best(lambda column=column: colour_by(column), args.repeat)
+            colours = best_of(lambda column=column: colour_by(column), args.repeat)
 
             def switch(column=column) -> None:
                 colouring = colour_by(column)
@@ -127,15 +119,15 @@ def main() -> int:
                 paint(view)
 
             with Collections() as collected:
-                switched = best(switch, args.repeat)
+                switched = best_of(switch, args.repeat)
 
             def repaint() -> None:
                 view.refresh(force=True)
                 paint(view)
 
-            repainted = best(repaint, args.repeat)
+            repainted = best_of(repaint, args.repeat)
             hexes = colour_by(column).colours[:]
-            per_point = best(lambda hexes=hexes: [pg.mkBrush(c) for c in hexes], 1)
+            per_point = best_of(lambda hexes=hexes: [pg.mkBrush(c) for c in hexes], 1)
             palette = len(colour_by(column).colours.palette)
             print(
                 f"{key:<18}{palette:>8}{zoom:>6}{colours:>11.3f}{switched:>10.3f}"
@@ -146,25 +138,6 @@ def main() -> int:
     app.processEvents()
     points_mode(points[:POINT_LIMIT], [offered[key] for key in keys], args)
     return 0
-
-
-class Collections:
-    """The garbage collections run while it is entered: count per generation, longest."""
-
-    def __enter__(self) -> Collections:
-        self.counts, self.longest, self._started = [0, 0, 0], 0.0, 0.0
-        gc.callbacks.append(self._called)
-        return self
-
-    def __exit__(self, *_) -> None:
-        gc.callbacks.remove(self._called)
-
-    def _called(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        else:
-            self.counts[info["generation"]] += 1
-            self.longest = max(self.longest, time.perf_counter() - self._started)
 
 
 def points_mode(points: np.ndarray, columns: list, args) -> None:

@@ -101,28 +101,20 @@ class Settings:
         )
 
 
-FULL = Settings(
-    ordered_sentences=17_122,
-    fastsent_epochs=2,
-    autoencoder_sentences=6_000,
-    definitions=20_000,
-    pair_epochs=3,
-    recurrent_epochs=1,
-    hidden_size=128,
-    vector_size=128,
-    transfer_folds=5,
-)
-QUICK = Settings(
-    ordered_sentences=600,
-    fastsent_epochs=2,
-    autoencoder_sentences=300,
-    definitions=600,
-    pair_epochs=1,
-    recurrent_epochs=1,
-    hidden_size=32,
-    vector_size=32,
-    transfer_folds=5,
-)
+#: Each setting's (full, quick) value.
+SIZES = {
+    "ordered_sentences": (17_122, 600),
+    "fastsent_epochs": (2, 2),
+    "autoencoder_sentences": (6_000, 300),
+    "definitions": (20_000, 600),
+    "pair_epochs": (3, 1),
+    "recurrent_epochs": (1, 1),
+    "hidden_size": (128, 32),
+    "vector_size": (128, 32),
+    "transfer_folds": (5, 5),
+}
+FULL = Settings(**{name: full for name, (full, _) in SIZES.items()})
+QUICK = Settings(**{name: quick for name, (_, quick) in SIZES.items()})
 
 
 @dataclass(frozen=True)
@@ -152,71 +144,35 @@ def reference(spec: str) -> Callable[[Settings, dict[str, Path]], Encoder]:
     return lambda settings, files: make_encoder(spec)
 
 
+def trained_row(family: str, data: str, trained_on: str, **sizes) -> Row:
+    """The row of ``family`` trained on ``data`` (see :func:`trained`)."""
+    return Row(family, trained(family, data, **sizes), trained_on)
+
+
+FASTSENT = dict(vector_size="vector_size", epochs="fastsent_epochs")
 RECURRENT = dict(hidden_size="hidden_size", epochs="recurrent_epochs")
+UNION = "State of the Union"
+ORDERED = "State of the Union, ordered"
+WORDNET = "WordNet definitions → GloVe"
+SICK_TRAIN = "SICK train pairs"
 ROWS = (
-    Row(
-        "fastsent",
-        trained("fastsent", "ordered", vector_size="vector_size", epochs="fastsent_epochs"),
-        "State of the Union, ordered",
+    trained_row("fastsent", "ordered", ORDERED, **FASTSENT),
+    trained_row("fastsent-ae", "ordered", ORDERED, **FASTSENT),
+    trained_row("skipthought", "autoencoder", ORDERED, **RECURRENT),
+    trained_row("skipthought-combine", "autoencoder", ORDERED, **RECURRENT),
+    trained_row("sae", "autoencoder", UNION, **RECURRENT),
+    trained_row("sdae", "autoencoder", UNION, **RECURRENT),
+    trained_row("sdae-embs", "autoencoder", f"{UNION} (+GloVe inputs)", **RECURRENT),
+    trained_row("urae", "autoencoder", f"{UNION} (+GloVe leaves)", epochs="recurrent_epochs"),
+    trained_row("word2vec", "ordered", UNION, vector_size="vector_size"),
+    trained_row("fasttext", "ordered", UNION, vector_size="vector_size"),
+    trained_row("doc2vec-dbow", "ordered", UNION, vector_size="vector_size"),
+    trained_row("dictrep-bow", "definitions", WORDNET, embedding_size="vector_size"),
+    trained_row("dictrep-rnn", "definitions", WORDNET, **RECURRENT),
+    trained_row(
+        "pair-bow", "pairs", SICK_TRAIN, embedding_size="vector_size", epochs="pair_epochs"
     ),
-    Row(
-        "fastsent-ae",
-        trained("fastsent-ae", "ordered", vector_size="vector_size", epochs="fastsent_epochs"),
-        "State of the Union, ordered",
-    ),
-    Row(
-        "skipthought",
-        trained("skipthought", "autoencoder", **RECURRENT),
-        "State of the Union, ordered",
-    ),
-    Row(
-        "skipthought-combine",
-        trained("skipthought-combine", "autoencoder", **RECURRENT),
-        "State of the Union, ordered",
-    ),
-    Row("sae", trained("sae", "autoencoder", **RECURRENT), "State of the Union"),
-    Row("sdae", trained("sdae", "autoencoder", **RECURRENT), "State of the Union"),
-    Row(
-        "sdae-embs",
-        trained("sdae-embs", "autoencoder", **RECURRENT),
-        "State of the Union (+GloVe inputs)",
-    ),
-    Row(
-        "urae",
-        trained("urae", "autoencoder", epochs="recurrent_epochs"),
-        "State of the Union (+GloVe leaves)",
-    ),
-    Row(
-        "word2vec", trained("word2vec", "ordered", vector_size="vector_size"), "State of the Union"
-    ),
-    Row(
-        "fasttext", trained("fasttext", "ordered", vector_size="vector_size"), "State of the Union"
-    ),
-    Row(
-        "doc2vec-dbow",
-        trained("doc2vec-dbow", "ordered", vector_size="vector_size"),
-        "State of the Union",
-    ),
-    Row(
-        "dictrep-bow",
-        trained("dictrep-bow", "definitions", embedding_size="vector_size"),
-        "WordNet definitions → GloVe",
-    ),
-    Row(
-        "dictrep-rnn",
-        trained("dictrep-rnn", "definitions", **RECURRENT),
-        "WordNet definitions → GloVe",
-    ),
-    Row(
-        "pair-bow",
-        trained("pair-bow", "pairs", embedding_size="vector_size", epochs="pair_epochs"),
-        "SICK train pairs",
-    ),
-    Row(
-        "pair-rnn",
-        trained("pair-rnn", "pairs", hidden_size="hidden_size", epochs="pair_epochs"),
-        "SICK train pairs",
-    ),
+    trained_row("pair-rnn", "pairs", SICK_TRAIN, hidden_size="hidden_size", epochs="pair_epochs"),
     Row("nmt:en-de", reference("nmt:en-de"), "Multi30K task 1 train, En→De (29,000 pairs)"),
     Row("nmt:en-fr", reference("nmt:en-fr"), "Multi30K task 1 train, En→Fr (29,000 pairs)"),
     Row("bow", reference("bow"), "vocabulary of the evaluated text", costra=None),
@@ -366,20 +322,21 @@ def pair_finetune_cells(corpora: dict, seed: int) -> tuple[dict[str, str], float
     }, seconds
 
 
+def column_cells(cells: dict[str, str]) -> list[str]:
+    """An encoder's evaluated cells in the table's column order."""
+    return [cells[key] for key in ("msrp", "sick", "gain", "mr", "costra", "length", "captions")]
+
+
 def markdown_row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--quick", action="store_true", help="tiny training sets and networks: a few minutes"
-    )
-    parser.add_argument(
-        "--pair-finetune",
-        action="store_true",
-        help="add MiniLM fine-tuned on SICK train (about 11 min on 2 cores)",
-    )
+    quick_help = "tiny training sets and networks: a few minutes"
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    finetune_help = "add MiniLM fine-tuned on SICK train (about 11 min on 2 cores)"
+    parser.add_argument("--pair-finetune", action="store_true", help=finetune_help)
     parser.add_argument("--only", help="comma-separated row labels to run")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -425,23 +382,7 @@ def main() -> None:
         else:
             training = DASH
         cells = evaluate(row, encoder, corpora, settings, args.seed)
-        print(
-            markdown_row(
-                [
-                    row.label,
-                    row.trained_on,
-                    training,
-                    cells["msrp"],
-                    cells["sick"],
-                    cells["gain"],
-                    cells["mr"],
-                    cells["costra"],
-                    cells["length"],
-                    cells["captions"],
-                ]
-            ),
-            flush=True,
-        )
+        print(markdown_row([row.label, row.trained_on, training, *column_cells(cells)]), flush=True)
         print(
             f"{row.label}: done ({time.perf_counter() - start:.0f} s in all)",
             file=sys.stderr,
@@ -449,23 +390,9 @@ def main() -> None:
         )
     if args.pair_finetune:
         cells, seconds = pair_finetune_cells(corpora, args.seed)
-        print(
-            markdown_row(
-                [
-                    "pair-finetune",
-                    "SICK train + trial pairs (MiniLM, 1 epoch)",
-                    f"{seconds:.0f} s",
-                    cells["msrp"],
-                    cells["sick"],
-                    cells["gain"],
-                    cells["mr"],
-                    cells["costra"],
-                    cells["length"],
-                    cells["captions"],
-                ]
-            ),
-            flush=True,
-        )
+        trained_on = "SICK train + trial pairs (MiniLM, 1 epoch)"
+        row_cells = ["pair-finetune", trained_on, f"{seconds:.0f} s", *column_cells(cells)]
+        print(markdown_row(row_cells), flush=True)
     print(f"\nWhole run: {(time.perf_counter() - started) / 60:.1f} min.")
     print(
         f"\nCostra is Czech: {DASH} marks encoders whose vocabulary or training is "

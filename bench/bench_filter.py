@@ -25,7 +25,6 @@ of each generation while they ran.
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 import time
 from pathlib import Path
@@ -35,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from timing import best_of, spread  # noqa: E402
+from timing import Collections, best_of, spread  # noqa: E402
 
 from sentspace.app.analysis.columns import Categories, Numbers  # noqa: E402
 from sentspace.app.analysis.filters import Chosen, Filter, FilterTable, Range  # noqa: E402
@@ -262,22 +261,6 @@ def gui_rows(table: FilterTable, base: Filter, evaluated, repeats: int) -> list:
         )
     )
     return rows
-
-
-class Collections:
-    """The garbage collections run while it is entered, per generation."""
-
-    def __enter__(self) -> Collections:
-        self.counts = [0, 0, 0]
-        gc.callbacks.append(self._called)
-        return self
-
-    def __exit__(self, *_) -> None:
-        gc.callbacks.remove(self._called)
-
-    def _called(self, phase: str, info: dict) -> None:
-        if phase == "stop":
-            self.counts[info["generation"]] += 1
 
 
 if __name__ == "__main__":

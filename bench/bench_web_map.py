@@ -33,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +41,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sentspace.app.analysis.ann import iter_knn  # noqa: E402
 from sentspace.app.analysis.columns import Categories, Numbers  # noqa: E402
 from sentspace.app.analysis.explore import explore  # noqa: E402
 from sentspace.app.analysis.regions import find_regions  # noqa: E402
@@ -180,45 +180,14 @@ def corpus_page(name: str, neighbours: str, folder: Path) -> tuple[Path, str]:
         embeddings = exploration.embeddings
         reduced = TruncatedSVD(64, random_state=0).fit_transform(embeddings).astype(np.float32)
         reduced /= np.maximum(np.linalg.norm(reduced, axis=1, keepdims=True), 1e-12)
-        indices, cosines, _ = run_job(
-            iter_knn(reduced, reduced, 10, exclude=np.arange(len(corpus)), search="ann")
-        )
-        _write_like_export(exploration, path, regions, (indices, cosines))
+        # The page export-map writes, its neighbours found by an index in the reduced space.
+        export_map(replace(exploration, embeddings=reduced), path, regions=regions, search="ann")
         how = "64-d SVD, index"
     written = time.perf_counter() - start
     return path, (
         f"{corpus.name}, {len(corpus):,} sentences, bow, PCA: encoded and projected in "
         f"{explored:.0f} s, regions {found:.0f} s, page written in {written:.1f} s "
         f"(neighbours: {how})"
-    )
-
-
-def _write_like_export(exploration, path, regions, neighbours) -> None:
-    """``web_map.iter_export_map``'s page with the neighbours given."""
-    from sentspace.app.analysis.columns import exploration_columns
-    from sentspace.app.exporters.web_map import exploration_provenance, region_labels
-    from sentspace.app.state.colouring import colourings, default_colouring
-
-    corpus, projection = exploration.corpus, exploration.projection
-    columns = exploration_columns(exploration, regions=regions)
-    offered = colourings(columns)
-    shown = offered.get(default_colouring(corpus, offered))
-    write_map(
-        path,
-        corpus.texts,
-        projection.coordinates,
-        ids=corpus.ids,
-        columns=columns,
-        colour=shown.title if shown is not None else None,
-        regions=region_labels(regions, projection.coordinates),
-        finer_regions=[
-            region_labels(regions, projection.coordinates, level)
-            for level in range(1, len(regions.levels))
-        ],
-        provenance=exploration_provenance(exploration),
-        neighbours=neighbours,
-        title=f"{corpus.name} by {exploration.encoder.name}",
-        axes=projection.axis_labels,
     )
 
 

@@ -33,16 +33,11 @@ def entailment_accuracy(corpus, embeddings) -> float:
     split = np.asarray(pairs.split, dtype=object)
     train = np.flatnonzero((split == "train") & (pairs.label >= 0))
     test = np.flatnonzero((split == "test") & (pairs.label >= 0))
-    classifier = fit_logistic(
-        pair_features(embeddings, pairs.first[train], pairs.second[train]),
-        pairs.label[train],
-        C=1.0,
-        seed=0,
-        max_iter=1000,
+    fitted, tested = (
+        pair_features(embeddings, pairs.first[rows], pairs.second[rows]) for rows in (train, test)
     )
-    prediction = classifier.predict(
-        pair_features(embeddings, pairs.first[test], pairs.second[test])
-    )
+    classifier = fit_logistic(fitted, pairs.label[train], C=1.0, seed=0, max_iter=1000)
+    prediction = classifier.predict(tested)
     return float(np.mean(prediction == pairs.label[test]))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 
@@ -26,3 +27,22 @@ def spread(function: Callable[[], object], repeats: int = 15) -> tuple[list[floa
         walls.append(time.perf_counter() - wall)
         cpus.append(time.thread_time() - cpu)
     return walls, cpus
+
+
+class Collections:
+    """The garbage collections run while it is entered: count per generation, longest."""
+
+    def __enter__(self) -> Collections:
+        self.counts, self.longest, self._started = [0, 0, 0], 0.0, 0.0
+        gc.callbacks.append(self._called)
+        return self
+
+    def __exit__(self, *_) -> None:
+        gc.callbacks.remove(self._called)
+
+    def _called(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.counts[info["generation"]] += 1
+            self.longest = max(self.longest, time.perf_counter() - self._started)

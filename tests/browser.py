@@ -108,3 +108,8 @@ def page_data(html: str) -> tuple[dict, dict]:
             units[2 * a : 2 * b].decode("utf-16-le") for a, b in zip(starts, ends.astype(int))
         ]
     return manifest, arrays
+
+
+def map_manifest(path: Path) -> dict:
+    """The manifest of the web map written at ``path``."""
+    return page_data(path.read_text(encoding="utf-8"))[0]

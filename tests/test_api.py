@@ -13,22 +13,13 @@ from sentspace.app.analysis.evaluations.classification import ClassificationResu
 from sentspace.app.analysis.results import SCORE_COLUMNS
 from sentspace.app.base.jobs import Progress
 from sentspace.app.base.tables import json_text
+from tests.printed import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-PUBLIC = {
-    "load_corpus",
-    "encoder",
-    "encode",
-    "evaluate",
-    "project",
-    "neighbours",
-    "explain",
-    "show",
-    "evaluations",
-    "read_mteb",
-    "mteb_model",
-    "where",
-}
+PUBLIC = set(
+    "load_corpus encoder encode evaluate project neighbours explain show evaluations "
+    "read_mteb mteb_model where".split()
+)
 ERRORS = {"InputError", "NotFoundError", "CorpusError", "ModelError", "EvaluationError"}
 
 
@@ -60,25 +51,7 @@ def test_importing_sentspace_loads_nothing_until_a_name_is_used():
 
 
 def test_an_evaluation_gives_the_numbers_sentspace_eval_prints(corpus):
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sentspace",
-            "eval",
-            "classification",
-            "--encoder",
-            "bow",
-            "--encoder",
-            "tfidf",
-            "--seed",
-            "3",
-            "--json",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    done = run_cli(*"eval classification --encoder bow --encoder tfidf --seed 3 --json".split())
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)
 

@@ -1,15 +1,11 @@
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 from sentspace.app.analysis.evaluations.classification import run_classification
 from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
 from sentspace.app.corpora import load_corpus
 from sentspace.models.bow import TfIdf
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.printed import run_cli
 
 
 def test_eval_prints_the_same_numbers_as_the_core(capsys):
@@ -23,21 +19,8 @@ def test_eval_prints_the_same_numbers_as_the_core(capsys):
 
 def test_eval_json_has_results_and_provenance(tmp_path, capsys):
     target = tmp_path / "result.json"
-    assert (
-        main(
-            [
-                "eval",
-                "classification",
-                "--encoder",
-                "bow",
-                "--encoder",
-                "tfidf",
-                "--json",
-                str(target),
-            ]
-        )
-        == 0
-    )
+    words = "eval classification --encoder bow --encoder tfidf --json".split()
+    assert main([*words, str(target)]) == 0
     payload = json.loads(target.read_text())
     results = payload["results"]
     assert [r["provenance"]["encoder_family"] for r in results] == ["bow", "tfidf"]
@@ -52,12 +35,7 @@ def test_bad_corpus_exits_2_with_one_line(tmp_path):
     folder.mkdir()
     (folder / "phrases.txt").write_text("one\ntwo\n")
     (folder / "phrase_groups.csv").write_text("phrase_index,paraphrase_group_index\n0,0\n5,0\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "sentspace", "eval", "classification", "--corpus", str(folder)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    done = run_cli("eval", "classification", "--corpus", str(folder))
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
@@ -78,21 +56,8 @@ def test_encode_then_evaluate_precomputed_equals_the_encoder(tmp_path, capsys):
         main(["encode", "--corpus", "msrp-grouped", "--encoder", "bow", "--out", str(target)]) == 0
     )
     assert "859 x" in capsys.readouterr().out
-    assert (
-        main(
-            [
-                "eval",
-                "classification",
-                "--encoder",
-                "bow",
-                "--encoder",
-                f"precomputed:{target}",
-                "--json",
-                "-",
-            ]
-        )
-        == 0
-    )
+    words = ["eval", "classification", "--encoder", "bow", "--encoder", f"precomputed:{target}"]
+    assert main([*words, "--json", "-"]) == 0
     own, imported = json.loads(capsys.readouterr().out)["results"]
     assert own["fold_accuracy"] == imported["fold_accuracy"]
     assert imported["provenance"]["encoder_family"] == "precomputed"
@@ -103,20 +68,7 @@ def test_bad_precomputed_file_exits_2_naming_it(tmp_path):
     import numpy as np
 
     np.save(bad, np.ones((10, 3), dtype=np.float32))
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sentspace",
-            "eval",
-            "classification",
-            "--encoder",
-            f"precomputed:{bad}",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    done = run_cli("eval", "classification", "--encoder", f"precomputed:{bad}")
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
     assert "short.npy: 10 rows for 859 corpus sentences" in done.stderr
@@ -220,22 +172,8 @@ def test_the_command_shown_beside_a_result_reproduces_it(tmp_path, shared_data, 
 
 def test_evaluation_options_reach_the_evaluation(shared_data, capsys):
     sample = str(shared_data / "pyramid-sample")
-    assert (
-        main(
-            [
-                "eval",
-                "pyramid",
-                "--corpus",
-                sample,
-                "--distractors",
-                "question",
-                "--negative-overlap",
-                "types",
-                "--json",
-            ]
-        )
-        == 0
-    )
+    options = "--distractors question --negative-overlap types --json".split()
+    assert main(["eval", "pyramid", "--corpus", sample, *options]) == 0
     parameters = json.loads(capsys.readouterr().out)["results"][0]["provenance"]["parameters"]
     assert (parameters["distractors"], parameters["negative_overlap"]) == ("question", "types")
     assert main(["eval", "classification", "--distractors", "question"]) == 2
@@ -350,25 +288,8 @@ def test_eval_compare_shows_mteb_results_beside_the_run(shared_data, tmp_path, c
     )
     corpus = str(shared_data / "sts" / "STSBenchmark" / "sts-test.csv")
     target = tmp_path / "out.json"
-    assert (
-        main(
-            [
-                "eval",
-                "relatedness",
-                "--corpus",
-                corpus,
-                "--encoder",
-                "minilm",
-                "--encoder",
-                "bow",
-                "--compare",
-                str(tmp_path / "mteb-results"),
-                "--json",
-                str(target),
-            ]
-        )
-        == 0
-    )
+    words = ["eval", "relatedness", "--corpus", corpus, "--encoder", "minilm", "--encoder", "bow"]
+    assert main([*words, "--compare", str(tmp_path / "mteb-results"), "--json", str(target)]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("STSBenchmark "))
     cells = row.split()

@@ -4,7 +4,6 @@ run through the CLI in this process, prints exactly the session's numbers; so do
 Across encoders command, an exported map's and a reproduction's."""
 
 import json
-import re
 import shlex
 
 import numpy as np
@@ -26,6 +25,7 @@ from sentspace.app.exporters.web_map import export_map
 from sentspace.app.state.session import Session
 from sentspace.app.workspace.snapshot import workspace_of
 from sentspace.models import make_encoder
+from tests.browser import map_manifest
 
 
 def printed(command, capsys):
@@ -372,17 +372,6 @@ def test_a_journal_of_another_corpus_or_record_exits_2(shared_data, tmp_path, ca
     assert "give --journal" in capsys.readouterr().err
 
 
-def embedded(path):
-    return json.loads(
-        re.search(
-            r'<script id="sentspace-data" type="application/json">'
-            r"(.*?)</script>",
-            path.read_text(encoding="utf-8"),
-            re.S,
-        ).group(1)
-    )
-
-
 def test_the_command_of_an_exported_map_writes_the_same_map(tmp_path, capsys):
     session, state = edited_state("msrp-grouped", move_around, tmp_path)
     exploration = run_job(explore(state.corpus, make_encoder("tfidf"), method="pca", seed=4))
@@ -397,7 +386,7 @@ def test_the_command_of_an_exported_map_writes_the_same_map(tmp_path, capsys):
     words[words.index("--out") + 1] = str(theirs)
     assert main(words[1:]) == 0
     assert "as edited by" in capsys.readouterr().out
-    window, shell = embedded(ours), embedded(theirs)
+    window, shell = map_manifest(ours), map_manifest(theirs)
     assert set(window) == set(shell)
     for key in set(window) - {"provenance"}:
         assert window[key] == shell[key], key
@@ -534,6 +523,17 @@ def test_a_reproduce_command_carries_the_pyramid_data_and_readings():
     )
 
 
+def filtered_sick_run(shared_data, tmp_path, evaluation, where):
+    """``evaluation`` by bow of the rescored SICK trial pairs passing ``where``, added to
+    the session; (spec, session, state, run). Its command carries ``--where``, quoted."""
+    spec = str(shared_data / "sick" / "SICK_trial.txt")
+    session, state = edited_state(spec, rescore, tmp_path)
+    run = run_job(state.evaluation(evaluation, ["bow"], [make_encoder("bow")], 0, {"where": where}))
+    session.add_evaluation(state.spec, run)
+    assert f" --where {shlex.quote(where)}" in run.command
+    return spec, session, state, run
+
+
 def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
     shared_data, tmp_path, capsys
 ):
@@ -544,14 +544,9 @@ def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
     from sentspace.app.workspace.format import load_workspace, save_workspace
     from sentspace.app.workspace.restore import restore_session
 
-    spec = str(shared_data / "sick" / "SICK_trial.txt")
-    session, state = edited_state(spec, rescore, tmp_path)
     where = 'words > 8 and label != "CONTRADICTION"'
-    run = run_job(
-        state.evaluation("relatedness", ["bow"], [make_encoder("bow")], 0, {"where": where})
-    )
-    session.add_evaluation(state.spec, run)
-    assert f" --where {shlex.quote(where)}" in run.command and "--journal" in run.command
+    spec, session, state, run = filtered_sick_run(shared_data, tmp_path, "relatedness", where)
+    assert "--journal" in run.command
     # The result's line says how many pairs of how many the filter kept, and how.
     line = describe_result(run.result, "relatedness")
     assert f" · {run.result.pooled.n_pairs} of 500 scored pairs: where {where} (" in line
@@ -579,14 +574,8 @@ def test_a_filtered_result_is_made_again_by_its_command_and_its_workspace(
 def test_filtered_histograms_are_made_again_by_their_command(shared_data, tmp_path, capsys):
     """Histograms of the pairs whose sentences pass a filter: the shown command carries
     ``--where`` and prints the same bins."""
-    spec = str(shared_data / "sick" / "SICK_trial.txt")
-    session, state = edited_state(spec, rescore, tmp_path)
     where = "words > 8"
-    run = run_job(
-        state.evaluation("histograms", ["bow"], [make_encoder("bow")], 0, {"where": where})
-    )
-    session.add_evaluation(state.spec, run)
-    assert f" --where {shlex.quote(where)}" in run.command
+    _, _, state, run = filtered_sick_run(shared_data, tmp_path, "histograms", where)
     [cli] = printed(run.command, capsys)
     same_numbers(cli, run.result)
     pairs = state.corpus.checked_pairs

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.test_ui_layers import import_circles
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Lowest first. A module's layer is the longest prefix of its name listed here.
@@ -163,24 +165,7 @@ def test_no_import_circle():
         module: {name for name in names if name in FILES and name != module}
         for module, names in imports(inside_functions=False).items()
     }
-    circles, done, path = [], set(), []
-
-    def visit(module: str) -> None:
-        if module in path:
-            circles.append(path[path.index(module) :] + [module])
-            return
-        if module in done:
-            return
-        path.append(module)
-        for imported in sorted(graph.get(module, ())):
-            visit(imported)
-        path.pop()
-        done.add(module)
-
-    for module in sorted(graph):
-        if module not in ROOTS:
-            visit(module)
-    assert circles == []
+    assert import_circles(graph, [module for module in sorted(graph) if module not in ROOTS]) == []
 
 
 def test_functions_import_only_heavy_libraries():

@@ -116,38 +116,11 @@ def test_cancel_stops_between_shards_and_keeps_what_is_done(msrp, tmp_path):
 
 def test_cli_encodes_shards_that_evaluate_as_the_encoder(tmp_path, capsys):
     out = str(tmp_path / "bow")
-    assert (
-        main(
-            [
-                "encode",
-                "--engine",
-                "local",
-                "--corpus",
-                "msrp-grouped",
-                "--encoder",
-                "bow",
-                "--out",
-                out,
-            ]
-        )
-        == 0
-    )
+    encode = ["encode", "--engine", "local", "--corpus", "msrp-grouped", "--encoder", "bow"]
+    assert main([*encode, "--out", out]) == 0
     assert "859 x 2842 embeddings in 1 shards" in capsys.readouterr().out
-    assert (
-        main(
-            [
-                "eval",
-                "classification",
-                "--corpus",
-                "msrp-grouped",
-                "--encoder",
-                f"precomputed:{out}",
-                "--encoder",
-                "bow",
-            ]
-        )
-        == 0
-    )
+    encoders = ["--encoder", f"precomputed:{out}", "--encoder", "bow"]
+    assert main(["eval", "classification", "--corpus", "msrp-grouped", *encoders]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
     accuracy = next(row for row in rows if row[:2] == ["mean", "accuracy"])
     # Each encoder's value, then its interval in brackets.

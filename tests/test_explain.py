@@ -18,11 +18,6 @@ N_PAIRS = 40
 
 
 @pytest.fixture(scope="module")
-def sick(shared_data):
-    return load_corpus(shared_data / "sick")
-
-
-@pytest.fixture(scope="module")
 def msrp(shared_data):
     return load_corpus(shared_data / "msrp")
 

@@ -13,11 +13,9 @@ a name that names no file, one missing, a relative one), and filter expressions 
 ones mutated, and hostile ones: deep nesting, huge numbers, bytes that are not UTF-8),
 each refused within seconds in one line or read."""
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 import warnings
 
 import pytest
@@ -45,6 +43,7 @@ from sentspace.app.workspace.codec import decode_state
 from sentspace.app.workspace.format import load_workspace
 from sentspace.app.workspace.paths import missing_journals
 from sentspace.app.workspace.restore import restore_session
+from tests.test_workspace_journals import within
 from tests.test_workspace_schema import saved_workspace
 from tests.workspace_files import manifest, manifest_text, rewrite
 
@@ -171,11 +170,6 @@ def exit_code(argv, capsys):
 @pytest.fixture(scope="module")
 def msrp():
     return load_corpus("msrp-grouped")
-
-
-@pytest.fixture(scope="module")
-def sick(shared_data):
-    return load_corpus(str(shared_data / "sick"))
 
 
 @pytest.fixture(scope="module")
@@ -360,22 +354,6 @@ def test_a_batch_manifest_of_the_wrong_shape_is_named(batches, tmp_path, capsys)
 
 
 # --- a workspace's journal path ---------------------------------------------------------
-
-
-@contextlib.contextmanager
-def within(seconds):
-    """Fail, rather than hang, where the body takes longer than ``seconds``."""
-
-    def late(*_):
-        raise TimeoutError(f"still waiting after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, late)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 #: Journal paths a workspace may name: "{here}" is a fresh folder beside it, "{fifo}" a

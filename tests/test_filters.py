@@ -23,13 +23,6 @@ from sentspace.app.workspace.snapshot import workspace_of
 
 
 @pytest.fixture(scope="module")
-def sick(shared_data):
-    from sentspace.app.corpora import load_corpus
-
-    return load_corpus(shared_data / "sick")
-
-
-@pytest.fixture(scope="module")
 def costra(shared_data):
     from sentspace.app.corpora import load_corpus
 

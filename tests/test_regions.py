@@ -28,12 +28,11 @@ from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")
-def msrp():
-    corpus = load_corpus("msrp-grouped")
-    encoder = make_encoder("tfidf").fit(corpus.texts)
-    embeddings = encoder.encode(corpus.texts)
+def msrp(grouped):
+    encoder = make_encoder("tfidf").fit(grouped.texts)
+    embeddings = encoder.encode(grouped.texts)
     layout = run_job(project(embeddings, "pca")).coordinates
-    return corpus, encoder, embeddings, layout
+    return grouped, encoder, embeddings, layout
 
 
 def words(text):

@@ -24,6 +24,7 @@ def no_index(monkeypatch):
 
 
 QUERY = "The stock market fell sharply on Monday."
+SUSPICIOUS = "suspicious --corpus msrp-grouped --encoder glove-mean --top 2".split()
 
 
 def test_exact_never_builds_an_index(shared_data, no_index, capsys):
@@ -35,22 +36,7 @@ def test_exact_never_builds_an_index(shared_data, no_index, capsys):
         == 0
     )
     assert "Found exactly." in capsys.readouterr().out
-    assert (
-        main(
-            [
-                "suspicious",
-                "--corpus",
-                "msrp-grouped",
-                "--encoder",
-                "glove-mean",
-                "--search",
-                "exact",
-                "--top",
-                "2",
-            ]
-        )
-        == 0
-    )
+    assert main([*SUSPICIOUS, "--search", "exact"]) == 0
     out = capsys.readouterr().out
     assert out.count("neighbour search: exact") == 2 and "approximate" not in out
     assert (
@@ -104,22 +90,7 @@ def test_ann_forced_on_msrp_reports_its_recall(shared_data, capsys):
     )
     out = capsys.readouterr().out
     assert "Found approximate (IVF-SQ8, recall@5" in out and "on 1,000 queries" in out
-    assert (
-        main(
-            [
-                "suspicious",
-                "--corpus",
-                "msrp-grouped",
-                "--encoder",
-                "glove-mean",
-                "--search",
-                "ann",
-                "--top",
-                "2",
-            ]
-        )
-        == 0
-    )
+    assert main([*SUSPICIOUS, "--search", "ann"]) == 0
     out = capsys.readouterr().out
     assert out.count("neighbour search: approximate (IVF-SQ8, recall@") == 2
     assert (

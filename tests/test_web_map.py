@@ -31,28 +31,20 @@ def corpus():
     return load_corpus("msrp-grouped")
 
 
+def exported_map(path, corpus, *options):
+    """``sentspace export-map`` of ``corpus`` by TF-IDF, PCA, with ``options``, written to
+    ``path``."""
+    from sentspace.app.cli import main
+
+    words = ["export-map", "--corpus", corpus, "--encoder", "tfidf", *options, "--out", str(path)]
+    assert main(words) == 0
+    return path
+
+
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     """``sentspace export-map`` of the bundled corpus, TF-IDF, PCA, with its regions."""
-    from sentspace.app.cli import main
-
-    path = tmp_path_factory.mktemp("map") / "map.html"
-    assert (
-        main(
-            [
-                "export-map",
-                "--corpus",
-                "msrp-grouped",
-                "--encoder",
-                "tfidf",
-                "--regions",
-                "--out",
-                str(path),
-            ]
-        )
-        == 0
-    )
-    return path
+    return exported_map(tmp_path_factory.mktemp("map") / "map.html", "msrp-grouped", "--regions")
 
 
 def unpacked(path):
@@ -155,15 +147,16 @@ def test_the_page_holds_its_data_compactly_and_needs_no_network(corpus, page):
 def test_a_column_of_one_value_is_stored_once_and_ids_that_are_row_numbers_not_at_all():
     n = 10_000
     texts = [f"sentence {k}" for k in range(n)]
-    html = map_page(
-        texts,
-        np.zeros((n, 2)),
-        columns=[
+
+    def written():
+        columns = [
             Categories.of_values("Split", ["train"] * n),
             Numbers("Score", np.full(n, 2.5)),
             Numbers("Words", np.arange(n, dtype=float)),
-        ],
-    )
+        ]
+        return map_page(texts, np.zeros((n, 2)), columns=columns)
+
+    html = written()
     data, arrays = page_data(html)
     split, score, counted = data["columns"]
     assert split["constant"] == 0 and "codes" not in split
@@ -171,16 +164,7 @@ def test_a_column_of_one_value_is_stored_once_and_ids_that_are_row_numbers_not_a
     assert np.array_equal(arrays[counted["values"]], np.arange(n))
     assert data["ids"] is None and arrays[data["texts"]] == texts
     # The same map, the same file: nothing in it changes from one writing to the next.
-    again = map_page(
-        texts,
-        np.zeros((n, 2)),
-        columns=[
-            Categories.of_values("Split", ["train"] * n),
-            Numbers("Score", np.full(n, 2.5)),
-            Numbers("Words", np.arange(n, dtype=float)),
-        ],
-    )
-    assert again == html
+    assert written() == html
 
 
 def test_a_sentence_cannot_close_the_data_script():
@@ -459,24 +443,8 @@ def downloaded(browser):
 @pytest.fixture(scope="module")
 def sick(tmp_path_factory):
     """The full SICK (6,077 sentences, 9,927 pairs), TF-IDF, PCA, as a web map."""
-    from sentspace.app.cli import main
-
     path = tmp_path_factory.mktemp("sick") / "sick.html"
-    assert (
-        main(
-            [
-                "export-map",
-                "--corpus",
-                "/work/shared/data/sick",
-                "--encoder",
-                "tfidf",
-                "--out",
-                str(path),
-            ]
-        )
-        == 0
-    )
-    return load_corpus("/work/shared/data/sick"), path
+    return load_corpus("/work/shared/data/sick"), exported_map(path, "/work/shared/data/sick")
 
 
 def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser, sick):

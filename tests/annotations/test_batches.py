@@ -14,7 +14,6 @@ from sentspace.app.annotations.session import AnnotationSession, decisions_of
 from sentspace.app.base.errors import InputError
 from sentspace.app.base.jobs import run_job
 from sentspace.app.cli import main
-from sentspace.app.corpora import load_corpus
 from sentspace.app.workspace.batches import (
     INDEX,
     MANIFEST,
@@ -29,9 +28,8 @@ from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")
-def msrp():
-    corpus = load_corpus("msrp-grouped")
-    return corpus, run_job(iter_find_suspicious(corpus, [make_encoder("bow")]))
+def msrp(grouped):
+    return grouped, run_job(iter_find_suspicious(grouped, [make_encoder("bow")]))
 
 
 def keys_of(lists, batch):
@@ -146,26 +144,8 @@ def test_batches_open_as_workspaces_and_come_back_with_their_conflicts(msrp, tmp
 def test_cli_batches_and_merge_of_their_folder(msrp, tmp_path, capsys):
     corpus, _ = msrp
     out = tmp_path / "out"
-    assert (
-        main(
-            [
-                "annotations",
-                "batches",
-                "msrp-grouped",
-                "--encoder",
-                "bow",
-                "--people",
-                "2",
-                "--top",
-                "3",
-                "--names",
-                "ann,ben",
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
-    )
+    batches = ["annotations", "batches", "msrp-grouped", "--encoder", "bow", "--people", "2"]
+    assert main([*batches, "--top", "3", "--names", "ann,ben", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     rows = [line.split() for line in printed.splitlines()]
     # Dealt on from list to list: ann has 2 + 1 + 2 rows, ben 1 + 2 + 1.
@@ -184,22 +164,7 @@ def test_cli_batches_and_merge_of_their_folder(msrp, tmp_path, capsys):
     assert main(["annotations", "agreement", str(out)]) == 0
     assert "group decisions: Cohen's kappa" in capsys.readouterr().out
     # Again into the same folder: refused, nothing overwritten.
-    assert (
-        main(
-            [
-                "annotations",
-                "batches",
-                "msrp-grouped",
-                "--encoder",
-                "bow",
-                "--people",
-                "2",
-                "--out",
-                str(out),
-            ]
-        )
-        == 2
-    )
+    assert main([*batches, "--out", str(out)]) == 2
     assert "holds review batches already" in capsys.readouterr().err
     # From a workspace's saved lists.
     workspace = out / "batch-1-ann" / "batch-1.sentspace"

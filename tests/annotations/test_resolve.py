@@ -3,9 +3,6 @@ competing edits stands; replayed, undone and redone like any edit, seen by every
 (two real processes), and gone from the conflicts once made."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -19,9 +16,7 @@ from sentspace.app.annotations.session import (
     same_conflict,
 )
 from sentspace.app.corpora import load_corpus
-from tests.annotations.conftest import reopened
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.annotations.conftest import Writer, reopened
 
 
 def two_moves(corpus, journal):
@@ -178,31 +173,9 @@ for line in sys.stdin:
 """
 
 
-class Writer:
-    def __init__(self, journal: Path, author: str):
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", WRITER, "msrp-grouped", str(journal), author],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-
-    def __call__(self, command: str) -> dict:
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        assert line, f"the writer died on {command!r}"
-        return json.loads(line)
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        assert self.process.wait(timeout=60) == 0
-
-
 def test_two_processes_resolve_and_decide_and_end_seeing_the_same(corpus, tmp_path):
     journal = tmp_path / "edits.jsonl"
-    ann, ben = Writer(journal, "ann"), Writer(journal, "ben")
+    ann, ben = Writer(WRITER, journal, "ann"), Writer(WRITER, journal, "ben")
     ann("refresh"), ben("refresh")
     ann("move 0 5")
     ben("move 0 7")  # ben had not seen ann's move: a conflict on L1

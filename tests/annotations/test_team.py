@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +14,8 @@ from sentspace.app.annotations.history import History
 from sentspace.app.annotations.journal import EditJournal, legacy_id, merge_journals, read_journal
 from sentspace.app.annotations.session import AnnotationSession
 from sentspace.app.corpora import load_corpus
-from tests.annotations.conftest import reopened
+from tests.annotations.conftest import ROOT, Writer, reopened
 
-ROOT = Path(__file__).resolve().parents[2]
 #: A writer driven line by line on stdin, so the test sets the exact interleaving; it
 #: answers each command with the edit's id and what its session sees.
 WRITER = """
@@ -46,34 +44,10 @@ for line in sys.stdin:
 """
 
 
-class Writer:
-    """One writer process on a journal."""
-
-    def __init__(self, journal: Path, author: str, corpus: str = "msrp-grouped"):
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", WRITER, corpus, str(journal), author],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-
-    def __call__(self, command: str) -> dict:
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        assert line, f"the writer died on {command!r}"
-        return json.loads(line)
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        assert self.process.wait(timeout=60) == 0
-
-
 def test_the_interleaving_of_issue_25(corpus, tmp_path):
     journal = tmp_path / "edits.jsonl"
     names = corpus.groups.names
-    a, b = Writer(journal, "A"), Writer(journal, "B")
+    a, b = Writer(WRITER, journal, "A"), Writer(WRITER, journal, "B")
     a("refresh"), b("refresh")  # both open before anyone edits
     moved = a(f"move 0 {names[5]}")["reply"]
     assert b(f"move 1 {names[7]}")["groups"][:2] == [["5"], ["7"]]  # B read A's move
@@ -101,7 +75,7 @@ def test_the_interleaving_of_issue_25(corpus, tmp_path):
 
 def test_undo_and_redo_across_writers_with_a_conflict(corpus, tmp_path):
     journal = tmp_path / "edits.jsonl"
-    a, b = Writer(journal, "A"), Writer(journal, "B")
+    a, b = Writer(WRITER, journal, "A"), Writer(WRITER, journal, "B")
     b("refresh")  # B shows L1 in group 0 ...
     a("move 0 5")
     # ... and moves it to 7 without having seen A's move: journaled, applied, listed.
@@ -133,7 +107,7 @@ def test_undo_and_redo_across_writers_with_a_conflict(corpus, tmp_path):
 def test_a_pair_rescored_twice_concurrently(shared_data, tmp_path):
     sick = str(shared_data / "sick")
     journal = tmp_path / "edits.jsonl"
-    a, b = Writer(journal, "A", sick), Writer(journal, "B", sick)
+    a, b = Writer(WRITER, journal, "A", sick), Writer(WRITER, journal, "B", sick)
     assert b("refresh")["scores"][0] == 4.5
     a("score 0 1.0")
     scored = b("score 0 2.0")  # B saw 4.5, A had made it 1.0

@@ -1,16 +1,13 @@
 import shutil
+from functools import partial
 
 import numpy as np
 import pytest
 
-from sentspace.app.base.errors import CorpusError, EvaluationError
+from sentspace.app.base.errors import EvaluationError
 from sentspace.app.corpora.costra import costra_comparisons, is_costra, load_costra
 from sentspace.app.corpora.grouped import load_grouped
-
-
-@pytest.fixture(scope="module")
-def costra(shared_data):
-    return load_costra(shared_data / "costra" / "data.tsv")
+from tests.corpora.conftest import refused
 
 
 @pytest.fixture
@@ -25,13 +22,7 @@ def write(tmp_path, lines, name="data.tsv"):
     return path
 
 
-def expect_error(path, *fragments):
-    with pytest.raises(CorpusError) as caught:
-        load_costra(path)
-    message = str(caught.value)
-    for fragment in fragments:
-        assert fragment in message, message
-    return caught.value
+expect_error = partial(refused, load_costra)
 
 
 def test_counts_of_the_real_file(costra):

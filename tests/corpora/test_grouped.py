@@ -1,11 +1,12 @@
 import shutil
+from functools import partial
 
 import numpy as np
 import pytest
 
-from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import BUILTIN, load_corpus
 from sentspace.app.corpora.grouped import load_grouped
+from tests.corpora.conftest import refused
 
 
 @pytest.fixture
@@ -50,13 +51,7 @@ def test_loading_a_file_inside_the_folder_loads_the_folder(grouped_copy):
     assert len(load_grouped(grouped_copy / "phrases.txt")) == 859
 
 
-def expect_error(folder, *fragments):
-    with pytest.raises(CorpusError) as caught:
-        load_grouped(folder)
-    message = str(caught.value)
-    for fragment in fragments:
-        assert fragment in message, message
-    return caught.value
+expect_error = partial(refused, load_grouped)
 
 
 def test_missing_file_is_named(grouped_copy):

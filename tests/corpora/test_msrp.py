@@ -1,12 +1,13 @@
 import collections
+from functools import partial
 
 import numpy as np
 import pytest
 
-from sentspace.app.base.errors import CorpusError
 from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.grouped import load_grouped
 from sentspace.app.corpora.msrp import load_msrp
+from tests.corpora.conftest import refused
 
 
 @pytest.fixture(scope="module")
@@ -99,12 +100,7 @@ def msrp_copy(shared_data, tmp_path):
     return tmp_path
 
 
-def expect_error(path, *fragments):
-    with pytest.raises(CorpusError) as caught:
-        load_msrp(path)
-    for fragment in fragments:
-        assert fragment in str(caught.value), str(caught.value)
-    return caught.value
+expect_error = partial(refused, load_msrp)
 
 
 def test_wrong_column_count_names_file_and_line(msrp_copy):

@@ -137,13 +137,6 @@ def test_a_corpus_without_languages_is_refused_before_encoding():
 
 
 @pytest.fixture(scope="module")
-def test_2016(shared_data):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(DATA_ENV, str(shared_data / "multi30k"))
-        return load_corpus("multi30k-parallel")
-
-
-@pytest.fixture(scope="module")
 def bow_en_de(test_2016):
     return run_job(run_bitext(test_2016, BagOfWords(), languages="en-de"))
 

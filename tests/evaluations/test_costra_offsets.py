@@ -16,11 +16,6 @@ from sentspace.models import make_encoder
 
 
 @pytest.fixture(scope="module")
-def costra(shared_data):
-    return load_costra(shared_data / "costra" / "data.tsv")
-
-
-@pytest.fixture(scope="module")
 def bow_result(costra):
     return run_job(run_costra_offsets(costra, make_encoder("bow")))
 
@@ -80,19 +75,8 @@ def test_not_costra_is_refused(shared_data):
 
 
 def test_cli(shared_data, capsys):
-    assert (
-        main(
-            [
-                "eval",
-                "costra-offsets",
-                "--corpus",
-                str(shared_data / "costra" / "data.tsv"),
-                "--encoder",
-                "random-bow",
-            ]
-        )
-        == 0
-    )
+    costra = str(shared_data / "costra" / "data.tsv")
+    assert main(["eval", "costra-offsets", "--corpus", costra, "--encoder", "random-bow"]) == 0
     out = capsys.readouterr().out
     assert "mean consistency" in out and "analogy MRR" in out
 

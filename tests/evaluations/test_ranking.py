@@ -60,9 +60,8 @@ def test_zero_vector_queries_are_counted_and_ranked_last(msrp600):
 
 
 def test_refuses_corpus_without_positive_pairs():
-    corpus = Corpus(
-        "x", ("a", "b"), ("1", "2"), pairs=PairTable([0], [1], [0], [np.nan], ("train",), ("s",))
-    )
+    pairs = PairTable([0], [1], [0], [np.nan], ("train",), ("s",))
+    corpus = Corpus("x", ("a", "b"), ("1", "2"), pairs=pairs)
     with pytest.raises(EvaluationError, match="positive"):
         next(run_ranking(corpus, BagOfWords()))
     with pytest.raises(EvaluationError, match="ties"):

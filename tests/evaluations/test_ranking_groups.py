@@ -22,11 +22,6 @@ from sentspace.models.bow import BagOfWords
 
 
 @pytest.fixture(scope="module")
-def grouped():
-    return load_corpus("msrp-grouped")
-
-
-@pytest.fixture(scope="module")
 def captions(shared_data):
     return load_corpus("multi30k-captions:en:val")
 

@@ -106,19 +106,8 @@ def test_full_senteval_tasks_one_sample_per_line(shared_data, task, tested, accu
 
 def test_cli_transfer_on_cr_whose_texts_repeat(shared_data, capsys):
     # CR repeats a few lines, MPQA also has 98 texts in both classes: both used to exit 2.
-    assert (
-        main(
-            [
-                "eval",
-                "transfer",
-                "--corpus",
-                str(shared_data / "senteval-transfer" / "CR"),
-                "--encoder",
-                "bow",
-            ]
-        )
-        == 0
-    )
+    cr = str(shared_data / "senteval-transfer" / "CR")
+    assert main(["eval", "transfer", "--corpus", cr, "--encoder", "bow"]) == 0
     out = capsys.readouterr().out
     assert printed_number(out, "tested items") == 3771
     assert printed_number(out, "accuracy") == pytest.approx(0.7998, abs=0.002)

@@ -11,6 +11,7 @@ from sentspace.models import ModelError, NotFittedError, load_trained, read_trai
 from sentspace.models.doc2vec import Doc2VecDBOW, Doc2VecDM
 from sentspace.models.sidecar import file_sha256, sidecar_path
 from sentspace.models.word2vec import FastTextEncoder, Word2VecEncoder, train_epochs
+from tests.models.conftest import refused_as_a_stranger
 
 #: Small and quick: the properties tested do not depend on size.
 SMALL = {"vector_size": 24, "epochs": 4, "workers": 1, "seed": 7}
@@ -140,12 +141,12 @@ def test_model_file_without_our_sidecar_is_never_unpickled(msrp, tmp_path, monke
     unpickled = []
     monkeypatch.setattr(pickle, "load", lambda *a, **k: unpickled.append(1))
     stranger = tmp_path / "downloaded.model"
-    stranger.write_bytes(b"\x80\x04not really a model")
-    with pytest.raises(ModelError, match="no sidecar downloaded.model.json.*saved itself"):
-        load_trained(stranger)
-    sidecar_path(stranger).write_text(json.dumps({"family": "doc2vec-dm"}))
-    with pytest.raises(ModelError, match="not a sidecar written by sentspace"):
-        load_trained(stranger)
+    refused_as_a_stranger(
+        stranger,
+        b"\x80\x04not really a model",
+        "no sidecar downloaded.model.json.*saved itself",
+        {"family": "doc2vec-dm"},
+    )
     # A genuine sidecar copied beside another file names its own file.
     path = Doc2VecDM(**SMALL).fit(msrp.texts[:200]).save(tmp_path)
     sidecar_path(stranger).write_text(sidecar_path(path).read_text())

@@ -12,6 +12,7 @@ from sentspace.models import ModelError, NotFittedError, load_trained, make_enco
 from sentspace.models.fastsent import FastSent, FastSentAE
 from sentspace.models.neural import Ragged, documents_of, read_ordered_text
 from sentspace.models.sidecar import sidecar_path
+from tests.models.conftest import refused_as_a_stranger
 
 pytest.importorskip("torch")
 
@@ -119,12 +120,9 @@ def test_changed_or_foreign_model_files_are_refused(state_union, tmp_path):
     with pytest.raises(ModelError, match=r"\.npz: the file's SHA-256 differs"):
         load_trained(path)
     stranger = tmp_path / "downloaded.safetensors"
-    stranger.write_bytes(b"not weights")
-    with pytest.raises(ModelError, match="downloaded.safetensors: no sidecar"):
-        load_trained(stranger)
-    sidecar_path(stranger).write_text(json.dumps({"format": "other"}))
-    with pytest.raises(ModelError, match="not a sidecar written by sentspace"):
-        load_trained(stranger)
+    refused_as_a_stranger(
+        stranger, b"not weights", "downloaded.safetensors: no sidecar", {"format": "other"}
+    )
     with pytest.raises(ModelError, match="describes a fastsent model, not fastsent-ae"):
         FastSentAE.load(path.with_name(path.name))
 

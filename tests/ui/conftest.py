@@ -73,12 +73,38 @@ def wait_for_job(qtbot, main_window):
     qtbot.waitUntil(lambda: not main_window.is_running, timeout=JOB_TIMEOUT_MS)
 
 
+def reopened_in_new_window(qtbot, path):
+    """A new window, shown, with the workspace at ``path`` opened in it."""
+    main_window = MainWindow()
+    qtbot.addWidget(main_window)
+    main_window.show()
+    main_window.files.open_workspace(path)
+    wait_for_job(qtbot, main_window)
+    return main_window
+
+
 def save_and_wait(qtbot, main_window, path, **options):
     """Save the window's workspace to ``path`` (a job) and wait for it to be written;
     the path, or None when the window did not save."""
     saved = main_window.files.save_workspace_to(path, **options)
     wait_for_job(qtbot, main_window)
     return saved
+
+
+def show_widget(qtbot, widget, size):
+    """``widget`` shown at ``size`` (width, height), closed after the test."""
+    qtbot.addWidget(widget)
+    widget.resize(*size)
+    widget.show()
+    return widget
+
+
+def show_chart(qtbot, chart, size):
+    """``chart`` shown at ``size``, exposed, its axes laid out."""
+    show_widget(qtbot, chart, size)
+    qtbot.waitExposed(chart)
+    qtbot.wait(50)  # let axes take their text width before mapping data to pixels
+    return chart
 
 
 # --- steps the window tests share: what a user does, as a user does it ------------

@@ -13,36 +13,19 @@ from scipy.spatial import cKDTree
 from sentspace.app.analysis.evaluations.bitext import length_bins, run_bitext
 from sentspace.app.analysis.result_items import passing_shown
 from sentspace.app.base.jobs import run_job
-from sentspace.app.corpora import load_corpus
-from sentspace.app.corpora.multi30k import DATA_ENV
 from sentspace.app.ui import charts
 from sentspace.app.ui.charts.bitext import MIN_CHART_HEIGHT, SPREAD, BitextLengthChart
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
 from sentspace.models.bow import BagOfWords
+from tests.ui.conftest import show_chart
 
 #: About the Evaluations panel's chart at 1280x800.
 SIZE = (320, 330)
 
 
 @pytest.fixture(scope="module")
-def test_2016(shared_data):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(DATA_ENV, str(shared_data / "multi30k"))
-        return load_corpus("multi30k-parallel")
-
-
-@pytest.fixture(scope="module")
 def bow_en_de(test_2016):
     return run_job(run_bitext(test_2016, BagOfWords(), languages="en-de", n_resamples=0))
-
-
-def shown(qtbot, widget, size):
-    qtbot.addWidget(widget)
-    widget.resize(*size)
-    widget.show()
-    qtbot.waitExposed(widget)
-    qtbot.wait(50)  # let axes take their text width before mapping data to pixels
-    return widget
 
 
 def isolated(chart) -> int:
@@ -68,7 +51,7 @@ def click(qtbot, chart, k):
 
 def test_points_ranks_lengths_and_median_line(qtbot, test_2016, bow_en_de):
     result = bow_en_de
-    chart = shown(qtbot, charts.chart_for("bitext", result), SIZE)
+    chart = show_chart(qtbot, charts.chart_for("bitext", result), SIZE)
     assert isinstance(chart, BitextLengthChart)
     assert chart.point_count == len(result.rank) == 2000
     # Every query once, at its length (spread sideways) and log10 of its rank.
@@ -134,7 +117,7 @@ def test_points_ranks_lengths_and_median_line(qtbot, test_2016, bow_en_de):
 
 def test_a_click_on_a_point_selects_its_query(qtbot, test_2016, bow_en_de):
     result = bow_en_de
-    chart = shown(qtbot, charts.chart_for("bitext", result), SIZE)
+    chart = show_chart(qtbot, charts.chart_for("bitext", result), SIZE)
     k = isolated(chart)
     with qtbot.waitSignal(chart.query_clicked) as clicked, qtbot.waitSignal(chart.picked) as picked:
         click(qtbot, chart, k)
@@ -147,7 +130,7 @@ def test_a_click_on_a_point_selects_its_query(qtbot, test_2016, bow_en_de):
     panel = EvaluationPanel()
     panel.set_corpus(test_2016)
     panel.add_result("bitext", result, "sentspace eval bitext ...")
-    shown(qtbot, panel, (340, 760))
+    show_chart(qtbot, panel, (340, 760))
     assert isinstance(panel.chart, BitextLengthChart)
     qtbot.wait(100)  # the table and the chart take their places
     assert panel.chart.height() >= MIN_CHART_HEIGHT

@@ -21,6 +21,7 @@ from sentspace.app.corpora.sick import load_sick
 from sentspace.app.ui import charts
 from sentspace.app.ui.panels.evaluation_panel import EvaluationPanel
 from sentspace.models import RandomBagOfWords, make_encoder
+from tests.ui.conftest import show_chart
 
 SIZE = (640, 420)
 
@@ -66,15 +67,6 @@ def agreement(grouped):
     return run_job(run_agreement(grouped, encoders))
 
 
-def shown(qtbot, chart):
-    qtbot.addWidget(chart)
-    chart.resize(*SIZE)
-    chart.show()
-    qtbot.waitExposed(chart)
-    qtbot.wait(50)  # let axes take their text width before mapping data to pixels
-    return chart
-
-
 def click(qtbot, chart, scene_position: QPointF):
     qtbot.mouseClick(
         chart.viewport(), Qt.MouseButton.LeftButton, pos=chart.mapFromScene(scene_position)
@@ -105,7 +97,7 @@ def assert_png(chart, path):
 
 
 def test_precision_recall_chart(qtbot, detection, tmp_path):
-    chart = shown(qtbot, charts.chart_for("detection", detection))
+    chart = show_chart(qtbot, charts.chart_for("detection", detection), SIZE)
     assert isinstance(chart, charts.PrecisionRecallChart)
     assert chart.point_count == len(detection.precision) == len(detection.thresholds) + 1
     np.testing.assert_array_equal(chart.curve.xData, detection.recall)
@@ -136,7 +128,7 @@ def msrp_labels(detection, pairs):
 
 def test_learning_curve_chart(qtbot, msrp, tmp_path):
     result = run_job(run_learning_curve(msrp, make_encoder("bow"), n_resamples=200))
-    chart = shown(qtbot, charts.chart_for("learning-curve", result))
+    chart = show_chart(qtbot, charts.chart_for("learning-curve", result), SIZE)
     n = len(result.fractions)
     assert chart.point_count == n == len(chart.error_bars.opts["x"])
     np.testing.assert_allclose(chart.curve.yData, result.accuracy)
@@ -161,7 +153,7 @@ def test_learning_curve_chart(qtbot, msrp, tmp_path):
 
 def test_histogram_chart(qtbot, msrp, tmp_path):
     result = run_job(run_histograms(msrp, make_encoder("bow")))
-    chart = shown(qtbot, charts.chart_for("histograms", result))
+    chart = show_chart(qtbot, charts.chart_for("histograms", result), SIZE)
     assert chart.bar_count("cosine") == 2 * 40 and chart.bar_count("overlap") == 2 * 20
     for name in ("cosine", "overlap"):
         values, edges, counts = getattr(result, name), chart.edges[name], chart.counts[name]
@@ -197,7 +189,7 @@ def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, sick):
         cosine=near,
         cosine_counts=side_counts(near, result.side, result.cosine_edges),
     )
-    chart = shown(qtbot, charts.chart_for("histograms", result))
+    chart = show_chart(qtbot, charts.chart_for("histograms", result), SIZE)
     chart.resize(320, 260)  # the tasks' width at 1280x800
     qtbot.wait(50)
     assert np.count_nonzero(chart.counts["cosine"].sum(axis=0)) >= 30
@@ -219,7 +211,7 @@ def test_histogram_bins_span_the_data_and_its_legend_is_whole(qtbot, sick):
 
 def test_relatedness_scatter(qtbot, sick, pair_files, tmp_path):
     result = run_job(run_relatedness(sick, make_encoder("bow"), n_resamples=200))
-    chart = shown(qtbot, charts.chart_for("relatedness", result))
+    chart = show_chart(qtbot, charts.chart_for("relatedness", result), SIZE)
     assert chart.point_count == len(result.pair_index) == 300
     assert view_contains(chart.plot, result.gold, result.cosine)
 
@@ -247,7 +239,7 @@ def test_relatedness_scatter(qtbot, sick, pair_files, tmp_path):
 
 
 def test_agreement_heatmap(qtbot, agreement, tmp_path):
-    chart = shown(qtbot, charts.chart_for("agreement", agreement))
+    chart = show_chart(qtbot, charts.chart_for("agreement", agreement), SIZE)
     n = agreement.n_encoders
     np.testing.assert_array_equal(chart.image.image, agreement.agreement)
     assert [[t.textItem.toPlainText() for t in row] for row in chart.cell_text] == [
@@ -281,7 +273,7 @@ def test_metric_bars_across_encoders(qtbot, msrp, detection, tmp_path):
     random_bow = run_job(run_detection(msrp, RandomBagOfWords()))
     results = [detection, random_bow]
     assert set(detection.intervals()) == {"average precision"}
-    chart = shown(qtbot, charts.comparison_chart("average precision", results))
+    chart = show_chart(qtbot, charts.comparison_chart("average precision", results), SIZE)
     assert chart.bar_count == 2
     values = [r.average_precision for r in results]
     np.testing.assert_allclose(chart.base + chart.bars.opts["height"], values)
@@ -301,9 +293,8 @@ def test_metric_bars_across_encoders(qtbot, msrp, detection, tmp_path):
 
 
 def test_a_metric_without_an_interval_gets_no_error_bar(qtbot):
-    chart = shown(
-        qtbot, charts.MetricBars("MRR", ["a", "b"], [0.5, 0.6], [(0.4, 0.6), charts.NO_INTERVAL])
-    )
+    bars = charts.MetricBars("MRR", ["a", "b"], [0.5, 0.6], [(0.4, 0.6), charts.NO_INTERVAL])
+    chart = show_chart(qtbot, bars, SIZE)
     assert chart.bar_count == 2
     np.testing.assert_array_equal(chart.error_bars.opts["x"], [0.0])
 
@@ -383,7 +374,7 @@ def test_heatmap_leaves_cells_without_shared_mistakes_blank(qtbot, grouped, tmp_
     bow = run_job(run_classification(grouped, make_encoder("bow")))
     perfect = replace(bow, predicted_group=bow.true_group.copy())
     result = misclassification_agreement([bow, perfect])
-    chart = shown(qtbot, charts.AgreementHeatmap(result))
+    chart = show_chart(qtbot, charts.AgreementHeatmap(result), SIZE)
     assert np.isnan(chart.image.image[1, 1]) and chart.image.image[0, 0] == 1.0
     assert chart.cell_text[1][0].textItem.toPlainText() == "0/0"
     with qtbot.waitSignal(chart.picked) as picked:

@@ -2,8 +2,7 @@
 through a switch and a workspace saved and reopened; a new corpus starts at its own
 default (its groups, else its pairs' label), never at the last corpus's."""
 
-from sentspace.app.ui.window.main_window import MainWindow
-from tests.ui.conftest import open_sick, run_and_wait, save_and_wait, wait_for_job
+from tests.ui.conftest import open_sick, reopened_in_new_window, run_and_wait, save_and_wait
 
 
 def choose(combo, key):
@@ -30,11 +29,7 @@ def test_each_corpus_keeps_its_colouring_through_a_switch_and_a_workspace(
     assert "(other 264: " in window.projection.legend.text()
 
     path = save_and_wait(qtbot, window, tmp_path / "colours.sentspace")
-    again = MainWindow()
-    qtbot.addWidget(again)
-    again.show()
-    again.files.open_workspace(path)
-    wait_for_job(qtbot, again)
+    again = reopened_in_new_window(qtbot, path)
     combo = again.corpus_panel.projection_controls.colour
     assert again.session.current.spec == "msrp-grouped"
     assert combo.currentData() == "paraphrase_group"

@@ -9,6 +9,7 @@ from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora import load_corpus
 from sentspace.app.ui.views.compare_view import LISTED, CompareView
 from sentspace.models import make_encoder
+from tests.ui.conftest import show_widget
 
 
 @pytest.fixture(scope="module")
@@ -19,10 +20,7 @@ def comparison():
 
 @pytest.fixture
 def view(qtbot, comparison):
-    widget = CompareView()
-    qtbot.addWidget(widget)
-    widget.resize(1200, 800)
-    widget.show()
+    widget = show_widget(qtbot, CompareView(), (1200, 800))
     widget.show_comparison(comparison)
     qtbot.waitExposed(widget)
     qtbot.wait(50)  # let the plots' layout settle before mapping points to pixels

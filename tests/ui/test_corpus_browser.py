@@ -6,12 +6,7 @@ from PySide6.QtCore import Qt
 
 from sentspace.app.corpora import load_corpus
 from sentspace.app.ui.views.corpus_browser import CorpusBrowser
-from tests.ui.conftest import JOB_TIMEOUT_MS
-
-
-@pytest.fixture(scope="module")
-def grouped():
-    return load_corpus("msrp-grouped")
+from tests.ui.conftest import JOB_TIMEOUT_MS, show_widget
 
 
 @pytest.fixture(scope="module")
@@ -21,11 +16,7 @@ def msrp(shared_data):
 
 @pytest.fixture
 def browser(qtbot):
-    widget = CorpusBrowser()
-    qtbot.addWidget(widget)
-    widget.resize(1200, 700)
-    widget.show()
-    return widget
+    return show_widget(qtbot, CorpusBrowser(), (1200, 700))
 
 
 def open_corpus(qtbot, browser, corpus):

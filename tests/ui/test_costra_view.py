@@ -11,6 +11,7 @@ from sentspace.app.base.jobs import run_job
 from sentspace.app.corpora.costra import load_costra
 from sentspace.app.ui.views.costra_view import CostraView
 from sentspace.models.bow import BagOfWords
+from tests.ui.conftest import show_widget
 
 
 @pytest.fixture(scope="module")
@@ -23,10 +24,7 @@ def costra(shared_data):
 
 @pytest.fixture
 def view(qtbot, costra):
-    widget = CostraView()
-    qtbot.addWidget(widget)
-    widget.resize(1100, 900)
-    widget.show()
+    widget = show_widget(qtbot, CostraView(), (1100, 900))
     corpus, projection, result = costra
     widget.set_data(corpus, projection.coordinates, result, projection.axis_labels)
     qtbot.waitExposed(widget)

@@ -1,7 +1,14 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from tests.ui.conftest import JOB_TIMEOUT_MS, open_sick, run_and_wait, wait_for_job
+from tests.browser import map_manifest
+from tests.ui.conftest import (
+    JOB_TIMEOUT_MS,
+    open_sick,
+    run_and_wait,
+    shift_drag,
+    wait_for_job,
+)
 
 
 def metric(window, label):
@@ -237,9 +244,6 @@ def test_export_embeddings_load_them_back_and_export_figures(qtbot, window, tmp_
 
 
 def test_the_map_is_exported_in_the_background_and_a_failure_is_shown(qtbot, window, tmp_path):
-    import json
-    import re
-
     from PySide6.QtWidgets import QMessageBox
 
     run_and_wait(qtbot, window)
@@ -247,14 +251,7 @@ def test_the_map_is_exported_in_the_background_and_a_failure_is_shown(qtbot, win
     window.files.export_map(path)
     assert window.is_running  # a job: the window goes on meanwhile
     wait_for_job(qtbot, window)
-    data = json.loads(
-        re.search(
-            r'<script id="sentspace-data" type="application/json">'
-            r"(.*?)</script>",
-            path.read_text(encoding="utf-8"),
-            re.S,
-        ).group(1)
-    )
+    data = map_manifest(path)
     assert data["n"] == 859
     assert (
         window.statusBar()
@@ -366,32 +363,14 @@ def test_rectangle_and_lasso_selection_list_the_sentences(qtbot, window):
 
 
 def test_shift_drag_selects_a_rectangle_of_points(qtbot, window):
-    from PySide6.QtCore import QEvent, QPoint, QPointF
-    from PySide6.QtGui import QMouseEvent
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtCore import QPoint
 
     run_and_wait(qtbot, window)
     qtbot.waitExposed(window)
     qtbot.wait(100)
     viewport = window.projection.plot.viewport()
-    start, end = QPoint(200, 150), QPoint(450, 400)
-    shift = Qt.KeyboardModifier.ShiftModifier
     with qtbot.waitSignal(window.projection.selected) as selected:
-        qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, shift, start)
-        for step in range(1, 11):
-            point = QPointF(start + (end - start) * step / 10)
-            QApplication.sendEvent(
-                viewport,
-                QMouseEvent(
-                    QEvent.Type.MouseMove,
-                    point,
-                    viewport.mapToGlobal(point),
-                    Qt.MouseButton.NoButton,
-                    Qt.MouseButton.LeftButton,
-                    shift,
-                ),
-            )
-        qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, shift, end)
+        shift_drag(qtbot, viewport, QPoint(200, 150), QPoint(450, 400))
     chosen = selected.args[0]
     assert 0 < len(chosen) < 859
     assert window.selecting.list.count() == len(chosen)

@@ -8,16 +8,12 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.ui.views.neighbours_view import PARTNER, SAME_GROUP, NeighboursView
 from sentspace.models import make_encoder
 from sentspace.models.precomputed import Precomputed
-from tests.ui.conftest import JOB_TIMEOUT_MS
+from tests.ui.conftest import JOB_TIMEOUT_MS, show_widget
 
 
 @pytest.fixture
 def view(qtbot):
-    widget = NeighboursView()
-    qtbot.addWidget(widget)
-    widget.resize(1200, 600)
-    widget.show()
-    return widget
+    return show_widget(qtbot, NeighboursView(), (1200, 600))
 
 
 def ask(qtbot, view, query):

@@ -12,6 +12,7 @@ from tests.ui.conftest import (
     double_click_corpus,
     evaluate_and_wait,
     open_sick,
+    reopened_in_new_window,
     run_and_wait,
     save_and_wait,
     settle,
@@ -65,11 +66,7 @@ def test_a_compare_row_selects_on_a_corpus_never_run(qtbot, window, tmp_path):
     """Compare on a workspace's corpus that was not run: clicking a row of the most
     changed list raised IndexError in the projection and selected nothing."""
     path = save_and_wait(qtbot, window, tmp_path / "plain.sentspace")
-    reopened = MainWindow()
-    qtbot.addWidget(reopened)
-    reopened.show()
-    reopened.files.open_workspace(path)
-    wait_for_job(qtbot, reopened)
+    reopened = reopened_in_new_window(qtbot, path)
     assert reopened.corpus.name == "msrp-grouped" and reopened.exploration is None
     reopened.views.setCurrentIndex(2)
     reopened.analyses.compare_choice.setCurrentIndex(

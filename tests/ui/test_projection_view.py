@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor
 from sentspace.app.base.palette import PointColours, category_colours
 from sentspace.app.ui.views import projection_view
 from sentspace.app.ui.views.projection_view import PICK_RADIUS_PX, POINT_LIMIT, ProjectionView
+from tests.ui.conftest import show_widget
 
 
 @pytest.fixture(scope="module")
@@ -23,10 +24,7 @@ def million():
 
 @pytest.fixture
 def view(qtbot):
-    widget = ProjectionView()
-    qtbot.addWidget(widget)
-    widget.resize(900, 650)
-    widget.show()
+    widget = show_widget(qtbot, ProjectionView(), (900, 650))
     qtbot.waitExposed(widget)
     return widget
 
@@ -243,10 +241,7 @@ def test_a_filter_change_redraws_the_density_as_drawing_it_afresh(qtbot, view):
         rng.integers(0, 4, n).astype(np.int32),
         ("#ff0000", "#00aa00", "#0000ff", projection_view.OTHER),
     )
-    fresh = ProjectionView()
-    qtbot.addWidget(fresh)
-    fresh.resize(900, 650)
-    fresh.show()
+    fresh = show_widget(qtbot, ProjectionView(), (900, 650))
     qtbot.waitExposed(fresh)
     for widget in (view, fresh):
         widget.set_points(points, colours, str, ("x", "y"))

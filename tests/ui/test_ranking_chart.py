@@ -7,8 +7,13 @@ from PySide6.QtCore import QPointF
 
 from sentspace.app.analysis.evaluations.ranking import RankingResult
 from sentspace.app.ui.charts import RankBands
-from sentspace.app.ui.window.main_window import MainWindow
-from tests.ui.conftest import LEFT, evaluate_and_wait, save_and_wait, settle, wait_for_job
+from tests.ui.conftest import (
+    LEFT,
+    evaluate_and_wait,
+    reopened_in_new_window,
+    save_and_wait,
+    settle,
+)
 
 
 def click_band(qtbot, chart, b):
@@ -49,11 +54,7 @@ def test_a_rank_band_of_msrp_grouped_selects_its_queries_sentences(qtbot, window
         assert (tmp_path / name).stat().st_size > 1_000
 
     path = save_and_wait(qtbot, window, tmp_path / "ranking")
-    reopened = MainWindow()
-    qtbot.addWidget(reopened)
-    reopened.show()
-    reopened.files.open_workspace(path)
-    wait_for_job(qtbot, reopened)
+    reopened = reopened_in_new_window(qtbot, path)
     settle(qtbot, reopened)
     kept = reopened.evaluation_panel.current[1]
     assert isinstance(kept, RankingResult) and kept.from_groups

@@ -20,12 +20,17 @@ from sentspace.app.ui.views.region_labels import RegionLabels
 from sentspace.models import make_encoder
 
 
-@pytest.fixture(scope="module")
-def regions_and_layout():
-    corpus = load_corpus("msrp-grouped")
+def bow_regions(spec):
+    """The regions of ``spec``'s bag-of-words PCA layout, and the layout."""
+    corpus = load_corpus(spec)
     embeddings = make_encoder("bow").fit(corpus.texts).encode(corpus.texts)
     layout = run_job(project(embeddings, "pca")).coordinates
     return run_job(find_regions(corpus, layout)), layout
+
+
+@pytest.fixture(scope="module")
+def regions_and_layout():
+    return bow_regions("msrp-grouped")
 
 
 @pytest.fixture
@@ -149,10 +154,7 @@ def test_labels_keep_off_the_misclassified_rings(qtbot, regions_and_layout):
 
 @pytest.fixture(scope="module")
 def costra_regions():
-    corpus = load_corpus("costra")
-    embeddings = make_encoder("bow").fit(corpus.texts).encode(corpus.texts)
-    layout = run_job(project(embeddings, "pca")).coordinates
-    return run_job(find_regions(corpus, layout)), layout
+    return bow_regions("costra")
 
 
 def test_every_coarse_region_of_costra_is_named_over_its_own_sentences(qtbot, costra_regions):

@@ -138,7 +138,9 @@ def test_new_group_merge_note_and_rejection(panel):
     assert "Not applied" in panel.status.text()
 
 
-def test_edit_a_gold_score(qtbot, tmp_path, shared_data):
+def sick_review(qtbot, tmp_path, shared_data):
+    """A review panel of SICK's suspicious pairs by bow, editing a journal of its own;
+    (SICK, panel, session)."""
     sick = load_sick(shared_data / "sick")
     embeddings = {"bow": run_job(encode_corpus(sick, make_encoder("bow")))}
     widget = ReviewPanel()
@@ -146,6 +148,11 @@ def test_edit_a_gold_score(qtbot, tmp_path, shared_data):
     session = AnnotationSession.open(sick, tmp_path / "edits.jsonl")
     widget.set_session(session)
     widget.set_lists(find_suspicious(sick, embeddings))
+    return sick, widget, session
+
+
+def test_edit_a_gold_score(qtbot, tmp_path, shared_data):
+    sick, widget, session = sick_review(qtbot, tmp_path, shared_data)
     widget.select_row(0)
     pair = int(widget.current_list.pair[widget.selected_row()])
     assert widget.buttons["score"].isEnabled() and not widget.buttons["move"].isEnabled()
@@ -161,13 +168,7 @@ def test_pair_dialog_shows_the_pair_and_its_reason_reaches_the_change_log(
 
     from sentspace.app.annotations.export import change_log
 
-    sick = load_sick(shared_data / "sick")
-    embeddings = {"bow": run_job(encode_corpus(sick, make_encoder("bow")))}
-    widget = ReviewPanel()
-    qtbot.addWidget(widget)
-    session = AnnotationSession.open(sick, tmp_path / "edits.jsonl")
-    widget.set_session(session)
-    widget.set_lists(find_suspicious(sick, embeddings))
+    sick, widget, session = sick_review(qtbot, tmp_path, shared_data)
     widget.show()
     widget.select_row(0)
     pair = int(widget.current_list.pair[widget.selected_row()])

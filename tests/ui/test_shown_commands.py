@@ -4,11 +4,10 @@ before-and-after, the Across encoders bars and an exported map."""
 
 from __future__ import annotations
 
-import json
-import re
 import shlex
 
 from sentspace.app.cli import main
+from tests.browser import map_manifest
 from tests.test_commands import printed, same_numbers
 from tests.ui.conftest import evaluate_and_wait, run_and_wait, wait_for_job
 
@@ -65,26 +64,12 @@ def test_across_encoders_and_an_exported_map_show_their_commands(qtbot, window, 
     path = tmp_path / "map.html"
     window.files.export_map(path)
     wait_for_job(qtbot, window)
-    data = json.loads(
-        re.search(
-            r'<script id="sentspace-data" type="application/json">'
-            r"(.*?)</script>",
-            path.read_text(encoding="utf-8"),
-            re.S,
-        ).group(1)
-    )
+    data = map_manifest(path)
     shown = dict(data["provenance"])["Command"]
     assert shown.startswith("sentspace export-map --corpus msrp-grouped --journal ")
     assert shown in window.statusBar().currentMessage()
     words = shlex.split(shown)
     words[words.index("--out") + 1] = str(tmp_path / "again.html")
     assert main(words[1:]) == 0
-    again = json.loads(
-        re.search(
-            r'<script id="sentspace-data" type="application/json">'
-            r"(.*?)</script>",
-            (tmp_path / "again.html").read_text(encoding="utf-8"),
-            re.S,
-        ).group(1)
-    )
+    again = map_manifest(tmp_path / "again.html")
     assert again["coordinates"] == data["coordinates"]
