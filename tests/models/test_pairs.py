@@ -116,12 +116,12 @@ def test_rnn_trains_from_a_pairs_file(sick, tmp_path):
 
 
 class Recording(PairBOW):
-    """A small pair-bow that keeps every pair it was trained on."""
+    """A small pair-bow that keeps every pair it was trained on. Its sizes are class
+    defaults: a constructor taking ``**params`` is given every parameter, defaults
+    included, by ``inherit_parameters``, and would train the full-size family."""
 
     seen: list[TrainingPairs] = []
-
-    def __init__(self, **params):
-        super().__init__(**{**SMALL, "epochs": 1, **params})
+    defaults = {**SMALL, "epochs": 1}
 
     def iter_fit_pairs(self, pairs):
         Recording.seen.append(pairs)
