@@ -237,7 +237,11 @@ def test_jobs_are_named_whole_somewhere_and_8_selected_sentences_show(qtbot, win
     assert not panel.tree.horizontalScrollBar().isVisible()
     assert panel.detail.text() == f"{name}\nValueError: {message}"
     assert panel.detail.isVisible()
-    assert panel.detail.height() >= panel.detail.heightForWidth(panel.detail.width())
+    # Whole: laid out at its full wrapped height, and scrolled to where the dock is short.
+    detail, area = panel.detail, panel.detail_area
+    qtbot.waitUntil(lambda: detail.height() >= detail.heightForWidth(detail.width()))
+    assert area.viewport().height() >= detail.height() or area.verticalScrollBar().maximum() > 0
+    assert detail.width() <= area.viewport().width()
     assert window.size() == SIZE
 
     click_dock_tab(qtbot, window, "Selected")

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -44,6 +45,14 @@ class JobsPanel(QWidget):
         self.detail = QLabel()
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # A long error wraps to more lines than a short dock holds: the label keeps its
+        # whole height inside a scroll area instead of being cut at the dock's edge.
+        self.detail_area = QScrollArea()
+        self.detail_area.setWidget(self.detail)
+        self.detail_area.setWidgetResizable(True)
+        self.detail_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.setAccessibleName("jobs")
         self.cancel_button = QPushButton("Cancel selected")
         self.cancel_button.clicked.connect(self.cancel_selected)
@@ -52,8 +61,8 @@ class JobsPanel(QWidget):
         buttons.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.tree)
-        layout.addWidget(self.detail)
+        layout.addWidget(self.tree, 2)
+        layout.addWidget(self.detail_area, 1)
         layout.addLayout(buttons)
         self.jobs: list[JobHandle] = []
         self._items: dict[int, QTreeWidgetItem] = {}
