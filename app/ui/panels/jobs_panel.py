@@ -4,13 +4,14 @@ are shown whole under the list."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -23,6 +24,36 @@ from sentspace.app.ui.kit.workers import JobHandle
 COLUMNS = ("Job", "State", "Progress", "Elapsed")
 #: Room for "encoding 100%"; a longer stage or an error is elided (whole under the list).
 PROGRESS_WIDTH = 90
+
+
+class WrappedTextArea(QScrollArea):
+    """A word-wrapped label as tall as its text at the width it has, up to
+    ``MAX_LINES``, and scrolled past that: a long error is never cut at the dock's edge,
+    and a short one leaves the room to the list above (which shrinks first)."""
+
+    MAX_LINES = 8
+
+    def __init__(self, label: QLabel):
+        super().__init__()
+        self.label = label
+        label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.setWidget(label)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+
+    def sizeHint(self) -> QSize:
+        line = self.fontMetrics().lineSpacing()
+        wanted = self.label.heightForWidth(max(self.viewport().width(), 1))
+        return QSize(super().sizeHint().width(), min(max(wanted, line), self.MAX_LINES * line))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, self.fontMetrics().lineSpacing())
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001 - Qt's event
+        super().resizeEvent(event)
+        self.updateGeometry()  # the wrapped height follows the width
 
 
 class JobsPanel(QWidget):
@@ -46,13 +77,7 @@ class JobsPanel(QWidget):
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        # A long error wraps to more lines than a short dock holds: the label keeps its
-        # whole height inside a scroll area instead of being cut at the dock's edge.
-        self.detail_area = QScrollArea()
-        self.detail_area.setWidget(self.detail)
-        self.detail_area.setWidgetResizable(True)
-        self.detail_area.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.detail_area = WrappedTextArea(self.detail)
         self.tree.setAccessibleName("jobs")
         self.cancel_button = QPushButton("Cancel selected")
         self.cancel_button.clicked.connect(self.cancel_selected)
@@ -61,8 +86,8 @@ class JobsPanel(QWidget):
         buttons.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.tree, 2)
-        layout.addWidget(self.detail_area, 1)
+        layout.addWidget(self.tree)
+        layout.addWidget(self.detail_area)
         layout.addLayout(buttons)
         self.jobs: list[JobHandle] = []
         self._items: dict[int, QTreeWidgetItem] = {}
@@ -101,6 +126,7 @@ class JobsPanel(QWidget):
             "" if job is None or job.error is None else f"\n{type(job.error).__name__}: {job.error}"
         )
         self.detail.setText("" if job is None else job.label + error)
+        self.detail_area.updateGeometry()
 
     def _render(self, job: JobHandle) -> None:
         item = self._items[id(job)]
