@@ -3,6 +3,7 @@
 import io
 import json
 import shutil
+import time
 import zipfile
 
 import numpy as np
@@ -17,9 +18,11 @@ from sentspace.app.corpora import load_corpus
 from sentspace.app.corpora.sick import load_sick
 from sentspace.app.workspace.codec import decode_state, encode_state
 from sentspace.app.workspace.format import (
+    REPORT_EVERY,
     corpus_entry,
     encoder_entry,
     evaluation_entry,
+    iter_save_workspace,
     load_workspace,
     open_workspace,
     save_workspace,
@@ -233,6 +236,23 @@ def test_a_binary_file_is_no_workspace(tmp_path):
     path.write_bytes(b"\x93NUMPY\x01\x00\xff\xfe")
     with pytest.raises(WorkspaceError, match=r"not a sentspace workspace \(not a text"):
         load_workspace(path)
+
+
+def test_a_save_reports_its_progress_at_the_start_then_at_most_every_tenth_of_a_second(
+    tmp_path, saved_bytes
+):
+    """Each report is a signal the window draws on its own thread: one per array
+    flooded it (issue 41)."""
+    path = tmp_path / "study.sentspace"
+    path.write_bytes(saved_bytes)
+    workspace = load_workspace(path)
+    reports = []
+    start = time.monotonic()
+    run_job(iter_save_workspace(workspace, tmp_path / "again", remember=False), reports.append)
+    elapsed = time.monotonic() - start
+    assert len(arrays_named(manifest(path))) > 10
+    assert reports[0].done == 0 and len(reports) <= 1 + elapsed / REPORT_EVERY
+    assert load_workspace(tmp_path / "again.sentspace") == workspace
 
 
 def test_a_failed_save_leaves_the_previous_workspace(tmp_path, saved_bytes, monkeypatch):

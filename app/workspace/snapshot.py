@@ -1,9 +1,18 @@
 """A session as a workspace: what the window saves (:func:`workspace_of`), the
-reverse of :func:`sentspace.app.workspace.restore.restore_session`."""
+reverse of :func:`sentspace.app.workspace.restore.restore_session`.
+
+The window takes the session (:func:`taken`, on its own thread, in a millisecond) when
+Save is asked and builds the workspace from what it took (:func:`workspace_from`: the
+results encoded, summaries, corpus files hashed) in the save job, so the file holds
+the session as it was when Save was asked, whatever the user does while it is written."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from typing import Any
+
+import numpy as np
 
 from sentspace.app.analysis.evaluations import EVALUATIONS
 
@@ -23,9 +32,45 @@ def workspace_of(session: Session, view: dict[str, Any] | None = None) -> Worksp
     result, Compare result and the spaces it encoded, review lists, regions,
     explanation, imported scores, chosen encoder, view settings and selection;
     ``view`` is the window's own state."""
-    states = sorted(session.states.values(), key=lambda state: state is not session.current)
-    if session.current is not None:
-        session.current.selection = session.selection.snapshot()
+    return workspace_from(taken(session), view)
+
+
+def taken(session: Session) -> tuple[CorpusState, ...]:
+    """The session's corpora as they are now, the current one first (with the selection
+    shown), for :func:`workspace_from` to read in another thread while the session
+    goes on changing. Each is a copy whose dicts and lists are copies; the results and
+    arrays in them are shared, not copied (they are never changed in place once made;
+    a new selection is a new array), so this takes no longer for a larger session."""
+    current = session.current
+    states = sorted(session.states.values(), key=lambda state: state is not current)
+    return tuple(
+        dataclasses.replace(
+            state,
+            runs=dict(state.runs),
+            evaluations=list(state.evaluations),
+            compared=dict(state.compared),
+            review_lists=dict(state.review_lists),
+            precomputed=dict(state.precomputed),
+            view=copy.deepcopy(state.view),
+            selection=(
+                {
+                    "indices": session.selection.indices,
+                    "focus": session.selection.focus,
+                    "source": session.selection.source,
+                }
+                if state is current
+                else dict(state.selection)
+            ),
+            paired_tests=list(state.paired_tests),
+        )
+        for state in states
+    )
+
+
+def workspace_from(
+    states: tuple[CorpusState, ...], view: dict[str, Any] | None = None
+) -> Workspace:
+    """The workspace of the corpora :func:`taken` took (see :func:`workspace_of`)."""
     encoders: dict[str, Encoder] = {}
 
     def encoder_index(state: CorpusState, spec: str, encoder: Encoder | None = None) -> int:
@@ -56,7 +101,10 @@ def workspace_of(session: Session, view: dict[str, Any] | None = None) -> Worksp
             "encoder": state.encoder,
             "review_lists": encode_state(state.review_lists),
             "view": state.view,
-            "selection": state.selection,
+            "selection": {
+                key: value.tolist() if isinstance(value, np.ndarray) else value
+                for key, value in state.selection.items()
+            },
             "filter": state.filter.to_dict(),
             "regions": encode_state(state.regions),
             "explanation": encode_state(state.explanation),

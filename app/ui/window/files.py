@@ -50,7 +50,7 @@ from sentspace.app.workspace.paths import (
 )
 from sentspace.app.workspace.recent import recent_workspaces
 from sentspace.app.workspace.restore import restore_session
-from sentspace.app.workspace.snapshot import workspace_of
+from sentspace.app.workspace.snapshot import taken, workspace_from, workspace_of
 
 CORPUS_FILTER = (
     "Corpora (*.txt *.csv *.tsv *.jsonl *.parquet *.pq *.pyr *.label *.data);;"
@@ -299,9 +299,11 @@ class Files:
     ) -> Path | None:
         """Save the session to ``path`` (``.sentspace`` added to a bare name) in the
         worker, after the jobs before it: the path being written, or None when not
-        saved. The session is taken now (in milliseconds: its arrays are not copied);
-        the file is written by a job with progress, and the title says "saving…"
-        until it has ended. This window's workspace changed on disk since it was
+        saved. The session is taken now (:func:`~sentspace.app.workspace.snapshot.taken`:
+        a millisecond, nothing copied but its lists), so the file holds it as it is
+        when Save is asked; the job builds the workspace from it (results encoded,
+        corpus files hashed), writes the file with progress and stamps it, and the
+        title says "saving…" until it has ended. This window's workspace changed on disk since it was
         opened or saved (another window saved it) is not overwritten unless
         ``overwrite``: the user is asked (:meth:`offer_changed`). A save that fails (a
         full disk, a result the workspace cannot hold) leaves the file as it was, says
@@ -312,25 +314,25 @@ class Files:
         expect = None if overwrite or not mine else self.workspace_stamp
         try:
             check_unchanged(path, expect)
-            workspace = self.workspace()
         except WorkspaceChanged as error:
             self.offer_changed(path, error)
             return None
-        except Exception as error:  # noqa: BLE001 (whatever stops it, the user is told)
-            self._not_saved(path, error)
-            return None
+        self.showing.remember_view()
+        states = taken(self.session)
         changes = self._changes
 
-        def saving() -> Job[tuple[Path | None, Exception | None]]:
+        def saving() -> Job[tuple[Path | None, Stamp | None, Exception | None]]:
             # The end, failed or not, comes back as the result (a worker treats an
             # exception returned as its own failure): the window says why.
             try:
-                return (yield from iter_save_workspace(workspace, path, expect=expect)), None
-            except Exception as error:  # noqa: BLE001
-                return None, error
+                workspace = workspace_from(states)
+                saved = yield from iter_save_workspace(workspace, path, expect=expect)
+                return saved, stamp(saved), None
+            except Exception as error:  # noqa: BLE001 (whatever stops it, the user is told)
+                return None, None, error
 
-        def ended(outcome: tuple[Path | None, Exception | None]) -> None:
-            saved, error = outcome
+        def ended(outcome: tuple[Path | None, Stamp | None, Exception | None]) -> None:
+            saved, written, error = outcome
             self.parent.setWindowTitle(title)
             if isinstance(error, WorkspaceChanged):
                 self.offer_changed(path, error)
@@ -338,7 +340,7 @@ class Files:
                 self._not_saved(path, error)
             else:
                 assert saved is not None, "a save that ended well wrote its file"
-                self._titled(saved)
+                self._titled(saved, written)
                 # A change made while it was written is not in the file.
                 self.unsaved = self._changes != changes
                 self.status(f"Saved {self.workspace_path}")
