@@ -416,12 +416,14 @@ function crossFilter({data, xy, texts, ids, columns}) {
           }
           setFilter(message.key, pass, label);
           filtered(message.key);
+          if (message.key === "expression") answer.error = "";
           break;
         }
         case "clear":
           fails.fill(0);
           filters.clear();
           filtered(null);
+          answer.error = "";
           break;
         case "search": {
           const found = search(message.words);

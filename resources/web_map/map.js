@@ -61,16 +61,18 @@ function receive(answer) {
   pending = {};
   drawAnswer(changed);
   document.body.dataset.applied = answer.seq;
-  const done = waiting.splice(0);
-  drawn().then(() => { for (const resolve of done) resolve(); });
+  // Kept with the view updated and the map's frame asked for: the next frame draws it.
+  for (const resolve of waiting.splice(0)) resolve();
 }
-// The page's part of a change: bytes to the GPU, the bars whose count changed, the
-// chips, the legend, the table's first page.
+// The page's part of a change, all in the one frame that draws the map: bytes to the
+// GPU, the bars whose count changed, the chips and outline, the legend, the table's
+// first page.
 function drawAnswer({filters, colour, palette, layer, rows, search, error, counts}) {
   if (colour) {
     colourBytes = colour;
     setPalette(palette);
     upload(buffers.colour, colourBytes);
+    document.getElementById("colouring").value = colourIndex;
     drawLegend();
   }
   if (layer) {
@@ -84,6 +86,7 @@ function drawAnswer({filters, colour, palette, layer, rows, search, error, count
   if (counts || filters) {
     drawCharts();
     drawChips();
+    drawOutline();
   }
   if (rows) {
     tableRows = rows;
@@ -317,7 +320,7 @@ function program(vertex, fragment) {
   return {program: made, where};
 }
 function startRenderer() {
-  gl = canvas.getContext("webgl", {antialias: false, depth: true, preserveDrawingBuffer: true});
+  gl = canvas.getContext("webgl", {antialias: false, depth: true});
   if (!gl) throw new Error("this browser has no WebGL");
   pointsProgram = program(POINTS_VERTEX, POINTS_FRAGMENT);
   ringProgram = program(RING_VERTEX, RING_FRAGMENT);
@@ -590,8 +593,7 @@ function setMode(chosen) {
   }
 }
 function select(shape) {
-  selection = shape;
-  drawOutline();
+  selection = shape;   // outlined with the answer
   return ask(shape ? {op: "filter", key: "map", shape} : {op: "filter", key: "map"});
 }
 function drawOutline(shape = selection) {
@@ -784,13 +786,8 @@ function exportRows(format) {
 }
 
 // ---- The filter expression: the language of `--where` (expression.js), parsed and
-// evaluated by the engine; a mistake comes back as the answer's error.
-function showError(text) {
-  delete pending.error;   // an earlier expression's mistake is not this one's
-  document.getElementById("expression-error").textContent = text;
-}
+// evaluated by the engine; the answer says its mistake, or "" for none.
 function applyExpression(source) {
-  showError("");
   const expression = source.trim();
   return ask(expression ? {op: "filter", key: "expression", expression, label: `where ${expression}`}
     : {op: "filter", key: "expression"});
@@ -815,10 +812,8 @@ function drawChips() {
 function clearFilters() {
   for (const column of charted) { column.range = null; column.chosen = null; }
   document.getElementById("expression").value = "";
-  showError("");
   // The map's box or lasso goes with its filter, outline and chip.
   selection = null;
-  drawOutline();
   return ask({op: "clear"});
 }
 
@@ -892,9 +887,10 @@ function swatch(colour) {
   made.style.background = colour;
   return made;
 }
+let colourIndex = -1;          // the colouring's index among the columns (-1: none)
 function colourBy(index) {
   current = columns[index] || null;
-  document.getElementById("colouring").value = index;
+  colourIndex = index;
   return ask({op: "colour", index});
 }
 
@@ -1009,7 +1005,7 @@ async function start() {
   columns.forEach((c, index) => { if (c.kind !== "text") select.add(new Option(c.title, index)); });
   if (!charted.length) select.add(new Option("one colour", -1));
   current = charted.find(c => c.title === DATA.colour) || charted[0] || null;
-  const colour = columns.indexOf(current);
+  const colour = colourIndex = columns.indexOf(current);
   if (current) select.value = colour;
   // The first view, drawn before the worker is asked anything: no filter, every point
   // in its colour, every row.
