@@ -291,7 +291,7 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(brow
     matches = browser.find_element("id", "matches")
     WebDriverWait(browser, 10).until(lambda _: matches.text)
     assert matches.text == f"{len(expected)} sentences have the word"
-    assert browser.execute_script("return rings.found.indices") == expected
+    assert browser.execute_script("return Array.from(rings.found.indices)") == expected
     assert table_indices(browser) == expected
     move_to(browser, plot, 2, 2)  # the tooltip away
     assert not tooltip.is_displayed()
@@ -677,7 +677,7 @@ def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browse
     assert listed == [corpus.ids[i] for i in indices[100]]
     fields = browser.find_element("id", "point").text
     assert corpus.texts[100] in fields and "Gold score" in fields
-    assert browser.execute_script("return rings.chosen.indices") == [100, *indices[100]]
+    assert browser.execute_script("return Array.from(rings.chosen.indices)") == [100, *indices[100]]
     # A click with the mouse on the most isolated point chooses it.
     coordinates = arrays[data["coordinates"]].reshape(-1, 2)
     distance, _ = cKDTree(coordinates).query(coordinates, 2)

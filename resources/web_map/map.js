@@ -291,9 +291,11 @@ let pointSize = 6;
 const view = {cx: 0, cy: 0, scale: 1, width: 1, height: 1, whole: null};
 const MARGIN = {left: 44, right: 10, top: 10, bottom: 30};   // the axes' room
 let colourBytes, layerBytes;
-// Rings: the search's matches (magenta) and the chosen point with its neighbours (black).
-const rings = {found: {indices: [], colour: DATA.ring_colour, extra: 8, stroke: 2},
-               chosen: {indices: [], colour: "#000000", extra: 11, stroke: 2.5}};
+// Rings: the search's matches (magenta) and the chosen point with its neighbours (black),
+// each kind's positions in a GPU buffer of its own, written when they change (a search
+// may ring 100,000 points: not rebuilt at every frame of a pan).
+const rings = {found: {indices: new Int32Array(0), colour: DATA.ring_colour, extra: 8, stroke: 2},
+               chosen: {indices: new Int32Array(0), colour: "#000000", extra: 11, stroke: 2.5}};
 
 function program(vertex, fragment) {
   const made = gl.createProgram();
@@ -333,7 +335,7 @@ function startRenderer() {
   buffers.position = buffer(xy, gl.STATIC_DRAW);
   buffers.colour = buffer(colourBytes, gl.DYNAMIC_DRAW);
   buffers.layer = buffer(layerBytes, gl.DYNAMIC_DRAW);
-  buffers.ring = gl.createBuffer();
+  for (const ring of Object.values(rings)) ring.buffer = gl.createBuffer();
   pointSize = n > 20000 ? 3 : 6;
   new ResizeObserver(() => { resize(); }).observe(map);
   resize();
@@ -436,13 +438,10 @@ function drawPoints() {
   gl.useProgram(ring.program);
   gl.uniform2fv(ring.where.scale, scale);
   gl.uniform2fv(ring.where.offset, offset);
-  for (const {indices, colour, extra, stroke} of Object.values(rings)) {
+  for (const {indices, buffer, colour, extra, stroke} of Object.values(rings)) {
     if (!indices.length) continue;
-    const at = new Float32Array(2 * indices.length);
-    indices.forEach((i, k) => { at[2 * k] = xy[2 * i]; at[2 * k + 1] = xy[2 * i + 1]; });
     const halo = 5, diameter = pointSize + extra, size = (diameter + halo) * ratio;
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffers.ring);
-    gl.bufferData(gl.ARRAY_BUFFER, at, gl.DYNAMIC_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
     gl.enableVertexAttribArray(ring.where.position);
     gl.vertexAttribPointer(ring.where.position, 2, gl.FLOAT, false, 0, 0);
     gl.uniform1f(ring.where.size, size);
@@ -454,7 +453,11 @@ function drawPoints() {
   }
 }
 function mark(kind, indices) {
+  const at = new Float32Array(2 * indices.length);
+  indices.forEach((i, k) => { at[2 * k] = xy[2 * i]; at[2 * k + 1] = xy[2 * i + 1]; });
   rings[kind].indices = indices;
+  gl.bindBuffer(gl.ARRAY_BUFFER, rings[kind].buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, at, gl.DYNAMIC_DRAW);
   requestDraw();
 }
 
@@ -700,14 +703,14 @@ function showSearch({words: wanted, tiers, best, ringed, matched: found}) {
   const report = document.getElementById("matches");
   if (!found) {
     report.textContent = "";
-    return mark("found", []);
+    return mark("found", new Int32Array(0));
   }
   const all = tiers[wanted.length], some = n - tiers[0];
   report.textContent = wanted.length === 1
     ? `${thousands(all)} sentences have the word`
     : `${thousands(all)} sentences have all ${wanted.length} words, `
       + `${thousands(some)} have one or more; ringed: ${best < wanted.length ? `the ${thousands(tiers[best])} with ${best}` : "those with all"}`;
-  return mark("found", Array.from(ringed));
+  return mark("found", ringed);
 }
 
 // ---- The table: the points that pass every filter (and match the search), in the
@@ -937,7 +940,7 @@ function choose(i) {
     element("li", {textContent: `${cosine.toFixed(3)} · ${texts.at(other)}`, title: ids.at(other),
                    onclick: () => choose(other)})));
   if (current && current.kind === "category") listGroup(current.codes[i]);
-  mark("chosen", [i, ...near.map(([other]) => other)]);
+  mark("chosen", Int32Array.from([i, ...near.map(([other]) => other)]));
   return drawn();
 }
 
