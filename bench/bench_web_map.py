@@ -15,14 +15,16 @@ In Debian's headless chromium (SwiftShader WebGL, 1280x800, as the tests run it)
 ``--repeat`` times, the median of: the first draw (navigation to the page's ready mark:
 payload unpacked, charts built, points drawn); per interaction (brush, bar, expression,
 search, colour, click, box, lasso, clear, zoom) the longest main-thread task (a
-PerformanceObserver of long tasks, and the interaction's own synchronous JavaScript)
-and the time from the interaction to its pixels (the next frame drawn, a pixel read
-back from the map, the frame after for the charts and table). The floor: a page with
-one WebGL canvas of the map's size drawing the same points, timed the same way from a
-new opacity per point to its pixels. Prints one table per page. The first interaction
-comes at the ready mark, while the GPU may still be drawing the first frame and the
-search worker loading the texts; ``--settle`` seconds of pause before it measure the
-page as a person meets it, a moment after it appears.
+PerformanceObserver of long tasks, which reports those over 50 ms, and the
+interaction's own synchronous JavaScript; the page's worker, where the passes over
+every point run, is another thread) and the time from the interaction to its pixels
+(the page's answer drawn, as its body's data-applied reaching data-asked says, the
+next frame drawn, a pixel read back from the map, the frame after for the charts and
+table). The floor: a page with one WebGL canvas of the map's size drawing the same
+points, timed the same way from a new opacity per point to its pixels. Prints one
+table per page. The first interaction comes at the ready mark, while the GPU may still
+be drawing the first frame and the worker reading the payload; ``--settle`` seconds of
+pause before it measure the page as a person meets it, a moment after it appears.
 """
 
 from __future__ import annotations
@@ -77,8 +79,9 @@ FLOOR_ACTION = (
     "gl.bindBuffer(gl.ARRAY_BUFFER, alphaBuffer); gl.bufferSubData(gl.ARRAY_BUFFER, 0, alpha);"
     "requestAnimationFrame(draw)"
 )
-# Runs an action, then waits for its pixels: the next animation frame (where the page
-# issues its draw), a pixel read back from `gl` in a task of its own (the GPU done;
+# Runs an action, then waits for its pixels: the page's answer to it drawn (its body's
+# data-applied reaching data-asked; a page without a worker has neither), the next
+# animation frame (where the page issues its draw), a pixel read back from `gl` in a task of its own (the GPU done;
 # this task, the bench's wait, is not counted as the page's: the one task under way
 # when the read starts, as tasks on the main thread never overlap), and the frame
 # after (the charts and table painted).
@@ -93,7 +96,13 @@ const start = performance.now();
 let reading = Infinity;
 const running = (async () => { %s })();
 const synchronous = performance.now() - start;
+const applied = () => new Promise(resolve => {
+  const test = () => document.body.dataset.applied === document.body.dataset.asked ? resolve()
+    : setTimeout(test, 1);
+  test();
+});
 running
+  .then(applied)
   .then(() => new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0))))
   .then(() => { reading = performance.now();
                 const pixel = new Uint8Array(4);

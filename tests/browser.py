@@ -65,6 +65,18 @@ def wait_ready(browser, path: Path, timeout: float = 60) -> None:
     )
 
 
+def wait_applied(browser, timeout: float = 60) -> None:
+    """Wait until the page has drawn the answer to the latest change asked of its engine
+    (the worker answers asynchronously; the body's data-applied reaches data-asked)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, timeout).until(
+        lambda b: b.execute_script(
+            "return document.body.dataset.applied === document.body.dataset.asked"
+        )
+    )
+
+
 def colour_pixels(png: bytes, colour: str, tolerance: int = 12) -> int:
     """Pixels of a PNG within ``tolerance`` (per channel) of a hex ``colour``."""
     from PySide6.QtGui import QImage

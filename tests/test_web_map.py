@@ -23,7 +23,7 @@ from sentspace.app.base.jobs import run_job
 from sentspace.app.base.palette import CATEGORICAL, OTHER, SEQUENTIAL, UNGROUPED
 from sentspace.app.corpora import load_corpus
 from sentspace.app.exporters.web_map import RING, map_page
-from tests.browser import browser_or_skip, colour_pixels, open_page, page_data
+from tests.browser import browser_or_skip, colour_pixels, open_page, page_data, wait_applied
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +177,7 @@ def test_a_sentence_cannot_close_the_data_script():
     data, arrays = page_data(html)
     assert arrays[data["texts"]][0] == "</script><script>alert(1)</script>"
     assert data["columns"][0]["names"] == ["x", "y"] and data["title"] == "</script> a title"
-    assert html.count("</script>") == 3  # the manifest's, the payload's, the page's script
+    assert html.count("</script>") == 4  # the manifest's, the payload's, the engine's, the page's
 
 
 def test_categories_come_most_frequent_first_and_numbers_in_natural_order():
@@ -291,7 +291,7 @@ def test_points_are_drawn_hover_shows_the_sentence_and_search_rings_matches(brow
     matches = browser.find_element("id", "matches")
     WebDriverWait(browser, 10).until(lambda _: matches.text)
     assert matches.text == f"{len(expected)} sentences have the word"
-    assert browser.execute_script("return rings.found.indices") == expected
+    assert browser.execute_script("return Array.from(rings.found.indices)") == expected
     assert table_indices(browser) == expected
     move_to(browser, plot, 2, 2)  # the tooltip away
     assert not tooltip.is_displayed()
@@ -346,6 +346,7 @@ def test_a_box_on_the_map_selects_the_table_exports_it_and_clear_drops_it(browse
     ActionChains(browser).click_and_hold().move_by_offset(
         int(px1 - px0), height - 50
     ).release().perform()
+    wait_applied(browser)
     # The box as the page holds it, in data coordinates.
     shape = browser.execute_script("return selection")
     assert shape["kind"] == "box"
@@ -385,6 +386,7 @@ def test_a_box_on_the_map_selects_the_table_exports_it_and_clear_drops_it(browse
     # Clear filters drops the box with the rest: no "Map selection (0)" chip is left
     # and every sentence is shown at the first click (issue 42, item 13).
     browser.find_element("id", "clear-filters").click()
+    wait_applied(browser)
     assert browser.find_elements("css selector", ".chip") == []
     assert shown.text == f"{len(corpus)} of {len(corpus)} sentences"
     assert faded(browser) == 0
@@ -414,6 +416,7 @@ def test_a_lasso_selects_the_points_inside_it_and_its_chip_removes_it(browser, c
         for _ in range(10):
             chain.move_by_offset(int((bx - ax) / 10), int((by - ay) / 10))
     chain.release().perform()
+    wait_applied(browser)
     shape = browser.execute_script("return selection")
     assert shape["kind"] == "lasso" and len(shape["points"]) > 20
     polygon = np.asarray(shape["points"])
@@ -428,8 +431,78 @@ def test_a_lasso_selects_the_points_inside_it_and_its_chip_removes_it(browser, c
     assert map_chip_count(browser) == odd.sum()
     assert faded(browser) == len(corpus) - odd.sum()
     browser.find_element("css selector", ".chip[data-key='map']").click()
+    wait_applied(browser)
     assert browser.find_elements("css selector", ".chip") == []
     assert faded(browser) == 0
+
+
+# A run of changes, each awaited, and what the page shows after each: the table's count,
+# the chips, the search's report, every point's layer and colour byte, the first page's
+# rows, every chart's bars and the expression's error; then two changes asked at once, of which only the second's answer is drawn.
+CHANGES = """
+const done = arguments[arguments.length - 1];
+const seen = [];
+const look = () => seen.push([
+  document.getElementById('shown').textContent, document.getElementById('chips').textContent,
+  document.getElementById('matches').textContent, Array.from(layerBytes).join(''),
+  Array.from(colourBytes).join(' '), table().join(' '),
+  [...document.querySelectorAll('#charts .bar span, #charts rect title')].map(e => e.textContent),
+  document.getElementById('expression-error').textContent]);
+const table = () => [...document.querySelectorAll('#rows tbody tr')].map(r => r.dataset.index);
+const settled = () => new Promise(resolve => {
+  const test = () => document.body.dataset.applied === document.body.dataset.asked
+    ? requestAnimationFrame(resolve) : setTimeout(test, 10);
+  test();
+});
+(async () => {
+  await brushValues('Words', 10, 25); look();
+  await toggleBar(charted.find(c => c.kind === 'category' && c.drawn), 0); look();
+  await applyExpression('words > 12 and not words > 20'); look();
+  await applyExpression('words > '); look();
+  const [x, y] = toData(view.width / 2, view.height / 2), r = 150 / view.scale;
+  await select({kind: 'box', points: [[x - r, y - r], [x + r, y + r]]}); look();
+  await clearFilters(); look();
+  await search('said'); look();
+  document.querySelector("#rows th[data-key='words']").click(); await settled(); look();
+  await colourBy(columns.findIndex(c => c.title === 'Words')); look();
+  let answers = 0;
+  const draw = drawAnswer;
+  drawAnswer = changed => { answers++; draw(changed); };
+  const first = brushValues('Words', 5, 9), second = select({kind: 'lasso', points:
+    [[x - r, y - r], [x + r, y - r], [x, y + r]]});
+  await first; look();
+  seen.push([answers, document.body.dataset.asked === document.body.dataset.applied]);
+  await second;
+})().then(() => done([document.body.dataset.engine, seen]), problem => done(String(problem.stack)));
+"""
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        "window.Worker = undefined;",
+        # A worker that fails after the page has asked it a change: the page answers it.
+        "window.Worker = class { postMessage(message) { if (message.op !== 'load')"
+        " setTimeout(() => this.onerror(new Event('error'))); } terminate() {} };",
+    ],
+    ids=["refused", "failing"],
+)
+def test_without_its_worker_the_page_answers_every_change_the_same(browser, page, refusal):
+    open_page(browser, page)
+    engine, expected = browser.execute_async_script(CHANGES)
+    assert engine == "worker"
+    brushed, bar, expression, mistake, box, cleared, found, ordered, coloured, *_ = expected
+    assert brushed[0] != bar[0] != expression[0] == mistake[0]  # a mistake keeps the filter
+    assert mistake[-1].startswith("filter expression") and "Map selection" in box[1]
+    assert cleared[1] == "" and found[2].endswith("have the word")  # no chip, no error left
+    assert ordered[5] != found[5] and coloured[4] != ordered[4]
+    assert expected[-1] == [1, True]  # the two changes asked at once: one answer drawn
+    added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": refusal})
+    try:
+        open_page(browser, page)
+        assert browser.execute_async_script(CHANGES) == ["page", expected]
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", added)
 
 
 def downloaded(browser):
@@ -494,6 +567,7 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     ActionChains(browser).move_to_element_with_offset(
         histogram, at(18), 0
     ).click_and_hold().move_by_offset(at(29) - at(18), 0).release().perform()
+    wait_applied(browser)
     brushed = (lengths >= 18) & (lengths <= 29)
     shown = browser.find_element("id", "shown")
     assert shown.text == f"{brushed.sum():,} of {n:,} sentences"
@@ -507,6 +581,7 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     assert bar.text == f"train · {(brushed & train_only).sum():,}"
     # A click on a bar filters too, with the brush.
     bar.click()
+    wait_applied(browser)
     both = brushed & train_only
     assert shown.text == f"{both.sum():,} of {n:,} sentences"
     assert sorted(table_indices(browser)) == list(np.flatnonzero(both)[:50])
@@ -515,22 +590,27 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     # the table by words puts the longest first.
     expression = browser.find_element("id", "expression")
     expression.send_keys("pairs >= 2 and not words > 28", Keys.ENTER)
+    wait_applied(browser)
     where = passing(corpus, "pairs >= 2 and not words > 28")
     assert shown.text == f"{(both & where).sum():,} of {n:,} sentences"
     assert faded(browser) == n - (both & where).sum()
     header = browser.find_element("css selector", "#rows th[data-key='words']")
     header.click()
+    wait_applied(browser)
     browser.find_element("css selector", "#rows th[data-key='words']").click()
+    wait_applied(browser)
     first = table_indices(browser)[0]
     assert lengths[first] == lengths[both & where].max()
     # A bad expression says what is wrong, as --where does, and keeps the filter.
     expression.clear()
     expression.send_keys("label > 3", Keys.ENTER)
+    wait_applied(browser)
     assert browser.find_element("id", "expression-error").text == (
         "filter expression, column 9 ('3'): Pair label has categories: compare it with == or !="
     )
     assert shown.text == f"{(both & where).sum():,} of {n:,} sentences"
     browser.find_element("id", "clear-filters").click()
+    wait_applied(browser)
     assert shown.text == f"{n:,} of {n:,} sentences"
     assert browser.find_element("id", "expression-error").text == ""
 
@@ -564,6 +644,7 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     Select(browser.find_element("id", "colouring")).select_by_visible_text(
         "Gold score (mean of its pairs)"
     )
+    wait_applied(browser)
     scale = [span.text for span in browser.find_elements("css selector", "#legend .scale span")]
     assert scale == [
         f"{np.nanmin(gold):.3g}",
@@ -596,7 +677,7 @@ def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browse
     assert listed == [corpus.ids[i] for i in indices[100]]
     fields = browser.find_element("id", "point").text
     assert corpus.texts[100] in fields and "Gold score" in fields
-    assert browser.execute_script("return rings.chosen.indices") == [100, *indices[100]]
+    assert browser.execute_script("return Array.from(rings.chosen.indices)") == [100, *indices[100]]
     # A click with the mouse on the most isolated point chooses it.
     coordinates = arrays[data["coordinates"]].reshape(-1, 2)
     distance, _ = cKDTree(coordinates).query(coordinates, 2)
@@ -621,7 +702,7 @@ def test_the_page_filters_with_the_language_of_where_and_the_same_masks(browser,
     assert embedded(path.read_text(encoding="utf-8"))["names"] == corpus_table(corpus).names
     open_page(browser, path)
     run = (
-        "try { return Array.from(expressionMask(arguments[0], expressionTable)); }"
+        "try { return Array.from(expressionMask(arguments[0], expressionTable(DATA, columns))); }"
         "catch (problem) { return problem.message; }"
     )
     expressions = [
@@ -644,12 +725,20 @@ def test_the_page_filters_with_the_language_of_where_and_the_same_masks(browser,
     # is compared on the columns both read alike until it filters pairs too.
     pair_columns = ("label", "split", "score")
     expressions = [e for e in expressions if not any(name in e for name in pair_columns)]
+    # The same typed into the page: answered by its worker, the sentences left out faded.
+    typed = (
+        "const [source, done] = arguments; applyExpression(source).then(() => done(["
+        "document.getElementById('expression-error').textContent,"
+        " Array.from(layerBytes, layer => layer > 0)]))"
+    )
+    assert browser.execute_script("return document.body.dataset.engine") == "worker"
     for expression in expressions:
         expected = passing(corpus, expression)
         assert 0 < expected.sum() < len(corpus), expression
         got = browser.execute_script(run, expression)
         assert isinstance(got, list), (expression, got)
         assert np.array_equal(np.asarray(got, dtype=bool), expected), expression
+        assert browser.execute_async_script(typed, expression) == ["", expected.tolist()]
     mistakes = [
         "foo > 1",
         'words > "a"',
@@ -672,6 +761,7 @@ def test_the_page_filters_with_the_language_of_where_and_the_same_masks(browser,
             passing(corpus, mistake)
         got = browser.execute_script(run, mistake)
         assert isinstance(got, str), mistake
+        assert browser.execute_async_script(typed, mistake)[0] == got
         if "syntax" not in str(raised.value):
             assert got == str(raised.value), mistake
 
@@ -708,7 +798,8 @@ def test_a_column_the_palette_has_colours_for_is_named_whole(shared_data, tmp_pa
     assert bars == 14
     expression = "seed_group <= 10 and seed_group != 3"
     got = browser.execute_script(
-        "return Array.from(expressionMask(arguments[0], expressionTable))", expression
+        "return Array.from(expressionMask(arguments[0], expressionTable(DATA, columns)))",
+        expression,
     )
     assert np.array_equal(np.asarray(got, dtype=bool), passing(costra, expression))
 

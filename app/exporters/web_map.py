@@ -26,7 +26,10 @@ with the window's colouring: categories with a legend naming those the chart nam
 colour bar (a long tail past it in its end colours). A click on a point shows its fields
 and its nearest neighbours in the original space; regions are labelled at their centre,
 and the side panel gives the run's provenance (corpus, encoder, projection, evaluation
-headlines).
+headlines). The passes over every point (the filters' masks, the charts' counts, the
+table's rows, the colour and layer bytes, search) run in a worker of the page's own,
+made from its engine script (``engine.js``) as a Blob URL; a browser that refuses the
+worker runs the same functions in the page.
 """
 
 from __future__ import annotations
@@ -62,9 +65,12 @@ from sentspace.app.state.colouring import METHOD_TITLES, colourings, default_col
 
 ASSETS = Path(__file__).resolve().parents[2] / "resources" / "web_map"
 #: The places in the template that map_page fills.
-_TEMPLATE_KEY = re.compile(r"__(TITLE|DATA|BYTES|SCRIPT)__")
-#: The page's scripts, in the order they run: the filter language, then the page.
-SCRIPTS = ("expression.js", "map.js")
+_TEMPLATE_KEY = re.compile(r"__(TITLE|DATA|BYTES|ENGINE|SCRIPT)__")
+#: The page's scripts, in the order they run: the engine (the filter language and the
+#: passes over every point; its script element is also the source of the page's worker),
+#: then the page.
+ENGINE = ("expression.js", "engine.js")
+SCRIPTS = ("map.js",)
 #: The rings of search matches: a colour in no palette of the page, over a white halo,
 #: so they stay visible whatever colours the points beneath.
 RING = "#ff00ff"
@@ -268,8 +274,17 @@ def map_page(
     data["digest"] = digest
     # "<" escaped, so no text can close the script element that holds the data.
     manifest = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    script = "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in SCRIPTS)
-    inserted = {"TITLE": _escape(title), "DATA": manifest, "BYTES": packed, "SCRIPT": script}
+    engine, script = (
+        "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in names)
+        for names in (ENGINE, SCRIPTS)
+    )
+    inserted = {
+        "TITLE": _escape(title),
+        "DATA": manifest,
+        "BYTES": packed,
+        "ENGINE": engine,
+        "SCRIPT": script,
+    }
     # One pass over the template alone: a key inside a sentence, the title or the
     # page's script is text, never a place to insert into.
     return _TEMPLATE_KEY.sub(

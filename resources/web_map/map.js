@@ -1,19 +1,18 @@
 "use strict";
-// The page of `sentspace export-map` (app/web_map.py): the points drawn by a WebGL
+// The page of `sentspace export-map` (app/exporters/web_map.py): the points drawn by a WebGL
 // renderer of its own, whose filter, colour and draw order are one byte per point in
 // GPU buffers (a brush rewrites those bytes, never the points); charts, a table, search
-// and a filter expression cross-filtering over typed arrays.
-const DATA = JSON.parse(document.getElementById("sentspace-data").textContent);
+// and a filter expression cross-filtering over typed arrays. The passes over every point
+// are engine.js's, in the page's worker: this thread asks for a change and draws the answer.
+const MANIFEST = document.getElementById("sentspace-data").textContent;
+const DATA = JSON.parse(MANIFEST);
 const LISTED = 300;   // rows shown in a group's list; the count says how many more
 const PAGE = 50;      // table rows per page
-const BINS = 30;      // a histogram's bins at most
-const STEPS = 64;     // steps of the continuous colour scale
 const FADED = [190, 190, 190, 0.3];   // points that the filters leave out
 const n = DATA.n;
 
-// ---- The payload: typed arrays in one gzip'd block, unpacked by the browser itself.
-const TYPES = {f8: Float64Array, f4: Float32Array, u4: Uint32Array, i4: Int32Array, i2: Int16Array,
-               i1: Int8Array, u1: Uint8Array};
+// ---- The payload: typed arrays in one gzip'd block, unpacked by the browser itself
+// (engine.js reads its sections).
 async function unpack() {
   // Read once, then out of the document, which would otherwise hold the text for good.
   const holder = document.getElementById("sentspace-bytes"), text = holder.textContent.trim();
@@ -23,148 +22,86 @@ async function unpack() {
   const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
-function section(bytes, name) {
-  const {offset, dtype, length, planes} = DATA.sections[name];
-  if (dtype === "utf8") return new TextDecoder().decode(bytes.subarray(offset, offset + length));
-  const out = new Uint8Array(length * planes);
-  if (planes === 1) out.set(bytes.subarray(offset, offset + length));
-  // Stored byte plane by byte plane (it packs tighter): interleaved back here.
-  for (let k = 0; planes > 1 && k < planes; k++) {
-    const plane = bytes.subarray(offset + k * length, offset + (k + 1) * length);
-    for (let i = 0; i < length; i++) out[i * planes + k] = plane[i];
-  }
-  return new TYPES[dtype](out.buffer);
-}
-// Texts as one string cut where each ends: a sentence becomes a string when shown.
-function textList(bytes, name) {
-  const all = section(bytes, name), ends = section(bytes, name + ".ends");
-  return {at: i => all.substring(i ? ends[i - 1] : 0, ends[i]), length: ends.length, all, ends};
-}
 
-function escapeHtml(text) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
 function element(tag, properties = {}, ...children) {
   const made = Object.assign(document.createElement(tag), properties);
   made.append(...children);
   return made;
 }
-const THOUSANDS = new Intl.NumberFormat("en-US", {maximumFractionDigits: 0});
-function thousands(value) { return THOUSANDS.format(value); }
-function formatNumber(value, integer) {
-  if (Number.isNaN(value)) return "";
-  return integer ? thousands(Math.round(value)) : String(Number(value.toPrecision(3)));
-}
-function identifier(title) {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "column";
-}
-function rgb(hex) { return [1, 3, 5].map(k => parseInt(hex.slice(k, k + 2), 16)); }
 
 let xy, texts, ids, columns, charted, neighbours;
 
-// Each column gets `slot`: its bar or bin per point (the last one: no value), so that
-// counting a chart is one pass over a typed array.
-function categoryColumn(column, codes) {
-  const counts = new Float64Array(column.names.length);
-  let noneCount = 0;
-  for (let i = 0; i < n; i++) codes[i] < 0 ? noneCount++ : counts[codes[i]]++;
-  const ranked = Array.from(counts.keys()).sort((a, b) => counts[b] - counts[a] || a - b);
-  // As many named as the window names (columns.named_count): all, or the top ten.
-  const named = column.named;
-  const top = ranked.slice(0, named), barOf = new Uint8Array(counts.length).fill(named);
-  top.forEach((code, bar) => { barOf[code] = bar; });
-  const bars = top.map(code => column.names[code]);
-  const others = counts.length - top.length;
-  const slot = new Uint8Array(n);
-  for (let i = 0; i < n; i++) slot[i] = codes[i] < 0 ? named + 1 : barOf[codes[i]];
-  // As in the window: the named in colours of their own (the column's, else the
-  // palette's by rank), every other category in one warm grey that the legend names.
-  const colours = new Array(column.names.length).fill(DATA.other_colour);
-  top.forEach((code, rank) => {
-    colours[code] = column.explicit ? column.colours[code] : DATA.categorical[rank % DATA.categorical.length];
-  });
-  return {...column, colours, codes, counts, noneCount, top, slot, others, nSlots: named + 2,
-          bars: [...bars, others ? `(other ${thousands(others)})` : null,
-                 noneCount ? column.none : null],
-          value: i => codes[i] < 0 ? null : column.names[codes[i]]};
+// ---- Changes, asked of the engine (engine.js: crossFilter), which holds the filters'
+// masks and every per-point count, in the page's worker. Each change has a number; the
+// answers come back in order, each saying what it changed (a chart's counts, the layer
+// bytes, the table's rows, ...). Every answer is kept, only the latest drawn: a change
+// made while the worker was busy leaves the answers before it undrawn. The body's
+// data-asked and data-applied say the latest change asked and the latest drawn.
+let engine = null;            // {post(message)}: the worker, or the page itself
+let asked = 0;
+const waiting = [];           // each change's resolve: kept once an answer as late is drawn
+let pending = {};             // what the answers not yet drawn changed
+function ask(message) {
+  message.seq = ++asked;
+  document.body.dataset.asked = asked;
+  engine.post(message);
+  return new Promise(resolve => waiting.push(resolve));
 }
-function numberColumn(column, values) {
-  let low = Infinity, high = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (v < low) low = v;
-    if (v > high) high = v;
+function receive(answer) {
+  if (answer.failed) {
+    document.getElementById("shown").textContent = "the page failed; reload it";
+    throw new Error(answer.failed);
   }
-  if (low > high) { low = 0; high = 0; }
-  let width, nBins;
-  if (column.integer) {
-    width = Math.max(1, Math.ceil((high - low + 1) / BINS));
-    nBins = Math.ceil((high - low + 1) / width);
-  } else {
-    nBins = high > low ? BINS : 1;
-    width = high > low ? (high - low) / BINS : 1;
+  for (const key of ["filters", "colour", "palette", "layer", "rows", "search", "error"]) {
+    if (key in answer) pending[key] = answer[key];
   }
-  const slot = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    slot[i] = Number.isNaN(v) ? nBins : Math.min(nBins - 1, Math.floor((v - low) / width));
-  }
-  const edge = bin => low + bin * width;
-  const span = (first, last) => column.integer
-    ? (first === last - 1 && width === 1 ? formatNumber(edge(first), true)
-       : `${formatNumber(edge(first), true)}–${formatNumber(edge(last) - 1, true)}`)
-    : `${formatNumber(edge(first), false)}–${formatNumber(Math.min(edge(last), high), false)}`;
-  return {...column, values, low, high, width, slot, nSlots: nBins + 1, nBins, span,
-          value: i => Number.isNaN(values[i]) ? null : values[i]};
+  if (answer.counts) pending.counts = {...pending.counts, ...answer.counts};
+  if (answer.seq !== asked) return;
+  const changed = pending;
+  pending = {};
+  drawAnswer(changed);
+  document.body.dataset.applied = answer.seq;
+  // Kept with the view updated and the map's frame asked for: the next frame draws it.
+  for (const resolve of waiting.splice(0)) resolve();
 }
-function readColumns(bytes) {
-  const taken = new Set(["id", "text", "matched"]);
-  return DATA.columns.map(column => {
-    let made;
-    if (column.kind === "category") {
-      // A column of one value is stored once.
-      const codes = "codes" in column ? section(bytes, column.codes) : new Int32Array(n).fill(column.constant);
-      made = categoryColumn(column, codes);
-    } else if (column.kind === "number") {
-      const values = "values" in column ? section(bytes, column.values)
-        : new Float32Array(n).fill(column.constant ?? NaN);
-      made = numberColumn(column, values);
-    } else {
-      const values = textList(bytes, column.values);
-      made = {...column, value: i => values.at(i)};
-    }
-    // A name for the table's keys, unique among them.
-    let key = identifier(column.title);
-    while (taken.has(key)) key += "_";
-    taken.add(key);
-    return {...made, key};
-  });
+// The page's part of a change, all in the one frame that draws the map: bytes to the
+// GPU, the bars whose count changed, the chips and outline, the legend, the table's
+// first page.
+function drawAnswer({filters, colour, palette, layer, rows, search, error, counts}) {
+  if (colour) {
+    colourBytes = colour;
+    setPalette(palette);
+    upload(buffers.colour, colourBytes);
+    document.getElementById("colouring").value = colourIndex;
+    drawLegend();
+  }
+  if (layer) {
+    layerBytes = layer;
+    upload(buffers.layer, layerBytes);
+  }
+  if (error !== undefined) document.getElementById("expression-error").textContent = error;
+  if (search) showSearch(search);
+  if (counts) for (const [key, shown] of Object.entries(counts)) charted.find(c => c.key === key).shown = shown;
+  if (filters) shownFilters = filters;
+  if (counts || filters) {
+    drawCharts();
+    drawChips();
+    drawOutline();
+  }
+  if (rows) {
+    tableRows = rows;
+    drawTable();
+  }
+  requestDraw();
 }
 
-// ---- Filters: each keeps a pass mask; `fails` counts the filters a point fails.
-const filters = new Map();   // key -> {pass: Uint8Array, label: string}
-let fails;
-function setFilter(key, pass, label) {
-  const old = filters.get(key);
-  // One pass over the points: a filter replaced changes each count by old - new.
-  if (old && pass) { const p = old.pass; for (let i = 0; i < n; i++) fails[i] += p[i] - pass[i]; }
-  else if (old) { const p = old.pass; for (let i = 0; i < n; i++) fails[i] -= 1 - p[i]; }
-  else if (pass) for (let i = 0; i < n; i++) fails[i] += 1 - pass[i];
-  if (pass) filters.set(key, {pass, label});
-  else filters.delete(key);
-  return refresh(key);
-}
-function passing(slot, chosen) {
-  const pass = new Uint8Array(n);
-  for (let i = 0; i < n; i++) pass[i] = chosen[slot[i]];
-  return pass;
-}
+// ---- Filters: a brush, bars, an expression, a box or lasso; each a chip.
+let shownFilters = [];        // [key, label] of each filter, as the latest answer drawn
 function brush(column, first, last) {
   column.range = [first, last];
   const chosen = new Uint8Array(column.nSlots);
   chosen.fill(1, first, last + 1);
-  return setFilter(column.key, passing(column.slot, chosen),
-                   `${column.title} ${column.span(first, last + 1)}`);
+  return ask({op: "filter", key: column.key, chosen, label: `${column.title} ${column.span(first, last + 1)}`});
 }
 function toggleBar(column, bar) {
   column.chosen = column.chosen || new Set();
@@ -172,13 +109,13 @@ function toggleBar(column, bar) {
   if (!column.chosen.size) return clearChart(column);
   const chosen = new Uint8Array(column.nSlots);
   for (const b of column.chosen) chosen[b] = 1;
-  return setFilter(column.key, passing(column.slot, chosen),
-                   `${column.title}: ${[...column.chosen].map(b => column.bars[b]).join(", ")}`);
+  return ask({op: "filter", key: column.key, chosen,
+              label: `${column.title}: ${[...column.chosen].map(b => column.bars[b]).join(", ")}`});
 }
 function clearChart(column) {
   column.range = null;
   column.chosen = null;
-  return setFilter(column.key, null);
+  return ask({op: "filter", key: column.key});
 }
 function brushValues(title, low, high) {   // for scripts: the bins from low's to high's
   const column = columns.find(c => c.title === title);
@@ -186,20 +123,7 @@ function brushValues(title, low, high) {   // for scripts: the bins from low's t
   return brush(column, bin(low), bin(high));
 }
 
-// ---- Counting and drawing the charts.
-function chartCounts(column) {
-  const counts = new Float64Array(column.nSlots), slot = column.slot;
-  const own = filters.get(column.key);
-  if (!own) { for (let i = 0; i < n; i++) if (fails[i] === 0) counts[slot[i]]++; }
-  else {
-    const pass = own.pass;
-    for (let i = 0; i < n; i++) {
-      const f = fails[i];
-      if (f === 0 || (f === 1 && !pass[i])) counts[slot[i]]++;
-    }
-  }
-  return counts;
-}
+// ---- Drawing the charts.
 const SVG = "http://www.w3.org/2000/svg";
 function svgElement(tag, attributes) {
   const made = document.createElementNS(SVG, tag);
@@ -211,6 +135,7 @@ function buildCharts() {
   for (const column of charted) {
     column.all = new Float64Array(column.nSlots);
     for (let i = 0; i < n; i++) column.all[column.slot[i]]++;
+    column.shown = column.all;   // no filter yet
     const clear = element("a", {textContent: "clear", hidden: true, onclick: () => clearChart(column)});
     const chart = element("div", {className: "chart"},
                           element("h3", {}, element("span", {textContent: column.title}), clear));
@@ -281,17 +206,17 @@ function buildBars(column, chart) {
     column.rows.push([bar, label, all, inside, text, row]);
   });
 }
-// A chart counts the points passing every filter but its own: a change of its own
-// filter leaves its counts as they were, so only the other charts are recounted; and
-// only the bars whose count changed are redrawn, so the browser lays out and paints
-// what changed, not every chart.
-function drawCharts(changed) {
+// A chart counts the points passing every filter but its own (the engine counts it): a
+// change of its own filter leaves its counts as they were, so only the other charts are
+// recounted; and only the bars whose count changed are redrawn, so the browser lays out
+// and paints what changed, not every chart.
+function drawCharts() {
+  const filtered = new Set(shownFilters.map(([key]) => key));
   // Charts that say nothing are not drawn (filters.Chart.informative), nor counted.
   for (const column of charted.filter(c => c.drawn)) {
-    const before = column.shownCounts;   // none before the first draw
-    const counts = before && column.key === changed ? before : chartCounts(column);
-    column.shownCounts = counts;
-    const own = filters.has(column.key);
+    const before = column.drawnCounts, counts = column.shown;   // none before the first draw
+    column.drawnCounts = counts;
+    const own = filtered.has(column.key);
     column.clearLink.hidden = !own;
     if (column.kind === "number") {
       let most = 1;
@@ -366,9 +291,11 @@ let pointSize = 6;
 const view = {cx: 0, cy: 0, scale: 1, width: 1, height: 1, whole: null};
 const MARGIN = {left: 44, right: 10, top: 10, bottom: 30};   // the axes' room
 let colourBytes, layerBytes;
-// Rings: the search's matches (magenta) and the chosen point with its neighbours (black).
-const rings = {found: {indices: [], colour: DATA.ring_colour, extra: 8, stroke: 2},
-               chosen: {indices: [], colour: "#000000", extra: 11, stroke: 2.5}};
+// Rings: the search's matches (magenta) and the chosen point with its neighbours (black),
+// each kind's positions in a GPU buffer of its own, written when they change (a search
+// may ring 100,000 points: not rebuilt at every frame of a pan).
+const rings = {found: {indices: new Int32Array(0), colour: DATA.ring_colour, extra: 8, stroke: 2},
+               chosen: {indices: new Int32Array(0), colour: "#000000", extra: 11, stroke: 2.5}};
 
 function program(vertex, fragment) {
   const made = gl.createProgram();
@@ -395,7 +322,7 @@ function program(vertex, fragment) {
   return {program: made, where};
 }
 function startRenderer() {
-  gl = canvas.getContext("webgl", {antialias: false, depth: true, preserveDrawingBuffer: true});
+  gl = canvas.getContext("webgl", {antialias: false, depth: true});
   if (!gl) throw new Error("this browser has no WebGL");
   pointsProgram = program(POINTS_VERTEX, POINTS_FRAGMENT);
   ringProgram = program(RING_VERTEX, RING_FRAGMENT);
@@ -406,11 +333,9 @@ function startRenderer() {
     return made;
   };
   buffers.position = buffer(xy, gl.STATIC_DRAW);
-  colourBytes = new Uint8Array(n);
-  layerBytes = new Uint8Array(n);
   buffers.colour = buffer(colourBytes, gl.DYNAMIC_DRAW);
   buffers.layer = buffer(layerBytes, gl.DYNAMIC_DRAW);
-  buffers.ring = gl.createBuffer();
+  for (const ring of Object.values(rings)) ring.buffer = gl.createBuffer();
   pointSize = n > 20000 ? 3 : 6;
   new ResizeObserver(() => { resize(); }).observe(map);
   resize();
@@ -513,13 +438,10 @@ function drawPoints() {
   gl.useProgram(ring.program);
   gl.uniform2fv(ring.where.scale, scale);
   gl.uniform2fv(ring.where.offset, offset);
-  for (const {indices, colour, extra, stroke} of Object.values(rings)) {
+  for (const {indices, buffer, colour, extra, stroke} of Object.values(rings)) {
     if (!indices.length) continue;
-    const at = new Float32Array(2 * indices.length);
-    indices.forEach((i, k) => { at[2 * k] = xy[2 * i]; at[2 * k + 1] = xy[2 * i + 1]; });
     const halo = 5, diameter = pointSize + extra, size = (diameter + halo) * ratio;
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffers.ring);
-    gl.bufferData(gl.ARRAY_BUFFER, at, gl.DYNAMIC_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
     gl.enableVertexAttribArray(ring.where.position);
     gl.vertexAttribPointer(ring.where.position, 2, gl.FLOAT, false, 0, 0);
     gl.uniform1f(ring.where.size, size);
@@ -531,7 +453,11 @@ function drawPoints() {
   }
 }
 function mark(kind, indices) {
+  const at = new Float32Array(2 * indices.length);
+  indices.forEach((i, k) => { at[2 * k] = xy[2 * i]; at[2 * k + 1] = xy[2 * i + 1]; });
   rings[kind].indices = indices;
+  gl.bindBuffer(gl.ARRAY_BUFFER, rings[kind].buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, at, gl.DYNAMIC_DRAW);
   requestDraw();
 }
 
@@ -660,7 +586,8 @@ function pointAt(px, py, radius = pointSize / 2 + 3) {
   return best;
 }
 
-// ---- Box and lasso: a shape in data space; the points inside are the map's filter.
+// ---- Box and lasso: a shape in data space; the points inside (the engine finds them)
+// are the map's filter.
 let mode = "pan", selection = null;   // {kind: "box" | "lasso", points: [[x, y], ...]}
 function setMode(chosen) {
   mode = chosen;
@@ -668,34 +595,9 @@ function setMode(chosen) {
     document.getElementById(`mode-${name}`).classList.toggle("on", name === chosen);
   }
 }
-function inside(shape) {
-  const pass = new Uint8Array(n);
-  const xs = shape.points.map(p => p[0]), ys = shape.points.map(p => p[1]);
-  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
-  const px = Float64Array.from(xs), py = Float64Array.from(ys), m = px.length;
-  const box = shape.kind === "box";
-  for (let i = 0; i < n; i++) {
-    const x = xy[2 * i], y = xy[2 * i + 1];
-    if (x < x0 || x > x1 || y < y0 || y > y1) continue;
-    if (box) { pass[i] = 1; continue; }
-    // Even-odd ray casting.
-    let odd = 0;
-    for (let a = 0, b = m - 1; a < m; b = a++) {
-      const ay = py[a], by = py[b];
-      if ((ay > y) !== (by > y) && x < (px[b] - px[a]) * (y - ay) / (by - ay) + px[a]) odd ^= 1;
-    }
-    pass[i] = odd;
-  }
-  return pass;
-}
 function select(shape) {
-  selection = shape;
-  drawOutline();
-  if (!shape) return setFilter("map", null);
-  const pass = inside(shape);
-  let count = 0;
-  for (let i = 0; i < n; i++) count += pass[i];
-  return setFilter("map", pass, `Map selection (${thousands(count)})`);
+  selection = shape;   // outlined with the answer
+  return ask(shape ? {op: "filter", key: "map", shape} : {op: "filter", key: "map"});
 }
 function drawOutline(shape = selection) {
   const path = document.getElementById("selection-outline");
@@ -787,198 +689,39 @@ function hover(at) {
   hovered.textContent = `${ids.at(i)}${category ? " · " + category : ""}\n${texts.at(i)}`;
 }
 
-// ---- Search: words, found by a worker of the page's own (a Blob URL, no network) that
-// holds the texts lower-cased end to end and scans them per query, so neither indexing
-// nor a query ever holds the main thread.
+// ---- Search by words: the engine scans the texts (in the worker, which holds them
+// lower-cased end to end), ranks the matches and finds those ringed.
 let matched = null;           // per point: how many of the query's words it has (null: no search)
 let queryWords = [];
-let searched = 0;             // the latest search; an earlier one's answer is dropped
-let finder = null;            // (asked, words) -> a promise of `matched`
-function words(text) { return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []; }
-// What finds the words: the texts lower-cased end to end, scanned per query. A word of
-// the query matches where it stands between two characters that are not letters or
-// digits: the tokens words() would have cut, without cutting them. Self-contained, as
-// the worker runs it as a script of its own.
-function textScanner() {
-  let lowered = "", ends = null, n = 0;
-  const WORD = /[\p{L}\p{N}]/u;
-  const word = code => code < 128 ? (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90)
-    : WORD.test(String.fromCodePoint(code));
-  // Whether a letter or digit ends just before `at` or starts at `at` (surrogate pairs read whole).
-  const wordBefore = at => {
-    if (at <= 0) return false;
-    const low = lowered.charCodeAt(at - 1);
-    return word(low >= 0xDC00 && low <= 0xDFFF && at >= 2 ? lowered.codePointAt(at - 2) : low);
-  };
-  const wordAt = at => at < lowered.length && word(lowered.codePointAt(at));
-  return {
-    // The texts as one string and where each ends (UTF-16 units), each text lower-cased
-    // on its own as words() does, then joined by a line break.
-    load(all, cuts) {
-      n = cuts.length;
-      const parts = new Array(n);
-      ends = new Float64Array(n);
-      let at = 0;
-      for (let i = 0; i < n; i++) {
-        parts[i] = all.substring(i ? cuts[i - 1] : 0, cuts[i]).toLowerCase();
-        at += parts[i].length;
-        ends[i] = at;
-        at += 1;
-      }
-      lowered = parts.join("\n");
-    },
-    // Per text: how many of the (distinct, lower-case) words it has.
-    find(wanted) {
-      const matched = new Uint8Array(n);
-      for (const one of wanted) {
-        let sentence = 0, last = -1;
-        for (let at = lowered.indexOf(one); at >= 0; at = lowered.indexOf(one, at + 1)) {
-          if (wordBefore(at) || wordAt(at + one.length)) continue;
-          while (ends[sentence] <= at) sentence++;
-          if (sentence !== last) { matched[sentence]++; last = sentence; }
-        }
-      }
-      return matched;
-    },
-  };
-}
-function searchWorker() {
-  const scanner = textScanner();
-  self.onmessage = ({data}) => {
-    if (data.texts) scanner.load(new TextDecoder().decode(data.texts), data.ends);
-    else {
-      const matched = scanner.find(data.words);
-      postMessage({asked: data.asked, matched}, [matched.buffer]);
-    }
-  };
-}
-// Starts the worker on copies of the texts' UTF-8 bytes and ends, handed over whole. A
-// browser that runs no worker here scans in the page itself.
-function startSearcher(bytes) {
-  const inPage = () => {
-    const scanner = textScanner();
-    scanner.load(texts.all, texts.ends);
-    return (asked, wanted) => Promise.resolve(scanner.find(wanted));
-  };
-  try {
-    const source = `"use strict";${textScanner}(${searchWorker})();`;
-    const worker = new Worker(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
-    const waiting = new Map();   // asked -> [resolve, words]
-    worker.onmessage = ({data}) => {
-      waiting.get(data.asked)[0](data.matched);
-      waiting.delete(data.asked);
-    };
-    worker.onerror = () => {
-      finder = inPage();
-      for (const [asked, [resolve, wanted]] of waiting) resolve(finder(asked, wanted));
-    };
-    const {offset, length} = DATA.sections[DATA.texts];
-    const utf8 = bytes.slice(offset, offset + length), ends = section(bytes, DATA.texts + ".ends");
-    worker.postMessage({texts: utf8, ends}, [utf8.buffer, ends.buffer]);
-    finder = (asked, wanted) => new Promise(resolve => {
-      waiting.set(asked, [resolve, wanted]);
-      worker.postMessage({asked, words: wanted});
-    });
-  } catch (refused) {
-    finder = inPage();
-  }
-}
-async function search(query) {
-  const asked = ++searched;
-  const wanted = [...new Set(words(query))];
-  const report = document.getElementById("matches");
-  if (!wanted.length) {
-    queryWords = wanted;
-    matched = null;
-    report.textContent = "";
-    sortKey = null;
-    drawTable();
-    return mark("found", []);
-  }
-  const found = await finder(asked, wanted);
-  if (asked !== searched) return null;
-  queryWords = wanted;
-  matched = found;
-  const tiers = new Float64Array(queryWords.length + 1);
-  for (let i = 0; i < n; i++) tiers[matched[i]]++;
-  let best = queryWords.length;
-  while (best > 0 && !tiers[best]) best--;
-  const all = tiers[queryWords.length], some = n - tiers[0];
-  report.textContent = queryWords.length === 1
-    ? `${thousands(all)} sentences have the word`
-    : `${thousands(all)} sentences have all ${queryWords.length} words, `
-      + `${thousands(some)} have one or more; ringed: ${best < queryWords.length ? `the ${thousands(tiers[best])} with ${best}` : "those with all"}`;
+function search(query) {
   sortKey = null;
-  drawTable();
-  const ringed = [];
-  if (best) for (let i = 0; i < n; i++) if (matched[i] === best) ringed.push(i);
+  return ask({op: "search", words: [...new Set(words(query))]});
+}
+function showSearch({words: wanted, tiers, best, ringed, matched: found}) {
+  queryWords = wanted;
+  matched = found || null;
+  const report = document.getElementById("matches");
+  if (!found) {
+    report.textContent = "";
+    return mark("found", new Int32Array(0));
+  }
+  const all = tiers[wanted.length], some = n - tiers[0];
+  report.textContent = wanted.length === 1
+    ? `${thousands(all)} sentences have the word`
+    : `${thousands(all)} sentences have all ${wanted.length} words, `
+      + `${thousands(some)} have one or more; ringed: ${best < wanted.length ? `the ${thousands(tiers[best])} with ${best}` : "those with all"}`;
   return mark("found", ringed);
 }
 
-// ---- The table: the points that pass every filter (and match the search), paged.
+// ---- The table: the points that pass every filter (and match the search), in the
+// order the engine sorted them, paged.
 let sortKey = null, sortDescending = false, pageStart = 0, tableRows = new Int32Array(0);
 let shownHeading = null;         // the header row drawn: its columns and sort
-const sortedOrders = new Map();   // key -> every point in ascending order (no value last)
-function sortedOrder(key) {
-  if (sortedOrders.has(key)) return sortedOrders.get(key);
-  const column = columns.find(c => c.key === key);
-  const order = Uint32Array.from({length: n}, (_, i) => i);
-  if (column && column.kind === "number") {
-    const values = column.values;
-    order.sort((a, b) => {
-      const va = values[a], vb = values[b], aNone = Number.isNaN(va), bNone = Number.isNaN(vb);
-      if (aNone || bNone) return aNone - bNone || a - b;
-      return va - vb || a - b;
-    });
-  } else {
-    const keyOf = key === "id" ? (i => ids.at(i)) : key === "text" ? (i => texts.at(i)) : column.value;
-    const keys = Array.from(order, keyOf);
-    order.sort((a, b) => {
-      const ka = keys[a], kb = keys[b];
-      if (ka === null || kb === null) return (ka === null) - (kb === null) || a - b;
-      return ka < kb ? -1 : ka > kb ? 1 : a - b;
-    });
-  }
-  sortedOrders.set(key, order);
-  return order;
-}
-function rowsShown() {
-  let count = 0;
-  const out = new Int32Array(n);
-  const keep = i => fails[i] === 0 && (!matched || matched[i]);
-  if (sortKey !== null) {
-    const order = sortedOrder(sortKey);
-    // Descending: the values reversed, points without a value still last.
-    const column = columns.find(c => c.key === sortKey);
-    let withValue = n;
-    if (column) { while (withValue > 0 && column.value(order[withValue - 1]) === null) withValue--; }
-    if (sortDescending) {
-      for (let k = withValue - 1; k >= 0; k--) if (keep(order[k])) out[count++] = order[k];
-      for (let k = withValue; k < n; k++) if (keep(order[k])) out[count++] = order[k];
-    } else for (let k = 0; k < n; k++) if (keep(order[k])) out[count++] = order[k];
-    return out.slice(0, count);
-  }
-  // The common case in plain loops: a call per point costs as much as the test.
-  if (matched) { for (let i = 0; i < n; i++) if (fails[i] === 0 && matched[i]) out[count++] = i; }
-  else for (let i = 0; i < n; i++) if (fails[i] === 0) out[count++] = i;
-  const rows = out.slice(0, count);
-  if (matched) {
-    // By words matched, most first, then in corpus order: a counting sort.
-    const starts = new Int32Array(queryWords.length + 2);
-    for (const i of rows) starts[queryWords.length - matched[i] + 1]++;
-    for (let t = 1; t < starts.length; t++) starts[t] += starts[t - 1];
-    const ranked = new Int32Array(count);
-    for (const i of rows) ranked[starts[queryWords.length - matched[i]]++] = i;
-    return ranked;
-  }
-  return rows;
-}
 function headers() {
   return [["id", "id"], ["text", "text"], ...(matched ? [["matched", "words matched"]] : []),
           ...columns.map(c => [c.key, c.title])];
 }
 function drawTable() {
-  tableRows = rowsShown();
   pageStart = 0;
   // The header row is rebuilt only when its columns or the sort change.
   const heading = JSON.stringify([headers(), sortKey, sortDescending]);
@@ -989,7 +732,7 @@ function drawTable() {
         onclick: () => {
           if (key === "matched") { sortKey = null; } else if (sortKey === key) sortDescending = !sortDescending;
           else { sortKey = key; sortDescending = false; }
-          drawTable();
+          return ask({op: "sort", key: sortKey, descending: sortDescending});
         }});
       th.dataset.key = key;
       return th;
@@ -1045,41 +788,25 @@ function exportRows(format) {
   link.click();
 }
 
-// ---- The filter expression: the language of `--where` (expression.js).
-const expressionTable = {
-  n, names: DATA.names,
-  column: title => {
-    const column = columns.find(c => c.title === title);
-    return column.kind === "number" ? column
-      : {kind: "category", title, names: column.names, codes: column.codes, none: column.none,
-         numbers: column.numbers};
-  },
-};
+// ---- The filter expression: the language of `--where` (expression.js), parsed and
+// evaluated by the engine; the answer says its mistake, or "" for none.
 function applyExpression(source) {
-  const error = document.getElementById("expression-error");
-  error.textContent = "";
-  if (!source.trim()) return setFilter("expression", null);
-  let pass;
-  try { pass = expressionMask(source.trim(), expressionTable); }
-  catch (problem) {
-    if (!(problem instanceof ExpressionError)) throw problem;
-    error.textContent = problem.message;
-    return null;
-  }
-  return setFilter("expression", pass, `where ${source.trim()}`);
+  const expression = source.trim();
+  return ask(expression ? {op: "filter", key: "expression", expression, label: `where ${expression}`}
+    : {op: "filter", key: "expression"});
 }
 
 function drawChips() {
   const chips = document.getElementById("chips");
   for (const chip of chips.querySelectorAll(".chip")) chip.remove();
-  for (const [key, {label}] of filters) {
+  for (const [key, label] of shownFilters) {
     const chip = element("span", {className: "chip", textContent: `${label} ×`, title: "remove this filter",
       onclick: () => {
         const column = charted.find(c => c.key === key);
         if (column) return clearChart(column);
         if (key === "map") return select(null);
         if (key === "expression") document.getElementById("expression").value = "";
-        return setFilter(key, null);
+        return ask({op: "filter", key});
       }});
     chip.dataset.key = key;
     chips.insertBefore(chip, document.getElementById("expression-error"));
@@ -1088,75 +815,22 @@ function drawChips() {
 function clearFilters() {
   for (const column of charted) { column.range = null; column.chosen = null; }
   document.getElementById("expression").value = "";
-  document.getElementById("expression-error").textContent = "";
   // The map's box or lasso goes with its filter, outline and chip.
   selection = null;
-  drawOutline();
-  fails.fill(0);
-  filters.clear();
-  return refresh(null);
-}
-function refresh(changed) {
-  drawCharts(changed);
-  drawChips();
-  drawTable();
-  return paint(false);
+  return ask({op: "clear"});
 }
 
-// ---- Colour: every point's byte into a palette of at most PALETTE colours.
+// ---- Colour: every point's byte into a palette of at most PALETTE colours (the
+// engine's colouring()).
 let current = null;           // the colouring shown
 let paletteUniform = new Float32Array(4 * PALETTE);
-let grey = null;              // per point: drawn under the others (other category, no value)
-function colourPoints() {
-  let palette;
-  grey = new Uint8Array(n);
-  if (current && current.kind === "number") {
-    const stops = DATA.sequential.map(rgb);
-    palette = [];
-    for (let s = 0; s < STEPS; s++) {
-      const at = s / (STEPS - 1) * (stops.length - 1), k = Math.min(stops.length - 2, Math.floor(at));
-      const t = at - k;
-      palette.push(stops[k].map((c, j) => Math.round(c + (stops[k + 1][j] - c) * t)));
-    }
-    palette.push(rgb(DATA.none_colour));
-    // The window's scale (palette.number_colours): a long tail beyond it in its end colours.
-    const {values} = current, [low, high] = current.scale;
-    const scale = high > low ? (STEPS - 1) / (high - low) : 0;
-    for (let i = 0; i < n; i++) {
-      const v = values[i];
-      if (Number.isNaN(v)) { colourBytes[i] = STEPS; grey[i] = 1; }
-      else colourBytes[i] = Math.round((Math.min(high, Math.max(low, v)) - low) * scale);
-    }
-  } else if (current) {
-    const hexes = [...new Set(current.colours)];
-    palette = hexes.map(rgb);
-    const colourOf = Uint8Array.from(current.colours, c => hexes.indexOf(c));
-    const named = new Uint8Array(current.names.length);
-    for (const code of current.top) named[code] = 1;
-    const none = palette.length;
-    palette.push(rgb(DATA.none_colour));
-    const codes = current.codes;
-    for (let i = 0; i < n; i++) {
-      const code = codes[i];
-      if (code < 0) { colourBytes[i] = none; grey[i] = 1; }
-      else { colourBytes[i] = colourOf[code]; grey[i] = named[code] ? 0 : 1; }
-    }
-  } else {
-    palette = [rgb(DATA.none_colour)];
-    colourBytes.fill(0);
-  }
+function setPalette(palette) {
   paletteUniform = new Float32Array(4 * PALETTE);
   palette.forEach((colour, k) => paletteUniform.set([...colour.map(c => c / 255), 1], 4 * k));
-  gl.bindBuffer(gl.ARRAY_BUFFER, buffers.colour);
-  gl.bufferSubData(gl.ARRAY_BUFFER, 0, colourBytes);
 }
-function paint(recolour) {
-  if (recolour || !grey) colourPoints();
-  for (let i = 0; i < n; i++) layerBytes[i] = fails[i] ? 0 : grey[i] ? 1 : 2;
-  gl.bindBuffer(gl.ARRAY_BUFFER, buffers.layer);
-  gl.bufferSubData(gl.ARRAY_BUFFER, 0, layerBytes);
-  requestDraw();
-  return drawn();
+function upload(buffer, bytes) {
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.bufferSubData(gl.ARRAY_BUFFER, 0, bytes);
 }
 // A promise kept once the frame holding the latest change is drawn.
 function drawn() {
@@ -1216,11 +890,11 @@ function swatch(colour) {
   made.style.background = colour;
   return made;
 }
+let colourIndex = -1;          // the colouring's index among the columns (-1: none)
 function colourBy(index) {
   current = columns[index] || null;
-  document.getElementById("colouring").value = index;
-  drawLegend();
-  return paint(true);
+  colourIndex = index;
+  return ask({op: "colour", index});
 }
 
 // ---- Lists of sentences, the chosen point and its neighbours.
@@ -1266,7 +940,7 @@ function choose(i) {
     element("li", {textContent: `${cosine.toFixed(3)} · ${texts.at(other)}`, title: ids.at(other),
                    onclick: () => choose(other)})));
   if (current && current.kind === "category") listGroup(current.codes[i]);
-  mark("chosen", [i, ...near.map(([other]) => other)]);
+  mark("chosen", Int32Array.from([i, ...near.map(([other]) => other)]));
   return drawn();
 }
 
@@ -1278,6 +952,43 @@ function stage(name) {
   stages[name] = now - stageEnd;
   stageEnd = now;
 }
+// The engine: the page's worker, made from engine.js's own script element (a Blob URL,
+// still one file, no network) and handed the unpacked payload (moved, not copied: this
+// thread has read what it draws). A browser that refuses the worker, or a worker that
+// fails before it is ready, leaves the work to the same functions here, on this thread's
+// arrays, the changes asked so far answered again. The body's data-engine says which.
+function startEngine(bytes, payload, colour) {
+  const inPage = () => {
+    const filter = crossFilter(payload);
+    filter.handle({op: "colour", index: colour});
+    document.body.dataset.engine = "page";
+    return {post: message => Promise.resolve().then(() => receive(filter.handle(message).answer))};
+  };
+  try {
+    const source = `${document.getElementById("sentspace-engine").textContent}\nfilterWorker();`;
+    const worker = new Worker(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
+    let sent = [];   // until the worker is ready
+    worker.onmessage = ({data}) => {
+      if (data.ready) sent = null;
+      else receive(data);
+    };
+    worker.onerror = event => {
+      if (!sent) return;
+      event.preventDefault();
+      worker.terminate();
+      engine = inPage();
+      for (const message of sent) engine.post(message);
+    };
+    worker.postMessage({op: "load", manifest: MANIFEST, bytes: bytes.buffer, colour}, [bytes.buffer]);
+    document.body.dataset.engine = "worker";
+    engine = {post: message => {
+      if (sent) sent.push(message);
+      worker.postMessage(message);
+    }};
+  } catch (refused) {
+    engine = inPage();
+  }
+}
 async function start() {
   stage("parse");
   document.getElementById("title").textContent = DATA.title;
@@ -1287,35 +998,43 @@ async function start() {
   }
   const bytes = await unpack();
   stage("unpack");
-  xy = section(bytes, DATA.coordinates);
-  texts = textList(bytes, DATA.texts);
-  ids = DATA.ids ? textList(bytes, DATA.ids) : {at: i => String(i), length: n};
-  neighbours = DATA.neighbours && {k: DATA.neighbours.k,
-    indices: section(bytes, DATA.neighbours.indices), cosines: section(bytes, DATA.neighbours.cosines)};
-  columns = readColumns(bytes);
+  const payload = readPayload(DATA, bytes, true);
+  ({xy, texts, ids, neighbours, columns} = payload);
   charted = columns.filter(c => c.kind !== "text");
   stage("columns");
-  fails = new Uint8Array(n);
   const names = Object.keys(DATA.names);
   document.getElementById("names").textContent = names.length ? `names ${names.join(", ")}` : "";
   const select = document.getElementById("colouring");
   columns.forEach((c, index) => { if (c.kind !== "text") select.add(new Option(c.title, index)); });
   if (!charted.length) select.add(new Option("one colour", -1));
-  select.onchange = () => colourBy(Number(select.value));
   current = charted.find(c => c.title === DATA.colour) || charted[0] || null;
-  if (current) select.value = columns.indexOf(current);
+  const colour = colourIndex = columns.indexOf(current);
+  if (current) select.value = colour;
+  // The first view, drawn before the worker is asked anything: no filter, every point
+  // in its colour, every row.
+  const first = colouring(DATA, current, n);
+  colourBytes = first.bytes;
+  layerBytes = layers(new Uint8Array(n), first.grey);
+  setPalette(first.palette);
   startRenderer();
   stage("renderer");
   buildCharts();
+  drawCharts();
   drawLegend();
-  refresh(null);
+  tableRows = Int32Array.from({length: n}, (_, i) => i);
+  drawTable();
   stage("charts");
+  await drawn();
+  stage("drawn");
+  startEngine(bytes, payload, colour);
+  document.body.dataset.asked = document.body.dataset.applied = 0;
+  select.onchange = () => colourBy(Number(select.value));
   listenToTheMap();
   const box = document.getElementById("search");
-  let pending = null;
+  let typing = null;
   box.addEventListener("input", () => {
-    clearTimeout(pending);
-    pending = setTimeout(() => search(box.value), 150);
+    clearTimeout(typing);
+    typing = setTimeout(() => search(box.value), 150);
   });
   const expression = document.getElementById("expression");
   expression.addEventListener("keydown", event => {
@@ -1329,9 +1048,6 @@ async function start() {
     if (pageStart + PAGE < tableRows.length) pageStart += PAGE;
     drawPage();
   };
-  await drawn();
-  stage("drawn");
-  startSearcher(bytes);
   document.getElementById("loading").remove();
   document.body.dataset.readyAt = performance.now();
   document.body.dataset.ready = "true";
