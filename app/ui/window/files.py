@@ -158,7 +158,7 @@ class Files:
         sentences): the groups as edited, its regions, and the corpus's results of this
         version in its provenance."""
         from sentspace.app.analysis.results import Result  # noqa: PLC0415
-        from sentspace.app.exporters.web_map import iter_export_map  # noqa: PLC0415 (lazy: plotly.js)
+        from sentspace.app.exporters.web_map import iter_export_map  # noqa: PLC0415 (lazy)
 
         state = self.session.current
         # A saved result of an old workspace keeps its rows, not the scores a map shows.
