@@ -50,6 +50,19 @@ from sentspace.app.ui.kit.workers import JobHandle, start_job
 
 #: Milliseconds the filter waits for typing to pause before it runs.
 FILTER_DELAY_MS = 150
+#: Corpora (versions) whose search text, statistics and charts' bins are kept, so
+#: switching back to one shows them at once.
+INDEXES_KEPT = 4
+
+
+def _index(corpus: Corpus, columns: SentenceColumns, stats: CorpusStats | None) -> tuple:
+    """What the browser shows of ``corpus`` besides its rows, made in a worker: the
+    filter's search text, the statistics, and the bins of their two charts (0.1 s of
+    ``np.histogram`` for Costra's group sizes)."""
+    haystack, stats = browser_index(corpus, columns, stats)
+    sizes = stats.size_histogram() if stats.group_kind else None
+    overlap = stats.overlap_histogram(20) if stats.overlap_basis else None
+    return haystack, stats, sizes, overlap
 
 
 class SentenceTableModel(QAbstractTableModel):
@@ -151,6 +164,10 @@ class CorpusBrowser(QWidget):
         self._passing: np.ndarray | None = None
         self._haystack: list[str] | None = None
         self._jobs: dict[str, JobHandle] = {}
+        #: ``_index`` of the last ``INDEXES_KEPT`` corpora browsed, by fingerprint.
+        self._indexes: dict[str, tuple] = {}
+        #: How many times a corpus's index was made (not taken from the kept).
+        self.indexes_made = 0
         self._selected = -1
         self._pending_select = -1
         self._emitting = True
@@ -310,9 +327,14 @@ class CorpusBrowser(QWidget):
         self.overlap_chart.clear()
         self._size_columns()
         columns = self.model.columns
+        kept = self._indexes.get(corpus.fingerprint)
+        if kept is not None and (stats is None or stats is kept[1]):
+            self._index_ready(kept)
+            return
+        self.indexes_made += 1
         self._start(
             "index",
-            lambda: browser_index(corpus, columns, stats),
+            lambda: _index(corpus, columns, stats),
             f"statistics of {corpus.name}",
             self._index_ready,
         )
@@ -430,9 +452,13 @@ class CorpusBrowser(QWidget):
     def _job_failed(self, error: Exception) -> None:
         self.count.setText(f"failed: {error}")
 
-    def _index_ready(self, index: tuple[list[str], CorpusStats]) -> None:
-        self._haystack, self.stats = index
-        self._show_stats(self.stats)
+    def _index_ready(self, index: tuple) -> None:
+        self._haystack, self.stats, sizes, overlap = index
+        self._indexes.pop(self.corpus.fingerprint, None)
+        self._indexes[self.corpus.fingerprint] = index
+        while len(self._indexes) > INDEXES_KEPT:
+            del self._indexes[next(iter(self._indexes))]
+        self._show_stats(self.stats, sizes, overlap)
         if self.filter_box.text():
             self.apply_filter()
 
@@ -515,7 +541,8 @@ class CorpusBrowser(QWidget):
 
     # --- statistics -------------------------------------------------------------------
 
-    def _show_stats(self, stats: CorpusStats) -> None:
+    def _show_stats(self, stats: CorpusStats, bins=None, overlap=None) -> None:
+        """``stats`` in the table, and the charts of their bins (``_index``'s)."""
         rows = stats_rows(stats)
         self.stats_table.setRowCount(len(rows))
         for row, (label, value) in enumerate(rows):
@@ -524,7 +551,6 @@ class CorpusBrowser(QWidget):
 
         self.size_chart.setVisible(bool(stats.group_kind))
         if stats.group_kind:
-            bins = stats.size_histogram()
             self.size_chart.setTitle(f"{stats.group_kind} sizes")
             self.size_chart.addItem(
                 pg.BarGraphItem(
@@ -544,7 +570,7 @@ class CorpusBrowser(QWidget):
 
         self.overlap_chart.setVisible(bool(stats.overlap_basis))
         if stats.overlap_basis:
-            edges, positive, negative = stats.overlap_histogram(20)
+            edges, positive, negative = overlap
             self.overlap_chart.setTitle(f"word overlap of pairs ({stats.overlap_basis})")
             for counts, colour, name, values in (
                 (positive, POSITIVE, "positive", stats.overlap_positive),
