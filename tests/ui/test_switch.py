@@ -29,6 +29,8 @@ def test_switching_back_reuses_each_corpus_drawing(qtbot, window, shared_data, m
     costra_spec = window.session.current.spec
     view, projection = window.views.costra_view, window.projection
     assert projection.binnings >= 1 and costra.paths_made >= 1
+    # Costra opened behind the Projection tab: its statistics wait for the Corpus tab.
+    assert window.views.corpus_browser.indexes_made == 1
     # Once each way first: pyqtgraph's axes widen to their widest ticks, so the plot
     # takes its final size once both corpora were shown.
     for spec in (msrp, costra_spec):

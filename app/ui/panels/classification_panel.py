@@ -31,7 +31,7 @@ from sentspace.app.ui.kit.file_dialogs import save_file, say_written
 from sentspace.app.ui.kit.widgets import keep_room
 
 #: Charts of results shown lately, kept to show again on a switch back.
-CHARTS_KEPT = 4
+CHARTS_KEPT = 8
 
 
 class ClassificationPanel(FollowsFilter, QWidget):

@@ -164,6 +164,8 @@ class CorpusBrowser(QWidget):
         self._passing: np.ndarray | None = None
         self._haystack: list[str] | None = None
         self._jobs: dict[str, JobHandle] = {}
+        #: Starts the index of the corpus shown, put off while the browser is hidden.
+        self._index_due = None
         #: ``_index`` of the last ``INDEXES_KEPT`` corpora browsed, by fingerprint.
         self._indexes: dict[str, tuple] = {}
         #: How many times a corpus's index was made (not taken from the kept).
@@ -327,17 +329,37 @@ class CorpusBrowser(QWidget):
         self.overlap_chart.clear()
         self._size_columns()
         columns = self.model.columns
+        self._index_due = None
         kept = self._indexes.get(corpus.fingerprint)
         if kept is not None and (stats is None or stats is kept[1]):
             self._index_ready(kept)
             return
-        self.indexes_made += 1
-        self._start(
-            "index",
-            lambda: _index(corpus, columns, stats),
-            f"statistics of {corpus.name}",
-            self._index_ready,
-        )
+
+        def index() -> None:
+            self.indexes_made += 1
+            self._start(
+                "index",
+                lambda: _index(corpus, columns, stats),
+                f"statistics of {corpus.name}",
+                self._index_ready,
+            )
+
+        if self.window().isVisible() and not self.isVisible():
+            # In a tab not in view: indexed when shown or filtered, not on every switch
+            # (a worker indexing a million sentences holds the GIL the window needs).
+            self._index_due = index
+        else:
+            index()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._index_now()
+
+    def _index_now(self) -> None:
+        """Start the index put off while hidden, if it was."""
+        due, self._index_due = self._index_due, None
+        if due is not None:
+            due()
 
     def select(self, index: int) -> None:
         """Select sentence ``index`` and scroll to it; a filter that hides it is
@@ -404,6 +426,7 @@ class CorpusBrowser(QWidget):
             self._show_rows()
             return
         if self._haystack is None:
+            self._index_now()
             return  # applied once the index job has built the haystack
         haystack = self._haystack
         self._start(

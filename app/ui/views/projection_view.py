@@ -74,10 +74,12 @@ SPARSE_ALPHA = 0.45
 #: Points the filter leaves out: drawn under the rest, faint grey.
 FILTERED_OUT = (190, 190, 190, 70)
 #: Layouts whose drawing is kept (columns, k-d tree, density bins and counts), so
-#: switching back to a corpus draws its million points without binning them again.
-LAYOUTS_KEPT = 4
+#: switching back to a corpus draws its million points without binning them again
+#: (about 90 MB at a million points, a few MB at tens of thousands). Fewer than the
+#: corpora open, switching round them all bins each again.
+LAYOUTS_KEPT = 8
 #: Density drawings kept per layout (view sizes and regions).
-BINS_KEPT = 3
+BINS_KEPT = 2
 #: Share of bins more or fewer than the plot's size asks that a kept density drawing
 #: may have (its bins 2 +- 0.1 pixels wide).
 BINS_SLACK = 0.05
@@ -541,11 +543,12 @@ class ProjectionView(QWidget):
         still about ``BIN_PX`` on screen.
         """
         self._refresh_timer.stop()
-        if self.window().isVisible() and not self.isVisible():
-            # In a tab not in view (its size is not its size when shown): drawn when shown.
+        n = len(self.coordinates)
+        if n > POINT_LIMIT and self.window().isVisible() and not self.isVisible():
+            # A density image in a tab not in view (whose size is not its size when
+            # shown) is binned when shown.
             self._drawn = None
             return
-        n = len(self.coordinates)
         if n <= POINT_LIMIT:
             # Few points: set once; pyqtgraph culls those out of view when painting.
             if self._drawn is None or force:
