@@ -82,6 +82,13 @@ class PathKey:
             + html.escape(name).replace(" ", "&nbsp;")
         )
 
+    def entries(self) -> tuple[list[str], list[str]]:
+        """The names and entries added, to :meth:`restore` with a kept drawing."""
+        return list(self.names), list(self._entries)
+
+    def restore(self, names: list[str], entries: list[str]) -> None:
+        self.names, self._entries = list(names), list(entries)
+
     def show_entries(self) -> None:
         self.label.setText(" &nbsp; ".join(self._entries))
 
@@ -184,7 +191,7 @@ class ComparisonsModel(QAbstractTableModel):
             cosines = result.more_similar_cosine if column == 3 else result.less_similar_cosine
             keys = np.round(cosines[rows], 3)
         elif column == 0:
-            keys = result.passed[rows]  # "✓" sorts after "✗"
+            keys = ~result.passed[rows]  # as the marks' text sorts: "✓" before "✗"
         else:
             keys = np.array([self.cells(k)[column] for k in rows.tolist()])
         order_of = np.argsort(keys, kind="stable")
@@ -487,12 +494,12 @@ class CostraView(QWidget):
             for name, rows in self.spokes.items():
                 if chosen in (ALL_TYPES, name):
                     self._draw_spokes(name, rows, xy)
-            drawing = (self.drawn, list(self.key.names), list(self.key._entries))
+            drawing = (self.drawn, *self.key.entries())
         else:
             for item in drawing[0]:
                 item.show()
             self.drawn = drawing[0]
-            self.key.names, self.key._entries = list(drawing[1]), list(drawing[2])
+            self.key.restore(drawing[1], drawing[2])
         self._drawings[key] = drawing
         while len(self._drawings) > DRAWINGS_KEPT:
             oldest = next(iter(self._drawings))
