@@ -3,7 +3,8 @@
     .venv/bin/python bench/bench_responsiveness.py [--sentences 10000] [--repeat 2]
     .venv/bin/python bench/bench_responsiveness.py --sentences 1000000 \
         --encoder glove-mean --repeat 1 --skip umap-warm doc2vec
-    .venv/bin/python bench/bench_responsiveness.py --switch --repeat 3
+    .venv/bin/python bench/bench_responsiveness.py --switch --repeat 3 [--profile DIR]
+    DISPLAY=:99 QT_QPA_PLATFORM=xcb .venv/bin/python bench/bench_responsiveness.py --switch
 
 Runs offscreen unless QT_QPA_PLATFORM is set. The corpus is the first ``--sentences``
 distinct sentences of MSRP (``../shared/data/msrp/msr_paraphrase_data.txt``), or, for
@@ -25,9 +26,17 @@ window as a user would:
 - switching corpora (``--switch``, alone): MSRP (``msr_paraphrase_data.txt``, 10,948
   sentences) and SICK (``SICK_train.txt``) opened, each run (bag of words + PCA),
   evaluated (ranking; relatedness) and its suspicious annotations found, with the Corpus
-  and Neighbours tabs built; then the switch SICK -> MSRP as the Workspace panel asks
-  for it, timed to the end of the events it queues (``--repeat`` + 2 times; the
-  median and the fastest). The window is shown at 1280x800.
+  and Neighbours tabs built; Costra opened, run, evaluated and left on its Costra tab;
+  the 145,000 Multi30K captions (``multi30k-captions``) and ``--switch-sentences``
+  spliced sentences (default 1,000,000) opened, each handed a glove-mean + PCA run made
+  in this process (no classification: 29,000 caption groups take the explorer minutes).
+  Then each pair switched both ways as the Workspace panel's double-click asks,
+  ``--repeat`` times: the seconds until the double-click returned with the events it
+  posted processed (the new corpus drawn; median and max), the longest gap of the 10
+  ms timer from the double-click to 1.5 s later (the GUI thread's longest stall, what
+  the switch left queued included), and the ratio of each median to the reference
+  SICK -> MSRP's. ``--profile DIR`` writes a cProfile of each switch. The window is
+  shown at 1280x800.
 
 A first row runs the timer for 5 s with no job: the stalls the shared machine causes by
 itself. For each job: its wall time, the number of ticks, the largest gap between ticks and
@@ -174,46 +183,159 @@ class Probe:
 
 
 SICK = ROOT.parent / "shared" / "data" / "sick" / "SICK_train.txt"
+CAPTIONS = "multi30k-captions"
+#: The pairs timed both ways, the reference first (its ratio is 1).
+PAIRS = (
+    ("SICK", "MSRP"),
+    ("costra", "captions"),
+    ("captions", "1M"),
+    ("1M", "costra"),
+)
 
 
-def switch_times(repeat: int) -> list[float]:
-    """Seconds each switch SICK -> MSRP takes, both corpora loaded, run, evaluated and
-    reviewed (see the module's docstring)."""
-    app = QApplication.instance()
-    window = MainWindow()
-    window.resize(1280, 800)
-    window.show()
+def handed_run(window: MainWindow, spec: str, encoder_name: str = "glove-mean") -> None:
+    """A run of ``encoder_name`` + PCA handed to the session as ``Analyses.run`` hands
+    its result, made here without the classification: 29,000 caption groups take the
+    explorer minutes, and the switch, not the run, is timed."""
+    from sentspace.app.analysis.cache import cached_encode
+    from sentspace.app.analysis.explore import Exploration
+    from sentspace.app.analysis.projection import project
+    from sentspace.app.base.jobs import run_job
+    from sentspace.models import make_encoder
+    from sentspace.models.base import fitted_copy
 
-    def settle(seconds: float = 0.3) -> None:
+    state = window.session.states[spec]
+    corpus = state.corpus
+    encoder = run_job(fitted_copy(make_encoder(encoder_name), corpus.texts))
+    embeddings = run_job(cached_encode(encoder, corpus.fingerprint, corpus.texts))
+    projection = run_job(project(embeddings, "pca"))
+    exploration = Exploration(corpus, encoder, embeddings, projection, None, None)
+    window.session.add_run(spec, encoder_name, exploration)
+
+
+class Switches:
+    """The window with SICK, MSRP, Costra, the Multi30K captions and a million spliced
+    sentences open (see the module's docstring), and the switches between them timed
+    with the 10 ms probe."""
+
+    def __init__(self, sentences: int, profile: Path | None) -> None:
+        self.app = QApplication.instance()
+        self.window = window = MainWindow()
+        window.resize(1280, 800)
+        window.show()
+        self.profile = profile
+        self.specs: dict[str, str] = {}
+        self.seconds: dict[str, float] = {}
+        for name, spec, evaluation in (
+            ("MSRP", str(MSRP), "ranking"),
+            ("SICK", str(SICK), "relatedness"),
+            ("costra", "costra", "costra"),
+        ):
+            began = time.perf_counter()
+            window.open_corpus(spec)
+            self.settle()
+            window.run()
+            self.settle()
+            window.evaluate(evaluation)
+            self.settle()
+            if name != "costra":
+                window.analyses.find_suspicious()
+                self.settle()
+            for tab in (3, 4, 0) if name != "costra" else (3, 4, 1):
+                window.views.setCurrentIndex(tab)  # Corpus, Neighbours, then the last
+                self.settle()
+            self.specs[name], self.seconds[name] = spec, time.perf_counter() - began
+        began = time.perf_counter()
+        window.open_corpus(CAPTIONS)
+        self.settle()
+        handed_run(window, CAPTIONS)
+        self.settle()
+        self.specs["captions"], self.seconds["captions"] = CAPTIONS, time.perf_counter() - began
+        began = time.perf_counter()
+        big = make_corpus(sentences)
+        window.showing.set_corpus(big)
+        handed_run(window, big.name)
+        self.settle()
+        self.specs["1M"], self.seconds["1M"] = big.name, time.perf_counter() - began
+        self.big = big
+
+    def settle(self, seconds: float = 0.3) -> None:
         until = time.perf_counter() + seconds
-        while time.perf_counter() < until or window.is_running:
-            app.processEvents()
+        while time.perf_counter() < until or self.window.is_running:
+            self.app.processEvents()
             time.sleep(0.005)
 
-    for spec, evaluation in ((MSRP, "ranking"), (SICK, "relatedness")):
-        window.open_corpus(str(spec))
-        settle()
-        window.run()
-        settle()
-        window.evaluate(evaluation)
-        settle()
-        window.analyses.find_suspicious()
-        settle()
-        for tab in (3, 4, 0):  # Corpus, Neighbours, then the projection
-            window.views.setCurrentIndex(tab)
-            settle()
-    times = []
-    for _ in range(repeat):
-        window.showing.switch_corpus(str(SICK))
-        settle(0.5)
+    def double_click(self, name: str) -> None:
+        """Switch to ``name`` as a double-click in the Workspace panel does."""
+        panel = self.window.workspace_panel
+        item = panel._corpus_item(self.specs[name])
+        panel.tree.itemDoubleClicked.emit(item, 0)
+
+    def switch(self, source: str, target: str, after_s: float = 1.5) -> dict:
+        """One switch ``source`` -> ``target``: the seconds until the double-click
+        returned with the events it posted processed (the new corpus drawn), and the
+        longest gap of the 10 ms timer from the double-click to ``after_s`` later
+        (what the switch left to run afterwards included: queued timers, jobs'
+        results)."""
+        self.double_click(source)
+        self.settle(0.5)
+        probe = Probe()
+        probe.timer.start()
+        profiler = None
+        if self.profile is not None:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
         began = time.perf_counter()
-        window.showing.switch_corpus(str(MSRP))
-        app.processEvents()
-        times.append(time.perf_counter() - began)
-        settle(0.5)
-    window.unsaved = False
-    window.close()
-    return times
+        probe.ticks.append(began)
+        self.double_click(target)
+        self.app.processEvents()
+        returned = time.perf_counter() - began
+        while time.perf_counter() - began < after_s:
+            self.app.processEvents()
+            time.sleep(0.001)
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(str(self.profile / f"{source}-{target}.prof"))
+        probe.timer.stop()
+        shown = self.window.session.current
+        assert shown is not None and shown.spec == self.specs[target], "the switch did not land"
+        return {"returned": returned, "stall": float(np.diff(probe.ticks).max())}
+
+    def close(self) -> None:
+        self.window.unsaved = False
+        self.window.close()
+
+
+def switch_table(sentences: int, repeat: int, profile: Path | None) -> None:
+    """Every pair of ``PAIRS`` both ways, ``repeat`` times each, as a table."""
+    switches = Switches(sentences, profile)
+    rows = []
+    for source, target in PAIRS:
+        for a, b in ((source, target), (target, source)):
+            runs = [switches.switch(a, b) for _ in range(repeat)]
+            rows.append((f"{a} -> {b}", runs))
+    switches.close()
+    reference = float(np.median([r["returned"] for r in rows[0][1]]))
+    print(
+        f"platform {QApplication.platformName()}; switching as the Workspace panel's "
+        f"double-click asks, {repeat} times a pair; 1M = {switches.big.name}\n"
+        f"setup: " + ", ".join(f"{k} {v:.0f} s" for k, v in switches.seconds.items()) + "\n"
+    )
+    header = f"{'switch':<22} {'median s':>8} {'max s':>6} {'stall ms':>8} {'ratio':>6}"
+    print(header)
+    print("-" * len(header))
+    for label, runs in rows:
+        seconds = [r["returned"] for r in runs]
+        print(
+            f"{label:<22} {np.median(seconds):>8.3f} {max(seconds):>6.3f} "
+            f"{max(r['stall'] for r in runs) * 1000:>8.0f} "
+            f"{np.median(seconds) / reference:>6.2f}"
+        )
+    print(
+        f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on {os.cpu_count()} cores"
+    )
 
 
 def main() -> int:
@@ -225,23 +347,24 @@ def main() -> int:
         "--skip", nargs="*", default=[], help="jobs to skip: umap umap-warm doc2vec"
     )
     parser.add_argument(
-        "--switch", action="store_true", help="time switching SICK -> MSRP instead (both loaded)"
+        "--switch", action="store_true", help="time switching between open corpora instead"
     )
+    parser.add_argument(
+        "--switch-sentences",
+        type=int,
+        default=1_000_000,
+        help="sentences of the large corpus --switch opens (default 1,000,000)",
+    )
+    parser.add_argument("--profile", help="--switch: write a cProfile of each switch here")
     args = parser.parse_args()
     cache = tempfile.TemporaryDirectory()
     os.environ["SENTSPACE_CACHE_DIR"] = cache.name
     app = QApplication.instance() or QApplication(sys.argv)  # noqa: F841
     if args.switch:
-        times = switch_times(args.repeat + 2)
-        print(
-            f"switch SICK -> MSRP ({len(times)} times, both loaded, run, evaluated and "
-            f"reviewed): median {np.median(times):.3f} s, fastest {min(times):.3f} s "
-            f"({', '.join(f'{t:.3f}' for t in times)})"
-        )
-        print(
-            f"load average {', '.join(f'{v:.1f}' for v in os.getloadavg())} on "
-            f"{os.cpu_count()} cores"
-        )
+        profile = Path(args.profile) if args.profile else None
+        if profile is not None:
+            profile.mkdir(parents=True, exist_ok=True)
+        switch_table(args.switch_sentences, args.repeat, profile)
         return 0
     window = MainWindow()
     window.resize(1400, 860)

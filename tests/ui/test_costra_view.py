@@ -45,10 +45,10 @@ def test_choosing_a_seed_group_draws_it_and_lists_its_comparisons(qtbot, view, c
     members = corpus.groups.members(group)
     assert sorted(view.group_points.data["data"].tolist()) == sorted(members.tolist())
     in_group = np.flatnonzero(result.comparisons.group == group)
-    assert view.table.rowCount() == len(in_group)
+    assert view.model.rowCount() == len(in_group)
     failing = int((~result.passed[in_group]).sum())
     assert failing > 0 and f"{failing} fail" in view.summary.text()
-    marks = [view.table.item(r, 0).text() for r in range(view.table.rowCount())]
+    marks = [view.model.index(r, 0).data() for r in range(view.model.rowCount())]
     assert marks.count("✗") == failing
     # One red dashed segment per distinct pair that a failing comparison found too close.
     less = result.comparisons.less_pair[in_group[~result.passed[in_group]]]
@@ -73,12 +73,12 @@ def test_type_filter_and_choosing_a_failing_comparison(qtbot, view, costra):
     comparisons = result.comparisons
     names = comparisons.transformation_names
     shown = [
-        int(view.table.item(r, 0).data(Qt.ItemDataRole.UserRole))
-        for r in range(view.table.rowCount())
+        int(view.model.index(r, 0).data(Qt.ItemDataRole.UserRole))
+        for r in range(view.model.rowCount())
     ]
     assert shown and all(names[comparisons.transformation[k]] == "future" for k in shown)
-    row = next(r for r in range(view.table.rowCount()) if view.table.item(r, 0).text() == "✗")
-    k = int(view.table.item(row, 0).data(Qt.ItemDataRole.UserRole))
+    row = next(r for r in range(view.model.rowCount()) if view.model.index(r, 0).data() == "✗")
+    k = int(view.model.index(row, 0).data(Qt.ItemDataRole.UserRole))
     with qtbot.waitSignal(view.sentences_selected) as selected:
         view.table.selectRow(row)
     expected = np.unique(np.concatenate([comparisons.more_similar[k], comparisons.less_similar[k]]))
@@ -138,18 +138,18 @@ def test_at_1280x800_the_choices_and_every_column_are_whole(qtbot, view, costra)
     assert view.minimumSizeHint().width() <= 580
     table, header = view.table, view.table.horizontalHeader()
     assert not table.horizontalScrollBar().isVisible()
-    for column in range(table.columnCount()):
+    for column in range(view.model.columnCount()):
         assert (
             header.sectionViewportPosition(column) + header.sectionSize(column)
             <= table.viewport().width()
         )
         assert (
             header.sectionSize(column) >= header.sectionSizeHint(column)
-            or column == table.columnCount() - 1
+            or column == view.model.columnCount() - 1
         )
-    rule = table.item(0, table.columnCount() - 1)
-    assert rule.toolTip() == rule.text()
-    assert "of the class" in table.item(0, 1).toolTip()
+    rule = view.model.index(0, view.model.columnCount() - 1)
+    assert rule.data(Qt.ItemDataRole.ToolTipRole) == rule.data()
+    assert "of the class" in view.model.index(0, 1).data(Qt.ItemDataRole.ToolTipRole)
 
 
 def test_the_inspector_names_a_costra_seed_group_once(qtbot, costra):

@@ -62,7 +62,7 @@ def test_each_task_shows_8_rows_and_the_window_keeps_its_size(qtbot, window, sha
 
     costra = costra_shown(qtbot, window)
     assert window.size() == SIZE
-    assert costra.table.rowCount() > 8 and visible_rows(costra.table) >= 8
+    assert costra.model.rowCount() > 8 and visible_rows(costra.table) >= 8
 
 
 def reopened(qtbot) -> MainWindow:

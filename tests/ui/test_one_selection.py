@@ -102,9 +102,14 @@ def test_a_chart_point_lists_its_pair_with_neighbours(qtbot, window, shared_data
 
 def test_a_failing_costra_comparison_lists_its_sentences(qtbot, window):
     view = costra_shown(qtbot, window)
-    row = next(r for r in range(view.table.rowCount()) if view.table.item(r, 0).text() == "✗")
-    k = int(view.table.item(row, 0).data(Qt.ItemDataRole.UserRole))
-    click_row(qtbot, view.table, row)
+    model = view.model
+    row = next(r for r in range(model.rowCount()) if model.index(r, 0).data() == "✗")
+    k = int(model.index(row, 0).data(Qt.ItemDataRole.UserRole))
+    cell = model.index(row, 2)
+    view.table.scrollTo(cell)
+    qtbot.mouseClick(
+        view.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.visualRect(cell).center()
+    )
     comparisons = window.costra_result.comparisons
     expected = np.unique(np.concatenate([comparisons.more_similar[k], comparisons.less_similar[k]]))
     assert window.selection.source == "costra"

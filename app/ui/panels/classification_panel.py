@@ -30,6 +30,9 @@ from sentspace.app.ui.charts.figures import save_chart, save_chart_or_say
 from sentspace.app.ui.kit.file_dialogs import save_file, say_written
 from sentspace.app.ui.kit.widgets import keep_room
 
+#: Charts of results shown lately, kept to show again on a switch back.
+CHARTS_KEPT = 8
+
 
 class ClassificationPanel(FollowsFilter, QWidget):
     """``misclassified_clicked`` when the "misclassified" row is clicked;
@@ -72,6 +75,10 @@ class ClassificationPanel(FollowsFilter, QWidget):
         self.rerun_button.clicked.connect(self.run_requested)
         #: The chart of the result shown (none: no result).
         self.chart: GroupErrorBars | None = None
+        #: The charts of the results shown last (hidden but the one shown, the last).
+        self._charts: list[GroupErrorBars] = []
+        #: How many charts were made (not shown again from the kept).
+        self.charts_made = 0
         self.chart_box = QWidget()
         QVBoxLayout(self.chart_box).setContentsMargins(0, 0, 0, 0)
         # The table and the chart share the room; the user moves the line between them.
@@ -181,17 +188,28 @@ class ClassificationPanel(FollowsFilter, QWidget):
         self._show_chart(result)
 
     def _show_chart(self, result) -> None:
-        """The misclassified per group of ``result``; none for no result."""
+        """The misclassified per group of ``result``; none for no result. The chart of
+        a result shown lately is shown again, not made again (0.1-0.2 s a switch)."""
         if self.chart is not None:
             self.chart.hide()
-            self.chart.setParent(None)
-            self.chart.deleteLater()
-        self.chart = GroupErrorBars(result) if result is not None else None
+        kept = [chart for chart in self._charts if chart.result is result]
         self.picked_caption.clear()
-        if self.chart is not None:
+        if kept:
+            self.chart = kept[0]
+            self._charts.remove(self.chart)
+        elif result is not None:
+            self.chart = GroupErrorBars(result)
             self.chart.picked.connect(self._chart_picked)
-            self._show_passing()
             self.chart_box.layout().addWidget(self.chart)
+            self.charts_made += 1
+        else:
+            self.chart = None
+        if self.chart is not None:
+            self._charts.append(self.chart)
+            while len(self._charts) > CHARTS_KEPT:
+                self._charts.pop(0).deleteLater()
+            self._show_passing()
+            self.chart.show()
         self.chart_box.setVisible(self.chart is not None)
         self.save_chart_button.setEnabled(self.chart is not None)
         self.across_button.setEnabled(self.chart is not None)

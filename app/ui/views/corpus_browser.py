@@ -50,6 +50,19 @@ from sentspace.app.ui.kit.workers import JobHandle, start_job
 
 #: Milliseconds the filter waits for typing to pause before it runs.
 FILTER_DELAY_MS = 150
+#: Corpora (versions) whose search text, statistics and charts' bins are kept, so
+#: switching back to one shows them at once.
+INDEXES_KEPT = 4
+
+
+def _index(corpus: Corpus, columns: SentenceColumns, stats: CorpusStats | None) -> tuple:
+    """What the browser shows of ``corpus`` besides its rows, made in a worker: the
+    filter's search text, the statistics, and the bins of their two charts (0.1 s of
+    ``np.histogram`` for Costra's group sizes)."""
+    haystack, stats = browser_index(corpus, columns, stats)
+    sizes = stats.size_histogram() if stats.group_kind else None
+    overlap = stats.overlap_histogram(20) if stats.overlap_basis else None
+    return haystack, stats, sizes, overlap
 
 
 class SentenceTableModel(QAbstractTableModel):
@@ -151,6 +164,12 @@ class CorpusBrowser(QWidget):
         self._passing: np.ndarray | None = None
         self._haystack: list[str] | None = None
         self._jobs: dict[str, JobHandle] = {}
+        #: Starts the index of the corpus shown, put off while the browser is hidden.
+        self._index_due = None
+        #: ``_index`` of the last ``INDEXES_KEPT`` corpora browsed, by fingerprint.
+        self._indexes: dict[str, tuple] = {}
+        #: How many times a corpus's index was made (not taken from the kept).
+        self.indexes_made = 0
         self._selected = -1
         self._pending_select = -1
         self._emitting = True
@@ -310,12 +329,37 @@ class CorpusBrowser(QWidget):
         self.overlap_chart.clear()
         self._size_columns()
         columns = self.model.columns
-        self._start(
-            "index",
-            lambda: browser_index(corpus, columns, stats),
-            f"statistics of {corpus.name}",
-            self._index_ready,
-        )
+        self._index_due = None
+        kept = self._indexes.get(corpus.fingerprint)
+        if kept is not None and (stats is None or stats is kept[1]):
+            self._index_ready(kept)
+            return
+
+        def index() -> None:
+            self.indexes_made += 1
+            self._start(
+                "index",
+                lambda: _index(corpus, columns, stats),
+                f"statistics of {corpus.name}",
+                self._index_ready,
+            )
+
+        if self.window().isVisible() and not self.isVisible():
+            # In a tab not in view: indexed when shown or filtered, not on every switch
+            # (a worker indexing a million sentences holds the GIL the window needs).
+            self._index_due = index
+        else:
+            index()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._index_now()
+
+    def _index_now(self) -> None:
+        """Start the index put off while hidden, if it was."""
+        due, self._index_due = self._index_due, None
+        if due is not None:
+            due()
 
     def select(self, index: int) -> None:
         """Select sentence ``index`` and scroll to it; a filter that hides it is
@@ -382,6 +426,7 @@ class CorpusBrowser(QWidget):
             self._show_rows()
             return
         if self._haystack is None:
+            self._index_now()
             return  # applied once the index job has built the haystack
         haystack = self._haystack
         self._start(
@@ -430,9 +475,13 @@ class CorpusBrowser(QWidget):
     def _job_failed(self, error: Exception) -> None:
         self.count.setText(f"failed: {error}")
 
-    def _index_ready(self, index: tuple[list[str], CorpusStats]) -> None:
-        self._haystack, self.stats = index
-        self._show_stats(self.stats)
+    def _index_ready(self, index: tuple) -> None:
+        self._haystack, self.stats, sizes, overlap = index
+        self._indexes.pop(self.corpus.fingerprint, None)
+        self._indexes[self.corpus.fingerprint] = index
+        while len(self._indexes) > INDEXES_KEPT:
+            del self._indexes[next(iter(self._indexes))]
+        self._show_stats(self.stats, sizes, overlap)
         if self.filter_box.text():
             self.apply_filter()
 
@@ -515,7 +564,8 @@ class CorpusBrowser(QWidget):
 
     # --- statistics -------------------------------------------------------------------
 
-    def _show_stats(self, stats: CorpusStats) -> None:
+    def _show_stats(self, stats: CorpusStats, bins=None, overlap=None) -> None:
+        """``stats`` in the table, and the charts of their bins (``_index``'s)."""
         rows = stats_rows(stats)
         self.stats_table.setRowCount(len(rows))
         for row, (label, value) in enumerate(rows):
@@ -524,7 +574,6 @@ class CorpusBrowser(QWidget):
 
         self.size_chart.setVisible(bool(stats.group_kind))
         if stats.group_kind:
-            bins = stats.size_histogram()
             self.size_chart.setTitle(f"{stats.group_kind} sizes")
             self.size_chart.addItem(
                 pg.BarGraphItem(
@@ -544,7 +593,7 @@ class CorpusBrowser(QWidget):
 
         self.overlap_chart.setVisible(bool(stats.overlap_basis))
         if stats.overlap_basis:
-            edges, positive, negative = stats.overlap_histogram(20)
+            edges, positive, negative = overlap
             self.overlap_chart.setTitle(f"word overlap of pairs ({stats.overlap_basis})")
             for counts, colour, name, values in (
                 (positive, POSITIVE, "positive", stats.overlap_positive),

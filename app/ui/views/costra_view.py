@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -18,8 +18,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -46,6 +45,10 @@ COLUMNS = ("", "type", "more similar", "cos", "less similar", "cos", "rule")
 
 #: Type colours: the categorical palette without its reds, which mark failures here.
 TYPE_PALETTE = tuple(c for c in CATEGORICAL if c not in ("#d62728", "#ff9896"))
+#: Drawings of seed groups kept to show again (a group's items, all types or one).
+DRAWINGS_KEPT = 8
+#: The background of a failing comparison's row.
+FAIL_BRUSH = QBrush(QColor("#fde0e0"))
 
 
 def type_colour(name: str) -> str:
@@ -79,12 +82,124 @@ class PathKey:
             + html.escape(name).replace(" ", "&nbsp;")
         )
 
+    def entries(self) -> tuple[list[str], list[str]]:
+        """The names and entries added, to :meth:`restore` with a kept drawing."""
+        return list(self.names), list(self._entries)
+
+    def restore(self, names: list[str], entries: list[str]) -> None:
+        self.names, self._entries = list(names), list(entries)
+
     def show_entries(self) -> None:
         self.label.setText(" &nbsp; ".join(self._entries))
 
     def clear(self) -> None:
         self.names, self._entries = [], []
         self.label.clear()
+
+
+class ComparisonsModel(QAbstractTableModel):
+    """The comparisons of the seed group drawn, one a row (``Qt.UserRole``: its index in
+    ``result.comparisons``). A model, not a table of items: the largest groups have
+    thousands of comparisons, and making seven items with tooltips a row took 0.2 s of
+    every switch back to Costra."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.corpus: Corpus | None = None
+        self.result: CostraResult | None = None
+        #: The comparison shown in each row.
+        self.rows = np.empty(0, dtype=np.int64)
+        self._cells: dict[int, tuple[str, ...]] = {}
+
+    def set_rows(self, corpus: Corpus | None, result: CostraResult | None, rows) -> None:
+        self.beginResetModel()
+        self.corpus, self.result = corpus, result
+        self.rows = np.asarray(rows, dtype=np.int64)
+        self._cells = {}
+        self.endResetModel()
+
+    def cells(self, k: int) -> tuple[str, ...]:
+        """Comparison ``k``'s row, made when first painted or sorted by."""
+        if k not in self._cells:
+            self._cells[k] = self._made(k)
+        return self._cells[k]
+
+    def _made(self, k: int) -> tuple[str, ...]:
+        result, comparisons, ids = self.result, self.result.comparisons, self.corpus.ids
+        more, less = comparisons.more_similar[k], comparisons.less_similar[k]
+        return (
+            "✓" if result.passed[k] else "✗",
+            comparisons.transformation_names[comparisons.transformation[k]],
+            f"{ids[more[0]]} – {ids[more[1]]}",
+            f"{result.more_similar_cosine[k]:.3f}",
+            f"{ids[less[0]]} – {ids[less[1]]}",
+            f"{result.less_similar_cosine[k]:.3f}",
+            RULE_NAMES[comparisons.rule[k]],
+        )
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row, column = index.row(), index.column()
+        k = int(self.rows[row])
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.cells(k)[column]
+        if role == Qt.ItemDataRole.UserRole:
+            return k
+        passed = bool(self.result.passed[k])
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return None if passed else FAIL_BRUSH
+        if role == Qt.ItemDataRole.ForegroundRole and column == 0:
+            return QColor(PASSED if passed else MISCLASSIFIED)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(k, column, passed)
+        return None
+
+    def _tooltip(self, k: int, column: int, passed: bool) -> str:
+        comparisons, corpus = self.result.comparisons, self.corpus
+        if column == 0:
+            return "holds" if passed else "fails: the less similar pair is at least as close"
+        if column == 1:
+            return (
+                f"{comparisons.transformation_names[comparisons.transformation[k]]}, of the "
+                f"class {comparisons.CLASS_NAMES[comparisons.class_index[k]]}"
+            )
+        if column in (2, 4):
+            pair = comparisons.more_similar[k] if column == 2 else comparisons.less_similar[k]
+            return "\n".join(f"{corpus.ids[row]}: {corpus.texts[row]}" for row in pair)
+        if column == 6:
+            return RULE_NAMES[comparisons.rule[k]]
+        return ""
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by a column's text (the cosines by value), stably."""
+        if column < 0 or not len(self.rows):
+            return
+        rows, result = self.rows, self.result
+        if column in (3, 5):
+            cosines = result.more_similar_cosine if column == 3 else result.less_similar_cosine
+            keys = np.round(cosines[rows], 3)
+        elif column == 0:
+            keys = ~result.passed[rows]  # as the marks' text sorts: "✓" before "✗"
+        else:
+            keys = np.array([self.cells(k)[column] for k in rows.tolist()])
+        order_of = np.argsort(keys, kind="stable")
+        if order == Qt.SortOrder.DescendingOrder:
+            order_of = order_of[::-1]
+        self.layoutAboutToBeChanged.emit()
+        self.rows = rows[order_of]
+        self.layoutChanged.emit()
 
 
 class CostraView(QWidget):
@@ -177,13 +292,23 @@ class CostraView(QWidget):
         ):
             item.setZValue(z)
             plot.addItem(item)
-        # Path lines and arrows of the current group, removed on every redraw.
+        # Path lines and arrows of the group drawn. Made once per group and type for a
+        # layout (each arrow is a graphics item, 50 of them 0.2 s), hidden when another
+        # is drawn or the view is cleared, and shown again when it comes back.
         self.drawn: list[pg.GraphicsObject] = []
+        #: The layout the kept drawings are of, and the drawings by (group, type):
+        #: their items and their key's entries, most recently drawn last.
+        self._drawings_of: np.ndarray | None = None
+        self._drawings: dict[tuple[int, str], tuple[list, list, list]] = {}
+        #: How many times a group's paths were made (not shown again from the kept).
+        self.paths_made = 0
 
-        self.table = QTableWidget(0, len(COLUMNS))
+        self.model = ComparisonsModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
         self.table.setAccessibleName("costra comparisons")
-        self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -193,9 +318,7 @@ class CostraView(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(
             len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch
         )
-        # Columns are sized once per fill: sizing to contents on every inserted item
-        # is quadratic in the rows (thousands in the largest groups).
-        self.table.itemSelectionChanged.connect(self._comparison_chosen)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._comparison_chosen())
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.projection)
@@ -222,15 +345,13 @@ class CostraView(QWidget):
         self.projection.clear("Run the Costra evaluation to draw its orderings.")
         for item in (self.failing_lines, self.chosen_more, self.chosen_less, self.group_points):
             item.setData([], [])
-        for item in self.drawn:
-            self.projection.plot.removeItem(item)
-        self.drawn = []
+        self._hide_drawn()
         self.key.clear()
         for choice in (self.group_choice, self.type_choice):
             choice.blockSignals(True)
             choice.clear()
             choice.blockSignals(False)
-        self.table.setRowCount(0)
+        self.model.set_rows(None, None, [])
         self.summary.clear()
 
     def set_data(
@@ -322,21 +443,16 @@ class CostraView(QWidget):
     def _redraw(self) -> None:
         if self.corpus is None or self.group < 0:
             return
-        plot = self.projection.plot
-        for item in self.drawn:
-            plot.removeItem(item)
-        self.drawn.clear()
         self.key.clear()
         chosen = self.type_choice.currentData() or ALL_TYPES
         xy = self.projection.coordinates
+        self._show_paths(chosen, xy)
         shown = [self.seed]
         for name, rows in self.paths.items():
             if chosen in (ALL_TYPES, name):
-                self._draw_path(name, rows, xy)
                 shown += rows[1:]
         for name, rows in self.spokes.items():
             if chosen in (ALL_TYPES, name):
-                self._draw_spokes(name, rows, xy)
                 shown += rows
         shown = np.array(shown)
         types = self.corpus.metadata["type"]
@@ -351,6 +467,44 @@ class CostraView(QWidget):
         self._draw_failing()
         self.chosen_more.clear()
         self.chosen_less.clear()
+
+    def _hide_drawn(self) -> None:
+        for item in self.drawn:
+            item.hide()
+        self.drawn = []
+
+    def _show_paths(self, chosen: str, xy: np.ndarray) -> None:
+        """The paths and spokes of the group drawn, of type ``chosen``: the kept ones
+        when this layout drew them before, else made (and kept, the last
+        ``DRAWINGS_KEPT``)."""
+        self._hide_drawn()
+        plot = self.projection.plot
+        if self._drawings_of is not xy:
+            for items, _, _ in self._drawings.values():
+                for item in items:
+                    plot.removeItem(item)
+            self._drawings, self._drawings_of = {}, xy
+        key = (self.group, chosen)
+        drawing = self._drawings.pop(key, None)
+        if drawing is None:
+            self.paths_made += 1
+            for name, rows in self.paths.items():
+                if chosen in (ALL_TYPES, name):
+                    self._draw_path(name, rows, xy)
+            for name, rows in self.spokes.items():
+                if chosen in (ALL_TYPES, name):
+                    self._draw_spokes(name, rows, xy)
+            drawing = (self.drawn, *self.key.entries())
+        else:
+            for item in drawing[0]:
+                item.show()
+            self.drawn = drawing[0]
+            self.key.restore(drawing[1], drawing[2])
+        self._drawings[key] = drawing
+        while len(self._drawings) > DRAWINGS_KEPT:
+            oldest = next(iter(self._drawings))
+            for item in self._drawings.pop(oldest)[0]:
+                plot.removeItem(item)
 
     def _draw_path(self, name: str, rows: list[int], xy: np.ndarray) -> None:
         colour = type_colour(name)
@@ -408,50 +562,10 @@ class CostraView(QWidget):
             names = comparisons.transformation_names
             rows = rows[[names[t] == chosen for t in comparisons.transformation[rows]]]
         self.comparison_rows = rows
-        ids = self.corpus.ids
-        self.table.setSortingEnabled(False)
-        self.table.clearContents()
-        self.table.setRowCount(len(rows))
-        fail_brush = QBrush(QColor("#fde0e0"))
-        for row, k in enumerate(rows.tolist()):
-            passed = bool(result.passed[k])
-            more, less = comparisons.more_similar[k], comparisons.less_similar[k]
-            transformation = comparisons.transformation_names[comparisons.transformation[k]]
-            rule = RULE_NAMES[comparisons.rule[k]]
-            cells = (
-                "✓" if passed else "✗",
-                transformation,
-                f"{ids[more[0]]} – {ids[more[1]]}",
-                f"{result.more_similar_cosine[k]:.3f}",
-                f"{ids[less[0]]} – {ids[less[1]]}",
-                f"{result.less_similar_cosine[k]:.3f}",
-                rule,
-            )
-            for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setData(Qt.ItemDataRole.UserRole, k)
-                if column in (2, 4):
-                    pair = more if column == 2 else less
-                    item.setToolTip(
-                        "\n".join(f"{ids[row]}: {self.corpus.texts[row]}" for row in pair)
-                    )
-                elif column == 1:
-                    item.setToolTip(
-                        f"{transformation}, of the class "
-                        f"{comparisons.CLASS_NAMES[comparisons.class_index[k]]}"
-                    )
-                elif column == 6:
-                    item.setToolTip(rule)
-                if column == 0:
-                    item.setForeground(QColor(PASSED if passed else MISCLASSIFIED))
-                    item.setToolTip(
-                        "holds" if passed else "fails: the less similar pair is at least as close"
-                    )
-                if not passed:
-                    item.setBackground(fail_brush)
-                self.table.setItem(row, column, item)
-        self.table.setSortingEnabled(True)
-        self.table.resizeColumnsToContents()
+        self.model.set_rows(self.corpus, result, rows)
+        header = self.table.horizontalHeader()
+        self.model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+        self._size_columns()
         n_failing = int((~result.passed[rows]).sum())
         self.summary.setText(
             f"{len(rows)} comparisons of seed group {self.corpus.groups.names[self.group]}"
@@ -460,11 +574,27 @@ class CostraView(QWidget):
             f"‘more similar’ has the higher cosine. Click a row to draw its pairs."
         )
 
+    def _size_columns(self) -> None:
+        """Each column but the rule as wide as its widest text, measured here: sizing to
+        contents asks the model every cell's data, roles and all."""
+        header, metrics = self.table.horizontalHeader(), self.table.fontMetrics()
+        model, comparisons, rows = self.model, self.result.comparisons, self.model.rows
+        # A column's widest cells are among its longest texts: the rows whose pairs'
+        # ids are longest, and one of each type.
+        id_lengths = np.array([len(i) for i in self.corpus.ids])
+        sample = {int(rows[i]) for i in np.unique(comparisons.transformation[rows], True)[1]}
+        for pair in (comparisons.more_pair, comparisons.less_pair):
+            lengths = id_lengths[comparisons.pairs[pair[rows]]].sum(axis=1)
+            sample |= {int(rows[i]) for i in np.argsort(-lengths, kind="stable")[:5]}
+        for column in range(len(COLUMNS) - 1):
+            widest = max([0] + [metrics.horizontalAdvance(model.cells(k)[column]) for k in sample])
+            header.resizeSection(column, max(widest + 12, header.sectionSizeHint(column)))
+
     def _comparison_chosen(self) -> None:
-        selected = self.table.selectedItems()
+        selected = self.table.selectionModel().selectedRows()
         if not selected:
             return
-        k = int(selected[0].data(Qt.ItemDataRole.UserRole))
+        k = int(self.model.rows[selected[0].row()])
         self.choose_comparison(k)
 
     def choose_comparison(self, k: int) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -72,6 +73,16 @@ BACKGROUND = (OTHER.lower(), UNGROUPED.lower())
 SPARSE_ALPHA = 0.45
 #: Points the filter leaves out: drawn under the rest, faint grey.
 FILTERED_OUT = (190, 190, 190, 70)
+#: Layouts whose drawing is kept (columns, k-d tree, density bins and counts), so
+#: switching back to a corpus draws its million points without binning them again
+#: (about 90 MB at a million points, a few MB at tens of thousands). Fewer than the
+#: corpora open, switching round them all bins each again.
+LAYOUTS_KEPT = 8
+#: Density drawings kept per layout (view sizes and regions).
+BINS_KEPT = 2
+#: Share of bins more or fewer than the plot's size asks that a kept density drawing
+#: may have (its bins 2 +- 0.1 pixels wide).
+BINS_SLACK = 0.05
 
 
 @functools.cache
@@ -84,6 +95,33 @@ def _kd_tree(coordinates: np.ndarray) -> cKDTree:
 
     # An unbalanced tree builds in half the time and answers single queries as fast.
     return cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
+
+
+def _fits(binned: tuple | None, region: tuple, nx: int, ny: int) -> bool:
+    """Whether density bins made ``binned`` draw ``region`` at ``nx`` x ``ny`` bins: the
+    same region, in as many bins give or take ``BINS_SLACK`` (an axis whose ticks
+    widen by a few pixels after a switch does not bin a million points again)."""
+    if binned is None or binned[0][0] != region:
+        return False
+    _, bins_x, bins_y = binned[0]
+    return abs(bins_x - nx) <= BINS_SLACK * nx and abs(bins_y - ny) <= BINS_SLACK * ny
+
+
+@dataclass(eq=False)
+class Layout:
+    """What drawing one layout (its coordinates array, compared by identity) made:
+    kept while it is shown and after, the last ``LAYOUTS_KEPT``."""
+
+    coordinates: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    tree: Future | None
+    #: The colour codes ``bins`` were counted with.
+    codes: np.ndarray | None = None
+    #: Density bins and their counts (``_binned``, ``_tally``) by (region, nx, ny),
+    #: the last ``BINS_KEPT``: a legend of another height resizes the plot after a
+    #: switch, so both sizes come back.
+    bins: dict = field(default_factory=dict)
 
 
 class ProjectionView(QWidget):
@@ -221,6 +259,11 @@ class ProjectionView(QWidget):
         self._inside: tuple[tuple[float, float, float, float], np.ndarray] | None = None
         #: Width and height of a density bin, in data units.
         self._bin_size = (1.0, 1.0)
+        #: The layouts drawn lately, the one shown last (see ``Layout``).
+        self._layouts: list[Layout] = []
+        #: How many times points were binned for a density image (not taken from a
+        #: kept layout).
+        self.binnings = 0
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(REFRESH_MS)
@@ -236,6 +279,12 @@ class ProjectionView(QWidget):
     def point_count(self) -> int:
         return len(self.coordinates)
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._drawn is None:
+            self.plot.getPlotItem().layout.activate()  # the size it is shown at
+            self.refresh()
+
     def set_points(
         self,
         coordinates: np.ndarray,
@@ -247,14 +296,10 @@ class ProjectionView(QWidget):
     ) -> None:
         """Show ``coordinates`` (n, 2) in ``colours`` (numbers on ``scale``, drawn as a
         colour bar); ``describe(i)`` gives the tooltip of point i."""
-        self.coordinates = np.asarray(coordinates, dtype=np.float32)
-        # Contiguous columns: the per-refresh visibility test reads them whole.
-        self._x = np.ascontiguousarray(self.coordinates[:, 0])
-        self._y = np.ascontiguousarray(self.coordinates[:, 1])
-        self._inside = self._binned = None
-        self._tree = (
-            _tree_builder().submit(_kd_tree, self.coordinates) if len(self.coordinates) else None
-        )
+        coordinates = np.asarray(coordinates, dtype=np.float32)
+        layout = self._layout(coordinates)
+        self.coordinates, self._x, self._y = layout.coordinates, layout.x, layout.y
+        self._tree, self._inside = layout.tree, None
         self._describe = describe
         self._hovered = -1
         self.hover_ring.clear()
@@ -264,15 +309,41 @@ class ProjectionView(QWidget):
             self._overlays[item] = np.empty(0, dtype=np.int64)
             item.clear()
         self.found_halo.clear()
+        self.spokes.setData([], [])
         self.hint.setVisible(False)
-        self._show_axes(True)
-        self._set_colour_table(colours)
+        # The legend of another height moves the plot's edge: laid out before drawing,
+        # the density is binned once for the plot's size, not again when it resizes.
         self.legend.setText(legend)
         self.show_scale(scale)
+        self.layout().activate()
+        self._show_axes(True)
+        self._set_colour_table(colours)
+        if layout.codes is None or not np.array_equal(layout.codes, self._codes):
+            layout.bins = {}  # counted in other colours
+        layout.codes = self._codes
         self._show_everything()
+
+    def _layout(self, coordinates: np.ndarray) -> Layout:
+        """The kept drawing of ``coordinates`` (this very array), or a new one: its
+        columns and its k-d tree (built on a background thread)."""
+        kept = next((lay for lay in self._layouts if lay.coordinates is coordinates), None)
+        if kept is not None:
+            self._layouts.remove(kept)
+        else:
+            kept = Layout(
+                coordinates,
+                # Contiguous columns: the per-refresh visibility test reads them whole.
+                np.ascontiguousarray(coordinates[:, 0]),
+                np.ascontiguousarray(coordinates[:, 1]),
+                _tree_builder().submit(_kd_tree, coordinates) if len(coordinates) else None,
+            )
+        self._layouts = [*self._layouts[-(LAYOUTS_KEPT - 1) :], kept]
+        return kept
 
     def set_passing(self, mask: np.ndarray | None) -> None:
         """Fade the points where ``mask`` is False (the filter's); None: none."""
+        if mask is self._passing:
+            return  # the same filter (none, after a switch): drawn already
         self._passing = mask
         self._drawn = None
         self.refresh(force=True)
@@ -473,6 +544,11 @@ class ProjectionView(QWidget):
         """
         self._refresh_timer.stop()
         n = len(self.coordinates)
+        if n > POINT_LIMIT and self.window().isVisible() and not self.isVisible():
+            # A density image in a tab not in view (whose size is not its size when
+            # shown) is binned when shown.
+            self._drawn = None
+            return
         if n <= POINT_LIMIT:
             # Few points: set once; pyqtgraph culls those out of view when painting.
             if self._drawn is None or force:
@@ -534,20 +610,33 @@ class ProjectionView(QWidget):
         nx, ny = int(np.ceil(width_px / BIN_PX)), int(np.ceil(height_px / BIN_PX))
         k = len(self._rgb)
         binned = self._binned
-        if binned is None or binned[0] != (region, nx, ny):
+        layout = self._layouts[-1] if self._layouts else None
+        if layout is not None and layout.coordinates is not self.coordinates:
+            layout = None
+        if layout is not None and layout.codes is not self._codes:
+            layout.codes, layout.bins = self._codes, {}  # recoloured
+        if not _fits(binned, region, nx, ny) and layout is not None:
+            # Drawn before in these colours (a switch back): its bins and counts.
+            binned, self._tally = next(
+                (kept for kept in layout.bins.values() if _fits(kept[0], region, nx, ny)),
+                (None, self._tally),
+            )
+            self._binned = binned
+        if not _fits(binned, region, nx, ny):
             x, y, codes = self._x[inside], self._y[inside], self._codes[inside]
             column = np.minimum(((x - x0) * (nx / (x1 - x0))).astype(np.int32), nx - 1)
             row = np.minimum(((y - y0) * (ny / (y1 - y0))).astype(np.int32), ny - 1)
             cell = row * nx + column
             # Kept for the next filter change over the same region: only which points
             # pass changes, not where they fall.
+            self.binnings += 1
             binned = self._binned = (
                 (region, nx, ny),
                 cell,
                 codes,
                 np.bincount(cell, minlength=nx * ny),
             )
-        _, cell, codes, anywhere = binned
+        (_, nx, ny), cell, codes, anywhere = binned
         passing = self._passing_mask()
         # Bins are coloured by the points that pass the filter; a bin of filtered-out
         # points only is faint grey.
@@ -582,6 +671,11 @@ class ProjectionView(QWidget):
         self._bin_size = ((x1 - x0) / nx, (y1 - y0) / ny)
         self.density.setImage(image, autoLevels=False)
         self.density.setRect(x0, y0, x1 - x0, y1 - y0)
+        if layout is not None:
+            layout.bins.pop(binned[0], None)
+            layout.bins[binned[0]] = (binned, self._tally)
+            while len(layout.bins) > BINS_KEPT:
+                del layout.bins[next(iter(layout.bins))]
 
     def _dominant_colours(
         self, binned: tuple, kept: np.ndarray | None, cells: int, k: int
@@ -591,6 +685,8 @@ class ProjectionView(QWidget):
         the points whose passing changed, and recolours only their cells."""
         _, cell, codes, _ = binned
         tally = self._tally
+        if tally is not None and tally[0] is binned and kept is None and tally[1] is None:
+            return tally[3], tally[4]  # drawn so before (a switch back to this layout)
         if tally is not None and tally[0] is binned and kept is not None and tally[1] is not None:
             changed = np.flatnonzero(kept != tally[1])
             if len(changed) <= len(cell) // 8:

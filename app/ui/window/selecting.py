@@ -175,7 +175,9 @@ class Selecting:
 
     def _show_state(self, state) -> None:
         self.status.clearMessage()  # a hovered sentence of the corpus shown before
-        self.projection.clear("Press Run to encode, project and evaluate the corpus.")
+        if state is None or state.exploration is None:
+            # Cleared only when nothing is drawn next: drawing replaces it all.
+            self.projection.clear("Press Run to encode, project and evaluate the corpus.")
         self.set_corpus(state.corpus if state is not None else None)
         if state is not None:
             self.offer_colourings()
