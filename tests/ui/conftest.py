@@ -175,10 +175,10 @@ def double_click_corpus(qtbot, window, spec):
 
 
 def click_row(qtbot, table, row, column=0):
-    table.scrollToItem(table.item(row, column))
-    qtbot.mouseClick(
-        table.viewport(), LEFT, pos=table.visualItemRect(table.item(row, column)).center()
-    )
+    """Click a cell of a table widget or of a table view over a model."""
+    index = table.model().index(row, column)
+    table.scrollTo(index)
+    qtbot.mouseClick(table.viewport(), LEFT, pos=table.visualRect(index).center())
 
 
 def shift_drag(qtbot, viewport, start, end):

@@ -104,7 +104,7 @@ def test_explain_a_costra_comparison(qtbot, window):
     """A clicked Costra comparison is explained by its more-similar pair."""
     view = costra_shown(qtbot, window)
     click_row(qtbot, view.table, 0)
-    k = int(view.table.item(0, 0).data(Qt.ItemDataRole.UserRole))
+    k = int(view.table.model().index(0, 0).data(Qt.ItemDataRole.UserRole))
     first, second = window.costra_result.comparisons.more_similar[k]
     texts = window.corpus.texts
     assert window.selection.source == "costra" and window.explaining.action.isEnabled()
