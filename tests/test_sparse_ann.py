@@ -62,16 +62,36 @@ def test_the_same_seed_gives_the_same_neighbours(captions_bow):
 def test_a_few_queries_descend_the_graph_and_get_its_recall(captions_bow):
     _, rows = captions_bow
     unit = normalise(rows)
-    queries = np.array([0, 5, 2_500])
-    indices, similarities, search = ann.knn(
-        rows[queries], unit, 5, exclude=queries, search="ann", seed=0
-    )
+    # Sentences of no caption: two captions' words each.
+    queries = rows[[0, 5, 2_500]] + rows[[1, 6, 2_501]]
+    indices, similarities, search = ann.knn(queries, unit, 5, search="ann", seed=0)
     # A query's own recall would be 0 or 1: it gets the graph's, on its own rows.
     assert search.method == "nn-descent" and search.k == 5
     assert search.recall >= 0.95 and search.recall_queries == ann.RECALL_QUERIES
-    exact_indices, exact = top_k(rows[queries], unit, 5, exclude=queries)
+    _, exact = top_k(queries, unit, 5)
     assert (similarities >= exact[:, -1:] - ann.RECALL_TOLERANCE).mean() >= 0.8
-    assert not (indices == queries[:, None]).any()
+
+
+def test_pool_rows_asked_apart_take_their_rows_of_the_graph(captions_bow, monkeypatch):
+    """Faithfulness's sample (pool rows, each excluding itself) gets the neighbours the
+    graph holds for those rows, as every point does, without descending it."""
+    from pynndescent import NNDescent
+
+    _, rows = captions_bow
+    unit = normalise(rows)
+    n = rows.shape[0]
+    everyone = ann.knn(unit, unit, 10, exclude=np.arange(n), search="ann")
+    sample = np.sort(np.random.default_rng(0).choice(n, 1_500, replace=False))
+
+    def no_descent(*args, **kwargs):
+        raise AssertionError("descended the graph")
+
+    monkeypatch.setattr(NNDescent, "query", no_descent)
+    queries = normalise(rows[sample])
+    indices, similarities, search = ann.knn(queries, unit, 10, exclude=sample, search="ann")
+    assert np.array_equal(indices, everyone[0][sample])
+    assert np.array_equal(similarities, everyone[1][sample])
+    assert search.method == "nn-descent" and search.recall >= 0.95
 
 
 def test_a_search_cancelled_before_the_graph_is_built_keeps_none(captions_bow):
