@@ -121,9 +121,12 @@ RECALL_TOLERANCE = 1e-5
 #: the same pool gets its index back without hashing the matrix.
 _RECENT_INDEXES = 2
 _recent: dict[int, tuple[weakref.ref[Any], Any, Tuning, str | None]] = {}
-#: NN-descent graphs kept in memory by the sparse array they index and the seed they
-#: were built from, with their measured recall per k.
-_graphs: dict[tuple[int, int], tuple[weakref.ref[Any], Any, dict[int, Search]]] = {}
+#: NN-descent graphs kept in memory by the content of the sparse rows they index and the
+#: seed they were built from, with their measured recall per k; the last
+#: :data:`_RECENT_INDEXES` outlive their rows (a graph holds its own copy), so that the
+#: rows normalised again (faithfulness, then a page's neighbour lists) find theirs:
+#: each built its own graph, twice 86 s of CPU at 145,000 captions.
+_graphs: dict[tuple[str, int], tuple[Any, dict[int, Search]]] = {}
 #: The exact k-th best cosines of sampled rows of an indexed pool among the pool (what
 #: tuning and a search of the pool by itself measure recall against), by the index's
 #: cache name (the pool's content), k, the rows and what each excludes: an index tuned
@@ -612,13 +615,13 @@ def iter_build_graph(
 ) -> Job[Any]:
     """pynndescent's NN-descent index over the sparse unit rows ``unit`` by cosine, each
     row's ``neighbours`` nearest rows (itself among them) found on one thread from
-    ``seed``. One built over the same array and seed, at least as wide, is shared while
-    the array lives."""
+    ``seed``. One built over equal rows and the same seed, at least as wide, is
+    shared (:data:`_graphs`)."""
     n = unit.shape[0]
     stage = f"building the neighbour graph of {n:,} points (NN-descent)"
     yield Progress(stage, 0, 1)
-    kept = _graphs.get((id(unit), seed))
-    graph = kept[1] if kept is not None and kept[0]() is unit else None
+    key = (_sparse_digest(unit), seed)
+    graph, _ = _graphs.get(key, (None, None))
     if graph is None or graph.n_neighbors < min(neighbours, n):
         from pynndescent import NNDescent  # noqa: PLC0415 - seconds to import (numba)
 
@@ -630,9 +633,21 @@ def iter_build_graph(
             random_state=seed,
             n_jobs=1,
         )
-        _remember(_graphs, (id(unit), seed), unit, (graph, {}))
+        _graphs.pop(key, None)
+        if len(_graphs) >= _RECENT_INDEXES:
+            _graphs.pop(next(iter(_graphs)))
+        _graphs[key] = (graph, {})
     yield Progress(stage, 1, 1)
     return graph
+
+
+def _sparse_digest(rows: sp.csr_array) -> str:
+    """A digest of sparse rows' content (shape, stored values and where they are)."""
+    rows = sp.csr_array(rows)
+    digest = hashlib.blake2b(repr(rows.shape).encode(), digest_size=16)
+    for part in (rows.indptr, rows.indices, rows.data):
+        digest.update(np.ascontiguousarray(part).data)
+    return digest.hexdigest()
 
 
 def iter_search_graph(
@@ -693,7 +708,7 @@ def graph_recall(graph, pool: Normalised, k: int, *, seed: int = 0) -> Job[Searc
     """Recall@k of the NN-descent ``graph`` over the sparse unit rows ``pool``: of its own
     rows' neighbours, on :data:`RECALL_QUERIES` of them drawn with ``seed``; measured
     once per k while the graph is kept."""
-    recalls = next((r for _, g, r in list(_graphs.values()) if g is graph), {})
+    recalls = next((r for g, r in list(_graphs.values()) if g is graph), {})
     if k not in recalls:
         n = pool.shape[0]
         rows = np.sort(np.random.default_rng(seed).choice(n, min(RECALL_QUERIES, n), replace=False))
