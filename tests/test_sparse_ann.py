@@ -8,7 +8,7 @@ import scipy.sparse as sp
 
 from sentspace.app.analysis import ann
 from sentspace.app.analysis.neighbours import normalise, row_dots, top_k
-from sentspace.app.base.jobs import Progress
+from sentspace.app.base.jobs import Progress, run_job
 from sentspace.app.cli import main
 
 CAPTIONS = "multi30k-captions:en:val"
@@ -52,35 +52,67 @@ def test_auto_above_the_limit_finds_the_exact_neighbours_and_says_how_well(capti
 def test_the_same_seed_gives_the_same_neighbours(captions_bow):
     rows = captions_bow[1][:2_000]
     itself = np.arange(rows.shape[0])
-    # Copies: a graph is shared by the array it indexes, so each run builds its own.
-    first = ann.knn(rows.copy(), rows.copy(), 10, exclude=itself, search="ann", seed=3)
-    again = ann.knn(rows.copy(), rows.copy(), 10, exclude=itself, search="ann", seed=3)
+    first = ann.knn(rows, rows, 10, exclude=itself, search="ann", seed=3)
+    ann._graphs.clear()  # a graph is shared by equal rows: the second run builds its own
+    again = ann.knn(rows, rows, 10, exclude=itself, search="ann", seed=3)
     assert np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])
     assert first[2] == again[2]
+
+
+def test_equal_rows_normalised_again_share_their_graph(captions_bow):
+    """Faithfulness, then a page's neighbour lists, each normalise the embeddings: the
+    second finds the first's graph, though the first's rows are gone."""
+    import gc
+
+    rows = captions_bow[1][:1_500]
+    graph = run_job(ann.iter_build_graph(normalise(rows.copy()).matrix))
+    gc.collect()
+    assert run_job(ann.iter_build_graph(normalise(rows.copy()).matrix)) is graph
+    assert run_job(ann.iter_build_graph(normalise(rows.copy()).matrix, seed=1)) is not graph
 
 
 def test_a_few_queries_descend_the_graph_and_get_its_recall(captions_bow):
     _, rows = captions_bow
     unit = normalise(rows)
-    queries = np.array([0, 5, 2_500])
-    indices, similarities, search = ann.knn(
-        rows[queries], unit, 5, exclude=queries, search="ann", seed=0
-    )
+    # Sentences of no caption: two captions' words each.
+    queries = rows[[0, 5, 2_500]] + rows[[1, 6, 2_501]]
+    indices, similarities, search = ann.knn(queries, unit, 5, search="ann", seed=0)
     # A query's own recall would be 0 or 1: it gets the graph's, on its own rows.
     assert search.method == "nn-descent" and search.k == 5
     assert search.recall >= 0.95 and search.recall_queries == ann.RECALL_QUERIES
-    exact_indices, exact = top_k(rows[queries], unit, 5, exclude=queries)
+    _, exact = top_k(queries, unit, 5)
     assert (similarities >= exact[:, -1:] - ann.RECALL_TOLERANCE).mean() >= 0.8
-    assert not (indices == queries[:, None]).any()
+
+
+def test_pool_rows_asked_apart_take_their_rows_of_the_graph(captions_bow, monkeypatch):
+    """Faithfulness's sample (pool rows, each excluding itself) gets the neighbours the
+    graph holds for those rows, as every point does, without descending it."""
+    from pynndescent import NNDescent
+
+    _, rows = captions_bow
+    unit = normalise(rows)
+    n = rows.shape[0]
+    everyone = ann.knn(unit, unit, 10, exclude=np.arange(n), search="ann")
+    sample = np.sort(np.random.default_rng(0).choice(n, 1_500, replace=False))
+
+    def no_descent(*args, **kwargs):
+        raise AssertionError("descended the graph")
+
+    monkeypatch.setattr(NNDescent, "query", no_descent)
+    queries = normalise(rows[sample])
+    indices, similarities, search = ann.knn(queries, unit, 10, exclude=sample, search="ann")
+    assert np.array_equal(indices, everyone[0][sample])
+    assert np.array_equal(similarities, everyone[1][sample])
+    assert search.method == "nn-descent" and search.recall >= 0.95
 
 
 def test_a_search_cancelled_before_the_graph_is_built_keeps_none(captions_bow):
     _, rows = captions_bow
-    pool = rows.copy()
+    pool = rows[np.arange(rows.shape[0])[::-1]]  # rows no other test indexes
     job = ann.iter_knn(pool, pool, 10, search="ann")
     assert isinstance(next(job), Progress)
     job.close()
-    assert not any(owner() is pool for owner, *_ in ann._graphs.values())
+    assert (ann._sparse_digest(normalise(pool).matrix), 0) not in ann._graphs
 
 
 def test_the_cli_searches_sparse_rows_with_ann(capsys):

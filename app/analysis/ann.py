@@ -19,11 +19,13 @@ with that recall (a ranking's 101 neighbours need more lists than 10 do).
 Why this index: at 1,000,000 spliced real sentences (glove-mean, 50-d, 2 cores) a
 single-threaded HNSW graph took 89 s to build and 122 s to search every point at
 recall@10 0.974; the IVF-SQ8 builds in 12 s and searches every point in about 100 s at
-0.96, in a quarter of the memory (HNSW keeps a float32 copy of the rows and its graph).
+0.96 (nprobe 64; tuning now stops at 56, 0.957, an eighth less scanning), in a quarter of
+the memory (HNSW keeps a float32 copy of the rows and its graph).
 Its rows are padded with zeros to a multiple of :data:`SQ_WIDTH` dimensions, which
 leaves every inner product as it was and lets faiss use its SIMD code (at 50-d, 4.5x
 faster); queries are searched in the order of their nearest list, so that the lists
-they probe are still in the cache (results do not depend on the order).
+they probe are still in the cache (results do not depend on the order); the pool's own
+rows, searched for every point's neighbours, are ordered by the lists they sit in.
 
 The index is built one chunk of rows at a time (a job: progress, cancel between chunks)
 on one thread: k-means run on several threads sums in whatever order they finish, so
@@ -103,8 +105,10 @@ REFINE = 4
 SQ_WIDTH = 8
 #: Lists probed per query, tried in turn, and the recall@10 the first one kept must
 #: reach (the last is kept when none does). At 1,000,000 spliced sentences (glove-mean,
-#: 4,000 lists) nprobe 48 gave 0.947 and 64 gave 0.963.
-BREADTHS = (16, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+#: 4,000 lists; 1,000 rows drawn with seeds 0, 1, 2) nprobe 48 gave 0.945-0.949, 56
+#: gave 0.957-0.961 and 64 gave 0.964-0.968: the step 56 searches every point in 7/8
+#: of the time 64 took.
+BREADTHS = (16, 32, 48, 56, 64, 96, 128, 192, 256, 384, 512)
 TARGET_RECALL = 0.95
 #: Rows added per step of the build, and queries searched per step.
 BUILD_CHUNK = 50_000
@@ -117,11 +121,21 @@ RECALL_TOLERANCE = 1e-5
 #: the same pool gets its index back without hashing the matrix.
 _RECENT_INDEXES = 2
 _recent: dict[int, tuple[weakref.ref[Any], Any, Tuning, str | None]] = {}
-#: NN-descent graphs kept in memory by the sparse array they index and the seed they
-#: were built from, with their measured recall per k.
-_graphs: dict[tuple[int, int], tuple[weakref.ref[Any], Any, dict[int, Search]]] = {}
+#: NN-descent graphs kept in memory by the content of the sparse rows they index and the
+#: seed they were built from, with their measured recall per k; the last
+#: :data:`_RECENT_INDEXES` outlive their rows (a graph holds its own copy), so that the
+#: rows normalised again (faithfulness, then a page's neighbour lists) find theirs:
+#: each built its own graph, twice 86 s of CPU at 145,000 captions.
+_graphs: dict[tuple[str, int], tuple[Any, dict[int, Search]]] = {}
+#: The exact k-th best cosines of sampled rows of an indexed pool among the pool (what
+#: tuning and a search of the pool by itself measure recall against), by the index's
+#: cache name (the pool's content), k, the rows and what each excludes: an index tuned
+#: on 1,000 of its rows, then asked for every row's neighbours, scans those rows once,
+#: not twice (7 s at 1,000,000 rows). A few kept; each is k floats per row.
+_references: dict[tuple[str, int, bytes, bytes], np.ndarray] = {}
+_KEPT_REFERENCES = 8
 #: Bump when the index layout or its parameters change; older files then simply miss.
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 
 
 #: Per k: the lists to probe and the recall@k that breadth reached.
@@ -288,7 +302,7 @@ def iter_build_index(unit: np.ndarray, *, cache: bool = True) -> Job[Any]:
             add_rows(index, unit[start : start + BUILD_CHUNK])
             yield Progress(stage, min(start + BUILD_CHUNK, n), n)
         k = min(10, n - 1)
-        tuning = {k: (yield from tune(index, unit, k))}
+        tuning = {k: (yield from tune(index, unit, k, name))}
         if name is not None:
             _store(index, index_dir() / f"{name}.faiss", tuning)
     yield Progress(stage, n, n)
@@ -374,25 +388,52 @@ def add_rows(index, rows: np.ndarray) -> None:
         index.add(rows)
 
 
-def tune(index, unit: np.ndarray, k: int = 10) -> Job[tuple[int, Search]]:
+def tune(index, unit: np.ndarray, k: int = 10, name: str | None = None) -> Job[tuple[int, Search]]:
     """The first breadth (lists probed) of :data:`BREADTHS` whose recall@k on
     :data:`RECALL_QUERIES` of the index's unit rows ``unit`` (drawn with seed 0) reaches
     the target, and that recall (the widest breadth, all lists at most, when none
-    does)."""
+    does). ``name``: the index's cache name, under which the exact neighbours of those
+    rows are kept for a search of every row to measure its recall against."""
     n = unit.shape[0]
     rows = np.sort(np.random.default_rng(0).choice(n, min(RECALL_QUERIES, n), replace=False))
     pool = Normalised(unit, ~np.asarray(unit.any(axis=1)))
     queries = Normalised(unit[rows], pool.degenerate[rows])
-    _, exact = yield from iter_top_k(queries, pool, k, exclude=rows)
+    exact = yield from _own_reference(pool, rows, k, rows, name)
     for breadth in BREADTHS:
         nprobe = min(breadth, index.nlist)
         _, found = yield from iter_search_index(
             index, queries.matrix, k, pool=pool.matrix, exclude=rows, nprobe=nprobe
         )
-        recall = float((found >= exact[:, -1:] - RECALL_TOLERANCE).mean())
+        recall = float((found >= exact[:, None] - RECALL_TOLERANCE).mean())
         if recall >= TARGET_RECALL or nprobe == index.nlist:
             break
     return nprobe, Search(INDEX_KIND, k, recall, len(rows))
+
+
+def _own_reference(
+    pool: Normalised, rows: np.ndarray, k: int, exclude: np.ndarray, name: str | None
+) -> Job[np.ndarray]:
+    """The exact k-th best cosine of each of the pool's own ``rows`` among the pool
+    (``exclude`` as in :func:`iter_top_k`); kept by ``name``, the cache name of the
+    pool's index (None: not kept)."""
+    key = (name or "", k, rows.tobytes(), exclude.tobytes())
+    if name is not None and key in _references:
+        return _references[key]
+    queries = Normalised(pool.matrix[rows], pool.degenerate[rows])
+    _, exact = yield from iter_top_k(queries, pool, k, exclude=exclude)
+    kth = exact[:, -1].copy() if k else np.full(len(rows), -np.inf, np.float32)
+    if name is not None:
+        if len(_references) >= _KEPT_REFERENCES:
+            _references.pop(next(iter(_references)))
+        _references[key] = kth
+    return kth
+
+
+def _index_name(pool: np.ndarray) -> str | None:
+    """The cache name of the index built over the unit rows ``pool``, while it is kept
+    in memory (None when there is none, or it is not cached)."""
+    owner, _, _, name = _recent.get(id(pool), (None, None, None, None))
+    return name if owner is not None and owner() is pool else None
 
 
 def tuned(index, pool: np.ndarray, k: int) -> Job[tuple[int, Search]]:
@@ -403,7 +444,7 @@ def tuned(index, pool: np.ndarray, k: int) -> Job[tuple[int, Search]]:
         ((t, other) for _, i, t, other in list(_recent.values()) if i is index), ({}, None)
     )
     if k not in tuning:
-        tuning[k] = yield from tune(index, pool, k)
+        tuning[k] = yield from tune(index, pool, k, name)
         if name is not None and (path := index_dir() / f"{name}.faiss").is_file():
             meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
             _store_tuning(path, tuning, meta["sha256"])
@@ -432,6 +473,8 @@ def iter_search_index(
 
     if nprobe is None:
         nprobe, _ = yield from tuned(index, pool, k)
+    own_rows = queries is pool and index.ntotal == len(pool)
+    pool = np.ascontiguousarray(pool, dtype=np.float32)  # once, not per chunk
     # Per search, not on the index, which other threads may be searching.
     # faiss's generated stubs omit the keywords its Python wrapper sets as attributes.
     params = faiss.SearchParametersIVF(nprobe=nprobe)  # type: ignore[call-arg]
@@ -440,11 +483,12 @@ def iter_search_index(
     indices = np.empty((n_queries, k), dtype=np.int64)
     similarities = np.empty((n_queries, k), dtype=np.float32)
     stage = "searching the neighbour index"
-    order = (
-        (yield from _by_nearest_list(index, queries))
-        if n_queries > SEARCH_CHUNK
-        else np.arange(n_queries)
-    )
+    if n_queries <= SEARCH_CHUNK:
+        order = np.arange(n_queries)
+    elif own_rows:
+        order = _by_own_list(index)
+    else:
+        order = yield from _by_nearest_list(index, queries)
     for start in range(0, n_queries, SEARCH_CHUNK):
         chunk = order[start : start + SEARCH_CHUNK]
         mine = queries[chunk]
@@ -488,6 +532,24 @@ def _by_nearest_list(index, queries: np.ndarray) -> Job[np.ndarray]:
         nearest[start:stop] = index.quantizer.search(padded(queries[start:stop]), 1)[1][:, 0]
         yield Progress(stage, stop, len(queries))
     return np.argsort(nearest, kind="stable")
+
+
+def _by_own_list(index) -> np.ndarray:
+    """The index's own rows in the order of the lists they were added to (their nearest,
+    as :func:`_by_nearest_list` orders other queries), read from the lists themselves
+    instead of searching the coarse quantiser again (13 s of CPU at 1,000,000 rows)."""
+    import faiss  # noqa: PLC0415
+
+    lists = index.invlists
+    sizes = [lists.list_size(number) for number in range(index.nlist)]
+    order = np.empty(sum(sizes), dtype=np.int64)
+    start = 0
+    for number, size in enumerate(sizes):
+        ids = lists.get_ids(number)
+        order[start : start + size] = faiss.rev_swig_ptr(ids, size)
+        lists.release_ids(number, ids)
+        start += size
+    return order
 
 
 def _rescored(
@@ -536,11 +598,15 @@ def measure_recall(
     rows = np.sort(
         np.random.default_rng(seed).choice(n_queries, min(sample, n_queries), replace=False)
     )
-    subset = Normalised(queries.matrix[rows], queries.degenerate[rows])
-    _, exact = yield from iter_top_k(
-        subset, pool, k, exclude=None if exclude is None else exclude[rows]
-    )
-    hits = approximate[rows] >= exact[:, -1:] - RECALL_TOLERANCE
+    excluded = None if exclude is None else np.asarray(exclude)[rows]
+    if queries is pool and excluded is not None:  # as the index's tuning measured them
+        name = None if sp.issparse(pool.matrix) else _index_name(pool.matrix)
+        kth = yield from _own_reference(pool, rows, k, excluded, name)
+    else:
+        subset = Normalised(queries.matrix[rows], queries.degenerate[rows])
+        _, exact = yield from iter_top_k(subset, pool, k, exclude=excluded)
+        kth = exact[:, -1]
+    hits = approximate[rows] >= kth[:, None] - RECALL_TOLERANCE
     return Search(method, k, float(hits.mean()) if hits.size else 1.0, len(rows))
 
 
@@ -549,13 +615,13 @@ def iter_build_graph(
 ) -> Job[Any]:
     """pynndescent's NN-descent index over the sparse unit rows ``unit`` by cosine, each
     row's ``neighbours`` nearest rows (itself among them) found on one thread from
-    ``seed``. One built over the same array and seed, at least as wide, is shared while
-    the array lives."""
+    ``seed``. One built over equal rows and the same seed, at least as wide, is
+    shared (:data:`_graphs`)."""
     n = unit.shape[0]
     stage = f"building the neighbour graph of {n:,} points (NN-descent)"
     yield Progress(stage, 0, 1)
-    kept = _graphs.get((id(unit), seed))
-    graph = kept[1] if kept is not None and kept[0]() is unit else None
+    key = (_sparse_digest(unit), seed)
+    graph, _ = _graphs.get(key, (None, None))
     if graph is None or graph.n_neighbors < min(neighbours, n):
         from pynndescent import NNDescent  # noqa: PLC0415 - seconds to import (numba)
 
@@ -567,9 +633,21 @@ def iter_build_graph(
             random_state=seed,
             n_jobs=1,
         )
-        _remember(_graphs, (id(unit), seed), unit, (graph, {}))
+        _graphs.pop(key, None)
+        if len(_graphs) >= _RECENT_INDEXES:
+            _graphs.pop(next(iter(_graphs)))
+        _graphs[key] = (graph, {})
     yield Progress(stage, 1, 1)
     return graph
+
+
+def _sparse_digest(rows: sp.csr_array) -> str:
+    """A digest of sparse rows' content (shape, stored values and where they are)."""
+    rows = sp.csr_array(rows)
+    digest = hashlib.blake2b(repr(rows.shape).encode(), digest_size=16)
+    for part in (rows.indptr, rows.indices, rows.data):
+        digest.update(np.ascontiguousarray(part).data)
+    return digest.hexdigest()
 
 
 def iter_search_graph(
@@ -577,14 +655,19 @@ def iter_search_graph(
 ) -> Job[tuple[np.ndarray, np.ndarray]]:
     """The ``k`` approximate nearest pool rows of each query, best first, by the NN-descent
     ``graph`` over the sparse unit rows ``pool`` (:func:`iter_build_graph`, at least
-    k + 1 wide): the graph's own rows when ``queries`` is ``pool``, else a descent of the
-    graph per query; either way as many candidates as the graph is wide, rescored by
-    their exact cosines. ``exclude`` as in :func:`iter_search_index`."""
+    k + 1 wide): the graph's own rows when the queries are pool rows (``queries`` is
+    ``pool``, or each query is the pool row it excludes, as faithfulness's sample is),
+    else a descent of the graph per query; either way as many candidates as the graph is
+    wide, rescored by their exact cosines. ``exclude`` as in :func:`iter_search_index`."""
     width = graph.n_neighbors
     n_queries = queries.shape[0]
     stage = "searching the neighbour graph"
     if queries is pool:
         candidates = graph.neighbor_graph[0]
+    elif _are_pool_rows(queries.matrix, pool.matrix, exclude):
+        # A descent per query took 79 s of CPU for 10,000 of 145,000 captions (numba
+        # compiling its search included); their rows of the graph are already built.
+        candidates = graph.neighbor_graph[0][np.asarray(exclude)]
     else:
         candidates = np.empty((n_queries, width), dtype=np.int64)
         for start in range(0, n_queries, SEARCH_CHUNK):
@@ -607,11 +690,25 @@ def iter_search_graph(
     return indices, similarities
 
 
+def _are_pool_rows(queries: Embeddings, pool: Embeddings, rows: np.ndarray | None) -> bool:
+    """Whether each query is the pool row of ``rows`` (its excluded one), value for
+    value."""
+    if rows is None:
+        return False
+    rows = np.asarray(rows)
+    if len(rows) != queries.shape[0] or (rows < 0).any():
+        return False
+    mine = pool[rows]
+    if sp.issparse(queries):
+        return sp.issparse(mine) and (sp.csr_array(queries) != sp.csr_array(mine)).nnz == 0
+    return bool(np.array_equal(queries, mine))
+
+
 def graph_recall(graph, pool: Normalised, k: int, *, seed: int = 0) -> Job[Search]:
     """Recall@k of the NN-descent ``graph`` over the sparse unit rows ``pool``: of its own
     rows' neighbours, on :data:`RECALL_QUERIES` of them drawn with ``seed``; measured
     once per k while the graph is kept."""
-    recalls = next((r for _, g, r in list(_graphs.values()) if g is graph), {})
+    recalls = next((r for g, r in list(_graphs.values()) if g is graph), {})
     if k not in recalls:
         n = pool.shape[0]
         rows = np.sort(np.random.default_rng(seed).choice(n, min(RECALL_QUERIES, n), replace=False))
