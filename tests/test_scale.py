@@ -11,8 +11,14 @@ from sentspace.app.base.jobs import run_job
 
 
 @pytest.fixture
-def searches(monkeypatch):
-    """The number of queries of every index search and exact scan ann makes."""
+def searches(monkeypatch, tmp_path):
+    """The number of queries of every index search and exact scan ann makes, with a
+    cache of its own: an index another test built and tuned over the same rows would
+    come from disk with its tuning, and this test's job would scan nothing to keep."""
+    from sentspace.app.analysis.cache import CACHE_DIR_ENV
+
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
+    monkeypatch.setattr(ann, "_references", {})
     made: dict[str, list[int]] = {"index": [], "exact": []}
     search, scan = ann.iter_search_index, ann.iter_top_k
 
