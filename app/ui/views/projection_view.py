@@ -50,6 +50,8 @@ from sentspace.app.base.palette import (
     PointColours,
 )
 from sentspace.app.ui.kit.palette_scatter import PaletteScatter, brush
+from sentspace.app.ui.views import density_bins
+from sentspace.app.ui.views.density_bins import FILTERED_OUT
 
 #: How close (in screen pixels) the pointer must be to a point to hover or click it.
 PICK_RADIUS_PX = 8.0
@@ -63,16 +65,9 @@ MARGIN = 0.25
 #: Delay between a view-range change and redrawing for it: changes during a drag are
 #: folded into one refresh per interval.
 REFRESH_MS = 30
-#: Up to this many distinct colours, a density bin shows its most common colour; with
-#: more (a continuous scale), the mean colour of its points.
-DOMINANT_LIMIT = 64
 #: Colours a density bin shows only when it holds no other: the categories past a
 #: legend's top ten, and none; so the ten named stay visible among 145,000 others.
 BACKGROUND = (OTHER.lower(), UNGROUPED.lower())
-#: Opacity of a bin holding one point; the densest bin is opaque (log scale between).
-SPARSE_ALPHA = 0.45
-#: Points the filter leaves out: drawn under the rest, faint grey.
-FILTERED_OUT = (190, 190, 190, 70)
 #: Layouts whose drawing is kept (columns, k-d tree, density bins and counts), so
 #: switching back to a corpus draws its million points without binning them again
 #: (about 90 MB at a million points, a few MB at tens of thousands). Fewer than the
@@ -80,9 +75,6 @@ FILTERED_OUT = (190, 190, 190, 70)
 LAYOUTS_KEPT = 8
 #: Density drawings kept per layout (view sizes and regions).
 BINS_KEPT = 2
-#: Share of bins more or fewer than the plot's size asks that a kept density drawing
-#: may have (its bins 2 +- 0.1 pixels wide).
-BINS_SLACK = 0.05
 
 
 @functools.cache
@@ -95,16 +87,6 @@ def _kd_tree(coordinates: np.ndarray) -> cKDTree:
 
     # An unbalanced tree builds in half the time and answers single queries as fast.
     return cKDTree(coordinates, balanced_tree=False, compact_nodes=False)
-
-
-def _fits(binned: tuple | None, region: tuple, nx: int, ny: int) -> bool:
-    """Whether density bins made ``binned`` draw ``region`` at ``nx`` x ``ny`` bins: the
-    same region, in as many bins give or take ``BINS_SLACK`` (an axis whose ticks
-    widen by a few pixels after a switch does not bin a million points again)."""
-    if binned is None or binned[0][0] != region:
-        return False
-    _, bins_x, bins_y = binned[0]
-    return abs(bins_x - nx) <= BINS_SLACK * nx and abs(bins_y - ny) <= BINS_SLACK * ny
 
 
 @dataclass(eq=False)
@@ -608,35 +590,31 @@ class ProjectionView(QWidget):
         width_px = max(self.view_box.width(), 64.0) * (1 + 2 * MARGIN)
         height_px = max(self.view_box.height(), 64.0) * (1 + 2 * MARGIN)
         nx, ny = int(np.ceil(width_px / BIN_PX)), int(np.ceil(height_px / BIN_PX))
-        k = len(self._rgb)
         binned = self._binned
         layout = self._layouts[-1] if self._layouts else None
         if layout is not None and layout.coordinates is not self.coordinates:
             layout = None
         if layout is not None and layout.codes is not self._codes:
             layout.codes, layout.bins = self._codes, {}  # recoloured
-        if not _fits(binned, region, nx, ny) and layout is not None:
+        if not density_bins.fits(binned, region, nx, ny) and layout is not None:
             # Drawn before in these colours (a switch back): its bins and counts.
             binned, self._tally = next(
-                (kept for kept in layout.bins.values() if _fits(kept[0], region, nx, ny)),
+                (
+                    kept
+                    for kept in layout.bins.values()
+                    if density_bins.fits(kept[0], region, nx, ny)
+                ),
                 (None, self._tally),
             )
             self._binned = binned
-        if not _fits(binned, region, nx, ny):
-            x, y, codes = self._x[inside], self._y[inside], self._codes[inside]
-            column = np.minimum(((x - x0) * (nx / (x1 - x0))).astype(np.int32), nx - 1)
-            row = np.minimum(((y - y0) * (ny / (y1 - y0))).astype(np.int32), ny - 1)
-            cell = row * nx + column
+        if not density_bins.fits(binned, region, nx, ny):
             # Kept for the next filter change over the same region: only which points
             # pass changes, not where they fall.
             self.binnings += 1
-            binned = self._binned = (
-                (region, nx, ny),
-                cell,
-                codes,
-                np.bincount(cell, minlength=nx * ny),
+            binned = self._binned = density_bins.bin_points(
+                self._x[inside], self._y[inside], self._codes[inside], region, nx, ny
             )
-        (_, nx, ny), cell, codes, anywhere = binned
+        (_, nx, ny), cell, _, anywhere = binned
         passing = self._passing_mask()
         # Bins are coloured by the points that pass the filter; a bin of filtered-out
         # points only is faint grey.
@@ -644,88 +622,19 @@ class ProjectionView(QWidget):
             kept = None
         else:  # the whole map in view: a copy, not a gather through a mask of all True
             kept = passing.copy() if len(cell) == len(passing) else passing[inside]
-        if k <= DOMINANT_LIMIT:
-            counts, rgb = self._dominant_colours(binned, kept, nx * ny, k)
-        else:
-            if kept is not None:
-                cell, codes = cell[kept], codes[kept]
-            counts = np.bincount(cell, minlength=nx * ny)
-            point_rgb = self._rgb[codes].astype(np.float64)
-            sums = np.stack(
-                [np.bincount(cell, weights=point_rgb[:, c], minlength=nx * ny) for c in range(3)],
-                axis=1,
-            )
-            rgb = (sums / np.maximum(counts, 1)[:, None]).astype(np.uint8)
-        occupied = counts > 0
-        alpha = np.zeros(nx * ny)
-        # Log scale: one point must still show next to a bin of thousands.
-        alpha[occupied] = SPARSE_ALPHA + (1 - SPARSE_ALPHA) * (
-            np.log(counts[occupied]) / max(np.log(counts.max()), 1e-9)
+        counts, rgb, self._tally = density_bins.cell_colours(
+            binned, kept, self._rgb, self._named, self._tally
         )
-        image = np.empty((ny * nx, 4), dtype=np.uint8)
-        image[:, :3] = rgb
-        image[:, 3] = alpha * 255
-        if passing is not None:
-            image[(anywhere > 0) & ~occupied] = FILTERED_OUT
-        image = image.reshape(ny, nx, 4)
         self._bin_size = ((x1 - x0) / nx, (y1 - y0) / ny)
-        self.density.setImage(image, autoLevels=False)
+        self.density.setImage(
+            density_bins.image(counts, rgb, anywhere, passing is not None, nx, ny), autoLevels=False
+        )
         self.density.setRect(x0, y0, x1 - x0, y1 - y0)
         if layout is not None:
             layout.bins.pop(binned[0], None)
             layout.bins[binned[0]] = (binned, self._tally)
             while len(layout.bins) > BINS_KEPT:
                 del layout.bins[next(iter(layout.bins))]
-
-    def _dominant_colours(
-        self, binned: tuple, kept: np.ndarray | None, cells: int, k: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Passing points per cell and each cell's most common colour. Kept with
-        ``binned`` and ``kept``, so a filter change over the same region recounts only
-        the points whose passing changed, and recolours only their cells."""
-        _, cell, codes, _ = binned
-        tally = self._tally
-        if tally is not None and tally[0] is binned and kept is None and tally[1] is None:
-            return tally[3], tally[4]  # drawn so before (a switch back to this layout)
-        if tally is not None and tally[0] is binned and kept is not None and tally[1] is not None:
-            changed = np.flatnonzero(kept != tally[1])
-            if len(changed) <= len(cell) // 8:
-                per_colour, counts, rgb = tally[2], tally[3], tally[4]
-                sign = np.where(kept[changed], 1, -1).astype(per_colour.dtype)
-                np.add.at(per_colour, cell[changed] * k + codes[changed], sign)
-                np.add.at(counts, cell[changed], sign)
-                touched = np.zeros(len(counts), dtype=bool)  # np.unique sorts: 5x slower
-                touched[cell[changed]] = True
-                touched = np.flatnonzero(touched)
-                rgb[touched] = self._dominant(per_colour.reshape(-1, k)[touched])
-                self._tally = (binned, kept, per_colour, counts, rgb)
-                return counts, rgb
-        if kept is not None:
-            cell, codes = cell[kept], codes[kept]
-        # int32: half the memory to walk of int64 counts (fewer than 2**31 points).
-        per_colour = np.bincount(cell * k + codes, minlength=cells * k).astype(np.int32)
-        counts = np.bincount(cell, minlength=cells).astype(np.int32)
-        # Only occupied cells need a colour (the rest are transparent): a few percent
-        # of the image's cells where the points cluster.
-        occupied = np.flatnonzero(counts)
-        rgb = np.empty((cells, 3), dtype=np.uint8)
-        rgb[:] = self._rgb[0]  # the colour of a cell of no points, as when it empties
-        rgb[occupied] = self._dominant(per_colour.reshape(-1, k)[occupied])
-        self._tally = (binned, kept, per_colour, counts, rgb)
-        return counts, rgb
-
-    def _dominant(self, per_colour: np.ndarray) -> np.ndarray:
-        """The colour of each row of counts per colour: the most common, a named colour
-        over any number of background ones (ties: the first in the palette)."""
-        best = per_colour.argmax(axis=1)
-        named = self._named
-        if len(named) and len(named) < per_colour.shape[1]:
-            # The named columns alone (a copy of the rows asked, not of the table).
-            counts = per_colour[:, named]
-            best_named = counts.argmax(axis=1)
-            any_named = np.take_along_axis(counts, best_named[:, None], axis=1)[:, 0] > 0
-            best = np.where(any_named, named[best_named], best)
-        return self._rgb[best]
 
     # --- picking ------------------------------------------------------------------
 
