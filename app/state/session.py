@@ -107,7 +107,9 @@ class Selection:
         self.select([], focus=-1, source="")
 
     def snapshot(self) -> dict[str, Any]:
-        return {"indices": self.indices.tolist(), "focus": self.focus, "source": self.source}
+        """The selection as a dict; ``indices`` is this selection's own array, shared,
+        since a new selection makes a new one (a workspace writes it as a list)."""
+        return {"indices": self.indices, "focus": self.focus, "source": self.source}
 
     def restore(self, snapshot: dict[str, Any] | None, emit: bool = True) -> None:
         snapshot = snapshot or {}

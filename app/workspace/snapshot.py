@@ -52,15 +52,7 @@ def taken(session: Session) -> tuple[CorpusState, ...]:
             review_lists=dict(state.review_lists),
             precomputed=dict(state.precomputed),
             view=copy.deepcopy(state.view),
-            selection=(
-                {
-                    "indices": session.selection.indices,
-                    "focus": session.selection.focus,
-                    "source": session.selection.source,
-                }
-                if state is current
-                else dict(state.selection)
-            ),
+            selection=session.selection.snapshot() if state is current else dict(state.selection),
             paired_tests=list(state.paired_tests),
         )
         for state in states
