@@ -251,7 +251,7 @@ def move_to(browser, plot, px, py):
 
 
 def faded(browser):
-    """Points the page draws faded (left out by the filters): layer 0 on the GPU."""
+    """Points the page draws faded (left out by the filters or the search): layer 0 on the GPU."""
     return browser.execute_script(
         "return layerBytes.reduce((sum, layer) => sum + (layer === 0), 0)"
     )
@@ -634,11 +634,19 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     browser.find_element("id", "next").click()  # rows 101-150: 88 with both words, then one
     ranked = table_indices(browser)
     assert [len({"man", "guitar"} & has[i]) for i in ranked] == [1] * 50
+    # Past 1,000 matches the first 1,000 (the table's first rows) are ringed, and every
+    # point without the word is faded, so each match still stands out.
+    man = [i for i, w in enumerate(has) if "man" in w]
+    assert len(man) == 1549
     box.clear()
-    box.send_keys("cat")
-    WebDriverWait(browser, 10).until(
-        lambda _: matches.text.startswith(f"{sum('cat' in w for w in has)} sentences have the word")
-    )
+    box.send_keys("man")
+    WebDriverWait(browser, 10).until(lambda _: matches.text.startswith(f"{len(man):,} sentences"))
+    assert matches.text == "1,549 sentences have the word; ringed: the first 1,000"
+    assert browser.execute_script("return Array.from(rings.found.indices)") == man[:1000]
+    assert table_indices(browser) == man[:50]
+    assert faded(browser) == n - len(man)
+    browser.execute_async_script("search('').then(arguments[0])")
+    assert faded(browser) == 0 and matches.text == ""
 
     # Colour by a number: viridis with a colour bar, from the lowest score to the highest.
     Select(browser.find_element("id", "colouring")).select_by_visible_text(
@@ -657,8 +665,13 @@ def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser,
     assert colour_pixels(shot, SEQUENTIAL[-1], 30) > 20
     assert colour_pixels(shot, CATEGORICAL[0]) == 0
     # Search rings stay visible over any colouring: a colour in none of the palettes.
+    box.clear()
+    box.send_keys("cat")
+    WebDriverWait(browser, 10).until(
+        lambda _: matches.text.startswith(f"{sum('cat' in w for w in has)} sentences have the word")
+    )
     assert RING not in (*CATEGORICAL, *SEQUENTIAL, UNGROUPED)
-    assert colour_pixels(shot, RING) > 100
+    assert colour_pixels(plot.screenshot_as_png, RING) > 100
 
 
 def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browser, sick):

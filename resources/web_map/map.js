@@ -690,7 +690,8 @@ function hover(at) {
 }
 
 // ---- Search by words: the engine scans the texts (in the worker, which holds them
-// lower-cased end to end), ranks the matches and finds those ringed.
+// lower-cased end to end), ranks the matches, fades the points without any of the words
+// and finds those ringed (at most engine.js's RINGED, the report says which).
 let matched = null;           // per point: how many of the query's words it has (null: no search)
 let queryWords = [];
 function search(query) {
@@ -706,10 +707,14 @@ function showSearch({words: wanted, tiers, best, ringed, matched: found}) {
     return mark("found", new Int32Array(0));
   }
   const all = tiers[wanted.length], some = n - tiers[0];
+  // Past engine.js's RINGED, the first so many of them ringed.
+  const capped = best && ringed.length < tiers[best] ? `the first ${thousands(ringed.length)}` : "";
+  const which = !best ? "none" : best === wanted.length ? (capped ? `${capped} of those with all` : "those with all")
+    : `${capped ? `${capped} of ` : ""}the ${thousands(tiers[best])} with ${best}`;
   report.textContent = wanted.length === 1
-    ? `${thousands(all)} sentences have the word`
+    ? `${thousands(all)} sentences have the word${capped ? `; ringed: ${capped}` : ""}`
     : `${thousands(all)} sentences have all ${wanted.length} words, `
-      + `${thousands(some)} have one or more; ringed: ${best < wanted.length ? `the ${thousands(tiers[best])} with ${best}` : "those with all"}`;
+      + `${thousands(some)} have one or more; ringed: ${which}`;
   return mark("found", ringed);
 }
 
