@@ -21,8 +21,10 @@ every point run, is another thread) and the time from the interaction to its pix
 (the page's answer drawn, as its body's data-applied reaching data-asked says, the
 next frame drawn, a pixel read back from the map, the frame after for the charts and
 table). The floor: a page with one WebGL canvas of the map's size drawing the same
-points, timed the same way from a new opacity per point to its pixels. Prints one
-table per page. The first interaction comes at the ready mark, while the GPU may still
+points, timed the same way from a new opacity per point to its pixels. Each repeat
+measures every page and then its floor, page after page, so that a load that changes
+during the run (the machine is shared) weighs on the pages and their floors alike.
+Prints one table per page. The first interaction comes at the ready mark, while the GPU may still
 be drawing the first frame and the worker reading the payload; ``--settle`` seconds of
 pause before it measure the page as a person meets it, a moment after it appears.
 """
@@ -236,33 +238,39 @@ def synthetic_page(n: int, folder: Path) -> tuple[Path, str]:
     return path, f"{n:,} synthetic points: page written in {time.perf_counter() - start:.1f} s"
 
 
-def measure(
-    browser, path: Path, repeat: int, settle: float = 0
-) -> dict[str, list[tuple[float, float]]]:
-    """Per row: (longest main-thread task, interaction to pixels) in seconds, each run."""
-    rows: dict[str, list[tuple[float, float]]] = {"first draw": []}
-    for _ in range(repeat):
-        browser.get("about:blank")
-        open_page(browser, path, timeout=600)
-        time.sleep(settle)
-        ready = float(browser.execute_script("return document.body.dataset.readyAt")) / 1000
-        rows["first draw"].append((float("nan"), ready))
-        for name, body in INTERACTIONS.items():
-            task, pixels = browser.execute_async_script(MEASURE % body)
-            rows.setdefault(name, []).append((task / 1000, pixels / 1000))
-    return rows
+def measure(browser, path: Path, settle: float, rows: dict[str, list]) -> None:
+    """One run of the page: adds to each row (longest main-thread task, interaction to
+    pixels) in seconds."""
+    browser.get("about:blank")
+    open_page(browser, path, timeout=600)
+    time.sleep(settle)
+    ready = float(browser.execute_script("return document.body.dataset.readyAt")) / 1000
+    rows.setdefault("first draw", []).append((float("nan"), ready))
+    for name, body in INTERACTIONS.items():
+        task, pixels = browser.execute_async_script(MEASURE % body)
+        rows.setdefault(name, []).append((task / 1000, pixels / 1000))
 
 
-def floor(browser, path: Path, repeat: int) -> tuple[float, float]:
-    """The bare draw's first draw and its median new-opacity-to-pixels, in seconds."""
-    firsts, draws = [], []
-    for _ in range(repeat):
-        browser.get("about:blank")
-        wait_ready(browser, path, timeout=600)
-        firsts.append(float(browser.execute_script("return document.body.dataset.readyAt")) / 1000)
-        for _ in range(5):
-            draws.append(browser.execute_async_script(MEASURE % FLOOR_ACTION)[1] / 1000)
-    return statistics.median(firsts), statistics.median(draws)
+def floor(browser, path: Path, firsts: list, draws: list) -> None:
+    """One run of the bare draw: adds its first draw and five new-opacity-to-pixels, in
+    seconds."""
+    browser.get("about:blank")
+    wait_ready(browser, path, timeout=600)
+    firsts.append(float(browser.execute_script("return document.body.dataset.readyAt")) / 1000)
+    for _ in range(5):
+        draws.append(browser.execute_async_script(MEASURE % FLOOR_ACTION)[1] / 1000)
+
+
+def floor_page(browser, path: Path, folder: Path) -> Path:
+    """The bare draw of ``path``'s points on a canvas of its map's size (the page open)."""
+    size = browser.execute_script("return [canvas.width, canvas.height]")
+    manifest, arrays = page_data(path.read_text(encoding="utf-8"))
+    coordinates = base64.b64encode(arrays[manifest["coordinates"]].tobytes()).decode()
+    bare = folder / f"floor-{path.stem}.html"
+    bare.write_text(
+        FLOOR_PAGE % {"width": size[0], "height": size[1], "xy": coordinates}, encoding="utf-8"
+    )
+    return bare
 
 
 def report(title: str, path: Path, rows: dict, bare: tuple[float, float]) -> None:
@@ -303,23 +311,26 @@ def main() -> int:
         pages.append(corpus_page(args.corpus, args.neighbours, folder))
     if args.synthetic and not args.pages:
         pages.append(synthetic_page(args.synthetic, folder))
+    for _, title in pages:
+        print(title, flush=True)
     browser = chromium()
     browser.set_script_timeout(600)
+    # Per page: its rows, its floor page, the floor's first draws and draws.
+    runs = {path: ({}, None, [], []) for path, _ in pages}
     try:
-        for path, title in pages:
-            print(title, flush=True)
-            rows = measure(browser, path, args.repeat, args.settle)
-            size = browser.execute_script("return [canvas.width, canvas.height]")
-            manifest, arrays = page_data(path.read_text(encoding="utf-8"))
-            coordinates = base64.b64encode(arrays[manifest["coordinates"]].tobytes()).decode()
-            bare_path = folder / f"floor-{path.stem}.html"
-            bare_path.write_text(
-                FLOOR_PAGE % {"width": size[0], "height": size[1], "xy": coordinates},
-                encoding="utf-8",
-            )
-            report(title, path, rows, floor(browser, bare_path, args.repeat))
+        for _ in range(args.repeat):
+            for path, _ in pages:
+                rows, bare, firsts, draws = runs[path]
+                measure(browser, path, args.settle, rows)
+                if bare is None:
+                    bare = floor_page(browser, path, folder)
+                    runs[path] = (rows, bare, firsts, draws)
+                floor(browser, bare, firsts, draws)
     finally:
         browser.quit()
+    for path, title in pages:
+        rows, _, firsts, draws = runs[path]
+        report(title, path, rows, (statistics.median(firsts), statistics.median(draws)))
     return 0
 
 
