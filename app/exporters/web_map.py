@@ -19,11 +19,12 @@ and "other": ``columns.named_count``, as in the window; a chart that says nothin
 the window decides, is left out); brushing a range or clicking bars filters the map, the
 other charts and a paged, sortable table together, as do a box or lasso on the map and a
 filter expression; the table's rows export as CSV or JSONL. The search box finds
-sentences by words, ranked by how many of the query's words each has, rings them on the
-map and lists them in the table. Any column colours the map as in the window, starting
-with the window's colouring: categories with a legend naming those the chart names, any
-"(other N)" in one warm grey drawn under them, numbers on viridis with the window's
-colour bar (a long tail past it in its end colours). A click on a point shows its fields
+sentences by words, ranked by how many of the query's words each has, fades the points
+with none of them, rings the best (at most 1,000) on the map and lists them in the
+table. Any column colours the map as in the window, starting with the window's
+colouring: categories with a legend naming those the chart names, any "(other N)" in
+one warm grey drawn under them, numbers on viridis with the window's colour bar (a long
+tail past it in its end colours). A click on a point shows its fields
 and its nearest neighbours in the original space; regions are labelled at their centre,
 and the side panel gives the run's provenance (corpus, encoder, projection, evaluation
 headlines). The passes over every point (the filters' masks, the charts' counts, the
