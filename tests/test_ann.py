@@ -281,3 +281,24 @@ def test_one_matrix_normalised_twice_shares_its_unit_rows_while_they_are_used(ms
     gc.collect()
     again = ann.normalise(embeddings)  # nobody held the first: made anew, equal
     assert np.array_equal(again.matrix, matrix)
+
+
+def test_the_exact_scan_gives_the_same_neighbours_and_cosines_on_any_thread_count(msrp_glove):
+    """BLAS's block product moves its last bits with the thread count (on MSRP's glove
+    rows, in millions of cells); the neighbours and cosines a scan returns must not."""
+    from threadpoolctl import threadpool_limits
+
+    _, embeddings = msrp_glove
+    unit = ann.normalise(embeddings)
+    itself = np.arange(len(embeddings))
+    answers, blocks = [], []
+    for threads in (1, 2):
+        with threadpool_limits(limits=threads, user_api="blas"):
+            blocks.append(unit.matrix[:2000] @ unit.matrix.T)
+            answers.append(top_k(unit, unit, 10, exclude=itself))
+    assert answers[0][0].shape == (len(embeddings), 10)
+    assert np.array_equal(answers[0][0], answers[1][0])
+    assert np.array_equal(answers[0][1], answers[1][1])
+    # What the scan guards against, where BLAS runs on two threads here.
+    if not np.array_equal(*blocks):
+        assert np.abs(blocks[0] - blocks[1]).max() < 1e-6

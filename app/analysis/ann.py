@@ -67,7 +67,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from sentspace.app.analysis.cache import cache_dir
-from sentspace.app.analysis.neighbours import Normalised, iter_top_k, normalise, row_dots
+from sentspace.app.analysis.neighbours import (
+    Normalised,
+    iter_top_k,
+    normalise,
+    pair_dots,
+    row_dots,
+)
 from sentspace.app.base.atomic import atomic_path, write_text_atomic
 from sentspace.app.base.jobs import Job, Progress, synchronous
 from sentspace.models.base import Embeddings
@@ -568,12 +574,7 @@ def _rescored(
             dots = row_dots(queries, pool[gathered[:, column]])
             similarities[:, column] = np.where(found[:, column], dots, -np.inf)
     else:
-        # Gathered candidate rows in blocks of about 64 MB.
-        step = max(1, 2**24 // (indices.shape[1] * pool.shape[1]))
-        for start in range(0, len(indices), step):
-            rows = slice(start, start + step)
-            dots = np.einsum("ijk,ik->ij", pool[gathered[rows]], queries[rows])
-            similarities[rows] = np.where(found[rows], dots, -np.inf)
+        similarities = np.where(found, pair_dots(queries, pool, gathered), -np.inf)
     order = np.lexsort((indices, -similarities), axis=1)
     return (
         np.take_along_axis(indices, order, axis=1),

@@ -38,6 +38,10 @@ TIES = ("pessimistic", "mid", "optimistic")
 #: rounding of a few 1e-8, so sentences with exactly equal cosine in real arithmetic
 #: (bag-of-words vectors with the same counts pattern) come out a few ulps apart.
 TIE_TOLERANCE = 1e-6
+#: Candidates past k that a dense scan keeps from its block and scores again pair by
+#: pair: BLAS's block product moves its last bits with the thread count (up to 2e-7 at
+#: 1,000,000 x 50), which must not change a neighbour or its similarity.
+RESCORED_MARGIN = 4
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,6 +158,18 @@ def row_dots(a: Embeddings, b: Embeddings) -> np.ndarray:
     return np.einsum("ij,ij->i", a, b)
 
 
+def pair_dots(queries: np.ndarray, pool: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """``queries[i] . pool[candidates[i, j]]`` for dense rows, float32 (n_queries,
+    n_candidates): each a sum of its own (einsum's loop, no BLAS), so the same whatever
+    the thread count. The candidate rows are gathered in blocks of about 4 MB."""
+    out = np.empty(candidates.shape, dtype=np.float32)
+    step = max(1, 2**20 // max(1, candidates.shape[1] * pool.shape[1]))
+    for start in range(0, len(candidates), step):
+        rows = slice(start, start + step)
+        out[rows] = np.einsum("ijk,ik->ij", pool[candidates[rows]], queries[rows])
+    return out
+
+
 def degenerate_pairs(unit: Normalised, first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """Whether each pair involves a degenerate row; bool, shape (n_pairs,)."""
     return unit.degenerate[np.asarray(first)] | unit.degenerate[np.asarray(second)]
@@ -227,18 +243,29 @@ def iter_top_k(
         Pool rows, most similar first; equal similarities in pool order.
     similarities : float32 ndarray of shape (n_queries, k)
     """
-    n_queries, n_pool = queries.shape[0], pool.shape[0]
+    q = queries if isinstance(queries, Normalised) else normalise(queries)
+    p = pool if isinstance(pool, Normalised) else normalise(pool)
+    n_queries, n_pool = q.shape[0], p.shape[0]
     k = min(k, n_pool - (exclude is not None))
+    # A product with a sparse side is scipy's loop, the same on any thread count.
+    dense = not (sp.issparse(p.matrix) or sp.issparse(q.matrix))
+    kept = min(k + RESCORED_MARGIN, n_pool) if dense else k
     indices = np.empty((n_queries, k), dtype=np.int64)
     similarities = np.empty((n_queries, k), dtype=np.float32)
-    for start, stop, block in _blocks(queries, pool, exclude, memory_mb):
-        if k < n_pool:
-            candidates = np.argpartition(-block, k - 1, axis=1)[:, :k]
+    for start, stop, block in _blocks(q, p, exclude, memory_mb):
+        if kept < n_pool:
+            candidates = np.argpartition(-block, kept - 1, axis=1)[:, :kept]
         else:
             candidates = np.broadcast_to(np.arange(n_pool), block.shape)
         candidate_sims = np.take_along_axis(block, candidates, axis=1)
-        # Sort the k candidates by similarity, then pool index, so output is deterministic.
-        order = np.lexsort((candidates, -candidate_sims), axis=1)
+        if dense:
+            candidate_sims = np.where(
+                np.isneginf(candidate_sims),
+                candidate_sims,
+                pair_dots(q.matrix[start:stop], p.matrix, candidates),
+            )
+        # By similarity, then pool index, so output is deterministic.
+        order = np.lexsort((candidates, -candidate_sims), axis=1)[:, :k]
         indices[start:stop] = np.take_along_axis(candidates, order, axis=1)
         similarities[start:stop] = np.take_along_axis(candidate_sims, order, axis=1)
         yield Progress("nearest neighbours", stop, n_queries)
