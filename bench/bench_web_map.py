@@ -315,22 +315,24 @@ def main() -> int:
         print(title, flush=True)
     browser = chromium()
     browser.set_script_timeout(600)
-    # Per page: its rows, its floor page, the floor's first draws and draws.
-    runs = {path: ({}, None, [], []) for path, _ in pages}
+    # Per page: its rows; its floor page (written once the page has been open), and the
+    # floor's first draws and draws.
+    rows: dict[Path, dict] = {path: {} for path, _ in pages}
+    bares: dict[Path, Path] = {}
+    firsts: dict[Path, list] = {path: [] for path, _ in pages}
+    draws: dict[Path, list] = {path: [] for path, _ in pages}
     try:
         for _ in range(args.repeat):
             for path, _ in pages:
-                rows, bare, firsts, draws = runs[path]
-                measure(browser, path, args.settle, rows)
-                if bare is None:
-                    bare = floor_page(browser, path, folder)
-                    runs[path] = (rows, bare, firsts, draws)
-                floor(browser, bare, firsts, draws)
+                measure(browser, path, args.settle, rows[path])
+                if path not in bares:
+                    bares[path] = floor_page(browser, path, folder)
+                floor(browser, bares[path], firsts[path], draws[path])
     finally:
         browser.quit()
     for path, title in pages:
-        rows, _, firsts, draws = runs[path]
-        report(title, path, rows, (statistics.median(firsts), statistics.median(draws)))
+        bare = (statistics.median(firsts[path]), statistics.median(draws[path]))
+        report(title, path, rows[path], bare)
     return 0
 
 

@@ -567,14 +567,14 @@ def _rescored(
     and sort last."""
     found = indices >= 0
     gathered = np.where(found, indices, 0)
-    similarities = np.full(indices.shape, -np.inf, dtype=np.float32)
     if sp.issparse(pool):
         # A column of candidates at a time: each a row-by-row product of sparse rows.
+        dots = np.empty(indices.shape, dtype=np.float32)
         for column in range(indices.shape[1]):
-            dots = row_dots(queries, pool[gathered[:, column]])
-            similarities[:, column] = np.where(found[:, column], dots, -np.inf)
+            dots[:, column] = row_dots(queries, pool[gathered[:, column]])
     else:
-        similarities = np.where(found, pair_dots(queries, pool, gathered), -np.inf)
+        dots = pair_dots(queries, pool, gathered)
+    similarities = np.where(found, dots, np.float32(-np.inf))
     order = np.lexsort((indices, -similarities), axis=1)
     return (
         np.take_along_axis(indices, order, axis=1),

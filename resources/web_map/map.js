@@ -709,8 +709,8 @@ function showSearch({words: wanted, tiers, best, ringed, matched: found}) {
   const all = tiers[wanted.length], some = n - tiers[0];
   // Past engine.js's RINGED, the first so many of them ringed.
   const capped = best && ringed.length < tiers[best] ? `the first ${thousands(ringed.length)}` : "";
-  const which = !best ? "none" : best === wanted.length ? (capped ? `${capped} of those with all` : "those with all")
-    : `${capped ? `${capped} of ` : ""}the ${thousands(tiers[best])} with ${best}`;
+  const tier = best === wanted.length ? "those with all" : `the ${thousands(tiers[best])} with ${best}`;
+  const which = !best ? "none" : capped ? `${capped} of ${tier}` : tier;
   report.textContent = wanted.length === 1
     ? `${thousands(all)} sentences have the word${capped ? `; ringed: ${capped}` : ""}`
     : `${thousands(all)} sentences have all ${wanted.length} words, `
