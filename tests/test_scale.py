@@ -78,7 +78,7 @@ def test_every_point_searched_in_the_order_of_its_own_list(shared_data, monkeypa
     index = run_job(ann.iter_build_index(unit, cache=False))
     order = ann._by_own_list(index)
     assert np.array_equal(np.sort(order), np.arange(len(unit)))
-    _, nearest = index.quantizer.search(ann.padded(unit[order]), 1)
+    _, nearest = ann.ivf(index).quantizer.search(ann.index_rows(index, unit[order]), 1)
     assert (np.diff(nearest[:, 0]) >= 0).all()
     itself = np.arange(len(unit))
     one_pass = run_job(ann.iter_search_index(index, unit, 10, pool=unit, exclude=itself))

@@ -13,7 +13,7 @@ comes with its measured recall@k against the exact scan on a seeded sample of it
 queries (:class:`Search`), so a result computed approximately says so, and how
 approximately. An index is tuned once per number of neighbours k asked of it (k=10 as
 it is built): the narrowest search breadth (lists probed, nprobe) of :data:`BREADTHS`
-whose recall@k on 1,000 of its own rows reaches :data:`TARGET_RECALL` is kept with it,
+whose recall@k on 1,000 of its own rows reaches :data:`TARGET_RECALL` (with a margin) is kept with it,
 with that recall (a ranking's 101 neighbours need more lists than 10 do).
 
 Why this index: at 1,000,000 spliced real sentences (glove-mean, 50-d, 2 cores) a
@@ -109,17 +109,28 @@ TRAIN_SEED = 0
 #: 1,000,000 x 384 training takes over a minute).
 KMEANS_ITERATIONS = 10
 #: A search takes this many times the candidates asked for, rescored exactly: at
-#: 1,000,000 sentences (glove-mean, nprobe 64) recall@10 0.946 with 2x, 0.963 with 4x.
+#: 1,000,000 sentences (glove-mean, 40 of 50 directions, 3,000 rows) recall@10 at nprobe
+#: 56 was 0.947 with 4x and 0.952 with 6x, at nprobe 64 0.956 and 0.960, for 5% more time.
 REFINE = 4
 #: faiss scores 8-bit rows with SIMD only when their width is a multiple of this.
 SQ_WIDTH = 8
-#: Lists probed per query, tried in turn, and the recall@10 the first one kept must
-#: reach (the last is kept when none does). At 1,000,000 spliced sentences (glove-mean,
-#: 4,000 lists; 1,000 rows drawn with seeds 0, 1, 2) nprobe 48 gave 0.945-0.949, 56
-#: gave 0.957-0.961 and 64 gave 0.964-0.968: the step 56 searches every point in 7/8
-#: of the time 64 took.
+#: An index holds its rows' products with the fewest leading directions of the sample's
+#: second moment that keep this share of its energy, when that narrows its width by at
+#: least an eighth (the product costs dim x width a row): glove-mean's 50 dimensions
+#: keep 99.998% in 48, which AVX-512 scans 16 at a time. At 1,000,000 sentences every
+#: point's neighbours took 67 s instead of 100 at the same recall@10 (0.957); 40
+#: directions (99.7%) lost 0.01 of recall at the same breadth. Candidates are rescored
+#: on the whole rows.
+KEPT_ENERGY = 0.9999
+#: Sample rows the second moment is summed over (a seeded share of the training sample).
+MOMENT_ROWS = 10_000
+#: Lists probed per query, tried in turn: the first whose recall@k on the tuning rows
+#: reaches TARGET_RECALL + TUNING_MARGIN is kept (the last when none does). The margin
+#: is the tuning sample's own error (1,000 rows: about 0.004), so that a search of
+#: other rows, measured on its own sample, still reaches the target.
 BREADTHS = (16, 32, 48, 56, 64, 96, 128, 192, 256, 384, 512)
 TARGET_RECALL = 0.95
+TUNING_MARGIN = 0.005
 #: faiss's parallel mode that splits a preassigned search's queries among the threads
 #: (its default searches them on the calling thread alone).
 SEARCH_OVER_QUERIES = 3
@@ -148,7 +159,7 @@ _graphs: dict[tuple[str, int], tuple[Any, dict[int, Search]]] = {}
 _references: dict[tuple[str, int, bytes, bytes], np.ndarray] = {}
 _KEPT_REFERENCES = 8
 #: Bump when the index layout or its parameters change; older files then simply miss.
-INDEX_VERSION = 5
+INDEX_VERSION = 7
 
 
 #: Per k: the lists to probe and the recall@k that breadth reached.
@@ -351,11 +362,13 @@ def single_threaded() -> Iterator[None]:
 
 
 def index_width(dim: int) -> int:
-    """The width an index holds rows of ``dim`` dimensions in: the next odd multiple of
-    :data:`SQ_WIDTH` (faiss's SIMD code needs a multiple; at an even one it reads the
-    codes of :func:`_code_scan` with an integer kernel that takes the query as bytes)."""
+    """The width an index holds rows of ``dim`` dimensions in: the next multiple of
+    :data:`SQ_WIDTH` (faiss's SIMD code needs one) that is not a multiple of 32, where
+    faiss reads the codes of :func:`_code_scan` with an integer kernel that takes the
+    query as bytes (on a CPU with AVX-512; with AVX2 alone, at multiples of 16, where
+    :func:`_code_scan` then decodes the codes as before)."""
     width = dim + -dim % SQ_WIDTH
-    return width if width % (2 * SQ_WIDTH) else width + SQ_WIDTH
+    return width if width % (4 * SQ_WIDTH) else width + SQ_WIDTH
 
 
 def padded(rows: np.ndarray) -> np.ndarray:
@@ -375,12 +388,14 @@ def iter_trained_ivf(unit: np.ndarray) -> Job[Any]:
     import faiss  # noqa: PLC0415 - about 0.2 s; only when an index is needed
 
     n, dim = unit.shape
-    width = index_width(dim)
     lists = ivf_lists(n)
     sample = np.random.default_rng(TRAIN_SEED).choice(
         n, min(n, lists * TRAIN_PER_LIST), replace=False
     )
-    sample = padded(unit[np.sort(sample)])
+    sample_rows = unit[np.sort(sample)]
+    directions = _leading_directions(sample_rows)
+    sample = padded(sample_rows) if directions is None else _projected(sample_rows, directions)
+    width = sample.shape[1]
     stage = f"training the neighbour index's {lists:,} lists"
     kmeans = faiss.Kmeans(width, lists, niter=1, seed=TRAIN_SEED, spherical=True)
     centroids = None
@@ -398,15 +413,71 @@ def iter_trained_ivf(unit: np.ndarray) -> Job[Any]:
     with single_threaded():
         index.train(sample)  # the lists are trained: only the quantiser's ranges
     yield Progress(stage, KMEANS_ITERATIONS, KMEANS_ITERATIONS)
+    if directions is None:
+        return index
+    # faiss keeps the directions with the index (saved with it); rows are projected by
+    # :func:`index_rows`, never by faiss's own product, whose sums follow the threads.
+    transform = faiss.LinearTransform(dim, width, False)
+    faiss.copy_array_to_vector(np.ascontiguousarray(directions.T).ravel(), transform.A)
+    transform.is_trained = True
+    return faiss.IndexPreTransform(transform, index)
+
+
+def _leading_directions(sample: np.ndarray) -> np.ndarray | None:
+    """The leading directions (dim, width) of the second moment of ``sample``'s unit
+    rows that keep :data:`KEPT_ENERGY` of it, ``width`` :func:`index_width` of their
+    count; None when that is not an eighth narrower than the rows' own index width.
+    Summed by einsum's loop and decomposed on one BLAS thread, so the same on any
+    thread count."""
+    from threadpoolctl import threadpool_limits  # noqa: PLC0415
+
+    dim = sample.shape[1]
+    rows = sample[:: max(1, len(sample) // MOMENT_ROWS)].astype(np.float64)
+    moment = np.einsum("ni,nj->ij", rows, rows)
+    with threadpool_limits(1, user_api="blas"):
+        energy, directions = np.linalg.eigh(moment)
+    energy, directions = energy[::-1], directions[:, ::-1]
+    kept = np.cumsum(energy) / energy.sum()
+    width = index_width(int(np.searchsorted(kept, KEPT_ENERGY)) + 1)
+    if width > index_width(dim) * 7 // 8:
+        return None
+    return np.ascontiguousarray(directions[:, :width], dtype=np.float32)
+
+
+def _projected(rows: np.ndarray, directions: np.ndarray) -> np.ndarray:
+    """``rows``' products with ``directions`` (dim, width), by einsum's loop (the same
+    sums on any thread count, unlike BLAS's)."""
+    return np.einsum("nd,dw->nw", np.asarray(rows, dtype=np.float32), directions)
+
+
+def ivf(index):
+    """The inverted file of ``index`` (itself, or the one behind its projection)."""
+    import faiss  # noqa: PLC0415
+
+    if isinstance(index, faiss.IndexPreTransform):
+        return faiss.downcast_index(index.index)
     return index
+
+
+def index_rows(index, rows: np.ndarray) -> np.ndarray:
+    """The unit ``rows`` as ``index`` holds them: projected on its leading directions,
+    or padded (:func:`padded`)."""
+    import faiss  # noqa: PLC0415
+
+    if not isinstance(index, faiss.IndexPreTransform):
+        return padded(rows)
+    transform = faiss.downcast_VectorTransform(index.chain.at(0))
+    matrix = faiss.vector_to_array(transform.A).reshape(transform.d_out, transform.d_in)
+    return np.ascontiguousarray(_projected(rows, matrix.T))
 
 
 def add_rows(index, rows: np.ndarray) -> None:
     """Add the unit ``rows`` to ``index`` on one thread (the order lists are filled in
     must not depend on the thread count)."""
-    rows = padded(rows)
+    lists = ivf(index)
     with single_threaded():
-        index.add(rows)
+        lists.add(index_rows(index, rows))
+    index.ntotal = lists.ntotal
 
 
 def tune(index, unit: np.ndarray, k: int = 10, name: str | None = None) -> Job[tuple[int, Search]]:
@@ -421,12 +492,12 @@ def tune(index, unit: np.ndarray, k: int = 10, name: str | None = None) -> Job[t
     queries = Normalised(unit[rows], pool.degenerate[rows])
     exact = yield from _own_reference(pool, rows, k, rows, name)
     for breadth in BREADTHS:
-        nprobe = min(breadth, index.nlist)
+        nprobe = min(breadth, ivf(index).nlist)
         _, found = yield from iter_search_index(
             index, queries.matrix, k, pool=pool.matrix, exclude=rows, nprobe=nprobe
         )
         recall = float((found >= exact[:, None] - RECALL_TOLERANCE).mean())
-        if recall >= TARGET_RECALL or nprobe == index.nlist:
+        if recall >= TARGET_RECALL + TUNING_MARGIN or nprobe == ivf(index).nlist:
             break
     return nprobe, Search(INDEX_KIND, k, recall, len(rows))
 
@@ -504,7 +575,8 @@ def iter_search_index(
     indices = np.empty((n_queries, k), dtype=np.int64)
     similarities = np.empty((n_queries, k), dtype=np.float32)
     stage = "searching the neighbour index"
-    scan = _code_scan(index)
+    lists = ivf(index)
+    scan = _code_scan(lists)
     if n_queries <= SEARCH_CHUNK:
         order = np.arange(n_queries)
     elif own_rows:
@@ -516,7 +588,7 @@ def iter_search_index(
         for start in range(0, n_queries, SEARCH_CHUNK):
             chunk = order[start : start + SEARCH_CHUNK]
             mine = queries[chunk]
-            found = _candidates(index, scan, padded(mine), wanted * REFINE, params)
+            found = _candidates(lists, scan, index_rows(index, mine), wanted * REFINE, params)
             excluded = None if exclude is None else np.asarray(exclude)[chunk]
             # Rescored in slices on faiss's threads (numpy lets go of the GIL): each
             # query's answer is its own, whatever the slices.
@@ -573,7 +645,7 @@ class _CodeScan:
 
 
 def _code_scan(index) -> _CodeScan | None:
-    """A second view of ``index``'s lists (sharing them and its centroids) that reads
+    """A second view of the inverted file ``index``'s lists (sharing them and its centroids) that reads
     each 8-bit code as the number it is: a row's code c stands for the residual
     low + (c + 1/2) step in each dimension, so a query's product with it is a constant
     of the query plus the product of the query scaled by the steps with c. Scanning
@@ -624,10 +696,11 @@ def _reads_codes_as_numbers(scan: _CodeScan) -> bool:
 def _candidates(
     index, scan: _CodeScan | None, queries: np.ndarray, count: int, params
 ) -> np.ndarray:
-    """The ``count`` best pool rows of each padded unit query by the index's codes
-    (-1 where the lists it probes hold fewer), in parallel over the queries. The
-    centroids are searched with the query itself; the codes, by ``scan``, with the
-    query scaled by their steps (else by the index itself)."""
+    """The ``count`` best pool rows of each query (a unit row as the inverted file
+    ``index`` holds it, :func:`index_rows`) by the index's codes (-1 where the lists it
+    probes hold fewer), in parallel over the queries. The centroids are searched with
+    the query itself; the codes, by ``scan``, with the query scaled by their steps
+    (else by the index itself)."""
     if scan is None:
         return index.search(queries, count, params=params)[1]
     centroid_sims, lists = index.quantizer.search(queries, params.nprobe)
@@ -663,7 +736,8 @@ def _by_nearest_list(index, queries: np.ndarray) -> Job[np.ndarray]:
     stage = "ordering the queries by their nearest list"
     for start in range(0, len(queries), SEARCH_CHUNK):
         stop = min(start + SEARCH_CHUNK, len(queries))
-        nearest[start:stop] = index.quantizer.search(padded(queries[start:stop]), 1)[1][:, 0]
+        rows = index_rows(index, queries[start:stop])
+        nearest[start:stop] = ivf(index).quantizer.search(rows, 1)[1][:, 0]
         yield Progress(stage, stop, len(queries))
     return np.argsort(nearest, kind="stable")
 
@@ -674,8 +748,8 @@ def _by_own_list(index) -> np.ndarray:
     instead of searching the coarse quantiser again (13 s of CPU at 1,000,000 rows)."""
     import faiss  # noqa: PLC0415
 
-    lists = index.invlists
-    sizes = [lists.list_size(number) for number in range(index.nlist)]
+    lists = ivf(index).invlists
+    sizes = [lists.list_size(number) for number in range(ivf(index).nlist)]
     order = np.empty(sum(sizes), dtype=np.int64)
     start = 0
     for number, size in enumerate(sizes):

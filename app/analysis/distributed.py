@@ -463,7 +463,7 @@ def index_shards(
         parts.close()
     nprobe, search = yield from ann.tune(index, unit, min(10, len(unit) - 1))
     path = ann.store_index(index, unit, {search.k: (nprobe, search)})
-    return ShardedIndex(path, len(unit), index.nlist, len(shards), engine, search)
+    return ShardedIndex(path, len(unit), ann.ivf(index).nlist, len(shards), engine, search)
 
 
 def _index_part(serialized: np.ndarray, rows: np.ndarray):
