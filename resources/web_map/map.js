@@ -451,6 +451,21 @@ function drawPoints() {
     gl.uniform4fv(ring.where.colour, [...rgb(colour).map(c => c / 255), 1]);
     gl.drawArrays(gl.POINTS, 0, indices.length);
   }
+  if (!ringsBuilt) buildRings(ring);
+}
+// Software WebGL (SwiftShader) builds a program's code at its first draw: the rings'
+// is drawn once with the first frame, one point whose every fragment is discarded, so
+// that the first search or click does not wait for it.
+let ringsBuilt = false;
+function buildRings({where}) {
+  ringsBuilt = true;
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffers.position);
+  gl.enableVertexAttribArray(where.position);
+  gl.vertexAttribPointer(where.position, 2, gl.FLOAT, false, 0, 0);
+  gl.uniform1f(where.size, 1);
+  gl.uniform1f(where.radius, -1);
+  gl.uniform1f(where.halo, 0);
+  gl.drawArrays(gl.POINTS, 0, 1);
 }
 function mark(kind, indices) {
   const at = new Float32Array(2 * indices.length);
