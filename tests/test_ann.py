@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sentspace.app.analysis import ann
+from sentspace.app.analysis import ann, dense_index
 from sentspace.app.analysis.neighbours import top_k
 from sentspace.app.base.jobs import run_job
 
@@ -59,24 +59,31 @@ def test_searching_many_queries_in_list_order_gives_the_same_answers(msrp_glove,
 
 def test_rows_are_padded_to_the_simd_width_without_changing_a_cosine():
     rows = np.random.default_rng(0).standard_normal((5, 50)).astype(np.float32)
-    wide = ann.padded(rows)
+    wide = dense_index.padded(rows)
     assert wide.shape == (5, 56) and not wide[:, 50:].any()
     assert np.array_equal(wide @ wide.T, rows @ rows.T)
-    assert ann.padded(wide) is wide
-    assert [ann.index_width(d) for d in (8, 48, 50, 64, 300, 384)] == [8, 48, 56, 72, 304, 392]
+    assert dense_index.padded(wide) is wide
+    assert [dense_index.index_width(d) for d in (8, 48, 50, 64, 300, 384)] == [
+        8,
+        48,
+        56,
+        72,
+        304,
+        392,
+    ]
 
 
 def test_an_index_holds_the_leading_directions_of_rows_that_leave_some_empty(msrp_glove):
     _, embeddings = msrp_glove
     unit = ann.normalise(embeddings).matrix
     index = run_job(ann.iter_build_index(unit, cache=False))
-    rows = ann.index_rows(index, unit[:500])
+    rows = dense_index.index_rows(index, unit[:500])
     # glove's 50 dimensions keep 99.99% of MSRP's energy in 48, an eighth narrower than 56.
-    assert rows.shape[1] == ann.ivf(index).d == 48
+    assert rows.shape[1] == dense_index.ivf(index).d == 48
     assert np.abs(rows @ rows.T - unit[:500] @ unit[:500].T).max() < 1e-3
     # Rows that fill every direction are padded instead.
     spread = ann.normalise(np.random.default_rng(0).standard_normal((3_000, 50))).matrix
-    assert ann.ivf(run_job(ann.iter_build_index(spread, cache=False))).d == 56
+    assert dense_index.ivf(run_job(ann.iter_build_index(spread, cache=False))).d == 56
 
 
 @pytest.mark.parametrize("dim", [50, 384])
@@ -86,13 +93,13 @@ def test_scanning_the_codes_as_numbers_finds_what_decoding_them_finds(dim):
     rows = np.random.default_rng(dim).standard_normal((6_000, dim)).astype(np.float32)
     unit = ann.normalise(rows).matrix
     index = run_job(ann.iter_build_index(unit, cache=False))
-    scan = ann._code_scan(index)
+    scan = dense_index.code_scan(index)
     assert scan is not None  # widths that are not multiples of 16 keep faiss's float kernel
-    queries = ann.padded(unit[:300])
+    queries = dense_index.padded(unit[:300])
     params = faiss.SearchParametersIVF(nprobe=8)
     _, decoded = index.search(queries, 40, params=params)
     # The same candidates (their order is the exact rescoring's to set).
-    found = ann._candidates(index, scan, queries, 40, params)
+    found = dense_index.candidates(index, scan, queries, 40, params)
     assert np.array_equal(np.sort(found, axis=1), np.sort(decoded, axis=1))
 
 
@@ -110,7 +117,7 @@ def test_an_index_whose_codes_faiss_reads_as_bytes_is_searched_by_decoding_them(
     _, decoded = index.search(rows[:200], 30, params=params)
     # Where this CPU's faiss reads even-width codes as bytes, the check sends the search
     # to the index itself; elsewhere the scan is right: the same candidates either way.
-    found = ann._candidates(index, ann._code_scan(index), rows[:200], 30, params)
+    found = dense_index.candidates(index, dense_index.code_scan(index), rows[:200], 30, params)
     assert np.array_equal(np.sort(found, axis=1), np.sort(decoded, axis=1))
 
 
@@ -135,7 +142,7 @@ def test_a_new_index_keeps_the_narrowest_search_breadth_reaching_the_target(
     monkeypatch.setattr(ann, "BREADTHS", (1, 16, 32, 64))
     # One list of 280 finds too few; 16 reach 0.95 on MSRP.
     index = run_job(ann.iter_build_index(unit, cache=False))
-    assert ann.ivf(index).nlist == 280 and run_job(ann.tuned(index, unit, 10))[0] == 16
+    assert dense_index.ivf(index).nlist == 280 and run_job(ann.tuned(index, unit, 10))[0] == 16
     # More neighbours need more lists (a ranking asks for 101).
     nprobe, search = run_job(ann.tuned(index, unit, 101))
     assert nprobe > 16 and search.k == 101 and search.recall >= 0.95

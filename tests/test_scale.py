@@ -6,7 +6,7 @@ sentences, glove-mean) stands for a large corpus with the exact limit lowered.""
 import numpy as np
 import pytest
 
-from sentspace.app.analysis import ann
+from sentspace.app.analysis import ann, dense_index
 from sentspace.app.base.jobs import run_job
 
 
@@ -78,7 +78,9 @@ def test_every_point_searched_in_the_order_of_its_own_list(shared_data, monkeypa
     index = run_job(ann.iter_build_index(unit, cache=False))
     order = ann._by_own_list(index)
     assert np.array_equal(np.sort(order), np.arange(len(unit)))
-    _, nearest = ann.ivf(index).quantizer.search(ann.index_rows(index, unit[order]), 1)
+    _, nearest = dense_index.ivf(index).quantizer.search(
+        dense_index.index_rows(index, unit[order]), 1
+    )
     assert (np.diff(nearest[:, 0]) >= 0).all()
     itself = np.arange(len(unit))
     one_pass = run_job(ann.iter_search_index(index, unit, 10, pool=unit, exclude=itself))

@@ -44,7 +44,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sentspace.app.analysis import ann
-from sentspace.app.analysis.ann import add_rows
+from sentspace.app.analysis.dense_index import add_rows, iter_trained_ivf, ivf
 from sentspace.app.analysis.neighbours import normalise
 from sentspace.app.base.atomic import atomic_path, write_text_atomic
 from sentspace.app.base.jobs import Job, Progress
@@ -452,7 +452,7 @@ def index_shards(
     shards = [(entry["start"], entry["rows"]) for entry in manifest["shards"]]
     stage = f"indexing {len(shards)} shards ({engine})"
     yield Progress(stage, 0, len(shards))
-    index = yield from ann.iter_trained_ivf(unit)
+    index = yield from iter_trained_ivf(unit)
     add = _index_local if engine == "local" else _index_ray
     parts = add(index, unit, shards, address=address, num_cpus=num_cpus)
     try:
@@ -463,7 +463,7 @@ def index_shards(
         parts.close()
     nprobe, search = yield from ann.tune(index, unit, min(10, len(unit) - 1))
     path = ann.store_index(index, unit, {search.k: (nprobe, search)})
-    return ShardedIndex(path, len(unit), ann.ivf(index).nlist, len(shards), engine, search)
+    return ShardedIndex(path, len(unit), ivf(index).nlist, len(shards), engine, search)
 
 
 def _index_part(serialized: np.ndarray, rows: np.ndarray):
