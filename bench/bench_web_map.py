@@ -82,11 +82,12 @@ FLOOR_ACTION = (
     "requestAnimationFrame(draw)"
 )
 # Runs an action, then waits for its pixels: the page's answer to it drawn (its body's
-# data-applied reaching data-asked; a page without a worker has neither), the next
-# animation frame (where the page issues its draw), a pixel read back from `gl` in a task of its own (the GPU done;
-# this task, the bench's wait, is not counted as the page's: the one task under way
-# when the read starts, as tasks on the main thread never overlap), and the frame
-# after (the charts and table painted).
+# data-applied reaching data-asked, watched by a MutationObserver: a timer's poll would
+# add up to 4 ms to the page alone; a page without a worker has neither), the next
+# animation frame, a pixel read back from `gl` in a task of its own (the GPU done; this
+# task, the bench's wait, is not counted as the page's: the one task under way when
+# the read starts, as tasks on the main thread never overlap), and the frame after (the
+# charts and table painted).
 MEASURE = """
 const done = arguments[arguments.length - 1];
 const tasks = [];
@@ -99,9 +100,10 @@ let reading = Infinity;
 const running = (async () => { %s })();
 const synchronous = performance.now() - start;
 const applied = () => new Promise(resolve => {
-  const test = () => document.body.dataset.applied === document.body.dataset.asked ? resolve()
-    : setTimeout(test, 1);
-  test();
+  const body = document.body, done = () => body.dataset.applied === body.dataset.asked;
+  if (done()) return resolve();
+  const watch = new MutationObserver(() => { if (done()) { watch.disconnect(); resolve(); } });
+  watch.observe(body, {attributes: true, attributeFilter: ["data-applied"]});
 });
 running
   .then(applied)

@@ -387,17 +387,22 @@ function crossFilter({data, xy, texts, ids, columns}) {
   }
 
   return {
-    // In the idle time after the page is ready: the texts lower-cased for the scan, and
-    // one search run through (scan, ranking, layers) and forgotten, so that the first
-    // search a person makes finds that code compiled and costs what a later one does.
+    // In the idle time after the page is ready, before any change: the texts lower-cased
+    // for the scan, and a search and filters run through and taken off, so that the
+    // first search or brush a person makes finds that code compiled (the engine's passes
+    // over 145,000 points take 13 ms cold, 3.5 ms at the third run). Every bin chosen
+    // leaves each point passing: no count moves.
     prepare() {
       if (!find) find = textScanner(texts.all, texts.ends);
       const some = [...new Set(words(texts.at(0)))].slice(0, 2);
-      if (!some.length) return;
-      search(some);
-      rowsShown();
-      layers(fails, grey, matched);
-      search([]);
+      const [first, second] = charted.filter(c => c.drawn);
+      const everything = column => ({op: "filter", key: column.key, chosen: new Uint8Array(column.nSlots).fill(1)});
+      for (let round = 0; round < 3; round++) {
+        if (some.length) { this.handle({op: "search", words: some}); this.handle({op: "search", words: []}); }
+        if (first) this.handle(everything(first));
+        if (second) this.handle(everything(second));   // counts the first beside its own filter
+        this.handle({op: "clear"});
+      }
     },
     // The answer to one change, and the buffers it hands over.
     handle(message) {
