@@ -432,15 +432,16 @@ def iter_search_index(
     else:
         order = yield from _by_nearest_list(index, queries)
     threads = faiss.omp_get_max_threads()
+    exclude = None if exclude is None else np.asarray(exclude)  # once, not per chunk
     with ThreadPoolExecutor(threads) as rescorers:
         for start in range(0, n_queries, SEARCH_CHUNK):
             chunk = order[start : start + SEARCH_CHUNK]
             mine = queries[chunk]
             found = candidates(lists, scan, index_rows(index, mine), wanted * REFINE, params)
-            excluded = None if exclude is None else np.asarray(exclude)[chunk]
-            # Rescored in slices on faiss's threads (numpy lets go of the GIL): each
-            # query's answer is its own, whatever the slices.
-            slices = np.array_split(np.arange(len(chunk)), threads)
+            excluded = None if exclude is None else exclude[chunk]
+            # Rescored in slices on faiss's threads (numpy lets go of the GIL), none
+            # empty: each query's answer is its own, whatever the slices.
+            slices = np.array_split(np.arange(len(chunk)), min(threads, len(chunk)))
             rescored = [
                 rescorers.submit(
                     _best,

@@ -781,17 +781,32 @@ function drawTable() {
     + (matched ? " matching the search" : "");
   drawPage();
 }
+// A page's rows are kept and their texts rewritten, so that a change restyles nothing
+// and lays out only the cells that changed; rows are built or removed only as their
+// count or the columns change.
+let rowsWidth = 0;               // cells per row of the rows drawn
 function drawPage() {
   const body = document.querySelector("#rows tbody");
   const shown = tableRows.subarray(pageStart, pageStart + PAGE);
-  body.replaceChildren(...Array.from(shown, i => {
-    const cells = [element("td", {textContent: ids.at(i)}), element("td", {className: "text", textContent: texts.at(i)})];
-    if (matched) cells.push(element("td", {textContent: `${matched[i]} of ${queryWords.length}`}));
-    for (const column of columns) cells.push(element("td", {textContent: valueText(column, i)}));
-    const row = element("tr", {onclick: () => choose(i)}, ...cells);
+  const width = 2 + (matched ? 1 : 0) + columns.length;
+  if (width !== rowsWidth) {
+    body.replaceChildren();
+    rowsWidth = width;
+  }
+  while (body.rows.length > shown.length) body.lastChild.remove();
+  while (body.rows.length < shown.length) {
+    const cells = Array.from({length: width}, (_, c) => element("td", {className: c === 1 ? "text" : ""}, ""));
+    const row = element("tr", {}, ...cells);
+    row.onclick = () => choose(Number(row.dataset.index));
+    body.appendChild(row);
+  }
+  shown.forEach((i, r) => {
+    const row = body.rows[r], cells = row.cells;
     row.dataset.index = i;
-    return row;
-  }));
+    const values = [ids.at(i), texts.at(i), ...(matched ? [`${matched[i]} of ${queryWords.length}`] : []),
+                    ...columns.map(column => valueText(column, i))];
+    values.forEach((value, c) => { if (cells[c].firstChild.data !== value) cells[c].firstChild.data = value; });
+  });
   const total = tableRows.length;
   document.getElementById("page").textContent = total
     ? `${thousands(pageStart + 1)}–${thousands(Math.min(total, pageStart + PAGE))}` : "";
