@@ -513,11 +513,55 @@ def downloaded(browser):
     )
 
 
+# Every word of the page's texts and a few queries of several, searched by the word
+# index the worker builds in its idle time and by the scan it uses until then.
+SEARCHED = """
+const done = arguments[arguments.length - 1];
+const made = () => crossFilter({data: DATA, xy, texts, ids, columns});
+const scanning = made(), indexed = made();
+for (const _ of indexed.index()) {}
+const every = new Set();
+for (let i = 0; i < n; i++) for (const word of words(texts.at(i))) every.add(word);
+const queries = [...every].sort().map(word => [word]).concat(arguments[0]);
+const matched = (filter, query) => {
+  const found = filter.handle({op: "search", words: query}).answer.search;
+  return Array.from(found.matched).join("");
+};
+done(queries.map(query => [query, matched(scanning, query), matched(indexed, query)]));
+"""
+
+
+def test_the_word_index_finds_what_the_scan_finds(browser, corpus, page, tmp_path):
+    """Each sentence's count of a query's words, from the index and from the scan, on the
+    bundled corpus (against Python's words) and on texts whose words are hard to cut."""
+    open_page(browser, page)
+    several = [["man", "guitar"], ["the", "said", "nothing"], ["percent", "2003"]]
+    answers = browser.execute_async_script(SEARCHED, several)
+    has = [words(text) for text in corpus.texts]
+    assert len(answers) == len(set().union(*has)) + len(several) == 2822
+    for query, scanned, indexed in answers:
+        assert indexed == scanned == "".join(str(len(set(query) & w)) for w in has), query
+    hard = [
+        "A man plays a guitar; the woman's guitar-man, many men.",
+        "MAN man Man: manman x2 2x x22",
+        "Café au lait, naïve İstanbul 𝐀𝐁 bold 𝐀",
+        "don't stop, don t",
+    ]
+    path = tmp_path / "hard.html"
+    path.write_text(map_page(hard, np.zeros((len(hard), 2))), encoding="utf-8")
+    open_page(browser, path)
+    queries = [["man"], ["guitar", "man"], ["𝐀𝐁"], ["café", "naïve"], ["t", "don"], ["2x"]]
+    answers = browser.execute_async_script(SEARCHED, queries)
+    for query, scanned, indexed in answers:
+        assert indexed == scanned, query
+    assert dict((tuple(q), a) for q, a, _ in answers)[("man",)] == "1100"
+
+
 @pytest.fixture(scope="module")
-def sick(tmp_path_factory):
+def sick(tmp_path_factory, shared_data):
     """The full SICK (6,077 sentences, 9,927 pairs), TF-IDF, PCA, as a web map."""
     path = tmp_path_factory.mktemp("sick") / "sick.html"
-    return load_corpus("/work/shared/data/sick"), exported_map(path, "/work/shared/data/sick")
+    return load_corpus(shared_data / "sick"), exported_map(path, str(shared_data / "sick"))
 
 
 def test_sick_charts_cross_filter_search_ranks_words_and_numbers_colour(browser, sick):
@@ -702,11 +746,13 @@ def test_a_click_shows_the_point_and_its_neighbours_in_the_original_space(browse
     assert browser.execute_script("return rings.chosen.indices[0]") == point
 
 
-def test_the_page_filters_with_the_language_of_where_and_the_same_masks(browser, tmp_path):
+def test_the_page_filters_with_the_language_of_where_and_the_same_masks(
+    browser, tmp_path, shared_data
+):
     """Each expression evaluated by ``sentspace eval --where``'s code (filters.passing)
     and by the page's own parser in chromium, on SICK's columns: the same sentences,
     and the same message for a mistake."""
-    corpus = load_corpus("/work/shared/data/sick")
+    corpus = load_corpus(shared_data / "sick")
     path = tmp_path / "sick-columns.html"
     path.write_text(
         map_page(corpus.texts, np.zeros((len(corpus), 2)), columns=sentence_columns(corpus)),

@@ -228,6 +228,34 @@ function textScanner(all, cuts) {
   };
 }
 
+// The same search from each word's sentences, made in slices (`indexing` yields after
+// each SLICE texts, so that the worker answers a change between two): a sentence is in
+// a word's list once, however often it has the word, as the scan counts it. Returns the
+// steps, then {find(wanted) -> matched}.
+const SLICE = 2000;
+const INDEXED = 16e6;
+function* indexing(texts) {
+  const n = texts.length, lists = new Map();
+  for (let i = 0; i < n; i++) {
+    for (const word of new Set(words(texts.at(i)))) {
+      const list = lists.get(word);
+      if (list) list.push(i);
+      else lists.set(word, [i]);
+    }
+    if (i % SLICE === SLICE - 1) yield;
+  }
+  const sentences = new Map();
+  for (const [word, list] of lists) sentences.set(word, Int32Array.from(list));
+  return wanted => {
+    const matched = new Uint8Array(n);
+    for (const one of wanted) {
+      const list = sentences.get(one) || [];
+      for (let k = 0; k < list.length; k++) matched[list[k]]++;
+    }
+    return matched;
+  };
+}
+
 // The columns as the filter language (expression.js) reads them.
 function expressionTable(data, columns) {
   return {
@@ -253,7 +281,8 @@ function crossFilter({data, xy, texts, ids, columns}) {
   const fails = new Uint8Array(n);
   const filters = new Map();   // key -> {pass: Uint8Array, label: string}
   let grey = colouring(data, null, n).grey;
-  let find = null;             // the search, made at the first use (or by prepare())
+  let find = null;             // the search: the scan, made at the first use (or by
+                               // prepare()), then the word index once it is built
   let matched = null, wanted = [];   // per point: how many of the query's words it has
   let sortKey = null, sortDescending = false;
   const sortedOrders = new Map();    // key -> every point in ascending order (no value last)
@@ -353,10 +382,11 @@ function crossFilter({data, xy, texts, ids, columns}) {
     if (matched) {
       // By words matched, most first, then in corpus order: a counting sort.
       const starts = new Int32Array(wanted.length + 2);
-      for (const i of rows) starts[wanted.length - matched[i] + 1]++;
+      const most = wanted.length;
+      for (let r = 0; r < count; r++) starts[most - matched[rows[r]] + 1]++;
       for (let t = 1; t < starts.length; t++) starts[t] += starts[t - 1];
       const ranked = new Int32Array(count);
-      for (const i of rows) ranked[starts[wanted.length - matched[i]]++] = i;
+      for (let r = 0; r < count; r++) ranked[starts[most - matched[rows[r]]]++] = rows[r];
       return ranked;
     }
     return rows;
@@ -403,6 +433,18 @@ function crossFilter({data, xy, texts, ids, columns}) {
         if (second) this.handle(everything(second));   // counts the first beside its own filter
         this.handle({op: "clear"});
       }
+    },
+    // The word index, made in slices (a generator: each step one slice) in the idle
+    // time after prepare(); a search then reads each word's sentences instead of
+    // scanning every text (145,000 captions: 9 ms -> 1, built in 0.3 s). Past INDEXED
+    // characters of text the scan stays: the build would take seconds of a core while
+    // the GPU draws the first changes (a million short sentences: 1.9 s), and the scan
+    // is a small part of drawing that many points (50 ms of 300).
+    *index() {
+      if (texts.all.length > INDEXED) return;
+      const indexed = yield* indexing(texts);
+      indexed(words(texts.at(0)));   // its code compiled before a person's first search
+      find = indexed;
     },
     // The answer to one change, and the buffers it hands over.
     handle(message) {
@@ -488,6 +530,11 @@ function filterWorker() {
         filter.handle({op: "colour", index: message.colour});
         postMessage({ready: true});
         filter.prepare();
+        // The index's slices, each a task of its own, so that a change asked meanwhile
+        // is answered between two (a timer's chain would wait 4 ms a step).
+        const steps = filter.index(), channel = new MessageChannel();
+        channel.port1.onmessage = () => { if (!steps.next().done) channel.port2.postMessage(null); };
+        channel.port2.postMessage(null);
         return;
       }
       const {answer, transfer} = filter.handle(message);
