@@ -277,14 +277,16 @@ function crossFilter({data, xy, texts, ids, columns}) {
   const n = data.n;
   const charted = columns.filter(c => c.kind !== "text");
   const byKey = new Map(columns.map(c => [c.key, c]));
+  const byTitle = new Map(columns.map(c => [c.title, c]));
   const table = expressionTable(data, columns);
   const fails = new Uint8Array(n);
   const filters = new Map();   // key -> {pass: Uint8Array, label: string}
   let grey = colouring(data, null, n).grey;
-  let find = null;             // the search: the scan, made at the first use (or by
-                               // prepare()), then the word index once it is built
+  let find = null;             // the search: the scan, made at the first use (or in the
+                               // idle time), then the word index once it is built
   let matched = null, wanted = [];   // per point: how many of the query's words it has
   let sortKey = null, sortDescending = false;
+  let changes = 0;                   // asked by the page (numbered), the warm-ups not
   const sortedOrders = new Map();    // key -> every point in ascending order (no value last)
 
   function setFilter(key, pass, label) {
@@ -321,10 +323,21 @@ function crossFilter({data, xy, texts, ids, columns}) {
     }
     return pass;
   }
-  // A chart counts the points passing every filter but its own (so it can be widened).
+  // A chart counts the points passing every filter but its own (so it can be widened);
+  // with no other filter, every point: its totals, counted once (a clear recounts none).
+  const totals = new Map();
   function chartCounts(column) {
     const counts = new Float64Array(column.nSlots), slot = column.slot;
     const own = filters.get(column.key);
+    if (filters.size === (own ? 1 : 0)) {
+      if (!totals.has(column.key)) {
+        const all = new Float64Array(column.nSlots);
+        for (let i = 0; i < n; i++) all[slot[i]]++;
+        totals.set(column.key, all);
+      }
+      counts.set(totals.get(column.key));
+      return counts;
+    }
     if (!own) { for (let i = 0; i < n; i++) if (fails[i] === 0) counts[slot[i]]++; }
     else {
       const pass = own.pass;
@@ -417,25 +430,37 @@ function crossFilter({data, xy, texts, ids, columns}) {
   }
 
   return {
-    // In the idle time after the page is ready, before any change: the texts lower-cased
-    // for the scan, and a search and filters run through and taken off, so that the
-    // first search or brush a person makes finds that code compiled (the engine's passes
-    // over 145,000 points take 13 ms cold, 3.5 ms at the third run). Every bin chosen
-    // leaves each point passing: no count moves.
-    prepare() {
+    // The worker's idle time after the page is ready, a step at a time (each a task of
+    // its own, so that a change asked meanwhile is answered between two). Until a
+    // change comes: the texts lower-cased for the scan, then a search, filters (bins, an
+    // expression, a lasso) run through and taken off, each step leaving the engine as it
+    // found it, so that a person's first change finds that code compiled (the passes
+    // over 145,000 points take 13 ms cold, 3.5 ms at the third run). Then the word index.
+    *idle() {
       if (!find) find = textScanner(texts.all, texts.ends);
       const some = [...new Set(words(texts.at(0)))].slice(0, 2);
       const [first, second] = charted.filter(c => c.drawn);
       const everything = column => ({op: "filter", key: column.key, chosen: new Uint8Array(column.nSlots).fill(1)});
-      for (let round = 0; round < 3; round++) {
-        if (some.length) { this.handle({op: "search", words: some}); this.handle({op: "search", words: []}); }
-        if (first) this.handle(everything(first));
-        if (second) this.handle(everything(second));   // counts the first beside its own filter
-        this.handle({op: "clear"});
+      const number = Object.keys(data.names).find(name => byTitle.get(data.names[name])?.kind === "number");
+      const lasso = [[-1, -1], [1, -1], [0, 1]].map(([dx, dy]) => [xy[0] + dx, xy[1] + dy]);
+      // Every bin chosen, an expression true of every number: no count moves.
+      const steps = [
+        some.length && [{op: "search", words: some}, {op: "search", words: []}],
+        first && [everything(first), second && everything(second), {op: "clear"}],   // counts the first beside its own filter
+        number && [{op: "filter", key: "expression", expression: `${number} > 0 or ${number} <= 0`}, {op: "clear"}],
+        [{op: "filter", key: "map", shape: {kind: "lasso", points: lasso}}, {op: "clear"}],
+      ].filter(Boolean);
+      warming: for (let round = 0; round < 3; round++) {
+        for (const messages of steps) {
+          if (changes) break warming;
+          for (const message of messages) if (message) this.handle(message);
+          yield;
+        }
       }
+      yield* this.index();
     },
     // The word index, made in slices (a generator: each step one slice) in the idle
-    // time after prepare(); a search then reads each word's sentences instead of
+    // time after the warm-ups; a search then reads each word's sentences instead of
     // scanning every text (145,000 captions: 9 ms -> 1, built in 0.3 s). Past INDEXED
     // characters of text the scan stays: the build would take seconds of a core while
     // the GPU draws the first changes (a million short sentences: 1.9 s), and the scan
@@ -448,6 +473,7 @@ function crossFilter({data, xy, texts, ids, columns}) {
     },
     // The answer to one change, and the buffers it hands over.
     handle(message) {
+      if (message.seq) changes++;
       const answer = {seq: message.seq}, transfer = [];
       const give = (name, array) => { answer[name] = array; transfer.push(array.buffer); };
       const filtered = changed => {
@@ -529,11 +555,14 @@ function filterWorker() {
         filter = crossFilter(readPayload(data, new Uint8Array(message.bytes), false));
         filter.handle({op: "colour", index: message.colour});
         postMessage({ready: true});
-        filter.prepare();
-        // The index's slices, each a task of its own, so that a change asked meanwhile
-        // is answered between two (a timer's chain would wait 4 ms a step).
-        const steps = filter.index(), channel = new MessageChannel();
-        channel.port1.onmessage = () => { if (!steps.next().done) channel.port2.postMessage(null); };
+        // The idle work's steps, each a task posted on a channel of its own (a timer's
+        // chain would wait 4 ms a step). It only makes changes faster: if it fails,
+        // it stops, and the page works as it would without it.
+        const steps = filter.idle(), channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          try { if (!steps.next().done) channel.port2.postMessage(null); }
+          catch (problem) { console.warn("the page's idle work stopped:", problem); }
+        };
         channel.port2.postMessage(null);
         return;
       }

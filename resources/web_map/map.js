@@ -980,6 +980,10 @@ function nearest(i) {
   return out;
 }
 function choose(i) {
+  const near = nearest(i);
+  // The rings first, drawn and sent on to the GPU while this thread fills the side panel.
+  mark("chosen", Int32Array.from([i, ...near.map(([other]) => other)]));
+  drawNow();
   const point = document.getElementById("point");
   point.replaceChildren();
   const fields = [["id", ids.at(i)], ["text", texts.at(i)],
@@ -987,14 +991,12 @@ function choose(i) {
   for (const [label, value] of fields) {
     if (value !== "") point.append(element("dt", {textContent: label}), element("dd", {textContent: value}));
   }
-  const near = nearest(i);
   document.getElementById("neighbours-title").textContent = near.length
     ? `Its ${near.length} nearest in the original space (cosine), ringed black on the map:` : "";
   document.getElementById("neighbours").replaceChildren(...near.map(([other, cosine]) =>
     element("li", {textContent: `${cosine.toFixed(3)} · ${texts.at(other)}`, title: ids.at(other),
                    onclick: () => choose(other)})));
   if (current && current.kind === "category") listGroup(current.codes[i]);
-  mark("chosen", Int32Array.from([i, ...near.map(([other]) => other)]));
   return drawn();
 }
 
