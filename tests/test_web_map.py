@@ -484,8 +484,14 @@ const settled = () => new Promise(resolve => {
         # A worker that fails after the page has asked it a change: the page answers it.
         "window.Worker = class { postMessage(message) { if (message.op !== 'load')"
         " setTimeout(() => this.onerror(new Event('error'))); } terminate() {} };",
+        # A real worker that dies after answering four changes: the page asks all again.
+        "const RealWorker = window.Worker; window.Worker = class extends RealWorker {"
+        " postMessage(message, ...rest) { super.postMessage(message, ...rest);"
+        " this.asked = (this.asked || 0) + (message.op === 'load' ? 0 : 1);"
+        " if (this.asked === 5) { super.terminate(); setTimeout(() =>"
+        " this.onerror(new Event('error'))); } } };",
     ],
-    ids=["refused", "failing"],
+    ids=["refused", "failing", "dying"],
 )
 def test_without_its_worker_the_page_answers_every_change_the_same(browser, page, refusal):
     open_page(browser, page)

@@ -554,7 +554,6 @@ function filterWorker() {
         const data = JSON.parse(message.manifest);
         filter = crossFilter(readPayload(data, new Uint8Array(message.bytes), false));
         filter.handle({op: "colour", index: message.colour});
-        postMessage({ready: true});
         // The idle work's steps, each a task posted on a channel of its own (a timer's
         // chain would wait 4 ms a step). It only makes changes faster: if it fails,
         // it stops, and the page works as it would without it.

@@ -1011,8 +1011,9 @@ function stage(name) {
 // The engine: the page's worker, made from engine.js's own script element (a Blob URL,
 // still one file, no network) and handed the unpacked payload (moved, not copied: this
 // thread has read what it draws). A browser that refuses the worker, or a worker that
-// fails before it is ready, leaves the work to the same functions here, on this thread's
-// arrays, the changes asked so far answered again. The body's data-engine says which.
+// dies (before it is ready or after), leaves the work to the same functions here, on
+// this thread's arrays, every change asked so far asked again, in order: the state they
+// made is made again, and the latest is drawn. The body's data-engine says which.
 function startEngine(bytes, payload, colour) {
   const inPage = () => {
     const filter = crossFilter(payload);
@@ -1023,13 +1024,9 @@ function startEngine(bytes, payload, colour) {
   try {
     const source = `${document.getElementById("sentspace-engine").textContent}\nfilterWorker();`;
     const worker = new Worker(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
-    let sent = [];   // until the worker is ready
-    worker.onmessage = ({data}) => {
-      if (data.ready) sent = null;
-      else receive(data);
-    };
+    const sent = [];   // every change asked of it, to be asked again of the page
+    worker.onmessage = ({data}) => receive(data);
     worker.onerror = event => {
-      if (!sent) return;
       event.preventDefault();
       worker.terminate();
       engine = inPage();
@@ -1038,7 +1035,7 @@ function startEngine(bytes, payload, colour) {
     worker.postMessage({op: "load", manifest: MANIFEST, bytes: bytes.buffer, colour}, [bytes.buffer]);
     document.body.dataset.engine = "worker";
     engine = {post: message => {
-      if (sent) sent.push(message);
+      sent.push(message);
       worker.postMessage(message);
     }};
   } catch (refused) {
