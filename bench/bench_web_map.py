@@ -24,9 +24,11 @@ table). The floor: a page with one WebGL canvas of the map's size drawing the sa
 points, timed the same way from a new opacity per point to its pixels. Each repeat
 measures every page and then its floor, page after page, so that a load that changes
 during the run (the machine is shared) weighs on the pages and their floors alike.
-Prints one table per page. The first interaction comes at the ready mark, while the GPU may still
-be drawing the first frame and the worker reading the payload; ``--settle`` seconds of
-pause before it measure the page as a person meets it, a moment after it appears.
+Prints one table per page: per interaction the medians, the ratio of the page's median
+to the floor's, and the median of each repeat's ratio to its own floor. The first
+interaction comes at the ready mark, while the GPU may still be drawing the first frame
+and the worker reading the payload; ``--settle`` seconds of pause before it measure the
+page as a person meets it, a moment after it appears.
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ INTERACTIONS = {
     "clear": "await clearFilters()",
     "zoom": "view.scale *= 1.5; requestDraw(true)",
 }
+DRAWS = 5  # the bare draw's new opacities per repeat
 FLOOR_ACTION = (
     "round++; for (let i = 0; i < n; i++) alpha[i] = (i + round) % 3 ? 255 : 60;"
     "gl.bindBuffer(gl.ARRAY_BUFFER, alphaBuffer); gl.bufferSubData(gl.ARRAY_BUFFER, 0, alpha);"
@@ -254,12 +257,12 @@ def measure(browser, path: Path, settle: float, rows: dict[str, list]) -> None:
 
 
 def floor(browser, path: Path, firsts: list, draws: list) -> None:
-    """One run of the bare draw: adds its first draw and five new-opacity-to-pixels, in
+    """One run of the bare draw: adds its first draw and DRAWS new-opacity-to-pixels, in
     seconds."""
     browser.get("about:blank")
     wait_ready(browser, path, timeout=600)
     firsts.append(float(browser.execute_script("return document.body.dataset.readyAt")) / 1000)
-    for _ in range(5):
+    for _ in range(DRAWS):
         draws.append(browser.execute_async_script(MEASURE % FLOOR_ACTION)[1] / 1000)
 
 
@@ -275,19 +278,27 @@ def floor_page(browser, path: Path, folder: Path) -> Path:
     return bare
 
 
-def report(title: str, path: Path, rows: dict, bare: tuple[float, float]) -> None:
+def report(title: str, path: Path, rows: dict, firsts: list, draws: list) -> None:
+    """The medians of the runs, and the ratio both ways: median over median, and the
+    median of each repeat's ratio to the floor measured right after it (which a load
+    that changes between repeats moves less)."""
+    bare = (statistics.median(firsts), statistics.median(draws))
+    # Each repeat's floor: the median of its own draws.
+    per_repeat = [statistics.median(draws[k : k + DRAWS]) for k in range(0, len(draws), DRAWS)]
     print(f"\n{title}")
     print(
         f"page {path.stat().st_size / 1e6:.1f} MB; bare WebGL draw of the same points: "
         f"first draw {bare[0]:.2f} s, new opacity to pixels {bare[1] * 1000:.0f} ms (the floor)"
     )
-    print(f"{'':14s} {'longest task':>13s} {'to pixels':>10s} {'vs floor':>9s}")
+    print(f"{'':14s} {'longest task':>13s} {'to pixels':>10s} {'vs floor':>9s} {'per repeat':>11s}")
     for name, runs in rows.items():
         task = statistics.median(r[0] for r in runs)
         pixels = statistics.median(r[1] for r in runs)
+        floors = firsts if name == "first draw" else per_repeat
         ratio = pixels / (bare[0] if name == "first draw" else bare[1])
+        paired = statistics.median(r[1] / f for r, f in zip(runs, floors))
         shown = "" if np.isnan(task) else f"{task * 1000:10.0f} ms"
-        print(f"{name:14s} {shown:>13s} {pixels * 1000:7.0f} ms {ratio:8.1f}x")
+        print(f"{name:14s} {shown:>13s} {pixels * 1000:7.0f} ms {ratio:8.1f}x {paired:10.1f}x")
 
 
 def main() -> int:
@@ -333,8 +344,7 @@ def main() -> int:
     finally:
         browser.quit()
     for path, title in pages:
-        bare = (statistics.median(firsts[path]), statistics.median(draws[path]))
-        report(title, path, rows[path], bare)
+        report(title, path, rows[path], firsts[path], draws[path])
     return 0
 
 
