@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 
@@ -20,8 +21,8 @@ class LazyPage(QWidget):
         super().__init__(parent)
         self._build = build
         self._widget: QWidget | None = None
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
 
     @property
     def is_built(self) -> bool:
@@ -31,9 +32,9 @@ class LazyPage(QWidget):
     def widget(self) -> QWidget:
         if self._widget is None:
             self._widget = self._build()
-            self.layout().addWidget(self._widget)
+            self._layout.addWidget(self._widget)
         return self._widget
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         self.widget  # noqa: B018 - built on first show
         super().showEvent(event)

@@ -27,7 +27,7 @@ class MoveDialog(QDialog):
         self, corpus: Corpus, sentence: int, suggestion: str = "", parent: QWidget | None = None
     ):
         super().__init__(parent)
-        groups = corpus.groups
+        groups = corpus.checked_groups
         self.setWindowTitle(f"Move sentence {corpus.ids[sentence]}")
         now = [groups.names[g] for g in groups.group_index[groups.sentence_index == sentence]]
         self.shown = QLabel(

@@ -24,7 +24,7 @@ from sentspace.app.ui.kit.reason_form import ReasonForm
 def _label_values(corpus: Corpus) -> list[int]:
     """The labels a pair of ``corpus`` may take: its named classes, else the paraphrase
     judgements 0 and 1 when it has any; [] for unlabelled corpora."""
-    pairs = corpus.pairs
+    pairs = corpus.checked_pairs
     if pairs.label_names:
         return list(range(len(pairs.label_names)))
     return [0, 1] if np.any(pairs.label >= 0) else []
@@ -39,7 +39,7 @@ class PairEditDialog(QDialog):
 
     def __init__(self, corpus: Corpus, pair: int, parent: QWidget | None = None):
         super().__init__(parent)
-        pairs = corpus.pairs
+        pairs = corpus.checked_pairs
         self.pair = pair
         self._score = float(pairs.score[pair])
         self._label = int(pairs.label[pair])

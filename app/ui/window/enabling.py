@@ -53,7 +53,7 @@ class Enabling:
     def update(self, running: bool) -> None:
         state, actions, panel = self.session.current, self.actions, self.panel
         has_corpus = state is not None
-        explored = has_corpus and state.exploration is not None
+        explored = state is not None and state.exploration is not None
         idle = not running and has_corpus
         # Runs queue behind a running job, so the encoder can be changed for the next.
         panel.run_button.setEnabled(has_corpus)
@@ -63,8 +63,11 @@ class Enabling:
         self.compare_button.setEnabled(idle)
         panel.load_embeddings_button.setEnabled(idle)
         self.evaluation_panel.set_busy(running)
-        actions.suspicious.setEnabled(idle and state.annotations is not None)
-        actions.agreement.setEnabled(idle and APPLICABLE["classification"](state.corpus))
+        # Idle implies a corpus shown: `state is not None` is said for the type checker.
+        actions.suspicious.setEnabled(idle and state is not None and state.annotations is not None)
+        actions.agreement.setEnabled(
+            idle and state is not None and APPLICABLE["classification"](state.corpus)
+        )
         for action in actions.exports:
             action.setEnabled(not running and explored)
         panel.cancel_button.setEnabled(running)

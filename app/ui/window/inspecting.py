@@ -5,11 +5,13 @@ built by a job first."""
 
 from __future__ import annotations
 
-from sentspace.app.state.session import Session, encoded_space
+from sentspace.app.corpora.model import Corpus
+from sentspace.app.state.session import CorpusState, Session, encoded_space
 from sentspace.app.ui.kit.workers import JobHandle
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.views.inspector import Inspector
 from sentspace.app.ui.window.job_queue import JobQueue
+from sentspace.models.base import Embeddings, Encoder
 
 
 class Inspecting:
@@ -44,16 +46,16 @@ class Inspecting:
         embeddings = self.embeddings()
         self.inspector.show_sentence(state.corpus, focus, embeddings)
         if embeddings is None:
-            self._encode()
+            self._encode(state)
         elif not self.inspector.searchable(embeddings):
-            self._index(embeddings)
+            self._index(state.corpus, embeddings)
 
-    def _index(self, embeddings) -> None:
+    def _index(self, corpus: Corpus, embeddings: Embeddings) -> None:
         building = self._indexing
         if building is not None and building[0] == id(embeddings) and not building[1].done:
             return
 
-        def indexed(space) -> None:
+        def indexed(space: Embeddings) -> None:
             self.inspector.mark_indexed(space)
             self.show_focus()
 
@@ -61,7 +63,7 @@ class Inspecting:
         self._indexing = (
             id(embeddings),
             self.jobs.start(
-                self.inspector.index_job(self.session.current.corpus, embeddings),
+                self.inspector.index_job(corpus, embeddings),
                 "building the neighbour index for the Inspector",
                 on_result=indexed,
                 queue=True,
@@ -69,10 +71,9 @@ class Inspecting:
             ),
         )
 
-    def _encode(self) -> None:
+    def _encode(self, state: CorpusState) -> None:
         """A corpus not run yet: its neighbours come from the chosen encoder."""
         spec, encoder = self.panel.chosen_encoder()
-        state = self.session.current
         key = (state.spec, spec)
         self.inspector.note.setText(
             f"Encoding the corpus with {encoder.name} for the "
@@ -82,7 +83,7 @@ class Inspecting:
             return
         self._encoding.add(key)
 
-        def encoded(space) -> None:
+        def encoded(space: tuple[str, Encoder, Embeddings]) -> None:
             self._encoding.discard(key)
             self.session.add_space(key[0], spec, space)
 

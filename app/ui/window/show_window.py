@@ -15,7 +15,7 @@ import argparse
 import shutil
 import sys
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
 
 from sentspace.app.ui.window.main_window import MainWindow
@@ -41,7 +41,7 @@ def open_data(window: MainWindow, folder: str) -> None:
     window.run()
 
 
-def _report_when_drawn(app: QApplication, window: MainWindow) -> None:
+def _report_when_drawn(app: QCoreApplication, window: MainWindow) -> None:
     def failed(error: Exception) -> None:
         print(f"failed: {error}", file=sys.stderr)
         app.exit(1)
