@@ -78,6 +78,14 @@ class Encoder(ABC):
     #: The inherited parameter this family's own follow in its signature (None: its own
     #: come first).
     params_after: ClassVar[str | None] = None
+    #: The command that installs the family's optional packages ("" where it needs none).
+    install_hint: ClassVar[str] = ""
+
+    @classmethod
+    def available(cls) -> bool:
+        """Whether the family's optional packages are installed (a family that needs
+        none always is); the menus grey out the others, with :attr:`install_hint`."""
+        return True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -68,9 +68,7 @@ DEFAULT_NAMES = {
     "captionrep-rnn": "captionrep-rnn(stand-in: other captions' LSA)",
 }
 #: Families whose optional extra is not installed here.
-MISSING = {
-    name for name, cls in ENCODERS.items() if hasattr(cls, "available") and not cls.available()
-}
+MISSING = {name for name, cls in ENCODERS.items() if not cls.available()}
 
 
 def families():

@@ -38,8 +38,7 @@ def fill_encoder_choice(choice: QComboBox) -> None:
     greyed out, with the command that installs them."""
     for family, cls in ENCODERS.items():
         choice.addItem(f"{cls.title} ({family})", family)
-        available = getattr(cls, "available", None)
-        if available is not None and not available():
+        if not cls.available():
             item = choice.model().item(choice.count() - 1)
             item.setEnabled(False)
             item.setToolTip(f"not installed: {cls.install_hint}")

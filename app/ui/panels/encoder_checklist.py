@@ -48,12 +48,9 @@ class EncoderChecklist(QDialog):
             item.setData(Qt.ItemDataRole.UserRole, spec)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             cls = ENCODERS.get(spec)
-            # Only the families whose library is an optional extra have available(), each
-            # with install_hint beside it (the Encoder base declares neither).
-            available = getattr(cls, "available", None)
-            if available is not None and not available():
+            if cls is not None and not cls.available():
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
-                item.setToolTip(f"not installed: {getattr(cls, 'install_hint', '')}")
+                item.setToolTip(f"not installed: {cls.install_hint}")
             item.setCheckState(
                 Qt.CheckState.Checked if spec in checked else Qt.CheckState.Unchecked
             )
