@@ -4,10 +4,12 @@ the colours and helpers the charts share."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.GraphicsScene.mouseEvents import MouseClickEvent
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
@@ -42,6 +44,7 @@ class FollowsFilter:
 
     chart: ResultChart | None
     corpus: Any
+    isVisible: Callable[[], bool]  # a QWidget's: the panels are widgets
     #: The filter's pass mask of the corpus shown (None: nothing filtered), and whether
     #: the chart is yet to follow it (it changed while the panel was hidden).
     passing_mask: np.ndarray | None = None
@@ -52,7 +55,7 @@ class FollowsFilter:
         corpus's pass mask; None: nothing filtered), once in view."""
         self.passing_mask = mask
         self._passing_due = True
-        if self.isVisible():  # type: ignore[attr-defined]  # a QWidget's
+        if self.isVisible():
             self._show_passing()
 
     def _filtered_result(self) -> Any:
@@ -122,7 +125,7 @@ class ResultChart(pg.GraphicsLayoutWidget):
             exporter.parameters()["width"] = width
         exporter.export(str(path))
 
-    def _scene_clicked(self, event) -> None:
+    def _scene_clicked(self, event: MouseClickEvent) -> None:
         """Charts whose items are not clickable themselves (bars, image cells) map the
         click's scene position here."""
         if not event.isAccepted() and event.button() == Qt.MouseButton.LeftButton:
@@ -131,7 +134,7 @@ class ResultChart(pg.GraphicsLayoutWidget):
     def click_at(self, scene_position: QPointF) -> None:
         """Handle a left click at a scene position; nothing by default."""
 
-    def _plot(self, title: str | None, x_label: str, y_label: str, **where) -> pg.PlotItem:
+    def _plot(self, title: str | None, x_label: str, y_label: str, **where: int) -> pg.PlotItem:
         plot = self.addPlot(title=title, **where)
         plot.setLabel("bottom", x_label)
         plot.setLabel("left", y_label)

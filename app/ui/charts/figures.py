@@ -55,7 +55,7 @@ def _paint_svg(generator: QSvgGenerator, widget: QWidget, title: str) -> None:
     painter.end()
 
 
-def chart_bytes(chart, svg: bool, title: str = "") -> bytes:
+def chart_bytes(chart: QGraphicsView, svg: bool, title: str = "") -> bytes:
     """A chart (a pyqtgraph ``GraphicsView``) as the bytes of an SVG or PNG file."""
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -79,10 +79,12 @@ def chart_bytes(chart, svg: bool, title: str = "") -> bytes:
             image = titled
         if not image.save(buffer, "PNG"):
             raise OSError("the chart could not be drawn as PNG")
-    return QByteArray(buffer.data()).data()
+    # bytes() for the stubs, which give data() as bytes, bytearray or memoryview: PySide6
+    # returns bytes, which bytes() returns as it is.
+    return bytes(QByteArray(buffer.data()).data())
 
 
-def save_chart(chart, path: str | Path, title: str = "") -> Path:
+def save_chart(chart: QGraphicsView, path: str | Path, title: str = "") -> Path:
     """Write ``chart`` to ``path``, SVG by its extension, else PNG, atomically; raises
     OSError (naming the file where the system does) when it cannot be written."""
     path = Path(path)
@@ -92,7 +94,9 @@ def save_chart(chart, path: str | Path, title: str = "") -> Path:
     return path
 
 
-def save_chart_or_say(parent: QWidget, chart, path: str | Path, title: str = "") -> bool:
+def save_chart_or_say(
+    parent: QWidget, chart: QGraphicsView, path: str | Path, title: str = ""
+) -> bool:
     """:func:`save_chart`, with a dialog over ``parent`` saying why when it fails."""
     try:
         save_chart(chart, path, title)

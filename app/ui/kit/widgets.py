@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHeaderView,
     QLabel,
     QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QWidget,
 )
@@ -39,7 +40,10 @@ def fill_encoder_choice(choice: QComboBox) -> None:
     for family, cls in ENCODERS.items():
         choice.addItem(f"{cls.title} ({family})", family)
         if not cls.available():
-            item = choice.model().item(choice.count() - 1)
+            model = choice.model()
+            # A combo box's own model: none of those given here is set another.
+            assert isinstance(model, QStandardItemModel)
+            item = model.item(choice.count() - 1)
             item.setEnabled(False)
             item.setToolTip(f"not installed: {cls.install_hint}")
 
@@ -65,7 +69,12 @@ class ElidedLabel(QLabel):
     """One line, elided (``mode``) to its width, whole in its tooltip: a long job name or
     message neither widens nor heightens the panel it is in."""
 
-    def __init__(self, text: str = "", mode=Qt.TextElideMode.ElideRight, parent=None):
+    def __init__(
+        self,
+        text: str = "",
+        mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight,
+        parent: QWidget | None = None,
+    ):
         super().__init__(text, parent)
         self.mode = mode
 
@@ -79,7 +88,7 @@ class ElidedLabel(QLabel):
     def sizeHint(self) -> QSize:
         return QSize(0, super().sizeHint().height())
 
-    def paintEvent(self, _event) -> None:
+    def paintEvent(self, _event: QPaintEvent) -> None:
         self.style().drawItemText(
             QPainter(self),
             self.contentsRect(),
@@ -99,5 +108,7 @@ class OneLineDelegate(QStyledItemDelegate):
     """Rows as wide as their list, so long text is elided instead of widening every row
     past the viewport (a list sizes its rows to the widest text)."""
 
-    def sizeHint(self, option, index) -> QSize:
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
         return QSize(0, super().sizeHint(option, index).height())

@@ -50,8 +50,9 @@ class ProjectionControls(QWidget):
             minimum=0.0, maximum=1.0, singleStep=0.05, value=umap["min_dist"]
         )
         self.min_dist.setToolTip("UMAP: how tightly points may pack")
-        self.metric = QComboBox()
-        self.metric.addItems(["cosine", "euclidean"])
+        # Not `metric`: that would shadow QWidget.metric(), which Qt calls as it paints.
+        self.metric_choice = QComboBox()
+        self.metric_choice.addItems(["cosine", "euclidean"])
         self.perplexity = QDoubleSpinBox(minimum=2.0, maximum=200.0, value=tsne["perplexity"])
         self.perplexity.setToolTip("t-SNE: effective number of neighbours")
         self.pca_first = QCheckBox("PCA to 50 dimensions first")
@@ -83,7 +84,7 @@ class ProjectionControls(QWidget):
         self.form.addRow("Method", self.method)
         self.form.addRow("Neighbours", self.n_neighbors)
         self.form.addRow("Min. distance", self.min_dist)
-        self.form.addRow("Metric", self.metric)
+        self.form.addRow("Metric", self.metric_choice)
         self.form.addRow("Perplexity", self.perplexity)
         self.form.addRow(self.pca_first)
         self.form.addRow("Seed", self.seed)
@@ -106,7 +107,7 @@ class ProjectionControls(QWidget):
             return {
                 "n_neighbors": self.n_neighbors.value(),
                 "min_dist": self.min_dist.value(),
-                "metric": self.metric.currentText(),
+                "metric": self.metric_choice.currentText(),
                 "pca_dims": pca_dims,
             }
         if method == "tsne":
@@ -128,10 +129,10 @@ class ProjectionControls(QWidget):
 
     def _show_method_options(self) -> None:
         method = self.selected_method()
-        shown = {
+        shown: dict[QWidget, bool] = {
             self.n_neighbors: method == "umap",
             self.min_dist: method == "umap",
-            self.metric: method == "umap",
+            self.metric_choice: method == "umap",
             self.perplexity: method == "tsne",
             self.pca_first: method in ("umap", "tsne"),
         }

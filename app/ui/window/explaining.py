@@ -12,11 +12,12 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLineEdit, QScrollArea, QTabWidget, QWidget
 
 from sentspace.app.analysis.explain import explain_pair
-from sentspace.app.state.session import Session
+from sentspace.app.state.session import CorpusState, Selection, Session
 from sentspace.app.ui.panels.corpus_panel import CorpusPanel
 from sentspace.app.ui.views.explain_view import ExplainView
 from sentspace.app.ui.window.job_queue import JobQueue
 from sentspace.app.ui.window.tabs import Views
+from sentspace.models.base import Encoder
 
 
 class Explaining:
@@ -67,7 +68,7 @@ class Explaining:
     def spec(self) -> str:
         return self.session.current.spec if self.session.current is not None else ""
 
-    def _selection_changed(self, selection) -> None:
+    def _selection_changed(self, selection: Selection) -> None:
         focus = (self.spec, selection.focus)
         if selection.focus >= 0 and focus not in self.foci[-1:]:
             self.foci = [*self.foci[-1:], focus]
@@ -86,7 +87,9 @@ class Explaining:
             return (query.text, texts[focus]) if query.index != focus else None
         if selection.source == "costra" and self.tabs.costra_page.is_built:
             costra = self.tabs.costra_view
-            if costra.chosen_comparison is not None:
+            # A comparison is chosen only in a result shown: `costra.result is not None`
+            # is said for the type checker.
+            if costra.chosen_comparison is not None and costra.result is not None:
                 first, second = costra.result.comparisons.more_similar[costra.chosen_comparison]
                 return texts[int(first)], texts[int(second)]
         if len(selection.indices) == 2:
@@ -100,10 +103,9 @@ class Explaining:
             return texts[self.foci[0][1]], texts[focus]
         return None
 
-    def encoder(self):
-        """The encoder of the current run (fitted), else the one chosen (fitted on the
+    def encoder(self, current: CorpusState) -> Encoder:
+        """The encoder of ``current``'s run (fitted), else the one chosen (fitted on the
         corpus by the job)."""
-        current = self.session.current
         space = current.spaces.get(self.panel.encoder_choice.currentData())
         if space is not None:
             return space[1]
@@ -112,10 +114,10 @@ class Explaining:
         return self.panel.chosen_encoder()[1]
 
     def explain(self) -> None:
-        pair = self.pair()
-        if pair is None:
+        pair, current = self.pair(), self.session.current
+        if pair is None or current is None:  # a pair is of the corpus shown
             return
-        encoder, current = self.encoder(), self.session.current
+        encoder = self.encoder(current)
         self.tasks.setCurrentWidget(self.page)
         spec = current.spec
         self.jobs.start(

@@ -8,12 +8,14 @@ never shows them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QStatusBar, QWidget
 
-from sentspace.app.analysis.regions import find_regions
+from sentspace.app.analysis.regions import Regions, find_regions
 from sentspace.app.state.session import Session
 from sentspace.app.ui.kit.file_dialogs import save_file
 from sentspace.app.ui.panels.projection_controls import ProjectionControls
@@ -33,7 +35,7 @@ class Regioning:
         jobs: JobQueue,
         projection: ProjectionView,
         controls: ProjectionControls,
-        status,
+        status: QStatusBar,
         parent: QWidget,
     ) -> None:
         self.session, self.jobs, self.projection = session, jobs, projection
@@ -62,7 +64,7 @@ class Regioning:
             session.on_current(event, lambda _: self.show())
 
     @property
-    def regions(self):
+    def regions(self) -> Regions | None:
         current = self.session.current
         return current.regions if current is not None else None
 
@@ -93,7 +95,8 @@ class Regioning:
             self.labels = None
         regions, current = self.regions, self.session.current
         self.export_action.setEnabled(regions is not None)
-        if regions is not None and current.exploration is not None:
+        # Regions imply a corpus shown: `current is not None` is said for the type checker.
+        if regions is not None and current is not None and current.exploration is not None:
             self.labels = RegionLabels(
                 self.projection.plot.getPlotItem(),
                 regions,
@@ -107,12 +110,16 @@ class Regioning:
             self.labels.relayout()
 
     def select_region(self, level: int, cluster: int) -> None:
-        indices = np.flatnonzero(self.regions.levels[level].labels == cluster)
+        regions = self.regions
+        assert regions is not None  # a label is there to click only over regions
+        indices = np.flatnonzero(regions.levels[level].labels == cluster)
         # Deferred: selecting may redraw the plot whose label is being clicked.
         QTimer.singleShot(0, lambda: self.session.selection.select(indices, source="cluster"))
 
-    def export_csv(self, path) -> None:
-        self.regions.export_csv(self.session.current.corpus.texts, path)
+    def export_csv(self, path: str | Path) -> None:
+        regions, current = self.regions, self.session.current
+        assert regions is not None and current is not None  # called with regions shown
+        regions.export_csv(current.corpus.texts, path)
         self.status.showMessage(f"Saved {path}")
 
     def _choose_csv_target(self) -> None:

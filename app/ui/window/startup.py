@@ -15,13 +15,17 @@ import importlib
 import sys
 import threading
 import traceback
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSize, Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox
 
 #: The module the window needs, imported off the GUI thread.
 MAIN_MODULE = "sentspace.app.ui.window.main_window"
+
+if TYPE_CHECKING:  # the type alone: the module itself is imported on a thread
+    from sentspace.app.ui.window.main_window import MainWindow
 
 
 class _Importer(QObject):
@@ -62,12 +66,13 @@ class AppWindow(QMainWindow):
         screen = QGuiApplication.primaryScreen()
         room = screen.availableSize() if screen is not None else QSize(1400, 860)
         self.resize(min(1400, room.width()), min(860, room.height()))
-        self.main = None
+        self.main: MainWindow | None = None
         self._request = (corpus, encoder, run)
-        self.loading = QLabel("Loading sentspace…")
-        self.loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.loading.setStyleSheet("color: gray; font-size: 16pt")
-        self.setCentralWidget(self.loading)
+        loading = QLabel("Loading sentspace…")
+        loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        loading.setStyleSheet("color: gray; font-size: 16pt")
+        self.setCentralWidget(loading)
+        self.loading: QLabel | None = loading  # None once the main window is built
         self._importer = _Importer(self)
         self._importer.imported.connect(self._build)
         self._importer.failed.connect(self._fail)
@@ -93,7 +98,9 @@ class AppWindow(QMainWindow):
         main.open_startup(*self._request)
 
     def _fail(self, details: str) -> None:
-        self.loading.setText("sentspace could not start: see the message")
+        # A failure comes before the main window is built, with the message still up.
+        if self.loading is not None:
+            self.loading.setText("sentspace could not start: see the message")
         box = QMessageBox(
             QMessageBox.Icon.Critical,
             "sentspace could not start",
@@ -107,7 +114,7 @@ class AppWindow(QMainWindow):
         box.finished.connect(lambda _: self.close())
         box.open()
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         # A nested window gets no close event of its own when its top level closes.
         if self.main is not None and not self.main.close():
             event.ignore()
