@@ -11,6 +11,7 @@ from PySide6.QtCore import QPointF, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
+from sentspace.app.analysis.evaluations.classification import ClassificationResult
 from sentspace.app.analysis.result_items import group_counts_among
 from sentspace.app.ui.charts.base import NEGATIVE, POSITIVE, ResultChart, shortened
 
@@ -35,7 +36,7 @@ class GroupErrorBars(ResultChart):
 
     bar_clicked = Signal(int)
 
-    def __init__(self, result, parent: QWidget | None = None):
+    def __init__(self, result: ClassificationResult, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.result = result
         members, wrong = result.group_counts()

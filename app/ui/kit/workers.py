@@ -54,7 +54,7 @@ class JobHandle(QObject):
 
     changed = Signal()
 
-    def __init__(self, worker: WorkerBase, label: str, state: str = "running"):
+    def __init__(self, worker: WorkerBase, label: str, state: str = "running") -> None:
         super().__init__()
         self.worker = worker
         self.label = label
@@ -67,7 +67,8 @@ class JobHandle(QObject):
         if hasattr(worker, "yielded"):
             worker.yielded.connect(self._on_progress)
         worker.errored.connect(self._on_error)
-        worker.finished.connect(self._on_finished)
+        # superqt types the argumentless ``finished`` as SigInst[None], as if it sent a None.
+        worker.finished.connect(self._on_finished)  # type: ignore[arg-type]
 
     @property
     def done(self) -> bool:
@@ -140,10 +141,11 @@ def start_job(
     """
     generator = inspect.isgenerator(work)
     # The handle connects first so its state is current when the callbacks run.
+    # A generator is never callable: asking callable() tells mypy which ``work`` is.
     worker = (
-        create_worker(_drive, work, _start_thread=False, _ignore_errors=True)
-        if generator
-        else create_worker(work, _start_thread=False, _ignore_errors=True)
+        create_worker(work, _start_thread=False, _ignore_errors=True)
+        if callable(work)
+        else create_worker(_drive, work, _start_thread=False, _ignore_errors=True)
     )
     handle = JobHandle(worker, label, "queued" if queued else "running")
     alive = [True]

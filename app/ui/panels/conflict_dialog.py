@@ -59,7 +59,7 @@ class ConflictDialog(QDialog):
     sentences_selected = Signal(list)
     resolved = Signal(object)
 
-    def __init__(self, session: AnnotationSession, parent: QWidget | None = None):
+    def __init__(self, session: AnnotationSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.shown: list[Conflict] = []
@@ -177,13 +177,12 @@ class ConflictDialog(QDialog):
                 else "It was skipped."
             )
         )
-        options: list[tuple[str, Edit | None]] = [
-            (decision_text(edit), edit) for edit in decisions_of(conflict)
-        ]
+        decisions = decisions_of(conflict)
+        options: list[tuple[str, Edit | None]] = [(decision_text(edit), edit) for edit in decisions]
         if isinstance(conflict.record, Edit):
             options.append((NEITHER, None))
         else:  # an undo/redo that found nothing to do: the edit stays as it is
-            options = [(f"Acknowledge: {decision_text(edit)} stays", edit) for _, edit in options]
+            options = [(f"Acknowledge: {decision_text(edit)} stays", edit) for edit in decisions]
         for number, (text, _) in enumerate(options):
             button = QRadioButton(text)
             button.setToolTip(text)

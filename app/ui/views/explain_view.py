@@ -10,8 +10,11 @@ search the corpus for it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QLabel,
     QTableWidget,
@@ -43,7 +46,7 @@ class WordChip(QLabel):
 
     clicked = Signal(str)
 
-    def __init__(self, word: str, value: float, scale: float, known: bool):
+    def __init__(self, word: str, value: float, scale: float, known: bool) -> None:
         super().__init__(word)
         self.word, self.value = word, value
         colour = diverging_colour(value, scale)
@@ -56,7 +59,7 @@ class WordChip(QLabel):
         self.setToolTip(f"{word}: {value:+.4f}" + ("" if known else " (no vector)"))
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
-    def mousePressEvent(self, event) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(self.word)
         super().mousePressEvent(event)
@@ -75,7 +78,7 @@ class ExplainView(QWidget):
 
     word_clicked = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.explanation: PairExplanation | None = None
         self.heading = QLabel(HINT)
@@ -104,10 +107,11 @@ class ExplainView(QWidget):
         self.legend.clear()
         self.pairs.setRowCount(0)
 
-    def _set_chips(self, sides, scale: float) -> None:
+    def _set_chips(self, sides: Iterable[Iterable[tuple[str, float, bool]]], scale: float) -> None:
         """Word chips for each side: (tokens, values, known) each."""
         for side, words in enumerate(sides):
             flow = self.sentences[side].layout()
+            assert flow is not None  # each sentence has its FlowLayout from __init__
             for chip in self.chips[side]:
                 flow.removeWidget(chip)
                 chip.deleteLater()

@@ -40,7 +40,7 @@ class Inspector(QWidget):
 
     sentence_chosen = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.details = QLabel("Select a sentence in the projection.")
         self.details.setWordWrap(True)
@@ -87,10 +87,10 @@ class Inspector(QWidget):
             groups = corpus.groups
             names = [groups.names[g] for g in groups.group_index[groups.sentence_index == index]]
             shown.append((groups.kind, ", ".join(names) or "none"))
-        for column, values in corpus.metadata.items():
+        for name, values in corpus.metadata.items():
             # A column that repeats the group (Costra's "seed group") is said once.
-            if (column, str(values[index])) not in shown:
-                shown.append((column, values[index]))
+            if (name, str(values[index])) not in shown:
+                shown.append((name, values[index]))
         fields = [f"<b>{_escape(name)}</b> {_escape(value)}" for name, value in shown]
         self.details.setText(
             f"<span style='font-size: 13px'>{_escape(corpus.texts[index])}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 from sentspace.app.annotations.session import Changes
 from sentspace.app.base.errors import InputError
@@ -24,7 +24,11 @@ class Teamwork:
     ``warn(title, text)`` says what cannot be done, ``parent`` owns the dialogs."""
 
     def __init__(
-        self, session: Session, status, warn: Callable[[str, str], None], parent: QWidget
+        self,
+        session: Session,
+        status: QStatusBar,
+        warn: Callable[[str, str], None],
+        parent: QWidget,
     ) -> None:
         self.session, self.status, self.warn, self.parent = session, status, warn, parent
         #: The conflict dialog while open, and the corpus it is about.
@@ -51,9 +55,11 @@ class Teamwork:
         state = self._state()
         if state is None:
             return None
+        annotations = state.annotations
+        assert annotations is not None  # _state() answers only a corpus with annotations
         if self.conflict_dialog is not None:
             self.conflict_dialog.close()
-        dialog = ConflictDialog(state.annotations, self.parent)
+        dialog = ConflictDialog(annotations, self.parent)
         dialog.sentences_selected.connect(
             lambda indices: self.session.selection.select(indices, source="review")
         )
@@ -89,6 +95,8 @@ class Teamwork:
 
     def write_batches(self, state: CorpusState, dialog: BatchesDialog) -> list[Path]:
         """Write the batches ``dialog`` describes; the workspaces written."""
+        annotations = state.annotations
+        assert annotations is not None  # ``state`` is one _state() answered
         try:
             written = export_batches(
                 state.spec,
@@ -96,7 +104,7 @@ class Teamwork:
                 state.review_lists,
                 dialog.batches,
                 dialog.folder(),
-                records=state.annotations.journal.records,
+                records=annotations.journal.records,
                 named=bool(dialog.name_list()),
             )
         except (InputError, OSError) as error:
@@ -123,15 +131,17 @@ class Teamwork:
             if not folder:
                 return None
             paths = [folder]
+        annotations = state.annotations
+        assert annotations is not None  # _state() answers only a corpus with annotations
         try:
-            changes = bring_back(state.annotations, paths)
+            changes = bring_back(annotations, paths)
         except InputError as error:
             self.warn("Cannot bring the batches back", str(error))
             return None
         if changes:
             self.session.corpus_edited(state.spec)
         count = len(changes.records)
-        conflicts = len(state.annotations.conflicts)
+        conflicts = len(annotations.conflicts)
         self.status.showMessage(
             (
                 f"Brought back {count} record{'s' if count != 1 else ''} by "
