@@ -784,15 +784,11 @@ function drawTable() {
 // A page's rows are kept and their texts rewritten, so that a change restyles nothing
 // and lays out only the cells that changed; rows are built or removed only as their
 // count or the columns change.
-let rowsWidth = 0;               // cells per row of the rows drawn
 function drawPage() {
   const body = document.querySelector("#rows tbody");
   const shown = tableRows.subarray(pageStart, pageStart + PAGE);
   const width = 2 + (matched ? 1 : 0) + columns.length;
-  if (width !== rowsWidth) {
-    body.replaceChildren();
-    rowsWidth = width;
-  }
+  if (body.rows.length && body.rows[0].cells.length !== width) body.replaceChildren();
   while (body.rows.length > shown.length) body.lastChild.remove();
   while (body.rows.length < shown.length) {
     const cells = Array.from({length: width}, (_, c) => element("td", {className: c === 1 ? "text" : ""}, ""));
